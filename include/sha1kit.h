@@ -1,0 +1,189 @@
+/*
+ * sha1kit.h - public API of libsha1kit: plain ("fast") SHA-1 and collision-detecting SHA-1 (SHA-1DC).
+ *
+ * SHA-1 is specified in FIPS 180-4 (Secure Hash Standard, NIST, 2015), section 6.1.
+ * Collision detection follows M. Stevens, "Counter-cryptanalysis", CRYPTO 2013, and
+ * M. Stevens and D. Shumow, "Speeding up detection of SHA-1 collision attacks using unavoidable
+ * attack conditions", USENIX Security 2017. Digests and detection decisions are those of the
+ * reference implementation (cr-marcstevens/sha1collisiondetection) on every input.
+ *
+ * Conventions for every function below:
+ *  - Sizes are in bytes. `data` may be NULL only when its length is 0; it may have any alignment.
+ *  - Contexts hold no pointers and no heap memory: a context may be copied with memcpy or plain
+ *    assignment at any point, and the copy continues independently. Nothing here allocates.
+ *  - Functions are thread-safe as long as each context is used by one thread at a time.
+ *  - The only global state is a CPU-feature probe run once per process (thread-safe).
+ *  - Passing NULL where a pointer is required is undefined behaviour, like memcpy.
+ */
+#ifndef SHA1KIT_H
+#define SHA1KIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(SHA1KIT_DLL)
+#define SHA1KIT_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define SHA1KIT_API __attribute__((visibility("default")))
+#else
+#define SHA1KIT_API
+#endif
+
+#define SHA1KIT_VERSION_MAJOR 0
+#define SHA1KIT_VERSION_MINOR 1
+#define SHA1KIT_VERSION_PATCH 0
+#define SHA1KIT_VERSION_STRING "0.1.0"
+
+/** Size of a SHA-1 digest in bytes. */
+#define SHA1KIT_DIGEST_SIZE 20
+/** Size of a SHA-1 message block in bytes. */
+#define SHA1KIT_BLOCK_SIZE 64
+/** Number of disturbance vectors (DVs) checked by SHA-1DC (Stevens-Shumow 2017, table of the reference). */
+#define SHA1KIT_DV_COUNT 32
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Plain SHA-1 (FIPS 180-4), no collision detection. For checksums that guard against accidents.   */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Streaming state of plain SHA-1. Treat the fields as private; the layout may change. */
+typedef struct sha1kit_fast_ctx {
+	uint32_t ihv[5];     /* chaining value (intermediate hash value) */
+	uint32_t kernel;     /* compression kernel chosen at init (index into the dispatch table) */
+	uint64_t length;     /* message bytes absorbed so far, modulo 2^64 */
+	uint8_t buffer[64];  /* a partial message block: length % 64 bytes are valid */
+} sha1kit_fast_ctx;
+
+/**
+ * Start a plain SHA-1 computation and choose the compression kernel for this context.
+ * ctx: the context to (re)initialise; any previous content is discarded. No errors.
+ */
+SHA1KIT_API void sha1kit_fast_init(sha1kit_fast_ctx *ctx);
+
+/**
+ * Absorb `len` bytes at `data` (any alignment; NULL allowed when len == 0). Any number of calls of
+ * any sizes gives the same digest as one call with the concatenation. Messages up to 2^64-1 bytes.
+ */
+SHA1KIT_API void sha1kit_fast_update(sha1kit_fast_ctx *ctx, const void *data, size_t len);
+
+/**
+ * Finish: write the 20-byte SHA-1 digest of everything absorbed to `digest`.
+ * The context is then reset to the empty message (as by sha1kit_fast_init) and may be reused.
+ */
+SHA1KIT_API void sha1kit_fast_final(sha1kit_fast_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE]);
+
+/** One-shot plain SHA-1 of `len` bytes at `data` into the 20-byte `digest`. */
+SHA1KIT_API void sha1kit_fast(const void *data, size_t len, uint8_t digest[SHA1KIT_DIGEST_SIZE]);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* SHA-1DC: SHA-1 with collision detection (Stevens 2013; Stevens-Shumow 2017).                     */
+/* ------------------------------------------------------------------------------------------------ */
+
+/**
+ * Options of a SHA-1DC context. Fill it with sha1kit_dc_options_default() first, then change the
+ * fields you care about: fields added in later versions then get their defaults. `size` must be
+ * sizeof(sha1kit_dc_options) as the caller was compiled with (set by sha1kit_dc_options_default).
+ */
+typedef struct sha1kit_dc_options {
+	uint32_t size;
+	/** Default 0. Non-zero: a block in which a collision attack is detected is compressed three
+	 * times in a chain (each with its own feed-forward), so that colliding inputs get different
+	 * digests ("safe hash"). 0: the digest is always the true SHA-1 and only the result flags it.
+	 * The reference library's SHA1DCInit turns it on; Git turns it off. */
+	uint8_t safe_hash;
+	/** Default 1. Non-zero: use the unavoidable bit conditions (UBC) to skip disturbance vectors
+	 * that cannot apply (Stevens-Shumow 2017). 0: check all 32 DVs on every block (slow; the
+	 * result is the same by construction). */
+	uint8_t use_ubc;
+	/** Default 1. 0 turns collision detection off: the result is plain SHA-1, never flagged. */
+	uint8_t detect;
+	/** Default 0. Non-zero: also flag a block whose reconstructed partner input chaining value
+	 * equals ours (catches collisions of reduced-round SHA-1; used to test the detector). */
+	uint8_t reduced_round;
+} sha1kit_dc_options;
+
+/** Outcome of a SHA-1DC computation. */
+typedef enum sha1kit_dc_result {
+	SHA1KIT_DC_NO_COLLISION = 0, /* no collision attack detected */
+	SHA1KIT_DC_COLLISION = 1     /* a collision attack was detected in at least one block */
+} sha1kit_dc_result;
+
+/** Where the first collision attack was detected (valid when the result is SHA1KIT_DC_COLLISION). */
+typedef struct sha1kit_dc_detection {
+	/** Byte offset, in the message, of the first flagged 64-byte block (a multiple of 64; may be
+	 * at or past the message length when the flagged block is a padding block). */
+	uint64_t offset;
+	/** Index 0..31 of the disturbance vector whose check succeeded (order of the reference
+	 * table, = its UBC mask bit); -1 when there was no detection. See sha1kit_dv_name(). */
+	int dv;
+	/** 1 when the hit came from the reduced-round test (partner input chaining value equal to
+	 * ours), 0 when the partner's output chaining value equalled ours (a full collision). */
+	int reduced_round;
+} sha1kit_dc_detection;
+
+/** Streaming state of SHA-1DC. Treat the fields as private; the layout may change. */
+typedef struct sha1kit_dc_ctx {
+	uint32_t ihv[5];    /* chaining value */
+	uint32_t kernel;    /* kernel chosen at init */
+	uint64_t length;    /* message bytes absorbed so far */
+	uint8_t buffer[64]; /* partial block */
+	sha1kit_dc_options options;
+	sha1kit_dc_detection first; /* first detection, dv == -1 while none */
+	uint32_t found;             /* sticky collision flag */
+} sha1kit_dc_ctx;
+
+/** Fill `opt` with the defaults: safe_hash 0, use_ubc 1, detect 1, reduced_round 0. */
+SHA1KIT_API void sha1kit_dc_options_default(sha1kit_dc_options *opt);
+
+/**
+ * Start a SHA-1DC computation with options `opt` (NULL = sha1kit_dc_options_default()). The
+ * options are copied into the context. No errors.
+ */
+SHA1KIT_API void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt);
+
+/** Start over with the empty message, keeping the context's options. */
+SHA1KIT_API void sha1kit_dc_reset(sha1kit_dc_ctx *ctx);
+
+/**
+ * Absorb `len` bytes at `data` (any alignment; NULL allowed when len == 0). Each complete block is
+ * compressed and checked for the 32 disturbance vectors as it arrives.
+ */
+SHA1KIT_API void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len);
+
+/**
+ * Finish: pad the message (the padding blocks are checked too), write the 20-byte digest to
+ * `digest` (the true SHA-1, or the safe hash when safe_hash is on and a block was flagged), and if
+ * `where` is not NULL, fill it with the first detection. Returns SHA1KIT_DC_COLLISION if any block
+ * was flagged. The context is then reset to the empty message with the same options.
+ */
+SHA1KIT_API sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE],
+                                               sha1kit_dc_detection *where);
+
+/** One-shot SHA-1DC of `len` bytes at `data`; arguments as for sha1kit_dc_init and _final. */
+SHA1KIT_API sha1kit_dc_result sha1kit_dc(const void *data, size_t len, const sha1kit_dc_options *opt,
+                                         uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where);
+
+/**
+ * Name of disturbance vector `dv` (0..31) in the notation of the literature, e.g. "I(43,0)" or
+ * "II(52,0)"; NULL when dv is out of range. The string is static.
+ */
+SHA1KIT_API const char *sha1kit_dv_name(int dv);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Queries                                                                                          */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** The library version, e.g. "0.1.0" (static string). */
+SHA1KIT_API const char *sha1kit_version(void);
+
+/** Name of the compression kernel that new contexts use in this process, e.g. "portable". */
+SHA1KIT_API const char *sha1kit_kernel_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHA1KIT_H */

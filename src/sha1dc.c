@@ -1,0 +1,323 @@
+/*
+ * sha1dc.c - portable SHA-1 with collision detection (SHA-1DC).
+ *
+ * Per 64-byte block (M. Stevens, "Counter-cryptanalysis", CRYPTO 2013; M. Stevens and D. Shumow,
+ * USENIX Security 2017; behaviour of the reference cr-marcstevens/sha1collisiondetection):
+ *  1. expand the message to W[0..79] and compress, keeping the working state before steps 58 and
+ *     65 (the only states the detector reads);
+ *  2. the UBC filter gives the mask of disturbance vectors (DVs) whose unavoidable bit conditions
+ *     hold; with the filter off every DV is tried;
+ *  3. for each DV in the mask, in table order: the partner block has W'[t] = W[t] ^ dm[t]. Starting
+ *     from our state before step testt (58 or 65), undo steps testt-1..0 with W' to get the
+ *     partner's input chaining value IHV', and run steps testt..79 with W' to get its output
+ *     chaining value. A collision attack is detected when the partner's output equals ours, or
+ *     (reduced-round detection) when IHV' equals our input chaining value. The first hit ends the
+ *     loop for the block;
+ *  4. safe hash: a flagged block is compressed twice more with the same W, each time with its own
+ *     feed-forward, so that the colliding pair no longer collides.
+ */
+#include "internal.h"
+
+#define F1(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define F2(b, c, d) ((b) ^ (c) ^ (d))
+#define F3(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+#define F4(b, c, d) ((b) ^ (c) ^ (d))
+#define K1 0x5a827999u
+#define K2 0x6ed9eba1u
+#define K3 0x8f1bbcdcu
+#define K4 0xca62c1d6u
+
+
+static void expand(uint32_t W[80], const uint8_t block[64])
+{
+	for (int t = 0; t < 16; t++)
+		W[t] = sha1kit_load_be32(block + 4 * t);
+	for (int t = 16; t < 80; t++)
+		W[t] = sha1kit_rotl32(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+}
+
+#define STEP(f, k, a, b, c, d, e, w)                                                                         \
+	do {                                                                                                 \
+		e += sha1kit_rotl32(a, 5) + f(b, c, d) + (k) + (w);                                          \
+		b = sha1kit_rotl32(b, 30);                                                                   \
+	} while (0)
+
+#define FIVE(f, k, t)                                                                                        \
+	do {                                                                                                 \
+		STEP(f, k, a, b, c, d, e, W[(t)]);                                                           \
+		STEP(f, k, e, a, b, c, d, W[(t) + 1]);                                                       \
+		STEP(f, k, d, e, a, b, c, W[(t) + 2]);                                                       \
+		STEP(f, k, c, d, e, a, b, W[(t) + 3]);                                                       \
+		STEP(f, k, b, c, d, e, a, W[(t) + 4]);                                                       \
+	} while (0)
+
+/*
+ * Compress one expanded block into ihv. When s58/s65 are not NULL, store the state before steps 58
+ * and 65. With the renaming of STEP, the variable holding A rotates a -> e -> d -> c -> b -> a, so
+ * before step 58 (= 55 + 3) the state (A..E) is in (c,d,e,a,b) and before step 65 in (a,b,c,d,e).
+ */
+static void compress_w(uint32_t ihv[5], const uint32_t W[80], sha1kit_dc_state *s58, sha1kit_dc_state *s65)
+{
+	uint32_t a = ihv[0], b = ihv[1], c = ihv[2], d = ihv[3], e = ihv[4];
+
+	FIVE(F1, K1, 0);
+	FIVE(F1, K1, 5);
+	FIVE(F1, K1, 10);
+	FIVE(F1, K1, 15);
+	FIVE(F2, K2, 20);
+	FIVE(F2, K2, 25);
+	FIVE(F2, K2, 30);
+	FIVE(F2, K2, 35);
+	FIVE(F3, K3, 40);
+	FIVE(F3, K3, 45);
+	FIVE(F3, K3, 50);
+	STEP(F3, K3, a, b, c, d, e, W[55]);
+	STEP(F3, K3, e, a, b, c, d, W[56]);
+	STEP(F3, K3, d, e, a, b, c, W[57]);
+	if (s58) {
+		s58->s[0] = c;
+		s58->s[1] = d;
+		s58->s[2] = e;
+		s58->s[3] = a;
+		s58->s[4] = b;
+	}
+	STEP(F3, K3, c, d, e, a, b, W[58]);
+	STEP(F3, K3, b, c, d, e, a, W[59]);
+	FIVE(F4, K4, 60);
+	if (s65) {
+		s65->s[0] = a;
+		s65->s[1] = b;
+		s65->s[2] = c;
+		s65->s[3] = d;
+		s65->s[4] = e;
+	}
+	FIVE(F4, K4, 65);
+	FIVE(F4, K4, 70);
+	FIVE(F4, K4, 75);
+	ihv[0] += a;
+	ihv[1] += b;
+	ihv[2] += c;
+	ihv[3] += d;
+	ihv[4] += e;
+}
+
+static inline uint32_t step_f(int t, uint32_t b, uint32_t c, uint32_t d)
+{
+	if (t < 20)
+		return F1(b, c, d) + K1;
+	if (t < 40)
+		return F2(b, c, d) + K2;
+	if (t < 60)
+		return F3(b, c, d) + K3;
+	return F4(b, c, d) + K4;
+}
+
+/*
+ * Recompression of the partner block for one DV (Stevens 2013, section 4): from the state before
+ * step `testt`, run the steps backwards with W' = W ^ dm to step 0 (giving the partner's input
+ * chaining value ihv_in) and forwards to step 80 (giving its output chaining value ihv_out).
+ * Each partner word is formed where its step uses it; nothing is copied.
+ */
+void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha1kit_dc_state *st,
+                           uint32_t ihv_in[5], uint32_t ihv_out[5])
+{
+	const int testt = dv->testt;
+	uint32_t a = st->s[0], b = st->s[1], c = st->s[2], d = st->s[3], e = st->s[4];
+
+	/* Backwards: the state before step t+1 is (a,b,c,d,e) = (T, A, rotl(B,30), C, D) of step t;
+	 * recover (A,B,C,D,E) before step t, i.e. E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
+	for (int t = testt - 1; t >= 0; t--) {
+		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e;
+		uint32_t E = a - sha1kit_rotl32(A, 5) - step_f(t, B, C, D) - (W[t] ^ dv->dm[t]);
+		a = A;
+		b = B;
+		c = C;
+		d = D;
+		e = E;
+	}
+	ihv_in[0] = a;
+	ihv_in[1] = b;
+	ihv_in[2] = c;
+	ihv_in[3] = d;
+	ihv_in[4] = e;
+
+	a = st->s[0];
+	b = st->s[1];
+	c = st->s[2];
+	d = st->s[3];
+	e = st->s[4];
+	for (int t = testt; t < 80; t++) {
+		uint32_t T = sha1kit_rotl32(a, 5) + step_f(t, b, c, d) + e + (W[t] ^ dv->dm[t]);
+		e = d;
+		d = c;
+		c = sha1kit_rotl32(b, 30);
+		b = a;
+		a = T;
+	}
+	ihv_out[0] = ihv_in[0] + a;
+	ihv_out[1] = ihv_in[1] + b;
+	ihv_out[2] = ihv_in[2] + c;
+	ihv_out[3] = ihv_in[3] + d;
+	ihv_out[4] = ihv_in[4] + e;
+}
+
+static int ihv_equal(const uint32_t x[5], const uint32_t y[5])
+{
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) | (x[4] ^ y[4])) == 0;
+}
+
+/* Process one 64-byte block at message offset `offset`. */
+static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset)
+{
+	uint32_t W[80];
+	uint32_t ihv_before[5];
+	sha1kit_dc_state s58, s65;
+	uint32_t mask;
+
+	expand(W, block);
+	if (!ctx->options.detect) {
+		compress_w(ctx->ihv, W, NULL, NULL);
+		return;
+	}
+	memcpy(ihv_before, ctx->ihv, sizeof(ihv_before));
+	compress_w(ctx->ihv, W, &s58, &s65);
+	mask = ctx->options.use_ubc ? sha1kit_ubc_mask(W) : 0xffffffffu;
+	while (mask) {
+		int k = sha1kit_ctz32(mask);
+		const sha1kit_dv *dv = &sha1kit_dvs[k];
+		uint32_t ihv_in[5], ihv_out[5];
+		int full, reduced;
+
+		mask &= mask - 1;
+		sha1kit_dc_recompress(dv, W, dv->testt == 58 ? &s58 : &s65, ihv_in, ihv_out);
+		full = ihv_equal(ihv_out, ctx->ihv);
+		reduced = ctx->options.reduced_round && ihv_equal(ihv_in, ihv_before);
+		if (full || reduced) {
+			if (!ctx->found) {
+				ctx->found = 1;
+				ctx->first.offset = offset;
+				ctx->first.dv = k;
+				ctx->first.reduced_round = !full;
+			}
+			if (ctx->options.safe_hash) {
+				compress_w(ctx->ihv, W, NULL, NULL);
+				compress_w(ctx->ihv, W, NULL, NULL);
+			}
+			break;
+		}
+	}
+}
+
+void sha1kit_dc_options_default(sha1kit_dc_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->size = (uint32_t)sizeof(*opt);
+	opt->safe_hash = 0;
+	opt->use_ubc = 1;
+	opt->detect = 1;
+	opt->reduced_round = 0;
+}
+
+void sha1kit_dc_reset(sha1kit_dc_ctx *ctx)
+{
+	memcpy(ctx->ihv, sha1kit_iv, sizeof(ctx->ihv));
+	ctx->kernel = 0;
+	ctx->length = 0;
+	ctx->found = 0;
+	ctx->first.offset = 0;
+	ctx->first.dv = -1;
+	ctx->first.reduced_round = 0;
+}
+
+void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
+{
+	sha1kit_dc_options_default(&ctx->options);
+	if (opt) {
+		/* Copy only the fields the caller's version of the struct has; newer fields keep their
+		 * defaults. */
+		size_t n = opt->size < sizeof(*opt) ? opt->size : sizeof(*opt);
+		if (n > sizeof(opt->size))
+			memcpy((uint8_t *)&ctx->options + sizeof(opt->size), (const uint8_t *)opt + sizeof(opt->size),
+			       n - sizeof(opt->size));
+		ctx->options.size = (uint32_t)sizeof(*opt);
+	}
+	sha1kit_dc_reset(ctx);
+}
+
+void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t used = (size_t)(ctx->length & 63);
+
+	if (len == 0)
+		return;
+	if (used) {
+		size_t take = 64 - used;
+		if (take > len) {
+			memcpy(ctx->buffer + used, p, len);
+			ctx->length += len;
+			return;
+		}
+		memcpy(ctx->buffer + used, p, take);
+		ctx->length += take;
+		dc_block(ctx, ctx->buffer, ctx->length - 64);
+		p += take;
+		len -= take;
+	}
+	while (len >= 64) {
+		dc_block(ctx, p, ctx->length);
+		ctx->length += 64;
+		p += 64;
+		len -= 64;
+	}
+	if (len) {
+		memcpy(ctx->buffer, p, len);
+		ctx->length += len;
+	}
+}
+
+sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE],
+                                   sha1kit_dc_detection *where)
+{
+	size_t used = (size_t)(ctx->length & 63);
+	uint64_t block_offset = ctx->length - used;
+	uint64_t bits = ctx->length << 3;
+	uint8_t *buf = ctx->buffer;
+	sha1kit_dc_result result;
+
+	/* The padding blocks go through detection like any other block, as in the reference. */
+	buf[used++] = 0x80;
+	if (used > 56) {
+		memset(buf + used, 0, 64 - used);
+		dc_block(ctx, buf, block_offset);
+		block_offset += 64;
+		used = 0;
+	}
+	memset(buf + used, 0, 56 - used);
+	sha1kit_store_be32(buf + 56, (uint32_t)(bits >> 32));
+	sha1kit_store_be32(buf + 60, (uint32_t)bits);
+	dc_block(ctx, buf, block_offset);
+	for (int i = 0; i < 5; i++)
+		sha1kit_store_be32(digest + 4 * i, ctx->ihv[i]);
+	result = ctx->found ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION;
+	if (where)
+		*where = ctx->first;
+	sha1kit_dc_reset(ctx);
+	return result;
+}
+
+sha1kit_dc_result sha1kit_dc(const void *data, size_t len, const sha1kit_dc_options *opt,
+                             uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where)
+{
+	sha1kit_dc_ctx ctx;
+	sha1kit_dc_init(&ctx, opt);
+	sha1kit_dc_update(&ctx, data, len);
+	return sha1kit_dc_final(&ctx, digest, where);
+}
+
+const char *sha1kit_dv_name(int dv)
+{
+	if (dv < 0 || dv >= SHA1KIT_DV_COUNT)
+		return NULL;
+	return sha1kit_dvs[dv].name;
+}

@@ -1,0 +1,558 @@
+/*
+ * test_dc.c - SHA-1DC against the reference implementation's recorded outputs and against
+ * independent evaluations:
+ *  - dc-vectors.txt: 503 messages with the reference digest, flag, safe hash and reduced-round
+ *    results, and the per-block UBC masks; in every mode and several chunkings;
+ *  - ubc-vectors.txt: 25,173 blocks with the reference UBC mask, plus a second evaluator that reads
+ *    the conditions from ubc-conditions.json (jansson) on random schedules and on single-bit flips
+ *    of every constructed block;
+ *  - the DV table against dc-dvs.json and the message expansion;
+ *  - recompression against an independent step-by-step forward computation, for every DV;
+ *  - the attack corpus (SHAttered, Shambles, reduced-round) with the values of SOURCES.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "internal.h"
+#include "sha1kit.h"
+#include "test_util.h"
+
+#define SEED 0xdc5eed0123456789ull
+
+static uint32_t rotl(uint32_t x, int n)
+{
+	return (x << n) | (x >> (32 - n));
+}
+
+static void expand_words(uint32_t W[80])
+{
+	for (int t = 16; t < 80; t++)
+		W[t] = rotl(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+}
+
+/* ---- an independent UBC evaluator: the relations of ubc-conditions.json, per DV ---------------- */
+
+typedef struct relation {
+	uint8_t i, a, j, b, value;
+} relation;
+
+static struct {
+	relation rel[SHA1KIT_DV_COUNT][32];
+	int count[SHA1KIT_DV_COUNT];
+	json_t *dvs; /* dc-dvs.json "dvs" array */
+} oracle;
+
+static json_t *load_json(const char *name)
+{
+	char path[4096];
+	json_error_t err;
+	json_t *root;
+	snprintf(path, sizeof(path), "%s/%s", tu_testdata_dir(), name);
+	root = json_load_file(path, 0, &err);
+	if (!root)
+		fail_msg("cannot load %s: %s (line %d)", path, err.text, err.line);
+	return root;
+}
+
+static int setup_oracle(void **state)
+{
+	json_t *root = load_json("ubc-conditions.json"), *per_dv = json_object_get(root, "per_dv");
+	(void)state;
+	assert_int_equal(json_array_size(per_dv), SHA1KIT_DV_COUNT);
+	for (int k = 0; k < SHA1KIT_DV_COUNT; k++) {
+		json_t *entry = json_array_get(per_dv, (size_t)k), *conds = json_object_get(entry, "conditions");
+		assert_int_equal(json_integer_value(json_object_get(entry, "bit")), k);
+		assert_true(json_array_size(conds) <= 32);
+		oracle.count[k] = (int)json_array_size(conds);
+		for (int n = 0; n < oracle.count[k]; n++) {
+			json_t *c = json_array_get(conds, (size_t)n);
+			relation *r = &oracle.rel[k][n];
+			r->i = (uint8_t)json_integer_value(json_array_get(c, 0));
+			r->a = (uint8_t)json_integer_value(json_array_get(c, 1));
+			r->j = (uint8_t)json_integer_value(json_array_get(c, 2));
+			r->b = (uint8_t)json_integer_value(json_array_get(c, 3));
+			r->value = (uint8_t)json_integer_value(json_array_get(c, 4));
+		}
+	}
+	json_decref(root);
+	root = load_json("dc-dvs.json");
+	oracle.dvs = json_incref(json_object_get(root, "dvs"));
+	json_decref(root);
+	return 0;
+}
+
+static int teardown_oracle(void **state)
+{
+	(void)state;
+	json_decref(oracle.dvs);
+	return 0;
+}
+
+/* Mask bit k is set iff every relation of DV k holds (ubc-conditions.json "semantics"). */
+static uint32_t oracle_mask(const uint32_t W[80])
+{
+	uint32_t mask = 0;
+	for (int k = 0; k < SHA1KIT_DV_COUNT; k++) {
+		int ok = 1;
+		for (int n = 0; n < oracle.count[k] && ok; n++) {
+			const relation *r = &oracle.rel[k][n];
+			ok = (((W[r->i] >> r->a) ^ (W[r->j] >> r->b)) & 1) == r->value;
+		}
+		if (ok)
+			mask |= 1u << k;
+	}
+	return mask;
+}
+
+/* ---- the DV table ------------------------------------------------------------------------------ */
+
+static void test_dv_table(void **state)
+{
+	(void)state;
+	assert_int_equal(json_array_size(oracle.dvs), SHA1KIT_DV_COUNT);
+	for (int k = 0; k < SHA1KIT_DV_COUNT; k++) {
+		const sha1kit_dv *dv = &sha1kit_dvs[k];
+		json_t *j = json_array_get(oracle.dvs, (size_t)k), *dm = json_object_get(j, "dm");
+		char name[16];
+		uint32_t w[80];
+
+		assert_string_equal(dv->name, json_string_value(json_object_get(j, "name")));
+		snprintf(name, sizeof(name), "%s(%d,%d)", dv->type == 1 ? "I" : "II", dv->k, dv->b);
+		assert_string_equal(dv->name, name);
+		assert_int_equal(dv->k, json_integer_value(json_object_get(j, "K")));
+		assert_int_equal(dv->b, json_integer_value(json_object_get(j, "b")));
+		assert_int_equal(dv->testt, json_integer_value(json_object_get(j, "testt")));
+		assert_int_equal(dv->testt, dv->k < 50 ? 58 : 65);
+		assert_int_equal(json_integer_value(json_object_get(j, "maskb")), k);
+		for (int t = 0; t < 80; t++)
+			assert_int_equal(dv->dm[t], strtoul(json_string_value(json_array_get(dm, (size_t)t)), NULL, 16));
+		/* dm is itself an expanded message */
+		memcpy(w, dv->dm, sizeof(w));
+		expand_words(w);
+		assert_memory_equal(w, dv->dm, sizeof(w));
+		assert_string_equal(sha1kit_dv_name(k), dv->name);
+	}
+}
+
+/* ---- the UBC filter ------------------------------------------------------------------------------ */
+
+static int parse_words(const char *line, uint32_t *out, int n)
+{
+	char *end;
+	for (int i = 0; i < n; i++) {
+		out[i] = (uint32_t)strtoul(line, &end, 16);
+		if (end == line)
+			return -1;
+		line = end;
+	}
+	return 0;
+}
+
+/* Every block of ubc-vectors.txt: our filter and the JSON evaluator both give the reference mask;
+ * and for every block whose mask is non-zero (the searched and constructed blocks among them),
+ * all 512 single-bit flips of W[0..15] agree between our filter and the evaluator. */
+static void test_ubc_vectors(void **state)
+{
+	size_t len, lines = 0, flips = 0, nonzero = 0;
+	char *text = (char *)tu_read_testdata("ubc-vectors.txt", &len), *save = NULL;
+	uint32_t per_dv_hits[SHA1KIT_DV_COUNT] = {0};
+	(void)state;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint32_t W[80], words[17], mask;
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(parse_words(line, words, 17), 0);
+		memcpy(W, words, 16 * sizeof(uint32_t));
+		expand_words(W);
+		mask = sha1kit_ubc_mask(W);
+		if (mask != words[16])
+			fail_msg("ubc-vectors.txt data line %zu: mask %08x, reference %08x", lines + 1, mask,
+			         words[16]);
+		assert_int_equal(oracle_mask(W), words[16]);
+		for (int k = 0; k < SHA1KIT_DV_COUNT; k++)
+			per_dv_hits[k] += (mask >> k) & 1;
+		lines++;
+		if (mask == 0)
+			continue;
+		nonzero++;
+		for (int bit = 0; bit < 512; bit++) {
+			uint32_t F[80];
+			memcpy(F, words, 16 * sizeof(uint32_t));
+			F[bit / 32] ^= 1u << (bit % 32);
+			expand_words(F);
+			if (sha1kit_ubc_mask(F) != oracle_mask(F))
+				fail_msg("flip %d of data line %zu disagrees", bit, lines);
+			flips++;
+		}
+	}
+	assert_int_equal(lines, 25173);
+	print_message("ubc-vectors: %zu blocks, %zu non-zero, %zu single-bit flips\n", lines, nonzero, flips);
+	/* every DV is exercised by blocks that keep its conditions */
+	for (int k = 0; k < SHA1KIT_DV_COUNT; k++)
+		if (per_dv_hits[k] < 20)
+			fail_msg("DV %s passed the filter on only %u blocks", sha1kit_dv_name(k), per_dv_hits[k]);
+	free(text);
+}
+
+/* Random schedules: our filter against the JSON evaluator. */
+static void test_ubc_random(void **state)
+{
+	tu_rng rng = {SEED};
+	const long count = 200000;
+	long nonzero = 0;
+	(void)state;
+	for (long n = 0; n < count; n++) {
+		uint32_t W[80];
+		for (int i = 0; i < 16; i += 2) {
+			uint64_t v = tu_next(&rng);
+			W[i] = (uint32_t)v;
+			W[i + 1] = (uint32_t)(v >> 32);
+		}
+		expand_words(W);
+		uint32_t ours = sha1kit_ubc_mask(W), theirs = oracle_mask(W);
+		if (ours != theirs)
+			fail_msg("random schedule %ld (seed 0x%llx): %08x vs %08x", n, (unsigned long long)SEED, ours,
+			         theirs);
+		nonzero += ours != 0;
+	}
+	/* about 4.7% of random blocks keep some DV (DESIGN.md section 2) */
+	assert_true(nonzero > count * 4 / 100 && nonzero < count * 6 / 100);
+}
+
+/* ---- recompression ----------------------------------------------------------------------------- */
+
+static uint32_t f_and_k(int t, uint32_t b, uint32_t c, uint32_t d)
+{
+	/* FIPS 180-4 section 4.1.1 in its textbook form */
+	if (t < 20)
+		return ((b & c) ^ (~b & d)) + 0x5a827999u;
+	if (t < 40)
+		return (b ^ c ^ d) + 0x6ed9eba1u;
+	if (t < 60)
+		return ((b & c) ^ (b & d) ^ (c & d)) + 0x8f1bbcdcu;
+	return (b ^ c ^ d) + 0xca62c1d6u;
+}
+
+/* states[t] = (A,B,C,D,E) before step t, states[80] after the last step. */
+static void forward_states(const uint32_t ihv[5], const uint32_t W[80], uint32_t states[81][5])
+{
+	memcpy(states[0], ihv, 5 * sizeof(uint32_t));
+	for (int t = 0; t < 80; t++) {
+		const uint32_t *s = states[t];
+		uint32_t T = rotl(s[0], 5) + f_and_k(t, s[1], s[2], s[3]) + s[4] + W[t];
+		states[t + 1][0] = T;
+		states[t + 1][1] = s[0];
+		states[t + 1][2] = rotl(s[1], 30);
+		states[t + 1][3] = s[2];
+		states[t + 1][4] = s[3];
+	}
+}
+
+/* For every DV: the partner input chaining value found by running backwards from our state before
+ * step testt must lead, run forwards with the partner's words, to that same state at step testt
+ * and to the partner output chaining value the recompression reports. */
+static void test_recompression(void **state)
+{
+	tu_rng rng = {SEED ^ 0x58};
+	(void)state;
+	for (int trial = 0; trial < 50; trial++) {
+		uint32_t ihv[5], W[80], ours[81][5];
+		for (int i = 0; i < 5; i++)
+			ihv[i] = (uint32_t)tu_next(&rng);
+		for (int i = 0; i < 16; i++)
+			W[i] = (uint32_t)tu_next(&rng);
+		expand_words(W);
+		forward_states(ihv, W, ours);
+		for (int k = 0; k < SHA1KIT_DV_COUNT; k++) {
+			const sha1kit_dv *dv = &sha1kit_dvs[k];
+			uint32_t W2[80], partner[81][5], in[5], out[5], expect_out[5];
+			sha1kit_dc_state st;
+			memcpy(st.s, ours[dv->testt], sizeof(st.s));
+			sha1kit_dc_recompress(dv, W, &st, in, out);
+			for (int t = 0; t < 80; t++)
+				W2[t] = W[t] ^ dv->dm[t];
+			forward_states(in, W2, partner);
+			assert_memory_equal(partner[dv->testt], ours[dv->testt], sizeof(st.s));
+			for (int i = 0; i < 5; i++)
+				expect_out[i] = in[i] + partner[80][i];
+			assert_memory_equal(out, expect_out, sizeof(out));
+		}
+	}
+}
+
+/* ---- dc-vectors.txt: the reference API's outputs ---------------------------------------------- */
+
+typedef struct dc_vector {
+	char label[64];
+	size_t len;
+	uint8_t *msg;
+	char sha1[41], digest[41], digest_rr[41];
+	int flag, flag_rr;
+	char ubc[4096], det[256], det_rr[256];
+} dc_vector;
+
+static int first_block(const char *list)
+{
+	return strcmp(list, "-") == 0 ? -1 : atoi(list);
+}
+
+/* The UBC mask the reference recorded for padded block k ("k:MASK,..."), 0 if not listed. */
+static uint32_t listed_mask(const char *ubc, int k)
+{
+	for (const char *p = ubc; *p && *p != '-';) {
+		char *end;
+		long blk = strtol(p, &end, 10);
+		uint32_t m = (uint32_t)strtoul(end + 1, &end, 16);
+		if (blk == k)
+			return m;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+static void run_dc(const dc_vector *v, int safe, int ubc, int detect, int rr, size_t chunk, char hex[41],
+                   sha1kit_dc_detection *where, int *flag)
+{
+	sha1kit_dc_options opt;
+	sha1kit_dc_ctx ctx;
+	uint8_t d[20];
+	sha1kit_dc_options_default(&opt);
+	opt.safe_hash = (uint8_t)safe;
+	opt.use_ubc = (uint8_t)ubc;
+	opt.detect = (uint8_t)detect;
+	opt.reduced_round = (uint8_t)rr;
+	sha1kit_dc_init(&ctx, &opt);
+	for (size_t i = 0; i < v->len; i += chunk)
+		sha1kit_dc_update(&ctx, v->msg + i, chunk < v->len - i ? chunk : v->len - i);
+	*flag = sha1kit_dc_final(&ctx, d, where) == SHA1KIT_DC_COLLISION;
+	tu_hex(d, 20, hex);
+}
+
+static void check_vector(const dc_vector *v)
+{
+	static const size_t chunks[] = {1, 3, 63, 64, 65, 1000};
+	size_t nchunks = v->len <= 1200 ? 6 : 2;
+	sha1kit_dc_detection where;
+	char hex[41];
+	int flag;
+
+#define EXPECT(cond)                                                                                         \
+	do {                                                                                                 \
+		if (!(cond))                                                                                 \
+			fail_msg("%s: %s", v->label, #cond);                                                 \
+	} while (0)
+
+	/* reference defaults: safe hash on */
+	run_dc(v, 1, 1, 1, 0, v->len ? v->len : 1, hex, &where, &flag);
+	EXPECT(flag == v->flag && strcmp(hex, v->digest) == 0);
+	EXPECT(where.dv == (flag ? where.dv : -1));
+	if (flag) {
+		int blk = first_block(v->det);
+		EXPECT(where.offset == (uint64_t)blk * 64 && !where.reduced_round);
+		EXPECT((listed_mask(v->ubc, blk) >> where.dv) & 1);
+	}
+	/* reduced-round detection on */
+	run_dc(v, 1, 1, 1, 1, v->len ? v->len : 1, hex, &where, &flag);
+	EXPECT(flag == v->flag_rr && strcmp(hex, v->digest_rr) == 0);
+	if (flag) {
+		int blk = first_block(v->det_rr);
+		EXPECT(where.offset == (uint64_t)blk * 64);
+		EXPECT((listed_mask(v->ubc, blk) >> where.dv) & 1);
+	}
+	/* safe hash off: the true SHA-1 and the same flags */
+	run_dc(v, 0, 1, 1, 0, 64, hex, &where, &flag);
+	EXPECT(flag == v->flag && strcmp(hex, v->sha1) == 0);
+	run_dc(v, 0, 1, 1, 1, 64, hex, &where, &flag);
+	EXPECT(flag == v->flag_rr && strcmp(hex, v->sha1) == 0);
+	/* UBC off: all 32 DVs on every block, identical results */
+	run_dc(v, 1, 0, 1, 0, 7, hex, &where, &flag);
+	EXPECT(flag == v->flag && strcmp(hex, v->digest) == 0);
+	run_dc(v, 1, 0, 1, 1, 7, hex, &where, &flag);
+	EXPECT(flag == v->flag_rr && strcmp(hex, v->digest_rr) == 0);
+	/* detection off: plain SHA-1, never flagged */
+	run_dc(v, 1, 1, 0, 1, 64, hex, &where, &flag);
+	EXPECT(flag == 0 && where.dv == -1 && strcmp(hex, v->sha1) == 0);
+	/* chunkings */
+	for (size_t c = 0; c < nchunks; c++) {
+		run_dc(v, 1, 1, 1, 0, chunks[c], hex, &where, &flag);
+		EXPECT(flag == v->flag && strcmp(hex, v->digest) == 0);
+	}
+	/* the per-block UBC masks of the padded message */
+	{
+		size_t padded = (v->len + 9 + 63) / 64 * 64;
+		uint8_t *p = calloc(padded, 1);
+		uint64_t bits = (uint64_t)v->len * 8;
+		assert_non_null(p);
+		if (v->len)
+			memcpy(p, v->msg, v->len);
+		p[v->len] = 0x80;
+		for (int i = 0; i < 8; i++)
+			p[padded - 1 - i] = (uint8_t)(bits >> (8 * i));
+		for (size_t k = 0; k < padded / 64; k++) {
+			uint32_t W[80];
+			for (int t = 0; t < 16; t++)
+				W[t] = sha1kit_load_be32(p + 64 * k + 4 * t);
+			expand_words(W);
+			if (sha1kit_ubc_mask(W) != listed_mask(v->ubc, (int)k))
+				fail_msg("%s: block %zu UBC mask %08x, reference %08x", v->label, k,
+				         sha1kit_ubc_mask(W), listed_mask(v->ubc, (int)k));
+		}
+		free(p);
+	}
+#undef EXPECT
+}
+
+static void test_dc_vectors(void **state)
+{
+	size_t len, count = 0, flagged = 0, recompressing = 0;
+	char *text = (char *)tu_read_testdata("dc-vectors.txt", &len), *save = NULL;
+	(void)state;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		static char msghex[2 * 70000];
+		dc_vector v;
+		if (line[0] == '#')
+			continue;
+		memset(&v, 0, sizeof(v));
+		assert_true(strlen(line) < sizeof(msghex));
+		int n = sscanf(line, "%63s %zu %s %40s %d %40s %d %40s %4095s %255s %255s", v.label, &v.len, msghex,
+		               v.sha1, &v.flag, v.digest, &v.flag_rr, v.digest_rr, v.ubc, v.det, v.det_rr);
+		assert_int_equal(n, 11);
+		v.msg = malloc(v.len + 1);
+		assert_non_null(v.msg);
+		if (v.len)
+			assert_int_equal(tu_unhex(msghex, v.msg, v.len), 0);
+		check_vector(&v);
+		count++;
+		flagged += v.flag || v.flag_rr;
+		recompressing += strcmp(v.ubc, "-") != 0;
+		free(v.msg);
+	}
+	assert_int_equal(count, 503);
+	assert_true(flagged >= 10);
+	assert_int_equal(recompressing, 222);
+	free(text);
+}
+
+/* ---- the attack corpus, SOURCES.md values ------------------------------------------------------ */
+
+static const struct corpus_file {
+	const char *name;
+	const char *sha1;      /* plain SHA-1 */
+	int flag;              /* reference defaults */
+	const char *safe;      /* reference output (safe hash) */
+	uint64_t offset;       /* first flagged block, defaults */
+	const char *safe_rr;   /* _partialcoll output */
+	uint64_t offset_rr;    /* first flagged block with reduced-round detection */
+} corpus[] = {
+    {"shattered-1.pdf", "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", 1, "16e96b70000dd1e7c85b8368ee197754400e58ec", 256,
+     "d3a1d09969c3b57113fd17b23e01dd3de74a99bb", 192},
+    {"shattered-2.pdf", "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", 1, "e1761773e6a35916d99f891b77663e6405313587", 256,
+     "92246b0b718f4c704d37bb025717cbc66babf102", 192},
+    {"sha-mbles-1.bin", "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0", 1, "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", 576,
+     "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", 576},
+    {"sha-mbles-2.bin", "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0", 1, "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", 576,
+     "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", 576},
+    {"sha1_reducedsha_coll.bin", "a56374e1cf4c3746499bc7c0acb39498ad2ee185", 0,
+     "a56374e1cf4c3746499bc7c0acb39498ad2ee185", 0, "dd39885a2a5d8f59030b451e00cb45da9f9d3828", 64},
+};
+
+static void corpus_run(const uint8_t *data, size_t len, int safe, int rr, size_t chunk, char hex[41],
+                       sha1kit_dc_detection *where, int *flag)
+{
+	dc_vector v;
+	memset(&v, 0, sizeof(v));
+	v.msg = (uint8_t *)data;
+	v.len = len;
+	run_dc(&v, safe, 1, 1, rr, chunk, hex, where, flag);
+}
+
+static void test_corpus(void **state)
+{
+	static const size_t chunks[] = {1, 61, 64, 4096, 65536};
+	(void)state;
+	for (size_t f = 0; f < sizeof(corpus) / sizeof(corpus[0]); f++) {
+		const struct corpus_file *c = &corpus[f];
+		size_t len;
+		uint8_t *data = tu_read_testdata(c->name, &len), d[20];
+		sha1kit_dc_detection where;
+		char hex[41];
+		int flag;
+
+		sha1kit_fast(data, len, d);
+		tu_hex(d, 20, hex);
+		assert_string_equal(hex, c->sha1);
+		for (size_t k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+			size_t chunk = chunks[k];
+			/* flag only (Git's mode) */
+			corpus_run(data, len, 0, 0, chunk, hex, &where, &flag);
+			assert_string_equal(hex, c->sha1);
+			assert_int_equal(flag, c->flag);
+			if (c->flag) {
+				assert_int_equal(where.offset, c->offset);
+				assert_string_equal(sha1kit_dv_name(where.dv), "II(52,0)");
+				assert_int_equal(where.reduced_round, 0);
+			} else {
+				assert_int_equal(where.dv, -1);
+			}
+			/* reference defaults: safe hash */
+			corpus_run(data, len, 1, 0, chunk, hex, &where, &flag);
+			assert_string_equal(hex, c->safe);
+			assert_int_equal(flag, c->flag);
+			/* reduced-round detection (sha1dcsum_partialcoll) */
+			corpus_run(data, len, 1, 1, chunk, hex, &where, &flag);
+			assert_string_equal(hex, c->safe_rr);
+			assert_int_equal(flag, 1);
+			assert_int_equal(where.offset, c->offset_rr);
+			assert_string_equal(sha1kit_dv_name(where.dv), "II(52,0)");
+			corpus_run(data, len, 0, 1, chunk, hex, &where, &flag);
+			assert_string_equal(hex, c->sha1);
+		}
+		/* the reduced-round file is caught by the "partner input = our input" test */
+		if (!c->flag) {
+			corpus_run(data, len, 1, 1, 64, hex, &where, &flag);
+			assert_int_equal(where.reduced_round, 1);
+		}
+		free(data);
+	}
+}
+
+/* A caller compiled with an older, smaller options struct gets defaults for the fields it lacks. */
+static void test_options_growth(void **state)
+{
+	sha1kit_dc_options opt;
+	sha1kit_dc_ctx ctx;
+	(void)state;
+	sha1kit_dc_options_default(&opt);
+	assert_int_equal(opt.size, sizeof(opt));
+	assert_int_equal(opt.safe_hash, 0);
+	assert_int_equal(opt.use_ubc, 1);
+	assert_int_equal(opt.detect, 1);
+	assert_int_equal(opt.reduced_round, 0);
+	opt.safe_hash = 1;
+	opt.reduced_round = 1;
+	opt.size = (uint32_t)offsetof(sha1kit_dc_options, use_ubc); /* knows only safe_hash */
+	sha1kit_dc_init(&ctx, &opt);
+	assert_int_equal(ctx.options.safe_hash, 1);
+	assert_int_equal(ctx.options.reduced_round, 0);
+	assert_int_equal(ctx.options.detect, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_dv_table),     cmocka_unit_test(test_ubc_vectors),
+	    cmocka_unit_test(test_ubc_random),   cmocka_unit_test(test_recompression),
+	    cmocka_unit_test(test_dc_vectors),   cmocka_unit_test(test_corpus),
+	    cmocka_unit_test(test_options_growth),
+	};
+	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
+}
