@@ -33,9 +33,9 @@ extern "C" {
 #define SHA1KIT_API
 #endif
 
-#define SHA1KIT_VERSION_MAJOR 0
-#define SHA1KIT_VERSION_MINOR 1
-#define SHA1KIT_VERSION_PATCH 0
+#define SHA1KIT_VERSION_MAJOR  0
+#define SHA1KIT_VERSION_MINOR  1
+#define SHA1KIT_VERSION_PATCH  0
 #define SHA1KIT_VERSION_STRING "0.1.0"
 
 /** Size of a SHA-1 digest in bytes. */
@@ -51,10 +51,10 @@ extern "C" {
 
 /** Streaming state of plain SHA-1. Treat the fields as private; the layout may change. */
 typedef struct sha1kit_fast_ctx {
-	uint32_t ihv[5];     /* chaining value (intermediate hash value) */
-	uint32_t kernel;     /* compression kernel chosen at init (index into the dispatch table) */
-	uint64_t length;     /* message bytes absorbed so far, modulo 2^64 */
-	uint8_t buffer[64];  /* a partial message block: length % 64 bytes are valid */
+	uint32_t ihv[5];    /* chaining value (intermediate hash value) */
+	uint32_t kernel;    /* compression kernel chosen at init (index into the dispatch table) */
+	uint64_t length;    /* message bytes absorbed so far, modulo 2^64 */
+	uint8_t buffer[64]; /* a partial message block: length % 64 bytes are valid */
 } sha1kit_fast_ctx;
 
 /**

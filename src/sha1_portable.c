@@ -12,10 +12,10 @@ const uint32_t sha1kit_iv[5] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x1032547
 #define F2(b, c, d) ((b) ^ (c) ^ (d))
 #define F3(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 #define F4(b, c, d) ((b) ^ (c) ^ (d))
-#define K1 0x5a827999u
-#define K2 0x6ed9eba1u
-#define K3 0x8f1bbcdcu
-#define K4 0xca62c1d6u
+#define K1          0x5a827999u
+#define K2          0x6ed9eba1u
+#define K3          0x8f1bbcdcu
+#define K4          0xca62c1d6u
 
 /* One step with the five working variables renamed instead of moved: the caller rotates the
  * arguments (a,b,c,d,e) -> (e,a,b,c,d) from one step to the next. */
@@ -27,7 +27,8 @@ const uint32_t sha1kit_iv[5] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x1032547
 
 /* Message expansion in a 16-word circular buffer: W[t] for t >= 16. */
 #define EXPAND(W, t)                                                                                         \
-	(W[(t)&15] = sha1kit_rotl32(W[((t) + 13) & 15] ^ W[((t) + 8) & 15] ^ W[((t) + 2) & 15] ^ W[(t)&15], 1))
+	(W[(t)&15] =                                                                                         \
+	     sha1kit_rotl32(W[((t) + 13) & 15] ^ W[((t) + 8) & 15] ^ W[((t) + 2) & 15] ^ W[(t)&15], 1))
 
 #define FIVE(f, k, t, wexpr)                                                                                 \
 	do {                                                                                                 \
@@ -39,7 +40,7 @@ const uint32_t sha1kit_iv[5] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x1032547
 	} while (0)
 
 #define WLOAD(t) (W[t])
-#define WEXP(t) EXPAND(W, t)
+#define WEXP(t)  EXPAND(W, t)
 
 void sha1kit_blocks_portable(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)
 {

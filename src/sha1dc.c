@@ -22,11 +22,10 @@
 #define F2(b, c, d) ((b) ^ (c) ^ (d))
 #define F3(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 #define F4(b, c, d) ((b) ^ (c) ^ (d))
-#define K1 0x5a827999u
-#define K2 0x6ed9eba1u
-#define K3 0x8f1bbcdcu
-#define K4 0xca62c1d6u
-
+#define K1          0x5a827999u
+#define K2          0x6ed9eba1u
+#define K3          0x8f1bbcdcu
+#define K4          0xca62c1d6u
 
 static void expand(uint32_t W[80], const uint8_t block[64])
 {
@@ -237,8 +236,8 @@ void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
 		 * defaults. */
 		size_t n = opt->size < sizeof(*opt) ? opt->size : sizeof(*opt);
 		if (n > sizeof(opt->size))
-			memcpy((uint8_t *)&ctx->options + sizeof(opt->size), (const uint8_t *)opt + sizeof(opt->size),
-			       n - sizeof(opt->size));
+			memcpy((uint8_t *)&ctx->options + sizeof(opt->size),
+			       (const uint8_t *)opt + sizeof(opt->size), n - sizeof(opt->size));
 		ctx->options.size = (uint32_t)sizeof(*opt);
 	}
 	sha1kit_dc_reset(ctx);

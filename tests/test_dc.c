@@ -69,7 +69,8 @@ static int setup_oracle(void **state)
 	(void)state;
 	assert_int_equal(json_array_size(per_dv), SHA1KIT_DV_COUNT);
 	for (int k = 0; k < SHA1KIT_DV_COUNT; k++) {
-		json_t *entry = json_array_get(per_dv, (size_t)k), *conds = json_object_get(entry, "conditions");
+		json_t *entry = json_array_get(per_dv, (size_t)k),
+		       *conds = json_object_get(entry, "conditions");
 		assert_int_equal(json_integer_value(json_object_get(entry, "bit")), k);
 		assert_true(json_array_size(conds) <= 32);
 		oracle.count[k] = (int)json_array_size(conds);
@@ -134,7 +135,8 @@ static void test_dv_table(void **state)
 		assert_int_equal(dv->testt, dv->k < 50 ? 58 : 65);
 		assert_int_equal(json_integer_value(json_object_get(j, "maskb")), k);
 		for (int t = 0; t < 80; t++)
-			assert_int_equal(dv->dm[t], strtoul(json_string_value(json_array_get(dm, (size_t)t)), NULL, 16));
+			assert_int_equal(dv->dm[t],
+			                 strtoul(json_string_value(json_array_get(dm, (size_t)t)), NULL, 16));
 		/* dm is itself an expanded message */
 		memcpy(w, dv->dm, sizeof(w));
 		expand_words(w);
@@ -199,7 +201,8 @@ static void test_ubc_vectors(void **state)
 	/* every DV is exercised by blocks that keep its conditions */
 	for (int k = 0; k < SHA1KIT_DV_COUNT; k++)
 		if (per_dv_hits[k] < 20)
-			fail_msg("DV %s passed the filter on only %u blocks", sha1kit_dv_name(k), per_dv_hits[k]);
+			fail_msg("DV %s passed the filter on only %u blocks", sha1kit_dv_name(k),
+			         per_dv_hits[k]);
 	free(text);
 }
 
@@ -220,8 +223,8 @@ static void test_ubc_random(void **state)
 		expand_words(W);
 		uint32_t ours = sha1kit_ubc_mask(W), theirs = oracle_mask(W);
 		if (ours != theirs)
-			fail_msg("random schedule %ld (seed 0x%llx): %08x vs %08x", n, (unsigned long long)SEED, ours,
-			         theirs);
+			fail_msg("random schedule %ld (seed 0x%llx): %08x vs %08x", n,
+			         (unsigned long long)SEED, ours, theirs);
 		nonzero += ours != 0;
 	}
 	/* about 4.7% of random blocks keep some DV (DESIGN.md section 2) */
@@ -423,8 +426,9 @@ static void test_dc_vectors(void **state)
 			continue;
 		memset(&v, 0, sizeof(v));
 		assert_true(strlen(line) < sizeof(msghex));
-		int n = sscanf(line, "%63s %zu %s %40s %d %40s %d %40s %4095s %255s %255s", v.label, &v.len, msghex,
-		               v.sha1, &v.flag, v.digest, &v.flag_rr, v.digest_rr, v.ubc, v.det, v.det_rr);
+		int n = sscanf(line, "%63s %zu %s %40s %d %40s %d %40s %4095s %255s %255s", v.label, &v.len,
+		               msghex, v.sha1, &v.flag, v.digest, &v.flag_rr, v.digest_rr, v.ubc, v.det,
+		               v.det_rr);
 		assert_int_equal(n, 11);
 		v.msg = malloc(v.len + 1);
 		assert_non_null(v.msg);
@@ -446,21 +450,21 @@ static void test_dc_vectors(void **state)
 
 static const struct corpus_file {
 	const char *name;
-	const char *sha1;      /* plain SHA-1 */
-	int flag;              /* reference defaults */
-	const char *safe;      /* reference output (safe hash) */
-	uint64_t offset;       /* first flagged block, defaults */
-	const char *safe_rr;   /* _partialcoll output */
-	uint64_t offset_rr;    /* first flagged block with reduced-round detection */
+	const char *sha1;    /* plain SHA-1 */
+	int flag;            /* reference defaults */
+	const char *safe;    /* reference output (safe hash) */
+	uint64_t offset;     /* first flagged block, defaults */
+	const char *safe_rr; /* _partialcoll output */
+	uint64_t offset_rr;  /* first flagged block with reduced-round detection */
 } corpus[] = {
-    {"shattered-1.pdf", "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", 1, "16e96b70000dd1e7c85b8368ee197754400e58ec", 256,
-     "d3a1d09969c3b57113fd17b23e01dd3de74a99bb", 192},
-    {"shattered-2.pdf", "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", 1, "e1761773e6a35916d99f891b77663e6405313587", 256,
-     "92246b0b718f4c704d37bb025717cbc66babf102", 192},
-    {"sha-mbles-1.bin", "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0", 1, "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", 576,
-     "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", 576},
-    {"sha-mbles-2.bin", "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0", 1, "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", 576,
-     "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", 576},
+    {"shattered-1.pdf", "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", 1,
+     "16e96b70000dd1e7c85b8368ee197754400e58ec", 256, "d3a1d09969c3b57113fd17b23e01dd3de74a99bb", 192},
+    {"shattered-2.pdf", "38762cf7f55934b34d179ae6a4c80cadccbb7f0a", 1,
+     "e1761773e6a35916d99f891b77663e6405313587", 256, "92246b0b718f4c704d37bb025717cbc66babf102", 192},
+    {"sha-mbles-1.bin", "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0", 1,
+     "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", 576, "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", 576},
+    {"sha-mbles-2.bin", "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0", 1,
+     "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", 576, "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", 576},
     {"sha1_reducedsha_coll.bin", "a56374e1cf4c3746499bc7c0acb39498ad2ee185", 0,
      "a56374e1cf4c3746499bc7c0acb39498ad2ee185", 0, "dd39885a2a5d8f59030b451e00cb45da9f9d3828", 64},
 };
@@ -549,9 +553,9 @@ static void test_options_growth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dv_table),     cmocka_unit_test(test_ubc_vectors),
-	    cmocka_unit_test(test_ubc_random),   cmocka_unit_test(test_recompression),
-	    cmocka_unit_test(test_dc_vectors),   cmocka_unit_test(test_corpus),
+	    cmocka_unit_test(test_dv_table),       cmocka_unit_test(test_ubc_vectors),
+	    cmocka_unit_test(test_ubc_random),     cmocka_unit_test(test_recompression),
+	    cmocka_unit_test(test_dc_vectors),     cmocka_unit_test(test_corpus),
 	    cmocka_unit_test(test_options_growth),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);

@@ -37,8 +37,10 @@ static void test_nist_vectors(void **state)
 	} v[] = {
 	    {"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
 	    {"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
-	    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
-	    {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrs"
+	    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+	     "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+	    {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqr"
+	     "smnopqrs"
 	     "tnopqrstu",
 	     "a49b2446a02c645bf419f995b67091253a04a259"},
 	    {"The quick brown fox jumps over the lazy dog", "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12"},
@@ -107,7 +109,8 @@ static void test_lengths_vs_openssl(void **state)
 		SHA1(buf + off, len, expect);
 		sha1kit_fast(buf + off, len, d);
 		if (memcmp(d, expect, 20) != 0)
-			fail_msg("fast: length %zu offset %zu (seed 0x%llx)", len, off, (unsigned long long)SEED);
+			fail_msg("fast: length %zu offset %zu (seed 0x%llx)", len, off,
+			         (unsigned long long)SEED);
 		for (int mode = 0; mode < 8; mode++) {
 			sha1kit_dc_options_default(&opt);
 			opt.safe_hash = mode & 1;
@@ -115,7 +118,8 @@ static void test_lengths_vs_openssl(void **state)
 			opt.reduced_round = (mode & 4) != 0;
 			if (!opt.use_ubc && len > 4096)
 				continue; /* all 32 DVs per block: covered up to 4 KiB */
-			assert_int_equal(sha1kit_dc(buf + off, len, &opt, d, &where), SHA1KIT_DC_NO_COLLISION);
+			assert_int_equal(sha1kit_dc(buf + off, len, &opt, d, &where),
+			                 SHA1KIT_DC_NO_COLLISION);
 			assert_int_equal(where.dv, -1);
 			if (memcmp(d, expect, 20) != 0)
 				fail_msg("dc mode %d: length %zu offset %zu (seed 0x%llx)", mode, len, off,
@@ -166,10 +170,12 @@ static void test_chunking(void **state)
 		}
 		sha1kit_fast_final(&f, d);
 		if (memcmp(d, ref, 20) != 0)
-			fail_msg("fast random splits: length %zu, split seed 0x%llx", len, (unsigned long long)seed);
+			fail_msg("fast random splits: length %zu, split seed 0x%llx", len,
+			         (unsigned long long)seed);
 		sha1kit_dc_final(&dc, d, NULL);
 		if (memcmp(d, ref, 20) != 0)
-			fail_msg("dc random splits: length %zu, split seed 0x%llx", len, (unsigned long long)seed);
+			fail_msg("dc random splits: length %zu, split seed 0x%llx", len,
+			         (unsigned long long)seed);
 	}
 	free(buf);
 }
@@ -251,9 +257,12 @@ static void test_queries(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_nist_vectors),     cmocka_unit_test(test_million_a),
-	    cmocka_unit_test(test_lengths_vs_openssl), cmocka_unit_test(test_chunking),
-	    cmocka_unit_test(test_context_copy),     cmocka_unit_test(test_byte_order_canary),
+	    cmocka_unit_test(test_nist_vectors),
+	    cmocka_unit_test(test_million_a),
+	    cmocka_unit_test(test_lengths_vs_openssl),
+	    cmocka_unit_test(test_chunking),
+	    cmocka_unit_test(test_context_copy),
+	    cmocka_unit_test(test_byte_order_canary),
 	    cmocka_unit_test(test_queries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
