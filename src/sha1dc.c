@@ -27,12 +27,10 @@
 #define K3          0x8f1bbcdcu
 #define K4          0xca62c1d6u
 
-static void expand(uint32_t W[80], const uint8_t block[64])
+static void load_block(uint32_t W[80], const uint8_t block[64])
 {
 	for (int t = 0; t < 16; t++)
 		W[t] = sha1kit_load_be32(block + 4 * t);
-	for (int t = 16; t < 80; t++)
-		W[t] = sha1kit_rotl32(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
 }
 
 #define STEP(f, k, a, b, c, d, e, w)                                                                         \
@@ -41,63 +39,85 @@ static void expand(uint32_t W[80], const uint8_t block[64])
 		b = sha1kit_rotl32(b, 30);                                                                   \
 	} while (0)
 
-#define FIVE(f, k, t)                                                                                        \
+/* W[t] for t >= 16, computed where the step uses it: an expansion loop of its own gets vectorised
+ * by compilers into 2-word loads of words just stored, which stall on store forwarding. */
+#define WX(t) (W[t] = sha1kit_rotl32(W[(t)-3] ^ W[(t)-8] ^ W[(t)-14] ^ W[(t)-16], 1))
+#define WR(t) (W[t])
+
+#define FIVE(f, k, t, w)                                                                                     \
 	do {                                                                                                 \
-		STEP(f, k, a, b, c, d, e, W[(t)]);                                                           \
-		STEP(f, k, e, a, b, c, d, W[(t) + 1]);                                                       \
-		STEP(f, k, d, e, a, b, c, W[(t) + 2]);                                                       \
-		STEP(f, k, c, d, e, a, b, W[(t) + 3]);                                                       \
-		STEP(f, k, b, c, d, e, a, W[(t) + 4]);                                                       \
+		STEP(f, k, a, b, c, d, e, w(t));                                                             \
+		STEP(f, k, e, a, b, c, d, w((t) + 1));                                                       \
+		STEP(f, k, d, e, a, b, c, w((t) + 2));                                                       \
+		STEP(f, k, c, d, e, a, b, w((t) + 3));                                                       \
+		STEP(f, k, b, c, d, e, a, w((t) + 4));                                                       \
 	} while (0)
 
 /*
- * Compress one expanded block into ihv. When s58/s65 are not NULL, store the state before steps 58
- * and 65. With the renaming of STEP, the variable holding A rotates a -> e -> d -> c -> b -> a, so
- * before step 58 (= 55 + 3) the state (A..E) is in (c,d,e,a,b) and before step 65 in (a,b,c,d,e).
+ * The 80 steps on (a,b,c,d,e), with W read through the macro `w` from step 16 on (WX expands on the
+ * fly, WR reads W[] already expanded). SAVE58 and SAVE65 receive the state before steps 58 and 65:
+ * with the renaming of STEP the variable holding A rotates a -> e -> d -> c -> b -> a, so before
+ * step 58 (= 55 + 3) the state (A..E) is in (c,d,e,a,b), and before step 65 in (a,b,c,d,e).
  */
-static void compress_w(uint32_t ihv[5], const uint32_t W[80], sha1kit_dc_state *s58, sha1kit_dc_state *s65)
+#define STEPS_0_79(w, SAVE58, SAVE65)                                                                        \
+	do {                                                                                                 \
+		FIVE(F1, K1, 0, WR);                                                                         \
+		FIVE(F1, K1, 5, WR);                                                                         \
+		FIVE(F1, K1, 10, WR);                                                                        \
+		STEP(F1, K1, a, b, c, d, e, W[15]);                                                          \
+		STEP(F1, K1, e, a, b, c, d, w(16));                                                          \
+		STEP(F1, K1, d, e, a, b, c, w(17));                                                          \
+		STEP(F1, K1, c, d, e, a, b, w(18));                                                          \
+		STEP(F1, K1, b, c, d, e, a, w(19));                                                          \
+		FIVE(F2, K2, 20, w);                                                                         \
+		FIVE(F2, K2, 25, w);                                                                         \
+		FIVE(F2, K2, 30, w);                                                                         \
+		FIVE(F2, K2, 35, w);                                                                         \
+		FIVE(F3, K3, 40, w);                                                                         \
+		FIVE(F3, K3, 45, w);                                                                         \
+		FIVE(F3, K3, 50, w);                                                                         \
+		STEP(F3, K3, a, b, c, d, e, w(55));                                                          \
+		STEP(F3, K3, e, a, b, c, d, w(56));                                                          \
+		STEP(F3, K3, d, e, a, b, c, w(57));                                                          \
+		SAVE58(c, d, e, a, b);                                                                       \
+		STEP(F3, K3, c, d, e, a, b, w(58));                                                          \
+		STEP(F3, K3, b, c, d, e, a, w(59));                                                          \
+		FIVE(F4, K4, 60, w);                                                                         \
+		SAVE65(a, b, c, d, e);                                                                       \
+		FIVE(F4, K4, 65, w);                                                                         \
+		FIVE(F4, K4, 70, w);                                                                         \
+		FIVE(F4, K4, 75, w);                                                                         \
+		ihv[0] += a;                                                                                 \
+		ihv[1] += b;                                                                                 \
+		ihv[2] += c;                                                                                 \
+		ihv[3] += d;                                                                                 \
+		ihv[4] += e;                                                                                 \
+	} while (0)
+
+#define SAVE(st, A, B, C, D, E)                                                                              \
+	do {                                                                                                 \
+		(st)->s[0] = A;                                                                              \
+		(st)->s[1] = B;                                                                              \
+		(st)->s[2] = C;                                                                              \
+		(st)->s[3] = D;                                                                              \
+		(st)->s[4] = E;                                                                              \
+	} while (0)
+#define SAVE_S58(A, B, C, D, E) SAVE(s58, A, B, C, D, E)
+#define SAVE_S65(A, B, C, D, E) SAVE(s65, A, B, C, D, E)
+#define NO_SAVE(A, B, C, D, E)  ((void)0)
+
+/* Expand W[16..79] from W[0..15] while compressing into ihv; keep the states before 58 and 65. */
+static void compress_expand(uint32_t ihv[5], uint32_t W[80], sha1kit_dc_state *s58, sha1kit_dc_state *s65)
 {
 	uint32_t a = ihv[0], b = ihv[1], c = ihv[2], d = ihv[3], e = ihv[4];
+	STEPS_0_79(WX, SAVE_S58, SAVE_S65);
+}
 
-	FIVE(F1, K1, 0);
-	FIVE(F1, K1, 5);
-	FIVE(F1, K1, 10);
-	FIVE(F1, K1, 15);
-	FIVE(F2, K2, 20);
-	FIVE(F2, K2, 25);
-	FIVE(F2, K2, 30);
-	FIVE(F2, K2, 35);
-	FIVE(F3, K3, 40);
-	FIVE(F3, K3, 45);
-	FIVE(F3, K3, 50);
-	STEP(F3, K3, a, b, c, d, e, W[55]);
-	STEP(F3, K3, e, a, b, c, d, W[56]);
-	STEP(F3, K3, d, e, a, b, c, W[57]);
-	if (s58) {
-		s58->s[0] = c;
-		s58->s[1] = d;
-		s58->s[2] = e;
-		s58->s[3] = a;
-		s58->s[4] = b;
-	}
-	STEP(F3, K3, c, d, e, a, b, W[58]);
-	STEP(F3, K3, b, c, d, e, a, W[59]);
-	FIVE(F4, K4, 60);
-	if (s65) {
-		s65->s[0] = a;
-		s65->s[1] = b;
-		s65->s[2] = c;
-		s65->s[3] = d;
-		s65->s[4] = e;
-	}
-	FIVE(F4, K4, 65);
-	FIVE(F4, K4, 70);
-	FIVE(F4, K4, 75);
-	ihv[0] += a;
-	ihv[1] += b;
-	ihv[2] += c;
-	ihv[3] += d;
-	ihv[4] += e;
+/* Compress an already expanded block into ihv (detection off, and the safe-hash rounds). */
+static void compress_w(uint32_t ihv[5], const uint32_t W[80])
+{
+	uint32_t a = ihv[0], b = ihv[1], c = ihv[2], d = ihv[3], e = ihv[4];
+	STEPS_0_79(WR, NO_SAVE, NO_SAVE);
 }
 
 static inline uint32_t step_f(int t, uint32_t b, uint32_t c, uint32_t d)
@@ -173,13 +193,11 @@ static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offs
 	sha1kit_dc_state s58, s65;
 	uint32_t mask;
 
-	expand(W, block);
-	if (!ctx->options.detect) {
-		compress_w(ctx->ihv, W, NULL, NULL);
-		return;
-	}
+	load_block(W, block);
 	memcpy(ihv_before, ctx->ihv, sizeof(ihv_before));
-	compress_w(ctx->ihv, W, &s58, &s65);
+	compress_expand(ctx->ihv, W, &s58, &s65);
+	if (!ctx->options.detect)
+		return;
 	mask = ctx->options.use_ubc ? sha1kit_ubc_mask(W) : 0xffffffffu;
 	while (mask) {
 		int k = sha1kit_ctz32(mask);
@@ -199,8 +217,8 @@ static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offs
 				ctx->first.reduced_round = !full;
 			}
 			if (ctx->options.safe_hash) {
-				compress_w(ctx->ihv, W, NULL, NULL);
-				compress_w(ctx->ihv, W, NULL, NULL);
+				compress_w(ctx->ihv, W);
+				compress_w(ctx->ihv, W);
 			}
 			break;
 		}
