@@ -179,8 +179,14 @@ SHA1KIT_API const char *sha1kit_dv_name(int dv);
 /** The library version, e.g. "0.1.0" (static string). */
 SHA1KIT_API const char *sha1kit_version(void);
 
-/** Name of the compression kernel that new contexts use in this process, e.g. "portable". */
+/**
+ * Name of the kernel that new plain-SHA-1 contexts use in this process: "shani", "avx2", "ssse3",
+ * "armv8" or "portable" (the fastest this CPU runs, probed once). Static string.
+ */
 SHA1KIT_API const char *sha1kit_kernel_name(void);
+
+/** Name of the kernel that new SHA-1DC contexts use in this process (today always "portable"). */
+SHA1KIT_API const char *sha1kit_dc_kernel_name(void);
 
 #ifdef __cplusplus
 }

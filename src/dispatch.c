@@ -1,34 +1,73 @@
 /*
- * dispatch.c - choice of the compression kernel. Probed once per process; each context records the
- * kernel at init and keeps it for its whole life (DESIGN.md section 3). Only the portable kernel
- * exists so far; accelerated kernels are added to the table below, fastest first.
+ * dispatch.c - the kernel table and the choice of kernel. The CPU is probed once per process (the
+ * cached feature word is the library's only global mutable state); each context records the kernel
+ * index at init and keeps it for its whole life, so nothing is decided per block.
  */
 #include "internal.h"
 
-typedef struct kernel_entry {
-	const char *name;
-	sha1kit_blocks_fn blocks;
-} kernel_entry;
+#if defined(__STDC_NO_ATOMICS__)
+#error "C11 atomics are required for the one-time CPU probe"
+#endif
+#include <stdatomic.h>
 
-static const kernel_entry kernels[] = {
-    {"portable", sha1kit_blocks_portable},
+const sha1kit_kernel sha1kit_kernels[] = {
+#if SHA1KIT_HAVE_SHANI
+    {"shani", sha1kit_blocks_shani, SHA1KIT_CPU_SHA},
+#endif
+#if SHA1KIT_HAVE_AVX2
+    {"avx2", sha1kit_blocks_avx2, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2},
+#endif
+#if SHA1KIT_HAVE_SSSE3
+    {"ssse3", sha1kit_blocks_ssse3, SHA1KIT_CPU_SSSE3},
+#endif
+#if SHA1KIT_HAVE_ARMV8
+    {"armv8", sha1kit_blocks_armv8, SHA1KIT_CPU_ARM_SHA1},
+#endif
+    {"portable", sha1kit_blocks_portable, 0},
 };
+
+const uint32_t sha1kit_kernel_count = sizeof(sha1kit_kernels) / sizeof(sha1kit_kernels[0]);
+
+/* Bit 31 marks "probed"; threads racing on the first call compute and store the same value. */
+static _Atomic uint32_t cpu_features_cache;
+
+uint32_t sha1kit_cpu_features(void)
+{
+	uint32_t f = atomic_load_explicit(&cpu_features_cache, memory_order_relaxed);
+	if (f & 0x80000000u)
+		return f & 0x7fffffffu;
+#if SHA1KIT_X86
+	f = sha1kit_x86_probe();
+#elif SHA1KIT_ARM64
+	f = sha1kit_arm_probe();
+#else
+	f = 0;
+#endif
+	atomic_store_explicit(&cpu_features_cache, f | 0x80000000u, memory_order_relaxed);
+	return f;
+}
+
+int sha1kit_kernel_supported(uint32_t i)
+{
+	return i < sha1kit_kernel_count && (sha1kit_kernels[i].needs & ~sha1kit_cpu_features()) == 0;
+}
 
 uint32_t sha1kit_select_fast_kernel(void)
 {
-	return 0;
-}
-
-sha1kit_blocks_fn sha1kit_fast_kernel_fn(uint32_t kernel)
-{
-	if (kernel >= sizeof(kernels) / sizeof(kernels[0]))
-		kernel = 0;
-	return kernels[kernel].blocks;
+	uint32_t i = 0;
+	while (!sha1kit_kernel_supported(i))
+		i++;
+	return i;
 }
 
 const char *sha1kit_kernel_name(void)
 {
-	return kernels[sha1kit_select_fast_kernel()].name;
+	return sha1kit_kernels[sha1kit_select_fast_kernel()].name;
+}
+
+const char *sha1kit_dc_kernel_name(void)
+{
+	return "portable";
 }
 
 const char *sha1kit_version(void)

@@ -238,7 +238,6 @@ void sha1kit_dc_options_default(sha1kit_dc_options *opt)
 void sha1kit_dc_reset(sha1kit_dc_ctx *ctx)
 {
 	memcpy(ctx->ihv, sha1kit_iv, sizeof(ctx->ihv));
-	ctx->kernel = 0;
 	ctx->length = 0;
 	ctx->found = 0;
 	ctx->first.offset = 0;
@@ -258,6 +257,7 @@ void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
 			       (const uint8_t *)opt + sizeof(opt->size), n - sizeof(opt->size));
 		ctx->options.size = (uint32_t)sizeof(*opt);
 	}
+	ctx->kernel = 0; /* one DC kernel so far: the portable one in this file */
 	sha1kit_dc_reset(ctx);
 }
 

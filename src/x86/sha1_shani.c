@@ -1,0 +1,85 @@
+/*
+ * sha1_shani.c - SHA-1 compression with the x86 SHA extensions (SHA-NI).
+ *
+ * Intel, "Intel SHA Extensions: New Instructions Supporting the Secure Hash Algorithm on Intel
+ * Architecture Processors" (2013): SHA1RNDS4 performs four steps with the round function selected by
+ * its immediate (0..3 for steps 0-19, 20-39, 40-59, 60-79); SHA1NEXTE derives the next E from the
+ * previous A (rotl 30) and adds it to the next four message words; SHA1MSG1/SHA1MSG2 and one XOR
+ * compute four words of the message expansion W[t] = rotl1(W[t-3]^W[t-8]^W[t-14]^W[t-16]).
+ * Needs SHA, SSSE3 (PSHUFB) and SSE4.1 (PEXTRD), never AVX: some CPUs have SHA-NI without AVX.
+ */
+#include "../internal.h"
+
+#if SHA1KIT_HAVE_SHANI
+#include <immintrin.h>
+
+#define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+
+/* Four message words of group g: the block's words 4g..4g+3, big-endian, in lanes 3..0. */
+#define LOAD(g) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks + 16 * (g))), bswap)
+
+/*
+ * Group g = steps 4g..4g+3. The message of group g sits in m[g % 4]; once group g has used it, the
+ * register receives the words of group g + 4, which need the groups g .. g+3.
+ */
+#define GROUP(g)                                                                                             \
+	do {                                                                                                 \
+		if ((g) == 0) {                                                                              \
+			e_next = _mm_add_epi32(e_cur, m[0]);                                                 \
+		} else {                                                                                     \
+			e_next = _mm_sha1nexte_epu32(e_cur, m[(g) % 4]);                                     \
+		}                                                                                            \
+		e_cur = abcd;                                                                                \
+		abcd = _mm_sha1rnds4_epu32(abcd, e_next, (g) / 5);                                           \
+		if ((g) < 16)                                                                                \
+			m[(g) % 4] = _mm_sha1msg2_epu32(                                                     \
+			    _mm_xor_si128(_mm_sha1msg1_epu32(m[(g) % 4], m[((g) + 1) % 4]),                  \
+			                  m[((g) + 2) % 4]),                                                 \
+			    m[((g) + 3) % 4]);                                                               \
+	} while (0)
+
+SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+	/* A in the highest lane: the order SHA1RNDS4 expects */
+	__m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)ihv), 0x1b);
+	__m128i e0 = _mm_set_epi32((int)ihv[4], 0, 0, 0);
+
+	while (nblocks--) {
+		const __m128i abcd_save = abcd, e_save = e0;
+		__m128i m[4], e_cur = e0, e_next;
+
+		m[0] = LOAD(0);
+		m[1] = LOAD(1);
+		m[2] = LOAD(2);
+		m[3] = LOAD(3);
+		GROUP(0);
+		GROUP(1);
+		GROUP(2);
+		GROUP(3);
+		GROUP(4);
+		GROUP(5);
+		GROUP(6);
+		GROUP(7);
+		GROUP(8);
+		GROUP(9);
+		GROUP(10);
+		GROUP(11);
+		GROUP(12);
+		GROUP(13);
+		GROUP(14);
+		GROUP(15);
+		GROUP(16);
+		GROUP(17);
+		GROUP(18);
+		GROUP(19);
+		/* feed-forward: E from the last A, plus the saved E; ABCD plus the saved ABCD */
+		e0 = _mm_sha1nexte_epu32(e_cur, e_save);
+		abcd = _mm_add_epi32(abcd, abcd_save);
+		blocks += 64;
+	}
+	abcd = _mm_shuffle_epi32(abcd, 0x1b);
+	_mm_storeu_si128((__m128i *)ihv, abcd);
+	ihv[4] = (uint32_t)_mm_extract_epi32(e0, 3);
+}
+#endif

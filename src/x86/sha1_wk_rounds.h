@@ -1,0 +1,52 @@
+/*
+ * sha1_wk_rounds.h - the 80 scalar steps of SHA-1 (FIPS 180-4, 6.1.2) reading precomputed
+ * W[t] + K[t] from memory. Included by the SIMD kernels whose vector units do the message expansion;
+ * each includes it inside its own target region so that the steps compile for that target.
+ */
+#ifndef SHA1KIT_WK_ROUNDS_H
+#define SHA1KIT_WK_ROUNDS_H
+
+#define WK_F1(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define WK_F2(b, c, d) ((b) ^ (c) ^ (d))
+#define WK_F3(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+
+#define WK_STEP(f, a, b, c, d, e, wk)                                                                        \
+	do {                                                                                                 \
+		e += sha1kit_rotl32(a, 5) + f(b, c, d) + (wk);                                               \
+		b = sha1kit_rotl32(b, 30);                                                                   \
+	} while (0)
+
+/* WK(t) must give W[t] + K[t]. */
+#define WK_FIVE(f, t)                                                                                        \
+	do {                                                                                                 \
+		WK_STEP(f, a, b, c, d, e, WK(t));                                                            \
+		WK_STEP(f, e, a, b, c, d, WK((t) + 1));                                                      \
+		WK_STEP(f, d, e, a, b, c, WK((t) + 2));                                                      \
+		WK_STEP(f, c, d, e, a, b, WK((t) + 3));                                                      \
+		WK_STEP(f, b, c, d, e, a, WK((t) + 4));                                                      \
+	} while (0)
+
+#define WK_TWENTY(f, t)                                                                                      \
+	do {                                                                                                 \
+		WK_FIVE(f, (t));                                                                             \
+		WK_FIVE(f, (t) + 5);                                                                         \
+		WK_FIVE(f, (t) + 10);                                                                        \
+		WK_FIVE(f, (t) + 15);                                                                        \
+	} while (0)
+
+/* The whole compression: ihv += steps(ihv). */
+#define WK_COMPRESS(ihv)                                                                                     \
+	do {                                                                                                 \
+		uint32_t a = (ihv)[0], b = (ihv)[1], c = (ihv)[2], d = (ihv)[3], e = (ihv)[4];               \
+		WK_TWENTY(WK_F1, 0);                                                                         \
+		WK_TWENTY(WK_F2, 20);                                                                        \
+		WK_TWENTY(WK_F3, 40);                                                                        \
+		WK_TWENTY(WK_F2, 60);                                                                        \
+		(ihv)[0] += a;                                                                               \
+		(ihv)[1] += b;                                                                               \
+		(ihv)[2] += c;                                                                               \
+		(ihv)[3] += d;                                                                               \
+		(ihv)[4] += e;                                                                               \
+	} while (0)
+
+#endif

@@ -1,0 +1,245 @@
+/*
+ * test_kernels.c - every plain-SHA-1 kernel this CPU can run, forced through the context's kernel
+ * index (an internal switch: src/internal.h is not installed), against the portable kernel and
+ * OpenSSL: all lengths 0..4096 at odd offsets, buffers that end at a guard page, random splits, and
+ * direct multi-block calls of 0..40 blocks.
+ *
+ * Which kernels must run is not taken from the library's own probe: it comes from
+ * $SHA1KIT_EXPECT_KERNELS (comma-separated; set by the emulation runs, where /proc/cpuinfo shows the
+ * host) or else from the flags in /proc/cpuinfo. A kernel that is expected but not supported, or a
+ * default choice other than the first expected kernel, fails the test.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <openssl/sha.h>
+
+#include "internal.h"
+#include "sha1kit.h"
+#include "test_util.h"
+
+#define SEED 0x6b65726e656c73ull
+
+static char expected[256];
+
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ' || p[-1] == ',' || p[-1] == '\t') &&
+		    (p[n] == 0 || p[n] == ' ' || p[n] == ',' || p[n] == '\n'))
+			return 1;
+	return 0;
+}
+
+/* The kernels this machine must run, fastest first, independently of the library's probe. */
+static void expected_kernels(void)
+{
+	const char *env = getenv("SHA1KIT_EXPECT_KERNELS");
+	char line[8192];
+	FILE *f;
+
+	if (env && *env) {
+		snprintf(expected, sizeof(expected), "%s,portable", env);
+		return;
+	}
+	expected[0] = 0;
+	f = fopen("/proc/cpuinfo", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5) == 0) { /* x86 */
+			if (SHA1KIT_HAVE_SHANI && has_word(line, "sha_ni"))
+				strcat(expected, "shani,");
+			if (SHA1KIT_HAVE_AVX2 && has_word(line, "avx2") && has_word(line, "bmi2"))
+				strcat(expected, "avx2,");
+			if (SHA1KIT_HAVE_SSSE3 && has_word(line, "ssse3"))
+				strcat(expected, "ssse3,");
+			break;
+		}
+		if (strncmp(line, "Features", 8) == 0) { /* arm64 */
+			if (SHA1KIT_HAVE_ARMV8 && has_word(line, "sha1"))
+				strcat(expected, "armv8,");
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	strcat(expected, "portable");
+}
+
+static int find_kernel(const char *name)
+{
+	for (uint32_t i = 0; i < sha1kit_kernel_count; i++)
+		if (strcmp(sha1kit_kernels[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void test_expected_kernels_run(void **state)
+{
+	char list[256], *save = NULL;
+	int first = 1;
+	(void)state;
+	expected_kernels();
+	print_message("expected kernels: %s; default: %s\n", expected, sha1kit_kernel_name());
+	memcpy(list, expected, sizeof(list));
+	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		int k = find_kernel(name);
+		if (k < 0)
+			fail_msg("kernel %s is expected on this CPU but not built", name);
+		if (!sha1kit_kernel_supported((uint32_t)k))
+			fail_msg("kernel %s is expected on this CPU but the probe rejects it", name);
+		if (first)
+			assert_string_equal(sha1kit_kernel_name(), name);
+		first = 0;
+	}
+	/* and no kernel runs that the CPU was not expected to have */
+	for (uint32_t i = 0; i < sha1kit_kernel_count; i++)
+		if (sha1kit_kernel_supported(i) && !has_word(expected, sha1kit_kernels[i].name))
+			fail_msg("the probe accepts kernel %s, not expected here", sha1kit_kernels[i].name);
+}
+
+static void hash_with(uint32_t kernel, const uint8_t *p, size_t len, uint8_t d[20])
+{
+	sha1kit_fast_ctx ctx;
+	sha1kit_fast_init(&ctx);
+	ctx.kernel = kernel;
+	sha1kit_fast_update(&ctx, p, len);
+	assert_int_equal(ctx.kernel, kernel);
+	sha1kit_fast_final(&ctx, d);
+}
+
+/* Every supported kernel on every length 0..4096 at offsets 0..15, against OpenSSL. */
+static void test_all_lengths(void **state)
+{
+	uint8_t *buf = malloc(4096 + 16), expect[20], d[20];
+	tu_rng rng = {SEED};
+	uint32_t tested = 0;
+	(void)state;
+	assert_non_null(buf);
+	tu_fill(&rng, buf, 4096 + 16);
+	for (uint32_t k = 0; k < sha1kit_kernel_count; k++) {
+		if (!sha1kit_kernel_supported(k))
+			continue;
+		tested++;
+		for (size_t len = 0; len <= 4096; len++) {
+			size_t off = (len * 7) % 16;
+			SHA1(buf + off, len, expect);
+			hash_with(k, buf + off, len, d);
+			if (memcmp(d, expect, 20) != 0)
+				fail_msg("kernel %s: length %zu offset %zu (seed 0x%llx)",
+				         sha1kit_kernels[k].name, len, off, (unsigned long long)SEED);
+		}
+	}
+	assert_true(tested >= 1);
+	free(buf);
+}
+
+/* Direct calls of the block function with 0..40 blocks against the portable kernel, from any
+ * starting chaining value. */
+static void test_multiblock(void **state)
+{
+	uint8_t *buf = malloc(64 * 40 + 3);
+	tu_rng rng = {SEED ^ 1};
+	(void)state;
+	assert_non_null(buf);
+	tu_fill(&rng, buf, 64 * 40 + 3);
+	for (uint32_t k = 0; k < sha1kit_kernel_count; k++) {
+		if (!sha1kit_kernel_supported(k))
+			continue;
+		for (size_t n = 0; n <= 40; n++) {
+			uint32_t a[5], b[5];
+			for (int i = 0; i < 5; i++)
+				a[i] = b[i] = (uint32_t)tu_next(&rng);
+			sha1kit_kernels[k].blocks(a, buf + 3, n);
+			sha1kit_blocks_portable(b, buf + 3, n);
+			if (memcmp(a, b, sizeof(a)) != 0)
+				fail_msg("kernel %s: %zu blocks", sha1kit_kernels[k].name, n);
+		}
+	}
+	free(buf);
+}
+
+/* Data that ends exactly at an inaccessible page: a kernel that reads past the end faults. */
+static void test_guard_page(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t span = 2 * (size_t)page;
+	uint8_t *map =
+	    mmap(NULL, span + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t expect[20], d[20];
+	tu_rng rng = {SEED ^ 2};
+	(void)state;
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + span, (size_t)page, PROT_NONE), 0);
+	tu_fill(&rng, map, span);
+	for (uint32_t k = 0; k < sha1kit_kernel_count; k++) {
+		if (!sha1kit_kernel_supported(k))
+			continue;
+		for (size_t len = 0; len <= 300; len++) {
+			const uint8_t *p = map + span - len;
+			SHA1(p, len, expect);
+			hash_with(k, p, len, d);
+			assert_memory_equal(d, expect, 20);
+		}
+		/* a whole multi-block run ending at the guard */
+		const uint8_t *p = map + span - 64 * 31;
+		uint32_t a[5] = {1, 2, 3, 4, 5}, b[5] = {1, 2, 3, 4, 5};
+		sha1kit_kernels[k].blocks(a, p, 31);
+		sha1kit_blocks_portable(b, p, 31);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	munmap(map, span + (size_t)page);
+}
+
+/* Random splits of one stream give the same digest with every kernel. */
+static void test_random_splits(void **state)
+{
+	const size_t len = 20000;
+	uint8_t *buf = malloc(len), expect[20], d[20];
+	tu_rng rng = {SEED ^ 3};
+	(void)state;
+	assert_non_null(buf);
+	tu_fill(&rng, buf, len);
+	SHA1(buf, len, expect);
+	for (uint32_t k = 0; k < sha1kit_kernel_count; k++) {
+		if (!sha1kit_kernel_supported(k))
+			continue;
+		for (int round = 0; round < 20; round++) {
+			uint64_t seed = rng.s;
+			sha1kit_fast_ctx ctx;
+			sha1kit_fast_init(&ctx);
+			ctx.kernel = k;
+			for (size_t i = 0; i < len;) {
+				size_t n = (size_t)(tu_next(&rng) % 700);
+				if (n > len - i)
+					n = len - i;
+				sha1kit_fast_update(&ctx, buf + i, n);
+				i += n;
+			}
+			sha1kit_fast_final(&ctx, d);
+			if (memcmp(d, expect, 20) != 0)
+				fail_msg("kernel %s: random splits, seed 0x%llx", sha1kit_kernels[k].name,
+				         (unsigned long long)seed);
+		}
+	}
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_expected_kernels_run), cmocka_unit_test(test_all_lengths),
+	    cmocka_unit_test(test_multiblock),           cmocka_unit_test(test_guard_page),
+	    cmocka_unit_test(test_random_splits),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
