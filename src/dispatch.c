@@ -65,9 +65,44 @@ const char *sha1kit_kernel_name(void)
 	return sha1kit_kernels[sha1kit_select_fast_kernel()].name;
 }
 
+/* SHA-1DC kernels: compression (which must also give W and the states at 56 and 64) + UBC filter. */
+const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
+#if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
+    {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2},
+#endif
+#if SHA1KIT_HAVE_SHANI
+    {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2},
+#endif
+#if SHA1KIT_HAVE_AVX2
+    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2},
+#endif
+#if SHA1KIT_X86
+    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2},
+#endif
+#if SHA1KIT_HAVE_ARMV8
+    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1},
+#endif
+    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0},
+};
+
+const uint32_t sha1kit_dc_kernel_count = sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]);
+
+int sha1kit_dc_kernel_supported(uint32_t i)
+{
+	return i < sha1kit_dc_kernel_count && (sha1kit_dc_kernels[i].needs & ~sha1kit_cpu_features()) == 0;
+}
+
+uint32_t sha1kit_select_dc_kernel(void)
+{
+	uint32_t i = 0;
+	while (!sha1kit_dc_kernel_supported(i))
+		i++;
+	return i;
+}
+
 const char *sha1kit_dc_kernel_name(void)
 {
-	return "portable";
+	return sha1kit_dc_kernels[sha1kit_select_dc_kernel()].name;
 }
 
 const char *sha1kit_version(void)

@@ -113,6 +113,7 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 #define SHA1KIT_CPU_BMI2     (1u << 3)
 #define SHA1KIT_CPU_SHA      (1u << 4) /* x86 SHA-NI (with SSSE3 and SSE4.1) */
 #define SHA1KIT_CPU_ARM_SHA1 (1u << 5) /* ARMv8 SHA1 instructions */
+#define SHA1KIT_CPU_SSE2     (1u << 6)
 
 uint32_t sha1kit_x86_probe(void);
 uint32_t sha1kit_arm_probe(void);
@@ -178,7 +179,43 @@ static inline int sha1kit_ctz32(uint32_t x)
 #endif
 }
 
+/*
+ * A SHA-1DC compression kernel: compress the 64-byte `block` (any alignment) into ihv, write the
+ * expanded message W[0..79], and the working states before steps 56 (st[0]) and 64 (st[1]).
+ */
+typedef void (*sha1kit_dc_compress_fn)(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                       sha1kit_dc_state st[2]);
+typedef uint32_t (*sha1kit_ubc_fn)(const uint32_t W[80]);
+
+void sha1kit_dc_compress_portable(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                  sha1kit_dc_state st[2]);
+void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                               sha1kit_dc_state st[2]);
+void sha1kit_dc_compress_armv8(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                               sha1kit_dc_state st[2]);
+
+/* The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter. */
+typedef struct sha1kit_dc_kernel {
+	const char *name;
+	sha1kit_dc_compress_fn compress;
+	sha1kit_ubc_fn ubc;
+	uint32_t needs;
+} sha1kit_dc_kernel;
+
+extern const sha1kit_dc_kernel sha1kit_dc_kernels[];
+extern const uint32_t sha1kit_dc_kernel_count;
+int sha1kit_dc_kernel_supported(uint32_t i);
+uint32_t sha1kit_select_dc_kernel(void);
+
+static inline const sha1kit_dc_kernel *sha1kit_dc_kernel_get(uint32_t i)
+{
+	return &sha1kit_dc_kernels[i < sha1kit_dc_kernel_count ? i : sha1kit_dc_kernel_count - 1];
+}
+
 /* UBC filter: the mask of DVs whose unavoidable bit conditions all hold on W[0..79]. */
 uint32_t sha1kit_ubc_mask(const uint32_t W[80]);
+/* The same filter with SSE2 / AVX2 (src/x86/ubc_simd.c, generated); identical results. */
+uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[80]);
+uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
 
 #endif /* SHA1KIT_INTERNAL_H */

@@ -27,7 +27,7 @@
 #define K3          0x8f1bbcdcu
 #define K4          0xca62c1d6u
 
-static void load_block(uint32_t W[80], const uint8_t block[64])
+static inline void load_block(uint32_t W[80], const uint8_t block[64])
 {
 	for (int t = 0; t < 16; t++)
 		W[t] = sha1kit_load_be32(block + 4 * t);
@@ -55,11 +55,13 @@ static void load_block(uint32_t W[80], const uint8_t block[64])
 
 /*
  * The 80 steps on (a,b,c,d,e), with W read through the macro `w` from step 16 on (WX expands on the
- * fly, WR reads W[] already expanded). SAVE58 and SAVE65 receive the state before steps 58 and 65:
- * with the renaming of STEP the variable holding A rotates a -> e -> d -> c -> b -> a, so before
- * step 58 (= 55 + 3) the state (A..E) is in (c,d,e,a,b), and before step 65 in (a,b,c,d,e).
+ * fly, WR reads W[] already expanded). SAVE56 and SAVE64 receive the state before steps 56 and 64
+ * (the 4-step group boundaries that hardware kernels also see; the states before 58 and 65 follow
+ * with one or two more steps, computed only for blocks the UBC filter passes). With the renaming
+ * of STEP the variable holding A rotates a -> e -> d -> c -> b -> a, so before step 56 (= 55 + 1)
+ * the state (A..E) is in (e,a,b,c,d), and before step 64 (= 60 + 4) in (b,c,d,e,a).
  */
-#define STEPS_0_79(w, SAVE58, SAVE65)                                                                        \
+#define STEPS_0_79(w, SAVE56, SAVE64)                                                                        \
 	do {                                                                                                 \
 		FIVE(F1, K1, 0, WR);                                                                         \
 		FIVE(F1, K1, 5, WR);                                                                         \
@@ -77,13 +79,17 @@ static void load_block(uint32_t W[80], const uint8_t block[64])
 		FIVE(F3, K3, 45, w);                                                                         \
 		FIVE(F3, K3, 50, w);                                                                         \
 		STEP(F3, K3, a, b, c, d, e, w(55));                                                          \
+		SAVE56(e, a, b, c, d);                                                                       \
 		STEP(F3, K3, e, a, b, c, d, w(56));                                                          \
 		STEP(F3, K3, d, e, a, b, c, w(57));                                                          \
-		SAVE58(c, d, e, a, b);                                                                       \
 		STEP(F3, K3, c, d, e, a, b, w(58));                                                          \
 		STEP(F3, K3, b, c, d, e, a, w(59));                                                          \
-		FIVE(F4, K4, 60, w);                                                                         \
-		SAVE65(a, b, c, d, e);                                                                       \
+		STEP(F4, K4, a, b, c, d, e, w(60));                                                          \
+		STEP(F4, K4, e, a, b, c, d, w(61));                                                          \
+		STEP(F4, K4, d, e, a, b, c, w(62));                                                          \
+		STEP(F4, K4, c, d, e, a, b, w(63));                                                          \
+		SAVE64(b, c, d, e, a);                                                                       \
+		STEP(F4, K4, b, c, d, e, a, w(64));                                                          \
 		FIVE(F4, K4, 65, w);                                                                         \
 		FIVE(F4, K4, 70, w);                                                                         \
 		FIVE(F4, K4, 75, w);                                                                         \
@@ -102,15 +108,17 @@ static void load_block(uint32_t W[80], const uint8_t block[64])
 		(st)->s[3] = D;                                                                              \
 		(st)->s[4] = E;                                                                              \
 	} while (0)
-#define SAVE_S58(A, B, C, D, E) SAVE(s58, A, B, C, D, E)
-#define SAVE_S65(A, B, C, D, E) SAVE(s65, A, B, C, D, E)
+#define SAVE_ST0(A, B, C, D, E) SAVE(&st[0], A, B, C, D, E)
+#define SAVE_ST1(A, B, C, D, E) SAVE(&st[1], A, B, C, D, E)
 #define NO_SAVE(A, B, C, D, E)  ((void)0)
 
-/* Expand W[16..79] from W[0..15] while compressing into ihv; keep the states before 58 and 65. */
-static void compress_expand(uint32_t ihv[5], uint32_t W[80], sha1kit_dc_state *s58, sha1kit_dc_state *s65)
+/* The portable DC compression kernel (see sha1kit_dc_compress_fn). */
+void sha1kit_dc_compress_portable(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                  sha1kit_dc_state st[2])
 {
 	uint32_t a = ihv[0], b = ihv[1], c = ihv[2], d = ihv[3], e = ihv[4];
-	STEPS_0_79(WX, SAVE_S58, SAVE_S65);
+	load_block(W, block);
+	STEPS_0_79(WX, SAVE_ST0, SAVE_ST1);
 }
 
 /* Compress an already expanded block into ihv (detection off, and the safe-hash rounds). */
@@ -129,6 +137,25 @@ static inline uint32_t step_f(int t, uint32_t b, uint32_t c, uint32_t d)
 	if (t < 60)
 		return F3(b, c, d) + K3;
 	return F4(b, c, d) + K4;
+}
+
+/* Run steps t0 .. t1-1 forward on the state st with our own words W. */
+static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
+{
+	uint32_t a = st->s[0], b = st->s[1], c = st->s[2], d = st->s[3], e = st->s[4];
+	for (int t = t0; t < t1; t++) {
+		uint32_t T = sha1kit_rotl32(a, 5) + step_f(t, b, c, d) + e + W[t];
+		e = d;
+		d = c;
+		c = sha1kit_rotl32(b, 30);
+		b = a;
+		a = T;
+	}
+	st->s[0] = a;
+	st->s[1] = b;
+	st->s[2] = c;
+	st->s[3] = d;
+	st->s[4] = e;
 }
 
 /*
@@ -188,17 +215,24 @@ static int ihv_equal(const uint32_t x[5], const uint32_t y[5])
 /* Process one 64-byte block at message offset `offset`. */
 static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset)
 {
+	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
 	uint32_t W[80];
 	uint32_t ihv_before[5];
-	sha1kit_dc_state s58, s65;
+	sha1kit_dc_state st[2], s58, s65;
 	uint32_t mask;
 
-	load_block(W, block);
 	memcpy(ihv_before, ctx->ihv, sizeof(ihv_before));
-	compress_expand(ctx->ihv, W, &s58, &s65);
+	kernel->compress(ctx->ihv, block, W, st);
 	if (!ctx->options.detect)
 		return;
-	mask = ctx->options.use_ubc ? sha1kit_ubc_mask(W) : 0xffffffffu;
+	mask = ctx->options.use_ubc ? kernel->ubc(W) : 0xffffffffu;
+	if (!mask)
+		return;
+	/* about 1 block in 20 on random data gets here: recover the states before steps 58 and 65 */
+	s58 = st[0];
+	advance(&s58, W, 56, 58);
+	s65 = st[1];
+	advance(&s65, W, 64, 65);
 	while (mask) {
 		int k = sha1kit_ctz32(mask);
 		const sha1kit_dv *dv = &sha1kit_dvs[k];
@@ -257,7 +291,7 @@ void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
 			       (const uint8_t *)opt + sizeof(opt->size), n - sizeof(opt->size));
 		ctx->options.size = (uint32_t)sizeof(*opt);
 	}
-	ctx->kernel = 0; /* one DC kernel so far: the portable one in this file */
+	ctx->kernel = sha1kit_select_dc_kernel();
 	sha1kit_dc_reset(ctx);
 }
 

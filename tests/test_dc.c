@@ -28,6 +28,9 @@
 
 #define SEED 0xdc5eed0123456789ull
 
+/* The DC kernel the vector tests force (an index into sha1kit_dc_kernels). */
+static uint32_t kernel_under_test;
+
 static uint32_t rotl(uint32_t x, int n)
 {
 	return (x << n) | (x >> (32 - n));
@@ -88,6 +91,7 @@ static int setup_oracle(void **state)
 	root = load_json("dc-dvs.json");
 	oracle.dvs = json_incref(json_object_get(root, "dvs"));
 	json_decref(root);
+	kernel_under_test = sha1kit_select_dc_kernel();
 	return 0;
 }
 
@@ -334,6 +338,7 @@ static void run_dc(const dc_vector *v, int safe, int ubc, int detect, int rr, si
 	opt.detect = (uint8_t)detect;
 	opt.reduced_round = (uint8_t)rr;
 	sha1kit_dc_init(&ctx, &opt);
+	ctx.kernel = kernel_under_test;
 	for (size_t i = 0; i < v->len; i += chunk)
 		sha1kit_dc_update(&ctx, v->msg + i, chunk < v->len - i ? chunk : v->len - i);
 	*flag = sha1kit_dc_final(&ctx, d, where) == SHA1KIT_DC_COLLISION;
@@ -351,7 +356,8 @@ static void check_vector(const dc_vector *v)
 #define EXPECT(cond)                                                                                         \
 	do {                                                                                                 \
 		if (!(cond))                                                                                 \
-			fail_msg("%s: %s", v->label, #cond);                                                 \
+			fail_msg("kernel %s: %s: %s", sha1kit_dc_kernels[kernel_under_test].name, v->label,  \
+			         #cond);                                                                     \
 	} while (0)
 
 	/* reference defaults: safe hash on */
@@ -414,11 +420,10 @@ static void check_vector(const dc_vector *v)
 #undef EXPECT
 }
 
-static void test_dc_vectors(void **state)
+static void dc_vectors_one_kernel(void)
 {
 	size_t len, count = 0, flagged = 0, recompressing = 0;
 	char *text = (char *)tu_read_testdata("dc-vectors.txt", &len), *save = NULL;
-	(void)state;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		static char msghex[2 * 70000];
 		dc_vector v;
@@ -479,10 +484,9 @@ static void corpus_run(const uint8_t *data, size_t len, int safe, int rr, size_t
 	run_dc(&v, safe, 1, 1, rr, chunk, hex, where, flag);
 }
 
-static void test_corpus(void **state)
+static void corpus_one_kernel(void)
 {
 	static const size_t chunks[] = {1, 61, 64, 4096, 65536};
-	(void)state;
 	for (size_t f = 0; f < sizeof(corpus) / sizeof(corpus[0]); f++) {
 		const struct corpus_file *c = &corpus[f];
 		size_t len;
@@ -529,6 +533,87 @@ static void test_corpus(void **state)
 	}
 }
 
+/* Every DC kernel this CPU runs (each asserted in test_kernels.c to be the expected set). */
+static void test_dc_vectors(void **state)
+{
+	uint32_t tested = 0;
+	(void)state;
+	for (kernel_under_test = 0; kernel_under_test < sha1kit_dc_kernel_count; kernel_under_test++) {
+		if (!sha1kit_dc_kernel_supported(kernel_under_test))
+			continue;
+		print_message("dc-vectors: kernel %s\n", sha1kit_dc_kernels[kernel_under_test].name);
+		dc_vectors_one_kernel();
+		tested++;
+	}
+	kernel_under_test = sha1kit_select_dc_kernel();
+	assert_true(tested >= 1);
+}
+
+static void test_corpus(void **state)
+{
+	(void)state;
+	for (kernel_under_test = 0; kernel_under_test < sha1kit_dc_kernel_count; kernel_under_test++)
+		if (sha1kit_dc_kernel_supported(kernel_under_test))
+			corpus_one_kernel();
+	kernel_under_test = sha1kit_select_dc_kernel();
+}
+
+/* Every UBC form this CPU runs against the scalar filter on 10^6 random schedules (fixed seed). */
+static void test_ubc_forms_random(void **state)
+{
+	tu_rng rng = {SEED ^ 0xf0f0};
+	const long count = 1000000;
+	(void)state;
+	for (long n = 0; n < count; n++) {
+		uint32_t W[80], ref;
+		for (int i = 0; i < 16; i += 2) {
+			uint64_t v = tu_next(&rng);
+			W[i] = (uint32_t)v;
+			W[i + 1] = (uint32_t)(v >> 32);
+		}
+		expand_words(W);
+		ref = sha1kit_ubc_mask(W);
+		for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+			if (!sha1kit_dc_kernel_supported(k))
+				continue;
+			uint32_t m = sha1kit_dc_kernels[k].ubc(W);
+			if (m != ref)
+				fail_msg("kernel %s: random schedule %ld (seed 0x%llx): %08x vs %08x",
+				         sha1kit_dc_kernels[k].name, n, (unsigned long long)(SEED ^ 0xf0f0),
+				         m, ref);
+		}
+	}
+}
+
+/* Each DC kernel's compression against the portable one: chaining value, W[0..79] and the states
+ * before steps 56 and 64, from random chaining values and blocks. */
+static void test_dc_compress_kernels(void **state)
+{
+	tu_rng rng = {SEED ^ 0xc0};
+	(void)state;
+	for (int trial = 0; trial < 20000; trial++) {
+		uint8_t block[64 + 1];
+		uint32_t ihv0[5], ref_ihv[5], ref_W[80];
+		sha1kit_dc_state ref_st[2];
+		tu_fill(&rng, block, sizeof(block));
+		for (int i = 0; i < 5; i++)
+			ihv0[i] = (uint32_t)tu_next(&rng);
+		memcpy(ref_ihv, ihv0, sizeof(ihv0));
+		sha1kit_dc_compress_portable(ref_ihv, block + 1, ref_W, ref_st);
+		for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+			uint32_t ihv[5], W[80];
+			sha1kit_dc_state st[2];
+			if (!sha1kit_dc_kernel_supported(k))
+				continue;
+			memcpy(ihv, ihv0, sizeof(ihv0));
+			sha1kit_dc_kernels[k].compress(ihv, block + 1, W, st);
+			assert_memory_equal(ihv, ref_ihv, sizeof(ihv));
+			assert_memory_equal(W, ref_W, sizeof(W));
+			assert_memory_equal(st, ref_st, sizeof(st));
+		}
+	}
+}
+
 /* A caller compiled with an older, smaller options struct gets defaults for the fields it lacks. */
 static void test_options_growth(void **state)
 {
@@ -553,10 +638,15 @@ static void test_options_growth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dv_table),       cmocka_unit_test(test_ubc_vectors),
-	    cmocka_unit_test(test_ubc_random),     cmocka_unit_test(test_recompression),
-	    cmocka_unit_test(test_dc_vectors),     cmocka_unit_test(test_corpus),
+	    cmocka_unit_test(test_dv_table),
+	    cmocka_unit_test(test_ubc_vectors),
+	    cmocka_unit_test(test_ubc_random),
+	    cmocka_unit_test(test_recompression),
+	    cmocka_unit_test(test_dc_vectors),
+	    cmocka_unit_test(test_corpus),
 	    cmocka_unit_test(test_options_growth),
+	    cmocka_unit_test(test_ubc_forms_random),
+	    cmocka_unit_test(test_dc_compress_kernels),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
 }

@@ -101,6 +101,19 @@ static void test_expected_kernels_run(void **state)
 			assert_string_equal(sha1kit_kernel_name(), name);
 		first = 0;
 	}
+	/* the SHA-1DC kernel follows from the same features */
+	{
+		const char *dc = "portable";
+		if (has_word(expected, "shani"))
+			dc = has_word(expected, "avx2") ? "shani+avx2" : "shani+sse2";
+		else if (has_word(expected, "avx2"))
+			dc = "portable+avx2";
+		else if (has_word(expected, "ssse3"))
+			dc = "portable+sse2";
+		else if (has_word(expected, "armv8"))
+			dc = "armv8";
+		assert_string_equal(sha1kit_dc_kernel_name(), dc);
+	}
 	/* and no kernel runs that the CPU was not expected to have */
 	for (uint32_t i = 0; i < sha1kit_kernel_count; i++)
 		if (sha1kit_kernel_supported(i) && !has_word(expected, sha1kit_kernels[i].name))

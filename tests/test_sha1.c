@@ -248,7 +248,7 @@ static void test_queries(void **state)
 	(void)state;
 	assert_string_equal(sha1kit_version(), SHA1KIT_VERSION_STRING);
 	assert_string_equal(sha1kit_kernel_name(), sha1kit_kernels[sha1kit_select_fast_kernel()].name);
-	assert_string_equal(sha1kit_dc_kernel_name(), "portable");
+	assert_string_equal(sha1kit_dc_kernel_name(), sha1kit_dc_kernels[sha1kit_select_dc_kernel()].name);
 	assert_string_equal(sha1kit_dv_name(0), "I(43,0)");
 	assert_string_equal(sha1kit_dv_name(27), "II(52,0)");
 	assert_null(sha1kit_dv_name(32));

@@ -1,7 +1,7 @@
 /*
  * cpu_features.c - x86 CPU feature probe, run once per process (the library's only global state).
  *
- * CPUID leaf 1: ECX bit 9 SSSE3, bit 19 SSE4.1, bit 27 OSXSAVE, bit 28 AVX. Leaf 7 subleaf 0:
+ * CPUID leaf 1: EDX bit 26 SSE2; ECX bit 9 SSSE3, bit 19 SSE4.1, bit 27 OSXSAVE, bit 28 AVX. Leaf 7 subleaf 0:
  * EBX bit 5 AVX2, bit 8 BMI2, bit 29 SHA. AVX/AVX2 are trusted only when the OS saves the YMM state:
  * OSXSAVE set and XGETBV(0) has bits 1 (SSE) and 2 (AVX) (Intel SDM vol. 1, 14.3). SHA-NI is
  * reported only together with SSSE3 and SSE4.1, which the SHA-NI kernel also uses.
@@ -27,6 +27,8 @@ uint32_t sha1kit_x86_probe(void)
 	if (!__get_cpuid(0, &max, &ebx, &ecx, &edx) || max < 1)
 		return 0;
 	__cpuid(1, eax, ebx, ecx, edx);
+	if (edx & (1u << 26))
+		f |= SHA1KIT_CPU_SSE2;
 	if (ecx & (1u << 9))
 		f |= SHA1KIT_CPU_SSSE3;
 	if (ecx & (1u << 19))

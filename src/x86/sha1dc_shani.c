@@ -1,0 +1,92 @@
+/*
+ * sha1dc_shani.c - the SHA-1DC compression kernel with SHA-NI: one block, as sha1_shani.c, that
+ * also writes out the expanded message W[0..79] (the UBC filter and the recompression read it) and
+ * the working states before steps 56 and 64. SHA1RNDS4 exposes (A,B,C,D) only at 4-step group
+ * boundaries; E before step 4g is rotl30 of A before step 4g-4 (FIPS 180-4: E_t = ROTL30(A_{t-4})),
+ * so the register before groups 13..16 gives both states. The states before steps 58 and 65, which
+ * the detector needs, are one or two scalar steps further and are computed only for the blocks
+ * whose UBC mask is non-zero (src/sha1dc.c).
+ */
+#include "../internal.h"
+
+#if SHA1KIT_HAVE_SHANI
+#include <immintrin.h>
+
+#define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+
+#define LOAD(g) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * (g))), bswap)
+
+/* As in sha1_shani.c, plus: store W[4g..4g+3] (lanes reversed to memory order), and keep the
+ * (A,B,C,D) register before groups 13..16. */
+#define GROUP(g)                                                                                             \
+	do {                                                                                                 \
+		_mm_storeu_si128((__m128i *)(W + 4 * (g)), _mm_shuffle_epi32(m[(g) % 4], 0x1b));             \
+		if ((g) >= 13 && (g) <= 16)                                                                  \
+			snap[(g)-13] = abcd;                                                                 \
+		if ((g) == 0) {                                                                              \
+			e_next = _mm_add_epi32(e_cur, m[0]);                                                 \
+		} else {                                                                                     \
+			e_next = _mm_sha1nexte_epu32(e_cur, m[(g) % 4]);                                     \
+		}                                                                                            \
+		e_cur = abcd;                                                                                \
+		abcd = _mm_sha1rnds4_epu32(abcd, e_next, (g) / 5);                                           \
+		if ((g) < 16)                                                                                \
+			m[(g) % 4] = _mm_sha1msg2_epu32(                                                     \
+			    _mm_xor_si128(_mm_sha1msg1_epu32(m[(g) % 4], m[((g) + 1) % 4]),                  \
+			                  m[((g) + 2) % 4]),                                                 \
+			    m[((g) + 3) % 4]);                                                               \
+	} while (0)
+
+/* The state before step 4g from the registers before groups g-1 and g (lane 3 = A ... lane 0 = D). */
+SHANI_TARGET static inline void state_at(sha1kit_dc_state *st, __m128i before_prev, __m128i before)
+{
+	uint32_t x[4], p[4];
+	_mm_storeu_si128((__m128i *)x, before);
+	_mm_storeu_si128((__m128i *)p, before_prev);
+	st->s[0] = x[3];
+	st->s[1] = x[2];
+	st->s[2] = x[1];
+	st->s[3] = x[0];
+	st->s[4] = sha1kit_rotl32(p[3], 30);
+}
+
+SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                            sha1kit_dc_state st[2])
+{
+	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+	const __m128i abcd_save = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)ihv), 0x1b);
+	const __m128i e_save = _mm_set_epi32((int)ihv[4], 0, 0, 0);
+	__m128i abcd = abcd_save, e_cur = e_save, e_next, m[4], snap[4];
+
+	m[0] = LOAD(0);
+	m[1] = LOAD(1);
+	m[2] = LOAD(2);
+	m[3] = LOAD(3);
+	GROUP(0);
+	GROUP(1);
+	GROUP(2);
+	GROUP(3);
+	GROUP(4);
+	GROUP(5);
+	GROUP(6);
+	GROUP(7);
+	GROUP(8);
+	GROUP(9);
+	GROUP(10);
+	GROUP(11);
+	GROUP(12);
+	GROUP(13);
+	GROUP(14);
+	GROUP(15);
+	GROUP(16);
+	GROUP(17);
+	GROUP(18);
+	GROUP(19);
+	e_cur = _mm_sha1nexte_epu32(e_cur, e_save);
+	abcd = _mm_shuffle_epi32(_mm_add_epi32(abcd, abcd_save), 0x1b);
+	_mm_storeu_si128((__m128i *)ihv, abcd);
+	ihv[4] = (uint32_t)_mm_extract_epi32(e_cur, 3);
+	state_at(&st[0], snap[0], snap[1]);
+	state_at(&st[1], snap[2], snap[3]);
+}
+#endif
