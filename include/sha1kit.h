@@ -124,6 +124,20 @@ typedef struct sha1kit_dc_detection {
 	int reduced_round;
 } sha1kit_dc_detection;
 
+/** What a detection callback receives about a flagged block (all pointers valid during the call). */
+typedef struct sha1kit_dc_block_info {
+	uint64_t offset;             /* byte offset of the block in the message (multiple of 64) */
+	int dv;                      /* disturbance vector index 0..31 (sha1kit_dv_name) */
+	int reduced_round;           /* 1: the reduced-round test matched, 0: a full collision */
+	const uint32_t *ihv;         /* 5 words: our input chaining value of this block */
+	const uint32_t *ihv_partner; /* 5 words: the reconstructed partner's input chaining value */
+	const uint32_t *W;           /* 80 words: our expanded message W[0..79] */
+	const uint32_t *W_partner;   /* 80 words: the partner's expanded message W[t] ^ dm[t] */
+} sha1kit_dc_block_info;
+
+/** Called for every block in which a collision attack is detected, before the safe hash (if on). */
+typedef void (*sha1kit_dc_callback)(void *user, const sha1kit_dc_block_info *info);
+
 /** Streaming state of SHA-1DC. Treat the fields as private; the layout may change. */
 typedef struct sha1kit_dc_ctx {
 	uint32_t ihv[5];    /* chaining value */
@@ -131,8 +145,10 @@ typedef struct sha1kit_dc_ctx {
 	uint64_t length;    /* message bytes absorbed so far */
 	uint8_t buffer[64]; /* partial block */
 	sha1kit_dc_options options;
-	sha1kit_dc_detection first; /* first detection, dv == -1 while none */
-	uint32_t found;             /* sticky collision flag */
+	sha1kit_dc_detection first;   /* first detection, dv == -1 while none */
+	uint32_t found;               /* sticky collision flag */
+	sha1kit_dc_callback callback; /* NULL: none */
+	void *callback_user;
 } sha1kit_dc_ctx;
 
 /** Fill `opt` with the defaults: safe_hash 0, use_ubc 1, detect 1, reduced_round 0. */
@@ -144,7 +160,14 @@ SHA1KIT_API void sha1kit_dc_options_default(sha1kit_dc_options *opt);
  */
 SHA1KIT_API void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt);
 
-/** Start over with the empty message, keeping the context's options. */
+/**
+ * Set (or with NULL clear) a function called with the details of every flagged block; `user` is
+ * passed through. Kept across sha1kit_dc_reset and final; copied with the context. The callback
+ * must not use `ctx`.
+ */
+SHA1KIT_API void sha1kit_dc_set_callback(sha1kit_dc_ctx *ctx, sha1kit_dc_callback callback, void *user);
+
+/** Start over with the empty message, keeping the context's options and callback. */
 SHA1KIT_API void sha1kit_dc_reset(sha1kit_dc_ctx *ctx);
 
 /**

@@ -164,23 +164,43 @@ static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
  * chaining value ihv_in) and forwards to step 80 (giving its output chaining value ihv_out).
  * Each partner word is formed where its step uses it; nothing is copied.
  */
+/* Steps lo..hi-1 backwards (t descending) / forwards with round function f and constant k, on the
+ * partner's words W[t] ^ dm[t]. Backwards, the state after step t is (T, A, rotl(B,30), C, D) of
+ * the state (A,B,C,D,E) before it, so E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
+#define BACKWARD(f, k, lo, hi)                                                                               \
+	for (int t = (hi)-1; t >= (lo); t--) {                                                               \
+		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e;                                     \
+		e = a - sha1kit_rotl32(A, 5) - f(B, C, D) - (k) - (W[t] ^ dm[t]);                            \
+		a = A;                                                                                       \
+		b = B;                                                                                       \
+		c = C;                                                                                       \
+		d = D;                                                                                       \
+	}
+#define FORWARD(f, k, lo, hi)                                                                                \
+	for (int t = (lo); t < (hi); t++) {                                                                  \
+		uint32_t T = sha1kit_rotl32(a, 5) + f(b, c, d) + (k) + e + (W[t] ^ dm[t]);                   \
+		e = d;                                                                                       \
+		d = c;                                                                                       \
+		c = sha1kit_rotl32(b, 30);                                                                   \
+		b = a;                                                                                       \
+		a = T;                                                                                       \
+	}
+
 void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha1kit_dc_state *st,
                            uint32_t ihv_in[5], uint32_t ihv_out[5])
 {
-	const int testt = dv->testt;
+	const int testt = dv->testt; /* 58 or 65 */
+	const uint32_t *dm = dv->dm;
 	uint32_t a = st->s[0], b = st->s[1], c = st->s[2], d = st->s[3], e = st->s[4];
 
-	/* Backwards: the state before step t+1 is (a,b,c,d,e) = (T, A, rotl(B,30), C, D) of step t;
-	 * recover (A,B,C,D,E) before step t, i.e. E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
-	for (int t = testt - 1; t >= 0; t--) {
-		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e;
-		uint32_t E = a - sha1kit_rotl32(A, 5) - step_f(t, B, C, D) - (W[t] ^ dv->dm[t]);
-		a = A;
-		b = B;
-		c = C;
-		d = D;
-		e = E;
+	if (testt > 60) {
+		BACKWARD(F4, K4, 60, testt);
+		BACKWARD(F3, K3, 40, 60);
+	} else {
+		BACKWARD(F3, K3, 40, testt);
 	}
+	BACKWARD(F2, K2, 20, 40);
+	BACKWARD(F1, K1, 0, 20);
 	ihv_in[0] = a;
 	ihv_in[1] = b;
 	ihv_in[2] = c;
@@ -192,14 +212,9 @@ void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha
 	c = st->s[2];
 	d = st->s[3];
 	e = st->s[4];
-	for (int t = testt; t < 80; t++) {
-		uint32_t T = sha1kit_rotl32(a, 5) + step_f(t, b, c, d) + e + (W[t] ^ dv->dm[t]);
-		e = d;
-		d = c;
-		c = sha1kit_rotl32(b, 30);
-		b = a;
-		a = T;
-	}
+	if (testt < 60)
+		FORWARD(F3, K3, testt, 60);
+	FORWARD(F4, K4, testt < 60 ? 60 : testt, 80);
 	ihv_out[0] = ihv_in[0] + a;
 	ihv_out[1] = ihv_in[1] + b;
 	ihv_out[2] = ihv_in[2] + c;
@@ -210,6 +225,24 @@ void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha
 static int ihv_equal(const uint32_t x[5], const uint32_t y[5])
 {
 	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) | (x[4] ^ y[4])) == 0;
+}
+
+/* Tell the caller's callback about a flagged block (rare: forms the partner's 80 words only here). */
+static void report(const sha1kit_dc_ctx *ctx, uint64_t offset, int k, int reduced, const uint32_t ihv[5],
+                   const uint32_t ihv_partner[5], const uint32_t W[80])
+{
+	uint32_t W2[80];
+	sha1kit_dc_block_info info;
+	for (int t = 0; t < 80; t++)
+		W2[t] = W[t] ^ sha1kit_dvs[k].dm[t];
+	info.offset = offset;
+	info.dv = k;
+	info.reduced_round = reduced;
+	info.ihv = ihv;
+	info.ihv_partner = ihv_partner;
+	info.W = W;
+	info.W_partner = W2;
+	ctx->callback(ctx->callback_user, &info);
 }
 
 /* Process one 64-byte block at message offset `offset`. */
@@ -244,6 +277,8 @@ static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offs
 		full = ihv_equal(ihv_out, ctx->ihv);
 		reduced = ctx->options.reduced_round && ihv_equal(ihv_in, ihv_before);
 		if (full || reduced) {
+			if (ctx->callback)
+				report(ctx, offset, k, !full, ihv_before, ihv_in, W);
 			if (!ctx->found) {
 				ctx->found = 1;
 				ctx->first.offset = offset;
@@ -292,6 +327,8 @@ void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
 		ctx->options.size = (uint32_t)sizeof(*opt);
 	}
 	ctx->kernel = sha1kit_select_dc_kernel();
+	ctx->callback = NULL;
+	ctx->callback_user = NULL;
 	sha1kit_dc_reset(ctx);
 }
 
@@ -325,6 +362,12 @@ void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len)
 		memcpy(ctx->buffer, p, len);
 		ctx->length += len;
 	}
+}
+
+void sha1kit_dc_set_callback(sha1kit_dc_ctx *ctx, sha1kit_dc_callback callback, void *user)
+{
+	ctx->callback = callback;
+	ctx->callback_user = user;
 }
 
 sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE],

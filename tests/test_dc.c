@@ -614,6 +614,60 @@ static void test_dc_compress_kernels(void **state)
 	}
 }
 
+typedef struct callback_log {
+	int calls;
+	sha1kit_dc_block_info first;
+	uint32_t ihv[5], ihv_partner[5], W[80], W_partner[80];
+} callback_log;
+
+static void on_detect(void *user, const sha1kit_dc_block_info *info)
+{
+	callback_log *log = user;
+	if (log->calls++ == 0) {
+		log->first = *info;
+		memcpy(log->ihv, info->ihv, sizeof(log->ihv));
+		memcpy(log->ihv_partner, info->ihv_partner, sizeof(log->ihv_partner));
+		memcpy(log->W, info->W, sizeof(log->W));
+		memcpy(log->W_partner, info->W_partner, sizeof(log->W_partner));
+	}
+}
+
+/* The detection callback on SHAttered: block 4, DV II(52,0), and the reported pair really is a
+ * near-collision block pair: both compress (textbook forward computation) to the same output. */
+static void test_callback(void **state)
+{
+	size_t len;
+	uint8_t *data = tu_read_testdata("shattered-1.pdf", &len), d[20];
+	callback_log log;
+	sha1kit_dc_ctx ctx, copy;
+	uint32_t ours[81][5], theirs[81][5];
+	(void)state;
+	memset(&log, 0, sizeof(log));
+	sha1kit_dc_init(&ctx, NULL);
+	sha1kit_dc_set_callback(&ctx, on_detect, &log);
+	sha1kit_dc_update(&ctx, data, 200);
+	copy = ctx; /* the callback travels with a copy */
+	sha1kit_dc_update(&copy, data + 200, len - 200);
+	assert_int_equal(sha1kit_dc_final(&copy, d, NULL), SHA1KIT_DC_COLLISION);
+	assert_int_equal(log.calls, 1);
+	assert_int_equal(log.first.offset, 256);
+	assert_string_equal(sha1kit_dv_name(log.first.dv), "II(52,0)");
+	assert_int_equal(log.first.reduced_round, 0);
+	for (int t = 0; t < 80; t++)
+		assert_int_equal(log.W_partner[t], log.W[t] ^ sha1kit_dvs[log.first.dv].dm[t]);
+	assert_memory_not_equal(log.ihv, log.ihv_partner, sizeof(log.ihv));
+	forward_states(log.ihv, log.W, ours);
+	forward_states(log.ihv_partner, log.W_partner, theirs);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(log.ihv[i] + ours[80][i], log.ihv_partner[i] + theirs[80][i]);
+	/* cleared: no more calls */
+	sha1kit_dc_set_callback(&ctx, NULL, NULL);
+	sha1kit_dc_update(&ctx, data + 200, len - 200);
+	sha1kit_dc_final(&ctx, d, NULL);
+	assert_int_equal(log.calls, 1);
+	free(data);
+}
+
 /* A caller compiled with an older, smaller options struct gets defaults for the fields it lacks. */
 static void test_options_growth(void **state)
 {
@@ -647,6 +701,7 @@ int main(void)
 	    cmocka_unit_test(test_options_growth),
 	    cmocka_unit_test(test_ubc_forms_random),
 	    cmocka_unit_test(test_dc_compress_kernels),
+	    cmocka_unit_test(test_callback),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
 }
