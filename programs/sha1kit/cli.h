@@ -1,0 +1,64 @@
+/*
+ * cli.h - helpers shared by the sha1kit commands: diagnostics, file-name quoting and escaping,
+ * exit codes, the closing of standard output, and the command entry points.
+ */
+#ifndef SHA1KIT_CLI_H
+#define SHA1KIT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Name used in every diagnostic ("sha1kit: ..."), whatever argv[0] is. */
+#define SK_PROGRAM "sha1kit"
+
+/*
+ * Exit status. The low bit has the meaning of sha1sum's exit status 1 (an input could not be read,
+ * a checksum did not match, a usage error, ...); the next bit reports a detected SHA-1 collision
+ * attack. Both can be set: the status is then 3.
+ */
+#define SK_EXIT_OK        0
+#define SK_EXIT_FAILURE   1
+#define SK_EXIT_COLLISION 2
+
+#if defined(__GNUC__)
+#define SK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define SK_NORETURN     __attribute__((noreturn))
+#else
+#define SK_PRINTF(f, a)
+#define SK_NORETURN
+#endif
+
+/* Print "sha1kit: MESSAGE" to stderr, then ": strerror(errnum)" when errnum is not 0, and a newline.
+ * Standard output is flushed first so that both streams stay in order when they share a file. */
+void sk_error(int errnum, const char *fmt, ...) SK_PRINTF(2, 3);
+
+/* Usage error of command `cmd` (NULL for the top level): print the message as sk_error does
+ * (unless fmt is NULL, e.g. when getopt_long already printed it), then the "Try ... --help" line,
+ * and exit with SK_EXIT_FAILURE. */
+SK_NORETURN void sk_usage_error(const char *cmd, const char *fmt, ...) SK_PRINTF(2, 3);
+
+/* Flush and check standard output (and close standard input when `closed_stdin` is set, as it was
+ * read). On a failure print the diagnostic and add SK_EXIT_FAILURE to `status`. Returns the status. */
+int sk_finish(int status, bool closed_stdin);
+
+/* Print the version lines shared by every command to stdout. */
+void sk_print_version(void);
+
+/*
+ * Quote a file name for a diagnostic the way GNU tools do (shell-style quoting, only when needed;
+ * ':' also forces quotes): "a b" -> 'a b', "it's" -> "it's", a tab -> ''$'\t'. The result lives
+ * in a buffer that the next call overwrites.
+ */
+const char *sk_quote(const char *name);
+
+/* True when `name` contains a byte that the checksum line formats escape: '\\', '\n' or '\r'. */
+bool sk_name_needs_escape(const char *name);
+
+/* Write `name` to `out`, escaping '\\' as "\\\\", '\n' as "\\n" and '\r' as "\\r" when `escape`. */
+void sk_put_name(FILE *out, const char *name, bool escape);
+
+/* Commands: each gets argc/argv with argv[0] = SK_PROGRAM and returns the exit status. */
+int sk_cmd_sum(int argc, char **argv);
+
+#endif /* SHA1KIT_CLI_H */

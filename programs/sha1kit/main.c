@@ -1,0 +1,149 @@
+/*
+ * main.c - `sha1kit COMMAND [ARG]...`: top-level options and the command table.
+ *
+ * To add a command, write `int sk_cmd_NAME(int argc, char **argv)` in its own file (argv[0] is
+ * "sha1kit"; parse options with getopt_long from optind = 0), declare it in cli.h, add it to
+ * `commands` below and to CMakeLists.txt.
+ */
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int cmd_help(int argc, char **argv);
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+    {"sum", sk_cmd_sum, "print or check SHA-1 checksums (sha1sum), detecting collision attacks"},
+    {"help", cmd_help, "show this help, or the help of a command: sha1kit help COMMAND"},
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static char program_name[] = SK_PROGRAM;
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(commands[i].name, name) == 0) {
+			return &commands[i];
+		}
+	}
+	return NULL;
+}
+
+static void usage(void)
+{
+	printf("Usage: %s COMMAND [OPTION]... [ARGUMENT]...\n"
+	       "  or:  %s --help | --version\n"
+	       "SHA-1 with collision detection (SHA-1DC), fast, and the tools built on it.\n"
+	       "\n"
+	       "Commands:\n",
+	       SK_PROGRAM, SK_PROGRAM);
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		printf("  %-6s %s\n", commands[i].name, commands[i].summary);
+	}
+	printf("\n"
+	       "Options:\n"
+	       "      --help     display this help and exit\n"
+	       "      --version  output version information (library, compiler, SHA-1 kernel)\n"
+	       "                   and exit\n"
+	       "\n"
+	       "Run '%s COMMAND --help' for the options of a command.\n"
+	       "\n"
+	       "Exit status: 0 success; 1 failure or usage error; 2 SHA-1 collision attack\n"
+	       "detected; 3 both (see '%s sum --help').\n",
+	       SK_PROGRAM, SK_PROGRAM);
+}
+
+static void unknown_command(const char *name)
+{
+	sk_error(0, "'%s' is not a %s command; see '%s --help'", name, SK_PROGRAM, SK_PROGRAM);
+	exit(SK_EXIT_FAILURE);
+}
+
+/* Run `cmd` with argv = {"sha1kit", args...}. */
+static int run_command(const struct command *cmd, int argc, char **argv)
+{
+	argv[0] = program_name;
+	return cmd->run(argc, argv);
+}
+
+/* `sha1kit help [COMMAND]` */
+static int cmd_help(int argc, char **argv)
+{
+	static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int c;
+	bool help = false;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (c != 'h') {
+			sk_usage_error(NULL, NULL);
+		}
+		help = true;
+	}
+	if (optind == argc || help) {
+		usage();
+		return sk_finish(SK_EXIT_OK, false);
+	}
+	if (argc - optind > 1) {
+		sk_usage_error(NULL, "help: extra operand '%s'", argv[optind + 1]);
+	}
+	const struct command *cmd = find_command(argv[optind]);
+	if (cmd == NULL) {
+		unknown_command(argv[optind]);
+	}
+	if (cmd->run == cmd_help) {
+		usage();
+		return sk_finish(SK_EXIT_OK, false);
+	}
+	static char help_opt[] = "--help";
+	char *help_argv[] = {program_name, help_opt, NULL};
+	return run_command(cmd, 2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_HELP = 256, OPT_VERSION };
+	static const struct option options[] = {
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {"version", no_argument, NULL, OPT_VERSION},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	setlocale(LC_ALL, "");
+	if (argc < 1) {
+		return SK_EXIT_FAILURE;
+	}
+	argv[0] = program_name; /* getopt_long names the program after argv[0] in its messages */
+	/* '+': stop at the command name; what follows belongs to the command. */
+	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
+			usage();
+			return sk_finish(SK_EXIT_OK, false);
+		case OPT_VERSION:
+			sk_print_version();
+			return sk_finish(SK_EXIT_OK, false);
+		default:
+			sk_usage_error(NULL, NULL);
+		}
+	}
+	if (optind >= argc) {
+		sk_usage_error(NULL, "missing command");
+	}
+	const struct command *cmd = find_command(argv[optind]);
+	if (cmd == NULL) {
+		unknown_command(argv[optind]);
+	}
+	return run_command(cmd, argc - optind, argv + optind);
+}

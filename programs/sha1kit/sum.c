@@ -1,0 +1,630 @@
+/*
+ * sum.c - `sha1kit sum`: print or check SHA-1 checksums, like GNU sha1sum, with collision detection.
+ *
+ * Output, diagnostics and exit status 1 follow GNU coreutils sha1sum (9.1) byte for byte; the
+ * behaviour was established by running sha1sum, not by reading its source. On top of that every
+ * input is hashed with SHA-1DC (unless --fast): an input in which a collision attack is detected
+ * is reported on stderr and sets bit 2 of the exit status (see cli.h and the --help text).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "digest.h"
+
+#define SUM_CMD  "sum"
+#define HEX_LEN  (2 * SHA1KIT_DIGEST_SIZE)
+#define TAG_NAME "SHA1"
+
+enum {
+	OPT_IGNORE_MISSING = 256,
+	OPT_QUIET,
+	OPT_STATUS,
+	OPT_STRICT,
+	OPT_TAG,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_SAFE_HASH,
+	OPT_FAST,
+	OPT_REDUCED_ROUND,
+};
+
+/* The sha1sum options first, in an order that gives the same "ambiguous option" messages. */
+static const struct option sum_options[] = {
+    {"binary", no_argument, NULL, 'b'},
+    {"check", no_argument, NULL, 'c'},
+    {"ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"status", no_argument, NULL, OPT_STATUS},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"tag", no_argument, NULL, OPT_TAG},
+    {"text", no_argument, NULL, 't'},
+    {"warn", no_argument, NULL, 'w'},
+    {"zero", no_argument, NULL, 'z'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"safe-hash", no_argument, NULL, OPT_SAFE_HASH},
+    {"fast", no_argument, NULL, OPT_FAST},
+    {"reduced-round", no_argument, NULL, OPT_REDUCED_ROUND},
+    {NULL, 0, NULL, 0},
+};
+
+struct sum_state {
+	struct sk_hash_opts hash;
+	bool check, tag, zero, quiet, status_only, warn, strict, ignore_missing;
+	int binary;      /* -1 not given, 0 --text, 1 --binary (or --tag) */
+	bool read_stdin; /* "-" was read: close stdin at the end */
+	int status;      /* exit status bits so far */
+	/*
+	 * Layout of the untagged lines seen so far, in all checksum files (as sha1sum): -1 none yet,
+	 * 0 "HASH  NAME"/"HASH *NAME", 1 "HASH NAME" (one space). A line that only fits the other
+	 * layout is improperly formatted.
+	 */
+	int layout;
+};
+
+static void sum_usage(void)
+{
+	fputs("Usage: sha1kit sum [OPTION]... [FILE]...\n"
+	      "  or:  sha1kit sum -c [OPTION]... [FILE]...\n"
+	      "Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks.\n"
+	      "\n"
+	      "With no FILE, or when FILE is -, read standard input.\n"
+	      "Output and options are those of GNU sha1sum. In addition every input is hashed\n"
+	      "with SHA-1DC, which detects the known cryptanalytic collision attacks on SHA-1\n"
+	      "(SHAttered, \"SHA-1 is a Shambles\", and any attack that uses one of the 32\n"
+	      "disturbance vectors of Stevens and Shumow).\n"
+	      "\n"
+	      "  -b, --binary          read in binary mode (the line gets '*' before the name)\n"
+	      "  -c, --check           read checksums from the FILEs and check them\n"
+	      "      --tag             create a BSD-style checksum line: SHA1 (FILE) = HASH\n"
+	      "  -t, --text            read in text mode (default)\n"
+	      "  -z, --zero            end each output line with NUL, not newline,\n"
+	      "                          and disable file name escaping\n"
+	      "\n"
+	      "The following five options are useful only when verifying checksums:\n"
+	      "      --ignore-missing  don't fail or report status for missing files\n"
+	      "      --quiet           don't print OK for each successfully verified file\n"
+	      "      --status          don't output anything, status code shows success\n"
+	      "      --strict          exit non-zero for improperly formatted checksum lines\n"
+	      "  -w, --warn            warn about improperly formatted checksum lines\n"
+	      "\n"
+	      "Choice of hash (sha1kit only):\n"
+	      "      --fast            plain SHA-1 without collision detection; for checksums\n"
+	      "                          that guard against accidents only\n"
+	      "      --safe-hash       print the \"safe hash\": a block in which an attack is\n"
+	      "                          detected is compressed three times, so that colliding\n"
+	      "                          files get different digests (sha1dcsum's output);\n"
+	      "                          a file without an attack keeps its true SHA-1\n"
+	      "      --reduced-round   also flag collisions of reduced-round SHA-1 (a test of\n"
+	      "                          the detector; may flag files that are no attack)\n"
+	      "\n"
+	      "      --help            display this help and exit\n"
+	      "      --version         output version information and exit\n"
+	      "\n"
+	      "Output: one line per FILE: the 40 hexadecimal digits of the digest, a space,\n"
+	      "'*' with --binary or a space otherwise, and the name. When a name contains a\n"
+	      "backslash, newline or carriage return, these are written as \\\\, \\n and \\r\n"
+	      "and the line starts with a backslash (not with -z). When a collision attack is\n"
+	      "detected in a FILE, its line is printed as usual (the true SHA-1 unless\n"
+	      "--safe-hash) and a warning naming the disturbance vector and the byte offset\n"
+	      "of the first flagged 64-byte block goes to standard error.\n"
+	      "\n"
+	      "Checking: each line of a checksum FILE is 'HASH  NAME', 'HASH *NAME' or\n"
+	      "'SHA1 (NAME) = HASH', as written above; hexadecimal digits may be in either\n"
+	      "case, CRLF line ends are accepted, and empty lines and lines starting with '#'\n"
+	      "are skipped. Each listed file is reported as 'NAME: OK', 'NAME: FAILED' (the\n"
+	      "digest differs), 'NAME: FAILED open or read', or\n"
+	      "'NAME: FAILED (SHA-1 collision attack detected)': a file that contains a\n"
+	      "collision attack fails the check even when its digest matches.\n"
+	      "\n"
+	      "Exit status:\n"
+	      "  0  success\n"
+	      "  1  as sha1sum: a FILE could not be read, a checksum did not match or no file\n"
+	      "     could be verified, no properly formatted checksum line was found (or, with\n"
+	      "     --strict, a line was improperly formatted), a usage error, a write error\n"
+	      "  2  a collision attack was detected in at least one FILE, nothing else failed\n"
+	      "  3  both of the above (1 + 2). With --check a file that contains an attack is\n"
+	      "     also a failed check, so a detection there always gives 3.\n"
+	      "\n"
+	      "Examples:\n"
+	      "  sha1kit sum *.iso > SHA1SUMS        write checksums\n"
+	      "  sha1kit sum -c SHA1SUMS             verify them\n"
+	      "  sha1kit sum -c --quiet --ignore-missing SHA1SUMS\n"
+	      "                                      report only failures of files present\n"
+	      "  sha1kit sum shattered-1.pdf         SHA-1 and a warning, exit status 2\n"
+	      "  sha1kit sum --safe-hash *.pdf       digests that differ for colliding files\n"
+	      "  sha1kit sum --fast disk.img         plain SHA-1, no detection\n",
+	      stdout);
+}
+
+static void report_collision(const char *name, const struct sk_hash_result *r)
+{
+	const char *dv = sha1kit_dv_name(r->where.dv);
+	const char *how = r->where.reduced_round ? "reduced-round test, " : "";
+	sk_error(0, "%s: SHA-1 collision attack detected (%sdisturbance vector %s, block at byte offset %ju)",
+	         sk_quote(name), how, dv != NULL ? dv : "?", (uintmax_t)r->where.offset);
+}
+
+/* Hash `name` ("-" = stdin). Returns 0 or an errno value; *missing is set for ENOENT at open. */
+static int hash_name(struct sum_state *st, const char *name, struct sk_hash_result *r, bool *missing)
+{
+	bool open_failed;
+	if (strcmp(name, "-") == 0) {
+		st->read_stdin = true;
+	}
+	int err = sk_hash_file(&st->hash, name, r, &open_failed);
+	*missing = err == ENOENT && open_failed;
+	return err;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Printing checksums                                                                               */
+/* ------------------------------------------------------------------------------------------------ */
+
+static void sum_one(struct sum_state *st, const char *name)
+{
+	struct sk_hash_result r;
+	bool missing;
+	int err = hash_name(st, name, &r, &missing);
+	if (err != 0) {
+		sk_error(err, "%s", sk_quote(name));
+		st->status |= SK_EXIT_FAILURE;
+		return;
+	}
+
+	char hex[HEX_LEN + 1];
+	sk_hex(r.digest, hex);
+	bool escape = !st->zero && sk_name_needs_escape(name);
+	if (escape) {
+		putchar('\\');
+	}
+	if (st->tag) {
+		fputs(TAG_NAME " (", stdout);
+		sk_put_name(stdout, name, escape);
+		fputs(") = ", stdout);
+		fputs(hex, stdout);
+	} else {
+		fputs(hex, stdout);
+		putchar(' ');
+		putchar(st->binary == 1 ? '*' : ' ');
+		sk_put_name(stdout, name, escape);
+	}
+	putchar(st->zero ? '\0' : '\n');
+
+	if (r.collision) {
+		report_collision(name, &r);
+		st->status |= SK_EXIT_COLLISION;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Checking                                                                                         */
+/* ------------------------------------------------------------------------------------------------ */
+
+struct check_line {
+	const char *hex; /* HEX_LEN hexadecimal digits (not NUL-terminated in the untagged form) */
+	char *name;
+};
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool all_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isxdigit((unsigned char)s[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Undo the name escaping of s[0..n) in place and NUL-terminate the result: "\\\\" is a backslash,
+ * "\\n" a newline, "\\r" a carriage return. Any other escape, a final lone backslash or a NUL byte
+ * makes the line improperly formatted (false).
+ */
+static bool unescape_name(char *s, size_t n)
+{
+	char *d = s;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '\0') {
+			return false;
+		}
+		if (c == '\\') {
+			if (++i == n) {
+				return false;
+			}
+			switch (s[i]) {
+			case '\\':
+				c = '\\';
+				break;
+			case 'n':
+				c = '\n';
+				break;
+			case 'r':
+				c = '\r';
+				break;
+			default:
+				return false;
+			}
+		}
+		*d++ = c;
+	}
+	*d = '\0';
+	return true;
+}
+
+/* "NAME) = HASH" of a tagged line "SHA1 (NAME) = HASH": s[0..n), NUL at s[n]. */
+static bool parse_tagged(char *s, size_t n, bool escaped, struct check_line *out)
+{
+	if (n == 0) {
+		return false;
+	}
+	size_t k = n - 1; /* the name ends at the last ')' of the line */
+	while (k > 0 && s[k] != ')') {
+		k--;
+	}
+	if (s[k] != ')') {
+		return false;
+	}
+	if (escaped && !unescape_name(s, k)) {
+		return false;
+	}
+	s[k++] = '\0';
+	while (is_blank(s[k])) {
+		k++;
+	}
+	if (s[k] != '=') {
+		return false;
+	}
+	k++;
+	while (is_blank(s[k])) {
+		k++;
+	}
+	if (strlen(s + k) != HEX_LEN || !all_hex(s + k, HEX_LEN)) {
+		return false;
+	}
+	out->name = s;
+	out->hex = s + k;
+	return true;
+}
+
+/* Parse one checksum line s[0..n) (n > 0, NUL at s[n]; the line end is already removed). */
+static bool parse_line(struct sum_state *st, char *s, size_t n, struct check_line *out)
+{
+	size_t i = 0;
+	while (is_blank(s[i])) {
+		i++;
+	}
+	bool escaped = s[i] == '\\';
+	if (escaped) {
+		i++;
+	}
+
+	const size_t tag_len = strlen(TAG_NAME);
+	if (strncmp(s + i, TAG_NAME, tag_len) == 0) {
+		i += tag_len;
+		if (s[i] == ' ') {
+			i++;
+		}
+		if (s[i] != '(') {
+			return false;
+		}
+		i++;
+		return parse_tagged(s + i, n - i, escaped, out);
+	}
+
+	/* HASH, a blank, a mode character and at least... nothing: the shortest line has 42 bytes. */
+	if (n - i < HEX_LEN + 2) {
+		return false;
+	}
+	if (!is_blank(s[i + HEX_LEN]) || !all_hex(s + i, HEX_LEN)) {
+		return false;
+	}
+	out->hex = s + i;
+	size_t j = i + HEX_LEN + 1;
+	if (n - j == 1 || (s[j] != ' ' && s[j] != '*')) {
+		if (st->layout == 0) {
+			return false;
+		}
+		st->layout = 1;
+	} else if (st->layout != 1) {
+		st->layout = 0;
+		j++; /* ' ' (text) or '*' (binary): nothing to do with it on this system */
+	}
+	out->name = s + j;
+	return !escaped || unescape_name(s + j, n - j);
+}
+
+/* "NAME" in a check report: escaped (with a leading backslash) only when it has a newline. */
+static void put_check_name(const char *name)
+{
+	bool escape = strchr(name, '\n') != NULL;
+	if (escape) {
+		putchar('\\');
+	}
+	sk_put_name(stdout, name, escape);
+}
+
+static void warn_count(uintmax_t n, const char *one, const char *many)
+{
+	sk_error(0, "WARNING: %ju %s", n, n == 1 ? one : many);
+}
+
+/* Check the checksum file `checkfile`. Returns true when everything in it verified. */
+static bool check_file(struct sum_state *st, const char *checkfile)
+{
+	bool is_stdin = strcmp(checkfile, "-") == 0;
+	const char *display = is_stdin ? "standard input" : checkfile;
+	FILE *fp;
+
+	if (is_stdin) {
+		st->read_stdin = true;
+		fp = stdin;
+	} else {
+		fp = fopen(checkfile, "r");
+		if (fp == NULL) {
+			sk_error(errno, "%s", sk_quote(checkfile));
+			return false;
+		}
+	}
+
+	uintmax_t line_no = 0, misformatted = 0, unreadable = 0, mismatched = 0, attacks = 0;
+	bool properly_formatted = false, verified = false;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+
+	while ((got = getline(&line, &cap, fp)) > 0) {
+		size_t n = (size_t)got;
+		line_no++;
+		if (line[0] == '#') {
+			continue;
+		}
+		if (line[n - 1] == '\n') {
+			n--;
+		}
+		if (n > 0 && line[n - 1] == '\r') {
+			n--;
+		}
+		if (n == 0) {
+			continue;
+		}
+		line[n] = '\0';
+
+		struct check_line cl;
+		if (!parse_line(st, line, n, &cl) || (is_stdin && strcmp(cl.name, "-") == 0)) {
+			misformatted++;
+			if (st->warn) {
+				sk_error(0, "%s: %ju: improperly formatted SHA1 checksum line",
+				         sk_quote(display), line_no);
+			}
+			continue;
+		}
+		properly_formatted = true;
+
+		struct sk_hash_result r;
+		bool missing;
+		int err = hash_name(st, cl.name, &r, &missing);
+		if (err != 0) {
+			if (missing && st->ignore_missing) {
+				continue;
+			}
+			sk_error(err, "%s", sk_quote(cl.name));
+			unreadable++;
+			if (!st->status_only) {
+				put_check_name(cl.name);
+				fputs(": FAILED open or read\n", stdout);
+			}
+			continue;
+		}
+
+		char hex[HEX_LEN + 1];
+		sk_hex(r.digest, hex);
+		bool match = strncasecmp(hex, cl.hex, HEX_LEN) == 0;
+		if (!match) {
+			mismatched++;
+		}
+		if (r.collision) {
+			report_collision(cl.name, &r);
+			st->status |= SK_EXIT_COLLISION;
+			attacks++;
+		} else if (match) {
+			verified = true;
+		}
+		if (!st->status_only && (r.collision || !match || !st->quiet)) {
+			put_check_name(cl.name);
+			const char *verdict = ": OK\n";
+			if (r.collision) {
+				verdict = ": FAILED (SHA-1 collision attack detected)\n";
+			} else if (!match) {
+				verdict = ": FAILED\n";
+			}
+			fputs(verdict, stdout);
+		}
+	}
+	free(line);
+
+	bool read_error = ferror(fp) != 0;
+	int close_errno = 0;
+	if (is_stdin) {
+		clearerr(fp);
+	} else if (fclose(fp) != 0) {
+		close_errno = errno;
+	}
+	if (read_error) {
+		sk_error(0, "%s: read error", sk_quote(display));
+		return false;
+	}
+	if (close_errno != 0) {
+		sk_error(close_errno, "%s", sk_quote(display));
+		return false;
+	}
+
+	if (!properly_formatted) {
+		sk_error(0, "%s: no properly formatted checksum lines found", sk_quote(display));
+	} else if (!st->status_only) {
+		if (misformatted != 0) {
+			warn_count(misformatted, "line is improperly formatted",
+			           "lines are improperly formatted");
+		}
+		if (unreadable != 0) {
+			warn_count(unreadable, "listed file could not be read",
+			           "listed files could not be read");
+		}
+		if (mismatched != 0) {
+			warn_count(mismatched, "computed checksum did NOT match",
+			           "computed checksums did NOT match");
+		}
+		if (attacks != 0) {
+			warn_count(attacks, "listed file contains a SHA-1 collision attack",
+			           "listed files contain a SHA-1 collision attack");
+		}
+		if (st->ignore_missing && !verified) {
+			sk_error(0, "%s: no file was verified", sk_quote(display));
+		}
+	}
+	return properly_formatted && mismatched == 0 && unreadable == 0 && attacks == 0 &&
+	       (!st->strict || misformatted == 0) && (!st->ignore_missing || verified);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Command line                                                                                     */
+/* ------------------------------------------------------------------------------------------------ */
+
+static void parse_options(struct sum_state *st, int argc, char **argv)
+{
+	bool safe_hash = false, reduced_round = false;
+	int c;
+
+	optind = 0; /* full re-initialisation of getopt (GNU) */
+	while ((c = getopt_long(argc, argv, "bctwz", sum_options, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			st->binary = 1;
+			break;
+		case 'c':
+			st->check = true;
+			break;
+		case 't':
+			st->binary = 0;
+			break;
+		case 'z':
+			st->zero = true;
+			break;
+		case 'w': /* --warn, --quiet and --status exclude each other: the last one counts */
+			st->warn = true;
+			st->quiet = st->status_only = false;
+			break;
+		case OPT_QUIET:
+			st->quiet = true;
+			st->warn = st->status_only = false;
+			break;
+		case OPT_STATUS:
+			st->status_only = true;
+			st->warn = st->quiet = false;
+			break;
+		case OPT_STRICT:
+			st->strict = true;
+			break;
+		case OPT_IGNORE_MISSING:
+			st->ignore_missing = true;
+			break;
+		case OPT_TAG:
+			st->tag = true;
+			st->binary = 1;
+			break;
+		case OPT_SAFE_HASH:
+			safe_hash = true;
+			break;
+		case OPT_FAST:
+			st->hash.fast = true;
+			break;
+		case OPT_REDUCED_ROUND:
+			reduced_round = true;
+			break;
+		case OPT_HELP:
+			sum_usage();
+			exit(sk_finish(SK_EXIT_OK, false));
+		case OPT_VERSION:
+			sk_print_version();
+			exit(sk_finish(SK_EXIT_OK, false));
+		default:
+			sk_usage_error(SUM_CMD, NULL);
+		}
+	}
+
+	/* The checks and their order are sha1sum's, so the same first complaint is reported. */
+	if (st->tag && st->binary == 0) {
+		sk_usage_error(SUM_CMD, "--tag does not support --text mode");
+	}
+	if (st->zero && st->check) {
+		sk_usage_error(SUM_CMD, "the --zero option is not supported when verifying checksums");
+	}
+	if (st->tag && st->check) {
+		sk_usage_error(SUM_CMD, "the --tag option is meaningless when verifying checksums");
+	}
+	if (st->binary >= 0 && st->check) {
+		sk_usage_error(SUM_CMD,
+		               "the --binary and --text options are meaningless when verifying checksums");
+	}
+	const char *check_only = NULL;
+	if (st->ignore_missing) {
+		check_only = "--ignore-missing";
+	} else if (st->status_only) {
+		check_only = "--status";
+	} else if (st->warn) {
+		check_only = "--warn";
+	} else if (st->quiet) {
+		check_only = "--quiet";
+	} else if (st->strict) {
+		check_only = "--strict";
+	}
+	if (check_only != NULL && !st->check) {
+		sk_usage_error(SUM_CMD, "the %s option is meaningful only when verifying checksums",
+		               check_only);
+	}
+	if (st->hash.fast && (safe_hash || reduced_round)) {
+		sk_usage_error(SUM_CMD, "--fast (no collision detection) cannot be combined with %s",
+		               safe_hash ? "--safe-hash" : "--reduced-round");
+	}
+	st->hash.dc.safe_hash = safe_hash;
+	st->hash.dc.reduced_round = reduced_round;
+}
+
+int sk_cmd_sum(int argc, char **argv)
+{
+	struct sum_state st;
+	memset(&st, 0, sizeof(st));
+	sha1kit_dc_options_default(&st.hash.dc);
+	st.binary = -1;
+	st.layout = -1;
+
+	parse_options(&st, argc, argv);
+
+	static char dash[] = "-";
+	static char *stdin_only[] = {dash, NULL};
+	char **files = optind < argc ? argv + optind : stdin_only;
+	for (; *files != NULL; files++) {
+		if (st.check) {
+			if (!check_file(&st, *files)) {
+				st.status |= SK_EXIT_FAILURE;
+			}
+		} else {
+			sum_one(&st, *files);
+		}
+	}
+	return sk_finish(st.status, st.read_stdin);
+}

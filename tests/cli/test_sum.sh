@@ -1,0 +1,572 @@
+#!/usr/bin/env bash
+# test_sum.sh - tests of `sha1kit sum` against GNU sha1sum, and of its collision detection.
+#
+# Usage: test_sum.sh PATH/TO/sha1kit TESTDATA_DIR
+#
+# 1. For many argument lists, `sha1sum ARGS` and `sha1kit sum ARGS` run in the same directory with
+#    the same standard input; their stdout must be identical byte for byte, their stderr identical
+#    once "sha1sum:" is replaced by "sha1kit:" (and "Try 'sha1sum --help'" by
+#    "Try 'sha1kit sum --help'"), and their exit status the same. Written against GNU coreutils
+#    9.1 (older versions do not escape '\r' in names).
+# 2. The collision corpus in TESTDATA_DIR (see SOURCES.md there) must give the documented digests,
+#    warnings and exit statuses. A missing corpus is a failure, not a skip.
+# 3. `sha1kit sum` and `sha1sum` must agree on every regular readable file in /usr/bin.
+#
+# Prints one line per failure with a diff, then "N passed, M failed"; exits 1 on any failure.
+
+set -u
+
+if [ $# -ne 2 ]; then
+	echo "usage: $0 PATH/TO/sha1kit TESTDATA_DIR" >&2
+	exit 2
+fi
+SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+DATA=$2
+
+export LC_ALL=C
+unset POSIXLY_CORRECT
+
+PASS=0
+FAIL=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-cli.XXXXXX") || exit 1
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"' EXIT
+W=$T/work # the directory the commands run in
+mkdir "$W"
+
+pass() {
+	PASS=$((PASS + 1))
+}
+
+fail() {
+	FAIL=$((FAIL + 1))
+	echo "FAIL: $*"
+}
+
+# show_diff EXPECTED GOT: a unified diff, through `od -c` when the files are not plain text.
+show_diff() {
+	if LC_ALL=C grep -qa $'[^\t -~]' "$1" "$2"; then
+		diff -u <(od -An -c "$1") <(od -An -c "$2") | sed 's/^/    /'
+	else
+		diff -u --text "$1" "$2" | sed 's/^/    /'
+	fi
+}
+
+# compare [-i STDIN_FILE | -I] [-o full|closed] [-l LOCALE] [--] ARGS...
+# Runs sha1sum ARGS and sha1kit sum ARGS in $W and compares stdout, stderr and exit status.
+# -I: standard input closed; -o: standard output to /dev/full or closed (stdout not compared).
+compare() {
+	local in=/dev/null in_closed=0 out=file locale=C
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-i) in=$2; shift 2 ;;
+		-I) in_closed=1; shift ;;
+		-o) out=$2; shift 2 ;;
+		-l) locale=$2; shift 2 ;;
+		--) shift; break ;;
+		*) break ;;
+		esac
+	done
+	local desc closed=
+	[ $in_closed = 1 ] && closed=" closed"
+	desc="sum $(printf '%q ' "$@")[stdin=${in##*/}$closed stdout=$out LC_ALL=$locale]"
+	local erc grc side rc
+	for side in exp got; do
+		local -a cmd
+		if [ $side = exp ]; then cmd=(sha1sum "$@"); else cmd=("$SK" sum "$@"); fi
+		(
+			cd "$W" || exit 99
+			export LC_ALL=$locale
+			if [ $in_closed = 1 ]; then exec <&-; else exec <"$in"; fi
+			case $out in
+			full) exec >/dev/full ;;
+			closed) exec >&- ;;
+			*) exec >"$T/$side.out" ;;
+			esac
+			exec "${cmd[@]}"
+		) 2>"$T/$side.err"
+		rc=$?
+		if [ $side = exp ]; then erc=$rc; else grc=$rc; fi
+	done
+	if [ "$out" != file ]; then
+		: >"$T/exp.out"
+		: >"$T/got.out"
+	fi
+	sed -e "s/^sha1sum: /sha1kit: /" -e "s/^Try 'sha1sum --help'/Try 'sha1kit sum --help'/" \
+		"$T/exp.err" >"$T/exp.err.n"
+	local ok=1
+	if ! cmp -s "$T/exp.out" "$T/got.out"; then
+		ok=0
+		fail "$desc: stdout differs (- sha1sum, + sha1kit)"
+		show_diff "$T/exp.out" "$T/got.out"
+	fi
+	if ! cmp -s "$T/exp.err.n" "$T/got.err"; then
+		[ $ok = 1 ] && fail "$desc: stderr differs (- sha1sum, + sha1kit)"
+		[ $ok = 0 ] && echo "  and stderr differs:"
+		ok=0
+		show_diff "$T/exp.err.n" "$T/got.err"
+	fi
+	if [ "$erc" != "$grc" ]; then
+		[ $ok = 1 ] && fail "$desc: exit status differs"
+		echo "    exit status: sha1sum $erc, sha1kit $grc"
+		ok=0
+	fi
+	[ $ok = 1 ] && pass
+}
+
+# expect DESC RC STDOUT_FILE STDERR_FILE [-i STDIN] -- ARGS...: sha1kit sum ARGS in $W must exit
+# with RC and print exactly the given stdout and stderr.
+expect() {
+	local desc=$1 rc=$2 eout=$3 eerr=$4 in=/dev/null
+	shift 4
+	if [ "$1" = -i ]; then in=$2; shift 2; fi
+	[ $# -gt 0 ] && [ "$1" = -- ] && shift
+	(cd "$W" && exec "$SK" sum "$@" <"$in" >"$T/got.out" 2>"$T/got.err")
+	local grc=$? ok=1
+	if ! cmp -s "$eout" "$T/got.out"; then
+		ok=0
+		fail "$desc: stdout differs (- expected, + sha1kit)"
+		show_diff "$eout" "$T/got.out"
+	fi
+	if ! cmp -s "$eerr" "$T/got.err"; then
+		[ $ok = 1 ] && fail "$desc: stderr differs (- expected, + sha1kit)"
+		[ $ok = 0 ] && echo "  and stderr differs:"
+		ok=0
+		show_diff "$eerr" "$T/got.err"
+	fi
+	if [ "$grc" != "$rc" ]; then
+		[ $ok = 1 ] && fail "$desc: exit status"
+		echo "    exit status: expected $rc, sha1kit $grc"
+		ok=0
+	fi
+	[ $ok = 1 ] && pass
+}
+
+# contains_all STRING SUBSTRING...: true when STRING contains every SUBSTRING.
+contains_all() {
+	local s=$1
+	shift
+	for sub in "$@"; do
+		[[ $s == *"$sub"* ]] || return 1
+	done
+}
+
+# at_most_80_columns FILE
+at_most_80_columns() {
+	[ "$(awk 'length > 80' "$1" | wc -l)" = 0 ]
+}
+
+# check DESC COMMAND...: a plain assertion.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then pass; else fail "$desc"; fi
+}
+
+if ! command -v sha1sum >/dev/null; then
+	fail "sha1sum (GNU coreutils) not found: nothing to compare with"
+fi
+if [ ! -x "$SK" ]; then
+	fail "$SK is not an executable"
+	echo "$PASS passed, $FAIL failed"
+	exit 1
+fi
+echo "comparing $SK with $(sha1sum --version | head -n 1)"
+
+# --------------------------------------------------------------------------------------------------
+# Test files
+# --------------------------------------------------------------------------------------------------
+cd "$W" || exit 1
+printf 'hello\n' >plain.txt
+printf 'spaces in content\n' >'with space.txt'
+printf 'x' >'back\slash'
+printf 'y' >$'new\nline'
+printf 'z' >$'cr\rname'
+printf 'w' >$'all\\three\n\r'
+printf 't' >$'tab\tname'
+printf 'q' >"it's"
+printf 'u' >'utf8-é'
+printf 'c' >'colon:name'
+printf 'd' >'-dash'
+printf 's' >' lead space'
+printf 'e' >'trail space '
+printf 'p' >'(paren)'
+printf 'o' >'*star'
+: >empty
+head -c 300007 /dev/urandom >binary.bin
+head -c 1048593 /dev/zero | tr '\0' 'a' >big.txt # > 4 read buffers, not a multiple of 64
+mkdir dir
+printf 'n' >dir/nested
+ALL=(*)
+sha1sum -- "${ALL[@]}" >"$T/all.sha1" 2>/dev/null
+sha1sum --tag -- "${ALL[@]}" >"$T/all.tag" 2>/dev/null
+H_EMPTY=da39a3ee5e6b4b0d3255bfef95601890afd80709
+H_PLAIN=$(sha1sum <plain.txt | cut -c1-40)
+ZERO=0000000000000000000000000000000000000000
+
+# Checksum files live in $T/cf; every case refers to them by absolute path.
+C=$T/cf
+mkdir "$C"
+cp "$T/all.sha1" "$C/good"
+cp "$T/all.tag" "$C/tag"
+sha1sum -b -- "${ALL[@]}" >"$C/binary" 2>/dev/null
+sed 's/$/\r/' "$C/good" >"$C/crlf"
+sed 's/$/\r/' "$C/tag" >"$C/tag-crlf"
+sed -E 's/^(\\?)([0-9a-f]{40})/\1\U\2/' "$C/good" >"$C/upper"
+sed -E 's/^(\\?)[0-9a-f]/\10/' "$C/good" >"$C/bad"
+printf '%s  plain.txt\n%s  missing\n%s  with space.txt\n%s  also missing\n' \
+	"$H_PLAIN" "$H_EMPTY" "$ZERO" "$H_EMPTY" >"$C/missing"
+printf '%s  missing\n%s  missing2\n' "$H_EMPTY" "$H_EMPTY" >"$C/only-missing"
+printf '%s  empty\n' "$ZERO" >"$C/only-mismatch"
+printf '%s  dir\n%s  empty\n' "$H_EMPTY" "$H_EMPTY" >"$C/dir"
+printf 'garbage\n%s  empty\nSHA1 (plain.txt) = %s\n\n# comment\n%s\n%s \n%s empty-one-space\n  \n' \
+	"$H_EMPTY" "$H_PLAIN" "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" >"$C/improper"
+printf 'garbage\nmore garbage\n' >"$C/all-improper"
+: >"$C/empty"
+printf '# only a comment\n\n\r\n' >"$C/comments"
+printf '%s empty\n%s plain.txt\n' "$H_EMPTY" "$H_PLAIN" >"$C/one-space"
+printf '%s  empty\n' "$H_EMPTY" >"$C/two-space"
+printf '%s  -\n' "$H_EMPTY" >"$C/dash"
+printf '%s  empty\n%s  -\n' "$H_EMPTY" "$H_PLAIN" >"$C/dash-and-empty"
+printf '%s  empty' "$H_EMPTY" >"$C/no-newline"
+printf '%s  empty\r\r\n' "$H_EMPTY" >"$C/double-cr"
+printf '%s *empty\n%s **empty\n%s \tempty\n%s\tempty\n \t%s  empty\n' \
+	"$H_EMPTY" "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" >"$C/separators"
+{
+	printf 'SHA1 (empty) = %s\n' "$H_EMPTY"
+	printf 'SHA1(empty)= %s\n' "$H_EMPTY"
+	printf 'SHA1 (empty)\t=\t%s\n' "$H_EMPTY"
+	printf 'SHA1  (empty) = %s\n' "$H_EMPTY"
+	printf 'SHA1 (empty) = %s \n' "$H_EMPTY"
+	printf 'SHA1 (empty) = %s0\n' "$H_EMPTY"
+	printf 'SHA1 (empty) = \n'
+	printf 'sha1 (empty) = %s\n' "$H_EMPTY"
+	printf 'SHA256 (empty) = %s\n' "$H_EMPTY"
+	printf 'SHA1 (a) b) = %s\n' "$H_EMPTY"
+	printf 'SHA1 () = %s\n' "$H_EMPTY"
+	printf ' SHA1 (plain.txt) = %s\n' "$(echo "$H_PLAIN" | tr a-f A-F)"
+} >"$C/bsd-variants"
+{
+	printf '\\%s  back\\\\slash\n' "$(sha1sum <'back\slash' | cut -c1-40)"
+	printf '\\%s  cr\\rname\n' "$(sha1sum <$'cr\rname' | cut -c1-40)"
+	printf '\\%s  new\\nline\n' "$(sha1sum <$'new\nline' | cut -c1-40)"
+	printf '\\%s  bad\\tescape\n' "$H_EMPTY"
+	printf '\\%s  trailing\\\n' "$H_EMPTY"
+	printf '%s  back\\\\slash\n' "$H_EMPTY"
+	printf '\\SHA1 (new\\nline) = %s\n' "$(sha1sum <$'new\nline' | cut -c1-40)"
+	printf '\\SHA1 (e\\mpty) = %s\n' "$H_EMPTY"
+	printf 'SHA1 (back\\slash) = %s\n' "$(sha1sum <'back\slash' | cut -c1-40)"
+} >"$C/escapes"
+printf '%s  em\0pty\n%s  empty\0\n\0%s  empty\n' "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" >"$C/nul"
+printf '%s  empty\n' "$H_EMPTY" >"$C/name with space"
+printf '%s  empty\n' "$ZERO" >"$C/it's bad"
+
+# --------------------------------------------------------------------------------------------------
+# 1. Same behaviour as sha1sum
+# --------------------------------------------------------------------------------------------------
+# Printing checksums.
+compare -- "${ALL[@]}"
+compare --tag -- "${ALL[@]}"
+compare -z -- "${ALL[@]}"
+compare -z --tag -- "${ALL[@]}"
+compare -b -- "${ALL[@]}"
+compare -t -- "${ALL[@]}"
+compare -b -t plain.txt
+compare -t -b plain.txt
+compare -t --tag plain.txt
+compare --binary --zero -- 'back\slash' $'new\nline'
+compare -l C.UTF-8 -- "${ALL[@]}"
+compare -i plain.txt
+compare -i plain.txt -
+compare -i plain.txt --tag
+compare -i plain.txt -b -z
+compare -i plain.txt - plain.txt -
+compare -i binary.bin -- - -
+compare -i /dev/null -- -- -
+compare -I
+compare -I -- - plain.txt
+compare -i dir
+compare missing
+compare plain.txt missing empty 'no such file' $'new\nmissing' "it's missing" missing:colon
+compare dir plain.txt
+compare dir/nested ./plain.txt "$W/empty"
+compare ''
+compare -- -dash
+compare -l C.UTF-8 -- 'é missing' $'\xff' $'a\tb' "a'b"$'\t' '{' '#x' 'x#' '~' 'a=b'
+compare -o full plain.txt
+compare -o closed plain.txt
+compare -o full -c "$C/good"
+compare -o full --help
+compare -o full --version # (stdout not compared)
+
+# Usage errors (the order of the checks matters for which one is reported).
+compare --bogus
+compare -x plain.txt
+compare --check=x
+compare --tag=1 plain.txt
+compare --t plain.txt
+compare --st plain.txt
+compare -c --tag "$C/good"
+compare --tag -t plain.txt
+compare --tag -t -c "$C/good"
+compare -c -b "$C/good"
+compare -c -t "$C/good"
+compare -c -z "$C/good"
+compare -z --tag -c "$C/good"
+compare -c -t --tag "$C/good"
+for o in --ignore-missing --quiet --status --strict -w; do
+	compare "$o" plain.txt
+	compare "$o" -b --quiet plain.txt
+done
+compare --quiet --status plain.txt
+compare --status --quiet plain.txt
+compare -w --strict plain.txt
+compare --tag --ignore-missing -t plain.txt
+compare --help-me
+
+# Checking.
+for f in good tag binary crlf tag-crlf upper bad missing only-missing only-mismatch dir improper \
+	all-improper empty comments one-space two-space dash dash-and-empty no-newline double-cr \
+	separators bsd-variants escapes nul "name with space" "it's bad"; do
+	compare -c "$C/$f"
+	compare -c -w "$C/$f"
+	compare -c --quiet "$C/$f"
+	compare -c --status "$C/$f"
+	compare -c --strict "$C/$f"
+	compare -c --ignore-missing "$C/$f"
+done
+compare -c --strict -w "$C/improper"
+compare -c --quiet --ignore-missing "$C/missing"
+compare -c --ignore-missing --status "$C/only-missing"
+compare -c -w --quiet "$C/improper"
+compare -c --quiet -w "$C/improper"
+compare -c --status -w "$C/improper"
+compare -c -w --status "$C/improper"
+compare -c "$C/one-space" "$C/two-space" # the layout of the first file decides (sha1sum)
+compare -c "$C/two-space" "$C/one-space"
+compare -c "$C/good" "$C/bad" "$C/empty"
+compare -i "$C/good" -c
+compare -i "$C/good" -c -
+compare -i "$C/dash" -c -
+compare -i "$C/dash" -c -w -
+compare -i "$C/dash-and-empty" -c -
+compare -i empty -c "$C/dash"
+compare -i "$C/empty" -c -
+compare -i "$C/good" -c "$C/good" -
+compare -I -c
+compare -I -c "$C/good" -
+compare -c "$C/no such file"
+compare -c dir
+compare -c "$C/name with space" "$C/it's bad" "$C/nothere"
+compare -c -w "$C/name with space" "$C/all-improper"
+
+# --------------------------------------------------------------------------------------------------
+# 2. Collision detection (expected values: TESTDATA_DIR/SOURCES.md)
+# --------------------------------------------------------------------------------------------------
+CORPUS=(shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin sha1_reducedsha_coll.bin)
+PLAIN=(38762cf7f55934b34d179ae6a4c80cadccbb7f0a 38762cf7f55934b34d179ae6a4c80cadccbb7f0a
+	8ac60ba76f1999a1ab70223f225aefdc78d4ddc0 8ac60ba76f1999a1ab70223f225aefdc78d4ddc0
+	a56374e1cf4c3746499bc7c0acb39498ad2ee185)
+SAFE=(16e96b70000dd1e7c85b8368ee197754400e58ec e1761773e6a35916d99f891b77663e6405313587
+	4f3d9be4a472c4dae83c6314aa6c36a064c1fd14 9ed5d77a4f48be1dbf3e9e15650733eb850897f2
+	a56374e1cf4c3746499bc7c0acb39498ad2ee185)
+PARTIAL=(d3a1d09969c3b57113fd17b23e01dd3de74a99bb 92246b0b718f4c704d37bb025717cbc66babf102
+	4f3d9be4a472c4dae83c6314aa6c36a064c1fd14 9ed5d77a4f48be1dbf3e9e15650733eb850897f2
+	dd39885a2a5d8f59030b451e00cb45da9f9d3828)
+# First flagged block: default settings, and with reduced-round detection.
+OFFSET=(256 256 576 576 -)
+OFFSET_RR=(192 192 576 576 64)
+
+corpus_ok=1
+if [ ! -d "$DATA" ]; then
+	fail "test corpus directory '$DATA' does not exist (set SHA1KIT_TESTDATA)"
+	corpus_ok=0
+else
+	for i in "${!CORPUS[@]}"; do
+		if [ ! -r "$DATA/${CORPUS[$i]}" ]; then
+			fail "corpus file $DATA/${CORPUS[$i]} is missing"
+			corpus_ok=0
+		elif [ -r "$DATA/SOURCES.md" ]; then
+			# the table row of the file must list the values used here
+			row=$(grep -F "| \`${CORPUS[$i]}\` |" "$DATA/SOURCES.md" | head -n 1)
+			check "SOURCES.md row of ${CORPUS[$i]} lists ${PLAIN[$i]} ${SAFE[$i]} ${PARTIAL[$i]}" \
+				contains_all "$row" "${PLAIN[$i]}" "${SAFE[$i]}" "${PARTIAL[$i]}"
+		fi
+	done
+fi
+
+if [ $corpus_ok = 1 ]; then
+	for f in "${CORPUS[@]}"; do
+		ln -s "$DATA/$f" "$W/$f"
+	done
+	warning() { # NAME OFFSET [reduced]
+		printf 'sha1kit: %s: SHA-1 collision attack detected (%sdisturbance vector II(52,0), block at byte offset %s)\n' \
+			"$1" "${3:+reduced-round test, }" "$2"
+	}
+	# lines DIGESTS...: "DIGEST  NAME" for the corpus
+	lines() {
+		local -a d=("$@")
+		for i in "${!CORPUS[@]}"; do printf '%s  %s\n' "${d[$i]}" "${CORPUS[$i]}"; done
+	}
+	warnings() { # the warnings of the corpus with default settings
+		for i in "${!CORPUS[@]}"; do
+			if [ "${OFFSET[$i]}" != - ]; then
+				warning "${CORPUS[$i]}" "${OFFSET[$i]}"
+			fi
+		done
+	}
+	E=$T/expect
+	mkdir "$E"
+	: >"$E/none"
+
+	# one file: plain SHA-1 on stdout, the warning on stderr, exit status 2
+	printf '%s  shattered-1.pdf\n' "${PLAIN[0]}" >"$E/s1.out"
+	warning shattered-1.pdf 256 >"$E/s1.err"
+	expect "shattered-1.pdf" 2 "$E/s1.out" "$E/s1.err" -- shattered-1.pdf
+
+	lines "${PLAIN[@]}" >"$E/plain.out"
+	warnings >"$E/plain.err"
+	expect "corpus, default (flag only)" 2 "$E/plain.out" "$E/plain.err" -- "${CORPUS[@]}"
+
+	lines "${SAFE[@]}" >"$E/safe.out"
+	expect "corpus, --safe-hash" 2 "$E/safe.out" "$E/plain.err" -- --safe-hash "${CORPUS[@]}"
+
+	lines "${PARTIAL[@]}" >"$E/partial.out"
+	# with reduced-round detection on, shattered is flagged at its first near-collision block
+	for i in "${!CORPUS[@]}"; do
+		case ${CORPUS[$i]} in
+		sha-mbles*) warning "${CORPUS[$i]}" "${OFFSET_RR[$i]}" ;;
+		*) warning "${CORPUS[$i]}" "${OFFSET_RR[$i]}" reduced ;;
+		esac
+	done >"$E/partial.err"
+	expect "corpus, --safe-hash --reduced-round" 2 "$E/partial.out" "$E/partial.err" \
+		-- --safe-hash --reduced-round "${CORPUS[@]}"
+	expect "corpus, --reduced-round (true SHA-1)" 2 "$E/plain.out" "$E/partial.err" \
+		-- --reduced-round "${CORPUS[@]}"
+
+	expect "corpus, --fast" 0 "$E/plain.out" "$E/none" -- --fast "${CORPUS[@]}"
+	(cd "$W" && sha1sum -- "${CORPUS[@]}") >"$E/sha1sum.out"
+	check "sha1sum prints the plain SHA-1 of SOURCES.md for the corpus" cmp -s "$E/plain.out" "$E/sha1sum.out"
+
+	printf 'SHA1 (shattered-2.pdf) = %s\n' "${PLAIN[1]}" >"$E/tag.out"
+	warning shattered-2.pdf 256 >"$E/tag.err"
+	expect "--tag shattered-2.pdf" 2 "$E/tag.out" "$E/tag.err" -- --tag shattered-2.pdf
+
+	printf '%s  -\n' "${PLAIN[0]}" >"$E/stdin.out"
+	warning - 256 >"$E/stdin.err"
+	expect "shattered-1.pdf on stdin" 2 "$E/stdin.out" "$E/stdin.err" -i "$W/shattered-1.pdf"
+
+	printf '%s  sha1_reducedsha_coll.bin\n' "${PLAIN[4]}" >"$E/rr.out"
+	expect "sha1_reducedsha_coll.bin: no attack by default" 0 "$E/rr.out" "$E/none" \
+		-- sha1_reducedsha_coll.bin
+
+	# collision + unreadable file: both bits
+	printf 'sha1kit: missing: No such file or directory\n' >"$E/both.err"
+	warning sha-mbles-1.bin 576 >>"$E/both.err"
+	printf '%s  sha-mbles-1.bin\n' "${PLAIN[2]}" >"$E/both.out"
+	expect "missing file and an attack" 3 "$E/both.out" "$E/both.err" -- missing sha-mbles-1.bin
+
+	# checking: a file with an attack fails even though its digest matches
+	printf '%s  shattered-1.pdf\n%s  empty\n' "${PLAIN[0]}" "$H_EMPTY" >"$C/attack"
+	printf 'shattered-1.pdf: FAILED (SHA-1 collision attack detected)\nempty: OK\n' >"$E/c.out"
+	{
+		warning shattered-1.pdf 256
+		echo "sha1kit: WARNING: 1 listed file contains a SHA-1 collision attack"
+	} >"$E/c.err"
+	expect "-c, attack with the right digest" 3 "$E/c.out" "$E/c.err" -- -c "$C/attack"
+	printf 'shattered-1.pdf: FAILED (SHA-1 collision attack detected)\n' >"$E/cq.out"
+	expect "-c --quiet, attack" 3 "$E/cq.out" "$E/c.err" -- -c --quiet "$C/attack"
+	warning shattered-1.pdf 256 >"$E/cs.err"
+	expect "-c --status, attack" 3 "$E/none" "$E/cs.err" -- -c --status "$C/attack"
+	printf 'shattered-1.pdf: OK\nempty: OK\n' >"$E/cf.out"
+	expect "-c --fast, attack not detected" 0 "$E/cf.out" "$E/none" -- -c --fast "$C/attack"
+	printf 'SHA1 (sha-mbles-2.bin) = %s\n' "${ZERO}" >"$C/attack-bad"
+	printf 'sha-mbles-2.bin: FAILED (SHA-1 collision attack detected)\n' >"$E/cb.out"
+	{
+		warning sha-mbles-2.bin 576
+		echo "sha1kit: WARNING: 1 computed checksum did NOT match"
+		echo "sha1kit: WARNING: 1 listed file contains a SHA-1 collision attack"
+	} >"$E/cb.err"
+	expect "-c, attack with a wrong digest" 3 "$E/cb.out" "$E/cb.err" -- -c "$C/attack-bad"
+	lines "${SAFE[@]}" >"$C/safe"
+	{
+		for f in "${CORPUS[@]:0:4}"; do echo "$f: FAILED (SHA-1 collision attack detected)"; done
+		echo "sha1_reducedsha_coll.bin: OK"
+	} >"$E/csafe.out"
+	{
+		warnings
+		echo "sha1kit: WARNING: 4 listed files contain a SHA-1 collision attack"
+	} >"$E/csafe.err"
+	expect "-c --safe-hash" 3 "$E/csafe.out" "$E/csafe.err" -- -c --safe-hash "$C/safe"
+	lines "${PLAIN[@]}" >"$C/plain"
+	printf '%s\n' "${CORPUS[@]}" | sed 's/$/: OK/' >"$E/cfast.out"
+	expect "-c --fast, corpus" 0 "$E/cfast.out" "$E/none" -- -c --fast "$C/plain"
+fi
+
+# --------------------------------------------------------------------------------------------------
+# sha1kit-only options, help and the top level
+# --------------------------------------------------------------------------------------------------
+printf 'sha1kit: --fast (no collision detection) cannot be combined with --safe-hash\n' >"$T/e1"
+printf "Try 'sha1kit sum --help' for more information.\n" >>"$T/e1"
+: >"$T/none"
+expect "--fast --safe-hash" 1 "$T/none" "$T/e1" -- --fast --safe-hash plain.txt
+printf '%s  plain.txt\n' "$H_PLAIN" >"$T/p.out"
+expect "--safe-hash, no attack: true SHA-1" 0 "$T/p.out" "$T/none" -- --safe-hash plain.txt
+expect "--reduced-round, no attack" 0 "$T/p.out" "$T/none" -- --reduced-round plain.txt
+
+"$SK" sum --help >"$T/h.out" 2>"$T/h.err"
+check "sum --help: exit 0, no stderr" [ $? = 0 -a ! -s "$T/h.err" ]
+for s in 'Usage: sha1kit sum' '--check' '--tag' '--zero' '--ignore-missing' '--quiet' '--status' \
+	'--strict' '--warn' '--fast' '--safe-hash' '--reduced-round' 'Exit status:' 'Examples:'; do
+	check "sum --help mentions $s" grep -qF -- "$s" "$T/h.out"
+done
+check "sum --help fits 80 columns" at_most_80_columns "$T/h.out"
+"$SK" help sum >"$T/h2.out" 2>&1
+check "help sum = sum --help" cmp -s "$T/h.out" "$T/h2.out"
+"$SK" --version >"$T/v.out" 2>&1
+check "--version: exit 0" [ $? = 0 ]
+check "--version first line" [ "$(head -n 1 "$T/v.out")" = "sha1kit 0.1.0" ]
+check "--version names the kernel" grep -q '^kernel: ' "$T/v.out"
+check "--version names the compiler" grep -qE '^compiler: (gcc|clang) ' "$T/v.out"
+"$SK" sum --version >"$T/v2.out" 2>&1
+check "sum --version = --version" cmp -s "$T/v.out" "$T/v2.out"
+"$SK" --help >"$T/top.out" 2>&1
+check "--help: exit 0" [ $? = 0 ]
+check "--help lists sum" grep -qE '^  sum ' "$T/top.out"
+check "--help fits 80 columns" at_most_80_columns "$T/top.out"
+"$SK" help >"$T/top2.out" 2>&1
+check "help = --help" cmp -s "$T/top.out" "$T/top2.out"
+"$SK" frobnicate >"$T/u.out" 2>"$T/u.err"
+check "unknown command: exit 1" [ $? = 1 ]
+one_line_error() { [ "$(wc -l <"$T/u.err")" = 1 ] && [ ! -s "$T/u.out" ] && grep -q frobnicate "$T/u.err"; }
+check "unknown command: one line on stderr, nothing on stdout" one_line_error
+"$SK" help frobnicate >/dev/null 2>&1
+check "help on an unknown command: exit 1" [ $? = 1 ]
+"$SK" >/dev/null 2>&1
+check "no command: exit 1" [ $? = 1 ]
+"$SK" --bogus >/dev/null 2>&1
+check "unknown top-level option: exit 1" [ $? = 1 ]
+
+# --------------------------------------------------------------------------------------------------
+# 3. Every regular readable file of /usr/bin, one invocation each
+# --------------------------------------------------------------------------------------------------
+mapfile -d '' BIN < <(find /usr/bin -maxdepth 1 -type f -readable -print0 | sort -z)
+if [ ${#BIN[@]} -eq 0 ]; then
+	fail "no files found in /usr/bin"
+else
+	sha1sum -- "${BIN[@]}" >"$T/bin.exp" 2>"$T/bin.exp.err"
+	erc=$?
+	"$SK" sum -- "${BIN[@]}" >"$T/bin.got" 2>"$T/bin.got.err"
+	grc=$?
+	sed -i 's/^sha1sum: /sha1kit: /' "$T/bin.exp.err"
+	if cmp -s "$T/bin.exp" "$T/bin.got" && cmp -s "$T/bin.exp.err" "$T/bin.got.err" && [ $erc = $grc ]; then
+		pass
+		echo "/usr/bin: ${#BIN[@]} files agree"
+	else
+		fail "/usr/bin (${#BIN[@]} files): sha1kit sum differs from sha1sum (exit $erc vs $grc)"
+		diff -u --text "$T/bin.exp" "$T/bin.got" | head -n 40 | sed 's/^/    /'
+		diff -u --text "$T/bin.exp.err" "$T/bin.got.err" | head -n 20 | sed 's/^/    /'
+	fi
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]
