@@ -70,13 +70,13 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2},
 #endif
-#if SHA1KIT_HAVE_SHANI
+#if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_SSE2
     {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2},
 #endif
 #if SHA1KIT_HAVE_AVX2
     {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2},
 #endif
-#if SHA1KIT_X86
+#if SHA1KIT_HAVE_SSE2
     {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2},
 #endif
 #if SHA1KIT_HAVE_ARMV8

@@ -100,6 +100,11 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 #else
 #define SHA1KIT_HAVE_AVX2 0
 #endif
+#if SHA1KIT_X86 && !defined(SHA1KIT_NO_SSE2)
+#define SHA1KIT_HAVE_SSE2 1
+#else
+#define SHA1KIT_HAVE_SSE2 0
+#endif
 #if SHA1KIT_ARM64 && !defined(SHA1KIT_NO_ARMV8)
 #define SHA1KIT_HAVE_ARMV8 1
 #else
