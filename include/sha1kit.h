@@ -78,6 +78,20 @@ SHA1KIT_API void sha1kit_fast_final(sha1kit_fast_ctx *ctx, uint8_t digest[SHA1KI
 /** One-shot plain SHA-1 of `len` bytes at `data` into the 20-byte `digest`. */
 SHA1KIT_API void sha1kit_fast(const void *data, size_t len, uint8_t digest[SHA1KIT_DIGEST_SIZE]);
 
+/** One message of a batch: `len` bytes at `data` (NULL allowed when len == 0). */
+typedef struct sha1kit_msg {
+	const void *data;
+	size_t len;
+} sha1kit_msg;
+
+/**
+ * Plain SHA-1 of `n` independent messages (multi-buffer hashing): the digest of msgs[i] goes to the
+ * 20 bytes at digests + 20 * i (`digests` holds 20 * n bytes). Messages may have any lengths, 0
+ * included; the result equals n calls of sha1kit_fast(). Where the CPU allows (SHA-NI), two messages
+ * are hashed at once, which is faster than one after the other. n == 0 does nothing.
+ */
+SHA1KIT_API void sha1kit_fast_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests);
+
 /* ------------------------------------------------------------------------------------------------ */
 /* SHA-1DC: SHA-1 with collision detection (Stevens 2013; Stevens-Shumow 2017).                     */
 /* ------------------------------------------------------------------------------------------------ */

@@ -12,18 +12,18 @@
 
 const sha1kit_kernel sha1kit_kernels[] = {
 #if SHA1KIT_HAVE_SHANI
-    {"shani", sha1kit_blocks_shani, SHA1KIT_CPU_SHA},
+    {"shani", sha1kit_blocks_shani, sha1kit_blocks_shani_x2, SHA1KIT_CPU_SHA},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"avx2", sha1kit_blocks_avx2, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2},
+    {"avx2", sha1kit_blocks_avx2, NULL, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2},
 #endif
 #if SHA1KIT_HAVE_SSSE3
-    {"ssse3", sha1kit_blocks_ssse3, SHA1KIT_CPU_SSSE3},
+    {"ssse3", sha1kit_blocks_ssse3, NULL, SHA1KIT_CPU_SSSE3},
 #endif
 #if SHA1KIT_HAVE_ARMV8
-    {"armv8", sha1kit_blocks_armv8, SHA1KIT_CPU_ARM_SHA1},
+    {"armv8", sha1kit_blocks_armv8, NULL, SHA1KIT_CPU_ARM_SHA1},
 #endif
-    {"portable", sha1kit_blocks_portable, 0},
+    {"portable", sha1kit_blocks_portable, NULL, 0},
 };
 
 const uint32_t sha1kit_kernel_count = sizeof(sha1kit_kernels) / sizeof(sha1kit_kernels[0]);

@@ -127,9 +127,16 @@ uint32_t sha1kit_arm_probe(void);
 uint32_t sha1kit_cpu_features(void);
 
 /* The kernel table (src/dispatch.c), fastest first; the last entry is "portable". */
+/* Two independent streams at once (same block count for both); NULL where a kernel has none. */
+typedef void (*sha1kit_blocks_x2_fn)(uint32_t ihv0[5], const uint8_t *p0, uint32_t ihv1[5], const uint8_t *p1,
+                                     size_t nblocks);
+void sha1kit_blocks_shani_x2(uint32_t ihv0[5], const uint8_t *p0, uint32_t ihv1[5], const uint8_t *p1,
+                             size_t nblocks);
+
 typedef struct sha1kit_kernel {
 	const char *name;
 	sha1kit_blocks_fn blocks;
+	sha1kit_blocks_x2_fn blocks_x2;
 	uint32_t needs; /* SHA1KIT_CPU_* bits that must all be present */
 } sha1kit_kernel;
 
