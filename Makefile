@@ -1,0 +1,161 @@
+# sha1kit - convenience wrapper over CMake. CMake is the build; this file only names the usual runs.
+# Build trees live under build/ (build/release, build/check, build/sanitize, build/cross-*).
+#
+#   make                release build (build/release)
+#   make check          what CI runs: deps (as root) + native -Werror build and tests + ASan/UBSan
+#                       + s390x (big-endian) and i686 (32-bit) under qemu + clang-format check
+#   make test           native -Werror build + ctest (build/check)
+#   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
+#   make cross-s390x    cross build, unit tests under qemu-s390x
+#   make cross-i686     cross build, unit tests under qemu-i386
+#   make format-check   clang-format --dry-run --Werror on the C sources
+#   make format         clang-format -i on the C sources
+#   make generate       regenerate src/dc_tables.c from the oracle data (tools/gen_dc_tables.py)
+#   make demo           release build, then `sha1kit sum` on the attack corpus and a few system files
+#   make deps           scripts/install-deps.sh (installs as root, prints the apt-get line otherwise)
+#   make clean          remove the build trees (keeps the downloaded cross sysroots); distclean: all
+#
+# Tests labelled "slow" (the 4 GiB streaming test, ...) run only in the native pass, and there only
+# when SHA1KIT_SLOW=1 or CI is set (SHA1KIT_SLOW=0 turns them off under CI too). They never run under
+# the sanitizers or qemu.
+# Knobs: JOBS=N, SAN_CC=gcc|clang, CMAKE_ARGS='-D...', TESTDATA=DIR (attack corpus + oracle data;
+# default ../shared/testdata beside the repo, else the corpus fetched by scripts/get-corpus.sh).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := all
+
+SRC := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+B := $(SRC)/build
+CMAKE ?= cmake
+CTEST ?= ctest
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SAN_CC ?= clang
+CMAKE_ARGS ?=
+CTEST_TIMEOUT ?= 900
+
+# Test data: the shared corpus + oracle files if present, else the Debian-packaged corpus only.
+ifeq ($(origin TESTDATA),undefined)
+  ifneq ($(wildcard $(SRC)/../shared/testdata/shattered-1.pdf),)
+    TESTDATA := $(abspath $(SRC)/../shared/testdata)
+  else
+    TESTDATA := $(B)/testdata
+  endif
+endif
+
+# Slow tests in the native pass: SHA1KIT_SLOW=1 forces on, SHA1KIT_SLOW=0 forces off, else on under CI.
+_truthy = $(filter 1 y yes true on ON TRUE YES,$(1))
+_falsy = $(filter 0 n no false off OFF FALSE NO,$(1))
+RUN_SLOW := $(if $(call _truthy,$(SHA1KIT_SLOW)),1,$(if $(call _falsy,$(SHA1KIT_SLOW)),,$(if $(CI),1,)))
+CTEST_COMMON := --output-on-failure --no-tests=error -j $(JOBS) --timeout $(CTEST_TIMEOUT)
+NATIVE_CTEST_ARGS := $(CTEST_COMMON) $(if $(RUN_SLOW),,-LE slow)
+NOSLOW_CTEST_ARGS := $(CTEST_COMMON) -LE slow
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+
+# CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
+CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
+
+.PHONY: all release test check sanitize cross-s390x cross-i686 format-check format generate demo deps \
+	corpus sysroot-s390x sysroot-i686 clean distclean help
+
+all: release
+
+release: corpus
+	$(CONFIGURE) -B $(B)/release -DCMAKE_BUILD_TYPE=Release -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/release -j $(JOBS)
+
+# Native pass: default compiler, warnings are errors.
+test: corpus
+	$(CONFIGURE) -B $(B)/check -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/check -j $(JOBS)
+	@echo "ctest (native)$(if $(RUN_SLOW), including slow tests, excluding slow tests: SHA1KIT_SLOW=1 to run them)"
+	$(CTEST) --test-dir $(B)/check $(NATIVE_CTEST_ARGS)
+
+sanitize: corpus
+	$(CONFIGURE) -B $(B)/sanitize -DCMAKE_C_COMPILER=$(SAN_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" \
+		"-DCMAKE_EXE_LINKER_FLAGS=$(SAN_FLAGS)" "-DCMAKE_SHARED_LINKER_FLAGS=$(SAN_FLAGS)" $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/sanitize -j $(JOBS)
+	$(CTEST) --test-dir $(B)/sanitize $(NOSLOW_CTEST_ARGS)
+
+# Cross passes: library + unit tests (the CLI tests compare with the host's sha1sum; not built here).
+cross-s390x: sysroot-s390x corpus
+	$(CONFIGURE) -B $(B)/cross-s390x -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-s390x.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/cross-s390x -j $(JOBS)
+	$(CTEST) --test-dir $(B)/cross-s390x $(NOSLOW_CTEST_ARGS)
+
+cross-i686: sysroot-i686 corpus
+	$(CONFIGURE) -B $(B)/cross-i686 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-i686.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
+	$(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
+
+sysroot-s390x:
+	$(SRC)/scripts/cross-sysroot.sh s390x $(B)/sysroot/s390x-linux-gnu
+
+sysroot-i686:
+	$(SRC)/scripts/cross-sysroot.sh i686 $(B)/sysroot/i686-linux-gnu
+
+corpus:
+	@if [ ! -e "$(TESTDATA)/shattered-1.pdf" ]; then \
+		echo "test corpus not found in $(TESTDATA): fetching it"; \
+		$(SRC)/scripts/get-corpus.sh "$(TESTDATA)"; \
+	fi
+
+format-check:
+	$(SRC)/scripts/format.sh check
+
+format:
+	$(SRC)/scripts/format.sh fix
+
+PYTHON ?= python3
+generate:
+	$(PYTHON) $(SRC)/tools/gen_dc_tables.py --testdata $(TESTDATA) --output $(SRC)/src/dc_tables.c
+
+deps:
+	$(SRC)/scripts/install-deps.sh
+
+# The full run, in order, with a header and a time for each stage (what .ci/run calls).
+CHECK_STAGES := deps test sanitize cross-s390x cross-i686 format-check
+check:
+	@t0=$$(date +%s); summary=""; n=0; total=$(words $(CHECK_STAGES)); \
+	for stage in $(CHECK_STAGES); do \
+		n=$$((n + 1)); \
+		echo; echo "================ make check [$$n/$$total]: $$stage ================"; \
+		t=$$(date +%s); \
+		if ! $(MAKE) --no-print-directory -C $(SRC) $$stage; then \
+			echo; echo "================ make check FAILED in stage '$$stage' ================"; \
+			printf "$$summary"; exit 1; \
+		fi; \
+		d=$$(( $$(date +%s) - t )); summary="$$summary  $$stage: $${d}s\n"; \
+	done; \
+	echo; echo "================ make check: all stages passed ================"; \
+	printf "$$summary"; echo "  total: $$(( $$(date +%s) - t0 ))s"
+
+demo: release
+	@bin=$(B)/release/programs/sha1kit/sha1kit; \
+	files=(); \
+	for f in shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin sha1_reducedsha_coll.bin; do \
+		[ -e "$(TESTDATA)/$$f" ] && files+=("$(TESTDATA)/$$f"); \
+	done; \
+	for f in /bin/sh /etc/os-release; do [ -e "$$f" ] && files+=("$$f"); done; \
+	echo "\$$ sha1kit sum $${files[*]}"; \
+	rc=0; "$$bin" sum "$${files[@]}" || rc=$$?; \
+	echo "(sha1kit exited with status $$rc)"; \
+	if command -v sha1cdsum >/dev/null; then \
+		echo; echo "for comparison, the reference (\$$ sha1cdsum ...):"; \
+		sha1cdsum "$${files[@]}" || echo "(sha1cdsum exited with status $$?)"; \
+	fi
+
+clean:
+	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/testdata
+
+distclean:
+	rm -rf $(B)
+
+help:
+	@sed -n '1,/^$$/p' $(SRC)/Makefile | sed 's/^# \{0,1\}//'
