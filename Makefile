@@ -2,15 +2,21 @@
 # Build trees live under build/ (build/release, build/check, build/sanitize, build/cross-*).
 #
 #   make                release build (build/release)
-#   make check          what CI runs: deps (as root) + native -Werror build and tests + ASan/UBSan
-#                       + s390x (big-endian) and i686 (32-bit) under qemu + clang-format check
+#   make check          what CI runs: deps (as root) + native -Werror build and tests + x86 kernels
+#                       under qemu (Nehalem, Haswell) + portable-only build + ASan/UBSan + s390x
+#                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu
+#                       + generated files current + clang-format check
 #   make test           native -Werror build + ctest (build/check)
+#   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
+#   make portable-only  build with every accelerated path left out (-DSHA1KIT_PORTABLE_ONLY=ON) + tests
+#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
 #   make cross-s390x    cross build, unit tests under qemu-s390x
 #   make cross-i686     cross build, unit tests under qemu-i386
 #   make format-check   clang-format --dry-run --Werror on the C sources
 #   make format         clang-format -i on the C sources
-#   make generate       regenerate src/dc_tables.c from the oracle data (tools/gen_dc_tables.py)
+#   make generate       regenerate src/dc_tables.c and src/x86/ubc_simd.c (tools/gen_dc_tables.py)
+#   make generated      check that they are current
 #   make demo           release build, then `sha1kit sum` on the attack corpus and a few system files
 #   make deps           scripts/install-deps.sh (installs as root, prints the apt-get line otherwise)
 #   make clean          remove the build trees (keeps the downloaded cross sysroots); distclean: all
@@ -58,7 +64,8 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
-.PHONY: all release test check sanitize cross-s390x cross-i686 format-check format generate demo deps \
+.PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 emulate-x86 portable-only \
+	generated sysroot-aarch64 format-check format generate demo deps \
 	corpus sysroot-s390x sysroot-i686 clean distclean help
 
 all: release
@@ -94,6 +101,43 @@ cross-i686: sysroot-i686 corpus
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
 	$(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
 
+# aarch64: the ARMv8 SHA1 kernels under qemu-aarch64 -cpu max, then a build without them (portable).
+cross-aarch64: sysroot-aarch64 corpus
+	$(CONFIGURE) -B $(B)/cross-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/cross-aarch64 -j $(JOBS)
+	$(CTEST) --test-dir $(B)/cross-aarch64 $(NOSLOW_CTEST_ARGS)
+	$(CONFIGURE) -B $(B)/cross-aarch64-portable -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
+		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
+	$(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
+
+# x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
+# AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).
+emulate-x86:
+	@if [ "$$(uname -m)" != x86_64 ]; then echo "emulate-x86: not an x86-64 host, nothing to do"; exit 0; fi; \
+	for spec in Nehalem:ssse3 Haswell:avx2,ssse3; do \
+		cpu=$${spec%%:*}; expect=$${spec#*:}; \
+		for t in test_kernels test_dc; do \
+			echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect)"; \
+			SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect \
+				qemu-x86_64 -cpu $$cpu $(B)/check/tests/$$t >$(B)/check/emulate-$$cpu-$$t.log 2>&1 || \
+				{ cat $(B)/check/emulate-$$cpu-$$t.log; exit 1; }; \
+			tail -n 1 $(B)/check/emulate-$$cpu-$$t.log; \
+		done; \
+	done
+
+# The compile-time opt-outs: a build with every accelerated path left out must pass the unit tests.
+portable-only: corpus
+	$(CONFIGURE) -B $(B)/portable-only -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
+		-DSHA1KIT_PORTABLE_ONLY=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/portable-only -j $(JOBS)
+	$(CTEST) --test-dir $(B)/portable-only $(NOSLOW_CTEST_ARGS) -R 'test_'
+
+sysroot-aarch64:
+	$(SRC)/scripts/cross-sysroot.sh aarch64 $(B)/sysroot/aarch64-linux-gnu
+
 sysroot-s390x:
 	$(SRC)/scripts/cross-sysroot.sh s390x $(B)/sysroot/s390x-linux-gnu
 
@@ -114,13 +158,17 @@ format:
 
 PYTHON ?= python3
 generate:
-	$(PYTHON) $(SRC)/tools/gen_dc_tables.py --testdata $(TESTDATA) --output $(SRC)/src/dc_tables.c
+	$(PYTHON) $(SRC)/tools/gen_dc_tables.py --testdata $(TESTDATA) --srcdir $(SRC)/src
+
+# The generated files must be what the generator makes now (also a ctest in every pass).
+generated:
+	$(PYTHON) $(SRC)/tools/gen_dc_tables.py --testdata $(TESTDATA) --srcdir $(SRC)/src --check
 
 deps:
 	$(SRC)/scripts/install-deps.sh
 
 # The full run, in order, with a header and a time for each stage (what .ci/run calls).
-CHECK_STAGES := deps test sanitize cross-s390x cross-i686 format-check
+CHECK_STAGES := deps test emulate-x86 portable-only sanitize cross-s390x cross-i686 cross-aarch64 generated format-check
 check:
 	@t0=$$(date +%s); summary=""; n=0; total=$(words $(CHECK_STAGES)); \
 	for stage in $(CHECK_STAGES); do \
@@ -152,7 +200,8 @@ demo: release
 	fi
 
 clean:
-	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/testdata
+	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/cross-aarch64 \
+		$(B)/cross-aarch64-portable $(B)/portable-only $(B)/testdata
 
 distclean:
 	rm -rf $(B)

@@ -2,7 +2,7 @@
 # cross-sysroot.sh - prepare the target libraries that the cross test builds link against and that
 # qemu-user loads at run time: the target's libc (for qemu -L), cmocka, jansson and OpenSSL's libcrypto (+zlib).
 #
-# Usage: scripts/cross-sysroot.sh s390x|i686 [DIR]
+# Usage: scripts/cross-sysroot.sh s390x|i686|aarch64 [DIR]
 #   DIR defaults to build/sysroot/<triple> in the repository; cmake/toolchain-<arch>.cmake looks there
 #   (or in $SHA1KIT_CROSS_SYSROOT). Needs no root: see scripts/apt-fetch.sh. Idempotent (stamp file).
 #
@@ -16,8 +16,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 case "${1:-}" in
 s390x) debarch=s390x triple=s390x-linux-gnu ;;
 i686 | i386) debarch=i386 triple=i686-linux-gnu ;;
+aarch64 | arm64) debarch=arm64 triple=aarch64-linux-gnu ;;
 *)
-	echo "usage: $0 s390x|i686 [DIR]" >&2
+	echo "usage: $0 s390x|i686|aarch64 [DIR]" >&2
 	exit 2
 	;;
 esac

@@ -25,6 +25,7 @@ packages=(
 	qemu-user
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
 	gcc-i686-linux-gnu libc6-dev-i386-cross
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 )
 
 missing=()

@@ -6,7 +6,8 @@
  *
  * Which kernels must run is not taken from the library's own probe: it comes from
  * $SHA1KIT_EXPECT_KERNELS (comma-separated; set by the emulation runs, where /proc/cpuinfo shows the
- * host) or else from the flags in /proc/cpuinfo. A kernel that is expected but not supported, or a
+ * host; "portable" alone for a build without accelerated kernels) or else from the flags in
+ * /proc/cpuinfo. A kernel that is expected but not supported, or a
  * default choice other than the first expected kernel, fails the test.
  */
 #define _DEFAULT_SOURCE
