@@ -1,8 +1,8 @@
 /*
  * cpu_features.c - x86 CPU feature probe, run once per process (the library's only global state).
  *
- * CPUID leaf 1: EDX bit 26 SSE2; ECX bit 9 SSSE3, bit 19 SSE4.1, bit 27 OSXSAVE, bit 28 AVX. Leaf 7 subleaf 0:
- * EBX bit 5 AVX2, bit 8 BMI2, bit 29 SHA. AVX/AVX2 are trusted only when the OS saves the YMM state:
+ * CPUID leaf 1: EDX bit 26 SSE2; ECX bit 9 SSSE3, bit 19 SSE4.1, bit 27 OSXSAVE, bit 28 AVX. Leaf 7 subleaf
+ * 0: EBX bit 5 AVX2, bit 8 BMI2, bit 29 SHA. AVX/AVX2 are trusted only when the OS saves the YMM state:
  * OSXSAVE set and XGETBV(0) has bits 1 (SSE) and 2 (AVX) (Intel SDM vol. 1, 14.3). SHA-NI is
  * reported only together with SSSE3 and SSE4.1, which the SHA-NI kernel also uses.
  */
