@@ -5,11 +5,12 @@
 #   make check          what CI runs: deps (as root) + native -Werror build and tests + x86 kernels
 #                       under qemu (Nehalem, Haswell) + portable-only build + ASan/UBSan + s390x
 #                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu
-#                       + generated files current + clang-format check
+#                       + libFuzzer runs + generated files current + clang-format check
 #   make test           native -Werror build + ctest (build/check)
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
 #   make portable-only  build with every accelerated path left out (-DSHA1KIT_PORTABLE_ONLY=ON) + tests
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
+#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
 #   make cross-s390x    cross build, unit tests under qemu-s390x
 #   make cross-i686     cross build, unit tests under qemu-i386
@@ -65,7 +66,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
 .PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 emulate-x86 portable-only \
-	generated sysroot-aarch64 format-check format generate demo deps \
+	generated fuzz sysroot-aarch64 format-check format generate demo deps \
 	corpus sysroot-s390x sysroot-i686 clean distclean help
 
 all: release
@@ -135,6 +136,24 @@ portable-only: corpus
 	$(CMAKE) --build $(B)/portable-only -j $(JOBS)
 	$(CTEST) --test-dir $(B)/portable-only $(NOSLOW_CTEST_ARGS) -R 'test_'
 
+# libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
+# inputs go to build/fuzz/new-<name>, the repository's corpus is only read.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= dc
+fuzz: corpus
+	$(CONFIGURE) -B $(B)/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_FUZZ=ON \
+		-DSHA1KIT_BUILD_TESTS=OFF -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF \
+		"-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/fuzz -j $(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/new-$$t; \
+		echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+		SHA1KIT_TESTDATA=$(TESTDATA) $(B)/fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			-print_final_stats=1 $(B)/fuzz/new-$$t $(SRC)/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || \
+			{ tail -n 40 $(B)/fuzz/$$t.log; exit 1; }; \
+		grep -E '^(Done|stat::number_of_executed_units)' $(B)/fuzz/$$t.log; \
+	done
+
 sysroot-aarch64:
 	$(SRC)/scripts/cross-sysroot.sh aarch64 $(B)/sysroot/aarch64-linux-gnu
 
@@ -168,7 +187,8 @@ deps:
 	$(SRC)/scripts/install-deps.sh
 
 # The full run, in order, with a header and a time for each stage (what .ci/run calls).
-CHECK_STAGES := deps test emulate-x86 portable-only sanitize cross-s390x cross-i686 cross-aarch64 generated format-check
+CHECK_STAGES := deps test emulate-x86 portable-only sanitize cross-s390x cross-i686 cross-aarch64 fuzz generated \
+	format-check
 check:
 	@t0=$$(date +%s); summary=""; n=0; total=$(words $(CHECK_STAGES)); \
 	for stage in $(CHECK_STAGES); do \
@@ -201,7 +221,7 @@ demo: release
 
 clean:
 	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/cross-aarch64 \
-		$(B)/cross-aarch64-portable $(B)/portable-only $(B)/testdata
+		$(B)/cross-aarch64-portable $(B)/portable-only $(B)/fuzz $(B)/testdata
 
 distclean:
 	rm -rf $(B)
