@@ -1,0 +1,41 @@
+# Tests of the reference-compatible API (libsha1detectcoll, <sha1dc/sha1.h>), the installation, and
+# `sha1kit hash-object` against `git hash-object`. Included from tests/CMakeLists.txt.
+
+# compat_api: the Git-style use of the API, in the build tree (static library; runs under qemu in
+# the cross builds, where it also checks sizeof/alignof(SHA1_CTX) against the reference's layout).
+add_executable(compat_git compat/compat_git.c)
+target_link_libraries(compat_git PRIVATE sha1detectcoll_static)
+add_test(NAME compat_api COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:compat_git> ${SHA1KIT_TESTDATA})
+set_tests_properties(compat_api PROPERTIES LABELS "compat")
+
+# compat_install: `cmake --install` into a temporary prefix, then the same program built against the
+# installed header and libraries through pkg-config (and find_package), the nm symbol check, the
+# relocatable .pc files, the man pages. Needs the shared library.
+if(SHA1KIT_BUILD_SHARED)
+  find_program(SHA1KIT_PKG_CONFIG NAMES pkg-config pkgconf)
+  set(_sk_objdump "${CMAKE_OBJDUMP}")
+  if(NOT _sk_objdump)
+    set(_sk_objdump objdump)
+  endif()
+  set(_sk_nm "${CMAKE_NM}")
+  if(NOT _sk_nm)
+    set(_sk_nm nm)
+  endif()
+  string(REPLACE ";" " " _sk_emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
+  set(_sk_with_cli 0)
+  if(TARGET sha1kit)
+    set(_sk_with_cli 1)
+  endif()
+  add_test(NAME compat_install
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_install.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR}
+            ${CMAKE_SOURCE_DIR} ${SHA1KIT_TESTDATA} ${CMAKE_C_COMPILER} ${_sk_nm} ${_sk_objdump})
+  set_tests_properties(compat_install PROPERTIES LABELS "compat" TIMEOUT 300
+    ENVIRONMENT "SK_CFLAGS=${CMAKE_C_FLAGS};SK_LDFLAGS=${CMAKE_EXE_LINKER_FLAGS};SK_EMULATOR=${_sk_emulator};SK_WITH_CLI=${_sk_with_cli}")
+endif()
+
+# cli_hash_object: `sha1kit hash-object` against `git hash-object` (needs git).
+if(TARGET sha1kit)
+  add_test(NAME cli_hash_object
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_hash_object.sh $<TARGET_FILE:sha1kit>)
+  set_tests_properties(cli_hash_object PROPERTIES LABELS "cli;compat" TIMEOUT 300)
+endif()
