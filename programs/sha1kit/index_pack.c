@@ -1,0 +1,337 @@
+/*
+ * index_pack.c - `sha1kit index-pack`: build the .idx of a Git pack, byte for byte as
+ * `git index-pack` writes it, or check an existing one (--verify).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "digest.h"
+#include "pack.h"
+#include "pack_io.h"
+
+#define CMD "index-pack"
+
+static void index_pack_usage(void)
+{
+	fputs("Usage: sha1kit index-pack [OPTION]... PACK\n"
+	      "Build the index (.idx) of the Git pack file PACK, or check an existing one.\n"
+	      "\n"
+	      "Every object of PACK is inflated, deltas (OFS_DELTA and REF_DELTA) are resolved,\n"
+	      "and every object ID is computed with SHA-1DC, which detects the known SHA-1\n"
+	      "collision attacks: an object that carries one is an error. The pack trailer\n"
+	      "(the SHA-1 of the rest of the file) is checked. The index written is version 2,\n"
+	      "byte for byte the file `git index-pack` writes for the same pack: fan-out table,\n"
+	      "sorted object names, CRC-32s, 31-bit offsets with a table of 64-bit offsets,\n"
+	      "the pack checksum and the index checksum. It is written to a temporary file in\n"
+	      "the target directory and renamed into place, with mode 0444; on any error no\n"
+	      "index is left behind. On success the pack checksum is printed on standard\n"
+	      "output, as Git does.\n"
+	      "\n"
+	      "  -o FILE               write the index to FILE (default: PACK with .pack\n"
+	      "                          replaced by .idx; PACK must then end in .pack)\n"
+	      "      --verify          write nothing: rebuild the index and compare it with\n"
+	      "                          the existing one (FILE or the default name), with\n"
+	      "                          the version and 64-bit offset layout found in it\n"
+	      "      --strict          also reject duplicate objects and malformed trees,\n"
+	      "                          commits and tags\n"
+	      "      --threads=N       resolve deltas with N threads (default: one per online\n"
+	      "                          CPU; 0 means the same)\n"
+	      "      --index-version=V[,OFFSET]\n"
+	      "                        write index version V (1 or 2); with OFFSET, objects\n"
+	      "                          above OFFSET go to the 64-bit offset table (as Git's\n"
+	      "                          option of the same name, for tests)\n"
+	      "  -q, --quiet           no progress lines (they are shown only when standard\n"
+	      "                          error is a terminal)\n"
+	      "      --help            display this help and exit\n"
+	      "\n"
+	      "Memory: the pack is mapped; delta bases are kept in a cache of 96 MiB per\n"
+	      "thread and rebuilt from the pack when evicted.\n"
+	      "\n"
+	      "Errors: one line 'sha1kit: index-pack: REASON (at offset N)' on standard error,\n"
+	      "N being the pack offset of the object at fault: truncated pack, wrong object\n"
+	      "count, corrupt zlib stream, size mismatch, delta out of range, missing or\n"
+	      "cyclic delta base, trailer mismatch, 'collision attack detected in object at\n"
+	      "offset N', index mismatch (--verify).\n"
+	      "\n"
+	      "Exit status: 0 success; 1 failure or usage error; 3 a collision attack was\n"
+	      "detected (which also fails the command).\n"
+	      "\n"
+	      "Examples:\n"
+	      "  sha1kit index-pack pack-1234.pack            writes pack-1234.idx\n"
+	      "  sha1kit index-pack --verify pack-1234.pack   checks pack-1234.idx\n"
+	      "  sha1kit index-pack --threads=1 -o /tmp/x.idx big.pack\n",
+	      stdout);
+}
+
+/* The temporary index, removed by a fatal signal while it exists. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_active;
+
+static void on_signal(int sig)
+{
+	if (tmp_active) {
+		unlink(tmp_path);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void (*handler)(int))
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		signal(sigs[i], handler);
+	}
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+		if (w < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Write `buf` to `path` through a temporary file in the same directory and a rename. */
+static int write_index(const char *path, const uint8_t *buf, size_t len)
+{
+	int n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmp-XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
+		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(path));
+		return -1;
+	}
+	catch_signals(on_signal);
+	int fd = mkstemp(tmp_path);
+	if (fd < 0) {
+		sk_error(errno, CMD ": cannot create a temporary file beside %s", sk_quote(path));
+		catch_signals(SIG_DFL);
+		return -1;
+	}
+	tmp_active = 1;
+	int e = write_all(fd, buf, len);
+	const char *what = "write";
+	if (e == 0 && fsync(fd) != 0) {
+		e = errno;
+		what = "sync";
+	}
+	if (e == 0 && fchmod(fd, 0444) != 0) {
+		e = errno;
+		what = "chmod";
+	}
+	if (close(fd) != 0 && e == 0) {
+		e = errno;
+		what = "write";
+	}
+	if (e == 0 && rename(tmp_path, path) != 0) {
+		e = errno;
+		what = "rename to";
+	}
+	if (e != 0) {
+		unlink(tmp_path);
+		tmp_active = 0;
+		catch_signals(SIG_DFL);
+		sk_error(e, CMD ": cannot %s %s", what, sk_quote(e != 0 && what[0] == 'r' ? path : tmp_path));
+		return -1;
+	}
+	tmp_active = 0;
+	catch_signals(SIG_DFL);
+	return 0;
+}
+
+/* "V" or "V,OFFSET" */
+static bool parse_index_version(const char *arg, unsigned *version, uint64_t *limit)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (errno != 0 || end == arg || (v != 1 && v != 2)) {
+		return false;
+	}
+	*version = (unsigned)v;
+	if (*end == ',') {
+		const char *o = end + 1;
+		errno = 0;
+		unsigned long long off = strtoull(o, &end, 0);
+		if (errno != 0 || end == o || *o == '-' || off > 0xffffffffull) {
+			return false;
+		}
+		*limit = off;
+	}
+	return *end == '\0';
+}
+
+/* Default index name: PACK with ".pack" replaced by ".idx". */
+static char *default_idx_name(const char *pack)
+{
+	size_t n = strlen(pack);
+	if (n < 5 || strcmp(pack + n - 5, ".pack") != 0) {
+		return NULL;
+	}
+	char *s = malloc(n);
+	if (s == NULL) {
+		return NULL;
+	}
+	memcpy(s, pack, n - 5);
+	memcpy(s + n - 5, ".idx", 5);
+	return s;
+}
+
+int sk_cmd_index_pack(int argc, char **argv)
+{
+	enum { OPT_VERIFY = 256, OPT_STRICT, OPT_THREADS, OPT_INDEX_VERSION, OPT_HELP };
+	static const struct option options[] = {
+	    {"verify", no_argument, NULL, OPT_VERIFY},
+	    {"strict", no_argument, NULL, OPT_STRICT},
+	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *out_name = NULL;
+	bool verify = false, strict = false, quiet = false, version_given = false;
+	unsigned threads = 0, version = 2;
+	uint64_t limit = PK_IDX_OFF32_LIMIT;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:q", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_name = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_VERIFY:
+			verify = true;
+			break;
+		case OPT_STRICT:
+			strict = true;
+			break;
+		case OPT_THREADS:
+			if (!pk_parse_threads(optarg, &threads)) {
+				sk_usage_error(CMD, CMD ": invalid thread count '%s'", optarg);
+			}
+			break;
+		case OPT_INDEX_VERSION:
+			if (!parse_index_version(optarg, &version, &limit)) {
+				sk_usage_error(CMD,
+				               CMD ": invalid index version '%s' (expected 1, 2 or 2,OFFSET)",
+				               optarg);
+			}
+			version_given = true;
+			break;
+		case OPT_HELP:
+			index_pack_usage();
+			return sk_finish(SK_EXIT_OK, false);
+		default:
+			sk_usage_error(CMD, NULL);
+		}
+	}
+	if (optind >= argc) {
+		sk_usage_error(CMD, CMD ": missing PACK operand");
+	}
+	if (argc - optind > 1) {
+		sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
+	}
+	const char *pack_name = argv[optind];
+	char *idx_alloc = NULL;
+	const char *idx_name = out_name;
+	if (idx_name == NULL) {
+		idx_alloc = default_idx_name(pack_name);
+		if (idx_alloc == NULL) {
+			sk_usage_error(CMD, CMD ": pack file name %s does not end in .pack (use -o)",
+			               sk_quote(pack_name));
+		}
+		idx_name = idx_alloc;
+	}
+	if (threads == 0) {
+		threads = pk_online_cpus();
+	}
+
+	int status = SK_EXIT_FAILURE;
+	struct pk_file file;
+	struct pk_file old_idx = {0};
+	struct pk_pack pack = {0};
+	struct pk_error err;
+	struct pk_progress progress;
+	uint8_t *idx = NULL;
+	size_t idx_len = 0;
+	int e = pk_file_map(&file, pack_name);
+	if (e != 0) {
+		sk_error(e, CMD ": cannot open %s", sk_quote(pack_name));
+		free(idx_alloc);
+		return sk_finish(SK_EXIT_FAILURE, false);
+	}
+	if (verify) {
+		/* Open the index first: a missing one fails before the work. */
+		e = pk_file_map(&old_idx, idx_name);
+		if (e != 0) {
+			sk_error(e, CMD ": cannot open %s", sk_quote(idx_name));
+			goto out;
+		}
+		if (!version_given) {
+			pk_idx_params(old_idx.data, (size_t)old_idx.len, &version, &limit);
+		}
+	}
+
+	struct pk_options opt;
+	pk_options_default(&opt);
+	opt.threads = threads;
+	opt.cache_limit = ((uint64_t)96 << 20) * threads;
+	opt.strict = strict;
+	pk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
+	opt.progress = pk_progress_cb;
+	opt.progress_ctx = &progress;
+	opt.release = pk_file_release;
+	opt.release_ctx = &file;
+	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0 ||
+	    pk_idx_build(&pack, version, limit, strict, &idx, &idx_len, &err) != 0) {
+		pk_progress_abort(&progress);
+		pk_report(CMD, NULL, &err);
+		if (err.collision) {
+			status |= SK_EXIT_COLLISION;
+		}
+		goto out;
+	}
+	if (verify) {
+		size_t i;
+		if (!pk_file_equal(&old_idx, idx, idx_len, &i)) {
+			sk_error(0, CMD ": %s does not match the pack (first difference at byte %zu)",
+			         sk_quote(idx_name), i);
+			goto out;
+		}
+		status = SK_EXIT_OK;
+	} else if (write_index(idx_name, idx, idx_len) == 0) {
+		char hex[2 * SHA1KIT_DIGEST_SIZE + 1];
+		sk_hex(pack.checksum, hex);
+		printf("%s\n", hex);
+		status = SK_EXIT_OK;
+	}
+out:
+	free(idx);
+	pk_pack_free(&pack);
+	pk_file_unmap(&old_idx);
+	pk_file_unmap(&file);
+	free(idx_alloc);
+	return sk_finish(status, false);
+}

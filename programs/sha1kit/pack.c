@@ -1,0 +1,1587 @@
+/*
+ * pack.c - Git pack parsing, delta resolution, object IDs and idx files (see pack.h).
+ *
+ * Written from Git's format documentation (Documentation/gitformat-pack.txt) and by comparing
+ * results with `git index-pack` and `git verify-pack` (Git 2.39); no code was taken from Git.
+ *
+ * Pass 1 walks the entries in order: it decodes each header, inflates the zlib stream (the pack
+ * gives only the inflated size, so inflating to Z_STREAM_END is what tells where the entry ends),
+ * computes the CRC-32 of the stored entry, hashes whole objects with SHA-1DC as they stream out of
+ * zlib, and hashes the pack itself with the fast SHA-1 for the trailer check.
+ *
+ * Pass 2 resolves deltas: each whole object that serves as a base is the root of a tree of deltas
+ * (OFS_DELTA children found by offset, REF_DELTA children by object ID once the base's ID is known).
+ * Worker threads take roots from a shared counter and walk their trees depth first with an explicit
+ * stack. The stack keeps the data of the bases on the current path while they fit in the thread's
+ * share of the cache limit; the oldest are dropped first and rebuilt from the pack on demand (by
+ * re-applying the deltas from the nearest base still in memory, or from the root). A base's data is
+ * dropped as soon as its last child has been built from it.
+ */
+#include "pack.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "sha1kit.h"
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Small helpers                                                                                    */
+/* ------------------------------------------------------------------------------------------------ */
+
+static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	err->has_offset = has_offset;
+	err->offset = offset;
+	err->collision = false;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static void to_hex(const uint8_t *id, char out[2 * PK_HASH_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 0; i < PK_HASH_LEN; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * PK_HASH_LEN] = '\0';
+}
+
+const char *pk_type_name(unsigned type)
+{
+	switch (type) {
+	case PK_COMMIT:
+		return "commit";
+	case PK_TREE:
+		return "tree";
+	case PK_BLOB:
+		return "blob";
+	case PK_TAG:
+		return "tag";
+	case PK_OFS_DELTA:
+		return "ofs-delta";
+	case PK_REF_DELTA:
+		return "ref-delta";
+	default:
+		return "unknown";
+	}
+}
+
+void pk_options_default(struct pk_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->threads = 1;
+	opt->cache_limit = (uint64_t)96 << 20;
+}
+
+/* CRC-32 (zlib's) of any length. */
+static uint32_t crc32_any(uint32_t crc, const uint8_t *p, uint64_t n)
+{
+	while (n > 0) {
+		z_size_t step = n > ((z_size_t)1 << 30) ? ((z_size_t)1 << 30) : (z_size_t)n;
+		crc = (uint32_t)crc32_z(crc, p, step);
+		p += step;
+		n -= step;
+	}
+	return crc;
+}
+
+/* Object header "<type> <size>\0" for the object ID; returns its length (NUL included). */
+static size_t object_header(char *buf, size_t cap, unsigned type, uint64_t size)
+{
+	int n = snprintf(buf, cap, "%s %" PRIu64, pk_type_name(type), size);
+	return (size_t)n + 1;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Inflate (zlib)                                                                                   */
+/* ------------------------------------------------------------------------------------------------ */
+
+enum inf_status { INF_OK = 0, INF_TRUNCATED, INF_CORRUPT, INF_TOO_LONG, INF_TOO_SHORT, INF_NOMEM };
+
+struct inflater {
+	z_stream zs;
+	bool ready;
+	const char *zmsg; /* zlib's message for INF_CORRUPT, if any */
+	uint64_t produced;
+};
+
+static bool inflater_init(struct inflater *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (inflateInit(&f->zs) != Z_OK) {
+		return false;
+	}
+	f->ready = true;
+	return true;
+}
+
+static void inflater_end(struct inflater *f)
+{
+	if (f->ready) {
+		inflateEnd(&f->zs);
+		f->ready = false;
+	}
+}
+
+typedef void (*inflate_sink)(void *ctx, const uint8_t *p, size_t n);
+
+#define ZCAP ((uint64_t)1 << 30) /* largest slice handed to zlib's 32-bit counters at once */
+
+/*
+ * Inflate the zlib stream starting at in[0], of which `avail` bytes may be read, expecting exactly
+ * `size` bytes of output. Output goes to `out` (size bytes) or, when out is NULL, through `sink` in
+ * pieces of at most chunk_len bytes staged in `chunk`. *consumed gets the length of the stream.
+ */
+static enum inf_status inflate_exact(struct inflater *f, const uint8_t *in, uint64_t avail, uint8_t *out,
+                                     uint64_t size, inflate_sink sink, void *sink_ctx, uint8_t *chunk,
+                                     size_t chunk_len, uint64_t *consumed)
+{
+	z_stream *zs = &f->zs;
+	uint64_t in_left = avail;
+	uint64_t produced = 0;
+	uint8_t extra;
+
+	f->zmsg = NULL;
+	inflateReset(zs);
+	zs->next_in = (Bytef *)(uintptr_t)in; /* zlib does not write through next_in */
+	zs->avail_in = (uInt)(in_left > ZCAP ? ZCAP : in_left);
+	in_left -= zs->avail_in;
+	for (;;) {
+		uint64_t want = size - produced;
+		uint8_t *o;
+		uInt olen;
+		bool overflow_probe = false;
+		if (want == 0) {
+			/* Room for one byte more than announced: the rest of the stream (end of block,
+			 * Adler-32) must then produce nothing. */
+			o = &extra;
+			olen = 1;
+			overflow_probe = true;
+		} else if (out != NULL) {
+			o = out + produced;
+			olen = (uInt)(want > ZCAP ? ZCAP : want);
+		} else {
+			o = chunk;
+			olen = (uInt)(want > chunk_len ? chunk_len : want);
+		}
+		zs->next_out = o;
+		zs->avail_out = olen;
+		int ret = inflate(zs, Z_NO_FLUSH);
+		size_t got = olen - zs->avail_out;
+		if (overflow_probe && got > 0) {
+			f->produced = produced + got;
+			return INF_TOO_LONG;
+		}
+		if (out == NULL && got > 0) {
+			sink(sink_ctx, chunk, got);
+		}
+		produced += got;
+		bool refilled = false;
+		if (zs->avail_in == 0 && in_left > 0) {
+			zs->avail_in = (uInt)(in_left > ZCAP ? ZCAP : in_left);
+			in_left -= zs->avail_in;
+			refilled = true;
+		}
+		if (ret == Z_STREAM_END) {
+			break;
+		}
+		if (ret == Z_OK) {
+			continue;
+		}
+		if (ret == Z_BUF_ERROR) {
+			if (refilled) {
+				continue;
+			}
+			if (zs->avail_in == 0) {
+				f->produced = produced;
+				return INF_TRUNCATED;
+			}
+			f->zmsg = "no progress";
+			return INF_CORRUPT;
+		}
+		if (ret == Z_MEM_ERROR) {
+			return INF_NOMEM;
+		}
+		f->zmsg = ret == Z_NEED_DICT ? "stream needs a preset dictionary" : zs->msg;
+		return INF_CORRUPT;
+	}
+	f->produced = produced;
+	if (produced != size) {
+		return INF_TOO_SHORT;
+	}
+	*consumed = avail - in_left - zs->avail_in;
+	return INF_OK;
+}
+
+/* Describe a failed inflate_exact in `err`. */
+static void inflate_error(struct pk_error *err, const struct inflater *f, enum inf_status st, uint64_t offset,
+                          uint64_t size, const char *what)
+{
+	switch (st) {
+	case INF_TRUNCATED:
+		set_error(err, true, offset,
+		          "pack is truncated: the zlib stream of the %s ends past the pack data", what);
+		break;
+	case INF_CORRUPT:
+		set_error(err, true, offset, "corrupt zlib stream in the %s%s%s", what, f->zmsg ? ": " : "",
+		          f->zmsg ? f->zmsg : "");
+		break;
+	case INF_TOO_LONG:
+		set_error(err, true, offset,
+		          "the %s inflates to more than the %" PRIu64 " bytes its header gives", what, size);
+		break;
+	case INF_TOO_SHORT:
+		set_error(err, true, offset,
+		          "the %s inflates to %" PRIu64 " bytes, its header gives %" PRIu64, what,
+		          f->produced, size);
+		break;
+	case INF_NOMEM:
+		set_error(err, true, offset, "out of memory while inflating the %s", what);
+		break;
+	case INF_OK:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Object syntax checks (--strict)                                                                  */
+/* ------------------------------------------------------------------------------------------------ */
+
+static bool is_hex_line(const uint8_t **p, const uint8_t *end, const char *key)
+{
+	size_t kl = strlen(key);
+	if ((size_t)(end - *p) < kl + 2 * PK_HASH_LEN + 1 || memcmp(*p, key, kl) != 0) {
+		return false;
+	}
+	const uint8_t *h = *p + kl;
+	for (int i = 0; i < 2 * PK_HASH_LEN; i++) {
+		if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f'))) {
+			return false;
+		}
+	}
+	if (h[2 * PK_HASH_LEN] != '\n') {
+		return false;
+	}
+	*p = h + 2 * PK_HASH_LEN + 1;
+	return true;
+}
+
+/* A line "KEY...\n" at *p: skip it. */
+static bool skip_line(const uint8_t **p, const uint8_t *end, const char *key)
+{
+	size_t kl = strlen(key);
+	if ((size_t)(end - *p) < kl || memcmp(*p, key, kl) != 0) {
+		return false;
+	}
+	const uint8_t *nl = memchr(*p + kl, '\n', (size_t)(end - *p - kl));
+	if (nl == NULL) {
+		return false;
+	}
+	*p = nl + 1;
+	return true;
+}
+
+/* Git's tree order: names compare bytewise, a tree's name as if followed by '/'. */
+static int tree_name_cmp(const uint8_t *a, size_t al, bool adir, const uint8_t *b, size_t bl, bool bdir)
+{
+	size_t n = al < bl ? al : bl;
+	int c = memcmp(a, b, n);
+	if (c != 0) {
+		return c;
+	}
+	unsigned ca = al > n ? a[n] : (adir ? '/' : 0);
+	unsigned cb = bl > n ? b[n] : (bdir ? '/' : 0);
+	return (int)ca - (int)cb;
+}
+
+/* NULL when `data` is a well-formed object of `type`, else the reason. */
+static const char *check_object(unsigned type, const uint8_t *data, uint64_t len)
+{
+	if (len == 0) {
+		data = (const uint8_t *)""; /* the buffer of an empty object may be NULL */
+	}
+	const uint8_t *p = data, *end = data + len;
+	switch (type) {
+	case PK_TREE: {
+		const uint8_t *prev = NULL;
+		size_t prev_len = 0;
+		bool prev_dir = false;
+		while (p < end) {
+			uint32_t mode = 0;
+			const uint8_t *m = p;
+			while (p < end && *p >= '0' && *p <= '7' && p - m < 7) {
+				mode = mode * 8 + (uint32_t)(*p - '0');
+				p++;
+			}
+			if (p == m || p >= end || *p != ' ') {
+				return "malformed tree entry mode";
+			}
+			p++;
+			const uint8_t *name = p;
+			const uint8_t *nul = memchr(p, '\0', (size_t)(end - p));
+			if (nul == NULL || nul == name) {
+				return "malformed tree entry name";
+			}
+			size_t nl = (size_t)(nul - name);
+			if (memchr(name, '/', nl) != NULL || (nl == 1 && name[0] == '.') ||
+			    (nl == 2 && name[0] == '.' && name[1] == '.')) {
+				return "invalid tree entry name";
+			}
+			if ((size_t)(end - nul - 1) < PK_HASH_LEN) {
+				return "truncated tree entry";
+			}
+			p = nul + 1 + PK_HASH_LEN;
+			bool dir = (mode & 0170000) == 0040000;
+			if (prev != NULL && tree_name_cmp(prev, prev_len, prev_dir, name, nl, dir) >= 0) {
+				return "tree entries not sorted, or duplicated";
+			}
+			prev = name;
+			prev_len = nl;
+			prev_dir = dir;
+		}
+		return NULL;
+	}
+	case PK_COMMIT:
+		if (!is_hex_line(&p, end, "tree ")) {
+			return "commit without a valid tree line";
+		}
+		while (is_hex_line(&p, end, "parent ")) {
+		}
+		if (!skip_line(&p, end, "author ") || !skip_line(&p, end, "committer ")) {
+			return "commit without valid author and committer lines";
+		}
+		return NULL;
+	case PK_TAG:
+		if (!is_hex_line(&p, end, "object ")) {
+			return "tag without a valid object line";
+		}
+		const uint8_t *t = p;
+		if (!skip_line(&p, end, "type ")) {
+			return "tag without a valid type line";
+		}
+		size_t tl = (size_t)(p - t) - 6; /* the type name between "type " and the newline */
+		bool known = false;
+		for (unsigned k = PK_COMMIT; k <= PK_TAG; k++) {
+			known |= strlen(pk_type_name(k)) == tl && memcmp(t + 5, pk_type_name(k), tl) == 0;
+		}
+		if (!known) {
+			return "tag without a valid type line";
+		}
+		if (!skip_line(&p, end, "tag ")) {
+			return "tag without a tag line";
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Pass 1: walk the entries                                                                         */
+/* ------------------------------------------------------------------------------------------------ */
+
+#define CHUNK_LEN (64 * 1024)
+
+static void dc_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	sha1kit_dc_update(ctx, p, n);
+}
+
+struct grow {
+	uint8_t *p;
+	size_t len, cap;
+	bool failed;
+};
+
+static void grow_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct grow *g = ctx;
+	if (g->failed) {
+		return;
+	}
+	if (n > g->cap - g->len) {
+		size_t ncap = g->cap ? g->cap : 4096;
+		while (ncap - g->len < n) {
+			if (ncap > SIZE_MAX / 2) {
+				g->failed = true;
+				return;
+			}
+			ncap *= 2;
+		}
+		uint8_t *np = realloc(g->p, ncap);
+		if (np == NULL) {
+			g->failed = true;
+			return;
+		}
+		g->p = np;
+		g->cap = ncap;
+	}
+	memcpy(g->p + g->len, p, n);
+	g->len += n;
+}
+
+static void null_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+}
+
+/* Finish a SHA-1DC object ID; false (and `err` set) when a collision attack was detected. */
+static bool finish_id(sha1kit_dc_ctx *dc, uint8_t id[PK_HASH_LEN], uint64_t offset, struct pk_error *err)
+{
+	if (sha1kit_dc_final(dc, id, NULL) == SHA1KIT_DC_COLLISION) {
+		set_error(err, true, offset, "collision attack detected in object at offset %" PRIu64,
+		          offset);
+		err->collision = true;
+		return false;
+	}
+	return true;
+}
+
+/* Index of the object at `offset` among objs[0..n) (sorted by offset), or PK_NO_BASE. */
+static uint32_t find_offset(const struct pk_object *objs, uint32_t n, uint64_t offset)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (objs[mid].offset < offset) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo < n && objs[lo].offset == offset ? lo : PK_NO_BASE;
+}
+
+static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct inflater *inf,
+                 struct pk_error *err)
+{
+	const uint8_t *data = pack->data;
+	const uint64_t end = pack->len - PK_HASH_LEN; /* objects end where the trailer starts */
+	uint64_t pos = 12, hashed = 0, released = 0;
+	uint32_t cap = 0;
+	sha1kit_fast_ctx trailer;
+	sha1kit_dc_ctx dc;
+	uint8_t *chunk = malloc(CHUNK_LEN);
+	struct grow full = {NULL, 0, 0, false}; /* whole non-blob object, --strict only */
+	int rc = -1;
+
+	if (chunk == NULL) {
+		set_error(err, false, 0, "out of memory");
+		return -1;
+	}
+	sha1kit_fast_init(&trailer);
+	sha1kit_dc_init(&dc, NULL); /* Git's settings: true digest, detection on */
+
+	for (uint32_t i = 0; i < pack->nr; i++) {
+		if (pos >= end) {
+			set_error(err, true, pos,
+			          "pack is truncated or its object count is wrong: object %" PRIu32
+			          " of %" PRIu32 " would start at the trailer",
+			          i + 1, pack->nr);
+			goto out;
+		}
+		if (i == cap) {
+			/* Grow as entries are found, so a false count cannot make us allocate much. */
+			uint32_t ncap = cap < 1024 ? 1024 : (cap > pack->nr / 2 ? pack->nr : cap * 2);
+			if (ncap > pack->nr) {
+				ncap = pack->nr;
+			}
+			struct pk_object *n = realloc(pack->objs, (size_t)ncap * sizeof(*n));
+			if (n == NULL) {
+				set_error(err, false, 0, "out of memory (%" PRIu32 " objects)", ncap);
+				goto out;
+			}
+			pack->objs = n;
+			cap = ncap;
+		}
+		struct pk_object *o = &pack->objs[i];
+		memset(o, 0, sizeof(*o));
+		o->offset = pos;
+		o->base = PK_NO_BASE;
+
+		/* Entry header: type and size (little-endian base-128, 4 bits in the first byte). */
+		uint64_t p = pos;
+		unsigned c = data[p++];
+		unsigned type = (c >> 4) & 7;
+		uint64_t size = c & 15;
+		unsigned shift = 4;
+		while (c & 0x80) {
+			if (p >= end) {
+				set_error(err, true, pos, "pack is truncated inside an object header");
+				goto out;
+			}
+			c = data[p++];
+			if (shift > 63 || (shift > 57 && ((c & 0x7fu) >> (64 - shift)) != 0)) {
+				set_error(err, true, pos,
+				          "object size in the entry header overflows 64 bits");
+				goto out;
+			}
+			size |= (uint64_t)(c & 0x7f) << shift;
+			shift += 7;
+		}
+		if (type == 0 || type == 5) {
+			set_error(err, true, pos, "invalid object type %u", type);
+			goto out;
+		}
+		if (opt->max_object_size != 0 && size > opt->max_object_size) {
+			set_error(err, true, pos, "object of %" PRIu64 " bytes is over the size limit", size);
+			goto out;
+		}
+		o->type = (uint8_t)type;
+		o->size = size;
+		if (type == PK_OFS_DELTA) {
+			/* Base offset: big-endian base-128 with 1 added per continuation byte. */
+			if (p >= end) {
+				set_error(err, true, pos, "pack is truncated inside a delta base offset");
+				goto out;
+			}
+			c = data[p++];
+			uint64_t rel = c & 0x7f;
+			while (c & 0x80) {
+				if (p >= end) {
+					set_error(err, true, pos,
+					          "pack is truncated inside a delta base offset");
+					goto out;
+				}
+				if (rel >= (UINT64_MAX >> 7) - 1) {
+					set_error(err, true, pos, "delta base offset overflows");
+					goto out;
+				}
+				c = data[p++];
+				rel = ((rel + 1) << 7) | (c & 0x7f);
+			}
+			if (rel == 0 || rel > pos) {
+				set_error(err, true, pos, "delta base offset %" PRIu64 " is out of bounds",
+				          rel);
+				goto out;
+			}
+			o->base = find_offset(pack->objs, i, pos - rel);
+			if (o->base == PK_NO_BASE) {
+				set_error(err, true, pos,
+				          "delta base at offset %" PRIu64 " is not the start of an object",
+				          pos - rel);
+				goto out;
+			}
+			pack->n_deltas++;
+		} else if (type == PK_REF_DELTA) {
+			if (end - p < PK_HASH_LEN) {
+				set_error(err, true, pos, "pack is truncated inside a delta base name");
+				goto out;
+			}
+			p += PK_HASH_LEN;
+			pack->n_deltas++;
+		} else {
+			o->real_type = (uint8_t)type;
+		}
+		o->hdr_len = (uint8_t)(p - pos); /* at most 10 + 20 bytes */
+
+		/* The zlib stream. */
+		uint64_t consumed = 0;
+		enum inf_status st;
+		bool whole = type != PK_OFS_DELTA && type != PK_REF_DELTA;
+		if (whole) {
+			char hdr[32];
+			sha1kit_dc_update(&dc, hdr, object_header(hdr, sizeof(hdr), type, size));
+		}
+		if (whole && opt->strict && type != PK_BLOB) {
+			/* The whole object, to check its syntax; the buffer grows with the data, so a
+			 * false size cannot make us allocate much. */
+			full.len = 0;
+			st = inflate_exact(inf, data + p, end - p, NULL, size, grow_sink, &full, chunk,
+			                   CHUNK_LEN, &consumed);
+			if (full.failed) {
+				set_error(err, true, pos, "out of memory (object of %" PRIu64 " bytes)",
+				          size);
+				goto out;
+			}
+			if (st == INF_OK) {
+				const char *why = check_object(type, full.p, full.len);
+				if (why != NULL) {
+					set_error(err, true, pos, "invalid %s object: %s", pk_type_name(type),
+					          why);
+					goto out;
+				}
+				sha1kit_dc_update(&dc, full.p, full.len);
+			}
+		} else {
+			st = inflate_exact(inf, data + p, end - p, NULL, size, whole ? dc_sink : null_sink,
+			                   &dc, chunk, CHUNK_LEN, &consumed);
+		}
+		if (st != INF_OK) {
+			inflate_error(err, inf, st, pos, size, "object");
+			goto out;
+		}
+		if (whole && !finish_id(&dc, o->id, pos, err)) {
+			goto out;
+		}
+		if (!whole) {
+			sha1kit_dc_reset(&dc);
+		}
+		p += consumed;
+		o->crc32 = crc32_any((uint32_t)crc32(0, NULL, 0), data + pos, p - pos);
+		pos = p;
+
+		if (pos - hashed >= (1u << 20)) {
+			sha1kit_fast_update(&trailer, data + hashed, (size_t)(pos - hashed));
+			hashed = pos;
+			if (opt->release != NULL && hashed - released >= ((uint64_t)8 << 20)) {
+				opt->release(opt->release_ctx, hashed);
+				released = hashed;
+			}
+		}
+		if (opt->progress != NULL && (i & 1023) == 0) {
+			opt->progress(opt->progress_ctx, PK_PHASE_INDEXING, i, pack->nr);
+		}
+	}
+	if (pos != end) {
+		set_error(err, true, pos,
+		          "pack has %" PRIu64 " bytes of unexpected data after its %" PRIu32
+		          " objects (wrong object count?)",
+		          end - pos, pack->nr);
+		goto out;
+	}
+	sha1kit_fast_update(&trailer, data + hashed, (size_t)(end - hashed));
+	uint8_t sum[PK_HASH_LEN];
+	sha1kit_fast_final(&trailer, sum);
+	if (memcmp(sum, data + end, PK_HASH_LEN) != 0) {
+		char want[2 * PK_HASH_LEN + 1], got[2 * PK_HASH_LEN + 1];
+		to_hex(sum, want);
+		to_hex(data + end, got);
+		set_error(err, true, end,
+		          "pack trailer mismatch: the pack's SHA-1 is %s, its trailer says %s", want, got);
+		goto out;
+	}
+	memcpy(pack->checksum, data + end, PK_HASH_LEN);
+	if (opt->progress != NULL) {
+		opt->progress(opt->progress_ctx, PK_PHASE_INDEXING, pack->nr, pack->nr);
+	}
+	rc = 0;
+out:
+	free(chunk);
+	free(full.p);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Deltas                                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* Size field of a delta: little-endian base-128. */
+static bool delta_size(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t r = 0;
+	unsigned shift = 0, c;
+	do {
+		if (*p >= end) {
+			return false;
+		}
+		c = *(*p)++;
+		if (shift > 63 || (shift > 57 && ((c & 0x7fu) >> (64 - shift)) != 0)) {
+			return false;
+		}
+		r |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	*v = r;
+	return true;
+}
+
+/* Check the delta instructions d[0..dend) against a base of base_len bytes without applying them:
+ * NULL and the exact result length in *total, or the reason of the failure. Run before the result
+ * is allocated, so a false size in a delta header cannot make us allocate anything. */
+static const char *scan_delta(uint64_t base_len, const uint8_t *d, const uint8_t *dend, uint64_t *total)
+{
+	uint64_t o = 0;
+	while (d < dend) {
+		unsigned c = *d++;
+		if (c & 0x80) {
+			uint64_t off = 0, sz = 0;
+			for (unsigned b = 0; b < 7; b++) {
+				if (c & (1u << b)) {
+					if (d >= dend) {
+						return "delta copy instruction is truncated";
+					}
+					if (b < 4) {
+						off |= (uint64_t)*d++ << (8 * b);
+					} else {
+						sz |= (uint64_t)*d++ << (8 * (b - 4));
+					}
+				}
+			}
+			if (sz == 0) {
+				sz = 0x10000;
+			}
+			if (off > base_len || sz > base_len - off) {
+				return "delta copies from outside its base";
+			}
+			o += sz; /* cannot overflow: at most 2^24 per byte of delta */
+		} else if (c != 0) {
+			if (c > (size_t)(dend - d)) {
+				return "delta insert instruction runs past the end of the delta";
+			}
+			d += c;
+			o += c;
+		} else {
+			return "delta uses the reserved instruction 0";
+		}
+	}
+	*total = o;
+	return NULL;
+}
+
+/* Apply the delta instructions d[0..dend) to `base`, producing exactly out_len bytes in `out`.
+ * Returns NULL or the reason of the failure. */
+static const char *apply_delta(const uint8_t *base, uint64_t base_len, const uint8_t *d, const uint8_t *dend,
+                               uint8_t *out, uint64_t out_len)
+{
+	uint64_t o = 0;
+	while (d < dend) {
+		unsigned c = *d++;
+		if (c & 0x80) {
+			uint64_t off = 0, sz = 0;
+			for (unsigned b = 0; b < 4; b++) {
+				if (c & (1u << b)) {
+					if (d >= dend) {
+						return "delta copy instruction is truncated";
+					}
+					off |= (uint64_t)*d++ << (8 * b);
+				}
+			}
+			for (unsigned b = 0; b < 3; b++) {
+				if (c & (0x10u << b)) {
+					if (d >= dend) {
+						return "delta copy instruction is truncated";
+					}
+					sz |= (uint64_t)*d++ << (8 * b);
+				}
+			}
+			if (sz == 0) {
+				sz = 0x10000;
+			}
+			if (off > base_len || sz > base_len - off) {
+				return "delta copies from outside its base";
+			}
+			if (sz > out_len - o) {
+				return "delta result is longer than its header says";
+			}
+			memcpy(out + o, base + off, (size_t)sz);
+			o += sz;
+		} else if (c != 0) {
+			if (c > (size_t)(dend - d)) {
+				return "delta insert instruction runs past the end of the delta";
+			}
+			if (c > out_len - o) {
+				return "delta result is longer than its header says";
+			}
+			memcpy(out + o, d, c);
+			d += c;
+			o += c;
+		} else {
+			return "delta uses the reserved instruction 0";
+		}
+	}
+	if (o != out_len) {
+		return "delta result is shorter than its header says";
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Pass 2: resolve deltas                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+struct resolver {
+	struct pk_pack *pack;
+	const struct pk_options *opt;
+	uint32_t *ofs_first; /* CSR: children of object i are ofs_child[ofs_first[i] .. ofs_first[i+1]) */
+	uint32_t *ofs_child;
+	uint32_t *ref_child; /* REF_DELTA entries sorted by base ID */
+	uint32_t n_ref;
+	_Atomic unsigned char *claimed; /* per object: a REF_DELTA already taken by a thread */
+	uint32_t *roots;
+	uint32_t n_roots;
+	atomic_uint next_root;
+	atomic_uint_fast64_t resolved;
+	atomic_bool stop;
+	uint64_t thread_limit;
+};
+
+struct frame {
+	uint32_t obj;
+	uint32_t ofs_next, ofs_end;
+	uint32_t ref_next, ref_end;
+	uint8_t *data; /* NULL when not (or no longer) in memory */
+	uint64_t size;
+};
+
+struct worker {
+	struct resolver *r;
+	unsigned index;
+	pthread_t thread;
+	struct inflater inf;
+	struct frame *stack;
+	uint32_t sp, cap;
+	uint64_t used;  /* bytes of base data held by the stack */
+	uint64_t ticks; /* objects resolved by this worker */
+	uint8_t *delta;
+	size_t delta_cap;
+	sha1kit_dc_ctx dc;
+	bool failed;
+	struct pk_error err;
+};
+
+static const uint8_t *ref_base_id(const struct pk_pack *pack, uint32_t i)
+{
+	const struct pk_object *o = &pack->objs[i];
+	return pack->data + o->offset + o->hdr_len - PK_HASH_LEN;
+}
+
+static const struct pk_pack *sort_pack; /* qsort has no context argument in C11 */
+
+static int cmp_ref(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = memcmp(ref_base_id(sort_pack, x), ref_base_id(sort_pack, y), PK_HASH_LEN);
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* The REF_DELTA entries whose base is `id`: ref_child[*lo .. *hi). */
+static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_out, uint32_t *hi_out)
+{
+	uint32_t lo = 0, hi = r->n_ref;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (memcmp(ref_base_id(r->pack, r->ref_child[mid]), id, PK_HASH_LEN) < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	uint32_t first = lo;
+	hi = r->n_ref;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (memcmp(ref_base_id(r->pack, r->ref_child[mid]), id, PK_HASH_LEN) <= 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	*lo_out = first;
+	*hi_out = lo;
+}
+
+static bool worker_fail(struct worker *w)
+{
+	w->failed = true;
+	atomic_store(&w->r->stop, true);
+	return false;
+}
+
+/* Inflate the whole object `i` into a new buffer. */
+static uint8_t *load_whole(struct worker *w, uint32_t i)
+{
+	const struct pk_pack *pack = w->r->pack;
+	const struct pk_object *o = &pack->objs[i];
+	uint64_t consumed;
+	if (o->size > SIZE_MAX - 1) {
+		set_error(&w->err, true, o->offset, "object of %" PRIu64 " bytes does not fit in memory",
+		          o->size);
+		return NULL;
+	}
+	uint8_t *buf = malloc(o->size ? (size_t)o->size : 1);
+	if (buf == NULL) {
+		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", o->size);
+		return NULL;
+	}
+	uint64_t start = o->offset + o->hdr_len;
+	enum inf_status st = inflate_exact(&w->inf, pack->data + start, pack->len - PK_HASH_LEN - start, buf,
+	                                   o->size, NULL, NULL, NULL, 0, &consumed);
+	if (st != INF_OK) {
+		inflate_error(&w->err, &w->inf, st, o->offset, o->size, "object");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Inflate the delta data of object `i` into w->delta; returns its length or false on error. */
+static bool load_delta(struct worker *w, uint32_t i)
+{
+	const struct pk_pack *pack = w->r->pack;
+	const struct pk_object *o = &pack->objs[i];
+	uint64_t consumed;
+	if (o->size > w->delta_cap) {
+		if (o->size > SIZE_MAX - 1) {
+			set_error(&w->err, true, o->offset,
+			          "delta of %" PRIu64 " bytes does not fit in memory", o->size);
+			return false;
+		}
+		uint8_t *n = realloc(w->delta, (size_t)o->size);
+		if (n == NULL) {
+			set_error(&w->err, true, o->offset, "out of memory (delta of %" PRIu64 " bytes)",
+			          o->size);
+			return false;
+		}
+		w->delta = n;
+		w->delta_cap = (size_t)o->size;
+	}
+	uint64_t start = o->offset + o->hdr_len;
+	enum inf_status st = inflate_exact(&w->inf, pack->data + start, pack->len - PK_HASH_LEN - start,
+	                                   w->delta, o->size, NULL, NULL, NULL, 0, &consumed);
+	if (st != INF_OK) {
+		inflate_error(&w->err, &w->inf, st, o->offset, o->size, "delta");
+		return false;
+	}
+	return true;
+}
+
+/* Build object `i` (a delta) from its base data: returns a new buffer and its size, or NULL. */
+static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
+                            uint64_t *out_len)
+{
+	const struct pk_object *o = &w->r->pack->objs[i];
+	if (!load_delta(w, i)) {
+		return NULL;
+	}
+	const uint8_t *d = w->delta, *dend = w->delta + o->size;
+	uint64_t want_base, result;
+	if (o->size < 4) { /* two sizes and one instruction at least; Git refuses shorter deltas too */
+		set_error(&w->err, true, o->offset, "delta data of %" PRIu64 " bytes is too short", o->size);
+		return NULL;
+	}
+	if (!delta_size(&d, dend, &want_base) || !delta_size(&d, dend, &result)) {
+		set_error(&w->err, true, o->offset, "delta header is truncated or malformed");
+		return NULL;
+	}
+	if (want_base != base_len) {
+		set_error(&w->err, true, o->offset,
+		          "delta is for a base of %" PRIu64 " bytes, but its base has %" PRIu64, want_base,
+		          base_len);
+		return NULL;
+	}
+	uint64_t total;
+	const char *why = scan_delta(base_len, d, dend, &total);
+	if (why != NULL) {
+		set_error(&w->err, true, o->offset, "%s", why);
+		return NULL;
+	}
+	if (total != result) {
+		set_error(&w->err, true, o->offset,
+		          "delta result is %" PRIu64 " bytes, its header says %" PRIu64, total, result);
+		return NULL;
+	}
+	uint64_t max = w->r->opt->max_object_size;
+	if ((max != 0 && result > max) || result > SIZE_MAX - 1) {
+		set_error(&w->err, true, o->offset,
+		          "delta result of %" PRIu64 " bytes is over the size limit", result);
+		return NULL;
+	}
+	uint8_t *out = malloc(result ? (size_t)result : 1);
+	if (out == NULL) {
+		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", result);
+		return NULL;
+	}
+	why = apply_delta(base, base_len, d, dend, out, result);
+	if (why != NULL) {
+		set_error(&w->err, true, o->offset, "%s", why);
+		free(out);
+		return NULL;
+	}
+	*out_len = result;
+	return out;
+}
+
+/* Drop base data from the bottom of the stack (oldest first), below frame `keep`, while over the limit. */
+static void evict(struct worker *w, uint32_t keep)
+{
+	for (uint32_t k = 0; k < keep && w->used > w->r->thread_limit; k++) {
+		if (w->stack[k].data != NULL) {
+			free(w->stack[k].data);
+			w->stack[k].data = NULL;
+			w->used -= w->stack[k].size;
+		}
+	}
+}
+
+/* Make sure stack[k].data is in memory, rebuilding it from the nearest ancestor that is. */
+static bool ensure_data(struct worker *w, uint32_t k)
+{
+	if (w->stack[k].data != NULL) {
+		return true;
+	}
+	uint32_t j = k;
+	while (j > 0 && w->stack[j - 1].data == NULL) {
+		j--;
+	}
+	if (j == 0) {
+		w->stack[0].data = load_whole(w, w->stack[0].obj);
+		if (w->stack[0].data == NULL) {
+			return false;
+		}
+		w->used += w->stack[0].size;
+		j = 1;
+	}
+	for (; j <= k; j++) {
+		uint64_t len;
+		uint8_t *d =
+		    build_delta(w, w->stack[j].obj, w->stack[j - 1].data, w->stack[j - 1].size, &len);
+		if (d == NULL) {
+			return false;
+		}
+		w->stack[j].data = d;
+		w->used += len;
+	}
+	evict(w, k);
+	return true;
+}
+
+static bool push_frame(struct worker *w, uint32_t obj, uint8_t *data, uint64_t size)
+{
+	struct resolver *r = w->r;
+	if (w->sp == w->cap) {
+		uint32_t ncap = w->cap ? w->cap * 2 : 64;
+		struct frame *n = realloc(w->stack, ncap * sizeof(*n));
+		if (n == NULL) {
+			set_error(&w->err, false, 0, "out of memory");
+			return false;
+		}
+		w->stack = n;
+		w->cap = ncap;
+	}
+	struct frame *f = &w->stack[w->sp++];
+	f->obj = obj;
+	f->ofs_next = r->ofs_first[obj];
+	f->ofs_end = r->ofs_first[obj + 1];
+	ref_range(r, r->pack->objs[obj].id, &f->ref_next, &f->ref_end);
+	f->data = data;
+	f->size = size;
+	if (data != NULL) {
+		w->used += size;
+	}
+	return true;
+}
+
+/* The next child of frame f not yet taken, or PK_NO_BASE. */
+static uint32_t next_child(struct worker *w, struct frame *f)
+{
+	struct resolver *r = w->r;
+	if (f->ofs_next < f->ofs_end) {
+		return r->ofs_child[f->ofs_next++];
+	}
+	while (f->ref_next < f->ref_end) {
+		uint32_t c = r->ref_child[f->ref_next++];
+		if (atomic_exchange(&r->claimed[c], 1) == 0) {
+			return c;
+		}
+	}
+	return PK_NO_BASE;
+}
+
+static void progress_tick(struct worker *w)
+{
+	uint64_t done = atomic_fetch_add(&w->r->resolved, 1) + 1;
+	if (w->index == 0 && w->r->opt->release != NULL && (++w->ticks & 255) == 0) {
+		/* Pages of the pack read so far may go (they come back from the page cache when read
+		 * again): keeps the resident size near the cache limit rather than the pack size. */
+		w->r->opt->release(w->r->opt->release_ctx, w->r->pack->len);
+	}
+	if (w->index == 0 && w->r->opt->progress != NULL && (done & 255) == 0) {
+		w->r->opt->progress(w->r->opt->progress_ctx, PK_PHASE_RESOLVING, done, w->r->pack->n_deltas);
+	}
+}
+
+/* Resolve every delta reachable from whole object `root`. */
+static bool resolve_tree(struct worker *w, uint32_t root)
+{
+	struct resolver *r = w->r;
+	struct pk_object *objs = r->pack->objs;
+	if (!push_frame(w, root, NULL, objs[root].size)) {
+		return false;
+	}
+	while (w->sp > 0) {
+		if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			return false;
+		}
+		uint32_t k = w->sp - 1;
+		struct frame *f = &w->stack[k];
+		uint32_t c = next_child(w, f);
+		if (c == PK_NO_BASE) {
+			if (f->data != NULL) {
+				free(f->data);
+				w->used -= f->size;
+			}
+			w->sp--;
+			continue;
+		}
+		bool last = f->ofs_next == f->ofs_end && f->ref_next == f->ref_end;
+		if (!ensure_data(w, k)) {
+			return false;
+		}
+		f = &w->stack[k];
+		uint64_t len;
+		uint8_t *d = build_delta(w, c, f->data, f->size, &len);
+		if (d == NULL) {
+			return false;
+		}
+		if (last) { /* no further child needs this base */
+			free(f->data);
+			f->data = NULL;
+			w->used -= f->size;
+		}
+		unsigned type = objs[f->obj].real_type;
+		if (r->opt->strict) {
+			const char *why = check_object(type, d, len);
+			if (why != NULL) {
+				set_error(&w->err, true, objs[c].offset, "invalid %s object: %s",
+				          pk_type_name(type), why);
+				free(d);
+				return false;
+			}
+		}
+		char hdr[32];
+		sha1kit_dc_update(&w->dc, hdr, object_header(hdr, sizeof(hdr), type, len));
+		sha1kit_dc_update(&w->dc, d, (size_t)len);
+		if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
+			free(d);
+			return false;
+		}
+		objs[c].real_type = (uint8_t)type;
+		objs[c].depth = objs[f->obj].depth + 1;
+		objs[c].base = f->obj;
+		progress_tick(w);
+
+		uint32_t lo, hi;
+		ref_range(r, objs[c].id, &lo, &hi);
+		if (r->ofs_first[c] == r->ofs_first[c + 1] && lo == hi) {
+			free(d); /* a leaf */
+			continue;
+		}
+		if (!push_frame(w, c, d, len)) {
+			free(d);
+			return false;
+		}
+		evict(w, w->sp - 1);
+	}
+	return true;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct resolver *r = w->r;
+	for (;;) {
+		if (atomic_load(&r->stop)) {
+			break;
+		}
+		unsigned i = atomic_fetch_add(&r->next_root, 1);
+		if (i >= r->n_roots) {
+			break;
+		}
+		if (!resolve_tree(w, r->roots[i])) {
+			worker_fail(w);
+			break;
+		}
+	}
+	while (w->sp > 0) { /* after an error */
+		free(w->stack[--w->sp].data);
+	}
+	return NULL;
+}
+
+/* After pass 2: report the first delta that could not be resolved, if any. */
+static bool check_unresolved(const struct pk_pack *pack, struct pk_error *err)
+{
+	for (uint32_t i = 0; i < pack->nr; i++) {
+		if (pack->objs[i].real_type != 0) {
+			continue;
+		}
+		/* Follow OFS_DELTA bases down to the REF_DELTA whose base is missing. */
+		uint32_t j = i;
+		while (pack->objs[j].type == PK_OFS_DELTA && pack->objs[j].base != PK_NO_BASE &&
+		       pack->objs[pack->objs[j].base].real_type == 0) {
+			j = pack->objs[j].base;
+		}
+		char hex[2 * PK_HASH_LEN + 1];
+		if (pack->objs[j].type == PK_REF_DELTA) {
+			to_hex(ref_base_id(pack, j), hex);
+			set_error(err, true, pack->objs[j].offset,
+			          "unresolved delta: base object %s is not in the pack (or the deltas form a "
+			          "cycle)",
+			          hex);
+		} else {
+			set_error(err, true, pack->objs[i].offset, "unresolved delta");
+		}
+		return false;
+	}
+	return true;
+}
+
+static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_error *err)
+{
+	struct resolver r;
+	uint32_t nr = pack->nr;
+	int rc = -1;
+	memset(&r, 0, sizeof(r));
+	r.pack = pack;
+	r.opt = opt;
+	atomic_init(&r.next_root, 0);
+	atomic_init(&r.resolved, 0);
+	atomic_init(&r.stop, false);
+
+	r.ofs_first = calloc((size_t)nr + 1, sizeof(uint32_t));
+	r.claimed = calloc(nr ? nr : 1, 1);
+	if (r.ofs_first == NULL || r.claimed == NULL) {
+		set_error(err, false, 0, "out of memory");
+		goto out;
+	}
+	uint32_t n_ofs = 0, n_ref = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		if (pack->objs[i].type == PK_OFS_DELTA) {
+			r.ofs_first[pack->objs[i].base + 1]++;
+			n_ofs++;
+		} else if (pack->objs[i].type == PK_REF_DELTA) {
+			n_ref++;
+		}
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		r.ofs_first[i + 1] += r.ofs_first[i];
+	}
+	r.ofs_child = malloc((n_ofs ? n_ofs : 1) * sizeof(uint32_t));
+	r.ref_child = malloc((n_ref ? n_ref : 1) * sizeof(uint32_t));
+	r.roots = malloc((nr ? nr : 1) * sizeof(uint32_t));
+	uint32_t *fill = calloc((size_t)nr + 1, sizeof(uint32_t));
+	if (r.ofs_child == NULL || r.ref_child == NULL || r.roots == NULL || fill == NULL) {
+		free(fill);
+		set_error(err, false, 0, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct pk_object *o = &pack->objs[i];
+		if (o->type == PK_OFS_DELTA) {
+			r.ofs_child[r.ofs_first[o->base] + fill[o->base]++] = i;
+		} else if (o->type == PK_REF_DELTA) {
+			r.ref_child[r.n_ref++] = i;
+		}
+	}
+	free(fill);
+	sort_pack = pack;
+	qsort(r.ref_child, r.n_ref, sizeof(uint32_t), cmp_ref);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct pk_object *o = &pack->objs[i];
+		if (o->type == PK_OFS_DELTA || o->type == PK_REF_DELTA) {
+			continue;
+		}
+		uint32_t lo, hi;
+		ref_range(&r, o->id, &lo, &hi);
+		if (r.ofs_first[i] != r.ofs_first[i + 1] || lo != hi) {
+			r.roots[r.n_roots++] = i;
+		}
+	}
+
+	unsigned nthreads = opt->threads ? opt->threads : 1;
+	if (nthreads > r.n_roots) {
+		nthreads = r.n_roots ? r.n_roots : 1;
+	}
+	r.thread_limit = opt->cache_limit / nthreads;
+	struct worker *ws = calloc(nthreads, sizeof(*ws));
+	if (ws == NULL) {
+		set_error(err, false, 0, "out of memory");
+		goto out;
+	}
+	unsigned started = 0;
+	bool spawn_failed = false;
+	for (unsigned t = 0; t < nthreads; t++) {
+		ws[t].r = &r;
+		ws[t].index = t;
+		sha1kit_dc_init(&ws[t].dc, NULL);
+		if (!inflater_init(&ws[t].inf)) {
+			spawn_failed = true;
+			break;
+		}
+		if (t > 0 && pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) != 0) {
+			inflater_end(&ws[t].inf);
+			spawn_failed = true;
+			break;
+		}
+		started++;
+	}
+	if (spawn_failed) {
+		atomic_store(&r.stop, true);
+	}
+	if (started > 0) {
+		worker_main(&ws[0]); /* the calling thread is worker 0 */
+	}
+	for (unsigned t = 1; t < started; t++) {
+		pthread_join(ws[t].thread, NULL);
+	}
+	const struct pk_error *first = NULL;
+	for (unsigned t = 0; t < started; t++) {
+		if (ws[t].failed &&
+		    (first == NULL ||
+		     (ws[t].err.has_offset && (!first->has_offset || ws[t].err.offset < first->offset)))) {
+			first = &ws[t].err;
+		}
+	}
+	if (first != NULL) {
+		*err = *first;
+	} else if (spawn_failed) {
+		set_error(err, false, 0, "cannot start the delta resolution threads");
+	} else if (check_unresolved(pack, err)) {
+		rc = 0;
+	}
+	for (unsigned t = 0; t < started; t++) {
+		inflater_end(&ws[t].inf);
+		free(ws[t].stack);
+		free(ws[t].delta);
+	}
+	free(ws);
+	if (rc == 0) {
+		for (uint32_t i = 0; i < nr; i++) {
+			if (pack->objs[i].depth > pack->max_depth) {
+				pack->max_depth = pack->objs[i].depth;
+			}
+		}
+		if (opt->progress != NULL && pack->n_deltas > 0) {
+			opt->progress(opt->progress_ctx, PK_PHASE_RESOLVING, pack->n_deltas, pack->n_deltas);
+		}
+	}
+out:
+	free(r.ofs_first);
+	free(r.ofs_child);
+	free(r.ref_child);
+	free((void *)r.claimed);
+	free(r.roots);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Entry point                                                                                      */
+/* ------------------------------------------------------------------------------------------------ */
+
+int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const struct pk_options *opt,
+                  struct pk_error *err)
+{
+	struct inflater inf;
+	memset(pack, 0, sizeof(*pack));
+	memset(err, 0, sizeof(*err));
+	pack->data = data;
+	pack->len = len;
+	if (len < 4 || memcmp(data, "PACK", 4) != 0) {
+		set_error(err, false, 0, "not a pack file (no PACK signature)");
+		return -1;
+	}
+	if (len < 12) {
+		set_error(err, false, 0, "pack is truncated: incomplete header");
+		return -1;
+	}
+	pack->version = get_be32(data + 4);
+	if (pack->version != 2 && pack->version != 3) {
+		set_error(err, false, 0, "unsupported pack version %" PRIu32, pack->version);
+		return -1;
+	}
+	if (len < 12 + PK_HASH_LEN) {
+		set_error(err, true, 12, "pack is truncated: no room for the trailer");
+		return -1;
+	}
+	pack->nr = get_be32(data + 8);
+	if (!inflater_init(&inf)) {
+		set_error(err, false, 0, "cannot initialise zlib");
+		return -1;
+	}
+	int rc = pass1(pack, opt, &inf, err);
+	inflater_end(&inf);
+	if (rc == 0) {
+		rc = pass2(pack, opt, err);
+	}
+	if (rc != 0) {
+		pk_pack_free(pack);
+	}
+	return rc;
+}
+
+void pk_pack_free(struct pk_pack *pack)
+{
+	free(pack->objs);
+	pack->objs = NULL;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* idx files                                                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+static const struct pk_object *sort_objs;
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = memcmp(sort_objs[x].id, sort_objs[y].id, PK_HASH_LEN);
+	return c != 0 ? c : (x > y) - (x < y); /* equal IDs stay in pack order */
+}
+
+int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                 uint8_t **out, size_t *out_len, struct pk_error *err)
+{
+	uint32_t nr = pack->nr;
+	const struct pk_object *objs = pack->objs;
+	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
+	if (order == NULL) {
+		set_error(err, false, 0, "out of memory");
+		return -1;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		order[i] = i;
+	}
+	sort_objs = objs;
+	qsort(order, nr, sizeof(uint32_t), cmp_id);
+
+	uint64_t n_large = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct pk_object *o = &objs[order[i]];
+		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, PK_HASH_LEN) == 0) {
+			char hex[2 * PK_HASH_LEN + 1];
+			to_hex(o->id, hex);
+			set_error(err, true, o->offset, "object %s appears twice in the pack", hex);
+			free(order);
+			return -1;
+		}
+		if (version == 1 && o->offset > UINT32_MAX) {
+			set_error(err, true, o->offset, "pack too large for index version 1");
+			free(order);
+			return -1;
+		}
+		if (version == 2 && o->offset > off32_limit) {
+			n_large++;
+		}
+	}
+	uint64_t size =
+	    version == 1 ? 1024 + (uint64_t)nr * 24 + 40 : 8 + 1024 + (uint64_t)nr * 28 + n_large * 8 + 40;
+	if (size > SIZE_MAX) {
+		set_error(err, false, 0, "index too large for memory");
+		free(order);
+		return -1;
+	}
+	uint8_t *buf = malloc((size_t)size);
+	if (buf == NULL) {
+		set_error(err, false, 0, "out of memory");
+		free(order);
+		return -1;
+	}
+	uint8_t *p = buf;
+	if (version == 2) {
+		memcpy(p, "\377tOc", 4);
+		put_be32(p + 4, 2);
+		p += 8;
+	}
+	uint32_t count = 0;
+	for (unsigned b = 0, i = 0; b < 256; b++) {
+		while (i < nr && objs[order[i]].id[0] == b) {
+			i++;
+			count++;
+		}
+		put_be32(p + 4 * b, count);
+	}
+	p += 1024;
+	if (version == 1) {
+		for (uint32_t i = 0; i < nr; i++) {
+			put_be32(p, (uint32_t)objs[order[i]].offset);
+			memcpy(p + 4, objs[order[i]].id, PK_HASH_LEN);
+			p += 24;
+		}
+	} else {
+		for (uint32_t i = 0; i < nr; i++, p += PK_HASH_LEN) {
+			memcpy(p, objs[order[i]].id, PK_HASH_LEN);
+		}
+		for (uint32_t i = 0; i < nr; i++, p += 4) {
+			put_be32(p, objs[order[i]].crc32);
+		}
+		uint8_t *large = p + (size_t)nr * 4;
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < nr; i++, p += 4) {
+			uint64_t off = objs[order[i]].offset;
+			if (off > off32_limit) {
+				put_be32(p, 0x80000000u | k);
+				put_be32(large + 8 * (size_t)k, (uint32_t)(off >> 32));
+				put_be32(large + 8 * (size_t)k + 4, (uint32_t)off);
+				k++;
+			} else {
+				put_be32(p, (uint32_t)off);
+			}
+		}
+		p = large + 8 * (size_t)k;
+	}
+	memcpy(p, pack->checksum, PK_HASH_LEN);
+	p += PK_HASH_LEN;
+	sha1kit_fast(buf, (size_t)(p - buf), p);
+	free(order);
+	*out = buf;
+	*out_len = (size_t)size;
+	return 0;
+}
+
+void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit)
+{
+	*version = 2;
+	*off32_limit = PK_IDX_OFF32_LIMIT;
+	if (len < 8 || memcmp(idx, "\377tOc", 4) != 0) {
+		if (len >= 1024 + 40) {
+			*version = 1;
+		}
+		return;
+	}
+	if (get_be32(idx + 4) != 2 || len < 8 + 1024 + 40) {
+		return;
+	}
+	uint64_t nr = get_be32(idx + 8 + 255 * 4);
+	if (len < 8 + 1024 + nr * 28 + 40) {
+		return;
+	}
+	const uint8_t *offs = idx + 8 + 1024 + nr * 24;
+	const uint8_t *large = offs + nr * 4;
+	uint64_t n_large = (len - 40 - (uint64_t)(large - idx)) / 8;
+	uint64_t min = UINT64_MAX;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint32_t v = get_be32(offs + 4 * i);
+		if (v & 0x80000000u) {
+			uint32_t k = v & 0x7fffffffu;
+			if (k < n_large) {
+				uint64_t off = (uint64_t)get_be32(large + 8 * (size_t)k) << 32 |
+				               get_be32(large + 8 * (size_t)k + 4);
+				if (off < min) {
+					min = off;
+				}
+			}
+		}
+	}
+	if (min != UINT64_MAX) {
+		*off32_limit = min > 0 ? min - 1 : 0;
+	}
+}

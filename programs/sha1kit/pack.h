@@ -1,0 +1,119 @@
+/*
+ * pack.h - Git pack parser and index (.idx) writer for `sha1kit index-pack` and `verify-pack`.
+ *
+ * Works on a pack held in memory (a mapped file, or a fuzzer's buffer): no I/O, no printing, no
+ * exit. Every malformed input gives an error with a message and, where it applies, the offset of
+ * the object at fault; nothing reads outside the buffer, and nothing loops without consuming input.
+ *
+ * Formats: Git's Documentation/gitformat-pack.txt (pack v2/v3: 12-byte header, entries with a
+ * variable-length type+size header, zlib data, OFS_DELTA/REF_DELTA, trailer = SHA-1 of everything
+ * before it; idx v1 and v2). Object IDs are SHA-1DC of "<type> <size>\0<content>"; the pack and idx
+ * checksums use the plain ("fast") SHA-1.
+ */
+#ifndef SHA1KIT_CLI_PACK_H
+#define SHA1KIT_CLI_PACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PK_HASH_LEN 20
+
+/* Entry types of the pack format. */
+enum pk_type {
+	PK_COMMIT = 1,
+	PK_TREE = 2,
+	PK_BLOB = 3,
+	PK_TAG = 4,
+	PK_OFS_DELTA = 6,
+	PK_REF_DELTA = 7,
+};
+
+#define PK_NO_BASE UINT32_MAX
+
+/* One entry of the pack, in pack order. */
+struct pk_object {
+	uint64_t offset;         /* of the entry's header in the pack */
+	uint64_t size;           /* size from the entry header (for a delta: of the delta data) */
+	uint32_t crc32;          /* CRC-32 of the whole entry as stored (header, base, zlib data) */
+	uint32_t depth;          /* delta chain length: 0 for a whole object */
+	uint32_t base;           /* index of the delta base; PK_NO_BASE for a whole object */
+	uint8_t hdr_len;         /* bytes of entry header plus base reference */
+	uint8_t type;            /* entry type (enum pk_type) */
+	uint8_t real_type;       /* type of the object: 1..4 (0 while an unresolved delta) */
+	uint8_t id[PK_HASH_LEN]; /* object ID */
+};
+
+/* Progress phases reported through pk_options.progress. */
+enum pk_phase { PK_PHASE_INDEXING = 0, PK_PHASE_RESOLVING = 1 };
+
+struct pk_options {
+	unsigned threads;         /* delta resolution threads, >= 1 */
+	uint64_t cache_limit;     /* bytes of delta base data kept in memory (all threads together) */
+	uint64_t max_object_size; /* 0: no limit; otherwise larger objects are an error (fuzzing) */
+	bool strict;              /* also check object syntax (trees, commits, tags) and duplicates */
+	/* Called from one thread now and then, and once at the end of each phase with done == total. */
+	void (*progress)(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	/* Optional: told now and then that the pages of pack bytes [0, upto) need not stay resident
+	 * (the caller may drop them, e.g. with madvise(MADV_DONTNEED) on a read-only file mapping; they
+	 * are read again on the next access). May be called from any one resolver thread while others
+	 * read the pack. */
+	void (*release)(void *ctx, uint64_t upto);
+	void *release_ctx;
+};
+
+/* An error: message (no trailing period) and the offset of the object at fault, if any. */
+struct pk_error {
+	bool has_offset;
+	bool collision; /* the error is a collision attack detected by SHA-1DC */
+	uint64_t offset;
+	char msg[320];
+};
+
+struct pk_pack {
+	const uint8_t *data;           /* the pack (not owned) */
+	uint64_t len;                  /* its length, trailer included */
+	uint32_t version;              /* 2 or 3 */
+	uint32_t nr;                   /* number of objects */
+	struct pk_object *objs;        /* nr entries in pack order (owned) */
+	uint8_t checksum[PK_HASH_LEN]; /* the trailer */
+	uint32_t max_depth;            /* longest delta chain */
+	uint64_t n_deltas;             /* OFS_DELTA + REF_DELTA entries */
+};
+
+/* Fill `opt` with the defaults: 1 thread, 96 MiB cache, no size limit, not strict. */
+void pk_options_default(struct pk_options *opt);
+
+/*
+ * Parse and check the pack data[0..len): header, every entry (inflated and checked against its
+ * size), delta resolution, object IDs with SHA-1DC, the trailer. On success returns 0 and fills
+ * `pack` (free with pk_pack_free); on failure returns -1, fills `err` and leaves nothing to free.
+ */
+int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const struct pk_options *opt,
+                  struct pk_error *err);
+
+void pk_pack_free(struct pk_pack *pack);
+
+/* Default 31-bit offset limit of idx v2: offsets above it go to the 64-bit table. */
+#define PK_IDX_OFF32_LIMIT 0x7fffffffu
+
+/*
+ * Build the idx file of an indexed pack: `version` 1 or 2; in v2 objects whose offset is above
+ * `off32_limit` go to the 64-bit offset table. `strict`: a duplicate object is an error. Returns 0
+ * and a malloc'd buffer in *out and *out_len, or -1 with `err` filled.
+ */
+int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                 uint8_t **out, size_t *out_len, struct pk_error *err);
+
+/*
+ * Guess the parameters an existing idx was written with (so that --verify can rebuild it the same
+ * way): version 1 or 2 and the 64-bit offset limit. Never fails: a file that is not an idx gives
+ * version 2 with the default limit (and then does not match).
+ */
+void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit);
+
+/* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
+const char *pk_type_name(unsigned type);
+
+#endif /* SHA1KIT_CLI_PACK_H */

@@ -1,0 +1,173 @@
+/* pack_io.c - file mapping, progress lines and diagnostics for the pack commands (see pack_io.h). */
+#include "pack_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int pk_file_map(struct pk_file *f, const char *path)
+{
+	static const uint8_t empty[1];
+	memset(f, 0, sizeof(*f));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return errno;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return EISDIR;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
+		close(fd);
+		return EFBIG;
+	}
+	f->len = (uint64_t)st.st_size;
+	f->data = empty;
+	if (f->len > 0) {
+		void *m = mmap(NULL, (size_t)f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			int e = errno;
+			close(fd);
+			return e;
+		}
+		f->map = m;
+		f->map_len = (size_t)f->len;
+		f->data = m;
+	}
+	close(fd);
+	return 0;
+}
+
+void pk_file_unmap(struct pk_file *f)
+{
+	if (f->map != NULL) {
+		munmap(f->map, f->map_len);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
+void pk_file_release(void *file, uint64_t upto)
+{
+	struct pk_file *f = file;
+	long page = sysconf(_SC_PAGESIZE);
+	if (f->map == NULL || page <= 0) {
+		return;
+	}
+	size_t n = (size_t)(upto & ~(uint64_t)(page - 1));
+	if (n > 0) {
+		madvise(f->map, n, MADV_DONTNEED); /* a hint: a failure changes nothing */
+	}
+}
+
+bool pk_file_equal(struct pk_file *f, const uint8_t *buf, size_t len, size_t *first_diff)
+{
+	const size_t step = (size_t)1 << 20;
+	size_t n = f->len < len ? (size_t)f->len : len;
+	for (size_t at = 0; at < n; at += step) {
+		size_t k = n - at < step ? n - at : step;
+		if (memcmp(f->data + at, buf + at, k) != 0) {
+			while (f->data[at] == buf[at]) {
+				at++;
+			}
+			*first_diff = at;
+			return false;
+		}
+		pk_file_release(f, at + k);
+	}
+	*first_diff = n;
+	return f->len == len;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void pk_progress_init(struct pk_progress *p, bool enabled)
+{
+	p->enabled = enabled;
+	p->phase = -1;
+	p->percent = 0;
+	p->last = 0;
+}
+
+void pk_progress_cb(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total)
+{
+	struct pk_progress *p = ctx;
+	static const char *const labels[] = {"Indexing objects", "Resolving deltas"};
+	if (!p->enabled) {
+		return;
+	}
+	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
+	bool finished = done >= total;
+	double t = now();
+	if (p->phase == (int)phase && !finished && pct == p->percent && t - p->last < 0.5) {
+		return;
+	}
+	if (p->phase != -1 && p->phase != (int)phase) {
+		/* the previous phase did not print its final line */
+		fputc('\n', stderr);
+	}
+	p->phase = finished ? -1 : (int)phase;
+	p->percent = pct;
+	p->last = t;
+	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", labels[phase], pct, done, total,
+	        finished ? ", done.\n" : "\r");
+	fflush(stderr);
+}
+
+void pk_progress_abort(struct pk_progress *p)
+{
+	if (p->enabled && p->phase != -1) {
+		fputc('\n', stderr);
+		p->phase = -1;
+	}
+}
+
+bool pk_parse_threads(const char *arg, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' || v < 0 || v > 1024) {
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+unsigned pk_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+void pk_report(const char *cmd, const char *name, const struct pk_error *err)
+{
+	char where[48] = "";
+	if (err->has_offset && !err->collision) { /* the collision message names the offset */
+		snprintf(where, sizeof(where), " (at offset %" PRIu64 ")", err->offset);
+	}
+	if (name != NULL) {
+		sk_error(0, "%s: %s: %s%s", cmd, sk_quote(name), err->msg, where);
+	} else {
+		sk_error(0, "%s: %s%s", cmd, err->msg, where);
+	}
+}

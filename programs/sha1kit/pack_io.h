@@ -1,0 +1,56 @@
+/*
+ * pack_io.h - file handling shared by `index-pack` and `verify-pack`: mapping a pack, reading an
+ * idx, progress lines, option parsing helpers.
+ */
+#ifndef SHA1KIT_CLI_PACK_IO_H
+#define SHA1KIT_CLI_PACK_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pack.h"
+
+/* A read-only file in memory (mapped; empty files have data pointing at a static empty string). */
+struct pk_file {
+	const uint8_t *data;
+	uint64_t len;
+	void *map; /* for munmap, NULL when nothing is mapped */
+	size_t map_len;
+};
+
+/* Map `path`; returns 0, or an errno value. */
+int pk_file_map(struct pk_file *f, const char *path);
+void pk_file_unmap(struct pk_file *f);
+
+/* pk_options.release for a mapped file: drop pages before `upto` from memory (they stay in the
+ * page cache and come back on the next access). */
+void pk_file_release(void *file, uint64_t upto);
+
+/* Whether the mapped file `f` holds exactly buf[0..len); compared 1 MiB at a time, each piece
+ * dropped from memory after use. *first_diff gets the offset of the first difference. */
+bool pk_file_equal(struct pk_file *f, const uint8_t *buf, size_t len, size_t *first_diff);
+
+/* Progress on standard error, Git style ("Indexing objects:  42% (420/1000)"), only when enabled. */
+struct pk_progress {
+	bool enabled;
+	int phase;        /* phase of the line on screen, -1 for none */
+	unsigned percent; /* last percentage printed */
+	double last;      /* time of the last line (seconds) */
+};
+
+void pk_progress_init(struct pk_progress *p, bool enabled);
+/* pk_options.progress callback (ctx = struct pk_progress *). */
+void pk_progress_cb(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total);
+/* End an unfinished progress line (before an error message). */
+void pk_progress_abort(struct pk_progress *p);
+
+/* Parse a thread count (0 = one per online CPU). False when not a number in 0..1024. */
+bool pk_parse_threads(const char *arg, unsigned *out);
+/* Number of online CPUs (at least 1). */
+unsigned pk_online_cpus(void);
+
+/* Print "sha1kit: CMD: [NAME: ]MSG[ (at offset N)]" for a pack error. */
+void pk_report(const char *cmd, const char *name, const struct pk_error *err);
+
+#endif /* SHA1KIT_CLI_PACK_IO_H */

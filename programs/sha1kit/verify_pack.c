@@ -1,0 +1,231 @@
+/*
+ * verify_pack.c - `sha1kit verify-pack`: check Git packs against their indexes, with the output of
+ * `git verify-pack` (-v: one line per object, the delta chain histogram and "PACK: ok").
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "digest.h"
+#include "pack.h"
+#include "pack_io.h"
+
+#define CMD "verify-pack"
+
+static void verify_pack_usage(void)
+{
+	fputs("Usage: sha1kit verify-pack [OPTION]... PACK|IDX...\n"
+	      "Check Git pack files against their indexes, like `git verify-pack`.\n"
+	      "\n"
+	      "Each argument names a pack by its .pack or .idx file (or by the name without\n"
+	      "the extension): both NAME.pack and NAME.idx must exist. The pack is indexed as\n"
+	      "by `sha1kit index-pack` (every object inflated, deltas resolved, object IDs\n"
+	      "computed with SHA-1DC, which detects SHA-1 collision attacks, the trailer\n"
+	      "checked) and the index it gives must equal NAME.idx byte for byte. As in Git,\n"
+	      "an object that appears twice in the pack makes it bad.\n"
+	      "\n"
+	      "  -v, --verbose         list the objects in pack order, then a histogram of\n"
+	      "                          delta chain lengths, then 'NAME.pack: ok' (or\n"
+	      "                          'NAME.pack: bad'; as in Git, the list and the\n"
+	      "                          histogram come whenever the pack itself could be\n"
+	      "                          indexed, before its .idx is compared)\n"
+	      "  -s, --stat-only       print only the histogram (and 'NAME.pack: bad' when\n"
+	      "                          the check fails)\n"
+	      "      --threads=N       resolve deltas with N threads (default: one per online\n"
+	      "                          CPU; 0 means the same)\n"
+	      "      --help            display this help and exit\n"
+	      "\n"
+	      "Object lines (-v), as Git prints them:\n"
+	      "  SHA-1 TYPE SIZE SIZE-IN-PACK OFFSET                  for a whole object\n"
+	      "  SHA-1 TYPE SIZE SIZE-IN-PACK OFFSET DEPTH BASE-SHA-1  for a delta\n"
+	      "TYPE is the object's type (padded to 6 columns), SIZE the size given by the\n"
+	      "entry header (for a delta: of the delta data), SIZE-IN-PACK the bytes the\n"
+	      "entry takes in the pack, DEPTH the length of its delta chain. The histogram:\n"
+	      "'non delta: N objects', then 'chain length = D: N objects' for each D.\n"
+	      "\n"
+	      "Without -v or -s nothing is printed on success. Errors go to standard error:\n"
+	      "'sha1kit: verify-pack: NAME: REASON (at offset N)'.\n"
+	      "\n"
+	      "Exit status: 0 every pack is good; 1 a pack or index is bad or unreadable,\n"
+	      "or a usage error; 3 a collision attack was detected in an object (the pack\n"
+	      "is then bad too).\n",
+	      stdout);
+}
+
+static void print_histogram(const struct pk_pack *pack)
+{
+	uint64_t *hist = calloc((size_t)pack->max_depth + 1, sizeof(uint64_t));
+	if (hist == NULL) {
+		return;
+	}
+	for (uint32_t i = 0; i < pack->nr; i++) {
+		hist[pack->objs[i].depth]++;
+	}
+	if (hist[0] != 0) {
+		printf("non delta: %" PRIu64 " object%s\n", hist[0], hist[0] == 1 ? "" : "s");
+	}
+	for (uint32_t d = 1; d <= pack->max_depth; d++) {
+		if (hist[d] != 0) {
+			printf("chain length = %" PRIu32 ": %" PRIu64 " object%s\n", d, hist[d],
+			       hist[d] == 1 ? "" : "s");
+		}
+	}
+	free(hist);
+}
+
+static void print_objects(const struct pk_pack *pack)
+{
+	char hex[2 * SHA1KIT_DIGEST_SIZE + 1], base[2 * SHA1KIT_DIGEST_SIZE + 1];
+	for (uint32_t i = 0; i < pack->nr; i++) {
+		const struct pk_object *o = &pack->objs[i];
+		uint64_t next = i + 1 < pack->nr ? pack->objs[i + 1].offset : pack->len - PK_HASH_LEN;
+		sk_hex(o->id, hex);
+		printf("%s %-6s %" PRIu64 " %" PRIu64 " %" PRIu64, hex, pk_type_name(o->real_type), o->size,
+		       next - o->offset, o->offset);
+		if (o->base != PK_NO_BASE) {
+			sk_hex(pack->objs[o->base].id, base);
+			printf(" %" PRIu32 " %s", o->depth, base);
+		}
+		putchar('\n');
+	}
+}
+
+/* Check one pack; returns the exit status bits. */
+static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads)
+{
+	size_t n = strlen(arg);
+	size_t stem = n;
+	if (n >= 5 && strcmp(arg + n - 5, ".pack") == 0) {
+		stem = n - 5;
+	} else if (n >= 4 && strcmp(arg + n - 4, ".idx") == 0) {
+		stem = n - 4;
+	}
+	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5);
+	if (pack_name == NULL || idx_name == NULL) {
+		free(pack_name);
+		free(idx_name);
+		sk_error(ENOMEM, CMD);
+		return SK_EXIT_FAILURE;
+	}
+	memcpy(pack_name, arg, stem);
+	memcpy(pack_name + stem, ".pack", 6);
+	memcpy(idx_name, arg, stem);
+	memcpy(idx_name + stem, ".idx", 5);
+
+	int status = SK_EXIT_FAILURE;
+	struct pk_file file = {0}, old_idx = {0};
+	struct pk_pack pack = {0};
+	struct pk_error err;
+	uint8_t *idx = NULL;
+	size_t idx_len = 0;
+	int e = pk_file_map(&old_idx, idx_name);
+	if (e != 0) {
+		sk_error(e, CMD ": cannot open %s", sk_quote(idx_name));
+		goto out;
+	}
+	e = pk_file_map(&file, pack_name);
+	if (e != 0) {
+		sk_error(e, CMD ": cannot open %s", sk_quote(pack_name));
+		goto out;
+	}
+	unsigned version;
+	uint64_t limit;
+	pk_idx_params(old_idx.data, (size_t)old_idx.len, &version, &limit);
+	struct pk_options opt;
+	pk_options_default(&opt);
+	opt.threads = threads;
+	opt.cache_limit = ((uint64_t)96 << 20) * threads;
+	opt.release = pk_file_release;
+	opt.release_ctx = &file;
+	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+		pk_report(CMD, pack_name, &err);
+		if (err.collision) {
+			status |= SK_EXIT_COLLISION;
+		}
+		goto out;
+	}
+	/* As Git: the statistics of an indexed pack come before the check of its index. */
+	if (verbose) {
+		print_objects(&pack);
+	}
+	if (verbose || stat_only) {
+		print_histogram(&pack);
+	}
+	if (pk_idx_build(&pack, version, limit, true, &idx, &idx_len, &err) != 0) {
+		pk_report(CMD, pack_name, &err);
+		goto out;
+	}
+	size_t diff;
+	if (!pk_file_equal(&old_idx, idx, idx_len, &diff)) {
+		sk_error(0, CMD ": %s does not match %s", sk_quote(idx_name), sk_quote(pack_name));
+		goto out;
+	}
+	status = SK_EXIT_OK;
+	if (verbose) {
+		printf("%s: ok\n", pack_name);
+	}
+out:
+	if (status != SK_EXIT_OK && (verbose || stat_only)) {
+		printf("%s: bad\n", pack_name);
+	}
+	fflush(stdout);
+	free(idx);
+	pk_pack_free(&pack);
+	pk_file_unmap(&file);
+	pk_file_unmap(&old_idx);
+	free(pack_name);
+	free(idx_name);
+	return status;
+}
+
+int sk_cmd_verify_pack(int argc, char **argv)
+{
+	enum { OPT_THREADS = 256, OPT_HELP };
+	static const struct option options[] = {
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"stat-only", no_argument, NULL, 's'},
+	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	bool verbose = false, stat_only = false;
+	unsigned threads = 0;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "vs", options, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			verbose = true;
+			break;
+		case 's':
+			stat_only = true;
+			break;
+		case OPT_THREADS:
+			if (!pk_parse_threads(optarg, &threads)) {
+				sk_usage_error(CMD, CMD ": invalid thread count '%s'", optarg);
+			}
+			break;
+		case OPT_HELP:
+			verify_pack_usage();
+			return sk_finish(SK_EXIT_OK, false);
+		default:
+			sk_usage_error(CMD, NULL);
+		}
+	}
+	if (optind >= argc) {
+		sk_usage_error(CMD, CMD ": missing PACK or IDX operand");
+	}
+	if (threads == 0) {
+		threads = pk_online_cpus();
+	}
+	int status = SK_EXIT_OK;
+	for (int i = optind; i < argc; i++) {
+		status |= verify_one(argv[i], verbose, stat_only, threads);
+	}
+	return sk_finish(status, false);
+}

@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# test_pack.sh - `sha1kit index-pack` and `verify-pack` against the installed git (2.39).
+#
+# Usage: test_pack.sh SHA1KIT [PYTHON]
+#
+# Builds repositories with git in a temporary directory (many revisions of the same files, so that
+# deltas and long chains occur; an annotated tag; a subdirectory), makes packs of every kind
+# (`git repack -adf --window=50` with OFS_DELTA; `git pack-objects` without --delta-base-offset
+# for REF_DELTA; a thin pack, completed by `git index-pack --fix-thin` so that REF_DELTA bases come
+# after their deltas), and checks:
+#   - our idx is byte-identical to git index-pack's, with 1 and 4 threads, for index versions 2
+#     (default), 2,0 (every offset in the 64-bit table), 2,OFFSET and 1; --verify accepts it;
+#   - `sha1kit verify-pack -v` and `-s` print exactly what `git verify-pack -v` / `-s` print;
+#   - hand-made valid packs (tests/pack/mkpacks.py) are indexed as git indexes them;
+#   - broken packs (truncations, byte flips, one defect each) give an error exit (1..127, never a
+#     signal) with the expected message, and never leave an idx or a temporary file behind;
+#   - byte flips with a recomputed trailer: no crash, and when both we and git accept the pack,
+#     the idx files are identical.
+set -uo pipefail
+
+SK=${1:?usage: test_pack.sh SHA1KIT [PYTHON]}
+PY=${2:-python3}
+HERE=$(cd "$(dirname "$0")" && pwd)
+SK=$(cd "$(dirname "$SK")" && pwd)/$(basename "$SK")
+T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-pack.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export GIT_CONFIG_NOSYSTEM=1 HOME=$T GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Repositories and packs
+# ---------------------------------------------------------------------------------------------
+R=$T/repo
+git init -q "$R"
+(
+	cd "$R" || exit 1
+	mkdir -p src/sub doc
+	for i in $(seq 1 40); do
+		awk -v i="$i" 'BEGIN { for (k = 1; k <= 1500; k++) { if (k % 53 == i % 53 || k % 211 == i) print "changed", i, k; else print "line", k, "of a file that changes a little in every revision" } }' >src/main.c
+		seq 1 $((i * 150)) >src/sub/numbers.txt
+		awk -v i="$i" 'BEGIN { srand(i); for (k = 1; k <= 200; k++) printf "%d %d\n", rand() * 1000000, k }' >"doc/rand$((i % 4)).txt"
+		printf 'entry %d\n' "$i" >>doc/log.txt
+		[ $((i % 7)) = 0 ] && printf 'tiny %d\n' "$i" >"src/t$i.txt"
+		git add -A
+		git commit -qm "revision $i"
+		[ $((i % 13)) = 0 ] && git tag -a "v$i" -m "release $i"
+	done
+	# One object larger than 1 MiB, stored whole (random data does not delta).
+	head -c 1500000 /dev/urandom >big.bin
+	git add big.bin
+	git commit -qm big
+	git repack -adf --window=50 --depth=50 -q
+) || {
+	echo "FAIL: could not build the test repository"
+	exit 1
+}
+
+P=$T/packs
+mkdir -p "$P"
+cp "$R"/.git/objects/pack/pack-*.pack "$P/ofs.pack"
+cp "$R"/.git/objects/pack/pack-*.idx "$P/ofs.idx"
+(cd "$R" && git rev-list --objects --all | git pack-objects -q --window=50 --depth=50 "$P/refp" >/dev/null)
+mv "$P"/refp-*.pack "$P/ref.pack"
+mv "$P"/refp-*.idx "$P/ref.idx"
+# Without the large blob, for the corpus of broken packs (flips then hit deltas and headers).
+(cd "$R" && git rev-list --objects HEAD~1 | git pack-objects -q --delta-base-offset --window=50 "$P/smallp" >/dev/null)
+mv "$P"/smallp-*.pack "$P/small.pack"
+mv "$P"/smallp-*.idx "$P/small.idx"
+(cd "$R" && printf 'HEAD\n^HEAD~12\n' | git pack-objects -q --thin --revs --stdout >"$P/thin.pack")
+# --fix-thin appends the missing bases as whole objects after the deltas that use them.
+fixed=$(cd "$R" && git index-pack --fix-thin --stdin <"$P/thin.pack" | sed 's/^pack\t//')
+cp "$R/.git/objects/pack/pack-$fixed.pack" "$P/fixthin.pack"
+cp "$R/.git/objects/pack/pack-$fixed.idx" "$P/fixthin.idx"
+
+"$PY" "$HERE/mkpacks.py" "$P/small.pack" "$T/made" || {
+	echo "FAIL: mkpacks.py"
+	exit 1
+}
+for f in "$T"/made/good-*.pack; do
+	cp "$f" "$P/"
+done
+
+# ---------------------------------------------------------------------------------------------
+# Valid packs: idx byte for byte, verify-pack output
+# ---------------------------------------------------------------------------------------------
+O=$T/out
+mkdir -p "$O"
+for pack in "$P"/*.pack; do
+	name=$(basename "$pack" .pack)
+	git index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err"
+	grc=$?
+	"$SK" index-pack --threads=1 -o "$O/$name.sk.idx" "$pack" >"$O/$name.sk.out" 2>"$O/$name.sk.err"
+	rc=$?
+	if [ "$grc" != 0 ]; then
+		# git rejects it (e.g. a pack without objects on some versions): we must agree.
+		if [ "$rc" = 0 ]; then bad "$name: git rejects the pack, sha1kit accepts it"; else ok; fi
+		continue
+	fi
+	if [ "$rc" != 0 ]; then
+		bad "$name: index-pack failed: $(cat "$O/$name.sk.err")"
+		continue
+	fi
+	cmp -s "$O/$name.git.idx" "$O/$name.sk.idx" && ok || bad "$name: idx differs from git's"
+	cmp -s "$O/$name.git.out" "$O/$name.sk.out" && ok || bad "$name: stdout differs from git's (pack checksum line)"
+	"$SK" index-pack --threads=4 -o "$O/$name.sk4.idx" "$pack" >/dev/null 2>&1 &&
+		cmp -s "$O/$name.git.idx" "$O/$name.sk4.idx" && ok || bad "$name: idx with 4 threads differs"
+	[ "$(stat -c %a "$O/$name.sk.idx")" = 444 ] && ok || bad "$name: idx mode is not 0444"
+	for iv in 2,0 2,100 1; do
+		if git index-pack --index-version=$iv -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1; then
+			"$SK" index-pack --index-version=$iv -o "$O/$name.sk.$iv.idx" "$pack" >/dev/null 2>&1 &&
+				cmp -s "$O/$name.git.$iv.idx" "$O/$name.sk.$iv.idx" && ok || bad "$name: --index-version=$iv idx differs"
+			# --verify finds the layout in the existing idx.
+			"$SK" index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1 && ok ||
+				bad "$name: --verify rejects git's --index-version=$iv idx"
+		fi
+	done
+	# verify-pack: the pack needs its idx beside it.
+	cp "$pack" "$O/vp-$name.pack"
+	cp "$O/$name.git.idx" "$O/vp-$name.idx"
+	# Standard output and exit status as git's (the error messages differ).
+	(cd "$O" && git verify-pack -v "vp-$name.pack" >"vp-$name.git.v" 2>/dev/null)
+	grc=$?
+	(cd "$O" && "$SK" verify-pack -v "vp-$name.pack" >"vp-$name.sk.v" 2>/dev/null)
+	rc=$?
+	[ "$rc" = "$grc" ] && cmp -s "$O/vp-$name.git.v" "$O/vp-$name.sk.v" && ok || {
+		bad "$name: verify-pack -v output or status ($rc, git $grc) differs from git's"
+		diff "$O/vp-$name.git.v" "$O/vp-$name.sk.v" | head -5
+	}
+	(cd "$O" && git verify-pack -s "vp-$name.idx" >"vp-$name.git.s" 2>/dev/null)
+	grc=$?
+	(cd "$O" && "$SK" verify-pack -s "vp-$name.idx" >"vp-$name.sk.s" 2>/dev/null)
+	rc=$?
+	[ "$rc" = "$grc" ] && cmp -s "$O/vp-$name.git.s" "$O/vp-$name.sk.s" && ok ||
+		bad "$name: verify-pack -s output or status differs from git's"
+	"$SK" index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1 && ok || bad "$name: --verify fails"
+done
+
+# The test packs must contain what they are meant to: REF_DELTA, OFS_DELTA, chains, 64-bit table.
+grep -q ' 2 [0-9a-f]\{40\}$' "$O/vp-ofs.sk.v" && ok || bad "ofs.pack has no delta chains of length 2"
+[ "$(stat -c %s "$O/ofs.sk.2,0.idx")" -gt "$(stat -c %s "$O/ofs.sk.idx")" ] && ok || bad "2,0 idx has no 64-bit table"
+"$PY" - "$P/ref.pack" "$P/ofs.pack" "$P/fixthin.pack" <<'EOF' && ok || bad "packs lack the delta kinds they should have"
+import sys, zlib
+def kinds(path):
+    d = open(path, "rb").read()
+    n, p, seen = int.from_bytes(d[8:12], "big"), 12, set()
+    for _ in range(n):
+        c = d[p]; p += 1; t = (c >> 4) & 7
+        while c & 0x80:
+            c = d[p]; p += 1
+        if t == 6:
+            c = d[p]; p += 1
+            while c & 0x80:
+                c = d[p]; p += 1
+        elif t == 7:
+            p += 20
+        z = zlib.decompressobj(); z.decompress(d[p:]); p = len(d) - len(z.unused_data)
+        seen.add(t)
+    return seen
+ref, ofs, fix = (kinds(p) for p in sys.argv[1:4])
+sys.exit(0 if 7 in ref and 6 not in ref and 6 in ofs and 7 in fix else 1)
+EOF
+
+# Thin pack: its bases are outside the pack.
+"$SK" index-pack -o "$O/thin.idx" "$P/thin.pack" >/dev/null 2>"$O/thin.err"
+rc=$?
+[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "not in the pack" "$O/thin.err" && [ ! -e "$O/thin.idx" ] && ok ||
+	bad "thin pack: expected an unresolved-delta error, got $rc: $(cat "$O/thin.err")"
+
+# --verify against an idx of another pack, and a missing one.
+"$SK" index-pack --verify -o "$O/ref.git.idx" "$P/ofs.pack" >/dev/null 2>&1 && bad "--verify accepts a wrong idx" || ok
+"$SK" index-pack --verify -o "$O/nonexistent.idx" "$P/ofs.pack" >/dev/null 2>&1 && bad "--verify accepts a missing idx" || ok
+# verify-pack with an idx of another pack: the same stdout as git (statistics, then "bad"), exit 1.
+cp "$P/ofs.pack" "$O/vbad.pack"
+cp "$O/ref.git.idx" "$O/vbad.idx"
+for v in -v -s; do
+	(cd "$O" && git verify-pack $v vbad.pack >vbad.git 2>/dev/null)
+	(cd "$O" && "$SK" verify-pack $v vbad.pack >vbad.sk 2>/dev/null)
+	rc=$?
+	[ "$rc" = 1 ] && cmp -s "$O/vbad.git" "$O/vbad.sk" && grep -q '^vbad.pack: bad$' "$O/vbad.sk" && ok ||
+		bad "verify-pack $v of a mismatched idx: rc $rc, output differs from git's"
+done
+
+# Default output name, and refusal of a name without .pack.
+cp "$P/ofs.pack" "$O/default.pack"
+"$SK" index-pack "$O/default.pack" >/dev/null 2>&1 && cmp -s "$O/default.idx" "$O/ofs.git.idx" && ok ||
+	bad "default idx name"
+cp "$P/ofs.pack" "$O/noext"
+"$SK" index-pack "$O/noext" >/dev/null 2>&1 && bad "accepted a pack name without .pack and no -o" || ok
+
+# --strict
+for s in strict-tree strict-dup; do
+	msg=$(grep "^$s	" "$T/made/expect.txt" | cut -f2)
+	"$SK" index-pack -o "$O/$s.idx" "$T/made/$s.pack" >/dev/null 2>&1 && ok || bad "$s: rejected without --strict"
+	"$SK" index-pack --strict -o "$O/$s.strict.idx" "$T/made/$s.pack" >/dev/null 2>"$O/$s.err"
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "$msg" "$O/$s.err" && [ ! -e "$O/$s.strict.idx" ] && ok ||
+		bad "$s: --strict gave $rc: $(cat "$O/$s.err")"
+done
+"$SK" index-pack --strict -o "$O/strict-ofs.idx" "$P/ofs.pack" >/dev/null 2>&1 && ok || bad "--strict rejects a valid pack"
+
+# ---------------------------------------------------------------------------------------------
+# Broken packs
+# ---------------------------------------------------------------------------------------------
+B=$T/broken
+mkdir -p "$B"
+shopt -s nullglob
+# Files in $B besides err: an idx or a temporary file left behind (bash only: no fork per case).
+leftovers() {
+	local f out=()
+	for f in "$B"/* "$B"/.[!.]*; do
+		[ "$f" = "$B/err" ] || out+=("$(basename "$f")")
+	done
+	echo "${out[*]}"
+}
+declare -A expect
+while IFS=$'\t' read -r k v; do
+	[ -n "$k" ] && expect[$k]=$v
+done <"$T/made/expect.txt"
+nbad=0
+for pack in "$T"/made/bad-*.pack; do
+	name=${pack##*/}
+	name=${name%.pack}
+	nbad=$((nbad + 1))
+	"$SK" index-pack -o "$B/out.idx" "$pack" >/dev/null 2>"$B/err"
+	rc=$?
+	mapfile -t errl <"$B/err"
+	left=$(leftovers)
+	msg=${expect[$name]:-}
+	if [ "$rc" -lt 1 ] || [ "$rc" -ge 128 ]; then
+		bad "$name: exit status $rc (want 1..127): ${errl[*]}"
+	elif [ -n "$left" ]; then
+		bad "$name: left files behind: $left"
+	elif [ "${#errl[@]}" != 1 ] || [[ ${errl[0]} != "sha1kit: index-pack: "* ]]; then
+		bad "$name: not one 'sha1kit: index-pack: ' line: ${errl[*]}"
+	elif [ -n "$msg" ] && [[ ${errl[0]} != *"$msg"* ]]; then
+		bad "$name: message '${errl[0]}' lacks '$msg'"
+	else
+		ok
+	fi
+	rm -f "$B"/out.idx*
+done
+# Byte flips with a valid trailer: no crash; agreement with git when both accept.
+nfix=0
+nacc=0
+for pack in "$T"/made/fix-*.pack; do
+	name=${pack##*/}
+	nfix=$((nfix + 1))
+	"$SK" index-pack --threads=2 -o "$B/out.idx" "$pack" >/dev/null 2>"$B/err"
+	rc=$?
+	if [ "$rc" -ge 128 ]; then
+		bad "$name: exit status $rc: $(<"$B/err")"
+	elif [ "$rc" != 0 ]; then
+		[ -z "$(leftovers)" ] && ok || bad "$name: failed but left files behind: $(leftovers)"
+	else
+		nacc=$((nacc + 1))
+		if git index-pack -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
+			cmp -s "$B/git.idx" "$B/out.idx" && ok || bad "$name: accepted by both, idx differs"
+		else
+			ok # git is stricter here (e.g. it checks more object syntax): not a crash
+		fi
+	fi
+	rm -f "$B"/out.idx* "$B/git.idx"
+done
+echo "broken packs: $nbad rejected as required; $nfix flipped packs with a valid trailer ($nacc of them still valid)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
