@@ -1,0 +1,771 @@
+/*
+ * bench.c - `sha1kit bench`: throughput of every SHA-1 kernel this CPU runs, in both flavours (plain
+ * and collision-detecting), against the SHA-1 of other libraries linked at build time, measured the
+ * same way in the same process so that ratios can be compared across machines.
+ *
+ * Method (also printed in the header of every output):
+ *  - every message is hashed one-shot (init, update, final) from a buffer filled from a fixed seed
+ *    (random data: on it about 1 block in 20 passes SHA-1DC's UBC filter, as in real use), either
+ *    64-byte aligned or at offset +1;
+ *  - the clock is the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time the scheduler gives
+ *    to other processes does not count, which matters on a shared machine;
+ *  - per size, each implementation is calibrated to a sample of at least --sample-ms (20 ms), then
+ *    warmed up, then the repetitions run round-robin across implementations (rotating the start) so
+ *    that slow drifts of the machine hit all of them alike;
+ *  - the result is the median ns per message, with min/max and quartiles; ratios are baseline
+ *    median / implementation median at the same size and alignment, from the same run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "sha1kit.h"
+
+#define BENCH_CMD "bench"
+
+#ifndef SK_BENCH_C_FLAGS
+#define SK_BENCH_C_FLAGS "unknown"
+#endif
+#ifndef SK_BENCH_BUILD_TYPE
+#define SK_BENCH_BUILD_TYPE "unknown"
+#endif
+
+#define MAX_IMPLS   64
+#define MAX_SIZE    ((size_t)1 << 30)
+#define NO_SHANI    ":~0x20000000"               /* OPENSSL_ia32cap: clear CPUID.(EAX=7).EBX bit 29 (SHA) */
+#define SEED        UINT64_C(0x5348413142454e43) /* "SHA1BENC" */
+#define DEF_REPS    9
+#define DEF_SAMPLE  20.0
+#define QUICK_REPS  3
+#define QUICK_SAMPL 2.0
+
+static const size_t default_sizes[] = {64, 1024, 16384, 1048576};
+static const size_t quick_sizes[] = {64, 1024, 16384};
+
+static volatile uint32_t sink;
+
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
+
+enum {
+	OPT_SIZES = 256,
+	OPT_QUICK,
+	OPT_REPS,
+	OPT_SAMPLE_MS,
+	OPT_WARMUP,
+	OPT_MISALIGNED,
+	OPT_ALIGNMENT,
+	OPT_SEED,
+	OPT_ONLY,
+	OPT_BASELINE,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_MARKDOWN,
+	OPT_PLOT,
+	OPT_NO_SHANI,
+	OPT_LIST,
+	OPT_BATCH,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+static const struct option bench_options[] = {
+    {"sizes", required_argument, NULL, OPT_SIZES},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"sample-ms", required_argument, NULL, OPT_SAMPLE_MS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"misaligned", no_argument, NULL, OPT_MISALIGNED},
+    {"alignment", required_argument, NULL, OPT_ALIGNMENT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"only", required_argument, NULL, OPT_ONLY},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"markdown", no_argument, NULL, OPT_MARKDOWN},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"openssl-no-shani", no_argument, NULL, OPT_NO_SHANI},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+static void bench_usage(void)
+{
+	fputs("Usage: sha1kit bench [OPTION]...\n"
+	      "Measure SHA-1 throughput: every sha1kit kernel this CPU runs, plain (fast)\n"
+	      "and with collision detection (dc), and the SHA-1 of OpenSSL, nettle and\n"
+	      "libgcrypt when they were found at build time. Each message is hashed one-shot;\n"
+	      "the clock is the thread's CPU time; repetitions are interleaved across\n"
+	      "implementations; medians are reported, with ratios to OpenSSL's EVP SHA-1\n"
+	      "measured in the same run (> 1: faster).\n"
+	      "\n"
+	      "      --sizes=LIST        message sizes, comma-separated, optional suffix K or M\n"
+	      "                            (binary): default 64,1K,16K,1M\n"
+	      "      --quick             sizes 64,1K,16K, 3 repetitions of 2 ms (CI: seconds)\n"
+	      "      --reps=N            timed repetitions per implementation and size (9)\n"
+	      "      --sample-ms=MS      minimum CPU time of one repetition (default 20)\n"
+	      "      --warmup=N          untimed repetitions before the timed ones (default 1)\n"
+	      "      --misaligned        messages start 1 byte past a 64-byte boundary\n"
+	      "      --alignment=WHICH   aligned (default), misaligned or both\n"
+	      "      --seed=N            seed of the message data (default 0x5348413142454e43)\n"
+	      "      --only=LIST         measure only implementations whose id contains one of\n"
+	      "                            the comma-separated strings (and the baseline)\n"
+	      "      --baseline=ID       implementation the ratios refer to (openssl-evp)\n"
+	      "      --batch=N           messages per call of the batch API row (default 64;\n"
+	      "                            0: no batch row); a call hashes N copies of the\n"
+	      "                            message\n"
+	      "      --list              list the implementations and exit\n"
+	      "      --openssl-no-shani  run OpenSSL without SHA-NI: re-run this command with\n"
+	      "                            OPENSSL_ia32cap=\"" NO_SHANI "\" in the environment\n"
+	      "\n"
+	      "Output (standard output; one of):\n"
+	      "      (default)           a table for people: time/message, GB/s, ratio\n"
+	      "      --json              JSON (structure: bench/schema.json in the source tree)\n"
+	      "      --csv               CSV, one row per implementation, size and alignment\n"
+	      "      --markdown          Markdown tables, to paste into an issue\n"
+	      "      --plot=FILE.svg     also draw throughput against message size (gnuplot)\n"
+	      "\n"
+	      "      --help              display this help and exit\n"
+	      "      --version           output version information and exit\n"
+	      "\n"
+	      "A progress line is written to standard error when it is a terminal. Results on\n"
+	      "a shared or virtual machine are noisy: compare medians and same-run ratios.\n",
+	      stdout);
+}
+
+/* ---- options ----------------------------------------------------------------------------------- */
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	if (*s == '-' || *s == '\0')
+		return false;
+	unsigned long long x = strtoull(s, &end, 0);
+	if (errno != 0 || *end != '\0')
+		return false;
+	*v = x;
+	return true;
+}
+
+/* One size: digits with an optional suffix B, K/KiB, M/MiB, G/GiB (binary multiples). */
+static bool parse_size(const char *s, size_t *out)
+{
+	char *end;
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno != 0)
+		return false;
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift != 0) {
+		end++;
+		if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
+			end += strlen(end);
+	} else if (strcmp(end, "B") == 0) {
+		end++;
+	}
+	if (*end != '\0' || x > (MAX_SIZE >> shift))
+		return false;
+	*out = (size_t)x << shift;
+	return true;
+}
+
+static size_t *parse_sizes(const char *list, size_t *n)
+{
+	size_t cap = 1;
+	for (const char *p = list; *p; p++)
+		cap += *p == ',';
+	size_t *sizes = malloc(cap * sizeof(*sizes));
+	char *copy = strdup(list);
+	if (sizes == NULL || copy == NULL) {
+		sk_error(errno, "out of memory");
+		exit(SK_EXIT_FAILURE);
+	}
+	*n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (!parse_size(tok, &sizes[*n]))
+			sk_usage_error(BENCH_CMD, "invalid message size '%s' (0 to 1G; suffix K, M or G)",
+			               tok);
+		(*n)++;
+	}
+	free(copy);
+	if (*n == 0)
+		sk_usage_error(BENCH_CMD, "--sizes: no size given");
+	return sizes;
+}
+
+static bool id_matches(const char *id, const char *list)
+{
+	char *copy = strdup(list);
+	bool hit = false;
+	char *save = NULL;
+	if (copy == NULL)
+		return true;
+	for (char *tok = strtok_r(copy, ",", &save); tok != NULL && !hit; tok = strtok_r(NULL, ",", &save))
+		hit = strstr(id, tok) != NULL;
+	free(copy);
+	return hit;
+}
+
+/* ---- machine description ---------------------------------------------------------------------- */
+
+static const char *compiler_name(void)
+{
+#if defined(__clang__)
+	return "clang " __clang_version__;
+#elif defined(__GNUC__)
+	return "gcc " __VERSION__;
+#elif defined(__VERSION__)
+	return __VERSION__;
+#else
+	return "unknown";
+#endif
+}
+
+static void chomp_value(const char *line, char *out, size_t outsize)
+{
+	const char *v = strchr(line, ':');
+	v = v ? v + 1 : line;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	size_t len = strcspn(v, "\n");
+	snprintf(out, outsize, "%.*s", (int)len, v);
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+static void read_cpuinfo(struct bench_machine *m)
+{
+	/* The CPU flags that decide which SHA-1 code runs (here, in OpenSSL, nettle and libgcrypt). */
+	static const char *const relevant[] = {"sse2",  "ssse3", "sse4_1", "avx",     "avx2",
+	                                       "bmi1",  "bmi2",  "sha_ni", "avx512f", "avx512vl",
+	                                       "asimd", "sha1",  "sha2",   "sha3",    "sve"};
+	char line[8192], vendor[32] = "", family[16] = "", model[16] = "", stepping[16] = "";
+	char impl[16] = "", part[16] = "";
+	bool flags_done = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "unknown");
+	m->cpu_flags[0] = '\0';
+	m->cpu_id[0] = '\0';
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "model name", 10) == 0 && strcmp(m->cpu_model, "unknown") == 0)
+			chomp_value(line, m->cpu_model, sizeof(m->cpu_model));
+		else if (strncmp(line, "vendor_id", 9) == 0 && !vendor[0])
+			chomp_value(line, vendor, sizeof(vendor));
+		else if (strncmp(line, "cpu family", 10) == 0 && !family[0])
+			chomp_value(line, family, sizeof(family));
+		else if (strncmp(line, "model\t", 6) == 0 && !model[0])
+			chomp_value(line, model, sizeof(model));
+		else if (strncmp(line, "stepping", 8) == 0 && !stepping[0])
+			chomp_value(line, stepping, sizeof(stepping));
+		else if (strncmp(line, "CPU implementer", 15) == 0 && !impl[0])
+			chomp_value(line, impl, sizeof(impl));
+		else if (strncmp(line, "CPU part", 8) == 0 && !part[0])
+			chomp_value(line, part, sizeof(part));
+		else if (!flags_done &&
+		         (strncmp(line, "flags", 5) == 0 || strncmp(line, "Features", 8) == 0)) {
+			for (size_t i = 0; i < sizeof(relevant) / sizeof(relevant[0]); i++) {
+				if (has_word(strchr(line, ':') ? strchr(line, ':') + 1 : line, relevant[i])) {
+					size_t used = strlen(m->cpu_flags);
+					snprintf(m->cpu_flags + used, sizeof(m->cpu_flags) - used, "%s%s",
+					         used ? " " : "", relevant[i]);
+				}
+			}
+			flags_done = true;
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	if (vendor[0])
+		snprintf(m->cpu_id, sizeof(m->cpu_id), "%s family %s model %s stepping %s", vendor, family,
+		         model, stepping);
+	else if (impl[0])
+		snprintf(m->cpu_id, sizeof(m->cpu_id), "implementer %s part %s", impl, part);
+}
+
+static void describe_machine(struct bench_machine *m)
+{
+	struct utsname u;
+	memset(m, 0, sizeof(*m));
+	read_cpuinfo(m);
+	m->logical_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (uname(&u) == 0)
+		snprintf(m->os, sizeof(m->os), "%.60s %.120s %.60s", u.sysname, u.release, u.machine);
+	else
+		snprintf(m->os, sizeof(m->os), "unknown");
+	m->compiler = compiler_name();
+	m->c_flags = SK_BENCH_C_FLAGS;
+	m->build_type = SK_BENCH_BUILD_TYPE;
+	bench_kernel_list(m);
+	bench_peer_versions(m);
+	m->openssl_ia32cap = getenv("OPENSSL_ia32cap");
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm) != NULL)
+		strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- measurement ------------------------------------------------------------------------------- */
+
+static double thread_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double sample(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t iters)
+{
+	double t0 = thread_ns();
+	sink ^= impl->run(impl, msg, len, iters);
+	return thread_ns() - t0;
+}
+
+/* Messages per sample so that one sample takes at least target_ns of CPU time. */
+static size_t calibrate(const struct bench_impl *impl, const uint8_t *msg, size_t len, double target_ns)
+{
+	size_t iters = impl->per_call;
+	for (;;) {
+		double t = sample(impl, msg, len, iters);
+		if (t >= target_ns)
+			return iters;
+		double want = t > 0 ? (double)iters * target_ns * 1.15 / t : (double)iters * 100.0;
+		if (want > (double)iters * 100.0)
+			want = (double)iters * 100.0;
+		size_t next = (size_t)want;
+		if (next <= iters)
+			next = iters + impl->per_call;
+		iters = (next + impl->per_call - 1) / impl->per_call * impl->per_call;
+	}
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Quantile q of sorted v[0..n-1], linear interpolation between order statistics. */
+static double quantile(const double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t lo = (size_t)pos;
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+static void summarise(struct bench_result *r)
+{
+	double *v = malloc((size_t)r->reps * sizeof(*v));
+	if (v == NULL) {
+		sk_error(errno, "out of memory");
+		exit(SK_EXIT_FAILURE);
+	}
+	memcpy(v, r->samples, (size_t)r->reps * sizeof(*v));
+	qsort(v, (size_t)r->reps, sizeof(*v), cmp_double);
+	r->min = v[0];
+	r->max = v[r->reps - 1];
+	r->median = quantile(v, (size_t)r->reps, 0.5);
+	r->q1 = quantile(v, (size_t)r->reps, 0.25);
+	r->q3 = quantile(v, (size_t)r->reps, 0.75);
+	free(v);
+}
+
+struct progress {
+	bool on;
+	size_t done, total;
+};
+
+static void progress_show(struct progress *p, const char *what, size_t size, int misalignment,
+                          const char *impl)
+{
+	char label[32];
+	if (!p->on)
+		return;
+	fprintf(stderr, "\r%-79.79s", "");
+	fprintf(stderr, "\r[%3u%%] %s %s%s: %s", (unsigned)(p->total ? 100 * p->done / p->total : 0), what,
+	        bench_size_label(size, label, sizeof(label)), misalignment ? " +1" : "", impl);
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->on) {
+		fprintf(stderr, "\r%-79.79s\r", "");
+		fflush(stderr);
+	}
+}
+
+/*
+ * Measure every implementation at one size and alignment; results[i] gets implementation i. Fails
+ * (returns false) when an implementation's digest differs from sha1kit's default fast kernel.
+ */
+static bool measure(const struct bench_impl *impls, size_t n_impls, const struct bench_settings *s,
+                    const uint8_t *msg, size_t len, int misalignment, struct bench_result *results,
+                    struct progress *prog)
+{
+	uint8_t ref[SHA1KIT_DIGEST_SIZE];
+	uint32_t word;
+	double target = s->sample_ms * 1e6;
+
+	sha1kit_fast(msg, len, ref);
+	memcpy(&word, ref, sizeof(word));
+	for (size_t i = 0; i < n_impls; i++) {
+		uint32_t want = 0;
+		for (size_t k = 0; k < impls[i].per_call; k++)
+			want = bench_fold(want, word);
+		if (impls[i].run(&impls[i], msg, len, impls[i].per_call) != want) {
+			progress_end(prog);
+			sk_error(0, "bench: %s gives a wrong digest for a %zu-byte message", impls[i].id,
+			         len);
+			return false;
+		}
+	}
+	for (size_t i = 0; i < n_impls; i++) {
+		progress_show(prog, "calibrating", len, misalignment, impls[i].id);
+		results[i].impl = i;
+		results[i].size = len;
+		results[i].misalignment = misalignment;
+		results[i].reps = s->reps;
+		results[i].iterations = calibrate(&impls[i], msg, len, target);
+		results[i].samples = calloc((size_t)s->reps, sizeof(double));
+		if (results[i].samples == NULL) {
+			sk_error(errno, "out of memory");
+			exit(SK_EXIT_FAILURE);
+		}
+	}
+	for (int w = 0; w < s->warmup; w++)
+		for (size_t i = 0; i < n_impls; i++) {
+			progress_show(prog, "warming up", len, misalignment, impls[i].id);
+			sample(&impls[i], msg, len, results[i].iterations);
+		}
+	for (int rep = 0; rep < s->reps; rep++) {
+		for (size_t k = 0; k < n_impls; k++) {
+			size_t i = (k + (size_t)rep) % n_impls; /* rotate the order every round */
+			progress_show(prog, "measuring", len, misalignment, impls[i].id);
+			double t = sample(&impls[i], msg, len, results[i].iterations);
+			results[i].samples[rep] = t / (double)results[i].iterations;
+			prog->done++;
+		}
+	}
+	for (size_t i = 0; i < n_impls; i++)
+		summarise(&results[i]);
+	return true;
+}
+
+/* OPENSSL_ia32cap is read when libcrypto is loaded, so masking SHA-NI needs a fresh process. */
+static void reexec_without_shani(int argc, char **argv)
+{
+	const char *cur = getenv("OPENSSL_ia32cap");
+	if (cur != NULL && strcmp(cur, NO_SHANI) == 0)
+		return;
+	if (setenv("OPENSSL_ia32cap", NO_SHANI, 1) != 0) {
+		sk_error(errno, "bench: cannot set OPENSSL_ia32cap");
+		exit(SK_EXIT_FAILURE);
+	}
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	if (args == NULL) {
+		sk_error(errno, "out of memory");
+		exit(SK_EXIT_FAILURE);
+	}
+	static char prog[] = SK_PROGRAM, cmd[] = BENCH_CMD;
+	args[0] = prog;
+	args[1] = cmd;
+	for (int i = 1; i < argc; i++)
+		args[i + 1] = argv[i];
+	fflush(NULL);
+	execv("/proc/self/exe", args);
+	sk_error(errno, "bench: cannot re-run /proc/self/exe with OPENSSL_ia32cap=%s", NO_SHANI);
+	exit(SK_EXIT_FAILURE);
+}
+
+int sk_cmd_bench(int argc, char **argv)
+{
+	struct bench_settings s = {0};
+	enum format fmt = FMT_TABLE;
+	int n_formats = 0;
+	const char *sizes_arg = NULL, *only = NULL, *plot = NULL, *alignment = "aligned";
+	bool list = false, no_shani = false, baseline_given = false;
+	int reps = -1, warmup = 1;
+	uint64_t batch = 64;
+	double sample_ms = -1;
+	int c;
+
+	s.seed = SEED;
+	s.baseline = "openssl-evp";
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", bench_options, NULL)) != -1) {
+		uint64_t v;
+		switch (c) {
+		case OPT_SIZES:
+			sizes_arg = optarg;
+			break;
+		case OPT_QUICK:
+			s.quick = true;
+			break;
+		case OPT_REPS:
+			if (!parse_u64(optarg, &v) || v < 1 || v > 10000)
+				sk_usage_error(BENCH_CMD, "invalid --reps '%s' (1 to 10000)", optarg);
+			reps = (int)v;
+			break;
+		case OPT_SAMPLE_MS: {
+			char *end;
+			sample_ms = strtod(optarg, &end);
+			if (*end != '\0' || !(sample_ms > 0 && sample_ms <= 60000))
+				sk_usage_error(BENCH_CMD, "invalid --sample-ms '%s' (over 0, up to 60000)",
+				               optarg);
+			break;
+		}
+		case OPT_WARMUP:
+			if (!parse_u64(optarg, &v) || v > 1000)
+				sk_usage_error(BENCH_CMD, "invalid --warmup '%s' (0 to 1000)", optarg);
+			warmup = (int)v;
+			break;
+		case OPT_MISALIGNED:
+			alignment = "misaligned";
+			break;
+		case OPT_ALIGNMENT:
+			if (strcmp(optarg, "aligned") != 0 && strcmp(optarg, "misaligned") != 0 &&
+			    strcmp(optarg, "both") != 0)
+				sk_usage_error(BENCH_CMD,
+				               "invalid --alignment '%s' (aligned, misaligned or both)",
+				               optarg);
+			alignment = optarg;
+			break;
+		case OPT_SEED:
+			if (!parse_u64(optarg, &s.seed))
+				sk_usage_error(BENCH_CMD, "invalid --seed '%s'", optarg);
+			break;
+		case OPT_ONLY:
+			only = optarg;
+			s.only = optarg;
+			break;
+		case OPT_BASELINE:
+			s.baseline = optarg;
+			baseline_given = true;
+			break;
+		case OPT_JSON:
+			fmt = FMT_JSON;
+			n_formats++;
+			break;
+		case OPT_CSV:
+			fmt = FMT_CSV;
+			n_formats++;
+			break;
+		case OPT_MARKDOWN:
+			fmt = FMT_MARKDOWN;
+			n_formats++;
+			break;
+		case OPT_PLOT:
+			plot = optarg;
+			break;
+		case OPT_NO_SHANI:
+			no_shani = true;
+			break;
+		case OPT_LIST:
+			list = true;
+			break;
+		case OPT_BATCH:
+			if (!parse_u64(optarg, &batch) || batch > BENCH_MAX_BATCH)
+				sk_usage_error(BENCH_CMD, "invalid --batch '%s' (0 to %d)", optarg,
+				               BENCH_MAX_BATCH);
+			break;
+		case OPT_HELP:
+			bench_usage();
+			return sk_finish(SK_EXIT_OK, false);
+		case OPT_VERSION:
+			sk_print_version();
+			return sk_finish(SK_EXIT_OK, false);
+		default:
+			sk_usage_error(BENCH_CMD, NULL);
+		}
+	}
+	if (optind < argc)
+		sk_usage_error(BENCH_CMD, "extra operand '%s'", argv[optind]);
+	if (n_formats > 1)
+		sk_usage_error(BENCH_CMD, "choose one of --json, --csv and --markdown");
+	if (fmt == FMT_JSON && !bench_have_json()) {
+		sk_error(0, "bench: --json is not available: built without jansson (Debian: libjansson-dev)");
+		return SK_EXIT_FAILURE;
+	}
+	if (plot != NULL && !bench_have_gnuplot()) {
+		sk_error(0, "bench: --plot needs gnuplot on PATH (Debian package gnuplot-nox)");
+		return SK_EXIT_FAILURE;
+	}
+
+	struct bench_impl impls[MAX_IMPLS];
+	size_t n_all = bench_add_sha1kit(impls, MAX_IMPLS, (size_t)batch);
+	s.batch = (size_t)batch;
+	size_t n_peers = bench_add_peers(impls + n_all, MAX_IMPLS - n_all);
+	n_all += n_peers;
+	if (no_shani) {
+		bool have_openssl = false;
+		for (size_t i = 0; i < n_all; i++)
+			have_openssl |= strcmp(impls[i].library, "openssl") == 0;
+		if (!have_openssl) {
+			sk_error(0, "bench: --openssl-no-shani: built without OpenSSL (Debian: libssl-dev)");
+			return SK_EXIT_FAILURE;
+		}
+		reexec_without_shani(argc, argv);
+	}
+	if (list) {
+		for (size_t i = 0; i < n_all; i++)
+			printf("%-24s %-5s %-6s %s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
+			       impls[i].note, impls[i].is_default ? " (default on this CPU)" : "");
+		return sk_finish(SK_EXIT_OK, false);
+	}
+
+	/* Keep the implementations selected by --only, and the baseline. */
+	size_t n_impls = 0, n_matched = 0;
+	bool have_baseline = false;
+	for (size_t i = 0; i < n_all; i++) {
+		bool is_base = strcmp(impls[i].id, s.baseline) == 0;
+		bool match = only == NULL || id_matches(impls[i].id, only);
+		if (!match && !is_base)
+			continue;
+		n_matched += match;
+		have_baseline |= is_base;
+		impls[n_impls++] = impls[i];
+	}
+	if (baseline_given && !have_baseline)
+		sk_usage_error(BENCH_CMD, "no implementation '%s' (see --list)", s.baseline);
+	if (!have_baseline)
+		s.baseline = NULL; /* no OpenSSL: no ratios */
+	if (n_matched == 0)
+		sk_usage_error(BENCH_CMD, "--only '%s' selects no implementation (see --list)", only);
+
+	if (sizes_arg != NULL) {
+		s.sizes = parse_sizes(sizes_arg, &s.n_sizes);
+	} else {
+		const size_t *src = s.quick ? quick_sizes : default_sizes;
+		s.n_sizes =
+		    s.quick ? sizeof(quick_sizes) / sizeof(*src) : sizeof(default_sizes) / sizeof(*src);
+		s.sizes = malloc(s.n_sizes * sizeof(*s.sizes));
+		if (s.sizes == NULL) {
+			sk_error(errno, "out of memory");
+			return SK_EXIT_FAILURE;
+		}
+		memcpy(s.sizes, src, s.n_sizes * sizeof(*src));
+	}
+	s.reps = reps > 0 ? reps : s.quick ? QUICK_REPS : DEF_REPS;
+	s.sample_ms = sample_ms > 0 ? sample_ms : s.quick ? QUICK_SAMPL : DEF_SAMPLE;
+	s.warmup = warmup;
+	if (strcmp(alignment, "misaligned") != 0)
+		s.alignments[s.n_alignments++] = 0;
+	if (strcmp(alignment, "aligned") != 0)
+		s.alignments[s.n_alignments++] = 1;
+
+	/* The message buffer: 64-byte aligned, filled from the seed. */
+	size_t max_size = 0;
+	for (size_t i = 0; i < s.n_sizes; i++)
+		max_size = s.sizes[i] > max_size ? s.sizes[i] : max_size;
+	size_t buf_size = (max_size + 64 + 63) & ~(size_t)63;
+	uint8_t *buf = aligned_alloc(64, buf_size);
+	if (buf == NULL) {
+		sk_error(errno, "bench: cannot allocate %zu bytes", buf_size);
+		return SK_EXIT_FAILURE;
+	}
+	uint64_t state = s.seed;
+	for (size_t i = 0; i < buf_size; i += 8) {
+		uint64_t r = splitmix64(&state);
+		memcpy(buf + i, &r, 8);
+	}
+
+	struct bench_machine machine;
+	describe_machine(&machine);
+
+	size_t n_results = s.n_alignments * s.n_sizes * n_impls;
+	struct bench_result *results = calloc(n_results, sizeof(*results));
+	if (results == NULL) {
+		sk_error(errno, "out of memory");
+		return SK_EXIT_FAILURE;
+	}
+	struct progress prog = {isatty(STDERR_FILENO) == 1, 0, n_results * (size_t)s.reps};
+	int status = SK_EXIT_OK;
+	for (size_t a = 0; a < s.n_alignments && status == SK_EXIT_OK; a++)
+		for (size_t z = 0; z < s.n_sizes && status == SK_EXIT_OK; z++) {
+			struct bench_result *r = &results[(a * s.n_sizes + z) * n_impls];
+			if (!measure(impls, n_impls, &s, buf + s.alignments[a], s.sizes[z], s.alignments[a],
+			             r, &prog))
+				status = SK_EXIT_FAILURE;
+		}
+	progress_end(&prog);
+
+	if (status == SK_EXIT_OK) {
+		/* Ratios against the baseline at the same size and alignment. */
+		for (size_t g = 0; g < s.n_alignments * s.n_sizes; g++) {
+			struct bench_result *r = &results[g * n_impls];
+			double base = -1;
+			for (size_t i = 0; i < n_impls && s.baseline != NULL; i++)
+				if (strcmp(impls[i].id, s.baseline) == 0)
+					base = r[i].median;
+			for (size_t i = 0; i < n_impls; i++)
+				r[i].ratio = base > 0 && r[i].median > 0 ? base / r[i].median : -1;
+		}
+		struct bench_report report = {&machine, &s, impls, n_impls, results, n_results};
+		int rc = 0;
+		switch (fmt) {
+		case FMT_TABLE:
+			rc = bench_print_table(stdout, &report);
+			break;
+		case FMT_JSON:
+			rc = bench_print_json(stdout, &report);
+			break;
+		case FMT_CSV:
+			rc = bench_print_csv(stdout, &report);
+			break;
+		case FMT_MARKDOWN:
+			rc = bench_print_markdown(stdout, &report);
+			break;
+		}
+		if (rc != 0)
+			status = SK_EXIT_FAILURE;
+		if (plot != NULL && bench_plot_svg(plot, &report) != 0)
+			status = SK_EXIT_FAILURE;
+	}
+	for (size_t i = 0; i < n_results; i++)
+		free(results[i].samples);
+	free(results);
+	free(buf);
+	free(s.sizes);
+	return sk_finish(status, false);
+}

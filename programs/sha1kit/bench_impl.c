@@ -1,0 +1,146 @@
+/*
+ * bench_impl.c - the sha1kit implementations that `sha1kit bench` measures: every kernel of both
+ * flavours that this CPU runs, each forced through the context's kernel index after init (an
+ * internal switch, as tests/test_kernels.c does: src/internal.h is not installed).
+ *
+ * The batch API (sha1kit_fast_batch) is measured as its own row, shape "batch": each call hashes
+ * impl->per_call messages (--batch, default 64), all of them the same bytes, as the single-stream
+ * rows re-hash one buffer. It runs the kernel the library chooses (it cannot be forced). A batch DC
+ * API, when it exists, gets a row the same way.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "internal.h"
+#include "sha1kit.h"
+
+static uint32_t digest_word(const uint8_t d[SHA1KIT_DIGEST_SIZE])
+{
+	uint32_t w;
+	memcpy(&w, d, sizeof(w));
+	return w;
+}
+
+/* Plain SHA-1, one-shot per message (init, update, final) on the forced kernel. */
+static uint32_t run_fast(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	uint8_t digest[SHA1KIT_DIGEST_SIZE];
+	uint32_t acc = 0;
+	for (size_t i = 0; i < count; i++) {
+		sha1kit_fast_ctx ctx;
+		sha1kit_fast_init(&ctx);
+		ctx.kernel = impl->index;
+		sha1kit_fast_update(&ctx, msg, len);
+		sha1kit_fast_final(&ctx, digest);
+		acc = bench_fold(acc, digest_word(digest));
+	}
+	return acc;
+}
+
+/* sha1kit_fast_batch of impl->per_call messages per call; count is a multiple of per_call. */
+static sha1kit_msg batch_msgs[BENCH_MAX_BATCH];
+static uint8_t batch_digests[BENCH_MAX_BATCH * SHA1KIT_DIGEST_SIZE];
+
+static uint32_t run_fast_batch(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	size_t per = impl->per_call;
+	uint32_t acc = 0;
+	for (size_t i = 0; i < per; i++) {
+		batch_msgs[i].data = msg;
+		batch_msgs[i].len = len;
+	}
+	for (size_t done = 0; done < count; done += per) {
+		sha1kit_fast_batch(batch_msgs, per, batch_digests);
+		for (size_t i = 0; i < per; i++)
+			acc = bench_fold(acc, digest_word(batch_digests + SHA1KIT_DIGEST_SIZE * i));
+	}
+	return acc;
+}
+
+/* SHA-1DC with the default options (detection and UBC on, safe hash off), one-shot per message. */
+static uint32_t run_dc(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	uint8_t digest[SHA1KIT_DIGEST_SIZE];
+	uint32_t acc = 0;
+	for (size_t i = 0; i < count; i++) {
+		sha1kit_dc_ctx ctx;
+		sha1kit_dc_init(&ctx, NULL);
+		ctx.kernel = impl->index;
+		sha1kit_dc_update(&ctx, msg, len);
+		uint32_t flagged = (uint32_t)sha1kit_dc_final(&ctx, digest, NULL);
+		acc = bench_fold(acc, digest_word(digest) ^ flagged);
+	}
+	return acc;
+}
+
+size_t bench_add_sha1kit(struct bench_impl *out, size_t max, size_t batch)
+{
+	size_t n = 0;
+	const char *fast_default = sha1kit_kernel_name();
+	const char *dc_default = sha1kit_dc_kernel_name();
+
+	for (uint32_t i = 0; i < sha1kit_kernel_count && n < max; i++) {
+		if (!sha1kit_kernel_supported(i))
+			continue;
+		struct bench_impl *b = &out[n++];
+		memset(b, 0, sizeof(*b));
+		snprintf(b->id, sizeof(b->id), "sha1kit-fast-%s", sha1kit_kernels[i].name);
+		b->library = "sha1kit";
+		b->flavour = "fast";
+		b->kernel = sha1kit_kernels[i].name;
+		b->shape = "single";
+		b->note = "sha1kit_fast_init/update/final, kernel forced";
+		b->per_call = 1;
+		b->is_default = strcmp(b->kernel, fast_default) == 0;
+		b->run = run_fast;
+		b->index = i;
+	}
+	for (uint32_t i = 0; i < sha1kit_dc_kernel_count && n < max; i++) {
+		if (!sha1kit_dc_kernel_supported(i))
+			continue;
+		struct bench_impl *b = &out[n++];
+		memset(b, 0, sizeof(*b));
+		snprintf(b->id, sizeof(b->id), "sha1kit-dc-%s", sha1kit_dc_kernels[i].name);
+		b->library = "sha1kit";
+		b->flavour = "dc";
+		b->kernel = sha1kit_dc_kernels[i].name;
+		b->shape = "single";
+		b->note = "sha1kit_dc_init/update/final (default options), kernel forced";
+		b->per_call = 1;
+		b->is_default = strcmp(b->kernel, dc_default) == 0;
+		b->run = run_dc;
+		b->index = i;
+	}
+	if (batch > 0 && batch <= BENCH_MAX_BATCH && n < max) {
+		struct bench_impl *b = &out[n++];
+		memset(b, 0, sizeof(*b));
+		snprintf(b->id, sizeof(b->id), "sha1kit-fast-batch");
+		b->library = "sha1kit";
+		b->flavour = "fast";
+		b->kernel = fast_default;
+		b->shape = "batch";
+		b->note = "sha1kit_fast_batch, equal messages, kernel chosen by the library";
+		b->per_call = batch;
+		b->run = run_fast_batch;
+		b->index = sha1kit_select_fast_kernel();
+	}
+	return n;
+}
+
+void bench_kernel_list(struct bench_machine *m)
+{
+	m->n_fast_kernels = 0;
+	for (uint32_t i = 0; i < sha1kit_kernel_count && m->n_fast_kernels < BENCH_MAX_KERNELS; i++) {
+		m->fast_kernels[m->n_fast_kernels].name = sha1kit_kernels[i].name;
+		m->fast_kernels[m->n_fast_kernels++].supported = sha1kit_kernel_supported(i) != 0;
+	}
+	m->n_dc_kernels = 0;
+	for (uint32_t i = 0; i < sha1kit_dc_kernel_count && m->n_dc_kernels < BENCH_MAX_KERNELS; i++) {
+		m->dc_kernels[m->n_dc_kernels].name = sha1kit_dc_kernels[i].name;
+		m->dc_kernels[m->n_dc_kernels++].supported = sha1kit_dc_kernel_supported(i) != 0;
+	}
+	m->kernel = sha1kit_kernel_name();
+	m->dc_kernel = sha1kit_dc_kernel_name();
+	m->library_version = sha1kit_version();
+}

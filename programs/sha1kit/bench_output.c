@@ -1,0 +1,523 @@
+/*
+ * bench_output.c - the outputs of `sha1kit bench`: a table for people, CSV, Markdown, JSON (through
+ * jansson, when CMake found it: SK_BENCH_HAVE_JANSSON) and an SVG chart drawn by gnuplot.
+ *
+ * Results are stored for each alignment, for each size, for each implementation (bench.h). GB/s is
+ * message bytes per nanosecond of the median (decimal gigabytes); ratios are the baseline's median
+ * divided by the implementation's, at the same size and alignment, from the same run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(SK_BENCH_HAVE_JANSSON)
+#include <jansson.h>
+#endif
+
+#include "bench.h"
+#include "cli.h"
+
+#define JSON_SCHEMA_ID "sha1kit-bench/1"
+
+const char *bench_size_label(size_t size, char *buf, size_t bufsize)
+{
+	if (size >= ((size_t)1 << 30) && size % ((size_t)1 << 30) == 0)
+		snprintf(buf, bufsize, "%zu GiB", size >> 30);
+	else if (size >= ((size_t)1 << 20) && size % ((size_t)1 << 20) == 0)
+		snprintf(buf, bufsize, "%zu MiB", size >> 20);
+	else if (size >= 1024 && size % 1024 == 0)
+		snprintf(buf, bufsize, "%zu KiB", size >> 10);
+	else
+		snprintf(buf, bufsize, "%zu B", size);
+	return buf;
+}
+
+static double gbps(size_t size, double ns)
+{
+	return ns > 0 ? (double)size / ns : 0.0;
+}
+
+static const struct bench_result *result_at(const struct bench_report *r, size_t a, size_t z, size_t i)
+{
+	return &r->results[(a * r->settings->n_sizes + z) * r->n_impls + i];
+}
+
+static const char *align_name(int misalignment)
+{
+	return misalignment ? "misaligned (+1)" : "aligned";
+}
+
+/* A time per message for people: 4 significant digits in ns, us or ms. */
+static void fmt_ns(char *buf, size_t n, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, n, "%.1f ns", ns);
+	else if (ns < 1e4)
+		snprintf(buf, n, "%.3f us", ns / 1e3);
+	else if (ns < 1e5)
+		snprintf(buf, n, "%.2f us", ns / 1e3);
+	else if (ns < 1e6)
+		snprintf(buf, n, "%.1f us", ns / 1e3);
+	else
+		snprintf(buf, n, "%.3f ms", ns / 1e6);
+}
+
+static void kernel_list(char *buf, size_t n, const struct bench_kernel_info *k, size_t count)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < count; i++)
+		if (k[i].supported && used < n)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "", k[i].name);
+}
+
+static void peer_list(char *buf, size_t n, const struct bench_machine *m)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->n_peers && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s %s", used ? "; " : "",
+		                         m->peers[i].library, m->peers[i].version);
+	if (m->n_peers == 0)
+		snprintf(buf, n, "none linked");
+}
+
+/* The machine header, one "label: value" per line, each prefixed with `prefix`. */
+static void print_header(FILE *out, const struct bench_report *r, const char *prefix, const char *sep)
+{
+	const struct bench_machine *m = r->machine;
+	const struct bench_settings *s = r->settings;
+	char fk[256], dk[256], peers[512];
+	kernel_list(fk, sizeof(fk), m->fast_kernels, m->n_fast_kernels);
+	kernel_list(dk, sizeof(dk), m->dc_kernels, m->n_dc_kernels);
+	peer_list(peers, sizeof(peers), m);
+	fprintf(out, "%sCPU:%s %s (%s), %ld logical CPUs\n", prefix, sep, m->cpu_model, m->cpu_id,
+	        m->logical_cpus);
+	fprintf(out, "%sCPU flags:%s %s\n", prefix, sep, m->cpu_flags);
+	fprintf(out, "%sOS:%s %s\n", prefix, sep, m->os);
+	fprintf(out, "%sCompiler:%s %s; %s; flags: %s\n", prefix, sep, m->compiler, m->build_type,
+	        m->c_flags);
+	fprintf(out, "%sLibrary:%s libsha1kit %s; kernel %s (runs: %s); dc kernel %s (runs: %s)\n", prefix,
+	        sep, m->library_version, m->kernel, fk, m->dc_kernel, dk);
+	fprintf(out, "%sPeers:%s %s; OPENSSL_ia32cap=%s\n", prefix, sep, peers,
+	        m->openssl_ia32cap ? m->openssl_ia32cap : "(unset)");
+	fprintf(out,
+	        "%sMethod:%s one-shot per message (batch row: %zu equal messages per call), thread CPU "
+	        "time, median of %d samples of >= %g ms interleaved round-robin after %d warm-up, data seed "
+	        "0x%016llx; %s\n",
+	        prefix, sep, s->batch, s->reps, s->sample_ms, s->warmup, (unsigned long long)s->seed,
+	        m->date);
+	if (s->baseline != NULL)
+		fprintf(out, "%sRatio:%s %s median / implementation median, same run (> 1: faster)\n", prefix,
+		        sep, s->baseline);
+	else
+		fprintf(out, "%sRatio:%s none (no baseline implementation: built without OpenSSL?)\n", prefix,
+		        sep);
+}
+
+static bool any_default(const struct bench_report *r)
+{
+	for (size_t i = 0; i < r->n_impls; i++)
+		if (r->impls[i].is_default)
+			return true;
+	return false;
+}
+
+int bench_print_table(FILE *out, const struct bench_report *r)
+{
+	const struct bench_settings *s = r->settings;
+	char label[32], med[32], lo[32], hi[32];
+	size_t w = 14;
+	for (size_t i = 0; i < r->n_impls; i++)
+		w = strlen(r->impls[i].id) + 2 > w ? strlen(r->impls[i].id) + 2 : w;
+
+	fprintf(out, "sha1kit bench (libsha1kit %s)\n", r->machine->library_version);
+	print_header(out, r, "", "");
+	for (size_t a = 0; a < s->n_alignments; a++)
+		for (size_t z = 0; z < s->n_sizes; z++) {
+			fprintf(out, "\n%s messages, %s\n",
+			        bench_size_label(s->sizes[z], label, sizeof(label)),
+			        align_name(s->alignments[a]));
+			fprintf(out, "%-*s %10s  %-23s %7s %7s\n", (int)w, "implementation", "time/msg",
+			        "[min - max]", "GB/s", "ratio");
+			for (size_t i = 0; i < r->n_impls; i++) {
+				const struct bench_result *x = result_at(r, a, z, i);
+				char range[80], ratio[16];
+				fmt_ns(med, sizeof(med), x->median);
+				fmt_ns(lo, sizeof(lo), x->min);
+				fmt_ns(hi, sizeof(hi), x->max);
+				snprintf(range, sizeof(range), "[%s - %s]", lo, hi);
+				if (x->ratio > 0)
+					snprintf(ratio, sizeof(ratio), "%.2fx", x->ratio);
+				else
+					snprintf(ratio, sizeof(ratio), "-");
+				char name[BENCH_ID_MAX + 4];
+				snprintf(name, sizeof(name), "%s%s", r->impls[i].id,
+				         r->impls[i].is_default ? " *" : "");
+				fprintf(out, "%-*s %10s  %-23s %7.3f %7s\n", (int)w, name, med, range,
+				        gbps(x->size, x->median), ratio);
+			}
+		}
+	if (any_default(r))
+		fprintf(out, "\n* = the kernel sha1kit chooses on this CPU.\n");
+	return 0;
+}
+
+/* CSV: one row per alignment, size and implementation (RFC 4180 quoting where needed). */
+static void csv_field(FILE *out, const char *v, bool last)
+{
+	if (v == NULL)
+		v = "";
+	if (strpbrk(v, ",\"\n\r") != NULL) {
+		putc('"', out);
+		for (const char *p = v; *p; p++) {
+			if (*p == '"')
+				putc('"', out);
+			putc(*p, out);
+		}
+		putc('"', out);
+	} else {
+		fputs(v, out);
+	}
+	putc(last ? '\n' : ',', out);
+}
+
+int bench_print_csv(FILE *out, const struct bench_report *r)
+{
+	const struct bench_settings *s = r->settings;
+	fputs(
+	    "implementation,library,flavour,kernel,shape,messages_per_call,default,size,misalignment,"
+	    "messages_per_sample,repetitions,ns_median,ns_min,ns_q1,ns_q3,ns_max,gb_per_s,ratio_to_baseline,"
+	    "baseline\n",
+	    out);
+	for (size_t a = 0; a < s->n_alignments; a++)
+		for (size_t z = 0; z < s->n_sizes; z++)
+			for (size_t i = 0; i < r->n_impls; i++) {
+				const struct bench_impl *im = &r->impls[i];
+				const struct bench_result *x = result_at(r, a, z, i);
+				csv_field(out, im->id, false);
+				csv_field(out, im->library, false);
+				csv_field(out, im->flavour, false);
+				csv_field(out, im->kernel, false);
+				csv_field(out, im->shape, false);
+				fprintf(out, "%zu,%d,%zu,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.6f,",
+				        im->per_call, im->is_default ? 1 : 0, x->size, x->misalignment,
+				        x->iterations, x->reps, x->median, x->min, x->q1, x->q3, x->max,
+				        gbps(x->size, x->median));
+				if (x->ratio > 0)
+					fprintf(out, "%.6f,", x->ratio);
+				else
+					fputs(",", out);
+				csv_field(out, s->baseline, true);
+			}
+	return 0;
+}
+
+int bench_print_markdown(FILE *out, const struct bench_report *r)
+{
+	const struct bench_settings *s = r->settings;
+	char label[32], med[32];
+	fprintf(out, "#### sha1kit bench (libsha1kit %s)\n\n", r->machine->library_version);
+	print_header(out, r, "- **", "**");
+	for (size_t a = 0; a < s->n_alignments; a++) {
+		fprintf(out, "\nMedian time per message, GB/s and ratio to %s; %s buffers.\n\n",
+		        s->baseline ? s->baseline : "(none)", align_name(s->alignments[a]));
+		fputs("| implementation |", out);
+		for (size_t z = 0; z < s->n_sizes; z++)
+			fprintf(out, " %s |", bench_size_label(s->sizes[z], label, sizeof(label)));
+		fputs("\n|---|", out);
+		for (size_t z = 0; z < s->n_sizes; z++)
+			fputs("---:|", out);
+		fputc('\n', out);
+		for (size_t i = 0; i < r->n_impls; i++) {
+			fprintf(out, "| %s%s |", r->impls[i].id, r->impls[i].is_default ? " \\*" : "");
+			for (size_t z = 0; z < s->n_sizes; z++) {
+				const struct bench_result *x = result_at(r, a, z, i);
+				fmt_ns(med, sizeof(med), x->median);
+				fprintf(out, " %s · %.2f GB/s", med, gbps(x->size, x->median));
+				if (x->ratio > 0)
+					fprintf(out, " · **%.2fx**", x->ratio);
+				fputs(" |", out);
+			}
+			fputc('\n', out);
+		}
+	}
+	if (any_default(r))
+		fputs("\n\\* the kernel sha1kit chooses on this CPU.\n", out);
+	return 0;
+}
+
+/* ---- JSON -------------------------------------------------------------------------------------- */
+
+bool bench_have_json(void)
+{
+#if defined(SK_BENCH_HAVE_JANSSON)
+	return true;
+#else
+	return false;
+#endif
+}
+
+#if defined(SK_BENCH_HAVE_JANSSON)
+static json_t *str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *kernels_json(const struct bench_kernel_info *k, size_t n)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(
+		    arr, json_pack("{s:s, s:b}", "name", k[i].name, "supported", k[i].supported));
+	return arr;
+}
+
+static json_t *machine_json(const struct bench_machine *m)
+{
+	json_t *flags = json_array();
+	char *copy = strdup(m->cpu_flags), *save = NULL;
+	for (char *t = copy ? strtok_r(copy, " ", &save) : NULL; t != NULL; t = strtok_r(NULL, " ", &save))
+		json_array_append_new(flags, json_string(t));
+	free(copy);
+	json_t *peers = json_array();
+	for (size_t i = 0; i < m->n_peers; i++)
+		json_array_append_new(peers, json_pack("{s:s, s:s}", "library", m->peers[i].library,
+		                                       "version", m->peers[i].version));
+	json_t *o = json_object();
+	json_object_set_new(o, "cpu_model", json_string(m->cpu_model));
+	json_object_set_new(o, "cpu_id", json_string(m->cpu_id));
+	json_object_set_new(o, "cpu_flags", flags);
+	json_object_set_new(o, "logical_cpus", json_integer(m->logical_cpus));
+	json_object_set_new(o, "os", json_string(m->os));
+	json_object_set_new(o, "compiler", json_string(m->compiler));
+	json_object_set_new(o, "c_flags", json_string(m->c_flags));
+	json_object_set_new(o, "build_type", json_string(m->build_type));
+	json_object_set_new(o, "library_version", json_string(m->library_version));
+	json_object_set_new(o, "kernel", json_string(m->kernel));
+	json_object_set_new(o, "dc_kernel", json_string(m->dc_kernel));
+	json_object_set_new(o, "fast_kernels", kernels_json(m->fast_kernels, m->n_fast_kernels));
+	json_object_set_new(o, "dc_kernels", kernels_json(m->dc_kernels, m->n_dc_kernels));
+	json_object_set_new(o, "peers", peers);
+	json_object_set_new(o, "openssl_ia32cap", str_or_null(m->openssl_ia32cap));
+	json_object_set_new(o, "date", json_string(m->date));
+	return o;
+}
+
+static json_t *settings_json(const struct bench_settings *s)
+{
+	char seed[32];
+	json_t *sizes = json_array(), *align = json_array();
+	for (size_t i = 0; i < s->n_sizes; i++)
+		json_array_append_new(sizes, json_integer((json_int_t)s->sizes[i]));
+	for (size_t i = 0; i < s->n_alignments; i++)
+		json_array_append_new(align, json_integer(s->alignments[i]));
+	snprintf(seed, sizeof(seed), "0x%016llx", (unsigned long long)s->seed);
+	json_t *o = json_object();
+	json_object_set_new(o, "sizes", sizes);
+	json_object_set_new(o, "misalignments", align);
+	json_object_set_new(o, "repetitions", json_integer(s->reps));
+	json_object_set_new(o, "warmup", json_integer(s->warmup));
+	json_object_set_new(o, "sample_ms", json_real(s->sample_ms));
+	json_object_set_new(o, "seed", json_string(seed));
+	json_object_set_new(o, "clock", json_string("CLOCK_THREAD_CPUTIME_ID"));
+	json_object_set_new(o, "mode", json_string("one-shot per message"));
+	json_object_set_new(o, "quick", json_boolean(s->quick));
+	json_object_set_new(o, "baseline", str_or_null(s->baseline));
+	json_object_set_new(o, "only", str_or_null(s->only));
+	json_object_set_new(o, "batch", json_integer((json_int_t)s->batch));
+	return o;
+}
+
+static json_t *result_json(const struct bench_report *r, const struct bench_result *x)
+{
+	json_t *samples = json_array();
+	for (int k = 0; k < x->reps; k++)
+		json_array_append_new(samples, json_real(x->samples[k]));
+	json_t *ns = json_pack("{s:f, s:f, s:f, s:f, s:f}", "median", x->median, "min", x->min, "q1", x->q1,
+	                       "q3", x->q3, "max", x->max);
+	json_t *gb =
+	    json_pack("{s:f, s:f}", "median", gbps(x->size, x->median), "best", gbps(x->size, x->min));
+	json_t *o = json_object();
+	json_object_set_new(o, "implementation", json_string(r->impls[x->impl].id));
+	json_object_set_new(o, "size", json_integer((json_int_t)x->size));
+	json_object_set_new(o, "misalignment", json_integer(x->misalignment));
+	json_object_set_new(o, "messages_per_sample", json_integer((json_int_t)x->iterations));
+	json_object_set_new(o, "repetitions", json_integer(x->reps));
+	json_object_set_new(o, "ns_per_message", ns);
+	json_object_set_new(o, "samples_ns_per_message", samples);
+	json_object_set_new(o, "gb_per_s", gb);
+	json_object_set_new(o, "ratio_to_baseline", x->ratio > 0 ? json_real(x->ratio) : json_null());
+	return o;
+}
+#endif
+
+int bench_print_json(FILE *out, const struct bench_report *r)
+{
+#if defined(SK_BENCH_HAVE_JANSSON)
+	json_t *impls = json_array();
+	for (size_t i = 0; i < r->n_impls; i++) {
+		const struct bench_impl *im = &r->impls[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "id", json_string(im->id));
+		json_object_set_new(o, "library", json_string(im->library));
+		json_object_set_new(o, "flavour", json_string(im->flavour));
+		json_object_set_new(o, "kernel", str_or_null(im->kernel));
+		json_object_set_new(o, "shape", json_string(im->shape));
+		json_object_set_new(o, "messages_per_call", json_integer((json_int_t)im->per_call));
+		json_object_set_new(o, "default", json_boolean(im->is_default));
+		json_object_set_new(o, "note", json_string(im->note));
+		json_array_append_new(impls, o);
+	}
+	json_t *results = json_array();
+	for (size_t k = 0; k < r->n_results; k++)
+		json_array_append_new(results, result_json(r, &r->results[k]));
+	json_t *root = json_object();
+	json_object_set_new(root, "schema", json_string(JSON_SCHEMA_ID));
+	json_object_set_new(root, "tool", json_string("sha1kit bench"));
+	json_object_set_new(root, "machine", machine_json(r->machine));
+	json_object_set_new(root, "settings", settings_json(r->settings));
+	json_object_set_new(root, "implementations", impls);
+	json_object_set_new(root, "results", results);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
+	json_decref(root);
+	if (rc != 0) {
+		sk_error(0, "bench: cannot write the JSON output");
+		return -1;
+	}
+	fputc('\n', out);
+	return 0;
+#else
+	(void)out;
+	(void)r;
+	sk_error(0, "bench: built without jansson: no JSON output");
+	return -1;
+#endif
+}
+
+/* ---- SVG chart through gnuplot ---------------------------------------------------------------- */
+
+bool bench_have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path != NULL && *path ? path : "/usr/bin:/bin"), *save = NULL;
+	bool found = false;
+	for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir != NULL && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char file[4096];
+		snprintf(file, sizeof(file), "%s/gnuplot", dir);
+		found = access(file, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+/* A gnuplot single-quoted string: a quote inside is doubled. */
+static void gp_quote(FILE *out, const char *s)
+{
+	putc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			putc('\'', out);
+		putc(*s, out);
+	}
+	putc('\'', out);
+}
+
+int bench_plot_svg(const char *file, const struct bench_report *r)
+{
+	const struct bench_settings *s = r->settings;
+	const char *tmpdir = getenv("TMPDIR");
+	char data[4096], label[32];
+	snprintf(data, sizeof(data), "%s/sha1kit-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	int fd = mkstemp(data);
+	if (fd < 0) {
+		sk_error(errno, "bench: cannot create a temporary file for gnuplot");
+		return -1;
+	}
+	FILE *df = fdopen(fd, "w");
+	if (df == NULL) {
+		sk_error(errno, "bench: %s", data);
+		close(fd);
+		unlink(data);
+		return -1;
+	}
+	/* One data block (gnuplot "index") per implementation and alignment: size, GB/s, min, max. */
+	for (size_t a = 0; a < s->n_alignments; a++)
+		for (size_t i = 0; i < r->n_impls; i++) {
+			fprintf(df, "# %s %s\n", r->impls[i].id, align_name(s->alignments[a]));
+			for (size_t z = 0; z < s->n_sizes; z++) {
+				const struct bench_result *x = result_at(r, a, z, i);
+				if (x->size > 0)
+					fprintf(df, "%zu %.6f %.6f %.6f\n", x->size, gbps(x->size, x->median),
+					        gbps(x->size, x->max), gbps(x->size, x->min));
+			}
+			fputs("\n\n", df);
+		}
+	if (fclose(df) != 0) {
+		sk_error(errno, "bench: %s", data);
+		unlink(data);
+		return -1;
+	}
+
+	FILE *gp = popen("gnuplot", "w");
+	if (gp == NULL) {
+		sk_error(errno, "bench: cannot run gnuplot");
+		unlink(data);
+		return -1;
+	}
+	fputs("set terminal svg size 1000,620 dynamic noenhanced font 'sans,11' background rgb 'white'\n",
+	      gp);
+	fputs("set output ", gp);
+	gp_quote(gp, file);
+	fputs("\nset title ", gp);
+	char title[512];
+	snprintf(title, sizeof(title), "SHA-1 throughput, one-shot per message (median) - %s - libsha1kit %s",
+	         r->machine->cpu_model, r->machine->library_version);
+	gp_quote(gp, title);
+	fputs("\nset logscale x 2\nset xlabel 'message size'\nset ylabel 'GB/s'\nset yrange [0:*]\n"
+	      "set grid\nset key outside right top\nset xtics (",
+	      gp);
+	bool first = true;
+	for (size_t z = 0; z < s->n_sizes; z++) {
+		if (s->sizes[z] == 0)
+			continue;
+		fprintf(gp, "%s", first ? "" : ", ");
+		gp_quote(gp, bench_size_label(s->sizes[z], label, sizeof(label)));
+		fprintf(gp, " %zu", s->sizes[z]);
+		first = false;
+	}
+	fputs(")\nplot ", gp);
+	size_t block = 0;
+	for (size_t a = 0; a < s->n_alignments; a++)
+		for (size_t i = 0; i < r->n_impls; i++, block++) {
+			const struct bench_impl *im = &r->impls[i];
+			char name[BENCH_ID_MAX + 8];
+			snprintf(name, sizeof(name), "%s%s", im->id, s->alignments[a] ? " +1" : "");
+			fputs(block ? ", \\\n  " : "", gp);
+			gp_quote(gp, data);
+			/* Plain SHA-1 of sha1kit solid, SHA-1DC dashed, other libraries dotted. */
+			int dash = strcmp(im->library, "sha1kit") != 0 ? 3
+			           : strcmp(im->flavour, "dc") == 0    ? 2
+			                                               : 1;
+			fprintf(gp, " index %zu using 1:2 with linespoints lw 2 dt %d title ", block, dash);
+			gp_quote(gp, name);
+		}
+	fputs("\nset output\n", gp);
+	int st = pclose(gp);
+	unlink(data);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		sk_error(0, "bench: gnuplot failed (status %d); no chart written to %s", st, file);
+		return -1;
+	}
+	struct stat sb;
+	if (stat(file, &sb) != 0 || sb.st_size == 0) {
+		sk_error(0, "bench: gnuplot wrote no chart to %s", file);
+		return -1;
+	}
+	return 0;
+}

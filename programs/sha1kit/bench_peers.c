@@ -1,0 +1,232 @@
+/*
+ * bench_peers.c - other SHA-1 libraries that `sha1kit bench` measures when CMake found them at build
+ * time (SK_BENCH_HAVE_OPENSSL, SK_BENCH_HAVE_NETTLE, SK_BENCH_HAVE_GCRYPT; see bench.cmake). All are
+ * plain SHA-1 ("fast" flavour), one-shot per message:
+ *
+ *   openssl-evp      EVP_Digest(..., EVP_sha1(), NULL): the EVP one-shot most callers write; it
+ *                    creates and frees an EVP_MD_CTX and resolves the digest on every call.
+ *   openssl-evp-ctx  one EVP_MD_CTX and one fetched EVP_MD reused: EVP_DigestInit_ex, Update,
+ *                    Final_ex per message (the cheapest way through EVP).
+ *   openssl-sha1     the SHA1() one-shot. In OpenSSL 3.x it is a wrapper of EVP_Q_digest(): it
+ *                    looks the digest up and allocates a context on every call.
+ *   openssl-sha1-ctx the low-level SHA1_Init, SHA1_Update, SHA1_Final on a SHA_CTX on the stack
+ *                    (deprecated in 3.0, still built by Debian): no allocation, no lookup.
+ *   nettle           sha1_init, sha1_update, sha1_digest.
+ *   libgcrypt        gcry_md_hash_buffer(GCRY_MD_SHA1, ...).
+ *
+ * OpenSSL picks SHA-NI from its own CPUID probe, which runs when libcrypto is loaded; the environment
+ * variable OPENSSL_ia32cap=":~0x20000000" masks it off (see `sha1kit bench --openssl-no-shani`).
+ */
+#if defined(SK_BENCH_HAVE_OPENSSL)
+/* SHA1_Init/Update/Final are deprecated since OpenSSL 3.0: keep the declarations, drop the warning
+ * (here only; the rest of the project does not use them). */
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#endif
+#if defined(SK_BENCH_HAVE_NETTLE)
+#include <nettle/sha1.h>
+#include <nettle/version.h>
+#endif
+#if defined(SK_BENCH_HAVE_GCRYPT)
+#include <gcrypt.h>
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#if defined(SK_BENCH_HAVE_OPENSSL) || defined(SK_BENCH_HAVE_NETTLE) || defined(SK_BENCH_HAVE_GCRYPT)
+static uint32_t first_word(const unsigned char *d)
+{
+	uint32_t w;
+	memcpy(&w, d, sizeof(w));
+	return w;
+}
+#endif
+
+static struct bench_impl *new_impl(struct bench_impl *out, size_t *n, size_t max, const char *id,
+                                   const char *library, const char *note, bench_run_fn run)
+{
+	if (*n >= max)
+		return NULL;
+	struct bench_impl *b = &out[(*n)++];
+	memset(b, 0, sizeof(*b));
+	snprintf(b->id, sizeof(b->id), "%s", id);
+	b->library = library;
+	b->flavour = "fast";
+	b->kernel = NULL;
+	b->shape = "single";
+	b->note = note;
+	b->per_call = 1;
+	b->run = run;
+	return b;
+}
+
+#if defined(SK_BENCH_HAVE_OPENSSL)
+static EVP_MD_CTX *evp_ctx;
+static EVP_MD *evp_md;
+
+static uint32_t run_openssl_evp(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	unsigned char md[SHA_DIGEST_LENGTH];
+	uint32_t acc = 0;
+	(void)impl;
+	for (size_t i = 0; i < count; i++) {
+		if (!EVP_Digest(msg, len, md, NULL, EVP_sha1(), NULL))
+			abort();
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+
+static uint32_t run_openssl_evp_ctx(const struct bench_impl *impl, const uint8_t *msg, size_t len,
+                                    size_t count)
+{
+	unsigned char md[SHA_DIGEST_LENGTH];
+	uint32_t acc = 0;
+	(void)impl;
+	for (size_t i = 0; i < count; i++) {
+		if (!EVP_DigestInit_ex(evp_ctx, evp_md, NULL) || !EVP_DigestUpdate(evp_ctx, msg, len) ||
+		    !EVP_DigestFinal_ex(evp_ctx, md, NULL))
+			abort();
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+
+static uint32_t run_openssl_sha1(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	unsigned char md[SHA_DIGEST_LENGTH];
+	uint32_t acc = 0;
+	(void)impl;
+	for (size_t i = 0; i < count; i++) {
+		SHA1(msg, len, md);
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+
+#if !defined(OPENSSL_NO_DEPRECATED_3_0)
+static uint32_t run_openssl_sha1_ctx(const struct bench_impl *impl, const uint8_t *msg, size_t len,
+                                     size_t count)
+{
+	unsigned char md[SHA_DIGEST_LENGTH];
+	uint32_t acc = 0;
+	(void)impl;
+	for (size_t i = 0; i < count; i++) {
+		SHA_CTX ctx;
+		SHA1_Init(&ctx);
+		SHA1_Update(&ctx, msg, len);
+		SHA1_Final(md, &ctx);
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+#endif
+#endif
+
+#if defined(SK_BENCH_HAVE_NETTLE)
+static uint32_t run_nettle(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	uint8_t md[SHA1_DIGEST_SIZE];
+	uint32_t acc = 0;
+	(void)impl;
+	for (size_t i = 0; i < count; i++) {
+		struct sha1_ctx ctx;
+		sha1_init(&ctx);
+		sha1_update(&ctx, len, msg);
+		sha1_digest(&ctx, SHA1_DIGEST_SIZE, md);
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+#endif
+
+#if defined(SK_BENCH_HAVE_GCRYPT)
+static uint32_t run_gcrypt(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	unsigned char md[20];
+	uint32_t acc = 0;
+	(void)impl;
+	for (size_t i = 0; i < count; i++) {
+		gcry_md_hash_buffer(GCRY_MD_SHA1, md, msg, len);
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+
+static const char *gcrypt_init(void)
+{
+	static const char *version;
+	if (version == NULL) {
+		version = gcry_check_version(NULL);
+		gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+		gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+	}
+	return version;
+}
+#endif
+
+size_t bench_add_peers(struct bench_impl *out, size_t max)
+{
+	size_t n = 0;
+	(void)out;
+	(void)max;
+	(void)new_impl;
+#if defined(SK_BENCH_HAVE_OPENSSL)
+	new_impl(out, &n, max, "openssl-evp", "openssl", "EVP_Digest(EVP_sha1()) per message",
+	         run_openssl_evp);
+	if (evp_ctx == NULL) {
+		evp_ctx = EVP_MD_CTX_new();
+		evp_md = EVP_MD_fetch(NULL, "SHA1", NULL);
+	}
+	if (evp_ctx != NULL && evp_md != NULL)
+		new_impl(out, &n, max, "openssl-evp-ctx", "openssl",
+		         "EVP_DigestInit_ex/Update/Final_ex, context and fetched EVP_MD reused",
+		         run_openssl_evp_ctx);
+	new_impl(out, &n, max, "openssl-sha1", "openssl", "SHA1() one-shot (OpenSSL 3: EVP_Q_digest inside)",
+	         run_openssl_sha1);
+#if !defined(OPENSSL_NO_DEPRECATED_3_0)
+	new_impl(out, &n, max, "openssl-sha1-ctx", "openssl",
+	         "low-level SHA1_Init/Update/Final, SHA_CTX on the stack", run_openssl_sha1_ctx);
+#endif
+#endif
+#if defined(SK_BENCH_HAVE_NETTLE)
+	new_impl(out, &n, max, "nettle", "nettle", "sha1_init/update/digest", run_nettle);
+#endif
+#if defined(SK_BENCH_HAVE_GCRYPT)
+	gcrypt_init();
+	new_impl(out, &n, max, "libgcrypt", "libgcrypt", "gcry_md_hash_buffer(GCRY_MD_SHA1)", run_gcrypt);
+#endif
+	return n;
+}
+
+static void add_version(struct bench_machine *m, const char *library, const char *version)
+{
+	if (m->n_peers >= BENCH_MAX_PEERS)
+		return;
+	m->peers[m->n_peers].library = library;
+	snprintf(m->peers[m->n_peers].version, sizeof(m->peers[m->n_peers].version), "%s", version);
+	m->n_peers++;
+}
+
+void bench_peer_versions(struct bench_machine *m)
+{
+	m->n_peers = 0;
+	(void)add_version;
+#if defined(SK_BENCH_HAVE_OPENSSL)
+	add_version(m, "openssl", OpenSSL_version(OPENSSL_VERSION));
+#endif
+#if defined(SK_BENCH_HAVE_NETTLE)
+	char v[32];
+	snprintf(v, sizeof(v), "%d.%d", nettle_version_major(), nettle_version_minor());
+	add_version(m, "nettle", v);
+#endif
+#if defined(SK_BENCH_HAVE_GCRYPT)
+	add_version(m, "libgcrypt", gcrypt_init());
+#endif
+}
