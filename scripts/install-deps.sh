@@ -19,6 +19,10 @@ packages=(
 	# tools, generators and oracles (git hash-object/index-pack, sha1cdsum = reference SHA-1DC,
 	# coreutils sha1sum = CLI format)
 	python3 git sha1cdsum coreutils clang-format
+	# sha1kit bench: peers, JSON schema check, chart; bench/ scripts
+	nettle-dev libgcrypt20-dev gnuplot-nox hyperfine python3-jsonschema openssl
+	# man page lint (tests/compat)
+	groff-base
 	# sanitizer pass (clang + its ASan/UBSan runtimes; gcc's libasan/libubsan come with gcc)
 	clang libclang-rt-14-dev
 	# cross builds run under qemu-user

@@ -60,5 +60,9 @@ void sk_put_name(FILE *out, const char *name, bool escape);
 
 /* Commands: each gets argc/argv with argv[0] = SK_PROGRAM and returns the exit status. */
 int sk_cmd_sum(int argc, char **argv);
+int sk_cmd_hash_object(int argc, char **argv);
+int sk_cmd_bench(int argc, char **argv);
+int sk_cmd_index_pack(int argc, char **argv);
+int sk_cmd_verify_pack(int argc, char **argv);
 
 #endif /* SHA1KIT_CLI_H */

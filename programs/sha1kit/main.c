@@ -23,6 +23,11 @@ struct command {
 
 static const struct command commands[] = {
     {"sum", sk_cmd_sum, "print or check SHA-1 checksums (sha1sum), detecting collision attacks"},
+    {"bench", sk_cmd_bench, "measure SHA-1 speed: every kernel, fast and DC, against OpenSSL"},
+    {"hash-object", sk_cmd_hash_object,
+     "print Git object IDs (git hash-object), detecting collision attacks"},
+    {"index-pack", sk_cmd_index_pack, "build or check the index (.idx) of a Git pack, as git index-pack"},
+    {"verify-pack", sk_cmd_verify_pack, "check Git packs against their indexes, as git verify-pack"},
     {"help", cmd_help, "show this help, or the help of a command: sha1kit help COMMAND"},
 };
 
@@ -49,7 +54,12 @@ static void usage(void)
 	       "Commands:\n",
 	       SK_PROGRAM, SK_PROGRAM);
 	for (size_t i = 0; i < N_COMMANDS; i++) {
-		printf("  %-6s %s\n", commands[i].name, commands[i].summary);
+		/* Names longer than the column get their summary on the next line (80 columns). */
+		if (strlen(commands[i].name) > 6) {
+			printf("  %s\n  %-6s %s\n", commands[i].name, "", commands[i].summary);
+		} else {
+			printf("  %-6s %s\n", commands[i].name, commands[i].summary);
+		}
 	}
 	printf("\n"
 	       "Options:\n"
