@@ -7,23 +7,16 @@
 #include "../internal.h"
 
 #if SHA1KIT_HAVE_ARMV8
-#include <arm_neon.h>
+#include "sha1_armv8_steps.h"
 
 #define TARGET __attribute__((target("+crypto")))
 
-#define GROUP(g, op)                                                                                         \
+/* Before group g: store W[4g..4g+3], and keep the (A,B,C,D) register before groups 13..16. */
+#define DC_HOOK(g)                                                                                           \
 	do {                                                                                                 \
-		uint32x4_t wk = vaddq_u32(m[(g) % 4], k[(g) / 5]);                                           \
-		uint32_t e_next = vsha1h_u32(vgetq_lane_u32(abcd, 0));                                       \
 		vst1q_u32(W + 4 * (g), m[(g) % 4]);                                                          \
 		if ((g) >= 13 && (g) <= 16)                                                                  \
 			snap[(g)-13] = abcd;                                                                 \
-		abcd = op(abcd, e, wk);                                                                      \
-		e = e_next;                                                                                  \
-		if ((g) < 16)                                                                                \
-			m[(g) % 4] =                                                                         \
-			    vsha1su1q_u32(vsha1su0q_u32(m[(g) % 4], m[((g) + 1) % 4], m[((g) + 2) % 4]),     \
-			                  m[((g) + 3) % 4]);                                                 \
 	} while (0)
 
 TARGET static inline void state_at(sha1kit_dc_state *st, uint32x4_t before_prev, uint32x4_t before)
@@ -43,26 +36,7 @@ TARGET void sha1kit_dc_compress_armv8(uint32_t ihv[5], const uint8_t block[64], 
 
 	for (int i = 0; i < 4; i++)
 		m[i] = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block + 16 * i)));
-	GROUP(0, vsha1cq_u32);
-	GROUP(1, vsha1cq_u32);
-	GROUP(2, vsha1cq_u32);
-	GROUP(3, vsha1cq_u32);
-	GROUP(4, vsha1cq_u32);
-	GROUP(5, vsha1pq_u32);
-	GROUP(6, vsha1pq_u32);
-	GROUP(7, vsha1pq_u32);
-	GROUP(8, vsha1pq_u32);
-	GROUP(9, vsha1pq_u32);
-	GROUP(10, vsha1mq_u32);
-	GROUP(11, vsha1mq_u32);
-	GROUP(12, vsha1mq_u32);
-	GROUP(13, vsha1mq_u32);
-	GROUP(14, vsha1mq_u32);
-	GROUP(15, vsha1pq_u32);
-	GROUP(16, vsha1pq_u32);
-	GROUP(17, vsha1pq_u32);
-	GROUP(18, vsha1pq_u32);
-	GROUP(19, vsha1pq_u32);
+	ARMV8_80_STEPS(abcd, e, m, k, DC_HOOK);
 	vst1q_u32(ihv, vaddq_u32(abcd, abcd_save));
 	ihv[4] += e;
 	state_at(&st[0], snap[0], snap[1]);

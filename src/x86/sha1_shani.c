@@ -1,5 +1,6 @@
 /*
- * sha1_shani.c - SHA-1 compression with the x86 SHA extensions (SHA-NI).
+ * sha1_shani.c - SHA-1 compression with the x86 SHA extensions (SHA-NI); the steps are in
+ * sha1_shani_steps.h.
  *
  * Intel, "Intel SHA Extensions: New Instructions Supporting the Secure Hash Algorithm on Intel
  * Architecture Processors" (2013): SHA1RNDS4 performs four steps with the round function selected by
@@ -11,32 +12,9 @@
 #include "../internal.h"
 
 #if SHA1KIT_HAVE_SHANI
-#include <immintrin.h>
+#include "sha1_shani_steps.h"
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
-
-/* Four message words of group g: the block's words 4g..4g+3, big-endian, in lanes 3..0. */
-#define LOAD(g) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks + 16 * (g))), bswap)
-
-/*
- * Group g = steps 4g..4g+3. The message of group g sits in m[g % 4]; once group g has used it, the
- * register receives the words of group g + 4, which need the groups g .. g+3.
- */
-#define GROUP(g)                                                                                             \
-	do {                                                                                                 \
-		if ((g) == 0) {                                                                              \
-			e_next = _mm_add_epi32(e_cur, m[0]);                                                 \
-		} else {                                                                                     \
-			e_next = _mm_sha1nexte_epu32(e_cur, m[(g) % 4]);                                     \
-		}                                                                                            \
-		e_cur = abcd;                                                                                \
-		abcd = _mm_sha1rnds4_epu32(abcd, e_next, (g) / 5);                                           \
-		if ((g) < 16)                                                                                \
-			m[(g) % 4] = _mm_sha1msg2_epu32(                                                     \
-			    _mm_xor_si128(_mm_sha1msg1_epu32(m[(g) % 4], m[((g) + 1) % 4]),                  \
-			                  m[((g) + 2) % 4]),                                                 \
-			    m[((g) + 3) % 4]);                                                               \
-	} while (0)
 
 SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)
 {
@@ -49,30 +27,9 @@ SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *blocks, s
 		const __m128i abcd_save = abcd, e_save = e0;
 		__m128i m[4], e_cur = e0, e_next;
 
-		m[0] = LOAD(0);
-		m[1] = LOAD(1);
-		m[2] = LOAD(2);
-		m[3] = LOAD(3);
-		GROUP(0);
-		GROUP(1);
-		GROUP(2);
-		GROUP(3);
-		GROUP(4);
-		GROUP(5);
-		GROUP(6);
-		GROUP(7);
-		GROUP(8);
-		GROUP(9);
-		GROUP(10);
-		GROUP(11);
-		GROUP(12);
-		GROUP(13);
-		GROUP(14);
-		GROUP(15);
-		GROUP(16);
-		GROUP(17);
-		GROUP(18);
-		GROUP(19);
+		for (int g = 0; g < 4; g++)
+			m[g] = SHANI_LOAD(blocks, g, bswap);
+		SHANI_80_STEPS(abcd, e_cur, e_next, m, SHANI_NO_HOOK);
 		/* feed-forward: E from the last A, plus the saved E; ABCD plus the saved ABCD */
 		e0 = _mm_sha1nexte_epu32(e_cur, e_save);
 		abcd = _mm_add_epi32(abcd, abcd_save);

@@ -7,33 +7,12 @@
 #include "../internal.h"
 
 #if SHA1KIT_HAVE_SHANI
-#include <immintrin.h>
+#include "sha1_shani_steps.h"
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
-#define LOAD2(x, g) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p##x + 16 * (g))), bswap)
-
-#define GROUP1(x, g)                                                                                         \
-	do {                                                                                                 \
-		if ((g) == 0) {                                                                              \
-			e_next##x = _mm_add_epi32(e_cur##x, m##x[0]);                                        \
-		} else {                                                                                     \
-			e_next##x = _mm_sha1nexte_epu32(e_cur##x, m##x[(g) % 4]);                            \
-		}                                                                                            \
-		e_cur##x = abcd##x;                                                                          \
-		abcd##x = _mm_sha1rnds4_epu32(abcd##x, e_next##x, (g) / 5);                                  \
-		if ((g) < 16)                                                                                \
-			m##x[(g) % 4] = _mm_sha1msg2_epu32(                                                  \
-			    _mm_xor_si128(_mm_sha1msg1_epu32(m##x[(g) % 4], m##x[((g) + 1) % 4]),            \
-			                  m##x[((g) + 2) % 4]),                                              \
-			    m##x[((g) + 3) % 4]);                                                            \
-	} while (0)
-
-#define GROUP2(g)                                                                                            \
-	do {                                                                                                 \
-		GROUP1(0, g);                                                                                \
-		GROUP1(1, g);                                                                                \
-	} while (0)
+/* Before each group of stream 0, the same group of stream 1. */
+#define GROUP_OF_1(g) SHANI_GROUP(g, abcd1, e_cur1, e_next1, m1)
 
 SHANI_TARGET void sha1kit_blocks_shani_x2(uint32_t ihv0[5], const uint8_t *p0, uint32_t ihv1[5],
                                           const uint8_t *p1, size_t nblocks)
@@ -46,30 +25,11 @@ SHANI_TARGET void sha1kit_blocks_shani_x2(uint32_t ihv0[5], const uint8_t *p0, u
 	while (nblocks--) {
 		const __m128i abcd_save0 = abcd0, e_save0 = e00, abcd_save1 = abcd1, e_save1 = e01;
 		__m128i m0[4], m1[4], e_cur0 = e00, e_cur1 = e01, e_next0, e_next1;
-		for (int i = 0; i < 4; i++) {
-			m0[i] = LOAD2(0, i);
-			m1[i] = LOAD2(1, i);
+		for (int g = 0; g < 4; g++) {
+			m0[g] = SHANI_LOAD(p0, g, bswap);
+			m1[g] = SHANI_LOAD(p1, g, bswap);
 		}
-		GROUP2(0);
-		GROUP2(1);
-		GROUP2(2);
-		GROUP2(3);
-		GROUP2(4);
-		GROUP2(5);
-		GROUP2(6);
-		GROUP2(7);
-		GROUP2(8);
-		GROUP2(9);
-		GROUP2(10);
-		GROUP2(11);
-		GROUP2(12);
-		GROUP2(13);
-		GROUP2(14);
-		GROUP2(15);
-		GROUP2(16);
-		GROUP2(17);
-		GROUP2(18);
-		GROUP2(19);
+		SHANI_80_STEPS(abcd0, e_cur0, e_next0, m0, GROUP_OF_1);
 		e00 = _mm_sha1nexte_epu32(e_cur0, e_save0);
 		abcd0 = _mm_add_epi32(abcd0, abcd_save0);
 		e01 = _mm_sha1nexte_epu32(e_cur1, e_save1);

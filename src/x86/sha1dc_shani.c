@@ -10,31 +10,17 @@
 #include "../internal.h"
 
 #if SHA1KIT_HAVE_SHANI
-#include <immintrin.h>
+#include "sha1_shani_steps.h"
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
-#define LOAD(g) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * (g))), bswap)
-
-/* As in sha1_shani.c, plus: store W[4g..4g+3] (lanes reversed to memory order), and keep the
- * (A,B,C,D) register before groups 13..16. */
-#define GROUP(g)                                                                                             \
+/* Before group g: store W[4g..4g+3] (lanes reversed to memory order), and keep the (A,B,C,D)
+ * register before groups 13..16. */
+#define DC_HOOK(g)                                                                                           \
 	do {                                                                                                 \
 		_mm_storeu_si128((__m128i *)(W + 4 * (g)), _mm_shuffle_epi32(m[(g) % 4], 0x1b));             \
 		if ((g) >= 13 && (g) <= 16)                                                                  \
 			snap[(g)-13] = abcd;                                                                 \
-		if ((g) == 0) {                                                                              \
-			e_next = _mm_add_epi32(e_cur, m[0]);                                                 \
-		} else {                                                                                     \
-			e_next = _mm_sha1nexte_epu32(e_cur, m[(g) % 4]);                                     \
-		}                                                                                            \
-		e_cur = abcd;                                                                                \
-		abcd = _mm_sha1rnds4_epu32(abcd, e_next, (g) / 5);                                           \
-		if ((g) < 16)                                                                                \
-			m[(g) % 4] = _mm_sha1msg2_epu32(                                                     \
-			    _mm_xor_si128(_mm_sha1msg1_epu32(m[(g) % 4], m[((g) + 1) % 4]),                  \
-			                  m[((g) + 2) % 4]),                                                 \
-			    m[((g) + 3) % 4]);                                                               \
 	} while (0)
 
 /* The state before step 4g from the registers before groups g-1 and g (lane 3 = A ... lane 0 = D). */
@@ -58,30 +44,9 @@ SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block
 	const __m128i e_save = _mm_set_epi32((int)ihv[4], 0, 0, 0);
 	__m128i abcd = abcd_save, e_cur = e_save, e_next, m[4], snap[4];
 
-	m[0] = LOAD(0);
-	m[1] = LOAD(1);
-	m[2] = LOAD(2);
-	m[3] = LOAD(3);
-	GROUP(0);
-	GROUP(1);
-	GROUP(2);
-	GROUP(3);
-	GROUP(4);
-	GROUP(5);
-	GROUP(6);
-	GROUP(7);
-	GROUP(8);
-	GROUP(9);
-	GROUP(10);
-	GROUP(11);
-	GROUP(12);
-	GROUP(13);
-	GROUP(14);
-	GROUP(15);
-	GROUP(16);
-	GROUP(17);
-	GROUP(18);
-	GROUP(19);
+	for (int g = 0; g < 4; g++)
+		m[g] = SHANI_LOAD(block, g, bswap);
+	SHANI_80_STEPS(abcd, e_cur, e_next, m, DC_HOOK);
 	e_cur = _mm_sha1nexte_epu32(e_cur, e_save);
 	abcd = _mm_shuffle_epi32(_mm_add_epi32(abcd, abcd_save), 0x1b);
 	_mm_storeu_si128((__m128i *)ihv, abcd);
