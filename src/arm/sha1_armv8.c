@@ -1,7 +1,7 @@
 /*
  * sha1_armv8.c - SHA-1 compression with the ARMv8 Cryptographic Extension (Arm Architecture
  * Reference Manual, SHA1C/SHA1P/SHA1M: four steps with Ch/Parity/Maj, SHA1H: rotl30 of A giving the
- * next E, SHA1SU0/SHA1SU1: four words of the message expansion).
+ * next E, SHA1SU0/SHA1SU1: four words of the message expansion); the steps are in sha1_armv8_steps.h.
  */
 #include "../internal.h"
 
@@ -10,8 +10,6 @@
 
 #define TARGET __attribute__((target("+crypto")))
 
-/* Group g = steps 4g..4g+3 with the message words in m[g % 4]; the register then receives the words
- * of group g + 4: SHA1SU0 gives W[t-16] ^ W[t-14] ^ W[t-8], SHA1SU1 adds W[t-3] and rotates. */
 TARGET void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)
 {
 	const uint32x4_t k[4] = {vdupq_n_u32(0x5a827999u), vdupq_n_u32(0x6ed9eba1u), vdupq_n_u32(0x8f1bbcdcu),
