@@ -230,19 +230,6 @@ static bool id_matches(const char *id, const char *list)
 
 /* ---- machine description ---------------------------------------------------------------------- */
 
-static const char *compiler_name(void)
-{
-#if defined(__clang__)
-	return "clang " __clang_version__;
-#elif defined(__GNUC__)
-	return "gcc " __VERSION__;
-#elif defined(__VERSION__)
-	return __VERSION__;
-#else
-	return "unknown";
-#endif
-}
-
 static void chomp_value(const char *line, char *out, size_t outsize)
 {
 	const char *v = strchr(line, ':');
@@ -323,7 +310,7 @@ static void describe_machine(struct bench_machine *m)
 		snprintf(m->os, sizeof(m->os), "%.60s %.120s %.60s", u.sysname, u.release, u.machine);
 	else
 		snprintf(m->os, sizeof(m->os), "unknown");
-	m->compiler = compiler_name();
+	m->compiler = sk_compiler_name();
 	m->c_flags = SK_BENCH_C_FLAGS;
 	m->build_type = SK_BENCH_BUILD_TYPE;
 	bench_kernel_list(m);

@@ -43,6 +43,8 @@ SK_NORETURN void sk_usage_error(const char *cmd, const char *fmt, ...) SK_PRINTF
 int sk_finish(int status, bool closed_stdin);
 
 /* Print the version lines shared by every command to stdout. */
+/* The compiler that built the program, e.g. "gcc 12.2.0" (static string). */
+const char *sk_compiler_name(void);
 void sk_print_version(void);
 
 /*

@@ -68,7 +68,7 @@ int sk_finish(int status, bool read_stdin)
 	return status;
 }
 
-static const char *compiler_name(void)
+const char *sk_compiler_name(void)
 {
 #if defined(__clang__)
 	return "clang " __clang_version__;
@@ -83,7 +83,7 @@ static const char *compiler_name(void)
 
 void sk_print_version(void)
 {
-	const char *cc = compiler_name();
+	const char *cc = sk_compiler_name();
 	size_t len = strlen(cc);
 	while (len > 0 && cc[len - 1] == ' ') { /* __clang_version__ ends with a space */
 		len--;
