@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,8 +112,9 @@ static void bench_usage(void)
 	      "implementations; medians are reported, with ratios to OpenSSL's EVP SHA-1\n"
 	      "measured in the same run (> 1: faster).\n"
 	      "\n"
-	      "      --sizes=LIST        message sizes, comma-separated, optional suffix K or M\n"
-	      "                            (binary): default 64,1K,16K,1M\n"
+	      "      --sizes=LIST        message sizes in bytes, comma-separated, each at most\n"
+	      "                            once, 0 to 1G; optional suffix K, M or G (binary:\n"
+	      "                            1K = 1024): default 64,1K,16K,1M\n"
 	      "      --quick             sizes 64,1K,16K, 3 repetitions of 2 ms (CI: seconds)\n"
 	      "      --reps=N            timed repetitions per implementation and size (9)\n"
 	      "      --sample-ms=MS      minimum CPU time of one repetition (default 20)\n"
@@ -190,6 +192,10 @@ static bool parse_size(const char *s, size_t *out)
 	return true;
 }
 
+/*
+ * A comma-separated list of sizes, in the order given. An empty element ("1K,,2K", ",64", "64,") and
+ * a size given twice ("64,64", "1K,1024") are usage errors.
+ */
 static size_t *parse_sizes(const char *list, size_t *n)
 {
 	size_t cap = 1;
@@ -198,20 +204,34 @@ static size_t *parse_sizes(const char *list, size_t *n)
 	size_t *sizes = malloc(cap * sizeof(*sizes));
 	char *copy = strdup(list);
 	if (sizes == NULL || copy == NULL) {
-		sk_error(errno, "out of memory");
+		sk_error(errno, "bench: out of memory");
 		exit(SK_EXIT_FAILURE);
 	}
+	if (*list == '\0')
+		sk_usage_error(BENCH_CMD, "bench: --sizes: no size given");
 	*n = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		if (!parse_size(tok, &sizes[*n]))
-			sk_usage_error(BENCH_CMD, "invalid message size '%s' (0 to 1G; suffix K, M or G)",
-			               tok);
-		(*n)++;
+	for (char *tok = copy, *next; tok != NULL; tok = next) {
+		char *comma = strchr(tok, ',');
+		next = comma != NULL ? comma + 1 : NULL;
+		if (comma != NULL)
+			*comma = '\0';
+		if (*tok == '\0')
+			sk_usage_error(BENCH_CMD,
+			               "bench: --sizes '%s': empty element (separate sizes by one comma)",
+			               list);
+		size_t size;
+		if (!parse_size(tok, &size))
+			sk_usage_error(
+			    BENCH_CMD,
+			    "bench: invalid message size '%s' (0 to 1G; optional suffix K, M or G)", tok);
+		for (size_t i = 0; i < *n; i++)
+			if (sizes[i] == size)
+				sk_usage_error(BENCH_CMD,
+				               "bench: --sizes: duplicate size '%s' (give each size once)",
+				               tok);
+		sizes[(*n)++] = size;
 	}
 	free(copy);
-	if (*n == 0)
-		sk_usage_error(BENCH_CMD, "--sizes: no size given");
 	return sizes;
 }
 
@@ -238,6 +258,10 @@ static void chomp_value(const char *line, char *out, size_t outsize)
 		v++;
 	size_t len = strcspn(v, "\n");
 	snprintf(out, outsize, "%.*s", (int)len, v);
+	/* A control character (a tab, a stray CR) would reach the terminal and the gnuplot title. */
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
 }
 
 static bool has_word(const char *list, const char *word)
@@ -384,7 +408,7 @@ static void summarise(struct bench_result *r)
 {
 	double *v = malloc((size_t)r->reps * sizeof(*v));
 	if (v == NULL) {
-		sk_error(errno, "out of memory");
+		sk_error(errno, "bench: out of memory");
 		exit(SK_EXIT_FAILURE);
 	}
 	memcpy(v, r->samples, (size_t)r->reps * sizeof(*v));
@@ -456,7 +480,7 @@ static bool measure(const struct bench_impl *impls, size_t n_impls, const struct
 		results[i].iterations = calibrate(&impls[i], msg, len, target);
 		results[i].samples = calloc((size_t)s->reps, sizeof(double));
 		if (results[i].samples == NULL) {
-			sk_error(errno, "out of memory");
+			sk_error(errno, "bench: out of memory");
 			exit(SK_EXIT_FAILURE);
 		}
 	}
@@ -491,7 +515,7 @@ static void reexec_without_shani(int argc, char **argv)
 	}
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
 	if (args == NULL) {
-		sk_error(errno, "out of memory");
+		sk_error(errno, "bench: out of memory");
 		exit(SK_EXIT_FAILURE);
 	}
 	static char prog[] = SK_PROGRAM, cmd[] = BENCH_CMD;
@@ -519,6 +543,12 @@ int sk_cmd_bench(int argc, char **argv)
 
 	s.seed = SEED;
 	s.baseline = "openssl-evp";
+	/* Numbers in the options and in the CSV, JSON and gnuplot outputs use '.', whatever the locale. */
+	setlocale(LC_NUMERIC, "C");
+	/* getopt_long names the program after argv[0]: "sha1kit: bench: unrecognized option ...". */
+	static char getopt_name[] = SK_PROGRAM ": " BENCH_CMD;
+	char *argv0 = argv[0];
+	argv[0] = getopt_name;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", bench_options, NULL)) != -1) {
 		uint64_t v;
@@ -531,20 +561,21 @@ int sk_cmd_bench(int argc, char **argv)
 			break;
 		case OPT_REPS:
 			if (!parse_u64(optarg, &v) || v < 1 || v > 10000)
-				sk_usage_error(BENCH_CMD, "invalid --reps '%s' (1 to 10000)", optarg);
+				sk_usage_error(BENCH_CMD, "bench: invalid --reps '%s' (1 to 10000)", optarg);
 			reps = (int)v;
 			break;
 		case OPT_SAMPLE_MS: {
 			char *end;
 			sample_ms = strtod(optarg, &end);
 			if (*end != '\0' || !(sample_ms > 0 && sample_ms <= 60000))
-				sk_usage_error(BENCH_CMD, "invalid --sample-ms '%s' (over 0, up to 60000)",
+				sk_usage_error(BENCH_CMD,
+				               "bench: invalid --sample-ms '%s' (over 0, up to 60000)",
 				               optarg);
 			break;
 		}
 		case OPT_WARMUP:
 			if (!parse_u64(optarg, &v) || v > 1000)
-				sk_usage_error(BENCH_CMD, "invalid --warmup '%s' (0 to 1000)", optarg);
+				sk_usage_error(BENCH_CMD, "bench: invalid --warmup '%s' (0 to 1000)", optarg);
 			warmup = (int)v;
 			break;
 		case OPT_MISALIGNED:
@@ -553,14 +584,14 @@ int sk_cmd_bench(int argc, char **argv)
 		case OPT_ALIGNMENT:
 			if (strcmp(optarg, "aligned") != 0 && strcmp(optarg, "misaligned") != 0 &&
 			    strcmp(optarg, "both") != 0)
-				sk_usage_error(BENCH_CMD,
-				               "invalid --alignment '%s' (aligned, misaligned or both)",
-				               optarg);
+				sk_usage_error(
+				    BENCH_CMD,
+				    "bench: invalid --alignment '%s' (aligned, misaligned or both)", optarg);
 			alignment = optarg;
 			break;
 		case OPT_SEED:
 			if (!parse_u64(optarg, &s.seed))
-				sk_usage_error(BENCH_CMD, "invalid --seed '%s'", optarg);
+				sk_usage_error(BENCH_CMD, "bench: invalid --seed '%s'", optarg);
 			break;
 		case OPT_ONLY:
 			only = optarg;
@@ -593,7 +624,7 @@ int sk_cmd_bench(int argc, char **argv)
 			break;
 		case OPT_BATCH:
 			if (!parse_u64(optarg, &batch) || batch > BENCH_MAX_BATCH)
-				sk_usage_error(BENCH_CMD, "invalid --batch '%s' (0 to %d)", optarg,
+				sk_usage_error(BENCH_CMD, "bench: invalid --batch '%s' (0 to %d)", optarg,
 				               BENCH_MAX_BATCH);
 			break;
 		case OPT_HELP:
@@ -606,10 +637,24 @@ int sk_cmd_bench(int argc, char **argv)
 			sk_usage_error(BENCH_CMD, NULL);
 		}
 	}
+	argv[0] = argv0;
 	if (optind < argc)
-		sk_usage_error(BENCH_CMD, "extra operand '%s'", argv[optind]);
+		sk_usage_error(BENCH_CMD, "bench: extra operand '%s'", argv[optind]);
 	if (n_formats > 1)
-		sk_usage_error(BENCH_CMD, "choose one of --json, --csv and --markdown");
+		sk_usage_error(BENCH_CMD, "bench: choose one of --json, --csv and --markdown");
+	if (sizes_arg != NULL) {
+		s.sizes = parse_sizes(sizes_arg, &s.n_sizes);
+	} else {
+		const size_t *src = s.quick ? quick_sizes : default_sizes;
+		s.n_sizes =
+		    s.quick ? sizeof(quick_sizes) / sizeof(*src) : sizeof(default_sizes) / sizeof(*src);
+		s.sizes = malloc(s.n_sizes * sizeof(*s.sizes));
+		if (s.sizes == NULL) {
+			sk_error(errno, "bench: out of memory");
+			return SK_EXIT_FAILURE;
+		}
+		memcpy(s.sizes, src, s.n_sizes * sizeof(*src));
+	}
 	if (fmt == FMT_JSON && !bench_have_json()) {
 		sk_error(0, "bench: --json is not available: built without jansson (Debian: libjansson-dev)");
 		return SK_EXIT_FAILURE;
@@ -654,25 +699,12 @@ int sk_cmd_bench(int argc, char **argv)
 		impls[n_impls++] = impls[i];
 	}
 	if (baseline_given && !have_baseline)
-		sk_usage_error(BENCH_CMD, "no implementation '%s' (see --list)", s.baseline);
+		sk_usage_error(BENCH_CMD, "bench: no implementation '%s' (see --list)", s.baseline);
 	if (!have_baseline)
 		s.baseline = NULL; /* no OpenSSL: no ratios */
 	if (n_matched == 0)
-		sk_usage_error(BENCH_CMD, "--only '%s' selects no implementation (see --list)", only);
+		sk_usage_error(BENCH_CMD, "bench: --only '%s' selects no implementation (see --list)", only);
 
-	if (sizes_arg != NULL) {
-		s.sizes = parse_sizes(sizes_arg, &s.n_sizes);
-	} else {
-		const size_t *src = s.quick ? quick_sizes : default_sizes;
-		s.n_sizes =
-		    s.quick ? sizeof(quick_sizes) / sizeof(*src) : sizeof(default_sizes) / sizeof(*src);
-		s.sizes = malloc(s.n_sizes * sizeof(*s.sizes));
-		if (s.sizes == NULL) {
-			sk_error(errno, "out of memory");
-			return SK_EXIT_FAILURE;
-		}
-		memcpy(s.sizes, src, s.n_sizes * sizeof(*src));
-	}
 	s.reps = reps > 0 ? reps : s.quick ? QUICK_REPS : DEF_REPS;
 	s.sample_ms = sample_ms > 0 ? sample_ms : s.quick ? QUICK_SAMPL : DEF_SAMPLE;
 	s.warmup = warmup;
@@ -680,6 +712,12 @@ int sk_cmd_bench(int argc, char **argv)
 		s.alignments[s.n_alignments++] = 0;
 	if (strcmp(alignment, "aligned") != 0)
 		s.alignments[s.n_alignments++] = 1;
+
+	/* Before measuring: everything that --plot writes into the gnuplot script, and its directory. */
+	struct bench_machine machine;
+	describe_machine(&machine);
+	if (plot != NULL && bench_plot_check(plot, &machine) != 0)
+		return SK_EXIT_FAILURE;
 
 	/* The message buffer: 64-byte aligned, filled from the seed. */
 	size_t max_size = 0;
@@ -697,13 +735,10 @@ int sk_cmd_bench(int argc, char **argv)
 		memcpy(buf + i, &r, 8);
 	}
 
-	struct bench_machine machine;
-	describe_machine(&machine);
-
 	size_t n_results = s.n_alignments * s.n_sizes * n_impls;
 	struct bench_result *results = calloc(n_results, sizeof(*results));
 	if (results == NULL) {
-		sk_error(errno, "out of memory");
+		sk_error(errno, "bench: out of memory");
 		return SK_EXIT_FAILURE;
 	}
 	struct progress prog = {isatty(STDERR_FILENO) == 1, 0, n_results * (size_t)s.reps};

@@ -132,6 +132,13 @@ int bench_print_table(FILE *out, const struct bench_report *r);
 int bench_print_csv(FILE *out, const struct bench_report *r);
 int bench_print_markdown(FILE *out, const struct bench_report *r);
 int bench_print_json(FILE *out, const struct bench_report *r);
+/*
+ * --plot FILE: checked before measuring (bench_plot_check) that the name and every machine string the
+ * gnuplot script quotes hold no control character, and that FILE's directory exists and is writable.
+ * bench_plot_svg has gnuplot write a temporary file in that directory and renames it to FILE on
+ * success only. Both return 0, or -1 after a one-line diagnostic.
+ */
+int bench_plot_check(const char *file, const struct bench_machine *m);
 int bench_plot_svg(const char *file, const struct bench_report *r);
 /* Whether a usable gnuplot is on PATH (checked before measuring when --plot is given). */
 bool bench_have_gnuplot(void);

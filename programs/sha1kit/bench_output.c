@@ -7,6 +7,7 @@
  * divided by the implementation's, at the same size and alignment, from the same run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,9 +417,22 @@ bool bench_have_gnuplot(void)
 	return found;
 }
 
-/* A gnuplot single-quoted string: a quote inside is doubled. */
-static void gp_quote(FILE *out, const char *s)
+/* Control characters end a gnuplot command (\n, \r) or garble the chart: never put into the script. */
+static bool has_control_char(const char *s)
 {
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A gnuplot single-quoted string: a quote inside is doubled; nothing else is special there (no
+ * backslash escapes, no `command` or @macro substitution). Returns false, writing nothing, for a
+ * string with a control character (bench_plot_check rules them out before measuring). */
+static bool gp_quote(FILE *out, const char *s)
+{
+	if (has_control_char(s))
+		return false;
 	putc('\'', out);
 	for (; *s; s++) {
 		if (*s == '\'')
@@ -426,59 +440,123 @@ static void gp_quote(FILE *out, const char *s)
 		putc(*s, out);
 	}
 	putc('\'', out);
+	return true;
 }
 
-int bench_plot_svg(const char *file, const struct bench_report *r)
+static void plot_title(char *buf, size_t n, const struct bench_machine *m)
+{
+	snprintf(buf, n, "SHA-1 throughput, one-shot per message (median) - %s - libsha1kit %s", m->cpu_model,
+	         m->library_version);
+}
+
+/* The directory part of `file`: "." when it has none. False if it does not fit. */
+static bool plot_dir(const char *file, char *dir, size_t n)
+{
+	const char *slash = strrchr(file, '/');
+	int len = snprintf(dir, n, "%.*s",
+	                   slash == NULL   ? 1
+	                   : slash == file ? 1
+	                                   : (int)(slash - file),
+	                   slash == NULL ? "." : file);
+	return len >= 0 && (size_t)len < n;
+}
+
+int bench_plot_check(const char *file, const struct bench_machine *m)
+{
+	char dir[PATH_MAX], title[512];
+	struct stat st;
+
+	if (*file == '\0') {
+		sk_error(0, "bench: --plot: empty file name");
+		return -1;
+	}
+	if (has_control_char(file)) {
+		sk_error(0, "bench: --plot: file name %s has a control character (newline, CR, tab, ...)",
+		         sk_quote(file));
+		return -1;
+	}
+	plot_title(title, sizeof(title), m);
+	if (has_control_char(title)) {
+		sk_error(0, "bench: --plot: the CPU model or library version has a control character");
+		return -1;
+	}
+	const char *base = strrchr(file, '/');
+	base = base != NULL ? base + 1 : file;
+	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		sk_error(0, "bench: --plot: %s is a directory name, not a file name", sk_quote(file));
+		return -1;
+	}
+	if (strlen(file) + 32 > PATH_MAX || !plot_dir(file, dir, sizeof(dir))) {
+		sk_error(ENAMETOOLONG, "bench: --plot: %s", sk_quote(file));
+		return -1;
+	}
+	if (stat(dir, &st) != 0) {
+		sk_error(errno, "bench: --plot: cannot write a chart into %s", sk_quote(dir));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sk_error(ENOTDIR, "bench: --plot: cannot write a chart into %s", sk_quote(dir));
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		sk_error(errno, "bench: --plot: cannot write a chart into %s", sk_quote(dir));
+		return -1;
+	}
+	long name_max = pathconf(dir, _PC_NAME_MAX);
+	if (name_max > 0 && strlen(base) > (size_t)name_max) {
+		sk_error(ENAMETOOLONG, "bench: --plot: %s", sk_quote(file));
+		return -1;
+	}
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		sk_error(0, "bench: --plot: %s exists and is %s", sk_quote(file),
+		         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		return -1;
+	}
+	return 0;
+}
+
+/* The gnuplot script, data included (a datablock: no data file). False if a string is unsafe. */
+static bool write_script(FILE *gp, const char *out_file, const struct bench_report *r)
 {
 	const struct bench_settings *s = r->settings;
-	const char *tmpdir = getenv("TMPDIR");
-	char data[4096], label[32];
-	snprintf(data, sizeof(data), "%s/sha1kit-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	int fd = mkstemp(data);
-	if (fd < 0) {
-		sk_error(errno, "bench: cannot create a temporary file for gnuplot");
-		return -1;
+	char label[32], title[512];
+	bool ok = true;
+
+	/* One data block (gnuplot "index") per alignment and implementation, by increasing size:
+	 * size, GB/s of the median, of the slowest and of the fastest sample. */
+	size_t *order = malloc((s->n_sizes + 1) * sizeof(*order));
+	if (order == NULL) {
+		sk_error(errno, "bench: out of memory");
+		return false;
 	}
-	FILE *df = fdopen(fd, "w");
-	if (df == NULL) {
-		sk_error(errno, "bench: %s", data);
-		close(fd);
-		unlink(data);
-		return -1;
+	for (size_t z = 0; z < s->n_sizes; z++) {
+		size_t k = z;
+		for (; k > 0 && s->sizes[order[k - 1]] > s->sizes[z]; k--)
+			order[k] = order[k - 1];
+		order[k] = z;
 	}
-	/* One data block (gnuplot "index") per implementation and alignment: size, GB/s, min, max. */
+	fputs("$data << EOD\n", gp);
 	for (size_t a = 0; a < s->n_alignments; a++)
 		for (size_t i = 0; i < r->n_impls; i++) {
-			fprintf(df, "# %s %s\n", r->impls[i].id, align_name(s->alignments[a]));
-			for (size_t z = 0; z < s->n_sizes; z++) {
-				const struct bench_result *x = result_at(r, a, z, i);
+			fprintf(gp, "# %s %s\n", r->impls[i].id, align_name(s->alignments[a]));
+			for (size_t k = 0; k < s->n_sizes; k++) {
+				const struct bench_result *x = result_at(r, a, order[k], i);
 				if (x->size > 0)
-					fprintf(df, "%zu %.6f %.6f %.6f\n", x->size, gbps(x->size, x->median),
+					fprintf(gp, "%zu %.6f %.6f %.6f\n", x->size, gbps(x->size, x->median),
 					        gbps(x->size, x->max), gbps(x->size, x->min));
 			}
-			fputs("\n\n", df);
+			fputs("\n\n", gp);
 		}
-	if (fclose(df) != 0) {
-		sk_error(errno, "bench: %s", data);
-		unlink(data);
-		return -1;
-	}
+	fputs("EOD\n", gp);
+	free(order);
 
-	FILE *gp = popen("gnuplot", "w");
-	if (gp == NULL) {
-		sk_error(errno, "bench: cannot run gnuplot");
-		unlink(data);
-		return -1;
-	}
 	fputs("set terminal svg size 1000,620 dynamic noenhanced font 'sans,11' background rgb 'white'\n",
 	      gp);
 	fputs("set output ", gp);
-	gp_quote(gp, file);
+	ok &= gp_quote(gp, out_file);
 	fputs("\nset title ", gp);
-	char title[512];
-	snprintf(title, sizeof(title), "SHA-1 throughput, one-shot per message (median) - %s - libsha1kit %s",
-	         r->machine->cpu_model, r->machine->library_version);
-	gp_quote(gp, title);
+	plot_title(title, sizeof(title), r->machine);
+	ok &= gp_quote(gp, title);
 	fputs("\nset logscale x 2\nset xlabel 'message size'\nset ylabel 'GB/s'\nset yrange [0:*]\n"
 	      "set grid\nset key outside right top\nset xtics (",
 	      gp);
@@ -487,7 +565,7 @@ int bench_plot_svg(const char *file, const struct bench_report *r)
 		if (s->sizes[z] == 0)
 			continue;
 		fprintf(gp, "%s", first ? "" : ", ");
-		gp_quote(gp, bench_size_label(s->sizes[z], label, sizeof(label)));
+		ok &= gp_quote(gp, bench_size_label(s->sizes[z], label, sizeof(label)));
 		fprintf(gp, " %zu", s->sizes[z]);
 		first = false;
 	}
@@ -498,26 +576,142 @@ int bench_plot_svg(const char *file, const struct bench_report *r)
 			const struct bench_impl *im = &r->impls[i];
 			char name[BENCH_ID_MAX + 8];
 			snprintf(name, sizeof(name), "%s%s", im->id, s->alignments[a] ? " +1" : "");
-			fputs(block ? ", \\\n  " : "", gp);
-			gp_quote(gp, data);
 			/* Plain SHA-1 of sha1kit solid, SHA-1DC dashed, other libraries dotted. */
 			int dash = strcmp(im->library, "sha1kit") != 0 ? 3
 			           : strcmp(im->flavour, "dc") == 0    ? 2
 			                                               : 1;
-			fprintf(gp, " index %zu using 1:2 with linespoints lw 2 dt %d title ", block, dash);
-			gp_quote(gp, name);
+			fprintf(gp, "%s$data index %zu using 1:2 with linespoints lw 2 dt %d title ",
+			        block ? ", \\\n  " : "", block, dash);
+			ok &= gp_quote(gp, name);
 		}
 	fputs("\nset output\n", gp);
-	int st = pclose(gp);
-	unlink(data);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		sk_error(0, "bench: gnuplot failed (status %d); no chart written to %s", st, file);
-		return -1;
+	if (!ok)
+		sk_error(0, "bench: --plot: a control character in a string for gnuplot; no chart");
+	return ok;
+}
+
+/* The gist of gnuplot's messages, on one line: its "line N: ..." error and a "system error: ..."
+ * that follows, else its last line; at most `n` - 1 printable characters. */
+static void gnuplot_gist(FILE *msgs, char *out, size_t n)
+{
+	char line[512], last[512] = "";
+	size_t used = 0;
+	bool found = false;
+	out[0] = '\0';
+	rewind(msgs);
+	while (fgets(line, sizeof(line), msgs) != NULL) {
+		char *p = line + strspn(line, " \t");
+		p[strcspn(p, "\r\n")] = '\0';
+		if (*p == '\0' || strncmp(p, "gnuplot>", 8) == 0)
+			continue; /* the echo of the failed command */
+		snprintf(last, sizeof(last), "%s", p);
+		char *err = strstr(p, "line ");
+		bool is_error = !found && err != NULL && strchr(err, ':') != NULL;
+		bool is_sys = found && strncmp(p, "system error:", 13) == 0;
+		if (is_error || is_sys) {
+			if (is_error)
+				p = strchr(err, ':') + 1 + strspn(strchr(err, ':') + 1, " \t");
+			used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "; " : "", p);
+			if (used >= n)
+				used = n - 1;
+			found = true;
+		}
 	}
+	if (!found)
+		snprintf(out, n, "%s", last);
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+}
+
+int bench_plot_svg(const char *file, const struct bench_report *r)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 64], gist[200];
+	FILE *script = NULL, *msgs = NULL;
 	struct stat sb;
-	if (stat(file, &sb) != 0 || sb.st_size == 0) {
-		sk_error(0, "bench: gnuplot wrote no chart to %s", file);
+	pid_t pid;
+	mode_t mask;
+	int st, status = -1;
+
+	if (bench_plot_check(file, r->machine) != 0 || !plot_dir(file, dir, sizeof(dir)))
+		return -1;
+	/* gnuplot writes a temporary file beside FILE, renamed to FILE once complete. Its name starts
+	 * with '/' or "./": gnuplot reads a leading '|' as a pipe to a command. */
+	if (strcmp(dir, ".") == 0 || strcmp(dir, "/") == 0)
+		snprintf(tmp, sizeof(tmp), "%s/.sha1kit-bench-plot-XXXXXX", strcmp(dir, "/") ? "." : "");
+	else
+		snprintf(tmp, sizeof(tmp), "%s%s/.sha1kit-bench-plot-XXXXXX", dir[0] == '/' ? "" : "./", dir);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		sk_error(errno, "bench: --plot: cannot create a temporary file in %s", sk_quote(dir));
 		return -1;
 	}
-	return 0;
+	close(fd);
+	script = tmpfile();
+	msgs = tmpfile();
+	if (script == NULL || msgs == NULL) {
+		sk_error(errno, "bench: --plot: cannot create a temporary file for gnuplot");
+		goto out;
+	}
+	if (!write_script(script, tmp, r))
+		goto out;
+	if (fflush(script) != 0 || ferror(script) || lseek(fileno(script), 0, SEEK_SET) != 0) {
+		sk_error(errno, "bench: --plot: cannot write the gnuplot script");
+		goto out;
+	}
+
+	/* gnuplot reads the script on its standard input; its output and messages go to `msgs`. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		sk_error(errno, "bench: --plot: cannot run gnuplot");
+		goto out;
+	}
+	if (pid == 0) {
+		if (dup2(fileno(script), STDIN_FILENO) >= 0 && dup2(fileno(msgs), STDOUT_FILENO) >= 0 &&
+		    dup2(fileno(msgs), STDERR_FILENO) >= 0)
+			execlp("gnuplot", "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			sk_error(errno, "bench: --plot: waiting for gnuplot");
+			goto out;
+		}
+	if (WIFSIGNALED(st)) {
+		sk_error(0, "bench: gnuplot was killed by signal %d; no chart written to %s", WTERMSIG(st),
+		         sk_quote(file));
+		goto out;
+	}
+	if (WEXITSTATUS(st) == 127) {
+		sk_error(0, "bench: cannot run gnuplot (exit status 127); no chart written to %s",
+		         sk_quote(file));
+		goto out;
+	}
+	if (WEXITSTATUS(st) != 0) {
+		gnuplot_gist(msgs, gist, sizeof(gist));
+		sk_error(0, "bench: gnuplot failed with exit status %d%s%s%s; no chart written to %s",
+		         WEXITSTATUS(st), gist[0] ? " (" : "", gist, gist[0] ? ")" : "", sk_quote(file));
+		goto out;
+	}
+	if (stat(tmp, &sb) != 0 || sb.st_size == 0) {
+		sk_error(0, "bench: gnuplot wrote no chart; nothing written to %s", sk_quote(file));
+		goto out;
+	}
+	/* mkstemp made the file 0600: give it the mode a new file gets (0666 less the umask). */
+	mask = umask(0);
+	umask(mask);
+	if (chmod(tmp, 0666 & ~mask) != 0 || rename(tmp, file) != 0) {
+		sk_error(errno, "bench: --plot: cannot write %s", sk_quote(file));
+		goto out;
+	}
+	status = 0;
+out:
+	if (status != 0)
+		unlink(tmp);
+	if (script != NULL)
+		fclose(script);
+	if (msgs != NULL)
+		fclose(msgs);
+	return status;
 }

@@ -13,8 +13,17 @@ Checks:
      the requested ones.
   3. `--csv` and `--markdown` with the same settings: one CSV row per result; a Markdown table row
      per implementation.
-  4. `--plot` (when gnuplot is installed): an SVG file is written.
+  4. `--plot` (when gnuplot is installed): an SVG file is written, through a temporary file that is
+     renamed (no temporary file left, mode 0666 less the umask).
   5. An invalid --sizes is a usage error (exit status 1, nothing on stdout); --help fits 80 columns.
+  6. `--plot` safety, before anything is measured: a file name with a control character (gnuplot
+     command injection through a newline) or in a missing directory is refused in one line; a name
+     starting with '|' is a file, not a pipe; a failing gnuplot (a fake one on PATH) leaves the
+     target alone and is reported in one line with its exit status.
+  7. `--sizes`: empty elements and duplicates are usage errors; the help documents K, M and G.
+  8. Every error message of bench starts with "sha1kit: bench: ".
+  9. Every option in --help is accepted; --misaligned, --seed, --baseline, --list and
+     --openssl-no-shani (with OpenSSL) do what they say.
 """
 import csv
 import io
@@ -23,6 +32,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -47,6 +57,166 @@ def run(binary, *args, expect=0):
         sys.exit(f"check_bench: `sha1kit bench {' '.join(args)}` exited {p.returncode}, expected {expect}\n"
                  f"{p.stderr.decode(errors='replace')}")
     return p.stdout.decode()
+
+
+def run_raw(binary, *args, cwd=None, env=None):
+    """(exit status, stdout, stderr) of `sha1kit bench ARGS`."""
+    p = subprocess.run([binary, "bench", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120,
+                       cwd=cwd, env=env)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+PREFIX = "sha1kit: bench: "
+TRY = "Try 'sha1kit bench --help' for more information."
+TINY = ["--sizes=64", "--only=portable", "--reps=1", "--sample-ms=1", "--warmup=0"]
+
+
+def check_error(binary, args, what, cwd=None, env=None, usage=None, want=None):
+    """`args` fail with exit status 1 before measuring (nothing on stdout), with a one-line
+    "sha1kit: bench: " message (plus the "Try" line of a usage error). Returns the message."""
+    rc, out, err = run_raw(binary, *args, cwd=cwd, env=env)
+    lines = err.splitlines()
+    check(rc == 1, f"{what}: exit status {rc}, expected 1")
+    check(out == "", f"{what}: wrote to stdout (measured before failing?): {out[:80]!r}")
+    msgs = [line for line in lines if line != TRY]
+    check(len(msgs) == 1, f"{what}: {len(msgs)} message lines, expected 1: {err!r}")
+    check(all(line.startswith(PREFIX) for line in msgs), f"{what}: message without '{PREFIX}': {err!r}")
+    if usage is not None:
+        check((TRY in lines) == usage, f"{what}: 'Try ... --help' line {'missing' if usage else 'unexpected'}")
+    if want is not None:
+        check(want in err, f"{what}: message lacks {want!r}: {err!r}")
+    return err
+
+
+def fake_gnuplot(d, body):
+    """A directory holding an executable `gnuplot` shell script with `body`, for PATH."""
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "gnuplot"), "w") as f:
+        f.write("#!/bin/sh\n" + body)
+    os.chmod(os.path.join(d, "gnuplot"), 0o755)
+    return dict(os.environ, PATH=d + os.pathsep + os.environ.get("PATH", ""))
+
+
+def check_plot(binary, real_gnuplot):
+    """6. --plot: file names, directories, gnuplot failures; 4. the temporary file and its mode."""
+    mask = os.umask(0)
+    os.umask(mask)
+    with tempfile.TemporaryDirectory() as d:
+        # A harmless gnuplot when the real one is missing: the checks come before it runs.
+        env = None if real_gnuplot else fake_gnuplot(os.path.join(d, "fake-ok"), "cat >/dev/null\n")
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        for ctl in ("\n", "\r", "\t", "\x1b", "\x7f"):
+            name = f"x.svg{ctl}system(\"touch PWNED\")"
+            check_error(binary, ["--quick", "--plot", name], f"--plot name with {ctl!r}", cwd=work, env=env,
+                        usage=False, want="control character")
+        check_error(binary, ["--quick", "--plot", os.path.join(d, "missing", "x.svg")], "--plot missing dir",
+                    env=env, usage=False, want="No such file or directory")
+        check_error(binary, ["--quick", "--plot", d], "--plot a directory", env=env, usage=False)
+        check_error(binary, ["--quick", "--plot", ""], "--plot ''", env=env, usage=False)
+        if os.geteuid() != 0:
+            ro = os.path.join(d, "ro")
+            os.mkdir(ro, 0o555)
+            check_error(binary, ["--quick", "--plot", os.path.join(ro, "x.svg")], "--plot read-only dir",
+                        env=env, usage=False, want="Permission denied")
+        check(not os.path.exists(os.path.join(work, "PWNED")), "--plot: a gnuplot command ran")
+        check(os.listdir(work) == [], f"--plot: refused names left files: {os.listdir(work)}")
+
+        # A gnuplot that writes half a chart to its output, then fails: the target is untouched.
+        bad = fake_gnuplot(os.path.join(d, "fake-bad"),
+                           "out=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" | head -1)\n"
+                           "printf '<svg partial' > \"$out\"\n"
+                           "printf 'gnuplot> set output\\n   ^\\n   line 9: cannot open file\\n' >&2\n"
+                           "i=0; while [ $i -lt 50 ]; do echo noise $i; i=$((i+1)); done >&2\n"
+                           "exit 3\n")
+        target = os.path.join(work, "keep.svg")
+        with open(target, "w") as f:
+            f.write("old")
+        rc, out, err = run_raw(binary, *TINY, "--plot", target, env=bad)
+        check(rc == 1, f"--plot, gnuplot fails: exit status {rc}")
+        msgs = err.splitlines()
+        check(len(msgs) == 1 and msgs[0].startswith(PREFIX) and "exit status 3" in msgs[0]
+              and "cannot open file" in msgs[0],
+              f"--plot, gnuplot fails: not one line with the exit status: {err!r}")
+        with open(target) as f:
+            check(f.read() == "old", "--plot, gnuplot fails: the target was changed")
+        check(sorted(os.listdir(work)) == ["keep.svg"], f"--plot, gnuplot fails: left {os.listdir(work)}")
+        os.unlink(target)
+
+        if not real_gnuplot:
+            return
+        # '|' starts a pipe in gnuplot's "set output": here it must be a file name like any other.
+        rc, out, err = run_raw(binary, *TINY, "--plot", "|touch PWNED", cwd=work)
+        check(rc == 0, f"--plot '|touch PWNED': exit status {rc}: {err!r}")
+        check(not os.path.exists(os.path.join(work, "PWNED")), "--plot '|touch PWNED' ran a command")
+        check(os.listdir(work) == ["|touch PWNED"], f"--plot '|touch PWNED': files {os.listdir(work)}")
+        # Unordered sizes, a quote in the name, an existing file replaced; mode from the umask.
+        svg = os.path.join(work, "it's.svg")
+        with open(svg, "w") as f:
+            f.write("old")
+        rc, out, err = run_raw(binary, "--sizes=4K,64,1K", *TINY[1:], "--plot", svg)
+        check(rc == 0, f"--plot it's.svg: exit status {rc}: {err!r}")
+        with open(svg, encoding="utf-8", errors="replace") as f:
+            check(f.read().rstrip().endswith("</svg>"), "--plot it's.svg: not a complete SVG")
+        check(stat.S_IMODE(os.stat(svg).st_mode) == 0o666 & ~mask, "--plot: mode is not 0666 less the umask")
+        check(sorted(os.listdir(work)) == ["it's.svg", "|touch PWNED"], f"--plot: left {os.listdir(work)}")
+
+
+def check_sizes_and_prefix(binary, have_plot):
+    """7. --sizes; 8. the prefix of every error message."""
+    for bad in ("1K,,2K", ",64", "64,", ","):
+        check_error(binary, [f"--sizes={bad}", "--list"], f"--sizes={bad}", usage=True, want="empty element")
+    for dup in ("64,64", "1K,1024", "1M,4K,1024K"):
+        check_error(binary, [f"--sizes={dup}", "--list"], f"--sizes={dup}", usage=True, want="duplicate size")
+    for bad in ("2G", "1T", "12X", "-1", "0x40", "1KK"):
+        check_error(binary, [f"--sizes={bad}", "--list"], f"--sizes={bad}", usage=True, want="K, M or G")
+    rc, _, err = run_raw(binary, "--sizes=1G,1GiB", "--list")
+    check(rc == 1 and "duplicate size" in err, "--sizes=1G,1GiB: G is not accepted")
+    rc, _, err = run_raw(binary, "--sizes=0,1B,1K,1KiB1,1M,1G", "--list")
+    check(rc == 1 and "'1KiB1'" in err, f"--sizes: bad element not named: {err!r}")
+    check(run(binary, "--sizes=0,1B,2K,3KiB,1M,1G", "--list") != "", "--sizes with K, M, G refused")
+    help_text = " ".join(run(binary, "--help").split())
+    check("K, M or G" in help_text, "--help: --sizes does not document the suffixes K, M and G")
+
+    errors = [["--foo"], ["--quick=1"], ["--reps"], ["--s=1"], ["--reps=0"], ["--reps=x"], ["--sample-ms=0"],
+              ["--sample-ms=1,5"], ["--warmup=-1"], ["--alignment=x"], ["--seed=x"], ["--batch=99999"],
+              ["--baseline=nope"], ["--only=zzz"], ["--json", "--csv"], ["extra"], ["--sizes=12X"]]
+    for args in errors:
+        check_error(binary, args, f"bench {' '.join(args)}", usage=True)
+    if have_plot:
+        check_error(binary, ["--plot=/nonexistent/x.svg"], "--plot=/nonexistent/x.svg", usage=False)
+
+
+def check_options(binary, doc):
+    """9. Each option of --help is accepted, and the ones not checked elsewhere work."""
+    have_openssl = any(p["library"] == "openssl" for p in doc["machine"]["peers"])
+    values = {"sizes": "64,1K", "reps": "1", "sample-ms": "0.5", "warmup": "0", "alignment": "both", "seed": "7",
+              "only": "portable", "baseline": "sha1kit-fast-portable", "batch": "2", "plot": "x.svg"}
+    opts = re.findall(r"^\s+(--[a-z-]+)(=\S+)?", run(binary, "--help"), re.M)
+    check(len(opts) >= 19, f"--help: only {len(opts)} options found")
+    with tempfile.TemporaryDirectory() as d:
+        for name, arg in opts:
+            args = [f"{name}={values[name[2:]]}"] if arg else [name]
+            if name not in ("--help", "--version", "--list"):
+                args.append("--list")
+            rc, out, err = run_raw(binary, *args, cwd=d)
+            ok = rc == 0 or (name == "--plot" and not shutil.which("gnuplot") and "needs gnuplot" in err) \
+                or (name == "--openssl-no-shani" and not have_openssl and "without OpenSSL" in err)
+            check(ok, f"--help lists {name}, but `bench {' '.join(args)}` fails: {err.strip()!r}")
+    listed = run(binary, "--list")
+    for i in doc["implementations"]:
+        check(re.search(r"^" + re.escape(i["id"]) + r"\s", listed, re.M), f"--list lacks {i['id']}")
+    got = json.loads(run(binary, *TINY, "--misaligned", "--seed=7", "--baseline=sha1kit-fast-portable", "--json"))
+    s = got["settings"]
+    check(s["misalignments"] == [1], "--misaligned: not only misaligned buffers")
+    check(s["seed"] == "0x0000000000000007", f"--seed=7: settings.seed is {s['seed']}")
+    check(s["baseline"] == "sha1kit-fast-portable", f"--baseline: settings.baseline is {s['baseline']}")
+    base = [r for r in got["results"] if r["implementation"] == "sha1kit-fast-portable"]
+    check(base and all(math.isclose(r["ratio_to_baseline"], 1.0) for r in base), "--baseline: ratio is not 1")
+    if have_openssl:
+        got = json.loads(run(binary, *TINY, "--openssl-no-shani", "--json"))
+        check(got["machine"]["openssl_ia32cap"] == ":~0x20000000",
+              f"--openssl-no-shani: OPENSSL_ia32cap is {got['machine']['openssl_ia32cap']}")
 
 
 def validate(doc, schema, what):
@@ -129,7 +299,7 @@ def main():
     jsonschema.Draft202012Validator.check_schema(schema)
 
     # 1. The CI run.
-    doc = json.loads(run(binary, "--quick", "--json"))
+    doc = doc_quick = json.loads(run(binary, "--quick", "--json"))
     if validate(doc, schema, "--quick --json"):
         check(doc["settings"]["quick"] is True, "--quick --json: settings.quick is not true")
         check_consistency(doc, "--quick --json", QUICK_SIZES, [0], complete=True)
@@ -160,13 +330,19 @@ def main():
             run(binary, "--sizes=64,1K", "--only=portable", "--reps=1", "--sample-ms=1", "--plot", svg)
             with open(svg, encoding="utf-8", errors="replace") as f:
                 check("<svg" in f.read(), "--plot: the file is not an SVG")
+            check(os.listdir(d) == ["bench.svg"], f"--plot: left files {os.listdir(d)}")
     else:
-        print("check_bench: gnuplot not installed: --plot not checked")
+        print("check_bench: gnuplot not installed: --plot checked with a fake gnuplot only")
+    check_plot(binary, shutil.which("gnuplot") is not None)
 
     # 5. Usage error; the help fits 80 columns.
     check(run(binary, "--sizes=12X", expect=1) == "", "invalid --sizes wrote to stdout")
     long_lines = [line for line in run(binary, "--help").splitlines() if len(line) > 80]
     check(not long_lines, f"--help: lines over 80 columns: {long_lines[:3]}")
+
+    # 7-9.
+    check_sizes_and_prefix(binary, shutil.which("gnuplot") is not None)
+    check_options(binary, doc_quick)
 
     for msg in failures:
         print("FAIL:", msg)

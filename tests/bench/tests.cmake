@@ -1,7 +1,7 @@
 # `sha1kit bench --quick`: runs in a few seconds; its JSON must validate against bench/schema.json and
 # be complete (every supported kernel, every size). The numbers are not asserted.
 # Included from tests/CMakeLists.txt; needs Python 3 with jsonschema (Debian: python3-jsonschema),
-# and gnuplot (gnuplot-nox) for the --plot check (skipped when missing).
+# and gnuplot (gnuplot-nox) for the --plot checks that need a real chart (skipped when missing).
 if(TARGET sha1kit)
   # Debian's interpreter first: scripts/install-deps.sh gives it python3-jsonschema.
   if(EXISTS /usr/bin/python3)
