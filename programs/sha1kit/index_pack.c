@@ -35,10 +35,16 @@ static void index_pack_usage(void)
 	      "the pack checksum and the index checksum. It is written to a temporary file in\n"
 	      "the target directory and renamed into place, with mode 0444; on any error no\n"
 	      "index is left behind. On success the pack checksum is printed on standard\n"
-	      "output, as Git does.\n"
+	      "output, as Git does; it is written out before the rename, so that a failure\n"
+	      "of standard output is an error that leaves no index either.\n"
 	      "\n"
 	      "  -o FILE               write the index to FILE (default: PACK with .pack\n"
 	      "                          replaced by .idx; PACK must then end in .pack)\n"
+	      "                          FILE must not be PACK itself; an existing FILE is\n"
+	      "                          replaced only when it is a regular file: a symbolic\n"
+	      "                          link (even to a regular file; name its target\n"
+	      "                          instead), a FIFO, a device or a directory is\n"
+	      "                          refused and left as it is\n"
 	      "      --verify          write nothing: rebuild the index and compare it with\n"
 	      "                          the existing one (FILE or the default name), with\n"
 	      "                          the version and 64-bit offset layout found in it\n"
@@ -53,6 +59,10 @@ static void index_pack_usage(void)
 	      "  -q, --quiet           no progress lines (they are shown only when standard\n"
 	      "                          error is a terminal)\n"
 	      "      --help            display this help and exit\n"
+	      "      --version         output version information and exit\n"
+	      "\n"
+	      "PACK must be a regular file: a FIFO, a device or a file whose size is unknown\n"
+	      "(such as /proc/self/mem) is refused, never read.\n"
 	      "\n"
 	      "Memory: the pack is mapped; delta bases are kept in a cache of 96 MiB per\n"
 	      "thread and rebuilt from the pack when evicted.\n"
@@ -77,6 +87,12 @@ static void index_pack_usage(void)
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_active;
 
+/* SIGPIPE too: the pack checksum is written to standard output while the temporary file exists. */
+static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+#define N_FATAL_SIGS (sizeof(fatal_sigs) / sizeof(fatal_sigs[0]))
+static struct sigaction old_actions[N_FATAL_SIGS];
+static bool caught[N_FATAL_SIGS];
+
 static void on_signal(int sig)
 {
 	if (tmp_active) {
@@ -86,12 +102,57 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static void catch_signals(void (*handler)(int))
+/* Catch the fatal signals that are not ignored (an ignored one, as SIGHUP under nohup, stays so). */
+static void catch_signals(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		signal(sigs[i], handler);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_FATAL_SIGS; i++) {
+		caught[i] = sigaction(fatal_sigs[i], NULL, &old_actions[i]) == 0 &&
+		            old_actions[i].sa_handler != SIG_IGN && sigaction(fatal_sigs[i], &sa, NULL) == 0;
 	}
+}
+
+static void restore_signals(void)
+{
+	for (size_t i = 0; i < N_FATAL_SIGS; i++) {
+		if (caught[i]) {
+			sigaction(fatal_sigs[i], &old_actions[i], NULL);
+			caught[i] = false;
+		}
+	}
+}
+
+/*
+ * Refuse an output name that the rename must not replace: PACK itself (the same name, or the same
+ * file under another name), a symbolic link, or an existing file that is not a regular one (FIFO,
+ * device, socket, directory). Returns 0, or -1 after the diagnostic.
+ */
+static int check_output(const char *path, const char *pack_name, const struct pk_file *pack)
+{
+	struct stat st;
+	if (strcmp(path, pack_name) == 0) {
+		sk_error(0, CMD ": the index %s would replace the pack itself", sk_quote(path));
+		return -1;
+	}
+	if (lstat(path, &st) != 0) {
+		return 0; /* absent; any other problem is reported when the file is written */
+	}
+	if (S_ISLNK(st.st_mode)) {
+		sk_error(0, CMD ": %s is a symbolic link: not replaced", sk_quote(path));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sk_error(0, CMD ": %s exists and is not a regular file: not replaced", sk_quote(path));
+		return -1;
+	}
+	if (st.st_dev == pack->dev && st.st_ino == pack->ino) {
+		sk_error(0, CMD ": the index %s would replace the pack itself", sk_quote(path));
+		return -1;
+	}
+	return 0;
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n)
@@ -110,19 +171,24 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Write `buf` to `path` through a temporary file in the same directory and a rename. */
-static int write_index(const char *path, const uint8_t *buf, size_t len)
+/*
+ * Write `buf` to `path` through a temporary file in the same directory and a rename; `line` is
+ * written to standard output (and flushed) just before the rename, so that no index is left when
+ * standard output fails (sk_finish then reports the write error). Returns 0 or -1.
+ */
+static int write_index(const char *path, const uint8_t *buf, size_t len, const char *line,
+                       const char *pack_name, const struct pk_file *pack)
 {
 	int n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmp-XXXXXX", path);
 	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
 		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(path));
 		return -1;
 	}
-	catch_signals(on_signal);
+	catch_signals();
 	int fd = mkstemp(tmp_path);
 	if (fd < 0) {
 		sk_error(errno, CMD ": cannot create a temporary file beside %s", sk_quote(path));
-		catch_signals(SIG_DFL);
+		restore_signals();
 		return -1;
 	}
 	tmp_active = 1;
@@ -140,19 +206,31 @@ static int write_index(const char *path, const uint8_t *buf, size_t len)
 		e = errno;
 		what = "write";
 	}
-	if (e == 0 && rename(tmp_path, path) != 0) {
+	bool failed = e != 0;
+	/* Once more, now that the file is written: what is at `path` may have changed meanwhile. */
+	if (!failed && check_output(path, pack_name, pack) != 0) {
+		failed = true;
+	}
+	/* After close(fd): were standard output closed, fd might have been descriptor 1. */
+	if (!failed && (fputs(line, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout))) {
+		failed = true;
+	}
+	if (!failed && rename(tmp_path, path) != 0) {
 		e = errno;
 		what = "rename to";
+		failed = true;
 	}
-	if (e != 0) {
+	if (failed) {
 		unlink(tmp_path);
 		tmp_active = 0;
-		catch_signals(SIG_DFL);
-		sk_error(e, CMD ": cannot %s %s", what, sk_quote(e != 0 && what[0] == 'r' ? path : tmp_path));
+		restore_signals();
+		if (e != 0) {
+			sk_error(e, CMD ": cannot %s %s", what, sk_quote(what[0] == 'r' ? path : tmp_path));
+		}
 		return -1;
 	}
 	tmp_active = 0;
-	catch_signals(SIG_DFL);
+	restore_signals();
 	return 0;
 }
 
@@ -196,7 +274,7 @@ static char *default_idx_name(const char *pack)
 
 int sk_cmd_index_pack(int argc, char **argv)
 {
-	enum { OPT_VERIFY = 256, OPT_STRICT, OPT_THREADS, OPT_INDEX_VERSION, OPT_HELP };
+	enum { OPT_VERIFY = 256, OPT_STRICT, OPT_THREADS, OPT_INDEX_VERSION, OPT_HELP, OPT_VERSION };
 	static const struct option options[] = {
 	    {"verify", no_argument, NULL, OPT_VERIFY},
 	    {"strict", no_argument, NULL, OPT_STRICT},
@@ -204,6 +282,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, OPT_HELP},
+	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out_name = NULL;
@@ -243,6 +322,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 		case OPT_HELP:
 			index_pack_usage();
 			return sk_finish(SK_EXIT_OK, false);
+		case OPT_VERSION:
+			sk_print_version();
+			return sk_finish(SK_EXIT_OK, false);
 		default:
 			sk_usage_error(CMD, NULL);
 		}
@@ -278,15 +360,19 @@ int sk_cmd_index_pack(int argc, char **argv)
 	size_t idx_len = 0;
 	int e = pk_file_map(&file, pack_name);
 	if (e != 0) {
-		sk_error(e, CMD ": cannot open %s", sk_quote(pack_name));
+		pk_file_error(CMD, &file, pack_name, e);
 		free(idx_alloc);
 		return sk_finish(SK_EXIT_FAILURE, false);
+	}
+	/* Refuse a bad output name before the work (write_index checks it again). */
+	if (!verify && check_output(idx_name, pack_name, &file) != 0) {
+		goto out;
 	}
 	if (verify) {
 		/* Open the index first: a missing one fails before the work. */
 		e = pk_file_map(&old_idx, idx_name);
 		if (e != 0) {
-			sk_error(e, CMD ": cannot open %s", sk_quote(idx_name));
+			pk_file_error(CMD, &old_idx, idx_name, e);
 			goto out;
 		}
 		if (!version_given) {
@@ -321,11 +407,13 @@ int sk_cmd_index_pack(int argc, char **argv)
 			goto out;
 		}
 		status = SK_EXIT_OK;
-	} else if (write_index(idx_name, idx, idx_len) == 0) {
-		char hex[2 * SHA1KIT_DIGEST_SIZE + 1];
-		sk_hex(pack.checksum, hex);
-		printf("%s\n", hex);
-		status = SK_EXIT_OK;
+	} else {
+		char line[2 * SHA1KIT_DIGEST_SIZE + 2];
+		sk_hex(pack.checksum, line);
+		strcat(line, "\n");
+		if (write_index(idx_name, idx, idx_len, line, pack_name, &file) == 0) {
+			status = SK_EXIT_OK;
+		}
 	}
 out:
 	free(idx);

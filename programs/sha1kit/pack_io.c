@@ -18,31 +18,58 @@ int pk_file_map(struct pk_file *f, const char *path)
 {
 	static const uint8_t empty[1];
 	memset(f, 0, sizeof(*f));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->failed = "open";
+	/* Look before opening: opening a FIFO waits for a writer, and a device may act on an open. */
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		return errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		return EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		return PK_ENOTREG;
+	}
+	/* O_NONBLOCK: should the name be replaced by a FIFO meanwhile, the open does not wait. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		return errno;
 	}
-	struct stat st;
+	int e = 0;
 	if (fstat(fd, &st) != 0) {
-		int e = errno;
+		e = errno;
+	} else if (S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+	} else if (!S_ISREG(st.st_mode)) {
+		e = PK_ENOTREG;
+	} else if ((uint64_t)st.st_size > SIZE_MAX / 2) {
+		e = EFBIG;
+	}
+	if (e != 0) {
 		close(fd);
 		return e;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return EISDIR;
-	}
-	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
-		close(fd);
-		return EFBIG;
-	}
 	f->len = (uint64_t)st.st_size;
 	f->data = empty;
-	if (f->len > 0) {
+	if (f->len == 0) {
+		/* A /proc file reports 0 bytes whatever it holds: an empty file must read as empty. */
+		uint8_t byte;
+		ssize_t n;
+		do {
+			n = pread(fd, &byte, 1, 0);
+		} while (n < 0 && errno == EINTR);
+		if (n != 0) {
+			close(fd);
+			return PK_ENOSIZE;
+		}
+	} else {
 		void *m = mmap(NULL, (size_t)f->len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
-			int e = errno;
+			e = errno;
 			close(fd);
+			f->failed = "map";
+			f->len = 0;
+			f->data = NULL;
 			return e;
 		}
 		f->map = m;
@@ -50,7 +77,22 @@ int pk_file_map(struct pk_file *f, const char *path)
 		f->data = m;
 	}
 	close(fd);
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->failed = NULL;
 	return 0;
+}
+
+void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e)
+{
+	if (e == PK_ENOTREG) {
+		sk_error(0, "%s: %s: not a regular file", cmd, sk_quote(path));
+	} else if (e == PK_ENOSIZE) {
+		sk_error(0, "%s: cannot map %s: not a regular file (its size is unknown)", cmd,
+		         sk_quote(path));
+	} else {
+		sk_error(e, "%s: cannot %s %s", cmd, f->failed != NULL ? f->failed : "open", sk_quote(path));
+	}
 }
 
 void pk_file_unmap(struct pk_file *f)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "pack.h"
 
@@ -17,10 +18,23 @@ struct pk_file {
 	uint64_t len;
 	void *map; /* for munmap, NULL when nothing is mapped */
 	size_t map_len;
+	dev_t dev; /* identity of the file mapped */
+	ino_t ino;
+	const char *failed; /* after a failure of pk_file_map: "open", "map" */
 };
 
-/* Map `path`; returns 0, or an errno value. */
+/* pk_file_map's errors for a file that is not a regular one (FIFO, device, socket), and for one
+ * whose size is not known (a /proc file such as /proc/self/mem reports 0 bytes but does not read
+ * as empty): such files are refused. */
+#define PK_ENOTREG (-1)
+#define PK_ENOSIZE (-2)
+
+/* Map `path`, a regular file (FIFOs and devices are refused without being opened, so that a FIFO
+ * never blocks); returns 0, an errno value, PK_ENOTREG or PK_ENOSIZE. */
 int pk_file_map(struct pk_file *f, const char *path);
+/* Report the failure `e` of pk_file_map(f, path): "sha1kit: CMD: cannot open NAME: REASON",
+ * "... cannot map NAME: REASON" or "sha1kit: CMD: NAME: not a regular file". */
+void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e);
 void pk_file_unmap(struct pk_file *f);
 
 /* pk_options.release for a mapped file: drop pages before `upto` from memory (they stay in the

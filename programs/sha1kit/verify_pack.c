@@ -38,6 +38,10 @@ static void verify_pack_usage(void)
 	      "      --threads=N       resolve deltas with N threads (default: one per online\n"
 	      "                          CPU; 0 means the same)\n"
 	      "      --help            display this help and exit\n"
+	      "      --version         output version information and exit\n"
+	      "\n"
+	      "NAME.pack and NAME.idx must be regular files: a FIFO, a device or a file\n"
+	      "whose size is unknown (such as /proc/self/mem) is refused, never read.\n"
 	      "\n"
 	      "Object lines (-v), as Git prints them:\n"
 	      "  SHA-1 TYPE SIZE SIZE-IN-PACK OFFSET                  for a whole object\n"
@@ -124,12 +128,12 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	size_t idx_len = 0;
 	int e = pk_file_map(&old_idx, idx_name);
 	if (e != 0) {
-		sk_error(e, CMD ": cannot open %s", sk_quote(idx_name));
+		pk_file_error(CMD, &old_idx, idx_name, e);
 		goto out;
 	}
 	e = pk_file_map(&file, pack_name);
 	if (e != 0) {
-		sk_error(e, CMD ": cannot open %s", sk_quote(pack_name));
+		pk_file_error(CMD, &file, pack_name, e);
 		goto out;
 	}
 	unsigned version;
@@ -184,12 +188,13 @@ out:
 
 int sk_cmd_verify_pack(int argc, char **argv)
 {
-	enum { OPT_THREADS = 256, OPT_HELP };
+	enum { OPT_THREADS = 256, OPT_HELP, OPT_VERSION };
 	static const struct option options[] = {
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"stat-only", no_argument, NULL, 's'},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"help", no_argument, NULL, OPT_HELP},
+	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
 	bool verbose = false, stat_only = false;
@@ -212,6 +217,9 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			break;
 		case OPT_HELP:
 			verify_pack_usage();
+			return sk_finish(SK_EXIT_OK, false);
+		case OPT_VERSION:
+			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);
 		default:
 			sk_usage_error(CMD, NULL);

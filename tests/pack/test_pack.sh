@@ -207,6 +207,93 @@ done
 "$SK" index-pack --strict -o "$O/strict-ofs.idx" "$P/ofs.pack" >/dev/null 2>&1 && ok || bad "--strict rejects a valid pack"
 
 # ---------------------------------------------------------------------------------------------
+# Output and input files that must be refused (all in a temporary directory: never /dev nodes)
+# ---------------------------------------------------------------------------------------------
+S=$T/safety
+mkdir -p "$S"
+# A fresh copy of the pack before each case, so that a failed case does not hide the next ones.
+fresh() {
+	rm -f "$S/self.pack" "$S/hard.pack"
+	cp "$P/small.pack" "$S/self.pack"
+}
+# One error line "sha1kit: CMD: ..." containing $2, exit status 1; $1 names the case.
+refused() {
+	local what=$1 want=$2 rc=$3 errf=$4
+	local -a l
+	mapfile -t l <"$errf"
+	[ "$rc" = 1 ] && [ "${#l[@]}" = 1 ] && [[ ${l[0]} == "sha1kit: "*"$want"* ]] && ok ||
+		bad "$what: want exit 1 and one line with '$want', got $rc: ${l[*]}"
+}
+# The pack itself as the output: by the same name, another name, a hard link.
+for o in "$S/self.pack" "$S/./self.pack" "$S/hard.pack"; do
+	fresh
+	ln "$S/self.pack" "$S/hard.pack"
+	"$SK" index-pack -o "$o" "$S/self.pack" >"$S/out" 2>"$S/err"
+	refused "-o ${o#"$S"/} (the pack)" "would replace the pack itself" $? "$S/err"
+	cmp -s "$S/self.pack" "$P/small.pack" && [ ! -s "$S/out" ] && ok || bad "-o ${o#"$S"/}: pack changed or output printed"
+done
+fresh
+(cd "$S" && "$SK" index-pack -o self.pack self.pack >/dev/null 2>&1)
+[ $? = 1 ] && cmp -s "$S/self.pack" "$P/small.pack" && ok || bad "-o self.pack self.pack (relative) destroyed the pack"
+# Existing non-regular files and symbolic links are left as they are.
+mkfifo "$S/fifo.idx"
+mkdir "$S/dir.idx"
+printf 'keep\n' >"$S/target.idx"
+ln -s target.idx "$S/link.idx"
+ln -s missing.idx "$S/dangling.idx"
+for o in fifo dir link dangling; do
+	fresh
+	"$SK" index-pack -o "$S/$o.idx" "$S/self.pack" >/dev/null 2>"$S/err"
+	rc=$?
+	case $o in
+	link | dangling) refused "-o $o.idx" "is a symbolic link: not replaced" $rc "$S/err" ;;
+	*) refused "-o $o.idx" "is not a regular file: not replaced" $rc "$S/err" ;;
+	esac
+done
+[ -p "$S/fifo.idx" ] && [ -d "$S/dir.idx" ] && [ -L "$S/link.idx" ] && [ -L "$S/dangling.idx" ] &&
+	[ "$(cat "$S/target.idx")" = keep ] && ok || bad "an existing FIFO, directory or symbolic link was replaced"
+# Standard output closed, or a pipe without a reader: the checksum line fails, so no index.
+fresh
+"$SK" index-pack -o "$S/c.idx" "$S/self.pack" >&- 2>"$S/err"
+refused "standard output closed" "write error" $? "$S/err"
+[ "$(ls -A "$S" | grep -c '^c\.idx')" = 0 ] && ok || bad "standard output closed: an index was left: $(ls -A "$S" | tr "\n" " ")"
+fresh
+rm -f "$S"/c.idx*
+rc=$("$PY" -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+print(subprocess.call(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL))' "$SK" index-pack -o "$S/c.idx" "$S/self.pack")
+[ "$rc" != 0 ] && [ "$(ls -A "$S" | grep -c '^c\.idx')" = 0 ] && ok || bad "broken pipe: status $rc, files: $(ls -A "$S" | tr "\n" " ")"
+# The output is still written when all is well (and the line printed).
+fresh
+rm -f "$S"/c.idx*
+"$SK" index-pack -o "$S/c.idx" "$S/self.pack" >"$S/out" 2>"$S/err" && cmp -s "$S/c.idx" "$P/small.idx" &&
+	[ "$(cat "$S/out")" = "$(git index-pack -o "$S/git.idx" "$S/self.pack")" ] && ok || bad "index-pack after the refusals: $(cat "$S/err")"
+# A FIFO or /proc/self/mem as the pack: refused at once, never read (timeout: a FIFO must not block).
+mkfifo "$S/fifo.pack"
+ln -s /proc/self/mem "$S/mem.pack"
+for kind in fifo mem; do
+	timeout 20 "$SK" index-pack -o "$S/$kind.out.idx" "$S/$kind.pack" >/dev/null 2>"$S/err"
+	refused "index-pack of a $kind" "not a regular file" $? "$S/err"
+	[ ! -e "$S/$kind.out.idx" ] && ok || bad "index-pack of a $kind left an index"
+	rm -rf "$S/$kind.idx"
+	cp "$P/small.idx" "$S/$kind.idx"
+	timeout 20 "$SK" verify-pack "$S/$kind.pack" >/dev/null 2>"$S/err"
+	refused "verify-pack of a $kind" "not a regular file" $? "$S/err"
+done
+timeout 20 "$SK" index-pack -o "$S/mem.out.idx" /proc/self/mem >/dev/null 2>"$S/err"
+refused "index-pack of /proc/self/mem" "not a regular file" $? "$S/err"
+timeout 20 "$SK" index-pack --verify -o "$S/fifo.pack" "$S/self.pack" >/dev/null 2>"$S/err"
+refused "index-pack --verify with a FIFO as the idx" "not a regular file" $? "$S/err"
+
+# --version, as the other commands.
+for cmd in index-pack verify-pack; do
+	"$SK" $cmd --version >"$S/out" 2>"$S/err" && [ "$(head -n1 "$S/out")" = "$(head -n1 <("$SK" hash-object --version))" ] &&
+		[ ! -s "$S/err" ] && ok || bad "$cmd --version: $(cat "$S/err")"
+	"$SK" $cmd --help | grep -q -- '--version' && ok || bad "$cmd --help does not list --version"
+done
+
+# ---------------------------------------------------------------------------------------------
 # Broken packs
 # ---------------------------------------------------------------------------------------------
 B=$T/broken
