@@ -158,12 +158,6 @@ static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
 	st->s[4] = e;
 }
 
-/*
- * Recompression of the partner block for one DV (Stevens 2013, section 4): from the state before
- * step `testt`, run the steps backwards with W' = W ^ dm to step 0 (giving the partner's input
- * chaining value ihv_in) and forwards to step 80 (giving its output chaining value ihv_out).
- * Each partner word is formed where its step uses it; nothing is copied.
- */
 /* Steps lo..hi-1 backwards (t descending) / forwards with round function f and constant k, on the
  * partner's words W[t] ^ dm[t]. Backwards, the state after step t is (T, A, rotl(B,30), C, D) of
  * the state (A,B,C,D,E) before it, so E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
@@ -186,6 +180,12 @@ static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
 		a = T;                                                                                       \
 	}
 
+/*
+ * Recompression of the partner block for one DV (Stevens 2013, section 4): from the state before
+ * step `testt`, run the steps backwards with W' = W ^ dm to step 0 (giving the partner's input
+ * chaining value ihv_in) and forwards to step 80 (giving its output chaining value ihv_out).
+ * Each partner word is formed where its step uses it; nothing is copied.
+ */
 void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha1kit_dc_state *st,
                            uint32_t ihv_in[5], uint32_t ihv_out[5])
 {
