@@ -657,10 +657,12 @@ int sk_cmd_bench(int argc, char **argv)
 	}
 	if (fmt == FMT_JSON && !bench_have_json()) {
 		sk_error(0, "bench: --json is not available: built without jansson (Debian: libjansson-dev)");
+		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
 	if (plot != NULL && !bench_have_gnuplot()) {
 		sk_error(0, "bench: --plot needs gnuplot on PATH (Debian package gnuplot-nox)");
+		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
 
@@ -675,6 +677,7 @@ int sk_cmd_bench(int argc, char **argv)
 			have_openssl |= strcmp(impls[i].library, "openssl") == 0;
 		if (!have_openssl) {
 			sk_error(0, "bench: --openssl-no-shani: built without OpenSSL (Debian: libssl-dev)");
+			free(s.sizes);
 			return SK_EXIT_FAILURE;
 		}
 		reexec_without_shani(argc, argv);
@@ -683,6 +686,7 @@ int sk_cmd_bench(int argc, char **argv)
 		for (size_t i = 0; i < n_all; i++)
 			printf("%-24s %-5s %-6s %s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
 			       impls[i].note, impls[i].is_default ? " (default on this CPU)" : "");
+		free(s.sizes);
 		return sk_finish(SK_EXIT_OK, false);
 	}
 
@@ -716,8 +720,10 @@ int sk_cmd_bench(int argc, char **argv)
 	/* Before measuring: everything that --plot writes into the gnuplot script, and its directory. */
 	struct bench_machine machine;
 	describe_machine(&machine);
-	if (plot != NULL && bench_plot_check(plot, &machine) != 0)
+	if (plot != NULL && bench_plot_check(plot, &machine) != 0) {
+		free(s.sizes);
 		return SK_EXIT_FAILURE;
+	}
 
 	/* The message buffer: 64-byte aligned, filled from the seed. */
 	size_t max_size = 0;
@@ -727,6 +733,7 @@ int sk_cmd_bench(int argc, char **argv)
 	uint8_t *buf = aligned_alloc(64, buf_size);
 	if (buf == NULL) {
 		sk_error(errno, "bench: cannot allocate %zu bytes", buf_size);
+		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
 	uint64_t state = s.seed;
@@ -739,6 +746,8 @@ int sk_cmd_bench(int argc, char **argv)
 	struct bench_result *results = calloc(n_results, sizeof(*results));
 	if (results == NULL) {
 		sk_error(errno, "bench: out of memory");
+		free(buf);
+		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
 	struct progress prog = {isatty(STDERR_FILENO) == 1, 0, n_results * (size_t)s.reps};
