@@ -3,12 +3,13 @@
 #
 #   make                release build (build/release)
 #   make check          what CI runs: deps (as root) + native -Werror build and tests + x86 kernels
-#                       under qemu (Nehalem, Haswell) + portable-only build + ASan/UBSan + s390x
+#                       under qemu (Nehalem, Haswell) + opt-out builds + ASan/UBSan + s390x
 #                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu
 #                       + libFuzzer runs + generated files current + clang-format check
 #   make test           native -Werror build + ctest (build/check)
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
-#   make portable-only  build with every accelerated path left out (-DSHA1KIT_PORTABLE_ONLY=ON) + tests
+#   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
+#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
@@ -65,7 +66,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
-.PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 emulate-x86 portable-only \
+.PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 emulate-x86 opt-outs \
 	generated fuzz sysroot-aarch64 format-check format generate demo deps \
 	corpus sysroot-s390x sysroot-i686 clean distclean help
 
@@ -129,12 +130,17 @@ emulate-x86:
 		done; \
 	done
 
-# The compile-time opt-outs: a build with every accelerated path left out must pass the unit tests.
-portable-only: corpus
-	$(CONFIGURE) -B $(B)/portable-only -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
-		-DSHA1KIT_PORTABLE_ONLY=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
-	$(CMAKE) --build $(B)/portable-only -j $(JOBS)
-	$(CTEST) --test-dir $(B)/portable-only $(NOSLOW_CTEST_ARGS) -R 'test_'
+# The compile-time opt-outs: a build with each accelerated path left out, and one with all of them
+# left out, must pass the kernel and DC tests (which expect the kernels the build still has).
+OPT_OUTS ?= PORTABLE_ONLY NO_SHANI NO_AVX2 NO_SSSE3 NO_SSE2
+opt-outs: corpus
+	for o in $(OPT_OUTS); do \
+		echo "== -DSHA1KIT_$$o=ON"; \
+		$(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
+			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) >/dev/null && \
+		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels >/dev/null && \
+		$(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' | tail -n 3 || exit 1; \
+	done
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
 # inputs go to build/fuzz/new-<name>, the repository's corpus is only read.
@@ -187,7 +193,7 @@ deps:
 	$(SRC)/scripts/install-deps.sh
 
 # The full run, in order, with a header and a time for each stage (what .ci/run calls).
-CHECK_STAGES := deps test emulate-x86 portable-only sanitize cross-s390x cross-i686 cross-aarch64 fuzz generated \
+CHECK_STAGES := deps test emulate-x86 opt-outs sanitize cross-s390x cross-i686 cross-aarch64 fuzz generated \
 	format-check
 check:
 	@t0=$$(date +%s); summary=""; n=0; total=$(words $(CHECK_STAGES)); \
@@ -221,7 +227,7 @@ demo: release
 
 clean:
 	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/cross-aarch64 \
-		$(B)/cross-aarch64-portable $(B)/portable-only $(B)/fuzz $(B)/testdata
+		$(B)/cross-aarch64-portable $(B)/opt-* $(B)/fuzz $(B)/testdata
 
 distclean:
 	rm -rf $(B)
