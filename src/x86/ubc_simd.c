@@ -11,8 +11,8 @@
  * A lane whose condition fails (bits differ when v = 0, agree when v = 1) contributes the DVs that
  * condition clears; lanes outside the group contribute nothing. The OR of all contributions is the
  * set of DVs ruled out. The windows are ordered so that random blocks are ruled out early (greedy
- * on fixed-seed random blocks), and the filter returns 0 at two points where most blocks are (about
- * 95% of random blocks end with no DV left).
+ * on fixed-seed random blocks), and the filter returns 0 at the point where 85% of random blocks
+ * are (about 95% of random blocks end with no DV left).
  */
 #include "../internal.h"
 
@@ -149,8 +149,6 @@ __attribute__((target("sse2"))) uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[
 	y = _mm_loadu_si128((const __m128i *)(W + 50));
 	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 25), _mm_slli_epi32(y, 25)), 31);
 	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[14])));
-	if (all_ruled_out_sse2(ruled_out))
-		return 0;
 	x = _mm_loadu_si128((const __m128i *)(W + 40));
 	y = _mm_loadu_si128((const __m128i *)(W + 42));
 	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 25), _mm_slli_epi32(y, 25)), 31);
@@ -395,8 +393,6 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 	y = _mm256_loadu_si256((const __m256i *)(W + 48));
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
 	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[7])));
-	if (all_ruled_out_avx2(ruled_out))
-		return 0;
 	x = _mm256_loadu_si256((const __m256i *)(W + 48));
 	y = _mm256_loadu_si256((const __m256i *)(W + 50));
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 25), _mm256_slli_epi32(y, 25)), 31);
