@@ -171,66 +171,141 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/*
- * Write `buf` to `path` through a temporary file in the same directory and a rename; `line` is
- * written to standard output (and flushed) just before the rename, so that no index is left when
- * standard output fails (sk_finish then reports the write error). Returns 0 or -1.
- */
-static int write_index(const char *path, const uint8_t *buf, size_t len, const char *line,
-                       const char *pack_name, const struct pk_file *pack)
+/* The index being written: a temporary file in the target directory, created with the first piece
+ * of the idx (so that an error found before, such as a duplicate object, creates nothing) and
+ * renamed into place at the end. The idx reaches it in pieces (pk_idx_write), never whole in
+ * memory. */
+struct idx_file {
+	const char *path;
+	int fd;       /* -1 until the first piece */
+	int e;        /* errno of a failed write, 0 if none */
+	bool no_file; /* the temporary file could not be created (reported) */
+};
+
+/* Create the temporary file beside f->path. Returns 0 or -1 after the diagnostic. */
+static int index_begin(struct idx_file *f)
 {
+	const char *path = f->path;
 	int n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmp-XXXXXX", path);
 	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
 		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(path));
 		return -1;
 	}
 	catch_signals();
-	int fd = mkstemp(tmp_path);
-	if (fd < 0) {
+	f->fd = mkstemp(tmp_path);
+	if (f->fd < 0) {
 		sk_error(errno, CMD ": cannot create a temporary file beside %s", sk_quote(path));
 		restore_signals();
 		return -1;
 	}
 	tmp_active = 1;
-	int e = write_all(fd, buf, len);
+	return 0;
+}
+
+/* pk_idx_sink writing to the temporary file. */
+static int index_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+{
+	struct idx_file *f = ctx;
+	(void)err; /* index_end reports the write error */
+	if (f->fd < 0 && index_begin(f) != 0) {
+		f->no_file = true;
+		return -1;
+	}
+	f->e = write_all(f->fd, p, n);
+	return f->e != 0 ? -1 : 0;
+}
+
+/* Remove the temporary file (after any failure). */
+static void index_abort(struct idx_file *f)
+{
+	if (f->fd >= 0) {
+		close(f->fd);
+		f->fd = -1;
+	}
+	unlink(tmp_path);
+	tmp_active = 0;
+	restore_signals();
+}
+
+/*
+ * Finish the index written through index_sink and rename it to its path; `line` is written to
+ * standard output (and flushed) just before the rename, so that no index is left when standard
+ * output fails (sk_finish then reports the write error). Returns 0 or -1.
+ */
+static int index_end(struct idx_file *f, const char *line, const char *pack_name, const struct pk_file *pack)
+{
+	int e = f->e;
 	const char *what = "write";
-	if (e == 0 && fsync(fd) != 0) {
+	if (e == 0 && fsync(f->fd) != 0) {
 		e = errno;
 		what = "sync";
 	}
-	if (e == 0 && fchmod(fd, 0444) != 0) {
+	if (e == 0 && fchmod(f->fd, 0444) != 0) {
 		e = errno;
 		what = "chmod";
 	}
-	if (close(fd) != 0 && e == 0) {
+	if (close(f->fd) != 0 && e == 0) {
 		e = errno;
 		what = "write";
 	}
+	f->fd = -1;
 	bool failed = e != 0;
 	/* Once more, now that the file is written: what is at `path` may have changed meanwhile. */
-	if (!failed && check_output(path, pack_name, pack) != 0) {
+	if (!failed && check_output(f->path, pack_name, pack) != 0) {
 		failed = true;
 	}
 	/* After close(fd): were standard output closed, fd might have been descriptor 1. */
 	if (!failed && (fputs(line, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout))) {
 		failed = true;
 	}
-	if (!failed && rename(tmp_path, path) != 0) {
+	if (!failed && rename(tmp_path, f->path) != 0) {
 		e = errno;
 		what = "rename to";
 		failed = true;
 	}
 	if (failed) {
-		unlink(tmp_path);
-		tmp_active = 0;
-		restore_signals();
+		index_abort(f);
 		if (e != 0) {
-			sk_error(e, CMD ": cannot %s %s", what, sk_quote(what[0] == 'r' ? path : tmp_path));
+			sk_error(e, CMD ": cannot %s %s", what,
+			         sk_quote(what[0] == 'r' ? f->path : tmp_path));
 		}
 		return -1;
 	}
 	tmp_active = 0;
 	restore_signals();
+	return 0;
+}
+
+/* --verify: the rebuilt idx, compared piece by piece with the existing one. */
+struct idx_compare {
+	struct pk_file *old;
+	uint64_t at;       /* bytes compared so far */
+	uint64_t released; /* pages of the old idx dropped up to here */
+	bool differs;
+	uint64_t first_diff;
+};
+
+static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+{
+	struct idx_compare *c = ctx;
+	(void)err;
+	uint64_t avail = c->old->len - c->at;
+	size_t k = avail < n ? (size_t)avail : n;
+	const uint8_t *q = c->old->data + c->at;
+	if (memcmp(q, p, k) != 0 || k < n) {
+		size_t i = 0;
+		while (i < k && q[i] == p[i]) {
+			i++;
+		}
+		c->differs = true;
+		c->first_diff = c->at + i;
+		return -1;
+	}
+	c->at += n;
+	if (c->at - c->released >= ((uint64_t)1 << 20)) {
+		pk_file_release(c->old, c->at);
+		c->released = c->at;
+	}
 	return 0;
 }
 
@@ -356,8 +431,6 @@ int sk_cmd_index_pack(int argc, char **argv)
 	struct pk_pack pack = {0};
 	struct pk_error err;
 	struct pk_progress progress;
-	uint8_t *idx = NULL;
-	size_t idx_len = 0;
 	int e = pk_file_map(&file, pack_name);
 	if (e != 0) {
 		pk_file_error(CMD, &file, pack_name, e);
@@ -390,33 +463,53 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.progress_ctx = &progress;
 	opt.release = pk_file_release;
 	opt.release_ctx = &file;
-	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0 ||
-	    pk_idx_build(&pack, version, limit, strict, &idx, &idx_len, &err) != 0) {
-		pk_progress_abort(&progress);
-		pk_report(CMD, NULL, &err);
-		if (err.collision) {
-			status |= SK_EXIT_COLLISION;
-		}
-		goto out;
+	opt.read = pk_file_read;
+	opt.read_ctx = &file;
+	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+		goto pack_error;
 	}
 	if (verify) {
-		size_t i;
-		if (!pk_file_equal(&old_idx, idx, idx_len, &i)) {
-			sk_error(0, CMD ": %s does not match the pack (first difference at byte %zu)",
-			         sk_quote(idx_name), i);
+		struct idx_compare cmp = {&old_idx, 0, 0, false, 0};
+		if (pk_idx_write(&pack, version, limit, strict, compare_sink, &cmp, &err) != 0 &&
+		    !cmp.differs) {
+			goto pack_error;
+		}
+		if (!cmp.differs && cmp.at != old_idx.len) {
+			cmp.differs = true;
+			cmp.first_diff = cmp.at;
+		}
+		if (cmp.differs) {
+			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
+			         sk_quote(idx_name), cmp.first_diff);
 			goto out;
 		}
 		status = SK_EXIT_OK;
 	} else {
+		struct idx_file f = {idx_name, -1, 0, false};
+		if (pk_idx_write(&pack, version, limit, strict, index_sink, &f, &err) != 0 && f.e == 0) {
+			if (f.no_file) {
+				goto out;
+			}
+			if (f.fd >= 0) {
+				index_abort(&f);
+			}
+			goto pack_error;
+		}
 		char line[2 * SHA1KIT_DIGEST_SIZE + 2];
 		sk_hex(pack.checksum, line);
 		strcat(line, "\n");
-		if (write_index(idx_name, idx, idx_len, line, pack_name, &file) == 0) {
+		if (index_end(&f, line, pack_name, &file) == 0) {
 			status = SK_EXIT_OK;
 		}
 	}
+	goto out;
+pack_error:
+	pk_progress_abort(&progress);
+	pk_report(CMD, NULL, &err);
+	if (err.collision) {
+		status |= SK_EXIT_COLLISION;
+	}
 out:
-	free(idx);
 	pk_pack_free(&pack);
 	pk_file_unmap(&old_idx);
 	pk_file_unmap(&file);

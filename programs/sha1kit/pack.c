@@ -15,7 +15,10 @@
  * stack. The stack keeps the data of the bases on the current path while they fit in the thread's
  * share of the cache limit; the oldest are dropped first and rebuilt from the pack on demand (by
  * re-applying the deltas from the nearest base still in memory, or from the root). A base's data is
- * dropped as soon as its last child has been built from it.
+ * dropped as soon as its last child has been built from it. With pk_options.read set, entries are
+ * read through it (pread) rather than from the mapping, so that no pack pages pile up.
+ *
+ * The idx is written in pieces straight from the table sorted by object ID (pk_idx_write).
  */
 #include "pack.h"
 
@@ -832,7 +835,15 @@ struct resolver {
 	atomic_uint_fast64_t resolved;
 	atomic_bool stop;
 	uint64_t thread_limit;
+	atomic_uint_fast64_t unreleased; /* estimated bytes of pack mapped since the last release */
+	atomic_flag releasing;           /* held by the thread calling opt->release */
 };
+
+/* Pack bytes mapped between two releases in pass 2. Reads there jump about the pack and each page
+ * fault maps more than the bytes read (fault-around), so the bytes read are counted with a margin;
+ * releasing every 256 objects let 55 MB of pack pages pile up on Git's own pack. */
+#define RELEASE_EVERY ((uint64_t)4 << 20)
+#define FAULT_MARGIN  ((uint64_t)64 << 10)
 
 struct frame {
 	uint32_t obj;
@@ -849,10 +860,11 @@ struct worker {
 	struct inflater inf;
 	struct frame *stack;
 	uint32_t sp, cap;
-	uint64_t used;  /* bytes of base data held by the stack */
-	uint64_t ticks; /* objects resolved by this worker */
+	uint64_t used; /* bytes of base data held by the stack */
 	uint8_t *delta;
 	size_t delta_cap;
+	uint8_t *in; /* an entry's stored data, when read through opt->read */
+	size_t in_cap;
 	sha1kit_dc_ctx dc;
 	bool failed;
 	struct pk_error err;
@@ -906,6 +918,72 @@ static bool worker_fail(struct worker *w)
 	return false;
 }
 
+/* Count `n` bytes read from the pack; now and then, let the pages of the pack read so far go (they
+ * come back from the page cache when read again): keeps the resident size near the cache limit
+ * rather than the pack size. One thread at a time calls opt->release. */
+static void pack_read(struct resolver *r, uint64_t n)
+{
+	if (r->opt->release == NULL) {
+		return;
+	}
+	uint64_t before = atomic_fetch_add(&r->unreleased, n + FAULT_MARGIN);
+	if (before + n + FAULT_MARGIN >= RELEASE_EVERY && !atomic_flag_test_and_set(&r->releasing)) {
+		atomic_store(&r->unreleased, 0);
+		r->opt->release(r->opt->release_ctx, r->pack->len);
+		atomic_flag_clear(&r->releasing);
+	}
+}
+
+/* Largest entry data kept in w->in between two objects. */
+#define IN_KEEP ((size_t)1 << 20)
+
+/* The stored data (zlib stream) of object `i` and the bytes available from there: in the pack, or
+ * copied into w->in through opt->read. NULL on error (w->err filled). */
+static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
+{
+	const struct pk_pack *pack = w->r->pack;
+	const struct pk_object *o = &pack->objs[i];
+	uint64_t start = o->offset + o->hdr_len;
+	if (w->r->opt->read == NULL) {
+		*avail = pack->len - PK_HASH_LEN - start;
+		return pack->data + start;
+	}
+	/* Pass 1 found the stream to end where the next entry (or the trailer) starts. */
+	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : pack->len - PK_HASH_LEN;
+	uint64_t n = end - start;
+	if (n > w->in_cap) {
+		if (n > SIZE_MAX - 1) {
+			set_error(&w->err, true, o->offset,
+			          "entry of %" PRIu64 " bytes does not fit in memory", n);
+			return NULL;
+		}
+		free(w->in);
+		w->in_cap = 0;
+		w->in = malloc((size_t)n);
+		if (w->in == NULL) {
+			set_error(&w->err, true, o->offset, "out of memory (entry of %" PRIu64 " bytes)", n);
+			return NULL;
+		}
+		w->in_cap = (size_t)n;
+	}
+	if (w->r->opt->read(w->r->opt->read_ctx, start, w->in, (size_t)n) != 0) {
+		set_error(&w->err, true, o->offset, "cannot read the pack");
+		return NULL;
+	}
+	*avail = n;
+	return w->in;
+}
+
+/* Let a large w->in go after use. */
+static void entry_done(struct worker *w)
+{
+	if (w->in_cap > IN_KEEP) {
+		free(w->in);
+		w->in = NULL;
+		w->in_cap = 0;
+	}
+}
+
 /* Inflate the whole object `i` into a new buffer. */
 static uint8_t *load_whole(struct worker *w, uint32_t i)
 {
@@ -922,14 +1000,20 @@ static uint8_t *load_whole(struct worker *w, uint32_t i)
 		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", o->size);
 		return NULL;
 	}
-	uint64_t start = o->offset + o->hdr_len;
-	enum inf_status st = inflate_exact(&w->inf, pack->data + start, pack->len - PK_HASH_LEN - start, buf,
-	                                   o->size, NULL, NULL, NULL, 0, &consumed);
+	uint64_t avail;
+	const uint8_t *in = entry_data(w, i, &avail);
+	if (in == NULL) {
+		free(buf);
+		return NULL;
+	}
+	enum inf_status st = inflate_exact(&w->inf, in, avail, buf, o->size, NULL, NULL, NULL, 0, &consumed);
+	entry_done(w);
 	if (st != INF_OK) {
 		inflate_error(&w->err, &w->inf, st, o->offset, o->size, "object");
 		free(buf);
 		return NULL;
 	}
+	pack_read(w->r, consumed);
 	return buf;
 }
 
@@ -954,13 +1038,19 @@ static bool load_delta(struct worker *w, uint32_t i)
 		w->delta = n;
 		w->delta_cap = (size_t)o->size;
 	}
-	uint64_t start = o->offset + o->hdr_len;
-	enum inf_status st = inflate_exact(&w->inf, pack->data + start, pack->len - PK_HASH_LEN - start,
-	                                   w->delta, o->size, NULL, NULL, NULL, 0, &consumed);
+	uint64_t avail;
+	const uint8_t *in = entry_data(w, i, &avail);
+	if (in == NULL) {
+		return false;
+	}
+	enum inf_status st =
+	    inflate_exact(&w->inf, in, avail, w->delta, o->size, NULL, NULL, NULL, 0, &consumed);
+	entry_done(w);
 	if (st != INF_OK) {
 		inflate_error(&w->err, &w->inf, st, o->offset, o->size, "delta");
 		return false;
 	}
+	pack_read(w->r, consumed);
 	return true;
 }
 
@@ -1109,11 +1199,6 @@ static uint32_t next_child(struct worker *w, struct frame *f)
 static void progress_tick(struct worker *w)
 {
 	uint64_t done = atomic_fetch_add(&w->r->resolved, 1) + 1;
-	if (w->index == 0 && w->r->opt->release != NULL && (++w->ticks & 255) == 0) {
-		/* Pages of the pack read so far may go (they come back from the page cache when read
-		 * again): keeps the resident size near the cache limit rather than the pack size. */
-		w->r->opt->release(w->r->opt->release_ctx, w->r->pack->len);
-	}
 	if (w->index == 0 && w->r->opt->progress != NULL && (done & 255) == 0) {
 		w->r->opt->progress(w->r->opt->progress_ctx, PK_PHASE_RESOLVING, done, w->r->pack->n_deltas);
 	}
@@ -1256,6 +1341,8 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 	atomic_init(&r.next_root, 0);
 	atomic_init(&r.resolved, 0);
 	atomic_init(&r.stop, false);
+	atomic_init(&r.unreleased, 0);
+	atomic_flag_clear(&r.releasing);
 
 	r.ofs_first = calloc((size_t)nr + 1, sizeof(uint32_t));
 	r.claimed = calloc(nr ? nr : 1, 1);
@@ -1362,6 +1449,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		inflater_end(&ws[t].inf);
 		free(ws[t].stack);
 		free(ws[t].delta);
+		free(ws[t].in);
 	}
 	free(ws);
 	if (rc == 0) {
@@ -1447,14 +1535,48 @@ static int cmp_id(const void *a, const void *b)
 	return c != 0 ? c : (x > y) - (x < y); /* equal IDs stay in pack order */
 }
 
-int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                 uint8_t **out, size_t *out_len, struct pk_error *err)
+/* The idx on its way out: a small buffer handed to the sink when full, and the idx checksum. */
+struct idx_out {
+	pk_idx_sink sink;
+	void *ctx;
+	struct pk_error *err;
+	sha1kit_fast_ctx sha;
+	size_t n;
+	bool failed;
+	uint8_t buf[64 << 10];
+};
+
+static void idx_flush(struct idx_out *w)
+{
+	if (!w->failed && w->n > 0) {
+		sha1kit_fast_update(&w->sha, w->buf, w->n);
+		w->failed = w->sink(w->ctx, w->buf, w->n, w->err) != 0;
+	}
+	w->n = 0;
+}
+
+/* Room for `n` (at most sizeof(buf)) more bytes in the buffer. */
+static uint8_t *idx_room(struct idx_out *w, size_t n)
+{
+	if (sizeof(w->buf) - w->n < n) {
+		idx_flush(w);
+	}
+	uint8_t *p = w->buf + w->n;
+	w->n += n;
+	return p;
+}
+
+int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                 pk_idx_sink sink, void *ctx, struct pk_error *err)
 {
 	uint32_t nr = pack->nr;
 	const struct pk_object *objs = pack->objs;
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
-	if (order == NULL) {
+	struct idx_out *w = malloc(sizeof(*w));
+	if (order == NULL || w == NULL) {
 		set_error(err, false, 0, "out of memory");
+		free(order);
+		free(w);
 		return -1;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
@@ -1463,87 +1585,122 @@ int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 	sort_objs = objs;
 	qsort(order, nr, sizeof(uint32_t), cmp_id);
 
-	uint64_t n_large = 0;
+	int rc = -1;
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct pk_object *o = &objs[order[i]];
 		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, PK_HASH_LEN) == 0) {
 			char hex[2 * PK_HASH_LEN + 1];
 			to_hex(o->id, hex);
 			set_error(err, true, o->offset, "object %s appears twice in the pack", hex);
-			free(order);
-			return -1;
+			goto out;
 		}
 		if (version == 1 && o->offset > UINT32_MAX) {
 			set_error(err, true, o->offset, "pack too large for index version 1");
-			free(order);
-			return -1;
-		}
-		if (version == 2 && o->offset > off32_limit) {
-			n_large++;
+			goto out;
 		}
 	}
-	uint64_t size =
-	    version == 1 ? 1024 + (uint64_t)nr * 24 + 40 : 8 + 1024 + (uint64_t)nr * 28 + n_large * 8 + 40;
-	if (size > SIZE_MAX) {
-		set_error(err, false, 0, "index too large for memory");
-		free(order);
-		return -1;
-	}
-	uint8_t *buf = malloc((size_t)size);
-	if (buf == NULL) {
-		set_error(err, false, 0, "out of memory");
-		free(order);
-		return -1;
-	}
-	uint8_t *p = buf;
+
+	/* Written in pieces, straight from the sorted table: the idx is never whole in memory. */
+	w->sink = sink;
+	w->ctx = ctx;
+	w->err = err;
+	w->n = 0;
+	w->failed = false;
+	sha1kit_fast_init(&w->sha);
 	if (version == 2) {
+		uint8_t *p = idx_room(w, 8);
 		memcpy(p, "\377tOc", 4);
 		put_be32(p + 4, 2);
-		p += 8;
 	}
+	uint8_t *fan = idx_room(w, 1024);
 	uint32_t count = 0;
 	for (unsigned b = 0, i = 0; b < 256; b++) {
 		while (i < nr && objs[order[i]].id[0] == b) {
 			i++;
 			count++;
 		}
-		put_be32(p + 4 * b, count);
+		put_be32(fan + 4 * b, count);
 	}
-	p += 1024;
 	if (version == 1) {
-		for (uint32_t i = 0; i < nr; i++) {
+		for (uint32_t i = 0; i < nr && !w->failed; i++) {
+			uint8_t *p = idx_room(w, 24);
 			put_be32(p, (uint32_t)objs[order[i]].offset);
 			memcpy(p + 4, objs[order[i]].id, PK_HASH_LEN);
-			p += 24;
 		}
 	} else {
-		for (uint32_t i = 0; i < nr; i++, p += PK_HASH_LEN) {
-			memcpy(p, objs[order[i]].id, PK_HASH_LEN);
+		for (uint32_t i = 0; i < nr && !w->failed; i++) {
+			memcpy(idx_room(w, PK_HASH_LEN), objs[order[i]].id, PK_HASH_LEN);
 		}
-		for (uint32_t i = 0; i < nr; i++, p += 4) {
-			put_be32(p, objs[order[i]].crc32);
+		for (uint32_t i = 0; i < nr && !w->failed; i++) {
+			put_be32(idx_room(w, 4), objs[order[i]].crc32);
 		}
-		uint8_t *large = p + (size_t)nr * 4;
 		uint32_t k = 0;
-		for (uint32_t i = 0; i < nr; i++, p += 4) {
+		for (uint32_t i = 0; i < nr && !w->failed; i++) {
+			uint64_t off = objs[order[i]].offset;
+			put_be32(idx_room(w, 4), off > off32_limit ? 0x80000000u | k++ : (uint32_t)off);
+		}
+		for (uint32_t i = 0; i < nr && !w->failed; i++) {
 			uint64_t off = objs[order[i]].offset;
 			if (off > off32_limit) {
-				put_be32(p, 0x80000000u | k);
-				put_be32(large + 8 * (size_t)k, (uint32_t)(off >> 32));
-				put_be32(large + 8 * (size_t)k + 4, (uint32_t)off);
-				k++;
-			} else {
-				put_be32(p, (uint32_t)off);
+				uint8_t *p = idx_room(w, 8);
+				put_be32(p, (uint32_t)(off >> 32));
+				put_be32(p + 4, (uint32_t)off);
 			}
 		}
-		p = large + 8 * (size_t)k;
 	}
-	memcpy(p, pack->checksum, PK_HASH_LEN);
-	p += PK_HASH_LEN;
-	sha1kit_fast(buf, (size_t)(p - buf), p);
+	memcpy(idx_room(w, PK_HASH_LEN), pack->checksum, PK_HASH_LEN);
+	idx_flush(w);
+	if (!w->failed) {
+		sha1kit_fast_final(&w->sha, w->buf);
+		w->failed = sink(ctx, w->buf, PK_HASH_LEN, err) != 0;
+	}
+	rc = w->failed ? -1 : 0;
+out:
 	free(order);
-	*out = buf;
-	*out_len = (size_t)size;
+	free(w);
+	return rc;
+}
+
+struct mem_sink {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+static int mem_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+{
+	struct mem_sink *m = ctx;
+	if (m->cap - m->len < n) {
+		size_t ncap = m->cap ? m->cap : 1 << 16;
+		while (ncap - m->len < n) {
+			if (ncap > SIZE_MAX / 2) {
+				set_error(err, false, 0, "index too large for memory");
+				return -1;
+			}
+			ncap *= 2;
+		}
+		uint8_t *nb = realloc(m->buf, ncap);
+		if (nb == NULL) {
+			set_error(err, false, 0, "out of memory");
+			return -1;
+		}
+		m->buf = nb;
+		m->cap = ncap;
+	}
+	memcpy(m->buf + m->len, p, n);
+	m->len += n;
+	return 0;
+}
+
+int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                 uint8_t **out, size_t *out_len, struct pk_error *err)
+{
+	struct mem_sink m = {NULL, 0, 0};
+	if (pk_idx_write(pack, version, off32_limit, strict, mem_sink, &m, err) != 0) {
+		free(m.buf);
+		return -1;
+	}
+	*out = m.buf;
+	*out_len = m.len;
 	return 0;
 }
 

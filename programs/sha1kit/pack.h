@@ -61,6 +61,13 @@ struct pk_options {
 	 * read the pack. */
 	void (*release)(void *ctx, uint64_t upto);
 	void *release_ctx;
+	/* Optional: copy pack bytes [offset, offset + n) of the same pack into buf (e.g. with pread);
+	 * returns 0 or -1. When set, delta resolution reads each entry's data through it rather than
+	 * from `data`: its reads jump about the pack, and each page fault on a mapping maps more than
+	 * the bytes read (fault-around, large folios), which would pile up resident pack pages. May be
+	 * called from several resolver threads at once. */
+	int (*read)(void *ctx, uint64_t offset, uint8_t *buf, size_t n);
+	void *read_ctx;
 };
 
 /* An error: message (no trailing period) and the offset of the object at fault, if any. */
@@ -105,6 +112,17 @@ void pk_pack_free(struct pk_pack *pack);
  */
 int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
                  uint8_t **out, size_t *out_len, struct pk_error *err);
+
+/* Receives the idx in order, in pieces; returns 0, or -1 (with `err` filled) to stop. */
+typedef int (*pk_idx_sink)(void *ctx, const uint8_t *p, size_t n, struct pk_error *err);
+
+/*
+ * As pk_idx_build, but the idx goes to `sink` in pieces of at most 64 KiB as it is made (never
+ * whole in memory). The checks that can fail (duplicates, v1 offsets) are done before the first
+ * piece. Returns 0, or -1 with `err` filled (by the sink, when it stopped the writing).
+ */
+int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                 pk_idx_sink sink, void *ctx, struct pk_error *err);
 
 /*
  * Guess the parameters an existing idx was written with (so that --verify can rebuild it the same

@@ -75,8 +75,11 @@ int pk_file_map(struct pk_file *f, const char *path)
 		f->map = m;
 		f->map_len = (size_t)f->len;
 		f->data = m;
+		f->fd = fd; /* kept for pk_file_read */
 	}
-	close(fd);
+	if (f->map == NULL) {
+		close(fd);
+	}
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	f->failed = NULL;
@@ -99,6 +102,7 @@ void pk_file_unmap(struct pk_file *f)
 {
 	if (f->map != NULL) {
 		munmap(f->map, f->map_len);
+		close(f->fd);
 	}
 	memset(f, 0, sizeof(*f));
 }
@@ -114,6 +118,31 @@ void pk_file_release(void *file, uint64_t upto)
 	if (n > 0) {
 		madvise(f->map, n, MADV_DONTNEED); /* a hint: a failure changes nothing */
 	}
+}
+
+int pk_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n)
+{
+	struct pk_file *f = file;
+	if (offset > f->len || n > f->len - offset) {
+		return -1;
+	}
+	if (f->map == NULL) {
+		memcpy(buf, f->data + offset, n);
+		return 0;
+	}
+	while (n > 0) {
+		ssize_t r = pread(f->fd, buf, n > (1u << 30) ? (1u << 30) : n, (off_t)offset);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			return -1;
+		}
+		buf += r;
+		offset += (uint64_t)r;
+		n -= (size_t)r;
+	}
+	return 0;
 }
 
 bool pk_file_equal(struct pk_file *f, const uint8_t *buf, size_t len, size_t *first_diff)

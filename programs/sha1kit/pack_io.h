@@ -18,6 +18,7 @@ struct pk_file {
 	uint64_t len;
 	void *map; /* for munmap, NULL when nothing is mapped */
 	size_t map_len;
+	int fd;    /* the file, open while mapped (for pk_file_read) */
 	dev_t dev; /* identity of the file mapped */
 	ino_t ino;
 	const char *failed; /* after a failure of pk_file_map: "open", "map" */
@@ -40,6 +41,10 @@ void pk_file_unmap(struct pk_file *f);
 /* pk_options.release for a mapped file: drop pages before `upto` from memory (they stay in the
  * page cache and come back on the next access). */
 void pk_file_release(void *file, uint64_t upto);
+
+/* pk_options.read for a mapped file: copy bytes [offset, offset + n) with pread, so that they are
+ * not mapped into the process (see pk_options.read). Returns 0 or -1. */
+int pk_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n);
 
 /* Whether the mapped file `f` holds exactly buf[0..len); compared 1 MiB at a time, each piece
  * dropped from memory after use. *first_diff gets the offset of the first difference. */

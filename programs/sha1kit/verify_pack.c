@@ -145,6 +145,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
 	opt.release = pk_file_release;
 	opt.release_ctx = &file;
+	opt.read = pk_file_read;
+	opt.read_ctx = &file;
 	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
 		pk_report(CMD, pack_name, &err);
 		if (err.collision) {
