@@ -234,8 +234,8 @@ def generate_simd(ubc):
               % (i0, i0 + lanes - 1, delta, a, b, value))
         w("};")
         w("")
-        w("/* Whether the lanes together rule out all 32 DVs. */")
-        w("__attribute__((target(\"%s\"))) static inline int all_ruled_out_%s(%s v)" % (target, isa, vec))
+        w("/* The OR of the lanes: the DVs ruled out so far. */")
+        w("__attribute__((target(\"%s\"))) static inline uint32_t ruled_out_%s(%s v)" % (target, isa, vec))
         w("{")
         if lanes == 8:
             w("\t__m128i r = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));")
@@ -243,7 +243,7 @@ def generate_simd(ubc):
             w("\t__m128i r = v;")
         w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));")
         w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));")
-        w("\treturn _mm_cvtsi128_si32(r) == -1;")
+        w("\treturn (uint32_t)_mm_cvtsi128_si32(r);")
         w("}")
         w("")
         w("__attribute__((target(\"%s\"))) uint32_t sha1kit_ubc_mask_%s(const uint32_t W[80])" % (target, isa))
@@ -259,15 +259,9 @@ def generate_simd(ubc):
             w("\truled_out = %s_or_%s(ruled_out, %s_%s_%s(d, %s_load_%s((const %s *)clears_%s[%d])));"
               % (pre, si, pre, op, si, pre, si, vec, isa, n))
             if n + 1 in exits:
-                w("\tif (all_ruled_out_%s(ruled_out))" % isa)
+                w("\tif (ruled_out_%s(ruled_out) == 0xffffffffu)" % isa)
                 w("\t\treturn 0;")
-        if lanes == 8:
-            w("\t__m128i r = _mm_or_si128(_mm256_castsi256_si128(ruled_out), _mm256_extracti128_si256(ruled_out, 1));")
-        else:
-            w("\t__m128i r = ruled_out;")
-        w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));")
-        w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));")
-        w("\treturn ~(uint32_t)_mm_cvtsi128_si32(r);")
+        w("\treturn ~ruled_out_%s(ruled_out);" % isa)
         w("}")
     w("")
     w("/* clang-format on */")

@@ -77,13 +77,13 @@ static const uint32_t clears_sse2[53][4] __attribute__((aligned(16))) = {
 	{0x40000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[57..60] ^ W[+2], bits 4/29, v=0 */
 };
 
-/* Whether the lanes together rule out all 32 DVs. */
-__attribute__((target("sse2"))) static inline int all_ruled_out_sse2(__m128i v)
+/* The OR of the lanes: the DVs ruled out so far. */
+__attribute__((target("sse2"))) static inline uint32_t ruled_out_sse2(__m128i v)
 {
 	__m128i r = v;
 	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));
 	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));
-	return _mm_cvtsi128_si32(r) == -1;
+	return (uint32_t)_mm_cvtsi128_si32(r);
 }
 
 __attribute__((target("sse2"))) uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[80])
@@ -181,7 +181,7 @@ __attribute__((target("sse2"))) uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[
 	y = _mm_loadu_si128((const __m128i *)(W + 56));
 	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
 	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[22])));
-	if (all_ruled_out_sse2(ruled_out))
+	if (ruled_out_sse2(ruled_out) == 0xffffffffu)
 		return 0;
 	x = _mm_loadu_si128((const __m128i *)(W + 35));
 	y = _mm_loadu_si128((const __m128i *)(W + 39));
@@ -303,10 +303,7 @@ __attribute__((target("sse2"))) uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[
 	y = _mm_loadu_si128((const __m128i *)(W + 59));
 	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
 	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[52])));
-	__m128i r = ruled_out;
-	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));
-	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));
-	return ~(uint32_t)_mm_cvtsi128_si32(r);
+	return ~ruled_out_sse2(ruled_out);
 }
 
 static const uint32_t clears_avx2[37][8] __attribute__((aligned(32))) = {
@@ -349,13 +346,13 @@ static const uint32_t clears_avx2[37][8] __attribute__((aligned(32))) = {
 	{0x40000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[57..64] ^ W[+2], bits 4/29, v=0 */
 };
 
-/* Whether the lanes together rule out all 32 DVs. */
-__attribute__((target("avx2"))) static inline int all_ruled_out_avx2(__m256i v)
+/* The OR of the lanes: the DVs ruled out so far. */
+__attribute__((target("avx2"))) static inline uint32_t ruled_out_avx2(__m256i v)
 {
 	__m128i r = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
 	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));
 	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));
-	return _mm_cvtsi128_si32(r) == -1;
+	return (uint32_t)_mm_cvtsi128_si32(r);
 }
 
 __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80])
@@ -413,7 +410,7 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 	y = _mm256_loadu_si256((const __m256i *)(W + 39));
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
 	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[12])));
-	if (all_ruled_out_avx2(ruled_out))
+	if (ruled_out_avx2(ruled_out) == 0xffffffffu)
 		return 0;
 	x = _mm256_loadu_si256((const __m256i *)(W + 61));
 	y = _mm256_loadu_si256((const __m256i *)(W + 62));
@@ -511,10 +508,7 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 	y = _mm256_loadu_si256((const __m256i *)(W + 59));
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
 	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[36])));
-	__m128i r = _mm_or_si128(_mm256_castsi256_si128(ruled_out), _mm256_extracti128_si256(ruled_out, 1));
-	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));
-	r = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));
-	return ~(uint32_t)_mm_cvtsi128_si32(r);
+	return ~ruled_out_avx2(ruled_out);
 }
 
 /* clang-format on */
