@@ -132,7 +132,7 @@ emulate-x86:
 
 # The compile-time opt-outs: a build with each accelerated path left out, and one with all of them
 # left out, must pass the kernel and DC tests (which expect the kernels the build still has).
-OPT_OUTS ?= PORTABLE_ONLY NO_SHANI NO_AVX2 NO_SSSE3 NO_SSE2
+OPT_OUTS ?= PORTABLE_ONLY NO_SHANI NO_AVX2 NO_SSSE3 NO_SSE2 NO_AVX512
 opt-outs: corpus
 	for o in $(OPT_OUTS); do \
 		echo "== -DSHA1KIT_$$o=ON"; \

@@ -87,8 +87,10 @@ typedef struct sha1kit_msg {
 /**
  * Plain SHA-1 of `n` independent messages (multi-buffer hashing): the digest of msgs[i] goes to the
  * 20 bytes at digests + 20 * i (`digests` holds 20 * n bytes). Messages may have any lengths, 0
- * included; the result equals n calls of sha1kit_fast(). Where the CPU allows (SHA-NI), two messages
- * are hashed at once, which is faster than one after the other. n == 0 does nothing.
+ * included; the result equals n calls of sha1kit_fast(). Several messages are hashed at once where
+ * the CPU allows: 16 per AVX-512 register, two interleaved SHA-NI streams, or 8 per AVX2 register
+ * (sha1kit_fast_batch_kernel_name() says which). Most gain comes with at least 16 messages of
+ * similar lengths. n == 0 does nothing. No allocation.
  */
 SHA1KIT_API void sha1kit_fast_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests);
 
@@ -204,6 +206,18 @@ SHA1KIT_API sha1kit_dc_result sha1kit_dc(const void *data, size_t len, const sha
                                          uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where);
 
 /**
+ * SHA-1DC of `n` independent messages (multi-buffer hashing, Stevens 2013 / Stevens-Shumow 2017
+ * detection on every block of every message): the digest of msgs[i] goes to digests + 20 * i
+ * (`digests` holds 20 * n bytes), and, when `where` is not NULL, its first detection to where[i]
+ * (`where` holds n entries; dv == -1 when message i was not flagged). `opt` as for sha1kit_dc_init
+ * (NULL: defaults). Results equal n calls of sha1kit_dc() with the same options. Returns
+ * SHA1KIT_DC_COLLISION if any message was flagged. No detection callback; no allocation.
+ */
+SHA1KIT_API sha1kit_dc_result sha1kit_dc_batch(const sha1kit_msg *msgs, size_t n,
+                                               const sha1kit_dc_options *opt, uint8_t *digests,
+                                               sha1kit_dc_detection *where);
+
+/**
  * Name of disturbance vector `dv` (0..31) in the notation of the literature, e.g. "I(43,0)" or
  * "II(52,0)"; NULL when dv is out of range. The string is static.
  */
@@ -222,8 +236,18 @@ SHA1KIT_API const char *sha1kit_version(void);
  */
 SHA1KIT_API const char *sha1kit_kernel_name(void);
 
-/** Name of the kernel that new SHA-1DC contexts use in this process (today always "portable"). */
+/**
+ * Name of the kernel that new SHA-1DC contexts use in this process: compression + UBC filter,
+ * e.g. "shani+avx2", "portable+sse2", "armv8" or "portable". Static string.
+ */
 SHA1KIT_API const char *sha1kit_dc_kernel_name(void);
+
+/** Name of the way sha1kit_fast_batch hashes in this process: "avx512x16", "shani-x2", "avx2x8" or
+ * "single" (one message after the other). Static string. */
+SHA1KIT_API const char *sha1kit_fast_batch_kernel_name(void);
+
+/** Name of the way sha1kit_dc_batch hashes in this process: "avx512x16", "avx2x8" or "single". */
+SHA1KIT_API const char *sha1kit_dc_batch_kernel_name(void);
 
 #ifdef __cplusplus
 }

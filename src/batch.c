@@ -1,11 +1,20 @@
 /*
- * batch.c - plain SHA-1 of many independent messages in one call (multi-buffer hashing).
+ * batch.c - plain SHA-1 and SHA-1DC of many independent messages in one call (multi-buffer
+ * hashing).
  *
  * Each lane holds one message at a time. A message is a run of its full 64-byte blocks, read in
- * place, followed by one or two padding blocks (FIPS 180-4, 5.1.1) built in the lane. When the
- * chosen kernel has a two-stream form (SHA-NI), both lanes advance together by the smaller number
- * of blocks left in their current runs; a lane whose message ends stores the digest and takes the
- * next message, so lanes are refilled as messages end. Otherwise each message runs on its own.
+ * place, followed by one or two padding blocks (FIPS 180-4, 5.1.1) built in the lane. Lanes are
+ * refilled as messages end. Three ways to fill the machine, chosen per CPU (src/dispatch.c):
+ *  - a lanes kernel (src/sha1_lanes.h: 16 lanes with AVX-512, 8 with AVX2): all lanes advance
+ *    together, by the smallest number of blocks left in any lane's current run (DC: one block at a
+ *    time, so that flagged lanes are checked between blocks). A lane with no message left repeats
+ *    another lane's blocks and its result is dropped; once fewer than `min_active` lanes have
+ *    messages, each of them is finished on the single-stream kernel, which is then faster;
+ *  - two interleaved streams of the single-stream kernel (SHA-NI), as many blocks as both have;
+ *  - one message after the other.
+ * SHA-1DC in lanes: the kernel gives every lane's UBC mask; for the few lanes with a non-zero mask,
+ * the lane's W[0..79] and states before steps 58 and 65 go to the same detection step as a
+ * single-stream context (sha1kit_dc_check), with that lane's own context for options and results.
  */
 #include "internal.h"
 
@@ -15,7 +24,8 @@ typedef struct lane {
 	size_t left;      /* blocks left in the current run */
 	int in_tail;      /* 0: the message's own blocks, 1: the padding blocks in tail[] */
 	size_t tail_blocks;
-	size_t msg; /* index of the message */
+	size_t msg;      /* index of the message */
+	uint64_t offset; /* message offset of the next block (DC) */
 	uint8_t tail[128];
 } lane;
 
@@ -27,6 +37,7 @@ static void lane_start(lane *l, const sha1kit_msg *m, size_t index)
 
 	memcpy(l->ihv, sha1kit_iv, sizeof(l->ihv));
 	l->msg = index;
+	l->offset = 0;
 	if (rem)
 		memcpy(l->tail, data + 64 * full, rem);
 	l->tail[rem] = 0x80;
@@ -49,6 +60,7 @@ static int lane_advance(lane *l, size_t k)
 {
 	l->p += 64 * k;
 	l->left -= k;
+	l->offset += 64 * (uint64_t)k;
 	if (l->left)
 		return 0;
 	if (l->in_tail)
@@ -65,50 +77,258 @@ static void lane_finish(const lane *l, uint8_t *digests)
 		sha1kit_store_be32(digests + 20 * l->msg + 4 * i, l->ihv[i]);
 }
 
-void sha1kit_fast_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+/* The rest of a lane's message on a single-stream kernel. */
+static void lane_run_single(lane *l, sha1kit_blocks_fn blocks, uint8_t *digests)
 {
-	const sha1kit_kernel *kernel = &sha1kit_kernels[sha1kit_select_fast_kernel()];
+	do
+		blocks(l->ihv, l->p, l->left);
+	while (!lane_advance(l, l->left));
+	lane_finish(l, digests);
+}
+
+/* Copy a lane's chaining value out of / into the word-major lanes state. */
+static void state_get(const uint32_t *state, unsigned L, unsigned i, uint32_t ihv[5])
+{
+	for (int w = 0; w < 5; w++)
+		ihv[w] = state[w * L + i];
+}
+
+static void state_put(uint32_t *state, unsigned L, unsigned i, const uint32_t ihv[5])
+{
+	for (int w = 0; w < 5; w++)
+		state[w * L + i] = ihv[w];
+}
+
+/* The pointers the lanes kernel reads: idle lanes repeat the first busy lane's blocks. */
+static size_t lanes_prepare(const lane *lanes, const int *busy, unsigned L, const uint8_t **ptr, size_t most)
+{
+	size_t k = most;
+	const uint8_t *any = NULL;
+	for (unsigned i = 0; i < L; i++)
+		if (busy[i]) {
+			ptr[i] = lanes[i].p;
+			if (!any)
+				any = lanes[i].p;
+			if (lanes[i].left < k)
+				k = lanes[i].left;
+		}
+	for (unsigned i = 0; i < L; i++)
+		if (!busy[i])
+			ptr[i] = any;
+	return k;
+}
+
+static void fast_lanes(const sha1kit_batch_kernel *bk, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	const unsigned L = bk->lanes;
+	sha1kit_blocks_fn single = sha1kit_kernels[sha1kit_select_fast_kernel()].blocks;
+	lane lanes[SHA1KIT_MAX_LANES];
+	int busy[SHA1KIT_MAX_LANES] = {0};
+	uint32_t state[5 * SHA1KIT_MAX_LANES];
+	const uint8_t *ptr[SHA1KIT_MAX_LANES];
+	unsigned nbusy = 0;
+	size_t next = 0;
+
+	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
+		lane_start(&lanes[i], &msgs[next], next);
+		state_put(state, L, i, lanes[i].ihv);
+		busy[i] = 1;
+	}
+	while (nbusy >= bk->min_active) {
+		size_t k = lanes_prepare(lanes, busy, L, ptr, SIZE_MAX);
+		bk->fast(state, ptr, k);
+		for (unsigned i = 0; i < L; i++) {
+			if (!busy[i] || !lane_advance(&lanes[i], k))
+				continue;
+			state_get(state, L, i, lanes[i].ihv);
+			lane_finish(&lanes[i], digests);
+			if (next < n) {
+				lane_start(&lanes[i], &msgs[next], next);
+				state_put(state, L, i, lanes[i].ihv);
+				next++;
+			} else {
+				busy[i] = 0;
+				nbusy--;
+			}
+		}
+	}
+	for (unsigned i = 0; i < L; i++)
+		if (busy[i]) {
+			state_get(state, L, i, lanes[i].ihv);
+			lane_run_single(&lanes[i], single, digests);
+		}
+}
+
+static void fast_x2(const sha1kit_kernel *kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
 	lane lanes[2];
 	int active[2] = {0, 0};
 	size_t next = 0;
 
-	if (!kernel->blocks_x2) {
-		for (size_t i = 0; i < n; i++) {
-			lane_start(&lanes[0], &msgs[i], i);
-			kernel->blocks(lanes[0].ihv, lanes[0].p, lanes[0].left);
-			if (!lane_advance(&lanes[0], lanes[0].left))
-				kernel->blocks(lanes[0].ihv, lanes[0].p, lanes[0].left);
-			lane_finish(&lanes[0], digests);
-		}
-		return;
-	}
 	for (int i = 0; i < 2 && next < n; i++, next++) {
 		lane_start(&lanes[i], &msgs[next], next);
 		active[i] = 1;
 	}
-	while (active[0] || active[1]) {
-		size_t k;
-		if (active[0] && active[1]) {
-			k = lanes[0].left < lanes[1].left ? lanes[0].left : lanes[1].left;
-			kernel->blocks_x2(lanes[0].ihv, lanes[0].p, lanes[1].ihv, lanes[1].p, k);
-			for (int i = 0; i < 2; i++)
-				if (lane_advance(&lanes[i], k)) {
-					lane_finish(&lanes[i], digests);
-					if (next < n)
-						lane_start(&lanes[i], &msgs[next], next), next++;
-					else
-						active[i] = 0;
-				}
-		} else {
-			lane *l = &lanes[active[0] ? 0 : 1];
-			kernel->blocks(l->ihv, l->p, l->left);
-			if (lane_advance(l, l->left)) {
-				lane_finish(l, digests);
+	while (active[0] && active[1]) {
+		size_t k = lanes[0].left < lanes[1].left ? lanes[0].left : lanes[1].left;
+		kernel->blocks_x2(lanes[0].ihv, lanes[0].p, lanes[1].ihv, lanes[1].p, k);
+		for (int i = 0; i < 2; i++)
+			if (lane_advance(&lanes[i], k)) {
+				lane_finish(&lanes[i], digests);
 				if (next < n)
-					lane_start(l, &msgs[next], next), next++;
+					lane_start(&lanes[i], &msgs[next], next), next++;
 				else
-					active[l == &lanes[0] ? 0 : 1] = 0;
+					active[i] = 0;
+			}
+	}
+	for (int i = 0; i < 2; i++)
+		if (active[i])
+			lane_run_single(&lanes[i], kernel->blocks, digests);
+}
+
+void sha1kit_fast_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	const sha1kit_batch_kernel *bk = &sha1kit_fast_batch_kernels[kernel];
+	const sha1kit_kernel *single = &sha1kit_kernels[sha1kit_select_fast_kernel()];
+
+	if (bk->lanes) {
+		fast_lanes(bk, msgs, n, digests);
+	} else if (bk->x2 && single->blocks_x2) {
+		fast_x2(single, msgs, n, digests);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			lane l;
+			lane_start(&l, &msgs[i], i);
+			lane_run_single(&l, single->blocks, digests);
+		}
+	}
+}
+
+void sha1kit_fast_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	sha1kit_fast_batch_with(sha1kit_select_fast_batch_kernel(), msgs, n, digests);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* SHA-1DC                                                                                          */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* A finished DC message: digest, and its first detection (dv -1: none). Returns 1 if flagged. */
+static int dc_finish(const sha1kit_dc_ctx *ctx, size_t msg, uint8_t *digests, sha1kit_dc_detection *where)
+{
+	for (int i = 0; i < 5; i++)
+		sha1kit_store_be32(digests + 20 * msg + 4 * i, ctx->ihv[i]);
+	if (where)
+		where[msg] = ctx->first;
+	return ctx->found != 0;
+}
+
+/* The rest of a lane's message through the context's single-stream DC kernel. */
+static int dc_lane_run_single(lane *l, sha1kit_dc_ctx *ctx, uint8_t *digests, sha1kit_dc_detection *where)
+{
+	do
+		for (size_t b = 0; b < l->left; b++)
+			sha1kit_dc_block(ctx, l->p + 64 * b, l->offset + 64 * b);
+	while (!lane_advance(l, l->left));
+	return dc_finish(ctx, l->msg, digests, where);
+}
+
+static int dc_lanes(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto, const sha1kit_msg *msgs,
+                    size_t n, uint8_t *digests, sha1kit_dc_detection *where)
+{
+	const unsigned L = bk->lanes;
+	lane lanes[SHA1KIT_MAX_LANES];
+	sha1kit_dc_ctx ctx[SHA1KIT_MAX_LANES];
+	int busy[SHA1KIT_MAX_LANES] = {0};
+	uint32_t state[5 * SHA1KIT_MAX_LANES], before[5 * SHA1KIT_MAX_LANES];
+	const uint8_t *ptr[SHA1KIT_MAX_LANES];
+	sha1kit_lanes_dc out;
+	unsigned nbusy = 0;
+	size_t next = 0;
+	int flagged = 0;
+
+	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
+		lane_start(&lanes[i], &msgs[next], next);
+		state_put(state, L, i, lanes[i].ihv);
+		ctx[i] = *proto;
+		busy[i] = 1;
+	}
+	while (nbusy >= bk->min_active) {
+		uint32_t hits;
+		lanes_prepare(lanes, busy, L, ptr, 1);
+		memcpy(before, state, sizeof(uint32_t) * 5 * L);
+		hits = bk->dc(state, ptr, proto->options.use_ubc, &out);
+		for (unsigned i = 0; i < L; i++) {
+			if (!busy[i])
+				continue;
+			if (hits & (1u << i)) {
+				/* about 1 block in 20 on random data: the lane's own detection step */
+				uint32_t W[80], ihv_before[5];
+				sha1kit_dc_state s58, s65;
+				for (int t = 0; t < 80; t++)
+					W[t] = out.W[t * L + i];
+				for (int w = 0; w < 5; w++) {
+					s58.s[w] = out.s58[w * L + i];
+					s65.s[w] = out.s65[w * L + i];
+				}
+				state_get(before, L, i, ihv_before);
+				state_get(state, L, i, ctx[i].ihv);
+				sha1kit_dc_check(&ctx[i], out.mask[i], W, &s58, &s65, ihv_before,
+				                 lanes[i].offset);
+				state_put(state, L, i, ctx[i].ihv);
+			}
+			if (!lane_advance(&lanes[i], 1))
+				continue;
+			state_get(state, L, i, ctx[i].ihv);
+			flagged |= dc_finish(&ctx[i], lanes[i].msg, digests, where);
+			if (next < n) {
+				lane_start(&lanes[i], &msgs[next], next);
+				state_put(state, L, i, lanes[i].ihv);
+				ctx[i] = *proto;
+				next++;
+			} else {
+				busy[i] = 0;
+				nbusy--;
 			}
 		}
 	}
+	for (unsigned i = 0; i < L; i++)
+		if (busy[i]) {
+			state_get(state, L, i, ctx[i].ihv);
+			flagged |= dc_lane_run_single(&lanes[i], &ctx[i], digests, where);
+		}
+	return flagged;
+}
+
+sha1kit_dc_result sha1kit_dc_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n,
+                                        const sha1kit_dc_options *opt, uint8_t *digests,
+                                        sha1kit_dc_detection *where)
+{
+	const sha1kit_batch_kernel *bk = &sha1kit_dc_batch_kernels[kernel];
+	sha1kit_dc_ctx proto;
+	int flagged = 0;
+
+	sha1kit_dc_init(&proto, opt);
+	if (bk->lanes && proto.options.detect) {
+		flagged = dc_lanes(bk, &proto, msgs, n, digests, where);
+	} else if (bk->lanes) {
+		/* detection off: plain SHA-1 on the same lanes */
+		fast_lanes(bk, msgs, n, digests);
+		for (size_t i = 0; where && i < n; i++)
+			where[i] = proto.first;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			sha1kit_dc_ctx ctx = proto;
+			lane l;
+			lane_start(&l, &msgs[i], i);
+			flagged |= dc_lane_run_single(&l, &ctx, digests, where);
+		}
+	}
+	return flagged ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION;
+}
+
+sha1kit_dc_result sha1kit_dc_batch(const sha1kit_msg *msgs, size_t n, const sha1kit_dc_options *opt,
+                                   uint8_t *digests, sha1kit_dc_detection *where)
+{
+	return sha1kit_dc_batch_with(sha1kit_select_dc_batch_kernel(), msgs, n, opt, digests, where);
 }

@@ -105,6 +105,69 @@ const char *sha1kit_dc_kernel_name(void)
 	return sha1kit_dc_kernels[sha1kit_select_dc_kernel()].name;
 }
 
+/*
+ * Batch kernels, in order of preference (measured on the CPUs we have, docs/PERFORMANCE.md). The
+ * lanes kernels finish their last messages one by one once fewer than min_active lanes are busy:
+ * a lanes call costs about as much as min_active single-stream blocks.
+ */
+const sha1kit_batch_kernel sha1kit_fast_batch_kernels[] = {
+#if SHA1KIT_HAVE_AVX512
+    {"avx512x16", 16, 4, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512, SHA1KIT_CPU_AVX512},
+#endif
+#if SHA1KIT_HAVE_SHANI
+    {"shani-x2", 0, 0, 1, NULL, NULL, SHA1KIT_CPU_SHA},
+#endif
+#if SHA1KIT_HAVE_AVX2
+    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, SHA1KIT_CPU_AVX2},
+#endif
+    {"single", 0, 0, 0, NULL, NULL, 0},
+};
+const uint32_t sha1kit_fast_batch_kernel_count =
+    sizeof(sha1kit_fast_batch_kernels) / sizeof(sha1kit_fast_batch_kernels[0]);
+
+const sha1kit_batch_kernel sha1kit_dc_batch_kernels[] = {
+#if SHA1KIT_HAVE_AVX512
+    {"avx512x16", 16, 4, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512, SHA1KIT_CPU_AVX512},
+#endif
+#if SHA1KIT_HAVE_AVX2
+    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, SHA1KIT_CPU_AVX2},
+#endif
+    {"single", 0, 0, 0, NULL, NULL, 0},
+};
+const uint32_t sha1kit_dc_batch_kernel_count =
+    sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]);
+
+int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k)
+{
+	return (k->needs & ~sha1kit_cpu_features()) == 0;
+}
+
+uint32_t sha1kit_select_fast_batch_kernel(void)
+{
+	uint32_t i = 0;
+	while (!sha1kit_batch_kernel_supported(&sha1kit_fast_batch_kernels[i]))
+		i++;
+	return i;
+}
+
+uint32_t sha1kit_select_dc_batch_kernel(void)
+{
+	uint32_t i = 0;
+	while (!sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[i]))
+		i++;
+	return i;
+}
+
+const char *sha1kit_fast_batch_kernel_name(void)
+{
+	return sha1kit_fast_batch_kernels[sha1kit_select_fast_batch_kernel()].name;
+}
+
+const char *sha1kit_dc_batch_kernel_name(void)
+{
+	return sha1kit_dc_batch_kernels[sha1kit_select_dc_batch_kernel()].name;
+}
+
 const char *sha1kit_version(void)
 {
 	return SHA1KIT_VERSION_STRING;

@@ -105,6 +105,11 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 #else
 #define SHA1KIT_HAVE_SSE2 0
 #endif
+#if SHA1KIT_X86 && defined(__x86_64__) && !defined(SHA1KIT_NO_AVX512)
+#define SHA1KIT_HAVE_AVX512 1
+#else
+#define SHA1KIT_HAVE_AVX512 0
+#endif
 #if SHA1KIT_ARM64 && !defined(SHA1KIT_NO_ARMV8)
 #define SHA1KIT_HAVE_ARMV8 1
 #else
@@ -119,6 +124,7 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 #define SHA1KIT_CPU_SHA      (1u << 4) /* x86 SHA-NI (with SSSE3 and SSE4.1) */
 #define SHA1KIT_CPU_ARM_SHA1 (1u << 5) /* ARMv8 SHA1 instructions */
 #define SHA1KIT_CPU_SSE2     (1u << 6)
+#define SHA1KIT_CPU_AVX512   (1u << 7) /* AVX-512 F and BW, with the OS saving the ZMM state */
 
 uint32_t sha1kit_x86_probe(void);
 uint32_t sha1kit_arm_probe(void);
@@ -229,5 +235,73 @@ uint32_t sha1kit_ubc_mask(const uint32_t W[80]);
 /* The same filter with SSE2 / AVX2 (src/x86/ubc_simd.c, generated); identical results. */
 uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[80]);
 uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
+
+/*
+ * Multi-buffer kernels (src/sha1_lanes.h): L lanes (8 or 16), one message per 32-bit vector lane.
+ * `state` holds the L chaining values word-major: state[w * L + l] is word w of lane l. blocks[l]
+ * points at lane l's next block (any alignment).
+ */
+#define SHA1KIT_MAX_LANES 16
+
+/* What the DC lanes kernel leaves for the lanes the UBC filter flags, word-major as `state`. */
+typedef struct sha1kit_lanes_dc {
+	uint32_t W[80 * SHA1KIT_MAX_LANES] __attribute__((aligned(64))); /* W[t * L + l] */
+	uint32_t s58[5 * SHA1KIT_MAX_LANES]; /* state before step 58, (A..E) word-major */
+	uint32_t s65[5 * SHA1KIT_MAX_LANES]; /* state before step 65 */
+	uint32_t mask[SHA1KIT_MAX_LANES];    /* UBC mask of each lane (all ones with the filter off) */
+} sha1kit_lanes_dc;
+
+/* Compress `nblocks` consecutive blocks of every lane (lane l reads blocks[l] .. + 64 * nblocks). */
+typedef void (*sha1kit_lanes_fast_fn)(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
+/* Compress one block of every lane, fill `out`; returns the bitmap of lanes whose mask is non-zero. */
+typedef uint32_t (*sha1kit_lanes_dc_fn)(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
+                                        sha1kit_lanes_dc *out);
+
+void sha1kit_lanes8_avx2(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
+uint32_t sha1kit_lanes8_dc_avx2(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
+                                sha1kit_lanes_dc *out);
+void sha1kit_lanes16_avx512(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
+uint32_t sha1kit_lanes16_dc_avx512(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
+                                   sha1kit_lanes_dc *out);
+
+/*
+ * Batch kernels (src/dispatch.c), one table per flavour, in order of preference. An entry with
+ * lanes == 0 runs the messages on the single-stream kernel (two at a time where it has an x2 form).
+ */
+typedef struct sha1kit_batch_kernel {
+	const char *name;
+	unsigned lanes;             /* lanes of the lanes kernel; 0: single-stream kernel */
+	unsigned min_active;        /* lanes kernel: below this many busy lanes, finish them one by one */
+	int x2;                     /* lanes == 0: use the single-stream kernel's two-stream form */
+	sha1kit_lanes_fast_fn fast; /* lanes kernels */
+	sha1kit_lanes_dc_fn dc;
+	uint32_t needs; /* SHA1KIT_CPU_* bits that must all be present */
+} sha1kit_batch_kernel;
+
+extern const sha1kit_batch_kernel sha1kit_fast_batch_kernels[];
+extern const uint32_t sha1kit_fast_batch_kernel_count;
+extern const sha1kit_batch_kernel sha1kit_dc_batch_kernels[];
+extern const uint32_t sha1kit_dc_batch_kernel_count;
+int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k);
+uint32_t sha1kit_select_fast_batch_kernel(void);
+uint32_t sha1kit_select_dc_batch_kernel(void);
+
+/* The batch functions on a given kernel of the tables above (tests and bench force kernels so). */
+void sha1kit_fast_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);
+sha1kit_dc_result sha1kit_dc_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n,
+                                        const sha1kit_dc_options *opt, uint8_t *digests,
+                                        sha1kit_dc_detection *where);
+
+/*
+ * The detection step of SHA-1DC for one compressed block (src/sha1dc.c): `mask` is the UBC mask
+ * (non-zero), W the block's expanded message, s58/s65 the states before steps 58 and 65, ihv_before
+ * the chaining value the block started from; ctx->ihv is the chaining value after it (the safe hash
+ * updates it). Records the first detection in ctx and calls its callback.
+ */
+void sha1kit_dc_check(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80], const sha1kit_dc_state *s58,
+                      const sha1kit_dc_state *s65, const uint32_t ihv_before[5], uint64_t offset);
+
+/* One block of a DC context at message offset `offset` (a multiple of 64), through its kernel. */
+void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset);
 
 #endif /* SHA1KIT_INTERNAL_H */

@@ -245,8 +245,39 @@ static void report(const sha1kit_dc_ctx *ctx, uint64_t offset, int k, int reduce
 	ctx->callback(ctx->callback_user, &info);
 }
 
+void sha1kit_dc_check(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80], const sha1kit_dc_state *s58,
+                      const sha1kit_dc_state *s65, const uint32_t ihv_before[5], uint64_t offset)
+{
+	while (mask) {
+		int k = sha1kit_ctz32(mask);
+		const sha1kit_dv *dv = &sha1kit_dvs[k];
+		uint32_t ihv_in[5], ihv_out[5];
+		int full, reduced;
+
+		mask &= mask - 1;
+		sha1kit_dc_recompress(dv, W, dv->testt == 58 ? s58 : s65, ihv_in, ihv_out);
+		full = ihv_equal(ihv_out, ctx->ihv);
+		reduced = ctx->options.reduced_round && ihv_equal(ihv_in, ihv_before);
+		if (full || reduced) {
+			if (ctx->callback)
+				report(ctx, offset, k, !full, ihv_before, ihv_in, W);
+			if (!ctx->found) {
+				ctx->found = 1;
+				ctx->first.offset = offset;
+				ctx->first.dv = k;
+				ctx->first.reduced_round = !full;
+			}
+			if (ctx->options.safe_hash) {
+				compress_w(ctx->ihv, W);
+				compress_w(ctx->ihv, W);
+			}
+			break;
+		}
+	}
+}
+
 /* Process one 64-byte block at message offset `offset`. */
-static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset)
+void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset)
 {
 	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
 	uint32_t W[80];
@@ -266,32 +297,7 @@ static void dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offs
 	advance(&s58, W, 56, 58);
 	s65 = st[1];
 	advance(&s65, W, 64, 65);
-	while (mask) {
-		int k = sha1kit_ctz32(mask);
-		const sha1kit_dv *dv = &sha1kit_dvs[k];
-		uint32_t ihv_in[5], ihv_out[5];
-		int full, reduced;
-
-		mask &= mask - 1;
-		sha1kit_dc_recompress(dv, W, dv->testt == 58 ? &s58 : &s65, ihv_in, ihv_out);
-		full = ihv_equal(ihv_out, ctx->ihv);
-		reduced = ctx->options.reduced_round && ihv_equal(ihv_in, ihv_before);
-		if (full || reduced) {
-			if (ctx->callback)
-				report(ctx, offset, k, !full, ihv_before, ihv_in, W);
-			if (!ctx->found) {
-				ctx->found = 1;
-				ctx->first.offset = offset;
-				ctx->first.dv = k;
-				ctx->first.reduced_round = !full;
-			}
-			if (ctx->options.safe_hash) {
-				compress_w(ctx->ihv, W);
-				compress_w(ctx->ihv, W);
-			}
-			break;
-		}
-	}
+	sha1kit_dc_check(ctx, mask, W, &s58, &s65, ihv_before, offset);
 }
 
 void sha1kit_dc_options_default(sha1kit_dc_options *opt)
@@ -348,12 +354,12 @@ void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len)
 		}
 		memcpy(ctx->buffer + used, p, take);
 		ctx->length += take;
-		dc_block(ctx, ctx->buffer, ctx->length - 64);
+		sha1kit_dc_block(ctx, ctx->buffer, ctx->length - 64);
 		p += take;
 		len -= take;
 	}
 	while (len >= 64) {
-		dc_block(ctx, p, ctx->length);
+		sha1kit_dc_block(ctx, p, ctx->length);
 		ctx->length += 64;
 		p += 64;
 		len -= 64;
@@ -383,14 +389,14 @@ sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_D
 	buf[used++] = 0x80;
 	if (used > 56) {
 		memset(buf + used, 0, 64 - used);
-		dc_block(ctx, buf, block_offset);
+		sha1kit_dc_block(ctx, buf, block_offset);
 		block_offset += 64;
 		used = 0;
 	}
 	memset(buf + used, 0, 56 - used);
 	sha1kit_store_be32(buf + 56, (uint32_t)(bits >> 32));
 	sha1kit_store_be32(buf + 60, (uint32_t)bits);
-	dc_block(ctx, buf, block_offset);
+	sha1kit_dc_block(ctx, buf, block_offset);
 	for (int i = 0; i < 5; i++)
 		sha1kit_store_be32(digest + 4 * i, ctx->ihv[i]);
 	result = ctx->found ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION;

@@ -689,6 +689,234 @@ static void test_options_growth(void **state)
 	assert_int_equal(ctx.options.detect, 1);
 }
 
+/* ---- multi-buffer (lanes) DC kernels ----------------------------------------------------------- */
+
+/* One call of lanes kernel `bk` on L blocks given as words (blk[l][0..15]) from chaining values
+ * ihv[l]: the chaining values, W[0..79], the states before steps 58 and 65, every lane's UBC mask
+ * and the returned bitmap must equal the portable compression, the scalar filter and forward_states. */
+static void lanes_check(const sha1kit_batch_kernel *bk, uint32_t blk[][16], uint32_t ihv[][5], int use_ubc)
+{
+	const unsigned L = bk->lanes;
+	uint8_t bytes[SHA1KIT_MAX_LANES][64];
+	const uint8_t *ptr[SHA1KIT_MAX_LANES];
+	uint32_t state[5 * SHA1KIT_MAX_LANES], bitmap, want_bitmap = 0;
+	static sha1kit_lanes_dc out;
+	for (unsigned l = 0; l < L; l++) {
+		for (int t = 0; t < 16; t++) {
+			bytes[l][4 * t] = (uint8_t)(blk[l][t] >> 24);
+			bytes[l][4 * t + 1] = (uint8_t)(blk[l][t] >> 16);
+			bytes[l][4 * t + 2] = (uint8_t)(blk[l][t] >> 8);
+			bytes[l][4 * t + 3] = (uint8_t)blk[l][t];
+		}
+		ptr[l] = bytes[l];
+		for (int w = 0; w < 5; w++)
+			state[w * L + l] = ihv[l][w];
+	}
+	bitmap = bk->dc(state, ptr, use_ubc, &out);
+	for (unsigned l = 0; l < L; l++) {
+		uint32_t W[80], states[81][5], mask;
+		memcpy(W, blk[l], 16 * sizeof(uint32_t));
+		expand_words(W);
+		forward_states(ihv[l], W, states);
+		for (int t = 0; t < 80; t++)
+			if (out.W[t * L + l] != W[t])
+				fail_msg("%s lane %u: W[%d]", bk->name, l, t);
+		for (int w = 0; w < 5; w++) {
+			assert_int_equal(state[w * L + l], ihv[l][w] + states[80][w]);
+			assert_int_equal(out.s58[w * L + l], states[58][w]);
+			assert_int_equal(out.s65[w * L + l], states[65][w]);
+		}
+		mask = use_ubc ? sha1kit_ubc_mask(W) : 0xffffffffu;
+		if (out.mask[l] != mask)
+			fail_msg("%s lane %u: UBC mask %08x, scalar %08x", bk->name, l, out.mask[l], mask);
+		want_bitmap |= (uint32_t)(mask != 0) << l;
+	}
+	assert_int_equal(bitmap, want_bitmap);
+}
+
+/* Every lanes DC kernel this CPU runs: 10^6 random schedules (fixed seed) with random chaining
+ * values, then every block of ubc-vectors.txt and all 512 single-bit flips of each block whose mask
+ * is non-zero (the constructed blocks of every DV among them), L lanes per call. */
+static void test_lanes_dc_kernels(void **state)
+{
+	size_t len;
+	char *text = (char *)tu_read_testdata("ubc-vectors.txt", &len);
+	int tested = 0;
+	(void)state;
+	for (uint32_t k = 0; k < sha1kit_dc_batch_kernel_count; k++) {
+		const sha1kit_batch_kernel *bk = &sha1kit_dc_batch_kernels[k];
+		uint32_t blk[SHA1KIT_MAX_LANES][16], ihv[SHA1KIT_MAX_LANES][5];
+		tu_rng rng = {SEED ^ 0x1a4e5};
+		char *copy, *save = NULL;
+		unsigned fill = 0;
+		size_t blocks = 0;
+		if (!bk->lanes || !sha1kit_batch_kernel_supported(bk))
+			continue;
+		tested++;
+		for (long n = 0; n < 1000000; n += bk->lanes) {
+			for (unsigned l = 0; l < bk->lanes; l++) {
+				for (int t = 0; t < 16; t++)
+					blk[l][t] = (uint32_t)tu_next(&rng);
+				for (int w = 0; w < 5; w++)
+					ihv[l][w] = (uint32_t)tu_next(&rng);
+			}
+			lanes_check(bk, blk, ihv, (n & 0xff) != 0);
+		}
+		copy = strdup(text);
+		assert_non_null(copy);
+		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			uint32_t words[17], W[80];
+			if (line[0] == '#')
+				continue;
+			assert_int_equal(parse_words(line, words, 17), 0);
+			memcpy(W, words, 16 * sizeof(uint32_t));
+			expand_words(W);
+			for (int bit = -1; bit < (sha1kit_ubc_mask(W) ? 512 : 0); bit++) {
+				memcpy(blk[fill], words, 16 * sizeof(uint32_t));
+				if (bit >= 0)
+					blk[fill][bit / 32] ^= 1u << (bit % 32);
+				memcpy(ihv[fill], sha1kit_iv, sizeof(ihv[fill]));
+				blocks++;
+				if (++fill == bk->lanes) {
+					lanes_check(bk, blk, ihv, 1);
+					fill = 0;
+				}
+			}
+		}
+		free(copy);
+		print_message("lanes kernel %s: 10^6 random blocks, %zu ubc-vectors blocks and flips\n",
+		              bk->name, blocks);
+		assert_true(blocks > 25173);
+	}
+	if (SHA1KIT_HAVE_AVX2 && (sha1kit_cpu_features() & SHA1KIT_CPU_AVX2))
+		assert_true(tested >= 1);
+	free(text);
+}
+
+/* One message through the portable DC (the oracle of the batch). */
+static sha1kit_dc_result dc_portable(const sha1kit_msg *m, const sha1kit_dc_options *o, uint8_t d[20],
+                                     sha1kit_dc_detection *w)
+{
+	sha1kit_dc_ctx ctx;
+	sha1kit_dc_init(&ctx, o);
+	ctx.kernel = sha1kit_dc_kernel_count - 1;
+	sha1kit_dc_update(&ctx, m->data, m->len);
+	return sha1kit_dc_final(&ctx, d, w);
+}
+
+/* sha1kit_dc_batch on every batch kernel this CPU runs, against the portable DC one message at a
+ * time: the 503 dc-vectors.txt messages, the attack corpus (also behind a random prefix) and random
+ * messages of mixed lengths, shuffled; all 16 option combinations; whole and cut into batches of
+ * 1..40 messages (every lane count, lanes refilled at different times). */
+static void test_dc_batch(void **state)
+{
+	enum { MAXMSG = 700 };
+	static sha1kit_msg msgs[MAXMSG];
+	static uint8_t *owned[MAXMSG];
+	static uint8_t want[MAXMSG][20], got[MAXMSG * 20];
+	static sha1kit_dc_detection want_w[MAXMSG], got_w[MAXMSG];
+	size_t n = 0, len, flagged_msgs = 0;
+	char *text = (char *)tu_read_testdata("dc-vectors.txt", &len), *save = NULL;
+	tu_rng rng = {SEED ^ 0xba7c};
+	(void)state;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char label[64], *hex;
+		size_t mlen;
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(sscanf(line, "%63s %zu", label, &mlen), 2);
+		hex = strchr(strchr(line, ' ') + 1, ' ') + 1;
+		owned[n] = malloc(mlen + 1);
+		assert_non_null(owned[n]);
+		if (mlen)
+			assert_int_equal(tu_unhex(hex, owned[n], mlen), 0);
+		msgs[n].data = owned[n];
+		msgs[n].len = mlen;
+		n++;
+	}
+	free(text);
+	for (size_t f = 0; f < sizeof(corpus) / sizeof(corpus[0]); f++) {
+		size_t flen, pre = 64 * (1 + f);
+		uint8_t *data = tu_read_testdata(corpus[f].name, &flen);
+		owned[n] = data;
+		msgs[n].data = data;
+		msgs[n++].len = flen;
+		owned[n] = malloc(pre + flen);
+		assert_non_null(owned[n]);
+		tu_fill(&rng, owned[n], pre);
+		memcpy(owned[n] + pre, data, flen);
+		msgs[n].data = owned[n];
+		msgs[n++].len = pre + flen;
+	}
+	while (n < MAXMSG) {
+		size_t mlen = (size_t)(tu_next(&rng) % 3000);
+		owned[n] = malloc(mlen + 1);
+		assert_non_null(owned[n]);
+		tu_fill(&rng, owned[n], mlen);
+		msgs[n].data = mlen ? owned[n] : NULL;
+		msgs[n++].len = mlen;
+	}
+	for (size_t i = n - 1; i > 0; i--) { /* shuffle, keeping data and owner together */
+		size_t j = (size_t)(tu_next(&rng) % (i + 1));
+		sha1kit_msg m = msgs[i];
+		uint8_t *o = owned[i];
+		msgs[i] = msgs[j];
+		owned[i] = owned[j];
+		msgs[j] = m;
+		owned[j] = o;
+	}
+	for (int combo = 0; combo < 16; combo++) {
+		sha1kit_dc_options o;
+		int any = 0;
+		sha1kit_dc_options_default(&o);
+		o.safe_hash = combo & 1;
+		o.use_ubc = (combo >> 1) & 1;
+		o.detect = (combo >> 2) & 1;
+		o.reduced_round = (combo >> 3) & 1;
+		for (size_t i = 0; i < n; i++) {
+			any |= dc_portable(&msgs[i], &o, want[i], &want_w[i]) == SHA1KIT_DC_COLLISION;
+			flagged_msgs += want_w[i].dv >= 0;
+		}
+		for (uint32_t k = 0; k < sha1kit_dc_batch_kernel_count; k++) {
+			const sha1kit_batch_kernel *bk = &sha1kit_dc_batch_kernels[k];
+			if (!sha1kit_batch_kernel_supported(bk))
+				continue;
+			for (int cut = 0; cut < 2; cut++) {
+				size_t step = 0;
+				memset(got, 0xaa, sizeof(got));
+				memset(got_w, 0xaa, sizeof(got_w));
+				for (size_t i = 0; i < n; i += step) {
+					int r;
+					step = cut ? 1 + (i * 7) % 40 : n;
+					if (step > n - i)
+						step = n - i;
+					r = sha1kit_dc_batch_with(k, msgs + i, step, &o, got + 20 * i,
+					                          got_w + i);
+					if (!cut)
+						assert_int_equal(r, any);
+				}
+				for (size_t i = 0; i < n; i++) {
+					if (memcmp(got + 20 * i, want[i], 20) != 0 ||
+					    memcmp(&got_w[i], &want_w[i], sizeof(want_w[i])) != 0)
+						fail_msg("%s, options %d, cut %d: message %zu (length %zu) "
+						         "differs",
+						         bk->name, combo, cut, i, msgs[i].len);
+				}
+			}
+		}
+	}
+	/* the data really exercises detection: flagged messages in the flagging option sets */
+	assert_true(flagged_msgs >= 8 * 12);
+	/* the public entry point takes the default batch kernel, and where may be NULL */
+	assert_int_equal(sha1kit_dc_batch(msgs, n, NULL, got, NULL), SHA1KIT_DC_COLLISION);
+	for (size_t i = 0; i < n; i++) {
+		dc_portable(&msgs[i], NULL, want[i], NULL);
+		assert_memory_equal(got + 20 * i, want[i], 20);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(owned[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +930,8 @@ int main(void)
 	    cmocka_unit_test(test_ubc_forms_random),
 	    cmocka_unit_test(test_dc_compress_kernels),
 	    cmocka_unit_test(test_callback),
+	    cmocka_unit_test(test_lanes_dc_kernels),
+	    cmocka_unit_test(test_dc_batch),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
 }

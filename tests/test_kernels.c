@@ -31,6 +31,7 @@
 #define SEED 0x6b65726e656c73ull
 
 static char expected[256];
+static int expect_avx512; /* AVX-512 F expected: "avx512f" in /proc/cpuinfo or $SHA1KIT_EXPECT_KERNELS */
 
 static int has_word(const char *list, const char *word)
 {
@@ -51,6 +52,7 @@ static void expected_kernels(void)
 
 	if (env && *env) {
 		snprintf(expected, sizeof(expected), "%s,portable", env);
+		expect_avx512 = SHA1KIT_HAVE_AVX512 && has_word(env, "avx512f");
 		return;
 	}
 	expected[0] = 0;
@@ -63,6 +65,8 @@ static void expected_kernels(void)
 				strcat(expected, "avx2,");
 			if (SHA1KIT_HAVE_SSSE3 && has_word(line, "ssse3"))
 				strcat(expected, "ssse3,");
+			expect_avx512 =
+			    SHA1KIT_HAVE_AVX512 && has_word(line, "avx512f") && has_word(line, "avx512bw");
 			break;
 		}
 		if (strncmp(line, "Features", 8) == 0) { /* arm64 */
@@ -118,6 +122,31 @@ static void test_expected_kernels_run(void **state)
 			dc = "armv8";
 		assert_string_equal(sha1kit_dc_kernel_name(), dc);
 	}
+	/* the batch kernels too: in table order, those the features allow, the first is the default */
+	for (int dc = 0; dc < 2; dc++) {
+		const sha1kit_batch_kernel *table =
+		    dc ? sha1kit_dc_batch_kernels : sha1kit_fast_batch_kernels;
+		uint32_t count = dc ? sha1kit_dc_batch_kernel_count : sha1kit_fast_batch_kernel_count;
+		const char *chosen = dc ? sha1kit_dc_batch_kernel_name() : sha1kit_fast_batch_kernel_name();
+		const char *first_expected = NULL;
+		for (uint32_t i = 0; i < count; i++) {
+			const char *name = table[i].name;
+			int want = strcmp(name, "single") == 0 ||
+			           (strcmp(name, "avx512x16") == 0 && expect_avx512) ||
+			           (strcmp(name, "shani-x2") == 0 && has_word(expected, "shani")) ||
+			           (strcmp(name, "avx2x8") == 0 && has_word(expected, "avx2"));
+			if (want != sha1kit_batch_kernel_supported(&table[i]))
+				fail_msg("%s batch kernel %s: expected %d, probe says %d", dc ? "dc" : "fast",
+				         name, want, sha1kit_batch_kernel_supported(&table[i]));
+			if (want && !first_expected)
+				first_expected = name;
+		}
+		print_message("%s batch kernel: %s\n", dc ? "dc" : "fast", chosen);
+		assert_string_equal(chosen, first_expected);
+	}
+	if (SHA1KIT_HAVE_AVX512 && SHA1KIT_HAVE_AVX2 && has_word(expected, "avx2") &&
+	    !getenv("SHA1KIT_EXPECT_KERNELS"))
+		assert_int_equal(expect_avx512, (sha1kit_cpu_features() & SHA1KIT_CPU_AVX512) != 0);
 	/* and no kernel runs that the CPU was not expected to have */
 	for (uint32_t i = 0; i < sha1kit_kernel_count; i++)
 		if (sha1kit_kernel_supported(i) && !has_word(expected, sha1kit_kernels[i].name))
@@ -252,43 +281,53 @@ static void test_random_splits(void **state)
 }
 
 /* Batches of 0..40 messages of mixed lengths (0 included, long and short side by side, so lanes
- * refill at different times) equal one-by-one digests and OpenSSL. */
+ * refill at different times; every lane count of the lanes kernels) on every batch kernel this CPU
+ * runs equal OpenSSL, and nothing past the n digests is written. */
 static void test_batch(void **state)
 {
 	const size_t max = 70000;
-	uint8_t *buf = malloc(max), digests[40 * 20], expect[20];
+	uint8_t *buf = malloc(max), digests[40 * 20], expect[40][20];
 	sha1kit_msg msgs[40];
 	tu_rng rng = {SEED ^ 4};
+	int kernels = 0;
 	(void)state;
 	assert_non_null(buf);
 	tu_fill(&rng, buf, max);
-	/* the default kernel's two-stream form is used where there is one */
-	if (has_word(expected, "shani"))
-		assert_non_null(sha1kit_kernels[sha1kit_select_fast_kernel()].blocks_x2);
-	for (size_t n = 0; n <= 40; n++) {
-		uint64_t seed = rng.s;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t r = tu_next(&rng);
-			size_t len = (r & 3) == 0   ? 0
-			             : (r & 3) == 1 ? (size_t)(r >> 8) % 130
-			                            : (size_t)(r >> 8) % 5000;
-			if (i == 7)
-				len = 65536 + (size_t)(r >> 40) % 64;
-			msgs[i].data = len ? buf + (size_t)(r >> 20) % (max - len) : NULL;
-			msgs[i].len = len;
+	for (int round = 0; round < 4; round++)
+		for (size_t n = 0; n <= 40; n++) {
+			uint64_t seed = rng.s;
+			for (size_t i = 0; i < n; i++) {
+				uint64_t r = tu_next(&rng);
+				size_t len = (r & 3) == 0   ? 0
+				             : (r & 3) == 1 ? (size_t)(r >> 8) % 130
+				                            : (size_t)(r >> 8) % 5000;
+				if (i == 7)
+					len = 65536 + (size_t)(r >> 40) % 64;
+				msgs[i].data = len ? buf + (size_t)(r >> 20) % (max - len) : NULL;
+				msgs[i].len = len;
+				SHA1(msgs[i].data ? msgs[i].data : (const void *)"", len, expect[i]);
+			}
+			for (uint32_t k = 0; k < sha1kit_fast_batch_kernel_count; k++) {
+				if (!sha1kit_batch_kernel_supported(&sha1kit_fast_batch_kernels[k]))
+					continue;
+				kernels += round == 0 && n == 0;
+				memset(digests, 0xaa, sizeof(digests));
+				if (k == sha1kit_select_fast_batch_kernel() && (n & 1))
+					sha1kit_fast_batch(msgs, n, digests);
+				else
+					sha1kit_fast_batch_with(k, msgs, n, digests);
+				for (size_t i = 0; i < n; i++)
+					if (memcmp(digests + 20 * i, expect[i], 20) != 0)
+						fail_msg("batch kernel %s: batch of %zu, message %zu (length "
+						         "%zu), "
+						         "seed 0x%llx",
+						         sha1kit_fast_batch_kernels[k].name, n, i,
+						         msgs[i].len, (unsigned long long)seed);
+				for (size_t i = 20 * n; i < sizeof(digests); i++)
+					assert_int_equal(digests[i], 0xaa);
+			}
 		}
-		memset(digests, 0xaa, sizeof(digests));
-		sha1kit_fast_batch(msgs, n, digests);
-		for (size_t i = 0; i < n; i++) {
-			SHA1(msgs[i].data ? msgs[i].data : (const void *)"", msgs[i].len, expect);
-			if (memcmp(digests + 20 * i, expect, 20) != 0)
-				fail_msg("batch of %zu, message %zu (length %zu), seed 0x%llx", n, i,
-				         msgs[i].len, (unsigned long long)seed);
-		}
-		/* nothing past the n digests is written */
-		for (size_t i = 20 * n; i < sizeof(digests); i++)
-			assert_int_equal(digests[i], 0xaa);
-	}
+	assert_true(kernels >= 1);
 	free(buf);
 }
 

@@ -3,10 +3,10 @@
  * flavours that this CPU runs, each forced through the context's kernel index after init (an
  * internal switch, as tests/test_kernels.c does: src/internal.h is not installed).
  *
- * The batch API (sha1kit_fast_batch) is measured as its own row, shape "batch": each call hashes
- * impl->per_call messages (--batch, default 64), all of them the same bytes, as the single-stream
- * rows re-hash one buffer. It runs the kernel the library chooses (it cannot be forced). A batch DC
- * API, when it exists, gets a row the same way.
+ * The batch APIs (sha1kit_fast_batch, sha1kit_dc_batch) are measured in rows of shape "batch", one
+ * per batch kernel this CPU runs (forced through the internal sha1kit_*_batch_with); the row of the
+ * kernel the library picks is marked default. Each call hashes impl->per_call messages (--batch,
+ * default 64), all of them the same bytes, as the single-stream rows re-hash one buffer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,9 +51,27 @@ static uint32_t run_fast_batch(const struct bench_impl *impl, const uint8_t *msg
 		batch_msgs[i].len = len;
 	}
 	for (size_t done = 0; done < count; done += per) {
-		sha1kit_fast_batch(batch_msgs, per, batch_digests);
+		sha1kit_fast_batch_with(impl->index, batch_msgs, per, batch_digests);
 		for (size_t i = 0; i < per; i++)
 			acc = bench_fold(acc, digest_word(batch_digests + SHA1KIT_DIGEST_SIZE * i));
+	}
+	return acc;
+}
+
+/* sha1kit_dc_batch (default options) of impl->per_call messages per call. */
+static uint32_t run_dc_batch(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	size_t per = impl->per_call;
+	uint32_t acc = 0;
+	for (size_t i = 0; i < per; i++) {
+		batch_msgs[i].data = msg;
+		batch_msgs[i].len = len;
+	}
+	for (size_t done = 0; done < count; done += per) {
+		uint32_t flagged =
+		    (uint32_t)sha1kit_dc_batch_with(impl->index, batch_msgs, per, NULL, batch_digests, NULL);
+		for (size_t i = 0; i < per; i++)
+			acc = bench_fold(acc, digest_word(batch_digests + SHA1KIT_DIGEST_SIZE * i) ^ flagged);
 	}
 	return acc;
 }
@@ -112,18 +130,30 @@ size_t bench_add_sha1kit(struct bench_impl *out, size_t max, size_t batch)
 		b->run = run_dc;
 		b->index = i;
 	}
-	if (batch > 0 && batch <= BENCH_MAX_BATCH && n < max) {
-		struct bench_impl *b = &out[n++];
-		memset(b, 0, sizeof(*b));
-		snprintf(b->id, sizeof(b->id), "sha1kit-fast-batch");
-		b->library = "sha1kit";
-		b->flavour = "fast";
-		b->kernel = fast_default;
-		b->shape = "batch";
-		b->note = "sha1kit_fast_batch, equal messages, kernel chosen by the library";
-		b->per_call = batch;
-		b->run = run_fast_batch;
-		b->index = sha1kit_select_fast_kernel();
+	for (int dc = 0; dc < 2 && batch > 0 && batch <= BENCH_MAX_BATCH; dc++) {
+		const sha1kit_batch_kernel *table =
+		    dc ? sha1kit_dc_batch_kernels : sha1kit_fast_batch_kernels;
+		uint32_t count = dc ? sha1kit_dc_batch_kernel_count : sha1kit_fast_batch_kernel_count;
+		uint32_t chosen = dc ? sha1kit_select_dc_batch_kernel() : sha1kit_select_fast_batch_kernel();
+		for (uint32_t i = 0; i < count && n < max; i++) {
+			if (!sha1kit_batch_kernel_supported(&table[i]))
+				continue;
+			struct bench_impl *b = &out[n++];
+			memset(b, 0, sizeof(*b));
+			snprintf(b->id, sizeof(b->id), "sha1kit-%s-batch-%s", dc ? "dc" : "fast",
+			         table[i].name);
+			b->library = "sha1kit";
+			b->flavour = dc ? "dc" : "fast";
+			b->kernel = table[i].name;
+			b->shape = "batch";
+			b->note =
+			    dc ? "sha1kit_dc_batch (default options), equal messages, batch kernel forced"
+			       : "sha1kit_fast_batch, equal messages, batch kernel forced";
+			b->per_call = batch;
+			b->is_default = i == chosen;
+			b->run = dc ? run_dc_batch : run_fast_batch;
+			b->index = i;
+		}
 	}
 	return n;
 }

@@ -1,0 +1,169 @@
+/*
+ * sha1_lanes.h - multi-buffer SHA-1 and SHA-1DC kernels: LANES independent messages at once, one
+ * per 32-bit lane of a vector, with the steps of FIPS 180-4 section 6.1.2 done lane-wise. Written
+ * with GCC/Clang vector extensions, so the same source becomes an AVX2 (8 lanes) or AVX-512
+ * (16 lanes) kernel by the including file's vector width and target attribute.
+ *
+ * Include once per instantiation, after defining:
+ *   LANES                 8 or 16
+ *   SK_LANES_TARGET       the function attribute (e.g. __attribute__((target("avx2"))))
+ *   SK_LANES_FAST         name of the plain kernel (sha1kit_lanes_fast_fn)
+ *   SK_LANES_DC           name of the SHA-1DC kernel (sha1kit_lanes_dc_fn)
+ * and optionally SK_LANES_LOAD(W, p, off), a function of the includer that writes word t of block
+ * `off` of every lane, big-endian, to W[t] (t = 0..15): a byte swap and a transposition of the
+ * lanes' blocks in registers. Without it the words go through a small aligned buffer (scalar
+ * big-endian loads). Either way any pointers and alignments work.
+ */
+#include "ubc_lanes.h"
+
+typedef uint32_t lv __attribute__((vector_size(4 * LANES)));
+typedef int32_t lvs __attribute__((vector_size(4 * LANES)));
+
+#define LROTL(x, n)  (((x) << (n)) | ((x) >> (32 - (n))))
+#define LSIGN(x)     ((lv)((lvs)(x) >> 31))
+#define LF1(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define LF2(b, c, d) ((b) ^ (c) ^ (d))
+#define LF3(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+#define LK1          0x5a827999u
+#define LK2          0x6ed9eba1u
+#define LK3          0x8f1bbcdcu
+#define LK4          0xca62c1d6u
+
+#define LSTEP(f, k, a, b, c, d, e, w)                                                                        \
+	do {                                                                                                 \
+		e += LROTL(a, 5) + f(b, c, d) + ((w) + (k));                                                 \
+		b = LROTL(b, 30);                                                                            \
+	} while (0)
+
+#define LFIVE(f, k, t, w)                                                                                    \
+	do {                                                                                                 \
+		LSTEP(f, k, a, b, c, d, e, w(t));                                                            \
+		LSTEP(f, k, e, a, b, c, d, w((t) + 1));                                                      \
+		LSTEP(f, k, d, e, a, b, c, w((t) + 2));                                                      \
+		LSTEP(f, k, c, d, e, a, b, w((t) + 3));                                                      \
+		LSTEP(f, k, b, c, d, e, a, w((t) + 4));                                                      \
+	} while (0)
+
+/* W[t] for t < 16, as loaded. */
+#define LW0(t) (W[t])
+/* Message expansion where the step uses the word: a 16-word ring (plain) or all 80 words (DC). */
+#define LWRING(t)                                                                                            \
+	(W[(t)&15] = LROTL(W[((t)-3) & 15] ^ W[((t)-8) & 15] ^ W[((t)-14) & 15] ^ W[((t)-16) & 15], 1))
+#define LWFULL(t) (W[t] = LROTL(W[(t)-3] ^ W[(t)-8] ^ W[(t)-14] ^ W[(t)-16], 1))
+
+/*
+ * The 80 steps; HOOK58 and HOOK65 receive the state (A,B,C,D,E) before steps 58 and 65. With the
+ * renaming of LSTEP, the state before step t is in the argument order of step t: (a,b,c,d,e) when
+ * t = 0 mod 5, (e,a,b,c,d) for 1, (d,e,a,b,c) for 2, (c,d,e,a,b) for 3, (b,c,d,e,a) for 4.
+ */
+#define LSTEPS(w, HOOK58, HOOK65)                                                                            \
+	do {                                                                                                 \
+		LFIVE(LF1, LK1, 0, LW0);                                                                     \
+		LFIVE(LF1, LK1, 5, LW0);                                                                     \
+		LFIVE(LF1, LK1, 10, LW0);                                                                    \
+		LSTEP(LF1, LK1, a, b, c, d, e, W[15]);                                                       \
+		LSTEP(LF1, LK1, e, a, b, c, d, w(16));                                                       \
+		LSTEP(LF1, LK1, d, e, a, b, c, w(17));                                                       \
+		LSTEP(LF1, LK1, c, d, e, a, b, w(18));                                                       \
+		LSTEP(LF1, LK1, b, c, d, e, a, w(19));                                                       \
+		LFIVE(LF2, LK2, 20, w);                                                                      \
+		LFIVE(LF2, LK2, 25, w);                                                                      \
+		LFIVE(LF2, LK2, 30, w);                                                                      \
+		LFIVE(LF2, LK2, 35, w);                                                                      \
+		LFIVE(LF3, LK3, 40, w);                                                                      \
+		LFIVE(LF3, LK3, 45, w);                                                                      \
+		LFIVE(LF3, LK3, 50, w);                                                                      \
+		LSTEP(LF3, LK3, a, b, c, d, e, w(55));                                                       \
+		LSTEP(LF3, LK3, e, a, b, c, d, w(56));                                                       \
+		LSTEP(LF3, LK3, d, e, a, b, c, w(57));                                                       \
+		HOOK58(c, d, e, a, b);                                                                       \
+		LSTEP(LF3, LK3, c, d, e, a, b, w(58));                                                       \
+		LSTEP(LF3, LK3, b, c, d, e, a, w(59));                                                       \
+		LFIVE(LF2, LK4, 60, w);                                                                      \
+		HOOK65(a, b, c, d, e);                                                                       \
+		LFIVE(LF2, LK4, 65, w);                                                                      \
+		LFIVE(LF2, LK4, 70, w);                                                                      \
+		LFIVE(LF2, LK4, 75, w);                                                                      \
+	} while (0)
+
+#define LNOHOOK(A, B, C, D, E) ((void)0)
+
+/* Word t of block `off` of every lane, big-endian, into W[0..15]. */
+SK_LANES_TARGET static inline void lanes_load(lv W[16], const uint8_t *const p[LANES], size_t off)
+{
+#ifdef SK_LANES_LOAD
+	SK_LANES_LOAD(W, p, off);
+#else
+	uint32_t tmp[16][LANES] __attribute__((aligned(4 * LANES)));
+	for (int l = 0; l < LANES; l++)
+		for (int t = 0; t < 16; t++)
+			tmp[t][l] = sha1kit_load_be32(p[l] + off + 4 * t);
+	memcpy(W, tmp, sizeof(tmp));
+#endif
+}
+
+SK_LANES_TARGET void SK_LANES_FAST(uint32_t *state, const uint8_t *const *blocks, size_t nblocks)
+{
+	lv a0, b0, c0, d0, e0, W[16];
+	memcpy(&a0, state + 0 * LANES, sizeof(lv));
+	memcpy(&b0, state + 1 * LANES, sizeof(lv));
+	memcpy(&c0, state + 2 * LANES, sizeof(lv));
+	memcpy(&d0, state + 3 * LANES, sizeof(lv));
+	memcpy(&e0, state + 4 * LANES, sizeof(lv));
+	for (size_t n = 0; n < nblocks; n++) {
+		lv a = a0, b = b0, c = c0, d = d0, e = e0;
+		lanes_load(W, blocks, 64 * n);
+		LSTEPS(LWRING, LNOHOOK, LNOHOOK);
+		a0 += a;
+		b0 += b;
+		c0 += c;
+		d0 += d;
+		e0 += e;
+	}
+	memcpy(state + 0 * LANES, &a0, sizeof(lv));
+	memcpy(state + 1 * LANES, &b0, sizeof(lv));
+	memcpy(state + 2 * LANES, &c0, sizeof(lv));
+	memcpy(state + 3 * LANES, &d0, sizeof(lv));
+	memcpy(state + 4 * LANES, &e0, sizeof(lv));
+}
+
+#define LSAVE(dst, A, B, C, D, E)                                                                            \
+	do {                                                                                                 \
+		memcpy((dst) + 0 * LANES, &(A), sizeof(lv));                                                 \
+		memcpy((dst) + 1 * LANES, &(B), sizeof(lv));                                                 \
+		memcpy((dst) + 2 * LANES, &(C), sizeof(lv));                                                 \
+		memcpy((dst) + 3 * LANES, &(D), sizeof(lv));                                                 \
+		memcpy((dst) + 4 * LANES, &(E), sizeof(lv));                                                 \
+	} while (0)
+#define LHOOK58(A, B, C, D, E) LSAVE(out->s58, A, B, C, D, E)
+#define LHOOK65(A, B, C, D, E) LSAVE(out->s65, A, B, C, D, E)
+
+SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
+                                     sha1kit_lanes_dc *out)
+{
+	lv a, b, c, d, e, ihv[5], mask;
+	lv *W = (lv *)(void *)out->W; /* out->W is aligned for the widest vector */
+	uint32_t flagged = 0;
+
+	memcpy(ihv, state, sizeof(ihv));
+	a = ihv[0];
+	b = ihv[1];
+	c = ihv[2];
+	d = ihv[3];
+	e = ihv[4];
+	lanes_load(W, blocks, 0);
+	LSTEPS(LWFULL, LHOOK58, LHOOK65);
+	ihv[0] += a;
+	ihv[1] += b;
+	ihv[2] += c;
+	ihv[3] += d;
+	ihv[4] += e;
+	memcpy(state, ihv, sizeof(ihv));
+	mask = ~(lv){0};
+	if (use_ubc)
+		SHA1KIT_UBC_LANES(W, mask, LSIGN);
+	memcpy(out->mask, &mask, sizeof(mask));
+	for (int l = 0; l < LANES; l++)
+		flagged |= (uint32_t)(out->mask[l] != 0) << l;
+	return flagged;
+}
