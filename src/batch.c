@@ -87,13 +87,13 @@ static void lane_run_single(lane *l, sha1kit_blocks_fn blocks, uint8_t *digests)
 }
 
 /* Copy a lane's chaining value out of / into the word-major lanes state. */
-static void state_get(const uint32_t *state, unsigned L, unsigned i, uint32_t ihv[5])
+static inline void state_get(const uint32_t *state, unsigned L, unsigned i, uint32_t ihv[5])
 {
 	for (int w = 0; w < 5; w++)
 		ihv[w] = state[w * L + i];
 }
 
-static void state_put(uint32_t *state, unsigned L, unsigned i, const uint32_t ihv[5])
+static inline void state_put(uint32_t *state, unsigned L, unsigned i, const uint32_t ihv[5])
 {
 	for (int w = 0; w < 5; w++)
 		state[w * L + i] = ihv[w];
@@ -213,11 +213,16 @@ void sha1kit_fast_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests)
 /* SHA-1DC                                                                                          */
 /* ------------------------------------------------------------------------------------------------ */
 
+static void dc_store_digest(const uint32_t ihv[5], size_t msg, uint8_t *digests)
+{
+	for (int i = 0; i < 5; i++)
+		sha1kit_store_be32(digests + 20 * msg + 4 * i, ihv[i]);
+}
+
 /* A finished DC message: digest, and its first detection (dv -1: none). Returns 1 if flagged. */
 static int dc_finish(const sha1kit_dc_ctx *ctx, size_t msg, uint8_t *digests, sha1kit_dc_detection *where)
 {
-	for (int i = 0; i < 5; i++)
-		sha1kit_store_be32(digests + 20 * msg + 4 * i, ctx->ihv[i]);
+	dc_store_digest(ctx->ihv, msg, digests);
 	if (where)
 		where[msg] = ctx->first;
 	return ctx->found != 0;
@@ -233,24 +238,115 @@ static int dc_lane_run_single(lane *l, sha1kit_dc_ctx *ctx, uint8_t *digests, sh
 	return dc_finish(ctx, l->msg, digests, where);
 }
 
-static int dc_lanes(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto, const sha1kit_msg *msgs,
-                    size_t n, uint8_t *digests, sha1kit_dc_detection *where)
+/*
+ * Candidates waiting for recompression, one queue per testt (58, 65): with the safe hash off a
+ * detection changes no chaining value, so candidates can wait until L of them fill the lanes of the
+ * recompression kernel; their results go to the message's detection record, first block (then
+ * lowest DV, as the single-stream loop reports) first.
+ */
+typedef struct rc_queue {
+	uint32_t Wp[80 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));   /* partner words, word-major */
+	uint32_t st[5 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));    /* state before testt */
+	uint32_t in[5 * SHA1KIT_MAX_LANES], out[5 * SHA1KIT_MAX_LANES];     /* partner's IHVs (results) */
+	uint32_t before[SHA1KIT_MAX_LANES][5], after[SHA1KIT_MAX_LANES][5]; /* our IHVs around the block */
+	size_t msg[SHA1KIT_MAX_LANES];
+	uint64_t offset[SHA1KIT_MAX_LANES];
+	int dv[SHA1KIT_MAX_LANES];
+	unsigned n;
+	int testt;
+} rc_queue;
+
+typedef struct dc_run {
+	const sha1kit_batch_kernel *bk;
+	int reduced_round;
+	sha1kit_dc_detection *where; /* NULL: only the overall flag */
+	int flagged;
+	rc_queue q[2]; /* testt 58, 65 */
+} dc_run;
+
+/* The lane count L is a compile-time constant in these (see dc_lanes_n): strided copies get simple. */
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE void rc_run(dc_run *r, rc_queue *q, const unsigned L)
 {
-	const unsigned L = bk->lanes;
+	r->bk->recompress(q->testt, q->Wp, q->st, q->in, q->out);
+	for (unsigned s = 0; s < q->n; s++) {
+		int full = 1, reduced = r->reduced_round;
+		for (int w = 0; w < 5; w++) {
+			full &= q->out[w * L + s] == q->after[s][w];
+			reduced &= q->in[w * L + s] == q->before[s][w];
+		}
+		if (!full && !reduced)
+			continue;
+		r->flagged = 1;
+		if (r->where) {
+			sha1kit_dc_detection *d = &r->where[q->msg[s]];
+			if (d->dv < 0 || q->offset[s] < d->offset ||
+			    (q->offset[s] == d->offset && q->dv[s] < d->dv)) {
+				d->offset = q->offset[s];
+				d->dv = q->dv[s];
+				d->reduced_round = !full;
+			}
+		}
+	}
+	q->n = 0;
+}
+
+/* Queue the candidates of lane i's block (UBC mask `mask`) for recompression. */
+INLINE void rc_add(dc_run *r, const sha1kit_lanes_dc *o, unsigned i, uint32_t mask, const uint32_t *before,
+                   const uint32_t *after, size_t msg, uint64_t offset, const unsigned L)
+{
+	while (mask) {
+		int k = sha1kit_ctz32(mask);
+		const sha1kit_dv *dv = &sha1kit_dvs[k];
+		rc_queue *q = &r->q[dv->testt == 58 ? 0 : 1];
+		const uint32_t *st = dv->testt == 58 ? o->s58 : o->s65;
+		unsigned s = q->n++;
+		mask &= mask - 1;
+		for (int t = 0; t < 80; t++)
+			q->Wp[t * L + s] = o->W[t * L + i] ^ dv->dm[t];
+		for (int w = 0; w < 5; w++) {
+			q->st[w * L + s] = st[w * L + i];
+			q->before[s][w] = before[w * L + i];
+			q->after[s][w] = after[w * L + i];
+		}
+		q->msg[s] = msg;
+		q->offset[s] = offset;
+		q->dv[s] = k;
+		if (q->n == L)
+			rc_run(r, q, L);
+	}
+}
+
+INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto, const sha1kit_msg *msgs,
+                      size_t n, uint8_t *digests, sha1kit_dc_detection *where, const unsigned L)
+{
+	/* with the safe hash off, candidates wait for the vector recompression */
+	const int deferred = !proto->options.safe_hash && bk->recompress;
 	lane lanes[SHA1KIT_MAX_LANES];
 	sha1kit_dc_ctx ctx[SHA1KIT_MAX_LANES];
 	int busy[SHA1KIT_MAX_LANES] = {0};
 	uint32_t state[5 * SHA1KIT_MAX_LANES], before[5 * SHA1KIT_MAX_LANES];
 	const uint8_t *ptr[SHA1KIT_MAX_LANES];
+	static const sha1kit_dc_detection none = {0, -1, 0};
 	sha1kit_lanes_dc out;
+	dc_run run;
 	unsigned nbusy = 0;
 	size_t next = 0;
-	int flagged = 0;
 
+	run.bk = bk;
+	run.reduced_round = proto->options.reduced_round;
+	run.where = where;
+	run.flagged = 0;
+	run.q[0].n = run.q[1].n = 0;
+	run.q[0].testt = 58;
+	run.q[1].testt = 65;
 	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
 		lane_start(&lanes[i], &msgs[next], next);
 		state_put(state, L, i, lanes[i].ihv);
 		ctx[i] = *proto;
+		if (where)
+			where[next] = none;
 		busy[i] = 1;
 	}
 	while (nbusy >= bk->min_active) {
@@ -261,8 +357,11 @@ static int dc_lanes(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto,
 		for (unsigned i = 0; i < L; i++) {
 			if (!busy[i])
 				continue;
-			if (hits & (1u << i)) {
-				/* about 1 block in 20 on random data: the lane's own detection step */
+			if ((hits & (1u << i)) && deferred) {
+				rc_add(&run, &out, i, out.mask[i], before, state, lanes[i].msg,
+				       lanes[i].offset, L);
+			} else if (hits & (1u << i)) {
+				/* the lane's own detection step, which may change its chaining value */
 				uint32_t W[80], ihv_before[5];
 				sha1kit_dc_state s58, s65;
 				for (int t = 0; t < 80; t++)
@@ -280,11 +379,16 @@ static int dc_lanes(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto,
 			if (!lane_advance(&lanes[i], 1))
 				continue;
 			state_get(state, L, i, ctx[i].ihv);
-			flagged |= dc_finish(&ctx[i], lanes[i].msg, digests, where);
+			if (deferred)
+				dc_store_digest(ctx[i].ihv, lanes[i].msg, digests);
+			else
+				run.flagged |= dc_finish(&ctx[i], lanes[i].msg, digests, where);
 			if (next < n) {
 				lane_start(&lanes[i], &msgs[next], next);
 				state_put(state, L, i, lanes[i].ihv);
 				ctx[i] = *proto;
+				if (where)
+					where[next] = none;
 				next++;
 			} else {
 				busy[i] = 0;
@@ -292,12 +396,28 @@ static int dc_lanes(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto,
 			}
 		}
 	}
+	for (int k = 0; k < 2; k++)
+		if (run.q[k].n)
+			rc_run(&run, &run.q[k], L);
 	for (unsigned i = 0; i < L; i++)
 		if (busy[i]) {
+			/* the single-stream rest merges its detection with the lanes' (earlier blocks first)
+			 */
+			sha1kit_dc_detection early = where ? where[lanes[i].msg] : none;
 			state_get(state, L, i, ctx[i].ihv);
-			flagged |= dc_lane_run_single(&lanes[i], &ctx[i], digests, where);
+			run.flagged |= dc_lane_run_single(&lanes[i], &ctx[i], digests, where);
+			if (where && early.dv >= 0)
+				where[lanes[i].msg] = early;
 		}
-	return flagged;
+	return run.flagged;
+}
+
+static int dc_lanes(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto, const sha1kit_msg *msgs,
+                    size_t n, uint8_t *digests, sha1kit_dc_detection *where)
+{
+	if (bk->lanes == 16)
+		return dc_lanes_n(bk, proto, msgs, n, digests, where, 16);
+	return dc_lanes_n(bk, proto, msgs, n, digests, where, 8);
 }
 
 sha1kit_dc_result sha1kit_dc_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n,

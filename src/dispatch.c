@@ -112,27 +112,31 @@ const char *sha1kit_dc_kernel_name(void)
  */
 const sha1kit_batch_kernel sha1kit_fast_batch_kernels[] = {
 #if SHA1KIT_HAVE_AVX512
-    {"avx512x16", 16, 4, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512, SHA1KIT_CPU_AVX512},
+    {"avx512x16", 16, 4, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512,
+     sha1kit_lanes16_recompress_avx512, SHA1KIT_CPU_AVX512},
 #endif
 #if SHA1KIT_HAVE_SHANI
-    {"shani-x2", 0, 0, 1, NULL, NULL, SHA1KIT_CPU_SHA},
+    {"shani-x2", 0, 0, 1, NULL, NULL, NULL, SHA1KIT_CPU_SHA},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, SHA1KIT_CPU_AVX2},
+    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, sha1kit_lanes8_recompress_avx2,
+     SHA1KIT_CPU_AVX2},
 #endif
-    {"single", 0, 0, 0, NULL, NULL, 0},
+    {"single", 0, 0, 0, NULL, NULL, NULL, 0},
 };
 const uint32_t sha1kit_fast_batch_kernel_count =
     sizeof(sha1kit_fast_batch_kernels) / sizeof(sha1kit_fast_batch_kernels[0]);
 
 const sha1kit_batch_kernel sha1kit_dc_batch_kernels[] = {
 #if SHA1KIT_HAVE_AVX512
-    {"avx512x16", 16, 4, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512, SHA1KIT_CPU_AVX512},
+    {"avx512x16", 16, 4, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512,
+     sha1kit_lanes16_recompress_avx512, SHA1KIT_CPU_AVX512},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, SHA1KIT_CPU_AVX2},
+    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, sha1kit_lanes8_recompress_avx2,
+     SHA1KIT_CPU_AVX2},
 #endif
-    {"single", 0, 0, 0, NULL, NULL, 0},
+    {"single", 0, 0, 0, NULL, NULL, NULL, 0},
 };
 const uint32_t sha1kit_dc_batch_kernel_count =
     sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]);

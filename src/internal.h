@@ -235,6 +235,9 @@ uint32_t sha1kit_ubc_mask(const uint32_t W[80]);
 /* The same filter with SSE2 / AVX2 (src/x86/ubc_simd.c, generated); identical results. */
 uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[80]);
 uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
+/* The filter lane-wise on 16 messages (W[t * 16 + l] = word t of message l) with AVX-512 opmasks,
+ * for the 16-lane kernel; mask[l] = sha1kit_ubc_mask of message l (src/x86/ubc_simd.c, generated). */
+void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
 
 /*
  * Multi-buffer kernels (src/sha1_lanes.h): L lanes (8 or 16), one message per 32-bit vector lane.
@@ -257,12 +260,20 @@ typedef void (*sha1kit_lanes_fast_fn)(uint32_t *state, const uint8_t *const *blo
 typedef uint32_t (*sha1kit_lanes_dc_fn)(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
                                         sha1kit_lanes_dc *out);
 
+/* Recompress L candidates with the same testt (see src/sha1_lanes.h); all arrays word-major. */
+typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wp, const uint32_t *st,
+                                            uint32_t *ihv_in, uint32_t *ihv_out);
+
 void sha1kit_lanes8_avx2(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
 uint32_t sha1kit_lanes8_dc_avx2(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
                                 sha1kit_lanes_dc *out);
 void sha1kit_lanes16_avx512(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
 uint32_t sha1kit_lanes16_dc_avx512(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
                                    sha1kit_lanes_dc *out);
+void sha1kit_lanes8_recompress_avx2(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
+                                    uint32_t *ihv_out);
+void sha1kit_lanes16_recompress_avx512(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
+                                       uint32_t *ihv_out);
 
 /*
  * Batch kernels (src/dispatch.c), one table per flavour, in order of preference. An entry with
@@ -275,6 +286,7 @@ typedef struct sha1kit_batch_kernel {
 	int x2;                     /* lanes == 0: use the single-stream kernel's two-stream form */
 	sha1kit_lanes_fast_fn fast; /* lanes kernels */
 	sha1kit_lanes_dc_fn dc;
+	sha1kit_lanes_recompress_fn recompress;
 	uint32_t needs; /* SHA1KIT_CPU_* bits that must all be present */
 } sha1kit_batch_kernel;
 

@@ -9,10 +9,13 @@
  *   SK_LANES_TARGET       the function attribute (e.g. __attribute__((target("avx2"))))
  *   SK_LANES_FAST         name of the plain kernel (sha1kit_lanes_fast_fn)
  *   SK_LANES_DC           name of the SHA-1DC kernel (sha1kit_lanes_dc_fn)
+ *   SK_LANES_RECOMPRESS   name of the recompression kernel (sha1kit_lanes_recompress_fn)
  * and optionally SK_LANES_LOAD(W, p, off), a function of the includer that writes word t of block
  * `off` of every lane, big-endian, to W[t] (t = 0..15): a byte swap and a transposition of the
  * lanes' blocks in registers. Without it the words go through a small aligned buffer (scalar
- * big-endian loads). Either way any pointers and alignments work.
+ * big-endian loads). Either way any pointers and alignments work. Optionally SK_LANES_UBC(W, mask):
+ * a UBC filter of the includer reading out->W and writing out->mask, in place of the generic
+ * lane-wise SHA1KIT_UBC_LANES (src/ubc_lanes.h).
  */
 #include "ubc_lanes.h"
 
@@ -160,10 +163,87 @@ SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *bloc
 	ihv[4] += e;
 	memcpy(state, ihv, sizeof(ihv));
 	mask = ~(lv){0};
+#ifdef SK_LANES_UBC
+	if (use_ubc)
+		SK_LANES_UBC(out->W, out->mask);
+	else
+		memcpy(out->mask, &mask, sizeof(mask));
+#else
 	if (use_ubc)
 		SHA1KIT_UBC_LANES(W, mask, LSIGN);
 	memcpy(out->mask, &mask, sizeof(mask));
+#endif
 	for (int l = 0; l < LANES; l++)
 		flagged |= (uint32_t)(out->mask[l] != 0) << l;
 	return flagged;
+}
+
+/*
+ * Recompression (Stevens 2013, section 4) of L candidate blocks at once, all with the same testt
+ * (58 or 65): lane l holds one (block, DV) candidate. Wp[t * L + l] is the partner's word W[t] ^ dm[t],
+ * st[w * L + l] our state before step testt. From that state, steps testt-1..0 run backwards with
+ * the partner's words, giving the partner's input chaining value (ihv_in), and steps testt..79
+ * forwards, giving its output chaining value ihv_out = ihv_in + state after step 79.
+ */
+#define LBACK(f, k, lo, hi)                                                                                  \
+	for (int t = (hi)-1; t >= (lo); t--) {                                                               \
+		lv A = b, B = LROTL(c, 2), C = d, D = e;                                                     \
+		e = a - LROTL(A, 5) - f(B, C, D) - (k)-w[t];                                                 \
+		a = A;                                                                                       \
+		b = B;                                                                                       \
+		c = C;                                                                                       \
+		d = D;                                                                                       \
+	}
+#define LFWD(f, k, lo, hi)                                                                                   \
+	for (int t = (lo); t < (hi); t++) {                                                                  \
+		lv T = LROTL(a, 5) + f(b, c, d) + (k) + e + w[t];                                            \
+		e = d;                                                                                       \
+		d = c;                                                                                       \
+		c = LROTL(b, 30);                                                                            \
+		b = a;                                                                                       \
+		a = T;                                                                                       \
+	}
+
+SK_LANES_TARGET void SK_LANES_RECOMPRESS(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
+                                         uint32_t *ihv_out)
+{
+	const lv *w = (const lv *)(const void *)Wp;
+	lv s[5], in[5], a, b, c, d, e;
+	memcpy(s, st, sizeof(s));
+	a = s[0];
+	b = s[1];
+	c = s[2];
+	d = s[3];
+	e = s[4];
+	if (testt > 60) {
+		LBACK(LF2, LK4, 60, 65);
+		LBACK(LF3, LK3, 40, 60);
+	} else {
+		LBACK(LF3, LK3, 40, 58);
+	}
+	LBACK(LF2, LK2, 20, 40);
+	LBACK(LF1, LK1, 0, 20);
+	in[0] = a;
+	in[1] = b;
+	in[2] = c;
+	in[3] = d;
+	in[4] = e;
+	memcpy(ihv_in, in, sizeof(in));
+	a = s[0];
+	b = s[1];
+	c = s[2];
+	d = s[3];
+	e = s[4];
+	if (testt < 60) {
+		LFWD(LF3, LK3, 58, 60);
+		LFWD(LF2, LK4, 60, 80);
+	} else {
+		LFWD(LF2, LK4, 65, 80);
+	}
+	in[0] += a;
+	in[1] += b;
+	in[2] += c;
+	in[3] += d;
+	in[4] += e;
+	memcpy(ihv_out, in, sizeof(in));
 }

@@ -762,6 +762,36 @@ static void test_lanes_dc_kernels(void **state)
 			}
 			lanes_check(bk, blk, ihv, (n & 0xff) != 0);
 		}
+		/* the recompression kernel against the scalar one: random blocks, states and DVs, both
+		 * testt values, 20000 candidates each */
+		for (int trial = 0; trial < 2 * 20000 / (int)bk->lanes; trial++) {
+			static uint32_t Wp[80 * SHA1KIT_MAX_LANES], st[5 * SHA1KIT_MAX_LANES];
+			uint32_t in[5 * SHA1KIT_MAX_LANES], outv[5 * SHA1KIT_MAX_LANES];
+			uint32_t W[SHA1KIT_MAX_LANES][80];
+			int dvk[SHA1KIT_MAX_LANES], testt = trial & 1 ? 65 : 58;
+			sha1kit_dc_state s[SHA1KIT_MAX_LANES];
+			for (unsigned l = 0; l < bk->lanes; l++) {
+				do
+					dvk[l] = (int)(tu_next(&rng) % SHA1KIT_DV_COUNT);
+				while (sha1kit_dvs[dvk[l]].testt != testt);
+				for (int t = 0; t < 16; t++)
+					W[l][t] = (uint32_t)tu_next(&rng);
+				expand_words(W[l]);
+				for (int t = 0; t < 80; t++)
+					Wp[t * bk->lanes + l] = W[l][t] ^ sha1kit_dvs[dvk[l]].dm[t];
+				for (int w = 0; w < 5; w++)
+					st[w * bk->lanes + l] = s[l].s[w] = (uint32_t)tu_next(&rng);
+			}
+			bk->recompress(testt, Wp, st, in, outv);
+			for (unsigned l = 0; l < bk->lanes; l++) {
+				uint32_t ref_in[5], ref_out[5];
+				sha1kit_dc_recompress(&sha1kit_dvs[dvk[l]], W[l], &s[l], ref_in, ref_out);
+				for (int w = 0; w < 5; w++) {
+					assert_int_equal(in[w * bk->lanes + l], ref_in[w]);
+					assert_int_equal(outv[w * bk->lanes + l], ref_out[w]);
+				}
+			}
+		}
 		copy = strdup(text);
 		assert_non_null(copy);
 		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

@@ -14,7 +14,8 @@ message expansion; the per-DV view of the conditions equals the per-condition vi
 
 Outputs: src/dc_tables.c (DV table, scalar UBC filter), src/x86/ubc_simd.c (the UBC filter with
 SSE2 and AVX2: conditions regrouped so that 4 or 8 of them with the same word distance j - i, bit
-pair (a, b) and polarity, at consecutive i, are tested by one vector operation) and src/ubc_lanes.h
+pair (a, b) and polarity, at consecutive i, are tested by one vector operation; and the lane-wise
+filter of the AVX-512 multi-buffer kernel, with opmasks) and src/ubc_lanes.h
 (the filter tested lane-wise, for multi-buffer kernels that hold one message per vector lane).
 
 Usage: gen_dc_tables.py [--testdata DIR] [--srcdir DIR]            write the C files
@@ -264,6 +265,41 @@ def generate_simd(ubc):
                 w("\t\treturn 0;")
         w("\treturn ~ruled_out_%s(ruled_out);" % isa)
         w("}")
+    # The lane-wise filter of the 16-lane AVX-512 kernel: lane l of W[t] is word t of message l.
+    conds = sorted(ubc["conditions"], key=lambda c: (-len(c["clears"]), c["id"]))
+    w("")
+    w("#if SHA1KIT_HAVE_AVX512")
+    w("/*")
+    w(" * The filter lane-wise for the 16-lane AVX-512 kernel (src/x86/sha1_lanes_avx512.c): W holds 80")
+    w(" * vectors, lane l of vector t being word t of message l. For \"bit a of W[i] xor bit b of W[j] = v\",")
+    w(" * W[j] rotated left by a - b puts its bit b at bit a; VPTESTMD (v = 0) or VPTESTNMD (v = 1) of the")
+    w(" * XOR against bit a gives the opmask of the lanes where the condition fails, and a masked OR adds")
+    w(" * the DVs it clears to those lanes. Writes each lane's mask (same as sha1kit_ubc_mask) to mask[l].")
+    w(" */")
+    w("__attribute__((target(\"avx512f\"))) void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16])")
+    w("{")
+    w("\t/* the DVs each condition clears, in all 16 lanes: whole-vector memory operands of the OR */")
+    w("\tstatic const uint32_t clears[%d][16] __attribute__((aligned(64))) = {" % len(conds))
+    for c in conds:
+        w("\t\t{" + ", ".join(["0x%su" % c["clears_mask"]] * 16) + "},")
+    w("\t};")
+    w("\tconst uint32_t(*cl)[16] = clears;")
+    w("\t/* hide the table's contents from the compiler, which would otherwise rebuild every constant")
+    w("\t * in a general register and broadcast it (two instructions instead of a memory operand) */")
+    w("\t__asm__(\"\" : \"+r\"(cl));")
+    w("\tconst __m512i *w = (const __m512i *)(const void *)W;")
+    w("\t/* four accumulators: one chain of %d dependent ORs would take a cycle each */" % len(conds))
+    w("\t__m512i ro0 = _mm512_setzero_si512(), ro1 = ro0, ro2 = ro0, ro3 = ro0;")
+    for n, c in enumerate(conds):
+        r = (c["a"] - c["b"]) % 32
+        wj = "w[%d]" % c["j"] if r == 0 else "_mm512_rol_epi32(w[%d], %d)" % (c["j"], r)
+        test = "_mm512_test_epi32_mask" if c["value"] == 0 else "_mm512_testn_epi32_mask"
+        w("\tro%d = _mm512_mask_or_epi32(ro%d, %s(_mm512_xor_si512(w[%d], %s), _mm512_set1_epi32((int)0x%08xu)), ro%d, _mm512_load_si512((const void *)cl[%d]));"
+          % (n % 4, n % 4, test, c["i"], wj, 1 << c["a"], n % 4, n))
+    w("\tro0 = _mm512_ternarylogic_epi32(ro0, ro1, ro2, 0xfe); /* ro0 | ro1 | ro2 */")
+    w("\t_mm512_storeu_si512((void *)mask, _mm512_ternarylogic_epi32(ro0, ro3, ro3, 0x03)); /* ~(ro0 | ro3) */")
+    w("}")
+    w("#endif")
     w("")
     w("/* clang-format on */")
     w("#endif")
