@@ -5,8 +5,10 @@
  * bits 4-5 prefix: none / the first 320 bytes of shattered-1.pdf / of shattered-2.pdf / sha-mbles-1.bin,
  * so that inputs with a known attack as prefix are common), byte 1 = split seed, byte 2 = where to copy
  * the context (in 8-byte units), the rest = the message (after the prefix). The message is hashed
- * with the portable kernel in one call and with the default (fastest) kernel in random splits, with
- * a context copy mid-stream; digests, results and detection details must agree.
+ * with the portable kernel in one call and with the default (fastest) kernel in random splits (some
+ * long enough for the look-ahead UBC path), with a context copy mid-stream; digests, results and
+ * detection details must agree. Then sha1kit_dc_batch hashes 1..24 prefixes of the message at once
+ * (all with the attack prefix, so lanes flag together), each against the portable kernel.
  * The attack files come from $SHA1KIT_TESTDATA (default ../shared/testdata); without them the
  * prefixes are empty.
  */
@@ -92,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < len;) {
 		size_t n;
 		seed = seed * 1103515245u + 12345u;
-		n = (seed >> 16) % 300;
+		n = (seed & 0x80000000u) ? (seed >> 16) % 2048 : (seed >> 16) % 300;
 		if (i < copy_at && i + n > copy_at)
 			n = copy_at - i;
 		if (n > len - i)
@@ -123,6 +125,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t plain[20];
 		sha1kit_fast(msg, len, plain);
 		if (memcmp(plain, d_ref, 20))
+			abort();
+	}
+	{
+		enum { MAXB = 24 };
+		sha1kit_msg msgs[MAXB];
+		uint8_t digests[MAXB * 20];
+		sha1kit_dc_detection where[MAXB];
+		size_t k = 1 + data[1] % MAXB;
+		int any = 0;
+		for (size_t i = 0; i < k; i++) {
+			msgs[i].data = msg;
+			msgs[i].len = len - (len * i) / k;
+		}
+		r_acc = sha1kit_dc_batch(msgs, k, &opt, digests, where);
+		for (size_t i = 0; i < k; i++) {
+			sha1kit_dc_init(&ref, &opt);
+			ref.kernel = portable_index();
+			sha1kit_dc_update(&ref, msg, msgs[i].len);
+			r_ref = sha1kit_dc_final(&ref, d_ref, &w_ref);
+			any |= r_ref == SHA1KIT_DC_COLLISION;
+			if (memcmp(digests + 20 * i, d_ref, 20) || where[i].dv != w_ref.dv ||
+			    (w_ref.dv >= 0 && (where[i].offset != w_ref.offset ||
+			                       where[i].reduced_round != w_ref.reduced_round)))
+				abort();
+		}
+		if (r_acc != (any ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION))
 			abort();
 	}
 	free(msg);

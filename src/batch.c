@@ -17,6 +17,7 @@
  * single-stream context (sha1kit_dc_check), with that lane's own context for options and results.
  */
 #include "internal.h"
+#include "rc_queue.h"
 
 typedef struct lane {
 	uint32_t ihv[5];
@@ -238,85 +239,8 @@ static int dc_lane_run_single(lane *l, sha1kit_dc_ctx *ctx, uint8_t *digests, sh
 	return dc_finish(ctx, l->msg, digests, where);
 }
 
-/*
- * Candidates waiting for recompression, one queue per testt (58, 65): with the safe hash off a
- * detection changes no chaining value, so candidates can wait until L of them fill the lanes of the
- * recompression kernel; their results go to the message's detection record, first block (then
- * lowest DV, as the single-stream loop reports) first.
- */
-typedef struct rc_queue {
-	uint32_t Wp[80 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));   /* partner words, word-major */
-	uint32_t st[5 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));    /* state before testt */
-	uint32_t in[5 * SHA1KIT_MAX_LANES], out[5 * SHA1KIT_MAX_LANES];     /* partner's IHVs (results) */
-	uint32_t before[SHA1KIT_MAX_LANES][5], after[SHA1KIT_MAX_LANES][5]; /* our IHVs around the block */
-	size_t msg[SHA1KIT_MAX_LANES];
-	uint64_t offset[SHA1KIT_MAX_LANES];
-	int dv[SHA1KIT_MAX_LANES];
-	unsigned n;
-	int testt;
-} rc_queue;
-
-typedef struct dc_run {
-	const sha1kit_batch_kernel *bk;
-	int reduced_round;
-	sha1kit_dc_detection *where; /* NULL: only the overall flag */
-	int flagged;
-	rc_queue q[2]; /* testt 58, 65 */
-} dc_run;
-
 /* The lane count L is a compile-time constant in these (see dc_lanes_n): strided copies get simple. */
 #define INLINE static inline __attribute__((always_inline))
-
-INLINE void rc_run(dc_run *r, rc_queue *q, const unsigned L)
-{
-	r->bk->recompress(q->testt, q->Wp, q->st, q->in, q->out);
-	for (unsigned s = 0; s < q->n; s++) {
-		int full = 1, reduced = r->reduced_round;
-		for (int w = 0; w < 5; w++) {
-			full &= q->out[w * L + s] == q->after[s][w];
-			reduced &= q->in[w * L + s] == q->before[s][w];
-		}
-		if (!full && !reduced)
-			continue;
-		r->flagged = 1;
-		if (r->where) {
-			sha1kit_dc_detection *d = &r->where[q->msg[s]];
-			if (d->dv < 0 || q->offset[s] < d->offset ||
-			    (q->offset[s] == d->offset && q->dv[s] < d->dv)) {
-				d->offset = q->offset[s];
-				d->dv = q->dv[s];
-				d->reduced_round = !full;
-			}
-		}
-	}
-	q->n = 0;
-}
-
-/* Queue the candidates of lane i's block (UBC mask `mask`) for recompression. */
-INLINE void rc_add(dc_run *r, const sha1kit_lanes_dc *o, unsigned i, uint32_t mask, const uint32_t *before,
-                   const uint32_t *after, size_t msg, uint64_t offset, const unsigned L)
-{
-	while (mask) {
-		int k = sha1kit_ctz32(mask);
-		const sha1kit_dv *dv = &sha1kit_dvs[k];
-		rc_queue *q = &r->q[dv->testt == 58 ? 0 : 1];
-		const uint32_t *st = dv->testt == 58 ? o->s58 : o->s65;
-		unsigned s = q->n++;
-		mask &= mask - 1;
-		for (int t = 0; t < 80; t++)
-			q->Wp[t * L + s] = o->W[t * L + i] ^ dv->dm[t];
-		for (int w = 0; w < 5; w++) {
-			q->st[w * L + s] = st[w * L + i];
-			q->before[s][w] = before[w * L + i];
-			q->after[s][w] = after[w * L + i];
-		}
-		q->msg[s] = msg;
-		q->offset[s] = offset;
-		q->dv[s] = k;
-		if (q->n == L)
-			rc_run(r, q, L);
-	}
-}
 
 INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *proto, const sha1kit_msg *msgs,
                       size_t n, uint8_t *digests, sha1kit_dc_detection *where, const unsigned L)
@@ -330,17 +254,11 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 	const uint8_t *ptr[SHA1KIT_MAX_LANES];
 	static const sha1kit_dc_detection none = {0, -1, 0};
 	sha1kit_lanes_dc out;
-	dc_run run;
+	sha1kit_rc_run run;
 	unsigned nbusy = 0;
 	size_t next = 0;
 
-	run.bk = bk;
-	run.reduced_round = proto->options.reduced_round;
-	run.where = where;
-	run.flagged = 0;
-	run.q[0].n = run.q[1].n = 0;
-	run.q[0].testt = 58;
-	run.q[1].testt = 65;
+	sha1kit_rc_init(&run, bk->recompress, proto->options.reduced_round, where);
 	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
 		lane_start(&lanes[i], &msgs[next], next);
 		state_put(state, L, i, lanes[i].ihv);
@@ -358,8 +276,8 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 			if (!busy[i])
 				continue;
 			if ((hits & (1u << i)) && deferred) {
-				rc_add(&run, &out, i, out.mask[i], before, state, lanes[i].msg,
-				       lanes[i].offset, L);
+				sha1kit_rc_add(&run, out.mask[i], out.W + i, L, out.s58 + i, out.s65 + i, L,
+				               before + i, state + i, L, lanes[i].msg, lanes[i].offset, L);
 			} else if (hits & (1u << i)) {
 				/* the lane's own detection step, which may change its chaining value */
 				uint32_t W[80], ihv_before[5];
@@ -396,9 +314,7 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 			}
 		}
 	}
-	for (int k = 0; k < 2; k++)
-		if (run.q[k].n)
-			rc_run(&run, &run.q[k], L);
+	sha1kit_rc_flush(&run, L);
 	for (unsigned i = 0; i < L; i++)
 		if (busy[i]) {
 			/* the single-stream rest merges its detection with the lanes' (earlier blocks first)

@@ -67,22 +67,31 @@ const char *sha1kit_kernel_name(void)
 
 /* SHA-1DC kernels: compression (which must also give W and the states at 56 and 64) + UBC filter. */
 const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
+#if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
+    {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
+     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16,
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512},
+#endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
-    {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2},
+    {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2, NULL,
+     0, NULL, NULL},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_SSE2
-    {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2},
+    {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2, NULL,
+     0, NULL, NULL},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2},
+    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NULL, 0, NULL,
+     NULL},
 #endif
 #if SHA1KIT_HAVE_SSE2
-    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2},
+    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NULL, 0, NULL,
+     NULL},
 #endif
 #if SHA1KIT_HAVE_ARMV8
-    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1},
+    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NULL, 0, NULL, NULL},
 #endif
-    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0},
+    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NULL, 0, NULL, NULL},
 };
 
 const uint32_t sha1kit_dc_kernel_count = sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]);

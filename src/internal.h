@@ -212,12 +212,29 @@ void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_
 void sha1kit_dc_compress_armv8(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
                                sha1kit_dc_state st[2]);
 
-/* The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter. */
+/* Recompress L candidates with the same testt (see src/sha1_lanes.h); all arrays word-major. */
+typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wp, const uint32_t *st,
+                                            uint32_t *ihv_in, uint32_t *ihv_out);
+
+/* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
+typedef void (*sha1kit_ubc_ahead_fn)(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+void sha1kit_ubc_ahead16_avx512(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+
+/*
+ * The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter; optionally a
+ * look-ahead filter of `ahead` blocks at once with the plain kernel `blocks` for the blocks whose
+ * mask is zero (then the DC compression runs only on the others).
+ */
 typedef struct sha1kit_dc_kernel {
 	const char *name;
 	sha1kit_dc_compress_fn compress;
 	sha1kit_ubc_fn ubc;
 	uint32_t needs;
+	sha1kit_ubc_ahead_fn ubc_ahead; /* NULL: none */
+	unsigned ahead;
+	sha1kit_blocks_fn blocks;
+	/* 16-lane recompression for candidates deferred within an update (safe hash off, no callback) */
+	sha1kit_lanes_recompress_fn recompress16;
 } sha1kit_dc_kernel;
 
 extern const sha1kit_dc_kernel sha1kit_dc_kernels[];
@@ -245,6 +262,9 @@ void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
  * points at lane l's next block (any alignment).
  */
 #define SHA1KIT_MAX_LANES 16
+/* Fewest blocks worth a look-ahead UBC call in a single-stream DC update (measured: below 16, the
+ * per-block filter is as fast or faster). */
+#define SHA1KIT_AHEAD_MIN 16
 
 /* What the DC lanes kernel leaves for the lanes the UBC filter flags, word-major as `state`. */
 typedef struct sha1kit_lanes_dc {
@@ -259,10 +279,6 @@ typedef void (*sha1kit_lanes_fast_fn)(uint32_t *state, const uint8_t *const *blo
 /* Compress one block of every lane, fill `out`; returns the bitmap of lanes whose mask is non-zero. */
 typedef uint32_t (*sha1kit_lanes_dc_fn)(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
                                         sha1kit_lanes_dc *out);
-
-/* Recompress L candidates with the same testt (see src/sha1_lanes.h); all arrays word-major. */
-typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wp, const uint32_t *st,
-                                            uint32_t *ihv_in, uint32_t *ihv_out);
 
 void sha1kit_lanes8_avx2(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
 uint32_t sha1kit_lanes8_dc_avx2(uint32_t *state, const uint8_t *const *blocks, int use_ubc,

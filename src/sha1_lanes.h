@@ -247,3 +247,31 @@ SK_LANES_TARGET void SK_LANES_RECOMPRESS(int testt, const uint32_t *Wp, const ui
 	in[4] += e;
 	memcpy(ihv_out, in, sizeof(in));
 }
+
+#ifdef SK_LANES_AHEAD
+/*
+ * The UBC masks of up to L consecutive blocks of one message (lane l = block l; lanes past nblocks
+ * repeat block 0 and their masks are meaningless): message expansion and filter only, no
+ * compression, since neither depends on the chaining value. A single-stream SHA-1DC context then
+ * compresses with the plain kernel and takes the DC path only for blocks with a non-zero mask.
+ */
+SK_LANES_TARGET void SK_LANES_AHEAD(const uint8_t *blocks, size_t nblocks, uint32_t *mask)
+{
+	const uint8_t *p[LANES];
+	lv W[80];
+	for (size_t l = 0; l < LANES; l++)
+		p[l] = blocks + (l < nblocks ? 64 * l : 0);
+	lanes_load(W, p, 0);
+	for (int t = 16; t < 80; t++)
+		LWFULL(t);
+#ifdef SK_LANES_UBC
+	SK_LANES_UBC((const uint32_t *)(const void *)W, mask);
+#else
+	{
+		lv m = ~(lv){0};
+		SHA1KIT_UBC_LANES(W, m, LSIGN);
+		memcpy(mask, &m, sizeof(m));
+	}
+#endif
+}
+#endif

@@ -17,6 +17,7 @@
  *     feed-forward, so that the colliding pair no longer collides.
  */
 #include "internal.h"
+#include "rc_queue.h"
 
 #define F1(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
 #define F2(b, c, d) ((b) ^ (c) ^ (d))
@@ -276,20 +277,20 @@ void sha1kit_dc_check(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80], 
 	}
 }
 
-/* Process one 64-byte block at message offset `offset`. */
-void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset)
+/* One block whose UBC mask is known (or computed here when `known` is 0). */
+static void dc_block_mask(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, const uint8_t block[64],
+                          uint64_t offset, int known, uint32_t mask)
 {
-	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
 	uint32_t W[80];
 	uint32_t ihv_before[5];
 	sha1kit_dc_state st[2], s58, s65;
-	uint32_t mask;
 
 	memcpy(ihv_before, ctx->ihv, sizeof(ihv_before));
 	kernel->compress(ctx->ihv, block, W, st);
 	if (!ctx->options.detect)
 		return;
-	mask = ctx->options.use_ubc ? kernel->ubc(W) : 0xffffffffu;
+	if (!known)
+		mask = ctx->options.use_ubc ? kernel->ubc(W) : 0xffffffffu;
 	if (!mask)
 		return;
 	/* about 1 block in 20 on random data gets here: recover the states before steps 58 and 65 */
@@ -298,6 +299,86 @@ void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t off
 	s65 = st[1];
 	advance(&s65, W, 64, 65);
 	sha1kit_dc_check(ctx, mask, W, &s58, &s65, ihv_before, offset);
+}
+
+/* Process one 64-byte block at message offset `offset`. */
+void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset)
+{
+	dc_block_mask(ctx, sha1kit_dc_kernel_get(ctx->kernel), block, offset, 0, 0);
+}
+
+/*
+ * `nblocks` whole blocks at `p`, the first at message offset `offset`. With a look-ahead kernel
+ * (and detection with the UBC filter on), the masks of up to kernel->ahead blocks come first; runs
+ * of blocks with mask zero go through the plain kernel, which computes the same chaining value
+ * without writing W or states, and only the other blocks (about 1 in 20) take the DC path.
+ */
+/* A block whose mask is non-zero, with its candidates queued for the vector recompression. */
+static void dc_block_defer(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, sha1kit_rc_run *run,
+                           const uint8_t block[64], uint64_t offset, uint32_t mask)
+{
+	uint32_t W[80], before[5];
+	sha1kit_dc_state st[2], s58, s65;
+
+	memcpy(before, ctx->ihv, sizeof(before));
+	kernel->compress(ctx->ihv, block, W, st);
+	s58 = st[0];
+	advance(&s58, W, 56, 58);
+	s65 = st[1];
+	advance(&s65, W, 64, 65);
+	sha1kit_rc_add(run, mask, W, 1, s58.s, s65.s, 1, before, ctx->ihv, 1, 0, offset, SHA1KIT_MAX_LANES);
+}
+
+static void dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset)
+{
+	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
+	const int defer = kernel->recompress16 && !ctx->options.safe_hash && !ctx->callback;
+	static const sha1kit_dc_detection none = {0, -1, 0};
+	sha1kit_dc_detection det = ctx->found ? ctx->first : none;
+	uint32_t mask[SHA1KIT_MAX_LANES];
+	sha1kit_rc_run run;
+
+	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc ||
+	    nblocks < SHA1KIT_AHEAD_MIN) {
+		for (size_t b = 0; b < nblocks; b++)
+			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
+		return;
+	}
+	if (defer)
+		sha1kit_rc_init(&run, kernel->recompress16, ctx->options.reduced_round, &det);
+	while (nblocks >= SHA1KIT_AHEAD_MIN) {
+		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead, run_len = 0;
+		kernel->ubc_ahead(p, group, mask);
+		for (size_t b = 0; b <= group; b++) {
+			if (b < group && mask[b] == 0) {
+				run_len++;
+				continue;
+			}
+			if (run_len)
+				kernel->blocks(ctx->ihv, p + 64 * (b - run_len), run_len);
+			run_len = 0;
+			if (b < group && defer)
+				dc_block_defer(ctx, kernel, &run, p + 64 * b, offset + 64 * b, mask[b]);
+			else if (b < group)
+				dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 1, mask[b]);
+		}
+		p += 64 * group;
+		offset += 64 * group;
+		nblocks -= group;
+	}
+	for (size_t b = 0; b < nblocks; b++)
+		dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
+	if (defer) {
+		sha1kit_rc_flush(&run, SHA1KIT_MAX_LANES);
+		/* the remaining blocks above were checked at once, after the deferred ones: merge */
+		if (run.flagged) {
+			if (ctx->found && (ctx->first.offset < det.offset ||
+			                   (ctx->first.offset == det.offset && ctx->first.dv < det.dv)))
+				det = ctx->first;
+			ctx->found = 1;
+			ctx->first = det;
+		}
+	}
 }
 
 void sha1kit_dc_options_default(sha1kit_dc_options *opt)
@@ -358,11 +439,12 @@ void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len)
 		p += take;
 		len -= take;
 	}
-	while (len >= 64) {
-		sha1kit_dc_block(ctx, p, ctx->length);
-		ctx->length += 64;
-		p += 64;
-		len -= 64;
+	if (len >= 64) {
+		size_t nblocks = len / 64;
+		dc_blocks(ctx, p, nblocks, ctx->length);
+		ctx->length += 64 * (uint64_t)nblocks;
+		p += 64 * nblocks;
+		len -= 64 * nblocks;
 	}
 	if (len) {
 		memcpy(ctx->buffer, p, len);

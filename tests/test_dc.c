@@ -347,7 +347,7 @@ static void run_dc(const dc_vector *v, int safe, int ubc, int detect, int rr, si
 
 static void check_vector(const dc_vector *v)
 {
-	static const size_t chunks[] = {1, 3, 63, 64, 65, 1000};
+	static const size_t chunks[] = {1, 3, 63, 64, 65, 1000, 4096};
 	size_t nchunks = v->len <= 1200 ? 6 : 2;
 	sha1kit_dc_detection where;
 	char hex[41];
@@ -382,6 +382,16 @@ static void check_vector(const dc_vector *v)
 	EXPECT(flag == v->flag && strcmp(hex, v->sha1) == 0);
 	run_dc(v, 0, 1, 1, 1, 64, hex, &where, &flag);
 	EXPECT(flag == v->flag_rr && strcmp(hex, v->sha1) == 0);
+	/* ... and in one update (look-ahead filter, deferred recompression where the kernel has them) */
+	for (int rr = 0; rr < 2; rr++) {
+		sha1kit_dc_detection w1;
+		int f1;
+		run_dc(v, 1, 1, 1, rr, v->len ? v->len : 1, hex, &where, &flag);
+		run_dc(v, 0, 1, 1, rr, v->len ? v->len : 1, hex, &w1, &f1);
+		EXPECT(f1 == flag && strcmp(hex, v->sha1) == 0);
+		EXPECT(w1.dv == where.dv && w1.offset == where.offset &&
+		       w1.reduced_round == where.reduced_round);
+	}
 	/* UBC off: all 32 DVs on every block, identical results */
 	run_dc(v, 1, 0, 1, 0, 7, hex, &where, &flag);
 	EXPECT(flag == v->flag && strcmp(hex, v->digest) == 0);
@@ -698,7 +708,7 @@ static void lanes_check(const sha1kit_batch_kernel *bk, uint32_t blk[][16], uint
 {
 	const unsigned L = bk->lanes;
 	uint8_t bytes[SHA1KIT_MAX_LANES][64];
-	const uint8_t *ptr[SHA1KIT_MAX_LANES];
+	const uint8_t *ptr[SHA1KIT_MAX_LANES] = {0};
 	uint32_t state[5 * SHA1KIT_MAX_LANES], bitmap, want_bitmap = 0;
 	static sha1kit_lanes_dc out;
 	for (unsigned l = 0; l < L; l++) {

@@ -110,7 +110,9 @@ static void test_expected_kernels_run(void **state)
 	{
 		const char *dc = "portable";
 		int shani = has_word(expected, "shani"), avx2 = has_word(expected, "avx2");
-		if (shani && avx2)
+		if (shani && avx2 && expect_avx512)
+			dc = "shani+avx512";
+		else if (shani && avx2)
 			dc = "shani+avx2";
 		else if (shani && SHA1KIT_HAVE_SSE2)
 			dc = "shani+sse2";

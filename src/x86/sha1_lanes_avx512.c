@@ -51,6 +51,7 @@ TARGET static inline void load16x16(void *out, const uint8_t *const *p, size_t o
 #define SK_LANES_DC         sha1kit_lanes16_dc_avx512
 #define SK_LANES_LOAD       load16x16
 #define SK_LANES_UBC        sha1kit_ubc_lanes16_avx512
+#define SK_LANES_AHEAD      sha1kit_ubc_ahead16_avx512
 #define SK_LANES_RECOMPRESS sha1kit_lanes16_recompress_avx512
 #include "../sha1_lanes.h"
 #endif

@@ -1,0 +1,115 @@
+/*
+ * rc_queue.h - candidates waiting for recompression (Stevens 2013, section 4), run L at a time in
+ * the vector lanes of a recompression kernel (src/sha1_lanes.h). Included by the batch and the
+ * single-stream SHA-1DC code; the functions are inline so that a constant lane count and strides
+ * give simple copies.
+ *
+ * Deferring is allowed when a detection changes no chaining value: with the safe hash off and no
+ * detection callback (which expects each block's report in order). A result goes to the detection
+ * record of its message: the first block wins, then, within a block, the lowest DV index, which is
+ * what the single-stream loop, trying the DVs in table order and stopping at the first hit, reports.
+ */
+#ifndef SHA1KIT_RC_QUEUE_H
+#define SHA1KIT_RC_QUEUE_H
+
+#include "internal.h"
+
+typedef struct sha1kit_rc_queue {
+	uint32_t Wp[80 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));   /* partner words, word-major */
+	uint32_t st[5 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));    /* our state before testt */
+	uint32_t in[5 * SHA1KIT_MAX_LANES], out[5 * SHA1KIT_MAX_LANES];     /* partner's IHVs (results) */
+	uint32_t before[SHA1KIT_MAX_LANES][5], after[SHA1KIT_MAX_LANES][5]; /* our IHVs around the block */
+	size_t msg[SHA1KIT_MAX_LANES];
+	uint64_t offset[SHA1KIT_MAX_LANES];
+	int dv[SHA1KIT_MAX_LANES];
+	unsigned n;
+	int testt;
+} sha1kit_rc_queue;
+
+typedef struct sha1kit_rc_run {
+	sha1kit_lanes_recompress_fn recompress;
+	int reduced_round;
+	sha1kit_dc_detection *where; /* where[msg]: detection record of each message; NULL: none */
+	int flagged;                 /* some candidate was a detection */
+	sha1kit_rc_queue q[2];       /* testt 58, 65 */
+} sha1kit_rc_run;
+
+static inline void sha1kit_rc_init(sha1kit_rc_run *r, sha1kit_lanes_recompress_fn fn, int reduced_round,
+                                   sha1kit_dc_detection *where)
+{
+	r->recompress = fn;
+	r->reduced_round = reduced_round;
+	r->where = where;
+	r->flagged = 0;
+	r->q[0].n = r->q[1].n = 0;
+	r->q[0].testt = 58;
+	r->q[1].testt = 65;
+}
+
+/* Recompress the queued candidates (lanes past q->n hold stale data; their results are unread). */
+static inline __attribute__((always_inline)) void sha1kit_rc_run_queue(sha1kit_rc_run *r, sha1kit_rc_queue *q,
+                                                                       const unsigned L)
+{
+	r->recompress(q->testt, q->Wp, q->st, q->in, q->out);
+	for (unsigned s = 0; s < q->n; s++) {
+		int full = 1, reduced = r->reduced_round;
+		for (int w = 0; w < 5; w++) {
+			full &= q->out[w * L + s] == q->after[s][w];
+			reduced &= q->in[w * L + s] == q->before[s][w];
+		}
+		if (!full && !reduced)
+			continue;
+		r->flagged = 1;
+		if (r->where) {
+			sha1kit_dc_detection *d = &r->where[q->msg[s]];
+			if (d->dv < 0 || q->offset[s] < d->offset ||
+			    (q->offset[s] == d->offset && q->dv[s] < d->dv)) {
+				d->offset = q->offset[s];
+				d->dv = q->dv[s];
+				d->reduced_round = !full;
+			}
+		}
+	}
+	q->n = 0;
+}
+
+/*
+ * Queue a block's candidates (one per DV in the UBC mask). W[t * ws] is the block's W[t]; s58/s65
+ * [w * ss] the states before steps 58 and 65; before/after[w * is] our chaining value before and
+ * after the block. `msg` and `offset` say where a detection is recorded.
+ */
+static inline __attribute__((always_inline)) void
+sha1kit_rc_add(sha1kit_rc_run *r, uint32_t mask, const uint32_t *W, size_t ws, const uint32_t *s58,
+               const uint32_t *s65, size_t ss, const uint32_t *before, const uint32_t *after, size_t is,
+               size_t msg, uint64_t offset, const unsigned L)
+{
+	while (mask) {
+		int k = sha1kit_ctz32(mask);
+		const sha1kit_dv *dv = &sha1kit_dvs[k];
+		sha1kit_rc_queue *q = &r->q[dv->testt == 58 ? 0 : 1];
+		const uint32_t *st = dv->testt == 58 ? s58 : s65;
+		unsigned s = q->n++;
+		mask &= mask - 1;
+		for (int t = 0; t < 80; t++)
+			q->Wp[t * L + s] = W[t * ws] ^ dv->dm[t];
+		for (int w = 0; w < 5; w++) {
+			q->st[w * L + s] = st[w * ss];
+			q->before[s][w] = before[w * is];
+			q->after[s][w] = after[w * is];
+		}
+		q->msg[s] = msg;
+		q->offset[s] = offset;
+		q->dv[s] = k;
+		if (q->n == L)
+			sha1kit_rc_run_queue(r, q, L);
+	}
+}
+
+static inline __attribute__((always_inline)) void sha1kit_rc_flush(sha1kit_rc_run *r, const unsigned L)
+{
+	for (int k = 0; k < 2; k++)
+		if (r->q[k].n)
+			sha1kit_rc_run_queue(r, &r->q[k], L);
+}
+
+#endif /* SHA1KIT_RC_QUEUE_H */
