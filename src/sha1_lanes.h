@@ -21,6 +21,8 @@
 
 typedef uint32_t lv __attribute__((vector_size(4 * LANES)));
 typedef int32_t lvs __attribute__((vector_size(4 * LANES)));
+/* The same vector read from memory with only 4-byte alignment promised (caller-owned arrays). */
+typedef uint32_t lvu __attribute__((vector_size(4 * LANES), aligned(4)));
 
 #define LROTL(x, n)  (((x) << (n)) | ((x) >> (32 - (n))))
 #define LSIGN(x)     ((lv)((lvs)(x) >> 31))
@@ -207,7 +209,7 @@ SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *bloc
 SK_LANES_TARGET void SK_LANES_RECOMPRESS(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
                                          uint32_t *ihv_out)
 {
-	const lv *w = (const lv *)(const void *)Wp;
+	const lvu *w = (const lvu *)(const void *)Wp;
 	lv s[5], in[5], a, b, c, d, e;
 	memcpy(s, st, sizeof(s));
 	a = s[0];
