@@ -31,6 +31,10 @@ packages=(
 	gcc-i686-linux-gnu libc6-dev-i386-cross
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 )
+# sha1kit bench's multi-buffer peer (Intel's ipsec-mb): built for x86-64 only
+if [ "$(dpkg --print-architecture 2>/dev/null || true)" = amd64 ]; then
+	packages+=(libipsec-mb-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

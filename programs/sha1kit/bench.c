@@ -106,11 +106,12 @@ static void bench_usage(void)
 {
 	fputs("Usage: sha1kit bench [OPTION]...\n"
 	      "Measure SHA-1 throughput: every sha1kit kernel this CPU runs, plain (fast)\n"
-	      "and with collision detection (dc), and the SHA-1 of OpenSSL, nettle and\n"
-	      "libgcrypt when they were found at build time. Each message is hashed one-shot;\n"
-	      "the clock is the thread's CPU time; repetitions are interleaved across\n"
-	      "implementations; medians are reported, with ratios to OpenSSL's EVP SHA-1\n"
-	      "measured in the same run (> 1: faster).\n"
+	      "and with collision detection (dc), the batch APIs on every batch kernel, and\n"
+	      "the SHA-1 of OpenSSL, nettle, libgcrypt and (batch) Intel's ipsec-mb when they\n"
+	      "were found at build time. Each message is hashed one-shot (batch rows: many\n"
+	      "per call); the clock is the thread's CPU time; repetitions are interleaved\n"
+	      "across implementations; medians are reported, with ratios to OpenSSL's EVP\n"
+	      "SHA-1 measured in the same run (> 1: faster).\n"
 	      "\n"
 	      "      --sizes=LIST        message sizes in bytes, comma-separated, each at most\n"
 	      "                            once, 0 to 1G; optional suffix K, M or G (binary:\n"
@@ -125,9 +126,9 @@ static void bench_usage(void)
 	      "      --only=LIST         measure only implementations whose id contains one of\n"
 	      "                            the comma-separated strings (and the baseline)\n"
 	      "      --baseline=ID       implementation the ratios refer to (openssl-evp)\n"
-	      "      --batch=N           messages per call of the batch API rows (default 64;\n"
-	      "                            0: none); a call hashes N copies of the\n"
-	      "                            message\n"
+	      "      --batch=N           messages per call of the batch rows: sha1kit's batch\n"
+	      "                            API and ipsec-mb (default 64; 0: no batch rows);\n"
+	      "                            a call hashes N copies of the message\n"
 	      "      --list              list the implementations and exit\n"
 	      "      --openssl-no-shani  run OpenSSL without SHA-NI: re-run this command with\n"
 	      "                            OPENSSL_ia32cap=\"" NO_SHANI "\" in the environment\n"
@@ -669,7 +670,7 @@ int sk_cmd_bench(int argc, char **argv)
 	struct bench_impl impls[MAX_IMPLS];
 	size_t n_all = bench_add_sha1kit(impls, MAX_IMPLS, (size_t)batch);
 	s.batch = (size_t)batch;
-	size_t n_peers = bench_add_peers(impls + n_all, MAX_IMPLS - n_all);
+	size_t n_peers = bench_add_peers(impls + n_all, MAX_IMPLS - n_all, (size_t)batch);
 	n_all += n_peers;
 	if (no_shani) {
 		bool have_openssl = false;

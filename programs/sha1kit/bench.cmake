@@ -1,9 +1,10 @@
 # `sha1kit bench` (bench*.c), included from programs/sha1kit/CMakeLists.txt after add_executable(sha1kit).
 #
 # Peers are linked when found, each optional: OpenSSL's libcrypto (libssl-dev), nettle (nettle-dev),
-# libgcrypt (libgcrypt20-dev). JSON output needs jansson (libjansson-dev). Turn the peers off with
+# libgcrypt (libgcrypt20-dev), and Intel's multi-buffer library (libipsec-mb-dev, x86-64) as the peer
+# of the batch rows. JSON output needs jansson (libjansson-dev). Turn the peers off with
 # -DSHA1KIT_BENCH_PEERS=OFF (then the sha1kit binary links none of them and the bench has no ratios).
-option(SHA1KIT_BENCH_PEERS "Link OpenSSL, nettle and libgcrypt (when found) for sha1kit bench" ON)
+option(SHA1KIT_BENCH_PEERS "Link OpenSSL, nettle, libgcrypt and ipsec-mb (when found) for sha1kit bench" ON)
 
 target_sources(sha1kit PRIVATE bench.c bench_impl.c bench_peers.c bench_output.c)
 # bench_impl.c forces each kernel through src/internal.h (not installed), like tests/test_kernels.c.
@@ -54,6 +55,14 @@ if(SHA1KIT_BENCH_PEERS)
     target_link_libraries(sha1kit PRIVATE PkgConfig::SK_BENCH_GCRYPT)
     set_property(SOURCE bench_peers.c APPEND PROPERTY COMPILE_DEFINITIONS SK_BENCH_HAVE_GCRYPT)
     list(APPEND _sk_bench_found "libgcrypt ${SK_BENCH_GCRYPT_VERSION}")
+  endif()
+  find_path(SK_BENCH_IPSECMB_INCLUDE intel-ipsec-mb.h)
+  find_library(SK_BENCH_IPSECMB_LIB IPSec_MB)
+  if(SK_BENCH_IPSECMB_INCLUDE AND SK_BENCH_IPSECMB_LIB)
+    target_link_libraries(sha1kit PRIVATE ${SK_BENCH_IPSECMB_LIB})
+    set_property(SOURCE bench_peers.c APPEND PROPERTY INCLUDE_DIRECTORIES ${SK_BENCH_IPSECMB_INCLUDE})
+    set_property(SOURCE bench_peers.c APPEND PROPERTY COMPILE_DEFINITIONS SK_BENCH_HAVE_IPSECMB)
+    list(APPEND _sk_bench_found "ipsec-mb")
   endif()
 endif()
 string(REPLACE ";" ", " _sk_bench_found "${_sk_bench_found}")

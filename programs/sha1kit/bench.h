@@ -50,7 +50,7 @@ struct bench_impl {
 #define BENCH_MAX_BATCH 4096
 size_t bench_add_sha1kit(struct bench_impl *out, size_t max, size_t batch);
 /* Append the peers linked at build time (bench_peers.c); returns how many were added. */
-size_t bench_add_peers(struct bench_impl *out, size_t max);
+size_t bench_add_peers(struct bench_impl *out, size_t max, size_t batch);
 
 /* Kernels compiled into the library, with whether this CPU runs them. */
 struct bench_kernel_info {

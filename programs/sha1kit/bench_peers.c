@@ -13,6 +13,10 @@
  *                    (deprecated in 3.0, still built by Debian): no allocation, no lookup.
  *   nettle           sha1_init, sha1_update, sha1_digest.
  *   libgcrypt        gcry_md_hash_buffer(GCRY_MD_SHA1, ...).
+ *   ipsec-mb         Intel's multi-buffer library (intel-ipsec-mb): plain SHA-1 jobs
+ *                    (IMB_AUTH_SHA_1) submitted to one manager set up by init_mb_mgr_auto, then
+ *                    flushed: a "batch" row with --batch messages per call, the peer of sha1kit's
+ *                    batch rows (its lanes are filled and refilled as sha1kit's are).
  *
  * OpenSSL picks SHA-NI from its own CPUID probe, which runs when libcrypto is loaded; the environment
  * variable OPENSSL_ia32cap=":~0x20000000" masks it off (see `sha1kit bench --openssl-no-shani`).
@@ -32,6 +36,10 @@
 #if defined(SK_BENCH_HAVE_GCRYPT)
 #include <gcrypt.h>
 #endif
+#if defined(SK_BENCH_HAVE_IPSECMB)
+#define NO_COMPAT_IMB_API_053 1 /* its old names include SHA1, which OpenSSL's header declares */
+#include <intel-ipsec-mb.h>
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +47,8 @@
 
 #include "bench.h"
 
-#if defined(SK_BENCH_HAVE_OPENSSL) || defined(SK_BENCH_HAVE_NETTLE) || defined(SK_BENCH_HAVE_GCRYPT)
+#if defined(SK_BENCH_HAVE_OPENSSL) || defined(SK_BENCH_HAVE_NETTLE) || defined(SK_BENCH_HAVE_GCRYPT) ||      \
+    defined(SK_BENCH_HAVE_IPSECMB)
 static uint32_t first_word(const unsigned char *d)
 {
 	uint32_t w;
@@ -171,7 +180,53 @@ static const char *gcrypt_init(void)
 }
 #endif
 
-size_t bench_add_peers(struct bench_impl *out, size_t max)
+#if defined(SK_BENCH_HAVE_IPSECMB)
+static IMB_MGR *imb_mgr;
+static uint8_t imb_digests[BENCH_MAX_BATCH][20];
+static int imb_failed;
+
+static void imb_done(IMB_JOB *job, uint32_t *acc)
+{
+	if (job->status != IMB_STATUS_COMPLETED)
+		imb_failed = 1;
+	*acc = bench_fold(*acc, first_word(job->auth_tag_output));
+}
+
+/* impl->per_call plain SHA-1 jobs submitted, then flushed; count is a multiple of per_call. */
+static uint32_t run_ipsecmb(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	uint32_t acc = 0;
+	for (size_t done = 0; done < count; done += impl->per_call) {
+		IMB_JOB *job;
+		for (size_t i = 0; i < impl->per_call; i++) {
+			job = IMB_GET_NEXT_JOB(imb_mgr);
+			job->cipher_mode = IMB_CIPHER_NULL;
+			job->cipher_direction = IMB_DIR_ENCRYPT;
+			job->chain_order = IMB_ORDER_HASH_CIPHER;
+			job->hash_alg = IMB_AUTH_SHA_1;
+			job->src = msg;
+			job->dst = NULL;
+			job->cipher_start_src_offset_in_bytes = 0;
+			job->msg_len_to_cipher_in_bytes = 0;
+			job->hash_start_src_offset_in_bytes = 0;
+			job->msg_len_to_hash_in_bytes = len;
+			job->auth_tag_output = imb_digests[i];
+			job->auth_tag_output_len_in_bytes = 20;
+			for (job = IMB_SUBMIT_JOB(imb_mgr); job != NULL; job = IMB_GET_COMPLETED_JOB(imb_mgr))
+				imb_done(job, &acc);
+		}
+		while ((job = IMB_FLUSH_JOB(imb_mgr)) != NULL)
+			imb_done(job, &acc);
+	}
+	if (imb_failed) {
+		fprintf(stderr, "sha1kit bench: ipsec-mb: a job did not complete\n");
+		exit(1);
+	}
+	return acc;
+}
+#endif
+
+size_t bench_add_peers(struct bench_impl *out, size_t max, size_t batch)
 {
 	size_t n = 0;
 	(void)out;
@@ -202,6 +257,25 @@ size_t bench_add_peers(struct bench_impl *out, size_t max)
 	gcrypt_init();
 	new_impl(out, &n, max, "libgcrypt", "libgcrypt", "gcry_md_hash_buffer(GCRY_MD_SHA1)", run_gcrypt);
 #endif
+#if defined(SK_BENCH_HAVE_IPSECMB)
+	if (imb_mgr == NULL) {
+		IMB_ARCH arch;
+		imb_mgr = alloc_mb_mgr(0);
+		if (imb_mgr != NULL)
+			init_mb_mgr_auto(imb_mgr, &arch);
+	}
+	if (imb_mgr != NULL && batch > 0 && batch <= BENCH_MAX_BATCH) {
+		struct bench_impl *b =
+		    new_impl(out, &n, max, "ipsec-mb", "ipsec-mb",
+		             "IMB_AUTH_SHA_1 jobs, submit then flush, equal messages", run_ipsecmb);
+		if (b != NULL) {
+			b->shape = "batch";
+			b->per_call = batch;
+		}
+	}
+#else
+	(void)batch;
+#endif
 	return n;
 }
 
@@ -228,5 +302,8 @@ void bench_peer_versions(struct bench_machine *m)
 #endif
 #if defined(SK_BENCH_HAVE_GCRYPT)
 	add_version(m, "libgcrypt", gcrypt_init());
+#endif
+#if defined(SK_BENCH_HAVE_IPSECMB)
+	add_version(m, "ipsec-mb", imb_get_version_str());
 #endif
 }
