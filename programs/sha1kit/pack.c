@@ -456,16 +456,115 @@ static void null_sink(void *ctx, const uint8_t *p, size_t n)
 	(void)n;
 }
 
+static void collision_error(struct pk_error *err, uint64_t offset)
+{
+	set_error(err, true, offset, "collision attack detected in object at offset %" PRIu64, offset);
+	err->collision = true;
+}
+
 /* Finish a SHA-1DC object ID; false (and `err` set) when a collision attack was detected. */
 static bool finish_id(sha1kit_dc_ctx *dc, uint8_t id[PK_HASH_LEN], uint64_t offset, struct pk_error *err)
 {
 	if (sha1kit_dc_final(dc, id, NULL) == SHA1KIT_DC_COLLISION) {
-		set_error(err, true, offset, "collision attack detected in object at offset %" PRIu64,
-		          offset);
-		err->collision = true;
+		collision_error(err, offset);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Object IDs computed many at a time (sha1kit_dc_batch, which hashes 16 or 8 objects at once where
+ * the CPU allows): each queued object is its Git header and content, copied or inflated into an
+ * arena; the IDs land in objs[].id when the queue is flushed. Used for whole objects in pass 1 and,
+ * when no REF_DELTA needs an ID during resolution, for resolved deltas in pass 2. Larger objects
+ * are hashed one at a time as before.
+ */
+#define HB_ARENA   ((size_t)2 << 20) /* bytes of queued objects */
+#define HB_MSGS    256               /* queued objects */
+#define HB_MAX_OBJ ((size_t)256 << 10)
+
+struct hbatch {
+	uint8_t *arena; /* NULL: batching off (allocation failed), objects are hashed one by one */
+	size_t used, n;
+	sha1kit_msg msgs[HB_MSGS];
+	uint32_t obj[HB_MSGS];
+	uint8_t digests[HB_MSGS * PK_HASH_LEN];
+	sha1kit_dc_detection where[HB_MSGS];
+};
+
+static struct hbatch *hb_new(void)
+{
+	struct hbatch *hb = calloc(1, sizeof(*hb));
+	if (hb != NULL) {
+		hb->arena = malloc(HB_ARENA);
+	}
+	return hb;
+}
+
+static void hb_free(struct hbatch *hb)
+{
+	if (hb != NULL) {
+		free(hb->arena);
+		free(hb);
+	}
+}
+
+/* Hash the queued objects into objs[].id; false (and `err` set) on a collision attack, reported
+ * for the first flagged object in pack order. */
+static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error *err)
+{
+	size_t n = hb->n, first = n;
+	hb->n = 0;
+	hb->used = 0;
+	if (n == 0) {
+		return true;
+	}
+	if (sha1kit_dc_batch(hb->msgs, n, NULL, hb->digests, hb->where) == SHA1KIT_DC_COLLISION) {
+		for (size_t i = 0; i < n; i++) {
+			if (hb->where[i].dv >= 0 &&
+			    (first == n || objs[hb->obj[i]].offset < objs[hb->obj[first]].offset)) {
+				first = i;
+			}
+		}
+		collision_error(err, objs[hb->obj[first]].offset);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		memcpy(objs[hb->obj[i]].id, hb->digests + PK_HASH_LEN * i, PK_HASH_LEN);
+	}
+	return true;
+}
+
+/* Room for an object of `len` bytes of content with its header (flushing first if needed): where
+ * the content goes, after the header written there; NULL when the object is not batched. */
+static uint8_t *hb_room(struct hbatch *hb, struct pk_object *objs, unsigned type, uint64_t len, bool *ok,
+                        struct pk_error *err)
+{
+	char hdr[32];
+	size_t hl;
+	*ok = true;
+	if (hb == NULL || hb->arena == NULL || len > HB_MAX_OBJ) {
+		return NULL;
+	}
+	hl = object_header(hdr, sizeof(hdr), type, len);
+	if (hb->n == HB_MSGS || HB_ARENA - hb->used < hl + len) {
+		if (!hb_flush(hb, objs, err)) {
+			*ok = false;
+			return NULL;
+		}
+	}
+	memcpy(hb->arena + hb->used, hdr, hl);
+	hb->msgs[hb->n].data = hb->arena + hb->used;
+	hb->msgs[hb->n].len = hl + (size_t)len;
+	return hb->arena + hb->used + hl;
+}
+
+/* Queue the object whose room hb_room gave (its content now written) as object `obj`. */
+static void hb_commit(struct hbatch *hb, uint32_t obj)
+{
+	hb->obj[hb->n] = obj;
+	hb->used += hb->msgs[hb->n].len;
+	hb->n++;
 }
 
 /* Index of the object at `offset` among objs[0..n) (sorted by offset), or PK_NO_BASE. */
@@ -494,6 +593,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 	sha1kit_dc_ctx dc;
 	uint8_t *chunk = malloc(CHUNK_LEN);
 	struct grow full = {NULL, 0, 0, false}; /* whole non-blob object, --strict only */
+	struct hbatch *hb = hb_new();
 	int rc = -1;
 
 	if (chunk == NULL) {
@@ -610,11 +710,26 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		uint64_t consumed = 0;
 		enum inf_status st;
 		bool whole = type != PK_OFS_DELTA && type != PK_REF_DELTA;
-		if (whole) {
+		uint8_t *room = NULL;
+		if (whole && !(opt->strict && type != PK_BLOB)) {
+			bool ok;
+			room = hb_room(hb, pack->objs, type, size, &ok, err);
+			if (!ok) {
+				goto out;
+			}
+		}
+		if (whole && room == NULL) {
 			char hdr[32];
 			sha1kit_dc_update(&dc, hdr, object_header(hdr, sizeof(hdr), type, size));
 		}
-		if (whole && opt->strict && type != PK_BLOB) {
+		if (room != NULL) {
+			/* inflated straight into the batch arena: exactly `size` bytes or an error */
+			st = inflate_exact(inf, data + p, end - p, room, size, NULL, NULL, chunk, CHUNK_LEN,
+			                   &consumed);
+			if (st == INF_OK) {
+				hb_commit(hb, i);
+			}
+		} else if (whole && opt->strict && type != PK_BLOB) {
 			/* The whole object, to check its syntax; the buffer grows with the data, so a
 			 * false size cannot make us allocate much. */
 			full.len = 0;
@@ -642,7 +757,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			inflate_error(err, inf, st, pos, size, "object");
 			goto out;
 		}
-		if (whole && !finish_id(&dc, o->id, pos, err)) {
+		if (whole && room == NULL && !finish_id(&dc, o->id, pos, err)) {
 			goto out;
 		}
 		if (!whole) {
@@ -671,6 +786,9 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		          end - pos, pack->nr);
 		goto out;
 	}
+	if (hb != NULL && !hb_flush(hb, pack->objs, err)) {
+		goto out;
+	}
 	sha1kit_fast_update(&trailer, data + hashed, (size_t)(end - hashed));
 	uint8_t sum[PK_HASH_LEN];
 	sha1kit_fast_final(&trailer, sum);
@@ -690,6 +808,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 out:
 	free(chunk);
 	free(full.p);
+	hb_free(hb);
 	return rc;
 }
 
@@ -866,6 +985,7 @@ struct worker {
 	uint8_t *in; /* an entry's stored data, when read through opt->read */
 	size_t in_cap;
 	sha1kit_dc_ctx dc;
+	struct hbatch *hb; /* IDs of resolved objects, batched (NULL: one by one) */
 	bool failed;
 	struct pk_error err;
 };
@@ -1252,12 +1372,24 @@ static bool resolve_tree(struct worker *w, uint32_t root)
 				return false;
 			}
 		}
-		char hdr[32];
-		sha1kit_dc_update(&w->dc, hdr, object_header(hdr, sizeof(hdr), type, len));
-		sha1kit_dc_update(&w->dc, d, (size_t)len);
-		if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
+		bool queued;
+		uint8_t *room = hb_room(w->hb, objs, type, len, &queued, &w->err);
+		if (!queued) {
 			free(d);
 			return false;
+		}
+		if (room != NULL) {
+			/* no REF_DELTA waits for this ID: it is computed with others later */
+			memcpy(room, d, (size_t)len);
+			hb_commit(w->hb, c);
+		} else {
+			char hdr[32];
+			sha1kit_dc_update(&w->dc, hdr, object_header(hdr, sizeof(hdr), type, len));
+			sha1kit_dc_update(&w->dc, d, (size_t)len);
+			if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
+				free(d);
+				return false;
+			}
 		}
 		objs[c].real_type = (uint8_t)type;
 		objs[c].depth = objs[f->obj].depth + 1;
@@ -1295,6 +1427,9 @@ static void *worker_main(void *arg)
 			worker_fail(w);
 			break;
 		}
+	}
+	if (!w->failed && w->hb != NULL && !hb_flush(w->hb, r->pack->objs, &w->err)) {
+		worker_fail(w);
 	}
 	while (w->sp > 0) { /* after an error */
 		free(w->stack[--w->sp].data);
@@ -1410,6 +1545,8 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		ws[t].r = &r;
 		ws[t].index = t;
 		sha1kit_dc_init(&ws[t].dc, NULL);
+		/* IDs are needed during resolution only to find REF_DELTA children */
+		ws[t].hb = r.n_ref == 0 ? hb_new() : NULL;
 		if (!inflater_init(&ws[t].inf)) {
 			spawn_failed = true;
 			break;
@@ -1450,6 +1587,9 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		free(ws[t].stack);
 		free(ws[t].delta);
 		free(ws[t].in);
+	}
+	for (unsigned t = 0; t < nthreads; t++) {
+		hb_free(ws[t].hb);
 	}
 	free(ws);
 	if (rc == 0) {
