@@ -479,7 +479,7 @@ static bool finish_id(sha1kit_dc_ctx *dc, uint8_t id[PK_HASH_LEN], uint64_t offs
  * when no REF_DELTA needs an ID during resolution, for resolved deltas in pass 2. Larger objects
  * are hashed one at a time as before.
  */
-#define HB_ARENA   ((size_t)2 << 20) /* bytes of queued objects */
+#define HB_ARENA   ((size_t)4 << 20) /* bytes of queued objects */
 #define HB_MSGS    256               /* queued objects */
 #define HB_MAX_OBJ ((size_t)256 << 10)
 
