@@ -9,8 +9,9 @@
  *
  * Conventions for every function below:
  *  - Sizes are in bytes. `data` may be NULL only when its length is 0; it may have any alignment.
- *  - Contexts hold no pointers and no heap memory: a context may be copied with memcpy or plain
- *    assignment at any point, and the copy continues independently. Nothing here allocates.
+ *  - Contexts hold no pointers into themselves and no heap memory (only the caller's callback and
+ *    its user pointer): a context may be copied with memcpy or plain assignment at any point, and
+ *    the copy continues independently. Nothing here allocates.
  *  - Functions are thread-safe as long as each context is used by one thread at a time.
  *  - The only global state is a CPU-feature probe run once per process (thread-safe).
  *  - Passing NULL where a pointer is required is undefined behaviour, like memcpy.
@@ -238,7 +239,8 @@ SHA1KIT_API const char *sha1kit_kernel_name(void);
 
 /**
  * Name of the kernel that new SHA-1DC contexts use in this process: compression + UBC filter,
- * e.g. "shani+avx2", "portable+sse2", "armv8" or "portable". Static string.
+ * e.g. "shani+avx512" (SHA-NI compression, UBC filter of 16 blocks at once with AVX-512),
+ * "shani+avx2", "portable+sse2", "armv8" or "portable". Static string.
  */
 SHA1KIT_API const char *sha1kit_dc_kernel_name(void);
 

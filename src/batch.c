@@ -229,12 +229,11 @@ static int dc_finish(const sha1kit_dc_ctx *ctx, size_t msg, uint8_t *digests, sh
 	return ctx->found != 0;
 }
 
-/* The rest of a lane's message through the context's single-stream DC kernel. */
+/* The rest of a lane's message through the context's single-stream DC path (as sha1kit_dc_update). */
 static int dc_lane_run_single(lane *l, sha1kit_dc_ctx *ctx, uint8_t *digests, sha1kit_dc_detection *where)
 {
 	do
-		for (size_t b = 0; b < l->left; b++)
-			sha1kit_dc_block(ctx, l->p + 64 * b, l->offset + 64 * b);
+		sha1kit_dc_blocks(ctx, l->p, l->left, l->offset);
 	while (!lane_advance(l, l->left));
 	return dc_finish(ctx, l->msg, digests, where);
 }

@@ -331,5 +331,8 @@ void sha1kit_dc_check(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80], 
 
 /* One block of a DC context at message offset `offset` (a multiple of 64), through its kernel. */
 void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t offset);
+/* `nblocks` whole blocks, the first at message offset `offset`, as sha1kit_dc_update takes them
+ * (through the kernel's look-ahead path when it has one). */
+void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset);
 
 #endif /* SHA1KIT_INTERNAL_H */

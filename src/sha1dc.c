@@ -329,7 +329,7 @@ static void dc_block_defer(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
 	sha1kit_rc_add(run, mask, W, 1, s58.s, s65.s, 1, before, ctx->ihv, 1, 0, offset, SHA1KIT_MAX_LANES);
 }
 
-static void dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset)
+void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset)
 {
 	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
 	const int defer = kernel->recompress16 && !ctx->options.safe_hash && !ctx->callback;
@@ -441,7 +441,7 @@ void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len)
 	}
 	if (len >= 64) {
 		size_t nblocks = len / 64;
-		dc_blocks(ctx, p, nblocks, ctx->length);
+		sha1kit_dc_blocks(ctx, p, nblocks, ctx->length);
 		ctx->length += 64 * (uint64_t)nblocks;
 		p += 64 * nblocks;
 		len -= 64 * nblocks;

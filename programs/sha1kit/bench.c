@@ -127,8 +127,8 @@ static void bench_usage(void)
 	      "                            the comma-separated strings (and the baseline)\n"
 	      "      --baseline=ID       implementation the ratios refer to (openssl-evp)\n"
 	      "      --batch=N           messages per call of the batch rows: sha1kit's batch\n"
-	      "                            API and ipsec-mb (default 64; 0: no batch rows);\n"
-	      "                            a call hashes N copies of the message\n"
+	      "                            API and ipsec-mb (default 64; 0: no batch rows;\n"
+	      "                            at most 4096); a call hashes N copies of the message\n"
 	      "      --list              list the implementations and exit\n"
 	      "      --openssl-no-shani  run OpenSSL without SHA-NI: re-run this command with\n"
 	      "                            OPENSSL_ia32cap=\"" NO_SHANI "\" in the environment\n"
@@ -154,7 +154,7 @@ static bool parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 	errno = 0;
-	if (*s == '-' || *s == '\0')
+	if (*s < '0' || *s > '9') /* no sign, no leading space (strtoull would take them) */
 		return false;
 	unsigned long long x = strtoull(s, &end, 0);
 	if (errno != 0 || *end != '\0')
@@ -685,7 +685,7 @@ int sk_cmd_bench(int argc, char **argv)
 	}
 	if (list) {
 		for (size_t i = 0; i < n_all; i++)
-			printf("%-24s %-5s %-6s %s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
+			printf("%-30s %-5s %-6s %s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
 			       impls[i].note, impls[i].is_default ? " (default on this CPU)" : "");
 		free(s.sizes);
 		return sk_finish(SK_EXIT_OK, false);

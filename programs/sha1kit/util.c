@@ -93,4 +93,6 @@ void sk_print_version(void)
 	printf("compiler: %.*s\n", (int)len, cc);
 	printf("kernel: %s\n", sha1kit_kernel_name());
 	printf("dc-kernel: %s\n", sha1kit_dc_kernel_name());
+	printf("batch-kernel: %s\n", sha1kit_fast_batch_kernel_name());
+	printf("dc-batch-kernel: %s\n", sha1kit_dc_batch_kernel_name());
 }
