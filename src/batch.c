@@ -261,7 +261,8 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
 		lane_start(&lanes[i], &msgs[next], next);
 		state_put(state, L, i, lanes[i].ihv);
-		ctx[i] = *proto;
+		if (!deferred) /* a lane's context is used by the immediate detection step only */
+			ctx[i] = *proto;
 		if (where)
 			where[next] = none;
 		busy[i] = 1;
@@ -295,15 +296,19 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 			}
 			if (!lane_advance(&lanes[i], 1))
 				continue;
-			state_get(state, L, i, ctx[i].ihv);
-			if (deferred)
-				dc_store_digest(ctx[i].ihv, lanes[i].msg, digests);
-			else
+			if (deferred) {
+				uint32_t ihv[5];
+				state_get(state, L, i, ihv);
+				dc_store_digest(ihv, lanes[i].msg, digests);
+			} else {
+				state_get(state, L, i, ctx[i].ihv);
 				run.flagged |= dc_finish(&ctx[i], lanes[i].msg, digests, where);
+			}
 			if (next < n) {
 				lane_start(&lanes[i], &msgs[next], next);
 				state_put(state, L, i, lanes[i].ihv);
-				ctx[i] = *proto;
+				if (!deferred)
+					ctx[i] = *proto;
 				if (where)
 					where[next] = none;
 				next++;
@@ -319,6 +324,8 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 			/* the single-stream rest merges its detection with the lanes' (earlier blocks first)
 			 */
 			sha1kit_dc_detection early = where ? where[lanes[i].msg] : none;
+			if (deferred)
+				ctx[i] = *proto;
 			state_get(state, L, i, ctx[i].ihv);
 			run.flagged |= dc_lane_run_single(&lanes[i], &ctx[i], digests, where);
 			if (where && early.dv >= 0)
