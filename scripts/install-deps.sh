@@ -15,7 +15,7 @@ set -euo pipefail
 
 packages=(
 	# native build and unit tests
-	build-essential cmake pkg-config libcmocka-dev libjansson-dev libssl-dev zlib1g-dev
+	build-essential cmake pkg-config libcmocka-dev libjansson-dev libssl-dev zlib1g-dev libdeflate-dev
 	# tools, generators and oracles (git hash-object/index-pack, sha1cdsum = reference SHA-1DC,
 	# coreutils sha1sum = CLI format)
 	python3 git sha1cdsum coreutils clang-format

@@ -31,6 +31,9 @@
 #include <string.h>
 
 #include <zlib.h>
+#if defined(SK_HAVE_LIBDEFLATE)
+#include <libdeflate.h>
+#endif
 
 #include "sha1kit.h"
 
@@ -129,6 +132,9 @@ enum inf_status { INF_OK = 0, INF_TRUNCATED, INF_CORRUPT, INF_TOO_LONG, INF_TOO_
 
 struct inflater {
 	z_stream zs;
+#if defined(SK_HAVE_LIBDEFLATE)
+	struct libdeflate_decompressor *ld; /* NULL: zlib only */
+#endif
 	bool ready;
 	const char *zmsg; /* zlib's message for INF_CORRUPT, if any */
 	uint64_t produced;
@@ -140,6 +146,9 @@ static bool inflater_init(struct inflater *f)
 	if (inflateInit(&f->zs) != Z_OK) {
 		return false;
 	}
+#if defined(SK_HAVE_LIBDEFLATE)
+	f->ld = libdeflate_alloc_decompressor();
+#endif
 	f->ready = true;
 	return true;
 }
@@ -148,6 +157,10 @@ static void inflater_end(struct inflater *f)
 {
 	if (f->ready) {
 		inflateEnd(&f->zs);
+#if defined(SK_HAVE_LIBDEFLATE)
+		libdeflate_free_decompressor(f->ld);
+		f->ld = NULL;
+#endif
 		f->ready = false;
 	}
 }
@@ -171,6 +184,26 @@ static enum inf_status inflate_exact(struct inflater *f, const uint8_t *in, uint
 	uint8_t extra;
 
 	f->zmsg = NULL;
+#if defined(SK_HAVE_LIBDEFLATE)
+	/* When the whole output fits a buffer, libdeflate inflates it in one call (about twice as fast
+	 * as zlib). A stream it does not take exactly (corrupt, truncated, or not `size` bytes) goes to
+	 * zlib below, which gives the diagnosis; the sink is called only on success. */
+	if (f->ld != NULL && (out != NULL || size <= chunk_len)) {
+		size_t in_used = 0, out_used = 0;
+		uint8_t *o = out != NULL ? out : chunk;
+		size_t in_len = avail > SIZE_MAX ? SIZE_MAX : (size_t)avail;
+		if (libdeflate_zlib_decompress_ex(f->ld, in, in_len, o, (size_t)size, &in_used, &out_used) ==
+		        LIBDEFLATE_SUCCESS &&
+		    out_used == size) {
+			if (out == NULL && size > 0) {
+				sink(sink_ctx, chunk, (size_t)size);
+			}
+			f->produced = size;
+			*consumed = in_used;
+			return INF_OK;
+		}
+	}
+#endif
 	inflateReset(zs);
 	zs->next_in = (Bytef *)(uintptr_t)in; /* zlib does not write through next_in */
 	zs->avail_in = (uInt)(in_left > ZCAP ? ZCAP : in_left);
