@@ -11,7 +11,9 @@
  *  - Sizes are in bytes. `data` may be NULL only when its length is 0; it may have any alignment.
  *  - Contexts hold no pointers into themselves and no heap memory (only the caller's callback and
  *    its user pointer): a context may be copied with memcpy or plain assignment at any point, and
- *    the copy continues independently. Nothing here allocates.
+ *    the copy continues independently. Nothing here allocates; scratch space is on the stack (up
+ *    to about 48 KiB in sha1kit_dc_update/final and the batch functions, for the queues of the
+ *    vector recompression).
  *  - Functions are thread-safe as long as each context is used by one thread at a time.
  *  - The only global state is a CPU-feature probe run once per process (thread-safe).
  *  - Passing NULL where a pointer is required is undefined behaviour, like memcpy.
