@@ -120,33 +120,45 @@ const char *sha1kit_dc_kernel_name(void)
  * a lanes call costs about as much as min_active single-stream blocks (measured with SHA-NI as the
  * single-stream kernel: 16-lane call 165 ns plain / 285-300 ns DC, against 40 / 60 ns a block).
  */
+/* The lanes kernels, with the flavour's min_active. */
+#define LANES16_AVX512(min_active)                                                                           \
+	{                                                                                                    \
+		"avx512x16", 16, min_active, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512,           \
+		    sha1kit_lanes16_recompress_avx512, SHA1KIT_CPU_AVX512                                    \
+	}
+#define LANES8_AVX2(min_active)                                                                              \
+	{                                                                                                    \
+		"avx2x8", 8, min_active, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2,                     \
+		    sha1kit_lanes8_recompress_avx2, SHA1KIT_CPU_AVX2                                         \
+	}
+#define SINGLE                                                                                               \
+	{                                                                                                    \
+		"single", 0, 0, 0, NULL, NULL, NULL, 0                                                       \
+	}
+
 const sha1kit_batch_kernel sha1kit_fast_batch_kernels[] = {
 #if SHA1KIT_HAVE_AVX512
-    {"avx512x16", 16, 5, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512,
-     sha1kit_lanes16_recompress_avx512, SHA1KIT_CPU_AVX512},
+    LANES16_AVX512(5),
 #endif
 #if SHA1KIT_HAVE_SHANI
     {"shani-x2", 0, 0, 1, NULL, NULL, NULL, SHA1KIT_CPU_SHA},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, sha1kit_lanes8_recompress_avx2,
-     SHA1KIT_CPU_AVX2},
+    LANES8_AVX2(3),
 #endif
-    {"single", 0, 0, 0, NULL, NULL, NULL, 0},
+    SINGLE,
 };
 const uint32_t sha1kit_fast_batch_kernel_count =
     sizeof(sha1kit_fast_batch_kernels) / sizeof(sha1kit_fast_batch_kernels[0]);
 
 const sha1kit_batch_kernel sha1kit_dc_batch_kernels[] = {
 #if SHA1KIT_HAVE_AVX512
-    {"avx512x16", 16, 6, 0, sha1kit_lanes16_avx512, sha1kit_lanes16_dc_avx512,
-     sha1kit_lanes16_recompress_avx512, SHA1KIT_CPU_AVX512},
+    LANES16_AVX512(6),
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"avx2x8", 8, 3, 0, sha1kit_lanes8_avx2, sha1kit_lanes8_dc_avx2, sha1kit_lanes8_recompress_avx2,
-     SHA1KIT_CPU_AVX2},
+    LANES8_AVX2(3),
 #endif
-    {"single", 0, 0, 0, NULL, NULL, NULL, 0},
+    SINGLE,
 };
 const uint32_t sha1kit_dc_batch_kernel_count =
     sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]);

@@ -71,6 +71,11 @@ def validate(dvs, ubc):
         sys.exit("ubc-conditions.json: conditions and per_dv views disagree")
 
 
+def conditions_by_clears(ubc):
+    """The conditions, those that clear more DVs first (then by id): the order of every filter."""
+    return sorted(ubc["conditions"], key=lambda c: (-len(c["clears"]), c["id"]))
+
+
 def generate(dvs, ubc):
     out = []
     w = out.append
@@ -103,7 +108,7 @@ def generate(dvs, ubc):
     w("")
     # Conditions that clear more DVs first: on most blocks the mask reaches zero early, and the
     # filter then returns. The result does not depend on the order (each condition only clears bits).
-    conds = sorted(ubc["conditions"], key=lambda c: (-len(c["clears"]), c["id"]))
+    conds = conditions_by_clears(ubc)
     w("/*")
     w(" * The mask of DVs whose unavoidable bit conditions all hold on the expanded message W[0..79]:")
     w(" * each condition \"bit a of W[i] xor bit b of W[j] = v\" that fails clears the DVs that need it.")
@@ -266,7 +271,7 @@ def generate_simd(ubc):
         w("\treturn ~ruled_out_%s(ruled_out);" % isa)
         w("}")
     # The lane-wise filter of the 16-lane AVX-512 kernel: lane l of W[t] is word t of message l.
-    conds = sorted(ubc["conditions"], key=lambda c: (-len(c["clears"]), c["id"]))
+    conds = conditions_by_clears(ubc)
     w("")
     w("#if SHA1KIT_HAVE_AVX512")
     w("/*")
@@ -309,7 +314,7 @@ def generate_simd(ubc):
 def generate_lanes(ubc):
     """The filter for the multi-buffer kernels: each vector lane holds a different message, so every
     condition is tested lane-wise, as the scalar filter does, on vectors of W words."""
-    conds = sorted(ubc["conditions"], key=lambda c: (-len(c["clears"]), c["id"]))
+    conds = conditions_by_clears(ubc)
     out = []
     w = out.append
     w("/*")

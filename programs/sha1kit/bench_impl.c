@@ -38,18 +38,24 @@ static uint32_t run_fast(const struct bench_impl *impl, const uint8_t *msg, size
 	return acc;
 }
 
-/* sha1kit_fast_batch of impl->per_call messages per call; count is a multiple of per_call. */
 static sha1kit_msg batch_msgs[BENCH_MAX_BATCH];
 static uint8_t batch_digests[BENCH_MAX_BATCH * SHA1KIT_DIGEST_SIZE];
 
-static uint32_t run_fast_batch(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+/* The batch rows' messages: `per` copies of the same bytes. */
+static void batch_fill(const uint8_t *msg, size_t len, size_t per)
 {
-	size_t per = impl->per_call;
-	uint32_t acc = 0;
 	for (size_t i = 0; i < per; i++) {
 		batch_msgs[i].data = msg;
 		batch_msgs[i].len = len;
 	}
+}
+
+/* sha1kit_fast_batch of impl->per_call messages per call; count is a multiple of per_call. */
+static uint32_t run_fast_batch(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t count)
+{
+	size_t per = impl->per_call;
+	uint32_t acc = 0;
+	batch_fill(msg, len, per);
 	for (size_t done = 0; done < count; done += per) {
 		sha1kit_fast_batch_with(impl->index, batch_msgs, per, batch_digests);
 		for (size_t i = 0; i < per; i++)
@@ -63,10 +69,7 @@ static uint32_t run_dc_batch(const struct bench_impl *impl, const uint8_t *msg, 
 {
 	size_t per = impl->per_call;
 	uint32_t acc = 0;
-	for (size_t i = 0; i < per; i++) {
-		batch_msgs[i].data = msg;
-		batch_msgs[i].len = len;
-	}
+	batch_fill(msg, len, per);
 	for (size_t done = 0; done < count; done += per) {
 		uint32_t flagged =
 		    (uint32_t)sha1kit_dc_batch_with(impl->index, batch_msgs, per, NULL, batch_digests, NULL);
