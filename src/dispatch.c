@@ -65,33 +65,50 @@ const char *sha1kit_kernel_name(void)
 	return sha1kit_kernels[sha1kit_select_fast_kernel()].name;
 }
 
-/* SHA-1DC kernels: compression (which must also give W and the states at 56 and 64) + UBC filter. */
+/*
+ * SHA-1DC kernels: compression (which must also give W and the states at 56 and 64) + UBC filter;
+ * the look-ahead kernels also filter `ahead` blocks at once and compress the blocks whose mask is
+ * zero with a plain kernel. ahead_min (the fewest blocks in an update for a look-ahead call) is
+ * measured: below it the per-block path is as fast (docs/PERFORMANCE.md).
+ */
+#ifndef SHA1KIT_AVX2_AHEAD16_MIN
+#define SHA1KIT_AVX2_AHEAD16_MIN 8
+#endif
+#ifndef SHA1KIT_AVX2_AHEAD8_MIN
+#define SHA1KIT_AVX2_AHEAD8_MIN 8
+#endif
+#define NO_AHEAD NULL, 0, 0, NULL, NULL
 const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
-     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16,
+     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
      sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
-    {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2, NULL,
-     0, NULL, NULL},
+    {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
+     NO_AHEAD},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_SSE2
-    {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2, NULL,
-     0, NULL, NULL},
+    {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2,
+     NO_AHEAD},
+#endif
+#if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
+    {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
+     SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16,
+     SHA1KIT_AVX2_AHEAD16_MIN, sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NULL, 0, NULL,
-     NULL},
+    {"avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2,
+     sha1kit_ubc_ahead8_avx2, 8, SHA1KIT_AVX2_AHEAD8_MIN, sha1kit_blocks_avx2, NULL},
+    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD},
 #endif
 #if SHA1KIT_HAVE_SSE2
-    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NULL, 0, NULL,
-     NULL},
+    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NO_AHEAD},
 #endif
 #if SHA1KIT_HAVE_ARMV8
-    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NULL, 0, NULL, NULL},
+    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NO_AHEAD},
 #endif
-    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NULL, 0, NULL, NULL},
+    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NO_AHEAD},
 };
 
 const uint32_t sha1kit_dc_kernel_count = sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]);

@@ -120,7 +120,7 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 #define SHA1KIT_CPU_SSSE3    (1u << 0)
 #define SHA1KIT_CPU_SSE41    (1u << 1)
 #define SHA1KIT_CPU_AVX2     (1u << 2)
-#define SHA1KIT_CPU_BMI2     (1u << 3)
+#define SHA1KIT_CPU_BMI2     (1u << 3) /* BMI1 and BMI2 */
 #define SHA1KIT_CPU_SHA      (1u << 4) /* x86 SHA-NI (with SSSE3 and SSE4.1) */
 #define SHA1KIT_CPU_ARM_SHA1 (1u << 5) /* ARMv8 SHA1 instructions */
 #define SHA1KIT_CPU_SSE2     (1u << 6)
@@ -219,6 +219,7 @@ typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wp, const
 /* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
 typedef void (*sha1kit_ubc_ahead_fn)(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 void sha1kit_ubc_ahead16_avx512(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+void sha1kit_ubc_ahead8_avx2(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 
 /*
  * The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter; optionally a
@@ -231,7 +232,8 @@ typedef struct sha1kit_dc_kernel {
 	sha1kit_ubc_fn ubc;
 	uint32_t needs;
 	sha1kit_ubc_ahead_fn ubc_ahead; /* NULL: none */
-	unsigned ahead;
+	unsigned ahead;                 /* blocks per look-ahead call */
+	unsigned ahead_min;             /* fewest blocks in an update worth a look-ahead call */
 	sha1kit_blocks_fn blocks;
 	/* 16-lane recompression for candidates deferred within an update (safe hash off, no callback) */
 	sha1kit_lanes_recompress_fn recompress16;
@@ -262,9 +264,6 @@ void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
  * points at lane l's next block (any alignment).
  */
 #define SHA1KIT_MAX_LANES 16
-/* Fewest blocks worth a look-ahead UBC call in a single-stream DC update (measured: below 16, the
- * per-block filter is as fast or faster). */
-#define SHA1KIT_AHEAD_MIN 16
 
 /* What the DC lanes kernel leaves for the lanes the UBC filter flags, word-major as `state`. */
 typedef struct sha1kit_lanes_dc {

@@ -264,7 +264,7 @@ SK_LANES_TARGET void SK_LANES_AHEAD(const uint8_t *blocks, size_t nblocks, uint3
 	for (size_t l = 0; l < LANES; l++)
 		p[l] = blocks + (l < nblocks ? 64 * l : 0);
 	lanes_load(W, p, 0);
-	for (int t = 16; t < 80; t++)
+	for (int t = 16; t < SHA1KIT_UBC_W_END; t++) /* no condition reads further */
 		LWFULL(t);
 #ifdef SK_LANES_UBC
 	SK_LANES_UBC((const uint32_t *)(const void *)W, mask);

@@ -339,14 +339,14 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	sha1kit_rc_run run;
 
 	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc ||
-	    nblocks < SHA1KIT_AHEAD_MIN) {
+	    nblocks < kernel->ahead_min) {
 		for (size_t b = 0; b < nblocks; b++)
 			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 		return;
 	}
 	if (defer)
 		sha1kit_rc_init(&run, kernel->recompress16, ctx->options.reduced_round, &det);
-	while (nblocks >= SHA1KIT_AHEAD_MIN) {
+	while (nblocks >= kernel->ahead_min) {
 		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead, run_len = 0;
 		kernel->ubc_ahead(p, group, mask);
 		for (size_t b = 0; b <= group; b++) {

@@ -15,6 +15,10 @@
 #ifndef SHA1KIT_UBC_LANES_H
 #define SHA1KIT_UBC_LANES_H
 
+/* One past the last word of W any condition reads (here and in the other generated filters): a
+ * look-ahead filter need not expand further. */
+#define SHA1KIT_UBC_W_END 65
+
 /* clang-format off */
 #define SHA1KIT_UBC_LANES(W, mask, SIGN) \
 	do { \

@@ -834,6 +834,92 @@ static void test_lanes_dc_kernels(void **state)
 	free(text);
 }
 
+/* Blocks (16 words each, host order) as message bytes: big-endian words. */
+static void words_to_bytes(const uint32_t *words, size_t n, uint8_t *out)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 4; b++)
+			out[4 * i + (size_t)b] = (uint8_t)(words[i] >> (24 - 8 * b));
+}
+
+/* One look-ahead call on `n` blocks against the scalar filter of each block. */
+static void ahead_check(const sha1kit_dc_kernel *k, const uint32_t (*blk)[16], size_t n)
+{
+	uint8_t bytes[SHA1KIT_MAX_LANES * 64];
+	uint32_t mask[SHA1KIT_MAX_LANES];
+	words_to_bytes(&blk[0][0], 16 * n, bytes);
+	k->ubc_ahead(bytes, n, mask);
+	for (size_t l = 0; l < n; l++) {
+		uint32_t W[80];
+		memcpy(W, blk[l], 16 * sizeof(uint32_t));
+		expand_words(W);
+		if (mask[l] != sha1kit_ubc_mask(W))
+			fail_msg("kernel %s: look-ahead mask of block %zu of %zu: %08x, scalar %08x", k->name,
+			         l, n, mask[l], sha1kit_ubc_mask(W));
+	}
+}
+
+/* Every look-ahead UBC filter this CPU runs against the scalar filter: 10^6 random blocks in calls
+ * of every size 1..ahead, then every ubc-vectors.txt block and all 512 single-bit flips of each
+ * block whose mask is non-zero. */
+static void test_ubc_ahead(void **state)
+{
+	size_t len;
+	char *text = (char *)tu_read_testdata("ubc-vectors.txt", &len);
+	int tested = 0;
+	(void)state;
+	for (uint32_t i = 0; i < sha1kit_dc_kernel_count; i++) {
+		const sha1kit_dc_kernel *k = &sha1kit_dc_kernels[i];
+		uint32_t blk[SHA1KIT_MAX_LANES][16];
+		tu_rng rng = {SEED ^ 0xa4ead};
+		char *copy, *save = NULL;
+		size_t fill = 0, blocks = 0;
+		if (!k->ubc_ahead || !sha1kit_dc_kernel_supported(i))
+			continue;
+		tested++;
+		assert_true(k->ahead >= 1 && k->ahead <= SHA1KIT_MAX_LANES);
+		for (long n = 0; n < 1000000;) {
+			size_t group = 1 + (size_t)(n / 64) % k->ahead;
+			for (size_t l = 0; l < group; l++)
+				for (int t = 0; t < 16; t++)
+					blk[l][t] = (uint32_t)tu_next(&rng);
+			ahead_check(k, (const uint32_t(*)[16])blk, group);
+			n += (long)group;
+		}
+		copy = strdup(text);
+		assert_non_null(copy);
+		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			uint32_t words[17], W[80];
+			if (line[0] == '#')
+				continue;
+			assert_int_equal(parse_words(line, words, 17), 0);
+			memcpy(W, words, 16 * sizeof(uint32_t));
+			expand_words(W);
+			for (int bit = -1; bit < (sha1kit_ubc_mask(W) ? 512 : 0); bit++) {
+				memcpy(blk[fill], words, 16 * sizeof(uint32_t));
+				if (bit >= 0)
+					blk[fill][bit / 32] ^= 1u << (bit % 32);
+				blocks++;
+				if (++fill == k->ahead) {
+					ahead_check(k, (const uint32_t(*)[16])blk, fill);
+					fill = 0;
+				}
+			}
+		}
+		if (fill)
+			ahead_check(k, (const uint32_t(*)[16])blk, fill);
+		free(copy);
+		print_message(
+		    "look-ahead filter of %s: 10^6 random blocks, %zu ubc-vectors blocks and flips\n",
+		    k->name, blocks);
+		assert_true(blocks > 25173);
+	}
+	if (SHA1KIT_HAVE_AVX2 && (sha1kit_cpu_features() & SHA1KIT_CPU_AVX2) &&
+	    (sha1kit_cpu_features() & SHA1KIT_CPU_BMI2))
+		assert_true(tested >= 1);
+	free(text);
+}
+
 /* One message through the portable DC (the oracle of the batch). */
 static sha1kit_dc_result dc_portable(const sha1kit_msg *m, const sha1kit_dc_options *o, uint8_t d[20],
                                      sha1kit_dc_detection *w)
@@ -972,6 +1058,7 @@ int main(void)
 	    cmocka_unit_test(test_dc_compress_kernels),
 	    cmocka_unit_test(test_callback),
 	    cmocka_unit_test(test_lanes_dc_kernels),
+	    cmocka_unit_test(test_ubc_ahead),
 	    cmocka_unit_test(test_dc_batch),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);

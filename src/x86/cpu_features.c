@@ -2,10 +2,10 @@
  * cpu_features.c - x86 CPU feature probe, run once per process (the library's only global state).
  *
  * CPUID leaf 1: EDX bit 26 SSE2; ECX bit 9 SSSE3, bit 19 SSE4.1, bit 27 OSXSAVE, bit 28 AVX. Leaf 7 subleaf
- * 0: EBX bit 5 AVX2, bit 8 BMI2, bit 16 AVX512F, bit 29 SHA, bit 30 AVX512BW. AVX/AVX2 are trusted only when
- * the OS saves the YMM state: OSXSAVE set and XGETBV(0) has bits 1 (SSE) and 2 (AVX) (Intel SDM vol. 1,
- * 14.3); AVX-512 only when it also saves the opmask and ZMM state, bits 5-7 (SDM vol. 1, 15.2). SHA-NI is
- * reported only together with SSSE3 and SSE4.1, which the SHA-NI kernel also uses.
+ * 0: EBX bit 3 BMI1, bit 5 AVX2, bit 8 BMI2, bit 16 AVX512F, bit 29 SHA, bit 30 AVX512BW. AVX/AVX2 are
+ * trusted only when the OS saves the YMM state: OSXSAVE set and XGETBV(0) has bits 1 (SSE) and 2 (AVX) (Intel
+ * SDM vol. 1, 14.3); AVX-512 only when it also saves the opmask and ZMM state, bits 5-7 (SDM vol. 1, 15.2).
+ * SHA-NI is reported only together with SSSE3 and SSE4.1, which the SHA-NI kernel also uses.
  */
 #include "../internal.h"
 
@@ -43,8 +43,8 @@ uint32_t sha1kit_x86_probe(void)
 		__cpuid_count(7, 0, eax, ebx, ecx, edx);
 		if (os_avx && (ebx & (1u << 5)))
 			f |= SHA1KIT_CPU_AVX2;
-		if (ebx & (1u << 8))
-			f |= SHA1KIT_CPU_BMI2;
+		if ((ebx & (1u << 3)) && (ebx & (1u << 8)))
+			f |= SHA1KIT_CPU_BMI2; /* both BMI1 (ANDN) and BMI2 (RORX) */
 		if (os_avx512 && (ebx & (1u << 16)) && (ebx & (1u << 30)))
 			f |= SHA1KIT_CPU_AVX512;
 		if ((ebx & (1u << 29)) && (f & SHA1KIT_CPU_SSSE3) && (f & SHA1KIT_CPU_SSE41))

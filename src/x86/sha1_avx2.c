@@ -1,17 +1,21 @@
 /*
- * sha1_avx2.c - SHA-1 for x86 CPUs with AVX2 but without SHA-NI: the message expansion of two
- * blocks at once, one per 128-bit half of a YMM register (the same 4-word method as sha1_ssse3.c;
- * AVX2's byte shifts and PALIGNR work within each half), then the scalar steps of each block in turn,
- * compiled with BMI2 (RORX: rotations without flag dependencies).
+ * sha1_avx2.c - SHA-1 for x86 CPUs with AVX2 (and BMI1/BMI2) but without SHA-NI. The message
+ * expansion runs two blocks at once, one per 128-bit half of a YMM register; the 80 steps run in
+ * scalar registers with RORX (rotations that leave the flags alone) and ANDN. The expansion of the
+ * next pair of blocks is spread over the steps of the current pair, so that the vector units work
+ * while the scalar steps wait on their dependency chain (the arrangement of OpenSSL's AVX2 code,
+ * A. Polyakov; the code here is our own).
  */
 #include "../internal.h"
 
 #if SHA1KIT_HAVE_AVX2
 #include <immintrin.h>
 
-#define TARGET __attribute__((target("avx2,bmi2")))
+#define TARGET __attribute__((target("avx2,bmi,bmi2")))
 
+#if !defined(__x86_64__)
 #include "sha1_wk_rounds.h"
+#endif
 
 static const uint32_t round_k[4] = {0x5a827999u, 0x6ed9eba1u, 0x8f1bbcdcu, 0xca62c1d6u};
 
@@ -28,45 +32,203 @@ TARGET static inline __m256i expand8(__m256i v16, __m256i v12, __m256i v8, __m25
 	return _mm256_xor_si256(r, rotl1_8(_mm256_slli_si256(r, 12)));
 }
 
-/* wk[8k + 4h + i] = W[4k+i] + K of block h (h = 0, 1). */
-TARGET static void expand_pair(uint32_t wk[160], const uint8_t *b0, const uint8_t *b1)
+TARGET static inline __m256i rotl2_8(__m256i x)
+{
+	return _mm256_or_si256(_mm256_slli_epi32(x, 2), _mm256_srli_epi32(x, 30));
+}
+
+/*
+ * The expansion of a pair of blocks in 20 stages: stage k forms v[k] = W[4k..4k+3] of both blocks
+ * and stores wk[8k + 4h + i] = W[4k+i] + K of block h (h = 0, 1). From t = 32 on,
+ * W[t] = rotl(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32], 2) (the recurrence applied to itself;
+ * Locktyukhin 2010): no term lies in the vector being formed, so no correction step. The stages
+ * of the next pair are spread over the steps of the current one (`k` is a constant).
+ */
+__attribute__((always_inline)) TARGET static inline void expand_stage(int k, __m256i v[20], uint32_t *wk,
+                                                                      const uint8_t *b0, const uint8_t *b1)
 {
 	const __m256i bswap = _mm256_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13,
 	                                      14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
-	__m256i v[20];
-	for (int k = 0; k < 4; k++) {
+	if (k < 4) {
 		__m256i x = _mm256_inserti128_si256(
 		    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(b0 + 16 * k))),
 		    _mm_loadu_si128((const __m128i *)(b1 + 16 * k)), 1);
 		v[k] = _mm256_shuffle_epi8(x, bswap);
-	}
-	for (int k = 4; k < 20; k++)
+	} else if (k < 8) {
 		v[k] = expand8(v[k - 4], v[k - 3], v[k - 2], v[k - 1]);
+	} else {
+		__m256i x = _mm256_xor_si256(_mm256_alignr_epi8(v[k - 1], v[k - 2], 8), v[k - 4]);
+		v[k] = rotl2_8(_mm256_xor_si256(x, _mm256_xor_si256(v[k - 7], v[k - 8])));
+	}
+	_mm256_store_si256((__m256i *)(wk + 8 * k),
+	                   _mm256_add_epi32(v[k], _mm256_set1_epi32((int)round_k[k / 5])));
+}
+
+/* wk (32-byte aligned) of the pair b0, b1 at once. */
+TARGET static inline void expand_pair(uint32_t wk[160], const uint8_t *b0, const uint8_t *b1)
+{
+	__m256i v[20];
+#pragma GCC unroll 20
 	for (int k = 0; k < 20; k++)
-		_mm256_storeu_si256((__m256i *)(wk + 8 * k),
-		                    _mm256_add_epi32(v[k], _mm256_set1_epi32((int)round_k[k / 5])));
+		expand_stage(k, v, wk, b0, b1);
+}
+
+/*
+ * The 80 steps, scheduled for latency: with A[t] the word step t-1 produces (A[0] = H0) and
+ * R(x) = rotl(x, 30), step t computes A[t+1] = rotl(A[t], 5) + (E + W[t] + K_t + F_t(A[t-1], R(A[t-2]),
+ * R(A[t-3]))), and everything in the parenthesis is known one step early. So step t only adds
+ * rotl(A[t], 5) to the word prepared for it, and then prepares step t+1's: W[t+1] + K and the
+ * round function of A[t], added term by term (F1 = (x & y) + (~x & z) with ANDN, F3 = (x & y) +
+ * (z & (x ^ y)): the terms are disjoint, so + equals FIPS 180-4's ^ and |). The dependency chain
+ * from A[t] to A[t+1] is then one RORX and one ADD; the round-function work hangs off it.
+ *
+ * On entry to step t: a = A[t], b = R(A[t-1]), c = R(A[t-2]), d = R(A[t-3]) (the E of step t+1)
+ * and e = R(A[t-4]) + W[t] + K_t + F_t(A[t-1], R(A[t-2]), R(A[t-3])). Six names rotate,
+ * (a, b, c, d, e, x) -> (e, x, b, c, d, a), so no value is copied.
+ */
+#if defined(__x86_64__)
+/*
+ * The steps are written as assembly, six to a statement (after six steps the names are back in
+ * place, so each value keeps its register; left to itself the compiler adds a copy per step).
+ * R_(n) names operand n. Step (A, B, C, D, E, X) with W = WK(t+1):
+ *   E += rotl(A, 5) (now A[t+1]); X = R(A); D += W + F_{t+1}(A, B, C), destroying A.
+ */
+/* clang-format off */
+#define R_(n) "%[" #n "]"
+#define S_HEAD(A, D, E, X, W)                                                  \
+	"rorxl $27, " R_(A) ", " R_(X) "\n\t"                                  \
+	"addl " R_(X) ", " R_(E) "\n\t"                                        \
+	"rorxl $2, " R_(A) ", " R_(X) "\n\t"                                   \
+	"addl " R_(W) ", " R_(D) "\n\t"
+#define F_1(A, B, C, D)                                                        \
+	"andnl " R_(C) ", " R_(A) ", %[u]\n\t"                                 \
+	"andl " R_(B) ", " R_(A) "\n\t"                                        \
+	"addl %[u], " R_(D) "\n\t"                                             \
+	"addl " R_(A) ", " R_(D) "\n\t"
+#define F_2(A, B, C, D)                                                        \
+	"xorl " R_(B) ", " R_(A) "\n\t"                                        \
+	"xorl " R_(C) ", " R_(A) "\n\t"                                        \
+	"addl " R_(A) ", " R_(D) "\n\t"
+#define F_3(A, B, C, D)                                                        \
+	"movl " R_(A) ", %[u]\n\t"                                             \
+	"xorl " R_(B) ", %[u]\n\t"                                             \
+	"andl " R_(B) ", " R_(A) "\n\t"                                        \
+	"andl " R_(C) ", %[u]\n\t"                                             \
+	"addl " R_(A) ", " R_(D) "\n\t"                                        \
+	"addl %[u], " R_(D) "\n\t"
+/* clang-format on */
+#define S_(F, A, B, C, D, E, X, W) S_HEAD(A, D, E, X, W) F(A, B, C, D)
+
+/* Steps t..t+5; Fk is the round function step t+k prepares (that of step t+k+1). */
+#define SIX(t, F0, F1, F2, F3, F4, F5)                                                                       \
+	__asm__(S_(F0, a, b, c, d, e, x, w0) S_(F1, e, x, b, c, d, a, w1) S_(F2, d, a, x, b, c, e, w2)       \
+	            S_(F3, c, e, a, x, b, d, w3) S_(F4, b, d, e, a, x, c, w4) S_(F5, x, c, d, e, a, b, w5)   \
+	        : [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d), [e] "+r"(e), [x] "+r"(x), [u] "=&r"(u) \
+	        : [w0] "m"(WK((t) + 1)), [w1] "m"(WK((t) + 2)), [w2] "m"(WK((t) + 3)),                       \
+	          [w3] "m"(WK((t) + 4)), [w4] "m"(WK((t) + 5)), [w5] "m"(WK((t) + 6))                        \
+	        : "cc")
+
+/* HOOK(k), k = 0..9, runs between the groups of six steps (the caller's vector work). */
+#define BMI_COMPRESS(ihv)                                                                                    \
+	do {                                                                                                 \
+		uint32_t a = (ihv)[0], b = sha1kit_rotl32((ihv)[1], 30), c = (ihv)[2], d = (ihv)[3], x = 0,  \
+		         u;                                                                                  \
+		uint32_t e = (ihv)[4] + WK(0) + (d ^ ((ihv)[1] & (c ^ d)));                                  \
+		SIX(0, F_1, F_1, F_1, F_1, F_1, F_1);                                                        \
+		HOOK(0);                                                                                     \
+		SIX(6, F_1, F_1, F_1, F_1, F_1, F_1);                                                        \
+		HOOK(1);                                                                                     \
+		SIX(12, F_1, F_1, F_1, F_1, F_1, F_1);                                                       \
+		HOOK(2);                                                                                     \
+		SIX(18, F_1, F_2, F_2, F_2, F_2, F_2);                                                       \
+		HOOK(3);                                                                                     \
+		SIX(24, F_2, F_2, F_2, F_2, F_2, F_2);                                                       \
+		HOOK(4);                                                                                     \
+		SIX(30, F_2, F_2, F_2, F_2, F_2, F_2);                                                       \
+		HOOK(5);                                                                                     \
+		SIX(36, F_2, F_2, F_2, F_3, F_3, F_3);                                                       \
+		HOOK(6);                                                                                     \
+		SIX(42, F_3, F_3, F_3, F_3, F_3, F_3);                                                       \
+		HOOK(7);                                                                                     \
+		SIX(48, F_3, F_3, F_3, F_3, F_3, F_3);                                                       \
+		HOOK(8);                                                                                     \
+		SIX(54, F_3, F_3, F_3, F_3, F_3, F_2);                                                       \
+		HOOK(9);                                                                                     \
+		SIX(60, F_2, F_2, F_2, F_2, F_2, F_2);                                                       \
+		SIX(66, F_2, F_2, F_2, F_2, F_2, F_2);                                                       \
+		SIX(72, F_2, F_2, F_2, F_2, F_2, F_2);                                                       \
+		/* step 78 prepares step 79; step 79 (names e, x, b, c, d, a) only adds */                   \
+		__asm__(S_(F_2, a, b, c, d, e, x, w0) "rorxl $27, %[e], %[a]\n\taddl %[a], %[d]"             \
+		        : [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d), [e] "+r"(e), [x] "+r"(x),      \
+		          [u] "=&r"(u)                                                                       \
+		        : [w0] "m"(WK(79))                                                                   \
+		        : "cc");                                                                             \
+		(ihv)[0] += d;                                                                               \
+		(ihv)[1] += e;                                                                               \
+		(ihv)[2] += x;                                                                               \
+		(ihv)[3] += b;                                                                               \
+		(ihv)[4] += c;                                                                               \
+	} while (0)
+#else
+/* i386 has too few registers for the assembly steps: the plain steps, after the vector work. */
+#define BMI_COMPRESS(ihv)                                                                                    \
+	do {                                                                                                 \
+		HOOK(0);                                                                                     \
+		HOOK(1);                                                                                     \
+		HOOK(2);                                                                                     \
+		HOOK(3);                                                                                     \
+		HOOK(4);                                                                                     \
+		HOOK(5);                                                                                     \
+		HOOK(6);                                                                                     \
+		HOOK(7);                                                                                     \
+		HOOK(8);                                                                                     \
+		HOOK(9);                                                                                     \
+		WK_COMPRESS(ihv);                                                                            \
+	} while (0)
+#endif
+
+/* One block's steps; WK(t) = w[8 * (t / 4) + t % 4] (a block's half of a pair's wk). */
+TARGET static void compress_wk(uint32_t ihv[5], const uint32_t *w)
+{
+#define WK(t)   w[8 * ((t) / 4) + ((t) % 4)]
+#define HOOK(k) (void)0
+	BMI_COMPRESS(ihv);
+#undef HOOK
+#undef WK
 }
 
 TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)
 {
-	uint32_t wk[160];
+	uint32_t wkb[2][160] __attribute__((aligned(32)));
+	__m256i v[20];
+	int cur = 0;
 
-	while (nblocks) {
-		/* an odd last block is expanded beside itself; its second copy is not used */
-		const uint8_t *second = nblocks >= 2 ? blocks + 64 : blocks;
-		expand_pair(wk, blocks, second);
-#define WK(t) wk[8 * ((t) / 4) + ((t) % 4)]
-		WK_COMPRESS(ihv);
+	if (nblocks == 0)
+		return;
+	/* an odd last block is expanded beside itself; its second copy is not used */
+	expand_pair(wkb[0], blocks, nblocks >= 2 ? blocks + 64 : blocks);
+	/* pairs that have a block after them: the steps of each block carry half of the next
+	 * pair's expansion, one stage after each of the first ten groups of six steps */
+	while (nblocks > 2) {
+		const uint32_t *wk = wkb[cur];
+		uint32_t *next = wkb[cur ^ 1];
+		const uint8_t *n0 = blocks + 128, *n1 = nblocks >= 4 ? blocks + 192 : n0;
+#define WK(t)   wk[8 * ((t) / 4) + ((t) % 4)]
+#define HOOK(k) expand_stage(k, v, next, n0, n1)
+		BMI_COMPRESS(ihv);
 #undef WK
-		if (nblocks >= 2) {
-#define WK(t) wk[8 * ((t) / 4) + 4 + ((t) % 4)]
-			WK_COMPRESS(ihv);
+#undef HOOK
+#define WK(t)   wk[8 * ((t) / 4) + 4 + ((t) % 4)]
+#define HOOK(k) expand_stage(10 + (k), v, next, n0, n1)
+		BMI_COMPRESS(ihv);
 #undef WK
-			nblocks -= 2;
-			blocks += 128;
-		} else {
-			nblocks = 0;
-		}
+#undef HOOK
+		cur ^= 1;
+		nblocks -= 2;
+		blocks += 128;
 	}
+	compress_wk(ihv, wkb[cur]);
+	if (nblocks == 2)
+		compress_wk(ihv, wkb[cur] + 4);
 }
 #endif
