@@ -337,6 +337,8 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	sha1kit_dc_detection det = ctx->found ? ctx->first : none;
 	uint32_t mask[SHA1KIT_MAX_LANES];
 	sha1kit_rc_run run;
+	const uint8_t *run_start = p;
+	size_t run_len = 0;
 
 	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc ||
 	    nblocks < kernel->ahead_min) {
@@ -346,26 +348,30 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	}
 	if (defer)
 		sha1kit_rc_init(&run, kernel->recompress16, ctx->options.reduced_round, &det);
+	/* a run of blocks with mask zero goes to the plain kernel in one call, across groups */
 	while (nblocks >= kernel->ahead_min) {
-		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead, run_len = 0;
+		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;
 		kernel->ubc_ahead(p, group, mask);
-		for (size_t b = 0; b <= group; b++) {
-			if (b < group && mask[b] == 0) {
-				run_len++;
+		for (size_t b = 0; b < group; b++) {
+			if (mask[b] == 0) {
+				if (run_len++ == 0)
+					run_start = p + 64 * b;
 				continue;
 			}
 			if (run_len)
-				kernel->blocks(ctx->ihv, p + 64 * (b - run_len), run_len);
+				kernel->blocks(ctx->ihv, run_start, run_len);
 			run_len = 0;
-			if (b < group && defer)
+			if (defer)
 				dc_block_defer(ctx, kernel, &run, p + 64 * b, offset + 64 * b, mask[b]);
-			else if (b < group)
+			else
 				dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 1, mask[b]);
 		}
 		p += 64 * group;
 		offset += 64 * group;
 		nblocks -= group;
 	}
+	if (run_len)
+		kernel->blocks(ctx->ihv, run_start, run_len);
 	for (size_t b = 0; b < nblocks; b++)
 		dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 	if (defer) {
