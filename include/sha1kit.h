@@ -196,6 +196,27 @@ SHA1KIT_API void sha1kit_dc_reset(sha1kit_dc_ctx *ctx);
 SHA1KIT_API void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len);
 
 /**
+ * The UBC masks of `nblocks` whole 64-byte blocks at `blocks` (any alignment), one 32-bit mask per
+ * block written to masks[0..nblocks-1]: bit k set when the unavoidable bit conditions of
+ * disturbance vector k hold on the block's expanded message (Stevens-Shumow 2017). Neither the
+ * message expansion nor the filter depends on the chaining value, so the masks of a later part of
+ * a message can be computed ahead, for example on another thread while an earlier part is hashed,
+ * and handed to sha1kit_dc_update_masked(). No errors, no allocation; safe to call from any thread.
+ */
+SHA1KIT_API void sha1kit_dc_masks(const void *blocks, size_t nblocks, uint32_t *masks);
+
+/**
+ * sha1kit_dc_update() of the 64 * nblocks bytes at `blocks`, with masks[i] =
+ * sha1kit_dc_masks() of block i of exactly these bytes: blocks whose mask is zero are then
+ * compressed by the plain kernel, and only the others take the detection path. Same digest and
+ * detection as sha1kit_dc_update(). The masks are only trusted, never checked: wrong masks can hide
+ * a collision attack. When the context is not at a 64-byte boundary, or detection or the UBC filter
+ * is off, the masks are not used (plain sha1kit_dc_update()).
+ */
+SHA1KIT_API void sha1kit_dc_update_masked(sha1kit_dc_ctx *ctx, const void *blocks, size_t nblocks,
+                                          const uint32_t *masks);
+
+/**
  * Finish: pad the message (the padding blocks are checked too), write the 20-byte digest to
  * `digest` (the true SHA-1, or the safe hash when safe_hash is on and a block was flagged), and if
  * `where` is not NULL, fill it with the first detection. Returns SHA1KIT_DC_COLLISION if any block

@@ -307,12 +307,6 @@ void sha1kit_dc_block(sha1kit_dc_ctx *ctx, const uint8_t block[64], uint64_t off
 	dc_block_mask(ctx, sha1kit_dc_kernel_get(ctx->kernel), block, offset, 0, 0);
 }
 
-/*
- * `nblocks` whole blocks at `p`, the first at message offset `offset`. With a look-ahead kernel
- * (and detection with the UBC filter on), the masks of up to kernel->ahead blocks come first; runs
- * of blocks with mask zero go through the plain kernel, which computes the same chaining value
- * without writing W or states, and only the other blocks (about 1 in 20) take the DC path.
- */
 /* A block whose mask is non-zero, with its candidates queued for the vector recompression. */
 static void dc_block_defer(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, sha1kit_rc_run *run,
                            const uint8_t block[64], uint64_t offset, uint32_t mask)
@@ -329,16 +323,86 @@ static void dc_block_defer(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
 	sha1kit_rc_add(run, mask, W, 1, s58.s, s65.s, 1, before, ctx->ihv, 1, 0, offset, SHA1KIT_MAX_LANES);
 }
 
+/*
+ * Blocks whose UBC masks are known: runs of mask-zero blocks go to the plain kernel in one call
+ * (across spans: the run is kept until a flagged block or the end), the others take the DC path,
+ * deferred to the vector recompression where allowed.
+ */
+typedef struct masked_walk {
+	sha1kit_blocks_fn blocks; /* plain kernel: the same chaining value without W or states */
+	int defer;
+	sha1kit_rc_run run;
+	sha1kit_dc_detection det;
+	const uint8_t *run_start;
+	size_t run_len;
+} masked_walk;
+
+static void walk_begin(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w)
+{
+	static const sha1kit_dc_detection none = {0, -1, 0};
+	w->blocks = kernel->blocks ? kernel->blocks : sha1kit_kernels[sha1kit_select_fast_kernel()].blocks;
+	w->defer = kernel->recompress16 && !ctx->options.safe_hash && !ctx->callback;
+	w->det = ctx->found ? ctx->first : none;
+	w->run_start = NULL;
+	w->run_len = 0;
+	if (w->defer)
+		sha1kit_rc_init(&w->run, kernel->recompress16, ctx->options.reduced_round, &w->det);
+}
+
+static void walk_span(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w, const uint8_t *p,
+                      size_t nblocks, uint64_t offset, const uint32_t *mask)
+{
+	for (size_t b = 0; b < nblocks; b++) {
+		if (mask[b] == 0) {
+			if (w->run_len++ == 0)
+				w->run_start = p + 64 * b;
+			continue;
+		}
+		if (w->run_len)
+			w->blocks(ctx->ihv, w->run_start, w->run_len);
+		w->run_len = 0;
+		if (w->defer)
+			dc_block_defer(ctx, kernel, &w->run, p + 64 * b, offset + 64 * b, mask[b]);
+		else
+			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 1, mask[b]);
+	}
+}
+
+static void walk_end_run(sha1kit_dc_ctx *ctx, masked_walk *w)
+{
+	if (w->run_len)
+		w->blocks(ctx->ihv, w->run_start, w->run_len);
+	w->run_len = 0;
+}
+
+/* The deferred candidates; blocks checked directly after the walk were later in the message. */
+static void walk_end(sha1kit_dc_ctx *ctx, masked_walk *w)
+{
+	walk_end_run(ctx, w);
+	if (!w->defer)
+		return;
+	sha1kit_rc_flush(&w->run, SHA1KIT_MAX_LANES);
+	if (w->run.flagged) {
+		sha1kit_dc_detection det = w->det;
+		if (ctx->found && (ctx->first.offset < det.offset ||
+		                   (ctx->first.offset == det.offset && ctx->first.dv < det.dv)))
+			det = ctx->first;
+		ctx->found = 1;
+		ctx->first = det;
+	}
+}
+
+/*
+ * `nblocks` whole blocks at `p`, the first at message offset `offset`. With a look-ahead kernel
+ * (and detection with the UBC filter on), the masks of up to kernel->ahead blocks come first; runs
+ * of blocks with mask zero go through the plain kernel, which computes the same chaining value
+ * without writing W or states, and only the other blocks (about 1 in 20) take the DC path.
+ */
 void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset)
 {
 	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
-	const int defer = kernel->recompress16 && !ctx->options.safe_hash && !ctx->callback;
-	static const sha1kit_dc_detection none = {0, -1, 0};
-	sha1kit_dc_detection det = ctx->found ? ctx->first : none;
 	uint32_t mask[SHA1KIT_MAX_LANES];
-	sha1kit_rc_run run;
-	const uint8_t *run_start = p;
-	size_t run_len = 0;
+	masked_walk w;
 
 	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc ||
 	    nblocks < kernel->ahead_min) {
@@ -346,45 +410,67 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 		return;
 	}
-	if (defer)
-		sha1kit_rc_init(&run, kernel->recompress16, ctx->options.reduced_round, &det);
-	/* a run of blocks with mask zero goes to the plain kernel in one call, across groups */
+	walk_begin(ctx, kernel, &w);
 	while (nblocks >= kernel->ahead_min) {
 		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;
 		kernel->ubc_ahead(p, group, mask);
-		for (size_t b = 0; b < group; b++) {
-			if (mask[b] == 0) {
-				if (run_len++ == 0)
-					run_start = p + 64 * b;
-				continue;
-			}
-			if (run_len)
-				kernel->blocks(ctx->ihv, run_start, run_len);
-			run_len = 0;
-			if (defer)
-				dc_block_defer(ctx, kernel, &run, p + 64 * b, offset + 64 * b, mask[b]);
-			else
-				dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 1, mask[b]);
-		}
+		walk_span(ctx, kernel, &w, p, group, offset, mask);
 		p += 64 * group;
 		offset += 64 * group;
 		nblocks -= group;
 	}
-	if (run_len)
-		kernel->blocks(ctx->ihv, run_start, run_len);
+	walk_end_run(ctx, &w);
 	for (size_t b = 0; b < nblocks; b++)
 		dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
-	if (defer) {
-		sha1kit_rc_flush(&run, SHA1KIT_MAX_LANES);
-		/* the remaining blocks above were checked at once, after the deferred ones: merge */
-		if (run.flagged) {
-			if (ctx->found && (ctx->first.offset < det.offset ||
-			                   (ctx->first.offset == det.offset && ctx->first.dv < det.dv)))
-				det = ctx->first;
-			ctx->found = 1;
-			ctx->first = det;
+	walk_end(ctx, &w);
+}
+
+/* W[0..79] of a block (FIPS 180-4, 6.1.2), for the per-block filters. */
+static void expand_block(const uint8_t *block, uint32_t W[80])
+{
+	for (int t = 0; t < 16; t++)
+		W[t] = sha1kit_load_be32(block + 4 * t);
+	for (int t = 16; t < 80; t++)
+		W[t] = sha1kit_rotl32(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+}
+
+void sha1kit_dc_masks(const void *blocks, size_t nblocks, uint32_t *masks)
+{
+	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(sha1kit_select_dc_kernel());
+	const uint8_t *p = blocks;
+
+	if (kernel->ubc_ahead) {
+		uint32_t m[SHA1KIT_MAX_LANES];
+		while (nblocks) {
+			size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;
+			kernel->ubc_ahead(p, group, m);
+			memcpy(masks, m, group * sizeof(uint32_t));
+			masks += group;
+			p += 64 * group;
+			nblocks -= group;
 		}
+		return;
 	}
+	for (size_t b = 0; b < nblocks; b++) {
+		uint32_t W[80];
+		expand_block(p + 64 * b, W);
+		masks[b] = kernel->ubc(W);
+	}
+}
+
+void sha1kit_dc_update_masked(sha1kit_dc_ctx *ctx, const void *blocks, size_t nblocks, const uint32_t *masks)
+{
+	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
+	masked_walk w;
+
+	if ((ctx->length & 63) != 0 || !ctx->options.detect || !ctx->options.use_ubc) {
+		sha1kit_dc_update(ctx, blocks, 64 * nblocks);
+		return;
+	}
+	walk_begin(ctx, kernel, &w);
+	walk_span(ctx, kernel, &w, blocks, nblocks, ctx->length, masks);
+	walk_end(ctx, &w);
+	ctx->length += 64 * (uint64_t)nblocks;
 }
 
 void sha1kit_dc_options_default(sha1kit_dc_options *opt)

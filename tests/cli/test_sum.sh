@@ -465,6 +465,41 @@ if [ $corpus_ok = 1 ]; then
 	printf '%s  sha-mbles-1.bin\n' "${PLAIN[2]}" >"$E/both.out"
 	expect "missing file and an attack" 3 "$E/both.out" "$E/both.err" -- missing sha-mbles-1.bin
 
+	# Regular files of 8 MiB and more are hashed by two threads (a reader computes the blocks'
+	# UBC masks): each corpus file followed by 9 MiB of random bytes (a common suffix keeps a
+	# collision) must give what the one-thread path gives on the same bytes through a pipe, in every
+	# mode, with the attack at the same offset as without the suffix.
+	SUFFIX=$((9 * 1024 * 1024))
+	head -c $SUFFIX /dev/urandom >"$T/suffix"
+	for i in "${!CORPUS[@]}"; do
+		big=big-${CORPUS[$i]}
+		cat "$W/${CORPUS[$i]}" "$T/suffix" >"$W/$big"
+		for opts in "" --safe-hash --reduced-round "--safe-hash --reduced-round"; do
+			# shellcheck disable=SC2086 # $opts is a list of options
+			(cd "$W" && cat "$big" | "$SK" sum $opts - >"$E/pipe.out" 2>"$E/pipe.err")
+			prc=$?
+			sed "s/ -\$/ $big/" "$E/pipe.out" >"$E/big.out"
+			sed "s/^sha1kit: -: /sha1kit: $big: /" "$E/pipe.err" >"$E/big.err"
+			# shellcheck disable=SC2086
+			expect "$big ${opts:-(default)}: two threads = one thread" $prc "$E/big.out" "$E/big.err" \
+				-- $opts "$big"
+		done
+		if [ "${OFFSET[$i]}" != - ]; then
+			warning "$big" "${OFFSET[$i]}" >"$E/big.err"
+		else
+			: >"$E/big.err"
+		fi
+		(cd "$W" && sha1sum "$big") >"$E/big.out"
+		expect "$big: the SHA-1 and the attack of ${CORPUS[$i]}" "$([ "${OFFSET[$i]}" != - ] && echo 2 || echo 0)" \
+			"$E/big.out" "$E/big.err" -- "$big"
+	done
+	check "big-shattered-1.pdf and big-shattered-2.pdf collide" \
+		cmp -s <(cd "$W" && "$SK" sum --fast big-shattered-1.pdf | cut -d' ' -f1) \
+		<(cd "$W" && "$SK" sum --fast big-shattered-2.pdf | cut -d' ' -f1)
+	head -c $((SUFFIX + 4097)) /dev/urandom >"$W/big-random"
+	compare -- big-random
+	rm -f "$W"/big-*
+
 	# checking: a file with an attack fails even though its digest matches
 	printf '%s  shattered-1.pdf\n%s  empty\n' "${PLAIN[0]}" "$H_EMPTY" >"$C/attack"
 	printf 'shattered-1.pdf: FAILED (SHA-1 collision attack detected)\nempty: OK\n' >"$E/c.out"
