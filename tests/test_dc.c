@@ -931,6 +931,118 @@ static sha1kit_dc_result dc_portable(const sha1kit_msg *m, const sha1kit_dc_opti
 	return sha1kit_dc_final(&ctx, d, w);
 }
 
+/* A message through kernel k with sha1kit_dc_masks/sha1kit_dc_update_masked on random spans, an
+ * ordinary update of a random length first (sometimes not a whole number of blocks: then the masks
+ * must be ignored) and between spans now and then. */
+static sha1kit_dc_result dc_masked(uint32_t k, const uint8_t *m, size_t len, const sha1kit_dc_options *o,
+                                   tu_rng *rng, uint8_t d[20], sha1kit_dc_detection *w)
+{
+	static uint32_t masks[4096];
+	sha1kit_dc_ctx ctx;
+	size_t pos = 0;
+	sha1kit_dc_init(&ctx, o);
+	ctx.kernel = k;
+	while (pos < len) {
+		size_t r = (size_t)tu_next(rng), take;
+		if (r % 4 == 0) {
+			take = r / 4 % 200;
+			take = take > len - pos ? len - pos : take;
+			sha1kit_dc_update(&ctx, m + pos, take);
+		} else {
+			size_t nb = (r / 4) % 4096 + 1;
+			if (nb > (len - pos) / 64)
+				nb = (len - pos) / 64;
+			if (nb == 0) {
+				sha1kit_dc_update(&ctx, m + pos, len - pos);
+				break;
+			}
+			sha1kit_dc_masks(m + pos, nb, masks);
+			sha1kit_dc_update_masked(&ctx, m + pos, nb, masks);
+			take = 64 * nb;
+		}
+		pos += take;
+	}
+	return sha1kit_dc_final(&ctx, d, w);
+}
+
+/* sha1kit_dc_masks against the scalar filter, and sha1kit_dc_update_masked on every DC kernel this
+ * CPU runs against the portable DC: the corpus (its first 20 KB), alone and behind a random prefix, and
+ * random messages up to 64 KiB, in all 16 option combinations, with random spans. */
+static void test_dc_masked(void **state)
+{
+	enum { NRANDOM = 6 };
+	static uint32_t masks[1000];
+	uint8_t *msg[2 * 5 + NRANDOM];
+	size_t mlen[2 * 5 + NRANDOM], n = 0;
+	tu_rng rng = {SEED ^ 0x3a5ced};
+	(void)state;
+	for (size_t f = 0; f < sizeof(corpus) / sizeof(corpus[0]); f++) {
+		size_t flen, pre = 64 * (3 + 17 * f);
+		uint8_t *data = tu_read_testdata(corpus[f].name, &flen);
+		if (flen > 20000)
+			flen = 20000 + f; /* the attack blocks are in the first KiB */
+		msg[n] = data;
+		mlen[n++] = flen;
+		msg[n] = malloc(pre + flen);
+		assert_non_null(msg[n]);
+		tu_fill(&rng, msg[n], pre);
+		memcpy(msg[n] + pre, data, flen);
+		mlen[n++] = pre + flen;
+	}
+	for (int i = 0; i < NRANDOM; i++) {
+		mlen[n] = (size_t)(tu_next(&rng) % (64 * 1024));
+		msg[n] = malloc(mlen[n] + 1);
+		assert_non_null(msg[n]);
+		tu_fill(&rng, msg[n], mlen[n]);
+		n++;
+	}
+	/* the masks of 1000 random blocks and of the corpus blocks */
+	for (size_t i = 0; i < n; i++) {
+		size_t nb = mlen[i] / 64 < 1000 ? mlen[i] / 64 : 1000;
+		sha1kit_dc_masks(msg[i], nb, masks);
+		for (size_t b = 0; b < nb; b++) {
+			uint32_t W[80];
+			for (int t = 0; t < 16; t++)
+				W[t] = sha1kit_load_be32(msg[i] + 64 * b + 4 * (size_t)t);
+			expand_words(W);
+			if (masks[b] != sha1kit_ubc_mask(W))
+				fail_msg("sha1kit_dc_masks: message %zu block %zu: %08x, scalar %08x", i, b,
+				         masks[b], sha1kit_ubc_mask(W));
+		}
+	}
+	for (int combo = 0; combo < 16; combo++) {
+		sha1kit_dc_options o;
+		sha1kit_dc_options_default(&o);
+		o.safe_hash = combo & 1;
+		o.use_ubc = (combo >> 1) & 1;
+		o.detect = (combo >> 2) & 1;
+		o.reduced_round = (combo >> 3) & 1;
+		for (size_t i = 0; i < n; i++) {
+			uint8_t want[20], got[20];
+			sha1kit_dc_detection want_w, got_w;
+			sha1kit_msg mm = {msg[i], mlen[i]};
+			sha1kit_dc_result rw = dc_portable(&mm, &o, want, &want_w);
+			for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+				sha1kit_dc_result rg;
+				if (!sha1kit_dc_kernel_supported(k))
+					continue;
+				rg = dc_masked(k, msg[i], mlen[i], &o, &rng, got, &got_w);
+				if (rg != rw || memcmp(got, want, 20) != 0 || got_w.dv != want_w.dv ||
+				    got_w.offset != want_w.offset ||
+				    got_w.reduced_round != want_w.reduced_round)
+					fail_msg("kernel %s, options %d: message %zu (length %zu): masked "
+					         "update differs "
+					         "(dv %d at %llu, want %d at %llu)",
+					         sha1kit_dc_kernels[k].name, combo, i, mlen[i], got_w.dv,
+					         (unsigned long long)got_w.offset, want_w.dv,
+					         (unsigned long long)want_w.offset);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(msg[i]);
+}
+
 /* sha1kit_dc_batch on every batch kernel this CPU runs, against the portable DC one message at a
  * time: the 503 dc-vectors.txt messages, the attack corpus (also behind a random prefix) and random
  * messages of mixed lengths, shuffled; all 16 option combinations; whole and cut into batches of
@@ -1059,6 +1171,7 @@ int main(void)
 	    cmocka_unit_test(test_callback),
 	    cmocka_unit_test(test_lanes_dc_kernels),
 	    cmocka_unit_test(test_ubc_ahead),
+	    cmocka_unit_test(test_dc_masked),
 	    cmocka_unit_test(test_dc_batch),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
