@@ -691,15 +691,24 @@ int sk_cmd_bench(int argc, char **argv)
 		return sk_finish(SK_EXIT_OK, false);
 	}
 
-	/* Keep the implementations selected by --only, and the baseline. */
-	size_t n_impls = 0, n_matched = 0;
+	/* Keep the implementations selected by --only, and the baseline; leave out those that cannot
+	 * hash the longest message asked for, and say so. */
+	size_t n_impls = 0, n_matched = 0, longest = 0, n_left_out = 0;
+	struct bench_impl left_out[MAX_IMPLS]; /* copies: impls[] is compacted below */
 	bool have_baseline = false;
+	for (size_t i = 0; i < s.n_sizes; i++)
+		longest = s.sizes[i] > longest ? s.sizes[i] : longest;
 	for (size_t i = 0; i < n_all; i++) {
 		bool is_base = strcmp(impls[i].id, s.baseline) == 0;
 		bool match = only == NULL || id_matches(impls[i].id, only);
 		if (!match && !is_base)
 			continue;
 		n_matched += match;
+		if (impls[i].max_len != 0 && longest > impls[i].max_len) {
+			if (n_left_out < MAX_IMPLS)
+				left_out[n_left_out++] = impls[i];
+			continue;
+		}
 		have_baseline |= is_base;
 		impls[n_impls++] = impls[i];
 	}
@@ -725,6 +734,11 @@ int sk_cmd_bench(int argc, char **argv)
 		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
+
+	for (size_t i = 0; i < n_left_out; i++)
+		fprintf(stderr,
+		        "sha1kit: bench: note: %s left out: it hashes messages of at most %zu bytes\n",
+		        left_out[i].id, left_out[i].max_len);
 
 	/* The message buffer: 64-byte aligned, filled from the seed. */
 	size_t max_size = 0;

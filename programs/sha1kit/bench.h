@@ -39,6 +39,7 @@ struct bench_impl {
 	const char *shape;     /* "single" (one-shot per message) or "batch" */
 	const char *note;      /* one line: what exactly is called */
 	size_t per_call;       /* messages per call: 1 for "single" */
+	size_t max_len;        /* longest message it can hash (bytes); 0: no limit */
 	bool is_default;       /* the kernel sha1kit picks on this CPU */
 	bench_run_fn run;
 	uint32_t index; /* kernel index (sha1kit) or variant (peers) */
