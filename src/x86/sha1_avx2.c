@@ -227,6 +227,10 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 		nblocks -= 2;
 		blocks += 128;
 	}
+	/* GCC leaves out its own VZEROUPPER in a function with asm statements: without it, legacy
+	 * SSE code run later (the caller, SHA-NI) pays for the dirty upper halves (measured: 64-byte
+	 * messages took 426 ns instead of ~270) */
+	_mm256_zeroupper();
 	compress_wk(ihv, wkb[cur]);
 	if (nblocks == 2)
 		compress_wk(ihv, wkb[cur] + 4);
