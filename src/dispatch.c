@@ -71,12 +71,6 @@ const char *sha1kit_kernel_name(void)
  * zero with a plain kernel. ahead_min (the fewest blocks in an update for a look-ahead call) is
  * measured: below it the per-block path is as fast (docs/PERFORMANCE.md).
  */
-#ifndef SHA1KIT_AVX2_AHEAD16_MIN
-#define SHA1KIT_AVX2_AHEAD16_MIN 8
-#endif
-#ifndef SHA1KIT_AVX2_AHEAD8_MIN
-#define SHA1KIT_AVX2_AHEAD8_MIN 8
-#endif
 #define NO_AHEAD NULL, 0, 0, NULL, NULL
 const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
@@ -94,12 +88,10 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #endif
 #if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
-     SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16,
-     SHA1KIT_AVX2_AHEAD16_MIN, sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512},
+     SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 8,
+     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2,
-     sha1kit_ubc_ahead8_avx2, 8, SHA1KIT_AVX2_AHEAD8_MIN, sha1kit_blocks_avx2, NULL},
     {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD},
 #endif
 #if SHA1KIT_HAVE_SSE2

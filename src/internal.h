@@ -219,7 +219,6 @@ typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wp, const
 /* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
 typedef void (*sha1kit_ubc_ahead_fn)(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 void sha1kit_ubc_ahead16_avx512(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
-void sha1kit_ubc_ahead8_avx2(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 
 /*
  * The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter; optionally a

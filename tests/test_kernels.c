@@ -120,7 +120,7 @@ static void test_expected_kernels_run(void **state)
 		else if (avx2 && expect_avx512)
 			dc = "avx2+avx512";
 		else if (avx2)
-			dc = "avx2";
+			dc = "portable+avx2";
 		else if (has_word(expected, "ssse3") && SHA1KIT_HAVE_SSE2)
 			dc = "portable+sse2";
 		else if (has_word(expected, "armv8"))

@@ -46,7 +46,6 @@ TARGET static inline void load8x8(void *out, const uint8_t *const *p, size_t off
 #define SK_LANES_FAST       sha1kit_lanes8_avx2
 #define SK_LANES_DC         sha1kit_lanes8_dc_avx2
 #define SK_LANES_LOAD       load8x8
-#define SK_LANES_AHEAD      sha1kit_ubc_ahead8_avx2
 #define SK_LANES_RECOMPRESS sha1kit_lanes8_recompress_avx2
 #include "../sha1_lanes.h"
 #endif
