@@ -6,7 +6,8 @@
  * so that inputs with a known attack as prefix are common), byte 1 = split seed, byte 2 = where to copy
  * the context (in 8-byte units), the rest = the message (after the prefix). The message is hashed
  * with the portable kernel in one call and with the default (fastest) kernel in random splits (some
- * long enough for the look-ahead UBC path), with a context copy mid-stream; digests, results and
+ * long enough for the look-ahead UBC path, some through sha1kit_dc_masks and
+ * sha1kit_dc_update_masked), with a context copy mid-stream; digests, results and
  * detection details must agree. Then sha1kit_dc_batch hashes 1..24 prefixes of the message at once
  * (all with the attack prefix, so lanes flag together), each against the portable kernel.
  * The attack files come from $SHA1KIT_TESTDATA (default ../shared/testdata); without them the
@@ -99,7 +100,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = copy_at - i;
 		if (n > len - i)
 			n = len - i;
-		sha1kit_dc_update(&acc, msg + i, n);
+		if ((seed >> 8) & 1) {
+			/* the whole blocks through sha1kit_dc_masks + sha1kit_dc_update_masked (which
+			 * ignores the masks when the context is not at a block boundary) */
+			uint32_t masks[2048 / 64];
+			sha1kit_dc_masks(msg + i, n / 64, masks);
+			sha1kit_dc_update_masked(&acc, msg + i, n / 64, masks);
+			sha1kit_dc_update(&acc, msg + i + n / 64 * 64, n % 64);
+		} else {
+			sha1kit_dc_update(&acc, msg + i, n);
+		}
 		i += n;
 		if (i == copy_at) {
 			copy = acc;
