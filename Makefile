@@ -139,7 +139,8 @@ opt-outs: corpus
 		$(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
 			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) >/dev/null && \
 		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels >/dev/null && \
-		$(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' | tail -n 3 || exit 1; \
+		$(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' >$(B)/opt-$$o.log 2>&1 && \
+		tail -n 3 $(B)/opt-$$o.log || { cat $(B)/opt-$$o.log 2>/dev/null; exit 1; }; \
 	done
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
