@@ -117,6 +117,7 @@ struct bench_result {
 	double *samples; /* ns per message, in measurement order */
 	double median, min, max, q1, q3;
 	double ratio; /* baseline median / this median (> 1: faster than the baseline); < 0 if none */
+	bool skipped; /* not measured: the size is above the implementation's max_len */
 };
 
 struct bench_report {

@@ -148,6 +148,11 @@ int bench_print_table(FILE *out, const struct bench_report *r)
 			for (size_t i = 0; i < r->n_impls; i++) {
 				const struct bench_result *x = result_at(r, a, z, i);
 				char range[80], ratio[16];
+				if (x->skipped) {
+					fprintf(out, "%-*s %10s  %-23s\n", (int)w, r->impls[i].id, "-",
+					        "(above its message limit)");
+					continue;
+				}
 				fmt_ns(med, sizeof(med), x->median);
 				fmt_ns(lo, sizeof(lo), x->min);
 				fmt_ns(hi, sizeof(hi), x->max);
@@ -200,6 +205,8 @@ int bench_print_csv(FILE *out, const struct bench_report *r)
 			for (size_t i = 0; i < r->n_impls; i++) {
 				const struct bench_impl *im = &r->impls[i];
 				const struct bench_result *x = result_at(r, a, z, i);
+				if (x->skipped)
+					continue; /* not measured: no row */
 				csv_field(out, im->id, false);
 				csv_field(out, im->library, false);
 				csv_field(out, im->flavour, false);
@@ -238,6 +245,10 @@ int bench_print_markdown(FILE *out, const struct bench_report *r)
 			fprintf(out, "| %s%s |", r->impls[i].id, r->impls[i].is_default ? " \\*" : "");
 			for (size_t z = 0; z < s->n_sizes; z++) {
 				const struct bench_result *x = result_at(r, a, z, i);
+				if (x->skipped) {
+					fputs(" — |", out);
+					continue;
+				}
 				fmt_ns(med, sizeof(med), x->median);
 				fprintf(out, " %s · %.2f GB/s", med, gbps(x->size, x->median));
 				if (x->ratio > 0)
@@ -376,7 +387,8 @@ int bench_print_json(FILE *out, const struct bench_report *r)
 	}
 	json_t *results = json_array();
 	for (size_t k = 0; k < r->n_results; k++)
-		json_array_append_new(results, result_json(r, &r->results[k]));
+		if (!r->results[k].skipped) /* not measured: no entry */
+			json_array_append_new(results, result_json(r, &r->results[k]));
 	json_t *root = json_object();
 	json_object_set_new(root, "schema", json_string(JSON_SCHEMA_ID));
 	json_object_set_new(root, "tool", json_string("sha1kit bench"));
@@ -541,7 +553,7 @@ static bool write_script(FILE *gp, const char *out_file, const struct bench_repo
 			fprintf(gp, "# %s %s\n", r->impls[i].id, align_name(s->alignments[a]));
 			for (size_t k = 0; k < s->n_sizes; k++) {
 				const struct bench_result *x = result_at(r, a, order[k], i);
-				if (x->size > 0)
+				if (x->size > 0 && !x->skipped)
 					fprintf(gp, "%zu %.6f %.6f %.6f\n", x->size, gbps(x->size, x->median),
 					        gbps(x->size, x->max), gbps(x->size, x->min));
 			}
