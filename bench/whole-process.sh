@@ -8,8 +8,8 @@
 # (49 s instead of 6 s for 1 GiB on a Xeon VM with git 2.39) and would measure zlib, not SHA-1DC.
 #
 # Usage: bench/whole-process.sh [--sha1kit PATH] [--file PATH] [--out DIR] [--runs N] [--size BYTES]
-#   --sha1kit  the binary to measure (default: $SHA1KIT, else build/programs/sha1kit/sha1kit in the
-#              source tree, else sha1kit on PATH)
+#   --sha1kit  the binary to measure (default: $SHA1KIT, else build/release/programs/sha1kit/sha1kit
+#              in the source tree (then build/check, build/dev, build), else sha1kit on PATH)
 #   --file     the input (default: $TMPDIR/sha1kit-bench-1GiB.bin); generated when missing or of the
 #              wrong size: AES-128-CTR keystream of a fixed key over zeros (openssl enc), so every
 #              machine hashes the same random-looking bytes (SHA-1DC's filter sees real-world rates)
@@ -50,11 +50,14 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -z "$sha1kit" ]; then
-	if [ -x "$repo/build/programs/sha1kit/sha1kit" ]; then
-		sha1kit=$repo/build/programs/sha1kit/sha1kit
-	else
-		sha1kit=$(command -v sha1kit || true)
-	fi
+	# the README's Release build, then other builds of the tree, then PATH
+	for b in release check dev ""; do
+		if [ -x "$repo/build/${b:+$b/}programs/sha1kit/sha1kit" ]; then
+			sha1kit=$repo/build/${b:+$b/}programs/sha1kit/sha1kit
+			break
+		fi
+	done
+	[ -n "$sha1kit" ] || sha1kit=$(command -v sha1kit || true)
 fi
 { [ -n "$sha1kit" ] && [ -x "$sha1kit" ]; } || die "no sha1kit binary: build it or pass --sha1kit PATH"
 sha1kit=$(cd "$(dirname "$sha1kit")" && pwd)/$(basename "$sha1kit")
