@@ -744,6 +744,50 @@ static void lanes_check(const sha1kit_batch_kernel *bk, uint32_t blk[][16], uint
 	assert_int_equal(bitmap, want_bitmap);
 }
 
+/* Every block of ubc-vectors.txt (`text`), and all 512 single-bit flips of each block whose mask is
+ * non-zero, to fn(words, arg) in order; returns how many. */
+static size_t for_each_ubc_block(const char *text, void (*fn)(const uint32_t words[16], void *arg), void *arg)
+{
+	char *copy = strdup(text), *save = NULL;
+	size_t blocks = 0;
+	assert_non_null(copy);
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint32_t words[17], W[80], b[16];
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(parse_words(line, words, 17), 0);
+		memcpy(W, words, 16 * sizeof(uint32_t));
+		expand_words(W);
+		for (int bit = -1; bit < (sha1kit_ubc_mask(W) ? 512 : 0); bit++) {
+			memcpy(b, words, sizeof(b));
+			if (bit >= 0)
+				b[bit / 32] ^= 1u << (bit % 32);
+			fn(b, arg);
+			blocks++;
+		}
+	}
+	free(copy);
+	return blocks;
+}
+
+/* Blocks gathered into calls of a lanes DC kernel (L at a time, chaining value the IV). */
+typedef struct lanes_fill {
+	const sha1kit_batch_kernel *bk;
+	uint32_t blk[SHA1KIT_MAX_LANES][16], ihv[SHA1KIT_MAX_LANES][5];
+	unsigned fill;
+} lanes_fill;
+
+static void lanes_take(const uint32_t words[16], void *arg)
+{
+	lanes_fill *f = arg;
+	memcpy(f->blk[f->fill], words, sizeof(f->blk[0]));
+	memcpy(f->ihv[f->fill], sha1kit_iv, sizeof(f->ihv[0]));
+	if (++f->fill == f->bk->lanes) {
+		lanes_check(f->bk, f->blk, f->ihv, 1);
+		f->fill = 0;
+	}
+}
+
 /* Every lanes DC kernel this CPU runs: 10^6 random schedules (fixed seed) with random chaining
  * values, then every block of ubc-vectors.txt and all 512 single-bit flips of each block whose mask
  * is non-zero (the constructed blocks of every DV among them), L lanes per call. */
@@ -757,8 +801,6 @@ static void test_lanes_dc_kernels(void **state)
 		const sha1kit_batch_kernel *bk = &sha1kit_dc_batch_kernels[k];
 		uint32_t blk[SHA1KIT_MAX_LANES][16], ihv[SHA1KIT_MAX_LANES][5];
 		tu_rng rng = {SEED ^ 0x1a4e5};
-		char *copy, *save = NULL;
-		unsigned fill = 0;
 		size_t blocks = 0;
 		if (!bk->lanes || !sha1kit_batch_kernel_supported(bk))
 			continue;
@@ -803,28 +845,12 @@ static void test_lanes_dc_kernels(void **state)
 				}
 			}
 		}
-		copy = strdup(text);
-		assert_non_null(copy);
-		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			uint32_t words[17], W[80];
-			if (line[0] == '#')
-				continue;
-			assert_int_equal(parse_words(line, words, 17), 0);
-			memcpy(W, words, 16 * sizeof(uint32_t));
-			expand_words(W);
-			for (int bit = -1; bit < (sha1kit_ubc_mask(W) ? 512 : 0); bit++) {
-				memcpy(blk[fill], words, 16 * sizeof(uint32_t));
-				if (bit >= 0)
-					blk[fill][bit / 32] ^= 1u << (bit % 32);
-				memcpy(ihv[fill], sha1kit_iv, sizeof(ihv[fill]));
-				blocks++;
-				if (++fill == bk->lanes) {
-					lanes_check(bk, blk, ihv, 1);
-					fill = 0;
-				}
-			}
+		{
+			lanes_fill f;
+			f.bk = bk;
+			f.fill = 0;
+			blocks = for_each_ubc_block(text, lanes_take, &f);
 		}
-		free(copy);
 		print_message("lanes kernel %s: 10^6 random blocks, %zu ubc-vectors blocks and flips\n",
 		              bk->name, blocks);
 		assert_true(blocks > 25173);
@@ -859,6 +885,23 @@ static void ahead_check(const sha1kit_dc_kernel *k, const uint32_t (*blk)[16], s
 	}
 }
 
+/* Blocks gathered into calls of a look-ahead filter, `ahead` at a time. */
+typedef struct ahead_fill {
+	const sha1kit_dc_kernel *k;
+	uint32_t blk[SHA1KIT_MAX_LANES][16];
+	size_t fill;
+} ahead_fill;
+
+static void ahead_take(const uint32_t words[16], void *arg)
+{
+	ahead_fill *f = arg;
+	memcpy(f->blk[f->fill], words, sizeof(f->blk[0]));
+	if (++f->fill == f->k->ahead) {
+		ahead_check(f->k, (const uint32_t(*)[16])f->blk, f->fill);
+		f->fill = 0;
+	}
+}
+
 /* Every look-ahead UBC filter this CPU runs against the scalar filter: 10^6 random blocks in calls
  * of every size 1..ahead, then every ubc-vectors.txt block and all 512 single-bit flips of each
  * block whose mask is non-zero. */
@@ -872,8 +915,7 @@ static void test_ubc_ahead(void **state)
 		const sha1kit_dc_kernel *k = &sha1kit_dc_kernels[i];
 		uint32_t blk[SHA1KIT_MAX_LANES][16];
 		tu_rng rng = {SEED ^ 0xa4ead};
-		char *copy, *save = NULL;
-		size_t fill = 0, blocks = 0;
+		size_t blocks = 0;
 		int seen = 0;
 		for (uint32_t j = 0; j < i; j++)
 			seen |=
@@ -890,29 +932,14 @@ static void test_ubc_ahead(void **state)
 			ahead_check(k, (const uint32_t(*)[16])blk, group);
 			n += (long)group;
 		}
-		copy = strdup(text);
-		assert_non_null(copy);
-		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			uint32_t words[17], W[80];
-			if (line[0] == '#')
-				continue;
-			assert_int_equal(parse_words(line, words, 17), 0);
-			memcpy(W, words, 16 * sizeof(uint32_t));
-			expand_words(W);
-			for (int bit = -1; bit < (sha1kit_ubc_mask(W) ? 512 : 0); bit++) {
-				memcpy(blk[fill], words, 16 * sizeof(uint32_t));
-				if (bit >= 0)
-					blk[fill][bit / 32] ^= 1u << (bit % 32);
-				blocks++;
-				if (++fill == k->ahead) {
-					ahead_check(k, (const uint32_t(*)[16])blk, fill);
-					fill = 0;
-				}
-			}
+		{
+			ahead_fill f;
+			f.k = k;
+			f.fill = 0;
+			blocks = for_each_ubc_block(text, ahead_take, &f);
+			if (f.fill)
+				ahead_check(k, (const uint32_t(*)[16])f.blk, f.fill);
 		}
-		if (fill)
-			ahead_check(k, (const uint32_t(*)[16])blk, fill);
-		free(copy);
 		print_message(
 		    "look-ahead filter of %s: 10^6 random blocks, %zu ubc-vectors blocks and flips\n",
 		    k->name, blocks);
