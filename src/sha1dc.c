@@ -428,10 +428,9 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 /* W[0..79] of a block (FIPS 180-4, 6.1.2), for the per-block filters. */
 static void expand_block(const uint8_t *block, uint32_t W[80])
 {
-	for (int t = 0; t < 16; t++)
-		W[t] = sha1kit_load_be32(block + 4 * t);
+	load_block(W, block);
 	for (int t = 16; t < 80; t++)
-		W[t] = sha1kit_rotl32(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+		WX(t);
 }
 
 void sha1kit_dc_masks(const void *blocks, size_t nblocks, uint32_t *masks)

@@ -956,6 +956,17 @@ static void test_ubc_ahead(void **state)
 	free(text);
 }
 
+/* Option combination `combo` (0..15): bit 0 safe hash, bit 1 UBC, bit 2 detection, bit 3
+ * reduced-round. */
+static void combo_options(int combo, sha1kit_dc_options *o)
+{
+	sha1kit_dc_options_default(o);
+	o->safe_hash = combo & 1;
+	o->use_ubc = (combo >> 1) & 1;
+	o->detect = (combo >> 2) & 1;
+	o->reduced_round = (combo >> 3) & 1;
+}
+
 /* One message through the portable DC (the oracle of the batch). */
 static sha1kit_dc_result dc_portable(const sha1kit_msg *m, const sha1kit_dc_options *o, uint8_t d[20],
                                      sha1kit_dc_detection *w)
@@ -1048,11 +1059,7 @@ static void test_dc_masked(void **state)
 	}
 	for (int combo = 0; combo < 16; combo++) {
 		sha1kit_dc_options o;
-		sha1kit_dc_options_default(&o);
-		o.safe_hash = combo & 1;
-		o.use_ubc = (combo >> 1) & 1;
-		o.detect = (combo >> 2) & 1;
-		o.reduced_round = (combo >> 3) & 1;
+		combo_options(combo, &o);
 		for (size_t i = 0; i < n; i++) {
 			uint8_t want[20], got[20];
 			sha1kit_dc_detection want_w, got_w;
@@ -1143,11 +1150,7 @@ static void test_dc_batch(void **state)
 	for (int combo = 0; combo < 16; combo++) {
 		sha1kit_dc_options o;
 		int any = 0;
-		sha1kit_dc_options_default(&o);
-		o.safe_hash = combo & 1;
-		o.use_ubc = (combo >> 1) & 1;
-		o.detect = (combo >> 2) & 1;
-		o.reduced_round = (combo >> 3) & 1;
+		combo_options(combo, &o);
 		for (size_t i = 0; i < n; i++) {
 			any |= dc_portable(&msgs[i], &o, want[i], &want_w[i]) == SHA1KIT_DC_COLLISION;
 			flagged_msgs += want_w[i].dv >= 0;
