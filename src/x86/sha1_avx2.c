@@ -128,12 +128,16 @@ TARGET static inline void expand_pair(uint32_t wk[160], const uint8_t *b0, const
 	          [w3] "m"(WK((t) + 4)), [w4] "m"(WK((t) + 5)), [w5] "m"(WK((t) + 6))                        \
 	        : "cc")
 
-/* HOOK(k), k = 0..9, runs between the groups of six steps (the caller's vector work). */
-#define BMI_COMPRESS(ihv)                                                                                    \
+/*
+ * HOOK(k), k = 0..9, runs between the groups of six steps (the caller's vector work). The chaining
+ * value h0..h4 is five scalar variables, not an array: GCC (SLP vectorizer) otherwise moved the
+ * feed-forward of an array into a vector register and back, 10 cycles on the dependency chain
+ * between blocks.
+ */
+#define BMI_COMPRESS(h0, h1, h2, h3, h4)                                                                     \
 	do {                                                                                                 \
-		uint32_t a = (ihv)[0], b = sha1kit_rotl32((ihv)[1], 30), c = (ihv)[2], d = (ihv)[3], x = 0,  \
-		         u;                                                                                  \
-		uint32_t e = (ihv)[4] + WK(0) + (d ^ ((ihv)[1] & (c ^ d)));                                  \
+		uint32_t a = (h0), b = sha1kit_rotl32((h1), 30), c = (h2), d = (h3), x = 0, u;               \
+		uint32_t e = (h4) + WK(0) + (d ^ ((h1) & (c ^ d)));                                          \
 		SIX(0, F_1, F_1, F_1, F_1, F_1, F_1);                                                        \
 		HOOK(0);                                                                                     \
 		SIX(6, F_1, F_1, F_1, F_1, F_1, F_1);                                                        \
@@ -163,15 +167,15 @@ TARGET static inline void expand_pair(uint32_t wk[160], const uint8_t *b0, const
 		          [u] "=&r"(u)                                                                       \
 		        : [w0] "m"(WK(79))                                                                   \
 		        : "cc");                                                                             \
-		(ihv)[0] += d;                                                                               \
-		(ihv)[1] += e;                                                                               \
-		(ihv)[2] += x;                                                                               \
-		(ihv)[3] += b;                                                                               \
-		(ihv)[4] += c;                                                                               \
+		(h0) += d;                                                                                   \
+		(h1) += e;                                                                                   \
+		(h2) += x;                                                                                   \
+		(h3) += b;                                                                                   \
+		(h4) += c;                                                                                   \
 	} while (0)
 #else
 /* i386 has too few registers for the assembly steps: the plain steps, after the vector work. */
-#define BMI_COMPRESS(ihv)                                                                                    \
+#define BMI_COMPRESS(h0, h1, h2, h3, h4)                                                                     \
 	do {                                                                                                 \
 		HOOK(0);                                                                                     \
 		HOOK(1);                                                                                     \
@@ -183,7 +187,7 @@ TARGET static inline void expand_pair(uint32_t wk[160], const uint8_t *b0, const
 		HOOK(7);                                                                                     \
 		HOOK(8);                                                                                     \
 		HOOK(9);                                                                                     \
-		WK_COMPRESS(ihv);                                                                            \
+		WK_COMPRESS(h0, h1, h2, h3, h4);                                                             \
 	} while (0)
 #endif
 
@@ -192,7 +196,7 @@ TARGET static void compress_wk(uint32_t ihv[5], const uint32_t *w)
 {
 #define WK(t)   w[8 * ((t) / 4) + ((t) % 4)]
 #define HOOK(k) (void)0
-	BMI_COMPRESS(ihv);
+	BMI_COMPRESS(ihv[0], ihv[1], ihv[2], ihv[3], ihv[4]);
 #undef HOOK
 #undef WK
 }
@@ -202,6 +206,7 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 	uint32_t wkb[2][160] __attribute__((aligned(32)));
 	__m256i v[20];
 	int cur = 0;
+	uint32_t h0 = ihv[0], h1 = ihv[1], h2 = ihv[2], h3 = ihv[3], h4 = ihv[4];
 
 	if (nblocks == 0)
 		return;
@@ -215,12 +220,12 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 		const uint8_t *n0 = blocks + 128, *n1 = nblocks >= 4 ? blocks + 192 : n0;
 #define WK(t)   wk[8 * ((t) / 4) + ((t) % 4)]
 #define HOOK(k) expand_stage(k, v, next, n0, n1)
-		BMI_COMPRESS(ihv);
+		BMI_COMPRESS(h0, h1, h2, h3, h4);
 #undef WK
 #undef HOOK
 #define WK(t)   wk[8 * ((t) / 4) + 4 + ((t) % 4)]
 #define HOOK(k) expand_stage(10 + (k), v, next, n0, n1)
-		BMI_COMPRESS(ihv);
+		BMI_COMPRESS(h0, h1, h2, h3, h4);
 #undef WK
 #undef HOOK
 		cur ^= 1;
@@ -231,6 +236,11 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 	 * SSE code run later (the caller, SHA-NI) pays for the dirty upper halves (measured: 64-byte
 	 * messages took 426 ns instead of ~270) */
 	_mm256_zeroupper();
+	ihv[0] = h0;
+	ihv[1] = h1;
+	ihv[2] = h2;
+	ihv[3] = h3;
+	ihv[4] = h4;
 	compress_wk(ihv, wkb[cur]);
 	if (nblocks == 2)
 		compress_wk(ihv, wkb[cur] + 4);

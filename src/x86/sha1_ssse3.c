@@ -37,6 +37,7 @@ TARGET void sha1kit_blocks_ssse3(uint32_t ihv[5], const uint8_t *blocks, size_t 
 {
 	const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
 	uint32_t wk[80];
+	uint32_t h0 = ihv[0], h1 = ihv[1], h2 = ihv[2], h3 = ihv[3], h4 = ihv[4];
 
 	while (nblocks--) {
 		__m128i v[20];
@@ -48,9 +49,14 @@ TARGET void sha1kit_blocks_ssse3(uint32_t ihv[5], const uint8_t *blocks, size_t 
 			_mm_storeu_si128((__m128i *)(wk + 4 * k),
 			                 _mm_add_epi32(v[k], _mm_set1_epi32((int)round_k[k / 5])));
 #define WK(t) wk[t]
-		WK_COMPRESS(ihv);
+		WK_COMPRESS(h0, h1, h2, h3, h4);
 #undef WK
 		blocks += 64;
 	}
+	ihv[0] = h0;
+	ihv[1] = h1;
+	ihv[2] = h2;
+	ihv[3] = h3;
+	ihv[4] = h4;
 }
 #endif

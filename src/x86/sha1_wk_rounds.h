@@ -34,19 +34,20 @@
 		WK_FIVE(f, (t) + 15);                                                                        \
 	} while (0)
 
-/* The whole compression: ihv += steps(ihv). */
-#define WK_COMPRESS(ihv)                                                                                     \
+/* The whole compression: (h0..h4) += steps(h0..h4), on five scalar lvalues (kept out of an array so
+ * that GCC does not carry the chaining value between blocks through a vector register). */
+#define WK_COMPRESS(h0, h1, h2, h3, h4)                                                                      \
 	do {                                                                                                 \
-		uint32_t a = (ihv)[0], b = (ihv)[1], c = (ihv)[2], d = (ihv)[3], e = (ihv)[4];               \
+		uint32_t a = (h0), b = (h1), c = (h2), d = (h3), e = (h4);                                   \
 		WK_TWENTY(WK_F1, 0);                                                                         \
 		WK_TWENTY(WK_F2, 20);                                                                        \
 		WK_TWENTY(WK_F3, 40);                                                                        \
 		WK_TWENTY(WK_F2, 60);                                                                        \
-		(ihv)[0] += a;                                                                               \
-		(ihv)[1] += b;                                                                               \
-		(ihv)[2] += c;                                                                               \
-		(ihv)[3] += d;                                                                               \
-		(ihv)[4] += e;                                                                               \
+		(h0) += a;                                                                                   \
+		(h1) += b;                                                                                   \
+		(h2) += c;                                                                                   \
+		(h3) += d;                                                                                   \
+		(h4) += e;                                                                                   \
 	} while (0)
 
 #endif
