@@ -212,8 +212,9 @@ void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_
 void sha1kit_dc_compress_armv8(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
                                sha1kit_dc_state st[2]);
 
-/* Recompress L candidates with the same testt (see src/sha1_lanes.h); all arrays word-major. */
-typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wp, const uint32_t *st,
+/* Recompress L candidates with the same testt (see src/sha1_lanes.h): Wl lane-major (80 words per
+ * candidate), the other arrays word-major. */
+typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wl, const uint32_t *st,
                                             uint32_t *ihv_in, uint32_t *ihv_out);
 
 /* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
@@ -284,9 +285,9 @@ uint32_t sha1kit_lanes8_dc_avx2(uint32_t *state, const uint8_t *const *blocks, i
 void sha1kit_lanes16_avx512(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
 uint32_t sha1kit_lanes16_dc_avx512(uint32_t *state, const uint8_t *const *blocks, int use_ubc,
                                    sha1kit_lanes_dc *out);
-void sha1kit_lanes8_recompress_avx2(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
+void sha1kit_lanes8_recompress_avx2(int testt, const uint32_t *Wl, const uint32_t *st, uint32_t *ihv_in,
                                     uint32_t *ihv_out);
-void sha1kit_lanes16_recompress_avx512(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
+void sha1kit_lanes16_recompress_avx512(int testt, const uint32_t *Wl, const uint32_t *st, uint32_t *ihv_in,
                                        uint32_t *ihv_out);
 
 /*

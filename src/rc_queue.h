@@ -15,7 +15,7 @@
 #include "internal.h"
 
 typedef struct sha1kit_rc_queue {
-	uint32_t Wp[80 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));   /* partner words, word-major */
+	uint32_t Wl[SHA1KIT_MAX_LANES][80] __attribute__((aligned(64)));    /* partner words, lane-major */
 	uint32_t st[5 * SHA1KIT_MAX_LANES] __attribute__((aligned(64)));    /* our state before testt */
 	uint32_t in[5 * SHA1KIT_MAX_LANES], out[5 * SHA1KIT_MAX_LANES];     /* partner's IHVs (results) */
 	uint32_t before[SHA1KIT_MAX_LANES][5], after[SHA1KIT_MAX_LANES][5]; /* our IHVs around the block */
@@ -50,7 +50,7 @@ static inline void sha1kit_rc_init(sha1kit_rc_run *r, sha1kit_lanes_recompress_f
 static inline __attribute__((always_inline)) void sha1kit_rc_run_queue(sha1kit_rc_run *r, sha1kit_rc_queue *q,
                                                                        const unsigned L)
 {
-	r->recompress(q->testt, q->Wp, q->st, q->in, q->out);
+	r->recompress(q->testt, &q->Wl[0][0], q->st, q->in, q->out);
 	for (unsigned s = 0; s < q->n; s++) {
 		int full = 1, reduced = r->reduced_round;
 		for (int w = 0; w < 5; w++) {
@@ -91,7 +91,7 @@ sha1kit_rc_add(sha1kit_rc_run *r, uint32_t mask, const uint32_t *W, size_t ws, c
 		unsigned s = q->n++;
 		mask &= mask - 1;
 		for (int t = 0; t < 80; t++)
-			q->Wp[t * L + s] = W[t * ws] ^ dv->dm[t];
+			q->Wl[s][t] = W[t * ws] ^ dv->dm[t];
 		for (int w = 0; w < 5; w++) {
 			q->st[w * L + s] = st[w * ss];
 			q->before[s][w] = before[w * is];

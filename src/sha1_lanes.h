@@ -97,7 +97,7 @@ typedef uint32_t lvu __attribute__((vector_size(4 * LANES), aligned(4)));
 SK_LANES_TARGET static inline void lanes_load(lv W[16], const uint8_t *const p[LANES], size_t off)
 {
 #ifdef SK_LANES_LOAD
-	SK_LANES_LOAD(W, p, off);
+	SK_LANES_LOAD(W, p, off, 1);
 #else
 	uint32_t tmp[16][LANES] __attribute__((aligned(4 * LANES)));
 	for (int l = 0; l < LANES; l++)
@@ -182,8 +182,9 @@ SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *bloc
 
 /*
  * Recompression (Stevens 2013, section 4) of L candidate blocks at once, all with the same testt
- * (58 or 65): lane l holds one (block, DV) candidate. Wp[t * L + l] is the partner's word W[t] ^ dm[t],
- * st[w * L + l] our state before step testt. From that state, steps testt-1..0 run backwards with
+ * (58 or 65): lane l holds one (block, DV) candidate. Wl[80 * l + t] is its partner's word
+ * W[t] ^ dm[t] (lane-major: a candidate's words are written in one pass), st[w * L + l] our state
+ * before step testt. From that state, steps testt-1..0 run backwards with
  * the partner's words, giving the partner's input chaining value (ihv_in), and steps testt..79
  * forwards, giving its output chaining value ihv_out = ihv_in + state after step 79.
  */
@@ -206,11 +207,22 @@ SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *bloc
 		a = T;                                                                                       \
 	}
 
-SK_LANES_TARGET void SK_LANES_RECOMPRESS(int testt, const uint32_t *Wp, const uint32_t *st, uint32_t *ihv_in,
+SK_LANES_TARGET void SK_LANES_RECOMPRESS(int testt, const uint32_t *Wl, const uint32_t *st, uint32_t *ihv_in,
                                          uint32_t *ihv_out)
 {
-	const lvu *w = (const lvu *)(const void *)Wp;
-	lv s[5], in[5], a, b, c, d, e;
+	lv w[80], s[5], in[5], a, b, c, d, e;
+#ifdef SK_LANES_LOAD
+	/* the candidates' words, lane-major, into word-major vectors: five 16-word transposes */
+	const uint8_t *rows[LANES];
+	for (int l = 0; l < LANES; l++)
+		rows[l] = (const uint8_t *)(Wl + 80 * l);
+	for (int c16 = 0; c16 < 5; c16++)
+		SK_LANES_LOAD(w + 16 * c16, rows, (size_t)(64 * c16), 0);
+#else
+	for (int t = 0; t < 80; t++)
+		for (int l = 0; l < LANES; l++)
+			w[t][l] = Wl[80 * l + t];
+#endif
 	memcpy(s, st, sizeof(s));
 	a = s[0];
 	b = s[1];

@@ -818,7 +818,7 @@ static void test_lanes_dc_kernels(void **state)
 		 * testt values, 20000 candidates each */
 		for (int trial = 0; trial < 2 * 20000 / (int)bk->lanes; trial++) {
 			/* deliberately only 4-byte aligned: the kernel must not assume more */
-			static uint32_t Wp[80 * SHA1KIT_MAX_LANES + 1], st[5 * SHA1KIT_MAX_LANES];
+			static uint32_t Wl[80 * SHA1KIT_MAX_LANES + 1], st[5 * SHA1KIT_MAX_LANES];
 			uint32_t in[5 * SHA1KIT_MAX_LANES], outv[5 * SHA1KIT_MAX_LANES];
 			uint32_t W[SHA1KIT_MAX_LANES][80];
 			int dvk[SHA1KIT_MAX_LANES], testt = trial & 1 ? 65 : 58;
@@ -831,11 +831,11 @@ static void test_lanes_dc_kernels(void **state)
 					W[l][t] = (uint32_t)tu_next(&rng);
 				expand_words(W[l]);
 				for (int t = 0; t < 80; t++)
-					Wp[1 + t * bk->lanes + l] = W[l][t] ^ sha1kit_dvs[dvk[l]].dm[t];
+					Wl[1 + 80 * l + t] = W[l][t] ^ sha1kit_dvs[dvk[l]].dm[t];
 				for (int w = 0; w < 5; w++)
 					st[w * bk->lanes + l] = s[l].s[w] = (uint32_t)tu_next(&rng);
 			}
-			bk->recompress(testt, Wp + 1, st, in, outv);
+			bk->recompress(testt, Wl + 1, st, in, outv);
 			for (unsigned l = 0; l < bk->lanes; l++) {
 				uint32_t ref_in[5], ref_out[5];
 				sha1kit_dc_recompress(&sha1kit_dvs[dvk[l]], W[l], &s[l], ref_in, ref_out);

@@ -10,20 +10,24 @@
 #define TARGET __attribute__((target("avx2")))
 
 /*
- * Each half of the 8 lanes' blocks as 8 rows of 8 words: byte-swap (VPSHUFB), interleave words of
+ * Each half of the 8 lanes' blocks as 8 rows of 8 words: byte-swap (VPSHUFB; not with swap = 0, for
+ * words already in host order), interleave words of
  * row pairs, then 64-bit pairs, which leaves 128-bit half c of b[4i + j] holding word 4c + j of rows
  * 4i..4i+3; VPERM2I128 joins the rows 0-3 and 4-7 halves. 56 shuffles for 8 blocks.
  */
-TARGET static inline void load8x8(void *out, const uint8_t *const *p, size_t off)
+__attribute__((always_inline)) TARGET static inline void load8x8(void *out, const uint8_t *const *p,
+                                                                 size_t off, int swap)
 {
-	const __m256i swap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1,
-	                                      0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+	const __m256i bswap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1,
+	                                       0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
 	__m256i *W = out;
 	for (int h = 0; h < 2; h++) {
 		__m256i r[8], a[8], b[8];
-		for (int l = 0; l < 8; l++)
-			r[l] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(p[l] + off + 32 * h)),
-			                           swap);
+		for (int l = 0; l < 8; l++) {
+			r[l] = _mm256_loadu_si256((const __m256i *)(p[l] + off + 32 * h));
+			if (swap)
+				r[l] = _mm256_shuffle_epi8(r[l], bswap);
+		}
 		for (int i = 0; i < 4; i++) {
 			a[2 * i] = _mm256_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
 			a[2 * i + 1] = _mm256_unpackhi_epi32(r[2 * i], r[2 * i + 1]);

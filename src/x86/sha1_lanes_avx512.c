@@ -11,18 +11,23 @@
 #define TARGET __attribute__((target("avx512f,avx512bw")))
 
 /*
- * The 16 lanes' blocks as 16 rows of 16 words; byte-swap each word (VPSHUFB), then transpose the
+ * The 16 lanes' blocks as 16 rows of 16 words; byte-swap each word (VPSHUFB; not with swap = 0, for
+ * words already in host order), then transpose the
  * 16x16 matrix of words: interleave words of row pairs, then 64-bit pairs, which leaves each 128-bit
  * chunk c of vector b[4i + j] holding word 4c + j of rows 4i..4i+3; a 4x4 transpose of 128-bit
  * chunks among b[j], b[4 + j], b[8 + j], b[12 + j] finishes. 80 shuffles for 16 blocks.
  */
-TARGET static inline void load16x16(void *out, const uint8_t *const *p, size_t off)
+__attribute__((always_inline)) TARGET static inline void load16x16(void *out, const uint8_t *const *p,
+                                                                   size_t off, int swap)
 {
-	const __m512i swap =
+	const __m512i bswap =
 	    _mm512_broadcast_i32x4(_mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
 	__m512i r[16], a[16], b[16], *W = out;
-	for (int l = 0; l < 16; l++)
-		r[l] = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(p[l] + off)), swap);
+	for (int l = 0; l < 16; l++) {
+		r[l] = _mm512_loadu_si512((const void *)(p[l] + off));
+		if (swap)
+			r[l] = _mm512_shuffle_epi8(r[l], bswap);
+	}
 	for (int i = 0; i < 8; i++) {
 		a[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
 		a[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
