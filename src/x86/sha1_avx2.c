@@ -174,21 +174,7 @@ TARGET static inline void expand_pair(uint32_t wk[160], const uint8_t *b0, const
 		(h4) += c;                                                                                   \
 	} while (0)
 #else
-/* i386 has too few registers for the assembly steps: the plain steps, after the vector work. */
-#define BMI_COMPRESS(h0, h1, h2, h3, h4)                                                                     \
-	do {                                                                                                 \
-		HOOK(0);                                                                                     \
-		HOOK(1);                                                                                     \
-		HOOK(2);                                                                                     \
-		HOOK(3);                                                                                     \
-		HOOK(4);                                                                                     \
-		HOOK(5);                                                                                     \
-		HOOK(6);                                                                                     \
-		HOOK(7);                                                                                     \
-		HOOK(8);                                                                                     \
-		HOOK(9);                                                                                     \
-		WK_COMPRESS(h0, h1, h2, h3, h4);                                                             \
-	} while (0)
+#define BMI_COMPRESS WK_COMPRESS_AFTER_HOOKS
 #endif
 
 /* One block's steps; WK(t) = w[8 * (t / 4) + t % 4] (a block's half of a pair's wk). */

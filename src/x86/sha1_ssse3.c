@@ -153,13 +153,7 @@ __attribute__((always_inline)) TARGET static inline void expand_stage(int k, __m
 		(h4) += e;                                                                                   \
 	} while (0)
 #else
-/* i386 has too few registers for the assembly steps: the plain steps, after the vector work. */
-#define SSSE3_COMPRESS(h0, h1, h2, h3, h4)                                                                   \
-	do {                                                                                                 \
-		for (int k_ = 0; k_ < 10; k_++)                                                              \
-			HOOK(k_);                                                                            \
-		WK_COMPRESS(h0, h1, h2, h3, h4);                                                             \
-	} while (0)
+#define SSSE3_COMPRESS WK_COMPRESS_AFTER_HOOKS
 #endif
 
 TARGET void sha1kit_blocks_ssse3(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)

@@ -50,4 +50,13 @@
 		(h4) += e;                                                                                   \
 	} while (0)
 
+/* For i386, which has too few registers for the assembly steps of the AVX2 and SSSE3 kernels: the
+ * caller's vector work HOOK(0..9) first, then the plain steps. */
+#define WK_COMPRESS_AFTER_HOOKS(h0, h1, h2, h3, h4)                                                          \
+	do {                                                                                                 \
+		for (int k_ = 0; k_ < 10; k_++)                                                              \
+			HOOK(k_);                                                                            \
+		WK_COMPRESS(h0, h1, h2, h3, h4);                                                             \
+	} while (0)
+
 #endif
