@@ -184,9 +184,9 @@ SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *bloc
  * Recompression (Stevens 2013, section 4) of L candidate blocks at once, all with the same testt
  * (58 or 65): lane l holds one (block, DV) candidate. Wl[80 * l + t] is its partner's word
  * W[t] ^ dm[t] (lane-major: a candidate's words are written in one pass), st[w * L + l] our state
- * before step testt. From that state, steps testt-1..0 run backwards with
- * the partner's words, giving the partner's input chaining value (ihv_in), and steps testt..79
- * forwards, giving its output chaining value ihv_out = ihv_in + state after step 79.
+ * before step testt. From that state, steps testt-1..0 run backwards with the partner's words,
+ * giving the partner's input chaining value (ihv_in), and steps testt..79 forwards, giving its
+ * output chaining value ihv_out = ihv_in + state after step 79.
  */
 #define LBACK(f, k, lo, hi)                                                                                  \
 	for (int t = (hi)-1; t >= (lo); t--) {                                                               \

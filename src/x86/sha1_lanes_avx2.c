@@ -11,9 +11,9 @@
 
 /*
  * Each half of the 8 lanes' blocks as 8 rows of 8 words: byte-swap (VPSHUFB; not with swap = 0, for
- * words already in host order), interleave words of
- * row pairs, then 64-bit pairs, which leaves 128-bit half c of b[4i + j] holding word 4c + j of rows
- * 4i..4i+3; VPERM2I128 joins the rows 0-3 and 4-7 halves. 56 shuffles for 8 blocks.
+ * words already in host order), interleave words of row pairs, then 64-bit pairs, which leaves
+ * 128-bit half c of b[4i + j] holding word 4c + j of rows 4i..4i+3; VPERM2I128 joins the rows 0-3
+ * and 4-7 halves. 56 shuffles for 8 blocks.
  */
 __attribute__((always_inline)) TARGET static inline void load8x8(void *out, const uint8_t *const *p,
                                                                  size_t off, int swap)

@@ -12,10 +12,10 @@
 
 /*
  * The 16 lanes' blocks as 16 rows of 16 words; byte-swap each word (VPSHUFB; not with swap = 0, for
- * words already in host order), then transpose the
- * 16x16 matrix of words: interleave words of row pairs, then 64-bit pairs, which leaves each 128-bit
- * chunk c of vector b[4i + j] holding word 4c + j of rows 4i..4i+3; a 4x4 transpose of 128-bit
- * chunks among b[j], b[4 + j], b[8 + j], b[12 + j] finishes. 80 shuffles for 16 blocks.
+ * words already in host order), then transpose the 16x16 matrix of words: interleave words of row
+ * pairs, then 64-bit pairs, which leaves each 128-bit chunk c of vector b[4i + j] holding word
+ * 4c + j of rows 4i..4i+3; a 4x4 transpose of 128-bit chunks among b[j], b[4 + j], b[8 + j],
+ * b[12 + j] finishes. 80 shuffles for 16 blocks.
  */
 __attribute__((always_inline)) TARGET static inline void load16x16(void *out, const uint8_t *const *p,
                                                                    size_t off, int swap)
