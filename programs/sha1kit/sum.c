@@ -101,7 +101,7 @@ static void sum_usage(void)
 	      "                          that guard against accidents only\n"
 	      "      --safe-hash       print the \"safe hash\": a block in which an attack is\n"
 	      "                          detected is compressed three times, so that colliding\n"
-	      "                          files get different digests (sha1dcsum's output);\n"
+	      "                          files get different digests (those sha1cdsum prints);\n"
 	      "                          a file without an attack keeps its true SHA-1\n"
 	      "      --reduced-round   also flag collisions of reduced-round SHA-1 (a test of\n"
 	      "                          the detector; may flag files that are no attack)\n"
