@@ -1,7 +1,7 @@
 # sha1kit - convenience wrapper over CMake. CMake is the build; this file only names the usual runs.
 # Build trees live under build/ (build/release, build/check, build/sanitize, build/cross-*).
 #
-#   make                release build (build/release)
+#   make                release build of the tool and libraries, no tests (build/release)
 #   make check          what CI runs: deps (as root) + native -Werror build and tests + x86 kernels
 #                       under qemu (Nehalem, Haswell) + opt-out builds + ASan/UBSan + s390x
 #                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu
@@ -19,7 +19,8 @@
 #   make format         clang-format -i on the C sources
 #   make generate       regenerate src/dc_tables.c and src/x86/ubc_simd.c (tools/gen_dc_tables.py)
 #   make generated      check that they are current
-#   make demo           release build, then `sha1kit sum` on the attack corpus and a few system files
+#   make demo           deps for the tool (as root), release build, then `sha1kit sum` on the attack
+#                       corpus and a few system files
 #   make deps           scripts/install-deps.sh (installs as root, prints the apt-get line otherwise)
 #   make clean          remove the build trees (keeps the downloaded cross sysroots); distclean: all
 #
@@ -27,7 +28,7 @@
 # when SHA1KIT_SLOW=1 or CI is set (SHA1KIT_SLOW=0 turns them off under CI too). They never run under
 # the sanitizers or qemu.
 # Knobs: JOBS=N, SAN_CC=gcc|clang, CMAKE_ARGS='-D...', TESTDATA=DIR (attack corpus + oracle data;
-# default ../shared/testdata beside the repo, else the corpus fetched by scripts/get-corpus.sh).
+# default testdata/ of the repository, see testdata/SOURCES.md).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -42,14 +43,8 @@ SAN_CC ?= clang
 CMAKE_ARGS ?=
 CTEST_TIMEOUT ?= 900
 
-# Test data: the shared corpus + oracle files if present, else the Debian-packaged corpus only.
-ifeq ($(origin TESTDATA),undefined)
-  ifneq ($(wildcard $(SRC)/../shared/testdata/shattered-1.pdf),)
-    TESTDATA := $(abspath $(SRC)/../shared/testdata)
-  else
-    TESTDATA := $(B)/testdata
-  endif
-endif
+# Test data: the attack corpus, the oracle data and the generator's inputs, all in the repository.
+TESTDATA ?= $(SRC)/testdata
 
 # Slow tests in the native pass: SHA1KIT_SLOW=1 forces on, SHA1KIT_SLOW=0 forces off, else on under CI.
 _truthy = $(filter 1 y yes true on ON TRUE YES,$(1))
@@ -72,8 +67,10 @@ CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
 all: release
 
-release: corpus
-	$(CONFIGURE) -B $(B)/release -DCMAKE_BUILD_TYPE=Release -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+# The tool and libraries only: no test packages needed (make test builds the tests).
+release:
+	$(CONFIGURE) -B $(B)/release -DCMAKE_BUILD_TYPE=Release -DSHA1KIT_BUILD_PROGRAMS=ON \
+		-DSHA1KIT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/release -j $(JOBS)
 
 # Native pass: default compiler, warnings are errors.
@@ -170,11 +167,13 @@ sysroot-s390x:
 sysroot-i686:
 	$(SRC)/scripts/cross-sysroot.sh i686 $(B)/sysroot/i686-linux-gnu
 
+# Every file the tests and the generator read must be there (a clone has them in testdata/).
+TESTDATA_FILES := shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin sha1_reducedsha_coll.bin \
+	dc-vectors.txt ubc-vectors.txt dc-dvs.json ubc-conditions.json
 corpus:
-	@if [ ! -e "$(TESTDATA)/shattered-1.pdf" ]; then \
-		echo "test corpus not found in $(TESTDATA): fetching it"; \
-		$(SRC)/scripts/get-corpus.sh "$(TESTDATA)"; \
-	fi
+	@for f in $(TESTDATA_FILES); do \
+		[ -e "$(TESTDATA)/$$f" ] || { echo "make: test data $(TESTDATA)/$$f is missing (TESTDATA=DIR)" >&2; exit 1; }; \
+	done
 
 format-check:
 	$(SRC)/scripts/format.sh check
@@ -211,7 +210,10 @@ check:
 	echo; echo "================ make check: all stages passed ================"; \
 	printf "$$summary"; echo "  total: $$(( $$(date +%s) - t0 ))s"
 
-demo: release
+# First command on a fresh machine: installs (as root) or names (otherwise) the few packages it needs.
+demo: corpus
+	$(SRC)/scripts/install-deps.sh --demo
+	$(MAKE) --no-print-directory -C $(SRC) release
 	@bin=$(B)/release/programs/sha1kit/sha1kit; \
 	files=(); \
 	for f in shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin sha1_reducedsha_coll.bin; do \
@@ -228,7 +230,7 @@ demo: release
 
 clean:
 	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/cross-aarch64 \
-		$(B)/cross-aarch64-portable $(B)/opt-* $(B)/fuzz $(B)/testdata
+		$(B)/cross-aarch64-portable $(B)/opt-* $(B)/fuzz
 
 distclean:
 	rm -rf $(B)

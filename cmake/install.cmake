@@ -3,7 +3,7 @@
 #
 #   include/sha1kit.h, include/sha1dc/sha1.h
 #   lib/libsha1kit.{a,so*}, lib/libsha1detectcoll.{a,so*}   (so.N symlinks included)
-#   lib/pkgconfig/sha1kit.pc, lib/pkgconfig/libsha1detectcoll.pc   (relocatable: ${pcfiledir})
+#   lib/pkgconfig/sha1kit.pc, lib/pkgconfig/libsha1detectcoll.pc   (absolute paths of the prefix)
 #   lib/cmake/sha1kit/   find_package(sha1kit): sha1kit::sha1kit, sha1kit::sha1detectcoll, ...
 #   share/man/man1/sha1kit.1, share/man/man3/sha1kit.3
 # (lib = CMAKE_INSTALL_LIBDIR; the sha1kit program is installed by programs/sha1kit.)
@@ -43,22 +43,29 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/sha1kitConfigVersio
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sha1kitConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/sha1kitConfigVersion.cmake DESTINATION ${_sk_cmakedir})
 
-# pkg-config files. With relative install dirs the prefix is found from the .pc file's own place
-# (${pcfiledir}), so an installed tree can be moved or installed with `cmake --install --prefix`.
-if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
-  set(SHA1KIT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
-  set(SHA1KIT_PC_LIBDIR "${CMAKE_INSTALL_FULL_LIBDIR}")
-  set(SHA1KIT_PC_INCLUDEDIR "${CMAKE_INSTALL_FULL_INCLUDEDIR}")
-else()
-  file(RELATIVE_PATH _sk_up "/sk/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/sk")
-  string(REGEX REPLACE "/$" "" _sk_up "${_sk_up}")
-  set(SHA1KIT_PC_PREFIX "\${pcfiledir}/${_sk_up}")
-  set(SHA1KIT_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
-  set(SHA1KIT_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
-endif()
+# pkg-config files, written at install time with the prefix actually installed to (`cmake --install
+# --prefix P` included), so every path in them is absolute and clean: prefix=P, libdir=P/lib. A
+# program that takes its rpath from `pkg-config --variable=libdir` (docs/git.md) keeps working when
+# lib/pkgconfig is moved or removed. (The CMake package stays relocatable: it finds its prefix from
+# its own place.)
+foreach(_sk_d LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${_sk_d}}")
+    set(_sk_pc_${_sk_d} "${CMAKE_INSTALL_${_sk_d}}")
+  else()
+    set(_sk_pc_${_sk_d} "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_${_sk_d}}")
+  endif()
+endforeach()
 foreach(_sk_pc sha1kit libsha1detectcoll)
-  configure_file(cmake/${_sk_pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${_sk_pc}.pc @ONLY)
-  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${_sk_pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  install(CODE "
+    set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+    set(SHA1KIT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(SHA1KIT_PC_LIBDIR \"${_sk_pc_LIBDIR}\")
+    set(SHA1KIT_PC_INCLUDEDIR \"${_sk_pc_INCLUDEDIR}\")
+    configure_file(\"${CMAKE_CURRENT_SOURCE_DIR}/cmake/${_sk_pc}.pc.in\"
+      \"${CMAKE_CURRENT_BINARY_DIR}/pkgconfig-install/${_sk_pc}.pc\" @ONLY)
+    file(INSTALL \"${CMAKE_CURRENT_BINARY_DIR}/pkgconfig-install/${_sk_pc}.pc\"
+      DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\")
+  ")
 endforeach()
 
 # Manual pages (troff, written by hand): the command and the C API.

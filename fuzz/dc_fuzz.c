@@ -10,8 +10,8 @@
  * sha1kit_dc_update_masked), with a context copy mid-stream; digests, results and
  * detection details must agree. Then sha1kit_dc_batch hashes 1..24 prefixes of the message at once
  * (all with the attack prefix, so lanes flag together), each against the portable kernel.
- * The attack files come from $SHA1KIT_TESTDATA (default ../shared/testdata); without them the
- * prefixes are empty.
+ * The attack files come from $SHA1KIT_TESTDATA (default testdata/, run from the repository);
+ * without them the prefixes are empty.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@ static void load_prefix(int i, const char *name, size_t len)
 	const char *dir = getenv("SHA1KIT_TESTDATA");
 	char path[4096];
 	FILE *f;
-	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "../shared/testdata", name);
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "testdata", name);
 	f = fopen(path, "rb");
 	if (!f) {
 		fprintf(stderr, "dc_fuzz: %s not found: attack prefixes off\n", path);

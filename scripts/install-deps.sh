@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # install-deps.sh - install the Debian 12 packages that building and testing sha1kit needs.
 #
-# Usage: scripts/install-deps.sh [--print]
+# Usage: scripts/install-deps.sh [--demo] [--print]
 #   As root: apt-get installs whatever is missing (nothing is run when all are present).
-#   Not root (or --print): prints the apt-get command instead and exits 0.
+#   Not root (or --print): prints the apt-get command instead; exits 1 when something is missing
+#   (0 with --print), so that `make` stops before a configure step that would fail.
+#   --demo: only what building the tool and `make demo` need (compiler, CMake, zlib, libdeflate,
+#   and the reference sha1cdsum it compares with), not the test, cross and benchmark packages.
 #
 # Cross test builds (s390x big-endian, i686 32-bit) use Debian's cross compilers and qemu-user from
 # here; their target libraries (cmocka, libcrypto) come from scripts/cross-sysroot.sh, which needs no
@@ -13,27 +16,43 @@
 # compilers. apt-get runs with --no-remove so that no install here can remove anything.
 set -euo pipefail
 
-packages=(
-	# native build and unit tests
-	build-essential cmake pkg-config libcmocka-dev libjansson-dev libssl-dev zlib1g-dev libdeflate-dev
-	# tools, generators and oracles (git hash-object/index-pack, sha1cdsum = reference SHA-1DC,
-	# coreutils sha1sum = CLI format)
-	python3 git sha1cdsum coreutils clang-format
-	# sha1kit bench: peers, JSON schema check, chart; bench/ scripts
-	nettle-dev libgcrypt20-dev gnuplot-nox hyperfine python3-jsonschema openssl
-	# man page lint (tests/compat)
-	groff-base
-	# sanitizer pass (clang + its ASan/UBSan runtimes; gcc's libasan/libubsan come with gcc)
-	clang libclang-rt-14-dev
-	# cross builds run under qemu-user
-	qemu-user
-	gcc-s390x-linux-gnu libc6-dev-s390x-cross
-	gcc-i686-linux-gnu libc6-dev-i386-cross
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-)
-# sha1kit bench's multi-buffer peer (Intel's ipsec-mb): built for x86-64 only
-if [ "$(dpkg --print-architecture 2>/dev/null || true)" = amd64 ]; then
-	packages+=(libipsec-mb-dev)
+demo=0 print=0
+for a in "$@"; do
+	case "$a" in
+	--demo) demo=1 ;;
+	--print) print=1 ;;
+	*)
+		echo "usage: $0 [--demo] [--print]" >&2
+		exit 2
+		;;
+	esac
+done
+
+if [ "$demo" = 1 ]; then
+	packages=(build-essential cmake pkg-config zlib1g-dev libdeflate-dev sha1cdsum)
+else
+	packages=(
+		# native build and unit tests
+		build-essential cmake pkg-config libcmocka-dev libjansson-dev libssl-dev zlib1g-dev libdeflate-dev
+		# tools, generators and oracles (git hash-object/index-pack, sha1cdsum = reference SHA-1DC,
+		# coreutils sha1sum = CLI format)
+		python3 git sha1cdsum coreutils clang-format
+		# sha1kit bench: peers, JSON schema check, chart; bench/ scripts
+		nettle-dev libgcrypt20-dev gnuplot-nox hyperfine python3-jsonschema openssl
+		# man page lint (tests/compat)
+		groff-base
+		# sanitizer pass (clang + its ASan/UBSan runtimes; gcc's libasan/libubsan come with gcc)
+		clang libclang-rt-14-dev
+		# cross builds run under qemu-user
+		qemu-user
+		gcc-s390x-linux-gnu libc6-dev-s390x-cross
+		gcc-i686-linux-gnu libc6-dev-i386-cross
+		gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	)
+	# sha1kit bench's multi-buffer peer (Intel's ipsec-mb): built for x86-64 only
+	if [ "$(dpkg --print-architecture 2>/dev/null || true)" = amd64 ]; then
+		packages+=(libipsec-mb-dev)
+	fi
 fi
 
 missing=()
@@ -49,11 +68,12 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 
 cmd="apt-get install -y --no-install-recommends --no-remove ${missing[*]}"
-if [ "${1:-}" = --print ] || [ "$(id -u)" -ne 0 ]; then
+if [ "$print" = 1 ] || [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing packages: ${missing[*]}"
 	echo "install-deps: run as root:"
 	echo "  apt-get update && $cmd"
-	exit 0
+	[ "$print" = 1 ] && exit 0
+	exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive

@@ -16,7 +16,7 @@
 const char *tu_testdata_dir(void)
 {
 	const char *env = getenv("SHA1KIT_TESTDATA");
-	return env && *env ? env : SHA1KIT_SOURCE_DIR "/../shared/testdata";
+	return env && *env ? env : SHA1KIT_SOURCE_DIR "/testdata";
 }
 
 uint8_t *tu_read_testdata(const char *name, size_t *len)
@@ -29,7 +29,8 @@ uint8_t *tu_read_testdata(const char *name, size_t *len)
 	snprintf(path, sizeof(path), "%s/%s", tu_testdata_dir(), name);
 	f = fopen(path, "rb");
 	if (!f)
-		fail_msg("test data %s is missing (set SHA1KIT_TESTDATA or run scripts/get-corpus.sh)", path);
+		fail_msg("test data %s is missing (set SHA1KIT_TESTDATA; the repository has it in testdata/)",
+		         path);
 	for (;;) {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 1 << 16;

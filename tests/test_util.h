@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Directory of the test corpus and oracle data: $SHA1KIT_TESTDATA, else ../shared/testdata
- * relative to the source tree. A missing corpus makes the calling test fail, never skip. */
+/* Directory of the test corpus and oracle data: $SHA1KIT_TESTDATA, else testdata/ of the
+ * source tree. A missing corpus makes the calling test fail, never skip. */
 const char *tu_testdata_dir(void);
 
 /* Read a whole file of the test-data directory into a malloc'd buffer; fails the test if absent. */

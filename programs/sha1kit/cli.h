@@ -39,8 +39,10 @@ void sk_error(int errnum, const char *fmt, ...) SK_PRINTF(2, 3);
 SK_NORETURN void sk_usage_error(const char *cmd, const char *fmt, ...) SK_PRINTF(2, 3);
 
 /* Flush and check standard output (and close standard input when `closed_stdin` is set, as it was
- * read). On a failure print the diagnostic and add SK_EXIT_FAILURE to `status`. Returns the status. */
+ * read). On a failure print "sha1kit: write error: REASON" and add SK_EXIT_FAILURE to `status`.
+ * Returns the status. sk_finish_sha1sum words the error exactly as GNU sha1sum does (`sum`). */
 int sk_finish(int status, bool closed_stdin);
+int sk_finish_sha1sum(int status, bool closed_stdin);
 
 /* Print the version lines shared by every command to stdout. */
 /* The compiler that built the program, e.g. "gcc 12.2.0" (static string). */

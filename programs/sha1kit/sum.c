@@ -561,10 +561,10 @@ static void parse_options(struct sum_state *st, int argc, char **argv)
 			break;
 		case OPT_HELP:
 			sum_usage();
-			exit(sk_finish(SK_EXIT_OK, false));
+			exit(sk_finish_sha1sum(SK_EXIT_OK, false));
 		case OPT_VERSION:
 			sk_print_version();
-			exit(sk_finish(SK_EXIT_OK, false));
+			exit(sk_finish_sha1sum(SK_EXIT_OK, false));
 		default:
 			sk_usage_error(SUM_CMD, NULL);
 		}
@@ -630,5 +630,5 @@ int sk_cmd_sum(int argc, char **argv)
 			sum_one(&st, *files);
 		}
 	}
-	return sk_finish(st.status, st.read_stdin);
+	return sk_finish_sha1sum(st.status, st.read_stdin);
 }

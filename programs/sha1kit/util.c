@@ -40,32 +40,47 @@ void sk_usage_error(const char *cmd, const char *fmt, ...)
 	exit(SK_EXIT_FAILURE);
 }
 
-int sk_finish(int status, bool read_stdin)
+/* gnu: word the write error as GNU sha1sum does (the errno only when stdout was closed). */
+static int finish(int status, bool read_stdin, bool gnu)
 {
 	if (read_stdin && fclose(stdin) == EOF) {
 		sk_error(errno, "standard input");
 		status |= SK_EXIT_FAILURE;
 	}
-	/* Like sha1sum: a failed write is reported once, at the end. sha1sum names the errno only
-	 * when standard output was closed (EBADF); for a full disk or a broken pipe it prints the bare
-	 * "write error", and so do we. */
 	bool failed = ferror(stdout) != 0;
 	errno = 0;
-	if (fflush(stdout) != 0) {
-		int e = errno;
-		fprintf(stderr, "%s: write error%s%s\n", SK_PROGRAM, (!failed && e == EBADF) ? ": " : "",
-		        (!failed && e == EBADF) ? strerror(e) : "");
-		return status | SK_EXIT_FAILURE;
+	if (!failed && fflush(stdout) == 0) {
+		if (fclose(stdout) != 0 && errno != EBADF) {
+			fprintf(stderr, "%s: write error: %s\n", SK_PROGRAM, strerror(errno));
+			return status | SK_EXIT_FAILURE;
+		}
+		return status;
 	}
-	if (failed) {
-		fprintf(stderr, "%s: write error\n", SK_PROGRAM);
-		return status | SK_EXIT_FAILURE;
+	int e = errno;
+	if (failed && !gnu) {
+		/* The write that failed was earlier and its errno is gone: what is still buffered is
+		 * flushed once more to learn the reason (the output has failed either way). */
+		clearerr(stdout);
+		errno = 0;
+		e = fflush(stdout) != 0 ? errno : 0;
 	}
-	if (fclose(stdout) != 0 && errno != EBADF) {
-		fprintf(stderr, "%s: write error: %s\n", SK_PROGRAM, strerror(errno));
-		return status | SK_EXIT_FAILURE;
+	if (gnu) {
+		/* Like sha1sum: reported once, at the end; the errno only when standard output was
+		 * closed (EBADF); for a full disk or a broken pipe the bare "write error". */
+		e = (!failed && e == EBADF) ? e : 0;
 	}
-	return status;
+	fprintf(stderr, "%s: write error%s%s\n", SK_PROGRAM, e ? ": " : "", e ? strerror(e) : "");
+	return status | SK_EXIT_FAILURE;
+}
+
+int sk_finish(int status, bool read_stdin)
+{
+	return finish(status, read_stdin, false);
+}
+
+int sk_finish_sha1sum(int status, bool read_stdin)
+{
+	return finish(status, read_stdin, true);
 }
 
 const char *sk_compiler_name(void)
