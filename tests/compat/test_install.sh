@@ -113,13 +113,14 @@ check "libsha1kit.so exports exactly the SHA1KIT_API functions" diff -u "$T/api.
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
 export PKG_CONFIG_LIBDIR="$LIBDIR/pkgconfig" # only our .pc files, never the host's
 unset PKG_CONFIG_SYSROOT_DIR
-cflags=$(pkg-config --cflags libsha1detectcoll)
-libs=$(pkg-config --libs libsha1detectcoll)
+words() { echo $("$@"); } # pkg-config's output, blanks normalised (it ends lines with a space)
+cflags=$(words pkg-config --cflags libsha1detectcoll)
+libs=$(words pkg-config --libs libsha1detectcoll)
 # The .pc files name the prefix in clean absolute paths (no ${pcfiledir}, no ..), so an rpath taken
 # from them does not depend on lib/pkgconfig staying where it is.
 check "pkg-config --cflags is the prefix's include dir ($cflags)" test "$cflags" = "-I$P/include"
 check "pkg-config --libs is the prefix's lib dir ($libs)" test "$libs" = "-L$LIBDIR -lsha1detectcoll"
-check "pkg-config sha1kit" test "$(pkg-config --cflags --libs sha1kit)" = "-I$P/include -L$LIBDIR -lsha1kit"
+check "pkg-config sha1kit" test "$(words pkg-config --cflags --libs sha1kit)" = "-I$P/include -L$LIBDIR -lsha1kit"
 check "pkg-config --variable=libdir is absolute and clean" test "$(pkg-config --variable=libdir sha1kit)" = "$LIBDIR"
 check "no .pc file refers to pcfiledir or .." bash -c "! grep -nE 'pcfiledir|/\\.\\./' '$LIBDIR'/pkgconfig/*.pc"
 check "pkg-config version" test "$(pkg-config --modversion libsha1detectcoll)" = \
