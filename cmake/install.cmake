@@ -6,7 +6,9 @@
 #   lib/pkgconfig/sha1kit.pc, lib/pkgconfig/libsha1detectcoll.pc   (absolute paths of the prefix)
 #   lib/cmake/sha1kit/   find_package(sha1kit): sha1kit::sha1kit, sha1kit::sha1detectcoll, ...
 #   share/man/man1/sha1kit.1, share/man/man3/sha1kit.3
-# (lib = CMAKE_INSTALL_LIBDIR; the sha1kit program is installed by programs/sha1kit.)
+#   libexec/sha1kit/sha1kit-bench   the program `sha1kit bench` runs (when built)
+# (lib = CMAKE_INSTALL_LIBDIR, libexec = CMAKE_INSTALL_LIBEXECDIR; the sha1kit program is installed by
+# programs/sha1kit.)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -31,6 +33,12 @@ install(TARGETS ${_sk_targets} EXPORT sha1kitTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# sha1kit-bench: not on PATH; bin/sha1kit finds it here, relative to itself or at the configured
+# absolute path (programs/sha1kit/bench.cmake, bench_exec.c).
+if(TARGET sha1kit-bench)
+  install(TARGETS sha1kit-bench RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/sha1kit
+    COMPONENT sha1kit-programs)
+endif()
 
 # CMake package config.
 set(_sk_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/sha1kit)

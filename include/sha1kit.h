@@ -15,7 +15,8 @@
  *    to about 48 KiB in sha1kit_dc_update/final and the batch functions, for the queues of the
  *    vector recompression).
  *  - Functions are thread-safe as long as each context is used by one thread at a time.
- *  - The only global state is a CPU-feature probe run once per process (thread-safe).
+ *  - The only global state is a CPU-feature probe run once per process (thread-safe), which also
+ *    reads the environment variable SHA1KIT_CPU (see sha1kit_cpu_mask()).
  *  - Passing NULL where a pointer is required is undefined behaviour, like memcpy.
  */
 #ifndef SHA1KIT_H
@@ -256,7 +257,8 @@ SHA1KIT_API const char *sha1kit_version(void);
 
 /**
  * Name of the kernel that new plain-SHA-1 contexts use in this process: "shani", "avx2", "ssse3",
- * "armv8" or "portable" (the fastest this CPU runs, probed once). Static string.
+ * "armv8" or "portable" (the fastest this CPU runs, probed once, without the features SHA1KIT_CPU
+ * turns off). Static string.
  */
 SHA1KIT_API const char *sha1kit_kernel_name(void);
 
@@ -274,6 +276,56 @@ SHA1KIT_API const char *sha1kit_fast_batch_kernel_name(void);
 
 /** Name of the way sha1kit_dc_batch hashes in this process: "avx512x16", "avx2x8" or "single". */
 SHA1KIT_API const char *sha1kit_dc_batch_kernel_name(void);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* CPU features and the SHA1KIT_CPU mask                                                            */
+/* ------------------------------------------------------------------------------------------------ */
+/*
+ * Kernels are chosen from the CPU features probed once per process, less those that the
+ * environment variable SHA1KIT_CPU turns off, e.g. SHA1KIT_CPU=-shani,-avx512: a comma-separated
+ * list of "-NAME" entries (blanks around entries are ignored), NAME a feature name of
+ * sha1kit_cpu_feature_name() or "all". A mask only removes features, so it can never select a kernel
+ * the CPU cannot run. Turning a feature off also turns off those built on it: sse2 takes ssse3 with
+ * it, ssse3 sse4.1, sse4.1 avx2 and shani, avx2 avx512. SHA1KIT_CPU is read once, at the probe (the first
+ * call that chooses a kernel or of a function below); changing it later has no effect in the process.
+ * An unset or blank SHA1KIT_CPU turns nothing off. The library never prints or exits: a program should
+ * check sha1kit_cpu_mask() at start-up and report an invalid value (the sha1kit tool exits with 1).
+ */
+
+/**
+ * Bit numbers of the feature masks below: the name of feature bit `bit`, NULL when `bit` is not
+ * 0..7. Bits 0..7: "sse2", "ssse3", "sse4.1", "avx2", "bmi2" (BMI1 and BMI2), "avx512" (AVX-512 F
+ * and BW, with the OS saving their state), "shani" (x86 SHA extensions) and "armv8-sha1" (the arm64
+ * SHA1 instructions). Later versions may add bits above 7. Static string.
+ */
+SHA1KIT_API const char *sha1kit_cpu_feature_name(int bit);
+
+/**
+ * The features the CPU probe found (bit i: sha1kit_cpu_feature_name(i)), before SHA1KIT_CPU. The
+ * kernels use sha1kit_cpu_features_detected() & ~masked_off (sha1kit_cpu_mask()).
+ */
+SHA1KIT_API uint32_t sha1kit_cpu_features_detected(void);
+
+/**
+ * The SHA1KIT_CPU mask of this process, read at the probe. `masked_off` (may be NULL) receives the
+ * features it turns off (bit i: sha1kit_cpu_feature_name(i)), with those they imply, whether the
+ * CPU has them or not. Returns 0 when SHA1KIT_CPU is unset (*masked_off = 0), 1 when it is set and
+ * valid (blank included), -1 when it is invalid: the valid entries are applied all the same, the
+ * bad ones ignored; sha1kit_cpu_mask_parse() of getenv("SHA1KIT_CPU") gives the message.
+ */
+SHA1KIT_API int sha1kit_cpu_mask(uint32_t *masked_off);
+
+/**
+ * Parse `value` as a SHA1KIT_CPU value (NULL: as unset). `masked_off` (may be NULL) receives the
+ * features it turns off, with those they imply, as in sha1kit_cpu_mask(); nothing is applied.
+ * Returns 0 when the value is valid; -1 when an entry is not "-NAME" with a known NAME (unknown
+ * name, "+NAME", a name without '-', an empty entry): *masked_off then has the valid entries only,
+ * and a one-line message about the first bad entry is written to `msg` (`msg_size` bytes with the
+ * terminating NUL, truncated to fit; nothing is written when msg_size is 0), e.g. "unknown feature
+ * 'bogus' (known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)". Control
+ * characters of the value are shown as '?'. No allocation; thread-safe.
+ */
+SHA1KIT_API int sha1kit_cpu_mask_parse(const char *value, uint32_t *masked_off, char *msg, size_t msg_size);
 
 #ifdef __cplusplus
 }

@@ -116,20 +116,22 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 #define SHA1KIT_HAVE_ARMV8 0
 #endif
 
-/* CPU features, one bit each. */
-#define SHA1KIT_CPU_SSSE3    (1u << 0)
-#define SHA1KIT_CPU_SSE41    (1u << 1)
-#define SHA1KIT_CPU_AVX2     (1u << 2)
-#define SHA1KIT_CPU_BMI2     (1u << 3) /* BMI1 and BMI2 */
-#define SHA1KIT_CPU_SHA      (1u << 4) /* x86 SHA-NI (with SSSE3 and SSE4.1) */
-#define SHA1KIT_CPU_ARM_SHA1 (1u << 5) /* ARMv8 SHA1 instructions */
-#define SHA1KIT_CPU_SSE2     (1u << 6)
-#define SHA1KIT_CPU_AVX512   (1u << 7) /* AVX-512 F and BW, with the OS saving the ZMM state */
+/* CPU features, one bit each; bit i is named sha1kit_cpu_feature_name(i) (public API: keep the order). */
+#define SHA1KIT_CPU_SSE2     (1u << 0)
+#define SHA1KIT_CPU_SSSE3    (1u << 1)
+#define SHA1KIT_CPU_SSE41    (1u << 2)
+#define SHA1KIT_CPU_AVX2     (1u << 3)
+#define SHA1KIT_CPU_BMI2     (1u << 4) /* BMI1 and BMI2 */
+#define SHA1KIT_CPU_AVX512   (1u << 5) /* AVX-512 F and BW, with the OS saving the ZMM state */
+#define SHA1KIT_CPU_SHA      (1u << 6) /* x86 SHA-NI (with SSSE3 and SSE4.1) */
+#define SHA1KIT_CPU_ARM_SHA1 (1u << 7) /* ARMv8 SHA1 instructions */
+#define SHA1KIT_CPU_COUNT    8
+#define SHA1KIT_CPU_ALL      ((1u << SHA1KIT_CPU_COUNT) - 1)
 
 uint32_t sha1kit_x86_probe(void);
 uint32_t sha1kit_arm_probe(void);
 
-/* The features of this CPU, probed once per process and cached. */
+/* The features of this CPU, probed once per process and cached, less those SHA1KIT_CPU turns off. */
 uint32_t sha1kit_cpu_features(void);
 
 /* The kernel table (src/dispatch.c), fastest first; the last entry is "portable". */

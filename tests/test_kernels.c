@@ -8,7 +8,9 @@
  * $SHA1KIT_EXPECT_KERNELS (comma-separated; set by the emulation runs, where /proc/cpuinfo shows the
  * host; "portable" alone for a build without accelerated kernels) or else from the flags in
  * /proc/cpuinfo. A kernel that is expected but not supported, or a
- * default choice other than the first expected kernel, fails the test.
+ * default choice other than the first expected kernel, fails the test. $SHA1KIT_CPU is removed from
+ * the environment before the probe; the SHA1KIT_CPU tests parse values directly, and run this
+ * program again with a value set (the child mode, argument --cpu-mask-child).
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -336,12 +339,246 @@ static void test_batch(void **state)
 	free(buf);
 }
 
-int main(void)
+/* ---- SHA1KIT_CPU ------------------------------------------------------------------------------- */
+
+#define KNOWN " (known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)"
+
+/* sha1kit_cpu_mask_parse(value) returns `rc` with *masked_off == `mask` and the message `msg`. */
+static void parse_is(const char *value, int rc, uint32_t mask, const char *msg)
+{
+	char buf[512];
+	uint32_t got = 0xdeadbeef;
+	memset(buf, 'x', sizeof(buf));
+	int r = sha1kit_cpu_mask_parse(value, &got, buf, sizeof(buf));
+	if (r != rc || got != mask || strcmp(buf, msg) != 0)
+		fail_msg("SHA1KIT_CPU='%s': got %d 0x%x '%s', expected %d 0x%x '%s'",
+		         value ? value : "(unset)", r, got, buf, rc, mask, msg);
+}
+
+static void test_cpu_mask_parse(void **state)
+{
+	const uint32_t SSE41_UP = SHA1KIT_CPU_SSE41 | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512 | SHA1KIT_CPU_SHA;
+	(void)state;
+	/* nothing off */
+	parse_is(NULL, 0, 0, "");
+	parse_is("", 0, 0, "");
+	parse_is(" \t\n ", 0, 0, "");
+	/* valid lists, blanks around entries */
+	parse_is("-shani", 0, SHA1KIT_CPU_SHA, "");
+	parse_is("-shani,-avx512", 0, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512, "");
+	parse_is(" -shani ,\t-avx512 ", 0, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512, "");
+	parse_is("-shani,-shani", 0, SHA1KIT_CPU_SHA, "");
+	parse_is("-bmi2", 0, SHA1KIT_CPU_BMI2, "");
+	parse_is("-armv8-sha1", 0, SHA1KIT_CPU_ARM_SHA1, "");
+	parse_is("-avx512", 0, SHA1KIT_CPU_AVX512, "");
+	parse_is("-all", 0, SHA1KIT_CPU_ALL, "");
+	parse_is("-shani,-all", 0, SHA1KIT_CPU_ALL, "");
+	/* features built on the one turned off go with it */
+	parse_is("-avx2", 0, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, "");
+	parse_is("-sse4.1", 0, SSE41_UP, "");
+	parse_is("-ssse3", 0, SHA1KIT_CPU_SSSE3 | SSE41_UP, "");
+	parse_is("-sse2", 0, SHA1KIT_CPU_SSE2 | SHA1KIT_CPU_SSSE3 | SSE41_UP, "");
+	/* every name, and only the names (no prefixes, no other case) */
+	for (int i = 0; i < SHA1KIT_CPU_COUNT; i++) {
+		char v[64];
+		uint32_t m;
+		assert_non_null(sha1kit_cpu_feature_name(i));
+		snprintf(v, sizeof(v), "-%s", sha1kit_cpu_feature_name(i));
+		assert_int_equal(sha1kit_cpu_mask_parse(v, &m, NULL, 0), 0);
+		assert_true(m & (1u << i));
+		v[strlen(v) - 1] = 0;
+		assert_int_equal(sha1kit_cpu_mask_parse(v, &m, NULL, 0), -1);
+	}
+	parse_is("-SHANI", -1, 0, "unknown feature 'SHANI'" KNOWN);
+	parse_is("-shanix", -1, 0, "unknown feature 'shanix'" KNOWN);
+	parse_is("-sha", -1, 0, "unknown feature 'sha'" KNOWN);
+	/* unknown names; the valid entries still count, the first bad entry is named */
+	parse_is("-bogus", -1, 0, "unknown feature 'bogus'" KNOWN);
+	parse_is("-shani,-bogus,-avx512", -1, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512,
+	         "unknown feature 'bogus'" KNOWN);
+	parse_is("-bogus,+shani", -1, 0, "unknown feature 'bogus'" KNOWN);
+	parse_is("-", -1, 0, "unknown feature ''" KNOWN);
+	parse_is("- shani", -1, 0, "unknown feature ' shani'" KNOWN);
+	/* it can only remove */
+	parse_is("+shani", -1, 0, "'+shani': features can only be turned off, as in '-shani'" KNOWN);
+	parse_is("-avx2,+shani", -1, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512,
+	         "'+shani': features can only be turned off, as in '-shani'" KNOWN);
+	parse_is("shani", -1, 0, "'shani': features can only be turned off, as in '-shani'" KNOWN);
+	parse_is("~0", -1, 0, "'~0': features can only be turned off, as in '-~0'" KNOWN);
+	/* empty entries */
+	parse_is("-shani,", -1, SHA1KIT_CPU_SHA, "empty entry in '-shani,'" KNOWN);
+	parse_is(",-shani", -1, SHA1KIT_CPU_SHA, "empty entry in ',-shani'" KNOWN);
+	parse_is("-shani, ,-avx512", -1, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512,
+	         "empty entry in '-shani, ,-avx512'" KNOWN);
+	/* one line: control characters shown as '?', long entries cut */
+	parse_is("-bo\ngus\x7f", -1, 0, "unknown feature 'bo?gus?'" KNOWN);
+	parse_is("-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	         -1, 0, "unknown feature 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'" KNOWN);
+	/* the message buffer: truncated and terminated; NULL arguments */
+	{
+		char small[12];
+		uint32_t m = 1;
+		memset(small, 'x', sizeof(small));
+		assert_int_equal(sha1kit_cpu_mask_parse("-bogus", &m, small, sizeof(small)), -1);
+		assert_string_equal(small, "unknown fea");
+		assert_int_equal(m, 0);
+		small[0] = 'x';
+		assert_int_equal(sha1kit_cpu_mask_parse("-bogus", NULL, small, 1), -1);
+		assert_int_equal(small[0], 0);
+		assert_int_equal(sha1kit_cpu_mask_parse("-bogus", NULL, NULL, 0), -1);
+		assert_int_equal(sha1kit_cpu_mask_parse("-shani", NULL, NULL, 0), 0);
+	}
+}
+
+/* The names and bits of the public API, and the state of this process (SHA1KIT_CPU unset). */
+static void test_cpu_features(void **state)
+{
+	uint32_t off = 0xdeadbeef;
+	(void)state;
+	assert_string_equal(sha1kit_cpu_feature_name(0), "sse2");
+	assert_null(sha1kit_cpu_feature_name(-1));
+	assert_null(sha1kit_cpu_feature_name(SHA1KIT_CPU_COUNT));
+	assert_null(sha1kit_cpu_feature_name(31));
+	assert_null(sha1kit_cpu_feature_name(32));
+	for (int i = 0; i < SHA1KIT_CPU_COUNT; i++)
+		for (int j = 0; j < i; j++)
+			assert_string_not_equal(sha1kit_cpu_feature_name(i), sha1kit_cpu_feature_name(j));
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_SSSE3)), "ssse3");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_SSE41)), "sse4.1");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_AVX2)), "avx2");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_BMI2)), "bmi2");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_AVX512)), "avx512");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_SHA)), "shani");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_ARM_SHA1)), "armv8-sha1");
+	assert_int_equal(sha1kit_cpu_mask(&off), 0);
+	assert_int_equal(off, 0);
+	assert_int_equal(sha1kit_cpu_mask(NULL), 0);
+	assert_int_equal(sha1kit_cpu_features_detected(), sha1kit_cpu_features());
+	assert_int_equal(sha1kit_cpu_features_detected() & ~SHA1KIT_CPU_ALL, 0);
+}
+
+static const char *self_path; /* this program, for the child runs */
+
+/* The child mode: the mask state, the features and the kernels of a process with $SHA1KIT_CPU. */
+static int cpu_mask_child(void)
+{
+	uint32_t off;
+	int st = sha1kit_cpu_mask(&off);
+	printf("%d %x %x %x %s %s %s %s\n", st, (unsigned)off, (unsigned)sha1kit_cpu_features_detected(),
+	       (unsigned)sha1kit_cpu_features(), sha1kit_kernel_name(), sha1kit_dc_kernel_name(),
+	       sha1kit_fast_batch_kernel_name(), sha1kit_dc_batch_kernel_name());
+	return 0;
+}
+
+struct child_result {
+	int state;
+	unsigned off, detected, features;
+	char kernel[32], dc[32], batch[32], dc_batch[32];
+};
+
+/* Run this program in the child mode with SHA1KIT_CPU=value; 0 when it ran and answered. */
+static int run_child(const char *value, struct child_result *r)
+{
+	int fd[2], status;
+	char out[512];
+	ssize_t n, got = 0;
+	if (pipe(fd) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("SHA1KIT_CPU", value, 1);
+		execl(self_path, self_path, "--cpu-mask-child", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (got + 1 < (ssize_t)sizeof(out) &&
+	       (n = read(fd[0], out + got, sizeof(out) - 1 - (size_t)got)) > 0)
+		got += n;
+	out[got] = 0;
+	close(fd[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return sscanf(out, "%d %x %x %x %31s %31s %31s %31s", &r->state, &r->off, &r->detected, &r->features,
+	              r->kernel, r->dc, r->batch, r->dc_batch) == 8
+	           ? 0
+	           : -1;
+}
+
+/* The probe applies $SHA1KIT_CPU: features = detected & ~mask, kernels chosen from them. */
+static void test_cpu_mask_applied(void **state)
+{
+	struct child_result r;
+	uint32_t detected = sha1kit_cpu_features_detected();
+	(void)state;
+	if (run_child("", &r) != 0) {
+		print_message("cannot run %s again (emulator without binfmt?): not tested here\n", self_path);
+		skip();
+	}
+	assert_int_equal(r.state, 1);
+	assert_int_equal(r.off, 0);
+	assert_int_equal(r.features, r.detected);
+	if (r.detected == detected) {
+		assert_string_equal(r.kernel, sha1kit_kernel_name());
+		assert_string_equal(r.dc, sha1kit_dc_kernel_name());
+	} else { /* under qemu-user the child runs on the host */
+		print_message("the child runs on another CPU (features 0x%x, here 0x%x)\n", r.detected,
+		              detected);
+		detected = r.detected;
+	}
+
+	assert_int_equal(run_child(" -shani , -avx512", &r), 0);
+	assert_int_equal(r.state, 1);
+	assert_int_equal(r.off, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512);
+	assert_int_equal(r.features, detected & ~(SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512));
+	assert_string_not_equal(r.kernel, "shani");
+	assert_null(strstr(r.dc, "shani"));
+	assert_null(strstr(r.dc, "avx512"));
+	assert_string_not_equal(r.batch, "shani-x2");
+	assert_string_not_equal(r.batch, "avx512x16");
+	assert_string_not_equal(r.dc_batch, "avx512x16");
+
+	/* invalid: the valid entries are applied, the state says so */
+	assert_int_equal(run_child("-avx2,-bogus", &r), 0);
+	assert_int_equal(r.state, -1);
+	assert_int_equal(r.off, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512);
+	assert_int_equal(r.features, detected & ~(SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512));
+	assert_null(strstr(r.kernel, "avx2"));
+	assert_null(strstr(r.dc, "avx"));
+	assert_string_equal(r.dc_batch, "single");
+
+	assert_int_equal(run_child("+shani", &r), 0);
+	assert_int_equal(r.state, -1);
+	assert_int_equal(r.off, 0);
+	assert_int_equal(r.features, detected);
+
+	assert_int_equal(run_child("-all", &r), 0);
+	assert_int_equal(r.state, 1);
+	assert_int_equal(r.off, SHA1KIT_CPU_ALL);
+	assert_int_equal(r.features, 0);
+	assert_string_equal(r.kernel, "portable");
+	assert_string_equal(r.dc, "portable");
+	assert_string_equal(r.batch, "single");
+	assert_string_equal(r.dc_batch, "single");
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_expected_kernels_run), cmocka_unit_test(test_all_lengths),
 	    cmocka_unit_test(test_multiblock),           cmocka_unit_test(test_guard_page),
 	    cmocka_unit_test(test_random_splits),        cmocka_unit_test(test_batch),
+	    cmocka_unit_test(test_cpu_mask_parse),       cmocka_unit_test(test_cpu_features),
+	    cmocka_unit_test(test_cpu_mask_applied),
 	};
+	if (argc == 2 && strcmp(argv[1], "--cpu-mask-child") == 0)
+		return cpu_mask_child();
+	/* The expected kernels are those of the CPU: no mask (before anything probes). */
+	unsetenv("SHA1KIT_CPU");
+	self_path = argc > 0 ? argv[0] : "";
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

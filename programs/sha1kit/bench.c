@@ -1,7 +1,8 @@
 /*
  * bench.c - `sha1kit bench`: throughput of every SHA-1 kernel this CPU runs, in both flavours (plain
  * and collision-detecting), against the SHA-1 of other libraries linked at build time, measured the
- * same way in the same process so that ratios can be compared across machines.
+ * same way in the same process so that ratios can be compared across machines. Part of the program
+ * sha1kit-bench (bench_main.c), which `sha1kit bench` runs (bench_exec.c).
  *
  * Method (also printed in the header of every output):
  *  - every message is hashed one-shot (init, update, final) from a buffer filled from a fixed seed
@@ -112,7 +113,8 @@ static void bench_usage(void)
 	      "per call); the clock is the thread's CPU time; repetitions are interleaved\n"
 	      "across implementations; medians are reported, with ratios to OpenSSL's EVP\n"
 	      "SHA-1 measured in the same run (> 1: faster). ipsec-mb takes messages of at\n"
-	      "most 65534 bytes: its cells at larger sizes stay empty (a note says so).\n"
+	      "most 65534 bytes: its cells at larger sizes stay empty (a note says so). It\n"
+	      "runs its SSE code where sha1kit finds no usable AVX2 (CPU, OS, SHA1KIT_CPU).\n"
 	      "\n"
 	      "      --sizes=LIST        message sizes in bytes, comma-separated, each at most\n"
 	      "                            once, 0 to 1G; optional suffix K, M or G (binary:\n"
@@ -138,8 +140,11 @@ static void bench_usage(void)
 	      "\n"
 	      "Output (standard output; one of):\n"
 	      "      (default)           a table for people: time/message, GB/s, ratio\n"
-	      "      --json              JSON (structure: bench/schema.json in the source tree)\n"
-	      "      --csv               CSV, one row per implementation, size and alignment\n"
+	      "      --json              JSON (structure: bench/schema.json in the source tree)\n",
+	      stdout);
+	if (!bench_have_json())
+		fputs("                            not in this build: it needs libjansson-dev\n", stdout);
+	fputs("      --csv               CSV, one row per implementation, size and alignment\n"
 	      "      --markdown          Markdown tables, to paste into an issue\n"
 	      "      --plot=FILE.svg     also draw throughput against message size (gnuplot)\n"
 	      "\n"
@@ -525,8 +530,9 @@ static bool measure(const struct bench_impl *impls, size_t n_impls, const struct
 	return true;
 }
 
-/* OPENSSL_ia32cap is read when libcrypto is loaded, so masking SHA-NI needs a fresh process. */
-static void reexec_without_shani(int argc, char **argv)
+/* OPENSSL_ia32cap is read when libcrypto is loaded, so masking SHA-NI needs a fresh process: this
+ * program (sha1kit-bench) again, with the same arguments (argv is NULL-terminated). */
+static void reexec_without_shani(char **argv)
 {
 	const char *cur = getenv("OPENSSL_ia32cap");
 	if (cur != NULL && strcmp(cur, NO_SHANI) == 0)
@@ -535,23 +541,13 @@ static void reexec_without_shani(int argc, char **argv)
 		sk_error(errno, "bench: cannot set OPENSSL_ia32cap");
 		exit(SK_EXIT_FAILURE);
 	}
-	char **args = calloc((size_t)argc + 2, sizeof(*args));
-	if (args == NULL) {
-		sk_error(errno, "bench: out of memory");
-		exit(SK_EXIT_FAILURE);
-	}
-	static char prog[] = SK_PROGRAM, cmd[] = BENCH_CMD;
-	args[0] = prog;
-	args[1] = cmd;
-	for (int i = 1; i < argc; i++)
-		args[i + 1] = argv[i];
 	fflush(NULL);
-	execv("/proc/self/exe", args);
+	execv("/proc/self/exe", argv);
 	sk_error(errno, "bench: cannot re-run /proc/self/exe with OPENSSL_ia32cap=%s", NO_SHANI);
 	exit(SK_EXIT_FAILURE);
 }
 
-int sk_cmd_bench(int argc, char **argv)
+int bench_command(int argc, char **argv)
 {
 	struct bench_settings s = {0};
 	enum format fmt = FMT_TABLE;
@@ -702,17 +698,20 @@ int sk_cmd_bench(int argc, char **argv)
 			free(s.sizes);
 			return SK_EXIT_FAILURE;
 		}
-		reexec_without_shani(argc, argv);
+		reexec_without_shani(argv);
 	}
 	if (list) {
 		for (size_t i = 0; i < n_all; i++)
-			printf("%-30s %-5s %-6s %s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
-			       impls[i].note, impls[i].is_default ? " (default on this CPU)" : "");
+			printf("%-30s %-5s %-6s %s%s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
+			       impls[i].unavailable ? "unavailable: " : impls[i].note,
+			       impls[i].unavailable ? impls[i].unavailable : "",
+			       impls[i].is_default ? " (default on this CPU)" : "");
 		free(s.sizes);
 		return sk_finish(SK_EXIT_OK, false);
 	}
 
-	/* Keep the implementations selected by --only, and the baseline. */
+	/* Keep the implementations selected by --only, and the baseline; say which of them cannot run
+	 * here (the machine header's peer list says so too). */
 	size_t n_impls = 0, n_matched = 0;
 	bool have_baseline = false;
 	for (size_t i = 0; i < n_all; i++) {
@@ -720,6 +719,11 @@ int sk_cmd_bench(int argc, char **argv)
 		bool match = only == NULL || id_matches(impls[i].id, only);
 		if (!match && !is_base)
 			continue;
+		if (impls[i].unavailable != NULL) {
+			fprintf(stderr, "sha1kit: bench: note: %s is not measured: unavailable: %s\n",
+			        impls[i].id, impls[i].unavailable);
+			continue;
+		}
 		n_matched += match;
 		have_baseline |= is_base;
 		impls[n_impls++] = impls[i];

@@ -1,7 +1,8 @@
 /*
  * bench.h - `sha1kit bench`: the implementations it measures, the machine description and the
  * results, shared by bench.c (options, measurement), bench_impl.c (sha1kit kernels), bench_peers.c
- * (OpenSSL, nettle, libgcrypt) and bench_output.c (table, CSV, Markdown, JSON, SVG plot).
+ * (OpenSSL, nettle, libgcrypt, ipsec-mb) and bench_output.c (table, CSV, Markdown, JSON, SVG plot),
+ * which make up the program sha1kit-bench (bench_main.c) that `sha1kit bench` runs (bench_exec.c).
  */
 #ifndef SHA1KIT_BENCH_H
 #define SHA1KIT_BENCH_H
@@ -32,15 +33,16 @@ typedef uint32_t (*bench_run_fn)(const struct bench_impl *impl, const uint8_t *m
 #define BENCH_ID_MAX 48
 
 struct bench_impl {
-	char id[BENCH_ID_MAX]; /* unique, stable: "sha1kit-fast-shani", "openssl-evp", ... */
-	const char *library;   /* "sha1kit", "openssl", "nettle", "libgcrypt" */
-	const char *flavour;   /* "fast" (plain SHA-1) or "dc" (collision detection) */
-	const char *kernel;    /* sha1kit kernel name; NULL for peers */
-	const char *shape;     /* "single" (one-shot per message) or "batch" */
-	const char *note;      /* one line: what exactly is called */
-	size_t per_call;       /* messages per call: 1 for "single" */
-	size_t max_len;        /* longest message it can hash (bytes); 0: no limit */
-	bool is_default;       /* the kernel sha1kit picks on this CPU */
+	char id[BENCH_ID_MAX];   /* unique, stable: "sha1kit-fast-shani", "openssl-evp", ... */
+	const char *library;     /* "sha1kit", "openssl", "nettle", "libgcrypt" */
+	const char *flavour;     /* "fast" (plain SHA-1) or "dc" (collision detection) */
+	const char *kernel;      /* sha1kit kernel name; NULL for peers */
+	const char *shape;       /* "single" (one-shot per message) or "batch" */
+	const char *note;        /* one line: what exactly is called */
+	size_t per_call;         /* messages per call: 1 for "single" */
+	size_t max_len;          /* longest message it can hash (bytes); 0: no limit */
+	bool is_default;         /* the kernel sha1kit picks on this CPU */
+	const char *unavailable; /* why it cannot run here (listed, not measured), or NULL */
 	bench_run_fn run;
 	uint32_t index; /* kernel index (sha1kit) or variant (peers) */
 };
@@ -50,8 +52,15 @@ struct bench_impl {
  * many were added. */
 #define BENCH_MAX_BATCH 4096
 size_t bench_add_sha1kit(struct bench_impl *out, size_t max, size_t batch);
-/* Append the peers linked at build time (bench_peers.c); returns how many were added. */
+/* Append the peers linked at build time (bench_peers.c), those that cannot run on this machine with
+ * `unavailable` set; returns how many were added. */
 size_t bench_add_peers(struct bench_impl *out, size_t max, size_t batch);
+
+/* What sha1kit's CPU probe (sha1kit_cpu_features) says this machine runs, for the peers whose own
+ * initialisation would pick code by CPUID alone (bench_impl.c): AVX2 with the YMM state saved by the
+ * OS (XGETBV), and AVX-512 F+BW with the opmask and ZMM state saved. */
+bool bench_cpu_avx2(void);
+bool bench_cpu_avx512(void);
 
 /* Kernels compiled into the library, with whether this CPU runs them. */
 struct bench_kernel_info {
@@ -63,8 +72,8 @@ struct bench_kernel_info {
 #define BENCH_MAX_PEERS   4
 
 struct bench_peer_version {
-	const char *library; /* "openssl", "nettle", "libgcrypt" */
-	char version[96];
+	const char *library; /* "openssl", "nettle", "libgcrypt", "ipsec-mb" */
+	char version[192];   /* with " (unavailable: REASON)" for a peer that cannot run here */
 };
 
 struct bench_machine {
@@ -145,6 +154,9 @@ int bench_plot_svg(const char *file, const struct bench_report *r);
 /* Whether a usable gnuplot is on PATH (checked before measuring when --plot is given). */
 bool bench_have_gnuplot(void);
 bool bench_have_json(void);
+
+/* `sha1kit bench ARG...` (bench.c), argv[0] the program's name; returns the exit status. */
+int bench_command(int argc, char **argv);
 
 /* "64 B", "1 KiB", "16 KiB", "1 MiB", "1000 B": exact binary units only. */
 const char *bench_size_label(size_t size, char *buf, size_t bufsize);

@@ -7,6 +7,9 @@
  * per batch kernel this CPU runs (forced through the internal sha1kit_*_batch_with); the row of the
  * kernel the library picks is marked default. Each call hashes impl->per_call messages (--batch,
  * default 64), all of them the same bytes, as the single-stream rows re-hash one buffer.
+ *
+ * bench_cpu_avx2() and bench_cpu_avx512() hand the library's CPU probe to bench_peers.c, which
+ * gates the peers whose set-up picks AVX code by CPUID alone (ipsec-mb) on it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -176,4 +179,14 @@ void bench_kernel_list(struct bench_machine *m)
 	m->kernel = sha1kit_kernel_name();
 	m->dc_kernel = sha1kit_dc_kernel_name();
 	m->library_version = sha1kit_version();
+}
+
+bool bench_cpu_avx2(void)
+{
+	return (sha1kit_cpu_features() & SHA1KIT_CPU_AVX2) != 0;
+}
+
+bool bench_cpu_avx512(void)
+{
+	return (sha1kit_cpu_features() & SHA1KIT_CPU_AVX512) != 0;
 }

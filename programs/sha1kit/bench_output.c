@@ -99,6 +99,7 @@ static void print_header(FILE *out, const struct bench_report *r, const char *pr
 	fprintf(out, "%sCPU:%s %s (%s), %ld logical CPUs\n", prefix, sep, m->cpu_model, m->cpu_id,
 	        m->logical_cpus);
 	fprintf(out, "%sCPU flags:%s %s\n", prefix, sep, m->cpu_flags);
+	fprintf(out, "%sCPU mask:%s %s\n", prefix, sep, sk_cpu_mask_text());
 	fprintf(out, "%sOS:%s %s\n", prefix, sep, m->os);
 	fprintf(out, "%sCompiler:%s %s; %s; flags: %s\n", prefix, sep, m->compiler, m->build_type,
 	        m->c_flags);

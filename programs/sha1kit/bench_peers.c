@@ -14,9 +14,17 @@
  *   nettle           sha1_init, sha1_update, sha1_digest.
  *   libgcrypt        gcry_md_hash_buffer(GCRY_MD_SHA1, ...).
  *   ipsec-mb         Intel's multi-buffer library (intel-ipsec-mb): plain SHA-1 jobs
- *                    (IMB_AUTH_SHA_1) submitted to one manager set up by init_mb_mgr_auto, then
- *                    flushed: a "batch" row with --batch messages per call, the peer of sha1kit's
- *                    batch rows (its lanes are filled and refilled as sha1kit's are).
+ *                    (IMB_AUTH_SHA_1) submitted to one manager, then flushed: a "batch" row with
+ *                    --batch messages per call, the peer of sha1kit's batch rows (its lanes are
+ *                    filled and refilled as sha1kit's are).
+ *
+ * ipsec-mb picks its code from CPUID alone: init_mb_mgr_auto runs AVX code on a CPU that has AVX
+ * but whose OS does not save the YMM state (SIGILL, e.g. under qemu-x86_64 -cpu Haswell,-xsave).
+ * Its manager is therefore chosen from sha1kit's own probe, which asks the OS (XGETBV): with AVX-512
+ * enabled, init_mb_mgr_auto (anything it picks can run); with AVX2 only, init_mb_mgr_avx2; else
+ * init_mb_mgr_sse. When that manager cannot be set up either (a CPU without the SSE4.2, AES-NI and
+ * PCLMULQDQ ipsec-mb's SSE code needs), the row is listed as unavailable, with the reason, and not
+ * measured. The other peers check the OS's AVX state themselves before using AVX.
  *
  * OpenSSL picks SHA-NI from its own CPUID probe, which runs when libcrypto is loaded; the environment
  * variable OPENSSL_ia32cap=":~0x20000000" masks it off (see `sha1kit bench --openssl-no-shani`).
@@ -184,6 +192,76 @@ static const char *gcrypt_init(void)
 static IMB_MGR *imb_mgr;
 static uint8_t imb_digests[BENCH_MAX_BATCH][20];
 static int imb_failed;
+static const char *imb_note = "IMB_AUTH_SHA_1 jobs, submit then flush, equal messages";
+static char imb_unavailable[160]; /* why no manager could be set up; "" when one was */
+static bool imb_tried;
+
+static const char *imb_arch_name(IMB_ARCH arch)
+{
+	switch (arch) {
+	case IMB_ARCH_NOAESNI:
+		return "SSE without AES-NI";
+	case IMB_ARCH_SSE:
+		return "SSE";
+	case IMB_ARCH_AVX:
+		return "AVX";
+	case IMB_ARCH_AVX2:
+		return "AVX2";
+	case IMB_ARCH_AVX512:
+		return "AVX-512";
+	default:
+		return "unknown";
+	}
+}
+
+/* Set up imb_mgr with the manager sha1kit's CPU probe allows (see the top of this file), once.
+ * On failure imb_mgr is NULL and imb_unavailable says why. */
+static void imb_setup(void)
+{
+	static char note[160];
+	const uint64_t sse =
+	    IMB_FEATURE_SSE4_2 | IMB_FEATURE_CMOV | IMB_FEATURE_AESNI | IMB_FEATURE_PCLMULQDQ;
+	const uint64_t avx2 = sse | IMB_FEATURE_AVX | IMB_FEATURE_AVX2 | IMB_FEATURE_BMI2;
+	IMB_ARCH arch = IMB_ARCH_NONE;
+	const char *why = "";
+	const char *no_avx2 = bench_cpu_avx2() ? "the CPU lacks features of its AVX2 code"
+	                                       : "no usable AVX2 (CPU, OS or SHA1KIT_CPU)";
+
+	if (imb_tried)
+		return;
+	imb_tried = true;
+	imb_mgr = alloc_mb_mgr(0); /* detects the CPU's features (CPUID only); runs no AVX code */
+	if (imb_mgr == NULL) {
+		snprintf(imb_unavailable, sizeof(imb_unavailable), "alloc_mb_mgr failed");
+		return;
+	}
+	if (bench_cpu_avx512()) {
+		init_mb_mgr_auto(imb_mgr, &arch);
+		why = "chosen by init_mb_mgr_auto";
+	} else if (bench_cpu_avx2() && (imb_mgr->features & avx2) == avx2) {
+		init_mb_mgr_avx2(imb_mgr);
+		arch = IMB_ARCH_AVX2;
+		why = "no usable AVX-512 (CPU, OS or SHA1KIT_CPU)";
+	} else if ((imb_mgr->features & sse) == sse) {
+		init_mb_mgr_sse(imb_mgr);
+		arch = IMB_ARCH_SSE;
+		why = no_avx2;
+	} else {
+		snprintf(imb_unavailable, sizeof(imb_unavailable),
+		         "%s; its SSE code needs SSE4.2, AES-NI and PCLMULQDQ, which the CPU lacks", no_avx2);
+	}
+	int err = imb_get_errno(imb_mgr);
+	if (imb_unavailable[0] == '\0' && err != 0)
+		snprintf(imb_unavailable, sizeof(imb_unavailable), "setting up its %s manager failed: %s",
+		         imb_arch_name(arch), imb_get_strerror(err));
+	if (imb_unavailable[0] != '\0') {
+		free_mb_mgr(imb_mgr);
+		imb_mgr = NULL;
+		return;
+	}
+	snprintf(note, sizeof(note), "%s; %s manager: %s", imb_note, imb_arch_name(arch), why);
+	imb_note = note;
+}
 
 static void imb_done(IMB_JOB *job, uint32_t *acc)
 {
@@ -258,22 +336,17 @@ size_t bench_add_peers(struct bench_impl *out, size_t max, size_t batch)
 	new_impl(out, &n, max, "libgcrypt", "libgcrypt", "gcry_md_hash_buffer(GCRY_MD_SHA1)", run_gcrypt);
 #endif
 #if defined(SK_BENCH_HAVE_IPSECMB)
-	if (imb_mgr == NULL) {
-		IMB_ARCH arch;
-		imb_mgr = alloc_mb_mgr(0);
-		if (imb_mgr != NULL)
-			init_mb_mgr_auto(imb_mgr, &arch);
-	}
-	if (imb_mgr != NULL && batch > 0 && batch <= BENCH_MAX_BATCH) {
-		struct bench_impl *b =
-		    new_impl(out, &n, max, "ipsec-mb", "ipsec-mb",
-		             "IMB_AUTH_SHA_1 jobs, submit then flush, equal messages", run_ipsecmb);
+	imb_setup();
+	if (batch > 0 && batch <= BENCH_MAX_BATCH) {
+		struct bench_impl *b = new_impl(out, &n, max, "ipsec-mb", "ipsec-mb", imb_note, run_ipsecmb);
 		if (b != NULL) {
 			b->shape = "batch";
 			b->per_call = batch;
 			/* measured with ipsec-mb 1.3: a SHA-1 job of 65535 bytes or more completes with
 			 * IMB_STATUS_INVALID_ARGS */
 			b->max_len = 65534;
+			if (imb_mgr == NULL)
+				b->unavailable = imb_unavailable;
 		}
 	}
 #else
@@ -307,6 +380,13 @@ void bench_peer_versions(struct bench_machine *m)
 	add_version(m, "libgcrypt", gcrypt_init());
 #endif
 #if defined(SK_BENCH_HAVE_IPSECMB)
-	add_version(m, "ipsec-mb", imb_get_version_str());
+	imb_setup();
+	if (imb_mgr == NULL) {
+		char what[sizeof(m->peers[0].version)];
+		snprintf(what, sizeof(what), "%s (unavailable: %s)", imb_get_version_str(), imb_unavailable);
+		add_version(m, "ipsec-mb", what);
+	} else {
+		add_version(m, "ipsec-mb", imb_get_version_str());
+	}
 #endif
 }

@@ -49,6 +49,13 @@ int sk_finish_sha1sum(int status, bool closed_stdin);
 const char *sk_compiler_name(void);
 void sk_print_version(void);
 
+/* The SHA1KIT_CPU mask in effect, one line: "SHA1KIT_CPU=-shani,-avx512 (off: avx512 shani)" or
+ * "none (SHA1KIT_CPU unset)". The result lives in a buffer that the next call overwrites. */
+const char *sk_cpu_mask_text(void);
+
+/* When SHA1KIT_CPU is invalid, print "sha1kit: SHA1KIT_CPU: MESSAGE" and return -1; else 0. */
+int sk_check_cpu_mask(void);
+
 /*
  * Quote a file name for a diagnostic the way GNU tools do (shell-style quoting, only when needed;
  * ':' also forces quotes): "a b" -> 'a b', "it's" -> "it's", a tab -> ''$'\t'. The result lives

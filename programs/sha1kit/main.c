@@ -69,6 +69,9 @@ static void usage(void)
 	       "\n"
 	       "Run '%s COMMAND --help' for the options of a command.\n"
 	       "\n"
+	       "Environment: SHA1KIT_CPU=-shani,-avx512 turns CPU features off for the choice\n"
+	       "of kernel (names: see --version; -all: portable C only).\n"
+	       "\n"
 	       "Exit status: 0 success; 1 failure or usage error; 2 SHA-1 collision attack\n"
 	       "detected; 3 both (see '%s sum --help').\n",
 	       SK_PROGRAM, SK_PROGRAM);
@@ -131,7 +134,7 @@ int main(int argc, char **argv)
 	int c;
 
 	setlocale(LC_ALL, "");
-	if (argc < 1) {
+	if (argc < 1 || sk_check_cpu_mask() != 0) { /* an invalid SHA1KIT_CPU stops every command */
 		return SK_EXIT_FAILURE;
 	}
 	argv[0] = program_name; /* getopt_long names the program after argv[0] in its messages */

@@ -1,6 +1,7 @@
-/* util.c - diagnostics, usage errors, closing of the standard streams, version text. */
+/* util.c - diagnostics, usage errors, closing of the standard streams, version text, CPU mask. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +97,55 @@ const char *sk_compiler_name(void)
 #endif
 }
 
+/* The names of the feature bits `f`, space-separated, or "none". */
+static void feature_list(char *buf, size_t n, uint32_t f)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 32; i++) {
+		const char *name = sha1kit_cpu_feature_name(i);
+		if (name != NULL && (f & (UINT32_C(1) << i)) && used < n)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "", name);
+	}
+	if (used == 0)
+		snprintf(buf, n, "none");
+}
+
+const char *sk_cpu_mask_text(void)
+{
+	static char text[400];
+	char off[160], value[160];
+	uint32_t masked;
+	int state = sha1kit_cpu_mask(&masked);
+	const char *env = getenv("SHA1KIT_CPU");
+	if (state == 0 || env == NULL) {
+		return "none (SHA1KIT_CPU unset)";
+	}
+	size_t i = 0;
+	for (; env[i] != '\0' && i + 1 < sizeof(value); i++) { /* one line: control characters as '?' */
+		value[i] = (unsigned char)env[i] < 0x20 || env[i] == 0x7f ? '?' : env[i];
+	}
+	value[i] = '\0';
+	feature_list(off, sizeof(off), masked);
+	snprintf(text, sizeof(text), "SHA1KIT_CPU=%s (%soff: %s)", value, state < 0 ? "invalid; " : "", off);
+	return text;
+}
+
+int sk_check_cpu_mask(void)
+{
+	char msg[512];
+	uint32_t masked;
+	if (sha1kit_cpu_mask(&masked) >= 0) {
+		return 0;
+	}
+	sha1kit_cpu_mask_parse(getenv("SHA1KIT_CPU"), &masked, msg, sizeof(msg));
+	sk_error(0, "SHA1KIT_CPU: %s", msg);
+	return -1;
+}
+
 void sk_print_version(void)
 {
+	char features[160];
 	const char *cc = sk_compiler_name();
 	size_t len = strlen(cc);
 	while (len > 0 && cc[len - 1] == ' ') { /* __clang_version__ ends with a space */
@@ -106,6 +154,9 @@ void sk_print_version(void)
 	printf("%s %s\n", SK_PROGRAM, SHA1KIT_VERSION_STRING);
 	printf("library: libsha1kit %s\n", sha1kit_version());
 	printf("compiler: %.*s\n", (int)len, cc);
+	feature_list(features, sizeof(features), sha1kit_cpu_features_detected());
+	printf("cpu features: %s\n", features);
+	printf("cpu mask: %s\n", sk_cpu_mask_text());
 	printf("kernel: %s\n", sha1kit_kernel_name());
 	printf("dc-kernel: %s\n", sha1kit_dc_kernel_name());
 	printf("batch-kernel: %s\n", sha1kit_fast_batch_kernel_name());

@@ -167,7 +167,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	}
 	size_t diff;
 	if (!pk_file_equal(&old_idx, idx, idx_len, &diff)) {
-		sk_error(0, CMD ": %s does not match %s", sk_quote(idx_name), sk_quote(pack_name));
+		sk_error(0, CMD ": %s does not match %s (first difference at byte %zu)", sk_quote(idx_name),
+		         sk_quote(pack_name), diff);
 		goto out;
 	}
 	status = SK_EXIT_OK;

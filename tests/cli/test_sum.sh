@@ -11,6 +11,9 @@
 # 2. The collision corpus in TESTDATA_DIR (see SOURCES.md there) must give the documented digests,
 #    warnings and exit statuses. A missing corpus is a failure, not a skip.
 # 3. `sha1kit sum` and `sha1sum` must agree on every regular readable file in /usr/bin.
+# 4. Every kernel of this CPU, chosen with SHA1KIT_CPU masks (cli/cpu_masks.sh): `sha1kit --version`
+#    must report the kernels the mask leaves, and `sha1kit sum` give what the unmasked run gives.
+#    Invalid masks stop sha1kit with one line on stderr.
 #
 # Prints one line per failure with a diff, then "N passed, M failed"; exits 1 on any failure.
 
@@ -22,6 +25,8 @@ if [ $# -ne 2 ]; then
 fi
 SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 DATA=$2
+# shellcheck source=cpu_masks.sh
+. "$(dirname "${BASH_SOURCE[0]}")/cpu_masks.sh"
 
 export LC_ALL=C
 unset POSIXLY_CORRECT
@@ -602,6 +607,124 @@ else
 		diff -u --text "$T/bin.exp.err" "$T/bin.got.err" | head -n 20 | sed 's/^/    /'
 	fi
 fi
+
+# --------------------------------------------------------------------------------------------------
+# 4. Every kernel: SHA1KIT_CPU masks
+# --------------------------------------------------------------------------------------------------
+# -avx512 and -avx2 add the SHA-1DC kernels shani+avx2 and shani+sse2 on a CPU with all features.
+MASKS=("${SK_CPU_MASKS[@]}" -avx512 -avx2)
+mkdir "$W/lengths"
+for n in $(seq 0 200) 447 448 511 512 4095 4096 4097 65535 65536 65537; do
+	head -c "$n" "$W/binary.bin" >"$W/lengths/len-$n"
+done
+LENS=(lengths/*)
+M=$T/mask
+mkdir "$M"
+compare -- "${LENS[@]}"
+(cd "$W" && sha1sum -- "${LENS[@]}") >"$M/lens.out"
+expect "--fast, lengths 0..65537" 0 "$M/lens.out" "$T/none" -- --fast -- "${LENS[@]}"
+if [ $corpus_ok = 1 ]; then
+	# a collision followed by 9 MiB: hashed by two threads as a file, by one through a pipe
+	cat "$W/shattered-1.pdf" "$T/suffix" >"$W/big-mask"
+	(cd "$W" && sha1sum big-mask) >"$E/bigmask.out"
+	warning big-mask 256 >"$E/bigmask.err"
+	expect "big-mask: SHA-1 and the attack of shattered-1.pdf" 2 "$E/bigmask.out" "$E/bigmask.err" -- big-mask
+fi
+# mask_args N: the arguments (ARGS) and standard input (IN) of case N; false past the last.
+mask_args() {
+	IN=/dev/null
+	case $1 in
+	0) ARGS=(-- "${ALL[@]}") ;;
+	1) ARGS=(--fast --tag -- "${ALL[@]}") ;;
+	2) ARGS=(-- "${LENS[@]}") ;;
+	3) ARGS=(--fast -- "${LENS[@]}") ;;
+	4) ARGS=(-c "$C/good") ;;
+	*) [ $corpus_ok = 1 ] || return 1 ;;&
+	5) ARGS=(-- "${CORPUS[@]}" big-mask) ;;
+	6) ARGS=(--safe-hash --reduced-round -- "${CORPUS[@]}") ;;
+	7) ARGS=(--reduced-round -- "${CORPUS[@]}" big-mask) ;;
+	8) ARGS=(-) IN=$W/big-mask ;;
+	9) ARGS=(-c "$C/attack") ;;
+	10) ARGS=(-c --safe-hash "$C/safe") ;;
+	[0-9]*) return 1 ;;
+	esac
+}
+# run_masked MASK OUT: sha1kit sum ARGS <IN in $W with SHA1KIT_CPU=MASK, into OUT.out, .err, .rc.
+run_masked() {
+	(
+		cd "$W" || exit 99
+		sk_cpu_run "$1" "$SK" sum "${ARGS[@]}" <"$IN" >"$2.out" 2>"$2.err"
+		echo $? >"$2.rc"
+	)
+}
+ncases=0
+while mask_args $ncases; do
+	run_masked "" "$M/base.$ncases"
+	ncases=$((ncases + 1))
+done
+for mask in "${MASKS[@]}"; do
+	if sk_cpu_check "$SK" "$mask" >"$M/check"; then
+		pass
+		echo "SHA1KIT_CPU=${mask:-(unset)}: kernels $SK_CPU_KERNELS"
+	else
+		fail "SHA1KIT_CPU='$mask' sha1kit --version: not the kernels the mask must give"
+		cat "$M/check"
+	fi
+	[ -z "$mask" ] && continue
+	for ((k = 0; k < ncases; k++)); do
+		mask_args $k
+		run_masked "$mask" "$M/got"
+		if cmp -s "$M/base.$k.out" "$M/got.out" && cmp -s "$M/base.$k.err" "$M/got.err" &&
+			cmp -s "$M/base.$k.rc" "$M/got.rc"; then
+			pass
+		else
+			fail "SHA1KIT_CPU='$mask' sum ${ARGS[*]:0:4}... <${IN##*/}: differs from the unmasked run (- unmasked, + masked)"
+			show_diff "$M/base.$k.out" "$M/got.out" | head -n 20
+			show_diff "$M/base.$k.err" "$M/got.err" | head -n 10
+			echo "    exit status: unmasked $(cat "$M/base.$k.rc"), masked $(cat "$M/got.rc")"
+		fi
+	done
+done
+rm -f "$W/big-mask"
+# -all is every name; blanks around entries and a blank value are allowed
+every=$(printf -- '-%s,' "${SK_CPU_NAMES[@]}")
+sk_cpu_run "${every%,}" "$SK" --version | sed -n '/^kernel/p' >"$M/names.v"
+sk_cpu_run -all "$SK" --version | sed -n '/^kernel/p' >"$M/all.v"
+check "SHA1KIT_CPU=-all = every name turned off" cmp -s "$M/names.v" "$M/all.v"
+check "SHA1KIT_CPU=' -shani , -avx512 ': as -shani,-avx512" \
+	test "$(sk_cpu_run ' -shani , -avx512 ' "$SK" --version | grep '^kernel')" = \
+	"$(sk_cpu_run -shani,-avx512 "$SK" --version | grep '^kernel')"
+check "SHA1KIT_CPU=' ': nothing off" \
+	test "$(sk_cpu_run ' ' "$SK" --version | grep '^cpu mask: ')" = "cpu mask: SHA1KIT_CPU=  (off: none)"
+
+# Invalid values: exit 1 before any command, one line on stderr naming the entry and the names.
+KNOWN="(known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)"
+bad_mask() { # bad_mask VALUE MESSAGE [ARGS...]: SHA1KIT_CPU=VALUE sha1kit ARGS fails with MESSAGE
+	local value=$1 msg=$2
+	shift 2
+	[ $# -gt 0 ] || set -- sum /dev/null
+	sk_cpu_run "$value" "$SK" "$@" >"$M/bad.out" 2>"$M/bad.err"
+	local rc=$?
+	if [ $rc = 1 ] && [ ! -s "$M/bad.out" ] && [ "$(cat "$M/bad.err")" = "sha1kit: SHA1KIT_CPU: $msg $KNOWN" ]; then
+		pass
+	else
+		fail "SHA1KIT_CPU='$value' sha1kit $*: exit $rc, expected 1 and the line 'sha1kit: SHA1KIT_CPU: $msg $KNOWN'"
+		sed 's/^/    stderr: /' "$M/bad.err"
+		sed 's/^/    stdout: /' "$M/bad.out" | head -n 3
+	fi
+}
+bad_mask -bogus "unknown feature 'bogus'"
+bad_mask -shani,-bogus "unknown feature 'bogus'"
+bad_mask -SHANI "unknown feature 'SHANI'"
+bad_mask +shani "'+shani': features can only be turned off, as in '-shani'"
+bad_mask shani "'shani': features can only be turned off, as in '-shani'"
+bad_mask -shani, "empty entry in '-shani,'"
+bad_mask $'-bo\ngus' "unknown feature 'bo?gus'"
+bad_mask -bogus "unknown feature 'bogus'" --version
+bad_mask -bogus "unknown feature 'bogus'" --help
+bad_mask -bogus "unknown feature 'bogus'" hash-object /dev/null
+"$SK" --help >"$M/help.out" 2>&1
+check "--help mentions SHA1KIT_CPU" grep -q SHA1KIT_CPU "$M/help.out"
 
 echo "$PASS passed, $FAIL failed"
 [ $FAIL -eq 0 ]

@@ -14,6 +14,9 @@
 #     of Git 2.39 written down (compared with git too when the installed git is 2.39.x; newer Git
 #     checks with fsck and is stricter);
 #  6. errors: a missing file, a directory, an invalid type, --stdin twice; "-" as a file name.
+#  7. every kernel of this CPU, chosen with SHA1KIT_CPU masks (cli/cpu_masks.sh): under each,
+#     `sha1kit --version` reports the kernels the mask leaves and the IDs of 1., 3. and of standard
+#     input are git's.
 # Git runs outside any repository, with no configuration, and with --no-filters (sha1kit gets the
 # same arguments). A collision attack cannot be tested here: every known colliding file is aligned
 # for its own prefix, and the object header "TYPE SIZE\0" changes that prefix.
@@ -27,6 +30,8 @@ if [ $# -ne 1 ]; then
 fi
 SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 export LC_ALL=C
+# shellcheck source=../cli/cpu_masks.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../cli/cpu_masks.sh"
 
 PASS=0
 FAIL=0
@@ -305,6 +310,50 @@ compare "a file named -" /dev/null -- -
 if [ $? = 0 ] && grep -q -- '--literally' "$T/h.out"; then pass; else fail "hash-object --help"; fi
 "$SK" help hash-object >"$T/h2.out" 2>&1
 if cmp -s "$T/h.out" "$T/h2.out"; then pass; else fail "sha1kit help hash-object = hash-object --help"; fi
+
+# ---- 7. every kernel: SHA1KIT_CPU masks ----------------------------------------------------------
+git -C "$R" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' >"$T/all-objects"
+for mask in "${SK_CPU_MASKS[@]}"; do
+	m="SHA1KIT_CPU=${mask:-(unset)}"
+	if sk_cpu_check "$SK" "$mask" >"$T/mask.check"; then
+		pass
+		echo "$m: kernels $SK_CPU_KERNELS"
+	else
+		fail "$m sha1kit --version: not the kernels the mask must give"
+		cat "$T/mask.check"
+	fi
+	sk_cpu_run "$mask" xargs -0 -n 2000 "$SK" hash-object <"$T/files0" >"$T/m.ids" 2>"$T/m.err"
+	ss=$?
+	if [ $ss = 0 ] && cmp -s "$T/g.ids" "$T/m.ids" && [ ! -s "$T/m.err" ]; then
+		pass
+	else
+		fail "$m: /usr/include ($nfiles files): status $ss, IDs differ from git's"
+		diff "$T/g.ids" "$T/m.ids" | head -5 | sed 's/^/    /'
+		head -3 "$T/m.err"
+	fi
+	for t in blob tree commit tag; do
+		awk -v t=$t '$2 == t {print $1}' "$T/all-objects" >"$T/want.ids"
+		mapfile -t objs < <(sed "s|^|$T/objects/|" "$T/want.ids")
+		sk_cpu_run "$mask" "$SK" hash-object -t $t "${objs[@]}" >"$T/m.ids" 2>"$T/m.err"
+		ss=$?
+		if [ $ss = 0 ] && [ -s "$T/want.ids" ] && cmp -s "$T/want.ids" "$T/m.ids"; then
+			pass
+		else
+			fail "$m: the ${t}s of the repository (status $ss) do not hash to their IDs"
+			head -3 "$T/m.err"
+		fi
+	done
+	g=$(git hash-object --stdin <random.bin)
+	# shellcheck disable=SC2002 # a pipe, on purpose
+	s=$(cat random.bin | sk_cpu_run "$mask" "$SK" hash-object --stdin)
+	if [ -n "$g" ] && [ "$g" = "$s" ]; then pass; else fail "$m: --stdin from a pipe: git '$g', sha1kit '$s'"; fi
+done
+sk_cpu_run -bogus "$SK" hash-object hello >"$T/s.out" 2>"$T/s.err"
+if [ $? = 1 ] && [ ! -s "$T/s.out" ] && [ "$(wc -l <"$T/s.err")" = 1 ] && grep -q "unknown feature 'bogus'" "$T/s.err"; then
+	pass
+else
+	fail "SHA1KIT_CPU=-bogus hash-object: not exit 1 with one line on stderr: $(cat "$T/s.err")"
+fi
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -16,6 +16,9 @@
 #     signal) with the expected message, and never leave an idx or a temporary file behind;
 #   - byte flips with a recomputed trailer: no crash, and when both we and git accept the pack,
 #     the idx files are identical.
+#   - every kernel of this CPU, chosen with SHA1KIT_CPU masks (cli/cpu_masks.sh): `sha1kit --version`
+#     reports the kernels the mask leaves, and index-pack (1 and 3 threads) and verify-pack -v give
+#     git's idx and output for every valid pack.
 set -uo pipefail
 
 SK=${1:?usage: test_pack.sh SHA1KIT [PYTHON]}
@@ -24,6 +27,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SK=$(cd "$(dirname "$SK")" && pwd)/$(basename "$SK")
 T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-pack.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# shellcheck source=../cli/cpu_masks.sh
+. "$HERE/../cli/cpu_masks.sh"
 export GIT_CONFIG_NOSYSTEM=1 HOME=$T GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 
@@ -168,6 +173,49 @@ ref, ofs, fix = (kinds(p) for p in sys.argv[1:4])
 sys.exit(0 if 7 in ref and 6 not in ref and 6 in ofs and 7 in fix else 1)
 EOF
 
+# Every kernel: the valid packs again under each SHA1KIT_CPU mask.
+declare -A vp_rc
+for pack in "$P"/*.pack; do
+	name=$(basename "$pack" .pack)
+	[ -e "$O/vp-$name.git.v" ] || continue # git rejects it
+	(cd "$O" && git verify-pack -v "vp-$name.pack" >/dev/null 2>&1)
+	vp_rc[$name]=$?
+done
+for mask in "${SK_CPU_MASKS[@]}"; do
+	m="SHA1KIT_CPU=${mask:-(unset)}"
+	if sk_cpu_check "$SK" "$mask" >"$O/mask.check"; then
+		ok
+		echo "$m: kernels $SK_CPU_KERNELS"
+	else
+		bad "$m sha1kit --version: not the kernels the mask must give"
+		cat "$O/mask.check"
+	fi
+	n=0
+	for pack in "$P"/*.pack; do
+		name=$(basename "$pack" .pack)
+		[ -n "${vp_rc[$name]:-}" ] || continue
+		n=$((n + 1))
+		for th in 1 3; do
+			rm -f "$O/mask.idx"
+			sk_cpu_run "$mask" "$SK" index-pack --threads=$th -o "$O/mask.idx" "$pack" >"$O/mask.out" 2>"$O/mask.err"
+			rc=$?
+			[ $rc = 0 ] && cmp -s "$O/$name.git.idx" "$O/mask.idx" && cmp -s "$O/$name.git.out" "$O/mask.out" && ok ||
+				bad "$m: $name: index-pack --threads=$th (exit $rc): idx or stdout differs from git's: $(head -c 300 "$O/mask.err")"
+		done
+		(cd "$O" && sk_cpu_run "$mask" "$SK" verify-pack -v "vp-$name.pack" >mask.v 2>/dev/null)
+		rc=$?
+		[ $rc = "${vp_rc[$name]}" ] && cmp -s "$O/vp-$name.git.v" "$O/mask.v" && ok ||
+			bad "$m: $name: verify-pack -v (exit $rc, git ${vp_rc[$name]}) differs from git's"
+	done
+	[ $n -ge 4 ] && ok || bad "$m: only $n valid packs"
+done
+sk_cpu_run -bogus "$SK" index-pack -o "$O/bogus.idx" "$P/ofs.pack" >"$O/bogus.out" 2>"$O/bogus.err"
+rc=$?
+mapfile -t l <"$O/bogus.err"
+[ $rc = 1 ] && [ "${#l[@]}" = 1 ] && [[ ${l[0]} == "sha1kit: SHA1KIT_CPU: unknown feature 'bogus'"* ]] &&
+	[ ! -e "$O/bogus.idx" ] && [ ! -s "$O/bogus.out" ] && ok ||
+	bad "SHA1KIT_CPU=-bogus index-pack: exit $rc (want 1), stderr: ${l[*]}"
+
 # Thin pack: its bases are outside the pack.
 "$SK" index-pack -o "$O/thin.idx" "$P/thin.pack" >/dev/null 2>"$O/thin.err"
 rc=$?
@@ -187,6 +235,15 @@ for v in -v -s; do
 	[ "$rc" = 1 ] && cmp -s "$O/vbad.git" "$O/vbad.sk" && grep -q '^vbad.pack: bad$' "$O/vbad.sk" && ok ||
 		bad "verify-pack $v of a mismatched idx: rc $rc, output differs from git's"
 done
+# ... and its error names the first differing byte (0-based; cmp counts from 1).
+want=$(cmp "$O/ofs.git.idx" "$O/vbad.idx" 2>/dev/null | sed -n 's/.* byte \([0-9]*\),.*/\1/p')
+(cd "$O" && "$SK" verify-pack vbad.pack >/dev/null 2>vbad.err)
+if [ -n "$want" ] && grep -qx "sha1kit: verify-pack: vbad.idx does not match vbad.pack (first difference at byte $((want - 1)))" "$O/vbad.err"; then
+	ok
+else
+	bad "verify-pack of a mismatched idx: the error does not name the first difference (byte $((${want:-0} - 1)))"
+	cat "$O/vbad.err"
+fi
 
 # Default output name, and refusal of a name without .pack.
 cp "$P/ofs.pack" "$O/default.pack"

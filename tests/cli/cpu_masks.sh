@@ -1,0 +1,168 @@
+# cpu_masks.sh - sourced by the CLI tests (cli/test_sum.sh, compat/test_hash_object.sh,
+# pack/test_pack.sh): SHA1KIT_CPU masks that step through the kernels of this CPU, and the check that
+# `sha1kit --version` reports, under each, the kernels the remaining features must give.
+#
+#   SK_CPU_MASKS          the masks, "" (SHA1KIT_CPU unset) first, each turning off more
+#   sk_cpu_run MASK CMD.. runs CMD with SHA1KIT_CPU=MASK (unset for "")
+#   sk_cpu_check SK MASK  0 when `SHA1KIT_CPU=MASK SK --version` reports the features of the unmasked
+#                         run, the mask, and the expected kernels; else prints why and returns 1.
+#                         Sets SK_CPU_KERNELS to "kernel dc-kernel batch-kernel dc-batch-kernel".
+#                         Uses the directory $T/cpu-mask ($T: the caller's temporary directory).
+# The kernel choice is written out here again from the kernel tables of src/dispatch.c, as the
+# unit test tests/test_kernels.c does, so that a mask that changes nothing is caught.
+
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this file
+
+unset SHA1KIT_CPU # the unmasked runs of the tests are unmasked
+
+# shellcheck disable=SC2054 # the commas belong to the masks
+SK_CPU_MASKS=("" -shani -shani,-avx512 -shani,-avx512,-avx2 -all)
+SK_CPU_NAMES=(sse2 ssse3 sse4.1 avx2 bmi2 avx512 shani armv8-sha1)
+
+sk_cpu_run() {
+	local mask=$1
+	shift
+	if [ -z "$mask" ]; then
+		env -u SHA1KIT_CPU "$@"
+	else
+		env SHA1KIT_CPU="$mask" "$@"
+	fi
+}
+
+# sk_cpu_off MASK: the features MASK turns off, with those they imply, in the order of SK_CPU_NAMES.
+sk_cpu_off() {
+	local -A off=()
+	local -a entries=() list=()
+	local e name
+	IFS=, read -ra entries <<<"$1"
+	for e in "${entries[@]}"; do
+		e=${e//[[:space:]]/}
+		name=${e#-}
+		if [ "$name" = all ]; then
+			for name in "${SK_CPU_NAMES[@]}"; do off[$name]=1; done
+		elif [ -n "$name" ]; then
+			off[$name]=1
+		fi
+	done
+	[ -n "${off[sse2]:-}" ] && off[ssse3]=1
+	[ -n "${off[ssse3]:-}" ] && off[sse4.1]=1
+	[ -n "${off[sse4.1]:-}" ] && off[avx2]=1 && off[shani]=1
+	[ -n "${off[avx2]:-}" ] && off[avx512]=1
+	for name in "${SK_CPU_NAMES[@]}"; do
+		[ -n "${off[$name]:-}" ] && list+=("$name")
+	done
+	echo "${list[*]}"
+}
+
+# sk_cpu_kernels FEATURES...: "kernel dc-kernel batch-kernel dc-batch-kernel" for these features.
+sk_cpu_kernels() {
+	local -A f=()
+	local x k dc b db
+	for x in "$@"; do f[$x]=1; done
+	local sha=${f[shani]:-} avx2=${f[avx2]:-} bmi2=${f[bmi2]:-} avx512=${f[avx512]:-}
+	if [ -n "$sha" ]; then
+		k=shani
+	elif [ -n "$avx2" ] && [ -n "$bmi2" ]; then
+		k=avx2
+	elif [ -n "${f[ssse3]:-}" ]; then
+		k=ssse3
+	elif [ -n "${f[armv8-sha1]:-}" ]; then
+		k=armv8
+	else
+		k=portable
+	fi
+	if [ -n "$sha" ] && [ -n "$avx2" ] && [ -n "$avx512" ]; then
+		dc='shani+avx512'
+	elif [ -n "$sha" ] && [ -n "$avx2" ]; then
+		dc='shani+avx2'
+	elif [ -n "$sha" ] && [ -n "${f[sse2]:-}" ]; then
+		dc='shani+sse2'
+	elif [ -n "$avx2" ] && [ -n "$bmi2" ] && [ -n "$avx512" ]; then
+		dc='avx2+avx512'
+	elif [ -n "$avx2" ]; then
+		dc='portable+avx2'
+	elif [ -n "${f[sse2]:-}" ]; then
+		dc='portable+sse2'
+	elif [ -n "${f[armv8-sha1]:-}" ]; then
+		dc=armv8
+	else
+		dc=portable
+	fi
+	if [ -n "$avx512" ]; then
+		b=avx512x16 db=avx512x16
+	elif [ -n "$sha" ]; then
+		b=shani-x2 db=single
+		[ -n "$avx2" ] && db=avx2x8
+	elif [ -n "$avx2" ]; then
+		b=avx2x8 db=avx2x8
+	else
+		b=single db=single
+	fi
+	echo "$k $dc $b $db"
+}
+
+# The value of the line "FIELD: VALUE" of a --version output file.
+sk_cpu_field() {
+	sed -n "s/^$2: //p" "$1"
+}
+
+SK_CPU_KERNELS=
+
+sk_cpu_check() {
+	local sk=$1 mask=$2 tmp=${T:?}/cpu-mask
+	local v=$tmp/version
+	local detected got_features want_mask got_mask off want got name
+	mkdir -p "$tmp" || return 1
+	if ! env -u SHA1KIT_CPU "$sk" --version >"$tmp/base" 2>&1; then
+		echo "    sha1kit --version failed: $(cat "$tmp/base")"
+		return 1
+	fi
+	detected=$(sk_cpu_field "$tmp/base" "cpu features")
+	if [ -z "$detected" ]; then
+		echo "    sha1kit --version prints no 'cpu features:' line"
+		return 1
+	fi
+	if ! sk_cpu_run "$mask" "$sk" --version >"$v" 2>"$v.err" || [ -s "$v.err" ]; then
+		echo "    SHA1KIT_CPU='$mask' sha1kit --version failed: $(cat "$v.err")"
+		return 1
+	fi
+	got_features=$(sk_cpu_field "$v" "cpu features")
+	if [ "$got_features" != "$detected" ]; then
+		echo "    cpu features: '$got_features', unmasked '$detected' (the mask must not change what is detected)"
+		return 1
+	fi
+	off=$(sk_cpu_off "$mask")
+	if [ -z "$mask" ]; then
+		want_mask="none (SHA1KIT_CPU unset)"
+	else
+		want_mask="SHA1KIT_CPU=$mask (off: ${off:-none})"
+	fi
+	got_mask=$(sk_cpu_field "$v" "cpu mask")
+	if [ "$got_mask" != "$want_mask" ]; then
+		echo "    cpu mask: '$got_mask', expected '$want_mask'"
+		return 1
+	fi
+	local -a kept=()
+	for name in $detected; do
+		[[ " $off " == *" $name "* ]] || kept+=("$name")
+	done
+	want=$(sk_cpu_kernels "${kept[@]}")
+	got="$(sk_cpu_field "$v" kernel) $(sk_cpu_field "$v" dc-kernel) $(sk_cpu_field "$v" batch-kernel) $(sk_cpu_field "$v" dc-batch-kernel)"
+	SK_CPU_KERNELS=$got
+	if [ "$got" != "$want" ]; then
+		echo "    kernels (fast, dc, batch, dc-batch): '$got', expected '$want' from the features '${kept[*]}'"
+		return 1
+	fi
+	# And directly: no kernel uses a feature that is off.
+	for name in $off; do
+		case $name in
+		armv8-sha1) name=armv8 ;;
+		sse4.1 | bmi2) continue ;; # no kernel is named after them
+		esac
+		if [[ $got == *"$name"* ]]; then
+			echo "    kernels '$got' use $name, which SHA1KIT_CPU='$mask' turns off"
+			return 1
+		fi
+	done
+	return 0
+}
