@@ -69,7 +69,7 @@ all: release
 
 # The tool and libraries only: no test packages needed (make test builds the tests).
 release:
-	$(CONFIGURE) -B $(B)/release -DCMAKE_BUILD_TYPE=Release -DSHA1KIT_BUILD_PROGRAMS=ON \
+	$(CMAKE) -S $(SRC) -B $(B)/release -DCMAKE_BUILD_TYPE=Release -DSHA1KIT_BUILD_PROGRAMS=ON \
 		-DSHA1KIT_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/release -j $(JOBS)
 

@@ -73,7 +73,8 @@ static void usage(void)
 	       "of kernel (names: see --version; -all: portable C only).\n"
 	       "\n"
 	       "Exit status: 0 success; 1 failure or usage error; 2 SHA-1 collision attack\n"
-	       "detected; 3 both (see '%s sum --help').\n",
+	       "detected; 3 both (see '%s sum --help'). index-pack and verify-pack exit\n"
+	       "with 3 for an attack, as the pack is refused too.\n",
 	       SK_PROGRAM, SK_PROGRAM);
 }
 
@@ -134,7 +135,12 @@ int main(int argc, char **argv)
 	int c;
 
 	setlocale(LC_ALL, "");
-	if (argc < 1 || sk_check_cpu_mask() != 0) { /* an invalid SHA1KIT_CPU stops every command */
+	/* An invalid SHA1KIT_CPU stops every command, but not a request for help (which explains it). */
+	bool help = argc > 1 && strcmp(argv[1], "help") == 0;
+	for (int i = 1; i < argc && !help; i++) {
+		help = strcmp(argv[i], "--help") == 0;
+	}
+	if (argc < 1 || (!help && sk_check_cpu_mask() != 0)) {
 		return SK_EXIT_FAILURE;
 	}
 	argv[0] = program_name; /* getopt_long names the program after argv[0] in its messages */
