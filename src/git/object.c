@@ -1,0 +1,68 @@
+/* object.c - Git object types, headers and hex IDs (object.h). */
+#include "object.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const type_names[] = {NULL, "commit", "tree", "blob", "tag"};
+
+const char *skg_type_name(unsigned type)
+{
+	return type >= 1 && type <= 4 ? type_names[type] : NULL;
+}
+
+enum skg_type skg_type_from_name(const char *name, size_t len)
+{
+	for (unsigned t = 1; t <= 4; t++) {
+		if (strlen(type_names[t]) == len && memcmp(type_names[t], name, len) == 0) {
+			return (enum skg_type)t;
+		}
+	}
+	return SKG_NONE;
+}
+
+size_t skg_object_header(char buf[SKG_HEADER_MAX], unsigned type, uint64_t size)
+{
+	const char *name = skg_type_name(type);
+	if (name == NULL) {
+		return 0;
+	}
+	int n = snprintf(buf, SKG_HEADER_MAX, "%s %llu", name, (unsigned long long)size);
+	return (size_t)n + 1; /* the NUL byte snprintf wrote is part of the header */
+}
+
+void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < SKG_RAWSZ; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[SKG_HEXSZ] = '\0';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9') {
+		return c - '0';
+	}
+	if (c >= 'a' && c <= 'f') {
+		return c - 'a' + 10;
+	}
+	if (c >= 'A' && c <= 'F') {
+		return c - 'A' + 10;
+	}
+	return -1;
+}
+
+bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ])
+{
+	for (size_t i = 0; i < SKG_RAWSZ; i++) {
+		int hi = hexval(p[2 * i]), lo = hexval(p[2 * i + 1]);
+		if (hi < 0 || lo < 0) {
+			return false;
+		}
+		id[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
