@@ -276,39 +276,6 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 	return 0;
 }
 
-/* --verify: the rebuilt idx, compared piece by piece with the existing one. */
-struct idx_compare {
-	struct pk_file *old;
-	uint64_t at;       /* bytes compared so far */
-	uint64_t released; /* pages of the old idx dropped up to here */
-	bool differs;
-	uint64_t first_diff;
-};
-
-static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
-{
-	struct idx_compare *c = ctx;
-	(void)err;
-	uint64_t avail = c->old->len - c->at;
-	size_t k = avail < n ? (size_t)avail : n;
-	const uint8_t *q = c->old->data + c->at;
-	if (memcmp(q, p, k) != 0 || k < n) {
-		size_t i = 0;
-		while (i < k && q[i] == p[i]) {
-			i++;
-		}
-		c->differs = true;
-		c->first_diff = c->at + i;
-		return -1;
-	}
-	c->at += n;
-	if (c->at - c->released >= ((uint64_t)1 << 20)) {
-		pk_file_release(c->old, c->at);
-		c->released = c->at;
-	}
-	return 0;
-}
-
 /* "V" or "V,OFFSET" */
 static bool parse_index_version(const char *arg, unsigned *version, uint64_t *limit)
 {
@@ -469,16 +436,13 @@ int sk_cmd_index_pack(int argc, char **argv)
 		goto pack_error;
 	}
 	if (verify) {
-		struct idx_compare cmp = {&old_idx, 0, 0, false, 0};
-		if (pk_idx_write(&pack, version, limit, strict, compare_sink, &cmp, &err) != 0 &&
+		/* the rebuilt idx, compared piece by piece with the existing one */
+		struct pk_idx_compare cmp = {&old_idx, 0, 0, false, 0};
+		if (pk_idx_write(&pack, version, limit, strict, pk_idx_compare_sink, &cmp, &err) != 0 &&
 		    !cmp.differs) {
 			goto pack_error;
 		}
-		if (!cmp.differs && cmp.at != old_idx.len) {
-			cmp.differs = true;
-			cmp.first_diff = cmp.at;
-		}
-		if (cmp.differs) {
+		if (!pk_idx_compare_end(&cmp)) {
 			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
 			         sk_quote(idx_name), cmp.first_diff);
 			goto out;

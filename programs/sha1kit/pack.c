@@ -6,17 +6,25 @@
  *
  * Pass 1 walks the entries in order: it decodes each header, inflates the zlib stream (the pack
  * gives only the inflated size, so inflating to Z_STREAM_END is what tells where the entry ends),
- * computes the CRC-32 of the stored entry, hashes whole objects with SHA-1DC as they stream out of
- * zlib, and hashes the pack itself with the fast SHA-1 for the trailer check.
+ * computes the CRC-32 of the stored entry, hashes whole objects with SHA-1DC (in batches, see
+ * struct hbatch), copies the base IDs of REF_DELTA entries into a compact table, and hashes the
+ * pack itself with the fast SHA-1 for the trailer check. The pages it has read are let go as it
+ * goes (pk_options.release).
  *
  * Pass 2 resolves deltas: each whole object that serves as a base is the root of a tree of deltas
- * (OFS_DELTA children found by offset, REF_DELTA children by object ID once the base's ID is known).
- * Worker threads take roots from a shared counter and walk their trees depth first with an explicit
- * stack. The stack keeps the data of the bases on the current path while they fit in the thread's
- * share of the cache limit; the oldest are dropped first and rebuilt from the pack on demand (by
- * re-applying the deltas from the nearest base still in memory, or from the root). A base's data is
- * dropped as soon as its last child has been built from it. With pk_options.read set, entries are
- * read through it (pread) rather than from the mapping, so that no pack pages pile up.
+ * (OFS_DELTA children found by offset, REF_DELTA children by object ID, in the compact table, once
+ * the base's ID is known). Worker threads take roots from a shared counter. Each keeps a stack of
+ * nodes, bases whose ID is known and whose children are still to be built, and expands the top
+ * one: builds its children from its data, which is then freed. The IDs of the objects built are
+ * computed in batches (sha1kit_dc_batch), each object's buffer holding its Git header just before
+ * its content; once a batch is hashed, the objects with children become nodes, the others are
+ * freed. The wait for a batch is what lets a base's children be known only later: a thread
+ * takes a new root rather than hash a batch that is not full, and while its nodes hold more than
+ * its share of P2_HOLD (or for an object too large to batch) it hashes at once and goes depth
+ * first. Node data over the thread's share of the cache limit is dropped, from the bottom of the
+ * stack (the nodes expanded last) up, and rebuilt from the pack when needed (the whole ancestor
+ * inflated, then the deltas down to the node applied in turn). With pk_options.read set, entries
+ * are read through it (pread) rather than from the mapping, so that no pack pages pile up.
  *
  * The idx is written in pieces straight from the table sorted by object ID (pk_idx_write).
  */
@@ -105,23 +113,44 @@ void pk_options_default(struct pk_options *opt)
 	opt->cache_limit = (uint64_t)96 << 20;
 }
 
-/* CRC-32 (zlib's) of any length. */
+/* CRC-32 (zlib's; libdeflate computes the same, faster) of any length, from crc == 0. */
 static uint32_t crc32_any(uint32_t crc, const uint8_t *p, uint64_t n)
 {
 	while (n > 0) {
-		z_size_t step = n > ((z_size_t)1 << 30) ? ((z_size_t)1 << 30) : (z_size_t)n;
+		size_t step = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)n;
+#if defined(SK_HAVE_LIBDEFLATE)
+		crc = libdeflate_crc32(crc, p, step);
+#else
 		crc = (uint32_t)crc32_z(crc, p, step);
+#endif
 		p += step;
 		n -= step;
 	}
 	return crc;
 }
 
-/* Object header "<type> <size>\0" for the object ID; returns its length (NUL included). */
-static size_t object_header(char *buf, size_t cap, unsigned type, uint64_t size)
+/* Longest object header: "unknown " (the longest type name), 20 digits, the NUL. */
+#define HEADER_MAX 29
+
+/* Object header "<type> <size>\0" for the object ID into buf (HEADER_MAX bytes at least); returns
+ * its length (NUL included). */
+static size_t object_header(char *buf, unsigned type, uint64_t size)
 {
-	int n = snprintf(buf, cap, "%s %" PRIu64, pk_type_name(type), size);
-	return (size_t)n + 1;
+	const char *name = pk_type_name(type);
+	size_t n = strlen(name);
+	char digits[20];
+	size_t k = 0;
+	do {
+		digits[k++] = (char)('0' + size % 10);
+		size /= 10;
+	} while (size != 0);
+	memcpy(buf, name, n);
+	buf[n++] = ' ';
+	while (k > 0) {
+		buf[n++] = digits[--k];
+	}
+	buf[n++] = '\0';
+	return n;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -507,10 +536,9 @@ static bool finish_id(sha1kit_dc_ctx *dc, uint8_t id[PK_HASH_LEN], uint64_t offs
 
 /*
  * Object IDs computed many at a time (sha1kit_dc_batch, which hashes 16 or 8 objects at once where
- * the CPU allows): each queued object is its Git header and content, copied or inflated into an
- * arena; the IDs land in objs[].id when the queue is flushed. Used for whole objects in pass 1 and,
- * when no REF_DELTA needs an ID during resolution, for resolved deltas in pass 2. Larger objects
- * are hashed one at a time as before.
+ * the CPU allows): each queued object is its Git header and content, inflated into an arena; the
+ * IDs land in objs[].id when the queue is flushed. Used for whole objects in pass 1 (pass 2 queues
+ * the buffers its objects are built in: struct pending). Larger objects are hashed one at a time.
  */
 #define HB_ARENA   ((size_t)4 << 20) /* bytes of queued objects */
 #define HB_MSGS    256               /* queued objects */
@@ -542,30 +570,39 @@ static void hb_free(struct hbatch *hb)
 	}
 }
 
-/* Hash the queued objects into objs[].id; false (and `err` set) on a collision attack, reported
- * for the first flagged object in pack order. */
-static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error *err)
+/* The IDs of objects obj[0..n), whose headers and contents are msgs[0..n), into objs[].id, with
+ * sha1kit_dc_batch (digests and where: room for n results); false (and `err` set) on a collision
+ * attack, reported for the first flagged object in pack order. */
+static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, uint8_t *digests,
+                      sha1kit_dc_detection *where, struct pk_object *objs, struct pk_error *err)
 {
-	size_t n = hb->n, first = n;
-	hb->n = 0;
-	hb->used = 0;
+	size_t first = n;
 	if (n == 0) {
 		return true;
 	}
-	if (sha1kit_dc_batch(hb->msgs, n, NULL, hb->digests, hb->where) == SHA1KIT_DC_COLLISION) {
+	if (sha1kit_dc_batch(msgs, n, NULL, digests, where) == SHA1KIT_DC_COLLISION) {
 		for (size_t i = 0; i < n; i++) {
-			if (hb->where[i].dv >= 0 &&
-			    (first == n || objs[hb->obj[i]].offset < objs[hb->obj[first]].offset)) {
+			if (where[i].dv >= 0 &&
+			    (first == n || objs[obj[i]].offset < objs[obj[first]].offset)) {
 				first = i;
 			}
 		}
-		collision_error(err, objs[hb->obj[first]].offset);
+		collision_error(err, objs[obj[first]].offset);
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
-		memcpy(objs[hb->obj[i]].id, hb->digests + PK_HASH_LEN * i, PK_HASH_LEN);
+		memcpy(objs[obj[i]].id, digests + PK_HASH_LEN * i, PK_HASH_LEN);
 	}
 	return true;
+}
+
+/* Hash the queued objects into objs[].id (see batch_ids). */
+static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error *err)
+{
+	size_t n = hb->n;
+	hb->n = 0;
+	hb->used = 0;
+	return batch_ids(hb->msgs, hb->obj, n, hb->digests, hb->where, objs, err);
 }
 
 /* Room for an object of `len` bytes of content with its header (flushing first if needed): where
@@ -573,13 +610,13 @@ static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error 
 static uint8_t *hb_room(struct hbatch *hb, struct pk_object *objs, unsigned type, uint64_t len, bool *ok,
                         struct pk_error *err)
 {
-	char hdr[32];
+	char hdr[HEADER_MAX];
 	size_t hl;
 	*ok = true;
 	if (hb == NULL || hb->arena == NULL || len > HB_MAX_OBJ) {
 		return NULL;
 	}
-	hl = object_header(hdr, sizeof(hdr), type, len);
+	hl = object_header(hdr, type, len);
 	if (hb->n == HB_MSGS || HB_ARENA - hb->used < hl + len) {
 		if (!hb_flush(hb, objs, err)) {
 			*ok = false;
@@ -600,6 +637,29 @@ static void hb_commit(struct hbatch *hb, uint32_t obj)
 	hb->n++;
 }
 
+/* Pass 1 inflates entries of CHUNK_LEN .. SCRATCH_MAX bytes that are not batched into one buffer
+ * (with libdeflate, in one call); larger ones go through zlib in pieces. */
+#if defined(SK_HAVE_LIBDEFLATE)
+#define SCRATCH_MAX ((uint64_t)4 << 20)
+#else
+#define SCRATCH_MAX ((uint64_t)0) /* zlib only: in pieces */
+#endif
+
+/* Make g->p hold at least n bytes (n <= SCRATCH_MAX); false when it cannot (then unchanged). */
+static bool scratch_fit(struct grow *g, uint64_t n)
+{
+	if (n <= g->cap) {
+		return true;
+	}
+	uint8_t *p = realloc(g->p, (size_t)n);
+	if (p == NULL) {
+		return false;
+	}
+	g->p = p;
+	g->cap = (size_t)n;
+	return true;
+}
+
 /* Index of the object at `offset` among objs[0..n) (sorted by offset), or PK_NO_BASE. */
 static uint32_t find_offset(const struct pk_object *objs, uint32_t n, uint64_t offset)
 {
@@ -615,8 +675,23 @@ static uint32_t find_offset(const struct pk_object *objs, uint32_t n, uint64_t o
 	return lo < n && objs[lo].offset == offset ? lo : PK_NO_BASE;
 }
 
+/* A REF_DELTA entry: the ID of its base, copied from the pack in pass 1 (so that pass 2 finds the
+ * children of a base in this compact table, never in the pack's pages), and the entry's index. */
+struct ref_entry {
+	uint8_t id[PK_HASH_LEN];
+	uint32_t obj;
+};
+
+struct ref_table {
+	struct ref_entry *e;
+	uint32_t n, cap;
+};
+
+/* Pass 1 lets the pack pages it has read go (opt->release) every RELEASE_EVERY bytes. */
+#define RELEASE_EVERY ((uint64_t)2 << 20)
+
 static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct inflater *inf,
-                 struct pk_error *err)
+                 struct ref_table *refs, struct pk_error *err)
 {
 	const uint8_t *data = pack->data;
 	const uint64_t end = pack->len - PK_HASH_LEN; /* objects end where the trailer starts */
@@ -625,7 +700,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 	sha1kit_fast_ctx trailer;
 	sha1kit_dc_ctx dc;
 	uint8_t *chunk = malloc(CHUNK_LEN);
-	struct grow full = {NULL, 0, 0, false}; /* whole non-blob object, --strict only */
+	struct grow full = {NULL, 0, 0, false};    /* whole non-blob object, --strict only */
+	struct grow scratch = {NULL, 0, 0, false}; /* an entry inflated whole (scratch_fit) */
 	struct hbatch *hb = hb_new();
 	int rc = -1;
 
@@ -732,6 +808,24 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 				set_error(err, true, pos, "pack is truncated inside a delta base name");
 				goto out;
 			}
+			if (refs->n == refs->cap) {
+				/* grows with the entries found, as pack->objs */
+				uint32_t ncap = refs->cap < 1024 ? 1024 : refs->cap;
+				ncap = ncap > pack->nr / 2 ? pack->nr : ncap * 2;
+				if (ncap > pack->nr) {
+					ncap = pack->nr;
+				}
+				struct ref_entry *n = realloc(refs->e, (size_t)ncap * sizeof(*n));
+				if (n == NULL) {
+					set_error(err, false, 0, "out of memory (%" PRIu32 " deltas)", ncap);
+					goto out;
+				}
+				refs->e = n;
+				refs->cap = ncap;
+			}
+			memcpy(refs->e[refs->n].id, data + p, PK_HASH_LEN);
+			refs->e[refs->n].obj = i;
+			refs->n++;
 			p += PK_HASH_LEN;
 			pack->n_deltas++;
 		} else {
@@ -752,8 +846,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			}
 		}
 		if (whole && room == NULL) {
-			char hdr[32];
-			sha1kit_dc_update(&dc, hdr, object_header(hdr, sizeof(hdr), type, size));
+			char hdr[HEADER_MAX];
+			sha1kit_dc_update(&dc, hdr, object_header(hdr, type, size));
 		}
 		if (room != NULL) {
 			/* inflated straight into the batch arena: exactly `size` bytes or an error */
@@ -782,6 +876,14 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 				}
 				sha1kit_dc_update(&dc, full.p, full.len);
 			}
+		} else if (size > CHUNK_LEN && size <= SCRATCH_MAX && scratch_fit(&scratch, size)) {
+			/* a delta or an object too large to batch, up to a few MiB: one libdeflate call
+			 * into a buffer is faster than zlib in pieces */
+			st = inflate_exact(inf, data + p, end - p, scratch.p, size, NULL, NULL, chunk,
+			                   CHUNK_LEN, &consumed);
+			if (st == INF_OK && whole) {
+				sha1kit_dc_update(&dc, scratch.p, (size_t)size);
+			}
 		} else {
 			st = inflate_exact(inf, data + p, end - p, NULL, size, whole ? dc_sink : null_sink,
 			                   &dc, chunk, CHUNK_LEN, &consumed);
@@ -797,13 +899,13 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			sha1kit_dc_reset(&dc);
 		}
 		p += consumed;
-		o->crc32 = crc32_any((uint32_t)crc32(0, NULL, 0), data + pos, p - pos);
+		o->crc32 = crc32_any(0, data + pos, p - pos);
 		pos = p;
 
 		if (pos - hashed >= (1u << 20)) {
 			sha1kit_fast_update(&trailer, data + hashed, (size_t)(pos - hashed));
 			hashed = pos;
-			if (opt->release != NULL && hashed - released >= ((uint64_t)8 << 20)) {
+			if (opt->release != NULL && hashed - released >= RELEASE_EVERY) {
 				opt->release(opt->release_ctx, hashed);
 				released = hashed;
 			}
@@ -823,6 +925,10 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		goto out;
 	}
 	sha1kit_fast_update(&trailer, data + hashed, (size_t)(end - hashed));
+	if (opt->release != NULL) {
+		/* pass 2 reads the pack through opt->read, if at all: nothing of it need stay */
+		opt->release(opt->release_ctx, pack->len);
+	}
 	uint8_t sum[PK_HASH_LEN];
 	sha1kit_fast_final(&trailer, sum);
 	if (memcmp(sum, data + end, PK_HASH_LEN) != 0) {
@@ -841,6 +947,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 out:
 	free(chunk);
 	free(full.p);
+	free(scratch.p);
 	hb_free(hb);
 	return rc;
 }
@@ -978,8 +1085,9 @@ struct resolver {
 	const struct pk_options *opt;
 	uint32_t *ofs_first; /* CSR: children of object i are ofs_child[ofs_first[i] .. ofs_first[i+1]) */
 	uint32_t *ofs_child;
-	uint32_t *ref_child; /* REF_DELTA entries sorted by base ID */
+	const struct ref_entry *refs; /* the REF_DELTA entries sorted by base ID (then pack order) */
 	uint32_t n_ref;
+	uint32_t *ref_fan; /* refs[ref_fan[k] .. ref_fan[k + 1]): base IDs starting with the 16 bits k */
 	_Atomic unsigned char *claimed; /* per object: a REF_DELTA already taken by a thread */
 	uint32_t *roots;
 	uint32_t n_roots;
@@ -987,21 +1095,49 @@ struct resolver {
 	atomic_uint_fast64_t resolved;
 	atomic_bool stop;
 	uint64_t thread_limit;
-	atomic_uint_fast64_t unreleased; /* estimated bytes of pack mapped since the last release */
-	atomic_flag releasing;           /* held by the thread calling opt->release */
+	uint32_t batch_msgs;  /* a thread's pass-2 batch: at most this many objects */
+	uint64_t batch_bytes; /* and this many bytes */
+	uint64_t batch_hold;  /* objects are batched only while the thread's nodes hold less */
 };
 
-/* Pack bytes mapped between two releases in pass 2. Reads there jump about the pack and each page
- * fault maps more than the bytes read (fault-around), so the bytes read are counted with a margin;
- * releasing every 256 objects let 55 MB of pack pages pile up on Git's own pack. */
-#define RELEASE_EVERY ((uint64_t)4 << 20)
-#define FAULT_MARGIN  ((uint64_t)64 << 10)
+/* Bytes before an object's content in the buffers of pass 2: room for its Git header ("<type>
+ * <size>\0", at most HEADER_MAX bytes), written there when the object is hashed, so that header
+ * and content are one message for sha1kit_dc_batch without a copy. */
+#define HEADROOM 32
 
-struct frame {
+/*
+ * Pass 2 hashes the objects it resolves in batches of up to P2_MSGS objects or P2_BYTES bytes
+ * (objects of more than HB_MAX_OBJ bytes are hashed at once, alone), shared out between the
+ * threads, down to P2_MIN_MSGS objects and P2_MIN_BYTES bytes each. Smaller than pass 1's: the
+ * bases among them stay in memory until their children are built, so the batch size sets much of
+ * the memory held (on Git's pack, one thread, 128 objects and 2 MiB gave the same speed as 256
+ * and 4 MiB, with 3.5 MB less peak RSS). Where bases have many children, each batch leaves more
+ * bases waiting than the last: while a thread's nodes hold more than P2_HOLD bytes (shared out
+ * likewise, down to P2_MIN_HOLD) the objects it resolves are hashed at once, which makes the walk
+ * depth first until they hold less (on Git's pack, at most 10.3 MB in nodes instead of 12.6 MB
+ * with one thread, 5.8 MB instead of 12.7 MB with two; the same speed).
+ */
+#define P2_MSGS      128
+#define P2_BYTES     ((size_t)2 << 20)
+#define P2_MIN_MSGS  48
+#define P2_MIN_BYTES ((size_t)768 << 10)
+#define P2_HOLD      ((uint64_t)8 << 20)
+#define P2_MIN_HOLD  ((uint64_t)3 << 20)
+_Static_assert(HEADROOM >= HEADER_MAX, "HEADROOM holds an object header");
+
+/* A base whose children are still to be built; its ID is known. */
+struct node {
 	uint32_t obj;
-	uint32_t ofs_next, ofs_end;
-	uint32_t ref_next, ref_end;
-	uint8_t *data; /* NULL when not (or no longer) in memory */
+	uint32_t ofs_next;         /* its OFS_DELTA children not yet built: ofs_child[ofs_next ..] */
+	uint32_t ref_next, ref_hi; /* its REF_DELTA children not yet taken: refs[ref_next .. ref_hi) */
+	uint8_t *buf;              /* HEADROOM bytes, then the content; NULL: not (or no longer) in memory */
+	uint64_t size;
+};
+
+/* A resolved object waiting for its ID, which is computed with others (sha1kit_dc_batch). */
+struct pending {
+	uint32_t obj;
+	uint8_t *buf; /* as in struct node; NULL once handed on */
 	uint64_t size;
 };
 
@@ -1010,51 +1146,71 @@ struct worker {
 	unsigned index;
 	pthread_t thread;
 	struct inflater inf;
-	struct frame *stack;
-	uint32_t sp, cap;
-	uint64_t used; /* bytes of base data held by the stack */
+	struct node *nodes; /* the bases to expand, last in first out */
+	uint32_t n_nodes, nodes_cap;
+	uint32_t low;  /* nodes[0 .. low) hold no data */
+	uint64_t used; /* bytes of content held by the nodes and by the base being expanded */
+	struct pending pend[P2_MSGS];
+	sha1kit_msg msgs[P2_MSGS];
+	uint32_t msg_obj[P2_MSGS];
+	uint8_t digests[P2_MSGS * PK_HASH_LEN];
+	sha1kit_dc_detection where[P2_MSGS];
+	uint32_t n_pend;
+	uint64_t pend_bytes;
+	uint32_t *chain; /* rebuild(): the deltas between an object and its whole ancestor */
+	uint32_t chain_cap;
 	uint8_t *delta;
 	size_t delta_cap;
-	uint8_t *in; /* an entry's stored data, when read through opt->read */
+	uint8_t *in; /* entries' stored data, when read through opt->read (entry_data) */
 	size_t in_cap;
+	uint64_t in_off, in_len;
 	sha1kit_dc_ctx dc;
-	struct hbatch *hb; /* IDs of resolved objects, batched (NULL: one by one) */
+	bool roots_done; /* no root left to take */
+	bool stopped;    /* gave up because another thread failed */
 	bool failed;
 	struct pk_error err;
 };
 
+/* The base ID of REF_DELTA entry i, in the pack (for an error message only: pass 2 never reads the
+ * pack's pages but through opt->read, when set). */
 static const uint8_t *ref_base_id(const struct pk_pack *pack, uint32_t i)
 {
 	const struct pk_object *o = &pack->objs[i];
 	return pack->data + o->offset + o->hdr_len - PK_HASH_LEN;
 }
 
-static const struct pk_pack *sort_pack; /* qsort has no context argument in C11 */
+#define REF_FAN 65536 /* buckets of resolver.ref_fan */
 
 static int cmp_ref(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = memcmp(ref_base_id(sort_pack, x), ref_base_id(sort_pack, y), PK_HASH_LEN);
-	return c != 0 ? c : (x > y) - (x < y);
+	const struct ref_entry *x = a, *y = b;
+	int c = memcmp(x->id, y->id, PK_HASH_LEN);
+	return c != 0 ? c : (x->obj > y->obj) - (x->obj < y->obj);
 }
 
-/* The REF_DELTA entries whose base is `id`: ref_child[*lo .. *hi). */
+/* The REF_DELTA entries whose base is `id`: refs[*lo .. *hi). */
 static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_out, uint32_t *hi_out)
 {
-	uint32_t lo = 0, hi = r->n_ref;
+	const struct ref_entry *refs = r->refs;
+	if (r->n_ref == 0) {
+		*lo_out = *hi_out = 0;
+		return;
+	}
+	unsigned k = (unsigned)id[0] << 8 | id[1];
+	uint32_t lo = r->ref_fan[k], end = r->ref_fan[k + 1], hi = end;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (memcmp(ref_base_id(r->pack, r->ref_child[mid]), id, PK_HASH_LEN) < 0) {
+		if (memcmp(refs[mid].id, id, PK_HASH_LEN) < 0) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
 		}
 	}
 	uint32_t first = lo;
-	hi = r->n_ref;
+	hi = end;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (memcmp(ref_base_id(r->pack, r->ref_child[mid]), id, PK_HASH_LEN) <= 0) {
+		if (memcmp(refs[mid].id, id, PK_HASH_LEN) <= 0) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -1071,27 +1227,16 @@ static bool worker_fail(struct worker *w)
 	return false;
 }
 
-/* Count `n` bytes read from the pack; now and then, let the pages of the pack read so far go (they
- * come back from the page cache when read again): keeps the resident size near the cache limit
- * rather than the pack size. One thread at a time calls opt->release. */
-static void pack_read(struct resolver *r, uint64_t n)
-{
-	if (r->opt->release == NULL) {
-		return;
-	}
-	uint64_t before = atomic_fetch_add(&r->unreleased, n + FAULT_MARGIN);
-	if (before + n + FAULT_MARGIN >= RELEASE_EVERY && !atomic_flag_test_and_set(&r->releasing)) {
-		atomic_store(&r->unreleased, 0);
-		r->opt->release(r->opt->release_ctx, r->pack->len);
-		atomic_flag_clear(&r->releasing);
-	}
-}
-
 /* Largest entry data kept in w->in between two objects. */
 #define IN_KEEP ((size_t)1 << 20)
 
+/* Bytes read from the pack at once through opt->read: the entries read next are often near (on
+ * Git's pack, 8 KiB windows serve 73% of the reads, which then cost no system call). */
+#define READ_WINDOW ((uint64_t)8 << 10)
+
 /* The stored data (zlib stream) of object `i` and the bytes available from there: in the pack, or
- * copied into w->in through opt->read. NULL on error (w->err filled). */
+ * copied into w->in through opt->read, with the bytes after it up to READ_WINDOW (w->in holds
+ * pack bytes [w->in_off, w->in_off + w->in_len)). NULL on error (w->err filled). */
 static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 {
 	const struct pk_pack *pack = w->r->pack;
@@ -1102,8 +1247,17 @@ static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 		return pack->data + start;
 	}
 	/* Pass 1 found the stream to end where the next entry (or the trailer) starts. */
-	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : pack->len - PK_HASH_LEN;
+	uint64_t limit = pack->len - PK_HASH_LEN;
+	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : limit;
 	uint64_t n = end - start;
+	*avail = n;
+	if (w->in_len > 0 && start >= w->in_off && end <= w->in_off + w->in_len) {
+		return w->in + (start - w->in_off);
+	}
+	w->in_len = 0;
+	if (n < READ_WINDOW) {
+		n = limit - start < READ_WINDOW ? limit - start : READ_WINDOW;
+	}
 	if (n > w->in_cap) {
 		if (n > SIZE_MAX - 1) {
 			set_error(&w->err, true, o->offset,
@@ -1123,7 +1277,8 @@ static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 		set_error(&w->err, true, o->offset, "cannot read the pack");
 		return NULL;
 	}
-	*avail = n;
+	w->in_off = start;
+	w->in_len = n;
 	return w->in;
 }
 
@@ -1134,21 +1289,22 @@ static void entry_done(struct worker *w)
 		free(w->in);
 		w->in = NULL;
 		w->in_cap = 0;
+		w->in_len = 0;
 	}
 }
 
-/* Inflate the whole object `i` into a new buffer. */
+/* Inflate the whole object `i` into a new buffer, after HEADROOM bytes. */
 static uint8_t *load_whole(struct worker *w, uint32_t i)
 {
 	const struct pk_pack *pack = w->r->pack;
 	const struct pk_object *o = &pack->objs[i];
 	uint64_t consumed;
-	if (o->size > SIZE_MAX - 1) {
+	if (o->size > SIZE_MAX - HEADROOM) {
 		set_error(&w->err, true, o->offset, "object of %" PRIu64 " bytes does not fit in memory",
 		          o->size);
 		return NULL;
 	}
-	uint8_t *buf = malloc(o->size ? (size_t)o->size : 1);
+	uint8_t *buf = malloc(HEADROOM + (size_t)o->size);
 	if (buf == NULL) {
 		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", o->size);
 		return NULL;
@@ -1159,14 +1315,14 @@ static uint8_t *load_whole(struct worker *w, uint32_t i)
 		free(buf);
 		return NULL;
 	}
-	enum inf_status st = inflate_exact(&w->inf, in, avail, buf, o->size, NULL, NULL, NULL, 0, &consumed);
+	enum inf_status st =
+	    inflate_exact(&w->inf, in, avail, buf + HEADROOM, o->size, NULL, NULL, NULL, 0, &consumed);
 	entry_done(w);
 	if (st != INF_OK) {
 		inflate_error(&w->err, &w->inf, st, o->offset, o->size, "object");
 		free(buf);
 		return NULL;
 	}
-	pack_read(w->r, consumed);
 	return buf;
 }
 
@@ -1203,11 +1359,11 @@ static bool load_delta(struct worker *w, uint32_t i)
 		inflate_error(&w->err, &w->inf, st, o->offset, o->size, "delta");
 		return false;
 	}
-	pack_read(w->r, consumed);
 	return true;
 }
 
-/* Build object `i` (a delta) from its base data: returns a new buffer and its size, or NULL. */
+/* Build object `i` (a delta) from its base's content: returns a new buffer (HEADROOM bytes, then
+ * the content) and the content's size, or NULL. */
 static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
                             uint64_t *out_len)
 {
@@ -1243,17 +1399,17 @@ static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, u
 		return NULL;
 	}
 	uint64_t max = w->r->opt->max_object_size;
-	if ((max != 0 && result > max) || result > SIZE_MAX - 1) {
+	if ((max != 0 && result > max) || result > SIZE_MAX - HEADROOM) {
 		set_error(&w->err, true, o->offset,
 		          "delta result of %" PRIu64 " bytes is over the size limit", result);
 		return NULL;
 	}
-	uint8_t *out = malloc(result ? (size_t)result : 1);
+	uint8_t *out = malloc(HEADROOM + (size_t)result);
 	if (out == NULL) {
 		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", result);
 		return NULL;
 	}
-	why = apply_delta(base, base_len, d, dend, out, result);
+	why = apply_delta(base, base_len, d, dend, out + HEADROOM, result);
 	if (why != NULL) {
 		set_error(&w->err, true, o->offset, "%s", why);
 		free(out);
@@ -1263,90 +1419,140 @@ static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, u
 	return out;
 }
 
-/* Drop base data from the bottom of the stack (oldest first), below frame `keep`, while over the limit. */
-static void evict(struct worker *w, uint32_t keep)
+/* Queue resolved object `obj` of `type` (content at buf + HEADROOM, `size` bytes) for its ID. */
+static void pend_add(struct worker *w, uint32_t obj, unsigned type, uint8_t *buf, uint64_t size)
 {
-	for (uint32_t k = 0; k < keep && w->used > w->r->thread_limit; k++) {
-		if (w->stack[k].data != NULL) {
-			free(w->stack[k].data);
-			w->stack[k].data = NULL;
-			w->used -= w->stack[k].size;
-		}
-	}
+	char hdr[HEADER_MAX];
+	size_t hl = object_header(hdr, type, size);
+	uint8_t *m = buf + HEADROOM - hl;
+	memcpy(m, hdr, hl);
+	uint32_t k = w->n_pend++;
+	w->pend[k].obj = obj;
+	w->pend[k].buf = buf;
+	w->pend[k].size = size;
+	w->msgs[k].data = m;
+	w->msgs[k].len = hl + (size_t)size;
+	w->msg_obj[k] = obj;
+	w->pend_bytes += size;
 }
 
-/* Make sure stack[k].data is in memory, rebuilding it from the nearest ancestor that is. */
-static bool ensure_data(struct worker *w, uint32_t k)
+/* Drop the data of the nodes expanded last (the bottom of the stack; never the top node, expanded
+ * next) while the thread holds more than its share of the cache. */
+static void evict(struct worker *w)
 {
-	if (w->stack[k].data != NULL) {
-		return true;
-	}
-	uint32_t j = k;
-	while (j > 0 && w->stack[j - 1].data == NULL) {
-		j--;
-	}
-	if (j == 0) {
-		w->stack[0].data = load_whole(w, w->stack[0].obj);
-		if (w->stack[0].data == NULL) {
-			return false;
+	uint32_t k = w->low;
+	while (w->used > w->r->thread_limit && k + 1 < w->n_nodes) {
+		struct node *n = &w->nodes[k++];
+		if (n->buf != NULL) {
+			free(n->buf);
+			n->buf = NULL;
+			w->used -= n->size;
 		}
-		w->used += w->stack[0].size;
-		j = 1;
 	}
-	for (; j <= k; j++) {
-		uint64_t len;
-		uint8_t *d =
-		    build_delta(w, w->stack[j].obj, w->stack[j - 1].data, w->stack[j - 1].size, &len);
-		if (d == NULL) {
-			return false;
-		}
-		w->stack[j].data = d;
-		w->used += len;
-	}
-	evict(w, k);
-	return true;
+	w->low = k;
 }
 
-static bool push_frame(struct worker *w, uint32_t obj, uint8_t *data, uint64_t size)
+/* Room for one node more; false on error (w->err filled). */
+static bool node_room(struct worker *w)
 {
-	struct resolver *r = w->r;
-	if (w->sp == w->cap) {
-		uint32_t ncap = w->cap ? w->cap * 2 : 64;
-		struct frame *n = realloc(w->stack, ncap * sizeof(*n));
+	if (w->n_nodes == w->nodes_cap) {
+		uint32_t ncap = w->nodes_cap ? w->nodes_cap * 2 : 256;
+		struct node *n = ncap > w->nodes_cap ? realloc(w->nodes, (size_t)ncap * sizeof(*n)) : NULL;
 		if (n == NULL) {
 			set_error(&w->err, false, 0, "out of memory");
 			return false;
 		}
-		w->stack = n;
-		w->cap = ncap;
-	}
-	struct frame *f = &w->stack[w->sp++];
-	f->obj = obj;
-	f->ofs_next = r->ofs_first[obj];
-	f->ofs_end = r->ofs_first[obj + 1];
-	ref_range(r, r->pack->objs[obj].id, &f->ref_next, &f->ref_end);
-	f->data = data;
-	f->size = size;
-	if (data != NULL) {
-		w->used += size;
+		w->nodes = n;
+		w->nodes_cap = ncap;
 	}
 	return true;
 }
 
-/* The next child of frame f not yet taken, or PK_NO_BASE. */
-static uint32_t next_child(struct worker *w, struct frame *f)
+/* Make resolved object `obj` (its ID known) a node when it has children; `buf` (may be NULL: not
+ * in memory) then belongs to the node, and *pushed says so. False on error (w->err filled). */
+static bool push_node(struct worker *w, uint32_t obj, uint8_t *buf, uint64_t size, bool *pushed)
 {
 	struct resolver *r = w->r;
-	if (f->ofs_next < f->ofs_end) {
-		return r->ofs_child[f->ofs_next++];
+	uint32_t lo, hi;
+	*pushed = false;
+	ref_range(r, r->pack->objs[obj].id, &lo, &hi);
+	if (r->ofs_first[obj] == r->ofs_first[obj + 1] && lo == hi) {
+		return true; /* a leaf */
 	}
-	while (f->ref_next < f->ref_end) {
-		uint32_t c = r->ref_child[f->ref_next++];
-		if (atomic_exchange(&r->claimed[c], 1) == 0) {
-			return c;
+	if (!node_room(w)) {
+		return false;
+	}
+	struct node *n = &w->nodes[w->n_nodes++];
+	n->obj = obj;
+	n->ofs_next = r->ofs_first[obj];
+	n->ref_next = lo;
+	n->ref_hi = hi;
+	n->buf = buf;
+	n->size = size;
+	if (buf != NULL) {
+		w->used += size;
+	}
+	*pushed = true;
+	return true;
+}
+
+/* Compute the IDs of the pending objects; those with children become nodes, the others are freed. */
+static bool flush_pending(struct worker *w)
+{
+	uint32_t n = w->n_pend;
+	if (n == 0) {
+		return true;
+	}
+	if (!batch_ids(w->msgs, w->msg_obj, n, w->digests, w->where, w->r->pack->objs, &w->err)) {
+		return false; /* the buffers are freed with the worker */
+	}
+	for (uint32_t k = n; k-- > 0;) { /* backwards: the first built is expanded first */
+		struct pending *p = &w->pend[k];
+		bool pushed;
+		if (!push_node(w, p->obj, p->buf, p->size, &pushed)) {
+			return false;
 		}
+		if (!pushed) {
+			free(p->buf);
+		}
+		p->buf = NULL;
 	}
-	return PK_NO_BASE;
+	w->n_pend = 0;
+	w->pend_bytes = 0;
+	evict(w);
+	return true;
+}
+
+/* The content of resolved object `obj` again, after its node's data was evicted: its whole
+ * ancestor inflated from the pack, then the deltas between applied in turn. Returns the buffer
+ * (HEADROOM bytes, then the content) or NULL (w->err filled). */
+static uint8_t *rebuild(struct worker *w, uint32_t obj)
+{
+	const struct pk_object *objs = w->r->pack->objs;
+	uint32_t n = 0, x = obj;
+	while (objs[x].depth > 0) { /* a resolved delta: its base is known */
+		if (n == w->chain_cap) {
+			uint32_t ncap = w->chain_cap ? w->chain_cap * 2 : 64;
+			uint32_t *c =
+			    ncap > w->chain_cap ? realloc(w->chain, (size_t)ncap * sizeof(*c)) : NULL;
+			if (c == NULL) {
+				set_error(&w->err, false, 0, "out of memory");
+				return NULL;
+			}
+			w->chain = c;
+			w->chain_cap = ncap;
+		}
+		w->chain[n++] = x;
+		x = objs[x].base;
+	}
+	uint8_t *buf = load_whole(w, x);
+	uint64_t len = objs[x].size;
+	while (buf != NULL && n > 0) {
+		uint8_t *next = build_delta(w, w->chain[--n], buf + HEADROOM, len, &len);
+		free(buf);
+		buf = next;
+	}
+	return buf;
 }
 
 static void progress_tick(struct worker *w)
@@ -1357,93 +1563,125 @@ static void progress_tick(struct worker *w)
 	}
 }
 
-/* Resolve every delta reachable from whole object `root`. */
-static bool resolve_tree(struct worker *w, uint32_t root)
+/* Build delta `c` from its base `base` (of `type`, content at base_buf + HEADROOM): its ID is
+ * queued with others, or computed now; *pushed tells whether `c` is then a node (on top). */
+static bool build_child(struct worker *w, uint32_t base, unsigned type, const uint8_t *base_buf,
+                        uint64_t base_size, uint32_t c, bool *pushed)
 {
 	struct resolver *r = w->r;
 	struct pk_object *objs = r->pack->objs;
-	if (!push_frame(w, root, NULL, objs[root].size)) {
+	uint64_t len;
+	uint8_t *buf = build_delta(w, c, base_buf + HEADROOM, base_size, &len);
+	if (buf == NULL) {
 		return false;
 	}
-	while (w->sp > 0) {
-		if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+	if (r->opt->strict) {
+		const char *why = check_object(type, buf + HEADROOM, len);
+		if (why != NULL) {
+			set_error(&w->err, true, objs[c].offset, "invalid %s object: %s", pk_type_name(type),
+			          why);
+			free(buf);
 			return false;
 		}
-		uint32_t k = w->sp - 1;
-		struct frame *f = &w->stack[k];
-		uint32_t c = next_child(w, f);
-		if (c == PK_NO_BASE) {
-			if (f->data != NULL) {
-				free(f->data);
-				w->used -= f->size;
-			}
-			w->sp--;
-			continue;
-		}
-		bool last = f->ofs_next == f->ofs_end && f->ref_next == f->ref_end;
-		if (!ensure_data(w, k)) {
-			return false;
-		}
-		f = &w->stack[k];
-		uint64_t len;
-		uint8_t *d = build_delta(w, c, f->data, f->size, &len);
-		if (d == NULL) {
-			return false;
-		}
-		if (last) { /* no further child needs this base */
-			free(f->data);
-			f->data = NULL;
-			w->used -= f->size;
-		}
-		unsigned type = objs[f->obj].real_type;
-		if (r->opt->strict) {
-			const char *why = check_object(type, d, len);
-			if (why != NULL) {
-				set_error(&w->err, true, objs[c].offset, "invalid %s object: %s",
-				          pk_type_name(type), why);
-				free(d);
-				return false;
-			}
-		}
-		bool queued;
-		uint8_t *room = hb_room(w->hb, objs, type, len, &queued, &w->err);
-		if (!queued) {
-			free(d);
-			return false;
-		}
-		if (room != NULL) {
-			/* no REF_DELTA waits for this ID: it is computed with others later */
-			memcpy(room, d, (size_t)len);
-			hb_commit(w->hb, c);
-		} else {
-			char hdr[32];
-			sha1kit_dc_update(&w->dc, hdr, object_header(hdr, sizeof(hdr), type, len));
-			sha1kit_dc_update(&w->dc, d, (size_t)len);
-			if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
-				free(d);
-				return false;
-			}
-		}
-		objs[c].real_type = (uint8_t)type;
-		objs[c].depth = objs[f->obj].depth + 1;
-		objs[c].base = f->obj;
-		progress_tick(w);
-
-		uint32_t lo, hi;
-		ref_range(r, objs[c].id, &lo, &hi);
-		if (r->ofs_first[c] == r->ofs_first[c + 1] && lo == hi) {
-			free(d); /* a leaf */
-			continue;
-		}
-		if (!push_frame(w, c, d, len)) {
-			free(d);
-			return false;
-		}
-		evict(w, w->sp - 1);
+	}
+	objs[c].real_type = (uint8_t)type;
+	objs[c].depth = objs[base].depth + 1;
+	objs[c].base = base;
+	progress_tick(w);
+	*pushed = false;
+	if (len <= HB_MAX_OBJ && w->used < r->batch_hold) {
+		pend_add(w, c, type, buf, len);
+		return (w->n_pend < r->batch_msgs && w->pend_bytes < r->batch_bytes) || flush_pending(w);
+	}
+	/* A large object (a batch would gain little), or too much held: hashed now, in one stream. */
+	char hdr[HEADER_MAX];
+	size_t hl = object_header(hdr, type, len);
+	memcpy(buf + HEADROOM - hl, hdr, hl);
+	sha1kit_dc_update(&w->dc, buf + HEADROOM - hl, hl + (size_t)len);
+	if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err) || !push_node(w, c, buf, len, pushed)) {
+		free(buf);
+		return false;
+	}
+	if (!*pushed) {
+		free(buf);
+	} else {
+		evict(w);
 	}
 	return true;
 }
 
+/* Pop the top node and build its children (OFS_DELTA ones, then the REF_DELTA ones no other
+ * thread took); its data is freed after the last. Should a child become a node at once (its ID
+ * computed at once), the node goes back under it, to be resumed once the child's own descendants
+ * are done: depth first, as only the bases on the path then stay in memory. */
+static bool expand(struct worker *w)
+{
+	struct resolver *r = w->r;
+	const struct pk_object *objs = r->pack->objs;
+	struct node n = w->nodes[--w->n_nodes];
+	if (w->low > w->n_nodes) {
+		w->low = w->n_nodes;
+	}
+	if (n.buf == NULL) {
+		n.buf = rebuild(w, n.obj);
+		if (n.buf == NULL) {
+			return false;
+		}
+		w->used += n.size;
+	}
+	unsigned type = objs[n.obj].real_type;
+	uint32_t ofs_end = r->ofs_first[n.obj + 1];
+	bool ok = true;
+	for (;;) {
+		if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			w->stopped = true;
+			ok = false;
+			break;
+		}
+		uint32_t c = PK_NO_BASE;
+		if (n.ofs_next < ofs_end) {
+			c = r->ofs_child[n.ofs_next++];
+		} else {
+			while (n.ref_next < n.ref_hi) {
+				uint32_t k = r->refs[n.ref_next++].obj;
+				if (atomic_exchange(&r->claimed[k], 1) == 0) {
+					c = k;
+					break;
+				}
+			}
+		}
+		if (c == PK_NO_BASE) {
+			break;
+		}
+		bool pushed;
+		if (!build_child(w, n.obj, type, n.buf, n.size, c, &pushed)) {
+			ok = false;
+			break;
+		}
+		if (pushed && (n.ofs_next < ofs_end || n.ref_next < n.ref_hi)) {
+			if (!node_room(w)) {
+				ok = false;
+				break;
+			}
+			/* under the child: its data stays counted in w->used */
+			w->nodes[w->n_nodes] = w->nodes[w->n_nodes - 1];
+			w->nodes[w->n_nodes - 1] = n;
+			w->n_nodes++;
+			return true;
+		}
+	}
+	free(n.buf);
+	w->used -= n.size;
+	return ok;
+}
+
+/*
+ * A resolver thread: expands its nodes, last pushed first; with none left, takes the next root
+ * (a whole object with children) from the shared counter; with no root left either, computes the
+ * pending IDs (which gives new nodes), until nothing is left. The IDs of resolved objects are
+ * computed in batches (resolver.batch_msgs objects, resolver.batch_bytes bytes): a batch is
+ * hashed when full, or when nothing else can be done without the IDs.
+ */
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -1452,20 +1690,43 @@ static void *worker_main(void *arg)
 		if (atomic_load(&r->stop)) {
 			break;
 		}
-		unsigned i = atomic_fetch_add(&r->next_root, 1);
-		if (i >= r->n_roots) {
+		if (w->n_nodes > 0) {
+			if (!expand(w)) {
+				if (!w->stopped) {
+					worker_fail(w);
+				}
+				break;
+			}
+			continue;
+		}
+		if (!w->roots_done) {
+			unsigned i = atomic_fetch_add(&r->next_root, 1);
+			if (i < r->n_roots) {
+				bool pushed;
+				uint32_t root = r->roots[i];
+				if (!push_node(w, root, NULL, r->pack->objs[root].size, &pushed)) {
+					worker_fail(w);
+					break;
+				}
+				continue;
+			}
+			w->roots_done = true;
+		}
+		if (w->n_pend == 0) {
 			break;
 		}
-		if (!resolve_tree(w, r->roots[i])) {
+		if (!flush_pending(w)) {
 			worker_fail(w);
 			break;
 		}
 	}
-	if (!w->failed && w->hb != NULL && !hb_flush(w->hb, r->pack->objs, &w->err)) {
-		worker_fail(w);
+	/* after an error: free what is held */
+	for (uint32_t k = 0; k < w->n_pend; k++) {
+		free(w->pend[k].buf);
 	}
-	while (w->sp > 0) { /* after an error */
-		free(w->stack[--w->sp].data);
+	w->n_pend = 0;
+	while (w->n_nodes > 0) {
+		free(w->nodes[--w->n_nodes].buf);
 	}
 	return NULL;
 }
@@ -1498,7 +1759,8 @@ static bool check_unresolved(const struct pk_pack *pack, struct pk_error *err)
 	return true;
 }
 
-static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_error *err)
+static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_table *refs,
+                 struct pk_error *err)
 {
 	struct resolver r;
 	uint32_t nr = pack->nr;
@@ -1509,8 +1771,6 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 	atomic_init(&r.next_root, 0);
 	atomic_init(&r.resolved, 0);
 	atomic_init(&r.stop, false);
-	atomic_init(&r.unreleased, 0);
-	atomic_flag_clear(&r.releasing);
 
 	r.ofs_first = calloc((size_t)nr + 1, sizeof(uint32_t));
 	r.claimed = calloc(nr ? nr : 1, 1);
@@ -1518,23 +1778,20 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		set_error(err, false, 0, "out of memory");
 		goto out;
 	}
-	uint32_t n_ofs = 0, n_ref = 0;
+	uint32_t n_ofs = 0;
 	for (uint32_t i = 0; i < nr; i++) {
 		if (pack->objs[i].type == PK_OFS_DELTA) {
 			r.ofs_first[pack->objs[i].base + 1]++;
 			n_ofs++;
-		} else if (pack->objs[i].type == PK_REF_DELTA) {
-			n_ref++;
 		}
 	}
 	for (uint32_t i = 0; i < nr; i++) {
 		r.ofs_first[i + 1] += r.ofs_first[i];
 	}
 	r.ofs_child = malloc((n_ofs ? n_ofs : 1) * sizeof(uint32_t));
-	r.ref_child = malloc((n_ref ? n_ref : 1) * sizeof(uint32_t));
 	r.roots = malloc((nr ? nr : 1) * sizeof(uint32_t));
 	uint32_t *fill = calloc((size_t)nr + 1, sizeof(uint32_t));
-	if (r.ofs_child == NULL || r.ref_child == NULL || r.roots == NULL || fill == NULL) {
+	if (r.ofs_child == NULL || r.roots == NULL || fill == NULL) {
 		free(fill);
 		set_error(err, false, 0, "out of memory");
 		goto out;
@@ -1543,13 +1800,25 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		const struct pk_object *o = &pack->objs[i];
 		if (o->type == PK_OFS_DELTA) {
 			r.ofs_child[r.ofs_first[o->base] + fill[o->base]++] = i;
-		} else if (o->type == PK_REF_DELTA) {
-			r.ref_child[r.n_ref++] = i;
 		}
 	}
 	free(fill);
-	sort_pack = pack;
-	qsort(r.ref_child, r.n_ref, sizeof(uint32_t), cmp_ref);
+	r.refs = refs->e;
+	r.n_ref = refs->n;
+	if (r.n_ref > 0) {
+		qsort(refs->e, refs->n, sizeof(*refs->e), cmp_ref);
+		r.ref_fan = malloc((REF_FAN + 1) * sizeof(uint32_t));
+		if (r.ref_fan == NULL) {
+			set_error(err, false, 0, "out of memory");
+			goto out;
+		}
+		for (uint32_t k = 0, i = 0; k <= REF_FAN; k++) {
+			while (i < r.n_ref && ((unsigned)r.refs[i].id[0] << 8 | r.refs[i].id[1]) < k) {
+				i++;
+			}
+			r.ref_fan[k] = i;
+		}
+	}
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct pk_object *o = &pack->objs[i];
 		if (o->type == PK_OFS_DELTA || o->type == PK_REF_DELTA) {
@@ -1567,6 +1836,9 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		nthreads = r.n_roots ? r.n_roots : 1;
 	}
 	r.thread_limit = opt->cache_limit / nthreads;
+	r.batch_msgs = P2_MSGS / nthreads < P2_MIN_MSGS ? P2_MIN_MSGS : P2_MSGS / nthreads;
+	r.batch_bytes = P2_BYTES / nthreads < P2_MIN_BYTES ? P2_MIN_BYTES : P2_BYTES / nthreads;
+	r.batch_hold = P2_HOLD / nthreads < P2_MIN_HOLD ? P2_MIN_HOLD : P2_HOLD / nthreads;
 	struct worker *ws = calloc(nthreads, sizeof(*ws));
 	if (ws == NULL) {
 		set_error(err, false, 0, "out of memory");
@@ -1578,8 +1850,6 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 		ws[t].r = &r;
 		ws[t].index = t;
 		sha1kit_dc_init(&ws[t].dc, NULL);
-		/* IDs are needed during resolution only to find REF_DELTA children */
-		ws[t].hb = r.n_ref == 0 ? hb_new() : NULL;
 		if (!inflater_init(&ws[t].inf)) {
 			spawn_failed = true;
 			break;
@@ -1617,12 +1887,10 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 	}
 	for (unsigned t = 0; t < started; t++) {
 		inflater_end(&ws[t].inf);
-		free(ws[t].stack);
+		free(ws[t].nodes);
+		free(ws[t].chain);
 		free(ws[t].delta);
 		free(ws[t].in);
-	}
-	for (unsigned t = 0; t < nthreads; t++) {
-		hb_free(ws[t].hb);
 	}
 	free(ws);
 	if (rc == 0) {
@@ -1638,7 +1906,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct pk_e
 out:
 	free(r.ofs_first);
 	free(r.ofs_child);
-	free(r.ref_child);
+	free(r.ref_fan);
 	free((void *)r.claimed);
 	free(r.roots);
 	return rc;
@@ -1678,11 +1946,13 @@ int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const
 		set_error(err, false, 0, "cannot initialise zlib");
 		return -1;
 	}
-	int rc = pass1(pack, opt, &inf, err);
+	struct ref_table refs = {NULL, 0, 0};
+	int rc = pass1(pack, opt, &inf, &refs, err);
 	inflater_end(&inf);
 	if (rc == 0) {
-		rc = pass2(pack, opt, err);
+		rc = pass2(pack, opt, &refs, err);
 	}
+	free(refs.e);
 	if (rc != 0) {
 		pk_pack_free(pack);
 	}

@@ -55,17 +55,18 @@ struct pk_options {
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */
 	void (*progress)(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total);
 	void *progress_ctx;
-	/* Optional: told now and then that the pages of pack bytes [0, upto) need not stay resident
-	 * (the caller may drop them, e.g. with madvise(MADV_DONTNEED) on a read-only file mapping; they
-	 * are read again on the next access). May be called from any one resolver thread while others
-	 * read the pack. */
+	/* Optional: told now and then, while the first pass reads the pack in order, that the pages
+	 * of pack bytes [0, upto) need not stay resident (the caller may drop them, e.g. with
+	 * madvise(MADV_DONTNEED) on a read-only file mapping; they are read again on the next
+	 * access). `upto` grows from one call to the next; called from the calling thread only. */
 	void (*release)(void *ctx, uint64_t upto);
 	void *release_ctx;
 	/* Optional: copy pack bytes [offset, offset + n) of the same pack into buf (e.g. with pread);
-	 * returns 0 or -1. When set, delta resolution reads each entry's data through it rather than
-	 * from `data`: its reads jump about the pack, and each page fault on a mapping maps more than
-	 * the bytes read (fault-around, large folios), which would pile up resident pack pages. May be
-	 * called from several resolver threads at once. */
+	 * returns 0 or -1. When set, delta resolution reads each entry's data through it and nothing
+	 * of `data` (the base IDs of REF_DELTA entries are copied in the first pass): its reads jump
+	 * about the pack, and each page fault on a mapping maps more than the bytes read
+	 * (fault-around, large folios), which would pile up resident pack pages. May be called from
+	 * several resolver threads at once. */
 	int (*read)(void *ctx, uint64_t offset, uint8_t *buf, size_t n);
 	void *read_ctx;
 };

@@ -114,9 +114,16 @@ void pk_file_release(void *file, uint64_t upto)
 	if (f->map == NULL || page <= 0) {
 		return;
 	}
-	size_t n = (size_t)(upto & ~(uint64_t)(page - 1));
-	if (n > 0) {
-		madvise(f->map, n, MADV_DONTNEED); /* a hint: a failure changes nothing */
+	if (upto > f->map_len) {
+		upto = f->map_len;
+	}
+	uint64_t from = f->released; /* a page boundary */
+	/* whole pages, and the last one however short */
+	uint64_t to = upto == f->map_len ? upto : upto & ~(uint64_t)(page - 1);
+	if (to > from) {
+		/* a hint: a failure changes nothing */
+		madvise((uint8_t *)f->map + from, (size_t)(to - from), MADV_DONTNEED);
+		f->released = to;
 	}
 }
 
@@ -145,23 +152,37 @@ int pk_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n)
 	return 0;
 }
 
-bool pk_file_equal(struct pk_file *f, const uint8_t *buf, size_t len, size_t *first_diff)
+int pk_idx_compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
 {
-	const size_t step = (size_t)1 << 20;
-	size_t n = f->len < len ? (size_t)f->len : len;
-	for (size_t at = 0; at < n; at += step) {
-		size_t k = n - at < step ? n - at : step;
-		if (memcmp(f->data + at, buf + at, k) != 0) {
-			while (f->data[at] == buf[at]) {
-				at++;
-			}
-			*first_diff = at;
-			return false;
+	struct pk_idx_compare *c = ctx;
+	(void)err;
+	uint64_t avail = c->old->len - c->at;
+	size_t k = avail < n ? (size_t)avail : n;
+	const uint8_t *q = c->old->data + c->at;
+	if (memcmp(q, p, k) != 0 || k < n) {
+		size_t i = 0;
+		while (i < k && q[i] == p[i]) {
+			i++;
 		}
-		pk_file_release(f, at + k);
+		c->differs = true;
+		c->first_diff = c->at + i;
+		return -1;
 	}
-	*first_diff = n;
-	return f->len == len;
+	c->at += n;
+	if (c->at - c->released >= ((uint64_t)1 << 20)) {
+		pk_file_release(c->old, c->at);
+		c->released = c->at;
+	}
+	return 0;
+}
+
+bool pk_idx_compare_end(struct pk_idx_compare *c)
+{
+	if (!c->differs && c->at != c->old->len) {
+		c->differs = true;
+		c->first_diff = c->at;
+	}
+	return !c->differs;
 }
 
 static double now(void)

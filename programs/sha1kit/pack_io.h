@@ -18,8 +18,9 @@ struct pk_file {
 	uint64_t len;
 	void *map; /* for munmap, NULL when nothing is mapped */
 	size_t map_len;
-	int fd;    /* the file, open while mapped (for pk_file_read) */
-	dev_t dev; /* identity of the file mapped */
+	int fd;            /* the file, open while mapped (for pk_file_read) */
+	uint64_t released; /* pages before this offset were dropped by pk_file_release */
+	dev_t dev;         /* identity of the file mapped */
 	ino_t ino;
 	const char *failed; /* after a failure of pk_file_map: "open", "map" */
 };
@@ -38,17 +39,31 @@ int pk_file_map(struct pk_file *f, const char *path);
 void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e);
 void pk_file_unmap(struct pk_file *f);
 
-/* pk_options.release for a mapped file: drop pages before `upto` from memory (they stay in the
- * page cache and come back on the next access). */
+/* pk_options.release for a mapped file read in order: drop the pages before `upto` from memory
+ * (they stay in the page cache and come back on the next access). Only the pages not dropped by
+ * an earlier call are dropped: the range since the last call, not everything from offset 0. */
 void pk_file_release(void *file, uint64_t upto);
 
 /* pk_options.read for a mapped file: copy bytes [offset, offset + n) with pread, so that they are
  * not mapped into the process (see pk_options.read). Returns 0 or -1. */
 int pk_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n);
 
-/* Whether the mapped file `f` holds exactly buf[0..len); compared 1 MiB at a time, each piece
- * dropped from memory after use. *first_diff gets the offset of the first difference. */
-bool pk_file_equal(struct pk_file *f, const uint8_t *buf, size_t len, size_t *first_diff);
+/* An idx compared with an existing one as it is made (pk_idx_write with pk_idx_compare_sink), so
+ * that it is never whole in memory: start with {old, 0, 0, false, 0}. */
+struct pk_idx_compare {
+	struct pk_file *old; /* the existing idx, mapped; its pages are dropped once compared */
+	uint64_t at;         /* bytes compared so far */
+	uint64_t released;   /* pages of the old idx dropped up to here */
+	bool differs;
+	uint64_t first_diff; /* when it differs: the offset of the first difference */
+};
+
+/* pk_idx_sink comparing each piece with the existing idx (ctx = struct pk_idx_compare *); stops
+ * the writing (-1, err untouched) at the first difference. After the writing, the files also
+ * differ when cmp.at != cmp.old->len (pk_idx_compare_end). */
+int pk_idx_compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err);
+/* After pk_idx_write: whether the idx equals the existing one (else c->first_diff is set). */
+bool pk_idx_compare_end(struct pk_idx_compare *c);
 
 /* Progress on standard error, Git style ("Indexing objects:  42% (420/1000)"), only when enabled. */
 struct pk_progress {

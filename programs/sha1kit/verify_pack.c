@@ -124,8 +124,6 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	struct pk_file file = {0}, old_idx = {0};
 	struct pk_pack pack = {0};
 	struct pk_error err;
-	uint8_t *idx = NULL;
-	size_t idx_len = 0;
 	int e = pk_file_map(&old_idx, idx_name);
 	if (e != 0) {
 		pk_file_error(CMD, &old_idx, idx_name, e);
@@ -161,14 +159,15 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	if (verbose || stat_only) {
 		print_histogram(&pack);
 	}
-	if (pk_idx_build(&pack, version, limit, true, &idx, &idx_len, &err) != 0) {
+	/* Compared piece by piece as it is made: the idx is never whole in memory. */
+	struct pk_idx_compare cmp = {&old_idx, 0, 0, false, 0};
+	if (pk_idx_write(&pack, version, limit, true, pk_idx_compare_sink, &cmp, &err) != 0 && !cmp.differs) {
 		pk_report(CMD, pack_name, &err);
 		goto out;
 	}
-	size_t diff;
-	if (!pk_file_equal(&old_idx, idx, idx_len, &diff)) {
-		sk_error(0, CMD ": %s does not match %s (first difference at byte %zu)", sk_quote(idx_name),
-		         sk_quote(pack_name), diff);
+	if (!pk_idx_compare_end(&cmp)) {
+		sk_error(0, CMD ": %s does not match %s (first difference at byte %" PRIu64 ")",
+		         sk_quote(idx_name), sk_quote(pack_name), cmp.first_diff);
 		goto out;
 	}
 	status = SK_EXIT_OK;
@@ -180,7 +179,6 @@ out:
 		printf("%s: bad\n", pack_name);
 	}
 	fflush(stdout);
-	free(idx);
 	pk_pack_free(&pack);
 	pk_file_unmap(&file);
 	pk_file_unmap(&old_idx);

@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# pack-bench.sh - `sha1kit index-pack` and `sha1kit verify-pack` against `git index-pack` and
+# `git verify-pack` on the pack of a real repository's history, timed with GNU time.
+#
+# Usage: bench/pack-bench.sh --repo DIR [OPTION]...
+#   --repo DIR     a clone (work tree or bare) or git directory of the repository to pack, e.g. a
+#                  clone of https://github.com/git/git (not needed with --pack)
+#   --tag REV      what to pack: `echo REV | git pack-objects --revs --stdout --threads=1`, i.e. the
+#                  history reachable from REV (default v2.50.0)
+#   --pack FILE    use this pack instead of making one (its .idx is still made by the installed git)
+#   --work DIR     where the pack, the reference idx and the results go (default:
+#                  $TMPDIR/sha1kit-pack-bench); the pack is made once and kept there as
+#                  pack-REV-COMMIT.pack (--rebuild to make it again); must not be inside a Git work
+#                  tree or git directory: the git commands must run outside any repository
+#   --sha1kit PATH the sha1kit binary (default: $SHA1KIT, else build/release/programs/sha1kit/sha1kit
+#                  in the source tree (then build/check, build/dev, build), else sha1kit on PATH)
+#   --git PATH     another git binary to time beside the installed one (repeatable), e.g. a Git
+#                  built against libsha1kit; for verify-pack, git runs `git index-pack` from its
+#                  exec path (`git --exec-path`, or $GIT_EXEC_PATH): give an installed git, or the
+#                  bin-wrappers/git of a build tree, whose exec path is that tree
+#   --reps N       timed runs of each command (default 5), alternating between the commands: every
+#                  round runs each command once, odd rounds in one order, even rounds in the reverse
+#   --only LIST    comma-separated groups to run (default all): index1, verify1, index, verify,
+#                  verifypack (see below)
+#   --rebuild      make the pack and the reference idx again
+#   -h, --help     this text
+#
+# Groups (the commands compared within a group do the same work; "git" is the installed git and
+# every --git binary):
+#   index1      sha1kit index-pack --threads=1 -o OUT.idx P.pack
+#               git index-pack --threads=1 -o OUT.idx P.pack
+#   verify1     sha1kit index-pack --verify --threads=1 P.pack     (P.idx beside P.pack)
+#               git index-pack --verify --threads=1 P.pack
+#   index       as index1 with each tool's default thread count (sha1kit: one per online CPU;
+#               git 2.39 index-pack: one per CPU up to 3, 3 with 4-5 CPUs, then half the
+#               CPUs, at most 20)
+#   verify      as verify1 with the default thread counts
+#   verifypack  sha1kit verify-pack P.idx
+#               git verify-pack P.idx           (git runs `git index-pack --verify P.pack`)
+# `git index-pack --verify` needs the .idx beside the pack: it does all the work of an index-pack
+# (inflate, resolve deltas, hash every object) and then compares the idx it would write with the
+# existing one instead of writing it; -o writes (and fsyncs) the idx. Both tools do the same in
+# both modes, so index1 and verify1 compare like with like; the issue's figure (sha1kit -o against
+# git --verify) is index1's sha1kit row against verify1's git row.
+#
+# Before timing, the installed git writes the reference idx (P.idx) with `git index-pack -o`; the
+# idx sha1kit writes in index1 and index is compared with it byte for byte (cmp), and a mismatch
+# stops the script. Every command must succeed. The git commands run in the work directory with
+# GIT_CEILING_DIRECTORIES set (outside any repository: inside one, git index-pack also looks every
+# object up in the repository's object store) and with GIT_CONFIG_NOSYSTEM=1 and
+# GIT_CONFIG_GLOBAL=/dev/null (git's defaults, e.g. no pack.threads).
+#
+# Output (standard output, Markdown): the machine (CPU vendor, family, model and name from
+# /proc/cpuinfo, online CPUs, load average), the pack (size, objects, trailer), then per group a
+# table of medians over the runs: wall, user and system seconds, peak RSS (MB = 10^6 bytes), minor
+# page faults, and the installed git's wall and CPU (user + system) time divided by the row's
+# (above 1: faster than the installed git). Every run is also in WORK/runs.tsv.
+#
+# Needs: bash, git, GNU time (/usr/bin/time; Debian package `time`), awk, cmp. The pack is read from
+# the page cache (a warm-up read loads it), so this compares CPU and memory, not disk. On a shared
+# machine wall times are noisy: compare medians of several runs, and user + system time.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+tmp=${TMPDIR:-/tmp}
+repo=
+tag=v2.50.0
+pack_in=
+work=$tmp/sha1kit-pack-bench
+sha1kit=${SHA1KIT:-}
+extra_git=()
+reps=5
+only=index1,verify1,index,verify,verifypack
+rebuild=false
+gnu_time=/usr/bin/time
+
+die() {
+	echo "pack-bench: $*" >&2
+	exit 1
+}
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+need_arg() {
+	[ $# -ge 2 ] || die "option $1 needs an argument (see --help)"
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--repo | --tag | --pack | --work | --sha1kit | --git | --reps | --only) need_arg "$@" ;;
+	esac
+	case "$1" in
+	--repo) repo=$2; shift 2 ;;
+	--repo=*) repo=${1#*=}; shift ;;
+	--tag) tag=$2; shift 2 ;;
+	--tag=*) tag=${1#*=}; shift ;;
+	--pack) pack_in=$2; shift 2 ;;
+	--pack=*) pack_in=${1#*=}; shift ;;
+	--work) work=$2; shift 2 ;;
+	--work=*) work=${1#*=}; shift ;;
+	--sha1kit) sha1kit=$2; shift 2 ;;
+	--sha1kit=*) sha1kit=${1#*=}; shift ;;
+	--git) extra_git+=("$2"); shift 2 ;;
+	--git=*) extra_git+=("${1#*=}"); shift ;;
+	--reps) reps=$2; shift 2 ;;
+	--reps=*) reps=${1#*=}; shift ;;
+	--only) only=$2; shift 2 ;;
+	--only=*) only=${1#*=}; shift ;;
+	--rebuild) rebuild=true; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+done
+
+case "$reps" in
+'' | *[!0-9]* | 0) die "--reps needs a positive number, not '$reps'" ;;
+esac
+for g in ${only//,/ }; do
+	case "$g" in
+	index1 | verify1 | index | verify | verifypack) ;;
+	*) die "unknown group '$g' in --only (index1, verify1, index, verify, verifypack)" ;;
+	esac
+done
+want() {
+	case ",$only," in
+	*",$1,"*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+if ! [ -x "$gnu_time" ] || ! "$gnu_time" -f '%e' true 2>/dev/null; then
+	die "needs GNU time as $gnu_time (Debian: apt-get install time)"
+fi
+command -v git >/dev/null || die "git not found"
+if [ -z "$sha1kit" ]; then
+	for d in release check dev ''; do
+		if [ -x "$src/build${d:+/$d}/programs/sha1kit/sha1kit" ]; then
+			sha1kit=$src/build${d:+/$d}/programs/sha1kit/sha1kit
+			break
+		fi
+	done
+	[ -n "$sha1kit" ] || sha1kit=$(command -v sha1kit || true)
+	[ -n "$sha1kit" ] || die "no sha1kit binary found (build it, or give --sha1kit PATH)"
+fi
+[ -x "$sha1kit" ] || die "$sha1kit is not an executable"
+sha1kit=$(cd "$(dirname "$sha1kit")" && pwd)/$(basename "$sha1kit")
+for i in "${!extra_git[@]}"; do
+	g=${extra_git[$i]}
+	if [[ "$g" != */* ]]; then
+		g=$(command -v "$g") || die "--git: $g not found"
+	fi
+	[ -x "$g" ] || die "--git: $g is not an executable"
+	extra_git[i]=$(cd "$(dirname "$g")" && pwd)/$(basename "$g")
+done
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+if git -C "$work" rev-parse --git-dir >/dev/null 2>&1; then
+	die "the work directory $work is inside a Git repository: give --work DIR outside any"
+fi
+# From here on git must not find a repository above the work directory.
+GIT_CEILING_DIRECTORIES=$(dirname "$work")
+export GIT_CEILING_DIRECTORIES
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+
+# --- the pack -------------------------------------------------------------------------------------
+if [ -n "$pack_in" ]; then
+	[ -f "$pack_in" ] || die "--pack: $pack_in is not a file"
+	pack_src=$(cd "$(dirname "$pack_in")" && pwd)/$(basename "$pack_in")
+	name=$(basename "$pack_src" .pack)
+	pack=$work/$name.pack
+	if [ "$pack_src" != "$pack" ]; then
+		ln -sf "$pack_src" "$pack"
+	fi
+	what="$pack_src"
+else
+	[ -n "$repo" ] || die "--repo DIR is needed to make the pack (or give --pack FILE; see --help)"
+	gitdir=$(git -C "$repo" rev-parse --absolute-git-dir 2>/dev/null) ||
+		gitdir=$(GIT_DIR="$repo" git rev-parse --absolute-git-dir 2>/dev/null) ||
+		die "$repo is not a clone or git directory"
+	commit=$(git --git-dir="$gitdir" rev-parse --verify --quiet "$tag^{commit}") ||
+		die "$tag is not a commit in $gitdir (newest tags:" \
+			"$(git --git-dir="$gitdir" tag -l 'v*' --sort=-v:refname | head -3 | tr '\n' ' '))"
+	name=pack-${tag//\//_}-${commit:0:12}
+	pack=$work/$name.pack
+	if $rebuild || [ ! -s "$pack" ]; then
+		echo "pack-bench: packing $tag ($commit) of $gitdir into $pack" >&2
+		echo "$tag" | git --git-dir="$gitdir" pack-objects --revs --stdout --threads=1 -q >"$pack.tmp"
+		mv "$pack.tmp" "$pack"
+		rm -f "$work/$name.idx"
+	fi
+	what="history of $tag ($commit) of $gitdir"
+fi
+idx=$work/$name.idx
+if $rebuild || [ ! -s "$idx" ]; then
+	echo "pack-bench: writing the reference idx with $(git --version)" >&2
+	rm -f "$idx"
+	(cd "$work" && git index-pack -o "$idx" "$pack" >/dev/null) || die "git index-pack failed on $pack"
+fi
+cat "$pack" "$idx" >/dev/null # into the page cache
+
+pack_bytes=$(wc -c <"$(readlink -f "$pack")")
+objects=$(od -An -tu1 -j8 -N4 "$pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+trailer=$(tail -c 20 "$pack" | od -An -tx1 | tr -d ' \n')
+
+# --- the commands -----------------------------------------------------------------------------------
+# One command per line: GROUP<TAB>LABEL<TAB>TOOL<TAB>shell command (run in the work directory).
+cmds=()
+gits=(git "${extra_git[@]}")
+git_label() {
+	if [ "$1" = git ]; then
+		echo "git $(git --version | awk '{ print $3 }') (installed)"
+	else
+		echo "$1 ($("$1" --version | awk '{ print $3 }'))"
+	fi
+}
+q() { printf '%q' "$1"; }
+add() { cmds+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"); }
+P=$(q "$pack")
+S=$(q "$sha1kit")
+for t in 1 default; do
+	th=
+	[ $t = 1 ] && th=' --threads=1'
+	g=index; [ $t = 1 ] && g=index1
+	if want $g; then
+		add $g "sha1kit index-pack$th -o OUT.idx" sha1kit "$S index-pack -q$th -o sha1kit-$g.idx $P"
+		for x in "${gits[@]}"; do
+			add $g "$(git_label "$x") index-pack$th -o OUT.idx" "$x" \
+				"$(q "$x") index-pack$th -o git-$g.idx $P"
+		done
+	fi
+	g=verify; [ $t = 1 ] && g=verify1
+	if want $g; then
+		add $g "sha1kit index-pack --verify$th" sha1kit "$S index-pack -q --verify$th $P"
+		for x in "${gits[@]}"; do
+			add $g "$(git_label "$x") index-pack --verify$th" "$x" "$(q "$x") index-pack --verify$th $P"
+		done
+	fi
+done
+if want verifypack; then
+	add verifypack "sha1kit verify-pack" sha1kit "$S verify-pack $(q "$idx")"
+	for x in "${gits[@]}"; do
+		add verifypack "$(git_label "$x") verify-pack" "$x" "$(q "$x") verify-pack $(q "$idx")"
+	done
+fi
+[ ${#cmds[@]} -gt 0 ] || die "nothing to run"
+
+runs=$work/runs.tsv
+printf 'round\tgroup\tlabel\twall_s\tuser_s\tsys_s\tmaxrss_kb\tminor_faults\n' >"$runs"
+
+run_one() { # ROUND LINE
+	local round=$1 group label cmd out
+	IFS=$'\t' read -r group label _ cmd <<<"$2"
+	rm -f "$work"/sha1kit-*.idx "$work"/git-*.idx
+	out=$work/time.out
+	if ! (cd "$work" && "$gnu_time" -o "$out" -f '%e\t%U\t%S\t%M\t%R' bash -c "exec $cmd" \
+		>/dev/null 2>"$work/stderr.out"); then
+		cat "$work/stderr.out" >&2
+		die "failed: $cmd"
+	fi
+	for f in "$work"/sha1kit-index*.idx "$work"/git-index*.idx; do
+		[ -e "$f" ] || continue
+		cmp -s "$f" "$idx" || die "$(basename "$f") differs from the idx of $(git --version) (cmp $f $idx)"
+	done
+	printf '%s\t%s\t%s\t%s\n' "$round" "$group" "$label" "$(tail -n 1 "$out")" >>"$runs"
+	echo "pack-bench: round $round: $label: $(tail -n 1 "$out" | awk -F'\t' '{
+		printf "wall %s s, user %s s, sys %s s, %d MB, %d faults", $1, $2, $3, $4 * 1.024 / 1000, $5 }')" >&2
+}
+
+n=${#cmds[@]}
+for ((r = 1; r <= reps; r++)); do
+	if ((r % 2)); then
+		for ((i = 0; i < n; i++)); do run_one $r "${cmds[$i]}"; done
+	else
+		for ((i = n - 1; i >= 0; i--)); do run_one $r "${cmds[$i]}"; done
+	fi
+done
+rm -f "$work"/sha1kit-*.idx "$work"/git-*.idx "$work/time.out" "$work/stderr.out"
+
+# --- the report -------------------------------------------------------------------------------------
+cpu_field() {
+	awk -F': *' -v k="$1" '$1 ~ "^" k "[ \t]*$" { print $2; exit }' /proc/cpuinfo 2>/dev/null
+}
+vendor=$(cpu_field vendor_id)
+[ -n "$vendor" ] || vendor=$(cpu_field 'CPU implementer')
+family=$(cpu_field 'cpu family')
+[ -n "$family" ] || family=$(cpu_field 'CPU architecture')
+model=$(cpu_field model)
+[ -n "$model" ] || model=$(cpu_field 'CPU part')
+model_name=$(cpu_field 'model name')
+
+echo "## pack-bench: sha1kit against git"
+echo
+echo "- CPU: ${vendor:-?}, family ${family:-?}, model ${model:-?}${model_name:+ (\"$model_name\")}," \
+	"$(getconf _NPROCESSORS_ONLN) online CPUs;" \
+	"load average at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo "- Pack: $what: $pack_bytes bytes, $objects objects, trailer $trailer"
+kernels=$("$sha1kit" --version | grep -E '^(dc-kernel|dc-batch-kernel):' | tr '\n' ' ' | sed 's/ $//')
+echo "- sha1kit: $sha1kit ($("$sha1kit" --version | head -n 1); $kernels)"
+for x in "${extra_git[@]}"; do
+	echo "- $x: $("$x" --version), exec path $("$x" --exec-path)"
+done
+echo "- Medians of $reps runs each, alternating; the idx sha1kit wrote is byte-identical to the one" \
+	"of $(git --version)"
+echo
+for g in index1 verify1 index verify verifypack; do
+	want $g || continue
+	case $g in
+	index1) title="index-pack -o OUT.idx, one thread" ;;
+	verify1) title="index-pack --verify, one thread" ;;
+	index) title="index-pack -o OUT.idx, default threads" ;;
+	verify) title="index-pack --verify, default threads" ;;
+	verifypack) title="verify-pack (default threads)" ;;
+	esac
+	echo "### $title"
+	echo
+	echo "| command | wall s | user s | sys s | max RSS MB | minor faults | git wall / wall | git CPU / CPU |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	awk -F'\t' -v g="$g" '
+	function median(list, k,   a, n, i, j, t) {
+		n = split(list, a, " ")
+		for (i = 2; i <= n; i++) {
+			t = a[i]
+			for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+			a[j + 1] = t
+		}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	NR > 1 && $2 == g {
+		if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3 }
+		wall[$3] = wall[$3] " " $4; user[$3] = user[$3] " " $5; sys[$3] = sys[$3] " " $6
+		cpu[$3] = cpu[$3] " " ($5 + $6); rss[$3] = rss[$3] " " $7; flt[$3] = flt[$3] " " $8
+	}
+	END {
+		for (i = 1; i <= n; i++) if (order[i] ~ /\(installed\)/) ref = order[i]
+		if (ref != "") { rw = median(wall[ref]); rc = median(cpu[ref]) }
+		for (i = 1; i <= n; i++) {
+			l = order[i]; w = median(wall[l]); c = median(cpu[l])
+			printf "| %s | %.2f | %.2f | %.2f | %.1f | %d | %s | %s |\n", l, w, median(user[l]), median(sys[l]),
+			    median(rss[l]) * 1.024 / 1000, median(flt[l]),
+			    (ref != "" && w > 0) ? sprintf("%.2fx", rw / w) : "-",
+			    (ref != "" && c > 0) ? sprintf("%.2fx", rc / c) : "-"
+		}
+	}' "$runs"
+	echo
+done
+echo "Runs: $runs"
