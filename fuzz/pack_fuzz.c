@@ -1,6 +1,6 @@
 /*
- * pack_fuzz.c - libFuzzer target: the Git pack parser of `sha1kit index-pack` (programs/sha1kit/pack.c)
- * on in-memory packs.
+ * pack_fuzz.c - libFuzzer target: the pack engine of the Git layer (src/git/pack.c), which
+ * `sha1kit index-pack` runs, on in-memory packs.
  *
  * Input: byte 0 = flags (bit 0 --strict, bit 1 two resolver threads, bit 2 keep the trailer as
  * given), the rest = the pack. Unless bit 2 is set the trailer (last 20 bytes) is recomputed, so

@@ -1,5 +1,6 @@
 /*
- * pack.h - Git pack parser and index (.idx) writer for `sha1kit index-pack` and `verify-pack`.
+ * pack.h - Git pack parser and index (.idx) writer: the pack engine of the Git layer (src/git/),
+ * which `sha1kit index-pack`, `verify-pack` and `fsck` run.
  *
  * Works on a pack held in memory (a mapped file, or a fuzzer's buffer): no I/O, no printing, no
  * exit. Every malformed input gives an error with a message and, where it applies, the offset of
@@ -10,8 +11,8 @@
  * before it; idx v1 and v2). Object IDs are SHA-1DC of "<type> <size>\0<content>"; the pack and idx
  * checksums use the plain ("fast") SHA-1.
  */
-#ifndef SHA1KIT_CLI_PACK_H
-#define SHA1KIT_CLI_PACK_H
+#ifndef SHA1KIT_GIT_PACK_H
+#define SHA1KIT_GIT_PACK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -135,4 +136,4 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
 /* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
 const char *pk_type_name(unsigned type);
 
-#endif /* SHA1KIT_CLI_PACK_H */
+#endif /* SHA1KIT_GIT_PACK_H */
