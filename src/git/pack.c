@@ -551,12 +551,14 @@ struct hbatch {
 	uint32_t obj[HB_MSGS];
 	uint8_t digests[HB_MSGS * PK_HASH_LEN];
 	sha1kit_dc_detection where[HB_MSGS];
+	const struct pk_options *opt;
 };
 
-static struct hbatch *hb_new(void)
+static struct hbatch *hb_new(const struct pk_options *opt)
 {
 	struct hbatch *hb = calloc(1, sizeof(*hb));
 	if (hb != NULL) {
+		hb->opt = opt;
 		hb->arena = malloc(HB_ARENA);
 	}
 	return hb;
@@ -574,7 +576,8 @@ static void hb_free(struct hbatch *hb)
  * sha1kit_dc_batch (digests and where: room for n results); false (and `err` set) on a collision
  * attack, reported for the first flagged object in pack order. */
 static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, uint8_t *digests,
-                      sha1kit_dc_detection *where, struct pk_object *objs, struct pk_error *err)
+                      sha1kit_dc_detection *where, struct pk_object *objs, const struct pk_options *opt,
+                      struct pk_error *err)
 {
 	size_t first = n;
 	if (n == 0) {
@@ -593,6 +596,15 @@ static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, ui
 	for (size_t i = 0; i < n; i++) {
 		memcpy(objs[obj[i]].id, digests + PK_HASH_LEN * i, PK_HASH_LEN);
 	}
+	if (opt->object != NULL) {
+		for (size_t i = 0; i < n; i++) {
+			/* each message is the header "<type> <size>\0" and then the content */
+			const uint8_t *m = msgs[i].data, *nul = memchr(m, 0, msgs[i].len);
+			size_t hl = (size_t)(nul - m) + 1;
+			opt->object(opt->object_ctx, obj[i], objs[obj[i]].real_type, m + hl,
+			            msgs[i].len - hl);
+		}
+	}
 	return true;
 }
 
@@ -602,7 +614,7 @@ static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error 
 	size_t n = hb->n;
 	hb->n = 0;
 	hb->used = 0;
-	return batch_ids(hb->msgs, hb->obj, n, hb->digests, hb->where, objs, err);
+	return batch_ids(hb->msgs, hb->obj, n, hb->digests, hb->where, objs, hb->opt, err);
 }
 
 /* Room for an object of `len` bytes of content with its header (flushing first if needed): where
@@ -702,7 +714,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 	uint8_t *chunk = malloc(CHUNK_LEN);
 	struct grow full = {NULL, 0, 0, false};    /* whole non-blob object, --strict only */
 	struct grow scratch = {NULL, 0, 0, false}; /* an entry inflated whole (scratch_fit) */
-	struct hbatch *hb = hb_new();
+	struct hbatch *hb = hb_new(opt);
 	int rc = -1;
 
 	if (chunk == NULL) {
@@ -856,7 +868,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			if (st == INF_OK) {
 				hb_commit(hb, i);
 			}
-		} else if (whole && opt->strict && type != PK_BLOB) {
+		} else if (whole && (opt->strict || opt->object != NULL) && type != PK_BLOB) {
 			/* The whole object, to check its syntax; the buffer grows with the data, so a
 			 * false size cannot make us allocate much. */
 			full.len = 0;
@@ -868,7 +880,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 				goto out;
 			}
 			if (st == INF_OK) {
-				const char *why = check_object(type, full.p, full.len);
+				const char *why = opt->strict ? check_object(type, full.p, full.len) : NULL;
 				if (why != NULL) {
 					set_error(err, true, pos, "invalid %s object: %s", pk_type_name(type),
 					          why);
@@ -894,6 +906,11 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		}
 		if (whole && room == NULL && !finish_id(&dc, o->id, pos, err)) {
 			goto out;
+		}
+		if (whole && room == NULL && opt->object != NULL) {
+			/* a blob here was streamed or inflated into scratch: not passed on */
+			opt->object(opt->object_ctx, i, type, type != PK_BLOB ? full.p : NULL,
+			            type != PK_BLOB ? full.len : size);
 		}
 		if (!whole) {
 			sha1kit_dc_reset(&dc);
@@ -1503,7 +1520,7 @@ static bool flush_pending(struct worker *w)
 	if (n == 0) {
 		return true;
 	}
-	if (!batch_ids(w->msgs, w->msg_obj, n, w->digests, w->where, w->r->pack->objs, &w->err)) {
+	if (!batch_ids(w->msgs, w->msg_obj, n, w->digests, w->where, w->r->pack->objs, w->r->opt, &w->err)) {
 		return false; /* the buffers are freed with the worker */
 	}
 	for (uint32_t k = n; k-- > 0;) { /* backwards: the first built is expanded first */
@@ -1598,7 +1615,14 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
 	size_t hl = object_header(hdr, type, len);
 	memcpy(buf + HEADROOM - hl, hdr, hl);
 	sha1kit_dc_update(&w->dc, buf + HEADROOM - hl, hl + (size_t)len);
-	if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err) || !push_node(w, c, buf, len, pushed)) {
+	if (!finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
+		free(buf);
+		return false;
+	}
+	if (r->opt->object != NULL) {
+		r->opt->object(r->opt->object_ctx, c, type, buf + HEADROOM, len);
+	}
+	if (!push_node(w, c, buf, len, pushed)) {
 		free(buf);
 		return false;
 	}

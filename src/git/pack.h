@@ -70,6 +70,14 @@ struct pk_options {
 	 * several resolver threads at once. */
 	int (*read)(void *ctx, uint64_t offset, uint8_t *buf, size_t n);
 	void *read_ctx;
+	/* Optional: told of every object once its ID is in pack->objs[i].id, with its type (1..4)
+	 * and, for commits, trees and tags, its whole content data[0..len) (valid during the call
+	 * only; NULL when len is 0); for blobs data may be NULL (a large blob is streamed, never whole in
+	 * memory). Called from any resolver thread, several at once. With it set, non-blob objects that are
+	 * not batched are inflated whole (they are small in practice). `sha1kit fsck` checks and links the
+	 * objects here. */
+	void (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
+	void *object_ctx;
 };
 
 /* An error: message (no trailing period) and the offset of the object at fault, if any. */

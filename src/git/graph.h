@@ -1,0 +1,77 @@
+/*
+ * graph.h - the object graph of a repository for `fsck`: which objects exist, what each links to,
+ * and the connectivity walk from the roots (refs, reflogs, the index) with git fsck's findings.
+ *
+ * Part of the Git layer (src/git/). Semantics follow Git's builtin/fsck.c (v2.39.5): an object is
+ * REACHABLE when a root or a reachable object links to it; a link to an object that is not in the
+ * repository is a "broken link" (and the object "missing"); an object that exists, is not
+ * reachable and that no existing object links to is "dangling"; a link whose target exists with
+ * another type is "wrong object type in link" of the linking object.
+ *
+ * Memory: 32 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
+ * bytes per object; nothing is allocated per object. One mutex makes skg_graph_add and
+ * skg_graph_root safe to call from several threads; the walk runs on one.
+ */
+#ifndef SHA1KIT_GIT_GRAPH_H
+#define SHA1KIT_GIT_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object.h"
+
+struct skg_graph;
+
+/* A link from an object: the target's ID and the type the link says it has (1..4). */
+struct skg_link {
+	uint8_t id[SKG_RAWSZ];
+	uint8_t type;
+};
+
+/* A new, empty graph; NULL when out of memory. */
+struct skg_graph *skg_graph_new(void);
+void skg_graph_free(struct skg_graph *g);
+
+/*
+ * Record that object `id` of `type` (1..4) exists, with its links[0..n) (tree entries that are not
+ * gitlinks, a commit's tree and parents, a tag's object). An object added twice (two packs, a pack
+ * and a loose copy) keeps its first record. Returns 0, or -1 when out of memory.
+ */
+int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
+                  const struct skg_link *links, size_t n);
+
+/* Mark `id` as a root of the walk (a ref, a reflog entry, an index entry). 0, or -1 out of memory. */
+int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ]);
+
+/* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
+bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
+
+/* Number of objects the graph knows: added ones and those only linked to or named as roots. */
+uint32_t skg_graph_count(const struct skg_graph *g);
+
+/* What the walk finds. Type 0 means unknown (a root that does not exist). */
+struct skg_graph_report {
+	void *ctx;
+	/* A reachable object links to `to`, which does not exist (git: "broken link from ..."). */
+	void (*broken_link)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ], unsigned to_type,
+	                    const uint8_t to[SKG_RAWSZ]);
+	/* `from` links to an existing object with a type other than the link's. */
+	void (*wrong_type)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ]);
+	/* Reachable and missing / unreachable and existing, nothing links to it / unreachable. */
+	void (*missing)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
+	void (*dangling)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
+	void (*unreachable)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
+	bool show_unreachable; /* --unreachable: every unreachable object, instead of the dangling ones */
+};
+
+/*
+ * Walk from the roots and report, in git fsck's order: broken links and wrong types during the
+ * walk (depth first from each root in the order the roots were given), then missing, dangling
+ * or unreachable objects in the order of git's object hash table (objects by the first 4 bytes of
+ * their ID taken as a little-endian number, modulo the table size git would have), so that the
+ * lines come out as git prints them. Returns 0, or -1 when out of memory.
+ */
+int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep);
+
+#endif /* SHA1KIT_GIT_GRAPH_H */

@@ -1,0 +1,5 @@
+# The fsck object graph (src/git/graph.c): cmocka unit test.
+add_executable(test_graph ${CMAKE_CURRENT_LIST_DIR}/test_graph.c)
+target_link_libraries(test_graph PRIVATE sha1kit_git PkgConfig::CMOCKA)
+add_test(NAME test_graph COMMAND test_graph)
+set_tests_properties(test_graph PROPERTIES LABELS git)
