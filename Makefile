@@ -143,7 +143,7 @@ opt-outs: corpus
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
 # inputs go to build/fuzz/new-<name>, the repository's corpus is only read.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= dc pack
+FUZZ_TARGETS ?= dc pack fsck_object refs loose
 fuzz: corpus
 	$(CONFIGURE) -B $(B)/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_FUZZ=ON \
 		-DSHA1KIT_BUILD_TESTS=OFF -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF \

@@ -53,8 +53,10 @@
 # Output (standard output, Markdown): the machine (CPU vendor, family, model and name from
 # /proc/cpuinfo, online CPUs, load average), the pack (size, objects, trailer), then per group a
 # table of medians over the runs: wall, user and system seconds, peak RSS (MB = 10^6 bytes), minor
-# page faults, and the installed git's wall and CPU (user + system) time divided by the row's
-# (above 1: faster than the installed git). Every run is also in WORK/runs.tsv.
+# page faults, the installed git's wall and CPU (user + system) time divided by the row's (above 1:
+# faster than the installed git), and the row's wall and CPU time divided by sha1kit's (how many
+# times faster sha1kit is than that row: the ratio against each --git). Every run is also in
+# WORK/runs.tsv.
 #
 # Needs: bash, git, GNU time (/usr/bin/time; Debian package `time`), awk, cmp. The pack is read from
 # the page cache (a warm-up read loads it), so this compares CPU and memory, not disk. On a shared
@@ -318,8 +320,9 @@ for g in index1 verify1 index verify verifypack; do
 	esac
 	echo "### $title"
 	echo
-	echo "| command | wall s | user s | sys s | max RSS MB | minor faults | git wall / wall | git CPU / CPU |"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| command | wall s | user s | sys s | max RSS MB | minor faults | git wall / wall | git CPU / CPU |" \
+		"wall / sha1kit wall | CPU / sha1kit CPU |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	awk -F'\t' -v g="$g" '
 	function median(list, k,   a, n, i, j, t) {
 		n = split(list, a, " ")
@@ -336,14 +339,20 @@ for g in index1 verify1 index verify verifypack; do
 		cpu[$3] = cpu[$3] " " ($5 + $6); rss[$3] = rss[$3] " " $7; flt[$3] = flt[$3] " " $8
 	}
 	END {
-		for (i = 1; i <= n; i++) if (order[i] ~ /\(installed\)/) ref = order[i]
+		for (i = 1; i <= n; i++) {
+			if (order[i] ~ /\(installed\)/) ref = order[i]
+			if (order[i] ~ /^sha1kit /) sk = order[i]
+		}
 		if (ref != "") { rw = median(wall[ref]); rc = median(cpu[ref]) }
+		if (sk != "") { sw = median(wall[sk]); sc = median(cpu[sk]) }
 		for (i = 1; i <= n; i++) {
 			l = order[i]; w = median(wall[l]); c = median(cpu[l])
-			printf "| %s | %.2f | %.2f | %.2f | %.1f | %d | %s | %s |\n", l, w, median(user[l]), median(sys[l]),
-			    median(rss[l]) * 1.024 / 1000, median(flt[l]),
+			printf "| %s | %.2f | %.2f | %.2f | %.1f | %d | %s | %s | %s | %s |\n", l, w, median(user[l]),
+			    median(sys[l]), median(rss[l]) * 1.024 / 1000, median(flt[l]),
 			    (ref != "" && w > 0) ? sprintf("%.2fx", rw / w) : "-",
-			    (ref != "" && c > 0) ? sprintf("%.2fx", rc / c) : "-"
+			    (ref != "" && c > 0) ? sprintf("%.2fx", rc / c) : "-",
+			    (sk != "" && sw > 0) ? sprintf("%.2fx", w / sw) : "-",
+			    (sk != "" && sc > 0) ? sprintf("%.2fx", c / sc) : "-"
 		}
 	}' "$runs"
 	echo

@@ -75,5 +75,6 @@ int sk_cmd_hash_object(int argc, char **argv);
 int sk_cmd_bench(int argc, char **argv);
 int sk_cmd_index_pack(int argc, char **argv);
 int sk_cmd_verify_pack(int argc, char **argv);
+int sk_cmd_fsck(int argc, char **argv);
 
 #endif /* SHA1KIT_CLI_H */

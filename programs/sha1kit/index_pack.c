@@ -50,8 +50,8 @@ static void index_pack_usage(void)
 	      "                          the version and 64-bit offset layout found in it\n"
 	      "      --strict          also reject duplicate objects and malformed trees,\n"
 	      "                          commits and tags\n"
-	      "      --threads=N       resolve deltas with N threads (default: one per online\n"
-	      "                          CPU; 0 means the same)\n"
+	      "      --threads=N       resolve deltas with N threads, N in " PK_THREADS_RANGE "\n"
+	      "                          (default: one per online CPU; 0 means the same)\n"
 	      "      --index-version=V[,OFFSET]\n"
 	      "                        write index version V (1 or 2); with OFFSET, objects\n"
 	      "                          above OFFSET go to the 64-bit offset table (as Git's\n"
@@ -67,11 +67,14 @@ static void index_pack_usage(void)
 	      "Memory: the pack is mapped; delta bases are kept in a cache of 96 MiB per\n"
 	      "thread and rebuilt from the pack when evicted.\n"
 	      "\n"
-	      "Errors: one line 'sha1kit: index-pack: REASON (at offset N)' on standard error,\n"
-	      "N being the pack offset of the object at fault: truncated pack, wrong object\n"
-	      "count, corrupt zlib stream, size mismatch, delta out of range, missing or\n"
-	      "cyclic delta base, trailer mismatch, 'collision attack detected in object at\n"
-	      "offset N', index mismatch (--verify).\n"
+	      "Errors: one line 'sha1kit: index-pack: PACK: REASON (at offset N)' on standard\n"
+	      "error, N being the pack offset of the object at fault: not a pack file,\n"
+	      "truncated pack, wrong object count, corrupt zlib stream, size mismatch, delta\n"
+	      "out of range, missing or cyclic delta base, trailer mismatch, 'collision attack\n"
+	      "detected in object at offset N', index mismatch (--verify). A pack (or, with\n"
+	      "--verify, an index) that another process truncates while it is read gives\n"
+	      "'sha1kit: index-pack: NAME: the file shrank while it was read' (no index is\n"
+	      "left behind).\n"
 	      "\n"
 	      "Exit status: 0 success; 1 failure or usage error; 3 a collision attack was\n"
 	      "detected (which also fails the command).\n"
@@ -86,6 +89,14 @@ static void index_pack_usage(void)
 /* The temporary index, removed by a fatal signal while it exists. */
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_active;
+
+/* pk_file_on_shrink: the pack shrank while mapped (SIGBUS): no partial index is left. */
+static void remove_tmp(void)
+{
+	if (tmp_active) {
+		unlink(tmp_path);
+	}
+}
 
 /* SIGPIPE too: the pack checksum is written to standard output while the temporary file exists. */
 static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
@@ -350,7 +361,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			if (!pk_parse_threads(optarg, &threads)) {
-				sk_usage_error(CMD, CMD ": invalid thread count '%s'", optarg);
+				sk_usage_error(CMD, CMD ": " PK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_INDEX_VERSION:
@@ -398,7 +409,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	struct pk_pack pack = {0};
 	struct pk_error err;
 	struct pk_progress progress;
-	int e = pk_file_map(&file, pack_name);
+	pk_file_on_shrink(remove_tmp);
+	int e = pk_file_map(&file, CMD, pack_name);
 	if (e != 0) {
 		pk_file_error(CMD, &file, pack_name, e);
 		free(idx_alloc);
@@ -410,7 +422,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	if (verify) {
 		/* Open the index first: a missing one fails before the work. */
-		e = pk_file_map(&old_idx, idx_name);
+		e = pk_file_map(&old_idx, CMD, idx_name);
 		if (e != 0) {
 			pk_file_error(CMD, &old_idx, idx_name, e);
 			goto out;
@@ -443,6 +455,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			goto pack_error;
 		}
 		if (!pk_idx_compare_end(&cmp)) {
+			if (pk_file_report_shrank(&old_idx)) {
+				goto out;
+			}
 			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
 			         sk_quote(idx_name), cmp.first_diff);
 			goto out;
@@ -469,7 +484,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	goto out;
 pack_error:
 	pk_progress_abort(&progress);
-	pk_report(CMD, NULL, &err);
+	/* A failure because the pack (or the idx compared) was truncated meanwhile says so. */
+	if (pk_file_report_shrank(&file) || pk_file_report_shrank(&old_idx)) {
+		goto out;
+	}
+	pk_report(CMD, pack_name, &err);
 	if (err.collision) {
 		status |= SK_EXIT_COLLISION;
 	}

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +16,147 @@
 
 #include "cli.h"
 
-int pk_file_map(struct pk_file *f, const char *path)
+/* ------------------------------------------------------------------------------------------------ */
+/* The SIGBUS guard of the mappings (see pk_file_map)                                               */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* A mapping and its line; at most a pack and an idx are mapped at once. */
+#define N_GUARDS 4
+static struct {
+	uintptr_t lo, hi; /* [lo, hi): the mapping, rounded up to whole pages */
+	const char *msg;
+	size_t len;
+} guards[N_GUARDS];
+/* Set once the slot's fields are written, cleared before they change: what the handler reads. */
+static volatile sig_atomic_t guard_used[N_GUARDS];
+static int n_guarded;            /* slots in use (the handler is installed while > 0) */
+static struct sigaction old_bus; /* SIGBUS's action before */
+static void (*volatile shrink_cleanup)(void);
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx)
+{
+	(void)uctx;
+	int saved = errno;
+	/* si_code > 0: raised by the kernel for a fault (not sent by kill or sigqueue). */
+	if (si != NULL && si->si_code > 0) {
+		uintptr_t a = (uintptr_t)si->si_addr;
+		for (int i = 0; i < N_GUARDS; i++) {
+			if (guard_used[i] && a >= guards[i].lo && a < guards[i].hi) {
+				void (*cleanup)(void) = shrink_cleanup;
+				if (cleanup != NULL) {
+					cleanup();
+				}
+				const char *p = guards[i].msg;
+				size_t n = guards[i].len;
+				while (n > 0) {
+					ssize_t w = write(STDERR_FILENO, p, n);
+					if (w < 0 && errno == EINTR) {
+						continue;
+					}
+					if (w <= 0) {
+						break;
+					}
+					p += w;
+					n -= (size_t)w;
+				}
+				_exit(SK_EXIT_FAILURE);
+			}
+		}
+	}
+	/* Not a fault on a file of ours: SIGBUS as if no handler were installed. A fault happens again
+	 * when the handler returns, and kills; a signal that was sent is raised again (it is blocked
+	 * until the handler returns, and then kills). */
+	sigaction(SIGBUS, &old_bus, NULL);
+	if (si == NULL || si->si_code <= 0) {
+		raise(sig);
+	}
+	errno = saved;
+}
+
+/* Guard [map, map + len) with the line `msg`; returns the slot, or -1 (no free slot, or the handler
+ * could not be installed: a SIGBUS then kills as it would without this). */
+static int guard_add(const void *map, size_t len, const char *msg, size_t msg_len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)map;
+	uintptr_t span = page > 0 ? (len + (size_t)page - 1) & ~((uintptr_t)page - 1) : len;
+	for (int i = 0; i < N_GUARDS; i++) {
+		if (guard_used[i]) {
+			continue;
+		}
+		if (n_guarded == 0) {
+			struct sigaction sa;
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_sigaction = on_sigbus;
+			sa.sa_flags = SA_SIGINFO;
+			sigfillset(&sa.sa_mask); /* nothing else runs in between (index-pack's cleanup) */
+			if (sigaction(SIGBUS, &sa, &old_bus) != 0) {
+				return -1;
+			}
+		}
+		guards[i].lo = lo;
+		guards[i].hi = lo + span;
+		guards[i].msg = msg;
+		guards[i].len = msg_len;
+		atomic_signal_fence(memory_order_seq_cst); /* the fields before the flag */
+		guard_used[i] = 1;
+		n_guarded++;
+		return i;
+	}
+	return -1;
+}
+
+static void guard_remove(int i)
+{
+	if (i < 0 || !guard_used[i]) {
+		return;
+	}
+	guard_used[i] = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+	if (--n_guarded == 0) {
+		sigaction(SIGBUS, &old_bus, NULL);
+	}
+}
+
+void pk_file_on_shrink(void (*cleanup)(void))
+{
+	shrink_cleanup = cleanup;
+}
+
+bool pk_file_report_shrank(const struct pk_file *f)
+{
+	struct stat st;
+	if (f->map == NULL || fstat(f->fd, &st) != 0 || (uint64_t)st.st_size >= f->len) {
+		return false;
+	}
+	fflush(stdout); /* as sk_error: both streams in order */
+	fputs(f->shrank_msg, stderr);
+	return true;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Files                                                                                            */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* "sha1kit: CMD: NAME: the file shrank while it was read\n" in f->shrank_msg, or ENOMEM. */
+static int make_shrank_msg(struct pk_file *f, const char *cmd, const char *path)
+{
+	static const char fmt[] = SK_PROGRAM ": %s: %s: the file shrank while it was read\n";
+	const char *q = sk_quote(path);
+	int n = snprintf(NULL, 0, fmt, cmd, q);
+	if (n < 0 || (f->shrank_msg = malloc((size_t)n + 1)) == NULL) {
+		return ENOMEM;
+	}
+	snprintf(f->shrank_msg, (size_t)n + 1, fmt, cmd, q);
+	f->shrank_len = (size_t)n;
+	return 0;
+}
+
+int pk_file_map(struct pk_file *f, const char *cmd, const char *path)
 {
 	static const uint8_t empty[1];
 	memset(f, 0, sizeof(*f));
+	f->guard = -1;
 	f->failed = "open";
 	/* Look before opening: opening a FIFO waits for a writer, and a device may act on an open. */
 	struct stat st;
@@ -63,10 +202,14 @@ int pk_file_map(struct pk_file *f, const char *path)
 			return PK_ENOSIZE;
 		}
 	} else {
-		void *m = mmap(NULL, (size_t)f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		/* The line of a shrinking file, ready before the mapping is. */
+		e = make_shrank_msg(f, cmd, path);
+		void *m = e != 0 ? MAP_FAILED : mmap(NULL, (size_t)f->len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
-			e = errno;
+			e = e != 0 ? e : errno;
 			close(fd);
+			free(f->shrank_msg);
+			f->shrank_msg = NULL;
 			f->failed = "map";
 			f->len = 0;
 			f->data = NULL;
@@ -76,6 +219,7 @@ int pk_file_map(struct pk_file *f, const char *path)
 		f->map_len = (size_t)f->len;
 		f->data = m;
 		f->fd = fd; /* kept for pk_file_read */
+		f->guard = guard_add(m, f->map_len, f->shrank_msg, f->shrank_len);
 	}
 	if (f->map == NULL) {
 		close(fd);
@@ -101,10 +245,13 @@ void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, i
 void pk_file_unmap(struct pk_file *f)
 {
 	if (f->map != NULL) {
+		guard_remove(f->guard); /* before the address range can be reused */
 		munmap(f->map, f->map_len);
 		close(f->fd);
+		free(f->shrank_msg);
 	}
 	memset(f, 0, sizeof(*f));
+	f->guard = -1;
 }
 
 void pk_file_release(void *file, uint64_t upto)
@@ -238,7 +385,7 @@ bool pk_parse_threads(const char *arg, unsigned *out)
 	char *end;
 	errno = 0;
 	long v = strtol(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || v < 0 || v > 1024) {
+	if (errno != 0 || end == arg || *end != '\0' || v < 0 || v > PK_THREADS_MAX) {
 		return false;
 	}
 	*out = (unsigned)v;

@@ -23,6 +23,11 @@ struct pk_file {
 	dev_t dev;         /* identity of the file mapped */
 	ino_t ino;
 	const char *failed; /* after a failure of pk_file_map: "open", "map" */
+	/* "sha1kit: CMD: NAME: the file shrank while it was read\n", made before the file is mapped
+	 * (the SIGBUS handler writes it as it is); NULL when nothing is mapped. */
+	char *shrank_msg;
+	size_t shrank_len;
+	int guard; /* slot of the mapping in the SIGBUS guard, -1 for none */
 };
 
 /* pk_file_map's errors for a file that is not a regular one (FIFO, device, socket), and for one
@@ -31,13 +36,32 @@ struct pk_file {
 #define PK_ENOTREG (-1)
 #define PK_ENOSIZE (-2)
 
-/* Map `path`, a regular file (FIFOs and devices are refused without being opened, so that a FIFO
- * never blocks); returns 0, an errno value, PK_ENOTREG or PK_ENOSIZE. */
-int pk_file_map(struct pk_file *f, const char *path);
+/*
+ * Map `path`, a regular file (FIFOs and devices are refused without being opened, so that a FIFO
+ * never blocks); returns 0, an errno value, PK_ENOTREG or PK_ENOSIZE. `cmd` names the command in
+ * the message below.
+ *
+ * Should the file shrink while it is mapped (truncated by another process), reading a page past
+ * its new end raises SIGBUS. While a file is mapped, a SIGBUS handler (SA_SIGINFO) catches the
+ * faults whose address lies in one of the mappings made here: it calls the function given to
+ * pk_file_on_shrink (e.g. to remove a temporary output file), writes the one line
+ * "sha1kit: CMD: NAME: the file shrank while it was read" to standard error with write(2) and ends
+ * the process with _exit(1). Any other SIGBUS keeps its default action (the process dies of it).
+ */
+int pk_file_map(struct pk_file *f, const char *cmd, const char *path);
 /* Report the failure `e` of pk_file_map(f, path): "sha1kit: CMD: cannot open NAME: REASON",
  * "... cannot map NAME: REASON" or "sha1kit: CMD: NAME: not a regular file". */
 void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e);
 void pk_file_unmap(struct pk_file *f);
+
+/* The function the SIGBUS handler of pk_file_map calls before it writes its line and exits (NULL:
+ * none). It runs in a signal handler: only async-signal-safe calls (unlink(2), ...). */
+void pk_file_on_shrink(void (*cleanup)(void));
+
+/* After a failure: when the mapped file `f` is now shorter than when it was mapped (a pread past
+ * its new end came back short, or its last page read as zeros), print the line the SIGBUS handler
+ * prints and return true; else (or when nothing is mapped) return false and print nothing. */
+bool pk_file_report_shrank(const struct pk_file *f);
 
 /* pk_options.release for a mapped file read in order: drop the pages before `upto` from memory
  * (they stay in the page cache and come back on the next access). Only the pages not dropped by
@@ -79,7 +103,16 @@ void pk_progress_cb(void *ctx, enum pk_phase phase, uint64_t done, uint64_t tota
 /* End an unfinished progress line (before an error message). */
 void pk_progress_abort(struct pk_progress *p);
 
-/* Parse a thread count (0 = one per online CPU). False when not a number in 0..1024. */
+/* The largest --threads=N (a plain number: PK_THREADS_RANGE spells it). */
+#define PK_THREADS_MAX 1024
+#define PK_STR_(x)     #x
+#define PK_STR(x)      PK_STR_(x)
+/* The accepted range, as the messages and --help give it. */
+#define PK_THREADS_RANGE "0.." PK_STR(PK_THREADS_MAX)
+/* The error for a thread count pk_parse_threads refuses (a format for one string, the argument). */
+#define PK_THREADS_INVALID "invalid thread count '%s' (" PK_THREADS_RANGE "; 0: one per CPU)"
+
+/* Parse a thread count (0 = one per online CPU). False when not a number in 0..PK_THREADS_MAX. */
 bool pk_parse_threads(const char *arg, unsigned *out);
 /* Number of online CPUs (at least 1). */
 unsigned pk_online_cpus(void);

@@ -35,8 +35,8 @@ static void verify_pack_usage(void)
 	      "                          indexed, before its .idx is compared)\n"
 	      "  -s, --stat-only       print only the histogram (and 'NAME.pack: bad' when\n"
 	      "                          the check fails)\n"
-	      "      --threads=N       resolve deltas with N threads (default: one per online\n"
-	      "                          CPU; 0 means the same)\n"
+	      "      --threads=N       resolve deltas with N threads, N in " PK_THREADS_RANGE "\n"
+	      "                          (default: one per online CPU; 0 means the same)\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -52,7 +52,9 @@ static void verify_pack_usage(void)
 	      "'non delta: N objects', then 'chain length = D: N objects' for each D.\n"
 	      "\n"
 	      "Without -v or -s nothing is printed on success. Errors go to standard error:\n"
-	      "'sha1kit: verify-pack: NAME: REASON (at offset N)'.\n"
+	      "'sha1kit: verify-pack: NAME: REASON (at offset N)'; a file that another\n"
+	      "process truncates while it is read gives 'sha1kit: verify-pack: NAME: the file\n"
+	      "shrank while it was read' and ends the command at once (exit status 1).\n"
 	      "\n"
 	      "Exit status: 0 every pack is good; 1 a pack or index is bad or unreadable,\n"
 	      "or a usage error; 3 a collision attack was detected in an object (the pack\n"
@@ -124,12 +126,12 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	struct pk_file file = {0}, old_idx = {0};
 	struct pk_pack pack = {0};
 	struct pk_error err;
-	int e = pk_file_map(&old_idx, idx_name);
+	int e = pk_file_map(&old_idx, CMD, idx_name);
 	if (e != 0) {
 		pk_file_error(CMD, &old_idx, idx_name, e);
 		goto out;
 	}
-	e = pk_file_map(&file, pack_name);
+	e = pk_file_map(&file, CMD, pack_name);
 	if (e != 0) {
 		pk_file_error(CMD, &file, pack_name, e);
 		goto out;
@@ -146,6 +148,10 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.read = pk_file_read;
 	opt.read_ctx = &file;
 	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+		/* A failure because the pack was truncated meanwhile says so. */
+		if (pk_file_report_shrank(&file)) {
+			goto out;
+		}
 		pk_report(CMD, pack_name, &err);
 		if (err.collision) {
 			status |= SK_EXIT_COLLISION;
@@ -159,13 +165,18 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	if (verbose || stat_only) {
 		print_histogram(&pack);
 	}
-	/* Compared piece by piece as it is made: the idx is never whole in memory. */
+	/* Compared piece by piece as it is made: the idx is never whole in memory. What was printed
+	 * goes out first: should the idx shrink meanwhile, the SIGBUS handler exits at once. */
+	fflush(stdout);
 	struct pk_idx_compare cmp = {&old_idx, 0, 0, false, 0};
 	if (pk_idx_write(&pack, version, limit, true, pk_idx_compare_sink, &cmp, &err) != 0 && !cmp.differs) {
 		pk_report(CMD, pack_name, &err);
 		goto out;
 	}
 	if (!pk_idx_compare_end(&cmp)) {
+		if (pk_file_report_shrank(&old_idx)) {
+			goto out;
+		}
 		sk_error(0, CMD ": %s does not match %s (first difference at byte %" PRIu64 ")",
 		         sk_quote(idx_name), sk_quote(pack_name), cmp.first_diff);
 		goto out;
@@ -213,7 +224,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			if (!pk_parse_threads(optarg, &threads)) {
-				sk_usage_error(CMD, CMD ": invalid thread count '%s'", optarg);
+				sk_usage_error(CMD, CMD ": " PK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_HELP:

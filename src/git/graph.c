@@ -10,7 +10,7 @@ enum {
 	F_REACHABLE = 2, /* marked by the walk */
 	F_USED = 4,      /* an existing object links to it */
 	F_ROOT = 8,      /* named as a root */
-	F_STACKED = 16,  /* on the walk's stack (its links not yet followed) */
+	F_WALKERR = 16,  /* following its links fails part way (skg_graph_add) */
 };
 
 #define LINK_TYPE_SHIFT 29
@@ -136,7 +136,7 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 }
 
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n)
+                  const struct skg_link *links, size_t n, bool walk_error)
 {
 	int ret = -1;
 	pthread_mutex_lock(&g->lock);
@@ -176,7 +176,7 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
 		g->links[g->nlinks++] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
 	}
 	/* lookup_or_add may have moved g->objs: index again */
-	g->objs[i].flags |= F_HAS;
+	g->objs[i].flags |= F_HAS | (walk_error ? F_WALKERR : 0);
 	g->objs[i].type = (uint8_t)type;
 	g->objs[i].first = n ? first : NO_LINKS;
 	g->objs[i].n = (uint32_t)n;
@@ -186,7 +186,7 @@ out:
 	return ret;
 }
 
-int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ])
+int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
 {
 	int ret = -1;
 	pthread_mutex_lock(&g->lock);
@@ -204,7 +204,10 @@ int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ])
 		g->roots_alloc = a;
 	}
 	g->roots[g->nroots++] = i;
-	g->objs[i].flags |= F_ROOT;
+	g->objs[i].flags |= F_ROOT | F_USED;
+	if (g->objs[i].type == 0 && !(g->objs[i].flags & F_HAS)) {
+		g->objs[i].type = (uint8_t)type;
+	}
 	ret = 0;
 out:
 	pthread_mutex_unlock(&g->lock);
@@ -285,6 +288,9 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 	while (sp > 0) {
 		uint32_t i = stack[--sp];
 		uint32_t first = g->objs[i].first, n = g->objs[i].n;
+		if ((g->objs[i].flags & F_WALKERR) && rep->walk_error != NULL) {
+			rep->walk_error(rep->ctx, g->objs[i].type, g->objs[i].id);
+		}
 		for (uint32_t k = 0; k < n && first != NO_LINKS; k++) {
 			uint32_t l = g->links[first + k];
 			mark(g, i, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT, stack, &sp, rep);

@@ -35,14 +35,18 @@ void skg_graph_free(struct skg_graph *g);
 
 /*
  * Record that object `id` of `type` (1..4) exists, with its links[0..n) (tree entries that are not
- * gitlinks, a commit's tree and parents, a tag's object). An object added twice (two packs, a pack
+ * gitlinks, a commit's tree and parents, a tag's object). `walk_error`: following its links fails
+ * part way (a tree that does not decode to its end; git prints the decode error each time it walks
+ * it): the walk reports it through skg_graph_report.walk_error. An object added twice (two packs, a pack
  * and a loose copy) keeps its first record. Returns 0, or -1 when out of memory.
  */
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n);
+                  const struct skg_link *links, size_t n, bool walk_error);
 
-/* Mark `id` as a root of the walk (a ref, a reflog entry, an index entry). 0, or -1 out of memory. */
-int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ]);
+/* Mark `id` as a root of the walk (a ref, a reflog entry, an index entry); `type` (0: unknown) is
+ * what the root says it is, used in the "missing" line when the object does not exist (git: an
+ * index entry names a blob). 0, or -1 out of memory. */
+int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
 
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
 bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
@@ -62,6 +66,8 @@ struct skg_graph_report {
 	void (*missing)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
 	void (*dangling)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
 	void (*unreachable)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
+	/* The walk followed the links of an object added with walk_error (may be NULL). */
+	void (*walk_error)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
 	bool show_unreachable; /* --unreachable: every unreachable object, instead of the dangling ones */
 };
 

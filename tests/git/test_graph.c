@@ -57,10 +57,15 @@ static void on_unreachable(void *ctx, unsigned t, const uint8_t *id)
 	logf_(ctx, "unreachable", t, id);
 }
 
+static void on_walk_error(void *ctx, unsigned t, const uint8_t *id)
+{
+	logf_(ctx, "walkerror", t, id);
+}
+
 static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
-	struct skg_graph_report rep = {s,           on_broken,      on_wrong,   on_missing,
-	                               on_dangling, on_unreachable, unreachable};
+	struct skg_graph_report rep = {s,           on_broken,      on_wrong,      on_missing,
+	                               on_dangling, on_unreachable, on_walk_error, unreachable};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -94,14 +99,15 @@ static void add(struct skg_graph *g, uint32_t n, unsigned type, const uint32_t *
 		mkid(links[k].id, to[k]);
 		links[k].type = (uint8_t)to_type[k];
 	}
-	assert_int_equal(skg_graph_add(g, id, type, links, nl), 0);
+	assert_int_equal(skg_graph_add(g, id, type, links, nl, type == SKG_TREE && n == 7),
+	                 0); /* tree 7: does not decode */
 }
 
 static void root(struct skg_graph *g, uint32_t n)
 {
 	uint8_t id[SKG_RAWSZ];
 	mkid(id, n);
-	assert_int_equal(skg_graph_root(g, id), 0);
+	assert_int_equal(skg_graph_root(g, id, 0), 0);
 }
 
 /* commit 1 -> tree 2 -> blob 3, blob 4 (missing); commit 1 -> parent commit 5 (exists, root of
@@ -155,6 +161,23 @@ static void test_graph_findings(void **state)
 	skg_graph_free(g);
 }
 
+/* A tree added with walk_error is reported each time the walk follows its links, not otherwise. */
+static void test_graph_walk_error(void **state)
+{
+	(void)state;
+	struct skg_graph *g = skg_graph_new();
+	struct seen s;
+	add(g, 6, SKG_COMMIT, (uint32_t[]){7}, (unsigned[]){SKG_TREE}, 1);
+	add(g, 7, SKG_TREE, NULL, NULL, 0);
+	walk(g, &s, false);
+	assert_false(has_line(&s, "walkerror", SKG_TREE, 7));
+	root(g, 6);
+	walk(g, &s, false);
+	assert_true(has_line(&s, "walkerror", SKG_TREE, 7));
+	assert_int_equal(count_lines(&s), 1);
+	skg_graph_free(g);
+}
+
 /* A missing object linked from an unreachable object is not reported (git ignores it). */
 static void test_graph_unreachable_missing(void **state)
 {
@@ -194,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_graph_findings),
 	    cmocka_unit_test(test_graph_unreachable_missing),
+	    cmocka_unit_test(test_graph_walk_error),
 	    cmocka_unit_test(test_graph_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,10 @@
 #   - every kernel of this CPU, chosen with SHA1KIT_CPU masks (cli/cpu_masks.sh): `sha1kit --version`
 #     reports the kernels the mask leaves, and index-pack (1 and 3 threads) and verify-pack -v give
 #     git's idx and output for every valid pack.
+#   - a pack (or idx) that another process truncates while sha1kit reads it: never a SIGBUS; either
+#     the right idx (it was read before) or exactly one line "...: NAME: the file shrank while it
+#     was read", exit 1, no idx left; invalid --threads values name the range; index-pack names
+#     the file that is not a pack.
 set -uo pipefail
 
 SK=${1:?usage: test_pack.sh SHA1KIT [PYTHON]}
@@ -343,6 +347,41 @@ refused "index-pack of /proc/self/mem" "not a regular file" $? "$S/err"
 timeout 20 "$SK" index-pack --verify -o "$S/fifo.pack" "$S/self.pack" >/dev/null 2>"$S/err"
 refused "index-pack --verify with a FIFO as the idx" "not a regular file" $? "$S/err"
 
+# --threads: the range in the error and in --help.
+for cmd in index-pack verify-pack; do
+	for n in 1025 -1 x 99999999999999999999; do
+		"$SK" $cmd --threads=$n "$S/self.pack" >"$S/out" 2>"$S/err"
+		rc=$?
+		mapfile -t l <"$S/err"
+		[ $rc = 1 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] &&
+			[ "${l[0]}" = "sha1kit: $cmd: invalid thread count '$n' (0..1024; 0: one per CPU)" ] &&
+			[ "${l[1]}" = "Try 'sha1kit $cmd --help' for more information." ] && ok ||
+			bad "$cmd --threads=$n: exit $rc, stderr: ${l[*]}"
+	done
+	"$SK" $cmd --help >"$S/out" && grep -q -- '--threads=N  *resolve deltas with N threads, N in 0\.\.1024$' "$S/out" &&
+		grep -q '(default: one per online CPU; 0 means the same)' "$S/out" && ok || bad "$cmd --help: no thread range"
+done
+fresh
+cp "$P/small.idx" "$S/self.idx"
+"$SK" index-pack --threads=1024 -o "$S/t1024.idx" "$S/self.pack" >/dev/null 2>"$S/err" && cmp -s "$S/t1024.idx" "$P/small.idx" &&
+	"$SK" verify-pack --threads=1024 "$S/self.pack" 2>>"$S/err" && ok || bad "--threads=1024 (the maximum): $(cat "$S/err")"
+# A file that is not a pack: both commands name it (relative names, as given).
+: >"$S/empty.pack"
+printf 'hello\n' >"$S/text.pack"
+for f in empty text; do
+	cp "$P/small.idx" "$S/$f.idx"
+	(cd "$S" && "$SK" index-pack -o "$f.out.idx" "$f.pack" >/dev/null 2>err)
+	rc=$?
+	mapfile -t l <"$S/err"
+	[ $rc = 1 ] && [ "${#l[@]}" = 1 ] && [ "${l[0]}" = "sha1kit: index-pack: $f.pack: not a pack file (no PACK signature)" ] &&
+		[ ! -e "$S/$f.out.idx" ] && ok || bad "index-pack of the $f file: exit $rc, stderr: ${l[*]}"
+	(cd "$S" && "$SK" verify-pack "$f.pack" >/dev/null 2>err)
+	rc=$?
+	mapfile -t l <"$S/err"
+	[ $rc = 1 ] && [ "${#l[@]}" = 1 ] && [ "${l[0]}" = "sha1kit: verify-pack: $f.pack: not a pack file (no PACK signature)" ] && ok ||
+		bad "verify-pack of the $f file: exit $rc, stderr: ${l[*]}"
+done
+
 # --version, as the other commands.
 for cmd in index-pack verify-pack; do
 	"$SK" $cmd --version >"$S/out" 2>"$S/err" && [ "$(head -n1 "$S/out")" = "$(head -n1 <("$SK" hash-object --version))" ] &&
@@ -373,7 +412,8 @@ for pack in "$T"/made/bad-*.pack; do
 	name=${pack##*/}
 	name=${name%.pack}
 	nbad=$((nbad + 1))
-	"$SK" index-pack -o "$B/out.idx" "$pack" >/dev/null 2>"$B/err"
+	# By its relative name, which the message must give.
+	(cd "$T/made" && exec "$SK" index-pack -o "$B/out.idx" "$name.pack" >/dev/null 2>"$B/err")
 	rc=$?
 	mapfile -t errl <"$B/err"
 	left=$(leftovers)
@@ -382,8 +422,8 @@ for pack in "$T"/made/bad-*.pack; do
 		bad "$name: exit status $rc (want 1..127): ${errl[*]}"
 	elif [ -n "$left" ]; then
 		bad "$name: left files behind: $left"
-	elif [ "${#errl[@]}" != 1 ] || [[ ${errl[0]} != "sha1kit: index-pack: "* ]]; then
-		bad "$name: not one 'sha1kit: index-pack: ' line: ${errl[*]}"
+	elif [ "${#errl[@]}" != 1 ] || [[ ${errl[0]} != "sha1kit: index-pack: $name.pack: "* ]]; then
+		bad "$name: not one 'sha1kit: index-pack: $name.pack: ' line: ${errl[*]}"
 	elif [ -n "$msg" ] && [[ ${errl[0]} != *"$msg"* ]]; then
 		bad "$name: message '${errl[0]}' lacks '$msg'"
 	else
@@ -414,6 +454,95 @@ for pack in "$T"/made/fix-*.pack; do
 	rm -f "$B"/out.idx* "$B/git.idx"
 done
 echo "broken packs: $nbad rejected as required; $nfix flipped packs with a valid trailer ($nacc of them still valid)"
+
+# ---------------------------------------------------------------------------------------------
+# A file truncated by another process while it is read (git: "fatal: early EOF"). Reading a page of
+# the mapping past the new end raises SIGBUS: sha1kit must not die of it. Each try starts the
+# command, waits until the file is mapped (/proc/PID/maps), then truncates it: to 0 bytes (a shell
+# redirection, no fork: the earliest), to half its size, or to half plus 100 bytes (not a page
+# boundary: the last page then reads as zeros, found by the trailer check or a short pread). Every
+# run must either succeed with the right idx (it had read everything) or fail with exactly
+# "sha1kit: CMD: NAME: the file shrank while it was read", exit 1, and no idx or temporary file;
+# the failure must come at least once per case within the tries.
+# ---------------------------------------------------------------------------------------------
+Z=$T/shrink
+mkdir -p "$Z/repo"
+(
+	cd "$Z/repo" && git init -q . &&
+		for i in $(seq 1 64); do head -c 131072 /dev/urandom >"r$i.bin"; done &&
+		git add . && git commit -qm random && git repack -adq
+) || bad "could not make the pack of random blobs"
+cp "$Z"/repo/.git/objects/pack/pack-*.pack "$Z/big.pack"
+cp "$Z"/repo/.git/objects/pack/pack-*.idx "$Z/big.idx"
+big=$(stat -c %s "$Z/big.pack")
+idxsize=$(stat -c %s "$Z/big.idx")
+sum=$(git index-pack -o "$Z/git.idx" "$Z/big.pack") && cmp -s "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
+Zp=$(cd "$Z" && pwd -P) # as /proc/PID/maps names it
+# Wait until process $1 has $Z/$2 mapped; false if it ended first.
+wait_mapped() {
+	local line k st
+	for ((k = 0; k < 200000; k++)); do
+		[ -r "/proc/$1/maps" ] || return 1
+		while IFS= read -r line; do
+			[[ $line == *" $Zp/$2" ]] && return 0
+		done <"/proc/$1/maps"
+		# A zombie (it has exited) has an empty map: stop there.
+		read -r _ _ st _ <"/proc/$1/stat" 2>/dev/null || return 1
+		[ "$st" = Z ] && return 1
+	done
+	return 1
+}
+# shrink_case LABEL FILE CMD ARG...: run `sha1kit CMD ARG...` in $Z and truncate FILE (p2.pack or
+# p2.idx) once it is mapped; CMD index-pack without --verify writes p2.idx, the others read it.
+shrink_case() {
+	local label=$1 victim=$2 try hits=0 done_ok=0 rc pid want full left writes=false
+	shift 2
+	want="sha1kit: $1: $victim: the file shrank while it was read"
+	[ "$1" = index-pack ] && [[ " $* " != *" --verify "* ]] && writes=true
+	full=$big
+	[ "$victim" = p2.idx ] && full=$idxsize
+	for ((try = 0; try < 60 && hits < 3; try++)); do
+		rm -f "$Z"/p2.*
+		cp "$Z/big.pack" "$Z/p2.pack"
+		$writes || cp "$Z/big.idx" "$Z/p2.idx"
+		(cd "$Z" && exec "$SK" "$@" >"$Z/out" 2>"$Z/err") &
+		pid=$!
+		if wait_mapped $pid "$victim"; then
+			case $((try % 3)) in
+			0) : >"$Z/$victim" ;;
+			1) truncate -s $((full / 2 / 4096 * 4096)) "$Z/$victim" ;;
+			2) truncate -s $((full / 2 / 4096 * 4096 + 100)) "$Z/$victim" ;;
+			esac
+		fi
+		wait $pid
+		rc=$?
+		mapfile -t l <"$Z/err"
+		# What is in $Z besides the inputs: an idx or a temporary file left behind.
+		left=$(cd "$Z" && ls -A | grep -v -x -E 'repo|big\.pack|big\.idx|git\.idx|out|err|p2\.pack' |
+			{ if $writes; then cat; else grep -v -x 'p2\.idx'; fi; } | tr '\n' ' ')
+		if [ $rc = 1 ] && [ "${#l[@]}" = 1 ] && [ "${l[0]}" = "$want" ] && [ ! -s "$Z/out" ]; then
+			hits=$((hits + 1))
+			[ -z "$left" ] && ok || bad "$label: the file shrank, but files were left: $left"
+		elif [ $rc = 0 ] && [ ! -s "$Z/err" ]; then
+			done_ok=$((done_ok + 1))
+			if $writes; then
+				cmp -s "$Z/p2.idx" "$Z/big.idx" && [ "$(cat "$Z/out")" = "$sum" ] && ok ||
+					bad "$label: success, but not git's idx and checksum line"
+			else
+				[ ! -s "$Z/out" ] && [ -z "$left" ] && ok || bad "$label: success, but output or files: $(head -c 200 "$Z/out") $left"
+			fi
+		else
+			bad "$label (truncation $((try % 3))): exit $rc, want 1 and '$want' (or 0): ${l[*]}"
+		fi
+	done
+	[ $hits -ge 1 ] && ok || bad "$label: the shrinking $victim was never caught in $try tries"
+	echo "shrinking $victim under 'sha1kit $*': $hits failures as required, $done_ok runs done first, $try tries"
+}
+shrink_case index p2.pack index-pack --threads=1 -o p2.idx p2.pack
+shrink_case index2 p2.pack index-pack --threads=2 -o p2.idx p2.pack
+shrink_case verifypack p2.pack verify-pack p2.pack
+shrink_case verify-idx p2.idx index-pack --verify p2.pack
+shrink_case verifypack-idx p2.idx verify-pack p2.idx
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,219 @@
+/*
+ * loose_fuzz.c - libFuzzer target: loose objects and the commit-graph / multi-pack-index / .rev
+ * checks of the Git layer (src/git/loose.c, trailer.c), on in-memory files.
+ *
+ * Input: byte 0 = flags, the rest = the file. Flags bits 0-1 choose the parser: 0 and 1 a loose
+ * object (skg_loose_parse), 2 a commit-graph, 3 a multi-pack-index (bit 2 clear) or a .rev file
+ * (bit 2 set). For loose objects, bit 4 deflates the rest first (so that mutations reach the
+ * header and content code instead of stopping in zlib), bits 2-3 choose core.bigFileThreshold
+ * (0: every blob streamed, 64, or git's default); sizes are limited to 1 MiB (max_size).
+ * Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count` right, a
+ * "fatal: " line alone for a fatal status); a computed ID is SHA-1 of header + content (kept or
+ * streamed); reading again with that ID as the path's gives no corruption, mismatch or fatal.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "loose.h"
+#include "sha1kit.h"
+#include "trailer.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(int cond, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "loose_fuzz: invariant failed: %s\n", what);
+		abort();
+	}
+}
+
+static void check_lines(const struct skg_lines *l)
+{
+	check(l->len < sizeof(l->text), "lines length");
+	check(strlen(l->text) == l->len, "lines NUL");
+	unsigned n = 0;
+	for (size_t i = 0; i < l->len; i++) {
+		n += l->text[i] == '\n';
+	}
+	check(n == l->count, "lines count");
+	check(l->len == 0 || l->text[l->len - 1] == '\n', "lines end with a newline");
+}
+
+/* What a stream function received, to check the streamed ID. */
+struct sink {
+	uint8_t *buf;
+	size_t len, cap;
+	bool overflow;
+};
+
+static void on_stream(void *ctx, const uint8_t *p, size_t n)
+{
+	struct sink *s = ctx;
+	check(n > 0, "empty stream call");
+	if (s->overflow || s->len + n > ((size_t)8 << 20)) {
+		s->overflow = true;
+		return;
+	}
+	if (s->len + n > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+		while (cap < s->len + n) {
+			cap *= 2;
+		}
+		uint8_t *nb = realloc(s->buf, cap);
+		if (nb == NULL) {
+			s->overflow = true;
+			return;
+		}
+		s->buf = nb;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+}
+
+/* SHA-1 of "<type_name> <size>\0" + body. */
+static void object_id(const struct skg_loose_object *o, const uint8_t *body, size_t len, uint8_t id[20])
+{
+	char hdr[SKG_HEADER_MAX + 8];
+	int n = snprintf(hdr, sizeof(hdr), "%s %llu", o->type_name, (unsigned long long)o->size);
+	sha1kit_fast_ctx c;
+	sha1kit_fast_init(&c);
+	sha1kit_fast_update(&c, hdr, (size_t)n + 1);
+	sha1kit_fast_update(&c, body, len);
+	sha1kit_fast_final(&c, id);
+}
+
+static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
+{
+	struct skg_loose_options opt;
+	skg_loose_options_default(&opt);
+	opt.max_size = (uint64_t)1 << 20;
+	if (flags & 4) {
+		opt.big_file_threshold = 0;
+	} else if (flags & 8) {
+		opt.big_file_threshold = 64;
+	}
+	struct skg_loose_reader *r = skg_loose_reader_new(&opt);
+	if (r == NULL) {
+		return;
+	}
+	static const char path[] = "objects/12/3456789012345678901234567890123456789a";
+	uint8_t expect[SKG_RAWSZ] = {0};
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	struct sink sink = {NULL, 0, 0, false};
+	if (lines == NULL) {
+		skg_loose_reader_free(r);
+		return;
+	}
+	struct skg_loose_object obj;
+	int st = skg_loose_parse(r, file, len, path, expect, on_stream, &sink, &obj, lines);
+	check(st >= SKG_LOOSE_OK && st <= SKG_LOOSE_FATAL, "status range");
+	check_lines(lines);
+	check((st == SKG_LOOSE_OK) == (lines->count == 0), "lines iff not ok");
+	if (st == SKG_LOOSE_FATAL) {
+		check(lines->count == 1 && strncmp(lines->text, "fatal: ", 7) == 0, "fatal line");
+	}
+	if (obj.have_header) {
+		check(obj.have_type && strlen(obj.type_name) == obj.type_len, "type name");
+		check(obj.type == skg_type_from_name(obj.type_name, obj.type_len), "type");
+	}
+	if (obj.have_id) {
+		uint8_t id[SKG_RAWSZ];
+		if (obj.streamed) {
+			check(obj.type == SKG_BLOB && obj.size > opt.big_file_threshold,
+			      "streamed a non-big blob");
+			if (!sink.overflow) {
+				object_id(&obj, sink.buf, sink.len, id);
+				check(memcmp(id, obj.id, SKG_RAWSZ) == 0, "streamed ID");
+			}
+		} else if (obj.content != NULL) {
+			check(obj.content[obj.size] == 0, "content NUL");
+			object_id(&obj, obj.content, (size_t)obj.size, id);
+			check(memcmp(id, obj.id, SKG_RAWSZ) == 0, "content ID");
+		}
+		/* Again, as the object the ID names: no longer a corruption. */
+		uint8_t real[SKG_RAWSZ], id2[SKG_RAWSZ];
+		memcpy(real, obj.id, SKG_RAWSZ);
+		bool streamed = obj.streamed;
+		int again = skg_loose_parse(r, file, len, path, real, NULL, NULL, &obj, lines);
+		check_lines(lines);
+		check(again == SKG_LOOSE_OK || again == SKG_LOOSE_UNKNOWN_TYPE ||
+		          again == SKG_LOOSE_COLLISION,
+		      "the real ID is not accepted");
+		check(obj.streamed == streamed && obj.have_id && memcmp(obj.id, real, SKG_RAWSZ) == 0,
+		      "second read differs");
+		if (again != SKG_LOOSE_COLLISION && !streamed) {
+			check(obj.content != NULL, "no content for an accepted object");
+			check(obj.content[obj.size] == 0, "content NUL (again)");
+			object_id(&obj, obj.content, (size_t)obj.size, id2);
+			check(memcmp(id2, real, SKG_RAWSZ) == 0, "content ID (again)");
+		}
+	}
+	free(sink.buf);
+	free(lines);
+	skg_loose_reader_free(r);
+}
+
+static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	if (lines == NULL) {
+		return;
+	}
+	for (int mode = SKG_TRAILER_VERIFY; mode <= SKG_TRAILER_LOAD; mode++) {
+		int st;
+		if ((flags & 3) == 2) {
+			st = skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode, lines);
+		} else if (!(flags & 4)) {
+			st = skg_trailer_midx_buf(file, len, "objects/pack/multi-pack-index",
+			                          (enum skg_trailer_mode)mode, lines);
+		} else {
+			st = skg_trailer_rev_buf(file, len, "objects/pack/pack-1.rev",
+			                         flags & 8 ? (int64_t)(len / 4) - 13 : -1, lines);
+		}
+		check(st >= SKG_TRAILER_OK && st <= SKG_TRAILER_FATAL && st != SKG_TRAILER_ABSENT,
+		      "trailer status");
+		check_lines(lines);
+		check((st == SKG_TRAILER_OK) == (lines->count == 0), "trailer lines iff not ok");
+		if (st == SKG_TRAILER_OK && mode == SKG_TRAILER_VERIFY) {
+			check(skg_trailer_checksum_ok(file, len), "accepted with a bad checksum");
+		}
+	}
+	free(lines);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1) {
+		return 0;
+	}
+	unsigned flags = data[0];
+	size_t len = size - 1;
+	/* An exact-size copy: ASan then catches any read past the end. */
+	uint8_t *file = malloc(len ? len : 1);
+	if (file == NULL) {
+		return 0;
+	}
+	memcpy(file, data + 1, len);
+	if ((flags & 3) >= 2) {
+		fuzz_trailer(flags, file, len);
+	} else if (flags & 16) {
+		uLongf zlen = compressBound((uLong)len);
+		uint8_t *z = malloc(zlen);
+		if (z != NULL && compress(z, &zlen, file, (uLong)len) == Z_OK) {
+			uint8_t *exact = realloc(z, zlen);
+			z = exact != NULL ? exact : z;
+			fuzz_loose(flags, z, zlen);
+		}
+		free(z);
+	} else {
+		fuzz_loose(flags, file, len);
+	}
+	free(file);
+	return 0;
+}

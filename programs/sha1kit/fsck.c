@@ -1,0 +1,1110 @@
+/*
+ * fsck.c - `sha1kit fsck`: verify a whole repository as `git fsck --full` does, with SHA-1DC on
+ * every object, and print what git prints (stdout: broken links, missing, dangling, unreachable,
+ * root and tagged lines; stderr: errors, warnings, notices) with git's exit status bits.
+ *
+ * The order of work is git's (builtin/fsck.c, v2.39.5): the config (fsck.<msg-id>, fsck.skipList);
+ * the loose objects of every object directory (the repository's, then its alternates); every pack
+ * (indexed with the Git layer's pack engine, its idx rebuilt and compared byte for byte, every
+ * object checked as it is resolved); the roots: refs, each worktree's HEAD and reflogs, the index
+ * (entries, cache-tree, resolve-undo); the connectivity walk (src/git/graph.c); the commit-graph,
+ * multi-pack-index and .rev files. All the formats and checks are the Git layer's (src/git/); this
+ * file holds the options, the file handling and the printing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fsck_object.h"
+#include "graph.h"
+#include "loose.h"
+#include "object.h"
+#include "pack.h"
+#include "pack_io.h"
+#include "refs.h"
+#include "repo.h"
+#include "trailer.h"
+
+#define CMD "fsck"
+
+/* git fsck's exit status bits (builtin/fsck.c). */
+enum {
+	ERROR_OBJECT = 01,
+	ERROR_REACHABLE = 02,
+	ERROR_PACK = 04,
+	ERROR_REFS = 010,
+	ERROR_COMMIT_GRAPH = 020,
+	ERROR_MULTI_PACK_INDEX = 040,
+	ERROR_PACK_REV_INDEX = 0100,
+	ERROR_COLLISION = 0200, /* beyond git: a collision attack was detected in some object */
+};
+
+struct fsck {
+	struct skg_repo *repo;
+	struct skg_graph *graph;
+	struct skg_fsck_options fopt;
+	struct skg_reporter rep;
+	bool show_dangling, show_unreachable, show_root, show_tags, connectivity_only, include_reflogs,
+	    keep_cache, progress;
+	unsigned threads;
+	pthread_mutex_t lock; /* printing and errors, from the pack resolver threads */
+	int errors;
+	unsigned default_refs;
+	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
+	size_t nskip;
+	/* the pack being checked (for the object callback) */
+	struct pk_pack *pack;
+	/* trees that do not decode to their end, with git's words for why (printed again by the walk) */
+	struct bad_tree {
+		uint8_t id[SKG_RAWSZ];
+		const char *why;
+	} * bad_trees;
+	size_t n_bad_trees;
+};
+
+/* ---- printing ---------------------------------------------------------------------------------- */
+
+static void err_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
+static void err_line(struct fsck *f, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&f->lock);
+	fflush(stdout);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	putc('\n', stderr);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void out_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
+static void out_line(struct fsck *f, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&f->lock);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void add_errors(struct fsck *f, int bits)
+{
+	pthread_mutex_lock(&f->lock);
+	f->errors |= bits;
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* git's printable_type(): the type's name, "unknown" for none. */
+static const char *tname(unsigned type)
+{
+	const char *n = skg_type_name(type);
+	return n != NULL ? n : "unknown";
+}
+
+static void hex(const uint8_t *id, char out[SKG_HEXSZ + 1])
+{
+	skg_to_hex(id, out);
+}
+
+/* Diagnostics of the repository, ref and index readers: git's prefix and words. */
+static void on_report(void *ctx, enum skg_level level, enum skg_report_id id, const char *msg)
+{
+	struct fsck *f = ctx;
+	const char *prefix = skg_level_prefix(level);
+	if (prefix == NULL) {
+		return;
+	}
+	err_line(f, "%s%s", prefix, msg);
+	switch (id) {
+	case SKG_R_HEAD_INVALID:
+	case SKG_R_HEAD_STRANGE:
+	case SKG_R_HEAD_DETACHED_NULL:
+		add_errors(f, ERROR_REFS);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool skipped(const struct fsck *f, const uint8_t *id)
+{
+	size_t lo = 0, hi = f->nskip;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(f->skip + mid * SKG_RAWSZ, id, SKG_RAWSZ);
+		if (c == 0) {
+			return true;
+		}
+		if (c < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return false;
+}
+
+/* A finding of the object checks: "error in tree ID: msgId: detail" (stderr), as git prints it. */
+static void on_finding(void *ctx, const struct skg_fsck_finding *fd)
+{
+	struct fsck *f = ctx;
+	char line[4096];
+	if (skipped(f, fd->id)) {
+		return;
+	}
+	if (fd->cause != NULL) {
+		err_line(f, "error: %s", fd->cause);
+	}
+	if (fd->severity == SKG_FSCK_IGNORE) {
+		return;
+	}
+	skg_fsck_format(line, sizeof(line), fd);
+	err_line(f, "%s", line);
+}
+
+/* ---- one object: checks, links, graph ---------------------------------------------------------- */
+
+/* The links of one object, on the stack for small objects. */
+struct links {
+	struct skg_link *v;
+	size_t n, cap;
+	struct skg_link small[64];
+	bool failed;
+};
+
+static void links_add(struct links *l, const uint8_t *id, unsigned type)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap * 2;
+		struct skg_link *v =
+		    l->v == l->small ? malloc(cap * sizeof(*v)) : realloc(l->v, cap * sizeof(*v));
+		if (v == NULL) {
+			l->failed = true;
+			return;
+		}
+		if (l->v == l->small) {
+			memcpy(v, l->small, sizeof(l->small));
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	memcpy(l->v[l->n].id, id, SKG_RAWSZ);
+	l->v[l->n].type = (uint8_t)type;
+	l->n++;
+}
+
+static void tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                      const uint8_t id[SKG_RAWSZ])
+{
+	(void)name;
+	(void)name_len;
+	if (mode == 0160000) {
+		return; /* a gitlink: a commit of another repository */
+	}
+	links_add(ctx, id, mode == 040000 ? SKG_TREE : SKG_BLOB);
+}
+
+static void parent_link(void *ctx, const uint8_t id[SKG_RAWSZ])
+{
+	links_add(ctx, id, SKG_COMMIT);
+}
+
+/*
+ * git's fsck_obj over one object that exists: its checks (unless --connectivity-only), its links
+ * into the graph, the --root and --tags lines. `where` names it for messages of objects that do
+ * not parse (a loose path, or NULL in a pack). Called from several threads at once.
+ */
+static void check_object(struct fsck *f, unsigned type, const uint8_t *id, const uint8_t *data, size_t len,
+                         const char *where)
+{
+	char h[SKG_HEXSZ + 1], msg[512];
+	bool walk_error = false;
+	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
+	l.v = l.small;
+	bool parsed = true;
+	hex(id, h);
+	if (data == NULL && type != SKG_BLOB) {
+		data = (const uint8_t *)"";
+		len = 0;
+	}
+	if (type == SKG_COMMIT) {
+		uint8_t tree[SKG_RAWSZ];
+		enum skg_parse_result pr = skg_commit_links(data, len, tree, parent_link, &l);
+		if (pr != SKG_PARSE_OK) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, NULL) > 0) {
+				err_line(f, "error: %s", msg);
+			}
+			parsed = false;
+		} else {
+			/* the tree comes first in git's walk */
+			links_add(&l, tree, SKG_TREE);
+			if (l.n > 1) {
+				struct skg_link t = l.v[l.n - 1];
+				memmove(l.v + 1, l.v, (l.n - 1) * sizeof(*l.v));
+				l.v[0] = t;
+			}
+		}
+	} else if (type == SKG_TAG) {
+		struct skg_tag_links tl;
+		enum skg_parse_result pr = skg_tag_links(data, len, &tl);
+		if (pr != SKG_PARSE_OK) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, &tl) > 0) {
+				err_line(f, "error: %s", msg);
+			}
+			parsed = false;
+		} else {
+			links_add(&l, tl.object, tl.type);
+		}
+	} else if (type == SKG_TREE) {
+		enum skg_tree_error te = skg_tree_links(data, len, tree_link, &l);
+		if (te != SKG_TREE_OK) {
+			struct skg_tree_iter it;
+			walk_error = true;
+			pthread_mutex_lock(&f->lock);
+			struct bad_tree *v = realloc(f->bad_trees, (f->n_bad_trees + 1) * sizeof(*v));
+			if (v != NULL) {
+				f->bad_trees = v;
+				memcpy(v[f->n_bad_trees].id, id, SKG_RAWSZ);
+				v[f->n_bad_trees++].why = skg_tree_error_text(te);
+			}
+			pthread_mutex_unlock(&f->lock);
+			if (!f->connectivity_only) {
+				/* git's fsck_walk prints the decode error; it fails ("broken links") when
+				 * the tree does not even start */
+				err_line(f, "error: %s", skg_tree_error_text(te));
+				if (skg_tree_iter_init(&it, data, len) != SKG_TREE_OK) {
+					err_line(f, "error in tree %s: broken links", h);
+					add_errors(f, ERROR_OBJECT);
+				}
+			}
+		}
+	}
+	if (!parsed) {
+		if (where != NULL) {
+			err_line(f, "error: %s: object could not be parsed: %s", h, where);
+		} else {
+			err_line(f, "error: %s: object corrupt or missing", h);
+		}
+		add_errors(f, ERROR_OBJECT);
+		goto out;
+	}
+	if (!f->connectivity_only) {
+		/* an object in fsck.skipList is not reported and does not count (git's report()) */
+		if (skg_fsck_object(type, id, data, len, &f->fopt, on_finding, f) != 0 && !skipped(f, id)) {
+			add_errors(f, ERROR_OBJECT);
+			goto graph;
+		}
+	}
+	if (type == SKG_COMMIT && f->show_root && l.n == 1) {
+		out_line(f, "root %s", h);
+	}
+	if (type == SKG_TAG && f->show_tags) {
+		struct skg_tag_links tl;
+		if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK) {
+			char th[SKG_HEXSZ + 1];
+			hex(tl.object, th);
+			out_line(f, "tagged %s %s (%.*s) in %s", tname(tl.type), th, (int)tl.tag_len, tl.tag,
+			         h);
+		}
+	}
+graph:
+	if (l.failed || skg_graph_add(f->graph, id, type, l.v, l.n, walk_error) != 0) {
+		err_line(f, "fatal: out of memory");
+		add_errors(f, ERROR_OBJECT);
+	}
+out:
+	if (l.v != l.small) {
+		free(l.v);
+	}
+}
+
+/* ---- loose objects ------------------------------------------------------------------------------ */
+
+static int loose_report(void *ctx, const char *line, bool is_error)
+{
+	struct fsck *f = ctx;
+	err_line(f, "%s", line);
+	if (is_error) {
+		add_errors(f, ERROR_OBJECT);
+	}
+	return 0;
+}
+
+/* The lines a Git-layer reader made (each ends with a newline), on standard error. */
+static void print_lines(struct fsck *f, const struct skg_lines *lines)
+{
+	if (lines->len > 0) {
+		size_t n = lines->text[lines->len - 1] == '\n' ? lines->len - 1 : lines->len;
+		err_line(f, "%.*s", (int)n, lines->text);
+	}
+}
+
+/* A commit-graph, multi-pack-index or .rev check: its lines, and `bit` when git's check fails. */
+static void trailer_result(struct fsck *f, int st, const struct skg_lines *lines, int bit)
+{
+	print_lines(f, lines);
+	if (st == SKG_TRAILER_BAD || st == SKG_TRAILER_FATAL) {
+		f->errors |= bit;
+	}
+}
+
+static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path, int status,
+                         const struct skg_loose_object *obj, const struct skg_lines *lines)
+{
+	struct fsck *f = ctx;
+	print_lines(f, lines);
+	if (status == SKG_LOOSE_FATAL) {
+		return -1;
+	}
+	if (status != SKG_LOOSE_OK) {
+		add_errors(f, ERROR_OBJECT | (status == SKG_LOOSE_COLLISION ? ERROR_COLLISION : 0));
+		return 0;
+	}
+	check_object(f, obj->type, id, obj->streamed ? NULL : obj->content, (size_t)obj->size, path);
+	return 0;
+}
+
+/* ---- packs -------------------------------------------------------------------------------------- */
+
+static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
+{
+	struct fsck *f = ctx;
+	check_object(f, type, f->pack->objs[i].id, data, (size_t)len, NULL);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
+static void check_pack(struct fsck *f, const char *pack_path, const char *idx_path)
+{
+	struct pk_file file = {0}, idx = {0};
+	struct pk_pack pack = {0};
+	struct pk_error err;
+	int e = pk_file_map(&idx, CMD, idx_path);
+	if (e != 0) {
+		pk_file_error(CMD, &idx, idx_path, e);
+		add_errors(f, ERROR_PACK);
+		return;
+	}
+	e = pk_file_map(&file, CMD, pack_path);
+	if (e != 0) {
+		pk_file_error(CMD, &file, pack_path, e);
+		add_errors(f, ERROR_PACK);
+		pk_file_unmap(&idx);
+		return;
+	}
+	struct pk_options opt;
+	pk_options_default(&opt);
+	opt.threads = f->threads;
+	opt.cache_limit = ((uint64_t)96 << 20) * f->threads;
+	opt.release = pk_file_release;
+	opt.release_ctx = &file;
+	opt.read = pk_file_read;
+	opt.read_ctx = &file;
+	opt.object = pack_object;
+	opt.object_ctx = f;
+	f->pack = &pack;
+	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+		fflush(stdout);
+		pk_report(CMD, pack_path, &err);
+		add_errors(f, ERROR_PACK | (err.collision ? ERROR_COLLISION : 0));
+		goto out;
+	}
+	unsigned version;
+	uint64_t limit;
+	pk_idx_params(idx.data, (size_t)idx.len, &version, &limit);
+	struct pk_idx_compare cmp = {&idx, 0, 0, false, 0};
+	if ((pk_idx_write(&pack, version, limit, false, pk_idx_compare_sink, &cmp, &err) != 0 &&
+	     !cmp.differs) ||
+	    !pk_idx_compare_end(&cmp)) {
+		err_line(f,
+		         "error: packfile %s does not match index %s (first difference at byte %" PRIu64 ")",
+		         pack_path, idx_path, cmp.first_diff);
+		add_errors(f, ERROR_PACK);
+	}
+out:
+	f->pack = NULL;
+	pk_pack_free(&pack);
+	pk_file_unmap(&file);
+	pk_file_unmap(&idx);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every pack-*.idx of objdir/pack with its .pack, in name order. */
+static void check_packs(struct fsck *f, const char *objdir)
+{
+	struct skg_buf dir = {0};
+	skg_buf_addf(&dir, "%s/pack", objdir);
+	DIR *d = opendir(skg_buf_str(&dir));
+	if (d == NULL) {
+		skg_buf_release(&dir);
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (!ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **v = realloc(names, cap * sizeof(*v));
+			if (v == NULL) {
+				break;
+			}
+			names = v;
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n] != NULL) {
+			n++;
+		}
+	}
+	closedir(d);
+	if (n > 0) {
+		qsort(names, n, sizeof(*names), cmp_str);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct skg_buf idx = {0}, pack = {0};
+		skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), names[i]);
+		skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(strlen(names[i]) - 4), names[i]);
+		if (access(skg_buf_str(&pack), F_OK) == 0) {
+			check_pack(f, skg_buf_str(&pack), skg_buf_str(&idx));
+		}
+		skg_buf_release(&idx);
+		skg_buf_release(&pack);
+		free(names[i]);
+	}
+	free(names);
+	skg_buf_release(&dir);
+}
+
+/* ---- object directories ------------------------------------------------------------------------- */
+
+struct odbs {
+	char **dirs;
+	size_t n, cap;
+};
+
+static int add_odb(void *ctx, const char *dir)
+{
+	struct odbs *o = ctx;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 8;
+		char **v = realloc(o->dirs, o->cap * sizeof(*v));
+		if (v == NULL) {
+			return -1;
+		}
+		o->dirs = v;
+	}
+	o->dirs[o->n] = strdup(dir);
+	if (o->dirs[o->n] == NULL) {
+		return -1;
+	}
+	o->n++;
+	return 0;
+}
+
+/* ---- roots -------------------------------------------------------------------------------------- */
+
+static void root(struct fsck *f, const uint8_t *id, unsigned type)
+{
+	if (skg_graph_root(f->graph, id, type) != 0) {
+		err_line(f, "fatal: out of memory");
+		add_errors(f, ERROR_OBJECT);
+	}
+}
+
+/* git's fsck_handle_ref */
+static void handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
+{
+	unsigned type;
+	char h[SKG_HEXSZ + 1];
+	if (!skg_graph_has(f->graph, id, &type)) {
+		hex(id, h);
+		err_line(f, "error: %s: invalid sha1 pointer %s", refname, h);
+		add_errors(f, ERROR_REACHABLE);
+		return;
+	}
+	if (type != SKG_COMMIT && strncmp(refname, "refs/heads/", 11) == 0) {
+		err_line(f, "error: %s: not a commit", refname);
+		add_errors(f, ERROR_REFS);
+	}
+	f->default_refs++;
+	root(f, id, type);
+}
+
+static int on_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
+{
+	(void)flags;
+	handle_ref(ctx, refname, id);
+	return 0;
+}
+
+static const uint8_t null_id[SKG_RAWSZ];
+
+struct reflog_ctx {
+	struct fsck *f;
+	const char *refname;
+};
+
+/* git's fsck_handle_reflog_oid */
+static void reflog_id(struct fsck *f, const char *refname, const uint8_t *id)
+{
+	char h[SKG_HEXSZ + 1];
+	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+		return;
+	}
+	if (skg_graph_has(f->graph, id, NULL)) {
+		root(f, id, 0);
+	} else {
+		hex(id, h);
+		err_line(f, "error: %s: invalid reflog entry %s", refname, h);
+		add_errors(f, ERROR_REACHABLE);
+	}
+}
+
+static int on_reflog_entry(void *ctx, const struct skg_reflog_entry *e)
+{
+	struct reflog_ctx *rc = ctx;
+	reflog_id(rc->f, rc->refname, e->old_id);
+	reflog_id(rc->f, rc->refname, e->new_id);
+	return 0;
+}
+
+static int on_reflog(void *ctx, const char *refname, const char *path)
+{
+	struct fsck *f = ctx;
+	struct reflog_ctx rc = {f, refname};
+	struct skg_error err;
+	if (skg_for_each_reflog_entry(path, on_reflog_entry, &rc, &f->rep, &err) < 0) {
+		err_line(f, "fatal: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_worktree(void *ctx, const struct skg_worktree *wt)
+{
+	struct fsck *f = ctx;
+	struct skg_head head = {0};
+	struct skg_error err;
+	int ret = 0;
+	if (skg_check_head(f->repo, wt->head_ref, &head, &f->rep, &err) < 0) {
+		err_line(f, "fatal: %s", err.msg);
+		ret = -1;
+		goto out;
+	}
+	if (head.is_root) {
+		handle_ref(f, wt->head_ref, head.id);
+	}
+	if (f->include_reflogs && skg_for_each_reflog(f->repo, wt, on_reflog, f, &f->rep, &err) < 0) {
+		err_line(f, "fatal: %s", err.msg);
+		ret = -1;
+	}
+out:
+	skg_buf_release(&head.target);
+	return ret;
+}
+
+/* The index (git's keep_cache_objects part). */
+static int on_index_entry(void *ctx, const struct skg_index_entry *e)
+{
+	struct fsck *f = ctx;
+	if (e->mode == 0160000) {
+		return 0;
+	}
+	root(f, e->id, SKG_BLOB);
+	return 0;
+}
+
+static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtrees, const uint8_t *id,
+                         bool *descend)
+{
+	struct fsck *f = ctx;
+	unsigned type;
+	char h[SKG_HEXSZ + 1];
+	(void)path;
+	(void)subtrees;
+	if (entry_count < 0 || id == NULL) {
+		return 0;
+	}
+	hex(id, h);
+	if (!skg_graph_has(f->graph, id, &type)) {
+		err_line(f, "error: %s: invalid sha1 pointer in cache-tree", h);
+		add_errors(f, ERROR_REFS);
+		*descend = false;
+		return 0;
+	}
+	root(f, id, type);
+	if (type != SKG_TREE) {
+		err_line(f, "error in %s %s: non-tree in cache-tree", tname(type), h);
+		add_errors(f, ERROR_OBJECT);
+	}
+	return 0;
+}
+
+static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], const uint8_t *const id[3])
+{
+	struct fsck *f = ctx;
+	char h[SKG_HEXSZ + 1];
+	(void)path;
+	for (int i = 0; i < 3; i++) {
+		if (mode[i] == 0 || (mode[i] & 0170000) != 0100000 || id[i] == NULL) {
+			continue;
+		}
+		if (!skg_graph_has(f->graph, id[i], NULL)) {
+			hex(id[i], h);
+			err_line(f, "error: %s: invalid sha1 pointer in resolve-undo", h);
+			add_errors(f, ERROR_REFS);
+			continue;
+		}
+		root(f, id[i], SKG_BLOB);
+	}
+	return 0;
+}
+
+static int check_index(struct fsck *f)
+{
+	char *data = NULL;
+	size_t len = 0;
+	struct skg_error err;
+	int e = skg_read_file(f->repo->index_file, SIZE_MAX, &data, &len);
+	if (e != 0) {
+		return 0; /* no index: nothing to add */
+	}
+	struct skg_index_callbacks cb = {on_index_entry, on_cache_tree, on_resolve_undo, f};
+	struct skg_index_info info;
+	int ret = skg_index_parse((const uint8_t *)data, len, f->repo->index_file_display, &cb, &info,
+	                          &f->rep, &err);
+	free(data);
+	if (ret < 0) {
+		err_line(f, "fatal: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- connectivity -------------------------------------------------------------------------------- */
+
+static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
+{
+	struct fsck *f = ctx;
+	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	hex(from, a);
+	hex(to, b);
+	out_line(f, "broken link from %7s %s\n              to %7s %s", tname(ft), a, tname(tt), b);
+	f->errors |= ERROR_REACHABLE;
+}
+
+static void on_wrong_type(void *ctx, unsigned ft, const uint8_t *from)
+{
+	struct fsck *f = ctx;
+	char a[SKG_HEXSZ + 1];
+	hex(from, a);
+	err_line(f, "error in %s %s: wrong object type in link", tname(ft), a);
+	f->errors |= ERROR_OBJECT;
+}
+
+static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct fsck *f = ctx;
+	(void)type;
+	for (size_t i = 0; i < f->n_bad_trees; i++) {
+		if (memcmp(f->bad_trees[i].id, id, SKG_RAWSZ) == 0) {
+			err_line(f, "error: %s", f->bad_trees[i].why);
+			return;
+		}
+	}
+}
+
+/* "WHAT TYPE ID" on standard output */
+static void obj_line(struct fsck *f, const char *what, unsigned type, const uint8_t *id)
+{
+	char a[SKG_HEXSZ + 1];
+	hex(id, a);
+	out_line(f, "%s %s %s", what, tname(type), a);
+}
+
+static void on_missing(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct fsck *f = ctx;
+	obj_line(f, "missing", type, id);
+	f->errors |= ERROR_REACHABLE;
+}
+
+static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct fsck *f = ctx;
+	if (f->show_dangling) {
+		obj_line(f, "dangling", type, id);
+	}
+}
+
+static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
+{
+	obj_line(ctx, "unreachable", type, id);
+}
+
+/* ---- config --------------------------------------------------------------------------------------- */
+
+static int cmp_id(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_RAWSZ);
+}
+
+/* fsck.skipList: one object ID a line; '#' comments and blank lines are skipped (git's
+ * oidset_parse_file). A line that is not an ID is fatal, as in git. */
+static int read_skiplist(struct fsck *f, const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (skg_read_file(path, SIZE_MAX, &data, &len) != 0) {
+		err_line(f, "fatal: could not open object name list: %s", path);
+		return -1;
+	}
+	size_t cap = len / 41 + 1;
+	uint8_t *v = realloc(f->skip, (f->nskip + cap) * SKG_RAWSZ);
+	if (v == NULL) {
+		free(data);
+		return -1;
+	}
+	f->skip = v;
+	for (size_t p = 0; p < len;) {
+		size_t e = p;
+		while (e < len && data[e] != '\n') {
+			e++;
+		}
+		size_t a = p, b = e;
+		const char *hash = memchr(data + p, '#', e - p);
+		if (hash != NULL) {
+			b = (size_t)(hash - data);
+		}
+		while (a < b && skg_isspace((unsigned char)data[a])) {
+			a++;
+		}
+		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
+			b--;
+		}
+		if (b > a) {
+			if (b - a != SKG_HEXSZ || !skg_from_hex(data + a, f->skip + f->nskip * SKG_RAWSZ)) {
+				err_line(f, "fatal: invalid object name: %.*s", (int)(b - a), data + a);
+				free(data);
+				return -1;
+			}
+			f->nskip++;
+		}
+		p = e + 1;
+	}
+	free(data);
+	qsort(f->skip, f->nskip, SKG_RAWSZ, cmp_id);
+	return 0;
+}
+
+static int on_config(void *ctx, const char *key, const char *value)
+{
+	struct fsck *f = ctx;
+	if (strcmp(key, "fsck.skiplist") == 0) {
+		return value != NULL ? read_skiplist(f, value) : 0;
+	}
+	if (strncmp(key, "fsck.", 5) == 0) {
+		enum skg_fsck_set_result r = skg_fsck_set_severity(&f->fopt, key + 5, value);
+		if (r != SKG_FSCK_SET_OK) {
+			char msg[512];
+			skg_fsck_set_error_format(msg, sizeof(msg), r, key + 5, value);
+			err_line(f, "fatal: %s", msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------------------------------- */
+
+static void usage(void)
+{
+	printf("Usage: %s fsck [OPTION]... [GIT_DIR]\n"
+	       "Verify the connectivity and validity of the objects of a Git repository, as\n"
+	       "'git fsck --full' does, with SHA-1 collision detection (SHA-1DC) on every object.\n"
+	       "\n"
+	       "The repository is GIT_DIR, else --git-dir, else $GIT_DIR, else the one found\n"
+	       "upwards from the current directory, as git finds it (bare or not, .git files,\n"
+	       "alternates). Checked: every loose object and every pack with its idx (object IDs\n"
+	       "recomputed with SHA-1DC, CRC-32s, trailers, the idx rebuilt and compared byte for\n"
+	       "byte), the syntax of commits, trees and tags with git's message IDs and severities\n"
+	       "(fsck.<msg-id> and fsck.skipList in the config), connectivity from every ref,\n"
+	       "HEAD, reflog and index entry, and the commit-graph, multi-pack-index and .rev\n"
+	       "files.\n"
+	       "\n"
+	       "Options:\n"
+	       "      --git-dir=DIR        the repository (as git --git-dir)\n"
+	       "      --[no-]dangling      print dangling objects (default: on)\n"
+	       "      --unreachable        print every unreachable object instead\n"
+	       "      --root               print root commits\n"
+	       "      --tags               print tags and what they tag\n"
+	       "      --no-reflogs         do not take reflog entries as roots\n"
+	       "      --cache              take the index as roots (always so, as in git without\n"
+	       "                             objects given)\n"
+	       "      --connectivity-only  check only connectivity (objects are still hashed)\n"
+	       "      --strict             stricter checks (git fsck --strict)\n"
+	       "      --full               accepted: packs and alternates are always checked\n"
+	       "      --[no-]progress      accepted for git compatibility (no progress lines yet)\n"
+	       "      --threads=N          threads resolving deltas (0 or default: one per CPU)\n"
+	       "      --help               display this help and exit\n"
+	       "\n"
+	       "Output as git fsck's: on standard output 'broken link from ...', 'missing TYPE ID',\n"
+	       "'dangling TYPE ID', 'unreachable TYPE ID', 'root ID', 'tagged ...'; on standard\n"
+	       "error 'error in TYPE ID: msgId: detail', 'warning in ...' and the errors of refs,\n"
+	       "packs and loose objects. A collision attack is an error naming the object and its\n"
+	       "place (loose path, or pack and offset).\n"
+	       "\n"
+	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
+	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
+	       "commit-graph, 32 the multi-pack-index, 64 a .rev file; beyond git, 128 a SHA-1\n"
+	       "collision attack was detected. 0 when everything is sound.\n",
+	       SK_PROGRAM);
+}
+
+int sk_cmd_fsck(int argc, char **argv)
+{
+	enum {
+		OPT_GIT_DIR = 256,
+		OPT_DANGLING,
+		OPT_NO_DANGLING,
+		OPT_UNREACHABLE,
+		OPT_ROOT,
+		OPT_TAGS,
+		OPT_REFLOGS,
+		OPT_NO_REFLOGS,
+		OPT_CACHE,
+		OPT_CONN,
+		OPT_STRICT,
+		OPT_FULL,
+		OPT_NO_FULL,
+		OPT_PROGRESS,
+		OPT_NO_PROGRESS,
+		OPT_THREADS,
+		OPT_HELP,
+	};
+	static const struct option options[] = {
+	    {"git-dir", required_argument, NULL, OPT_GIT_DIR},
+	    {"dangling", no_argument, NULL, OPT_DANGLING},
+	    {"no-dangling", no_argument, NULL, OPT_NO_DANGLING},
+	    {"unreachable", no_argument, NULL, OPT_UNREACHABLE},
+	    {"root", no_argument, NULL, OPT_ROOT},
+	    {"tags", no_argument, NULL, OPT_TAGS},
+	    {"reflogs", no_argument, NULL, OPT_REFLOGS},
+	    {"no-reflogs", no_argument, NULL, OPT_NO_REFLOGS},
+	    {"cache", no_argument, NULL, OPT_CACHE},
+	    {"connectivity-only", no_argument, NULL, OPT_CONN},
+	    {"strict", no_argument, NULL, OPT_STRICT},
+	    {"full", no_argument, NULL, OPT_FULL},
+	    {"no-full", no_argument, NULL, OPT_NO_FULL},
+	    {"progress", no_argument, NULL, OPT_PROGRESS},
+	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	struct fsck f = {0};
+	const char *git_dir = NULL;
+	bool strict = false;
+	int c;
+	f.show_dangling = true;
+	f.include_reflogs = true;
+	f.keep_cache = true;
+	f.threads = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_GIT_DIR:
+			git_dir = optarg;
+			break;
+		case OPT_DANGLING:
+			f.show_dangling = true;
+			break;
+		case OPT_NO_DANGLING:
+			f.show_dangling = false;
+			break;
+		case OPT_UNREACHABLE:
+			f.show_unreachable = true;
+			break;
+		case OPT_ROOT:
+			f.show_root = true;
+			break;
+		case OPT_TAGS:
+			f.show_tags = true;
+			break;
+		case OPT_REFLOGS:
+			f.include_reflogs = true;
+			break;
+		case OPT_NO_REFLOGS:
+			f.include_reflogs = false;
+			break;
+		case OPT_CACHE:
+			f.keep_cache = true;
+			break;
+		case OPT_CONN:
+			f.connectivity_only = true;
+			break;
+		case OPT_STRICT:
+			strict = true;
+			break;
+		case OPT_FULL:
+		case OPT_NO_FULL:
+			break;
+		case OPT_PROGRESS:
+			f.progress = true;
+			break;
+		case OPT_NO_PROGRESS:
+			f.progress = false;
+			break;
+		case OPT_THREADS:
+			if (!pk_parse_threads(optarg, &f.threads)) {
+				sk_usage_error(CMD, CMD ": invalid thread count '%s'", optarg);
+			}
+			break;
+		case OPT_HELP:
+			usage();
+			return sk_finish(SK_EXIT_OK, false);
+		default:
+			sk_usage_error(CMD, NULL);
+		}
+	}
+	if (argc - optind > 1) {
+		sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
+	}
+	if (optind < argc) {
+		git_dir = argv[optind];
+	}
+	if (f.threads == 0) {
+		f.threads = pk_online_cpus();
+	}
+	pthread_mutex_init(&f.lock, NULL);
+	f.rep.fn = on_report;
+	f.rep.ctx = &f;
+	skg_fsck_options_init(&f.fopt, strict);
+
+	struct skg_error err;
+	struct odbs odbs = {0};
+	int status = 0;
+	if (skg_repo_open(&f.repo, git_dir, &f.rep, &err) != 0) {
+		err_line(&f, "fatal: %s", err.msg);
+		status = 128;
+		goto done;
+	}
+	/* as git after its setup: in the top of the work tree (paths in messages are relative to it) */
+	if (f.repo->git_cwd != NULL && chdir(f.repo->git_cwd) != 0) {
+		err_line(&f, "fatal: cannot change to '%s': %s", f.repo->git_cwd, strerror(errno));
+		status = 128;
+		goto done;
+	}
+	f.graph = skg_graph_new();
+	if (f.graph == NULL || skg_repo_config(f.repo, on_config, &f, &err) != 0) {
+		if (f.graph == NULL) {
+			err_line(&f, "fatal: out of memory");
+		}
+		status = 128;
+		goto done;
+	}
+
+	/* the object directories: the repository's, then its alternates */
+	if (add_odb(&odbs, f.repo->objects_dir_display) != 0 ||
+	    skg_for_each_alternate(f.repo, add_odb, &odbs, &f.rep, &err) < 0) {
+		err_line(&f, "fatal: out of memory");
+		status = 128;
+		goto done;
+	}
+	struct skg_loose_reader *reader = skg_loose_reader_new(NULL);
+	if (reader == NULL) {
+		err_line(&f, "fatal: out of memory");
+		status = 128;
+		goto done;
+	}
+	for (size_t i = 0; i < odbs.n; i++) {
+		if (skg_loose_check_all(reader, odbs.dirs[i], loose_checked, loose_report, &f) < 0) {
+			skg_loose_reader_free(reader);
+			status = 128;
+			goto done;
+		}
+	}
+	skg_loose_reader_free(reader);
+	for (size_t i = 0; i < odbs.n; i++) {
+		check_packs(&f, odbs.dirs[i]);
+	}
+
+	/* the roots: refs, each worktree's HEAD and reflogs, the index */
+	if (skg_for_each_ref(f.repo, on_ref, &f, &err) < 0 ||
+	    skg_for_each_worktree(f.repo, on_worktree, &f, &f.rep, &err) < 0) {
+		err_line(&f, "fatal: %s", err.msg);
+		status = 128;
+		goto done;
+	}
+	if (f.default_refs == 0) {
+		err_line(&f, "notice: No default references");
+		f.show_unreachable = false;
+	}
+	if (f.keep_cache && check_index(&f) < 0) {
+		status = 128;
+		goto done;
+	}
+
+	struct skg_graph_report rep = {&f,          on_broken,      on_wrong_type, on_missing,
+	                               on_dangling, on_unreachable, on_walk_error, f.show_unreachable};
+	if (skg_graph_walk(f.graph, &rep) != 0) {
+		err_line(&f, "fatal: out of memory");
+		status = 128;
+		goto done;
+	}
+
+	/* commit-graph, multi-pack-index, .rev files of every object directory */
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		err_line(&f, "fatal: out of memory");
+		status = 128;
+		goto done;
+	}
+	for (size_t i = 0; i < odbs.n; i++) {
+		trailer_result(&f, skg_trailer_commit_graph(odbs.dirs[i], SKG_TRAILER_VERIFY, lines), lines,
+		               ERROR_COMMIT_GRAPH);
+		trailer_result(&f, skg_trailer_midx(odbs.dirs[i], SKG_TRAILER_VERIFY, lines), lines,
+		               ERROR_MULTI_PACK_INDEX);
+		skg_lines_clear(lines);
+		trailer_result(&f, skg_trailer_revs(odbs.dirs[i], lines), lines, ERROR_PACK_REV_INDEX);
+	}
+	free(lines);
+	status = f.errors;
+done:
+	for (size_t i = 0; i < odbs.n; i++) {
+		free(odbs.dirs[i]);
+	}
+	free(odbs.dirs);
+	free(f.skip);
+	free(f.bad_trees);
+	skg_graph_free(f.graph);
+	if (f.repo != NULL) {
+		skg_repo_free(f.repo);
+	}
+	pthread_mutex_destroy(&f.lock);
+	int fin = sk_finish(0, false);
+	return fin != 0 && status == 0 ? fin : status;
+}

@@ -1,0 +1,1186 @@
+/*
+ * fsck_object.c - git fsck's per-object checks and the link parsers (fsck_object.h).
+ *
+ * Behaviour follows Git v2.39.5 (fsck.h/fsck.c, builtin/fsck.c, tree-walk.c, commit.c, tag.c,
+ * path.c, utf8.c, refs.c, date.c); the code is written from those facts, not taken from Git.
+ * Conventions used throughout: an object is data[0..len); byte(d, len, i) reads it as git's
+ * C-string functions see it, with a NUL byte at len and beyond (git keeps a NUL after every object
+ * buffer), so scans stop where git's stop and never read out of bounds.
+ */
+#include "fsck_object.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------------
+ * Message table */
+
+struct msg_info {
+	const char *name;
+	uint8_t severity;
+};
+
+#define SKG_FSCK_MSG_INFO_(id, name, sev) {name, SKG_FSCK_##sev},
+static const struct msg_info msg_table[SKG_FSCK_MSG_COUNT] = {SKG_FSCK_FOREACH_MSG(SKG_FSCK_MSG_INFO_)};
+#undef SKG_FSCK_MSG_INFO_
+
+const char *skg_fsck_msg_name(enum skg_fsck_msg msg)
+{
+	return (unsigned)msg < SKG_FSCK_MSG_COUNT ? msg_table[msg].name : NULL;
+}
+
+enum skg_fsck_severity skg_fsck_msg_default_severity(enum skg_fsck_msg msg)
+{
+	return (unsigned)msg < SKG_FSCK_MSG_COUNT ? (enum skg_fsck_severity)msg_table[msg].severity
+	                                          : SKG_FSCK_IGNORE;
+}
+
+static unsigned ascii_lower(unsigned c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+int skg_fsck_msg_from_name(const char *name, size_t len)
+{
+	for (int m = 0; m < SKG_FSCK_MSG_COUNT; m++) {
+		const char *n = msg_table[m].name;
+		size_t i = 0;
+		while (i < len && n[i] != '\0' &&
+		       ascii_lower((unsigned char)name[i]) == ascii_lower((unsigned char)n[i]))
+			i++;
+		if (i == len && n[i] == '\0')
+			return m;
+	}
+	return -1;
+}
+
+void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict)
+{
+	for (int m = 0; m < SKG_FSCK_MSG_COUNT; m++) {
+		uint8_t sev = msg_table[m].severity;
+		opt->severity[m] = strict && sev == SKG_FSCK_WARN ? SKG_FSCK_ERROR : sev;
+	}
+	opt->strict = strict;
+	opt->found = NULL;
+}
+
+enum skg_fsck_set_result skg_fsck_set_severity(struct skg_fsck_options *opt, const char *id,
+                                               const char *value)
+{
+	enum skg_fsck_severity sev;
+	if (value != NULL && strcmp(value, "error") == 0)
+		sev = SKG_FSCK_ERROR;
+	else if (value != NULL && strcmp(value, "warn") == 0)
+		sev = SKG_FSCK_WARN;
+	else if (value != NULL && strcmp(value, "ignore") == 0)
+		sev = SKG_FSCK_IGNORE;
+	else
+		return SKG_FSCK_SET_BAD_VALUE;
+	int m = id != NULL ? skg_fsck_msg_from_name(id, strlen(id)) : -1;
+	if (m < 0)
+		return SKG_FSCK_SET_UNKNOWN_ID;
+	if (sev != SKG_FSCK_ERROR && msg_table[m].severity == SKG_FSCK_FATAL)
+		return SKG_FSCK_SET_CANNOT_DEMOTE;
+	opt->severity[m] = (uint8_t)sev;
+	return SKG_FSCK_SET_OK;
+}
+
+static size_t fmt_result(int n)
+{
+	return n < 0 ? 0 : (size_t)n;
+}
+
+size_t skg_fsck_set_error_format(char *buf, size_t n, enum skg_fsck_set_result err, const char *id,
+                                 const char *value)
+{
+	const char *v = value != NULL ? value : "(null)";
+	const char *i = id != NULL ? id : "(null)";
+	switch (err) {
+	case SKG_FSCK_SET_BAD_VALUE:
+		return fmt_result(snprintf(buf, n, "Unknown fsck message type: '%s'", v));
+	case SKG_FSCK_SET_UNKNOWN_ID:
+		return fmt_result(snprintf(buf, n, "Unhandled message id: %s", i));
+	case SKG_FSCK_SET_CANNOT_DEMOTE:
+		return fmt_result(snprintf(buf, n, "Cannot demote %s to %s", i, v));
+	case SKG_FSCK_SET_OK:
+		break;
+	}
+	return fmt_result(snprintf(buf, n, "%s", ""));
+}
+
+size_t skg_fsck_format(char *buf, size_t n, const struct skg_fsck_finding *f)
+{
+	char hex[SKG_HEXSZ + 1];
+	const char *type = skg_type_name(f->type);
+	const char *name = skg_fsck_msg_name(f->msg);
+	skg_to_hex(f->id, hex);
+	int len =
+	    snprintf(buf, n, "%s in %s %s: %s: %s%.*s", f->severity == SKG_FSCK_WARN ? "warning" : "error",
+	             type != NULL ? type : "unknown", hex, name != NULL ? name : "", f->detail,
+	             f->arg != NULL ? (int)f->arg_len : 0, f->arg != NULL ? f->arg : "");
+	return fmt_result(len);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reporting: git's report() maps the configured severity to what it prints and counts errors. */
+
+struct checker {
+	const struct skg_fsck_options *opt;
+	skg_fsck_report_fn report;
+	void *ctx;
+	unsigned type;
+	const uint8_t *id;
+};
+
+/* Returns 1 for a finding that counts as an error, 0 for a warning or an ignored message. */
+static int report_full(const struct checker *c, enum skg_fsck_msg msg, const char *detail, const char *arg,
+                       size_t arg_len, const char *cause)
+{
+	unsigned sev = c->opt->severity[msg];
+	if (sev == SKG_FSCK_IGNORE && cause == NULL)
+		return 0;
+	/* an ignored finding with a cause still goes out: git prints the cause regardless */
+	if (sev != SKG_FSCK_IGNORE)
+		sev = sev == SKG_FSCK_WARN || sev == SKG_FSCK_INFO ? SKG_FSCK_WARN : SKG_FSCK_ERROR;
+	if (c->report != NULL) {
+		struct skg_fsck_finding f = {
+		    .type = c->type,
+		    .id = c->id,
+		    .msg = msg,
+		    .severity = (enum skg_fsck_severity)sev,
+		    .detail = detail,
+		    .arg = arg,
+		    .arg_len = arg_len,
+		    .cause = cause,
+		};
+		c->report(c->ctx, &f);
+	}
+	return sev == SKG_FSCK_ERROR;
+}
+
+static int report(const struct checker *c, enum skg_fsck_msg msg, const char *detail)
+{
+	return report_full(c, msg, detail, NULL, 0, NULL);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Byte-level helpers shared by the checks and the link parsers. */
+
+static unsigned byte(const uint8_t *d, size_t len, size_t i)
+{
+	return i < len ? d[i] : 0;
+}
+
+/* git's skip_prefix on the object seen as a C string. */
+static bool has_prefix(const uint8_t *d, size_t len, size_t pos, const char *lit)
+{
+	for (size_t i = 0; lit[i] != '\0'; i++) {
+		if (byte(d, len, pos + i) != (unsigned char)lit[i])
+			return false;
+	}
+	return true;
+}
+
+/* 40 hex digits (either case) at pos, all inside the object. */
+static bool hex_at(const uint8_t *d, size_t len, size_t pos, uint8_t out[SKG_RAWSZ])
+{
+	if (pos > len || len - pos < SKG_HEXSZ)
+		return false;
+	return skg_from_hex((const char *)d + pos, out);
+}
+
+/* Index of the first '\n' from pos, or of the first NUL byte (len if none): git's strchrnul. */
+static size_t line_end(const uint8_t *d, size_t len, size_t pos)
+{
+	while (byte(d, len, pos) != 0 && byte(d, len, pos) != '\n')
+		pos++;
+	return pos;
+}
+
+static bool is_digit(unsigned c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* isspace of the C locale, which git keeps for LC_CTYPE. */
+static bool is_space(unsigned c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/*
+ * strtoumax(p, &end, 10) of the C library: leading white space, an optional sign, decimal digits;
+ * on overflow the maximum; a minus sign negates modulo 2^64; no digits: value 0 and end = p.
+ */
+static size_t parse_decimal(const uint8_t *d, size_t len, size_t p, uint64_t *value)
+{
+	size_t s = p;
+	bool negative = false;
+	while (is_space(byte(d, len, s)))
+		s++;
+	if (byte(d, len, s) == '+' || byte(d, len, s) == '-') {
+		negative = byte(d, len, s) == '-';
+		s++;
+	}
+	if (!is_digit(byte(d, len, s))) {
+		*value = 0;
+		return p;
+	}
+	uint64_t v = 0;
+	bool overflow = false;
+	for (; is_digit(byte(d, len, s)); s++) {
+		unsigned digit = byte(d, len, s) - '0';
+		if (v > (UINT64_MAX - digit) / 10)
+			overflow = true;
+		else
+			v = v * 10 + digit;
+	}
+	*value = overflow ? UINT64_MAX : negative ? (uint64_t)0 - v : v;
+	return s;
+}
+
+/*
+ * git's date_overflows with a 64-bit signed time_t (x86-64, arm64 Linux): the timestamp does not
+ * fit a positive time_t, i.e. it is 2^63 or more.
+ */
+static bool date_overflows(uint64_t t)
+{
+	return t >= (UINT64_C(1) << 63);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Headers of commits and tags */
+
+static int verify_headers(const struct checker *c, const uint8_t *d, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (d[i] == 0) {
+			char detail[64];
+			snprintf(detail, sizeof(detail), "unterminated header: NUL at offset %zu", i);
+			return report(c, SKG_FSCK_NUL_IN_HEADER, detail);
+		}
+		if (d[i] == '\n' && i + 1 < len && d[i + 1] == '\n')
+			return 0;
+	}
+	if (len > 0 && d[len - 1] == '\n')
+		return 0;
+	return report(c, SKG_FSCK_UNTERMINATED_HEADER, "unterminated header");
+}
+
+/* Index of the first byte from p that is NUL, '<', '>' or '\n' (git's strcspn(p, "<>\n")). */
+static size_t ident_span(const uint8_t *d, size_t len, size_t p)
+{
+	for (;;) {
+		unsigned ch = byte(d, len, p);
+		if (ch == 0 || ch == '<' || ch == '>' || ch == '\n')
+			return p;
+		p++;
+	}
+}
+
+/*
+ * An author/committer/tagger line "Name <email> <timestamp> <+-hhmm>" from *pos (after the
+ * keyword); *pos moves to the next line whatever the outcome. The first problem is reported.
+ */
+static int check_ident(const struct checker *c, const uint8_t *d, size_t len, size_t *pos)
+{
+	size_t p = *pos;
+	size_t eol = line_end(d, len, p);
+	*pos = byte(d, len, eol) == '\n' ? eol + 1 : eol;
+
+	if (byte(d, len, p) == '<')
+		return report(c, SKG_FSCK_MISSING_NAME_BEFORE_EMAIL,
+		              "invalid author/committer line - missing space before email");
+	p = ident_span(d, len, p);
+	if (byte(d, len, p) == '>')
+		return report(c, SKG_FSCK_BAD_NAME, "invalid author/committer line - bad name");
+	if (byte(d, len, p) != '<')
+		return report(c, SKG_FSCK_MISSING_EMAIL, "invalid author/committer line - missing email");
+	if (byte(d, len, p - 1) != ' ')
+		return report(c, SKG_FSCK_MISSING_SPACE_BEFORE_EMAIL,
+		              "invalid author/committer line - missing space before email");
+	p = ident_span(d, len, p + 1);
+	if (byte(d, len, p) != '>')
+		return report(c, SKG_FSCK_BAD_EMAIL, "invalid author/committer line - bad email");
+	p++;
+	if (byte(d, len, p) != ' ')
+		return report(c, SKG_FSCK_MISSING_SPACE_BEFORE_DATE,
+		              "invalid author/committer line - missing space before date");
+	p++;
+	if (byte(d, len, p) == '0' && byte(d, len, p + 1) != ' ')
+		return report(c, SKG_FSCK_ZERO_PADDED_DATE,
+		              "invalid author/committer line - zero-padded date");
+	uint64_t when;
+	size_t end = parse_decimal(d, len, p, &when);
+	if (date_overflows(when))
+		return report(c, SKG_FSCK_BAD_DATE_OVERFLOW,
+		              "invalid author/committer line - date causes integer overflow");
+	if (end == p || byte(d, len, end) != ' ')
+		return report(c, SKG_FSCK_BAD_DATE, "invalid author/committer line - bad date");
+	p = end + 1;
+	unsigned sign = byte(d, len, p);
+	if ((sign != '+' && sign != '-') || !is_digit(byte(d, len, p + 1)) ||
+	    !is_digit(byte(d, len, p + 2)) || !is_digit(byte(d, len, p + 3)) ||
+	    !is_digit(byte(d, len, p + 4)) || byte(d, len, p + 5) != '\n')
+		return report(c, SKG_FSCK_BAD_TIMEZONE, "invalid author/committer line - bad time zone");
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Commits */
+
+static int check_commit(const struct checker *c, const uint8_t *d, size_t len)
+{
+	uint8_t oid[SKG_RAWSZ];
+	size_t p;
+	int err;
+
+	if (verify_headers(c, d, len))
+		return -1;
+	if (!has_prefix(d, len, 0, "tree "))
+		return report(c, SKG_FSCK_MISSING_TREE, "invalid format - expected 'tree' line");
+	p = 5;
+	bool hex_ok = hex_at(d, len, p, oid);
+	if (!hex_ok || byte(d, len, p + SKG_HEXSZ) != '\n') {
+		err = report(c, SKG_FSCK_BAD_TREE_SHA1, "invalid 'tree' line format - bad sha1");
+		if (err || !hex_ok)
+			return err;
+	}
+	p += SKG_HEXSZ + 1;
+	while (has_prefix(d, len, p, "parent ")) {
+		p += 7;
+		hex_ok = hex_at(d, len, p, oid);
+		if (!hex_ok || byte(d, len, p + SKG_HEXSZ) != '\n') {
+			err = report(c, SKG_FSCK_BAD_PARENT_SHA1, "invalid 'parent' line format - bad sha1");
+			if (err || !hex_ok)
+				return err;
+		}
+		p += SKG_HEXSZ + 1;
+	}
+	unsigned authors = 0;
+	err = 0;
+	while (has_prefix(d, len, p, "author ")) {
+		p += 7;
+		authors++;
+		err = check_ident(c, d, len, &p);
+		if (err)
+			return err;
+	}
+	if (authors < 1)
+		err = report(c, SKG_FSCK_MISSING_AUTHOR, "invalid format - expected 'author' line");
+	else if (authors > 1)
+		err = report(c, SKG_FSCK_MULTIPLE_AUTHORS, "invalid format - multiple 'author' lines");
+	if (err)
+		return err;
+	if (!has_prefix(d, len, p, "committer "))
+		return report(c, SKG_FSCK_MISSING_COMMITTER, "invalid format - expected 'committer' line");
+	p += 10;
+	err = check_ident(c, d, len, &p);
+	if (err)
+		return err;
+	if (len > 0 && memchr(d, 0, len) != NULL) {
+		err = report(c, SKG_FSCK_NUL_IN_COMMIT, "NUL byte in the commit object body");
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tags */
+
+/*
+ * One component of a ref name, name[0..len) (no '/' inside): check_refname_component of refs.c
+ * without a refspec pattern. Returns false for an empty component, one that starts with '.',
+ * ends with ".lock", or contains "..", "@{", a control character or DEL, or one of " :?[\^~*".
+ */
+static bool refname_component_ok(const unsigned char *name, size_t len)
+{
+	unsigned last = 0;
+	if (len == 0 || name[0] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned ch = name[i];
+		if (ch < 0x20 || ch == 0x7f || strchr(" :?[\\^~*", (int)ch) != NULL)
+			return false;
+		if ((ch == '.' && last == '.') || (ch == '{' && last == '@'))
+			return false;
+		last = ch;
+	}
+	return !(len >= 5 && memcmp(name + len - 5, ".lock", 5) == 0);
+}
+
+/* check_refname_format("refs/tags/" + name, 0) == 0; name[0..len) has no NUL byte. */
+static bool tag_refname_ok(const unsigned char *name, size_t len)
+{
+	size_t start = 0;
+	for (;;) {
+		const unsigned char *slash = memchr(name + start, '/', len - start);
+		size_t end = slash != NULL ? (size_t)(slash - name) : len;
+		if (!refname_component_ok(name + start, end - start))
+			return false;
+		if (slash == NULL)
+			break;
+		start = end + 1;
+	}
+	return name[len - 1] != '.'; /* len >= 1 here: an empty name fails above */
+}
+
+/* The first '\n' from pos before any NUL byte (git's strchr(p, '\n')), or SIZE_MAX. */
+static size_t find_newline(const uint8_t *d, size_t len, size_t pos)
+{
+	size_t e = line_end(d, len, pos);
+	return byte(d, len, e) == '\n' ? e : SIZE_MAX;
+}
+
+static unsigned type_of_text(const uint8_t *s, size_t n)
+{
+	for (unsigned t = SKG_COMMIT; t <= SKG_TAG; t++) {
+		const char *name = skg_type_name(t);
+		if (strlen(name) == n && memcmp(name, s, n) == 0)
+			return t;
+	}
+	return SKG_NONE;
+}
+
+static int check_tag(const struct checker *c, const uint8_t *d, size_t len)
+{
+	uint8_t oid[SKG_RAWSZ];
+	size_t p, eol;
+	int ret = verify_headers(c, d, len);
+	if (ret)
+		return ret;
+	if (!has_prefix(d, len, 0, "object "))
+		return report(c, SKG_FSCK_MISSING_OBJECT, "invalid format - expected 'object' line");
+	p = 7;
+	bool hex_ok = hex_at(d, len, p, oid);
+	if (!hex_ok || byte(d, len, p + SKG_HEXSZ) != '\n') {
+		ret = report(c, SKG_FSCK_BAD_OBJECT_SHA1, "invalid 'object' line format - bad sha1");
+		if (ret || !hex_ok)
+			return ret;
+	}
+	p += SKG_HEXSZ + 1;
+
+	if (!has_prefix(d, len, p, "type "))
+		return report(c, SKG_FSCK_MISSING_TYPE_ENTRY, "invalid format - expected 'type' line");
+	p += 5;
+	eol = find_newline(d, len, p);
+	if (eol == SIZE_MAX)
+		return report(c, SKG_FSCK_MISSING_TYPE, "invalid format - unexpected end after 'type' line");
+	if (type_of_text(d + p, eol - p) == SKG_NONE)
+		ret = report(c, SKG_FSCK_BAD_TYPE, "invalid 'type' value");
+	if (ret)
+		return ret;
+	p = eol + 1;
+
+	if (!has_prefix(d, len, p, "tag "))
+		return report(c, SKG_FSCK_MISSING_TAG_ENTRY, "invalid format - expected 'tag' line");
+	p += 4;
+	eol = find_newline(d, len, p);
+	if (eol == SIZE_MAX) /* git words it so */
+		return report(c, SKG_FSCK_MISSING_TAG, "invalid format - unexpected end after 'type' line");
+	if (!tag_refname_ok(d + p, eol - p)) {
+		ret = report_full(c, SKG_FSCK_BAD_TAG_NAME, "invalid 'tag' name: ", (const char *)d + p,
+		                  eol - p, NULL);
+		if (ret)
+			return ret;
+	}
+	p = eol + 1;
+
+	if (!has_prefix(d, len, p, "tagger ")) {
+		/* old tags have no tagger */
+		ret = report(c, SKG_FSCK_MISSING_TAGGER_ENTRY, "invalid format - expected 'tagger' line");
+		if (ret)
+			return ret;
+	} else {
+		p += 7;
+		ret = check_ident(c, d, len, &p);
+	}
+	if (byte(d, len, p) == 0)
+		return ret;
+	if (byte(d, len, p) != '\n') {
+		/* git replaces an error of the tagger line by this result */
+		ret =
+		    report(c, SKG_FSCK_EXTRA_HEADER_ENTRY, "invalid format - extra header(s) after 'tagger'");
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Names git protects: HFS+ (utf8.c) and NTFS (path.c) spellings of .git, .gitmodules, ... */
+
+/*
+ * Decode one UTF-8 character at *s (NUL-terminated; a NUL byte is the character 0 and is
+ * consumed). Malformed, overlong, surrogate, U+FFFE/U+FFFF or above U+10FFFF: *s = NULL, 0.
+ */
+static uint32_t utf8_next(const char **sp)
+{
+	const unsigned char *s = (const unsigned char *)*sp;
+	uint32_t ch;
+	size_t n;
+	if (s[0] < 0x80) {
+		ch = s[0];
+		n = 1;
+	} else if ((s[0] & 0xe0) == 0xc0) {
+		if ((s[1] & 0xc0) != 0x80 || (s[0] & 0xfe) == 0xc0)
+			goto invalid;
+		ch = (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
+		n = 2;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+		    (s[0] == 0xe0 && (s[1] & 0xe0) == 0x80) || (s[0] == 0xed && (s[1] & 0xe0) == 0xa0) ||
+		    (s[0] == 0xef && s[1] == 0xbf && (s[2] & 0xfe) == 0xbe))
+			goto invalid;
+		ch = (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+		n = 3;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80 ||
+		    (s[0] == 0xf0 && (s[1] & 0xf0) == 0x80) || (s[0] == 0xf4 && s[1] > 0x8f) || s[0] > 0xf4)
+			goto invalid;
+		ch = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3f) << 12 |
+		     (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+		n = 4;
+	} else {
+		goto invalid;
+	}
+	*sp += n;
+	return ch;
+invalid:
+	*sp = NULL;
+	return 0;
+}
+
+/* The next character HFS+ does not ignore; 0 at the end or on malformed UTF-8. */
+static uint32_t hfs_next(const char **sp)
+{
+	for (;;) {
+		uint32_t ch = utf8_next(sp);
+		if (*sp == NULL)
+			return 0;
+		bool ignorable = (ch >= 0x200c && ch <= 0x200f) || (ch >= 0x202a && ch <= 0x202e) ||
+		                 (ch >= 0x206a && ch <= 0x206f) || ch == 0xfeff;
+		if (!ignorable)
+			return ch;
+	}
+}
+
+/* HFS+ would open name as "." + needle (ASCII, lowercase), maybe followed by "/". */
+static bool is_hfs_dot(const char *name, const char *needle)
+{
+	uint32_t ch = hfs_next(&name);
+	if (ch != '.')
+		return false;
+	for (; *needle != '\0'; needle++) {
+		ch = hfs_next(&name);
+		if (ch > 127 || ascii_lower(ch) != (unsigned char)*needle)
+			return false;
+	}
+	ch = hfs_next(&name);
+	return ch == 0 || ch == '/';
+}
+
+/* strncasecmp(a, b, n) == 0 in the C locale. */
+static bool ascii_prefix_eq(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned ca = ascii_lower((unsigned char)a[i]), cb = ascii_lower((unsigned char)b[i]);
+		if (ca != cb)
+			return false;
+		if (ca == 0)
+			return true;
+	}
+	return true;
+}
+
+/* From name[i] on, only spaces and periods up to the end or a ':'. */
+static bool ntfs_trailer_ok(const char *name, size_t i)
+{
+	for (;; i++) {
+		char ch = name[i];
+		if (ch == '\0' || ch == ':')
+			return true;
+		if (ch != ' ' && ch != '.')
+			return false;
+	}
+}
+
+/* NTFS would open name as .git (also "git~1"), with the trailers NTFS drops or a directory after. */
+static bool is_ntfs_dotgit(const char *name)
+{
+	size_t i;
+	if (name[0] == '.') {
+		if (ascii_lower((unsigned char)name[1]) != 'g' ||
+		    ascii_lower((unsigned char)name[2]) != 'i' || ascii_lower((unsigned char)name[3]) != 't')
+			return false;
+		i = 4;
+	} else if (ascii_lower((unsigned char)name[0]) == 'g') {
+		if (ascii_lower((unsigned char)name[1]) != 'i' ||
+		    ascii_lower((unsigned char)name[2]) != 't' || name[3] != '~' || name[4] != '1')
+			return false;
+		i = 5;
+	} else {
+		return false;
+	}
+	for (;; i++) {
+		char ch = name[i];
+		if (ch == '\0' || ch == '/' || ch == '\\' || ch == ':')
+			return true;
+		if (ch != '.' && ch != ' ')
+			return false;
+	}
+}
+
+/*
+ * NTFS would open name as "." + base, by its long name, its 8.3 short name (first six characters
+ * of base + "~1".."~4") or the fall-back short name (`shortname`, six characters, + "~<digits>").
+ */
+static bool is_ntfs_dot(const char *name, const char *base, const char *shortname)
+{
+	size_t len = strlen(base);
+	if (name[0] == '.' && ascii_prefix_eq(name + 1, base, len))
+		return ntfs_trailer_ok(name, len + 1);
+	if (ascii_prefix_eq(name, base, 6) && name[6] == '~' && name[7] >= '1' && name[7] <= '4')
+		return ntfs_trailer_ok(name, 8);
+	bool tilde = false;
+	size_t i;
+	for (i = 0; i < 8; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (ch == '\0')
+			return false;
+		if (tilde) {
+			if (!is_digit(ch))
+				return false;
+		} else if (ch == '~') {
+			i++;
+			if (name[i] < '1' || name[i] > '9')
+				return false;
+			tilde = true;
+		} else if (i >= 6 || (ch & 0x80) != 0 || ascii_lower(ch) != (unsigned char)shortname[i]) {
+			return false;
+		}
+	}
+	return ntfs_trailer_ok(name, i);
+}
+
+static bool is_dotgitmodules(const char *name)
+{
+	return is_hfs_dot(name, "gitmodules") || is_ntfs_dot(name, "gitmodules", "gi7eba");
+}
+
+static bool is_dotgitattributes(const char *name)
+{
+	return is_hfs_dot(name, "gitattributes") || is_ntfs_dot(name, "gitattributes", "gi7d29");
+}
+
+static bool is_dotgitignore(const char *name)
+{
+	return is_hfs_dot(name, "gitignore") || is_ntfs_dot(name, "gitignore", "gi250a");
+}
+
+static bool is_dotmailmap(const char *name)
+{
+	return is_hfs_dot(name, "mailmap") || is_ntfs_dot(name, "mailmap", "maba30");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Tree decoding */
+
+#define MODE_FMT     0170000u
+#define MODE_REG     0100000u
+#define MODE_LNK     0120000u
+#define MODE_DIR     0040000u
+#define MODE_GITLINK 0160000u
+
+static bool mode_is(uint32_t mode, uint32_t kind)
+{
+	return (mode & MODE_FMT) == kind;
+}
+
+const char *skg_tree_error_text(enum skg_tree_error err)
+{
+	switch (err) {
+	case SKG_TREE_TOO_SHORT:
+		return "too-short tree object";
+	case SKG_TREE_BAD_MODE:
+		return "malformed mode in tree entry";
+	case SKG_TREE_EMPTY_NAME:
+		return "empty filename in tree entry";
+	case SKG_TREE_OK:
+		break;
+	}
+	return NULL;
+}
+
+uint32_t skg_tree_canon_mode(uint32_t mode)
+{
+	if (mode_is(mode, MODE_REG))
+		return MODE_REG | ((mode & 0100) ? 0755 : 0644);
+	if (mode_is(mode, MODE_LNK))
+		return MODE_LNK;
+	if (mode_is(mode, MODE_DIR))
+		return MODE_DIR;
+	return MODE_GITLINK;
+}
+
+/* Decode the entry at it->buf (it->size > 0 bytes to the end of the tree). */
+static enum skg_tree_error tree_decode(struct skg_tree_iter *it)
+{
+	const uint8_t *b = it->buf;
+	size_t size = it->size;
+	/* The NUL of the last entry's name must be where its ID leaves it: this bounds every scan. */
+	if (size < SKG_RAWSZ + 3 || b[size - (SKG_RAWSZ + 1)] != 0)
+		return SKG_TREE_TOO_SHORT;
+	if (b[0] == ' ')
+		return SKG_TREE_BAD_MODE;
+	uint32_t mode = 0;
+	size_t i = 0;
+	for (;;) {
+		uint8_t ch = b[i++];
+		if (ch == ' ')
+			break;
+		if (ch < '0' || ch > '7')
+			return SKG_TREE_BAD_MODE;
+		mode = (mode << 3) + (uint32_t)(ch - '0');
+	}
+	if (b[i] == 0)
+		return SKG_TREE_EMPTY_NAME;
+	const char *name = (const char *)b + i;
+	size_t name_len = strlen(name);
+	it->entry.mode = mode;
+	it->entry.name = name;
+	it->entry.name_len = name_len;
+	it->entry.id = b + i + name_len + 1;
+	it->entry.start = b;
+	return SKG_TREE_OK;
+}
+
+enum skg_tree_error skg_tree_iter_init(struct skg_tree_iter *it, const uint8_t *data, size_t len)
+{
+	it->buf = data;
+	it->size = len;
+	it->error = SKG_TREE_OK;
+	if (len > 0)
+		it->error = tree_decode(it);
+	if (it->error != SKG_TREE_OK)
+		it->size = 0;
+	return it->error;
+}
+
+enum skg_tree_error skg_tree_iter_advance(struct skg_tree_iter *it)
+{
+	if (it->size == 0)
+		return it->error;
+	const uint8_t *next = it->entry.id + SKG_RAWSZ;
+	it->size -= (size_t)(next - it->buf);
+	it->buf = next;
+	if (it->size > 0)
+		it->error = tree_decode(it);
+	if (it->error != SKG_TREE_OK)
+		it->size = 0;
+	return it->error;
+}
+
+enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len,
+                                   void (*cb)(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                                              const uint8_t id[SKG_RAWSZ]),
+                                   void *ctx)
+{
+	struct skg_tree_iter it;
+	enum skg_tree_error err = skg_tree_iter_init(&it, data, len);
+	while (err == SKG_TREE_OK && it.size > 0) {
+		struct skg_tree_entry cur = it.entry;
+		err = skg_tree_iter_advance(&it);
+		if (err == SKG_TREE_OK && cb != NULL)
+			cb(ctx, skg_tree_canon_mode(cur.mode), cur.name, cur.name_len, cur.id);
+	}
+	return err;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Trees */
+
+/*
+ * Candidates for duplicates hidden by the implied '/' after directory names (git's
+ * verify_ordered): file names that are a prefix of the next name, which goes on with a byte
+ * below '/'. A fixed stack: past its capacity, new candidates are not kept (possible only in a
+ * tree with more than DF_MAX such names pending at once).
+ */
+#define DF_MAX 1024
+
+struct df_stack {
+	const char *names[DF_MAX];
+	size_t n;
+};
+
+static void df_push(struct df_stack *st, const char *name)
+{
+	if (st->n < DF_MAX)
+		st->names[st->n++] = name;
+}
+
+static bool below_slash(unsigned c)
+{
+	return c != 0 && c < '/';
+}
+
+enum { ORDER_OK = 0, ORDER_UNSORTED = -1, ORDER_DUPLICATE = -2 };
+
+static int verify_order(uint32_t mode1, const char *name1, uint32_t mode2, const char *name2,
+                        struct df_stack *st)
+{
+	size_t len1 = strlen(name1), len2 = strlen(name2);
+	size_t len = len1 < len2 ? len1 : len2;
+	int cmp = memcmp(name1, name2, len);
+	if (cmp < 0)
+		return ORDER_OK;
+	if (cmp > 0)
+		return ORDER_UNSORTED;
+	unsigned c1 = (unsigned char)name1[len], c2 = (unsigned char)name2[len];
+	if (c1 == 0 && c2 == 0)
+		return ORDER_DUPLICATE;
+	if (c1 == 0 && mode_is(mode1, MODE_DIR))
+		c1 = '/';
+	if (c2 == 0 && mode_is(mode2, MODE_DIR))
+		c2 = '/';
+	if (c1 == 0 && below_slash(c2)) {
+		df_push(st, name1);
+	} else if (c2 == '/' && below_slash(c1)) {
+		while (st->n > 0) {
+			const char *f = st->names[--st->n];
+			size_t flen = strlen(f);
+			if (strncmp(name2, f, flen) != 0)
+				continue;
+			unsigned next = (unsigned char)name2[flen];
+			if (next == 0)
+				return ORDER_DUPLICATE;
+			if (below_slash(next)) {
+				df_push(st, f);
+				break;
+			}
+		}
+	}
+	return c1 < c2 ? ORDER_OK : ORDER_UNSORTED;
+}
+
+static bool is_null_id(const uint8_t *id)
+{
+	for (size_t i = 0; i < SKG_RAWSZ; i++) {
+		if (id[i] != 0)
+			return false;
+	}
+	return true;
+}
+
+static void found(const struct checker *c, enum skg_fsck_special kind, const uint8_t *id)
+{
+	if (c->opt->found != NULL)
+		c->opt->found(c->ctx, kind, id);
+}
+
+static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
+{
+	int retval = 0;
+	bool null_sha1 = false, full_path = false, empty_name = false, dot = false, dotdot = false;
+	bool dotgit = false, zero_pad = false, bad_modes = false, dups = false, unsorted = false;
+	struct skg_tree_iter it;
+	struct df_stack st;
+	st.n = 0;
+
+	enum skg_tree_error err = skg_tree_iter_init(&it, d, len);
+	if (err != SKG_TREE_OK)
+		return report_full(c, SKG_FSCK_BAD_TREE, "cannot be parsed as a tree", NULL, 0,
+		                   skg_tree_error_text(err));
+
+	uint32_t o_mode = 0;
+	const char *o_name = NULL;
+	while (it.size > 0) {
+		const struct skg_tree_entry e = it.entry;
+		uint32_t mode = (uint16_t)e.mode; /* git keeps 16 bits of the mode here */
+		const char *name = e.name;
+
+		null_sha1 |= is_null_id(e.id);
+		full_path |= strchr(name, '/') != NULL;
+		empty_name |= name[0] == '\0';
+		dot |= strcmp(name, ".") == 0;
+		dotdot |= strcmp(name, "..") == 0;
+		dotgit |= is_hfs_dot(name, "git") || is_ntfs_dotgit(name);
+		zero_pad |= e.start[0] == '0';
+
+		if (is_dotgitmodules(name)) {
+			if (!mode_is(mode, MODE_LNK))
+				found(c, SKG_FSCK_GITMODULES, e.id);
+			else
+				retval +=
+				    report(c, SKG_FSCK_GITMODULES_SYMLINK, ".gitmodules is a symbolic link");
+		}
+		if (is_dotgitattributes(name)) {
+			if (!mode_is(mode, MODE_LNK))
+				found(c, SKG_FSCK_GITATTRIBUTES, e.id);
+			else
+				retval +=
+				    report(c, SKG_FSCK_GITATTRIBUTES_SYMLINK, ".gitattributes is a symlink");
+		}
+		if (mode_is(mode, MODE_LNK)) {
+			if (is_dotgitignore(name))
+				retval += report(c, SKG_FSCK_GITIGNORE_SYMLINK, ".gitignore is a symlink");
+			if (is_dotmailmap(name))
+				retval += report(c, SKG_FSCK_MAILMAP_SYMLINK, ".mailmap is a symlink");
+		}
+		/* Backslashes separate directories on NTFS: check what follows each one. */
+		for (const char *bs = strchr(name, '\\'); bs != NULL; bs = strchr(bs, '\\')) {
+			bs++;
+			dotgit |= is_ntfs_dotgit(bs);
+			if (is_ntfs_dot(bs, "gitmodules", "gi7eba")) {
+				if (!mode_is(mode, MODE_LNK))
+					found(c, SKG_FSCK_GITMODULES, e.id);
+				else
+					retval += report(c, SKG_FSCK_GITMODULES_SYMLINK,
+					                 ".gitmodules is a symbolic link");
+			}
+		}
+
+		err = skg_tree_iter_advance(&it);
+		if (err != SKG_TREE_OK) {
+			retval += report_full(c, SKG_FSCK_BAD_TREE, "cannot be parsed as a tree", NULL, 0,
+			                      skg_tree_error_text(err));
+			break;
+		}
+
+		switch (mode) {
+		case MODE_REG | 0755:
+		case MODE_REG | 0644:
+		case MODE_LNK:
+		case MODE_DIR:
+		case MODE_GITLINK:
+			break;
+		case MODE_REG | 0664: /* early git wrote these: accepted unless strict */
+			if (!c->opt->strict)
+				break;
+			/* fall through */
+		default:
+			bad_modes = true;
+		}
+
+		if (o_name != NULL) {
+			int order = verify_order(o_mode, o_name, mode, name, &st);
+			if (order == ORDER_UNSORTED)
+				unsorted = true;
+			else if (order == ORDER_DUPLICATE)
+				dups = true;
+		}
+		o_mode = mode;
+		o_name = name;
+	}
+
+	if (null_sha1)
+		retval += report(c, SKG_FSCK_NULL_SHA1, "contains entries pointing to null sha1");
+	if (full_path)
+		retval += report(c, SKG_FSCK_FULL_PATHNAME, "contains full pathnames");
+	if (empty_name)
+		retval += report(c, SKG_FSCK_EMPTY_NAME, "contains empty pathname");
+	if (dot)
+		retval += report(c, SKG_FSCK_HAS_DOT, "contains '.'");
+	if (dotdot)
+		retval += report(c, SKG_FSCK_HAS_DOTDOT, "contains '..'");
+	if (dotgit)
+		retval += report(c, SKG_FSCK_HAS_DOTGIT, "contains '.git'");
+	if (zero_pad)
+		retval += report(c, SKG_FSCK_ZERO_PADDED_FILEMODE, "contains zero-padded file modes");
+	if (bad_modes)
+		retval += report(c, SKG_FSCK_BAD_FILEMODE, "contains bad file modes");
+	if (dups)
+		retval += report(c, SKG_FSCK_DUPLICATE_ENTRIES, "contains duplicate file entries");
+	if (unsorted)
+		retval += report(c, SKG_FSCK_TREE_NOT_SORTED, "not properly sorted");
+	return retval;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Entry points */
+
+int skg_fsck_object(unsigned type, const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
+                    const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx)
+{
+	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = type, .id = id};
+	static const uint8_t empty[1] = {0};
+	int ret;
+	if (data == NULL) {
+		data = empty;
+		len = 0;
+	}
+	switch (type) {
+	case SKG_BLOB:
+		ret = 0;
+		break;
+	case SKG_TREE:
+		ret = check_tree(&c, data, len);
+		break;
+	case SKG_COMMIT:
+		ret = check_commit(&c, data, len);
+		break;
+	case SKG_TAG:
+		ret = check_tag(&c, data, len);
+		break;
+	default: {
+		char detail[64];
+		snprintf(detail, sizeof(detail), "unknown type '%d' (internal fsck error)", (int)type);
+		ret = report(&c, SKG_FSCK_UNKNOWN_TYPE, detail);
+		break;
+	}
+	}
+	return ret != 0 ? -1 : 0;
+}
+
+#define ATTR_MAX_FILE_SIZE   (100u * 1024 * 1024)
+#define ATTR_MAX_LINE_LENGTH 2048
+
+int skg_fsck_special_blob(unsigned kinds, const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
+                          const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx)
+{
+	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = SKG_BLOB, .id = id};
+	int ret = 0;
+	if (kinds & SKG_FSCK_GITMODULES) {
+		if (data == NULL)
+			return report(&c, SKG_FSCK_GITMODULES_LARGE, ".gitmodules too large to parse") ? -1
+			                                                                               : 0;
+		/* the config-file checks of the content are not implemented */
+	}
+	if (kinds & SKG_FSCK_GITATTRIBUTES) {
+		if (data == NULL || len > ATTR_MAX_FILE_SIZE)
+			return report(&c, SKG_FSCK_GITATTRIBUTES_LARGE, ".gitattributes too large to parse")
+			           ? -1
+			           : 0;
+		size_t p = 0;
+		while (byte(data, len, p) != 0) {
+			size_t eol = line_end(data, len, p);
+			if (eol - p >= ATTR_MAX_LINE_LENGTH) {
+				ret |= report(&c, SKG_FSCK_GITATTRIBUTES_LINE_LENGTH,
+				              ".gitattributes has too long lines to parse");
+				break;
+			}
+			p = byte(data, len, eol) != 0 ? eol + 1 : eol;
+		}
+	}
+	return ret ? -1 : 0;
+}
+
+int skg_fsck_special_unreadable(enum skg_fsck_special kind, unsigned found_type, const uint8_t id[SKG_RAWSZ],
+                                const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx)
+{
+	bool modules = kind == SKG_FSCK_GITMODULES;
+	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = found_type, .id = id};
+	if (found_type == SKG_BLOB)
+		return 0;
+	if (found_type == SKG_NONE) {
+		c.type = SKG_BLOB;
+		return report(&c, modules ? SKG_FSCK_GITMODULES_MISSING : SKG_FSCK_GITATTRIBUTES_MISSING,
+		              modules ? "unable to read .gitmodules blob"
+		                      : "unable to read .gitattributes blob")
+		           ? -1
+		           : 0;
+	}
+	return report(&c, modules ? SKG_FSCK_GITMODULES_BLOB : SKG_FSCK_GITATTRIBUTES_BLOB,
+	              modules ? "non-blob found at .gitmodules" : "non-blob found at .gitattributes")
+	           ? -1
+	           : 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Commit and tag links (git's object parsers, which run before any check) */
+
+enum skg_parse_result skg_commit_links(const uint8_t *data, size_t len, uint8_t tree[SKG_RAWSZ],
+                                       void (*parent)(void *ctx, const uint8_t id[SKG_RAWSZ]), void *ctx)
+{
+	const size_t tree_line = 5 + SKG_HEXSZ;   /* "tree " + hex, then '\n' */
+	const size_t parent_line = 7 + SKG_HEXSZ; /* "parent " + hex, then '\n' */
+	uint8_t id[SKG_RAWSZ];
+
+	if (len <= tree_line + 1 || memcmp(data, "tree ", 5) != 0 || data[tree_line] != '\n')
+		return SKG_PARSE_BOGUS_COMMIT;
+	if (!hex_at(data, len, 5, tree))
+		return SKG_PARSE_BAD_TREE_POINTER;
+	/* First pass: git fails the whole parse on a bad parent line. */
+	size_t p = tree_line + 1;
+	while (p + parent_line < len && memcmp(data + p, "parent ", 7) == 0) {
+		if (len <= p + parent_line + 1 || !hex_at(data, len, p + 7, id) ||
+		    data[p + parent_line] != '\n')
+			return SKG_PARSE_BAD_PARENTS;
+		p += parent_line + 1;
+	}
+	if (parent != NULL) {
+		for (size_t q = tree_line + 1; q < p; q += parent_line + 1) {
+			hex_at(data, len, q + 7, id);
+			parent(ctx, id);
+		}
+	}
+	return SKG_PARSE_OK;
+}
+
+enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, struct skg_tag_links *out)
+{
+	size_t p, eol;
+	const uint8_t *nl;
+	memset(out, 0, sizeof(*out));
+
+	if (len < SKG_HEXSZ + 24)
+		return SKG_PARSE_FAILED;
+	if (memcmp(data, "object ", 7) != 0 || !hex_at(data, len, 7, out->object) ||
+	    data[7 + SKG_HEXSZ] != '\n')
+		return SKG_PARSE_FAILED;
+	p = 7 + SKG_HEXSZ + 1;
+	if (!has_prefix(data, len, p, "type "))
+		return SKG_PARSE_FAILED;
+	p += 5;
+	nl = memchr(data + p, '\n', len - p);
+	if (nl == NULL || (size_t)(nl - (data + p)) >= 20)
+		return SKG_PARSE_FAILED;
+	eol = (size_t)(nl - data);
+	/* git copies the text and compares it as a C string */
+	const uint8_t *zero = memchr(data + p, 0, eol - p);
+	out->type_name = (const char *)data + p;
+	out->type_len = zero != NULL ? (size_t)(zero - (data + p)) : eol - p;
+	out->type = type_of_text(data + p, out->type_len);
+	if (out->type == SKG_NONE)
+		return SKG_PARSE_UNKNOWN_TAG_TYPE;
+	p = eol + 1;
+	if (!(p + 4 < len && has_prefix(data, len, p, "tag ")))
+		return SKG_PARSE_FAILED;
+	p += 4;
+	nl = memchr(data + p, '\n', len - p);
+	if (nl == NULL)
+		return SKG_PARSE_FAILED;
+	out->tag = (const char *)data + p;
+	out->tag_len = (size_t)(nl - (data + p));
+	return SKG_PARSE_OK;
+}
+
+size_t skg_parse_error_format(char *buf, size_t n, enum skg_parse_result err, const uint8_t id[SKG_RAWSZ],
+                              const struct skg_tag_links *tl)
+{
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(id, hex);
+	switch (err) {
+	case SKG_PARSE_BOGUS_COMMIT:
+		return fmt_result(snprintf(buf, n, "bogus commit object %s", hex));
+	case SKG_PARSE_BAD_TREE_POINTER:
+		return fmt_result(snprintf(buf, n, "bad tree pointer in commit %s", hex));
+	case SKG_PARSE_BAD_PARENTS:
+		return fmt_result(snprintf(buf, n, "bad parents in commit %s", hex));
+	case SKG_PARSE_UNKNOWN_TAG_TYPE: {
+		/* git's error() shows control characters other than tab and newline as '?' */
+		char type[20];
+		size_t tlen =
+		    tl != NULL && tl->type_name != NULL && tl->type_len < sizeof(type) ? tl->type_len : 0;
+		for (size_t i = 0; i < tlen; i++) {
+			unsigned char ch = (unsigned char)tl->type_name[i];
+			type[i] = (ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7f ? '?' : (char)ch;
+		}
+		type[tlen] = '\0';
+		return fmt_result(snprintf(buf, n, "unknown tag type '%s' in %s", type, hex));
+	}
+	case SKG_PARSE_OK:
+	case SKG_PARSE_FAILED:
+		break;
+	}
+	return fmt_result(snprintf(buf, n, "%s", ""));
+}

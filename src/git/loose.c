@@ -1,0 +1,1073 @@
+/*
+ * loose.c - loose objects: the walk over objects/xx/, inflate, header, ID (loose.h).
+ *
+ * The zlib calls are made in the sequence whose outcome git 2.39.5's diagnostics depend on (one
+ * call into a 32-byte buffer for the header, then Z_FINISH calls for the rest, with at most 1 GiB
+ * of input and output handed to zlib per call), so that every stream git accepts is accepted
+ * here, every one it rejects is rejected with the same words.
+ */
+#include "loose.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- Lines -------------------------------------------------------------------------------------- */
+
+/* git's error(), warning() and die() format into 4096 bytes: prefix, message, NUL. */
+#define GIT_REPORT_MAX 4096
+
+void skg_lines_clear(struct skg_lines *lines)
+{
+	lines->len = 0;
+	lines->count = 0;
+	lines->truncated = false;
+	lines->text[0] = '\0';
+}
+
+/* Control characters git's report functions replace with '?' (its own ctype: 0-31 and 127). */
+static bool git_cntrl(unsigned char c)
+{
+	return (c < 32 || c == 127) && c != '\t' && c != '\n';
+}
+
+/* Format one line into buf (GIT_REPORT_MAX bytes) as git's vreportf does; returns its length. */
+static size_t format_reported(char *buf, const char *prefix, const char *fmt, va_list ap)
+{
+	size_t plen = strlen(prefix);
+	if (plen >= GIT_REPORT_MAX) {
+		plen = GIT_REPORT_MAX - 1;
+	}
+	memcpy(buf, prefix, plen);
+	if (vsnprintf(buf + plen, GIT_REPORT_MAX - plen, fmt, ap) < 0) {
+		buf[plen] = '\0';
+	}
+	size_t len = plen;
+	for (; buf[len] != '\0'; len++) {
+		if (git_cntrl((unsigned char)buf[len])) {
+			buf[len] = '?';
+		}
+	}
+	return len;
+}
+
+static void lines_vadd(struct skg_lines *lines, const char *prefix, const char *fmt, va_list ap)
+{
+	size_t room = sizeof(lines->text) - lines->len; /* with the NUL */
+	char *p = lines->text + lines->len;
+	size_t len;
+	if (prefix != NULL) {
+		char buf[GIT_REPORT_MAX];
+		len = format_reported(buf, prefix, fmt, ap);
+		if (len + 2 > room) {
+			lines->truncated = true;
+			return;
+		}
+		memcpy(p, buf, len);
+	} else {
+		int n = vsnprintf(p, room > 1 ? room - 1 : 0, fmt, ap);
+		if (n < 0 || (size_t)n + 2 > room) {
+			lines->truncated = true;
+			*p = '\0';
+			return;
+		}
+		len = (size_t)n;
+	}
+	p[len] = '\n';
+	p[len + 1] = '\0';
+	lines->len += len + 1;
+	/* git lets newlines of a message through (a type name may have one): count what is printed */
+	for (size_t i = 0; i <= len; i++) {
+		lines->count += p[i] == '\n';
+	}
+}
+
+void skg_lines_add(struct skg_lines *lines, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	lines_vadd(lines, prefix, fmt, ap);
+	va_end(ap);
+}
+
+/* One reported line into buf (GIT_REPORT_MAX bytes), for the walk's callback. */
+static void __attribute__((format(printf, 3, 4)))
+report_line(char *buf, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	format_reported(buf, prefix, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- The walk ----------------------------------------------------------------------------------- */
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9') {
+		return c - '0';
+	}
+	if (c >= 'a' && c <= 'f') {
+		return c - 'a' + 10;
+	}
+	if (c >= 'A' && c <= 'F') {
+		return c - 'A' + 10;
+	}
+	return -1;
+}
+
+/* The 19 bytes of ID that a 38-digit file name gives; false if it is not 38 hex digits. */
+static bool name_to_id(const char *name, size_t len, uint8_t *id)
+{
+	if (len != 2 * (SKG_RAWSZ - 1)) {
+		return false;
+	}
+	for (size_t i = 0; i < SKG_RAWSZ - 1; i++) {
+		int hi = hexval(name[2 * i]), lo = hexval(name[2 * i + 1]);
+		if (hi < 0 || lo < 0) {
+			return false;
+		}
+		id[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
+
+/* A growable path: objdir + "/" + xx + "/" + name. */
+struct pathbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+static bool path_reserve(struct pathbuf *p, size_t extra)
+{
+	if (p->len + extra + 1 <= p->cap) {
+		return true;
+	}
+	size_t cap = p->cap ? p->cap : 256;
+	while (cap < p->len + extra + 1) {
+		cap *= 2;
+	}
+	char *nb = realloc(p->buf, cap);
+	if (nb == NULL) {
+		return false;
+	}
+	p->buf = nb;
+	p->cap = cap;
+	return true;
+}
+
+static bool path_add(struct pathbuf *p, const char *s, size_t n)
+{
+	if (!path_reserve(p, n)) {
+		return false;
+	}
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+	p->buf[p->len] = '\0';
+	return true;
+}
+
+static int report_oom(skg_loose_report_fn on_report, void *ctx, size_t size)
+{
+	if (on_report != NULL) {
+		char line[GIT_REPORT_MAX];
+		report_line(line, "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
+		            size);
+		int rc = on_report(ctx, line, true);
+		if (rc != 0) {
+			return rc;
+		}
+	}
+	return SKG_LOOSE_WALK_NOMEM;
+}
+
+int skg_loose_for_each(const char *objdir, skg_loose_object_fn on_object, skg_loose_report_fn on_report,
+                       void *ctx)
+{
+	struct pathbuf p = {NULL, 0, 0};
+	size_t dlen = strlen(objdir);
+	int rc = 0;
+	if (!path_add(&p, objdir, dlen) || (dlen > 0 && objdir[dlen - 1] != '/' && !path_add(&p, "/", 1))) {
+		free(p.buf);
+		return report_oom(on_report, ctx, dlen + 2);
+	}
+	size_t base = p.len;
+	for (unsigned nr = 0; nr < 256 && rc == 0; nr++) {
+		char sub[4];
+		snprintf(sub, sizeof(sub), "%02x", nr);
+		p.len = base;
+		if (!path_add(&p, sub, 2)) {
+			rc = report_oom(on_report, ctx, base + 4);
+			break;
+		}
+		DIR *dir = opendir(p.buf);
+		if (dir == NULL) {
+			if (errno != ENOENT) {
+				if (on_report != NULL) {
+					char line[GIT_REPORT_MAX];
+					report_line(line, "error: ", "unable to open %s: %s", p.buf,
+					            strerror(errno));
+					rc = on_report(ctx, line, true);
+				}
+				if (rc == 0) {
+					rc = SKG_LOOSE_WALK_STOPPED;
+				}
+			}
+			continue;
+		}
+		if (!path_add(&p, "/", 1)) {
+			closedir(dir);
+			rc = report_oom(on_report, ctx, p.len + 2);
+			break;
+		}
+		size_t subdir_len = p.len;
+		uint8_t id[SKG_RAWSZ];
+		id[0] = (uint8_t)nr;
+		struct dirent *de;
+		while (rc == 0 && (de = readdir(dir)) != NULL) {
+			const char *name = de->d_name;
+			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+				continue;
+			}
+			size_t nlen = strlen(name);
+			p.len = subdir_len;
+			if (!path_add(&p, name, nlen)) {
+				rc = report_oom(on_report, ctx, subdir_len + nlen + 1);
+				break;
+			}
+			if (name_to_id(name, nlen, id + 1)) {
+				rc = on_object(ctx, id, p.buf);
+			} else if (strncmp(name, "tmp_obj_", 8) != 0 && on_report != NULL) {
+				/* git prints this one with fprintf: no prefix, no sanitizing. */
+				char *line = malloc(p.len + 16);
+				if (line == NULL) {
+					rc = report_oom(on_report, ctx, p.len + 16);
+					break;
+				}
+				snprintf(line, p.len + 16, "bad sha1 file: %s", p.buf);
+				rc = on_report(ctx, line, false);
+				free(line);
+			}
+		}
+		closedir(dir);
+	}
+	free(p.buf);
+	return rc;
+}
+
+/* ---- zlib as git drives it ------------------------------------------------------------------- */
+
+/* git hands zlib at most 1 GiB of input and of output per call (zlib.c, ZLIB_BUF_MAX). */
+#define ZLIB_CAP ((size_t)1 << 30)
+
+struct zs {
+	z_stream z;
+	const uint8_t *in;
+	size_t in_left;
+	uint8_t *out; /* NULL: no output room */
+	size_t out_left;
+	uint8_t dummy; /* zlib wants a non-NULL next_out even for 0 bytes; never written */
+};
+
+static const char *zerr_name(int status)
+{
+	switch (status) {
+	case Z_MEM_ERROR:
+		return "out of memory";
+	case Z_VERSION_ERROR:
+		return "wrong version";
+	case Z_NEED_DICT:
+		return "needs dictionary";
+	case Z_DATA_ERROR:
+		return "data stream error";
+	case Z_STREAM_ERROR:
+		return "stream consistency error";
+	default:
+		return "unknown error";
+	}
+}
+
+/*
+ * One inflate step as git's git_inflate(): Z_FINISH only when all input is handed over, another
+ * round while the output was cut by the cap; statuses other than Z_OK, Z_BUF_ERROR and
+ * Z_STREAM_END are reported as git reports them ("error: inflate: data stream error (MSG)").
+ */
+static int zrun(struct zs *s, int flush, struct skg_lines *lines)
+{
+	int status;
+	for (;;) {
+		uInt in = (uInt)(s->in_left < ZLIB_CAP ? s->in_left : ZLIB_CAP);
+		uInt out = (uInt)(s->out_left < ZLIB_CAP ? s->out_left : ZLIB_CAP);
+		s->z.next_in = (Bytef *)(uintptr_t)s->in;
+		s->z.avail_in = in;
+		s->z.next_out = s->out != NULL ? s->out : &s->dummy;
+		s->z.avail_out = out;
+		status = inflate(&s->z, in != s->in_left ? Z_NO_FLUSH : flush);
+		size_t used = in - s->z.avail_in, made = out - s->z.avail_out;
+		s->in += used;
+		s->in_left -= used;
+		if (s->out != NULL) {
+			s->out += made;
+		}
+		s->out_left -= made;
+		if (status == Z_MEM_ERROR) {
+			return status;
+		}
+		if (s->out_left != 0 && s->z.avail_out == 0 && (status == Z_OK || status == Z_BUF_ERROR)) {
+			continue;
+		}
+		break;
+	}
+	if (status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END) {
+		return status;
+	}
+	skg_lines_add(lines, "error: ", "inflate: %s (%s)", zerr_name(status),
+	              s->z.msg != NULL ? s->z.msg : "no message");
+	return status;
+}
+
+/* ---- The reader ----------------------------------------------------------------------------------- */
+
+#define FILE_READ_MAX  ((size_t)4 << 20)   /* files up to this size are read, larger ones mapped */
+#define STREAM_CHUNK   ((size_t)64 << 10)  /* output buffer of a streamed blob */
+#define BATCH_MAX      64                  /* objects hashed together */
+#define BATCH_BYTES    ((size_t)8 << 20)   /* arena bytes that trigger a batch */
+#define SOLO_SIZE      ((size_t)256 << 10) /* objects this large are hashed alone */
+#define ARENA_KEEP     ((size_t)64 << 20)  /* a larger arena is freed after use */
+#define HEADER_BUF     32                  /* git's MAX_HEADER_LEN */
+#define STATUS_PENDING (-1)                /* internal: inflated, hash deferred to a batch */
+
+/* An object waiting for its ID in a batch. */
+struct pending {
+	size_t path_off;   /* in r->paths */
+	size_t region_off; /* header + content + NUL in r->arena */
+	size_t hdr_len;
+	uint8_t expect[SKG_RAWSZ];
+	struct skg_loose_object obj; /* content == NULL here; set at delivery */
+};
+
+struct skg_loose_reader {
+	struct skg_loose_options opt;
+	struct zs zs;
+	bool z_ready;
+	uint8_t *file; /* contents of a small file */
+	size_t file_cap;
+	uint8_t *arena; /* header + content regions */
+	size_t arena_len, arena_cap;
+	uint8_t *chunk; /* STREAM_CHUNK bytes */
+	char *paths;
+	size_t paths_len, paths_cap;
+	struct pending pend[BATCH_MAX];
+	size_t npend;
+	sha1kit_msg msgs[BATCH_MAX];
+	uint8_t digests[SKG_RAWSZ * BATCH_MAX];
+	sha1kit_dc_detection where[BATCH_MAX];
+	struct skg_lines lines;  /* of the object read last */
+	struct skg_lines blines; /* of a batched object being delivered */
+};
+
+void skg_loose_options_default(struct skg_loose_options *opt)
+{
+	opt->big_file_threshold = (uint64_t)512 << 20;
+	opt->max_size = (uint64_t)8 << 30;
+}
+
+struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *opt)
+{
+	struct skg_loose_reader *r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		return NULL;
+	}
+	if (opt != NULL) {
+		r->opt = *opt;
+	} else {
+		skg_loose_options_default(&r->opt);
+	}
+	r->chunk = malloc(STREAM_CHUNK);
+	if (r->chunk == NULL || inflateInit(&r->zs.z) != Z_OK) {
+		free(r->chunk);
+		free(r);
+		return NULL;
+	}
+	r->z_ready = true;
+	return r;
+}
+
+void skg_loose_reader_free(struct skg_loose_reader *r)
+{
+	if (r == NULL) {
+		return;
+	}
+	if (r->z_ready) {
+		inflateEnd(&r->zs.z);
+	}
+	free(r->file);
+	free(r->arena);
+	free(r->chunk);
+	free(r->paths);
+	free(r);
+}
+
+/* Make room for `need` bytes at arena + arena_len; false when out of memory. */
+static bool arena_reserve(struct skg_loose_reader *r, size_t need)
+{
+	if (need > SIZE_MAX - r->arena_len) {
+		return false;
+	}
+	size_t want = r->arena_len + need;
+	if (want <= r->arena_cap) {
+		return true;
+	}
+	size_t cap = r->arena_cap ? r->arena_cap : (size_t)64 << 10;
+	while (cap < want) {
+		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
+	}
+	uint8_t *na = realloc(r->arena, cap);
+	if (na == NULL) {
+		return false;
+	}
+	r->arena = na;
+	r->arena_cap = cap;
+	return true;
+}
+
+static void arena_release(struct skg_loose_reader *r)
+{
+	r->arena_len = 0;
+	if (r->arena_cap > ARENA_KEEP) {
+		free(r->arena);
+		r->arena = NULL;
+		r->arena_cap = 0;
+	}
+}
+
+static int fatal_oom(struct skg_lines *lines, uint64_t size)
+{
+	skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed (tried to allocate %" PRIu64 " bytes)",
+	              size);
+	return SKG_LOOSE_FATAL;
+}
+
+static const char null_hex[] = "0000000000000000000000000000000000000000";
+
+/* The last line(s) git fsck prints for an object read_loose_object() failed on. */
+static int corrupt(const struct skg_loose_object *out, const char *hex, const char *path,
+                   struct skg_lines *lines)
+{
+	skg_lines_add(lines, "error: ", "%s: object corrupt or missing: %s", hex, path);
+	if (out->have_type && out->type == SKG_NONE) {
+		skg_lines_add(lines, "error: ", "%s: object is of unknown type '%s': %s", null_hex,
+		              out->type_name, path);
+	}
+	return SKG_LOOSE_CORRUPT;
+}
+
+size_t skg_loose_collision_message(char *buf, size_t n, const char *hex, const char *path,
+                                   const sha1kit_dc_detection *where)
+{
+	const char *dv = sha1kit_dv_name(where->dv);
+	int k = snprintf(
+	    buf, n,
+	    "%s: SHA-1 collision attack detected (disturbance vector %s, block at byte offset %" PRIu64
+	    "): %s",
+	    hex, dv != NULL ? dv : "?", where->offset, path);
+	return k < 0 ? 0 : (size_t)k;
+}
+
+static void add_collision(struct skg_lines *lines, const char *hex, const char *path,
+                          const sha1kit_dc_detection *where)
+{
+	char buf[GIT_REPORT_MAX];
+	skg_loose_collision_message(buf, sizeof(buf), hex, path, where);
+	skg_lines_add(lines, "error: ", "%s", buf);
+}
+
+/*
+ * Parse the header "<type> <size>\0" at hdr (NUL-terminated) as git's parse_loose_header(): 0 when
+ * it parses, -1 when not (out->have_type says whether the type word was read), SKG_LOOSE_FATAL
+ * (with git's line) when the size overflows 64 bits.
+ */
+static int parse_header(const char *hdr, struct skg_loose_object *out, struct skg_lines *lines)
+{
+	const char *p = hdr;
+	size_t tlen = 0;
+	for (;;) {
+		char c = *p++;
+		if (c == '\0') {
+			return -1;
+		}
+		if (c == ' ') {
+			break;
+		}
+		tlen++;
+	}
+	/* The header fits HEADER_BUF bytes, so tlen < SKG_HEADER_MAX. */
+	memcpy(out->type_name, hdr, tlen);
+	out->type_name[tlen] = '\0';
+	out->type_len = tlen;
+	out->have_type = true;
+	out->type = skg_type_from_name(hdr, tlen);
+
+	int d = (unsigned char)*p++ - '0';
+	if (d < 0 || d > 9) {
+		return -1;
+	}
+	uint64_t size = (uint64_t)d;
+	if (size != 0) {
+		for (;;) {
+			d = (unsigned char)*p - '0';
+			if (d < 0 || d > 9) {
+				break;
+			}
+			p++;
+			if (size > UINT64_MAX / 10) {
+				skg_lines_add(lines, "fatal: ", "size_t overflow: %" PRIu64 " * %u", size,
+				              10u);
+				return SKG_LOOSE_FATAL;
+			}
+			size *= 10;
+			if (size > UINT64_MAX - (uint64_t)d) {
+				skg_lines_add(lines, "fatal: ", "size_t overflow: %" PRIu64 " + %d", size, d);
+				return SKG_LOOSE_FATAL;
+			}
+			size += (uint64_t)d;
+		}
+	}
+	out->size = size;
+	if (*p != '\0') {
+		return -1;
+	}
+	out->have_header = true;
+	return 0;
+}
+
+/* Where load() left a deferred object: header + content + NUL at arena + arena_len. */
+struct region {
+	size_t hdr_len;
+	size_t len;
+};
+
+static const uint8_t zeros[4096];
+
+/*
+ * Compare the ID with the path's, say what git says. The ID was computed (header, content) in a
+ * non-streamed read.
+ */
+static int finish(struct skg_loose_object *out, const char *hex, const uint8_t expect[SKG_RAWSZ],
+                  const char *path, struct skg_lines *lines, const uint8_t digest[SKG_RAWSZ],
+                  const sha1kit_dc_detection *where)
+{
+	out->have_id = true;
+	memcpy(out->id, digest, SKG_RAWSZ);
+	out->where = *where;
+	char real[SKG_HEXSZ + 1];
+	skg_to_hex(digest, real);
+	int status = SKG_LOOSE_OK;
+	if (where->dv >= 0) {
+		add_collision(lines, hex, path, where);
+		status = SKG_LOOSE_COLLISION;
+	}
+	if (memcmp(digest, expect, SKG_RAWSZ) != 0) {
+		skg_lines_add(lines, "error: ", "%s: hash-path mismatch, found at: %s", real, path);
+		if (status == SKG_LOOSE_OK) {
+			status = SKG_LOOSE_MISMATCH;
+		}
+	}
+	if (out->type == SKG_NONE) {
+		skg_lines_add(lines, "error: ", "%s: object is of unknown type '%s': %s", real,
+		              out->type_name, path);
+		if (status == SKG_LOOSE_OK) {
+			status = SKG_LOOSE_UNKNOWN_TYPE;
+		}
+	}
+	if (status != SKG_LOOSE_OK && status != SKG_LOOSE_UNKNOWN_TYPE) {
+		out->content = NULL;
+	}
+	return status;
+}
+
+/* The rest of a blob above big_file_threshold, hashed as it is inflated (git's check_stream_oid). */
+static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t produced, size_t hdr_len,
+                       const char *hex, const uint8_t expect[SKG_RAWSZ], const char *path,
+                       skg_loose_stream_fn stream, void *sctx, struct skg_loose_object *out,
+                       struct skg_lines *lines)
+{
+	struct zs *zs = &r->zs;
+	uint64_t size = out->size;
+	sha1kit_dc_ctx c;
+	sha1kit_dc_init(&c, NULL);
+	sha1kit_dc_update(&c, hdr, produced); /* git hashes all the header call made */
+	if (stream != NULL && produced > hdr_len) {
+		stream(sctx, hdr + hdr_len, produced - hdr_len);
+	}
+	out->streamed = true;
+	uint64_t total = produced - hdr_len;
+	int st = Z_OK;
+	while (total <= size && (st == Z_OK || (st == Z_BUF_ERROR && zs->out_left == 0))) {
+		size_t want = size - total < STREAM_CHUNK ? (size_t)(size - total) : STREAM_CHUNK;
+		const uint8_t *before = zs->in;
+		zs->out = r->chunk;
+		zs->out_left = want;
+		st = zrun(zs, Z_FINISH, lines);
+		if (st == Z_MEM_ERROR) {
+			skg_lines_add(lines, "fatal: ", "inflate: out of memory");
+			return SKG_LOOSE_FATAL;
+		}
+		size_t got = want - zs->out_left;
+		sha1kit_dc_update(&c, r->chunk, got);
+		if (stream != NULL && got > 0) {
+			stream(sctx, r->chunk, got);
+		}
+		total += got;
+		if (got == 0 && zs->in == before && st == Z_BUF_ERROR) {
+			/* Content goes on past the header's size and zlib can make no progress into a
+			 * full buffer: git 2.39.5 calls inflate again for ever here. */
+			break;
+		}
+	}
+	if (st != Z_STREAM_END) {
+		skg_lines_add(lines, "error: ", "corrupt loose object '%s'", hex);
+		return corrupt(out, hex, path, lines);
+	}
+	if (zs->in_left != 0) {
+		skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
+		return corrupt(out, hex, path, lines);
+	}
+	uint8_t digest[SKG_RAWSZ];
+	sha1kit_dc_detection where;
+	sha1kit_dc_final(&c, digest, &where);
+	out->have_id = true;
+	memcpy(out->id, digest, SKG_RAWSZ);
+	out->where = where;
+	int status = SKG_LOOSE_OK;
+	if (where.dv >= 0) {
+		add_collision(lines, hex, path, &where);
+		status = SKG_LOOSE_COLLISION;
+	}
+	if (memcmp(digest, expect, SKG_RAWSZ) != 0) {
+		skg_lines_add(lines, "error: ", "hash mismatch for %s (expected %s)", path, hex);
+		skg_lines_add(lines, "error: ", "%s: object corrupt or missing: %s", hex, path);
+		if (status == SKG_LOOSE_OK) {
+			status = SKG_LOOSE_CORRUPT;
+		}
+	}
+	return status;
+}
+
+/*
+ * The rest of any other object, into a buffer of the header's size (git's unpack_loose_rest): the
+ * arena at arena_len holds header + content + NUL. The buffer grows with what is inflated, up to
+ * the header's size, instead of being allocated at that size first; zlib's outcome is the same.
+ */
+static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t produced, size_t hdr_len,
+                       size_t in_len, const char *hex, const uint8_t expect[SKG_RAWSZ], const char *path,
+                       struct skg_loose_object *out, struct skg_lines *lines, bool defer, struct region *reg)
+{
+	struct zs *zs = &r->zs;
+	uint64_t size = out->size;
+	if (size == UINT64_MAX) {
+		skg_lines_add(lines, "fatal: ", "Data too large to fit into virtual memory space.");
+		return SKG_LOOSE_FATAL;
+	}
+	if ((r->opt.max_size != 0 && size >= r->opt.max_size) || size > SIZE_MAX - hdr_len - 2) {
+		return fatal_oom(lines, size + 1);
+	}
+	size_t n = produced - hdr_len;
+	if (n > size) {
+		n = (size_t)size; /* inflated with the header, beyond the size: dropped, as git does */
+	}
+	size_t guess = in_len < SIZE_MAX / 4 ? in_len * 4 : SIZE_MAX;
+	if (guess < ((size_t)64 << 10)) {
+		guess = (size_t)64 << 10;
+	}
+	size_t cap = size < guess ? (size_t)size : guess;
+	if (!arena_reserve(r, hdr_len + cap + 1)) {
+		return fatal_oom(lines, hdr_len + cap + 1);
+	}
+	uint8_t *region = r->arena + r->arena_len;
+	memcpy(region, hdr, hdr_len + n);
+	size_t have = n;
+	int st = Z_OK;
+	while (st == Z_OK) {
+		region = r->arena + r->arena_len;
+		zs->out = region + hdr_len + have;
+		zs->out_left = cap - have;
+		st = zrun(zs, Z_FINISH, lines);
+		have = cap - zs->out_left;
+		if (st == Z_MEM_ERROR) {
+			skg_lines_add(lines, "fatal: ", "inflate: out of memory");
+			return SKG_LOOSE_FATAL;
+		}
+		if (st == Z_BUF_ERROR && zs->out_left == 0 && cap < size) {
+			/* Full, but git's buffer would not be: grow and go on. */
+			size_t ncap = cap > size / 2 ? (size_t)size : cap * 2;
+			if (!arena_reserve(r, hdr_len + ncap + 1)) {
+				return fatal_oom(lines, hdr_len + ncap + 1);
+			}
+			cap = ncap;
+			st = Z_OK;
+		}
+	}
+	region = r->arena + r->arena_len;
+	if (st != Z_STREAM_END || zs->in_left != 0) {
+		if (st < 0) {
+			skg_lines_add(lines, "error: ", "corrupt loose object '%s'", hex);
+		} else if (zs->in_left != 0) {
+			skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
+		}
+		skg_lines_add(lines, "error: ", "unable to unpack contents of %s", path);
+		return corrupt(out, hex, path, lines);
+	}
+	region[hdr_len + have] = '\0';
+	out->content = region + hdr_len;
+	if (have == size && defer && size < SOLO_SIZE) {
+		reg->hdr_len = hdr_len;
+		reg->len = hdr_len + have + 1;
+		return STATUS_PENDING;
+	}
+	uint8_t digest[SKG_RAWSZ];
+	sha1kit_dc_detection where;
+	if (have == size) {
+		sha1kit_dc(region, hdr_len + have, NULL, digest, &where);
+	} else {
+		/* Shorter than the header says: git hashes its whole buffer, see loose.h. */
+		sha1kit_dc_ctx c;
+		sha1kit_dc_init(&c, NULL);
+		sha1kit_dc_update(&c, region, hdr_len + have);
+		for (uint64_t left = size - have; left > 0;) {
+			size_t k = left < sizeof(zeros) ? (size_t)left : sizeof(zeros);
+			sha1kit_dc_update(&c, zeros, k);
+			left -= k;
+		}
+		sha1kit_dc_final(&c, digest, &where);
+	}
+	int status = finish(out, hex, expect, path, lines, digest, &where);
+	if (have < size && out->content != NULL) {
+		/* The padded ID is the path's: the content is what git would hand on, zeros included. */
+		if (!arena_reserve(r, hdr_len + (size_t)size + 1)) {
+			skg_lines_clear(lines);
+			return fatal_oom(lines, hdr_len + size + 1);
+		}
+		region = r->arena + r->arena_len;
+		memset(region + hdr_len + have, 0, (size_t)size - have + 1);
+		out->content = region + hdr_len;
+	}
+	return status;
+}
+
+/*
+ * Inflate and check the loose object file contents data[0..len) (len > 0). Returns a status, or
+ * STATUS_PENDING when `defer` is set and the object waits for a batch (*reg says where).
+ */
+static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                const char *hex, const uint8_t expect[SKG_RAWSZ], skg_loose_stream_fn stream, void *sctx,
+                struct skg_loose_object *out, struct skg_lines *lines, bool defer, struct region *reg)
+{
+	struct zs *zs = &r->zs;
+	if (inflateReset(&zs->z) != Z_OK) {
+		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", zerr_name(Z_STREAM_ERROR),
+		              "no message");
+		return SKG_LOOSE_FATAL;
+	}
+	zs->in = data;
+	zs->in_left = len;
+	uint8_t hdr[HEADER_BUF + 1];
+	zs->out = hdr;
+	zs->out_left = HEADER_BUF;
+	int st = zrun(zs, Z_NO_FLUSH, lines);
+	if (st == Z_MEM_ERROR) {
+		skg_lines_add(lines, "fatal: ", "inflate: out of memory");
+		return SKG_LOOSE_FATAL;
+	}
+	size_t produced = HEADER_BUF - zs->out_left;
+	if (st < Z_OK || memchr(hdr, '\0', produced) == NULL) {
+		skg_lines_add(lines, "error: ", "unable to unpack header of %s", path);
+		return corrupt(out, hex, path, lines);
+	}
+	int pr = parse_header((const char *)hdr, out, lines);
+	if (pr == SKG_LOOSE_FATAL) {
+		return pr;
+	}
+	if (pr < 0) {
+		skg_lines_add(lines, "error: ", "unable to parse header of %s", path);
+		return corrupt(out, hex, path, lines);
+	}
+	size_t hdr_len = strlen((const char *)hdr) + 1;
+	if (out->type == SKG_BLOB && out->size > r->opt.big_file_threshold) {
+		return stream_rest(r, hdr, produced, hdr_len, hex, expect, path, stream, sctx, out, lines);
+	}
+	return buffer_rest(r, hdr, produced, hdr_len, len, hex, expect, path, out, lines, defer, reg);
+}
+
+static void object_init(struct skg_loose_object *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->where.dv = -1;
+}
+
+static int empty_file(const struct skg_loose_object *out, const char *hex, const char *path,
+                      struct skg_lines *lines)
+{
+	skg_lines_add(lines, "error: ", "object file %s is empty", path);
+	/* git's mmap step reports the errno it finds, which is ENOENT from its start-up. */
+	skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(ENOENT));
+	return corrupt(out, hex, path, lines);
+}
+
+/* Read all of fd (st_size `len`) into r->file; the number of bytes read, or -1 with errno. */
+static ssize_t read_all(struct skg_loose_reader *r, int fd, size_t len)
+{
+	if (len > r->file_cap) {
+		uint8_t *nb = realloc(r->file, len);
+		if (nb == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		r->file = nb;
+		r->file_cap = len;
+	}
+	size_t got = 0;
+	while (got < len) {
+		ssize_t k = read(fd, r->file + got, len - got);
+		if (k < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return -1;
+		}
+		if (k == 0) {
+			break;
+		}
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t expect[SKG_RAWSZ],
+                     skg_loose_stream_fn stream, void *sctx, struct skg_loose_object *out,
+                     struct skg_lines *lines, bool defer, struct region *reg)
+{
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(expect, hex);
+	skg_lines_clear(lines);
+	object_init(out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(errno));
+		return corrupt(out, hex, path, lines);
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(e));
+		return corrupt(out, hex, path, lines);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return empty_file(out, hex, path, lines);
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > SIZE_MAX) {
+		/* git maps it and dies: a directory cannot be mapped. */
+		close(fd);
+		skg_lines_add(lines, "fatal: ", "mmap failed: %s",
+		              strerror(S_ISREG(st.st_mode) ? ENOMEM : ENODEV));
+		return SKG_LOOSE_FATAL;
+	}
+	size_t len = (size_t)st.st_size;
+	const uint8_t *data;
+	void *map = NULL;
+	if (len <= FILE_READ_MAX) {
+		ssize_t got = read_all(r, fd, len);
+		int e = errno;
+		close(fd);
+		if (got < 0) {
+			skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(e));
+			return corrupt(out, hex, path, lines);
+		}
+		if (got == 0) {
+			return empty_file(out, hex, path, lines); /* emptied since fstat */
+		}
+		len = (size_t)got;
+		data = r->file;
+	} else {
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		int e = errno;
+		close(fd);
+		if (map == MAP_FAILED) {
+			skg_lines_add(lines, "fatal: ", "mmap failed: %s", strerror(e));
+			return SKG_LOOSE_FATAL;
+		}
+		data = map;
+	}
+	int status = load(r, data, len, path, hex, expect, stream, sctx, out, lines, defer, reg);
+	if (map != NULL) {
+		munmap(map, len);
+	}
+	return status;
+}
+
+int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t expect_id[SKG_RAWSZ],
+                   skg_loose_stream_fn stream, void *stream_ctx, struct skg_loose_object *out,
+                   struct skg_lines *lines)
+{
+	arena_release(r);
+	return read_file(r, path, expect_id, stream, stream_ctx, out, lines, false, NULL);
+}
+
+int skg_loose_parse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                    const uint8_t expect_id[SKG_RAWSZ], skg_loose_stream_fn stream, void *stream_ctx,
+                    struct skg_loose_object *out, struct skg_lines *lines)
+{
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(expect_id, hex);
+	arena_release(r);
+	skg_lines_clear(lines);
+	object_init(out);
+	if (len == 0) {
+		return empty_file(out, hex, path, lines);
+	}
+	return load(r, data, len, path, hex, expect_id, stream, stream_ctx, out, lines, false, NULL);
+}
+
+/* ---- The whole directory, with batched IDs -------------------------------------------------- */
+
+struct walk {
+	struct skg_loose_reader *r;
+	skg_loose_checked_fn on_object;
+	skg_loose_report_fn on_report;
+	void *ctx;
+};
+
+/* Hash the pending objects together and deliver them in order. */
+static int flush(struct walk *w)
+{
+	struct skg_loose_reader *r = w->r;
+	size_t n = r->npend;
+	if (n == 0) {
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		r->msgs[i].data = r->arena + r->pend[i].region_off;
+		r->msgs[i].len = r->pend[i].hdr_len + (size_t)r->pend[i].obj.size;
+	}
+	sha1kit_dc_batch(r->msgs, n, NULL, r->digests, r->where);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct pending *p = &r->pend[i];
+		const char *path = r->paths + p->path_off;
+		char hex[SKG_HEXSZ + 1];
+		skg_to_hex(p->expect, hex);
+		p->obj.content = r->arena + p->region_off + p->hdr_len;
+		skg_lines_clear(&r->blines);
+		int st = finish(&p->obj, hex, p->expect, path, &r->blines, r->digests + SKG_RAWSZ * i,
+		                &r->where[i]);
+		rc = w->on_object(w->ctx, p->expect, path, st, &p->obj, &r->blines);
+	}
+	r->npend = 0;
+	r->paths_len = 0;
+	return rc;
+}
+
+/* Keep a copy of path for a pending object; its offset, or SIZE_MAX when out of memory. */
+static size_t keep_path(struct skg_loose_reader *r, const char *path)
+{
+	size_t len = strlen(path) + 1;
+	if (r->paths_len + len > r->paths_cap) {
+		size_t cap = r->paths_cap ? r->paths_cap : 4096;
+		while (cap < r->paths_len + len) {
+			cap *= 2;
+		}
+		char *np = realloc(r->paths, cap);
+		if (np == NULL) {
+			return SIZE_MAX;
+		}
+		r->paths = np;
+		r->paths_cap = cap;
+	}
+	memcpy(r->paths + r->paths_len, path, len);
+	size_t off = r->paths_len;
+	r->paths_len += len;
+	return off;
+}
+
+static int walk_object(void *vctx, const uint8_t id[SKG_RAWSZ], const char *path)
+{
+	struct walk *w = vctx;
+	struct skg_loose_reader *r = w->r;
+	struct skg_loose_object obj;
+	struct region reg = {0, 0};
+	int st = read_file(r, path, id, NULL, NULL, &obj, &r->lines, true, &reg);
+	if (st == STATUS_PENDING) {
+		size_t off = keep_path(r, path);
+		if (off != SIZE_MAX) {
+			struct pending *p = &r->pend[r->npend++];
+			p->path_off = off;
+			p->region_off = r->arena_len;
+			p->hdr_len = reg.hdr_len;
+			memcpy(p->expect, id, SKG_RAWSZ);
+			p->obj = obj;
+			p->obj.content = NULL;
+			r->arena_len += reg.len;
+			if (r->npend < BATCH_MAX && r->arena_len < BATCH_BYTES) {
+				return 0;
+			}
+			int rc = flush(w);
+			arena_release(r);
+			return rc;
+		}
+		/* No memory to keep it waiting: hash it alone now. */
+		char hex[SKG_HEXSZ + 1];
+		skg_to_hex(id, hex);
+		uint8_t digest[SKG_RAWSZ];
+		sha1kit_dc_detection where;
+		const uint8_t *region = r->arena + r->arena_len;
+		sha1kit_dc(region, reg.hdr_len + (size_t)obj.size, NULL, digest, &where);
+		obj.content = region + reg.hdr_len;
+		st = finish(&obj, hex, id, path, &r->lines, digest, &where);
+	}
+	int rc = flush(w);
+	if (rc == 0) {
+		rc = w->on_object(w->ctx, id, path, st, &obj, &r->lines);
+	}
+	arena_release(r);
+	return rc;
+}
+
+/* A report of the walk: objects read before it are delivered first, to keep git's order. */
+static int walk_report(void *vctx, const char *line, bool is_error)
+{
+	struct walk *w = vctx;
+	int rc = flush(w);
+	arena_release(w->r);
+	if (rc == 0 && w->on_report != NULL) {
+		rc = w->on_report(w->ctx, line, is_error);
+	}
+	return rc;
+}
+
+int skg_loose_check_all(struct skg_loose_reader *r, const char *objdir, skg_loose_checked_fn on_object,
+                        skg_loose_report_fn on_report, void *ctx)
+{
+	struct walk w = {r, on_object, on_report, ctx};
+	arena_release(r);
+	r->npend = 0;
+	r->paths_len = 0;
+	int rc = skg_loose_for_each(objdir, walk_object, walk_report, &w);
+	if (rc == 0) {
+		rc = flush(&w);
+	}
+	r->npend = 0;
+	r->paths_len = 0;
+	arena_release(r);
+	return rc;
+}

@@ -1,0 +1,228 @@
+/*
+ * loose.h - Git loose objects: the files objects/xx/<38 hex digits>, zlib streams of
+ * "<type> <size>\0<content>" whose SHA-1 is the object ID named by the path.
+ *
+ * Part of the Git layer (src/git/, library sha1kit_git). Sources: Git's
+ * Documentation/gitformat-loose.txt ("Loose objects", "Object format"), RFC 1950 (the zlib stream),
+ * and git 2.39.5 itself: every diagnostic below is worded as `git fsck --full` prints it, which was
+ * established by running git 2.39.5 on corrupted repositories (tests/git/test_loose.sh compares).
+ *
+ * What git 2.39.5 `git fsck --full` does with a loose object, and what this module reproduces:
+ *  - The walk visits objects/00 ... objects/ff (lowercase), in that order, each in readdir order. A
+ *    name of 38 hex digits (either case) is an object; a name starting "tmp_obj_" is skipped
+ *    silently; anything else (files, directories, 37 or 39 digits, "G" among digits) gives the line
+ *    "bad sha1 file: PATH" on stderr, without "error: " and without changing the exit status. A
+ *    subdirectory that exists but cannot be opened (e.g. objects/13 is a file) gives "error: unable
+ *    to open PATH: STRERROR" and ends the walk there (git does not look at the later
+ *    subdirectories); this does not change git's exit status either.
+ *  - An object is inflated with zlib: first into a 32-byte header buffer in one inflate call; the
+ *    header must end (NUL byte) in the bytes that call produced, else "unable to unpack header".
+ *    The header is "<type> <size>\0": the type is every byte up to the first space (any bytes; a
+ *    name other than commit/tree/blob/tag is an "unknown type", which git reads, hashes and
+ *    reports), the size is canonical decimal (no leading zero, no sign, no blank), overflowing
+ *    64 bits is fatal ("size_t overflow: A * 10" / "size_t overflow: A + D").
+ *  - Blobs larger than core.bigFileThreshold (512 MiB by default) are streamed: hashed while
+ *    inflated, never held in memory. Everything else is inflated into a buffer of the header's
+ *    size: content beyond it that was already inflated with the header (within the first 32
+ *    bytes) is dropped silently, content beyond it after that is "corrupt"; content shorter than
+ *    the header says is not an inflate error: git hashes its buffer of the header's size, whose
+ *    tail it never wrote (heap garbage, zeros for a fresh allocation), and reports a hash-path
+ *    mismatch with that ID. This module hashes zeros there (git's ID for a large size, where the
+ *    allocation is fresh; for small sizes git's ID is unpredictable).
+ *  - The ID is SHA-1 of header and content with collision detection (SHA-1DC). Git dies when it
+ *    detects a collision attack ("fatal: SHA-1 appears to be part of a collision attack: HEX");
+ *    this module reports it as an error of its own (SKG_LOOSE_COLLISION) and goes on.
+ *
+ * Diagnostics come back as text lines (struct skg_lines) exactly as git prints them on stderr,
+ * with their "error: " / "fatal: " prefix, so that a command prints them unchanged. This module
+ * never prints and never exits; it keeps no global mutable state. Each reader is used by one
+ * thread at a time.
+ */
+#ifndef SHA1KIT_GIT_LOOSE_H
+#define SHA1KIT_GIT_LOOSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object.h"
+#include "sha1kit.h"
+
+/* ---- Diagnostic lines ------------------------------------------------------------------------ */
+
+/* Room for the lines of one object or one file: a few lines of up to 4096 bytes each. */
+#define SKG_LINES_SIZE 16384
+
+/*
+ * Lines as git writes them to stderr: each ends with '\n', the whole is NUL-terminated. Lines
+ * git writes through error()/warning()/die() carry its prefix ("error: ", "warning: ", "fatal: "),
+ * have control characters other than tab and newline replaced by '?', and are cut to 4095 bytes,
+ * as git does; lines git writes with fprintf (e.g. "bad sha1 file: PATH", the commit-graph and
+ * multi-pack-index verify reports) are unprefixed and unchanged. When a line does not fit,
+ * `truncated` is set and the line is dropped.
+ */
+struct skg_lines {
+	size_t len;     /* bytes of text, without the final NUL */
+	unsigned count; /* number of lines as printed: newline characters in text (a message can
+	                 * hold one, e.g. an unknown type name, which git prints as it is) */
+	bool truncated; /* some line did not fit and was left out */
+	char text[SKG_LINES_SIZE];
+};
+
+/* Empty `lines`. */
+void skg_lines_clear(struct skg_lines *lines);
+
+/*
+ * Append one line: `prefix` (e.g. "error: "; NULL for an unprefixed fprintf-style line) and the
+ * printf-formatted message, with git's treatment of either kind (above), and a newline.
+ */
+void skg_lines_add(struct skg_lines *lines, const char *prefix, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- The walk over an objects directory -------------------------------------------------------- */
+
+/*
+ * Called for every loose object file: its ID (from the path) and its path, OBJDIR/xx/NAME with
+ * NAME as found (upper-case digits stay upper case). Non-zero stops the walk with that value.
+ */
+typedef int (*skg_loose_object_fn)(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path);
+
+/*
+ * Called for what the walk reports besides objects, with git's line: "bad sha1 file: PATH"
+ * (is_error false) or "error: unable to open PATH: STRERROR" (is_error true; the walk then stops,
+ * as git's does). Neither changes git fsck's exit status. Non-zero stops the walk with that value.
+ * The line has no final newline.
+ */
+typedef int (*skg_loose_report_fn)(void *ctx, const char *line, bool is_error);
+
+/*
+ * Walk the loose objects of `objdir` as git does (objects/00..ff, readdir order; see above).
+ * Paths are objdir + "/" + "xx/NAME" ("/" left out when objdir ends with one), as git forms them.
+ * `on_report` may be NULL. Returns 0 when every subdirectory was visited, a callback's non-zero
+ * value when one stopped the walk, SKG_LOOSE_WALK_STOPPED when a subdirectory could not be opened
+ * (reported; git fsck stops its walk there too, then goes on with the packs and the rest, its exit
+ * status unchanged), SKG_LOOSE_WALK_NOMEM when memory ran out (reported as "fatal: Out of memory,
+ * malloc failed ..." with is_error true).
+ */
+#define SKG_LOOSE_WALK_STOPPED (-1)
+#define SKG_LOOSE_WALK_NOMEM   (-2)
+int skg_loose_for_each(const char *objdir, skg_loose_object_fn on_object, skg_loose_report_fn on_report,
+                       void *ctx);
+
+/* ---- Reading objects ----------------------------------------------------------------------------- */
+
+/* What became of one loose object (the lines say it in git's words). */
+enum skg_loose_status {
+	SKG_LOOSE_OK = 0,           /* known type, ID equals the path's */
+	SKG_LOOSE_UNKNOWN_TYPE = 1, /* read and hashed, ID equals the path's, type not one of the four:
+	                             * "error: ID: object is of unknown type 'T': PATH" */
+	SKG_LOOSE_CORRUPT = 2,      /* git's read_loose_object failed: the lines end with
+	                             * "error: ID: object corrupt or missing: PATH" (then, for an
+	                             * unknown type, the unknown-type line with the null ID) */
+	SKG_LOOSE_MISMATCH = 3,     /* inflated fine but hashes to another ID:
+	                             * "error: REAL: hash-path mismatch, found at: PATH" */
+	SKG_LOOSE_COLLISION = 4,    /* SHA-1DC detected a collision attack in header + content:
+	                             * "error: ID: SHA-1 collision attack detected (disturbance vector
+	                             * II(52,0), block at byte offset N): PATH" (git would die) */
+	SKG_LOOSE_FATAL = 5,        /* git 2.39.5 dies here: one line "fatal: ..." (mmap of a
+	                             * non-regular file, a size overflowing 64 bits, an allocation git
+	                             * cannot make, memory exhausted in this reader) */
+};
+
+/* Options of a reader. Fill with skg_loose_options_default() first. */
+struct skg_loose_options {
+	/* core.bigFileThreshold: blobs whose size is above it are streamed (not held in memory).
+	 * Default 512 MiB, git's. */
+	uint64_t big_file_threshold;
+	/* Model of git's allocation of a non-streamed object's buffer (size + 1 bytes): a header size
+	 * at or above this limit is reported as git reports a failed allocation ("fatal: Out of
+	 * memory, malloc failed (tried to allocate SIZE+1 bytes)"); smaller sizes are read (memory
+	 * grows only with the content actually inflated, zeros are hashed for what is missing).
+	 * Default 8 GiB; 0 = no limit. */
+	uint64_t max_size;
+};
+
+/* Fill `opt` with the defaults above. */
+void skg_loose_options_default(struct skg_loose_options *opt);
+
+/*
+ * One object as read. `content` (when not NULL) points into the reader's memory and stays valid
+ * until the next call on the reader (or, in a skg_loose_check_all() callback, until it returns).
+ */
+struct skg_loose_object {
+	bool have_type;                 /* the header had a type word (the bytes before its first
+	                                 * space); set even when the size after it is bad */
+	bool have_header;               /* the whole header parsed (type and size are set) */
+	enum skg_type type;             /* SKG_NONE for an unknown type name (or no type word) */
+	char type_name[SKG_HEADER_MAX]; /* the header's type as in the file, NUL-terminated */
+	size_t type_len;                /* its length (it may contain any byte but NUL and space) */
+	uint64_t size;                  /* the header's size */
+	bool streamed;                  /* a blob above big_file_threshold: content was not kept */
+	const uint8_t *content;         /* OK / UNKNOWN_TYPE, not streamed: `size` bytes and a NUL */
+	bool have_id;                   /* header and content were hashed: id and where are valid */
+	uint8_t id[SKG_RAWSZ];          /* SHA-1 of header + content (git's "real" ID) */
+	sha1kit_dc_detection where;     /* dv >= 0: a collision attack was detected; offset counts
+	                                 * the hashed bytes, the header included */
+};
+
+/*
+ * Receives the content of a streamed blob as it is inflated and hashed (the bytes git hashes
+ * after the header, in order; possibly fewer or more than the header's size when the object is
+ * corrupt). May be NULL.
+ */
+typedef void (*skg_loose_stream_fn)(void *ctx, const uint8_t *data, size_t len);
+
+struct skg_loose_reader;
+
+/* A reader (one reused zlib state and buffers); NULL when out of memory. opt NULL: defaults. */
+struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *opt);
+
+/* Free a reader (NULL allowed). */
+void skg_loose_reader_free(struct skg_loose_reader *r);
+
+/*
+ * Read, inflate and check the loose object at `path`, which should have the ID `expect_id` (the
+ * path's). Fills `out` and replaces `lines` with what git fsck prints for this object up to its
+ * parse of the content (nothing for SKG_LOOSE_OK). Returns an enum skg_loose_status.
+ * For an empty file, git's lines are "object file PATH is empty", "unable to mmap PATH: No such
+ * file or directory" (git reports a stale errno there) and "object corrupt or missing".
+ */
+int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t expect_id[SKG_RAWSZ],
+                   skg_loose_stream_fn stream, void *stream_ctx, struct skg_loose_object *out,
+                   struct skg_lines *lines);
+
+/*
+ * skg_loose_read() of a loose object file already in memory: `data`, `len` bytes (len 0 is the
+ * empty file); `path` is used in the messages only. The data is only read.
+ */
+int skg_loose_parse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                    const uint8_t expect_id[SKG_RAWSZ], skg_loose_stream_fn stream, void *stream_ctx,
+                    struct skg_loose_object *out, struct skg_lines *lines);
+
+/*
+ * Called by skg_loose_check_all() for every object, in the walk's order, with its ID (from the
+ * path), path, status (enum skg_loose_status), what was read and the lines git prints for it.
+ * All pointers are valid during the call only. Non-zero stops the walk with that value.
+ */
+typedef int (*skg_loose_checked_fn)(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path, int status,
+                                    const struct skg_loose_object *obj, const struct skg_lines *lines);
+
+/*
+ * The loose-object part of git fsck: skg_loose_for_each() over `objdir`, reading every object as
+ * skg_loose_read() does. Small objects are inflated into one arena and their IDs computed
+ * together with sha1kit_dc_batch(); callbacks still come one object at a time in the walk's order.
+ * Streamed blobs are not passed to any stream function. Returns as skg_loose_for_each().
+ */
+int skg_loose_check_all(struct skg_loose_reader *r, const char *objdir, skg_loose_checked_fn on_object,
+                        skg_loose_report_fn on_report, void *ctx);
+
+/*
+ * The line that reports a collision attack in the object named `hex` at `path` (without the
+ * "error: " prefix and newline), e.g. "HEX: SHA-1 collision attack detected (disturbance vector
+ * II(52,0), block at byte offset 256): PATH", written to buf (n bytes, truncated to fit, always
+ * NUL-terminated when n > 0). The offset is `where->offset`. Returns the length it would have.
+ */
+size_t skg_loose_collision_message(char *buf, size_t n, const char *hex, const char *path,
+                                   const sha1kit_dc_detection *where);
+
+#endif /* SHA1KIT_GIT_LOOSE_H */

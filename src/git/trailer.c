@@ -1,0 +1,926 @@
+/*
+ * trailer.c - headers and trailing checksums of commit-graph, multi-pack-index and .rev files
+ * (trailer.h).
+ *
+ * Files are read whole into memory. Where git reads a field of a damaged file beyond its end (a
+ * chunk table longer than the file, pack names running off the end), it reads from its mapping
+ * the zero bytes that fill the last page; this module reads zeros there too.
+ */
+#include "trailer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sha1kit.h"
+
+#define HASH_LEN  20
+#define TOC_ENTRY 12 /* chunk id (4) + offset (8) */
+
+/* ---- Files ------------------------------------------------------------------------------------- */
+
+struct file {
+	const uint8_t *data;
+	size_t len;
+	uint8_t *owned; /* what to free (NULL for the caller's buffer) */
+};
+
+static uint8_t byte_at(const struct file *f, uint64_t off)
+{
+	return off < f->len ? f->data[off] : 0;
+}
+
+static uint32_t be32_at(const struct file *f, uint64_t off)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++) {
+		v = v << 8 | byte_at(f, off + (uint64_t)i);
+	}
+	return v;
+}
+
+static uint64_t be64_at(const struct file *f, uint64_t off)
+{
+	return (uint64_t)be32_at(f, off) << 32 | be32_at(f, off + 4);
+}
+
+enum open_result {
+	OPENED = 0,
+	NOT_OPENED = 1,  /* open failed: *err has errno */
+	STAT_FAILED = 2, /* fstat failed: *err has errno */
+	READ_FAILED = 3  /* *err has errno */
+};
+
+/*
+ * Open path; *size receives its size, *regular whether it is a regular file. When `min` is
+ * reached and the file is regular, its contents are read into f (with one NUL byte after them).
+ */
+static enum open_result open_file(const char *path, size_t min, struct file *f, uint64_t *size, bool *regular,
+                                  int *err)
+{
+	f->data = NULL;
+	f->len = 0;
+	f->owned = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		*err = errno;
+		return NOT_OPENED;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		*err = errno;
+		close(fd);
+		return STAT_FAILED;
+	}
+	*size = (uint64_t)st.st_size;
+	*regular = S_ISREG(st.st_mode);
+	if (!*regular || *size < min) {
+		close(fd);
+		return OPENED;
+	}
+	if (*size > SIZE_MAX - 1) {
+		close(fd);
+		*err = ENOMEM;
+		return READ_FAILED;
+	}
+	size_t len = (size_t)*size;
+	f->owned = malloc(len + 1);
+	if (f->owned == NULL) {
+		close(fd);
+		*err = ENOMEM;
+		return READ_FAILED;
+	}
+	size_t got = 0;
+	while (got < len) {
+		ssize_t k = read(fd, f->owned + got, len - got);
+		if (k < 0 && errno == EINTR) {
+			continue;
+		}
+		if (k <= 0) {
+			*err = k < 0 ? errno : EIO;
+			close(fd);
+			free(f->owned);
+			f->owned = NULL;
+			return READ_FAILED;
+		}
+		got += (size_t)k;
+	}
+	close(fd);
+	f->owned[len] = 0;
+	f->data = f->owned;
+	f->len = len;
+	return OPENED;
+}
+
+bool skg_trailer_checksum_ok(const uint8_t *data, size_t len)
+{
+	if (len < HASH_LEN) {
+		return false;
+	}
+	uint8_t sum[SHA1KIT_DIGEST_SIZE];
+	sha1kit_fast(data, len - HASH_LEN, sum);
+	return memcmp(sum, data + len - HASH_LEN, HASH_LEN) == 0;
+}
+
+/* ---- The chunk table (gitformat-chunk) --------------------------------------------------------- */
+
+struct chunk {
+	uint32_t id;
+	uint64_t off, size;
+};
+
+struct chunks {
+	unsigned n;
+	struct chunk c[256];
+};
+
+/* Read `n` entries at toc as git's read_table_of_contents(); 0 when fine, else lines say why. */
+static int read_toc(const struct file *f, uint64_t toc, unsigned n, struct chunks *out,
+                    struct skg_lines *lines)
+{
+	out->n = 0;
+	for (unsigned k = 0; k < n; k++) {
+		uint32_t id = be32_at(f, toc);
+		uint64_t off = be64_at(f, toc + 4);
+		if (id == 0) {
+			skg_lines_add(lines, "error: ", "terminating chunk id appears earlier than expected");
+			return -1;
+		}
+		toc += TOC_ENTRY;
+		uint64_t next = be64_at(f, toc + 4);
+		if (next < off || next > f->len - HASH_LEN) {
+			skg_lines_add(lines, "error: ", "improper chunk offset(s) %" PRIx64 " and %" PRIx64,
+			              off, next);
+			return -1;
+		}
+		for (unsigned j = 0; j < out->n; j++) {
+			if (out->c[j].id == id) {
+				skg_lines_add(lines, "error: ", "duplicate chunk ID %" PRIx32 " found", id);
+				return -1;
+			}
+		}
+		out->c[out->n].id = id;
+		out->c[out->n].off = off;
+		out->c[out->n].size = next - off;
+		out->n++;
+	}
+	uint32_t id = be32_at(f, toc);
+	if (id != 0) {
+		skg_lines_add(lines, "error: ", "final chunk has non-zero id %" PRIx32, id);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct chunk *find_chunk(const struct chunks *cs, uint32_t id)
+{
+	for (unsigned i = 0; i < cs->n; i++) {
+		if (cs->c[i].id == id) {
+			return &cs->c[i];
+		}
+	}
+	return NULL;
+}
+
+#define ID4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+/* ---- commit-graph ---------------------------------------------------------------------------------- */
+
+#define GRAPH_SIGNATURE ID4('C', 'G', 'P', 'H')
+#define GRAPH_HEADER    8
+#define GRAPH_FANOUT    (4 * 256)
+#define GRAPH_MIN_SIZE  (GRAPH_HEADER + 4 * TOC_ENTRY + GRAPH_FANOUT + HASH_LEN)
+
+struct graph {
+	struct file f;
+	uint8_t oid[HASH_LEN]; /* its last 20 bytes */
+	bool has_base;         /* a BASE chunk */
+	uint64_t base_off;
+	struct graph *base; /* the next layer down in a chain */
+};
+
+enum load_result {
+	LOADED = 0,
+	ABSENT = 1, /* could not be opened (git says nothing); *err has errno */
+	FAILED = 2, /* reported */
+	DIED = 3    /* reported with a "fatal: " line */
+};
+
+static void graph_free(struct graph *g)
+{
+	while (g != NULL) {
+		struct graph *b = g->base;
+		free(g->f.owned);
+		free(g);
+		g = b;
+	}
+}
+
+/* git's parse_commit_graph() of a whole file of at least GRAPH_MIN_SIZE bytes; *out keeps f when
+ * LOADED, else f.owned is freed. */
+static enum load_result graph_parse(struct file f, struct graph **out, struct skg_lines *lines)
+{
+	uint32_t sig = be32_at(&f, 0);
+	unsigned version = f.data[4], hash_version = f.data[5], nchunks = f.data[6];
+	enum load_result res = FAILED;
+	struct chunks *cs = NULL;
+	if (sig != GRAPH_SIGNATURE) {
+		skg_lines_add(lines, "error: ", "commit-graph signature %X does not match signature %X", sig,
+		              GRAPH_SIGNATURE);
+	} else if (version != 1) {
+		skg_lines_add(lines, "error: ", "commit-graph version %X does not match version %X", version,
+		              1u);
+	} else if (hash_version != 1) {
+		skg_lines_add(lines, "error: ", "commit-graph hash version %X does not match version %X",
+		              hash_version, 1u);
+	} else if (f.len < GRAPH_HEADER + (nchunks + 1) * TOC_ENTRY + GRAPH_FANOUT + HASH_LEN) {
+		skg_lines_add(lines, "error: ", "commit-graph file is too small to hold %u chunks", nchunks);
+	} else if ((cs = malloc(sizeof(*cs))) == NULL) {
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
+		              sizeof(*cs));
+		res = DIED;
+	} else if (read_toc(&f, GRAPH_HEADER, nchunks, cs, lines) != 0) {
+		/* reported */
+	} else if (find_chunk(cs, ID4('O', 'I', 'D', 'F')) == NULL) {
+		skg_lines_add(lines, "error: ", "commit-graph is missing the OID Fanout chunk");
+	} else if (find_chunk(cs, ID4('O', 'I', 'D', 'L')) == NULL) {
+		skg_lines_add(lines, "error: ", "commit-graph is missing the OID Lookup chunk");
+	} else if (find_chunk(cs, ID4('C', 'D', 'A', 'T')) == NULL) {
+		skg_lines_add(lines, "error: ", "commit-graph is missing the Commit Data chunk");
+	} else {
+		struct graph *g = calloc(1, sizeof(*g));
+		if (g == NULL) {
+			skg_lines_add(lines,
+			              "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
+			              sizeof(*g));
+			res = DIED;
+		} else {
+			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
+			g->f = f;
+			memcpy(g->oid, f.data + f.len - HASH_LEN, HASH_LEN);
+			g->has_base = base != NULL;
+			g->base_off = base != NULL ? base->off : 0;
+			*out = g;
+			free(cs);
+			return LOADED;
+		}
+	}
+	free(cs);
+	free(f.owned);
+	return res;
+}
+
+/* git's load_commit_graph_one(): open, size, parse_commit_graph(). */
+static enum load_result graph_load(const char *path, struct graph **out, int *err, struct skg_lines *lines)
+{
+	*out = NULL;
+	struct file f;
+	uint64_t size;
+	bool regular;
+	enum open_result o = open_file(path, GRAPH_MIN_SIZE, &f, &size, &regular, err);
+	if (o == NOT_OPENED || o == STAT_FAILED) {
+		return ABSENT;
+	}
+	if (size < GRAPH_MIN_SIZE) {
+		skg_lines_add(lines, "error: ", "commit-graph file is too small");
+		return FAILED;
+	}
+	if (o == READ_FAILED || !regular) {
+		skg_lines_add(lines, "fatal: ", "mmap failed: %s",
+		              strerror(o == READ_FAILED ? *err : ENODEV));
+		return DIED;
+	}
+	return graph_parse(f, out, lines);
+}
+
+static bool hex_to_oid(const char *s, uint8_t *oid)
+{
+	for (int i = 0; i < 2 * HASH_LEN; i++) {
+		char c = s[i];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+			return false;
+		}
+	}
+	return skg_from_hex(s, oid);
+}
+
+static char *path_join(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *p = malloc(n);
+	if (p != NULL) {
+		snprintf(p, n, "%s%s%s", a, b, c);
+	}
+	return p;
+}
+
+/*
+ * git's load_commit_graph_chain(): the layers named by info/commit-graphs/commit-graph-chain that
+ * load and fit together, tip first (NULL when none). *died when a fatal line was added.
+ */
+static struct graph *chain_load(const char *objdir, struct skg_lines *lines, bool *died)
+{
+	*died = false;
+	char *chain_name = path_join(objdir, "/info/commit-graphs/commit-graph-chain", "");
+	if (chain_name == NULL) {
+		*died = true;
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return NULL;
+	}
+	FILE *fp = fopen(chain_name, "r");
+	struct stat st;
+	int stat_res = stat(chain_name, &st);
+	free(chain_name);
+	if (fp == NULL) {
+		return NULL;
+	}
+	if (stat_res != 0 || st.st_size <= 2 * HASH_LEN) {
+		fclose(fp);
+		return NULL;
+	}
+	uint64_t count = (uint64_t)st.st_size / (2 * HASH_LEN + 1);
+	uint8_t(*oids)[HASH_LEN] = calloc((size_t)count, HASH_LEN);
+	if (oids == NULL) {
+		fclose(fp);
+		*died = true;
+		skg_lines_add(lines, "fatal: ", "Out of memory, calloc failed");
+		return NULL;
+	}
+	struct graph *chain = NULL;
+	char *line = NULL;
+	size_t line_cap = 0;
+	for (uint64_t i = 0; i < count; i++) {
+		ssize_t n = getline(&line, &line_cap, fp);
+		if (n < 0) {
+			break;
+		}
+		if (n > 0 && line[n - 1] == '\n') {
+			line[n - 1] = '\0';
+		}
+		/* git keeps the line in a strbuf but uses it as a C string from here on */
+		if (strlen(line) < 2 * HASH_LEN || !hex_to_oid(line, oids[i])) {
+			skg_lines_add(lines, "warning: ", "invalid commit-graph chain: line '%s' not a hash",
+			              line);
+			break;
+		}
+		bool valid = false;
+		char *graph_name = path_join(objdir, "/info/commit-graphs/graph-", line);
+		char *full = graph_name != NULL ? path_join(graph_name, ".graph", "") : NULL;
+		free(graph_name);
+		if (full == NULL) {
+			*died = true;
+			skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+			break;
+		}
+		struct graph *g;
+		int err = 0;
+		enum load_result lr = graph_load(full, &g, &err, lines);
+		free(full);
+		if (lr == DIED) {
+			*died = true;
+			break;
+		}
+		if (lr == LOADED) {
+			/* git's add_graph_to_chain() */
+			bool fits = true;
+			if (i > 0 && !g->has_base) {
+				skg_lines_add(lines, "warning: ", "commit-graph has no base graphs chunk");
+				fits = false;
+			}
+			const struct graph *cur = chain;
+			for (uint64_t k = i; fits && k-- > 0;) {
+				bool same_base = true;
+				for (int b = 0; b < HASH_LEN; b++) {
+					if (byte_at(&g->f, g->base_off + HASH_LEN * k + (uint64_t)b) !=
+					    oids[k][b]) {
+						same_base = false;
+					}
+				}
+				if (cur == NULL || memcmp(oids[k], cur->oid, HASH_LEN) != 0 || !same_base) {
+					skg_lines_add(lines,
+					              "warning: ", "commit-graph chain does not match");
+					fits = false;
+					break;
+				}
+				cur = cur->base;
+			}
+			if (fits) {
+				g->base = chain;
+				chain = g;
+				valid = true;
+			} else {
+				g->base = NULL;
+				graph_free(g);
+			}
+		}
+		if (!valid) {
+			skg_lines_add(lines, "warning: ", "unable to find all commit-graph files");
+			break;
+		}
+	}
+	free(line);
+	free(oids);
+	fclose(fp);
+	return chain;
+}
+
+static int status_of(const struct skg_lines *lines, bool died, bool bad, bool present)
+{
+	if (died) {
+		return SKG_TRAILER_FATAL;
+	}
+	if (bad) {
+		return SKG_TRAILER_BAD;
+	}
+	if (lines->count > 0 || lines->truncated) {
+		return SKG_TRAILER_WARNED;
+	}
+	return present ? SKG_TRAILER_OK : SKG_TRAILER_ABSENT;
+}
+
+/* The checksum part of git's verify_commit_graph(), from g down its chain; true if all fine. */
+static bool graph_verify(const struct graph *g, struct skg_lines *lines)
+{
+	bool ok = true;
+	for (; g != NULL; g = g->base) {
+		if (!skg_trailer_checksum_ok(g->f.data, g->f.len)) {
+			skg_lines_add(lines, NULL,
+			              "the commit-graph file has incorrect checksum and is likely corrupt");
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	struct graph *g;
+	int err = 0;
+	enum load_result lr = graph_load(path, &g, &err, lines);
+	if (lr != LOADED) {
+		return lr == ABSENT ? SKG_TRAILER_ABSENT : lr == DIED ? SKG_TRAILER_FATAL : SKG_TRAILER_BAD;
+	}
+	bool ok = mode == SKG_TRAILER_LOAD || graph_verify(g, lines);
+	graph_free(g);
+	return status_of(lines, false, !ok, true);
+}
+
+int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode,
+                          struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	if (len < GRAPH_MIN_SIZE) {
+		skg_lines_add(lines, "error: ", "commit-graph file is too small");
+		return SKG_TRAILER_BAD;
+	}
+	struct file f = {data, len, NULL};
+	struct graph *g = NULL;
+	enum load_result lr = graph_parse(f, &g, lines);
+	if (lr != LOADED) {
+		return lr == DIED ? SKG_TRAILER_FATAL : SKG_TRAILER_BAD;
+	}
+	bool ok = mode == SKG_TRAILER_LOAD || graph_verify(g, lines);
+	graph_free(g);
+	return status_of(lines, false, !ok, true);
+}
+
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	char *v1 = path_join(objdir, "/info/commit-graph", "");
+	if (v1 == NULL) {
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return SKG_TRAILER_FATAL;
+	}
+	struct graph *g;
+	int err = 0;
+	enum load_result lr = graph_load(v1, &g, &err, lines);
+	if (lr == DIED) {
+		free(v1);
+		return SKG_TRAILER_FATAL;
+	}
+	if (mode == SKG_TRAILER_VERIFY) {
+		if (lr == ABSENT && err != ENOENT) {
+			skg_lines_add(lines, "fatal: ", "Could not open commit-graph '%s': %s", v1,
+			              strerror(err));
+			free(v1);
+			return SKG_TRAILER_FATAL;
+		}
+		free(v1);
+		if (lr == FAILED) {
+			return SKG_TRAILER_BAD; /* a single file that does not load: verify exits 1 */
+		}
+	} else {
+		free(v1);
+	}
+	bool died = false;
+	if (lr != LOADED) {
+		g = chain_load(objdir, lines, &died);
+	}
+	bool present = g != NULL;
+	bool ok = mode == SKG_TRAILER_LOAD || died || graph_verify(g, lines);
+	graph_free(g);
+	return status_of(lines, died, !ok, present);
+}
+
+/* ---- multi-pack-index ---------------------------------------------------------------------------- */
+
+#define MIDX_SIGNATURE ID4('M', 'I', 'D', 'X')
+#define MIDX_HEADER    12
+#define MIDX_MIN_SIZE  (MIDX_HEADER + HASH_LEN)
+
+/* A NUL-terminated copy of the string at off (zeros beyond the end of the file end it). */
+static char *string_at(const struct file *f, uint64_t off, uint64_t *len)
+{
+	uint64_t n = 0;
+	while (off + n < f->len && f->data[off + n] != 0) {
+		n++;
+	}
+	*len = n;
+	char *s = malloc((size_t)n + 1);
+	if (s != NULL) {
+		if (n > 0) {
+			memcpy(s, f->data + off, (size_t)n);
+		}
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* The chunks and pack names of a multi-pack-index whose header and table of contents were read. */
+static enum load_result midx_chunks(const struct file *f, const struct chunks *cs, uint32_t npacks,
+                                    struct skg_lines *lines)
+{
+	const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
+	if (pnam == NULL) {
+		skg_lines_add(lines, "fatal: ", "multi-pack-index missing required pack-name chunk");
+		return DIED;
+	}
+	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
+	if (oidf == NULL) {
+		skg_lines_add(lines, "fatal: ", "multi-pack-index missing required OID fanout chunk");
+		return DIED;
+	}
+	if (oidf->size != 4 * 256) {
+		/* git reports it and goes on */
+		skg_lines_add(lines, "error: ", "multi-pack-index OID fanout is of the wrong size");
+	}
+	if (find_chunk(cs, ID4('O', 'I', 'D', 'L')) == NULL) {
+		skg_lines_add(lines, "fatal: ", "multi-pack-index missing required OID lookup chunk");
+		return DIED;
+	}
+	if (find_chunk(cs, ID4('O', 'O', 'F', 'F')) == NULL) {
+		skg_lines_add(lines, "fatal: ", "multi-pack-index missing required object offsets chunk");
+		return DIED;
+	}
+	/* Pack names, one after the other, in strictly increasing order. */
+	enum load_result res = LOADED;
+	uint64_t cur = pnam->off, len;
+	char *prev = NULL;
+	for (uint32_t i = 0; i < npacks; i++) {
+		char *name = string_at(f, cur, &len);
+		if (name == NULL) {
+			skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+			res = DIED;
+			break;
+		}
+		cur += len + 1;
+		if (i > 0 && strcmp(name, prev) <= 0) {
+			skg_lines_add(lines,
+			              "fatal: ", "multi-pack-index pack names out of order: '%s' before '%s'",
+			              prev, name);
+			free(name);
+			res = DIED;
+			break;
+		}
+		free(prev);
+		prev = name;
+	}
+	free(prev);
+	return res;
+}
+
+/* git's load_multi_pack_index() from the signature on, of a whole file of at least MIDX_MIN_SIZE
+ * bytes. */
+static enum load_result midx_parse(const struct file *f, struct skg_lines *lines)
+{
+	uint32_t sig = be32_at(f, 0);
+	unsigned version = f->data[4], hash_version = f->data[5], nchunks = f->data[6];
+	uint32_t npacks = be32_at(f, 8);
+	enum load_result res = FAILED;
+	struct chunks *cs = malloc(sizeof(*cs));
+	if (cs == NULL) {
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
+		              sizeof(*cs));
+		res = DIED;
+	} else if (sig != MIDX_SIGNATURE) {
+		skg_lines_add(lines, "fatal: ",
+		              "multi-pack-index signature 0x%08" PRIx32 " does not match signature 0x%08x",
+		              sig, (unsigned)MIDX_SIGNATURE);
+		res = DIED;
+	} else if (version != 1) {
+		skg_lines_add(lines, "fatal: ", "multi-pack-index version %u not recognized", version);
+		res = DIED;
+	} else if (hash_version != 1) {
+		skg_lines_add(lines, "error: ", "multi-pack-index hash version %u does not match version %u",
+		              hash_version, 1u);
+	} else if (read_toc(f, MIDX_HEADER, nchunks, cs, lines) == 0) {
+		res = midx_chunks(f, cs, npacks, lines);
+	}
+	free(cs);
+	return res;
+}
+
+/* git's load_multi_pack_index(); f keeps the file when LOADED. */
+static enum load_result midx_load(const char *path, struct file *f, struct skg_lines *lines)
+{
+	uint64_t size;
+	bool regular;
+	int err = 0;
+	enum open_result o = open_file(path, MIDX_MIN_SIZE, f, &size, &regular, &err);
+	if (o == NOT_OPENED) {
+		return ABSENT;
+	}
+	if (o == STAT_FAILED) {
+		skg_lines_add(lines, "error: ", "failed to read %s: %s", path, strerror(err));
+		return FAILED;
+	}
+	if (size < MIDX_MIN_SIZE) {
+		skg_lines_add(lines, "error: ", "multi-pack-index file %s is too small", path);
+		return FAILED;
+	}
+	if (o == READ_FAILED || !regular) {
+		skg_lines_add(lines, "fatal: ", "mmap failed: %s", strerror(o == READ_FAILED ? err : ENODEV));
+		return DIED;
+	}
+	enum load_result res = midx_parse(f, lines);
+	if (res != LOADED) {
+		free(f->owned);
+		f->owned = NULL;
+	}
+	return res;
+}
+
+/* After the load of a multi-pack-index that exists: what verify adds. */
+static int midx_verify(enum load_result lr, const struct file *f, enum skg_trailer_mode mode,
+                       struct skg_lines *lines)
+{
+	if (lr == DIED) {
+		return SKG_TRAILER_FATAL;
+	}
+	if (lr != LOADED) {
+		if (mode == SKG_TRAILER_VERIFY) {
+			skg_lines_add(lines, "error: ", "multi-pack-index file exists, but failed to parse");
+			return SKG_TRAILER_BAD;
+		}
+		return lines->count > 0 ? SKG_TRAILER_WARNED : SKG_TRAILER_ABSENT;
+	}
+	bool ok = mode == SKG_TRAILER_LOAD || skg_trailer_checksum_ok(f->data, f->len);
+	if (!ok) {
+		skg_lines_add(lines, NULL, "incorrect checksum");
+	}
+	return status_of(lines, false, !ok, true);
+}
+
+int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum skg_trailer_mode mode,
+                         struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	struct file f = {data, len, NULL};
+	enum load_result lr;
+	if (len < MIDX_MIN_SIZE) {
+		skg_lines_add(lines, "error: ", "multi-pack-index file %s is too small", path);
+		lr = FAILED;
+	} else {
+		lr = midx_parse(&f, lines);
+	}
+	return midx_verify(lr, &f, mode, lines);
+}
+
+int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	struct file f = {NULL, 0, NULL};
+	enum load_result lr = midx_load(path, &f, lines);
+	struct stat st;
+	if (lr == ABSENT && stat(path, &st) != 0) {
+		return SKG_TRAILER_ABSENT;
+	}
+	int status = midx_verify(lr, &f, mode, lines);
+	free(f.owned);
+	return status;
+}
+
+int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
+{
+	char *path = path_join(objdir, "/pack/multi-pack-index", "");
+	if (path == NULL) {
+		skg_lines_clear(lines);
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return SKG_TRAILER_FATAL;
+	}
+	int st = skg_trailer_midx_file(path, mode, lines);
+	free(path);
+	return st;
+}
+
+/* ---- .rev ------------------------------------------------------------------------------------------ */
+
+#define RIDX_SIGNATURE ID4('R', 'I', 'D', 'X')
+#define RIDX_HEADER    12
+#define RIDX_MIN_SIZE  (RIDX_HEADER + 2 * HASH_LEN)
+
+/* The object count of an .idx file (version 1 or 2), or -1. */
+static int64_t idx_count(const char *idx_path)
+{
+	int fd = open(idx_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		return -1;
+	}
+	uint8_t head[8 + 4 * 256];
+	ssize_t got = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (got < 4 * 256) {
+		return -1;
+	}
+	const uint8_t *fan = head;
+	if (memcmp(head, "\377tOc", 4) == 0) {
+		if (got < (ssize_t)sizeof(head) || head[4] != 0 || head[5] != 0 || head[6] != 0 ||
+		    head[7] != 2) {
+			return -1;
+		}
+		fan = head + 8;
+	}
+	const uint8_t *last = fan + 4 * 255;
+	return (int64_t)((uint32_t)last[0] << 24 | (uint32_t)last[1] << 16 | (uint32_t)last[2] << 8 |
+	                 last[3]);
+}
+
+/* path with its extension (from the last '.') replaced by ext; NULL when out of memory. */
+static char *with_ext(const char *path, const char *ext)
+{
+	const char *dot = strrchr(path, '.');
+	const char *slash = strrchr(path, '/');
+	size_t stem = dot != NULL && (slash == NULL || dot > slash) ? (size_t)(dot - path) : strlen(path);
+	size_t n = stem + strlen(ext) + 1;
+	char *p = malloc(n);
+	if (p != NULL) {
+		memcpy(p, path, stem);
+		strcpy(p + stem, ext);
+	}
+	return p;
+}
+
+/*
+ * git's load_revindex_from_disk() after the open (f: the file when it was read, size its size), then
+ * the checksum, in git 2.41's words.
+ */
+static int rev_check(const struct file *f, uint64_t size, bool regular, int read_err, const char *path,
+                     const char *pack, int64_t num_objects, struct skg_lines *lines)
+{
+	int status = SKG_TRAILER_BAD;
+	bool load_error = true;
+	if (size < RIDX_MIN_SIZE) {
+		skg_lines_add(lines, "error: ", "reverse-index file %s is too small", path);
+	} else if (num_objects >= 0 && size - RIDX_MIN_SIZE != 4 * (uint64_t)num_objects) {
+		skg_lines_add(lines, "error: ", "reverse-index file %s is corrupt", path);
+	} else if (f->data == NULL || !regular) {
+		skg_lines_add(lines, "fatal: ", "mmap failed: %s",
+		              strerror(f->data == NULL ? read_err : ENODEV));
+		status = SKG_TRAILER_FATAL;
+		load_error = false;
+	} else if (be32_at(f, 0) != RIDX_SIGNATURE) {
+		skg_lines_add(lines, "error: ", "reverse-index file %s has unknown signature", path);
+	} else if (be32_at(f, 4) != 1) {
+		skg_lines_add(lines, "error: ", "reverse-index file %s has unsupported version %" PRIu32,
+		              path, be32_at(f, 4));
+	} else if (be32_at(f, 8) != 1 && be32_at(f, 8) != 2) {
+		skg_lines_add(lines, "error: ", "reverse-index file %s has unsupported hash id %" PRIu32,
+		              path, be32_at(f, 8));
+	} else {
+		load_error = false;
+		if (skg_trailer_checksum_ok(f->data, f->len)) {
+			status = SKG_TRAILER_OK;
+		} else {
+			skg_lines_add(lines, "error: ", "invalid checksum");
+			skg_lines_add(lines, "error: ", "invalid rev-index for pack '%s'", pack);
+		}
+	}
+	if (load_error) {
+		skg_lines_add(lines, "error: ", "unable to load rev-index for pack '%s'", pack);
+	}
+	return status;
+}
+
+int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64_t num_objects,
+                        struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	char *pack = with_ext(path, ".pack");
+	if (pack == NULL) {
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return SKG_TRAILER_FATAL;
+	}
+	static const uint8_t empty[1];
+	struct file f = {len > 0 ? data : empty, len, NULL};
+	int status = rev_check(&f, len, true, 0, path, pack, num_objects, lines);
+	free(pack);
+	return status;
+}
+
+int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	char *pack = with_ext(path, ".pack");
+	if (pack == NULL) {
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return SKG_TRAILER_FATAL;
+	}
+	if (num_objects < 0) {
+		char *idx = with_ext(path, ".idx");
+		num_objects = idx != NULL ? idx_count(idx) : -1;
+		free(idx);
+	}
+	struct file f;
+	uint64_t size = 0;
+	bool regular = false;
+	int err = 0;
+	enum open_result o = open_file(path, RIDX_MIN_SIZE, &f, &size, &regular, &err);
+	int status;
+	if (o == NOT_OPENED) {
+		status = SKG_TRAILER_ABSENT; /* git: no reverse index on disk */
+	} else if (o == STAT_FAILED) {
+		skg_lines_add(lines, "error: ", "failed to read %s: %s", path, strerror(err));
+		skg_lines_add(lines, "error: ", "unable to load rev-index for pack '%s'", pack);
+		status = SKG_TRAILER_BAD;
+	} else {
+		status = rev_check(&f, size, regular, err, path, pack, num_objects, lines);
+	}
+	free(f.owned);
+	free(pack);
+	return status;
+}
+
+int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	char *dirpath = path_join(objdir, "/pack", "");
+	if (dirpath == NULL) {
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return SKG_TRAILER_FATAL;
+	}
+	DIR *dir = opendir(dirpath);
+	int worst = SKG_TRAILER_ABSENT;
+	if (dir == NULL) {
+		free(dirpath);
+		return worst;
+	}
+	struct skg_lines *one = malloc(sizeof(*one));
+	if (one == NULL) {
+		closedir(dir);
+		free(dirpath);
+		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		return SKG_TRAILER_FATAL;
+	}
+	struct dirent *de;
+	while ((de = readdir(dir)) != NULL) {
+		size_t n = strlen(de->d_name);
+		if (n < 9 || strncmp(de->d_name, "pack-", 5) != 0 ||
+		    strcmp(de->d_name + n - 4, ".rev") != 0) {
+			continue;
+		}
+		char *path = path_join(dirpath, "/", de->d_name);
+		if (path == NULL) {
+			skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+			worst = SKG_TRAILER_FATAL;
+			break;
+		}
+		int st = skg_trailer_rev_file(path, -1, one);
+		free(path);
+		if (st == SKG_TRAILER_ABSENT) {
+			continue;
+		}
+		if (worst == SKG_TRAILER_ABSENT || st > worst) {
+			worst = st;
+		}
+		for (const char *p = one->text; *p != '\0';) {
+			const char *nl = strchr(p, '\n');
+			skg_lines_add(lines, NULL, "%.*s", (int)(nl - p), p);
+			p = nl + 1;
+		}
+		if (one->truncated) {
+			lines->truncated = true;
+		}
+	}
+	closedir(dir);
+	free(one);
+	free(dirpath);
+	return worst;
+}

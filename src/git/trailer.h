@@ -1,0 +1,123 @@
+/*
+ * trailer.h - the header and trailing checksum of Git's commit-graph, multi-pack-index and
+ * pack reverse-index (.rev) files, checked and reported as git 2.39.5 `git fsck --full` does.
+ *
+ * Part of the Git layer (src/git/, library sha1kit_git). Sources: Git's
+ * Documentation/gitformat-commit-graph.txt (header "CGPH", version 1, hash version 1 = SHA-1,
+ * number of chunks, number of base graphs; chunk table; the split chain
+ * info/commit-graphs/commit-graph-chain of graph-<hash>.graph files, BASE chunk),
+ * gitformat-chunk.txt (the table of contents: 12-byte entries id + offset, ended by id 0),
+ * gitformat-pack.txt ("multi-pack-index (MIDX) files": "MIDX", version 1, OID version, chunks,
+ * base files, pack count; "pack-*.rev files": "RIDX", version 1, hash id 1 or 2, one 4-byte
+ * position per object, pack checksum, own checksum). Every file ends in the SHA-1 of all bytes
+ * before its last 20 (computed here with plain SHA-1: these are checksums, not object IDs). The
+ * wording of every line was established by running git 2.39.5 on corrupted files.
+ *
+ * What git 2.39.5 `git fsck --full` does with these files:
+ *  - commit-graph: fsck runs `git commit-graph verify --object-dir OBJDIR` (exit status 1 sets
+ *    bit 16 of fsck's); before that, fsck itself loads the graph when it parses commits and
+ *    prints the same load errors once more. Verify uses objects/info/commit-graph when it exists
+ *    (nothing else), otherwise the chain. A single file that fails to load: exit 1. A chain whose
+ *    layer fails to load: the chain ends before it ("warning: unable to find all commit-graph
+ *    files") and, if no layer is left, exit 0. A loaded file with a wrong checksum: "the
+ *    commit-graph file has incorrect checksum and is likely corrupt" (no prefix), exit 1, after
+ *    which verify compares the graph with the object database (not done here).
+ *  - multi-pack-index: fsck runs `git multi-pack-index verify --object-dir OBJDIR` (bit 32); fsck
+ *    itself loads the file first, and dies (exit 128) on a bad signature or version, a missing
+ *    required chunk or unordered pack names. A file that fails to load otherwise: its error, then
+ *    "error: multi-pack-index file exists, but failed to parse", exit 1. A wrong checksum:
+ *    "incorrect checksum" (no prefix), exit 1, then the packs are checked (not done here).
+ *  - .rev files: git 2.39.5 fsck does not look at them at all (exit 0, nothing printed, whatever
+ *    the damage); git prints the load errors below only when another command needs the reverse
+ *    index, and never checks its checksum. Git 2.41 and later fsck check them and print
+ *    "error: invalid checksum" + "error: invalid rev-index for pack 'P'", or a load error +
+ *    "error: unable to load rev-index for pack 'P'" (exit bit 64). skg_trailer_rev_file() reports
+ *    in that later wording; a command that wants 2.39.5's behaviour does not print it.
+ *
+ * Lines come back in a struct skg_lines (loose.h), as git prints them on stderr. Paths in the
+ * messages are built from the objects directory as given (git fsck itself spells it as in its
+ * own messages, e.g. ".git/objects"; the verify processes it starts print the midx path
+ * absolute). No printing, no exit, no global mutable state.
+ */
+#ifndef SHA1KIT_GIT_TRAILER_H
+#define SHA1KIT_GIT_TRAILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loose.h"
+
+/* Outcome of a check. */
+enum skg_trailer_status {
+	SKG_TRAILER_OK = 0,     /* the file is there and sound as far as checked; no lines */
+	SKG_TRAILER_ABSENT = 1, /* no such file (git says nothing) */
+	SKG_TRAILER_WARNED = 2, /* lines, but git's verify command exits 0 (a broken chain layer) */
+	SKG_TRAILER_BAD = 3,    /* lines; git's verify command exits 1 (git fsck: exit |= 16 for
+	                         * the commit-graph, 32 for the multi-pack-index, 64 for .rev in
+	                         * git 2.41+) */
+	SKG_TRAILER_FATAL = 4,  /* the last line is "fatal: ...": git dies there (exit 128) */
+};
+
+/* What to report: what the verify command prints, or what any git process that opens the file
+ * prints (git fsck itself, before it runs the verify command). */
+enum skg_trailer_mode {
+	SKG_TRAILER_VERIFY = 0,
+	SKG_TRAILER_LOAD = 1,
+};
+
+/* True when the last 20 of the `len` bytes at data are the SHA-1 of the bytes before them. */
+bool skg_trailer_checksum_ok(const uint8_t *data, size_t len);
+
+/*
+ * One commit-graph file (objects/info/commit-graph or a chain's graph-<hash>.graph): git's load
+ * checks (size, signature, version, hash version, chunk table, required chunks OIDF, OIDL,
+ * CDAT) and, in VERIFY mode, the checksum. Lines are replaced. Returns an enum
+ * skg_trailer_status (BAD for a file that does not load, as verify of a single file exits 1).
+ */
+int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines);
+
+/* skg_trailer_graph_file() of a file already in memory (`len` bytes at data, only read). */
+int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode,
+                          struct skg_lines *lines);
+
+/*
+ * The commit-graph of objects directory `objdir` as `git commit-graph verify --object-dir
+ * OBJDIR` checks it (VERIFY: info/commit-graph alone when it exists, else the chain, checksums
+ * from the tip down) or as a git process loads it (LOAD: info/commit-graph, and the chain when
+ * that does not load). Lines are replaced.
+ */
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
+
+/*
+ * One multi-pack-index file: git's load checks (size, signature, version, hash version, chunk
+ * table, chunks PNAM, OIDF (and its size), OIDL, OOFF, pack name order) and, in VERIFY mode,
+ * "multi-pack-index file exists, but failed to parse" or the checksum. Lines are replaced.
+ */
+int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines);
+
+/* skg_trailer_midx_file() of a file already in memory; `path` is used in the messages only. */
+int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum skg_trailer_mode mode,
+                         struct skg_lines *lines);
+
+/* skg_trailer_midx_file() of OBJDIR/pack/multi-pack-index. */
+int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
+
+/*
+ * One pack reverse index: git's load checks (size, size against `num_objects` when it is not
+ * negative, signature, version, hash id) and the checksum, in git 2.41's fsck wording (above)
+ * with P the path ending in .pack instead of .rev. num_objects < 0: taken from the .idx next to
+ * it (pack-X.idx), the size check skipped when that cannot be read. Lines are replaced.
+ */
+int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines *lines);
+
+/* skg_trailer_rev_file() of a file already in memory; `path` is used in the messages only, and
+ * num_objects < 0 skips the size check. */
+int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64_t num_objects,
+                        struct skg_lines *lines);
+
+/* skg_trailer_rev_file() of every OBJDIR/pack/pack-*.rev, lines appended in readdir order. Returns
+ * the worst status (ABSENT when there is none). */
+int skg_trailer_revs(const char *objdir, struct skg_lines *lines);
+
+#endif /* SHA1KIT_GIT_TRAILER_H */

@@ -1,0 +1,11 @@
+# src/git/repo.{h,c} and refs.{h,c}: repository discovery, alternates, config, refs, reflogs and the
+# index, compared with git 2.39.5 by tests/git/test_repo.sh through the repo_driver program
+# (including the stderr of `git fsck` on repositories with broken refs, reflogs and indexes).
+# Included from tests/CMakeLists.txt when the sha1kit_git target exists; needs bash, git and
+# python3 (index surgery) at test time. About 20 s.
+add_executable(repo_driver git/repo_driver.c)
+target_link_libraries(repo_driver PRIVATE sha1kit_git)
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME git_repo
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/git/test_repo.sh $<TARGET_FILE:repo_driver> ${Python3_EXECUTABLE})
+set_tests_properties(git_repo PROPERTIES LABELS "git" TIMEOUT 600)

@@ -1,0 +1,476 @@
+#!/usr/bin/env bash
+# test_fsck_object.sh - src/git/fsck_object against the installed git (2.39): for each case, a
+# corrupt (or odd but valid) object is written with `git hash-object --literally` into a fresh copy of
+# a clean repository, `git fsck --full --no-dangling` runs there, and fsck_object_driver on the
+# same content must print exactly git's stderr (without git's "notice:" lines; the repository has
+# no refs and no other defect, so every other line is about the object) and exit with git's status.
+# Each case also names a pattern git's output must match, so that it tests what it says.
+# The corruptions are those of git's t/t1450-fsck.sh and more (every check of fsck_tree,
+# fsck_commit, fsck_ident and fsck_tag, the parse failures that come before them, the boundary
+# values), plus fsck.<msg-id> configuration and --strict, and the list of message IDs.
+#
+# Usage: test_fsck_object.sh FSCK_OBJECT_DRIVER
+set -uo pipefail
+
+DRV=${1:?usage: test_fsck_object.sh FSCK_OBJECT_DRIVER}
+DRV=$(cd "$(dirname "$DRV")" && pwd)/$(basename "$DRV")
+T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-fsck.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$T LC_ALL=C LANGUAGE=C
+export GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The clean base repository: an empty tree E, a blob B, a commit C0 on E. No refs.
+BASE=$T/base
+git init -q "$BASE" || exit 1
+E=$(git -C "$BASE" mktree </dev/null)
+B=$(echo blob | git -C "$BASE" hash-object -w --stdin)
+C0=$(git -C "$BASE" commit-tree -m base "$E")
+git -C "$BASE" fsck --full --no-dangling >"$T/base.out" 2>"$T/base.err"
+if [ $? -ne 0 ] || grep -qv '^notice: ' "$T/base.err" || [ -s "$T/base.out" ]; then
+	echo "FAIL: the base repository is not clean"
+	cat "$T/base.out" "$T/base.err"
+	exit 1
+fi
+ZERO=0000000000000000000000000000000000000000
+
+# Raw bytes of a hex object ID.
+bin() { printf "$(printf %s "$1" | sed 's/../\\x&/g')"; }
+# One tree entry: MODE NAME (printf %b escapes) HEX
+ent() {
+	printf '%s %b\0' "$1" "$2"
+	bin "$3"
+}
+
+OBJ=$T/obj
+n=0
+# check NAME TYPE FILE EXPECT [OPT...]
+#   EXPECT: extended regex that git's stderr must match ("" = git must print nothing);
+#   OPT: fsck.<id>=<value> (git -c / driver -c) or --strict (both), same for git and the driver.
+check() {
+	local name=$1 type=$2 file=$3 expect=$4
+	shift 4
+	local gitc=() drv=() strict=()
+	local o
+	for o in "$@"; do
+		case $o in
+		--strict)
+			strict=(--strict)
+			drv+=(--strict)
+			;;
+		*)
+			gitc+=(-c "$o")
+			drv+=(-c "$o")
+			;;
+		esac
+	done
+	n=$((n + 1))
+	local r=$T/case$n
+	cp -a "$BASE" "$r"
+	cp "$file" "$r.obj"
+	local id
+	id=$(git -C "$r" hash-object --literally -t "$type" -w "$r.obj") || {
+		bad "$name: hash-object"
+		return
+	}
+	(cd "$r" && git ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling ${strict[@]+"${strict[@]}"}) \
+		>"$r.gout" 2>"$r.gerr"
+	local grc=$?
+	grep -v '^notice: ' "$r.gerr" >"$r.gexp"
+	(cd "$r" && "$DRV" ${drv[@]+"${drv[@]}"} "$type" "$r.obj") >"$r.dout" 2>"$r.derr"
+	local drc=$?
+	if [ -s "$r.gout" ]; then
+		bad "$name: git printed on stdout (the case is not self-contained): $(head -3 "$r.gout")"
+		return
+	fi
+	if [ -z "$expect" ]; then
+		if [ -s "$r.gexp" ]; then
+			bad "$name: git was expected to print nothing, printed: $(cat "$r.gexp")"
+			return
+		fi
+	elif ! grep -Eq -- "$expect" "$r.gexp" || ! grep -qF "$id" "$r.gexp"; then
+		bad "$name: git's output does not match /$expect/ for $id: $(cat "$r.gexp")"
+		return
+	fi
+	if ! cmp -s "$r.gexp" "$r.derr"; then
+		bad "$name ($type $id): output differs from git's"
+		diff "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
+		return
+	fi
+	if [ "$grc" -ne "$drc" ]; then
+		bad "$name: exit status $drc, git's $grc"
+		return
+	fi
+	ok
+}
+
+# ---------------------------------------------------------------------------------------------
+# Trees
+{ ent 040000 sub "$E"; } >"$OBJ"
+check 'tree: zero-padded mode' tree "$OBJ" '^warning in tree .*: zeroPaddedFilemode: contains zero-padded file modes$'
+check 'tree: zero-padded mode, fsck.zeroPaddedFilemode=ignore' tree "$OBJ" '' fsck.zeroPaddedFilemode=ignore
+check 'tree: zero-padded mode, fsck.zeroPaddedFilemode=error' tree "$OBJ" '^error in tree .*: zeroPaddedFilemode' \
+	fsck.zeroPaddedFilemode=error
+check 'tree: zero-padded mode, fsck.ZEROPADDEDFILEMODE=error (key case)' tree "$OBJ" '^error in tree .*: zeroPaddedFilemode' \
+	fsck.ZEROPADDEDFILEMODE=error
+check 'tree: zero-padded mode, --strict' tree "$OBJ" '^error in tree .*: zeroPaddedFilemode' --strict
+check 'tree: zero-padded mode, --strict and fsck.zeroPaddedFilemode=warn' tree "$OBJ" '^warning in tree .*: zeroPaddedFilemode' \
+	--strict fsck.zeroPaddedFilemode=warn
+{ ent 100000 foo "$B"; } >"$OBJ"
+check 'tree: bogus mode 100000 (t1450)' tree "$OBJ" '^warning in tree .*: badFilemode: contains bad file modes$'
+check 'tree: bogus mode, fsck.badFilemode=error' tree "$OBJ" '^error in tree .*: badFilemode' fsck.badFilemode=error
+{ ent 100664 foo "$B"; } >"$OBJ"
+check 'tree: mode 100664 is accepted' tree "$OBJ" ''
+check 'tree: mode 100664 with --strict' tree "$OBJ" '^warning in tree .*: badFilemode' --strict
+{ ent 1100644 foo "$B"; } >"$OBJ"
+check 'tree: mode 1100644 (git keeps 16 bits: a plain file)' tree "$OBJ" ''
+{ ent 160000 sub "$C0"; ent 120000 link "$B"; ent 40000 dir "$E"; ent 100755 x "$B"; } >"$OBJ"
+check 'tree: standard modes, unsorted (dir < link < sub < x)' tree "$OBJ" 'treeNotSorted: not properly sorted$'
+{ ent 40000 dir "$E"; ent 120000 link "$B"; ent 160000 sub "$C0"; ent 100755 x "$B"; } >"$OBJ"
+check 'tree: standard modes, sorted' tree "$OBJ" ''
+{ ent 100644 x "$B"; ent 100644 x "$B"; } >"$OBJ"
+check 'tree: duplicate entries (t1450)' tree "$OBJ" '^error in tree .*: duplicateEntries: contains duplicate file entries$'
+{ ent 100644 x "$B"; ent 40000 x "$E"; } >"$OBJ"
+check 'tree: file and directory of the same name' tree "$OBJ" 'duplicateEntries'
+{ ent 100644 x "$B"; ent 100644 x.1 "$B"; ent 40000 x "$E"; } >"$OBJ"
+check 'tree: duplicate names x x.1 x/ (t1450)' tree "$OBJ" 'duplicateEntries'
+{ ent 100644 x "$B"; ent 100644 x.1.2 "$B"; ent 40000 x.1 "$E"; ent 40000 x "$E"; } >"$OBJ"
+check 'tree: duplicate names x x.1.2 x.1/ x/ (t1450)' tree "$OBJ" 'duplicateEntries'
+{ ent 100644 x "$B"; ent 100644 x.1 "$B"; ent 100644 x.1.2 "$B"; ent 40000 x "$E"; } >"$OBJ"
+check 'tree: duplicate names x x.1 x.1.2 x/ (t1450)' tree "$OBJ" 'duplicateEntries'
+{ ent 100644 x "$B"; ent 100644 'x!' "$B"; ent 100644 'x!!' "$B"; ent 100644 'x!!!' "$B"; ent 40000 'x!' "$E"; } >"$OBJ"
+check 'tree: duplicate x!/ behind a chain of candidates' tree "$OBJ" 'duplicateEntries'
+{ ent 100644 b "$B"; ent 100644 a "$B"; } >"$OBJ"
+check 'tree: not sorted' tree "$OBJ" '^error in tree .*: treeNotSorted: not properly sorted$'
+{ ent 40000 a "$E"; ent 100644 a.c "$B"; } >"$OBJ"
+check 'tree: directory a sorts as a/, after a.c' tree "$OBJ" 'treeNotSorted'
+{ ent 100644 a.c "$B"; ent 40000 a "$E"; } >"$OBJ"
+check 'tree: a.c before directory a' tree "$OBJ" ''
+{ ent 100644 b "$B"; ent 100644 a "$B"; ent 100644 a "$B"; } >"$OBJ"
+check 'tree: unsorted and duplicates (report order)' tree "$OBJ" 'duplicateEntries.*|treeNotSorted'
+{ ent 100644 file "$ZERO"; } >"$OBJ"
+check 'tree: blob entry pointing to null sha1 (t1450)' tree "$OBJ" '^warning in tree .*: nullSha1: contains entries pointing to null sha1$'
+{ ent 160000 submodule "$ZERO"; } >"$OBJ"
+check 'tree: submodule entry pointing to null sha1 (t1450)' tree "$OBJ" 'nullSha1'
+{ ent 100644 a/b "$B"; } >"$OBJ"
+check 'tree: full pathname' tree "$OBJ" '^warning in tree .*: fullPathname: contains full pathnames$'
+for spec in 'dot:.' 'dotdot:..' 'dotgit:.git' 'dotgit-case:.GIT' 'dotgit-case2:.Git' \
+	'dotgit-unicode:.gI\xe2\x80\x8cT' 'dotgit-bom:\xef\xbb\xbf.git' 'git-tilde1:git~1' 'dotgitdot:.git.' \
+	'dotgit-spaces:.git. .' 'dotgit-ads:.git::$INDEX_ALLOCATION' 'dot-backslash-case:.\\.GIT\\foobar' \
+	'dotgit-case-backslash:.git\\foobar' 'dotgit-hfs-bad-utf8:.git\xff'; do
+	label=${spec%%:*}
+	name=${spec#*:}
+	for mt in "100644 $B blob" "040000 $E tree"; do
+		set -- $mt
+		{ ent "$1" "$name" "$2"; } >"$OBJ"
+		check "tree: $label as $3 (t1450)" tree "$OBJ" 'warning in tree .*: (hasDot|hasDotdot|hasDotgit): contains'
+	done
+done
+{ ent 100644 '.\xc5\x87it' "$B"; } >"$OBJ"
+check 'tree: .Ňit is allowed (t1450)' tree "$OBJ" ''
+{ ent 100644 '.gitx' "$B"; ent 100644 '.git\xe2\x80\x8cx' "$B"; ent 100644 'git~2' "$B"; } >"$OBJ"
+check 'tree: near misses of .git' tree "$OBJ" ''
+for spec in 'gitmodules:.gitmodules:gitmodulesSymlink' 'gitmodules-case:.GITMODULES:gitmodulesSymlink' \
+	'gitmodules-ntfs-short:GITMOD~1:gitmodulesSymlink' 'gitmodules-ntfs-fallback:gi7eba~9:gitmodulesSymlink' \
+	'gitmodules-hfs:.gitmodules\xe2\x80\x8d:gitmodulesSymlink' 'gitmodules-trailer:.gitmodules .:gitmodulesSymlink' \
+	'gitmodules-backslash:foo\\.gitmodules:gitmodulesSymlink' 'gitattributes:.gitattributes:gitattributesSymlink' \
+	'gitattributes-ntfs:gi7d29~1:gitattributesSymlink' 'gitignore:.gitignore:gitignoreSymlink' \
+	'gitignore-ntfs:GITIGN~4:gitignoreSymlink' 'mailmap:.mailmap:mailmapSymlink' 'mailmap-ntfs:maba30~2:mailmapSymlink'; do
+	IFS=: read -r label name msg <<<"$spec"
+	{ ent 120000 "$name" "$B"; } >"$OBJ"
+	check "tree: $label as a symlink" tree "$OBJ" " in tree .*: $msg: "
+done
+{ ent 100644 .gitignore "$B"; ent 100644 .mailmap "$B"; } >"$OBJ"
+check 'tree: .gitignore and .mailmap as files' tree "$OBJ" ''
+{ ent 120000 .gitignore "$B"; ent 120000 .gitmodules "$B"; } >"$OBJ"
+check 'tree: gitmodulesSymlink=warn, gitignoreSymlink=ignore' tree "$OBJ" '^warning in tree .*: gitmodulesSymlink' \
+	fsck.gitmodulesSymlink=warn fsck.gitignoreSymlink=ignore
+{ ent 040000 '.' "$ZERO"; ent 100644 '..' "$B"; ent 100644 '.git' "$B"; ent 100000 'a/b' "$B"; ent 100644 'a' "$B"; } >"$OBJ"
+check 'tree: many findings, in git order' tree "$OBJ" 'nullSha1.*|fullPathname|hasDot|zeroPadded|badFilemode|treeNotSorted'
+junk=$(printf twenty-bytes-of-junk | od -An -tx1 | tr -d ' \n')
+printf '100644 \0' >"$OBJ"
+bin "$junk" >>"$OBJ"
+check 'tree: empty filename (t1450 unparseable tree)' tree "$OBJ" '^error: empty filename in tree entry$'
+{ printf '10064x foo\0'; bin "$B"; } >"$OBJ"
+check 'tree: malformed mode' tree "$OBJ" '^error: malformed mode in tree entry$'
+{ printf ' 100644 foo\0'; bin "$B"; } >"$OBJ"
+check 'tree: mode starting with a space' tree "$OBJ" 'malformed mode'
+{ printf '100644 foo\0'; bin "$B" | head -c 10; } >"$OBJ"
+check 'tree: truncated ID' tree "$OBJ" '^error: too-short tree object$'
+{ ent 040000 .git "$E"; printf '9 x\0'; bin "$B"; } >"$OBJ"
+check 'tree: bad second entry (the first counts, unsorted checks skip it)' tree "$OBJ" 'badTree: cannot be parsed as a tree'
+{ ent 100644 a "$B"; ent 100644 b "$B"; printf '100644 c\0'; bin "$B" | head -c 19; } >"$OBJ"
+check 'tree: truncated third entry' tree "$OBJ" 'too-short tree object'
+{ ent 100644 a "$B"; ent 100644 b "$B"; } >"$OBJ"
+printf 'x' >>"$OBJ"
+check 'tree: trailing garbage byte' tree "$OBJ" 'too-short tree object'
+{ printf '100644 foo\0'; bin "$B" | head -c 10; } >"$OBJ"
+check 'tree: truncated, fsck.badTree=ignore (the decoder still complains)' tree "$OBJ" 'broken links' fsck.badTree=ignore
+{ ent 100644 a "$B"; printf '100644 \0'; bin "$B"; } >"$OBJ"
+check 'tree: empty second name, fsck.badTree=warn' tree "$OBJ" '^warning in tree .*: badTree' fsck.badTree=warn
+
+# .gitattributes blobs: the tree names the blob, git checks its lines (t1450)
+check_attr() {
+	local name=$1 content=$2 expect=$3
+	n=$((n + 1))
+	local r=$T/case$n
+	cp -a "$BASE" "$r"
+	printf '%s' "$content" >"$r.blob"
+	local blob tree
+	blob=$(git -C "$r" hash-object -w "$r.blob")
+	tree=$(printf '100644 blob %s\t.gitattributes\n' "$blob" | git -C "$r" mktree)
+	git -C "$r" cat-file tree "$tree" >"$r.tree"
+	(cd "$r" && git fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
+	local grc=$?
+	grep -v '^notice: ' "$r.gerr" >"$r.gexp"
+	"$DRV" tree "$r.tree" 2>"$r.derr"
+	local drc=$?
+	"$DRV" --special gitattributes blob "$r.blob" 2>>"$r.derr"
+	drc=$((drc | $?))
+	if [ -n "$expect" ] && ! grep -Eq -- "$expect" "$r.gexp"; then
+		bad "$name: git's output does not match /$expect/: $(cat "$r.gexp")"
+	elif [ -z "$expect" ] && [ -s "$r.gexp" ]; then
+		bad "$name: git was expected to print nothing: $(cat "$r.gexp")"
+	elif ! cmp -s "$r.gexp" "$r.derr"; then
+		bad "$name: output differs from git's"
+		diff "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
+	elif [ "$grc" -ne "$drc" ]; then
+		bad "$name: exit status $drc, git's $grc"
+	else
+		ok
+	fi
+}
+check_attr 'blob: .gitattributes with a 2056-byte line (t1450)' "pattern $(printf %02048d 1)" \
+	'^error in blob .*: gitattributesLineLength: .gitattributes has too long lines to parse$'
+check_attr 'blob: .gitattributes with a 2047-byte line' "$(printf %02047d 1)" ''
+check_attr 'blob: .gitattributes, long second line' "a b
+$(printf %02050d 7)
+c" 'gitattributesLineLength'
+
+# ---------------------------------------------------------------------------------------------
+# Commits
+AUTHOR='author A U Thor <author@example.com> 1234567890 +0000'
+COMMITTER='committer C O Mitter <committer@example.com> 1234567890 +0000'
+# commit [AUTHOR-LINE [COMMITTER-LINE [BODY]]]: the basis commit with those lines replaced
+commit() {
+	printf 'tree %s\nparent %s\n%s\n%s\n\n%s\n' "$E" "$C0" "${1-$AUTHOR}" "${2-$COMMITTER}" "${3-message}"
+}
+commit >"$OBJ"
+check 'commit: valid' commit "$OBJ" ''
+{ printf 'tree %s\nparent %s\n%s\n%s\ngpgsig -----BEGIN PGP SIGNATURE-----\n line\n -----END PGP SIGNATURE-----\n\nm\n' \
+	"$E" "$C0" "$AUTHOR" "$COMMITTER"; } >"$OBJ"
+check 'commit: with a signature header is okay (t1450)' commit "$OBJ" ''
+commit 'author A U Thor <authorATexample.com> 1234567890 +0000' >"$OBJ"
+check 'commit: email without @ is okay (t1450)' commit "$OBJ" ''
+commit 'author A U Thor <author@e>xample.com> 1234567890 +0000' >"$OBJ"
+check 'commit: email with embedded > (t1450)' commit "$OBJ" '^error in commit .*: missingSpaceBeforeDate: '
+commit 'author A U Thor author@example.com> 1234567890 +0000' >"$OBJ"
+check 'commit: missing < email delimiter (t1450)' commit "$OBJ" ' - bad name$'
+commit 'author A U 1234567890 +0000' >"$OBJ"
+check 'commit: missing email (t1450)' commit "$OBJ" 'missingEmail: invalid author/committer line - missing email$'
+commit 'author A U Thor> <author@example.com> 1234567890 +0000' >"$OBJ"
+check 'commit: > in name (t1450)' commit "$OBJ" 'badName'
+commit 'author <author@example.com> 1234567890 +0000' >"$OBJ"
+check 'commit: no name before the email' commit "$OBJ" 'missingNameBeforeEmail: invalid author/committer line - missing space before email$'
+commit 'author A U Thor<author@example.com> 1234567890 +0000' >"$OBJ"
+check 'commit: no space before the email' commit "$OBJ" 'missingSpaceBeforeEmail'
+commit 'author A U Thor <author@example.com 1234567890 +0000' >"$OBJ"
+check 'commit: email not closed' commit "$OBJ" 'badEmail: invalid author/committer line - bad email$'
+commit 'author A U Thor <author@example.com>1234567890 +0000' >"$OBJ"
+check 'commit: no space before the date' commit "$OBJ" 'missingSpaceBeforeDate: invalid author/committer line - missing space before date$'
+commit 'author A U Thor <author@example.com> 18446744073709551617 +0000' >"$OBJ"
+check 'commit: integer overflow in timestamp (t1450)' commit "$OBJ" 'badDateOverflow: invalid author/committer line - date causes integer overflow$'
+commit 'author A U Thor <author@example.com> 9223372036854775808 +0000' >"$OBJ"
+check 'commit: timestamp 2^63 overflows time_t' commit "$OBJ" 'badDateOverflow'
+commit 'author A U Thor <author@example.com> 9223372036854775807 +0000' >"$OBJ"
+check 'commit: timestamp 2^63-1 is fine' commit "$OBJ" ''
+commit 'author A U Thor <author@example.com> -1 +0000' >"$OBJ"
+check 'commit: timestamp -1 wraps and overflows' commit "$OBJ" 'badDateOverflow'
+commit 'author A U Thor <author@example.com> +12 +0000' >"$OBJ"
+check 'commit: timestamp +12 is accepted (strtoumax)' commit "$OBJ" ''
+commit 'author A U Thor <author@example.com>  12 +0000' >"$OBJ"
+check 'commit: two spaces before the timestamp are accepted' commit "$OBJ" ''
+commit 'author A U Thor <author@example.com> 0123 +0000' >"$OBJ"
+check 'commit: zero-padded date' commit "$OBJ" 'zeroPaddedDate: invalid author/committer line - zero-padded date$'
+commit 'author A U Thor <author@example.com> 0 +0000' >"$OBJ"
+check 'commit: date 0 is fine' commit "$OBJ" ''
+commit 'author A U Thor <author@example.com> now +0000' >"$OBJ"
+check 'commit: bad date' commit "$OBJ" 'badDate: invalid author/committer line - bad date$'
+commit 'author A U Thor <author@example.com> 12x +0000' >"$OBJ"
+check 'commit: garbage after the date' commit "$OBJ" 'badDate'
+for tz in '+00000' '+000' '0000' '+00a0' '*0000' '+0000 '; do
+	commit "author A U Thor <author@example.com> 1234567890 $tz" >"$OBJ"
+	check "commit: bad time zone '$tz'" commit "$OBJ" 'badTimezone: invalid author/committer line - bad time zone$'
+done
+commit "$AUTHOR" 'committer C O Mitter <committer@example.com> 1234567890 +0000x' >"$OBJ"
+check 'commit: committer with a bad time zone' commit "$OBJ" 'error in commit .*: badTimezone'
+commit 'author A U Thor <author@example.com> 1234567890 +00' 'committer C O Mitter <committer@example.com> 12x +0000' >"$OBJ"
+check 'commit: badTimezone=warn goes on to the committer' commit "$OBJ" '^warning in commit .*: badTimezone.*' \
+	fsck.badTimezone=warn
+check 'commit: badTimezone=warn, badDate=ignore' commit "$OBJ" '^warning in commit .*: badTimezone' \
+	fsck.badTimezone=warn fsck.badDate=ignore
+sed 's/author ./author Q/' <(commit) | tr Q '\0' >"$OBJ"
+check 'commit: NUL in header (t1450)' commit "$OBJ" 'nulInHeader: unterminated header: NUL at offset [0-9]+$'
+check 'commit: NUL in header, fsck.nulInHeader=error' commit "$OBJ" 'error in commit .*: nulInHeader' fsck.nulInHeader=error
+printf 'tree %s\n%s\n%s' "$E" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: unterminated header' commit "$OBJ" 'unterminatedHeader: unterminated header$'
+printf 'tree %s\n%s\n%s\n' "$E" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: no body, header ends with a newline' commit "$OBJ" ''
+commit "$AUTHOR" "$COMMITTER" 'initial commitQNUL after message' | tr Q '\0' >"$OBJ"
+check 'commit: NUL in commit body (t1450)' commit "$OBJ" '^warning in commit .*: nulInCommit: NUL byte in the commit object body$'
+check 'commit: NUL in body, fsck.nulInCommit=error (t1450)' commit "$OBJ" '^error in commit .*: nulInCommit' fsck.nulInCommit=error
+printf 'tree %s\n%s\n%s\n%s\n\nm\n' "$E" "$AUTHOR" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: multiple authors (t1450)' commit "$OBJ" "multipleAuthors: invalid format - multiple 'author' lines$"
+check 'commit: multiple authors, fsck.multipleAuthors=ignore (t1450)' commit "$OBJ" '' fsck.multipleAuthors=ignore
+printf 'tree %s\n%s\n\nm\n' "$E" "$COMMITTER" >"$OBJ"
+check 'commit: missing author' commit "$OBJ" "missingAuthor: invalid format - expected 'author' line$"
+check 'commit: missing author, fsck.missingAuthor=warn' commit "$OBJ" '^warning in commit .*: missingAuthor' fsck.missingAuthor=warn
+printf 'tree %s\n%s\n\nm\n' "$E" "$AUTHOR" >"$OBJ"
+check 'commit: missing committer' commit "$OBJ" "missingCommitter: invalid format - expected 'committer' line$"
+printf 'tree %s\n%s\nencoding ISO-8859-1\n%s\n\nm\n' "$E" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: header between author and committer' commit "$OBJ" 'missingCommitter'
+printf 'tree %s\nparent %s\n%s\n%s\nencoding ISO-8859-1\nmergetag object x\n\nm\n' "$E" "$C0" "$AUTHOR" \
+	"$COMMITTER" >"$OBJ"
+check 'commit: extra headers after committer' commit "$OBJ" ''
+printf 'tree %s\nparent %s\nparent %s\n%s\n%s\n\nm\n' "$E" "$C0" "$C0" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: two parents' commit "$OBJ" ''
+printf 'tree %s\n%s\n%s\n\nm\n' "$(printf %s "$E" | tr a-f A-F)" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: upper-case tree ID' commit "$OBJ" ''
+printf '%s\n%s\n\nm\n' "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: missing tree line (parse fails)' commit "$OBJ" '^error: bogus commit object [0-9a-f]{40}$'
+printf 'tree %s\n%s\n%s\n\nm\n' "zzzz${E:4}" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: bad tree ID' commit "$OBJ" '^error: bad tree pointer in commit '
+printf 'tree %s\nparent %s\n%s\n%s\n\nm\n' "$E" "${C0%?}g" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: bad parent ID' commit "$OBJ" '^error: bad parents in commit '
+printf 'tree %s\nparent %s\n%s\n%s\n\nm\n' "$E" "${C0%?}" "$AUTHOR" "$COMMITTER" >"$OBJ"
+check 'commit: short parent ID' commit "$OBJ" 'could not be parsed'
+printf 'tree %s\n' "$E" >"$OBJ"
+check 'commit: tree line only' commit "$OBJ" 'could not be parsed'
+printf 'tree %s\n\n' "$E" >"$OBJ"
+check 'commit: tree line and a blank line' commit "$OBJ" 'missingAuthor'
+
+# ---------------------------------------------------------------------------------------------
+# Tags
+TAGGER='tagger T A Gger <tagger@example.com> 1234567890 -0000'
+# tag [TAG-NAME [TAGGER-LINE-AND-MORE]]
+tag() {
+	printf 'object %s\ntype commit\ntag %s\n%s\n\nThis is a tag.\n' "$C0" "${1-v1}" "${2-$TAGGER}"
+}
+tag >"$OBJ"
+check 'tag: valid' tag "$OBJ" ''
+printf 'object %s\ntype blob\ntag b\n%s\n\nm\n' "$B" "$TAGGER" >"$OBJ"
+check 'tag: of a blob' tag "$OBJ" ''
+printf 'object %s\ntype commit\ntag wrong name format\n\nThis is an invalid tag.\n' "$C0" >"$OBJ"
+check 'tag: incorrect tag name and missing tagger (t1450)' tag "$OBJ" \
+	"^warning in tag .*: badTagName: invalid 'tag' name: wrong name format$"
+check 'tag: badTagName=error, missingTaggerEntry=ignore' tag "$OBJ" '^error in tag .*: badTagName' \
+	fsck.badTagName=error fsck.missingTaggerEntry=ignore
+for name in 'a..b' 'a.lock' 'x/' '/x' 'a//b' '.hidden' 'end.' 'a@{b' 'a*' 'a:b' 'a?b' 'a[b' 'a\b' 'a^b' 'a~b' \
+	$'a\tb' $'a\x7fb' ''; do
+	tag "$name" >"$OBJ"
+	check "tag: bad tag name '$name'" tag "$OBJ" "badTagName: invalid 'tag' name: "
+done
+for name in 'v1.0' 'a/b' '@' 'a@b' 'x.lockx' $'caf\xc3\xa9' 'a{b}'; do
+	tag "$name" >"$OBJ"
+	check "tag: good tag name '$name'" tag "$OBJ" ''
+done
+tag v1 'tagger Bad Tagger Name' >"$OBJ"
+check 'tag: bad tagger (t1450)' tag "$OBJ" '^error in tag .*: invalid author/committer'
+tag v1 "$TAGGER +0100" >"$OBJ"
+check 'tag: tagger with a bad time zone' tag "$OBJ" 'badTimezone'
+sed 's/tagger ./tagger Q/' <(tag) | tr Q '\0' >"$OBJ"
+check 'tag: NUL in header (t1450)' tag "$OBJ" 'nulInHeader: unterminated header: NUL at offset'
+printf 'object %s\ntype commit\ntag v1\n%s' "$C0" "$TAGGER" >"$OBJ"
+check 'tag: unterminated header' tag "$OBJ" 'unterminatedHeader'
+tag v1 "$TAGGER
+extra header" >"$OBJ"
+check 'tag: extra header after tagger (ignored by default)' tag "$OBJ" ''
+check 'tag: extra header, fsck.extraHeaderEntry=warn' tag "$OBJ" \
+	"^warning in tag .*: extraHeaderEntry: invalid format - extra header\\(s\\) after 'tagger'$" fsck.extraHeaderEntry=warn
+check 'tag: extra header, fsck.extraHeaderEntry=error' tag "$OBJ" '^error in tag .*: extraHeaderEntry' fsck.extraHeaderEntry=error
+tag v1 'tagger Bad Tagger
+extra header' >"$OBJ"
+check 'tag: bad tagger then extra header (git counts no error)' tag "$OBJ" 'missingEmail'
+printf 'object %s\ntype commit\ntag v1\n\nold tag without tagger\n' "$C0" >"$OBJ"
+check 'tag: missing tagger' tag "$OBJ" "^warning in tag .*: missingTaggerEntry: invalid format - expected 'tagger' line$"
+check 'tag: missing tagger, fsck.missingTaggerEntry=error' tag "$OBJ" '^error in tag .*: missingTaggerEntry' \
+	fsck.missingTaggerEntry=error
+printf 'object %s\ntype commit\ntag v1\nfoo bar\n\nm\n' "$C0" >"$OBJ"
+check 'tag: missing tagger, extra header, extraHeaderEntry=warn' tag "$OBJ" 'missingTaggerEntry.*|extraHeaderEntry' \
+	fsck.extraHeaderEntry=warn
+printf 'object %s\ntype commit\ntag v1\n' "$C0" >"$OBJ"
+check 'tag: ends after the tag line' tag "$OBJ" 'missingTaggerEntry'
+printf 'type commit\nobject %s\ntag v1\n%s\n\nm\n' "$C0" "$TAGGER" >"$OBJ"
+check 'tag: missing object line (parse fails)' tag "$OBJ" '^error: [0-9a-f]{40}: object could not be parsed: '
+printf 'object %s\ntype blah\ntag v1\n%s\n\nm\n' "$C0" "$TAGGER" >"$OBJ"
+check 'tag: unknown type (parse fails)' tag "$OBJ" "^error: unknown tag type 'blah' in "
+printf 'object %s\ntype tr\013e\ntag v1\n%s\n\nm\n' "$C0" "$TAGGER" >"$OBJ"
+check 'tag: unknown type with a control character (git prints ?)' tag "$OBJ" "^error: unknown tag type 'tr\\?e' in "
+printf 'object %s\ntype blob\0x\ntag v1\n%s\n\nm\n' "$B" "$TAGGER" >"$OBJ"
+check 'tag: type blob NUL x (the parser stops at NUL, the checker does not)' tag "$OBJ" 'nulInHeader'
+printf 'object %s\ntype commitcommitcommitcommit\ntag v1\n%s\n\nm\n' "$C0" "$TAGGER" >"$OBJ"
+check 'tag: type of 20 characters (parse fails)' tag "$OBJ" 'could not be parsed'
+printf 'object %s\ntype commit\n%s\n\nmmmmmmmmmmmmmmmmmmmmmm\n' "$C0" "$TAGGER" >"$OBJ"
+check 'tag: missing tag line (parse fails)' tag "$OBJ" 'could not be parsed'
+printf 'object %s\ntype commit\ntag v1' "$C0" >"$OBJ"
+check 'tag: short object (parse fails)' tag "$OBJ" 'could not be parsed'
+printf 'object %s\ntype commit\ntag v1\n%s\n\nm\n' "$(printf %s "$C0" | tr a-f A-F)" "$TAGGER" >"$OBJ"
+check 'tag: upper-case object ID' tag "$OBJ" ''
+
+# ---------------------------------------------------------------------------------------------
+# Blobs: nothing to check on their own
+printf 'anything \0 at all' >"$OBJ"
+check 'blob: arbitrary bytes' blob "$OBJ" ''
+
+# ---------------------------------------------------------------------------------------------
+# Configuration: every message ID, set to "warn" (only the fatal ones refuse), and bad settings.
+echo blob >"$T/blob"
+cfg() {
+	local label=$1
+	shift
+	(cd "$BASE" && git "$@" fsck --full --no-dangling) >/dev/null 2>"$T/cfg.gerr"
+	local grc=$?
+	grep -v '^notice: ' "$T/cfg.gerr" >"$T/cfg.gexp"
+	"$DRV" "$@" blob "$T/blob" 2>"$T/cfg.derr"
+	local drc=$?
+	if ! cmp -s "$T/cfg.gexp" "$T/cfg.derr" || [ "$grc" -ne "$drc" ]; then
+		bad "config $label: driver ($drc) $(cat "$T/cfg.derr") / git ($grc) $(cat "$T/cfg.gexp")"
+	else
+		ok
+	fi
+}
+"$DRV" --list >"$T/list" || bad "--list"
+for id in $(cut -d' ' -f1 "$T/list"); do
+	cfg "fsck.$id=warn" -c "fsck.$id=warn"
+done
+cfg 'unknown id' -c fsck.bogus=warn
+cfg 'value in upper case' -c fsck.zeroPaddedFilemode=WARN
+cfg 'unknown value' -c fsck.badDate=fatal
+cfg 'fatal to error' -c fsck.unterminatedHeader=error
+cfg 'fatal to ignore' -c fsck.unterminatedHeader=ignore
+# The IDs and the fatal ones, as git knows them
+git help --config | sed -n 's/^fsck\.//p' | grep -v '^skipList$' | sort >"$T/git-ids"
+cut -d' ' -f1 "$T/list" | sort >"$T/our-ids"
+if cmp -s "$T/git-ids" "$T/our-ids" && [ "$(wc -l <"$T/our-ids")" -eq 57 ]; then
+	ok
+else
+	bad "message IDs differ from git help --config: $(diff "$T/git-ids" "$T/our-ids" | tr '\n' ' ')"
+fi
+if [ "$(grep -c ' fatal$' "$T/list")" -eq 2 ] && grep -qx 'nulInHeader fatal' "$T/list" &&
+	grep -qx 'unterminatedHeader fatal' "$T/list"; then
+	ok
+else
+	bad "fatal IDs: $(grep fatal "$T/list" | tr '\n' ' ')"
+fi
+
+echo "fsck_object: $pass passed, $fail failed ($n object cases)"
+[ "$fail" -eq 0 ]
