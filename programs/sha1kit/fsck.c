@@ -334,10 +334,9 @@ out:
 static int loose_report(void *ctx, const char *line, bool is_error)
 {
 	struct fsck *f = ctx;
+	/* "bad sha1 file: P", "error: unable to open OBJDIR/xx: ...": git's status is unchanged */
+	(void)is_error;
 	err_line(f, "%s", line);
-	if (is_error) {
-		add_errors(f, ERROR_OBJECT);
-	}
 	return 0;
 }
 
@@ -365,7 +364,7 @@ static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *pat
 	struct fsck *f = ctx;
 	print_lines(f, lines);
 	if (status == SKG_LOOSE_FATAL) {
-		return -1;
+		return 1; /* git dies here: stops the walk */
 	}
 	if (status != SKG_LOOSE_OK) {
 		add_errors(f, ERROR_OBJECT | (status == SKG_LOOSE_COLLISION ? ERROR_COLLISION : 0));
@@ -1041,7 +1040,9 @@ int sk_cmd_fsck(int argc, char **argv)
 		goto done;
 	}
 	for (size_t i = 0; i < odbs.n; i++) {
-		if (skg_loose_check_all(reader, odbs.dirs[i], loose_checked, loose_report, &f) < 0) {
+		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
+		int r = skg_loose_check_all(reader, odbs.dirs[i], loose_checked, loose_report, &f);
+		if (r > 0 || r == SKG_LOOSE_WALK_NOMEM) {
 			skg_loose_reader_free(reader);
 			status = 128;
 			goto done;
@@ -1084,10 +1085,30 @@ int sk_cmd_fsck(int argc, char **argv)
 		goto done;
 	}
 	for (size_t i = 0; i < odbs.n; i++) {
-		trailer_result(&f, skg_trailer_commit_graph(odbs.dirs[i], SKG_TRAILER_VERIFY, lines), lines,
+		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
+		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
+		 * multi-pack-index verify --object-dir DIR` (absolute paths) */
+		const char *abs = i == 0 ? f.repo->objects_dir : odbs.dirs[i];
+		int st = skg_trailer_commit_graph(odbs.dirs[i], SKG_TRAILER_LOAD, lines);
+		print_lines(&f, lines);
+		if (st == SKG_TRAILER_FATAL) {
+			status = 128;
+			free(lines);
+			goto done;
+		}
+		trailer_result(&f, skg_trailer_commit_graph(abs, SKG_TRAILER_VERIFY, lines), lines,
 		               ERROR_COMMIT_GRAPH);
-		trailer_result(&f, skg_trailer_midx(odbs.dirs[i], SKG_TRAILER_VERIFY, lines), lines,
+		st = skg_trailer_midx(odbs.dirs[i], SKG_TRAILER_LOAD, lines);
+		print_lines(&f, lines);
+		print_lines(&f, lines); /* git fsck loads it twice (its packs, then its objects) */
+		if (st == SKG_TRAILER_FATAL) {
+			status = 128;
+			free(lines);
+			goto done;
+		}
+		trailer_result(&f, skg_trailer_midx(abs, SKG_TRAILER_VERIFY, lines), lines,
 		               ERROR_MULTI_PACK_INDEX);
+		/* .rev files: as git 2.41's fsck (git 2.39 does not look at them) */
 		skg_lines_clear(lines);
 		trailer_result(&f, skg_trailer_revs(odbs.dirs[i], lines), lines, ERROR_PACK_REV_INDEX);
 	}

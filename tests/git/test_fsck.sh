@@ -216,7 +216,30 @@ for what in pack idx; do
 	fi
 done
 
-# 8. Not a repository: git's fatal line and status 128.
+# 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
+#    header; an objects/xx that is a file (git says so and goes on).
+for what in graph-sum graph-head midx-sum midx-head; do
+	r=$T/$what
+	mkrepo "$r"
+	(cd "$r" && git repack -qad && git commit-graph write --reachable 2>/dev/null && git multi-pack-index write 2>/dev/null)
+	case $what in
+	graph-*) f=$r/.git/objects/info/commit-graph ;;
+	midx-*) f=$r/.git/objects/pack/multi-pack-index ;;
+	esac
+	chmod u+w "$f"
+	case $what in
+	*-sum) off=$(($(stat -c %s "$f") - 3)) ;;
+	*-head) off=5 ;;
+	esac
+	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	compare "$what flipped" "$r"
+done
+r=$T/xx-file
+mkrepo "$r"
+(cd "$r" && git repack -qad && : >.git/objects/13)
+compare "objects/13 is a file" "$r"
+
+# 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
 grc=$?
