@@ -216,8 +216,11 @@ typedef void (*skg_fsck_report_fn)(void *ctx, const struct skg_fsck_finding *f);
  * exits with bit 0 set). This is git's count, quirks included: a tag whose tagger line has an
  * error and that has an extra header line after it returns 0 while extraHeaderEntry is ignored
  * (git overwrites its result there).
- * Where git reads uninitialised memory (badTreeSha1, badParentSha1 or badObjectSha1 set to warn or
- * ignore and the line has no 40 hex digits), the check stops after that finding.
+ * Where git has no defined behaviour, the check stops after the finding: badTreeSha1,
+ * badParentSha1 or badObjectSha1 set to warn or ignore on a line without 40 hex digits (git goes on
+ * from an uninitialised position for the tree and object lines, and from the end of the previous
+ * line for a parent line, which makes git 2.39.5 loop for ever: "parent xyz" as the last line that
+ * git's parser does not read, e.g. "tree <hex>\nparent d9288\n", with fsck.badParentSha1=warn).
  */
 int skg_fsck_object(unsigned type, const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
                     const struct skg_fsck_options *opt, skg_fsck_report_fn report, void *ctx);

@@ -111,20 +111,6 @@ report_line(char *buf, const char *prefix, const char *fmt, ...)
 
 /* ---- The walk ----------------------------------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9') {
-		return c - '0';
-	}
-	if (c >= 'a' && c <= 'f') {
-		return c - 'a' + 10;
-	}
-	if (c >= 'A' && c <= 'F') {
-		return c - 'A' + 10;
-	}
-	return -1;
-}
-
 /* The 19 bytes of ID that a 38-digit file name gives; false if it is not 38 hex digits. */
 static bool name_to_id(const char *name, size_t len, uint8_t *id)
 {
@@ -132,7 +118,7 @@ static bool name_to_id(const char *name, size_t len, uint8_t *id)
 		return false;
 	}
 	for (size_t i = 0; i < SKG_RAWSZ - 1; i++) {
-		int hi = hexval(name[2 * i]), lo = hexval(name[2 * i + 1]);
+		int hi = skg_hexval(name[2 * i]), lo = skg_hexval(name[2 * i + 1]);
 		if (hi < 0 || lo < 0) {
 			return false;
 		}

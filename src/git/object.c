@@ -41,7 +41,7 @@ void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1])
 	out[SKG_HEXSZ] = '\0';
 }
 
-static int hexval(char c)
+int skg_hexval(char c)
 {
 	if (c >= '0' && c <= '9') {
 		return c - '0';
@@ -58,7 +58,7 @@ static int hexval(char c)
 bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ])
 {
 	for (size_t i = 0; i < SKG_RAWSZ; i++) {
-		int hi = hexval(p[2 * i]), lo = hexval(p[2 * i + 1]);
+		int hi = skg_hexval(p[2 * i]), lo = skg_hexval(p[2 * i + 1]);
 		if (hi < 0 || lo < 0) {
 			return false;
 		}

@@ -43,6 +43,9 @@ size_t skg_object_header(char buf[SKG_HEADER_MAX], unsigned type, uint64_t size)
 /* Write the 40 lowercase hex digits of id and a NUL byte into out. */
 void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1]);
 
+/* The value of one hex digit (either case), or -1. */
+int skg_hexval(char c);
+
 /* Parse exactly 40 hex digits (either case) at p into id; false if any is not a hex digit. */
 bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ]);
 

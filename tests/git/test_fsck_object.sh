@@ -55,7 +55,8 @@ OBJ=$T/obj
 n=0
 # check NAME TYPE FILE EXPECT [OPT...]
 #   EXPECT: extended regex that git's stderr must match ("" = git must print nothing);
-#   OPT: fsck.<id>=<value> (git -c / driver -c) or --strict (both), same for git and the driver.
+#   OPT: fsck.<id>=<value> (git -c / driver -c) or --strict (both), same for git and the driver;
+#   drv:ARG passes ARG to the driver only (--finish, --have=HEX:TYPE: what git's fsck_finish sees).
 check() {
 	local name=$1 type=$2 file=$3 expect=$4
 	shift 4
@@ -63,6 +64,9 @@ check() {
 	local o
 	for o in "$@"; do
 		case $o in
+		drv:*)
+			drv+=("${o#drv:}")
+			;;
 		--strict)
 			strict=(--strict)
 			drv+=(--strict)
@@ -97,7 +101,7 @@ check() {
 			bad "$name: git was expected to print nothing, printed: $(cat "$r.gexp")"
 			return
 		fi
-	elif ! grep -Eq -- "$expect" "$r.gexp" || ! grep -qF "$id" "$r.gexp"; then
+	elif ! grep -Eq -- "$expect" "$r.gexp" || { [ "${drv[*]}" = "${drv[*]#--finish}" ] && ! grep -qF "$id" "$r.gexp"; }; then
 		bad "$name: git's output does not match /$expect/ for $id: $(cat "$r.gexp")"
 		return
 	fi
@@ -217,6 +221,23 @@ check 'tree: trailing garbage byte' tree "$OBJ" 'too-short tree object'
 check 'tree: truncated, fsck.badTree=ignore (the decoder still complains)' tree "$OBJ" 'broken links' fsck.badTree=ignore
 { ent 100644 a "$B"; printf '100644 \0'; bin "$B"; } >"$OBJ"
 check 'tree: empty second name, fsck.badTree=warn' tree "$OBJ" '^warning in tree .*: badTree' fsck.badTree=warn
+
+# Blobs a tree names .gitmodules / .gitattributes, as git's fsck_finish finds them
+M=1234567890123456789012345678901234567890
+{ ent 100644 .gitmodules "$M"; } >"$OBJ"
+check 'tree: .gitmodules blob missing' tree "$OBJ" '^error in blob 1234.*: gitmodulesMissing: unable to read .gitmodules blob$' \
+	drv:--finish
+check 'tree: .gitmodules blob missing, fsck.gitmodulesMissing=warn' tree "$OBJ" '^warning in blob .*: gitmodulesMissing' \
+	drv:--finish fsck.gitmodulesMissing=warn
+{ ent 040000 GITMOD~1 "$E"; } >"$OBJ"
+check 'tree: GITMOD~1 directory: non-blob at .gitmodules' tree "$OBJ" \
+	'^error in tree 4b825d.*: gitmodulesBlob: non-blob found at .gitmodules$' drv:--finish "drv:--have=$E:tree"
+{ ent 100644 .gitattributes "$M"; } >"$OBJ"
+check 'tree: .gitattributes blob missing' tree "$OBJ" 'gitattributesMissing: unable to read .gitattributes blob$' \
+	drv:--finish
+{ ent 160000 .gitattributes "$C0"; } >"$OBJ"
+check 'tree: .gitattributes is a gitlink to a commit' tree "$OBJ" '^error in commit .*: gitattributesBlob: non-blob found at .gitattributes$' \
+	drv:--finish "drv:--have=$C0:commit"
 
 # .gitattributes blobs: the tree names the blob, git checks its lines (t1450)
 check_attr() {
@@ -355,6 +376,9 @@ printf 'tree %s\nparent %s\n%s\n%s\n\nm\n' "$E" "${C0%?}" "$AUTHOR" "$COMMITTER"
 check 'commit: short parent ID' commit "$OBJ" 'could not be parsed'
 printf 'tree %s\n' "$E" >"$OBJ"
 check 'commit: tree line only' commit "$OBJ" 'could not be parsed'
+printf 'tree %s\nparent d9288\n' "$E" >"$OBJ"
+check 'commit: short last parent line (the parser skips it, the check does not)' commit "$OBJ" \
+	"^error in commit .*: badParentSha1: invalid 'parent' line format - bad sha1$"
 printf 'tree %s\n\n' "$E" >"$OBJ"
 check 'commit: tree line and a blank line' commit "$OBJ" 'missingAuthor'
 
