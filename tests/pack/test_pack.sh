@@ -495,7 +495,7 @@ wait_mapped() {
 # shrink_case LABEL FILE CMD ARG...: run `sha1kit CMD ARG...` in $Z and truncate FILE (p2.pack or
 # p2.idx) once it is mapped; CMD index-pack without --verify writes p2.idx, the others read it.
 shrink_case() {
-	local label=$1 victim=$2 try hits=0 done_ok=0 rc pid want full left writes=false
+	local label=$1 victim=$2 try hits=0 done_ok=0 rc pid want full left f writes=false
 	shift 2
 	want="sha1kit: $1: $victim: the file shrank while it was read"
 	[ "$1" = index-pack ] && [[ " $* " != *" --verify "* ]] && writes=true
@@ -518,16 +518,23 @@ shrink_case() {
 		rc=$?
 		mapfile -t l <"$Z/err"
 		# What is in $Z besides the inputs: an idx or a temporary file left behind.
-		left=$(cd "$Z" && ls -A | grep -v -x -E 'repo|big\.pack|big\.idx|git\.idx|out|err|p2\.pack' |
-			{ if $writes; then cat; else grep -v -x 'p2\.idx'; fi; } | tr '\n' ' ')
+		left=
+		for f in "$Z"/* "$Z"/.[!.]*; do
+			[ -e "$f" ] || continue
+			case ${f##*/} in
+			repo | big.pack | big.idx | git.idx | out | err | p2.pack) ;;
+			p2.idx) ! $writes || left+="p2.idx " ;;
+			*) left+="${f##*/} " ;;
+			esac
+		done
 		if [ $rc = 1 ] && [ "${#l[@]}" = 1 ] && [ "${l[0]}" = "$want" ] && [ ! -s "$Z/out" ]; then
 			hits=$((hits + 1))
 			[ -z "$left" ] && ok || bad "$label: the file shrank, but files were left: $left"
 		elif [ $rc = 0 ] && [ ! -s "$Z/err" ]; then
 			done_ok=$((done_ok + 1))
 			if $writes; then
-				cmp -s "$Z/p2.idx" "$Z/big.idx" && [ "$(cat "$Z/out")" = "$sum" ] && ok ||
-					bad "$label: success, but not git's idx and checksum line"
+				cmp -s "$Z/p2.idx" "$Z/big.idx" && [ "$(cat "$Z/out")" = "$sum" ] && [ "$left" = "p2.idx " ] && ok ||
+					bad "$label: success, but not git's idx and checksum line, or other files: $left"
 			else
 				[ ! -s "$Z/out" ] && [ -z "$left" ] && ok || bad "$label: success, but output or files: $(head -c 200 "$Z/out") $left"
 			fi
