@@ -979,7 +979,7 @@ int sk_cmd_fsck(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			if (!pk_parse_threads(optarg, &f.threads)) {
-				sk_usage_error(CMD, CMD ": invalid thread count '%s'", optarg);
+				sk_usage_error(CMD, CMD ": " PK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_HELP:
