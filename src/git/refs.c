@@ -687,6 +687,23 @@ static int parse_loose_contents(const char *buf, uint8_t id[SKG_RAWSZ], struct s
 	return 0;
 }
 
+/* No loose ref file at the path (absent, or a directory): the packed ref, else *failure =
+ * `absent` (read_raw_ref's returns). */
+static int packed_fallback(struct rctx *rc, const char *refname, uint8_t id[SKG_RAWSZ], unsigned *type,
+                           int absent, int *failure, struct skg_error *err)
+{
+	int r = packed_lookup(rc->repo, refname, id, err);
+	if (r < 0) {
+		return -2;
+	}
+	if (r == 0) {
+		*failure = absent;
+		return -1;
+	}
+	*type |= SKG_REF_ISPACKED;
+	return 0;
+}
+
 /*
  * One step of a ref's resolution (files-backend read_ref_internal): 0 with id or a symbolic
  * target in referent, -1 with *failure (an errno value), -2 fatal.
@@ -707,16 +724,7 @@ static int read_raw_ref(struct rctx *rc, const struct store *st, const char *ref
 				*failure = errno;
 				return -1;
 			}
-			int r = packed_lookup(rc->repo, refname, id, err);
-			if (r < 0) {
-				return -2;
-			}
-			if (r == 0) {
-				*failure = ENOENT;
-				return -1;
-			}
-			*type |= SKG_REF_ISPACKED;
-			return 0;
+			return packed_fallback(rc, refname, id, type, ENOENT, failure, err);
 		}
 		if (S_ISLNK(sb.st_mode)) {
 			char target[PATH_MAX + 1];
@@ -738,16 +746,7 @@ static int read_raw_ref(struct rctx *rc, const struct store *st, const char *ref
 			/* not a ref name: read what it points to */
 		}
 		if (S_ISDIR(sb.st_mode)) {
-			int r = packed_lookup(rc->repo, refname, id, err);
-			if (r < 0) {
-				return -2;
-			}
-			if (r == 0) {
-				*failure = EISDIR;
-				return -1;
-			}
-			*type |= SKG_REF_ISPACKED;
-			return 0;
+			return packed_fallback(rc, refname, id, type, EISDIR, failure, err);
 		}
 		if (read_into(&rc->contents, path) != 0) {
 			if (errno == ENOENT && !S_ISLNK(sb.st_mode)) {
