@@ -98,6 +98,98 @@ static void out_line(struct fsck *f, const char *fmt, ...)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/*
+ * Where the lines of one object check go: straight out (buf == NULL), or, for the threads that read
+ * loose objects, into the buffer of the xx/ directory being read, written out in directory order
+ * (git's) once the directories before it are out. A record is 'o' or 'e' (stdout, stderr), the
+ * line, '\n'.
+ */
+struct sink {
+	struct fsck *f;
+	struct skg_buf *buf;
+};
+
+static void sink_vline(struct sink *s, char stream, const char *fmt, va_list ap)
+{
+	if (s->buf == NULL) {
+		pthread_mutex_lock(&s->f->lock);
+		if (stream == 'e') {
+			fflush(stdout);
+			vfprintf(stderr, fmt, ap);
+			putc('\n', stderr);
+		} else {
+			vprintf(fmt, ap);
+			putchar('\n');
+		}
+		pthread_mutex_unlock(&s->f->lock);
+		return;
+	}
+	char line[4096], *text = line;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n >= 0 && (size_t)n >= sizeof(line)) {
+		text = malloc((size_t)n + 1);
+		if (text != NULL) {
+			vsnprintf(text, (size_t)n + 1, fmt, aq);
+		}
+	}
+	va_end(aq);
+	if (n < 0 || text == NULL) {
+		s->buf->failed = true;
+		return;
+	}
+	/* one record per line: the text may hold several (a reader's lines) */
+	for (const char *p = text;;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		skg_buf_addf(s->buf, "%c%.*s\n", stream, (int)len, p);
+		if (nl == NULL) {
+			break;
+		}
+		p = nl + 1;
+	}
+	if (text != line) {
+		free(text);
+	}
+}
+
+static void s_err(struct sink *s, const char *fmt, ...) SK_PRINTF(2, 3);
+static void s_err(struct sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sink_vline(s, 'e', fmt, ap);
+	va_end(ap);
+}
+
+static void s_out(struct sink *s, const char *fmt, ...) SK_PRINTF(2, 3);
+static void s_out(struct sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sink_vline(s, 'o', fmt, ap);
+	va_end(ap);
+}
+
+/* The records of a sink's buffer, out to stdout and stderr in their order (under f->lock). */
+static void sink_write(struct fsck *f, const char *text, size_t len)
+{
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(text + i + 1, '\n', len - i - 1);
+		size_t end = nl != NULL ? (size_t)(nl - text) + 1 : len;
+		if (text[i] == 'e') {
+			fflush(stdout);
+			fwrite(text + i + 1, 1, end - i - 1, stderr);
+		} else {
+			fwrite(text + i + 1, 1, end - i - 1, stdout);
+		}
+		i = end;
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
 static void add_errors(struct fsck *f, int bits)
 {
 	pthread_mutex_lock(&f->lock);
@@ -158,19 +250,19 @@ static bool skipped(const struct fsck *f, const uint8_t *id)
 /* A finding of the object checks: "error in tree ID: msgId: detail" (stderr), as git prints it. */
 static void on_finding(void *ctx, const struct skg_fsck_finding *fd)
 {
-	struct fsck *f = ctx;
+	struct sink *s = ctx;
 	char line[4096];
-	if (skipped(f, fd->id)) {
+	if (skipped(s->f, fd->id)) {
 		return;
 	}
 	if (fd->cause != NULL) {
-		err_line(f, "error: %s", fd->cause);
+		s_err(s, "error: %s", fd->cause);
 	}
 	if (fd->severity == SKG_FSCK_IGNORE) {
 		return;
 	}
 	skg_fsck_format(line, sizeof(line), fd);
-	err_line(f, "%s", line);
+	s_err(s, "%s", line);
 }
 
 /* ---- one object: checks, links, graph ---------------------------------------------------------- */
@@ -225,9 +317,10 @@ static void parent_link(void *ctx, const uint8_t id[SKG_RAWSZ])
  * into the graph, the --root and --tags lines. `where` names it for messages of objects that do
  * not parse (a loose path, or NULL in a pack). Called from several threads at once.
  */
-static void check_object(struct fsck *f, unsigned type, const uint8_t *id, const uint8_t *data, size_t len,
+static void check_object(struct sink *s, unsigned type, const uint8_t *id, const uint8_t *data, size_t len,
                          const char *where)
 {
+	struct fsck *f = s->f;
 	char h[SKG_HEXSZ + 1], msg[512];
 	bool walk_error = false;
 	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
@@ -243,7 +336,7 @@ static void check_object(struct fsck *f, unsigned type, const uint8_t *id, const
 		enum skg_parse_result pr = skg_commit_links(data, len, tree, parent_link, &l);
 		if (pr != SKG_PARSE_OK) {
 			if (skg_parse_error_format(msg, sizeof(msg), pr, id, NULL) > 0) {
-				err_line(f, "error: %s", msg);
+				s_err(s, "error: %s", msg);
 			}
 			parsed = false;
 		} else {
@@ -260,7 +353,7 @@ static void check_object(struct fsck *f, unsigned type, const uint8_t *id, const
 		enum skg_parse_result pr = skg_tag_links(data, len, &tl);
 		if (pr != SKG_PARSE_OK) {
 			if (skg_parse_error_format(msg, sizeof(msg), pr, id, &tl) > 0) {
-				err_line(f, "error: %s", msg);
+				s_err(s, "error: %s", msg);
 			}
 			parsed = false;
 		} else {
@@ -282,9 +375,9 @@ static void check_object(struct fsck *f, unsigned type, const uint8_t *id, const
 			if (!f->connectivity_only) {
 				/* git's fsck_walk prints the decode error; it fails ("broken links") when
 				 * the tree does not even start */
-				err_line(f, "error: %s", skg_tree_error_text(te));
+				s_err(s, "error: %s", skg_tree_error_text(te));
 				if (skg_tree_iter_init(&it, data, len) != SKG_TREE_OK) {
-					err_line(f, "error in tree %s: broken links", h);
+					s_err(s, "error in tree %s: broken links", h);
 					add_errors(f, ERROR_OBJECT);
 				}
 			}
@@ -292,35 +385,34 @@ static void check_object(struct fsck *f, unsigned type, const uint8_t *id, const
 	}
 	if (!parsed) {
 		if (where != NULL) {
-			err_line(f, "error: %s: object could not be parsed: %s", h, where);
+			s_err(s, "error: %s: object could not be parsed: %s", h, where);
 		} else {
-			err_line(f, "error: %s: object corrupt or missing", h);
+			s_err(s, "error: %s: object corrupt or missing", h);
 		}
 		add_errors(f, ERROR_OBJECT);
 		goto out;
 	}
 	if (!f->connectivity_only) {
 		/* an object in fsck.skipList is not reported and does not count (git's report()) */
-		if (skg_fsck_object(type, id, data, len, &f->fopt, on_finding, f) != 0 && !skipped(f, id)) {
+		if (skg_fsck_object(type, id, data, len, &f->fopt, on_finding, s) != 0 && !skipped(f, id)) {
 			add_errors(f, ERROR_OBJECT);
 			goto graph;
 		}
 	}
 	if (type == SKG_COMMIT && f->show_root && l.n == 1) {
-		out_line(f, "root %s", h);
+		s_out(s, "root %s", h);
 	}
 	if (type == SKG_TAG && f->show_tags) {
 		struct skg_tag_links tl;
 		if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK) {
 			char th[SKG_HEXSZ + 1];
 			hex(tl.object, th);
-			out_line(f, "tagged %s %s (%.*s) in %s", tname(tl.type), th, (int)tl.tag_len, tl.tag,
-			         h);
+			s_out(s, "tagged %s %s (%.*s) in %s", tname(tl.type), th, (int)tl.tag_len, tl.tag, h);
 		}
 	}
 graph:
 	if (l.failed || skg_graph_add(f->graph, id, type, l.v, l.n, walk_error) != 0) {
-		err_line(f, "fatal: out of memory");
+		s_err(s, "fatal: out of memory");
 		add_errors(f, ERROR_OBJECT);
 	}
 out:
@@ -333,11 +425,19 @@ out:
 
 static int loose_report(void *ctx, const char *line, bool is_error)
 {
-	struct fsck *f = ctx;
+	struct sink *s = ctx;
 	/* "bad sha1 file: P", "error: unable to open OBJDIR/xx: ...": git's status is unchanged */
 	(void)is_error;
-	err_line(f, "%s", line);
+	s_err(s, "%s", line);
 	return 0;
+}
+
+static void sink_lines(struct sink *s, const struct skg_lines *lines)
+{
+	if (lines->len > 0) {
+		size_t n = lines->text[lines->len - 1] == '\n' ? lines->len - 1 : lines->len;
+		s_err(s, "%.*s", (int)n, lines->text);
+	}
 }
 
 /* The lines a Git-layer reader made (each ends with a newline), on standard error. */
@@ -361,8 +461,9 @@ static void trailer_result(struct fsck *f, int st, const struct skg_lines *lines
 static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path, int status,
                          const struct skg_loose_object *obj, const struct skg_lines *lines)
 {
-	struct fsck *f = ctx;
-	print_lines(f, lines);
+	struct sink *s = ctx;
+	struct fsck *f = s->f;
+	sink_lines(s, lines);
 	if (status == SKG_LOOSE_FATAL) {
 		return 1; /* git dies here: stops the walk */
 	}
@@ -370,8 +471,124 @@ static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *pat
 		add_errors(f, ERROR_OBJECT | (status == SKG_LOOSE_COLLISION ? ERROR_COLLISION : 0));
 		return 0;
 	}
-	check_object(f, obj->type, id, obj->streamed ? NULL : obj->content, (size_t)obj->size, path);
+	check_object(s, obj->type, id, obj->streamed ? NULL : obj->content, (size_t)obj->size, path);
 	return 0;
+}
+
+/*
+ * The loose objects of one object directory, its 256 xx/ directories shared out among f->threads
+ * threads, each with its own reader. Each directory's lines are kept until those of the
+ * directories before it are out, so the output is git's, in git's order; when git would die on an
+ * object (SKG_LOOSE_FATAL), nothing after that object's lines is printed.
+ */
+struct loose_walk {
+	struct fsck *f;
+	const char *objdir;
+	pthread_mutex_t lock;
+	unsigned next;    /* the next directory to take */
+	unsigned emitted; /* directories written out */
+	unsigned limit;   /* directories to read: git's walk stops after one it cannot open */
+	bool stop;        /* a directory stopped the walk (git dies): take no more */
+	bool fatal;       /* ... and it has been written out */
+	struct skg_buf out[256];
+	int rc[256];
+	bool done[256];
+};
+
+static void *loose_thread(void *arg)
+{
+	struct loose_walk *w = arg;
+	struct skg_loose_reader *reader = skg_loose_reader_new(NULL);
+	for (;;) {
+		pthread_mutex_lock(&w->lock);
+		unsigned k = w->stop || w->next >= w->limit ? 256 : w->next++;
+		pthread_mutex_unlock(&w->lock);
+		if (k >= 256) {
+			break;
+		}
+		struct skg_buf buf = {0};
+		struct sink s = {w->f, &buf};
+		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
+		int rc = reader == NULL
+		             ? SKG_LOOSE_WALK_NOMEM
+		             : skg_loose_check_dirs(reader, w->objdir, k, 1, loose_checked, loose_report, &s);
+		if (buf.failed) {
+			rc = SKG_LOOSE_WALK_NOMEM;
+		}
+		pthread_mutex_lock(&w->lock);
+		w->out[k] = buf;
+		w->rc[k] = rc;
+		w->done[k] = true;
+		if (rc != 0) {
+			w->stop = true;
+		}
+		while (w->emitted < w->limit && w->done[w->emitted] && !w->fatal) {
+			struct skg_buf *b = &w->out[w->emitted];
+			int r = w->rc[w->emitted];
+			if (r == SKG_LOOSE_WALK_NOMEM) {
+				skg_buf_addf(b, "efatal: out of memory\n");
+			}
+			sink_write(w->f, b->p != NULL ? b->p : "", b->len);
+			skg_buf_release(b);
+			w->fatal = r > 0 || r == SKG_LOOSE_WALK_NOMEM;
+			w->emitted++;
+			if (r == SKG_LOOSE_WALK_STOPPED) {
+				w->limit = w->emitted; /* as git: the directories after it are not read */
+			}
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	skg_loose_reader_free(reader);
+	return NULL;
+}
+
+/* 0, or -1 when the walk stopped where git dies (its lines are out). */
+static int check_loose(struct fsck *f, const char *objdir)
+{
+	struct loose_walk *w = calloc(1, sizeof(*w));
+	if (w == NULL) {
+		err_line(f, "fatal: out of memory");
+		return -1;
+	}
+	w->f = f;
+	w->objdir = objdir;
+	pthread_mutex_init(&w->lock, NULL);
+	/*
+	 * git's walk stops after the first xx/ it cannot open (other than a missing one): the objects
+	 * after it are never seen. Found first, so that no thread reads past it.
+	 */
+	w->limit = 256;
+	for (unsigned k = 0; k < 256; k++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%02x", objdir, k);
+		DIR *d = path.failed ? NULL : opendir(skg_buf_str(&path));
+		int e = path.failed ? ENOMEM : errno;
+		skg_buf_release(&path);
+		if (d != NULL) {
+			closedir(d);
+		} else if (e != ENOENT) {
+			w->limit = k + 1;
+			break;
+		}
+	}
+	unsigned n = f->threads < 256 ? f->threads : 256;
+	pthread_t *t = calloc(n, sizeof(*t));
+	unsigned started = 0;
+	while (t != NULL && started + 1 < n && pthread_create(&t[started], NULL, loose_thread, w) == 0) {
+		started++;
+	}
+	loose_thread(w); /* this thread takes its share too (all of it with one thread) */
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(t[i], NULL);
+	}
+	free(t);
+	bool fatal = w->fatal;
+	for (unsigned k = 0; k < 256; k++) {
+		skg_buf_release(&w->out[k]);
+	}
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	return fatal ? -1 : 0;
 }
 
 /* ---- packs -------------------------------------------------------------------------------------- */
@@ -379,13 +596,33 @@ static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *pat
 static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
 	struct fsck *f = ctx;
-	check_object(f, type, f->pack->objs[i].id, data, (size_t)len, NULL);
+	struct sink s = {f, NULL};
+	check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
 }
 
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/*
+ * Room in the graph for the objects the idx lists (its fan-out's last entry), so that the table does
+ * not grow while the threads add to it. A hint, bounded by what the idx and pack can hold: a corrupt
+ * idx is found later by the check itself.
+ */
+static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pack_len)
+{
+	static const uint8_t v2[8] = {0xff, 't', 'O', 'c', 0, 0, 0, 2};
+	size_t fanout = idx->len >= 8 && memcmp(idx->data, v2, sizeof(v2)) == 0 ? 8 : 0;
+	if (idx->len < fanout + 256 * 4) {
+		return;
+	}
+	const uint8_t *p = idx->data + fanout + 255 * 4;
+	uint64_t n = (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
+	if (n <= idx->len / 24 && n <= pack_len / 2) {
+		(void)skg_graph_reserve(f->graph, skg_graph_count(f->graph) + n);
+	}
 }
 
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
@@ -407,6 +644,7 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 		pk_file_unmap(&idx);
 		return;
 	}
+	reserve_graph(f, &idx, file.len);
 	struct pk_options opt;
 	pk_options_default(&opt);
 	opt.threads = f->threads;
@@ -1033,22 +1271,12 @@ int sk_cmd_fsck(int argc, char **argv)
 		status = 128;
 		goto done;
 	}
-	struct skg_loose_reader *reader = skg_loose_reader_new(NULL);
-	if (reader == NULL) {
-		err_line(&f, "fatal: out of memory");
-		status = 128;
-		goto done;
-	}
 	for (size_t i = 0; i < odbs.n; i++) {
-		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
-		int r = skg_loose_check_all(reader, odbs.dirs[i], loose_checked, loose_report, &f);
-		if (r > 0 || r == SKG_LOOSE_WALK_NOMEM) {
-			skg_loose_reader_free(reader);
+		if (check_loose(&f, odbs.dirs[i]) != 0) {
 			status = 128;
 			goto done;
 		}
 	}
-	skg_loose_reader_free(reader);
 	for (size_t i = 0; i < odbs.n; i++) {
 		check_packs(&f, odbs.dirs[i]);
 	}

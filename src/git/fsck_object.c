@@ -825,10 +825,9 @@ static bool below_slash(unsigned c)
 
 enum { ORDER_OK = 0, ORDER_UNSORTED = -1, ORDER_DUPLICATE = -2 };
 
-static int verify_order(uint32_t mode1, const char *name1, uint32_t mode2, const char *name2,
-                        struct df_stack *st)
+static int verify_order(uint32_t mode1, const char *name1, size_t len1, uint32_t mode2, const char *name2,
+                        size_t len2, struct df_stack *st)
 {
-	size_t len1 = strlen(name1), len2 = strlen(name2);
 	size_t len = len1 < len2 ? len1 : len2;
 	int cmp = memcmp(name1, name2, len);
 	if (cmp < 0)
@@ -893,41 +892,57 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
 
 	uint32_t o_mode = 0;
 	const char *o_name = NULL;
+	size_t o_len = 0;
 	while (it.size > 0) {
 		const struct skg_tree_entry e = it.entry;
 		uint32_t mode = (uint16_t)e.mode; /* git keeps 16 bits of the mode here */
 		const char *name = e.name;
+		const size_t name_len = e.name_len;
+		/*
+		 * Only a name that starts with '.', 'g', 'm' (either case), '~' or a non-ASCII byte (an
+		 * HFS+ ignorable code point) can be one of the protected names below: the HFS+ forms
+		 * start with '.' after ignorables, the NTFS long forms with '.', the 8.3 forms with the
+		 * first letter of the name ("git~1", "gitmod~1", "gi7eba~1", "maba30~1") or, as git's
+		 * is_ntfs_dot_generic accepts, a '~' right away.
+		 */
+		const unsigned first = (unsigned char)name[0];
+		const bool special = first == '.' || first == '~' || first >= 0x80 ||
+		                     ascii_lower(first) == 'g' || ascii_lower(first) == 'm';
 
 		null_sha1 |= is_null_id(e.id);
-		full_path |= strchr(name, '/') != NULL;
-		empty_name |= name[0] == '\0';
-		dot |= strcmp(name, ".") == 0;
-		dotdot |= strcmp(name, "..") == 0;
-		dotgit |= is_hfs_dot(name, "git") || is_ntfs_dotgit(name);
+		full_path |= memchr(name, '/', name_len) != NULL;
+		empty_name |= name_len == 0;
+		if (first == '.') {
+			dot |= name_len == 1;
+			dotdot |= name_len == 2 && name[1] == '.';
+		}
 		zero_pad |= e.start[0] == '0';
 
-		if (is_dotgitmodules(name)) {
+		if (special) {
+			dotgit |= is_hfs_dot(name, "git") || is_ntfs_dotgit(name);
+		}
+		if (special && is_dotgitmodules(name)) {
 			if (!mode_is(mode, MODE_LNK))
 				found(c, SKG_FSCK_GITMODULES, e.id);
 			else
 				retval +=
 				    report(c, SKG_FSCK_GITMODULES_SYMLINK, ".gitmodules is a symbolic link");
 		}
-		if (is_dotgitattributes(name)) {
+		if (special && is_dotgitattributes(name)) {
 			if (!mode_is(mode, MODE_LNK))
 				found(c, SKG_FSCK_GITATTRIBUTES, e.id);
 			else
 				retval +=
 				    report(c, SKG_FSCK_GITATTRIBUTES_SYMLINK, ".gitattributes is a symlink");
 		}
-		if (mode_is(mode, MODE_LNK)) {
+		if (special && mode_is(mode, MODE_LNK)) {
 			if (is_dotgitignore(name))
 				retval += report(c, SKG_FSCK_GITIGNORE_SYMLINK, ".gitignore is a symlink");
 			if (is_dotmailmap(name))
 				retval += report(c, SKG_FSCK_MAILMAP_SYMLINK, ".mailmap is a symlink");
 		}
 		/* Backslashes separate directories on NTFS: check what follows each one. */
-		for (const char *bs = strchr(name, '\\'); bs != NULL; bs = strchr(bs, '\\')) {
+		for (const char *bs = memchr(name, '\\', name_len); bs != NULL; bs = strchr(bs, '\\')) {
 			bs++;
 			dotgit |= is_ntfs_dotgit(bs);
 			if (is_ntfs_dot(bs, "gitmodules", "gi7eba")) {
@@ -962,7 +977,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
 		}
 
 		if (o_name != NULL) {
-			int order = verify_order(o_mode, o_name, mode, name, &st);
+			int order = verify_order(o_mode, o_name, o_len, mode, name, name_len, &st);
 			if (order == ORDER_UNSORTED)
 				unsorted = true;
 			else if (order == ORDER_DUPLICATE)
@@ -970,6 +985,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
 		}
 		o_mode = mode;
 		o_name = name;
+		o_len = name_len;
 	}
 
 	if (null_sha1)

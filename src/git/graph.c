@@ -164,7 +164,24 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
 		goto out;
 	}
 	uint32_t first = (uint32_t)g->nlinks;
+	/*
+	 * The links of a tree go to objects all over the table: fetch the slot of link k + 8 and the
+	 * object of link k + 4 ahead, so that the misses overlap (about 1.5 per link otherwise).
+	 */
+	const uint32_t mask = g->nslots - 1;
+	for (size_t k = 0; k < n && k < 8; k++) {
+		__builtin_prefetch(&g->slots[id_hash(links[k].id) & mask]);
+	}
 	for (size_t k = 0; k < n; k++) {
+		if (k + 8 < n) {
+			__builtin_prefetch(&g->slots[id_hash(links[k + 8].id) & (g->nslots - 1)]);
+		}
+		if (k + 4 < n) {
+			uint32_t v = g->slots[id_hash(links[k + 4].id) & (g->nslots - 1)];
+			if (v != 0) {
+				__builtin_prefetch(&g->objs[v - 1]);
+			}
+		}
 		uint32_t t = lookup_or_add(g, links[k].id);
 		if (t == UINT32_MAX) {
 			goto out;
@@ -180,6 +197,32 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
 	g->objs[i].type = (uint8_t)type;
 	g->objs[i].first = n ? first : NO_LINKS;
 	g->objs[i].n = (uint32_t)n;
+	ret = 0;
+out:
+	pthread_mutex_unlock(&g->lock);
+	return ret;
+}
+
+int skg_graph_reserve(struct skg_graph *g, uint64_t objects)
+{
+	int ret = -1;
+	pthread_mutex_lock(&g->lock);
+	if (objects > LINK_INDEX_MASK) {
+		goto out;
+	}
+	if (objects > g->alloc) {
+		struct gobj *o = realloc(g->objs, (size_t)objects * sizeof(*o));
+		if (o == NULL) {
+			goto out;
+		}
+		g->objs = o;
+		g->alloc = (uint32_t)objects;
+	}
+	while (objects * 2 > g->nslots) {
+		if (!grow_slots(g)) {
+			goto out;
+		}
+	}
 	ret = 0;
 out:
 	pthread_mutex_unlock(&g->lock);

@@ -43,6 +43,13 @@ void skg_graph_free(struct skg_graph *g);
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
                   const struct skg_link *links, size_t n, bool walk_error);
 
+/*
+ * Make room for `objects` objects in all (existing ones included) before they are added, so that the
+ * table does not grow while the checks run (fsck knows the count from the idx files). A hint only:
+ * the graph still grows past it. 0, or -1 when out of memory (or more than 2^29 - 1 objects).
+ */
+int skg_graph_reserve(struct skg_graph *g, uint64_t objects);
+
 /* Mark `id` as a root of the walk (a ref, a reflog entry, an index entry); `type` (0: unknown) is
  * what the root says it is, used in the "missing" line when the object does not exist (git: an
  * index entry names a blob). 0, or -1 out of memory. */

@@ -4,7 +4,10 @@
  * The zlib calls are made in the sequence whose outcome git 2.39.5's diagnostics depend on (one
  * call into a 32-byte buffer for the header, then Z_FINISH calls for the rest, with at most 1 GiB
  * of input and output handed to zlib per call), so that every stream git accepts is accepted
- * here, every one it rejects is rejected with the same words.
+ * here, every one it rejects is rejected with the same words. With libdeflate, an object that is
+ * not streamed is first inflated whole in one libdeflate call, about twice as fast; only a stream
+ * that inflates cleanly to exactly its header's size with no byte left over is taken that way, and
+ * any other goes through the zlib sequence from its header on, for git's words.
  */
 #include "loose.h"
 
@@ -20,6 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(SK_HAVE_LIBDEFLATE)
+#include <libdeflate.h>
+#endif
 
 /* ---- Lines -------------------------------------------------------------------------------------- */
 
@@ -176,8 +182,17 @@ static int report_oom(skg_loose_report_fn on_report, void *ctx, size_t size)
 	return SKG_LOOSE_WALK_NOMEM;
 }
 
+static int for_each_range(const char *objdir, unsigned first, unsigned count, skg_loose_object_fn on_object,
+                          skg_loose_report_fn on_report, void *ctx);
+
 int skg_loose_for_each(const char *objdir, skg_loose_object_fn on_object, skg_loose_report_fn on_report,
                        void *ctx)
+{
+	return for_each_range(objdir, 0, 256, on_object, on_report, ctx);
+}
+
+static int for_each_range(const char *objdir, unsigned first, unsigned count, skg_loose_object_fn on_object,
+                          skg_loose_report_fn on_report, void *ctx)
 {
 	struct pathbuf p = {NULL, 0, 0};
 	size_t dlen = strlen(objdir);
@@ -187,7 +202,7 @@ int skg_loose_for_each(const char *objdir, skg_loose_object_fn on_object, skg_lo
 		return report_oom(on_report, ctx, dlen + 2);
 	}
 	size_t base = p.len;
-	for (unsigned nr = 0; nr < 256 && rc == 0; nr++) {
+	for (unsigned nr = first; nr < 256 && nr - first < count && rc == 0; nr++) {
 		char sub[4];
 		snprintf(sub, sizeof(sub), "%02x", nr);
 		p.len = base;
@@ -359,6 +374,9 @@ struct skg_loose_reader {
 	sha1kit_dc_detection where[BATCH_MAX];
 	struct skg_lines lines;  /* of the object read last */
 	struct skg_lines blines; /* of a batched object being delivered */
+#if defined(SK_HAVE_LIBDEFLATE)
+	struct libdeflate_decompressor *ld; /* NULL: zlib only */
+#endif
 };
 
 void skg_loose_options_default(struct skg_loose_options *opt)
@@ -385,6 +403,9 @@ struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *op
 		return NULL;
 	}
 	r->z_ready = true;
+#if defined(SK_HAVE_LIBDEFLATE)
+	r->ld = libdeflate_alloc_decompressor(); /* NULL: every object goes through zlib */
+#endif
 	return r;
 }
 
@@ -396,6 +417,11 @@ void skg_loose_reader_free(struct skg_loose_reader *r)
 	if (r->z_ready) {
 		inflateEnd(&r->zs.z);
 	}
+#if defined(SK_HAVE_LIBDEFLATE)
+	if (r->ld != NULL) {
+		libdeflate_free_decompressor(r->ld);
+	}
+#endif
 	free(r->file);
 	free(r->arena);
 	free(r->chunk);
@@ -649,6 +675,10 @@ static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 	return status;
 }
 
+static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, const char *hex,
+                   const uint8_t expect[SKG_RAWSZ], const char *path, struct skg_loose_object *out,
+                   struct skg_lines *lines, bool defer, struct region *reg);
+
 /*
  * The rest of any other object, into a buffer of the header's size (git's unpack_loose_rest): the
  * arena at arena_len holds header + content + NUL. The buffer grows with what is inflated, up to
@@ -713,6 +743,19 @@ static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 		skg_lines_add(lines, "error: ", "unable to unpack contents of %s", path);
 		return corrupt(out, hex, path, lines);
 	}
+	return deliver(r, hdr_len, have, hex, expect, path, out, lines, defer, reg);
+}
+
+/*
+ * An object inflated into the arena at arena_len (header, then `have` bytes of content): its ID
+ * now, or STATUS_PENDING for a batch (`defer`, and the content is as long as the header says).
+ */
+static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, const char *hex,
+                   const uint8_t expect[SKG_RAWSZ], const char *path, struct skg_loose_object *out,
+                   struct skg_lines *lines, bool defer, struct region *reg)
+{
+	uint64_t size = out->size;
+	uint8_t *region = r->arena + r->arena_len;
 	region[hdr_len + have] = '\0';
 	out->content = region + hdr_len;
 	if (have == size && defer && size < SOLO_SIZE) {
@@ -791,6 +834,26 @@ static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, con
 	if (out->type == SKG_BLOB && out->size > r->opt.big_file_threshold) {
 		return stream_rest(r, hdr, produced, hdr_len, hex, expect, path, stream, sctx, out, lines);
 	}
+#if defined(SK_HAVE_LIBDEFLATE)
+	/*
+	 * The whole stream in one libdeflate call, into exactly header + size bytes. Taken only when
+	 * zlib's sequence would end the same way: the stream ends (checksum verified) with all of the
+	 * file consumed and exactly that many bytes out; anything else is redone by zlib below, whose
+	 * state is still that of the header step.
+	 */
+	uint64_t whole = (uint64_t)hdr_len + out->size;
+	if (r->ld != NULL && out->size != UINT64_MAX && whole < ZLIB_CAP && len <= ZLIB_CAP &&
+	    (r->opt.max_size == 0 || out->size < r->opt.max_size) && arena_reserve(r, (size_t)whole + 1)) {
+		size_t in_used = 0, out_used = 0;
+		uint8_t *region = r->arena + r->arena_len;
+		if (libdeflate_zlib_decompress_ex(r->ld, data, len, region, (size_t)whole, &in_used,
+		                                  &out_used) == LIBDEFLATE_SUCCESS &&
+		    in_used == len && out_used == whole) {
+			return deliver(r, hdr_len, (size_t)out->size, hex, expect, path, out, lines, defer,
+			               reg);
+		}
+	}
+#endif
 	return buffer_rest(r, hdr, produced, hdr_len, len, hex, expect, path, out, lines, defer, reg);
 }
 
@@ -1044,11 +1107,17 @@ static int walk_report(void *vctx, const char *line, bool is_error)
 int skg_loose_check_all(struct skg_loose_reader *r, const char *objdir, skg_loose_checked_fn on_object,
                         skg_loose_report_fn on_report, void *ctx)
 {
+	return skg_loose_check_dirs(r, objdir, 0, 256, on_object, on_report, ctx);
+}
+
+int skg_loose_check_dirs(struct skg_loose_reader *r, const char *objdir, unsigned first, unsigned count,
+                         skg_loose_checked_fn on_object, skg_loose_report_fn on_report, void *ctx)
+{
 	struct walk w = {r, on_object, on_report, ctx};
 	arena_release(r);
 	r->npend = 0;
 	r->paths_len = 0;
-	int rc = skg_loose_for_each(objdir, walk_object, walk_report, &w);
+	int rc = for_each_range(objdir, first, count, walk_object, walk_report, &w);
 	if (rc == 0) {
 		rc = flush(&w);
 	}

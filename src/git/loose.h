@@ -217,6 +217,14 @@ int skg_loose_check_all(struct skg_loose_reader *r, const char *objdir, skg_loos
                         skg_loose_report_fn on_report, void *ctx);
 
 /*
+ * skg_loose_check_all() over the fan-out directories first .. first + count - 1 only (objdir/xx
+ * with xx = first as two lowercase hex digits, and so on; none past ff). Readers are not shared:
+ * several threads can each check their own directories with their own reader, as fsck does.
+ */
+int skg_loose_check_dirs(struct skg_loose_reader *r, const char *objdir, unsigned first, unsigned count,
+                         skg_loose_checked_fn on_object, skg_loose_report_fn on_report, void *ctx);
+
+/*
  * The line that reports a collision attack in the object named `hex` at `path` (without the
  * "error: " prefix and newline), e.g. "HEX: SHA-1 collision attack detected (disturbance vector
  * II(52,0), block at byte offset 256): PATH", written to buf (n bytes, truncated to fit, always

@@ -239,6 +239,48 @@ mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
 compare "objects/13 is a file" "$r"
 
+# 10. Loose objects read by several threads: the stderr lines in git's order exactly (directory by
+# directory), not only as a set; and where git dies on an object (a directory in an object's
+# place: mmap fails), nothing after it. --threads=4 on any machine, so that directories finish
+# out of order.
+compare_exact() {
+	local name=$1 dir=$2
+	shift 2
+	(cd "$dir" && git fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
+	local grc=$?
+	(cd "$dir" && "$SK" fsck --threads=4 "$@" >"$T/s.out" 2>"$T/s.err")
+	local src=$?
+	if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
+		pass
+	else
+		fail "$name (exact order): git fsck --full $* exits $grc, sha1kit fsck $src"
+		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+	fi
+}
+r=$T/many
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	for i in $(seq 1 120); do echo "blob $i" | git hash-object -w --stdin; done >ids
+	n=0
+	while read -r id; do
+		n=$((n + 1))
+		p=.git/objects/${id:0:2}/${id:2}
+		chmod u+w "$p"
+		case $((n % 3)) in
+		0) head -c 9 "$p" >"$p.t" && mv "$p.t" "$p" ;;
+		1) printf 'garbage' >>"$p" ;;
+		esac
+	done <ids
+)
+compare "120 loose blobs, 80 corrupt, many directories" "$r"
+compare_exact "120 loose blobs, 80 corrupt, many directories" "$r" --no-dangling
+# a directory where git expects the object file of the 60th ID: git dies there
+mid=$(sed -n 60p "$r/ids")
+rm -f "$r/.git/objects/${mid:0:2}/${mid:2}"
+mkdir "$r/.git/objects/${mid:0:2}/${mid:2}"
+compare_exact "a directory in an object's place" "$r" --no-dangling
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")

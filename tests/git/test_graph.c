@@ -212,13 +212,56 @@ static void test_graph_large(void **state)
 	skg_graph_free(g);
 }
 
+/* A graph reserved for its objects first (as fsck does from the idx counts), then added to beyond
+ * the reservation, with trees of many links (the prefetching path): the same findings as without;
+ * a reservation beyond 2^29 - 1 objects is refused and leaves the graph as it was. */
+static void test_graph_reserve(void **state)
+{
+	(void)state;
+	const uint32_t n = 3000, fan = 40;
+	struct skg_graph *g = skg_graph_new();
+	struct seen s;
+	assert_int_equal(skg_graph_reserve(g, 1000), 0);
+	/* blobs 1..n; trees n+1.. each linking to 40 blobs, every blob once but blob 7 */
+	for (uint32_t i = 1; i <= n; i++) {
+		add(g, i, SKG_BLOB, NULL, NULL, 0);
+	}
+	uint32_t t = n + 1, links[40];
+	unsigned types[40];
+	for (uint32_t k = 0; k < fan; k++) {
+		types[k] = SKG_BLOB;
+	}
+	for (uint32_t first = 1; first + fan - 1 <= n; first += fan, t++) {
+		for (uint32_t k = 0; k < fan; k++) {
+			links[k] = first + k == 7 ? n + 1000000 : first + k; /* one missing blob */
+		}
+		uint8_t id[SKG_RAWSZ];
+		struct skg_link l[40];
+		mkid(id, t);
+		for (uint32_t k = 0; k < fan; k++) {
+			mkid(l[k].id, links[k]);
+			l[k].type = (uint8_t)types[k];
+		}
+		assert_int_equal(skg_graph_add(g, id, SKG_TREE, l, fan, false), 0);
+		root(g, t);
+	}
+	assert_int_equal(skg_graph_count(g), t); /* n blobs, t - n - 1 trees and the missing blob */
+	walk(g, &s, false);
+	assert_true(has_line(&s, "dangling", SKG_BLOB, 7));
+	assert_true(has_line(&s, "missing", SKG_BLOB, n + 1000000));
+	assert_true(has_line(&s, "broken", SKG_BLOB, n + 1000000));
+	assert_int_equal(count_lines(&s), 4); /* from + broken, missing, dangling */
+	assert_int_equal(skg_graph_reserve(g, (uint64_t)1 << 29), -1);
+	assert_int_equal(skg_graph_count(g), t);
+	skg_graph_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_graph_findings),
-	    cmocka_unit_test(test_graph_unreachable_missing),
-	    cmocka_unit_test(test_graph_walk_error),
-	    cmocka_unit_test(test_graph_large),
+	    cmocka_unit_test(test_graph_findings),   cmocka_unit_test(test_graph_unreachable_missing),
+	    cmocka_unit_test(test_graph_walk_error), cmocka_unit_test(test_graph_large),
+	    cmocka_unit_test(test_graph_reserve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
