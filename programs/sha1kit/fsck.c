@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -54,7 +55,8 @@ struct fsck {
 	struct skg_fsck_options fopt;
 	struct skg_reporter rep;
 	bool show_dangling, show_unreachable, show_root, show_tags, connectivity_only, include_reflogs,
-	    keep_cache, progress;
+	    keep_cache;
+	int progress; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal, as git */
 	unsigned threads;
 	pthread_mutex_t lock; /* printing and errors, from the pack resolver threads */
 	int errors;
@@ -63,6 +65,14 @@ struct fsck {
 	size_t nskip;
 	/* the pack being checked (for the object callback) */
 	struct pk_pack *pack;
+	/* git's progress line on stderr ("Checking objects: 42% (159622/380053)"), under lock */
+	struct meter {
+		const char *title;
+		uint64_t total, n;
+		unsigned pct;
+		double last;
+		bool on;
+	} meter;
 	/* trees that do not decode to their end, with git's words for why (printed again by the walk) */
 	struct bad_tree {
 		uint8_t id[SKG_RAWSZ];
@@ -186,6 +196,62 @@ static void sink_write(struct fsck *f, const char *text, size_t len)
 			fwrite(text + i + 1, 1, end - i - 1, stdout);
 		}
 		i = end;
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * git's progress.c as fsck uses it: "TITLE:  P% (N/TOTAL)\r", written again when the percentage
+ * changes or a second has passed, and "TITLE: 100% (N/TOTAL), done.\n" at the end.
+ */
+static void meter_show(struct meter *m, const char *end)
+{
+	unsigned pct = m->total ? (unsigned)(m->n * 100 / m->total) : 100;
+	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", m->title, pct, m->n, m->total, end);
+	fflush(stderr);
+	m->pct = pct;
+	m->last = seconds();
+}
+
+static void meter_start(struct fsck *f, const char *title, uint64_t total)
+{
+	if (f->progress == 1) {
+		pthread_mutex_lock(&f->lock);
+		f->meter = (struct meter){title, total, 0, 0, 0, true};
+		meter_show(&f->meter, "\r");
+		pthread_mutex_unlock(&f->lock);
+	}
+}
+
+static void meter_add(struct fsck *f, uint64_t k)
+{
+	if (!f->meter.on) {
+		return;
+	}
+	pthread_mutex_lock(&f->lock);
+	struct meter *m = &f->meter;
+	m->n += k;
+	unsigned pct = m->total ? (unsigned)(m->n * 100 / m->total) : 100;
+	if (pct != m->pct || seconds() - m->last >= 1.0) {
+		meter_show(m, "\r");
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void meter_stop(struct fsck *f, uint64_t n)
+{
+	pthread_mutex_lock(&f->lock);
+	if (f->meter.on) {
+		f->meter.n = n;
+		meter_show(&f->meter, ", done.\n");
+		f->meter.on = false;
 	}
 	pthread_mutex_unlock(&f->lock);
 }
@@ -535,6 +601,7 @@ static void *loose_thread(void *arg)
 			if (r == SKG_LOOSE_WALK_STOPPED) {
 				w->limit = w->emitted; /* as git: the directories after it are not read */
 			}
+			meter_add(w->f, 1);
 		}
 		pthread_mutex_unlock(&w->lock);
 	}
@@ -598,6 +665,7 @@ static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *dat
 	struct fsck *f = ctx;
 	struct sink s = {f, NULL};
 	check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
+	meter_add(f, 1);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -607,19 +675,28 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /*
+ * The object count of an idx (its first n bytes at h): the last fan-out entry, after the v2
+ * header or at the start of a v1 idx (gitformat-pack(5)); 0 when too short.
+ */
+static uint64_t idx_fanout_count(const uint8_t *h, uint64_t n)
+{
+	static const uint8_t v2[8] = {0xff, 't', 'O', 'c', 0, 0, 0, 2};
+	size_t fanout = n >= 8 && memcmp(h, v2, sizeof(v2)) == 0 ? 8 : 0;
+	if (n < fanout + 256 * 4) {
+		return 0;
+	}
+	const uint8_t *p = h + fanout + 255 * 4;
+	return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
+}
+
+/*
  * Room in the graph for the objects the idx lists (its fan-out's last entry), so that the table does
  * not grow while the threads add to it. A hint, bounded by what the idx and pack can hold: a corrupt
  * idx is found later by the check itself.
  */
 static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pack_len)
 {
-	static const uint8_t v2[8] = {0xff, 't', 'O', 'c', 0, 0, 0, 2};
-	size_t fanout = idx->len >= 8 && memcmp(idx->data, v2, sizeof(v2)) == 0 ? 8 : 0;
-	if (idx->len < fanout + 256 * 4) {
-		return;
-	}
-	const uint8_t *p = idx->data + fanout + 255 * 4;
-	uint64_t n = (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
+	uint64_t n = idx_fanout_count(idx->data, idx->len);
 	if (n <= idx->len / 24 && n <= pack_len / 2) {
 		(void)skg_graph_reserve(f->graph, skg_graph_count(f->graph) + n);
 	}
@@ -686,8 +763,24 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every pack-*.idx of objdir/pack with its .pack, in name order. */
-static void check_packs(struct fsck *f, const char *objdir)
+/* The number of objects an idx file says it lists (0 when it cannot be read as one). */
+static uint64_t idx_count(const char *path)
+{
+	uint8_t h[8 + 256 * 4];
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL) {
+		return 0;
+	}
+	size_t n = fread(h, 1, sizeof(h), fp);
+	fclose(fp);
+	return idx_fanout_count(h, n);
+}
+
+/*
+ * Every pack-*.idx of objdir/pack with its .pack, in name order: checked, or (count != NULL) only
+ * counted, the objects their idx files list added to *count (the total of git's progress line).
+ */
+static void check_packs(struct fsck *f, const char *objdir, uint64_t *count)
 {
 	struct skg_buf dir = {0};
 	skg_buf_addf(&dir, "%s/pack", objdir);
@@ -725,7 +818,11 @@ static void check_packs(struct fsck *f, const char *objdir)
 		skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), names[i]);
 		skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(strlen(names[i]) - 4), names[i]);
 		if (access(skg_buf_str(&pack), F_OK) == 0) {
-			check_pack(f, skg_buf_str(&pack), skg_buf_str(&idx));
+			if (count != NULL) {
+				*count += idx_count(skg_buf_str(&idx));
+			} else {
+				check_pack(f, skg_buf_str(&pack), skg_buf_str(&idx));
+			}
 		}
 		skg_buf_release(&idx);
 		skg_buf_release(&pack);
@@ -1104,7 +1201,8 @@ static void usage(void)
 	       "      --connectivity-only  check only connectivity (objects are still hashed)\n"
 	       "      --strict             stricter checks (git fsck --strict)\n"
 	       "      --full               accepted: packs and alternates are always checked\n"
-	       "      --[no-]progress      accepted for git compatibility (no progress lines yet)\n"
+	       "      --[no-]progress      progress lines on standard error (default: when it is a\n"
+	       "                             terminal), as git's: \"Checking objects: 42%% (N/TOTAL)\"\n"
 	       "      --threads=N          threads resolving deltas (0 or default: one per CPU)\n"
 	       "      --help               display this help and exit\n"
 	       "\n"
@@ -1169,6 +1267,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	f.show_dangling = true;
 	f.include_reflogs = true;
 	f.keep_cache = true;
+	f.progress = -1;
 	f.threads = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -1210,10 +1309,10 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_NO_FULL:
 			break;
 		case OPT_PROGRESS:
-			f.progress = true;
+			f.progress = 1;
 			break;
 		case OPT_NO_PROGRESS:
-			f.progress = false;
+			f.progress = 0;
 			break;
 		case OPT_THREADS:
 			if (!pk_parse_threads(optarg, &f.threads)) {
@@ -1235,6 +1334,9 @@ int sk_cmd_fsck(int argc, char **argv)
 	}
 	if (f.threads == 0) {
 		f.threads = pk_online_cpus();
+	}
+	if (f.progress < 0) {
+		f.progress = isatty(STDERR_FILENO) ? 1 : 0;
 	}
 	pthread_mutex_init(&f.lock, NULL);
 	f.rep.fn = on_report;
@@ -1272,14 +1374,24 @@ int sk_cmd_fsck(int argc, char **argv)
 		goto done;
 	}
 	for (size_t i = 0; i < odbs.n; i++) {
+		meter_start(&f, "Checking object directories", 256);
 		if (check_loose(&f, odbs.dirs[i]) != 0) {
 			status = 128;
 			goto done;
 		}
+		meter_stop(&f, 256);
+	}
+	if (f.progress == 1) {
+		uint64_t total = 0;
+		for (size_t i = 0; i < odbs.n; i++) {
+			check_packs(&f, odbs.dirs[i], &total);
+		}
+		meter_start(&f, "Checking objects", total);
 	}
 	for (size_t i = 0; i < odbs.n; i++) {
-		check_packs(&f, odbs.dirs[i]);
+		check_packs(&f, odbs.dirs[i], NULL);
 	}
+	meter_stop(&f, f.meter.n);
 
 	/* the roots: refs, each worktree's HEAD and reflogs, the index */
 	if (skg_for_each_ref(f.repo, on_ref, &f, &err) < 0 ||
