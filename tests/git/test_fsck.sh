@@ -281,6 +281,26 @@ rm -f "$r/.git/objects/${mid:0:2}/${mid:2}"
 mkdir "$r/.git/objects/${mid:0:2}/${mid:2}"
 compare_exact "a directory in an object's place" "$r" --no-dangling
 
+# 11. Progress: git's lines with --progress, none by default when stderr is not a terminal.
+r=$T/progress
+mkrepo "$r"
+(cd "$r" && git repack -qd)
+n=$(cd "$r" && git count-objects -v | sed -n 's/^in-pack: //p')
+(cd "$r" && "$SK" fsck --progress >/dev/null 2>"$T/p.err")
+if tr '\r' '\n' <"$T/p.err" | grep -qx "Checking objects: 100% ($n/$n), done." &&
+	tr '\r' '\n' <"$T/p.err" | grep -qx "Checking object directories: 100% (256/256), done."; then
+	pass
+else
+	fail "--progress: no 'Checking objects: 100% ($n/$n), done.' line"
+	tr '\r' '\n' <"$T/p.err" | tail -5
+fi
+(cd "$r" && "$SK" fsck >/dev/null 2>"$T/p.err")
+if grep -q Checking "$T/p.err"; then
+	fail "progress lines without --progress on a file"
+else
+	pass
+fi
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
