@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# pack-bench.sh - `sha1kit index-pack` and `sha1kit verify-pack` against `git index-pack` and
-# `git verify-pack` on the pack of a real repository's history, timed with GNU time.
+# pack-bench.sh - `sha1kit index-pack`, `sha1kit verify-pack` and `sha1kit fsck` against
+# `git index-pack`, `git verify-pack` and `git fsck --full` on the pack of a real repository's
+# history (and on repositories made of it), timed with GNU time.
 #
 # Usage: bench/pack-bench.sh --repo DIR [OPTION]...
 #   --repo DIR     a clone (work tree or bare) or git directory of the repository to pack, e.g. a
@@ -18,10 +19,18 @@
 #                  built against libsha1kit; for verify-pack, git runs `git index-pack` from its
 #                  exec path (`git --exec-path`, or $GIT_EXEC_PATH): give an installed git, or the
 #                  bin-wrappers/git of a build tree, whose exec path is that tree
+#   --fsck DIR     also time fsck of the repository DIR (groups fsck, fsck1): e.g. a bare
+#                  repository whose only pack is the pack above and whose only ref is REV
+#                  (git init --bare DIR; cp P.pack P.idx DIR/objects/pack/; git --git-dir=DIR
+#                  update-ref refs/tags/REV COMMIT); it must be sound (every fsck must exit 0)
+#   --fsck-loose DIR  also time fsck of DIR holding the same history as loose objects (group
+#                  fsckloose): git init --bare DIR; git --git-dir=DIR unpack-objects <P.pack; and
+#                  the same ref
 #   --reps N       timed runs of each command (default 5), alternating between the commands: every
 #                  round runs each command once, odd rounds in one order, even rounds in the reverse
 #   --only LIST    comma-separated groups to run (default all): index1, verify1, index, verify,
-#                  verifypack (see below)
+#                  verifypack, fsck, fsck1, fsckloose (see below; the fsck groups need --fsck or
+#                  --fsck-loose)
 #   --rebuild      make the pack and the reference idx again
 #   -h, --help     this text
 #
@@ -37,6 +46,12 @@
 #   verify      as verify1 with the default thread counts
 #   verifypack  sha1kit verify-pack P.idx
 #               git verify-pack P.idx           (git runs `git index-pack --verify P.pack`)
+#   fsck        sha1kit fsck --no-dangling --no-progress DIR          (default threads)
+#               git --git-dir=DIR fsck --full --no-dangling --no-progress
+#   fsck1       as fsck with sha1kit fsck --threads=1 (git fsck checks packs on one thread)
+#   fsckloose   as fsck on the --fsck-loose DIR
+# git fsck (2.47 and later) runs `git refs verify` from its exec path: a git built from source
+# must be given as the bin-wrappers/git of its build tree, or installed.
 # `git index-pack --verify` needs the .idx beside the pack: it does all the work of an index-pack
 # (inflate, resolve deltas, hash every object) and then compares the idx it would write with the
 # existing one instead of writing it; -o writes (and fsyncs) the idx. Both tools do the same in
@@ -73,7 +88,9 @@ work=$tmp/sha1kit-pack-bench
 sha1kit=${SHA1KIT:-}
 extra_git=()
 reps=5
-only=index1,verify1,index,verify,verifypack
+only=index1,verify1,index,verify,verifypack,fsck,fsck1,fsckloose
+fsck_dir=
+fsck_loose=
 rebuild=false
 gnu_time=/usr/bin/time
 
@@ -92,7 +109,7 @@ need_arg() {
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--repo | --tag | --pack | --work | --sha1kit | --git | --reps | --only) need_arg "$@" ;;
+	--repo | --tag | --pack | --work | --sha1kit | --git | --reps | --only | --fsck | --fsck-loose) need_arg "$@" ;;
 	esac
 	case "$1" in
 	--repo) repo=$2; shift 2 ;;
@@ -111,6 +128,10 @@ while [ $# -gt 0 ]; do
 	--reps=*) reps=${1#*=}; shift ;;
 	--only) only=$2; shift 2 ;;
 	--only=*) only=${1#*=}; shift ;;
+	--fsck) fsck_dir=$2; shift 2 ;;
+	--fsck=*) fsck_dir=${1#*=}; shift ;;
+	--fsck-loose) fsck_loose=$2; shift 2 ;;
+	--fsck-loose=*) fsck_loose=${1#*=}; shift ;;
 	--rebuild) rebuild=true; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -122,16 +143,25 @@ case "$reps" in
 esac
 for g in ${only//,/ }; do
 	case "$g" in
-	index1 | verify1 | index | verify | verifypack) ;;
-	*) die "unknown group '$g' in --only (index1, verify1, index, verify, verifypack)" ;;
+	index1 | verify1 | index | verify | verifypack | fsck | fsck1 | fsckloose) ;;
+	*) die "unknown group '$g' in --only (index1, verify1, index, verify, verifypack, fsck, fsck1, fsckloose)" ;;
 	esac
 done
 want() {
+	case "$1" in
+	fsck | fsck1) [ -n "$fsck_dir" ] || return 1 ;;
+	fsckloose) [ -n "$fsck_loose" ] || return 1 ;;
+	esac
 	case ",$only," in
 	*",$1,"*) return 0 ;;
 	*) return 1 ;;
 	esac
 }
+for d in "$fsck_dir" "$fsck_loose"; do
+	[ -z "$d" ] || [ -d "$d/objects" ] || die "$d is not a git directory (no objects/ in it)"
+done
+[ -z "$fsck_dir" ] || fsck_dir=$(cd "$fsck_dir" && pwd)
+[ -z "$fsck_loose" ] || fsck_loose=$(cd "$fsck_loose" && pwd)
 
 if ! [ -x "$gnu_time" ] || ! "$gnu_time" -f '%e' true 2>/dev/null; then
 	die "needs GNU time as $gnu_time (Debian: apt-get install time)"
@@ -249,6 +279,17 @@ if want verifypack; then
 		add verifypack "$(git_label "$x") verify-pack" "$x" "$(q "$x") verify-pack $(q "$idx")"
 	done
 fi
+for g in fsck fsck1 fsckloose; do
+	want $g || continue
+	d=$fsck_dir th=
+	[ $g = fsckloose ] && d=$fsck_loose
+	[ $g = fsck1 ] && th=' --threads=1'
+	D=$(q "$d")
+	add $g "sha1kit fsck$th" sha1kit "$S fsck$th --no-dangling --no-progress $D"
+	for x in "${gits[@]}"; do
+		add $g "$(git_label "$x") fsck --full" "$x" "$(q "$x") --git-dir=$D fsck --full --no-dangling --no-progress"
+	done
+done
 [ ${#cmds[@]} -gt 0 ] || die "nothing to run"
 
 runs=$work/runs.tsv
@@ -309,7 +350,7 @@ done
 echo "- Medians of $reps runs each, alternating; the idx sha1kit wrote is byte-identical to the one" \
 	"of $(git --version)"
 echo
-for g in index1 verify1 index verify verifypack; do
+for g in index1 verify1 index verify verifypack fsck1 fsck fsckloose; do
 	want $g || continue
 	case $g in
 	index1) title="index-pack -o OUT.idx, one thread" ;;
@@ -317,6 +358,9 @@ for g in index1 verify1 index verify verifypack; do
 	index) title="index-pack -o OUT.idx, default threads" ;;
 	verify) title="index-pack --verify, default threads" ;;
 	verifypack) title="verify-pack (default threads)" ;;
+	fsck1) title="fsck of $fsck_dir, sha1kit on one thread" ;;
+	fsck) title="fsck of $fsck_dir, default threads" ;;
+	fsckloose) title="fsck of $fsck_loose (loose objects), default threads" ;;
 	esac
 	echo "### $title"
 	echo
