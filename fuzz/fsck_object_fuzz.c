@@ -8,7 +8,8 @@
  * blob), the rest = the object's content. The content is copied to a buffer of its exact size, so
  * that a read past its end is caught. Invariants: every finding has a known ID and a printable
  * severity, its line (skg_fsck_format) is as long as reported and names the object; -1 only after
- * an error finding; tree entries lie inside the object; the parsers agree with the decoder.
+ * an error finding; tree entries lie inside the object; the parsers agree with the decoder; the
+ * one-pass tree check (skg_fsck_tree) agrees with skg_fsck_object and skg_tree_links.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -149,6 +150,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      "walk drops one entry on error");
 		if (e != SKG_TREE_OK)
 			check(skg_tree_error_text(e) != NULL, "decode error text");
+		/* the one-pass check gives the same result, findings, links and walk error */
+		struct run r3 = {.obj = obj, .len = len, .all_ignored = (flags & 16) != 0};
+		struct links l3 = {.obj = obj, .len = len};
+		enum skg_tree_error e3 = SKG_TREE_TOO_SHORT;
+		int ret3 = skg_fsck_tree(id, obj, len, &opt, on_finding, &r3, on_entry, &l3, &e3);
+		check(ret3 == ret && r3.errors == r.errors && r3.findings == r.findings,
+		      "skg_fsck_tree finds what skg_fsck_object finds");
+		check(e3 == e2 && l3.n == l.n, "skg_fsck_tree links as skg_tree_links");
 	} else if (type == SKG_COMMIT) {
 		uint8_t tree[SKG_RAWSZ];
 		enum skg_parse_result p = skg_commit_links(obj, len, tree, on_parent, &l);

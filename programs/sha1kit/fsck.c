@@ -182,6 +182,18 @@ static void s_out(struct sink *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void sink_write(struct fsck *f, const char *text, size_t len);
+
+/* Records kept in another buffer, on to this sink: appended, or written out. */
+static void sink_add(struct sink *s, const char *text, size_t len)
+{
+	if (s->buf != NULL) {
+		skg_buf_addf(s->buf, "%.*s", (int)len, text);
+	} else {
+		sink_write(s->f, text, len);
+	}
+}
+
 /* The records of a sink's buffer, out to stdout and stderr in their order (under f->lock). */
 static void sink_write(struct fsck *f, const char *text, size_t len)
 {
@@ -391,7 +403,9 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 	bool walk_error = false;
 	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
 	l.v = l.small;
-	bool parsed = true;
+	bool parsed = true, tree_checked = false;
+	int tree_result = 0;
+	struct skg_buf held = {0};
 	hex(id, h);
 	if (data == NULL && type != SKG_BLOB) {
 		data = (const uint8_t *)"";
@@ -426,7 +440,19 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 			links_add(&l, tl.object, tl.type);
 		}
 	} else if (type == SKG_TREE) {
-		enum skg_tree_error te = skg_tree_links(data, len, tree_link, &l);
+		enum skg_tree_error te;
+		if (f->connectivity_only) {
+			te = skg_tree_links(data, len, tree_link, &l);
+		} else {
+			/*
+			 * Checks and links in one decode. git prints the walk's decode error (below)
+			 * before the findings: they wait in `held` until then (nearly always empty).
+			 */
+			struct sink hs = {f, &held};
+			tree_result =
+			    skg_fsck_tree(id, data, len, &f->fopt, on_finding, &hs, tree_link, &l, &te);
+			tree_checked = true;
+		}
 		if (te != SKG_TREE_OK) {
 			struct skg_tree_iter it;
 			walk_error = true;
@@ -458,9 +484,14 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		add_errors(f, ERROR_OBJECT);
 		goto out;
 	}
+	if (held.len > 0) {
+		sink_add(s, held.p, held.len);
+	}
 	if (!f->connectivity_only) {
 		/* an object in fsck.skipList is not reported and does not count (git's report()) */
-		if (skg_fsck_object(type, id, data, len, &f->fopt, on_finding, s) != 0 && !skipped(f, id)) {
+		int r = tree_checked ? tree_result
+		                     : skg_fsck_object(type, id, data, len, &f->fopt, on_finding, s);
+		if (r != 0 && !skipped(f, id)) {
 			add_errors(f, ERROR_OBJECT);
 			goto graph;
 		}
@@ -482,6 +513,7 @@ graph:
 		add_errors(f, ERROR_OBJECT);
 	}
 out:
+	skg_buf_release(&held);
 	if (l.v != l.small) {
 		free(l.v);
 	}

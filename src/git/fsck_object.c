@@ -780,10 +780,7 @@ enum skg_tree_error skg_tree_iter_advance(struct skg_tree_iter *it)
 	return it->error;
 }
 
-enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len,
-                                   void (*cb)(void *ctx, uint32_t mode, const char *name, size_t name_len,
-                                              const uint8_t id[SKG_RAWSZ]),
-                                   void *ctx)
+enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len, skg_tree_link_fn cb, void *ctx)
 {
 	struct skg_tree_iter it;
 	enum skg_tree_error err = skg_tree_iter_init(&it, data, len);
@@ -876,7 +873,8 @@ static void found(const struct checker *c, enum skg_fsck_special kind, const uin
 		c->opt->found(c->ctx, kind, id);
 }
 
-static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
+static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg_tree_link_fn link,
+                      void *link_ctx, enum skg_tree_error *walk_error)
 {
 	int retval = 0;
 	bool null_sha1 = false, full_path = false, empty_name = false, dot = false, dotdot = false;
@@ -886,6 +884,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
 	st.n = 0;
 
 	enum skg_tree_error err = skg_tree_iter_init(&it, d, len);
+	*walk_error = err;
 	if (err != SKG_TREE_OK)
 		return report_full(c, SKG_FSCK_BAD_TREE, "cannot be parsed as a tree", NULL, 0,
 		                   skg_tree_error_text(err));
@@ -956,10 +955,14 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len)
 
 		err = skg_tree_iter_advance(&it);
 		if (err != SKG_TREE_OK) {
+			*walk_error = err;
 			retval += report_full(c, SKG_FSCK_BAD_TREE, "cannot be parsed as a tree", NULL, 0,
 			                      skg_tree_error_text(err));
 			break;
 		}
+		/* as skg_tree_links: an entry is a link once the one after it decodes */
+		if (link != NULL)
+			link(link_ctx, skg_tree_canon_mode(e.mode), name, name_len, e.id);
 
 		switch (mode) {
 		case MODE_REG | 0755:
@@ -1028,9 +1031,11 @@ int skg_fsck_object(unsigned type, const uint8_t id[SKG_RAWSZ], const uint8_t *d
 	case SKG_BLOB:
 		ret = 0;
 		break;
-	case SKG_TREE:
-		ret = check_tree(&c, data, len);
+	case SKG_TREE: {
+		enum skg_tree_error walk_error;
+		ret = check_tree(&c, data, len, NULL, NULL, &walk_error);
 		break;
+	}
 	case SKG_COMMIT:
 		ret = check_commit(&c, data, len);
 		break;
@@ -1045,6 +1050,19 @@ int skg_fsck_object(unsigned type, const uint8_t id[SKG_RAWSZ], const uint8_t *d
 	}
 	}
 	return ret != 0 ? -1 : 0;
+}
+
+int skg_fsck_tree(const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
+                  const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx,
+                  skg_tree_link_fn link, void *link_ctx, enum skg_tree_error *walk_error)
+{
+	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = SKG_TREE, .id = id};
+	static const uint8_t empty[1] = {0};
+	if (data == NULL) {
+		data = empty;
+		len = 0;
+	}
+	return check_tree(&c, data, len, link, link_ctx, walk_error) != 0 ? -1 : 0;
 }
 
 #define ATTR_MAX_FILE_SIZE   (100u * 1024 * 1024)

@@ -298,6 +298,10 @@ enum skg_tree_error skg_tree_iter_advance(struct skg_tree_iter *it);
 /* git's canon_mode: 100644 or 100755 for files (by the owner-execute bit), 120000, 040000, 160000. */
 uint32_t skg_tree_canon_mode(uint32_t mode);
 
+/* A tree entry handed out by skg_tree_links and skg_fsck_tree: canonical mode, name, ID. */
+typedef void (*skg_tree_link_fn)(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                                 const uint8_t id[SKG_RAWSZ]);
+
 /*
  * The links git's walk of a tree follows (fsck_walk_tree over tree_entry_gently): cb gets each
  * entry with its canonical mode (skg_tree_canon_mode), gitlinks (160000) included, in order.
@@ -305,10 +309,18 @@ uint32_t skg_tree_canon_mode(uint32_t mode);
  * entry before it. Returns SKG_TREE_OK or the decode error (on the first entry, git's walk fails:
  * "broken links"; later, git prints the error and keeps the entries it had).
  */
-enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len,
-                                   void (*cb)(void *ctx, uint32_t mode, const char *name, size_t name_len,
-                                              const uint8_t id[SKG_RAWSZ]),
-                                   void *ctx);
+enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len, skg_tree_link_fn cb, void *ctx);
+
+/*
+ * skg_fsck_object() of a tree and skg_tree_links() of it in one decode (fsck needs both for every
+ * tree): the findings go to report as skg_fsck_object sends them, the links to link (may be NULL)
+ * as skg_tree_links hands them out, and *walk_error (not NULL) is what skg_tree_links would
+ * return. Git prints the walk's decode error before the findings: a caller that prints both keeps
+ * the findings until it knows *walk_error. Returns as skg_fsck_object.
+ */
+int skg_fsck_tree(const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
+                  const struct skg_fsck_options *opt, skg_fsck_report_fn report, void *ctx,
+                  skg_tree_link_fn link, void *link_ctx, enum skg_tree_error *walk_error);
 
 /* ----------------------------------------------------------------------------------------------
  * Commit and tag links, parsed as git parses objects before any check (parse_commit_buffer,
