@@ -762,9 +762,17 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 	opt.release_ctx = &file;
 	opt.read = pk_file_read;
 	opt.read_ctx = &file;
-	opt.object = pack_object;
+	/*
+	 * A pack git cannot open through its idx is verified and reported, but its objects are not
+	 * checked and stay missing to the rest of the check, as in git (broken refs and links follow).
+	 */
+	bool usable = pk_git_usable(idx.data, (size_t)idx.len, file.data, file.len);
+	opt.object = usable ? pack_object : NULL;
 	opt.object_ctx = f;
 	f->pack = &pack;
+	if (!usable) {
+		add_errors(f, ERROR_PACK);
+	}
 	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
 		fflush(stdout);
 		pk_report(CMD, pack_path, &err);

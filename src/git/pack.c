@@ -2209,3 +2209,55 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
 		*off32_limit = min > 0 ? min - 1 : 0;
 	}
 }
+
+bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
+{
+	/* check_packed_git_idx (packfile.c): size, version, fan-out, the size the count implies */
+	if (idx_len < 4 * 256 + 2 * PK_HASH_LEN) {
+		return false; /* "index file %s is too small" */
+	}
+	unsigned version = 1;
+	const uint8_t *fanout = idx;
+	if (memcmp(idx, "\377tOc", 4) == 0) {
+		version = get_be32(idx + 4);
+		if (version != 2) {
+			return false; /* "index file %s is version %d and is not supported" */
+		}
+		fanout = idx + 8;
+	}
+	uint64_t nr = 0;
+	for (int i = 0; i < 256; i++) {
+		if (version == 2 && idx_len < 8 + 4 * 256) {
+			return false;
+		}
+		uint32_t n = get_be32(fanout + 4 * i);
+		if (n < nr) {
+			return false; /* "non-monotonic index %s" */
+		}
+		nr = n;
+	}
+	if (version == 1) {
+		if (idx_len != 4 * 256 + nr * (PK_HASH_LEN + 4) + 2 * PK_HASH_LEN) {
+			return false; /* "wrong index v1 file size in %s" */
+		}
+	} else {
+		uint64_t min = 8 + 4 * 256 + nr * (PK_HASH_LEN + 8) + 2 * PK_HASH_LEN;
+		uint64_t max = min + (nr > 0 ? (nr - 1) * 8 : 0);
+		if (idx_len < min || idx_len > max) {
+			return false; /* "wrong index v2 file size in %s" */
+		}
+	}
+	/* open_packed_git_1: the pack's header, count and trailer against the idx */
+	if (pack_len < 12 + PK_HASH_LEN || memcmp(pack, "PACK", 4) != 0) {
+		return false; /* "file %s is far too short to be a packfile" / "is not a GIT packfile" */
+	}
+	uint32_t pv = get_be32(pack + 4);
+	if (pv != 2 && pv != 3) {
+		return false; /* "packfile %s is version %u and not supported" */
+	}
+	if (get_be32(pack + 8) != nr) {
+		return false; /* "packfile %s claims to have %u objects while index indicates %u objects" */
+	}
+	/* "packfile %s does not match index": the trailer against the idx's copy of it */
+	return memcmp(pack + pack_len - PK_HASH_LEN, idx + idx_len - 2 * PK_HASH_LEN, PK_HASH_LEN) == 0;
+}

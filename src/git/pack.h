@@ -141,6 +141,16 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
  */
 void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit);
 
+/*
+ * Whether git would read objects from this pack through this idx at all: the idx passes git's
+ * check_packed_git_idx (size at least 4 * 256 + 40 bytes, version 1 or 2, a non-decreasing
+ * fan-out, a size that fits its object count) and the pack open_packed_git_1 (signature, version 2
+ * or 3, the idx's object count, and a trailer equal to the idx's copy of it) (Git's packfile.c;
+ * gitformat-pack(5)). When not, git fsck reports the pack and every object in it is missing to
+ * the rest of the check. The data is not hashed: the trailers are compared as stored.
+ */
+bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len);
+
 /* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
 const char *pk_type_name(unsigned type);
 

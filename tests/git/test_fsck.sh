@@ -216,6 +216,33 @@ for what in pack idx; do
 	fi
 done
 
+# 7b. Packs git cannot open through their idx (the idx's fan-out or size, the pack's trailer
+#     against the idx's copy, the object count): the pack is reported and its objects are missing
+#     to the rest of the check, so the refs and links to them are broken: the same exit bits as git.
+for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
+	set -- $c
+	what=$1 at=$2
+	r=$T/open-$what$at
+	mkrepo "$r"
+	(cd "$r" && git repack -qad)
+	f=$(ls "$r"/.git/objects/pack/*."$what")
+	chmod u+w "$f"
+	size=$(stat -c %s "$f")
+	off=$at
+	[ "$off" -lt 0 ] && off=$((size + at))
+	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	(cd "$r" && git fsck --full >/dev/null 2>&1)
+	grc=$?
+	(cd "$r" && "$SK" fsck >/dev/null 2>"$T/open.err")
+	src=$?
+	if [ "$grc" = "$src" ] && [ $((src & 4)) -ne 0 ]; then
+		pass
+	else
+		fail "a pack git cannot open ($what byte $at): git exits $grc, sha1kit $src"
+		head -5 "$T/open.err"
+	fi
+done
+
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).
 for what in graph-sum graph-head midx-sum midx-head; do
