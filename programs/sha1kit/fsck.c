@@ -54,6 +54,9 @@ struct fsck {
 	struct skg_graph *graph;
 	struct skg_fsck_options fopt;
 	struct skg_reporter rep;
+	/* the object directories, and a reader for the walk's loose trees (reload_tree) */
+	char **odb_dirs;
+	struct skg_loose_reader **walk_readers; /* one per thread of the walk */
 	bool show_dangling, show_unreachable, show_root, show_tags, connectivity_only, include_reflogs,
 	    keep_cache;
 	int progress; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal, as git */
@@ -117,6 +120,7 @@ static void out_line(struct fsck *f, const char *fmt, ...)
 struct sink {
 	struct fsck *f;
 	struct skg_buf *buf;
+	int odb; /* the object directory (index in f->odb_dirs) of a loose object; -1 in a pack */
 };
 
 static void sink_vline(struct sink *s, char stream, const char *fmt, va_list ap)
@@ -448,7 +452,7 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 			 * Checks and links in one decode. git prints the walk's decode error (below)
 			 * before the findings: they wait in `held` until then (nearly always empty).
 			 */
-			struct sink hs = {f, &held};
+			struct sink hs = {f, &held, s->odb};
 			tree_result =
 			    skg_fsck_tree(id, data, len, &f->fopt, on_finding, &hs, tree_link, &l, &te);
 			tree_checked = true;
@@ -508,7 +512,14 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		}
 	}
 graph:
-	if (l.failed || skg_graph_add(f->graph, id, type, l.v, l.n, walk_error) != 0) {
+	/*
+	 * A loose tree's links are read again by the walk (reload_tree) instead of kept: loose trees
+	 * cost little to read again, and the links are most of the graph's memory (git keeps none).
+	 */
+	if (l.failed ||
+	    (type == SKG_TREE && s->odb >= 0
+	         ? skg_graph_add_reload(f->graph, id, type, l.v, l.n, walk_error, (uint16_t)s->odb)
+	         : skg_graph_add(f->graph, id, type, l.v, l.n, walk_error)) != 0) {
 		s_err(s, "fatal: out of memory");
 		add_errors(f, ERROR_OBJECT);
 	}
@@ -582,6 +593,7 @@ static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *pat
 struct loose_walk {
 	struct fsck *f;
 	const char *objdir;
+	int odb; /* its index in f->odb_dirs */
 	pthread_mutex_t lock;
 	unsigned next;    /* the next directory to take */
 	unsigned emitted; /* directories written out */
@@ -605,7 +617,7 @@ static void *loose_thread(void *arg)
 			break;
 		}
 		struct skg_buf buf = {0};
-		struct sink s = {w->f, &buf};
+		struct sink s = {w->f, &buf, w->odb};
 		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
 		int rc = reader == NULL
 		             ? SKG_LOOSE_WALK_NOMEM
@@ -642,7 +654,7 @@ static void *loose_thread(void *arg)
 }
 
 /* 0, or -1 when the walk stopped where git dies (its lines are out). */
-static int check_loose(struct fsck *f, const char *objdir)
+static int check_loose(struct fsck *f, const char *objdir, int odb)
 {
 	struct loose_walk *w = calloc(1, sizeof(*w));
 	if (w == NULL) {
@@ -651,6 +663,7 @@ static int check_loose(struct fsck *f, const char *objdir)
 	}
 	w->f = f;
 	w->objdir = objdir;
+	w->odb = odb;
 	pthread_mutex_init(&w->lock, NULL);
 	/*
 	 * git's walk stops after the first xx/ it cannot open (other than a missing one): the objects
@@ -695,7 +708,7 @@ static int check_loose(struct fsck *f, const char *objdir)
 static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
 	struct fsck *f = ctx;
-	struct sink s = {f, NULL};
+	struct sink s = {f, NULL, -1};
 	check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
 	meter_add(f, 1);
 }
@@ -1141,6 +1154,49 @@ static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
 
 /* ---- config --------------------------------------------------------------------------------------- */
 
+/* The walk's reload: the links of a loose tree, read again from its object directory. */
+struct relink {
+	void (*link)(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type);
+	void *ctx;
+};
+
+static void relink_entry(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                         const uint8_t id[SKG_RAWSZ])
+{
+	struct relink *r = ctx;
+	(void)name;
+	(void)name_len;
+	if (mode != 0160000) { /* as tree_link: a gitlink is no link */
+		r->link(r->ctx, id, mode == 040000 ? SKG_TREE : SKG_BLOB);
+	}
+}
+
+static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
+                        unsigned type,
+                        void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                        void *link_ctx)
+{
+	struct fsck *f = ctx;
+	char h[SKG_HEXSZ + 1];
+	struct skg_loose_object obj;
+	struct skg_lines lines = {0};
+	struct skg_buf path = {0};
+	(void)type;
+	struct skg_loose_reader *reader = f->walk_readers != NULL ? f->walk_readers[thread] : NULL;
+	if (reader == NULL) {
+		return;
+	}
+	hex(id, h);
+	skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[source], h, h + 2);
+	int st = skg_loose_read(reader, skg_buf_str(&path), id, NULL, NULL, &obj, &lines);
+	if (st == SKG_LOOSE_OK && obj.type == SKG_TREE && !obj.streamed) {
+		struct relink r = {link, link_ctx};
+		(void)skg_tree_links(obj.content, (size_t)obj.size, relink_entry, &r);
+	}
+	skg_lines_clear(&lines);
+	skg_buf_release(&path);
+}
+
 static int cmp_id(const void *a, const void *b)
 {
 	return memcmp(a, b, SKG_RAWSZ);
@@ -1415,7 +1471,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	}
 	for (size_t i = 0; i < odbs.n; i++) {
 		meter_start(&f, "Checking object directories", 256);
-		if (check_loose(&f, odbs.dirs[i]) != 0) {
+		if (check_loose(&f, odbs.dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
 			status = 128;
 			goto done;
 		}
@@ -1449,9 +1505,36 @@ int sk_cmd_fsck(int argc, char **argv)
 		goto done;
 	}
 
-	struct skg_graph_report rep = {&f,          on_broken,      on_wrong_type, on_missing,
-	                               on_dangling, on_unreachable, on_walk_error, f.show_unreachable};
-	if (skg_graph_walk(f.graph, &rep) != 0) {
+	struct skg_graph_report rep = {&f,
+	                               on_broken,
+	                               on_wrong_type,
+	                               on_missing,
+	                               on_dangling,
+	                               on_unreachable,
+	                               on_walk_error,
+	                               f.show_unreachable,
+	                               reload_tree,
+	                               0};
+	f.odb_dirs = odbs.dirs;
+	struct skg_loose_options wopt;
+	skg_loose_options_default(&wopt);
+	wopt.no_hash = true; /* every loose object was hashed already */
+	f.walk_readers = calloc(f.threads, sizeof(*f.walk_readers));
+	for (unsigned t = 0; f.walk_readers != NULL && t < f.threads; t++) {
+		f.walk_readers[t] = skg_loose_reader_new(&wopt);
+		if (f.walk_readers[t] != NULL) {
+			rep.reload_threads = t + 1; /* the threads with a reader */
+		} else {
+			break;
+		}
+	}
+	int walked = skg_graph_walk(f.graph, &rep);
+	for (unsigned t = 0; f.walk_readers != NULL && t < f.threads; t++) {
+		skg_loose_reader_free(f.walk_readers[t]);
+	}
+	free(f.walk_readers);
+	f.walk_readers = NULL;
+	if (walked != 0) {
 		err_line(&f, "fatal: out of memory");
 		status = 128;
 		goto done;

@@ -11,6 +11,7 @@ enum {
 	F_USED = 4,      /* an existing object links to it */
 	F_ROOT = 8,      /* named as a root */
 	F_WALKERR = 16,  /* following its links fails part way (skg_graph_add) */
+	F_RELOAD = 32,   /* its links are not kept: the walk asks for them (skg_graph_add_reload) */
 };
 
 #define LINK_TYPE_SHIFT 29
@@ -21,8 +22,8 @@ struct gobj {
 	uint8_t id[SKG_RAWSZ];
 	uint8_t type; /* the real type when F_HAS, else the type of the first link to it (0: none) */
 	uint8_t flags;
-	uint8_t pad[2];
-	uint32_t first; /* links[first .. first + n) */
+	uint16_t source; /* F_RELOAD: where the caller can read the object again */
+	uint32_t first;  /* links[first .. first + n) */
 	uint32_t n;
 };
 
@@ -149,8 +150,23 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 	return i;
 }
 
+static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, const struct skg_link *links,
+               size_t n, bool walk_error, bool keep, uint16_t source);
+
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
                   const struct skg_link *links, size_t n, bool walk_error)
+{
+	return add(g, id, type, links, n, walk_error, true, 0);
+}
+
+int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
+                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source)
+{
+	return add(g, id, type, links, n, walk_error, false, source);
+}
+
+static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, const struct skg_link *links,
+               size_t n, bool walk_error, bool keep, uint16_t source)
 {
 	int ret = -1;
 	pthread_mutex_lock(&g->lock);
@@ -162,7 +178,7 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
 		ret = 0; /* a second copy: the first record stays */
 		goto out;
 	}
-	if (g->nlinks + n > g->links_alloc) {
+	if (keep && g->nlinks + n > g->links_alloc) {
 		uint64_t a = g->links_alloc ? g->links_alloc : 4096;
 		while (a < g->nlinks + n) {
 			a *= 2;
@@ -204,13 +220,16 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
 			g->objs[t].type = links[k].type;
 		}
 		g->objs[t].flags |= F_USED;
-		g->links[g->nlinks++] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
+		if (keep) {
+			g->links[g->nlinks++] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
+		}
 	}
 	/* lookup_or_add may have moved g->objs: index again */
-	g->objs[i].flags |= F_HAS | (walk_error ? F_WALKERR : 0);
+	g->objs[i].flags |= F_HAS | (walk_error ? F_WALKERR : 0) | (keep ? 0 : F_RELOAD);
 	g->objs[i].type = (uint8_t)type;
-	g->objs[i].first = n ? first : NO_LINKS;
-	g->objs[i].n = (uint32_t)n;
+	g->objs[i].source = source;
+	g->objs[i].first = keep && n ? first : NO_LINKS;
+	g->objs[i].n = keep ? (uint32_t)n : 0;
 	ret = 0;
 out:
 	pthread_mutex_unlock(&g->lock);
@@ -288,26 +307,48 @@ uint32_t skg_graph_count(const struct skg_graph *g)
 	return g->nr;
 }
 
+/* A walk over the graph: its stack, and in the quiet pass what it found and what it left. */
+struct walk {
+	struct skg_graph *g;
+	const struct skg_graph_report *rep;
+	uint32_t *stack, sp; /* each object is pushed at most once (when it becomes reachable) */
+	bool quiet;          /* report nothing, note `events`; F_RELOAD objects go to `later` */
+	bool events;         /* quiet: the walk would have reported something */
+	bool failed;         /* out of memory */
+	uint32_t *later;     /* quiet: reachable F_RELOAD objects whose links are still to be read */
+	size_t nlater, later_cap;
+};
+
 /* git's mark_object: mark `t` reachable through a link of `ltype` from `from` (UINT32_MAX for a
  * root), report what git reports, and push it when its links are to be followed. */
-static void mark(struct skg_graph *g, uint32_t from, uint32_t t, unsigned ltype, uint32_t *stack,
-                 uint32_t *sp, const struct skg_graph_report *rep)
+static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 {
+	struct skg_graph *g = w->g;
+	const struct skg_graph_report *rep = w->rep;
 	struct gobj *o = &g->objs[t];
-	if (from != UINT32_MAX && (o->flags & F_HAS) && o->type != ltype && rep->wrong_type != NULL) {
-		rep->wrong_type(rep->ctx, g->objs[from].type, g->objs[from].id);
+	if (from != UINT32_MAX && (o->flags & F_HAS) && o->type != ltype) {
+		if (w->quiet) {
+			w->events = true;
+		} else if (rep->wrong_type != NULL) {
+			rep->wrong_type(rep->ctx, g->objs[from].type, g->objs[from].id);
+		}
 	}
 	if (o->flags & F_REACHABLE) {
 		return;
 	}
 	o->flags |= F_REACHABLE;
 	if (!(o->flags & F_HAS)) {
-		if (from != UINT32_MAX && rep->broken_link != NULL) {
-			rep->broken_link(rep->ctx, g->objs[from].type, g->objs[from].id, o->type, o->id);
+		if (from != UINT32_MAX) {
+			if (w->quiet) {
+				w->events = true;
+			} else if (rep->broken_link != NULL) {
+				rep->broken_link(rep->ctx, g->objs[from].type, g->objs[from].id, o->type,
+				                 o->id);
+			}
 		}
 		return;
 	}
-	stack[(*sp)++] = t;
+	w->stack[w->sp++] = t;
 }
 
 /* The order in which git's object hash table lists the objects (see skg_graph_walk). */
@@ -332,27 +373,229 @@ static uint32_t *git_hash_order(const struct skg_graph *g, uint32_t *size_out)
 	return t;
 }
 
-int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
+/* The links of an F_RELOAD object, as the caller reads them again: marked as kept ones are. */
+struct reload {
+	struct walk *w;
+	uint32_t from;
+};
+
+static void reload_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
 {
-	/* each object is pushed at most once (when it becomes reachable) */
-	uint32_t *stack = malloc(((size_t)g->nr + 1) * sizeof(*stack)), sp = 0;
-	if (stack == NULL) {
-		return -1;
+	struct reload *r = ctx;
+	uint32_t v = r->w->g->slots[find(r->w->g, id)];
+	if (v != 0) { /* always: skg_graph_add_reload entered every link */
+		mark(r->w, r->from, v - 1, type);
 	}
-	for (uint32_t r = 0; r < g->nroots; r++) {
-		mark(g, UINT32_MAX, g->roots[r], 0, stack, &sp, rep);
-	}
-	while (sp > 0) {
-		uint32_t i = stack[--sp];
+}
+
+/* Follow the links of everything on the stack. */
+static void drain(struct walk *w)
+{
+	struct skg_graph *g = w->g;
+	const struct skg_graph_report *rep = w->rep;
+	while (w->sp > 0) {
+		uint32_t i = w->stack[--w->sp];
 		uint32_t first = g->objs[i].first, n = g->objs[i].n;
-		if ((g->objs[i].flags & F_WALKERR) && rep->walk_error != NULL) {
-			rep->walk_error(rep->ctx, g->objs[i].type, g->objs[i].id);
+		if (g->objs[i].flags & F_WALKERR) {
+			if (w->quiet) {
+				w->events = true;
+			} else if (rep->walk_error != NULL) {
+				rep->walk_error(rep->ctx, g->objs[i].type, g->objs[i].id);
+			}
+		}
+		if ((g->objs[i].flags & F_RELOAD) && rep->reload != NULL) {
+			if (w->quiet) {
+				if (w->nlater == w->later_cap) {
+					size_t cap = w->later_cap ? w->later_cap * 2 : 4096;
+					uint32_t *v = realloc(w->later, cap * sizeof(*v));
+					if (v == NULL) {
+						w->failed = true;
+						return;
+					}
+					w->later = v;
+					w->later_cap = cap;
+				}
+				w->later[w->nlater++] = i;
+				continue;
+			}
+			struct reload r = {w, i};
+			uint8_t id[SKG_RAWSZ];
+			memcpy(id, g->objs[i].id, SKG_RAWSZ);
+			rep->reload(rep->ctx, 0, g->objs[i].source, id, g->objs[i].type, reload_link, &r);
+			continue;
 		}
 		for (uint32_t k = 0; k < n && first != NO_LINKS; k++) {
 			uint32_t l = g->links[first + k];
-			mark(g, i, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT, stack, &sp, rep);
+			mark(w, i, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT);
 		}
 	}
+}
+
+/*
+ * The quiet pass reads the F_RELOAD objects it reaches on rep->reload_threads threads, a chunk at
+ * a time: each thread collects the links of its share (from, to, type) and the walk then marks
+ * them on one thread. Reachability does not depend on the order; the reports would, so the quiet
+ * pass only says whether there are any.
+ */
+#define RELOAD_CHUNK 1024
+
+struct triple {
+	uint32_t from, to, type;
+};
+
+struct collector {
+	struct skg_graph *g;
+	const struct skg_graph_report *rep;
+	const uint32_t *items;
+	size_t nitems;
+	size_t *next; /* shared, under lock */
+	pthread_mutex_t *lock;
+	unsigned thread;
+	uint32_t from;
+	struct triple *out;
+	size_t nout, cap;
+	bool failed;
+};
+
+static void collect_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
+{
+	struct collector *c = ctx;
+	uint32_t v = c->g->slots[find(c->g, id)];
+	if (v == 0) {
+		return;
+	}
+	if (c->nout == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8192;
+		struct triple *t = realloc(c->out, cap * sizeof(*t));
+		if (t == NULL) {
+			c->failed = true;
+			return;
+		}
+		c->out = t;
+		c->cap = cap;
+	}
+	c->out[c->nout++] = (struct triple){c->from, v - 1, type};
+}
+
+static void *collect_thread(void *arg)
+{
+	struct collector *c = arg;
+	for (;;) {
+		pthread_mutex_lock(c->lock);
+		size_t k = (*c->next)++;
+		pthread_mutex_unlock(c->lock);
+		if (k >= c->nitems || c->failed) {
+			break;
+		}
+		uint32_t i = c->items[k];
+		const struct gobj *o = &c->g->objs[i];
+		uint8_t id[SKG_RAWSZ];
+		memcpy(id, o->id, SKG_RAWSZ);
+		c->from = i;
+		c->rep->reload(c->rep->ctx, c->thread, o->source, id, o->type, collect_link, c);
+	}
+	return NULL;
+}
+
+/* The quiet pass: marks every reachable object; false when out of memory. */
+static bool quiet_pass(struct walk *w)
+{
+	unsigned nt = w->rep->reload_threads > 0 ? w->rep->reload_threads : 1;
+	if (nt > 64) {
+		nt = 64;
+	}
+	struct collector cs[64];
+	pthread_t tids[64];
+	pthread_mutex_t lock;
+	pthread_mutex_init(&lock, NULL);
+	memset(cs, 0, sizeof(cs));
+	for (uint32_t r = 0; r < w->g->nroots; r++) {
+		mark(w, UINT32_MAX, w->g->roots[r], 0);
+	}
+	drain(w);
+	uint32_t *cur = NULL;
+	size_t ncur = 0;
+	while (!w->failed && w->nlater > 0) {
+		/* take the pending ones; marking their links fills `later` again */
+		free(cur);
+		cur = w->later;
+		ncur = w->nlater;
+		w->later = NULL;
+		w->nlater = w->later_cap = 0;
+		for (size_t at = 0; at < ncur && !w->failed; at += RELOAD_CHUNK) {
+			size_t n = ncur - at < RELOAD_CHUNK ? ncur - at : RELOAD_CHUNK, next = 0;
+			unsigned started = 0;
+			for (unsigned t = 0; t < nt; t++) {
+				cs[t].g = w->g;
+				cs[t].rep = w->rep;
+				cs[t].items = cur + at;
+				cs[t].nitems = n;
+				cs[t].next = &next;
+				cs[t].lock = &lock;
+				cs[t].thread = t;
+				cs[t].nout = 0;
+				if (t > 0 && pthread_create(&tids[t], NULL, collect_thread, &cs[t]) == 0) {
+					started = t;
+				} else if (t > 0) {
+					break;
+				}
+			}
+			collect_thread(&cs[0]);
+			for (unsigned t = 1; t <= started; t++) {
+				pthread_join(tids[t], NULL);
+			}
+			for (unsigned t = 0; t < nt; t++) {
+				w->failed |= cs[t].failed;
+				for (size_t k = 0; k < cs[t].nout; k++) {
+					mark(w, cs[t].out[k].from, cs[t].out[k].to, cs[t].out[k].type);
+				}
+				cs[t].nout = 0;
+				drain(w);
+			}
+		}
+	}
+	free(cur);
+	for (unsigned t = 0; t < nt; t++) {
+		free(cs[t].out);
+	}
+	pthread_mutex_destroy(&lock);
+	return !w->failed;
+}
+
+int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
+{
+	struct walk w = {g, rep, malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, false, false, false, NULL,
+	                 0, 0};
+	if (w.stack == NULL) {
+		return -1;
+	}
+	bool done = false;
+	if (rep->reload != NULL && rep->reload_threads > 1) {
+		/* a quiet pass on several threads; the walk again, reporting, only if it has anything to say
+		 */
+		w.quiet = true;
+		if (!quiet_pass(&w)) {
+			free(w.stack);
+			free(w.later);
+			return -1;
+		}
+		done = !w.events;
+		if (!done) {
+			for (uint32_t i = 0; i < g->nr; i++) {
+				g->objs[i].flags &= (uint8_t)~F_REACHABLE;
+			}
+		}
+		w.quiet = false;
+		w.sp = 0;
+	}
+	if (!done) {
+		for (uint32_t r = 0; r < g->nroots; r++) {
+			mark(&w, UINT32_MAX, g->roots[r], 0);
+		}
+		drain(&w);
+	}
+	free(w.later);
+	uint32_t *stack = w.stack;
 	free(stack);
 
 	uint32_t size;

@@ -44,6 +44,15 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
                   const struct skg_link *links, size_t n, bool walk_error);
 
 /*
+ * As skg_graph_add, but the links are not kept: they count (the targets are entered and are "used",
+ * never dangling) and the walk asks for them again through skg_graph_report.reload, with `source`,
+ * when it reaches the object. For objects that are cheap to read again (loose trees): memory then
+ * grows with the objects, not with their links, as git's does.
+ */
+int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
+                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source);
+
+/*
  * Make room for `objects` objects in all (existing ones included) before they are added, so that the
  * table does not grow while the checks run (fsck knows the count from the idx files). A hint only:
  * the graph still grows past it. 0, or -1 when out of memory (or more than 2^29 - 1 objects).
@@ -76,6 +85,23 @@ struct skg_graph_report {
 	/* The walk followed the links of an object added with walk_error (may be NULL). */
 	void (*walk_error)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
 	bool show_unreachable; /* --unreachable: every unreachable object, instead of the dangling ones */
+	/*
+	 * The links of an object added with skg_graph_add_reload, now reachable: the caller reads it
+	 * again and hands each link (the same ones, in the same order) to link(link_ctx, ...), from the
+	 * thread numbered `thread` (see reload_threads). NULL:
+	 * such objects are walked as if they had no links.
+	 */
+	void (*reload)(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
+	               unsigned type,
+	               void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+	               void *link_ctx);
+	/*
+	 * Threads that may call reload at once, `thread` 0 .. reload_threads - 1 (0 or 1: one). With
+	 * more, the walk first finds what is reachable with reload on those threads and reports
+	 * nothing; only when that walk met something to report (a broken link, a wrong type, a walk
+	 * error) does it walk again on one thread, reporting, in git's order.
+	 */
+	unsigned reload_threads;
 };
 
 /*

@@ -341,7 +341,7 @@ static int zrun(struct zs *s, int flush, struct skg_lines *lines)
 #define FILE_READ_MAX  ((size_t)4 << 20)   /* files up to this size are read, larger ones mapped */
 #define STREAM_CHUNK   ((size_t)64 << 10)  /* output buffer of a streamed blob */
 #define BATCH_MAX      64                  /* objects hashed together */
-#define BATCH_BYTES    ((size_t)8 << 20)   /* arena bytes that trigger a batch */
+#define BATCH_BYTES    ((size_t)2 << 20)   /* arena bytes that trigger a batch */
 #define SOLO_SIZE      ((size_t)256 << 10) /* objects this large are hashed alone */
 #define ARENA_KEEP     ((size_t)64 << 20)  /* a larger arena is freed after use */
 #define HEADER_BUF     32                  /* git's MAX_HEADER_LEN */
@@ -383,6 +383,7 @@ void skg_loose_options_default(struct skg_loose_options *opt)
 {
 	opt->big_file_threshold = (uint64_t)512 << 20;
 	opt->max_size = (uint64_t)8 << 30;
+	opt->no_hash = false;
 }
 
 struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *opt)
@@ -758,6 +759,9 @@ static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, cons
 	uint8_t *region = r->arena + r->arena_len;
 	region[hdr_len + have] = '\0';
 	out->content = region + hdr_len;
+	if (r->opt.no_hash && have == size) {
+		return out->type == SKG_NONE ? SKG_LOOSE_UNKNOWN_TYPE : SKG_LOOSE_OK;
+	}
 	if (have == size && defer && size < SOLO_SIZE) {
 		reg->hdr_len = hdr_len;
 		reg->len = hdr_len + have + 1;

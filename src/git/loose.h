@@ -140,6 +140,9 @@ struct skg_loose_options {
 	 * grows only with the content actually inflated, zeros are hashed for what is missing).
 	 * Default 8 GiB; 0 = no limit. */
 	uint64_t max_size;
+	/* Read again an object already checked (fsck's walk re-reading loose trees): skip the SHA-1DC
+	 * of a complete object; it comes back SKG_LOOSE_OK with have_id false. Default false. */
+	bool no_hash;
 };
 
 /* Fill `opt` with the defaults above. */

@@ -1,5 +1,6 @@
 /* test_graph.c - the fsck object graph (src/git/graph.c): reachability, broken links, missing,
  * dangling and unreachable objects, wrong link types, duplicates, a graph large enough to rehash. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -64,8 +65,9 @@ static void on_walk_error(void *ctx, unsigned t, const uint8_t *id)
 
 static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
-	struct skg_graph_report rep = {s,           on_broken,      on_wrong,      on_missing,
-	                               on_dangling, on_unreachable, on_walk_error, unreachable};
+	struct skg_graph_report rep = {
+	    s,           on_broken, on_wrong, on_missing, on_dangling, on_unreachable, on_walk_error,
+	    unreachable, NULL,      0};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -256,12 +258,119 @@ static void test_graph_reserve(void **state)
 	skg_graph_free(g);
 }
 
+/* The links of the reloaded trees of test_graph_reload: tree n links to blobs 10n+1 .. 10n+4 and,
+ * below tree 5, to tree n+1; tree 3 also to blob 999 (missing) when `broken`. The report's
+ * context: the log first (the report callbacks take it as a struct seen), then the reload's. */
+struct rctx {
+	struct seen s;
+	bool broken;
+	unsigned calls;
+	pthread_mutex_t lock;
+};
+
+static size_t tree_links(uint32_t n, bool broken, struct skg_link *l)
+{
+	size_t k = 0;
+	for (uint32_t b = 1; b <= 4; b++) {
+		mkid(l[k].id, 10 * n + b);
+		l[k++].type = SKG_BLOB;
+	}
+	if (n < 5) {
+		mkid(l[k].id, n + 1);
+		l[k++].type = SKG_TREE;
+	}
+	if (n == 3 && broken) {
+		mkid(l[k].id, 999);
+		l[k++].type = SKG_BLOB;
+	}
+	return k;
+}
+
+static void give_links(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
+                       unsigned type,
+                       void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                       void *link_ctx)
+{
+	struct rctx *r = ctx;
+	struct skg_link l[6];
+	uint8_t want[SKG_RAWSZ];
+	mkid(want, source); /* the test passes the tree's number as its source */
+	assert_memory_equal(id, want, SKG_RAWSZ);
+	assert_int_equal(type, SKG_TREE);
+	assert_true(thread < 4);
+	pthread_mutex_lock(&r->lock);
+	r->calls++;
+	pthread_mutex_unlock(&r->lock);
+	size_t n = tree_links(source, r->broken, l);
+	for (size_t k = 0; k < n; k++) {
+		link(link_ctx, l[k].id, l[k].type);
+	}
+}
+
+/* commit 200 -> tree 1 -> tree 2 -> ... -> tree 5, each tree with 4 blobs; blob 100 dangling. */
+static struct skg_graph *reload_graph(bool broken, bool reload)
+{
+	struct skg_graph *g = skg_graph_new();
+	uint8_t id[SKG_RAWSZ];
+	struct skg_link l[6];
+	for (uint32_t n = 1; n <= 5; n++) {
+		for (uint32_t b = 1; b <= 4; b++) {
+			add(g, 10 * n + b, SKG_BLOB, NULL, NULL, 0);
+		}
+		size_t k = tree_links(n, broken, l);
+		mkid(id, n);
+		if (reload) {
+			assert_int_equal(skg_graph_add_reload(g, id, SKG_TREE, l, k, false, (uint16_t)n), 0);
+		} else {
+			assert_int_equal(skg_graph_add(g, id, SKG_TREE, l, k, false), 0);
+		}
+	}
+	add(g, 100, SKG_BLOB, NULL, NULL, 0);
+	add(g, 200, SKG_COMMIT, (uint32_t[]){1}, (unsigned[]){SKG_TREE}, 1);
+	root(g, 200);
+	return g;
+}
+
+/* Trees added with skg_graph_add_reload: the walk reads their links back through reload, on one
+ * thread or (a quiet pass first) on four, and reports exactly what a walk of kept links reports,
+ * in the same order: only the dangling blob; with a broken link, its lines and the missing blob. */
+static void test_graph_reload(void **state)
+{
+	(void)state;
+	for (int broken = 0; broken <= 1; broken++) {
+		struct seen kept;
+		struct skg_graph *g = reload_graph(broken != 0, false);
+		walk(g, &kept, false);
+		skg_graph_free(g);
+		assert_true(has_line(&kept, "dangling", SKG_BLOB, 100));
+		assert_int_equal(count_lines(&kept), broken ? 4 : 1);
+		for (unsigned threads = 1; threads <= 4; threads += 3) {
+			struct rctx r;
+			memset(&r, 0, sizeof(r));
+			r.broken = broken != 0;
+			pthread_mutex_init(&r.lock, NULL);
+			g = reload_graph(broken != 0, true);
+			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
+			                               on_dangling, on_unreachable, on_walk_error, false,
+			                               give_links,  threads};
+			assert_int_equal(skg_graph_walk(g, &rep), 0);
+			assert_int_equal(r.s.len, kept.len);
+			assert_memory_equal(r.s.log, kept.log, kept.len);
+			/* each reachable tree read once per walk: twice with a quiet pass that found a report
+			 */
+			assert_int_equal(r.calls, threads > 1 && broken ? 10 : 5);
+			skg_graph_free(g);
+			pthread_mutex_destroy(&r.lock);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_graph_findings),   cmocka_unit_test(test_graph_unreachable_missing),
 	    cmocka_unit_test(test_graph_walk_error), cmocka_unit_test(test_graph_large),
-	    cmocka_unit_test(test_graph_reserve),
+	    cmocka_unit_test(test_graph_reserve),    cmocka_unit_test(test_graph_reload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
