@@ -66,6 +66,7 @@ struct fsck {
 	unsigned default_refs;
 	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
+	bool incomplete; /* a pack's check stopped part way: some objects' links are unknown */
 	/* the pack being checked (for the object callback) */
 	struct pk_pack *pack;
 	/* git's progress line on stderr ("Checking objects: 42% (159622/380053)"), under lock */
@@ -747,6 +748,34 @@ static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pa
 	}
 }
 
+/*
+ * A pack whose check stopped at a corrupt object: the objects not reached are still in git's
+ * object store (git reads each one from the pack when it needs it, through the idx), so they are
+ * present to the walk, their links unknown. With part of the graph unknown, objects only they
+ * link to would look dangling: the dangling and unreachable lines are left out then.
+ */
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void add_unread(struct fsck *f, const struct pk_file *idx, const struct pk_error *err)
+{
+	bool v2 = idx->len >= 8 && memcmp(idx->data, "\377tOc", 4) == 0;
+	uint64_t nr = idx_fanout_count(idx->data, idx->len);
+	size_t start = v2 ? 8 + 1024 : 1024 + 4, step = v2 ? SKG_RAWSZ : SKG_RAWSZ + 4;
+	const uint8_t *offs = idx->data + 8 + 1024 + nr * (SKG_RAWSZ + 4); /* v2: 31-bit offsets */
+	for (uint64_t k = 0; k < nr && start + k * step + SKG_RAWSZ <= idx->len; k++) {
+		/* the object the check stopped on cannot be read (git's parse of it fails too) */
+		uint64_t off = v2 ? be32(offs + 4 * k) : be32(idx->data + 1024 + 24 * k);
+		bool bad = err->has_offset && !(v2 && (off & 0x80000000u)) && off == err->offset;
+		if (skg_graph_add_unread(f->graph, idx->data + start + k * step, !bad) != 0) {
+			break;
+		}
+	}
+	f->incomplete = true;
+}
+
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 static void check_pack(struct fsck *f, const char *pack_path, const char *idx_path)
 {
@@ -790,6 +819,9 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 		fflush(stdout);
 		pk_report(CMD, pack_path, &err);
 		add_errors(f, ERROR_PACK | (err.collision ? ERROR_COLLISION : 0));
+		if (usable) {
+			add_unread(f, &idx, &err);
+		}
 		goto out;
 	}
 	unsigned version;
@@ -932,7 +964,9 @@ static void handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 		add_errors(f, ERROR_REACHABLE);
 		return;
 	}
-	if (type != SKG_COMMIT && strncmp(refname, "refs/heads/", 11) == 0) {
+	/* git's is_branch(): HEAD or a branch */
+	if (type != SKG_COMMIT && type != SKG_NONE && /* unknown: in a pack whose check stopped */
+	    (strcmp(refname, "HEAD") == 0 || strncmp(refname, "refs/heads/", 11) == 0)) {
 		err_line(f, "error: %s: not a commit", refname);
 		add_errors(f, ERROR_REFS);
 	}
@@ -1043,7 +1077,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		return 0;
 	}
 	root(f, id, type);
-	if (type != SKG_TREE) {
+	if (type != SKG_TREE && type != SKG_NONE) { /* unknown: in a pack whose check stopped */
 		err_line(f, "error in %s %s: non-tree in cache-tree", tname(type), h);
 		add_errors(f, ERROR_OBJECT);
 	}
@@ -1527,6 +1561,10 @@ int sk_cmd_fsck(int argc, char **argv)
 		} else {
 			break;
 		}
+	}
+	if (f.incomplete) {
+		rep.dangling = NULL;
+		rep.unreachable = NULL;
 	}
 	int walked = skg_graph_walk(f.graph, &rep);
 	for (unsigned t = 0; f.walk_readers != NULL && t < f.threads; t++) {

@@ -12,6 +12,8 @@ enum {
 	F_ROOT = 8,      /* named as a root */
 	F_WALKERR = 16,  /* following its links fails part way (skg_graph_add) */
 	F_RELOAD = 32,   /* its links are not kept: the walk asks for them (skg_graph_add_reload) */
+	F_UNREAD = 64,   /* present, never read: type and links unknown (skg_graph_add_unread) */
+	F_BADREAD = 128, /* F_UNREAD, and cannot be read: absent to skg_graph_has */
 };
 
 #define LINK_TYPE_SHIFT 29
@@ -236,6 +238,23 @@ out:
 	return ret;
 }
 
+int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable)
+{
+	int ret = -1;
+	pthread_mutex_lock(&g->lock);
+	uint32_t i = lookup_or_add(g, id);
+	if (i != UINT32_MAX) {
+		if (!(g->objs[i].flags & F_HAS)) {
+			g->objs[i].flags |= F_HAS | F_UNREAD | (readable ? 0 : F_BADREAD);
+			g->objs[i].first = NO_LINKS;
+			g->objs[i].n = 0;
+		}
+		ret = 0;
+	}
+	pthread_mutex_unlock(&g->lock);
+	return ret;
+}
+
 int skg_graph_reserve(struct skg_graph *g, uint64_t objects)
 {
 	int ret = -1;
@@ -293,7 +312,7 @@ out:
 bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type)
 {
 	uint32_t v = g->slots[find(g, id)];
-	if (v == 0 || !(g->objs[v - 1].flags & F_HAS)) {
+	if (v == 0 || !(g->objs[v - 1].flags & F_HAS) || (g->objs[v - 1].flags & F_BADREAD)) {
 		return false;
 	}
 	if (type != NULL) {
@@ -326,7 +345,7 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 	struct skg_graph *g = w->g;
 	const struct skg_graph_report *rep = w->rep;
 	struct gobj *o = &g->objs[t];
-	if (from != UINT32_MAX && (o->flags & F_HAS) && o->type != ltype) {
+	if (from != UINT32_MAX && (o->flags & F_HAS) && !(o->flags & F_UNREAD) && o->type != ltype) {
 		if (w->quiet) {
 			w->events = true;
 		} else if (rep->wrong_type != NULL) {
@@ -348,7 +367,9 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		}
 		return;
 	}
-	w->stack[w->sp++] = t;
+	if (!(o->flags & F_UNREAD)) {
+		w->stack[w->sp++] = t;
+	}
 }
 
 /* The order in which git's object hash table lists the objects (see skg_graph_walk). */
@@ -612,7 +633,7 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 			if (!(o->flags & F_HAS) && rep->missing != NULL) {
 				rep->missing(rep->ctx, o->type, o->id);
 			}
-		} else if (o->flags & F_HAS) {
+		} else if ((o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
 			if (rep->show_unreachable) {
 				if (rep->unreachable != NULL) {
 					rep->unreachable(rep->ctx, o->type, o->id);

@@ -53,6 +53,17 @@ int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
                          const struct skg_link *links, size_t n, bool walk_error, uint16_t source);
 
 /*
+ * Record that `id` is in the object store but was not read (an object an idx lists, in a pack
+ * whose check stopped before the object): as git, which finds such objects through the idx, the
+ * walk counts it as present (no broken link to it, never missing), follows no links from it and
+ * checks no link type against it; it is never reported dangling or unreachable. `readable` false
+ * (the object the check stopped on): skg_graph_has says it does not exist, as git's parse of it
+ * fails for a ref or reflog entry. An object already added is left as it is. 0, or -1 when out of
+ * memory.
+ */
+int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable);
+
+/*
  * Make room for `objects` objects in all (existing ones included) before they are added, so that the
  * table does not grow while the checks run (fsck knows the count from the idx files). A hint only:
  * the graph still grows past it. 0, or -1 when out of memory (or more than 2^29 - 1 objects).

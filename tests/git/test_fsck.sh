@@ -243,6 +243,32 @@ for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
 	fi
 done
 
+# 7c. A corrupt object inside a pack git can open: git reads the other objects through the idx,
+#     so they are present (nothing missing, no broken link); the corrupt one cannot be parsed for
+#     a ref or reflog entry. The same exit bits as git wherever git does not die (128).
+for at in 12 13 40 200 300 400 500 -100 -60; do
+	r=$T/corrupt-obj$at
+	mkrepo "$r"
+	(cd "$r" && git repack -qad)
+	f=$(ls "$r"/.git/objects/pack/*.pack)
+	chmod u+w "$f"
+	size=$(stat -c %s "$f")
+	off=$at
+	[ "$off" -lt 0 ] && off=$((size + at))
+	[ "$off" -lt $((size - 20)) ] || continue
+	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	(cd "$r" && git fsck --full >/dev/null 2>&1)
+	grc=$?
+	(cd "$r" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
+	src=$?
+	if [ "$grc" = 128 ] && [ $((src & 4)) -ne 0 ] || [ "$grc" = "$src" ]; then
+		pass
+	else
+		fail "a corrupt object in a pack (byte $at of $size): git exits $grc, sha1kit $src"
+		head -5 "$T/co.err" "$T/co.out"
+	fi
+done
+
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).
 for what in graph-sum graph-head midx-sum midx-head; do
