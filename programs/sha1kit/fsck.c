@@ -1322,18 +1322,20 @@ static void usage(void)
 	       "Options:\n"
 	       "      --git-dir=DIR        the repository (as git --git-dir)\n"
 	       "      --[no-]dangling      print dangling objects (default: on)\n"
-	       "      --unreachable        print every unreachable object instead\n"
-	       "      --root               print root commits\n"
-	       "      --tags               print tags and what they tag\n"
-	       "      --no-reflogs         do not take reflog entries as roots\n"
-	       "      --cache              take the index as roots (always so, as in git without\n"
+	       "      --[no-]unreachable   print every unreachable object instead\n"
+	       "      --[no-]root          print root commits\n"
+	       "      --[no-]tags          print tags and what they tag\n"
+	       "      --[no-]reflogs       take reflog entries as roots (default: on)\n"
+	       "      --[no-]cache         take the index as roots (always so, as in git without\n"
 	       "                             objects given)\n"
-	       "      --connectivity-only  check only connectivity (objects are still hashed)\n"
-	       "      --strict             stricter checks (git fsck --strict)\n"
+	       "      --[no-]connectivity-only\n"
+	       "                           check only connectivity (objects are still hashed)\n"
+	       "      --[no-]strict        stricter checks (git fsck --strict)\n"
 	       "      --full               accepted: packs and alternates are always checked\n"
 	       "      --[no-]progress      progress lines on standard error (default: when it is a\n"
 	       "                             terminal), as git's: \"Checking objects: 42%% (N/TOTAL)\"\n"
-	       "      --threads=N          threads resolving deltas (0 or default: one per CPU)\n"
+	       "      --threads=N          threads reading loose objects and resolving deltas, 0 to\n"
+	       "                             1024 (0 or default: one per CPU)\n"
 	       "      --help               display this help and exit\n"
 	       "\n"
 	       "Output as git fsck's: on standard output 'broken link from ...', 'missing TYPE ID',\n"
@@ -1342,10 +1344,16 @@ static void usage(void)
 	       "packs and loose objects. A collision attack is an error naming the object and its\n"
 	       "place (loose path, or pack and offset).\n"
 	       "\n"
+	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
+	       "directory); --verbose, --lost-found and --name-objects are not supported; the\n"
+	       "contents of .gitmodules and .gitattributes blobs are not checked; pack errors are\n"
+	       "worded by sha1kit; where git dies part way (status 128), sha1kit reports and goes on.\n"
+	       "\n"
 	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
 	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
-	       "commit-graph, 32 the multi-pack-index, 64 a .rev file; beyond git, 128 a SHA-1\n"
-	       "collision attack was detected. 0 when everything is sound.\n",
+	       "commit-graph, 32 the multi-pack-index, 64 a .rev file; 128 a SHA-1 collision\n"
+	       "attack was detected (git dies there: 128) or a fatal error (git's 128 too).\n"
+	       "0 when everything is sound.\n",
 	       SK_PROGRAM);
 }
 
@@ -1356,8 +1364,14 @@ int sk_cmd_fsck(int argc, char **argv)
 		OPT_DANGLING,
 		OPT_NO_DANGLING,
 		OPT_UNREACHABLE,
+		OPT_NO_UNREACHABLE,
 		OPT_ROOT,
+		OPT_NO_ROOT,
 		OPT_TAGS,
+		OPT_NO_TAGS,
+		OPT_NO_CACHE,
+		OPT_NO_CONN,
+		OPT_NO_STRICT,
 		OPT_REFLOGS,
 		OPT_NO_REFLOGS,
 		OPT_CACHE,
@@ -1375,8 +1389,14 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {"dangling", no_argument, NULL, OPT_DANGLING},
 	    {"no-dangling", no_argument, NULL, OPT_NO_DANGLING},
 	    {"unreachable", no_argument, NULL, OPT_UNREACHABLE},
+	    {"no-unreachable", no_argument, NULL, OPT_NO_UNREACHABLE},
 	    {"root", no_argument, NULL, OPT_ROOT},
+	    {"no-root", no_argument, NULL, OPT_NO_ROOT},
 	    {"tags", no_argument, NULL, OPT_TAGS},
+	    {"no-tags", no_argument, NULL, OPT_NO_TAGS},
+	    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+	    {"no-connectivity-only", no_argument, NULL, OPT_NO_CONN},
+	    {"no-strict", no_argument, NULL, OPT_NO_STRICT},
 	    {"reflogs", no_argument, NULL, OPT_REFLOGS},
 	    {"no-reflogs", no_argument, NULL, OPT_NO_REFLOGS},
 	    {"cache", no_argument, NULL, OPT_CACHE},
@@ -1412,13 +1432,25 @@ int sk_cmd_fsck(int argc, char **argv)
 			f.show_dangling = false;
 			break;
 		case OPT_UNREACHABLE:
-			f.show_unreachable = true;
+		case OPT_NO_UNREACHABLE:
+			f.show_unreachable = c == OPT_UNREACHABLE;
 			break;
 		case OPT_ROOT:
-			f.show_root = true;
+		case OPT_NO_ROOT:
+			f.show_root = c == OPT_ROOT;
 			break;
 		case OPT_TAGS:
-			f.show_tags = true;
+		case OPT_NO_TAGS:
+			f.show_tags = c == OPT_TAGS;
+			break;
+		case OPT_NO_CACHE:
+			/* as in git: without objects named, the index is always read */
+			break;
+		case OPT_NO_CONN:
+			f.connectivity_only = false;
+			break;
+		case OPT_NO_STRICT:
+			strict = false;
 			break;
 		case OPT_REFLOGS:
 			f.include_reflogs = true;
@@ -1460,6 +1492,10 @@ int sk_cmd_fsck(int argc, char **argv)
 		sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
 	}
 	if (optind < argc) {
+		if (git_dir != NULL) {
+			sk_usage_error(CMD, CMD ": --git-dir and the operand '%s' both name a repository",
+			               argv[optind]);
+		}
 		git_dir = argv[optind];
 	}
 	if (f.threads == 0) {
