@@ -10,12 +10,13 @@
 set -u
 SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 DATA=$(cd "$2" && pwd)
-export LC_ALL=C GIT_CONFIG_NOSYSTEM=1 HOME=/nonexistent GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com \
+export LC_ALL=C GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com \
 	GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com GIT_AUTHOR_DATE='1700000000 +0000' \
 	GIT_COMMITTER_DATE='1700000000 +0000'
 unset GIT_DIR GIT_WORK_TREE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_INDEX_FILE
 T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-fsck.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
+export HOME="$T/no-home" # never a real home: no user config, whatever exists elsewhere
 PASS=0
 FAIL=0
 pass() { PASS=$((PASS + 1)); }
