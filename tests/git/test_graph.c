@@ -238,7 +238,7 @@ static void test_graph_reserve(void **state)
 			links[k] = first + k == 7 ? n + 1000000 : first + k; /* one missing blob */
 		}
 		uint8_t id[SKG_RAWSZ];
-		struct skg_link l[40];
+		struct skg_link l[40] = {0};
 		mkid(id, t);
 		for (uint32_t k = 0; k < fan; k++) {
 			mkid(l[k].id, links[k]);
@@ -292,7 +292,7 @@ static void give_links(void *ctx, unsigned thread, unsigned source, const uint8_
                        void *link_ctx)
 {
 	struct rctx *r = ctx;
-	struct skg_link l[6];
+	struct skg_link l[6] = {0};
 	uint8_t want[SKG_RAWSZ];
 	mkid(want, source); /* the test passes the tree's number as its source */
 	assert_memory_equal(id, want, SKG_RAWSZ);
@@ -312,7 +312,7 @@ static struct skg_graph *reload_graph(bool broken, bool reload)
 {
 	struct skg_graph *g = skg_graph_new();
 	uint8_t id[SKG_RAWSZ];
-	struct skg_link l[6];
+	struct skg_link l[6] = {0};
 	for (uint32_t n = 1; n <= 5; n++) {
 		for (uint32_t b = 1; b <= 4; b++) {
 			add(g, 10 * n + b, SKG_BLOB, NULL, NULL, 0);
