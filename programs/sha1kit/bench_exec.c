@@ -85,6 +85,11 @@ int sk_cmd_bench(int argc, char **argv)
 
 	if (len > 0) {
 		self[len] = '\0';
+		/* `bench --git` times this very program (bench_git.c). */
+		if (setenv("SHA1KIT_BENCH_SHA1KIT", self, 1) != 0) {
+			sk_error(errno, "bench: cannot set SHA1KIT_BENCH_SHA1KIT");
+			return SK_EXIT_FAILURE;
+		}
 		char *slash = strrchr(self, '/');
 		if (slash != NULL) {
 			slash[slash == self] = '\0'; /* "/sha1kit" -> "/" */
