@@ -222,6 +222,8 @@ bool bench_have_json(void);
 
 /* `sha1kit bench ARG...` (bench.c), argv[0] the program's name; returns the exit status. */
 int bench_command(int argc, char **argv);
+/* `sha1kit report ARG...` (report.c): sha1kit-bench runs it when its first argument is "report". */
+int report_command(int argc, char **argv);
 
 /* "64 B", "1 KiB", "16 KiB", "1 MiB", "1000 B": exact binary units only. */
 const char *bench_size_label(size_t size, char *buf, size_t bufsize);
