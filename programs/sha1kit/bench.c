@@ -710,8 +710,6 @@ int bench_command(int argc, char **argv)
 	if (n_formats > 1)
 		sk_usage_error(BENCH_CMD, "bench: choose one of --json, --csv and --markdown");
 	bool with_git = git->pack_arg != NULL || git->repo_arg != NULL;
-	if (!with_git && git->n_binaries > 0)
-		sk_usage_error(BENCH_CMD, "bench: --git-binary needs --git=PACK or --git-repo=DIR");
 	if (with_git && fmt == FMT_CSV)
 		sk_usage_error(BENCH_CMD, "bench: the Git workloads are not in --csv output (use --json)");
 	if (sizes_arg != NULL) {
@@ -763,6 +761,9 @@ int bench_command(int argc, char **argv)
 		free(s.sizes);
 		return sk_finish(SK_EXIT_OK, false);
 	}
+
+	if (!with_git && git->n_binaries > 0)
+		sk_usage_error(BENCH_CMD, "bench: --git-binary needs --git=PACK or --git-repo=DIR");
 
 	/* Keep the implementations selected by --only, and the baseline; say which of them cannot run
 	 * here (the machine header's peer list says so too). */

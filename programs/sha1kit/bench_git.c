@@ -735,7 +735,7 @@ void *bench_git_json(const struct bench_git *g)
 			                       (json_int_t)r->samples[k].rss_kib));
 		json_array_append_new(
 		    rows,
-		    json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:f, s:f}}", "workload",
+		    json_pack("{s:s, s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o}}", "workload",
 		              r->workload, "tool", g->tools[r->tool].id, "command", argv, "runs",
 		              r->n_samples, "wall_s", stat_json(&r->wall), "user_s", stat_json(&r->user),
 		              "sys_s", stat_json(&r->sys), "cpu_s", stat_json(&r->cpu), "max_rss_kib",
