@@ -556,8 +556,8 @@ static void git_tables(FILE *out, const struct machine *ms, size_t n)
 	static const char *const what[] = {
 	    "<code>index-pack -o OUT.idx PACK</code> (each tool&rsquo;s default thread count)",
 	    "<code>verify-pack PACK.idx</code>",
-	    "<code>sha1kit fsck --no-dangling --no-progress</code> against <code>git fsck --full "
-	    "--no-dangling --no-progress</code>, in the repository",
+	    ("<code>sha1kit fsck --no-dangling --no-progress</code> against <code>git fsck --full "
+	     "--no-dangling --no-progress</code>, in the repository"),
 	};
 	bool any_git = false;
 	for (size_t i = 0; i < n; i++)
@@ -732,8 +732,7 @@ static void machine_details(FILE *out, const struct machine *m, size_t index)
 	fputs("<dt>File</dt><dd><code>", out);
 	const char *base = strrchr(m->file, '/');
 	esc(out, base != NULL ? base + 1 : m->file);
-	fprintf(out, "</code></dd>\n</dl>\n<p><img src=\"chart-%zu.svg\" width=\"960\" height=\"560\" alt=\"",
-	        index + 1);
+	fprintf(out, "</code></dd>\n</dl>\n<p><img src=\"chart-%zu.svg\" width=\"960\" alt=\"", index + 1);
 	fputs("SHA-1 throughput against message size on ", out);
 	esc(out, m->cpu_model);
 	fputs("\"></p>\n</section>\n", out);
@@ -794,12 +793,14 @@ static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
 
 static int write_chart(FILE *out, const struct machine *m)
 {
-	const double W = 960, H = 560, L = 70, R = 300, T = 50, B = 60;
+	const double W = 960, L = 70, R = 300, T = 50, B = 60;
+	size_t i;
+	json_t *v;
+	/* Tall enough for the legend: one line of 15 px per implementation. */
+	const double H = fmax(560, T + 16 + 15 * (double)json_array_size(m->impls) + B / 2);
 	const double pw = W - L - R, ph = H - T - B;
 	json_int_t smin = -1, smax = -1;
 	double gmax = 0;
-	size_t i;
-	json_t *v;
 	json_array_foreach(m->results, i, v)
 	{
 		json_int_t size = json_integer_value(json_object_get(v, "size"));
