@@ -6,9 +6,8 @@
  * `sha1kit report ARG...` runs it as `sha1kit-bench report ARG...` (report.c, which needs jansson
  * too): bench takes no operand, so a first argument "report" cannot be meant for it.
  */
-#include <string.h>
-
 #include <locale.h>
+#include <string.h>
 
 #include "bench.h"
 #include "cli.h"

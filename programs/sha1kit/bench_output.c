@@ -119,6 +119,8 @@ static void print_header(FILE *out, const struct bench_report *r, const char *pr
 	else
 		fprintf(out, "%sRatio:%s none (no baseline implementation: built without OpenSSL?)\n", prefix,
 		        sep);
+	if (s->note != NULL)
+		fprintf(out, "%sNote:%s %s\n", prefix, sep, s->note);
 }
 
 static bool any_default(const struct bench_report *r)
