@@ -489,6 +489,7 @@ def mode_browser(binary, schema, src, work):
         print("check_report: SKIPPED: chromium is not installed (Debian package chromium)")
         sys.exit(77)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     import cdp
 
     files, docs = site_inputs(binary, schema, src, work)
