@@ -42,9 +42,12 @@ class Browser:
                 "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--remote-debugging-pipe",
                 f"--user-data-dir={self.profile}", "about:blank"]
+        # Chromium also writes under $HOME (crash reports, dconf cache): give it the profile.
+        env = dict(os.environ, HOME=self.profile, XDG_CONFIG_HOME=os.path.join(self.profile, "config"),
+                   XDG_CACHE_HOME=os.path.join(self.profile, "cache"))
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, preexec_fn=child_fds, pass_fds=(3, 4),
-                                     close_fds=True)
+                                     stderr=subprocess.DEVNULL, preexec_fn=child_fds, pass_fds=(3, 4),
+                                     close_fds=True, env=env)
         os.close(cmd_r)
         os.close(resp_w)
         self.next_id = 1
@@ -73,8 +76,6 @@ class Browser:
                 os.close(fd)
             except OSError:
                 pass
-        if self.proc.stderr:
-            self.proc.stderr.close()
         shutil.rmtree(self.profile, ignore_errors=True)
 
     def _read_message(self, deadline):
