@@ -22,6 +22,11 @@
 #   make demo           deps for the tool (as root), release build, then `sha1kit sum` on the attack
 #                       corpus and a few system files
 #   make deps           scripts/install-deps.sh (installs as root, prints the apt-get line otherwise)
+#   make results        the results site from bench/results/*.json: build/results/index.html
+#                       (`sha1kit report`, release build)
+#   make bench-result   measure this machine (release build): throughput and the Git workloads into
+#                       bench/results/VENDOR-FAMILY-MODEL.json (GIT_PACK=, GIT_REPO=: default a pack
+#                       of this clone's history and this clone; NOTE='shared VM'; RESULT=FILE)
 #   make clean          remove the build trees (keeps the downloaded cross sysroots); distclean: all
 #
 # Tests labelled "slow" (the 4 GiB streaming test, ...) run only in the native pass, and there only
@@ -62,7 +67,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
 .PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 emulate-x86 opt-outs \
-	generated fuzz sysroot-aarch64 format-check format generate demo deps \
+	generated fuzz sysroot-aarch64 format-check format generate demo deps results bench-result \
 	corpus sysroot-s390x sysroot-i686 clean distclean help
 
 all: release
@@ -191,6 +196,34 @@ generated:
 
 deps:
 	$(SRC)/scripts/install-deps.sh
+
+# The results site: every machine in bench/results/ (one JSON file each, from bench-result).
+results: release
+	$(B)/release/programs/sha1kit/sha1kit report $(sort $(wildcard $(SRC)/bench/results/*.json)) -o $(B)/results
+	@echo "make results: open $(B)/results/index.html"
+
+# One machine's result file: the throughput rows and the Git workloads, in one JSON document.
+# The file is named after the CPU (vendor, family, model of /proc/cpuinfo) unless RESULT is given.
+GIT_PACK ?=
+GIT_REPO ?= $(SRC)
+NOTE ?=
+RESULT ?=
+bench-result: release
+	@cpu=$$(awk -F': *' '/^vendor_id/ && !v {v=$$2} /^cpu family/ && !f {f=$$2} \
+		/^model[[:space:]]*:/ && !m {m=$$2} /^CPU implementer/ && !i {i=$$2} /^CPU part/ && !p {p=$$2} \
+		END {if (v != "") print v "-family" f "-model" m; else print "arm-" i "-" p}' /proc/cpuinfo | \
+		tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n-' '-'); \
+	out="$(or $(RESULT),$(SRC)/bench/results/$$cpu.json)"; \
+	if [ -e "$$out" ]; then echo "make bench-result: $$out exists (RESULT=FILE for another name)" >&2; exit 1; fi; \
+	pack="$(GIT_PACK)"; \
+	if [ -z "$$pack" ]; then \
+		mkdir -p $(B)/bench-result; pack=$(B)/bench-result/history.pack; \
+		git -C $(SRC) rev-list --objects --all | git -C $(SRC) pack-objects --threads=1 -q --stdout >$$pack; \
+	fi; \
+	echo "make bench-result: measuring into $$out (a few minutes; keep the machine otherwise idle)"; \
+	$(B)/release/programs/sha1kit/sha1kit bench --json --git="$$pack" --git-repo="$(GIT_REPO)" \
+		$(if $(NOTE),--note="$(NOTE)") >"$$out.tmp" && mv "$$out.tmp" "$$out" || { rm -f "$$out.tmp"; exit 1; }; \
+	echo "make bench-result: wrote $$out; check it with make results, then add it to the repository"
 
 # The full run, in order, with a header and a time for each stage (what .ci/run calls).
 CHECK_STAGES := deps test emulate-x86 opt-outs sanitize cross-s390x cross-i686 cross-aarch64 fuzz generated \

@@ -39,6 +39,8 @@ else
 		python3 git sha1cdsum coreutils clang-format
 		# sha1kit bench: peers, JSON schema check, chart; bench/ scripts
 		nettle-dev libgcrypt20-dev gnuplot-nox hyperfine python3-jsonschema openssl
+		# sha1kit report: its site is opened in headless Chromium (tests/bench/check_report.py)
+		chromium
 		# man page lint (tests/compat)
 		groff-base
 		# sanitizer pass (clang + its ASan/UBSan runtimes; gcc's libasan/libubsan come with gcc)

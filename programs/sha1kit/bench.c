@@ -76,6 +76,11 @@ enum {
 	OPT_NO_SHANI,
 	OPT_LIST,
 	OPT_BATCH,
+	OPT_NOTE,
+	OPT_GIT,
+	OPT_GIT_REPO,
+	OPT_GIT_BINARY,
+	OPT_GIT_REPS,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -98,6 +103,11 @@ static const struct option bench_options[] = {
     {"openssl-no-shani", no_argument, NULL, OPT_NO_SHANI},
     {"list", no_argument, NULL, OPT_LIST},
     {"batch", required_argument, NULL, OPT_BATCH},
+    {"note", required_argument, NULL, OPT_NOTE},
+    {"git", required_argument, NULL, OPT_GIT},
+    {"git-repo", required_argument, NULL, OPT_GIT_REPO},
+    {"git-binary", required_argument, NULL, OPT_GIT_BINARY},
+    {"git-reps", required_argument, NULL, OPT_GIT_REPS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -138,6 +148,19 @@ static void bench_usage(void)
 	      "                            value set (for other masks, set OPENSSL_ia32cap\n"
 	      "                            yourself and leave this option out)\n"
 	      "\n"
+	      "Git workloads (whole processes, after the throughput rows; each command runs\n"
+	      "once untimed, then in alternating rounds; wall, user and system time and peak\n"
+	      "RSS; ratios to the git on PATH; every idx sha1kit writes must be git's, byte\n"
+	      "for byte, and fsck must print what git fsck prints, else nothing is reported):\n"
+	      "      --git=PACK          time `index-pack -o OUT.idx PACK` and `verify-pack` of\n"
+	      "                            PACK (with git's idx) by sha1kit and by git\n"
+	      "      --git-repo=DIR      time `sha1kit fsck --no-dangling --no-progress` and\n"
+	      "                            `git fsck --full --no-dangling --no-progress`, both\n"
+	      "                            run in DIR (a work tree or a git directory)\n"
+	      "      --git-binary=PATH   also time this git (repeatable, up to 6), e.g. one\n"
+	      "                            built with another SHA-1 backend\n"
+	      "      --git-reps=N        timed runs of each command (default 5, at most 100)\n"
+	      "\n"
 	      "Output (standard output; one of):\n"
 	      "      (default)           a table for people: time/message, GB/s, ratio\n"
 	      "      --json              JSON (structure: bench/schema.json in the source tree)\n",
@@ -147,6 +170,8 @@ static void bench_usage(void)
 	fputs("      --csv               CSV, one row per implementation, size and alignment\n"
 	      "      --markdown          Markdown tables, to paste into an issue\n"
 	      "      --plot=FILE.svg     also draw throughput against message size (gnuplot)\n"
+	      "      --note=TEXT         a remark kept with the results (--json: \"note\"; the\n"
+	      "                            sha1kit report site shows it), e.g. \"shared VM\"\n"
 	      "\n"
 	      "      --help              display this help and exit\n"
 	      "      --version           output version information and exit\n"
@@ -558,6 +583,9 @@ int bench_command(int argc, char **argv)
 	uint64_t batch = 64;
 	double sample_ms = -1;
 	int c;
+	static struct bench_git git_settings;
+	struct bench_git *git = &git_settings;
+	git->reps = 5;
 
 	s.seed = SEED;
 	s.baseline = "openssl-evp";
@@ -645,6 +673,27 @@ int bench_command(int argc, char **argv)
 				sk_usage_error(BENCH_CMD, "bench: invalid --batch '%s' (0 to %d)", optarg,
 				               BENCH_MAX_BATCH);
 			break;
+		case OPT_NOTE:
+			s.note = optarg;
+			break;
+		case OPT_GIT:
+			git->pack_arg = optarg;
+			break;
+		case OPT_GIT_REPO:
+			git->repo_arg = optarg;
+			break;
+		case OPT_GIT_BINARY:
+			if (git->n_binaries >= sizeof(git->binaries) / sizeof(git->binaries[0]))
+				sk_usage_error(BENCH_CMD, "bench: --git-binary: at most %zu of them",
+				               sizeof(git->binaries) / sizeof(git->binaries[0]));
+			git->binaries[git->n_binaries++] = optarg;
+			break;
+		case OPT_GIT_REPS:
+			if (!parse_u64(optarg, &v) || v < 1 || v > BENCH_GIT_MAX_REPS)
+				sk_usage_error(BENCH_CMD, "bench: invalid --git-reps '%s' (1 to %d)", optarg,
+				               BENCH_GIT_MAX_REPS);
+			git->reps = (int)v;
+			break;
 		case OPT_HELP:
 			bench_usage();
 			return sk_finish(SK_EXIT_OK, false);
@@ -660,6 +709,9 @@ int bench_command(int argc, char **argv)
 		sk_usage_error(BENCH_CMD, "bench: extra operand '%s'", argv[optind]);
 	if (n_formats > 1)
 		sk_usage_error(BENCH_CMD, "bench: choose one of --json, --csv and --markdown");
+	bool with_git = git->pack_arg != NULL || git->repo_arg != NULL;
+	if (with_git && fmt == FMT_CSV)
+		sk_usage_error(BENCH_CMD, "bench: the Git workloads are not in --csv output (use --json)");
 	if (sizes_arg != NULL) {
 		s.sizes = parse_sizes(sizes_arg, &s.n_sizes);
 	} else {
@@ -710,6 +762,9 @@ int bench_command(int argc, char **argv)
 		return sk_finish(SK_EXIT_OK, false);
 	}
 
+	if (!with_git && git->n_binaries > 0)
+		sk_usage_error(BENCH_CMD, "bench: --git-binary needs --git=PACK or --git-repo=DIR");
+
 	/* Keep the implementations selected by --only, and the baseline; say which of them cannot run
 	 * here (the machine header's peer list says so too). */
 	size_t n_impls = 0, n_matched = 0;
@@ -747,6 +802,11 @@ int bench_command(int argc, char **argv)
 	struct bench_machine machine;
 	describe_machine(&machine);
 	if (plot != NULL && bench_plot_check(plot, &machine) != 0) {
+		free(s.sizes);
+		return SK_EXIT_FAILURE;
+	}
+	/* The pack, the repository and every git: checked (versions read) before measuring. */
+	if (with_git && bench_git_prepare(git) != 0) {
 		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
@@ -797,6 +857,10 @@ int bench_command(int argc, char **argv)
 				status = SK_EXIT_FAILURE;
 		}
 	progress_end(&prog);
+	if (with_git && status == SK_EXIT_OK && bench_git_measure(git, prog.on) != 0)
+		status = SK_EXIT_FAILURE;
+	if (with_git)
+		bench_git_cleanup(git);
 
 	if (status == SK_EXIT_OK) {
 		/* Ratios against the baseline at the same size and alignment. */
@@ -809,7 +873,8 @@ int bench_command(int argc, char **argv)
 			for (size_t i = 0; i < n_impls; i++)
 				r[i].ratio = base > 0 && r[i].median > 0 ? base / r[i].median : -1;
 		}
-		struct bench_report report = {&machine, &s, impls, n_impls, results, n_results};
+		struct bench_report report = {
+		    &machine, &s, impls, n_impls, results, n_results, with_git ? git : NULL};
 		int rc = 0;
 		switch (fmt) {
 		case FMT_TABLE:

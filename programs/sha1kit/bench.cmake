@@ -35,9 +35,15 @@ if(NOT SHA1KIT_BUILD_BENCH)
 endif()
 _sk_bench_summary("sha1kit-bench (sha1kit bench): yes")
 
-add_executable(sha1kit-bench bench_main.c bench.c bench_impl.c bench_peers.c bench_output.c)
+add_executable(sha1kit-bench bench_main.c bench.c bench_impl.c bench_peers.c bench_output.c bench_git.c
+  report.c)
 target_compile_definitions(sha1kit-bench PRIVATE _GNU_SOURCE)
 target_link_libraries(sha1kit-bench PRIVATE sha1kit_cli_common sha1kit_static)
+# report.c's chart scales (log2, pow).
+find_library(SK_BENCH_LIBM m)
+if(SK_BENCH_LIBM)
+  target_link_libraries(sha1kit-bench PRIVATE ${SK_BENCH_LIBM})
+endif()
 # Built into sha1kit's directory, where the launcher looks first (the same one unless a
 # RUNTIME_OUTPUT_DIRECTORY was given to sha1kit).
 get_target_property(_sk_bin_dir sha1kit RUNTIME_OUTPUT_DIRECTORY)
@@ -113,7 +119,7 @@ if(PKG_CONFIG_FOUND)
 endif()
 if(SK_BENCH_JANSSON_FOUND)
   target_link_libraries(sha1kit-bench PRIVATE PkgConfig::SK_BENCH_JANSSON)
-  set_property(SOURCE bench_output.c APPEND PROPERTY COMPILE_DEFINITIONS SK_BENCH_HAVE_JANSSON)
+  set_property(SOURCE bench_output.c bench_git.c report.c APPEND PROPERTY COMPILE_DEFINITIONS SK_BENCH_HAVE_JANSSON)
   _sk_bench_summary("  JSON output (jansson): yes (${SK_BENCH_JANSSON_VERSION})")
 else()
   _sk_bench_summary("  JSON output (jansson): no (libjansson-dev not found: bench --json fails, saying so)")

@@ -77,7 +77,9 @@ static bool join_relative(char *out, size_t n, const char *dir, const char *rel)
 }
 #endif
 
-int sk_cmd_bench(int argc, char **argv)
+/* Run sha1kit-bench with the arguments that follow the command name; `command` is "bench" or
+ * "report", and sha1kit-bench gets "report" as its first argument for the latter. */
+static int run_bench_program(const char *command, int argc, char **argv)
 {
 	struct places places = {.n = 0};
 	char self[PATH_MAX], path[PATH_MAX];
@@ -85,6 +87,11 @@ int sk_cmd_bench(int argc, char **argv)
 
 	if (len > 0) {
 		self[len] = '\0';
+		/* `bench --git` times this very program (bench_git.c). */
+		if (setenv("SHA1KIT_BENCH_SHA1KIT", self, 1) != 0) {
+			sk_error(errno, "%s: cannot set SHA1KIT_BENCH_SHA1KIT", command);
+			return SK_EXIT_FAILURE;
+		}
 		char *slash = strrchr(self, '/');
 		if (slash != NULL) {
 			slash[slash == self] = '\0'; /* "/sha1kit" -> "/" */
@@ -99,15 +106,19 @@ int sk_cmd_bench(int argc, char **argv)
 	add_place(&places, SK_BENCH_LIBEXEC_DIR);
 
 	/* argv[0] of sha1kit-bench is its name; its messages say "sha1kit: bench: ..." anyway. */
-	static char name[] = BENCH_PROGRAM;
-	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	static char name[] = BENCH_PROGRAM, report[] = "report";
+	bool is_report = strcmp(command, "report") == 0;
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
 	if (args == NULL) {
-		sk_error(errno, "bench: out of memory");
+		sk_error(errno, "%s: out of memory", command);
 		return SK_EXIT_FAILURE;
 	}
-	args[0] = name;
+	size_t k = 0;
+	args[k++] = name;
+	if (is_report)
+		args[k++] = report;
 	for (int i = 1; i < argc; i++)
-		args[i] = argv[i];
+		args[k++] = argv[i];
 
 	for (size_t i = 0; i < places.n; i++) {
 		snprintf(path, sizeof(path), "%s%s" BENCH_PROGRAM, places.dir[i],
@@ -116,7 +127,7 @@ int sk_cmd_bench(int argc, char **argv)
 			continue;
 		fflush(NULL);
 		execv(path, args);
-		sk_error(errno, "bench: cannot run %s", sk_quote(path));
+		sk_error(errno, "%s: cannot run %s", command, sk_quote(path));
 		free(args);
 		return SK_EXIT_FAILURE;
 	}
@@ -130,7 +141,18 @@ int sk_cmd_bench(int argc, char **argv)
 		                         : i + 1 == places.n ? " and "
 		                                             : ", ",
 		                         places.dir[i]);
-	sk_error(0, "bench: " BENCH_PROGRAM " not found (looked in %s); build with -DSHA1KIT_BUILD_BENCH=ON",
-	         where);
+	sk_error(0, "%s: " BENCH_PROGRAM " not found (looked in %s); build with -DSHA1KIT_BUILD_BENCH=ON",
+	         command, where);
 	return SK_EXIT_FAILURE;
+}
+
+int sk_cmd_bench(int argc, char **argv)
+{
+	return run_bench_program("bench", argc, argv);
+}
+
+/* `sha1kit report` (report.c) is in sha1kit-bench too: it reads JSON with jansson. */
+int sk_cmd_report(int argc, char **argv)
+{
+	return run_bench_program("report", argc, argv);
 }

@@ -119,6 +119,8 @@ static void print_header(FILE *out, const struct bench_report *r, const char *pr
 	else
 		fprintf(out, "%sRatio:%s none (no baseline implementation: built without OpenSSL?)\n", prefix,
 		        sep);
+	if (s->note != NULL)
+		fprintf(out, "%sNote:%s %s\n", prefix, sep, s->note);
 }
 
 static bool any_default(const struct bench_report *r)
@@ -171,6 +173,8 @@ int bench_print_table(FILE *out, const struct bench_report *r)
 		}
 	if (any_default(r))
 		fprintf(out, "\n* = the kernel sha1kit chooses on this CPU.\n");
+	if (r->git != NULL)
+		bench_git_print(out, r->git, false);
 	return 0;
 }
 
@@ -261,6 +265,8 @@ int bench_print_markdown(FILE *out, const struct bench_report *r)
 	}
 	if (any_default(r))
 		fputs("\n\\* the kernel sha1kit chooses on this CPU.\n", out);
+	if (r->git != NULL)
+		bench_git_print(out, r->git, true);
 	return 0;
 }
 
@@ -397,6 +403,10 @@ int bench_print_json(FILE *out, const struct bench_report *r)
 	json_object_set_new(root, "settings", settings_json(r->settings));
 	json_object_set_new(root, "implementations", impls);
 	json_object_set_new(root, "results", results);
+	if (r->settings->note != NULL)
+		json_object_set_new(root, "note", json_string(r->settings->note));
+	if (r->git != NULL) /* the Git workloads (bench_git.c) */
+		json_object_set_new(root, "git", bench_git_json(r->git));
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
 	json_decref(root);
 	if (rc != 0) {

@@ -73,6 +73,7 @@ void sk_put_name(FILE *out, const char *name, bool escape);
 int sk_cmd_sum(int argc, char **argv);
 int sk_cmd_hash_object(int argc, char **argv);
 int sk_cmd_bench(int argc, char **argv);
+int sk_cmd_report(int argc, char **argv); /* runs sha1kit-bench report (bench_exec.c) */
 int sk_cmd_index_pack(int argc, char **argv);
 int sk_cmd_verify_pack(int argc, char **argv);
 int sk_cmd_fsck(int argc, char **argv);

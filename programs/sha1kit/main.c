@@ -24,6 +24,7 @@ struct command {
 static const struct command commands[] = {
     {"sum", sk_cmd_sum, "print or check SHA-1 checksums (sha1sum), detecting collision attacks"},
     {"bench", sk_cmd_bench, "measure SHA-1 speed: every kernel, fast and DC, against OpenSSL"},
+    {"report", sk_cmd_report, "make a static results site from bench --json files of many machines"},
     {"hash-object", sk_cmd_hash_object,
      "print Git object IDs (git hash-object), detecting collision attacks"},
     {"index-pack", sk_cmd_index_pack, "build or check the index (.idx) of a Git pack, as git index-pack"},

@@ -11,6 +11,12 @@
 #   enabled by the OS): no peer runs AVX code. Registered when configure finds qemu-x86_64 (Debian:
 #   qemu-user) on an x86-64 host building for it, without sanitizers; once registered, a qemu gone
 #   missing fails it.
+# bench_git, report_site, report_browser (check_report.py): `bench --git/--git-repo` on a repository
+#   made with git, against git and a fake git; `sha1kit report` on a measured machine, a hostile
+#   twin and bench/results/*.json (tables, numbers, escaping, refusals); the site in headless
+#   Chromium over the DevTools protocol (no console error, the DOM, a screenshot kept as
+#   report_browser/screenshot.png in the build tree). Without chromium report_browser fails under
+#   CI and is reported as skipped (exit status 77) elsewhere.
 if(NOT TARGET sha1kit)
   return()
 endif()
@@ -46,6 +52,21 @@ add_test(NAME bench_quick
   COMMAND ${_sk_bench_python} ${CMAKE_CURRENT_LIST_DIR}/check_bench.py
           $<TARGET_FILE:sha1kit> ${sha1kit_SOURCE_DIR}/bench/schema.json)
 set_tests_properties(bench_quick PROPERTIES LABELS "cli;bench" TIMEOUT 300)
+
+foreach(_sk_mode git site browser)
+  if(_sk_mode STREQUAL "git")
+    set(_sk_name bench_git)
+  else()
+    set(_sk_name report_${_sk_mode})
+  endif()
+  add_test(NAME ${_sk_name}
+    COMMAND ${_sk_bench_python} ${CMAKE_CURRENT_LIST_DIR}/check_report.py ${_sk_mode}
+            $<TARGET_FILE:sha1kit> ${sha1kit_SOURCE_DIR}/bench/schema.json ${sha1kit_SOURCE_DIR}
+            ${CMAKE_BINARY_DIR}/${_sk_name})
+  set_tests_properties(${_sk_name} PROPERTIES LABELS "cli;bench" TIMEOUT 300)
+endforeach()
+# Chromium missing outside CI: ctest reports the test as skipped, with check_report.py's message.
+set_tests_properties(report_browser PROPERTIES SKIP_RETURN_CODE 77)
 
 # Not in sanitizer builds: ASan's shadow memory does not fit qemu-user's address space (the native
 # build of every make check runs it).
