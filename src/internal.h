@@ -131,6 +131,17 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 uint32_t sha1kit_x86_probe(void);
 uint32_t sha1kit_arm_probe(void);
 
+/* Vendor, family and model, for the kernel preferences (src/dispatch.c); on x86 from CPUID
+ * (src/x86/cpu_features.c), as Linux shows them in /proc/cpuinfo ("cpu family", "model"). */
+#define SHA1KIT_VENDOR_OTHER 0
+#define SHA1KIT_VENDOR_INTEL 1
+#define SHA1KIT_VENDOR_AMD   2
+typedef struct sha1kit_cpu_id {
+	uint32_t vendor; /* SHA1KIT_VENDOR_* */
+	uint32_t family, model;
+} sha1kit_cpu_id;
+void sha1kit_x86_cpu_id(sha1kit_cpu_id *id);
+
 /* The features of this CPU, probed once per process and cached, less those SHA1KIT_CPU turns off. */
 uint32_t sha1kit_cpu_features(void);
 
@@ -314,6 +325,46 @@ extern const uint32_t sha1kit_dc_batch_kernel_count;
 int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k);
 uint32_t sha1kit_select_fast_batch_kernel(void);
 uint32_t sha1kit_select_dc_batch_kernel(void);
+
+/*
+ * Kernel preferences by CPU (src/dispatch.c): the tables above are in the order that is fastest on
+ * most CPUs measured; an entry here names, for the CPUs it matches (vendor, family, model range),
+ * kernels to try first, each list in order, before the table order, and a different ahead_min for
+ * one look-ahead kernel. Each entry names the measurement it rests on (docs/PERFORMANCE.md). The
+ * last entry matches every CPU and changes nothing. Features still decide what can run: a preferred
+ * kernel the CPU (or SHA1KIT_CPU) rules out is passed over.
+ */
+#define SHA1KIT_PREF_MAX 3
+typedef struct sha1kit_cpu_pref {
+	uint32_t vendor;             /* SHA1KIT_VENDOR_*; SHA1KIT_VENDOR_OTHER: any vendor */
+	uint32_t family;             /* 0: any */
+	uint32_t model_lo, model_hi; /* inclusive */
+	const char *fast[SHA1KIT_PREF_MAX], *dc[SHA1KIT_PREF_MAX];
+	const char *fast_batch[SHA1KIT_PREF_MAX], *dc_batch[SHA1KIT_PREF_MAX];
+	const char *ahead_kernel; /* DC look-ahead kernel whose ahead_min changes here, or NULL */
+	unsigned ahead_min;
+	const char *basis; /* the measurement (CPU, command, figures) */
+} sha1kit_cpu_pref;
+
+extern const sha1kit_cpu_pref sha1kit_cpu_prefs[];
+extern const uint32_t sha1kit_cpu_pref_count;
+
+/* The first entry that matches `id` (never NULL: the last matches all). */
+const sha1kit_cpu_pref *sha1kit_cpu_pref_find(const sha1kit_cpu_id *id);
+
+/* The kernels a CPU with preference `p` and features `features` gets (indices into the tables). */
+typedef struct sha1kit_kernel_choice {
+	uint32_t fast, dc, fast_batch, dc_batch;
+	uint32_t
+	    ahead_kernel; /* DC kernel index whose ahead_min is ahead_min; sha1kit_dc_kernel_count: none */
+	unsigned ahead_min;
+} sha1kit_kernel_choice;
+void sha1kit_choose_kernels(const sha1kit_cpu_pref *p, uint32_t features, sha1kit_kernel_choice *out);
+
+/* This CPU's id (cached with the probe) and the fewest blocks in an update for a look-ahead call of
+ * DC kernel `kernel` on this CPU. */
+sha1kit_cpu_id sha1kit_cpu_ident(void);
+unsigned sha1kit_dc_ahead_min(uint32_t kernel);
 
 /* The batch functions on a given kernel of the tables above (tests and bench force kernels so). */
 void sha1kit_fast_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);

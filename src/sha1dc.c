@@ -404,14 +404,18 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	uint32_t mask[SHA1KIT_MAX_LANES];
 	masked_walk w;
 
-	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc ||
-	    nblocks < kernel->ahead_min) {
+	/* An update of this CPU's ahead_min blocks or more takes the look-ahead; once in, groups go on
+	 * down to the table's ahead_min (the smaller of the two). */
+	size_t ahead_min = kernel->ubc_ahead ? sha1kit_dc_ahead_min(ctx->kernel) : 0;
+	size_t group_min = ahead_min < kernel->ahead_min ? ahead_min : kernel->ahead_min;
+
+	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc || nblocks < ahead_min) {
 		for (size_t b = 0; b < nblocks; b++)
 			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 		return;
 	}
 	walk_begin(ctx, kernel, &w);
-	while (nblocks >= kernel->ahead_min) {
+	while (nblocks >= group_min) {
 		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;
 		kernel->ubc_ahead(p, group, mask);
 		walk_span(ctx, kernel, &w, p, group, offset, mask);
