@@ -233,6 +233,15 @@ typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wl, const
 /* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
 typedef void (*sha1kit_ubc_ahead_fn)(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 void sha1kit_ubc_ahead16_avx512(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+/* The same in SHA1KIT_UBC_PIPE_STEPS steps, one after each block the caller compresses
+ * (SK_LANES_PIPE in src/sha1_lanes.h); `state`: SHA1KIT_UBC_PIPE_WORDS words, 64-byte aligned. */
+#define SHA1KIT_UBC_PIPE_STEPS 16
+#define SHA1KIT_UBC_PIPE_ACC   72 /* vector index of the accumulators in the state (after W[0..64]) */
+#define SHA1KIT_UBC_PIPE_WORDS (16 * (SHA1KIT_UBC_PIPE_ACC + 4))
+typedef void (*sha1kit_ubc_pipe_fn)(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
+                                    uint32_t *mask);
+void sha1kit_ubc_pipe16_avx512(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
+                               uint32_t *mask);
 
 /*
  * The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter; optionally a
@@ -250,6 +259,8 @@ typedef struct sha1kit_dc_kernel {
 	sha1kit_blocks_fn blocks;
 	/* 16-lane recompression for candidates deferred within an update (safe hash off, no callback) */
 	sha1kit_lanes_recompress_fn recompress16;
+	/* the look-ahead in steps, run between the blocks of the previous group (ahead == 16); NULL: none */
+	sha1kit_ubc_pipe_fn ubc_pipe;
 } sha1kit_dc_kernel;
 
 extern const sha1kit_dc_kernel sha1kit_dc_kernels[];
@@ -270,6 +281,8 @@ uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
 /* The filter lane-wise on 16 messages (W[t * 16 + l] = word t of message l) with AVX-512 opmasks,
  * for the 16-lane kernel; mask[l] = sha1kit_ubc_mask of message l (src/x86/ubc_simd.c, generated). */
 void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
+/* The same conditions in SHA1KIT_UBC_PARTS parts into four 16-lane accumulators acc (generated). */
+void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part);
 
 /*
  * Multi-buffer kernels (src/sha1_lanes.h): L lanes (8 or 16), one message per 32-bit vector lane.
