@@ -31,6 +31,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_TESTDATA = os.path.normpath(os.path.join(HERE, "..", "testdata"))
 
 
+# Parts of the 16-lane filter for the pipelined look-ahead: with its 4 load/expansion steps, one step
+# after each of the 16 blocks of a group (SHA1KIT_UBC_PIPE_STEPS in src/internal.h).
+UBC_PARTS = 12
+
+
 def rotl(x, n):
     return ((x << n) | (x >> (32 - n))) & 0xFFFFFFFF
 
@@ -308,7 +313,7 @@ def generate_simd(ubc):
     w("}")
     # The same conditions in parts, for the pipelined look-ahead (src/sha1_lanes.h, SK_LANES_PIPE),
     # which runs one part after each SHA-NI block so that the out-of-order core overlaps them.
-    parts = 12
+    parts = UBC_PARTS
     per = (len(conds) + parts - 1) // parts
     w("")
     w("/*")
@@ -375,7 +380,7 @@ def generate_lanes(ubc):
     w(" * look-ahead filter need not expand further. */")
     w("#define SHA1KIT_UBC_W_END %d" % (max(max(c["i"], c["j"]) for c in conds) + 1))
     w("/* The parts of sha1kit_ubc_lanes16_part_avx512 (src/x86/ubc_simd.c). */")
-    w("#define SHA1KIT_UBC_PARTS 12")
+    w("#define SHA1KIT_UBC_PARTS %d" % UBC_PARTS)
     w("")
     w("/* clang-format off */")
     w("#define SHA1KIT_UBC_LANES(W, mask, SIGN) \\")
