@@ -512,13 +512,6 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 }
 
 #if SHA1KIT_HAVE_AVX512
-/*
- * The filter lane-wise for the 16-lane AVX-512 kernel (src/x86/sha1_lanes_avx512.c): W holds 80
- * vectors, lane l of vector t being word t of message l. For "bit a of W[i] xor bit b of W[j] = v",
- * W[j] rotated left by a - b puts its bit b at bit a; VPTESTMD (v = 0) or VPTESTNMD (v = 1) of the
- * XOR against bit a gives the opmask of the lanes where the condition fails, and a masked OR adds
- * the DVs it clears to those lanes. Writes each lane's mask (same as sha1kit_ubc_mask) to mask[l].
- */
 /* the DVs each condition clears, in all 16 lanes: whole-vector memory operands of the OR */
 static const uint32_t ubc_clears16[156][16] __attribute__((aligned(64))) = {
 	{0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u},
@@ -679,6 +672,13 @@ static const uint32_t ubc_clears16[156][16] __attribute__((aligned(64))) = {
 	{0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u},
 };
 
+/*
+ * The filter lane-wise for the 16-lane AVX-512 kernel (src/x86/sha1_lanes_avx512.c): W holds 80
+ * vectors, lane l of vector t being word t of message l. For "bit a of W[i] xor bit b of W[j] = v",
+ * W[j] rotated left by a - b puts its bit b at bit a; VPTESTMD (v = 0) or VPTESTNMD (v = 1) of the
+ * XOR against bit a gives the opmask of the lanes where the condition fails, and a masked OR adds
+ * the DVs it clears to those lanes. Writes each lane's mask (same as sha1kit_ubc_mask) to mask[l].
+ */
 __attribute__((target("avx512f"))) void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16])
 {
 	const uint32_t(*cl)[16] = ubc_clears16;
