@@ -406,15 +406,16 @@ static void walk_block(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, mas
 }
 
 /* The fewest blocks in an update for the pipelined look-ahead; below, the look-ahead in one call per
- * group is as fast or faster (its first group is not overlapped). Zen 5: at 2 / 3 / 4 / 8 KiB the
- * pipelined path ran at 0.83x / 0.85x / 0.85x / 0.83x OpenSSL, the other at 0.87x / 0.86x / 0.84x /
- * 0.80x (docs/PERFORMANCE.md, "Kernel choice by CPU"). */
-#define DC_PIPE_MIN 64
+ * group is as fast (the first group's masks come before any overlap). Zen 5, the first group in one
+ * call: at 2 / 3 / 4 / 8 / 16 KiB the pipelined path ran at 0.85x / 0.86x-0.87x / 0.86x / 0.83x-0.84x
+ * / 0.86x-0.87x OpenSSL, the other at 0.86x / 0.85x-0.86x / 0.84x / 0.80x / 0.81x-0.82x
+ * (docs/PERFORMANCE.md, "Kernel choice by CPU"). */
+#define DC_PIPE_MIN 48
 
 /*
  * The pipelined look-ahead (kernel->ubc_pipe, groups of 16 blocks): the masks of group g + 1 are
- * computed in 16 steps, one after each block of group g; the first group's masks come first, the
- * blocks after the last whole group take the per-block path. Returns the blocks left.
+ * computed in 16 steps, one after each block of group g; the first group's masks come first (one
+ * look-ahead call). Returns the blocks left after the last whole group.
  */
 static size_t dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w,
                              const uint8_t *p, size_t nblocks, uint64_t offset)
@@ -423,8 +424,7 @@ static size_t dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kerne
 	uint32_t mask[2][SHA1KIT_MAX_LANES];
 	size_t groups = nblocks / 16;
 
-	for (unsigned s = 0; s < SHA1KIT_UBC_PIPE_STEPS; s++)
-		kernel->ubc_pipe(state, p, 16, s, mask[0]);
+	kernel->ubc_ahead(p, 16, mask[0]); /* the same masks in one call: nothing to overlap yet */
 	for (size_t g = 0; g < groups; g++) {
 		const uint8_t *q = p + 64 * 16 * g;
 		const uint32_t *m = mask[g & 1];
