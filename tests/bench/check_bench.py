@@ -186,7 +186,11 @@ def check_sizes_and_prefix(binary, have_plot):
     for args in errors:
         check_error(binary, args, f"bench {' '.join(args)}", usage=True)
     if have_plot:
-        check_error(binary, ["--plot=/nonexistent/x.svg"], "--plot=/nonexistent/x.svg", usage=False)
+        # a directory that surely does not exist (a shared machine may have a /nonexistent)
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "missing", "x.svg")
+            check_error(binary, [f"--plot={missing}"], "--plot=MISSING_DIR/x.svg", usage=False)
+            check(not os.path.exists(os.path.dirname(missing)), "--plot into a missing directory created it")
 
 
 def check_options(binary, doc):
