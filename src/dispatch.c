@@ -216,6 +216,13 @@ int sha1kit_cpu_mask(uint32_t *masked_off)
 	return state == 2 ? -1 : (int)state;
 }
 
+/* The kernels chosen for this CPU, cached (after the kernel tables). */
+static uint32_t choice_word(void);
+#define CHOICE_FIELD      0x1fu
+#define CHOICE_DC         5
+#define CHOICE_FAST_BATCH 10
+#define CHOICE_DC_BATCH   15
+
 int sha1kit_kernel_supported(uint32_t i)
 {
 	return i < sha1kit_kernel_count && (sha1kit_kernels[i].needs & ~sha1kit_cpu_features()) == 0;
@@ -223,10 +230,7 @@ int sha1kit_kernel_supported(uint32_t i)
 
 uint32_t sha1kit_select_fast_kernel(void)
 {
-	uint32_t i = 0;
-	while (!sha1kit_kernel_supported(i))
-		i++;
-	return i;
+	return choice_word() & CHOICE_FIELD;
 }
 
 const char *sha1kit_kernel_name(void)
@@ -236,16 +240,21 @@ const char *sha1kit_kernel_name(void)
 
 /*
  * SHA-1DC kernels: compression (which must also give W and the states at 56 and 64) + UBC filter;
+ * shani+avx512-pipe runs the look-ahead of the next 16 blocks in steps between the SHA-NI blocks of
+ * the current 16 (chosen where that overlap was measured: the preference table below);
  * the look-ahead kernels also filter `ahead` blocks at once and compress the blocks whose mask is
  * zero with a plain kernel. ahead_min (the fewest blocks in an update for a look-ahead call) is
  * measured: below it the per-block path is as fast (docs/PERFORMANCE.md).
  */
-#define NO_AHEAD NULL, 0, 0, NULL, NULL
+#define NO_AHEAD NULL, 0, 0, NULL, NULL, NULL
 const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL},
+    {"shani+avx512-pipe", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
+     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 32,
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
@@ -258,7 +267,7 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 8,
-     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512},
+     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL},
 #endif
 #if SHA1KIT_HAVE_AVX2
     {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD},
@@ -281,10 +290,7 @@ int sha1kit_dc_kernel_supported(uint32_t i)
 
 uint32_t sha1kit_select_dc_kernel(void)
 {
-	uint32_t i = 0;
-	while (!sha1kit_dc_kernel_supported(i))
-		i++;
-	return i;
+	return (choice_word() >> CHOICE_DC) & CHOICE_FIELD;
 }
 
 const char *sha1kit_dc_kernel_name(void)
@@ -348,18 +354,12 @@ int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k)
 
 uint32_t sha1kit_select_fast_batch_kernel(void)
 {
-	uint32_t i = 0;
-	while (!sha1kit_batch_kernel_supported(&sha1kit_fast_batch_kernels[i]))
-		i++;
-	return i;
+	return (choice_word() >> CHOICE_FAST_BATCH) & CHOICE_FIELD;
 }
 
 uint32_t sha1kit_select_dc_batch_kernel(void)
 {
-	uint32_t i = 0;
-	while (!sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[i]))
-		i++;
-	return i;
+	return (choice_word() >> CHOICE_DC_BATCH) & CHOICE_FIELD;
 }
 
 const char *sha1kit_fast_batch_kernel_name(void)
@@ -370,6 +370,189 @@ const char *sha1kit_fast_batch_kernel_name(void)
 const char *sha1kit_dc_batch_kernel_name(void)
 {
 	return sha1kit_dc_batch_kernels[sha1kit_select_dc_batch_kernel()].name;
+}
+
+/*
+ * ---- Kernel preferences by CPU -------------------------------------------------------------------
+ * The figures each entry rests on are in docs/PERFORMANCE.md ("Kernel choice by CPU"); ratios are to
+ * OpenSSL's EVP SHA-1 in the same `sha1kit bench --reps 15` run, at 1 KiB / 16 KiB / 1 MiB.
+ * An entry changes the choice only where a measurement showed the table order more than 3% slower
+ * than another kernel at one of those sizes; what was not measured keeps the table order.
+ */
+const sha1kit_cpu_pref sha1kit_cpu_prefs[] = {
+    /* Zen 4 (Zen 3 has no AVX-512 and gets shani+avx2 by the table order anyway) */
+    {.vendor = SHA1KIT_VENDOR_AMD,
+     .family = 0x19,
+     .model_hi = 0xff,
+     .dc = {"shani+avx2"},
+     .basis = "issue 16, AMD EPYC family 25 model 17 (Zen 4): dc shani+avx2 0.87x / 0.72-0.73x / "
+              "0.72-0.73x, shani+avx512 0.71x / 0.71x / 0.71x"},
+    /* Zen 5: the filter steps overlap the SHA-NI blocks; the 16-block look-ahead pays from 32 blocks
+     * in an update, not 16 */
+    {.vendor = SHA1KIT_VENDOR_AMD,
+     .family = 0x1a,
+     .model_hi = 0xff,
+     .dc = {"shani+avx512-pipe"},
+     .ahead_kernel = "shani+avx512",
+     .ahead_min = 32,
+     .basis = "AMD EPYC family 26 model 2 (Zen 5), 2026-12-01: dc shani+avx512-pipe 0.92x / "
+              "0.85x-0.86x / 0.87x-0.88x, shani+avx512 0.91x-0.92x / 0.81x-0.83x / 0.80x; "
+              "shani+avx512 with the look-ahead from 16 blocks 0.87x at 1 KiB, shani+avx2 0.93x; "
+              "from 24 blocks 0.80x at 1.5 KiB, shani+avx2 0.85x; at 2 KiB 0.86x against 0.83x"},
+    /* Intel: two SHA-NI streams are slower than eight AVX2 lanes (matters without AVX-512) */
+    {.vendor = SHA1KIT_VENDOR_INTEL,
+     .model_hi = 0xff,
+     .fast_batch = {"avx512x16", "avx2x8"},
+     .basis = "Intel Xeon family 6 model 207, 2026-11-30 (README table): fast batch avx2x8 2.54x / "
+              "1.81x / 1.77x, shani-x2 1.61x / 1.13x / 1.09x"},
+    /* every other CPU: the table order */
+    {.vendor = SHA1KIT_VENDOR_OTHER, .model_hi = 0xff, .basis = "the table order"},
+};
+const uint32_t sha1kit_cpu_pref_count = sizeof(sha1kit_cpu_prefs) / sizeof(sha1kit_cpu_prefs[0]);
+
+const sha1kit_cpu_pref *sha1kit_cpu_pref_find(const sha1kit_cpu_id *id)
+{
+	uint32_t i = 0;
+	for (; i + 1 < sha1kit_cpu_pref_count; i++) {
+		const sha1kit_cpu_pref *p = &sha1kit_cpu_prefs[i];
+		if ((p->vendor == SHA1KIT_VENDOR_OTHER || p->vendor == id->vendor) &&
+		    (p->family == 0 || p->family == id->family) && id->model >= p->model_lo &&
+		    id->model <= p->model_hi)
+			break;
+	}
+	return &sha1kit_cpu_prefs[i];
+}
+
+/* One kernel table as the choice sees it: names and the features each entry needs. */
+typedef struct table_view {
+	uint32_t count;
+	const char *(*name)(uint32_t i);
+	uint32_t (*needs)(uint32_t i);
+} table_view;
+
+static const char *fast_name(uint32_t i)
+{
+	return sha1kit_kernels[i].name;
+}
+static uint32_t fast_needs(uint32_t i)
+{
+	return sha1kit_kernels[i].needs;
+}
+static const char *dc_name(uint32_t i)
+{
+	return sha1kit_dc_kernels[i].name;
+}
+static uint32_t dc_needs(uint32_t i)
+{
+	return sha1kit_dc_kernels[i].needs;
+}
+static const char *fast_batch_name(uint32_t i)
+{
+	return sha1kit_fast_batch_kernels[i].name;
+}
+static uint32_t fast_batch_needs(uint32_t i)
+{
+	return sha1kit_fast_batch_kernels[i].needs;
+}
+static const char *dc_batch_name(uint32_t i)
+{
+	return sha1kit_dc_batch_kernels[i].name;
+}
+static uint32_t dc_batch_needs(uint32_t i)
+{
+	return sha1kit_dc_batch_kernels[i].needs;
+}
+
+/* The index of `name` in the table, or t->count. */
+static uint32_t table_find(const table_view *t, const char *name)
+{
+	uint32_t i = 0;
+	while (i < t->count && strcmp(t->name(i), name) != 0)
+		i++;
+	return i;
+}
+
+/* The first preferred kernel the table has and the features allow, else the first entry they allow
+ * (each table ends with one that needs nothing). */
+static uint32_t choose(const table_view *t, const char *const prefer[SHA1KIT_PREF_MAX], uint32_t features)
+{
+	for (int k = 0; k < SHA1KIT_PREF_MAX && prefer[k] != NULL; k++) {
+		uint32_t i = table_find(t, prefer[k]);
+		if (i < t->count && (t->needs(i) & ~features) == 0)
+			return i;
+	}
+	uint32_t i = 0;
+	while ((t->needs(i) & ~features) != 0)
+		i++;
+	return i;
+}
+
+void sha1kit_choose_kernels(const sha1kit_cpu_pref *p, uint32_t features, sha1kit_kernel_choice *out)
+{
+	const table_view fast = {sha1kit_kernel_count, fast_name, fast_needs},
+	                 dc = {sha1kit_dc_kernel_count, dc_name, dc_needs},
+	                 fast_batch = {sha1kit_fast_batch_kernel_count, fast_batch_name, fast_batch_needs},
+	                 dc_batch = {sha1kit_dc_batch_kernel_count, dc_batch_name, dc_batch_needs};
+	out->fast = choose(&fast, p->fast, features);
+	out->dc = choose(&dc, p->dc, features);
+	out->fast_batch = choose(&fast_batch, p->fast_batch, features);
+	out->dc_batch = choose(&dc_batch, p->dc_batch, features);
+	out->ahead_kernel = p->ahead_kernel ? table_find(&dc, p->ahead_kernel) : sha1kit_dc_kernel_count;
+	if (out->ahead_kernel < sha1kit_dc_kernel_count && p->ahead_min == 0)
+		out->ahead_kernel = sha1kit_dc_kernel_count; /* 0 would mean none: the table's value */
+	out->ahead_min = out->ahead_kernel < sha1kit_dc_kernel_count ? p->ahead_min : 0;
+}
+
+sha1kit_cpu_id sha1kit_cpu_ident(void)
+{
+	sha1kit_cpu_id id = {SHA1KIT_VENDOR_OTHER, 0, 0};
+#if SHA1KIT_X86
+	sha1kit_x86_cpu_id(&id);
+#endif
+	return id;
+}
+
+/*
+ * The choice, cached in two words computed together (bit 31 "computed" in each; the same values
+ * for racing threads): choice_cache the four kernel indices (5 bits each, CHOICE_*), ahead_cache the
+ * look-ahead kernel whose ahead_min differs (bits 0-4, CHOICE_FIELD: none) and that
+ * ahead_min (bits 8-15).
+ */
+_Static_assert(sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]) < CHOICE_FIELD &&
+                   sizeof(sha1kit_kernels) / sizeof(sha1kit_kernels[0]) <= CHOICE_FIELD &&
+                   sizeof(sha1kit_fast_batch_kernels) / sizeof(sha1kit_fast_batch_kernels[0]) <=
+                       CHOICE_FIELD &&
+                   sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]) <= CHOICE_FIELD,
+               "kernel indices do not fit the cached choice");
+static _Atomic uint32_t choice_cache, ahead_cache;
+
+static uint32_t choice_word(void)
+{
+	uint32_t c = atomic_load_explicit(&choice_cache, memory_order_relaxed);
+	if (c & CPU_PROBED)
+		return c;
+	sha1kit_cpu_id id = sha1kit_cpu_ident();
+	sha1kit_kernel_choice k;
+	sha1kit_choose_kernels(sha1kit_cpu_pref_find(&id), sha1kit_cpu_features(), &k);
+	uint32_t a = CPU_PROBED | (k.ahead_kernel < sha1kit_dc_kernel_count ? k.ahead_kernel : CHOICE_FIELD) |
+	             (k.ahead_min > 0xff ? 0xffu : k.ahead_min) << 8;
+	atomic_store_explicit(&ahead_cache, a, memory_order_relaxed);
+	c = CPU_PROBED | k.fast | k.dc << CHOICE_DC | k.fast_batch << CHOICE_FAST_BATCH |
+	    k.dc_batch << CHOICE_DC_BATCH;
+	atomic_store_explicit(&choice_cache, c, memory_order_relaxed);
+	return c;
+}
+
+unsigned sha1kit_dc_ahead_min(uint32_t kernel)
+{
+	uint32_t a = atomic_load_explicit(&ahead_cache, memory_order_relaxed);
+	if (!(a & CPU_PROBED)) {
+		choice_word();
+		a = atomic_load_explicit(&ahead_cache, memory_order_relaxed);
+	}
+	if (kernel == (a & CHOICE_FIELD))
+		return (a >> 8) & 0xff;
+	return sha1kit_dc_kernel_get(kernel)->ahead_min;
 }
 
 const char *sha1kit_version(void)

@@ -131,6 +131,17 @@ void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks
 uint32_t sha1kit_x86_probe(void);
 uint32_t sha1kit_arm_probe(void);
 
+/* Vendor, family and model, for the kernel preferences (src/dispatch.c); on x86 from CPUID
+ * (src/x86/cpu_features.c), as Linux shows them in /proc/cpuinfo ("cpu family", "model"). */
+#define SHA1KIT_VENDOR_OTHER 0
+#define SHA1KIT_VENDOR_INTEL 1
+#define SHA1KIT_VENDOR_AMD   2
+typedef struct sha1kit_cpu_id {
+	uint32_t vendor; /* SHA1KIT_VENDOR_* */
+	uint32_t family, model;
+} sha1kit_cpu_id;
+void sha1kit_x86_cpu_id(sha1kit_cpu_id *id);
+
 /* The features of this CPU, probed once per process and cached, less those SHA1KIT_CPU turns off. */
 uint32_t sha1kit_cpu_features(void);
 
@@ -222,6 +233,15 @@ typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wl, const
 /* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
 typedef void (*sha1kit_ubc_ahead_fn)(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 void sha1kit_ubc_ahead16_avx512(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+/* The same in SHA1KIT_UBC_PIPE_STEPS steps, one after each block the caller compresses
+ * (SK_LANES_PIPE in src/sha1_lanes.h); `state`: SHA1KIT_UBC_PIPE_WORDS words, 64-byte aligned. */
+#define SHA1KIT_UBC_PIPE_STEPS 16
+#define SHA1KIT_UBC_PIPE_ACC   72 /* vector index of the accumulators in the state (after W[0..64]) */
+#define SHA1KIT_UBC_PIPE_WORDS (16 * (SHA1KIT_UBC_PIPE_ACC + 4))
+typedef void (*sha1kit_ubc_pipe_fn)(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
+                                    uint32_t *mask);
+void sha1kit_ubc_pipe16_avx512(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
+                               uint32_t *mask);
 
 /*
  * The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter; optionally a
@@ -239,6 +259,8 @@ typedef struct sha1kit_dc_kernel {
 	sha1kit_blocks_fn blocks;
 	/* 16-lane recompression for candidates deferred within an update (safe hash off, no callback) */
 	sha1kit_lanes_recompress_fn recompress16;
+	/* the look-ahead in steps, run between the blocks of the previous group (ahead == 16); NULL: none */
+	sha1kit_ubc_pipe_fn ubc_pipe;
 } sha1kit_dc_kernel;
 
 extern const sha1kit_dc_kernel sha1kit_dc_kernels[];
@@ -259,6 +281,8 @@ uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
 /* The filter lane-wise on 16 messages (W[t * 16 + l] = word t of message l) with AVX-512 opmasks,
  * for the 16-lane kernel; mask[l] = sha1kit_ubc_mask of message l (src/x86/ubc_simd.c, generated). */
 void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
+/* The same conditions in SHA1KIT_UBC_PARTS parts into four 16-lane accumulators acc (generated). */
+void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part);
 
 /*
  * Multi-buffer kernels (src/sha1_lanes.h): L lanes (8 or 16), one message per 32-bit vector lane.
@@ -314,6 +338,46 @@ extern const uint32_t sha1kit_dc_batch_kernel_count;
 int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k);
 uint32_t sha1kit_select_fast_batch_kernel(void);
 uint32_t sha1kit_select_dc_batch_kernel(void);
+
+/*
+ * Kernel preferences by CPU (src/dispatch.c): the tables above are in the order that is fastest on
+ * most CPUs measured; an entry here names, for the CPUs it matches (vendor, family, model range),
+ * kernels to try first, each list in order, before the table order, and a different ahead_min for
+ * one look-ahead kernel. Each entry names the measurement it rests on (docs/PERFORMANCE.md). The
+ * last entry matches every CPU and changes nothing. Features still decide what can run: a preferred
+ * kernel the CPU (or SHA1KIT_CPU) rules out is passed over.
+ */
+#define SHA1KIT_PREF_MAX 3
+typedef struct sha1kit_cpu_pref {
+	uint32_t vendor;             /* SHA1KIT_VENDOR_*; SHA1KIT_VENDOR_OTHER: any vendor */
+	uint32_t family;             /* 0: any */
+	uint32_t model_lo, model_hi; /* inclusive */
+	const char *fast[SHA1KIT_PREF_MAX], *dc[SHA1KIT_PREF_MAX];
+	const char *fast_batch[SHA1KIT_PREF_MAX], *dc_batch[SHA1KIT_PREF_MAX];
+	const char *ahead_kernel; /* DC look-ahead kernel whose ahead_min changes here, or NULL */
+	unsigned ahead_min;
+	const char *basis; /* the measurement (CPU, command, figures) */
+} sha1kit_cpu_pref;
+
+extern const sha1kit_cpu_pref sha1kit_cpu_prefs[];
+extern const uint32_t sha1kit_cpu_pref_count;
+
+/* The first entry that matches `id` (never NULL: the last matches all). */
+const sha1kit_cpu_pref *sha1kit_cpu_pref_find(const sha1kit_cpu_id *id);
+
+/* The kernels a CPU with preference `p` and features `features` gets (indices into the tables). */
+typedef struct sha1kit_kernel_choice {
+	uint32_t fast, dc, fast_batch, dc_batch;
+	uint32_t
+	    ahead_kernel; /* DC kernel index whose ahead_min is ahead_min; sha1kit_dc_kernel_count: none */
+	unsigned ahead_min;
+} sha1kit_kernel_choice;
+void sha1kit_choose_kernels(const sha1kit_cpu_pref *p, uint32_t features, sha1kit_kernel_choice *out);
+
+/* This CPU's id (cached with the probe) and the fewest blocks in an update for a look-ahead call of
+ * DC kernel `kernel` on this CPU. */
+sha1kit_cpu_id sha1kit_cpu_ident(void);
+unsigned sha1kit_dc_ahead_min(uint32_t kernel);
 
 /* The batch functions on a given kernel of the tables above (tests and bench force kernels so). */
 void sha1kit_fast_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);

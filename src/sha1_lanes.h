@@ -289,3 +289,39 @@ SK_LANES_TARGET void SK_LANES_AHEAD(const uint8_t *blocks, size_t nblocks, uint3
 #endif
 }
 #endif
+
+#ifdef SK_LANES_PIPE
+/*
+ * The look-ahead of SK_LANES_AHEAD cut into SHA1KIT_UBC_PIPE_STEPS steps of similar size, for a
+ * caller that runs one step after each block it compresses with SHA-NI: the out-of-order core then
+ * overlaps the vector work with the latency-bound SHA-NI rounds. `state` (SHA1KIT_UBC_PIPE_WORDS
+ * words, 64-byte aligned) carries W and the accumulators from step to step; step 0 loads the
+ * blocks (lanes past nblocks repeat block 0), steps 1-3 expand W to SHA1KIT_UBC_W_END, steps 4-15
+ * run the parts of the filter, and step 15 writes the L masks. Same masks as SK_LANES_AHEAD.
+ */
+_Static_assert(SHA1KIT_UBC_PIPE_STEPS == 4 + SHA1KIT_UBC_PARTS && SHA1KIT_UBC_W_END <= SHA1KIT_UBC_PIPE_ACC &&
+                   SHA1KIT_UBC_W_END > 48,
+               "the steps of the pipelined look-ahead do not match the generated filter");
+SK_LANES_TARGET void SK_LANES_PIPE(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
+                                   uint32_t *mask)
+{
+	lv *W = (lv *)(void *)state, *acc = W + SHA1KIT_UBC_PIPE_ACC;
+	if (step == 0) {
+		const uint8_t *p[LANES];
+		for (size_t l = 0; l < LANES; l++)
+			p[l] = blocks + (l < nblocks ? 64 * l : 0);
+		lanes_load(W, p, 0);
+		for (int i = 0; i < 4; i++)
+			acc[i] = (lv){0};
+	} else if (step < 4) { /* 16-31, 32-47, 48 to the end */
+		for (int t = 16 * (int)step; t < (step == 3 ? SHA1KIT_UBC_W_END : 16 * (int)step + 16); t++)
+			LWFULL(t);
+	} else if (step < SHA1KIT_UBC_PIPE_STEPS) {
+		SK_LANES_UBC_PART((const uint32_t *)(const void *)W, (uint32_t *)(void *)acc, step - 4);
+		if (step == SHA1KIT_UBC_PIPE_STEPS - 1) {
+			lv m = ~(acc[0] | acc[1] | acc[2] | acc[3]);
+			memcpy(mask, &m, sizeof(m));
+		}
+	}
+}
+#endif

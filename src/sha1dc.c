@@ -392,6 +392,56 @@ static void walk_end(sha1kit_dc_ctx *ctx, masked_walk *w)
 	}
 }
 
+/* One block whose mask is known, compressed at once (no run kept: the pipelined look-ahead runs a
+ * filter step right after it). */
+static void walk_block(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w, const uint8_t *p,
+                       uint64_t offset, uint32_t mask)
+{
+	if (mask == 0)
+		w->blocks(ctx->ihv, p, 1);
+	else if (w->defer)
+		dc_block_defer(ctx, kernel, &w->run, p, offset, mask);
+	else
+		dc_block_mask(ctx, kernel, p, offset, 1, mask);
+}
+
+/* The fewest blocks in an update for the pipelined look-ahead; below, the look-ahead in one call per
+ * group is as fast (the first group's masks come before any overlap). Zen 5, the first group in one
+ * call: at 2 / 3 / 4 / 8 / 16 KiB the pipelined path ran at 0.85x / 0.86x-0.87x / 0.86x / 0.83x-0.84x
+ * / 0.86x-0.87x OpenSSL, the other at 0.86x / 0.85x-0.86x / 0.84x / 0.80x / 0.81x-0.82x
+ * (docs/PERFORMANCE.md, "Kernel choice by CPU"). */
+#define DC_PIPE_MIN 48
+
+/*
+ * The pipelined look-ahead (kernel->ubc_pipe, groups of 16 blocks): the masks of group g + 1 are
+ * computed in 16 steps, one after each block of group g; the first group's masks come first (one
+ * look-ahead call). Returns the blocks left after the last whole group.
+ */
+static size_t dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w,
+                             const uint8_t *p, size_t nblocks, uint64_t offset)
+{
+	uint32_t state[SHA1KIT_UBC_PIPE_WORDS] __attribute__((aligned(64)));
+	uint32_t mask[2][SHA1KIT_MAX_LANES];
+	size_t groups = nblocks / 16;
+
+	kernel->ubc_ahead(p, 16, mask[0]); /* the same masks in one call: nothing to overlap yet */
+	for (size_t g = 0; g < groups; g++) {
+		const uint8_t *q = p + 64 * 16 * g;
+		const uint32_t *m = mask[g & 1];
+		uint64_t off = offset + 64 * 16 * g;
+		if (g + 1 < groups) {
+			for (unsigned b = 0; b < 16; b++) {
+				walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
+				kernel->ubc_pipe(state, q + 64 * 16, 16, b, mask[(g + 1) & 1]);
+			}
+		} else {
+			for (unsigned b = 0; b < 16; b++)
+				walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
+		}
+	}
+	return nblocks - 16 * groups;
+}
+
 /*
  * `nblocks` whole blocks at `p`, the first at message offset `offset`. With a look-ahead kernel
  * (and detection with the UBC filter on), the masks of up to kernel->ahead blocks come first; runs
@@ -404,14 +454,24 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	uint32_t mask[SHA1KIT_MAX_LANES];
 	masked_walk w;
 
-	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc ||
-	    nblocks < kernel->ahead_min) {
+	/* An update of this CPU's ahead_min blocks or more takes the look-ahead; once in, groups go on
+	 * down to the table's ahead_min (the smaller of the two). */
+	size_t ahead_min = kernel->ubc_ahead ? sha1kit_dc_ahead_min(ctx->kernel) : 0;
+	size_t group_min = ahead_min < kernel->ahead_min ? ahead_min : kernel->ahead_min;
+
+	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc || nblocks < ahead_min) {
 		for (size_t b = 0; b < nblocks; b++)
 			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 		return;
 	}
 	walk_begin(ctx, kernel, &w);
-	while (nblocks >= kernel->ahead_min) {
+	if (kernel->ubc_pipe && nblocks >= DC_PIPE_MIN) {
+		size_t left = dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
+		p += 64 * (nblocks - left);
+		offset += 64 * (nblocks - left);
+		nblocks = left;
+	}
+	while (nblocks >= group_min) {
 		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;
 		kernel->ubc_ahead(p, group, mask);
 		walk_span(ctx, kernel, &w, p, group, offset, mask);

@@ -874,7 +874,15 @@ static void ahead_check(const sha1kit_dc_kernel *k, const uint32_t (*blk)[16], s
 	uint8_t bytes[SHA1KIT_MAX_LANES * 64];
 	uint32_t mask[SHA1KIT_MAX_LANES];
 	words_to_bytes(&blk[0][0], 16 * n, bytes);
+	static uint32_t pipe_state[SHA1KIT_UBC_PIPE_WORDS] __attribute__((aligned(64)));
+	uint32_t pipe_mask[SHA1KIT_MAX_LANES];
 	k->ubc_ahead(bytes, n, mask);
+	if (k->ubc_pipe) { /* the same in steps, from a state left dirty by anything before */
+		memset(pipe_state, 0xa5 ^ (int)n, sizeof(pipe_state));
+		memset(pipe_mask, 0x5a, sizeof(pipe_mask));
+		for (unsigned st = 0; st < SHA1KIT_UBC_PIPE_STEPS; st++)
+			k->ubc_pipe(pipe_state, bytes, n, st, pipe_mask);
+	}
 	for (size_t l = 0; l < n; l++) {
 		uint32_t W[80];
 		memcpy(W, blk[l], 16 * sizeof(uint32_t));
@@ -882,6 +890,10 @@ static void ahead_check(const sha1kit_dc_kernel *k, const uint32_t (*blk)[16], s
 		if (mask[l] != sha1kit_ubc_mask(W))
 			fail_msg("kernel %s: look-ahead mask of block %zu of %zu: %08x, scalar %08x", k->name,
 			         l, n, mask[l], sha1kit_ubc_mask(W));
+		if (k->ubc_pipe && pipe_mask[l] != mask[l])
+			fail_msg(
+			    "kernel %s: pipelined look-ahead mask of block %zu of %zu: %08x, scalar %08x",
+			    k->name, l, n, pipe_mask[l], mask[l]);
 	}
 }
 
@@ -918,8 +930,9 @@ static void test_ubc_ahead(void **state)
 		size_t blocks = 0;
 		int seen = 0;
 		for (uint32_t j = 0; j < i; j++)
-			seen |=
-			    sha1kit_dc_kernels[j].ubc_ahead == k->ubc_ahead && sha1kit_dc_kernel_supported(j);
+			seen |= sha1kit_dc_kernels[j].ubc_ahead == k->ubc_ahead &&
+			        sha1kit_dc_kernels[j].ubc_pipe == k->ubc_pipe &&
+			        sha1kit_dc_kernel_supported(j);
 		if (!k->ubc_ahead || !sha1kit_dc_kernel_supported(i) || seen) /* each filter once */
 			continue;
 		tested++;
@@ -940,9 +953,9 @@ static void test_ubc_ahead(void **state)
 			if (f.fill)
 				ahead_check(k, (const uint32_t(*)[16])f.blk, f.fill);
 		}
-		print_message(
-		    "look-ahead filter of %s: 10^6 random blocks, %zu ubc-vectors blocks and flips\n",
-		    k->name, blocks);
+		print_message("look-ahead filter%s of %s: 10^6 random blocks, %zu ubc-vectors blocks and "
+		              "flips\n",
+		              k->ubc_pipe ? " (and its steps)" : "", k->name, blocks);
 		assert_true(blocks > 25173);
 	}
 	{

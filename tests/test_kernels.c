@@ -35,6 +35,9 @@
 
 static char expected[256];
 static int expect_avx512; /* AVX-512 F expected: "avx512f" in /proc/cpuinfo or $SHA1KIT_EXPECT_KERNELS */
+/* vendor_id, "cpu family" and "model" of /proc/cpuinfo (x86; none under $SHA1KIT_EXPECT_KERNELS) */
+static char expect_vendor[32];
+static unsigned expect_family, expect_model;
 
 static int has_word(const char *list, const char *word)
 {
@@ -61,6 +64,12 @@ static void expected_kernels(void)
 	expected[0] = 0;
 	f = fopen("/proc/cpuinfo", "r");
 	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "vendor_id", 9) == 0)
+			sscanf(line, "vendor_id : %31s", expect_vendor);
+		if (strncmp(line, "cpu family", 10) == 0)
+			sscanf(line, "cpu family : %u", &expect_family);
+		if (strncmp(line, "model\t", 6) == 0 || strncmp(line, "model :", 7) == 0)
+			sscanf(line, "model : %u", &expect_model);
 		if (strncmp(line, "flags", 5) == 0) { /* x86 */
 			if (SHA1KIT_HAVE_SHANI && has_word(line, "sha_ni"))
 				strcat(expected, "shani,");
@@ -128,7 +137,26 @@ static void test_expected_kernels_run(void **state)
 			dc = "portable+sse2";
 		else if (has_word(expected, "armv8"))
 			dc = "armv8";
+		/* Zen 4: the per-block AVX2 filter beats the AVX-512 look-ahead (src/dispatch.c) */
+		if (strcmp(expect_vendor, "AuthenticAMD") == 0 && expect_family == 25 && shani && avx2 &&
+		    SHA1KIT_HAVE_SSE2)
+			dc = "shani+avx2";
+		/* Zen 5: the filter steps between the SHA-NI blocks (src/dispatch.c) */
+		if (strcmp(expect_vendor, "AuthenticAMD") == 0 && expect_family == 26 &&
+		    strcmp(dc, "shani+avx512") == 0)
+			dc = "shani+avx512-pipe";
 		assert_string_equal(sha1kit_dc_kernel_name(), dc);
+	}
+	/* the CPUID decoding agrees with Linux */
+	if (expect_vendor[0] != 0 && SHA1KIT_X86) {
+		sha1kit_cpu_id id = sha1kit_cpu_ident();
+		print_message("cpu: %s family %u model %u\n", expect_vendor, expect_family, expect_model);
+		assert_int_equal(id.vendor, strcmp(expect_vendor, "GenuineIntel") == 0 ? SHA1KIT_VENDOR_INTEL
+		                            : strcmp(expect_vendor, "AuthenticAMD") == 0
+		                                ? SHA1KIT_VENDOR_AMD
+		                                : SHA1KIT_VENDOR_OTHER);
+		assert_int_equal(id.family, expect_family);
+		assert_int_equal(id.model, expect_model);
 	}
 	/* the batch kernels too: in table order, those the features allow, the first is the default */
 	for (int dc = 0; dc < 2; dc++) {
@@ -149,6 +177,11 @@ static void test_expected_kernels_run(void **state)
 			if (want && !first_expected)
 				first_expected = name;
 		}
+		/* Intel: eight AVX2 lanes before two SHA-NI streams (src/dispatch.c) */
+		if (!dc && strcmp(expect_vendor, "GenuineIntel") == 0 &&
+		    strcmp(first_expected, "shani-x2") == 0 && has_word(expected, "avx2") &&
+		    SHA1KIT_HAVE_AVX2)
+			first_expected = "avx2x8";
 		print_message("%s batch kernel: %s\n", dc ? "dc" : "fast", chosen);
 		assert_string_equal(chosen, first_expected);
 	}
@@ -566,6 +599,189 @@ static void test_cpu_mask_applied(void **state)
 	assert_string_equal(r.dc_batch, "single");
 }
 
+/* ---- kernel preferences by CPU (src/dispatch.c) on synthetic CPUs ---- */
+
+#define F_NEHALEM  (SHA1KIT_CPU_SSE2 | SHA1KIT_CPU_SSSE3 | SHA1KIT_CPU_SSE41)
+#define F_HASWELL  (F_NEHALEM | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2)
+#define F_SHA_AVX2 (F_HASWELL | SHA1KIT_CPU_SHA)     /* Zen 3, Alder Lake */
+#define F_ALL_X86  (F_SHA_AVX2 | SHA1KIT_CPU_AVX512) /* Zen 4, Zen 5, Sapphire Rapids */
+
+struct synthetic_cpu {
+	const char *what;
+	sha1kit_cpu_id id;
+	uint32_t features;
+	const char *fast, *dc, *fast_batch, *dc_batch;
+	const char *ahead_kernel; /* NULL: no ahead_min of its own */
+	unsigned ahead_min;
+};
+
+static void check_choice(const struct synthetic_cpu *c)
+{
+	sha1kit_kernel_choice k;
+	sha1kit_choose_kernels(sha1kit_cpu_pref_find(&c->id), c->features, &k);
+	print_message("%-32s fast %s, dc %s, batch %s, dc batch %s\n", c->what, sha1kit_kernels[k.fast].name,
+	              sha1kit_dc_kernels[k.dc].name, sha1kit_fast_batch_kernels[k.fast_batch].name,
+	              sha1kit_dc_batch_kernels[k.dc_batch].name);
+	assert_string_equal(sha1kit_kernels[k.fast].name, c->fast);
+	assert_string_equal(sha1kit_dc_kernels[k.dc].name, c->dc);
+	assert_string_equal(sha1kit_fast_batch_kernels[k.fast_batch].name, c->fast_batch);
+	assert_string_equal(sha1kit_dc_batch_kernels[k.dc_batch].name, c->dc_batch);
+	if (c->ahead_kernel) {
+		assert_true(k.ahead_kernel < sha1kit_dc_kernel_count);
+		assert_string_equal(sha1kit_dc_kernels[k.ahead_kernel].name, c->ahead_kernel);
+		assert_int_equal(k.ahead_min, c->ahead_min);
+	} else {
+		assert_int_equal(k.ahead_kernel, sha1kit_dc_kernel_count);
+		assert_int_equal(k.ahead_min, 0);
+	}
+}
+
+/* In any build, on every entry and feature set: the choice runs on those features, and a
+ * preferred kernel that the build has and the features allow is the one chosen. */
+static void check_choice_rules(const sha1kit_cpu_pref *p, uint32_t features)
+{
+	sha1kit_kernel_choice k;
+	sha1kit_choose_kernels(p, features, &k);
+	assert_true(k.fast < sha1kit_kernel_count && k.dc < sha1kit_dc_kernel_count);
+	assert_int_equal(sha1kit_kernels[k.fast].needs & ~features, 0);
+	assert_int_equal(sha1kit_dc_kernels[k.dc].needs & ~features, 0);
+	assert_int_equal(sha1kit_fast_batch_kernels[k.fast_batch].needs & ~features, 0);
+	assert_int_equal(sha1kit_dc_batch_kernels[k.dc_batch].needs & ~features, 0);
+	for (int i = 0; i < SHA1KIT_PREF_MAX && p->dc[i]; i++) {
+		uint32_t j = 0;
+		while (j < sha1kit_dc_kernel_count && strcmp(sha1kit_dc_kernels[j].name, p->dc[i]) != 0)
+			j++;
+		if (j < sha1kit_dc_kernel_count && (sha1kit_dc_kernels[j].needs & ~features) == 0) {
+			assert_string_equal(sha1kit_dc_kernels[k.dc].name, p->dc[i]);
+			break;
+		}
+	}
+	if (features == 0) {
+		assert_string_equal(sha1kit_kernels[k.fast].name, "portable");
+		assert_string_equal(sha1kit_dc_kernels[k.dc].name, "portable");
+		assert_string_equal(sha1kit_fast_batch_kernels[k.fast_batch].name, "single");
+		assert_string_equal(sha1kit_dc_batch_kernels[k.dc_batch].name, "single");
+	}
+}
+
+static void test_cpu_prefs(void **state)
+{
+	(void)state;
+	const sha1kit_cpu_id zen4 = {SHA1KIT_VENDOR_AMD, 25, 17}, zen5 = {SHA1KIT_VENDOR_AMD, 26, 2},
+	                     xeon = {SHA1KIT_VENDOR_INTEL, 6, 207}, via = {SHA1KIT_VENDOR_OTHER, 6, 15},
+	                     zen2 = {SHA1KIT_VENDOR_AMD, 23, 49};
+	/* the entries each CPU falls under */
+	assert_int_equal(sha1kit_cpu_pref_find(&zen4)->family, 25);
+	assert_int_equal(sha1kit_cpu_pref_find(&zen5)->family, 26);
+	assert_int_equal(sha1kit_cpu_pref_find(&xeon)->vendor, SHA1KIT_VENDOR_INTEL);
+	assert_ptr_equal(sha1kit_cpu_pref_find(&via), &sha1kit_cpu_prefs[sha1kit_cpu_pref_count - 1]);
+	assert_ptr_equal(sha1kit_cpu_pref_find(&zen2), &sha1kit_cpu_prefs[sha1kit_cpu_pref_count - 1]);
+	for (uint32_t i = 0; i < sha1kit_cpu_pref_count; i++) {
+		const sha1kit_cpu_pref *p = &sha1kit_cpu_prefs[i];
+		assert_non_null(p->basis);
+		assert_true(p->ahead_kernel == NULL || p->ahead_min > 0);
+		const uint32_t sets[] = {0,
+		                         SHA1KIT_CPU_SSE2,
+		                         F_NEHALEM,
+		                         F_HASWELL,
+		                         F_SHA_AVX2,
+		                         F_ALL_X86,
+		                         F_ALL_X86 & ~SHA1KIT_CPU_SHA,
+		                         SHA1KIT_CPU_ARM_SHA1};
+		for (size_t j = 0; j < sizeof(sets) / sizeof(sets[0]); j++)
+			check_choice_rules(p, sets[j]);
+	}
+	/* the last entry matches anything and changes nothing */
+	assert_int_equal(sha1kit_cpu_prefs[sha1kit_cpu_pref_count - 1].vendor, SHA1KIT_VENDOR_OTHER);
+	assert_int_equal(sha1kit_cpu_prefs[sha1kit_cpu_pref_count - 1].family, 0);
+#if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512 && SHA1KIT_HAVE_SSSE3 && SHA1KIT_HAVE_SSE2
+	/* every x86 kernel built: the choices docs/PERFORMANCE.md ("Kernel choice by CPU") gives */
+	const struct synthetic_cpu cpus[] = {
+	    {"Zen 4 (AMD 25/17)", zen4, F_ALL_X86, "shani", "shani+avx2", "avx512x16", "avx512x16", NULL, 0},
+	    {"Zen 4, SHA1KIT_CPU=-avx512", zen4, F_SHA_AVX2, "shani", "shani+avx2", "shani-x2", "avx2x8",
+	     NULL, 0},
+	    {"Zen 4, SHA1KIT_CPU=-shani", zen4, F_ALL_X86 & ~SHA1KIT_CPU_SHA, "avx2", "avx2+avx512",
+	     "avx512x16", "avx512x16", NULL, 0},
+	    {"Zen 3 (AMD 25/33)",
+	     {SHA1KIT_VENDOR_AMD, 25, 33},
+	     F_SHA_AVX2,
+	     "shani",
+	     "shani+avx2",
+	     "shani-x2",
+	     "avx2x8",
+	     NULL,
+	     0},
+	    {"Zen 5 (AMD 26/2)", zen5, F_ALL_X86, "shani", "shani+avx512-pipe", "avx512x16", "avx512x16",
+	     "shani+avx512", 32},
+	    {"Zen 5, SHA1KIT_CPU=-avx512", zen5, F_SHA_AVX2, "shani", "shani+avx2", "shani-x2", "avx2x8",
+	     "shani+avx512", 32},
+	    {"Zen 2 (AMD 23/49)", zen2, F_SHA_AVX2, "shani", "shani+avx2", "shani-x2", "avx2x8", NULL, 0},
+	    {"Xeon (Intel 6/207)", xeon, F_ALL_X86, "shani", "shani+avx512", "avx512x16", "avx512x16", NULL,
+	     0},
+	    {"Intel SHA-NI, AVX2 (6/151)",
+	     {SHA1KIT_VENDOR_INTEL, 6, 151},
+	     F_SHA_AVX2,
+	     "shani",
+	     "shani+avx2",
+	     "avx2x8",
+	     "avx2x8",
+	     NULL,
+	     0},
+	    {"Intel, no SHA-NI (6/60)",
+	     {SHA1KIT_VENDOR_INTEL, 6, 60},
+	     F_HASWELL,
+	     "avx2",
+	     "portable+avx2",
+	     "avx2x8",
+	     "avx2x8",
+	     NULL,
+	     0},
+	    {"Intel, no SHA-NI (6/85)",
+	     {SHA1KIT_VENDOR_INTEL, 6, 85},
+	     F_ALL_X86 & ~SHA1KIT_CPU_SHA,
+	     "avx2",
+	     "avx2+avx512",
+	     "avx512x16",
+	     "avx512x16",
+	     NULL,
+	     0},
+	    {"Intel Nehalem (6/26)",
+	     {SHA1KIT_VENDOR_INTEL, 6, 26},
+	     F_NEHALEM,
+	     "ssse3",
+	     "portable+sse2",
+	     "single",
+	     "single",
+	     NULL,
+	     0},
+	    {"other vendor, SHA-NI, AVX2", via, F_SHA_AVX2, "shani", "shani+avx2", "shani-x2", "avx2x8", NULL,
+	     0},
+	    {"any CPU, SHA1KIT_CPU=-all", xeon, 0, "portable", "portable", "single", "single", NULL, 0},
+	};
+#else
+	/* not every x86 kernel built: the choices that hold in any build */
+	const struct synthetic_cpu cpus[] = {
+	    {"any CPU, SHA1KIT_CPU=-all", xeon, 0, "portable", "portable", "single", "single", NULL, 0},
+	    {"Zen 4, SHA1KIT_CPU=-all", zen4, 0, "portable", "portable", "single", "single", NULL, 0},
+	};
+	print_message(
+	    "not every x86 kernel is built: the other named choices are checked in the full build\n");
+#endif
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++)
+		check_choice(&cpus[i]);
+	/* this CPU: the library's choice is the table's for its id and features */
+	sha1kit_cpu_id id = sha1kit_cpu_ident();
+	sha1kit_kernel_choice k;
+	sha1kit_choose_kernels(sha1kit_cpu_pref_find(&id), sha1kit_cpu_features(), &k);
+	assert_int_equal(k.fast, sha1kit_select_fast_kernel());
+	assert_int_equal(k.dc, sha1kit_select_dc_kernel());
+	assert_int_equal(k.fast_batch, sha1kit_select_fast_batch_kernel());
+	assert_int_equal(k.dc_batch, sha1kit_select_dc_batch_kernel());
+	for (uint32_t i = 0; i < sha1kit_dc_kernel_count; i++)
+		assert_int_equal(sha1kit_dc_ahead_min(i),
+		                 i == k.ahead_kernel ? k.ahead_min : sha1kit_dc_kernels[i].ahead_min);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,7 +789,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_multiblock),           cmocka_unit_test(test_guard_page),
 	    cmocka_unit_test(test_random_splits),        cmocka_unit_test(test_batch),
 	    cmocka_unit_test(test_cpu_mask_parse),       cmocka_unit_test(test_cpu_features),
-	    cmocka_unit_test(test_cpu_mask_applied),
+	    cmocka_unit_test(test_cpu_mask_applied),     cmocka_unit_test(test_cpu_prefs),
 	};
 	if (argc == 2 && strcmp(argv[1], "--cpu-mask-child") == 0)
 		return cpu_mask_child();

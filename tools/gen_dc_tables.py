@@ -31,6 +31,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_TESTDATA = os.path.normpath(os.path.join(HERE, "..", "testdata"))
 
 
+# Parts of the 16-lane filter for the pipelined look-ahead: with its 4 load/expansion steps, one step
+# after each of the 16 blocks of a group (SHA1KIT_UBC_PIPE_STEPS in src/internal.h).
+UBC_PARTS = 12
+
+
 def rotl(x, n):
     return ((x << n) | (x >> (32 - n))) & 0xFFFFFFFF
 
@@ -275,6 +280,12 @@ def generate_simd(ubc):
     conds = conditions_by_clears(ubc)
     w("")
     w("#if SHA1KIT_HAVE_AVX512")
+    w("/* the DVs each condition clears, in all 16 lanes: whole-vector memory operands of the OR */")
+    w("static const uint32_t ubc_clears16[%d][16] __attribute__((aligned(64))) = {" % len(conds))
+    for c in conds:
+        w("\t{" + ", ".join(["0x%su" % c["clears_mask"]] * 16) + "},")
+    w("};")
+    w("")
     w("/*")
     w(" * The filter lane-wise for the 16-lane AVX-512 kernel (src/x86/sha1_lanes_avx512.c): W holds 80")
     w(" * vectors, lane l of vector t being word t of message l. For \"bit a of W[i] xor bit b of W[j] = v\",")
@@ -284,12 +295,7 @@ def generate_simd(ubc):
     w(" */")
     w("__attribute__((target(\"avx512f\"))) void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16])")
     w("{")
-    w("\t/* the DVs each condition clears, in all 16 lanes: whole-vector memory operands of the OR */")
-    w("\tstatic const uint32_t clears[%d][16] __attribute__((aligned(64))) = {" % len(conds))
-    for c in conds:
-        w("\t\t{" + ", ".join(["0x%su" % c["clears_mask"]] * 16) + "},")
-    w("\t};")
-    w("\tconst uint32_t(*cl)[16] = clears;")
+    w("\tconst uint32_t(*cl)[16] = ubc_clears16;")
     w("\t/* hide the table's contents from the compiler, which would otherwise rebuild every constant")
     w("\t * in a general register and broadcast it (two instructions instead of a memory operand) */")
     w("\t__asm__(\"\" : \"+r\"(cl));")
@@ -304,6 +310,41 @@ def generate_simd(ubc):
           % (n % 4, n % 4, test, c["i"], wj, 1 << c["a"], n % 4, n))
     w("\tro0 = _mm512_ternarylogic_epi32(ro0, ro1, ro2, 0xfe); /* ro0 | ro1 | ro2 */")
     w("\t_mm512_storeu_si512((void *)mask, _mm512_ternarylogic_epi32(ro0, ro3, ro3, 0x03)); /* ~(ro0 | ro3) */")
+    w("}")
+    # The same conditions in parts, for the pipelined look-ahead (src/sha1_lanes.h, SK_LANES_PIPE),
+    # which runs one part after each SHA-NI block so that the out-of-order core overlaps them.
+    parts = UBC_PARTS
+    per = (len(conds) + parts - 1) // parts
+    w("")
+    w("/*")
+    w(" * The same %d conditions in SHA1KIT_UBC_PARTS parts of %d: part k ORs its conditions' clears" % (len(conds), per))
+    w(" * into the four accumulators acc[0..3] (16 lanes each, in memory between parts); after all parts")
+    w(" * the mask of lane l is lane l of ~(acc[0] | acc[1] | acc[2] | acc[3]).")
+    w(" */")
+    w("__attribute__((target(\"avx512f\"))) void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part)")
+    w("{")
+    w("\tconst uint32_t(*cl)[16] = ubc_clears16;")
+    w("\t__asm__(\"\" : \"+r\"(cl));")
+    w("\tconst __m512i *w = (const __m512i *)(const void *)W;")
+    w("\t__m512i *a = (__m512i *)(void *)acc, ro0 = a[0], ro1 = a[1], ro2 = a[2], ro3 = a[3];")
+    w("\tswitch (part) {")
+    for k in range(parts):
+        w("\tcase %d:" % k)
+        for n in range(k * per, min((k + 1) * per, len(conds))):
+            c = conds[n]
+            r = (c["a"] - c["b"]) % 32
+            wj = "w[%d]" % c["j"] if r == 0 else "_mm512_rol_epi32(w[%d], %d)" % (c["j"], r)
+            test = "_mm512_test_epi32_mask" if c["value"] == 0 else "_mm512_testn_epi32_mask"
+            w("\t\tro%d = _mm512_mask_or_epi32(ro%d, %s(_mm512_xor_si512(w[%d], %s), _mm512_set1_epi32((int)0x%08xu)), ro%d, _mm512_load_si512((const void *)cl[%d]));"
+              % (n % 4, n % 4, test, c["i"], wj, 1 << c["a"], n % 4, n))
+        w("\t\tbreak;")
+    w("\tdefault:")
+    w("\t\tbreak;")
+    w("\t}")
+    w("\ta[0] = ro0;")
+    w("\ta[1] = ro1;")
+    w("\ta[2] = ro2;")
+    w("\ta[3] = ro3;")
     w("}")
     w("#endif")
     w("")
@@ -338,6 +379,8 @@ def generate_lanes(ubc):
     w("/* One past the last word of W any condition reads (here and in the other generated filters): a")
     w(" * look-ahead filter need not expand further. */")
     w("#define SHA1KIT_UBC_W_END %d" % (max(max(c["i"], c["j"]) for c in conds) + 1))
+    w("/* The parts of sha1kit_ubc_lanes16_part_avx512 (src/x86/ubc_simd.c). */")
+    w("#define SHA1KIT_UBC_PARTS %d" % UBC_PARTS)
     w("")
     w("/* clang-format off */")
     w("#define SHA1KIT_UBC_LANES(W, mask, SIGN) \\")

@@ -176,6 +176,8 @@ static void bench_usage(void)
 	      "      --help              display this help and exit\n"
 	      "      --version           output version information and exit\n"
 	      "\n"
+	      "A default kernel (*) more than 3% slower than another sha1kit kernel of its\n"
+	      "kind at a size is flagged: a line starting with '!' (JSON: default_not_fastest).\n"
 	      "A progress line is written to standard error when it is a terminal. Results on\n"
 	      "a shared or virtual machine are noisy: compare medians and same-run ratios.\n",
 	      stdout);

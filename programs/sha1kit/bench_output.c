@@ -123,6 +123,68 @@ static void print_header(FILE *out, const struct bench_report *r, const char *pr
 		fprintf(out, "%sNote:%s %s\n", prefix, sep, s->note);
 }
 
+/*
+ * A default kernel that is not the fastest: for the default sha1kit row `i` at alignment `a` and size
+ * `z`, the fastest sha1kit row of the same flavour and shape measured in this run, when the default's
+ * median is more than DEFAULT_SLACK above that row's (the tolerance of the kernel choice, issue 16);
+ * otherwise r->n_impls. *slower_by gets the default's median / the fastest's - 1.
+ */
+#define DEFAULT_SLACK 0.03
+static size_t faster_than_default(const struct bench_report *r, size_t a, size_t z, size_t i,
+                                  double *slower_by)
+{
+	const struct bench_impl *d = &r->impls[i];
+	const struct bench_result *x = result_at(r, a, z, i);
+	size_t best = r->n_impls;
+	if (!d->is_default || strcmp(d->library, "sha1kit") != 0 || x->skipped || x->median <= 0)
+		return r->n_impls;
+	double best_ns = x->median;
+	for (size_t j = 0; j < r->n_impls; j++) {
+		const struct bench_impl *o = &r->impls[j];
+		const struct bench_result *y = result_at(r, a, z, j);
+		if (j == i || strcmp(o->library, "sha1kit") != 0 || strcmp(o->flavour, d->flavour) != 0 ||
+		    strcmp(o->shape, d->shape) != 0 || y->skipped || y->median <= 0)
+			continue;
+		if (y->median < best_ns) {
+			best_ns = y->median;
+			best = j;
+		}
+	}
+	if (best == r->n_impls || x->median <= best_ns * (1 + DEFAULT_SLACK))
+		return r->n_impls;
+	*slower_by = x->median / best_ns - 1;
+	return best;
+}
+
+/* The notes on defaults that are not the fastest at alignment a, size z, each line after `prefix`;
+ * returns how many. */
+static int print_slow_defaults(FILE *out, const struct bench_report *r, size_t a, size_t z,
+                               const char *prefix)
+{
+	int n = 0;
+	char label[32];
+	for (size_t i = 0; i < r->n_impls; i++) {
+		double by;
+		size_t j = faster_than_default(r, a, z, i, &by);
+		if (j == r->n_impls)
+			continue;
+		fprintf(out, "%s%s, %s: the default %s is %.1f%% slower than %s\n", prefix,
+		        bench_size_label(r->settings->sizes[z], label, sizeof(label)),
+		        align_name(r->settings->alignments[a]), r->impls[i].id, 100 * by, r->impls[j].id);
+		n++;
+	}
+	return n;
+}
+
+static bool faster_than_default_any(const struct bench_report *r, size_t a, size_t z)
+{
+	double by;
+	for (size_t i = 0; i < r->n_impls; i++)
+		if (faster_than_default(r, a, z, i, &by) != r->n_impls)
+			return true;
+	return false;
+}
+
 static bool any_default(const struct bench_report *r)
 {
 	for (size_t i = 0; i < r->n_impls; i++)
@@ -170,9 +232,13 @@ int bench_print_table(FILE *out, const struct bench_report *r)
 				fprintf(out, "%-*s %10s  %-23s %7.3f %7s\n", (int)w, name, med, range,
 				        gbps(x->size, x->median), ratio);
 			}
+			print_slow_defaults(out, r, a, z, "! ");
 		}
 	if (any_default(r))
-		fprintf(out, "\n* = the kernel sha1kit chooses on this CPU.\n");
+		fprintf(out,
+		        "\n* = the kernel sha1kit chooses on this CPU; ! = a default more than %.0f%% "
+		        "slower than another kernel of its kind in this run.\n",
+		        100 * DEFAULT_SLACK);
 	if (r->git != NULL)
 		bench_git_print(out, r->git, false);
 	return 0;
@@ -265,6 +331,16 @@ int bench_print_markdown(FILE *out, const struct bench_report *r)
 	}
 	if (any_default(r))
 		fputs("\n\\* the kernel sha1kit chooses on this CPU.\n", out);
+	int slow = 0;
+	for (size_t a = 0; a < s->n_alignments; a++)
+		for (size_t z = 0; z < s->n_sizes; z++) {
+			if (slow == 0 && faster_than_default_any(r, a, z))
+				fprintf(out,
+				        "\nDefaults more than %.0f%% slower than another kernel of their "
+				        "kind:\n\n",
+				        100 * DEFAULT_SLACK);
+			slow += print_slow_defaults(out, r, a, z, "- ");
+		}
 	if (r->git != NULL)
 		bench_git_print(out, r->git, true);
 	return 0;
@@ -352,8 +428,11 @@ static json_t *settings_json(const struct bench_settings *s)
 	return o;
 }
 
-static json_t *result_json(const struct bench_report *r, const struct bench_result *x)
+/* The result at index `at` of r->results (for each alignment, for each size, for each impl). */
+static json_t *result_json(const struct bench_report *r, size_t at)
 {
+	const struct bench_result *x = &r->results[at];
+	size_t per_alignment = r->settings->n_sizes * r->n_impls;
 	json_t *samples = json_array();
 	for (int k = 0; k < x->reps; k++)
 		json_array_append_new(samples, json_real(x->samples[k]));
@@ -371,6 +450,12 @@ static json_t *result_json(const struct bench_report *r, const struct bench_resu
 	json_object_set_new(o, "samples_ns_per_message", samples);
 	json_object_set_new(o, "gb_per_s", gb);
 	json_object_set_new(o, "ratio_to_baseline", x->ratio > 0 ? json_real(x->ratio) : json_null());
+	double by;
+	size_t j =
+	    faster_than_default(r, at / per_alignment, at % per_alignment / r->n_impls, at % r->n_impls, &by);
+	if (j != r->n_impls)
+		json_object_set_new(o, "default_not_fastest",
+		                    json_pack("{s:s, s:f}", "fastest", r->impls[j].id, "slower_by", by));
 	return o;
 }
 #endif
@@ -395,7 +480,7 @@ int bench_print_json(FILE *out, const struct bench_report *r)
 	json_t *results = json_array();
 	for (size_t k = 0; k < r->n_results; k++)
 		if (!r->results[k].skipped) /* not measured: no entry */
-			json_array_append_new(results, result_json(r, &r->results[k]));
+			json_array_append_new(results, result_json(r, k));
 	json_t *root = json_object();
 	json_object_set_new(root, "schema", json_string(JSON_SCHEMA_ID));
 	json_object_set_new(root, "tool", json_string("sha1kit bench"));

@@ -57,6 +57,8 @@ __attribute__((always_inline)) TARGET static inline void load16x16(void *out, co
 #define SK_LANES_LOAD       load16x16
 #define SK_LANES_UBC        sha1kit_ubc_lanes16_avx512
 #define SK_LANES_AHEAD      sha1kit_ubc_ahead16_avx512
+#define SK_LANES_PIPE       sha1kit_ubc_pipe16_avx512
+#define SK_LANES_UBC_PART   sha1kit_ubc_lanes16_part_avx512
 #define SK_LANES_RECOMPRESS sha1kit_lanes16_recompress_avx512
 #include "../sha1_lanes.h"
 #endif

@@ -8,7 +8,9 @@ Checks:
      and consistent: every kernel the machine header lists as supported is measured in its flavour
      (fast and dc), no unsupported kernel is, the default kernels are marked, the peers in the header
      are measured, there is exactly one result per implementation, size and alignment, the sizes are
-     the quick defaults, the statistics are ordered and the baseline's ratio is 1.
+     the quick defaults, the statistics are ordered and the baseline's ratio is 1; a default kernel
+     more than 3% slower than another of its flavour and shape (median) carries default_not_fastest
+     naming the fastest, and no other result does.
   2. `--json` with --sizes/--alignment/--only/--batch/--reps: the sizes, alignments and batch width are
      the requested ones.
   3. `--csv` and `--markdown` with the same settings: one CSV row per result; a Markdown table row
@@ -184,7 +186,11 @@ def check_sizes_and_prefix(binary, have_plot):
     for args in errors:
         check_error(binary, args, f"bench {' '.join(args)}", usage=True)
     if have_plot:
-        check_error(binary, ["--plot=/nonexistent/x.svg"], "--plot=/nonexistent/x.svg", usage=False)
+        # a directory that surely does not exist (a shared machine may have a /nonexistent)
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "missing", "x.svg")
+            check_error(binary, [f"--plot={missing}"], "--plot=MISSING_DIR/x.svg", usage=False)
+            check(not os.path.exists(os.path.dirname(missing)), "--plot into a missing directory created it")
 
 
 def check_options(binary, doc):
@@ -294,6 +300,27 @@ def check_consistency(doc, what, sizes, misalignments, complete):
             check(r["ratio_to_baseline"] is not None, f"{what}: {key}: no ratio")
             if r["implementation"] == s["baseline"]:
                 check(math.isclose(r["ratio_to_baseline"], 1.0, rel_tol=1e-6), f"{what}: {key}: baseline ratio != 1")
+    # A default more than 3% slower than the fastest sha1kit row of its flavour and shape at a size
+    # carries default_not_fastest naming that row; no other result does.
+    for (name, z, a), r in seen.items():
+        i = impls[name]
+        flag = r.get("default_not_fastest")
+        if i["library"] != "sha1kit" or not i["default"]:
+            check(flag is None, f"{what}: {name}: default_not_fastest on a row that is not a default")
+            continue
+        group = [(seen[(j, z, a)]["ns_per_message"]["median"], j) for j, o in impls.items()
+                 if o["library"] == "sha1kit" and o["flavour"] == i["flavour"] and o["shape"] == i["shape"]
+                 and (j, z, a) in seen]
+        best_ns, best = min(group)
+        ratio = r["ns_per_message"]["median"] / best_ns if best_ns > 0 else 1.0
+        if abs(ratio - 1.03) < 1e-4:
+            continue  # at the threshold the rounded JSON medians cannot tell
+        if ratio > 1.03:
+            check(flag is not None and flag["fastest"] == best, f"{what}: {name} at {z}: default_not_fastest {flag}, fastest {best}")
+            check(flag is None or math.isclose(flag["slower_by"], ratio - 1, rel_tol=1e-3, abs_tol=1e-4),
+                  f"{what}: {name} at {z}: slower_by {flag and flag['slower_by']} != {ratio - 1}")
+        else:
+            check(flag is None, f"{what}: {name} at {z}: default_not_fastest {flag} though within 3%")
     expected = {(i, z, a) for i in impls for z in sizes for a in misalignments}
     missing, extra = sorted(expected - set(seen)), sorted(set(seen) - expected)
     check(not missing, f"{what}: no result for {missing[:5]}")

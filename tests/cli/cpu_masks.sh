@@ -54,7 +54,13 @@ sk_cpu_off() {
 	echo "${list[*]}"
 }
 
-# sk_cpu_kernels FEATURES...: "kernel dc-kernel batch-kernel dc-batch-kernel" for these features.
+# The CPU's vendor and family as /proc/cpuinfo shows them, for the kernel preferences by CPU of
+# src/dispatch.c (empty where the file has no such lines).
+SK_CPU_VENDOR=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+SK_CPU_FAMILY=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+
+# sk_cpu_kernels FEATURES...: "kernel dc-kernel batch-kernel dc-batch-kernel" for these features
+# on this CPU.
 sk_cpu_kernels() {
 	local -A f=()
 	local x k dc b db
@@ -97,6 +103,15 @@ sk_cpu_kernels() {
 		b=avx2x8 db=avx2x8
 	else
 		b=single db=single
+	fi
+	# the preference table: Zen 4 per-block AVX2 filter, Zen 5 pipelined look-ahead, Intel avx2x8
+	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && [ "$SK_CPU_FAMILY" = 25 ] && [ "$dc" = 'shani+avx512' ]; then
+		dc='shani+avx2'
+	elif [ "$SK_CPU_VENDOR" = AuthenticAMD ] && [ "$SK_CPU_FAMILY" = 26 ] && [ "$dc" = 'shani+avx512' ]; then
+		dc='shani+avx512-pipe'
+	fi
+	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$b" = shani-x2 ] && [ -n "$avx2" ]; then
+		b=avx2x8
 	fi
 	echo "$k $dc $b $db"
 }

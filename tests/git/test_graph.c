@@ -95,7 +95,7 @@ static void add(struct skg_graph *g, uint32_t n, unsigned type, const uint32_t *
                 size_t nl)
 {
 	uint8_t id[SKG_RAWSZ];
-	struct skg_link links[8];
+	struct skg_link links[8] = {0};
 	mkid(id, n);
 	for (size_t k = 0; k < nl; k++) {
 		mkid(links[k].id, to[k]);

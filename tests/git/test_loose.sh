@@ -336,7 +336,7 @@ cp "$d/${oid:2}" "$d/$(echo "${oid:2}" | tr a-f A-F)"
 mkdir "$d/sub"
 printf 'x' >"$d/sp ace"
 printf 'x' >"$d/$(printf 'ctl\001')"
-ln -s "$T/no-such-target" "$d/1111111111111111111111111111111111111a"
+ln -s "$T/no-such-target" "$d/1111111111111111111111111111111111111a" # dangling (not /nonexistent: it may exist)
 mkdir -p objects/AB objects/zz objects/info
 echo x >objects/AB/1234567890123456789012345678901234567a
 echo x >objects/garbage
