@@ -384,6 +384,9 @@ bool pk_parse_threads(const char *arg, unsigned *out)
 {
 	char *end;
 	errno = 0;
+	if (arg[0] < '0' || arg[0] > '9') {
+		return false; /* strtol would take " 3" and "+3" */
+	}
 	long v = strtol(arg, &end, 10);
 	if (errno != 0 || end == arg || *end != '\0' || v < 0 || v > PK_THREADS_MAX) {
 		return false;

@@ -349,8 +349,8 @@ refused "index-pack --verify with a FIFO as the idx" "not a regular file" $? "$S
 
 # --threads: the range in the error and in --help.
 for cmd in index-pack verify-pack; do
-	for n in 1025 -1 x 99999999999999999999; do
-		"$SK" $cmd --threads=$n "$S/self.pack" >"$S/out" 2>"$S/err"
+	for n in 1025 -1 x 99999999999999999999 ' 3' +3 ''; do
+		"$SK" $cmd "--threads=$n" "$S/self.pack" >"$S/out" 2>"$S/err"
 		rc=$?
 		mapfile -t l <"$S/err"
 		[ $rc = 1 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] &&
