@@ -1,0 +1,46 @@
+# Cross toolchain: 64-bit Windows (x86_64-w64-mingw32, the target Git for Windows builds for), with
+# Debian's MinGW-w64 GCC; tests run under Wine (wine64). Use:
+#   cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake
+# Needs: gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine64 (scripts/install-deps.sh). No sysroot tree:
+# the MinGW C runtime, winpthreads and zlib live under /usr/x86_64-w64-mingw32. cmocka, jansson and
+# OpenSSL have no MinGW packages in Debian: the unit tests use the shims in tests/win/ there.
+#
+# Wine: every test runs as `env WINEPREFIX=<build>/wineprefix WINEDEBUG=-all ... wine64 PROGRAM`;
+# the prefix is made once by the ctest fixture wine_prefix (tests/win/tests.cmake), inside the build
+# tree, with Mono and Gecko turned off (their installers would wait for a display).
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(SHA1KIT_CROSS_TRIPLE x86_64-w64-mingw32)
+set(CMAKE_C_COMPILER ${SHA1KIT_CROSS_TRIPLE}-gcc)
+set(CMAKE_RC_COMPILER ${SHA1KIT_CROSS_TRIPLE}-windres)
+
+# C99 printf/scanf (%zu, %llu, %j) from the MinGW runtime rather than msvcrt.dll's, which has none.
+# GCC on Win64 does not realign the stack for 32- and 64-byte vector spills (GCC bug 54412): the
+# assembler turns aligned vector moves into unaligned ones, so a spill to a 16-byte aligned slot
+# cannot fault (the same instruction speed on aligned data).
+set(CMAKE_C_FLAGS_INIT "-D__USE_MINGW_ANSI_STDIO=1 -Wa,-muse-unaligned-vector-move")
+# Programs and tests are self-contained .exe files (libgcc, winpthreads and zlib linked in); the
+# DLLs link libgcc statically too, so that they need only Windows' own DLLs.
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc")
+
+set(CMAKE_FIND_ROOT_PATH /usr/${SHA1KIT_CROSS_TRIPLE})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+# The host's pkg-config must not hand the host's libraries (libdeflate, cmocka) to the target.
+set(ENV{PKG_CONFIG_LIBDIR} "/usr/${SHA1KIT_CROSS_TRIPLE}/lib/pkgconfig")
+set(ENV{PKG_CONFIG_PATH} "")
+
+if(NOT SHA1KIT_WINEPREFIX)
+  set(SHA1KIT_WINEPREFIX "${CMAKE_BINARY_DIR}/wineprefix")
+endif()
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES SHA1KIT_WINEPREFIX)
+find_program(SHA1KIT_WINE_EXECUTABLE NAMES wine64 wine PATHS /usr/lib/wine NO_CMAKE_FIND_ROOT_PATH)
+if(NOT SHA1KIT_WINE_EXECUTABLE)
+  message(WARNING "wine64 not found (apt-get install wine64): the tests cannot run")
+  set(SHA1KIT_WINE_EXECUTABLE wine64)
+endif()
+set(SHA1KIT_WINE_ENV WINEPREFIX=${SHA1KIT_WINEPREFIX} WINEDEBUG=-all WINEDLLOVERRIDES=mscoree,mshtml=)
+set(CMAKE_CROSSCOMPILING_EMULATOR env ${SHA1KIT_WINE_ENV} ${SHA1KIT_WINE_EXECUTABLE})
