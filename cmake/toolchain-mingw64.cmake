@@ -5,9 +5,10 @@
 # the MinGW C runtime, winpthreads and zlib live under /usr/x86_64-w64-mingw32. cmocka, jansson and
 # OpenSSL have no MinGW packages in Debian: the unit tests use the shims in tests/win/ there.
 #
-# Wine: every test runs as `env WINEPREFIX=<build>/wineprefix WINEDEBUG=-all ... wine64 PROGRAM`;
-# the prefix is made once by the ctest fixture wine_prefix (tests/win/tests.cmake), inside the build
-# tree, with Mono and Gecko turned off (their installers would wait for a display).
+# Wine: every test runs as `env WINEPREFIX=<build>/wineprefix cmake/wine-run.sh PROGRAM` (wine64,
+# WINEDEBUG=-all, the expected kernels from the host's /proc/cpuinfo); the prefix is made once by the
+# ctest fixture wine_prefix (tests/win/tests.cmake), inside the build tree, with Mono and Gecko
+# turned off (their installers would wait for a display).
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 set(SHA1KIT_CROSS_TRIPLE x86_64-w64-mingw32)
@@ -42,5 +43,6 @@ if(NOT SHA1KIT_WINE_EXECUTABLE)
   message(WARNING "wine64 not found (apt-get install wine64): the tests cannot run")
   set(SHA1KIT_WINE_EXECUTABLE wine64)
 endif()
-set(SHA1KIT_WINE_ENV WINEPREFIX=${SHA1KIT_WINEPREFIX} WINEDEBUG=-all WINEDLLOVERRIDES=mscoree,mshtml=)
-set(CMAKE_CROSSCOMPILING_EMULATOR env ${SHA1KIT_WINE_ENV} ${SHA1KIT_WINE_EXECUTABLE})
+set(SHA1KIT_WINE_ENV WINEPREFIX=${SHA1KIT_WINEPREFIX} WINEDEBUG=-all WINEDLLOVERRIDES=mscoree,mshtml=
+  SHA1KIT_WINE=${SHA1KIT_WINE_EXECUTABLE})
+set(CMAKE_CROSSCOMPILING_EMULATOR env ${SHA1KIT_WINE_ENV} ${CMAKE_CURRENT_LIST_DIR}/wine-run.sh)

@@ -8,10 +8,26 @@ target_link_libraries(compat_git PRIVATE sha1detectcoll_static)
 add_test(NAME compat_api COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:compat_git> ${SHA1KIT_TESTDATA})
 set_tests_properties(compat_api PROPERTIES LABELS "compat")
 
+# compat_dll (Windows): the same program on libsha1detectcoll.dll through its import library, the DLL
+# beside the .exe (where Windows looks first), and the DLLs' export tables: exactly the public API.
+if(WIN32 AND SHA1KIT_BUILD_SHARED)
+  add_executable(compat_git_dll compat/compat_git.c)
+  target_link_libraries(compat_git_dll PRIVATE sha1detectcoll_shared)
+  add_custom_command(TARGET compat_git_dll POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:sha1detectcoll_shared> $<TARGET_FILE_DIR:compat_git_dll>)
+  add_test(NAME compat_dll COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:compat_git_dll> ${SHA1KIT_TESTDATA})
+  set_tests_properties(compat_dll PROPERTIES LABELS "compat")
+  add_test(NAME compat_dll_exports
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/win/check_exports.sh ${CMAKE_OBJDUMP} ${CMAKE_SOURCE_DIR}
+            $<TARGET_FILE:sha1kit_shared> $<TARGET_LINKER_FILE:sha1kit_shared>
+            $<TARGET_FILE:sha1detectcoll_shared> $<TARGET_LINKER_FILE:sha1detectcoll_shared>)
+  set_tests_properties(compat_dll_exports PROPERTIES LABELS "compat")
+endif()
+
 # compat_install: `cmake --install` into a temporary prefix, then the same program built against the
 # installed header and libraries through pkg-config (and find_package), the nm symbol check, the
-# relocatable .pc files, the man pages. Needs the shared library.
-if(SHA1KIT_BUILD_SHARED)
+# relocatable .pc files, the man pages. Needs the shared library; ELF only (Windows: compat_dll).
+if(SHA1KIT_BUILD_SHARED AND NOT WIN32)
   find_program(SHA1KIT_PKG_CONFIG NAMES pkg-config pkgconf)
   set(_sk_objdump "${CMAKE_OBJDUMP}")
   if(NOT _sk_objdump)

@@ -1,0 +1,27 @@
+# The Windows (MinGW-w64) test build, under Wine. Included from tests/CMakeLists.txt on WIN32.
+#
+# Debian has no cmocka, jansson or OpenSSL for MinGW. The unit tests build unchanged against the
+# shims of this directory instead: cmocka.h (plain checks that print file:line and exit non-zero),
+# openssl/sha.h (SHA1() on Windows' own CNG, an oracle independent of sha1kit) and jansson.h (the
+# JSON oracle files as Python's json parses them on the host, json_to_c.py).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+set(_sk_json ${SHA1KIT_TESTDATA}/dc-dvs.json ${SHA1KIT_TESTDATA}/ubc-conditions.json)
+add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/win_json_data.c
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/win/json_to_c.py
+          ${CMAKE_CURRENT_BINARY_DIR}/win_json_data.c ${_sk_json}
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/win/json_to_c.py ${_sk_json}
+  COMMENT "JSON oracle files as C data for tests/win/jansson.h")
+add_library(sk_win_test_shims STATIC win/cmocka_shim.c win/openssl_sha1.c win/jansson_shim.c
+  ${CMAKE_CURRENT_BINARY_DIR}/win_json_data.c)
+target_include_directories(sk_win_test_shims PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/win)
+target_link_libraries(sk_win_test_shims PUBLIC bcrypt)
+add_library(PkgConfig::CMOCKA ALIAS sk_win_test_shims)
+add_library(PkgConfig::JANSSON ALIAS sk_win_test_shims)
+add_library(OpenSSL::Crypto ALIAS sk_win_test_shims)
+
+# The Wine prefix, made once before every other test (they all require this fixture, set at the end
+# of tests/CMakeLists.txt); its first start takes a few seconds with Mono and Gecko off.
+string(REPLACE ";" " " _sk_wine_env "${SHA1KIT_WINE_ENV}")
+add_test(NAME wine_prefix
+  COMMAND env ${SHA1KIT_WINE_ENV} bash -c "${SHA1KIT_WINE_EXECUTABLE} wineboot.exe -i && wineserver -w")
+set_tests_properties(wine_prefix PROPERTIES FIXTURES_SETUP wine TIMEOUT 300)
