@@ -24,4 +24,4 @@ if [ -z "${SHA1KIT_EXPECT_KERNELS:-}" ] && [ -r /proc/cpuinfo ]; then
 	# an empty list would read as "unset": portable alone is named as such
 	export SHA1KIT_EXPECT_KERNELS=${SHA1KIT_EXPECT_KERNELS:-portable}
 fi
-exec "${SHA1KIT_WINE:-wine64}" "$@"
+exec "${SHA1KIT_WINE:-wine}" "$@"

@@ -25,3 +25,15 @@ string(REPLACE ";" " " _sk_wine_env "${SHA1KIT_WINE_ENV}")
 add_test(NAME wine_prefix
   COMMAND env ${SHA1KIT_WINE_ENV} bash -c "${SHA1KIT_WINE_EXECUTABLE} wineboot.exe -i && wineserver -w")
 set_tests_properties(wine_prefix PROPERTIES FIXTURES_SETUP wine TIMEOUT 300)
+
+# test_win64_abi: every x86-64 kernel called with the Win64 nonvolatile registers set to patterns
+# (the harness tests/win/abi_call.S), checked after the call.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  enable_language(ASM)
+  add_executable(test_win64_abi win/test_win64_abi.c win/abi_call.S test_util.c)
+  target_link_libraries(test_win64_abi PRIVATE sha1kit_static sk_win_test_shims)
+  target_include_directories(test_win64_abi PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(test_win64_abi PRIVATE SHA1KIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  add_test(NAME test_win64_abi COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:test_win64_abi>)
+  set_tests_properties(test_win64_abi PROPERTIES ENVIRONMENT "SHA1KIT_TESTDATA=${SHA1KIT_TESTDATA}")
+endif()
