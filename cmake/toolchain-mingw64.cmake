@@ -15,16 +15,19 @@ set(SHA1KIT_CROSS_TRIPLE x86_64-w64-mingw32)
 set(CMAKE_C_COMPILER ${SHA1KIT_CROSS_TRIPLE}-gcc)
 set(CMAKE_RC_COMPILER ${SHA1KIT_CROSS_TRIPLE}-windres)
 
-# C99 printf/scanf (%zu, %llu, %j) from the MinGW runtime rather than msvcrt.dll's, which has none.
+# C99 printf/scanf (%zu, %llu, %j) from the MinGW runtime rather than msvcrt.dll's, which has none;
+# 64-bit off_t, and stat/fstat as _stat64/_fstat64 (64-bit st_size), as on Linux.
 # GCC on Win64 does not realign the stack for 32- and 64-byte vector spills (GCC bug 54412): the
 # assembler turns aligned vector moves into unaligned ones, so a spill to a 16-byte aligned slot
 # cannot fault (the same instruction speed on aligned data).
-set(CMAKE_C_FLAGS_INIT "-D__USE_MINGW_ANSI_STDIO=1 -Wa,-muse-unaligned-vector-move")
+set(CMAKE_C_FLAGS_INIT "-D__USE_MINGW_ANSI_STDIO=1 -D_FILE_OFFSET_BITS=64 -Wa,-muse-unaligned-vector-move")
 # Programs and tests are self-contained .exe files (libgcc, winpthreads and zlib linked in); the
 # DLLs link libgcc statically too, so that they need only Windows' own DLLs.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc")
 
+# zlib (libz-mingw-w64-dev) linked in: libz.a rather than the import library of zlib1.dll.
+set(ZLIB_USE_STATIC_LIBS ON)
 set(CMAKE_FIND_ROOT_PATH /usr/${SHA1KIT_CROSS_TRIPLE})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

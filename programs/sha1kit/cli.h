@@ -21,7 +21,10 @@
 #define SK_EXIT_FAILURE   1
 #define SK_EXIT_COLLISION 2
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO), not msvcrt's */
+#define SK_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#define SK_NORETURN     __attribute__((noreturn))
+#elif defined(__GNUC__)
 #define SK_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define SK_NORETURN     __attribute__((noreturn))
 #else

@@ -51,7 +51,8 @@ endif()
 
 # cli_hash_object: `sha1kit hash-object` against `git hash-object` (needs git).
 if(TARGET sha1kit)
+  sha1kit_test_program(sha1kit _sk_cli)
   add_test(NAME cli_hash_object
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_hash_object.sh $<TARGET_FILE:sha1kit>)
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_hash_object.sh ${_sk_cli})
   set_tests_properties(cli_hash_object PROPERTIES LABELS "cli;compat" TIMEOUT 300)
 endif()

@@ -37,3 +37,20 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   add_test(NAME test_win64_abi COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:test_win64_abi>)
   set_tests_properties(test_win64_abi PROPERTIES ENVIRONMENT "SHA1KIT_TESTDATA=${SHA1KIT_TESTDATA}")
 endif()
+
+# The test scripts (tests/cli, tests/pack, tests/compat, tests/git) run a program by its path: under
+# Wine, a wrapper script in the build tree that runs the .exe through cmake/wine-run.sh. The
+# oracles they compare with (sha1sum, git, Python) run natively.
+function(sk_wine_wrapper target out_var)
+  set(_w ${CMAKE_BINARY_DIR}/wine-wrappers/${target})
+  set(${out_var} ${_w} PARENT_SCOPE)
+  get_property(_done GLOBAL PROPERTY SK_WINE_WRAPPER_${target})
+  if(_done)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY SK_WINE_WRAPPER_${target} 1)
+  string(REPLACE ";" " " _env "${SHA1KIT_WINE_ENV}")
+  file(GENERATE OUTPUT ${_w}
+    CONTENT "#!/usr/bin/env bash\nexec env ${_env} ${CMAKE_SOURCE_DIR}/cmake/wine-run.sh $<TARGET_FILE:${target}> \"$@\"\n"
+    FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endfunction()
