@@ -76,6 +76,10 @@ void sk_put_name(FILE *out, const char *name, bool escape);
 int sk_cmd_sum(int argc, char **argv);
 int sk_cmd_hash_object(int argc, char **argv);
 int sk_cmd_bench(int argc, char **argv);
+#ifdef _WIN32
+/* Windows: binary files and standard streams, getopt's program name (os_win.c); first in main. */
+void sk_win_init(void);
+#endif
 int sk_cmd_index_pack(int argc, char **argv);
 int sk_cmd_verify_pack(int argc, char **argv);
 int sk_cmd_fsck(int argc, char **argv);

@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 	int c;
 
 #ifdef _WIN32
-	skw_init(); /* binary files and standard streams (src/git/os_win.h) */
+	sk_win_init(); /* binary files and standard streams, getopt's name (os_win.c) */
 #endif
 	setlocale(LC_ALL, "");
 	/* An invalid SHA1KIT_CPU stops every command, but not a request for help (which explains it). */

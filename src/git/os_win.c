@@ -4,6 +4,7 @@
 #include <windows.h>
 
 #include <limits.h>
+#include <stdarg.h>
 
 void skw_init(void)
 {
@@ -11,6 +12,25 @@ void skw_init(void)
 	_setmode(0, _O_BINARY);
 	_setmode(1, _O_BINARY);
 	_setmode(2, _O_BINARY);
+}
+
+#undef open
+int skw_open(const char *path, int flags, ...)
+{
+	int mode = 0;
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, int);
+		va_end(ap);
+	}
+	int fd = _open(path, flags | _O_BINARY, mode);
+	if (fd < 0 && errno == EACCES) {
+		DWORD attr = GetFileAttributesA(path);
+		if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY))
+			errno = EISDIR;
+	}
+	return fd;
 }
 
 /* ---- stat ---------------------------------------------------------------------------------- */
@@ -194,18 +214,89 @@ int skw_rename(const char *from, const char *to)
 {
 	if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING))
 		return 0;
-	DWORD e = GetLastError();
+	DWORD e = GetLastError(), attr = GetFileAttributesA(to);
+	/* a read-only target (an idx, 0444) is replaced too, as on POSIX */
+	if (e == ERROR_ACCESS_DENIED && attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_READONLY) &&
+	    !(attr & FILE_ATTRIBUTE_DIRECTORY) && SetFileAttributesA(to, attr & ~FILE_ATTRIBUTE_READONLY)) {
+		if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING))
+			return 0;
+		e = GetLastError();
+		SetFileAttributesA(to, attr);
+	}
 	errno = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? ENOENT
 	        : e == ERROR_ACCESS_DENIED                             ? EACCES
 	                                                               : EIO;
 	return -1;
 }
 
+int skw_fchmod(int fd, unsigned mode)
+{
+	HANDLE h = (HANDLE)_get_osfhandle(fd);
+	FILE_BASIC_INFO info;
+	if (h == INVALID_HANDLE_VALUE ||
+	    !GetFileInformationByHandleEx(h, FileBasicInfo, &info, sizeof(info))) {
+		errno = EBADF;
+		return -1;
+	}
+	if (mode & 0222)
+		info.FileAttributes &= ~(DWORD)FILE_ATTRIBUTE_READONLY;
+	else
+		info.FileAttributes |= FILE_ATTRIBUTE_READONLY;
+	if (info.FileAttributes == 0)
+		info.FileAttributes = FILE_ATTRIBUTE_NORMAL;
+	if (!SetFileInformationByHandle(h, FileBasicInfo, &info, sizeof(info))) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- signals ----------------------------------------------------------------------------------- */
+
+/* The SIGBUS handler (SA_SIGINFO), called from a vectored exception handler on a read fault. */
+static void (*volatile bus_handler)(int, siginfo_t *, void *);
+static struct sigaction bus_action; /* what sigaction(SIGBUS) reports as the old action */
+
+static LONG CALLBACK on_fault(EXCEPTION_POINTERS *e)
+{
+	const EXCEPTION_RECORD *r = e->ExceptionRecord;
+	void (*h)(int, siginfo_t *, void *) = bus_handler;
+	if (h != NULL &&
+	    (r->ExceptionCode == EXCEPTION_IN_PAGE_ERROR || r->ExceptionCode == EXCEPTION_ACCESS_VIOLATION) &&
+	    r->NumberParameters >= 2 && r->ExceptionInformation[0] == 0) { /* 0: a read */
+		siginfo_t si = {1, (void *)r->ExceptionInformation[1]};    /* si_code > 0: a fault */
+		h(SIGBUS, &si, NULL);
+	}
+	/* the handler returned: not a fault of its mappings; the exception goes on as without it */
+	return EXCEPTION_CONTINUE_SEARCH;
+}
+
+static int bus_sigaction(const struct sigaction *act, struct sigaction *old)
+{
+	static int installed;
+	if (old != NULL)
+		*old = bus_action;
+	if (act == NULL)
+		return 0;
+	bus_action = *act;
+	if ((act->sa_flags & SA_SIGINFO) && act->sa_sigaction != NULL) {
+		if (!installed && AddVectoredExceptionHandler(1, on_fault) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		installed = 1;
+		bus_handler = act->sa_sigaction;
+	} else {
+		bus_handler = NULL; /* SIG_DFL or SIG_IGN: a fault ends the process, as it would */
+	}
+	return 0;
+}
 
 int skw_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	/* the signals the CRT raises; the others (SIGBUS, SIGHUP, SIGPIPE, SIGQUIT) never come */
+	if (sig == SIGBUS)
+		return bus_sigaction(act, old);
+	/* the signals the CRT raises; the others (SIGHUP, SIGPIPE, SIGQUIT) never come */
 	int crt = sig == SIGINT || sig == SIGTERM || sig == SIGABRT || sig == SIGSEGV || sig == SIGFPE ||
 	          sig == SIGILL || sig == SIGBREAK;
 	void (*prev)(int) = SIG_DFL;

@@ -6,7 +6,8 @@
  * their POSIX calls and need no #ifdef; the functions are in os_win.c. It first includes every
  * system header those files use, then renames what Windows lacks or does differently:
  *  - open() flags Windows has not (O_CLOEXEC, O_NOCTTY, O_NONBLOCK) are 0; every file is binary
- *    (skw_init, called first by main: _fmode and the standard streams);
+ *    (skw_open, and skw_init, called first by main: _fmode and the standard streams); opening a
+ *    directory fails with EISDIR, not EACCES;
  *  - stat/fstat/lstat fill a struct with a 64-bit st_dev/st_ino (the volume serial number and the
  *    file index, so that "the same file" is decided as on POSIX; MinGW's st_ino is always 0); no
  *    symbolic links are followed or seen (lstat = stat, S_ISLNK is false, readlink fails);
@@ -14,11 +15,14 @@
  *    and posix_fadvise are hints and do nothing;
  *  - pread on the file's handle with an offset (ReadFile with OVERLAPPED: the descriptor's offset
  *    moves, which no caller relies on); getline, strndup, realpath (_fullpath, with '/');
- *  - rename replaces an existing target (MoveFileEx), as POSIX rename does; fchmod and fsync as
- *    far as Windows has them (fsync = _commit; fchmod cannot make a descriptor read-only: no-op);
- *  - sigaction on the CRT's signal() for the signals Windows raises; SIGBUS, SIGHUP, SIGPIPE and
- *    SIGQUIT never come (a mapped file cannot be shortened on Windows: SetEndOfFile fails with
- *    ERROR_USER_MAPPED_FILE), so a handler for them is accepted and never runs;
+ *  - rename replaces an existing target (MoveFileEx), as POSIX rename does, a read-only one too (as
+ *    Git for Windows's rename); fchmod without write permission sets the read-only attribute (what
+ *    Windows has of a mode); fsync is _commit;
+ *  - sigaction on the CRT's signal() for the signals Windows raises; SIGHUP, SIGPIPE and SIGQUIT
+ *    never come. SIGBUS with SA_SIGINFO is a vectored exception handler: a read fault on a mapped
+ *    view (EXCEPTION_IN_PAGE_ERROR: the file's storage failed; or an access violation: under Wine a
+ *    Linux process can shorten a mapped file, which Windows itself refuses with
+ *    ERROR_USER_MAPPED_FILE) calls the handler with si_addr, as a SIGBUS would;
  *  - sysconf(_SC_PAGESIZE, _SC_NPROCESSORS_ONLN) from GetSystemInfo.
  */
 #ifndef SHA1KIT_GIT_OS_WIN_H
@@ -48,6 +52,9 @@ void skw_init(void);
 #define O_CLOEXEC  0
 #define O_NOCTTY   0
 #define O_NONBLOCK 0
+/* open(): binary, and EISDIR for a directory (Windows says EACCES), as POSIX reads report it */
+int skw_open(const char *path, int flags, ...);
+#define open skw_open
 
 /* ---- stat ---------------------------------------------------------------------------------- */
 typedef uint64_t skw_dev_t;
@@ -110,12 +117,7 @@ char *skw_realpath(const char *path, char *resolved);
 int skw_rename(const char *from, const char *to);
 #define rename    skw_rename
 #define fsync(fd) _commit(fd)
-static inline int skw_fchmod(int fd, unsigned mode)
-{
-	(void)fd;
-	(void)mode;
-	return 0;
-}
+int skw_fchmod(int fd, unsigned mode);
 #define fchmod(fd, m) skw_fchmod(fd, m)
 
 /* ---- signals ----------------------------------------------------------------------------------- */

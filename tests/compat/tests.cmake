@@ -22,6 +22,13 @@ if(WIN32 AND SHA1KIT_BUILD_SHARED)
             $<TARGET_FILE:sha1kit_shared> $<TARGET_LINKER_FILE:sha1kit_shared>
             $<TARGET_FILE:sha1detectcoll_shared> $<TARGET_LINKER_FILE:sha1detectcoll_shared>)
   set_tests_properties(compat_dll_exports PROPERTIES LABELS "compat")
+  # compat_install_win: the install tree linked as Git for Windows links it (docs/git.md).
+  string(REPLACE ";" " " _sk_wine_run "${CMAKE_CROSSCOMPILING_EMULATOR}")
+  add_test(NAME compat_install_win
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/win/test_install_win.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR}
+            ${CMAKE_SOURCE_DIR} ${SHA1KIT_TESTDATA} ${CMAKE_C_COMPILER} ${CMAKE_OBJDUMP})
+  set_tests_properties(compat_install_win PROPERTIES LABELS "compat" TIMEOUT 300
+    ENVIRONMENT "WINE_RUN=${_sk_wine_run}")
 endif()
 
 # compat_install: `cmake --install` into a temporary prefix, then the same program built against the
@@ -55,4 +62,7 @@ if(TARGET sha1kit)
   add_test(NAME cli_hash_object
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_hash_object.sh ${_sk_cli})
   set_tests_properties(cli_hash_object PROPERTIES LABELS "cli;compat" TIMEOUT 300)
+  if(WIN32) # Windows' command line limit is 32767 characters (the wrapper's path counts too)
+    set_tests_properties(cli_hash_object PROPERTIES ENVIRONMENT "SK_ARG_MAX=30000")
+  endif()
 endif()

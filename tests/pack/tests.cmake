@@ -7,4 +7,7 @@ if(TARGET sha1kit)
   add_test(NAME cli_pack
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pack/test_pack.sh ${_sk_cli} ${Python3_EXECUTABLE})
   set_tests_properties(cli_pack PROPERTIES LABELS "cli" TIMEOUT 900)
+  if(WIN32)
+    set_tests_properties(cli_pack PROPERTIES ENVIRONMENT "SK_WINDOWS=1")
+  endif()
 endif()
