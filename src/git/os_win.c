@@ -210,6 +210,16 @@ char *skw_realpath(const char *path, char *resolved)
 	return full;
 }
 
+char *skw_getcwd(char *buf, size_t size)
+{
+	char *cwd = _getcwd(buf, buf != NULL ? (int)(size > INT_MAX ? INT_MAX : size) : 0);
+	if (cwd != NULL)
+		for (char *p = cwd; *p; p++)
+			if (*p == '\\')
+				*p = '/';
+	return cwd;
+}
+
 int skw_rename(const char *from, const char *to)
 {
 	if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING))
@@ -226,6 +236,24 @@ int skw_rename(const char *from, const char *to)
 	errno = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? ENOENT
 	        : e == ERROR_ACCESS_DENIED                             ? EACCES
 	                                                               : EIO;
+	return -1;
+}
+
+int skw_unlink(const char *path)
+{
+	if (_unlink(path) == 0)
+		return 0;
+	int e = errno;
+	DWORD attr = GetFileAttributesA(path);
+	/* Windows does not delete a read-only file (an idx, 0444); POSIX does */
+	if (e == EACCES && attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_READONLY) &&
+	    !(attr & FILE_ATTRIBUTE_DIRECTORY) && SetFileAttributesA(path, attr & ~FILE_ATTRIBUTE_READONLY)) {
+		if (_unlink(path) == 0)
+			return 0;
+		e = errno;
+		SetFileAttributesA(path, attr);
+	}
+	errno = e;
 	return -1;
 }
 

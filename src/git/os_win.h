@@ -14,10 +14,11 @@
  *  - mmap of a whole file read-only (a file mapping and a view; the only use), munmap; madvise
  *    and posix_fadvise are hints and do nothing;
  *  - pread on the file's handle with an offset (ReadFile with OVERLAPPED: the descriptor's offset
- *    moves, which no caller relies on); getline, strndup, realpath (_fullpath, with '/');
+ *    moves, which no caller relies on); getline, strndup, realpath (_fullpath) and getcwd, both
+ *    with '/' (the Git layer splits paths at '/', as Git for Windows does);
  *  - rename replaces an existing target (MoveFileEx), as POSIX rename does, a read-only one too (as
- *    Git for Windows's rename); fchmod without write permission sets the read-only attribute (what
- *    Windows has of a mode); fsync is _commit;
+ *    Git for Windows's rename), and unlink removes a read-only file; fchmod without write permission
+ *    sets the read-only attribute (what Windows has of a mode); fsync is _commit;
  *  - sigaction on the CRT's signal() for the signals Windows raises; SIGHUP, SIGPIPE and SIGQUIT
  *    never come. SIGBUS with SA_SIGINFO is a vectored exception handler: a read fault on a mapped
  *    view (EXCEPTION_IN_PAGE_ERROR: the file's storage failed; or an access violation: under Wine a
@@ -114,8 +115,12 @@ char *skw_strndup(const char *s, size_t n);
 #define strndup skw_strndup
 char *skw_realpath(const char *path, char *resolved);
 #define realpath skw_realpath
+char *skw_getcwd(char *buf, size_t size);
+#define getcwd skw_getcwd
 int skw_rename(const char *from, const char *to);
-#define rename    skw_rename
+#define rename skw_rename
+int skw_unlink(const char *path);
+#define unlink    skw_unlink
 #define fsync(fd) _commit(fd)
 int skw_fchmod(int fd, unsigned mode);
 #define fchmod(fd, m) skw_fchmod(fd, m)
