@@ -21,9 +21,8 @@ add_library(OpenSSL::Crypto ALIAS sk_win_test_shims)
 
 # The Wine prefix, made once before every other test (they all require this fixture, set at the end
 # of tests/CMakeLists.txt); its first start takes a few seconds with Mono and Gecko off.
-string(REPLACE ";" " " _sk_wine_env "${SHA1KIT_WINE_ENV}")
 add_test(NAME wine_prefix
-  COMMAND env ${SHA1KIT_WINE_ENV} bash -c "${SHA1KIT_WINE_EXECUTABLE} wineboot.exe -i && wineserver -w")
+  COMMAND env ${SHA1KIT_WINE_ENV} bash -c "${CMAKE_SOURCE_DIR}/cmake/wine-run.sh wineboot.exe -i && wineserver -w")
 set_tests_properties(wine_prefix PROPERTIES FIXTURES_SETUP wine TIMEOUT 300)
 
 # test_win64_abi: every x86-64 kernel called with the Win64 nonvolatile registers set to patterns
