@@ -119,7 +119,7 @@ cross-aarch64: sysroot-aarch64 corpus
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
 # fixture wine_prefix makes it first). MINGW_TESTS: the tests that run there (see docs/git.md).
-MINGW_TESTS ?= '^(wine_prefix|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
 cross-mingw: corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
