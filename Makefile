@@ -4,8 +4,9 @@
 #   make                release build of the tool and libraries, no tests (build/release)
 #   make check          what CI runs: deps (as root) + native -Werror build and tests + x86 kernels
 #                       under qemu (Nehalem, Haswell) + opt-out builds + ASan/UBSan + s390x
-#                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu
-#                       + libFuzzer runs + generated files current + clang-format check
+#                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu + Windows
+#                       (MinGW-w64) under Wine + libFuzzer runs + generated files current
+#                       + clang-format check
 #   make test           native -Werror build + ctest (build/check)
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
@@ -15,6 +16,9 @@
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
 #   make cross-s390x    cross build, unit tests under qemu-s390x
 #   make cross-i686     cross build, unit tests under qemu-i386
+#   make cross-mingw    Windows x64 build (MinGW-w64: libraries, DLLs, sha1kit.exe), its tests under
+#                       Wine: kernel/DC/ABI unit tests, sum, hash-object and pack tests against the
+#                       native sha1sum and git
 #   make format-check   clang-format --dry-run --Werror on the C sources
 #   make format         clang-format -i on the C sources
 #   make generate       regenerate src/dc_tables.c and src/x86/ubc_simd.c (tools/gen_dc_tables.py)
@@ -66,7 +70,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
-.PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 emulate-x86 opt-outs \
+.PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
 	generated fuzz sysroot-aarch64 format-check format generate demo deps results bench-result \
 	corpus sysroot-s390x sysroot-i686 clean distclean help
 
@@ -116,6 +120,16 @@ cross-aarch64: sysroot-aarch64 corpus
 		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
 	$(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
+
+# Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
+# libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
+# fixture wine_prefix makes it first). MINGW_TESTS: the tests that run there (see docs/git.md).
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
+cross-mingw: corpus
+	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/cross-mingw -j $(JOBS)
+	$(CTEST) --test-dir $(B)/cross-mingw $(NOSLOW_CTEST_ARGS) -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
 # AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).
@@ -226,8 +240,8 @@ bench-result: release
 	echo "make bench-result: wrote $$out; check it with make results, then add it to the repository"
 
 # The full run, in order, with a header and a time for each stage (what .ci/run calls).
-CHECK_STAGES := deps test emulate-x86 opt-outs sanitize cross-s390x cross-i686 cross-aarch64 fuzz generated \
-	format-check
+CHECK_STAGES := deps test emulate-x86 opt-outs sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw fuzz \
+	generated format-check
 check:
 	@t0=$$(date +%s); summary=""; n=0; total=$(words $(CHECK_STAGES)); \
 	for stage in $(CHECK_STAGES); do \
@@ -263,7 +277,7 @@ demo: corpus
 
 clean:
 	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/cross-aarch64 \
-		$(B)/cross-aarch64-portable $(B)/opt-* $(B)/fuzz
+		$(B)/cross-aarch64-portable $(B)/cross-mingw $(B)/opt-* $(B)/fuzz
 
 distclean:
 	rm -rf $(B)

@@ -50,6 +50,8 @@ else
 		gcc-s390x-linux-gnu libc6-dev-s390x-cross
 		gcc-i686-linux-gnu libc6-dev-i386-cross
 		gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+		# Windows x64 build (MinGW-w64, with its zlib) and its tests under Wine (wine: the launchers)
+		gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64
 	)
 	# sha1kit bench's multi-buffer peer (Intel's ipsec-mb): built for x86-64 only
 	if [ "$(dpkg --print-architecture 2>/dev/null || true)" = amd64 ]; then

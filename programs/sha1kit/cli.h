@@ -21,7 +21,10 @@
 #define SK_EXIT_FAILURE   1
 #define SK_EXIT_COLLISION 2
 
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* MinGW's C99 printf (__USE_MINGW_ANSI_STDIO), not msvcrt's */
+#define SK_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#define SK_NORETURN     __attribute__((noreturn))
+#elif defined(__GNUC__)
 #define SK_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define SK_NORETURN     __attribute__((noreturn))
 #else
@@ -74,6 +77,10 @@ int sk_cmd_sum(int argc, char **argv);
 int sk_cmd_hash_object(int argc, char **argv);
 int sk_cmd_bench(int argc, char **argv);
 int sk_cmd_report(int argc, char **argv); /* runs sha1kit-bench report (bench_exec.c) */
+#ifdef _WIN32
+/* Windows: binary files and standard streams, getopt's program name (os_win.c); first in main. */
+void sk_win_init(void);
+#endif
 int sk_cmd_index_pack(int argc, char **argv);
 int sk_cmd_verify_pack(int argc, char **argv);
 int sk_cmd_fsck(int argc, char **argv);

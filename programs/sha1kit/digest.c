@@ -153,7 +153,11 @@ static int pipe_hash(int fd, sha1kit_dc_ctx *dc, uint64_t *length)
 	ret = p.err;
 out:
 	for (int i = 0; i < SK_PIPE_SLOTS; i++) {
+#ifdef _WIN32
+		_aligned_free(p.slot[i].data); /* aligned_alloc is _aligned_malloc there (os_win.h) */
+#else
 		free(p.slot[i].data);
+#endif
 		free(p.slot[i].masks);
 	}
 	return ret;

@@ -136,6 +136,9 @@ int main(int argc, char **argv)
 	};
 	int c;
 
+#ifdef _WIN32
+	sk_win_init(); /* binary files and standard streams, getopt's name (os_win.c) */
+#endif
 	setlocale(LC_ALL, "");
 	/* An invalid SHA1KIT_CPU stops every command, but not a request for help (which explains it). */
 	bool help = argc > 1 && strcmp(argv[1], "help") == 0;

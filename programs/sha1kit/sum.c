@@ -82,10 +82,20 @@ static void sum_usage(void)
 	      "(SHAttered, \"SHA-1 is a Shambles\", and any attack that uses one of the 32\n"
 	      "disturbance vectors of Stevens and Shumow).\n"
 	      "\n"
+#ifdef _WIN32
+	      "  -b, --binary          read in binary mode (default unless reading a terminal\n"
+	      "                          on standard input; the line gets '*' before the name)\n"
+#else
 	      "  -b, --binary          read in binary mode (the line gets '*' before the name)\n"
+#endif
 	      "  -c, --check           read checksums from the FILEs and check them\n"
 	      "      --tag             create a BSD-style checksum line: SHA1 (FILE) = HASH\n"
+#ifdef _WIN32
+	      "  -t, --text            text mode: a space before the name (the bytes are hashed\n"
+	      "                          as they are, as in binary mode)\n"
+#else
 	      "  -t, --text            read in text mode (default)\n"
+#endif
 	      "  -z, --zero            end each output line with NUL, not newline,\n"
 	      "                          and disable file name escaping\n"
 	      "\n"
@@ -173,6 +183,21 @@ static int hash_name(struct sum_state *st, const char *name, struct sk_hash_resu
 /* Printing checksums                                                                               */
 /* ------------------------------------------------------------------------------------------------ */
 
+/* Whether NAME's line gets '*'. GNU sha1sum on systems with O_BINARY (Windows) reads in binary mode
+ * unless told otherwise or reading a terminal on standard input, and marks it; elsewhere only
+ * --binary does. (sha1kit hashes the bytes as they are in every mode.) */
+static bool binary_mode(const struct sum_state *st, const char *name)
+{
+#ifdef _WIN32
+	if (st->binary < 0) {
+		return !(strcmp(name, "-") == 0 && isatty(0));
+	}
+#else
+	(void)name;
+#endif
+	return st->binary == 1;
+}
+
 static void sum_one(struct sum_state *st, const char *name)
 {
 	struct sk_hash_result r;
@@ -198,7 +223,7 @@ static void sum_one(struct sum_state *st, const char *name)
 	} else {
 		fputs(hex, stdout);
 		putchar(' ');
-		putchar(st->binary == 1 ? '*' : ' ');
+		putchar(binary_mode(st, name) ? '*' : ' ');
 		sk_put_name(stdout, name, escape);
 	}
 	putchar(st->zero ? '\0' : '\n');

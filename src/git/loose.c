@@ -106,8 +106,7 @@ void skg_lines_add(struct skg_lines *lines, const char *prefix, const char *fmt,
 }
 
 /* One reported line into buf (GIT_REPORT_MAX bytes), for the walk's callback. */
-static void __attribute__((format(printf, 3, 4)))
-report_line(char *buf, const char *prefix, const char *fmt, ...)
+static void SKG_PRINTF(3, 4) report_line(char *buf, const char *prefix, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

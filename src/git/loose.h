@@ -76,8 +76,7 @@ void skg_lines_clear(struct skg_lines *lines);
  * Append one line: `prefix` (e.g. "error: "; NULL for an unprefixed fprintf-style line) and the
  * printf-formatted message, with git's treatment of either kind (above), and a newline.
  */
-void skg_lines_add(struct skg_lines *lines, const char *prefix, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void skg_lines_add(struct skg_lines *lines, const char *prefix, const char *fmt, ...) SKG_PRINTF(3, 4);
 
 /* ---- The walk over an objects directory -------------------------------------------------------- */
 

@@ -12,6 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A printf-like function (its arguments checked). MinGW's "printf" archetype is msvcrt's, which has no
+ * %zu; the Windows build uses MinGW's C99 printf (__USE_MINGW_ANSI_STDIO), hence gnu_printf there. */
+#if defined(__MINGW32__)
+#define SKG_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#else
+#define SKG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
+
 #define SKG_RAWSZ 20 /* bytes of a SHA-1 object ID */
 #define SKG_HEXSZ 40 /* hex digits of one */
 

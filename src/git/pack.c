@@ -43,6 +43,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "object.h"
 #include "sha1kit.h"
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -50,7 +51,7 @@
 /* ------------------------------------------------------------------------------------------------ */
 
 static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    SKG_PRINTF(4, 5);
 
 static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
 {

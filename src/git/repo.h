@@ -231,7 +231,7 @@ struct skg_buf {
 void skg_buf_add(struct skg_buf *b, const void *data, size_t len);
 void skg_buf_adds(struct skg_buf *b, const char *s);
 void skg_buf_addc(struct skg_buf *b, char c);
-void skg_buf_addf(struct skg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void skg_buf_addf(struct skg_buf *b, const char *fmt, ...) SKG_PRINTF(2, 3);
 void skg_buf_setlen(struct skg_buf *b, size_t len);
 const char *skg_buf_str(const struct skg_buf *b); /* "" when empty */
 void skg_buf_release(struct skg_buf *b);
@@ -243,11 +243,11 @@ void skg_buf_release(struct skg_buf *b);
 int skg_read_file(const char *path, size_t max, char **data, size_t *len);
 
 /* snprintf into err->msg; returns -1 (for `return skg_fail(err, ...)`). */
-int skg_fail(struct skg_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int skg_fail(struct skg_error *err, const char *fmt, ...) SKG_PRINTF(2, 3);
 
 /* Send a formatted diagnostic to rep (which may be NULL). */
 void skg_report(const struct skg_reporter *rep, enum skg_level level, enum skg_report_id id, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
+                ...) SKG_PRINTF(4, 5);
 
 /*
  * The absolute path of path (relative to the current directory) without symbolic links, "." and

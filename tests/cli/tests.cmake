@@ -1,7 +1,14 @@
 # CLI tests: `sha1kit sum` compared with GNU sha1sum, plus the collision corpus.
 # Included from tests/CMakeLists.txt; needs bash and GNU coreutils (sha1sum 9.1) at test time.
-if(TARGET sha1kit)
+if(TARGET sha1kit AND WIN32)
+  # Windows: sum against GNU sha1sum as it behaves there (binary mode by default), on the names and
+  # files Windows has (tests/win/test_sum_win.sh).
+  sha1kit_test_program(sha1kit _sk_cli)
+  add_test(NAME cli_sum_win COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/win/test_sum_win.sh ${_sk_cli} ${SHA1KIT_TESTDATA})
+  set_tests_properties(cli_sum_win PROPERTIES LABELS "cli" TIMEOUT 900)
+elseif(TARGET sha1kit)
+  sha1kit_test_program(sha1kit _sk_cli)
   add_test(NAME cli_sum
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_sum.sh $<TARGET_FILE:sha1kit> ${SHA1KIT_TESTDATA})
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_sum.sh ${_sk_cli} ${SHA1KIT_TESTDATA})
   set_tests_properties(cli_sum PROPERTIES LABELS "cli" TIMEOUT 900)
 endif()

@@ -3,6 +3,7 @@
 # test time. A few seconds.
 add_executable(fsck_object_driver ${CMAKE_CURRENT_SOURCE_DIR}/git/fsck_object_driver.c)
 target_link_libraries(fsck_object_driver PRIVATE sha1kit_git)
+sha1kit_test_program(fsck_object_driver _sk_fsck_object_driver)
 add_test(NAME git_fsck_object
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/git/test_fsck_object.sh $<TARGET_FILE:fsck_object_driver>)
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/git/test_fsck_object.sh ${_sk_fsck_object_driver})
 set_tests_properties(git_fsck_object PROPERTIES LABELS "git" TIMEOUT 600)

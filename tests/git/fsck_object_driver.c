@@ -166,6 +166,9 @@ static int apply_config(struct skg_fsck_options *opt, const char *arg)
 
 int main(int argc, char **argv)
 {
+#ifdef _WIN32
+	skw_init(); /* binary standard streams and files (src/git/os_win.h) */
+#endif
 	static const struct option longopts[] = {
 	    {"strict", no_argument, NULL, 's'},     {"special", required_argument, NULL, 'S'},
 	    {"list", no_argument, NULL, 'l'},       {"finish", no_argument, NULL, 'f'},

@@ -5,7 +5,8 @@ add_test(NAME test_graph COMMAND test_graph)
 set_tests_properties(test_graph PROPERTIES LABELS git)
 # `sha1kit fsck` against `git fsck --full` on repositories git makes and corrupts.
 if(TARGET sha1kit)
-  add_test(NAME cli_fsck COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_fsck.sh $<TARGET_FILE:sha1kit>
+  sha1kit_test_program(sha1kit _sk_cli)
+  add_test(NAME cli_fsck COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_fsck.sh ${_sk_cli}
     ${SHA1KIT_TESTDATA})
   set_tests_properties(cli_fsck PROPERTIES LABELS "git;cli" TIMEOUT 600)
 endif()

@@ -6,6 +6,7 @@
 add_executable(repo_driver git/repo_driver.c)
 target_link_libraries(repo_driver PRIVATE sha1kit_git)
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
+sha1kit_test_program(repo_driver _sk_repo_driver)
 add_test(NAME git_repo
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/git/test_repo.sh $<TARGET_FILE:repo_driver> ${Python3_EXECUTABLE})
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/git/test_repo.sh ${_sk_repo_driver} ${Python3_EXECUTABLE})
 set_tests_properties(git_repo PROPERTIES LABELS "git" TIMEOUT 600)

@@ -3,7 +3,11 @@
 # git and python3 at test time. About 25 s natively.
 if(TARGET sha1kit)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  sha1kit_test_program(sha1kit _sk_cli)
   add_test(NAME cli_pack
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pack/test_pack.sh $<TARGET_FILE:sha1kit> ${Python3_EXECUTABLE})
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/pack/test_pack.sh ${_sk_cli} ${Python3_EXECUTABLE})
   set_tests_properties(cli_pack PROPERTIES LABELS "cli" TIMEOUT 900)
+  if(WIN32)
+    set_tests_properties(cli_pack PROPERTIES ENVIRONMENT "SK_WINDOWS=1")
+  endif()
 endif()

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# wine-run.sh PROGRAM.exe [ARGS...] - how the MinGW-w64 build runs its programs (the
+# CMAKE_CROSSCOMPILING_EMULATOR of cmake/toolchain-mingw64.cmake): under wine64, in the prefix
+# $WINEPREFIX (the build tree's), quiet (WINEDEBUG=-all), with Mono and Gecko off (their installers
+# wait for a display), and without winemenubuilder, which would write menus and MIME types into
+# $HOME (the tests set HOME=/nonexistent for git; as root Wine would create it).
+#
+# Windows has no /proc/cpuinfo: the kernels tests/test_kernels.c must find are read here from the
+# host's (Wine runs the code on this CPU), independently of the library's CPUID probe, and handed on
+# as SHA1KIT_EXPECT_KERNELS unless the caller set it.
+set -euo pipefail
+: "${WINEPREFIX:?wine-run.sh: WINEPREFIX must be set}"
+export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=;winemenubuilder.exe=d'
+if [ -z "${SHA1KIT_EXPECT_KERNELS:-}" ] && [ -r /proc/cpuinfo ]; then
+	flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+	has() { [[ "$flags" == *" $1 "* ]]; }
+	list=()
+	if has sha_ni; then list+=(shani); fi
+	if has avx2 && has bmi1 && has bmi2; then list+=(avx2); fi
+	if has ssse3; then list+=(ssse3); fi
+	if has avx512f && has avx512bw; then list+=(avx512f); fi
+	SHA1KIT_EXPECT_KERNELS=$(
+		IFS=,
+		echo "${list[*]}"
+	)
+	# an empty list would read as "unset": portable alone is named as such
+	export SHA1KIT_EXPECT_KERNELS=${SHA1KIT_EXPECT_KERNELS:-portable}
+fi
+exec "${SHA1KIT_WINE:-wine}" "$@"
