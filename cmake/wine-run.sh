@@ -25,5 +25,9 @@ if [ -z "${SHA1KIT_EXPECT_KERNELS:-}" ] && [ -r /proc/cpuinfo ]; then
 	)
 	# an empty list would read as "unset": portable alone is named as such
 	export SHA1KIT_EXPECT_KERNELS=${SHA1KIT_EXPECT_KERNELS:-portable}
+	# the CPU, for the kernel preferences by vendor and family (src/dispatch.c)
+	field() { awk -F': *' -v k="$1" '$1 ~ "^" k "[ \t]*$" { print $2; exit }' /proc/cpuinfo; }
+	SHA1KIT_EXPECT_CPU="$(field vendor_id) $(field 'cpu family') $(field model)"
+	export SHA1KIT_EXPECT_CPU
 fi
 exec "${SHA1KIT_WINE:-wine}" "$@"

@@ -1,8 +1,8 @@
 /*
  * os_win.c - what the Windows build of the sha1kit program has instead of a POSIX part: the start
- * (sk_win_init), and `sha1kit bench`, which runs sha1kit-bench (bench_exec.c) and measures against
- * peers Debian has no MinGW builds of, is not part of it (docs/git.md). The POSIX calls of the
- * other commands are in src/git/os_win.h.
+ * (sk_win_init); `sha1kit bench` and `sha1kit report`, which run sha1kit-bench (bench_exec.c) and
+ * measure against peers Debian has no MinGW builds of, are not part of it (docs/git.md). The POSIX
+ * calls of the other commands are in src/git/os_win.h.
  */
 #include <stdlib.h>
 
@@ -23,5 +23,13 @@ int sk_cmd_bench(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	sk_error(0, "bench: not part of the Windows build (run sha1kit bench on Linux)");
+	return SK_EXIT_FAILURE;
+}
+
+int sk_cmd_report(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	sk_error(0, "report: not part of the Windows build (it is run by sha1kit-bench)");
 	return SK_EXIT_FAILURE;
 }

@@ -9,4 +9,7 @@ if(TARGET sha1kit)
   add_test(NAME cli_fsck COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_fsck.sh ${_sk_cli}
     ${SHA1KIT_TESTDATA})
   set_tests_properties(cli_fsck PROPERTIES LABELS "git;cli" TIMEOUT 600)
+  if(WIN32)
+    set_tests_properties(cli_fsck PROPERTIES ENVIRONMENT "SK_WINDOWS=1")
+  endif()
 endif()

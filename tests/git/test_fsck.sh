@@ -6,6 +6,7 @@
 # A collision attack in an object cannot be tested end to end: every known colliding file is
 # aligned for its own prefix, and the object header "TYPE SIZE\0" changes that prefix (the
 # detection itself is tested in tests/test_dc.c and tests/cli).
+# SK_WINDOWS=1 (the Wine build): the cases that depend on POSIX directory order and mmap are left out.
 # Usage: test_fsck.sh PATH/TO/sha1kit TESTDATA_DIR
 set -u
 SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -328,12 +329,18 @@ git init -q "$r"
 	done <ids
 )
 compare "120 loose blobs, 80 corrupt, many directories" "$r"
-compare_exact "120 loose blobs, 80 corrupt, many directories" "$r" --no-dangling
-# a directory where git expects the object file of the 60th ID: git dies there
-mid=$(sed -n 60p "$r/ids")
-rm -f "$r/.git/objects/${mid:0:2}/${mid:2}"
-mkdir "$r/.git/objects/${mid:0:2}/${mid:2}"
-compare_exact "a directory in an object's place" "$r" --no-dangling
+if [ -n "${SK_WINDOWS:-}" ]; then
+	# Under Wine the directories list in another order than the host git's, and a directory is
+	# not mapped (no fatal): the order and the stop are POSIX tests.
+	echo "Windows: the exact order and the stop where git dies are not compared"
+else
+	compare_exact "120 loose blobs, 80 corrupt, many directories" "$r" --no-dangling
+	# a directory where git expects the object file of the 60th ID: git dies there
+	mid=$(sed -n 60p "$r/ids")
+	rm -f "$r/.git/objects/${mid:0:2}/${mid:2}"
+	mkdir "$r/.git/objects/${mid:0:2}/${mid:2}"
+	compare_exact "a directory in an object's place" "$r" --no-dangling
+fi
 
 # 11. Progress: git's lines with --progress, none by default when stderr is not a terminal.
 r=$T/progress

@@ -62,6 +62,10 @@ int sk_cm_run(const struct CMUnitTest *tests, size_t n, sk_cm_fixture_fn setup, 
 #define assert_string_not_equal(a, b)    sk_cm_str(__FILE__, __LINE__, #a, #b, (a), (b), 0)
 #define assert_memory_equal(a, b, n)     sk_cm_mem(__FILE__, __LINE__, #a, #b, (a), (b), (n), 1)
 #define assert_memory_not_equal(a, b, n) sk_cm_mem(__FILE__, __LINE__, #a, #b, (a), (b), (n), 0)
+#define assert_ptr_equal(a, b)                                                                               \
+	((const void *)(a) == (const void *)(b)                                                              \
+	     ? (void)0                                                                                       \
+	     : sk_cm_fail(__FILE__, __LINE__, "assert_ptr_equal(%s, %s)", #a, #b))
 
 static inline void sk_cm_int(const char *file, int line, const char *ea, const char *eb, uintmax_t a,
                              uintmax_t b, int equal)
