@@ -124,12 +124,15 @@ cross-aarch64: sysroot-aarch64 corpus
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
 # fixture wine_prefix makes it first). MINGW_TESTS: the tests that run there (see docs/git.md).
+# A test that fails runs once more (--repeat until-pass:2) and fails the stage only if it fails
+# again: Wine now and then loses one of the thousand program starts of a test (a client whose
+# connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
 MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
 cross-mingw: corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-mingw -j $(JOBS)
-	$(CTEST) --test-dir $(B)/cross-mingw $(NOSLOW_CTEST_ARGS) -R $(MINGW_TESTS)
+	$(CTEST) --test-dir $(B)/cross-mingw $(NOSLOW_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
 # AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).

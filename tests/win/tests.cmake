@@ -25,9 +25,9 @@ add_library(OpenSSL::Crypto ALIAS sk_win_test_shims)
 # new client connects fails that client ("wine client error:0: recvmsg: Connection reset by peer",
 # seen once in about 20 runs of 12 programs in a row); it also saves a server start per program
 # (the Wine tests: 67 s instead of 195 s). wine_stop ends it after the last test. The first program
-# run under the new server starts Wine's services (winedevice.exe), which keep that program's
-# standard streams open as long as the server lives: a cmd.exe with /dev/null for them goes first,
-# or ctest would wait for the end of a test's output until wine_stop, which waits for the test.
+# run under the new server starts Wine's services (winedevice.exe and others), which keep that
+# program's standard streams open as long as the server lives: a cmd.exe with /dev/null for them
+# goes first, or ctest would wait for the end of a test's output until wine_stop, after the test.
 add_test(NAME wine_prefix
   COMMAND env ${SHA1KIT_WINE_ENV} bash -c "${CMAKE_SOURCE_DIR}/cmake/wine-run.sh wineboot.exe -i && wineserver -w && wineserver -p </dev/null >/dev/null 2>&1 && ${CMAKE_SOURCE_DIR}/cmake/wine-run.sh cmd.exe /c exit </dev/null >/dev/null 2>&1")
 set_tests_properties(wine_prefix PROPERTIES FIXTURES_SETUP wine TIMEOUT 300)
