@@ -87,31 +87,6 @@ struct fsck {
 
 /* ---- printing ---------------------------------------------------------------------------------- */
 
-static void err_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
-static void err_line(struct fsck *f, const char *fmt, ...)
-{
-	va_list ap;
-	pthread_mutex_lock(&f->lock);
-	fflush(stdout);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	putc('\n', stderr);
-	pthread_mutex_unlock(&f->lock);
-}
-
-static void out_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
-static void out_line(struct fsck *f, const char *fmt, ...)
-{
-	va_list ap;
-	pthread_mutex_lock(&f->lock);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	pthread_mutex_unlock(&f->lock);
-}
-
 /*
  * Where the lines of one object check go: straight out (buf == NULL), or, for the threads that read
  * loose objects, into the buffer of the xx/ directory being read, written out in directory order
@@ -215,6 +190,27 @@ static void sink_write(struct fsck *f, const char *text, size_t len)
 		i = end;
 	}
 	pthread_mutex_unlock(&f->lock);
+}
+
+/* A line for stderr (git's error, warning and fatal lines) or stdout, printed at once. */
+static void err_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
+static void err_line(struct fsck *f, const char *fmt, ...)
+{
+	struct sink s = {f, NULL, -1};
+	va_list ap;
+	va_start(ap, fmt);
+	sink_vline(&s, 'e', fmt, ap);
+	va_end(ap);
+}
+
+static void out_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
+static void out_line(struct fsck *f, const char *fmt, ...)
+{
+	struct sink s = {f, NULL, -1};
+	va_list ap;
+	va_start(ap, fmt);
+	sink_vline(&s, 'o', fmt, ap);
+	va_end(ap);
 }
 
 static double seconds(void)
@@ -553,10 +549,8 @@ static void sink_lines(struct sink *s, const struct skg_lines *lines)
 /* The lines a Git-layer reader made (each ends with a newline), on standard error. */
 static void print_lines(struct fsck *f, const struct skg_lines *lines)
 {
-	if (lines->len > 0) {
-		size_t n = lines->text[lines->len - 1] == '\n' ? lines->len - 1 : lines->len;
-		err_line(f, "%.*s", (int)n, lines->text);
-	}
+	struct sink s = {f, NULL, -1};
+	sink_lines(&s, lines);
 }
 
 /* A commit-graph, multi-pack-index or .rev check: its lines, and `bit` when git's check fails. */
