@@ -69,6 +69,7 @@ struct fsck {
 	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
 	bool incomplete; /* a pack's check stopped part way: some objects' links are unknown */
+	bool died;       /* git dies at this point of the check (its fatal line is out) */
 	/* the pack being checked (for the object callback), and its sink.pack_seq */
 	struct pk_pack *pack;
 	uint32_t pack_seq;
@@ -1157,17 +1158,68 @@ static void root(struct fsck *f, const uint8_t *id, unsigned type)
 	}
 }
 
-/* git's fsck_handle_ref */
-static void handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
+/*
+ * git's parse_object() of an object that is no object to the rest of the check: when a loose file
+ * of that name exists, git reads it. Returns SKG_REPARSE_DIES (git dies there: f->died is set, git's
+ * lines are out), SKG_REPARSE_OK (git reads it after all: *type), or SKG_REPARSE_MISMATCH (not an
+ * object to git, also when there is no such file).
+ */
+static int reparse_loose(struct fsck *f, const uint8_t *id, unsigned *type)
+{
+	char h[SKG_HEXSZ + 1];
+	hex(id, h);
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		char *data = NULL;
+		size_t len = 0;
+		if (access(skg_buf_str(&path), F_OK) != 0 ||
+		    skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
+			skg_buf_release(&path);
+			continue;
+		}
+		struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+		struct skg_lines *lines = malloc(sizeof(*lines));
+		int st = SKG_REPARSE_MISMATCH;
+		unsigned known = SKG_NONE; /* git has the object in memory from a link to it */
+		(void)skg_graph_known(f->graph, id, &known);
+		if (r != NULL && lines != NULL) {
+			st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known,
+			                       type, lines);
+			print_lines(f, lines);
+		}
+		free(lines);
+		skg_loose_reader_free(r);
+		free(data);
+		skg_buf_release(&path);
+		if (st == SKG_REPARSE_DIES) {
+			f->died = true;
+		}
+		return st; /* git reads the first loose file it finds */
+	}
+	return SKG_REPARSE_MISMATCH;
+}
+
+/* git's fsck_handle_ref; false when git dies there */
+static bool handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 {
 	unsigned type;
 	char h[SKG_HEXSZ + 1];
 	if (!skg_graph_has(f->graph, id, &type)) {
+		int st = reparse_loose(f, id, &type);
+		if (st == SKG_REPARSE_DIES) {
+			return false;
+		}
+		if (st == SKG_REPARSE_OK) {
+			goto valid; /* readable as git reads it (a blob's stream), though not by fsck's check
+			             */
+		}
 		hex(id, h);
 		err_line(f, "error: %s: invalid sha1 pointer %s", refname, h);
 		add_errors(f, ERROR_REACHABLE);
-		return;
+		return true;
 	}
+valid:
 	/* git's is_branch(): HEAD or a branch */
 	if (type != SKG_COMMIT && type != SKG_NONE && /* unknown: in a pack whose check stopped */
 	    (strcmp(refname, "HEAD") == 0 || strncmp(refname, "refs/heads/", 11) == 0)) {
@@ -1176,13 +1228,13 @@ static void handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 	}
 	f->default_refs++;
 	root(f, id, type);
+	return true;
 }
 
 static int on_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
 {
 	(void)flags;
-	handle_ref(ctx, refname, id);
-	return 0;
+	return handle_ref(ctx, refname, id) ? 0 : 1;
 }
 
 static const uint8_t null_id[SKG_RAWSZ];
@@ -1239,8 +1291,9 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 		ret = -1;
 		goto out;
 	}
-	if (head.is_root) {
-		handle_ref(f, wt->head_ref, head.id);
+	if (head.is_root && !handle_ref(f, wt->head_ref, head.id)) {
+		ret = 1;
+		goto out;
 	}
 	if (f->include_reflogs && skg_for_each_reflog(f->repo, wt, on_reflog, f, &f->rep, &err) < 0) {
 		err_line(f, "fatal: %s", err.msg);
@@ -1331,10 +1384,30 @@ static int check_index(struct fsck *f)
 
 /* ---- connectivity -------------------------------------------------------------------------------- */
 
+/* git's has_object() for an object that is no object to the check: a loose file of that name. */
+static bool loose_file_exists(const struct fsck *f, const uint8_t *id)
+{
+	char h[SKG_HEXSZ + 1];
+	hex(id, h);
+	bool found = false;
+	for (size_t i = 0; i < f->n_odb_dirs && !found; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		found = access(skg_buf_str(&path), F_OK) == 0;
+		skg_buf_release(&path);
+	}
+	return found;
+}
+
 static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
 {
 	struct fsck *f = ctx;
 	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	/* git's mark_object prints the link broken only when no object file of that name is there
+	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
+	if (loose_file_exists(f, to)) {
+		return;
+	}
 	hex(from, a);
 	hex(to, b);
 	out_line(f, "broken link from %7s %s\n              to %7s %s", tname(ft), a, tname(tt), b);
@@ -1550,8 +1623,10 @@ static void usage(void)
 	       "\n"
 	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
 	       "directory); --verbose, --lost-found and --name-objects are not supported; the\n"
-	       "contents of .gitmodules and .gitattributes blobs are not checked; pack errors are\n"
-	       "worded by sha1kit; where git dies part way (status 128), sha1kit reports and goes on.\n"
+	       "contents of .gitmodules blobs are not checked; pack errors are worded by sha1kit;\n"
+	       "with --connectivity-only, corrupt loose objects are reported where git (which does\n"
+	       "not read them then) dies when it reaches one. Git dies (status 128) where a ref\n"
+	       "names a corrupt loose object, and sha1kit does too, with git's lines.\n"
 	       "\n"
 	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
 	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
@@ -1772,9 +1847,13 @@ int sk_cmd_fsck(int argc, char **argv)
 
 	/* the roots: refs, each worktree's HEAD and reflogs, the index */
 	if (skg_for_each_ref(f.repo, on_ref, &f, &err) < 0 ||
-	    skg_for_each_worktree(f.repo, on_worktree, &f, &f.rep, &err) < 0) {
+	    (!f.died && skg_for_each_worktree(f.repo, on_worktree, &f, &f.rep, &err) < 0)) {
 		err_line(&f, "fatal: %s", err.msg);
 		status = 128;
+		goto done;
+	}
+	if (f.died) {
+		status = 128; /* git died reading a ref's object (its line is out) */
 		goto done;
 	}
 	if (f.default_refs == 0) {

@@ -434,6 +434,33 @@ for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/
 	fi
 done
 
+# 14. A ref at a corrupt loose object: git reads it again for the ref (parse_object) and dies
+# (status 128: "loose object ... is corrupt") or, for a loose object with another ID inside, says
+# "hash mismatch" and goes on. The branch head, an annotated tag, a blob under a tag ref.
+for how in truncate garbage zlib empty rename trunc-body; do
+	for target in HEAD v1 blob; do
+		r=$T/ref-$how-$target
+		mkrepo "$r"
+		(cd "$r" && git tag blob "$(git rev-parse HEAD:f1)")
+		case $target in
+		HEAD) id=$(cd "$r" && git rev-parse HEAD) ;;
+		v1) id=$(cd "$r" && git rev-parse refs/tags/v1) ;;
+		blob) id=$(cd "$r" && git rev-parse HEAD:f1) ;;
+		esac
+		p=$(obj_path "$r" "$id")
+		chmod u+w "$p"
+		case $how in
+		truncate) head -c 10 "$p" >"$p.t" && mv "$p.t" "$p" ;;
+		garbage) printf 'garbage' >>"$p" ;;
+		zlib) printf 'this is not zlib' >"$p" ;;
+		empty) : >"$p" ;;
+		rename) cp "$(obj_path "$r" "$(cd "$r" && git rev-parse HEAD:f3)")" "$p.t" && mv -f "$p.t" "$p" ;;
+		trunc-body) head -c $(($(wc -c <"$p") - 8)) "$p" >"$p.t" && mv "$p.t" "$p" ;;
+		esac
+		compare "ref at a corrupt loose object: $how, $target" "$r"
+	done
+done
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
