@@ -1295,7 +1295,8 @@ int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t le
 		fatal_oom(lines, obj.size + 1);
 		return SKG_REPARSE_DIES;
 	}
-	uint8_t *buf = malloc((size_t)obj.size + 1);
+	/* as fsck's read (see load): what a short stream leaves out reads as zeros */
+	uint8_t *buf = calloc(1, (size_t)obj.size + 1);
 	if (buf == NULL) {
 		fatal_oom(lines, obj.size + 1);
 		return SKG_REPARSE_DIES;
