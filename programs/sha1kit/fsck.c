@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +71,7 @@ struct fsck {
 	size_t nskip;
 	bool incomplete; /* a pack's check stopped part way: some objects' links are unknown */
 	bool died;       /* git dies at this point of the check (its fatal line is out) */
+	bool lost_found; /* --lost-found: dangling objects are written to <git_dir>/lost-found */
 	/* the pack being checked (for the object callback), and its sink.pack_seq */
 	struct pk_pack *pack;
 	uint32_t pack_seq;
@@ -982,12 +984,12 @@ static int cmp_special(const void *a, const void *b)
 
 /*
  * The content of blob `id` as git's object store reads it: from the packs git uses, else a loose
- * object in one of the object directories. 0 and a malloc'd *data, 1 when it is larger than
- * BIG_FILE_THRESHOLD, -1 when it cannot be read as a blob. *seq and *off get where it is (as in
+ * object in one of the object directories. 0 and a malloc'd *data, 1 when it is larger than `max`
+ * bytes, -1 when it cannot be read as a blob. *seq and *off get where it is (as in
  * struct sink: seq 0 for a loose object).
  */
-static int read_blob(struct fsck *f, const uint8_t *id, uint8_t **data, size_t *len, uint32_t *seq,
-                     uint64_t *where)
+static int read_blob(struct fsck *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
+                     uint32_t *seq, uint64_t *where)
 {
 	*seq = 0;
 	*where = 0;
@@ -1020,7 +1022,13 @@ static int read_blob(struct fsck *f, const uint8_t *id, uint8_t **data, size_t *
 			return rc;
 		}
 	}
-	struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+	struct skg_loose_options lopt;
+	skg_loose_options_default(&lopt);
+	lopt.big_file_threshold = max; /* larger blobs are streamed: not kept, "too large" */
+	if (max < lopt.max_size) {
+		lopt.max_size = max + 1;
+	}
+	struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	int rc = -1;
 	char h[SKG_HEXSZ + 1];
@@ -1095,7 +1103,7 @@ static void check_specials(struct fsck *f)
 				size_t len = 0;
 				uint32_t seq;
 				uint64_t off;
-				int got = read_blob(f, sp->id, &data, &len, &seq, &off);
+				int got = read_blob(f, sp->id, BIG_FILE_THRESHOLD, &data, &len, &seq, &off);
 				if (got < 0) {
 					r = skg_fsck_special_unreadable(
 					    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE,
@@ -1450,11 +1458,91 @@ static void on_missing(void *ctx, unsigned type, const uint8_t *id)
 	f->errors |= ERROR_REACHABLE;
 }
 
+/* mkdir that accepts an existing directory */
+static int make_dir(const char *path)
+{
+#if defined(_WIN32)
+	int r = mkdir(path);
+#else
+	int r = mkdir(path, 0777);
+#endif
+	return r == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/*
+ * git's --lost-found: a dangling commit goes to <git_dir>/lost-found/commit/ID and anything else
+ * to lost-found/other/ID, holding the blob's content or "ID\n". Each file is written under a
+ * temporary name and renamed, so that no partial file is left. Returns false when git dies.
+ */
+static bool write_lost_found(struct fsck *f, unsigned type, const uint8_t *id)
+{
+	char h[SKG_HEXSZ + 1];
+	hex(id, h);
+	struct skg_buf dir = {0}, path = {0}, tmp = {0};
+	bool ok = true;
+	skg_buf_addf(&dir, "%s/lost-found", f->repo->git_dir_display);
+	int made = make_dir(skg_buf_str(&dir));
+	skg_buf_addf(&dir, "/%s", type == SKG_COMMIT ? "commit" : "other");
+	if (made != 0 || make_dir(skg_buf_str(&dir)) != 0) {
+		err_line(f, "error: could not create lost-found");
+		goto out;
+	}
+	skg_buf_addf(&path, "%s/%s", skg_buf_str(&dir), h);
+	skg_buf_addf(&tmp, "%s/.tmp-%s-%ld", skg_buf_str(&dir), h, (long)getpid());
+	uint8_t *data = NULL;
+	size_t len = 0;
+	if (type == SKG_BLOB) {
+		uint32_t seq;
+		uint64_t where;
+		if (read_blob(f, id, UINT64_MAX / 2, &data, &len, &seq, &where) != 0) {
+			/* git's stream of the blob fails: it dies */
+			err_line(f, "fatal: could not write '%s': %s", skg_buf_str(&path), strerror(EIO));
+			ok = false;
+			goto out;
+		}
+	}
+	FILE *fp = fopen(skg_buf_str(&tmp), "wb");
+	if (fp == NULL) {
+		err_line(f, "fatal: could not open '%s' for writing: %s", skg_buf_str(&path),
+		         strerror(errno));
+		ok = false;
+		free(data);
+		goto out;
+	}
+	bool written = type == SKG_BLOB ? fwrite(data, 1, len, fp) == len : fprintf(fp, "%s\n", h) > 0;
+	int e = written ? 0 : errno;
+	if (fclose(fp) != 0 && e == 0) {
+		e = errno;
+		written = false;
+	}
+	free(data);
+	if (!written || rename(skg_buf_str(&tmp), skg_buf_str(&path)) != 0) {
+		if (written) {
+			e = errno;
+		}
+		(void)remove(skg_buf_str(&tmp));
+		err_line(f, "fatal: could not finish '%s': %s", skg_buf_str(&path),
+		         strerror(e != 0 ? e : EIO));
+		ok = false;
+	}
+out:
+	skg_buf_release(&dir);
+	skg_buf_release(&path);
+	skg_buf_release(&tmp);
+	return ok;
+}
+
 static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct fsck *f = ctx;
+	if (f->died) {
+		return; /* git died at an earlier one */
+	}
 	if (f->show_dangling) {
 		obj_line(f, "dangling", type, id);
+	}
+	if (f->lost_found && !write_lost_found(f, type, id)) {
+		f->died = true;
 	}
 }
 
@@ -1609,6 +1697,9 @@ static void usage(void)
 	       "                           check only connectivity (objects are still hashed)\n"
 	       "      --[no-]strict        stricter checks (git fsck --strict)\n"
 	       "      --full               accepted: packs and alternates are always checked\n"
+	       "      --[no-]lost-found    write each dangling object into GIT_DIR/lost-found/:\n"
+	       "                             commit/ID holds \"ID\", other/ID a blob's content or\n"
+	       "                             the ID of a tree or tag (implies --no-reflogs)\n"
 	       "      --[no-]progress      progress lines on standard error (default: when it is a\n"
 	       "                             terminal), as git's: \"Checking objects: 42%% (N/TOTAL)\"\n"
 	       "      --threads=N          threads reading loose objects and resolving deltas, 0 to\n"
@@ -1622,7 +1713,7 @@ static void usage(void)
 	       "place (loose path, or pack and offset).\n"
 	       "\n"
 	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
-	       "directory); --verbose, --lost-found and --name-objects are not supported; the\n"
+	       "directory); --verbose and --name-objects are not supported; the\n"
 	       "contents of .gitmodules blobs are not checked; pack errors are worded by sha1kit;\n"
 	       "with --connectivity-only, corrupt loose objects are reported where git (which does\n"
 	       "not read them then) dies when it reaches one. Git dies (status 128) where a ref\n"
@@ -1662,6 +1753,8 @@ int sk_cmd_fsck(int argc, char **argv)
 		OPT_NO_PROGRESS,
 		OPT_THREADS,
 		OPT_HELP,
+		OPT_LOST_FOUND,
+		OPT_NO_LOST_FOUND,
 	};
 	static const struct option options[] = {
 	    {"git-dir", required_argument, NULL, OPT_GIT_DIR},
@@ -1686,6 +1779,8 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {"progress", no_argument, NULL, OPT_PROGRESS},
 	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"lost-found", no_argument, NULL, OPT_LOST_FOUND},
+	    {"no-lost-found", no_argument, NULL, OPT_NO_LOST_FOUND},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -1749,6 +1844,10 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_FULL:
 		case OPT_NO_FULL:
 			break;
+		case OPT_LOST_FOUND:
+		case OPT_NO_LOST_FOUND:
+			f.lost_found = c == OPT_LOST_FOUND;
+			break;
 		case OPT_PROGRESS:
 			f.progress = 1;
 			break;
@@ -1777,6 +1876,9 @@ int sk_cmd_fsck(int argc, char **argv)
 			              argv[optind]);
 		}
 		git_dir = argv[optind];
+	}
+	if (f.lost_found) {
+		f.include_reflogs = false; /* as git: objects only the reflogs keep are lost too */
 	}
 	if (f.threads == 0) {
 		f.threads = pk_online_cpus();
@@ -1901,6 +2003,10 @@ int sk_cmd_fsck(int argc, char **argv)
 	if (walked != 0) {
 		err_line(&f, "fatal: out of memory");
 		status = 128;
+		goto done;
+	}
+	if (f.died) {
+		status = 128; /* git died writing lost-found (its line is out) */
 		goto done;
 	}
 

@@ -461,6 +461,48 @@ for how in truncate garbage zlib empty rename trunc-body; do
 	done
 done
 
+# 15. --lost-found: the same lines as git, and the same files in .git/lost-found (a dangling
+# commit, blob, tree and tag; loose and packed; a branch deleted, so its commit is kept by the
+# reflog alone: --lost-found leaves reflogs out, as git).
+r=$T/lost
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git checkout -qb side && echo side >s && git add s && git commit -qm side && git checkout -q master
+	git branch -qD side
+	t=$(printf '100644 blob %s\tx\n' "$(echo lost-tree | git hash-object -w --stdin)" | git mktree)
+	git tag -a -m lost lost-tag HEAD~1 && git update-ref -d refs/tags/lost-tag
+	: "$t"
+)
+cp -r "$r" "$T/lost-g"
+cp -r "$r" "$T/lost-s"
+compare "--lost-found, loose" "$T/lost-g" --lost-found
+rm -rf "$T/lost-g/.git/lost-found"
+(cd "$T/lost-g" && git fsck --full --lost-found >/dev/null 2>&1)
+(cd "$T/lost-s" && "$SK" fsck --lost-found >/dev/null 2>&1)
+if [ -d "$T/lost-g/.git/lost-found/other" ] && diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" >/dev/null; then
+	pass
+else
+	fail "--lost-found: the files differ from git's"
+	diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" | head -5
+fi
+for d in lost-g lost-s; do
+	(cd "$T/$d" && rm -rf .git/lost-found && git repack -qad && echo packed-dangling | git hash-object -w --stdin >/dev/null)
+done
+(cd "$T/lost-g" && git fsck --full --lost-found --no-dangling >/dev/null 2>&1)
+(cd "$T/lost-s" && "$SK" fsck --lost-found --no-dangling >/dev/null 2>&1)
+if [ -d "$T/lost-g/.git/lost-found/commit" ] && diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" >/dev/null; then
+	pass
+else
+	fail "--lost-found --no-dangling, packed: the files differ from git's"
+	diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" | head -5
+fi
+if ls -a "$T/lost-s/.git/lost-found/other" | grep -q '^\.tmp'; then
+	fail "--lost-found left a temporary file"
+else
+	pass
+fi
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
