@@ -69,9 +69,11 @@ struct fsck {
 	unsigned default_refs;
 	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
-	bool incomplete; /* a pack's check stopped part way: some objects' links are unknown */
-	bool died;       /* git dies at this point of the check (its fatal line is out) */
-	bool lost_found; /* --lost-found: dangling objects are written to <git_dir>/lost-found */
+	bool incomplete;          /* a pack's check stopped part way: some objects' links are unknown */
+	bool died;                /* git dies at this point of the check (its fatal line is out) */
+	bool lost_found;          /* --lost-found: dangling objects are written to <git_dir>/lost-found */
+	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
+	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
 	/* the pack being checked (for the object callback), and its sink.pack_seq */
 	struct pk_pack *pack;
 	uint32_t pack_seq;
@@ -444,6 +446,14 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 			}
 			parsed = false;
 		} else {
+			/* a grafted or shallow commit: the parents git gives it instead (commit.c) */
+			const struct skg_graft *gr = skg_graft_find(&f->grafts, id);
+			if (gr != NULL) {
+				l.n = 0;
+				for (size_t k = 0; k < gr->nparents; k++) {
+					links_add(&l, gr->parents + k * SKG_RAWSZ, SKG_COMMIT);
+				}
+			}
 			/* the tree comes first in git's walk */
 			links_add(&l, tree, SKG_TREE);
 			if (l.n > 1) {
@@ -1655,6 +1665,15 @@ static int on_config(void *ctx, const char *key, const char *value)
 	if (strcmp(key, "fsck.skiplist") == 0) {
 		return value != NULL ? read_skiplist(f, value) : 0;
 	}
+	if (strcmp(key, "advice.graftfiledeprecated") == 0) {
+		int b = skg_config_bool(value);
+		if (b < 0) {
+			err_line(f, "fatal: bad boolean config value '%s' for '%s'", value, key);
+			return -1;
+		}
+		f->no_graft_hint = b == 0;
+		return 0;
+	}
 	if (strncmp(key, "fsck.", 5) == 0) {
 		enum skg_fsck_set_result r = skg_fsck_set_severity(&f->fopt, key + 5, value);
 		if (r != SKG_FSCK_SET_OK) {
@@ -1915,6 +1934,12 @@ int sk_cmd_fsck(int argc, char **argv)
 		goto done;
 	}
 
+	if (skg_repo_grafts(f.repo, !f.no_graft_hint, &f.grafts, &f.rep, &err) != 0) {
+		err_line(&f, "fatal: %s", err.msg);
+		status = 128;
+		goto done;
+	}
+
 	/* the object directories: the repository's, then its alternates */
 	if (add_odb(&odbs, f.repo->objects_dir_display) != 0 ||
 	    skg_for_each_alternate(f.repo, add_odb, &odbs, &f.rep, &err) < 0) {
@@ -2055,6 +2080,7 @@ done:
 	free(f.skip);
 	free(f.bad_trees);
 	free(f.specials);
+	skg_grafts_free(&f.grafts);
 	for (size_t i = 0; i < f.n_usable_packs; i++) {
 		free(f.usable_packs[i].idx);
 		free(f.usable_packs[i].pack);

@@ -79,6 +79,9 @@ enum skg_report_id {
 	SKG_R_WORKTREE_SKIPPED, /* silent: git skips a worktrees/<id> without a readable gitdir */
 	SKG_R_SETUP,            /* setup: "warning: core.bare and core.worktree do not make sense",
 	                         * "error: invalid value for 'extensions.objectformat': 'X'" */
+	SKG_R_GRAFT_BAD,        /* error "bad graft data: LINE", "duplicate graft data: LINE": unchanged */
+	SKG_R_GRAFT_DEPRECATED, /* plain "hint: Support for <GIT_DIR>/info/grafts is deprecated" and
+	                         * git's other hint lines (one report per line): unchanged */
 };
 
 /* Receiver of diagnostics; fn may be NULL (or the whole reporter pointer NULL) to drop them. */
@@ -218,6 +221,39 @@ bool skg_config_int(const char *value, int *out);
  * and the last part. Returns false (out unchanged) for a key without a section or name.
  */
 bool skg_config_canonical_key(const char *key, char *out, size_t out_size);
+
+/* ---- Grafts and shallow commits ---------------------------------------------------------------- */
+
+/* A commit whose parents git replaces: by the graft file's list, or by none (a shallow commit). */
+struct skg_graft {
+	uint8_t id[SKG_RAWSZ];
+	size_t nparents;  /* parents[0 .. nparents) */
+	uint8_t *parents; /* nparents * SKG_RAWSZ bytes (NULL when none) */
+};
+
+struct skg_grafts {
+	struct skg_graft *v; /* sorted by id, no duplicates */
+	size_t n;
+};
+
+/*
+ * The grafts git applies when it parses commits (commit.c prepare_commit_graft, shallow.c
+ * is_repository_shallow): the graft file (GIT_GRAFT_FILE, else <common>/info/grafts: per line
+ * "COMMIT [PARENT]...", hex IDs separated by one blank; empty lines and '#' lines skipped; a bad
+ * line is "error: bad graft data: LINE", a second graft of a commit "error: duplicate graft data:
+ * LINE", both ignored), then <common>/shallow (one commit per line: its parents are cut, replacing
+ * any graft). When the graft file exists git first prints its deprecation hint (reports
+ * SKG_R_GRAFT_DEPRECATED, one per line) unless `hint` is false (advice.graftFileDeprecated).
+ * Returns 0 (out filled; free with skg_grafts_free), or -1 with err set: a shallow line that is
+ * not an ID, where git dies ("bad shallow line: LINE"), or out of memory.
+ */
+int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *out,
+                    const struct skg_reporter *rep, struct skg_error *err);
+
+/* The graft of commit `id`, or NULL. */
+const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t id[SKG_RAWSZ]);
+
+void skg_grafts_free(struct skg_grafts *g);
 
 /* ---- Helpers shared by the Git layer's file readers ------------------------------------------ */
 

@@ -503,6 +503,30 @@ else
 	pass
 fi
 
+# 16. Shallow clones and grafts: git gives those commits the parents of .git/shallow (none) and
+# info/grafts (the listed ones), with its deprecation hint for the graft file, its errors for bad
+# graft lines, and advice.graftFileDeprecated.
+mkrepo "$T/up"
+git clone -q --depth 1 "file://$T/up" "$T/shallow"
+compare "shallow clone" "$T/shallow"
+compare "shallow clone, --root" "$T/shallow" --root
+git clone -q --bare --depth 2 "file://$T/up" "$T/shallow.git"
+compare "shallow bare clone, depth 2" "$T/shallow.git"
+r=$T/grafts
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	p=$(git rev-parse HEAD~1)
+	git rev-parse HEAD >.git/info/grafts
+	rm -f "$(obj_path "$r" "$p")"
+	git reflog expire --expire=now --all
+)
+compare "grafts: a commit cut from its parent" "$r"
+(cd "$r" && { echo "bad line"; git rev-parse HEAD; echo "# comment"; echo "$(git rev-parse HEAD~2) $(git rev-parse HEAD)"; } >>.git/info/grafts)
+compare "grafts: bad and duplicate lines, a second graft" "$r"
+(cd "$r" && git config advice.graftFileDeprecated false)
+compare "grafts: advice.graftFileDeprecated=false" "$r"
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
