@@ -162,7 +162,8 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
 		if (again == SKG_LOOSE_OK && obj.type != SKG_BLOB && obj.size < opt.max_size) {
 			unsigned want = obj.type, got;
 			for (unsigned known = SKG_NONE; known <= SKG_TAG; known++) {
-				int rp = skg_loose_reparse(r, file, len, path, real, known, &got, lines);
+				int rp = skg_loose_reparse(r, file, len, path, real, known, &got, NULL, NULL,
+				                           lines);
 				check(rp == SKG_REPARSE_OK && got == want && lines->count == 0,
 				      "an accepted object does not read back as git's parse_object");
 			}
@@ -171,7 +172,10 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
 	/* git's parse_object on the file as object `expect`, with each type git could know it by */
 	for (unsigned known = SKG_NONE; known <= SKG_TAG; known++) {
 		unsigned got;
-		int rp = skg_loose_reparse(r, file, len, path, expect, known, &got, lines);
+		uint8_t *content;
+		size_t clen;
+		int rp = skg_loose_reparse(r, file, len, path, expect, known, &got, &content, &clen, lines);
+		free(content);
 		check(rp >= SKG_REPARSE_OK && rp <= SKG_REPARSE_DIES, "reparse status");
 		check_lines(lines);
 		if (rp == SKG_REPARSE_OK) {

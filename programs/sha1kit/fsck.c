@@ -1176,6 +1176,32 @@ static void root(struct fsck *f, const uint8_t *id, unsigned type)
 	}
 }
 
+/* git's parse_object_buffer of a commit or tag read for a ref: false after the parser's error. */
+static bool parses(struct fsck *f, unsigned type, const uint8_t *id, const uint8_t *data, size_t len)
+{
+	char msg[512];
+	enum skg_parse_result pr = SKG_PARSE_OK;
+	struct skg_tag_links tl;
+	if (type == SKG_COMMIT) {
+		uint8_t tree[SKG_RAWSZ];
+		struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
+		l.v = l.small;
+		pr = skg_commit_links(data != NULL ? data : (const uint8_t *)"", len, tree, parent_link, &l);
+		if (l.v != l.small) {
+			free(l.v);
+		}
+	} else if (type == SKG_TAG) {
+		pr = skg_tag_links(data != NULL ? data : (const uint8_t *)"", len, &tl);
+	}
+	if (pr == SKG_PARSE_OK) {
+		return true;
+	}
+	if (skg_parse_error_format(msg, sizeof(msg), pr, id, type == SKG_TAG ? &tl : NULL) > 0) {
+		err_line(f, "error: %s", msg);
+	}
+	return false;
+}
+
 /*
  * git's parse_object() of an object that is no object to the rest of the check: when a loose file
  * of that name exists, git reads it. Returns SKG_REPARSE_DIES (git dies there: f->died is set, git's
@@ -1201,11 +1227,17 @@ static int reparse_loose(struct fsck *f, const uint8_t *id, unsigned *type)
 		int st = SKG_REPARSE_MISMATCH;
 		unsigned known = SKG_NONE; /* git has the object in memory from a link to it */
 		(void)skg_graph_known(f->graph, id, &known);
+		uint8_t *content = NULL;
+		size_t clen = 0;
 		if (r != NULL && lines != NULL) {
 			st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known,
-			                       type, lines);
+			                       type, &content, &clen, lines);
 			print_lines(f, lines);
 		}
+		if (st == SKG_REPARSE_OK && !parses(f, *type, id, content, clen)) {
+			st = SKG_REPARSE_MISMATCH; /* parse_object_buffer fails: no object to git */
+		}
+		free(content);
 		free(lines);
 		skg_loose_reader_free(r);
 		free(data);
@@ -1346,11 +1378,20 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 	}
 	hex(id, h);
 	if (!skg_graph_has(f->graph, id, &type)) {
+		/* git's fsck_cache_tree parses the tree: from its loose file, if there is one */
+		int st = reparse_loose(f, id, &type);
+		if (st == SKG_REPARSE_DIES) {
+			return 1;
+		}
+		if (st == SKG_REPARSE_OK) {
+			goto valid;
+		}
 		err_line(f, "error: %s: invalid sha1 pointer in cache-tree", h);
 		add_errors(f, ERROR_REFS);
 		*descend = false;
 		return 0;
 	}
+valid:
 	root(f, id, type);
 	if (type != SKG_TREE && type != SKG_NONE) { /* unknown: in a pack whose check stopped */
 		err_line(f, "error in %s %s: non-tree in cache-tree", tname(type), h);
@@ -1987,8 +2028,8 @@ int sk_cmd_fsck(int argc, char **argv)
 		err_line(&f, "notice: No default references");
 		f.show_unreachable = false;
 	}
-	if (f.keep_cache && check_index(&f) < 0) {
-		status = 128;
+	if (f.keep_cache && (check_index(&f) < 0 || f.died)) {
+		status = 128; /* the index cannot be read, or git died reading what it names */
 		goto done;
 	}
 

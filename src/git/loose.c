@@ -1257,9 +1257,13 @@ static int reparse_stream(struct skg_loose_reader *r, const uint8_t *data, size_
 }
 
 int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type,
-                      struct skg_lines *lines)
+                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type, uint8_t **content,
+                      size_t *content_len, struct skg_lines *lines)
 {
+	if (content != NULL) {
+		*content = NULL;
+		*content_len = 0;
+	}
 	char hex[SKG_HEXSZ + 1];
 	uint8_t hdr[HEADER_BUF + 1];
 	size_t produced = 0;
@@ -1323,15 +1327,21 @@ int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t le
 		goto dies;
 	}
 	int same = reparse_same(&obj, buf, (size_t)obj.size, id, lines);
-	free(buf);
-	if (same < 0) {
-		return SKG_REPARSE_DIES;
-	}
-	if (!same) {
+	if (same <= 0) {
+		free(buf);
+		if (same < 0) {
+			return SKG_REPARSE_DIES;
+		}
 		skg_lines_add(lines, "error: ", "hash mismatch %s", hex);
 		return SKG_REPARSE_MISMATCH;
 	}
 	*type = obj.type;
+	if (content != NULL) {
+		*content = buf;
+		*content_len = (size_t)obj.size;
+	} else {
+		free(buf);
+	}
 	return SKG_REPARSE_OK;
 dies:
 	/* read_object_file_extended(): the loose file is there, so git dies */

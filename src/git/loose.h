@@ -242,16 +242,16 @@ enum skg_reparse_result {
  * (stream_object_signature: what follows the end of the zlib stream is not looked at); anything
  * else is read whole by read_object_file(), header and content (object-file.c:
  * loose_object_info, unpack_loose_header, unpack_loose_rest), and hashed. On SKG_REPARSE_OK,
- * *type gets the object's type (git then has it, parsed). Lines (replaced) in git's words: "object file
- * PATH is empty", "unable to unpack ID header", "header for ID too long, exceeds 32 bytes",
- * "unable to parse ID header", zlib's "inflate: ..." errors, "corrupt loose object 'ID'", "garbage
- * at end of loose object 'ID'", "hash mismatch ID", and where git dies "fatal: loose object ID
- * (stored in PATH) is corrupt" (or "fatal: invalid object type"). Returns an enum
- * skg_reparse_result.
+ * *type gets the object's type and, when content is not NULL, *content a malloc'd copy of the
+ * content read whole (*content_len bytes; NULL for a streamed blob): git parses it next. Lines (replaced) in
+ * git's words: "object file PATH is empty", "unable to unpack ID header", "header for ID too long, exceeds 32
+ * bytes", "unable to parse ID header", zlib's "inflate: ..." errors, "corrupt loose object 'ID'", "garbage at
+ * end of loose object 'ID'", "hash mismatch ID", and where git dies "fatal: loose object ID (stored in PATH)
+ * is corrupt" (or "fatal: invalid object type"). Returns an enum skg_reparse_result.
  */
 int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type,
-                      struct skg_lines *lines);
+                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type, uint8_t **content,
+                      size_t *content_len, struct skg_lines *lines);
 
 /*
  * The line that reports a collision attack in the object named `hex` at `path` (without the

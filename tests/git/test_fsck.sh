@@ -527,6 +527,44 @@ compare "grafts: bad and duplicate lines, a second graft" "$r"
 (cd "$r" && git config advice.graftFileDeprecated false)
 compare "grafts: advice.graftFileDeprecated=false" "$r"
 
+# 14b. What git parses again after its object pass (found by the new-user trial): a ref at a loose
+# commit or tag its parser refuses (the parser's error, then "invalid sha1 pointer"); the index's
+# cache-tree naming a corrupt loose tree (git dies) or a loose file with another object inside
+# ("hash mismatch"); a cache-tree tree that the object pass did not reach because it stopped at
+# objects/xx being a file (git parses it from its file: no error).
+r=$T/bogus-commit-ref
+mkrepo "$r"
+(cd "$r" && printf 'tree \nauthor A <a@b> 1 +0000\ncommitter A <a@b> 1 +0000\n\nm\n' |
+	git hash-object -w --literally -t commit --stdin >.git/refs/heads/other)
+compare "a branch at a commit git cannot parse" "$r"
+(cd "$r" && cp .git/refs/heads/other .git/refs/heads/master)
+compare "HEAD's branch at a commit git cannot parse" "$r"
+r=$T/bogus-tag-ref
+mkrepo "$r"
+(cd "$r" && printf 'object %s\ntype bogus\ntag x\ntagger A <a@b> 1 +0000\n\nm\n' "$(git rev-parse HEAD)" |
+	git hash-object -w --literally -t tag --stdin >.git/refs/heads/other)
+compare "a branch at a tag git cannot parse" "$r"
+for how in garbage empty truncate rename; do
+	r=$T/cache-tree-$how
+	mkrepo "$r"
+	id=$(cd "$r" && git rev-parse HEAD^{tree})
+	p=$(obj_path "$r" "$id")
+	chmod u+w "$p"
+	case $how in
+	garbage) echo garbage >"$p" ;;
+	empty) : >"$p" ;;
+	truncate) head -c 5 "$p" >"$p.t" && mv "$p.t" "$p" ;;
+	rename) cp "$(obj_path "$r" "$(cd "$r" && git rev-parse HEAD:f1)")" "$p.t" && mv -f "$p.t" "$p" ;;
+	esac
+	compare "the cache-tree's root tree corrupt: $how" "$r"
+done
+r=$T/scan-stop
+mkrepo "$r"
+(cd "$r" && git update-index --refresh -q >/dev/null; echo x >.git/objects/ab)
+if [ -z "${SK_WINDOWS:-}" ] && [ ! -d "$T/scan-stop/.git/objects/ab" ]; then
+	compare "objects/ab is a file: the scan stops there" "$r"
+fi
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
