@@ -931,7 +931,9 @@ static void check_packs(struct fsck *f, const char *objdir, uint64_t *count)
 		struct skg_buf idx = {0}, pack = {0};
 		skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), names[i]);
 		skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(strlen(names[i]) - 4), names[i]);
-		if (access(skg_buf_str(&pack), F_OK) == 0) {
+		struct stat st;
+		/* git's add_packed_git: a .pack that is not a regular file is no pack (silently) */
+		if (stat(skg_buf_str(&pack), &st) == 0 && S_ISREG(st.st_mode)) {
 			if (count != NULL) {
 				*count += idx_count(skg_buf_str(&idx));
 			} else {

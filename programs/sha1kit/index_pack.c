@@ -348,6 +348,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:q", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
+			if (*optarg == '\0') {
+				/* refused before any work: nothing is printed, nothing is written */
+				sk_usage_error(CMD, CMD ": -o: the idx file name is empty");
+			}
 			out_name = optarg;
 			break;
 		case 'q':

@@ -232,6 +232,13 @@ for what in pack idx; do
 	fi
 done
 
+# 7a. A .pack that is a directory: git's add_packed_git takes no such pack, silently; its idx's
+#     objects are missing.
+r=$T/pack-dir
+mkrepo "$r"
+(cd "$r" && git repack -qad && git prune-packed && p=$(ls .git/objects/pack/*.pack) && rm -f "$p" && mkdir "$p")
+compare "a .pack that is a directory" "$r"
+
 # 7b. Packs git cannot open through their idx (the idx's fan-out or size, the pack's trailer
 #     against the idx's copy, the object count): the pack is reported and its objects are missing
 #     to the rest of the check, so the refs and links to them are broken: the same exit bits as git.

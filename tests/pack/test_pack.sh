@@ -364,6 +364,13 @@ else
 	refused "index-pack --verify with a FIFO as the idx" "not a regular file" $? "$S/err"
 fi
 
+# -o with an empty name: a usage error before any work (nothing on stdout, no file).
+"$SK" index-pack -o '' "$S/self.pack" >"$S/out" 2>"$S/err"
+rc=$?
+mapfile -t l <"$S/err"
+[ $rc = 1 ] && [ ! -s "$S/out" ] && [ "${l[0]}" = "sha1kit: index-pack: -o: the idx file name is empty" ] && ok ||
+	bad "index-pack -o '': exit $rc, stdout $(wc -c <"$S/out") bytes, stderr: ${l[*]}"
+
 # --threads: the range in the error and in --help.
 for cmd in index-pack verify-pack; do
 	for n in 1025 -1 x 99999999999999999999 ' 3' +3 ''; do
