@@ -38,6 +38,8 @@
 
 #define CMD          "fsck"
 #define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
+/* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
+#define BIG_FILE_THRESHOLD ((uint64_t)512 << 20)
 
 /* git fsck's exit status bits (builtin/fsck.c). */
 enum {
@@ -99,6 +101,14 @@ struct fsck {
 		uint64_t offset;
 	} * specials;
 	size_t n_specials, cap_specials;
+	/* objects of those packs that cannot be read (git marks them bad when it tries), or that read
+	 * back with another ID (mismatch), and their pack */
+	struct bad_packed {
+		uint8_t id[SKG_RAWSZ];
+		bool mismatch;
+		char *pack;
+	} * bad_packed;
+	size_t n_bad_packed;
 	/* the packs git reads objects from (their idx passed pk_git_usable), in check order */
 	struct pack_paths {
 		char *idx, *pack;
@@ -763,25 +773,120 @@ static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pa
 	}
 }
 
-/*
- * A pack whose check stopped at a corrupt object: the objects not reached are still in git's
- * object store (git reads each one from the pack when it needs it, through the idx), so they are
- * present to the walk, their links unknown. With part of the graph unknown, objects only they
- * link to would look dangling: the dangling and unreachable lines are left out then.
- */
-static void add_unread(struct fsck *f, const struct pk_file *idx, const struct pk_error *err)
+/* An object of a pack that cannot be read (git's mark_bad_packed_object when its object store
+ * tries), or that reads back with another ID (mismatch). */
+static void remember_bad_packed(struct fsck *f, const uint8_t *id, bool mismatch, const char *pack_path)
 {
-	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
-	const uint8_t *id;
+	struct bad_packed *v = realloc(f->bad_packed, (f->n_bad_packed + 1) * sizeof(*v));
+	if (v == NULL) {
+		return;
+	}
+	f->bad_packed = v;
+	memcpy(v[f->n_bad_packed].id, id, SKG_RAWSZ);
+	v[f->n_bad_packed].mismatch = mismatch;
+	v[f->n_bad_packed].pack = strdup(pack_path);
+	if (v[f->n_bad_packed].pack != NULL) {
+		f->n_bad_packed++;
+	}
+}
+
+/* An idx entry: its pack offset and ID (in the idx). */
+struct idx_ent {
 	uint64_t off;
-	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &id, &off); k++) {
-		/* the object the check stopped on cannot be read (git's parse of it fails too) */
-		bool bad = err->has_offset && off == err->offset;
-		if (skg_graph_add_unread(f->graph, id, !bad) != 0) {
-			break;
+	const uint8_t *id;
+};
+
+static int cmp_idx_ent(const void *a, const void *b)
+{
+	const struct idx_ent *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * A pack whose check stopped at a corrupt object: as git's verify_packfile, every object its idx
+ * lists is read on its own through the idx, in pack order, and checked like the others (those the
+ * check had reached are in the graph already). An object that cannot be read is present to git but
+ * unreadable (its idx lists it), unless it is the delta base whose failure stopped the read of
+ * another object: git marks such a base bad (unpack_entry), and then it is no object at all (links
+ * to it are broken). A ref naming either makes git die (dies_bad_packed). One that reads back with
+ * another ID is present but unreadable ("hash mismatch" for a ref). Findings are git's; the pack's own error
+ * was printed by the caller, in sha1kit's words.
+ */
+static void check_rest(struct fsck *f, const struct pk_file *file, const struct pk_file *idx,
+                       const char *pack_path)
+{
+	enum { READ_OK, UNREADABLE, MISMATCH, BAD };
+	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
+	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
+	if (e == NULL || state == NULL) {
+		free(e);
+		free(state);
+		f->incomplete = true;
+		return;
+	}
+	uint64_t n = 0;
+	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &e[n].id, &e[n].off);
+	     k++) {
+		n++;
+	}
+	qsort(e, (size_t)n, sizeof(*e), cmp_idx_ent);
+	for (uint64_t k = 0; k < n; k++) {
+		if (skg_graph_has(f->graph, e[k].id, NULL)) {
+			continue; /* checked before the check stopped */
+		}
+		unsigned type;
+		uint8_t *data = NULL;
+		uint64_t len = 0;
+		struct pk_error err;
+		int rc = pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
+		                        BIG_FILE_THRESHOLD, &type, &data, &len, &err);
+		if (rc == 1) {
+			/* a blob git streams: present, not read again here */
+			(void)skg_graph_add_unread(f->graph, e[k].id, true);
+			continue;
+		}
+		if (rc != 0) {
+			if (state[k] == READ_OK) {
+				state[k] = UNREADABLE;
+			}
+			if (err.has_offset && err.offset != e[k].off) {
+				/* the read failed at a delta base: git marks that base bad */
+				struct idx_ent key = {err.offset, NULL};
+				struct idx_ent *b = bsearch(&key, e, (size_t)n, sizeof(*e), cmp_idx_ent);
+				if (b != NULL) {
+					state[b - e] = BAD;
+				}
+			}
+			continue;
+		}
+		char hdr[SKG_HEADER_MAX];
+		size_t hl = skg_object_header(hdr, type, len);
+		sha1kit_dc_ctx c;
+		uint8_t got[SKG_RAWSZ];
+		sha1kit_dc_init(&c, NULL);
+		sha1kit_dc_update(&c, hdr, hl);
+		sha1kit_dc_update(&c, data, (size_t)len);
+		if (sha1kit_dc_final(&c, got, NULL) == SHA1KIT_DC_COLLISION ||
+		    memcmp(got, e[k].id, SKG_RAWSZ) != 0) {
+			state[k] = MISMATCH;
+		} else {
+			struct sink s = {f, NULL, -1, f->pack_seq, e[k].off};
+			check_object(&s, type, e[k].id, data, (size_t)len, NULL);
+		}
+		free(data);
+		meter_add(f, 1);
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		if (state[k] == UNREADABLE || state[k] == MISMATCH) {
+			(void)skg_graph_add_unread(f->graph, e[k].id, false);
+		}
+		if (state[k] != READ_OK) {
+			remember_bad_packed(f, e[k].id, state[k] == MISMATCH, pack_path);
 		}
 	}
-	f->incomplete = true;
+	free(state);
+	free(e);
 }
 
 /* A pack git reads objects from: where the end's checks (check_specials) look for blobs. */
@@ -849,7 +954,7 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 		pk_report(CMD, pack_path, &err);
 		add_errors(f, ERROR_PACK | (err.collision ? ERROR_COLLISION : 0));
 		if (usable) {
-			add_unread(f, &idx, &err);
+			check_rest(f, &file, &idx, pack_path);
 		}
 		goto out;
 	}
@@ -990,9 +1095,6 @@ static int cmp_special(const void *a, const void *b)
 	       : checked_before(y->pack_seq, y->offset, x->pack_seq, x->offset) ? 1
 	                                                                        : 0;
 }
-
-/* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
-#define BIG_FILE_THRESHOLD ((uint64_t)512 << 20)
 
 /*
  * The content of blob `id` as git's object store reads it: from the packs git uses, else a loose
@@ -1207,8 +1309,8 @@ static bool parses(struct fsck *f, unsigned type, const uint8_t *id, const uint8
 /*
  * git's parse_object() of an object that is no object to the rest of the check: when a loose file
  * of that name exists, git reads it. Returns SKG_REPARSE_DIES (git dies there: f->died is set, git's
- * lines are out), SKG_REPARSE_OK (git reads it after all: *type), or SKG_REPARSE_MISMATCH (not an
- * object to git, also when there is no such file).
+ * lines are out), SKG_REPARSE_OK (git reads it after all: *type), SKG_REPARSE_MISMATCH (not an
+ * object to git), or -1 when there is no such file.
  */
 static int reparse_loose(struct fsck *f, const uint8_t *id, unsigned *type)
 {
@@ -1249,7 +1351,31 @@ static int reparse_loose(struct fsck *f, const uint8_t *id, unsigned *type)
 		}
 		return st; /* git reads the first loose file it finds */
 	}
-	return SKG_REPARSE_MISMATCH;
+	return -1;
+}
+
+/*
+ * git's parse_object of a packed object the check could not read: the read fails, git marks the
+ * object bad and dies ("packed object ... is corrupt", read_object_file_extended); one that reads
+ * with another ID gives "hash mismatch" and is no object. True when git dies.
+ */
+static bool dies_bad_packed(struct fsck *f, const uint8_t *id)
+{
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		if (memcmp(f->bad_packed[i].id, id, SKG_RAWSZ) == 0) {
+			char h[SKG_HEXSZ + 1];
+			hex(id, h);
+			if (f->bad_packed[i].mismatch) {
+				err_line(f, "error: hash mismatch %s", h);
+				return false;
+			}
+			err_line(f, "fatal: packed object %s (stored in %s) is corrupt", h,
+			         f->bad_packed[i].pack);
+			f->died = true;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* git's fsck_handle_ref; false when git dies there */
@@ -1259,7 +1385,7 @@ static bool handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 	char h[SKG_HEXSZ + 1];
 	if (!skg_graph_has(f->graph, id, &type)) {
 		int st = reparse_loose(f, id, &type);
-		if (st == SKG_REPARSE_DIES) {
+		if (st == SKG_REPARSE_DIES || (st < 0 && dies_bad_packed(f, id))) {
 			return false;
 		}
 		if (st == SKG_REPARSE_OK) {
@@ -1382,7 +1508,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 	if (!skg_graph_has(f->graph, id, &type)) {
 		/* git's fsck_cache_tree parses the tree: from its loose file, if there is one */
 		int st = reparse_loose(f, id, &type);
-		if (st == SKG_REPARSE_DIES) {
+		if (st == SKG_REPARSE_DIES || (st < 0 && dies_bad_packed(f, id))) {
 			return 1;
 		}
 		if (st == SKG_REPARSE_OK) {
@@ -2123,6 +2249,10 @@ done:
 	free(f.skip);
 	free(f.bad_trees);
 	free(f.specials);
+	for (size_t i = 0; i < f.n_bad_packed; i++) {
+		free(f.bad_packed[i].pack);
+	}
+	free(f.bad_packed);
 	skg_grafts_free(&f.grafts);
 	for (size_t i = 0; i < f.n_usable_packs; i++) {
 		free(f.usable_packs[i].idx);

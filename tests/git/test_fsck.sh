@@ -208,8 +208,9 @@ mkrepo "$r"
 (cd "$r" && echo staged >staged && git add staged && rm -f "$(obj_path . "$(git rev-parse :staged)")")
 compare "index entry at a missing blob" "$r"
 
-# 7. Packs: a flipped byte in the pack and in the idx: both fail with git's exit bit for packs,
-#    naming the file (the wording of pack errors is sha1kit's own).
+# 7. Packs: a flipped byte in the pack and in the idx: git's exit status (the pack bit, or 128
+#    where git dies reading an object it needs), the file named (the wording of pack errors is
+#    sha1kit's own).
 for what in pack idx; do
 	r=$T/flip-$what
 	mkrepo "$r"
@@ -223,8 +224,7 @@ for what in pack idx; do
 	grc=$?
 	(cd "$r" && "$SK" fsck >/dev/null 2>"$T/flip.err")
 	src=$?
-	# git dies (128) on some corruptions of a pack; sha1kit reports them and goes on
-	if { [ "$grc" = 128 ] || [ $((grc & 4)) -ne 0 ]; } && [ $((src & 4)) -ne 0 ] && grep -q "pack-" "$T/flip.err"; then
+	if [ "$grc" = "$src" ] && { [ "$src" = 128 ] || [ $((src & 4)) -ne 0 ]; } && grep -q "pack-" "$T/flip.err"; then
 		pass
 	else
 		fail "flipped byte in the $what: git exits $grc, sha1kit $src (want bit 4)"
@@ -266,9 +266,11 @@ for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
 	fi
 done
 
-# 7c. A corrupt object inside a pack git can open: git reads the other objects through the idx,
-#     so they are present (nothing missing, no broken link); the corrupt one cannot be parsed for
-#     a ref or reflog entry. The same exit bits as git wherever git does not die (128).
+# 7c. A corrupt object inside a pack git can open: as git, every object is read through the idx
+#     on its own; one that cannot be read is present but unreadable, or, the base of a delta that
+#     failed, no object; git dies when a ref or the cache-tree names one. The same stdout (broken
+#     links, missing and dangling objects) and exit status as git, 128 included; then a byte
+#     flipped every 5 bytes of a pack with deltas, tags, trees and blobs.
 for at in 12 13 40 200 300 400 500 -100 -60; do
 	r=$T/corrupt-obj$at
 	mkrepo "$r"
@@ -280,17 +282,63 @@ for at in 12 13 40 200 300 400 500 -100 -60; do
 	[ "$off" -lt 0 ] && off=$((size + at))
 	[ "$off" -lt $((size - 20)) ] || continue
 	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
-	(cd "$r" && git fsck --full >/dev/null 2>&1)
+	(cd "$r" && git fsck --full >"$T/cg.out" 2>/dev/null)
 	grc=$?
 	(cd "$r" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
 	src=$?
-	if [ "$grc" = 128 ] && [ $((src & 4)) -ne 0 ] || [ "$grc" = "$src" ]; then
+	if [ "$grc" = "$src" ] && cmp -s <(sort "$T/cg.out") <(sort "$T/co.out"); then
 		pass
 	else
 		fail "a corrupt object in a pack (byte $at of $size): git exits $grc, sha1kit $src"
 		head -5 "$T/co.err" "$T/co.out"
 	fi
 done
+# (not under Wine: 300 starts of the program there take minutes)
+r=$T/flips
+[ -n "${SK_WINDOWS:-}" ] || git init -q "$r"
+(
+	cd "$r" || exit 1
+	for i in 1 2 3 4; do
+		seq 1 $((i * 50)) >"f$i"
+		mkdir -p d
+		echo "x$i" >>d/g
+		git add .
+		git commit -qm "c$i"
+	done
+	git tag -a -m t v1
+	git repack -adq
+	git prune-packed
+)
+nflip=0
+badflip=0
+size=0
+if [ -z "${SK_WINDOWS:-}" ]; then
+	p=$(ls "$r"/.git/objects/pack/*.pack)
+	size=$(stat -c %s "$p")
+fi
+for at in $(seq 12 5 $((size - 21))); do
+	rm -rf "$T/flip"
+	cp -r "$r" "$T/flip"
+	f=$(ls "$T"/flip/.git/objects/pack/*.pack)
+	chmod u+w "$f"
+	printf '\x5a' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>/dev/null)
+	grc=$?
+	(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>/dev/null)
+	src=$?
+	nflip=$((nflip + 1))
+	if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out"); then
+		badflip=$((badflip + 1))
+		[ "$badflip" -le 3 ] && echo "    byte $at of $size: git exits $grc, sha1kit $src"
+	fi
+done
+if [ -n "${SK_WINDOWS:-}" ]; then
+	:
+elif [ "$nflip" -gt 250 ] && [ "$badflip" = 0 ]; then
+	pass
+else
+	fail "a byte flipped in a pack: $badflip of $nflip corruptions differ from git"
+fi
 
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).
