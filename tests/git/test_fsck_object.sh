@@ -390,7 +390,7 @@ for url in '-a./foo' '--upload-pack=x' '../../..//test/foo.git' '../../../../../
 	'http::one.example.com/foo.git' 'http::://one.example.com/foo.git' 'http:///one.example.com/foo.git' \
 	'https://u%0a@example.com/' 'https://u:p%0a@example.com/' 'https://ex%0aample.com/' 'ftp://example.com/a%0Ab' \
 	'ftps::https://example.com/%0a' '"https://example.com/a\nb"' '"https://a\nb@example.com/"' \
-	'"http::a\nb://example.com/"'; do
+	'"http::a\nb://example.com/"' '"./a\nb:c"' '"https://h/a\nb:c"' '"https://u:p\nq:r@h/"'; do
 	gm '[submodule "a"]' "	url = $url"
 	check_gm "gitmodules: bad url $url" "$GMU"
 done
