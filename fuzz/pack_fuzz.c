@@ -9,7 +9,9 @@
  * time; objects are limited to 1 MiB. A pack that is accepted must give consistent results: every
  * object typed, delta depths and bases coherent, and the idx files of versions 1 and 2 (and with a
  * 64-bit offset table) well formed, with pk_idx_params recovering the parameters they were built
- * with.
+ * with. Every object of an accepted pack is then read back through each idx (pk_idx_find,
+ * pk_read_object) and must hash to its ID; a rejected pack is read from offset 12 without an idx,
+ * which must fail or succeed cleanly.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +28,39 @@ static void check(int cond, const char *what)
 	if (!cond) {
 		fprintf(stderr, "pack_fuzz: invariant failed: %s\n", what);
 		abort();
+	}
+}
+
+/* Every object through the idx: found at its offset, read whole, with the ID it has in the pack. */
+static void check_reads(const struct pk_pack *pack, const uint8_t *idx, size_t len)
+{
+	check(pk_idx_count(idx, len) == pack->nr, "idx count");
+	for (uint32_t i = 0; i < pack->nr; i++) {
+		const struct pk_object *o = &pack->objs[i];
+		uint64_t off;
+		check(pk_idx_find(idx, len, o->id, &off), "object not found through the idx");
+		if (off != o->offset) {
+			continue; /* a duplicate object: the idx lists one of its copies */
+		}
+		unsigned type;
+		uint8_t *content;
+		uint64_t n;
+		struct pk_error err;
+		check(pk_read_object(pack->data, pack->len, idx, len, off, (uint64_t)1 << 20, &type, &content,
+		                     &n, &err) == 0,
+		      "object of an accepted pack not readable through its idx");
+		check(type == o->real_type, "type read differs");
+		static const char *const names[] = {"", "commit", "tree", "blob", "tag"};
+		char hdr[32];
+		int h = snprintf(hdr, sizeof(hdr), "%s %llu", names[type], (unsigned long long)n);
+		sha1kit_fast_ctx c;
+		uint8_t id[SHA1KIT_DIGEST_SIZE];
+		sha1kit_fast_init(&c);
+		sha1kit_fast_update(&c, hdr, (size_t)h + 1);
+		sha1kit_fast_update(&c, content, (size_t)n);
+		sha1kit_fast_final(&c, id);
+		check(memcmp(id, o->id, sizeof(id)) == 0, "object read through the idx has another ID");
+		free(content);
 	}
 }
 
@@ -48,6 +83,7 @@ static void check_idx(const struct pk_pack *pack, unsigned version, uint64_t lim
 	uint64_t l;
 	pk_idx_params(idx, len, &v, &l);
 	check(v == version, "idx version not recovered");
+	check_reads(pack, idx, len);
 	if (version == 2 && len > min) {
 		/* The 64-bit table is used: the limit recovered must give the same file. */
 		uint8_t *again;
@@ -110,6 +146,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		check(err.msg[0] != '\0', "error without a message");
 		check(!err.has_offset || err.offset <= len, "error offset past the end");
+		unsigned type;
+		uint8_t *content;
+		uint64_t n;
+		if (pk_read_object(buf, len, (const uint8_t *)"", 0, 12, (uint64_t)1 << 20, &type, &content,
+		                   &n, &err) == 0) {
+			check(type >= 1 && type <= 4, "type read");
+			free(content);
+		}
 	}
 	free(buf);
 	return 0;

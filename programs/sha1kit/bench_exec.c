@@ -121,9 +121,9 @@ static int run_bench_program(const char *command, int argc, char **argv)
 		args[k++] = argv[i];
 
 	for (size_t i = 0; i < places.n; i++) {
-		snprintf(path, sizeof(path), "%s%s" BENCH_PROGRAM, places.dir[i],
-		         strcmp(places.dir[i], "/") ? "/" : "");
-		if (access(path, F_OK) != 0)
+		int w = snprintf(path, sizeof(path), "%s%s" BENCH_PROGRAM, places.dir[i],
+		                 strcmp(places.dir[i], "/") ? "/" : "");
+		if (w < 0 || (size_t)w >= sizeof(path) || access(path, F_OK) != 0)
 			continue;
 		fflush(NULL);
 		execv(path, args);

@@ -40,6 +40,8 @@ void sk_error(int errnum, const char *fmt, ...) SK_PRINTF(2, 3);
  * (unless fmt is NULL, e.g. when getopt_long already printed it), then the "Try ... --help" line,
  * and exit with SK_EXIT_FAILURE. */
 SK_NORETURN void sk_usage_error(const char *cmd, const char *fmt, ...) SK_PRINTF(2, 3);
+/* sk_usage_error with the exit status `status` (fsck: 129, git's status for a usage error). */
+SK_NORETURN void sk_usage_exit(int status, const char *cmd, const char *fmt, ...) SK_PRINTF(3, 4);
 
 /* Flush and check standard output (and close standard input when `closed_stdin` is set, as it was
  * read). On a failure print "sha1kit: write error: REASON" and add SK_EXIT_FAILURE to `status`.

@@ -35,7 +35,8 @@
 #include "repo.h"
 #include "trailer.h"
 
-#define CMD "fsck"
+#define CMD          "fsck"
+#define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
 
 /* git fsck's exit status bits (builtin/fsck.c). */
 enum {
@@ -56,6 +57,7 @@ struct fsck {
 	struct skg_reporter rep;
 	/* the object directories, and a reader for the walk's loose trees (reload_tree) */
 	char **odb_dirs;
+	size_t n_odb_dirs;
 	struct skg_loose_reader **walk_readers; /* one per thread of the walk */
 	bool show_dangling, show_unreachable, show_root, show_tags, connectivity_only, include_reflogs,
 	    keep_cache;
@@ -67,8 +69,10 @@ struct fsck {
 	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
 	bool incomplete; /* a pack's check stopped part way: some objects' links are unknown */
-	/* the pack being checked (for the object callback) */
+	bool died;       /* git dies at this point of the check (its fatal line is out) */
+	/* the pack being checked (for the object callback), and its sink.pack_seq */
 	struct pk_pack *pack;
+	uint32_t pack_seq;
 	/* git's progress line on stderr ("Checking objects: 42% (159622/380053)"), under lock */
 	struct meter {
 		const char *title;
@@ -83,6 +87,19 @@ struct fsck {
 		const char *why;
 	} * bad_trees;
 	size_t n_bad_trees;
+	/* blobs trees name .gitmodules / .gitattributes (fopt.found), under lock: checked at the end */
+	struct special {
+		uint8_t id[SKG_RAWSZ];
+		unsigned kinds;    /* enum skg_fsck_special, ORed */
+		uint32_t pack_seq; /* the first tree naming it in git's order (struct sink) */
+		uint64_t offset;
+	} * specials;
+	size_t n_specials, cap_specials;
+	/* the packs git reads objects from (their idx passed pk_git_usable), in check order */
+	struct pack_paths {
+		char *idx, *pack;
+	} * usable_packs;
+	size_t n_usable_packs;
 };
 
 /* ---- printing ---------------------------------------------------------------------------------- */
@@ -97,6 +114,10 @@ struct sink {
 	struct fsck *f;
 	struct skg_buf *buf;
 	int odb; /* the object directory (index in f->odb_dirs) of a loose object; -1 in a pack */
+	/* where the object checked is in git's order of checks: 0 for a loose object (all come
+	 * first), else 1 + its pack's index in f->usable_packs, and its offset in that pack */
+	uint32_t pack_seq;
+	uint64_t offset;
 };
 
 static void sink_vline(struct sink *s, char stream, const char *fmt, va_list ap)
@@ -196,7 +217,7 @@ static void sink_write(struct fsck *f, const char *text, size_t len)
 static void err_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
 static void err_line(struct fsck *f, const char *fmt, ...)
 {
-	struct sink s = {f, NULL, -1};
+	struct sink s = {f, NULL, -1, 0, 0};
 	va_list ap;
 	va_start(ap, fmt);
 	sink_vline(&s, 'e', fmt, ap);
@@ -206,7 +227,7 @@ static void err_line(struct fsck *f, const char *fmt, ...)
 static void out_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
 static void out_line(struct fsck *f, const char *fmt, ...)
 {
-	struct sink s = {f, NULL, -1};
+	struct sink s = {f, NULL, -1, 0, 0};
 	va_list ap;
 	va_start(ap, fmt);
 	sink_vline(&s, 'o', fmt, ap);
@@ -449,7 +470,7 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 			 * Checks and links in one decode. git prints the walk's decode error (below)
 			 * before the findings: they wait in `held` until then (nearly always empty).
 			 */
-			struct sink hs = {f, &held, s->odb};
+			struct sink hs = {f, &held, s->odb, s->pack_seq, s->offset};
 			tree_result =
 			    skg_fsck_tree(id, data, len, &f->fopt, on_finding, &hs, tree_link, &l, &te);
 			tree_checked = true;
@@ -482,7 +503,8 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		} else {
 			s_err(s, "error: %s: object corrupt or missing", h);
 		}
-		add_errors(f, ERROR_OBJECT);
+		/* in a pack, git's verify_pack fails too: its callback returned an error */
+		add_errors(f, ERROR_OBJECT | (s->pack_seq > 0 ? ERROR_PACK : 0));
 		goto out;
 	}
 	if (held.len > 0) {
@@ -493,7 +515,9 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		int r = tree_checked ? tree_result
 		                     : skg_fsck_object(type, id, data, len, &f->fopt, on_finding, s);
 		if (r != 0 && !skipped(f, id)) {
-			add_errors(f, ERROR_OBJECT);
+			/* git's fsck_loose counts a failed check as ERROR_OBJECT; in a pack, the check
+			 * is verify_pack's callback, whose failure is ERROR_PACK */
+			add_errors(f, s->pack_seq > 0 ? ERROR_PACK : ERROR_OBJECT);
 			goto graph;
 		}
 	}
@@ -549,7 +573,7 @@ static void sink_lines(struct sink *s, const struct skg_lines *lines)
 /* The lines a Git-layer reader made (each ends with a newline), on standard error. */
 static void print_lines(struct fsck *f, const struct skg_lines *lines)
 {
-	struct sink s = {f, NULL, -1};
+	struct sink s = {f, NULL, -1, 0, 0};
 	sink_lines(&s, lines);
 }
 
@@ -612,7 +636,7 @@ static void *loose_thread(void *arg)
 			break;
 		}
 		struct skg_buf buf = {0};
-		struct sink s = {w->f, &buf, w->odb};
+		struct sink s = {w->f, &buf, w->odb, 0, 0};
 		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
 		int rc = reader == NULL
 		             ? SKG_LOOSE_WALK_NOMEM
@@ -703,7 +727,7 @@ static int check_loose(struct fsck *f, const char *objdir, int odb)
 static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
 	struct fsck *f = ctx;
-	struct sink s = {f, NULL, -1};
+	struct sink s = {f, NULL, -1, f->pack_seq, f->pack->objs[i].offset};
 	check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
 	meter_add(f, 1);
 }
@@ -715,28 +739,13 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /*
- * The object count of an idx (its first n bytes at h): the last fan-out entry, after the v2
- * header or at the start of a v1 idx (gitformat-pack(5)); 0 when too short.
- */
-static uint64_t idx_fanout_count(const uint8_t *h, uint64_t n)
-{
-	static const uint8_t v2[8] = {0xff, 't', 'O', 'c', 0, 0, 0, 2};
-	size_t fanout = n >= 8 && memcmp(h, v2, sizeof(v2)) == 0 ? 8 : 0;
-	if (n < fanout + 256 * 4) {
-		return 0;
-	}
-	const uint8_t *p = h + fanout + 255 * 4;
-	return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
-}
-
-/*
  * Room in the graph for the objects the idx lists (its fan-out's last entry), so that the table does
  * not grow while the threads add to it. A hint, bounded by what the idx and pack can hold: a corrupt
  * idx is found later by the check itself.
  */
 static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pack_len)
 {
-	uint64_t n = idx_fanout_count(idx->data, idx->len);
+	uint64_t n = pk_idx_count(idx->data, (size_t)idx->len);
 	if (n <= idx->len / 24 && n <= pack_len / 2) {
 		(void)skg_graph_reserve(f->graph, skg_graph_count(f->graph) + n);
 	}
@@ -748,26 +757,37 @@ static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pa
  * present to the walk, their links unknown. With part of the graph unknown, objects only they
  * link to would look dangling: the dangling and unreachable lines are left out then.
  */
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static void add_unread(struct fsck *f, const struct pk_file *idx, const struct pk_error *err)
 {
-	bool v2 = idx->len >= 8 && memcmp(idx->data, "\377tOc", 4) == 0;
-	uint64_t nr = idx_fanout_count(idx->data, idx->len);
-	size_t start = v2 ? 8 + 1024 : 1024 + 4, step = v2 ? SKG_RAWSZ : SKG_RAWSZ + 4;
-	const uint8_t *offs = idx->data + 8 + 1024 + nr * (SKG_RAWSZ + 4); /* v2: 31-bit offsets */
-	for (uint64_t k = 0; k < nr && start + k * step + SKG_RAWSZ <= idx->len; k++) {
+	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	const uint8_t *id;
+	uint64_t off;
+	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &id, &off); k++) {
 		/* the object the check stopped on cannot be read (git's parse of it fails too) */
-		uint64_t off = v2 ? be32(offs + 4 * k) : be32(idx->data + 1024 + 24 * k);
-		bool bad = err->has_offset && !(v2 && (off & 0x80000000u)) && off == err->offset;
-		if (skg_graph_add_unread(f->graph, idx->data + start + k * step, !bad) != 0) {
+		bool bad = err->has_offset && off == err->offset;
+		if (skg_graph_add_unread(f->graph, id, !bad) != 0) {
 			break;
 		}
 	}
 	f->incomplete = true;
+}
+
+/* A pack git reads objects from: where the end's checks (check_specials) look for blobs. */
+static void remember_pack(struct fsck *f, const char *idx_path, const char *pack_path)
+{
+	struct pack_paths *v = realloc(f->usable_packs, (f->n_usable_packs + 1) * sizeof(*v));
+	if (v == NULL) {
+		return;
+	}
+	f->usable_packs = v;
+	v[f->n_usable_packs].idx = strdup(idx_path);
+	v[f->n_usable_packs].pack = strdup(pack_path);
+	if (v[f->n_usable_packs].idx != NULL && v[f->n_usable_packs].pack != NULL) {
+		f->n_usable_packs++;
+	} else {
+		free(v[f->n_usable_packs].idx);
+		free(v[f->n_usable_packs].pack);
+	}
 }
 
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
@@ -808,6 +828,9 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 	f->pack = &pack;
 	if (!usable) {
 		add_errors(f, ERROR_PACK);
+	} else {
+		remember_pack(f, idx_path, pack_path);
+		f->pack_seq = (uint32_t)f->n_usable_packs;
 	}
 	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
 		fflush(stdout);
@@ -852,7 +875,7 @@ static uint64_t idx_count(const char *path)
 	}
 	size_t n = fread(h, 1, sizeof(h), fp);
 	fclose(fp);
-	return idx_fanout_count(h, n);
+	return pk_idx_count(h, n);
 }
 
 /*
@@ -911,6 +934,194 @@ static void check_packs(struct fsck *f, const char *objdir, uint64_t *count)
 	skg_buf_release(&dir);
 }
 
+/* ---- .gitmodules and .gitattributes blobs (git's fsck_finish) --------------------------------- */
+
+/* fopt.found: a tree names the blob `id` .gitmodules or .gitattributes (ctx: the check's sink). */
+static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ])
+{
+	struct fsck *f = ((struct sink *)ctx)->f;
+	pthread_mutex_lock(&f->lock);
+	if (f->n_specials == f->cap_specials) {
+		size_t cap = f->cap_specials ? 2 * f->cap_specials : 64;
+		struct special *v = realloc(f->specials, cap * sizeof(*v));
+		if (v == NULL) {
+			pthread_mutex_unlock(&f->lock);
+			return;
+		}
+		f->specials = v;
+		f->cap_specials = cap;
+	}
+	struct special *sp = &f->specials[f->n_specials++];
+	memcpy(sp->id, id, SKG_RAWSZ);
+	sp->kinds = kind;
+	sp->pack_seq = ((struct sink *)ctx)->pack_seq;
+	sp->offset = ((struct sink *)ctx)->offset;
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* Whether position (seq, off) comes before (seq2, off2) in git's order of checks (struct sink). */
+static bool checked_before(uint32_t seq, uint64_t off, uint32_t seq2, uint64_t off2)
+{
+	return seq < seq2 || (seq == seq2 && off < off2);
+}
+
+static int cmp_special(const void *a, const void *b)
+{
+	const struct special *x = a, *y = b;
+	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	if (c != 0) {
+		return c;
+	}
+	return checked_before(x->pack_seq, x->offset, y->pack_seq, y->offset)   ? -1
+	       : checked_before(y->pack_seq, y->offset, x->pack_seq, x->offset) ? 1
+	                                                                        : 0;
+}
+
+/* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
+#define BIG_FILE_THRESHOLD ((uint64_t)512 << 20)
+
+/*
+ * The content of blob `id` as git's object store reads it: from the packs git uses, else a loose
+ * object in one of the object directories. 0 and a malloc'd *data, 1 when it is larger than
+ * BIG_FILE_THRESHOLD, -1 when it cannot be read as a blob. *seq and *off get where it is (as in
+ * struct sink: seq 0 for a loose object).
+ */
+static int read_blob(struct fsck *f, const uint8_t *id, uint8_t **data, size_t *len, uint32_t *seq,
+                     uint64_t *where)
+{
+	*seq = 0;
+	*where = 0;
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		struct pk_file idx = {0}, pack = {0};
+		uint64_t off, n = 0;
+		unsigned type = 0;
+		struct pk_error err;
+		int rc = -1;
+		if (pk_file_map(&idx, CMD, f->usable_packs[i].idx) != 0) {
+			continue;
+		}
+		if (pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
+		    pk_file_map(&pack, CMD, f->usable_packs[i].pack) == 0) {
+			rc = pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
+			                    BIG_FILE_THRESHOLD, &type, data, &n, &err);
+			if (rc == 0 && type != SKG_BLOB) {
+				free(*data);
+				*data = NULL;
+				rc = -1;
+			} else if (rc == 0) {
+				*len = (size_t)n;
+			}
+			pk_file_unmap(&pack);
+		}
+		pk_file_unmap(&idx);
+		if (rc >= 0) {
+			*seq = (uint32_t)i + 1;
+			*where = off;
+			return rc;
+		}
+	}
+	struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	int rc = -1;
+	char h[SKG_HEXSZ + 1];
+	hex(id, h);
+	for (size_t i = 0; r != NULL && lines != NULL && i < f->n_odb_dirs && rc < 0; i++) {
+		struct skg_buf path = {0};
+		struct skg_loose_object obj;
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		skg_lines_clear(lines);
+		if (access(skg_buf_str(&path), F_OK) == 0 &&
+		    skg_loose_read(r, skg_buf_str(&path), id, NULL, NULL, &obj, lines) == SKG_LOOSE_OK &&
+		    obj.type == SKG_BLOB) {
+			if (obj.streamed) {
+				rc = 1;
+			} else if ((*data = malloc(obj.size > 0 ? (size_t)obj.size : 1)) != NULL) {
+				memcpy(*data, obj.content, (size_t)obj.size);
+				*len = (size_t)obj.size;
+				rc = 0;
+			}
+		}
+		skg_buf_release(&path);
+	}
+	free(lines);
+	skg_loose_reader_free(r);
+	return rc;
+}
+
+/*
+ * The checks of the blobs trees named .gitmodules / .gitattributes: each is checked once
+ * (skg_fsck_special_blob, for every name it was given), or reported as unreadable or not a blob.
+ * Git checks a blob when its pass over the objects meets it after a tree that names it, and the
+ * rest at the end (fsck_finish); here all are checked at the end, .gitmodules ones first (as
+ * fsck_finish), each group in object ID order (git's follows its hash table), with git's exit
+ * bit for where git would have checked it.
+ */
+static void check_specials(struct fsck *f)
+{
+	if (f->n_specials == 0) {
+		return;
+	}
+	qsort(f->specials, f->n_specials, sizeof(*f->specials), cmp_special);
+	size_t n = 0;
+	for (size_t i = 0; i < f->n_specials; i++) {
+		if (n > 0 && memcmp(f->specials[n - 1].id, f->specials[i].id, SKG_RAWSZ) == 0) {
+			/* sorted: the first one kept is the first tree in git's order */
+			f->specials[n - 1].kinds |= f->specials[i].kinds;
+		} else {
+			f->specials[n++] = f->specials[i];
+		}
+	}
+	f->n_specials = n;
+	struct sink s = {f, NULL, -1, 0, 0};
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct special *sp = &f->specials[i];
+			bool modules = (sp->kinds & SKG_FSCK_GITMODULES) != 0;
+			if (modules != (pass == 0) || skipped(f, sp->id)) {
+				continue; /* fsck_blob leaves a blob in fsck.skipList alone */
+			}
+			unsigned type = SKG_NONE;
+			int r = 0;
+			if (!skg_graph_has(f->graph, sp->id, &type) || type == SKG_NONE) {
+				r = skg_fsck_special_unreadable(modules ? SKG_FSCK_GITMODULES
+				                                        : SKG_FSCK_GITATTRIBUTES,
+				                                SKG_NONE, sp->id, &f->fopt, on_finding, &s);
+			} else if (type != SKG_BLOB) {
+				r = skg_fsck_special_unreadable(modules ? SKG_FSCK_GITMODULES
+				                                        : SKG_FSCK_GITATTRIBUTES,
+				                                type, sp->id, &f->fopt, on_finding, &s);
+			} else {
+				uint8_t *data = NULL;
+				size_t len = 0;
+				uint32_t seq;
+				uint64_t off;
+				int got = read_blob(f, sp->id, &data, &len, &seq, &off);
+				if (got < 0) {
+					r = skg_fsck_special_unreadable(
+					    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE,
+					    sp->id, &f->fopt, on_finding, &s);
+				} else {
+					/* a blob named both ways is checked both ways, once (fsck_blob) */
+					r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL,
+					                          len, &f->fopt, on_finding, &s);
+					/* a packed blob git's pass meets after a tree that names it is
+					 * checked there, by verify_pack's callback: its failure is ERROR_PACK
+					 */
+					if (r != 0 && seq > 0 &&
+					    checked_before(sp->pack_seq, sp->offset, seq, off)) {
+						add_errors(f, ERROR_PACK);
+						r = 0;
+					}
+				}
+				free(data);
+			}
+			if (r != 0) {
+				add_errors(f, ERROR_OBJECT);
+			}
+		}
+	}
+}
+
 /* ---- object directories ------------------------------------------------------------------------- */
 
 struct odbs {
@@ -947,17 +1158,68 @@ static void root(struct fsck *f, const uint8_t *id, unsigned type)
 	}
 }
 
-/* git's fsck_handle_ref */
-static void handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
+/*
+ * git's parse_object() of an object that is no object to the rest of the check: when a loose file
+ * of that name exists, git reads it. Returns SKG_REPARSE_DIES (git dies there: f->died is set, git's
+ * lines are out), SKG_REPARSE_OK (git reads it after all: *type), or SKG_REPARSE_MISMATCH (not an
+ * object to git, also when there is no such file).
+ */
+static int reparse_loose(struct fsck *f, const uint8_t *id, unsigned *type)
+{
+	char h[SKG_HEXSZ + 1];
+	hex(id, h);
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		char *data = NULL;
+		size_t len = 0;
+		if (access(skg_buf_str(&path), F_OK) != 0 ||
+		    skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
+			skg_buf_release(&path);
+			continue;
+		}
+		struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+		struct skg_lines *lines = malloc(sizeof(*lines));
+		int st = SKG_REPARSE_MISMATCH;
+		unsigned known = SKG_NONE; /* git has the object in memory from a link to it */
+		(void)skg_graph_known(f->graph, id, &known);
+		if (r != NULL && lines != NULL) {
+			st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known,
+			                       type, lines);
+			print_lines(f, lines);
+		}
+		free(lines);
+		skg_loose_reader_free(r);
+		free(data);
+		skg_buf_release(&path);
+		if (st == SKG_REPARSE_DIES) {
+			f->died = true;
+		}
+		return st; /* git reads the first loose file it finds */
+	}
+	return SKG_REPARSE_MISMATCH;
+}
+
+/* git's fsck_handle_ref; false when git dies there */
+static bool handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 {
 	unsigned type;
 	char h[SKG_HEXSZ + 1];
 	if (!skg_graph_has(f->graph, id, &type)) {
+		int st = reparse_loose(f, id, &type);
+		if (st == SKG_REPARSE_DIES) {
+			return false;
+		}
+		if (st == SKG_REPARSE_OK) {
+			goto valid; /* readable as git reads it (a blob's stream), though not by fsck's check
+			             */
+		}
 		hex(id, h);
 		err_line(f, "error: %s: invalid sha1 pointer %s", refname, h);
 		add_errors(f, ERROR_REACHABLE);
-		return;
+		return true;
 	}
+valid:
 	/* git's is_branch(): HEAD or a branch */
 	if (type != SKG_COMMIT && type != SKG_NONE && /* unknown: in a pack whose check stopped */
 	    (strcmp(refname, "HEAD") == 0 || strncmp(refname, "refs/heads/", 11) == 0)) {
@@ -966,13 +1228,13 @@ static void handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 	}
 	f->default_refs++;
 	root(f, id, type);
+	return true;
 }
 
 static int on_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
 {
 	(void)flags;
-	handle_ref(ctx, refname, id);
-	return 0;
+	return handle_ref(ctx, refname, id) ? 0 : 1;
 }
 
 static const uint8_t null_id[SKG_RAWSZ];
@@ -1029,8 +1291,9 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 		ret = -1;
 		goto out;
 	}
-	if (head.is_root) {
-		handle_ref(f, wt->head_ref, head.id);
+	if (head.is_root && !handle_ref(f, wt->head_ref, head.id)) {
+		ret = 1;
+		goto out;
 	}
 	if (f->include_reflogs && skg_for_each_reflog(f->repo, wt, on_reflog, f, &f->rep, &err) < 0) {
 		err_line(f, "fatal: %s", err.msg);
@@ -1121,10 +1384,30 @@ static int check_index(struct fsck *f)
 
 /* ---- connectivity -------------------------------------------------------------------------------- */
 
+/* git's has_object() for an object that is no object to the check: a loose file of that name. */
+static bool loose_file_exists(const struct fsck *f, const uint8_t *id)
+{
+	char h[SKG_HEXSZ + 1];
+	hex(id, h);
+	bool found = false;
+	for (size_t i = 0; i < f->n_odb_dirs && !found; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		found = access(skg_buf_str(&path), F_OK) == 0;
+		skg_buf_release(&path);
+	}
+	return found;
+}
+
 static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
 {
 	struct fsck *f = ctx;
 	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	/* git's mark_object prints the link broken only when no object file of that name is there
+	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
+	if (loose_file_exists(f, to)) {
+		return;
+	}
 	hex(from, a);
 	hex(to, b);
 	out_line(f, "broken link from %7s %s\n              to %7s %s", tname(ft), a, tname(tt), b);
@@ -1340,14 +1623,16 @@ static void usage(void)
 	       "\n"
 	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
 	       "directory); --verbose, --lost-found and --name-objects are not supported; the\n"
-	       "contents of .gitmodules and .gitattributes blobs are not checked; pack errors are\n"
-	       "worded by sha1kit; where git dies part way (status 128), sha1kit reports and goes on.\n"
+	       "contents of .gitmodules blobs are not checked; pack errors are worded by sha1kit;\n"
+	       "with --connectivity-only, corrupt loose objects are reported where git (which does\n"
+	       "not read them then) dies when it reaches one. Git dies (status 128) where a ref\n"
+	       "names a corrupt loose object, and sha1kit does too, with git's lines.\n"
 	       "\n"
 	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
 	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
 	       "commit-graph, 32 the multi-pack-index, 64 a .rev file; 128 a SHA-1 collision\n"
-	       "attack was detected (git dies there: 128) or a fatal error (git's 128 too).\n"
-	       "0 when everything is sound.\n",
+	       "attack was detected (git dies there: 128) or a fatal error (git's 128 too);\n"
+	       "129 a usage error, as git's. 0 when everything is sound.\n",
 	       SK_PROGRAM);
 }
 
@@ -1472,23 +1757,24 @@ int sk_cmd_fsck(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			if (!pk_parse_threads(optarg, &f.threads)) {
-				sk_usage_error(CMD, CMD ": " PK_THREADS_INVALID, optarg);
+				sk_usage_exit(USAGE_STATUS, CMD, CMD ": " PK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_HELP:
 			usage();
 			return sk_finish(SK_EXIT_OK, false);
 		default:
-			sk_usage_error(CMD, NULL);
+			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
 	if (argc - optind > 1) {
-		sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
+		sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);
 	}
 	if (optind < argc) {
 		if (git_dir != NULL) {
-			sk_usage_error(CMD, CMD ": --git-dir and the operand '%s' both name a repository",
-			               argv[optind]);
+			sk_usage_exit(USAGE_STATUS, CMD,
+			              CMD ": --git-dir and the operand '%s' both name a repository",
+			              argv[optind]);
 		}
 		git_dir = argv[optind];
 	}
@@ -1502,6 +1788,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	f.rep.fn = on_report;
 	f.rep.ctx = &f;
 	skg_fsck_options_init(&f.fopt, strict);
+	f.fopt.found = on_found;
 
 	struct skg_error err;
 	struct odbs odbs = {0};
@@ -1552,12 +1839,21 @@ int sk_cmd_fsck(int argc, char **argv)
 		check_packs(&f, odbs.dirs[i], NULL);
 	}
 	meter_stop(&f, f.meter.n);
+	f.odb_dirs = odbs.dirs;
+	f.n_odb_dirs = odbs.n;
+	if (!f.connectivity_only) {
+		check_specials(&f);
+	}
 
 	/* the roots: refs, each worktree's HEAD and reflogs, the index */
 	if (skg_for_each_ref(f.repo, on_ref, &f, &err) < 0 ||
-	    skg_for_each_worktree(f.repo, on_worktree, &f, &f.rep, &err) < 0) {
+	    (!f.died && skg_for_each_worktree(f.repo, on_worktree, &f, &f.rep, &err) < 0)) {
 		err_line(&f, "fatal: %s", err.msg);
 		status = 128;
+		goto done;
+	}
+	if (f.died) {
+		status = 128; /* git died reading a ref's object (its line is out) */
 		goto done;
 	}
 	if (f.default_refs == 0) {
@@ -1652,6 +1948,12 @@ done:
 	free(odbs.dirs);
 	free(f.skip);
 	free(f.bad_trees);
+	free(f.specials);
+	for (size_t i = 0; i < f.n_usable_packs; i++) {
+		free(f.usable_packs[i].idx);
+		free(f.usable_packs[i].pack);
+	}
+	free(f.usable_packs);
 	skg_graph_free(f.graph);
 	if (f.repo != NULL) {
 		skg_repo_free(f.repo);

@@ -28,17 +28,28 @@ void sk_error(int errnum, const char *fmt, ...)
 	va_end(ap);
 }
 
-void sk_usage_error(const char *cmd, const char *fmt, ...)
+static SK_NORETURN void vusage(int status, const char *cmd, const char *fmt, va_list ap)
 {
 	if (fmt != NULL) {
-		va_list ap;
-		va_start(ap, fmt);
 		verror(0, fmt, ap);
-		va_end(ap);
 	}
 	fprintf(stderr, "Try '%s%s%s --help' for more information.\n", SK_PROGRAM, cmd ? " " : "",
 	        cmd ? cmd : "");
-	exit(SK_EXIT_FAILURE);
+	exit(status);
+}
+
+void sk_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vusage(SK_EXIT_FAILURE, cmd, fmt, ap);
+}
+
+void sk_usage_exit(int status, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vusage(status, cmd, fmt, ap);
 }
 
 /* gnu: word the write error as GNU sha1sum does (the errno only when stdout was closed). */

@@ -321,6 +321,18 @@ bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
 	return true;
 }
 
+bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type)
+{
+	uint32_t v = g->slots[find(g, id)];
+	if (v == 0) {
+		return false;
+	}
+	if (type != NULL) {
+		*type = g->objs[v - 1].type;
+	}
+	return true;
+}
+
 uint32_t skg_graph_count(const struct skg_graph *g)
 {
 	return g->nr;

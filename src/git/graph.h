@@ -78,6 +78,13 @@ int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned ty
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
 bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
 
+/*
+ * Whether the graph has any record of `id`: added, or only linked to or named as a root (git has
+ * an object of that ID in memory, from parsing the objects that link to it). *type (if not NULL)
+ * gets its type: the real one when added, else the type of the first link to it (0: none).
+ */
+bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
+
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
 

@@ -1129,3 +1129,211 @@ int skg_loose_check_dirs(struct skg_loose_reader *r, const char *objdir, unsigne
 	arena_release(r);
 	return rc;
 }
+
+/* ---- An object read again, as git's object store reads it (parse_object) ---------------------- */
+
+/*
+ * The header step of git's loose_object_info() (object-file.c, git 2.39.5): map (an empty file
+ * fails), inflate up to MAX_HEADER_LEN bytes once, parse. 0 with *type and *size, or -1 after
+ * git's line. Leaves r->zs after the header step and hdr[] with what it inflated (*produced).
+ */
+static int reparse_header(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                          const char *hex, uint8_t hdr[HEADER_BUF + 1], size_t *produced,
+                          struct skg_loose_object *obj, struct skg_lines *lines)
+{
+	object_init(obj);
+	if (len == 0) {
+		skg_lines_add(lines, "error: ", "object file %s is empty", path);
+		return -1;
+	}
+	struct zs *zs = &r->zs;
+	if (inflateReset(&zs->z) != Z_OK) {
+		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", zerr_name(Z_STREAM_ERROR),
+		              "no message");
+		return SKG_LOOSE_FATAL;
+	}
+	zs->in = data;
+	zs->in_left = len;
+	zs->out = hdr;
+	zs->out_left = HEADER_BUF;
+	int st = zrun(zs, Z_NO_FLUSH, lines);
+	if (st == Z_MEM_ERROR) {
+		skg_lines_add(lines, "fatal: ", "inflate: out of memory");
+		return SKG_LOOSE_FATAL;
+	}
+	*produced = HEADER_BUF - zs->out_left;
+	hdr[*produced] = '\0';
+	if (st != Z_OK && st != Z_STREAM_END) {
+		skg_lines_add(lines, "error: ", "unable to unpack %s header", hex);
+		return -1;
+	}
+	if (memchr(hdr, '\0', *produced) == NULL) {
+		skg_lines_add(lines, "error: ", "header for %s too long, exceeds %d bytes", hex, HEADER_BUF);
+		return -1;
+	}
+	int pr = parse_header((const char *)hdr, obj, lines);
+	if (pr == SKG_LOOSE_FATAL) {
+		return pr;
+	}
+	if (pr < 0) {
+		skg_lines_add(lines, "error: ", "unable to parse %s header", hex);
+		return -1;
+	}
+	if (obj->type == SKG_NONE) {
+		skg_lines_add(lines, "fatal: ", "invalid object type");
+		return SKG_LOOSE_FATAL;
+	}
+	return 0;
+}
+
+/* The ID of header + content (git's check_object_signature); -1 when git dies on a collision. */
+static int reparse_same(const struct skg_loose_object *obj, const uint8_t *content, size_t n,
+                        const uint8_t id[SKG_RAWSZ], struct skg_lines *lines)
+{
+	char h[SKG_HEADER_MAX];
+	size_t hl = skg_object_header(h, obj->type, obj->size);
+	sha1kit_dc_ctx c;
+	uint8_t got[SKG_RAWSZ];
+	sha1kit_dc_init(&c, NULL);
+	sha1kit_dc_update(&c, h, hl);
+	sha1kit_dc_update(&c, content, n);
+	if (sha1kit_dc_final(&c, got, NULL) == SHA1KIT_DC_COLLISION) {
+		char gh[SKG_HEXSZ + 1];
+		skg_to_hex(got, gh);
+		skg_lines_add(lines, "fatal: ", "SHA-1 appears to be part of a collision attack: %s", gh);
+		return -1;
+	}
+	return memcmp(got, id, SKG_RAWSZ) == 0;
+}
+
+/*
+ * A blob through git's stream (stream_object_signature, read_istream_loose): the content after
+ * the header, Z_FINISH steps until the stream ends (what follows it is not looked at) or fails;
+ * everything it gives is hashed. Returns as skg_loose_reparse.
+ */
+static int reparse_stream(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                          const char *hex, const uint8_t id[SKG_RAWSZ], struct skg_lines *lines)
+{
+	uint8_t hdr[HEADER_BUF + 1];
+	size_t produced = 0;
+	struct skg_loose_object obj;
+	int st = reparse_header(r, data, len, path, hex, hdr, &produced, &obj, lines);
+	if (st == SKG_LOOSE_FATAL) {
+		return SKG_REPARSE_DIES;
+	}
+	int same = 0;
+	if (st == 0 && obj.size < r->opt.max_size && obj.size < SIZE_MAX) {
+		/* one byte more than the header says: a stream that gives more does not match */
+		size_t want = (size_t)obj.size + 1, hdr_len = strlen((const char *)hdr) + 1;
+		uint8_t *buf = malloc(want);
+		if (buf == NULL) {
+			fatal_oom(lines, want);
+			return SKG_REPARSE_DIES;
+		}
+		size_t n = produced - hdr_len < want ? produced - hdr_len : want;
+		memcpy(buf, hdr + hdr_len, n);
+		struct zs *zs = &r->zs;
+		zs->out = buf + n;
+		zs->out_left = want - n;
+		int zst = Z_OK;
+		while (zst == Z_OK && zs->out_left > 0) {
+			zst = zrun(zs, Z_FINISH, lines);
+		}
+		size_t got = want - zs->out_left;
+		if (zst == Z_STREAM_END || (zst == Z_BUF_ERROR && got >= obj.size) ||
+		    (zst == Z_OK && got >= obj.size)) {
+			same = got == obj.size ? reparse_same(&obj, buf, got, id, lines) : 0;
+		}
+		free(buf);
+		if (same < 0) {
+			return SKG_REPARSE_DIES;
+		}
+	}
+	if (!same) {
+		skg_lines_add(lines, "error: ", "hash mismatch %s", hex);
+		return SKG_REPARSE_MISMATCH;
+	}
+	return SKG_REPARSE_OK;
+}
+
+int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type,
+                      struct skg_lines *lines)
+{
+	char hex[SKG_HEXSZ + 1];
+	uint8_t hdr[HEADER_BUF + 1];
+	size_t produced = 0;
+	struct skg_loose_object obj;
+	skg_to_hex(id, hex);
+	skg_lines_clear(lines);
+	*type = SKG_NONE;
+	int st;
+	if (known_type == SKG_NONE || known_type == SKG_BLOB) {
+		/* parse_object of an object git has not met, or knows as a blob: oid_object_info()
+		 * first, and a blob is streamed */
+		st = reparse_header(r, data, len, path, hex, hdr, &produced, &obj, lines);
+		if (st == SKG_LOOSE_FATAL) {
+			return SKG_REPARSE_DIES;
+		}
+		if (st == 0 && obj.type == SKG_BLOB) {
+			*type = SKG_BLOB;
+			return reparse_stream(r, data, len, path, hex, id, lines);
+		}
+	}
+	/* read_object_file(): the header (again), then the content */
+	st = reparse_header(r, data, len, path, hex, hdr, &produced, &obj, lines);
+	if (st == SKG_LOOSE_FATAL) {
+		return SKG_REPARSE_DIES;
+	}
+	if (st != 0) {
+		goto dies;
+	}
+	/* unpack_loose_rest(): the content after what the header step inflated, Z_FINISH until the
+	 * stream ends or fails; then nothing of the file may be left */
+	size_t hdr_len = strlen((const char *)hdr) + 1;
+	if (obj.size >= r->opt.max_size || obj.size >= SIZE_MAX) {
+		fatal_oom(lines, obj.size + 1);
+		return SKG_REPARSE_DIES;
+	}
+	uint8_t *buf = malloc((size_t)obj.size + 1);
+	if (buf == NULL) {
+		fatal_oom(lines, obj.size + 1);
+		return SKG_REPARSE_DIES;
+	}
+	size_t n = produced - hdr_len;
+	if (n > obj.size) {
+		n = (size_t)obj.size;
+	}
+	memcpy(buf, hdr + hdr_len, n);
+	struct zs *zs = &r->zs;
+	zs->out = buf + n;
+	zs->out_left = (size_t)obj.size - n;
+	int zst = Z_OK;
+	while (zst == Z_OK) {
+		zst = zrun(zs, Z_FINISH, lines);
+	}
+	if (zst != Z_STREAM_END || zs->in_left > 0) {
+		if (zst < 0) {
+			skg_lines_add(lines, "error: ", "corrupt loose object '%s'", hex);
+		} else if (zs->in_left > 0) {
+			skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
+		}
+		free(buf);
+		goto dies;
+	}
+	int same = reparse_same(&obj, buf, (size_t)obj.size, id, lines);
+	free(buf);
+	if (same < 0) {
+		return SKG_REPARSE_DIES;
+	}
+	if (!same) {
+		skg_lines_add(lines, "error: ", "hash mismatch %s", hex);
+		return SKG_REPARSE_MISMATCH;
+	}
+	*type = obj.type;
+	return SKG_REPARSE_OK;
+dies:
+	/* read_object_file_extended(): the loose file is there, so git dies */
+	skg_lines_add(lines, "fatal: ", "loose object %s (stored in %s) is corrupt", hex, path);
+	return SKG_REPARSE_DIES;
+}

@@ -226,6 +226,33 @@ int skg_loose_check_all(struct skg_loose_reader *r, const char *objdir, skg_loos
 int skg_loose_check_dirs(struct skg_loose_reader *r, const char *objdir, unsigned first, unsigned count,
                          skg_loose_checked_fn on_object, skg_loose_report_fn on_report, void *ctx);
 
+/* Results of skg_loose_reparse. */
+enum skg_reparse_result {
+	SKG_REPARSE_OK = 0,       /* read back whole, with the ID asked for */
+	SKG_REPARSE_MISMATCH = 1, /* read (or, a blob, streamed) but with another ID or not whole:
+	                           * "error: hash mismatch ID"; git goes on, the object is absent */
+	SKG_REPARSE_DIES = 2,     /* git dies: the lines end with its "fatal: ..." line */
+};
+
+/*
+ * What git 2.39.5's parse_object() prints when it reads the loose object file data[0..len) (at
+ * `path`, of object `id`) that it has not parsed, as `git fsck` does for the object of each ref.
+ * known_type: the type git's memory has for the ID from a link to it (SKG_NONE: none). Unknown or
+ * a blob, oid_object_info() reads the header first, and a blob is then streamed and hashed
+ * (stream_object_signature: what follows the end of the zlib stream is not looked at); anything
+ * else is read whole by read_object_file(), header and content (object-file.c:
+ * loose_object_info, unpack_loose_header, unpack_loose_rest), and hashed. On SKG_REPARSE_OK,
+ * *type gets the object's type (git then has it, parsed). Lines (replaced) in git's words: "object file
+ * PATH is empty", "unable to unpack ID header", "header for ID too long, exceeds 32 bytes",
+ * "unable to parse ID header", zlib's "inflate: ..." errors, "corrupt loose object 'ID'", "garbage
+ * at end of loose object 'ID'", "hash mismatch ID", and where git dies "fatal: loose object ID
+ * (stored in PATH) is corrupt" (or "fatal: invalid object type"). Returns an enum
+ * skg_reparse_result.
+ */
+int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type,
+                      struct skg_lines *lines);
+
 /*
  * The line that reports a collision attack in the object named `hex` at `path` (without the
  * "error: " prefix and newline), e.g. "HEX: SHA-1 collision attack detected (disturbance vector

@@ -673,6 +673,89 @@ static bool scratch_fit(struct grow *g, uint64_t n)
 	return true;
 }
 
+/* The header of the entry at `pos` (gitformat-pack(5), "Object entries"). */
+struct entry_hdr {
+	unsigned type;          /* 1..4, 6, 7 */
+	uint64_t size;          /* inflated size of the entry's data */
+	uint64_t base_offset;   /* OFS_DELTA: the base entry's offset (below pos) */
+	const uint8_t *base_id; /* REF_DELTA: the base's ID, in the pack */
+	unsigned len;           /* bytes of header and base reference */
+	char why[80];           /* the error, when entry_header returns non-NULL */
+};
+
+/*
+ * Parse the entry header at data[pos], reading nothing at or past `end`: type and size
+ * (little-endian base-128 with 4 bits in the first byte), then an OFS_DELTA's negative offset
+ * (big-endian base-128, 1 added per continuation byte) or a REF_DELTA's base ID. Returns NULL, or
+ * h->why (the error).
+ */
+static const char *entry_header(const uint8_t *data, uint64_t end, uint64_t pos, struct entry_hdr *h)
+{
+	uint64_t p = pos;
+	memset(h, 0, sizeof(*h));
+	if (p >= end) {
+		snprintf(h->why, sizeof(h->why), "pack is truncated inside an object header");
+		return h->why;
+	}
+	unsigned c = data[p++];
+	h->type = (c >> 4) & 7;
+	h->size = c & 15;
+	unsigned shift = 4;
+	while (c & 0x80) {
+		if (p >= end) {
+			snprintf(h->why, sizeof(h->why), "pack is truncated inside an object header");
+			return h->why;
+		}
+		c = data[p++];
+		if (shift > 63 || (shift > 57 && ((c & 0x7fu) >> (64 - shift)) != 0)) {
+			snprintf(h->why, sizeof(h->why), "object size in the entry header overflows 64 bits");
+			return h->why;
+		}
+		h->size |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	if (h->type == 0 || h->type == 5) {
+		snprintf(h->why, sizeof(h->why), "invalid object type %u", h->type);
+		return h->why;
+	}
+	if (h->type == PK_OFS_DELTA) {
+		if (p >= end) {
+			snprintf(h->why, sizeof(h->why), "pack is truncated inside a delta base offset");
+			return h->why;
+		}
+		c = data[p++];
+		uint64_t rel = c & 0x7f;
+		while (c & 0x80) {
+			if (p >= end) {
+				snprintf(h->why, sizeof(h->why),
+				         "pack is truncated inside a delta base offset");
+				return h->why;
+			}
+			if (rel >= (UINT64_MAX >> 7) - 1) {
+				snprintf(h->why, sizeof(h->why), "delta base offset overflows");
+				return h->why;
+			}
+			c = data[p++];
+			rel = ((rel + 1) << 7) | (c & 0x7f);
+		}
+		if (rel == 0 || rel > pos) {
+			snprintf(h->why, sizeof(h->why), "delta base offset %" PRIu64 " is out of bounds",
+			         rel);
+			return h->why;
+		}
+		h->base_offset = pos - rel;
+	} else if (h->type == PK_REF_DELTA) {
+		if (end - p < PK_HASH_LEN) {
+			snprintf(h->why, sizeof(h->why), "pack is truncated inside a delta base name");
+			return h->why;
+		}
+		h->base_id = data + p;
+		p += PK_HASH_LEN;
+	}
+	h->len = (unsigned)(p - pos);
+	return NULL;
+}
+
 /* Index of the object at `offset` among objs[0..n) (sorted by offset), or PK_NO_BASE. */
 static uint32_t find_offset(const struct pk_object *objs, uint32_t n, uint64_t offset)
 {
@@ -752,30 +835,14 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		o->offset = pos;
 		o->base = PK_NO_BASE;
 
-		/* Entry header: type and size (little-endian base-128, 4 bits in the first byte). */
-		uint64_t p = pos;
-		unsigned c = data[p++];
-		unsigned type = (c >> 4) & 7;
-		uint64_t size = c & 15;
-		unsigned shift = 4;
-		while (c & 0x80) {
-			if (p >= end) {
-				set_error(err, true, pos, "pack is truncated inside an object header");
-				goto out;
-			}
-			c = data[p++];
-			if (shift > 63 || (shift > 57 && ((c & 0x7fu) >> (64 - shift)) != 0)) {
-				set_error(err, true, pos,
-				          "object size in the entry header overflows 64 bits");
-				goto out;
-			}
-			size |= (uint64_t)(c & 0x7f) << shift;
-			shift += 7;
-		}
-		if (type == 0 || type == 5) {
-			set_error(err, true, pos, "invalid object type %u", type);
+		struct entry_hdr h;
+		if (entry_header(data, end, pos, &h) != NULL) {
+			set_error(err, true, pos, "%s", h.why);
 			goto out;
 		}
+		unsigned type = h.type;
+		uint64_t size = h.size;
+		uint64_t p = pos + h.len;
 		if (opt->max_object_size != 0 && size > opt->max_object_size) {
 			set_error(err, true, pos, "object of %" PRIu64 " bytes is over the size limit", size);
 			goto out;
@@ -783,44 +850,15 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		o->type = (uint8_t)type;
 		o->size = size;
 		if (type == PK_OFS_DELTA) {
-			/* Base offset: big-endian base-128 with 1 added per continuation byte. */
-			if (p >= end) {
-				set_error(err, true, pos, "pack is truncated inside a delta base offset");
-				goto out;
-			}
-			c = data[p++];
-			uint64_t rel = c & 0x7f;
-			while (c & 0x80) {
-				if (p >= end) {
-					set_error(err, true, pos,
-					          "pack is truncated inside a delta base offset");
-					goto out;
-				}
-				if (rel >= (UINT64_MAX >> 7) - 1) {
-					set_error(err, true, pos, "delta base offset overflows");
-					goto out;
-				}
-				c = data[p++];
-				rel = ((rel + 1) << 7) | (c & 0x7f);
-			}
-			if (rel == 0 || rel > pos) {
-				set_error(err, true, pos, "delta base offset %" PRIu64 " is out of bounds",
-				          rel);
-				goto out;
-			}
-			o->base = find_offset(pack->objs, i, pos - rel);
+			o->base = find_offset(pack->objs, i, h.base_offset);
 			if (o->base == PK_NO_BASE) {
 				set_error(err, true, pos,
 				          "delta base at offset %" PRIu64 " is not the start of an object",
-				          pos - rel);
+				          h.base_offset);
 				goto out;
 			}
 			pack->n_deltas++;
 		} else if (type == PK_REF_DELTA) {
-			if (end - p < PK_HASH_LEN) {
-				set_error(err, true, pos, "pack is truncated inside a delta base name");
-				goto out;
-			}
 			if (refs->n == refs->cap) {
 				/* grows with the entries found, as pack->objs */
 				uint32_t ncap = refs->cap < 1024 ? 1024 : refs->cap;
@@ -836,10 +874,9 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 				refs->e = n;
 				refs->cap = ncap;
 			}
-			memcpy(refs->e[refs->n].id, data + p, PK_HASH_LEN);
+			memcpy(refs->e[refs->n].id, h.base_id, PK_HASH_LEN);
 			refs->e[refs->n].obj = i;
 			refs->n++;
-			p += PK_HASH_LEN;
 			pack->n_deltas++;
 		} else {
 			o->real_type = (uint8_t)type;
@@ -2261,4 +2298,235 @@ bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint
 	}
 	/* "packfile %s does not match index": the trailer against the idx's copy of it */
 	return memcmp(pack + pack_len - PK_HASH_LEN, idx + idx_len - 2 * PK_HASH_LEN, PK_HASH_LEN) == 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* One object through the idx                                                                       */
+/* ------------------------------------------------------------------------------------------------ */
+
+uint64_t pk_idx_count(const uint8_t *idx, size_t len)
+{
+	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
+	if (len < fanout + 256 * 4) {
+		return 0;
+	}
+	return get_be32(idx + fanout + 255 * 4);
+}
+
+bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset)
+{
+	uint64_t nr = pk_idx_count(idx, len);
+	if (k >= nr) {
+		return false;
+	}
+	if (!(len >= 8 && memcmp(idx, "\377tOc", 4) == 0)) {
+		/* v1: after the fan-out, nr entries of a 4-byte offset and the ID */
+		if (1024 + (k + 1) * 24 > len) {
+			return false;
+		}
+		*id = idx + 1024 + 24 * k + 4;
+		*offset = get_be32(idx + 1024 + 24 * k);
+		return true;
+	}
+	/* v2: header, fan-out, nr IDs, nr CRC-32s, nr 31-bit offsets (or an index into the table of
+	 * 64-bit offsets that follows them, when the top bit is set) */
+	uint64_t ids = 8 + 1024, offs = ids + nr * (PK_HASH_LEN + 4), large = offs + nr * 4;
+	if (large > len) {
+		return false;
+	}
+	*id = idx + ids + k * PK_HASH_LEN;
+	uint32_t v = get_be32(idx + offs + 4 * k);
+	if (v & 0x80000000u) {
+		uint64_t at = large + 8 * (uint64_t)(v & 0x7fffffffu);
+		if (at + 8 > len) {
+			return false;
+		}
+		*offset = (uint64_t)get_be32(idx + at) << 32 | get_be32(idx + at + 4);
+	} else {
+		*offset = v;
+	}
+	return true;
+}
+
+bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], uint64_t *offset)
+{
+	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
+	if (len < fanout + 256 * 4) {
+		return false;
+	}
+	/* the fan-out: entries [fanout[id[0] - 1], fanout[id[0]]) have this first byte */
+	uint64_t lo = id[0] > 0 ? get_be32(idx + fanout + 4 * (id[0] - 1u)) : 0;
+	uint64_t hi = get_be32(idx + fanout + 4 * id[0]);
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		const uint8_t *mid_id;
+		uint64_t off;
+		if (!pk_idx_entry(idx, len, mid, &mid_id, &off)) {
+			return false;
+		}
+		int c = memcmp(mid_id, id, PK_HASH_LEN);
+		if (c == 0) {
+			*offset = off;
+			return true;
+		}
+		if (c < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return false;
+}
+
+/* One step of a delta chain: the entry and its header. */
+struct chain_step {
+	uint64_t offset;
+	struct entry_hdr h;
+};
+
+/* Inflate the data of the entry of header h at `offset` into a new buffer of h->size bytes. */
+static uint8_t *inflate_entry(struct inflater *inf, const uint8_t *pack, uint64_t end, uint64_t offset,
+                              const struct entry_hdr *h, uint64_t max_size, bool *large, struct pk_error *err)
+{
+	if (h->size > max_size || h->size >= SIZE_MAX) {
+		set_error(err, true, offset, "object of %" PRIu64 " bytes is over the size limit", h->size);
+		*large = true;
+		return NULL;
+	}
+	uint8_t *buf = malloc(h->size > 0 ? (size_t)h->size : 1);
+	if (buf == NULL) {
+		set_error(err, true, offset, "out of memory (object of %" PRIu64 " bytes)", h->size);
+		return NULL;
+	}
+	uint64_t consumed;
+	uint8_t chunk[1];
+	enum inf_status st = inflate_exact(inf, pack + offset + h->len, end - offset - h->len, buf, h->size,
+	                                   NULL, NULL, chunk, 0, &consumed);
+	if (st != INF_OK) {
+		inflate_error(err, inf, st, offset, h->size, "object");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                   uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
+                   struct pk_error *err)
+{
+	if (pack_len < 12 + PK_HASH_LEN || offset < 12 || offset >= pack_len - PK_HASH_LEN) {
+		set_error(err, true, offset, "no object starts at this offset of the pack");
+		return -1;
+	}
+	const uint64_t end = pack_len - PK_HASH_LEN;
+	/* A chain longer than the pack has objects goes round a loop of REF_DELTA entries. */
+	uint64_t limit = pk_idx_count(idx, idx_len) + 1;
+	struct chain_step *chain = NULL;
+	size_t n = 0, cap = 0;
+	uint8_t *buf = NULL, *delta = NULL;
+	uint64_t len = 0;
+	struct inflater inf;
+	int rc = -1;
+	bool large = false;
+	if (!inflater_init(&inf)) {
+		set_error(err, false, 0, "out of memory");
+		return -1;
+	}
+	/* follow the bases down to a whole object */
+	for (uint64_t at = offset;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			struct chain_step *c = realloc(chain, cap * sizeof(*c));
+			if (c == NULL) {
+				set_error(err, false, 0, "out of memory");
+				goto out;
+			}
+			chain = c;
+		}
+		struct chain_step *s = &chain[n++];
+		s->offset = at;
+		if (entry_header(pack, end, at, &s->h) != NULL) {
+			set_error(err, true, at, "%s", s->h.why);
+			goto out;
+		}
+		if (s->h.type != PK_OFS_DELTA && s->h.type != PK_REF_DELTA) {
+			break;
+		}
+		if (n > limit) {
+			set_error(err, true, offset, "delta chain loops");
+			goto out;
+		}
+		if (s->h.type == PK_OFS_DELTA) {
+			at = s->h.base_offset;
+		} else if (!pk_idx_find(idx, idx_len, s->h.base_id, &at)) {
+			char h[2 * PK_HASH_LEN + 1];
+			to_hex(s->h.base_id, h);
+			set_error(err, true, s->offset, "delta base %s is not in the pack", h);
+			goto out;
+		} else if (at < 12 || at >= end) {
+			set_error(err, true, s->offset,
+			          "the idx gives the delta base an offset outside the pack");
+			goto out;
+		}
+	}
+	buf = inflate_entry(&inf, pack, end, chain[n - 1].offset, &chain[n - 1].h, max_size, &large, err);
+	if (buf == NULL) {
+		goto out;
+	}
+	len = chain[n - 1].h.size;
+	/* apply the deltas, the innermost first */
+	for (size_t k = n - 1; k-- > 0;) {
+		const struct chain_step *s = &chain[k];
+		delta = inflate_entry(&inf, pack, end, s->offset, &s->h, max_size, &large, err);
+		if (delta == NULL) {
+			goto out;
+		}
+		const uint8_t *d = delta, *dend = delta + s->h.size;
+		uint64_t base_size, result_size;
+		if (!delta_size(&d, dend, &base_size) || !delta_size(&d, dend, &result_size)) {
+			set_error(err, true, s->offset, "delta header is truncated");
+			goto out;
+		}
+		if (base_size != len) {
+			set_error(err, true, s->offset,
+			          "delta base size mismatch: the delta says %" PRIu64
+			          ", the base has %" PRIu64,
+			          base_size, len);
+			goto out;
+		}
+		if (result_size > max_size || result_size >= SIZE_MAX) {
+			set_error(err, true, s->offset, "object of %" PRIu64 " bytes is over the size limit",
+			          result_size);
+			large = true;
+			goto out;
+		}
+		uint8_t *r = malloc(result_size > 0 ? (size_t)result_size : 1);
+		if (r == NULL) {
+			set_error(err, true, s->offset, "out of memory (object of %" PRIu64 " bytes)",
+			          result_size);
+			goto out;
+		}
+		const char *why = apply_delta(buf, len, d, dend, r, result_size);
+		if (why != NULL) {
+			set_error(err, true, s->offset, "%s", why);
+			free(r);
+			goto out;
+		}
+		free(buf);
+		free(delta);
+		delta = NULL;
+		buf = r;
+		len = result_size;
+	}
+	*type = chain[n - 1].h.type;
+	*out = buf;
+	*out_len = len;
+	buf = NULL;
+	rc = 0;
+out:
+	inflater_end(&inf);
+	free(delta);
+	free(buf);
+	free(chain);
+	return rc != 0 && large ? 1 : rc;
 }

@@ -151,6 +151,38 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
  */
 bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len);
 
+/*
+ * Reading objects through an idx, as git's object store does (packfile.c: find_pack_entry_one,
+ * unpack_entry). The idx is idx[0..len) in either version (gitformat-pack(5), "pack-*.idx files");
+ * call these on an idx that passed pk_git_usable. Nothing reads outside the buffers.
+ */
+
+/* The number of objects the idx lists: the last fan-out entry; 0 when it is too short for one. */
+uint64_t pk_idx_count(const uint8_t *idx, size_t len);
+
+/*
+ * Entry k (0 <= k < pk_idx_count) in ID order: *id points to its 20-byte ID inside the idx,
+ * *offset gets its pack offset (from the 64-bit table in v2 when the 31-bit one says so). False
+ * when k is out of range or the entry lies past the end of the idx.
+ */
+bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset);
+
+/* The pack offset of object `id` (binary search inside its fan-out range); false when not listed. */
+bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], uint64_t *offset);
+
+/*
+ * Read the object whose entry starts at `offset` in pack[0..pack_len) (idx: the pack's idx, for
+ * REF_DELTA bases): the delta chain is followed to its whole base and the deltas applied. On
+ * success returns 0 with the object's type (1..4) in *type and a malloc'd copy of its content
+ * in *out (*out_len bytes; free it). Returns 1 (err filled, nothing allocated) when the object,
+ * or a delta or base on its chain, is larger than max_size bytes; fails (-1, err filled) on a
+ * corrupt entry or delta, a REF_DELTA base the idx does not list, or a chain that loops. The
+ * object's ID is not computed.
+ */
+int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                   uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
+                   struct pk_error *err);
+
 /* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
 const char *pk_type_name(unsigned type);
 

@@ -161,6 +161,20 @@ mkbad tag-bad-name tag "object $head\ntype commit\ntag bad name\ntagger T <t@t> 
 for d in "$T"/bad-*; do
 	compare "bad object: ${d##*/bad-}" "$d"
 done
+# the same in a pack: git's check there is verify_pack's callback, whose failure is the pack bit
+for b in tree-dup:refs/heads/bad^{tree} tree-unsorted:refs/heads/bad^{tree} commit-bad-email:refs/heads/bad \
+	tag-bad-name:refs/tags/bad; do
+	r=$T/packed-bad-${b%%:*}
+	cp -r "$T/bad-${b%%:*}" "$r"
+	# the trees' blob, so that git repack can pack what they reach
+	(cd "$r" && echo hello | git hash-object -w --stdin >/dev/null && git repack -qad)
+	id=$(cd "$r" && git rev-parse "${b#*:}")
+	if [ -e "$(obj_path "$r" "$id")" ]; then
+		fail "bad object in a pack: ${b%%:*}: git repack left it loose"
+		continue
+	fi
+	compare "bad object in a pack: ${b%%:*}" "$r"
+done
 (cd "$T/bad-tree-zero-padded" && git config fsck.zeroPaddedFilemode ignore)
 compare "config fsck.zeroPaddedFilemode=ignore" "$T/bad-tree-zero-padded"
 (cd "$T/bad-tree-zero-padded" && git config fsck.zeroPaddedFilemode error)
@@ -361,6 +375,91 @@ if grep -q Checking "$T/p.err"; then
 else
 	pass
 fi
+
+# 12. Blobs that trees name .gitmodules and .gitattributes (git's fsck_blob and fsck_finish):
+# checked once each, loose or packed (deltas in the pack), missing, or not a blob.
+mkspecial() { # mkspecial NAME: a repository whose branch 'sp' has a tree naming blobs specially
+	local r=$T/sp-$1
+	mkrepo "$r"
+	(
+		cd "$r" || exit 1
+		long=$(head -c 3000 /dev/zero | tr '\0' a)
+		# two versions of each, so that a repack stores one as a delta of the other
+		for v in 1 2; do
+			printf '*.c diff\n%s%s\n*.h text\n' "$long" "$v" >.gitattributes
+			printf '[submodule "s"]\n\tpath = s\n\turl = https://example.com/s%s\n' "$v" >.gitmodules
+			git add .gitattributes .gitmodules
+			git commit -qm "special $v"
+		done
+		git branch sp
+	)
+}
+mkspecial loose
+compare "special blobs, loose" "$T/sp-loose"
+cp -r "$T/sp-loose" "$T/sp-packed"
+(cd "$T/sp-packed" && git repack -qadf --window=10 --depth=10)
+compare "special blobs, packed" "$T/sp-packed"
+compare "special blobs, packed, --connectivity-only" "$T/sp-packed" --connectivity-only
+(cd "$T/sp-packed" && git config fsck.gitattributesLineLength warn)
+compare "special blobs, packed, fsck.gitattributesLineLength=warn" "$T/sp-packed"
+cp -r "$T/sp-loose" "$T/sp-missing"
+id=$(cd "$T/sp-missing" && git rev-parse HEAD:.gitmodules)
+rm -f "$(obj_path "$T/sp-missing" "$id")"
+compare "special blobs, .gitmodules missing" "$T/sp-missing"
+r=$T/sp-nonblob
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	sub=$(git rev-parse HEAD:d)
+	sraw=$(echo "$sub" | sed 's/../\\x&/g')
+	# a directory named .gitmodules: git remembers it all the same, and finds a tree at the end
+	tree=$(printf '%b' "40000 .gitmodules\0$sraw" | git hash-object --literally -t tree -w --stdin)
+	git update-ref refs/heads/sp "$(git commit-tree -m sp "$tree")"
+)
+compare "special blobs, .gitmodules is a tree" "$r"
+
+# 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
+# one line saying what is wrong, nothing on stdout.
+(cd "$T/clean" && git fsck --bogus-option >/dev/null 2>&1)
+grc=$?
+for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/.git $T/clean"; do
+	# shellcheck disable=SC2086 # the cases are word lists
+	(cd "$T/clean" && "$SK" fsck $args >"$T/u.out" 2>"$T/u.err")
+	src=$?
+	if [ "$src" = 129 ] && [ "$grc" = 129 ] && [ ! -s "$T/u.out" ] && grep -q -- "--help" "$T/u.err"; then
+		pass
+	else
+		fail "usage error '$args': sha1kit fsck exits $src (git $grc for an unknown option)"
+		cat "$T/u.err"
+	fi
+done
+
+# 14. A ref at a corrupt loose object: git reads it again for the ref (parse_object) and dies
+# (status 128: "loose object ... is corrupt") or, for a loose object with another ID inside, says
+# "hash mismatch" and goes on. The branch head, an annotated tag, a blob under a tag ref.
+for how in truncate garbage zlib empty rename trunc-body; do
+	for target in HEAD v1 blob; do
+		r=$T/ref-$how-$target
+		mkrepo "$r"
+		(cd "$r" && git tag blob "$(git rev-parse HEAD:f1)")
+		case $target in
+		HEAD) id=$(cd "$r" && git rev-parse HEAD) ;;
+		v1) id=$(cd "$r" && git rev-parse refs/tags/v1) ;;
+		blob) id=$(cd "$r" && git rev-parse HEAD:f1) ;;
+		esac
+		p=$(obj_path "$r" "$id")
+		chmod u+w "$p"
+		case $how in
+		truncate) head -c 10 "$p" >"$p.t" && mv "$p.t" "$p" ;;
+		garbage) printf 'garbage' >>"$p" ;;
+		zlib) printf 'this is not zlib' >"$p" ;;
+		empty) : >"$p" ;;
+		rename) cp "$(obj_path "$r" "$(cd "$r" && git rev-parse HEAD:f3)")" "$p.t" && mv -f "$p.t" "$p" ;;
+		trunc-body) head -c $(($(wc -c <"$p") - 8)) "$p" >"$p.t" && mv "$p.t" "$p" ;;
+		esac
+		compare "ref at a corrupt loose object: $how, $target" "$r"
+	done
+done
 
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
