@@ -5,11 +5,13 @@
  * Input: byte 0 = options (bits 0-1 the object type: commit, tree, blob, tag; bit 2 --strict;
  * bit 3 every message that git lets go to "warn" set to warn, bit 4 to ignore, so that the checks
  * go on where git goes on after a finding; bit 5 the content is also a .gitmodules/.gitattributes
- * blob: its config-file checks, then as a .gitmodules blob alone), the rest = the object's content. The content is copied to a buffer of its exact size, so
- * that a read past its end is caught. Invariants: every finding has a known ID and a printable
- * severity, its line (skg_fsck_format) is as long as reported and names the object; -1 only after
- * an error finding; tree entries lie inside the object; the parsers agree with the decoder; the
- * one-pass tree check (skg_fsck_tree) agrees with skg_fsck_object and skg_tree_links.
+ * blob: checked as both, then as a .gitmodules blob alone), the rest = the object's content. The
+ * content is copied to a buffer of its exact size, so that a read past its end is caught.
+ * Invariants: every finding has a known ID and a printable severity, its line (skg_fsck_format) is
+ * as long as reported and names the object; the name or value of a .gitmodules finding is one git
+ * would report (a name with "..", a path starting with '-', ...); -1 only after an error finding;
+ * tree entries lie inside the object; the parsers agree with the decoder; the one-pass tree check
+ * (skg_fsck_tree) agrees with skg_fsck_object and skg_tree_links.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -18,10 +18,11 @@
  *     parse_tag_buffer; path.c: is_ntfs_dot*; utf8.c: is_hfs_dot*; refs.c: check_refname_format;
  *     date.c: date_overflows (timestamps are parsed as strtoumax does, in the C locale git uses).
  *
- * No I/O, no global mutable state, no allocation except the config parser's buffers for a .gitmodules
- * blob (skg_fsck_special_blob; if one fails, the blob counts as unparseable). Object contents are (pointer,
- * length) and need not be NUL-terminated; every read is bounds-checked. Where git reads its buffers as C
- * strings (it keeps a NUL byte after every object), the code here behaves as if that NUL byte were there.
+ * No I/O, no global mutable state. Nothing is allocated but the config parser's buffers for a
+ * .gitmodules blob (skg_fsck_special_blob; should an allocation fail, the blob counts as one that
+ * does not parse). Object contents are (pointer, length) and need not be NUL-terminated; every
+ * read is bounds-checked. Where git reads its buffers as C strings (it keeps a NUL byte after
+ * every object), the code here behaves as if that NUL byte were there.
  *
  * What is left out, on purpose (the callers' job):
  *   - fsck.skipList: objects on it report nothing; the caller leaves them out;
