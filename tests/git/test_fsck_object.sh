@@ -8,6 +8,11 @@
 # The corruptions are those of git's t/t1450-fsck.sh and more (every check of fsck_tree,
 # fsck_commit, fsck_ident and fsck_tag, the parse failures that come before them, the boundary
 # values), plus fsck.<msg-id> configuration and --strict, and the list of message IDs.
+# .gitattributes and .gitmodules blobs are named so by a clean tree: the driver checks the tree,
+# then the blob (--special), and git's lines are all about the blob. The .gitmodules cases cover
+# each finding of fsck_gitmodules_fn, names and URLs from git's t7415/t7416/t7450 (rejected and
+# accepted, by git 2.39's rules), parse errors after findings, severities, and the config grammar
+# on odd bytes (CRLF, NUL, 0xFF, a BOM, continuation lines, long lines).
 #
 # Usage: test_fsck_object.sh FSCK_OBJECT_DRIVER
 set -uo pipefail
@@ -338,6 +343,13 @@ gm() { printf '%s\n' "$@" >"$GM"; }
 GMN='^error in blob [0-9a-f]{40}: gitmodulesName: disallowed submodule name: '
 GMU='^error in blob [0-9a-f]{40}: gitmodulesUrl: disallowed submodule url: '
 GMP='^warning in blob [0-9a-f]{40}: gitmodulesParse: could not parse gitmodules blob$'
+# Git reads a blob's bytes as char: where char is signed (x86), a BOM is a syntax error and 0xFF
+# reads as the end of input (skg_config_parse_blob); where it is unsigned (arm64, s390x, ...), both
+# are ordinary bytes. The patterns below follow the ABI; the driver must print git's lines on both.
+case $(uname -m) in
+x86_64 | i?86) BOM_PAT=$GMP FF_PAT="${GMU}-x\$" ;;
+*) BOM_PAT="${GMU}-x\$" FF_PAT="${GMU}-x" ;;
+esac
 
 # one finding of each kind, and none
 gm '[submodule "a"]' '	path = a' '	url = https://example.com/a.git' '	update = checkout' '	branch = main'
@@ -438,7 +450,7 @@ check_gm 'gitmodules: no = after the key' "$GMP"
 gm '[submodule "a"]' '	1url = -x'
 check_gm 'gitmodules: key starting with a digit' "$GMP"
 printf '\357\273\277[submodule "a"]\n\turl = -x\n' >"$GM"
-check_gm 'gitmodules: a UTF-8 BOM is a parse error in a blob' "^${GMP#^}"
+check_gm 'gitmodules: a UTF-8 BOM (a parse error where char is signed)' "$BOM_PAT"
 gm '[submodule "../a"]' '	path = p' 'garbage'
 check_gm 'gitmodules: a key alone is an entry (a boolean)' "${GMN}\\.\\./a\$"
 gm '[submodule "../a"]' '	path = p' 'garbage!'
@@ -476,13 +488,13 @@ check_gm 'gitmodules: NUL bytes in a value and a subsection' "${GMU}-x\$"
 printf '[submodule "a"]\n\0\turl = -x\n' >"$GM"
 check_gm 'gitmodules: NUL byte at the start of a line' "$GMP"
 printf '[submodule "../a"]\n\turl = -x\377[submodule "../b"]\n\turl = -y\n' >"$GM"
-check_gm 'gitmodules: 0xFF ends the value, then the section fails' "${GMU}-x\$"
+check_gm 'gitmodules: 0xFF ends the value, then the section fails' "$FF_PAT"
 printf '[submodule "../a"]\n\turl = -x\377\n[submodule "../b"]\n\turl = -y\n' >"$GM"
-check_gm 'gitmodules: 0xFF then a newline ends the parse' "${GMU}-x\$"
+check_gm 'gitmodules: 0xFF then a newline ends the parse' "$FF_PAT"
 printf '[submodule "../a"]\n\tpath = p\n\377\turl = -x\n' >"$GM"
 check_gm 'gitmodules: 0xFF at the start of a line ends the parse' "$GMN"
 printf '[submodule "../a"]\n\turl = -x\377\tpath = -p\n' >"$GM"
-check_gm 'gitmodules: 0xFF, then a key ends at once' "${GMU}-x\$"
+check_gm 'gitmodules: 0xFF, then a key ends at once' "$FF_PAT"
 printf '[submodule "../a"]\n\turl = -x\r\377\n[submodule "../b"]\n\turl = -y\n' >"$GM"
 check_gm 'gitmodules: 0xFF after a CR is dropped' "${GMU}-y\$"
 printf '[submodule "\303\251/.."]\n\turl = -\351\n\tur\303l = x\n' >"$GM"
