@@ -1184,9 +1184,12 @@ static bool curl_url_ok(const char *url)
 }
 
 /*
- * check_submodule_url of git 2.39.5. Git 2.44 and later test a git-remote-curl URL differently
- * (url_normalize must accept it and its %-decoded normal form must have no line feed), which this
- * does not follow: the tests compare with git 2.39.
+ * check_submodule_url of git 2.39.5. Git 2.44.0 and later (commit 8430b438f6, "submodule-config.c:
+ * strengthen URL fsck check") test a git-remote-curl URL differently: url_normalize must accept it
+ * and its %-decoded normal form must have no line feed, instead of the credential parser's test.
+ * So 2.44 refuses "http://example.com:test/foo.git" (bad port) and "https://ex%0aample.com:80/"
+ * (url_decode_mem leaves the host's part before a ':' as it is), which 2.39 accepts, as this does:
+ * the tests compare with git 2.39.
  */
 static bool submodule_url_ok(const char *url)
 {

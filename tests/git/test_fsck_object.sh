@@ -393,7 +393,8 @@ check_gm 'gitmodules: not submodule.<name>.<key>' ''
 gm '[submodule "a\"b"]' '	url = -x' '[submodule "c\\\\..\\\\d"]' '	path = p'
 check_gm 'gitmodules: escapes in the subsection (\" \\)' "${GMU}-x\$|${GMN}c\\\\\\.\\.\\\\d\$"
 
-# URLs (check_submodule_url): git's t7416 and t7450 cases and more; git 2.39's rules
+# URLs (check_submodule_url): git's t7416 and t7450 cases and more; git 2.39's rules (git 2.44 and
+# later refuse two of the good ones: http://example.com:test/foo.git, https://ex%0aample.com:80/)
 for url in '-a./foo' '--upload-pack=x' '../../..//test/foo.git' '../../../../../:localhost:8080/foo.git' \
 	'"..\\../.\\../:example.com/foo.git"' '..\\:x' './%0ahost=example.com/foo.git' './%0Ahost' \
 	'"./a\nb"' '../../../:://one.example.com/foo.git' 'git://example.com:1234/repo%0a.git' 'git://a/../:x%0a' \
