@@ -5,11 +5,13 @@
  * Input: byte 0 = options (bits 0-1 the object type: commit, tree, blob, tag; bit 2 --strict;
  * bit 3 every message that git lets go to "warn" set to warn, bit 4 to ignore, so that the checks
  * go on where git goes on after a finding; bit 5 the content is also a .gitmodules/.gitattributes
- * blob), the rest = the object's content. The content is copied to a buffer of its exact size, so
- * that a read past its end is caught. Invariants: every finding has a known ID and a printable
- * severity, its line (skg_fsck_format) is as long as reported and names the object; -1 only after
- * an error finding; tree entries lie inside the object; the parsers agree with the decoder; the
- * one-pass tree check (skg_fsck_tree) agrees with skg_fsck_object and skg_tree_links.
+ * blob: checked as both, then as a .gitmodules blob alone), the rest = the object's content. The
+ * content is copied to a buffer of its exact size, so that a read past its end is caught.
+ * Invariants: every finding has a known ID and a printable severity, its line (skg_fsck_format) is
+ * as long as reported and names the object; the name or value of a .gitmodules finding is one git
+ * would report (a name with "..", a path starting with '-', ...); -1 only after an error finding;
+ * tree entries lie inside the object; the parsers agree with the decoder; the one-pass tree check
+ * (skg_fsck_tree) agrees with skg_fsck_object and skg_tree_links.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +39,15 @@ struct run {
 	unsigned errors, findings;
 };
 
+static bool has_dotdot(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (s[i] == '.' && s[i + 1] == '.')
+			return true;
+	}
+	return false;
+}
+
 static void on_finding(void *ctx, const struct skg_fsck_finding *f)
 {
 	struct run *r = ctx;
@@ -48,9 +59,25 @@ static void on_finding(void *ctx, const struct skg_fsck_finding *f)
 	      "finding severity");
 	check(f->detail != NULL, "finding detail");
 	if (f->arg != NULL) {
-		check(f->arg >= (const char *)r->obj && f->arg + f->arg_len <= (const char *)r->obj + r->len,
-		      "finding argument inside the object");
 		check(memchr(f->arg, 0, f->arg_len) == NULL, "no NUL in the argument");
+		switch (f->msg) {
+		case SKG_FSCK_GITMODULES_NAME: /* empty, or ".." as a component */
+			check(f->arg_len == 0 || has_dotdot(f->arg, f->arg_len), "bad name");
+			break;
+		case SKG_FSCK_GITMODULES_URL: /* the empty URL is fine */
+			check(f->arg_len > 0, "bad url");
+			break;
+		case SKG_FSCK_GITMODULES_PATH:
+			check(f->arg_len > 0 && f->arg[0] == '-', "bad path");
+			break;
+		case SKG_FSCK_GITMODULES_UPDATE:
+			check(f->arg_len > 0 && f->arg[0] == '!', "bad update");
+			break;
+		default: /* a tag name: inside the object */
+			check(f->arg >= (const char *)r->obj &&
+			          f->arg + f->arg_len <= (const char *)r->obj + r->len,
+			      "finding argument inside the object");
+		}
 	}
 	size_t need = skg_fsck_format(line, sizeof(line), f);
 	check(need >= strlen(line), "format length");
@@ -180,6 +207,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int rb_ret = skg_fsck_special_blob(SKG_FSCK_GITMODULES | SKG_FSCK_GITATTRIBUTES, id, obj, len,
 		                                   &opt, on_finding, &rb);
 		check(rb_ret == 0 || rb.errors > 0, "special blob result");
+		/* .gitmodules alone: the same .gitmodules findings, without the .gitattributes ones */
+		struct run rm = {.obj = obj, .len = len, .all_ignored = (flags & 16) != 0};
+		int rm_ret = skg_fsck_special_blob(SKG_FSCK_GITMODULES, id, obj, len, &opt, on_finding, &rm);
+		check(rm_ret == 0 || rm.errors > 0, ".gitmodules blob result");
+		check(rm.findings <= rb.findings && rm.findings + 1 >= rb.findings, ".gitmodules findings");
 	}
 	free(obj);
 	return 0;

@@ -1,6 +1,7 @@
 /*
  * refs_fuzz.c - libFuzzer target for the in-memory parsers of src/git/repo.c and refs.c: packed-refs,
- * reflogs, config files, the index (with its TREE and REUC extensions) and ref-name checks.
+ * reflogs, config files (read as files and as blobs), the index (with its TREE and REUC extensions)
+ * and ref-name checks.
  *
  * Input: one selector byte, then the text. Selector & 7: 0 packed-refs, 1 reflog, 2 config,
  * 3 index as is, 4 index with its trailing checksum recomputed (so that the fuzzer gets past the
@@ -124,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 2:
 		skg_config_parse((const char *)data, size, "config", config_cb, NULL, &err);
+		skg_config_parse_blob((const char *)data, size, ".gitmodules", config_cb, NULL, &err);
 		break;
 	case 3:
 	case 4: {

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "repo.h" /* skg_config_parse_blob: git's config parser, for .gitmodules blobs */
+
 /* ---------------------------------------------------------------------------------------------
  * Message table */
 
@@ -1065,6 +1067,202 @@ int skg_fsck_tree(const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
 	return check_tree(&c, data, len, link, link_ctx, walk_error) != 0 ? -1 : 0;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * .gitmodules content (git 2.39.5 fsck.c fsck_gitmodules_fn, check_submodule_url; submodule-config.c
+ * check_submodule_name; submodule.c parse_submodule_update_type; url.c url_decode_mem; credential.c
+ * credential_from_url_gently; path.c looks_like_command_line_option, path_match_flags). */
+
+static bool is_xplatform_dir_sep(unsigned c)
+{
+	return c == '/' || c == '\\';
+}
+
+/* check_submodule_name: empty, or ".." as a component (separated by '/' or '\\'). */
+static bool submodule_name_ok(const char *name, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && !is_xplatform_dir_sep((unsigned char)name[i - 1]))
+			continue;
+		if (len - i >= 2 && name[i] == '.' && name[i + 1] == '.' &&
+		    (len - i == 2 || is_xplatform_dir_sep((unsigned char)name[i + 2])))
+			return false;
+	}
+	return true;
+}
+
+/* git's hexval: 0..15, or -1 for a byte that is no hex digit. */
+static int hex_value(unsigned c)
+{
+	if (c >= '0' && c <= '9')
+		return (int)(c - '0');
+	c = ascii_lower(c);
+	return c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10) : -1;
+}
+
+/*
+ * Whether url_decode_mem(s, len) contains a line feed: the part before the first ':' (if not at
+ * the start) is copied as it is, the rest %-decoded (a "%XY" of two hex digits with a non-zero
+ * value becomes that byte; anything else stays), up to a NUL byte.
+ */
+static bool url_decode_has_lf(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t i = 0;
+	if (colon != NULL && colon > s) {
+		i = (size_t)(colon - s);
+		if (memchr(s, '\n', i) != NULL)
+			return true;
+	}
+	while (i < len && s[i] != '\0') {
+		if (s[i] == '%' && len - i >= 3) {
+			int hi = hex_value((unsigned char)s[i + 1]), lo = hex_value((unsigned char)s[i + 2]);
+			if (hi >= 0 && lo >= 0 && (hi << 4 | lo) != 0) {
+				if ((hi << 4 | lo) == '\n')
+					return true;
+				i += 3;
+				continue;
+			}
+		}
+		if (s[i] == '\n')
+			return true;
+		i++;
+	}
+	return false;
+}
+
+/* path_match_flags(url, STARTS_WITH_DOT_SLASH or _DOT_DOT_SLASH | XPLATFORM): "./", "../", "\\". */
+static size_t dot_slash_len(const char *url)
+{
+	if (url[0] != '.')
+		return 0;
+	if (is_xplatform_dir_sep((unsigned char)url[1]))
+		return 2;
+	if (url[1] == '.' && is_xplatform_dir_sep((unsigned char)url[2]))
+		return 3;
+	return 0;
+}
+
+/*
+ * credential_from_url_gently(url, quiet) == 0 && *host (fsck's test of a URL git-remote-curl would
+ * get): a "://" not at the start; after it [user[:password]@]host up to the first '/', '?' or '#';
+ * no line feed in the protocol, or after url_decode_mem in user, password, host or path; a
+ * non-empty host.
+ */
+static bool curl_url_ok(const char *url)
+{
+	const char *proto_end = strstr(url, "://");
+	if (proto_end == NULL || proto_end == url)
+		return false;
+	const char *cp = proto_end + 3;
+	const char *at = strchr(cp, '@');
+	const char *colon = strchr(cp, ':');
+	const char *slash = cp + strcspn(cp, "/?#");
+	const char *host = cp;
+	if (at != NULL && at < slash) {
+		if (colon == NULL || at <= colon) {
+			if (url_decode_has_lf(cp, (size_t)(at - cp)))
+				return false; /* user name */
+		} else {
+			if (url_decode_has_lf(cp, (size_t)(colon - cp)) ||
+			    url_decode_has_lf(colon + 1, (size_t)(at - (colon + 1))))
+				return false; /* user name, password */
+		}
+		host = at + 1;
+	}
+	if (memchr(url, '\n', (size_t)(proto_end - url)) != NULL)
+		return false; /* protocol */
+	if (url_decode_has_lf(host, (size_t)(slash - host)))
+		return false;
+	const char *path = slash;
+	while (*path == '/')
+		path++;
+	if (*path != '\0' && url_decode_has_lf(path, strlen(path)))
+		return false;
+	return slash > host;
+}
+
+/*
+ * check_submodule_url of git 2.39.5. Git 2.44.0 and later (commit 8430b438f6, "submodule-config.c:
+ * strengthen URL fsck check") test a git-remote-curl URL differently: url_normalize must accept it
+ * and its %-decoded normal form must have no line feed, instead of the credential parser's test.
+ * So 2.44 refuses "http://example.com:test/foo.git" (bad port) and "https://ex%0aample.com:80/"
+ * (url_decode_mem leaves the host's part before a ':' as it is), which 2.39 accepts, as this does:
+ * the tests compare with git 2.39.
+ */
+static bool submodule_url_ok(const char *url)
+{
+	static const char *const curl_schemes[] = {"http", "https", "ftp", "ftps"};
+	if (url[0] == '-')
+		return false; /* looks_like_command_line_option */
+	if (dot_slash_len(url) > 0 || strncmp(url, "git://", 6) == 0) {
+		/* might be appended to an http URL and %-decoded */
+		if (url_decode_has_lf(url, strlen(url)))
+			return false;
+		/* leading "../" that escape to the host part (CVE-2020-11008) */
+		unsigned dotdots = 0;
+		const char *next = url;
+		for (size_t n; (n = dot_slash_len(next)) > 0; next += n)
+			dotdots += n == 3;
+		return !(dotdots > 0 && (*next == ':' || *next == '/'));
+	}
+	for (size_t i = 0; i < sizeof(curl_schemes) / sizeof(curl_schemes[0]); i++) {
+		size_t n = strlen(curl_schemes[i]);
+		if (strncmp(url, curl_schemes[i], n) != 0)
+			continue;
+		if (strncmp(url + n, "::", 2) == 0)
+			return curl_url_ok(url + n + 2);
+	}
+	for (size_t i = 0; i < sizeof(curl_schemes) / sizeof(curl_schemes[0]); i++) {
+		size_t n = strlen(curl_schemes[i]);
+		if (strncmp(url, curl_schemes[i], n) == 0 && strncmp(url + n, "://", 3) == 0)
+			return curl_url_ok(url);
+	}
+	return true;
+}
+
+struct gitmodules_check {
+	const struct checker *c;
+	int ret;
+};
+
+static int report_arg(const struct checker *c, enum skg_fsck_msg msg, const char *detail, const char *arg,
+                      size_t arg_len)
+{
+	return report_full(c, msg, detail, arg, arg_len, NULL);
+}
+
+/* fsck_gitmodules_fn: one entry of the blob; only submodule.<name>.<key> entries are looked at. */
+static int gitmodules_entry(void *ctx, const char *key, const char *value)
+{
+	struct gitmodules_check *g = ctx;
+	/* parse_config_key(key, "submodule", &name, &name_len, &item), with a subsection */
+	if (strncmp(key, "submodule.", 10) != 0)
+		return 0;
+	const char *name = key + 10;
+	const char *dot = strrchr(key, '.');
+	if (dot < name)
+		return 0;
+	const char *item = dot + 1;
+	size_t name_len = (size_t)(dot - name);
+
+	if (!submodule_name_ok(name, name_len))
+		g->ret |=
+		    report_arg(g->c, SKG_FSCK_GITMODULES_NAME, "disallowed submodule name: ", name, name_len);
+	if (strcmp(item, "url") == 0 && value != NULL && !submodule_url_ok(value))
+		g->ret |= report_arg(g->c, SKG_FSCK_GITMODULES_URL, "disallowed submodule url: ", value,
+		                     strlen(value));
+	if (strcmp(item, "path") == 0 && value != NULL && value[0] == '-')
+		g->ret |= report_arg(g->c, SKG_FSCK_GITMODULES_PATH, "disallowed submodule path: ", value,
+		                     strlen(value));
+	/* parse_submodule_update_type == SM_UPDATE_COMMAND ("none" etc. do not start with '!') */
+	if (strcmp(item, "update") == 0 && value != NULL && value[0] == '!')
+		g->ret |= report_arg(g->c, SKG_FSCK_GITMODULES_UPDATE,
+		                     "disallowed submodule update setting: ", value, strlen(value));
+	return 0;
+}
+
 #define ATTR_MAX_FILE_SIZE   (100u * 1024 * 1024)
 #define ATTR_MAX_LINE_LENGTH 2048
 
@@ -1077,7 +1275,13 @@ int skg_fsck_special_blob(unsigned kinds, const uint8_t id[SKG_RAWSZ], const uin
 		if (data == NULL)
 			return report(&c, SKG_FSCK_GITMODULES_LARGE, ".gitmodules too large to parse") ? -1
 			                                                                               : 0;
-		/* the config-file checks of the content are not implemented */
+		/* git_config_from_mem with errors silent: the entries before a bad line are checked */
+		struct gitmodules_check g = {.c = &c, .ret = 0};
+		struct skg_error err;
+		if (skg_config_parse_blob((const char *)data, len, ".gitmodules", gitmodules_entry, &g,
+		                          &err) != 0)
+			g.ret |= report(&c, SKG_FSCK_GITMODULES_PARSE, "could not parse gitmodules blob");
+		ret |= g.ret;
 	}
 	if (kinds & SKG_FSCK_GITATTRIBUTES) {
 		if (data == NULL || len > ATTR_MAX_FILE_SIZE)

@@ -7,22 +7,24 @@
  *   - fsck.h: the list of message IDs and their default severities (FOREACH_FSCK_MSG_ID), the
  *     severity kinds (ignore, info, fatal, error, warn);
  *   - fsck.c: fsck_tree, fsck_commit, fsck_tag_standalone, fsck_ident, verify_headers,
- *     verify_ordered, fsck_blob (.gitattributes part), fsck_set_msg_type, report();
+ *     verify_ordered, fsck_blob, fsck_gitmodules_fn, check_submodule_url, fsck_set_msg_type,
+ *     report();
+ *   - submodule-config.c: check_submodule_name; submodule.c: parse_submodule_update_type; url.c:
+ *     url_decode_mem; credential.c: credential_from_url_gently; config.c: git_config_from_mem,
+ *     parse_config_key (the parser itself is skg_config_parse_blob, src/git/repo.h);
  *   - builtin/fsck.c: fsck_error_func ("error in %s %s: %s" / "warning in %s %s: %s"), fsck_obj,
  *     fsck_loose (parse, walk, check, in that order);
  *   - tree-walk.c: decode_tree_entry, tree_entry_gently; commit.c: parse_commit_buffer; tag.c:
  *     parse_tag_buffer; path.c: is_ntfs_dot*; utf8.c: is_hfs_dot*; refs.c: check_refname_format;
  *     date.c: date_overflows (timestamps are parsed as strtoumax does, in the C locale git uses).
  *
- * No I/O, no allocation, no global mutable state. Object contents are (pointer, length) and need
- * not be NUL-terminated; every read is bounds-checked. Where git reads its buffers as C strings
- * (it keeps a NUL byte after every object), the code here behaves as if that NUL byte were there.
+ * No I/O, no global mutable state. Nothing is allocated but the config parser's buffers for a
+ * .gitmodules blob (skg_fsck_special_blob; should an allocation fail, the blob counts as one that
+ * does not parse). Object contents are (pointer, length) and need not be NUL-terminated; every
+ * read is bounds-checked. Where git reads its buffers as C strings (it keeps a NUL byte after
+ * every object), the code here behaves as if that NUL byte were there.
  *
- * What is left out, on purpose (the callers' job, or not done yet):
- *   - the content checks of .gitmodules blobs (gitmodulesName, gitmodulesUrl, gitmodulesPath,
- *     gitmodulesUpdate, gitmodulesParse: git parses the blob as a config file). The tree side is
- *     done (gitmodulesSymlink, and the `found` callback below), and so are gitmodulesLarge,
- *     gitmodulesMissing and gitmodulesBlob (skg_fsck_special_blob, skg_fsck_special_unreadable);
+ * What is left out, on purpose (the callers' job):
  *   - fsck.skipList: objects on it report nothing; the caller leaves them out;
  *   - the object-database steps of builtin/fsck.c (hash mismatch, unknown type, zlib errors,
  *     "is a blob, not a tree" type conflicts, grafts): they depend on the repository.
@@ -189,7 +191,7 @@ struct skg_fsck_finding {
 	enum skg_fsck_severity severity; /* SKG_FSCK_ERROR or SKG_FSCK_WARN (IGNORE: see cause) */
 	const char *detail;              /* git's text after "msgId: ", NUL-terminated ... */
 	const char *arg; /* ... followed by arg[0..arg_len) when arg != NULL (the tag name of */
-	size_t arg_len;  /*     badTagName, arbitrary bytes without NUL) */
+	size_t arg_len;  /*     badTagName, the name or value of gitmodules*: bytes without NUL) */
 	/*
 	 * For badTree: git's tree decoder prints "error: <cause>" on a line of its own just before
 	 * the finding (skg_tree_error_text); NULL otherwise. The decoder prints it whatever the
@@ -230,8 +232,24 @@ int skg_fsck_object(unsigned type, const uint8_t id[SKG_RAWSZ], const uint8_t *d
  * enum skg_fsck_special), as fsck_blob: data == NULL means the caller could not load it (too large):
  * gitmodulesLarge / gitattributesLarge; a .gitattributes blob over 100 MiB is too large too, and
  * one with a line of 2048 bytes or more (up to the first NUL byte) gives gitattributesLineLength.
- * The .gitmodules content checks are not implemented (see the top of this file). Returns 0 or -1
- * as skg_fsck_object.
+ * A .gitmodules blob is parsed as git parses a config blob (skg_config_parse_blob, errors silent)
+ * and each entry submodule.<name>.<key> (a subsection is needed; [submodule.x] is the old form of
+ * [submodule "x"]) is checked, in file order, as fsck_gitmodules_fn does:
+ *   - gitmodulesName "disallowed submodule name: <name>" for an empty name or one with ".." as a
+ *     component ('/' and '\' separate them), for every entry of that name;
+ *   - gitmodulesUrl "disallowed submodule url: <value>" for key url: a value that starts with '-';
+ *     a relative one ("./", "../", ".\", "..\") or git:// one with a line feed after %-decoding or
+ *     whose leading "../" are followed by ':' or '/'; an http, https, ftp or ftps one (or
+ *     "<that>::<url>") that git's credential parser refuses (no scheme, a line feed in a
+ *     %-decoded part) or that has an empty host. Git 2.39.5's rules; later versions differ;
+ *   - gitmodulesPath "disallowed submodule path: <value>" for key path with a value starting '-';
+ *   - gitmodulesUpdate "disallowed submodule update setting: <value>" for key update with a value
+ *     starting with '!' (the command form);
+ *   - gitmodulesParse "could not parse gitmodules blob" after them if the parse fails (the entries
+ *     before the bad line have been checked).
+ * The value printed is the value as git's parser leaves it (escapes resolved, cut at a NUL byte):
+ * finding.arg points into the parser's buffer, valid during the report callback only. The checks
+ * for .gitmodules come before those for .gitattributes. Returns 0 or -1 as skg_fsck_object.
  */
 int skg_fsck_special_blob(unsigned kinds, const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
                           const struct skg_fsck_options *opt, skg_fsck_report_fn report, void *ctx);

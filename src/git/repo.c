@@ -433,23 +433,52 @@ bool skg_config_canonical_key(const char *key, char *out, size_t out_size)
 struct cfg_parser {
 	const unsigned char *buf;
 	size_t len, pos;
+	size_t total; /* characters read so far (git's total_len) */
 	int linenr;
 	bool eof;
+	bool as_char; /* bytes read as `char` (git's buffer source), not as unsigned char (fgetc) */
 	struct skg_buf var, value;
 };
 
-/* One character as git's reader sees it: CR LF reads as LF, the end of input as LF (with eof). */
+/*
+ * The next byte as git's do_fgetc returns it, or -1 (EOF) at the end. A file is read with fgetc
+ * (0..255); a buffer (a blob) as the `char` values of its bytes, so that where char is signed
+ * (x86-64, as git is built there) bytes 0x80..0xFF are negative and 0xFF reads as EOF.
+ */
+static int cfg_read(struct cfg_parser *p)
+{
+	if (p->pos >= p->len) {
+		return -1;
+	}
+	unsigned char b = p->buf[p->pos++];
+	return p->as_char ? (int)(char)b : (int)b;
+}
+
+/*
+ * One character as git's get_next_char returns it: CR LF reads as LF (a CR before an EOF value
+ * drops that value, as git does not push EOF back), EOF as LF with eof set (it stays set: after a
+ * 0xFF byte in a blob, git reads on with eof set), and past INT_MAX characters a 0 with eof set.
+ */
 static int cfg_getc(struct cfg_parser *p)
 {
-	int c = p->pos < p->len ? p->buf[p->pos++] : -1;
-	if (c == '\r' && p->pos < p->len && p->buf[p->pos] == '\n') {
-		p->pos++;
-		c = '\n';
+	int c = cfg_read(p);
+	if (c == '\r') {
+		c = cfg_read(p);
+		if (c != '\n') {
+			if (c != -1) {
+				p->pos--;
+			}
+			c = '\r';
+		}
+	}
+	if (c != -1 && ++p->total > (size_t)INT_MAX) {
+		p->eof = true;
+		return 0;
 	}
 	if (c == '\n') {
 		p->linenr++;
 	}
-	if (c < 0) {
+	if (c == -1) {
 		p->eof = true;
 		p->linenr++;
 		c = '\n';
@@ -608,11 +637,12 @@ static int cfg_section(struct cfg_parser *p)
 	}
 }
 
-int skg_config_parse(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
-                     struct skg_error *err)
+static int config_parse(const char *buf, size_t len, bool as_char, const char *name, skg_config_fn fn,
+                        void *ctx, struct skg_error *err)
 {
 	static const unsigned char bom[] = {0xef, 0xbb, 0xbf};
-	struct cfg_parser p = {.buf = (const unsigned char *)buf, .len = len, .linenr = 1};
+	struct cfg_parser p = {
+	    .buf = (const unsigned char *)buf, .len = len, .linenr = 1, .as_char = as_char};
 	size_t bom_pos = 0;
 	bool bom_done = false, comment = false;
 	size_t baselen = 0;
@@ -670,11 +700,23 @@ int skg_config_parse(const char *buf, size_t len, const char *name, skg_config_f
 			goto done;
 		}
 	}
-	ret = skg_fail(err, "bad config line %d in file %s", p.linenr, name);
+	ret = skg_fail(err, "bad config line %d in %s %s", p.linenr, as_char ? "blob" : "file", name);
 done:
 	skg_buf_release(&p.var);
 	skg_buf_release(&p.value);
 	return ret;
+}
+
+int skg_config_parse(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
+                     struct skg_error *err)
+{
+	return config_parse(buf, len, false, name, fn, ctx, err);
+}
+
+int skg_config_parse_blob(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
+                          struct skg_error *err)
+{
+	return config_parse(buf, len, true, name, fn, ctx, err);
 }
 
 int skg_config_read_file(const char *path, const char *name, skg_config_fn fn, void *ctx,

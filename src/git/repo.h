@@ -191,6 +191,21 @@ typedef int (*skg_config_fn)(void *ctx, const char *key, const char *value);
 int skg_config_parse(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
                      struct skg_error *err);
 
+/*
+ * Parse buf[0..len) as git parses a config blob (git_config_from_mem, as for a .gitmodules blob):
+ * as skg_config_parse, except that git reads the bytes of a buffer as `char` values where it
+ * reads a file's with fgetc. Where char is signed (x86-64; arm64 Linux has it unsigned), that makes
+ * git's own blob parser, and this one: refuse a UTF-8 byte order mark (0xEF is not the 239 git
+ * compares with: a syntax error at line 1), take a byte 0xFF for the end of input (eof is set, the
+ * current line ends there; a line break right after it ends the parse without error, as does 0xFF
+ * outside an entry; reading goes on otherwise, with eof set, which fails the next section
+ * header and ends the next key name at once), drop a 0xFF right after a CR, and see bytes
+ * 0x80..0xFE as the negative values they are (no key or section character, as in files).
+ * The error is "bad config line N in blob NAME" (git's wording for blobs).
+ */
+int skg_config_parse_blob(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
+                          struct skg_error *err);
+
 /* Read and parse the file at path (a missing file is empty: returns 0). name as above. */
 int skg_config_read_file(const char *path, const char *name, skg_config_fn fn, void *ctx,
                          struct skg_error *err);

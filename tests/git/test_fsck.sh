@@ -472,6 +472,19 @@ mkrepo "$r"
 	git update-ref refs/heads/sp "$(git commit-tree -m sp "$tree")"
 )
 compare "special blobs, .gitmodules is a tree" "$r"
+# the content checks of .gitmodules (each message, several in one blob), loose and packed
+r=$T/sp-bad-modules
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	printf '[submodule "../../x"]\n\tpath = -sub\n\turl = -oProxyCommand=evil\n\tupdate = !rm -rf /\n[submodule "ok"]\n\turl = https://example.com/ok\n' >.gitmodules
+	git add .gitmodules && git commit -qm gm
+)
+compare "bad .gitmodules, loose" "$r"
+(cd "$r" && git config fsck.gitmodulesUrl ignore)
+compare "bad .gitmodules, fsck.gitmodulesUrl=ignore" "$r"
+(cd "$r" && git config --unset fsck.gitmodulesUrl && git gc -q)
+compare "bad .gitmodules, packed" "$r"
 
 # 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
 # one line saying what is wrong, nothing on stdout.

@@ -8,6 +8,11 @@
 # The corruptions are those of git's t/t1450-fsck.sh and more (every check of fsck_tree,
 # fsck_commit, fsck_ident and fsck_tag, the parse failures that come before them, the boundary
 # values), plus fsck.<msg-id> configuration and --strict, and the list of message IDs.
+# .gitattributes and .gitmodules blobs are named so by a clean tree: the driver checks the tree,
+# then the blob (--special), and git's lines are all about the blob. The .gitmodules cases cover
+# each finding of fsck_gitmodules_fn, names and URLs from git's t7415/t7416/t7450 (rejected and
+# accepted, by git 2.39's rules), parse errors after findings, severities, and the config grammar
+# on odd bytes (CRLF, NUL, 0xFF, a BOM, continuation lines, long lines).
 #
 # Usage: test_fsck_object.sh FSCK_OBJECT_DRIVER
 set -uo pipefail
@@ -276,6 +281,233 @@ check_attr 'blob: .gitattributes with a 2047-byte line' "$(printf %02047d 1)" ''
 check_attr 'blob: .gitattributes, long second line' "a b
 $(printf %02050d 7)
 c" 'gitattributesLineLength'
+
+# .gitmodules blobs: a tree names the blob .gitmodules (or an alias, or also .gitattributes) and git
+# parses it as a config file (fsck_gitmodules_fn). The tree itself is clean, so every line git
+# prints is about the blob: the driver's lines for the tree (none) and for the blob (--special)
+# must be exactly git's. The content is in $GM.
+GM=$T/gitmodules
+# check_gm NAME EXPECT [OPT...]: OPT fsck.<id>=<value> (git -c and driver -c), name:NAME (the tree
+# entry's name instead of .gitmodules), attr (the tree also names the blob .gitattributes).
+check_gm() {
+	local name=$1 expect=$2
+	shift 2
+	local gitc=() drv=() names=(.gitmodules) special=(--special gitmodules) o
+	for o in "$@"; do
+		case $o in
+		name:*) names=("${o#name:}") ;;
+		attr)
+			names+=(.gitattributes)
+			special+=(--special gitattributes)
+			;;
+		*)
+			gitc+=(-c "$o")
+			drv+=(-c "$o")
+			;;
+		esac
+	done
+	n=$((n + 1))
+	local r=$T/case$n
+	cp -a "$BASE" "$r"
+	cp "$GM" "$r.blob"
+	local blob tree e
+	blob=$(git -C "$r" hash-object -w "$r.blob")
+	tree=$(for e in "${names[@]}"; do printf '100644 blob %s\t%s\n' "$blob" "$e"; done | git -C "$r" mktree)
+	git -C "$r" cat-file tree "$tree" >"$r.tree"
+	(cd "$r" && git ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
+	local grc=$?
+	grep -av '^notice: ' "$r.gerr" >"$r.gexp"
+	"$DRV" ${drv[@]+"${drv[@]}"} tree "$r.tree" 2>"$r.derr"
+	local drc=$?
+	"$DRV" ${drv[@]+"${drv[@]}"} "${special[@]}" blob "$r.blob" 2>>"$r.derr"
+	drc=$((drc | $?))
+	if [ -s "$r.gout" ]; then
+		bad "$name: git printed on stdout: $(head -3 "$r.gout")"
+	elif [ -n "$expect" ] && ! grep -aEq -- "$expect" "$r.gexp"; then
+		bad "$name: git's output does not match /$expect/: $(cat "$r.gexp")"
+	elif [ -n "$expect" ] && ! grep -aqF "in blob $blob: " "$r.gexp"; then
+		bad "$name: git's output is not about the blob $blob: $(cat "$r.gexp")"
+	elif [ -z "$expect" ] && [ -s "$r.gexp" ]; then
+		bad "$name: git was expected to print nothing: $(cat "$r.gexp")"
+	elif ! cmp -s "$r.gexp" "$r.derr"; then
+		bad "$name: output differs from git's"
+		diff -a "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
+	elif [ "$grc" -ne "$drc" ]; then
+		bad "$name: exit status $drc, git's $grc"
+	else
+		ok
+	fi
+}
+# gm LINE...: $GM is those lines (each with a newline)
+gm() { printf '%s\n' "$@" >"$GM"; }
+GMN='^error in blob [0-9a-f]{40}: gitmodulesName: disallowed submodule name: '
+GMU='^error in blob [0-9a-f]{40}: gitmodulesUrl: disallowed submodule url: '
+GMP='^warning in blob [0-9a-f]{40}: gitmodulesParse: could not parse gitmodules blob$'
+# Git reads a blob's bytes as char: where char is signed (x86), a BOM is a syntax error and 0xFF
+# reads as the end of input (skg_config_parse_blob); where it is unsigned (arm64, s390x, ...), both
+# are ordinary bytes. The patterns below follow the ABI; the driver must print git's lines on both.
+case $(uname -m) in
+x86_64 | i?86) BOM_PAT=$GMP FF_PAT="${GMU}-x\$" ;;
+*) BOM_PAT="${GMU}-x\$" FF_PAT="${GMU}-x" ;;
+esac
+
+# one finding of each kind, and none
+gm '[submodule "a"]' '	path = a' '	url = https://example.com/a.git' '	update = checkout' '	branch = main'
+check_gm 'gitmodules: valid' ''
+gm '[submodule "../a"]' '	path = a'
+check_gm 'gitmodules: name ../a' "${GMN}\\.\\./a\$"
+gm '[submodule "a"]' '	url = -x'
+check_gm 'gitmodules: url -x' "${GMU}-x\$"
+gm '[submodule "a"]' '	path = --x'
+check_gm 'gitmodules: path --x' '^error in blob [0-9a-f]{40}: gitmodulesPath: disallowed submodule path: --x$'
+gm '[submodule "a"]' '	update = !rm -rf x'
+check_gm 'gitmodules: update !command' '^error in blob [0-9a-f]{40}: gitmodulesUpdate: disallowed submodule update setting: !rm -rf x$'
+# several per blob, in git's order: per entry name, url, path, update; the name once per entry
+gm '[submodule "../a"]' '	url = -u' '	path = -p' '	update = !u' '	other' '[submodule "b"]' '	url = ./%0a' \
+	'[submodule "c"]' '	path = -q' '[submodule ".."]' '	update = !v'
+check_gm 'gitmodules: many findings, in order' \
+	"${GMN}\\.\\./a\$|gitmodulesUrl: disallowed submodule url: -u\$|gitmodulesPath: .* -q\$|gitmodulesUpdate: .* !v\$"
+# the same, two entries per line kind, the first with the ID names' case changed
+gm '[SubModule "x/.."]' '	URL = -u' '	Path = -p'
+check_gm 'gitmodules: section and keys in any case' "${GMN}x/\\.\\.\$"
+
+# submodule names (check_submodule_name): ".." as a component, '/' and '\' both separators
+for spec in '..' '../a' 'a/..' 'a/../b' 'x/y/..' '../../modules/evil' '..\\\\a' 'a\\\\..' 'a\\\\..\\\\b' \
+	'a/..\\\\b' 'a\\\\../b' '/..' '\\\\..' ''; do
+	gm "[submodule \"$spec\"]" '	path = p'
+	check_gm "gitmodules: bad name \"$spec\"" "$GMN"
+done
+for spec in 'a..b' '..a' 'a..' 'a/..b' 'b../c' '...' 'a/...' '.' './a' 'a\\\\..b' 'a\..\b' '..x/y' \
+	'a/.' 'a.b' $'\xc3\xa9'; do
+	gm "[submodule \"$spec\"]" '	path = p'
+	check_gm "gitmodules: good name \"$spec\"" ''
+done
+gm '[submodule.x]' '	url = -x' '[submodule.A]' '	path = -p'
+check_gm 'gitmodules: old-style [submodule.x] sections' "${GMU}-x\$"
+gm '[submodule...]' '	path = p' '[submodule..]' '	path = p'
+check_gm 'gitmodules: old-style [submodule...] is the name ..' "${GMN}\\.\\.\$"
+gm '[submodule "a.b"]' '	url = -x' '[submodule "../x.y"]' '	path = p'
+check_gm 'gitmodules: names with dots' "${GMN}\\.\\./x\\.y\$"
+gm '[submodule]' '	url = -x' '	path = -p' '[submodules "x"]' '	url = -x' '[sub "module"]' '	url = -x'
+check_gm 'gitmodules: not submodule.<name>.<key>' ''
+gm '[submodule "a\"b"]' '	url = -x' '[submodule "c\\\\..\\\\d"]' '	path = p'
+check_gm 'gitmodules: escapes in the subsection (\" \\)' "${GMU}-x\$|${GMN}c\\\\\\.\\.\\\\d\$"
+
+# URLs (check_submodule_url): git's t7416 and t7450 cases and more; git 2.39's rules (git 2.44 and
+# later refuse two of the good ones: http://example.com:test/foo.git, https://ex%0aample.com:80/)
+for url in '-a./foo' '--upload-pack=x' '../../..//test/foo.git' '../../../../../:localhost:8080/foo.git' \
+	'"..\\../.\\../:example.com/foo.git"' '..\\:x' './%0ahost=example.com/foo.git' './%0Ahost' \
+	'"./a\nb"' '../../../:://one.example.com/foo.git' 'git://example.com:1234/repo%0a.git' 'git://a/../:x%0a' \
+	'https://one.example.com/evil?%0ahost=two.example.com' '"https://one.example.com?%0ahost=two.example.com/foo.git"' \
+	'https:///example.com/foo.git' 'https://' 'https://@/x' 'https::example.com/foo.git' 'http:::example.com/foo.git' \
+	'http::one.example.com/foo.git' 'http::://one.example.com/foo.git' 'http:///one.example.com/foo.git' \
+	'https://u%0a@example.com/' 'https://u:p%0a@example.com/' 'https://ex%0aample.com/' 'ftp://example.com/a%0Ab' \
+	'ftps::https://example.com/%0a' '"https://example.com/a\nb"' '"https://a\nb@example.com/"' \
+	'"http::a\nb://example.com/"' '"./a\nb:c"' '"https://h/a\nb:c"' '"https://u:p\nq:r@h/"'; do
+	gm '[submodule "a"]' "	url = $url"
+	check_gm "gitmodules: bad url $url" "$GMU"
+done
+for url in './bar/baz/foo.git' 'https://example.com/foo.git' 'http://example.com:80/deeper/foo.git' \
+	'http://example.com:test/foo.git' 'data://acjbkd%0akajfdickajkd' 'ssh://host/a%0ab' 'https://ex%0aample.com:80/' \
+	'https://u:p%0a:x@example.com/' 'https://example.com/a%0a:b' './%00a' './%0' './%zz' './%0g' '../foo' \
+	'../../foo.git' './:x' '.:x' 'git://example.com/repo.git' 'HTTPS://example.com/%0a' 'file:///tmp/x%0a' \
+	'https://example.com' 'https://a@b@c/' 'https://a:b:c@host/p' '"ssh://host\n"' '"http\n://example.com/"' \
+	'' '"  "' 'x'; do
+	gm '[submodule "a"]' "	url = $url"
+	check_gm "gitmodules: good url $url" ''
+done
+gm '[submodule "a"]' '	url'
+check_gm 'gitmodules: url without a value' ''
+
+# paths and update settings
+for v in '-' '-p' '  -p  ' '-p # comment'; do
+	gm '[submodule "a"]' "	path = $v"
+	check_gm "gitmodules: bad path $v" 'gitmodulesPath: disallowed submodule path: -'
+done
+for v in 'a-b' 'p-' '" -p"' '"\t-p"' 'x'; do
+	gm '[submodule "a"]' "	path = $v" '	path'
+	check_gm "gitmodules: good path $v" ''
+done
+for v in '!' '!true' '"!x"' '  !x  y'; do
+	gm '[submodule "a"]' "	update = $v"
+	check_gm "gitmodules: bad update $v" 'gitmodulesUpdate: disallowed submodule update setting: !'
+done
+for v in none checkout rebase merge '' 'x!' '" !x"' 'Checkout'; do
+	gm '[submodule "a"]' "	update = $v" '	update'
+	check_gm "gitmodules: good update '$v'" ''
+done
+
+# parse errors: the entries before the bad line are checked
+gm '[submodule "../a"]' '	url = -x' 'garbage here' '[submodule "../b"]' '	url = -y'
+check_gm 'gitmodules: parse error after findings' "${GMN}\\.\\./a\$|${GMP}"
+gm '[submodule "a"'
+check_gm 'gitmodules: unterminated section' "$GMP"
+gm '[submodule "a"]' '	url = "-x'
+check_gm 'gitmodules: unterminated quote' "$GMP"
+gm '[submodule "a"]' '	url = -\q'
+check_gm 'gitmodules: unknown escape' "$GMP"
+gm '[submodule "a"]' '	url -x'
+check_gm 'gitmodules: no = after the key' "$GMP"
+gm '[submodule "a"]' '	1url = -x'
+check_gm 'gitmodules: key starting with a digit' "$GMP"
+printf '\357\273\277[submodule "a"]\n\turl = -x\n' >"$GM"
+check_gm 'gitmodules: a UTF-8 BOM (a parse error where char is signed)' "$BOM_PAT"
+gm '[submodule "../a"]' '	path = p' 'garbage'
+check_gm 'gitmodules: a key alone is an entry (a boolean)' "${GMN}\\.\\./a\$"
+gm '[submodule "../a"]' '	path = p' 'garbage!'
+check_gm 'gitmodules: fsck.gitmodulesParse=error' '^error in blob .*: gitmodulesParse: ' fsck.gitmodulesParse=error
+check_gm 'gitmodules: fsck.gitmodulesParse=ignore' "$GMN" fsck.gitmodulesParse=ignore
+
+# severities
+gm '[submodule "../a"]' '	url = -x' '	path = -p' '	update = !x' '[submodule "b"]' '	url = -y' 'oops!'
+check_gm 'gitmodules: fsck.gitmodulesUrl=ignore' "$GMN" fsck.gitmodulesUrl=ignore
+check_gm 'gitmodules: gitmodulesName=warn, gitmodulesPath=ignore, gitmodulesUpdate=warn' \
+	'^warning in blob .*: gitmodulesName: ' fsck.gitmodulesName=warn fsck.gitmodulesPath=ignore fsck.gitmodulesUpdate=warn
+check_gm 'gitmodules: all ignored but gitmodulesParse' "$GMP" fsck.gitmodulesName=ignore fsck.gitmodulesUrl=ignore \
+	fsck.gitmodulesPath=ignore fsck.gitmodulesUpdate=ignore
+
+# names of the blob, and a blob that is also .gitattributes (its checks come second)
+gm '[submodule "../a"]' '	url = -x'
+check_gm 'gitmodules: named .GITMODULES' "$GMN" name:.GITMODULES
+check_gm 'gitmodules: named GITMOD~1' "$GMN" name:GITMOD~1
+gm '[submodule "../a"]' "# $(printf %02100d 0)" '	url = -x'
+check_gm 'gitmodules: also .gitattributes with a long line' "${GMN}|gitattributesLineLength" attr
+gm '[submodule "../a"]' "# $(printf %02100d 0)" '	url = -x' 'oops!'
+check_gm 'gitmodules: also .gitattributes, parse error' "${GMP}|gitattributesLineLength" attr
+
+# the config grammar on odd input
+printf '[submodule "../a"]\r\n\turl = -x\r\n\tpath = -p\r\n' >"$GM"
+check_gm 'gitmodules: CRLF' "${GMU}-x\$"
+printf '[submodule "../a"]\n\turl = -x\r\r\n\tpath = -p\r' >"$GM"
+check_gm 'gitmodules: lone CRs, no final newline' "${GMU}-x\$"
+printf '[submodule "../a"]\n\turl = -x' >"$GM"
+check_gm 'gitmodules: no final newline' "${GMU}-x\$"
+printf '[submodule "a"]\n\turl = -x\\\n  y\n\tpath = a\\\nb\n' >"$GM"
+check_gm 'gitmodules: continuation lines' "${GMU}-x  y\$"
+printf '[submodule "a"]\n\turl = -x\0y\n[submodule "..\0x"]\n\turl = -z\n[submodule "b"]\n\tpath = -p\n' >"$GM"
+check_gm 'gitmodules: NUL bytes in a value and a subsection' "${GMU}-x\$"
+printf '[submodule "a"]\n\0\turl = -x\n' >"$GM"
+check_gm 'gitmodules: NUL byte at the start of a line' "$GMP"
+printf '[submodule "../a"]\n\turl = -x\377[submodule "../b"]\n\turl = -y\n' >"$GM"
+check_gm 'gitmodules: 0xFF ends the value, then the section fails' "$FF_PAT"
+printf '[submodule "../a"]\n\turl = -x\377\n[submodule "../b"]\n\turl = -y\n' >"$GM"
+check_gm 'gitmodules: 0xFF then a newline ends the parse' "$FF_PAT"
+printf '[submodule "../a"]\n\tpath = p\n\377\turl = -x\n' >"$GM"
+check_gm 'gitmodules: 0xFF at the start of a line ends the parse' "$GMN"
+printf '[submodule "../a"]\n\turl = -x\377\tpath = -p\n' >"$GM"
+check_gm 'gitmodules: 0xFF, then a key ends at once' "$FF_PAT"
+printf '[submodule "../a"]\n\turl = -x\r\377\n[submodule "../b"]\n\turl = -y\n' >"$GM"
+check_gm 'gitmodules: 0xFF after a CR is dropped' "${GMU}-y\$"
+printf '[submodule "\303\251/.."]\n\turl = -\351\n\tur\303l = x\n' >"$GM"
+check_gm 'gitmodules: non-ASCII bytes in a name, a value, a key' "${GMN}.*/\\.\\.\$|$GMP"
+printf '[submodule "a"]\n\turl = -%s\n' "$(printf %070000d 0)" >"$GM"
+check_gm 'gitmodules: a 70000-byte url' "${GMU}-0+\$"
+printf '[submodule "%s/.."]\n\turl = https://%s/\n' "$(printf %05000d 0)" "$(printf %080000d 0)" >"$GM"
+check_gm 'gitmodules: a long name and a long good url' "${GMN}0+/\\.\\.\$"
+: >"$GM"
+check_gm 'gitmodules: empty blob' ''
+printf '; comment\n# comment\n\n[core]\n\tbare = false\n' >"$GM"
+check_gm 'gitmodules: comments and another section' ''
 
 # ---------------------------------------------------------------------------------------------
 # Commits
