@@ -75,6 +75,7 @@ struct fsck {
 	bool died;                /* git dies at this point of the check (its fatal line is out) */
 	bool lost_found;          /* --lost-found: dangling objects are written to <git_dir>/lost-found */
 	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
+	struct skg_buf alt_lines; /* what reading the alternates printed, again at each commit-graph verify */
 	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
 	/* the pack being checked (for the object callback), and its sink.pack_seq */
 	struct pk_pack *pack;
@@ -333,6 +334,14 @@ static void on_report(void *ctx, enum skg_level level, enum skg_report_id id, co
 	}
 	err_line(f, "%s%s", prefix, msg);
 	switch (id) {
+	case SKG_R_ALT_MISSING:
+	case SKG_R_ALT_NORMALIZE:
+	case SKG_R_ALT_TOO_DEEP:
+	case SKG_R_ALT_UNREADABLE:
+		/* every `git commit-graph verify` git runs reads the alternates again, and says so
+		 * (records as struct sink's: 'e', the line, '\n') */
+		skg_buf_addf(&f->alt_lines, "e%s%s\n", prefix, msg);
+		break;
 	case SKG_R_HEAD_INVALID:
 	case SKG_R_HEAD_STRANGE:
 	case SKG_R_HEAD_DETACHED_NULL:
@@ -2226,6 +2235,9 @@ int sk_cmd_fsck(int argc, char **argv)
 			free(lines);
 			goto done;
 		}
+		if (f.alt_lines.len > 0) {
+			sink_write(&f, f.alt_lines.p, f.alt_lines.len);
+		}
 		trailer_result(&f, skg_trailer_commit_graph(abs, SKG_TRAILER_VERIFY, lines), lines,
 		               ERROR_COMMIT_GRAPH);
 		st = skg_trailer_midx(odbs.dirs[i], SKG_TRAILER_LOAD, lines);
@@ -2257,6 +2269,7 @@ done:
 	}
 	free(f.bad_packed);
 	skg_grafts_free(&f.grafts);
+	skg_buf_release(&f.alt_lines);
 	for (size_t i = 0; i < f.n_usable_packs; i++) {
 		free(f.usable_packs[i].idx);
 		free(f.usable_packs[i].pack);

@@ -633,6 +633,22 @@ if [ -z "${SK_WINDOWS:-}" ] && [ ! -d "$T/scan-stop/.git/objects/ab" ]; then
 	compare "objects/ab is a file: the scan stops there" "$r"
 fi
 
+# 17. Alternates: objects of the alternate are there; a missing or relative alternate is git's
+# error, printed again by each `git commit-graph verify` git runs (stderr compared in order).
+mkrepo "$T/alt-base"
+git clone -q -s "$T/alt-base" "$T/alt"
+(cd "$T/alt" && echo "more" >m && git add m && git commit -qm more)
+compare "an alternate" "$T/alt"
+(cd "$T/alt" && { echo /nonexistent/objects; echo relative/objects; } >>.git/objects/info/alternates)
+compare "missing and relative alternates" "$T/alt"
+(cd "$T/alt" && git fsck --full >/dev/null 2>"$T/g.err"; "$SK" fsck >/dev/null 2>"$T/s.err")
+if cmp -s "$T/g.err" "$T/s.err"; then
+	pass
+else
+	fail "alternates: stderr not in git's order"
+	diff "$T/g.err" "$T/s.err" | head -5
+fi
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
