@@ -246,15 +246,16 @@ const char *sha1kit_kernel_name(void)
  * zero with a plain kernel. ahead_min (the fewest blocks in an update for a look-ahead call) is
  * measured: below it the per-block path is as fast (docs/PERFORMANCE.md).
  */
-#define NO_AHEAD NULL, 0, 0, NULL, NULL, NULL
+#define NO_AHEAD NULL, 0, 0, NULL, NULL, NULL, NULL
 const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL, NULL},
     {"shani+avx512-pipe", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 32,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512,
+     sha1kit_dc_run16_shani_avx512},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
@@ -267,7 +268,7 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 8,
-     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL},
+     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL, NULL},
 #endif
 #if SHA1KIT_HAVE_AVX2
     {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD},

@@ -415,31 +415,37 @@ static void walk_block(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, mas
 /*
  * The pipelined look-ahead (kernel->ubc_pipe, groups of 16 blocks): the masks of group g + 1 are
  * computed in 16 steps, one after each block of group g; the first group's masks come first (one
- * look-ahead call). Returns the blocks left after the last whole group.
+ * look-ahead call), and the last whole group's steps compute the masks of the blocks after it (fewer
+ * than 16, lanes past them repeat the first). kernel->run16 compresses the mask-zero blocks of a
+ * group with the steps between them; a block with a non-zero mask stops it, takes the DC path here,
+ * and its step follows (the same step, out of line).
  */
-static size_t dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w,
-                             const uint8_t *p, size_t nblocks, uint64_t offset)
+static void dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w,
+                           const uint8_t *p, size_t nblocks, uint64_t offset)
 {
 	uint32_t state[SHA1KIT_UBC_PIPE_WORDS] __attribute__((aligned(64)));
 	uint32_t mask[2][SHA1KIT_MAX_LANES];
-	size_t groups = nblocks / 16;
+	size_t groups = nblocks / 16, left = nblocks - 16 * groups;
 
 	kernel->ubc_ahead(p, 16, mask[0]); /* the same masks in one call: nothing to overlap yet */
-	for (size_t g = 0; g < groups; g++) {
-		const uint8_t *q = p + 64 * 16 * g;
+	for (size_t g = 0; g <= groups; g++) {
+		const uint8_t *q = p + 64 * 16 * g, *next = q + 64 * 16;
 		const uint32_t *m = mask[g & 1];
+		uint32_t *next_mask = mask[(g + 1) & 1];
 		uint64_t off = offset + 64 * 16 * g;
-		if (g + 1 < groups) {
-			for (unsigned b = 0; b < 16; b++) {
-				walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
-				kernel->ubc_pipe(state, q + 64 * 16, 16, b, mask[(g + 1) & 1]);
-			}
-		} else {
-			for (unsigned b = 0; b < 16; b++)
-				walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
+		unsigned n = g < groups ? 16 : (unsigned)left;
+		if (n == 0)
+			break;
+		size_t nnext = g + 1 < groups ? 16 : left;
+		if (g == groups || nnext == 0)
+			next = NULL; /* the last group (or the blocks after the last whole one) */
+		for (unsigned b = 0;
+		     (b = kernel->run16(ctx->ihv, q, b, n, m, state, next, nnext, next_mask)) < n; b++) {
+			walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
+			if (next != NULL)
+				kernel->ubc_pipe(state, next, nnext, b, next_mask);
 		}
 	}
-	return nblocks - 16 * groups;
 }
 
 /*
@@ -466,10 +472,9 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	}
 	walk_begin(ctx, kernel, &w);
 	if (kernel->ubc_pipe && nblocks >= DC_PIPE_MIN) {
-		size_t left = dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
-		p += 64 * (nblocks - left);
-		offset += 64 * (nblocks - left);
-		nblocks = left;
+		dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
+		walk_end(ctx, &w);
+		return;
 	}
 	while (nblocks >= group_min) {
 		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;
