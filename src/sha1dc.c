@@ -405,13 +405,6 @@ static void walk_block(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, mas
 		dc_block_mask(ctx, kernel, p, offset, 1, mask);
 }
 
-/* The fewest blocks in an update for the pipelined look-ahead; below, the look-ahead in one call per
- * group is as fast (the first group's masks come before any overlap). Zen 5, the first group in one
- * call: at 2 / 3 / 4 / 8 / 16 KiB the pipelined path ran at 0.85x / 0.86x-0.87x / 0.86x / 0.83x-0.84x
- * / 0.86x-0.87x OpenSSL, the other at 0.86x / 0.85x-0.86x / 0.84x / 0.80x / 0.81x-0.82x
- * (docs/PERFORMANCE.md, "Kernel choice by CPU"). */
-#define DC_PIPE_MIN 48
-
 /*
  * The pipelined look-ahead (kernel->ubc_pipe, groups of 16 blocks): the masks of group g + 1 are
  * computed in 16 steps, one after each block of group g; the first group's masks come first (one
@@ -471,7 +464,11 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 		return;
 	}
 	walk_begin(ctx, kernel, &w);
-	if (kernel->ubc_pipe && nblocks >= DC_PIPE_MIN) {
+	/* A kernel with the pipelined look-ahead takes it from its ahead_min (the first group's masks
+	 * need 16 blocks). Zen 5, from 48 blocks before run16: 0.80x / 0.81x OpenSSL at 2 / 2.5 KiB in
+	 * one update; from 32: 0.89x-0.90x / 0.89x, shani+avx512 0.86x-0.87x / 0.85x (docs/PERFORMANCE.md,
+	 * "Git against sha1kit"). */
+	if (kernel->ubc_pipe && nblocks >= 16) {
 		dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
 		walk_end(ctx, &w);
 		return;
