@@ -396,8 +396,9 @@ const sha1kit_cpu_pref sha1kit_cpu_prefs[] = {
      .dc = {"shani+avx512-pipe"},
      .ahead_kernel = "shani+avx512",
      .ahead_min = 32,
-     .basis = "AMD EPYC family 26 model 2 (Zen 5), 2026-12-01: dc shani+avx512-pipe 0.92x / "
-              "0.85x-0.86x / 0.87x-0.88x, shani+avx512 0.91x-0.92x / 0.81x-0.83x / 0.80x; "
+     .basis = "AMD EPYC family 26 model 2 (Zen 5), 2026-12-01: dc shani+avx512-pipe (group kernel) "
+              "0.93x / 0.91x / 0.94x, shani+avx512 0.93x / 0.81x / 0.79x, shani+avx2 0.93x / 0.71x / "
+              "0.70x; "
               "shani+avx512 with the look-ahead from 16 blocks 0.87x at 1 KiB, shani+avx2 0.93x; "
               "from 24 blocks 0.80x at 1.5 KiB, shani+avx2 0.85x; at 2 KiB 0.86x against 0.83x"},
     /* Intel: two SHA-NI streams are slower than eight AVX2 lanes (matters without AVX-512) */
