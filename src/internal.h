@@ -296,8 +296,8 @@ uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
 /* The filter lane-wise on 16 messages (W[t * 16 + l] = word t of message l) with AVX-512 opmasks,
  * for the 16-lane kernel; mask[l] = sha1kit_ubc_mask of message l (src/x86/ubc_simd.c, generated). */
 void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
-/* The same conditions in SHA1KIT_UBC_PARTS parts into four 16-lane accumulators acc (generated). */
-void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part);
+/* The same conditions in SHA1KIT_UBC_PARTS parts: sha1kit_ubc_part16 of src/x86/ubc_part16.h
+ * (generated, inline). */
 
 /*
  * Multi-buffer kernels (src/sha1_lanes.h): L lanes (8 or 16), one message per 32-bit vector lane.

@@ -312,15 +312,9 @@ def generate_simd(ubc):
     w("\tro0 = _mm512_ternarylogic_epi32(ro0, ro1, ro2, 0xfe); /* ro0 | ro1 | ro2 */")
     w("\t_mm512_storeu_si512((void *)mask, _mm512_ternarylogic_epi32(ro0, ro3, ro3, 0x03)); /* ~(ro0 | ro3) */")
     w("}")
-    # The same conditions in parts, for the pipelined look-ahead (src/sha1_lanes.h, SK_LANES_PIPE):
-    # the body is the inline function of src/x86/ubc_part16.h (generate_part16), which the fused
-    # SHA-NI kernel of src/x86/sha1_lanes_avx512.c inlines too.
-    w("")
-    w("/* The parts of the conditions (src/x86/ubc_part16.h), one call each. */")
-    w("__attribute__((target(\"avx512f\"))) void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part)")
-    w("{")
-    w("\tsha1kit_ubc_part16(W, acc, part);")
-    w("}")
+    # The same conditions in parts, for the pipelined look-ahead (src/sha1_lanes.h, SK_LANES_PIPE),
+    # are the inline function of src/x86/ubc_part16.h (generate_part16): the group kernel of
+    # src/x86/sha1_lanes_avx512.c inlines them between its SHA-NI blocks.
     w("#endif")
     w("")
     w("/* clang-format on */")

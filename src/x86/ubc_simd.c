@@ -848,12 +848,6 @@ __attribute__((target("avx512f"))) void sha1kit_ubc_lanes16_avx512(const uint32_
 	ro0 = _mm512_ternarylogic_epi32(ro0, ro1, ro2, 0xfe); /* ro0 | ro1 | ro2 */
 	_mm512_storeu_si512((void *)mask, _mm512_ternarylogic_epi32(ro0, ro3, ro3, 0x03)); /* ~(ro0 | ro3) */
 }
-
-/* The parts of the conditions (src/x86/ubc_part16.h), one call each. */
-__attribute__((target("avx512f"))) void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part)
-{
-	sha1kit_ubc_part16(W, acc, part);
-}
 #endif
 
 /* clang-format on */
