@@ -465,9 +465,9 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	}
 	walk_begin(ctx, kernel, &w);
 	/* A kernel with the pipelined look-ahead takes it from its ahead_min (the first group's masks
-	 * need 16 blocks). Zen 5, from 48 blocks before run16: 0.80x / 0.81x OpenSSL at 2 / 2.5 KiB in
-	 * one update; from 32: 0.89x-0.90x / 0.89x, shani+avx512 0.86x-0.87x / 0.85x (docs/PERFORMANCE.md,
-	 * "Git against sha1kit"). */
+	 * need 16 blocks). Zen 5 with run16, at 2 / 2.5 KiB in one update: pipelined from 32 blocks
+	 * 0.89x-0.90x / 0.89x OpenSSL, from 48 (before) 0.80x / 0.80x-0.81x, shani+avx512 0.85x-0.87x /
+	 * 0.84x-0.85x (docs/PERFORMANCE.md, "Git against sha1kit: one SHA-NI function for a group"). */
 	if (kernel->ubc_pipe && nblocks >= 16) {
 		dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
 		walk_end(ctx, &w);

@@ -71,11 +71,11 @@ __attribute__((always_inline)) TARGET static inline void load16x16(void *out, co
  * one function, so that the chaining value stays in registers from block to block. Called one block
  * at a time, the plain kernel stores it and loads it back around every block, on the latency-bound
  * SHA-NI chain: on Zen 5 that took 82 TSC ticks a block against 74.5 in one call, and the steps
- * between them (out-of-line, as sha1kit_ubc_pipe16_avx512) cost about 1 more (docs/PERFORMANCE.md,
- * "Git against sha1kit: one SHA-NI function for a group"). `flatten` inlines the steps (lanes_load, the
- * expansion, the parts of the filter). The SHA instructions have only legacy-SSE encodings, mixed here with
- * AVX-512 ones: no penalty on AMD Zen, for which the preference table chooses this kernel; Intel CPUs run
- * legacy SSE after dirty upper ZMM state with a penalty (correct, slower).
+ * between them (out of line, as sha1kit_ubc_pipe16_avx512) about 1 more (docs/PERFORMANCE.md, "Git
+ * against sha1kit: one SHA-NI function for a group"). `flatten` inlines the steps (lanes_load, the
+ * expansion, the parts of the filter). The SHA instructions have only legacy-SSE encodings, mixed
+ * here with AVX-512 ones: no penalty on AMD Zen, for which the preference table chooses this kernel;
+ * Intel CPUs run legacy SSE after dirty upper ZMM state with a penalty (correct, slower).
  */
 __attribute__((target("avx512f,avx512bw,sha,sse4.1,ssse3"), flatten)) unsigned
 sha1kit_dc_run16_shani_avx512(uint32_t ihv[5], const uint8_t *blocks, unsigned start, unsigned n,
