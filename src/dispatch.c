@@ -246,15 +246,16 @@ const char *sha1kit_kernel_name(void)
  * zero with a plain kernel. ahead_min (the fewest blocks in an update for a look-ahead call) is
  * measured: below it the per-block path is as fast (docs/PERFORMANCE.md).
  */
-#define NO_AHEAD NULL, 0, 0, NULL, NULL, NULL
+#define NO_AHEAD NULL, 0, 0, NULL, NULL, NULL, NULL
 const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL, NULL},
     {"shani+avx512-pipe", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 32,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512,
+     sha1kit_dc_run16_shani_avx512},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
@@ -267,7 +268,7 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 8,
-     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL},
+     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL, NULL},
 #endif
 #if SHA1KIT_HAVE_AVX2
     {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD},
@@ -395,8 +396,9 @@ const sha1kit_cpu_pref sha1kit_cpu_prefs[] = {
      .dc = {"shani+avx512-pipe"},
      .ahead_kernel = "shani+avx512",
      .ahead_min = 32,
-     .basis = "AMD EPYC family 26 model 2 (Zen 5), 2026-12-01: dc shani+avx512-pipe 0.92x / "
-              "0.85x-0.86x / 0.87x-0.88x, shani+avx512 0.91x-0.92x / 0.81x-0.83x / 0.80x; "
+     .basis = "AMD EPYC family 26 model 2 (Zen 5), 2026-12-01: dc shani+avx512-pipe (group kernel) "
+              "0.93x / 0.91x / 0.94x, shani+avx512 0.93x / 0.81x / 0.79x, shani+avx2 0.93x / 0.71x / "
+              "0.70x; "
               "shani+avx512 with the look-ahead from 16 blocks 0.87x at 1 KiB, shani+avx2 0.93x; "
               "from 24 blocks 0.80x at 1.5 KiB, shani+avx2 0.85x; at 2 KiB 0.86x against 0.83x"},
     /* Intel: two SHA-NI streams are slower than eight AVX2 lanes (matters without AVX-512) */

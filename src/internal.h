@@ -242,6 +242,19 @@ typedef void (*sha1kit_ubc_pipe_fn)(uint32_t *state, const uint8_t *blocks, size
                                     uint32_t *mask);
 void sha1kit_ubc_pipe16_avx512(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
                                uint32_t *mask);
+/*
+ * The blocks start .. n-1 (n <= 16) at `blocks`, whose UBC masks are mask[0 .. n-1]: compress them
+ * into ihv with the plain kernel's steps while their mask is zero, and after block b run step b of
+ * the pipelined look-ahead (ubc_pipe) of the `nnext` blocks at `next` (NULL: none). Stops at the
+ * first block whose mask is non-zero, neither compressed nor its step run, and returns its index
+ * (n: all done); ihv is in memory again on return.
+ */
+typedef unsigned (*sha1kit_dc_run16_fn)(uint32_t ihv[5], const uint8_t *blocks, unsigned start, unsigned n,
+                                        const uint32_t *mask, uint32_t *state, const uint8_t *next,
+                                        size_t nnext, uint32_t *next_mask);
+unsigned sha1kit_dc_run16_shani_avx512(uint32_t ihv[5], const uint8_t *blocks, unsigned start, unsigned n,
+                                       const uint32_t *mask, uint32_t *state, const uint8_t *next,
+                                       size_t nnext, uint32_t *next_mask);
 
 /*
  * The SHA-1DC kernel table (src/dispatch.c): a compression kernel and a UBC filter; optionally a
@@ -261,6 +274,8 @@ typedef struct sha1kit_dc_kernel {
 	sha1kit_lanes_recompress_fn recompress16;
 	/* the look-ahead in steps, run between the blocks of the previous group (ahead == 16); NULL: none */
 	sha1kit_ubc_pipe_fn ubc_pipe;
+	/* with ubc_pipe: the mask-zero blocks of a group and the steps between them in one call */
+	sha1kit_dc_run16_fn run16;
 } sha1kit_dc_kernel;
 
 extern const sha1kit_dc_kernel sha1kit_dc_kernels[];
@@ -281,8 +296,8 @@ uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
 /* The filter lane-wise on 16 messages (W[t * 16 + l] = word t of message l) with AVX-512 opmasks,
  * for the 16-lane kernel; mask[l] = sha1kit_ubc_mask of message l (src/x86/ubc_simd.c, generated). */
 void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);
-/* The same conditions in SHA1KIT_UBC_PARTS parts into four 16-lane accumulators acc (generated). */
-void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part);
+/* The same conditions in SHA1KIT_UBC_PARTS parts: sha1kit_ubc_part16 of src/x86/ubc_part16.h
+ * (generated, inline). */
 
 /*
  * Multi-buffer kernels (src/sha1_lanes.h): L lanes (8 or 16), one message per 32-bit vector lane.

@@ -302,8 +302,10 @@ SK_LANES_TARGET void SK_LANES_AHEAD(const uint8_t *blocks, size_t nblocks, uint3
 _Static_assert(SHA1KIT_UBC_PIPE_STEPS == 4 + SHA1KIT_UBC_PARTS && SHA1KIT_UBC_W_END <= SHA1KIT_UBC_PIPE_ACC &&
                    SHA1KIT_UBC_W_END > 48,
                "the steps of the pipelined look-ahead do not match the generated filter");
-SK_LANES_TARGET void SK_LANES_PIPE(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
-                                   uint32_t *mask)
+/* The step itself, inline: the fused SHA-NI kernel of the includer runs it between its blocks with
+ * the chaining value in registers (sha1kit_dc_run16_shani_avx512). */
+__attribute__((always_inline)) SK_LANES_TARGET static inline void
+lanes_pipe_step(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step, uint32_t *mask)
 {
 	lv *W = (lv *)(void *)state, *acc = W + SHA1KIT_UBC_PIPE_ACC;
 	if (step == 0) {
@@ -323,5 +325,11 @@ SK_LANES_TARGET void SK_LANES_PIPE(uint32_t *state, const uint8_t *blocks, size_
 			memcpy(mask, &m, sizeof(m));
 		}
 	}
+}
+
+SK_LANES_TARGET void SK_LANES_PIPE(uint32_t *state, const uint8_t *blocks, size_t nblocks, unsigned step,
+                                   uint32_t *mask)
+{
+	lanes_pipe_step(state, blocks, nblocks, step, mask);
 }
 #endif

@@ -405,41 +405,40 @@ static void walk_block(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, mas
 		dc_block_mask(ctx, kernel, p, offset, 1, mask);
 }
 
-/* The fewest blocks in an update for the pipelined look-ahead; below, the look-ahead in one call per
- * group is as fast (the first group's masks come before any overlap). Zen 5, the first group in one
- * call: at 2 / 3 / 4 / 8 / 16 KiB the pipelined path ran at 0.85x / 0.86x-0.87x / 0.86x / 0.83x-0.84x
- * / 0.86x-0.87x OpenSSL, the other at 0.86x / 0.85x-0.86x / 0.84x / 0.80x / 0.81x-0.82x
- * (docs/PERFORMANCE.md, "Kernel choice by CPU"). */
-#define DC_PIPE_MIN 48
-
 /*
  * The pipelined look-ahead (kernel->ubc_pipe, groups of 16 blocks): the masks of group g + 1 are
  * computed in 16 steps, one after each block of group g; the first group's masks come first (one
- * look-ahead call). Returns the blocks left after the last whole group.
+ * look-ahead call), and the last whole group's steps compute the masks of the blocks after it (fewer
+ * than 16, lanes past them repeat the first). kernel->run16 compresses the mask-zero blocks of a
+ * group with the steps between them; a block with a non-zero mask stops it, takes the DC path here,
+ * and its step follows (the same step, out of line).
  */
-static size_t dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w,
-                             const uint8_t *p, size_t nblocks, uint64_t offset)
+static void dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w,
+                           const uint8_t *p, size_t nblocks, uint64_t offset)
 {
 	uint32_t state[SHA1KIT_UBC_PIPE_WORDS] __attribute__((aligned(64)));
 	uint32_t mask[2][SHA1KIT_MAX_LANES];
-	size_t groups = nblocks / 16;
+	size_t groups = nblocks / 16, left = nblocks - 16 * groups;
 
 	kernel->ubc_ahead(p, 16, mask[0]); /* the same masks in one call: nothing to overlap yet */
-	for (size_t g = 0; g < groups; g++) {
-		const uint8_t *q = p + 64 * 16 * g;
+	for (size_t g = 0; g <= groups; g++) {
+		const uint8_t *q = p + 64 * 16 * g, *next = q + 64 * 16;
 		const uint32_t *m = mask[g & 1];
+		uint32_t *next_mask = mask[(g + 1) & 1];
 		uint64_t off = offset + 64 * 16 * g;
-		if (g + 1 < groups) {
-			for (unsigned b = 0; b < 16; b++) {
-				walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
-				kernel->ubc_pipe(state, q + 64 * 16, 16, b, mask[(g + 1) & 1]);
-			}
-		} else {
-			for (unsigned b = 0; b < 16; b++)
-				walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
+		unsigned n = g < groups ? 16 : (unsigned)left;
+		if (n == 0)
+			break;
+		size_t nnext = g + 1 < groups ? 16 : left;
+		if (g == groups || nnext == 0)
+			next = NULL; /* the last group (or the blocks after the last whole one) */
+		for (unsigned b = 0;
+		     (b = kernel->run16(ctx->ihv, q, b, n, m, state, next, nnext, next_mask)) < n; b++) {
+			walk_block(ctx, kernel, w, q + 64 * b, off + 64 * b, m[b]);
+			if (next != NULL)
+				kernel->ubc_pipe(state, next, nnext, b, next_mask);
 		}
 	}
-	return nblocks - 16 * groups;
 }
 
 /*
@@ -465,11 +464,14 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 		return;
 	}
 	walk_begin(ctx, kernel, &w);
-	if (kernel->ubc_pipe && nblocks >= DC_PIPE_MIN) {
-		size_t left = dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
-		p += 64 * (nblocks - left);
-		offset += 64 * (nblocks - left);
-		nblocks = left;
+	/* A kernel with the pipelined look-ahead takes it from its ahead_min (the first group's masks
+	 * need 16 blocks). Zen 5 with run16, at 2 / 2.5 KiB in one update: pipelined from 32 blocks
+	 * 0.89x-0.90x / 0.89x OpenSSL, from 48 (before) 0.80x / 0.80x-0.81x, shani+avx512 0.85x-0.87x /
+	 * 0.84x-0.85x (docs/PERFORMANCE.md, "Git against sha1kit: one SHA-NI function for a group"). */
+	if (kernel->ubc_pipe && nblocks >= 16) {
+		dc_blocks_pipe(ctx, kernel, &w, p, nblocks, offset);
+		walk_end(ctx, &w);
+		return;
 	}
 	while (nblocks >= group_min) {
 		size_t group = nblocks < kernel->ahead ? nblocks : kernel->ahead;

@@ -18,7 +18,7 @@
 /* One past the last word of W any condition reads (here and in the other generated filters): a
  * look-ahead filter need not expand further. */
 #define SHA1KIT_UBC_W_END 65
-/* The parts of sha1kit_ubc_lanes16_part_avx512 (src/x86/ubc_simd.c). */
+/* The parts of sha1kit_ubc_part16 (src/x86/ubc_part16.h). */
 #define SHA1KIT_UBC_PARTS 12
 
 /* clang-format off */

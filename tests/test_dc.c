@@ -991,6 +991,192 @@ static sha1kit_dc_result dc_portable(const sha1kit_msg *m, const sha1kit_dc_opti
 	return sha1kit_dc_final(&ctx, d, w);
 }
 
+/*
+ * kernel->run16 (the fused SHA-NI kernel of shani+avx512-pipe) against the portable compression and
+ * the one-call look-ahead: random groups of 1..16 blocks with random masks (about a third non-zero,
+ * runs of zeros included), every start; it must compress exactly the blocks from `start` up to the
+ * first non-zero mask, return that index, and its steps (those it runs, the caller's for the blocks
+ * where it stopped) must give the look-ahead masks of the next group.
+ */
+static void test_dc_run16(void **state)
+{
+	static uint32_t pipe_state[SHA1KIT_UBC_PIPE_WORDS] __attribute__((aligned(64)));
+	uint8_t blocks[16 * 64], next[16 * 64];
+	tu_rng rng = {SEED ^ 0x4416};
+	int tested = 0;
+	(void)state;
+	for (uint32_t i = 0; i < sha1kit_dc_kernel_count; i++) {
+		const sha1kit_dc_kernel *k = &sha1kit_dc_kernels[i];
+		long stops = 0, compressed = 0;
+		if (!k->run16 || !sha1kit_dc_kernel_supported(i))
+			continue;
+		tested++;
+		assert_non_null(k->ubc_pipe);
+		for (int round = 0; round < 20000; round++) {
+			uint32_t mask[16], want_next[16], next_mask[16], ihv[5], ref[5];
+			unsigned n = 1 + (unsigned)(tu_next(&rng) % 16),
+			         start = (unsigned)(tu_next(&rng) % n);
+			size_t nnext = 1 + (size_t)(tu_next(&rng) % 16);
+			int with_next = round % 4 != 3;
+			tu_fill(&rng, blocks, sizeof(blocks));
+			tu_fill(&rng, next, sizeof(next));
+			for (int w = 0; w < 5; w++)
+				ihv[w] = ref[w] = (uint32_t)tu_next(&rng);
+			for (unsigned b = 0; b < 16; b++)
+				mask[b] = tu_next(&rng) % 3 == 0 ? (uint32_t)tu_next(&rng) | 1u : 0;
+			memset(pipe_state, 0xa5 ^ round, sizeof(pipe_state));
+			memset(next_mask, 0x5a, sizeof(next_mask));
+			/* the caller's loop of src/sha1dc.c, with the steps before `start` run here */
+			for (unsigned b = 0; b < start && with_next; b++)
+				k->ubc_pipe(pipe_state, next, nnext, b, next_mask);
+			unsigned b = start;
+			while (b < n) {
+				unsigned stop = k->run16(ihv, blocks, b, n, mask, pipe_state,
+				                         with_next ? next : NULL, nnext, next_mask);
+				unsigned want = b;
+				while (want < n && mask[want] == 0)
+					want++;
+				if (stop != want)
+					fail_msg("kernel %s: run16 from %u of %u stopped at %u, first "
+					         "non-zero mask "
+					         "at %u (round %d)",
+					         k->name, b, n, stop, want, round);
+				sha1kit_blocks_portable(ref, blocks + 64 * b, stop - b);
+				compressed += stop - b;
+				for (int w = 0; w < 5; w++)
+					if (ihv[w] != ref[w])
+						fail_msg(
+						    "kernel %s: run16 blocks %u..%u of %u: chaining value "
+						    "word %d %08x, portable %08x (round %d)",
+						    k->name, b, stop, n, w, ihv[w], ref[w], round);
+				if (stop == n)
+					break;
+				/* the flagged block: compressed by the caller, its step run out of line */
+				sha1kit_blocks_portable(ihv, blocks + 64 * stop, 1);
+				sha1kit_blocks_portable(ref, blocks + 64 * stop, 1);
+				if (with_next)
+					k->ubc_pipe(pipe_state, next, nnext, stop, next_mask);
+				stops++;
+				b = stop + 1;
+			}
+			if (with_next && n == 16) {
+				k->ubc_ahead(next, nnext, want_next);
+				for (size_t l = 0; l < nnext; l++)
+					if (next_mask[l] != want_next[l])
+						fail_msg(
+						    "kernel %s: run16 steps, mask of next block %zu of %zu: "
+						    "%08x, look-ahead %08x (round %d)",
+						    k->name, l, nnext, next_mask[l], want_next[l], round);
+			}
+		}
+		print_message("run16 of %s: 20000 groups, %ld blocks compressed, %ld stops\n", k->name,
+		              compressed, stops);
+		assert_true(stops > 20000 && compressed > 50000);
+	}
+	{
+		uint32_t f = sha1kit_cpu_features();
+		if (SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512 && (f & SHA1KIT_CPU_SHA) &&
+		    (f & SHA1KIT_CPU_AVX2) && (f & SHA1KIT_CPU_AVX512))
+			assert_true(tested >= 1);
+	}
+}
+
+/*
+ * Every DC kernel this CPU runs against the portable DC on every length 0..4096 (random bytes, at
+ * offsets 0..15; about 1 block in 20 has a non-zero UBC mask, so the DC path runs at every place of
+ * a group and of the blocks after the last whole group), in one update and in two split at a
+ * pseudo-random point, with the safe hash off (deferred recompression) and on; then the first 8 KiB
+ * of shattered-1.pdf with a first update of every length 0..320 bytes, so that the attack block comes at the
+ * first places of a pipelined group, in Git's mode and with the reference defaults.
+ */
+static void test_dc_all_lengths(void **state)
+{
+	enum { MAXLEN = 4096 };
+	static struct {
+		uint8_t d[20];
+		sha1kit_dc_result r;
+		int dv;
+	} want[2][MAXLEN + 1], want_shattered[2];
+	uint8_t *buf = malloc(MAXLEN + 16);
+	size_t flen;
+	uint8_t *shattered = tu_read_testdata("shattered-1.pdf", &flen);
+	tu_rng rng = {SEED ^ 0xa11};
+	int tested = 0;
+	(void)state;
+	assert_non_null(buf);
+	/* the attack blocks are in the first KiB; 128 blocks take the pipelined path */
+	if (flen > 8192 + 5)
+		flen = 8192 + 5;
+	tu_fill(&rng, buf, MAXLEN + 16);
+	/* the portable DC's answers, once */
+	for (int safe = 0; safe < 2; safe++) {
+		sha1kit_dc_options o;
+		sha1kit_dc_detection w;
+		sha1kit_dc_options_default(&o);
+		o.safe_hash = (uint8_t)safe;
+		for (size_t len = 0; len <= MAXLEN; len++) {
+			sha1kit_msg mm = {buf + (len * 7) % 16, len};
+			want[safe][len].r = dc_portable(&mm, &o, want[safe][len].d, &w);
+			want[safe][len].dv = w.dv;
+		}
+		sha1kit_msg ms = {shattered, flen};
+		want_shattered[safe].r = dc_portable(&ms, &o, want_shattered[safe].d, &w);
+		assert_int_equal(want_shattered[safe].r, SHA1KIT_DC_COLLISION);
+		assert_int_equal(w.offset, corpus[0].offset);
+	}
+	for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+		if (!sha1kit_dc_kernel_supported(k))
+			continue;
+		tested++;
+		for (int safe = 0; safe < 2; safe++) {
+			sha1kit_dc_options o;
+			sha1kit_dc_options_default(&o);
+			o.safe_hash = (uint8_t)safe;
+			for (size_t len = 0; len <= MAXLEN; len++) {
+				const uint8_t *m = buf + (len * 7) % 16;
+				size_t cut = len ? (size_t)(tu_next(&rng) % (len + 1)) : 0;
+				for (int split = 0; split < 2; split++) {
+					sha1kit_dc_ctx ctx;
+					sha1kit_dc_detection gw;
+					uint8_t got[20];
+					sha1kit_dc_init(&ctx, &o);
+					ctx.kernel = k;
+					if (split) {
+						sha1kit_dc_update(&ctx, m, cut);
+						sha1kit_dc_update(&ctx, m + cut, len - cut);
+					} else {
+						sha1kit_dc_update(&ctx, m, len);
+					}
+					sha1kit_dc_result rg = sha1kit_dc_final(&ctx, got, &gw);
+					if (rg != want[safe][len].r ||
+					    memcmp(got, want[safe][len].d, 20) != 0 ||
+					    gw.dv != want[safe][len].dv)
+						fail_msg(
+						    "kernel %s: length %zu (split %d at %zu, safe hash %d) "
+						    "differs from the portable DC",
+						    sha1kit_dc_kernels[k].name, len, split, cut, safe);
+				}
+			}
+			for (size_t first = 0; first <= 320; first++) {
+				sha1kit_dc_ctx ctx;
+				sha1kit_dc_detection where;
+				uint8_t d[20];
+				sha1kit_dc_init(&ctx, &o);
+				ctx.kernel = k;
+				sha1kit_dc_update(&ctx, shattered, first);
+				sha1kit_dc_update(&ctx, shattered + first, flen - first);
+				assert_int_equal(sha1kit_dc_final(&ctx, d, &where), SHA1KIT_DC_COLLISION);
+				assert_memory_equal(d, want_shattered[safe].d, 20);
+				assert_int_equal(where.offset, corpus[0].offset);
+				assert_string_equal(sha1kit_dv_name(where.dv), "II(52,0)");
+			}
+		}
+	}
+	assert_true(tested >= 1);
+	free(shattered);
+	free(buf);
+}
+
 /* A message through kernel k with sha1kit_dc_masks/sha1kit_dc_update_masked on random spans, an
  * ordinary update of a random length first (sometimes not a whole number of blocks: then the masks
  * must be ignored) and between spans now and then. */
@@ -1224,6 +1410,8 @@ int main(void)
 	    cmocka_unit_test(test_lanes_dc_kernels),
 	    cmocka_unit_test(test_ubc_ahead),
 	    cmocka_unit_test(test_dc_masked),
+	    cmocka_unit_test(test_dc_run16),
+	    cmocka_unit_test(test_dc_all_lengths),
 	    cmocka_unit_test(test_dc_batch),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);

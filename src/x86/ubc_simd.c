@@ -512,8 +512,9 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 }
 
 #if SHA1KIT_HAVE_AVX512
+#include "ubc_part16.h"
 /* the DVs each condition clears, in all 16 lanes: whole-vector memory operands of the OR */
-static const uint32_t ubc_clears16[156][16] __attribute__((aligned(64))) = {
+const uint32_t sha1kit_ubc_clears16[156][16] __attribute__((aligned(64))) = {
 	{0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u, 0x0283a080u},
 	{0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u, 0xc2810008u},
 	{0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u, 0x60a08004u},
@@ -681,7 +682,7 @@ static const uint32_t ubc_clears16[156][16] __attribute__((aligned(64))) = {
  */
 __attribute__((target("avx512f"))) void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16])
 {
-	const uint32_t(*cl)[16] = ubc_clears16;
+	const uint32_t(*cl)[16] = sha1kit_ubc_clears16;
 	/* hide the table's contents from the compiler, which would otherwise rebuild every constant
 	 * in a general register and broadcast it (two instructions instead of a memory operand) */
 	__asm__("" : "+r"(cl));
@@ -846,207 +847,6 @@ __attribute__((target("avx512f"))) void sha1kit_ubc_lanes16_avx512(const uint32_
 	ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[44], _mm512_rol_epi32(w[48], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[155]));
 	ro0 = _mm512_ternarylogic_epi32(ro0, ro1, ro2, 0xfe); /* ro0 | ro1 | ro2 */
 	_mm512_storeu_si512((void *)mask, _mm512_ternarylogic_epi32(ro0, ro3, ro3, 0x03)); /* ~(ro0 | ro3) */
-}
-
-/*
- * The same 156 conditions in SHA1KIT_UBC_PARTS parts of 13: part k ORs its conditions' clears
- * into the four accumulators acc[0..3] (16 lanes each, in memory between parts); after all parts
- * the mask of lane l is lane l of ~(acc[0] | acc[1] | acc[2] | acc[3]).
- */
-__attribute__((target("avx512f"))) void sha1kit_ubc_lanes16_part_avx512(const uint32_t *W, uint32_t *acc, unsigned part)
-{
-	const uint32_t(*cl)[16] = ubc_clears16;
-	__asm__("" : "+r"(cl));
-	const __m512i *w = (const __m512i *)(const void *)W;
-	__m512i *a = (__m512i *)(void *)acc, ro0 = a[0], ro1 = a[1], ro2 = a[2], ro3 = a[3];
-	switch (part) {
-	case 0:
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[44], w[45]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[0]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[49], w[50]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[1]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[48], w[49]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[2]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[47], _mm512_rol_epi32(w[50], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[3]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[47], w[48]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[4]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[46], _mm512_rol_epi32(w[49], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[5]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[46], w[47]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[6]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[45], _mm512_rol_epi32(w[48], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[7]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[45], w[46]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[8]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[44], _mm512_rol_epi32(w[47], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[9]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[43], _mm512_rol_epi32(w[46], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[10]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[43], w[44]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[11]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[42], _mm512_rol_epi32(w[45], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[12]));
-		break;
-	case 1:
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[41], _mm512_rol_epi32(w[44], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[13]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[40], w[41]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[14]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[54], w[55]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[15]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[53], w[54]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[16]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[52], w[53]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[17]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[50], _mm512_rol_epi32(w[53], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[18]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[50], w[51]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[19]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[49], _mm512_rol_epi32(w[52], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[20]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[48], _mm512_rol_epi32(w[51], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[21]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[42], w[43]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[22]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[41], w[42]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[23]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[40], _mm512_rol_epi32(w[43], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[24]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[42], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[25]));
-		break;
-	case 2:
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[38], _mm512_rol_epi32(w[41], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[26]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[40], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[27]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[55], w[56]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[28]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[52], _mm512_rol_epi32(w[55], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[29]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[51], _mm512_rol_epi32(w[54], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[30]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[51], w[52]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[31]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[36], _mm512_rol_epi32(w[40], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[32]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[53], w[56]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[33]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[51], w[54]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[34]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[50], w[52]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[35]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[49], w[51]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[36]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[48], w[50]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[37]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[47], w[49]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[38]));
-		break;
-	case 3:
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[46], w[48]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[39]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[45], w[47]), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[40]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[45], w[47]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[41]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[44], w[46]), _mm512_set1_epi32((int)0x00000040u)), ro2, _mm512_load_si512((const void *)cl[42]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[44], w[46]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[43]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[41], _mm512_rol_epi32(w[42], 27)), _mm512_set1_epi32((int)0x00000002u)), ro0, _mm512_load_si512((const void *)cl[44]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[40], _mm512_rol_epi32(w[41], 27)), _mm512_set1_epi32((int)0x00000002u)), ro1, _mm512_load_si512((const void *)cl[45]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[40], w[42]), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[46]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[40], 27)), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[47]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[39], w[41]), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[48]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[38], w[40]), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[49]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[37], w[39]), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[50]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[36], _mm512_rol_epi32(w[37], 27)), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[51]));
-		break;
-	case 4:
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[35], _mm512_rol_epi32(w[39], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[52]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[63], _mm512_rol_epi32(w[64], 27)), _mm512_set1_epi32((int)0x00000001u)), ro1, _mm512_load_si512((const void *)cl[53]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[63], _mm512_rol_epi32(w[64], 27)), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[54]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[62], _mm512_rol_epi32(w[63], 27)), _mm512_set1_epi32((int)0x00000001u)), ro3, _mm512_load_si512((const void *)cl[55]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[61], _mm512_rol_epi32(w[62], 27)), _mm512_set1_epi32((int)0x00000001u)), ro0, _mm512_load_si512((const void *)cl[56]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[61], _mm512_rol_epi32(w[62], 27)), _mm512_set1_epi32((int)0x00000004u)), ro1, _mm512_load_si512((const void *)cl[57]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[60], _mm512_rol_epi32(w[61], 27)), _mm512_set1_epi32((int)0x00000001u)), ro2, _mm512_load_si512((const void *)cl[58]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[58], w[59]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[59]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[57], w[58]), _mm512_set1_epi32((int)0x20000000u)), ro0, _mm512_load_si512((const void *)cl[60]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[56], _mm512_rol_epi32(w[59], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[61]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[56], w[59]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[62]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[56], w[57]), _mm512_set1_epi32((int)0x20000000u)), ro3, _mm512_load_si512((const void *)cl[63]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[55], _mm512_rol_epi32(w[58], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[64]));
-		break;
-	case 5:
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[54], _mm512_rol_epi32(w[57], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[65]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[53], _mm512_rol_epi32(w[56], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[66]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[50], _mm512_rol_epi32(w[51], 5)), _mm512_set1_epi32((int)0x00000040u)), ro3, _mm512_load_si512((const void *)cl[67]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[48], w[50]), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[68]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[48], w[55]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[69]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[47], w[49]), _mm512_set1_epi32((int)0x00000040u)), ro2, _mm512_load_si512((const void *)cl[70]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[47], _mm512_rol_epi32(w[48], 5)), _mm512_set1_epi32((int)0x00000040u)), ro3, _mm512_load_si512((const void *)cl[71]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[46], w[48]), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[72]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[46], _mm512_rol_epi32(w[47], 5)), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[73]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[44], _mm512_rol_epi32(w[45], 27)), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[74]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[43], w[45]), _mm512_set1_epi32((int)0x00000040u)), ro3, _mm512_load_si512((const void *)cl[75]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[42], w[44]), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[76]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[42], _mm512_rol_epi32(w[43], 5)), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[77]));
-		break;
-	case 6:
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[41], _mm512_rol_epi32(w[42], 5)), _mm512_set1_epi32((int)0x00000040u)), ro2, _mm512_load_si512((const void *)cl[78]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[40], _mm512_rol_epi32(w[41], 5)), _mm512_set1_epi32((int)0x00000040u)), ro3, _mm512_load_si512((const void *)cl[79]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[43], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[80]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[38], _mm512_rol_epi32(w[42], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[81]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[38], 27)), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[82]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[41], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[83]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[36], w[38]), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[84]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[35], _mm512_rol_epi32(w[36], 27)), _mm512_set1_epi32((int)0x00000002u)), ro1, _mm512_load_si512((const void *)cl[85]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[35], _mm512_rol_epi32(w[39], 7)), _mm512_set1_epi32((int)0x00000008u)), ro2, _mm512_load_si512((const void *)cl[86]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[61], _mm512_rol_epi32(w[62], 27)), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[87]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[59], _mm512_rol_epi32(w[63], 7)), _mm512_set1_epi32((int)0x00000020u)), ro0, _mm512_load_si512((const void *)cl[88]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[58], _mm512_rol_epi32(w[63], 2)), _mm512_set1_epi32((int)0x00000001u)), ro1, _mm512_load_si512((const void *)cl[89]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[62], _mm512_rol_epi32(w[63], 27)), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[90]));
-		break;
-	case 7:
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[60], _mm512_rol_epi32(w[64], 7)), _mm512_set1_epi32((int)0x00000020u)), ro3, _mm512_load_si512((const void *)cl[91]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[59], _mm512_rol_epi32(w[64], 2)), _mm512_set1_epi32((int)0x00000001u)), ro0, _mm512_load_si512((const void *)cl[92]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[40], w[42]), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[93]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[62], _mm512_rol_epi32(w[63], 27)), _mm512_set1_epi32((int)0x00000004u)), ro2, _mm512_load_si512((const void *)cl[94]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[41], w[43]), _mm512_set1_epi32((int)0x00000040u)), ro3, _mm512_load_si512((const void *)cl[95]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[63], _mm512_rol_epi32(w[64], 27)), _mm512_set1_epi32((int)0x00000004u)), ro0, _mm512_load_si512((const void *)cl[96]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[48], _mm512_rol_epi32(w[49], 5)), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[97]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[49], _mm512_rol_epi32(w[50], 5)), _mm512_set1_epi32((int)0x00000040u)), ro2, _mm512_load_si512((const void *)cl[98]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[42], w[50]), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[99]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[40], 5)), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[100]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[38], w[40]), _mm512_set1_epi32((int)0x00000002u)), ro1, _mm512_load_si512((const void *)cl[101]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[36], w[37]), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[102]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[43], w[51]), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[103]));
-		break;
-	case 8:
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[37], w[38]), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[104]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[51], _mm512_rol_epi32(w[52], 5)), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[105]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[49], w[51]), _mm512_set1_epi32((int)0x00000040u)), ro2, _mm512_load_si512((const void *)cl[106]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[37], 27)), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[107]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[35], _mm512_rol_epi32(w[39], 7)), _mm512_set1_epi32((int)0x00000020u)), ro0, _mm512_load_si512((const void *)cl[108]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[38], w[39]), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[109]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[47], w[51]), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[110]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[36], _mm512_rol_epi32(w[40], 7)), _mm512_set1_epi32((int)0x00000008u)), ro3, _mm512_load_si512((const void *)cl[111]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[35], _mm512_rol_epi32(w[40], 2)), _mm512_set1_epi32((int)0x40000000u)), ro0, _mm512_load_si512((const void *)cl[112]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[41], 7)), _mm512_set1_epi32((int)0x00000008u)), ro1, _mm512_load_si512((const void *)cl[113]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[36], _mm512_rol_epi32(w[41], 2)), _mm512_set1_epi32((int)0x40000000u)), ro2, _mm512_load_si512((const void *)cl[114]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[53], _mm512_rol_epi32(w[54], 5)), _mm512_set1_epi32((int)0x00000040u)), ro3, _mm512_load_si512((const void *)cl[115]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[51], w[53]), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[116]));
-		break;
-	case 9:
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[50], w[54]), _mm512_set1_epi32((int)0x00000002u)), ro1, _mm512_load_si512((const void *)cl[117]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[45], _mm512_rol_epi32(w[46], 5)), _mm512_set1_epi32((int)0x00000040u)), ro2, _mm512_load_si512((const void *)cl[118]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[41], 7)), _mm512_set1_epi32((int)0x00000020u)), ro3, _mm512_load_si512((const void *)cl[119]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_testn_epi32_mask(_mm512_xor_si512(w[36], _mm512_rol_epi32(w[41], 2)), _mm512_set1_epi32((int)0x00000001u)), ro0, _mm512_load_si512((const void *)cl[120]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[55], w[58]), _mm512_set1_epi32((int)0x20000000u)), ro1, _mm512_load_si512((const void *)cl[121]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[38], _mm512_rol_epi32(w[42], 7)), _mm512_set1_epi32((int)0x00000008u)), ro2, _mm512_load_si512((const void *)cl[122]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[42], 2)), _mm512_set1_epi32((int)0x40000000u)), ro3, _mm512_load_si512((const void *)cl[123]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[54], _mm512_rol_epi32(w[55], 5)), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[124]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[52], w[54]), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[125]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[51], w[55]), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[126]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[45], w[47]), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[127]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[38], _mm512_rol_epi32(w[42], 7)), _mm512_set1_epi32((int)0x00000020u)), ro0, _mm512_load_si512((const void *)cl[128]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[37], _mm512_rol_epi32(w[42], 2)), _mm512_set1_epi32((int)0x00000001u)), ro1, _mm512_load_si512((const void *)cl[129]));
-		break;
-	case 10:
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[43], 7)), _mm512_set1_epi32((int)0x00000008u)), ro2, _mm512_load_si512((const void *)cl[130]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[38], _mm512_rol_epi32(w[43], 2)), _mm512_set1_epi32((int)0x40000000u)), ro3, _mm512_load_si512((const void *)cl[131]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[55], _mm512_rol_epi32(w[56], 5)), _mm512_set1_epi32((int)0x00000040u)), ro0, _mm512_load_si512((const void *)cl[132]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[53], w[55]), _mm512_set1_epi32((int)0x00000040u)), ro1, _mm512_load_si512((const void *)cl[133]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[52], w[56]), _mm512_set1_epi32((int)0x00000002u)), ro2, _mm512_load_si512((const void *)cl[134]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_testn_epi32_mask(_mm512_xor_si512(w[46], w[48]), _mm512_set1_epi32((int)0x00000002u)), ro3, _mm512_load_si512((const void *)cl[135]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[43], 7)), _mm512_set1_epi32((int)0x00000020u)), ro0, _mm512_load_si512((const void *)cl[136]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[38], _mm512_rol_epi32(w[43], 2)), _mm512_set1_epi32((int)0x00000001u)), ro1, _mm512_load_si512((const void *)cl[137]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[59], w[60]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[138]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[40], _mm512_rol_epi32(w[44], 7)), _mm512_set1_epi32((int)0x00000008u)), ro3, _mm512_load_si512((const void *)cl[139]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[40], _mm512_rol_epi32(w[44], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[140]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_testn_epi32_mask(_mm512_xor_si512(w[39], _mm512_rol_epi32(w[44], 2)), _mm512_set1_epi32((int)0x40000000u)), ro1, _mm512_load_si512((const void *)cl[141]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_testn_epi32_mask(_mm512_xor_si512(w[58], w[61]), _mm512_set1_epi32((int)0x20000000u)), ro2, _mm512_load_si512((const void *)cl[142]));
-		break;
-	case 11:
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[57], _mm512_rol_epi32(w[61], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[143]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[41], _mm512_rol_epi32(w[45], 7)), _mm512_set1_epi32((int)0x00000008u)), ro0, _mm512_load_si512((const void *)cl[144]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[41], _mm512_rol_epi32(w[45], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[145]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[58], _mm512_rol_epi32(w[62], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[146]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[42], _mm512_rol_epi32(w[46], 7)), _mm512_set1_epi32((int)0x00000008u)), ro3, _mm512_load_si512((const void *)cl[147]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[42], _mm512_rol_epi32(w[46], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[148]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[59], _mm512_rol_epi32(w[63], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[149]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[57], _mm512_rol_epi32(w[59], 7)), _mm512_set1_epi32((int)0x00000010u)), ro2, _mm512_load_si512((const void *)cl[150]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[43], _mm512_rol_epi32(w[47], 7)), _mm512_set1_epi32((int)0x00000008u)), ro3, _mm512_load_si512((const void *)cl[151]));
-		ro0 = _mm512_mask_or_epi32(ro0, _mm512_test_epi32_mask(_mm512_xor_si512(w[43], _mm512_rol_epi32(w[47], 7)), _mm512_set1_epi32((int)0x00000010u)), ro0, _mm512_load_si512((const void *)cl[152]));
-		ro1 = _mm512_mask_or_epi32(ro1, _mm512_test_epi32_mask(_mm512_xor_si512(w[60], _mm512_rol_epi32(w[64], 7)), _mm512_set1_epi32((int)0x00000010u)), ro1, _mm512_load_si512((const void *)cl[153]));
-		ro2 = _mm512_mask_or_epi32(ro2, _mm512_test_epi32_mask(_mm512_xor_si512(w[44], _mm512_rol_epi32(w[48], 7)), _mm512_set1_epi32((int)0x00000008u)), ro2, _mm512_load_si512((const void *)cl[154]));
-		ro3 = _mm512_mask_or_epi32(ro3, _mm512_test_epi32_mask(_mm512_xor_si512(w[44], _mm512_rol_epi32(w[48], 7)), _mm512_set1_epi32((int)0x00000010u)), ro3, _mm512_load_si512((const void *)cl[155]));
-		break;
-	default:
-		break;
-	}
-	a[0] = ro0;
-	a[1] = ro1;
-	a[2] = ro2;
-	a[3] = ro3;
 }
 #endif
 
