@@ -73,6 +73,7 @@ struct fsck {
 	size_t nskip;
 	bool incomplete;          /* a pack's check stopped part way: some objects' links are unknown */
 	bool died;                /* git dies at this point of the check (its fatal line is out) */
+	bool config_died;         /* a config value git dies on (its fatal line is out) */
 	bool lost_found;          /* --lost-found: dangling objects are written to <git_dir>/lost-found */
 	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
 	struct skg_buf alt_lines; /* what reading the alternates printed, again at each commit-graph verify */
@@ -552,10 +553,11 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 			goto graph;
 		}
 	}
-	if (type == SKG_COMMIT && f->show_root && l.n == 1) {
+	/* git prints these in its object check, which --connectivity-only leaves out */
+	if (type == SKG_COMMIT && f->show_root && l.n == 1 && !f->connectivity_only) {
 		s_out(s, "root %s", h);
 	}
-	if (type == SKG_TAG && f->show_tags) {
+	if (type == SKG_TAG && f->show_tags && !f->connectivity_only) {
 		struct skg_tag_links tl;
 		if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK) {
 			char th[SKG_HEXSZ + 1];
@@ -860,11 +862,21 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 				state[k] = UNREADABLE;
 			}
 			if (err.has_offset && err.offset != e[k].off) {
-				/* the read failed at a delta base: git marks that base bad */
-				struct idx_ent key = {err.offset, NULL};
-				struct idx_ent *b = bsearch(&key, e, (size_t)n, sizeof(*e), cmp_idx_ent);
-				if (b != NULL) {
+				/* the read failed below this object's delta: git's unpack_entry marks every
+				 * base on the chain bad, from this object's base down to where it failed */
+				uint64_t at = e[k].off, base;
+				for (uint64_t steps = 0; steps <= n && at != err.offset &&
+				                         pk_entry_base(file->data, file->len, idx->data,
+				                                       (size_t)idx->len, at, &base) == 1;
+				     steps++) {
+					struct idx_ent key = {base, NULL};
+					struct idx_ent *b =
+					    bsearch(&key, e, (size_t)n, sizeof(*e), cmp_idx_ent);
+					if (b == NULL) {
+						break;
+					}
 					state[b - e] = BAD;
+					at = base;
 				}
 			}
 			continue;
@@ -1330,10 +1342,18 @@ static int reparse_loose(struct fsck *f, const uint8_t *id, unsigned *type)
 		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
 		char *data = NULL;
 		size_t len = 0;
-		if (access(skg_buf_str(&path), F_OK) != 0 ||
-		    skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
+		if (access(skg_buf_str(&path), F_OK) != 0) {
 			skg_buf_release(&path);
 			continue;
+		}
+		if (skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
+			/* there but unreadable (permissions): git's read fails quietly, and as the file
+			 * exists it dies (read_object_file_extended) */
+			err_line(f, "fatal: loose object %s (stored in %s) is corrupt", h,
+			         skg_buf_str(&path));
+			skg_buf_release(&path);
+			f->died = true;
+			return SKG_REPARSE_DIES;
 		}
 		struct skg_loose_reader *r = skg_loose_reader_new(NULL);
 		struct skg_lines *lines = malloc(sizeof(*lines));
@@ -1657,28 +1677,53 @@ static int make_dir(const char *path)
 	return r == 0 || errno == EEXIST ? 0 : -1;
 }
 
+/* A directory of lost-found: made, or there already (a file in its place is a failure). */
+static bool lost_found_dir(const char *path)
+{
+	struct stat st;
+	return make_dir(path) == 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Write data[0..len) to fp; false with errno set. */
+static bool write_all(FILE *fp, const uint8_t *data, size_t len)
+{
+	return fwrite(data, 1, len, fp) == len;
+}
+
 /*
  * git's --lost-found: a dangling commit goes to <git_dir>/lost-found/commit/ID and anything else
- * to lost-found/other/ID, holding the blob's content or "ID\n". Each file is written under a
- * temporary name and renamed, so that no partial file is left. Returns false when git dies.
+ * to lost-found/other/ID, holding the blob's content or "ID\n" (builtin/fsck.c
+ * check_unreachable_object). Where the directories cannot be made git says "could not create
+ * lost-found" and goes on. A file that is already there is opened and overwritten as git does (a
+ * symbolic link is followed; one that cannot be opened makes git die); a new one is written under
+ * a temporary name and renamed, so that no partial file is left. Returns false when git dies.
  */
 static bool write_lost_found(struct fsck *f, unsigned type, const uint8_t *id)
 {
 	char h[SKG_HEXSZ + 1];
 	hex(id, h);
 	struct skg_buf dir = {0}, path = {0}, tmp = {0};
+	uint8_t *data = NULL;
+	size_t len = 0;
 	bool ok = true;
-	skg_buf_addf(&dir, "%s/lost-found", f->repo->git_dir_display);
-	int made = make_dir(skg_buf_str(&dir));
+	/* git_path(): the git directory, a '/', the name, without a leading "./" (strbuf_cleanup_path) */
+	const char *gd = f->repo->git_dir_display;
+	size_t gl = strlen(gd);
+	skg_buf_addf(&dir, "%s%slost-found", gd, gl > 0 && gd[gl - 1] == '/' ? "" : "/");
+	if (strncmp(skg_buf_str(&dir), "./", 2) == 0) {
+		const char *rest = skg_buf_str(&dir) + 2;
+		struct skg_buf d2 = {0};
+		skg_buf_adds(&d2, rest);
+		skg_buf_release(&dir);
+		dir = d2;
+	}
+	bool made = lost_found_dir(skg_buf_str(&dir));
 	skg_buf_addf(&dir, "/%s", type == SKG_COMMIT ? "commit" : "other");
-	if (made != 0 || make_dir(skg_buf_str(&dir)) != 0) {
+	if (!made || !lost_found_dir(skg_buf_str(&dir))) {
 		err_line(f, "error: could not create lost-found");
 		goto out;
 	}
 	skg_buf_addf(&path, "%s/%s", skg_buf_str(&dir), h);
-	skg_buf_addf(&tmp, "%s/.tmp-%s-%ld", skg_buf_str(&dir), h, (long)getpid());
-	uint8_t *data = NULL;
-	size_t len = 0;
 	if (type == SKG_BLOB) {
 		uint32_t seq;
 		uint64_t where;
@@ -1689,31 +1734,41 @@ static bool write_lost_found(struct fsck *f, unsigned type, const uint8_t *id)
 			goto out;
 		}
 	}
-	FILE *fp = fopen(skg_buf_str(&tmp), "wb");
+	struct stat st;
+	bool exists = lstat(skg_buf_str(&path), &st) == 0;
+	if (!exists) {
+		skg_buf_addf(&tmp, "%s/.tmp-%s-%ld", skg_buf_str(&dir), h, (long)getpid());
+	}
+	const char *open_path = exists ? skg_buf_str(&path) : skg_buf_str(&tmp);
+	FILE *fp = fopen(open_path, "wb");
 	if (fp == NULL) {
 		err_line(f, "fatal: could not open '%s' for writing: %s", skg_buf_str(&path),
 		         strerror(errno));
 		ok = false;
-		free(data);
 		goto out;
 	}
-	bool written = type == SKG_BLOB ? fwrite(data, 1, len, fp) == len : fprintf(fp, "%s\n", h) > 0;
+	char line[SKG_HEXSZ + 2];
+	snprintf(line, sizeof(line), "%s\n", h);
+	bool written =
+	    type == SKG_BLOB ? write_all(fp, data, len) : write_all(fp, (const uint8_t *)line, SKG_HEXSZ + 1);
 	int e = written ? 0 : errno;
-	if (fclose(fp) != 0 && e == 0) {
-		e = errno;
-		written = false;
-	}
-	free(data);
-	if (!written || rename(skg_buf_str(&tmp), skg_buf_str(&path)) != 0) {
-		if (written) {
-			e = errno;
-		}
-		(void)remove(skg_buf_str(&tmp));
-		err_line(f, "fatal: could not finish '%s': %s", skg_buf_str(&path),
+	if (!written) {
+		(void)fclose(fp);
+		err_line(f, "fatal: could not write '%s': %s", skg_buf_str(&path),
 		         strerror(e != 0 ? e : EIO));
 		ok = false;
+	} else if (fclose(fp) != 0) {
+		err_line(f, "fatal: could not finish '%s': %s", skg_buf_str(&path), strerror(errno));
+		ok = false;
+	} else if (!exists && rename(skg_buf_str(&tmp), skg_buf_str(&path)) != 0) {
+		err_line(f, "fatal: could not finish '%s': %s", skg_buf_str(&path), strerror(errno));
+		ok = false;
+	}
+	if (!ok && !exists) {
+		(void)remove(skg_buf_str(&tmp));
 	}
 out:
+	free(data);
 	skg_buf_release(&dir);
 	skg_buf_release(&path);
 	skg_buf_release(&tmp);
@@ -1841,12 +1896,29 @@ static int on_config(void *ctx, const char *key, const char *value)
 {
 	struct fsck *f = ctx;
 	if (strcmp(key, "fsck.skiplist") == 0) {
-		return value != NULL ? read_skiplist(f, value) : 0;
+		if (value == NULL) {
+			return 0;
+		}
+		/* a path value (git_config_pathname): "~/" is the home directory */
+		struct skg_buf path = {0};
+		const char *home = getenv("HOME");
+		if (strncmp(value, "~/", 2) == 0 && home != NULL) {
+			skg_buf_addf(&path, "%s/%s", home, value + 2);
+		} else {
+			skg_buf_adds(&path, value);
+		}
+		int r = read_skiplist(f, skg_buf_str(&path));
+		skg_buf_release(&path);
+		if (r < 0) {
+			f->config_died = true;
+		}
+		return r;
 	}
 	if (strcmp(key, "advice.graftfiledeprecated") == 0) {
 		int b = skg_config_bool(value);
 		if (b < 0) {
 			err_line(f, "fatal: bad boolean config value '%s' for '%s'", value, key);
+			f->config_died = true;
 			return -1;
 		}
 		f->no_graft_hint = b == 0;
@@ -1858,6 +1930,7 @@ static int on_config(void *ctx, const char *key, const char *value)
 			char msg[512];
 			skg_fsck_set_error_format(msg, sizeof(msg), r, key + 5, value);
 			err_line(f, "fatal: %s", msg);
+			f->config_died = true;
 			return -1;
 		}
 	}
@@ -2107,9 +2180,14 @@ int sk_cmd_fsck(int argc, char **argv)
 		goto done;
 	}
 	f.graph = skg_graph_new();
-	if (f.graph == NULL || skg_repo_config(f.repo, on_config, &f, &err) != 0) {
-		if (f.graph == NULL) {
-			err_line(&f, "fatal: out of memory");
+	if (f.graph == NULL) {
+		err_line(&f, "fatal: out of memory");
+		status = 128;
+		goto done;
+	}
+	if (skg_repo_config(f.repo, on_config, &f, &err) != 0) {
+		if (!f.config_died) { /* else on_config printed git's line */
+			err_line(&f, "fatal: %s", err.msg);
 		}
 		status = 128;
 		goto done;

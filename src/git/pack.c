@@ -2530,3 +2530,21 @@ out:
 	free(chain);
 	return rc != 0 && large ? 1 : rc;
 }
+
+int pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
+                  uint64_t *base)
+{
+	struct entry_hdr h;
+	if (pack_len < 12 + PK_HASH_LEN || offset < 12 || offset >= pack_len - PK_HASH_LEN ||
+	    entry_header(pack, pack_len - PK_HASH_LEN, offset, &h) != NULL) {
+		return -1;
+	}
+	if (h.type == PK_OFS_DELTA) {
+		*base = h.base_offset;
+		return 1;
+	}
+	if (h.type == PK_REF_DELTA) {
+		return pk_idx_find(idx, idx_len, h.base_id, base) ? 1 : -1;
+	}
+	return 0;
+}

@@ -183,6 +183,14 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
                    uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
                    struct pk_error *err);
 
+/*
+ * The delta base of the entry at `offset`: 1 and its offset in *base (an OFS_DELTA's, or a
+ * REF_DELTA's through the idx), 0 for a whole object, -1 when the entry header does not parse or
+ * a REF_DELTA's base is not in the idx.
+ */
+int pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
+                  uint64_t *base);
+
 /* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
 const char *pk_type_name(unsigned type);
 

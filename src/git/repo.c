@@ -835,6 +835,18 @@ static int read_config_file_top(struct include_ctx *inc, const char *path, const
 	return read_with_includes(inc, path, name);
 }
 
+/*
+ * The system, global and XDG files: git reads them only when access(2) allows, and one it may not
+ * read (EACCES) is passed over silently (config.c do_git_config_sequence, ACCESS_EACCES_OK).
+ */
+static int read_outer_file(struct include_ctx *inc, const char *path)
+{
+	if (access(path, R_OK) != 0 && errno == EACCES) {
+		return 0;
+	}
+	return read_config_file_top(inc, path, path);
+}
+
 /* dir/file for reading and as git names it (display/file). */
 static int read_repo_file(struct include_ctx *inc, const char *dir, const char *display, const char *file)
 {
@@ -853,14 +865,14 @@ int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, st
 
 	if (!env_bool("GIT_CONFIG_NOSYSTEM", false)) {
 		const char *sys = getenv("GIT_CONFIG_SYSTEM");
-		ret = read_config_file_top(&inc, sys ? sys : "/etc/gitconfig", sys ? sys : "/etc/gitconfig");
+		ret = read_outer_file(&inc, sys ? sys : "/etc/gitconfig");
 		if (ret != 0) {
 			return ret;
 		}
 	}
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	if (global != NULL) {
-		ret = read_config_file_top(&inc, global, global);
+		ret = read_outer_file(&inc, global);
 		if (ret != 0) {
 			return ret;
 		}
@@ -873,7 +885,7 @@ int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, st
 			p = path_join(home, ".config/git/config");
 		}
 		if (p != NULL) {
-			ret = read_config_file_top(&inc, p, p);
+			ret = read_outer_file(&inc, p);
 			free(p);
 			p = NULL;
 			if (ret != 0) {
@@ -883,7 +895,7 @@ int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, st
 		if (home != NULL) {
 			p = path_join(home, ".gitconfig");
 			if (p != NULL) {
-				ret = read_config_file_top(&inc, p, p);
+				ret = read_outer_file(&inc, p);
 				free(p);
 				p = NULL;
 				if (ret != 0) {
@@ -2151,9 +2163,7 @@ int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *o
 			uint8_t id[SKG_RAWSZ];
 			/* get_oid_hex: the first 40 characters are hex digits, whatever follows */
 			if ((size_t)(data + len - line) < SKG_HEXSZ || !skg_from_hex(line, id)) {
-				if (eol != NULL) {
-					*eol = '\0';
-				}
+				/* git's message keeps the line's newline (fgets), before die's own */
 				skg_fail(err, "bad shallow line: %.*s", (int)(next - line), line);
 				goto out;
 			}
