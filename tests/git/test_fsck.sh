@@ -582,6 +582,7 @@ git clone -q --bare --depth 2 "file://$T/up" "$T/shallow.git"
 compare "shallow bare clone, depth 2" "$T/shallow.git"
 r=$T/grafts
 mkrepo "$r"
+first=$(cd "$r" && git rev-parse HEAD~2)
 (
 	cd "$r" || exit 1
 	p=$(git rev-parse HEAD~1)
@@ -590,7 +591,7 @@ mkrepo "$r"
 	git reflog expire --expire=now --all
 )
 compare "grafts: a commit cut from its parent" "$r"
-(cd "$r" && { echo "bad line"; git rev-parse HEAD; echo "# comment"; echo "$(git rev-parse HEAD~2) $(git rev-parse HEAD)"; } >>.git/info/grafts)
+(cd "$r" && { echo "bad line"; git rev-parse HEAD; echo "# comment"; echo "$first $(git rev-parse HEAD)"; } >>.git/info/grafts)
 compare "grafts: bad and duplicate lines, a second graft" "$r"
 (cd "$r" && git config advice.graftFileDeprecated false)
 compare "grafts: advice.graftFileDeprecated=false" "$r"
@@ -639,14 +640,17 @@ mkrepo "$T/alt-base"
 git clone -q -s "$T/alt-base" "$T/alt"
 (cd "$T/alt" && echo "more" >m && git add m && git commit -qm more)
 compare "an alternate" "$T/alt"
-(cd "$T/alt" && { echo /nonexistent/objects; echo relative/objects; } >>.git/objects/info/alternates)
-compare "missing and relative alternates" "$T/alt"
-(cd "$T/alt" && git fsck --full >/dev/null 2>"$T/g.err"; "$SK" fsck >/dev/null 2>"$T/s.err")
-if cmp -s "$T/g.err" "$T/s.err"; then
-	pass
-else
-	fail "alternates: stderr not in git's order"
-	diff "$T/g.err" "$T/s.err" | head -5
+# (not under Wine: the program spells absolute paths Z:/...)
+if [ -z "${SK_WINDOWS:-}" ]; then
+	(cd "$T/alt" && { echo /nonexistent/objects; echo relative/objects; } >>.git/objects/info/alternates)
+	compare "missing and relative alternates" "$T/alt"
+	(cd "$T/alt" && git fsck --full >/dev/null 2>"$T/g.err"; "$SK" fsck >/dev/null 2>"$T/s.err")
+	if cmp -s "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "alternates: stderr not in git's order"
+		diff "$T/g.err" "$T/s.err" | head -5
+	fi
 fi
 
 # 18. Found by a second new-user trial: config files (a bad global file is git's fatal line; one
@@ -664,17 +668,21 @@ if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s "$T/g.err" "$T/s.err" && grep -q 'bad co
 else
 	fail "a bad global config file: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc"): $(cat "$T/s.err")"
 fi
-mkdir -p "$T/home2"
-(cd "$r" && git rev-parse HEAD >"$T/home2/skip" && git config fsck.skipList '~/skip')
-(cd "$r" && HOME=$T/home2 git fsck --full >"$T/g.out" 2>&1; echo $? >"$T/g.rc")
-(cd "$r" && HOME=$T/home2 "$SK" fsck >"$T/s.out" 2>&1; echo $? >"$T/s.rc")
-if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
-	pass
-else
-	fail "fsck.skipList = ~/skip: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
-	head -3 "$T/s.out"
+# (not under Wine: a POSIX $HOME means nothing to the Windows program)
+if [ -z "${SK_WINDOWS:-}" ]; then
+	mkdir -p "$T/home2"
+	(cd "$r" && git rev-parse HEAD >"$T/home2/skip" && git config fsck.skipList '~/skip')
+	(cd "$r" && HOME=$T/home2 git fsck --full >"$T/g.out" 2>&1; echo $? >"$T/g.rc")
+	(cd "$r" && HOME=$T/home2 "$SK" fsck >"$T/s.out" 2>&1; echo $? >"$T/s.rc")
+	if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
+		pass
+	else
+		fail "fsck.skipList = ~/skip: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
+		head -3 "$T/s.out"
+	fi
+	(cd "$r" && git config --unset fsck.skipList)
 fi
-(cd "$r" && git config --unset fsck.skipList && git tag -a -m t v2 HEAD~1)
+(cd "$r" && git tag -a -m t v2 HEAD~1)
 compare "--connectivity-only --root --tags" "$r" --connectivity-only --root --tags
 for how in other-file commit-file existing symlink; do
 	rm -rf "$T/lf-g" "$T/lf-s"
