@@ -797,6 +797,33 @@ static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, cons
 }
 
 /*
+ * The header step of git's unpack_loose_header(): reset the stream and inflate data[0..len) into
+ * hdr, at most HEADER_BUF bytes, once. *produced gets the bytes made, *zst zlib's status. False
+ * (after git's fatal line) when the stream cannot be reset or memory runs out.
+ */
+static bool header_step(struct skg_loose_reader *r, const uint8_t *data, size_t len,
+                        uint8_t hdr[HEADER_BUF + 1], size_t *produced, int *zst, struct skg_lines *lines)
+{
+	struct zs *zs = &r->zs;
+	if (inflateReset(&zs->z) != Z_OK) {
+		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", zerr_name(Z_STREAM_ERROR),
+		              "no message");
+		return false;
+	}
+	zs->in = data;
+	zs->in_left = len;
+	zs->out = hdr;
+	zs->out_left = HEADER_BUF;
+	*zst = zrun(zs, Z_NO_FLUSH, lines);
+	if (*zst == Z_MEM_ERROR) {
+		skg_lines_add(lines, "fatal: ", "inflate: out of memory");
+		return false;
+	}
+	*produced = HEADER_BUF - zs->out_left;
+	return true;
+}
+
+/*
  * Inflate and check the loose object file contents data[0..len) (len > 0). Returns a status, or
  * STATUS_PENDING when `defer` is set and the object waits for a batch (*reg says where).
  */
@@ -804,23 +831,12 @@ static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, con
                 const char *hex, const uint8_t expect[SKG_RAWSZ], skg_loose_stream_fn stream, void *sctx,
                 struct skg_loose_object *out, struct skg_lines *lines, bool defer, struct region *reg)
 {
-	struct zs *zs = &r->zs;
-	if (inflateReset(&zs->z) != Z_OK) {
-		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", zerr_name(Z_STREAM_ERROR),
-		              "no message");
-		return SKG_LOOSE_FATAL;
-	}
-	zs->in = data;
-	zs->in_left = len;
 	uint8_t hdr[HEADER_BUF + 1];
-	zs->out = hdr;
-	zs->out_left = HEADER_BUF;
-	int st = zrun(zs, Z_NO_FLUSH, lines);
-	if (st == Z_MEM_ERROR) {
-		skg_lines_add(lines, "fatal: ", "inflate: out of memory");
+	size_t produced;
+	int st;
+	if (!header_step(r, data, len, hdr, &produced, &st, lines)) {
 		return SKG_LOOSE_FATAL;
 	}
-	size_t produced = HEADER_BUF - zs->out_left;
 	if (st < Z_OK || memchr(hdr, '\0', produced) == NULL) {
 		skg_lines_add(lines, "error: ", "unable to unpack header of %s", path);
 		return corrupt(out, hex, path, lines);
@@ -1146,22 +1162,10 @@ static int reparse_header(struct skg_loose_reader *r, const uint8_t *data, size_
 		skg_lines_add(lines, "error: ", "object file %s is empty", path);
 		return -1;
 	}
-	struct zs *zs = &r->zs;
-	if (inflateReset(&zs->z) != Z_OK) {
-		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", zerr_name(Z_STREAM_ERROR),
-		              "no message");
+	int st;
+	if (!header_step(r, data, len, hdr, produced, &st, lines)) {
 		return SKG_LOOSE_FATAL;
 	}
-	zs->in = data;
-	zs->in_left = len;
-	zs->out = hdr;
-	zs->out_left = HEADER_BUF;
-	int st = zrun(zs, Z_NO_FLUSH, lines);
-	if (st == Z_MEM_ERROR) {
-		skg_lines_add(lines, "fatal: ", "inflate: out of memory");
-		return SKG_LOOSE_FATAL;
-	}
-	*produced = HEADER_BUF - zs->out_left;
 	hdr[*produced] = '\0';
 	if (st != Z_OK && st != Z_STREAM_END) {
 		skg_lines_add(lines, "error: ", "unable to unpack %s header", hex);
