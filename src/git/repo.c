@@ -1985,22 +1985,14 @@ int skg_for_each_alternate(const struct skg_repo *repo, int (*fn)(void *ctx, con
 
 /* ---- Grafts and shallow commits ---------------------------------------------------------------- */
 
+static int cmp_graft_id(const void *key, const void *elem)
+{
+	return memcmp(key, ((const struct skg_graft *)elem)->id, SKG_RAWSZ);
+}
+
 const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t id[SKG_RAWSZ])
 {
-	size_t lo = 0, hi = g->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(g->v[mid].id, id, SKG_RAWSZ);
-		if (c == 0) {
-			return &g->v[mid];
-		}
-		if (c < 0) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return NULL;
+	return g->n > 0 ? bsearch(id, g->v, g->n, sizeof(*g->v), cmp_graft_id) : NULL;
 }
 
 void skg_grafts_free(struct skg_grafts *g)
