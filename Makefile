@@ -127,7 +127,7 @@ cross-aarch64: sysroot-aarch64 corpus
 # A test that fails runs once more (--repeat until-pass:2) and fails the stage only if it fails
 # again: Wine now and then loses one of the thousand program starts of a test (a client whose
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
-MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
 cross-mingw: corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)

@@ -35,6 +35,7 @@
 #include "refs.h"
 #include "repo.h"
 #include "trailer.h"
+#include "typeorder.h"
 
 #define CMD          "fsck"
 #define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
@@ -116,6 +117,25 @@ struct fsck {
 		char *idx, *pack;
 	} * usable_packs;
 	size_t n_usable_packs;
+	/* packs git cannot read objects from, and git's line for each, which git prints again each
+	 * time it looks for an object there (lookup_lines) */
+	struct unusable {
+		char *line;
+		uint8_t *idx; /* NULL: the idx does not open (every lookup); else a copy of the idx (a
+		               * lookup of an object it lists opens the pack) */
+		size_t idx_len;
+	} * unusable;
+	size_t n_unusable;
+	/*
+	 * Links that disagree on an object's type (typeorder.h). The object check runs up to three
+	 * times: the first pass's lines are held (hold, held_out) until it is known that no two links
+	 * disagree; if some do, a quiet pass (quiet, collect) gives `types` the events on those objects
+	 * in git's order, it works out what git does with each, and the last pass prints git's lines.
+	 */
+	bool hold, quiet, collect;
+	struct skg_buf held_out;
+	struct skg_typeorder *types; /* NULL: no two links disagree */
+	bool types_resolved;
 };
 
 /* ---- printing ---------------------------------------------------------------------------------- */
@@ -134,10 +154,24 @@ struct sink {
 	 * first), else 1 + its pack's index in f->usable_packs, and its offset in that pack */
 	uint32_t pack_seq;
 	uint64_t offset;
+	/* a loose object: its xx/ directory and its place in the directory's reading order */
+	uint32_t dir, nth;
 };
 
 static void sink_vline(struct sink *s, char stream, const char *fmt, va_list ap)
 {
+	if (s->buf == NULL && (s->f->quiet || s->f->hold)) {
+		if (s->f->quiet) {
+			return;
+		}
+		/* the first pass: into the held lines */
+		pthread_mutex_lock(&s->f->lock);
+		struct sink h = *s;
+		h.buf = &s->f->held_out;
+		sink_vline(&h, stream, fmt, ap);
+		pthread_mutex_unlock(&s->f->lock);
+		return;
+	}
 	if (s->buf == NULL) {
 		pthread_mutex_lock(&s->f->lock);
 		if (stream == 'e') {
@@ -215,6 +249,13 @@ static void sink_add(struct sink *s, const char *text, size_t len)
 static void sink_write(struct fsck *f, const char *text, size_t len)
 {
 	pthread_mutex_lock(&f->lock);
+	if (f->quiet || f->hold) {
+		if (f->hold) {
+			skg_buf_add(&f->held_out, text, len);
+		}
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(text + i + 1, '\n', len - i - 1);
 		size_t end = nl != NULL ? (size_t)(nl - text) + 1 : len;
@@ -233,7 +274,7 @@ static void sink_write(struct fsck *f, const char *text, size_t len)
 static void err_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
 static void err_line(struct fsck *f, const char *fmt, ...)
 {
-	struct sink s = {f, NULL, -1, 0, 0};
+	struct sink s = {f, NULL, -1, 0, 0, 0, 0};
 	va_list ap;
 	va_start(ap, fmt);
 	sink_vline(&s, 'e', fmt, ap);
@@ -243,7 +284,7 @@ static void err_line(struct fsck *f, const char *fmt, ...)
 static void out_line(struct fsck *f, const char *fmt, ...) SK_PRINTF(2, 3);
 static void out_line(struct fsck *f, const char *fmt, ...)
 {
-	struct sink s = {f, NULL, -1, 0, 0};
+	struct sink s = {f, NULL, -1, 0, 0, 0, 0};
 	va_list ap;
 	va_start(ap, fmt);
 	sink_vline(&s, 'o', fmt, ap);
@@ -436,6 +477,56 @@ static void parent_link(void *ctx, const uint8_t id[SKG_RAWSZ])
 	links_add(ctx, id, SKG_COMMIT);
 }
 
+/* ---- links of another type (typeorder.h) ------------------------------------------------------ */
+
+/* What goes wrong when git parses `id` (the last pass only), or NULL. */
+static const struct skg_typeorder_fate *type_fate(const struct fsck *f, const uint8_t *id)
+{
+	return f->types_resolved ? skg_typeorder_fate(f->types, id) : NULL;
+}
+
+/* The quiet pass: an object read at the place of sink s, with its links in git's lookup order. */
+static void collect_event(struct sink *s, unsigned type, const uint8_t *id, const struct skg_link *links,
+                          size_t n, bool graft)
+{
+	struct fsck *f = s->f;
+	struct skg_read_pos pos = {s->pack_seq, s->odb >= 0 ? (uint32_t)s->odb : 0,
+	                           s->pack_seq > 0 ? s->offset : (uint64_t)s->dir << 32 | s->nth};
+	if (skg_typeorder_event(f->types, &pos, id, type, links, n, graft) != 0) {
+		s_err(s, "fatal: out of memory");
+	}
+}
+
+/* git's lines where its lookup fails in parsing an object (sink s, or straight out when NULL). */
+static void fate_lines(struct fsck *f, struct sink *s, const struct skg_typeorder_fate *fate)
+{
+	char lines[512];
+	skg_typeorder_fate_lines(fate, lines, sizeof(lines));
+	if (s != NULL) {
+		s_err(s, "%s", lines);
+	} else {
+		err_line(f, "%s", lines);
+	}
+}
+
+/* A tree's entries whose lookup fails (git's fsck_walk_tree, before the tree's checks): their
+ * lines; true when there are any. */
+static bool tree_fate_lines(struct sink *s, const struct skg_link *links, size_t n)
+{
+	struct fsck *f = s->f;
+	bool any = false;
+	for (size_t k = 0; k < n && f->types_resolved; k++) {
+		unsigned tau = skg_typeorder_type(f->types, links[k].id);
+		if (tau != 0 && tau != links[k].type) {
+			char h[SKG_HEXSZ + 1];
+			hex(links[k].id, h);
+			s_err(s, "error: object %s is a %s, not a %s", h, tname(tau), tname(links[k].type));
+			any = true;
+		}
+	}
+	return any;
+}
+
 /*
  * git's fsck_obj over one object that exists: its checks (unless --connectivity-only), its links
  * into the graph, the --root and --tags lines. `where` names it for messages of objects that do
@@ -457,7 +548,13 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		data = (const uint8_t *)"";
 		len = 0;
 	}
-	if (type == SKG_COMMIT) {
+	/* links of another type: git's lookup of this object or of one of its links fails */
+	const struct skg_typeorder_fate *fate = type_fate(f, id);
+	bool graft = false, tree_broken = false;
+	if (fate != NULL && fate->kind == SKG_TO_PARSE) {
+		fate_lines(f, s, fate);
+		parsed = false;
+	} else if (type == SKG_COMMIT) {
 		uint8_t tree[SKG_RAWSZ];
 		enum skg_parse_result pr = skg_commit_links(data, len, tree, parent_link, &l);
 		if (pr != SKG_PARSE_OK) {
@@ -468,6 +565,7 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		} else {
 			/* a grafted or shallow commit: the parents git gives it instead (commit.c) */
 			const struct skg_graft *gr = skg_graft_find(&f->grafts, id);
+			graft = gr != NULL;
 			if (gr != NULL) {
 				l.n = 0;
 				for (size_t k = 0; k < gr->nparents; k++) {
@@ -502,11 +600,12 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 			 * Checks and links in one decode. git prints the walk's decode error (below)
 			 * before the findings: they wait in `held` until then (nearly always empty).
 			 */
-			struct sink hs = {f, &held, s->odb, s->pack_seq, s->offset};
+			struct sink hs = {f, &held, s->odb, s->pack_seq, s->offset, 0, 0};
 			tree_result =
 			    skg_fsck_tree(id, data, len, &f->fopt, on_finding, &hs, tree_link, &l, &te);
 			tree_checked = true;
 		}
+		tree_broken = tree_fate_lines(s, l.v, l.n);
 		if (te != SKG_TREE_OK) {
 			struct skg_tree_iter it;
 			walk_error = true;
@@ -523,11 +622,21 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 				 * the tree does not even start */
 				s_err(s, "error: %s", skg_tree_error_text(te));
 				if (skg_tree_iter_init(&it, data, len) != SKG_TREE_OK) {
-					s_err(s, "error in tree %s: broken links", h);
-					add_errors(f, ERROR_OBJECT);
+					tree_broken = true;
 				}
 			}
 		}
+		if (tree_broken) {
+			s_err(s, "error in tree %s: broken links", h);
+			add_errors(f, ERROR_OBJECT);
+		}
+	}
+	if (parsed && fate != NULL) {
+		fate_lines(f, s, fate); /* a commit or tag: its parse stops at a link of another type */
+		parsed = false;
+	}
+	if (parsed && f->collect) {
+		collect_event(s, type, id, l.v, l.n, graft);
 	}
 	if (!parsed) {
 		if (where != NULL) {
@@ -537,6 +646,10 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		}
 		/* in a pack, git's verify_pack fails too: its callback returned an error */
 		add_errors(f, ERROR_OBJECT | (s->pack_seq > 0 ? ERROR_PACK : 0));
+		if (fate != NULL && s->pack_seq > 0 && skg_graph_add_unread(f->graph, id, false) != 0) {
+			s_err(s,
+			      "fatal: out of memory"); /* no object to git, but in a pack (has_object_pack) */
+		}
 		goto out;
 	}
 	if (held.len > 0) {
@@ -606,7 +719,7 @@ static void sink_lines(struct sink *s, const struct skg_lines *lines)
 /* The lines a Git-layer reader made (each ends with a newline), on standard error. */
 static void print_lines(struct fsck *f, const struct skg_lines *lines)
 {
-	struct sink s = {f, NULL, -1, 0, 0};
+	struct sink s = {f, NULL, -1, 0, 0, 0, 0};
 	sink_lines(&s, lines);
 }
 
@@ -628,6 +741,7 @@ static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *pat
 	if (status == SKG_LOOSE_FATAL) {
 		return 1; /* git dies here: stops the walk */
 	}
+	s->nth++; /* its place in the directory, in git's order */
 	if (status != SKG_LOOSE_OK) {
 		add_errors(f, ERROR_OBJECT | (status == SKG_LOOSE_COLLISION ? ERROR_COLLISION : 0));
 		return 0;
@@ -669,7 +783,7 @@ static void *loose_thread(void *arg)
 			break;
 		}
 		struct skg_buf buf = {0};
-		struct sink s = {w->f, &buf, w->odb, 0, 0};
+		struct sink s = {w->f, &buf, w->odb, 0, 0, k, 0};
 		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
 		int rc = reader == NULL
 		             ? SKG_LOOSE_WALK_NOMEM
@@ -760,7 +874,7 @@ static int check_loose(struct fsck *f, const char *objdir, int odb)
 static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
 	struct fsck *f = ctx;
-	struct sink s = {f, NULL, -1, f->pack_seq, f->pack->objs[i].offset};
+	struct sink s = {f, NULL, -1, f->pack_seq, f->pack->objs[i].offset, 0, 0};
 	check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
 	meter_add(f, 1);
 }
@@ -805,6 +919,7 @@ static void remember_bad_packed(struct fsck *f, const uint8_t *id, bool mismatch
 struct idx_ent {
 	uint64_t off;
 	const uint8_t *id;
+	uint64_t k; /* its place in the idx */
 };
 
 static int cmp_idx_ent(const void *a, const void *b)
@@ -824,7 +939,7 @@ static int cmp_idx_ent(const void *a, const void *b)
  * was printed by the caller, in sha1kit's words.
  */
 static void check_rest(struct fsck *f, const struct pk_file *file, const struct pk_file *idx,
-                       const char *pack_path)
+                       const char *pack_path, bool verify)
 {
 	enum { READ_OK, UNREADABLE, MISMATCH, BAD };
 	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
@@ -839,11 +954,43 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 	uint64_t n = 0;
 	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &e[n].id, &e[n].off);
 	     k++) {
-		n++;
+		e[n++].k = k;
 	}
 	qsort(e, (size_t)n, sizeof(*e), cmp_idx_ent);
+	uint64_t sig_at = file->len - PK_HASH_LEN; /* a usable pack has its trailer */
+	if (verify) {
+		/* git's verify_packfile: the pack's checksum first */
+		uint8_t sum[SKG_RAWSZ];
+		sha1kit_fast(file->data, (size_t)sig_at, sum);
+		if (memcmp(sum, file->data + sig_at, SKG_RAWSZ) != 0) {
+			err_line(f, "error: %s pack checksum mismatch", pack_path);
+		}
+	}
 	for (uint64_t k = 0; k < n; k++) {
-		if (skg_graph_has(f->graph, e[k].id, NULL)) {
+		char h[SKG_HEXSZ + 1];
+		hex(e[k].id, h);
+		if (verify && e[k].off > sig_at) {
+			/* git's use_pack dies on the entry's first byte */
+			err_line(f, "fatal: offset beyond end of packfile (truncated pack?)");
+			f->died = true;
+			break;
+		}
+		if (verify) {
+			/* the CRC-32 of the bytes up to the next entry: git's read of them dies past the
+			 * end of the pack */
+			uint64_t next = k + 1 < n ? e[k + 1].off : sig_at;
+			if (next > file->len) {
+				err_line(f, "fatal: offset beyond end of packfile (truncated pack?)");
+				f->died = true;
+				break;
+			}
+			if (pk_idx_crc_differs(idx->data, (size_t)idx->len, e[k].k, file->data, e[k].off,
+			                       next - e[k].off)) {
+				err_line(f,
+				         "error: index CRC mismatch for object %s from %s at offset %" PRIu64,
+				         h, pack_path, e[k].off);
+			}
+		} else if (skg_graph_has(f->graph, e[k].id, NULL)) {
 			continue; /* checked before the check stopped */
 		}
 		unsigned type;
@@ -858,6 +1005,10 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 			continue;
 		}
 		if (rc != 0) {
+			if (verify) {
+				err_line(f, "error: cannot unpack %s from %s at offset %" PRIu64, h,
+				         pack_path, e[k].off);
+			}
 			if (state[k] == READ_OK) {
 				state[k] = UNREADABLE;
 			}
@@ -869,7 +1020,7 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 				                         pk_entry_base(file->data, file->len, idx->data,
 				                                       (size_t)idx->len, at, &base) == 1;
 				     steps++) {
-					struct idx_ent key = {base, NULL};
+					struct idx_ent key = {base, NULL, 0};
 					struct idx_ent *b =
 					    bsearch(&key, e, (size_t)n, sizeof(*e), cmp_idx_ent);
 					if (b == NULL) {
@@ -890,9 +1041,12 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 		sha1kit_dc_update(&c, data, (size_t)len);
 		if (sha1kit_dc_final(&c, got, NULL) == SHA1KIT_DC_COLLISION ||
 		    memcmp(got, e[k].id, SKG_RAWSZ) != 0) {
+			if (verify) {
+				err_line(f, "error: packed %s from %s is corrupt", h, pack_path);
+			}
 			state[k] = MISMATCH;
 		} else {
-			struct sink s = {f, NULL, -1, f->pack_seq, e[k].off};
+			struct sink s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0};
 			check_object(&s, type, e[k].id, data, (size_t)len, NULL);
 		}
 		free(data);
@@ -928,6 +1082,102 @@ static void remember_pack(struct fsck *f, const char *idx_path, const char *pack
 	}
 }
 
+/* git's line for a pack it cannot open (pk_git_open_check), naming `path` (the idx or the pack); a
+ * malloc'd string, or NULL when out of memory */
+static char *git_open_line(enum pk_git_open go, const char *path, uint32_t a, uint32_t b)
+{
+	struct skg_buf line = {0};
+	switch (go) {
+	case PK_GIT_IDX_SMALL:
+		skg_buf_addf(&line, "error: index file %s is too small", path);
+		break;
+	case PK_GIT_IDX_VERSION:
+		skg_buf_addf(&line,
+		             "error: index file %s is version %" PRIu32
+		             " and is not supported by this binary (try upgrading GIT to a newer version)",
+		             path, a);
+		break;
+	case PK_GIT_IDX_FANOUT:
+		skg_buf_addf(&line, "error: non-monotonic index %s", path);
+		break;
+	case PK_GIT_IDX_V1_SIZE:
+	case PK_GIT_IDX_V2_SIZE:
+		skg_buf_addf(&line, "error: wrong index v%d file size in %s",
+		             go == PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
+		break;
+	case PK_GIT_PACK_SHORT:
+		skg_buf_addf(&line, "error: file %s is far too short to be a packfile", path);
+		break;
+	case PK_GIT_PACK_MAGIC:
+		skg_buf_addf(&line, "error: file %s is not a GIT packfile", path);
+		break;
+	case PK_GIT_PACK_VERSION:
+		skg_buf_addf(&line,
+		             "error: packfile %s is version %" PRIu32
+		             " and not supported (try upgrading GIT to a newer version)",
+		             path, a);
+		break;
+	case PK_GIT_PACK_COUNT:
+		skg_buf_addf(&line,
+		             "error: packfile %s claims to have %" PRIu32
+		             " objects while index indicates %" PRIu32 " objects",
+		             path, a, b);
+		break;
+	case PK_GIT_PACK_SIGNATURE:
+		skg_buf_addf(&line, "error: packfile %s signature is unavailable", path);
+		break;
+	case PK_GIT_PACK_MISMATCH:
+		skg_buf_addf(&line, "error: packfile %s does not match index", path);
+		break;
+	case PK_GIT_OK:
+		break;
+	}
+	if (line.failed) {
+		skg_buf_release(&line);
+		return NULL;
+	}
+	return line.p;
+}
+
+/* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL). */
+static void remember_unusable(struct fsck *f, char *line, uint8_t *idx, size_t idx_len)
+{
+	struct unusable *v = line != NULL ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v)) : NULL;
+	if (v == NULL) {
+		free(line);
+		free(idx);
+		return;
+	}
+	f->unusable = v;
+	v[f->n_unusable++] = (struct unusable){line, idx, idx_len};
+}
+
+/*
+ * git looks for `id` in its packs `times` times (find_pack_entry; twice in a lookup that is not
+ * quick, which looks again after re-reading the pack directory): each time, the line of each pack
+ * whose idx does not open, and of each pack that does not open whose idx lists `id`.
+ */
+static void lookup_lines(struct fsck *f, const uint8_t *id, unsigned times)
+{
+	for (unsigned t = 0; t < times; t++) {
+		for (size_t i = 0; i < f->n_unusable; i++) {
+			uint64_t off;
+			const struct unusable *u = &f->unusable[i];
+			if (u->idx == NULL || pk_idx_find(u->idx, u->idx_len, id, &off)) {
+				err_line(f, "%s", u->line);
+			}
+		}
+	}
+}
+
+/* pk_file_error's line, in order with the other lines of the check (held in its first pass) */
+static void pack_file_error(struct fsck *f, const struct pk_file *file, const char *path, int e)
+{
+	char line[4096];
+	pk_file_error_format(line, sizeof(line), CMD, file, path, e);
+	err_line(f, SK_PROGRAM ": %s", line);
+}
+
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 static void check_pack(struct fsck *f, const char *pack_path, const char *idx_path)
 {
@@ -936,18 +1186,57 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 	struct pk_error err;
 	int e = pk_file_map(&idx, CMD, idx_path);
 	if (e != 0) {
-		pk_file_error(CMD, &idx, idx_path, e);
+		pack_file_error(f, &idx, idx_path, e);
 		add_errors(f, ERROR_PACK);
 		return;
 	}
 	e = pk_file_map(&file, CMD, pack_path);
 	if (e != 0) {
-		pk_file_error(CMD, &file, pack_path, e);
+		pack_file_error(f, &file, pack_path, e);
 		add_errors(f, ERROR_PACK);
 		pk_file_unmap(&idx);
 		return;
 	}
+	uint32_t ga, gb;
+	enum pk_git_open go = pk_git_open_check(idx.data, (size_t)idx.len, file.data, file.len, &ga, &gb);
+	if (go != PK_GIT_OK && go < PK_GIT_PACK_SHORT) {
+		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
+		char *line = git_open_line(go, idx_path, ga, gb);
+		remember_unusable(f, line, NULL, 0);
+		err_line(f, "%s", line != NULL ? line : "fatal: out of memory");
+		err_line(f, "error: packfile %s index not opened", pack_path);
+		add_errors(f, ERROR_PACK);
+		goto out;
+	}
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(idx.data, (size_t)idx.len - SKG_RAWSZ, sum);
+	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - SKG_RAWSZ, SKG_RAWSZ) == 0;
+	if (!idx_sum_ok) {
+		err_line(f, "error: Packfile index for %s hash mismatch", pack_path);
+		add_errors(f, ERROR_PACK);
+	}
+	if (go != PK_GIT_OK) {
+		/* verify_packfile: the pack does not open (open_packed_git_1) */
+		char *line = git_open_line(go, pack_path, ga, gb);
+		uint8_t *copy = malloc((size_t)idx.len);
+		if (copy != NULL) {
+			memcpy(copy, idx.data, (size_t)idx.len);
+		}
+		remember_unusable(f, line, copy, (size_t)idx.len);
+		err_line(f, "%s", line != NULL ? line : "fatal: out of memory");
+		err_line(f, "error: packfile %s cannot be accessed", pack_path);
+		add_errors(f, ERROR_PACK);
+		goto out;
+	}
+	remember_pack(f, idx_path, pack_path);
+	f->pack_seq = (uint32_t)f->n_usable_packs;
 	reserve_graph(f, &idx, file.len);
+	if (!idx_sum_ok) {
+		/* an idx that opens but is not what it was written as: git reads every object through it
+		 * (its IDs, offsets and CRC-32s), as the rest of the check will */
+		check_rest(f, &file, &idx, pack_path, true);
+		goto out;
+	}
 	struct pk_options opt;
 	pk_options_default(&opt);
 	opt.threads = f->threads;
@@ -956,27 +1245,15 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 	opt.release_ctx = &file;
 	opt.read = pk_file_read;
 	opt.read_ctx = &file;
-	/*
-	 * A pack git cannot open through its idx is verified and reported, but its objects are not
-	 * checked and stay missing to the rest of the check, as in git (broken refs and links follow).
-	 */
-	bool usable = pk_git_usable(idx.data, (size_t)idx.len, file.data, file.len);
-	opt.object = usable ? pack_object : NULL;
+	opt.object = pack_object;
 	opt.object_ctx = f;
 	f->pack = &pack;
-	if (!usable) {
-		add_errors(f, ERROR_PACK);
-	} else {
-		remember_pack(f, idx_path, pack_path);
-		f->pack_seq = (uint32_t)f->n_usable_packs;
-	}
 	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
-		fflush(stdout);
-		pk_report(CMD, pack_path, &err);
+		char line[4096];
+		pk_report_format(line, sizeof(line), CMD, pack_path, &err);
+		err_line(f, SK_PROGRAM ": %s", line);
 		add_errors(f, ERROR_PACK | (err.collision ? ERROR_COLLISION : 0));
-		if (usable) {
-			check_rest(f, &file, &idx, pack_path);
-		}
+		check_rest(f, &file, &idx, pack_path, false);
 		goto out;
 	}
 	unsigned version;
@@ -1062,7 +1339,7 @@ static void check_packs(struct fsck *f, const char *objdir, uint64_t *count)
 		if (stat(skg_buf_str(&pack), &st) == 0 && S_ISREG(st.st_mode)) {
 			if (count != NULL) {
 				*count += idx_count(skg_buf_str(&idx));
-			} else {
+			} else if (!f->died) {
 				check_pack(f, skg_buf_str(&pack), skg_buf_str(&idx));
 			}
 		}
@@ -1215,7 +1492,7 @@ static void check_specials(struct fsck *f)
 		}
 	}
 	f->n_specials = n;
-	struct sink s = {f, NULL, -1, 0, 0};
+	struct sink s = {f, NULL, -1, 0, 0, 0, 0};
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			const struct special *sp = &f->specials[i];
@@ -1292,6 +1569,113 @@ static int add_odb(void *ctx, const char *dir)
 }
 
 /* ---- roots -------------------------------------------------------------------------------------- */
+
+/* ---- the object check: every loose object, then every pack ---------------------------------- */
+
+/* 0, or -1 where git dies (its lines are out). */
+static int scan(struct fsck *f, const struct odbs *odbs)
+{
+	for (size_t i = 0; i < odbs->n; i++) {
+		meter_start(f, "Checking object directories", 256);
+		if (check_loose(f, odbs->dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
+			return -1;
+		}
+		meter_stop(f, 256);
+	}
+	if (f->progress == 1) {
+		uint64_t total = 0;
+		for (size_t i = 0; i < odbs->n; i++) {
+			check_packs(f, odbs->dirs[i], &total);
+		}
+		meter_start(f, "Checking objects", total);
+	}
+	for (size_t i = 0; i < odbs->n && !f->died; i++) {
+		check_packs(f, odbs->dirs[i], NULL);
+	}
+	meter_stop(f, f->meter.n);
+	return f->died ? -1 : 0; /* git died reading a pack through its idx */
+}
+
+/* Before another pass of the object check: what the last one found is forgotten (errors: the
+ * status bits from before the first). 0, or -1 when out of memory. */
+static int scan_reset(struct fsck *f, int errors)
+{
+	skg_graph_free(f->graph);
+	f->graph = skg_graph_new();
+	f->errors = errors;
+	free(f->bad_trees);
+	f->bad_trees = NULL;
+	f->n_bad_trees = 0;
+	f->n_specials = 0;
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		free(f->bad_packed[i].pack);
+	}
+	f->n_bad_packed = 0;
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		free(f->usable_packs[i].idx);
+		free(f->usable_packs[i].pack);
+	}
+	f->n_usable_packs = 0;
+	f->pack_seq = 0;
+	f->incomplete = false;
+	f->died = false;
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		free(f->unusable[i].line);
+		free(f->unusable[i].idx);
+	}
+	f->n_unusable = 0;
+	return f->graph != NULL ? 0 : -1;
+}
+
+/*
+ * After the first pass of the object check (`first`: what scan() returned): when no two links
+ * disagree on an object's type, its held lines go out. Else git's handling of those links is worked
+ * out (typeorder.h): a quiet pass collects the events on the disputed objects, they are ordered as
+ * git reads them, and the check runs again with git's types set, printing git's lines. Returns
+ * what the last scan() returned, or -1 when out of memory.
+ */
+static int wt_passes(struct fsck *f, const struct odbs *odbs, int errors, int first)
+{
+	uint8_t *ids = NULL;
+	size_t n = 0;
+	f->hold = false;
+	if (first != 0 || f->connectivity_only || skg_graph_conflicts(f->graph, &ids, &n) != 0 || n == 0) {
+		free(ids);
+		if (f->held_out.len > 0) {
+			sink_write(f, f->held_out.p, f->held_out.len);
+		}
+		skg_buf_release(&f->held_out);
+		return first;
+	}
+	skg_buf_release(&f->held_out);
+	f->types = skg_typeorder_new(ids, n);
+	free(ids);
+	int progress = f->progress;
+	if (f->types == NULL || scan_reset(f, errors) != 0) {
+		goto nomem;
+	}
+	f->quiet = f->collect = true;
+	f->progress = 0;
+	(void)scan(f, odbs); /* it stops where the first did not: nowhere */
+	f->quiet = f->collect = false;
+	f->progress = progress;
+	if (skg_typeorder_resolve(f->types) != 0 || scan_reset(f, errors) != 0) {
+		goto nomem;
+	}
+	f->types_resolved = true;
+	for (size_t i = 0; i < skg_typeorder_count(f->types); i++) {
+		unsigned tau;
+		const uint8_t *id = skg_typeorder_id(f->types, i, &tau);
+		if (tau != 0 && skg_graph_force_type(f->graph, id, tau) != 0) {
+			goto nomem;
+		}
+	}
+	return scan(f, odbs);
+nomem:
+	f->quiet = f->collect = false;
+	err_line(f, "fatal: out of memory");
+	return -1;
+}
 
 static void root(struct fsck *f, const uint8_t *id, unsigned type)
 {
@@ -1407,12 +1791,40 @@ static bool dies_bad_packed(struct fsck *f, const uint8_t *id)
 	return false;
 }
 
+static bool loose_file_exists(const struct fsck *f, const uint8_t *id);
+
+/*
+ * Where git's parse_object of an object it has not read looks in the packs (lookup_lines): for its
+ * type (oid_object_info) unless git has it in memory as a commit, tree or tag, then to read it. A
+ * lookup that finds a loose file looks once, else twice.
+ */
+static void parse_lookup_lines(struct fsck *f, const uint8_t *id)
+{
+	if (f->n_unusable == 0) {
+		return;
+	}
+	unsigned known = SKG_NONE;
+	(void)skg_graph_known(f->graph, id, &known);
+	unsigned each = loose_file_exists(f, id) ? 1 : 2;
+	lookup_lines(f, id, (known == SKG_NONE || known == SKG_BLOB ? each : 0) + each);
+}
+
 /* git's fsck_handle_ref; false when git dies there */
 static bool handle_ref(struct fsck *f, const char *refname, const uint8_t *id)
 {
 	unsigned type;
 	char h[SKG_HEXSZ + 1];
+	const struct skg_typeorder_fate *fate = type_fate(f, id);
+	if (fate != NULL) {
+		/* git's parse_object reads it again and its parse fails as before */
+		fate_lines(f, NULL, fate);
+		hex(id, h);
+		err_line(f, "error: %s: invalid sha1 pointer %s", refname, h);
+		add_errors(f, ERROR_REACHABLE);
+		return true;
+	}
 	if (!skg_graph_has(f->graph, id, &type)) {
+		parse_lookup_lines(f, id);
 		int st = reparse_loose(f, id, &type);
 		if (st == SKG_REPARSE_DIES || (st < 0 && dies_bad_packed(f, id))) {
 			return false;
@@ -1515,7 +1927,15 @@ out:
 static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 {
 	struct fsck *f = ctx;
+	unsigned type = SKG_NONE;
 	if (e->mode == 0160000) {
+		return 0;
+	}
+	if (skg_graph_known(f->graph, e->id, &type) && type != SKG_NONE && type != SKG_BLOB) {
+		/* git's lookup_blob of an object it has as another type fails, and git goes on */
+		char h[SKG_HEXSZ + 1];
+		hex(e->id, h);
+		err_line(f, "error: object %s is a %s, not a blob", h, tname(type));
 		return 0;
 	}
 	root(f, e->id, SKG_BLOB);
@@ -1534,7 +1954,16 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		return 0;
 	}
 	hex(id, h);
+	const struct skg_typeorder_fate *fate = type_fate(f, id);
+	if (fate != NULL) {
+		fate_lines(f, NULL, fate); /* git's parse_object fails as it did in the object check */
+		err_line(f, "error: %s: invalid sha1 pointer in cache-tree", h);
+		add_errors(f, ERROR_REFS);
+		*descend = false;
+		return 0;
+	}
 	if (!skg_graph_has(f->graph, id, &type)) {
+		parse_lookup_lines(f, id);
 		/* git's fsck_cache_tree parses the tree: from its loose file, if there is one */
 		int st = reparse_loose(f, id, &type);
 		if (st == SKG_REPARSE_DIES || (st < 0 && dies_bad_packed(f, id))) {
@@ -1621,7 +2050,9 @@ static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, 
 	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
 	/* git's mark_object prints the link broken only when no object file of that name is there
 	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
-	if (loose_file_exists(f, to)) {
+	bool loose = loose_file_exists(f, to);
+	lookup_lines(f, to, loose ? 1 : 2); /* has_object, not quick */
+	if (loose) {
 		return;
 	}
 	hex(from, a);
@@ -1637,6 +2068,19 @@ static void on_wrong_type(void *ctx, unsigned ft, const uint8_t *from)
 	hex(from, a);
 	err_line(f, "error in %s %s: wrong object type in link", tname(ft), a);
 	f->errors |= ERROR_OBJECT;
+}
+
+/* git's traversal of a tree whose entry's lookup fails: mark_object of no object */
+static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned tau, unsigned lt,
+                           const uint8_t *to)
+{
+	struct fsck *f = ctx;
+	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	hex(from, a);
+	hex(to, b);
+	err_line(f, "error: object %s is a %s, not a %s", b, tname(tau), tname(lt));
+	out_line(f, "broken link from %7s %s\nbroken link from %7s unknown", tname(ft), a, tname(lt));
+	f->errors |= ERROR_REACHABLE;
 }
 
 static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
@@ -1662,6 +2106,7 @@ static void obj_line(struct fsck *f, const char *what, unsigned type, const uint
 static void on_missing(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct fsck *f = ctx;
+	lookup_lines(f, id, 1); /* git's has_object_pack */
 	obj_line(f, "missing", type, id);
 	f->errors |= ERROR_REACHABLE;
 }
@@ -1985,13 +2430,17 @@ static void usage(void)
 	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
 	       "directory); --verbose, --name-objects, safe.directory and GIT_CONFIG_PARAMETERS\n"
 	       "(git -c) are not supported; a corrupt pack gets one error in sha1kit's words\n"
-	       "instead of git's line per object; a link to an object of another type is 'wrong\n"
-	       "object type in link' (git's lines depend on the order it reads objects in); a\n"
-	       "wrong object name or offset in an idx is 'does not match index'; with\n"
-	       "--connectivity-only, corrupt loose objects are reported where git (which does not\n"
-	       "read them then) dies when it reaches one. Where git dies part way (status 128: a\n"
-	       "ref or the index names an object it cannot read), sha1kit prints git's lines and\n"
-	       "dies there too.\n"
+	       "instead of git's line per object; the errors git's object reader prints inside a\n"
+	       "read (an inflate error, a delta base out of range) are not printed; an idx whose\n"
+	       "checksum is right but whose content is not is 'does not match index'; with\n"
+	       "--connectivity-only, a link to an object of another type is 'wrong object type\n"
+	       "in link' and corrupt loose objects are reported where git (which does not read\n"
+	       "them then) dies when it reaches one. Links to an object of another type get\n"
+	       "git's lines otherwise: git keeps the type of the first it reads of the object and\n"
+	       "the links to it, and sha1kit works that order out (the objects are read again\n"
+	       "when there are such links). Where git dies part way (status 128: a ref or the\n"
+	       "index names an object it cannot read), sha1kit prints git's lines and dies there\n"
+	       "too.\n"
 	       "\n"
 	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
 	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
@@ -2207,25 +2656,12 @@ int sk_cmd_fsck(int argc, char **argv)
 		status = 128;
 		goto done;
 	}
-	for (size_t i = 0; i < odbs.n; i++) {
-		meter_start(&f, "Checking object directories", 256);
-		if (check_loose(&f, odbs.dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
-			status = 128;
-			goto done;
-		}
-		meter_stop(&f, 256);
+	int errors = f.errors;
+	f.hold = true; /* until it is known whether the first pass's lines stand (wt_passes) */
+	if (wt_passes(&f, &odbs, errors, scan(&f, &odbs)) != 0) {
+		status = 128;
+		goto done;
 	}
-	if (f.progress == 1) {
-		uint64_t total = 0;
-		for (size_t i = 0; i < odbs.n; i++) {
-			check_packs(&f, odbs.dirs[i], &total);
-		}
-		meter_start(&f, "Checking objects", total);
-	}
-	for (size_t i = 0; i < odbs.n; i++) {
-		check_packs(&f, odbs.dirs[i], NULL);
-	}
-	meter_stop(&f, f.meter.n);
 	f.odb_dirs = odbs.dirs;
 	f.n_odb_dirs = odbs.n;
 	if (!f.connectivity_only) {
@@ -2261,7 +2697,8 @@ int sk_cmd_fsck(int argc, char **argv)
 	                               on_walk_error,
 	                               f.show_unreachable,
 	                               reload_tree,
-	                               0};
+	                               0,
+	                               on_failed_link};
 	f.odb_dirs = odbs.dirs;
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
@@ -2347,6 +2784,13 @@ done:
 		free(f.bad_packed[i].pack);
 	}
 	free(f.bad_packed);
+	for (size_t i = 0; i < f.n_unusable; i++) {
+		free(f.unusable[i].line);
+		free(f.unusable[i].idx);
+	}
+	free(f.unusable);
+	skg_typeorder_free(f.types);
+	skg_buf_release(&f.held_out);
 	skg_grafts_free(&f.grafts);
 	skg_buf_release(&f.alt_lines);
 	for (size_t i = 0; i < f.n_usable_packs; i++) {

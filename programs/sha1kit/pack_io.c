@@ -230,16 +230,25 @@ int pk_file_map(struct pk_file *f, const char *cmd, const char *path)
 	return 0;
 }
 
-void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e)
+void pk_file_error_format(char *buf, size_t n, const char *cmd, const struct pk_file *f, const char *path,
+                          int e)
 {
 	if (e == PK_ENOTREG) {
-		sk_error(0, "%s: %s: not a regular file", cmd, sk_quote(path));
+		snprintf(buf, n, "%s: %s: not a regular file", cmd, sk_quote(path));
 	} else if (e == PK_ENOSIZE) {
-		sk_error(0, "%s: cannot map %s: not a regular file (its size is unknown)", cmd,
+		snprintf(buf, n, "%s: cannot map %s: not a regular file (its size is unknown)", cmd,
 		         sk_quote(path));
 	} else {
-		sk_error(e, "%s: cannot %s %s", cmd, f->failed != NULL ? f->failed : "open", sk_quote(path));
+		snprintf(buf, n, "%s: cannot %s %s: %s", cmd, f->failed != NULL ? f->failed : "open",
+		         sk_quote(path), strerror(e));
 	}
+}
+
+void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e)
+{
+	char line[4096];
+	pk_file_error_format(line, sizeof(line), cmd, f, path, e);
+	sk_error(0, "%s", line);
 }
 
 void pk_file_unmap(struct pk_file *f)
@@ -401,15 +410,22 @@ unsigned pk_online_cpus(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-void pk_report(const char *cmd, const char *name, const struct pk_error *err)
+void pk_report_format(char *buf, size_t n, const char *cmd, const char *name, const struct pk_error *err)
 {
 	char where[48] = "";
 	if (err->has_offset && !err->collision) { /* the collision message names the offset */
 		snprintf(where, sizeof(where), " (at offset %" PRIu64 ")", err->offset);
 	}
 	if (name != NULL) {
-		sk_error(0, "%s: %s: %s%s", cmd, sk_quote(name), err->msg, where);
+		snprintf(buf, n, "%s: %s: %s%s", cmd, sk_quote(name), err->msg, where);
 	} else {
-		sk_error(0, "%s: %s%s", cmd, err->msg, where);
+		snprintf(buf, n, "%s: %s%s", cmd, err->msg, where);
 	}
+}
+
+void pk_report(const char *cmd, const char *name, const struct pk_error *err)
+{
+	char line[4096];
+	pk_report_format(line, sizeof(line), cmd, name, err);
+	sk_error(0, "%s", line);
 }

@@ -52,6 +52,10 @@ int pk_file_map(struct pk_file *f, const char *cmd, const char *path);
 /* Report the failure `e` of pk_file_map(f, path): "sha1kit: CMD: cannot open NAME: REASON",
  * "... cannot map NAME: REASON" or "sha1kit: CMD: NAME: not a regular file". */
 void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e);
+/* The same line without the "sha1kit: " in front, into buf[0..n) (for callers that order their
+ * lines themselves). */
+void pk_file_error_format(char *buf, size_t n, const char *cmd, const struct pk_file *f, const char *path,
+                          int e);
 void pk_file_unmap(struct pk_file *f);
 
 /* The function the SIGBUS handler of pk_file_map calls before it writes its line and exits (NULL:
@@ -119,5 +123,7 @@ unsigned pk_online_cpus(void);
 
 /* Print "sha1kit: CMD: [NAME: ]MSG[ (at offset N)]" for a pack error. */
 void pk_report(const char *cmd, const char *name, const struct pk_error *err);
+/* The same line without the "sha1kit: " in front, into buf[0..n). */
+void pk_report_format(char *buf, size_t n, const char *cmd, const char *name, const struct pk_error *err);
 
 #endif /* SHA1KIT_CLI_PACK_IO_H */

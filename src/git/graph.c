@@ -16,13 +16,20 @@ enum {
 	F_BADREAD = 128, /* F_UNREAD, and cannot be read: absent to skg_graph_has */
 };
 
+/* The type byte of an object: its type (1..4, 0: none) in the low bits, and two marks. */
+#define TYPE_MASK  7u
+#define T_CONFLICT 0x40u /* two events disagree on its type (skg_graph_conflicts) */
+#define T_FORCED   0x80u /* its type is git's, set by skg_graph_force_type */
+#define TY(o)      ((unsigned)(o)->type & TYPE_MASK)
+
 #define LINK_TYPE_SHIFT 29
 #define LINK_INDEX_MASK ((1u << LINK_TYPE_SHIFT) - 1)
 #define NO_LINKS        UINT32_MAX
 
 struct gobj {
 	uint8_t id[SKG_RAWSZ];
-	uint8_t type; /* the real type when F_HAS, else the type of the first link to it (0: none) */
+	uint8_t type; /* the real type when F_HAS, else the type of the first link to it (0: none);
+	               * TYPE_MASK, with T_CONFLICT and T_FORCED */
 	uint8_t flags;
 	uint16_t source; /* F_RELOAD: where the caller can read the object again */
 	uint32_t first;  /* links[first .. first + n) */
@@ -218,17 +225,31 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 		if (t == UINT32_MAX) {
 			goto out;
 		}
-		if (g->objs[t].type == 0 && !(g->objs[t].flags & F_HAS)) {
-			g->objs[t].type = links[k].type;
+		struct gobj *to = &g->objs[t];
+		unsigned lt = links[k].type & TYPE_MASK;
+		if (to->type & T_FORCED) {
+			if (TY(to) != lt) {
+				lt = 0; /* git's lookup of it fails: the link marks nothing used */
+			}
+		} else if (TY(to) == 0 && !(to->flags & F_HAS)) {
+			to->type = (uint8_t)(lt | (to->type & T_CONFLICT));
+		} else if (TY(to) != lt && !(to->flags & F_UNREAD)) {
+			to->type |= T_CONFLICT;
 		}
-		g->objs[t].flags |= F_USED;
+		if (lt != 0) {
+			to->flags |= F_USED;
+		}
 		if (keep) {
 			g->links[g->nlinks++] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
 		}
 	}
 	/* lookup_or_add may have moved g->objs: index again */
 	g->objs[i].flags |= F_HAS | (walk_error ? F_WALKERR : 0) | (keep ? 0 : F_RELOAD);
-	g->objs[i].type = (uint8_t)type;
+	unsigned before = g->objs[i].type;
+	if (TY(&g->objs[i]) != 0 && TY(&g->objs[i]) != type && !(before & T_FORCED)) {
+		before |= T_CONFLICT; /* linked to as another type than it has */
+	}
+	g->objs[i].type = (uint8_t)(type | (before & (T_CONFLICT | T_FORCED)));
 	g->objs[i].source = source;
 	g->objs[i].first = keep && n ? first : NO_LINKS;
 	g->objs[i].n = keep ? (uint32_t)n : 0;
@@ -300,7 +321,7 @@ int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned ty
 	}
 	g->roots[g->nroots++] = i;
 	g->objs[i].flags |= F_ROOT | F_USED;
-	if (g->objs[i].type == 0 && !(g->objs[i].flags & F_HAS)) {
+	if (TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
 		g->objs[i].type = (uint8_t)type;
 	}
 	ret = 0;
@@ -316,7 +337,7 @@ bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
 		return false;
 	}
 	if (type != NULL) {
-		*type = g->objs[v - 1].type;
+		*type = TY(&g->objs[v - 1]);
 	}
 	return true;
 }
@@ -328,9 +349,40 @@ bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], uns
 		return false;
 	}
 	if (type != NULL) {
-		*type = g->objs[v - 1].type;
+		*type = TY(&g->objs[v - 1]);
 	}
 	return true;
+}
+
+int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
+{
+	pthread_mutex_lock(&g->lock);
+	uint32_t i = lookup_or_add(g, id);
+	if (i != UINT32_MAX) {
+		g->objs[i].type = (uint8_t)((type & TYPE_MASK) | T_FORCED);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return i == UINT32_MAX ? -1 : 0;
+}
+
+int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n)
+{
+	size_t k = 0;
+	for (uint32_t i = 0; i < g->nr; i++) {
+		k += (g->objs[i].type & T_CONFLICT) != 0;
+	}
+	*n = k;
+	*ids = malloc(k > 0 ? k * SKG_RAWSZ : 1);
+	if (*ids == NULL) {
+		return -1;
+	}
+	k = 0;
+	for (uint32_t i = 0; i < g->nr; i++) {
+		if (g->objs[i].type & T_CONFLICT) {
+			memcpy(*ids + k++ * SKG_RAWSZ, g->objs[i].id, SKG_RAWSZ);
+		}
+	}
+	return 0;
 }
 
 uint32_t skg_graph_count(const struct skg_graph *g)
@@ -357,11 +409,20 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 	struct skg_graph *g = w->g;
 	const struct skg_graph_report *rep = w->rep;
 	struct gobj *o = &g->objs[t];
-	if (from != UINT32_MAX && (o->flags & F_HAS) && !(o->flags & F_UNREAD) && o->type != ltype) {
+	if (from != UINT32_MAX && (o->type & T_FORCED) && TY(o) != ltype) {
+		/* git's lookup of it as `ltype` fails: the link is broken, `t` is not reached by it */
+		if (w->quiet) {
+			w->events = true;
+		} else if (rep->failed_link != NULL) {
+			rep->failed_link(rep->ctx, TY(&g->objs[from]), g->objs[from].id, TY(o), ltype, o->id);
+		}
+		return;
+	}
+	if (from != UINT32_MAX && (o->flags & F_HAS) && !(o->flags & F_UNREAD) && TY(o) != ltype) {
 		if (w->quiet) {
 			w->events = true;
 		} else if (rep->wrong_type != NULL) {
-			rep->wrong_type(rep->ctx, g->objs[from].type, g->objs[from].id);
+			rep->wrong_type(rep->ctx, TY(&g->objs[from]), g->objs[from].id);
 		}
 	}
 	if (o->flags & F_REACHABLE) {
@@ -373,7 +434,7 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 			if (w->quiet) {
 				w->events = true;
 			} else if (rep->broken_link != NULL) {
-				rep->broken_link(rep->ctx, g->objs[from].type, g->objs[from].id, o->type,
+				rep->broken_link(rep->ctx, TY(&g->objs[from]), g->objs[from].id, TY(o),
 				                 o->id);
 			}
 		}
@@ -433,7 +494,7 @@ static void drain(struct walk *w)
 			if (w->quiet) {
 				w->events = true;
 			} else if (rep->walk_error != NULL) {
-				rep->walk_error(rep->ctx, g->objs[i].type, g->objs[i].id);
+				rep->walk_error(rep->ctx, TY(&g->objs[i]), g->objs[i].id);
 			}
 		}
 		if ((g->objs[i].flags & F_RELOAD) && rep->reload != NULL) {
@@ -454,7 +515,7 @@ static void drain(struct walk *w)
 			struct reload r = {w, i};
 			uint8_t id[SKG_RAWSZ];
 			memcpy(id, g->objs[i].id, SKG_RAWSZ);
-			rep->reload(rep->ctx, 0, g->objs[i].source, id, g->objs[i].type, reload_link, &r);
+			rep->reload(rep->ctx, 0, g->objs[i].source, id, TY(&g->objs[i]), reload_link, &r);
 			continue;
 		}
 		for (uint32_t k = 0; k < n && first != NO_LINKS; k++) {
@@ -525,7 +586,7 @@ static void *collect_thread(void *arg)
 		uint8_t id[SKG_RAWSZ];
 		memcpy(id, o->id, SKG_RAWSZ);
 		c->from = i;
-		c->rep->reload(c->rep->ctx, c->thread, o->source, id, o->type, collect_link, c);
+		c->rep->reload(c->rep->ctx, c->thread, o->source, id, TY(o), collect_link, c);
 	}
 	return NULL;
 }
@@ -643,15 +704,15 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		const struct gobj *o = &g->objs[order[s] - 1];
 		if (o->flags & F_REACHABLE) {
 			if (!(o->flags & F_HAS) && rep->missing != NULL) {
-				rep->missing(rep->ctx, o->type, o->id);
+				rep->missing(rep->ctx, TY(o), o->id);
 			}
 		} else if ((o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
 			if (rep->show_unreachable) {
 				if (rep->unreachable != NULL) {
-					rep->unreachable(rep->ctx, o->type, o->id);
+					rep->unreachable(rep->ctx, TY(o), o->id);
 				}
 			} else if (!(o->flags & F_USED) && rep->dangling != NULL) {
-				rep->dangling(rep->ctx, o->type, o->id);
+				rep->dangling(rep->ctx, TY(o), o->id);
 			}
 		}
 	}

@@ -5,8 +5,14 @@
  * Part of the Git layer (src/git/). Semantics follow Git's builtin/fsck.c (v2.39.5): an object is
  * REACHABLE when a root or a reachable object links to it; a link to an object that is not in the
  * repository is a "broken link" (and the object "missing"); an object that exists, is not
- * reachable and that no existing object links to is "dangling"; a link whose target exists with
- * another type is "wrong object type in link" of the linking object.
+ * reachable and that no existing object links to is "dangling".
+ *
+ * Links that disagree on an object's type: git keeps one type per object, that of the first event
+ * in its order of reading (the object's own parse, or a link to it from an object read before it),
+ * and every later lookup as another type fails. The graph notes such objects
+ * (skg_graph_conflicts); the caller works out git's type for each and sets it before a second
+ * build of the graph (skg_graph_force_type), in which a link of another type to such an object
+ * marks nothing and the walk reports it as git's traversal does (skg_graph_report.failed_link).
  *
  * Memory: 32 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
  * bytes per object; nothing is allocated per object. One mutex makes skg_graph_add and
@@ -85,6 +91,20 @@ bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
  */
 bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
 
+/*
+ * The objects that two events disagree on the type of: added with one type and linked to as
+ * another, or linked to as two types (events on F_UNREAD objects and roots do not count). A
+ * malloc'd array of *n IDs (SKG_RAWSZ bytes each) in *ids, in no order; 0, or -1 when out of memory.
+ */
+int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n);
+
+/*
+ * Give `id` git's type for it, `type` (1..4), before anything is added: links to it of another
+ * type mark it neither used nor reachable, and the walk reports them (failed_link). Adding the
+ * object later keeps the mark. 0, or -1 when out of memory.
+ */
+int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
+
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
 
@@ -94,7 +114,7 @@ struct skg_graph_report {
 	/* A reachable object links to `to`, which does not exist (git: "broken link from ..."). */
 	void (*broken_link)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ], unsigned to_type,
 	                    const uint8_t to[SKG_RAWSZ]);
-	/* `from` links to an existing object with a type other than the link's. */
+	/* `from` links to an existing object with a type other than the link's (no type was forced). */
 	void (*wrong_type)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ]);
 	/* Reachable and missing / unreachable and existing, nothing links to it / unreachable. */
 	void (*missing)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
@@ -120,6 +140,10 @@ struct skg_graph_report {
 	 * error) does it walk again on one thread, reporting, in git's order.
 	 */
 	unsigned reload_threads;
+	/* A reachable `from` links as `link_type` to `to`, whose forced type (skg_graph_force_type) is
+	 * `to_type`: git's lookup fails and its traversal says so (may be NULL). */
+	void (*failed_link)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ], unsigned to_type,
+	                    unsigned link_type, const uint8_t to[SKG_RAWSZ]);
 };
 
 /*

@@ -2248,56 +2248,76 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
 	}
 }
 
-bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
+enum pk_git_open pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len,
+                                   uint32_t *a, uint32_t *b)
 {
+	*a = *b = 0;
 	/* check_packed_git_idx (packfile.c): size, version, fan-out, the size the count implies */
 	if (idx_len < 4 * 256 + 2 * PK_HASH_LEN) {
-		return false; /* "index file %s is too small" */
+		return PK_GIT_IDX_SMALL; /* "index file %s is too small" */
 	}
 	unsigned version = 1;
 	const uint8_t *fanout = idx;
 	if (memcmp(idx, "\377tOc", 4) == 0) {
 		version = get_be32(idx + 4);
 		if (version != 2) {
-			return false; /* "index file %s is version %d and is not supported" */
+			*a = version;
+			return PK_GIT_IDX_VERSION; /* "index file %s is version %d and is not supported" */
 		}
 		fanout = idx + 8;
 	}
 	uint64_t nr = 0;
 	for (int i = 0; i < 256; i++) {
 		if (version == 2 && idx_len < 8 + 4 * 256) {
-			return false;
+			return PK_GIT_IDX_V2_SIZE;
 		}
 		uint32_t n = get_be32(fanout + 4 * i);
 		if (n < nr) {
-			return false; /* "non-monotonic index %s" */
+			return PK_GIT_IDX_FANOUT; /* "non-monotonic index %s" */
 		}
 		nr = n;
 	}
 	if (version == 1) {
 		if (idx_len != 4 * 256 + nr * (PK_HASH_LEN + 4) + 2 * PK_HASH_LEN) {
-			return false; /* "wrong index v1 file size in %s" */
+			return PK_GIT_IDX_V1_SIZE; /* "wrong index v1 file size in %s" */
 		}
 	} else {
 		uint64_t min = 8 + 4 * 256 + nr * (PK_HASH_LEN + 8) + 2 * PK_HASH_LEN;
 		uint64_t max = min + (nr > 0 ? (nr - 1) * 8 : 0);
 		if (idx_len < min || idx_len > max) {
-			return false; /* "wrong index v2 file size in %s" */
+			return PK_GIT_IDX_V2_SIZE; /* "wrong index v2 file size in %s" */
 		}
 	}
 	/* open_packed_git_1: the pack's header, count and trailer against the idx */
-	if (pack_len < 12 + PK_HASH_LEN || memcmp(pack, "PACK", 4) != 0) {
-		return false; /* "file %s is far too short to be a packfile" / "is not a GIT packfile" */
+	if (pack_len < 12) {
+		return PK_GIT_PACK_SHORT; /* "file %s is far too short to be a packfile" */
+	}
+	if (memcmp(pack, "PACK", 4) != 0) {
+		return PK_GIT_PACK_MAGIC; /* "file %s is not a GIT packfile" */
 	}
 	uint32_t pv = get_be32(pack + 4);
 	if (pv != 2 && pv != 3) {
-		return false; /* "packfile %s is version %u and not supported" */
+		*a = pv;
+		return PK_GIT_PACK_VERSION; /* "packfile %s is version %u and not supported" */
 	}
 	if (get_be32(pack + 8) != nr) {
-		return false; /* "packfile %s claims to have %u objects while index indicates %u objects" */
+		*a = get_be32(pack + 8);
+		*b = (uint32_t)nr;
+		return PK_GIT_PACK_COUNT; /* "... claims to have %u objects while index indicates %u" */
+	}
+	if (pack_len < PK_HASH_LEN) {
+		return PK_GIT_PACK_SIGNATURE; /* "packfile %s signature is unavailable" */
 	}
 	/* "packfile %s does not match index": the trailer against the idx's copy of it */
-	return memcmp(pack + pack_len - PK_HASH_LEN, idx + idx_len - 2 * PK_HASH_LEN, PK_HASH_LEN) == 0;
+	return memcmp(pack + pack_len - PK_HASH_LEN, idx + idx_len - 2 * PK_HASH_LEN, PK_HASH_LEN) == 0
+	           ? PK_GIT_OK
+	           : PK_GIT_PACK_MISMATCH;
+}
+
+bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
+{
+	uint32_t a, b;
+	return pk_git_open_check(idx, idx_len, pack, pack_len, &a, &b) == PK_GIT_OK;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -2311,6 +2331,20 @@ uint64_t pk_idx_count(const uint8_t *idx, size_t len)
 		return 0;
 	}
 	return get_be32(idx + fanout + 255 * 4);
+}
+
+bool pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack, uint64_t offset,
+                        uint64_t len)
+{
+	uint64_t nr = pk_idx_count(idx, idx_len);
+	if (!(idx_len >= 8 && memcmp(idx, "\377tOc", 4) == 0) || k >= nr) {
+		return false;
+	}
+	uint64_t at = 8 + 1024 + nr * PK_HASH_LEN + 4 * k;
+	if (at + 4 > idx_len) {
+		return false;
+	}
+	return crc32_any(0, pack + offset, len) != get_be32(idx + at);
 }
 
 bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset)

@@ -152,6 +152,31 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
 bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len);
 
 /*
+ * Which of git's checks in pk_git_usable fails first, with the numbers git's message gives:
+ * PK_GIT_OK; for the idx (check_packed_git_idx, load_idx: git says so each time it looks for an
+ * object in the pack) too small, an unsupported version (*a), a fan-out that decreases, a size
+ * that does not fit a v1 or v2 idx of its count; for the pack (open_packed_git_1: git says so each
+ * time it would read an object the idx lists) too short for a header, no "PACK" signature, an
+ * unsupported version (*a), *a objects where the idx lists *b, a trailer unlike the idx's copy.
+ */
+enum pk_git_open {
+	PK_GIT_OK,
+	PK_GIT_IDX_SMALL,
+	PK_GIT_IDX_VERSION,
+	PK_GIT_IDX_FANOUT,
+	PK_GIT_IDX_V1_SIZE,
+	PK_GIT_IDX_V2_SIZE,
+	PK_GIT_PACK_SHORT,
+	PK_GIT_PACK_MAGIC,
+	PK_GIT_PACK_VERSION,
+	PK_GIT_PACK_COUNT,
+	PK_GIT_PACK_SIGNATURE,
+	PK_GIT_PACK_MISMATCH,
+};
+enum pk_git_open pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len,
+                                   uint32_t *a, uint32_t *b);
+
+/*
  * Reading objects through an idx, as git's object store does (packfile.c: find_pack_entry_one,
  * unpack_entry). The idx is idx[0..len) in either version (gitformat-pack(5), "pack-*.idx files");
  * call these on an idx that passed pk_git_usable. Nothing reads outside the buffers.
@@ -166,6 +191,14 @@ uint64_t pk_idx_count(const uint8_t *idx, size_t len);
  * when k is out of range or the entry lies past the end of the idx.
  */
 bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset);
+
+/*
+ * Git's check of entry k's CRC-32 (pack-check.c check_pack_crc): the CRC-32 of the `len` bytes of
+ * the pack at `offset` against the v2 idx's. True when they differ; false when they agree or
+ * the idx is version 1 (it has none). The bytes must lie inside pack[0..pack_len).
+ */
+bool pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack, uint64_t offset,
+                        uint64_t len);
 
 /* The pack offset of object `id` (binary search inside its fan-out range); false when not listed. */
 bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], uint64_t *offset);

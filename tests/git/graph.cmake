@@ -3,6 +3,11 @@ add_executable(test_graph ${CMAKE_CURRENT_LIST_DIR}/test_graph.c)
 target_link_libraries(test_graph PRIVATE sha1kit_git PkgConfig::CMOCKA)
 add_test(NAME test_graph COMMAND test_graph)
 set_tests_properties(test_graph PROPERTIES LABELS git)
+# git's one type per object where links disagree (src/git/typeorder.c): cmocka unit test.
+add_executable(test_typeorder ${CMAKE_CURRENT_LIST_DIR}/test_typeorder.c)
+target_link_libraries(test_typeorder PRIVATE sha1kit_git PkgConfig::CMOCKA)
+add_test(NAME test_typeorder COMMAND test_typeorder)
+set_tests_properties(test_typeorder PROPERTIES LABELS git)
 # `sha1kit fsck` against `git fsck --full` on repositories git makes and corrupts.
 if(TARGET sha1kit)
   sha1kit_test_program(sha1kit _sk_cli)

@@ -47,6 +47,23 @@ compare() {
 	fi
 }
 
+# compare_exact NAME DIR [FSCK OPTION]...: as compare, with stderr in git's order exactly, and
+# --threads=4 on any machine, so that the loose directories finish out of order.
+compare_exact() {
+	local name=$1 dir=$2
+	shift 2
+	(cd "$dir" && git fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
+	local grc=$?
+	(cd "$dir" && "$SK" fsck --threads=4 "$@" >"$T/s.out" 2>"$T/s.err")
+	local src=$?
+	if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
+		pass
+	else
+		fail "$name (exact order): git fsck --full $* exits $grc, sha1kit fsck $src"
+		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+	fi
+}
+
 # A repository with three commits, a subdirectory, an annotated tag and a dangling blob.
 mkrepo() {
 	local r=$1
@@ -241,7 +258,8 @@ compare "a .pack that is a directory" "$r"
 
 # 7b. Packs git cannot open through their idx (the idx's fan-out or size, the pack's trailer
 #     against the idx's copy, the object count): the pack is reported and its objects are missing
-#     to the rest of the check, so the refs and links to them are broken: the same exit bits as git.
+#     to the rest of the check, so the refs and links to them are broken: the same exit bits as git,
+#     and git's lines, again wherever git looks for an object in the pack.
 for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
 	set -- $c
 	what=$1 at=$2
@@ -264,6 +282,7 @@ for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
 		fail "a pack git cannot open ($what byte $at): git exits $grc, sha1kit $src"
 		head -5 "$T/open.err"
 	fi
+	compare_exact "a pack git cannot open ($what byte $at)" "$r"
 done
 
 # 7c. A corrupt object inside a pack git can open: as git, every object is read through the idx
@@ -339,6 +358,46 @@ elif [ "$nflip" -gt 250 ] && [ "$badflip" = 0 ]; then
 else
 	fail "a byte flipped in a pack: $badflip of $nflip corruptions differ from git"
 fi
+# ... and every 3rd byte of its idx: git's lines on stderr in git's order (an idx that does not
+# open, its checksum, CRC-32s, IDs and offsets read object by object as git's verify_packfile
+# does), but for the errors git's object reader prints inside a read (inflate, a delta base out of
+# range, an unknown type), which sha1kit does not print.
+nflip=0
+badflip=0
+size=0
+if [ -z "${SK_WINDOWS:-}" ]; then
+	p=$(ls "$r"/.git/objects/pack/*.idx)
+	size=$(stat -c %s "$p")
+fi
+for at in $(seq 0 3 $((size - 1))); do
+	rm -rf "$T/flip"
+	cp -r "$r" "$T/flip"
+	f=$(ls "$T"/flip/.git/objects/pack/*.idx)
+	chmod u+w "$f"
+	printf '\x5a' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>"$T/cg.err")
+	grc=$?
+	(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
+	src=$?
+	grep -v -e '^error: inflate: ' -e '^error: failed to validate delta base reference' \
+		-e '^error: unknown object type' "$T/cg.err" >"$T/cg.errf"
+	nflip=$((nflip + 1))
+	if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out") ||
+		! cmp -s "$T/cg.errf" "$T/co.err"; then
+		badflip=$((badflip + 1))
+		if [ "$badflip" -le 3 ]; then
+			echo "    idx byte $at of $size: git exits $grc, sha1kit $src"
+			diff "$T/cg.errf" "$T/co.err" | head -5
+		fi
+	fi
+done
+if [ -n "${SK_WINDOWS:-}" ]; then
+	:
+elif [ "$nflip" -gt 300 ] && [ "$badflip" = 0 ]; then
+	pass
+else
+	fail "a byte flipped in an idx: $badflip of $nflip corruptions differ from git"
+fi
 
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).
@@ -367,20 +426,6 @@ compare "objects/13 is a file" "$r"
 # directory), not only as a set; and where git dies on an object (a directory in an object's
 # place: mmap fails), nothing after it. --threads=4 on any machine, so that directories finish
 # out of order.
-compare_exact() {
-	local name=$1 dir=$2
-	shift 2
-	(cd "$dir" && git fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
-	local grc=$?
-	(cd "$dir" && "$SK" fsck --threads=4 "$@" >"$T/s.out" 2>"$T/s.err")
-	local src=$?
-	if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
-		pass
-	else
-		fail "$name (exact order): git fsck --full $* exits $grc, sha1kit fsck $src"
-		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
-	fi
-}
 r=$T/many
 git init -q "$r"
 (
@@ -787,6 +832,109 @@ elif [ "$nflip" -gt 300 ] && [ "$badflip" = 0 ]; then
 else
 	fail "a bit flipped in a pack of delta chains: $badflip of $nflip corruptions differ from git"
 fi
+
+# 13. Links that disagree on an object's type (t1450's "tag pointing to something else than its
+# type", trees and commits naming an object as another type): git keeps the type of the first event
+# on the object in its order of reading, and every later lookup as another type fails, so its
+# lines depend on where each object is. Every case loose, packed, half of each, and loose with a
+# packed copy of everything, with three sets of object IDs (the salt changes them); stderr in
+# git's order exactly.
+mkwrong() { # mkwrong DIR CASE LAYOUT SALT
+	local r=$1 c=$2 layout=$3 salt=$4
+	git init -q "$r"
+	(
+		cd "$r" || exit 1
+		echo hello >f
+		git add f
+		git commit -qm base
+		local blob tree fblob head
+		blob=$(echo "blob$salt" | git hash-object -w --stdin)
+		tree=$(git rev-parse HEAD^{tree})
+		fblob=$(git rev-parse HEAD:f)
+		head=$(git rev-parse HEAD)
+		mktree_() { # "MODE NAME ID" lines on stdin: a tree as given, checked by nobody
+			local out="" m n h
+			while read -r m n h; do
+				printf '%s %s\0' "$m" "$n"
+				printf '%s' "$h" | sed 's/../\\x&/g' | xargs -0 printf '%b'
+			done | git hash-object -t tree -w --literally --stdin
+		}
+		mkcommit_() { # TREE PARENT-LINES MESSAGE
+			printf 'tree %s\n%bauthor A <a@x> 1 +0000\ncommitter C <c@x> 1 +0000\n\n%s\n' "$1" "$2" "$3$salt" |
+				git hash-object -t commit -w --literally --stdin
+		}
+		mktag_() { # OBJECT TYPE
+			printf 'object %s\ntype %s\ntag wrong\ntagger T <t@x> 1234567890 -0000\n\nbad%s\n' "$1" "$2" "$salt" |
+				git hash-object -t tag -w --stdin
+		}
+		local t1 t2 nt cm c1 c2
+		case $c in
+		tag-blob-as-commit) mktag_ "$blob" commit >.git/refs/tags/wrong ;;
+		tag-tree-as-commit) mktag_ "$tree" commit >.git/refs/tags/wrong ;;
+		tag-commit-as-blob) mktag_ "$head" blob >.git/refs/tags/wrong ;;
+		tree-entry-blob-as-tree)
+			nt=$(printf '100644 f %s\n40000 g %s\n' "$fblob" "$blob" | mktree_)
+			mkcommit_ "$nt" "parent $head\n" two >.git/refs/heads/main
+			;;
+		tree-entry-tree-as-blob)
+			nt=$(printf '100644 f %s\n100644 g %s\n' "$fblob" "$tree" | mktree_)
+			mkcommit_ "$nt" "parent $head\n" two >.git/refs/heads/main
+			;;
+		missing-as-two-types)
+			nt=$(printf '100644 f %s\n100644 g %s\n40000 h %s\n' "$fblob" 1234567890123456789012345678901234567890 \
+				1234567890123456789012345678901234567890 | mktree_)
+			mkcommit_ "$nt" "parent $head\n" two >.git/refs/heads/main
+			;;
+		commit-tree-is-blob) mkcommit_ "$blob" "parent $head\n" two >.git/refs/heads/main ;;
+		commit-parent-is-tree) mkcommit_ "$tree" "parent $tree\n" two >.git/refs/heads/main ;;
+		commit-parent-is-blob) mkcommit_ "$tree" "parent $head\nparent $blob\n" two >.git/refs/heads/main ;;
+		chain-through-bad-commit)
+			c1=$(mkcommit_ "$tree" "parent $head\n" one)
+			c2=$(mkcommit_ "$blob" "parent $c1\n" two)
+			mkcommit_ "$tree" "parent $c2\n" three >.git/refs/heads/main
+			;;
+		two-trees-disagree)
+			t1=$(printf '100644 a %s\n' "$blob" | mktree_)
+			t2=$(printf '40000 b %s\n' "$blob" | mktree_)
+			nt=$(printf '40000 x %s\n40000 y %s\n' "$t1" "$t2" | mktree_)
+			mkcommit_ "$nt" "parent $head\n" two >.git/refs/heads/main
+			;;
+		index-names-a-tree)
+			nt=$(printf '100644 f %s\n100644 g %s\n' "$fblob" "$tree" | mktree_)
+			git read-tree "$nt"
+			;;
+		esac
+		git reflog expire --expire=now --all
+		local objs o
+		objs=$(cd .git/objects && find ?? -type f | tr -d / | sort)
+		case $layout in
+		dup) echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null ;;
+		pack | mixed)
+			[ "$layout" = mixed ] && objs=$(echo "$objs" | awk 'NR % 2 == 0')
+			echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null
+			for o in $objs; do rm -f ".git/objects/${o:0:2}/${o:2}"; done
+			;;
+		esac
+	)
+}
+wrong_salts="1 2 3"
+[ -n "${SK_WINDOWS:-}" ] && wrong_salts=1
+for salt in $wrong_salts; do
+	for c in tag-blob-as-commit tag-tree-as-commit tag-commit-as-blob tree-entry-blob-as-tree \
+		tree-entry-tree-as-blob missing-as-two-types commit-tree-is-blob commit-parent-is-tree \
+		commit-parent-is-blob chain-through-bad-commit two-trees-disagree index-names-a-tree; do
+		for layout in loose pack mixed dup; do
+			r=$T/wrong-$c-$layout-$salt
+			mkwrong "$r" "$c" "$layout" "$salt" >/dev/null 2>&1
+			if [ "$salt" = 1 ] && [ "$layout" = loose ]; then
+				compare_exact "link of another type: $c, $layout, salt $salt" "$r" --tags --root
+				compare_exact "link of another type: $c, $layout, salt $salt" "$r" --unreachable
+			else
+				compare_exact "link of another type: $c, $layout, salt $salt" "$r"
+			fi
+		done
+	done
+done
 
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"

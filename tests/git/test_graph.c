@@ -1,11 +1,13 @@
 /* test_graph.c - the fsck object graph (src/git/graph.c): reachability, broken links, missing,
- * dangling and unreachable objects, wrong link types, duplicates, a graph large enough to rehash. */
+ * dangling and unreachable objects, wrong link types, links that disagree on a type and git's type
+ * forced, duplicates, a graph large enough to rehash. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -45,6 +47,12 @@ static void on_wrong(void *ctx, unsigned ft, const uint8_t *from)
 {
 	logf_(ctx, "wrongtype", ft, from);
 }
+static void on_failed(void *ctx, unsigned ft, const uint8_t *from, unsigned tau, unsigned lt,
+                      const uint8_t *to)
+{
+	logf_(ctx, "failedfrom", ft, from);
+	logf_(ctx, "failedto", tau * 10 + lt, to);
+}
 static void on_missing(void *ctx, unsigned t, const uint8_t *id)
 {
 	logf_(ctx, "missing", t, id);
@@ -67,7 +75,7 @@ static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
 	    s,           on_broken, on_wrong, on_missing, on_dangling, on_unreachable, on_walk_error,
-	    unreachable, NULL,      0};
+	    unreachable, NULL,      0,        on_failed};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -115,6 +123,79 @@ static void root(struct skg_graph *g, uint32_t n)
 /* commit 1 -> tree 2 -> blob 3, blob 4 (missing); commit 1 -> parent commit 5 (exists, root of
  * nothing else); commit 6 unreachable, nothing links to it (dangling) -> tree 7 (unreachable but
  * used: not dangling); blob 8 exists, linked as a tree by tree 2 (wrong type). */
+/* Links that disagree: tree 2 names blob 3 as a blob, tree 9 names it as a tree, tree 10 names
+ * the missing 11 as a blob and commit 12 names it as a tree; blob 13 is named a tree by tree 9
+ * only. Then the second build with git's types forced (3 and 13 blobs, 11 a tree): the links of
+ * another type are reported by the walk and mark nothing. */
+static void test_graph_conflicts(void **state)
+{
+	(void)state;
+	struct skg_graph *g = skg_graph_new();
+	assert_non_null(g);
+	add(g, 9, SKG_TREE, (uint32_t[]){3, 13}, (unsigned[]){SKG_TREE, SKG_TREE}, 2);
+	add(g, 2, SKG_TREE, (uint32_t[]){3}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 3, SKG_BLOB, NULL, NULL, 0);
+	add(g, 13, SKG_BLOB, NULL, NULL, 0);
+	add(g, 10, SKG_TREE, (uint32_t[]){11}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 12, SKG_COMMIT, (uint32_t[]){11}, (unsigned[]){SKG_TREE}, 1);
+	add(g, 1, SKG_COMMIT, (uint32_t[]){2, 5}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	uint8_t *ids = NULL;
+	size_t n = 0;
+	assert_int_equal(skg_graph_conflicts(g, &ids, &n), 0);
+	assert_int_equal(n, 3);
+	uint8_t want[3][SKG_RAWSZ];
+	mkid(want[0], 3);
+	mkid(want[1], 11);
+	mkid(want[2], 13);
+	for (int w = 0; w < 3; w++) {
+		bool found = false;
+		for (size_t k = 0; k < n; k++) {
+			found |= memcmp(ids + k * SKG_RAWSZ, want[w], SKG_RAWSZ) == 0;
+		}
+		assert_true(found);
+	}
+	free(ids);
+	skg_graph_free(g);
+
+	g = skg_graph_new();
+	assert_int_equal(skg_graph_force_type(g, want[0], SKG_BLOB), 0);
+	assert_int_equal(skg_graph_force_type(g, want[1], SKG_TREE), 0);
+	assert_int_equal(skg_graph_force_type(g, want[2], SKG_BLOB), 0);
+	add(g, 9, SKG_TREE, (uint32_t[]){3, 13}, (unsigned[]){SKG_TREE, SKG_TREE}, 2);
+	add(g, 2, SKG_TREE, (uint32_t[]){3}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 3, SKG_BLOB, NULL, NULL, 0);
+	add(g, 13, SKG_BLOB, NULL, NULL, 0);
+	add(g, 10, SKG_TREE, (uint32_t[]){11}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 12, SKG_COMMIT, (uint32_t[]){11}, (unsigned[]){SKG_TREE}, 1);
+	add(g, 1, SKG_COMMIT, (uint32_t[]){2, 5}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	add(g, 5, SKG_COMMIT, NULL, NULL, 0);
+	unsigned t = 0;
+	assert_true(skg_graph_has(g, want[0], &t));
+	assert_int_equal(t, SKG_BLOB); /* the mark does not show in the type */
+	assert_true(skg_graph_known(g, want[1], &t));
+	assert_int_equal(t, SKG_TREE);
+	root(g, 1);
+	root(g, 9);
+	root(g, 10);
+	root(g, 12);
+	struct seen s;
+	walk(g, &s, false);
+	assert_true(has_line(&s, "failedfrom", SKG_TREE, 9));
+	assert_true(has_line(&s, "failedto", SKG_BLOB * 10 + SKG_TREE, 3));
+	assert_true(has_line(&s, "failedto", SKG_BLOB * 10 + SKG_TREE, 13));
+	assert_true(has_line(&s, "failedfrom", SKG_TREE, 10));
+	assert_true(has_line(&s, "failedto", SKG_TREE * 10 + SKG_BLOB, 11));
+	/* commit 12's link agrees with 11's type: broken (11 does not exist), and 11 is missing */
+	assert_true(has_line(&s, "from", SKG_COMMIT, 12));
+	assert_true(has_line(&s, "missing", SKG_TREE, 11));
+	/* 13 is only named by the failing link: unreachable and unused */
+	assert_true(has_line(&s, "dangling", SKG_BLOB, 13));
+	assert_false(has_line(&s, "dangling", SKG_BLOB, 3)); /* tree 2 reaches it */
+	assert_false(has_line(&s, "wrongtype", SKG_TREE, 9));
+	assert_int_equal(count_lines(&s), 10);
+	skg_graph_free(g);
+}
+
 static void test_graph_findings(void **state)
 {
 	(void)state;
@@ -352,7 +433,7 @@ static void test_graph_reload(void **state)
 			g = reload_graph(broken != 0, true);
 			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
 			                               on_dangling, on_unreachable, on_walk_error, false,
-			                               give_links,  threads};
+			                               give_links,  threads,        NULL};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
@@ -368,9 +449,13 @@ static void test_graph_reload(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_graph_findings),   cmocka_unit_test(test_graph_unreachable_missing),
-	    cmocka_unit_test(test_graph_walk_error), cmocka_unit_test(test_graph_large),
-	    cmocka_unit_test(test_graph_reserve),    cmocka_unit_test(test_graph_reload),
+	    cmocka_unit_test(test_graph_findings),
+	    cmocka_unit_test(test_graph_conflicts),
+	    cmocka_unit_test(test_graph_unreachable_missing),
+	    cmocka_unit_test(test_graph_walk_error),
+	    cmocka_unit_test(test_graph_large),
+	    cmocka_unit_test(test_graph_reserve),
+	    cmocka_unit_test(test_graph_reload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
