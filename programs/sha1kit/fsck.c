@@ -109,7 +109,9 @@ struct fsck {
 	struct bad_packed {
 		uint8_t id[SKG_RAWSZ];
 		bool mismatch;
-		char *pack;
+		bool marked;     /* a delta base git marked bad: it never reads it again */
+		uint64_t offset; /* where it is in the pack */
+		char *pack, *idx;
 	} * bad_packed;
 	size_t n_bad_packed;
 	/* the packs git reads objects from (their idx passed pk_git_usable), in check order */
@@ -132,6 +134,15 @@ struct fsck {
 	 * disagree; if some do, a quiet pass (quiet, collect) gives `types` the events on those objects
 	 * in git's order, it works out what git does with each, and the last pass prints git's lines.
 	 */
+	/* the lines of the objects of the pack being checked, by offset: written out in git's order
+	 * (offset order) once the pack is done, or dropped when git's reading of it through the idx
+	 * replaces them (pack_lines_out) */
+	struct pack_line {
+		uint64_t offset;
+		size_t at, len; /* in pack_text */
+	} * pack_lines;
+	size_t n_pack_lines, cap_pack_lines;
+	struct skg_buf pack_text;
 	bool hold, quiet, collect;
 	struct skg_buf held_out;
 	struct skg_typeorder *types; /* NULL: no two links disagree */
@@ -874,9 +885,52 @@ static int check_loose(struct fsck *f, const char *objdir, int odb)
 static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
 	struct fsck *f = ctx;
-	struct sink s = {f, NULL, -1, f->pack_seq, f->pack->objs[i].offset, 0, 0};
+	struct skg_buf lines = {0};
+	uint64_t offset = f->pack->objs[i].offset;
+	struct sink s = {f, &lines, -1, f->pack_seq, offset, 0, 0};
 	check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
+	if (lines.len > 0 || lines.failed) {
+		pthread_mutex_lock(&f->lock);
+		if (lines.failed) {
+			skg_buf_adds(&lines, "efatal: out of memory\n");
+		}
+		if (f->n_pack_lines == f->cap_pack_lines) {
+			size_t cap = f->cap_pack_lines ? 2 * f->cap_pack_lines : 64;
+			struct pack_line *v = realloc(f->pack_lines, cap * sizeof(*v));
+			if (v != NULL) {
+				f->pack_lines = v;
+				f->cap_pack_lines = cap;
+			}
+		}
+		if (f->n_pack_lines < f->cap_pack_lines) {
+			f->pack_lines[f->n_pack_lines++] =
+			    (struct pack_line){offset, f->pack_text.len, lines.len};
+			skg_buf_add(&f->pack_text, lines.p, lines.len);
+		}
+		pthread_mutex_unlock(&f->lock);
+	}
+	skg_buf_release(&lines);
 	meter_add(f, 1);
+}
+
+static int cmp_pack_line(const void *a, const void *b)
+{
+	const struct pack_line *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The pack's object lines, out in offset order (git's verify_packfile order) when `keep`, then
+ * forgotten. */
+static void pack_lines_out(struct fsck *f, bool keep)
+{
+	if (keep) {
+		qsort(f->pack_lines, f->n_pack_lines, sizeof(*f->pack_lines), cmp_pack_line);
+		for (size_t i = 0; i < f->n_pack_lines; i++) {
+			sink_write(f, f->pack_text.p + f->pack_lines[i].at, f->pack_lines[i].len);
+		}
+	}
+	f->n_pack_lines = 0;
+	skg_buf_release(&f->pack_text);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -900,18 +954,26 @@ static void reserve_graph(struct fsck *f, const struct pk_file *idx, uint64_t pa
 
 /* An object of a pack that cannot be read (git's mark_bad_packed_object when its object store
  * tries), or that reads back with another ID (mismatch). */
-static void remember_bad_packed(struct fsck *f, const uint8_t *id, bool mismatch, const char *pack_path)
+static void remember_bad_packed(struct fsck *f, const uint8_t *id, bool mismatch, bool marked,
+                                uint64_t offset, const char *pack_path, const char *idx_path)
 {
 	struct bad_packed *v = realloc(f->bad_packed, (f->n_bad_packed + 1) * sizeof(*v));
 	if (v == NULL) {
 		return;
 	}
 	f->bad_packed = v;
-	memcpy(v[f->n_bad_packed].id, id, SKG_RAWSZ);
-	v[f->n_bad_packed].mismatch = mismatch;
-	v[f->n_bad_packed].pack = strdup(pack_path);
-	if (v[f->n_bad_packed].pack != NULL) {
+	struct bad_packed *b = &v[f->n_bad_packed];
+	memcpy(b->id, id, SKG_RAWSZ);
+	b->mismatch = mismatch;
+	b->marked = marked;
+	b->offset = offset;
+	b->pack = strdup(pack_path);
+	b->idx = strdup(idx_path);
+	if (b->pack != NULL && b->idx != NULL) {
 		f->n_bad_packed++;
+	} else {
+		free(b->pack);
+		free(b->idx);
 	}
 }
 
@@ -928,6 +990,79 @@ static int cmp_idx_ent(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* What check_rest found of each object of the pack: read, unreadable, read with another ID, or a
+ * delta base git marks bad (no object at all). */
+enum rest_state { READ_OK, UNREADABLE, MISMATCH, BAD };
+
+/* pk_git_unpack's callbacks in check_rest: git's lines out; the base git fails to read at an
+ * offset is marked bad (mark_bad_packed_object), and its ID is the idx's. */
+struct unpack_ctx {
+	struct fsck *f;
+	const struct idx_ent *e; /* sorted by offset */
+	size_t n;
+	uint8_t *state;
+};
+
+static void unpack_line(void *ctx, const char *text)
+{
+	err_line(((struct unpack_ctx *)ctx)->f, "%s", text);
+}
+
+static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
+{
+	struct unpack_ctx *uc = ctx;
+	struct idx_ent key = {offset, NULL, 0};
+	const struct idx_ent *b = bsearch(&key, uc->e, uc->n, sizeof(*uc->e), cmp_idx_ent);
+	if (b == NULL) {
+		return false;
+	}
+	memcpy(id, b->id, SKG_RAWSZ);
+	if (uc->state != NULL) {
+		uc->state[b - uc->e] = BAD;
+	}
+	return true;
+}
+
+/* The idx's entries sorted by offset (a malloc'd array of *n), or NULL. */
+static struct idx_ent *idx_by_offset(const struct pk_file *idx, size_t *n)
+{
+	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
+	*n = 0;
+	if (e == NULL) {
+		return NULL;
+	}
+	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &e[*n].id, &e[*n].off);
+	     k++) {
+		e[(*n)++].k = k;
+	}
+	qsort(e, *n, sizeof(*e), cmp_idx_ent);
+	return e;
+}
+
+/* git's read of a packed object it could not read before, for a ref (read_object_file): the
+ * lines of its unpack_entry again. */
+static void reread_lines(struct fsck *f, const struct bad_packed *b)
+{
+	struct pk_file file = {0}, idx = {0};
+	if (pk_file_map(&idx, CMD, b->idx) == 0 && pk_file_map(&file, CMD, b->pack) == 0) {
+		size_t n;
+		struct idx_ent *e = idx_by_offset(&idx, &n);
+		if (e != NULL) {
+			struct unpack_ctx uc = {f, e, n, NULL};
+			unsigned type;
+			uint8_t *data = NULL;
+			uint64_t len;
+			(void)pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset, false,
+			                    b->pack, unpack_base_id, unpack_line, &uc, &type, &data, &len);
+			free(data);
+			free(e);
+		}
+	}
+	pk_file_unmap(&file);
+	pk_file_unmap(&idx);
+}
+
 /*
  * A pack whose check stopped at a corrupt object: as git's verify_packfile, every object its idx
  * lists is read on its own through the idx, in pack order, and checked like the others (those the
@@ -939,9 +1074,8 @@ static int cmp_idx_ent(const void *a, const void *b)
  * was printed by the caller, in sha1kit's words.
  */
 static void check_rest(struct fsck *f, const struct pk_file *file, const struct pk_file *idx,
-                       const char *pack_path, bool verify)
+                       const char *pack_path, const char *idx_path, bool verify)
 {
-	enum { READ_OK, UNREADABLE, MISMATCH, BAD };
 	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
 	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
 	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
@@ -1004,11 +1138,27 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 			(void)skg_graph_add_unread(f->graph, e[k].id, true);
 			continue;
 		}
-		if (rc != 0) {
-			if (verify) {
+		if (verify) {
+			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
+			free(data);
+			data = NULL;
+			struct unpack_ctx uc = {f, e, (size_t)n, state};
+			rc = pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, e[k].off, true,
+			                   pack_path, unpack_base_id, unpack_line, &uc, &type, &data, &len);
+			if (rc == -2) {
+				f->died = true;
+				break;
+			}
+			if (rc != 0) {
 				err_line(f, "error: cannot unpack %s from %s at offset %" PRIu64, h,
 				         pack_path, e[k].off);
+				if (state[k] == READ_OK) {
+					state[k] = UNREADABLE;
+				}
+				continue;
 			}
+		}
+		if (rc != 0) {
 			if (state[k] == READ_OK) {
 				state[k] = UNREADABLE;
 			}
@@ -1057,7 +1207,8 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 			(void)skg_graph_add_unread(f->graph, e[k].id, false);
 		}
 		if (state[k] != READ_OK) {
-			remember_bad_packed(f, e[k].id, state[k] == MISMATCH, pack_path);
+			remember_bad_packed(f, e[k].id, state[k] == MISMATCH, state[k] == BAD, e[k].off,
+			                    pack_path, idx_path);
 		}
 	}
 	free(state);
@@ -1234,7 +1385,7 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 	if (!idx_sum_ok) {
 		/* an idx that opens but is not what it was written as: git reads every object through it
 		 * (its IDs, offsets and CRC-32s), as the rest of the check will */
-		check_rest(f, &file, &idx, pack_path, true);
+		check_rest(f, &file, &idx, pack_path, idx_path, true);
 		goto out;
 	}
 	struct pk_options opt;
@@ -1248,12 +1399,23 @@ static void check_pack(struct fsck *f, const char *pack_path, const char *idx_pa
 	opt.object = pack_object;
 	opt.object_ctx = f;
 	f->pack = &pack;
-	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+	int indexed = pk_index_pack(&pack, file.data, file.len, &opt, &err);
+	if (indexed != 0 && !err.collision) {
+		/* a corrupt pack: git reads it object by object through the idx, with its lines (the
+		 * objects read so far are read again, and their lines printed then) */
+		pack_lines_out(f, false);
+		add_errors(f, ERROR_PACK);
+		check_rest(f, &file, &idx, pack_path, idx_path, true);
+		goto out;
+	}
+	pack_lines_out(f, true);
+	if (indexed != 0) {
+		/* a collision attack (beyond git, which dies there): sha1kit's line, then the rest */
 		char line[4096];
 		pk_report_format(line, sizeof(line), CMD, pack_path, &err);
 		err_line(f, SK_PROGRAM ": %s", line);
-		add_errors(f, ERROR_PACK | (err.collision ? ERROR_COLLISION : 0));
-		check_rest(f, &file, &idx, pack_path, false);
+		add_errors(f, ERROR_PACK | ERROR_COLLISION);
+		check_rest(f, &file, &idx, pack_path, idx_path, false);
 		goto out;
 	}
 	unsigned version;
@@ -1609,6 +1771,7 @@ static int scan_reset(struct fsck *f, int errors)
 	f->n_specials = 0;
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		free(f->bad_packed[i].pack);
+		free(f->bad_packed[i].idx);
 	}
 	f->n_bad_packed = 0;
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
@@ -1781,6 +1944,9 @@ static bool dies_bad_packed(struct fsck *f, const uint8_t *id)
 			if (f->bad_packed[i].mismatch) {
 				err_line(f, "error: hash mismatch %s", h);
 				return false;
+			}
+			if (!f->bad_packed[i].marked) {
+				reread_lines(f, &f->bad_packed[i]);
 			}
 			err_line(f, "fatal: packed object %s (stored in %s) is corrupt", h,
 			         f->bad_packed[i].pack);
@@ -2394,10 +2560,11 @@ static void usage(void)
 	       "upwards from the current directory, as git finds it (bare or not, .git files,\n"
 	       "alternates). Checked: every loose object and every pack with its idx (object IDs\n"
 	       "recomputed with SHA-1DC, CRC-32s, trailers, the idx rebuilt and compared byte for\n"
-	       "byte), the syntax of commits, trees and tags with git's message IDs and severities\n"
-	       "(fsck.<msg-id> and fsck.skipList in the config), connectivity from every ref,\n"
-	       "HEAD, reflog and index entry, and the commit-graph, multi-pack-index and .rev\n"
-	       "files.\n"
+	       "byte; a corrupt pack, or an idx whose checksum fails, is then read object by\n"
+	       "object through the idx as git does, with git's lines), the syntax of commits,\n"
+	       "trees and tags with git's message IDs and severities (fsck.<msg-id> and\n"
+	       "fsck.skipList in the config), connectivity from every ref, HEAD, reflog and\n"
+	       "index entry, and the commit-graph, multi-pack-index and .rev files.\n"
 	       "\n"
 	       "Options:\n"
 	       "      --git-dir=DIR        the repository (as git --git-dir)\n"
@@ -2429,9 +2596,8 @@ static void usage(void)
 	       "\n"
 	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
 	       "directory); --verbose, --name-objects, safe.directory and GIT_CONFIG_PARAMETERS\n"
-	       "(git -c) are not supported; a corrupt pack gets one error in sha1kit's words\n"
-	       "instead of git's line per object; the errors git's object reader prints inside a\n"
-	       "read (an inflate error, a delta base out of range) are not printed; an idx whose\n"
+	       "(git -c) are not supported; where git reads a failed delta base from another\n"
+	       "copy (a loose object, another pack), sha1kit takes it as missing; an idx whose\n"
 	       "checksum is right but whose content is not is 'does not match index'; with\n"
 	       "--connectivity-only, a link to an object of another type is 'wrong object type\n"
 	       "in link' and corrupt loose objects are reported where git (which does not read\n"
@@ -2782,6 +2948,7 @@ done:
 	free(f.specials);
 	for (size_t i = 0; i < f.n_bad_packed; i++) {
 		free(f.bad_packed[i].pack);
+		free(f.bad_packed[i].idx);
 	}
 	free(f.bad_packed);
 	for (size_t i = 0; i < f.n_unusable; i++) {
@@ -2790,6 +2957,8 @@ done:
 	}
 	free(f.unusable);
 	skg_typeorder_free(f.types);
+	free(f.pack_lines);
+	skg_buf_release(&f.pack_text);
 	skg_buf_release(&f.held_out);
 	skg_grafts_free(&f.grafts);
 	skg_buf_release(&f.alt_lines);

@@ -217,6 +217,27 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
                    struct pk_error *err);
 
 /*
+ * git's unpack_entry (packfile.c, v2.39.5) of the entry at `offset` of pack[0..pack_len), as git's
+ * verify_packfile reads a pack through its idx, with the error lines git prints on the way, each
+ * handed to line(ctx, text) ("error: ..." or "fatal: ...", no newline): the delta chain walked down
+ * to its base ("failed to validate delta base reference" for a base reference out of range or not
+ * in the idx), the base inflated with zlib ("inflate: ..." with zlib's words; "unknown object type"
+ * for a type that is none), then the deltas applied from the innermost out ("failed to read delta
+ * base object" or "bad offset for revindex" where the base failed, "failed to unpack compressed
+ * delta", "failed to apply delta" after patch_delta's own line). `header_first`: git's caller read
+ * the entry's header once before ("bad object header" twice). base_id(ctx, offset, id): the ID the
+ * idx gives the entry at `offset` (false when none starts there). pack_name: the pack's path as git
+ * spells it. Returns 0 with *type, a malloc'd *out and *out_len; -1 when git gets no object; -2
+ * when git dies there (its "fatal:" line given). A base git would fetch from elsewhere (another
+ * pack, a loose copy) is taken as missing.
+ */
+int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
+                  bool header_first, const char *pack_name,
+                  bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                  void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
+                  uint64_t *out_len);
+
+/*
  * The delta base of the entry at `offset`: 1 and its offset in *base (an OFS_DELTA's, or a
  * REF_DELTA's through the idx), 0 for a whole object, -1 when the entry header does not parse or
  * a REF_DELTA's base is not in the idx.
