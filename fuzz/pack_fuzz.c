@@ -10,9 +10,11 @@
  * object typed, delta depths and bases coherent, and the idx files of versions 1 and 2 (and with a
  * 64-bit offset table) well formed, with pk_idx_params recovering the parameters they were built
  * with. Every object of an accepted pack is then read back through each idx (pk_idx_find,
- * pk_read_object) and must hash to its ID; a rejected pack is read from offset 12 without an idx,
- * which must fail or succeed cleanly.
+ * pk_read_object) and must hash to its ID, and git's reader (pk_git_unpack) must read it the same
+ * without an error line; a rejected pack is read from offset 12 without an idx by both, which must
+ * fail or succeed cleanly.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,20 @@ static void check(int cond, const char *what)
 		fprintf(stderr, "pack_fuzz: invariant failed: %s\n", what);
 		abort();
 	}
+}
+
+static void count_line(void *ctx, const char *text)
+{
+	check(text[0] != '\0' && strlen(text) < 512, "empty or overlong line");
+	(*(unsigned *)ctx)++;
+}
+
+static bool no_base_id(void *ctx, uint64_t offset, uint8_t *id)
+{
+	(void)ctx;
+	(void)offset;
+	(void)id;
+	return false;
 }
 
 /* Every object through the idx: found at its offset, read whole, with the ID it has in the pack. */
@@ -60,6 +76,16 @@ static void check_reads(const struct pk_pack *pack, const uint8_t *idx, size_t l
 		sha1kit_fast_update(&c, content, (size_t)n);
 		sha1kit_fast_final(&c, id);
 		check(memcmp(id, o->id, sizeof(id)) == 0, "object read through the idx has another ID");
+		unsigned gtype, lines = 0;
+		uint8_t *gcontent;
+		uint64_t gn;
+		check(pk_git_unpack(pack->data, pack->len, idx, len, off, true, (uint64_t)1 << 24, "p.pack",
+		                    no_base_id, count_line, &lines, &gtype, &gcontent, &gn) == 0 &&
+		          lines == 0,
+		      "git's reader fails on an object of an accepted pack");
+		check(gtype == type && gn == n && memcmp(gcontent, content, (size_t)n) == 0,
+		      "git's reader reads another object");
+		free(gcontent);
 		free(content);
 	}
 }
@@ -152,6 +178,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (pk_read_object(buf, len, (const uint8_t *)"", 0, 12, (uint64_t)1 << 20, &type, &content,
 		                   &n, &err) == 0) {
 			check(type >= 1 && type <= 4, "type read");
+			free(content);
+		}
+		unsigned lines = 0;
+		int rc = pk_git_unpack(buf, len, (const uint8_t *)"", 0, 12, true, (uint64_t)1 << 24,
+		                       "p.pack", no_base_id, count_line, &lines, &type, &content, &n);
+		check(rc == 0 || rc == -1 || rc == -2, "git's reader status");
+		if (rc == 0) {
+			check(type >= 1 && type <= 4, "type read by git's reader");
 			free(content);
 		}
 	}

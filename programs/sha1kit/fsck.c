@@ -657,9 +657,14 @@ static void check_object(struct sink *s, unsigned type, const uint8_t *id, const
 		}
 		/* in a pack, git's verify_pack fails too: its callback returned an error */
 		add_errors(f, ERROR_OBJECT | (s->pack_seq > 0 ? ERROR_PACK : 0));
+		/* git's lookup made the commit or tag before its parse failed: it has one of that type */
+		if ((type == SKG_COMMIT || type == SKG_TAG) && (fate == NULL || fate->kind != SKG_TO_PARSE) &&
+		    skg_graph_note_type(f->graph, id, type) != 0) {
+			s_err(s, "fatal: out of memory");
+		}
+		/* no object to git, but in a pack (has_object_pack) */
 		if (fate != NULL && s->pack_seq > 0 && skg_graph_add_unread(f->graph, id, false) != 0) {
-			s_err(s,
-			      "fatal: out of memory"); /* no object to git, but in a pack (has_object_pack) */
+			s_err(s, "fatal: out of memory");
 		}
 		goto out;
 	}
@@ -1054,7 +1059,8 @@ static void reread_lines(struct fsck *f, const struct bad_packed *b)
 			uint8_t *data = NULL;
 			uint64_t len;
 			(void)pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset, false,
-			                    b->pack, unpack_base_id, unpack_line, &uc, &type, &data, &len);
+			                    UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc, &type,
+			                    &data, &len);
 			free(data);
 			free(e);
 		}
@@ -1092,6 +1098,14 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 	}
 	qsort(e, (size_t)n, sizeof(*e), cmp_idx_ent);
 	uint64_t sig_at = file->len - PK_HASH_LEN; /* a usable pack has its trailer */
+	if (verify && n < nr) {
+		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
+		err_line(f, "fatal: offset beyond end of pack index for %s (truncated index?)", pack_path);
+		f->died = true;
+		free(state);
+		free(e);
+		return;
+	}
 	if (verify) {
 		/* git's verify_packfile: the pack's checksum first */
 		uint8_t sum[SKG_RAWSZ];
@@ -1131,8 +1145,18 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 		uint8_t *data = NULL;
 		uint64_t len = 0;
 		struct pk_error err;
-		int rc = pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
-		                        BIG_FILE_THRESHOLD, &type, &data, &len, &err);
+		int rc = 0;
+		uint64_t hsize = 0;
+		if (verify) {
+			/* git streams a blob at or over core.bigFileThreshold instead of reading it */
+			rc = pk_git_entry_header(file->data, file->len, e[k].off, &hsize) == SKG_BLOB &&
+			             hsize >= BIG_FILE_THRESHOLD
+			         ? 1
+			         : 0;
+		} else {
+			rc = pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
+			                    BIG_FILE_THRESHOLD, &type, &data, &len, &err);
+		}
 		if (rc == 1) {
 			/* a blob git streams: present, not read again here */
 			(void)skg_graph_add_unread(f->graph, e[k].id, true);
@@ -1140,11 +1164,10 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 		}
 		if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
-			free(data);
-			data = NULL;
 			struct unpack_ctx uc = {f, e, (size_t)n, state};
 			rc = pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, e[k].off, true,
-			                   pack_path, unpack_base_id, unpack_line, &uc, &type, &data, &len);
+			                   UINT64_MAX, pack_path, unpack_base_id, unpack_line, &uc, &type,
+			                   &data, &len);
 			if (rc == -2) {
 				f->died = true;
 				break;
@@ -1203,6 +1226,13 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 		meter_add(f, 1);
 	}
 	for (uint64_t k = 0; k < n; k++) {
+		uint64_t found;
+		if (state[k] != READ_OK &&
+		    (!pk_idx_find(idx->data, (size_t)idx->len, e[k].id, &found) || found == 0)) {
+			/* git's lookups do not find it (find_pack_entry_one: not in the fan-out range the
+			 * search looks in, or offset 0, which means none): no object to git at all */
+			continue;
+		}
 		if (state[k] == UNREADABLE || state[k] == MISMATCH) {
 			(void)skg_graph_add_unread(f->graph, e[k].id, false);
 		}
@@ -1437,11 +1467,6 @@ out:
 	pk_file_unmap(&idx);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The number of objects an idx file says it lists (0 when it cannot be read as one). */
 static uint64_t idx_count(const char *path)
 {
@@ -1455,62 +1480,119 @@ static uint64_t idx_count(const char *path)
 	return pk_idx_count(h, n);
 }
 
+/* The object directories: the repository's, then its alternates. */
+struct odbs {
+	char **dirs;
+	size_t n, cap;
+};
+
+/* A pack of one of the object directories, where git puts it in its order of reading. */
+struct pack_ref {
+	char *idx, *pack;
+	size_t odb;    /* the object directory's place (0: the repository's own) */
+	size_t seq;    /* its place in the directory listing */
+	int64_t mtime; /* of the .pack, in seconds */
+	size_t midx;   /* 1 + its place in the repository's multi-pack-index, 0 when not there */
+};
+
 /*
- * Every pack-*.idx of objdir/pack with its .pack, in name order: checked, or (count != NULL) only
- * counted, the objects their idx files list added to *count (the total of git's progress line).
+ * git's order of packs (packfile.c get_all_packs, prepare_packed_git, sort_pack): the packs of the
+ * repository's multi-pack-index first, the last it names first (each is put at the head of the
+ * list after the others were sorted); then the repository's own packs before those of alternates,
+ * the newest .pack first; packs of the same second in the order git's list has them, which is the
+ * reverse of reading: the later object directory, and the later in its listing, first.
  */
-static void check_packs(struct fsck *f, const char *objdir, uint64_t *count)
+static int cmp_pack_ref(const void *a, const void *b)
 {
-	struct skg_buf dir = {0};
-	skg_buf_addf(&dir, "%s/pack", objdir);
-	DIR *d = opendir(skg_buf_str(&dir));
-	if (d == NULL) {
+	const struct pack_ref *x = a, *y = b;
+	if (x->midx != y->midx) {
+		return x->midx > y->midx ? -1 : 1;
+	}
+	if ((x->odb == 0) != (y->odb == 0)) {
+		return x->odb == 0 ? -1 : 1;
+	}
+	if (x->mtime != y->mtime) {
+		return x->mtime > y->mtime ? -1 : 1;
+	}
+	if (x->odb != y->odb) {
+		return x->odb > y->odb ? -1 : 1;
+	}
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+/*
+ * Every pack-*.idx of the object directories' pack/ with its .pack (a .pack that is not a regular
+ * file is no pack to git's add_packed_git, silently), in git's order: a malloc'd array of *n.
+ */
+static struct pack_ref *list_packs(const struct odbs *odbs, size_t *n)
+{
+	struct pack_ref *v = NULL;
+	size_t cap = 0, nmidx = 0;
+	char **midx = NULL;
+	*n = 0;
+	if (odbs->n > 0) {
+		(void)skg_midx_pack_names(odbs->dirs[0], &midx, &nmidx);
+	}
+	for (size_t o = 0; o < odbs->n; o++) {
+		struct skg_buf dir = {0};
+		skg_buf_addf(&dir, "%s/pack", odbs->dirs[o]);
+		DIR *d = opendir(skg_buf_str(&dir));
+		struct dirent *de;
+		size_t seq = 0;
+		while (d != NULL && (de = readdir(d)) != NULL) {
+			size_t len = strlen(de->d_name);
+			if (!ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
+				continue;
+			}
+			struct skg_buf idx = {0}, pack = {0};
+			skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), de->d_name);
+			skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(len - 4), de->d_name);
+			struct stat st;
+			if (!idx.failed && !pack.failed && stat(skg_buf_str(&pack), &st) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				if (*n == cap) {
+					cap = cap ? 2 * cap : 16;
+					struct pack_ref *w = realloc(v, cap * sizeof(*w));
+					if (w == NULL) {
+						skg_buf_release(&idx);
+						skg_buf_release(&pack);
+						break;
+					}
+					v = w;
+				}
+				size_t in_midx = 0;
+				for (size_t m = 0; o == 0 && m < nmidx && in_midx == 0; m++) {
+					in_midx = strcmp(midx[m], de->d_name) == 0 ? m + 1 : 0;
+				}
+				v[(*n)++] =
+				    (struct pack_ref){idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx};
+				continue; /* the strings are the list's now */
+			}
+			skg_buf_release(&idx);
+			skg_buf_release(&pack);
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
 		skg_buf_release(&dir);
-		return;
 	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (!ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
-			continue;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **v = realloc(names, cap * sizeof(*v));
-			if (v == NULL) {
-				break;
-			}
-			names = v;
-		}
-		names[n] = strdup(de->d_name);
-		if (names[n] != NULL) {
-			n++;
-		}
+	for (size_t m = 0; m < nmidx; m++) {
+		free(midx[m]);
 	}
-	closedir(d);
-	if (n > 0) {
-		qsort(names, n, sizeof(*names), cmp_str);
+	free(midx);
+	if (*n > 0) {
+		qsort(v, *n, sizeof(*v), cmp_pack_ref);
 	}
+	return v;
+}
+
+static void free_packs(struct pack_ref *v, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
-		struct skg_buf idx = {0}, pack = {0};
-		skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), names[i]);
-		skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(strlen(names[i]) - 4), names[i]);
-		struct stat st;
-		/* git's add_packed_git: a .pack that is not a regular file is no pack (silently) */
-		if (stat(skg_buf_str(&pack), &st) == 0 && S_ISREG(st.st_mode)) {
-			if (count != NULL) {
-				*count += idx_count(skg_buf_str(&idx));
-			} else if (!f->died) {
-				check_pack(f, skg_buf_str(&pack), skg_buf_str(&idx));
-			}
-		}
-		skg_buf_release(&idx);
-		skg_buf_release(&pack);
-		free(names[i]);
+		free(v[i].idx);
+		free(v[i].pack);
 	}
-	free(names);
-	skg_buf_release(&dir);
+	free(v);
 }
 
 /* ---- .gitmodules and .gitattributes blobs (git's fsck_finish) --------------------------------- */
@@ -1706,11 +1788,6 @@ static void check_specials(struct fsck *f)
 
 /* ---- object directories ------------------------------------------------------------------------- */
 
-struct odbs {
-	char **dirs;
-	size_t n, cap;
-};
-
 static int add_odb(void *ctx, const char *dir)
 {
 	struct odbs *o = ctx;
@@ -1744,16 +1821,19 @@ static int scan(struct fsck *f, const struct odbs *odbs)
 		}
 		meter_stop(f, 256);
 	}
+	size_t n;
+	struct pack_ref *packs = list_packs(odbs, &n);
 	if (f->progress == 1) {
 		uint64_t total = 0;
-		for (size_t i = 0; i < odbs->n; i++) {
-			check_packs(f, odbs->dirs[i], &total);
+		for (size_t i = 0; i < n; i++) {
+			total += idx_count(packs[i].idx);
 		}
 		meter_start(f, "Checking objects", total);
 	}
-	for (size_t i = 0; i < odbs->n && !f->died; i++) {
-		check_packs(f, odbs->dirs[i], NULL);
+	for (size_t i = 0; i < n && !f->died; i++) {
+		check_pack(f, packs[i].pack, packs[i].idx);
 	}
+	free_packs(packs, n);
 	meter_stop(f, f->meter.n);
 	return f->died ? -1 : 0; /* git died reading a pack through its idx */
 }
@@ -2550,6 +2630,36 @@ static int on_config(void *ctx, const char *key, const char *value)
 
 /* ---- the command ---------------------------------------------------------------------------------- */
 
+/*
+ * git's run_builtin after the command: when it succeeded, standard output is flushed and closed,
+ * and a failure there is fatal (128); when it failed, or standard output is a pipe or a socket,
+ * git does not look.
+ */
+static int git_finish(int status)
+{
+	struct stat st;
+	if (status != 0 || fstat(fileno(stdout), &st) != 0 || S_ISFIFO(st.st_mode)
+#if defined(S_ISSOCK)
+	    || S_ISSOCK(st.st_mode)
+#endif
+	) {
+		return status;
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "fatal: write failure on standard output: %s\n", strerror(errno));
+		return 128;
+	}
+	if (ferror(stdout)) {
+		fprintf(stderr, "fatal: unknown write failure on standard output\n");
+		return 128;
+	}
+	if (fclose(stdout) != 0) {
+		fprintf(stderr, "fatal: close failed on standard output: %s\n", strerror(errno));
+		return 128;
+	}
+	return 0;
+}
+
 static void usage(void)
 {
 	printf("Usage: %s fsck [OPTION]... [GIT_DIR]\n"
@@ -2905,6 +3015,7 @@ int sk_cmd_fsck(int argc, char **argv)
 		status = 128;
 		goto done;
 	}
+	fflush(stdout); /* git's start_command flushes before it runs `git commit-graph verify` */
 	for (size_t i = 0; i < odbs.n; i++) {
 		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
 		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
@@ -2972,6 +3083,5 @@ done:
 		skg_repo_free(f.repo);
 	}
 	pthread_mutex_destroy(&f.lock);
-	int fin = sk_finish(0, false);
-	return fin != 0 && status == 0 ? fin : status;
+	return git_finish(status);
 }

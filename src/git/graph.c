@@ -365,6 +365,17 @@ int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
 	return i == UINT32_MAX ? -1 : 0;
 }
 
+int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
+{
+	pthread_mutex_lock(&g->lock);
+	uint32_t i = lookup_or_add(g, id);
+	if (i != UINT32_MAX && TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
+		g->objs[i].type = (uint8_t)((type & TYPE_MASK) | (g->objs[i].type & ~TYPE_MASK));
+	}
+	pthread_mutex_unlock(&g->lock);
+	return i == UINT32_MAX ? -1 : 0;
+}
+
 int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n)
 {
 	size_t k = 0;

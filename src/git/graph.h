@@ -105,6 +105,13 @@ int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n);
  */
 int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
 
+/*
+ * Note that git has `id` in memory as `type` (1..4) without the object: one whose parse failed
+ * after git's lookup of it made it (a commit or tag that does not parse). Its type is then what
+ * skg_graph_known gives, unless it had one. 0, or -1 when out of memory.
+ */
+int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
+
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
 

@@ -2371,8 +2371,9 @@ bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id
 	*id = idx + ids + k * PK_HASH_LEN;
 	uint32_t v = get_be32(idx + offs + 4 * k);
 	if (v & 0x80000000u) {
+		/* git's check_pack_index_ptr: a 64-bit entry must start before the idx's last 8 bytes */
 		uint64_t at = large + 8 * (uint64_t)(v & 0x7fffffffu);
-		if (at + 8 > len) {
+		if (at + 8 >= len) {
 			return false;
 		}
 		*offset = (uint64_t)get_be32(idx + at) << 32 | get_be32(idx + at + 4);
@@ -2588,6 +2589,7 @@ int pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, si
 struct git_unpack {
 	const uint8_t *pack;
 	uint64_t pack_len;
+	uint64_t alloc_limit;
 	const char *name;
 	void (*line)(void *ctx, const char *text);
 	void *ctx;
@@ -2678,28 +2680,48 @@ static uint64_t gu_base(struct git_unpack *u, const uint8_t *idx, size_t idx_len
 	return base;
 }
 
-/* unpack_compressed_entry: `size` bytes inflated from `at` (zlib, as git), or NULL. */
+/*
+ * unpack_compressed_entry: `size` bytes inflated from `at` (zlib, as git), or NULL. git allocates
+ * size + 1 bytes first; a size that the rest of the pack cannot inflate to (deflate expands at
+ * most 1032 to 1) is inflated into a scratch buffer instead, for git's error line, and fails.
+ */
 static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 {
-	if (!gu_use(u, at) || size >= SIZE_MAX || size > UINT32_MAX - 1) {
+	if (!gu_use(u, at) || size >= SIZE_MAX - 1) {
 		return NULL;
 	}
-	uint8_t *buf = malloc((size_t)size + 1);
+	uint64_t in_left = u->pack_len - at;
+	bool scratch = size / 1032 > in_left + 1 || size > UINT32_MAX - 1;
+	uint8_t small[65536];
+	/* git's xmallocz_gently of size + 1 bytes, which may fail (it says so) */
+	uint8_t *buf = size + 1 > u->alloc_limit ? NULL : malloc((size_t)size + 1);
 	if (buf == NULL) {
+		gu_line(u, "error: Out of memory, malloc failed (tried to allocate %" PRIu64 " bytes)",
+		        size + 1);
 		return NULL;
+	}
+	if (scratch) {
+		free(buf); /* it cannot be filled: inflated into `small`, for zlib's words only */
+		buf = small;
 	}
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK) {
-		free(buf);
+		if (!scratch) {
+			free(buf);
+		}
 		return NULL;
 	}
-	uint64_t in_left = u->pack_len - at;
 	z.next_in = (Bytef *)(uintptr_t)(u->pack + at);
 	z.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
 	z.next_out = buf;
-	z.avail_out = (uInt)size + 1;
+	z.avail_out = scratch ? (uInt)sizeof(small) : (uInt)size + 1;
 	int st = inflate(&z, Z_FINISH);
+	while (scratch && (st == Z_OK || st == Z_BUF_ERROR) && z.avail_out == 0 && z.total_out <= size) {
+		z.next_out = buf;
+		z.avail_out = (uInt)sizeof(small);
+		st = inflate(&z, Z_FINISH);
+	}
 	bool ok = false;
 	if (st != Z_OK && st != Z_STREAM_END && st != Z_BUF_ERROR) {
 		const char *what = st == Z_NEED_DICT      ? "needs dictionary"
@@ -2708,16 +2730,18 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 		                   : st == Z_MEM_ERROR    ? "out of memory"
 		                                          : "unknown error";
 		gu_line(u, "error: inflate: %s (%s)", what, z.msg != NULL ? z.msg : "no message");
-	} else if (z.avail_out == 0) {
+	} else if (scratch ? z.total_out > size : z.avail_out == 0) {
 		/* the payload is larger than it should be */
 	} else if (st != Z_STREAM_END) {
 		(void)gu_use(u, u->pack_len); /* git reads on past the end of the pack: it dies */
 	} else {
-		ok = z.total_out == size;
+		ok = !scratch && z.total_out == size;
 	}
 	inflateEnd(&z);
 	if (!ok) {
-		free(buf);
+		if (!scratch) {
+			free(buf);
+		}
 		return NULL;
 	}
 	return buf;
@@ -2743,7 +2767,14 @@ static uint8_t *gu_patch(struct git_unpack *u, const uint8_t *base, uint64_t bas
 			shift += 7;
 		} while ((c & 0x80) && d < top);
 	}
-	if (sizes[0] != base_len || sizes[1] >= SIZE_MAX) {
+	if (sizes[0] != base_len) {
+		return NULL;
+	}
+	/* each instruction byte gives at most the base's length (a copy) or 127 bytes: a longer
+	 * result cannot be built, and git's replay of it goes wild */
+	uint64_t per = base_len > 127 ? base_len : 127;
+	if (sizes[1] >= SIZE_MAX || sizes[1] / per > delta_len) {
+		gu_line(u, "error: delta replay has gone wild");
 		return NULL;
 	}
 	uint8_t *out = malloc(sizes[1] > 0 ? (size_t)sizes[1] : 1);
@@ -2763,13 +2794,29 @@ static uint8_t *gu_patch(struct git_unpack *u, const uint8_t *base, uint64_t bas
 	return out;
 }
 
+static void no_line(void *ctx, const char *text)
+{
+	(void)ctx;
+	(void)text;
+}
+
+int pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size)
+{
+	struct git_unpack u = {pack, pack_len, 0, "", no_line, NULL, false};
+	if (pack_len < 12 + PK_HASH_LEN) {
+		return -1;
+	}
+	uint64_t at = offset;
+	return gu_header(&u, &at, size);
+}
+
 int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
-                  bool header_first, const char *pack_name,
+                  bool header_first, uint64_t alloc_limit, const char *pack_name,
                   bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
                   void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                   uint64_t *out_len)
 {
-	struct git_unpack u = {pack, pack_len, pack_name, line, ctx, false};
+	struct git_unpack u = {pack, pack_len, alloc_limit, pack_name, line, ctx, false};
 	struct step {
 		uint64_t obj_offset, curpos, size;
 	} *stack = NULL;

@@ -188,7 +188,8 @@ uint64_t pk_idx_count(const uint8_t *idx, size_t len);
 /*
  * Entry k (0 <= k < pk_idx_count) in ID order: *id points to its 20-byte ID inside the idx,
  * *offset gets its pack offset (from the 64-bit table in v2 when the 31-bit one says so). False
- * when k is out of range or the entry lies past the end of the idx.
+ * when k is out of range or the entry lies past the end of the idx (a 64-bit entry that does not
+ * start before its last 8 bytes, where git's nth_packed_object_offset dies).
  */
 bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset);
 
@@ -229,13 +230,17 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
  * idx gives the entry at `offset` (false when none starts there). pack_name: the pack's path as git
  * spells it. Returns 0 with *type, a malloc'd *out and *out_len; -1 when git gets no object; -2
  * when git dies there (its "fatal:" line given). A base git would fetch from elsewhere (another
- * pack, a loose copy) is taken as missing.
+ * pack, a loose copy) is taken as missing. An entry git allocates size + 1 bytes for, beyond
+ * alloc_limit bytes or beyond what malloc gives, gets git's "Out of memory, malloc failed" line.
  */
 int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
-                  bool header_first, const char *pack_name,
+                  bool header_first, uint64_t alloc_limit, const char *pack_name,
                   bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
                   void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                   uint64_t *out_len);
+
+/* git's unpack_object_header at `offset`: the entry's type (-1 for git's OBJ_BAD) and *size. */
+int pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size);
 
 /*
  * The delta base of the entry at `offset`: 1 and its offset in *base (an OFS_DELTA's, or a

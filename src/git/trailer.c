@@ -731,6 +731,49 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_
 	return st;
 }
 
+int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	char *path = path_join(objdir, "/pack/multi-pack-index", "");
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	if (path == NULL || lines == NULL) {
+		free(path);
+		free(lines);
+		return -1;
+	}
+	skg_lines_clear(lines);
+	struct file f = {NULL, 0, NULL};
+	int ret = 0;
+	if (midx_load(path, &f, lines) == LOADED) {
+		/* the names follow one another in the PNAM chunk, as midx_chunks read them */
+		struct chunks *cs = malloc(sizeof(*cs));
+		uint32_t npacks = be32_at(&f, 8);
+		if (cs == NULL || read_toc(&f, MIDX_HEADER, f.data[6], cs, lines) != 0) {
+			ret = cs == NULL ? -1 : 0;
+		} else {
+			const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
+			*names = calloc(npacks > 0 ? npacks : 1, sizeof(**names));
+			uint64_t cur = pnam != NULL ? pnam->off : f.len, len;
+			for (uint32_t i = 0; *names != NULL && i < npacks && cur < f.len; i++) {
+				char *name = string_at(&f, cur, &len);
+				if (name == NULL) {
+					ret = -1;
+					break;
+				}
+				cur += len + 1;
+				(*names)[(*n)++] = name;
+			}
+			ret = *names == NULL ? -1 : ret;
+		}
+		free(cs);
+	}
+	free(f.owned);
+	free(lines);
+	free(path);
+	return ret;
+}
+
 /* ---- .rev ------------------------------------------------------------------------------------------ */
 
 #define RIDX_SIGNATURE ID4('R', 'I', 'D', 'X')

@@ -104,6 +104,14 @@ int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum
 int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
 
 /*
+ * The pack names ("pack-X.idx") OBJDIR/pack/multi-pack-index lists, in its order, when git loads it
+ * (gitformat-pack(5), "multi-pack-index files", chunk PNAM): a malloc'd array of *n malloc'd
+ * strings in *names (none when there is no multi-pack-index or git would not load it). 0, or -1
+ * when out of memory.
+ */
+int skg_midx_pack_names(const char *objdir, char ***names, size_t *n);
+
+/*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not
  * negative, signature, version, hash id) and the checksum, in git 2.41's fsck wording (above)
  * with P the path ending in .pack instead of .rev. num_objects < 0: taken from the .idx next to

@@ -64,6 +64,11 @@ compare_exact() {
 	fi
 }
 
+# Under Wine, directories (loose objects, reflogs) list in another order than the host git reads
+# them in: the cases below that compare git's order exactly compare the lines as sets there.
+exact=compare_exact
+[ -n "${SK_WINDOWS:-}" ] && exact=compare
+
 # A repository with three commits, a subdirectory, an annotated tag and a dangling blob.
 mkrepo() {
 	local r=$1
@@ -282,7 +287,7 @@ for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
 		fail "a pack git cannot open ($what byte $at): git exits $grc, sha1kit $src"
 		head -5 "$T/open.err"
 	fi
-	compare_exact "a pack git cannot open ($what byte $at)" "$r"
+	$exact "a pack git cannot open ($what byte $at)" "$r"
 done
 
 # 7c. A corrupt object inside a pack git can open: as git, every object is read through the idx
@@ -923,14 +928,9 @@ mkwrong() { # mkwrong DIR CASE LAYOUT SALT
 		esac
 	)
 }
-# Under Wine: one set of IDs, and the lines as sets (the host's git lists a directory in another
-# order than Wine does).
+# Under Wine: one set of IDs.
 wrong_salts="1 2 3"
-wrong_compare=compare_exact
-if [ -n "${SK_WINDOWS:-}" ]; then
-	wrong_salts=1
-	wrong_compare=compare
-fi
+[ -n "${SK_WINDOWS:-}" ] && wrong_salts=1
 for salt in $wrong_salts; do
 	for c in tag-blob-as-commit tag-tree-as-commit tag-commit-as-blob tree-entry-blob-as-tree \
 		tree-entry-tree-as-blob missing-as-two-types commit-tree-is-blob commit-parent-is-tree \
@@ -939,14 +939,93 @@ for salt in $wrong_salts; do
 			r=$T/wrong-$c-$layout-$salt
 			mkwrong "$r" "$c" "$layout" "$salt" >/dev/null 2>&1
 			if [ "$salt" = 1 ] && [ "$layout" = loose ]; then
-				$wrong_compare "link of another type: $c, $layout, salt $salt" "$r" --tags --root
-				$wrong_compare "link of another type: $c, $layout, salt $salt" "$r" --unreachable
+				$exact "link of another type: $c, $layout, salt $salt" "$r" --tags --root
+				$exact "link of another type: $c, $layout, salt $salt" "$r" --unreachable
 			else
-				$wrong_compare "link of another type: $c, $layout, salt $salt" "$r"
+				$exact "link of another type: $c, $layout, salt $salt" "$r"
 			fi
 		done
 	done
 done
+
+# 14. Found by a new-user trial: the order git reads packs in (its own first, the newest first, the
+# multi-pack-index's before the others), an index entry naming a commit whose parse failed, an idx
+# entry git dies on (a 64-bit offset past the end) or cannot find (offset 0), a standard output
+# that cannot be written.
+mkcommit14() { printf 'tree %s\nauthor A <a@x> 1 +0000\ncommitter %s\n\n%s\n' "$1" "$2" "$3" |
+	git hash-object -t commit -w --literally --stdin; }
+for midx in no yes; do
+	for older in first second; do
+		r=$T/packorder-$midx-$older
+		git init -q "$r"
+		(
+			cd "$r" || exit 1
+			echo hi >f && git add f && git commit -qm base
+			t=$(git rev-parse HEAD^{tree})
+			x=$(echo content | git hash-object -w --stdin)
+			c=$(mkcommit14 "$x" 'C <c@x> 1 +0000' m)
+			echo "$c" >.git/refs/heads/b
+			tg=$(printf 'object %s\ntype blob\ntag t\ntagger T <t@x> 1 +0000\n\nm\n' "$x" | git hash-object -t tag -w --stdin)
+			echo "$tg" >.git/refs/tags/t
+			bad=$(mkcommit14 "$t" 'C c@x> 1 +0000' bad)
+			echo "$bad" >.git/refs/heads/bad
+			p1=$(printf '%s\n%s\n%s\n' "$c" "$x" "$bad" | git pack-objects -q .git/objects/pack/pack)
+			bad2=$(mkcommit14 "$t" 'C c@x> 2 +0000' bad2)
+			echo "$bad2" >.git/refs/heads/bad2
+			p2=$(printf '%s\n%s\n' "$tg" "$bad2" | git pack-objects -q .git/objects/pack/pack)
+			for o in "$c" "$x" "$tg" "$bad" "$bad2"; do rm -f ".git/objects/${o:0:2}/${o:2}"; done
+			old=$p1
+			[ "$older" = second ] && old=$p2
+			touch -d 2020-01-01 ".git/objects/pack/pack-$old.pack" ".git/objects/pack/pack-$old.idx"
+			[ "$midx" = yes ] && git multi-pack-index write
+		) >/dev/null 2>&1
+		$exact "two packs by age ($older older), multi-pack-index: $midx" "$r"
+	done
+done
+for layout in loose packed; do
+	r=$T/index-unparsed-$layout
+	git init -q "$r"
+	(
+		cd "$r" || exit 1
+		echo hello >f && git add f && git commit -qm base
+		x=$(mkcommit14 "$(git rev-parse HEAD:f)" 'C <c@x> 1 +0000' bad)
+		git update-index --add --cacheinfo "100644,$x,x"
+		if [ "$layout" = packed ]; then
+			echo "$x" | git pack-objects -q .git/objects/pack/pack >/dev/null
+			rm ".git/objects/${x:0:2}/${x:2}"
+		fi
+	) >/dev/null 2>&1
+	compare "the index names a commit whose parse failed ($layout)" "$r"
+done
+for how in 64bit zero; do
+	r=$T/idx-offset-$how
+	mkrepo "$r"
+	(cd "$r" && git repack -qad)
+	f=$(ls "$r"/.git/objects/pack/*.idx)
+	chmod u+w "$f"
+	n=$(cd "$r" && git show-index <"$f" | wc -l)
+	at=$((8 + 1024 + 24 * n + 4 * (n / 2)))
+	if [ "$how" = 64bit ]; then
+		printf '\x80' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	else
+		printf '\0\0\0\0' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	fi
+	$exact "an idx offset git cannot use ($how)" "$r"
+done
+if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
+	r=$T/stdout-full
+	mkrepo "$r"
+	(cd "$r" && git fsck --full >/dev/full 2>"$T/g.err")
+	grc=$?
+	(cd "$r" && "$SK" fsck >/dev/full 2>"$T/s.err")
+	src=$?
+	if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "standard output that cannot be written: git exits $grc, sha1kit $src"
+		diff "$T/g.err" "$T/s.err" | head -5
+	fi
+fi
 
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
