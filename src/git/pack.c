@@ -2702,23 +2702,21 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 	}
 	if (scratch) {
 		free(buf); /* it cannot be filled: inflated into `small`, for zlib's words only */
-		buf = small;
+		buf = NULL;
 	}
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK) {
-		if (!scratch) {
-			free(buf);
-		}
+		free(buf);
 		return NULL;
 	}
 	z.next_in = (Bytef *)(uintptr_t)(u->pack + at);
 	z.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
-	z.next_out = buf;
+	z.next_out = scratch ? small : buf;
 	z.avail_out = scratch ? (uInt)sizeof(small) : (uInt)size + 1;
 	int st = inflate(&z, Z_FINISH);
 	while (scratch && (st == Z_OK || st == Z_BUF_ERROR) && z.avail_out == 0 && z.total_out <= size) {
-		z.next_out = buf;
+		z.next_out = small;
 		z.avail_out = (uInt)sizeof(small);
 		st = inflate(&z, Z_FINISH);
 	}
@@ -2739,9 +2737,7 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 	}
 	inflateEnd(&z);
 	if (!ok) {
-		if (!scratch) {
-			free(buf);
-		}
+		free(buf);
 		return NULL;
 	}
 	return buf;

@@ -6,6 +6,7 @@
  */
 #include "repo.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -857,25 +858,21 @@ static int read_repo_file(struct include_ctx *inc, const char *dir, const char *
 	return ret;
 }
 
-int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, struct skg_error *err)
+/* The system, XDG and global files, in git's order. */
+static int read_outer_config(struct include_ctx *inc)
 {
-	struct include_ctx inc = {.fn = fn, .ctx = ctx, .err = err};
 	int ret = 0;
 	char *p = NULL;
-
 	if (!env_bool("GIT_CONFIG_NOSYSTEM", false)) {
 		const char *sys = getenv("GIT_CONFIG_SYSTEM");
-		ret = read_outer_file(&inc, sys ? sys : "/etc/gitconfig");
+		ret = read_outer_file(inc, sys ? sys : "/etc/gitconfig");
 		if (ret != 0) {
 			return ret;
 		}
 	}
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	if (global != NULL) {
-		ret = read_outer_file(&inc, global);
-		if (ret != 0) {
-			return ret;
-		}
+		return read_outer_file(inc, global);
 	} else {
 		const char *home = getenv("HOME");
 		const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -885,7 +882,7 @@ int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, st
 			p = path_join(home, ".config/git/config");
 		}
 		if (p != NULL) {
-			ret = read_outer_file(&inc, p);
+			ret = read_outer_file(inc, p);
 			free(p);
 			p = NULL;
 			if (ret != 0) {
@@ -895,14 +892,20 @@ int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, st
 		if (home != NULL) {
 			p = path_join(home, ".gitconfig");
 			if (p != NULL) {
-				ret = read_outer_file(&inc, p);
+				ret = read_outer_file(inc, p);
 				free(p);
-				p = NULL;
-				if (ret != 0) {
-					return ret;
-				}
 			}
 		}
+	}
+	return ret;
+}
+
+int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, struct skg_error *err)
+{
+	struct include_ctx inc = {.fn = fn, .ctx = ctx, .err = err};
+	int ret = read_outer_config(&inc);
+	if (ret != 0) {
+		return ret;
 	}
 	ret = read_repo_file(&inc, repo->common_dir, repo->common_dir_display, "config");
 	if (ret != 0) {
@@ -1532,6 +1535,128 @@ static int open_explicit(struct open_state *s, const char *gitdir_in, bool check
 	return ret;
 }
 
+/* ---- Ownership (setup.c ensure_valid_ownership, git-compat-util.h is_path_owned_by_current_uid) --- */
+
+#if !defined(_WIN32)
+/* Whether the current user owns `path` (lstat): root may act for SUDO_UID's user. */
+static bool owned_by_me(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		return false;
+	}
+	uid_t euid = geteuid();
+	if (euid == 0 && st.st_uid != 0) {
+		const char *sudo = getenv("SUDO_UID");
+		if (sudo != NULL && *sudo) {
+			char *end = NULL;
+			errno = 0;
+			unsigned long id = strtoul(sudo, &end, 10);
+			if (*end == '\0' && errno == 0) {
+				euid = (uid_t)id;
+			}
+		}
+	}
+	return st.st_uid == euid;
+}
+
+struct safe_dir {
+	const char *path;
+	bool safe;
+};
+
+/* safe.directory entries, in order: "*" allows any, an empty value forgets those before. */
+static int safe_dir_cb(void *vctx, const char *key, const char *value)
+{
+	struct safe_dir *sd = vctx;
+	if (strcmp(key, "safe.directory") != 0) {
+		return 0;
+	}
+	if (value == NULL || *value == '\0') {
+		sd->safe = false;
+	} else if (strcmp(value, "*") == 0) {
+		sd->safe = true;
+	} else {
+		struct skg_buf v = {0};
+		const char *home = getenv("HOME");
+		if (value[0] == '~' && value[1] == '/' && home != NULL) {
+			skg_buf_adds(&v, home);
+			skg_buf_adds(&v, value + 1);
+		} else {
+			skg_buf_adds(&v, value);
+		}
+		if (strcmp(sd->path, skg_buf_str(&v)) == 0) {
+			sd->safe = true;
+		}
+		skg_buf_release(&v);
+	}
+	return 0;
+}
+
+/* A path as git's sq_quote_buf_pretty spells it for a shell. */
+static void sq_pretty(struct skg_buf *out, const char *src)
+{
+	bool plain = *src != '\0';
+	for (const char *p = src; *p && plain; p++) {
+		plain = isalnum((unsigned char)*p) || strchr("+,-./:=@_^", *p) != NULL;
+	}
+	if (plain) {
+		skg_buf_adds(out, src);
+		return;
+	}
+	skg_buf_addc(out, '\'');
+	for (const char *p = src; *p; p++) {
+		if (*p == '\'' || *p == '!') {
+			skg_buf_addf(out, "'\\%c'", *p);
+		} else {
+			skg_buf_addc(out, *p);
+		}
+	}
+	skg_buf_addc(out, '\'');
+}
+#endif
+
+/*
+ * git's check of a repository it discovered (not one named by GIT_DIR or --git-dir): the .git
+ * file, the work tree and the git directory must belong to the current user, unless safe.directory
+ * in the system or global config (or the environment's settings) names `top` or is "*". 0, or -1
+ * with git's fatal message.
+ */
+static int check_ownership(struct open_state *s, const char *gitfile, const char *worktree,
+                           const char *gitdir, const char *top)
+{
+#if defined(_WIN32)
+	(void)s;
+	(void)gitfile;
+	(void)worktree;
+	(void)gitdir;
+	(void)top;
+	return 0;
+#else
+	if (!env_bool("GIT_TEST_ASSUME_DIFFERENT_OWNER", false) &&
+	    (gitfile == NULL || owned_by_me(gitfile)) && (worktree == NULL || owned_by_me(worktree)) &&
+	    (gitdir == NULL || owned_by_me(gitdir))) {
+		return 0;
+	}
+	struct safe_dir sd = {top, false};
+	struct skg_error cerr;
+	struct include_ctx inc = {.fn = safe_dir_cb, .ctx = &sd, .err = &cerr};
+	if (read_outer_config(&inc) == 0 && sd.safe) {
+		return 0;
+	}
+	struct skg_buf q = {0};
+	sq_pretty(&q, top);
+	skg_fail(s->err,
+	         "detected dubious ownership in repository at '%s'\n"
+	         "To add an exception for this directory, call:\n"
+	         "\n"
+	         "\tgit config --global --add safe.directory %s",
+	         top, skg_buf_str(&q));
+	skg_buf_release(&q);
+	return -1;
+#endif
+}
+
 /* GIT_CEILING_DIRECTORIES: the length of the longest entry that is a proper ancestor of dir. */
 static int ceiling_offset(const char *dir)
 {
@@ -1613,13 +1738,22 @@ static int open_discovered(struct open_state *s)
 			break;
 		}
 		bool dotgit_dir = g == 0 && is_git_directory(skg_buf_str(&dir));
+		char *gitfile = g > 0 ? strdup(skg_buf_str(&dir)) : NULL;
 		skg_buf_setlen(&dir, offset);
 		const char *top = skg_buf_str(&dir);
 		if (g > 0 || dotgit_dir) {
 			/* setup_discovered_git_dir */
 			char *gd = g > 0 ? target : path_join(top, ".git");
-			if (gd == NULL) {
+			if (gd == NULL || (g > 0 && gitfile == NULL)) {
+				free(gd);
+				free(gitfile);
 				ret = skg_fail(s->err, "out of memory");
+				break;
+			}
+			int own = check_ownership(s, gitfile, top, gd, top);
+			free(gitfile);
+			if (own != 0) {
+				free(gd);
 				break;
 			}
 			if (read_format(s, gd, g > 0 ? gd : ".git") != 0) {
@@ -1655,9 +1789,10 @@ static int open_discovered(struct open_state *s)
 			free(gd);
 			break;
 		}
+		free(gitfile);
 		if (is_git_directory(top)) {
 			/* setup_bare_git_dir */
-			if (read_format(s, top, ".") != 0) {
+			if (check_ownership(s, NULL, NULL, top, top) != 0 || read_format(s, top, ".") != 0) {
 				break;
 			}
 			bool in_cwd = strcmp(top, r->cwd) == 0;

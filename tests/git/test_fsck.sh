@@ -1027,6 +1027,31 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 	fi
 fi
 
+# 15. A repository owned by another user (git's test switch GIT_TEST_ASSUME_DIFFERENT_OWNER says
+# so to both): git refuses to discover it unless safe.directory in the global config names it (or
+# is "*"; an empty value forgets the entries before it); a repository named by GIT_DIR is checked.
+if [ -z "${SK_WINDOWS:-}" ]; then
+	r=$T/owned
+	mkrepo "$r"
+	mkdir -p "$r/sub" "$T/own-home"
+	for cfg in none path star reset; do
+		rm -f "$T/own-home/.gitconfig"
+		case $cfg in
+		path) HOME=$T/own-home git config --global --add safe.directory "$r" ;;
+		star) HOME=$T/own-home git config --global --add safe.directory '*' ;;
+		reset)
+			HOME=$T/own-home git config --global --add safe.directory '*'
+			HOME=$T/own-home git config --global --add safe.directory ''
+			;;
+		esac
+		for where in "$r" "$r/sub"; do
+			HOME=$T/own-home GIT_CONFIG_GLOBAL=$T/own-home/.gitconfig GIT_TEST_ASSUME_DIFFERENT_OWNER=1 \
+				compare "another user's repository, safe.directory $cfg, in ${where#"$T"/}" "$where"
+		done
+	done
+	(cd "$T" && GIT_DIR=$r/.git GIT_TEST_ASSUME_DIFFERENT_OWNER=1 compare "another user's repository in GIT_DIR" .)
+fi
+
 # 9. Not a repository: git's fatal line and status 128.
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
