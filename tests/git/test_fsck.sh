@@ -1036,12 +1036,14 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	mkdir -p "$r/sub" "$T/own-home"
 	for cfg in none path star reset; do
 		rm -f "$T/own-home/.gitconfig"
+		# (--file, never --global: the global file of these tests is /dev/null, which git's
+		# lock-and-rename would replace)
 		case $cfg in
-		path) HOME=$T/own-home git config --global --add safe.directory "$r" ;;
-		star) HOME=$T/own-home git config --global --add safe.directory '*' ;;
+		path) git config --file "$T/own-home/.gitconfig" --add safe.directory "$r" ;;
+		star) git config --file "$T/own-home/.gitconfig" --add safe.directory '*' ;;
 		reset)
-			HOME=$T/own-home git config --global --add safe.directory '*'
-			HOME=$T/own-home git config --global --add safe.directory ''
+			git config --file "$T/own-home/.gitconfig" --add safe.directory '*'
+			git config --file "$T/own-home/.gitconfig" --add safe.directory ''
 			;;
 		esac
 		for where in "$r" "$r/sub"; do
