@@ -928,7 +928,7 @@ static int cmp_pack_line(const void *a, const void *b)
  * forgotten. */
 static void pack_lines_out(struct fsck *f, bool keep)
 {
-	if (keep) {
+	if (keep && f->n_pack_lines > 0) {
 		qsort(f->pack_lines, f->n_pack_lines, sizeof(*f->pack_lines), cmp_pack_line);
 		for (size_t i = 0; i < f->n_pack_lines; i++) {
 			sink_write(f, f->pack_text.p + f->pack_lines[i].at, f->pack_lines[i].len);

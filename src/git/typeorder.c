@@ -168,7 +168,9 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 	if (t->failed) {
 		return -1;
 	}
-	qsort(t->events, n, sizeof(*t->events), cmp_pos);
+	if (n > 0) {
+		qsort(t->events, n, sizeof(*t->events), cmp_pos);
+	}
 	struct event **byid = malloc((n > 0 ? n : 1) * sizeof(*byid));
 	t->fates = malloc((n > 0 ? n : 1) * sizeof(*t->fates));
 	if (byid == NULL || t->fates == NULL) {
@@ -179,7 +181,9 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 	for (size_t i = 0; i < n; i++) {
 		byid[i] = &t->events[i];
 	}
-	qsort(byid, n, sizeof(*byid), cmp_event_id);
+	if (n > 0) {
+		qsort(byid, n, sizeof(*byid), cmp_event_id);
+	}
 	for (size_t i = 1; i < n; i++) {
 		byid[i]->repeat = memcmp(byid[i]->id, byid[i - 1]->id, SKG_RAWSZ) == 0;
 	}
@@ -218,7 +222,9 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 			}
 		}
 	}
-	qsort(t->fates, t->nfates, sizeof(*t->fates), cmp_id);
+	if (t->nfates > 0) {
+		qsort(t->fates, t->nfates, sizeof(*t->fates), cmp_id);
+	}
 	return 0;
 }
 
