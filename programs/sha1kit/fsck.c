@@ -1028,7 +1028,8 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 	return true;
 }
 
-/* The idx's entries sorted by offset (a malloc'd array of *n), or NULL. */
+/* The idx's entries sorted by offset (a malloc'd array of *n; fewer than the idx's count when an
+ * entry's offset cannot be read), or NULL. */
 static struct idx_ent *idx_by_offset(const struct pk_file *idx, size_t *n)
 {
 	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
@@ -1041,7 +1042,9 @@ static struct idx_ent *idx_by_offset(const struct pk_file *idx, size_t *n)
 	     k++) {
 		e[(*n)++].k = k;
 	}
-	qsort(e, *n, sizeof(*e), cmp_idx_ent);
+	if (*n > 0) {
+		qsort(e, *n, sizeof(*e), cmp_idx_ent);
+	}
 	return e;
 }
 
@@ -1083,7 +1086,8 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
                        const char *pack_path, const char *idx_path, bool verify)
 {
 	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
-	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
+	size_t n = 0;
+	struct idx_ent *e = idx_by_offset(idx, &n);
 	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
 	if (e == NULL || state == NULL) {
 		free(e);
@@ -1091,12 +1095,6 @@ static void check_rest(struct fsck *f, const struct pk_file *file, const struct 
 		f->incomplete = true;
 		return;
 	}
-	uint64_t n = 0;
-	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &e[n].id, &e[n].off);
-	     k++) {
-		e[n++].k = k;
-	}
-	qsort(e, (size_t)n, sizeof(*e), cmp_idx_ent);
 	uint64_t sig_at = file->len - PK_HASH_LEN; /* a usable pack has its trailer */
 	if (verify && n < nr) {
 		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */

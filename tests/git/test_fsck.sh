@@ -334,77 +334,44 @@ r=$T/flips
 	git repack -adq
 	git prune-packed
 )
-nflip=0
-badflip=0
-size=0
-if [ -z "${SK_WINDOWS:-}" ]; then
-	p=$(ls "$r"/.git/objects/pack/*.pack)
-	size=$(stat -c %s "$p")
-fi
-for at in $(seq 12 5 $((size - 21))); do
-	rm -rf "$T/flip"
-	cp -r "$r" "$T/flip"
-	f=$(ls "$T"/flip/.git/objects/pack/*.pack)
-	chmod u+w "$f"
-	printf '\x5a' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
-	(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>"$T/cg.err")
-	grc=$?
-	(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
-	src=$?
-	nflip=$((nflip + 1))
-	if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out") ||
-		! cmp -s "$T/cg.err" "$T/co.err"; then
-		badflip=$((badflip + 1))
-		if [ "$badflip" -le 3 ]; then
-			echo "    byte $at of $size: git exits $grc, sha1kit $src"
-			diff "$T/cg.err" "$T/co.err" | head -5
+# flip_sweep EXT FIRST STEP TAIL MIN: one byte of the repository $r's pack-*.EXT set to 0x5a, at
+# FIRST, FIRST + STEP, ... up to TAIL bytes before its end, each in a fresh copy; git's exit status,
+# stdout (as a set) and stderr (in order) for every one, and at least MIN of them.
+flip_sweep() {
+	local ext=$1 first=$2 step=$3 tail=$4 min=$5 nflip=0 badflip=0 size=0 at f grc src
+	[ -n "${SK_WINDOWS:-}" ] && return
+	size=$(stat -c %s "$(ls "$r"/.git/objects/pack/*."$ext")")
+	for at in $(seq "$first" "$step" $((size - 1 - tail))); do
+		rm -rf "$T/flip"
+		cp -r "$r" "$T/flip"
+		f=$(ls "$T"/flip/.git/objects/pack/*."$ext")
+		chmod u+w "$f"
+		printf '\x5a' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>"$T/cg.err")
+		grc=$?
+		(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
+		src=$?
+		nflip=$((nflip + 1))
+		if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out") ||
+			! cmp -s "$T/cg.err" "$T/co.err"; then
+			badflip=$((badflip + 1))
+			if [ "$badflip" -le 3 ]; then
+				echo "    $ext byte $at of $size: git exits $grc, sha1kit $src"
+				diff "$T/cg.err" "$T/co.err" | head -5
+			fi
 		fi
+	done
+	if [ "$nflip" -gt "$min" ] && [ "$badflip" = 0 ]; then
+		pass
+	else
+		fail "a byte flipped in a $ext: $badflip of $nflip corruptions differ from git"
 	fi
-done
-if [ -n "${SK_WINDOWS:-}" ]; then
-	:
-elif [ "$nflip" -gt 250 ] && [ "$badflip" = 0 ]; then
-	pass
-else
-	fail "a byte flipped in a pack: $badflip of $nflip corruptions differ from git"
-fi
+}
+flip_sweep pack 12 5 20 250
 # ... and every 3rd byte of its idx: git's lines on stderr in git's order (an idx that does not
 # open, its checksum, CRC-32s, IDs and offsets read object by object as git's verify_packfile
 # does, with the lines of git's object reader).
-nflip=0
-badflip=0
-size=0
-if [ -z "${SK_WINDOWS:-}" ]; then
-	p=$(ls "$r"/.git/objects/pack/*.idx)
-	size=$(stat -c %s "$p")
-fi
-for at in $(seq 0 3 $((size - 1))); do
-	rm -rf "$T/flip"
-	cp -r "$r" "$T/flip"
-	f=$(ls "$T"/flip/.git/objects/pack/*.idx)
-	chmod u+w "$f"
-	printf '\x5a' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
-	(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>"$T/cg.err")
-	grc=$?
-	(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
-	src=$?
-	nflip=$((nflip + 1))
-	if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out") ||
-		! cmp -s "$T/cg.err" "$T/co.err"; then
-		badflip=$((badflip + 1))
-		if [ "$badflip" -le 3 ]; then
-			echo "    idx byte $at of $size: git exits $grc, sha1kit $src"
-			diff "$T/cg.err" "$T/co.err" | head -5
-		fi
-	fi
-done
-if [ -n "${SK_WINDOWS:-}" ]; then
-	:
-elif [ "$nflip" -gt 300 ] && [ "$badflip" = 0 ]; then
-	pass
-else
-	fail "a byte flipped in an idx: $badflip of $nflip corruptions differ from git"
-fi
+flip_sweep idx 0 3 0 300
 
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).

@@ -120,9 +120,18 @@ static void root(struct skg_graph *g, uint32_t n)
 	assert_int_equal(skg_graph_root(g, id, 0), 0);
 }
 
-/* commit 1 -> tree 2 -> blob 3, blob 4 (missing); commit 1 -> parent commit 5 (exists, root of
- * nothing else); commit 6 unreachable, nothing links to it (dangling) -> tree 7 (unreachable but
- * used: not dangling); blob 8 exists, linked as a tree by tree 2 (wrong type). */
+/* The objects of test_graph_conflicts (see there). */
+static void add_disputed(struct skg_graph *g)
+{
+	add(g, 9, SKG_TREE, (uint32_t[]){3, 13}, (unsigned[]){SKG_TREE, SKG_TREE}, 2);
+	add(g, 2, SKG_TREE, (uint32_t[]){3}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 3, SKG_BLOB, NULL, NULL, 0);
+	add(g, 13, SKG_BLOB, NULL, NULL, 0);
+	add(g, 10, SKG_TREE, (uint32_t[]){11}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 12, SKG_COMMIT, (uint32_t[]){11}, (unsigned[]){SKG_TREE}, 1);
+	add(g, 1, SKG_COMMIT, (uint32_t[]){2, 5}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+}
+
 /* Links that disagree: tree 2 names blob 3 as a blob, tree 9 names it as a tree, tree 10 names
  * the missing 11 as a blob and commit 12 names it as a tree; blob 13 is named a tree by tree 9
  * only. Then the second build with git's types forced (3 and 13 blobs, 11 a tree): the links of
@@ -132,13 +141,7 @@ static void test_graph_conflicts(void **state)
 	(void)state;
 	struct skg_graph *g = skg_graph_new();
 	assert_non_null(g);
-	add(g, 9, SKG_TREE, (uint32_t[]){3, 13}, (unsigned[]){SKG_TREE, SKG_TREE}, 2);
-	add(g, 2, SKG_TREE, (uint32_t[]){3}, (unsigned[]){SKG_BLOB}, 1);
-	add(g, 3, SKG_BLOB, NULL, NULL, 0);
-	add(g, 13, SKG_BLOB, NULL, NULL, 0);
-	add(g, 10, SKG_TREE, (uint32_t[]){11}, (unsigned[]){SKG_BLOB}, 1);
-	add(g, 12, SKG_COMMIT, (uint32_t[]){11}, (unsigned[]){SKG_TREE}, 1);
-	add(g, 1, SKG_COMMIT, (uint32_t[]){2, 5}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	add_disputed(g);
 	uint8_t *ids = NULL;
 	size_t n = 0;
 	assert_int_equal(skg_graph_conflicts(g, &ids, &n), 0);
@@ -161,13 +164,7 @@ static void test_graph_conflicts(void **state)
 	assert_int_equal(skg_graph_force_type(g, want[0], SKG_BLOB), 0);
 	assert_int_equal(skg_graph_force_type(g, want[1], SKG_TREE), 0);
 	assert_int_equal(skg_graph_force_type(g, want[2], SKG_BLOB), 0);
-	add(g, 9, SKG_TREE, (uint32_t[]){3, 13}, (unsigned[]){SKG_TREE, SKG_TREE}, 2);
-	add(g, 2, SKG_TREE, (uint32_t[]){3}, (unsigned[]){SKG_BLOB}, 1);
-	add(g, 3, SKG_BLOB, NULL, NULL, 0);
-	add(g, 13, SKG_BLOB, NULL, NULL, 0);
-	add(g, 10, SKG_TREE, (uint32_t[]){11}, (unsigned[]){SKG_BLOB}, 1);
-	add(g, 12, SKG_COMMIT, (uint32_t[]){11}, (unsigned[]){SKG_TREE}, 1);
-	add(g, 1, SKG_COMMIT, (uint32_t[]){2, 5}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	add_disputed(g);
 	add(g, 5, SKG_COMMIT, NULL, NULL, 0);
 	unsigned t = 0;
 	assert_true(skg_graph_has(g, want[0], &t));
@@ -196,6 +193,9 @@ static void test_graph_conflicts(void **state)
 	skg_graph_free(g);
 }
 
+/* commit 1 -> tree 2 -> blob 3, blob 4 (missing); commit 1 -> parent commit 5 (exists, root of
+ * nothing else); commit 6 unreachable, nothing links to it (dangling) -> tree 7 (unreachable but
+ * used: not dangling); blob 8 exists, linked as a tree by tree 2 (wrong type). */
 static void test_graph_findings(void **state)
 {
 	(void)state;
