@@ -29,14 +29,17 @@ static void touch(const void *p, size_t n)
 	}
 }
 
-static void report(void *ctx, enum skg_level level, enum skg_report_id id, const char *msg)
+static void report(void *ctx, const struct skg_report *r)
 {
+	enum skg_level level = r->level;
+	int id = r->id;
+	const char *msg = r->text;
 	(void)ctx;
 	sink += (unsigned)level + (unsigned)id;
 	touch(msg, strlen(msg));
 }
 
-static const struct skg_reporter reporter = {report, NULL};
+static const struct skg_sink reporter = {report, NULL};
 
 static int packed_cb(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], const uint8_t *peeled,
                      unsigned flags)

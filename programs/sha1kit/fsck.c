@@ -58,7 +58,7 @@ struct fsck {
 	struct skg_repo *repo;
 	struct skg_graph *graph;
 	struct skg_fsck_options fopt;
-	struct skg_reporter rep;
+	struct skg_sink rep;
 	/* the object directories, and a reader for the walk's loose trees (reload_tree) */
 	char **odb_dirs;
 	size_t n_odb_dirs;
@@ -378,8 +378,11 @@ static void hex(const uint8_t *id, char out[SKG_HEXSZ + 1])
 }
 
 /* Diagnostics of the repository, ref and index readers: git's prefix and words. */
-static void on_report(void *ctx, enum skg_level level, enum skg_report_id id, const char *msg)
+static void on_report(void *ctx, const struct skg_report *r)
 {
+	enum skg_level level = r->level;
+	int id = r->id;
+	const char *msg = r->text;
 	struct fsck *f = ctx;
 	const char *prefix = skg_level_prefix(level);
 	if (prefix == NULL) {
@@ -2885,7 +2888,7 @@ int sk_cmd_fsck(int argc, char **argv)
 		f.progress = isatty(STDERR_FILENO) ? 1 : 0;
 	}
 	pthread_mutex_init(&f.lock, NULL);
-	f.rep.fn = on_report;
+	f.rep.report = on_report;
 	f.rep.ctx = &f;
 	skg_fsck_options_init(&f.fopt, strict);
 	f.fopt.found = on_found;

@@ -1128,7 +1128,7 @@ static char *worktree_common(const char *gitdir)
 }
 
 int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const struct skg_worktree *wt),
-                          void *ctx, const struct skg_reporter *rep, struct skg_error *err)
+                          void *ctx, const struct skg_sink *rep, struct skg_error *err)
 {
 	struct skg_worktree wt = {0};
 	wt.git_dir = repo->common_dir;
@@ -1216,7 +1216,7 @@ int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const stru
 }
 
 int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head *out,
-                   const struct skg_reporter *rep, struct skg_error *err)
+                   const struct skg_sink *rep, struct skg_error *err)
 {
 	struct skg_buf keep = out->target; /* zeroed by the caller, or from an earlier call */
 	memset(out, 0, sizeof(*out));
@@ -1267,7 +1267,7 @@ struct log_walk {
 	struct rctx rc;
 	int (*fn)(void *ctx, const char *refname, const char *path);
 	void *ctx;
-	const struct skg_reporter *rep;
+	const struct skg_sink *rep;
 	struct skg_error *err;
 	bool shared_only;
 	const char *display; /* <dir>/logs as git spells it */
@@ -1378,7 +1378,7 @@ static int log_walk_dir(struct log_walk *w, const char *dir, const char *display
 
 int skg_for_each_reflog(struct skg_repo *repo, const struct skg_worktree *wt,
                         int (*fn)(void *ctx, const char *refname, const char *path), void *ctx,
-                        const struct skg_reporter *rep, struct skg_error *err)
+                        const struct skg_sink *rep, struct skg_error *err)
 {
 	struct log_walk w = {
 	    .repo = repo, .wt = wt, .rc = {.repo = repo}, .fn = fn, .ctx = ctx, .rep = rep, .err = err};
@@ -1407,7 +1407,7 @@ int skg_for_each_reflog(struct skg_repo *repo, const struct skg_worktree *wt,
 
 /* One reflog line (NUL-terminated copy, n bytes including its LF if any). 1 parsed, 0 skipped. */
 static int reflog_line(char *line, size_t n, size_t lineno, skg_reflog_entry_fn fn, void *ctx, int *ret,
-                       const struct skg_reporter *rep)
+                       const struct skg_sink *rep)
 {
 	struct skg_reflog_entry e = {.line = lineno};
 	char *p = line;
@@ -1445,7 +1445,7 @@ corrupt:
 }
 
 int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,
-                     const struct skg_reporter *rep, struct skg_error *err)
+                     const struct skg_sink *rep, struct skg_error *err)
 {
 	struct skg_buf line = {0};
 	size_t lineno = 0;
@@ -1468,7 +1468,7 @@ int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *
 }
 
 int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx,
-                              const struct skg_reporter *rep, struct skg_error *err)
+                              const struct skg_sink *rep, struct skg_error *err)
 {
 	FILE *f = fopen(path, "re");
 	if (f == NULL) {
@@ -1928,7 +1928,7 @@ static int ix_entry(const struct ix *x, size_t *off, struct skg_buf names[2], si
 /* skg_index_parse() where buf[len..readable) may be read too (zeros, as past the end of git's mmap). */
 static int index_parse(const uint8_t *buf, size_t len, size_t readable, const char *name,
                        const struct skg_index_callbacks *cb, struct skg_index_info *info,
-                       const struct skg_reporter *rep, struct skg_error *err)
+                       const struct skg_sink *rep, struct skg_error *err)
 {
 	struct skg_index_info dummy;
 	if (info == NULL) {
@@ -2112,13 +2112,13 @@ out:
 }
 
 int skg_index_parse(const uint8_t *buf, size_t len, const char *name, const struct skg_index_callbacks *cb,
-                    struct skg_index_info *info, const struct skg_reporter *rep, struct skg_error *err)
+                    struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err)
 {
 	return index_parse(buf, len, len, name, cb, info, rep, err);
 }
 
 int skg_read_index(const struct skg_repo *repo, const struct skg_index_callbacks *cb,
-                   struct skg_index_info *info, const struct skg_reporter *rep, struct skg_error *err)
+                   struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err)
 {
 	if (info != NULL) {
 		memset(info, 0, sizeof(*info));

@@ -121,7 +121,7 @@ struct skg_worktree {
  * the call only.
  */
 int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const struct skg_worktree *wt),
-                          void *ctx, const struct skg_reporter *rep, struct skg_error *err);
+                          void *ctx, const struct skg_sink *rep, struct skg_error *err);
 
 enum skg_head_state {
 	SKG_HEAD_BRANCH,        /* a symbolic ref to refs/heads/X that resolves */
@@ -149,7 +149,7 @@ struct skg_head {
  * release it with skg_buf_release(&out->target).
  */
 int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head *out,
-                   const struct skg_reporter *rep, struct skg_error *err);
+                   const struct skg_sink *rep, struct skg_error *err);
 
 /* ---- Reflogs -------------------------------------------------------------------------------- */
 
@@ -165,7 +165,7 @@ int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head 
  */
 int skg_for_each_reflog(struct skg_repo *repo, const struct skg_worktree *wt,
                         int (*fn)(void *ctx, const char *refname, const char *path), void *ctx,
-                        const struct skg_reporter *rep, struct skg_error *err);
+                        const struct skg_sink *rep, struct skg_error *err);
 
 struct skg_reflog_entry {
 	uint8_t old_id[SKG_RAWSZ], new_id[SKG_RAWSZ];
@@ -185,11 +185,11 @@ typedef int (*skg_reflog_entry_fn)(void *ctx, const struct skg_reflog_entry *e);
  * skips them, reported as SKG_LEVEL_SILENT. A missing file is no error (returns 0).
  */
 int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx,
-                              const struct skg_reporter *rep, struct skg_error *err);
+                              const struct skg_sink *rep, struct skg_error *err);
 
 /* The same on reflog text in memory (no I/O). */
 int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,
-                     const struct skg_reporter *rep, struct skg_error *err);
+                     const struct skg_sink *rep, struct skg_error *err);
 
 /* ---- packed-refs in memory ------------------------------------------------------------------ */
 
@@ -263,7 +263,7 @@ struct skg_index_callbacks {
  * expansion of sparse directory entries (passed as they are).
  */
 int skg_index_parse(const uint8_t *buf, size_t len, const char *name, const struct skg_index_callbacks *cb,
-                    struct skg_index_info *info, const struct skg_reporter *rep, struct skg_error *err);
+                    struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err);
 
 /*
  * Read repo->index_file and parse it as above (name in messages: repo->index_file_display). A
@@ -272,6 +272,6 @@ int skg_index_parse(const uint8_t *buf, size_t len, const char *name, const stru
  * are read here too, so that such a file gives git's message.
  */
 int skg_read_index(const struct skg_repo *repo, const struct skg_index_callbacks *cb,
-                   struct skg_index_info *info, const struct skg_reporter *rep, struct skg_error *err);
+                   struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err);
 
 #endif /* SHA1KIT_GIT_REFS_H */

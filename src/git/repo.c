@@ -139,14 +139,62 @@ int skg_fail(struct skg_error *err, const char *fmt, ...)
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
 		git_reportf_style(err->msg, strlen("fatal: "));
+		err->code = SKG_E_GIT;
+		err->sys_errno = 0;
+		err->has_offset = false;
+		err->offset = 0;
 	}
 	return -1;
 }
 
-void skg_report(const struct skg_reporter *rep, enum skg_level level, enum skg_report_id id, const char *fmt,
-                ...)
+int skg_fail_sys(struct skg_error *err, enum skg_errc code, int sys_errno, const char *fmt, ...)
 {
-	if (rep == NULL || rep->fn == NULL) {
+	if (err != NULL) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		err->code = code;
+		err->sys_errno = sys_errno;
+		err->has_offset = false;
+		err->offset = 0;
+	}
+	return -1;
+}
+
+const char *skg_errc_name(enum skg_errc code)
+{
+	switch (code) {
+	case SKG_E_GIT:
+		return "fatal";
+	case SKG_E_NOMEM:
+		return "out of memory";
+	case SKG_E_THREAD:
+		return "cannot start a thread";
+	case SKG_E_IO:
+		return "input/output error";
+	case SKG_E_USAGE:
+		return "invalid argument";
+	case SKG_E_CANCELLED:
+		return "cancelled";
+	case SKG_E_COLLISION:
+		return "collision attack detected";
+	case SKG_E_CORRUPT:
+		return "corrupt input";
+	}
+	return "unknown error";
+}
+
+void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r)
+{
+	if (sink != NULL && sink->report != NULL) {
+		sink->report(sink->ctx, r);
+	}
+}
+
+void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
+{
+	if (rep == NULL || rep->report == NULL) {
 		return;
 	}
 	char msg[SKG_ERROR_MAX];
@@ -157,12 +205,25 @@ void skg_report(const struct skg_reporter *rep, enum skg_level level, enum skg_r
 	if (level == SKG_LEVEL_ERROR || level == SKG_LEVEL_WARNING) {
 		git_reportf_style(msg, strlen(skg_level_prefix(level)));
 	}
-	rep->fn(rep->ctx, level, id, msg);
+	struct skg_report r = {level, (int)id, NULL, SKG_NONE, NULL, msg, false, 0};
+	rep->report(rep->ctx, &r);
+}
+
+const char *skg_repo_git_dir(const struct skg_repo *repo)
+{
+	return repo->git_dir;
+}
+
+const char *skg_repo_objects_dir(const struct skg_repo *repo)
+{
+	return repo->objects_dir;
 }
 
 const char *skg_level_prefix(enum skg_level level)
 {
 	switch (level) {
+	case SKG_LEVEL_OUTPUT:
+		return "";
 	case SKG_LEVEL_ERROR:
 		return "error: ";
 	case SKG_LEVEL_WARNING:
@@ -1159,7 +1220,7 @@ struct format_ctx {
 	struct skg_buf unknown, v1only; /* "\n\t<ext>" per extension */
 	struct skg_error *err;
 	bool failed;
-	const struct skg_reporter *rep;
+	const struct skg_sink *rep;
 };
 
 static int format_cb(void *vctx, const char *key, const char *value)
@@ -1348,7 +1409,7 @@ static char *real_relative_to(const char *base, const char *path)
 
 struct open_state {
 	struct skg_repo *repo;
-	const struct skg_reporter *rep;
+	const struct skg_sink *rep;
 	struct skg_error *err;
 	struct format_ctx fmt;
 	bool has_common;
@@ -1844,7 +1905,7 @@ static int open_discovered(struct open_state *s)
 	return ret;
 }
 
-int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct skg_reporter *rep,
+int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct skg_sink *rep,
                   struct skg_error *err)
 {
 	*out = NULL;
@@ -1880,7 +1941,7 @@ struct alt_walk {
 	const struct skg_repo *repo;
 	int (*fn)(void *ctx, const char *dir);
 	void *ctx;
-	const struct skg_reporter *rep;
+	const struct skg_sink *rep;
 	struct skg_error *err;
 	char *own;           /* the repository's objects directory, real path */
 	struct skg_buf seen; /* NUL-separated list of the directories listed */
@@ -2095,7 +2156,7 @@ static int alt_read_file(struct alt_walk *w, const char *objdir, int depth)
 }
 
 int skg_for_each_alternate(const struct skg_repo *repo, int (*fn)(void *ctx, const char *dir), void *ctx,
-                           const struct skg_reporter *rep, struct skg_error *err)
+                           const struct skg_sink *rep, struct skg_error *err)
 {
 	struct alt_walk w = {.repo = repo, .fn = fn, .ctx = ctx, .rep = rep, .err = err};
 	w.own = skg_realpath(repo->objects_dir);
@@ -2212,7 +2273,7 @@ static int graft_line(const char *line, uint8_t id[SKG_RAWSZ], uint8_t **parents
 }
 
 int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *out,
-                    const struct skg_reporter *rep, struct skg_error *err)
+                    const struct skg_sink *rep, struct skg_error *err)
 {
 	static const char *const hint_lines[] = {
 	    /* advice.graftFileDeprecated (commit.c read_graft_file, git 2.39) */

@@ -29,66 +29,8 @@
 
 /* ---- Errors and reports ------------------------------------------------------------------- */
 
-#define SKG_ERROR_MAX 8192
-
-/*
- * A fatal error: msg is what git prints after "fatal: " (one or more lines, no final newline), already
- * in the form git's die() gives it: control characters other than TAB and LF replaced by '?', the
- * line cut at 4095 bytes with its prefix. Reports of level ERROR and WARNING come in that form too;
- * NOTICE and PLAIN ones (git prints those with fprintf) are raw.
- */
-struct skg_error {
-	char msg[SKG_ERROR_MAX];
-};
-
-/* How git prints a diagnostic (the prefix of the line it writes to stderr). */
-enum skg_level {
-	SKG_LEVEL_ERROR,   /* "error: MSG" */
-	SKG_LEVEL_WARNING, /* "warning: MSG" */
-	SKG_LEVEL_NOTICE,  /* "notice: MSG" */
-	SKG_LEVEL_PLAIN,   /* "MSG" (no prefix) */
-	SKG_LEVEL_SILENT,  /* git says nothing; reported for tests and verbose tools only */
-};
-
-/* "error: ", "warning: ", "notice: ", "" (plain) or NULL (silent: print nothing). */
-const char *skg_level_prefix(enum skg_level level);
-
-/*
- * What a diagnostic is about (so that a command can tell which ones change git's exit status).
- * "git fsck" column: what git fsck 2.39.5 does with its exit status when it prints it.
- */
-enum skg_report_id {
-	SKG_R_REFLOG_BAD_REF = 1,  /* error "bad ref for PATH": exit status unchanged */
-	SKG_R_REFLOG_CORRUPT_LINE, /* silent: git skips a reflog line that does not parse */
-	SKG_R_HEAD_INVALID,        /* error "invalid HEAD": ERROR_REFS (exit |= 8) */
-	SKG_R_HEAD_STRANGE,        /* error "HEAD points to something strange (REF)": ERROR_REFS */
-	SKG_R_HEAD_DETACHED_NULL,  /* error "HEAD: detached HEAD points at nothing": ERROR_REFS */
-	SKG_R_HEAD_UNBORN,         /* notice "HEAD points to an unborn branch (NAME)": unchanged */
-	SKG_R_ALT_MISSING,         /* error "object directory D does not exist; check ..." */
-	SKG_R_ALT_NORMALIZE,       /* error "unable to normalize alternate object path: P" */
-	SKG_R_ALT_TOO_DEEP,        /* error "D: ignoring alternate object stores, nesting too deep" */
-	SKG_R_ALT_UNREADABLE,      /* warning "unable to access 'P': STRERROR" */
-	SKG_R_INDEX_EXT_IGNORED,   /* plain "ignoring XXXX extension": unchanged */
-	SKG_R_INDEX_BAD_REUC,      /* error "Index records invalid resolve-undo information" */
-	SKG_R_INDEX_BAD_TREE,      /* silent: git drops a cache-tree extension that does not parse */
-	SKG_R_INDEX_BAD_SIGNATURE, /* error "bad signature 0x..." (a fatal error follows) */
-	SKG_R_INDEX_BAD_VERSION,   /* error "bad index version N" (a fatal error follows) */
-	SKG_R_INDEX_BAD_CHECKSUM,  /* error "bad index file sha1 signature" (a fatal error follows) */
-	SKG_R_INDEX_UNKNOWN_EXT,   /* error "index uses xxxx extension, ..." (a fatal error follows) */
-	SKG_R_INDEX_BAD_FSMN, /* error "corrupt fsmonitor extension (too short)", "bad fsmonitor version N" */
-	SKG_R_WORKTREE_SKIPPED, /* silent: git skips a worktrees/<id> without a readable gitdir */
-	SKG_R_SETUP,            /* setup: "warning: core.bare and core.worktree do not make sense",
-	                         * "error: invalid value for 'extensions.objectformat': 'X'" */
-	SKG_R_GRAFT_BAD,        /* error "bad graft data: LINE", "duplicate graft data: LINE": unchanged */
-	SKG_R_GRAFT_DEPRECATED, /* plain "hint: Support for <GIT_DIR>/info/grafts is deprecated" and
-	                         * git's other hint lines (one report per line): unchanged */
-};
-
-/* Receiver of diagnostics; fn may be NULL (or the whole reporter pointer NULL) to drop them. */
-struct skg_reporter {
-	void (*fn)(void *ctx, enum skg_level level, enum skg_report_id id, const char *msg);
-	void *ctx;
-};
+/* struct skg_error, enum skg_level, skg_level_prefix, enum skg_report_id and struct skg_sink are
+ * the public ones of <sha1kit/git.h> (through object.h). */
 
 /* ---- The repository ------------------------------------------------------------------------- */
 
@@ -145,7 +87,7 @@ struct skg_repo {
  * Left out: safe.directory ownership checks and safe.bareRepository (git 2.39.5 refuses a repository
  * owned by another user unless configured), GIT_DIR spellings past git's PATH_MAX check.
  */
-int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct skg_reporter *rep,
+int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct skg_sink *rep,
                   struct skg_error *err);
 
 void skg_repo_free(struct skg_repo *repo);
@@ -167,7 +109,7 @@ void skg_packed_refs_free(struct skg_packed_refs *packed);
  * error (out of memory).
  */
 int skg_for_each_alternate(const struct skg_repo *repo, int (*fn)(void *ctx, const char *dir), void *ctx,
-                           const struct skg_reporter *rep, struct skg_error *err);
+                           const struct skg_sink *rep, struct skg_error *err);
 
 /* ---- Config --------------------------------------------------------------------------------- */
 
@@ -263,7 +205,7 @@ struct skg_grafts {
  * not an ID, where git dies ("bad shallow line: LINE"), or out of memory.
  */
 int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *out,
-                    const struct skg_reporter *rep, struct skg_error *err);
+                    const struct skg_sink *rep, struct skg_error *err);
 
 /* The graft of commit `id`, or NULL. */
 const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t id[SKG_RAWSZ]);
@@ -296,9 +238,16 @@ int skg_read_file(const char *path, size_t max, char **data, size_t *len);
 /* snprintf into err->msg; returns -1 (for `return skg_fail(err, ...)`). */
 int skg_fail(struct skg_error *err, const char *fmt, ...) SKG_PRINTF(2, 3);
 
-/* Send a formatted diagnostic to rep (which may be NULL). */
-void skg_report(const struct skg_reporter *rep, enum skg_level level, enum skg_report_id id, const char *fmt,
-                ...) SKG_PRINTF(4, 5);
+/* As skg_fail, with another code (SKG_E_NOMEM, SKG_E_IO, ...) and the errno of the failed call. */
+int skg_fail_sys(struct skg_error *err, enum skg_errc code, int sys_errno, const char *fmt, ...)
+    SKG_PRINTF(4, 5);
+
+/* Hand the record r to sink (which may be NULL, or have no report function). */
+void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r);
+
+/* Send a formatted diagnostic to rep (which may be NULL): a record with text, level and id. */
+void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
+    SKG_PRINTF(4, 5);
 
 /*
  * The absolute path of path (relative to the current directory) without symbolic links, "." and

@@ -31,8 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void report(void *ctx, enum skg_level level, enum skg_report_id id, const char *msg)
+static void report(void *ctx, const struct skg_report *r)
 {
+	enum skg_level level = r->level;
+	int id = r->id;
+	const char *msg = r->text;
 	(void)ctx;
 	(void)id;
 	const char *prefix = skg_level_prefix(level);
@@ -41,7 +44,7 @@ static void report(void *ctx, enum skg_level level, enum skg_report_id id, const
 	}
 }
 
-static const struct skg_reporter reporter = {report, NULL};
+static const struct skg_sink reporter = {report, NULL};
 
 static int fatal(const struct skg_error *err)
 {
@@ -429,7 +432,7 @@ int main(int argc, char **argv)
 #ifdef _WIN32
 	skw_init(); /* binary standard streams and files (src/git/os_win.h) */
 #endif
-	struct skg_error err = {{0}};
+	struct skg_error err = {0};
 	if (argc < 2) {
 		return usage();
 	}

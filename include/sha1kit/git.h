@@ -1,0 +1,218 @@
+/*
+ * sha1kit/git.h - the Git layer of sha1kit: what every part of its public API shares.
+ *
+ * The Git layer (library sha1kit_git, `pkg-config sha1kit-git`, CMake target sha1kit::git) reads
+ * and checks Git's formats on top of libsha1kit's collision-detecting SHA-1 (sha1kit.h): object
+ * IDs, loose objects, packs and their idx files, refs, reflogs, the index and whole repositories.
+ * Its parts, each with a header of its own that includes this one:
+ *   sha1kit/git_object.h   hash an object as `git hash-object` does, with its checks
+ *   sha1kit/git_pack.h     index a pack (from memory or from a stream of pieces), write its idx,
+ *                          verify a pack against its idx
+ *   sha1kit/git_fsck.h     check a whole repository as `git fsck --full` does
+ *
+ * Conventions of every function of the layer:
+ *  - Nothing prints and nothing exits. Findings about the input (a corrupt object, a broken link,
+ *    a line git would print) go to the caller's report sink (struct skg_sink) as records; a
+ *    failure of the run comes back as a negative return value with a struct skg_error.
+ *  - A failure of the machine (memory, a thread that cannot start, a file or directory that
+ *    cannot be read or written, a signal such as SIGXFSZ turned into EFBIG) is an error of the run,
+ *    never a finding about the repository: the function stops, frees what it made, removes any
+ *    output or temporary file, and returns SKG_E_NOMEM, SKG_E_THREAD or SKG_E_IO.
+ *  - "git stops here" (where git prints "fatal: ..." and exits 128 because of the repository's
+ *    content) is SKG_E_GIT with git's message, or a record whose `fatal` field is set.
+ *  - Sizes are in bytes; object IDs are SKG_RAWSZ (20) bytes of SHA-1 (SHA-1DC: Stevens 2013,
+ *    Stevens-Shumow 2017); no global mutable state: any number of threads may use the layer on
+ *    different objects at once.
+ * Sources: Git's Documentation/gitformat-loose.txt, gitformat-pack.txt (pack and idx v1/v2),
+ * gitrepository-layout.txt, git-fsck.txt and git-index-pack.txt; behaviour checked against git.
+ */
+#ifndef SHA1KIT_GIT_H
+#define SHA1KIT_GIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SKG_RAWSZ 20 /* bytes of a SHA-1 object ID */
+#define SKG_HEXSZ 40 /* hex digits of one */
+
+/* Object types, with the numbers the pack format gives them (gitformat-pack.txt). */
+enum skg_type {
+	SKG_NONE = 0,
+	SKG_COMMIT = 1,
+	SKG_TREE = 2,
+	SKG_BLOB = 3,
+	SKG_TAG = 4,
+};
+
+/* "commit", "tree", "blob", "tag" for 1..4; NULL for anything else. */
+const char *skg_type_name(unsigned type);
+
+/* Write the 40 lowercase hex digits of id and a NUL byte into out. */
+void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1]);
+
+/* Parse exactly 40 hex digits (either case) at p into id; false if any is not a hex digit. */
+bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ]);
+
+/* ---- Errors of a run ---------------------------------------------------------------------- */
+
+/* What stopped a run (struct skg_error.code). */
+enum skg_errc {
+	SKG_E_GIT = 1,   /* the input is such that git stops here ("fatal: MSG", exit 128) */
+	SKG_E_NOMEM,     /* an allocation failed */
+	SKG_E_THREAD,    /* a thread could not be started */
+	SKG_E_IO,        /* a file or directory could not be read, written or created (sys_errno) */
+	SKG_E_USAGE,     /* an argument or option is invalid (msg says which) */
+	SKG_E_CANCELLED, /* the caller's cancel flag was set */
+	SKG_E_COLLISION, /* SHA-1DC detected a collision attack in an object (msg names it) */
+	SKG_E_CORRUPT,   /* the input is malformed (a pack or idx: msg says how, offset where) */
+};
+
+#define SKG_ERROR_MAX 8192
+
+/*
+ * The error of a failed run. msg: for SKG_E_GIT what git prints after "fatal: " (one or more
+ * lines, no final newline), already in the form git's die() gives it (control characters other
+ * than TAB and LF replaced by '?', lines cut at 4095 bytes); for the other codes a message in
+ * sha1kit's words (the cause, with strerror(sys_errno) for SKG_E_IO). sys_errno: the errno of a
+ * failed system call, else 0. has_offset/offset: the pack offset of the object at fault.
+ * Functions of the layer that fail set code and msg; code 0 never comes back from a failure.
+ */
+struct skg_error {
+	enum skg_errc code;
+	int sys_errno;
+	bool has_offset;
+	uint64_t offset;
+	char msg[SKG_ERROR_MAX];
+};
+
+/* The name of an error code ("git", "out of memory", ...). */
+const char *skg_errc_name(enum skg_errc code);
+
+/* ---- The report sink ----------------------------------------------------------------------- */
+
+/* How git prints a report (the prefix of its line) and where. */
+enum skg_level {
+	SKG_LEVEL_ERROR,   /* stderr "error: TEXT" */
+	SKG_LEVEL_WARNING, /* stderr "warning: TEXT" */
+	SKG_LEVEL_NOTICE,  /* stderr "notice: TEXT" */
+	SKG_LEVEL_PLAIN,   /* stderr "TEXT" (no prefix; also git's "fatal: ..." lines of a record with
+	                    * `fatal` set, prefix included in TEXT) */
+	SKG_LEVEL_SILENT,  /* git says nothing; reported for tests and verbose tools only */
+	SKG_LEVEL_OUTPUT,  /* stdout "TEXT": a result line ("dangling blob ID", "missing tree ID",
+	                    * "root ID", "tagged commit ID (NAME) in TAG", a pack checksum) */
+};
+
+/* "error: ", "warning: ", "notice: ", "" (plain and output) or NULL (silent: print nothing). */
+const char *skg_level_prefix(enum skg_level level);
+
+/*
+ * One finding, as git reports it. Valid during the sink call only (copy what you keep).
+ *   level     how and where git prints it (enum skg_level)
+ *   id        what it is about, for callers that act on kinds: a SKG_R_* value of
+ *             enum skg_report_id below, or 0 for lines that carry no such meaning
+ *   msg_id    git's fsck message ID where it has one ("badTimezone", "hasDotgit", ...: the
+ *             names of `fsck.<msg-id>` in git-config(1)), else NULL
+ *   type, oid the object it is about (SKG_NONE and NULL when none)
+ *   text      git's words without the level's prefix, no final newline: print
+ *             skg_level_prefix(level), text and "\n" to get git's line byte for byte
+ *   fatal     git stops after this line (exit 128); the run stops too and fails with SKG_E_GIT
+ *   exit_bits what `git fsck` ORs into its exit status for it (1 error, 2 missing/broken link,
+ *             4 corrupt pack/object, 8 refs, 16 commit-graph/midx, ...), 0 for other commands
+ */
+struct skg_report {
+	enum skg_level level;
+	int id;
+	const char *msg_id;
+	unsigned type;
+	const uint8_t *oid;
+	const char *text;
+	bool fatal;
+	unsigned exit_bits;
+};
+
+/*
+ * The one channel through which the layer reports findings. report may be NULL (or the whole sink
+ * pointer NULL) to drop them. Calls come in git's order of printing, from one thread at a time
+ * (never two at once), not necessarily the caller's thread.
+ */
+struct skg_sink {
+	void (*report)(void *ctx, const struct skg_report *r);
+	void *ctx;
+};
+
+/* What a report is about where the callers act on kinds (struct skg_report.id). */
+enum skg_report_id {
+	SKG_R_REFLOG_BAD_REF = 1,  /* error "bad ref for PATH": exit status unchanged */
+	SKG_R_REFLOG_CORRUPT_LINE, /* silent: git skips a reflog line that does not parse */
+	SKG_R_HEAD_INVALID,        /* error "invalid HEAD": ERROR_REFS (exit |= 8) */
+	SKG_R_HEAD_STRANGE,        /* error "HEAD points to something strange (REF)": ERROR_REFS */
+	SKG_R_HEAD_DETACHED_NULL,  /* error "HEAD: detached HEAD points at nothing": ERROR_REFS */
+	SKG_R_HEAD_UNBORN,         /* notice "HEAD points to an unborn branch (NAME)": unchanged */
+	SKG_R_ALT_MISSING,         /* error "object directory D does not exist; check ..." */
+	SKG_R_ALT_NORMALIZE,       /* error "unable to normalize alternate object path: P" */
+	SKG_R_ALT_TOO_DEEP,        /* error "D: ignoring alternate object stores, nesting too deep" */
+	SKG_R_ALT_UNREADABLE,      /* warning "unable to access 'P': STRERROR" */
+	SKG_R_INDEX_EXT_IGNORED,   /* plain "ignoring XXXX extension": unchanged */
+	SKG_R_INDEX_BAD_REUC,      /* error "Index records invalid resolve-undo information" */
+	SKG_R_INDEX_BAD_TREE,      /* silent: git drops a cache-tree extension that does not parse */
+	SKG_R_INDEX_BAD_SIGNATURE, /* error "bad signature 0x..." (a fatal error follows) */
+	SKG_R_INDEX_BAD_VERSION,   /* error "bad index version N" (a fatal error follows) */
+	SKG_R_INDEX_BAD_CHECKSUM,  /* error "bad index file sha1 signature" (a fatal error follows) */
+	SKG_R_INDEX_UNKNOWN_EXT,   /* error "index uses xxxx extension, ..." (a fatal error follows) */
+	SKG_R_INDEX_BAD_FSMN, /* error "corrupt fsmonitor extension (too short)", "bad fsmonitor version N" */
+	SKG_R_WORKTREE_SKIPPED, /* silent: git skips a worktrees/<id> without a readable gitdir */
+	SKG_R_SETUP,            /* setup: "warning: core.bare and core.worktree do not make sense",
+	                         * "error: invalid value for 'extensions.objectformat': 'X'" */
+	SKG_R_GRAFT_BAD,        /* error "bad graft data: LINE", "duplicate graft data: LINE": unchanged */
+	SKG_R_GRAFT_DEPRECATED, /* plain "hint: Support for <GIT_DIR>/info/grafts is deprecated" and
+	                         * git's other hint lines (one report per line): unchanged */
+	SKG_R_FSCK,             /* a line of `git fsck` (object checks, links, packs, refs): see
+	                         * msg_id, type, oid and exit_bits */
+};
+
+/* ---- Progress and cancellation ------------------------------------------------------------- */
+
+/*
+ * Progress of a long run: fn(ctx, title, done, total) now and then from one thread at a time
+ * (title is git's, e.g. "Checking objects", "Indexing objects"; total 0 when unknown), and once
+ * with done == total at the end of each phase.
+ */
+struct skg_progress {
+	void (*fn)(void *ctx, const char *title, uint64_t done, uint64_t total);
+	void *ctx;
+};
+
+/* ---- Repositories -------------------------------------------------------------------------- */
+
+struct skg_repo; /* an open repository (its fields: the layer's own repo.h) */
+
+/*
+ * Find and open a repository as git does (git's setup.c; gitrepository-layout.txt): `path` (as
+ * `git --git-dir=PATH`) if not NULL, else $GIT_DIR, else discovery upwards from the current
+ * directory (".git" directories and files, bare repositories, GIT_CEILING_DIRECTORIES), with its
+ * common directory, object directory, work tree and index file, and the repository format checked
+ * (core.repositoryformatversion, extensions). The process's working directory is not changed.
+ * Returns 0 with a new repository in *out (free with skg_repo_free); -1 with err: SKG_E_GIT and
+ * git's fatal message ("not a git repository (or any of the parent directories): .git"),
+ * SKG_E_NOMEM. Warnings git prints during setup go to sink. Thread-safe for distinct outputs.
+ */
+int skg_repo_open(struct skg_repo **out, const char *path, const struct skg_sink *sink,
+                  struct skg_error *err);
+
+/* Close a repository (NULL is fine). */
+void skg_repo_free(struct skg_repo *repo);
+
+/* Its $GIT_DIR and object directory: absolute, without symbolic links; valid until freed. */
+const char *skg_repo_git_dir(const struct skg_repo *repo);
+const char *skg_repo_objects_dir(const struct skg_repo *repo);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHA1KIT_GIT_H */
