@@ -14,10 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sha1kit/git_pack.h>
+
 #include "cli.h"
 #include "digest.h"
 #include "pack.h"
 #include "pack_io.h"
+#include "repo.h"
 
 #define CMD "index-pack"
 
@@ -56,6 +59,14 @@ static void index_pack_usage(void)
 	      "                        write index version V (1 or 2); with OFFSET, objects\n"
 	      "                          above OFFSET go to the 64-bit offset table (as Git's\n"
 	      "                          option of the same name, for tests)\n"
+	      "      --stdin           read the pack from standard input and write it with its\n"
+	      "                          index: to PACK and its .idx (or -o FILE) when PACK is\n"
+	      "                          given, else into the objects/pack directory of the\n"
+	      "                          current repository as pack-CHECKSUM.pack and .idx;\n"
+	      "                          prints 'pack<TAB>CHECKSUM' as git does. The pack goes\n"
+	      "                          to a temporary file there first; on any error (a\n"
+	      "                          corrupt pack, a full disk, a file size limit, a\n"
+	      "                          signal) neither file is left behind\n"
 	      "  -q, --quiet           no progress lines (they are shown only when standard\n"
 	      "                          error is a terminal)\n"
 	      "      --help            display this help and exit\n"
@@ -82,7 +93,8 @@ static void index_pack_usage(void)
 	      "Examples:\n"
 	      "  sha1kit index-pack pack-1234.pack            writes pack-1234.idx\n"
 	      "  sha1kit index-pack --verify pack-1234.pack   checks pack-1234.idx\n"
-	      "  sha1kit index-pack --threads=1 -o /tmp/x.idx big.pack\n",
+	      "  sha1kit index-pack --threads=1 -o /tmp/x.idx big.pack\n"
+	      "  git pack-objects --stdout --all | sha1kit index-pack --stdin\n",
 	      stdout);
 }
 
@@ -325,21 +337,138 @@ static char *default_idx_name(const char *pack)
 	return s;
 }
 
+/* A failure of the Git layer's API in the words of pk_report ("sha1kit: index-pack: NAME: ..."). */
+static void report_skg(const char *name, const struct skg_error *err)
+{
+	struct pk_error pe;
+	memset(&pe, 0, sizeof(pe));
+	pe.has_offset = err->has_offset;
+	pe.offset = err->offset;
+	pe.collision = err->code == SKG_E_COLLISION;
+	snprintf(pe.msg, sizeof(pe.msg), "%.*s", (int)sizeof(pe.msg) - 1, err->msg);
+	pk_report(CMD, name, &pe);
+}
+
+/* The progress of the API's indexer through the command's meter. */
+static void stdin_progress(void *ctx, const char *title, uint64_t done, uint64_t total)
+{
+	pk_progress_cb(ctx, strcmp(title, "Indexing objects") == 0 ? PK_PHASE_INDEXING : PK_PHASE_RESOLVING,
+	               done, total);
+}
+
+/*
+ * --stdin: the pack from standard input through the streaming indexer of the Git layer, into
+ * pack_name (and idx_name) or, without them, the current repository's objects/pack. Returns an
+ * exit status.
+ */
+static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt, bool quiet)
+{
+	struct skg_error err;
+	struct skg_repo *repo = NULL;
+	char *dir = NULL;
+	int status = SK_EXIT_FAILURE;
+	if (pack_name != NULL) {
+		const char *slash = strrchr(pack_name, '/');
+		dir = slash == NULL ? strdup(".")
+		                    : strndup(pack_name, (size_t)(slash - pack_name + (slash == pack_name)));
+	} else {
+		if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
+			fprintf(stderr, "fatal: %s\n", err.msg);
+			return 128;
+		}
+		size_t n = strlen(skg_repo_objects_dir(repo)) + sizeof("/pack");
+		dir = malloc(n);
+		if (dir != NULL) {
+			snprintf(dir, n, "%s/pack", skg_repo_objects_dir(repo));
+		}
+	}
+	if (dir == NULL) {
+		sk_error(ENOMEM, CMD);
+		skg_repo_free(repo);
+		return SK_EXIT_FAILURE;
+	}
+	struct pk_progress progress;
+	pk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
+	opt->progress.fn = stdin_progress;
+	opt->progress.ctx = &progress;
+	struct skg_indexer *ix = NULL;
+	const char *what = pack_name != NULL ? pack_name : "<stdin>";
+	if (skg_indexer_new(&ix, dir, opt, &err) != 0) {
+		sk_error(err.sys_errno, CMD ": %s", err.msg);
+		goto out;
+	}
+	/* Its temporary pack is removed by a fatal signal too (remove_tmp, on_signal). */
+	snprintf(tmp_path, sizeof(tmp_path), "%s", skg_indexer_temp_path(ix));
+	catch_signals();
+	tmp_active = 1;
+	static uint8_t buf[1 << 20];
+	for (;;) {
+		ssize_t got = read(STDIN_FILENO, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR) {
+			continue;
+		}
+		if (got < 0) {
+			sk_error(errno, CMD ": read error on standard input");
+			goto out;
+		}
+		if (got == 0) {
+			break;
+		}
+		if (skg_indexer_append(ix, buf, (size_t)got, &err) != 0) {
+			sk_error(0, CMD ": %s", err.msg);
+			goto out;
+		}
+	}
+	uint8_t sum[SKG_RAWSZ];
+	if (skg_indexer_commit(ix, pack_name, pack_name != NULL ? idx_name : NULL, sum, &err) != 0) {
+		pk_progress_abort(&progress);
+		if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
+			sk_error(0, CMD ": %s", err.msg);
+		} else {
+			report_skg(what, &err);
+		}
+		if (err.code == SKG_E_COLLISION) {
+			status |= SK_EXIT_COLLISION;
+		}
+		goto out;
+	}
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(sum, hex);
+	printf("pack\t%s\n", hex);
+	status = SK_EXIT_OK;
+out:
+	skg_indexer_free(ix);
+	tmp_active = 0;
+	restore_signals();
+	skg_repo_free(repo);
+	free(dir);
+	return sk_finish(status, false);
+}
+
 int sk_cmd_index_pack(int argc, char **argv)
 {
-	enum { OPT_VERIFY = 256, OPT_STRICT, OPT_THREADS, OPT_INDEX_VERSION, OPT_HELP, OPT_VERSION };
+	enum {
+		OPT_VERIFY = 256,
+		OPT_STRICT,
+		OPT_THREADS,
+		OPT_INDEX_VERSION,
+		OPT_STDIN,
+		OPT_HELP,
+		OPT_VERSION
+	};
 	static const struct option options[] = {
 	    {"verify", no_argument, NULL, OPT_VERIFY},
 	    {"strict", no_argument, NULL, OPT_STRICT},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
+	    {"stdin", no_argument, NULL, OPT_STDIN},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out_name = NULL;
-	bool verify = false, strict = false, quiet = false, version_given = false;
+	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
 	unsigned threads = 0, version = 2;
 	uint64_t limit = PK_IDX_OFF32_LIMIT;
 	int c;
@@ -359,6 +488,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_VERIFY:
 			verify = true;
+			break;
+		case OPT_STDIN:
+			from_stdin = true;
 			break;
 		case OPT_STRICT:
 			strict = true;
@@ -385,6 +517,35 @@ int sk_cmd_index_pack(int argc, char **argv)
 		default:
 			sk_usage_error(CMD, NULL);
 		}
+	}
+	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
+	signal(SIGXFSZ, SIG_IGN);
+	if (from_stdin) {
+		if (verify) {
+			sk_usage_error(CMD, CMD ": --verify and --stdin cannot be used together");
+		}
+		if (argc - optind > 1) {
+			sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
+		}
+		const char *pname = optind < argc ? argv[optind] : NULL;
+		char *iname = NULL;
+		if (pname != NULL && out_name == NULL && (iname = default_idx_name(pname)) == NULL) {
+			sk_usage_error(CMD, CMD ": pack file name %s does not end in .pack (use -o)",
+			               sk_quote(pname));
+		}
+		if (pname == NULL && out_name != NULL) {
+			sk_usage_error(CMD, CMD ": -o needs a PACK name with --stdin");
+		}
+		struct skg_index_options sopt;
+		skg_index_options_default(&sopt);
+		sopt.threads = threads == 0 ? pk_online_cpus() : threads;
+		sopt.cache_limit = ((uint64_t)96 << 20) * sopt.threads;
+		sopt.strict = strict;
+		sopt.idx_version = version;
+		sopt.off32_limit = limit;
+		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &sopt, quiet);
+		free(iname);
+		return st;
 	}
 	if (optind >= argc) {
 		sk_usage_error(CMD, CMD ": missing PACK operand");

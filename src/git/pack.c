@@ -2031,13 +2031,18 @@ void pk_pack_free(struct pk_pack *pack)
 /* idx files                                                                                        */
 /* ------------------------------------------------------------------------------------------------ */
 
-static const struct pk_object *sort_objs;
+/* An object in the idx's order: its ID beside its index in pack order, so that qsort needs no
+ * pointer to the pack's table (no global: two idx writes may run at once in one process). */
+struct id_order {
+	uint8_t id[PK_HASH_LEN];
+	uint32_t i;
+};
 
 static int cmp_id(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = memcmp(sort_objs[x].id, sort_objs[y].id, PK_HASH_LEN);
-	return c != 0 ? c : (x > y) - (x < y); /* equal IDs stay in pack order */
+	const struct id_order *x = a, *y = b;
+	int c = memcmp(x->id, y->id, PK_HASH_LEN);
+	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
 }
 
 /* The idx on its way out: a small buffer handed to the sink when full, and the idx checksum. */
@@ -2076,19 +2081,25 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 {
 	uint32_t nr = pack->nr;
 	const struct pk_object *objs = pack->objs;
+	struct id_order *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
 	struct idx_out *w = malloc(sizeof(*w));
-	if (order == NULL || w == NULL) {
+	if (sorted == NULL || order == NULL || w == NULL) {
 		set_error(err, false, 0, "out of memory");
+		free(sorted);
 		free(order);
 		free(w);
 		return -1;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		order[i] = i;
+		memcpy(sorted[i].id, objs[i].id, PK_HASH_LEN);
+		sorted[i].i = i;
 	}
-	sort_objs = objs;
-	qsort(order, nr, sizeof(uint32_t), cmp_id);
+	qsort(sorted, nr, sizeof(*sorted), cmp_id);
+	for (uint32_t i = 0; i < nr; i++) {
+		order[i] = sorted[i].i;
+	}
+	free(sorted);
 
 	int rc = -1;
 	for (uint32_t i = 0; i < nr; i++) {

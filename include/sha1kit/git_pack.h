@@ -1,0 +1,144 @@
+/*
+ * sha1kit/git_pack.h - Git packs: index a pack (held in memory, or arriving in pieces as
+ * `git index-pack --stdin` receives a push), write its idx byte for byte as git does, verify a
+ * pack against its idx.
+ *
+ * Formats: Git's Documentation/gitformat-pack.txt (pack v2/v3: 12-byte header, entries with a
+ * variable-length type+size header, zlib data, OFS_DELTA/REF_DELTA, a trailer that is the SHA-1 of
+ * everything before it; idx v1 and v2: fan-out, sorted names, CRC-32s, 31-bit offsets and a table
+ * of 64-bit ones, the pack checksum, the idx checksum). Object IDs are SHA-1DC of
+ * "<type> <size>\0<content>" (an object that carries a known collision attack is an error); the
+ * pack and idx checksums are plain SHA-1. Behaviour follows git's builtin/index-pack.c.
+ * Conventions of <sha1kit/git.h>: nothing prints or exits; errors come back in struct skg_error.
+ */
+#ifndef SHA1KIT_GIT_PACK_API_H
+#define SHA1KIT_GIT_PACK_API_H
+
+#include <sha1kit/git.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Options of indexing (skg_index_options_default gives git index-pack's defaults). */
+struct skg_index_options {
+	unsigned threads;             /* delta resolution threads, >= 1 (default 1) */
+	uint64_t cache_limit;         /* bytes of delta bases kept in memory, all threads (96 MiB) */
+	bool strict;                  /* `--strict`: also reject duplicate objects and trees, commits and
+	                               * tags that do not parse */
+	unsigned idx_version;         /* idx version written: 1 or 2 (default 2) */
+	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
+	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */
+	/*
+	 * Optional: copy pack bytes [offset, offset + n) into buf (e.g. with pread); returns 0 or -1.
+	 * When set, delta resolution reads entries through it instead of the buffer (a mapped pack's
+	 * pages then need not stay resident). May be called from several threads at once.
+	 */
+	int (*read)(void *ctx, uint64_t offset, uint8_t *buf, size_t n);
+	void *read_ctx;
+	/* Optional: pack bytes [0, upto) will not be read again by the first pass (may be dropped). */
+	void (*release)(void *ctx, uint64_t upto);
+	void *release_ctx;
+};
+
+void skg_index_options_default(struct skg_index_options *opt);
+
+/* An indexed pack: every object's ID, type, offset and CRC-32 (opaque). */
+struct skg_pack;
+
+/* One object of an indexed pack, in pack order (skg_pack_object). */
+struct skg_pack_object {
+	uint8_t id[SKG_RAWSZ];
+	unsigned type;              /* 1..4: the object's type (enum skg_type) */
+	unsigned pack_type;         /* the entry's type in the pack: 1..4, 6 (OFS_DELTA), 7 (REF_DELTA) */
+	uint64_t offset;            /* of the entry in the pack */
+	uint64_t size;              /* size of the entry's data (for a delta: of the delta) */
+	uint64_t stored;            /* bytes the entry takes in the pack, header included */
+	uint32_t crc32;             /* CRC-32 of those bytes */
+	uint32_t depth;             /* delta chain length, 0 for a whole object */
+	uint8_t base_id[SKG_RAWSZ]; /* ID of the delta base (zeros for a whole object) */
+};
+
+/*
+ * Index the pack data[0..len): header, every entry inflated and checked against its size, deltas
+ * resolved, every object ID computed with SHA-1DC, the trailer checked. data must stay valid and
+ * unchanged until skg_pack_free. Returns 0 with *out; -1 with err: SKG_E_CORRUPT (err->msg says
+ * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "delta base
+ * not found", "pack trailer does not match its content", with `strict` "object X appears twice"
+ * or a malformed object), SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM,
+ * SKG_E_THREAD, SKG_E_USAGE (threads 0). Thread-safe; starts opt->threads - 1 threads.
+ */
+int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
+                   const struct skg_index_options *opt, struct skg_error *err);
+
+/* The number of objects; the pack's trailer (its SHA-1, the name git gives it); the longest delta
+ * chain. */
+uint32_t skg_pack_count(const struct skg_pack *pack);
+const uint8_t *skg_pack_checksum(const struct skg_pack *pack);
+uint32_t skg_pack_max_depth(const struct skg_pack *pack);
+
+/* Object i (0 <= i < skg_pack_count) in pack order into *o; false when i is out of range. */
+bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_object *o);
+
+/*
+ * Write the idx of an indexed pack with opt's idx_version and off32_limit (those of
+ * skg_pack_index's options): the bytes go to write(ctx, p, n) in order, in pieces of at most
+ * 64 KiB, never whole in memory; write returns 0, or non-zero to stop (then -1 and SKG_E_IO with
+ * the errno it left, or 0). The checks that can fail (duplicates with strict, offsets past 4 GiB
+ * in v1: SKG_E_CORRUPT) are made before the first piece. Returns 0 or -1 with err.
+ */
+int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
+                       int (*write)(void *ctx, const uint8_t *p, size_t n), void *ctx, struct skg_error *err);
+
+/*
+ * Verify a pack against its idx idx[0..idx_len): the idx is rebuilt with the version and 64-bit
+ * layout found in it and compared byte for byte (as `git index-pack --verify`). Returns 0 when
+ * they are equal; -1 with SKG_E_CORRUPT ("the index does not match the pack") when not, or the
+ * other errors of skg_pack_write_idx.
+ */
+int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t idx_len, bool strict,
+                        struct skg_error *err);
+
+void skg_pack_free(struct skg_pack *pack);
+
+/* ---- Indexing a pack that arrives in pieces (git index-pack --stdin) ----------------------- */
+
+struct skg_indexer;
+
+/*
+ * Start receiving a pack: its bytes are written to a temporary file "tmp_pack_XXXXXX" in the
+ * directory dir (as git's index-pack --stdin does in objects/pack), its SHA-1 computed as they
+ * come. opt is copied. Returns 0 with *out, -1 with SKG_E_IO (the file cannot be created),
+ * SKG_E_NOMEM.
+ */
+int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_index_options *opt,
+                    struct skg_error *err);
+
+/* The path of the temporary pack file (for a signal handler that removes it); valid until the
+ * indexer is committed or freed. */
+const char *skg_indexer_temp_path(const struct skg_indexer *ix);
+
+/* The next len bytes of the pack. Returns 0, or -1 with SKG_E_IO (the write failed: EFBIG for a
+ * file size limit, ENOSPC for a full file system). */
+int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, struct skg_error *err);
+
+/*
+ * The pack is complete: index it (skg_pack_index), write its idx to a temporary file in dir, then
+ * give both their names with rename(2), the pack first, the idx last (so that a reader that sees
+ * the idx finds a whole pack), both mode 0444. pack_path and idx_path: the names (NULL: git's
+ * <dir>/pack-<checksum>.pack and .idx). checksum gets the pack's trailer (SKG_RAWSZ bytes; may be
+ * NULL). On any failure nothing is left in dir: the temporary files are removed, and so are the
+ * final names if they were made by this call. Returns 0, or -1 with err (those of skg_pack_index,
+ * SKG_E_IO). After a call the indexer only accepts skg_indexer_free.
+ */
+int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path,
+                       uint8_t checksum[SKG_RAWSZ], struct skg_error *err);
+
+/* Free the indexer; removes its temporary files when it was not committed (NULL is fine). */
+void skg_indexer_free(struct skg_indexer *ix);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHA1KIT_GIT_PACK_API_H */

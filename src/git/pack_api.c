@@ -1,0 +1,461 @@
+/*
+ * pack_api.c - the public pack API of <sha1kit/git_pack.h> over the pack engine (pack.h):
+ * indexing a pack held in memory, writing and verifying its idx, and the streaming indexer that
+ * receives a pack in pieces (git's builtin/index-pack.c --stdin: the pack written to
+ * objects/pack/tmp_pack_XXXXXX, then renamed to pack-<checksum>.pack with its .idx).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sha1kit.h>
+#include <sha1kit/git_pack.h>
+
+#include "pack.h"
+#include "repo.h"
+
+struct skg_pack {
+	struct pk_pack p;
+};
+
+void skg_index_options_default(struct skg_index_options *opt)
+{
+	struct pk_options po;
+	pk_options_default(&po);
+	memset(opt, 0, sizeof(*opt));
+	opt->threads = po.threads;
+	opt->cache_limit = po.cache_limit;
+	opt->idx_version = 2;
+	opt->off32_limit = PK_IDX_OFF32_LIMIT;
+}
+
+/* The pack engine's error as the layer's: the code from what the engine says. */
+static int from_pk(struct skg_error *err, const struct pk_error *pe)
+{
+	enum skg_errc code = SKG_E_CORRUPT;
+	if (pe->collision) {
+		code = SKG_E_COLLISION;
+	} else if (strcmp(pe->msg, "out of memory") == 0) {
+		code = SKG_E_NOMEM;
+	} else if (strcmp(pe->msg, "cannot start the delta resolution threads") == 0) {
+		code = SKG_E_THREAD;
+	}
+	skg_fail_sys(err, code, 0, "%s", pe->msg);
+	if (err != NULL) {
+		err->has_offset = pe->has_offset;
+		err->offset = pe->offset;
+	}
+	return -1;
+}
+
+/* Progress of the engine's two phases under git's titles. */
+static void on_progress(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total)
+{
+	const struct skg_progress *p = ctx;
+	p->fn(p->ctx, phase == PK_PHASE_INDEXING ? "Indexing objects" : "Resolving deltas", done, total);
+}
+
+int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
+                   const struct skg_index_options *opt, struct skg_error *err)
+{
+	*out = NULL;
+	if (opt->threads == 0 || (opt->idx_version != 1 && opt->idx_version != 2)) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0,
+		                    "threads must be at least 1 and the idx version 1 or 2");
+	}
+	struct skg_pack *pack = calloc(1, sizeof(*pack));
+	if (pack == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	struct pk_options po;
+	pk_options_default(&po);
+	po.threads = opt->threads;
+	po.cache_limit = opt->cache_limit;
+	po.strict = opt->strict;
+	if (opt->progress.fn != NULL) {
+		po.progress = on_progress;
+		po.progress_ctx = (void *)&opt->progress;
+	}
+	po.read = opt->read;
+	po.read_ctx = opt->read_ctx;
+	po.release = opt->release;
+	po.release_ctx = opt->release_ctx;
+	struct pk_error pe;
+	if (pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
+		free(pack);
+		return from_pk(err, &pe);
+	}
+	*out = pack;
+	return 0;
+}
+
+uint32_t skg_pack_count(const struct skg_pack *pack)
+{
+	return pack->p.nr;
+}
+
+const uint8_t *skg_pack_checksum(const struct skg_pack *pack)
+{
+	return pack->p.checksum;
+}
+
+uint32_t skg_pack_max_depth(const struct skg_pack *pack)
+{
+	return pack->p.max_depth;
+}
+
+bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_object *o)
+{
+	if (i >= pack->p.nr) {
+		return false;
+	}
+	const struct pk_object *e = &pack->p.objs[i];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->id, e->id, SKG_RAWSZ);
+	o->type = e->real_type;
+	o->pack_type = e->type;
+	o->offset = e->offset;
+	o->size = e->size;
+	/* Entries are in pack order: one ends where the next starts, the last at the trailer. */
+	uint64_t end = i + 1 < pack->p.nr ? pack->p.objs[i + 1].offset : pack->p.len - PK_HASH_LEN;
+	o->stored = end - e->offset;
+	o->crc32 = e->crc32;
+	o->depth = e->depth;
+	if (e->base != PK_NO_BASE) {
+		memcpy(o->base_id, pack->p.objs[e->base].id, SKG_RAWSZ);
+	}
+	return true;
+}
+
+/* The caller's writer behind the engine's idx sink; its errno is kept for the error. */
+struct writer {
+	int (*write)(void *ctx, const uint8_t *p, size_t n);
+	void *ctx;
+	int sys_errno;
+	bool failed;
+};
+
+static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *pe)
+{
+	struct writer *w = ctx;
+	if (w->write(w->ctx, p, n) != 0) {
+		w->failed = true;
+		w->sys_errno = errno;
+		snprintf(pe->msg, sizeof(pe->msg), "cannot write the index");
+		pe->has_offset = false;
+		pe->collision = false;
+		return -1;
+	}
+	return 0;
+}
+
+int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
+                       int (*write)(void *ctx, const uint8_t *p, size_t n), void *ctx, struct skg_error *err)
+{
+	if (opt->idx_version != 1 && opt->idx_version != 2) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
+	}
+	struct writer w = {write, ctx, 0, false};
+	struct pk_error pe;
+	if (pk_idx_write(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, writer_sink, &w, &pe) !=
+	    0) {
+		if (w.failed) {
+			return skg_fail_sys(err, SKG_E_IO, w.sys_errno, "cannot write the index: %s",
+			                    strerror(w.sys_errno));
+		}
+		return from_pk(err, &pe);
+	}
+	return 0;
+}
+
+/* Comparison of the rebuilt idx with the existing one, piece by piece. */
+struct compare {
+	const uint8_t *idx;
+	size_t len;
+	size_t at;
+	bool differs;
+};
+
+static int compare_piece(void *ctx, const uint8_t *p, size_t n)
+{
+	struct compare *c = ctx;
+	if (c->len - c->at < n || memcmp(c->idx + c->at, p, n) != 0) {
+		c->differs = true;
+		errno = 0;
+		return -1;
+	}
+	c->at += n;
+	return 0;
+}
+
+int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t idx_len, bool strict,
+                        struct skg_error *err)
+{
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	uint64_t limit;
+	pk_idx_params(idx, idx_len, &opt.idx_version, &limit);
+	opt.off32_limit = limit;
+	opt.strict = strict;
+	struct compare c = {idx, idx_len, 0, false};
+	int rc = skg_pack_write_idx(pack, &opt, compare_piece, &c, err);
+	if (c.differs || (rc == 0 && c.at != idx_len)) {
+		return skg_fail_sys(err, SKG_E_CORRUPT, 0, "the index does not match the pack");
+	}
+	return rc;
+}
+
+void skg_pack_free(struct skg_pack *pack)
+{
+	if (pack != NULL) {
+		pk_pack_free(&pack->p);
+		free(pack);
+	}
+}
+
+/* ---- The streaming indexer ------------------------------------------------------------------ */
+
+struct skg_indexer {
+	struct skg_index_options opt;
+	char *dir;
+	char *tmp_pack; /* dir/tmp_pack_XXXXXX */
+	char *tmp_idx;  /* dir/tmp_idx_XXXXXX, while the idx is written */
+	int fd;         /* of tmp_pack, -1 once closed */
+	uint64_t len;
+	bool done; /* committed or failed: only skg_indexer_free is left */
+};
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *s = malloc(a + b + 2);
+	if (s != NULL) {
+		memcpy(s, dir, a);
+		s[a] = '/';
+		memcpy(s + a + 1, name, b + 1);
+	}
+	return s;
+}
+
+static int write_full(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+		if (w < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_index_options *opt,
+                    struct skg_error *err)
+{
+	*out = NULL;
+	struct skg_indexer *ix = calloc(1, sizeof(*ix));
+	if (ix == NULL || (ix->dir = strdup(dir)) == NULL ||
+	    (ix->tmp_pack = path_join(dir, "tmp_pack_XXXXXX")) == NULL) {
+		skg_indexer_free(ix);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	ix->opt = *opt;
+	ix->fd = mkstemp(ix->tmp_pack);
+	if (ix->fd < 0) {
+		int e = errno;
+		free(ix->tmp_pack);
+		ix->tmp_pack = NULL;
+		skg_indexer_free(ix);
+		return skg_fail_sys(err, SKG_E_IO, e, "unable to create temporary file in '%s': %s", dir,
+		                    strerror(e));
+	}
+	*out = ix;
+	return 0;
+}
+
+const char *skg_indexer_temp_path(const struct skg_indexer *ix)
+{
+	return ix->tmp_pack;
+}
+
+int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, struct skg_error *err)
+{
+	if (ix->done || ix->fd < 0) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
+	}
+	if (write_full(ix->fd, data, len) != 0) {
+		int e = errno;
+		return skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_pack, strerror(e));
+	}
+	ix->len += len;
+	return 0;
+}
+
+static int fd_writer(void *ctx, const uint8_t *p, size_t n)
+{
+	return write_full(*(int *)ctx, p, n);
+}
+
+/* Sync and close fd, mode 0444 first; 0 or an errno. */
+static int finish_file(int fd)
+{
+	int e = 0;
+	if (fsync(fd) != 0 || fchmod(fd, 0444) != 0) {
+		e = errno;
+	}
+	if (close(fd) != 0 && e == 0) {
+		e = errno;
+	}
+	return e;
+}
+
+int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path,
+                       uint8_t checksum[SKG_RAWSZ], struct skg_error *err)
+{
+	if (ix->done || ix->fd < 0) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
+	}
+	ix->done = true;
+	int rc = -1, idx_fd = -1;
+	char *own_pack = NULL, *own_idx = NULL;
+	bool pack_renamed = false;
+	struct skg_pack *pack = NULL;
+	uint8_t *map = NULL;
+	int e = finish_file(ix->fd);
+	ix->fd = -1;
+	if (e != 0) {
+		skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_pack, strerror(e));
+		goto out;
+	}
+	if (ix->len > 0) {
+		int fd = open(ix->tmp_pack, O_RDONLY);
+		if (fd < 0) {
+			e = errno;
+			skg_fail_sys(err, SKG_E_IO, e, "cannot read '%s': %s", ix->tmp_pack, strerror(e));
+			goto out;
+		}
+		void *m = mmap(NULL, (size_t)ix->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		e = errno;
+		close(fd);
+		if (m == MAP_FAILED) {
+			skg_fail_sys(err, e == ENOMEM ? SKG_E_NOMEM : SKG_E_IO, e, "cannot map '%s': %s",
+			             ix->tmp_pack, strerror(e));
+			goto out;
+		}
+		map = m;
+	}
+	static const uint8_t empty[1] = {0};
+	if (skg_pack_index(&pack, map != NULL ? map : empty, ix->len, &ix->opt, err) != 0) {
+		goto out;
+	}
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(skg_pack_checksum(pack), hex);
+	if (pack_path == NULL || idx_path == NULL) {
+		char name[64];
+		snprintf(name, sizeof(name), "pack-%s.pack", hex);
+		own_pack = path_join(ix->dir, name);
+		snprintf(name, sizeof(name), "pack-%s.idx", hex);
+		own_idx = path_join(ix->dir, name);
+		if (own_pack == NULL || own_idx == NULL) {
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			goto out;
+		}
+		pack_path = pack_path != NULL ? pack_path : own_pack;
+		idx_path = idx_path != NULL ? idx_path : own_idx;
+	}
+	ix->tmp_idx = path_join(ix->dir, "tmp_idx_XXXXXX");
+	if (ix->tmp_idx == NULL) {
+		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		goto out;
+	}
+	idx_fd = mkstemp(ix->tmp_idx);
+	if (idx_fd < 0) {
+		e = errno;
+		free(ix->tmp_idx);
+		ix->tmp_idx = NULL;
+		skg_fail_sys(err, SKG_E_IO, e, "unable to create temporary file in '%s': %s", ix->dir,
+		             strerror(e));
+		goto out;
+	}
+	if (skg_pack_write_idx(pack, &ix->opt, fd_writer, &idx_fd, err) != 0) {
+		goto out;
+	}
+	e = finish_file(idx_fd);
+	idx_fd = -1;
+	if (e != 0) {
+		skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_idx, strerror(e));
+		goto out;
+	}
+	if (checksum != NULL) {
+		memcpy(checksum, skg_pack_checksum(pack), SKG_RAWSZ);
+	}
+	/* The pack first, the idx last: a reader that finds the idx finds its whole pack. A pack of
+	 * that name already there has the same content (its name is its checksum, or the caller's
+	 * choice): it is kept, as git's finalize_object_file keeps an existing file. */
+	struct stat st;
+	if (stat(pack_path, &st) == 0 && S_ISREG(st.st_mode)) {
+		unlink(ix->tmp_pack);
+	} else if (rename(ix->tmp_pack, pack_path) != 0) {
+		e = errno;
+		skg_fail_sys(err, SKG_E_IO, e, "unable to rename temporary pack file to '%s': %s", pack_path,
+		             strerror(e));
+		goto out;
+	} else {
+		pack_renamed = true;
+	}
+	if (rename(ix->tmp_idx, idx_path) != 0) {
+		e = errno;
+		skg_fail_sys(err, SKG_E_IO, e, "unable to rename temporary index file to '%s': %s", idx_path,
+		             strerror(e));
+		goto out;
+	}
+	free(ix->tmp_idx);
+	ix->tmp_idx = NULL;
+	free(ix->tmp_pack);
+	ix->tmp_pack = NULL;
+	rc = 0;
+out:
+	if (idx_fd >= 0) {
+		close(idx_fd);
+	}
+	if (rc != 0 && pack_renamed) {
+		unlink(pack_path);
+	}
+	if (map != NULL) {
+		munmap(map, (size_t)ix->len);
+	}
+	skg_pack_free(pack);
+	free(own_pack);
+	free(own_idx);
+	return rc;
+}
+
+void skg_indexer_free(struct skg_indexer *ix)
+{
+	if (ix == NULL) {
+		return;
+	}
+	if (ix->fd >= 0) {
+		close(ix->fd);
+	}
+	if (ix->tmp_pack != NULL) {
+		unlink(ix->tmp_pack);
+		free(ix->tmp_pack);
+	}
+	if (ix->tmp_idx != NULL) {
+		unlink(ix->tmp_idx);
+		free(ix->tmp_idx);
+	}
+	free(ix->dir);
+	free(ix);
+}
