@@ -1,9 +1,10 @@
 # install.cmake - what `cmake --install` puts in place. Included at the end of the top-level
 # CMakeLists.txt.
 #
-#   include/sha1kit.h, include/sha1dc/sha1.h
+#   include/sha1kit.h, include/sha1dc/sha1.h, include/sha1kit/git*.h (the Git layer)
 #   lib/libsha1kit.{a,so*}, lib/libsha1detectcoll.{a,so*}   (so.N symlinks included)
-#   lib/pkgconfig/sha1kit.pc, lib/pkgconfig/libsha1detectcoll.pc   (absolute paths of the prefix)
+#   lib/libsha1kit-git.a   the Git layer (when built: static, over libsha1kit, zlib, pthreads)
+#   lib/pkgconfig/sha1kit.pc, libsha1detectcoll.pc, sha1kit-git.pc   (absolute paths of the prefix)
 #   lib/cmake/sha1kit/   find_package(sha1kit): sha1kit::sha1kit, sha1kit::sha1detectcoll, ...
 #   share/man/man1/sha1kit.1, share/man/man3/sha1kit.3
 #   libexec/sha1kit/sha1kit-bench   the program `sha1kit bench` runs (when built)
@@ -26,6 +27,14 @@ else()
   set_target_properties(sha1detectcoll_static PROPERTIES EXPORT_NAME sha1detectcoll)
 endif()
 
+if(TARGET sha1kit_git)
+  list(APPEND _sk_targets sha1kit_git)
+  install(FILES include/sha1kit/git.h include/sha1kit/git_pack.h include/sha1kit/git_object.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1kit)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/include/sha1kit/git_fsck.h)
+    install(FILES include/sha1kit/git_fsck.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1kit)
+  endif()
+endif()
 install(FILES include/sha1kit.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES include/sha1dc/sha1.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1dc)
 install(TARGETS ${_sk_targets} EXPORT sha1kitTargets
@@ -63,8 +72,13 @@ foreach(_sk_d LIBDIR INCLUDEDIR)
     set(_sk_pc_${_sk_d} "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_${_sk_d}}")
   endif()
 endforeach()
-foreach(_sk_pc sha1kit libsha1detectcoll)
+set(_sk_pcs sha1kit libsha1detectcoll)
+if(TARGET sha1kit_git)
+  list(APPEND _sk_pcs sha1kit-git)
+endif()
+foreach(_sk_pc ${_sk_pcs})
   install(CODE "
+    set(SHA1KIT_GIT_PC_DEFLATE \"${SHA1KIT_GIT_PC_DEFLATE}\")
     set(PROJECT_VERSION \"${PROJECT_VERSION}\")
     set(SHA1KIT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
     set(SHA1KIT_PC_LIBDIR \"${_sk_pc_LIBDIR}\")

@@ -32,14 +32,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sha1kit/git_object.h>
+
 #include "cli.h"
+#include "object.h"
 #include "digest.h"
 
 #define HO_CMD     "hash-object"
 #define READ_SIZE  (256 * 1024)
 #define SPILL_SIZE ((size_t)64 << 20) /* input of unknown size kept in memory up to this */
-#define HEXSZ      40                 /* hexadecimal digits of a SHA-1 object ID */
-#define RAWSZ      20
 
 enum { OPT_STDIN = 256, OPT_LITERALLY, OPT_NO_FILTERS, OPT_HELP, OPT_VERSION };
 
@@ -96,129 +97,6 @@ static void ho_usage(void)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Git 2.39's format checks                                                                         */
-/* ------------------------------------------------------------------------------------------------ */
-
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9') {
-		return c - '0';
-	}
-	if (c >= 'a' && c <= 'f') {
-		return c - 'a' + 10;
-	}
-	if (c >= 'A' && c <= 'F') {
-		return c - 'A' + 10;
-	}
-	return -1;
-}
-
-/* 40 hexadecimal digits of either case at p (Git's get_oid_hex), decoded into id. */
-static bool parse_hex_id(const unsigned char *p, unsigned char id[RAWSZ])
-{
-	for (int i = 0; i < RAWSZ; i++) {
-		int hi = hexval(p[2 * i]), lo = hexval(p[2 * i + 1]);
-		if (hi < 0 || lo < 0) {
-			return false;
-		}
-		id[i] = (unsigned char)(hi << 4 | lo);
-	}
-	return true;
-}
-
-/* Tree: entries "MODE NAME\0" + 20 bytes; MODE non-empty octal digits, NAME non-empty. Each entry
- * is decoded only where the byte 21 from the end of what is left is a NUL (Git's sanity check). */
-static bool check_tree(const unsigned char *p, size_t size)
-{
-	while (size > 0) {
-		if (size < RAWSZ + 3 || p[size - (RAWSZ + 1)] != 0 || p[0] == ' ') {
-			return false;
-		}
-		size_t i = 0;
-		for (; p[i] != ' '; i++) { /* stops at the NUL at size - 21 at the latest */
-			if (p[i] < '0' || p[i] > '7') {
-				return false;
-			}
-		}
-		i++;
-		if (p[i] == 0) {
-			return false; /* empty file name */
-		}
-		const unsigned char *nul = memchr(p + i, 0, size - i);
-		size_t len = (size_t)(nul - p) + 1 + RAWSZ;
-		if (size < len) {
-			return false; /* too-short tree file */
-		}
-		p += len;
-		size -= len;
-	}
-	return true;
-}
-
-/*
- * Commit: "tree ID\n" and at least one byte more, then "parent ID\n" lines (a "parent " that starts
- * within the last 48 bytes ends the list, and one that starts with exactly 48 left is an error). Git
- * also looks the IDs up in its object table: a parent equal to the tree is "a tree, not a commit".
- */
-static bool check_commit(const unsigned char *p, size_t size)
-{
-	const size_t tree_len = HEXSZ + 5, parent_len = HEXSZ + 7;
-	unsigned char tree[RAWSZ], parent[RAWSZ];
-	if (size <= tree_len + 1 || memcmp(p, "tree ", 5) != 0 || p[tree_len] != '\n' ||
-	    !parse_hex_id(p + 5, tree)) {
-		return false;
-	}
-	size_t i = tree_len + 1;
-	while (i + parent_len < size && memcmp(p + i, "parent ", 7) == 0) {
-		if (size <= i + parent_len + 1 || !parse_hex_id(p + i + 7, parent) ||
-		    p[i + parent_len] != '\n' || memcmp(parent, tree, RAWSZ) == 0) {
-			return false;
-		}
-		i += parent_len + 1;
-	}
-	return true;
-}
-
-/* Tag: at least 64 bytes; "object ID\n", "type T\n" with T (up to its first NUL) one of the four
- * types and the line under 20 bytes, then "tag " with at least one more byte and a newline after. */
-static bool check_tag(const unsigned char *p, size_t size)
-{
-	static const char *const types[] = {"blob", "tree", "commit", "tag"};
-	const unsigned char *end = p + size;
-
-	unsigned char id[RAWSZ];
-	if (size < HEXSZ + 24 || memcmp(p, "object ", 7) != 0 || !parse_hex_id(p + 7, id) ||
-	    p[7 + HEXSZ] != '\n') {
-		return false;
-	}
-	p += 8 + HEXSZ;
-	if (memcmp(p, "type ", 5) != 0) { /* 16 bytes are left here */
-		return false;
-	}
-	p += 5;
-	const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
-	if (nl == NULL || nl - p >= 20) {
-		return false;
-	}
-	char type[20];
-	memcpy(type, p, (size_t)(nl - p));
-	type[nl - p] = '\0';
-	bool known = false;
-	for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
-		known = known || strcmp(type, types[k]) == 0;
-	}
-	if (!known) {
-		return false;
-	}
-	p = nl + 1;
-	if (!(end - p > 4 && memcmp(p, "tag ", 4) == 0)) {
-		return false;
-	}
-	p += 4;
-	return memchr(p, '\n', (size_t)(end - p)) != NULL;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
 /* Reading and hashing                                                                              */
 /* ------------------------------------------------------------------------------------------------ */
 
@@ -232,31 +110,22 @@ static ssize_t read_some(int fd, void *buf, size_t n)
 	return got;
 }
 
-/* Start an object: SHA-1DC (Git's settings: detection on, true digest) over the header. */
-static void object_begin(sha1kit_dc_ctx *ctx, const char *type, uint64_t size)
+/* Start an object: its ID over the header (the Git layer: SHA-1DC, git's settings). */
+static void object_begin(struct skg_object_hasher *h, const char *type, uint64_t size)
 {
-	char header[64];
-	sha1kit_dc_init(ctx, NULL);
-	sha1kit_dc_update(ctx, type, strlen(type));
-	int n = snprintf(header, sizeof(header), " %" PRIu64, size);
-	sha1kit_dc_update(ctx, header, (size_t)n + 1); /* with the terminating NUL */
+	skg_object_hash_begin(h, type, size);
 }
 
 /* Finish an object: print its ID, or report the collision. Returns an exit status. */
-static int object_end(sha1kit_dc_ctx *ctx, const char *name)
+static int object_end(struct skg_object_hasher *h, const char *name)
 {
-	uint8_t digest[SHA1KIT_DIGEST_SIZE];
-	sha1kit_dc_detection where;
-	char hex[2 * SHA1KIT_DIGEST_SIZE + 1];
-
-	sha1kit_dc_result r = sha1kit_dc_final(ctx, digest, &where);
-	sk_hex(digest, hex);
-	if (r == SHA1KIT_DC_COLLISION) {
-		const char *dv = sha1kit_dv_name(where.dv);
-		sk_error(0,
-		         "%s: SHA-1 collision attack detected in the Git object (disturbance vector %s, "
-		         "block at byte offset %ju of the object, header included); its SHA-1 would be %s",
-		         sk_quote(name), dv != NULL ? dv : "?", (uintmax_t)where.offset, hex);
+	uint8_t digest[SKG_RAWSZ];
+	char hex[SKG_HEXSZ + 1];
+	struct skg_error err;
+	int rc = skg_object_hash_final(h, digest, &err);
+	skg_to_hex(digest, hex);
+	if (rc != 0) {
+		sk_error(0, "%s: %s; its SHA-1 would be %s", sk_quote(name), err.msg, hex);
 		return SK_EXIT_COLLISION;
 	}
 	puts(hex);
@@ -266,7 +135,7 @@ static int object_end(sha1kit_dc_ctx *ctx, const char *name)
 /* Hash `size` bytes from fd as the content of an object. Returns an exit status. */
 static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *name)
 {
-	sha1kit_dc_ctx ctx;
+	struct skg_object_hasher ctx;
 	object_begin(&ctx, st->type, size);
 	uint64_t left = size;
 	while (left > 0) {
@@ -280,7 +149,7 @@ static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *n
 			sk_error(0, "%s: short read (the file shrank while it was read)", sk_quote(name));
 			return SK_EXIT_FAILURE;
 		}
-		sha1kit_dc_update(&ctx, st->buf, (size_t)got);
+		skg_object_hash_update(&ctx, st->buf, (size_t)got);
 		left -= (uint64_t)got;
 	}
 	return object_end(&ctx, name);
@@ -290,18 +159,16 @@ static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *n
 static int hash_memory(struct ho_state *st, const unsigned char *data, size_t size, const char *name)
 {
 	if (st->check) {
-		bool ok = strcmp(st->type, "tree") == 0     ? check_tree(data, size)
-		          : strcmp(st->type, "commit") == 0 ? check_commit(data, size)
-		                                            : check_tag(data, size);
+		bool ok = skg_object_format_ok(skg_type_from_name(st->type, strlen(st->type)), data, size);
 		if (!ok) {
 			sk_error(0, "%s: corrupt %s object (fails Git's format check; see --literally)",
 			         sk_quote(name), st->type);
 			return SK_EXIT_FAILURE;
 		}
 	}
-	sha1kit_dc_ctx ctx;
+	struct skg_object_hasher ctx;
 	object_begin(&ctx, st->type, size);
-	sha1kit_dc_update(&ctx, data, size);
+	skg_object_hash_update(&ctx, data, size);
 	return object_end(&ctx, name);
 }
 
