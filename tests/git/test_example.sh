@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# test_example.sh CMAKE BUILD_DIR SOURCE_DIR SHA1KIT CC - the Git layer as another program uses it:
+#  1. `cmake --install` of the build tree into a temporary prefix, examples/index-pack.c built
+#     against the installed headers and libraries only (pkg-config sha1kit-git), run on a pack git
+#     makes: the pack and idx it writes are byte for byte git index-pack --stdin's;
+#  2. `sha1kit index-pack --stdin` against `git index-pack --stdin` (output, files), and its errors:
+#     a truncated pack, a corrupt one, a file size limit (ulimit -f): exit 1, one line, nothing left.
+set -euo pipefail
+cmake=$1 build=$2 src=$3 sk=$4 cc=$5
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sk-example.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@b \
+	GIT_COMMITTER_NAME=A GIT_COMMITTER_EMAIL=a@b GIT_AUTHOR_DATE='@100000000 +0000' GIT_COMMITTER_DATE='@100000000 +0000'
+PASS=0 FAIL=0
+check() { # check NAME COMMAND...
+	if "${@:2}"; then PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); echo "FAIL: $1" >&2; fi
+}
+
+"$cmake" --install "$build" --prefix "$tmp/prefix" >/dev/null
+libdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
+export PKG_CONFIG_PATH=$libdir
+"$cc" -std=c11 -Wall -Wextra -Werror "$src/examples/index-pack.c" $(pkg-config --cflags --libs sha1kit-git) \
+	-Wl,-rpath,"$(pkg-config --variable=libdir sha1kit)" -o "$tmp/index-pack"
+
+# A repository with deltas: a file edited over 40 commits, then repacked.
+git init -q "$tmp/r"
+for i in $(seq 1 40); do
+	seq 1 $((i * 50)) >"$tmp/r/f"
+	echo "$i" >"$tmp/r/g$((i % 5))"
+	git -C "$tmp/r" add -A && git -C "$tmp/r" commit -qm "c$i"
+done
+git -C "$tmp/r" repack -adq
+git -C "$tmp/r" pack-objects --stdout --all </dev/null >"$tmp/p.pack" 2>/dev/null
+n=$(git -C "$tmp/r" rev-list --objects --all | wc -l)
+
+mkdir "$tmp/ex" "$tmp/g"
+git init -q --bare "$tmp/g"
+gitout=$(git -C "$tmp/g" index-pack --stdin <"$tmp/p.pack")
+exout=$("$tmp/index-pack" "$tmp/ex" <"$tmp/p.pack")
+check "example: pack line" test "$(head -1 <<<"$exout")" = "$gitout"
+check "example: object count" test "$(sed -n 2p <<<"$exout")" = "verified: $n objects"
+check "example: hash" test "$(tail -1 <<<"$exout")" = "blob 'hello\n': $(echo hello | git hash-object --stdin)"
+name=${gitout#pack	}
+check "example: idx as git's" cmp -s "$tmp/ex/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "example: pack as sent" cmp -s "$tmp/ex/pack-$name.pack" "$tmp/p.pack"
+
+# sha1kit index-pack --stdin, in a repository (objects/pack) and to a named pack.
+git init -q --bare "$tmp/s"
+skout=$(cd "$tmp/s" && "$sk" index-pack --stdin <"$tmp/p.pack")
+check "--stdin: output" test "$skout" = "$gitout"
+check "--stdin: idx" cmp -s "$tmp/s/objects/pack/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "--stdin: only the pack and idx" test "$(ls "$tmp/s/objects/pack" | tr '\n' ' ')" = "pack-$name.idx pack-$name.pack "
+mkdir "$tmp/named"
+check "--stdin NAME" test "$("$sk" index-pack --stdin "$tmp/named/x.pack" <"$tmp/p.pack")" = "$gitout"
+check "--stdin NAME: idx" cmp -s "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"
+chk_fails() { # chk_fails NAME INPUT [ULIMIT]: exit 1, one line on stderr, an empty directory
+	local d="$tmp/f-$RANDOM" rc=0
+	mkdir "$d"
+	(cd "$d" && { [ -z "${3:-}" ] || ulimit -f "$3"; } && exec "$sk" index-pack --stdin "$d/y.pack" <"$2" \
+		>"$d.out" 2>"$d.err") || rc=$?
+	check "$1: exit 1 (got $rc)" test "$rc" = 1
+	check "$1: one line" test "$(wc -l <"$d.err")" = 1
+	check "$1: nothing on stdout" test ! -s "$d.out"
+	check "$1: nothing left" test -z "$(ls -A "$d")"
+}
+head -c 3000 "$tmp/p.pack" >"$tmp/trunc.pack"
+chk_fails "truncated" "$tmp/trunc.pack"
+cp "$tmp/p.pack" "$tmp/flip.pack"
+printf '\377' | dd of="$tmp/flip.pack" bs=1 seek=2000 conv=notrunc status=none
+chk_fails "corrupt" "$tmp/flip.pack"
+chk_fails "ulimit -f" "$tmp/p.pack" 4
+echo "test_example: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
