@@ -519,7 +519,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 		}
 	}
 	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
+#ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);
+#endif
 	if (from_stdin) {
 		if (verify) {
 			sk_usage_error(CMD, CMD ": --verify and --stdin cannot be used together");
