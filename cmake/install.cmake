@@ -27,7 +27,7 @@ else()
   set_target_properties(sha1detectcoll_static PROPERTIES EXPORT_NAME sha1detectcoll)
 endif()
 
-if(TARGET sha1kit_git)
+if(TARGET sha1kit_git AND NOT WIN32) # the Windows build keeps it in the build tree
   list(APPEND _sk_targets sha1kit_git)
   install(FILES include/sha1kit/git.h include/sha1kit/git_pack.h include/sha1kit/git_object.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1kit)
@@ -73,7 +73,7 @@ foreach(_sk_d LIBDIR INCLUDEDIR)
   endif()
 endforeach()
 set(_sk_pcs sha1kit libsha1detectcoll)
-if(TARGET sha1kit_git)
+if(TARGET sha1kit_git AND NOT WIN32) # the Windows build keeps it in the build tree
   list(APPEND _sk_pcs sha1kit-git)
 endif()
 foreach(_sk_pc ${_sk_pcs})

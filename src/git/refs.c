@@ -1467,8 +1467,8 @@ int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *
 	return ret;
 }
 
-int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx,
-                              const struct skg_sink *rep, struct skg_error *err)
+int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,
+                              struct skg_error *err)
 {
 	FILE *f = fopen(path, "re");
 	if (f == NULL) {

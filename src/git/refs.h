@@ -184,8 +184,8 @@ typedef int (*skg_reflog_entry_fn)(void *ctx, const struct skg_reflog_entry *e);
  * SP <+|-><4 digits> [TAB <message>] LF". Other lines (and a last line without LF) are skipped as git
  * skips them, reported as SKG_LEVEL_SILENT. A missing file is no error (returns 0).
  */
-int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx,
-                              const struct skg_sink *rep, struct skg_error *err);
+int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,
+                              struct skg_error *err);
 
 /* The same on reflog text in memory (no I/O). */
 int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,

@@ -9,5 +9,6 @@ if(TARGET sha1kit AND SHA1KIT_BUILD_SHARED)
   add_test(NAME git_api_example
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_example.sh ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR}
             $<TARGET_FILE:sha1kit> ${CMAKE_C_COMPILER})
-  set_tests_properties(git_api_example PROPERTIES LABELS "git" TIMEOUT 300)
+  set_tests_properties(git_api_example PROPERTIES LABELS "git" TIMEOUT 300
+    ENVIRONMENT "SK_CFLAGS=${CMAKE_C_FLAGS};SK_LDFLAGS=${CMAKE_EXE_LINKER_FLAGS}")
 endif()

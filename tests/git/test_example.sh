@@ -19,8 +19,10 @@ check() { # check NAME COMMAND...
 "$cmake" --install "$build" --prefix "$tmp/prefix" >/dev/null
 libdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
 export PKG_CONFIG_PATH=$libdir
-"$cc" -std=c11 -Wall -Wextra -Werror "$src/examples/index-pack.c" $(pkg-config --cflags --libs sha1kit-git) \
-	-Wl,-rpath,"$(pkg-config --variable=libdir sha1kit)" -o "$tmp/index-pack"
+# SK_CFLAGS, SK_LDFLAGS: the build's own (the sanitizer runtime of the sanitize pass).
+"$cc" -std=c11 -Wall -Wextra -Werror ${SK_CFLAGS:-} "$src/examples/index-pack.c" \
+	$(pkg-config --cflags --libs sha1kit-git) -Wl,-rpath,"$(pkg-config --variable=libdir sha1kit)" \
+	${SK_LDFLAGS:-} -o "$tmp/index-pack"
 
 # A repository with deltas: a file edited over 40 commits, then repacked.
 git init -q "$tmp/r"
