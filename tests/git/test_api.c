@@ -129,11 +129,16 @@ static void test_index_memory(void **state)
 	}
 	assert_int_equal(skg_pack_verify_idx(pack, idx.p, idx.n - 1, false, &err), -1);
 
+	skg_pack_free(pack);
 	/* Threads 0 and idx version 3 are errors of use. */
 	opt.threads = 0;
 	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
-	skg_pack_free(pack);
+	assert_null(pack);
+	opt.threads = 1;
+	opt.idx_version = 3;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
 	free(idx.p);
 	free(pk.p);
 }
