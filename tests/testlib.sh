@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/testlib.sh - sourced by the long test scripts (tests/git/test_fsck.sh, test_loose.sh, ...).
 #
 # Sections: such a script is a list of sections, each a function named section_NAME, defined in the order they
@@ -55,7 +56,7 @@ sk_run_sections() {
 # same_file A B: true when the files hold the same bytes (cmp -s, without a process unless a file
 # holds a NUL byte).
 same_file() {
-	local a= b= ra rb
+	local a='' b='' ra rb
 	[ -f "$1" ] && [ -f "$2" ] || return 1
 	IFS= read -r -d '' a <"$1"
 	ra=$?
@@ -114,6 +115,7 @@ grep_q() {
 # grep_v_prefix FLAGS PREFIX IN OUT: `grep FLAGS -v '^PREFIX' IN >OUT` (FLAGS - or -a; PREFIX has no
 # special character), in bash when it can.
 grep_v_prefix() {
+	# shellcheck disable=SC2034 # text: only whether the file is text
 	local flags=$1 prefix=$2 in=$3 out=$4 text line
 	if ! text_of "$in" text; then
 		if [ "$flags" = - ]; then grep -v "^$prefix" "$in" >"$out"; else grep "$flags" -v "^$prefix" "$in" >"$out"; fi

@@ -101,6 +101,7 @@ compare() {
 		: >"$T/exp.out"
 		: >"$T/got.out"
 	fi
+	# shellcheck disable=SC2034 # text: only whether the file is text
 	local ok=1 text line
 	if text_of "$T/exp.err" text; then # as the sed below, without a process
 		while IFS= read -r line || [ -n "$line" ]; do
@@ -390,7 +391,7 @@ compare -c -w "$C/name with space" "$C/all-improper"
 # 2. Collision detection (expected values: TESTDATA_DIR/SOURCES.md)
 # --------------------------------------------------------------------------------------------------
 # (the sections 2, sha1kit-only, 3 and 4 are one: 4 uses the files and results of 2)
-section_corpus_kernels() {
+section_corpus_kernels() { # long
 need_files
 CORPUS=(shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin sha1_reducedsha_coll.bin)
 PLAIN=(38762cf7f55934b34d179ae6a4c80cadccbb7f0a 38762cf7f55934b34d179ae6a4c80cadccbb7f0a

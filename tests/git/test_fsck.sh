@@ -1000,10 +1000,10 @@ section_wrong_types_1() {
 wrong_types 1
 }
 # Under Wine: one set of IDs.
-section_wrong_types_2() { # nowine
+section_wrong_types_2() { # long nowine
 [ -n "${SK_WINDOWS:-}" ] || wrong_types 2
 }
-section_wrong_types_3() { # nowine
+section_wrong_types_3() { # long nowine
 [ -n "${SK_WINDOWS:-}" ] || wrong_types 3
 }
 

@@ -410,7 +410,7 @@ check_gm 'gitmodules: escapes in the subsection (\" \\)' "${GMU}-x\$|${GMN}c\\\\
 
 # URLs (check_submodule_url): git's t7416 and t7450 cases and more; git 2.39's rules (git 2.44 and
 # later refuse two of the good ones: http://example.com:test/foo.git, https://ex%0aample.com:80/)
-section_gitmodules_urls() {
+section_gitmodules_urls() { # long
 need_base
 for url in '-a./foo' '--upload-pack=x' '../../..//test/foo.git' '../../../../../:localhost:8080/foo.git' \
 	'"..\\../.\\../:example.com/foo.git"' '..\\:x' './%0ahost=example.com/foo.git' './%0Ahost' \
@@ -435,8 +435,11 @@ for url in './bar/baz/foo.git' 'https://example.com/foo.git' 'http://example.com
 done
 gm '[submodule "a"]' '	url'
 check_gm 'gitmodules: url without a value' ''
+}
 
 # paths and update settings
+section_gitmodules_values() {
+need_base
 for v in '-' '-p' '  -p  ' '-p # comment'; do
 	gm '[submodule "a"]' "	path = $v"
 	check_gm "gitmodules: bad path $v" 'gitmodulesPath: disallowed submodule path: -'

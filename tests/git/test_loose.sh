@@ -125,7 +125,7 @@ loose_case() {
 	[ $drc -lt 128 ] || [ $drc = 128 ] || bad "$name: driver died of a signal ($drc)"
 	# each object alone, from the file and from memory: the same lines as in the scan (the scan's
 	# lines in an array when they hold no NUL byte: no process for each object but the driver's)
-	local st hex path nl at=1 rst text nlines plain= k=0 part=${LOOSE_PART%/*} parts=${LOOSE_PART#*/}
+	local st hex path nl at=1 rst text nlines plain='' k=0 part=${LOOSE_PART%/*} parts=${LOOSE_PART#*/}
 	local -a dl=()
 	text_of "$T/d.err" text && plain=1 && mapfile -t dl <"$T/d.err"
 	while read -r st hex path nl; do
@@ -235,13 +235,13 @@ same "list = find" "$T/a" "$T/b"
 section_sound_1() {
 sound_part 1/4
 }
-section_sound_2() {
+section_sound_2() { # long
 sound_part 2/4
 }
-section_sound_3() {
+section_sound_3() { # long
 sound_part 3/4
 }
-section_sound_4() {
+section_sound_4() { # long
 sound_part 4/4
 }
 
@@ -365,7 +365,7 @@ hdr_case "good after all that" 'blob 3\0hi\n'
 [ ! -s "$T/d.err" ] && ok || bad "good: $(head -1 "$T/d.err")"
 }
 # zlib: adler32 damaged, dictionary flag, truncations of a stream with a stored block
-section_zlib() {
+section_zlib() { # long
 hi_repo
 rm -f "$f" && zraw 'blob 3\0hi\n' >"$f" && flip "$f" -1
 loose_case "zlib: adler32 damaged"

@@ -54,6 +54,7 @@ field() { printf '%s\n' "$1" | sed -n "s/^$2 //p"; }
 # ---- repositories ---------------------------------------------------------------------------
 # need_r1: the repository $R, made by the first section that needs it.
 R=$T/r1
+Z=0000000000000000000000000000000000000000
 need_r1() {
 	[ -d "$R" ] && return
 	git init -q "$R"
@@ -334,7 +335,6 @@ same "reflog names from the linked worktree" "$({
 	shared_logs
 } | sort)" "$(cd "$T/wt" && "$D" reflogs | cut -d' ' -f1 | sort)"
 # lines git skips
-Z=0000000000000000000000000000000000000000
 H1=$(git -C "$R" rev-parse HEAD)
 {
 	echo "$Z $H1 A U Thor <a@b> 1700000000 +0100	good one"
