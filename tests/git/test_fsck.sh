@@ -420,26 +420,34 @@ flip_sweep() {
 }
 section_flip_pack_1() { # long nowine
 mkflips
-flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 1/2
+flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 1/3
 }
 section_flip_pack_2() { # long nowine
 mkflips
-flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 2/2
+flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 2/3
+}
+section_flip_pack_3() { # long nowine
+mkflips
+flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 3/3
 }
 # ... and every 3rd byte of its idx: git's lines on stderr in git's order (an idx that does not
 # open, its checksum, CRC-32s, IDs and offsets read object by object as git's verify_packfile
 # does, with the lines of git's object reader).
 section_flip_idx_1() { # long nowine
 mkflips
-flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 1/3
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 1/4
 }
 section_flip_idx_2() { # long nowine
 mkflips
-flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 2/3
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 2/4
 }
 section_flip_idx_3() { # long nowine
 mkflips
-flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 3/3
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 3/4
+}
+section_flip_idx_4() { # long nowine
+mkflips
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 4/4
 }
 
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
@@ -873,15 +881,19 @@ mkchain() {
 # xor 1: the smallest change, which keeps most headers parsing
 section_flip_chain_1() { # long nowine
 mkchain
-flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 1/3
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 1/4
 }
 section_flip_chain_2() { # long nowine
 mkchain
-flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 2/3
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 2/4
 }
 section_flip_chain_3() { # long nowine
 mkchain
-flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 3/3
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 3/4
+}
+section_flip_chain_4() { # long nowine
+mkchain
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 4/4
 }
 
 # 13. Links that disagree on an object's type (t1450's "tag pointing to something else than its
