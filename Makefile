@@ -9,7 +9,7 @@
 #                       + clang-format check
 #   make test           native -Werror build + ctest (build/check)
 #   make quick          the same build, and the tests that take a few seconds: ctest without the
-#                       labels long and slow (about a minute on 2 cores; the byte-flip sweeps and
+#                       labels long and slow (about 3 minutes on 2 shared cores; the byte-flip sweeps and
 #                       the other long sections of the Git comparisons run in make test)
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
