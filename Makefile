@@ -8,6 +8,9 @@
 #                       (MinGW-w64) under Wine + libFuzzer runs + generated files current
 #                       + clang-format check
 #   make test           native -Werror build + ctest (build/check)
+#   make quick          the same build, and the tests that take a few seconds: ctest without the
+#                       labels long and slow (about 3 minutes on 2 shared cores; the byte-flip sweeps and
+#                       the other long sections of the Git comparisons run in make test)
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
 #                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
@@ -35,7 +38,11 @@
 #
 # Tests labelled "slow" (the 4 GiB streaming test, ...) run only in the native pass, and there only
 # when SHA1KIT_SLOW=1 or CI is set (SHA1KIT_SLOW=0 turns them off under CI too). They never run under
-# the sanitizers or qemu.
+# the sanitizers or qemu. The long comparison scripts (tests/git, tests/pack, tests/cli) run as one
+# ctest test per section (tests/testlib.sh, tests/sections.cmake: cli_fsck_flip_idx_2, ...), so that
+# ctest -j runs them side by side; sections labelled "long" (tens of seconds) are left out by
+# make quick. One script by hand: ctest --test-dir build/check -R cli_fsck_, or
+# bash tests/git/test_fsck.sh [--section=NAME] build/check/programs/sha1kit/sha1kit testdata.
 # Knobs: JOBS=N, SAN_CC=gcc|clang, CMAKE_ARGS='-D...', TESTDATA=DIR (attack corpus + oracle data;
 # default testdata/ of the repository, see testdata/SOURCES.md).
 
@@ -50,7 +57,9 @@ CTEST ?= ctest
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SAN_CC ?= clang
 CMAKE_ARGS ?=
-CTEST_TIMEOUT ?= 900
+# The default for a test without its own TIMEOUT (each test sets one: 3 times its time on a loaded
+# 2-core machine, the sections of the comparison scripts 300 s).
+CTEST_TIMEOUT ?= 300
 
 # Test data: the attack corpus, the oracle data and the generator's inputs, all in the repository.
 TESTDATA ?= $(SRC)/testdata
@@ -70,7 +79,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
-.PHONY: all release test check sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
+.PHONY: all release test quick check sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
 	generated fuzz sysroot-aarch64 format-check format generate demo deps results bench-result \
 	corpus sysroot-s390x sysroot-i686 clean distclean help
 
@@ -88,6 +97,12 @@ test: corpus
 	$(CMAKE) --build $(B)/check -j $(JOBS)
 	@echo "ctest (native)$(if $(RUN_SLOW), including slow tests, excluding slow tests: SHA1KIT_SLOW=1 to run them)"
 	$(CTEST) --test-dir $(B)/check $(NATIVE_CTEST_ARGS)
+
+# Everyday work: the native build and the tests that take seconds (no label long or slow).
+quick: corpus
+	$(CONFIGURE) -B $(B)/check -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/check -j $(JOBS)
+	$(CTEST) --test-dir $(B)/check $(CTEST_COMMON) -LE 'slow|long'
 
 sanitize: corpus
 	$(CONFIGURE) -B $(B)/sanitize -DCMAKE_C_COMPILER=$(SAN_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -127,7 +142,9 @@ cross-aarch64: sysroot-aarch64 corpus
 # A test that fails runs once more (--repeat until-pass:2) and fails the stage only if it fails
 # again: Wine now and then loses one of the thousand program starts of a test (a client whose
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
-MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack|cli_fsck|generated_tables_current)$$'
+# (cli_pack_* and cli_fsck_*: one test per section of the script; those that need POSIX are not
+# registered there, tests/sections.cmake.)
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
 cross-mingw: corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)

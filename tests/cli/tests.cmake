@@ -8,7 +8,7 @@ if(TARGET sha1kit AND WIN32)
   set_tests_properties(cli_sum_win PROPERTIES LABELS "cli" TIMEOUT 900)
 elseif(TARGET sha1kit)
   sha1kit_test_program(sha1kit _sk_cli)
-  add_test(NAME cli_sum
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_sum.sh ${_sk_cli} ${SHA1KIT_TESTDATA})
-  set_tests_properties(cli_sum PROPERTIES LABELS "cli" TIMEOUT 900)
+  # one test per section of the script: cli_sum_same, cli_sum_collisions, ...
+  sk_section_tests(cli_sum ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_sum.sh TIMEOUT 300 LABELS cli
+    ARGS ${_sk_cli} ${SHA1KIT_TESTDATA})
 endif()

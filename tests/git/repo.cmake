@@ -2,11 +2,9 @@
 # index, compared with git 2.39.5 by tests/git/test_repo.sh through the repo_driver program
 # (including the stderr of `git fsck` on repositories with broken refs, reflogs and indexes).
 # Included from tests/CMakeLists.txt when the sha1kit_git target exists; needs bash, git and
-# python3 (index surgery) at test time. About 20 s.
+# python3 (index surgery) at test time. One test per section of the script (git_repo_discovery, ...).
 add_executable(repo_driver git/repo_driver.c)
 target_link_libraries(repo_driver PRIVATE sha1kit_git)
-find_package(Python3 COMPONENTS Interpreter REQUIRED)
 sha1kit_test_program(repo_driver _sk_repo_driver)
-add_test(NAME git_repo
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/git/test_repo.sh ${_sk_repo_driver} ${Python3_EXECUTABLE})
-set_tests_properties(git_repo PROPERTIES LABELS "git" TIMEOUT 600)
+sk_section_tests(git_repo ${CMAKE_CURRENT_SOURCE_DIR}/git/test_repo.sh TIMEOUT 300 LABELS git
+  ARGS ${_sk_repo_driver} ${SK_PYTHON})

@@ -7,8 +7,12 @@
 # aligned for its own prefix, and the object header "TYPE SIZE\0" changes that prefix (the
 # detection itself is tested in tests/test_dc.c and tests/cli).
 # SK_WINDOWS=1 (the Wine build): the cases that depend on POSIX directory order and mmap are left out.
-# Usage: test_fsck.sh PATH/TO/sha1kit TESTDATA_DIR
+# Usage: test_fsck.sh [--section=NAME] PATH/TO/sha1kit TESTDATA_DIR
+# Each section (a function section_NAME below) runs alone with --section=NAME: ctest runs each as a
+# test of its own, cli_fsck_NAME (tests/git/graph.cmake); without it, all of them in order.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_section_arg "$@" && shift
 SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 DATA=$(cd "$2" && pwd)
 export LC_ALL=C GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com \
@@ -27,6 +31,7 @@ fail() {
 }
 
 # compare NAME DIR [FSCK OPTION]...: both tools in DIR, same sorted stdout and stderr, same status.
+# (same_lines, same_file: tests/testlib.sh)
 compare() {
 	local name=$1 dir=$2
 	shift 2
@@ -34,14 +39,14 @@ compare() {
 	local grc=$?
 	(cd "$dir" && "$SK" fsck "$@" >"$T/s.out" 2>"$T/s.err")
 	local src=$?
-	sort "$T/g.out" >"$T/g.out.s"
-	sort "$T/s.out" >"$T/s.out.s"
-	sort "$T/g.err" >"$T/g.err.s"
-	sort "$T/s.err" >"$T/s.err.s"
-	if [ "$grc" = "$src" ] && cmp -s "$T/g.out.s" "$T/s.out.s" && cmp -s "$T/g.err.s" "$T/s.err.s"; then
+	if [ "$grc" = "$src" ] && same_lines "$T/g.out" "$T/s.out" && same_lines "$T/g.err" "$T/s.err"; then
 		pass
 	else
 		fail "$name: git fsck --full $* exits $grc, sha1kit fsck $src"
+		sort "$T/g.out" >"$T/g.out.s"
+		sort "$T/s.out" >"$T/s.out.s"
+		sort "$T/g.err" >"$T/g.err.s"
+		sort "$T/s.err" >"$T/s.err.s"
 		diff -u "$T/g.out.s" "$T/s.out.s" | sed 's/^/    stdout: /' | head -20
 		diff -u "$T/g.err.s" "$T/s.err.s" | sed 's/^/    stderr: /' | head -20
 	fi
@@ -56,7 +61,7 @@ compare_exact() {
 	local grc=$?
 	(cd "$dir" && "$SK" fsck --threads=4 "$@" >"$T/s.out" 2>"$T/s.err")
 	local src=$?
-	if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
+	if [ "$grc" = "$src" ] && same_file "$T/g.err" "$T/s.err" && same_lines "$T/g.out" "$T/s.out"; then
 		pass
 	else
 		fail "$name (exact order): git fsck --full $* exits $grc, sha1kit fsck $src"
@@ -69,8 +74,13 @@ compare_exact() {
 exact=compare_exact
 [ -n "${SK_WINDOWS:-}" ] && exact=compare
 
-# A repository with three commits, a subdirectory, an annotated tag and a dangling blob.
+# A repository with three commits, a subdirectory, an annotated tag and a dangling blob. The names
+# and dates are fixed, so they are all the same: git makes the first one, the others are its copies.
 mkrepo() {
+	[ -d "$T/mkrepo.template" ] || mkrepo_git "$T/mkrepo.template"
+	cp -a "$T/mkrepo.template" "$1"
+}
+mkrepo_git() {
 	local r=$1
 	git init -q "$r"
 	(
@@ -91,7 +101,12 @@ obj_path() { # obj_path REPO ID
 }
 
 # 1. Clean repositories: loose, packed, bare; the output options.
-mkrepo "$T/clean"
+# The repository $T/clean (sections clean, bad_objects and usage read it).
+need_clean() {
+	[ -d "$T/clean" ] || mkrepo "$T/clean"
+}
+section_clean() {
+need_clean
 compare "clean, loose" "$T/clean"
 for o in --no-dangling --unreachable --root --tags --connectivity-only --no-reflogs --strict; do
 	compare "clean, loose, $o" "$T/clean" "$o"
@@ -105,8 +120,10 @@ compare "bare" "$T/bare.git"
 mkdir -p "$T/bare.git/sub"
 compare "bare, from a subdirectory" "$T/bare.git/sub"
 compare "from a subdirectory of the work tree" "$T/packed/d"
+}
 
 # 2. Missing objects: a blob, a tree, a commit's parent (loose).
+section_missing() {
 for what in blob tree parent; do
 	r=$T/missing-$what
 	mkrepo "$r"
@@ -119,8 +136,10 @@ for what in blob tree parent; do
 	compare "missing $what" "$r"
 	compare "missing $what, --connectivity-only" "$r" --connectivity-only
 done
+}
 
 # 3. Corrupt loose objects: truncated, garbage appended, zlib garbage, empty, under a wrong name.
+section_loose() {
 for how in truncate garbage zlib empty rename; do
 	r=$T/loose-$how
 	mkrepo "$r"
@@ -139,8 +158,11 @@ for how in truncate garbage zlib empty rename; do
 	esac
 	compare "loose object: $how" "$r"
 done
+}
 
 # 4. Bad objects made with git hash-object --literally, reachable from a branch.
+section_bad_objects() {
+need_clean
 mkbad() { # mkbad NAME TYPE CONTENT: a repository whose branch 'bad' reaches the object
 	local r=$T/bad-$1 type=$2 content=$3 id tree commit
 	mkrepo "$r"
@@ -203,8 +225,10 @@ compare "config fsck.zeroPaddedFilemode=ignore" "$T/bad-tree-zero-padded"
 compare "config fsck.zeroPaddedFilemode=error" "$T/bad-tree-zero-padded"
 (cd "$T/bad-tree-dup" && git rev-parse refs/heads/bad^{tree} >skip && git config fsck.skipList "$PWD/skip")
 compare "fsck.skipList" "$T/bad-tree-dup"
+}
 
 # 5. Refs: a branch at a missing object, a branch at a tree, HEAD at an unborn branch, reflogs.
+section_refs_index() {
 r=$T/refs
 mkrepo "$r"
 (cd "$r" && echo 0123456789012345678901234567890123456789 >.git/refs/heads/broken)
@@ -229,10 +253,12 @@ r=$T/index
 mkrepo "$r"
 (cd "$r" && echo staged >staged && git add staged && rm -f "$(obj_path . "$(git rev-parse :staged)")")
 compare "index entry at a missing blob" "$r"
+}
 
 # 7. Packs: a flipped byte in the pack and in the idx: git's exit status (the pack bit, or 128
 #    where git dies reading an object it needs) and the file named; git's lines exactly below (7b,
 #    7c).
+section_packs() {
 for what in pack idx; do
 	r=$T/flip-$what
 	mkrepo "$r"
@@ -311,49 +337,71 @@ for at in 12 13 40 200 300 400 500 -100 -60; do
 	grc=$?
 	(cd "$r" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
 	src=$?
-	if [ "$grc" = "$src" ] && cmp -s <(sort "$T/cg.out") <(sort "$T/co.out"); then
+	if [ "$grc" = "$src" ] && same_lines "$T/cg.out" "$T/co.out"; then
 		pass
 	else
 		fail "a corrupt object in a pack (byte $at of $size): git exits $grc, sha1kit $src"
 		head -5 "$T/co.err" "$T/co.out"
 	fi
 done
-# (not under Wine: 300 starts of the program there take minutes)
-r=$T/flips
-[ -n "${SK_WINDOWS:-}" ] || git init -q "$r"
-(
-	cd "$r" || exit 1
-	for i in 1 2 3 4; do
-		seq 1 $((i * 50)) >"f$i"
-		mkdir -p d
-		echo "x$i" >>d/g
-		git add .
-		git commit -qm "c$i"
-	done
-	git tag -a -m t v1
-	git repack -adq
-	git prune-packed
-)
-# flip_sweep EXT FIRST STEP TAIL MIN: one byte of the repository $r's pack-*.EXT set to 0x5a, at
-# FIRST, FIRST + STEP, ... up to TAIL bytes before its end, each in a fresh copy; git's exit status,
-# stdout (as a set) and stderr (in order) for every one, and at least MIN of them.
+}
+# The repository the sweeps below corrupt: four commits, a tag, one pack.
+mkflips() {
+	local r=$T/flips
+	[ -d "$r" ] && return
+	git init -q "$r"
+	(
+		cd "$r" || exit 1
+		for i in 1 2 3 4; do
+			seq 1 $((i * 50)) >"f$i"
+			mkdir -p d
+			echo "x$i" >>d/g
+			git add .
+			git commit -qm "c$i"
+		done
+		git tag -a -m t v1
+		git repack -adq
+		git prune-packed
+	)
+}
+# flip_sweep REPO EXT HOW FIRST STEP TAIL MIN WHAT PART/PARTS: one byte of REPO's pack-*.EXT changed
+# (HOW: set to 0x5a, or xor1: its lowest bit flipped), at FIRST, FIRST + STEP, ... up to TAIL bytes
+# before its end, one at a time; git's exit status, stdout (as a set) and stderr (in order) for
+# every one, and at least MIN of them. The sweep is cut in PARTS sections (ctest runs them side by
+# side), each taking every PARTS-th offset from the PART-th (1-based), and more than MIN / PARTS
+# of them. Each change is made in one copy of REPO and undone once both have read it (fsck writes
+# nothing there: the copy must equal REPO after the sweep).
+# Not under Wine: 300 starts of the program there take minutes.
 flip_sweep() {
-	local ext=$1 first=$2 step=$3 tail=$4 min=$5 nflip=0 badflip=0 size=0 at f grc src
+	local repo=$1 ext=$2 how=$3 first=$4 step=$5 tail=$6 min=$7 what=$8 part=${9%/*} parts=${9#*/}
+	local nflip=0 badflip=0 size at f grc src byte k=0
+	local -a orig
 	[ -n "${SK_WINDOWS:-}" ] && return
-	size=$(stat -c %s "$(ls "$r"/.git/objects/pack/*."$ext")")
+	rm -rf "$T/flip"
+	cp -r "$repo" "$T/flip"
+	f=$(ls "$T"/flip/.git/objects/pack/*."$ext")
+	chmod u+w "$f"
+	size=$(stat -c %s "$f")
+	# shellcheck disable=SC2207 # the bytes of the file, as numbers
+	orig=($(od -An -v -tu1 "$f"))
 	for at in $(seq "$first" "$step" $((size - 1 - tail))); do
-		rm -rf "$T/flip"
-		cp -r "$r" "$T/flip"
-		f=$(ls "$T"/flip/.git/objects/pack/*."$ext")
-		chmod u+w "$f"
-		printf '\x5a' | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		k=$((k + 1))
+		[ $(((k - part) % parts)) = 0 ] || continue
+		if [ "$how" = xor1 ]; then
+			printf -v byte '\\x%02x' $((orig[at] ^ 1))
+		else
+			byte='\x5a'
+		fi
+		printf "$byte" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
 		(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>"$T/cg.err")
 		grc=$?
 		(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
 		src=$?
+		printf -v byte '\\x%02x' "${orig[at]}"
+		printf "$byte" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
 		nflip=$((nflip + 1))
-		if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out") ||
-			! cmp -s "$T/cg.err" "$T/co.err"; then
+		if [ "$grc" != "$src" ] || ! same_lines "$T/cg.out" "$T/co.out" ||
+			! same_file "$T/cg.err" "$T/co.err"; then
 			badflip=$((badflip + 1))
 			if [ "$badflip" -le 3 ]; then
 				echo "    $ext byte $at of $size: git exits $grc, sha1kit $src"
@@ -361,20 +409,50 @@ flip_sweep() {
 			fi
 		fi
 	done
-	if [ "$nflip" -gt "$min" ] && [ "$badflip" = 0 ]; then
+	if ! diff -r "$repo" "$T/flip" >/dev/null; then
+		fail "$what: the repository changed in the sweep"
+		diff -r "$repo" "$T/flip" | head -5
+	elif [ "$nflip" -gt $((min / parts)) ] && [ "$badflip" = 0 ]; then
 		pass
 	else
-		fail "a byte flipped in a $ext: $badflip of $nflip corruptions differ from git"
+		fail "$what (part $part of $parts): $badflip of $nflip corruptions differ from git"
 	fi
 }
-flip_sweep pack 12 5 20 250
+section_flip_pack_1() { # long nowine
+mkflips
+flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 1/3
+}
+section_flip_pack_2() { # long nowine
+mkflips
+flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 2/3
+}
+section_flip_pack_3() { # long nowine
+mkflips
+flip_sweep "$T/flips" pack 0x5a 12 5 20 250 "a byte flipped in a pack" 3/3
+}
 # ... and every 3rd byte of its idx: git's lines on stderr in git's order (an idx that does not
 # open, its checksum, CRC-32s, IDs and offsets read object by object as git's verify_packfile
 # does, with the lines of git's object reader).
-flip_sweep idx 0 3 0 300
+section_flip_idx_1() { # long nowine
+mkflips
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 1/4
+}
+section_flip_idx_2() { # long nowine
+mkflips
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 2/4
+}
+section_flip_idx_3() { # long nowine
+mkflips
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 3/4
+}
+section_flip_idx_4() { # long nowine
+mkflips
+flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 4/4
+}
 
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).
+section_graph_midx() {
 for what in graph-sum graph-head midx-sum midx-head; do
 	r=$T/$what
 	mkrepo "$r"
@@ -395,11 +473,13 @@ r=$T/xx-file
 mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
 compare "objects/13 is a file" "$r"
+}
 
 # 10. Loose objects read by several threads: the stderr lines in git's order exactly (directory by
 # directory), not only as a set; and where git dies on an object (a directory in an object's
 # place: mmap fails), nothing after it. --threads=4 on any machine, so that directories finish
 # out of order.
+section_threads() {
 r=$T/many
 git init -q "$r"
 (
@@ -429,8 +509,10 @@ else
 	mkdir "$r/.git/objects/${mid:0:2}/${mid:2}"
 	compare_exact "a directory in an object's place" "$r" --no-dangling
 fi
+}
 
 # 11. Progress: git's lines with --progress, none by default when stderr is not a terminal.
+section_progress() {
 r=$T/progress
 mkrepo "$r"
 (cd "$r" && git repack -qd)
@@ -449,9 +531,11 @@ if grep -q Checking "$T/p.err"; then
 else
 	pass
 fi
+}
 
 # 12. Blobs that trees name .gitmodules and .gitattributes (git's fsck_blob and fsck_finish):
 # checked once each, loose or packed (deltas in the pack), missing, or not a blob.
+section_special() {
 mkspecial() { # mkspecial NAME: a repository whose branch 'sp' has a tree naming blobs specially
 	local r=$T/sp-$1
 	mkrepo "$r"
@@ -504,9 +588,12 @@ compare "bad .gitmodules, loose" "$r"
 compare "bad .gitmodules, fsck.gitmodulesUrl=ignore" "$r"
 (cd "$r" && git config --unset fsck.gitmodulesUrl && git gc -q)
 compare "bad .gitmodules, packed" "$r"
+}
 
 # 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
 # one line saying what is wrong, nothing on stdout.
+section_usage() {
+need_clean
 (cd "$T/clean" && git fsck --bogus-option >/dev/null 2>&1)
 grc=$?
 for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/.git $T/clean"; do
@@ -520,10 +607,12 @@ for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/
 		cat "$T/u.err"
 	fi
 done
+}
 
 # 14. A ref at a corrupt loose object: git reads it again for the ref (parse_object) and dies
 # (status 128: "loose object ... is corrupt") or, for a loose object with another ID inside, says
 # "hash mismatch" and goes on. The branch head, an annotated tag, a blob under a tag ref.
+section_ref_corrupt() {
 for how in truncate garbage zlib empty rename trunc-body; do
 	for target in HEAD v1 blob; do
 		r=$T/ref-$how-$target
@@ -547,10 +636,12 @@ for how in truncate garbage zlib empty rename trunc-body; do
 		compare "ref at a corrupt loose object: $how, $target" "$r"
 	done
 done
+}
 
 # 15. --lost-found: the same lines as git, and the same files in .git/lost-found (a dangling
 # commit, blob, tree and tag; loose and packed; a branch deleted, so its commit is kept by the
 # reflog alone: --lost-found leaves reflogs out, as git).
+section_lost_found() {
 r=$T/lost
 mkrepo "$r"
 (
@@ -589,10 +680,12 @@ if ls -a "$T/lost-s/.git/lost-found/other" | grep -q '^\.tmp'; then
 else
 	pass
 fi
+}
 
 # 16. Shallow clones and grafts: git gives those commits the parents of .git/shallow (none) and
 # info/grafts (the listed ones), with its deprecation hint for the graft file, its errors for bad
 # graft lines, and advice.graftFileDeprecated.
+section_shallow() {
 mkrepo "$T/up"
 git clone -q --depth 1 "file://$T/up" "$T/shallow"
 compare "shallow clone" "$T/shallow"
@@ -614,12 +707,14 @@ compare "grafts: a commit cut from its parent" "$r"
 compare "grafts: bad and duplicate lines, a second graft" "$r"
 (cd "$r" && git config advice.graftFileDeprecated false)
 compare "grafts: advice.graftFileDeprecated=false" "$r"
+}
 
 # 14b. What git parses again after its object pass (found by the new-user trial): a ref at a loose
 # commit or tag its parser refuses (the parser's error, then "invalid sha1 pointer"); the index's
 # cache-tree naming a corrupt loose tree (git dies) or a loose file with another object inside
 # ("hash mismatch"); a cache-tree tree that the object pass did not reach because it stopped at
 # objects/xx being a file (git parses it from its file: no error).
+section_reparse() {
 r=$T/bogus-commit-ref
 mkrepo "$r"
 (cd "$r" && printf 'tree \nauthor A <a@b> 1 +0000\ncommitter A <a@b> 1 +0000\n\nm\n' |
@@ -652,9 +747,11 @@ mkrepo "$r"
 if [ -z "${SK_WINDOWS:-}" ] && [ ! -d "$T/scan-stop/.git/objects/ab" ]; then
 	compare "objects/ab is a file: the scan stops there" "$r"
 fi
+}
 
 # 17. Alternates: objects of the alternate are there; a missing or relative alternate is git's
 # error, printed again by each `git commit-graph verify` git runs (stderr compared in order).
+section_alternates() {
 mkrepo "$T/alt-base"
 git clone -q -s "$T/alt-base" "$T/alt"
 (cd "$T/alt" && echo "more" >m && git add m && git commit -qm more)
@@ -664,25 +761,27 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	(cd "$T/alt" && { echo /nonexistent/objects; echo relative/objects; } >>.git/objects/info/alternates)
 	compare "missing and relative alternates" "$T/alt"
 	(cd "$T/alt" && git fsck --full >/dev/null 2>"$T/g.err"; "$SK" fsck >/dev/null 2>"$T/s.err")
-	if cmp -s "$T/g.err" "$T/s.err"; then
+	if same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
 		fail "alternates: stderr not in git's order"
 		diff "$T/g.err" "$T/s.err" | head -5
 	fi
 fi
+}
 
 # 18. Found by a second new-user trial: config files (a bad global file is git's fatal line; one
 # git may not read is passed over), "~/" in fsck.skipList, --lost-found where lost-found/other is a
 # file, where a file or a symbolic link is already there, --connectivity-only with --root --tags
 # (git prints those lines only from its object check), a bad .git/shallow line, an unreadable
 # loose commit at a ref (git dies), and a chain of deltas with a byte flipped in its base.
+section_trial2() {
 r=$T/trial2
 mkrepo "$r"
 printf '[fsck\n' >"$T/bad.gitconfig"
 (cd "$r" && GIT_CONFIG_GLOBAL=$T/bad.gitconfig git fsck --full >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
 (cd "$r" && GIT_CONFIG_GLOBAL=$T/bad.gitconfig "$SK" fsck >"$T/s.out" 2>"$T/s.err"; echo $? >"$T/s.rc")
-if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s "$T/g.err" "$T/s.err" && grep -q 'bad config line 1' "$T/s.err"; then
+if same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err" && grep -q 'bad config line 1' "$T/s.err"; then
 	pass
 else
 	fail "a bad global config file: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc"): $(cat "$T/s.err")"
@@ -693,7 +792,7 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	(cd "$r" && git rev-parse HEAD >"$T/home2/skip" && git config fsck.skipList '~/skip')
 	(cd "$r" && HOME=$T/home2 git fsck --full >"$T/g.out" 2>&1; echo $? >"$T/g.rc")
 	(cd "$r" && HOME=$T/home2 "$SK" fsck >"$T/s.out" 2>&1; echo $? >"$T/s.rc")
-	if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out"); then
+	if same_file "$T/g.rc" "$T/s.rc" && same_lines "$T/g.out" "$T/s.out"; then
 		pass
 	else
 		fail "fsck.skipList = ~/skip: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
@@ -722,8 +821,8 @@ for how in other-file commit-file existing symlink; do
 	[ -e "$T/lf-target" ] && echo old >"$T/lf-target"
 	(cd "$T/lf-s" && "$SK" fsck --lost-found >"$T/s.out" 2>"$T/s.err"; echo $? >"$T/s.rc")
 	st=$([ -e "$T/lf-target" ] && cat "$T/lf-target")
-	if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s <(sort "$T/g.out") <(sort "$T/s.out") &&
-		cmp -s <(sort "$T/g.err") <(sort "$T/s.err") && [ "$gt" = "$st" ] &&
+	if same_file "$T/g.rc" "$T/s.rc" && same_lines "$T/g.out" "$T/s.out" &&
+		same_lines "$T/g.err" "$T/s.err" && [ "$gt" = "$st" ] &&
 		diff -r "$T/lf-g/.git/lost-found" "$T/lf-s/.git/lost-found" >/dev/null; then
 		pass
 	else
@@ -737,7 +836,7 @@ mkrepo "$r"
 (cd "$r" && echo garbage >.git/shallow)
 (cd "$r" && git fsck --full >/dev/null 2>"$T/g.err"; echo $? >"$T/g.rc")
 (cd "$r" && "$SK" fsck >/dev/null 2>"$T/s.err"; echo $? >"$T/s.rc")
-if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s "$T/g.err" "$T/s.err"; then
+if same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err"; then
 	pass
 else
 	fail "a bad .git/shallow line: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
@@ -752,7 +851,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -z "${SK_WINDOWS:-}"
 	nob="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	(cd "$r" && $nob git fsck --full >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
 	(cd "$r" && $nob "$SK" fsck >"$T/s.out" 2>"$T/s.err"; echo $? >"$T/s.rc")
-	if cmp -s "$T/g.rc" "$T/s.rc" && cmp -s "$T/g.err" "$T/s.err"; then
+	if same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
 		fail "an unreadable loose commit at a ref: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
@@ -760,56 +859,42 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -z "${SK_WINDOWS:-}"
 	fi
 	chown -R root "$r"
 fi
-r=$T/chain
-git init -q "$r"
-(
-	cd "$r" || exit 1
-	for i in $(seq 1 12); do
-		seq 1 $((i * 50)) >a
-		printf "%$((i * 30))s\n" "" | tr ' ' x >b
-		mkdir -p "d$((i % 3))"
-		echo "$i" >"d$((i % 3))/c"
-		git add -A
-		git commit -qm "c$i"
-	done
-	git repack -qad
-)
-nflip=0
-badflip=0
-size=0
-if [ -z "${SK_WINDOWS:-}" ]; then
-	p=$(ls "$r"/.git/objects/pack/*.pack)
-	size=$(stat -c %s "$p")
-fi
-for at in $(seq 12 11 $((size - 21))); do
-	rm -rf "$T/flip"
-	cp -r "$r" "$T/flip"
-	f=$(ls "$T"/flip/.git/objects/pack/*.pack)
-	chmod u+w "$f"
-	# xor 1: the smallest change, which keeps most headers parsing
-	b=$(od -An -tu1 -j "$at" -N1 "$f" | tr -d ' ')
-	printf "\\x$(printf %02x $((b ^ 1)))" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
-	(cd "$T/flip" && git fsck --full >"$T/cg.out" 2>"$T/cg.err")
-	grc=$?
-	(cd "$T/flip" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
-	src=$?
-	nflip=$((nflip + 1))
-	if [ "$grc" != "$src" ] || ! cmp -s <(sort "$T/cg.out") <(sort "$T/co.out") ||
-		! cmp -s "$T/cg.err" "$T/co.err"; then
-		badflip=$((badflip + 1))
-		if [ "$badflip" -le 3 ]; then
-			echo "    byte $at of $size: git exits $grc, sha1kit $src"
-			diff "$T/cg.err" "$T/co.err" | head -5
-		fi
-	fi
-done
-if [ -n "${SK_WINDOWS:-}" ]; then
-	:
-elif [ "$nflip" -gt 300 ] && [ "$badflip" = 0 ]; then
-	pass
-else
-	fail "a bit flipped in a pack of delta chains: $badflip of $nflip corruptions differ from git"
-fi
+}
+# mkchain: $r, the repository $T/chain of delta chains (twelve commits, one pack)
+mkchain() {
+	r=$T/chain
+	[ -d "$r" ] && return
+	git init -q "$r"
+	(
+		cd "$r" || exit 1
+		for i in $(seq 1 12); do
+			seq 1 $((i * 50)) >a
+			printf "%$((i * 30))s\n" "" | tr ' ' x >b
+			mkdir -p "d$((i % 3))"
+			echo "$i" >"d$((i % 3))/c"
+			git add -A
+			git commit -qm "c$i"
+		done
+		git repack -qad
+	)
+}
+# xor 1: the smallest change, which keeps most headers parsing
+section_flip_chain_1() { # long nowine
+mkchain
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 1/4
+}
+section_flip_chain_2() { # long nowine
+mkchain
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 2/4
+}
+section_flip_chain_3() { # long nowine
+mkchain
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 3/4
+}
+section_flip_chain_4() { # long nowine
+mkchain
+flip_sweep "$r" pack xor1 12 11 20 300 "a bit flipped in a pack of delta chains" 4/4
+}
 
 # 13. Links that disagree on an object's type (t1450's "tag pointing to something else than its
 # type", trees and commits naming an object as another type): git keeps the type of the first event
@@ -817,8 +902,28 @@ fi
 # lines depend on where each object is. Every case loose, packed, half of each, and loose with a
 # packed copy of everything, with three sets of object IDs (the salt changes them); stderr in
 # git's order exactly.
-mkwrong() { # mkwrong DIR CASE LAYOUT SALT
-	local r=$1 c=$2 layout=$3 salt=$4
+# mkwrong DIR CASE LAYOUT SALT: the repository of CASE, its objects made with SALT, loose, then laid
+# out as LAYOUT says; the loose one is made once for each CASE and SALT and copied for its layouts.
+mkwrong() {
+	local r=$1 c=$2 layout=$3 salt=$4 base=$T/wrong-base-$2-$4
+	[ -d "$base" ] || mkwrong_loose "$base" "$c" "$salt"
+	cp -a "$base" "$r"
+	(
+		cd "$r" || exit 1
+		local objs o
+		objs=$(cd .git/objects && find ?? -type f | tr -d / | sort)
+		case $layout in
+		dup) echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null ;;
+		pack | mixed)
+			[ "$layout" = mixed ] && objs=$(echo "$objs" | awk 'NR % 2 == 0')
+			echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null
+			for o in $objs; do rm -f ".git/objects/${o:0:2}/${o:2}"; done
+			;;
+		esac
+	)
+}
+mkwrong_loose() { # mkwrong_loose DIR CASE SALT
+	local r=$1 c=$2 salt=$3
 	git init -q "$r"
 	(
 		cd "$r" || exit 1
@@ -883,22 +988,11 @@ mkwrong() { # mkwrong DIR CASE LAYOUT SALT
 			;;
 		esac
 		git reflog expire --expire=now --all
-		local objs o
-		objs=$(cd .git/objects && find ?? -type f | tr -d / | sort)
-		case $layout in
-		dup) echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null ;;
-		pack | mixed)
-			[ "$layout" = mixed ] && objs=$(echo "$objs" | awk 'NR % 2 == 0')
-			echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null
-			for o in $objs; do rm -f ".git/objects/${o:0:2}/${o:2}"; done
-			;;
-		esac
 	)
 }
-# Under Wine: one set of IDs.
-wrong_salts="1 2 3"
-[ -n "${SK_WINDOWS:-}" ] && wrong_salts=1
-for salt in $wrong_salts; do
+# wrong_types SALT: every case and layout with one set of IDs.
+wrong_types() {
+	local salt=$1 c layout r
 	for c in tag-blob-as-commit tag-tree-as-commit tag-commit-as-blob tree-entry-blob-as-tree \
 		tree-entry-tree-as-blob missing-as-two-types commit-tree-is-blob commit-parent-is-tree \
 		commit-parent-is-blob chain-through-bad-commit two-trees-disagree index-names-a-tree; do
@@ -913,12 +1007,23 @@ for salt in $wrong_salts; do
 			fi
 		done
 	done
-done
+}
+section_wrong_types_1() {
+wrong_types 1
+}
+# Under Wine: one set of IDs.
+section_wrong_types_2() { # long nowine
+[ -n "${SK_WINDOWS:-}" ] || wrong_types 2
+}
+section_wrong_types_3() { # long nowine
+[ -n "${SK_WINDOWS:-}" ] || wrong_types 3
+}
 
 # 14. Found by a new-user trial: the order git reads packs in (its own first, the newest first, the
 # multi-pack-index's before the others), an index entry naming a commit whose parse failed, an idx
 # entry git dies on (a 64-bit offset past the end) or cannot find (offset 0), a standard output
 # that cannot be written.
+section_pack_order() {
 mkcommit14() { printf 'tree %s\nauthor A <a@x> 1 +0000\ncommitter %s\n\n%s\n' "$1" "$2" "$3" |
 	git hash-object -t commit -w --literally --stdin; }
 for midx in no yes; do
@@ -986,17 +1091,19 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 	grc=$?
 	(cd "$r" && "$SK" fsck >/dev/full 2>"$T/s.err")
 	src=$?
-	if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err"; then
+	if [ "$grc" = "$src" ] && same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
 		fail "standard output that cannot be written: git exits $grc, sha1kit $src"
 		diff "$T/g.err" "$T/s.err" | head -5
 	fi
 fi
+}
 
 # 15. A repository owned by another user (git's test switch GIT_TEST_ASSUME_DIFFERENT_OWNER says
 # so to both): git refuses to discover it unless safe.directory in the global config names it (or
 # is "*"; an empty value forgets the entries before it); a repository named by GIT_DIR is checked.
+section_owned() { # nowine
 if [ -z "${SK_WINDOWS:-}" ]; then
 	r=$T/owned
 	mkrepo "$r"
@@ -1020,19 +1127,23 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	done
 	(cd "$T" && GIT_DIR=$r/.git GIT_TEST_ASSUME_DIFFERENT_OWNER=1 compare "another user's repository in GIT_DIR" .)
 fi
+}
 
 # 9. Not a repository: git's fatal line and status 128.
+section_not_repo() {
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
 grc=$?
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T "$SK" fsck >/dev/null 2>"$T/s.err")
 src=$?
-if [ "$grc" = "$src" ] && cmp -s "$T/g.err" "$T/s.err"; then
+if [ "$grc" = "$src" ] && same_file "$T/g.err" "$T/s.err"; then
 	pass
 else
 	fail "not a repository: git $grc, sha1kit $src"
 	diff "$T/g.err" "$T/s.err" | head
 fi
+}
 
+sk_run_sections
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

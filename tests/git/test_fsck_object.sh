@@ -14,8 +14,12 @@
 # accepted, by git 2.39's rules), parse errors after findings, severities, and the config grammar
 # on odd bytes (CRLF, NUL, 0xFF, a BOM, continuation lines, long lines).
 #
-# Usage: test_fsck_object.sh FSCK_OBJECT_DRIVER
+# Usage: test_fsck_object.sh [--section=NAME] FSCK_OBJECT_DRIVER
+# Each section (a function section_NAME below) runs alone with --section=NAME: ctest runs each as a
+# test of its own, git_fsck_object_NAME (tests/git/fsck_object.cmake); without it, all in order.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_section_arg "$@" && shift
 
 DRV=${1:?usage: test_fsck_object.sh FSCK_OBJECT_DRIVER}
 DRV=$(cd "$(dirname "$DRV")" && pwd)/$(basename "$DRV")
@@ -34,18 +38,22 @@ bad() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# The clean base repository: an empty tree E, a blob B, a commit C0 on E. No refs.
+# The clean base repository: an empty tree E, a blob B, a commit C0 on E. No refs. Made by the
+# first section that runs (need_base), copied for each case.
 BASE=$T/base
-git init -q "$BASE" || exit 1
-E=$(git -C "$BASE" mktree </dev/null)
-B=$(echo blob | git -C "$BASE" hash-object -w --stdin)
-C0=$(git -C "$BASE" commit-tree -m base "$E")
-git -C "$BASE" fsck --full --no-dangling >"$T/base.out" 2>"$T/base.err"
-if [ $? -ne 0 ] || grep -qv '^notice: ' "$T/base.err" || [ -s "$T/base.out" ]; then
-	echo "FAIL: the base repository is not clean"
-	cat "$T/base.out" "$T/base.err"
-	exit 1
-fi
+need_base() {
+	[ -d "$BASE" ] && return
+	git init -q "$BASE" || exit 1
+	E=$(git -C "$BASE" mktree </dev/null)
+	B=$(echo blob | git -C "$BASE" hash-object -w --stdin)
+	C0=$(git -C "$BASE" commit-tree -m base "$E")
+	git -C "$BASE" fsck --full --no-dangling >"$T/base.out" 2>"$T/base.err"
+	if [ $? -ne 0 ] || grep -qv '^notice: ' "$T/base.err" || [ -s "$T/base.out" ]; then
+		echo "FAIL: the base repository is not clean"
+		cat "$T/base.out" "$T/base.err"
+		exit 1
+	fi
+}
 ZERO=0000000000000000000000000000000000000000
 
 # Raw bytes of a hex object ID.
@@ -85,17 +93,16 @@ check() {
 	n=$((n + 1))
 	local r=$T/case$n
 	cp -a "$BASE" "$r"
-	cp "$file" "$r.obj"
 	local id
-	id=$(git -C "$r" hash-object --literally -t "$type" -w "$r.obj") || {
+	id=$(git -C "$r" hash-object --literally -t "$type" -w "$file") || {
 		bad "$name: hash-object"
 		return
 	}
 	(cd "$r" && git ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling ${strict[@]+"${strict[@]}"}) \
 		>"$r.gout" 2>"$r.gerr"
 	local grc=$?
-	grep -v '^notice: ' "$r.gerr" >"$r.gexp"
-	(cd "$r" && "$DRV" ${drv[@]+"${drv[@]}"} "$type" "$r.obj") >"$r.dout" 2>"$r.derr"
+	grep_v_prefix - 'notice: ' "$r.gerr" "$r.gexp"
+	(cd "$r" && "$DRV" ${drv[@]+"${drv[@]}"} "$type" "$file") >"$r.dout" 2>"$r.derr"
 	local drc=$?
 	if [ -s "$r.gout" ]; then
 		bad "$name: git printed on stdout (the case is not self-contained): $(head -3 "$r.gout")"
@@ -106,11 +113,11 @@ check() {
 			bad "$name: git was expected to print nothing, printed: $(cat "$r.gexp")"
 			return
 		fi
-	elif ! grep -Eq -- "$expect" "$r.gexp" || { [ "${drv[*]}" = "${drv[*]#--finish}" ] && ! grep -qF "$id" "$r.gexp"; }; then
+	elif ! grep_q -Eq "$expect" "$r.gexp" || { [ "${drv[*]}" = "${drv[*]#--finish}" ] && ! grep_q -qF "$id" "$r.gexp"; }; then
 		bad "$name: git's output does not match /$expect/ for $id: $(cat "$r.gexp")"
 		return
 	fi
-	if ! cmp -s "$r.gexp" "$r.derr"; then
+	if ! same_file "$r.gexp" "$r.derr"; then
 		bad "$name ($type $id): output differs from git's"
 		diff "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
 		return
@@ -124,6 +131,8 @@ check() {
 
 # ---------------------------------------------------------------------------------------------
 # Trees
+section_trees() {
+need_base
 { ent 040000 sub "$E"; } >"$OBJ"
 check 'tree: zero-padded mode' tree "$OBJ" '^warning in tree .*: zeroPaddedFilemode: contains zero-padded file modes$'
 check 'tree: zero-padded mode, fsck.zeroPaddedFilemode=ignore' tree "$OBJ" '' fsck.zeroPaddedFilemode=ignore
@@ -226,8 +235,11 @@ check 'tree: trailing garbage byte' tree "$OBJ" 'too-short tree object'
 check 'tree: truncated, fsck.badTree=ignore (the decoder still complains)' tree "$OBJ" 'broken links' fsck.badTree=ignore
 { ent 100644 a "$B"; printf '100644 \0'; bin "$B"; } >"$OBJ"
 check 'tree: empty second name, fsck.badTree=warn' tree "$OBJ" '^warning in tree .*: badTree' fsck.badTree=warn
+}
 
 # Blobs a tree names .gitmodules / .gitattributes, as git's fsck_finish finds them
+section_finish_attr() {
+need_base
 M=1234567890123456789012345678901234567890
 { ent 100644 .gitmodules "$M"; } >"$OBJ"
 check 'tree: .gitmodules blob missing' tree "$OBJ" '^error in blob 1234.*: gitmodulesMissing: unable to read .gitmodules blob$' \
@@ -257,16 +269,16 @@ check_attr() {
 	git -C "$r" cat-file tree "$tree" >"$r.tree"
 	(cd "$r" && git fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
 	local grc=$?
-	grep -v '^notice: ' "$r.gerr" >"$r.gexp"
+	grep_v_prefix - 'notice: ' "$r.gerr" "$r.gexp"
 	"$DRV" tree "$r.tree" 2>"$r.derr"
 	local drc=$?
 	"$DRV" --special gitattributes blob "$r.blob" 2>>"$r.derr"
 	drc=$((drc | $?))
-	if [ -n "$expect" ] && ! grep -Eq -- "$expect" "$r.gexp"; then
+	if [ -n "$expect" ] && ! grep_q -Eq "$expect" "$r.gexp"; then
 		bad "$name: git's output does not match /$expect/: $(cat "$r.gexp")"
 	elif [ -z "$expect" ] && [ -s "$r.gexp" ]; then
 		bad "$name: git was expected to print nothing: $(cat "$r.gexp")"
-	elif ! cmp -s "$r.gexp" "$r.derr"; then
+	elif ! same_file "$r.gexp" "$r.derr"; then
 		bad "$name: output differs from git's"
 		diff "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
 	elif [ "$grc" -ne "$drc" ]; then
@@ -281,6 +293,7 @@ check_attr 'blob: .gitattributes with a 2047-byte line' "$(printf %02047d 1)" ''
 check_attr 'blob: .gitattributes, long second line' "a b
 $(printf %02050d 7)
 c" 'gitattributesLineLength'
+}
 
 # .gitmodules blobs: a tree names the blob .gitmodules (or an alias, or also .gitattributes) and git
 # parses it as a config file (fsck_gitmodules_fn). The tree itself is clean, so every line git
@@ -309,27 +322,26 @@ check_gm() {
 	n=$((n + 1))
 	local r=$T/case$n
 	cp -a "$BASE" "$r"
-	cp "$GM" "$r.blob"
 	local blob tree e
-	blob=$(git -C "$r" hash-object -w "$r.blob")
+	blob=$(git -C "$r" hash-object -w "$GM")
 	tree=$(for e in "${names[@]}"; do printf '100644 blob %s\t%s\n' "$blob" "$e"; done | git -C "$r" mktree)
 	git -C "$r" cat-file tree "$tree" >"$r.tree"
 	(cd "$r" && git ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
 	local grc=$?
-	grep -av '^notice: ' "$r.gerr" >"$r.gexp"
+	grep_v_prefix -a 'notice: ' "$r.gerr" "$r.gexp"
 	"$DRV" ${drv[@]+"${drv[@]}"} tree "$r.tree" 2>"$r.derr"
 	local drc=$?
-	"$DRV" ${drv[@]+"${drv[@]}"} "${special[@]}" blob "$r.blob" 2>>"$r.derr"
+	"$DRV" ${drv[@]+"${drv[@]}"} "${special[@]}" blob "$GM" 2>>"$r.derr"
 	drc=$((drc | $?))
 	if [ -s "$r.gout" ]; then
 		bad "$name: git printed on stdout: $(head -3 "$r.gout")"
-	elif [ -n "$expect" ] && ! grep -aEq -- "$expect" "$r.gexp"; then
+	elif [ -n "$expect" ] && ! grep_q -aEq "$expect" "$r.gexp"; then
 		bad "$name: git's output does not match /$expect/: $(cat "$r.gexp")"
-	elif [ -n "$expect" ] && ! grep -aqF "in blob $blob: " "$r.gexp"; then
+	elif [ -n "$expect" ] && ! grep_q -aqF "in blob $blob: " "$r.gexp"; then
 		bad "$name: git's output is not about the blob $blob: $(cat "$r.gexp")"
 	elif [ -z "$expect" ] && [ -s "$r.gexp" ]; then
 		bad "$name: git was expected to print nothing: $(cat "$r.gexp")"
-	elif ! cmp -s "$r.gexp" "$r.derr"; then
+	elif ! same_file "$r.gexp" "$r.derr"; then
 		bad "$name: output differs from git's"
 		diff -a "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
 	elif [ "$grc" -ne "$drc" ]; then
@@ -352,6 +364,8 @@ x86_64 | i?86) BOM_PAT=$GMP FF_PAT="${GMU}-x\$" ;;
 esac
 
 # one finding of each kind, and none
+section_gitmodules() {
+need_base
 gm '[submodule "a"]' '	path = a' '	url = https://example.com/a.git' '	update = checkout' '	branch = main'
 check_gm 'gitmodules: valid' ''
 gm '[submodule "../a"]' '	path = a'
@@ -392,9 +406,12 @@ gm '[submodule]' '	url = -x' '	path = -p' '[submodules "x"]' '	url = -x' '[sub "
 check_gm 'gitmodules: not submodule.<name>.<key>' ''
 gm '[submodule "a\"b"]' '	url = -x' '[submodule "c\\\\..\\\\d"]' '	path = p'
 check_gm 'gitmodules: escapes in the subsection (\" \\)' "${GMU}-x\$|${GMN}c\\\\\\.\\.\\\\d\$"
+}
 
 # URLs (check_submodule_url): git's t7416 and t7450 cases and more; git 2.39's rules (git 2.44 and
 # later refuse two of the good ones: http://example.com:test/foo.git, https://ex%0aample.com:80/)
+section_gitmodules_urls() { # long
+need_base
 for url in '-a./foo' '--upload-pack=x' '../../..//test/foo.git' '../../../../../:localhost:8080/foo.git' \
 	'"..\\../.\\../:example.com/foo.git"' '..\\:x' './%0ahost=example.com/foo.git' './%0Ahost' \
 	'"./a\nb"' '../../../:://one.example.com/foo.git' 'git://example.com:1234/repo%0a.git' 'git://a/../:x%0a' \
@@ -418,8 +435,11 @@ for url in './bar/baz/foo.git' 'https://example.com/foo.git' 'http://example.com
 done
 gm '[submodule "a"]' '	url'
 check_gm 'gitmodules: url without a value' ''
+}
 
 # paths and update settings
+section_gitmodules_values() {
+need_base
 for v in '-' '-p' '  -p  ' '-p # comment'; do
 	gm '[submodule "a"]' "	path = $v"
 	check_gm "gitmodules: bad path $v" 'gitmodulesPath: disallowed submodule path: -'
@@ -508,9 +528,12 @@ check_gm 'gitmodules: a long name and a long good url' "${GMN}0+/\\.\\.\$"
 check_gm 'gitmodules: empty blob' ''
 printf '; comment\n# comment\n\n[core]\n\tbare = false\n' >"$GM"
 check_gm 'gitmodules: comments and another section' ''
+}
 
 # ---------------------------------------------------------------------------------------------
 # Commits
+section_commits() {
+need_base
 AUTHOR='author A U Thor <author@example.com> 1234567890 +0000'
 COMMITTER='committer C O Mitter <committer@example.com> 1234567890 +0000'
 # commit [AUTHOR-LINE [COMMITTER-LINE [BODY]]]: the basis commit with those lines replaced
@@ -613,9 +636,12 @@ check 'commit: short last parent line (the parser skips it, the check does not)'
 	"^error in commit .*: badParentSha1: invalid 'parent' line format - bad sha1$"
 printf 'tree %s\n\n' "$E" >"$OBJ"
 check 'commit: tree line and a blank line' commit "$OBJ" 'missingAuthor'
+}
 
 # ---------------------------------------------------------------------------------------------
 # Tags
+section_tags() {
+need_base
 TAGGER='tagger T A Gger <tagger@example.com> 1234567890 -0000'
 # tag [TAG-NAME [TAGGER-LINE-AND-MORE]]
 tag() {
@@ -681,9 +707,12 @@ printf 'object %s\ntype commit\ntag v1' "$C0" >"$OBJ"
 check 'tag: short object (parse fails)' tag "$OBJ" 'could not be parsed'
 printf 'object %s\ntype commit\ntag v1\n%s\n\nm\n' "$(printf %s "$C0" | tr a-f A-F)" "$TAGGER" >"$OBJ"
 check 'tag: upper-case object ID' tag "$OBJ" ''
+}
 
 # ---------------------------------------------------------------------------------------------
 # Blobs: nothing to check on their own
+section_blobs_config() {
+need_base
 printf 'anything \0 at all' >"$OBJ"
 check 'blob: arbitrary bytes' blob "$OBJ" ''
 
@@ -695,10 +724,10 @@ cfg() {
 	shift
 	(cd "$BASE" && git "$@" fsck --full --no-dangling) >/dev/null 2>"$T/cfg.gerr"
 	local grc=$?
-	grep -v '^notice: ' "$T/cfg.gerr" >"$T/cfg.gexp"
+	grep_v_prefix - 'notice: ' "$T/cfg.gerr" "$T/cfg.gexp"
 	"$DRV" "$@" blob "$T/blob" 2>"$T/cfg.derr"
 	local drc=$?
-	if ! cmp -s "$T/cfg.gexp" "$T/cfg.derr" || [ "$grc" -ne "$drc" ]; then
+	if ! same_file "$T/cfg.gexp" "$T/cfg.derr" || [ "$grc" -ne "$drc" ]; then
 		bad "config $label: driver ($drc) $(cat "$T/cfg.derr") / git ($grc) $(cat "$T/cfg.gexp")"
 	else
 		ok
@@ -727,6 +756,8 @@ if [ "$(grep -c ' fatal$' "$T/list")" -eq 2 ] && grep -qx 'nulInHeader fatal' "$
 else
 	bad "fatal IDs: $(grep fatal "$T/list" | tr '\n' ' ')"
 fi
+}
 
+sk_run_sections
 echo "fsck_object: $pass passed, $fail failed ($n object cases)"
 [ "$fail" -eq 0 ]

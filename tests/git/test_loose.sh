@@ -24,7 +24,12 @@
 # with the block offset, and the shattered PDF stored as a loose blob is NOT an attack in Git
 # (the 12-byte blob header moves the colliding blocks off their alignment): git fsck accepts it,
 # and so does the driver, with git's ID.
+#
+# Usage with --section=NAME first: that section alone (ctest runs each as a test of its own,
+# git_loose_NAME: tests/git/loose.cmake); without it, every section (a function section_NAME) in order.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_section_arg "$@" && shift
 
 DRV=${1:?usage: test_loose.sh LOOSE_DRIVER [PYTHON]}
 PY=${2:-python3}
@@ -38,6 +43,7 @@ export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT
 export LC_ALL=C
 unset GIT_DIR GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
 
+D=${SK_LOOSE_DATA:-$T/data}
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -47,7 +53,7 @@ bad() {
 }
 # same NAME EXPECTED-FILE ACTUAL-FILE
 same() {
-	if cmp -s "$2" "$3"; then ok; else
+	if same_file "$2" "$3"; then ok; else
 		bad "$1"
 		diff "$2" "$3" | head -20
 	fi
@@ -55,13 +61,16 @@ same() {
 
 # Byte surgery: zraw TEXT (python escapes, e.g. 'blob 3\0hi\n') -> zlib stream on stdout.
 zraw() { "$PY" -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.argv[1].encode("latin1").decode("unicode_escape").encode("latin1")))' "$1"; }
-flip() { "$PY" -c '
-import sys
-f, off = sys.argv[1], int(sys.argv[2])
-b = bytearray(open(f, "rb").read())
-b[off if off >= 0 else len(b) + off] ^= 1
-open(f, "wb").write(b)' "$1" "$2"; }
-trunc() { "$PY" -c 'import sys; f = sys.argv[1]; b = open(f, "rb").read(); open(f, "wb").write(b[:int(sys.argv[2])])' "$1" "$2"; }
+# flip FILE OFFSET: the lowest bit of the byte at OFFSET (from the end when negative) flipped.
+flip() {
+	local f=$1 off=$2 b
+	[ "$off" -lt 0 ] && off=$(($(stat -c %s "$f") + off))
+	b=$(od -An -tu1 -j "$off" -N1 "$f")
+	printf -v b '\\x%02x' $((b ^ 1))
+	printf "$b" | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+}
+# trunc FILE N: the first N bytes of FILE (N at most its size).
+trunc() { truncate -s "$2" "$1"; }
 opath() { echo "objects/${1:0:2}/${1:2}"; }
 fsize() { stat -c %s "$1"; }
 
@@ -74,6 +83,7 @@ newbare() {
 	cd "$T/r" || exit 1
 }
 
+LOOSE_PART=
 # loose_case NAME [-t N] [-- SED]: git fsck --full (with core.bigFileThreshold=N) in the current
 # repository (objects dir ./objects, or .git/objects when there is a .git) against the driver's
 # scan; then every object read alone (read, mem) gives the scan's lines. SED (optional) is
@@ -99,11 +109,13 @@ loose_case() {
 		return
 	fi
 	grep -E "$LOOSE_RE" "$T/g.err" >"$T/g.lines"
-	cp "$T/d.err" "$T/d.lines"
 	if [ -n "$sed_expr" ]; then
+		cp "$T/d.err" "$T/d.lines"
 		sed -i -E "$sed_expr" "$T/g.lines" "$T/d.lines"
+		same "$name: lines" "$T/g.lines" "$T/d.lines"
+	else
+		same "$name: lines" "$T/g.lines" "$T/d.err"
 	fi
-	same "$name: lines" "$T/g.lines" "$T/d.lines"
 	# verdicts: fatal = 128 both; else git's object bit against the driver's failure
 	local gv dv
 	if [ $grc = 128 ]; then gv=fatal; elif [ $((grc & 1)) = 1 ]; then gv=fail; else gv=ok; fi
@@ -111,15 +123,27 @@ loose_case() {
 	[ "$gv" = "$dv" ] && ok || bad "$name: git $gv (exit $grc), driver $dv (exit $drc)"
 	[ $grc -lt 128 ] || [ $grc = 128 ] || bad "$name: git died of a signal ($grc)"
 	[ $drc -lt 128 ] || [ $drc = 128 ] || bad "$name: driver died of a signal ($drc)"
-	# each object alone, from the file and from memory: the same lines as in the scan
-	local st hex path nl at=1
+	# each object alone, from the file and from memory: the same lines as in the scan (the scan's
+	# lines in an array when they hold no NUL byte: no process for each object but the driver's)
+	local st hex path nl at=1 rst text nlines plain='' k=0 part=${LOOSE_PART%/*} parts=${LOOSE_PART#*/}
+	local -a dl=()
+	text_of "$T/d.err" text && plain=1 && mapfile -t dl <"$T/d.err"
 	while read -r st hex path nl; do
-		if [ "$st" != report ]; then
-			sed -n "${at},$((at + nl - 1))p" "$T/d.err" >"$T/s.one"
-			[ "$nl" = 0 ] && : >"$T/s.one"
+		k=$((k + 1))
+		# LOOSE_PART=K/N: only the objects K, K + N, ... (the other sections read the others)
+		if [ "$st" != report ] && { [ -z "$LOOSE_PART" ] || [ $(((k - part) % parts)) = 0 ]; }; then
+			if [ "$nl" = 0 ]; then
+				: >"$T/s.one"
+			elif [ -n "$plain" ]; then
+				printf '%s\n' "${dl[@]:at-1:nl}" >"$T/s.one"
+			else
+				sed -n "${at},$((at + nl - 1))p" "$T/d.err" >"$T/s.one"
+			fi
 			"$DRV" read "${dargs[@]}" "$path" >"$T/r.out" 2>"$T/r.err"
 			same "$name: read $path" "$T/s.one" "$T/r.err"
-			[ "$(cut -d' ' -f1 "$T/r.out" | head -1)" = "$st" ] || bad "$name: read status of $path differs from scan ($st)"
+			rst=
+			IFS=' ' read -r rst _ <"$T/r.out"
+			[ "$rst" = "$st" ] || bad "$name: read status of $path differs from scan ($st)"
 			if [ -f "$path" ] && [ ! -L "$path" ]; then
 				"$DRV" mem "${dargs[@]}" "$path" "$path" >"$T/m.out" 2>"$T/m.err"
 				same "$name: mem $path" "$T/r.err" "$T/m.err"
@@ -128,12 +152,18 @@ loose_case() {
 		fi
 		at=$((at + nl))
 	done <"$T/d.out"
-	[ $((at - 1)) = "$(wc -l <"$T/d.err")" ] && ok || bad "$name: scan counted $((at - 1)) lines, printed $(wc -l <"$T/d.err")"
+	if [ -n "$plain" ]; then
+		nlines=${text//[^$'\n']/}
+		nlines=${#nlines}
+	else
+		nlines=$(wc -l <"$T/d.err")
+	fi
+	[ $((at - 1)) = "$nlines" ] && ok || bad "$name: scan counted $((at - 1)) lines, printed $nlines"
 }
 
 # must NAME PATTERN FILE: FILE has a line matching the ERE.
 must() {
-	if grep -Eq -- "$2" "$3"; then ok; else
+	if grep_q -Eq "$2" "$3"; then ok; else
 		bad "$1: no line matching '$2'"
 		sed 's/^/    /' "$3" | head -10
 	fi
@@ -142,9 +172,14 @@ must() {
 # ---------------------------------------------------------------------------------------------
 # A sound repository: every object read, content as git's, IDs batched = IDs alone
 # ---------------------------------------------------------------------------------------------
-rm -rf "$T/full"
-git init -q "$T/full"
-cd "$T/full" || exit 1
+# The sound repository is made once (the section setup: ctest's fixture git_loose, in
+# $SK_LOOSE_DATA, a directory of the build tree; else in the temporary directory), and only read:
+# the sections sound_K compare the whole scan each, and each reads a quarter of the objects alone.
+section_setup() { # fixture
+rm -rf "$D"
+mkdir -p "$D"
+git init -q "$D/full"
+cd "$D/full" || exit 1
 for i in $(seq 1 60); do
 	printf 'file %d\n' "$i" >"f$((i % 7)).txt"
 	seq 1 $((i * 37)) >"n$((i % 3)).txt"
@@ -154,12 +189,28 @@ for i in $(seq 1 60); do
 done
 git tag -a v1 -m 'a tag'
 head -c 300000 /dev/urandom >random.bin && git add random.bin && git commit -qm random
+: >"$D/done"
+}
+# sound_part K/N: the sound repository's scan against git's, its objects K, K + N, ... read alone.
+sound_part() {
+if [ ! -e "$D/done" ]; then
+	bad "no sound repository in $D: the section setup makes it"
+	return
+fi
+cd "$D/full" || exit 1
+LOOSE_PART=$1
 loose_case "sound repository"
+if [ "$1" != 1/4 ]; then
+	loose_case "sound repository, all blobs streamed" -t 0
+	LOOSE_PART=
+	return
+fi
 nobj=$(wc -l <"$T/d.out")
 [ "$nobj" = "$(git count-objects -v | sed -n 's/^count: //p')" ] && ok || bad "sound: $nobj objects, git counts $(git count-objects -v | sed -n 's/^count: //p')"
 [ -s "$T/d.err" ] && bad "sound: driver printed $(head -1 "$T/d.err")" || ok
 awk '$1 != "ok" || $4 != 0 { exit 1 }' "$T/d.out" && ok || bad "sound: an object is not ok"
 loose_case "sound repository, all blobs streamed" -t 0
+LOOSE_PART=
 # content of one object of each type and a streamed blob = git cat-file
 for obj in HEAD HEAD^{tree} v1 HEAD:random.bin HEAD:big.txt; do
 	id=$(git rev-parse "$obj")
@@ -180,10 +231,24 @@ same "list = scan" "$T/a" "$T/l.out"
 find .git/objects -type f -path '*/objects/??/*' | sed 's,.*/objects/\(..\)/,\1,' | sort >"$T/a"
 cut -d' ' -f1 "$T/l.out" | sort >"$T/b"
 same "list = find" "$T/a" "$T/b"
+}
+section_sound_1() {
+sound_part 1/4
+}
+section_sound_2() { # long
+sound_part 2/4
+}
+section_sound_3() { # long
+sound_part 3/4
+}
+section_sound_4() { # long
+sound_part 4/4
+}
 
 # ---------------------------------------------------------------------------------------------
 # t1450's corruptions, one per repository
 # ---------------------------------------------------------------------------------------------
+section_t1450() {
 newbare
 oid=$(git hash-object -w --stdin --literally </dev/null)
 chmod +w "$(opath "$oid")" && echo extra garbage >>"$(opath "$oid")"
@@ -251,7 +316,14 @@ same "zlib garbage: t1450's three lines" "$T/want" "$T/d.err"
 : >"$f"
 loose_case "empty file"
 must "empty file" "^error: object file ./$f is empty\$" "$T/d.err"
+}
 
+# hi_repo: a bare repository with one blob, $oid at the path $f
+hi_repo() {
+	newbare
+	oid=$(echo hi | git hash-object -w --stdin)
+	f=$(opath "$oid")
+}
 # headers and sizes, each written as a zlib stream to the blob's path
 hdr_case() {
 	local name=$1 text=$2
@@ -259,6 +331,8 @@ hdr_case() {
 	rm -f "$f" && zraw "$text" >"$f"
 	loose_case "$name" "$@"
 }
+section_headers() {
+hi_repo
 hdr_case "header: leading zero" 'blob 03\0hi\n'
 hdr_case "header: no space" 'blob\0hi\n'
 hdr_case "header: bad digit" 'blob 3x\0hi\n'
@@ -289,7 +363,10 @@ hdr_case "size: commit of 10^14 bytes" 'commit 100000000000000\0hi\n'
 hdr_case "size: a tree of 0 bytes" 'tree 0\0'
 hdr_case "good after all that" 'blob 3\0hi\n'
 [ ! -s "$T/d.err" ] && ok || bad "good: $(head -1 "$T/d.err")"
+}
 # zlib: adler32 damaged, dictionary flag, truncations of a stream with a stored block
+section_zlib() { # long
+hi_repo
 rm -f "$f" && zraw 'blob 3\0hi\n' >"$f" && flip "$f" -1
 loose_case "zlib: adler32 damaged"
 must "adler32" "incorrect data check" "$T/d.err"
@@ -322,8 +399,10 @@ for n in 2 11 40 3000 $(($(fsize "$T/stored") - 4)); do
 done
 cp "$T/stored" "$f" && flip "$f" 7
 loose_case "zlib: stored block length damaged"
+}
 
 # names in objects/xx, tmp files, an uppercase copy, a dangling symlink
+section_names() {
 newbare
 oid=$(echo hi | git hash-object -w --stdin)
 d=objects/${oid:0:2}
@@ -393,10 +472,12 @@ f=.git/$(opath "$(git rev-parse HEAD:a)")
 chmod +w "$f" && echo junk >>"$f"
 loose_case "non-bare repository"
 must "non-bare" "^error: [0-9a-f]{40}: object corrupt or missing: \.git/objects/" "$T/d.err"
+}
 
 # ---------------------------------------------------------------------------------------------
 # The attack corpus
 # ---------------------------------------------------------------------------------------------
+section_attack() {
 dc_case() {
 	local file=$TESTDATA/$1 want=$2
 	"$DRV" dc "$file" >"$T/dc.out"
@@ -419,6 +500,7 @@ done
 [ "$(git hash-object "$TESTDATA/shattered-1.pdf")" = ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0 ] && ok || bad "shattered blob ID"
 loose_case "attack files as loose blobs"
 loose_case "attack files as loose blobs, streamed" -t 0
+}
 
 # ---------------------------------------------------------------------------------------------
 # commit-graph, multi-pack-index, .rev
@@ -426,7 +508,21 @@ loose_case "attack files as loose blobs, streamed" -t 0
 CG_RE='^(error: (commit-graph |terminating chunk id|improper chunk offset|duplicate chunk ID|final chunk has)|warning: (invalid commit-graph chain|commit-graph has no base|commit-graph chain does not match|unable to find all commit-graph)|the commit-graph file has incorrect checksum)'
 MIDX_RE='^((error|fatal): (multi-pack-index |terminating chunk id|improper chunk offset|duplicate chunk ID|final chunk has|failed to read)|incorrect checksum$)'
 
-mkrepo() {
+# from_template NAME FUNCTION: a fresh $T/g as FUNCTION makes it, the shell in it. FUNCTION runs the
+# first time; then $T/g is a copy of what it made (the names and dates are fixed: git would make
+# the same files again).
+from_template() {
+	if [ -d "$T/template-$1" ]; then
+		rm -rf "$T/g"
+		cp -a "$T/template-$1" "$T/g"
+		cd "$T/g" || exit 1
+	else
+		"$2"
+		cp -a "$T/g" "$T/template-$1"
+	fi
+}
+mkrepo() { from_template repo mkrepo_git; }
+mkrepo_git() {
 	rm -rf "$T/g"
 	git init -q "$T/g"
 	cd "$T/g" || exit 1
@@ -435,6 +531,12 @@ mkrepo() {
 		git add "f$i"
 		git commit -qm "c$i"
 	done
+}
+# a commit-graph file
+mkcg() { from_template cg mkcg_git; }
+mkcg_git() {
+	mkrepo
+	git commit-graph write --reachable
 }
 # trailer_case NAME KIND(commit-graph|midx) BIT: git fsck's filtered lines = the driver's
 # --load lines (git fsck itself) + its verify lines (unless the load was fatal); exit bit BIT
@@ -457,13 +559,14 @@ trailer_case() {
 	[ "$gv" = "$dv" ] && ok || bad "$name: git $gv (exit $grc), driver $dv"
 }
 
+section_commit_graph() {
 CG=.git/objects/info/commit-graph
-mkrepo && git commit-graph write --reachable
+mkcg
 trailer_case "commit-graph: sound" commit-graph 16
 [ "$(cat "$T/d.out")" = ok ] && ok || bad "commit-graph sound: $(cat "$T/d.out")"
 size=$(fsize $CG)
 for off in 0 1 4 5 6 7 8 11 20 30 56 100 1100 $((size - 30)) -21 -1; do
-	mkrepo && git commit-graph write --reachable && chmod +w $CG && flip $CG $off
+	mkcg && chmod +w $CG && flip $CG $off
 	trailer_case "commit-graph: byte $off flipped" commit-graph 16
 	"$DRV" trailer $CG >"$T/f.out" 2>"$T/f.lines"
 	same "commit-graph: byte $off flipped: trailer FILE = objects dir" "$T/d.verify" "$T/f.lines"
@@ -472,19 +575,22 @@ for off in 0 1 4 5 6 7 8 11 20 30 56 100 1100 $((size - 30)) -21 -1; do
 	same "commit-graph: byte $off flipped: --mem status" "$T/f.out" "$T/m.out"
 done
 for n in 0 10 100 1099 1100 1200 $((size - 20)) $((size - 1)); do
-	mkrepo && git commit-graph write --reachable && chmod +w $CG && trunc $CG $n
+	mkcg && chmod +w $CG && trunc $CG $n
 	trailer_case "commit-graph: truncated to $n bytes" commit-graph 16
 	"$DRV" trailer $CG >"$T/f.out" 2>"$T/f.lines"
 	"$DRV" trailer --mem $CG >"$T/m.out" 2>"$T/m.lines"
 	same "commit-graph: truncated to $n bytes: --mem" "$T/f.lines" "$T/m.lines"
 	same "commit-graph: truncated to $n bytes: --mem status" "$T/f.out" "$T/m.out"
 done
-mkchain() {
+}
+section_chain() {
+C=.git/objects/info/commit-graphs
+mkchain() { from_template chain mkchain_git; }
+mkchain_git() {
 	mkrepo
 	git commit-graph write --reachable --split=no-merge
 	echo 6 >f6 && git add f6 && git commit -qm c6
 	git commit-graph write --reachable --split=no-merge
-	C=.git/objects/info/commit-graphs
 	[ "$(wc -l <$C/commit-graph-chain)" = 2 ] || bad "chain has not two layers"
 }
 mkchain
@@ -505,7 +611,9 @@ mkchain && chmod +w $C/commit-graph-chain && sed -i '2s/^./Z/' $C/commit-graph-c
 trailer_case "commit-graph chain: a line not a hash" commit-graph 16
 mkchain && chmod +w $C/commit-graph-chain && sed -i '1s/^\(.\)\(.\)/\2\1/' $C/commit-graph-chain
 trailer_case "commit-graph chain: first line names no file" commit-graph 16
+}
 
+section_midx() {
 M=.git/objects/pack/multi-pack-index
 # midx_mem NAME: the in-memory check = the file check, in both modes
 midx_mem() {
@@ -517,7 +625,8 @@ midx_mem() {
 		same "$1: --mem $m status" "$T/f.out" "$T/m.out"
 	done
 }
-mkmidx() {
+mkmidx() { from_template midx mkmidx_git; }
+mkmidx_git() {
 	mkrepo
 	git repack -q -d
 	echo x >g && git add g && git commit -qm g
@@ -537,13 +646,18 @@ for n in 0 10 31 32 50 100 $((size - 1)); do
 	trailer_case "multi-pack-index: truncated to $n bytes" midx 32
 	midx_mem "multi-pack-index: truncated to $n bytes"
 done
+}
 
 # .rev: git 2.39.5 fsck ignores them; git's loader words the header errors as the driver does
+section_rev() {
 mkrev() {
-	mkrepo
-	git -c pack.writeReverseIndex=true repack -q -ad
+	from_template rev mkrev_git
 	R=$(ls .git/objects/pack/*.rev)
 	P=${R%.rev}.pack
+}
+mkrev_git() {
+	mkrepo
+	git -c pack.writeReverseIndex=true repack -q -ad
 }
 rev_case() {
 	local name=$1 want=$2
@@ -582,6 +696,8 @@ mkrev && chmod +w "$R" && trunc "$R" 5
 rev_case ".rev: truncated to 5 bytes" "error: reverse-index file $R is too small\nerror: unable to load rev-index for pack '$P'\n"
 mkrev && chmod +w "$R" && trunc "$R" $(($(fsize "$R") - 1))
 rev_case ".rev: one byte short" "error: reverse-index file $R is corrupt\nerror: unable to load rev-index for pack '$P'\n" sized
+}
 
+sk_run_sections
 echo "test_loose: $pass passed, $fail failed"
 [ $fail = 0 ]

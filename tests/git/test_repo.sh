@@ -8,7 +8,12 @@
 # check-ref-format, and the stderr of `git fsck` on repositories whose refs, reflogs and index are
 # broken in the ways fsck reports (the driver's fsck-roots prints those messages from this module's
 # reports and callbacks). Every check compares real values; nothing is skipped.
+#
+# Usage with --section=NAME first: that section alone (ctest runs each as a test of its own,
+# git_repo_NAME: tests/git/repo.cmake); without it, every section (a function section_NAME) in order.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_section_arg "$@" && shift
 D=$(realpath "$1")
 PY=${2:-python3}
 T=$(mktemp -d /tmp/sha1kit-repo.XXXXXX)
@@ -47,27 +52,39 @@ same() {
 field() { printf '%s\n' "$1" | sed -n "s/^$2 //p"; }
 
 # ---- repositories ---------------------------------------------------------------------------
+# need_r1: the repository $R, made by the first section that needs it.
 R=$T/r1
-git init -q "$R"
-(
-	cd "$R"
-	mkdir -p a/b dir
-	echo one > a/b/file
-	echo two > top
-	echo three > dir/x
-	git add . && git commit -qm one
-	echo four >> top && git commit -qam two
-	git tag light
-	git tag -a -m annotated v1
-	git branch side
-	git branch a-b
-	git branch a/b
-	git branch a.b
-	git branch "$(printf 'caf\303\251')"
-	git notes add -m note HEAD
-	git update-ref refs/remotes/origin/main HEAD~1
-	git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main
-)
+Z=0000000000000000000000000000000000000000
+need_r1() {
+	[ -d "$R" ] && return
+	git init -q "$R"
+	(
+		cd "$R"
+		mkdir -p a/b dir
+		echo one > a/b/file
+		echo two > top
+		echo three > dir/x
+		git add . && git commit -qm one
+		echo four >> top && git commit -qam two
+		git tag light
+		git tag -a -m annotated v1
+		git branch side
+		git branch a-b
+		git branch a/b
+		git branch a.b
+		git branch "$(printf 'caf\303\251')"
+		git notes add -m note HEAD
+		git update-ref refs/remotes/origin/main HEAD~1
+		git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/main
+	)
+}
+# need_wt: $R with the linked worktree $T/wt (made in the discovery section, or here)
+need_wt() {
+	need_r1
+	[ -d "$T/wt" ] && return
+	git -C "$R" worktree add -q "$T/wt" -b wtbranch
+	mkdir -p "$T/wt/sub"
+}
 
 # ---- discovery -------------------------------------------------------------------------------
 # check_discover NAME [--git-dir D]: the driver against git rev-parse in the current directory.
@@ -110,6 +127,8 @@ check_fatal() {
 	same "$name" "$want" "$got"
 }
 
+section_discovery() {
+need_r1
 (cd "$R" && check_discover "top of work tree")
 (cd "$R/a/b" && check_discover "subdirectory")
 (cd "$R/.git" && check_discover "inside .git")
@@ -126,8 +145,7 @@ git clone -q --bare "$R" "$T/b.git"
 (cd "$T" && GIT_DIR=b.git check_discover "bare, GIT_DIR relative")
 (cd "$T" && check_discover "bare, --git-dir" --git-dir "$T/b.git")
 
-git -C "$R" worktree add -q "$T/wt" -b wtbranch
-mkdir -p "$T/wt/sub"
+need_wt
 (cd "$T/wt" && check_discover "linked worktree")
 (cd "$T/wt/sub" && check_discover "linked worktree, subdirectory")
 (cd "$T" && GIT_DIR=$R/.git/worktrees/wt check_discover "linked worktree, GIT_DIR")
@@ -214,8 +232,11 @@ mkdir -p "$T/alt/sub"
 for i in 1 2 3 4 5 6 7 8; do git init -q --bare "$T/chain$i.git"; done
 for i in 1 2 3 4 5 6 7; do echo "$T/chain$((i + 1)).git/objects" > "$T/chain$i.git/objects/info/alternates"; done
 (cd "$T/chain1.git" && check_alternates "nested alternates")
+}
 
 # ---- refs ------------------------------------------------------------------------------------
+section_refs_reflogs() {
+need_wt
 check_refs() {
 	local name=$1
 	same "$name: refs" "$(git for-each-ref --format='%(objectname) %(refname)')" "$("$D" refs 2>&1)"
@@ -314,7 +335,6 @@ same "reflog names from the linked worktree" "$({
 	shared_logs
 } | sort)" "$(cd "$T/wt" && "$D" reflogs | cut -d' ' -f1 | sort)"
 # lines git skips
-Z=0000000000000000000000000000000000000000
 H1=$(git -C "$R" rev-parse HEAD)
 {
 	echo "$Z $H1 A U Thor <a@b> 1700000000 +0100	good one"
@@ -333,8 +353,11 @@ same "crafted reflog" "$Z $H1 1700000000 +0100	good one
 $Z $H1 1700000001 -0230	
 $Z $H1 1700000002 +0000	 no tab
 $Z $H1 1700000003 +0000	last" "$("$D" reflog "$T/crafted.log")"
+}
 
 # ---- index -----------------------------------------------------------------------------------
+section_index_config_refnames() {
+need_r1
 lsfiles() { git ls-files -s -z | tr '\0' '\n'; }
 git init -q "$T/ix"
 (
@@ -519,6 +542,7 @@ refs/heads/-x
 refs/heads/x.lock.lock
 EOF
 same "check-ref-format disagreements" "0" "$nbad"
+}
 
 # ---- git fsck's messages about refs, HEADs, reflogs and the index ------------------------------
 # fsck_check NAME DIR: stderr of `git fsck` against the driver's fsck-roots (all objects are sound).
@@ -531,16 +555,23 @@ fsck_check() {
 	[ -n "${VERBOSE:-}" ] && printf '== %s\n%s\n' "$name" "$want" >&2
 	return 0
 }
+# need_base: the base repository $T/base (with the linked worktree $T/basewt), $HC its HEAD and
+# $TREE HEAD's tree; made by the first section that needs it.
+need_base() {
+	[ -d "$T/base" ] && return
+	git init -q "$T/base"
+	(
+		cd "$T/base"
+		echo a > f && git add f && git commit -qm one
+		echo b > f && git commit -qam two
+		git tag -a -m t v1
+		git branch b2
+		git worktree add -q "$T/basewt" -b wtb
+	)
+	HC=$(git -C "$T/base" rev-parse HEAD)
+	TREE=$(git -C "$T/base" rev-parse HEAD^{tree})
+}
 # scenario NAME: a fresh copy of the base repository in $S
-git init -q "$T/base"
-(
-	cd "$T/base"
-	echo a > f && git add f && git commit -qm one
-	echo b > f && git commit -qam two
-	git tag -a -m t v1
-	git branch b2
-	git worktree add -q "$T/basewt" -b wtb
-)
 scenario() {
 	S=$T/s
 	rm -rf "$S" "$T/swt"
@@ -549,8 +580,8 @@ scenario() {
 	echo "gitdir: $S/.git/worktrees/basewt" > "$T/swt/.git"
 	echo "$T/swt/.git" > "$S/.git/worktrees/basewt/gitdir"
 }
-HC=$(git -C "$T/base" rev-parse HEAD)
-TREE=$(git -C "$T/base" rev-parse HEAD^{tree})
+section_fsck_refs() {
+need_base
 scenario
 fsck_check "clean" "$S"
 fsck_check "clean, from the linked worktree" "$T/swt"
@@ -630,7 +661,10 @@ mkdir -p "$S/.git/refs/heads"
 rm -f "$S/.git/packed-refs"
 printf 'ref: refs/heads/none\n' > "$S/.git/worktrees/basewt/HEAD"
 fsck_check "no default references" "$S"
+}
 # the index: cache tree with a missing tree, resolve-undo with missing blobs, corruption
+section_fsck_index() {
+need_base
 scenario
 (
 	cd "$S"
@@ -719,7 +753,9 @@ scenario
 git -C "$S" update-index --index-version 4
 echo y > "$S/longer-name" && git -C "$S" add longer-name
 fsck_check "index v4" "$S"
+}
 
+sk_run_sections
 pass=$(grep -c '^pass$' "$RESULTS")
 fail=$(grep -c '^fail$' "$RESULTS")
 echo "test_repo: $pass checks passed, $fail failed"

@@ -26,7 +26,15 @@
 # SK_WINDOWS=1 (the Wine build, tests/win/tests.cmake): FIFOs, symbolic links and /proc files are
 # not tried as packs or idx files (Windows has none; under Wine they would be the Linux host's), and
 # that is said on the output.
+#
+# Usage with --section=NAME first: that section alone (ctest runs each as a test of its own,
+# cli_pack_NAME: tests/pack/tests.cmake); without it, every section (a function section_NAME) in
+# order. The section setup makes the repositories and packs the others read (only read) in
+# $SK_PACK_DATA (ctest: a directory of the build tree, the fixture cli_pack_setup), or in the
+# temporary directory without it.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_section_arg "$@" && shift
 
 SK=${1:?usage: test_pack.sh SHA1KIT [PYTHON]}
 PY=${2:-python3}
@@ -39,6 +47,31 @@ trap 'rm -rf "$T"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 HOME=$T GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 
+D=${SK_PACK_DATA:-$T/data}
+P=$D/packs
+O=$T/out
+# need_data: the packs of the section setup are there
+need_data() {
+	[ -e "$D/done" ] && return
+	echo "FAIL: no packs in $D: the section setup makes them"
+	exit 1
+}
+# need_git_outputs: for each pack git indexes, git's idx and checksum line ($O/NAME.git.idx, .out)
+# and the pack and idx as verify-pack reads them with git's -v output ($O/vp-NAME.*), as the
+# section valid makes them (the sections masks and misc compare with them)
+need_git_outputs() {
+	local pack name
+	mkdir -p "$O"
+	for pack in "$P"/*.pack; do
+		name=$(basename "$pack" .pack)
+		[ -e "$O/$name.git.idx" ] && continue
+		git index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err" || continue
+		cp "$pack" "$O/vp-$name.pack"
+		cp "$O/$name.git.idx" "$O/vp-$name.idx"
+		(cd "$O" && git verify-pack -v "vp-$name.pack" >"vp-$name.git.v" 2>/dev/null)
+	done
+}
+
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -50,7 +83,10 @@ bad() {
 # ---------------------------------------------------------------------------------------------
 # Repositories and packs
 # ---------------------------------------------------------------------------------------------
-R=$T/repo
+section_setup() { # fixture
+rm -rf "$D"
+mkdir -p "$D"
+R=$D/repo
 git init -q "$R"
 (
 	cd "$R" || exit 1
@@ -75,7 +111,6 @@ git init -q "$R"
 	exit 1
 }
 
-P=$T/packs
 mkdir -p "$P"
 cp "$R"/.git/objects/pack/pack-*.pack "$P/ofs.pack"
 cp "$R"/.git/objects/pack/pack-*.idx "$P/ofs.idx"
@@ -92,18 +127,21 @@ fixed=$(cd "$R" && git index-pack --fix-thin --stdin <"$P/thin.pack" | sed 's/^p
 cp "$R/.git/objects/pack/pack-$fixed.pack" "$P/fixthin.pack"
 cp "$R/.git/objects/pack/pack-$fixed.idx" "$P/fixthin.idx"
 
-"$PY" "$HERE/mkpacks.py" "$P/small.pack" "$T/made" || {
+"$PY" "$HERE/mkpacks.py" "$P/small.pack" "$D/made" || {
 	echo "FAIL: mkpacks.py"
 	exit 1
 }
-for f in "$T"/made/good-*.pack; do
+for f in "$D"/made/good-*.pack; do
 	cp "$f" "$P/"
 done
+: >"$D/done"
+}
 
 # ---------------------------------------------------------------------------------------------
 # Valid packs: idx byte for byte, verify-pack output
 # ---------------------------------------------------------------------------------------------
-O=$T/out
+section_valid() {
+need_data
 mkdir -p "$O"
 for pack in "$P"/*.pack; do
 	name=$(basename "$pack" .pack)
@@ -179,8 +217,12 @@ def kinds(path):
 ref, ofs, fix = (kinds(p) for p in sys.argv[1:4])
 sys.exit(0 if 7 in ref and 6 not in ref and 6 in ofs and 7 in fix else 1)
 EOF
+}
 
 # Every kernel: the valid packs again under each SHA1KIT_CPU mask.
+section_masks() { # long
+need_data
+need_git_outputs
 declare -A vp_rc
 for pack in "$P"/*.pack; do
 	name=$(basename "$pack" .pack)
@@ -222,8 +264,12 @@ mapfile -t l <"$O/bogus.err"
 [ $rc = 1 ] && [ "${#l[@]}" = 1 ] && [[ ${l[0]} == "sha1kit: SHA1KIT_CPU: unknown feature 'bogus'"* ]] &&
 	[ ! -e "$O/bogus.idx" ] && [ ! -s "$O/bogus.out" ] && ok ||
 	bad "SHA1KIT_CPU=-bogus index-pack: exit $rc (want 1), stderr: ${l[*]}"
+}
 
 # Thin pack: its bases are outside the pack.
+section_misc() {
+need_data
+need_git_outputs
 "$SK" index-pack -o "$O/thin.idx" "$P/thin.pack" >/dev/null 2>"$O/thin.err"
 rc=$?
 [ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "not in the pack" "$O/thin.err" && [ ! -e "$O/thin.idx" ] && ok ||
@@ -261,18 +307,21 @@ cp "$P/ofs.pack" "$O/noext"
 
 # --strict
 for s in strict-tree strict-dup; do
-	msg=$(grep "^$s	" "$T/made/expect.txt" | cut -f2)
-	"$SK" index-pack -o "$O/$s.idx" "$T/made/$s.pack" >/dev/null 2>&1 && ok || bad "$s: rejected without --strict"
-	"$SK" index-pack --strict -o "$O/$s.strict.idx" "$T/made/$s.pack" >/dev/null 2>"$O/$s.err"
+	msg=$(grep "^$s	" "$D/made/expect.txt" | cut -f2)
+	"$SK" index-pack -o "$O/$s.idx" "$D/made/$s.pack" >/dev/null 2>&1 && ok || bad "$s: rejected without --strict"
+	"$SK" index-pack --strict -o "$O/$s.strict.idx" "$D/made/$s.pack" >/dev/null 2>"$O/$s.err"
 	rc=$?
 	[ "$rc" = 1 ] && grep -q "$msg" "$O/$s.err" && [ ! -e "$O/$s.strict.idx" ] && ok ||
 		bad "$s: --strict gave $rc: $(cat "$O/$s.err")"
 done
 "$SK" index-pack --strict -o "$O/strict-ofs.idx" "$P/ofs.pack" >/dev/null 2>&1 && ok || bad "--strict rejects a valid pack"
+}
 
 # ---------------------------------------------------------------------------------------------
 # Output and input files that must be refused (all in a temporary directory: never /dev nodes)
 # ---------------------------------------------------------------------------------------------
+section_safety() {
+need_data
 S=$T/safety
 mkdir -p "$S"
 # A fresh copy of the pack before each case, so that a failed case does not hide the next ones.
@@ -412,10 +461,16 @@ for cmd in index-pack verify-pack; do
 		[ ! -s "$S/err" ] && ok || bad "$cmd --version: $(cat "$S/err")"
 	"$SK" $cmd --help | grep -q -- '--version' && ok || bad "$cmd --help does not list --version"
 done
+}
 
 # ---------------------------------------------------------------------------------------------
 # Broken packs
 # ---------------------------------------------------------------------------------------------
+# broken PART/PARTS: the packs of mkpacks.py that are broken, every PARTS-th from the PART-th
+# (1-based), in the sections broken_1 ... (ctest runs them side by side).
+broken() {
+local part=${1%/*} parts=${1#*/} k=0
+need_data
 B=$T/broken
 mkdir -p "$B"
 shopt -s nullglob
@@ -430,14 +485,16 @@ leftovers() {
 declare -A expect
 while IFS=$'\t' read -r k v; do
 	[ -n "$k" ] && expect[$k]=$v
-done <"$T/made/expect.txt"
+done <"$D/made/expect.txt"
 nbad=0
-for pack in "$T"/made/bad-*.pack; do
+for pack in "$D"/made/bad-*.pack; do
+	k=$((k + 1))
+	[ $(((k - part) % parts)) = 0 ] || continue
 	name=${pack##*/}
 	name=${name%.pack}
 	nbad=$((nbad + 1))
 	# By its relative name, which the message must give.
-	(cd "$T/made" && exec "$SK" index-pack -o "$B/out.idx" "$name.pack" >/dev/null 2>"$B/err")
+	(cd "$D/made" && exec "$SK" index-pack -o "$B/out.idx" "$name.pack" >/dev/null 2>"$B/err")
 	rc=$?
 	mapfile -t errl <"$B/err"
 	left=$(leftovers)
@@ -458,7 +515,9 @@ done
 # Byte flips with a valid trailer: no crash; agreement with git when both accept.
 nfix=0
 nacc=0
-for pack in "$T"/made/fix-*.pack; do
+for pack in "$D"/made/fix-*.pack; do
+	k=$((k + 1))
+	[ $(((k - part) % parts)) = 0 ] || continue
 	name=${pack##*/}
 	nfix=$((nfix + 1))
 	"$SK" index-pack --threads=2 -o "$B/out.idx" "$pack" >/dev/null 2>"$B/err"
@@ -477,7 +536,17 @@ for pack in "$T"/made/fix-*.pack; do
 	fi
 	rm -f "$B"/out.idx* "$B/git.idx"
 done
-echo "broken packs: $nbad rejected as required; $nfix flipped packs with a valid trailer ($nacc of them still valid)"
+echo "broken packs (part $1): $nbad rejected as required; $nfix flipped packs with a valid trailer ($nacc of them still valid)"
+}
+section_broken_1() {
+broken 1/3
+}
+section_broken_2() { # long
+broken 2/3
+}
+section_broken_3() { # long
+broken 3/3
+}
 
 # ---------------------------------------------------------------------------------------------
 # A file truncated by another process while it is read (git: "fatal: early EOF"). Reading a page of
@@ -489,6 +558,7 @@ echo "broken packs: $nbad rejected as required; $nfix flipped packs with a valid
 # "sha1kit: CMD: NAME: the file shrank while it was read", exit 1, and no idx or temporary file;
 # the failure must come at least once per case within the tries.
 # ---------------------------------------------------------------------------------------------
+section_shrink() {
 Z=$T/shrink
 mkdir -p "$Z/repo"
 (
@@ -574,6 +644,8 @@ shrink_case index2 p2.pack index-pack --threads=2 -o p2.idx p2.pack
 shrink_case verifypack p2.pack verify-pack p2.pack
 shrink_case verify-idx p2.idx index-pack --verify p2.pack
 shrink_case verifypack-idx p2.idx verify-pack p2.idx
+}
 
+sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

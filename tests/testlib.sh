@@ -1,0 +1,127 @@
+# shellcheck shell=bash
+# tests/testlib.sh - sourced by the long test scripts (tests/git/test_fsck.sh, test_loose.sh, ...).
+#
+# Sections: such a script is a list of sections, each a function named section_NAME, defined in the order they
+# run. The script takes --section=NAME as its first argument to run only that one (ctest: one test
+# per section, tests/sections.cmake), or runs every section in order without it (by hand: bash
+# tests/git/test_fsck.sh PATH/TO/sha1kit testdata).
+#
+# The line defining a section may end with a comment of tags for tests/sections.cmake:
+#   section_flips() { # long nosan
+#   long     label "long" (left out by `make quick`): the section takes more than a few seconds
+#   nosan    not registered in sanitizer builds (it checks nothing the sanitizers would add to)
+#   nowine   not registered in the Windows build (the script leaves it out under SK_WINDOWS=1 anyway)
+#
+# The bodies of the section functions are not indented (the history of each case stays readable
+# with git blame and diff). Usage in a script:
+#   sk_section_arg "$@" && shift     # before the script reads its own arguments
+#   ...the helpers and the section functions...
+#   sk_run_sections                  # at the end; then the script prints its totals
+SK_SECTION=
+# sk_section_arg ARG...: true (and SK_SECTION set) when the first argument is --section=NAME.
+sk_section_arg() {
+	case ${1:-} in
+	--section=*)
+		SK_SECTION=${1#--section=}
+		return 0
+		;;
+	esac
+	return 1
+}
+
+# sk_sections: the section names of the running script, in the order of their definitions.
+sk_sections() {
+	sed -n 's/^section_\([a-z0-9_]*\)() {.*/\1/p' "${BASH_SOURCE[-1]}"
+}
+
+# sk_run_sections: SK_SECTION alone, or every section; each one's time on the output.
+sk_run_sections() {
+	local s t0 found=
+	for s in $(sk_sections); do
+		[ -z "$SK_SECTION" ] || [ "$SK_SECTION" = "$s" ] || continue
+		found=1
+		t0=$SECONDS
+		"section_$s"
+		echo "section $s: $((SECONDS - t0)) s"
+	done
+	if [ -z "$found" ]; then
+		echo "FAIL: no section '$SK_SECTION' in ${BASH_SOURCE[-1]} (sections: $(sk_sections | tr '\n' ' '))"
+		exit 1
+	fi
+}
+
+# Comparisons in bash alone: a process start costs more than the comparison (milliseconds each on a
+# loaded machine, more under the sanitizers), and the scripts compare thousands of outputs.
+
+# same_file A B: true when the files hold the same bytes (cmp -s, without a process unless a file
+# holds a NUL byte).
+same_file() {
+	local a='' b='' ra rb
+	[ -f "$1" ] && [ -f "$2" ] || return 1
+	IFS= read -r -d '' a <"$1"
+	ra=$?
+	IFS= read -r -d '' b <"$2"
+	rb=$?
+	if [ $ra = 0 ] || [ $rb = 0 ]; then # stopped at a NUL byte
+		cmp -s "$1" "$2"
+	else
+		[ "$a" = "$b" ]
+	fi
+}
+
+# same_lines A B: true when the files hold the same lines, in any order and as often each
+# (cmp -s <(sort A) <(sort B), without a process).
+same_lines() {
+	local -A n=()
+	local l k
+	[ -f "$1" ] && [ -f "$2" ] || return 1
+	while IFS= read -r l || [ -n "$l" ]; do
+		n["x$l"]=$((${n["x$l"]:-0} + 1))
+	done <"$1"
+	while IFS= read -r l || [ -n "$l" ]; do
+		n["x$l"]=$((${n["x$l"]:-0} - 1))
+	done <"$2"
+	for k in "${!n[@]}"; do
+		[ "${n[$k]}" = 0 ] || return 1
+	done
+}
+
+# text_of FILE VAR: true, and FILE's bytes in VAR, when FILE exists and holds no NUL byte (bash
+# keeps no NUL in a variable); false otherwise, and the caller runs the tool it stands in for.
+text_of() {
+	local -n _text_of=$2
+	_text_of=
+	[ -f "$1" ] || return 1
+	! IFS= read -r -d '' _text_of <"$1"
+}
+
+# grep_q FLAGS PATTERN FILE: `grep FLAGS PATTERN FILE`, for FLAGS -Eq, -aEq, -qF or -aqF (a line
+# matches the extended regular expression, or contains the string), in bash when it can.
+grep_q() {
+	local flags=$1 pat=$2 f=$3 text line
+	if ! text_of "$f" text; then
+		grep "$flags" -- "$pat" "$f"
+		return
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $flags in
+		*E*) [[ $line =~ $pat ]] && return 0 ;;
+		*) [[ $line == *"$pat"* ]] && return 0 ;;
+		esac
+	done <"$f"
+	return 1
+}
+
+# grep_v_prefix FLAGS PREFIX IN OUT: `grep FLAGS -v '^PREFIX' IN >OUT` (FLAGS - or -a; PREFIX has no
+# special character), in bash when it can.
+grep_v_prefix() {
+	# shellcheck disable=SC2034 # text: only whether the file is text
+	local flags=$1 prefix=$2 in=$3 out=$4 text line
+	if ! text_of "$in" text; then
+		if [ "$flags" = - ]; then grep -v "^$prefix" "$in" >"$out"; else grep "$flags" -v "^$prefix" "$in" >"$out"; fi
+		return
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ $line == "$prefix"* ]] || printf '%s\n' "$line"
+	done <"$in" >"$out"
+}
