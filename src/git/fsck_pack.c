@@ -558,8 +558,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
 		char *line = git_open_line(go, idx_path, ga, gb);
 		remember_unusable(f, line, NULL, 0);
-		if (line == NULL) {
-			goto out; /* out of memory (remember_unusable) */
+		if (line == NULL || skg_fsck_stopped(f)) {
+			goto out; /* out of memory: remember_unusable freed it */
 		}
 		skg_fsck_err_line(f, NULL, "%s", line);
 		skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
@@ -586,8 +586,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 			goto out;
 		}
 		remember_unusable(f, line, copy, (size_t)idx.len);
-		if (line == NULL) {
-			goto out; /* out of memory (remember_unusable) */
+		if (line == NULL || skg_fsck_stopped(f)) {
+			goto out; /* out of memory: remember_unusable freed it */
 		}
 		skg_fsck_err_line(f, NULL, "%s", line);
 		skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed", pack_path);
