@@ -319,6 +319,10 @@ int sk_cmd_fsck(int argc, char **argv)
 	struct skg_check_result res;
 	struct skg_error err;
 	if (skg_check_repo(git_dir, &o, &sink, &res, &err) == 0) {
+		/* git fsck's start_command flushed standard output before it ran `git commit-graph
+		 * verify` (its last lines are on standard error): a failure there shows at the end as
+		 * git's "unknown write failure" */
+		(void)fflush(stdout);
 		return git_finish(res.exit_status);
 	}
 	switch (err.code) {
