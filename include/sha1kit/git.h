@@ -180,11 +180,14 @@ enum skg_report_id {
 /*
  * Progress of a long run: fn(ctx, title, done, total) now and then from one thread at a time
  * (title is git's, e.g. "Checking objects", "Indexing objects"; total 0 when unknown), and once
- * with done == total at the end of each phase.
+ * with done == total at the end of each phase. stop (optional, may be NULL): when set, the end of
+ * each phase goes to it instead, with the count git's ", done." line shows (which a phase that
+ * skipped objects leaves below total, as git's meter does).
  */
 struct skg_progress {
 	void (*fn)(void *ctx, const char *title, uint64_t done, uint64_t total);
 	void *ctx;
+	void (*stop)(void *ctx, const char *title, uint64_t done, uint64_t total);
 };
 
 /* ---- Repositories -------------------------------------------------------------------------- */

@@ -16,7 +16,17 @@ if(TARGET sha1kit)
   set(_sk_env "")
   if(WIN32)
     set(_sk_env "SK_WINDOWS=1")
+  elseif(NOT CMAKE_C_FLAGS MATCHES "sanitize")
+    # a failure of the machine (memory, threads) under `ulimit -v`: git's one line, exit 128 (not
+    # in the sanitizer build: ASan reserves terabytes of address space and cannot start under it)
+    add_test(NAME cli_fsck_oom COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_fsck_oom.sh ${_sk_cli})
+    set_tests_properties(cli_fsck_oom PROPERTIES LABELS "git;cli" TIMEOUT 300)
   endif()
   sk_section_tests(cli_fsck ${CMAKE_CURRENT_LIST_DIR}/test_fsck.sh TIMEOUT 300 LABELS git cli
     ENVIRONMENT ${_sk_env} ARGS ${_sk_cli} ${SHA1KIT_TESTDATA})
 endif()
+# skg_check_repo (<sha1kit/git_fsck.h>): cmocka unit test on repositories git makes.
+add_executable(test_check ${CMAKE_CURRENT_LIST_DIR}/test_check.c)
+target_link_libraries(test_check PRIVATE sha1kit_git PkgConfig::CMOCKA)
+add_test(NAME test_check COMMAND test_check)
+set_tests_properties(test_check PROPERTIES LABELS git)

@@ -1,0 +1,318 @@
+/*
+ * fsck_check.c - one object of a repository check (fsck_run.h): git 2.39.5's fsck_obj
+ * (builtin/fsck.c) over an object that exists: the syntax checks of fsck.c (fsck_object.h), its
+ * links into the object graph (graph.h) as git's fsck_walk finds them (a commit's tree first, the
+ * parents grafts and shallow give it), the --root and --tags lines, and what git does where links
+ * disagree on the object's type (typeorder.h: the lookup of the object or of a link fails).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck_run.h"
+
+/* ---- one object: checks, links, graph ---------------------------------------------------------- */
+
+/* The links of one object, on the stack for small objects. */
+struct links {
+	struct skg_link *v;
+	size_t n, cap;
+	struct skg_link small[64];
+	bool failed;
+};
+
+static void links_add(struct links *l, const uint8_t *id, unsigned type)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap * 2;
+		struct skg_link *v =
+		    l->v == l->small ? malloc(cap * sizeof(*v)) : realloc(l->v, cap * sizeof(*v));
+		if (v == NULL) {
+			l->failed = true;
+			return;
+		}
+		if (l->v == l->small) {
+			memcpy(v, l->small, sizeof(l->small));
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	memcpy(l->v[l->n].id, id, SKG_RAWSZ);
+	l->v[l->n].type = (uint8_t)type;
+	l->n++;
+}
+
+static void tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                      const uint8_t id[SKG_RAWSZ])
+{
+	(void)name;
+	(void)name_len;
+	if (mode == 0160000) {
+		return; /* a gitlink: a commit of another repository */
+	}
+	links_add(ctx, id, mode == 040000 ? SKG_TREE : SKG_BLOB);
+}
+
+static void parent_link(void *ctx, const uint8_t id[SKG_RAWSZ])
+{
+	links_add(ctx, id, SKG_COMMIT);
+}
+
+/* ---- links of another type (typeorder.h) ------------------------------------------------------ */
+
+const struct skg_typeorder_fate *skg_fsck_type_fate(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	return f->types_resolved ? skg_typeorder_fate(f->types, id) : NULL;
+}
+
+/* The quiet pass: an object read at the place of sink s, with its links in git's lookup order. */
+static void collect_event(struct skg_fsck_dest *s, unsigned type, const uint8_t *id,
+                          const struct skg_link *links, size_t n, bool graft)
+{
+	struct skg_fsck_run *f = s->f;
+	struct skg_read_pos pos = {s->pack_seq, s->odb >= 0 ? (uint32_t)s->odb : 0,
+	                           s->pack_seq > 0 ? s->offset : (uint64_t)s->dir << 32 | s->nth};
+	if (skg_typeorder_event(f->types, &pos, id, type, links, n, graft) != 0) {
+		skg_fsck_nomem(f);
+	}
+}
+
+void skg_fsck_fate_lines(struct skg_fsck_run *f, struct skg_fsck_dest *s,
+                         const struct skg_typeorder_fate *fate)
+{
+	char lines[512];
+	skg_typeorder_fate_lines(fate, lines, sizeof(lines));
+	if (s != NULL) {
+		skg_fsck_err(s, "%s", lines);
+	} else {
+		skg_fsck_err_line(f, NULL, "%s", lines);
+	}
+}
+
+/* A tree's entries whose lookup fails (git's fsck_walk_tree, before the tree's checks): their
+ * lines; true when there are any. */
+static bool tree_fate_lines(struct skg_fsck_dest *s, const struct skg_link *links, size_t n)
+{
+	struct skg_fsck_run *f = s->f;
+	bool any = false;
+	for (size_t k = 0; k < n && f->types_resolved; k++) {
+		unsigned tau = skg_typeorder_type(f->types, links[k].id);
+		if (tau != 0 && tau != links[k].type) {
+			char h[SKG_HEXSZ + 1];
+			skg_to_hex(links[k].id, h);
+			skg_fsck_err(s, "error: object %s is a %s, not a %s", h, skg_fsck_tname(tau),
+			             skg_fsck_tname(links[k].type));
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* git's fsck_obj: its checks (unless --connectivity-only), its links into the graph, the --root
+ * and --tags lines. */
+void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t *id, const uint8_t *data,
+                           size_t len, const char *where)
+{
+	struct skg_fsck_run *f = s->f;
+	char h[SKG_HEXSZ + 1], msg[512];
+	bool walk_error = false;
+	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
+	l.v = l.small;
+	bool parsed = true, tree_checked = false;
+	int tree_result = 0;
+	struct skg_buf held = {0};
+	if (skg_fsck_stopped(f)) {
+		return; /* the check stops between objects */
+	}
+	skg_to_hex(id, h);
+	if (data == NULL && type != SKG_BLOB) {
+		data = (const uint8_t *)"";
+		len = 0;
+	}
+	/* links of another type: git's lookup of this object or of one of its links fails */
+	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
+	bool graft = false, tree_broken = false;
+	if (fate != NULL && fate->kind == SKG_TO_PARSE) {
+		skg_fsck_fate_lines(f, s, fate);
+		parsed = false;
+	} else if (type == SKG_COMMIT) {
+		uint8_t tree[SKG_RAWSZ];
+		enum skg_parse_result pr = skg_commit_links(data, len, tree, parent_link, &l);
+		if (pr != SKG_PARSE_OK) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, NULL) > 0) {
+				skg_fsck_err(s, "error: %s", msg);
+			}
+			parsed = false;
+		} else {
+			/* a grafted or shallow commit: the parents git gives it instead (commit.c) */
+			const struct skg_graft *gr = skg_graft_find(&f->grafts, id);
+			graft = gr != NULL;
+			if (gr != NULL) {
+				l.n = 0;
+				for (size_t k = 0; k < gr->nparents; k++) {
+					links_add(&l, gr->parents + k * SKG_RAWSZ, SKG_COMMIT);
+				}
+			}
+			/* the tree comes first in git's walk */
+			links_add(&l, tree, SKG_TREE);
+			if (l.n > 1) {
+				struct skg_link t = l.v[l.n - 1];
+				memmove(l.v + 1, l.v, (l.n - 1) * sizeof(*l.v));
+				l.v[0] = t;
+			}
+		}
+	} else if (type == SKG_TAG) {
+		struct skg_tag_links tl;
+		enum skg_parse_result pr = skg_tag_links(data, len, &tl);
+		if (pr != SKG_PARSE_OK) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, &tl) > 0) {
+				skg_fsck_err(s, "error: %s", msg);
+			}
+			parsed = false;
+		} else {
+			links_add(&l, tl.object, tl.type);
+		}
+	} else if (type == SKG_TREE) {
+		enum skg_tree_error te;
+		if (f->connectivity_only) {
+			te = skg_tree_links(data, len, tree_link, &l);
+		} else {
+			/*
+			 * Checks and links in one decode. git prints the walk's decode error (below)
+			 * before the findings: they wait in `held` until then (nearly always empty).
+			 */
+			struct skg_fsck_dest hs = {f, &held, s->odb, s->pack_seq, s->offset, 0, 0};
+			tree_result = skg_fsck_tree(id, data, len, &f->fopt, skg_fsck_on_finding, &hs,
+			                            tree_link, &l, &te);
+			tree_checked = true;
+		}
+		tree_broken = tree_fate_lines(s, l.v, l.n);
+		if (te != SKG_TREE_OK) {
+			struct skg_tree_iter it;
+			walk_error = true;
+			pthread_mutex_lock(&f->lock);
+			struct skg_fsck_bad_tree *v =
+			    realloc(f->bad_trees, (f->n_bad_trees + 1) * sizeof(*v));
+			if (v != NULL) {
+				f->bad_trees = v;
+				memcpy(v[f->n_bad_trees].id, id, SKG_RAWSZ);
+				v[f->n_bad_trees++].why = skg_tree_error_text(te);
+			}
+			pthread_mutex_unlock(&f->lock);
+			if (v == NULL) {
+				skg_fsck_nomem(f);
+			}
+			if (!f->connectivity_only) {
+				/* git's fsck_walk prints the decode error; it fails ("broken links") when
+				 * the tree does not even start */
+				skg_fsck_err(s, "error: %s", skg_tree_error_text(te));
+				if (skg_tree_iter_init(&it, data, len) != SKG_TREE_OK) {
+					tree_broken = true;
+				}
+			}
+		}
+		if (tree_broken) {
+			struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_TREE, id, SKG_CHECK_ERROR_OBJECT};
+			skg_fsck_errm(s, &meta, "error in tree %s: broken links", h);
+			skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
+		}
+	}
+	if (parsed && fate != NULL) {
+		skg_fsck_fate_lines(f, s,
+		                    fate); /* a commit or tag: its parse stops at a link of another type */
+		parsed = false;
+	}
+	if (parsed && f->collect) {
+		collect_event(s, type, id, l.v, l.n, graft);
+	}
+	if (!parsed) {
+		if (where != NULL) {
+			skg_fsck_err(s, "error: %s: object could not be parsed: %s", h, where);
+		} else {
+			skg_fsck_err(s, "error: %s: object corrupt or missing", h);
+		}
+		/* in a pack, git's verify_pack fails too: its callback returned an error */
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT | (s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : 0));
+		/* git's lookup made the commit or tag before its parse failed: it has one of that type */
+		if ((type == SKG_COMMIT || type == SKG_TAG) && (fate == NULL || fate->kind != SKG_TO_PARSE) &&
+		    skg_graph_note_type(f->graph, id, type) != 0) {
+			skg_fsck_nomem(f);
+		}
+		/* no object to git, but in a pack (has_object_pack) */
+		if (fate != NULL && s->pack_seq > 0 && skg_graph_add_unread(f->graph, id, false) != 0) {
+			skg_fsck_nomem(f);
+		}
+		goto out;
+	}
+	if (held.len > 0) {
+		skg_fsck_add(s, held.p, held.len);
+	}
+	if (!f->connectivity_only) {
+		/* an object in fsck.skipList is not reported and does not count (git's report()) */
+		int r = tree_checked ? tree_result
+		                     : skg_fsck_object(type, id, data, len, &f->fopt, skg_fsck_on_finding, s);
+		if (r != 0 && !skg_fsck_skipped(f, id)) {
+			/* git's fsck_loose counts a failed check as SKG_CHECK_ERROR_OBJECT; in a pack, the
+			 * check is verify_pack's callback, whose failure is SKG_CHECK_ERROR_PACK */
+			skg_fsck_add_errors(f,
+			                    s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : SKG_CHECK_ERROR_OBJECT);
+			goto graph;
+		}
+	}
+	/* git prints these in its object check, which --connectivity-only leaves out */
+	if (type == SKG_COMMIT && f->show_root && l.n == 1 && !f->connectivity_only) {
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_COMMIT, id, 0};
+		skg_fsck_outm(s, &meta, "root %s", h);
+	}
+	if (type == SKG_TAG && f->show_tags && !f->connectivity_only) {
+		struct skg_tag_links tl;
+		if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK) {
+			char th[SKG_HEXSZ + 1];
+			skg_to_hex(tl.object, th);
+			struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_TAG, id, 0};
+			skg_fsck_outm(s, &meta, "tagged %s %s (%.*s) in %s", skg_fsck_tname(tl.type), th,
+			              (int)tl.tag_len, tl.tag, h);
+		}
+	}
+graph:
+	/*
+	 * A loose tree's links are read again by the walk (reload_tree) instead of kept: loose trees
+	 * cost little to read again, and the links are most of the graph's memory (git keeps none).
+	 */
+	if (l.failed ||
+	    (type == SKG_TREE && s->odb >= 0
+	         ? skg_graph_add_reload(f->graph, id, type, l.v, l.n, walk_error, (uint16_t)s->odb)
+	         : skg_graph_add(f->graph, id, type, l.v, l.n, walk_error)) != 0) {
+		skg_fsck_nomem(f);
+	}
+out:
+	skg_buf_release(&held);
+	if (l.v != l.small) {
+		free(l.v);
+	}
+}
+
+bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
+                     size_t len)
+{
+	char msg[512];
+	enum skg_parse_result pr = SKG_PARSE_OK;
+	struct skg_tag_links tl;
+	if (type == SKG_COMMIT) {
+		uint8_t tree[SKG_RAWSZ];
+		struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
+		l.v = l.small;
+		pr = skg_commit_links(data != NULL ? data : (const uint8_t *)"", len, tree, parent_link, &l);
+		if (l.v != l.small) {
+			free(l.v);
+		}
+	} else if (type == SKG_TAG) {
+		pr = skg_tag_links(data != NULL ? data : (const uint8_t *)"", len, &tl);
+	}
+	if (pr == SKG_PARSE_OK) {
+		return true;
+	}
+	if (skg_parse_error_format(msg, sizeof(msg), pr, id, type == SKG_TAG ? &tl : NULL) > 0) {
+		skg_fsck_err_line(f, NULL, "error: %s", msg);
+	}
+	return false;
+}

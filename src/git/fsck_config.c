@@ -1,0 +1,121 @@
+/*
+ * fsck_config.c - the config of a repository check (fsck_run.h), as git 2.39.5's fsck reads it
+ * (builtin/fsck.c fsck_config, fsck.c fsck_set_msg_types, oidset_parse_file): fsck.<msg-id>
+ * severities, fsck.skipList files, advice.graftFileDeprecated. A value git dies on gives git's
+ * fatal line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck_run.h"
+
+static int cmp_id(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_RAWSZ);
+}
+
+/* fsck.skipList: one object ID a line; '#' comments and blank lines are skipped (git's
+ * oidset_parse_file). A line that is not an ID is fatal, as in git. */
+static int read_skiplist(struct skg_fsck_run *f, const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (skg_read_file(path, SIZE_MAX, &data, &len) != 0) {
+		if (errno == ENOMEM) {
+			skg_fsck_nomem(f);
+			return -1;
+		}
+		skg_fsck_err_line(f, NULL, "fatal: could not open object name list: %s", path);
+		return -1;
+	}
+	size_t cap = len / 41 + 1;
+	uint8_t *v = realloc(f->skip, (f->nskip + cap) * SKG_RAWSZ);
+	if (v == NULL) {
+		free(data);
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	f->skip = v;
+	for (size_t p = 0; p < len;) {
+		size_t e = p;
+		while (e < len && data[e] != '\n') {
+			e++;
+		}
+		size_t a = p, b = e;
+		const char *hash = memchr(data + p, '#', e - p);
+		if (hash != NULL) {
+			b = (size_t)(hash - data);
+		}
+		while (a < b && skg_isspace((unsigned char)data[a])) {
+			a++;
+		}
+		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
+			b--;
+		}
+		if (b > a) {
+			if (b - a != SKG_HEXSZ || !skg_from_hex(data + a, f->skip + f->nskip * SKG_RAWSZ)) {
+				skg_fsck_err_line(f, NULL, "fatal: invalid object name: %.*s", (int)(b - a),
+				                  data + a);
+				free(data);
+				return -1;
+			}
+			f->nskip++;
+		}
+		p = e + 1;
+	}
+	free(data);
+	qsort(f->skip, f->nskip, SKG_RAWSZ, cmp_id);
+	return 0;
+}
+
+int skg_fsck_on_config(void *ctx, const char *key, const char *value)
+{
+	struct skg_fsck_run *f = ctx;
+	if (strcmp(key, "fsck.skiplist") == 0) {
+		if (value == NULL) {
+			return 0;
+		}
+		/* a path value (git_config_pathname): "~/" is the home directory */
+		struct skg_buf path = {0};
+		const char *home = getenv("HOME");
+		if (strncmp(value, "~/", 2) == 0 && home != NULL) {
+			skg_buf_addf(&path, "%s/%s", home, value + 2);
+		} else {
+			skg_buf_adds(&path, value);
+		}
+		if (path.failed) {
+			skg_fsck_nomem(f);
+			f->config_died = true;
+			return -1;
+		}
+		int r = read_skiplist(f, skg_buf_str(&path));
+		skg_buf_release(&path);
+		if (r < 0) {
+			f->config_died = true;
+		}
+		return r;
+	}
+	if (strcmp(key, "advice.graftfiledeprecated") == 0) {
+		int b = skg_config_bool(value);
+		if (b < 0) {
+			skg_fsck_err_line(f, NULL, "fatal: bad boolean config value '%s' for '%s'", value,
+			                  key);
+			f->config_died = true;
+			return -1;
+		}
+		f->no_graft_hint = b == 0;
+		return 0;
+	}
+	if (strncmp(key, "fsck.", 5) == 0) {
+		enum skg_fsck_set_result r = skg_fsck_set_severity(&f->fopt, key + 5, value);
+		if (r != SKG_FSCK_SET_OK) {
+			char msg[512];
+			skg_fsck_set_error_format(msg, sizeof(msg), r, key + 5, value);
+			skg_fsck_err_line(f, NULL, "fatal: %s", msg);
+			f->config_died = true;
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,444 @@
+/*
+ * fsck_out.c - the records of a repository check (fsck_run.h): every line git fsck prints becomes
+ * one struct skg_report for the caller's sink, sent in git's order. Lines made on several threads
+ * (loose directories, pack resolver threads) wait in buffers of records until the ones before them
+ * are out; the first pass of the object check holds its records until it is known that they stand.
+ * Also: exit bits, failures of the machine, cancellation, git's progress meter (progress.c), and
+ * the object checks' findings as git's fsck_error_func prints them (builtin/fsck.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fsck_run.h"
+
+/*
+ * A record in a buffer: this header (copied in and out with memcpy: a buffer has no alignment),
+ * `len` bytes of text (one line, no newline) and a NUL.
+ */
+struct rec_hdr {
+	uint32_t len;
+	char stream; /* 'e' stderr, 'o' stdout */
+	uint8_t type;
+	bool has_oid;
+	int id;
+	unsigned exit_bits;
+	const char *msg_id;
+	uint8_t oid[SKG_RAWSZ];
+};
+
+void skg_fsck_fail(struct skg_fsck_run *f, enum skg_errc code, int sys_errno, const char *what)
+{
+	pthread_mutex_lock(&f->lock);
+	if (atomic_load(&f->failed) == 0) {
+		(void)skg_fail_sys(&f->fail, code, sys_errno, "%s", what);
+		atomic_store(&f->failed, 1);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+void skg_fsck_nomem(struct skg_fsck_run *f)
+{
+	skg_fsck_fail(f, SKG_E_NOMEM, ENOMEM, "out of memory");
+}
+
+void skg_fsck_reader_error(struct skg_fsck_run *f, const struct skg_error *err)
+{
+	if (err->code == SKG_E_GIT || err->code == 0) {
+		skg_fsck_err_line(f, NULL, "fatal: %s", err->msg);
+		f->died = true;
+	} else {
+		skg_fsck_fail(f, err->code, err->sys_errno, err->msg);
+	}
+}
+
+bool skg_fsck_stopped(struct skg_fsck_run *f)
+{
+	if (atomic_load(&f->failed) != 0) {
+		return true;
+	}
+	if (f->cancel != NULL && *f->cancel != 0) {
+		skg_fsck_fail(f, SKG_E_CANCELLED, 0, "cancelled");
+		return true;
+	}
+	return false;
+}
+
+/* One record to the sink (under f->lock): its level from git's prefix. */
+static void emit(struct skg_fsck_run *f, const struct rec_hdr *h, const char *text)
+{
+	static const struct {
+		const char *prefix;
+		size_t len;
+		enum skg_level level;
+	} prefixes[] = {
+	    {"error: ", 7, SKG_LEVEL_ERROR},
+	    {"warning: ", 9, SKG_LEVEL_WARNING},
+	    {"notice: ", 8, SKG_LEVEL_NOTICE},
+	};
+	struct skg_report r = {SKG_LEVEL_PLAIN,
+	                       h->id != 0 ? h->id : SKG_R_FSCK,
+	                       h->msg_id,
+	                       h->type,
+	                       h->has_oid ? h->oid : NULL,
+	                       text,
+	                       false,
+	                       h->exit_bits};
+	if (h->stream == 'o') {
+		r.level = SKG_LEVEL_OUTPUT;
+	} else if (strncmp(text, "fatal: ", 7) == 0) {
+		r.fatal = true;
+		skg_buf_setlen(&f->fatal, 0);
+		skg_buf_adds(&f->fatal, text + 7);
+	} else {
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+			if (strncmp(text, prefixes[i].prefix, prefixes[i].len) == 0) {
+				r.level = prefixes[i].level;
+				r.text = text + prefixes[i].len;
+				break;
+			}
+		}
+	}
+	skg_sink_emit(f->sink, &r);
+}
+
+static void hdr_init(struct rec_hdr *h, char stream, const struct skg_fsck_meta *meta, size_t len)
+{
+	memset(h, 0, sizeof(*h));
+	h->len = (uint32_t)len;
+	h->stream = stream;
+	if (meta != NULL) {
+		h->type = (uint8_t)meta->type;
+		h->id = meta->id;
+		h->exit_bits = meta->exit_bits;
+		h->msg_id = meta->msg_id;
+		if (meta->oid != NULL) {
+			h->has_oid = true;
+			memcpy(h->oid, meta->oid, SKG_RAWSZ);
+		}
+	}
+}
+
+static void rec_append(struct skg_buf *b, const struct rec_hdr *h, const char *text)
+{
+	skg_buf_add(b, h, sizeof(*h));
+	skg_buf_add(b, text, h->len);
+	skg_buf_addc(b, '\0');
+}
+
+/* Records to the sink, or into the held records (under f->lock). */
+static void send_locked(struct skg_fsck_run *f, const char *rec, size_t len)
+{
+	if (f->quiet) {
+		return;
+	}
+	if (f->hold) {
+		skg_buf_add(&f->held_out, rec, len);
+		return;
+	}
+	for (size_t i = 0; i + sizeof(struct rec_hdr) <= len;) {
+		struct rec_hdr h;
+		memcpy(&h, rec + i, sizeof(h));
+		emit(f, &h, rec + i + sizeof(h));
+		i += sizeof(h) + h.len + 1;
+	}
+}
+
+void skg_fsck_send(struct skg_fsck_run *f, const char *rec, size_t len)
+{
+	pthread_mutex_lock(&f->lock);
+	send_locked(f, rec, len);
+	bool failed = f->held_out.failed;
+	pthread_mutex_unlock(&f->lock);
+	if (failed) {
+		skg_fsck_nomem(f);
+	}
+}
+
+void skg_fsck_add(struct skg_fsck_dest *s, const char *rec, size_t len)
+{
+	if (s->buf != NULL) {
+		skg_buf_add(s->buf, rec, len);
+		if (s->buf->failed) {
+			skg_fsck_nomem(s->f);
+		}
+	} else {
+		skg_fsck_send(s->f, rec, len);
+	}
+}
+
+void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, char stream, const char *fmt,
+                    va_list ap)
+{
+	struct skg_fsck_run *f = s->f;
+	if (s->buf == NULL && f->quiet) {
+		return;
+	}
+	char line[4096], *text = line;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n >= 0 && (size_t)n >= sizeof(line)) {
+		text = malloc((size_t)n + 1);
+		if (text != NULL) {
+			vsnprintf(text, (size_t)n + 1, fmt, aq);
+		}
+	}
+	va_end(aq);
+	if (n < 0 || text == NULL) {
+		skg_fsck_nomem(f);
+		return;
+	}
+	/* one record per line: the text may hold several (a reader's lines) */
+	struct skg_buf *out = s->buf;
+	if (out == NULL) {
+		pthread_mutex_lock(&f->lock);
+		if (f->hold) {
+			out = &f->held_out;
+		}
+	}
+	bool first = true;
+	for (char *p = text;;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		struct rec_hdr h;
+		hdr_init(&h, stream, meta, len);
+		if (!first) {
+			h.exit_bits = 0;
+		}
+		first = false;
+		if (out != NULL) {
+			rec_append(out, &h, p);
+		} else {
+			if (nl != NULL) {
+				*nl = '\0';
+			}
+			emit(f, &h, p);
+		}
+		if (nl == NULL) {
+			break;
+		}
+		p = nl + 1;
+	}
+	bool failed = out != NULL && out->failed;
+	if (s->buf == NULL) {
+		pthread_mutex_unlock(&f->lock);
+	}
+	if (text != line) {
+		free(text);
+	}
+	if (failed) {
+		skg_fsck_nomem(f);
+	}
+}
+
+void skg_fsck_err(struct skg_fsck_dest *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(s, NULL, 'e', fmt, ap);
+	va_end(ap);
+}
+
+void skg_fsck_out(struct skg_fsck_dest *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(s, NULL, 'o', fmt, ap);
+	va_end(ap);
+}
+
+void skg_fsck_errm(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(s, meta, 'e', fmt, ap);
+	va_end(ap);
+}
+
+void skg_fsck_outm(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(s, meta, 'o', fmt, ap);
+	va_end(ap);
+}
+
+void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
+{
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(&s, meta, 'e', fmt, ap);
+	va_end(ap);
+}
+
+void skg_fsck_out_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
+{
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(&s, meta, 'o', fmt, ap);
+	va_end(ap);
+}
+
+void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines)
+{
+	if (lines->len > 0) {
+		size_t n = lines->text[lines->len - 1] == '\n' ? lines->len - 1 : lines->len;
+		skg_fsck_err(s, "%.*s", (int)n, lines->text);
+	}
+}
+
+void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines)
+{
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	skg_fsck_dest_lines(&s, lines);
+}
+
+void skg_fsck_add_errors(struct skg_fsck_run *f, int bits)
+{
+	pthread_mutex_lock(&f->lock);
+	f->errors |= bits;
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* ---- progress ------------------------------------------------------------------------------------ */
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* git's progress.c as fsck uses it: the line is drawn again when the percentage changes or a
+ * second has passed (under f->lock). */
+static void meter_show(struct skg_fsck_run *f)
+{
+	struct skg_fsck_meter *m = &f->meter;
+	m->pct = m->total ? (unsigned)(m->n * 100 / m->total) : 100;
+	m->last = seconds();
+	f->progress.fn(f->progress.ctx, m->title, m->n, m->total);
+}
+
+void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t total)
+{
+	if (f->progress.fn != NULL) {
+		pthread_mutex_lock(&f->lock);
+		f->meter = (struct skg_fsck_meter){title, total, 0, 0, 0, true};
+		meter_show(f);
+		pthread_mutex_unlock(&f->lock);
+	}
+}
+
+void skg_fsck_meter_add(struct skg_fsck_run *f, uint64_t k)
+{
+	if (!f->meter.on) {
+		return;
+	}
+	pthread_mutex_lock(&f->lock);
+	struct skg_fsck_meter *m = &f->meter;
+	m->n += k;
+	unsigned pct = m->total ? (unsigned)(m->n * 100 / m->total) : 100;
+	if (m->on && (pct != m->pct || seconds() - m->last >= 1.0)) {
+		meter_show(f);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+void skg_fsck_meter_stop(struct skg_fsck_run *f, uint64_t n)
+{
+	pthread_mutex_lock(&f->lock);
+	struct skg_fsck_meter *m = &f->meter;
+	if (m->on) {
+		m->n = n;
+		m->on = false;
+		if (f->progress.stop != NULL) {
+			f->progress.stop(f->progress.ctx, m->title, n, m->total);
+		} else {
+			f->progress.fn(f->progress.ctx, m->title, m->total, m->total);
+		}
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* ---- findings ------------------------------------------------------------------------------------ */
+
+const char *skg_fsck_tname(unsigned type)
+{
+	const char *n = skg_type_name(type);
+	return n != NULL ? n : "unknown";
+}
+
+void skg_fsck_on_report(void *ctx, const struct skg_report *r)
+{
+	struct skg_fsck_run *f = ctx;
+	const char *prefix = skg_level_prefix(r->level);
+	if (prefix == NULL) {
+		return;
+	}
+	struct skg_fsck_meta meta = {r->id, r->msg_id, r->type, r->oid, r->exit_bits};
+	switch (r->id) {
+	case SKG_R_HEAD_INVALID:
+	case SKG_R_HEAD_STRANGE:
+	case SKG_R_HEAD_DETACHED_NULL:
+		meta.exit_bits |= SKG_CHECK_ERROR_REFS;
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+		break;
+	default:
+		break;
+	}
+	skg_fsck_err_line(f, &meta, "%s%s", prefix, r->text);
+	switch (r->id) {
+	case SKG_R_ALT_MISSING:
+	case SKG_R_ALT_NORMALIZE:
+	case SKG_R_ALT_TOO_DEEP:
+	case SKG_R_ALT_UNREADABLE: {
+		/* every `git commit-graph verify` git runs reads the alternates again, and says so */
+		struct skg_fsck_dest s = {f, &f->alt_lines, -1, 0, 0, 0, 0};
+		skg_fsck_errm(&s, &meta, "%s%s", prefix, r->text);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+bool skg_fsck_skipped(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	size_t lo = 0, hi = f->nskip;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(f->skip + mid * SKG_RAWSZ, id, SKG_RAWSZ);
+		if (c == 0) {
+			return true;
+		}
+		if (c < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return false;
+}
+
+void skg_fsck_on_finding(void *ctx, const struct skg_fsck_finding *fd)
+{
+	struct skg_fsck_dest *s = ctx;
+	char line[4096];
+	if (skg_fsck_skipped(s->f, fd->id)) {
+		return;
+	}
+	struct skg_fsck_meta meta = {SKG_R_FSCK, skg_fsck_msg_name(fd->msg), fd->type, fd->id, 0};
+	if (fd->cause != NULL) {
+		skg_fsck_errm(s, &meta, "error: %s", fd->cause);
+	}
+	if (fd->severity == SKG_FSCK_IGNORE) {
+		return;
+	}
+	skg_fsck_format(line, sizeof(line), fd);
+	skg_fsck_errm(s, &meta, "%s", line);
+}

@@ -1,0 +1,807 @@
+/*
+ * fsck_pack.c - the packs of a repository check (fsck_run.h), as git 2.39.5 reads them: their order
+ * (packfile.c get_all_packs, sort_pack; the multi-pack-index's first), git's verify_pack
+ * (pack-check.c) of each with its idx (the pack indexed by the pack engine, pack.h, every object
+ * checked as it is resolved, fsck_check.c; the idx rebuilt and compared byte for byte), and where
+ * that stops, git's verify_packfile reading the pack object by object through its idx
+ * (unpack_entry, with its lines; the bases it marks bad). Packs git cannot open (its checks in
+ * open_packed_git_1 / load_idx) give git's lines wherever git looks for an object in them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fsck_file.h"
+#include "fsck_run.h"
+#include "pack.h"
+#include "trailer.h"
+
+static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
+{
+	struct skg_fsck_run *f = ctx;
+	struct skg_buf lines = {0};
+	uint64_t offset = f->pack->objs[i].offset;
+	struct skg_fsck_dest s = {f, &lines, -1, f->pack_seq, offset, 0, 0};
+	skg_fsck_check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
+	bool failed = lines.failed;
+	if (lines.len > 0 && !failed) {
+		pthread_mutex_lock(&f->lock);
+		if (f->n_pack_lines == f->cap_pack_lines) {
+			size_t cap = f->cap_pack_lines ? 2 * f->cap_pack_lines : 64;
+			struct skg_fsck_pack_line *v = realloc(f->pack_lines, cap * sizeof(*v));
+			if (v != NULL) {
+				f->pack_lines = v;
+				f->cap_pack_lines = cap;
+			}
+		}
+		if (f->n_pack_lines < f->cap_pack_lines) {
+			f->pack_lines[f->n_pack_lines++] =
+			    (struct skg_fsck_pack_line){offset, f->pack_text.len, lines.len};
+			skg_buf_add(&f->pack_text, lines.p, lines.len);
+		}
+		failed = f->n_pack_lines == 0 || f->pack_lines[f->n_pack_lines - 1].offset != offset ||
+		         f->pack_text.failed;
+		pthread_mutex_unlock(&f->lock);
+	}
+	if (failed) {
+		skg_fsck_nomem(f);
+	}
+	skg_buf_release(&lines);
+	skg_fsck_meter_add(f, 1);
+}
+
+static int cmp_pack_line(const void *a, const void *b)
+{
+	const struct skg_fsck_pack_line *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The pack's object lines, out in offset order (git's verify_packfile order) when `keep`, then
+ * forgotten. */
+static void pack_lines_out(struct skg_fsck_run *f, bool keep)
+{
+	if (keep && f->n_pack_lines > 0) {
+		qsort(f->pack_lines, f->n_pack_lines, sizeof(*f->pack_lines), cmp_pack_line);
+		for (size_t i = 0; i < f->n_pack_lines; i++) {
+			skg_fsck_send(f, f->pack_text.p + f->pack_lines[i].at, f->pack_lines[i].len);
+		}
+	}
+	f->n_pack_lines = 0;
+	skg_buf_release(&f->pack_text);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/*
+ * Room in the graph for the objects the idx lists (its fan-out's last entry), so that the table does
+ * not grow while the threads add to it. A hint, bounded by what the idx and pack can hold: a corrupt
+ * idx is found later by the check itself.
+ */
+static void reserve_graph(struct skg_fsck_run *f, const struct skg_fsck_file *idx, uint64_t pack_len)
+{
+	uint64_t n = pk_idx_count(idx->data, (size_t)idx->len);
+	if (n <= idx->len / 24 && n <= pack_len / 2) {
+		(void)skg_graph_reserve(f->graph, skg_graph_count(f->graph) + n);
+	}
+}
+
+/* An object of a pack that cannot be read (git's mark_bad_packed_object when its object store
+ * tries), or that reads back with another ID (mismatch). */
+static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool mismatch, bool marked,
+                                uint64_t offset, const char *pack_path, const char *idx_path)
+{
+	struct skg_fsck_bad_packed *v = realloc(f->bad_packed, (f->n_bad_packed + 1) * sizeof(*v));
+	if (v == NULL) {
+		skg_fsck_nomem(f);
+		return;
+	}
+	f->bad_packed = v;
+	struct skg_fsck_bad_packed *b = &v[f->n_bad_packed];
+	memcpy(b->id, id, SKG_RAWSZ);
+	b->mismatch = mismatch;
+	b->marked = marked;
+	b->offset = offset;
+	b->pack = strdup(pack_path);
+	b->idx = strdup(idx_path);
+	if (b->pack != NULL && b->idx != NULL) {
+		f->n_bad_packed++;
+	} else {
+		free(b->pack);
+		free(b->idx);
+		skg_fsck_nomem(f);
+	}
+}
+
+/* An idx entry: its pack offset and ID (in the idx). */
+struct idx_ent {
+	uint64_t off;
+	const uint8_t *id;
+	uint64_t k; /* its place in the idx */
+};
+
+static int cmp_idx_ent(const void *a, const void *b)
+{
+	const struct idx_ent *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* What check_rest found of each object of the pack: read, unreadable, read with another ID, or a
+ * delta base git marks bad (no object at all). */
+enum rest_state { READ_OK, UNREADABLE, MISMATCH, BAD };
+
+/* pk_git_unpack's callbacks in check_rest: git's lines out; the base git fails to read at an
+ * offset is marked bad (mark_bad_packed_object), and its ID is the idx's. */
+struct unpack_ctx {
+	struct skg_fsck_run *f;
+	const struct idx_ent *e; /* sorted by offset */
+	size_t n;
+	uint8_t *state;
+};
+
+static void unpack_line(void *ctx, const char *text)
+{
+	skg_fsck_err_line(((struct unpack_ctx *)ctx)->f, NULL, "%s", text);
+}
+
+static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
+{
+	struct unpack_ctx *uc = ctx;
+	struct idx_ent key = {offset, NULL, 0};
+	const struct idx_ent *b = bsearch(&key, uc->e, uc->n, sizeof(*uc->e), cmp_idx_ent);
+	if (b == NULL) {
+		return false;
+	}
+	memcpy(id, b->id, SKG_RAWSZ);
+	if (uc->state != NULL) {
+		uc->state[b - uc->e] = BAD;
+	}
+	return true;
+}
+
+/* The idx's entries sorted by offset (a malloc'd array of *n; fewer than the idx's count when an
+ * entry's offset cannot be read), or NULL. */
+static struct idx_ent *idx_by_offset(const struct skg_fsck_file *idx, size_t *n)
+{
+	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
+	*n = 0;
+	if (e == NULL) {
+		return NULL;
+	}
+	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &e[*n].id, &e[*n].off);
+	     k++) {
+		e[(*n)++].k = k;
+	}
+	if (*n > 0) {
+		qsort(e, *n, sizeof(*e), cmp_idx_ent);
+	}
+	return e;
+}
+
+/* git's read of a packed object it could not read before, for a ref (read_object_file): the
+ * lines of its unpack_entry again. */
+static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
+{
+	struct skg_fsck_file file = {0}, idx = {0};
+	if (skg_fsck_file_map(&idx, b->idx) == 0 && skg_fsck_file_map(&file, b->pack) == 0) {
+		size_t n;
+		struct idx_ent *e = idx_by_offset(&idx, &n);
+		if (e != NULL) {
+			struct unpack_ctx uc = {f, e, n, NULL};
+			unsigned type;
+			uint8_t *data = NULL;
+			uint64_t len;
+			(void)pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset, false,
+			                    UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc, &type,
+			                    &data, &len);
+			free(data);
+			free(e);
+		}
+	}
+	skg_fsck_file_unmap(&file);
+	skg_fsck_file_unmap(&idx);
+}
+
+/*
+ * A pack whose check stopped at a corrupt object: as git's verify_packfile, every object its idx
+ * lists is read on its own through the idx, in pack order, and checked like the others (those the
+ * check had reached are in the graph already). An object that cannot be read is present to git but
+ * unreadable (its idx lists it), unless it is the delta base whose failure stopped the read of
+ * another object: git marks such a base bad (unpack_entry), and then it is no object at all (links
+ * to it are broken). A ref naming either makes git die (dies_bad_packed). One that reads back with
+ * another ID is present but unreadable ("hash mismatch" for a ref). Findings are git's; the pack's own error
+ * was printed by the caller, in sha1kit's words.
+ */
+static void check_rest(struct skg_fsck_run *f, const struct skg_fsck_file *file,
+                       const struct skg_fsck_file *idx, const char *pack_path, const char *idx_path,
+                       bool verify)
+{
+	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	size_t n = 0;
+	struct idx_ent *e = idx_by_offset(idx, &n);
+	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
+	if (e == NULL || state == NULL) {
+		free(e);
+		free(state);
+		skg_fsck_nomem(f);
+		return;
+	}
+	uint64_t sig_at = file->len - PK_HASH_LEN; /* a usable pack has its trailer */
+	if (verify && n < nr) {
+		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
+		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of pack index for %s (truncated index?)",
+		                  pack_path);
+		f->died = true;
+		free(state);
+		free(e);
+		return;
+	}
+	if (verify) {
+		/* git's verify_packfile: the pack's checksum first */
+		uint8_t sum[SKG_RAWSZ];
+		sha1kit_fast(file->data, (size_t)sig_at, sum);
+		if (memcmp(sum, file->data + sig_at, SKG_RAWSZ) != 0) {
+			skg_fsck_err_line(f, NULL, "error: %s pack checksum mismatch", pack_path);
+		}
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		char h[SKG_HEXSZ + 1];
+		if (skg_fsck_stopped(f)) {
+			break; /* between objects */
+		}
+		skg_to_hex(e[k].id, h);
+		if (verify && e[k].off > sig_at) {
+			/* git's use_pack dies on the entry's first byte */
+			skg_fsck_err_line(f, NULL, "fatal: offset beyond end of packfile (truncated pack?)");
+			f->died = true;
+			break;
+		}
+		if (verify) {
+			/* the CRC-32 of the bytes up to the next entry: git's read of them dies past the
+			 * end of the pack */
+			uint64_t next = k + 1 < n ? e[k + 1].off : sig_at;
+			if (next > file->len) {
+				skg_fsck_err_line(f, NULL,
+				                  "fatal: offset beyond end of packfile (truncated pack?)");
+				f->died = true;
+				break;
+			}
+			if (pk_idx_crc_differs(idx->data, (size_t)idx->len, e[k].k, file->data, e[k].off,
+			                       next - e[k].off)) {
+				skg_fsck_err_line(
+				    f, NULL,
+				    "error: index CRC mismatch for object %s from %s at offset %" PRIu64, h,
+				    pack_path, e[k].off);
+			}
+		} else if (skg_graph_has(f->graph, e[k].id, NULL)) {
+			continue; /* checked before the check stopped */
+		}
+		unsigned type;
+		uint8_t *data = NULL;
+		uint64_t len = 0;
+		struct pk_error err;
+		int rc = 0;
+		uint64_t hsize = 0;
+		if (verify) {
+			/* git streams a blob at or over core.bigFileThreshold instead of reading it */
+			rc = pk_git_entry_header(file->data, file->len, e[k].off, &hsize) == SKG_BLOB &&
+			             hsize >= SKG_FSCK_BIG_FILE
+			         ? 1
+			         : 0;
+		} else {
+			rc = pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
+			                    SKG_FSCK_BIG_FILE, &type, &data, &len, &err);
+		}
+		if (rc == 1) {
+			/* a blob git streams: present, not read again here */
+			(void)skg_graph_add_unread(f->graph, e[k].id, true);
+			continue;
+		}
+		if (verify) {
+			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
+			struct unpack_ctx uc = {f, e, (size_t)n, state};
+			rc = pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, e[k].off, true,
+			                   UINT64_MAX, pack_path, unpack_base_id, unpack_line, &uc, &type,
+			                   &data, &len);
+			if (rc == -2) {
+				f->died = true;
+				break;
+			}
+			if (rc != 0) {
+				skg_fsck_err_line(f, NULL,
+				                  "error: cannot unpack %s from %s at offset %" PRIu64, h,
+				                  pack_path, e[k].off);
+				if (state[k] == READ_OK) {
+					state[k] = UNREADABLE;
+				}
+				continue;
+			}
+		}
+		if (rc != 0 && strncmp(err.msg, "out of memory", 13) == 0) {
+			skg_fsck_nomem(f); /* pack.c's words for a failed allocation */
+			break;
+		}
+		if (rc != 0) {
+			if (state[k] == READ_OK) {
+				state[k] = UNREADABLE;
+			}
+			if (err.has_offset && err.offset != e[k].off) {
+				/* the read failed below this object's delta: git's unpack_entry marks every
+				 * base on the chain bad, from this object's base down to where it failed */
+				uint64_t at = e[k].off, base;
+				for (uint64_t steps = 0; steps <= n && at != err.offset &&
+				                         pk_entry_base(file->data, file->len, idx->data,
+				                                       (size_t)idx->len, at, &base) == 1;
+				     steps++) {
+					struct idx_ent key = {base, NULL, 0};
+					struct idx_ent *b =
+					    bsearch(&key, e, (size_t)n, sizeof(*e), cmp_idx_ent);
+					if (b == NULL) {
+						break;
+					}
+					state[b - e] = BAD;
+					at = base;
+				}
+			}
+			continue;
+		}
+		char hdr[SKG_HEADER_MAX];
+		size_t hl = skg_object_header(hdr, type, len);
+		sha1kit_dc_ctx c;
+		uint8_t got[SKG_RAWSZ];
+		sha1kit_dc_init(&c, NULL);
+		sha1kit_dc_update(&c, hdr, hl);
+		sha1kit_dc_update(&c, data, (size_t)len);
+		if (sha1kit_dc_final(&c, got, NULL) == SHA1KIT_DC_COLLISION ||
+		    memcmp(got, e[k].id, SKG_RAWSZ) != 0) {
+			if (verify) {
+				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
+				                  pack_path);
+			}
+			state[k] = MISMATCH;
+		} else {
+			struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0};
+			skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
+		}
+		free(data);
+		skg_fsck_meter_add(f, 1);
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t found;
+		if (state[k] != READ_OK &&
+		    (!pk_idx_find(idx->data, (size_t)idx->len, e[k].id, &found) || found == 0)) {
+			/* git's lookups do not find it (find_pack_entry_one: not in the fan-out range the
+			 * search looks in, or offset 0, which means none): no object to git at all */
+			continue;
+		}
+		if (state[k] == UNREADABLE || state[k] == MISMATCH) {
+			(void)skg_graph_add_unread(f->graph, e[k].id, false);
+		}
+		if (state[k] != READ_OK) {
+			remember_bad_packed(f, e[k].id, state[k] == MISMATCH, state[k] == BAD, e[k].off,
+			                    pack_path, idx_path);
+		}
+	}
+	free(state);
+	free(e);
+}
+
+/* A pack git reads objects from: where the end's checks (check_specials) look for blobs. */
+static void remember_pack(struct skg_fsck_run *f, const char *idx_path, const char *pack_path)
+{
+	struct skg_fsck_pack_paths *v = realloc(f->usable_packs, (f->n_usable_packs + 1) * sizeof(*v));
+	if (v == NULL) {
+		skg_fsck_nomem(f);
+		return;
+	}
+	f->usable_packs = v;
+	v[f->n_usable_packs].idx = strdup(idx_path);
+	v[f->n_usable_packs].pack = strdup(pack_path);
+	if (v[f->n_usable_packs].idx != NULL && v[f->n_usable_packs].pack != NULL) {
+		f->n_usable_packs++;
+	} else {
+		free(v[f->n_usable_packs].idx);
+		free(v[f->n_usable_packs].pack);
+		skg_fsck_nomem(f);
+	}
+}
+
+/* git's line for a pack it cannot open (pk_git_open_check), naming `path` (the idx or the pack); a
+ * malloc'd string, or NULL when out of memory */
+static char *git_open_line(enum pk_git_open go, const char *path, uint32_t a, uint32_t b)
+{
+	struct skg_buf line = {0};
+	switch (go) {
+	case PK_GIT_IDX_SMALL:
+		skg_buf_addf(&line, "error: index file %s is too small", path);
+		break;
+	case PK_GIT_IDX_VERSION:
+		skg_buf_addf(&line,
+		             "error: index file %s is version %" PRIu32
+		             " and is not supported by this binary (try upgrading GIT to a newer version)",
+		             path, a);
+		break;
+	case PK_GIT_IDX_FANOUT:
+		skg_buf_addf(&line, "error: non-monotonic index %s", path);
+		break;
+	case PK_GIT_IDX_V1_SIZE:
+	case PK_GIT_IDX_V2_SIZE:
+		skg_buf_addf(&line, "error: wrong index v%d file size in %s",
+		             go == PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
+		break;
+	case PK_GIT_PACK_SHORT:
+		skg_buf_addf(&line, "error: file %s is far too short to be a packfile", path);
+		break;
+	case PK_GIT_PACK_MAGIC:
+		skg_buf_addf(&line, "error: file %s is not a GIT packfile", path);
+		break;
+	case PK_GIT_PACK_VERSION:
+		skg_buf_addf(&line,
+		             "error: packfile %s is version %" PRIu32
+		             " and not supported (try upgrading GIT to a newer version)",
+		             path, a);
+		break;
+	case PK_GIT_PACK_COUNT:
+		skg_buf_addf(&line,
+		             "error: packfile %s claims to have %" PRIu32
+		             " objects while index indicates %" PRIu32 " objects",
+		             path, a, b);
+		break;
+	case PK_GIT_PACK_SIGNATURE:
+		skg_buf_addf(&line, "error: packfile %s signature is unavailable", path);
+		break;
+	case PK_GIT_PACK_MISMATCH:
+		skg_buf_addf(&line, "error: packfile %s does not match index", path);
+		break;
+	case PK_GIT_OK:
+		break;
+	}
+	if (line.failed) {
+		skg_buf_release(&line);
+		return NULL;
+	}
+	return line.p;
+}
+
+/* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL). */
+static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, size_t idx_len)
+{
+	struct skg_fsck_unusable *v =
+	    line != NULL ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v)) : NULL;
+	if (v == NULL) {
+		free(line);
+		free(idx);
+		skg_fsck_nomem(f);
+		return;
+	}
+	f->unusable = v;
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len};
+}
+
+/*
+ * git looks for `id` in its packs `times` times (find_pack_entry; twice in a lookup that is not
+ * quick, which looks again after re-reading the pack directory): each time, the line of each pack
+ * whose idx does not open, and of each pack that does not open whose idx lists `id`.
+ */
+void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times)
+{
+	for (unsigned t = 0; t < times; t++) {
+		for (size_t i = 0; i < f->n_unusable; i++) {
+			uint64_t off;
+			const struct skg_fsck_unusable *u = &f->unusable[i];
+			if (u->idx == NULL || pk_idx_find(u->idx, u->idx_len, id, &off)) {
+				skg_fsck_err_line(f, NULL, "%s", u->line);
+			}
+		}
+	}
+}
+
+/* A pack or idx that cannot be mapped: sha1kit's line (git has none: it would die), in order with
+ * the other lines of the check; a mapping that does not fit in memory is a failure of the run. */
+static void pack_file_error(struct skg_fsck_run *f, const struct skg_fsck_file *file, const char *path, int e)
+{
+	char line[4096];
+	if (e == ENOMEM) {
+		skg_fsck_nomem(f);
+		return;
+	}
+	skg_fsck_file_error(line, sizeof(line), file, path, e);
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, SKG_CHECK_ERROR_PACK};
+	skg_fsck_err_line(f, &meta, "sha1kit: %s", line);
+}
+
+/* Whether the pack engine's failure is one of the machine (pack.c's words for it): then it is the
+ * run's failure. */
+static bool machine_failure(struct skg_fsck_run *f, const struct pk_error *err)
+{
+	if (strncmp(err->msg, "out of memory", 13) == 0) {
+		skg_fsck_nomem(f);
+		return true;
+	}
+	if (strcmp(err->msg, "cannot start the delta resolution threads") == 0) {
+		skg_fsck_fail(f, SKG_E_THREAD, EAGAIN, "unable to create thread");
+		return true;
+	}
+	return false;
+}
+
+/* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
+void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path)
+{
+	struct skg_fsck_file file = {0}, idx = {0};
+	struct pk_pack pack = {0};
+	struct pk_error err;
+	int e = skg_fsck_file_map(&idx, idx_path);
+	if (e != 0) {
+		pack_file_error(f, &idx, idx_path, e);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		return;
+	}
+	e = skg_fsck_file_map(&file, pack_path);
+	if (e != 0) {
+		pack_file_error(f, &file, pack_path, e);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		skg_fsck_file_unmap(&idx);
+		return;
+	}
+	uint32_t ga, gb;
+	enum pk_git_open go = pk_git_open_check(idx.data, (size_t)idx.len, file.data, file.len, &ga, &gb);
+	if (go != PK_GIT_OK && go < PK_GIT_PACK_SHORT) {
+		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
+		char *line = git_open_line(go, idx_path, ga, gb);
+		remember_unusable(f, line, NULL, 0);
+		if (line == NULL || skg_fsck_stopped(f)) {
+			goto out; /* out of memory: remember_unusable freed it */
+		}
+		skg_fsck_err_line(f, NULL, "%s", line);
+		skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		goto out;
+	}
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(idx.data, (size_t)idx.len - SKG_RAWSZ, sum);
+	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - SKG_RAWSZ, SKG_RAWSZ) == 0;
+	if (!idx_sum_ok) {
+		skg_fsck_err_line(f, NULL, "error: Packfile index for %s hash mismatch", pack_path);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+	}
+	if (go != PK_GIT_OK) {
+		/* verify_packfile: the pack does not open (open_packed_git_1) */
+		char *line = git_open_line(go, pack_path, ga, gb);
+		uint8_t *copy = malloc((size_t)idx.len);
+		if (copy != NULL) {
+			memcpy(copy, idx.data, (size_t)idx.len);
+		}
+		if (copy == NULL) {
+			free(line);
+			skg_fsck_nomem(f);
+			goto out;
+		}
+		remember_unusable(f, line, copy, (size_t)idx.len);
+		if (line == NULL || skg_fsck_stopped(f)) {
+			goto out; /* out of memory: remember_unusable freed it */
+		}
+		skg_fsck_err_line(f, NULL, "%s", line);
+		skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed", pack_path);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		goto out;
+	}
+	remember_pack(f, idx_path, pack_path);
+	f->pack_seq = (uint32_t)f->n_usable_packs;
+	reserve_graph(f, &idx, file.len);
+	if (!idx_sum_ok) {
+		/* an idx that opens but is not what it was written as: git reads every object through it
+		 * (its IDs, offsets and CRC-32s), as the rest of the check will */
+		check_rest(f, &file, &idx, pack_path, idx_path, true);
+		goto out;
+	}
+	struct pk_options opt;
+	pk_options_default(&opt);
+	opt.threads = f->threads;
+	opt.cache_limit = ((uint64_t)96 << 20) * f->threads;
+	opt.release = skg_fsck_file_release;
+	opt.release_ctx = &file;
+	opt.read = skg_fsck_file_read;
+	opt.read_ctx = &file;
+	opt.object = pack_object;
+	opt.object_ctx = f;
+	f->pack = &pack;
+	int indexed = pk_index_pack(&pack, file.data, file.len, &opt, &err);
+	if (indexed != 0 && !err.collision && machine_failure(f, &err)) {
+		pack_lines_out(f, false);
+		goto out;
+	}
+	if (indexed != 0 && !err.collision) {
+		/* a corrupt pack: git reads it object by object through the idx, with its lines (the
+		 * objects read so far are read again, and their lines printed then) */
+		pack_lines_out(f, false);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		check_rest(f, &file, &idx, pack_path, idx_path, true);
+		goto out;
+	}
+	pack_lines_out(f, true);
+	if (indexed != 0) {
+		/* a collision attack (beyond git, which dies there): sha1kit's line, then the rest */
+		char name[4096];
+		skg_fsck_quote(name, sizeof(name), pack_path);
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL,
+		                             SKG_CHECK_ERROR_PACK | SKG_CHECK_ERROR_COLLISION};
+		skg_fsck_err_line(f, &meta, "sha1kit: fsck: %s: %s", name, err.msg);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK | SKG_CHECK_ERROR_COLLISION);
+		check_rest(f, &file, &idx, pack_path, idx_path, false);
+		goto out;
+	}
+	unsigned version;
+	uint64_t limit;
+	pk_idx_params(idx.data, (size_t)idx.len, &version, &limit);
+	struct skg_fsck_idx_compare cmp = {&idx, 0, 0, false, 0};
+	if ((pk_idx_write(&pack, version, limit, false, skg_fsck_idx_compare_sink, &cmp, &err) != 0 &&
+	     !cmp.differs) ||
+	    !skg_fsck_idx_compare_end(&cmp)) {
+		skg_fsck_err_line(
+		    f, NULL,
+		    "error: packfile %s does not match index %s (first difference at byte %" PRIu64 ")",
+		    pack_path, idx_path, cmp.first_diff);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+	}
+out:
+	f->pack = NULL;
+	pk_pack_free(&pack);
+	skg_fsck_file_unmap(&file);
+	skg_fsck_file_unmap(&idx);
+}
+
+uint64_t skg_fsck_idx_count(const char *path)
+{
+	uint8_t h[8 + 256 * 4];
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL) {
+		return 0;
+	}
+	size_t n = fread(h, 1, sizeof(h), fp);
+	fclose(fp);
+	return pk_idx_count(h, n);
+}
+
+/* The object directories: the repository's, then its alternates. */
+/*
+ * git's order of packs (packfile.c get_all_packs, prepare_packed_git, sort_pack): the packs of the
+ * repository's multi-pack-index first, the last it names first (each is put at the head of the
+ * list after the others were sorted); then the repository's own packs before those of alternates,
+ * the newest .pack first; packs of the same second in the order git's list has them, which is the
+ * reverse of reading: the later object directory, and the later in its listing, first.
+ */
+static int cmp_pack_ref(const void *a, const void *b)
+{
+	const struct skg_fsck_pack_ref *x = a, *y = b;
+	if (x->midx != y->midx) {
+		return x->midx > y->midx ? -1 : 1;
+	}
+	if ((x->odb == 0) != (y->odb == 0)) {
+		return x->odb == 0 ? -1 : 1;
+	}
+	if (x->mtime != y->mtime) {
+		return x->mtime > y->mtime ? -1 : 1;
+	}
+	if (x->odb != y->odb) {
+		return x->odb > y->odb ? -1 : 1;
+	}
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+/*
+ * Every pack-*.idx of the object directories' pack/ with its .pack (a .pack that is not a regular
+ * file is no pack to git's add_packed_git, silently), in git's order.
+ */
+int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n)
+{
+	struct skg_fsck_pack_ref *v = NULL;
+	size_t cap = 0, nmidx = 0;
+	char **midx = NULL;
+	bool failed = false;
+	*n = 0;
+	if (f->n_odb_dirs > 0) {
+		(void)skg_midx_pack_names(f->odb_dirs[0], &midx, &nmidx);
+	}
+	for (size_t o = 0; o < f->n_odb_dirs && !failed; o++) {
+		struct skg_buf dir = {0};
+		skg_buf_addf(&dir, "%s/pack", f->odb_dirs[o]);
+		failed = dir.failed;
+		DIR *d = opendir(skg_buf_str(&dir));
+		struct dirent *de;
+		size_t seq = 0;
+		while (d != NULL && (de = readdir(d)) != NULL) {
+			size_t len = strlen(de->d_name);
+			if (!ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
+				continue;
+			}
+			struct skg_buf idx = {0}, pack = {0};
+			skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), de->d_name);
+			skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(len - 4), de->d_name);
+			struct stat st;
+			if (!idx.failed && !pack.failed && stat(skg_buf_str(&pack), &st) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				if (*n == cap) {
+					cap = cap ? 2 * cap : 16;
+					struct skg_fsck_pack_ref *w = realloc(v, cap * sizeof(*w));
+					if (w == NULL) {
+						skg_buf_release(&idx);
+						skg_buf_release(&pack);
+						failed = true;
+						break;
+					}
+					v = w;
+				}
+				size_t in_midx = 0;
+				for (size_t m = 0; o == 0 && m < nmidx && in_midx == 0; m++) {
+					in_midx = strcmp(midx[m], de->d_name) == 0 ? m + 1 : 0;
+				}
+				v[(*n)++] = (struct skg_fsck_pack_ref){
+				    idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx};
+				continue; /* the strings are the list's now */
+			}
+			failed = failed || idx.failed || pack.failed;
+			skg_buf_release(&idx);
+			skg_buf_release(&pack);
+		}
+		if (d != NULL) {
+			closedir(d);
+		}
+		skg_buf_release(&dir);
+	}
+	for (size_t m = 0; m < nmidx; m++) {
+		free(midx[m]);
+	}
+	free(midx);
+	if (failed) {
+		skg_fsck_free_packs(v, *n);
+		*out = NULL;
+		*n = 0;
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	if (*n > 0) {
+		qsort(v, *n, sizeof(*v), cmp_pack_ref);
+	}
+	*out = v;
+	return 0;
+}
+
+void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].idx);
+		free(v[i].pack);
+	}
+	free(v);
+}
+
+bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		if (memcmp(f->bad_packed[i].id, id, SKG_RAWSZ) == 0) {
+			char h[SKG_HEXSZ + 1];
+			skg_to_hex(id, h);
+			if (f->bad_packed[i].mismatch) {
+				skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
+				return false;
+			}
+			if (!f->bad_packed[i].marked) {
+				reread_lines(f, &f->bad_packed[i]);
+			}
+			skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h,
+			                  f->bad_packed[i].pack);
+			f->died = true;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,169 @@
+/*
+ * fsck_read.c - git's object store reads outside the object check of a repository check
+ * (fsck_run.h): a blob read whole (git's read_object_file: its packs first, then the loose
+ * objects of each object directory), an object read again from its loose file as git's
+ * parse_object() reads it (object-file.c, with git's lines, dying where git dies), and git's
+ * has_object() of a loose file.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsck_file.h"
+#include "fsck_run.h"
+#include "pack.h"
+
+/*
+ * The content of blob `id` as git's object store reads it: from the packs git uses, else a loose
+ * object in one of the object directories. 0 and a malloc'd *data, 1 when it is larger than `max`
+ * bytes, -1 when it cannot be read as a blob, -2 when out of memory. *seq and *off get where it
+ * is (as in struct skg_fsck_dest: seq 0 for a loose object).
+ */
+int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
+                       uint32_t *seq, uint64_t *where)
+{
+	*seq = 0;
+	*where = 0;
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		struct skg_fsck_file idx = {0}, pack = {0};
+		uint64_t off, n = 0;
+		unsigned type = 0;
+		struct pk_error err;
+		int rc = -1;
+		if (skg_fsck_file_map(&idx, f->usable_packs[i].idx) != 0) {
+			continue;
+		}
+		if (pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
+		    skg_fsck_file_map(&pack, f->usable_packs[i].pack) == 0) {
+			rc = pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
+			                    SKG_FSCK_BIG_FILE, &type, data, &n, &err);
+			if (rc == 0 && type != SKG_BLOB) {
+				free(*data);
+				*data = NULL;
+				rc = -1;
+			} else if (rc == 0) {
+				*len = (size_t)n;
+			}
+			skg_fsck_file_unmap(&pack);
+		}
+		skg_fsck_file_unmap(&idx);
+		if (rc >= 0) {
+			*seq = (uint32_t)i + 1;
+			*where = off;
+			return rc;
+		}
+	}
+	struct skg_loose_options lopt;
+	skg_loose_options_default(&lopt);
+	lopt.big_file_threshold = max; /* larger blobs are streamed: not kept, "too large" */
+	if (max < lopt.max_size) {
+		lopt.max_size = max + 1;
+	}
+	struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	int rc = r == NULL || lines == NULL ? -2 : -1;
+	char h[SKG_HEXSZ + 1];
+	skg_to_hex(id, h);
+	for (size_t i = 0; rc == -1 && i < f->n_odb_dirs; i++) {
+		struct skg_buf path = {0};
+		struct skg_loose_object obj;
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		skg_lines_clear(lines);
+		if (access(skg_buf_str(&path), F_OK) == 0 &&
+		    skg_loose_read(r, skg_buf_str(&path), id, NULL, NULL, &obj, lines) == SKG_LOOSE_OK &&
+		    obj.type == SKG_BLOB) {
+			if (obj.streamed) {
+				rc = 1;
+			} else if ((*data = malloc(obj.size > 0 ? (size_t)obj.size : 1)) != NULL) {
+				memcpy(*data, obj.content, (size_t)obj.size);
+				*len = (size_t)obj.size;
+				rc = 0;
+			} else {
+				rc = -2;
+			}
+		}
+		skg_buf_release(&path);
+	}
+	free(lines);
+	skg_loose_reader_free(r);
+	return rc;
+}
+
+/*
+ * git's parse_object() of an object that is no object to the rest of the check: when a loose file
+ * of that name exists, git reads it. Returns SKG_REPARSE_DIES (git dies there: f->died is set, git's
+ * lines are out), SKG_REPARSE_OK (git reads it after all: *type), SKG_REPARSE_MISMATCH (not an
+ * object to git), or -1 when there is no such file.
+ */
+int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *type)
+{
+	char h[SKG_HEXSZ + 1];
+	skg_to_hex(id, h);
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		char *data = NULL;
+		size_t len = 0;
+		if (access(skg_buf_str(&path), F_OK) != 0) {
+			skg_buf_release(&path);
+			continue;
+		}
+		if (skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
+			/* there but unreadable (permissions): git's read fails quietly, and as the file
+			 * exists it dies (read_object_file_extended) */
+			skg_fsck_err_line(f, NULL, "fatal: loose object %s (stored in %s) is corrupt", h,
+			                  skg_buf_str(&path));
+			skg_buf_release(&path);
+			f->died = true;
+			return SKG_REPARSE_DIES;
+		}
+		struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+		struct skg_lines *lines = malloc(sizeof(*lines));
+		if (r == NULL || lines == NULL || path.failed) {
+			free(lines);
+			skg_loose_reader_free(r);
+			free(data);
+			skg_buf_release(&path);
+			skg_fsck_nomem(f);
+			return SKG_REPARSE_DIES;
+		}
+		int st = SKG_REPARSE_MISMATCH;
+		unsigned known = SKG_NONE; /* git has the object in memory from a link to it */
+		(void)skg_graph_known(f->graph, id, &known);
+		uint8_t *content = NULL;
+		size_t clen = 0;
+		if (r != NULL && lines != NULL) {
+			st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known,
+			                       type, &content, &clen, lines);
+			skg_fsck_lines(f, lines);
+		}
+		if (st == SKG_REPARSE_OK && !skg_fsck_parses(f, *type, id, content, clen)) {
+			st = SKG_REPARSE_MISMATCH; /* parse_object_buffer fails: no object to git */
+		}
+		free(content);
+		free(lines);
+		skg_loose_reader_free(r);
+		free(data);
+		skg_buf_release(&path);
+		if (st == SKG_REPARSE_DIES) {
+			f->died = true;
+		}
+		return st; /* git reads the first loose file it finds */
+	}
+	return -1;
+}
+
+/* git's has_object() for an object that is no object to the check: a loose file of that name. */
+bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	char h[SKG_HEXSZ + 1];
+	skg_to_hex(id, h);
+	bool found = false;
+	for (size_t i = 0; i < f->n_odb_dirs && !found; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		found = access(skg_buf_str(&path), F_OK) == 0;
+		skg_buf_release(&path);
+	}
+	return found;
+}

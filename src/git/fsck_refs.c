@@ -1,0 +1,290 @@
+/*
+ * fsck_refs.c - the roots of a repository check (fsck_run.h), as git 2.39.5's fsck takes them
+ * (builtin/fsck.c: fsck_handle_ref, fsck_handle_reflog, get_default_heads, keep_cache_objects,
+ * fsck_cache_tree, fsck_resolve_undo): every ref, each worktree's HEAD and reflogs, the index's
+ * entries, cache-tree and resolve-undo. An object they name that the check could not read is read
+ * as git's parse_object reads it (fsck_read.c), with git's lines, dying where git dies.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck_run.h"
+#include "refs.h"
+
+static void root(struct skg_fsck_run *f, const uint8_t *id, unsigned type)
+{
+	if (skg_graph_root(f->graph, id, type) != 0) {
+		skg_fsck_nomem(f);
+	}
+}
+
+/*
+ * Where git's parse_object of an object it has not read looks in the packs (lookup_lines): for its
+ * type (oid_object_info) unless git has it in memory as a commit, tree or tag, then to read it. A
+ * lookup that finds a loose file looks once, else twice.
+ */
+static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->n_unusable == 0) {
+		return;
+	}
+	unsigned known = SKG_NONE;
+	(void)skg_graph_known(f->graph, id, &known);
+	unsigned each = skg_fsck_loose_file_exists(f, id) ? 1 : 2;
+	skg_fsck_lookup_lines(f, id, (known == SKG_NONE || known == SKG_BLOB ? each : 0) + each);
+}
+
+/* git's fsck_handle_ref; false when git dies there */
+static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_t *id)
+{
+	const struct skg_fsck_meta reach = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
+	unsigned type;
+	char h[SKG_HEXSZ + 1];
+	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
+	if (fate != NULL) {
+		/* git's parse_object reads it again and its parse fails as before */
+		skg_fsck_fate_lines(f, NULL, fate);
+		skg_to_hex(id, h);
+		skg_fsck_err_line(f, &reach, "error: %s: invalid sha1 pointer %s", refname, h);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
+		return true;
+	}
+	if (!skg_graph_has(f->graph, id, &type)) {
+		parse_lookup_lines(f, id);
+		int st = skg_fsck_reparse_loose(f, id, &type);
+		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
+			return false;
+		}
+		if (st == SKG_REPARSE_OK) {
+			goto valid; /* readable as git reads it (a blob's stream), though not by fsck's check
+			             */
+		}
+		skg_to_hex(id, h);
+		skg_fsck_err_line(f, &reach, "error: %s: invalid sha1 pointer %s", refname, h);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
+		return true;
+	}
+valid:
+	/* git's is_branch(): HEAD or a branch */
+	if (type != SKG_COMMIT && type != SKG_NONE && /* unknown: in a pack whose check stopped */
+	    (strcmp(refname, "HEAD") == 0 || strncmp(refname, "refs/heads/", 11) == 0)) {
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, SKG_CHECK_ERROR_REFS};
+		skg_fsck_err_line(f, &meta, "error: %s: not a commit", refname);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+	}
+	f->default_refs++;
+	root(f, id, type);
+	return true;
+}
+
+static int on_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
+{
+	(void)flags;
+	return handle_ref(ctx, refname, id) && !skg_fsck_stopped(ctx) ? 0 : 1;
+}
+
+static const uint8_t null_id[SKG_RAWSZ];
+
+struct reflog_ctx {
+	struct skg_fsck_run *f;
+	const char *refname;
+};
+
+/* git's fsck_handle_reflog_oid */
+static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t *id)
+{
+	char h[SKG_HEXSZ + 1];
+	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+		return;
+	}
+	if (skg_graph_has(f->graph, id, NULL)) {
+		root(f, id, 0);
+	} else {
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
+		skg_to_hex(id, h);
+		skg_fsck_err_line(f, &meta, "error: %s: invalid reflog entry %s", refname, h);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
+	}
+}
+
+static int on_reflog_entry(void *ctx, const struct skg_reflog_entry *e)
+{
+	struct reflog_ctx *rc = ctx;
+	reflog_id(rc->f, rc->refname, e->old_id);
+	reflog_id(rc->f, rc->refname, e->new_id);
+	return 0;
+}
+
+static int on_reflog(void *ctx, const char *refname, const char *path)
+{
+	struct skg_fsck_run *f = ctx;
+	struct reflog_ctx rc = {f, refname};
+	struct skg_error err;
+	if (skg_for_each_reflog_entry(path, on_reflog_entry, &rc, &f->rep, &err) < 0) {
+		skg_fsck_reader_error(f, &err);
+		return 1; /* reported: stops the walk */
+	}
+	return skg_fsck_stopped(f) ? 1 : 0;
+}
+
+static int on_worktree(void *ctx, const struct skg_worktree *wt)
+{
+	struct skg_fsck_run *f = ctx;
+	struct skg_head head = {0};
+	struct skg_error err;
+	int ret = 0;
+	if (skg_check_head(f->repo, wt->head_ref, &head, &f->rep, &err) < 0) {
+		skg_fsck_reader_error(f, &err);
+		ret = 1; /* reported: stops the walk */
+		goto out;
+	}
+	if (head.is_root && !handle_ref(f, wt->head_ref, head.id)) {
+		ret = 1;
+		goto out;
+	}
+	int r = f->include_reflogs ? skg_for_each_reflog(f->repo, wt, on_reflog, f, &f->rep, &err) : 0;
+	if (r < 0) {
+		skg_fsck_reader_error(f, &err);
+	}
+	ret = r != 0 ? 1 : 0;
+out:
+	skg_buf_release(&head.target);
+	return ret;
+}
+
+/* The index (git's keep_cache_objects part). */
+static int on_index_entry(void *ctx, const struct skg_index_entry *e)
+{
+	struct skg_fsck_run *f = ctx;
+	unsigned type = SKG_NONE;
+	if (e->mode == 0160000) {
+		return 0;
+	}
+	if (skg_graph_known(f->graph, e->id, &type) && type != SKG_NONE && type != SKG_BLOB) {
+		/* git's lookup_blob of an object it has as another type fails, and git goes on */
+		char h[SKG_HEXSZ + 1];
+		skg_to_hex(e->id, h);
+		skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a blob", h, skg_fsck_tname(type));
+		return 0;
+	}
+	root(f, e->id, SKG_BLOB);
+	return 0;
+}
+
+static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtrees, const uint8_t *id,
+                         bool *descend)
+{
+	struct skg_fsck_run *f = ctx;
+	unsigned type;
+	char h[SKG_HEXSZ + 1];
+	(void)path;
+	(void)subtrees;
+	if (entry_count < 0 || id == NULL) {
+		return 0;
+	}
+	skg_to_hex(id, h);
+	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
+	if (fate != NULL) {
+		skg_fsck_fate_lines(f, NULL,
+		                    fate); /* git's parse_object fails as it did in the object check */
+		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in cache-tree", h);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+		*descend = false;
+		return 0;
+	}
+	if (!skg_graph_has(f->graph, id, &type)) {
+		parse_lookup_lines(f, id);
+		/* git's fsck_cache_tree parses the tree: from its loose file, if there is one */
+		int st = skg_fsck_reparse_loose(f, id, &type);
+		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
+			return 1;
+		}
+		if (st == SKG_REPARSE_OK) {
+			goto valid;
+		}
+		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in cache-tree", h);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+		*descend = false;
+		return 0;
+	}
+valid:
+	root(f, id, type);
+	if (type != SKG_TREE && type != SKG_NONE) { /* unknown: in a pack whose check stopped */
+		skg_fsck_err_line(f, NULL, "error in %s %s: non-tree in cache-tree", skg_fsck_tname(type), h);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
+	}
+	return 0;
+}
+
+static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], const uint8_t *const id[3])
+{
+	struct skg_fsck_run *f = ctx;
+	char h[SKG_HEXSZ + 1];
+	(void)path;
+	for (int i = 0; i < 3; i++) {
+		if (mode[i] == 0 || (mode[i] & 0170000) != 0100000 || id[i] == NULL) {
+			continue;
+		}
+		if (!skg_graph_has(f->graph, id[i], NULL)) {
+			skg_to_hex(id[i], h);
+			skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in resolve-undo", h);
+			skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+			continue;
+		}
+		root(f, id[i], SKG_BLOB);
+	}
+	return 0;
+}
+
+static int check_index(struct skg_fsck_run *f)
+{
+	char *data = NULL;
+	size_t len = 0;
+	struct skg_error err;
+	int e = skg_read_file(f->repo->index_file, SIZE_MAX, &data, &len);
+	if (e != 0) {
+		if (errno == ENOMEM) {
+			skg_fsck_nomem(f);
+			return -1;
+		}
+		return 0; /* no index: nothing to add */
+	}
+	struct skg_index_callbacks cb = {on_index_entry, on_cache_tree, on_resolve_undo, f};
+	struct skg_index_info info;
+	int ret = skg_index_parse((const uint8_t *)data, len, f->repo->index_file_display, &cb, &info,
+	                          &f->rep, &err);
+	free(data);
+	if (ret < 0) {
+		skg_fsck_reader_error(f, &err);
+		return -1;
+	}
+	return 0;
+}
+
+int skg_fsck_roots(struct skg_fsck_run *f)
+{
+	struct skg_error err;
+	/* refs, then each worktree's HEAD and reflogs */
+	int r = skg_for_each_ref(f->repo, on_ref, f, &err);
+	if (r < 0) {
+		skg_fsck_reader_error(f, &err);
+		return -1;
+	}
+	if (r == 0 && !f->died && !skg_fsck_stopped(f) &&
+	    skg_for_each_worktree(f->repo, on_worktree, f, &f->rep, &err) < 0) {
+		skg_fsck_reader_error(f, &err);
+		return -1;
+	}
+	if (r != 0 || f->died || skg_fsck_stopped(f)) {
+		return -1; /* git died reading a ref's object (its line is out) */
+	}
+	if (f->default_refs == 0) {
+		skg_fsck_err_line(f, NULL, "notice: No default references");
+		f->show_unreachable = false;
+	}
+	if (f->keep_cache && (check_index(f) < 0 || f->died || skg_fsck_stopped(f))) {
+		return -1; /* the index cannot be read, or git died reading what it names */
+	}
+	return 0;
+}

@@ -1,0 +1,394 @@
+/*
+ * fsck_run.c - skg_check_repo (<sha1kit/git_fsck.h>): a whole repository checked in git 2.39.5
+ * fsck's order (builtin/fsck.c cmd_fsck): setup and config, the loose objects of every object
+ * directory, every pack, the .gitmodules / .gitattributes blobs (fsck_finish), the roots (refs,
+ * each worktree's HEAD and reflogs, the index), the connectivity walk, then the commit-graph,
+ * multi-pack-index and .rev checks (git runs `git commit-graph verify` and `git multi-pack-index
+ * verify` for each object directory). The parts are in the other fsck_*.c files (fsck_run.h).
+ *
+ * Where links disagree on an object's type, git's outcome depends on the order it reads objects
+ * in: the object check then runs three times (wt_passes): the first pass's records are held; a
+ * quiet second pass collects the events on the disputed objects with their places in git's order
+ * (typeorder.h), which give the type git keeps for each and the parses that fail; a third pass
+ * sends git's records with those types forced into a new graph.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsck_run.h"
+#include "trailer.h"
+
+void skg_check_options_default(struct skg_check_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->show_dangling = true;
+	opt->include_reflogs = true;
+	opt->keep_cache = true;
+}
+
+/* skg_for_each_alternate's callback: one more object directory. */
+static int add_odb(void *ctx, const char *dir)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->n_odb_dirs == f->cap_odb_dirs) {
+		size_t cap = f->cap_odb_dirs ? f->cap_odb_dirs * 2 : 8;
+		char **v = realloc(f->odb_dirs, cap * sizeof(*v));
+		if (v == NULL) {
+			return -1;
+		}
+		f->odb_dirs = v;
+		f->cap_odb_dirs = cap;
+	}
+	f->odb_dirs[f->n_odb_dirs] = strdup(dir);
+	if (f->odb_dirs[f->n_odb_dirs] == NULL) {
+		return -1;
+	}
+	f->n_odb_dirs++;
+	return 0;
+}
+
+/* ---- the object check: every loose object, then every pack ------------------------------------ */
+
+/* 0, or -1 where git dies (its lines are out) or the run stops. */
+static int scan(struct skg_fsck_run *f)
+{
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		skg_fsck_meter_start(f, "Checking object directories", 256);
+		if (skg_fsck_check_loose(f, f->odb_dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
+			return -1;
+		}
+		skg_fsck_meter_stop(f, 256);
+	}
+	size_t n;
+	struct skg_fsck_pack_ref *packs;
+	if (skg_fsck_list_packs(f, &packs, &n) != 0) {
+		return -1;
+	}
+	if (f->progress.fn != NULL) {
+		uint64_t total = 0;
+		for (size_t i = 0; i < n; i++) {
+			total += skg_fsck_idx_count(packs[i].idx);
+		}
+		skg_fsck_meter_start(f, "Checking objects", total);
+	}
+	for (size_t i = 0; i < n && !f->died && !skg_fsck_stopped(f); i++) {
+		skg_fsck_check_pack(f, packs[i].pack, packs[i].idx);
+	}
+	skg_fsck_free_packs(packs, n);
+	if (skg_fsck_stopped(f)) {
+		return -1;
+	}
+	skg_fsck_meter_stop(f, f->meter.n);
+	return f->died ? -1 : 0; /* git died reading a pack through its idx */
+}
+
+/* Before another pass of the object check: what the last one found is forgotten (errors: the
+ * status bits from before the first). 0, or -1 when out of memory. */
+static int scan_reset(struct skg_fsck_run *f, int errors)
+{
+	skg_graph_free(f->graph);
+	f->graph = skg_graph_new();
+	f->errors = errors;
+	free(f->bad_trees);
+	f->bad_trees = NULL;
+	f->n_bad_trees = 0;
+	f->n_specials = 0;
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		free(f->bad_packed[i].pack);
+		free(f->bad_packed[i].idx);
+	}
+	f->n_bad_packed = 0;
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		free(f->usable_packs[i].idx);
+		free(f->usable_packs[i].pack);
+	}
+	f->n_usable_packs = 0;
+	f->pack_seq = 0;
+	f->incomplete = false;
+	f->died = false;
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		free(f->unusable[i].line);
+		free(f->unusable[i].idx);
+	}
+	f->n_unusable = 0;
+	return f->graph != NULL ? 0 : -1;
+}
+
+/*
+ * After the first pass of the object check (`first`: what scan() returned): when no two links
+ * disagree on an object's type, its held records go out. Else git's handling of those links is
+ * worked out (typeorder.h): a quiet pass collects the events on the disputed objects, they are
+ * ordered as git reads them, and the check runs again with git's types set, sending git's
+ * records. Returns what the last scan() returned, or -1 when the run failed.
+ */
+static int wt_passes(struct skg_fsck_run *f, int errors, int first)
+{
+	uint8_t *ids = NULL;
+	size_t n = 0;
+	f->hold = false;
+	if (skg_fsck_stopped(f)) {
+		skg_buf_release(&f->held_out); /* nothing more after a failure of the run */
+		return -1;
+	}
+	if (first != 0 || f->connectivity_only || skg_graph_conflicts(f->graph, &ids, &n) != 0 || n == 0) {
+		free(ids);
+		if (f->held_out.len > 0) {
+			skg_fsck_send(f, f->held_out.p, f->held_out.len);
+		}
+		skg_buf_release(&f->held_out);
+		return first;
+	}
+	skg_buf_release(&f->held_out);
+	f->types = skg_typeorder_new(ids, n);
+	free(ids);
+	struct skg_progress progress = f->progress;
+	if (f->types == NULL || scan_reset(f, errors) != 0) {
+		goto nomem;
+	}
+	f->quiet = f->collect = true;
+	f->progress.fn = NULL;
+	(void)scan(f); /* it stops where the first did not: nowhere */
+	f->quiet = f->collect = false;
+	f->progress = progress;
+	if (skg_fsck_stopped(f)) {
+		return -1;
+	}
+	if (skg_typeorder_resolve(f->types) != 0 || scan_reset(f, errors) != 0) {
+		goto nomem;
+	}
+	f->types_resolved = true;
+	for (size_t i = 0; i < skg_typeorder_count(f->types); i++) {
+		unsigned tau;
+		const uint8_t *id = skg_typeorder_id(f->types, i, &tau);
+		if (tau != 0 && skg_graph_force_type(f->graph, id, tau) != 0) {
+			goto nomem;
+		}
+	}
+	return scan(f);
+nomem:
+	f->quiet = f->collect = false;
+	skg_fsck_nomem(f);
+	return -1;
+}
+
+/* ---- commit-graph, multi-pack-index, .rev ------------------------------------------------------ */
+
+/* A commit-graph, multi-pack-index or .rev check: its lines, and `bit` when git's check fails. */
+static void trailer_result(struct skg_fsck_run *f, int st, const struct skg_lines *lines, int bit)
+{
+	skg_fsck_lines(f, lines);
+	if (st == SKG_TRAILER_BAD || st == SKG_TRAILER_FATAL) {
+		f->errors |= bit;
+	}
+}
+
+/* Those of every object directory: 0, or -1 where git dies. */
+static int check_trailers(struct skg_fsck_run *f)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	int ret = 0;
+	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
+		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
+		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
+		 * multi-pack-index verify --object-dir DIR` (absolute paths) */
+		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
+		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
+		skg_fsck_lines(f, lines);
+		if (st == SKG_TRAILER_FATAL) {
+			ret = -1;
+			break;
+		}
+		if (f->alt_lines.len > 0) {
+			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
+		}
+		trailer_result(f, skg_trailer_commit_graph(abs, SKG_TRAILER_VERIFY, lines), lines,
+		               SKG_CHECK_ERROR_COMMIT_GRAPH);
+		st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
+		skg_fsck_lines(f, lines);
+		skg_fsck_lines(f, lines); /* git fsck loads it twice (its packs, then its objects) */
+		if (st == SKG_TRAILER_FATAL) {
+			ret = -1;
+			break;
+		}
+		trailer_result(f, skg_trailer_midx(abs, SKG_TRAILER_VERIFY, lines), lines,
+		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
+		/* .rev files: as git 2.41's fsck (git 2.39 does not look at them) */
+		skg_lines_clear(lines);
+		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
+		               SKG_CHECK_ERROR_PACK_REV_INDEX);
+	}
+	free(lines);
+	return ret;
+}
+
+/* ---- the check ----------------------------------------------------------------------------------- */
+
+/* The check after the repository is open, in the top of its work tree: 0, or -1 where git dies or
+ * the run stops. */
+static int run(struct skg_fsck_run *f)
+{
+	struct skg_error err;
+	f->graph = skg_graph_new();
+	if (f->graph == NULL) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	if (skg_repo_config(f->repo, skg_fsck_on_config, f, &err) != 0) {
+		if (!f->config_died && !skg_fsck_stopped(f)) { /* else on_config sent git's line */
+			skg_fsck_reader_error(f, &err);
+		}
+		return -1;
+	}
+	if (skg_repo_grafts(f->repo, !f->no_graft_hint, &f->grafts, &f->rep, &err) != 0) {
+		skg_fsck_reader_error(f, &err);
+		return -1;
+	}
+	/* the object directories: the repository's, then its alternates */
+	if (add_odb(f, f->repo->objects_dir_display) != 0 ||
+	    skg_for_each_alternate(f->repo, add_odb, f, &f->rep, &err) < 0) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	int errors = f->errors;
+	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
+	if (wt_passes(f, errors, scan(f)) != 0) {
+		return -1;
+	}
+	if (!f->connectivity_only) {
+		skg_fsck_check_specials(f);
+	}
+	if (skg_fsck_stopped(f) || skg_fsck_roots(f) != 0 || skg_fsck_walk(f) != 0) {
+		return -1;
+	}
+	return check_trailers(f);
+}
+
+static void run_free(struct skg_fsck_run *f)
+{
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		free(f->odb_dirs[i]);
+	}
+	free(f->odb_dirs);
+	free(f->skip);
+	free(f->bad_trees);
+	free(f->specials);
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		free(f->bad_packed[i].pack);
+		free(f->bad_packed[i].idx);
+	}
+	free(f->bad_packed);
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		free(f->unusable[i].line);
+		free(f->unusable[i].idx);
+	}
+	free(f->unusable);
+	skg_typeorder_free(f->types);
+	free(f->pack_lines);
+	skg_buf_release(&f->pack_text);
+	skg_buf_release(&f->held_out);
+	skg_grafts_free(&f->grafts);
+	skg_buf_release(&f->alt_lines);
+	skg_buf_release(&f->fatal);
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		free(f->usable_packs[i].idx);
+		free(f->usable_packs[i].pack);
+	}
+	free(f->usable_packs);
+	skg_graph_free(f->graph);
+	skg_repo_free(f->repo);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
+
+int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, const struct skg_sink *sink,
+                   struct skg_check_result *res, struct skg_error *err)
+{
+	struct skg_check_options defaults;
+	if (opt == NULL) {
+		skg_check_options_default(&defaults);
+		opt = &defaults;
+	}
+	if (res != NULL) {
+		res->exit_status = 0;
+	}
+	struct skg_fsck_run *f = calloc(1, sizeof(*f));
+	if (f == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	if (pthread_mutex_init(&f->lock, NULL) != 0) {
+		free(f);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	atomic_init(&f->failed, 0);
+	f->sink = sink;
+	f->progress = opt->progress;
+	f->cancel = opt->cancel;
+	f->show_dangling = opt->show_dangling;
+	f->show_unreachable = opt->show_unreachable;
+	f->show_root = opt->show_root;
+	f->show_tags = opt->show_tags;
+	f->connectivity_only = opt->connectivity_only;
+	f->keep_cache = opt->keep_cache;
+	f->lost_found = opt->lost_found;
+	/* as git: with --lost-found, objects only the reflogs keep are lost too */
+	f->include_reflogs = opt->include_reflogs && !opt->lost_found;
+	f->threads = opt->threads;
+	if (f->threads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		f->threads = n > 0 ? (unsigned)n : 1;
+	}
+	f->rep.report = skg_fsck_on_report;
+	f->rep.ctx = f;
+	skg_fsck_options_init(&f->fopt, opt->strict);
+	f->fopt.found = skg_fsck_on_found;
+
+	char *old_cwd = NULL;
+	bool moved = false;
+	int ret = 0;
+	struct skg_error oerr;
+	if (skg_repo_open(&f->repo, git_dir, &f->rep, &oerr) != 0) {
+		skg_fsck_reader_error(f, &oerr);
+		ret = -1;
+	} else if (f->repo->git_cwd != NULL) {
+		/* as git after its setup: in the top of the work tree (paths in messages are relative to
+		 * it), for the duration of the check */
+		old_cwd = getcwd(NULL, 0);
+		if (old_cwd == NULL && errno == ENOMEM) {
+			skg_fsck_nomem(f);
+			ret = -1;
+		} else if (chdir(f->repo->git_cwd) != 0) {
+			skg_fsck_err_line(f, NULL, "fatal: cannot change to '%s': %s", f->repo->git_cwd,
+			                  strerror(errno));
+			ret = -1;
+		} else {
+			moved = true;
+		}
+	}
+	if (ret == 0) {
+		ret = run(f);
+	}
+	if (moved && old_cwd != NULL && chdir(old_cwd) != 0 && ret == 0) {
+		skg_fsck_fail(f, SKG_E_IO, errno, "cannot change back to the working directory");
+		ret = -1;
+	}
+	free(old_cwd);
+	if (atomic_load(&f->failed) != 0) {
+		if (err != NULL) {
+			*err = f->fail;
+		}
+		ret = -1;
+	} else if (ret != 0) {
+		(void)skg_fail_sys(err, SKG_E_GIT, 0, "%s",
+		                   f->fatal.len > 0 ? skg_buf_str(&f->fatal) : "fsck died");
+	} else if (res != NULL) {
+		res->exit_status = f->errors;
+	}
+	run_free(f);
+	return ret != 0 ? -1 : 0;
+}

@@ -1,0 +1,328 @@
+/*
+ * fsck_run.h - the state of one repository check (skg_check_repo, <sha1kit/git_fsck.h>) and the
+ * functions its parts share. Internal to the Git layer.
+ *
+ * The parts, in git fsck's order of work (builtin/fsck.c, v2.39.5):
+ *   fsck_run.c      skg_check_repo: setup, config, the passes of the object check, roots, walk,
+ *                   commit-graph / multi-pack-index / .rev checks
+ *   fsck_config.c   fsck.<msg-id>, fsck.skipList, advice.graftFileDeprecated
+ *   fsck_out.c      the records (struct skg_report) of the check, their buffering in git's order,
+ *                   the progress meter, exit bits, failures of the machine
+ *   fsck_check.c    one object: git's fsck_obj (syntax checks, links into the graph, --root/--tags)
+ *   fsck_loose.c    the loose objects of an object directory, on several threads
+ *   fsck_file.c     files mapped for the pack check
+ *   fsck_pack.c     packs: their order (get_all_packs), verify_pack, verify_packfile's object by
+ *                   object read of a corrupt pack, packs git cannot open
+ *   fsck_read.c     git's object store reads outside the check: a blob, a loose object again
+ *   fsck_special.c  the .gitmodules / .gitattributes blobs (fsck_finish)
+ *   fsck_refs.c     the roots: refs, worktrees' HEADs and reflogs, the index
+ *   fsck_walk.c     the connectivity walk's lines (broken links, missing, dangling, unreachable)
+ *   fsck_lost.c     --lost-found
+ * Nothing here prints or exits: every line is a record for the caller's sink.
+ */
+#ifndef SHA1KIT_GIT_FSCK_RUN_H
+#define SHA1KIT_GIT_FSCK_RUN_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sha1kit/git_fsck.h>
+
+#include "fsck_object.h"
+#include "graph.h"
+#include "loose.h"
+#include "repo.h"
+#include "typeorder.h"
+
+struct pk_pack;
+
+/* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
+#define SKG_FSCK_BIG_FILE ((uint64_t)512 << 20)
+
+/* A pack git reads objects from (its idx passed git's checks), in check order. */
+struct skg_fsck_pack_paths {
+	char *idx, *pack;
+};
+
+/* An object of a pack that cannot be read (git marks it bad when it tries), or that reads back
+ * with another ID (mismatch), and its pack. */
+struct skg_fsck_bad_packed {
+	uint8_t id[SKG_RAWSZ];
+	bool mismatch;
+	bool marked;     /* a delta base git marked bad: it never reads it again */
+	uint64_t offset; /* where it is in the pack */
+	char *pack, *idx;
+};
+
+/* A pack git cannot read objects from, and git's line for it, which git prints again each time it
+ * looks for an object there (skg_fsck_lookup_lines). */
+struct skg_fsck_unusable {
+	char *line;
+	uint8_t *idx; /* NULL: the idx does not open (every lookup); else a copy of the idx (a lookup
+	               * of an object it lists opens the pack) */
+	size_t idx_len;
+};
+
+/* A blob that trees name .gitmodules / .gitattributes: checked at the end. */
+struct skg_fsck_special_blob_ref {
+	uint8_t id[SKG_RAWSZ];
+	unsigned kinds;    /* enum skg_fsck_special, ORed */
+	uint32_t pack_seq; /* the first tree naming it in git's order (struct skg_fsck_dest) */
+	uint64_t offset;
+};
+
+/* A tree that does not decode to its end, with git's words for why (printed again by the walk). */
+struct skg_fsck_bad_tree {
+	uint8_t id[SKG_RAWSZ];
+	const char *why;
+};
+
+/* The lines of one object of the pack being checked (records in pack_text). */
+struct skg_fsck_pack_line {
+	uint64_t offset;
+	size_t at, len;
+};
+
+/* git's progress line ("Checking objects: 42% (159622/380053)"), under the lock. */
+struct skg_fsck_meter {
+	const char *title;
+	uint64_t total, n;
+	unsigned pct;
+	double last;
+	bool on;
+};
+
+/* The state of one check. */
+struct skg_fsck_run {
+	struct skg_repo *repo;
+	struct skg_graph *graph;
+	struct skg_fsck_options fopt;
+	struct skg_sink rep; /* the repository readers' records: skg_fsck_on_report */
+	const struct skg_sink *sink;
+	struct skg_progress progress; /* fn NULL: no meter */
+	const volatile int *cancel;
+	/* the object directories (the repository's, then its alternates), and a loose reader per
+	 * thread of the walk (reloading loose trees) */
+	char **odb_dirs;
+	size_t n_odb_dirs, cap_odb_dirs;
+	struct skg_loose_reader **walk_readers;
+	bool show_dangling, show_unreachable, show_root, show_tags, connectivity_only, include_reflogs,
+	    keep_cache;
+	unsigned threads;
+	pthread_mutex_t lock; /* records, errors and shared lists, from every thread */
+	int errors;           /* git's exit bits */
+	unsigned default_refs;
+	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
+	size_t nskip;
+	bool incomplete;          /* a pack's check stopped part way: some objects' links are unknown */
+	bool died;                /* git dies at this point of the check (its fatal line is out) */
+	bool config_died;         /* a config value git dies on (its fatal line is out) */
+	bool lost_found;          /* --lost-found */
+	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
+	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
+	                           * commit-graph verify */
+	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
+	/* a failure of the machine (SKG_E_NOMEM, ...): the first one, under the lock; `failed` is
+	 * read without it */
+	atomic_int failed;
+	struct skg_error fail;
+	struct skg_buf fatal; /* the text of the last "fatal: " record sent (SKG_E_GIT's message) */
+	/* the pack being checked (for the object callback), and its place in git's order */
+	const struct pk_pack *pack;
+	uint32_t pack_seq;
+	struct skg_fsck_meter meter;
+	struct skg_fsck_bad_tree *bad_trees;
+	size_t n_bad_trees;
+	struct skg_fsck_special_blob_ref *specials; /* under the lock: checked at the end */
+	size_t n_specials, cap_specials;
+	struct skg_fsck_bad_packed *bad_packed;
+	size_t n_bad_packed;
+	struct skg_fsck_pack_paths *usable_packs;
+	size_t n_usable_packs;
+	struct skg_fsck_unusable *unusable;
+	size_t n_unusable;
+	/* the records of the objects of the pack being checked, by offset: sent in git's order
+	 * (offset order) once the pack is done, or dropped when git's reading of it through the idx
+	 * replaces them */
+	struct skg_fsck_pack_line *pack_lines;
+	size_t n_pack_lines, cap_pack_lines;
+	struct skg_buf pack_text;
+	/*
+	 * Links that disagree on an object's type (typeorder.h). The object check runs up to three
+	 * times: the first pass's records are held (hold, held_out) until it is known that no two
+	 * links disagree; if some do, a quiet pass (quiet, collect) gives `types` the events on those
+	 * objects in git's order, it works out what git does with each, and the last pass sends git's
+	 * lines.
+	 */
+	bool hold, quiet, collect;
+	struct skg_buf held_out;
+	struct skg_typeorder *types; /* NULL: no two links disagree */
+	bool types_resolved;
+};
+
+/*
+ * Where the records of one object check go: straight to the sink (buf == NULL), or, for the
+ * threads that read loose objects and the pack resolver threads, into a buffer of records sent
+ * later in git's order.
+ */
+struct skg_fsck_dest {
+	struct skg_fsck_run *f;
+	struct skg_buf *buf;
+	int odb; /* the object directory (index in f->odb_dirs) of a loose object; -1 in a pack */
+	/* where the object checked is in git's order of checks: 0 for a loose object (all come
+	 * first), else 1 + its pack's index in f->usable_packs, and its offset in that pack */
+	uint32_t pack_seq;
+	uint64_t offset;
+	/* a loose object: its xx/ directory and its place in the directory's reading order */
+	uint32_t dir, nth;
+};
+
+/* What a record is about, beyond its text (struct skg_report's fields; all may be 0 / NULL). */
+struct skg_fsck_meta {
+	int id;
+	const char *msg_id;
+	unsigned type;
+	const uint8_t *oid;
+	unsigned exit_bits;
+};
+
+/* ---- fsck_out.c: records ------------------------------------------------------------------------ */
+
+/* A line (or several, separated by '\n') for stderr ('e') or stdout ('o'): into s->buf, or sent.
+ * meta may be NULL. A buffer that cannot grow is a failure of the run (SKG_E_NOMEM). */
+void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, char stream, const char *fmt,
+                    va_list ap);
+void skg_fsck_err(struct skg_fsck_dest *s, const char *fmt, ...) SKG_PRINTF(2, 3);
+void skg_fsck_out(struct skg_fsck_dest *s, const char *fmt, ...) SKG_PRINTF(2, 3);
+void skg_fsck_errm(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, const char *fmt, ...)
+    SKG_PRINTF(3, 4);
+void skg_fsck_outm(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, const char *fmt, ...)
+    SKG_PRINTF(3, 4);
+/* The same, sent at once (or held, in the first pass of the object check). */
+void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
+    SKG_PRINTF(3, 4);
+void skg_fsck_out_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
+    SKG_PRINTF(3, 4);
+/* A Git-layer reader's lines (each ends with a newline), for stderr: to s, or sent at once. */
+void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines);
+void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines);
+/* Records kept in another buffer (rec[0..len)), on to s: appended, or sent. */
+void skg_fsck_add(struct skg_fsck_dest *s, const char *rec, size_t len);
+/* Records rec[0..len) to the sink in their order (held or dropped in the first or quiet pass). */
+void skg_fsck_send(struct skg_fsck_run *f, const char *rec, size_t len);
+/* Exit bits, from any thread. */
+void skg_fsck_add_errors(struct skg_fsck_run *f, int bits);
+/* A failure of the machine: the first one is kept (err of skg_check_repo); the check stops. */
+void skg_fsck_fail(struct skg_fsck_run *f, enum skg_errc code, int sys_errno, const char *what);
+void skg_fsck_nomem(struct skg_fsck_run *f);
+/* A repository reader's failure: git's "fatal: MSG" line (SKG_E_GIT: git dies there, f->died), else
+ * the run's failure. */
+void skg_fsck_reader_error(struct skg_fsck_run *f, const struct skg_error *err);
+/* Whether the check must stop: a failure of the machine, or the caller's cancel flag (which then
+ * becomes the run's failure, SKG_E_CANCELLED). */
+bool skg_fsck_stopped(struct skg_fsck_run *f);
+/* git's progress meter (fsck's start_progress, display_progress, stop_progress). */
+void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t total);
+void skg_fsck_meter_add(struct skg_fsck_run *f, uint64_t k);
+void skg_fsck_meter_stop(struct skg_fsck_run *f, uint64_t n);
+/* git's printable_type(): the type's name, "unknown" for none. */
+const char *skg_fsck_tname(unsigned type);
+/* The repository readers' records (f->rep): on to the sink, with their exit bits. */
+void skg_fsck_on_report(void *ctx, const struct skg_report *r);
+/* Whether fsck.skipList names id. */
+bool skg_fsck_skipped(const struct skg_fsck_run *f, const uint8_t *id);
+/* skg_fsck_report_fn of the object checks (ctx: struct skg_fsck_dest *). */
+void skg_fsck_on_finding(void *ctx, const struct skg_fsck_finding *fd);
+
+/* ---- fsck_config.c ------------------------------------------------------------------------------ */
+
+/* skg_config_fn: fsck.<msg-id>, fsck.skipList, advice.graftFileDeprecated (ctx: the run). */
+int skg_fsck_on_config(void *ctx, const char *key, const char *value);
+
+/* ---- fsck_check.c: one object ------------------------------------------------------------------- */
+
+/* git's fsck_obj over one object that exists (`where`: its loose path for messages, NULL in a
+ * pack); data NULL for a blob not read (streamed). Called from several threads at once. */
+void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t *id, const uint8_t *data,
+                           size_t len, const char *where);
+/* What goes wrong when git parses `id` (the last pass only), or NULL. */
+const struct skg_typeorder_fate *skg_fsck_type_fate(const struct skg_fsck_run *f, const uint8_t *id);
+/* git's lines for such a fate: to s, or sent at once when s is NULL. */
+void skg_fsck_fate_lines(struct skg_fsck_run *f, struct skg_fsck_dest *s,
+                         const struct skg_typeorder_fate *fate);
+/* git's parse_object_buffer of a commit or tag read for a ref: false after the parser's error. */
+bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
+                     size_t len);
+
+/* ---- fsck_loose.c ------------------------------------------------------------------------------- */
+
+/* The loose objects of object directory number odb: 0, or -1 when the check stops there (git dies:
+ * its lines are out; or a failure of the run). */
+int skg_fsck_check_loose(struct skg_fsck_run *f, const char *objdir, int odb);
+
+/* ---- fsck_pack.c -------------------------------------------------------------------------------- */
+
+/* A pack of one of the object directories, where git puts it in its order of reading. */
+struct skg_fsck_pack_ref {
+	char *idx, *pack;
+	size_t odb;    /* the object directory's place (0: the repository's own) */
+	size_t seq;    /* its place in the directory listing */
+	int64_t mtime; /* of the .pack, in seconds */
+	size_t midx;   /* 1 + its place in the repository's multi-pack-index, 0 when not there */
+};
+
+/* Every pack of the object directories in git's order: a malloc'd array of *n (NULL and 0 also
+ * when there is none); -1 when out of memory. */
+int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n);
+void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n);
+/* The number of objects an idx file says it lists (0 when it cannot be read as one). */
+uint64_t skg_fsck_idx_count(const char *path);
+/* git's verify_pack of one pack and its idx. */
+void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path);
+/* git looks for id in its packs `times` times: the lines of the packs it cannot open. */
+void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times);
+/* git's parse_object of a packed object the check could not read: true when git dies (its lines
+ * are out, f->died set). */
+bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+
+/* ---- fsck_read.c -------------------------------------------------------------------------------- */
+
+/* Blob id as git's object store reads it: 0 and a malloc'd *data of *len bytes, 1 when larger than
+ * max bytes, -1 when it cannot be read as a blob, -2 when out of memory; *seq / *where: where it is
+ * (seq 0: loose). */
+int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
+                       uint32_t *seq, uint64_t *where);
+/* git's parse_object() of an object that is no object to the check, from its loose file: an enum
+ * skg_reparse_result (SKG_REPARSE_DIES sets f->died), or -1 when there is no such file. */
+int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *type);
+/* git's has_object() for an object that is no object to the check: a loose file of that name. */
+bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id);
+
+/* ---- fsck_special.c ----------------------------------------------------------------------------- */
+
+/* fopt.found: a tree names blob id .gitmodules or .gitattributes (ctx: struct skg_fsck_dest *). */
+void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ]);
+/* git's fsck_finish: the checks of those blobs. */
+void skg_fsck_check_specials(struct skg_fsck_run *f);
+
+/* ---- fsck_refs.c -------------------------------------------------------------------------------- */
+
+/* The roots: refs, each worktree's HEAD and reflogs, the index. 0, or -1 when git dies there
+ * (its line is out) or the run failed. */
+int skg_fsck_roots(struct skg_fsck_run *f);
+
+/* ---- fsck_walk.c -------------------------------------------------------------------------------- */
+
+/* The connectivity walk, with its lines. 0, or -1 when git dies (lost-found) or the run failed. */
+int skg_fsck_walk(struct skg_fsck_run *f);
+
+/* ---- fsck_lost.c -------------------------------------------------------------------------------- */
+
+/* git's --lost-found for one dangling object; false when git dies (its line is out). */
+bool skg_fsck_write_lost_found(struct skg_fsck_run *f, unsigned type, const uint8_t *id);
+
+#endif /* SHA1KIT_GIT_FSCK_RUN_H */

@@ -1,0 +1,193 @@
+/*
+ * fsck_walk.c - the connectivity walk of a repository check (fsck_run.h): the object graph's walk
+ * (graph.h) from the roots, with git 2.39.5's lines (builtin/fsck.c: mark_object's "broken link
+ * from", check_unreachable_object's "missing", "dangling", "unreachable"; the lookup lines of packs
+ * git cannot open), the links of loose trees read again (they are not kept in the graph), and
+ * --lost-found (fsck_lost.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck_run.h"
+
+static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
+{
+	struct skg_fsck_run *f = ctx;
+	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	/* git's mark_object prints the link broken only when no object file of that name is there
+	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
+	bool loose = skg_fsck_loose_file_exists(f, to);
+	skg_fsck_lookup_lines(f, to, loose ? 1 : 2); /* has_object, not quick */
+	if (loose) {
+		return;
+	}
+	skg_to_hex(from, a);
+	skg_to_hex(to, b);
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, tt, to, SKG_CHECK_ERROR_REACHABLE};
+	skg_fsck_out_line(f, &meta, "broken link from %7s %s\n              to %7s %s", skg_fsck_tname(ft), a,
+	                  skg_fsck_tname(tt), b);
+	f->errors |= SKG_CHECK_ERROR_REACHABLE;
+}
+
+static void on_wrong_type(void *ctx, unsigned ft, const uint8_t *from)
+{
+	struct skg_fsck_run *f = ctx;
+	char a[SKG_HEXSZ + 1];
+	skg_to_hex(from, a);
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_OBJECT};
+	skg_fsck_err_line(f, &meta, "error in %s %s: wrong object type in link", skg_fsck_tname(ft), a);
+	f->errors |= SKG_CHECK_ERROR_OBJECT;
+}
+
+/* git's traversal of a tree whose entry's lookup fails: mark_object of no object */
+static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned tau, unsigned lt,
+                           const uint8_t *to)
+{
+	struct skg_fsck_run *f = ctx;
+	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	skg_to_hex(from, a);
+	skg_to_hex(to, b);
+	skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a %s", b, skg_fsck_tname(tau),
+	                  skg_fsck_tname(lt));
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_REACHABLE};
+	skg_fsck_out_line(f, &meta, "broken link from %7s %s\nbroken link from %7s unknown",
+	                  skg_fsck_tname(ft), a, skg_fsck_tname(lt));
+	f->errors |= SKG_CHECK_ERROR_REACHABLE;
+}
+
+static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	(void)type;
+	for (size_t i = 0; i < f->n_bad_trees; i++) {
+		if (memcmp(f->bad_trees[i].id, id, SKG_RAWSZ) == 0) {
+			skg_fsck_err_line(f, NULL, "error: %s", f->bad_trees[i].why);
+			return;
+		}
+	}
+}
+
+/* "WHAT TYPE ID" on standard output */
+static void obj_line(struct skg_fsck_run *f, const char *what, unsigned type, const uint8_t *id,
+                     unsigned bits)
+{
+	char a[SKG_HEXSZ + 1];
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, bits};
+	skg_to_hex(id, a);
+	skg_fsck_out_line(f, &meta, "%s %s %s", what, skg_fsck_tname(type), a);
+}
+
+static void on_missing(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	skg_fsck_lookup_lines(f, id, 1); /* git's has_object_pack */
+	obj_line(f, "missing", type, id, SKG_CHECK_ERROR_REACHABLE);
+	f->errors |= SKG_CHECK_ERROR_REACHABLE;
+}
+
+/* mkdir that accepts an existing directory */
+static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->died || skg_fsck_stopped(f)) {
+		return; /* git died at an earlier one, or the run stopped */
+	}
+	if (f->show_dangling) {
+		obj_line(f, "dangling", type, id, 0);
+	}
+	if (f->lost_found && !skg_fsck_write_lost_found(f, type, id)) {
+		f->died = true;
+	}
+}
+
+static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
+{
+	obj_line(ctx, "unreachable", type, id, 0);
+}
+
+/* The walk's reload: the links of a loose tree, read again from its object directory. */
+struct relink {
+	void (*link)(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type);
+	void *ctx;
+};
+
+static void relink_entry(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                         const uint8_t id[SKG_RAWSZ])
+{
+	struct relink *r = ctx;
+	(void)name;
+	(void)name_len;
+	if (mode != 0160000) { /* as tree_link: a gitlink is no link */
+		r->link(r->ctx, id, mode == 040000 ? SKG_TREE : SKG_BLOB);
+	}
+}
+
+static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
+                        unsigned type,
+                        void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                        void *link_ctx)
+{
+	struct skg_fsck_run *f = ctx;
+	char h[SKG_HEXSZ + 1];
+	struct skg_loose_object obj;
+	struct skg_lines lines = {0};
+	struct skg_buf path = {0};
+	(void)type;
+	struct skg_loose_reader *reader = f->walk_readers != NULL ? f->walk_readers[thread] : NULL;
+	if (reader == NULL || skg_fsck_stopped(f)) {
+		return;
+	}
+	skg_to_hex(id, h);
+	skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[source], h, h + 2);
+	int st = skg_loose_read(reader, skg_buf_str(&path), id, NULL, NULL, &obj, &lines);
+	if (st == SKG_LOOSE_OK && obj.type == SKG_TREE && !obj.streamed) {
+		struct relink r = {link, link_ctx};
+		(void)skg_tree_links(obj.content, (size_t)obj.size, relink_entry, &r);
+	}
+	skg_lines_clear(&lines);
+	skg_buf_release(&path);
+}
+
+int skg_fsck_walk(struct skg_fsck_run *f)
+{
+	struct skg_graph_report rep = {f,
+	                               on_broken,
+	                               on_wrong_type,
+	                               on_missing,
+	                               on_dangling,
+	                               on_unreachable,
+	                               on_walk_error,
+	                               f->show_unreachable,
+	                               reload_tree,
+	                               0,
+	                               on_failed_link};
+	struct skg_loose_options wopt;
+	skg_loose_options_default(&wopt);
+	wopt.no_hash = true; /* every loose object was hashed already */
+	f->walk_readers = calloc(f->threads, sizeof(*f->walk_readers));
+	for (unsigned t = 0; f->walk_readers != NULL && t < f->threads; t++) {
+		f->walk_readers[t] = skg_loose_reader_new(&wopt);
+		if (f->walk_readers[t] == NULL) {
+			break;
+		}
+		rep.reload_threads = t + 1; /* the threads with a reader */
+	}
+	if (rep.reload_threads < f->threads) {
+		skg_fsck_nomem(f);
+	}
+	if (f->incomplete) {
+		rep.dangling = NULL;
+		rep.unreachable = NULL;
+	}
+	int walked = skg_fsck_stopped(f) ? 0 : skg_graph_walk(f->graph, &rep);
+	for (unsigned t = 0; f->walk_readers != NULL && t < f->threads; t++) {
+		skg_loose_reader_free(f->walk_readers[t]);
+	}
+	free(f->walk_readers);
+	f->walk_readers = NULL;
+	if (walked != 0) {
+		skg_fsck_nomem(f);
+	}
+	/* git died writing lost-found (its line is out), or the run failed */
+	return f->died || skg_fsck_stopped(f) ? -1 : 0;
+}

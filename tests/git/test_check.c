@@ -1,0 +1,319 @@
+/*
+ * test_check.c - skg_check_repo (<sha1kit/git_fsck.h>) on small repositories that git makes in a
+ * temporary directory: a sound one (exit status 0, git's one dangling line as a record with its
+ * type and ID), corrupt ones (a missing blob: the records of stdout with exit bit 2, git's two-line
+ * "broken link" as two records; a commit with a
+ * bad time zone: git's finding with its message ID), a directory that is no repository (SKG_E_GIT,
+ * the fatal record), the cancel flag (SKG_E_CANCELLED); the records go to the sink, nothing to
+ * stdout or stderr, and the working directory is the caller's again afterwards.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <sha1kit/git_fsck.h>
+
+/* The records a check sent, copied. */
+struct rec {
+	enum skg_level level;
+	int id;
+	char msg_id[64];
+	unsigned type;
+	bool has_oid;
+	uint8_t oid[SKG_RAWSZ];
+	char text[512];
+	bool fatal;
+	unsigned exit_bits;
+};
+
+struct recs {
+	struct rec v[64];
+	size_t n;
+};
+
+static void collect(void *ctx, const struct skg_report *r)
+{
+	struct recs *rs = ctx;
+	if (rs->n == sizeof(rs->v) / sizeof(rs->v[0])) {
+		return;
+	}
+	struct rec *c = &rs->v[rs->n++];
+	memset(c, 0, sizeof(*c));
+	c->level = r->level;
+	c->id = r->id;
+	snprintf(c->msg_id, sizeof(c->msg_id), "%s", r->msg_id != NULL ? r->msg_id : "");
+	c->type = r->type;
+	c->has_oid = r->oid != NULL;
+	if (r->oid != NULL) {
+		memcpy(c->oid, r->oid, SKG_RAWSZ);
+	}
+	snprintf(c->text, sizeof(c->text), "%s", r->text);
+	c->fatal = r->fatal;
+	c->exit_bits = r->exit_bits;
+}
+
+static char tmp[256];
+
+/* Run a shell command in the temporary directory; its output is the test's business only. */
+static void sh(const char *fmt, ...)
+{
+	char cmd[2048], full[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof(full), "cd '%s' && (%s) >/dev/null 2>&1", tmp, cmd);
+	assert_int_equal(system(full), 0);
+}
+
+/* The first line of a shell command's output, without its newline. */
+static void sh_out(char *out, size_t n, const char *cmd)
+{
+	char full[4096];
+	snprintf(full, sizeof(full), "cd '%s' && %s", tmp, cmd);
+	FILE *p = popen(full, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, (int)n, p));
+	out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "%s/sha1kit-check.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(tmp) == NULL) {
+		return -1;
+	}
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	setenv("GIT_AUTHOR_NAME", "A", 1);
+	setenv("GIT_AUTHOR_EMAIL", "a@example.com", 1);
+	setenv("GIT_COMMITTER_NAME", "C", 1);
+	setenv("GIT_COMMITTER_EMAIL", "c@example.com", 1);
+	setenv("GIT_AUTHOR_DATE", "1700000000 +0000", 1);
+	setenv("GIT_COMMITTER_DATE", "1700000000 +0000", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_OBJECT_DIRECTORY");
+	unsetenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	unsetenv("GIT_INDEX_FILE");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[512];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A repository with two commits (a subdirectory, a packed part) and a dangling blob: its ID. */
+static void make_repo(const char *name, char dangling[SKG_HEXSZ + 1])
+{
+	sh("git init -q %s && cd %s && echo 1 >a && mkdir d && echo 2 >d/b && git add . && "
+	   "git commit -qm one && git repack -adq && echo 3 >c && git add c && git commit -qm two",
+	   name, name);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "cd %s && echo dangling | git hash-object -w --stdin", name);
+	sh_out(dangling, SKG_HEXSZ + 1, cmd);
+}
+
+/* skg_check_repo on tmp/NAME/.git with stdout and stderr sent to a file that must stay empty. */
+static int check(const char *name, const struct skg_check_options *opt, struct recs *rs,
+                 struct skg_check_result *res, struct skg_error *err)
+{
+	char dir[512], cwd_before[1024], cwd_after[1024], outf[512];
+	snprintf(dir, sizeof(dir), "%s/%s/.git", tmp, name);
+	snprintf(outf, sizeof(outf), "%s/std.out", tmp);
+	assert_non_null(getcwd(cwd_before, sizeof(cwd_before)));
+	fflush(stdout);
+	fflush(stderr);
+	int saved_out = dup(1), saved_err = dup(2);
+	int fd = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0 && saved_out >= 0 && saved_err >= 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	struct skg_sink sink = {collect, rs};
+	rs->n = 0;
+	int rc = skg_check_repo(dir, opt, &sink, res, err);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	close(fd);
+	struct stat st;
+	assert_int_equal(stat(outf, &st), 0);
+	assert_int_equal(st.st_size, 0); /* the records went to the sink, nothing was printed */
+	assert_non_null(getcwd(cwd_after, sizeof(cwd_after)));
+	assert_string_equal(cwd_before, cwd_after);
+	return rc;
+}
+
+static const struct rec *find(const struct recs *rs, const char *prefix)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		if (strncmp(rs->v[i].text, prefix, strlen(prefix)) == 0) {
+			return &rs->v[i];
+		}
+	}
+	return NULL;
+}
+
+static void test_sound(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], line[128];
+	make_repo("sound", dangling);
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("sound", NULL, rs, &res, &err), 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_int_equal(rs->n, 1);
+	snprintf(line, sizeof(line), "dangling blob %s", dangling);
+	assert_string_equal(rs->v[0].text, line);
+	assert_int_equal(rs->v[0].level, SKG_LEVEL_OUTPUT);
+	assert_int_equal(rs->v[0].type, SKG_BLOB);
+	assert_int_equal(rs->v[0].id, SKG_R_FSCK);
+	assert_int_equal(rs->v[0].exit_bits, 0);
+	assert_false(rs->v[0].fatal);
+	uint8_t id[SKG_RAWSZ];
+	assert_true(skg_from_hex(dangling, id));
+	assert_true(rs->v[0].has_oid);
+	assert_memory_equal(rs->v[0].oid, id, SKG_RAWSZ);
+
+	/* --no-dangling --root: the root commit instead, on one thread */
+	struct skg_check_options opt;
+	skg_check_options_default(&opt);
+	opt.show_dangling = false;
+	opt.show_root = true;
+	opt.threads = 1;
+	assert_int_equal(check("sound", &opt, rs, &res, &err), 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_int_equal(rs->n, 1);
+	assert_non_null(find(rs, "root "));
+	assert_int_equal(rs->v[0].type, SKG_COMMIT);
+	free(rs);
+}
+
+static void test_missing_blob(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], blob[SKG_HEXSZ + 1], path[512];
+	make_repo("missing", dangling);
+	sh("cd missing && echo gone >e && git add e && git commit -qm three");
+	sh_out(blob, sizeof(blob), "cd missing && git rev-parse HEAD:e");
+	snprintf(path, sizeof(path), "%s/missing/.git/objects/%.2s/%s", tmp, blob, blob + 2);
+	assert_int_equal(unlink(path), 0);
+	/* without the index, which names the blob too, the tree's link to it is broken */
+	snprintf(path, sizeof(path), "%s/missing/.git/index", tmp);
+	assert_int_equal(unlink(path), 0);
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("missing", NULL, rs, &res, &err), 0);
+	assert_int_equal(res.exit_status, SKG_CHECK_ERROR_REACHABLE);
+	char line[128];
+	snprintf(line, sizeof(line), "missing blob %s", blob);
+	const struct rec *m = find(rs, line);
+	assert_non_null(m);
+	assert_int_equal(m->level, SKG_LEVEL_OUTPUT);
+	assert_int_equal(m->exit_bits, SKG_CHECK_ERROR_REACHABLE);
+	assert_int_equal(m->type, SKG_BLOB);
+	const struct rec *b = find(rs, "broken link from    tree ");
+	assert_non_null(b);
+	assert_int_equal(b->level, SKG_LEVEL_OUTPUT);
+	snprintf(line, sizeof(line), "              to    blob %s", blob);
+	assert_non_null(find(rs, line)); /* the second line of git's broken link, a record of its own */
+	free(rs);
+}
+
+static void test_bad_timezone(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], commit[SKG_HEXSZ + 1];
+	make_repo("badtz", dangling);
+	sh_out(commit, sizeof(commit),
+	       "cd badtz && printf 'tree %s\\nauthor A <a@b> 1 +99999\\ncommitter C <c@d> 1 +0000\\n\\nm\\n' "
+	       "$(git rev-parse HEAD^{tree}) | git hash-object -t commit --literally -w --stdin");
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("badtz", NULL, rs, &res, &err), 0);
+	assert_int_equal(res.exit_status & SKG_CHECK_ERROR_OBJECT, SKG_CHECK_ERROR_OBJECT);
+	char line[128];
+	snprintf(line, sizeof(line), "error in commit %s: badTimezone: ", commit);
+	const struct rec *r = find(rs, line);
+	assert_non_null(r);
+	assert_int_equal(r->level, SKG_LEVEL_PLAIN); /* git's own prefix, in the text */
+	assert_string_equal(r->msg_id, "badTimezone");
+	assert_int_equal(r->type, SKG_COMMIT);
+	snprintf(line, sizeof(line), "dangling commit %s", commit);
+	assert_non_null(find(rs, line));
+	free(rs);
+}
+
+static void test_not_a_repository(void **state)
+{
+	(void)state;
+	sh("mkdir -p empty/.git");
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("empty", NULL, rs, &res, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_true(rs->n >= 1);
+	const struct rec *last = &rs->v[rs->n - 1];
+	assert_true(last->fatal);
+	assert_int_equal(last->level, SKG_LEVEL_PLAIN);
+	assert_true(strncmp(last->text, "fatal: ", 7) == 0);
+	assert_string_equal(last->text + 7, err.msg);
+	free(rs);
+}
+
+static void test_cancel(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("cancel", dangling);
+	volatile int cancel = 1;
+	struct skg_check_options opt;
+	skg_check_options_default(&opt);
+	opt.cancel = &cancel;
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("cancel", &opt, rs, &res, &err), -1);
+	assert_int_equal(err.code, SKG_E_CANCELLED);
+	assert_int_equal(rs->n, 0); /* no finding: the check stopped before the first object */
+	free(rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sound),        cmocka_unit_test(test_missing_blob),
+	    cmocka_unit_test(test_bad_timezone), cmocka_unit_test(test_not_a_repository),
+	    cmocka_unit_test(test_cancel),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
