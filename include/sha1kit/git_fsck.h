@@ -59,6 +59,17 @@ struct skg_check_options {
 	unsigned threads;
 	struct skg_progress progress;
 	const volatile int *cancel;
+	/*
+	 * Optional: told of each file the check maps into memory (a pack, an idx), with mapped true
+	 * after mapping and before any byte of [addr, addr + len) is read, and with mapped false just
+	 * before it is unmapped; path as given to open(2). A file that another process truncates
+	 * while it is mapped raises SIGBUS on the next access of a page past its end: the library
+	 * installs no signal handler (a handler belongs to the process), so a program that wants a
+	 * message instead of the default death guards these ranges itself (sha1kit fsck does).
+	 * Called from the thread that maps, one call at a time.
+	 */
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
 };
 
 /* git fsck's defaults: dangling, reflogs and cache on, everything else off, threads 0, no progress,

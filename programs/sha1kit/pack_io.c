@@ -134,6 +134,41 @@ bool pk_file_report_shrank(const struct pk_file *f)
 	return true;
 }
 
+/* The mappings of the Git layer (struct skg_check_options.on_map): their lines, owned here. */
+static char *guard_owned[N_GUARDS];
+
+int pk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path)
+{
+	static const char fmt[] = SK_PROGRAM ": %s: %s: the file shrank while it was read\n";
+	const char *q = sk_quote(path);
+	int n = snprintf(NULL, 0, fmt, cmd, q);
+	char *msg = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (msg == NULL || len > SIZE_MAX) {
+		free(msg);
+		return -1;
+	}
+	snprintf(msg, (size_t)n + 1, fmt, cmd, q);
+	int i = guard_add(map, (size_t)len, msg, (size_t)n);
+	if (i < 0) {
+		free(msg);
+		return -1;
+	}
+	guard_owned[i] = msg;
+	return 0;
+}
+
+void pk_unguard_mapping(const void *map)
+{
+	for (int i = 0; i < N_GUARDS; i++) {
+		if (guard_used[i] && guard_owned[i] != NULL && guards[i].lo == (uintptr_t)map) {
+			guard_remove(i);
+			free(guard_owned[i]);
+			guard_owned[i] = NULL;
+			return;
+		}
+	}
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Files                                                                                            */
 /* ------------------------------------------------------------------------------------------------ */

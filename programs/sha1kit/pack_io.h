@@ -62,6 +62,16 @@ void pk_file_unmap(struct pk_file *f);
  * none). It runs in a signal handler: only async-signal-safe calls (unlink(2), ...). */
 void pk_file_on_shrink(void (*cleanup)(void));
 
+/*
+ * Guard a mapping made elsewhere (the Git layer's, told through struct skg_check_options.on_map)
+ * as pk_file_map guards its own: a SIGBUS inside [map, map + len) writes
+ * "sha1kit: CMD: PATH: the file shrank while it was read" and exits 1. Returns 0, or -1 when it
+ * could not (no free slot, no memory: the mapping is then unguarded). pk_unguard_mapping(map)
+ * ends it (before the unmap).
+ */
+int pk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path);
+void pk_unguard_mapping(const void *map);
+
 /* After a failure: when the mapped file `f` is now shorter than when it was mapped (a pread past
  * its new end came back short, or its last page read as zeros), print the line the SIGBUS handler
  * prints and return true; else (or when nothing is mapped) return false and print nothing. */

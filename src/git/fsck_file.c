@@ -23,7 +23,10 @@
 #define O_NONBLOCK 0
 #endif
 
-int skg_fsck_file_map(struct skg_fsck_file *f, const char *path)
+int skg_fsck_file_map(struct skg_fsck_file *f, const char *path,
+                      void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path,
+                                     bool mapped),
+                      void *map_ctx)
 {
 	static const uint8_t empty[1];
 	memset(f, 0, sizeof(*f));
@@ -88,12 +91,21 @@ int skg_fsck_file_map(struct skg_fsck_file *f, const char *path)
 	f->data = m;
 	f->fd = fd;
 	f->failed = NULL;
+	if (on_map != NULL) {
+		f->on_map = on_map;
+		f->map_ctx = map_ctx;
+		f->path = path;
+		on_map(map_ctx, m, f->len, path, true);
+	}
 	return 0;
 }
 
 void skg_fsck_file_unmap(struct skg_fsck_file *f)
 {
 	if (f->map != NULL) {
+		if (f->on_map != NULL) {
+			f->on_map(f->map_ctx, f->map, f->len, f->path, false);
+		}
 		munmap(f->map, f->map_len);
 		close(f->fd);
 	}

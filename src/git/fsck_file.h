@@ -22,6 +22,10 @@ struct skg_fsck_file {
 	int fd;             /* the file, open while mapped (skg_fsck_file_read) */
 	uint64_t released;  /* pages before this offset were dropped (skg_fsck_file_release) */
 	const char *failed; /* after a failure of skg_fsck_file_map: "open" or "map" */
+	/* the caller's mapping hook (struct skg_check_options.on_map), told again at the unmap */
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
+	const char *path;
 };
 
 /* skg_fsck_file_map's errors for a file that is not a regular one, and one whose size is unknown
@@ -32,7 +36,10 @@ struct skg_fsck_file {
 /* Map the regular file at path (a FIFO or device is refused without being opened): 0, an errno
  * value (ENOMEM when the mapping does not fit: a failure of the machine), SKG_FSCK_ENOTREG or
  * SKG_FSCK_ENOSIZE. A file that shrinks while mapped raises SIGBUS on a read past its new end. */
-int skg_fsck_file_map(struct skg_fsck_file *f, const char *path);
+int skg_fsck_file_map(struct skg_fsck_file *f, const char *path,
+                      void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path,
+                                     bool mapped),
+                      void *map_ctx);
 void skg_fsck_file_unmap(struct skg_fsck_file *f);
 /* "fsck: cannot open NAME: REASON" (or "cannot map", "not a regular file") into buf[0..n), for
  * the failure e of skg_fsck_file_map(f, path). */

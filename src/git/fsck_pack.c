@@ -191,7 +191,8 @@ static struct idx_ent *idx_by_offset(const struct skg_fsck_file *idx, size_t *n)
 static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
 {
 	struct skg_fsck_file file = {0}, idx = {0};
-	if (skg_fsck_file_map(&idx, b->idx) == 0 && skg_fsck_file_map(&file, b->pack) == 0) {
+	if (skg_fsck_file_map(&idx, b->idx, f->on_map, f->map_ctx) == 0 &&
+	    skg_fsck_file_map(&file, b->pack, f->on_map, f->map_ctx) == 0) {
 		size_t n;
 		struct idx_ent *e = idx_by_offset(&idx, &n);
 		if (e != NULL) {
@@ -539,13 +540,13 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	struct skg_fsck_file file = {0}, idx = {0};
 	struct pk_pack pack = {0};
 	struct pk_error err;
-	int e = skg_fsck_file_map(&idx, idx_path);
+	int e = skg_fsck_file_map(&idx, idx_path, f->on_map, f->map_ctx);
 	if (e != 0) {
 		pack_file_error(f, &idx, idx_path, e);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 		return;
 	}
-	e = skg_fsck_file_map(&file, pack_path);
+	e = skg_fsck_file_map(&file, pack_path, f->on_map, f->map_ctx);
 	if (e != 0) {
 		pack_file_error(f, &file, pack_path, e);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);

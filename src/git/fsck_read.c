@@ -30,11 +30,11 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 		unsigned type = 0;
 		struct pk_error err;
 		int rc = -1;
-		if (skg_fsck_file_map(&idx, f->usable_packs[i].idx) != 0) {
+		if (skg_fsck_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx) != 0) {
 			continue;
 		}
 		if (pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
-		    skg_fsck_file_map(&pack, f->usable_packs[i].pack) == 0) {
+		    skg_fsck_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx) == 0) {
 			rc = pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
 			                    SKG_FSCK_BIG_FILE, &type, data, &n, &err);
 			if (rc == 0 && type != SKG_BLOB) {

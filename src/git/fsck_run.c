@@ -329,6 +329,8 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->sink = sink;
 	f->progress = opt->progress;
 	f->cancel = opt->cancel;
+	f->on_map = opt->on_map;
+	f->map_ctx = opt->map_ctx;
 	f->show_dangling = opt->show_dangling;
 	f->show_unreachable = opt->show_unreachable;
 	f->show_root = opt->show_root;

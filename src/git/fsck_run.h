@@ -105,6 +105,8 @@ struct skg_fsck_run {
 	const struct skg_sink *sink;
 	struct skg_progress progress; /* fn NULL: no meter */
 	const volatile int *cancel;
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
 	/* the object directories (the repository's, then its alternates), and a loose reader per
 	 * thread of the walk (reloading loose trees) */
 	char **odb_dirs;
