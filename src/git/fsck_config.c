@@ -15,6 +15,12 @@ static int cmp_id(const void *a, const void *b)
 	return memcmp(a, b, SKG_RAWSZ);
 }
 
+/* On the list sorted by read_skiplist: the C library's binary search with the sort's comparison. */
+bool skg_fsck_skipped(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	return f->nskip > 0 && bsearch(id, f->skip, f->nskip, SKG_RAWSZ, cmp_id) != NULL;
+}
+
 /* fsck.skipList: one object ID a line; '#' comments and blank lines are skipped (git's
  * oidset_parse_file). A line that is not an ID is fatal, as in git. */
 static int read_skiplist(struct skg_fsck_run *f, const char *path)

@@ -407,24 +407,6 @@ void skg_fsck_on_report(void *ctx, const struct skg_report *r)
 	}
 }
 
-bool skg_fsck_skipped(const struct skg_fsck_run *f, const uint8_t *id)
-{
-	size_t lo = 0, hi = f->nskip;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(f->skip + mid * SKG_RAWSZ, id, SKG_RAWSZ);
-		if (c == 0) {
-			return true;
-		}
-		if (c < 0) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return false;
-}
-
 void skg_fsck_on_finding(void *ctx, const struct skg_fsck_finding *fd)
 {
 	struct skg_fsck_dest *s = ctx;
