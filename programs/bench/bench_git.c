@@ -32,7 +32,7 @@
 #include <jansson.h>
 #endif
 
-#include "bench.h"
+#include "bench_git.h"
 #include "cli.h"
 
 #define MAX_ARGS 10
