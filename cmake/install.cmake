@@ -43,7 +43,7 @@ install(TARGETS ${_sk_targets} EXPORT sha1kitTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # sha1kit-bench: not on PATH; bin/sha1kit finds it here, relative to itself or at the configured
-# absolute path (programs/sha1kit/bench.cmake, bench_exec.c).
+# absolute path (programs/sha1kit/CMakeLists.txt, bench_exec.c).
 if(TARGET sha1kit-bench)
   install(TARGETS sha1kit-bench RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/sha1kit
     COMPONENT sha1kit-programs)

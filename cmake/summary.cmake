@@ -2,7 +2,7 @@
 # one left out, why and which Debian package brings it. Included at the end of the top-level
 # CMakeLists.txt. The lines are collected where each part is looked for, in global properties:
 #   SHA1KIT_SUMMARY_PROGRAM  the sha1kit program (programs/sha1kit/CMakeLists.txt)
-#   SHA1KIT_SUMMARY_BENCH    sha1kit-bench and its peers (programs/sha1kit/bench.cmake)
+#   SHA1KIT_SUMMARY_BENCH    sha1kit-bench and its peers (programs/bench/CMakeLists.txt)
 #   SHA1KIT_SUMMARY_TESTS    tests that depend on an optional tool (tests/*/tests.cmake)
 get_property(_sk_sum_program GLOBAL PROPERTY SHA1KIT_SUMMARY_PROGRAM)
 get_property(_sk_sum_bench GLOBAL PROPERTY SHA1KIT_SUMMARY_BENCH)

@@ -278,6 +278,57 @@ SHA1KIT_API const char *sha1kit_fast_batch_kernel_name(void);
 SHA1KIT_API const char *sha1kit_dc_batch_kernel_name(void);
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Kernel choice: one given kernel, for benchmarks and tests                                        */
+/* ------------------------------------------------------------------------------------------------ */
+/*
+ * The library picks its kernels itself (the names above). A benchmark or a test can list the
+ * kernels compiled in, of each kind below, and run a given one. A kernel's index is its place in
+ * its kind's list (0, 1, ...), which is in the library's order of preference; the lists are fixed in
+ * a process and may differ between builds and versions. Kernels the process cannot run (the CPU
+ * lacks a feature, or SHA1KIT_CPU turns it off) are listed, and never run. Digests and detection
+ * decisions are the same on every kernel.
+ */
+typedef enum sha1kit_kernel_kind {
+	SHA1KIT_KERNELS_FAST = 0,       /* sha1kit_fast_init contexts (sha1kit_kernel_name) */
+	SHA1KIT_KERNELS_DC = 1,         /* sha1kit_dc_init contexts (sha1kit_dc_kernel_name) */
+	SHA1KIT_KERNELS_FAST_BATCH = 2, /* sha1kit_fast_batch (sha1kit_fast_batch_kernel_name) */
+	SHA1KIT_KERNELS_DC_BATCH = 3    /* sha1kit_dc_batch (sha1kit_dc_batch_kernel_name) */
+} sha1kit_kernel_kind;
+
+/**
+ * Name of kernel `index` of `kind`, as the name queries above give it (e.g. "shani", "shani+avx2",
+ * "avx512x16"); NULL when there is none (index past the last, or an unknown kind): list a kind by
+ * counting up from 0 until NULL. `usable` (may be NULL) receives 1 when this process can run the
+ * kernel, else 0. Static string.
+ */
+SHA1KIT_API const char *sha1kit_kernel_at(sha1kit_kernel_kind kind, uint32_t index, int *usable);
+
+/**
+ * sha1kit_fast_init() on SHA1KIT_KERNELS_FAST kernel `kernel` instead of the library's choice.
+ * Returns 0; -1 when there is no such kernel or this process cannot run it: the context is then
+ * initialised on the library's choice, as by sha1kit_fast_init().
+ */
+SHA1KIT_API int sha1kit_fast_init_on(sha1kit_fast_ctx *ctx, uint32_t kernel);
+
+/** sha1kit_dc_init() on SHA1KIT_KERNELS_DC kernel `kernel`; returns as sha1kit_fast_init_on(). */
+SHA1KIT_API int sha1kit_dc_init_on(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt, uint32_t kernel);
+
+/**
+ * sha1kit_fast_batch() on SHA1KIT_KERNELS_FAST_BATCH kernel `kernel`. Returns 0; -1 when there is no
+ * such kernel or this process cannot run it (then nothing is written).
+ */
+SHA1KIT_API int sha1kit_fast_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);
+
+/**
+ * sha1kit_dc_batch() on SHA1KIT_KERNELS_DC_BATCH kernel `kernel`: returns its result
+ * (SHA1KIT_DC_NO_COLLISION or SHA1KIT_DC_COLLISION), or -1 when there is no such kernel or this
+ * process cannot run it (then nothing is written).
+ */
+SHA1KIT_API int sha1kit_dc_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n,
+                                    const sha1kit_dc_options *opt, uint8_t *digests,
+                                    sha1kit_dc_detection *where);
+
+/* ------------------------------------------------------------------------------------------------ */
 /* CPU features and the SHA1KIT_CPU mask                                                            */
 /* ------------------------------------------------------------------------------------------------ */
 /*

@@ -210,6 +210,15 @@ void sha1kit_fast_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests)
 	sha1kit_fast_batch_with(sha1kit_select_fast_batch_kernel(), msgs, n, digests);
 }
 
+int sha1kit_fast_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	if (kernel >= sha1kit_fast_batch_kernel_count ||
+	    !sha1kit_batch_kernel_supported(&sha1kit_fast_batch_kernels[kernel]))
+		return -1;
+	sha1kit_fast_batch_with(kernel, msgs, n, digests);
+	return 0;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* SHA-1DC                                                                                          */
 /* ------------------------------------------------------------------------------------------------ */
@@ -373,4 +382,13 @@ sha1kit_dc_result sha1kit_dc_batch(const sha1kit_msg *msgs, size_t n, const sha1
                                    uint8_t *digests, sha1kit_dc_detection *where)
 {
 	return sha1kit_dc_batch_with(sha1kit_select_dc_batch_kernel(), msgs, n, opt, digests, where);
+}
+
+int sha1kit_dc_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n, const sha1kit_dc_options *opt,
+                        uint8_t *digests, sha1kit_dc_detection *where)
+{
+	if (kernel >= sha1kit_dc_batch_kernel_count ||
+	    !sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[kernel]))
+		return -1;
+	return (int)sha1kit_dc_batch_with(kernel, msgs, n, opt, digests, where);
 }

@@ -557,6 +557,41 @@ unsigned sha1kit_dc_ahead_min(uint32_t kernel)
 	return sha1kit_dc_kernel_get(kernel)->ahead_min;
 }
 
+const char *sha1kit_kernel_at(sha1kit_kernel_kind kind, uint32_t index, int *usable)
+{
+	const char *name = NULL;
+	int ok = 0;
+	switch (kind) {
+	case SHA1KIT_KERNELS_FAST:
+		if (index < sha1kit_kernel_count) {
+			name = sha1kit_kernels[index].name;
+			ok = sha1kit_kernel_supported(index);
+		}
+		break;
+	case SHA1KIT_KERNELS_DC:
+		if (index < sha1kit_dc_kernel_count) {
+			name = sha1kit_dc_kernels[index].name;
+			ok = sha1kit_dc_kernel_supported(index);
+		}
+		break;
+	case SHA1KIT_KERNELS_FAST_BATCH:
+		if (index < sha1kit_fast_batch_kernel_count) {
+			name = sha1kit_fast_batch_kernels[index].name;
+			ok = sha1kit_batch_kernel_supported(&sha1kit_fast_batch_kernels[index]);
+		}
+		break;
+	case SHA1KIT_KERNELS_DC_BATCH:
+		if (index < sha1kit_dc_batch_kernel_count) {
+			name = sha1kit_dc_batch_kernels[index].name;
+			ok = sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[index]);
+		}
+		break;
+	}
+	if (usable != NULL)
+		*usable = ok;
+	return name;
+}
+
 const char *sha1kit_version(void)
 {
 	return SHA1KIT_VERSION_STRING;

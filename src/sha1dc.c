@@ -554,7 +554,8 @@ void sha1kit_dc_reset(sha1kit_dc_ctx *ctx)
 	ctx->first.reduced_round = 0;
 }
 
-void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
+/* sha1kit_dc_init on kernel index `kernel`. */
+static void dc_init_kernel(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt, uint32_t kernel)
 {
 	sha1kit_dc_options_default(&ctx->options);
 	if (opt) {
@@ -566,10 +567,23 @@ void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
 			       (const uint8_t *)opt + sizeof(opt->size), n - sizeof(opt->size));
 		ctx->options.size = (uint32_t)sizeof(*opt);
 	}
-	ctx->kernel = sha1kit_select_dc_kernel();
+	ctx->kernel = kernel;
 	ctx->callback = NULL;
 	ctx->callback_user = NULL;
 	sha1kit_dc_reset(ctx);
+}
+
+void sha1kit_dc_init(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt)
+{
+	dc_init_kernel(ctx, opt, sha1kit_select_dc_kernel());
+}
+
+/* As sha1kit_dc_init, with the check in place of the choice: a benchmark times it per message. */
+int sha1kit_dc_init_on(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt, uint32_t kernel)
+{
+	int ok = sha1kit_dc_kernel_supported(kernel);
+	dc_init_kernel(ctx, opt, ok ? kernel : sha1kit_select_dc_kernel());
+	return ok ? 0 : -1;
 }
 
 void sha1kit_dc_update(sha1kit_dc_ctx *ctx, const void *data, size_t len)

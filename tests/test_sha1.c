@@ -1,7 +1,7 @@
 /*
  * test_sha1.c - plain SHA-1 and the streaming layer: FIPS 180-4 / NIST known answers, every length
  * 0..1024 (and the block boundaries) against OpenSSL's libcrypto as oracle, for both flavours;
- * chunking, alignment, context copies; the byte-order canary.
+ * chunking, alignment, context copies; the byte-order canary; the public kernel choice.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -255,6 +255,93 @@ static void test_queries(void **state)
 	assert_null(sha1kit_dv_name(-1));
 }
 
+/* The public kernel choice: the lists are the dispatch tables; every kernel this process runs gives
+ * the default kernel's digests, one-shot and batched; a kernel that does not exist, or cannot run
+ * here, is refused (a context then gets the library's choice; a batch writes nothing). */
+static void test_kernel_choice(void **state)
+{
+	static const uint32_t lens[] = {0, 1, 55, 56, 64, 119, 1000};
+	static const uint32_t *const counts[] = {&sha1kit_kernel_count, &sha1kit_dc_kernel_count,
+	                                         &sha1kit_fast_batch_kernel_count,
+	                                         &sha1kit_dc_batch_kernel_count};
+	uint8_t data[1000], want[7][20], got[7 * 20], d[20];
+	sha1kit_msg msgs[7];
+	int usable;
+	(void)state;
+	tu_rng rng = {SEED ^ 3};
+	tu_fill(&rng, data, sizeof(data));
+	for (int k = 0; k < 4; k++) {
+		sha1kit_kernel_kind kind = (sha1kit_kernel_kind)k;
+		uint32_t n = *counts[k];
+		for (uint32_t i = 0; i < n; i++) {
+			const char *name = sha1kit_kernel_at(kind, i, &usable);
+			const char *table = k == 0   ? sha1kit_kernels[i].name
+			                    : k == 1 ? sha1kit_dc_kernels[i].name
+			                    : k == 2 ? sha1kit_fast_batch_kernels[i].name
+			                             : sha1kit_dc_batch_kernels[i].name;
+			int runs = k == 0   ? sha1kit_kernel_supported(i)
+			           : k == 1 ? sha1kit_dc_kernel_supported(i)
+			           : k == 2 ? sha1kit_batch_kernel_supported(&sha1kit_fast_batch_kernels[i])
+			                    : sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[i]);
+			assert_non_null(name);
+			assert_string_equal(name, table);
+			assert_int_equal(usable, runs != 0);
+			for (size_t j = 0; j < 7; j++) {
+				msgs[j].data = data;
+				msgs[j].len = lens[j];
+				if (k == 0 || k == 2)
+					sha1kit_fast(data, lens[j], want[j]);
+				else
+					sha1kit_dc(data, lens[j], NULL, want[j], NULL);
+			}
+			memset(got, 0xa5, sizeof(got));
+			for (size_t j = 0; j < 7 && k < 2; j++) {
+				int rc;
+				if (k == 0) {
+					sha1kit_fast_ctx c;
+					rc = sha1kit_fast_init_on(&c, i);
+					assert_int_equal(c.kernel, usable ? i : sha1kit_select_fast_kernel());
+					sha1kit_fast_update(&c, data, lens[j]);
+					sha1kit_fast_final(&c, got + 20 * j);
+				} else {
+					sha1kit_dc_ctx c;
+					rc = sha1kit_dc_init_on(&c, NULL, i);
+					assert_int_equal(c.kernel, usable ? i : sha1kit_select_dc_kernel());
+					sha1kit_dc_update(&c, data, lens[j]);
+					assert_int_equal(sha1kit_dc_final(&c, got + 20 * j, NULL),
+					                 SHA1KIT_DC_NO_COLLISION);
+				}
+				assert_int_equal(rc, usable ? 0 : -1);
+			}
+			if (k == 2)
+				assert_int_equal(sha1kit_fast_batch_on(i, msgs, 7, got), usable ? 0 : -1);
+			if (k == 3)
+				assert_int_equal(sha1kit_dc_batch_on(i, msgs, 7, NULL, got, NULL),
+				                 usable ? 0 : -1);
+			for (size_t j = 0; j < 7; j++) {
+				if (usable || k < 2)
+					assert_memory_equal(got + 20 * j, want[j], 20);
+				else
+					assert_int_equal(got[20 * j], 0xa5);
+			}
+		}
+		assert_null(sha1kit_kernel_at(kind, n, &usable));
+		assert_int_equal(usable, 0);
+		assert_null(sha1kit_kernel_at(kind, UINT32_MAX, NULL));
+	}
+	assert_null(sha1kit_kernel_at((sha1kit_kernel_kind)4, 0, NULL));
+	sha1kit_fast_ctx fc;
+	sha1kit_dc_ctx dc;
+	assert_int_equal(sha1kit_fast_init_on(&fc, sha1kit_kernel_count), -1);
+	assert_int_equal(fc.kernel, sha1kit_select_fast_kernel());
+	assert_int_equal(sha1kit_dc_init_on(&dc, NULL, UINT32_MAX), -1);
+	assert_int_equal(dc.kernel, sha1kit_select_dc_kernel());
+	memset(d, 0xa5, sizeof(d));
+	assert_int_equal(sha1kit_fast_batch_on(sha1kit_fast_batch_kernel_count, msgs, 1, d), -1);
+	assert_int_equal(sha1kit_dc_batch_on(sha1kit_dc_batch_kernel_count, msgs, 1, NULL, d, NULL), -1);
+	assert_int_equal(d[0], 0xa5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(test_context_copy),
 	    cmocka_unit_test(test_byte_order_canary),
 	    cmocka_unit_test(test_queries),
+	    cmocka_unit_test(test_kernel_choice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

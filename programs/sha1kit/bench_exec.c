@@ -1,6 +1,6 @@
 /*
  * bench_exec.c - `sha1kit bench` in the sha1kit program: it runs the program sha1kit-bench
- * (bench_main.c), which alone links the peers the benchmark measures (OpenSSL, nettle, libgcrypt,
+ * (programs/bench/), which alone links the peers the benchmark measures (OpenSSL, nettle, libgcrypt,
  * ipsec-mb) and jansson, so that `sum`, `hash-object` and the pack commands load none of them.
  *
  * sha1kit-bench is looked for, in this order:
@@ -22,7 +22,7 @@
 #include "cli.h"
 
 #ifndef SK_BENCH_LIBEXEC_DIR
-#error "SK_BENCH_LIBEXEC_DIR (the directory sha1kit-bench is installed to) is set by bench.cmake"
+#error "SK_BENCH_LIBEXEC_DIR (the directory sha1kit-bench is installed to) is set by CMakeLists.txt"
 #endif
 
 #define BENCH_PROGRAM "sha1kit-bench"

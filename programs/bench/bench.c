@@ -2,7 +2,8 @@
  * bench.c - `sha1kit bench`: throughput of every SHA-1 kernel this CPU runs, in both flavours (plain
  * and collision-detecting), against the SHA-1 of other libraries linked at build time, measured the
  * same way in the same process so that ratios can be compared across machines. Part of the program
- * sha1kit-bench (bench_main.c), which `sha1kit bench` runs (bench_exec.c).
+ * sha1kit-bench (bench_main.c), which `sha1kit bench` runs (programs/sha1kit/bench_exec.c). The
+ * implementations are measured through bench_impl.h only.
  *
  * Method (also printed in the header of every output):
  *  - every message is hashed one-shot (init, update, final) from a buffer filled from a fixed seed
@@ -25,22 +26,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_git.h"
+#include "bench_impl.h"
+#include "bench_measure.h"
+#include "bench_output.h"
+#include "bench_peers.h"
+#include "bench_sha1kit.h"
 #include "cli.h"
-#include "sha1kit.h"
 
 #define BENCH_CMD "bench"
-
-#ifndef SK_BENCH_C_FLAGS
-#define SK_BENCH_C_FLAGS "unknown"
-#endif
-#ifndef SK_BENCH_BUILD_TYPE
-#define SK_BENCH_BUILD_TYPE "unknown"
-#endif
 
 #define MAX_IMPLS   64
 #define MAX_SIZE    ((size_t)1 << 30)
@@ -53,8 +50,6 @@
 
 static const size_t default_sizes[] = {64, 1024, 16384, 1048576};
 static const size_t quick_sizes[] = {64, 1024, 16384};
-
-static volatile uint32_t sink;
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MARKDOWN };
 
@@ -284,277 +279,13 @@ static bool id_matches(const char *id, const char *list)
 	return hit;
 }
 
-/* ---- machine description ---------------------------------------------------------------------- */
-
-static void chomp_value(const char *line, char *out, size_t outsize)
-{
-	const char *v = strchr(line, ':');
-	v = v ? v + 1 : line;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	size_t len = strcspn(v, "\n");
-	snprintf(out, outsize, "%.*s", (int)len, v);
-	/* A control character (a tab, a stray CR) would reach the terminal and the gnuplot title. */
-	for (char *p = out; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
-}
-
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-		if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
-		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
-			return true;
-	return false;
-}
-
-static void read_cpuinfo(struct bench_machine *m)
-{
-	/* The CPU flags that decide which SHA-1 code runs (here, in OpenSSL, nettle and libgcrypt). */
-	static const char *const relevant[] = {"sse2",  "ssse3", "sse4_1", "avx",     "avx2",
-	                                       "bmi1",  "bmi2",  "sha_ni", "avx512f", "avx512vl",
-	                                       "asimd", "sha1",  "sha2",   "sha3",    "sve"};
-	char line[8192], vendor[32] = "", family[16] = "", model[16] = "", stepping[16] = "";
-	char impl[16] = "", part[16] = "";
-	bool flags_done = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	snprintf(m->cpu_model, sizeof(m->cpu_model), "unknown");
-	m->cpu_flags[0] = '\0';
-	m->cpu_id[0] = '\0';
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "model name", 10) == 0 && strcmp(m->cpu_model, "unknown") == 0)
-			chomp_value(line, m->cpu_model, sizeof(m->cpu_model));
-		else if (strncmp(line, "vendor_id", 9) == 0 && !vendor[0])
-			chomp_value(line, vendor, sizeof(vendor));
-		else if (strncmp(line, "cpu family", 10) == 0 && !family[0])
-			chomp_value(line, family, sizeof(family));
-		else if (strncmp(line, "model\t", 6) == 0 && !model[0])
-			chomp_value(line, model, sizeof(model));
-		else if (strncmp(line, "stepping", 8) == 0 && !stepping[0])
-			chomp_value(line, stepping, sizeof(stepping));
-		else if (strncmp(line, "CPU implementer", 15) == 0 && !impl[0])
-			chomp_value(line, impl, sizeof(impl));
-		else if (strncmp(line, "CPU part", 8) == 0 && !part[0])
-			chomp_value(line, part, sizeof(part));
-		else if (!flags_done &&
-		         (strncmp(line, "flags", 5) == 0 || strncmp(line, "Features", 8) == 0)) {
-			for (size_t i = 0; i < sizeof(relevant) / sizeof(relevant[0]); i++) {
-				if (has_word(strchr(line, ':') ? strchr(line, ':') + 1 : line, relevant[i])) {
-					size_t used = strlen(m->cpu_flags);
-					snprintf(m->cpu_flags + used, sizeof(m->cpu_flags) - used, "%s%s",
-					         used ? " " : "", relevant[i]);
-				}
-			}
-			flags_done = true;
-		}
-	}
-	if (f != NULL)
-		fclose(f);
-	if (vendor[0])
-		snprintf(m->cpu_id, sizeof(m->cpu_id), "%s family %s model %s stepping %s", vendor, family,
-		         model, stepping);
-	else if (impl[0])
-		snprintf(m->cpu_id, sizeof(m->cpu_id), "implementer %s part %s", impl, part);
-}
-
-static void describe_machine(struct bench_machine *m)
-{
-	struct utsname u;
-	memset(m, 0, sizeof(*m));
-	read_cpuinfo(m);
-	m->logical_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (uname(&u) == 0)
-		snprintf(m->os, sizeof(m->os), "%.60s %.120s %.60s", u.sysname, u.release, u.machine);
-	else
-		snprintf(m->os, sizeof(m->os), "unknown");
-	m->compiler = sk_compiler_name();
-	m->c_flags = SK_BENCH_C_FLAGS;
-	m->build_type = SK_BENCH_BUILD_TYPE;
-	bench_kernel_list(m);
-	bench_peer_versions(m);
-	m->openssl_ia32cap = getenv("OPENSSL_ia32cap");
-	time_t now = time(NULL);
-	struct tm tm;
-	if (gmtime_r(&now, &tm) != NULL)
-		strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* ---- measurement ------------------------------------------------------------------------------- */
-
-static double thread_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static double sample(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t iters)
-{
-	double t0 = thread_ns();
-	sink ^= impl->run(impl, msg, len, iters);
-	return thread_ns() - t0;
-}
-
-/* Messages per sample so that one sample takes at least target_ns of CPU time. */
-static size_t calibrate(const struct bench_impl *impl, const uint8_t *msg, size_t len, double target_ns)
-{
-	size_t iters = impl->per_call;
-	for (;;) {
-		double t = sample(impl, msg, len, iters);
-		if (t >= target_ns)
-			return iters;
-		double want = t > 0 ? (double)iters * target_ns * 1.15 / t : (double)iters * 100.0;
-		if (want > (double)iters * 100.0)
-			want = (double)iters * 100.0;
-		size_t next = (size_t)want;
-		if (next <= iters)
-			next = iters + impl->per_call;
-		iters = (next + impl->per_call - 1) / impl->per_call * impl->per_call;
-	}
-}
-
+/* The message data: splitmix64 from the seed. */
 static uint64_t splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Quantile q of sorted v[0..n-1], linear interpolation between order statistics. */
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t lo = (size_t)pos;
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
-}
-
-static void summarise(struct bench_result *r)
-{
-	double *v = malloc((size_t)r->reps * sizeof(*v));
-	if (v == NULL) {
-		sk_error(errno, "bench: out of memory");
-		exit(SK_EXIT_FAILURE);
-	}
-	memcpy(v, r->samples, (size_t)r->reps * sizeof(*v));
-	qsort(v, (size_t)r->reps, sizeof(*v), cmp_double);
-	r->min = v[0];
-	r->max = v[r->reps - 1];
-	r->median = quantile(v, (size_t)r->reps, 0.5);
-	r->q1 = quantile(v, (size_t)r->reps, 0.25);
-	r->q3 = quantile(v, (size_t)r->reps, 0.75);
-	free(v);
-}
-
-struct progress {
-	bool on;
-	size_t done, total;
-};
-
-static void progress_show(struct progress *p, const char *what, size_t size, int misalignment,
-                          const char *impl)
-{
-	char label[32];
-	if (!p->on)
-		return;
-	fprintf(stderr, "\r%-79.79s", "");
-	fprintf(stderr, "\r[%3u%%] %s %s%s: %s", (unsigned)(p->total ? 100 * p->done / p->total : 0), what,
-	        bench_size_label(size, label, sizeof(label)), misalignment ? " +1" : "", impl);
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *p)
-{
-	if (p->on) {
-		fprintf(stderr, "\r%-79.79s\r", "");
-		fflush(stderr);
-	}
-}
-
-/*
- * Measure every implementation at one size and alignment; results[i] gets implementation i. Fails
- * (returns false) when an implementation's digest differs from sha1kit's default fast kernel.
- */
-static bool measure(const struct bench_impl *impls, size_t n_impls, const struct bench_settings *s,
-                    const uint8_t *msg, size_t len, int misalignment, struct bench_result *results,
-                    struct progress *prog)
-{
-	uint8_t ref[SHA1KIT_DIGEST_SIZE];
-	uint32_t word;
-	double target = s->sample_ms * 1e6;
-
-	sha1kit_fast(msg, len, ref);
-	memcpy(&word, ref, sizeof(word));
-	for (size_t i = 0; i < n_impls; i++) {
-		uint32_t want = 0;
-		results[i].impl = i;
-		results[i].size = len;
-		results[i].misalignment = misalignment;
-		results[i].skipped = impls[i].max_len != 0 && len > impls[i].max_len;
-		if (results[i].skipped) {
-			results[i].reps = 0;
-			results[i].iterations = 0;
-			results[i].samples = NULL;
-			results[i].median = results[i].min = results[i].max = results[i].q1 = results[i].q3 =
-			    -1;
-			continue;
-		}
-		for (size_t k = 0; k < impls[i].per_call; k++)
-			want = bench_fold(want, word);
-		if (impls[i].run(&impls[i], msg, len, impls[i].per_call) != want) {
-			progress_end(prog);
-			sk_error(0, "bench: %s gives a wrong digest for a %zu-byte message", impls[i].id,
-			         len);
-			return false;
-		}
-	}
-	for (size_t i = 0; i < n_impls; i++) {
-		if (results[i].skipped)
-			continue;
-		progress_show(prog, "calibrating", len, misalignment, impls[i].id);
-		results[i].reps = s->reps;
-		results[i].iterations = calibrate(&impls[i], msg, len, target);
-		results[i].samples = calloc((size_t)s->reps, sizeof(double));
-		if (results[i].samples == NULL) {
-			sk_error(errno, "bench: out of memory");
-			exit(SK_EXIT_FAILURE);
-		}
-	}
-	for (int w = 0; w < s->warmup; w++)
-		for (size_t i = 0; i < n_impls; i++) {
-			if (results[i].skipped)
-				continue;
-			progress_show(prog, "warming up", len, misalignment, impls[i].id);
-			sample(&impls[i], msg, len, results[i].iterations);
-		}
-	for (int rep = 0; rep < s->reps; rep++) {
-		for (size_t k = 0; k < n_impls; k++) {
-			size_t i = (k + (size_t)rep) % n_impls; /* rotate the order every round */
-			if (results[i].skipped) {
-				prog->done++;
-				continue;
-			}
-			progress_show(prog, "measuring", len, misalignment, impls[i].id);
-			double t = sample(&impls[i], msg, len, results[i].iterations);
-			results[i].samples[rep] = t / (double)results[i].iterations;
-			prog->done++;
-		}
-	}
-	for (size_t i = 0; i < n_impls; i++)
-		if (!results[i].skipped)
-			summarise(&results[i]);
-	return true;
 }
 
 /* OPENSSL_ia32cap is read when libcrypto is loaded, so masking SHA-NI needs a fresh process: this
@@ -574,7 +305,9 @@ static void reexec_without_shani(char **argv)
 	exit(SK_EXIT_FAILURE);
 }
 
-int bench_command(int argc, char **argv)
+/* bench_command with the Git settings and the implementations (all[0..*n_all-1], set up here) owned
+ * by the caller. */
+static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_impl *all, size_t *n_all)
 {
 	struct bench_settings s = {0};
 	enum format fmt = FMT_TABLE;
@@ -585,8 +318,6 @@ int bench_command(int argc, char **argv)
 	uint64_t batch = 64;
 	double sample_ms = -1;
 	int c;
-	static struct bench_git git_settings;
-	struct bench_git *git = &git_settings;
 	git->reps = 5;
 
 	s.seed = SEED;
@@ -738,15 +469,13 @@ int bench_command(int argc, char **argv)
 		return SK_EXIT_FAILURE;
 	}
 
-	struct bench_impl impls[MAX_IMPLS];
-	size_t n_all = bench_add_sha1kit(impls, MAX_IMPLS, (size_t)batch);
+	*n_all = bench_sha1kit_add(all, MAX_IMPLS, (size_t)batch);
 	s.batch = (size_t)batch;
-	size_t n_peers = bench_add_peers(impls + n_all, MAX_IMPLS - n_all, (size_t)batch);
-	n_all += n_peers;
+	*n_all += bench_peers_add(all + *n_all, MAX_IMPLS - *n_all, (size_t)batch);
 	if (no_shani) {
 		bool have_openssl = false;
-		for (size_t i = 0; i < n_all; i++)
-			have_openssl |= strcmp(impls[i].library, "openssl") == 0;
+		for (size_t i = 0; i < *n_all; i++)
+			have_openssl |= strcmp(all[i].library, "openssl") == 0;
 		if (!have_openssl) {
 			sk_error(0, "bench: --openssl-no-shani: built without OpenSSL (Debian: libssl-dev)");
 			free(s.sizes);
@@ -755,11 +484,11 @@ int bench_command(int argc, char **argv)
 		reexec_without_shani(argv);
 	}
 	if (list) {
-		for (size_t i = 0; i < n_all; i++)
-			printf("%-30s %-5s %-6s %s%s%s\n", impls[i].id, impls[i].flavour, impls[i].shape,
-			       impls[i].unavailable ? "unavailable: " : impls[i].note,
-			       impls[i].unavailable ? impls[i].unavailable : "",
-			       impls[i].is_default ? " (default on this CPU)" : "");
+		for (size_t i = 0; i < *n_all; i++)
+			printf("%-30s %-5s %-6s %s%s%s\n", all[i].id, all[i].flavour, all[i].shape,
+			       all[i].unavailable ? "unavailable: " : all[i].note,
+			       all[i].unavailable ? all[i].unavailable : "",
+			       all[i].is_default ? " (default on this CPU)" : "");
 		free(s.sizes);
 		return sk_finish(SK_EXIT_OK, false);
 	}
@@ -768,22 +497,23 @@ int bench_command(int argc, char **argv)
 		sk_usage_error(BENCH_CMD, "bench: --git-binary needs --git=PACK or --git-repo=DIR");
 
 	/* Keep the implementations selected by --only, and the baseline; say which of them cannot run
-	 * here (the machine header's peer list says so too). */
+	 * here (the machine header's peer list says so too). The copies share the state of all[]. */
+	struct bench_impl impls[MAX_IMPLS];
 	size_t n_impls = 0, n_matched = 0;
 	bool have_baseline = false;
-	for (size_t i = 0; i < n_all; i++) {
-		bool is_base = strcmp(impls[i].id, s.baseline) == 0;
-		bool match = only == NULL || id_matches(impls[i].id, only);
+	for (size_t i = 0; i < *n_all; i++) {
+		bool is_base = strcmp(all[i].id, s.baseline) == 0;
+		bool match = only == NULL || id_matches(all[i].id, only);
 		if (!match && !is_base)
 			continue;
-		if (impls[i].unavailable != NULL) {
+		if (all[i].unavailable != NULL) {
 			fprintf(stderr, "sha1kit: bench: note: %s is not measured: unavailable: %s\n",
-			        impls[i].id, impls[i].unavailable);
+			        all[i].id, all[i].unavailable);
 			continue;
 		}
 		n_matched += match;
 		have_baseline |= is_base;
-		impls[n_impls++] = impls[i];
+		impls[n_impls++] = all[i];
 	}
 	if (baseline_given && !have_baseline)
 		sk_usage_error(BENCH_CMD, "bench: no implementation '%s' (see --list)", s.baseline);
@@ -802,7 +532,7 @@ int bench_command(int argc, char **argv)
 
 	/* Before measuring: everything that --plot writes into the gnuplot script, and its directory. */
 	struct bench_machine machine;
-	describe_machine(&machine);
+	bench_describe_machine(&machine);
 	if (plot != NULL && bench_plot_check(plot, &machine) != 0) {
 		free(s.sizes);
 		return SK_EXIT_FAILURE;
@@ -849,16 +579,16 @@ int bench_command(int argc, char **argv)
 		free(s.sizes);
 		return SK_EXIT_FAILURE;
 	}
-	struct progress prog = {isatty(STDERR_FILENO) == 1, 0, n_results * (size_t)s.reps};
+	struct bench_progress prog = {isatty(STDERR_FILENO) == 1, 0, n_results * (size_t)s.reps};
 	int status = SK_EXIT_OK;
 	for (size_t a = 0; a < s.n_alignments && status == SK_EXIT_OK; a++)
 		for (size_t z = 0; z < s.n_sizes && status == SK_EXIT_OK; z++) {
 			struct bench_result *r = &results[(a * s.n_sizes + z) * n_impls];
-			if (!measure(impls, n_impls, &s, buf + s.alignments[a], s.sizes[z], s.alignments[a],
-			             r, &prog))
+			if (!bench_measure(impls, n_impls, &s, buf + s.alignments[a], s.sizes[z],
+			                   s.alignments[a], r, &prog))
 				status = SK_EXIT_FAILURE;
 		}
-	progress_end(&prog);
+	bench_progress_end(&prog);
 	if (with_git && status == SK_EXIT_OK && bench_git_measure(git, prog.on) != 0)
 		status = SK_EXIT_FAILURE;
 	if (with_git)
@@ -903,4 +633,22 @@ int bench_command(int argc, char **argv)
 	free(buf);
 	free(s.sizes);
 	return sk_finish(status, false);
+}
+
+int bench_command(int argc, char **argv)
+{
+	/* Large (the Git runs' argument vectors and samples, the implementations): on the heap. */
+	struct bench_git *git = calloc(1, sizeof(*git));
+	struct bench_impl *all = calloc(MAX_IMPLS, sizeof(*all));
+	size_t n_all = 0;
+	int status = SK_EXIT_FAILURE;
+	if (git == NULL || all == NULL)
+		sk_error(errno, "bench: out of memory");
+	else
+		status = bench_run(argc, argv, git, all, &n_all);
+	for (size_t i = 0; i < n_all; i++)
+		bench_impl_free(&all[i]);
+	free(all);
+	free(git);
+	return status;
 }

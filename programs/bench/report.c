@@ -31,8 +31,9 @@
 #include <jansson.h>
 #endif
 
-#include "bench.h"
+#include "bench_output.h"
 #include "cli.h"
+#include "report.h"
 
 #define REPORT_CMD "report"
 

@@ -2,7 +2,7 @@
  * bench_output.c - the outputs of `sha1kit bench`: a table for people, CSV, Markdown, JSON (through
  * jansson, when CMake found it: SK_BENCH_HAVE_JANSSON) and an SVG chart drawn by gnuplot.
  *
- * Results are stored for each alignment, for each size, for each implementation (bench.h). GB/s is
+ * Results are stored for each alignment, for each size, for each implementation (bench_output.h). GB/s is
  * message bytes per nanosecond of the median (decimal gigabytes); ratios are the baseline's median
  * divided by the implementation's, at the same size and alignment, from the same run.
  */
@@ -19,7 +19,7 @@
 #include <jansson.h>
 #endif
 
-#include "bench.h"
+#include "bench_output.h"
 #include "cli.h"
 
 #define JSON_SCHEMA_ID "sha1kit-bench/1"

@@ -32,7 +32,7 @@
 #include <jansson.h>
 #endif
 
-#include "bench.h"
+#include "bench_git.h"
 #include "cli.h"
 
 #define MAX_ARGS 10
@@ -40,6 +40,7 @@
 struct git_cmd {
 	char *argv[MAX_ARGS];
 	char out_idx[PATH_MAX + 64]; /* index-pack: the idx this command writes */
+	char vp_idx[PATH_MAX + 16];  /* verify-pack: the idx it checks (git's, beside a link to PACK) */
 	const char *cwd;             /* where it runs */
 };
 
@@ -400,7 +401,6 @@ static void make_cmd(const struct bench_git *g, size_t workload, size_t tool, st
 	static char s_index_pack[] = "index-pack", s_o[] = "-o", s_verify_pack[] = "verify-pack",
 	            s_fsck[] = "fsck", s_full[] = "--full", s_nodangling[] = "--no-dangling",
 	            s_noprogress[] = "--no-progress";
-	static char vp_idx[PATH_MAX + 16];
 	size_t k = 0;
 	memset(c, 0, sizeof(*c));
 	c->argv[k++] = (char *)t->path;
@@ -414,9 +414,9 @@ static void make_cmd(const struct bench_git *g, size_t workload, size_t tool, st
 		c->argv[k++] = (char *)g->pack;
 		break;
 	case 1:
-		snprintf(vp_idx, sizeof(vp_idx), "%s/vp/p.idx", g->work);
+		snprintf(c->vp_idx, sizeof(c->vp_idx), "%s/vp/p.idx", g->work);
 		c->argv[k++] = s_verify_pack;
-		c->argv[k++] = vp_idx;
+		c->argv[k++] = c->vp_idx;
 		break;
 	default:
 		/* Both in DIR, which they find the repository from as git does (a work tree or a

@@ -1,0 +1,27 @@
+/*
+ * bench_peers.h - the other libraries' SHA-1 that `sha1kit bench` measures (bench_peers.c): those
+ * CMake found and linked into sha1kit-bench (OpenSSL, nettle, libgcrypt, ipsec-mb).
+ */
+#ifndef SHA1KIT_BENCH_PEERS_H
+#define SHA1KIT_BENCH_PEERS_H
+
+#include <stddef.h>
+
+#include "bench_impl.h"
+
+#define BENCH_MAX_PEERS 4
+
+/* Append to out[0..max-1] the peers linked at build time, those that cannot run on this machine
+ * with `unavailable` set; the batch peer (ipsec-mb) with `batch` messages per call (0: none).
+ * Returns how many were added. */
+size_t bench_peers_add(struct bench_impl *out, size_t max, size_t batch);
+
+struct bench_peer_version {
+	const char *library; /* "openssl", "nettle", "libgcrypt", "ipsec-mb" */
+	char version[192];   /* with " (unavailable: REASON)" for a peer that cannot run here */
+};
+
+/* The version of every linked library into out[0..max-1]; returns how many. */
+size_t bench_peers_versions(struct bench_peer_version *out, size_t max);
+
+#endif /* SHA1KIT_BENCH_PEERS_H */
