@@ -55,7 +55,8 @@ const char *skg_type_name(unsigned type);
 /* Write the 40 lowercase hex digits of id and a NUL byte into out. */
 void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1]);
 
-/* Parse exactly 40 hex digits (either case) at p into id; false if any is not a hex digit. */
+/* Parse exactly 40 hex digits (either case) at p into id; false if any is not a hex digit (the
+ * bytes are read in order up to the first that is not, so a shorter NUL-terminated string is safe). */
 bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ]);
 
 /* ---- Errors of a run ---------------------------------------------------------------------- */

@@ -26,6 +26,10 @@ static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *pat
 {
 	struct skg_fsck_dest *s = ctx;
 	struct skg_fsck_run *f = s->f;
+	if (status == SKG_LOOSE_NOMEM) {
+		skg_fsck_nomem(f); /* the run stops: no finding */
+		return 1;
+	}
 	int bits =
 	    status == SKG_LOOSE_OK || status == SKG_LOOSE_FATAL
 	        ? 0

@@ -290,6 +290,9 @@ void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines)
 		size_t n = lines->text[lines->len - 1] == '\n' ? lines->len - 1 : lines->len;
 		skg_fsck_err(s, "%.*s", (int)n, lines->text);
 	}
+	if (lines->nomem) {
+		skg_fsck_nomem(s->f); /* the lines stop there, and so does the run */
+	}
 }
 
 void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines)

@@ -64,7 +64,7 @@ static int cmp_pack_line(const void *a, const void *b)
  * forgotten. */
 static void pack_lines_out(struct skg_fsck_run *f, bool keep)
 {
-	if (keep && f->n_pack_lines > 0) {
+	if (keep && f->n_pack_lines > 0 && !f->pack_text.failed) { /* failed: the run stopped */
 		qsort(f->pack_lines, f->n_pack_lines, sizeof(*f->pack_lines), cmp_pack_line);
 		for (size_t i = 0; i < f->n_pack_lines; i++) {
 			skg_fsck_send(f, f->pack_text.p + f->pack_lines[i].at, f->pack_lines[i].len);
@@ -644,9 +644,10 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	uint64_t limit;
 	pk_idx_params(idx.data, (size_t)idx.len, &version, &limit);
 	struct skg_fsck_idx_compare cmp = {&idx, 0, 0, false, 0};
-	if ((pk_idx_write(&pack, version, limit, false, skg_fsck_idx_compare_sink, &cmp, &err) != 0 &&
-	     !cmp.differs) ||
-	    !skg_fsck_idx_compare_end(&cmp)) {
+	int wrc = pk_idx_write(&pack, version, limit, false, skg_fsck_idx_compare_sink, &cmp, &err);
+	if (wrc != 0 && !cmp.differs && strncmp(err.msg, "out of memory", 13) == 0) {
+		skg_fsck_nomem(f); /* not the idx's fault: the run stops */
+	} else if ((wrc != 0 && !cmp.differs) || !skg_fsck_idx_compare_end(&cmp)) {
 		skg_fsck_err_line(
 		    f, NULL,
 		    "error: packfile %s does not match index %s (first difference at byte %" PRIu64 ")",

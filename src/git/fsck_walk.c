@@ -139,8 +139,11 @@ static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8
 	}
 	skg_to_hex(id, h);
 	skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[source], h, h + 2);
-	int st = skg_loose_read(reader, skg_buf_str(&path), id, NULL, NULL, &obj, &lines);
-	if (st == SKG_LOOSE_OK && obj.type == SKG_TREE && !obj.streamed) {
+	int st = path.failed ? SKG_LOOSE_NOMEM
+	                     : skg_loose_read(reader, skg_buf_str(&path), id, NULL, NULL, &obj, &lines);
+	if (st == SKG_LOOSE_NOMEM) {
+		skg_fsck_nomem(f); /* its links are not known: the run stops */
+	} else if (st == SKG_LOOSE_OK && obj.type == SKG_TREE && !obj.streamed) {
 		struct relink r = {link, link_ctx};
 		(void)skg_tree_links(obj.content, (size_t)obj.size, relink_entry, &r);
 	}

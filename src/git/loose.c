@@ -37,7 +37,13 @@ void skg_lines_clear(struct skg_lines *lines)
 	lines->len = 0;
 	lines->count = 0;
 	lines->truncated = false;
+	lines->nomem = false;
 	lines->text[0] = '\0';
+}
+
+void skg_lines_nomem(struct skg_lines *lines)
+{
+	lines->nomem = true;
 }
 
 /* Control characters git's report functions replace with '?' (its own ctype: 0-31 and 127). */
@@ -631,8 +637,7 @@ static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 		zs->out_left = want;
 		st = zrun(zs, Z_FINISH, lines);
 		if (st == Z_MEM_ERROR) {
-			skg_lines_add(lines, "fatal: ", "inflate: out of memory");
-			return SKG_LOOSE_FATAL;
+			return SKG_LOOSE_NOMEM;
 		}
 		size_t got = want - zs->out_left;
 		sha1kit_dc_update(&c, r->chunk, got);
@@ -707,7 +712,7 @@ static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 	}
 	size_t cap = size < guess ? (size_t)size : guess;
 	if (!arena_reserve(r, hdr_len + cap + 1)) {
-		return fatal_oom(lines, hdr_len + cap + 1);
+		return SKG_LOOSE_NOMEM;
 	}
 	uint8_t *region = r->arena + r->arena_len;
 	memcpy(region, hdr, hdr_len + n);
@@ -720,14 +725,13 @@ static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 		st = zrun(zs, Z_FINISH, lines);
 		have = cap - zs->out_left;
 		if (st == Z_MEM_ERROR) {
-			skg_lines_add(lines, "fatal: ", "inflate: out of memory");
-			return SKG_LOOSE_FATAL;
+			return SKG_LOOSE_NOMEM;
 		}
 		if (st == Z_BUF_ERROR && zs->out_left == 0 && cap < size) {
 			/* Full, but git's buffer would not be: grow and go on. */
 			size_t ncap = cap > size / 2 ? (size_t)size : cap * 2;
 			if (!arena_reserve(r, hdr_len + ncap + 1)) {
-				return fatal_oom(lines, hdr_len + ncap + 1);
+				return SKG_LOOSE_NOMEM;
 			}
 			cap = ncap;
 			st = Z_OK;
@@ -787,7 +791,7 @@ static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, cons
 		/* The padded ID is the path's: the content is what git would hand on, zeros included. */
 		if (!arena_reserve(r, hdr_len + (size_t)size + 1)) {
 			skg_lines_clear(lines);
-			return fatal_oom(lines, hdr_len + size + 1);
+			return SKG_LOOSE_NOMEM;
 		}
 		region = r->arena + r->arena_len;
 		memset(region + hdr_len + have, 0, (size_t)size - have + 1);
@@ -816,8 +820,7 @@ static bool header_step(struct skg_loose_reader *r, const uint8_t *data, size_t 
 	zs->out_left = HEADER_BUF;
 	*zst = zrun(zs, Z_NO_FLUSH, lines);
 	if (*zst == Z_MEM_ERROR) {
-		skg_lines_add(lines, "fatal: ", "inflate: out of memory");
-		return false;
+		return false; /* an error of the run: no line */
 	}
 	*produced = HEADER_BUF - zs->out_left;
 	return true;
@@ -833,9 +836,9 @@ static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, con
 {
 	uint8_t hdr[HEADER_BUF + 1];
 	size_t produced;
-	int st;
+	int st = Z_OK;
 	if (!header_step(r, data, len, hdr, &produced, &st, lines)) {
-		return SKG_LOOSE_FATAL;
+		return st == Z_MEM_ERROR ? SKG_LOOSE_NOMEM : SKG_LOOSE_FATAL;
 	}
 	if (st < Z_OK || memchr(hdr, '\0', produced) == NULL) {
 		skg_lines_add(lines, "error: ", "unable to unpack header of %s", path);
@@ -958,6 +961,9 @@ static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t
 		ssize_t got = read_all(r, fd, len);
 		int e = errno;
 		close(fd);
+		if (got < 0 && e == ENOMEM) {
+			return SKG_LOOSE_NOMEM;
+		}
 		if (got < 0) {
 			skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(e));
 			return corrupt(out, hex, path, lines);

@@ -66,11 +66,16 @@ struct skg_lines {
 	unsigned count; /* number of lines as printed: newline characters in text (a message can
 	                 * hold one, e.g. an unknown type name, which git prints as it is) */
 	bool truncated; /* some line did not fit and was left out */
+	bool nomem;     /* memory ran out while they were made (skg_lines_nomem): an error of the
+	                 * run, not a finding; the lines before stand, nothing after follows */
 	char text[SKG_LINES_SIZE];
 };
 
 /* Empty `lines`. */
 void skg_lines_clear(struct skg_lines *lines);
+
+/* Memory ran out: the lines end here, with no line of their own (lines->nomem). */
+void skg_lines_nomem(struct skg_lines *lines);
 
 /*
  * Append one line: `prefix` (e.g. "error: "; NULL for an unprefixed fprintf-style line) and the
@@ -125,7 +130,9 @@ enum skg_loose_status {
 	                             * II(52,0), block at byte offset N): PATH" (git would die) */
 	SKG_LOOSE_FATAL = 5,        /* git 2.39.5 dies here: one line "fatal: ..." (mmap of a
 	                             * non-regular file, a size overflowing 64 bits, an allocation git
-	                             * cannot make, memory exhausted in this reader) */
+	                             * cannot make: a header size at or above max_size) */
+	SKG_LOOSE_NOMEM = 6,        /* memory ran out in this reader (its buffers, zlib's): an error of
+	                             * the run, not a finding about the object; no lines */
 };
 
 /* Options of a reader. Fill with skg_loose_options_default() first. */

@@ -58,8 +58,12 @@ int skg_hexval(char c)
 bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ])
 {
 	for (size_t i = 0; i < SKG_RAWSZ; i++) {
-		int hi = skg_hexval(p[2 * i]), lo = skg_hexval(p[2 * i + 1]);
-		if (hi < 0 || lo < 0) {
+		int hi = skg_hexval(p[2 * i]);
+		if (hi < 0) {
+			return false; /* a NUL byte among them too: nothing past it is read */
+		}
+		int lo = skg_hexval(p[2 * i + 1]);
+		if (lo < 0) {
 			return false;
 		}
 		id[i] = (uint8_t)(hi << 4 | lo);

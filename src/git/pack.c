@@ -803,6 +803,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 
 	if (chunk == NULL) {
 		set_error(err, false, 0, "out of memory");
+		hb_free(hb);
 		return -1;
 	}
 	sha1kit_fast_init(&trailer);

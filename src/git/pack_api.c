@@ -41,7 +41,7 @@ static int from_pk(struct skg_error *err, const struct pk_error *pe)
 	enum skg_errc code = SKG_E_CORRUPT;
 	if (pe->collision) {
 		code = SKG_E_COLLISION;
-	} else if (strcmp(pe->msg, "out of memory") == 0) {
+	} else if (strncmp(pe->msg, "out of memory", 13) == 0) {
 		code = SKG_E_NOMEM;
 	} else if (strcmp(pe->msg, "cannot start the delta resolution threads") == 0) {
 		code = SKG_E_THREAD;

@@ -358,7 +358,7 @@ static int sort_snapshot(struct skg_packed_refs *s, struct skg_error *err)
 			struct prec *r = realloc(recs, ncap * sizeof(*r));
 			if (r == NULL) {
 				free(recs);
-				return skg_fail(err, "out of memory");
+				return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			}
 			recs = r;
 			cap = ncap;
@@ -379,7 +379,7 @@ static int sort_snapshot(struct skg_packed_refs *s, struct skg_error *err)
 		char *nb = malloc(len ? len : 1);
 		if (nb == NULL) {
 			free(recs);
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		char *d = nb;
 		for (size_t i = 0; i < n; i++) {
@@ -444,7 +444,7 @@ static int packed_load(struct skg_repo *repo, struct skg_error *err)
 	if (repo->packed == NULL) {
 		repo->packed = calloc(1, sizeof(*repo->packed));
 		if (repo->packed == NULL) {
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		struct skg_buf name = {0};
 		skg_buf_addf(&name, "%s/packed-refs", repo->common_dir_display);
@@ -452,7 +452,7 @@ static int packed_load(struct skg_repo *repo, struct skg_error *err)
 		if (name.failed || name.p == NULL) {
 			skg_buf_release(&name);
 			repo->packed->name = NULL;
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 	}
 	struct skg_packed_refs *s = repo->packed;
@@ -512,7 +512,7 @@ static int packed_next(struct packed_iter *it, struct skg_error *err)
 	it->refname.len = 0;
 	skg_buf_add(&it->refname, p, strnlen(p, (size_t)(eol - p)));
 	if (it->refname.failed) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	const char *name = skg_buf_str(&it->refname);
 	if (!skg_refname_ok(name, SKG_REFNAME_ALLOW_ONELEVEL)) {
@@ -591,7 +591,7 @@ int skg_packed_refs_parse(const char *buf, size_t len, const char *name,
 	struct skg_packed_refs s = {.name = (char *)name};
 	char *copy = malloc(len ? len : 1);
 	if (copy == NULL) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	if (len) {
 		memcpy(copy, buf, len);
@@ -635,6 +635,10 @@ static int read_into(struct skg_buf *b, const char *path)
 {
 	b->len = 0;
 	skg_buf_add(b, "", 0);
+	if (b->failed) {
+		errno = ENOMEM;
+		return -1;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		return -1;
@@ -657,7 +661,7 @@ static int read_into(struct skg_buf *b, const char *path)
 		skg_buf_add(b, chunk, (size_t)r);
 		if (b->failed || b->len > LOOSE_REF_MAX) {
 			close(fd);
-			errno = EFBIG;
+			errno = b->failed ? ENOMEM : EFBIG;
 			return -1;
 		}
 	}
@@ -714,7 +718,7 @@ static int read_raw_ref(struct rctx *rc, const struct store *st, const char *ref
 	*type = 0;
 	ref_path(st, refname, false, &rc->path);
 	if (rc->path.failed) {
-		return skg_fail(err, "out of memory") - 1;
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") - 1;
 	}
 	const char *path = skg_buf_str(&rc->path);
 	for (int tries = 0; tries < 3; tries++) {
@@ -740,6 +744,9 @@ static int read_raw_ref(struct rctx *rc, const struct store *st, const char *ref
 			if (starts_with(target, "refs/") && skg_refname_ok(target, 0)) {
 				referent->len = 0;
 				skg_buf_adds(referent, target);
+				if (referent->failed) {
+					return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") - 1;
+				}
 				*type |= SKG_REF_ISSYMREF;
 				return 0;
 			}
@@ -749,6 +756,9 @@ static int read_raw_ref(struct rctx *rc, const struct store *st, const char *ref
 			return packed_fallback(rc, refname, id, type, EISDIR, failure, err);
 		}
 		if (read_into(&rc->contents, path) != 0) {
+			if (errno == ENOMEM) {
+				return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") - 1;
+			}
 			if (errno == ENOENT && !S_ISLNK(sb.st_mode)) {
 				continue;
 			}
@@ -793,6 +803,9 @@ static int resolve(struct rctx *rc, const struct store *st, const char *refname,
 	int which = 0;
 	rc->names[0].len = 0;
 	skg_buf_adds(&rc->names[0], refname);
+	if (rc->names[0].failed) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
 	const char *name = skg_buf_str(&rc->names[0]);
 	for (int depth = 0; depth < SYMREF_MAXDEPTH; depth++) {
 		unsigned type;
@@ -827,7 +840,7 @@ static int resolve(struct rctx *rc, const struct store *st, const char *refname,
 			return 1;
 		}
 		if (next->failed) {
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		which = !which;
 		name = skg_buf_str(next);
@@ -862,7 +875,7 @@ int skg_resolve_ref(struct skg_repo *repo, const char *refname, unsigned resolve
 		target->len = 0;
 		skg_buf_adds(target, resolved);
 		if (target->failed) {
-			r = skg_fail(err, "out of memory");
+			r = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 	}
 	rctx_release(&rc);
@@ -972,6 +985,9 @@ static int walk_dir(struct ref_walk *w, int depth)
 	}
 	size_t dirlen = w->refname.len;
 	ref_path(&w->st, skg_buf_str(&w->refname), false, &w->rc.path);
+	if (w->rc.path.failed) {
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
 	DIR *d = opendir(skg_buf_str(&w->rc.path));
 	if (d == NULL) {
 		return 0;
@@ -992,15 +1008,19 @@ static int walk_dir(struct ref_walk *w, int depth)
 		}
 		skg_buf_setlen(&full, base);
 		skg_buf_adds(&full, de->d_name);
+		if (full.failed) {
+			ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			break;
+		}
 		struct stat sb;
-		if (full.failed || stat(skg_buf_str(&full), &sb) != 0) {
+		if (stat(skg_buf_str(&full), &sb) != 0) {
 			continue; /* git ignores what it cannot stat */
 		}
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
 			void *p = realloc(ents, ncap * sizeof(*ents));
 			if (p == NULL) {
-				ret = skg_fail(w->err, "out of memory");
+				ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				break;
 			}
 			ents = p;
@@ -1014,13 +1034,13 @@ static int walk_dir(struct ref_walk *w, int depth)
 	closedir(d);
 	skg_buf_release(&full);
 	if (ret == 0 && names.failed) {
-		ret = skg_fail(w->err, "out of memory");
+		ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	static const char *const per_worktree[] = {"bisect", "worktree", "rewritten"};
 	size_t extra = strcmp(skg_buf_str(&w->refname), "refs/") == 0 ? 3 : 0;
 	struct dent *list = ret == 0 ? malloc((n + extra + 1) * sizeof(*list)) : NULL;
 	if (ret == 0 && list == NULL) {
-		ret = skg_fail(w->err, "out of memory");
+		ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	size_t m = 0;
 	if (ret == 0) {
@@ -1052,7 +1072,7 @@ static int walk_dir(struct ref_walk *w, int depth)
 			skg_buf_addc(&w->refname, '/');
 		}
 		if (w->refname.failed) {
-			ret = skg_fail(w->err, "out of memory");
+			ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		ret = list[i].dir ? walk_dir(w, depth + 1) : emit_loose(w);
@@ -1076,7 +1096,8 @@ int skg_for_each_ref(struct skg_repo *repo, skg_ref_fn fn, void *ctx, struct skg
 	int ret = packed_next(&w.pi, err) < 0 ? -1 : 0;
 	if (ret == 0) {
 		skg_buf_adds(&w.refname, "refs/");
-		ret = w.refname.failed ? skg_fail(err, "out of memory") : walk_dir(&w, 0);
+		ret = w.refname.failed ? skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory")
+		                       : walk_dir(&w, 0);
 	}
 	if (ret == 0) {
 		ret = emit_packed_until(&w, NULL);
@@ -1153,7 +1174,7 @@ int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const stru
 	DIR *d = dir.failed ? NULL : opendir(dir.p);
 	if (d == NULL) {
 		skg_buf_release(&dir);
-		return dir.failed ? skg_fail(err, "out of memory") : 0;
+		return dir.failed ? skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") : 0;
 	}
 	size_t base = dir.len;
 	struct skg_buf head = {0}, gd_display = {0};
@@ -1167,7 +1188,7 @@ int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const stru
 		char *data;
 		size_t len;
 		if (dir.failed) {
-			ret = skg_fail(err, "out of memory");
+			ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		if (skg_read_file(dir.p, 1 << 20, &data, &len) != 0 || len == 0) {
@@ -1190,7 +1211,7 @@ int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const stru
 		skg_buf_addf(&gd_display, "%s/worktrees/%s", repo->common_dir_display, de->d_name);
 		if (common == NULL || head.failed || gd_display.failed) {
 			free(common);
-			ret = skg_fail(err, "out of memory");
+			ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		if (lw.is_current) {
@@ -1310,7 +1331,7 @@ static int log_file(struct log_walk *w, const char *basename)
 	skg_buf_adds(&w->qualified, rel);
 	ref_path(&w->main, skg_buf_str(&w->qualified), true, &w->file);
 	if (w->qualified.failed || w->file.failed) {
-		return skg_fail(w->err, "out of memory");
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	return w->fn(w->ctx, skg_buf_str(&w->qualified), skg_buf_str(&w->file));
 }
@@ -1341,7 +1362,7 @@ static int log_dir(struct log_walk *w, int depth)
 		}
 		skg_buf_adds(&w->rel, de->d_name);
 		if (w->path.failed || w->rel.failed) {
-			ret = skg_fail(w->err, "out of memory");
+			ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		struct stat sb;
@@ -1369,7 +1390,7 @@ static int log_walk_dir(struct log_walk *w, const char *dir, const char *display
 	w->display_path.len = 0;
 	skg_buf_addf(&w->display_path, "%s/logs", display);
 	if (w->path.failed || w->rel.failed || w->display_path.failed) {
-		return skg_fail(w->err, "out of memory");
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	w->display = w->display_path.p;
 	w->shared_only = shared_only;
@@ -1457,7 +1478,7 @@ int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *
 		line.len = 0;
 		skg_buf_add(&line, p, n);
 		if (line.failed) {
-			ret = skg_fail(err, "out of memory");
+			ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		reflog_line(line.p, n, ++lineno, fn, ctx, &ret, rep);
@@ -1607,7 +1628,7 @@ static int ct_read(struct cache_tree *t, const uint8_t **pp, const uint8_t *end,
 		size_t ncap = t->cap ? t->cap * 2 : 16;
 		struct ct_node *nn = realloc(t->nodes, ncap * sizeof(*nn));
 		if (nn == NULL) {
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		t->nodes = nn;
 		t->cap = ncap;
@@ -1632,7 +1653,7 @@ static int ct_read(struct cache_tree *t, const uint8_t **pp, const uint8_t *end,
 		}
 		struct ct_kid *nk = realloc(t->kids, ncap * sizeof(*nk));
 		if (nk == NULL) {
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		t->kids = nk;
 		t->capk = ncap;
@@ -1688,7 +1709,7 @@ static int ct_walk(const struct cache_tree *t, size_t node, struct skg_buf *path
 {
 	const struct ct_node *n = &t->nodes[node];
 	if (path->failed) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	bool descend = true;
 	int r = cb->cache_tree
@@ -1742,7 +1763,7 @@ static int reuc_parse(const uint8_t *data, size_t size, struct reuc **out, size_
 			struct reuc *nv = realloc(v, ncap * sizeof(*nv));
 			if (nv == NULL) {
 				free(v);
-				return skg_fail(err, "out of memory");
+				return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			}
 			v = nv;
 			cap = ncap;
@@ -1910,7 +1931,7 @@ static int ix_entry(const struct ix *x, size_t *off, struct skg_buf names[2], si
 		consumed = ((name_off - o) + len + 8) & ~(size_t)7;
 	}
 	if (nb->failed) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	nlen[cur] = len;
 	e->path = nb->p;
@@ -2143,7 +2164,7 @@ int skg_read_index(const struct skg_repo *repo, const struct skg_index_callbacks
 		char *grown = realloc(data, readable + 1);
 		if (grown == NULL) {
 			free(data);
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		data = grown;
 		memset(data + len, 0, readable - len + 1);

@@ -762,7 +762,11 @@ static int config_parse(const char *buf, size_t len, bool as_char, const char *n
 			goto done;
 		}
 	}
-	ret = skg_fail(err, "bad config line %d in %s %s", p.linenr, as_char ? "blob" : "file", name);
+	if (p.var.failed || p.value.failed) { /* not the line: memory ran out */
+		ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	} else {
+		ret = skg_fail(err, "bad config line %d in %s %s", p.linenr, as_char ? "blob" : "file", name);
+	}
 done:
 	skg_buf_release(&p.var);
 	skg_buf_release(&p.value);
@@ -789,6 +793,9 @@ int skg_config_read_file(const char *path, const char *name, skg_config_fn fn, v
 	if (skg_read_file(path, (size_t)INT_MAX, &data, &len) != 0) {
 		if (errno == ENOENT || errno == ENOTDIR) {
 			return 0;
+		}
+		if (errno == ENOMEM) {
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 		return skg_fail(err, "unable to access '%s': %s", name, strerror(errno));
 	}
@@ -913,7 +920,8 @@ static int read_outer_file(struct include_ctx *inc, const char *path)
 static int read_repo_file(struct include_ctx *inc, const char *dir, const char *display, const char *file)
 {
 	char *p = path_join(dir, file), *n = path_join(display, file);
-	int ret = p && n ? read_config_file_top(inc, p, n) : skg_fail(inc->err, "out of memory");
+	int ret = p && n ? read_config_file_top(inc, p, n)
+	                 : skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	free(p);
 	free(n);
 	return ret;
@@ -1071,7 +1079,7 @@ static char *common_dir_of(const char *gitdir, bool use_env, bool *has_common, s
 	}
 	char *path = path_join(gitdir, "commondir");
 	if (path == NULL) {
-		skg_fail(err, "out of memory");
+		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		return NULL;
 	}
 	struct stat st;
@@ -1100,7 +1108,7 @@ static char *common_dir_of(const char *gitdir, bool use_env, bool *has_common, s
 	char *joined = data[0] == '/' ? strdup(data) : path_join(gitdir, data);
 	free(data);
 	if (joined == NULL) {
-		skg_fail(err, "out of memory");
+		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		return NULL;
 	}
 	char *real = skg_realpath(joined);
@@ -1112,26 +1120,30 @@ static char *common_dir_of(const char *gitdir, bool use_env, bool *has_common, s
 	return real;
 }
 
-static bool is_git_directory(const char *suspect)
+/* 1: suspect is a repository; 0: it is not; -1: memory ran out while looking (errno ENOMEM). */
+static int is_git_directory(const char *suspect)
 {
-	bool ok = false;
 	char *head = path_join(suspect, "HEAD");
-	if (head == NULL || !validate_headref(head)) {
-		free(head);
-		return false;
+	if (head == NULL) {
+		return -1;
 	}
+	bool valid = validate_headref(head);
 	free(head);
+	if (!valid) {
+		return 0;
+	}
 	bool has_common;
+	errno = 0;
 	char *common = common_dir_of(suspect, true, &has_common, NULL);
 	if (common == NULL) {
-		return false;
+		return errno == ENOMEM ? -1 : 0;
 	}
 	const char *objenv = getenv("GIT_OBJECT_DIRECTORY");
 	char *objects = objenv ? strdup(objenv) : path_join(common, "objects");
 	char *refs = path_join(common, "refs");
-	if (objects != NULL && refs != NULL && access(objects, X_OK) == 0 && access(refs, X_OK) == 0) {
-		ok = true;
-	}
+	int ok = objects == NULL || refs == NULL                         ? -1
+	         : access(objects, X_OK) == 0 && access(refs, X_OK) == 0 ? 1
+	                                                                 : 0;
 	free(objects);
 	free(refs);
 	free(common);
@@ -1193,17 +1205,22 @@ static int read_gitfile(const char *path, char **target, bool *not_a_file, struc
 	}
 	free(buf);
 	if (dir == NULL) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
-	if (!is_git_directory(dir)) {
-		skg_fail(err, "not a git repository: %s", dir);
+	int is_repo = is_git_directory(dir);
+	if (is_repo <= 0) {
+		if (is_repo < 0) {
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		} else {
+			skg_fail(err, "not a git repository: %s", dir);
+		}
 		free(dir);
 		return -1;
 	}
 	*target = skg_realpath(dir);
 	free(dir);
 	if (*target == NULL) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	return 1;
 }
@@ -1421,7 +1438,7 @@ static int fill_dirs(struct open_state *s, const char *display)
 	struct skg_repo *r = s->repo;
 	r->git_dir_display = strdup(display);
 	if (r->git_dir_display == NULL) {
-		return skg_fail(s->err, "out of memory");
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	bool has_common;
 	char *common_display = common_dir_of(r->git_dir, true, &has_common, s->err);
@@ -1459,7 +1476,7 @@ static int fill_dirs(struct open_state *s, const char *display)
 	}
 	if (r->common_dir == NULL || r->common_dir_display == NULL || r->objects_dir == NULL ||
 	    r->objects_dir_display == NULL || r->index_file == NULL || r->index_file_display == NULL) {
-		return skg_fail(s->err, "out of memory");
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -1482,7 +1499,7 @@ static int read_format(struct open_state *s, const char *gitdir, const char *spe
 	if (cfg == NULL || cfg_name == NULL) {
 		free(cfg);
 		free(cfg_name);
-		return skg_fail(s->err, "out of memory");
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	s->fmt.name = cfg_name;
 	s->fmt.err = s->err;
@@ -1495,7 +1512,7 @@ static int read_format(struct open_state *s, const char *gitdir, const char *spe
 		struct format_ctx w = {
 		    .name = wcfg, .version = -1, .is_bare = -1, .err = s->err, .rep = s->rep};
 		if (wcfg == NULL) {
-			ret = skg_fail(s->err, "out of memory");
+			ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		} else if (skg_config_read_file(wcfg, wcfg, format_cb, &w, s->err) != 0 || w.failed) {
 			ret = -1;
 		} else {
@@ -1548,8 +1565,13 @@ static int open_explicit(struct open_state *s, const char *gitdir_in, bool check
 	if (g > 0) {
 		gitdir = from_file;
 	}
-	if (!is_git_directory(gitdir)) {
-		skg_fail(s->err, "not a git repository: '%s'", gitdir);
+	int is_repo = is_git_directory(gitdir);
+	if (is_repo <= 0) {
+		if (is_repo < 0) {
+			skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		} else {
+			skg_fail(s->err, "not a git repository: '%s'", gitdir);
+		}
 		free(from_file);
 		return -1;
 	}
@@ -1560,7 +1582,7 @@ static int open_explicit(struct open_state *s, const char *gitdir_in, bool check
 	r->git_dir = real_relative_to(r->cwd, gitdir);
 	if (r->git_dir == NULL) {
 		free(from_file);
-		return skg_fail(s->err, "out of memory");
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	const char *wt_env = getenv("GIT_WORK_TREE");
 	const char *wt_cfg = cfg_work_tree(s);
@@ -1584,7 +1606,7 @@ static int open_explicit(struct open_state *s, const char *gitdir_in, bool check
 	r->git_cwd = strdup(in_tree ? r->work_tree : r->cwd);
 	if (r->git_cwd == NULL) {
 		free(from_file);
-		return skg_fail(s->err, "out of memory");
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	if (r->work_tree != NULL && strictly_inside(r->cwd, r->work_tree)) {
 		ret =
@@ -1789,7 +1811,7 @@ static int open_discovered(struct open_state *s)
 		}
 		skg_buf_adds(&dir, ".git");
 		if (dir.failed) {
-			ret = skg_fail(s->err, "out of memory");
+			ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		char *target = NULL;
@@ -1798,7 +1820,13 @@ static int open_discovered(struct open_state *s)
 		if (g < 0) {
 			break;
 		}
-		bool dotgit_dir = g == 0 && is_git_directory(skg_buf_str(&dir));
+		int dotgit = g == 0 ? is_git_directory(skg_buf_str(&dir)) : 0;
+		if (dotgit < 0) {
+			free(target);
+			ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			break;
+		}
+		bool dotgit_dir = dotgit > 0;
 		char *gitfile = g > 0 ? strdup(skg_buf_str(&dir)) : NULL;
 		skg_buf_setlen(&dir, offset);
 		const char *top = skg_buf_str(&dir);
@@ -1808,7 +1836,7 @@ static int open_discovered(struct open_state *s)
 			if (gd == NULL || (g > 0 && gitfile == NULL)) {
 				free(gd);
 				free(gitfile);
-				ret = skg_fail(s->err, "out of memory");
+				ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				break;
 			}
 			int own = check_ownership(s, gitfile, top, gd, top);
@@ -1832,7 +1860,7 @@ static int open_discovered(struct open_state *s)
 			r->git_dir = skg_realpath(gd);
 			if (r->git_dir == NULL) {
 				free(gd);
-				ret = skg_fail(s->err, "out of memory");
+				ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				break;
 			}
 			if (cfg_bare(s) > 0) {
@@ -1840,18 +1868,24 @@ static int open_discovered(struct open_state *s)
 				ret = r->git_cwd ? fill_dirs(s, g > 0    ? gd
 				                                : in_cwd ? ".git"
 				                                         : r->git_dir)
-				                 : skg_fail(s->err, "out of memory");
+				                 : skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			} else {
 				r->work_tree = strdup(top);
 				r->git_cwd = strdup(top);
-				ret = r->work_tree && r->git_cwd ? fill_dirs(s, g > 0 ? gd : ".git")
-				                                 : skg_fail(s->err, "out of memory");
+				ret = r->work_tree && r->git_cwd
+				          ? fill_dirs(s, g > 0 ? gd : ".git")
+				          : skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			}
 			free(gd);
 			break;
 		}
 		free(gitfile);
-		if (is_git_directory(top)) {
+		int bare = is_git_directory(top);
+		if (bare < 0) {
+			ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			break;
+		}
+		if (bare > 0) {
 			/* setup_bare_git_dir */
 			if (check_ownership(s, NULL, NULL, top, top) != 0 || read_format(s, top, ".") != 0) {
 				break;
@@ -1864,7 +1898,7 @@ static int open_discovered(struct open_state *s)
 			r->git_dir = strdup(top);
 			r->git_cwd = strdup(r->cwd);
 			if (r->git_dir == NULL || r->git_cwd == NULL) {
-				ret = skg_fail(s->err, "out of memory");
+				ret = skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				break;
 			}
 			ret = fill_dirs(s, in_cwd ? "." : top);
@@ -1911,7 +1945,7 @@ int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct s
 	*out = NULL;
 	struct skg_repo *r = calloc(1, sizeof(*r));
 	if (r == NULL) {
-		return skg_fail(err, "out of memory");
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	r->format_version = -1;
 	r->cwd = getcwd(NULL, 0);
@@ -2049,7 +2083,7 @@ static int alt_entry(struct alt_walk *w, const char *entry, const char *relative
 	skg_buf_adds(&path, entry);
 	if (path.failed) {
 		skg_buf_release(&path);
-		return skg_fail(w->err, "out of memory");
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	char *norm = skg_realpath(path.p);
 	if (norm == NULL) {
@@ -2070,7 +2104,7 @@ static int alt_entry(struct alt_walk *w, const char *entry, const char *relative
 	} else if (strcmp(norm, w->own) != 0 && !alt_seen(w, norm)) {
 		skg_buf_add(&w->seen, norm, n + 1);
 		if (w->seen.failed) {
-			ret = skg_fail(w->err, "out of memory");
+			ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		} else {
 			ret = w->fn(w->ctx, norm);
 			if (ret == 0) {
@@ -2118,7 +2152,7 @@ static int alt_entries(struct alt_walk *w, const char *alt, size_t len, char sep
 		}
 		p = next;
 		if (entry.failed) {
-			ret = skg_fail(w->err, "out of memory");
+			ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
 		/* an entry is a C string: an embedded NUL ends it */
@@ -2135,7 +2169,7 @@ static int alt_read_file(struct alt_walk *w, const char *objdir, int depth)
 {
 	char *path = path_join(objdir, "info/alternates");
 	if (path == NULL) {
-		return skg_fail(w->err, "out of memory");
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	char *data;
 	size_t len;
@@ -2163,7 +2197,7 @@ int skg_for_each_alternate(const struct skg_repo *repo, int (*fn)(void *ctx, con
 	if (w.own == NULL) {
 		w.own = strdup(repo->objects_dir);
 		if (w.own == NULL) {
-			return skg_fail(err, "out of memory");
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
 	}
 	int ret = 0;
@@ -2321,7 +2355,7 @@ int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *o
 			size_t n = 0;
 			int st = graft_line(line, id, &parents, &n);
 			if (st == -2) {
-				skg_fail(err, "out of memory");
+				skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				goto out;
 			}
 			if (st < 0) {
@@ -2329,7 +2363,7 @@ int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *o
 			} else if (st == 0) {
 				int a = graft_add(out, &cap, id, parents, n, false);
 				if (a < 0) {
-					skg_fail(err, "out of memory");
+					skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 					goto out;
 				}
 				if (a > 0) {
@@ -2356,7 +2390,7 @@ int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *o
 				goto out;
 			}
 			if (graft_add(out, &cap, id, NULL, 0, true) < 0) {
-				skg_fail(err, "out of memory");
+				skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				goto out;
 			}
 			line = next;

@@ -242,8 +242,7 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 	} else if (f.len < GRAPH_HEADER + (nchunks + 1) * TOC_ENTRY + GRAPH_FANOUT + HASH_LEN) {
 		skg_lines_add(lines, "error: ", "commit-graph file is too small to hold %u chunks", nchunks);
 	} else if ((cs = malloc(sizeof(*cs))) == NULL) {
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
-		              sizeof(*cs));
+		skg_lines_nomem(lines);
 		res = DIED;
 	} else if (read_toc(&f, GRAPH_HEADER, nchunks, cs, lines) != 0) {
 		/* reported */
@@ -256,9 +255,7 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 	} else {
 		struct graph *g = calloc(1, sizeof(*g));
 		if (g == NULL) {
-			skg_lines_add(lines,
-			              "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
-			              sizeof(*g));
+			skg_lines_nomem(lines);
 			res = DIED;
 		} else {
 			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
@@ -330,7 +327,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 	char *chain_name = path_join(objdir, "/info/commit-graphs/commit-graph-chain", "");
 	if (chain_name == NULL) {
 		*died = true;
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return NULL;
 	}
 	FILE *fp = fopen(chain_name, "r");
@@ -349,7 +346,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 	if (oids == NULL) {
 		fclose(fp);
 		*died = true;
-		skg_lines_add(lines, "fatal: ", "Out of memory, calloc failed");
+		skg_lines_nomem(lines);
 		return NULL;
 	}
 	struct graph *chain = NULL;
@@ -375,7 +372,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 		free(graph_name);
 		if (full == NULL) {
 			*died = true;
-			skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+			skg_lines_nomem(lines);
 			break;
 		}
 		struct graph *g;
@@ -496,7 +493,7 @@ int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, str
 	skg_lines_clear(lines);
 	char *v1 = path_join(objdir, "/info/commit-graph", "");
 	if (v1 == NULL) {
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
 	struct graph *g;
@@ -587,7 +584,7 @@ static enum load_result midx_chunks(const struct file *f, const struct chunks *c
 	for (uint32_t i = 0; i < npacks; i++) {
 		char *name = string_at(f, cur, &len);
 		if (name == NULL) {
-			skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+			skg_lines_nomem(lines);
 			res = DIED;
 			break;
 		}
@@ -617,8 +614,7 @@ static enum load_result midx_parse(const struct file *f, struct skg_lines *lines
 	enum load_result res = FAILED;
 	struct chunks *cs = malloc(sizeof(*cs));
 	if (cs == NULL) {
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed (tried to allocate %zu bytes)",
-		              sizeof(*cs));
+		skg_lines_nomem(lines);
 		res = DIED;
 	} else if (sig != MIDX_SIGNATURE) {
 		skg_lines_add(lines, "fatal: ",
@@ -723,7 +719,7 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_
 	char *path = path_join(objdir, "/pack/multi-pack-index", "");
 	if (path == NULL) {
 		skg_lines_clear(lines);
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
 	int st = skg_trailer_midx_file(path, mode, lines);
@@ -868,7 +864,7 @@ int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64
 	skg_lines_clear(lines);
 	char *pack = with_ext(path, ".pack");
 	if (pack == NULL) {
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
 	static const uint8_t empty[1];
@@ -883,7 +879,7 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 	skg_lines_clear(lines);
 	char *pack = with_ext(path, ".pack");
 	if (pack == NULL) {
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
 	if (num_objects < 0) {
@@ -916,7 +912,7 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 	skg_lines_clear(lines);
 	char *dirpath = path_join(objdir, "/pack", "");
 	if (dirpath == NULL) {
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
 	DIR *dir = opendir(dirpath);
@@ -929,7 +925,7 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 	if (one == NULL) {
 		closedir(dir);
 		free(dirpath);
-		skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
 	struct dirent *de;
@@ -941,7 +937,7 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 		}
 		char *path = path_join(dirpath, "/", de->d_name);
 		if (path == NULL) {
-			skg_lines_add(lines, "fatal: ", "Out of memory, malloc failed");
+			skg_lines_nomem(lines);
 			worst = SKG_TRAILER_FATAL;
 			break;
 		}

@@ -1,7 +1,12 @@
 # The Git layer's public API (include/sha1kit/git*.h): cmocka unit tests (tests/git/test_api.c),
-# and the example program built against the installed tree (tests/git/test_example.sh).
+# and the example programs built against the installed tree (tests/git/test_example.sh).
+# faults.c: the allocator and thread start the unit tests make fail (faults.h), through the
+# linker's --wrap (GNU ld and lld; this file is only read on POSIX systems).
+add_library(sk_test_faults STATIC ${CMAKE_CURRENT_LIST_DIR}/faults.c)
+target_link_options(sk_test_faults INTERFACE
+  "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=pthread_create")
 add_executable(test_api ${CMAKE_CURRENT_LIST_DIR}/test_api.c)
-target_link_libraries(test_api PRIVATE sha1kit_git PkgConfig::CMOCKA)
+target_link_libraries(test_api PRIVATE sha1kit_git sk_test_faults PkgConfig::CMOCKA)
 target_compile_definitions(test_api PRIVATE _GNU_SOURCE SHA1KIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME test_api COMMAND test_api)
 set_tests_properties(test_api PROPERTIES LABELS git ENVIRONMENT "SHA1KIT_TESTDATA=${SHA1KIT_TESTDATA}")
@@ -12,3 +17,9 @@ if(TARGET sha1kit AND SHA1KIT_BUILD_SHARED)
   set_tests_properties(git_api_example PROPERTIES LABELS "git" TIMEOUT 300
     ENVIRONMENT "SK_CFLAGS=${CMAKE_C_FLAGS};SK_LDFLAGS=${CMAKE_EXE_LINKER_FLAGS}")
 endif()
+# skg_check_repo (<sha1kit/git_fsck.h>): cmocka unit test on repositories git makes in a temporary
+# directory (the Windows build runs cli_fsck_* instead), with failures injected as in test_api.
+add_executable(test_check ${CMAKE_CURRENT_LIST_DIR}/test_check.c)
+target_link_libraries(test_check PRIVATE sha1kit_git sk_test_faults PkgConfig::CMOCKA)
+add_test(NAME test_check COMMAND test_check)
+set_tests_properties(test_check PROPERTIES LABELS git)

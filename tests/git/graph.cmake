@@ -25,11 +25,3 @@ if(TARGET sha1kit)
   sk_section_tests(cli_fsck ${CMAKE_CURRENT_LIST_DIR}/test_fsck.sh TIMEOUT 300 LABELS git cli
     ENVIRONMENT ${_sk_env} ARGS ${_sk_cli} ${SHA1KIT_TESTDATA})
 endif()
-# skg_check_repo (<sha1kit/git_fsck.h>): cmocka unit test on repositories git makes (POSIX: it
-# makes them with git in a temporary directory; the Windows build runs cli_fsck_* instead).
-if(NOT WIN32)
-  add_executable(test_check ${CMAKE_CURRENT_LIST_DIR}/test_check.c)
-  target_link_libraries(test_check PRIVATE sha1kit_git PkgConfig::CMOCKA)
-  add_test(NAME test_check COMMAND test_check)
-  set_tests_properties(test_check PROPERTIES LABELS git)
-endif()

@@ -43,6 +43,8 @@ static const char *status_name(int st)
 		return "collision";
 	case SKG_LOOSE_FATAL:
 		return "fatal";
+	case SKG_LOOSE_NOMEM:
+		return "out-of-memory";
 	default:
 		return "?";
 	}
@@ -56,6 +58,7 @@ static int exit_of(int st)
 	case SKG_LOOSE_COLLISION:
 		return 2;
 	case SKG_LOOSE_FATAL:
+	case SKG_LOOSE_NOMEM:
 		return 128;
 	default:
 		return 1;

@@ -1,10 +1,14 @@
 /*
- * test_api.c - unit tests of the Git layer's public API (<sha1kit/git_pack.h>,
+ * test_api.c - unit tests of the Git layer's public API (<sha1kit/git.h>, <sha1kit/git_pack.h>,
  * <sha1kit/git_object.h>): a pack built here with zlib (one blob, one tree, one commit), indexed
  * from memory and through the streaming indexer in pieces of every size from 1 byte; every
  * truncation and a flipped byte at every offset fail with an error and leave nothing behind; the
  * idx written is verified and a changed idx is not; object IDs against values git gives
- * (`git hash-object`) and the format checks.
+ * (`git hash-object`) and the format checks; the small functions of git.h. Failures of the
+ * machine (faults.h): every allocation and every thread start of indexing (on 1 and 2 threads, a
+ * pack with both kinds of delta), of the idx writer and verifier and of the streaming indexer
+ * fails in turn: each run either gives the same idx or fails with SKG_E_NOMEM / SKG_E_THREAD, and
+ * leaves no file behind.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -22,6 +26,8 @@
 #include <sha1kit.h>
 #include <sha1kit/git_object.h>
 #include <sha1kit/git_pack.h>
+
+#include "faults.h"
 
 /* ---- A pack made here (gitformat-pack.txt) ---------------------------------------------------- */
 
@@ -304,6 +310,289 @@ static void test_hash_object_shattered(void **state)
 	assert_string_equal(hex, "ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0");
 }
 
+/* ---- Failures of the machine (faults.h) ---------------------------------------------------- */
+
+/* A delta's size field (gitformat-pack.txt: little-endian base-128). */
+static size_t put_varint(uint8_t *p, size_t v)
+{
+	size_t k = 0;
+	do {
+		p[k] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v != 0) {
+			p[k] |= 0x80;
+		}
+		k++;
+	} while (v != 0);
+	return k;
+}
+
+/* A delta that copies all of a base of base_len bytes and appends add (at most 127 bytes). */
+static size_t make_delta(uint8_t *d, size_t base_len, const char *add)
+{
+	size_t n = put_varint(d, base_len), k = strlen(add);
+	n += put_varint(d + n, base_len + k);
+	d[n++] = 0x90; /* copy: offset 0, one size byte */
+	d[n++] = (uint8_t)base_len;
+	d[n++] = (uint8_t)k; /* insert k bytes */
+	memcpy(d + n, add, k);
+	return n + k;
+}
+
+/* An entry's header (type, size) and zlib data, with the OFS_DELTA distance or REF_DELTA base. */
+static void put_delta_entry(struct buf *b, unsigned type, uint64_t dist, const uint8_t *base_id,
+                            const uint8_t *d, size_t len)
+{
+	uint8_t h[8] = {(uint8_t)(type << 4 | (len & 15))};
+	size_t k = 1;
+	assert_true(len < 2048);
+	if (len >> 4 != 0) {
+		h[0] |= 0x80;
+		h[k++] = (uint8_t)(len >> 4);
+	}
+	put(b, h, k);
+	if (type == 6) { /* OFS_DELTA: the distance back to the base, one byte here */
+		assert_true(dist < 128);
+		uint8_t o = (uint8_t)dist;
+		put(b, &o, 1);
+	} else {
+		put(b, base_id, SKG_RAWSZ);
+	}
+	uLongf zlen = compressBound((uLong)len);
+	uint8_t z[4096];
+	assert_true(zlen <= sizeof(z));
+	assert_int_equal(compress(z, &zlen, d, (uLong)len), Z_OK);
+	put(b, z, zlen);
+}
+
+/* Two blobs, an OFS_DELTA on the first and a REF_DELTA on the second: two delta roots, so that
+ * indexing on 2 threads starts one. */
+static struct buf make_delta_pack(void)
+{
+	struct buf b = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 4}, d[256], id[SKG_RAWSZ];
+	struct skg_error err;
+	put(&b, hdr, sizeof(hdr));
+	size_t first = b.n;
+	put_entry(&b, SKG_BLOB, blob, 6);
+	size_t here = b.n;
+	put_delta_entry(&b, 6, here - first, NULL, d, make_delta(d, 6, "world\n"));
+	static const char second[] = "second blob\n";
+	put_entry(&b, SKG_BLOB, second, strlen(second));
+	assert_int_equal(skg_hash_object("blob", second, strlen(second), false, id, &err), 0);
+	put_delta_entry(&b, 7, 0, id, d, make_delta(d, strlen(second), "more\n"));
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+	return b;
+}
+
+/* A buffer that needs no allocation while a fault is armed (the test's own calls are wrapped). */
+static struct buf roomy(void)
+{
+	struct buf b = {malloc(1 << 16), 0, 1 << 16};
+	assert_non_null(b.p);
+	return b;
+}
+
+struct index_run {
+	struct buf pk, want; /* the pack, and its idx from a run without faults */
+	struct buf idx;      /* the idx of a run, its room made before the faults are armed */
+	unsigned threads;
+	enum skg_errc expect; /* the error a failure must give */
+	struct skg_error err;
+};
+
+/* Index, write the idx and verify it: with a failure injected, the same idx or an error. */
+static int op_index(void *ctx)
+{
+	struct index_run *r = ctx;
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	opt.threads = r->threads;
+	struct skg_pack *pack = (struct skg_pack *)&pack;
+	if (skg_pack_index(&pack, r->pk.p, r->pk.n, &opt, &r->err) != 0) {
+		assert_null(pack);
+		return -1;
+	}
+	assert_int_equal(skg_pack_count(pack), 4);
+	assert_int_equal(skg_pack_max_depth(pack), 1);
+	r->idx.n = 0;
+	int rc = skg_pack_write_idx(pack, &opt, collect, &r->idx, &r->err);
+	if (rc == 0) {
+		assert_int_equal(r->idx.n, r->want.n);
+		assert_memory_equal(r->idx.p, r->want.p, r->idx.n);
+		rc = skg_pack_verify_idx(pack, r->idx.p, r->idx.n, true, &r->err);
+	}
+	skg_pack_free(pack);
+	return rc;
+}
+
+static void check_index(void *ctx, int rc, bool injected)
+{
+	struct index_run *r = ctx;
+	if (rc != 0) {
+		assert_true(injected); /* without a fault, the pack indexes */
+		if (r->err.code != r->expect) {
+			print_error("%s (%s)\n", r->err.msg, skg_errc_name(r->err.code));
+		}
+		assert_int_equal(r->err.code, r->expect);
+		assert_true(r->err.msg[0] != '\0');
+	}
+}
+
+static void test_index_faults(void **state)
+{
+	(void)state;
+	struct index_run r = {
+	    .pk = make_delta_pack(), .want = roomy(), .idx = roomy(), .threads = 1, .expect = SKG_E_NOMEM};
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_pack *pack;
+	assert_int_equal(skg_pack_index(&pack, r.pk.p, r.pk.n, &opt, &r.err), 0);
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &r.want, &r.err), 0);
+	struct skg_pack_object o;
+	assert_true(skg_pack_object(pack, 1, &o));
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(o.id, hex);
+	assert_string_equal(hex, "94954abda49de8615a048f8d2e64b5de848e27a1"); /* printf 'hello\nworld\n' */
+	skg_pack_free(pack);
+	for (r.threads = 1; r.threads <= 2; r.threads++) {
+		long n = fault_each(FAULT_ALLOC, op_index, check_index, &r);
+		print_message("indexing on %u thread(s): %ld allocations, each failed in turn\n", r.threads,
+		              n);
+		assert_true(n > 10);
+	}
+	r.threads = 2;
+	r.expect = SKG_E_THREAD;
+	assert_int_equal(fault_each(FAULT_THREAD, op_index, check_index, &r), 1); /* one thread to start */
+	free(r.pk.p);
+	free(r.want.p);
+	free(r.idx.p);
+}
+
+struct indexer_run {
+	struct buf pk, want;
+	char dir[64], names[512];
+	struct skg_error err;
+};
+
+/* Receive the pack in pieces of 50 bytes and commit it. */
+static int op_indexer(void *ctx)
+{
+	struct indexer_run *r = ctx;
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_indexer *ix = (struct skg_indexer *)&ix;
+	if (skg_indexer_new(&ix, r->dir, &opt, &r->err) != 0) {
+		assert_null(ix);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t at = 0; at < r->pk.n && rc == 0; at += 50) {
+		rc = skg_indexer_append(ix, r->pk.p + at, r->pk.n - at < 50 ? r->pk.n - at : 50, &r->err);
+	}
+	uint8_t sum[SKG_RAWSZ];
+	if (rc == 0) {
+		rc = skg_indexer_commit(ix, NULL, NULL, sum, &r->err);
+	}
+	skg_indexer_free(ix);
+	return rc;
+}
+
+static void check_indexer(void *ctx, int rc, bool injected)
+{
+	struct indexer_run *r = ctx;
+	list_dir(r->dir, r->names, sizeof(r->names));
+	if (rc != 0) {
+		assert_true(injected);
+		if (r->err.code != SKG_E_NOMEM) {
+			print_error("%s (%s)\n", r->err.msg, skg_errc_name(r->err.code));
+		}
+		assert_int_equal(r->err.code, SKG_E_NOMEM);
+		assert_string_equal(r->names, ""); /* nothing left behind */
+		return;
+	}
+	char hex[SKG_HEXSZ + 1], want[512], path[600];
+	skg_to_hex(r->pk.p + r->pk.n - SKG_RAWSZ, hex);
+	snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack ", hex, hex);
+	assert_string_equal(r->names, want);
+	snprintf(path, sizeof(path), "%s/pack-%s.idx", r->dir, hex);
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	static uint8_t got[1 << 16];
+	size_t n = fread(got, 1, sizeof(got), fp);
+	fclose(fp);
+	assert_int_equal(n, r->want.n);
+	assert_memory_equal(got, r->want.p, n);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/pack-%s.pack", r->dir, hex);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_indexer_faults(void **state)
+{
+	(void)state;
+	struct indexer_run r = {.pk = make_delta_pack(), .want = roomy(), .dir = "/tmp/sk-test-api-XXXXXX"};
+	assert_non_null(mkdtemp(r.dir));
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_pack *pack;
+	assert_int_equal(skg_pack_index(&pack, r.pk.p, r.pk.n, &opt, &r.err), 0);
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &r.want, &r.err), 0);
+	skg_pack_free(pack);
+	long n = fault_each(FAULT_ALLOC, op_indexer, check_indexer, &r);
+	print_message("streaming indexer: %ld allocations, each failed in turn\n", n);
+	assert_true(n > 10);
+	assert_int_equal(rmdir(r.dir), 0);
+	free(r.pk.p);
+	free(r.want.p);
+}
+
+/* The small functions of <sha1kit/git.h> and the option defaults. */
+static void test_basics(void **state)
+{
+	(void)state;
+	assert_string_equal(skg_type_name(SKG_COMMIT), "commit");
+	assert_string_equal(skg_type_name(SKG_TREE), "tree");
+	assert_string_equal(skg_type_name(SKG_BLOB), "blob");
+	assert_string_equal(skg_type_name(SKG_TAG), "tag");
+	assert_null(skg_type_name(SKG_NONE));
+	assert_null(skg_type_name(5));
+	uint8_t id[SKG_RAWSZ];
+	char hex[SKG_HEXSZ + 1];
+	assert_true(skg_from_hex("CE013625030BA8DBA906F756967F9E9CA394464A", id));
+	skg_to_hex(id, hex);
+	assert_string_equal(hex, "ce013625030ba8dba906f756967f9e9ca394464a");
+	assert_false(skg_from_hex("ce013625030ba8dba906f756967f9e9ca394464g", id));
+	assert_false(skg_from_hex("ce01", id)); /* the NUL byte is not a hex digit */
+	const enum skg_errc codes[] = {SKG_E_GIT,   SKG_E_NOMEM,     SKG_E_THREAD,    SKG_E_IO,
+	                               SKG_E_USAGE, SKG_E_CANCELLED, SKG_E_COLLISION, SKG_E_CORRUPT};
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		assert_non_null(skg_errc_name(codes[i]));
+		for (size_t j = 0; j < i; j++) {
+			assert_string_not_equal(skg_errc_name(codes[i]), skg_errc_name(codes[j]));
+		}
+	}
+	assert_string_equal(skg_errc_name(SKG_E_NOMEM), "out of memory");
+	assert_string_equal(skg_level_prefix(SKG_LEVEL_ERROR), "error: ");
+	assert_string_equal(skg_level_prefix(SKG_LEVEL_WARNING), "warning: ");
+	assert_string_equal(skg_level_prefix(SKG_LEVEL_NOTICE), "notice: ");
+	assert_string_equal(skg_level_prefix(SKG_LEVEL_PLAIN), "");
+	assert_string_equal(skg_level_prefix(SKG_LEVEL_OUTPUT), "");
+	assert_null(skg_level_prefix(SKG_LEVEL_SILENT));
+	struct skg_index_options opt;
+	memset(&opt, 0xa5, sizeof(opt));
+	skg_index_options_default(&opt);
+	assert_int_equal(opt.threads, 1);
+	assert_int_equal(opt.cache_limit, 96 << 20);
+	assert_false(opt.strict);
+	assert_int_equal(opt.idx_version, 2);
+	assert_int_equal(opt.off32_limit, 0x7fffffff);
+	assert_null(opt.progress.fn);
+	assert_null(opt.read);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +601,9 @@ int main(void)
 	    cmocka_unit_test(test_indexer),
 	    cmocka_unit_test(test_hash_object),
 	    cmocka_unit_test(test_hash_object_shattered),
+	    cmocka_unit_test(test_basics),
+	    cmocka_unit_test(test_index_faults),
+	    cmocka_unit_test(test_indexer_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

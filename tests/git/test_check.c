@@ -4,8 +4,12 @@
  * type and ID), corrupt ones (a missing blob: the records of stdout with exit bit 2, git's two-line
  * "broken link" as two records; a commit with a
  * bad time zone: git's finding with its message ID), a directory that is no repository (SKG_E_GIT,
- * the fatal record), the cancel flag (SKG_E_CANCELLED); the records go to the sink, nothing to
- * stdout or stderr, and the working directory is the caller's again afterwards.
+ * the fatal record), the cancel flag (SKG_E_CANCELLED), the progress callback; the records go to
+ * the sink, nothing to stdout or stderr, and the working directory is the caller's again afterwards.
+ * Failures of the machine (faults.h): every allocation of skg_repo_open and of a whole check (on
+ * 1 and 2 threads), and every thread start, fails in turn; the check then fails with SKG_E_NOMEM or
+ * SKG_E_THREAD and every record it sent before is one of a run without faults: a failure never
+ * becomes a finding about the repository.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -22,6 +26,8 @@
 #include <cmocka.h>
 
 #include <sha1kit/git_fsck.h>
+
+#include "faults.h"
 
 /* The records a check sent, copied. */
 struct rec {
@@ -308,12 +314,188 @@ static void test_cancel(void **state)
 	free(rs);
 }
 
+/* The progress of a check: titles in order, done never above total, each phase ended. */
+struct prog {
+	char titles[512], last[64];
+	uint64_t last_done, ends;
+	bool bad;
+};
+
+static void on_progress(void *ctx, const char *title, uint64_t done, uint64_t total)
+{
+	struct prog *p = ctx;
+	if (strcmp(title, p->last) != 0) {
+		size_t n = strlen(p->titles);
+		snprintf(p->titles + n, sizeof(p->titles) - n, "%s|", title);
+		snprintf(p->last, sizeof(p->last), "%s", title);
+		p->last_done = 0;
+	}
+	if ((total != 0 && done > total) || done < p->last_done) {
+		p->bad = true;
+	}
+	p->last_done = done;
+}
+
+static void on_stop(void *ctx, const char *title, uint64_t done, uint64_t total)
+{
+	struct prog *p = ctx;
+	(void)title;
+	(void)done;
+	(void)total;
+	p->ends++;
+}
+
+static void test_progress(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("progress", dangling);
+	struct prog p = {{0}, {0}, 0, 0, false};
+	struct skg_check_options opt;
+	skg_check_options_default(&opt);
+	opt.progress = (struct skg_progress){on_progress, &p, on_stop};
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("progress", &opt, rs, &res, &err), 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_false(p.bad);
+	/* git fsck --progress: the loose objects, then the pack's */
+	assert_non_null(strstr(p.titles, "Checking object directories|"));
+	assert_non_null(strstr(p.titles, "Checking objects|"));
+	assert_true(p.ends >= 2);
+	free(rs);
+}
+
+/* A check with faults: the records of a run without them, and what a run gives. */
+struct fault_run {
+	struct recs clean, got;
+	int clean_exit;
+	struct skg_check_options opt;
+	enum skg_errc expect;
+	struct skg_error err;
+	struct skg_check_result res;
+};
+
+static int op_check(void *ctx)
+{
+	struct fault_run *r = ctx;
+	return check("faults", &r->opt, &r->got, &r->res, &r->err);
+}
+
+static void check_check(void *ctx, int rc, bool injected)
+{
+	struct fault_run *r = ctx;
+	for (size_t i = 0; i < r->got.n; i++) { /* every record is one of the clean run's */
+		size_t j = 0;
+		while (j < r->clean.n && strcmp(r->got.v[i].text, r->clean.v[j].text) != 0) {
+			j++;
+		}
+		if (j == r->clean.n) {
+			print_error("a record of a run with a fault that a sound run does not send: %s\n",
+			            r->got.v[i].text);
+		}
+		assert_true(j < r->clean.n);
+	}
+	if (rc == 0) {
+		/* the failure was absorbed (a cache that could not grow, say): the same result */
+		assert_int_equal(r->res.exit_status, r->clean_exit);
+		assert_int_equal(r->got.n, r->clean.n);
+	} else {
+		assert_true(injected);
+		if (r->err.code != r->expect) {
+			print_error("%s (%s)\n", r->err.msg, skg_errc_name(r->err.code));
+		}
+		assert_int_equal(r->err.code, r->expect);
+	}
+}
+
+static void test_check_faults(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("faults", dangling);
+	/* loose objects beside the pack, and a tag, so that every phase has work */
+	sh("cd faults && echo 4 >d/e && git add d/e && git commit -qm three && git tag -am t t1");
+	struct fault_run *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		skg_check_options_default(&r->opt);
+		r->opt.threads = threads;
+		r->opt.show_root = true;
+		r->opt.show_tags = true;
+		assert_int_equal(check("faults", &r->opt, &r->clean, &r->res, &r->err), 0);
+		r->clean_exit = r->res.exit_status;
+		assert_int_equal(r->clean_exit, 0);
+		assert_true(r->clean.n >= 3); /* a dangling blob, a root, a tagged commit */
+		r->expect = SKG_E_NOMEM;
+		long n = fault_each(FAULT_ALLOC, op_check, check_check, r);
+		print_message("check on %u thread(s): %ld allocations, each failed in turn\n", threads, n);
+		assert_true(n > 50);
+	}
+	r->expect = SKG_E_THREAD;
+	long n = fault_each(FAULT_THREAD, op_check, check_check, r);
+	print_message("check on 2 threads: %ld thread starts, each failed in turn\n", n);
+	assert_true(n >= 1);
+	free(r);
+}
+
+struct open_run {
+	char path[512];
+	struct skg_error err;
+};
+
+static int op_open(void *ctx)
+{
+	struct open_run *r = ctx;
+	struct skg_repo *repo = (struct skg_repo *)&repo;
+	if (skg_repo_open(&repo, r->path, NULL, &r->err) != 0) {
+		assert_null(repo);
+		return -1;
+	}
+	char want[600];
+	snprintf(want, sizeof(want), "%s/objects", skg_repo_git_dir(repo));
+	assert_string_equal(skg_repo_objects_dir(repo), want);
+	assert_non_null(strstr(skg_repo_git_dir(repo), "/faults-open/.git"));
+	skg_repo_free(repo);
+	return 0;
+}
+
+static void check_open(void *ctx, int rc, bool injected)
+{
+	struct open_run *r = ctx;
+	if (rc != 0) {
+		assert_true(injected);
+		assert_int_equal(r->err.code, SKG_E_NOMEM);
+	}
+}
+
+static void test_repo_open_faults(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("faults-open", dangling);
+	struct open_run r;
+	snprintf(r.path, sizeof(r.path), "%s/faults-open/.git", tmp);
+	long n = fault_each(FAULT_ALLOC, op_open, check_open, &r);
+	print_message("skg_repo_open: %ld allocations, each failed in turn\n", n);
+	assert_true(n > 3);
+	/* not a repository: git's fatal message */
+	struct skg_repo *repo;
+	snprintf(r.path, sizeof(r.path), "%s/nowhere", tmp);
+	assert_int_equal(skg_repo_open(&repo, r.path, NULL, &r.err), -1);
+	assert_int_equal(r.err.code, SKG_E_GIT);
+	assert_non_null(strstr(r.err.msg, "not a git repository"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sound),        cmocka_unit_test(test_missing_blob),
 	    cmocka_unit_test(test_bad_timezone), cmocka_unit_test(test_not_a_repository),
-	    cmocka_unit_test(test_cancel),
+	    cmocka_unit_test(test_cancel),       cmocka_unit_test(test_progress),
+	    cmocka_unit_test(test_check_faults), cmocka_unit_test(test_repo_open_faults),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
