@@ -3,7 +3,10 @@
 #  1. `cmake --install` of the build tree into a temporary prefix, examples/index-pack.c built
 #     against the installed headers and libraries only (pkg-config sha1kit-git), run on a pack git
 #     makes: the pack and idx it writes are byte for byte git index-pack --stdin's;
-#  2. `sha1kit index-pack --stdin` against `git index-pack --stdin` (output, files), and its errors:
+#  2. examples/verify-repo.c, built the same way, on that repository and on a copy with a missing
+#     blob and one with a pack whose idx lies: its standard output and exit status are git fsck
+#     --full's, each pack is verified against its idx (a changed idx: exit status 4 more);
+#  3. `sha1kit index-pack --stdin` against `git index-pack --stdin` (output, files), and its errors:
 #     a truncated pack, a corrupt one, a file size limit (ulimit -f): exit 1, one line, nothing left.
 set -euo pipefail
 cmake=$1 build=$2 src=$3 sk=$4 cc=$5
@@ -20,9 +23,11 @@ check() { # check NAME COMMAND...
 libdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
 export PKG_CONFIG_PATH=$libdir
 # SK_CFLAGS, SK_LDFLAGS: the build's own (the sanitizer runtime of the sanitize pass).
-"$cc" -std=c11 -Wall -Wextra -Werror ${SK_CFLAGS:-} "$src/examples/index-pack.c" \
-	$(pkg-config --cflags --libs sha1kit-git) -Wl,-rpath,"$(pkg-config --variable=libdir sha1kit)" \
-	${SK_LDFLAGS:-} -o "$tmp/index-pack"
+for ex in index-pack verify-repo; do
+	"$cc" -std=c11 -Wall -Wextra -Werror ${SK_CFLAGS:-} "$src/examples/$ex.c" \
+		$(pkg-config --cflags --libs sha1kit-git) -Wl,-rpath,"$(pkg-config --variable=libdir sha1kit)" \
+		${SK_LDFLAGS:-} -o "$tmp/$ex"
+done
 
 # A repository with deltas: a file edited over 40 commits, then repacked.
 git init -q "$tmp/r"
@@ -45,6 +50,35 @@ check "example: hash" test "$(tail -1 <<<"$exout")" = "blob 'hello\n': $(echo he
 name=${gitout#pack	}
 check "example: idx as git's" cmp -s "$tmp/ex/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
 check "example: pack as sent" cmp -s "$tmp/ex/pack-$name.pack" "$tmp/p.pack"
+
+# verify-repo: a sound repository with a dangling blob and loose objects beside the pack; the same
+# with a blob gone; a pack whose idx has another (valid) trailer.
+echo extra >"$tmp/r/h" && git -C "$tmp/r" add h && git -C "$tmp/r" commit -qm loose
+echo dangling | git -C "$tmp/r" hash-object -w --stdin >/dev/null
+verify() { # verify NAME GIT_DIR EXTRA_EXIT_BITS
+	local rc=0 grc=0
+	"$tmp/verify-repo" "$2" >"$tmp/v.out" 2>"$tmp/v.err" || rc=$?
+	git --git-dir="$2" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
+	check "verify-repo $1: stdout as git fsck's" cmp -s "$tmp/v.out" "$tmp/g.out"
+	check "verify-repo $1: exit $((grc | $3)) (got $rc)" test "$rc" = $((grc | $3))
+	check "verify-repo $1: packs verified" grep -q "objects, idx verified" "$tmp/v.err"
+}
+verify sound "$tmp/r/.git" 0
+check "verify-repo sound: a dangling blob" grep -q "^dangling blob " "$tmp/v.out"
+cp -r "$tmp/r" "$tmp/m"
+rm "$tmp/m/.git/objects/$(git -C "$tmp/m" rev-parse HEAD:h | sed 's|^..|&/|')" "$tmp/m/.git/index"
+verify missing "$tmp/m/.git" 0
+check "verify-repo missing: git's missing blob line" grep -q "^missing blob " "$tmp/v.out"
+cp -r "$tmp/r" "$tmp/i"
+(cd "$tmp/i/.git/objects/pack" && idx=$(ls pack-*.idx) && chmod u+w "$idx" &&
+	printf '\001' | dd of="$idx" bs=1 seek=$(($(stat -c %s "$idx") - 41)) conv=notrunc status=none)
+rc=0 grc=0
+"$tmp/verify-repo" "$tmp/i/.git" >"$tmp/v.out" 2>"$tmp/v.err" || rc=$?
+git --git-dir="$tmp/i/.git" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
+check "verify-repo changed idx: the pack does not verify" \
+	grep -q "^verify-repo: pack-[0-9a-f]*: the index does not match the pack (corrupt input)$" "$tmp/v.err"
+check "verify-repo changed idx: stdout as git fsck's" cmp -s "$tmp/v.out" "$tmp/g.out"
+check "verify-repo changed idx: exit $((grc | 4)) (got $rc)" test "$rc" = $((grc | 4))
 
 # sha1kit index-pack --stdin, in a repository (objects/pack) and to a named pack.
 git init -q --bare "$tmp/s"
