@@ -70,7 +70,8 @@ static int verify_pack(const char *pack_dir, const char *name)
 		fprintf(stderr, "verify-repo: %.*s: cannot read the pack or its idx\n", (int)stem, name);
 	} else if (skg_pack_index(&pack, pack_data, pack_len, &opt, &err) != 0 ||
 	           skg_pack_verify_idx(pack, idx_data, idx_len, false, &err) != 0) {
-		fprintf(stderr, "verify-repo: %.*s: %s (%s)\n", (int)stem, name, err.msg, skg_errc_name(err.code));
+		fprintf(stderr, "verify-repo: %.*s: %s (%s)\n", (int)stem, name, err.msg,
+		        skg_errc_name(err.code));
 	} else {
 		fprintf(stderr, "verify-repo: %.*s: %u objects, idx verified\n", (int)stem, name,
 		        skg_pack_count(pack));

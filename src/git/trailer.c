@@ -20,7 +20,6 @@
 
 #include "sha1kit.h"
 
-#define HASH_LEN  20
 #define TOC_ENTRY 12 /* chunk id (4) + offset (8) */
 
 /* ---- Files ------------------------------------------------------------------------------------- */
@@ -120,12 +119,12 @@ static enum open_result open_file(const char *path, size_t min, struct file *f, 
 
 bool skg_trailer_checksum_ok(const uint8_t *data, size_t len)
 {
-	if (len < HASH_LEN) {
+	if (len < SKG_RAWSZ) {
 		return false;
 	}
 	uint8_t sum[SHA1KIT_DIGEST_SIZE];
-	sha1kit_fast(data, len - HASH_LEN, sum);
-	return memcmp(sum, data + len - HASH_LEN, HASH_LEN) == 0;
+	sha1kit_fast(data, len - SKG_RAWSZ, sum);
+	return memcmp(sum, data + len - SKG_RAWSZ, SKG_RAWSZ) == 0;
 }
 
 /* ---- The chunk table (gitformat-chunk) --------------------------------------------------------- */
@@ -154,7 +153,7 @@ static int read_toc(const struct file *f, uint64_t toc, unsigned n, struct chunk
 		}
 		toc += TOC_ENTRY;
 		uint64_t next = be64_at(f, toc + 4);
-		if (next < off || next > f->len - HASH_LEN) {
+		if (next < off || next > f->len - SKG_RAWSZ) {
 			skg_lines_add(lines, "error: ", "improper chunk offset(s) %" PRIx64 " and %" PRIx64,
 			              off, next);
 			return -1;
@@ -195,12 +194,12 @@ static const struct chunk *find_chunk(const struct chunks *cs, uint32_t id)
 #define GRAPH_SIGNATURE ID4('C', 'G', 'P', 'H')
 #define GRAPH_HEADER    8
 #define GRAPH_FANOUT    (4 * 256)
-#define GRAPH_MIN_SIZE  (GRAPH_HEADER + 4 * TOC_ENTRY + GRAPH_FANOUT + HASH_LEN)
+#define GRAPH_MIN_SIZE  (GRAPH_HEADER + 4 * TOC_ENTRY + GRAPH_FANOUT + SKG_RAWSZ)
 
 struct graph {
 	struct file f;
-	uint8_t oid[HASH_LEN]; /* its last 20 bytes */
-	bool has_base;         /* a BASE chunk */
+	uint8_t oid[SKG_RAWSZ]; /* its last 20 bytes */
+	bool has_base;          /* a BASE chunk */
 	uint64_t base_off;
 	struct graph *base; /* the next layer down in a chain */
 };
@@ -239,7 +238,7 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 	} else if (hash_version != 1) {
 		skg_lines_add(lines, "error: ", "commit-graph hash version %X does not match version %X",
 		              hash_version, 1u);
-	} else if (f.len < GRAPH_HEADER + (nchunks + 1) * TOC_ENTRY + GRAPH_FANOUT + HASH_LEN) {
+	} else if (f.len < GRAPH_HEADER + (nchunks + 1) * TOC_ENTRY + GRAPH_FANOUT + SKG_RAWSZ) {
 		skg_lines_add(lines, "error: ", "commit-graph file is too small to hold %u chunks", nchunks);
 	} else if ((cs = malloc(sizeof(*cs))) == NULL) {
 		skg_lines_nomem(lines);
@@ -260,7 +259,7 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 		} else {
 			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
 			g->f = f;
-			memcpy(g->oid, f.data + f.len - HASH_LEN, HASH_LEN);
+			memcpy(g->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
 			g->has_base = base != NULL;
 			g->base_off = base != NULL ? base->off : 0;
 			*out = g;
@@ -298,7 +297,7 @@ static enum load_result graph_load(const char *path, struct graph **out, int *er
 
 static bool hex_to_oid(const char *s, uint8_t *oid)
 {
-	for (int i = 0; i < 2 * HASH_LEN; i++) {
+	for (int i = 0; i < 2 * SKG_RAWSZ; i++) {
 		char c = s[i];
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
 			return false;
@@ -337,12 +336,12 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 	if (fp == NULL) {
 		return NULL;
 	}
-	if (stat_res != 0 || st.st_size <= 2 * HASH_LEN) {
+	if (stat_res != 0 || st.st_size <= 2 * SKG_RAWSZ) {
 		fclose(fp);
 		return NULL;
 	}
-	uint64_t count = (uint64_t)st.st_size / (2 * HASH_LEN + 1);
-	uint8_t(*oids)[HASH_LEN] = calloc((size_t)count, HASH_LEN);
+	uint64_t count = (uint64_t)st.st_size / (2 * SKG_RAWSZ + 1);
+	uint8_t(*oids)[SKG_RAWSZ] = calloc((size_t)count, SKG_RAWSZ);
 	if (oids == NULL) {
 		fclose(fp);
 		*died = true;
@@ -361,7 +360,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 			line[n - 1] = '\0';
 		}
 		/* git keeps the line in a strbuf but uses it as a C string from here on */
-		if (strlen(line) < 2 * HASH_LEN || !hex_to_oid(line, oids[i])) {
+		if (strlen(line) < 2 * SKG_RAWSZ || !hex_to_oid(line, oids[i])) {
 			skg_lines_add(lines, "warning: ", "invalid commit-graph chain: line '%s' not a hash",
 			              line);
 			break;
@@ -393,13 +392,13 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 			const struct graph *cur = chain;
 			for (uint64_t k = i; fits && k-- > 0;) {
 				bool same_base = true;
-				for (int b = 0; b < HASH_LEN; b++) {
-					if (byte_at(&g->f, g->base_off + HASH_LEN * k + (uint64_t)b) !=
+				for (int b = 0; b < SKG_RAWSZ; b++) {
+					if (byte_at(&g->f, g->base_off + SKG_RAWSZ * k + (uint64_t)b) !=
 					    oids[k][b]) {
 						same_base = false;
 					}
 				}
-				if (cur == NULL || memcmp(oids[k], cur->oid, HASH_LEN) != 0 || !same_base) {
+				if (cur == NULL || memcmp(oids[k], cur->oid, SKG_RAWSZ) != 0 || !same_base) {
 					skg_lines_add(lines,
 					              "warning: ", "commit-graph chain does not match");
 					fits = false;
@@ -531,7 +530,7 @@ int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, str
 
 #define MIDX_SIGNATURE ID4('M', 'I', 'D', 'X')
 #define MIDX_HEADER    12
-#define MIDX_MIN_SIZE  (MIDX_HEADER + HASH_LEN)
+#define MIDX_MIN_SIZE  (MIDX_HEADER + SKG_RAWSZ)
 
 /* A NUL-terminated copy of the string at off (zeros beyond the end of the file end it). */
 static char *string_at(const struct file *f, uint64_t off, uint64_t *len)
@@ -774,7 +773,7 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 
 #define RIDX_SIGNATURE ID4('R', 'I', 'D', 'X')
 #define RIDX_HEADER    12
-#define RIDX_MIN_SIZE  (RIDX_HEADER + 2 * HASH_LEN)
+#define RIDX_MIN_SIZE  (RIDX_HEADER + 2 * SKG_RAWSZ)
 
 /* The object count of an .idx file (version 1 or 2), or -1. */
 static int64_t idx_count(const char *idx_path)
