@@ -27,7 +27,8 @@ triple=x86_64-w64-mingw32
 dir=${1:-$repo/build/mingw-deps/$triple}
 srcpkgs=(cmocka jansson)
 stamp="$dir/.sha1kit-mingw-deps"
-want="$triple ${srcpkgs[*]} $(cat "$0" "$repo"/scripts/mingw-deps/*.patch "$repo/cmake/toolchain-mingw64.cmake" | sha256sum | cut -d' ' -f1)"
+inputs=("$0" "$repo"/scripts/mingw-deps/*.patch "$repo/cmake/toolchain-mingw64.cmake")
+want="$triple ${srcpkgs[*]} $(cat "${inputs[@]}" | sha256sum | cut -d' ' -f1)"
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "mingw-deps: $dir is ready ($(paste -sd" " "$dir/SOURCES"))"
@@ -140,7 +141,8 @@ sed -i "s|$dir.new|\${pcfiledir}/../..|g" "$dir.new"/lib/pkgconfig/*.pc
 for f in include/cmocka.h include/jansson.h lib/libcmocka.a lib/libjansson.a lib/pkgconfig/cmocka.pc \
 	lib/pkgconfig/jansson.pc; do
 	if [ ! -e "$dir.new/$f" ]; then
-		echo "mingw-deps: error: $dir.new/$f missing after the install (installed: $(cd "$dir.new" && find . -type f | tr '\n' ' '))" >&2
+		echo "mingw-deps: error: $dir.new/$f missing after the install; installed:" \
+			"$(cd "$dir.new" && find . -type f | tr '\n' ' ')" >&2
 		exit 1
 	fi
 done
