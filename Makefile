@@ -34,7 +34,7 @@
 #   make bench-result   measure this machine (release build): throughput and the Git workloads into
 #                       bench/results/VENDOR-FAMILY-MODEL.json (GIT_PACK=, GIT_REPO=: default a pack
 #                       of this clone's history and this clone; NOTE='shared VM'; RESULT=FILE)
-#   make clean          remove the build trees (keeps the cross sysroots and build/mingw-deps); distclean: all
+#   make clean          remove the build trees (keeps build/sysroot and build/mingw-deps); distclean: all
 #
 # Tests labelled "slow" (the 4 GiB streaming test, ...) run only in the native pass, and there only
 # when SHA1KIT_SLOW=1 or CI is set (SHA1KIT_SLOW=0 turns them off under CI too). They never run under
