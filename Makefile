@@ -34,7 +34,7 @@
 #   make bench-result   measure this machine (release build): throughput and the Git workloads into
 #                       bench/results/VENDOR-FAMILY-MODEL.json (GIT_PACK=, GIT_REPO=: default a pack
 #                       of this clone's history and this clone; NOTE='shared VM'; RESULT=FILE)
-#   make clean          remove the build trees (keeps the downloaded cross sysroots); distclean: all
+#   make clean          remove the build trees (keeps build/sysroot and build/mingw-deps); distclean: all
 #
 # Tests labelled "slow" (the 4 GiB streaming test, ...) run only in the native pass, and there only
 # when SHA1KIT_SLOW=1 or CI is set (SHA1KIT_SLOW=0 turns them off under CI too). They never run under
@@ -87,7 +87,7 @@ CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
 .PHONY: all release test quick check sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
 	generated fuzz sysroot-aarch64 format-check format generate demo deps results bench-result \
-	corpus sysroot-s390x sysroot-i686 clean distclean help
+	corpus sysroot-s390x sysroot-i686 mingw-deps clean distclean help
 
 all: release
 
@@ -147,13 +147,15 @@ cross-aarch64: sysroot-aarch64 corpus
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
 # fixture wine_prefix makes it first). MINGW_TESTS: the tests that run there (see docs/git.md).
+# The unit tests link the real cmocka and jansson: Debian's source packages, cross-built once by
+# scripts/mingw-deps.sh into build/mingw-deps/ (kept by make clean, as the cross sysroots are).
 # A test that fails runs once more (--repeat until-pass:2) and fails the stage only if it fails
 # again: Wine now and then loses one of the thousand program starts of a test (a client whose
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
 # (cli_pack_* and cli_fsck_*: one test per section of the script; those that need POSIX are not
 # registered there, tests/sections.cmake.)
 MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
-cross-mingw: corpus
+cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-mingw -j $(JOBS)
@@ -213,6 +215,9 @@ sysroot-s390x:
 
 sysroot-i686:
 	$(SRC)/scripts/cross-sysroot.sh i686 $(B)/sysroot/i686-linux-gnu
+
+mingw-deps:
+	$(SRC)/scripts/mingw-deps.sh $(B)/mingw-deps/x86_64-w64-mingw32
 
 # Every file the tests and the generator read must be there (a clone has them in testdata/).
 TESTDATA_FILES := shattered-1.pdf shattered-2.pdf sha-mbles-1.bin sha-mbles-2.bin sha1_reducedsha_coll.bin \

@@ -2,8 +2,10 @@
 # Debian's MinGW-w64 GCC; tests run under Wine (wine64). Use:
 #   cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake
 # Needs: gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine64 (scripts/install-deps.sh). No sysroot tree:
-# the MinGW C runtime, winpthreads and zlib live under /usr/x86_64-w64-mingw32. cmocka, jansson and
-# OpenSSL have no MinGW packages in Debian: the unit tests use the shims in tests/win/ there.
+# the MinGW C runtime, winpthreads and zlib live under /usr/x86_64-w64-mingw32. cmocka and jansson,
+# which Debian has no MinGW packages of, are Debian's source packages cross-built by
+# scripts/mingw-deps.sh into build/mingw-deps/x86_64-w64-mingw32 (static libraries, .pc files;
+# another tree: -DSHA1KIT_MINGW_DEPS=DIR); tests/win/tests.cmake finds them with pkg-config.
 #
 # Wine: every test runs as `env WINEPREFIX=<build>/wineprefix cmake/wine-run.sh PROGRAM` (wine64,
 # WINEDEBUG=-all, no Mono, Gecko or winemenubuilder, the expected kernels from the host's
@@ -29,13 +31,19 @@ set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc")
 
 # zlib (libz-mingw-w64-dev) linked in: libz.a rather than the import library of zlib1.dll.
 set(ZLIB_USE_STATIC_LIBS ON)
-set(CMAKE_FIND_ROOT_PATH /usr/${SHA1KIT_CROSS_TRIPLE})
+if(NOT SHA1KIT_MINGW_DEPS)
+  get_filename_component(SHA1KIT_MINGW_DEPS
+    "${CMAKE_CURRENT_LIST_DIR}/../build/mingw-deps/${SHA1KIT_CROSS_TRIPLE}" ABSOLUTE)
+endif()
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES SHA1KIT_MINGW_DEPS)
+set(CMAKE_FIND_ROOT_PATH /usr/${SHA1KIT_CROSS_TRIPLE} ${SHA1KIT_MINGW_DEPS})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-# The host's pkg-config must not hand the host's libraries (libdeflate, cmocka) to the target.
-set(ENV{PKG_CONFIG_LIBDIR} "/usr/${SHA1KIT_CROSS_TRIPLE}/lib/pkgconfig")
+# The host's pkg-config must not hand the host's libraries (libdeflate, cmocka) to the target: it
+# reads the MinGW packages' .pc files and those of scripts/mingw-deps.sh.
+set(ENV{PKG_CONFIG_LIBDIR} "/usr/${SHA1KIT_CROSS_TRIPLE}/lib/pkgconfig:${SHA1KIT_MINGW_DEPS}/lib/pkgconfig")
 set(ENV{PKG_CONFIG_PATH} "")
 
 if(NOT SHA1KIT_WINEPREFIX)

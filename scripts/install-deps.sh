@@ -10,7 +10,8 @@
 #
 # Cross test builds (s390x big-endian, i686 32-bit) use Debian's cross compilers and qemu-user from
 # here; their target libraries (cmocka, libcrypto) come from scripts/cross-sysroot.sh, which needs no
-# root and changes no dpkg state (see scripts/apt-fetch.sh for why not dpkg --add-architecture).
+# root and changes no dpkg state (see scripts/apt-fetch.sh for why not dpkg --add-architecture). The
+# Windows build's cmocka and jansson are Debian's source packages, cross-built by scripts/mingw-deps.sh.
 #
 # Never install gcc-multilib: on Debian it conflicts with, and removes, the gcc-*-linux-gnu cross
 # compilers. apt-get runs with --no-remove so that no install here can remove anything.
@@ -50,8 +51,10 @@ else
 		gcc-s390x-linux-gnu libc6-dev-s390x-cross
 		gcc-i686-linux-gnu libc6-dev-i386-cross
 		gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-		# Windows x64 build (MinGW-w64, with its zlib) and its tests under Wine (wine: the launchers)
-		gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64
+		# Windows x64 build (MinGW-w64, with its zlib) and its tests under Wine (wine: the launchers);
+		# dpkg-dev: dpkg-source (and patch) for scripts/mingw-deps.sh, which cross-builds Debian's
+		# cmocka and jansson source packages for the Windows tests
+		gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 dpkg-dev
 	)
 	# sha1kit bench's multi-buffer peer (Intel's ipsec-mb): built for x86-64 only
 	if [ "$(dpkg --print-architecture 2>/dev/null || true)" = amd64 ]; then

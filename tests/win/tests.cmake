@@ -1,23 +1,21 @@
 # The Windows (MinGW-w64) test build, under Wine. Included from tests/CMakeLists.txt on WIN32.
 #
-# Debian has no cmocka, jansson or OpenSSL for MinGW. The unit tests build unchanged against the
-# shims of this directory instead: cmocka.h (plain checks that print file:line and exit non-zero),
-# openssl/sha.h (SHA1() on Windows' own CNG, an oracle independent of sha1kit) and jansson.h (the
-# JSON oracle files as Python's json parses them on the host, json_to_c.py).
-find_package(Python3 COMPONENTS Interpreter REQUIRED)
-set(_sk_json ${SHA1KIT_TESTDATA}/dc-dvs.json ${SHA1KIT_TESTDATA}/ubc-conditions.json)
-add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/win_json_data.c
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/win/json_to_c.py
-          ${CMAKE_CURRENT_BINARY_DIR}/win_json_data.c ${_sk_json}
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/win/json_to_c.py ${_sk_json}
-  COMMENT "JSON oracle files as C data for tests/win/jansson.h")
-add_library(sk_win_test_shims STATIC win/cmocka_shim.c win/openssl_sha1.c win/jansson_shim.c
-  ${CMAKE_CURRENT_BINARY_DIR}/win_json_data.c)
-target_include_directories(sk_win_test_shims PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/win)
-target_link_libraries(sk_win_test_shims PUBLIC bcrypt)
-add_library(PkgConfig::CMOCKA ALIAS sk_win_test_shims)
-add_library(PkgConfig::JANSSON ALIAS sk_win_test_shims)
-add_library(OpenSSL::Crypto ALIAS sk_win_test_shims)
+# cmocka and jansson: Debian's source packages cross-built by scripts/mingw-deps.sh (make
+# cross-mingw runs it first) into build/mingw-deps/x86_64-w64-mingw32, static libraries that
+# cmake/toolchain-mingw64.cmake points pkg-config at. OpenSSL, the oracle of test_sha1 and
+# test_kernels, is not built for MinGW: openssl/sha.h here gives its SHA1() on Windows' own SHA-1
+# (CNG, bcrypt.dll; Wine's own code under Wine), an implementation independent of sha1kit.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CMOCKA IMPORTED_TARGET cmocka)
+pkg_check_modules(JANSSON IMPORTED_TARGET jansson)
+if(NOT CMOCKA_FOUND OR NOT JANSSON_FOUND)
+  message(FATAL_ERROR "sha1kit MinGW-w64 tests: no cmocka or jansson built for MinGW in ${SHA1KIT_MINGW_DEPS}.\n"
+    "Run: scripts/mingw-deps.sh   (make cross-mingw does; or pass -DSHA1KIT_MINGW_DEPS=DIR)")
+endif()
+add_library(sk_win_openssl_sha1 STATIC win/openssl_sha1.c)
+target_include_directories(sk_win_openssl_sha1 PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/win)
+target_link_libraries(sk_win_openssl_sha1 PUBLIC bcrypt)
+add_library(OpenSSL::Crypto ALIAS sk_win_openssl_sha1)
 
 # The Wine prefix, made once before every other test (they all require this fixture, set at the end
 # of tests/CMakeLists.txt); its first start takes a few seconds with Mono and Gecko off. Then one
@@ -39,7 +37,7 @@ set_tests_properties(wine_stop PROPERTIES FIXTURES_CLEANUP wine)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   enable_language(ASM)
   add_executable(test_win64_abi win/test_win64_abi.c win/abi_call.S test_util.c)
-  target_link_libraries(test_win64_abi PRIVATE sha1kit_static sk_win_test_shims)
+  target_link_libraries(test_win64_abi PRIVATE sha1kit_static PkgConfig::CMOCKA)
   target_include_directories(test_win64_abi PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(test_win64_abi PRIVATE SHA1KIT_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   add_test(NAME test_win64_abi COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:test_win64_abi>)
