@@ -430,7 +430,7 @@ static int alt_cb(void *ctx, const char *dir)
 int main(int argc, char **argv)
 {
 #ifdef _WIN32
-	skw_init(); /* binary standard streams and files (src/git/os_win.h) */
+	skg_os_init(); /* binary standard streams and files (src/git/os_win.h) */
 #endif
 	struct skg_error err = {0};
 	if (argc < 2) {
