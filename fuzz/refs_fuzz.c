@@ -15,7 +15,7 @@
 #include <sha1kit.h>
 
 #include "refs.h"
-#include "repo.h"
+#include "config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -33,12 +33,14 @@
 #include <sha1kit/git_fsck.h>
 
 #include "fsck_object.h"
+#include "grafts.h"
 #include "graph.h"
 #include "loose.h"
-#include "repo.h"
 #include "typeorder.h"
+#include "util.h"
 
 struct pk_pack;
+struct skg_repo;
 
 /* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
 #define SKG_FSCK_BIG_FILE ((uint64_t)512 << 20)

@@ -50,6 +50,7 @@
 
 #include "object.h"
 #include "repo.h"
+#include "util.h"
 
 /* ---- Ref names (git-check-ref-format) ------------------------------------------------------- */
 

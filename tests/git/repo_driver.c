@@ -24,6 +24,7 @@
  * Diagnostics go to stderr with git's prefixes; a fatal error prints "fatal: MSG", exit 128.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include "alternates.h"
 #include "refs.h"
 #include "repo.h"
 
