@@ -40,6 +40,7 @@
 #include "util.h"
 
 struct pk_pack;
+struct skg_refdb;
 struct skg_repo;
 
 /* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
@@ -101,6 +102,7 @@ struct skg_fsck_meter {
 /* The state of one check. */
 struct skg_fsck_run {
 	struct skg_repo *repo;
+	struct skg_refdb *refs; /* the refs, during skg_fsck_roots (fsck_refs.c) */
 	struct skg_graph *graph;
 	struct skg_fsck_options fopt;
 	struct skg_sink rep; /* the repository readers' records: skg_fsck_on_report */

@@ -258,13 +258,25 @@ struct skg_packed_refs {
 	bool loaded;
 };
 
-void skg_packed_refs_free(struct skg_packed_refs *packed)
+static void packed_refs_free(struct skg_packed_refs *packed)
 {
 	if (packed != NULL) {
 		free(packed->buf);
 		free(packed->name);
 		free(packed);
 	}
+}
+
+void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo)
+{
+	db->repo = repo;
+	db->packed = NULL;
+}
+
+void skg_refdb_release(struct skg_refdb *db)
+{
+	packed_refs_free(db->packed);
+	db->packed = NULL;
 }
 
 static int unterminated_line(struct skg_error *err, const char *name, const char *p, size_t len)
@@ -436,31 +448,31 @@ static int snapshot_init(struct skg_packed_refs *s, char *buf, size_t len, struc
 	return sorted ? 0 : sort_snapshot(s, err);
 }
 
-static int packed_load(struct skg_repo *repo, struct skg_error *err)
+static int packed_load(struct skg_refdb *db, struct skg_error *err)
 {
-	if (repo->packed != NULL && repo->packed->loaded) {
+	if (db->packed != NULL && db->packed->loaded) {
 		return 0;
 	}
-	if (repo->packed == NULL) {
-		repo->packed = calloc(1, sizeof(*repo->packed));
-		if (repo->packed == NULL) {
+	if (db->packed == NULL) {
+		db->packed = calloc(1, sizeof(*db->packed));
+		if (db->packed == NULL) {
 			return skg_fail(err, "out of memory");
 		}
 		struct skg_buf name = {0};
-		skg_buf_addf(&name, "%s/packed-refs", repo->common_dir_display);
-		repo->packed->name = name.p;
+		skg_buf_addf(&name, "%s/packed-refs", db->repo->common_dir_display);
+		db->packed->name = name.p;
 		if (name.failed || name.p == NULL) {
 			skg_buf_release(&name);
-			repo->packed->name = NULL;
+			db->packed->name = NULL;
 			return skg_fail(err, "out of memory");
 		}
 	}
-	struct skg_packed_refs *s = repo->packed;
+	struct skg_packed_refs *s = db->packed;
 	free(s->buf);
 	s->buf = NULL;
 	s->start = s->eof = NULL;
 	struct skg_buf path = {0};
-	skg_buf_addf(&path, "%s/packed-refs", repo->common_dir);
+	skg_buf_addf(&path, "%s/packed-refs", db->repo->common_dir);
 	char *data;
 	size_t len;
 	int r = skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len);
@@ -554,13 +566,13 @@ static int record_cmp_name(const char *rec, const char *eof, const char *name)
 }
 
 /* Look refname up (git's binary search over records): 1 found (id), 0 not, -1 fatal. */
-static int packed_lookup(struct skg_repo *repo, const char *refname, uint8_t id[SKG_RAWSZ],
+static int packed_lookup(struct skg_refdb *db, const char *refname, uint8_t id[SKG_RAWSZ],
                          struct skg_error *err)
 {
-	if (packed_load(repo, err) != 0) {
+	if (packed_load(db, err) != 0) {
 		return -1;
 	}
-	const struct skg_packed_refs *s = repo->packed;
+	const struct skg_packed_refs *s = db->packed;
 	const char *lo = s->start, *hi = s->eof;
 	if (lo == NULL) {
 		return 0;
@@ -618,7 +630,7 @@ int skg_packed_refs_parse(const char *buf, size_t len, const char *name,
 
 /* Reusable buffers of one walk. */
 struct rctx {
-	struct skg_repo *repo;
+	struct skg_refdb *db;
 	struct skg_buf path, contents, names[2];
 };
 
@@ -692,7 +704,7 @@ static int parse_loose_contents(const char *buf, uint8_t id[SKG_RAWSZ], struct s
 static int packed_fallback(struct rctx *rc, const char *refname, uint8_t id[SKG_RAWSZ], unsigned *type,
                            int absent, int *failure, struct skg_error *err)
 {
-	int r = packed_lookup(rc->repo, refname, id, err);
+	int r = packed_lookup(rc->db, refname, id, err);
 	if (r < 0) {
 		return -2;
 	}
@@ -846,12 +858,12 @@ static int resolve(struct rctx *rc, const struct store *st, const char *refname,
 	return 0;
 }
 
-int skg_resolve_ref(struct skg_repo *repo, const char *refname, unsigned resolve_flags, uint8_t id[SKG_RAWSZ],
+int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_flags, uint8_t id[SKG_RAWSZ],
                     struct skg_buf *target, unsigned *flags, struct skg_error *err)
 {
-	struct rctx rc = {.repo = repo};
+	struct rctx rc = {.db = db};
 	struct store st;
-	main_store(repo, &st);
+	main_store(db->repo, &st);
 	const char *resolved = NULL;
 	unsigned fl = 0;
 	int r = resolve(&rc, &st, refname, resolve_flags, id, &fl, &resolved, err);
@@ -1064,15 +1076,15 @@ static int walk_dir(struct ref_walk *w, int depth)
 	return ret;
 }
 
-int skg_for_each_ref(struct skg_repo *repo, skg_ref_fn fn, void *ctx, struct skg_error *err)
+int skg_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_error *err)
 {
-	if (packed_load(repo, err) != 0) {
+	if (packed_load(db, err) != 0) {
 		return -1;
 	}
-	struct ref_walk w = {.rc = {.repo = repo}, .fn = fn, .ctx = ctx, .err = err};
-	main_store(repo, &w.st);
-	w.pi.s = repo->packed;
-	w.pi.pos = repo->packed->start;
+	struct ref_walk w = {.rc = {.db = db}, .fn = fn, .ctx = ctx, .err = err};
+	main_store(db->repo, &w.st);
+	w.pi.s = db->packed;
+	w.pi.pos = db->packed->start;
 	int ret = packed_next(&w.pi, err) < 0 ? -1 : 0;
 	if (ret == 0) {
 		skg_buf_adds(&w.refname, "refs/");
@@ -1215,7 +1227,7 @@ int skg_for_each_worktree(struct skg_repo *repo, int (*fn)(void *ctx, const stru
 	return ret;
 }
 
-int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head *out,
+int skg_check_head(struct skg_refdb *db, const char *head_ref, struct skg_head *out,
                    const struct skg_sink *rep, struct skg_error *err)
 {
 	struct skg_buf keep = out->target; /* zeroed by the caller, or from an earlier call */
@@ -1223,7 +1235,7 @@ int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head 
 	out->target = keep;
 	out->target.len = 0;
 	skg_buf_add(&out->target, "", 0);
-	int r = skg_resolve_ref(repo, head_ref, 0, out->id, &out->target, &out->flags, err);
+	int r = skg_resolve_ref(db, head_ref, 0, out->id, &out->target, &out->flags, err);
 	if (r < 0) {
 		return -1;
 	}
@@ -1260,7 +1272,7 @@ int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head 
 /* ---- Reflogs -------------------------------------------------------------------------------- */
 
 struct log_walk {
-	struct skg_repo *repo;
+	struct skg_refdb *db;
 	const struct skg_worktree *wt;
 	struct store st;   /* the worktree's ref store */
 	struct store main; /* the current worktree's (where fsck reads the entries from) */
@@ -1376,17 +1388,17 @@ static int log_walk_dir(struct log_walk *w, const char *dir, const char *display
 	return log_dir(w, 0);
 }
 
-int skg_for_each_reflog(struct skg_repo *repo, const struct skg_worktree *wt,
+int skg_for_each_reflog(struct skg_refdb *db, const struct skg_worktree *wt,
                         int (*fn)(void *ctx, const char *refname, const char *path), void *ctx,
                         const struct skg_sink *rep, struct skg_error *err)
 {
 	struct log_walk w = {
-	    .repo = repo, .wt = wt, .rc = {.repo = repo}, .fn = fn, .ctx = ctx, .rep = rep, .err = err};
+	    .db = db, .wt = wt, .rc = {.db = db}, .fn = fn, .ctx = ctx, .rep = rep, .err = err};
 	w.st.git_dir = wt->git_dir;
 	w.st.common_dir = wt->common_dir;
 	w.st.git_dir_display = wt->git_dir_display;
 	w.st.common_dir_display = wt->common_dir_display;
-	main_store(repo, &w.main);
+	main_store(db->repo, &w.main);
 	int ret;
 	if (strcmp(wt->git_dir_display, wt->common_dir_display) == 0) {
 		ret = log_walk_dir(&w, wt->common_dir, wt->common_dir_display, false);

@@ -68,6 +68,23 @@ bool skg_refname_ok(const char *name, unsigned flags);
 /* Is a ref name that fails the check above still safe to use as a path (git's refname_is_safe)? */
 bool skg_refname_is_safe(const char *name);
 
+/* ---- The ref database ------------------------------------------------------------------------ */
+
+struct skg_packed_refs; /* refs.c: the packed-refs file, read on first use */
+
+/*
+ * The refs of a repository as git's files backend reads them. The packed-refs file is read once,
+ * when first needed, and kept until skg_refdb_release (git's packed-refs snapshot). The repository
+ * must outlive the database; it knows nothing of it.
+ */
+struct skg_refdb {
+	const struct skg_repo *repo;
+	struct skg_packed_refs *packed; /* NULL until first needed (refs.c's) */
+};
+
+void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo);
+void skg_refdb_release(struct skg_refdb *db);
+
 /* ---- Refs ----------------------------------------------------------------------------------- */
 
 #define SKG_REF_ISSYMREF 0x01u /* a symbolic ref (the ID is the one it resolves to) */
@@ -78,7 +95,7 @@ bool skg_refname_is_safe(const char *name);
 typedef int (*skg_ref_fn)(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags);
 
 /*
- * Call fn for every ref under refs/ as git's for_each_rawref() sees it from repo (the current
+ * Call fn for every ref under refs/ as git's for_each_rawref() sees it from db's repository (the current
  * worktree): loose refs (recursively; refs/bisect/, refs/worktree/, refs/rewritten/ from the git
  * dir, the rest from the common dir; names starting with '.' or ending with ".lock" skipped) merged
  * with <common>/packed-refs (a loose ref hides a packed one of the same name), in strcmp order of
@@ -87,21 +104,21 @@ typedef int (*skg_ref_fn)(void *ctx, const char *refname, const uint8_t id[SKG_R
  * line in .git/packed-refs: ...", "unterminated line in ...", "packed refname is dangerous: ...")
  * after the refs sorted before the bad record were passed to fn, as git does.
  */
-int skg_for_each_ref(struct skg_repo *repo, skg_ref_fn fn, void *ctx, struct skg_error *err);
+int skg_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_error *err);
 
 #define SKG_RESOLVE_READING        0x01u /* a ref that does not exist is a failure (else: null ID) */
 #define SKG_RESOLVE_NO_RECURSE     0x02u /* stop at the first symbolic ref (target in *target) */
 #define SKG_RESOLVE_ALLOW_BAD_NAME 0x04u /* accept bad but safe names (flagged SKG_REF_BAD_NAME) */
 
 /*
- * Resolve refname in repo's ref store as git's refs_resolve_ref_unsafe(): refname may be "HEAD",
+ * Resolve refname in db's ref store as git's refs_resolve_ref_unsafe(): refname may be "HEAD",
  * "refs/...", a pseudo ref, "main-worktree/HEAD" or "worktrees/<id>/HEAD" (and other per-worktree
  * refs behind those prefixes). Returns 1 with id, *flags (SKG_REF_*) and the name it resolved to in
  * target (the last symbolic ref's target; refname itself for a plain ref; an unborn branch gives
  * its name with a null ID unless SKG_RESOLVE_READING), 0 if git's resolution fails (returns NULL),
  * or -1 on a fatal error. target may be NULL.
  */
-int skg_resolve_ref(struct skg_repo *repo, const char *refname, unsigned resolve_flags, uint8_t id[SKG_RAWSZ],
+int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_flags, uint8_t id[SKG_RAWSZ],
                     struct skg_buf *target, unsigned *flags, struct skg_error *err);
 
 /* ---- Worktrees and their HEADs ---------------------------------------------------------------- */
@@ -149,7 +166,7 @@ struct skg_head {
  * out must be zero-initialised before the first call (its target buffer is reused by later calls);
  * release it with skg_buf_release(&out->target).
  */
-int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head *out,
+int skg_check_head(struct skg_refdb *db, const char *head_ref, struct skg_head *out,
                    const struct skg_sink *rep, struct skg_error *err);
 
 /* ---- Reflogs -------------------------------------------------------------------------------- */
@@ -164,7 +181,7 @@ int skg_check_head(struct skg_repo *repo, const char *head_ref, struct skg_head 
  * the worktree's store is skipped with git's "error: bad ref for <path>" (path as git spells it;
  * git's exit status is unchanged).
  */
-int skg_for_each_reflog(struct skg_repo *repo, const struct skg_worktree *wt,
+int skg_for_each_reflog(struct skg_refdb *db, const struct skg_worktree *wt,
                         int (*fn)(void *ctx, const char *refname, const char *path), void *ctx,
                         const struct skg_sink *rep, struct skg_error *err);
 

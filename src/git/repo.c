@@ -399,7 +399,6 @@ void skg_repo_free(struct skg_repo *repo)
 	if (repo == NULL) {
 		return;
 	}
-	skg_packed_refs_free(repo->packed);
 	free(repo->git_dir);
 	free(repo->common_dir);
 	free(repo->objects_dir);

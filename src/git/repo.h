@@ -29,8 +29,6 @@
 
 /* ---- The repository ------------------------------------------------------------------------- */
 
-struct skg_packed_refs; /* refs.c: the packed-refs file, read once per repository */
-
 /*
  * A repository as git finds it. Every path is a NUL-terminated heap string owned by the struct.
  * The *_dir, work_tree and index_file fields are absolute and free of symbolic links, "." and
@@ -56,7 +54,6 @@ struct skg_repo {
 	bool bare;            /* what `git rev-parse --is-bare-repository` prints */
 	bool worktree_config; /* extensions.worktreeConfig: <git_dir>/config.worktree is read */
 	int format_version;   /* core.repositoryformatversion, -1 when not set */
-	struct skg_packed_refs *packed; /* NULL until first needed */
 };
 
 /*
@@ -87,9 +84,6 @@ int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct s
                   struct skg_error *err);
 
 void skg_repo_free(struct skg_repo *repo);
-
-/* Free the packed-refs snapshot (refs.c; NULL is fine). */
-void skg_packed_refs_free(struct skg_packed_refs *packed);
 
 /*
  * Every config entry git sees in this repository, in git's order (skg_config_read_all, config.h):
