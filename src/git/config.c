@@ -2,8 +2,8 @@
  * config.c - git's config files: values, the parser, includes, the files git reads in its order
  * (config.h).
  *
- * The rules follow git 2.39.5 (config.c, parse.c), checked by running git; the code is this
- * project's own.
+ * The rules follow git 2.39.5 (config.c), checked by running git; the code is this project's
+ * own.
  */
 #include "config.h"
 

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "fsck_run.h"
+#include "index_file.h"
+#include "reflog.h"
 #include "refs.h"
+#include "repo.h"
+#include "worktree.h"
 
 static void root(struct skg_fsck_run *f, const uint8_t *id, unsigned type)
 {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "object.h"
 
@@ -64,6 +65,35 @@ char *skg_realpath(const char *path);
 static inline bool skg_isspace(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* ASCII digits and capitals (git's ctype, not the C locale's). */
+static inline bool skg_isdigit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool skg_isupper(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static inline bool skg_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static inline bool skg_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* Is id all zeros (git's null object ID)? */
+static inline bool skg_is_null_id(const uint8_t id[SKG_RAWSZ])
+{
+	static const uint8_t null_id[SKG_RAWSZ];
+	return memcmp(id, null_id, SKG_RAWSZ) == 0;
 }
 
 /* a and b joined with one '/' between them, into a new heap string (NULL: out of memory). */

@@ -25,8 +25,12 @@
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "alternates.h"
+#include "index_file.h"
+#include "reflog.h"
+#include "refname.h"
 #include "refs.h"
 #include "repo.h"
+#include "worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
