@@ -14,8 +14,11 @@
 
 #include <sha1kit.h>
 
+#include "config.h"
+#include "index_file.h"
+#include "reflog.h"
+#include "refname.h"
 #include "refs.h"
-#include "repo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 void sk_win_init(void)
 {
 	static char name[] = SK_PROGRAM;
-	skw_init();
+	skg_os_init();
 	/* MinGW's getopt_long names the process's own argv[0] (the path of sha1kit.exe) in its
 	 * messages, not the argv it is given: "sha1kit", as on POSIX. */
 	if (__argv != NULL && __argv[0] != NULL)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fsck_run.h"
 
 static int cmp_id(const void *a, const void *b)

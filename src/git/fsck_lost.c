@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fsck_run.h"
+#include "repo.h"
 
 /* mkdir that accepts an existing directory */
 static int make_dir(const char *path)

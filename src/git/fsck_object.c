@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "repo.h" /* skg_config_parse_blob: git's config parser, for .gitmodules blobs */
+#include "config.h" /* skg_config_parse_blob: git's config parser, for .gitmodules blobs */
 
 /* ---------------------------------------------------------------------------------------------
  * Message table */

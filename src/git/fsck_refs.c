@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "fsck_run.h"
+#include "index_file.h"
+#include "reflog.h"
 #include "refs.h"
+#include "repo.h"
+#include "worktree.h"
 
 static void root(struct skg_fsck_run *f, const uint8_t *id, unsigned type)
 {
@@ -134,7 +138,7 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 	struct skg_head head = {0};
 	struct skg_error err;
 	int ret = 0;
-	if (skg_check_head(f->repo, wt->head_ref, &head, &f->rep, &err) < 0) {
+	if (skg_check_head(f->refs, wt->head_ref, &head, &f->rep, &err) < 0) {
 		skg_fsck_reader_error(f, &err);
 		ret = 1; /* reported: stops the walk */
 		goto out;
@@ -143,7 +147,7 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 		ret = 1;
 		goto out;
 	}
-	int r = f->include_reflogs ? skg_for_each_reflog(f->repo, wt, on_reflog, f, &f->rep, &err) : 0;
+	int r = f->include_reflogs ? skg_for_each_reflog(f->refs, wt, on_reflog, f, &f->rep, &err) : 0;
 	if (r < 0) {
 		skg_fsck_reader_error(f, &err);
 	}
@@ -262,11 +266,11 @@ static int check_index(struct skg_fsck_run *f)
 	return 0;
 }
 
-int skg_fsck_roots(struct skg_fsck_run *f)
+static int roots(struct skg_fsck_run *f)
 {
 	struct skg_error err;
 	/* refs, then each worktree's HEAD and reflogs */
-	int r = skg_for_each_ref(f->repo, on_ref, f, &err);
+	int r = skg_for_each_ref(f->refs, on_ref, f, &err);
 	if (r < 0) {
 		skg_fsck_reader_error(f, &err);
 		return -1;
@@ -287,4 +291,15 @@ int skg_fsck_roots(struct skg_fsck_run *f)
 		return -1; /* the index cannot be read, or git died reading what it names */
 	}
 	return 0;
+}
+
+int skg_fsck_roots(struct skg_fsck_run *f)
+{
+	struct skg_refdb refs;
+	skg_refdb_init(&refs, f->repo);
+	f->refs = &refs;
+	int r = roots(f);
+	f->refs = NULL;
+	skg_refdb_release(&refs);
+	return r;
 }

@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include "fsck_run.h"
+
+#include "alternates.h"
+#include "repo.h"
 #include "trailer.h"
 
 void skg_check_options_default(struct skg_check_options *opt)

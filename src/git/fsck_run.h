@@ -33,12 +33,15 @@
 #include <sha1kit/git_fsck.h>
 
 #include "fsck_object.h"
+#include "grafts.h"
 #include "graph.h"
 #include "loose.h"
-#include "repo.h"
 #include "typeorder.h"
+#include "util.h"
 
 struct pk_pack;
+struct skg_refdb;
+struct skg_repo;
 
 /* git's core.bigFileThreshold default: a blob above it is not loaded by fsck ("too large") */
 #define SKG_FSCK_BIG_FILE ((uint64_t)512 << 20)
@@ -99,6 +102,7 @@ struct skg_fsck_meter {
 /* The state of one check. */
 struct skg_fsck_run {
 	struct skg_repo *repo;
+	struct skg_refdb *refs; /* the refs, during skg_fsck_roots (fsck_refs.c) */
 	struct skg_graph *graph;
 	struct skg_fsck_options fopt;
 	struct skg_sink rep; /* the repository readers' records: skg_fsck_on_report */

@@ -11,7 +11,7 @@
 #include <sha1kit/git_object.h>
 
 #include "object.h"
-#include "repo.h"
+#include "util.h"
 
 /* Tree: entries "MODE NAME\0" + 20 bytes; MODE non-empty octal digits, NAME non-empty. Each entry
  * is decoded only where the byte 21 from the end of what is left is a NUL (Git's sanity check). */

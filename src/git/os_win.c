@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stdarg.h>
 
-void skw_init(void)
+void skg_os_init(void)
 {
 	_fmode = _O_BINARY;
 	_setmode(0, _O_BINARY);
@@ -15,7 +15,7 @@ void skw_init(void)
 }
 
 #undef open
-int skw_open(const char *path, int flags, ...)
+int skg_os_open(const char *path, int flags, ...)
 {
 	int mode = 0;
 	if (flags & O_CREAT) {
@@ -35,9 +35,9 @@ int skw_open(const char *path, int flags, ...)
 
 /* ---- stat ---------------------------------------------------------------------------------- */
 
-static void from_stat64(const struct _stat64 *s, struct skw_stat *st)
+static void from_stat64(const struct _stat64 *s, struct skg_os_stat *st)
 {
-	st->st_dev = (skw_dev_t)s->st_dev;
+	st->st_dev = (skg_os_dev_t)s->st_dev;
 	st->st_ino = 0;
 	st->st_mode = s->st_mode;
 	st->st_size = s->st_size;
@@ -45,7 +45,7 @@ static void from_stat64(const struct _stat64 *s, struct skw_stat *st)
 }
 
 /* The volume and file index of an open handle: the identity of a file on Windows. */
-static void identity(HANDLE h, struct skw_stat *st)
+static void identity(HANDLE h, struct skg_os_stat *st)
 {
 	BY_HANDLE_FILE_INFORMATION info;
 	if (h != INVALID_HANDLE_VALUE && GetFileInformationByHandle(h, &info)) {
@@ -54,7 +54,7 @@ static void identity(HANDLE h, struct skw_stat *st)
 	}
 }
 
-int skw_stat(const char *path, struct skw_stat *st)
+int skg_os_stat(const char *path, struct skg_os_stat *st)
 {
 	struct _stat64 s;
 	if (_stat64(path, &s) != 0)
@@ -70,7 +70,7 @@ int skw_stat(const char *path, struct skw_stat *st)
 	return 0;
 }
 
-int skw_fstat(int fd, struct skw_stat *st)
+int skg_os_fstat(int fd, struct skg_os_stat *st)
 {
 	struct _stat64 s;
 	if (_fstat64(fd, &s) != 0)
@@ -80,7 +80,7 @@ int skw_fstat(int fd, struct skw_stat *st)
 	return 0;
 }
 
-ssize_t skw_readlink(const char *path, char *buf, size_t size)
+ssize_t skg_os_readlink(const char *path, char *buf, size_t size)
 {
 	(void)path;
 	(void)buf;
@@ -91,7 +91,7 @@ ssize_t skw_readlink(const char *path, char *buf, size_t size)
 
 /* ---- memory maps ------------------------------------------------------------------------------ */
 
-void *skw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+void *skg_os_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(fd), m;
 	void *view;
@@ -115,7 +115,7 @@ void *skw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset
 	return view;
 }
 
-int skw_munmap(void *addr, size_t len)
+int skg_os_munmap(void *addr, size_t len)
 {
 	(void)len;
 	if (!UnmapViewOfFile(addr)) {
@@ -127,7 +127,7 @@ int skw_munmap(void *addr, size_t len)
 
 /* ---- files ------------------------------------------------------------------------------------- */
 
-ssize_t skw_pread(int fd, void *buf, size_t n, off_t offset)
+ssize_t skg_os_pread(int fd, void *buf, size_t n, off_t offset)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(fd);
 	OVERLAPPED ov;
@@ -150,7 +150,7 @@ ssize_t skw_pread(int fd, void *buf, size_t n, off_t offset)
 	return (ssize_t)got;
 }
 
-ssize_t skw_getline(char **line, size_t *cap, FILE *fp)
+ssize_t skg_os_getline(char **line, size_t *cap, FILE *fp)
 {
 	size_t n = 0;
 	int c;
@@ -180,7 +180,7 @@ ssize_t skw_getline(char **line, size_t *cap, FILE *fp)
 	return n == 0 ? -1 : (ssize_t)n;
 }
 
-char *skw_strndup(const char *s, size_t n)
+char *skg_os_strndup(const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
 	char *p = malloc(len + 1);
@@ -193,7 +193,7 @@ char *skw_strndup(const char *s, size_t n)
 	return p;
 }
 
-char *skw_realpath(const char *path, char *resolved)
+char *skg_os_realpath(const char *path, char *resolved)
 {
 	struct _stat64 s;
 	/* realpath names an existing file */
@@ -210,7 +210,7 @@ char *skw_realpath(const char *path, char *resolved)
 	return full;
 }
 
-char *skw_getcwd(char *buf, size_t size)
+char *skg_os_getcwd(char *buf, size_t size)
 {
 	char *cwd = _getcwd(buf, buf != NULL ? (int)(size > INT_MAX ? INT_MAX : size) : 0);
 	if (cwd != NULL)
@@ -220,7 +220,7 @@ char *skw_getcwd(char *buf, size_t size)
 	return cwd;
 }
 
-int skw_rename(const char *from, const char *to)
+int skg_os_rename(const char *from, const char *to)
 {
 	if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING))
 		return 0;
@@ -239,7 +239,7 @@ int skw_rename(const char *from, const char *to)
 	return -1;
 }
 
-int skw_unlink(const char *path)
+int skg_os_unlink(const char *path)
 {
 	if (_unlink(path) == 0)
 		return 0;
@@ -257,7 +257,7 @@ int skw_unlink(const char *path)
 	return -1;
 }
 
-int skw_fchmod(int fd, unsigned mode)
+int skg_os_fchmod(int fd, unsigned mode)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(fd);
 	FILE_BASIC_INFO info;
@@ -320,7 +320,7 @@ static int bus_sigaction(const struct sigaction *act, struct sigaction *old)
 	return 0;
 }
 
-int skw_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+int skg_os_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	if (sig == SIGBUS)
 		return bus_sigaction(act, old);
@@ -350,7 +350,7 @@ int skw_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 
 /* ---- system ------------------------------------------------------------------------------------ */
 
-long skw_sysconf(int name)
+long skg_os_sysconf(int name)
 {
 	SYSTEM_INFO si;
 	GetSystemInfo(&si);

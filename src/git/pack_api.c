@@ -18,7 +18,7 @@
 #include <sha1kit/git_pack.h>
 
 #include "pack.h"
-#include "repo.h"
+#include "util.h"
 
 struct skg_pack {
 	struct pk_pack p;

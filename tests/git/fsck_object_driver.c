@@ -167,7 +167,7 @@ static int apply_config(struct skg_fsck_options *opt, const char *arg)
 int main(int argc, char **argv)
 {
 #ifdef _WIN32
-	skw_init(); /* binary standard streams and files (src/git/os_win.h) */
+	skg_os_init(); /* binary standard streams and files (src/git/os_win.h) */
 #endif
 	static const struct option longopts[] = {
 	    {"strict", no_argument, NULL, 's'},     {"special", required_argument, NULL, 'S'},

@@ -201,7 +201,7 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 #ifdef _WIN32
-	skw_init(); /* binary standard streams and files (src/git/os_win.h) */
+	skg_os_init(); /* binary standard streams and files (src/git/os_win.h) */
 #endif
 	if (argc < 3) {
 		return usage();

@@ -24,8 +24,13 @@
  * Diagnostics go to stderr with git's prefixes; a fatal error prints "fatal: MSG", exit 128.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include "alternates.h"
+#include "index_file.h"
+#include "reflog.h"
+#include "refname.h"
 #include "refs.h"
 #include "repo.h"
+#include "worktree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +109,7 @@ static const char *head_state_name(enum skg_head_state s)
 }
 
 struct heads_ctx {
-	struct skg_repo *repo;
+	struct skg_refdb *refs;
 	struct skg_error *err;
 	struct skg_head head;
 };
@@ -112,7 +117,7 @@ struct heads_ctx {
 static int print_head(void *vctx, const struct skg_worktree *wt)
 {
 	struct heads_ctx *c = vctx;
-	if (skg_check_head(c->repo, wt->head_ref, &c->head, &reporter, c->err) != 0) {
+	if (skg_check_head(c->refs, wt->head_ref, &c->head, &reporter, c->err) != 0) {
 		return -1;
 	}
 	char h[SKG_HEXSZ + 1];
@@ -130,14 +135,14 @@ static int print_reflog_name(void *ctx, const char *refname, const char *path)
 }
 
 struct reflogs_ctx {
-	struct skg_repo *repo;
+	struct skg_refdb *refs;
 	struct skg_error *err;
 };
 
 static int list_reflogs(void *vctx, const struct skg_worktree *wt)
 {
 	struct reflogs_ctx *c = vctx;
-	return skg_for_each_reflog(c->repo, wt, print_reflog_name, NULL, &reporter, c->err);
+	return skg_for_each_reflog(c->refs, wt, print_reflog_name, NULL, &reporter, c->err);
 }
 
 static int print_reflog_entry(void *ctx, const struct skg_reflog_entry *e)
@@ -241,7 +246,7 @@ struct obj {
 };
 
 struct fsck_ctx {
-	struct skg_repo *repo;
+	struct skg_refdb *refs;
 	struct skg_error *err;
 	struct obj *objs;
 	size_t nobjs;
@@ -315,13 +320,13 @@ static int fsck_reflog(void *vctx, const char *refname, const char *path)
 static int fsck_worktree(void *vctx, const struct skg_worktree *wt)
 {
 	struct fsck_ctx *c = vctx;
-	if (skg_check_head(c->repo, wt->head_ref, &c->head, &reporter, c->err) != 0) {
+	if (skg_check_head(c->refs, wt->head_ref, &c->head, &reporter, c->err) != 0) {
 		return -1;
 	}
 	if (c->head.is_root) {
 		fsck_ref(c, wt->head_ref, c->head.id, c->head.flags);
 	}
-	return skg_for_each_reflog(c->repo, wt, fsck_reflog, c, &reporter, c->err);
+	return skg_for_each_reflog(c->refs, wt, fsck_reflog, c, &reporter, c->err);
 }
 
 static int fsck_tree(void *vctx, const char *path, int entries, int subtrees, const uint8_t *id,
@@ -364,9 +369,10 @@ static int fsck_reuc(void *vctx, const char *path, const uint32_t mode[3], const
 	return 0;
 }
 
-static int fsck_roots(struct skg_repo *repo, const char *objects, struct skg_error *err)
+static int fsck_roots(struct skg_repo *repo, struct skg_refdb *refs, const char *objects,
+                      struct skg_error *err)
 {
-	struct fsck_ctx c = {.repo = repo, .err = err};
+	struct fsck_ctx c = {.refs = refs, .err = err};
 	FILE *f = fopen(objects, "r");
 	if (f == NULL) {
 		perror(objects);
@@ -393,7 +399,7 @@ static int fsck_roots(struct skg_repo *repo, const char *objects, struct skg_err
 	}
 	fclose(f);
 	qsort(c.objs, c.nobjs, sizeof(*c.objs), obj_cmp);
-	int ret = skg_for_each_ref(repo, fsck_ref, &c, err);
+	int ret = skg_for_each_ref(refs, fsck_ref, &c, err);
 	if (ret == 0) {
 		ret = skg_for_each_worktree(repo, fsck_worktree, &c, &reporter, err);
 	}
@@ -430,7 +436,7 @@ static int alt_cb(void *ctx, const char *dir)
 int main(int argc, char **argv)
 {
 #ifdef _WIN32
-	skw_init(); /* binary standard streams and files (src/git/os_win.h) */
+	skg_os_init(); /* binary standard streams and files (src/git/os_win.h) */
 #endif
 	struct skg_error err = {0};
 	if (argc < 2) {
@@ -487,6 +493,8 @@ int main(int argc, char **argv)
 	if (repo == NULL) {
 		return fatal(&err);
 	}
+	struct skg_refdb refs;
+	skg_refdb_init(&refs, repo);
 	int ret = 0;
 	if (strcmp(cmd, "discover") == 0) {
 		printf("git_dir %s\ncommon_dir %s\nobjects_dir %s\nbare %s\nwork_tree %s\nindex_file %s\n",
@@ -500,19 +508,19 @@ int main(int argc, char **argv)
 		ret = skg_for_each_alternate(repo, alt_cb, NULL, &reporter, &err) ? fatal(&err) : 0;
 	} else if (strcmp(cmd, "refs") == 0) {
 		bool with_flags = argc > argi && strcmp(argv[argi], "--flags") == 0;
-		ret = skg_for_each_ref(repo, print_ref, &with_flags, &err) ? fatal(&err) : 0;
+		ret = skg_for_each_ref(&refs, print_ref, &with_flags, &err) ? fatal(&err) : 0;
 	} else if (strcmp(cmd, "heads") == 0) {
-		struct heads_ctx c = {.repo = repo, .err = &err};
+		struct heads_ctx c = {.refs = &refs, .err = &err};
 		ret = skg_for_each_worktree(repo, print_head, &c, &reporter, &err) ? fatal(&err) : 0;
 		skg_buf_release(&c.head.target);
 	} else if (strcmp(cmd, "reflogs") == 0) {
-		struct reflogs_ctx c = {.repo = repo, .err = &err};
+		struct reflogs_ctx c = {.refs = &refs, .err = &err};
 		ret = skg_for_each_worktree(repo, list_reflogs, &c, &reporter, &err) ? fatal(&err) : 0;
 	} else if (strcmp(cmd, "resolve") == 0 && argc > argi) {
 		uint8_t id[SKG_RAWSZ];
 		struct skg_buf target = {0};
 		unsigned flags;
-		int r = skg_resolve_ref(repo, argv[argi], SKG_RESOLVE_READING, id, &target, &flags, &err);
+		int r = skg_resolve_ref(&refs, argv[argi], SKG_RESOLVE_READING, id, &target, &flags, &err);
 		if (r < 0) {
 			ret = fatal(&err);
 		} else if (r == 0) {
@@ -562,10 +570,11 @@ int main(int argc, char **argv)
 	} else if (strcmp(cmd, "config-list") == 0) {
 		ret = skg_repo_config(repo, list_cb, NULL, &err) ? fatal(&err) : 0;
 	} else if (strcmp(cmd, "fsck-roots") == 0 && argc > argi) {
-		ret = fsck_roots(repo, argv[argi], &err);
+		ret = fsck_roots(repo, &refs, argv[argi], &err);
 	} else {
 		ret = usage();
 	}
+	skg_refdb_release(&refs);
 	skg_repo_free(repo);
 	return ret;
 }

@@ -1,0 +1,659 @@
+/*
+ * config.c - git's config files: values, the parser, includes, the files git reads in its order
+ * (config.h).
+ *
+ * The rules follow git 2.39.5 (config.c), checked by running git; the code is this project's
+ * own.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* ---- Config values -------------------------------------------------------------------------- */
+
+static int parse_bool_text(const char *value)
+{
+	if (value == NULL) {
+		return 1;
+	}
+	if (*value == '\0') {
+		return 0;
+	}
+	if (!strcasecmp(value, "true") || !strcasecmp(value, "yes") || !strcasecmp(value, "on")) {
+		return 1;
+	}
+	if (!strcasecmp(value, "false") || !strcasecmp(value, "no") || !strcasecmp(value, "off")) {
+		return 0;
+	}
+	return -1;
+}
+
+bool skg_config_int(const char *value, int *out)
+{
+	if (value == NULL || *value == '\0') {
+		return false;
+	}
+	char *end;
+	errno = 0;
+	long long v = strtoll(value, &end, 0);
+	if (errno == ERANGE || end == value) {
+		return false;
+	}
+	long long factor;
+	if (*end == '\0') {
+		factor = 1;
+	} else if (!strcasecmp(end, "k")) {
+		factor = 1024;
+	} else if (!strcasecmp(end, "m")) {
+		factor = 1024 * 1024;
+	} else if (!strcasecmp(end, "g")) {
+		factor = 1024 * 1024 * 1024;
+	} else {
+		return false;
+	}
+	if ((v < 0 && -(long long)INT_MAX / factor > v) || (v > 0 && (long long)INT_MAX / factor < v)) {
+		return false;
+	}
+	*out = (int)(v * factor);
+	return true;
+}
+
+int skg_config_bool(const char *value)
+{
+	int v = parse_bool_text(value);
+	if (v >= 0) {
+		return v;
+	}
+	int i;
+	if (skg_config_int(value, &i)) {
+		return i != 0;
+	}
+	return -1;
+}
+
+static bool is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_keychar(int c)
+{
+	return is_alpha(c) || (c >= '0' && c <= '9') || c == '-';
+}
+
+static int to_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+bool skg_config_canonical_key(const char *key, char *out, size_t out_size)
+{
+	const char *first = strchr(key, '.');
+	const char *last = strrchr(key, '.');
+	size_t n = strlen(key);
+	if (first == NULL || first == key || last[1] == '\0' || n + 1 > out_size) {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *p = key + i;
+		out[i] = (char)(p < first || p > last ? to_lower((unsigned char)*p) : *p);
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* ---- Config parser (Documentation/config.txt, "Syntax") ------------------------------------- */
+
+struct cfg_parser {
+	const unsigned char *buf;
+	size_t len, pos;
+	size_t total; /* characters read so far (git's total_len) */
+	int linenr;
+	bool eof;
+	bool as_char; /* bytes read as `char` (git's buffer source), not as unsigned char (fgetc) */
+	struct skg_buf var, value;
+};
+
+/*
+ * The next byte as git's do_fgetc returns it, or -1 (EOF) at the end. A file is read with fgetc
+ * (0..255); a buffer (a blob) as the `char` values of its bytes, so that where char is signed
+ * (x86-64, as git is built there) bytes 0x80..0xFF are negative and 0xFF reads as EOF.
+ */
+static int cfg_read(struct cfg_parser *p)
+{
+	if (p->pos >= p->len) {
+		return -1;
+	}
+	unsigned char b = p->buf[p->pos++];
+	return p->as_char ? (int)(char)b : (int)b;
+}
+
+/*
+ * One character as git's get_next_char returns it: CR LF reads as LF (a CR before an EOF value
+ * drops that value, as git does not push EOF back), EOF as LF with eof set (it stays set: after a
+ * 0xFF byte in a blob, git reads on with eof set), and past INT_MAX characters a 0 with eof set.
+ */
+static int cfg_getc(struct cfg_parser *p)
+{
+	int c = cfg_read(p);
+	if (c == '\r') {
+		c = cfg_read(p);
+		if (c != '\n') {
+			if (c != -1) {
+				p->pos--;
+			}
+			c = '\r';
+		}
+	}
+	if (c != -1 && ++p->total > (size_t)INT_MAX) {
+		p->eof = true;
+		return 0;
+	}
+	if (c == '\n') {
+		p->linenr++;
+	}
+	if (c == -1) {
+		p->eof = true;
+		p->linenr++;
+		c = '\n';
+	}
+	return c;
+}
+
+/* The value after '=': NULL on a syntax error (open quote at end of line, unknown escape). */
+static const char *cfg_value(struct cfg_parser *p)
+{
+	bool quote = false, comment = false;
+	size_t space = 0;
+	p->value.len = 0;
+	skg_buf_add(&p->value, "", 0);
+	for (;;) {
+		int c = cfg_getc(p);
+		if (c == '\n') {
+			if (quote) {
+				p->linenr--;
+				return NULL;
+			}
+			return skg_buf_str(&p->value);
+		}
+		if (comment) {
+			continue;
+		}
+		if (skg_isspace(c) && !quote) {
+			if (p->value.len) {
+				space++;
+			}
+			continue;
+		}
+		if (!quote && (c == ';' || c == '#')) {
+			comment = true;
+			continue;
+		}
+		for (; space; space--) {
+			skg_buf_addc(&p->value, ' ');
+		}
+		if (c == '\\') {
+			c = cfg_getc(p);
+			switch (c) {
+			case '\n':
+				continue;
+			case 't':
+				c = '\t';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'n':
+				c = '\n';
+				break;
+			case '\\':
+			case '"':
+				break;
+			default:
+				return NULL;
+			}
+			skg_buf_addc(&p->value, (char)c);
+			continue;
+		}
+		if (c == '"') {
+			quote = !quote;
+			continue;
+		}
+		skg_buf_addc(&p->value, (char)c);
+	}
+}
+
+/* The rest of a key whose first character is in var already, then its value; calls fn. */
+static int cfg_entry(struct cfg_parser *p, skg_config_fn fn, void *ctx, int *stop)
+{
+	int c;
+	for (;;) {
+		c = cfg_getc(p);
+		if (p->eof || !is_keychar(c)) {
+			break;
+		}
+		skg_buf_addc(&p->var, (char)to_lower(c));
+	}
+	while (c == ' ' || c == '\t') {
+		c = cfg_getc(p);
+	}
+	const char *value = NULL;
+	if (c != '\n') {
+		if (c != '=') {
+			return -1;
+		}
+		value = cfg_value(p);
+		if (value == NULL) {
+			return -1;
+		}
+	}
+	if (p->var.failed || p->value.failed) {
+		return -1;
+	}
+	p->linenr--;
+	int ret = fn(ctx, skg_buf_str(&p->var), value);
+	if (ret < 0) {
+		return -1;
+	}
+	p->linenr++;
+	*stop = ret;
+	return 0;
+}
+
+/* '[' seen: "[section]", "[section.sub]" or "[section "subsection"]". */
+static int cfg_section(struct cfg_parser *p)
+{
+	for (;;) {
+		int c = cfg_getc(p);
+		if (p->eof) {
+			return -1;
+		}
+		if (c == ']') {
+			return 0;
+		}
+		if (skg_isspace(c)) {
+			/* the extended form: whitespace, then a quoted subsection, then ']' */
+			do {
+				if (c == '\n') {
+					p->linenr--;
+					return -1;
+				}
+				c = cfg_getc(p);
+			} while (skg_isspace(c));
+			if (c != '"') {
+				return -1;
+			}
+			skg_buf_addc(&p->var, '.');
+			for (;;) {
+				c = cfg_getc(p);
+				if (c == '\n') {
+					p->linenr--;
+					return -1;
+				}
+				if (c == '"') {
+					break;
+				}
+				if (c == '\\') {
+					c = cfg_getc(p);
+					if (c == '\n') {
+						p->linenr--;
+						return -1;
+					}
+				}
+				skg_buf_addc(&p->var, (char)c);
+			}
+			return cfg_getc(p) == ']' ? 0 : -1;
+		}
+		if (!is_keychar(c) && c != '.') {
+			return -1;
+		}
+		skg_buf_addc(&p->var, (char)to_lower(c));
+	}
+}
+
+static int config_parse(const char *buf, size_t len, bool as_char, const char *name, skg_config_fn fn,
+                        void *ctx, struct skg_error *err)
+{
+	static const unsigned char bom[] = {0xef, 0xbb, 0xbf};
+	struct cfg_parser p = {
+	    .buf = (const unsigned char *)buf, .len = len, .linenr = 1, .as_char = as_char};
+	size_t bom_pos = 0;
+	bool bom_done = false, comment = false;
+	size_t baselen = 0;
+	int ret = 0;
+	for (;;) {
+		int c = cfg_getc(&p);
+		if (!bom_done) {
+			if (bom_pos < sizeof(bom) && c == bom[bom_pos]) {
+				bom_pos++;
+				continue;
+			}
+			if (bom_pos != 0 && bom_pos < sizeof(bom)) {
+				break; /* a partial byte order mark */
+			}
+			bom_done = true;
+		}
+		if (c == '\n') {
+			if (p.eof) {
+				goto done;
+			}
+			comment = false;
+			continue;
+		}
+		if (comment || skg_isspace(c)) {
+			continue;
+		}
+		if (c == '#' || c == ';') {
+			comment = true;
+			continue;
+		}
+		if (c == '[') {
+			p.var.len = 0;
+			skg_buf_add(&p.var, "", 0);
+			if (cfg_section(&p) < 0 || p.var.len < 1) {
+				break;
+			}
+			skg_buf_addc(&p.var, '.');
+			baselen = p.var.len;
+			continue;
+		}
+		if (!is_alpha(c)) {
+			break;
+		}
+		skg_buf_setlen(&p.var, baselen);
+		if (p.var.p == NULL) {
+			skg_buf_add(&p.var, "", 0);
+		}
+		skg_buf_addc(&p.var, (char)to_lower(c));
+		int stop = 0;
+		if (cfg_entry(&p, fn, ctx, &stop) < 0) {
+			break;
+		}
+		if (stop) {
+			ret = stop;
+			goto done;
+		}
+	}
+	if (p.var.failed || p.value.failed) { /* not the line: memory ran out */
+		ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	} else {
+		ret = skg_fail(err, "bad config line %d in %s %s", p.linenr, as_char ? "blob" : "file", name);
+	}
+done:
+	skg_buf_release(&p.var);
+	skg_buf_release(&p.value);
+	return ret;
+}
+
+int skg_config_parse(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
+                     struct skg_error *err)
+{
+	return config_parse(buf, len, false, name, fn, ctx, err);
+}
+
+int skg_config_parse_blob(const char *buf, size_t len, const char *name, skg_config_fn fn, void *ctx,
+                          struct skg_error *err)
+{
+	return config_parse(buf, len, true, name, fn, ctx, err);
+}
+
+int skg_config_read_file(const char *path, const char *name, skg_config_fn fn, void *ctx,
+                         struct skg_error *err)
+{
+	char *data;
+	size_t len;
+	if (skg_read_file(path, (size_t)INT_MAX, &data, &len) != 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			return 0;
+		}
+		if (errno == ENOMEM) {
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		return skg_fail(err, "unable to access '%s': %s", name, strerror(errno));
+	}
+	int ret = skg_config_parse(data, len, name, fn, ctx, err);
+	free(data);
+	return ret;
+}
+
+/* ---- Config with includes, in git's order of files -------------------------------------------- */
+
+struct include_ctx {
+	skg_config_fn fn;
+	void *ctx;
+	const char *path; /* the file being read, to open it (relative includes start from it) */
+	const char *name; /* the same as git spells it (messages) */
+	int depth;
+	struct skg_error *err;
+	bool failed;
+};
+
+static int read_with_includes(struct include_ctx *inc, const char *path, const char *name);
+
+/* An include.path value relative to the directory of file (or "~/..." or absolute) into out. */
+static bool include_target(const char *file, const char *value, struct skg_buf *out)
+{
+	if (value[0] == '~' && (value[1] == '/' || value[1] == '\0')) {
+		const char *home = getenv("HOME");
+		if (home == NULL) {
+			return false;
+		}
+		skg_buf_adds(out, home);
+		skg_buf_adds(out, value + 1);
+	} else if (value[0] != '/') {
+		const char *slash = strrchr(file, '/');
+		if (slash != NULL) {
+			skg_buf_add(out, file, (size_t)(slash - file) + 1);
+		}
+		skg_buf_adds(out, value);
+	} else {
+		skg_buf_adds(out, value);
+	}
+	skg_buf_add(out, "", 0);
+	return !out->failed;
+}
+
+static int include_cb(void *vctx, const char *key, const char *value)
+{
+	struct include_ctx *inc = vctx;
+	int ret = inc->fn(inc->ctx, key, value);
+	if (ret != 0) {
+		return ret;
+	}
+	if (strcmp(key, "include.path") != 0) {
+		return 0;
+	}
+	if (value == NULL) {
+		inc->failed = true;
+		skg_fail(inc->err, "missing value for '%s'", key);
+		return 1;
+	}
+	struct skg_buf path = {0}, name = {0};
+	if (!include_target(inc->path, value, &path) || !include_target(inc->name, value, &name)) {
+		skg_buf_release(&path);
+		skg_buf_release(&name);
+		inc->failed = true;
+		skg_fail(inc->err, "could not expand include path '%s'", value);
+		return 1;
+	}
+	ret = 0;
+	if (access(path.p, R_OK) == 0) {
+		if (++inc->depth > 10) {
+			inc->failed = true;
+			skg_fail(inc->err,
+			         "exceeded maximum include depth (%d) while including\n\t%s\nfrom\n\t%s\n"
+			         "This might be due to circular includes.",
+			         10, name.p, inc->name);
+			ret = 1;
+		} else {
+			const char *saved_path = inc->path, *saved_name = inc->name;
+			ret = read_with_includes(inc, path.p, name.p);
+			inc->path = saved_path;
+			inc->name = saved_name;
+			inc->depth--;
+		}
+	}
+	skg_buf_release(&path);
+	skg_buf_release(&name);
+	return ret;
+}
+
+static int read_with_includes(struct include_ctx *inc, const char *path, const char *name)
+{
+	inc->path = path;
+	inc->name = name;
+	int ret = skg_config_read_file(path, name, include_cb, inc, inc->err);
+	if (ret > 0 && inc->failed) {
+		return -1;
+	}
+	return ret;
+}
+
+static int read_config_file_top(struct include_ctx *inc, const char *path, const char *name)
+{
+	inc->depth = 0;
+	inc->failed = false;
+	return read_with_includes(inc, path, name);
+}
+
+/*
+ * The system, global and XDG files: git reads them only when access(2) allows, and one it may not
+ * read (EACCES) is passed over silently (config.c do_git_config_sequence, ACCESS_EACCES_OK).
+ */
+static int read_outer_file(struct include_ctx *inc, const char *path)
+{
+	if (access(path, R_OK) != 0 && errno == EACCES) {
+		return 0;
+	}
+	return read_config_file_top(inc, path, path);
+}
+
+/* dir/file for reading and as git names it (display/file). */
+static int read_repo_file(struct include_ctx *inc, const char *dir, const char *display, const char *file)
+{
+	char *p = skg_path_join(dir, file), *n = skg_path_join(display, file);
+	int ret = p && n ? read_config_file_top(inc, p, n)
+	                 : skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	free(p);
+	free(n);
+	return ret;
+}
+
+/* The system, XDG and global files, in git's order. */
+static int read_outer_config(struct include_ctx *inc)
+{
+	int ret = 0;
+	char *p = NULL;
+	if (!skg_env_bool("GIT_CONFIG_NOSYSTEM", false)) {
+		const char *sys = getenv("GIT_CONFIG_SYSTEM");
+		ret = read_outer_file(inc, sys ? sys : "/etc/gitconfig");
+		if (ret != 0) {
+			return ret;
+		}
+	}
+	const char *global = getenv("GIT_CONFIG_GLOBAL");
+	if (global != NULL) {
+		return read_outer_file(inc, global);
+	} else {
+		const char *home = getenv("HOME");
+		const char *xdg = getenv("XDG_CONFIG_HOME");
+		if (xdg != NULL && *xdg) {
+			p = skg_path_join(xdg, "git/config");
+		} else if (home != NULL) {
+			p = skg_path_join(home, ".config/git/config");
+		}
+		if (p != NULL) {
+			ret = read_outer_file(inc, p);
+			free(p);
+			p = NULL;
+			if (ret != 0) {
+				return ret;
+			}
+		}
+		if (home != NULL) {
+			p = skg_path_join(home, ".gitconfig");
+			if (p != NULL) {
+				ret = read_outer_file(inc, p);
+				free(p);
+			}
+		}
+	}
+	return ret;
+}
+
+int skg_config_read_outer(skg_config_fn fn, void *ctx, struct skg_error *err)
+{
+	struct include_ctx inc = {.fn = fn, .ctx = ctx, .err = err};
+	return read_outer_config(&inc);
+}
+
+int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, void *ctx,
+                        struct skg_error *err)
+{
+	struct include_ctx inc = {.fn = fn, .ctx = ctx, .err = err};
+	int ret = read_outer_config(&inc);
+	if (ret != 0) {
+		return ret;
+	}
+	ret = read_repo_file(&inc, files->common_dir, files->common_dir_display, "config");
+	if (ret != 0) {
+		return ret;
+	}
+	if (files->git_dir != NULL) {
+		ret = read_repo_file(&inc, files->git_dir, files->git_dir_display, "config.worktree");
+		if (ret != 0) {
+			return ret;
+		}
+	}
+	const char *count_env = getenv("GIT_CONFIG_COUNT");
+	if (count_env != NULL && *count_env) {
+		char *end;
+		errno = 0;
+		unsigned long count = strtoul(count_env, &end, 10);
+		if (errno != 0 || *end != '\0' || count > INT_MAX) {
+			return skg_fail(err, "bogus count in %s", "GIT_CONFIG_COUNT");
+		}
+		for (unsigned long i = 0; i < count; i++) {
+			char kname[64], vname[64], key[1024];
+			snprintf(kname, sizeof(kname), "GIT_CONFIG_KEY_%lu", i);
+			snprintf(vname, sizeof(vname), "GIT_CONFIG_VALUE_%lu", i);
+			const char *k = getenv(kname), *v = getenv(vname);
+			if (k == NULL || *k == '\0') {
+				return skg_fail(err, "missing config key %s", kname);
+			}
+			if (v == NULL) {
+				return skg_fail(err, "missing config value %s", vname);
+			}
+			if (!skg_config_canonical_key(k, key, sizeof(key))) {
+				return skg_fail(err, "invalid key: %s", k);
+			}
+			ret = fn(ctx, key, v);
+			if (ret != 0) {
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/* git_env_bool(): unset -> dflt, else a config boolean (invalid counts as true, as git dies). */
+bool skg_env_bool(const char *name, bool dflt)
+{
+	const char *v = getenv(name);
+	if (v == NULL) {
+		return dflt;
+	}
+	return skg_config_bool(v) != 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * reflog.h - reflogs: the logs of a worktree's ref store, and the entries of one.
+ *
+ * Part of the Git layer (src/git/, library sha1kit_git). Sources: Git's Documentation/git-reflog.txt
+ * and Documentation/gitrepository-layout.txt ("logs/refs/heads/<name>", line format
+ * "<old> SP <new> SP <ident> SP <timestamp> SP <tz> TAB <message> LF"). Order of use by fsck: refs.h.
+ */
+#ifndef SHA1KIT_GIT_REFLOG_H
+#define SHA1KIT_GIT_REFLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object.h"
+#include "refs.h"
+#include "worktree.h"
+
+/* ---- Reflogs -------------------------------------------------------------------------------- */
+
+/*
+ * Call fn(ctx, refname, path) for every reflog of worktree wt as git fsck walks them
+ * (refs_for_each_reflog on the worktree's ref store): the regular files under its logs/ directory
+ * in readdir order, depth first (for a linked worktree: its own logs/, then the shared ones of the
+ * common dir). refname is the name fsck uses (per-worktree refs of a worktree that is not the
+ * current one get its prefix: "worktrees/<id>/HEAD", "main-worktree/HEAD"); path is the absolute
+ * file to read the entries from (skg_for_each_reflog_entry). A log whose name does not resolve in
+ * the worktree's store is skipped with git's "error: bad ref for <path>" (path as git spells it;
+ * git's exit status is unchanged).
+ */
+int skg_for_each_reflog(struct skg_refdb *db, const struct skg_worktree *wt,
+                        int (*fn)(void *ctx, const char *refname, const char *path), void *ctx,
+                        const struct skg_sink *rep, struct skg_error *err);
+
+struct skg_reflog_entry {
+	uint8_t old_id[SKG_RAWSZ], new_id[SKG_RAWSZ];
+	const char *ident; /* "Name <email>" (NUL-terminated) */
+	uint64_t timestamp;
+	int tz;              /* e.g. -130 for "-0130" */
+	const char *message; /* after the TAB, without the final LF (NUL-terminated) */
+	size_t line;         /* 1-based line number */
+};
+
+typedef int (*skg_reflog_entry_fn)(void *ctx, const struct skg_reflog_entry *e);
+
+/*
+ * Call fn for each line of the reflog file at path that git accepts (refs/files-backend.c
+ * show_one_reflog_ent): "<40 hex> SP <40 hex> SP <ident ending with '>'> SP <timestamp != 0>
+ * SP <+|-><4 digits> [TAB <message>] LF". Other lines (and a last line without LF) are skipped as git
+ * skips them, reported as SKG_LEVEL_SILENT. A missing file is no error (returns 0).
+ */
+int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,
+                              struct skg_error *err);
+
+/* The same on reflog text in memory (no I/O). */
+int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,
+                     const struct skg_sink *rep, struct skg_error *err);
+
+#endif /* SHA1KIT_GIT_REFLOG_H */

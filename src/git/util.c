@@ -1,0 +1,372 @@
+/*
+ * util.c - the Git layer's small helpers: growable strings, errors and reports, reading a file,
+ * paths (util.h).
+ *
+ * The code is this project's own.
+ */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- Small helpers -------------------------------------------------------------------------- */
+
+static bool buf_grow(struct skg_buf *b, size_t extra)
+{
+	if (b->failed) {
+		return false;
+	}
+	if (extra >= SIZE_MAX - b->len - 1) {
+		b->failed = true;
+		return false;
+	}
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap) {
+		return true;
+	}
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need) {
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	}
+	char *p = realloc(b->p, cap);
+	if (p == NULL) {
+		b->failed = true;
+		return false;
+	}
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+void skg_buf_add(struct skg_buf *b, const void *data, size_t len)
+{
+	if (!buf_grow(b, len)) {
+		return;
+	}
+	if (len) {
+		memcpy(b->p + b->len, data, len);
+	}
+	b->len += len;
+	b->p[b->len] = '\0';
+}
+
+void skg_buf_adds(struct skg_buf *b, const char *s)
+{
+	skg_buf_add(b, s, strlen(s));
+}
+
+void skg_buf_addc(struct skg_buf *b, char c)
+{
+	skg_buf_add(b, &c, 1);
+}
+
+void skg_buf_addf(struct skg_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char small[256];
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->failed = true;
+		return;
+	}
+	if ((size_t)n < sizeof(small)) {
+		skg_buf_add(b, small, (size_t)n);
+		return;
+	}
+	if (!buf_grow(b, (size_t)n)) {
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void skg_buf_setlen(struct skg_buf *b, size_t len)
+{
+	if (b->p != NULL && len <= b->len) {
+		b->len = len;
+		b->p[len] = '\0';
+	}
+}
+
+const char *skg_buf_str(const struct skg_buf *b)
+{
+	return b->p ? b->p : "";
+}
+
+void skg_buf_release(struct skg_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+	b->failed = false;
+}
+
+/*
+ * What git's error(), warning() and die() do to a message (usage.c vreportf): the line, prefix
+ * included, is at most 4095 bytes, and control characters other than TAB and LF become '?'.
+ */
+static void git_reportf_style(char *msg, size_t prefix_len)
+{
+	size_t max = 4095 - prefix_len;
+	size_t i = 0;
+	for (; msg[i] && i < max; i++) {
+		unsigned char c = (unsigned char)msg[i];
+		if ((c < 0x20 || c == 0x7f) && c != '\t' && c != '\n') {
+			msg[i] = '?';
+		}
+	}
+	msg[i] = '\0';
+}
+
+int skg_fail(struct skg_error *err, const char *fmt, ...)
+{
+	if (err != NULL) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		git_reportf_style(err->msg, strlen("fatal: "));
+		err->code = SKG_E_GIT;
+		err->sys_errno = 0;
+		err->has_offset = false;
+		err->offset = 0;
+	}
+	return -1;
+}
+
+int skg_fail_sys(struct skg_error *err, enum skg_errc code, int sys_errno, const char *fmt, ...)
+{
+	if (err != NULL) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		err->code = code;
+		err->sys_errno = sys_errno;
+		err->has_offset = false;
+		err->offset = 0;
+	}
+	return -1;
+}
+
+const char *skg_errc_name(enum skg_errc code)
+{
+	switch (code) {
+	case SKG_E_GIT:
+		return "fatal";
+	case SKG_E_NOMEM:
+		return "out of memory";
+	case SKG_E_THREAD:
+		return "cannot start a thread";
+	case SKG_E_IO:
+		return "input/output error";
+	case SKG_E_USAGE:
+		return "invalid argument";
+	case SKG_E_CANCELLED:
+		return "cancelled";
+	case SKG_E_COLLISION:
+		return "collision attack detected";
+	case SKG_E_CORRUPT:
+		return "corrupt input";
+	}
+	return "unknown error";
+}
+
+void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r)
+{
+	if (sink != NULL && sink->report != NULL) {
+		sink->report(sink->ctx, r);
+	}
+}
+
+void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
+{
+	if (rep == NULL || rep->report == NULL) {
+		return;
+	}
+	char msg[SKG_ERROR_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (level == SKG_LEVEL_ERROR || level == SKG_LEVEL_WARNING) {
+		git_reportf_style(msg, strlen(skg_level_prefix(level)));
+	}
+	struct skg_report r = {level, (int)id, NULL, SKG_NONE, NULL, msg, false, 0};
+	rep->report(rep->ctx, &r);
+}
+
+const char *skg_level_prefix(enum skg_level level)
+{
+	switch (level) {
+	case SKG_LEVEL_OUTPUT:
+		return "";
+	case SKG_LEVEL_ERROR:
+		return "error: ";
+	case SKG_LEVEL_WARNING:
+		return "warning: ";
+	case SKG_LEVEL_NOTICE:
+		return "notice: ";
+	case SKG_LEVEL_PLAIN:
+		return "";
+	case SKG_LEVEL_SILENT:
+		break;
+	}
+	return NULL;
+}
+
+int skg_read_file(const char *path, size_t max, char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return -1;
+	}
+	size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < max
+	                 ? (size_t)st.st_size + 1
+	                 : 4096;
+	char *p = malloc(cap + 1);
+	size_t n = 0;
+	if (p == NULL) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= max) {
+				free(p);
+				close(fd);
+				errno = EFBIG;
+				return -1;
+			}
+			size_t ncap = cap * 2 > max ? max : cap * 2;
+			char *q = realloc(p, ncap + 1);
+			if (q == NULL) {
+				free(p);
+				close(fd);
+				errno = ENOMEM;
+				return -1;
+			}
+			p = q;
+			cap = ncap;
+		}
+		ssize_t r = read(fd, p + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			int e = errno;
+			free(p);
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (r == 0) {
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	if (n > max) {
+		free(p);
+		errno = EFBIG;
+		return -1;
+	}
+	p[n] = '\0';
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+char *skg_path_join(const char *a, const char *b)
+{
+	struct skg_buf buf = {0};
+	skg_buf_adds(&buf, a);
+	if (buf.len && buf.p[buf.len - 1] != '/') {
+		skg_buf_addc(&buf, '/');
+	}
+	skg_buf_adds(&buf, b);
+	if (buf.failed) {
+		skg_buf_release(&buf);
+		return NULL;
+	}
+	if (buf.p == NULL) {
+		return strdup("");
+	}
+	return buf.p;
+}
+
+char *skg_realpath(const char *path)
+{
+	if (path == NULL || *path == '\0') {
+		errno = ENOENT;
+		return NULL;
+	}
+	char *r = realpath(path, NULL);
+	if (r != NULL || errno != ENOENT) {
+		return r;
+	}
+	/* The last component may be missing (as git's strbuf_realpath allows): resolve its parent. */
+	char *copy = strdup(path);
+	if (copy == NULL) {
+		return NULL;
+	}
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/') {
+		copy[--n] = '\0';
+	}
+	char *slash = strrchr(copy, '/');
+	const char *dir, *base;
+	if (slash == NULL) {
+		dir = ".";
+		base = copy;
+	} else if (slash == copy) {
+		dir = "/";
+		base = copy + 1;
+	} else {
+		*slash = '\0';
+		dir = copy;
+		base = slash + 1;
+	}
+	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		free(copy);
+		errno = ENOENT;
+		return NULL;
+	}
+	char *d = realpath(dir, NULL);
+	if (d == NULL) {
+		free(copy);
+		return NULL;
+	}
+	char *out = skg_path_join(d, base);
+	free(d);
+	free(copy);
+	return out;
+}

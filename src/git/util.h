@@ -1,0 +1,102 @@
+/*
+ * util.h - the Git layer's small helpers: growable strings, errors and reports, reading a file,
+ * paths.
+ *
+ * Part of the Git layer (src/git/, library sha1kit_git). No printing, no exit, no global state.
+ */
+#ifndef SHA1KIT_GIT_UTIL_H
+#define SHA1KIT_GIT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "object.h"
+
+/* ---- Errors and reports ------------------------------------------------------------------- */
+
+/* struct skg_error, enum skg_level, skg_level_prefix, enum skg_report_id and struct skg_sink are
+ * the public ones of <sha1kit/git.h> (through object.h). */
+
+/* A growable NUL-terminated string. p is NULL until something is added (use skg_buf_str). */
+struct skg_buf {
+	char *p;
+	size_t len, cap;
+	bool failed; /* an allocation failed: contents are truncated */
+};
+
+void skg_buf_add(struct skg_buf *b, const void *data, size_t len);
+void skg_buf_adds(struct skg_buf *b, const char *s);
+void skg_buf_addc(struct skg_buf *b, char c);
+void skg_buf_addf(struct skg_buf *b, const char *fmt, ...) SKG_PRINTF(2, 3);
+void skg_buf_setlen(struct skg_buf *b, size_t len);
+const char *skg_buf_str(const struct skg_buf *b); /* "" when empty */
+void skg_buf_release(struct skg_buf *b);
+
+/*
+ * Read the whole file at path into a new heap buffer (*data, NUL-terminated; *len bytes without the
+ * NUL). Returns 0, or -1 with errno set (ENOENT for a missing file, EFBIG beyond max bytes).
+ */
+int skg_read_file(const char *path, size_t max, char **data, size_t *len);
+
+/* snprintf into err->msg; returns -1 (for `return skg_fail(err, ...)`). */
+int skg_fail(struct skg_error *err, const char *fmt, ...) SKG_PRINTF(2, 3);
+
+/* As skg_fail, with another code (SKG_E_NOMEM, SKG_E_IO, ...) and the errno of the failed call. */
+int skg_fail_sys(struct skg_error *err, enum skg_errc code, int sys_errno, const char *fmt, ...)
+    SKG_PRINTF(4, 5);
+
+/* Hand the record r to sink (which may be NULL, or have no report function). */
+void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r);
+
+/* Send a formatted diagnostic to rep (which may be NULL): a record with text, level and id. */
+void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
+    SKG_PRINTF(4, 5);
+
+/*
+ * The absolute path of path (relative to the current directory) without symbolic links, "." and
+ * "..", into a new heap string; like git's strbuf_realpath(), the last component need not exist.
+ * NULL (errno set) if another component is missing or not a directory.
+ */
+char *skg_realpath(const char *path);
+
+/* git's isspace(): space, \t, \n, \r only (git's ctype, not the C locale's). */
+static inline bool skg_isspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* ASCII digits and capitals (git's ctype, not the C locale's). */
+static inline bool skg_isdigit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool skg_isupper(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static inline bool skg_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static inline bool skg_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* Is id all zeros (git's null object ID)? */
+static inline bool skg_is_null_id(const uint8_t id[SKG_RAWSZ])
+{
+	static const uint8_t null_id[SKG_RAWSZ];
+	return memcmp(id, null_id, SKG_RAWSZ) == 0;
+}
+
+/* a and b joined with one '/' between them, into a new heap string (NULL: out of memory). */
+char *skg_path_join(const char *a, const char *b);
+
+#endif /* SHA1KIT_GIT_UTIL_H */
