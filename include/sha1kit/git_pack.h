@@ -101,6 +101,86 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
 
 void skg_pack_free(struct skg_pack *pack);
 
+/* ---- Pack and idx files ---------------------------------------------------------------------- */
+
+/* The step of skg_file_map that failed (struct skg_file.failed). */
+enum skg_file_step {
+	SKG_FILE_OK = 0,
+	SKG_FILE_OPEN,         /* stat, open or fstat (EISDIR: a directory; EFBIG: larger than half
+	                        * the address space) */
+	SKG_FILE_MAP,          /* mmap (ENOMEM: it does not fit) */
+	SKG_FILE_NOT_REGULAR,  /* a FIFO, device or socket: refused without being opened */
+	SKG_FILE_SIZE_UNKNOWN, /* says 0 bytes but does not read as empty (a /proc file) */
+};
+
+/*
+ * A regular file mapped read-only (a pack or an idx, for the functions above). Read data and len
+ * (and dev, ino); the other fields are the layer's. A struct zeroed ({0}) is unmapped: it may be
+ * given to skg_file_unmap and skg_file_shrank.
+ */
+struct skg_file {
+	const uint8_t *data;       /* its len bytes (an empty file: a valid pointer to no bytes) */
+	uint64_t len;              /* its size when it was mapped */
+	uint64_t dev, ino;         /* its identity (st_dev, st_ino), to tell another name of the same file */
+	enum skg_file_step failed; /* after a failure of skg_file_map: the step that failed */
+	/* the layer's */
+	void *map; /* NULL when nothing is mapped (an empty file) */
+	size_t map_len;
+	int fd;            /* open while mapped, for skg_file_read */
+	uint64_t released; /* pages before this offset were dropped (skg_file_release) */
+	const char *path;
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
+};
+
+/*
+ * Map the regular file at path into *f, whole (as git's packfile.c maps a pack and its idx). Its
+ * type is looked at before it is opened: a FIFO or device is refused and never opened (an open
+ * could block or act). on_map (optional) is told of the mapping right after the mmap
+ * (mapped = true) and before the munmap (mapped = false), with its address and size: a program
+ * may guard it against a file that shrinks meanwhile (reading a page past the new end raises
+ * SIGBUS; the layer installs no signal handler), as struct skg_check_options.on_map. path must
+ * stay valid until skg_file_unmap. Returns 0; or -1 with f->failed and err: SKG_E_IO (sys_errno),
+ * SKG_E_NOMEM (sys_errno ENOMEM), SKG_E_USAGE (not a regular file, or its size unknown); nothing
+ * is left to free. err->msg: "cannot open PATH: REASON", "cannot map PATH: REASON",
+ * "PATH: not a regular file" or "cannot map PATH: not a regular file (its size is unknown)".
+ */
+int skg_file_map(struct skg_file *f, const char *path,
+                 void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped),
+                 void *map_ctx, struct skg_error *err);
+void skg_file_unmap(struct skg_file *f);
+
+/* Whether the mapped file is now shorter than when it was mapped (fstat): after a failure, to
+ * tell a file truncated meanwhile from a corrupt one. False when nothing is mapped. */
+bool skg_file_shrank(const struct skg_file *f);
+
+/* For skg_index_options.release (file: a struct skg_file *): drop the mapped pages before upto
+ * (madvise, a hint; only those not dropped by an earlier call). Not thread-safe. */
+void skg_file_release(void *file, uint64_t upto);
+/* For skg_index_options.read (file: a struct skg_file *): bytes [offset, offset + n) with pread,
+ * not through the mapping. Returns 0, or -1 (out of range, a failed or short read). May be called
+ * from several threads at once. */
+int skg_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n);
+
+/*
+ * The layout of the existing idx idx[0..len) into opt->idx_version and opt->off32_limit, so that
+ * skg_pack_write_idx rebuilds it the same way (as `git index-pack --verify` does, for idx files
+ * written with --index-version). Never fails: what is not an idx gives version 2 and the default
+ * limit (and then does not match).
+ */
+void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *opt);
+
+/*
+ * Compare the idx of an indexed pack, written with opt's idx_version, off32_limit and strict (see
+ * skg_pack_write_idx), with the mapped idx file *idx, piece by piece as it is made (neither is ever
+ * whole in memory; the pages of *idx compared are dropped as skg_file_release does). Returns 0 when
+ * they are equal byte for byte; 1 when not, with the offset of the first byte that differs in
+ * *first_diff (the shorter one's length when one is a prefix of the other); -1 with err for the
+ * errors of skg_pack_write_idx other than SKG_E_IO. Not thread-safe on the same *idx.
+ */
+int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
+                         struct skg_file *idx, uint64_t *first_diff, struct skg_error *err);
+
 /* ---- Indexing a pack that arrives in pieces (git index-pack --stdin) ----------------------- */
 
 struct skg_indexer;

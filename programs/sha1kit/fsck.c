@@ -163,17 +163,6 @@ static void usage(void)
 	       SK_PROGRAM);
 }
 
-/* struct skg_check_options.on_map: the Git layer's mappings under the command's SIGBUS guard. */
-static void guard_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped)
-{
-	(void)ctx;
-	if (mapped) {
-		(void)pk_guard_mapping("fsck", addr, len, path);
-	} else {
-		pk_unguard_mapping(addr);
-	}
-}
-
 int sk_cmd_fsck(int argc, char **argv)
 {
 	enum {
@@ -236,7 +225,10 @@ int sk_cmd_fsck(int argc, char **argv)
 	int progress = -1; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal */
 	int c;
 	skg_check_options_default(&o);
-	o.on_map = guard_map; /* a pack or idx truncated meanwhile: one line, exit 1 (pack_io.c) */
+	/* the Git layer's mappings under the command's SIGBUS guard: a pack or idx truncated
+	 * meanwhile gives one line and exit 1 (pack_io.c) */
+	o.on_map = pk_guard_map;
+	o.map_ctx = (void *)"fsck";
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (c) {

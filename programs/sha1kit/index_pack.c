@@ -17,10 +17,7 @@
 #include <sha1kit/git_pack.h>
 
 #include "cli.h"
-#include "digest.h"
-#include "pack.h"
 #include "pack_io.h"
-#include "repo.h"
 
 #define CMD "index-pack"
 
@@ -153,7 +150,7 @@ static void restore_signals(void)
  * file under another name), a symbolic link, or an existing file that is not a regular one (FIFO,
  * device, socket, directory). Returns 0, or -1 after the diagnostic.
  */
-static int check_output(const char *path, const char *pack_name, const struct pk_file *pack)
+static int check_output(const char *path, const char *pack_name, const struct skg_file *pack)
 {
 	struct stat st;
 	if (strcmp(path, pack_name) == 0) {
@@ -171,7 +168,7 @@ static int check_output(const char *path, const char *pack_name, const struct pk
 		sk_error(0, CMD ": %s exists and is not a regular file: not replaced", sk_quote(path));
 		return -1;
 	}
-	if (st.st_dev == pack->dev && st.st_ino == pack->ino) {
+	if ((uint64_t)st.st_dev == pack->dev && (uint64_t)st.st_ino == pack->ino) {
 		sk_error(0, CMD ": the index %s would replace the pack itself", sk_quote(path));
 		return -1;
 	}
@@ -196,8 +193,8 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 /* The index being written: a temporary file in the target directory, created with the first piece
  * of the idx (so that an error found before, such as a duplicate object, creates nothing) and
- * renamed into place at the end. The idx reaches it in pieces (pk_idx_write), never whole in
- * memory. */
+ * renamed into place at the end. The idx reaches it in pieces (skg_pack_write_idx), never whole
+ * in memory. */
 struct idx_file {
 	const char *path;
 	int fd;       /* -1 until the first piece */
@@ -225,11 +222,10 @@ static int index_begin(struct idx_file *f)
 	return 0;
 }
 
-/* pk_idx_sink writing to the temporary file. */
-static int index_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+/* skg_pack_write_idx's writer: to the temporary file (index_end reports a write error). */
+static int index_sink(void *ctx, const uint8_t *p, size_t n)
 {
 	struct idx_file *f = ctx;
-	(void)err; /* index_end reports the write error */
 	if (f->fd < 0 && index_begin(f) != 0) {
 		f->no_file = true;
 		return -1;
@@ -255,7 +251,7 @@ static void index_abort(struct idx_file *f)
  * standard output (and flushed) just before the rename, so that no index is left when standard
  * output fails (sk_finish then reports the write error). Returns 0 or -1.
  */
-static int index_end(struct idx_file *f, const char *line, const char *pack_name, const struct pk_file *pack)
+static int index_end(struct idx_file *f, const char *line, const char *pack_name, const struct skg_file *pack)
 {
 	int e = f->e;
 	const char *what = "write";
@@ -337,25 +333,6 @@ static char *default_idx_name(const char *pack)
 	return s;
 }
 
-/* A failure of the Git layer's API in the words of pk_report ("sha1kit: index-pack: NAME: ..."). */
-static void report_skg(const char *name, const struct skg_error *err)
-{
-	struct pk_error pe;
-	memset(&pe, 0, sizeof(pe));
-	pe.has_offset = err->has_offset;
-	pe.offset = err->offset;
-	pe.collision = err->code == SKG_E_COLLISION;
-	snprintf(pe.msg, sizeof(pe.msg), "%.*s", (int)sizeof(pe.msg) - 1, err->msg);
-	pk_report(CMD, name, &pe);
-}
-
-/* The progress of the API's indexer through the command's meter. */
-static void stdin_progress(void *ctx, const char *title, uint64_t done, uint64_t total)
-{
-	pk_progress_cb(ctx, strcmp(title, "Indexing objects") == 0 ? PK_PHASE_INDEXING : PK_PHASE_RESOLVING,
-	               done, total);
-}
-
 /*
  * --stdin: the pack from standard input through the streaming indexer of the Git layer, into
  * pack_name (and idx_name) or, without them, the current repository's objects/pack. Returns an
@@ -389,7 +366,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	struct pk_progress progress;
 	pk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
-	opt->progress.fn = stdin_progress;
+	opt->progress.fn = pk_progress_cb;
 	opt->progress.ctx = &progress;
 	struct skg_indexer *ix = NULL;
 	const char *what = pack_name != NULL ? pack_name : "<stdin>";
@@ -425,7 +402,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
 			sk_error(0, CMD ": %s", err.msg);
 		} else {
-			report_skg(what, &err);
+			pk_report(CMD, what, &err);
 		}
 		if (err.code == SKG_E_COLLISION) {
 			status |= SK_EXIT_COLLISION;
@@ -469,8 +446,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 	};
 	const char *out_name = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
-	unsigned threads = 0, version = 2;
-	uint64_t limit = PK_IDX_OFF32_LIMIT;
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	unsigned threads = 0;
 	int c;
 
 	optind = 0;
@@ -501,7 +479,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			}
 			break;
 		case OPT_INDEX_VERSION:
-			if (!parse_index_version(optarg, &version, &limit)) {
+			if (!parse_index_version(optarg, &opt.idx_version, &opt.off32_limit)) {
 				sk_usage_error(CMD,
 				               CMD ": invalid index version '%s' (expected 1, 2 or 2,OFFSET)",
 				               optarg);
@@ -538,14 +516,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 		if (pname == NULL && out_name != NULL) {
 			sk_usage_error(CMD, CMD ": -o needs a PACK name with --stdin");
 		}
-		struct skg_index_options sopt;
-		skg_index_options_default(&sopt);
-		sopt.threads = threads == 0 ? pk_online_cpus() : threads;
-		sopt.cache_limit = ((uint64_t)96 << 20) * sopt.threads;
-		sopt.strict = strict;
-		sopt.idx_version = version;
-		sopt.off32_limit = limit;
-		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &sopt, quiet);
+		opt.threads = threads == 0 ? pk_online_cpus() : threads;
+		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
+		opt.strict = strict;
+		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, quiet);
 		free(iname);
 		return st;
 	}
@@ -571,15 +545,12 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 
 	int status = SK_EXIT_FAILURE;
-	struct pk_file file;
-	struct pk_file old_idx = {0};
-	struct pk_pack pack = {0};
-	struct pk_error err;
+	struct skg_file file = {0}, old_idx = {0};
+	struct skg_pack *pack = NULL;
+	struct skg_error err;
 	struct pk_progress progress;
 	pk_file_on_shrink(remove_tmp);
-	int e = pk_file_map(&file, CMD, pack_name);
-	if (e != 0) {
-		pk_file_error(CMD, &file, pack_name, e);
+	if (pk_file_map(&file, CMD, pack_name) != 0) {
 		free(idx_alloc);
 		return sk_finish(SK_EXIT_FAILURE, false);
 	}
@@ -589,50 +560,46 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	if (verify) {
 		/* Open the index first: a missing one fails before the work. */
-		e = pk_file_map(&old_idx, CMD, idx_name);
-		if (e != 0) {
-			pk_file_error(CMD, &old_idx, idx_name, e);
+		if (pk_file_map(&old_idx, CMD, idx_name) != 0) {
 			goto out;
 		}
 		if (!version_given) {
-			pk_idx_params(old_idx.data, (size_t)old_idx.len, &version, &limit);
+			skg_idx_layout(old_idx.data, old_idx.len, &opt);
 		}
 	}
 
-	struct pk_options opt;
-	pk_options_default(&opt);
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
 	opt.strict = strict;
 	pk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
-	opt.progress = pk_progress_cb;
-	opt.progress_ctx = &progress;
-	opt.release = pk_file_release;
+	opt.progress.fn = pk_progress_cb;
+	opt.progress.ctx = &progress;
+	opt.release = skg_file_release;
 	opt.release_ctx = &file;
-	opt.read = pk_file_read;
+	opt.read = skg_file_read;
 	opt.read_ctx = &file;
-	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		goto pack_error;
 	}
 	if (verify) {
 		/* the rebuilt idx, compared piece by piece with the existing one */
-		struct pk_idx_compare cmp = {&old_idx, 0, 0, false, 0};
-		if (pk_idx_write(&pack, version, limit, strict, pk_idx_compare_sink, &cmp, &err) != 0 &&
-		    !cmp.differs) {
+		uint64_t first_diff;
+		int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
+		if (rc < 0) {
 			goto pack_error;
 		}
-		if (!pk_idx_compare_end(&cmp)) {
-			if (pk_file_report_shrank(&old_idx)) {
+		if (rc > 0) {
+			if (pk_file_report_shrank(&old_idx, CMD)) {
 				goto out;
 			}
 			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
-			         sk_quote(idx_name), cmp.first_diff);
+			         sk_quote(idx_name), first_diff);
 			goto out;
 		}
 		status = SK_EXIT_OK;
 	} else {
 		struct idx_file f = {idx_name, -1, 0, false};
-		if (pk_idx_write(&pack, version, limit, strict, index_sink, &f, &err) != 0 && f.e == 0) {
+		if (skg_pack_write_idx(pack, &opt, index_sink, &f, &err) != 0 && f.e == 0) {
 			if (f.no_file) {
 				goto out;
 			}
@@ -641,8 +608,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 			}
 			goto pack_error;
 		}
-		char line[2 * SHA1KIT_DIGEST_SIZE + 2];
-		sk_hex(pack.checksum, line);
+		char line[SKG_HEXSZ + 2];
+		skg_to_hex(skg_pack_checksum(pack), line);
 		strcat(line, "\n");
 		if (index_end(&f, line, pack_name, &file) == 0) {
 			status = SK_EXIT_OK;
@@ -652,17 +619,17 @@ int sk_cmd_index_pack(int argc, char **argv)
 pack_error:
 	pk_progress_abort(&progress);
 	/* A failure because the pack (or the idx compared) was truncated meanwhile says so. */
-	if (pk_file_report_shrank(&file) || pk_file_report_shrank(&old_idx)) {
+	if (pk_file_report_shrank(&file, CMD) || pk_file_report_shrank(&old_idx, CMD)) {
 		goto out;
 	}
 	pk_report(CMD, pack_name, &err);
-	if (err.collision) {
+	if (err.code == SKG_E_COLLISION) {
 		status |= SK_EXIT_COLLISION;
 	}
 out:
-	pk_pack_free(&pack);
-	pk_file_unmap(&old_idx);
-	pk_file_unmap(&file);
+	skg_pack_free(pack);
+	skg_file_unmap(&old_idx);
+	skg_file_unmap(&file);
 	free(idx_alloc);
 	return sk_finish(status, false);
 }

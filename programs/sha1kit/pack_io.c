@@ -1,23 +1,20 @@
-/* pack_io.c - file mapping, progress lines and diagnostics for the pack commands (see pack_io.h). */
+/* pack_io.c - the SIGBUS guard, progress lines and diagnostics of the pack commands (see pack_io.h). */
 #include "pack_io.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 
 /* ------------------------------------------------------------------------------------------------ */
-/* The SIGBUS guard of the mappings (see pk_file_map)                                               */
+/* The SIGBUS guard of the mappings (see pk_guard_mapping)                                          */
 /* ------------------------------------------------------------------------------------------------ */
 
 /* A mapping and its line; at most a pack and an idx are mapped at once. */
@@ -123,18 +120,7 @@ void pk_file_on_shrink(void (*cleanup)(void))
 	shrink_cleanup = cleanup;
 }
 
-bool pk_file_report_shrank(const struct pk_file *f)
-{
-	struct stat st;
-	if (f->map == NULL || fstat(f->fd, &st) != 0 || (uint64_t)st.st_size >= f->len) {
-		return false;
-	}
-	fflush(stdout); /* as sk_error: both streams in order */
-	fputs(f->shrank_msg, stderr);
-	return true;
-}
-
-/* The mappings of the Git layer (struct skg_check_options.on_map): their lines, owned here. */
+/* The lines of the guarded mappings, owned here. */
 static char *guard_owned[N_GUARDS];
 
 int pk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path)
@@ -173,207 +159,43 @@ void pk_unguard_mapping(const void *map)
 /* Files                                                                                            */
 /* ------------------------------------------------------------------------------------------------ */
 
-/* "sha1kit: CMD: NAME: the file shrank while it was read\n" in f->shrank_msg, or ENOMEM. */
-static int make_shrank_msg(struct pk_file *f, const char *cmd, const char *path)
+void pk_guard_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped)
 {
-	static const char fmt[] = SK_PROGRAM ": %s: %s: the file shrank while it was read\n";
-	const char *q = sk_quote(path);
-	int n = snprintf(NULL, 0, fmt, cmd, q);
-	if (n < 0 || (f->shrank_msg = malloc((size_t)n + 1)) == NULL) {
-		return ENOMEM;
-	}
-	snprintf(f->shrank_msg, (size_t)n + 1, fmt, cmd, q);
-	f->shrank_len = (size_t)n;
-	return 0;
-}
-
-int pk_file_map(struct pk_file *f, const char *cmd, const char *path)
-{
-	static const uint8_t empty[1];
-	memset(f, 0, sizeof(*f));
-	f->guard = -1;
-	f->failed = "open";
-	/* Look before opening: opening a FIFO waits for a writer, and a device may act on an open. */
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		return errno;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		return EISDIR;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		return PK_ENOTREG;
-	}
-	/* O_NONBLOCK: should the name be replaced by a FIFO meanwhile, the open does not wait. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		return errno;
-	}
-	int e = 0;
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-	} else if (S_ISDIR(st.st_mode)) {
-		e = EISDIR;
-	} else if (!S_ISREG(st.st_mode)) {
-		e = PK_ENOTREG;
-	} else if ((uint64_t)st.st_size > SIZE_MAX / 2) {
-		e = EFBIG;
-	}
-	if (e != 0) {
-		close(fd);
-		return e;
-	}
-	f->len = (uint64_t)st.st_size;
-	f->data = empty;
-	if (f->len == 0) {
-		/* A /proc file reports 0 bytes whatever it holds: an empty file must read as empty. */
-		uint8_t byte;
-		ssize_t n;
-		do {
-			n = pread(fd, &byte, 1, 0);
-		} while (n < 0 && errno == EINTR);
-		if (n != 0) {
-			close(fd);
-			return PK_ENOSIZE;
-		}
+	if (mapped) {
+		(void)pk_guard_mapping(ctx, addr, len, path);
 	} else {
-		/* The line of a shrinking file, ready before the mapping is. */
-		e = make_shrank_msg(f, cmd, path);
-		void *m = e != 0 ? MAP_FAILED : mmap(NULL, (size_t)f->len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m == MAP_FAILED) {
-			e = e != 0 ? e : errno;
-			close(fd);
-			free(f->shrank_msg);
-			f->shrank_msg = NULL;
-			f->failed = "map";
-			f->len = 0;
-			f->data = NULL;
-			return e;
-		}
-		f->map = m;
-		f->map_len = (size_t)f->len;
-		f->data = m;
-		f->fd = fd; /* kept for pk_file_read */
-		f->guard = guard_add(m, f->map_len, f->shrank_msg, f->shrank_len);
-	}
-	if (f->map == NULL) {
-		close(fd);
-	}
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	f->failed = NULL;
-	return 0;
-}
-
-void pk_file_error_format(char *buf, size_t n, const char *cmd, const struct pk_file *f, const char *path,
-                          int e)
-{
-	if (e == PK_ENOTREG) {
-		snprintf(buf, n, "%s: %s: not a regular file", cmd, sk_quote(path));
-	} else if (e == PK_ENOSIZE) {
-		snprintf(buf, n, "%s: cannot map %s: not a regular file (its size is unknown)", cmd,
-		         sk_quote(path));
-	} else {
-		snprintf(buf, n, "%s: cannot %s %s: %s", cmd, f->failed != NULL ? f->failed : "open",
-		         sk_quote(path), strerror(e));
+		pk_unguard_mapping(addr);
 	}
 }
 
-void pk_file_error(const char *cmd, const struct pk_file *f, const char *path, int e)
+int pk_file_map(struct skg_file *f, const char *cmd, const char *path)
 {
-	char line[4096];
-	pk_file_error_format(line, sizeof(line), cmd, f, path, e);
-	sk_error(0, "%s", line);
-}
-
-void pk_file_unmap(struct pk_file *f)
-{
-	if (f->map != NULL) {
-		guard_remove(f->guard); /* before the address range can be reused */
-		munmap(f->map, f->map_len);
-		close(f->fd);
-		free(f->shrank_msg);
-	}
-	memset(f, 0, sizeof(*f));
-	f->guard = -1;
-}
-
-void pk_file_release(void *file, uint64_t upto)
-{
-	struct pk_file *f = file;
-	long page = sysconf(_SC_PAGESIZE);
-	if (f->map == NULL || page <= 0) {
-		return;
-	}
-	if (upto > f->map_len) {
-		upto = f->map_len;
-	}
-	uint64_t from = f->released; /* a page boundary */
-	/* whole pages, and the last one however short */
-	uint64_t to = upto == f->map_len ? upto : upto & ~(uint64_t)(page - 1);
-	if (to > from) {
-		/* a hint: a failure changes nothing */
-		madvise((uint8_t *)f->map + from, (size_t)(to - from), MADV_DONTNEED);
-		f->released = to;
-	}
-}
-
-int pk_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n)
-{
-	struct pk_file *f = file;
-	if (offset > f->len || n > f->len - offset) {
-		return -1;
-	}
-	if (f->map == NULL) {
-		memcpy(buf, f->data + offset, n);
+	struct skg_error err;
+	if (skg_file_map(f, path, pk_guard_map, (void *)cmd, &err) == 0) {
 		return 0;
 	}
-	while (n > 0) {
-		ssize_t r = pread(f->fd, buf, n > (1u << 30) ? (1u << 30) : n, (off_t)offset);
-		if (r < 0 && errno == EINTR) {
-			continue;
-		}
-		if (r <= 0) {
-			return -1;
-		}
-		buf += r;
-		offset += (uint64_t)r;
-		n -= (size_t)r;
+	char line[4096];
+	if (f->failed == SKG_FILE_NOT_REGULAR) {
+		snprintf(line, sizeof(line), "%s: %s: not a regular file", cmd, sk_quote(path));
+	} else if (f->failed == SKG_FILE_SIZE_UNKNOWN) {
+		snprintf(line, sizeof(line), "%s: cannot map %s: not a regular file (its size is unknown)",
+		         cmd, sk_quote(path));
+	} else {
+		snprintf(line, sizeof(line), "%s: cannot %s %s: %s", cmd,
+		         f->failed == SKG_FILE_MAP ? "map" : "open", sk_quote(path), strerror(err.sys_errno));
 	}
-	return 0;
+	sk_error(0, "%s", line);
+	return -1;
 }
 
-int pk_idx_compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+bool pk_file_report_shrank(const struct skg_file *f, const char *cmd)
 {
-	struct pk_idx_compare *c = ctx;
-	(void)err;
-	uint64_t avail = c->old->len - c->at;
-	size_t k = avail < n ? (size_t)avail : n;
-	const uint8_t *q = c->old->data + c->at;
-	if (memcmp(q, p, k) != 0 || k < n) {
-		size_t i = 0;
-		while (i < k && q[i] == p[i]) {
-			i++;
-		}
-		c->differs = true;
-		c->first_diff = c->at + i;
-		return -1;
+	if (!skg_file_shrank(f)) {
+		return false;
 	}
-	c->at += n;
-	if (c->at - c->released >= ((uint64_t)1 << 20)) {
-		pk_file_release(c->old, c->at);
-		c->released = c->at;
-	}
-	return 0;
-}
-
-bool pk_idx_compare_end(struct pk_idx_compare *c)
-{
-	if (!c->differs && c->at != c->old->len) {
-		c->differs = true;
-		c->first_diff = c->at;
-	}
-	return !c->differs;
+	fflush(stdout); /* as sk_error: both streams in order */
+	fprintf(stderr, SK_PROGRAM ": %s: %s: the file shrank while it was read\n", cmd, sk_quote(f->path));
+	return true;
 }
 
 static double now(void)
@@ -386,41 +208,41 @@ static double now(void)
 void pk_progress_init(struct pk_progress *p, bool enabled)
 {
 	p->enabled = enabled;
-	p->phase = -1;
+	p->title = NULL;
 	p->percent = 0;
 	p->last = 0;
 }
 
-void pk_progress_cb(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total)
+void pk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct pk_progress *p = ctx;
-	static const char *const labels[] = {"Indexing objects", "Resolving deltas"};
 	if (!p->enabled) {
 		return;
 	}
 	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
 	bool finished = done >= total;
 	double t = now();
-	if (p->phase == (int)phase && !finished && pct == p->percent && t - p->last < 0.5) {
+	bool same = p->title != NULL && strcmp(p->title, title) == 0;
+	if (same && !finished && pct == p->percent && t - p->last < 0.5) {
 		return;
 	}
-	if (p->phase != -1 && p->phase != (int)phase) {
+	if (p->title != NULL && !same) {
 		/* the previous phase did not print its final line */
 		fputc('\n', stderr);
 	}
-	p->phase = finished ? -1 : (int)phase;
+	p->title = finished ? NULL : title;
 	p->percent = pct;
 	p->last = t;
-	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", labels[phase], pct, done, total,
+	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", title, pct, done, total,
 	        finished ? ", done.\n" : "\r");
 	fflush(stderr);
 }
 
 void pk_progress_abort(struct pk_progress *p)
 {
-	if (p->enabled && p->phase != -1) {
+	if (p->enabled && p->title != NULL) {
 		fputc('\n', stderr);
-		p->phase = -1;
+		p->title = NULL;
 	}
 }
 
@@ -445,22 +267,18 @@ unsigned pk_online_cpus(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-void pk_report_format(char *buf, size_t n, const char *cmd, const char *name, const struct pk_error *err)
+void pk_report(const char *cmd, const char *name, const struct skg_error *err)
 {
 	char where[48] = "";
-	if (err->has_offset && !err->collision) { /* the collision message names the offset */
+	if (err->has_offset && err->code != SKG_E_COLLISION) { /* the collision message names the offset */
 		snprintf(where, sizeof(where), " (at offset %" PRIu64 ")", err->offset);
 	}
-	if (name != NULL) {
-		snprintf(buf, n, "%s: %s: %s%s", cmd, sk_quote(name), err->msg, where);
-	} else {
-		snprintf(buf, n, "%s: %s%s", cmd, err->msg, where);
-	}
-}
-
-void pk_report(const char *cmd, const char *name, const struct pk_error *err)
-{
+	/* the pack engine's messages are at most 319 bytes; the line at most 4095 */
 	char line[4096];
-	pk_report_format(line, sizeof(line), cmd, name, err);
+	if (name != NULL) {
+		snprintf(line, sizeof(line), "%s: %s: %.319s%s", cmd, sk_quote(name), err->msg, where);
+	} else {
+		snprintf(line, sizeof(line), "%s: %.319s%s", cmd, err->msg, where);
+	}
 	sk_error(0, "%s", line);
 }

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sha1kit/git_pack.h>
+
 #include "cli.h"
-#include "digest.h"
-#include "pack.h"
 #include "pack_io.h"
 
 #define CMD "verify-pack"
@@ -62,19 +62,21 @@ static void verify_pack_usage(void)
 	      stdout);
 }
 
-static void print_histogram(const struct pk_pack *pack)
+static void print_histogram(const struct skg_pack *pack)
 {
-	uint64_t *hist = calloc((size_t)pack->max_depth + 1, sizeof(uint64_t));
+	uint32_t max = skg_pack_max_depth(pack), nr = skg_pack_count(pack);
+	uint64_t *hist = calloc((size_t)max + 1, sizeof(uint64_t));
 	if (hist == NULL) {
 		return;
 	}
-	for (uint32_t i = 0; i < pack->nr; i++) {
-		hist[pack->objs[i].depth]++;
+	struct skg_pack_object o;
+	for (uint32_t i = 0; i < nr && skg_pack_object(pack, i, &o); i++) {
+		hist[o.depth]++;
 	}
 	if (hist[0] != 0) {
 		printf("non delta: %" PRIu64 " object%s\n", hist[0], hist[0] == 1 ? "" : "s");
 	}
-	for (uint32_t d = 1; d <= pack->max_depth; d++) {
+	for (uint32_t d = 1; d <= max; d++) {
 		if (hist[d] != 0) {
 			printf("chain length = %" PRIu32 ": %" PRIu64 " object%s\n", d, hist[d],
 			       hist[d] == 1 ? "" : "s");
@@ -83,18 +85,17 @@ static void print_histogram(const struct pk_pack *pack)
 	free(hist);
 }
 
-static void print_objects(const struct pk_pack *pack)
+static void print_objects(const struct skg_pack *pack)
 {
-	char hex[2 * SHA1KIT_DIGEST_SIZE + 1], base[2 * SHA1KIT_DIGEST_SIZE + 1];
-	for (uint32_t i = 0; i < pack->nr; i++) {
-		const struct pk_object *o = &pack->objs[i];
-		uint64_t next = i + 1 < pack->nr ? pack->objs[i + 1].offset : pack->len - PK_HASH_LEN;
-		sk_hex(o->id, hex);
-		printf("%s %-6s %" PRIu64 " %" PRIu64 " %" PRIu64, hex, pk_type_name(o->real_type), o->size,
-		       next - o->offset, o->offset);
-		if (o->base != PK_NO_BASE) {
-			sk_hex(pack->objs[o->base].id, base);
-			printf(" %" PRIu32 " %s", o->depth, base);
+	char hex[SKG_HEXSZ + 1], base[SKG_HEXSZ + 1];
+	struct skg_pack_object o;
+	for (uint32_t i = 0; skg_pack_object(pack, i, &o); i++) {
+		skg_to_hex(o.id, hex);
+		printf("%s %-6s %" PRIu64 " %" PRIu64 " %" PRIu64, hex, skg_type_name(o.type), o.size,
+		       o.stored, o.offset);
+		if (o.depth != 0) {
+			skg_to_hex(o.base_id, base);
+			printf(" %" PRIu32 " %s", o.depth, base);
 		}
 		putchar('\n');
 	}
@@ -123,62 +124,56 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	memcpy(idx_name + stem, ".idx", 5);
 
 	int status = SK_EXIT_FAILURE;
-	struct pk_file file = {0}, old_idx = {0};
-	struct pk_pack pack = {0};
-	struct pk_error err;
-	int e = pk_file_map(&old_idx, CMD, idx_name);
-	if (e != 0) {
-		pk_file_error(CMD, &old_idx, idx_name, e);
+	struct skg_file file = {0}, old_idx = {0};
+	struct skg_pack *pack = NULL;
+	struct skg_error err;
+	if (pk_file_map(&old_idx, CMD, idx_name) != 0 || pk_file_map(&file, CMD, pack_name) != 0) {
 		goto out;
 	}
-	e = pk_file_map(&file, CMD, pack_name);
-	if (e != 0) {
-		pk_file_error(CMD, &file, pack_name, e);
-		goto out;
-	}
-	unsigned version;
-	uint64_t limit;
-	pk_idx_params(old_idx.data, (size_t)old_idx.len, &version, &limit);
-	struct pk_options opt;
-	pk_options_default(&opt);
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
-	opt.release = pk_file_release;
+	opt.release = skg_file_release;
 	opt.release_ctx = &file;
-	opt.read = pk_file_read;
+	opt.read = skg_file_read;
 	opt.read_ctx = &file;
-	if (pk_index_pack(&pack, file.data, file.len, &opt, &err) != 0) {
+	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		/* A failure because the pack was truncated meanwhile says so. */
-		if (pk_file_report_shrank(&file)) {
+		if (pk_file_report_shrank(&file, CMD)) {
 			goto out;
 		}
 		pk_report(CMD, pack_name, &err);
-		if (err.collision) {
+		if (err.code == SKG_E_COLLISION) {
 			status |= SK_EXIT_COLLISION;
 		}
 		goto out;
 	}
 	/* As Git: the statistics of an indexed pack come before the check of its index. */
 	if (verbose) {
-		print_objects(&pack);
+		print_objects(pack);
 	}
 	if (verbose || stat_only) {
-		print_histogram(&pack);
+		print_histogram(pack);
 	}
 	/* Compared piece by piece as it is made: the idx is never whole in memory. What was printed
-	 * goes out first: should the idx shrink meanwhile, the SIGBUS handler exits at once. */
+	 * goes out first: should the idx shrink meanwhile, the SIGBUS handler exits at once. As git's
+	 * verify-pack (index-pack --verify --strict), with the layout found in the idx. */
 	fflush(stdout);
-	struct pk_idx_compare cmp = {&old_idx, 0, 0, false, 0};
-	if (pk_idx_write(&pack, version, limit, true, pk_idx_compare_sink, &cmp, &err) != 0 && !cmp.differs) {
+	skg_idx_layout(old_idx.data, old_idx.len, &opt);
+	opt.strict = true;
+	uint64_t first_diff;
+	int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
+	if (rc < 0) {
 		pk_report(CMD, pack_name, &err);
 		goto out;
 	}
-	if (!pk_idx_compare_end(&cmp)) {
-		if (pk_file_report_shrank(&old_idx)) {
+	if (rc > 0) {
+		if (pk_file_report_shrank(&old_idx, CMD)) {
 			goto out;
 		}
 		sk_error(0, CMD ": %s does not match %s (first difference at byte %" PRIu64 ")",
-		         sk_quote(idx_name), sk_quote(pack_name), cmp.first_diff);
+		         sk_quote(idx_name), sk_quote(pack_name), first_diff);
 		goto out;
 	}
 	status = SK_EXIT_OK;
@@ -190,9 +185,9 @@ out:
 		printf("%s: bad\n", pack_name);
 	}
 	fflush(stdout);
-	pk_pack_free(&pack);
-	pk_file_unmap(&file);
-	pk_file_unmap(&old_idx);
+	skg_pack_free(pack);
+	skg_file_unmap(&file);
+	skg_file_unmap(&old_idx);
 	free(pack_name);
 	free(idx_name);
 	return status;

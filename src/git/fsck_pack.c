@@ -18,6 +18,7 @@
 #include "fsck_file.h"
 #include "fsck_run.h"
 #include "pack.h"
+#include "pack_file.h"
 #include "trailer.h"
 
 static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
@@ -85,7 +86,7 @@ static bool ends_with(const char *s, const char *suffix)
  * not grow while the threads add to it. A hint, bounded by what the idx and pack can hold: a corrupt
  * idx is found later by the check itself.
  */
-static void reserve_graph(struct skg_fsck_run *f, const struct skg_fsck_file *idx, uint64_t pack_len)
+static void reserve_graph(struct skg_fsck_run *f, const struct skg_file *idx, uint64_t pack_len)
 {
 	uint64_t n = pk_idx_count(idx->data, (size_t)idx->len);
 	if (n <= idx->len / 24 && n <= pack_len / 2) {
@@ -168,7 +169,7 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 
 /* The idx's entries sorted by offset (a malloc'd array of *n; fewer than the idx's count when an
  * entry's offset cannot be read), or NULL. */
-static struct idx_ent *idx_by_offset(const struct skg_fsck_file *idx, size_t *n)
+static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t *n)
 {
 	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
 	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
@@ -190,9 +191,9 @@ static struct idx_ent *idx_by_offset(const struct skg_fsck_file *idx, size_t *n)
  * lines of its unpack_entry again. */
 static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
 {
-	struct skg_fsck_file file = {0}, idx = {0};
-	if (skg_fsck_file_map(&idx, b->idx, f->on_map, f->map_ctx) == 0 &&
-	    skg_fsck_file_map(&file, b->pack, f->on_map, f->map_ctx) == 0) {
+	struct skg_file file = {0}, idx = {0};
+	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
+	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
 		struct idx_ent *e = idx_by_offset(&idx, &n);
 		if (e != NULL) {
@@ -207,8 +208,8 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 			free(e);
 		}
 	}
-	skg_fsck_file_unmap(&file);
-	skg_fsck_file_unmap(&idx);
+	skg_file_unmap(&file);
+	skg_file_unmap(&idx);
 }
 
 /*
@@ -221,9 +222,8 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
  * another ID is present but unreadable ("hash mismatch" for a ref). Findings are git's; the pack's own error
  * was printed by the caller, in sha1kit's words.
  */
-static void check_rest(struct skg_fsck_run *f, const struct skg_fsck_file *file,
-                       const struct skg_fsck_file *idx, const char *pack_path, const char *idx_path,
-                       bool verify)
+static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, const struct skg_file *idx,
+                       const char *pack_path, const char *idx_path, bool verify)
 {
 	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
 	size_t n = 0;
@@ -326,8 +326,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_fsck_file *file,
 				continue;
 			}
 		}
-		if (rc != 0 && strncmp(err.msg, "out of memory", 13) == 0) {
-			skg_fsck_nomem(f); /* pack.c's words for a failed allocation */
+		if (rc != 0 && err.code == SKG_E_NOMEM) {
+			skg_fsck_nomem(f);
 			break;
 		}
 		if (rc != 0) {
@@ -507,27 +507,27 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 
 /* A pack or idx that cannot be mapped: sha1kit's line (git has none: it would die), in order with
  * the other lines of the check; a mapping that does not fit in memory is a failure of the run. */
-static void pack_file_error(struct skg_fsck_run *f, const struct skg_fsck_file *file, const char *path, int e)
+static void pack_file_error(struct skg_fsck_run *f, const struct skg_file *file, const char *path,
+                            const struct skg_error *err)
 {
 	char line[4096];
-	if (e == ENOMEM) {
+	if (err->code == SKG_E_NOMEM) {
 		skg_fsck_nomem(f);
 		return;
 	}
-	skg_fsck_file_error(line, sizeof(line), file, path, e);
+	skg_fsck_file_error(line, sizeof(line), file, path, err);
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, SKG_CHECK_ERROR_PACK};
 	skg_fsck_err_line(f, &meta, "sha1kit: %s", line);
 }
 
-/* Whether the pack engine's failure is one of the machine (pack.c's words for it): then it is the
- * run's failure. */
+/* Whether the pack engine's failure is one of the machine: then it is the run's failure. */
 static bool machine_failure(struct skg_fsck_run *f, const struct pk_error *err)
 {
-	if (strncmp(err->msg, "out of memory", 13) == 0) {
+	if (err->code == SKG_E_NOMEM) {
 		skg_fsck_nomem(f);
 		return true;
 	}
-	if (strcmp(err->msg, "cannot start the delta resolution threads") == 0) {
+	if (err->code == SKG_E_THREAD) {
 		skg_fsck_fail(f, SKG_E_THREAD, EAGAIN, "unable to create thread");
 		return true;
 	}
@@ -537,20 +537,19 @@ static bool machine_failure(struct skg_fsck_run *f, const struct pk_error *err)
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path)
 {
-	struct skg_fsck_file file = {0}, idx = {0};
+	struct skg_file file = {0}, idx = {0};
 	struct pk_pack pack = {0};
 	struct pk_error err;
-	int e = skg_fsck_file_map(&idx, idx_path, f->on_map, f->map_ctx);
-	if (e != 0) {
-		pack_file_error(f, &idx, idx_path, e);
+	struct skg_error ferr;
+	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
+		pack_file_error(f, &idx, idx_path, &ferr);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 		return;
 	}
-	e = skg_fsck_file_map(&file, pack_path, f->on_map, f->map_ctx);
-	if (e != 0) {
-		pack_file_error(f, &file, pack_path, e);
+	if (skg_file_map(&file, pack_path, f->on_map, f->map_ctx, &ferr) != 0) {
+		pack_file_error(f, &file, pack_path, &ferr);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
-		skg_fsck_file_unmap(&idx);
+		skg_file_unmap(&idx);
 		return;
 	}
 	uint32_t ga, gb;
@@ -608,19 +607,19 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	pk_options_default(&opt);
 	opt.threads = f->threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * f->threads;
-	opt.release = skg_fsck_file_release;
+	opt.release = skg_file_release;
 	opt.release_ctx = &file;
-	opt.read = skg_fsck_file_read;
+	opt.read = skg_file_read;
 	opt.read_ctx = &file;
 	opt.object = pack_object;
 	opt.object_ctx = f;
 	f->pack = &pack;
 	int indexed = pk_index_pack(&pack, file.data, file.len, &opt, &err);
-	if (indexed != 0 && !err.collision && machine_failure(f, &err)) {
+	if (indexed != 0 && err.code != SKG_E_COLLISION && machine_failure(f, &err)) {
 		pack_lines_out(f, false);
 		goto out;
 	}
-	if (indexed != 0 && !err.collision) {
+	if (indexed != 0 && err.code != SKG_E_COLLISION) {
 		/* a corrupt pack: git reads it object by object through the idx, with its lines (the
 		 * objects read so far are read again, and their lines printed then) */
 		pack_lines_out(f, false);
@@ -641,24 +640,23 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	unsigned version;
-	uint64_t limit;
+	uint64_t limit, first_diff;
 	pk_idx_params(idx.data, (size_t)idx.len, &version, &limit);
-	struct skg_fsck_idx_compare cmp = {&idx, 0, 0, false, 0};
-	int wrc = pk_idx_write(&pack, version, limit, false, skg_fsck_idx_compare_sink, &cmp, &err);
-	if (wrc != 0 && !cmp.differs && strncmp(err.msg, "out of memory", 13) == 0) {
+	int crc = skg_idx_compare(&pack, version, limit, false, &idx, &first_diff, &err);
+	if (crc < 0 && err.code == SKG_E_NOMEM) {
 		skg_fsck_nomem(f); /* not the idx's fault: the run stops */
-	} else if ((wrc != 0 && !cmp.differs) || !skg_fsck_idx_compare_end(&cmp)) {
+	} else if (crc != 0) {
 		skg_fsck_err_line(
 		    f, NULL,
 		    "error: packfile %s does not match index %s (first difference at byte %" PRIu64 ")",
-		    pack_path, idx_path, cmp.first_diff);
+		    pack_path, idx_path, first_diff);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 	}
 out:
 	f->pack = NULL;
 	pk_pack_free(&pack);
-	skg_fsck_file_unmap(&file);
-	skg_fsck_file_unmap(&idx);
+	skg_file_unmap(&file);
+	skg_file_unmap(&idx);
 }
 
 uint64_t skg_fsck_idx_count(const char *path)

@@ -12,6 +12,7 @@
 #include "fsck_file.h"
 #include "fsck_run.h"
 #include "pack.h"
+#include "pack_file.h"
 
 /*
  * The content of blob `id` as git's object store reads it: from the packs git uses, else a loose
@@ -25,16 +26,16 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 	*seq = 0;
 	*where = 0;
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
-		struct skg_fsck_file idx = {0}, pack = {0};
+		struct skg_file idx = {0}, pack = {0};
 		uint64_t off, n = 0;
 		unsigned type = 0;
 		struct pk_error err;
 		int rc = -1;
-		if (skg_fsck_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx) != 0) {
+		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) != 0) {
 			continue;
 		}
 		if (pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
-		    skg_fsck_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx) == 0) {
+		    skg_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx, NULL) == 0) {
 			rc = pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
 			                    SKG_FSCK_BIG_FILE, &type, data, &n, &err);
 			if (rc == 0 && type != SKG_BLOB) {
@@ -44,9 +45,9 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 			} else if (rc == 0) {
 				*len = (size_t)n;
 			}
-			skg_fsck_file_unmap(&pack);
+			skg_file_unmap(&pack);
 		}
-		skg_fsck_file_unmap(&idx);
+		skg_file_unmap(&idx);
 		if (rc >= 0) {
 			*seq = (uint32_t)i + 1;
 			*where = off;

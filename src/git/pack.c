@@ -50,17 +50,37 @@
 /* Small helpers                                                                                    */
 /* ------------------------------------------------------------------------------------------------ */
 
+static void set_error_v(struct pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
+                        const char *fmt, va_list ap)
+{
+	err->code = code;
+	err->has_offset = has_offset;
+	err->offset = offset;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+}
+
+/* A malformed pack (SKG_E_CORRUPT). */
 static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
     SKG_PRINTF(4, 5);
 
 static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
-	err->has_offset = has_offset;
-	err->offset = offset;
-	err->collision = false;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	set_error_v(err, SKG_E_CORRUPT, has_offset, offset, fmt, ap);
+	va_end(ap);
+}
+
+/* A failure of the machine (SKG_E_NOMEM, SKG_E_THREAD). */
+static void set_failure(struct pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
+                        const char *fmt, ...) SKG_PRINTF(5, 6);
+
+static void set_failure(struct pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
+                        const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	set_error_v(err, code, has_offset, offset, fmt, ap);
 	va_end(ap);
 }
 
@@ -328,7 +348,7 @@ static void inflate_error(struct pk_error *err, const struct inflater *f, enum i
 		          f->produced, size);
 		break;
 	case INF_NOMEM:
-		set_error(err, true, offset, "out of memory while inflating the %s", what);
+		set_failure(err, SKG_E_NOMEM, true, offset, "out of memory while inflating the %s", what);
 		break;
 	case INF_OK:
 		break;
@@ -521,8 +541,8 @@ static void null_sink(void *ctx, const uint8_t *p, size_t n)
 
 static void collision_error(struct pk_error *err, uint64_t offset)
 {
-	set_error(err, true, offset, "collision attack detected in object at offset %" PRIu64, offset);
-	err->collision = true;
+	set_failure(err, SKG_E_COLLISION, true, offset,
+	            "collision attack detected in object at offset %" PRIu64, offset);
 }
 
 /* Finish a SHA-1DC object ID; false (and `err` set) when a collision attack was detected. */
@@ -802,7 +822,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 	int rc = -1;
 
 	if (chunk == NULL) {
-		set_error(err, false, 0, "out of memory");
+		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		hb_free(hb);
 		return -1;
 	}
@@ -825,7 +845,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			}
 			struct pk_object *n = realloc(pack->objs, (size_t)ncap * sizeof(*n));
 			if (n == NULL) {
-				set_error(err, false, 0, "out of memory (%" PRIu32 " objects)", ncap);
+				set_failure(err, SKG_E_NOMEM, false, 0, "out of memory (%" PRIu32 " objects)",
+				            ncap);
 				goto out;
 			}
 			pack->objs = n;
@@ -869,7 +890,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 				}
 				struct ref_entry *n = realloc(refs->e, (size_t)ncap * sizeof(*n));
 				if (n == NULL) {
-					set_error(err, false, 0, "out of memory (%" PRIu32 " deltas)", ncap);
+					set_failure(err, SKG_E_NOMEM, false, 0,
+					            "out of memory (%" PRIu32 " deltas)", ncap);
 					goto out;
 				}
 				refs->e = n;
@@ -914,8 +936,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			st = inflate_exact(inf, data + p, end - p, NULL, size, grow_sink, &full, chunk,
 			                   CHUNK_LEN, &consumed);
 			if (full.failed) {
-				set_error(err, true, pos, "out of memory (object of %" PRIu64 " bytes)",
-				          size);
+				set_failure(err, SKG_E_NOMEM, true, pos,
+				            "out of memory (object of %" PRIu64 " bytes)", size);
 				goto out;
 			}
 			if (st == INF_OK) {
@@ -1324,7 +1346,8 @@ static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 		w->in_cap = 0;
 		w->in = malloc((size_t)n);
 		if (w->in == NULL) {
-			set_error(&w->err, true, o->offset, "out of memory (entry of %" PRIu64 " bytes)", n);
+			set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+			            "out of memory (entry of %" PRIu64 " bytes)", n);
 			return NULL;
 		}
 		w->in_cap = (size_t)n;
@@ -1362,7 +1385,8 @@ static uint8_t *load_whole(struct worker *w, uint32_t i)
 	}
 	uint8_t *buf = malloc(HEADROOM + (size_t)o->size);
 	if (buf == NULL) {
-		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", o->size);
+		set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+		            "out of memory (object of %" PRIu64 " bytes)", o->size);
 		return NULL;
 	}
 	uint64_t avail;
@@ -1396,8 +1420,8 @@ static bool load_delta(struct worker *w, uint32_t i)
 		}
 		uint8_t *n = realloc(w->delta, (size_t)o->size);
 		if (n == NULL) {
-			set_error(&w->err, true, o->offset, "out of memory (delta of %" PRIu64 " bytes)",
-			          o->size);
+			set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+			            "out of memory (delta of %" PRIu64 " bytes)", o->size);
 			return false;
 		}
 		w->delta = n;
@@ -1462,7 +1486,8 @@ static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, u
 	}
 	uint8_t *out = malloc(HEADROOM + (size_t)result);
 	if (out == NULL) {
-		set_error(&w->err, true, o->offset, "out of memory (object of %" PRIu64 " bytes)", result);
+		set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+		            "out of memory (object of %" PRIu64 " bytes)", result);
 		return NULL;
 	}
 	why = apply_delta(base, base_len, d, dend, out + HEADROOM, result);
@@ -1515,7 +1540,7 @@ static bool node_room(struct worker *w)
 		uint32_t ncap = w->nodes_cap ? w->nodes_cap * 2 : 256;
 		struct node *n = ncap > w->nodes_cap ? realloc(w->nodes, (size_t)ncap * sizeof(*n)) : NULL;
 		if (n == NULL) {
-			set_error(&w->err, false, 0, "out of memory");
+			set_failure(&w->err, SKG_E_NOMEM, false, 0, "out of memory");
 			return false;
 		}
 		w->nodes = n;
@@ -1592,7 +1617,7 @@ static uint8_t *rebuild(struct worker *w, uint32_t obj)
 			uint32_t *c =
 			    ncap > w->chain_cap ? realloc(w->chain, (size_t)ncap * sizeof(*c)) : NULL;
 			if (c == NULL) {
-				set_error(&w->err, false, 0, "out of memory");
+				set_failure(&w->err, SKG_E_NOMEM, false, 0, "out of memory");
 				return NULL;
 			}
 			w->chain = c;
@@ -1838,7 +1863,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 	r.ofs_first = calloc((size_t)nr + 1, sizeof(uint32_t));
 	r.claimed = calloc(nr ? nr : 1, 1);
 	if (r.ofs_first == NULL || r.claimed == NULL) {
-		set_error(err, false, 0, "out of memory");
+		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		goto out;
 	}
 	uint32_t n_ofs = 0;
@@ -1856,7 +1881,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 	uint32_t *fill = calloc((size_t)nr + 1, sizeof(uint32_t));
 	if (r.ofs_child == NULL || r.roots == NULL || fill == NULL) {
 		free(fill);
-		set_error(err, false, 0, "out of memory");
+		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
@@ -1872,7 +1897,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 		qsort(refs->e, refs->n, sizeof(*refs->e), cmp_ref);
 		r.ref_fan = malloc((REF_FAN + 1) * sizeof(uint32_t));
 		if (r.ref_fan == NULL) {
-			set_error(err, false, 0, "out of memory");
+			set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 			goto out;
 		}
 		for (uint32_t k = 0, i = 0; k <= REF_FAN; k++) {
@@ -1904,7 +1929,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 	r.batch_hold = P2_HOLD / nthreads < P2_MIN_HOLD ? P2_MIN_HOLD : P2_HOLD / nthreads;
 	struct worker *ws = calloc(nthreads, sizeof(*ws));
 	if (ws == NULL) {
-		set_error(err, false, 0, "out of memory");
+		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		goto out;
 	}
 	unsigned started = 0;
@@ -1944,7 +1969,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 	if (first != NULL) {
 		*err = *first;
 	} else if (spawn_failed) {
-		set_error(err, false, 0, "cannot start the delta resolution threads");
+		set_failure(err, SKG_E_THREAD, false, 0, "cannot start the delta resolution threads");
 	} else if (check_unresolved(pack, err)) {
 		rc = 0;
 	}
@@ -2086,7 +2111,7 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
 	struct idx_out *w = malloc(sizeof(*w));
 	if (sorted == NULL || order == NULL || w == NULL) {
-		set_error(err, false, 0, "out of memory");
+		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		free(sorted);
 		free(order);
 		free(w);
@@ -2197,7 +2222,7 @@ static int mem_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
 		}
 		uint8_t *nb = realloc(m->buf, ncap);
 		if (nb == NULL) {
-			set_error(err, false, 0, "out of memory");
+			set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 			return -1;
 		}
 		m->buf = nb;
@@ -2442,7 +2467,8 @@ static uint8_t *inflate_entry(struct inflater *inf, const uint8_t *pack, uint64_
 	}
 	uint8_t *buf = malloc(h->size > 0 ? (size_t)h->size : 1);
 	if (buf == NULL) {
-		set_error(err, true, offset, "out of memory (object of %" PRIu64 " bytes)", h->size);
+		set_failure(err, SKG_E_NOMEM, true, offset, "out of memory (object of %" PRIu64 " bytes)",
+		            h->size);
 		return NULL;
 	}
 	uint64_t consumed;
@@ -2476,7 +2502,7 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
 	int rc = -1;
 	bool large = false;
 	if (!inflater_init(&inf)) {
-		set_error(err, false, 0, "out of memory");
+		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		return -1;
 	}
 	/* follow the bases down to a whole object */
@@ -2485,7 +2511,7 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
 			cap = cap ? 2 * cap : 16;
 			struct chain_step *c = realloc(chain, cap * sizeof(*c));
 			if (c == NULL) {
-				set_error(err, false, 0, "out of memory");
+				set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 				goto out;
 			}
 			chain = c;
@@ -2549,8 +2575,8 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
 		}
 		uint8_t *r = malloc(result_size > 0 ? (size_t)result_size : 1);
 		if (r == NULL) {
-			set_error(err, true, s->offset, "out of memory (object of %" PRIu64 " bytes)",
-			          result_size);
+			set_failure(err, SKG_E_NOMEM, true, s->offset,
+			            "out of memory (object of %" PRIu64 " bytes)", result_size);
 			goto out;
 		}
 		const char *why = apply_delta(buf, len, d, dend, r, result_size);

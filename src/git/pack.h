@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sha1kit/git.h>
+
 #define PK_HASH_LEN 20
 
 /* Entry types of the pack format. */
@@ -80,10 +82,12 @@ struct pk_options {
 	void *object_ctx;
 };
 
-/* An error: message (no trailing period) and the offset of the object at fault, if any. */
+/* An error: what it is (SKG_E_CORRUPT: the pack is malformed; SKG_E_COLLISION: SHA-1DC detected a
+ * collision attack; SKG_E_NOMEM, SKG_E_THREAD: a failure of the machine; SKG_E_IO: an idx sink's
+ * write failed), its message (no trailing period) and the offset of the object at fault, if any. */
 struct pk_error {
+	enum skg_errc code;
 	bool has_offset;
-	bool collision; /* the error is a collision attack detected by SHA-1DC */
 	uint64_t offset;
 	char msg[320];
 };

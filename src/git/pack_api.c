@@ -1,6 +1,6 @@
 /*
  * pack_api.c - the public pack API of <sha1kit/git_pack.h> over the pack engine (pack.h):
- * indexing a pack held in memory, writing and verifying its idx, and the streaming indexer that
+ * indexing a pack held in memory, writing, verifying and comparing its idx, and the streaming indexer that
  * receives a pack in pieces (git's builtin/index-pack.c --stdin: the pack written to
  * objects/pack/tmp_pack_XXXXXX, then renamed to pack-<checksum>.pack with its .idx).
  */
@@ -18,6 +18,7 @@
 #include <sha1kit/git_pack.h>
 
 #include "pack.h"
+#include "pack_file.h"
 #include "util.h"
 
 struct skg_pack {
@@ -35,18 +36,10 @@ void skg_index_options_default(struct skg_index_options *opt)
 	opt->off32_limit = PK_IDX_OFF32_LIMIT;
 }
 
-/* The pack engine's error as the layer's: the code from what the engine says. */
+/* The pack engine's error as the layer's. */
 static int from_pk(struct skg_error *err, const struct pk_error *pe)
 {
-	enum skg_errc code = SKG_E_CORRUPT;
-	if (pe->collision) {
-		code = SKG_E_COLLISION;
-	} else if (strncmp(pe->msg, "out of memory", 13) == 0) {
-		code = SKG_E_NOMEM;
-	} else if (strcmp(pe->msg, "cannot start the delta resolution threads") == 0) {
-		code = SKG_E_THREAD;
-	}
-	skg_fail_sys(err, code, 0, "%s", pe->msg);
+	skg_fail_sys(err, pe->code, 0, "%s", pe->msg);
 	if (err != NULL) {
 		err->has_offset = pe->has_offset;
 		err->offset = pe->offset;
@@ -148,8 +141,8 @@ static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *p
 		w->failed = true;
 		w->sys_errno = errno;
 		snprintf(pe->msg, sizeof(pe->msg), "cannot write the index");
+		pe->code = SKG_E_IO;
 		pe->has_offset = false;
-		pe->collision = false;
 		return -1;
 	}
 	return 0;
@@ -209,6 +202,26 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
 		return skg_fail_sys(err, SKG_E_CORRUPT, 0, "the index does not match the pack");
 	}
 	return rc;
+}
+
+void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *opt)
+{
+	uint64_t limit;
+	pk_idx_params(idx, len > SIZE_MAX ? SIZE_MAX : (size_t)len, &opt->idx_version, &limit);
+	opt->off32_limit = limit;
+}
+
+int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
+                         struct skg_file *idx, uint64_t *first_diff, struct skg_error *err)
+{
+	*first_diff = 0;
+	if (opt->idx_version != 1 && opt->idx_version != 2) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
+	}
+	struct pk_error pe;
+	int rc =
+	    skg_idx_compare(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, idx, first_diff, &pe);
+	return rc < 0 ? from_pk(err, &pe) : rc;
 }
 
 void skg_pack_free(struct skg_pack *pack)

@@ -3,14 +3,16 @@
  * <sha1kit/git_object.h>): a pack built here with zlib (one blob, one tree, one commit), indexed
  * from memory and through the streaming indexer in pieces of every size from 1 byte; every
  * truncation and a flipped byte at every offset fail with an error and leave nothing behind; the
- * idx written is verified and a changed idx is not; object IDs against values git gives
- * (`git hash-object`) and the format checks; the small functions of git.h. Failures of the
- * machine (faults.h): every allocation and every thread start of indexing (on 1 and 2 threads, a
- * pack with both kinds of delta), of the idx writer and verifier and of the streaming indexer
- * fails in turn: each run either gives the same idx or fails with SKG_E_NOMEM / SKG_E_THREAD, and
- * leaves no file behind.
+ * idx written is verified and a changed idx is not; the pack and idx as files (struct skg_file:
+ * mapped with the hook told, read, the idx compared with the first difference found, refused when
+ * not a regular file); object IDs against values git gives (`git hash-object`) and the format
+ * checks; the small functions of git.h. Failures of the machine (faults.h): every allocation and
+ * every thread start of indexing (on 1 and 2 threads, a pack with both kinds of delta), of the idx
+ * writer and verifier and of the streaming indexer fails in turn: each run either gives the same
+ * idx or fails with SKG_E_NOMEM / SKG_E_THREAD, and leaves no file behind.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -248,6 +251,175 @@ static void test_indexer(void **state)
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
+	free(pk.p);
+}
+
+static void write_file(const char *path, const uint8_t *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* What the mapping hook was told: mappings made minus mappings ended, the last size. */
+struct hook_log {
+	int live, calls;
+	uint64_t len;
+};
+
+static void on_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped)
+{
+	struct hook_log *h = ctx;
+	assert_non_null(addr);
+	assert_non_null(path);
+	h->live += mapped ? 1 : -1;
+	h->calls++;
+	h->len = len;
+}
+
+/* skg_pack_compare_idx under injected failures: equal, or SKG_E_NOMEM. */
+struct compare_run {
+	const struct skg_pack *pack;
+	const struct skg_index_options *opt;
+	struct skg_file *idx;
+	struct skg_error err;
+};
+
+static int op_compare(void *ctx)
+{
+	struct compare_run *r = ctx;
+	uint64_t first_diff;
+	return skg_pack_compare_idx(r->pack, r->opt, r->idx, &first_diff, &r->err);
+}
+
+static void check_compare(void *ctx, int rc, bool injected)
+{
+	struct compare_run *r = ctx;
+	if (rc != 0) {
+		assert_true(injected);
+		assert_int_equal(rc, -1);
+		assert_int_equal(r->err.code, SKG_E_NOMEM);
+	}
+}
+
+static void test_files(void **state)
+{
+	(void)state;
+	struct buf pk = make_pack();
+	char dir[] = "/tmp/sk-test-api-XXXXXX", pack_path[64], idx_path[64], v1_path[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(pack_path, sizeof(pack_path), "%s/p.pack", dir);
+	snprintf(idx_path, sizeof(idx_path), "%s/p.idx", dir);
+	snprintf(v1_path, sizeof(v1_path), "%s/v1.idx", dir);
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_error err;
+	struct skg_pack *pack;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	struct buf idx = {0}, v1 = {0};
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &idx, &err), 0);
+	opt.idx_version = 1;
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &v1, &err), 0);
+	assert_int_equal(v1.n, 1024 + 3 * (4 + 20) + 40);
+	opt.idx_version = 2;
+	skg_pack_free(pack);
+	write_file(pack_path, pk.p, pk.n);
+	write_file(idx_path, idx.p, idx.n);
+	write_file(v1_path, v1.p, v1.n);
+
+	/* Mapped, with the hook told of it; indexed through the file's read and release. */
+	struct hook_log log = {0, 0, 0};
+	struct skg_file file = {0}, fidx = {0};
+	assert_int_equal(skg_file_map(&file, pack_path, on_map, &log, &err), 0);
+	assert_int_equal(log.live, 1);
+	assert_int_equal(log.len, pk.n);
+	assert_int_equal(file.len, pk.n);
+	assert_memory_equal(file.data, pk.p, pk.n);
+	uint8_t b[4];
+	assert_int_equal(skg_file_read(&file, 0, b, 4), 0);
+	assert_memory_equal(b, "PACK", 4);
+	assert_int_equal(skg_file_read(&file, pk.n - 2, b, 4), -1);
+	opt.read = skg_file_read;
+	opt.read_ctx = &file;
+	opt.release = skg_file_release;
+	opt.release_ctx = &file;
+	assert_int_equal(skg_pack_index(&pack, file.data, file.len, &opt, &err), 0);
+	assert_int_equal(skg_pack_count(pack), 3);
+
+	/* The idx compares equal, in either version with the layout found in it. */
+	uint64_t first_diff = 99;
+	assert_int_equal(skg_file_map(&fidx, idx_path, on_map, &log, &err), 0);
+	assert_int_equal(log.live, 2);
+	skg_idx_layout(fidx.data, fidx.len, &opt);
+	assert_int_equal(opt.idx_version, 2);
+	assert_int_equal(opt.off32_limit, 0x7fffffff);
+	assert_int_equal(skg_pack_compare_idx(pack, &opt, &fidx, &first_diff, &err), 0);
+	assert_int_equal(first_diff, 0);
+	struct compare_run r = {pack, &opt, &fidx, {0}};
+	assert_true(fault_each(FAULT_ALLOC, op_compare, check_compare, &r) >= 1);
+	skg_file_unmap(&fidx);
+	assert_int_equal(skg_file_map(&fidx, v1_path, NULL, NULL, &err), 0);
+	skg_idx_layout(fidx.data, fidx.len, &opt);
+	assert_int_equal(opt.idx_version, 1);
+	assert_int_equal(skg_pack_compare_idx(pack, &opt, &fidx, &first_diff, &err), 0);
+	/* A v1 idx against the v2 one: they differ from byte 0 (v2's magic). */
+	opt.idx_version = 2;
+	assert_int_equal(skg_pack_compare_idx(pack, &opt, &fidx, &first_diff, &err), 1);
+	assert_int_equal(first_diff, 0);
+	skg_file_unmap(&fidx);
+	/* One changed byte: its offset; a truncated idx: its length. */
+	idx.p[1100] ^= 1;
+	write_file(idx_path, idx.p, idx.n);
+	assert_int_equal(skg_file_map(&fidx, idx_path, NULL, NULL, &err), 0);
+	assert_int_equal(skg_pack_compare_idx(pack, &opt, &fidx, &first_diff, &err), 1);
+	assert_int_equal(first_diff, 1100);
+	skg_file_unmap(&fidx);
+	idx.p[1100] ^= 1;
+	write_file(idx_path, idx.p, idx.n - 5);
+	assert_int_equal(skg_file_map(&fidx, idx_path, NULL, NULL, &err), 0);
+	assert_int_equal(skg_pack_compare_idx(pack, &opt, &fidx, &first_diff, &err), 1);
+	assert_int_equal(first_diff, idx.n - 5);
+	assert_false(skg_file_shrank(&fidx));
+	/* A file shortened while mapped says so (nothing past its new end is read here). */
+	assert_int_equal(truncate(idx_path, 100), 0);
+	assert_true(skg_file_shrank(&fidx));
+	skg_file_unmap(&fidx);
+	assert_false(skg_file_shrank(&fidx));
+	skg_pack_free(pack);
+	skg_file_unmap(&file);
+	assert_int_equal(log.live, 0);
+	assert_int_equal(log.calls, 4);
+
+	/* An empty file maps (nothing to guard); what cannot be mapped fails with its step and code. */
+	write_file(idx_path, idx.p, 0);
+	assert_int_equal(skg_file_map(&fidx, idx_path, on_map, &log, &err), 0);
+	assert_int_equal(fidx.len, 0);
+	assert_non_null(fidx.data);
+	assert_int_equal(log.calls, 4);
+	skg_file_unmap(&fidx);
+	assert_int_equal(skg_file_map(&fidx, dir, NULL, NULL, &err), -1);
+	assert_int_equal(fidx.failed, SKG_FILE_OPEN);
+	assert_int_equal(err.code, SKG_E_IO);
+	assert_int_equal(err.sys_errno, EISDIR);
+	snprintf(v1_path, sizeof(v1_path), "%s/none", dir);
+	assert_int_equal(skg_file_map(&fidx, v1_path, NULL, NULL, &err), -1);
+	assert_int_equal(fidx.failed, SKG_FILE_OPEN);
+	assert_int_equal(err.sys_errno, ENOENT);
+	assert_int_equal(mkfifo(v1_path, 0600), 0);
+	assert_int_equal(skg_file_map(&fidx, v1_path, NULL, NULL, &err), -1);
+	assert_int_equal(fidx.failed, SKG_FILE_NOT_REGULAR);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	if (access("/proc/self/status", R_OK) == 0) {
+		assert_int_equal(skg_file_map(&fidx, "/proc/self/status", NULL, NULL, &err), -1);
+		assert_int_equal(fidx.failed, SKG_FILE_SIZE_UNKNOWN);
+		assert_int_equal(err.code, SKG_E_USAGE);
+	}
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(idx.p);
+	free(v1.p);
 	free(pk.p);
 }
 
@@ -596,13 +768,10 @@ static void test_basics(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_index_memory),
-	    cmocka_unit_test(test_index_truncated_and_flipped),
-	    cmocka_unit_test(test_indexer),
-	    cmocka_unit_test(test_hash_object),
-	    cmocka_unit_test(test_hash_object_shattered),
-	    cmocka_unit_test(test_basics),
-	    cmocka_unit_test(test_index_faults),
+	    cmocka_unit_test(test_index_memory),   cmocka_unit_test(test_index_truncated_and_flipped),
+	    cmocka_unit_test(test_indexer),        cmocka_unit_test(test_files),
+	    cmocka_unit_test(test_hash_object),    cmocka_unit_test(test_hash_object_shattered),
+	    cmocka_unit_test(test_basics),         cmocka_unit_test(test_index_faults),
 	    cmocka_unit_test(test_indexer_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
