@@ -15,7 +15,8 @@
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
 #                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
-#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each
+#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each, FUZZ_JOBS=JOBS
+#                       at a time
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
 #   make cross-s390x    cross build, unit tests under qemu-s390x
 #   make cross-i686     cross build, unit tests under qemu-i386
@@ -188,22 +189,24 @@ opt-outs: corpus
 	done
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
-# inputs go to build/fuzz/new-<name>, the repository's corpus is only read.
+# inputs go to build/fuzz/new-<name>, the repository's corpus is only read. FUZZ_JOBS targets run at
+# a time (default JOBS): each target gets its whole FUZZ_SECONDS of one core, the stage's wall time
+# is that of ceil(targets / FUZZ_JOBS) runs (3 minutes for 5 targets on 2 cores, not 5).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= dc pack fsck_object refs loose
+FUZZ_JOBS ?= $(JOBS)
 fuzz: corpus
 	$(CONFIGURE) -B $(B)/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_FUZZ=ON \
 		-DSHA1KIT_BUILD_TESTS=OFF -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF \
 		"-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/fuzz -j $(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
-	for t in $(FUZZ_TARGETS); do \
+	@echo "fuzzing $(FUZZ_TARGETS): $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
+	printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I{} bash -c 't=$$1; \
 		mkdir -p $(B)/fuzz/new-$$t; \
-		echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
-		SHA1KIT_TESTDATA=$(TESTDATA) $(B)/fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-			-print_final_stats=1 $(B)/fuzz/new-$$t $(SRC)/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || \
-			{ tail -n 40 $(B)/fuzz/$$t.log; exit 1; }; \
-		grep -E '^(Done|stat::number_of_executed_units)' $(B)/fuzz/$$t.log; \
-	done
+		if SHA1KIT_TESTDATA=$(TESTDATA) $(B)/fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			-print_final_stats=1 $(B)/fuzz/new-$$t $(SRC)/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log; then \
+			grep -E "^(Done|stat::number_of_executed_units)" $(B)/fuzz/$$t.log | sed "s/^/$$t: /"; \
+		else echo "fuzzing $$t FAILED:"; tail -n 40 $(B)/fuzz/$$t.log; exit 1; fi' fuzz {}
 
 sysroot-aarch64:
 	$(SRC)/scripts/cross-sysroot.sh aarch64 $(B)/sysroot/aarch64-linux-gnu
