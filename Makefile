@@ -15,7 +15,8 @@
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
 #                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
-#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each
+#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each, FUZZ_JOBS=JOBS
+#                       at a time
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
 #   make cross-s390x    cross build, unit tests under qemu-s390x
 #   make cross-i686     cross build, unit tests under qemu-i386
@@ -44,7 +45,8 @@
 # make quick. One script by hand: ctest --test-dir build/check -R cli_fsck_, or
 # bash tests/git/test_fsck.sh [--section=NAME] build/check/programs/sha1kit/sha1kit testdata.
 # Knobs: JOBS=N, SAN_CC=gcc|clang, CMAKE_ARGS='-D...', TESTDATA=DIR (attack corpus + oracle data;
-# default testdata/ of the repository, see testdata/SOURCES.md).
+# default testdata/ of the repository, see testdata/SOURCES.md), TEST_SHARE=N (test_dc's random loops
+# and bit flips in the passes other than the native one: 1/N of the native count, default 8).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -77,6 +79,12 @@ NOSLOW_CTEST_ARGS := $(CTEST_COMMON) -LE slow
 # loose objects under ASan/UBSan.
 SAN_CTEST_ARGS := $(CTEST_COMMON) -LE 'slow|long'
 SAN_FLIP_TESTS := ^cli_fsck_flip_(pack|idx|chain)_1$$
+
+# The passes other than the native one (sanitizers, qemu, Wine, opt-outs) run test_dc's random loops
+# and single-bit flips at 1/TEST_SHARE of the native count, every kernel and every recorded vector
+# still (tests/test_dc.c, SHA1KIT_TEST_SHARE); the native pass runs them all.
+TEST_SHARE ?= 8
+SHARE_ENV := SHA1KIT_TEST_SHARE=$(TEST_SHARE)
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0
@@ -115,7 +123,7 @@ sanitize: corpus
 		-DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" \
 		"-DCMAKE_EXE_LINKER_FLAGS=$(SAN_FLAGS)" "-DCMAKE_SHARED_LINKER_FLAGS=$(SAN_FLAGS)" $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/sanitize -j $(JOBS)
-	$(CTEST) --test-dir $(B)/sanitize $(SAN_CTEST_ARGS)
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/sanitize $(SAN_CTEST_ARGS)
 	@echo "ctest (sanitize): one part of each byte-flip sweep (the others run natively)"
 	$(CTEST) --test-dir $(B)/sanitize $(CTEST_COMMON) -R '$(SAN_FLIP_TESTS)'
 
@@ -124,25 +132,25 @@ cross-s390x: sysroot-s390x corpus
 	$(CONFIGURE) -B $(B)/cross-s390x -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-s390x.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-s390x -j $(JOBS)
-	$(CTEST) --test-dir $(B)/cross-s390x $(NOSLOW_CTEST_ARGS)
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-s390x $(NOSLOW_CTEST_ARGS)
 
 cross-i686: sysroot-i686 corpus
 	$(CONFIGURE) -B $(B)/cross-i686 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-i686.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
-	$(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
 
 # aarch64: the ARMv8 SHA1 kernels under qemu-aarch64 -cpu max, then a build without them (portable).
 cross-aarch64: sysroot-aarch64 corpus
 	$(CONFIGURE) -B $(B)/cross-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64 -j $(JOBS)
-	$(CTEST) --test-dir $(B)/cross-aarch64 $(NOSLOW_CTEST_ARGS)
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64 $(NOSLOW_CTEST_ARGS)
 	$(CONFIGURE) -B $(B)/cross-aarch64-portable -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
-	$(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
 
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
@@ -159,7 +167,7 @@ cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-mingw -j $(JOBS)
-	$(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
 # AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).
@@ -169,7 +177,7 @@ emulate-x86:
 		cpu=$${spec%%:*}; expect=$${spec#*:}; \
 		for t in test_kernels test_dc; do \
 			echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect)"; \
-			SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect \
+			SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect $(SHARE_ENV) \
 				qemu-x86_64 -cpu $$cpu $(B)/check/tests/$$t >$(B)/check/emulate-$$cpu-$$t.log 2>&1 || \
 				{ cat $(B)/check/emulate-$$cpu-$$t.log; exit 1; }; \
 			tail -n 1 $(B)/check/emulate-$$cpu-$$t.log; \
@@ -185,27 +193,29 @@ opt-outs: corpus
 		$(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
 			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) >/dev/null && \
 		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels >/dev/null && \
-		$(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' >$(B)/opt-$$o.log 2>&1 && \
+		$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' >$(B)/opt-$$o.log 2>&1 && \
 		tail -n 3 $(B)/opt-$$o.log || { cat $(B)/opt-$$o.log 2>/dev/null; exit 1; }; \
 	done
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
-# inputs go to build/fuzz/new-<name>, the repository's corpus is only read.
+# inputs go to build/fuzz/new-<name>, the repository's corpus is only read. FUZZ_JOBS targets run at
+# a time (default JOBS): each target gets its whole FUZZ_SECONDS of one core, the stage's wall time
+# is that of ceil(targets / FUZZ_JOBS) runs (3 minutes for 5 targets on 2 cores, not 5).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= dc pack fsck_object refs loose
+FUZZ_JOBS ?= $(JOBS)
 fuzz: corpus
 	$(CONFIGURE) -B $(B)/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_FUZZ=ON \
 		-DSHA1KIT_BUILD_TESTS=OFF -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF \
 		"-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/fuzz -j $(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
-	for t in $(FUZZ_TARGETS); do \
+	@echo "fuzzing $(FUZZ_TARGETS): $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
+	printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(FUZZ_JOBS) -I{} bash -c 't=$$1; \
 		mkdir -p $(B)/fuzz/new-$$t; \
-		echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
-		SHA1KIT_TESTDATA=$(TESTDATA) $(B)/fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-			-print_final_stats=1 $(B)/fuzz/new-$$t $(SRC)/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || \
-			{ tail -n 40 $(B)/fuzz/$$t.log; exit 1; }; \
-		grep -E '^(Done|stat::number_of_executed_units)' $(B)/fuzz/$$t.log; \
-	done
+		if SHA1KIT_TESTDATA=$(TESTDATA) $(B)/fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			-print_final_stats=1 $(B)/fuzz/new-$$t $(SRC)/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log; then \
+			grep -E "^(Done|stat::number_of_executed_units)" $(B)/fuzz/$$t.log | sed "s/^/$$t: /"; \
+		else echo "fuzzing $$t FAILED:"; tail -n 40 $(B)/fuzz/$$t.log; exit 1; fi' fuzz {}
 
 sysroot-aarch64:
 	$(SRC)/scripts/cross-sysroot.sh aarch64 $(B)/sysroot/aarch64-linux-gnu

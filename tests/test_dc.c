@@ -9,6 +9,13 @@
  *  - the DV table against dc-dvs.json and the message expansion;
  *  - recompression against an independent step-by-step forward computation, for every DV;
  *  - the attack corpus (SHAttered, Shambles, reduced-round) with the values of SOURCES.md.
+ *
+ * SHA1KIT_TEST_SHARE=N (N > 1; set by the Makefile for the sanitizer, qemu, Wine and opt-out passes,
+ * never for the native pass, which runs everything): the random loops run 1/N of their count and
+ * the single-bit flips of the ubc-vectors.txt blocks are 1/N of the 512 (bit positions rotating from
+ * block to block, so every position is still flipped), and test_dc_batch cuts the attack files to
+ * their first 20 KB (the attack blocks are in the first KiB). Every kernel and every ubc-vectors.txt
+ * block is still tested, in every test; the tests print the share they ran.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -30,6 +37,22 @@
 
 /* The DC kernel the vector tests force (an index into sha1kit_dc_kernels). */
 static uint32_t kernel_under_test;
+
+/* SHA1KIT_TEST_SHARE (see the top of the file): 1 runs everything. */
+static unsigned test_share = 1;
+
+/* n / test_share, at least 1. */
+static long share_of(long n)
+{
+	long r = n / (long)test_share;
+	return r > 0 ? r : 1;
+}
+
+/* Whether single-bit flip `bit` of the `block`th block is one of those this run makes. */
+static int flip_in_share(int bit, size_t block)
+{
+	return (unsigned)bit % test_share == block % test_share;
+}
 
 static uint32_t rotl(uint32_t x, int n)
 {
@@ -92,6 +115,17 @@ static int setup_oracle(void **state)
 	oracle.dvs = json_incref(json_object_get(root, "dvs"));
 	json_decref(root);
 	kernel_under_test = sha1kit_select_dc_kernel();
+	{
+		const char *e = getenv("SHA1KIT_TEST_SHARE");
+		long v = e && *e ? strtol(e, NULL, 10) : 1;
+		if (v < 1 || v > 512)
+			fail_msg("SHA1KIT_TEST_SHARE=%s: not a number from 1 to 512", e);
+		test_share = (unsigned)v;
+		if (test_share > 1)
+			print_message("SHA1KIT_TEST_SHARE=%u: random loops and bit flips 1/%u of the native "
+			              "pass's (every kernel, every ubc-vectors block still)\n",
+			              test_share, test_share);
+	}
 	return 0;
 }
 
@@ -192,6 +226,8 @@ static void test_ubc_vectors(void **state)
 		nonzero++;
 		for (int bit = 0; bit < 512; bit++) {
 			uint32_t F[80];
+			if (!flip_in_share(bit, lines))
+				continue;
 			memcpy(F, words, 16 * sizeof(uint32_t));
 			F[bit / 32] ^= 1u << (bit % 32);
 			expand_words(F);
@@ -201,7 +237,8 @@ static void test_ubc_vectors(void **state)
 		}
 	}
 	assert_int_equal(lines, 25173);
-	print_message("ubc-vectors: %zu blocks, %zu non-zero, %zu single-bit flips\n", lines, nonzero, flips);
+	print_message("ubc-vectors: %zu blocks, %zu non-zero, %zu single-bit flips (1/%u of them)\n", lines,
+	              nonzero, flips, test_share);
 	/* every DV is exercised by blocks that keep its conditions */
 	for (int k = 0; k < SHA1KIT_DV_COUNT; k++)
 		if (per_dv_hits[k] < 20)
@@ -214,7 +251,7 @@ static void test_ubc_vectors(void **state)
 static void test_ubc_random(void **state)
 {
 	tu_rng rng = {SEED};
-	const long count = 200000;
+	const long count = share_of(200000);
 	long nonzero = 0;
 	(void)state;
 	for (long n = 0; n < count; n++) {
@@ -568,11 +605,12 @@ static void test_corpus(void **state)
 	kernel_under_test = sha1kit_select_dc_kernel();
 }
 
-/* Every UBC form this CPU runs against the scalar filter on 10^6 random schedules (fixed seed). */
+/* Every UBC form this CPU runs against the scalar filter on 10^6 random schedules (fixed seed;
+ * 1/SHA1KIT_TEST_SHARE of them). */
 static void test_ubc_forms_random(void **state)
 {
 	tu_rng rng = {SEED ^ 0xf0f0};
-	const long count = 1000000;
+	const long count = share_of(1000000);
 	(void)state;
 	for (long n = 0; n < count; n++) {
 		uint32_t W[80], ref;
@@ -745,11 +783,11 @@ static void lanes_check(const sha1kit_batch_kernel *bk, uint32_t blk[][16], uint
 }
 
 /* Every block of ubc-vectors.txt (`text`), and all 512 single-bit flips of each block whose mask is
- * non-zero, to fn(words, arg) in order; returns how many. */
+ * non-zero (1/SHA1KIT_TEST_SHARE of them), to fn(words, arg) in order; returns how many. */
 static size_t for_each_ubc_block(const char *text, void (*fn)(const uint32_t words[16], void *arg), void *arg)
 {
 	char *copy = strdup(text), *save = NULL;
-	size_t blocks = 0;
+	size_t blocks = 0, lines = 0;
 	assert_non_null(copy);
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		uint32_t words[17], W[80], b[16];
@@ -758,7 +796,10 @@ static size_t for_each_ubc_block(const char *text, void (*fn)(const uint32_t wor
 		assert_int_equal(parse_words(line, words, 17), 0);
 		memcpy(W, words, 16 * sizeof(uint32_t));
 		expand_words(W);
+		lines++;
 		for (int bit = -1; bit < (sha1kit_ubc_mask(W) ? 512 : 0); bit++) {
+			if (bit >= 0 && !flip_in_share(bit, lines))
+				continue;
 			memcpy(b, words, sizeof(b));
 			if (bit >= 0)
 				b[bit / 32] ^= 1u << (bit % 32);
@@ -805,7 +846,7 @@ static void test_lanes_dc_kernels(void **state)
 		if (!bk->lanes || !sha1kit_batch_kernel_supported(bk))
 			continue;
 		tested++;
-		for (long n = 0; n < 1000000; n += bk->lanes) {
+		for (long n = 0; n < share_of(1000000); n += bk->lanes) {
 			for (unsigned l = 0; l < bk->lanes; l++) {
 				for (int t = 0; t < 16; t++)
 					blk[l][t] = (uint32_t)tu_next(&rng);
@@ -816,7 +857,7 @@ static void test_lanes_dc_kernels(void **state)
 		}
 		/* the recompression kernel against the scalar one: random blocks, states and DVs, both
 		 * testt values, 20000 candidates each */
-		for (int trial = 0; trial < 2 * 20000 / (int)bk->lanes; trial++) {
+		for (int trial = 0; trial < (int)(share_of(2 * 20000) / (long)bk->lanes); trial++) {
 			/* deliberately only 4-byte aligned: the kernel must not assume more */
 			static uint32_t Wl[80 * SHA1KIT_MAX_LANES + 1], st[5 * SHA1KIT_MAX_LANES];
 			uint32_t in[5 * SHA1KIT_MAX_LANES], outv[5 * SHA1KIT_MAX_LANES];
@@ -851,8 +892,8 @@ static void test_lanes_dc_kernels(void **state)
 			f.fill = 0;
 			blocks = for_each_ubc_block(text, lanes_take, &f);
 		}
-		print_message("lanes kernel %s: 10^6 random blocks, %zu ubc-vectors blocks and flips\n",
-		              bk->name, blocks);
+		print_message("lanes kernel %s: 10^6/%u random blocks, %zu ubc-vectors blocks and flips\n",
+		              bk->name, test_share, blocks);
 		assert_true(blocks > 25173);
 	}
 	if (SHA1KIT_HAVE_AVX2 && (sha1kit_cpu_features() & SHA1KIT_CPU_AVX2))
@@ -937,7 +978,7 @@ static void test_ubc_ahead(void **state)
 			continue;
 		tested++;
 		assert_true(k->ahead >= 1 && k->ahead <= SHA1KIT_MAX_LANES);
-		for (long n = 0; n < 1000000;) {
+		for (long n = 0; n < share_of(1000000);) {
 			size_t group = 1 + (size_t)(n / 64) % k->ahead;
 			for (size_t l = 0; l < group; l++)
 				for (int t = 0; t < 16; t++)
@@ -953,9 +994,9 @@ static void test_ubc_ahead(void **state)
 			if (f.fill)
 				ahead_check(k, (const uint32_t(*)[16])f.blk, f.fill);
 		}
-		print_message("look-ahead filter%s of %s: 10^6 random blocks, %zu ubc-vectors blocks and "
+		print_message("look-ahead filter%s of %s: 10^6/%u random blocks, %zu ubc-vectors blocks and "
 		              "flips\n",
-		              k->ubc_pipe ? " (and its steps)" : "", k->name, blocks);
+		              k->ubc_pipe ? " (and its steps)" : "", k->name, test_share, blocks);
 		assert_true(blocks > 25173);
 	}
 	{
@@ -1319,6 +1360,8 @@ static void test_dc_batch(void **state)
 	for (size_t f = 0; f < sizeof(corpus) / sizeof(corpus[0]); f++) {
 		size_t flen, pre = 64 * (1 + f);
 		uint8_t *data = tu_read_testdata(corpus[f].name, &flen);
+		if (test_share > 1 && flen > 20000)
+			flen = 20000 + f; /* the attack blocks are in the first KiB */
 		owned[n] = data;
 		msgs[n].data = data;
 		msgs[n++].len = flen;
