@@ -8,9 +8,9 @@
  * base cache is tiny (4 KiB), so eviction and the rebuilding of bases from the pack run all the
  * time; objects are limited to 1 MiB. A pack that is accepted must give consistent results: every
  * object typed, delta depths and bases coherent, and the idx files of versions 1 and 2 (and with a
- * 64-bit offset table) well formed, with pk_idx_params recovering the parameters they were built
- * with. Every object of an accepted pack is then read back through each idx (pk_idx_find,
- * pk_read_object) and must hash to its ID, and git's reader (pk_git_unpack) must read it the same
+ * 64-bit offset table) well formed, with skg_pk_idx_params recovering the parameters they were built
+ * with. Every object of an accepted pack is then read back through each idx (skg_pk_idx_find,
+ * skg_pk_read_object) and must hash to its ID, and git's reader (skg_pk_git_unpack) must read it the same
  * without an error line; a rejected pack is read from offset 12 without an idx by both, which must
  * fail or succeed cleanly.
  */
@@ -48,22 +48,22 @@ static bool no_base_id(void *ctx, uint64_t offset, uint8_t *id)
 }
 
 /* Every object through the idx: found at its offset, read whole, with the ID it has in the pack. */
-static void check_reads(const struct pk_pack *pack, const uint8_t *idx, size_t len)
+static void check_reads(const struct skg_pk_pack *pack, const uint8_t *idx, size_t len)
 {
-	check(pk_idx_count(idx, len) == pack->nr, "idx count");
+	check(skg_pk_idx_count(idx, len) == pack->nr, "idx count");
 	for (uint32_t i = 0; i < pack->nr; i++) {
-		const struct pk_object *o = &pack->objs[i];
+		const struct skg_pk_object *o = &pack->objs[i];
 		uint64_t off;
-		check(pk_idx_find(idx, len, o->id, &off), "object not found through the idx");
+		check(skg_pk_idx_find(idx, len, o->id, &off), "object not found through the idx");
 		if (off != o->offset) {
 			continue; /* a duplicate object: the idx lists one of its copies */
 		}
 		unsigned type;
 		uint8_t *content;
 		uint64_t n;
-		struct pk_error err;
-		check(pk_read_object(pack->data, pack->len, idx, len, off, (uint64_t)1 << 20, &type, &content,
-		                     &n, &err) == 0,
+		struct skg_pk_error err;
+		check(skg_pk_read_object(pack->data, pack->len, idx, len, off, (uint64_t)1 << 20, &type,
+		                         &content, &n, &err) == 0,
 		      "object of an accepted pack not readable through its idx");
 		check(type == o->real_type, "type read differs");
 		static const char *const names[] = {"", "commit", "tree", "blob", "tag"};
@@ -79,8 +79,9 @@ static void check_reads(const struct pk_pack *pack, const uint8_t *idx, size_t l
 		unsigned gtype, lines = 0;
 		uint8_t *gcontent;
 		uint64_t gn;
-		check(pk_git_unpack(pack->data, pack->len, idx, len, off, true, (uint64_t)1 << 24, "p.pack",
-		                    no_base_id, count_line, &lines, &gtype, &gcontent, &gn) == 0 &&
+		check(skg_pk_git_unpack(pack->data, pack->len, idx, len, off, true, (uint64_t)1 << 24,
+		                        "p.pack", no_base_id, count_line, &lines, &gtype, &gcontent,
+		                        &gn) == 0 &&
 		          lines == 0,
 		      "git's reader fails on an object of an accepted pack");
 		check(gtype == type && gn == n && memcmp(gcontent, content, (size_t)n) == 0,
@@ -90,12 +91,12 @@ static void check_reads(const struct pk_pack *pack, const uint8_t *idx, size_t l
 	}
 }
 
-static void check_idx(const struct pk_pack *pack, unsigned version, uint64_t limit)
+static void check_idx(const struct skg_pk_pack *pack, unsigned version, uint64_t limit)
 {
 	uint8_t *idx;
 	size_t len;
-	struct pk_error err;
-	if (pk_idx_build(pack, version, limit, false, &idx, &len, &err) != 0) {
+	struct skg_pk_error err;
+	if (skg_pk_idx_build(pack, version, limit, false, &idx, &len, &err) != 0) {
 		check(version == 1, "idx v2 build failed"); /* v1 fails only for offsets >= 4 GiB */
 		return;
 	}
@@ -107,14 +108,14 @@ static void check_idx(const struct pk_pack *pack, unsigned version, uint64_t lim
 	check(memcmp(pack->checksum, idx + len - 40, 20) == 0, "pack checksum in idx");
 	unsigned v;
 	uint64_t l;
-	pk_idx_params(idx, len, &v, &l);
+	skg_pk_idx_params(idx, len, &v, &l);
 	check(v == version, "idx version not recovered");
 	check_reads(pack, idx, len);
 	if (version == 2 && len > min) {
 		/* The 64-bit table is used: the limit recovered must give the same file. */
 		uint8_t *again;
 		size_t again_len;
-		check(pk_idx_build(pack, v, l, false, &again, &again_len, &err) == 0, "rebuild");
+		check(skg_pk_idx_build(pack, v, l, false, &again, &again_len, &err) == 0, "rebuild");
 		check(again_len == len && memcmp(again, idx, len) == 0,
 		      "idx not reproduced from its parameters");
 		free(again);
@@ -139,21 +140,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sha1kit_fast(buf, len - 20, buf + len - 20);
 	}
 
-	struct pk_options opt;
-	pk_options_default(&opt);
+	struct skg_pk_options opt;
+	skg_pk_options_default(&opt);
 	opt.strict = flags & 1;
 	opt.threads = (flags & 2) ? 2 : 1;
 	opt.cache_limit = 4096;
 	opt.max_object_size = 1 << 20;
-	struct pk_pack pack;
-	struct pk_error err;
-	if (pk_index_pack(&pack, buf, len, &opt, &err) == 0) {
+	struct skg_pk_pack pack;
+	struct skg_pk_error err;
+	if (skg_pk_index_pack(&pack, buf, len, &opt, &err) == 0) {
 		uint64_t deltas = 0;
 		for (uint32_t i = 0; i < pack.nr; i++) {
-			const struct pk_object *o = &pack.objs[i];
+			const struct skg_pk_object *o = &pack.objs[i];
 			check(o->real_type >= 1 && o->real_type <= 4, "object without a type");
 			check(i == 0 || o->offset > pack.objs[i - 1].offset, "offsets not increasing");
-			if (o->type == PK_OFS_DELTA || o->type == PK_REF_DELTA) {
+			if (o->type == SKG_PK_OFS_DELTA || o->type == SKG_PK_REF_DELTA) {
 				deltas++;
 				check(o->base < pack.nr, "delta without a base");
 				check(o->depth == pack.objs[o->base].depth + 1, "depth");
@@ -161,28 +162,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				      "type differs from the base's");
 				check(o->depth <= pack.max_depth, "max depth");
 			} else {
-				check(o->base == PK_NO_BASE && o->depth == 0, "whole object with a base");
+				check(o->base == SKG_PK_NO_BASE && o->depth == 0, "whole object with a base");
 			}
 		}
 		check(deltas == pack.n_deltas, "delta count");
-		check_idx(&pack, 2, PK_IDX_OFF32_LIMIT);
+		check_idx(&pack, 2, SKG_PK_IDX_OFF32_LIMIT);
 		check_idx(&pack, 2, 0);
 		check_idx(&pack, 1, 0);
-		pk_pack_free(&pack);
+		skg_pk_pack_free(&pack);
 	} else {
 		check(err.msg[0] != '\0', "error without a message");
 		check(!err.has_offset || err.offset <= len, "error offset past the end");
 		unsigned type;
 		uint8_t *content;
 		uint64_t n;
-		if (pk_read_object(buf, len, (const uint8_t *)"", 0, 12, (uint64_t)1 << 20, &type, &content,
-		                   &n, &err) == 0) {
+		if (skg_pk_read_object(buf, len, (const uint8_t *)"", 0, 12, (uint64_t)1 << 20, &type,
+		                       &content, &n, &err) == 0) {
 			check(type >= 1 && type <= 4, "type read");
 			free(content);
 		}
 		unsigned lines = 0;
-		int rc = pk_git_unpack(buf, len, (const uint8_t *)"", 0, 12, true, (uint64_t)1 << 24,
-		                       "p.pack", no_base_id, count_line, &lines, &type, &content, &n);
+		int rc = skg_pk_git_unpack(buf, len, (const uint8_t *)"", 0, 12, true, (uint64_t)1 << 24,
+		                           "p.pack", no_base_id, count_line, &lines, &type, &content, &n);
 		check(rc == 0 || rc == -1 || rc == -2, "git's reader status");
 		if (rc == 0) {
 			check(type >= 1 && type <= 4, "type read by git's reader");

@@ -227,7 +227,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	skg_check_options_default(&o);
 	/* the Git layer's mappings under the command's SIGBUS guard: a pack or idx truncated
 	 * meanwhile gives one line and exit 1 (pack_io.c) */
-	o.on_map = pk_guard_map;
+	o.on_map = sk_guard_map;
 	o.map_ctx = (void *)"fsck";
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
@@ -291,8 +291,8 @@ int sk_cmd_fsck(int argc, char **argv)
 			progress = 0;
 			break;
 		case OPT_THREADS:
-			if (!pk_parse_threads(optarg, &o.threads)) {
-				sk_usage_exit(USAGE_STATUS, CMD, CMD ": " PK_THREADS_INVALID, optarg);
+			if (!sk_parse_threads(optarg, &o.threads)) {
+				sk_usage_exit(USAGE_STATUS, CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_HELP:

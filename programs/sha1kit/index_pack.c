@@ -50,7 +50,7 @@ static void index_pack_usage(void)
 	      "                          the version and 64-bit offset layout found in it\n"
 	      "      --strict          also reject duplicate objects and malformed trees,\n"
 	      "                          commits and tags\n"
-	      "      --threads=N       resolve deltas with N threads, N in " PK_THREADS_RANGE "\n"
+	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same)\n"
 	      "      --index-version=V[,OFFSET]\n"
 	      "                        write index version V (1 or 2); with OFFSET, objects\n"
@@ -99,7 +99,7 @@ static void index_pack_usage(void)
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_active;
 
-/* pk_file_on_shrink: the pack shrank while mapped (SIGBUS): no partial index is left. */
+/* sk_file_on_shrink: the pack shrank while mapped (SIGBUS): no partial index is left. */
 static void remove_tmp(void)
 {
 	if (tmp_active) {
@@ -364,9 +364,9 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		skg_repo_free(repo);
 		return SK_EXIT_FAILURE;
 	}
-	struct pk_progress progress;
-	pk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
-	opt->progress.fn = pk_progress_cb;
+	struct sk_progress progress;
+	sk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
+	opt->progress.fn = sk_progress_cb;
 	opt->progress.ctx = &progress;
 	struct skg_indexer *ix = NULL;
 	const char *what = pack_name != NULL ? pack_name : "<stdin>";
@@ -398,11 +398,11 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	uint8_t sum[SKG_RAWSZ];
 	if (skg_indexer_commit(ix, pack_name, pack_name != NULL ? idx_name : NULL, sum, &err) != 0) {
-		pk_progress_abort(&progress);
+		sk_progress_abort(&progress);
 		if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
 			sk_error(0, CMD ": %s", err.msg);
 		} else {
-			pk_report(CMD, what, &err);
+			sk_pack_report(CMD, what, &err);
 		}
 		if (err.code == SKG_E_COLLISION) {
 			status |= SK_EXIT_COLLISION;
@@ -474,8 +474,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 			strict = true;
 			break;
 		case OPT_THREADS:
-			if (!pk_parse_threads(optarg, &threads)) {
-				sk_usage_error(CMD, CMD ": " PK_THREADS_INVALID, optarg);
+			if (!sk_parse_threads(optarg, &threads)) {
+				sk_usage_error(CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_INDEX_VERSION:
@@ -516,7 +516,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		if (pname == NULL && out_name != NULL) {
 			sk_usage_error(CMD, CMD ": -o needs a PACK name with --stdin");
 		}
-		opt.threads = threads == 0 ? pk_online_cpus() : threads;
+		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
 		opt.strict = strict;
 		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, quiet);
@@ -541,16 +541,16 @@ int sk_cmd_index_pack(int argc, char **argv)
 		idx_name = idx_alloc;
 	}
 	if (threads == 0) {
-		threads = pk_online_cpus();
+		threads = sk_online_cpus();
 	}
 
 	int status = SK_EXIT_FAILURE;
 	struct skg_file file = {0}, old_idx = {0};
 	struct skg_pack *pack = NULL;
 	struct skg_error err;
-	struct pk_progress progress;
-	pk_file_on_shrink(remove_tmp);
-	if (pk_file_map(&file, CMD, pack_name) != 0) {
+	struct sk_progress progress;
+	sk_file_on_shrink(remove_tmp);
+	if (sk_file_map(&file, CMD, pack_name) != 0) {
 		free(idx_alloc);
 		return sk_finish(SK_EXIT_FAILURE, false);
 	}
@@ -560,7 +560,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	if (verify) {
 		/* Open the index first: a missing one fails before the work. */
-		if (pk_file_map(&old_idx, CMD, idx_name) != 0) {
+		if (sk_file_map(&old_idx, CMD, idx_name) != 0) {
 			goto out;
 		}
 		if (!version_given) {
@@ -571,8 +571,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
 	opt.strict = strict;
-	pk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
-	opt.progress.fn = pk_progress_cb;
+	sk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
+	opt.progress.fn = sk_progress_cb;
 	opt.progress.ctx = &progress;
 	opt.release = skg_file_release;
 	opt.release_ctx = &file;
@@ -589,7 +589,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			goto pack_error;
 		}
 		if (rc > 0) {
-			if (pk_file_report_shrank(&old_idx, CMD)) {
+			if (sk_file_report_shrank(&old_idx, CMD)) {
 				goto out;
 			}
 			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
@@ -617,12 +617,12 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	goto out;
 pack_error:
-	pk_progress_abort(&progress);
+	sk_progress_abort(&progress);
 	/* A failure because the pack (or the idx compared) was truncated meanwhile says so. */
-	if (pk_file_report_shrank(&file, CMD) || pk_file_report_shrank(&old_idx, CMD)) {
+	if (sk_file_report_shrank(&file, CMD) || sk_file_report_shrank(&old_idx, CMD)) {
 		goto out;
 	}
-	pk_report(CMD, pack_name, &err);
+	sk_pack_report(CMD, pack_name, &err);
 	if (err.code == SKG_E_COLLISION) {
 		status |= SK_EXIT_COLLISION;
 	}

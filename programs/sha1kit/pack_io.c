@@ -14,7 +14,7 @@
 #include "cli.h"
 
 /* ------------------------------------------------------------------------------------------------ */
-/* The SIGBUS guard of the mappings (see pk_guard_mapping)                                          */
+/* The SIGBUS guard of the mappings (see sk_guard_mapping)                                          */
 /* ------------------------------------------------------------------------------------------------ */
 
 /* A mapping and its line; at most a pack and an idx are mapped at once. */
@@ -115,7 +115,7 @@ static void guard_remove(int i)
 	}
 }
 
-void pk_file_on_shrink(void (*cleanup)(void))
+void sk_file_on_shrink(void (*cleanup)(void))
 {
 	shrink_cleanup = cleanup;
 }
@@ -123,7 +123,7 @@ void pk_file_on_shrink(void (*cleanup)(void))
 /* The lines of the guarded mappings, owned here. */
 static char *guard_owned[N_GUARDS];
 
-int pk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path)
+int sk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path)
 {
 	static const char fmt[] = SK_PROGRAM ": %s: %s: the file shrank while it was read\n";
 	const char *q = sk_quote(path);
@@ -143,7 +143,7 @@ int pk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char 
 	return 0;
 }
 
-void pk_unguard_mapping(const void *map)
+void sk_unguard_mapping(const void *map)
 {
 	for (int i = 0; i < N_GUARDS; i++) {
 		if (guard_used[i] && guard_owned[i] != NULL && guards[i].lo == (uintptr_t)map) {
@@ -159,19 +159,19 @@ void pk_unguard_mapping(const void *map)
 /* Files                                                                                            */
 /* ------------------------------------------------------------------------------------------------ */
 
-void pk_guard_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped)
+void sk_guard_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped)
 {
 	if (mapped) {
-		(void)pk_guard_mapping(ctx, addr, len, path);
+		(void)sk_guard_mapping(ctx, addr, len, path);
 	} else {
-		pk_unguard_mapping(addr);
+		sk_unguard_mapping(addr);
 	}
 }
 
-int pk_file_map(struct skg_file *f, const char *cmd, const char *path)
+int sk_file_map(struct skg_file *f, const char *cmd, const char *path)
 {
 	struct skg_error err;
-	if (skg_file_map(f, path, pk_guard_map, (void *)cmd, &err) == 0) {
+	if (skg_file_map(f, path, sk_guard_map, (void *)cmd, &err) == 0) {
 		return 0;
 	}
 	char line[4096];
@@ -188,7 +188,7 @@ int pk_file_map(struct skg_file *f, const char *cmd, const char *path)
 	return -1;
 }
 
-bool pk_file_report_shrank(const struct skg_file *f, const char *cmd)
+bool sk_file_report_shrank(const struct skg_file *f, const char *cmd)
 {
 	if (!skg_file_shrank(f)) {
 		return false;
@@ -205,7 +205,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void pk_progress_init(struct pk_progress *p, bool enabled)
+void sk_progress_init(struct sk_progress *p, bool enabled)
 {
 	p->enabled = enabled;
 	p->title = NULL;
@@ -213,9 +213,9 @@ void pk_progress_init(struct pk_progress *p, bool enabled)
 	p->last = 0;
 }
 
-void pk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
+void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
-	struct pk_progress *p = ctx;
+	struct sk_progress *p = ctx;
 	if (!p->enabled) {
 		return;
 	}
@@ -238,7 +238,7 @@ void pk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
-void pk_progress_abort(struct pk_progress *p)
+void sk_progress_abort(struct sk_progress *p)
 {
 	if (p->enabled && p->title != NULL) {
 		fputc('\n', stderr);
@@ -246,7 +246,7 @@ void pk_progress_abort(struct pk_progress *p)
 	}
 }
 
-bool pk_parse_threads(const char *arg, unsigned *out)
+bool sk_parse_threads(const char *arg, unsigned *out)
 {
 	char *end;
 	errno = 0;
@@ -254,20 +254,20 @@ bool pk_parse_threads(const char *arg, unsigned *out)
 		return false; /* strtol would take " 3" and "+3" */
 	}
 	long v = strtol(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || v < 0 || v > PK_THREADS_MAX) {
+	if (errno != 0 || end == arg || *end != '\0' || v < 0 || v > SK_THREADS_MAX) {
 		return false;
 	}
 	*out = (unsigned)v;
 	return true;
 }
 
-unsigned pk_online_cpus(void)
+unsigned sk_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (unsigned)n : 1;
 }
 
-void pk_report(const char *cmd, const char *name, const struct skg_error *err)
+void sk_pack_report(const char *cmd, const char *name, const struct skg_error *err)
 {
 	char where[48] = "";
 	if (err->has_offset && err->code != SKG_E_COLLISION) { /* the collision message names the offset */

@@ -17,24 +17,24 @@
  * Should a mapped file shrink (truncated by another process), reading a page past its new end
  * raises SIGBUS. While a mapping is guarded, a SIGBUS handler (SA_SIGINFO) catches the faults
  * whose address lies in one of the guarded mappings: it calls the function given to
- * pk_file_on_shrink (e.g. to remove a temporary output file), writes the one line
+ * sk_file_on_shrink (e.g. to remove a temporary output file), writes the one line
  * "sha1kit: CMD: NAME: the file shrank while it was read" to standard error with write(2) and ends
  * the process with _exit(1). Any other SIGBUS keeps its default action (the process dies of it).
  *
- * pk_guard_mapping guards [map, map + len) of the file `path` for command `cmd`: returns 0, or -1
+ * sk_guard_mapping guards [map, map + len) of the file `path` for command `cmd`: returns 0, or -1
  * when it could not (no free slot, no memory: the mapping is then unguarded).
- * pk_unguard_mapping(map) ends it (before the unmap).
+ * sk_unguard_mapping(map) ends it (before the unmap).
  */
-int pk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path);
-void pk_unguard_mapping(const void *map);
+int sk_guard_mapping(const char *cmd, const void *map, uint64_t len, const char *path);
+void sk_unguard_mapping(const void *map);
 
 /* The Git layer's mapping hook (skg_file_map, struct skg_check_options.on_map) that guards each
  * mapping as above; ctx: the command's name (a const char *). */
-void pk_guard_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+void sk_guard_map(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
 
 /* The function the SIGBUS handler calls before it writes its line and exits (NULL: none). It runs
  * in a signal handler: only async-signal-safe calls (unlink(2), ...). */
-void pk_file_on_shrink(void (*cleanup)(void));
+void sk_file_on_shrink(void (*cleanup)(void));
 
 /*
  * Map `path`, a regular file, with skg_file_map under the SIGBUS guard (FIFOs and devices are
@@ -42,43 +42,43 @@ void pk_file_on_shrink(void (*cleanup)(void));
  * "sha1kit: CMD: cannot open NAME: REASON", "... cannot map NAME: REASON" or
  * "sha1kit: CMD: NAME: not a regular file". Unmap with skg_file_unmap.
  */
-int pk_file_map(struct skg_file *f, const char *cmd, const char *path);
+int sk_file_map(struct skg_file *f, const char *cmd, const char *path);
 
 /* After a failure: when the mapped file `f` is now shorter than when it was mapped, print the line
  * the SIGBUS handler prints and return true; else (or when nothing is mapped) return false and
  * print nothing. */
-bool pk_file_report_shrank(const struct skg_file *f, const char *cmd);
+bool sk_file_report_shrank(const struct skg_file *f, const char *cmd);
 
 /* Progress on standard error, Git style ("Indexing objects:  42% (420/1000)"), only when enabled. */
-struct pk_progress {
+struct sk_progress {
 	bool enabled;
 	const char *title; /* title of the line on screen, NULL for none */
 	unsigned percent;  /* last percentage printed */
 	double last;       /* time of the last line (seconds) */
 };
 
-void pk_progress_init(struct pk_progress *p, bool enabled);
-/* struct skg_progress.fn (ctx = struct pk_progress *). */
-void pk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total);
+void sk_progress_init(struct sk_progress *p, bool enabled);
+/* struct skg_progress.fn (ctx = struct sk_progress *). */
+void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total);
 /* End an unfinished progress line (before an error message). */
-void pk_progress_abort(struct pk_progress *p);
+void sk_progress_abort(struct sk_progress *p);
 
-/* The largest --threads=N (a plain number: PK_THREADS_RANGE spells it). */
-#define PK_THREADS_MAX 1024
-#define PK_STR_(x)     #x
-#define PK_STR(x)      PK_STR_(x)
+/* The largest --threads=N (a plain number: SK_THREADS_RANGE spells it). */
+#define SK_THREADS_MAX 1024
+#define SK_STR_(x)     #x
+#define SK_STR(x)      SK_STR_(x)
 /* The accepted range, as the messages and --help give it. */
-#define PK_THREADS_RANGE "0.." PK_STR(PK_THREADS_MAX)
-/* The error for a thread count pk_parse_threads refuses (a format for one string, the argument). */
-#define PK_THREADS_INVALID "invalid thread count '%s' (" PK_THREADS_RANGE "; 0: one per CPU)"
+#define SK_THREADS_RANGE "0.." SK_STR(SK_THREADS_MAX)
+/* The error for a thread count sk_parse_threads refuses (a format for one string, the argument). */
+#define SK_THREADS_INVALID "invalid thread count '%s' (" SK_THREADS_RANGE "; 0: one per CPU)"
 
-/* Parse a thread count (0 = one per online CPU). False when not a number in 0..PK_THREADS_MAX. */
-bool pk_parse_threads(const char *arg, unsigned *out);
+/* Parse a thread count (0 = one per online CPU). False when not a number in 0..SK_THREADS_MAX. */
+bool sk_parse_threads(const char *arg, unsigned *out);
 /* Number of online CPUs (at least 1). */
-unsigned pk_online_cpus(void);
+unsigned sk_online_cpus(void);
 
 /* Print "sha1kit: CMD: [NAME: ]MSG[ (at offset N)]" for an error of the pack API (a collision's
  * message names its offset itself). */
-void pk_report(const char *cmd, const char *name, const struct skg_error *err);
+void sk_pack_report(const char *cmd, const char *name, const struct skg_error *err);
 
 #endif /* SHA1KIT_CLI_PACK_IO_H */

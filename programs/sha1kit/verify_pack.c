@@ -35,7 +35,7 @@ static void verify_pack_usage(void)
 	      "                          indexed, before its .idx is compared)\n"
 	      "  -s, --stat-only       print only the histogram (and 'NAME.pack: bad' when\n"
 	      "                          the check fails)\n"
-	      "      --threads=N       resolve deltas with N threads, N in " PK_THREADS_RANGE "\n"
+	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same)\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
@@ -127,7 +127,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	struct skg_file file = {0}, old_idx = {0};
 	struct skg_pack *pack = NULL;
 	struct skg_error err;
-	if (pk_file_map(&old_idx, CMD, idx_name) != 0 || pk_file_map(&file, CMD, pack_name) != 0) {
+	if (sk_file_map(&old_idx, CMD, idx_name) != 0 || sk_file_map(&file, CMD, pack_name) != 0) {
 		goto out;
 	}
 	struct skg_index_options opt;
@@ -140,10 +140,10 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.read_ctx = &file;
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		/* A failure because the pack was truncated meanwhile says so. */
-		if (pk_file_report_shrank(&file, CMD)) {
+		if (sk_file_report_shrank(&file, CMD)) {
 			goto out;
 		}
-		pk_report(CMD, pack_name, &err);
+		sk_pack_report(CMD, pack_name, &err);
 		if (err.code == SKG_E_COLLISION) {
 			status |= SK_EXIT_COLLISION;
 		}
@@ -165,11 +165,11 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	uint64_t first_diff;
 	int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
 	if (rc < 0) {
-		pk_report(CMD, pack_name, &err);
+		sk_pack_report(CMD, pack_name, &err);
 		goto out;
 	}
 	if (rc > 0) {
-		if (pk_file_report_shrank(&old_idx, CMD)) {
+		if (sk_file_report_shrank(&old_idx, CMD)) {
 			goto out;
 		}
 		sk_error(0, CMD ": %s does not match %s (first difference at byte %" PRIu64 ")",
@@ -218,8 +218,8 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			stat_only = true;
 			break;
 		case OPT_THREADS:
-			if (!pk_parse_threads(optarg, &threads)) {
-				sk_usage_error(CMD, CMD ": " PK_THREADS_INVALID, optarg);
+			if (!sk_parse_threads(optarg, &threads)) {
+				sk_usage_error(CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_HELP:
@@ -236,7 +236,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 		sk_usage_error(CMD, CMD ": missing PACK or IDX operand");
 	}
 	if (threads == 0) {
-		threads = pk_online_cpus();
+		threads = sk_online_cpus();
 	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {

@@ -88,7 +88,7 @@ static bool ends_with(const char *s, const char *suffix)
  */
 static void reserve_graph(struct skg_fsck_run *f, const struct skg_file *idx, uint64_t pack_len)
 {
-	uint64_t n = pk_idx_count(idx->data, (size_t)idx->len);
+	uint64_t n = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	if (n <= idx->len / 24 && n <= pack_len / 2) {
 		(void)skg_graph_reserve(f->graph, skg_graph_count(f->graph) + n);
 	}
@@ -138,7 +138,7 @@ static int cmp_idx_ent(const void *a, const void *b)
  * delta base git marks bad (no object at all). */
 enum rest_state { READ_OK, UNREADABLE, MISMATCH, BAD };
 
-/* pk_git_unpack's callbacks in check_rest: git's lines out; the base git fails to read at an
+/* skg_pk_git_unpack's callbacks in check_rest: git's lines out; the base git fails to read at an
  * offset is marked bad (mark_bad_packed_object), and its ID is the idx's. */
 struct unpack_ctx {
 	struct skg_fsck_run *f;
@@ -171,14 +171,14 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
  * entry's offset cannot be read), or NULL. */
 static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t *n)
 {
-	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
 	*n = 0;
 	if (e == NULL) {
 		return NULL;
 	}
-	for (uint64_t k = 0; k < nr && pk_idx_entry(idx->data, (size_t)idx->len, k, &e[*n].id, &e[*n].off);
-	     k++) {
+	for (uint64_t k = 0;
+	     k < nr && skg_pk_idx_entry(idx->data, (size_t)idx->len, k, &e[*n].id, &e[*n].off); k++) {
 		e[(*n)++].k = k;
 	}
 	if (*n > 0) {
@@ -201,9 +201,9 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 			unsigned type;
 			uint8_t *data = NULL;
 			uint64_t len;
-			(void)pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset, false,
-			                    UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc, &type,
-			                    &data, &len);
+			(void)skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset,
+			                        false, UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc,
+			                        &type, &data, &len);
 			free(data);
 			free(e);
 		}
@@ -225,7 +225,7 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, const struct skg_file *idx,
                        const char *pack_path, const char *idx_path, bool verify)
 {
-	uint64_t nr = pk_idx_count(idx->data, (size_t)idx->len);
+	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	size_t n = 0;
 	struct idx_ent *e = idx_by_offset(idx, &n);
 	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
@@ -235,7 +235,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		skg_fsck_nomem(f);
 		return;
 	}
-	uint64_t sig_at = file->len - PK_HASH_LEN; /* a usable pack has its trailer */
+	uint64_t sig_at = file->len - SKG_RAWSZ; /* a usable pack has its trailer */
 	if (verify && n < nr) {
 		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
 		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of pack index for %s (truncated index?)",
@@ -275,8 +275,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				f->died = true;
 				break;
 			}
-			if (pk_idx_crc_differs(idx->data, (size_t)idx->len, e[k].k, file->data, e[k].off,
-			                       next - e[k].off)) {
+			if (skg_pk_idx_crc_differs(idx->data, (size_t)idx->len, e[k].k, file->data, e[k].off,
+			                           next - e[k].off)) {
 				skg_fsck_err_line(
 				    f, NULL,
 				    "error: index CRC mismatch for object %s from %s at offset %" PRIu64, h,
@@ -288,18 +288,18 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		unsigned type;
 		uint8_t *data = NULL;
 		uint64_t len = 0;
-		struct pk_error err;
+		struct skg_pk_error err;
 		int rc = 0;
 		uint64_t hsize = 0;
 		if (verify) {
 			/* git streams a blob at or over core.bigFileThreshold instead of reading it */
-			rc = pk_git_entry_header(file->data, file->len, e[k].off, &hsize) == SKG_BLOB &&
+			rc = skg_pk_git_entry_header(file->data, file->len, e[k].off, &hsize) == SKG_BLOB &&
 			             hsize >= SKG_FSCK_BIG_FILE
 			         ? 1
 			         : 0;
 		} else {
-			rc = pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
-			                    SKG_FSCK_BIG_FILE, &type, &data, &len, &err);
+			rc = skg_pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
+			                        SKG_FSCK_BIG_FILE, &type, &data, &len, &err);
 		}
 		if (rc == 1) {
 			/* a blob git streams: present, not read again here */
@@ -309,9 +309,9 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
 			struct unpack_ctx uc = {f, e, (size_t)n, state};
-			rc = pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, e[k].off, true,
-			                   UINT64_MAX, pack_path, unpack_base_id, unpack_line, &uc, &type,
-			                   &data, &len);
+			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
+			                       true, UINT64_MAX, pack_path, unpack_base_id, unpack_line, &uc,
+			                       &type, &data, &len);
 			if (rc == -2) {
 				f->died = true;
 				break;
@@ -339,8 +339,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				 * base on the chain bad, from this object's base down to where it failed */
 				uint64_t at = e[k].off, base;
 				for (uint64_t steps = 0; steps <= n && at != err.offset &&
-				                         pk_entry_base(file->data, file->len, idx->data,
-				                                       (size_t)idx->len, at, &base) == 1;
+				                         skg_pk_entry_base(file->data, file->len, idx->data,
+				                                           (size_t)idx->len, at, &base) == 1;
 				     steps++) {
 					struct idx_ent key = {base, NULL, 0};
 					struct idx_ent *b =
@@ -378,7 +378,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t found;
 		if (state[k] != READ_OK &&
-		    (!pk_idx_find(idx->data, (size_t)idx->len, e[k].id, &found) || found == 0)) {
+		    (!skg_pk_idx_find(idx->data, (size_t)idx->len, e[k].id, &found) || found == 0)) {
 			/* git's lookups do not find it (find_pack_entry_one: not in the fan-out range the
 			 * search looks in, or offset 0, which means none): no object to git at all */
 			continue;
@@ -415,54 +415,54 @@ static void remember_pack(struct skg_fsck_run *f, const char *idx_path, const ch
 	}
 }
 
-/* git's line for a pack it cannot open (pk_git_open_check), naming `path` (the idx or the pack); a
+/* git's line for a pack it cannot open (skg_pk_git_open_check), naming `path` (the idx or the pack); a
  * malloc'd string, or NULL when out of memory */
-static char *git_open_line(enum pk_git_open go, const char *path, uint32_t a, uint32_t b)
+static char *git_open_line(enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b)
 {
 	struct skg_buf line = {0};
 	switch (go) {
-	case PK_GIT_IDX_SMALL:
+	case SKG_PK_GIT_IDX_SMALL:
 		skg_buf_addf(&line, "error: index file %s is too small", path);
 		break;
-	case PK_GIT_IDX_VERSION:
+	case SKG_PK_GIT_IDX_VERSION:
 		skg_buf_addf(&line,
 		             "error: index file %s is version %" PRIu32
 		             " and is not supported by this binary (try upgrading GIT to a newer version)",
 		             path, a);
 		break;
-	case PK_GIT_IDX_FANOUT:
+	case SKG_PK_GIT_IDX_FANOUT:
 		skg_buf_addf(&line, "error: non-monotonic index %s", path);
 		break;
-	case PK_GIT_IDX_V1_SIZE:
-	case PK_GIT_IDX_V2_SIZE:
+	case SKG_PK_GIT_IDX_V1_SIZE:
+	case SKG_PK_GIT_IDX_V2_SIZE:
 		skg_buf_addf(&line, "error: wrong index v%d file size in %s",
-		             go == PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
+		             go == SKG_PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
 		break;
-	case PK_GIT_PACK_SHORT:
+	case SKG_PK_GIT_PACK_SHORT:
 		skg_buf_addf(&line, "error: file %s is far too short to be a packfile", path);
 		break;
-	case PK_GIT_PACK_MAGIC:
+	case SKG_PK_GIT_PACK_MAGIC:
 		skg_buf_addf(&line, "error: file %s is not a GIT packfile", path);
 		break;
-	case PK_GIT_PACK_VERSION:
+	case SKG_PK_GIT_PACK_VERSION:
 		skg_buf_addf(&line,
 		             "error: packfile %s is version %" PRIu32
 		             " and not supported (try upgrading GIT to a newer version)",
 		             path, a);
 		break;
-	case PK_GIT_PACK_COUNT:
+	case SKG_PK_GIT_PACK_COUNT:
 		skg_buf_addf(&line,
 		             "error: packfile %s claims to have %" PRIu32
 		             " objects while index indicates %" PRIu32 " objects",
 		             path, a, b);
 		break;
-	case PK_GIT_PACK_SIGNATURE:
+	case SKG_PK_GIT_PACK_SIGNATURE:
 		skg_buf_addf(&line, "error: packfile %s signature is unavailable", path);
 		break;
-	case PK_GIT_PACK_MISMATCH:
+	case SKG_PK_GIT_PACK_MISMATCH:
 		skg_buf_addf(&line, "error: packfile %s does not match index", path);
 		break;
-	case PK_GIT_OK:
+	case SKG_PK_GIT_OK:
 		break;
 	}
 	if (line.failed) {
@@ -498,7 +498,7 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			uint64_t off;
 			const struct skg_fsck_unusable *u = &f->unusable[i];
-			if (u->idx == NULL || pk_idx_find(u->idx, u->idx_len, id, &off)) {
+			if (u->idx == NULL || skg_pk_idx_find(u->idx, u->idx_len, id, &off)) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
 		}
@@ -521,7 +521,7 @@ static void pack_file_error(struct skg_fsck_run *f, const struct skg_file *file,
 }
 
 /* Whether the pack engine's failure is one of the machine: then it is the run's failure. */
-static bool machine_failure(struct skg_fsck_run *f, const struct pk_error *err)
+static bool machine_failure(struct skg_fsck_run *f, const struct skg_pk_error *err)
 {
 	if (err->code == SKG_E_NOMEM) {
 		skg_fsck_nomem(f);
@@ -538,8 +538,8 @@ static bool machine_failure(struct skg_fsck_run *f, const struct pk_error *err)
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path)
 {
 	struct skg_file file = {0}, idx = {0};
-	struct pk_pack pack = {0};
-	struct pk_error err;
+	struct skg_pk_pack pack = {0};
+	struct skg_pk_error err;
 	struct skg_error ferr;
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
 		pack_file_error(f, &idx, idx_path, &ferr);
@@ -553,8 +553,9 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		return;
 	}
 	uint32_t ga, gb;
-	enum pk_git_open go = pk_git_open_check(idx.data, (size_t)idx.len, file.data, file.len, &ga, &gb);
-	if (go != PK_GIT_OK && go < PK_GIT_PACK_SHORT) {
+	enum skg_pk_git_open go =
+	    skg_pk_git_open_check(idx.data, (size_t)idx.len, file.data, file.len, &ga, &gb);
+	if (go != SKG_PK_GIT_OK && go < SKG_PK_GIT_PACK_SHORT) {
 		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
 		char *line = git_open_line(go, idx_path, ga, gb);
 		remember_unusable(f, line, NULL, 0);
@@ -573,7 +574,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		skg_fsck_err_line(f, NULL, "error: Packfile index for %s hash mismatch", pack_path);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 	}
-	if (go != PK_GIT_OK) {
+	if (go != SKG_PK_GIT_OK) {
 		/* verify_packfile: the pack does not open (open_packed_git_1) */
 		char *line = git_open_line(go, pack_path, ga, gb);
 		uint8_t *copy = malloc((size_t)idx.len);
@@ -603,8 +604,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		check_rest(f, &file, &idx, pack_path, idx_path, true);
 		goto out;
 	}
-	struct pk_options opt;
-	pk_options_default(&opt);
+	struct skg_pk_options opt;
+	skg_pk_options_default(&opt);
 	opt.threads = f->threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * f->threads;
 	opt.release = skg_file_release;
@@ -614,7 +615,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	opt.object = pack_object;
 	opt.object_ctx = f;
 	f->pack = &pack;
-	int indexed = pk_index_pack(&pack, file.data, file.len, &opt, &err);
+	int indexed = skg_pk_index_pack(&pack, file.data, file.len, &opt, &err);
 	if (indexed != 0 && err.code != SKG_E_COLLISION && machine_failure(f, &err)) {
 		pack_lines_out(f, false);
 		goto out;
@@ -641,7 +642,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	}
 	unsigned version;
 	uint64_t limit, first_diff;
-	pk_idx_params(idx.data, (size_t)idx.len, &version, &limit);
+	skg_pk_idx_params(idx.data, (size_t)idx.len, &version, &limit);
 	int crc = skg_idx_compare(&pack, version, limit, false, &idx, &first_diff, &err);
 	if (crc < 0 && err.code == SKG_E_NOMEM) {
 		skg_fsck_nomem(f); /* not the idx's fault: the run stops */
@@ -654,7 +655,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	}
 out:
 	f->pack = NULL;
-	pk_pack_free(&pack);
+	skg_pk_pack_free(&pack);
 	skg_file_unmap(&file);
 	skg_file_unmap(&idx);
 }
@@ -668,7 +669,7 @@ uint64_t skg_fsck_idx_count(const char *path)
 	}
 	size_t n = fread(h, 1, sizeof(h), fp);
 	fclose(fp);
-	return pk_idx_count(h, n);
+	return skg_pk_idx_count(h, n);
 }
 
 /* The object directories: the repository's, then its alternates. */

@@ -29,15 +29,15 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 		struct skg_file idx = {0}, pack = {0};
 		uint64_t off, n = 0;
 		unsigned type = 0;
-		struct pk_error err;
+		struct skg_pk_error err;
 		int rc = -1;
 		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) != 0) {
 			continue;
 		}
-		if (pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
+		if (skg_pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
 		    skg_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx, NULL) == 0) {
-			rc = pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
-			                    SKG_FSCK_BIG_FILE, &type, data, &n, &err);
+			rc = skg_pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
+			                        SKG_FSCK_BIG_FILE, &type, data, &n, &err);
 			if (rc == 0 && type != SKG_BLOB) {
 				free(*data);
 				*data = NULL;

@@ -39,7 +39,7 @@
 #include "typeorder.h"
 #include "util.h"
 
-struct pk_pack;
+struct skg_pk_pack;
 struct skg_refdb;
 struct skg_repo;
 
@@ -138,7 +138,7 @@ struct skg_fsck_run {
 	struct skg_error fail;
 	struct skg_buf fatal; /* the text of the last "fatal: " record sent (SKG_E_GIT's message) */
 	/* the pack being checked (for the object callback), and its place in git's order */
-	const struct pk_pack *pack;
+	const struct skg_pk_pack *pack;
 	uint32_t pack_seq;
 	struct skg_fsck_meter meter;
 	struct skg_fsck_bad_tree *bad_trees;

@@ -9,7 +9,7 @@
  * computes the CRC-32 of the stored entry, hashes whole objects with SHA-1DC (in batches, see
  * struct hbatch), copies the base IDs of REF_DELTA entries into a compact table, and hashes the
  * pack itself with the fast SHA-1 for the trailer check. The pages it has read are let go as it
- * goes (pk_options.release).
+ * goes (skg_pk_options.release).
  *
  * Pass 2 resolves deltas: each whole object that serves as a base is the root of a tree of deltas
  * (OFS_DELTA children found by offset, REF_DELTA children by object ID, in the compact table, once
@@ -23,10 +23,10 @@
  * its share of P2_HOLD (or for an object too large to batch) it hashes at once and goes depth
  * first. Node data over the thread's share of the cache limit is dropped, from the bottom of the
  * stack (the nodes expanded last) up, and rebuilt from the pack when needed (the whole ancestor
- * inflated, then the deltas down to the node applied in turn). With pk_options.read set, entries
+ * inflated, then the deltas down to the node applied in turn). With skg_pk_options.read set, entries
  * are read through it (pread) rather than from the mapping, so that no pack pages pile up.
  *
- * The idx is written in pieces straight from the table sorted by object ID (pk_idx_write).
+ * The idx is written in pieces straight from the table sorted by object ID (skg_pk_idx_write).
  */
 #include "pack.h"
 
@@ -50,7 +50,7 @@
 /* Small helpers                                                                                    */
 /* ------------------------------------------------------------------------------------------------ */
 
-static void set_error_v(struct pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
+static void set_error_v(struct skg_pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
                         const char *fmt, va_list ap)
 {
 	err->code = code;
@@ -60,10 +60,10 @@ static void set_error_v(struct pk_error *err, enum skg_errc code, bool has_offse
 }
 
 /* A malformed pack (SKG_E_CORRUPT). */
-static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
+static void set_error(struct skg_pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
     SKG_PRINTF(4, 5);
 
-static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
+static void set_error(struct skg_pk_error *err, bool has_offset, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -72,10 +72,10 @@ static void set_error(struct pk_error *err, bool has_offset, uint64_t offset, co
 }
 
 /* A failure of the machine (SKG_E_NOMEM, SKG_E_THREAD). */
-static void set_failure(struct pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
+static void set_failure(struct skg_pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
                         const char *fmt, ...) SKG_PRINTF(5, 6);
 
-static void set_failure(struct pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
+static void set_failure(struct skg_pk_error *err, enum skg_errc code, bool has_offset, uint64_t offset,
                         const char *fmt, ...)
 {
 	va_list ap;
@@ -97,37 +97,37 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-static void to_hex(const uint8_t *id, char out[2 * PK_HASH_LEN + 1])
+static void to_hex(const uint8_t *id, char out[2 * SKG_RAWSZ + 1])
 {
 	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < PK_HASH_LEN; i++) {
+	for (int i = 0; i < SKG_RAWSZ; i++) {
 		out[2 * i] = digits[id[i] >> 4];
 		out[2 * i + 1] = digits[id[i] & 15];
 	}
-	out[2 * PK_HASH_LEN] = '\0';
+	out[2 * SKG_RAWSZ] = '\0';
 }
 
-const char *pk_type_name(unsigned type)
+const char *skg_pk_type_name(unsigned type)
 {
 	switch (type) {
-	case PK_COMMIT:
+	case SKG_PK_COMMIT:
 		return "commit";
-	case PK_TREE:
+	case SKG_PK_TREE:
 		return "tree";
-	case PK_BLOB:
+	case SKG_PK_BLOB:
 		return "blob";
-	case PK_TAG:
+	case SKG_PK_TAG:
 		return "tag";
-	case PK_OFS_DELTA:
+	case SKG_PK_OFS_DELTA:
 		return "ofs-delta";
-	case PK_REF_DELTA:
+	case SKG_PK_REF_DELTA:
 		return "ref-delta";
 	default:
 		return "unknown";
 	}
 }
 
-void pk_options_default(struct pk_options *opt)
+void skg_pk_options_default(struct skg_pk_options *opt)
 {
 	memset(opt, 0, sizeof(*opt));
 	opt->threads = 1;
@@ -157,7 +157,7 @@ static uint32_t crc32_any(uint32_t crc, const uint8_t *p, uint64_t n)
  * its length (NUL included). */
 static size_t object_header(char *buf, unsigned type, uint64_t size)
 {
-	const char *name = pk_type_name(type);
+	const char *name = skg_pk_type_name(type);
 	size_t n = strlen(name);
 	char digits[20];
 	size_t k = 0;
@@ -326,8 +326,8 @@ static enum inf_status inflate_exact(struct inflater *f, const uint8_t *in, uint
 }
 
 /* Describe a failed inflate_exact in `err`. */
-static void inflate_error(struct pk_error *err, const struct inflater *f, enum inf_status st, uint64_t offset,
-                          uint64_t size, const char *what)
+static void inflate_error(struct skg_pk_error *err, const struct inflater *f, enum inf_status st,
+                          uint64_t offset, uint64_t size, const char *what)
 {
 	switch (st) {
 	case INF_TRUNCATED:
@@ -362,19 +362,19 @@ static void inflate_error(struct pk_error *err, const struct inflater *f, enum i
 static bool is_hex_line(const uint8_t **p, const uint8_t *end, const char *key)
 {
 	size_t kl = strlen(key);
-	if ((size_t)(end - *p) < kl + 2 * PK_HASH_LEN + 1 || memcmp(*p, key, kl) != 0) {
+	if ((size_t)(end - *p) < kl + 2 * SKG_RAWSZ + 1 || memcmp(*p, key, kl) != 0) {
 		return false;
 	}
 	const uint8_t *h = *p + kl;
-	for (int i = 0; i < 2 * PK_HASH_LEN; i++) {
+	for (int i = 0; i < 2 * SKG_RAWSZ; i++) {
 		if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f'))) {
 			return false;
 		}
 	}
-	if (h[2 * PK_HASH_LEN] != '\n') {
+	if (h[2 * SKG_RAWSZ] != '\n') {
 		return false;
 	}
-	*p = h + 2 * PK_HASH_LEN + 1;
+	*p = h + 2 * SKG_RAWSZ + 1;
 	return true;
 }
 
@@ -414,7 +414,7 @@ static const char *check_object(unsigned type, const uint8_t *data, uint64_t len
 	}
 	const uint8_t *p = data, *end = data + len;
 	switch (type) {
-	case PK_TREE: {
+	case SKG_PK_TREE: {
 		const uint8_t *prev = NULL;
 		size_t prev_len = 0;
 		bool prev_dir = false;
@@ -439,10 +439,10 @@ static const char *check_object(unsigned type, const uint8_t *data, uint64_t len
 			    (nl == 2 && name[0] == '.' && name[1] == '.')) {
 				return "invalid tree entry name";
 			}
-			if ((size_t)(end - nul - 1) < PK_HASH_LEN) {
+			if ((size_t)(end - nul - 1) < SKG_RAWSZ) {
 				return "truncated tree entry";
 			}
-			p = nul + 1 + PK_HASH_LEN;
+			p = nul + 1 + SKG_RAWSZ;
 			bool dir = (mode & 0170000) == 0040000;
 			if (prev != NULL && tree_name_cmp(prev, prev_len, prev_dir, name, nl, dir) >= 0) {
 				return "tree entries not sorted, or duplicated";
@@ -453,7 +453,7 @@ static const char *check_object(unsigned type, const uint8_t *data, uint64_t len
 		}
 		return NULL;
 	}
-	case PK_COMMIT:
+	case SKG_PK_COMMIT:
 		if (!is_hex_line(&p, end, "tree ")) {
 			return "commit without a valid tree line";
 		}
@@ -463,7 +463,7 @@ static const char *check_object(unsigned type, const uint8_t *data, uint64_t len
 			return "commit without valid author and committer lines";
 		}
 		return NULL;
-	case PK_TAG:
+	case SKG_PK_TAG:
 		if (!is_hex_line(&p, end, "object ")) {
 			return "tag without a valid object line";
 		}
@@ -473,8 +473,9 @@ static const char *check_object(unsigned type, const uint8_t *data, uint64_t len
 		}
 		size_t tl = (size_t)(p - t) - 6; /* the type name between "type " and the newline */
 		bool known = false;
-		for (unsigned k = PK_COMMIT; k <= PK_TAG; k++) {
-			known |= strlen(pk_type_name(k)) == tl && memcmp(t + 5, pk_type_name(k), tl) == 0;
+		for (unsigned k = SKG_PK_COMMIT; k <= SKG_PK_TAG; k++) {
+			known |=
+			    strlen(skg_pk_type_name(k)) == tl && memcmp(t + 5, skg_pk_type_name(k), tl) == 0;
 		}
 		if (!known) {
 			return "tag without a valid type line";
@@ -539,14 +540,14 @@ static void null_sink(void *ctx, const uint8_t *p, size_t n)
 	(void)n;
 }
 
-static void collision_error(struct pk_error *err, uint64_t offset)
+static void collision_error(struct skg_pk_error *err, uint64_t offset)
 {
 	set_failure(err, SKG_E_COLLISION, true, offset,
 	            "collision attack detected in object at offset %" PRIu64, offset);
 }
 
 /* Finish a SHA-1DC object ID; false (and `err` set) when a collision attack was detected. */
-static bool finish_id(sha1kit_dc_ctx *dc, uint8_t id[PK_HASH_LEN], uint64_t offset, struct pk_error *err)
+static bool finish_id(sha1kit_dc_ctx *dc, uint8_t id[SKG_RAWSZ], uint64_t offset, struct skg_pk_error *err)
 {
 	if (sha1kit_dc_final(dc, id, NULL) == SHA1KIT_DC_COLLISION) {
 		collision_error(err, offset);
@@ -570,12 +571,12 @@ struct hbatch {
 	size_t used, n;
 	sha1kit_msg msgs[HB_MSGS];
 	uint32_t obj[HB_MSGS];
-	uint8_t digests[HB_MSGS * PK_HASH_LEN];
+	uint8_t digests[HB_MSGS * SKG_RAWSZ];
 	sha1kit_dc_detection where[HB_MSGS];
-	const struct pk_options *opt;
+	const struct skg_pk_options *opt;
 };
 
-static struct hbatch *hb_new(const struct pk_options *opt)
+static struct hbatch *hb_new(const struct skg_pk_options *opt)
 {
 	struct hbatch *hb = calloc(1, sizeof(*hb));
 	if (hb != NULL) {
@@ -597,8 +598,8 @@ static void hb_free(struct hbatch *hb)
  * sha1kit_dc_batch (digests and where: room for n results); false (and `err` set) on a collision
  * attack, reported for the first flagged object in pack order. */
 static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, uint8_t *digests,
-                      sha1kit_dc_detection *where, struct pk_object *objs, const struct pk_options *opt,
-                      struct pk_error *err)
+                      sha1kit_dc_detection *where, struct skg_pk_object *objs,
+                      const struct skg_pk_options *opt, struct skg_pk_error *err)
 {
 	size_t first = n;
 	if (n == 0) {
@@ -615,7 +616,7 @@ static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, ui
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
-		memcpy(objs[obj[i]].id, digests + PK_HASH_LEN * i, PK_HASH_LEN);
+		memcpy(objs[obj[i]].id, digests + SKG_RAWSZ * i, SKG_RAWSZ);
 	}
 	if (opt->object != NULL) {
 		for (size_t i = 0; i < n; i++) {
@@ -630,7 +631,7 @@ static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, ui
 }
 
 /* Hash the queued objects into objs[].id (see batch_ids). */
-static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error *err)
+static bool hb_flush(struct hbatch *hb, struct skg_pk_object *objs, struct skg_pk_error *err)
 {
 	size_t n = hb->n;
 	hb->n = 0;
@@ -640,8 +641,8 @@ static bool hb_flush(struct hbatch *hb, struct pk_object *objs, struct pk_error 
 
 /* Room for an object of `len` bytes of content with its header (flushing first if needed): where
  * the content goes, after the header written there; NULL when the object is not batched. */
-static uint8_t *hb_room(struct hbatch *hb, struct pk_object *objs, unsigned type, uint64_t len, bool *ok,
-                        struct pk_error *err)
+static uint8_t *hb_room(struct hbatch *hb, struct skg_pk_object *objs, unsigned type, uint64_t len, bool *ok,
+                        struct skg_pk_error *err)
 {
 	char hdr[HEADER_MAX];
 	size_t hl;
@@ -738,7 +739,7 @@ static const char *entry_header(const uint8_t *data, uint64_t end, uint64_t pos,
 		snprintf(h->why, sizeof(h->why), "invalid object type %u", h->type);
 		return h->why;
 	}
-	if (h->type == PK_OFS_DELTA) {
+	if (h->type == SKG_PK_OFS_DELTA) {
 		if (p >= end) {
 			snprintf(h->why, sizeof(h->why), "pack is truncated inside a delta base offset");
 			return h->why;
@@ -764,20 +765,20 @@ static const char *entry_header(const uint8_t *data, uint64_t end, uint64_t pos,
 			return h->why;
 		}
 		h->base_offset = pos - rel;
-	} else if (h->type == PK_REF_DELTA) {
-		if (end - p < PK_HASH_LEN) {
+	} else if (h->type == SKG_PK_REF_DELTA) {
+		if (end - p < SKG_RAWSZ) {
 			snprintf(h->why, sizeof(h->why), "pack is truncated inside a delta base name");
 			return h->why;
 		}
 		h->base_id = data + p;
-		p += PK_HASH_LEN;
+		p += SKG_RAWSZ;
 	}
 	h->len = (unsigned)(p - pos);
 	return NULL;
 }
 
-/* Index of the object at `offset` among objs[0..n) (sorted by offset), or PK_NO_BASE. */
-static uint32_t find_offset(const struct pk_object *objs, uint32_t n, uint64_t offset)
+/* Index of the object at `offset` among objs[0..n) (sorted by offset), or SKG_PK_NO_BASE. */
+static uint32_t find_offset(const struct skg_pk_object *objs, uint32_t n, uint64_t offset)
 {
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -788,13 +789,13 @@ static uint32_t find_offset(const struct pk_object *objs, uint32_t n, uint64_t o
 			hi = mid;
 		}
 	}
-	return lo < n && objs[lo].offset == offset ? lo : PK_NO_BASE;
+	return lo < n && objs[lo].offset == offset ? lo : SKG_PK_NO_BASE;
 }
 
 /* A REF_DELTA entry: the ID of its base, copied from the pack in pass 1 (so that pass 2 finds the
  * children of a base in this compact table, never in the pack's pages), and the entry's index. */
 struct ref_entry {
-	uint8_t id[PK_HASH_LEN];
+	uint8_t id[SKG_RAWSZ];
 	uint32_t obj;
 };
 
@@ -806,11 +807,11 @@ struct ref_table {
 /* Pass 1 lets the pack pages it has read go (opt->release) every RELEASE_EVERY bytes. */
 #define RELEASE_EVERY ((uint64_t)2 << 20)
 
-static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct inflater *inf,
-                 struct ref_table *refs, struct pk_error *err)
+static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, struct inflater *inf,
+                 struct ref_table *refs, struct skg_pk_error *err)
 {
 	const uint8_t *data = pack->data;
-	const uint64_t end = pack->len - PK_HASH_LEN; /* objects end where the trailer starts */
+	const uint64_t end = pack->len - SKG_RAWSZ; /* objects end where the trailer starts */
 	uint64_t pos = 12, hashed = 0, released = 0;
 	uint32_t cap = 0;
 	sha1kit_fast_ctx trailer;
@@ -843,7 +844,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			if (ncap > pack->nr) {
 				ncap = pack->nr;
 			}
-			struct pk_object *n = realloc(pack->objs, (size_t)ncap * sizeof(*n));
+			struct skg_pk_object *n = realloc(pack->objs, (size_t)ncap * sizeof(*n));
 			if (n == NULL) {
 				set_failure(err, SKG_E_NOMEM, false, 0, "out of memory (%" PRIu32 " objects)",
 				            ncap);
@@ -852,10 +853,10 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			pack->objs = n;
 			cap = ncap;
 		}
-		struct pk_object *o = &pack->objs[i];
+		struct skg_pk_object *o = &pack->objs[i];
 		memset(o, 0, sizeof(*o));
 		o->offset = pos;
-		o->base = PK_NO_BASE;
+		o->base = SKG_PK_NO_BASE;
 
 		struct entry_hdr h;
 		if (entry_header(data, end, pos, &h) != NULL) {
@@ -871,16 +872,16 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		}
 		o->type = (uint8_t)type;
 		o->size = size;
-		if (type == PK_OFS_DELTA) {
+		if (type == SKG_PK_OFS_DELTA) {
 			o->base = find_offset(pack->objs, i, h.base_offset);
-			if (o->base == PK_NO_BASE) {
+			if (o->base == SKG_PK_NO_BASE) {
 				set_error(err, true, pos,
 				          "delta base at offset %" PRIu64 " is not the start of an object",
 				          h.base_offset);
 				goto out;
 			}
 			pack->n_deltas++;
-		} else if (type == PK_REF_DELTA) {
+		} else if (type == SKG_PK_REF_DELTA) {
 			if (refs->n == refs->cap) {
 				/* grows with the entries found, as pack->objs */
 				uint32_t ncap = refs->cap < 1024 ? 1024 : refs->cap;
@@ -897,7 +898,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 				refs->e = n;
 				refs->cap = ncap;
 			}
-			memcpy(refs->e[refs->n].id, h.base_id, PK_HASH_LEN);
+			memcpy(refs->e[refs->n].id, h.base_id, SKG_RAWSZ);
 			refs->e[refs->n].obj = i;
 			refs->n++;
 			pack->n_deltas++;
@@ -909,9 +910,9 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		/* The zlib stream. */
 		uint64_t consumed = 0;
 		enum inf_status st;
-		bool whole = type != PK_OFS_DELTA && type != PK_REF_DELTA;
+		bool whole = type != SKG_PK_OFS_DELTA && type != SKG_PK_REF_DELTA;
 		uint8_t *room = NULL;
-		if (whole && !(opt->strict && type != PK_BLOB)) {
+		if (whole && !(opt->strict && type != SKG_PK_BLOB)) {
 			bool ok;
 			room = hb_room(hb, pack->objs, type, size, &ok, err);
 			if (!ok) {
@@ -929,7 +930,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			if (st == INF_OK) {
 				hb_commit(hb, i);
 			}
-		} else if (whole && (opt->strict || opt->object != NULL) && type != PK_BLOB) {
+		} else if (whole && (opt->strict || opt->object != NULL) && type != SKG_PK_BLOB) {
 			/* The whole object, to check its syntax; the buffer grows with the data, so a
 			 * false size cannot make us allocate much. */
 			full.len = 0;
@@ -943,8 +944,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			if (st == INF_OK) {
 				const char *why = opt->strict ? check_object(type, full.p, full.len) : NULL;
 				if (why != NULL) {
-					set_error(err, true, pos, "invalid %s object: %s", pk_type_name(type),
-					          why);
+					set_error(err, true, pos, "invalid %s object: %s",
+					          skg_pk_type_name(type), why);
 					goto out;
 				}
 				sha1kit_dc_update(&dc, full.p, full.len);
@@ -970,8 +971,8 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		}
 		if (whole && room == NULL && opt->object != NULL) {
 			/* a blob here was streamed or inflated into scratch: not passed on */
-			opt->object(opt->object_ctx, i, type, type != PK_BLOB ? full.p : NULL,
-			            type != PK_BLOB ? full.len : size);
+			opt->object(opt->object_ctx, i, type, type != SKG_PK_BLOB ? full.p : NULL,
+			            type != SKG_PK_BLOB ? full.len : size);
 		}
 		if (!whole) {
 			sha1kit_dc_reset(&dc);
@@ -989,7 +990,7 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 			}
 		}
 		if (opt->progress != NULL && (i & 1023) == 0) {
-			opt->progress(opt->progress_ctx, PK_PHASE_INDEXING, i, pack->nr);
+			opt->progress(opt->progress_ctx, SKG_PK_PHASE_INDEXING, i, pack->nr);
 		}
 	}
 	if (pos != end) {
@@ -1007,19 +1008,19 @@ static int pass1(struct pk_pack *pack, const struct pk_options *opt, struct infl
 		/* pass 2 reads the pack through opt->read, if at all: nothing of it need stay */
 		opt->release(opt->release_ctx, pack->len);
 	}
-	uint8_t sum[PK_HASH_LEN];
+	uint8_t sum[SKG_RAWSZ];
 	sha1kit_fast_final(&trailer, sum);
-	if (memcmp(sum, data + end, PK_HASH_LEN) != 0) {
-		char want[2 * PK_HASH_LEN + 1], got[2 * PK_HASH_LEN + 1];
+	if (memcmp(sum, data + end, SKG_RAWSZ) != 0) {
+		char want[2 * SKG_RAWSZ + 1], got[2 * SKG_RAWSZ + 1];
 		to_hex(sum, want);
 		to_hex(data + end, got);
 		set_error(err, true, end,
 		          "pack trailer mismatch: the pack's SHA-1 is %s, its trailer says %s", want, got);
 		goto out;
 	}
-	memcpy(pack->checksum, data + end, PK_HASH_LEN);
+	memcpy(pack->checksum, data + end, SKG_RAWSZ);
 	if (opt->progress != NULL) {
-		opt->progress(opt->progress_ctx, PK_PHASE_INDEXING, pack->nr, pack->nr);
+		opt->progress(opt->progress_ctx, SKG_PK_PHASE_INDEXING, pack->nr, pack->nr);
 	}
 	rc = 0;
 out:
@@ -1159,8 +1160,8 @@ static const char *apply_delta(const uint8_t *base, uint64_t base_len, const uin
 /* ------------------------------------------------------------------------------------------------ */
 
 struct resolver {
-	struct pk_pack *pack;
-	const struct pk_options *opt;
+	struct skg_pk_pack *pack;
+	const struct skg_pk_options *opt;
 	uint32_t *ofs_first; /* CSR: children of object i are ofs_child[ofs_first[i] .. ofs_first[i+1]) */
 	uint32_t *ofs_child;
 	const struct ref_entry *refs; /* the REF_DELTA entries sorted by base ID (then pack order) */
@@ -1231,7 +1232,7 @@ struct worker {
 	struct pending pend[P2_MSGS];
 	sha1kit_msg msgs[P2_MSGS];
 	uint32_t msg_obj[P2_MSGS];
-	uint8_t digests[P2_MSGS * PK_HASH_LEN];
+	uint8_t digests[P2_MSGS * SKG_RAWSZ];
 	sha1kit_dc_detection where[P2_MSGS];
 	uint32_t n_pend;
 	uint64_t pend_bytes;
@@ -1246,15 +1247,15 @@ struct worker {
 	bool roots_done; /* no root left to take */
 	bool stopped;    /* gave up because another thread failed */
 	bool failed;
-	struct pk_error err;
+	struct skg_pk_error err;
 };
 
 /* The base ID of REF_DELTA entry i, in the pack (for an error message only: pass 2 never reads the
  * pack's pages but through opt->read, when set). */
-static const uint8_t *ref_base_id(const struct pk_pack *pack, uint32_t i)
+static const uint8_t *ref_base_id(const struct skg_pk_pack *pack, uint32_t i)
 {
-	const struct pk_object *o = &pack->objs[i];
-	return pack->data + o->offset + o->hdr_len - PK_HASH_LEN;
+	const struct skg_pk_object *o = &pack->objs[i];
+	return pack->data + o->offset + o->hdr_len - SKG_RAWSZ;
 }
 
 #define REF_FAN 65536 /* buckets of resolver.ref_fan */
@@ -1262,7 +1263,7 @@ static const uint8_t *ref_base_id(const struct pk_pack *pack, uint32_t i)
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct ref_entry *x = a, *y = b;
-	int c = memcmp(x->id, y->id, PK_HASH_LEN);
+	int c = memcmp(x->id, y->id, SKG_RAWSZ);
 	return c != 0 ? c : (x->obj > y->obj) - (x->obj < y->obj);
 }
 
@@ -1278,7 +1279,7 @@ static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_
 	uint32_t lo = r->ref_fan[k], end = r->ref_fan[k + 1], hi = end;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (memcmp(refs[mid].id, id, PK_HASH_LEN) < 0) {
+		if (memcmp(refs[mid].id, id, SKG_RAWSZ) < 0) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -1288,7 +1289,7 @@ static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_
 	hi = end;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (memcmp(refs[mid].id, id, PK_HASH_LEN) <= 0) {
+		if (memcmp(refs[mid].id, id, SKG_RAWSZ) <= 0) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -1317,15 +1318,15 @@ static bool worker_fail(struct worker *w)
  * pack bytes [w->in_off, w->in_off + w->in_len)). NULL on error (w->err filled). */
 static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 {
-	const struct pk_pack *pack = w->r->pack;
-	const struct pk_object *o = &pack->objs[i];
+	const struct skg_pk_pack *pack = w->r->pack;
+	const struct skg_pk_object *o = &pack->objs[i];
 	uint64_t start = o->offset + o->hdr_len;
 	if (w->r->opt->read == NULL) {
-		*avail = pack->len - PK_HASH_LEN - start;
+		*avail = pack->len - SKG_RAWSZ - start;
 		return pack->data + start;
 	}
 	/* Pass 1 found the stream to end where the next entry (or the trailer) starts. */
-	uint64_t limit = pack->len - PK_HASH_LEN;
+	uint64_t limit = pack->len - SKG_RAWSZ;
 	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : limit;
 	uint64_t n = end - start;
 	*avail = n;
@@ -1375,8 +1376,8 @@ static void entry_done(struct worker *w)
 /* Inflate the whole object `i` into a new buffer, after HEADROOM bytes. */
 static uint8_t *load_whole(struct worker *w, uint32_t i)
 {
-	const struct pk_pack *pack = w->r->pack;
-	const struct pk_object *o = &pack->objs[i];
+	const struct skg_pk_pack *pack = w->r->pack;
+	const struct skg_pk_object *o = &pack->objs[i];
 	uint64_t consumed;
 	if (o->size > SIZE_MAX - HEADROOM) {
 		set_error(&w->err, true, o->offset, "object of %" PRIu64 " bytes does not fit in memory",
@@ -1409,8 +1410,8 @@ static uint8_t *load_whole(struct worker *w, uint32_t i)
 /* Inflate the delta data of object `i` into w->delta; returns its length or false on error. */
 static bool load_delta(struct worker *w, uint32_t i)
 {
-	const struct pk_pack *pack = w->r->pack;
-	const struct pk_object *o = &pack->objs[i];
+	const struct skg_pk_pack *pack = w->r->pack;
+	const struct skg_pk_object *o = &pack->objs[i];
 	uint64_t consumed;
 	if (o->size > w->delta_cap) {
 		if (o->size > SIZE_MAX - 1) {
@@ -1447,7 +1448,7 @@ static bool load_delta(struct worker *w, uint32_t i)
 static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
                             uint64_t *out_len)
 {
-	const struct pk_object *o = &w->r->pack->objs[i];
+	const struct skg_pk_object *o = &w->r->pack->objs[i];
 	if (!load_delta(w, i)) {
 		return NULL;
 	}
@@ -1609,7 +1610,7 @@ static bool flush_pending(struct worker *w)
  * (HEADROOM bytes, then the content) or NULL (w->err filled). */
 static uint8_t *rebuild(struct worker *w, uint32_t obj)
 {
-	const struct pk_object *objs = w->r->pack->objs;
+	const struct skg_pk_object *objs = w->r->pack->objs;
 	uint32_t n = 0, x = obj;
 	while (objs[x].depth > 0) { /* a resolved delta: its base is known */
 		if (n == w->chain_cap) {
@@ -1640,7 +1641,8 @@ static void progress_tick(struct worker *w)
 {
 	uint64_t done = atomic_fetch_add(&w->r->resolved, 1) + 1;
 	if (w->index == 0 && w->r->opt->progress != NULL && (done & 255) == 0) {
-		w->r->opt->progress(w->r->opt->progress_ctx, PK_PHASE_RESOLVING, done, w->r->pack->n_deltas);
+		w->r->opt->progress(w->r->opt->progress_ctx, SKG_PK_PHASE_RESOLVING, done,
+		                    w->r->pack->n_deltas);
 	}
 }
 
@@ -1650,7 +1652,7 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
                         uint64_t base_size, uint32_t c, bool *pushed)
 {
 	struct resolver *r = w->r;
-	struct pk_object *objs = r->pack->objs;
+	struct skg_pk_object *objs = r->pack->objs;
 	uint64_t len;
 	uint8_t *buf = build_delta(w, c, base_buf + HEADROOM, base_size, &len);
 	if (buf == NULL) {
@@ -1659,8 +1661,8 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
 	if (r->opt->strict) {
 		const char *why = check_object(type, buf + HEADROOM, len);
 		if (why != NULL) {
-			set_error(&w->err, true, objs[c].offset, "invalid %s object: %s", pk_type_name(type),
-			          why);
+			set_error(&w->err, true, objs[c].offset, "invalid %s object: %s",
+			          skg_pk_type_name(type), why);
 			free(buf);
 			return false;
 		}
@@ -1705,7 +1707,7 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
 static bool expand(struct worker *w)
 {
 	struct resolver *r = w->r;
-	const struct pk_object *objs = r->pack->objs;
+	const struct skg_pk_object *objs = r->pack->objs;
 	struct node n = w->nodes[--w->n_nodes];
 	if (w->low > w->n_nodes) {
 		w->low = w->n_nodes;
@@ -1726,7 +1728,7 @@ static bool expand(struct worker *w)
 			ok = false;
 			break;
 		}
-		uint32_t c = PK_NO_BASE;
+		uint32_t c = SKG_PK_NO_BASE;
 		if (n.ofs_next < ofs_end) {
 			c = r->ofs_child[n.ofs_next++];
 		} else {
@@ -1738,7 +1740,7 @@ static bool expand(struct worker *w)
 				}
 			}
 		}
-		if (c == PK_NO_BASE) {
+		if (c == SKG_PK_NO_BASE) {
 			break;
 		}
 		bool pushed;
@@ -1820,7 +1822,7 @@ static void *worker_main(void *arg)
 }
 
 /* After pass 2: report the first delta that could not be resolved, if any. */
-static bool check_unresolved(const struct pk_pack *pack, struct pk_error *err)
+static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error *err)
 {
 	for (uint32_t i = 0; i < pack->nr; i++) {
 		if (pack->objs[i].real_type != 0) {
@@ -1828,12 +1830,12 @@ static bool check_unresolved(const struct pk_pack *pack, struct pk_error *err)
 		}
 		/* Follow OFS_DELTA bases down to the REF_DELTA whose base is missing. */
 		uint32_t j = i;
-		while (pack->objs[j].type == PK_OFS_DELTA && pack->objs[j].base != PK_NO_BASE &&
+		while (pack->objs[j].type == SKG_PK_OFS_DELTA && pack->objs[j].base != SKG_PK_NO_BASE &&
 		       pack->objs[pack->objs[j].base].real_type == 0) {
 			j = pack->objs[j].base;
 		}
-		char hex[2 * PK_HASH_LEN + 1];
-		if (pack->objs[j].type == PK_REF_DELTA) {
+		char hex[2 * SKG_RAWSZ + 1];
+		if (pack->objs[j].type == SKG_PK_REF_DELTA) {
 			to_hex(ref_base_id(pack, j), hex);
 			set_error(err, true, pack->objs[j].offset,
 			          "unresolved delta: base object %s is not in the pack (or the deltas form a "
@@ -1847,8 +1849,8 @@ static bool check_unresolved(const struct pk_pack *pack, struct pk_error *err)
 	return true;
 }
 
-static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_table *refs,
-                 struct pk_error *err)
+static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, struct ref_table *refs,
+                 struct skg_pk_error *err)
 {
 	struct resolver r;
 	uint32_t nr = pack->nr;
@@ -1868,7 +1870,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 	}
 	uint32_t n_ofs = 0;
 	for (uint32_t i = 0; i < nr; i++) {
-		if (pack->objs[i].type == PK_OFS_DELTA) {
+		if (pack->objs[i].type == SKG_PK_OFS_DELTA) {
 			r.ofs_first[pack->objs[i].base + 1]++;
 			n_ofs++;
 		}
@@ -1885,8 +1887,8 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 		goto out;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		const struct pk_object *o = &pack->objs[i];
-		if (o->type == PK_OFS_DELTA) {
+		const struct skg_pk_object *o = &pack->objs[i];
+		if (o->type == SKG_PK_OFS_DELTA) {
 			r.ofs_child[r.ofs_first[o->base] + fill[o->base]++] = i;
 		}
 	}
@@ -1908,8 +1910,8 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 		}
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		const struct pk_object *o = &pack->objs[i];
-		if (o->type == PK_OFS_DELTA || o->type == PK_REF_DELTA) {
+		const struct skg_pk_object *o = &pack->objs[i];
+		if (o->type == SKG_PK_OFS_DELTA || o->type == SKG_PK_REF_DELTA) {
 			continue;
 		}
 		uint32_t lo, hi;
@@ -1958,7 +1960,7 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 	for (unsigned t = 1; t < started; t++) {
 		pthread_join(ws[t].thread, NULL);
 	}
-	const struct pk_error *first = NULL;
+	const struct skg_pk_error *first = NULL;
 	for (unsigned t = 0; t < started; t++) {
 		if (ws[t].failed &&
 		    (first == NULL ||
@@ -1988,7 +1990,8 @@ static int pass2(struct pk_pack *pack, const struct pk_options *opt, struct ref_
 			}
 		}
 		if (opt->progress != NULL && pack->n_deltas > 0) {
-			opt->progress(opt->progress_ctx, PK_PHASE_RESOLVING, pack->n_deltas, pack->n_deltas);
+			opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING, pack->n_deltas,
+			              pack->n_deltas);
 		}
 	}
 out:
@@ -2004,8 +2007,8 @@ out:
 /* Entry point                                                                                      */
 /* ------------------------------------------------------------------------------------------------ */
 
-int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const struct pk_options *opt,
-                  struct pk_error *err)
+int skg_pk_index_pack(struct skg_pk_pack *pack, const uint8_t *data, uint64_t len,
+                      const struct skg_pk_options *opt, struct skg_pk_error *err)
 {
 	struct inflater inf;
 	memset(pack, 0, sizeof(*pack));
@@ -2025,7 +2028,7 @@ int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const
 		set_error(err, false, 0, "unsupported pack version %" PRIu32, pack->version);
 		return -1;
 	}
-	if (len < 12 + PK_HASH_LEN) {
+	if (len < 12 + SKG_RAWSZ) {
 		set_error(err, true, 12, "pack is truncated: no room for the trailer");
 		return -1;
 	}
@@ -2042,12 +2045,12 @@ int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const
 	}
 	free(refs.e);
 	if (rc != 0) {
-		pk_pack_free(pack);
+		skg_pk_pack_free(pack);
 	}
 	return rc;
 }
 
-void pk_pack_free(struct pk_pack *pack)
+void skg_pk_pack_free(struct skg_pk_pack *pack)
 {
 	free(pack->objs);
 	pack->objs = NULL;
@@ -2060,22 +2063,22 @@ void pk_pack_free(struct pk_pack *pack)
 /* An object in the idx's order: its ID beside its index in pack order, so that qsort needs no
  * pointer to the pack's table (no global: two idx writes may run at once in one process). */
 struct id_order {
-	uint8_t id[PK_HASH_LEN];
+	uint8_t id[SKG_RAWSZ];
 	uint32_t i;
 };
 
 static int cmp_id(const void *a, const void *b)
 {
 	const struct id_order *x = a, *y = b;
-	int c = memcmp(x->id, y->id, PK_HASH_LEN);
+	int c = memcmp(x->id, y->id, SKG_RAWSZ);
 	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
 }
 
 /* The idx on its way out: a small buffer handed to the sink when full, and the idx checksum. */
 struct idx_out {
-	pk_idx_sink sink;
+	skg_pk_idx_sink sink;
 	void *ctx;
-	struct pk_error *err;
+	struct skg_pk_error *err;
 	sha1kit_fast_ctx sha;
 	size_t n;
 	bool failed;
@@ -2102,11 +2105,11 @@ static uint8_t *idx_room(struct idx_out *w, size_t n)
 	return p;
 }
 
-int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                 pk_idx_sink sink, void *ctx, struct pk_error *err)
+int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                     skg_pk_idx_sink sink, void *ctx, struct skg_pk_error *err)
 {
 	uint32_t nr = pack->nr;
-	const struct pk_object *objs = pack->objs;
+	const struct skg_pk_object *objs = pack->objs;
 	struct id_order *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
 	struct idx_out *w = malloc(sizeof(*w));
@@ -2118,7 +2121,7 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 		return -1;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		memcpy(sorted[i].id, objs[i].id, PK_HASH_LEN);
+		memcpy(sorted[i].id, objs[i].id, SKG_RAWSZ);
 		sorted[i].i = i;
 	}
 	qsort(sorted, nr, sizeof(*sorted), cmp_id);
@@ -2129,9 +2132,9 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 
 	int rc = -1;
 	for (uint32_t i = 0; i < nr; i++) {
-		const struct pk_object *o = &objs[order[i]];
-		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, PK_HASH_LEN) == 0) {
-			char hex[2 * PK_HASH_LEN + 1];
+		const struct skg_pk_object *o = &objs[order[i]];
+		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, SKG_RAWSZ) == 0) {
+			char hex[2 * SKG_RAWSZ + 1];
 			to_hex(o->id, hex);
 			set_error(err, true, o->offset, "object %s appears twice in the pack", hex);
 			goto out;
@@ -2167,11 +2170,11 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 		for (uint32_t i = 0; i < nr && !w->failed; i++) {
 			uint8_t *p = idx_room(w, 24);
 			put_be32(p, (uint32_t)objs[order[i]].offset);
-			memcpy(p + 4, objs[order[i]].id, PK_HASH_LEN);
+			memcpy(p + 4, objs[order[i]].id, SKG_RAWSZ);
 		}
 	} else {
 		for (uint32_t i = 0; i < nr && !w->failed; i++) {
-			memcpy(idx_room(w, PK_HASH_LEN), objs[order[i]].id, PK_HASH_LEN);
+			memcpy(idx_room(w, SKG_RAWSZ), objs[order[i]].id, SKG_RAWSZ);
 		}
 		for (uint32_t i = 0; i < nr && !w->failed; i++) {
 			put_be32(idx_room(w, 4), objs[order[i]].crc32);
@@ -2190,11 +2193,11 @@ int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 			}
 		}
 	}
-	memcpy(idx_room(w, PK_HASH_LEN), pack->checksum, PK_HASH_LEN);
+	memcpy(idx_room(w, SKG_RAWSZ), pack->checksum, SKG_RAWSZ);
 	idx_flush(w);
 	if (!w->failed) {
 		sha1kit_fast_final(&w->sha, w->buf);
-		w->failed = sink(ctx, w->buf, PK_HASH_LEN, err) != 0;
+		w->failed = sink(ctx, w->buf, SKG_RAWSZ, err) != 0;
 	}
 	rc = w->failed ? -1 : 0;
 out:
@@ -2208,7 +2211,7 @@ struct mem_sink {
 	size_t len, cap;
 };
 
-static int mem_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+static int mem_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_error *err)
 {
 	struct mem_sink *m = ctx;
 	if (m->cap - m->len < n) {
@@ -2233,11 +2236,11 @@ static int mem_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
 	return 0;
 }
 
-int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                 uint8_t **out, size_t *out_len, struct pk_error *err)
+int skg_pk_idx_build(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                     uint8_t **out, size_t *out_len, struct skg_pk_error *err)
 {
 	struct mem_sink m = {NULL, 0, 0};
-	if (pk_idx_write(pack, version, off32_limit, strict, mem_sink, &m, err) != 0) {
+	if (skg_pk_idx_write(pack, version, off32_limit, strict, mem_sink, &m, err) != 0) {
 		free(m.buf);
 		return -1;
 	}
@@ -2246,10 +2249,10 @@ int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_li
 	return 0;
 }
 
-void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit)
+void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit)
 {
 	*version = 2;
-	*off32_limit = PK_IDX_OFF32_LIMIT;
+	*off32_limit = SKG_PK_IDX_OFF32_LIMIT;
 	if (len < 8 || memcmp(idx, "\377tOc", 4) != 0) {
 		if (len >= 1024 + 40) {
 			*version = 1;
@@ -2285,13 +2288,13 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
 	}
 }
 
-enum pk_git_open pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len,
-                                   uint32_t *a, uint32_t *b)
+enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
+                                           uint64_t pack_len, uint32_t *a, uint32_t *b)
 {
 	*a = *b = 0;
 	/* check_packed_git_idx (packfile.c): size, version, fan-out, the size the count implies */
-	if (idx_len < 4 * 256 + 2 * PK_HASH_LEN) {
-		return PK_GIT_IDX_SMALL; /* "index file %s is too small" */
+	if (idx_len < 4 * 256 + 2 * SKG_RAWSZ) {
+		return SKG_PK_GIT_IDX_SMALL; /* "index file %s is too small" */
 	}
 	unsigned version = 1;
 	const uint8_t *fanout = idx;
@@ -2299,69 +2302,70 @@ enum pk_git_open pk_git_open_check(const uint8_t *idx, size_t idx_len, const uin
 		version = get_be32(idx + 4);
 		if (version != 2) {
 			*a = version;
-			return PK_GIT_IDX_VERSION; /* "index file %s is version %d and is not supported" */
+			return SKG_PK_GIT_IDX_VERSION; /* "index file %s is version %d and is not supported"
+			                                */
 		}
 		fanout = idx + 8;
 	}
 	uint64_t nr = 0;
 	for (int i = 0; i < 256; i++) {
 		if (version == 2 && idx_len < 8 + 4 * 256) {
-			return PK_GIT_IDX_V2_SIZE;
+			return SKG_PK_GIT_IDX_V2_SIZE;
 		}
 		uint32_t n = get_be32(fanout + 4 * i);
 		if (n < nr) {
-			return PK_GIT_IDX_FANOUT; /* "non-monotonic index %s" */
+			return SKG_PK_GIT_IDX_FANOUT; /* "non-monotonic index %s" */
 		}
 		nr = n;
 	}
 	if (version == 1) {
-		if (idx_len != 4 * 256 + nr * (PK_HASH_LEN + 4) + 2 * PK_HASH_LEN) {
-			return PK_GIT_IDX_V1_SIZE; /* "wrong index v1 file size in %s" */
+		if (idx_len != 4 * 256 + nr * (SKG_RAWSZ + 4) + 2 * SKG_RAWSZ) {
+			return SKG_PK_GIT_IDX_V1_SIZE; /* "wrong index v1 file size in %s" */
 		}
 	} else {
-		uint64_t min = 8 + 4 * 256 + nr * (PK_HASH_LEN + 8) + 2 * PK_HASH_LEN;
+		uint64_t min = 8 + 4 * 256 + nr * (SKG_RAWSZ + 8) + 2 * SKG_RAWSZ;
 		uint64_t max = min + (nr > 0 ? (nr - 1) * 8 : 0);
 		if (idx_len < min || idx_len > max) {
-			return PK_GIT_IDX_V2_SIZE; /* "wrong index v2 file size in %s" */
+			return SKG_PK_GIT_IDX_V2_SIZE; /* "wrong index v2 file size in %s" */
 		}
 	}
 	/* open_packed_git_1: the pack's header, count and trailer against the idx */
 	if (pack_len < 12) {
-		return PK_GIT_PACK_SHORT; /* "file %s is far too short to be a packfile" */
+		return SKG_PK_GIT_PACK_SHORT; /* "file %s is far too short to be a packfile" */
 	}
 	if (memcmp(pack, "PACK", 4) != 0) {
-		return PK_GIT_PACK_MAGIC; /* "file %s is not a GIT packfile" */
+		return SKG_PK_GIT_PACK_MAGIC; /* "file %s is not a GIT packfile" */
 	}
 	uint32_t pv = get_be32(pack + 4);
 	if (pv != 2 && pv != 3) {
 		*a = pv;
-		return PK_GIT_PACK_VERSION; /* "packfile %s is version %u and not supported" */
+		return SKG_PK_GIT_PACK_VERSION; /* "packfile %s is version %u and not supported" */
 	}
 	if (get_be32(pack + 8) != nr) {
 		*a = get_be32(pack + 8);
 		*b = (uint32_t)nr;
-		return PK_GIT_PACK_COUNT; /* "... claims to have %u objects while index indicates %u" */
+		return SKG_PK_GIT_PACK_COUNT; /* "... claims to have %u objects while index indicates %u" */
 	}
-	if (pack_len < PK_HASH_LEN) {
-		return PK_GIT_PACK_SIGNATURE; /* "packfile %s signature is unavailable" */
+	if (pack_len < SKG_RAWSZ) {
+		return SKG_PK_GIT_PACK_SIGNATURE; /* "packfile %s signature is unavailable" */
 	}
 	/* "packfile %s does not match index": the trailer against the idx's copy of it */
-	return memcmp(pack + pack_len - PK_HASH_LEN, idx + idx_len - 2 * PK_HASH_LEN, PK_HASH_LEN) == 0
-	           ? PK_GIT_OK
-	           : PK_GIT_PACK_MISMATCH;
+	return memcmp(pack + pack_len - SKG_RAWSZ, idx + idx_len - 2 * SKG_RAWSZ, SKG_RAWSZ) == 0
+	           ? SKG_PK_GIT_OK
+	           : SKG_PK_GIT_PACK_MISMATCH;
 }
 
-bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
+bool skg_pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
 {
 	uint32_t a, b;
-	return pk_git_open_check(idx, idx_len, pack, pack_len, &a, &b) == PK_GIT_OK;
+	return skg_pk_git_open_check(idx, idx_len, pack, pack_len, &a, &b) == SKG_PK_GIT_OK;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
 /* One object through the idx                                                                       */
 /* ------------------------------------------------------------------------------------------------ */
 
-uint64_t pk_idx_count(const uint8_t *idx, size_t len)
+uint64_t skg_pk_idx_count(const uint8_t *idx, size_t len)
 {
 	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
 	if (len < fanout + 256 * 4) {
@@ -2370,23 +2374,23 @@ uint64_t pk_idx_count(const uint8_t *idx, size_t len)
 	return get_be32(idx + fanout + 255 * 4);
 }
 
-bool pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack, uint64_t offset,
-                        uint64_t len)
+bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack,
+                            uint64_t offset, uint64_t len)
 {
-	uint64_t nr = pk_idx_count(idx, idx_len);
+	uint64_t nr = skg_pk_idx_count(idx, idx_len);
 	if (!(idx_len >= 8 && memcmp(idx, "\377tOc", 4) == 0) || k >= nr) {
 		return false;
 	}
-	uint64_t at = 8 + 1024 + nr * PK_HASH_LEN + 4 * k;
+	uint64_t at = 8 + 1024 + nr * SKG_RAWSZ + 4 * k;
 	if (at + 4 > idx_len) {
 		return false;
 	}
 	return crc32_any(0, pack + offset, len) != get_be32(idx + at);
 }
 
-bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset)
+bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset)
 {
-	uint64_t nr = pk_idx_count(idx, len);
+	uint64_t nr = skg_pk_idx_count(idx, len);
 	if (k >= nr) {
 		return false;
 	}
@@ -2401,11 +2405,11 @@ bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id
 	}
 	/* v2: header, fan-out, nr IDs, nr CRC-32s, nr 31-bit offsets (or an index into the table of
 	 * 64-bit offsets that follows them, when the top bit is set) */
-	uint64_t ids = 8 + 1024, offs = ids + nr * (PK_HASH_LEN + 4), large = offs + nr * 4;
+	uint64_t ids = 8 + 1024, offs = ids + nr * (SKG_RAWSZ + 4), large = offs + nr * 4;
 	if (large > len) {
 		return false;
 	}
-	*id = idx + ids + k * PK_HASH_LEN;
+	*id = idx + ids + k * SKG_RAWSZ;
 	uint32_t v = get_be32(idx + offs + 4 * k);
 	if (v & 0x80000000u) {
 		/* git's check_pack_index_ptr: a 64-bit entry must start before the idx's last 8 bytes */
@@ -2420,7 +2424,7 @@ bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id
 	return true;
 }
 
-bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], uint64_t *offset)
+bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset)
 {
 	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
 	if (len < fanout + 256 * 4) {
@@ -2433,10 +2437,10 @@ bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], 
 		uint64_t mid = lo + (hi - lo) / 2;
 		const uint8_t *mid_id;
 		uint64_t off;
-		if (!pk_idx_entry(idx, len, mid, &mid_id, &off)) {
+		if (!skg_pk_idx_entry(idx, len, mid, &mid_id, &off)) {
 			return false;
 		}
-		int c = memcmp(mid_id, id, PK_HASH_LEN);
+		int c = memcmp(mid_id, id, SKG_RAWSZ);
 		if (c == 0) {
 			*offset = off;
 			return true;
@@ -2458,7 +2462,8 @@ struct chain_step {
 
 /* Inflate the data of the entry of header h at `offset` into a new buffer of h->size bytes. */
 static uint8_t *inflate_entry(struct inflater *inf, const uint8_t *pack, uint64_t end, uint64_t offset,
-                              const struct entry_hdr *h, uint64_t max_size, bool *large, struct pk_error *err)
+                              const struct entry_hdr *h, uint64_t max_size, bool *large,
+                              struct skg_pk_error *err)
 {
 	if (h->size > max_size || h->size >= SIZE_MAX) {
 		set_error(err, true, offset, "object of %" PRIu64 " bytes is over the size limit", h->size);
@@ -2483,17 +2488,17 @@ static uint8_t *inflate_entry(struct inflater *inf, const uint8_t *pack, uint64_
 	return buf;
 }
 
-int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                   uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
-                   struct pk_error *err)
+int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                       uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
+                       struct skg_pk_error *err)
 {
-	if (pack_len < 12 + PK_HASH_LEN || offset < 12 || offset >= pack_len - PK_HASH_LEN) {
+	if (pack_len < 12 + SKG_RAWSZ || offset < 12 || offset >= pack_len - SKG_RAWSZ) {
 		set_error(err, true, offset, "no object starts at this offset of the pack");
 		return -1;
 	}
-	const uint64_t end = pack_len - PK_HASH_LEN;
+	const uint64_t end = pack_len - SKG_RAWSZ;
 	/* A chain longer than the pack has objects goes round a loop of REF_DELTA entries. */
-	uint64_t limit = pk_idx_count(idx, idx_len) + 1;
+	uint64_t limit = skg_pk_idx_count(idx, idx_len) + 1;
 	struct chain_step *chain = NULL;
 	size_t n = 0, cap = 0;
 	uint8_t *buf = NULL, *delta = NULL;
@@ -2522,17 +2527,17 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
 			set_error(err, true, at, "%s", s->h.why);
 			goto out;
 		}
-		if (s->h.type != PK_OFS_DELTA && s->h.type != PK_REF_DELTA) {
+		if (s->h.type != SKG_PK_OFS_DELTA && s->h.type != SKG_PK_REF_DELTA) {
 			break;
 		}
 		if (n > limit) {
 			set_error(err, true, offset, "delta chain loops");
 			goto out;
 		}
-		if (s->h.type == PK_OFS_DELTA) {
+		if (s->h.type == SKG_PK_OFS_DELTA) {
 			at = s->h.base_offset;
-		} else if (!pk_idx_find(idx, idx_len, s->h.base_id, &at)) {
-			char h[2 * PK_HASH_LEN + 1];
+		} else if (!skg_pk_idx_find(idx, idx_len, s->h.base_id, &at)) {
+			char h[2 * SKG_RAWSZ + 1];
 			to_hex(s->h.base_id, h);
 			set_error(err, true, s->offset, "delta base %s is not in the pack", h);
 			goto out;
@@ -2604,20 +2609,20 @@ out:
 	return rc != 0 && large ? 1 : rc;
 }
 
-int pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
-                  uint64_t *base)
+int skg_pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                      uint64_t offset, uint64_t *base)
 {
 	struct entry_hdr h;
-	if (pack_len < 12 + PK_HASH_LEN || offset < 12 || offset >= pack_len - PK_HASH_LEN ||
-	    entry_header(pack, pack_len - PK_HASH_LEN, offset, &h) != NULL) {
+	if (pack_len < 12 + SKG_RAWSZ || offset < 12 || offset >= pack_len - SKG_RAWSZ ||
+	    entry_header(pack, pack_len - SKG_RAWSZ, offset, &h) != NULL) {
 		return -1;
 	}
-	if (h.type == PK_OFS_DELTA) {
+	if (h.type == SKG_PK_OFS_DELTA) {
 		*base = h.base_offset;
 		return 1;
 	}
-	if (h.type == PK_REF_DELTA) {
-		return pk_idx_find(idx, idx_len, h.base_id, base) ? 1 : -1;
+	if (h.type == SKG_PK_REF_DELTA) {
+		return skg_pk_idx_find(idx, idx_len, h.base_id, base) ? 1 : -1;
 	}
 	return 0;
 }
@@ -2648,7 +2653,7 @@ static void gu_line(struct git_unpack *u, const char *fmt, ...)
 /* git's use_pack at `at`: it dies past the last byte before the trailer. */
 static bool gu_use(struct git_unpack *u, uint64_t at)
 {
-	if (at > u->pack_len - PK_HASH_LEN) {
+	if (at > u->pack_len - SKG_RAWSZ) {
 		gu_line(u, "fatal: offset beyond end of packfile (truncated pack?)");
 		u->died = true;
 		return false;
@@ -2689,7 +2694,7 @@ static uint64_t gu_base(struct git_unpack *u, const uint8_t *idx, size_t idx_len
                         uint64_t delta_offset)
 {
 	const uint8_t *b = u->pack + *at, *end = u->pack + u->pack_len;
-	if (type == PK_OFS_DELTA) {
+	if (type == SKG_PK_OFS_DELTA) {
 		unsigned used = 0;
 		if (b >= end) {
 			return 0;
@@ -2711,10 +2716,10 @@ static uint64_t gu_base(struct git_unpack *u, const uint8_t *idx, size_t idx_len
 		return delta_offset - off;
 	}
 	uint64_t base = 0;
-	if (b + PK_HASH_LEN <= end && !pk_idx_find(idx, idx_len, b, &base)) {
+	if (b + SKG_RAWSZ <= end && !skg_pk_idx_find(idx, idx_len, b, &base)) {
 		base = 0;
 	}
-	*at += PK_HASH_LEN;
+	*at += SKG_RAWSZ;
 	return base;
 }
 
@@ -2834,31 +2839,31 @@ static void no_line(void *ctx, const char *text)
 	(void)text;
 }
 
-int pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size)
+int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size)
 {
 	struct git_unpack u = {pack, pack_len, 0, "", no_line, NULL, false};
-	if (pack_len < 12 + PK_HASH_LEN) {
+	if (pack_len < 12 + SKG_RAWSZ) {
 		return -1;
 	}
 	uint64_t at = offset;
 	return gu_header(&u, &at, size);
 }
 
-int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
-                  bool header_first, uint64_t alloc_limit, const char *pack_name,
-                  bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
-                  void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
-                  uint64_t *out_len)
+int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                      uint64_t offset, bool header_first, uint64_t alloc_limit, const char *pack_name,
+                      bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                      void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
+                      uint64_t *out_len)
 {
 	struct git_unpack u = {pack, pack_len, alloc_limit, pack_name, line, ctx, false};
 	struct step {
 		uint64_t obj_offset, curpos, size;
 	} *stack = NULL;
-	size_t n = 0, cap = 0, limit = (size_t)pk_idx_count(idx, idx_len) + 1;
+	size_t n = 0, cap = 0, limit = (size_t)skg_pk_idx_count(idx, idx_len) + 1;
 	uint8_t *data = NULL;
 	uint64_t size = 0, curpos = offset, obj_offset = offset;
 	int t;
-	if (pack_len < 12 + PK_HASH_LEN) {
+	if (pack_len < 12 + SKG_RAWSZ) {
 		return -1;
 	}
 	if (header_first) {
@@ -2874,7 +2879,7 @@ int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, si
 		if (u.died) {
 			goto out;
 		}
-		if (t != PK_OFS_DELTA && t != PK_REF_DELTA) {
+		if (t != SKG_PK_OFS_DELTA && t != SKG_PK_REF_DELTA) {
 			break;
 		}
 		uint64_t base = gu_base(&u, idx, idx_len, &curpos, t, obj_offset);
@@ -2903,7 +2908,7 @@ int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, si
 		if (u.died) {
 			goto out;
 		}
-	} else if (t != PK_OFS_DELTA && t != PK_REF_DELTA) {
+	} else if (t != SKG_PK_OFS_DELTA && t != SKG_PK_REF_DELTA) {
 		gu_line(&u, "error: unknown object type %d at offset %" PRIu64 " in %s", t, obj_offset,
 		        pack_name);
 	}
@@ -2913,8 +2918,8 @@ int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, si
 		uint64_t base_size = size;
 		data = NULL;
 		if (base == NULL) {
-			uint8_t id[PK_HASH_LEN];
-			char h[2 * PK_HASH_LEN + 1];
+			uint8_t id[SKG_RAWSZ];
+			char h[2 * SKG_RAWSZ + 1];
 			if (base_id(ctx, obj_offset, id)) {
 				to_hex(id, h);
 				gu_line(&u,

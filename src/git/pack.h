@@ -20,43 +20,41 @@
 
 #include <sha1kit/git.h>
 
-#define PK_HASH_LEN 20
-
 /* Entry types of the pack format. */
-enum pk_type {
-	PK_COMMIT = 1,
-	PK_TREE = 2,
-	PK_BLOB = 3,
-	PK_TAG = 4,
-	PK_OFS_DELTA = 6,
-	PK_REF_DELTA = 7,
+enum skg_pk_type {
+	SKG_PK_COMMIT = 1,
+	SKG_PK_TREE = 2,
+	SKG_PK_BLOB = 3,
+	SKG_PK_TAG = 4,
+	SKG_PK_OFS_DELTA = 6,
+	SKG_PK_REF_DELTA = 7,
 };
 
-#define PK_NO_BASE UINT32_MAX
+#define SKG_PK_NO_BASE UINT32_MAX
 
 /* One entry of the pack, in pack order. */
-struct pk_object {
-	uint64_t offset;         /* of the entry's header in the pack */
-	uint64_t size;           /* size from the entry header (for a delta: of the delta data) */
-	uint32_t crc32;          /* CRC-32 of the whole entry as stored (header, base, zlib data) */
-	uint32_t depth;          /* delta chain length: 0 for a whole object */
-	uint32_t base;           /* index of the delta base; PK_NO_BASE for a whole object */
-	uint8_t hdr_len;         /* bytes of entry header plus base reference */
-	uint8_t type;            /* entry type (enum pk_type) */
-	uint8_t real_type;       /* type of the object: 1..4 (0 while an unresolved delta) */
-	uint8_t id[PK_HASH_LEN]; /* object ID */
+struct skg_pk_object {
+	uint64_t offset;       /* of the entry's header in the pack */
+	uint64_t size;         /* size from the entry header (for a delta: of the delta data) */
+	uint32_t crc32;        /* CRC-32 of the whole entry as stored (header, base, zlib data) */
+	uint32_t depth;        /* delta chain length: 0 for a whole object */
+	uint32_t base;         /* index of the delta base; SKG_PK_NO_BASE for a whole object */
+	uint8_t hdr_len;       /* bytes of entry header plus base reference */
+	uint8_t type;          /* entry type (enum skg_pk_type) */
+	uint8_t real_type;     /* type of the object: 1..4 (0 while an unresolved delta) */
+	uint8_t id[SKG_RAWSZ]; /* object ID */
 };
 
-/* Progress phases reported through pk_options.progress. */
-enum pk_phase { PK_PHASE_INDEXING = 0, PK_PHASE_RESOLVING = 1 };
+/* Progress phases reported through skg_pk_options.progress. */
+enum skg_pk_phase { SKG_PK_PHASE_INDEXING = 0, SKG_PK_PHASE_RESOLVING = 1 };
 
-struct pk_options {
+struct skg_pk_options {
 	unsigned threads;         /* delta resolution threads, >= 1 */
 	uint64_t cache_limit;     /* bytes of delta base data kept in memory (all threads together) */
 	uint64_t max_object_size; /* 0: no limit; otherwise larger objects are an error (fuzzing) */
 	bool strict;              /* also check object syntax (trees, commits, tags) and duplicates */
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */
-	void (*progress)(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total);
+	void (*progress)(void *ctx, enum skg_pk_phase phase, uint64_t done, uint64_t total);
 	void *progress_ctx;
 	/* Optional: told now and then, while the first pass reads the pack in order, that the pages
 	 * of pack bytes [0, upto) need not stay resident (the caller may drop them, e.g. with
@@ -85,65 +83,65 @@ struct pk_options {
 /* An error: what it is (SKG_E_CORRUPT: the pack is malformed; SKG_E_COLLISION: SHA-1DC detected a
  * collision attack; SKG_E_NOMEM, SKG_E_THREAD: a failure of the machine; SKG_E_IO: an idx sink's
  * write failed), its message (no trailing period) and the offset of the object at fault, if any. */
-struct pk_error {
+struct skg_pk_error {
 	enum skg_errc code;
 	bool has_offset;
 	uint64_t offset;
 	char msg[320];
 };
 
-struct pk_pack {
-	const uint8_t *data;           /* the pack (not owned) */
-	uint64_t len;                  /* its length, trailer included */
-	uint32_t version;              /* 2 or 3 */
-	uint32_t nr;                   /* number of objects */
-	struct pk_object *objs;        /* nr entries in pack order (owned) */
-	uint8_t checksum[PK_HASH_LEN]; /* the trailer */
-	uint32_t max_depth;            /* longest delta chain */
-	uint64_t n_deltas;             /* OFS_DELTA + REF_DELTA entries */
+struct skg_pk_pack {
+	const uint8_t *data;         /* the pack (not owned) */
+	uint64_t len;                /* its length, trailer included */
+	uint32_t version;            /* 2 or 3 */
+	uint32_t nr;                 /* number of objects */
+	struct skg_pk_object *objs;  /* nr entries in pack order (owned) */
+	uint8_t checksum[SKG_RAWSZ]; /* the trailer */
+	uint32_t max_depth;          /* longest delta chain */
+	uint64_t n_deltas;           /* OFS_DELTA + REF_DELTA entries */
 };
 
 /* Fill `opt` with the defaults: 1 thread, 96 MiB cache, no size limit, not strict. */
-void pk_options_default(struct pk_options *opt);
+void skg_pk_options_default(struct skg_pk_options *opt);
 
 /*
  * Parse and check the pack data[0..len): header, every entry (inflated and checked against its
  * size), delta resolution, object IDs with SHA-1DC, the trailer. On success returns 0 and fills
- * `pack` (free with pk_pack_free); on failure returns -1, fills `err` and leaves nothing to free.
+ * `pack` (free with skg_pk_pack_free); on failure returns -1, fills `err` and leaves nothing to free.
  */
-int pk_index_pack(struct pk_pack *pack, const uint8_t *data, uint64_t len, const struct pk_options *opt,
-                  struct pk_error *err);
+int skg_pk_index_pack(struct skg_pk_pack *pack, const uint8_t *data, uint64_t len,
+                      const struct skg_pk_options *opt, struct skg_pk_error *err);
 
-void pk_pack_free(struct pk_pack *pack);
+void skg_pk_pack_free(struct skg_pk_pack *pack);
 
 /* Default 31-bit offset limit of idx v2: offsets above it go to the 64-bit table. */
-#define PK_IDX_OFF32_LIMIT 0x7fffffffu
+#define SKG_PK_IDX_OFF32_LIMIT 0x7fffffffu
 
 /*
  * Build the idx file of an indexed pack: `version` 1 or 2; in v2 objects whose offset is above
  * `off32_limit` go to the 64-bit offset table. `strict`: a duplicate object is an error. Returns 0
  * and a malloc'd buffer in *out and *out_len, or -1 with `err` filled.
  */
-int pk_idx_build(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                 uint8_t **out, size_t *out_len, struct pk_error *err);
+int skg_pk_idx_build(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                     uint8_t **out, size_t *out_len, struct skg_pk_error *err);
 
 /* Receives the idx in order, in pieces; returns 0, or -1 (with `err` filled) to stop. */
-typedef int (*pk_idx_sink)(void *ctx, const uint8_t *p, size_t n, struct pk_error *err);
+typedef int (*skg_pk_idx_sink)(void *ctx, const uint8_t *p, size_t n, struct skg_pk_error *err);
 
 /*
- * As pk_idx_build, but the idx goes to `sink` in pieces of at most 64 KiB as it is made (never
+ * As skg_pk_idx_build, but the idx goes to `sink` in pieces of at most 64 KiB as it is made (never
  * whole in memory). The checks that can fail (duplicates, v1 offsets) are done before the first
  * piece. Returns 0, or -1 with `err` filled (by the sink, when it stopped the writing).
  */
-int pk_idx_write(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                 pk_idx_sink sink, void *ctx, struct pk_error *err);
+int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                     skg_pk_idx_sink sink, void *ctx, struct skg_pk_error *err);
 
 /*
  * Guess the parameters an existing idx was written with (so that --verify can rebuild it the same
  * way): version 1 or 2 and the 64-bit offset limit. Never fails: a file that is not an idx gives
  * version 2 with the default limit (and then does not match).
  */
-void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit);
+void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit);
 
 /*
  * Whether git would read objects from this pack through this idx at all: the idx passes git's
@@ -153,60 +151,60 @@ void pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *
  * gitformat-pack(5)). When not, git fsck reports the pack and every object in it is missing to
  * the rest of the check. The data is not hashed: the trailers are compared as stored.
  */
-bool pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len);
+bool skg_pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len);
 
 /*
- * Which of git's checks in pk_git_usable fails first, with the numbers git's message gives:
- * PK_GIT_OK; for the idx (check_packed_git_idx, load_idx: git says so each time it looks for an
+ * Which of git's checks in skg_pk_git_usable fails first, with the numbers git's message gives:
+ * SKG_PK_GIT_OK; for the idx (check_packed_git_idx, load_idx: git says so each time it looks for an
  * object in the pack) too small, an unsupported version (*a), a fan-out that decreases, a size
  * that does not fit a v1 or v2 idx of its count; for the pack (open_packed_git_1: git says so each
  * time it would read an object the idx lists) too short for a header, no "PACK" signature, an
  * unsupported version (*a), *a objects where the idx lists *b, a trailer unlike the idx's copy.
  */
-enum pk_git_open {
-	PK_GIT_OK,
-	PK_GIT_IDX_SMALL,
-	PK_GIT_IDX_VERSION,
-	PK_GIT_IDX_FANOUT,
-	PK_GIT_IDX_V1_SIZE,
-	PK_GIT_IDX_V2_SIZE,
-	PK_GIT_PACK_SHORT,
-	PK_GIT_PACK_MAGIC,
-	PK_GIT_PACK_VERSION,
-	PK_GIT_PACK_COUNT,
-	PK_GIT_PACK_SIGNATURE,
-	PK_GIT_PACK_MISMATCH,
+enum skg_pk_git_open {
+	SKG_PK_GIT_OK,
+	SKG_PK_GIT_IDX_SMALL,
+	SKG_PK_GIT_IDX_VERSION,
+	SKG_PK_GIT_IDX_FANOUT,
+	SKG_PK_GIT_IDX_V1_SIZE,
+	SKG_PK_GIT_IDX_V2_SIZE,
+	SKG_PK_GIT_PACK_SHORT,
+	SKG_PK_GIT_PACK_MAGIC,
+	SKG_PK_GIT_PACK_VERSION,
+	SKG_PK_GIT_PACK_COUNT,
+	SKG_PK_GIT_PACK_SIGNATURE,
+	SKG_PK_GIT_PACK_MISMATCH,
 };
-enum pk_git_open pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len,
-                                   uint32_t *a, uint32_t *b);
+enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
+                                           uint64_t pack_len, uint32_t *a, uint32_t *b);
 
 /*
  * Reading objects through an idx, as git's object store does (packfile.c: find_pack_entry_one,
  * unpack_entry). The idx is idx[0..len) in either version (gitformat-pack(5), "pack-*.idx files");
- * call these on an idx that passed pk_git_usable. Nothing reads outside the buffers.
+ * call these on an idx that passed skg_pk_git_usable. Nothing reads outside the buffers.
  */
 
 /* The number of objects the idx lists: the last fan-out entry; 0 when it is too short for one. */
-uint64_t pk_idx_count(const uint8_t *idx, size_t len);
+uint64_t skg_pk_idx_count(const uint8_t *idx, size_t len);
 
 /*
- * Entry k (0 <= k < pk_idx_count) in ID order: *id points to its 20-byte ID inside the idx,
+ * Entry k (0 <= k < skg_pk_idx_count) in ID order: *id points to its 20-byte ID inside the idx,
  * *offset gets its pack offset (from the 64-bit table in v2 when the 31-bit one says so). False
  * when k is out of range or the entry lies past the end of the idx (a 64-bit entry that does not
  * start before its last 8 bytes, where git's nth_packed_object_offset dies).
  */
-bool pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset);
+bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset);
 
 /*
  * Git's check of entry k's CRC-32 (pack-check.c check_pack_crc): the CRC-32 of the `len` bytes of
  * the pack at `offset` against the v2 idx's. True when they differ; false when they agree or
  * the idx is version 1 (it has none). The bytes must lie inside pack[0..pack_len).
  */
-bool pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack, uint64_t offset,
-                        uint64_t len);
+bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack,
+                            uint64_t offset, uint64_t len);
 
 /* The pack offset of object `id` (binary search inside its fan-out range); false when not listed. */
-bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], uint64_t *offset);
+bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset);
 
 /*
  * Read the object whose entry starts at `offset` in pack[0..pack_len) (idx: the pack's idx, for
@@ -217,9 +215,9 @@ bool pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[PK_HASH_LEN], 
  * corrupt entry or delta, a REF_DELTA base the idx does not list, or a chain that loops. The
  * object's ID is not computed.
  */
-int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                   uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
-                   struct pk_error *err);
+int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                       uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
+                       struct skg_pk_error *err);
 
 /*
  * git's unpack_entry (packfile.c, v2.39.5) of the entry at `offset` of pack[0..pack_len), as git's
@@ -237,24 +235,24 @@ int pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, s
  * pack, a loose copy) is taken as missing. An entry git allocates size + 1 bytes for, beyond
  * alloc_limit bytes or beyond what malloc gives, gets git's "Out of memory, malloc failed" line.
  */
-int pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
-                  bool header_first, uint64_t alloc_limit, const char *pack_name,
-                  bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
-                  void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
-                  uint64_t *out_len);
+int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                      uint64_t offset, bool header_first, uint64_t alloc_limit, const char *pack_name,
+                      bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                      void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
+                      uint64_t *out_len);
 
 /* git's unpack_object_header at `offset`: the entry's type (-1 for git's OBJ_BAD) and *size. */
-int pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size);
+int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size);
 
 /*
  * The delta base of the entry at `offset`: 1 and its offset in *base (an OFS_DELTA's, or a
  * REF_DELTA's through the idx), 0 for a whole object, -1 when the entry header does not parse or
  * a REF_DELTA's base is not in the idx.
  */
-int pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len, uint64_t offset,
-                  uint64_t *base);
+int skg_pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                      uint64_t offset, uint64_t *base);
 
 /* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
-const char *pk_type_name(unsigned type);
+const char *skg_pk_type_name(unsigned type);
 
 #endif /* SHA1KIT_GIT_PACK_H */

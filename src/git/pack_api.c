@@ -22,22 +22,22 @@
 #include "util.h"
 
 struct skg_pack {
-	struct pk_pack p;
+	struct skg_pk_pack p;
 };
 
 void skg_index_options_default(struct skg_index_options *opt)
 {
-	struct pk_options po;
-	pk_options_default(&po);
+	struct skg_pk_options po;
+	skg_pk_options_default(&po);
 	memset(opt, 0, sizeof(*opt));
 	opt->threads = po.threads;
 	opt->cache_limit = po.cache_limit;
 	opt->idx_version = 2;
-	opt->off32_limit = PK_IDX_OFF32_LIMIT;
+	opt->off32_limit = SKG_PK_IDX_OFF32_LIMIT;
 }
 
 /* The pack engine's error as the layer's. */
-static int from_pk(struct skg_error *err, const struct pk_error *pe)
+static int from_pk(struct skg_error *err, const struct skg_pk_error *pe)
 {
 	skg_fail_sys(err, pe->code, 0, "%s", pe->msg);
 	if (err != NULL) {
@@ -48,10 +48,10 @@ static int from_pk(struct skg_error *err, const struct pk_error *pe)
 }
 
 /* Progress of the engine's two phases under git's titles. */
-static void on_progress(void *ctx, enum pk_phase phase, uint64_t done, uint64_t total)
+static void on_progress(void *ctx, enum skg_pk_phase phase, uint64_t done, uint64_t total)
 {
 	const struct skg_progress *p = ctx;
-	p->fn(p->ctx, phase == PK_PHASE_INDEXING ? "Indexing objects" : "Resolving deltas", done, total);
+	p->fn(p->ctx, phase == SKG_PK_PHASE_INDEXING ? "Indexing objects" : "Resolving deltas", done, total);
 }
 
 int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
@@ -66,8 +66,8 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	if (pack == NULL) {
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
-	struct pk_options po;
-	pk_options_default(&po);
+	struct skg_pk_options po;
+	skg_pk_options_default(&po);
 	po.threads = opt->threads;
 	po.cache_limit = opt->cache_limit;
 	po.strict = opt->strict;
@@ -79,8 +79,8 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.read_ctx = opt->read_ctx;
 	po.release = opt->release;
 	po.release_ctx = opt->release_ctx;
-	struct pk_error pe;
-	if (pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
+	struct skg_pk_error pe;
+	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
 		free(pack);
 		return from_pk(err, &pe);
 	}
@@ -108,7 +108,7 @@ bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_ob
 	if (i >= pack->p.nr) {
 		return false;
 	}
-	const struct pk_object *e = &pack->p.objs[i];
+	const struct skg_pk_object *e = &pack->p.objs[i];
 	memset(o, 0, sizeof(*o));
 	memcpy(o->id, e->id, SKG_RAWSZ);
 	o->type = e->real_type;
@@ -116,11 +116,11 @@ bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_ob
 	o->offset = e->offset;
 	o->size = e->size;
 	/* Entries are in pack order: one ends where the next starts, the last at the trailer. */
-	uint64_t end = i + 1 < pack->p.nr ? pack->p.objs[i + 1].offset : pack->p.len - PK_HASH_LEN;
+	uint64_t end = i + 1 < pack->p.nr ? pack->p.objs[i + 1].offset : pack->p.len - SKG_RAWSZ;
 	o->stored = end - e->offset;
 	o->crc32 = e->crc32;
 	o->depth = e->depth;
-	if (e->base != PK_NO_BASE) {
+	if (e->base != SKG_PK_NO_BASE) {
 		memcpy(o->base_id, pack->p.objs[e->base].id, SKG_RAWSZ);
 	}
 	return true;
@@ -134,7 +134,7 @@ struct writer {
 	bool failed;
 };
 
-static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *pe)
+static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_error *pe)
 {
 	struct writer *w = ctx;
 	if (w->write(w->ctx, p, n) != 0) {
@@ -155,9 +155,9 @@ int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_optio
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
 	}
 	struct writer w = {write, ctx, 0, false};
-	struct pk_error pe;
-	if (pk_idx_write(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, writer_sink, &w, &pe) !=
-	    0) {
+	struct skg_pk_error pe;
+	if (skg_pk_idx_write(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, writer_sink, &w,
+	                     &pe) != 0) {
 		if (w.failed) {
 			return skg_fail_sys(err, SKG_E_IO, w.sys_errno, "cannot write the index: %s",
 			                    strerror(w.sys_errno));
@@ -193,7 +193,7 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	uint64_t limit;
-	pk_idx_params(idx, idx_len, &opt.idx_version, &limit);
+	skg_pk_idx_params(idx, idx_len, &opt.idx_version, &limit);
 	opt.off32_limit = limit;
 	opt.strict = strict;
 	struct compare c = {idx, idx_len, 0, false};
@@ -207,7 +207,7 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
 void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *opt)
 {
 	uint64_t limit;
-	pk_idx_params(idx, len > SIZE_MAX ? SIZE_MAX : (size_t)len, &opt->idx_version, &limit);
+	skg_pk_idx_params(idx, len > SIZE_MAX ? SIZE_MAX : (size_t)len, &opt->idx_version, &limit);
 	opt->off32_limit = limit;
 }
 
@@ -218,7 +218,7 @@ int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_opt
 	if (opt->idx_version != 1 && opt->idx_version != 2) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
 	}
-	struct pk_error pe;
+	struct skg_pk_error pe;
 	int rc =
 	    skg_idx_compare(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, idx, first_diff, &pe);
 	return rc < 0 ? from_pk(err, &pe) : rc;
@@ -227,7 +227,7 @@ int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_opt
 void skg_pack_free(struct skg_pack *pack)
 {
 	if (pack != NULL) {
-		pk_pack_free(&pack->p);
+		skg_pk_pack_free(&pack->p);
 		free(pack);
 	}
 }

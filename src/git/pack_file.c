@@ -191,8 +191,8 @@ struct idx_compare {
 	uint64_t first_diff; /* when it differs: the offset of the first difference */
 };
 
-/* pk_idx_sink comparing each piece; stops (-1, err untouched) at the first difference. */
-static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *err)
+/* skg_pk_idx_sink comparing each piece; stops (-1, err untouched) at the first difference. */
+static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_error *err)
 {
 	struct idx_compare *c = ctx;
 	(void)err;
@@ -216,12 +216,12 @@ static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct pk_error *
 	return 0;
 }
 
-int skg_idx_compare(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                    struct skg_file *idx, uint64_t *first_diff, struct pk_error *err)
+int skg_idx_compare(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                    struct skg_file *idx, uint64_t *first_diff, struct skg_pk_error *err)
 {
 	struct idx_compare c = {idx, 0, 0, false, 0};
 	*first_diff = 0;
-	if (pk_idx_write(pack, version, off32_limit, strict, compare_sink, &c, err) != 0 && !c.differs) {
+	if (skg_pk_idx_write(pack, version, off32_limit, strict, compare_sink, &c, err) != 0 && !c.differs) {
 		*first_diff = c.at;
 		return -1;
 	}

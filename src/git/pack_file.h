@@ -12,12 +12,12 @@
 #include "pack.h"
 
 /*
- * Write the idx of pack (pk_idx_write with version, off32_limit, strict) and compare it with the
+ * Write the idx of pack (skg_pk_idx_write with version, off32_limit, strict) and compare it with the
  * mapped idx *idx as it comes, dropping the pages of *idx compared. Returns 0 when equal; 1 when
- * not, with the offset of the first difference in *first_diff; -1 with err when pk_idx_write
+ * not, with the offset of the first difference in *first_diff; -1 with err when skg_pk_idx_write
  * fails before a difference (*first_diff then says how far the comparison went).
  */
-int skg_idx_compare(const struct pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                    struct skg_file *idx, uint64_t *first_diff, struct pk_error *err);
+int skg_idx_compare(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                    struct skg_file *idx, uint64_t *first_diff, struct skg_pk_error *err);
 
 #endif /* SHA1KIT_GIT_PACK_FILE_H */
