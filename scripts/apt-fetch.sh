@@ -28,21 +28,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/debs"
 : >"$work/status"
 
-apt_opts=(
-	-q
-	-o "APT::Architecture=$arch"
-	-o "APT::Architectures::=$arch"
-	-o "Dir::State::Lists=$work/lists"
-	-o "Dir::State::status=$work/status"
-	-o "Dir::Cache=$work/cache"
-	-o "Dir::Cache::pkgcache="
-	-o "Dir::Cache::srcpkgcache="
-	-o "Debug::NoLocking=1"
-)
-# As root, apt drops to the _apt user for downloads, which cannot write into our temp dirs.
-if [ "$(id -u)" -eq 0 ]; then
-	apt_opts+=(-o "APT::Sandbox::User=root")
-fi
+# shellcheck source=apt-private.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt-private.sh"
+apt_private_opts "$work" -o "APT::Architecture=$arch" -o "APT::Architectures::=$arch"
 
 echo "apt-fetch: updating a private $arch package index"
 if ! apt-get "${apt_opts[@]}" update >"$work/update.log" 2>&1; then

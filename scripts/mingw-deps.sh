@@ -63,21 +63,9 @@ while read -r uri suite comp; do
 	printf 'deb-src %s %s %s %s\n' "$([ -r "$keyring" ] && echo "[signed-by=$keyring]")" "$uri" "$suite" "$comp"
 done <<<"$entries" >"$work/sources.list"
 
-apt_opts=(
-	-q
-	-o "Dir::Etc::SourceList=$work/sources.list"
-	-o "Dir::Etc::SourceParts=$work/sources.list.d"
-	-o "Dir::State::Lists=$work/lists"
-	-o "Dir::State::status=$work/status"
-	-o "Dir::Cache=$work/cache"
-	-o "Dir::Cache::pkgcache="
-	-o "Dir::Cache::srcpkgcache="
-	-o "Debug::NoLocking=1"
-)
-# As root, apt drops to the _apt user for downloads, which cannot write into our temp dirs.
-if [ "$(id -u)" -eq 0 ]; then
-	apt_opts+=(-o "APT::Sandbox::User=root")
-fi
+# shellcheck source=apt-private.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt-private.sh"
+apt_private_opts "$work" -o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=$work/sources.list.d"
 
 echo "mingw-deps: updating a private source package index:"
 sed 's/^/  /' "$work/sources.list"
