@@ -75,7 +75,7 @@ static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
 	    s,           on_broken, on_wrong, on_missing, on_dangling, on_unreachable, on_walk_error,
-	    unreachable, NULL,      0,        on_failed};
+	    unreachable, NULL,      0,        on_failed,  false};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -433,7 +433,7 @@ static void test_graph_reload(void **state)
 			g = reload_graph(broken != 0, true);
 			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
 			                               on_dangling, on_unreachable, on_walk_error, false,
-			                               give_links,  threads,        NULL};
+			                               give_links,  threads,        NULL,          false};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
