@@ -100,8 +100,12 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 		return -1;
 	}
 	/* a config that does not parse stopped git's setup (and the repository's open) already */
-	(void)skg_config_read_file(skg_buf_str(&path), skg_buf_str(&path), partial_clone_cb, f, &err);
+	int r = skg_config_read_file(skg_buf_str(&path), skg_buf_str(&path), partial_clone_cb, f, &err);
 	skg_buf_release(&path);
+	if (r < 0 && err.code == SKG_E_NOMEM) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
 	if (!f->promisor_remote) {
 		return 0;
 	}
