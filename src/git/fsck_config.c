@@ -79,6 +79,7 @@ static int read_skiplist(struct skg_fsck_run *f, const char *path)
 int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 {
 	struct skg_fsck_run *f = ctx;
+	skg_fsck_promisor_config(f, key, value);
 	if (strcmp(key, "fsck.skiplist") == 0) {
 		if (value == NULL) {
 			return 0;

@@ -2,8 +2,10 @@
  * fsck_refs.c - the roots of a repository check (fsck_run.h), as git 2.39.5's fsck takes them
  * (builtin/fsck.c: fsck_handle_ref, fsck_handle_reflog, get_default_heads, keep_cache_objects,
  * fsck_cache_tree, fsck_resolve_undo): every ref, each worktree's HEAD and reflogs, the index's
- * entries, cache-tree and resolve-undo. An object they name that the check could not read is read
- * as git's parse_object reads it (fsck_read.c), with git's lines, dying where git dies.
+ * entries, cache-tree and resolve-undo. A ref or reflog entry naming a promisor object that is not
+ * there is no error (is_promisor_object); the cache-tree and resolve-undo do not ask. An object they name
+ * that the check could not read is read as git's parse_object reads it (fsck_read.c), with git's lines, dying
+ * where git dies.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +51,10 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	if (fate != NULL) {
 		/* git's parse_object reads it again and its parse fails as before */
 		skg_fsck_fate_lines(f, NULL, fate);
+		if (skg_graph_is_promisor(f->graph, id)) {
+			f->default_refs++; /* a valid ref to git, which goes on to the next */
+			return true;
+		}
 		skg_to_hex(id, h);
 		skg_fsck_err_line(f, &reach, "error: %s: invalid sha1 pointer %s", refname, h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
@@ -63,6 +69,10 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 		if (st == SKG_REPARSE_OK) {
 			goto valid; /* readable as git reads it (a blob's stream), though not by fsck's check
 			             */
+		}
+		if (skg_graph_is_promisor(f->graph, id)) {
+			f->default_refs++; /* a valid ref to git, which goes on to the next */
+			return true;
 		}
 		skg_to_hex(id, h);
 		skg_fsck_err_line(f, &reach, "error: %s: invalid sha1 pointer %s", refname, h);
@@ -104,7 +114,7 @@ static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t
 	}
 	if (skg_graph_has(f->graph, id, NULL)) {
 		root(f, id, 0);
-	} else {
+	} else if (!skg_graph_is_promisor(f->graph, id)) {
 		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
 		skg_to_hex(id, h);
 		skg_fsck_err_line(f, &meta, "error: %s: invalid reflog entry %s", refname, h);

@@ -266,7 +266,8 @@ static int run(struct skg_fsck_run *f)
 	if (!f->connectivity_only) {
 		skg_fsck_check_specials(f);
 	}
-	if (skg_fsck_stopped(f) || skg_fsck_roots(f) != 0 || skg_fsck_walk(f) != 0) {
+	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0 || skg_fsck_roots(f) != 0 ||
+	    skg_fsck_walk(f) != 0) {
 		return -1;
 	}
 	return check_trailers(f);

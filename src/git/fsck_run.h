@@ -129,6 +129,7 @@ struct skg_fsck_run {
 	bool config_died;         /* a config value git dies on (its fatal line is out) */
 	bool lost_found;          /* --lost-found */
 	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
+	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
 	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
 	                           * commit-graph verify */
 	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
@@ -325,6 +326,20 @@ int skg_fsck_roots(struct skg_fsck_run *f);
 
 /* The connectivity walk, with its lines. 0, or -1 when git dies (lost-found) or the run failed. */
 int skg_fsck_walk(struct skg_fsck_run *f);
+/* The links of loose tree `id` of object directory number `source`, read again with `reader`, each
+ * to link(link_ctx, ...) (gitlinks left out, as the graph's links). */
+void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader, unsigned source,
+                         const uint8_t id[SKG_RAWSZ],
+                         void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                         void *link_ctx);
+
+/* ---- fsck_promisor.c ---------------------------------------------------------------------------- */
+
+/* A config entry: remote.<name>.promisor, remote.<name>.partialclonefilter (from skg_fsck_on_config). */
+void skg_fsck_promisor_config(struct skg_fsck_run *f, const char *key, const char *value);
+/* After the object check: extensions.partialClone, then, with a promisor remote, the promisor
+ * objects marked in the graph. 0, or -1 when the run failed. */
+int skg_fsck_promisor(struct skg_fsck_run *f);
 
 /* ---- fsck_lost.c -------------------------------------------------------------------------------- */
 

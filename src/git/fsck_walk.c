@@ -122,18 +122,15 @@ static void relink_entry(void *ctx, uint32_t mode, const char *name, size_t name
 	}
 }
 
-static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
-                        unsigned type,
-                        void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
-                        void *link_ctx)
+void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader, unsigned source,
+                         const uint8_t id[SKG_RAWSZ],
+                         void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                         void *link_ctx)
 {
-	struct skg_fsck_run *f = ctx;
 	char h[SKG_HEXSZ + 1];
 	struct skg_loose_object obj;
 	struct skg_lines lines = {0};
 	struct skg_buf path = {0};
-	(void)type;
-	struct skg_loose_reader *reader = f->walk_readers != NULL ? f->walk_readers[thread] : NULL;
 	if (reader == NULL || skg_fsck_stopped(f)) {
 		return;
 	}
@@ -151,6 +148,17 @@ static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8
 	skg_buf_release(&path);
 }
 
+static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
+                        unsigned type,
+                        void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                        void *link_ctx)
+{
+	struct skg_fsck_run *f = ctx;
+	(void)type;
+	skg_fsck_tree_links(f, f->walk_readers != NULL ? f->walk_readers[thread] : NULL, source, id, link,
+	                    link_ctx);
+}
+
 int skg_fsck_walk(struct skg_fsck_run *f)
 {
 	struct skg_graph_report rep = {f,
@@ -163,7 +171,8 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               f->show_unreachable,
 	                               reload_tree,
 	                               0,
-	                               on_failed_link};
+	                               on_failed_link,
+	                               f->connectivity_only && f->promisor_remote};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
 	wopt.no_hash = true; /* every loose object was hashed already */

@@ -18,6 +18,7 @@ enum {
 
 /* The type byte of an object: its type (1..4, 0: none) in the low bits, and two marks. */
 #define TYPE_MASK  7u
+#define T_PROMISOR 0x20u /* a promisor object (skg_graph_set_promisor) */
 #define T_CONFLICT 0x40u /* two events disagree on its type (skg_graph_conflicts) */
 #define T_FORCED   0x80u /* its type is git's, set by skg_graph_force_type */
 #define TY(o)      ((unsigned)(o)->type & TYPE_MASK)
@@ -232,7 +233,7 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 				lt = 0; /* git's lookup of it fails: the link marks nothing used */
 			}
 		} else if (TY(to) == 0 && !(to->flags & F_HAS)) {
-			to->type = (uint8_t)(lt | (to->type & T_CONFLICT));
+			to->type = (uint8_t)(lt | (to->type & (T_CONFLICT | T_PROMISOR)));
 		} else if (TY(to) != lt && !(to->flags & F_UNREAD)) {
 			to->type |= T_CONFLICT;
 		}
@@ -249,7 +250,7 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 	if (TY(&g->objs[i]) != 0 && TY(&g->objs[i]) != type && !(before & T_FORCED)) {
 		before |= T_CONFLICT; /* linked to as another type than it has */
 	}
-	g->objs[i].type = (uint8_t)(type | (before & (T_CONFLICT | T_FORCED)));
+	g->objs[i].type = (uint8_t)(type | (before & (T_CONFLICT | T_FORCED | T_PROMISOR)));
 	g->objs[i].source = source;
 	g->objs[i].first = keep && n ? first : NO_LINKS;
 	g->objs[i].n = keep ? (uint32_t)n : 0;
@@ -322,7 +323,7 @@ int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned ty
 	g->roots[g->nroots++] = i;
 	g->objs[i].flags |= F_ROOT | F_USED;
 	if (TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
-		g->objs[i].type = (uint8_t)type;
+		g->objs[i].type = (uint8_t)(type | (g->objs[i].type & T_PROMISOR));
 	}
 	ret = 0;
 out:
@@ -396,6 +397,33 @@ int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n)
 	return 0;
 }
 
+int skg_graph_set_promisor(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool links, unsigned *source)
+{
+	uint32_t v = g->slots[find(g, id)];
+	if (v == 0) {
+		return 0;
+	}
+	struct gobj *o = &g->objs[v - 1];
+	o->type |= T_PROMISOR;
+	if (!links || !(o->flags & F_HAS)) {
+		return 0;
+	}
+	if (o->flags & F_RELOAD) {
+		*source = o->source;
+		return 1;
+	}
+	for (uint32_t k = 0; k < o->n && o->first != NO_LINKS; k++) {
+		g->objs[g->links[o->first + k] & LINK_INDEX_MASK].type |= T_PROMISOR;
+	}
+	return 0;
+}
+
+bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ])
+{
+	uint32_t v = g->slots[find(g, id)];
+	return v != 0 && (g->objs[v - 1].type & T_PROMISOR);
+}
+
 uint32_t skg_graph_count(const struct skg_graph *g)
 {
 	return g->nr;
@@ -440,6 +468,9 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		return;
 	}
 	o->flags |= F_REACHABLE;
+	if (o->type & T_PROMISOR) {
+		return; /* git's mark_object does not go on from a promisor object, nor miss it */
+	}
 	if (!(o->flags & F_HAS)) {
 		if (from != UINT32_MAX) {
 			if (w->quiet) {
@@ -667,6 +698,78 @@ static bool quiet_pass(struct walk *w)
 	return !w->failed;
 }
 
+/* One link's use for recount_used: `to` is used (set) or not (!set), as the link marks it. */
+struct use {
+	struct skg_graph *g;
+	bool set;
+};
+
+static void use_index(struct skg_graph *g, uint32_t t, unsigned ltype, bool set)
+{
+	struct gobj *to = &g->objs[t];
+	if (!set) {
+		to->flags &= (uint8_t)~F_USED;
+	} else if (!(to->type & T_FORCED) || TY(to) == (ltype & TYPE_MASK)) {
+		to->flags |= F_USED; /* git's lookup of a forced type as another fails: no mark */
+	}
+}
+
+static void use_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
+{
+	struct use *u = ctx;
+	uint32_t v = u->g->slots[find(u->g, id)];
+	if (v != 0) {
+		use_index(u->g, v - 1, type, u->set);
+	}
+}
+
+static void use_links(struct skg_graph *g, const struct skg_graph_report *rep, uint32_t i, bool set)
+{
+	const struct gobj *o = &g->objs[i];
+	if (o->flags & F_RELOAD) {
+		if (rep->reload != NULL) {
+			struct use u = {g, set};
+			uint8_t id[SKG_RAWSZ];
+			memcpy(id, o->id, SKG_RAWSZ);
+			rep->reload(rep->ctx, 0, o->source, id, TY(o), use_link, &u);
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < o->n && o->first != NO_LINKS; k++) {
+		uint32_t l = g->links[o->first + k];
+		use_index(g, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT, set);
+	}
+}
+
+/*
+ * --connectivity-only (git's check_connectivity, mark_unreachable_referents): git marks "used" only
+ * the roots and what existing unreachable objects link to, not what a reachable promisor object
+ * links to (the walk stopped there). The links of reachable promisor objects are unmarked, then
+ * the roots' and the unreachable objects' marked again. Other reachable objects' targets are
+ * reachable themselves: their marks do not matter.
+ */
+static void recount_used(struct skg_graph *g, const struct skg_graph_report *rep)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < g->nr; i++) {
+		const struct gobj *o = &g->objs[i];
+		if ((o->type & T_PROMISOR) &&
+		    (o->flags & (F_REACHABLE | F_HAS | F_UNREAD)) == (F_REACHABLE | F_HAS)) {
+			use_links(g, rep, i, false);
+			any = true;
+		}
+	}
+	for (uint32_t i = 0; any && i < g->nr; i++) {
+		const struct gobj *o = &g->objs[i];
+		if (o->flags & F_ROOT) {
+			g->objs[i].flags |= F_USED;
+		}
+		if ((o->flags & (F_REACHABLE | F_HAS | F_UNREAD)) == F_HAS) {
+			use_links(g, rep, i, true);
+		}
+	}
+}
+
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 {
 	struct walk w = {g, rep, malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, false, false, false, NULL,
@@ -702,6 +805,9 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 	free(w.later);
 	uint32_t *stack = w.stack;
 	free(stack);
+	if (rep->used_by_unreachable) {
+		recount_used(g, rep);
+	}
 
 	uint32_t size;
 	uint32_t *order = git_hash_order(g, &size);
@@ -714,7 +820,7 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		}
 		const struct gobj *o = &g->objs[order[s] - 1];
 		if (o->flags & F_REACHABLE) {
-			if (!(o->flags & F_HAS) && rep->missing != NULL) {
+			if (!(o->flags & F_HAS) && !(o->type & T_PROMISOR) && rep->missing != NULL) {
 				rep->missing(rep->ctx, TY(o), o->id);
 			}
 		} else if ((o->flags & F_HAS) && !(o->flags & F_UNREAD)) {

@@ -112,6 +112,19 @@ int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
  */
 int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
 
+/*
+ * Mark `id` a promisor object (git's is_promisor_object, packfile.c): the walk reaches it but does
+ * not follow its links, and never reports it missing. Nothing is done when the graph does not
+ * know `id` (git's set may hold it; no object of the graph is made for it). `links`: its links'
+ * targets become promisor objects too (git's add_promisor_object for an object of a promisor pack);
+ * returns 1 when those links are not kept (skg_graph_add_reload; *source: its `source`): the caller
+ * reads them and marks each target, else 0. After the objects are added, on one thread.
+ */
+int skg_graph_set_promisor(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool links, unsigned *source);
+
+/* Whether `id` was marked a promisor object. */
+bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ]);
+
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
 
@@ -151,6 +164,11 @@ struct skg_graph_report {
 	 * `to_type`: git's lookup fails and its traversal says so (may be NULL). */
 	void (*failed_link)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ], unsigned to_type,
 	                    unsigned link_type, const uint8_t to[SKG_RAWSZ]);
+	/*
+	 * git fsck --connectivity-only: an object is "used" (never dangling) only when it is a root or an
+	 * existing unreachable object links to it, not when only a reachable promisor object does.
+	 */
+	bool used_by_unreachable;
 };
 
 /*
@@ -158,7 +176,8 @@ struct skg_graph_report {
  * walk (depth first from each root in the order the roots were given), then missing, dangling
  * or unreachable objects in the order of git's object hash table (objects by the first 4 bytes of
  * their ID taken as a little-endian number, modulo the table size git would have), so that the
- * lines come out as git prints them. Returns 0, or -1 when out of memory.
+ * lines come out as git prints them. A promisor object (skg_graph_set_promisor) is reached but
+ * not followed, and not missing. Returns 0, or -1 when out of memory.
  */
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep);
 

@@ -1113,6 +1113,145 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 fi
 }
 
+# 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor
+# packs (a .promisor file beside each) whose objects and what they link to are promisor objects:
+# git's walk stops at them and never calls them missing; a ref or reflog entry at a missing one is
+# no error. Then: a promisor pack that lost its .promisor file, a local commit naming a missing blob
+# that no promisor object names (and one that a promisor tree names, that tree also loose), a blob
+# fetched later (a second promisor pack), a missing promisor commit with a ref and a reflog entry
+# at it, and promisor objects also present loose.
+# partial_src: the served repository: 4 commits, a/ and a/b/, blobs over 1 KiB, an annotated tag.
+partial_src() {
+	[ -d "$T/partial-src" ] && return
+	git init -q "$T/partial-src"
+	(
+		cd "$T/partial-src" || exit 1
+		git config uploadpack.allowFilter true
+		mkdir -p a/b
+		for i in 1 2 3 4; do
+			echo "v$i" >"f$i"
+			seq 1 300 | sed "s/^/big $i /" >a/big
+			echo "s$i" >"a/b/s$i"
+			git add -A
+			git commit -qm "c$i"
+		done
+		git tag -a -m tag v1 HEAD~1
+	)
+}
+# partial_expect NAME FILE LINES: FILE (git's output just compared) holds LINES lines.
+partial_expect() {
+	local n
+	n=$(wc -l <"$2")
+	if [ "$n" -eq "$3" ]; then pass; else fail "$1: git printed $n lines, expected $3"; fi
+}
+# commits_pack REPO: the idx of the pack that holds HEAD (the clone's commits and trees).
+commits_pack() {
+	local f head
+	head=$(git -C "$1" rev-parse HEAD)
+	for f in "$1"/.git/objects/pack/*.idx; do
+		git show-index <"$f" | grep -q "$head" && echo "$f"
+	done
+}
+# loose_copy REPO ID: write object ID of REPO as a loose object too (git will not: it is packed).
+loose_copy() {
+	local type
+	type=$(git -C "$1" cat-file -t "$2") || return 1
+	rm -rf "$T/lc" && git init -q "$T/lc"
+	git -C "$1" cat-file "$type" "$2" | git -C "$T/lc" hash-object -w -t "$type" --stdin >/dev/null
+	mkdir -p "$1/.git/objects/${2:0:2}"
+	cp "$T/lc/.git/objects/${2:0:2}/${2:2}" "$1/.git/objects/${2:0:2}/${2:2}"
+}
+section_partial() {
+partial_src
+src=file://$T/partial-src
+for filter in blob:none tree:0 blob:limit=1k; do
+	r=$T/partial-${filter%%[:=]*}-${filter##*[:=]}
+	git clone -q --filter="$filter" "$src" "$r" 2>/dev/null
+	$exact "partial clone --filter=$filter" "$r"
+	partial_expect "partial clone --filter=$filter: git fsck" "$T/g.out" 0
+	for o in --connectivity-only --unreachable --no-dangling "--connectivity-only --unreachable" --no-reflogs; do
+		# shellcheck disable=SC2086 # the options are words
+		compare "partial clone --filter=$filter, $o" "$r" $o
+	done
+done
+b=$T/partial-blob-none
+old=$(cd "$b" && git rev-parse HEAD~3:a/big) # a promisor tree names it; not fetched
+# a local commit whose tree names a blob nobody has (broken link, missing) and one only promisor
+# trees name (no error); then the index names both too: only "missing" for the first (git marks
+# index entries reachable before it walks the refs' objects)
+r=$T/partial-local
+cp -a "$b" "$r"
+(
+	cd "$r" || exit 1
+	new=$(echo "never written" | git hash-object --stdin)
+	t=$({ git ls-tree HEAD; printf '100644 blob %s\tnew\n100644 blob %s\told\n' "$new" "$old"; } | git mktree --missing)
+	git update-ref refs/heads/master "$(git commit-tree "$t" -p HEAD -m local)"
+) >/dev/null 2>&1
+$exact "partial: a local commit naming a missing blob" "$r"
+partial_expect "partial: a local commit naming a missing blob: git's lines" "$T/g.out" 3
+(cd "$r" && git update-index --add --cacheinfo "100644,$old,old" --cacheinfo "100644,$(git rev-parse HEAD:new),new")
+$exact "partial: the index names missing blobs" "$r"
+partial_expect "partial: the index names missing blobs: git's lines" "$T/g.out" 1
+compare "partial: a local commit naming a missing blob, --connectivity-only" "$r" --connectivity-only
+# the promisor tree naming $old also loose (read first: its links are read again)
+loose_copy "$r" "$(cd "$r" && git rev-parse HEAD~4:a)"
+loose_copy "$r" "$(cd "$r" && git rev-parse HEAD~1)"
+$exact "partial: promisor objects also loose" "$r"
+compare "partial: promisor objects also loose, --connectivity-only" "$r" --connectivity-only
+# the big pack loses its .promisor file: the fetched blobs' pack is the only promisor pack left
+r=$T/partial-unmarked
+cp -a "$b" "$r"
+big=$(commits_pack "$r")
+rm "${big%.idx}.promisor"
+$exact "partial: a promisor pack without its .promisor file" "$r"
+partial_expect "partial: a promisor pack without its .promisor file: git's lines" "$T/g.out" 9
+compare "partial: a promisor pack without its .promisor file, --connectivity-only" "$r" --connectivity-only
+# no promisor remote configured (remote.origin.promisor false): every pack is an ordinary one;
+# then each of the other ways git knows one
+r=$T/partial-no-remote
+cp -a "$b" "$r"
+(cd "$r" && git config remote.origin.promisor false && git config --unset remote.origin.partialclonefilter)
+compare "partial: .promisor files, no promisor remote" "$r"
+partial_expect "partial: .promisor files, no promisor remote: git's lines" "$T/g.out" 9
+(cd "$r" && git config extensions.partialClone origin)
+compare "partial: extensions.partialClone only" "$r"
+partial_expect "partial: extensions.partialClone only: git's lines" "$T/g.out" 0
+(cd "$r" && git config --unset extensions.partialClone && git config remote.other.partialCloneFilter blob:none)
+compare "partial: remote.other.partialCloneFilter only" "$r"
+partial_expect "partial: remote.other.partialCloneFilter only: git's lines" "$T/g.out" 0
+# a blob fetched later (git cat-file fetches it from the remote into a new promisor pack)
+r=$T/partial-fetched
+cp -a "$b" "$r"
+(cd "$r" && git cat-file -p "$old" >/dev/null 2>&1)
+if [ -n "$(cd "$r" && git cat-file --batch-check='%(objectname)' <<<"$old" 2>/dev/null | grep -v missing)" ]; then
+	$exact "partial: a blob fetched later" "$r"
+	compare "partial: a blob fetched later, --unreachable" "$r" --unreachable
+else
+	fail "partial: git cat-file did not fetch $old"
+fi
+# a promisor commit missing: the commits and trees pack made again without HEAD~2, a ref and a
+# reflog entry at it (no error), and a ref and a reflog entry at an object nobody names (errors)
+r=$T/partial-no-commit
+cp -a "$b" "$r"
+(
+	cd "$r" || exit 1
+	gone=$(git rev-parse HEAD~2)
+	big=$(commits_pack .)
+	p=$(git show-index <"$big" | cut -d' ' -f2 | grep -v "$gone" | git pack-objects -q .git/objects/pack/pack)
+	rm "${big%.idx}".*
+	: >".git/objects/pack/pack-$p.promisor"
+	echo "$gone" >.git/refs/heads/gone
+	printf '%s %s C <c@example.com> 1700000000 +0000\tx\n' "$(git rev-parse HEAD)" "$gone" >>.git/logs/HEAD
+	nobody=$(echo nobody | git hash-object --stdin)
+	echo "$nobody" >.git/refs/heads/nobody
+	printf '%s %s C <c@example.com> 1700000000 +0000\tx\n' "$gone" "$nobody" >>.git/logs/refs/heads/master
+) >/dev/null 2>&1
+$exact "partial: a missing promisor commit, refs and reflog entries" "$r"
+partial_expect "partial: a missing promisor commit: git's errors" "$T/g.err" 2
+compare "partial: a missing promisor commit, --connectivity-only" "$r" --connectivity-only
+compare "partial: a missing promisor commit, --unreachable" "$r" --unreachable
+}
+
 # 15. A repository owned by another user (git's test switch GIT_TEST_ASSUME_DIFFERENT_OWNER says
 # so to both): git refuses to discover it unless safe.directory in the global config names it (or
 # is "*"; an empty value forgets the entries before it); a repository named by GIT_DIR is checked.

@@ -75,7 +75,7 @@ static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
 	    s,           on_broken, on_wrong, on_missing, on_dangling, on_unreachable, on_walk_error,
-	    unreachable, NULL,      0,        on_failed};
+	    unreachable, NULL,      0,        on_failed,  false};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -433,7 +433,7 @@ static void test_graph_reload(void **state)
 			g = reload_graph(broken != 0, true);
 			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
 			                               on_dangling, on_unreachable, on_walk_error, false,
-			                               give_links,  threads,        NULL};
+			                               give_links,  threads,        NULL,          false};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
@@ -446,6 +446,71 @@ static void test_graph_reload(void **state)
 	}
 }
 
+/*
+ * Promisor objects (git's is_promisor_object): commit 20 (in a promisor pack: marked with its
+ * links) names tree 21 and parent 22, which is missing; tree 21 names the missing blob 23. Local
+ * commit 30 names commit 20 and tree 31, which names blobs 23 (a promisor object: no finding) and
+ * 32 (missing: broken link and missing). The walk stops at 20: 21 is not reachable (used, so not
+ * dangling; "unreachable" with show_unreachable). With used_by_unreachable (--connectivity-only)
+ * 21 is dangling: only the reachable promisor commit names it.
+ */
+static void promisor_graph(struct skg_graph *g)
+{
+	uint8_t id[SKG_RAWSZ];
+	add(g, 20, SKG_COMMIT, (uint32_t[]){21, 22}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	add(g, 21, SKG_TREE, (uint32_t[]){23}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 31, SKG_TREE, (uint32_t[]){23, 32}, (unsigned[]){SKG_BLOB, SKG_BLOB}, 2);
+	add(g, 30, SKG_COMMIT, (uint32_t[]){31, 20}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	mkid(id, 20);
+	assert_int_equal(skg_graph_set_promisor(g, id, true, NULL), 0);
+	mkid(id, 21);
+	assert_int_equal(skg_graph_set_promisor(g, id, true, NULL), 0);
+	mkid(id, 99); /* unknown: nothing made */
+	assert_int_equal(skg_graph_set_promisor(g, id, false, NULL), 0);
+	assert_false(skg_graph_known(g, id, NULL));
+	assert_false(skg_graph_is_promisor(g, id));
+	for (uint32_t n = 20; n <= 23; n++) {
+		mkid(id, n);
+		assert_true(skg_graph_is_promisor(g, id));
+	}
+	for (uint32_t n = 30; n <= 32; n++) {
+		mkid(id, n);
+		assert_false(skg_graph_is_promisor(g, id));
+	}
+	root(g, 30);
+}
+
+static void test_graph_promisor(void **state)
+{
+	(void)state;
+	struct seen s;
+	struct skg_graph *g = skg_graph_new();
+	promisor_graph(g);
+	walk(g, &s, false);
+	assert_true(has_line(&s, "from", SKG_TREE, 31));
+	assert_true(has_line(&s, "broken", SKG_BLOB, 32));
+	assert_true(has_line(&s, "missing", SKG_BLOB, 32));
+	assert_int_equal(count_lines(&s), 3);
+	skg_graph_free(g);
+
+	g = skg_graph_new();
+	promisor_graph(g);
+	walk(g, &s, true);
+	assert_true(has_line(&s, "unreachable", SKG_TREE, 21));
+	assert_int_equal(count_lines(&s), 4);
+	skg_graph_free(g);
+
+	g = skg_graph_new();
+	promisor_graph(g);
+	struct skg_graph_report rep = {&s,   on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
+	                               NULL, false,     NULL,     0,          on_failed,   true};
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(skg_graph_walk(g, &rep), 0);
+	assert_true(has_line(&s, "dangling", SKG_TREE, 21));
+	assert_int_equal(count_lines(&s), 4);
+	skg_graph_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +521,7 @@ int main(void)
 	    cmocka_unit_test(test_graph_large),
 	    cmocka_unit_test(test_graph_reserve),
 	    cmocka_unit_test(test_graph_reload),
+	    cmocka_unit_test(test_graph_promisor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
