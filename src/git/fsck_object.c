@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "config.h" /* skg_config_parse_blob: git's config parser, for .gitmodules blobs */
+#include "util.h"   /* git's ctype, the null ID */
 
 /* ---------------------------------------------------------------------------------------------
  * Message table */
@@ -199,11 +200,6 @@ static size_t line_end(const uint8_t *d, size_t len, size_t pos)
 	return pos;
 }
 
-static bool is_digit(unsigned c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* isspace of the C locale, which git keeps for LC_CTYPE. */
 static bool is_space(unsigned c)
 {
@@ -224,13 +220,13 @@ static size_t parse_decimal(const uint8_t *d, size_t len, size_t p, uint64_t *va
 		negative = byte(d, len, s) == '-';
 		s++;
 	}
-	if (!is_digit(byte(d, len, s))) {
+	if (!skg_isdigit(byte(d, len, s))) {
 		*value = 0;
 		return p;
 	}
 	uint64_t v = 0;
 	bool overflow = false;
-	for (; is_digit(byte(d, len, s)); s++) {
+	for (; skg_isdigit(byte(d, len, s)); s++) {
 		unsigned digit = byte(d, len, s) - '0';
 		if (v > (UINT64_MAX - digit) / 10)
 			overflow = true;
@@ -321,9 +317,9 @@ static int check_ident(const struct checker *c, const uint8_t *d, size_t len, si
 		return report(c, SKG_FSCK_BAD_DATE, "invalid author/committer line - bad date");
 	p = end + 1;
 	unsigned sign = byte(d, len, p);
-	if ((sign != '+' && sign != '-') || !is_digit(byte(d, len, p + 1)) ||
-	    !is_digit(byte(d, len, p + 2)) || !is_digit(byte(d, len, p + 3)) ||
-	    !is_digit(byte(d, len, p + 4)) || byte(d, len, p + 5) != '\n')
+	if ((sign != '+' && sign != '-') || !skg_isdigit(byte(d, len, p + 1)) ||
+	    !skg_isdigit(byte(d, len, p + 2)) || !skg_isdigit(byte(d, len, p + 3)) ||
+	    !skg_isdigit(byte(d, len, p + 4)) || byte(d, len, p + 5) != '\n')
 		return report(c, SKG_FSCK_BAD_TIMEZONE, "invalid author/committer line - bad time zone");
 	return 0;
 }
@@ -650,7 +646,7 @@ static bool is_ntfs_dot(const char *name, const char *base, const char *shortnam
 		if (ch == '\0')
 			return false;
 		if (tilde) {
-			if (!is_digit(ch))
+			if (!skg_isdigit(ch))
 				return false;
 		} else if (ch == '~') {
 			i++;
@@ -860,15 +856,6 @@ static int verify_order(uint32_t mode1, const char *name1, size_t len1, uint32_t
 	return c1 < c2 ? ORDER_OK : ORDER_UNSORTED;
 }
 
-static bool is_null_id(const uint8_t *id)
-{
-	for (size_t i = 0; i < SKG_RAWSZ; i++) {
-		if (id[i] != 0)
-			return false;
-	}
-	return true;
-}
-
 static void found(const struct checker *c, enum skg_fsck_special kind, const uint8_t *id)
 {
 	if (c->opt->found != NULL)
@@ -910,7 +897,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 		const bool special = first == '.' || first == '~' || first >= 0x80 ||
 		                     ascii_lower(first) == 'g' || ascii_lower(first) == 'm';
 
-		null_sha1 |= is_null_id(e.id);
+		null_sha1 |= skg_is_null_id(e.id);
 		full_path |= memchr(name, '/', name_len) != NULL;
 		empty_name |= name_len == 0;
 		if (first == '.') {

@@ -75,12 +75,6 @@ static void pack_lines_out(struct skg_fsck_run *f, bool keep)
 	skg_buf_release(&f->pack_text);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && memcmp(s + n - m, suffix, m) == 0;
-}
-
 /*
  * Room in the graph for the objects the idx lists (its fan-out's last entry), so that the table does
  * not grow while the threads add to it. A hint, bounded by what the idx and pack can hold: a corrupt
@@ -721,7 +715,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 		size_t seq = 0;
 		while (d != NULL && (de = readdir(d)) != NULL) {
 			size_t len = strlen(de->d_name);
-			if (!ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
+			if (!skg_ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
 				continue;
 			}
 			struct skg_buf idx = {0}, pack = {0};
