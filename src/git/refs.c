@@ -279,12 +279,19 @@ static int packed_load(struct skg_refdb *db, struct skg_error *err)
 	s->start = s->eof = NULL;
 	struct skg_buf path = {0};
 	skg_buf_addf(&path, "%s/packed-refs", db->repo->common_dir);
+	if (path.failed) {
+		skg_buf_release(&path);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
 	char *data;
 	size_t len;
 	int r = skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len);
 	int e = errno;
 	skg_buf_release(&path);
 	if (r != 0) {
+		if (e == ENOMEM) {
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
 		if (e == ENOENT) {
 			s->loaded = true;
 			return 0;

@@ -99,7 +99,11 @@ static char *common_dir_of(const char *gitdir, bool use_env, bool *has_common, s
 	const char *env = use_env ? getenv("GIT_COMMON_DIR") : NULL;
 	if (env != NULL) {
 		*has_common = true;
-		return strdup(env);
+		char *copy = strdup(env);
+		if (copy == NULL) {
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		return copy;
 	}
 	char *path = skg_path_join(gitdir, "commondir");
 	if (path == NULL) {
@@ -109,7 +113,11 @@ static char *common_dir_of(const char *gitdir, bool use_env, bool *has_common, s
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		free(path);
-		return strdup(gitdir);
+		char *copy = strdup(gitdir);
+		if (copy == NULL) {
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		return copy;
 	}
 	char *data;
 	size_t len;
