@@ -4,20 +4,24 @@
  */
 #include "internal.h"
 
-void sha1kit_fast_init(sha1kit_fast_ctx *ctx)
+/* sha1kit_fast_init on kernel index `kernel`. */
+static void fast_init_kernel(sha1kit_fast_ctx *ctx, uint32_t kernel)
 {
 	memcpy(ctx->ihv, sha1kit_iv, sizeof(ctx->ihv));
-	ctx->kernel = sha1kit_select_fast_kernel();
+	ctx->kernel = kernel;
 	ctx->length = 0;
+}
+
+void sha1kit_fast_init(sha1kit_fast_ctx *ctx)
+{
+	fast_init_kernel(ctx, sha1kit_select_fast_kernel());
 }
 
 /* As sha1kit_fast_init, with the check in place of the choice: a benchmark times it per message. */
 int sha1kit_fast_init_on(sha1kit_fast_ctx *ctx, uint32_t kernel)
 {
 	int ok = sha1kit_kernel_supported(kernel);
-	memcpy(ctx->ihv, sha1kit_iv, sizeof(ctx->ihv));
-	ctx->kernel = ok ? kernel : sha1kit_select_fast_kernel();
-	ctx->length = 0;
+	fast_init_kernel(ctx, ok ? kernel : sha1kit_select_fast_kernel());
 	return ok ? 0 : -1;
 }
 
