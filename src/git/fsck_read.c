@@ -70,10 +70,12 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 		struct skg_loose_object obj;
 		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
 		skg_lines_clear(lines);
-		int st = path.failed ? SKG_LOOSE_NOMEM
-		         : access(skg_buf_str(&path), F_OK) == 0
-		             ? skg_loose_read(r, skg_buf_str(&path), id, NULL, NULL, &obj, lines)
-		             : SKG_LOOSE_CORRUPT;
+		int st = -1; /* not there */
+		if (path.failed) {
+			st = SKG_LOOSE_NOMEM;
+		} else if (access(skg_buf_str(&path), F_OK) == 0) {
+			st = skg_loose_read(r, skg_buf_str(&path), id, NULL, NULL, &obj, lines);
+		}
 		if (st == SKG_LOOSE_NOMEM) {
 			rc = -2;
 		} else if (st == SKG_LOOSE_OK && obj.type == SKG_BLOB) {
