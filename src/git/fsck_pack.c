@@ -413,57 +413,14 @@ static void remember_pack(struct skg_fsck_run *f, const char *idx_path, const ch
  * malloc'd string, or NULL when out of memory */
 static char *git_open_line(enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b)
 {
-	struct skg_buf line = {0};
-	switch (go) {
-	case SKG_PK_GIT_IDX_SMALL:
-		skg_buf_addf(&line, "error: index file %s is too small", path);
-		break;
-	case SKG_PK_GIT_IDX_VERSION:
-		skg_buf_addf(&line,
-		             "error: index file %s is version %" PRIu32
-		             " and is not supported by this binary (try upgrading GIT to a newer version)",
-		             path, a);
-		break;
-	case SKG_PK_GIT_IDX_FANOUT:
-		skg_buf_addf(&line, "error: non-monotonic index %s", path);
-		break;
-	case SKG_PK_GIT_IDX_V1_SIZE:
-	case SKG_PK_GIT_IDX_V2_SIZE:
-		skg_buf_addf(&line, "error: wrong index v%d file size in %s",
-		             go == SKG_PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
-		break;
-	case SKG_PK_GIT_PACK_SHORT:
-		skg_buf_addf(&line, "error: file %s is far too short to be a packfile", path);
-		break;
-	case SKG_PK_GIT_PACK_MAGIC:
-		skg_buf_addf(&line, "error: file %s is not a GIT packfile", path);
-		break;
-	case SKG_PK_GIT_PACK_VERSION:
-		skg_buf_addf(&line,
-		             "error: packfile %s is version %" PRIu32
-		             " and not supported (try upgrading GIT to a newer version)",
-		             path, a);
-		break;
-	case SKG_PK_GIT_PACK_COUNT:
-		skg_buf_addf(&line,
-		             "error: packfile %s claims to have %" PRIu32
-		             " objects while index indicates %" PRIu32 " objects",
-		             path, a, b);
-		break;
-	case SKG_PK_GIT_PACK_SIGNATURE:
-		skg_buf_addf(&line, "error: packfile %s signature is unavailable", path);
-		break;
-	case SKG_PK_GIT_PACK_MISMATCH:
-		skg_buf_addf(&line, "error: packfile %s does not match index", path);
-		break;
-	case SKG_PK_GIT_OK:
-		break;
+	static const char prefix[] = "error: ";
+	int n = skg_pk_git_open_text(go, path, a, b, NULL, 0);
+	char *line = n < 0 ? NULL : malloc(sizeof(prefix) + (size_t)n);
+	if (line != NULL) {
+		memcpy(line, prefix, sizeof(prefix) - 1);
+		skg_pk_git_open_text(go, path, a, b, line + sizeof(prefix) - 1, (size_t)n + 1);
 	}
-	if (line.failed) {
-		skg_buf_release(&line);
-		return NULL;
-	}
-	return line.p;
+	return line;
 }
 
 /* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL). */
