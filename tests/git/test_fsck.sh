@@ -463,6 +463,42 @@ mkflips
 flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 4/4
 }
 
+# 7e. An objects/pack that does not open for another reason than its absence (a file, a loop of
+#     symbolic links): git's "unable to open object pack directory" line at the pack scan and again
+#     at each re-reading of the pack directories (a lookup of an object it does not find); a read
+#     of such an object dies on the errno opendir left ("failed to read object"), as at a ref to a
+#     packed commit; links into the pack are broken links when the refs are loose.
+section_pack_dir() { # nowine
+for how in file loop; do
+	for refs in loose packed; do
+		r=$T/packdir-$how-$refs
+		mkrepo "$r"
+		(
+			cd "$r" && git repack -qad && git prune-packed || exit 1
+			if [ $refs = loose ]; then
+				# no ref (nor index entry) left at a packed object: git goes on to the end
+				git tag -d v1 >/dev/null && echo 4 >f4 && git add f4 && git commit -qm c4 &&
+					rm .git/index || exit 1
+			fi
+			mv .git/objects/pack .git/objects/pack.away || exit 1
+			case $how in
+			file) echo x >.git/objects/pack ;;
+			loop) ln -s pack .git/objects/pack ;;
+			esac
+		) || fail "could not make the repository $r"
+		$exact "objects/pack: a $how, refs at $refs objects" "$r"
+		compare "objects/pack: a $how, refs at $refs objects, --connectivity-only" "$r" --connectivity-only
+	done
+done
+# the test must see what it is meant to: git's line more than once, and git dying at a ref
+n=$(cd "$T/packdir-file-loose" && git fsck --full 2>&1 | grep -c 'unable to open object pack directory')
+[ "$n" -ge 3 ] && pass || fail "objects/pack a file, loose refs: git prints its line $n times, not at each broken link"
+(cd "$T/packdir-loop-packed" && git fsck --full >/dev/null 2>&1)
+[ $? = 128 ] && pass || fail "objects/pack a loop, refs at packed objects: git does not die"
+(cd "$T/packdir-loop-loose" && git fsck --full >/dev/null 2>&1)
+[ $? = 2 ] && pass || fail "objects/pack a loop, refs at loose objects: git does not go on to exit 2"
+}
+
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the
 #    header; an objects/xx that is a file (git says so and goes on).
 section_graph_midx() {
