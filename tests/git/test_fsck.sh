@@ -247,6 +247,20 @@ mkrepo "$r"
 	1111111111111111111111111111111111111111 >>.git/logs/refs/heads/master)
 compare "reflog entry at a missing object" "$r"
 compare "reflog entry at a missing object, --no-reflogs" "$r" --no-reflogs
+# Loose ref files over 64 MiB, which git reads whole: an object ID and a line break, then zero
+# bytes (sparse); a symbolic ref with a newline and 65 MiB of spaces (trimmed); one whose target
+# name goes on for 65 MiB.
+r=$T/bigrefs
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git rev-parse HEAD >.git/refs/heads/big-id && truncate -s 65M .git/refs/heads/big-id &&
+		{ echo 'ref: refs/heads/master' && head -c 68157440 /dev/zero | tr '\0' ' '; } >.git/refs/heads/big-sym
+) || fail "could not write the refs over 64 MiB"
+compare "loose refs over 64 MiB" "$r"
+(cd "$r" && { echo 'ref: refs/heads/master' && head -c 68157440 /dev/zero | tr '\0' 'y'; } >.git/refs/heads/big-sym)
+compare "a symbolic ref whose target goes on for 65 MiB" "$r"
+(cd "$r" && git fsck --full >/dev/null 2>&1) && fail "git accepts a symbolic ref to a name of 65 MiB" || pass
 
 # 6. The index: an entry whose blob is missing.
 r=$T/index
