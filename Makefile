@@ -14,7 +14,8 @@
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
 #                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
-#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
+#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max (ARMv8 SHA1 and SHA256);
+#                       then without ARMv8 kernels
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each, FUZZ_JOBS=JOBS
 #                       at a time
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
@@ -140,7 +141,8 @@ cross-i686: sysroot-i686 corpus
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
 
-# aarch64: the ARMv8 SHA1 kernels under qemu-aarch64 -cpu max, then a build without them (portable).
+# aarch64: the ARMv8 SHA1 and SHA256 kernels under qemu-aarch64 -cpu max, then a build without them
+# (portable).
 cross-aarch64: sysroot-aarch64 corpus
 	$(CONFIGURE) -B $(B)/cross-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
@@ -150,7 +152,7 @@ cross-aarch64: sysroot-aarch64 corpus
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
-	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc|test_sha256'
 
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
@@ -162,7 +164,7 @@ cross-aarch64: sysroot-aarch64 corpus
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
 # (cli_pack_* and cli_fsck_*: one test per section of the script; those that need POSIX are not
 # registered there, tests/sections.cmake.)
-MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|test_sha256|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
 cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
@@ -192,8 +194,8 @@ opt-outs: corpus
 		echo "== -DSHA1KIT_$$o=ON"; \
 		$(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
 			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) >/dev/null && \
-		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels >/dev/null && \
-		$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' >$(B)/opt-$$o.log 2>&1 && \
+		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels test_sha256 >/dev/null && \
+		$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels|sha256)' >$(B)/opt-$$o.log 2>&1 && \
 		tail -n 3 $(B)/opt-$$o.log || { cat $(B)/opt-$$o.log 2>/dev/null; exit 1; }; \
 	done
 

@@ -145,6 +145,8 @@ static const char *default_kernel(sha1kit_kernel_kind kind)
 		return sha1kit_fast_batch_kernel_name();
 	case SHA1KIT_KERNELS_DC_BATCH:
 		return sha1kit_dc_batch_kernel_name();
+	case SHA1KIT_KERNELS_SHA256:
+		return sha1kit_sha256_kernel_name();
 	}
 	return "";
 }

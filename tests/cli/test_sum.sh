@@ -724,7 +724,7 @@ check "SHA1KIT_CPU=' ': nothing off" \
 	test "$(sk_cpu_run ' ' "$SK" --version | grep '^cpu mask: ')" = "cpu mask: SHA1KIT_CPU=  (off: none)"
 
 # Invalid values: exit 1 before any command, one line on stderr naming the entry and the names.
-KNOWN="(known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)"
+KNOWN="(known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, armv8-sha2, all)"
 bad_mask() { # bad_mask VALUE MESSAGE [ARGS...]: SHA1KIT_CPU=VALUE sha1kit ARGS fails with MESSAGE
 	local value=$1 msg=$2
 	shift 2
