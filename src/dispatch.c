@@ -32,6 +32,9 @@ const uint32_t sha1kit_kernel_count = sizeof(sha1kit_kernels) / sizeof(sha1kit_k
 /* SHA-256 kernels, fastest first. SHA-NI's CPUID bit covers SHA256RNDS2/SHA256MSG1/SHA256MSG2 as well
  * as the SHA-1 instructions; on arm64 the SHA256 instructions have their own HWCAP bit. */
 const sha1kit_sha256_kernel sha1kit_sha256_kernels[] = {
+#if SHA1KIT_HAVE_SHANI
+    {"shani", sha1kit_sha256_blocks_shani, SHA1KIT_CPU_SHA},
+#endif
     {"portable", sha1kit_sha256_blocks_portable, 0},
 };
 

@@ -132,6 +132,8 @@ static void expected_kernels(void)
 
 	expected[0] = 0;
 	if (env && *env) {
+		if (SHA1KIT_HAVE_SHANI && has_word(env, "shani"))
+			strcat(expected, "shani,");
 		strcat(expected, "portable");
 		return;
 	}
@@ -141,6 +143,8 @@ static void expected_kernels(void)
 	f = fopen("/proc/cpuinfo", "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "flags", 5) == 0) { /* x86 */
+			if (SHA1KIT_HAVE_SHANI && has_word(line, "sha_ni"))
+				strcat(expected, "shani,");
 			break;
 		}
 		if (strncmp(line, "Features", 8) == 0) { /* arm64 */
