@@ -35,6 +35,9 @@ const sha1kit_sha256_kernel sha1kit_sha256_kernels[] = {
 #if SHA1KIT_HAVE_SHANI
     {"shani", sha1kit_sha256_blocks_shani, SHA1KIT_CPU_SHA},
 #endif
+#if SHA1KIT_HAVE_ARMV8
+    {"armv8", sha1kit_sha256_blocks_armv8, SHA1KIT_CPU_ARM_SHA2},
+#endif
     {"portable", sha1kit_sha256_blocks_portable, 0},
 };
 

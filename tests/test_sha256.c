@@ -134,6 +134,8 @@ static void expected_kernels(void)
 	if (env && *env) {
 		if (SHA1KIT_HAVE_SHANI && has_word(env, "shani"))
 			strcat(expected, "shani,");
+		if (SHA1KIT_HAVE_ARMV8 && has_word(env, "armv8"))
+			strcat(expected, "armv8,");
 		strcat(expected, "portable");
 		return;
 	}
@@ -148,6 +150,8 @@ static void expected_kernels(void)
 			break;
 		}
 		if (strncmp(line, "Features", 8) == 0) { /* arm64 */
+			if (SHA1KIT_HAVE_ARMV8 && has_word(line, "sha2"))
+				strcat(expected, "armv8,");
 			break;
 		}
 	}
