@@ -11,9 +11,10 @@
 #   make quick          the same build, and the tests that take a few seconds: ctest without the
 #                       labels long and slow (about 3 minutes on 2 shared cores; the byte-flip sweeps and
 #                       the other long sections of the Git comparisons run in make test)
-#   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
+#   make emulate-x86    kernel, DC and SHA-256 tests of build/check under qemu-x86_64 -cpu Nehalem /
+#                       Haswell
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
-#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
+#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC/SHA-256 tests
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max (ARMv8 SHA1 and SHA256);
 #                       then without ARMv8 kernels
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each, FUZZ_JOBS=JOBS
@@ -172,12 +173,13 @@ cross-mingw: mingw-deps corpus
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
-# AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).
+# AVX2, Haswell has AVX2. Runs the kernel, DC and SHA-256 tests of the native build (make test
+# first); SHA-256 falls back to portable there.
 emulate-x86:
 	@if [ "$$(uname -m)" != x86_64 ]; then echo "emulate-x86: not an x86-64 host, nothing to do"; exit 0; fi; \
 	for spec in Nehalem:ssse3 Haswell:avx2,ssse3; do \
 		cpu=$${spec%%:*}; expect=$${spec#*:}; \
-		for t in test_kernels test_dc; do \
+		for t in test_kernels test_dc test_sha256; do \
 			echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect)"; \
 			SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect $(SHARE_ENV) \
 				qemu-x86_64 -cpu $$cpu $(B)/check/tests/$$t >$(B)/check/emulate-$$cpu-$$t.log 2>&1 || \
