@@ -11,10 +11,12 @@
 #   make quick          the same build, and the tests that take a few seconds: ctest without the
 #                       labels long and slow (about 3 minutes on 2 shared cores; the byte-flip sweeps and
 #                       the other long sections of the Git comparisons run in make test)
-#   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
+#   make emulate-x86    kernel, DC and SHA-256 tests of build/check under qemu-x86_64 -cpu Nehalem /
+#                       Haswell
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
-#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
-#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
+#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC/SHA-256 tests
+#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max (ARMv8 SHA1 and SHA256);
+#                       then without ARMv8 kernels
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each, FUZZ_JOBS=JOBS
 #                       at a time
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
@@ -140,7 +142,8 @@ cross-i686: sysroot-i686 corpus
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
 
-# aarch64: the ARMv8 SHA1 kernels under qemu-aarch64 -cpu max, then a build without them (portable).
+# aarch64: the ARMv8 SHA1 and SHA256 kernels under qemu-aarch64 -cpu max, then a build without them
+# (portable).
 cross-aarch64: sysroot-aarch64 corpus
 	$(CONFIGURE) -B $(B)/cross-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
@@ -150,7 +153,7 @@ cross-aarch64: sysroot-aarch64 corpus
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
-	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc|test_sha256'
 
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
@@ -162,7 +165,7 @@ cross-aarch64: sysroot-aarch64 corpus
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
 # (cli_pack_* and cli_fsck_*: one test per section of the script; those that need POSIX are not
 # registered there, tests/sections.cmake.)
-MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|test_sha256|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
 cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
@@ -170,12 +173,13 @@ cross-mingw: mingw-deps corpus
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
-# AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).
+# AVX2, Haswell has AVX2. Runs the kernel, DC and SHA-256 tests of the native build (make test
+# first); SHA-256 falls back to portable there.
 emulate-x86:
 	@if [ "$$(uname -m)" != x86_64 ]; then echo "emulate-x86: not an x86-64 host, nothing to do"; exit 0; fi; \
 	for spec in Nehalem:ssse3 Haswell:avx2,ssse3; do \
 		cpu=$${spec%%:*}; expect=$${spec#*:}; \
-		for t in test_kernels test_dc; do \
+		for t in test_kernels test_dc test_sha256; do \
 			echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect)"; \
 			SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect $(SHARE_ENV) \
 				qemu-x86_64 -cpu $$cpu $(B)/check/tests/$$t >$(B)/check/emulate-$$cpu-$$t.log 2>&1 || \
@@ -192,8 +196,8 @@ opt-outs: corpus
 		echo "== -DSHA1KIT_$$o=ON"; \
 		$(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
 			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) >/dev/null && \
-		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels >/dev/null && \
-		$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' >$(B)/opt-$$o.log 2>&1 && \
+		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels test_sha256 >/dev/null && \
+		$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels|sha256)' >$(B)/opt-$$o.log 2>&1 && \
 		tail -n 3 $(B)/opt-$$o.log || { cat $(B)/opt-$$o.log 2>/dev/null; exit 1; }; \
 	done
 
