@@ -418,7 +418,7 @@ compare -c -w "$C/name with space" "$C/all-improper"
 # --------------------------------------------------------------------------------------------------
 # 5. sha1kit sum --sha256 against GNU sha256sum
 # --------------------------------------------------------------------------------------------------
-section_sha256() {
+section_sha256() { # long
 if ! command -v sha256sum >/dev/null; then
 	fail "sha256sum (GNU coreutils) not found: nothing to compare with"
 	return
