@@ -170,19 +170,19 @@ cross-mingw: mingw-deps corpus
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
-# AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first).
+# AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first). Each
+# run is one single-threaded qemu process: the four run JOBS at a time (the log of each is printed
+# in full if it fails, its last line otherwise).
+EMULATE_RUNS := Nehalem:ssse3:test_kernels Nehalem:ssse3:test_dc Haswell:avx2,ssse3:test_kernels \
+	Haswell:avx2,ssse3:test_dc
 emulate-x86:
 	@if [ "$$(uname -m)" != x86_64 ]; then echo "emulate-x86: not an x86-64 host, nothing to do"; exit 0; fi; \
-	for spec in Nehalem:ssse3 Haswell:avx2,ssse3; do \
-		cpu=$${spec%%:*}; expect=$${spec#*:}; \
-		for t in test_kernels test_dc; do \
-			echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect)"; \
-			SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect $(SHARE_ENV) \
-				qemu-x86_64 -cpu $$cpu $(B)/check/tests/$$t >$(B)/check/emulate-$$cpu-$$t.log 2>&1 || \
-				{ cat $(B)/check/emulate-$$cpu-$$t.log; exit 1; }; \
-			tail -n 1 $(B)/check/emulate-$$cpu-$$t.log; \
-		done; \
-	done
+	printf '%s\n' $(EMULATE_RUNS) | xargs -P $(JOBS) -I{} bash -c 'spec=$$1; cpu=$${spec%%:*}; \
+		t=$${spec##*:}; expect=$${spec#*:}; expect=$${expect%:*}; log=$(B)/check/emulate-$$cpu-$$t.log; \
+		if SHA1KIT_TESTDATA=$(TESTDATA) SHA1KIT_EXPECT_KERNELS=$$expect $(SHARE_ENV) \
+			qemu-x86_64 -cpu $$cpu $(B)/check/tests/$$t >$$log 2>&1; then \
+			echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect): $$(tail -n 1 $$log)"; \
+		else echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect) FAILED:"; cat $$log; exit 1; fi' emulate {}
 
 # The compile-time opt-outs: a build with each accelerated path left out, and one with all of them
 # left out, must pass the kernel and DC tests (which expect the kernels the build still has).
