@@ -6,12 +6,15 @@
 #                       under qemu (Nehalem, Haswell) + opt-out builds + ASan/UBSan + s390x
 #                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu + Windows
 #                       (MinGW-w64) under Wine + libFuzzer runs + generated files current
-#                       + clang-format check
+#                       + clang-format check; the stages run CHECK_JOBS=2 at a time (a stage that
+#                       leaves a core idle has another beside it), each into build/check-logs/STAGE.log,
+#                       printed when it ends, with each stage's time and start at the end
 #   make test           native -Werror build + ctest (build/check)
 #   make quick          the same build, and the tests that take a few seconds: ctest without the
 #                       labels long and slow (about 3 minutes on 2 shared cores; the byte-flip sweeps and
 #                       the other long sections of the Git comparisons run in make test)
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
+#                       (the four runs JOBS at a time)
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
 #                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
@@ -44,9 +47,10 @@
 # ctest -j runs them side by side; sections labelled "long" (tens of seconds) are left out by
 # make quick. One script by hand: ctest --test-dir build/check -R cli_fsck_, or
 # bash tests/git/test_fsck.sh [--section=NAME] build/check/programs/sha1kit/sha1kit testdata.
-# Knobs: JOBS=N, SAN_CC=gcc|clang, CMAKE_ARGS='-D...', TESTDATA=DIR (attack corpus + oracle data;
-# default testdata/ of the repository, see testdata/SOURCES.md), TEST_SHARE=N (test_dc's random loops
-# and bit flips in the passes other than the native one: 1/N of the native count, default 8).
+# Knobs: JOBS=N, CHECK_JOBS=N (stages of make check at a time, default 2), SAN_CC=gcc|clang,
+# CMAKE_ARGS='-D...', TESTDATA=DIR (attack corpus + oracle data; default testdata/ of the repository,
+# see testdata/SOURCES.md), TEST_SHARE=N (test_dc's random loops and bit flips in the passes other
+# than the native one: 1/N of the native count, default 8).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -282,23 +286,44 @@ bench-result: release
 		$(if $(NOTE),--note="$(NOTE)") >"$$out.tmp" && mv "$$out.tmp" "$$out" || { rm -f "$$out.tmp"; exit 1; }; \
 	echo "make bench-result: wrote $$out; check it with make results, then add it to the repository"
 
-# The full run, in order, with a header and a time for each stage (what .ci/run calls).
-CHECK_STAGES := deps test emulate-x86 opt-outs sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw fuzz \
-	generated format-check
+# The full run (what .ci/run calls): the stages of CHECK_STAGES as make targets check-stage-NAME,
+# CHECK_JOBS of them at a time (default 2), started in the order of CHECK_STAGES as the ones before
+# them finish, and after the stages they need (the rules below: deps before all, test before
+# emulate-x86, each cross stage after its sysroot or mingw-deps). Most stages keep the two cores busy
+# only part of the time (a configure, one qemu or Wine process at a time, downloads, the last round of
+# fuzzers), so a second stage beside them fills the other core. Each stage writes
+# build/check-logs/NAME.log, printed whole when it ends; at the end, each stage's time and when it
+# began, and the total. A failed stage: its log, the running ones finish, no new one starts.
+CHECK_JOBS ?= 2
+CHECK_LOGS := $(B)/check-logs
+CHECK_STAGES := deps format-check generated test mingw-deps sysroot-s390x sysroot-i686 sysroot-aarch64 sanitize \
+	emulate-x86 fuzz opt-outs cross-s390x cross-i686 cross-aarch64 cross-mingw
+_check_after = $(addprefix check-stage-,$(filter $(1),$(CHECK_STAGES)))
+$(addprefix check-stage-,$(filter-out deps,$(CHECK_STAGES))): $(call _check_after,deps)
+check-stage-emulate-x86: $(call _check_after,test)
+check-stage-cross-mingw: $(call _check_after,mingw-deps)
+check-stage-cross-s390x: $(call _check_after,sysroot-s390x)
+check-stage-cross-i686: $(call _check_after,sysroot-i686)
+check-stage-cross-aarch64: $(call _check_after,sysroot-aarch64)
+# A stage runs as it does alone (make STAGE): without the jobserver of the make that schedules them.
+CHECK_SUBFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
 check:
-	@t0=$$(date +%s); summary=""; n=0; total=$(words $(CHECK_STAGES)); \
-	for stage in $(CHECK_STAGES); do \
-		n=$$((n + 1)); \
-		echo; echo "================ make check [$$n/$$total]: $$stage ================"; \
-		t=$$(date +%s); \
-		if ! $(MAKE) --no-print-directory -C $(SRC) $$stage; then \
-			echo; echo "================ make check FAILED in stage '$$stage' ================"; \
-			printf "$$summary"; exit 1; \
-		fi; \
-		d=$$(( $$(date +%s) - t )); summary="$$summary  $$stage: $${d}s\n"; \
-	done; \
-	echo; echo "================ make check: all stages passed ================"; \
-	printf "$$summary"; echo "  total: $$(( $$(date +%s) - t0 ))s"
+	@rm -rf $(CHECK_LOGS); mkdir -p $(CHECK_LOGS); t0=$$(date +%s); \
+	echo "make check: $(words $(CHECK_STAGES)) stages, $(CHECK_JOBS) at a time; logs in $(CHECK_LOGS)"; \
+	if CHECK_T0=$$t0 $(MAKE) --no-print-directory -C $(SRC) -j $(CHECK_JOBS) $(addprefix check-stage-,$(CHECK_STAGES)); \
+	then rc=0; echo; echo "================ make check: all stages passed ================"; \
+	else rc=1; echo; echo "================ make check FAILED in: $$(cat $(CHECK_LOGS)/failed 2>/dev/null) ================"; fi; \
+	for s in $(CHECK_STAGES); do [ ! -f $(CHECK_LOGS)/$$s.time ] || echo "  $$(cat $(CHECK_LOGS)/$$s.time)"; done; \
+	echo "  total: $$(( $$(date +%s) - t0 ))s"; exit $$rc
+
+check-stage-%:
+	@t=$$(date +%s); echo "make check: $* starts at +$$((t - $${CHECK_T0:-$$t}))s"; \
+	if MAKEFLAGS='$(CHECK_SUBFLAGS)' $(MAKE) --no-print-directory -C $(SRC) $* >$(CHECK_LOGS)/$*.log 2>&1 </dev/null; \
+	then r=passed; else r=FAILED; fi; \
+	d=$$(( $$(date +%s) - t )); echo "$*: $${d}s (from +$$((t - $${CHECK_T0:-$$t}))s)" >$(CHECK_LOGS)/$*.time; \
+	flock $(CHECK_LOGS)/.print bash -c 'echo; echo "================ make check: $$1 $$2 in $$3 s ================"; \
+		cat "$$4"' stage $* $$r $$d $(CHECK_LOGS)/$*.log; \
+	[ $$r = passed ] || { echo $* >>$(CHECK_LOGS)/failed; exit 1; }
 
 # First command on a fresh machine: installs (as root) or names (otherwise) the few packages it needs.
 demo: corpus
@@ -320,7 +345,7 @@ demo: corpus
 
 clean:
 	rm -rf $(B)/release $(B)/check $(B)/sanitize $(B)/cross-s390x $(B)/cross-i686 $(B)/cross-aarch64 \
-		$(B)/cross-aarch64-portable $(B)/cross-mingw $(B)/opt-* $(B)/fuzz
+		$(B)/cross-aarch64-portable $(B)/cross-mingw $(B)/opt-* $(B)/fuzz $(B)/check-logs
 
 distclean:
 	rm -rf $(B)
