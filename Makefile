@@ -16,7 +16,8 @@
 #   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
 #                       (the four runs JOBS at a time)
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
-#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests
+#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests (JOBS
+#                       builds at a time, one compiler job each; logs in build/opt-NAME.log)
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=60 each, FUZZ_JOBS=JOBS
 #                       at a time
@@ -189,17 +190,20 @@ emulate-x86:
 		else echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect) FAILED:"; cat $$log; exit 1; fi' emulate {}
 
 # The compile-time opt-outs: a build with each accelerated path left out, and one with all of them
-# left out, must pass the kernel and DC tests (which expect the kernels the build still has).
+# left out, must pass the kernel and DC tests (which expect the kernels the build still has). Each
+# builds only the static library and the three test programs. A configure runs on one core and the
+# three tests are one process each: the builds run JOBS at a time, each with one compiler job, and
+# each writes build/opt-NAME.log (printed in full if it fails, its summary otherwise).
 OPT_OUTS ?= PORTABLE_ONLY NO_SHANI NO_AVX2 NO_SSSE3 NO_SSE2 NO_AVX512
 opt-outs: corpus
-	for o in $(OPT_OUTS); do \
-		echo "== -DSHA1KIT_$$o=ON"; \
-		$(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
-			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) >/dev/null && \
-		$(CMAKE) --build $(B)/opt-$$o -j $(JOBS) --target test_sha1 test_dc test_kernels >/dev/null && \
-		$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R 'test_(sha1|dc|kernels)' >$(B)/opt-$$o.log 2>&1 && \
-		tail -n 3 $(B)/opt-$$o.log || { cat $(B)/opt-$$o.log 2>/dev/null; exit 1; }; \
-	done
+	printf '%s\n' $(OPT_OUTS) | xargs -P $(JOBS) -I{} bash -c 'o=$$1; log=$(B)/opt-$$o.log; \
+		if { $(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
+			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) && \
+			$(CMAKE) --build $(B)/opt-$$o -j 1 --target test_sha1 test_dc test_kernels && \
+			$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R "test_(sha1|dc|kernels)"; \
+			} >$$log 2>&1; then \
+			echo "== -DSHA1KIT_$$o=ON: $$(grep -E "tests passed|Total Test time" $$log | tr "\n" " ")"; \
+		else echo "== -DSHA1KIT_$$o=ON FAILED:"; cat $$log; exit 1; fi' opt-outs {}
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
 # inputs go to build/fuzz/new-<name>, the repository's corpus is only read. FUZZ_JOBS targets run at
