@@ -318,15 +318,18 @@ bench-result: release
 # The full run (what .ci/run calls): the stages of CHECK_STAGES as make targets check-stage-NAME,
 # CHECK_JOBS of them at a time (default 2), started in the order of CHECK_STAGES as the ones before
 # them finish, and after the stages they need (the rules below: deps before all, test before
-# emulate-x86, each cross stage after its sysroot or mingw-deps). Most stages keep the two cores busy
-# only part of the time (a configure, one qemu or Wine process at a time, downloads, the last round of
-# fuzzers), so a second stage beside them fills the other core. Each stage writes
-# build/check-logs/NAME.log, printed whole when it ends; at the end, each stage's time and when it
-# began, and the total. A failed stage: its log, the running ones finish, no new one starts.
+# emulate-x86, each cross stage after its sysroot or mingw-deps). The order: the seconds of
+# format-check and generated first (they fail early), the downloads of mingw-deps and the sysroots
+# while test runs, then the longest stages first, so that the short ones fill the end. Most stages
+# keep the two cores busy only part of the time (a configure, one qemu or Wine process at a time,
+# downloads, the last round of fuzzers), so a second stage beside them fills the other core. Each
+# stage writes build/check-logs/NAME.log, printed whole when it ends; at the end, each stage's time
+# and when it began, and the total. A failed stage: its log, the running ones finish, no new one
+# starts.
 CHECK_JOBS ?= 2
 CHECK_LOGS := $(B)/check-logs
 CHECK_STAGES := deps format-check generated test mingw-deps sysroot-s390x sysroot-i686 sysroot-aarch64 sanitize \
-	emulate-x86 fuzz opt-outs cross-s390x cross-i686 cross-aarch64 cross-mingw
+	cross-mingw fuzz opt-outs emulate-x86 cross-aarch64 cross-s390x cross-i686
 _check_after = $(addprefix check-stage-,$(filter $(1),$(CHECK_STAGES)))
 $(addprefix check-stage-,$(filter-out deps,$(CHECK_STAGES))): $(call _check_after,deps)
 check-stage-emulate-x86: $(call _check_after,test)
