@@ -14,12 +14,13 @@
 #                       labels long and slow and without QUICK_SKIP (the tests of 8 s or more), test_dc
 #                       at 1/TEST_SHARE (under 2 minutes on 2 shared cores; everything it leaves out
 #                       runs in make test)
-#   make emulate-x86    kernel and DC tests of build/check under qemu-x86_64 -cpu Nehalem / Haswell
-#                       (the four runs JOBS at a time)
+#   make emulate-x86    kernel, DC and SHA-256 tests of build/check under qemu-x86_64 -cpu Nehalem /
+#                       Haswell (the six runs JOBS at a time)
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
-#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC tests (JOBS
-#                       builds at a time, one compiler job each; logs in build/opt-NAME.log)
-#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max; then without ARMv8 kernels
+#                       all of them left out (-DSHA1KIT_PORTABLE_ONLY=ON), + kernel/DC/SHA-256 tests
+#                       (JOBS builds at a time, one compiler job each; logs in build/opt-NAME.log)
+#   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max (ARMv8 SHA1 and SHA256);
+#                       then without ARMv8 kernels
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=30 each, FUZZ_JOBS=JOBS
 #                       at a time; make fuzz-merge adds what they found to fuzz/corpus
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
@@ -152,7 +153,8 @@ cross-i686: sysroot-i686 corpus
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
 
-# aarch64: the ARMv8 SHA1 kernels under qemu-aarch64 -cpu max, then a build without them (portable).
+# aarch64: the ARMv8 SHA1 and SHA256 kernels under qemu-aarch64 -cpu max, then a build without them
+# (portable).
 cross-aarch64: sysroot-aarch64 corpus
 	$(CONFIGURE) -B $(B)/cross-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
@@ -162,7 +164,7 @@ cross-aarch64: sysroot-aarch64 corpus
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
-	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc'
+	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc|test_sha256'
 
 # Windows x64 (MinGW-w64, cmake/toolchain-mingw64.cmake): the libraries (static, DLLs with import
 # libraries), sha1kit.exe, and the tests under Wine in a prefix inside the build tree (the ctest
@@ -174,7 +176,7 @@ cross-aarch64: sysroot-aarch64 corpus
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
 # (cli_pack_* and cli_fsck_*: one test per section of the script; those that need POSIX are not
 # registered there, tests/sections.cmake.)
-MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|test_sha256|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
 cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
@@ -182,11 +184,11 @@ cross-mingw: mingw-deps corpus
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS)
 
 # x86 kernels this CPU may lack, under qemu-x86_64 (no SHA-NI in qemu): Nehalem has SSSE3 but no
-# AVX2, Haswell has AVX2. Runs the kernel and DC tests of the native build (make test first). Each
-# run is one single-threaded qemu process: the four run JOBS at a time (the log of each is printed
-# in full if it fails, its last line otherwise).
-EMULATE_RUNS := Nehalem:ssse3:test_kernels Nehalem:ssse3:test_dc Haswell:avx2,ssse3:test_kernels \
-	Haswell:avx2,ssse3:test_dc
+# AVX2, Haswell has AVX2. Runs the kernel, DC and SHA-256 tests of the native build (make test
+# first); SHA-256 falls back to portable there. Each run is one single-threaded qemu process: the
+# six run JOBS at a time (the log of each is printed in full if it fails, its last line otherwise).
+EMULATE_RUNS := Nehalem:ssse3:test_kernels Nehalem:ssse3:test_dc Nehalem:ssse3:test_sha256 \
+	Haswell:avx2,ssse3:test_kernels Haswell:avx2,ssse3:test_dc Haswell:avx2,ssse3:test_sha256
 emulate-x86:
 	@if [ "$$(uname -m)" != x86_64 ]; then echo "emulate-x86: not an x86-64 host, nothing to do"; exit 0; fi; \
 	printf '%s\n' $(EMULATE_RUNS) | xargs -P $(JOBS) -I{} bash -c 'spec=$$1; cpu=$${spec%%:*}; \
@@ -197,17 +199,18 @@ emulate-x86:
 		else echo "qemu-x86_64 -cpu $$cpu $$t (expect $$expect) FAILED:"; cat $$log; exit 1; fi' emulate {}
 
 # The compile-time opt-outs: a build with each accelerated path left out, and one with all of them
-# left out, must pass the kernel and DC tests (which expect the kernels the build still has). Each
-# builds only the static library and the three test programs. A configure runs on one core and the
-# three tests are one process each: the builds run JOBS at a time, each with one compiler job, and
-# each writes build/opt-NAME.log (printed in full if it fails, its summary otherwise).
+# left out, must pass the kernel, DC and SHA-256 tests (which expect the kernels the build still
+# has). Each builds only the static library and the four test programs. A configure runs on one
+# core and the four tests are one process each: the builds run JOBS at a time, each with one
+# compiler job, and each writes build/opt-NAME.log (printed in full if it fails, its summary
+# otherwise).
 OPT_OUTS ?= PORTABLE_ONLY NO_SHANI NO_AVX2 NO_SSSE3 NO_SSE2 NO_AVX512
 opt-outs: corpus
 	printf '%s\n' $(OPT_OUTS) | xargs -P $(JOBS) -I{} bash -c 'o=$$1; log=$(B)/opt-$$o.log; \
 		if { $(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
 			-DSHA1KIT_$$o=ON -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) && \
-			$(CMAKE) --build $(B)/opt-$$o -j 1 --target test_sha1 test_dc test_kernels && \
-			$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R "test_(sha1|dc|kernels)"; \
+			$(CMAKE) --build $(B)/opt-$$o -j 1 --target test_sha1 test_dc test_kernels test_sha256 && \
+			$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R "test_(sha1|dc|kernels|sha256)"; \
 			} >$$log 2>&1; then \
 			echo "== -DSHA1KIT_$$o=ON: $$(grep -E "tests passed|Total Test time" $$log | tr "\n" " ")"; \
 		else echo "== -DSHA1KIT_$$o=ON FAILED:"; cat $$log; exit 1; fi' opt-outs {}

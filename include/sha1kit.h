@@ -1,7 +1,9 @@
 /*
- * sha1kit.h - public API of libsha1kit: plain ("fast") SHA-1 and collision-detecting SHA-1 (SHA-1DC).
+ * sha1kit.h - public API of libsha1kit: plain ("fast") SHA-1, collision-detecting SHA-1 (SHA-1DC)
+ * and SHA-256.
  *
- * SHA-1 is specified in FIPS 180-4 (Secure Hash Standard, NIST, 2015), section 6.1.
+ * SHA-1 is specified in FIPS 180-4 (Secure Hash Standard, NIST, 2015), section 6.1; SHA-256 in
+ * section 6.2 of the same standard.
  * Collision detection follows M. Stevens, "Counter-cryptanalysis", CRYPTO 2013, and
  * M. Stevens and D. Shumow, "Speeding up detection of SHA-1 collision attacks using unavoidable
  * attack conditions", USENIX Security 2017. Digests and detection decisions are those of the
@@ -249,6 +251,53 @@ SHA1KIT_API sha1kit_dc_result sha1kit_dc_batch(const sha1kit_msg *msgs, size_t n
 SHA1KIT_API const char *sha1kit_dv_name(int dv);
 
 /* ------------------------------------------------------------------------------------------------ */
+/* SHA-256 (FIPS 180-4, section 6.2). No collision detection: none is known or needed.              */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Size of a SHA-256 digest in bytes. */
+#define SHA1KIT_SHA256_DIGEST_SIZE 32
+/** Size of a SHA-256 message block in bytes. */
+#define SHA1KIT_SHA256_BLOCK_SIZE 64
+
+/** Streaming state of SHA-256. Treat the fields as private; the layout may change. */
+typedef struct sha1kit_sha256_ctx {
+	uint32_t h[8];      /* chaining value H0..H7 */
+	uint32_t kernel;    /* compression kernel chosen at init (index into the SHA-256 table) */
+	uint64_t length;    /* message bytes absorbed so far, modulo 2^64 */
+	uint8_t buffer[64]; /* a partial message block: length % 64 bytes are valid */
+} sha1kit_sha256_ctx;
+
+/**
+ * Start a SHA-256 computation and choose the compression kernel for this context.
+ * ctx: the context to (re)initialise; any previous content is discarded. No errors.
+ */
+SHA1KIT_API void sha1kit_sha256_init(sha1kit_sha256_ctx *ctx);
+
+/**
+ * Absorb `len` bytes at `data` (any alignment; NULL allowed when len == 0). Any number of calls of
+ * any sizes gives the same digest as one call with the concatenation. Messages up to 2^64-1 bytes
+ * (FIPS 180-4 allows 2^64-1 bits; the length field is taken modulo 2^64 bits, as SHA-1's here).
+ */
+SHA1KIT_API void sha1kit_sha256_update(sha1kit_sha256_ctx *ctx, const void *data, size_t len);
+
+/**
+ * Finish: write the 32-byte SHA-256 digest of everything absorbed to `digest`.
+ * The context is then reset to the empty message, on the same kernel, and may be reused.
+ */
+SHA1KIT_API void sha1kit_sha256_final(sha1kit_sha256_ctx *ctx, uint8_t digest[SHA1KIT_SHA256_DIGEST_SIZE]);
+
+/** One-shot SHA-256 of `len` bytes at `data` into the 32-byte `digest`. */
+SHA1KIT_API void sha1kit_sha256(const void *data, size_t len, uint8_t digest[SHA1KIT_SHA256_DIGEST_SIZE]);
+
+/**
+ * SHA-256 of `n` independent messages: the digest of msgs[i] goes to the 32 bytes at
+ * digests + 32 * i (`digests` holds 32 * n bytes). Messages may have any lengths, 0 included; the
+ * result equals n calls of sha1kit_sha256(). For now the messages are hashed one after another
+ * with the single-stream kernel (no multi-buffer kernel yet). n == 0 does nothing. No allocation.
+ */
+SHA1KIT_API void sha1kit_sha256_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests);
+
+/* ------------------------------------------------------------------------------------------------ */
 /* Queries                                                                                          */
 /* ------------------------------------------------------------------------------------------------ */
 
@@ -277,6 +326,12 @@ SHA1KIT_API const char *sha1kit_fast_batch_kernel_name(void);
 /** Name of the way sha1kit_dc_batch hashes in this process: "avx512x16", "avx2x8" or "single". */
 SHA1KIT_API const char *sha1kit_dc_batch_kernel_name(void);
 
+/**
+ * Name of the kernel that new SHA-256 contexts (and sha1kit_sha256_batch) use in this process:
+ * "shani" (x86 SHA extensions), "armv8" (the arm64 SHA256 instructions) or "portable". Static string.
+ */
+SHA1KIT_API const char *sha1kit_sha256_kernel_name(void);
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Kernel choice: one given kernel, for benchmarks and tests                                        */
 /* ------------------------------------------------------------------------------------------------ */
@@ -292,7 +347,8 @@ typedef enum sha1kit_kernel_kind {
 	SHA1KIT_KERNELS_FAST = 0,       /* sha1kit_fast_init contexts (sha1kit_kernel_name) */
 	SHA1KIT_KERNELS_DC = 1,         /* sha1kit_dc_init contexts (sha1kit_dc_kernel_name) */
 	SHA1KIT_KERNELS_FAST_BATCH = 2, /* sha1kit_fast_batch (sha1kit_fast_batch_kernel_name) */
-	SHA1KIT_KERNELS_DC_BATCH = 3    /* sha1kit_dc_batch (sha1kit_dc_batch_kernel_name) */
+	SHA1KIT_KERNELS_DC_BATCH = 3,   /* sha1kit_dc_batch (sha1kit_dc_batch_kernel_name) */
+	SHA1KIT_KERNELS_SHA256 = 4      /* sha1kit_sha256_init contexts (sha1kit_sha256_kernel_name) */
 } sha1kit_kernel_kind;
 
 /**
@@ -312,6 +368,9 @@ SHA1KIT_API int sha1kit_fast_init_on(sha1kit_fast_ctx *ctx, uint32_t kernel);
 
 /** sha1kit_dc_init() on SHA1KIT_KERNELS_DC kernel `kernel`; returns as sha1kit_fast_init_on(). */
 SHA1KIT_API int sha1kit_dc_init_on(sha1kit_dc_ctx *ctx, const sha1kit_dc_options *opt, uint32_t kernel);
+
+/** sha1kit_sha256_init() on SHA1KIT_KERNELS_SHA256 kernel `kernel`; returns as sha1kit_fast_init_on(). */
+SHA1KIT_API int sha1kit_sha256_init_on(sha1kit_sha256_ctx *ctx, uint32_t kernel);
 
 /**
  * sha1kit_fast_batch() on SHA1KIT_KERNELS_FAST_BATCH kernel `kernel`. Returns 0; -1 when there is no
@@ -337,17 +396,20 @@ SHA1KIT_API int sha1kit_dc_batch_on(uint32_t kernel, const sha1kit_msg *msgs, si
  * list of "-NAME" entries (blanks around entries are ignored), NAME a feature name of
  * sha1kit_cpu_feature_name() or "all". A mask only removes features, so it can never select a kernel
  * the CPU cannot run. Turning a feature off also turns off those built on it: sse2 takes ssse3 with
- * it, ssse3 sse4.1, sse4.1 avx2 and shani, avx2 avx512. SHA1KIT_CPU is read once, at the probe (the first
- * call that chooses a kernel or of a function below); changing it later has no effect in the process.
+ * it, ssse3 sse4.1, sse4.1 avx2 and shani, avx2 avx512. "shani" covers the SHA-1 and the SHA-256
+ * kernels of the x86 SHA extensions (one CPUID bit), "armv8-sha1" and "armv8-sha2" the arm64 ones.
+ * SHA1KIT_CPU is read once, at the probe (the first call that chooses a kernel or of a function
+ * below); changing it later has no effect in the process.
  * An unset or blank SHA1KIT_CPU turns nothing off. The library never prints or exits: a program should
  * check sha1kit_cpu_mask() at start-up and report an invalid value (the sha1kit tool exits with 1).
  */
 
 /**
  * Bit numbers of the feature masks below: the name of feature bit `bit`, NULL when `bit` is not
- * 0..7. Bits 0..7: "sse2", "ssse3", "sse4.1", "avx2", "bmi2" (BMI1 and BMI2), "avx512" (AVX-512 F
- * and BW, with the OS saving their state), "shani" (x86 SHA extensions) and "armv8-sha1" (the arm64
- * SHA1 instructions). Later versions may add bits above 7. Static string.
+ * 0..8. Bits 0..8: "sse2", "ssse3", "sse4.1", "avx2", "bmi2" (BMI1 and BMI2), "avx512" (AVX-512 F
+ * and BW, with the OS saving their state), "shani" (x86 SHA extensions), "armv8-sha1" (the arm64
+ * SHA1 instructions) and "armv8-sha2" (the arm64 SHA256 instructions). Later versions may add bits
+ * above 8. Static string.
  */
 SHA1KIT_API const char *sha1kit_cpu_feature_name(int bit);
 
@@ -373,7 +435,7 @@ SHA1KIT_API int sha1kit_cpu_mask(uint32_t *masked_off);
  * name, "+NAME", a name without '-', an empty entry): *masked_off then has the valid entries only,
  * and a one-line message about the first bad entry is written to `msg` (`msg_size` bytes with the
  * terminating NUL, truncated to fit; nothing is written when msg_size is 0), e.g. "unknown feature
- * 'bogus' (known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)". Control
+ * 'bogus' (known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, armv8-sha2, all)". Control
  * characters of the value are shown as '?'. No allocation; thread-safe.
  */
 SHA1KIT_API int sha1kit_cpu_mask_parse(const char *value, uint32_t *masked_off, char *msg, size_t msg_size);

@@ -29,11 +29,26 @@ const sha1kit_kernel sha1kit_kernels[] = {
 
 const uint32_t sha1kit_kernel_count = sizeof(sha1kit_kernels) / sizeof(sha1kit_kernels[0]);
 
+/* SHA-256 kernels, fastest first. SHA-NI's CPUID bit covers SHA256RNDS2/SHA256MSG1/SHA256MSG2 as well
+ * as the SHA-1 instructions; on arm64 the SHA256 instructions have their own HWCAP bit. */
+const sha1kit_sha256_kernel sha1kit_sha256_kernels[] = {
+#if SHA1KIT_HAVE_SHANI
+    {"shani", sha1kit_sha256_blocks_shani, SHA1KIT_CPU_SHA},
+#endif
+#if SHA1KIT_HAVE_ARMV8
+    {"armv8", sha1kit_sha256_blocks_armv8, SHA1KIT_CPU_ARM_SHA2},
+#endif
+    {"portable", sha1kit_sha256_blocks_portable, 0},
+};
+
+const uint32_t sha1kit_sha256_kernel_count =
+    sizeof(sha1kit_sha256_kernels) / sizeof(sha1kit_sha256_kernels[0]);
+
 /* ---- CPU features and the SHA1KIT_CPU mask ---------------------------------------------------- */
 
 /* Indexed by bit number (src/internal.h). */
 static const char *const cpu_feature_names[SHA1KIT_CPU_COUNT] = {
-    "sse2", "ssse3", "sse4.1", "avx2", "bmi2", "avx512", "shani", "armv8-sha1",
+    "sse2", "ssse3", "sse4.1", "avx2", "bmi2", "avx512", "shani", "armv8-sha1", "armv8-sha2",
 };
 
 const char *sha1kit_cpu_feature_name(int bit)
@@ -222,6 +237,7 @@ static uint32_t choice_word(void);
 #define CHOICE_DC         5
 #define CHOICE_FAST_BATCH 10
 #define CHOICE_DC_BATCH   15
+#define CHOICE_SHA256     20
 
 int sha1kit_kernel_supported(uint32_t i)
 {
@@ -236,6 +252,22 @@ uint32_t sha1kit_select_fast_kernel(void)
 const char *sha1kit_kernel_name(void)
 {
 	return sha1kit_kernels[sha1kit_select_fast_kernel()].name;
+}
+
+int sha1kit_sha256_kernel_supported(uint32_t i)
+{
+	return i < sha1kit_sha256_kernel_count &&
+	       (sha1kit_sha256_kernels[i].needs & ~sha1kit_cpu_features()) == 0;
+}
+
+uint32_t sha1kit_select_sha256_kernel(void)
+{
+	return (choice_word() >> CHOICE_SHA256) & CHOICE_FIELD;
+}
+
+const char *sha1kit_sha256_kernel_name(void)
+{
+	return sha1kit_sha256_kernels[sha1kit_select_sha256_kernel()].name;
 }
 
 /*
@@ -464,6 +496,14 @@ static uint32_t dc_batch_needs(uint32_t i)
 {
 	return sha1kit_dc_batch_kernels[i].needs;
 }
+static const char *sha256_name(uint32_t i)
+{
+	return sha1kit_sha256_kernels[i].name;
+}
+static uint32_t sha256_needs(uint32_t i)
+{
+	return sha1kit_sha256_kernels[i].needs;
+}
 
 /* The index of `name` in the table, or t->count. */
 static uint32_t table_find(const table_view *t, const char *name)
@@ -494,11 +534,13 @@ void sha1kit_choose_kernels(const sha1kit_cpu_pref *p, uint32_t features, sha1ki
 	const table_view fast = {sha1kit_kernel_count, fast_name, fast_needs},
 	                 dc = {sha1kit_dc_kernel_count, dc_name, dc_needs},
 	                 fast_batch = {sha1kit_fast_batch_kernel_count, fast_batch_name, fast_batch_needs},
-	                 dc_batch = {sha1kit_dc_batch_kernel_count, dc_batch_name, dc_batch_needs};
+	                 dc_batch = {sha1kit_dc_batch_kernel_count, dc_batch_name, dc_batch_needs},
+	                 sha256 = {sha1kit_sha256_kernel_count, sha256_name, sha256_needs};
 	out->fast = choose(&fast, p->fast, features);
 	out->dc = choose(&dc, p->dc, features);
 	out->fast_batch = choose(&fast_batch, p->fast_batch, features);
 	out->dc_batch = choose(&dc_batch, p->dc_batch, features);
+	out->sha256 = choose(&sha256, p->sha256, features);
 	out->ahead_kernel = p->ahead_kernel ? table_find(&dc, p->ahead_kernel) : sha1kit_dc_kernel_count;
 	if (out->ahead_kernel < sha1kit_dc_kernel_count && p->ahead_min == 0)
 		out->ahead_kernel = sha1kit_dc_kernel_count; /* 0 would mean none: the table's value */
@@ -516,7 +558,7 @@ sha1kit_cpu_id sha1kit_cpu_ident(void)
 
 /*
  * The choice, cached in two words computed together (bit 31 "computed" in each; the same values
- * for racing threads): choice_cache the four kernel indices (5 bits each, CHOICE_*), ahead_cache the
+ * for racing threads): choice_cache the five kernel indices (5 bits each, CHOICE_*), ahead_cache the
  * look-ahead kernel whose ahead_min differs (bits 0-4, CHOICE_FIELD: none) and that
  * ahead_min (bits 8-15).
  */
@@ -524,7 +566,8 @@ _Static_assert(sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]) < CHOI
                    sizeof(sha1kit_kernels) / sizeof(sha1kit_kernels[0]) <= CHOICE_FIELD &&
                    sizeof(sha1kit_fast_batch_kernels) / sizeof(sha1kit_fast_batch_kernels[0]) <=
                        CHOICE_FIELD &&
-                   sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]) <= CHOICE_FIELD,
+                   sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]) <= CHOICE_FIELD &&
+                   sizeof(sha1kit_sha256_kernels) / sizeof(sha1kit_sha256_kernels[0]) <= CHOICE_FIELD,
                "kernel indices do not fit the cached choice");
 static _Atomic uint32_t choice_cache, ahead_cache;
 
@@ -540,7 +583,7 @@ static uint32_t choice_word(void)
 	             (k.ahead_min > 0xff ? 0xffu : k.ahead_min) << 8;
 	atomic_store_explicit(&ahead_cache, a, memory_order_relaxed);
 	c = CPU_PROBED | k.fast | k.dc << CHOICE_DC | k.fast_batch << CHOICE_FAST_BATCH |
-	    k.dc_batch << CHOICE_DC_BATCH;
+	    k.dc_batch << CHOICE_DC_BATCH | k.sha256 << CHOICE_SHA256;
 	atomic_store_explicit(&choice_cache, c, memory_order_relaxed);
 	return c;
 }
@@ -584,6 +627,12 @@ const char *sha1kit_kernel_at(sha1kit_kernel_kind kind, uint32_t index, int *usa
 		if (index < sha1kit_dc_batch_kernel_count) {
 			name = sha1kit_dc_batch_kernels[index].name;
 			ok = sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[index]);
+		}
+		break;
+	case SHA1KIT_KERNELS_SHA256:
+		if (index < sha1kit_sha256_kernel_count) {
+			name = sha1kit_sha256_kernels[index].name;
+			ok = sha1kit_sha256_kernel_supported(index);
 		}
 		break;
 	}

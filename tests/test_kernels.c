@@ -413,7 +413,7 @@ static void test_batch(void **state)
 
 /* ---- SHA1KIT_CPU ------------------------------------------------------------------------------- */
 
-#define KNOWN " (known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)"
+#define KNOWN " (known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, armv8-sha2, all)"
 
 /* sha1kit_cpu_mask_parse(value) returns `rc` with *masked_off == `mask` and the message `msg`. */
 static void parse_is(const char *value, int rc, uint32_t mask, const char *msg)
@@ -442,6 +442,7 @@ static void test_cpu_mask_parse(void **state)
 	parse_is("-shani,-shani", 0, SHA1KIT_CPU_SHA, "");
 	parse_is("-bmi2", 0, SHA1KIT_CPU_BMI2, "");
 	parse_is("-armv8-sha1", 0, SHA1KIT_CPU_ARM_SHA1, "");
+	parse_is("-armv8-sha2", 0, SHA1KIT_CPU_ARM_SHA2, "");
 	parse_is("-avx512", 0, SHA1KIT_CPU_AVX512, "");
 	parse_is("-all", 0, SHA1KIT_CPU_ALL, "");
 	parse_is("-shani,-all", 0, SHA1KIT_CPU_ALL, "");
@@ -522,6 +523,7 @@ static void test_cpu_features(void **state)
 	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_AVX512)), "avx512");
 	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_SHA)), "shani");
 	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_ARM_SHA1)), "armv8-sha1");
+	assert_string_equal(sha1kit_cpu_feature_name(sha1kit_ctz32(SHA1KIT_CPU_ARM_SHA2)), "armv8-sha2");
 	assert_int_equal(sha1kit_cpu_mask(&off), 0);
 	assert_int_equal(off, 0);
 	assert_int_equal(sha1kit_cpu_mask(NULL), 0);
@@ -536,16 +538,17 @@ static int cpu_mask_child(void)
 {
 	uint32_t off;
 	int st = sha1kit_cpu_mask(&off);
-	printf("%d %x %x %x %s %s %s %s\n", st, (unsigned)off, (unsigned)sha1kit_cpu_features_detected(),
+	printf("%d %x %x %x %s %s %s %s %s\n", st, (unsigned)off, (unsigned)sha1kit_cpu_features_detected(),
 	       (unsigned)sha1kit_cpu_features(), sha1kit_kernel_name(), sha1kit_dc_kernel_name(),
-	       sha1kit_fast_batch_kernel_name(), sha1kit_dc_batch_kernel_name());
+	       sha1kit_fast_batch_kernel_name(), sha1kit_dc_batch_kernel_name(),
+	       sha1kit_sha256_kernel_name());
 	return 0;
 }
 
 struct child_result {
 	int state;
 	unsigned off, detected, features;
-	char kernel[32], dc[32], batch[32], dc_batch[32];
+	char kernel[32], dc[32], batch[32], dc_batch[32], sha256[32];
 };
 
 /* Run this program in the child mode with SHA1KIT_CPU=value; 0 when it ran and answered. */
@@ -570,8 +573,8 @@ static int run_child(const char *value, struct child_result *r)
 	out[got] = 0;
 	if (_pclose(p) != 0)
 		return -1;
-	return sscanf(out, "%d %x %x %x %31s %31s %31s %31s", &r->state, &r->off, &r->detected, &r->features,
-	              r->kernel, r->dc, r->batch, r->dc_batch) == 8
+	return sscanf(out, "%d %x %x %x %31s %31s %31s %31s %31s", &r->state, &r->off, &r->detected,
+	              &r->features, r->kernel, r->dc, r->batch, r->dc_batch, r->sha256) == 9
 	           ? 0
 	           : -1;
 }
@@ -602,8 +605,8 @@ static int run_child(const char *value, struct child_result *r)
 	close(fd[0]);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return -1;
-	return sscanf(out, "%d %x %x %x %31s %31s %31s %31s", &r->state, &r->off, &r->detected, &r->features,
-	              r->kernel, r->dc, r->batch, r->dc_batch) == 8
+	return sscanf(out, "%d %x %x %x %31s %31s %31s %31s %31s", &r->state, &r->off, &r->detected,
+	              &r->features, r->kernel, r->dc, r->batch, r->dc_batch, r->sha256) == 9
 	           ? 0
 	           : -1;
 }
@@ -625,6 +628,7 @@ static void test_cpu_mask_applied(void **state)
 	if (r.detected == detected) {
 		assert_string_equal(r.kernel, sha1kit_kernel_name());
 		assert_string_equal(r.dc, sha1kit_dc_kernel_name());
+		assert_string_equal(r.sha256, sha1kit_sha256_kernel_name());
 	} else { /* under qemu-user the child runs on the host */
 		print_message("the child runs on another CPU (features 0x%x, here 0x%x)\n", r.detected,
 		              detected);
@@ -636,6 +640,7 @@ static void test_cpu_mask_applied(void **state)
 	assert_int_equal(r.off, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512);
 	assert_int_equal(r.features, detected & ~(SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX512));
 	assert_string_not_equal(r.kernel, "shani");
+	assert_string_not_equal(r.sha256, "shani"); /* SHA-256 falls back too (one CPUID bit for both) */
 	assert_null(strstr(r.dc, "shani"));
 	assert_null(strstr(r.dc, "avx512"));
 	assert_string_not_equal(r.batch, "shani-x2");
@@ -664,6 +669,16 @@ static void test_cpu_mask_applied(void **state)
 	assert_string_equal(r.dc, "portable");
 	assert_string_equal(r.batch, "single");
 	assert_string_equal(r.dc_batch, "single");
+	assert_string_equal(r.sha256, "portable");
+
+	/* the arm64 SHA256 instructions alone: the SHA-1 kernels keep theirs */
+	assert_int_equal(run_child("-armv8-sha2", &r), 0);
+	assert_int_equal(r.state, 1);
+	assert_int_equal(r.off, SHA1KIT_CPU_ARM_SHA2);
+	assert_int_equal(r.features, detected & ~SHA1KIT_CPU_ARM_SHA2);
+	assert_string_not_equal(r.sha256, "armv8");
+	if ((detected & SHA1KIT_CPU_SHA) && SHA1KIT_HAVE_SHANI)
+		assert_string_equal(r.sha256, "shani");
 }
 
 /* ---- kernel preferences by CPU (src/dispatch.c) on synthetic CPUs ---- */

@@ -171,6 +171,21 @@ int skg_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n);
 void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *opt);
 
 /*
+ * Whether git opens the idx idx[0..len) as `git index-pack --verify` (and so `git verify-pack`)
+ * does before it reads the pack: the checks of git's packfile.c (check_packed_git_idx, load_idx:
+ * the size, the version, a fan-out table that never decreases, the size its object count implies)
+ * and of builtin/index-pack.c (read_v2_anomalous_offsets: an index into the 64-bit offset table
+ * that points past the end of the file). idx_name and pack_name are the names git's messages give
+ * (the .idx and the .pack file). Returns 0 when git opens it; -1 with SKG_E_CORRUPT and git's
+ * reason in err->msg: "index file IDX is too small", "index file IDX is version N and is not
+ * supported by this binary (try upgrading GIT to a newer version)", "non-monotonic index IDX",
+ * "wrong index v1 file size in IDX", "wrong index v2 file size in IDX", "offset beyond end of pack
+ * index for PACK (truncated index?)". Git 2.39.5 and 2.55.0 agree on all of these. Thread-safe.
+ */
+int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
+                  struct skg_error *err);
+
+/*
  * Compare the idx of an indexed pack, written with opt's idx_version, off32_limit and strict (see
  * skg_pack_write_idx), with the mapped idx file *idx, piece by piece as it is made (neither is ever
  * whole in memory; the pages of *idx compared are dropped as skg_file_release does). Returns 0 when

@@ -76,6 +76,7 @@ enum {
 	OPT_GIT_REPO,
 	OPT_GIT_BINARY,
 	OPT_GIT_REPS,
+	OPT_SHA256,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -99,6 +100,7 @@ static const struct option bench_options[] = {
     {"list", no_argument, NULL, OPT_LIST},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"note", required_argument, NULL, OPT_NOTE},
+    {"sha256", no_argument, NULL, OPT_SHA256},
     {"git", required_argument, NULL, OPT_GIT},
     {"git-repo", required_argument, NULL, OPT_GIT_REPO},
     {"git-binary", required_argument, NULL, OPT_GIT_BINARY},
@@ -133,10 +135,14 @@ static void bench_usage(void)
 	      "      --seed=N            seed of the message data (default 0x5348413142454e43)\n"
 	      "      --only=LIST         measure only implementations whose id contains one of\n"
 	      "                            the comma-separated strings (and the baseline)\n"
-	      "      --baseline=ID       implementation the ratios refer to (openssl-evp)\n"
+	      "      --baseline=ID       implementation the ratios refer to (openssl-evp;\n"
+	      "                            openssl-evp-sha256 with --sha256)\n"
 	      "      --batch=N           messages per call of the batch rows: sha1kit's batch\n"
 	      "                            API and ipsec-mb (default 64; 0: no batch rows;\n"
 	      "                            at most 4096); a call hashes N copies of the message\n"
+	      "      --sha256            measure SHA-256 instead of SHA-1: every SHA-256 kernel\n"
+	      "                            of sha1kit (sha1kit_sha256_init/update/final) and\n"
+	      "                            OpenSSL's SHA-256 (EVP one-shot, reused context)\n"
 	      "      --list              list the implementations and exit\n"
 	      "      --openssl-no-shani  run OpenSSL without SHA-NI: the command re-runs itself\n"
 	      "                            with OPENSSL_ia32cap=\"" NO_SHANI "\", replacing any\n"
@@ -409,6 +415,9 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 		case OPT_NOTE:
 			s.note = optarg;
 			break;
+		case OPT_SHA256:
+			s.sha256 = true;
+			break;
 		case OPT_GIT:
 			git->pack_arg = optarg;
 			break;
@@ -472,6 +481,17 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 	*n_all = bench_sha1kit_add(all, MAX_IMPLS, (size_t)batch);
 	s.batch = (size_t)batch;
 	*n_all += bench_peers_add(all + *n_all, MAX_IMPLS - *n_all, (size_t)batch);
+	/* The rows of the hash measured: SHA-256 with --sha256, else SHA-1 (fast and dc). */
+	size_t kept = 0;
+	for (size_t i = 0; i < *n_all; i++) {
+		if ((strcmp(all[i].flavour, "sha256") == 0) == s.sha256)
+			all[kept++] = all[i];
+		else
+			bench_impl_free(&all[i]);
+	}
+	*n_all = kept;
+	if (s.sha256 && !baseline_given)
+		s.baseline = "openssl-evp-sha256";
 	if (no_shani) {
 		bool have_openssl = false;
 		for (size_t i = 0; i < *n_all; i++)

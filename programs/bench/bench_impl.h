@@ -35,7 +35,7 @@ typedef uint32_t (*bench_run_fn)(void *state, const uint8_t *msg, size_t len, si
 struct bench_impl {
 	char id[BENCH_ID_MAX];           /* unique, stable: "sha1kit-fast-shani", "openssl-evp", ... */
 	const char *library;             /* "sha1kit", "openssl", "nettle", "libgcrypt", "ipsec-mb" */
-	const char *flavour;             /* "fast" (plain SHA-1) or "dc" (collision detection) */
+	const char *flavour;             /* "fast" (plain SHA-1), "dc" (collision detection), "sha256" */
 	const char *kernel;              /* sha1kit kernel name; NULL for peers */
 	const char *shape;               /* "single" (one-shot per message) or "batch" */
 	const char *note;                /* one line: what exactly is called */

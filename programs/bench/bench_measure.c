@@ -110,15 +110,17 @@ bool bench_measure(const struct bench_impl *impls, size_t n_impls, const struct 
                    const uint8_t *msg, size_t len, int misalignment, struct bench_result *results,
                    struct bench_progress *prog)
 {
-	uint8_t ref[SHA1KIT_DIGEST_SIZE];
-	uint32_t word;
+	uint8_t ref[SHA1KIT_DIGEST_SIZE], ref256[SHA1KIT_SHA256_DIGEST_SIZE];
+	uint32_t word1, word256;
 	double target = s->sample_ms * 1e6;
 	volatile uint32_t sink = 0;
 
 	sha1kit_fast(msg, len, ref);
-	memcpy(&word, ref, sizeof(word));
+	memcpy(&word1, ref, sizeof(word1));
+	sha1kit_sha256(msg, len, ref256);
+	memcpy(&word256, ref256, sizeof(word256));
 	for (size_t i = 0; i < n_impls; i++) {
-		uint32_t want = 0;
+		uint32_t want = 0, word = strcmp(impls[i].flavour, "sha256") == 0 ? word256 : word1;
 		results[i].impl = i;
 		results[i].size = len;
 		results[i].misalignment = misalignment;

@@ -58,6 +58,7 @@ struct bench_settings {
 	const char *only;     /* the --only filter, or NULL: every implementation */
 	size_t batch;         /* messages per call of the batch rows (0: no batch rows) */
 	const char *note;     /* --note=TEXT, or NULL */
+	bool sha256;          /* --sha256: the SHA-256 rows (flavour "sha256") instead of the SHA-1 ones */
 };
 
 /* Summary of the samples of one implementation at one size and alignment (ns per message). */

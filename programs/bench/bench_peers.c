@@ -134,11 +134,25 @@ static void evp_state_free(void *p)
 static uint32_t run_openssl_evp_ctx(void *state, const uint8_t *msg, size_t len, size_t count)
 {
 	const struct evp_state *st = state;
-	unsigned char md[SHA_DIGEST_LENGTH];
+	unsigned char md[EVP_MAX_MD_SIZE];
 	uint32_t acc = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (!EVP_DigestInit_ex(st->ctx, st->md, NULL) || !EVP_DigestUpdate(st->ctx, msg, len) ||
 		    !EVP_DigestFinal_ex(st->ctx, md, NULL))
+			abort();
+		acc = bench_fold(acc, first_word(md));
+	}
+	return acc;
+}
+
+/* openssl-evp-sha256: the EVP one-shot of SHA-256 (`sha1kit bench --sha256`). */
+static uint32_t run_openssl_evp_sha256(void *state, const uint8_t *msg, size_t len, size_t count)
+{
+	unsigned char md[SHA256_DIGEST_LENGTH];
+	uint32_t acc = 0;
+	(void)state;
+	for (size_t i = 0; i < count; i++) {
+		if (!EVP_Digest(msg, len, md, NULL, EVP_sha256(), NULL))
 			abort();
 		acc = bench_fold(acc, first_word(md));
 	}
@@ -174,33 +188,47 @@ static uint32_t run_openssl_sha1_ctx(void *state, const uint8_t *msg, size_t len
 }
 #endif
 
-static void add_openssl(struct bench_impl *out, size_t *n, size_t max)
+/* openssl-evp-ctx or openssl-evp-ctx-sha256: a reused context and digest `name` fetched once. */
+static void add_openssl_ctx(struct bench_impl *out, size_t *n, size_t max, const char *id, const char *name,
+                            const char *flavour)
 {
-	new_impl(out, n, max, "openssl-evp", "openssl", "EVP_Digest(EVP_sha1()) per message",
-	         run_openssl_evp);
 	struct evp_state *st = calloc(1, sizeof(*st));
 	if (st != NULL) {
 		st->ctx = EVP_MD_CTX_new();
-		st->md = EVP_MD_fetch(NULL, "SHA1", NULL);
+		st->md = EVP_MD_fetch(NULL, name, NULL);
 	}
 	if (st != NULL && st->ctx != NULL && st->md != NULL) {
 		struct bench_impl *b =
-		    new_impl(out, n, max, "openssl-evp-ctx", "openssl",
+		    new_impl(out, n, max, id, "openssl",
 		             "EVP_DigestInit_ex/Update/Final_ex, context and fetched EVP_MD reused",
 		             run_openssl_evp_ctx);
 		if (b != NULL) {
+			b->flavour = flavour;
 			b->state = st;
 			b->free_state = evp_state_free;
 			st = NULL;
 		}
 	}
 	evp_state_free(st);
+}
+
+static void add_openssl(struct bench_impl *out, size_t *n, size_t max)
+{
+	new_impl(out, n, max, "openssl-evp", "openssl", "EVP_Digest(EVP_sha1()) per message",
+	         run_openssl_evp);
+	add_openssl_ctx(out, n, max, "openssl-evp-ctx", "SHA1", "fast");
 	new_impl(out, n, max, "openssl-sha1", "openssl", "SHA1() one-shot (OpenSSL 3: EVP_Q_digest inside)",
 	         run_openssl_sha1);
 #if !defined(OPENSSL_NO_DEPRECATED_3_0)
 	new_impl(out, n, max, "openssl-sha1-ctx", "openssl",
 	         "low-level SHA1_Init/Update/Final, SHA_CTX on the stack", run_openssl_sha1_ctx);
 #endif
+	/* SHA-256 (flavour "sha256", `sha1kit bench --sha256`) */
+	struct bench_impl *b = new_impl(out, n, max, "openssl-evp-sha256", "openssl",
+	                                "EVP_Digest(EVP_sha256()) per message", run_openssl_evp_sha256);
+	if (b != NULL)
+		b->flavour = "sha256";
+	add_openssl_ctx(out, n, max, "openssl-evp-ctx-sha256", "SHA256", "sha256");
 }
 #endif
 

@@ -1,7 +1,8 @@
 /*
  * bench_sha1kit.c - the sha1kit implementations that `sha1kit bench` measures: every kernel of both
  * flavours that this process runs, each chosen through the public API (sha1kit_fast_init_on,
- * sha1kit_dc_init_on: <sha1kit.h>, "Kernel choice").
+ * sha1kit_dc_init_on: <sha1kit.h>, "Kernel choice"), and every SHA-256 kernel (sha1kit_sha256_init_on,
+ * flavour "sha256": measured with `sha1kit bench --sha256`).
  *
  * The batch APIs (sha1kit_fast_batch, sha1kit_dc_batch) are measured in rows of shape "batch", one
  * per batch kernel this process runs (sha1kit_fast_batch_on, sha1kit_dc_batch_on); the row of the
@@ -74,6 +75,23 @@ static uint32_t run_dc(void *state, const uint8_t *msg, size_t len, size_t count
 	return acc;
 }
 
+/* SHA-256, one-shot per message (init, update, final) on the chosen kernel. */
+static uint32_t run_sha256(void *state, const uint8_t *msg, size_t len, size_t count)
+{
+	const struct sk_state *st = state;
+	uint8_t digest[SHA1KIT_SHA256_DIGEST_SIZE];
+	uint32_t acc = 0;
+	for (size_t i = 0; i < count; i++) {
+		sha1kit_sha256_ctx ctx;
+		if (sha1kit_sha256_init_on(&ctx, st->kernel) != 0)
+			abort();
+		sha1kit_sha256_update(&ctx, msg, len);
+		sha1kit_sha256_final(&ctx, digest);
+		acc = bench_fold(acc, digest_word(digest));
+	}
+	return acc;
+}
+
 /* The batch rows' messages: per_call copies of the same bytes. */
 static void batch_fill(struct sk_state *st, const uint8_t *msg, size_t len)
 {
@@ -131,6 +149,8 @@ static const struct kind {
      "sha1kit_fast_batch, equal messages, batch kernel forced", run_fast_batch},
     {SHA1KIT_KERNELS_DC_BATCH, "dc", "sha1kit-dc-batch-%s", "batch",
      "sha1kit_dc_batch (default options), equal messages, batch kernel forced", run_dc_batch},
+    {SHA1KIT_KERNELS_SHA256, "sha256", "sha1kit-sha256-%s", "single",
+     "sha1kit_sha256_init/update/final, kernel forced", run_sha256},
 };
 
 /* The name of the kernel the library picks for `kind` in this process. */
@@ -145,6 +165,8 @@ static const char *default_kernel(sha1kit_kernel_kind kind)
 		return sha1kit_fast_batch_kernel_name();
 	case SHA1KIT_KERNELS_DC_BATCH:
 		return sha1kit_dc_batch_kernel_name();
+	case SHA1KIT_KERNELS_SHA256:
+		return sha1kit_sha256_kernel_name();
 	}
 	return "";
 }

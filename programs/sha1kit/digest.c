@@ -1,5 +1,6 @@
 /*
- * digest.c - hash a file or a file descriptor with SHA-1DC or plain SHA-1, in constant memory.
+ * digest.c - hash a file or a file descriptor with SHA-1DC, plain SHA-1 or SHA-256, in constant
+ * memory.
  *
  * Large regular files under SHA-1DC are hashed by two threads: a reader that fills 1 MiB slots and
  * computes their blocks' UBC masks (sha1kit_dc_masks: they do not depend on the chaining value),
@@ -86,7 +87,7 @@ static void *pipe_reader(void *arg)
 static bool pipe_wanted(const struct sk_hash_opts *opts, int fd)
 {
 	struct stat st;
-	if (opts->fast || !opts->dc.detect || !opts->dc.use_ubc) {
+	if (opts->sha256 || opts->fast || !opts->dc.detect || !opts->dc.use_ubc) {
 		return false;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < SK_PIPE_MIN) {
@@ -167,9 +168,12 @@ int sk_hash_fd(const struct sk_hash_opts *opts, int fd, struct sk_hash_result *r
 {
 	sha1kit_fast_ctx fast;
 	sha1kit_dc_ctx dc;
+	sha1kit_sha256_ctx s256;
 	int err = 0;
 
-	if (opts->fast) {
+	if (opts->sha256) {
+		sha1kit_sha256_init(&s256);
+	} else if (opts->fast) {
 		sha1kit_fast_init(&fast);
 	} else {
 		sha1kit_dc_init(&dc, &opts->dc);
@@ -194,7 +198,9 @@ int sk_hash_fd(const struct sk_hash_opts *opts, int fd, struct sk_hash_result *r
 		if (n == 0) {
 			break;
 		}
-		if (opts->fast) {
+		if (opts->sha256) {
+			sha1kit_sha256_update(&s256, read_buf, (size_t)n);
+		} else if (opts->fast) {
 			sha1kit_fast_update(&fast, read_buf, (size_t)n);
 		} else {
 			sha1kit_dc_update(&dc, read_buf, (size_t)n);
@@ -204,7 +210,11 @@ int sk_hash_fd(const struct sk_hash_opts *opts, int fd, struct sk_hash_result *r
 finish:
 	memset(&res->where, 0, sizeof(res->where));
 	res->where.dv = -1;
-	if (opts->fast) {
+	res->digest_len = opts->sha256 ? SHA1KIT_SHA256_DIGEST_SIZE : SHA1KIT_DIGEST_SIZE;
+	if (opts->sha256) {
+		sha1kit_sha256_final(&s256, res->digest);
+		res->collision = false;
+	} else if (opts->fast) {
 		sha1kit_fast_final(&fast, res->digest);
 		res->collision = false;
 	} else {
@@ -238,12 +248,12 @@ int sk_hash_file(const struct sk_hash_opts *opts, const char *name, struct sk_ha
 	return err;
 }
 
-void sk_hex(const uint8_t digest[SHA1KIT_DIGEST_SIZE], char out[2 * SHA1KIT_DIGEST_SIZE + 1])
+void sk_hex(const uint8_t *digest, size_t len, char *out)
 {
 	static const char xd[] = "0123456789abcdef";
-	for (int i = 0; i < SHA1KIT_DIGEST_SIZE; i++) {
+	for (size_t i = 0; i < len; i++) {
 		out[2 * i] = xd[digest[i] >> 4];
 		out[2 * i + 1] = xd[digest[i] & 15];
 	}
-	out[2 * SHA1KIT_DIGEST_SIZE] = '\0';
+	out[2 * len] = '\0';
 }

@@ -1,4 +1,4 @@
-/* digest.h - hash a file or a file descriptor with SHA-1DC or plain SHA-1, in constant memory. */
+/* digest.h - hash a file or a file descriptor with SHA-1DC, plain SHA-1 or SHA-256, in constant memory. */
 #ifndef SHA1KIT_CLI_DIGEST_H
 #define SHA1KIT_CLI_DIGEST_H
 
@@ -9,13 +9,15 @@
 
 /* How to hash. */
 struct sk_hash_opts {
+	bool sha256;           /* SHA-256 (sha1kit_sha256_*); `fast` and `dc` are then not used */
 	bool fast;             /* plain SHA-1 (sha1kit_fast_*): no collision detection */
 	sha1kit_dc_options dc; /* SHA-1DC options, used when !fast */
 };
 
 struct sk_hash_result {
-	uint8_t digest[SHA1KIT_DIGEST_SIZE];
-	bool collision;             /* SHA-1DC flagged a collision attack (never with fast) */
+	uint8_t digest[SHA1KIT_SHA256_DIGEST_SIZE]; /* digest_len bytes are valid */
+	size_t digest_len;          /* SHA1KIT_DIGEST_SIZE, or SHA1KIT_SHA256_DIGEST_SIZE with sha256 */
+	bool collision;             /* SHA-1DC flagged a collision attack (never with fast or sha256) */
 	sha1kit_dc_detection where; /* first detection, when collision */
 	uint64_t length;            /* bytes hashed */
 };
@@ -30,7 +32,7 @@ int sk_hash_fd(const struct sk_hash_opts *opts, int fd, struct sk_hash_result *r
 int sk_hash_file(const struct sk_hash_opts *opts, const char *name, struct sk_hash_result *res,
                  bool *open_failed);
 
-/* Lower-case hexadecimal form of a digest, NUL-terminated. */
-void sk_hex(const uint8_t digest[SHA1KIT_DIGEST_SIZE], char out[2 * SHA1KIT_DIGEST_SIZE + 1]);
+/* Lower-case hexadecimal form of the `len` bytes of a digest into out[0 .. 2 * len], NUL-terminated. */
+void sk_hex(const uint8_t *digest, size_t len, char *out);
 
 #endif /* SHA1KIT_CLI_DIGEST_H */

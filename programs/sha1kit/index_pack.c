@@ -79,7 +79,11 @@ static void index_pack_usage(void)
 	      "error, N being the pack offset of the object at fault: not a pack file,\n"
 	      "truncated pack, wrong object count, corrupt zlib stream, size mismatch, delta\n"
 	      "out of range, missing or cyclic delta base, trailer mismatch, 'collision attack\n"
-	      "detected in object at offset N', index mismatch (--verify). A pack (or, with\n"
+	      "detected in object at offset N', index mismatch (--verify). With --verify, an\n"
+	      "index that git itself cannot open fails first, with git's reason: 'sha1kit:\n"
+	      "index-pack: NAME.idx: git cannot open this index: non-monotonic index\n"
+	      "NAME.idx' (or: too small, unsupported version, wrong file size, offset beyond\n"
+	      "end of pack index). A pack (or, with\n"
 	      "--verify, an index) that another process truncates while it is read gives\n"
 	      "'sha1kit: index-pack: NAME: the file shrank while it was read' (no index is\n"
 	      "left behind).\n"
@@ -338,6 +342,28 @@ static char *default_idx_name(const char *pack)
  * pack_name (and idx_name) or, without them, the current repository's objects/pack. Returns an
  * exit status.
  */
+/* --verify: whether git opens the existing idx (skg_idx_check), with git's reason on standard error
+ * when it does not. git names the pack of NAME.idx NAME.pack in its message. */
+static bool idx_opens(const struct skg_file *idx, const char *idx_name)
+{
+	size_t n = strlen(idx_name);
+	size_t stem = n >= 4 && strcmp(idx_name + n - 4, ".idx") == 0 ? n - 4 : n;
+	char *pack_name = malloc(stem + 6);
+	if (pack_name == NULL) {
+		sk_error(ENOMEM, CMD);
+		return false;
+	}
+	memcpy(pack_name, idx_name, stem);
+	memcpy(pack_name + stem, ".pack", 6);
+	struct skg_error err;
+	bool ok = skg_idx_check(idx->data, idx->len, idx_name, pack_name, &err) == 0;
+	if (!ok) {
+		sk_error(0, CMD ": %s: git cannot open this index: %s", sk_quote(idx_name), err.msg);
+	}
+	free(pack_name);
+	return ok;
+}
+
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt, bool quiet)
 {
 	struct skg_error err;
@@ -560,7 +586,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	if (verify) {
 		/* Open the index first: a missing one fails before the work. */
-		if (sk_file_map(&old_idx, CMD, idx_name) != 0) {
+		if (sk_file_map(&old_idx, CMD, idx_name) != 0 || !idx_opens(&old_idx, idx_name)) {
 			goto out;
 		}
 		if (!version_given) {
@@ -582,7 +608,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 		goto pack_error;
 	}
 	if (verify) {
-		/* the rebuilt idx, compared piece by piece with the existing one */
+		/* the rebuilt idx, compared piece by piece with the existing one; as git's --verify
+		 * (WRITE_IDX_VERIFY | WRITE_IDX_STRICT), an object twice in the pack fails it */
+		opt.strict = true;
 		uint64_t first_diff;
 		int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
 		if (rc < 0) {

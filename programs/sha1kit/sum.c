@@ -1,10 +1,13 @@
 /*
- * sum.c - `sha1kit sum`: print or check SHA-1 checksums, like GNU sha1sum, with collision detection.
+ * sum.c - `sha1kit sum`: print or check SHA-1 checksums, like GNU sha1sum, with collision detection;
+ * with --sha256, SHA-256 checksums like GNU sha256sum.
  *
- * Output, diagnostics and exit status 1 follow GNU coreutils sha1sum (9.1) byte for byte; the
- * behaviour was established by running sha1sum, not by reading its source. On top of that every
- * input is hashed with SHA-1DC (unless --fast): an input in which a collision attack is detected
- * is reported on stderr and sets bit 2 of the exit status (see cli.h and the --help text).
+ * Output, diagnostics and exit status 1 follow GNU coreutils sha1sum (9.1) byte for byte, and with
+ * --sha256 sha256sum (9.1): the same code with the digest length, the tag ("SHA1" / "SHA256") and
+ * the name in the messages chosen by the option. The behaviour was established by running sha1sum
+ * and sha256sum, not by reading their source. On top of that every SHA-1 input is hashed with
+ * SHA-1DC (unless --fast): an input in which a collision attack is detected is reported on stderr
+ * and sets bit 2 of the exit status (see cli.h and the --help text). SHA-256 has no such check.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,9 +22,8 @@
 #include "cli.h"
 #include "digest.h"
 
-#define SUM_CMD  "sum"
-#define HEX_LEN  (2 * SHA1KIT_DIGEST_SIZE)
-#define TAG_NAME "SHA1"
+#define SUM_CMD     "sum"
+#define HEX_LEN_MAX (2 * SHA1KIT_SHA256_DIGEST_SIZE)
 
 enum {
 	OPT_IGNORE_MISSING = 256,
@@ -34,6 +36,7 @@ enum {
 	OPT_SAFE_HASH,
 	OPT_FAST,
 	OPT_REDUCED_ROUND,
+	OPT_SHA256,
 };
 
 /* The sha1sum options first, in an order that gives the same "ambiguous option" messages. */
@@ -53,11 +56,14 @@ static const struct option sum_options[] = {
     {"safe-hash", no_argument, NULL, OPT_SAFE_HASH},
     {"fast", no_argument, NULL, OPT_FAST},
     {"reduced-round", no_argument, NULL, OPT_REDUCED_ROUND},
+    {"sha256", no_argument, NULL, OPT_SHA256},
     {NULL, 0, NULL, 0},
 };
 
 struct sum_state {
 	struct sk_hash_opts hash;
+	size_t hex_len;       /* hexadecimal digits of a digest: 40 (SHA-1), 64 (--sha256) */
+	const char *tag_name; /* "SHA1" or "SHA256": the --tag lines and the check messages */
 	bool check, tag, zero, quiet, status_only, warn, strict, ignore_missing;
 	int binary;      /* -1 not given, 0 --text, 1 --binary (or --tag) */
 	bool read_stdin; /* "-" was read: close stdin at the end */
@@ -74,13 +80,15 @@ static void sum_usage(void)
 {
 	fputs("Usage: sha1kit sum [OPTION]... [FILE]...\n"
 	      "  or:  sha1kit sum -c [OPTION]... [FILE]...\n"
-	      "Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks.\n"
+	      "Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks;\n"
+	      "with --sha256, print or check SHA-256 (256-bit) checksums.\n"
 	      "\n"
 	      "With no FILE, or when FILE is -, read standard input.\n"
-	      "Output and options are those of GNU sha1sum. In addition every input is hashed\n"
-	      "with SHA-1DC, which detects the known cryptanalytic collision attacks on SHA-1\n"
-	      "(SHAttered, \"SHA-1 is a Shambles\", and any attack that uses one of the 32\n"
-	      "disturbance vectors of Stevens and Shumow).\n"
+	      "Output and options are those of GNU sha1sum (with --sha256: GNU sha256sum).\n"
+	      "In addition every SHA-1 input is hashed with SHA-1DC, which detects the known\n"
+	      "cryptanalytic collision attacks on SHA-1 (SHAttered, \"SHA-1 is a Shambles\",\n"
+	      "and any attack that uses one of the 32 disturbance vectors of Stevens and\n"
+	      "Shumow).\n"
 	      "\n"
 #ifdef _WIN32
 	      "  -b, --binary          read in binary mode (default unless reading a terminal\n"
@@ -90,6 +98,7 @@ static void sum_usage(void)
 #endif
 	      "  -c, --check           read checksums from the FILEs and check them\n"
 	      "      --tag             create a BSD-style checksum line: SHA1 (FILE) = HASH\n"
+	      "                          (SHA256 (FILE) = HASH with --sha256)\n"
 #ifdef _WIN32
 	      "  -t, --text            text mode: a space before the name (the bytes are hashed\n"
 	      "                          as they are, as in binary mode)\n"
@@ -115,14 +124,19 @@ static void sum_usage(void)
 	      "                          a file without an attack keeps its true SHA-1\n"
 	      "      --reduced-round   also flag collisions of reduced-round SHA-1 (a test of\n"
 	      "                          the detector; may flag files that are no attack)\n"
+	      "      --sha256          SHA-256 instead of SHA-1: the output, checks, messages\n"
+	      "                          and exit statuses of GNU sha256sum; no collision\n"
+	      "                          detection (not with --fast, --safe-hash or\n"
+	      "                          --reduced-round)\n"
 	      "\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
-	      "Output: one line per FILE: the 40 hexadecimal digits of the digest, a space,\n"
-	      "'*' with --binary or a space otherwise, and the name. When a name contains a\n"
-	      "backslash, newline or carriage return, these are written as \\\\, \\n and \\r\n"
-	      "and the line starts with a backslash (not with -z). When a collision attack is\n"
+	      "Output: one line per FILE: the 40 hexadecimal digits of the digest (64 with\n"
+	      "--sha256), a space, '*' with --binary or a space otherwise, and the name.\n"
+	      "When a name contains a backslash, newline or carriage return, these are\n"
+	      "written as \\\\, \\n and \\r and the line starts with a backslash (not with\n"
+	      "-z). When a collision attack is\n"
 	      "detected in a FILE, its line is printed as usual (the true SHA-1 unless\n"
 	      "--safe-hash) and a warning naming the disturbance vector and the byte offset\n"
 	      "of the first flagged 64-byte block goes to standard error.\n"
@@ -132,10 +146,11 @@ static void sum_usage(void)
 	      "first thread compresses: more CPU time, less wall time, the same results.\n"
 	      "\n"
 	      "Checking: each line of a checksum FILE is 'HASH  NAME', 'HASH *NAME' or\n"
-	      "'SHA1 (NAME) = HASH', as written above; hexadecimal digits may be in either\n"
-	      "case, CRLF line ends are accepted, and empty lines and lines starting with '#'\n"
-	      "are skipped. Each listed file is reported as 'NAME: OK', 'NAME: FAILED' (the\n"
-	      "digest differs), 'NAME: FAILED open or read', or\n"
+	      "'SHA1 (NAME) = HASH' ('SHA256 (NAME) = HASH' with --sha256), as written\n"
+	      "above; hexadecimal digits may be in either case, CRLF line ends are accepted,\n"
+	      "and empty lines and lines starting with '#' are skipped. Each listed file is\n"
+	      "reported as 'NAME: OK', 'NAME: FAILED' (the digest differs), 'NAME: FAILED\n"
+	      "open or read', or\n"
 	      "'NAME: FAILED (SHA-1 collision attack detected)': a file that contains a\n"
 	      "collision attack fails the check even when its digest matches.\n"
 	      "\n"
@@ -155,7 +170,8 @@ static void sum_usage(void)
 	      "                                      report only failures of files present\n"
 	      "  sha1kit sum shattered-1.pdf         SHA-1 and a warning, exit status 2\n"
 	      "  sha1kit sum --safe-hash *.pdf       digests that differ for colliding files\n"
-	      "  sha1kit sum --fast disk.img         plain SHA-1, no detection\n",
+	      "  sha1kit sum --fast disk.img         plain SHA-1, no detection\n"
+	      "  sha1kit sum --sha256 -c SHA256SUMS  verify SHA-256 checksums\n",
 	      stdout);
 }
 
@@ -209,14 +225,15 @@ static void sum_one(struct sum_state *st, const char *name)
 		return;
 	}
 
-	char hex[HEX_LEN + 1];
-	sk_hex(r.digest, hex);
+	char hex[HEX_LEN_MAX + 1];
+	sk_hex(r.digest, r.digest_len, hex);
 	bool escape = !st->zero && sk_name_needs_escape(name);
 	if (escape) {
 		putchar('\\');
 	}
 	if (st->tag) {
-		fputs(TAG_NAME " (", stdout);
+		fputs(st->tag_name, stdout);
+		fputs(" (", stdout);
 		sk_put_name(stdout, name, escape);
 		fputs(") = ", stdout);
 		fputs(hex, stdout);
@@ -239,7 +256,7 @@ static void sum_one(struct sum_state *st, const char *name)
 /* ------------------------------------------------------------------------------------------------ */
 
 struct check_line {
-	const char *hex; /* HEX_LEN hexadecimal digits (not NUL-terminated in the untagged form) */
+	const char *hex; /* hex_len hexadecimal digits (not NUL-terminated in the untagged form) */
 	char *name;
 };
 
@@ -295,8 +312,8 @@ static bool unescape_name(char *s, size_t n)
 	return true;
 }
 
-/* "NAME) = HASH" of a tagged line "SHA1 (NAME) = HASH": s[0..n), NUL at s[n]. */
-static bool parse_tagged(char *s, size_t n, bool escaped, struct check_line *out)
+/* "NAME) = HASH" of a tagged line "SHA1 (NAME) = HASH": s[0..n), NUL at s[n]; hex_len digits. */
+static bool parse_tagged(char *s, size_t n, bool escaped, size_t hex_len, struct check_line *out)
 {
 	if (n == 0) {
 		return false;
@@ -322,7 +339,7 @@ static bool parse_tagged(char *s, size_t n, bool escaped, struct check_line *out
 	while (is_blank(s[k])) {
 		k++;
 	}
-	if (strlen(s + k) != HEX_LEN || !all_hex(s + k, HEX_LEN)) {
+	if (strlen(s + k) != hex_len || !all_hex(s + k, hex_len)) {
 		return false;
 	}
 	out->name = s;
@@ -342,8 +359,8 @@ static bool parse_line(struct sum_state *st, char *s, size_t n, struct check_lin
 		i++;
 	}
 
-	const size_t tag_len = strlen(TAG_NAME);
-	if (strncmp(s + i, TAG_NAME, tag_len) == 0) {
+	const size_t tag_len = strlen(st->tag_name), hex_len = st->hex_len;
+	if (strncmp(s + i, st->tag_name, tag_len) == 0) {
 		i += tag_len;
 		if (s[i] == ' ') {
 			i++;
@@ -352,18 +369,19 @@ static bool parse_line(struct sum_state *st, char *s, size_t n, struct check_lin
 			return false;
 		}
 		i++;
-		return parse_tagged(s + i, n - i, escaped, out);
+		return parse_tagged(s + i, n - i, escaped, hex_len, out);
 	}
 
-	/* HASH, a blank, a mode character and at least... nothing: the shortest line has 42 bytes. */
-	if (n - i < HEX_LEN + 2) {
+	/* HASH, a blank, a mode character and at least... nothing: the shortest line has hex_len + 2
+	 * bytes. */
+	if (n - i < hex_len + 2) {
 		return false;
 	}
-	if (!is_blank(s[i + HEX_LEN]) || !all_hex(s + i, HEX_LEN)) {
+	if (!is_blank(s[i + hex_len]) || !all_hex(s + i, hex_len)) {
 		return false;
 	}
 	out->hex = s + i;
-	size_t j = i + HEX_LEN + 1;
+	size_t j = i + hex_len + 1;
 	if (n - j == 1 || (s[j] != ' ' && s[j] != '*')) {
 		if (st->layout == 0) {
 			return false;
@@ -437,8 +455,8 @@ static bool check_file(struct sum_state *st, const char *checkfile)
 		if (!parse_line(st, line, n, &cl) || (is_stdin && strcmp(cl.name, "-") == 0)) {
 			misformatted++;
 			if (st->warn) {
-				sk_error(0, "%s: %ju: improperly formatted SHA1 checksum line",
-				         sk_quote(display), line_no);
+				sk_error(0, "%s: %ju: improperly formatted %s checksum line",
+				         sk_quote(display), line_no, st->tag_name);
 			}
 			continue;
 		}
@@ -460,9 +478,9 @@ static bool check_file(struct sum_state *st, const char *checkfile)
 			continue;
 		}
 
-		char hex[HEX_LEN + 1];
-		sk_hex(r.digest, hex);
-		bool match = strncasecmp(hex, cl.hex, HEX_LEN) == 0;
+		char hex[HEX_LEN_MAX + 1];
+		sk_hex(r.digest, r.digest_len, hex);
+		bool match = strncasecmp(hex, cl.hex, st->hex_len) == 0;
 		if (!match) {
 			mismatched++;
 		}
@@ -584,6 +602,9 @@ static void parse_options(struct sum_state *st, int argc, char **argv)
 		case OPT_REDUCED_ROUND:
 			reduced_round = true;
 			break;
+		case OPT_SHA256:
+			st->hash.sha256 = true;
+			break;
 		case OPT_HELP:
 			sum_usage();
 			exit(sk_finish_sha1sum(SK_EXIT_OK, false));
@@ -625,10 +646,17 @@ static void parse_options(struct sum_state *st, int argc, char **argv)
 		sk_usage_error(SUM_CMD, "the %s option is meaningful only when verifying checksums",
 		               check_only);
 	}
-	if (st->hash.fast && (safe_hash || reduced_round)) {
-		sk_usage_error(SUM_CMD, "--fast (no collision detection) cannot be combined with %s",
+	if ((st->hash.fast || st->hash.sha256) && (safe_hash || reduced_round)) {
+		sk_usage_error(SUM_CMD, "%s (no collision detection) cannot be combined with %s",
+		               st->hash.sha256 ? "--sha256" : "--fast",
 		               safe_hash ? "--safe-hash" : "--reduced-round");
 	}
+	if (st->hash.sha256 && st->hash.fast) {
+		sk_usage_error(
+		    SUM_CMD, "--sha256 cannot be combined with --fast (SHA-256 has no collision detection)");
+	}
+	st->hex_len = 2 * (st->hash.sha256 ? SHA1KIT_SHA256_DIGEST_SIZE : SHA1KIT_DIGEST_SIZE);
+	st->tag_name = st->hash.sha256 ? "SHA256" : "SHA1";
 	st->hash.dc.safe_hash = safe_hash;
 	st->hash.dc.reduced_round = reduced_round;
 }

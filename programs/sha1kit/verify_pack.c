@@ -52,7 +52,12 @@ static void verify_pack_usage(void)
 	      "'non delta: N objects', then 'chain length = D: N objects' for each D.\n"
 	      "\n"
 	      "Without -v or -s nothing is printed on success. Errors go to standard error:\n"
-	      "'sha1kit: verify-pack: NAME: REASON (at offset N)'; a file that another\n"
+	      "'sha1kit: verify-pack: NAME: REASON (at offset N)'. An index that git itself\n"
+	      "cannot open fails before the pack is read, as in git (no statistics, then\n"
+	      "'NAME.pack: bad'), with git's reason: 'sha1kit: verify-pack: NAME.idx: git\n"
+	      "cannot open this index: non-monotonic index NAME.idx' (or: index file ... is\n"
+	      "too small, is version N and is not supported..., wrong index v1/v2 file size\n"
+	      "in ..., offset beyond end of pack index for ...). A file that another\n"
 	      "process truncates while it is read gives 'sha1kit: verify-pack: NAME: the file\n"
 	      "shrank while it was read' and ends the command at once (exit status 1).\n"
 	      "\n"
@@ -128,6 +133,11 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	struct skg_pack *pack = NULL;
 	struct skg_error err;
 	if (sk_file_map(&old_idx, CMD, idx_name) != 0 || sk_file_map(&file, CMD, pack_name) != 0) {
+		goto out;
+	}
+	/* As git: an idx that git cannot open fails before the pack is read (no statistics). */
+	if (skg_idx_check(old_idx.data, old_idx.len, idx_name, pack_name, &err) != 0) {
+		sk_error(0, CMD ": %s: git cannot open this index: %s", sk_quote(idx_name), err.msg);
 		goto out;
 	}
 	struct skg_index_options opt;

@@ -413,57 +413,14 @@ static void remember_pack(struct skg_fsck_run *f, const char *idx_path, const ch
  * malloc'd string, or NULL when out of memory */
 static char *git_open_line(enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b)
 {
-	struct skg_buf line = {0};
-	switch (go) {
-	case SKG_PK_GIT_IDX_SMALL:
-		skg_buf_addf(&line, "error: index file %s is too small", path);
-		break;
-	case SKG_PK_GIT_IDX_VERSION:
-		skg_buf_addf(&line,
-		             "error: index file %s is version %" PRIu32
-		             " and is not supported by this binary (try upgrading GIT to a newer version)",
-		             path, a);
-		break;
-	case SKG_PK_GIT_IDX_FANOUT:
-		skg_buf_addf(&line, "error: non-monotonic index %s", path);
-		break;
-	case SKG_PK_GIT_IDX_V1_SIZE:
-	case SKG_PK_GIT_IDX_V2_SIZE:
-		skg_buf_addf(&line, "error: wrong index v%d file size in %s",
-		             go == SKG_PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
-		break;
-	case SKG_PK_GIT_PACK_SHORT:
-		skg_buf_addf(&line, "error: file %s is far too short to be a packfile", path);
-		break;
-	case SKG_PK_GIT_PACK_MAGIC:
-		skg_buf_addf(&line, "error: file %s is not a GIT packfile", path);
-		break;
-	case SKG_PK_GIT_PACK_VERSION:
-		skg_buf_addf(&line,
-		             "error: packfile %s is version %" PRIu32
-		             " and not supported (try upgrading GIT to a newer version)",
-		             path, a);
-		break;
-	case SKG_PK_GIT_PACK_COUNT:
-		skg_buf_addf(&line,
-		             "error: packfile %s claims to have %" PRIu32
-		             " objects while index indicates %" PRIu32 " objects",
-		             path, a, b);
-		break;
-	case SKG_PK_GIT_PACK_SIGNATURE:
-		skg_buf_addf(&line, "error: packfile %s signature is unavailable", path);
-		break;
-	case SKG_PK_GIT_PACK_MISMATCH:
-		skg_buf_addf(&line, "error: packfile %s does not match index", path);
-		break;
-	case SKG_PK_GIT_OK:
-		break;
+	static const char prefix[] = "error: ";
+	int n = skg_pk_git_open_text(go, path, a, b, NULL, 0);
+	char *line = n < 0 ? NULL : malloc(sizeof(prefix) + (size_t)n);
+	if (line != NULL) {
+		memcpy(line, prefix, sizeof(prefix) - 1);
+		skg_pk_git_open_text(go, path, a, b, line + sizeof(prefix) - 1, (size_t)n + 1);
 	}
-	if (line.failed) {
-		skg_buf_release(&line);
-		return NULL;
-	}
-	return line.p;
+	return line;
 }
 
 /* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL). */
@@ -478,7 +435,7 @@ static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, 
 		return;
 	}
 	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len};
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0};
 }
 
 /*
@@ -489,13 +446,42 @@ static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, 
 void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times)
 {
 	for (unsigned t = 0; t < times; t++) {
+		/* the second look of a lookup comes after git re-read the pack directories
+		 * (reprepare_packed_git): the line of each that does not open (prepare_packed_git_one) */
+		for (size_t i = 0; i < f->n_unusable && t % 2 == 1; i++) {
+			if (f->unusable[i].dir_errno != 0) {
+				skg_fsck_err_line(f, NULL, "%s", f->unusable[i].line);
+			}
+		}
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			uint64_t off;
 			const struct skg_fsck_unusable *u = &f->unusable[i];
-			if (u->idx == NULL || skg_pk_idx_find(u->idx, u->idx_len, id, &off)) {
+			if (u->dir_errno == 0 &&
+			    (u->idx == NULL || skg_pk_idx_find(u->idx, u->idx_len, id, &off))) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
 		}
+	}
+}
+
+/*
+ * A pack directory that does not open for another reason than its absence: git's line (packfile.c
+ * prepare_packed_git_one, error_errno: git 2.39.5 and 2.55.0), now and at each re-reading of the
+ * pack directories (skg_fsck_lookup_lines).
+ */
+static void pack_dir_error(struct skg_fsck_run *f, const char *dir, int e)
+{
+	struct skg_buf line = {0};
+	skg_buf_addf(&line, "error: unable to open object pack directory: %s: %s", dir, strerror(e));
+	if (line.failed) {
+		skg_buf_release(&line);
+		skg_fsck_nomem(f);
+		return;
+	}
+	skg_fsck_err_line(f, NULL, "%s", line.p);
+	remember_unusable(f, line.p, NULL, 0);
+	if (!skg_fsck_stopped(f)) {
+		f->unusable[f->n_unusable - 1].dir_errno = e;
 	}
 }
 
@@ -711,6 +697,10 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 		skg_buf_addf(&dir, "%s/pack", f->odb_dirs[o]);
 		failed = dir.failed;
 		DIR *d = opendir(skg_buf_str(&dir));
+		if (d == NULL && errno != ENOENT && !failed) {
+			pack_dir_error(f, skg_buf_str(&dir), errno);
+			failed = skg_fsck_stopped(f);
+		}
 		struct dirent *de;
 		size_t seq = 0;
 		while (d != NULL && (de = readdir(d)) != NULL) {
@@ -797,6 +787,19 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 			f->died = true;
 			return true;
 		}
+	}
+	/* git's read of an object it does not find: errno is still that of the last pack directory
+	 * that did not open in the re-reading, and read_object_file_extended dies on it */
+	int e = 0;
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		e = f->unusable[i].dir_errno != 0 ? f->unusable[i].dir_errno : e;
+	}
+	if (e != 0) {
+		char h[SKG_HEXSZ + 1];
+		skg_to_hex(id, h);
+		skg_fsck_err_line(f, NULL, "fatal: failed to read object %s: %s", h, strerror(e));
+		f->died = true;
+		return true;
 	}
 	return false;
 }

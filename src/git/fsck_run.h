@@ -68,6 +68,8 @@ struct skg_fsck_unusable {
 	uint8_t *idx; /* NULL: the idx does not open (every lookup); else a copy of the idx (a lookup
 	               * of an object it lists opens the pack) */
 	size_t idx_len;
+	int dir_errno; /* not 0: a pack directory that does not open (opendir's errno): its line
+	                * comes at each re-reading of the pack directories, not at each look-up */
 };
 
 /* A blob that trees name .gitmodules / .gitattributes: checked at the end. */
@@ -292,8 +294,9 @@ uint64_t skg_fsck_idx_count(const char *path);
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path);
 /* git looks for id in its packs `times` times: the lines of the packs it cannot open. */
 void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times);
-/* git's parse_object of a packed object the check could not read: true when git dies (its lines
- * are out, f->died set). */
+/* git's parse_object of a packed object the check could not read, or of a missing object after a
+ * pack directory did not open (git dies on the errno that opendir left): true when git dies (its
+ * lines are out, f->died set). */
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
 
 /* ---- fsck_read.c -------------------------------------------------------------------------------- */

@@ -2288,10 +2288,9 @@ void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64
 	}
 }
 
-enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
-                                           uint64_t pack_len, uint32_t *a, uint32_t *b)
+enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, uint32_t *a)
 {
-	*a = *b = 0;
+	*a = 0;
 	/* check_packed_git_idx (packfile.c): size, version, fan-out, the size the count implies */
 	if (idx_len < 4 * 256 + 2 * SKG_RAWSZ) {
 		return SKG_PK_GIT_IDX_SMALL; /* "index file %s is too small" */
@@ -2329,6 +2328,18 @@ enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, c
 			return SKG_PK_GIT_IDX_V2_SIZE; /* "wrong index v2 file size in %s" */
 		}
 	}
+	return SKG_PK_GIT_OK;
+}
+
+enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
+                                           uint64_t pack_len, uint32_t *a, uint32_t *b)
+{
+	*b = 0;
+	enum skg_pk_git_open go = skg_pk_git_idx_check(idx, idx_len, a);
+	if (go != SKG_PK_GIT_OK) {
+		return go;
+	}
+	uint64_t nr = skg_pk_idx_count(idx, idx_len);
 	/* open_packed_git_1: the pack's header, count and trailer against the idx */
 	if (pack_len < 12) {
 		return SKG_PK_GIT_PACK_SHORT; /* "file %s is far too short to be a packfile" */
@@ -2359,6 +2370,51 @@ bool skg_pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, 
 {
 	uint32_t a, b;
 	return skg_pk_git_open_check(idx, idx_len, pack, pack_len, &a, &b) == SKG_PK_GIT_OK;
+}
+
+int skg_pk_git_open_text(enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b, char *buf,
+                         size_t n)
+{
+	/* the texts of packfile.c's load_idx and open_packed_git_1 (git 2.39.5, the same in 2.55.0) */
+	switch (go) {
+	case SKG_PK_GIT_IDX_SMALL:
+		return snprintf(buf, n, "index file %s is too small", path);
+	case SKG_PK_GIT_IDX_VERSION:
+		return snprintf(buf, n,
+		                "index file %s is version %" PRIu32
+		                " and is not supported by this binary (try upgrading GIT to a newer version)",
+		                path, a);
+	case SKG_PK_GIT_IDX_FANOUT:
+		return snprintf(buf, n, "non-monotonic index %s", path);
+	case SKG_PK_GIT_IDX_V1_SIZE:
+	case SKG_PK_GIT_IDX_V2_SIZE:
+		return snprintf(buf, n, "wrong index v%d file size in %s",
+		                go == SKG_PK_GIT_IDX_V1_SIZE ? 1 : 2, path);
+	case SKG_PK_GIT_PACK_SHORT:
+		return snprintf(buf, n, "file %s is far too short to be a packfile", path);
+	case SKG_PK_GIT_PACK_MAGIC:
+		return snprintf(buf, n, "file %s is not a GIT packfile", path);
+	case SKG_PK_GIT_PACK_VERSION:
+		return snprintf(buf, n,
+		                "packfile %s is version %" PRIu32
+		                " and not supported (try upgrading GIT to a newer version)",
+		                path, a);
+	case SKG_PK_GIT_PACK_COUNT:
+		return snprintf(buf, n,
+		                "packfile %s claims to have %" PRIu32
+		                " objects while index indicates %" PRIu32 " objects",
+		                path, a, b);
+	case SKG_PK_GIT_PACK_SIGNATURE:
+		return snprintf(buf, n, "packfile %s signature is unavailable", path);
+	case SKG_PK_GIT_PACK_MISMATCH:
+		return snprintf(buf, n, "packfile %s does not match index", path);
+	case SKG_PK_GIT_OK:
+		break;
+	}
+	if (n > 0) {
+		buf[0] = '\0';
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------------------------------------ */

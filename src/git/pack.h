@@ -177,6 +177,14 @@ enum skg_pk_git_open {
 };
 enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
                                            uint64_t pack_len, uint32_t *a, uint32_t *b);
+/* The idx part of skg_pk_git_open_check alone: SKG_PK_GIT_OK or one of SKG_PK_GIT_IDX_* (*a: the
+ * version of SKG_PK_GIT_IDX_VERSION). */
+enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, uint32_t *a);
+/* git's text for go (without "error: "), naming path, with the numbers a and b of
+ * skg_pk_git_open_check, into buf[0..n) as snprintf does (returns the length it needs); "" for
+ * SKG_PK_GIT_OK. */
+int skg_pk_git_open_text(enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b, char *buf,
+                         size_t n);
 
 /*
  * Reading objects through an idx, as git's object store does (packfile.c: find_pack_entry_one,

@@ -211,6 +211,37 @@ void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *
 	opt->off32_limit = limit;
 }
 
+int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
+                  struct skg_error *err)
+{
+	size_t n = len > SIZE_MAX ? SIZE_MAX : (size_t)len;
+	uint32_t a;
+	enum skg_pk_git_open go = skg_pk_git_idx_check(idx, n, &a);
+	if (go != SKG_PK_GIT_OK) {
+		char text[SKG_ERROR_MAX];
+		skg_pk_git_open_text(go, idx_name, a, 0, text, sizeof(text));
+		return skg_fail_sys(err, SKG_E_CORRUPT, 0, "%s", text);
+	}
+	if (memcmp(idx, "\377tOc", 4) != 0) {
+		return 0; /* version 1: no 64-bit offsets */
+	}
+	/* index-pack.c read_v2_anomalous_offsets: each 31-bit index into the 64-bit offset table,
+	 * checked by packfile.c check_pack_index_ptr against the end of the file less 8 bytes */
+	uint64_t nr = skg_pk_idx_count(idx, n);
+	uint64_t large = 8 + 4 * 256 + nr * (SKG_RAWSZ + 4 + 4);
+	const uint8_t *offs = idx + 8 + 4 * 256 + nr * (SKG_RAWSZ + 4);
+	for (uint64_t i = 0; i < nr; i++) {
+		uint32_t v = (uint32_t)offs[4 * i] << 24 | (uint32_t)offs[4 * i + 1] << 16 |
+		             (uint32_t)offs[4 * i + 2] << 8 | offs[4 * i + 3];
+		if ((v & 0x80000000u) != 0 && large + (uint64_t)(v & 0x7fffffffu) * 8 >= len - 8) {
+			return skg_fail_sys(err, SKG_E_CORRUPT, 0,
+			                    "offset beyond end of pack index for %s (truncated index?)",
+			                    pack_name);
+		}
+	}
+	return 0;
+}
+
 int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                          struct skg_file *idx, uint64_t *first_diff, struct skg_error *err)
 {

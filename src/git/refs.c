@@ -439,7 +439,6 @@ int skg_packed_refs_parse(const char *buf, size_t len, const char *name,
 /* ---- Loose refs and resolution (refs/files-backend.c, refs.c) ---------------------------------- */
 
 #define SYMREF_MAXDEPTH 5
-#define LOOSE_REF_MAX   (64u << 20) /* a bigger loose ref file is treated as unreadable */
 
 /* Reusable buffers of one walk. */
 struct rctx {
@@ -455,7 +454,9 @@ static void rctx_release(struct rctx *rc)
 	skg_buf_release(&rc->names[1]);
 }
 
-/* Read the whole file at path into rc->contents. 0 or -1 (errno). */
+/* Read the loose ref file at path into b, NUL-terminated: all of a symbolic ref ("ref:", of any
+ * size, as git's strbuf_read), else its first SKG_HEXSZ + 1 bytes at least, all that git's parse
+ * of an object ID looks at (read_ref_internal, parse_loose_ref_contents). 0 or -1 (errno). */
 static int read_into(struct skg_buf *b, const char *path)
 {
 	b->len = 0;
@@ -484,10 +485,13 @@ static int read_into(struct skg_buf *b, const char *path)
 			break;
 		}
 		skg_buf_add(b, chunk, (size_t)r);
-		if (b->failed || b->len > LOOSE_REF_MAX) {
+		if (b->failed) {
 			close(fd);
-			errno = b->failed ? ENOMEM : EFBIG;
+			errno = ENOMEM;
 			return -1;
+		}
+		if (b->len > SKG_HEXSZ && strncmp(b->p, "ref:", 4) != 0) {
+			break;
 		}
 	}
 	close(fd);
@@ -587,11 +591,6 @@ static int read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const c
 			}
 			if (errno == ENOENT && !S_ISLNK(sb.st_mode)) {
 				continue;
-			}
-			if (errno == EFBIG) {
-				*type |= SKG_REF_ISBROKEN;
-				*failure = EINVAL;
-				return -1;
 			}
 			*failure = errno;
 			return -1;

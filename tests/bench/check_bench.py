@@ -358,6 +358,21 @@ def main():
                                "--markdown")
         check(rc == 0 and "| ipsec-mb |" in out and "— |" in out, "--markdown: no empty cell for ipsec-mb at 64 KiB")
 
+    # --sha256: the SHA-256 rows only (sha1kit's kernels and OpenSSL's), the baseline OpenSSL's SHA-256,
+    # one default among sha1kit's rows; the digest check of every row passed (exit status 0).
+    doc = json.loads(run(binary, "--sha256", "--sizes=64,1K", "--reps=2", "--sample-ms=1", "--warmup=0", "--json"))
+    if validate(doc, schema, "--sha256 --json"):
+        check_consistency(doc, "--sha256 --json", [64, 1024], [0], complete=False)
+        rows = doc["implementations"]
+        check(rows and all(i["flavour"] == "sha256" for i in rows), "--sha256: a row that is not SHA-256")
+        ids = {i["id"] for i in rows}
+        check("sha1kit-sha256-portable" in ids, f"--sha256: no sha1kit-sha256-portable row: {sorted(ids)}")
+        check(sum(i["default"] for i in rows if i["library"] == "sha1kit") == 1, "--sha256: not one default row")
+        if any(p["library"] == "openssl" for p in doc["machine"]["peers"]):
+            check(doc["settings"]["baseline"] == "openssl-evp-sha256",
+                  f"--sha256: baseline {doc['settings']['baseline']}")
+    check(all(i["flavour"] != "sha256" for i in doc_quick["implementations"]), "--quick: a SHA-256 row")
+
     # 2-3. Requested sizes and alignments, in every output format.
     small = ["--sizes=0,100,4K", "--alignment=both", "--only=portable,batch", "--batch=3", "--reps=2",
              "--sample-ms=1", "--warmup=0"]

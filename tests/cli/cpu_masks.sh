@@ -6,7 +6,8 @@
 #   sk_cpu_run MASK CMD.. runs CMD with SHA1KIT_CPU=MASK (unset for "")
 #   sk_cpu_check SK MASK  0 when `SHA1KIT_CPU=MASK SK --version` reports the features of the unmasked
 #                         run, the mask, and the expected kernels; else prints why and returns 1.
-#                         Sets SK_CPU_KERNELS to "kernel dc-kernel batch-kernel dc-batch-kernel".
+#                         Sets SK_CPU_KERNELS to "kernel dc-kernel batch-kernel dc-batch-kernel
+#                         sha256-kernel".
 #                         Uses the directory $T/cpu-mask ($T: the caller's temporary directory).
 # The kernel choice is written out here again from the kernel tables of src/dispatch.c, as the
 # unit test tests/test_kernels.c does, so that a mask that changes nothing is caught.
@@ -17,7 +18,7 @@ unset SHA1KIT_CPU # the unmasked runs of the tests are unmasked
 
 # shellcheck disable=SC2054 # the commas belong to the masks
 SK_CPU_MASKS=("" -shani -shani,-avx512 -shani,-avx512,-avx2 -all)
-SK_CPU_NAMES=(sse2 ssse3 sse4.1 avx2 bmi2 avx512 shani armv8-sha1)
+SK_CPU_NAMES=(sse2 ssse3 sse4.1 avx2 bmi2 avx512 shani armv8-sha1 armv8-sha2)
 
 sk_cpu_run() {
 	local mask=$1
@@ -59,11 +60,11 @@ sk_cpu_off() {
 SK_CPU_VENDOR=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 SK_CPU_FAMILY=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 
-# sk_cpu_kernels FEATURES...: "kernel dc-kernel batch-kernel dc-batch-kernel" for these features
-# on this CPU.
+# sk_cpu_kernels FEATURES...: "kernel dc-kernel batch-kernel dc-batch-kernel sha256-kernel" for these
+# features on this CPU.
 sk_cpu_kernels() {
 	local -A f=()
-	local x k dc b db
+	local x k dc b db s256
 	for x in "$@"; do f[$x]=1; done
 	local sha=${f[shani]:-} avx2=${f[avx2]:-} bmi2=${f[bmi2]:-} avx512=${f[avx512]:-}
 	if [ -n "$sha" ]; then
@@ -113,7 +114,15 @@ sk_cpu_kernels() {
 	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$b" = shani-x2 ] && [ -n "$avx2" ]; then
 		b=avx2x8
 	fi
-	echo "$k $dc $b $db"
+	# SHA-256: SHA-NI (the same CPUID bit as SHA-1's), the arm64 SHA256 instructions, portable
+	if [ -n "$sha" ]; then
+		s256=shani
+	elif [ -n "${f[armv8-sha2]:-}" ]; then
+		s256=armv8
+	else
+		s256=portable
+	fi
+	echo "$k $dc $b $db $s256"
 }
 
 # The value of the line "FIELD: VALUE" of a --version output file.
@@ -162,19 +171,22 @@ sk_cpu_check() {
 		[[ " $off " == *" $name "* ]] || kept+=("$name")
 	done
 	want=$(sk_cpu_kernels "${kept[@]}")
-	got="$(sk_cpu_field "$v" kernel) $(sk_cpu_field "$v" dc-kernel) $(sk_cpu_field "$v" batch-kernel) $(sk_cpu_field "$v" dc-batch-kernel)"
+	got="$(sk_cpu_field "$v" kernel) $(sk_cpu_field "$v" dc-kernel) $(sk_cpu_field "$v" batch-kernel) $(sk_cpu_field "$v" dc-batch-kernel) $(sk_cpu_field "$v" sha256-kernel)"
 	SK_CPU_KERNELS=$got
 	if [ "$got" != "$want" ]; then
-		echo "    kernels (fast, dc, batch, dc-batch): '$got', expected '$want' from the features '${kept[*]}'"
+		echo "    kernels (fast, dc, batch, dc-batch, sha256): '$got', expected '$want' from the features '${kept[*]}'"
 		return 1
 	fi
 	# And directly: no kernel uses a feature that is off.
+	local sha1_kernels=${got% *} sha256_kernel=${got##* } in
 	for name in $off; do
+		in=$got
 		case $name in
-		armv8-sha1) name=armv8 ;;
+		armv8-sha1) name=armv8 in=$sha1_kernels ;;
+		armv8-sha2) name=armv8 in=$sha256_kernel ;;
 		sse4.1 | bmi2) continue ;; # no kernel is named after them
 		esac
-		if [[ $got == *"$name"* ]]; then
+		if [[ $in == *"$name"* ]]; then
 			echo "    kernels '$got' use $name, which SHA1KIT_CPU='$mask' turns off"
 			return 1
 		fi

@@ -14,6 +14,9 @@
 # 4. Every kernel of this CPU, chosen with SHA1KIT_CPU masks (cli/cpu_masks.sh): `sha1kit --version`
 #    must report the kernels the mask leaves, and `sha1kit sum` give what the unmasked run gives.
 #    Invalid masks stop sha1kit with one line on stderr.
+# 5. `sha1kit sum --sha256 ARGS` against GNU sha256sum ARGS: the cases of 1 on the same files, with
+#    checksum files made by sha256sum (stderr compared once "sha256sum:" is "sha1kit:"), and every
+#    SHA-256 kernel of this CPU (SHA1KIT_CPU masks) on the same files.
 #
 # Prints one line per failure with a diff, then "N passed, M failed"; exits 1 on any failure.
 
@@ -30,6 +33,7 @@ if [ $# -ne 2 ]; then
 fi
 SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 DATA=$2
+case $DATA in /*) ;; *) DATA=$PWD/$DATA ;; esac # the cases run in another directory
 # shellcheck source=cpu_masks.sh
 . "$(dirname "${BASH_SOURCE[0]}")/cpu_masks.sh"
 
@@ -38,10 +42,22 @@ unset POSIXLY_CORRECT
 
 PASS=0
 FAIL=0
+# The algorithm the comparisons run (use_algo): the oracle, the digest length, the tag of --tag lines,
+# and the option that makes sha1kit sum that oracle.
+ORACLE=sha1sum HLEN=40 TAGN=SHA1 OTHER_TAGN=SHA256
+SK_SUM=(sum)
+use_algo() {
+	case $1 in
+	sha1) ORACLE=sha1sum HLEN=40 TAGN=SHA1 OTHER_TAGN=SHA256 SK_SUM=(sum) ;;
+	sha256) ORACLE=sha256sum HLEN=64 TAGN=SHA256 OTHER_TAGN=SHA1 SK_SUM=(sum --sha256) ;;
+	esac
+	C=$T/cf-$1
+}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-cli.XXXXXX") || exit 1
 trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"' EXIT
 W=$T/work # the directory the commands run in
 mkdir "$W"
+use_algo sha1
 
 pass() {
 	PASS=$((PASS + 1))
@@ -78,11 +94,11 @@ compare() {
 	done
 	local desc closed=
 	[ $in_closed = 1 ] && closed=" closed"
-	desc="sum $(printf '%q ' "$@")[stdin=${in##*/}$closed stdout=$out LC_ALL=$locale]"
+	desc="${SK_SUM[*]} $(printf '%q ' "$@")[stdin=${in##*/}$closed stdout=$out LC_ALL=$locale]"
 	local erc grc side rc
 	for side in exp got; do
 		local -a cmd
-		if [ $side = exp ]; then cmd=(sha1sum "$@"); else cmd=("$SK" sum "$@"); fi
+		if [ $side = exp ]; then cmd=("$ORACLE" "$@"); else cmd=("$SK" "${SK_SUM[@]}" "$@"); fi
 		(
 			cd "$W" || exit 99
 			export LC_ALL=$locale
@@ -106,29 +122,29 @@ compare() {
 	if text_of "$T/exp.err" text; then # as the sed below, without a process
 		while IFS= read -r line || [ -n "$line" ]; do
 			case $line in
-			"sha1sum: "*) line="sha1kit: ${line#"sha1sum: "}" ;;
-			"Try 'sha1sum --help'"*) line="Try 'sha1kit sum --help'${line#"Try 'sha1sum --help'"}" ;;
+			"$ORACLE: "*) line="sha1kit: ${line#"$ORACLE: "}" ;;
+			"Try '$ORACLE --help'"*) line="Try 'sha1kit sum --help'${line#"Try '$ORACLE --help'"}" ;;
 			esac
 			printf '%s\n' "$line"
 		done <"$T/exp.err" >"$T/exp.err.n"
 	else
-		sed -e "s/^sha1sum: /sha1kit: /" -e "s/^Try 'sha1sum --help'/Try 'sha1kit sum --help'/" \
+		sed -e "s/^$ORACLE: /sha1kit: /" -e "s/^Try '$ORACLE --help'/Try 'sha1kit sum --help'/" \
 			"$T/exp.err" >"$T/exp.err.n"
 	fi
 	if ! same_file "$T/exp.out" "$T/got.out"; then
 		ok=0
-		fail "$desc: stdout differs (- sha1sum, + sha1kit)"
+		fail "$desc: stdout differs (- $ORACLE, + sha1kit)"
 		show_diff "$T/exp.out" "$T/got.out"
 	fi
 	if ! same_file "$T/exp.err.n" "$T/got.err"; then
-		[ $ok = 1 ] && fail "$desc: stderr differs (- sha1sum, + sha1kit)"
+		[ $ok = 1 ] && fail "$desc: stderr differs (- $ORACLE, + sha1kit)"
 		[ $ok = 0 ] && echo "  and stderr differs:"
 		ok=0
 		show_diff "$T/exp.err.n" "$T/got.err"
 	fi
 	if [ "$erc" != "$grc" ]; then
 		[ $ok = 1 ] && fail "$desc: exit status differs"
-		echo "    exit status: sha1sum $erc, sha1kit $grc"
+		echo "    exit status: $ORACLE $erc, sha1kit $grc"
 		ok=0
 	fi
 	[ $ok = 1 ] && pass
@@ -191,15 +207,25 @@ if [ ! -x "$SK" ]; then
 	echo "$PASS passed, $FAIL failed"
 	exit 1
 fi
-echo "comparing $SK with $(sha1sum --version | head -n 1)"
+echo "comparing $SK with $(sha1sum --version | head -n 1) and $(sha256sum --version 2>/dev/null | head -n 1)"
 
 # --------------------------------------------------------------------------------------------------
 # Test files
 # --------------------------------------------------------------------------------------------------
-# need_files: the test files in $W and the checksum files in $T/cf (each section makes them first)
+# need_files: the test files in $W and the checksum files of the current algorithm (use_algo) in
+# $T/cf-ALGO (each section makes them first)
 need_files() {
 cd "$W" || exit 1
-[ -d "$T/cf" ] && return
+[ -e plain.txt ] || make_files
+H_EMPTY=$("$ORACLE" </dev/null | cut -c1-$HLEN)
+H_PLAIN=$("$ORACLE" <plain.txt | cut -c1-$HLEN)
+ZERO=$(printf "%0${HLEN}d" 0)
+[ -d "$C" ] && return
+ALL=(*)
+make_checksum_files
+}
+
+make_files() {
 printf 'hello\n' >plain.txt
 printf 'spaces in content\n' >'with space.txt'
 printf 'x' >'back\slash'
@@ -220,29 +246,25 @@ head -c 300007 /dev/urandom >binary.bin
 head -c 1048593 /dev/zero | tr '\0' 'a' >big.txt # > 4 read buffers, not a multiple of 64
 mkdir dir
 printf 'n' >dir/nested
-ALL=(*)
-sha1sum -- "${ALL[@]}" >"$T/all.sha1" 2>/dev/null
-sha1sum --tag -- "${ALL[@]}" >"$T/all.tag" 2>/dev/null
-H_EMPTY=da39a3ee5e6b4b0d3255bfef95601890afd80709
-H_PLAIN=$(sha1sum <plain.txt | cut -c1-40)
-ZERO=0000000000000000000000000000000000000000
+}
 
-# Checksum files live in $T/cf; every case refers to them by absolute path.
-C=$T/cf
+# The checksum files of the current algorithm, made by its oracle. They live in $C; every case
+# refers to them by absolute path.
+make_checksum_files() {
 mkdir "$C"
-cp "$T/all.sha1" "$C/good"
-cp "$T/all.tag" "$C/tag"
-sha1sum -b -- "${ALL[@]}" >"$C/binary" 2>/dev/null
+"$ORACLE" -- "${ALL[@]}" >"$C/good" 2>/dev/null
+"$ORACLE" --tag -- "${ALL[@]}" >"$C/tag" 2>/dev/null
+"$ORACLE" -b -- "${ALL[@]}" >"$C/binary" 2>/dev/null
 sed 's/$/\r/' "$C/good" >"$C/crlf"
 sed 's/$/\r/' "$C/tag" >"$C/tag-crlf"
-sed -E 's/^(\\?)([0-9a-f]{40})/\1\U\2/' "$C/good" >"$C/upper"
+sed -E "s/^(\\\\?)([0-9a-f]{$HLEN})/\\1\\U\\2/" "$C/good" >"$C/upper"
 sed -E 's/^(\\?)[0-9a-f]/\10/' "$C/good" >"$C/bad"
 printf '%s  plain.txt\n%s  missing\n%s  with space.txt\n%s  also missing\n' \
 	"$H_PLAIN" "$H_EMPTY" "$ZERO" "$H_EMPTY" >"$C/missing"
 printf '%s  missing\n%s  missing2\n' "$H_EMPTY" "$H_EMPTY" >"$C/only-missing"
 printf '%s  empty\n' "$ZERO" >"$C/only-mismatch"
 printf '%s  dir\n%s  empty\n' "$H_EMPTY" "$H_EMPTY" >"$C/dir"
-printf 'garbage\n%s  empty\nSHA1 (plain.txt) = %s\n\n# comment\n%s\n%s \n%s empty-one-space\n  \n' \
+printf "garbage\n%s  empty\n$TAGN (plain.txt) = %s\n\n# comment\n%s\n%s \n%s empty-one-space\n  \n" \
 	"$H_EMPTY" "$H_PLAIN" "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" >"$C/improper"
 printf 'garbage\nmore garbage\n' >"$C/all-improper"
 : >"$C/empty"
@@ -256,29 +278,30 @@ printf '%s  empty\r\r\n' "$H_EMPTY" >"$C/double-cr"
 printf '%s *empty\n%s **empty\n%s \tempty\n%s\tempty\n \t%s  empty\n' \
 	"$H_EMPTY" "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" >"$C/separators"
 {
-	printf 'SHA1 (empty) = %s\n' "$H_EMPTY"
-	printf 'SHA1(empty)= %s\n' "$H_EMPTY"
-	printf 'SHA1 (empty)\t=\t%s\n' "$H_EMPTY"
-	printf 'SHA1  (empty) = %s\n' "$H_EMPTY"
-	printf 'SHA1 (empty) = %s \n' "$H_EMPTY"
-	printf 'SHA1 (empty) = %s0\n' "$H_EMPTY"
-	printf 'SHA1 (empty) = \n'
-	printf 'sha1 (empty) = %s\n' "$H_EMPTY"
-	printf 'SHA256 (empty) = %s\n' "$H_EMPTY"
-	printf 'SHA1 (a) b) = %s\n' "$H_EMPTY"
-	printf 'SHA1 () = %s\n' "$H_EMPTY"
-	printf ' SHA1 (plain.txt) = %s\n' "$(echo "$H_PLAIN" | tr a-f A-F)"
+	printf "$TAGN (empty) = %s\n" "$H_EMPTY"
+	printf "$TAGN(empty)= %s\n" "$H_EMPTY"
+	printf "$TAGN (empty)\t=\t%s\n" "$H_EMPTY"
+	printf "$TAGN  (empty) = %s\n" "$H_EMPTY"
+	printf "$TAGN (empty) = %s \n" "$H_EMPTY"
+	printf "$TAGN (empty) = %s0\n" "$H_EMPTY"
+	printf "$TAGN (empty) = \n"
+	printf "${TAGN,,} (empty) = %s\n" "$H_EMPTY"
+	printf "$OTHER_TAGN (empty) = %s\n" "$H_EMPTY"
+	printf "$TAGN (a) b) = %s\n" "$H_EMPTY"
+	printf "$TAGN () = %s\n" "$H_EMPTY"
+	printf " $TAGN (plain.txt) = %s\n" "$(echo "$H_PLAIN" | tr a-f A-F)"
+	printf "SHA2-256 (empty) = %s\n" "$H_EMPTY"
 } >"$C/bsd-variants"
 {
-	printf '\\%s  back\\\\slash\n' "$(sha1sum <'back\slash' | cut -c1-40)"
-	printf '\\%s  cr\\rname\n' "$(sha1sum <$'cr\rname' | cut -c1-40)"
-	printf '\\%s  new\\nline\n' "$(sha1sum <$'new\nline' | cut -c1-40)"
+	printf '\\%s  back\\\\slash\n' "$("$ORACLE" <'back\slash' | cut -c1-$HLEN)"
+	printf '\\%s  cr\\rname\n' "$("$ORACLE" <$'cr\rname' | cut -c1-$HLEN)"
+	printf '\\%s  new\\nline\n' "$("$ORACLE" <$'new\nline' | cut -c1-$HLEN)"
 	printf '\\%s  bad\\tescape\n' "$H_EMPTY"
 	printf '\\%s  trailing\\\n' "$H_EMPTY"
 	printf '%s  back\\\\slash\n' "$H_EMPTY"
-	printf '\\SHA1 (new\\nline) = %s\n' "$(sha1sum <$'new\nline' | cut -c1-40)"
-	printf '\\SHA1 (e\\mpty) = %s\n' "$H_EMPTY"
-	printf 'SHA1 (back\\slash) = %s\n' "$(sha1sum <'back\slash' | cut -c1-40)"
+	printf '\\%s (new\\nline) = %s\n' "$TAGN" "$("$ORACLE" <$'new\nline' | cut -c1-$HLEN)"
+	printf '\\%s (e\\mpty) = %s\n' "$TAGN" "$H_EMPTY"
+	printf '%s (back\\slash) = %s\n' "$TAGN" "$("$ORACLE" <'back\slash' | cut -c1-$HLEN)"
 } >"$C/escapes"
 printf '%s  em\0pty\n%s  empty\0\n\0%s  empty\n' "$H_EMPTY" "$H_EMPTY" "$H_EMPTY" >"$C/nul"
 printf '%s  empty\n' "$H_EMPTY" >"$C/name with space"
@@ -288,9 +311,14 @@ printf '%s  empty\n' "$ZERO" >"$C/it's bad"
 # --------------------------------------------------------------------------------------------------
 # 1. Same behaviour as sha1sum
 # --------------------------------------------------------------------------------------------------
-# Printing checksums.
 section_same() {
 need_files
+same_cases
+}
+
+# The cases of section 1, for the current algorithm (use_algo); the checksum files are its own.
+same_cases() {
+# Printing checksums.
 compare -- "${ALL[@]}"
 compare --tag -- "${ALL[@]}"
 compare -z -- "${ALL[@]}"
@@ -385,6 +413,65 @@ compare -c "$C/no such file"
 compare -c dir
 compare -c "$C/name with space" "$C/it's bad" "$C/nothere"
 compare -c -w "$C/name with space" "$C/all-improper"
+}
+
+# --------------------------------------------------------------------------------------------------
+# 5. sha1kit sum --sha256 against GNU sha256sum
+# --------------------------------------------------------------------------------------------------
+section_sha256() {
+if ! command -v sha256sum >/dev/null; then
+	fail "sha256sum (GNU coreutils) not found: nothing to compare with"
+	return
+fi
+use_algo sha256
+need_files
+same_cases
+# The FIPS 180-4 example and a file of several read buffers, against fixed digests.
+check "sum --sha256 of 'abc' (FIPS 180-4)" test "$(printf abc | "$SK" sum --sha256)" = \
+	"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -"
+check "sum --sha256 --tag of 'abc'" test "$(printf abc | "$SK" sum --sha256 --tag)" = \
+	"SHA256 (-) = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+# No collision detection: the SHA-1 attack files are ordinary inputs, their lines are sha256sum's.
+local f
+for f in shattered-1.pdf shattered-2.pdf sha-mbles-1.bin; do
+	if [ -e "$DATA/$f" ]; then
+		cp "$DATA/$f" "$T/$f"
+		compare -- "$T/$f"
+		compare --tag -- "$T/$f"
+	else
+		fail "test data $DATA/$f is missing"
+	fi
+done
+"$ORACLE" -- "$T/shattered-1.pdf" "$T/shattered-2.pdf" >"$C/attack" 2>/dev/null
+compare -c "$C/attack"
+# The options of SHA-1DC do not apply.
+local o
+for o in --safe-hash --reduced-round --fast; do
+	"$SK" sum --sha256 "$o" plain.txt >"$T/o.out" 2>"$T/o.err"
+	local rc=$?
+	if [ $rc = 1 ] && [ ! -s "$T/o.out" ] && grep -q -- "--sha256.*cannot be combined with\|cannot be combined with $o" "$T/o.err" &&
+		grep -q "^Try 'sha1kit sum --help'" "$T/o.err"; then
+		pass
+	else
+		fail "sum --sha256 $o: exit $rc (expected 1 and a usage error)"
+		sed 's/^/    stderr: /' "$T/o.err"
+	fi
+done
+# Every SHA-256 kernel of this CPU (SHA1KIT_CPU masks): the same output as the unmasked run.
+local mask
+"$SK" sum --sha256 -- "${ALL[@]}" >"$T/base.out" 2>"$T/base.err"
+for mask in "${SK_CPU_MASKS[@]}" -armv8-sha2; do
+	sk_cpu_run "$mask" "$SK" --version | sed -n 's/^sha256-kernel: //p' >"$T/k"
+	sk_cpu_run "$mask" "$SK" sum --sha256 -- "${ALL[@]}" >"$T/m.out" 2>"$T/m.err"
+	if cmp -s "$T/base.out" "$T/m.out" && cmp -s "$T/base.err" "$T/m.err" && [ -s "$T/k" ]; then
+		pass
+	else
+		fail "SHA1KIT_CPU='$mask' sum --sha256 (kernel $(cat "$T/k")): differs from the unmasked run"
+		show_diff "$T/base.out" "$T/m.out" | head -n 10
+	fi
+	echo "SHA1KIT_CPU=${mask:-(unset)}: sha256 kernel $(cat "$T/k")"
+done
+use_algo sha1
 }
 
 # --------------------------------------------------------------------------------------------------
@@ -582,7 +669,7 @@ expect "--reduced-round, no attack" 0 "$T/p.out" "$T/none" -- --reduced-round pl
 "$SK" sum --help >"$T/h.out" 2>"$T/h.err"
 check "sum --help: exit 0, no stderr" [ $? = 0 -a ! -s "$T/h.err" ]
 for s in 'Usage: sha1kit sum' '--check' '--tag' '--zero' '--ignore-missing' '--quiet' '--status' \
-	'--strict' '--warn' '--fast' '--safe-hash' '--reduced-round' 'Exit status:' 'Examples:'; do
+	'--strict' '--warn' '--fast' '--safe-hash' '--reduced-round' '--sha256' 'Exit status:' 'Examples:'; do
 	check "sum --help mentions $s" grep -qF -- "$s" "$T/h.out"
 done
 check "sum --help fits 80 columns" at_most_80_columns "$T/h.out"
@@ -724,7 +811,7 @@ check "SHA1KIT_CPU=' ': nothing off" \
 	test "$(sk_cpu_run ' ' "$SK" --version | grep '^cpu mask: ')" = "cpu mask: SHA1KIT_CPU=  (off: none)"
 
 # Invalid values: exit 1 before any command, one line on stderr naming the entry and the names.
-KNOWN="(known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, all)"
+KNOWN="(known: sse2, ssse3, sse4.1, avx2, bmi2, avx512, shani, armv8-sha1, armv8-sha2, all)"
 bad_mask() { # bad_mask VALUE MESSAGE [ARGS...]: SHA1KIT_CPU=VALUE sha1kit ARGS fails with MESSAGE
 	local value=$1 msg=$2
 	shift 2

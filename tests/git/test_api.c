@@ -722,6 +722,89 @@ static void test_indexer_faults(void **state)
 }
 
 /* The small functions of <sha1kit/git.h> and the option defaults. */
+/* skg_idx_check: git's reasons for an idx it cannot open, from idx files made here. */
+static void expect_idx_refused(const uint8_t *idx, size_t len, const char *msg)
+{
+	struct skg_error err;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(skg_idx_check(idx, len, "d/p.idx", "d/p.pack", &err), -1);
+	assert_int_equal(err.code, SKG_E_CORRUPT);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_idx_check(void **state)
+{
+	(void)state;
+	struct buf pk = make_pack();
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_error err;
+	struct skg_pack *pack;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	struct buf idx = {0}, v1 = {0}, all = {0}, big = {0};
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &idx, &err), 0);
+	/* every offset in the 64-bit table: git writes it (--index-version=2,0) but cannot open it,
+	 * load_idx allows count - 1 entries there */
+	opt.off32_limit = 0;
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &all, &err), 0);
+	assert_int_equal(all.n, idx.n + 3 * 8);
+	expect_idx_refused(all.p, all.n, "wrong index v2 file size in d/p.idx");
+	/* the objects after the first one (offset 12) in the 64-bit table */
+	opt.off32_limit = 12;
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &big, &err), 0);
+	assert_int_equal(big.n, idx.n + 2 * 8);
+	opt.idx_version = 1;
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &v1, &err), 0);
+	skg_pack_free(pack);
+	assert_int_equal(skg_idx_check(idx.p, idx.n, "d/p.idx", "d/p.pack", &err), 0);
+	assert_int_equal(skg_idx_check(v1.p, v1.n, "d/p.idx", "d/p.pack", &err), 0);
+	assert_int_equal(skg_idx_check(big.p, big.n, "d/p.idx", "d/p.pack", &err), 0);
+
+	expect_idx_refused(idx.p, 0, "index file d/p.idx is too small");
+	expect_idx_refused(idx.p, 1024 + 39, "index file d/p.idx is too small");
+	idx.p[7] = 3;
+	expect_idx_refused(idx.p, idx.n,
+	                   "index file d/p.idx is version 3 and is not supported by this binary (try "
+	                   "upgrading GIT to a newer version)");
+	idx.p[7] = 2;
+	uint8_t keep = idx.p[8 + 4 * 9 + 3];
+	idx.p[8 + 4 * 9 + 3] = 9; /* fan-out[9] = 9 > fan-out[255] = 3 */
+	expect_idx_refused(idx.p, idx.n, "non-monotonic index d/p.idx");
+	idx.p[8 + 4 * 9 + 3] = keep;
+	assert_int_equal(skg_idx_check(idx.p, idx.n, "d/p.idx", "d/p.pack", &err), 0);
+	expect_idx_refused(idx.p, idx.n - 1, "wrong index v2 file size in d/p.idx");
+	/* up to count - 1 = 2 entries of 8 bytes may follow the offsets (git checks only the size: with
+	 * one of them cut off the file still opens), one more is too many */
+	assert_int_equal(skg_idx_check(big.p, big.n - 8, "d/p.idx", "d/p.pack", &err), 0);
+	uint8_t *longer = calloc(1, big.n + 8);
+	assert_non_null(longer);
+	memcpy(longer, big.p, big.n);
+	expect_idx_refused(longer, big.n + 8, "wrong index v2 file size in d/p.idx");
+	free(longer);
+	expect_idx_refused(v1.p, v1.n - 1, "wrong index v1 file size in d/p.idx");
+	v1.p[4 * 200 + 3] = 7;
+	expect_idx_refused(v1.p, v1.n, "non-monotonic index d/p.idx");
+	/* An index into the 64-bit table: in the file up to the end less 8 bytes, then beyond it. */
+	size_t offs = 8 + 1024 + 3 * 24, large = offs + 3 * 4, e = 0;
+	while (e < 3 && (big.p[offs + 4 * e] & 0x80) == 0) {
+		e++;
+	}
+	assert_true(e < 3);
+	uint32_t beyond = (uint32_t)((big.n - 8 - large) / 8); /* 16 + 40 - 8 bytes: entry 6 */
+	assert_int_equal(beyond, 6);
+	big.p[offs + 4 * e + 3] = (uint8_t)(beyond - 1);
+	assert_int_equal(skg_idx_check(big.p, big.n, "d/p.idx", "d/p.pack", &err), 0);
+	big.p[offs + 4 * e + 3] = (uint8_t)beyond;
+	expect_idx_refused(big.p, big.n, "offset beyond end of pack index for d/p.pack (truncated index?)");
+	big.p[offs + 4 * e] = 0xff; /* 0x7f...: far beyond */
+	expect_idx_refused(big.p, big.n, "offset beyond end of pack index for d/p.pack (truncated index?)");
+	free(all.p);
+	free(idx.p);
+	free(v1.p);
+	free(big.p);
+	free(pk.p);
+}
+
 static void test_basics(void **state)
 {
 	(void)state;
@@ -772,7 +855,7 @@ int main(void)
 	    cmocka_unit_test(test_indexer),        cmocka_unit_test(test_files),
 	    cmocka_unit_test(test_hash_object),    cmocka_unit_test(test_hash_object_shattered),
 	    cmocka_unit_test(test_basics),         cmocka_unit_test(test_index_faults),
-	    cmocka_unit_test(test_indexer_faults),
+	    cmocka_unit_test(test_indexer_faults), cmocka_unit_test(test_idx_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

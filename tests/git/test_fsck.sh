@@ -247,6 +247,20 @@ mkrepo "$r"
 	1111111111111111111111111111111111111111 >>.git/logs/refs/heads/master)
 compare "reflog entry at a missing object" "$r"
 compare "reflog entry at a missing object, --no-reflogs" "$r" --no-reflogs
+# Loose ref files over 64 MiB, which git reads whole: an object ID and a line break, then zero
+# bytes (sparse); a symbolic ref with a newline and 65 MiB of spaces (trimmed); one whose target
+# name goes on for 65 MiB.
+r=$T/bigrefs
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git rev-parse HEAD >.git/refs/heads/big-id && truncate -s 65M .git/refs/heads/big-id &&
+		{ echo 'ref: refs/heads/master' && head -c 68157440 /dev/zero | tr '\0' ' '; } >.git/refs/heads/big-sym
+) || fail "could not write the refs over 64 MiB"
+compare "loose refs over 64 MiB" "$r"
+(cd "$r" && { echo 'ref: refs/heads/master' && head -c 68157440 /dev/zero | tr '\0' 'y'; } >.git/refs/heads/big-sym)
+compare "a symbolic ref whose target goes on for 65 MiB" "$r"
+(cd "$r" && git fsck --full >/dev/null 2>&1) && fail "git accepts a symbolic ref to a name of 65 MiB" || pass
 
 # 6. The index: an entry whose blob is missing.
 r=$T/index
@@ -461,6 +475,42 @@ flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 3/4
 section_flip_idx_4() { # long nowine
 mkflips
 flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 4/4
+}
+
+# 7e. An objects/pack that does not open for another reason than its absence (a file, a loop of
+#     symbolic links): git's "unable to open object pack directory" line at the pack scan and again
+#     at each re-reading of the pack directories (a lookup of an object it does not find); a read
+#     of such an object dies on the errno opendir left ("failed to read object"), as at a ref to a
+#     packed commit; links into the pack are broken links when the refs are loose.
+section_pack_dir() { # nowine
+for how in file loop; do
+	for refs in loose packed; do
+		r=$T/packdir-$how-$refs
+		mkrepo "$r"
+		(
+			cd "$r" && git repack -qad && git prune-packed || exit 1
+			if [ $refs = loose ]; then
+				# no ref (nor index entry) left at a packed object: git goes on to the end
+				git tag -d v1 >/dev/null && echo 4 >f4 && git add f4 && git commit -qm c4 &&
+					rm .git/index || exit 1
+			fi
+			mv .git/objects/pack .git/objects/pack.away || exit 1
+			case $how in
+			file) echo x >.git/objects/pack ;;
+			loop) ln -s pack .git/objects/pack ;;
+			esac
+		) || fail "could not make the repository $r"
+		$exact "objects/pack: a $how, refs at $refs objects" "$r"
+		compare "objects/pack: a $how, refs at $refs objects, --connectivity-only" "$r" --connectivity-only
+	done
+done
+# the test must see what it is meant to: git's line more than once, and git dying at a ref
+n=$(cd "$T/packdir-file-loose" && git fsck --full 2>&1 | grep -c 'unable to open object pack directory')
+[ "$n" -ge 3 ] && pass || fail "objects/pack a file, loose refs: git prints its line $n times, not at each broken link"
+(cd "$T/packdir-loop-packed" && git fsck --full >/dev/null 2>&1)
+[ $? = 128 ] && pass || fail "objects/pack a loop, refs at packed objects: git does not die"
+(cd "$T/packdir-loop-loose" && git fsck --full >/dev/null 2>&1)
+[ $? = 2 ] && pass || fail "objects/pack a loop, refs at loose objects: git does not go on to exit 2"
 }
 
 # 8. commit-graph and multi-pack-index: a flipped byte near the end (the checksum) and in the

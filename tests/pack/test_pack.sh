@@ -167,9 +167,18 @@ for pack in "$P"/*.pack; do
 		if git index-pack --index-version=$iv -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1; then
 			"$SK" index-pack --index-version=$iv -o "$O/$name.sk.$iv.idx" "$pack" >/dev/null 2>&1 &&
 				cmp -s "$O/$name.git.$iv.idx" "$O/$name.sk.$iv.idx" && ok || bad "$name: --index-version=$iv idx differs"
-			# --verify finds the layout in the existing idx.
-			"$SK" index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1 && ok ||
-				bad "$name: --verify rejects git's --index-version=$iv idx"
+			# --verify finds the layout in the existing idx, and accepts it when git does: git
+			# opens it only with NAME.pack beside it, and never when every offset is in the
+			# 64-bit table (2,0: load_idx allows count - 1 entries there, "wrong index v2 file
+			# size"); then both refuse it.
+			ln -f "$pack" "$O/$name.git.$iv.pack"
+			git index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1
+			grc=$?
+			"$SK" index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>"$O/$name.verify.err"
+			rc=$?
+			rm -f "$O/$name.git.$iv.pack"
+			{ [ $grc = 0 ] && [ $rc = 0 ]; } || { [ $grc = 128 ] && [ $rc = 1 ]; } && ok ||
+				bad "$name: --verify of git's --index-version=$iv idx: exit $rc, git $grc: $(cat "$O/$name.verify.err")"
 		fi
 	done
 	# verify-pack: the pack needs its idx beside it.
@@ -190,7 +199,13 @@ for pack in "$P"/*.pack; do
 	rc=$?
 	[ "$rc" = "$grc" ] && cmp -s "$O/vp-$name.git.s" "$O/vp-$name.sk.s" && ok ||
 		bad "$name: verify-pack -s output or status differs from git's"
-	"$SK" index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1 && ok || bad "$name: --verify fails"
+	# --verify as git's (which also refuses an object that is twice in the pack: good-dup)
+	git index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1
+	grc=$?
+	"$SK" index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1
+	rc=$?
+	{ [ $grc = 0 ] && [ $rc = 0 ]; } || { [ $grc = 128 ] && [ $rc = 1 ]; } && ok ||
+		bad "$name: index-pack --verify: exit $rc, git $grc"
 done
 
 # The test packs must contain what they are meant to: REF_DELTA, OFS_DELTA, chains, 64-bit table.
@@ -315,6 +330,69 @@ for s in strict-tree strict-dup; do
 		bad "$s: --strict gave $rc: $(cat "$O/$s.err")"
 done
 "$SK" index-pack --strict -o "$O/strict-ofs.idx" "$P/ofs.pack" >/dev/null 2>&1 && ok || bad "--strict rejects a valid pack"
+}
+
+# ---------------------------------------------------------------------------------------------
+# An idx that git cannot open (packfile.c load_idx, index-pack's read_v2_anomalous_offsets): git's
+# verify-pack prints no statistics, only "NAME.pack: bad"; sha1kit gives the same standard output
+# and exit status, and its one error line gives git's reason (taken from git's own error line).
+# ---------------------------------------------------------------------------------------------
+section_idx_unopenable() {
+need_data
+U=$T/unopenable
+mkdir -p "$U"
+git index-pack --index-version=1 -o "$U/v1.idx" "$P/small.pack" >/dev/null 2>&1 || bad "git index-pack --index-version=1"
+"$PY" - "$P/small.idx" "$U/v1.idx" "$U" <<'EOF_PY' || bad "could not write the broken idx files"
+import sys
+v2 = open(sys.argv[1], "rb").read()
+v1 = open(sys.argv[2], "rb").read()
+out = sys.argv[3]
+nr = int.from_bytes(v2[8 + 255 * 4:8 + 256 * 4], "big")
+offs = 8 + 1024 + nr * 24
+def put(name, data):
+    open(out + "/" + name + ".idx", "wb").write(bytes(data))
+put("empty", b"")
+put("small", v2[:1000])
+d = bytearray(v2); d[4:8] = (3).to_bytes(4, "big"); put("version3", d)
+d = bytearray(v2); d[8:12] = (nr + 1).to_bytes(4, "big"); put("fanout", d)
+d = bytearray(v1); d[4:8] = (0).to_bytes(4, "big"); d[0:4] = (nr + 1).to_bytes(4, "big"); put("fanout1", d)
+put("v2short", v2[:-4])
+put("v1long", v1 + b"\0")
+d = bytearray(v2); d[offs:offs + 4] = (0x80000000 | 100000).to_bytes(4, "big"); put("offset", d)
+EOF_PY
+n=0
+for idx in "$U"/*.idx; do
+	name=$(basename "$idx" .idx)
+	[ "$name" = v1 ] && continue
+	n=$((n + 1))
+	cp "$P/small.pack" "$U/$name.pack"
+	for v in "" -v -s; do
+		(cd "$U" && git verify-pack $v "$name.idx" >"$name.git.out" 2>"$name.git.err")
+		grc=$?
+		(cd "$U" && "$SK" verify-pack $v "$name.idx" >"$name.sk.out" 2>"$name.sk.err")
+		rc=$?
+		# git's reason: its first line, "error: REASON" (then "fatal: Cannot open existing pack
+		# idx file ...") or "fatal: REASON" (the offset check dies at once)
+		reason=$(head -n 1 "$U/$name.git.err" | sed -E 's/^(error|fatal): //')
+		mapfile -t l <"$U/$name.sk.err"
+		[ "$grc" = 1 ] && [ "$rc" = "$grc" ] && cmp -s "$U/$name.git.out" "$U/$name.sk.out" &&
+			[ "${#l[@]}" = 1 ] && [ "${l[0]}" = "sha1kit: verify-pack: $name.idx: git cannot open this index: $reason" ] &&
+			[ -n "$reason" ] && ! grep -q '^[0-9a-f]\{40\} ' "$U/$name.sk.out" && ok || {
+			bad "$name.idx: verify-pack $v: exit $rc (git $grc), stderr '${l[*]}' (git: $(tr '\n' '|' <"$U/$name.git.err"))"
+			diff "$U/$name.git.out" "$U/$name.sk.out" | head -5
+		}
+	done
+	(cd "$U" && git index-pack --verify "$name.pack" >/dev/null 2>"$name.git.err")
+	grc=$?
+	(cd "$U" && "$SK" index-pack --verify "$name.pack" >"$name.sk.out" 2>"$name.sk.err")
+	rc=$?
+	reason=$(head -n 1 "$U/$name.git.err" | sed -E 's/^(error|fatal): //')
+	mapfile -t l <"$U/$name.sk.err"
+	[ "$grc" = 128 ] && [ "$rc" = 1 ] && [ ! -s "$U/$name.sk.out" ] && [ "${#l[@]}" = 1 ] &&
+		[ "${l[0]}" = "sha1kit: index-pack: $name.idx: git cannot open this index: $reason" ] && ok ||
+		bad "$name.idx: index-pack --verify: exit $rc (git $grc), stderr '${l[*]}' (git: $(tr '\n' '|' <"$U/$name.git.err"))"
+done
+[ $n = 8 ] && ok || bad "only $n broken idx files"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-/* openssl_sha1.c - SHA1() of tests/win/openssl/sha.h on CNG (BCrypt*); any failure ends the test. */
+/* openssl_sha1.c - SHA1() and SHA256() of tests/win/openssl/sha.h on CNG (BCrypt*); any failure ends
+ * the test. */
 #include <windows.h>
 
 #include <bcrypt.h>
@@ -15,14 +16,15 @@ static void cng_check(NTSTATUS st, const char *what)
 	}
 }
 
-unsigned char *SHA1(const unsigned char *d, size_t n, unsigned char *md)
+/* The digest (`size` bytes) of algorithm `id` over n bytes at d, with the provider opened once in
+ * *alg. */
+static unsigned char *cng_hash(BCRYPT_ALG_HANDLE *alg, LPCWSTR id, ULONG size, const unsigned char *d,
+                               size_t n, unsigned char *md)
 {
-	static BCRYPT_ALG_HANDLE alg;
 	BCRYPT_HASH_HANDLE h;
-	if (alg == NULL)
-		cng_check(BCryptOpenAlgorithmProvider(&alg, BCRYPT_SHA1_ALGORITHM, NULL, 0),
-		          "BCryptOpenAlgorithmProvider");
-	cng_check(BCryptCreateHash(alg, &h, NULL, 0, NULL, 0, 0), "BCryptCreateHash");
+	if (*alg == NULL)
+		cng_check(BCryptOpenAlgorithmProvider(alg, id, NULL, 0), "BCryptOpenAlgorithmProvider");
+	cng_check(BCryptCreateHash(*alg, &h, NULL, 0, NULL, 0, 0), "BCryptCreateHash");
 	/* BCryptHashData takes a ULONG (32-bit) length. */
 	while (n > 0) {
 		ULONG part = n > 0x40000000u ? 0x40000000u : (ULONG)n;
@@ -30,7 +32,19 @@ unsigned char *SHA1(const unsigned char *d, size_t n, unsigned char *md)
 		d += part;
 		n -= part;
 	}
-	cng_check(BCryptFinishHash(h, md, SHA_DIGEST_LENGTH, 0), "BCryptFinishHash");
+	cng_check(BCryptFinishHash(h, md, size, 0), "BCryptFinishHash");
 	BCryptDestroyHash(h);
 	return md;
+}
+
+unsigned char *SHA1(const unsigned char *d, size_t n, unsigned char *md)
+{
+	static BCRYPT_ALG_HANDLE alg;
+	return cng_hash(&alg, BCRYPT_SHA1_ALGORITHM, SHA_DIGEST_LENGTH, d, n, md);
+}
+
+unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md)
+{
+	static BCRYPT_ALG_HANDLE alg;
+	return cng_hash(&alg, BCRYPT_SHA256_ALGORITHM, SHA256_DIGEST_LENGTH, d, n, md);
 }

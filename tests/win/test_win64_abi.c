@@ -5,11 +5,11 @@
  * computes what a direct call computes (or the portable kernel).
  *
  * Covered (from src/dispatch.c and src/internal.h): the single-stream kernels and their two-stream
- * forms, the SHA-1DC compression kernels, UBC filters, look-ahead filters and plain kernels of each
- * SHA-1DC kernel entry, the 16-lane recompression, the batch lanes kernels (plain, DC,
- * recompression), the 16-lane UBC filter, and the public entry points (sha1kit_fast, sha1kit_dc,
- * the batch functions) on the chosen kernels. Kernels the CPU lacks are named on the output, never
- * called; the ones that ran are listed too.
+ * forms, the SHA-256 kernels, the SHA-1DC compression kernels, UBC filters, look-ahead filters and
+ * plain kernels of each SHA-1DC kernel entry, the 16-lane recompression, the batch lanes kernels
+ * (plain, DC, recompression), the 16-lane UBC filter, and the public entry points (sha1kit_fast,
+ * sha1kit_dc, the batch functions) on the chosen kernels. Kernels the CPU lacks are named on the
+ * output, never called; the ones that ran are listed too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,6 +144,27 @@ static void test_single_stream_kernels(void **state)
 			assert_memory_equal(a, b, sizeof(a));
 			assert_memory_equal(c, e, sizeof(c));
 		}
+	}
+}
+
+static void test_sha256_kernels(void **state)
+{
+	uint8_t data[64 * 9 + 1];
+	tu_rng rng = {0x41424922};
+	(void)state;
+	tu_fill(&rng, data, sizeof(data));
+	for (uint32_t k = 0; k < sha1kit_sha256_kernel_count; k++) {
+		const sha1kit_sha256_kernel *kk = &sha1kit_sha256_kernels[k];
+		char what[64];
+		if (!sha1kit_sha256_kernel_supported(k)) {
+			print_message("SHA-256 kernel %s: not on this CPU, not called\n", kk->name);
+			continue;
+		}
+		uint32_t a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+		snprintf(what, sizeof(what), "sha256_blocks_%s", kk->name);
+		abi_call(what, FN(kk->blocks), ARG(a), ARG(data + 1), 9, 0, 0);
+		sha1kit_sha256_blocks_portable(b, data + 1, 9);
+		assert_memory_equal(a, b, sizeof(a));
 	}
 }
 
@@ -320,11 +341,9 @@ static void test_public_api(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_harness_sees_a_clobber),
-	    cmocka_unit_test(test_single_stream_kernels),
-	    cmocka_unit_test(test_dc_kernels),
-	    cmocka_unit_test(test_batch_kernels),
-	    cmocka_unit_test(test_public_api),
+	    cmocka_unit_test(test_harness_sees_a_clobber), cmocka_unit_test(test_single_stream_kernels),
+	    cmocka_unit_test(test_sha256_kernels),         cmocka_unit_test(test_dc_kernels),
+	    cmocka_unit_test(test_batch_kernels),          cmocka_unit_test(test_public_api),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
