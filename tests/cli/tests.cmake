@@ -5,7 +5,7 @@ if(TARGET sha1kit AND WIN32)
   # files Windows has (tests/win/test_sum_win.sh).
   sha1kit_test_program(sha1kit _sk_cli)
   add_test(NAME cli_sum_win COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/win/test_sum_win.sh ${_sk_cli} ${SHA1KIT_TESTDATA})
-  set_tests_properties(cli_sum_win PROPERTIES LABELS "cli" TIMEOUT 900)
+  set_tests_properties(cli_sum_win PROPERTIES LABELS "cli" TIMEOUT 300)
 elseif(TARGET sha1kit)
   sha1kit_test_program(sha1kit _sk_cli)
   # one test per section of the script: cli_sum_same, cli_sum_collisions, ...
