@@ -14,6 +14,12 @@
 #                       labels long and slow and without QUICK_SKIP (the tests of 8 s or more), test_dc
 #                       at 1/TEST_SHARE (under 2 minutes on 2 shared cores; everything it leaves out
 #                       runs in make test)
+#   make check-git-current
+#                       the comparisons with git (sections cli_fsck_, git_, cli_pack_, cli_hash_object of
+#                       build/check) against a current Git as the reference: scripts/git-current.sh
+#                       builds Git 2.55 or later from Debian sid's source package once (a few minutes;
+#                       cached in ~/.cache/sha1kit or SHA1KIT_CACHE) and SHA1KIT_REF_GIT names it to the
+#                       tests (docs/git.md, "Git 2.55 against 2.39.5"). Not part of make check.
 #   make emulate-x86    kernel, DC and SHA-256 tests of build/check under qemu-x86_64 -cpu Nehalem /
 #                       Haswell (the six runs JOBS at a time)
 #   make opt-outs       builds with each accelerated path left out (-DSHA1KIT_NO_<ISA>=ON) and with
@@ -100,7 +106,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
-.PHONY: all release test quick check sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
+.PHONY: all release test quick check check-git-current sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
 	generated fuzz fuzz-merge sysroot-aarch64 format-check format generate demo deps results bench-result \
 	corpus sysroot-s390x sysroot-i686 mingw-deps clean distclean help
 
@@ -118,6 +124,17 @@ test: corpus
 	$(CMAKE) --build $(B)/check -j $(JOBS)
 	@echo "ctest (native)$(if $(RUN_SLOW), including slow tests, excluding slow tests: SHA1KIT_SLOW=1 to run them)"
 	$(CTEST) --test-dir $(B)/check $(NATIVE_CTEST_ARGS)
+
+# The Git comparisons against a current Git (issue #25): the same native build, the reference git
+# built (once) by scripts/git-current.sh, and the comparison sections with SHA1KIT_REF_GIT set to it
+# (tests/testlib.sh). GIT_CURRENT_TESTS: the ctest regular expression of the sections.
+GIT_CURRENT_TESTS ?= cli_fsck_|git_|cli_pack_|cli_hash_object
+check-git-current: corpus
+	$(CONFIGURE) -B $(B)/check -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(B)/check -j $(JOBS)
+	@ref=$$($(SRC)/scripts/git-current.sh); \
+	echo "ctest (native) against $$("$$ref" version) ($$ref): $(GIT_CURRENT_TESTS)"; \
+	SHA1KIT_REF_GIT=$$ref $(CTEST) --test-dir $(B)/check $(NATIVE_CTEST_ARGS) -R '$(GIT_CURRENT_TESTS)'
 
 # Everyday work: the native build and the tests that take seconds: no label long or slow, none of
 # QUICK_SKIP (the sections and tests of 8 s or more on 2 shared cores; each runs in make test),

@@ -53,7 +53,8 @@ else
 		gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 		# Windows x64 build (MinGW-w64, with its zlib) and its tests under Wine (wine: the launchers);
 		# dpkg-dev: dpkg-source (and patch) for scripts/mingw-deps.sh, which cross-builds Debian's
-		# cmocka and jansson source packages for the Windows tests
+		# cmocka and jansson source packages for the Windows tests, and for scripts/git-current.sh,
+		# which builds a current Git from sid's source package (with build-essential and zlib1g-dev)
 		gcc-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 dpkg-dev
 	)
 	# sha1kit bench's multi-buffer peer (Intel's ipsec-mb): built for x86-64 only

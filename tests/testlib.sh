@@ -18,6 +18,23 @@
 #   ...the helpers and the section functions...
 #   sk_run_sections                  # at the end; then the script prints its totals
 SK_SECTION=
+
+# The reference git: the git whose output the comparisons take as the truth. SHA1KIT_REF_GIT names
+# it (a path or a command name); by default the installed git (Debian 12's 2.39.5). A current Git as
+# the second reference: SHA1KIT_REF_GIT=$(scripts/git-current.sh) (make check-git-current). Only the
+# runs whose output or exit status is compared go through refgit; the repositories and packs the
+# tests read are still made by the installed git (plain `git`), so that both references read the
+# same fixtures. refgit is a function (no process of its own); where another program runs git
+# (setpriv, xargs), it runs "$SK_REF_GIT".
+SK_REF_GIT=${SHA1KIT_REF_GIT:-git}
+refgit() { "$SK_REF_GIT" "$@"; }
+# sk_ref_git_line: "reference: git version X (PATH)", for the scripts' first line of output.
+sk_ref_git_line() {
+	local v
+	v=$("$SK_REF_GIT" version 2>&1) || v="cannot run: $v"
+	echo "reference: $v ($SK_REF_GIT)"
+}
+
 # sk_section_arg ARG...: true (and SK_SECTION set) when the first argument is --section=NAME.
 sk_section_arg() {
 	case ${1:-} in

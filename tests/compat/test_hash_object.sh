@@ -44,7 +44,10 @@ FAIL=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-hash-object.XXXXXX") || exit 1
 trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"' EXIT
 
-if ! command -v git >/dev/null; then
+# The reference git: SHA1KIT_REF_GIT (tests/testlib.sh), the installed git by default; the
+# repository of 3. is made by the installed git.
+SK_REF_GIT=${SHA1KIT_REF_GIT:-git}
+if ! command -v git >/dev/null || ! command -v "$SK_REF_GIT" >/dev/null; then
 	echo "FAIL: git not found (apt-get install git)"
 	echo "0 passed, 1 failed"
 	exit 1
@@ -54,12 +57,12 @@ export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_CEILING_DIR
 W=$T/work
 mkdir "$W"
 cd "$W" || exit 1
-GIT_VERSION=$(git version | awk '{print $3}')
+GIT_VERSION=$("$SK_REF_GIT" version | awk '{print $3}')
 case "$GIT_VERSION" in
 2.39.*) SAME_GIT=1 ;;
 *) SAME_GIT=0 ;;
 esac
-echo "git $GIT_VERSION$([ $SAME_GIT = 1 ] || echo ' (format-check edge cases compared with the recorded Git 2.39 outcomes only)')"
+echo "git $GIT_VERSION ($SK_REF_GIT)$([ $SAME_GIT = 1 ] || echo ' (format-check edge cases compared with the recorded Git 2.39 outcomes only)')"
 
 pass() { PASS=$((PASS + 1)); }
 fail() {
@@ -72,7 +75,7 @@ fail() {
 compare() {
 	local name=$1 in=$2
 	shift 2
-	git hash-object --no-filters "$@" <"$in" >"$T/g.out" 2>"$T/g.err"
+	"$SK_REF_GIT" hash-object --no-filters "$@" <"$in" >"$T/g.out" 2>"$T/g.err"
 	local gs=$?
 	"$SK" hash-object --no-filters "$@" <"$in" >"$T/s.out" 2>"$T/s.err"
 	local ss=$?
@@ -122,7 +125,7 @@ fi
 nfiles=$(tr -cd '\0' <"$T/files0" | wc -c)
 share="$nfiles files"
 [ "$every" -gt 1 ] && share="$nfiles of $nall files (every ${every}th, SK_FILES_EVERY; the native pass hashes all)"
-xargs -0 -n 2000 git hash-object --no-filters <"$T/files0" >"$T/g.ids" 2>"$T/g.err"
+xargs -0 -n 2000 "$SK_REF_GIT" hash-object --no-filters <"$T/files0" >"$T/g.ids" 2>"$T/g.err"
 gs=$?
 xargs -0 -n 2000 ${SK_ARG_MAX:+-s "$SK_ARG_MAX"} "$SK" hash-object <"$T/files0" >"$T/s.ids" 2>"$T/s.err"
 ss=$?
@@ -153,16 +156,16 @@ for t in blob tree commit tag; do
 	[ $t = blob ] && continue
 	compare "empty --stdin -t $t --literally" /dev/null -t $t --literally --stdin
 done
-g=$(printf 'pipe data\n' | git hash-object --stdin)
+g=$(printf 'pipe data\n' | "$SK_REF_GIT" hash-object --stdin)
 s=$(printf 'pipe data\n' | "$SK" hash-object --stdin)
 if [ -n "$g" ] && [ "$g" = "$s" ]; then pass; else fail "--stdin from a pipe: git '$g', sha1kit '$s'"; fi
-g=$(: | git hash-object --stdin)
+g=$(: | "$SK_REF_GIT" hash-object --stdin)
 s=$(: | "$SK" hash-object --stdin)
 if [ -n "$g" ] && [ "$g" = "$s" ]; then pass; else fail "empty pipe: git '$g', sha1kit '$s'"; fi
-g=$(head -c 70000000 /dev/zero | git hash-object --stdin)
+g=$(head -c 70000000 /dev/zero | "$SK_REF_GIT" hash-object --stdin)
 s=$(head -c 70000000 /dev/zero | "$SK" hash-object --stdin)
 if [ -n "$g" ] && [ "$g" = "$s" ]; then pass; else fail "70 MB pipe (spilled): git '$g', sha1kit '$s'"; fi
-g=$(cat random.bin | git hash-object -t blob --stdin --literally)
+g=$(cat random.bin | "$SK_REF_GIT" hash-object -t blob --stdin --literally)
 s=$(cat random.bin | "$SK" hash-object -t blob --stdin --literally)
 if [ -n "$g" ] && [ "$g" = "$s" ]; then pass; else fail "pipe --literally: git '$g', sha1kit '$s'"; fi
 
@@ -196,7 +199,7 @@ mkdir "$T/objects"
 n=0
 while read -r id type; do
 	git -C "$R" cat-file "$type" "$id" >"$T/objects/$id"
-	g=$(git hash-object --no-filters -t "$type" "$T/objects/$id" 2>&1)
+	g=$("$SK_REF_GIT" hash-object --no-filters -t "$type" "$T/objects/$id" 2>&1)
 	if [ "$g" = "$id" ]; then
 		pass
 	else
@@ -375,7 +378,7 @@ for mask in "${SK_CPU_MASKS[@]}"; do
 			head -3 "$T/m.err"
 		fi
 	done
-	g=$(git hash-object --stdin <random.bin)
+	g=$("$SK_REF_GIT" hash-object --stdin <random.bin)
 	# shellcheck disable=SC2002 # a pipe, on purpose
 	s=$(cat random.bin | sk_cpu_run "$mask" "$SK" hash-object --stdin)
 	if [ -n "$g" ] && [ "$g" = "$s" ]; then pass; else fail "$m: --stdin from a pipe: git '$g', sha1kit '$s'"; fi

@@ -10,6 +10,10 @@
 #     a truncated pack, a corrupt one, a file size limit (ulimit -f): exit 1, one line, nothing left.
 set -euo pipefail
 cmake=$1 build=$2 src=$3 sk=$4 cc=$5
+# refgit, the reference git (SHA1KIT_REF_GIT); the repositories are made by the installed git
+# shellcheck source=../testlib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_ref_git_line
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sk-example.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@b \
@@ -42,11 +46,11 @@ n=$(git -C "$tmp/r" rev-list --objects --all | wc -l)
 
 mkdir "$tmp/ex" "$tmp/g"
 git init -q --bare "$tmp/g"
-gitout=$(git -C "$tmp/g" index-pack --stdin <"$tmp/p.pack")
+gitout=$(refgit -C "$tmp/g" index-pack --stdin <"$tmp/p.pack")
 exout=$("$tmp/index-pack" "$tmp/ex" <"$tmp/p.pack")
 check "example: pack line" test "$(head -1 <<<"$exout")" = "$gitout"
 check "example: object count" test "$(sed -n 2p <<<"$exout")" = "verified: $n objects"
-check "example: hash" test "$(tail -1 <<<"$exout")" = "blob 'hello\n': $(echo hello | git hash-object --stdin)"
+check "example: hash" test "$(tail -1 <<<"$exout")" = "blob 'hello\n': $(echo hello | refgit hash-object --stdin)"
 name=${gitout#pack	}
 check "example: idx as git's" cmp -s "$tmp/ex/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
 check "example: pack as sent" cmp -s "$tmp/ex/pack-$name.pack" "$tmp/p.pack"
@@ -58,7 +62,7 @@ echo dangling | git -C "$tmp/r" hash-object -w --stdin >/dev/null
 verify() { # verify NAME GIT_DIR EXTRA_EXIT_BITS
 	local rc=0 grc=0
 	"$tmp/verify-repo" "$2" >"$tmp/v.out" 2>"$tmp/v.err" || rc=$?
-	git --git-dir="$2" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
+	refgit --git-dir="$2" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
 	check "verify-repo $1: stdout as git fsck's" cmp -s "$tmp/v.out" "$tmp/g.out"
 	check "verify-repo $1: exit $((grc | $3)) (got $rc)" test "$rc" = $((grc | $3))
 	check "verify-repo $1: packs verified" grep -q "objects, idx verified" "$tmp/v.err"
@@ -74,7 +78,7 @@ cp -r "$tmp/r" "$tmp/i"
 	printf '\001' | dd of="$idx" bs=1 seek=$(($(stat -c %s "$idx") - 41)) conv=notrunc status=none)
 rc=0 grc=0
 "$tmp/verify-repo" "$tmp/i/.git" >"$tmp/v.out" 2>"$tmp/v.err" || rc=$?
-git --git-dir="$tmp/i/.git" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
+refgit --git-dir="$tmp/i/.git" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
 check "verify-repo changed idx: the pack does not verify" \
 	grep -q "^verify-repo: pack-[0-9a-f]*: the index does not match the pack (corrupt input)$" "$tmp/v.err"
 check "verify-repo changed idx: stdout as git fsck's" cmp -s "$tmp/v.out" "$tmp/g.out"

@@ -22,6 +22,7 @@ unset GIT_DIR GIT_WORK_TREE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIE
 T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-fsck.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 export HOME="$T/no-home" # never a real home: no user config, whatever exists elsewhere
+sk_ref_git_line
 PASS=0
 FAIL=0
 pass() { PASS=$((PASS + 1)); }
@@ -35,7 +36,7 @@ fail() {
 compare() {
 	local name=$1 dir=$2
 	shift 2
-	(cd "$dir" && git fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
+	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
 	local grc=$?
 	(cd "$dir" && "$SK" fsck "$@" >"$T/s.out" 2>"$T/s.err")
 	local src=$?
@@ -57,7 +58,7 @@ compare() {
 compare_exact() {
 	local name=$1 dir=$2
 	shift 2
-	(cd "$dir" && git fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
+	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
 	local grc=$?
 	(cd "$dir" && "$SK" fsck --threads=4 "$@" >"$T/s.out" 2>"$T/s.err")
 	local src=$?
@@ -260,7 +261,7 @@ mkrepo "$r"
 compare "loose refs over 64 MiB" "$r"
 (cd "$r" && { echo 'ref: refs/heads/master' && head -c 68157440 /dev/zero | tr '\0' 'y'; } >.git/refs/heads/big-sym)
 compare "a symbolic ref whose target goes on for 65 MiB" "$r"
-(cd "$r" && git fsck --full >/dev/null 2>&1) && fail "git accepts a symbolic ref to a name of 65 MiB" || pass
+(cd "$r" && refgit fsck --full >/dev/null 2>&1) && fail "git accepts a symbolic ref to a name of 65 MiB" || pass
 
 # 6. The index: an entry whose blob is missing.
 r=$T/index
@@ -282,7 +283,7 @@ for what in pack idx; do
 	size=$(stat -c %s "$f")
 	off=$((size / 2))
 	printf '\xff' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
-	(cd "$r" && git fsck --full >/dev/null 2>&1)
+	(cd "$r" && refgit fsck --full >/dev/null 2>&1)
 	grc=$?
 	(cd "$r" && "$SK" fsck >/dev/null 2>"$T/flip.err")
 	src=$?
@@ -317,7 +318,7 @@ for c in "idx 12" "idx 200" "idx -30" "pack -1" "pack -3" "pack 9"; do
 	off=$at
 	[ "$off" -lt 0 ] && off=$((size + at))
 	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
-	(cd "$r" && git fsck --full >/dev/null 2>&1)
+	(cd "$r" && refgit fsck --full >/dev/null 2>&1)
 	grc=$?
 	(cd "$r" && "$SK" fsck >/dev/null 2>"$T/open.err")
 	src=$?
@@ -347,7 +348,7 @@ for at in 12 13 40 200 300 400 500 -100 -60; do
 	[ "$off" -lt 0 ] && off=$((size + at))
 	[ "$off" -lt $((size - 20)) ] || continue
 	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
-	(cd "$r" && git fsck --full >"$T/cg.out" 2>/dev/null)
+	(cd "$r" && refgit fsck --full >"$T/cg.out" 2>/dev/null)
 	grc=$?
 	(cd "$r" && "$SK" fsck >"$T/co.out" 2>"$T/co.err")
 	src=$?
@@ -418,7 +419,7 @@ flip_sweep() {
 			v=$((0x5a))
 		fi
 		dd if="$T/byte/$v" of="$f" bs=1 seek="$at" conv=notrunc status=none
-		git fsck --full >"$T/cg.out" 2>"$T/cg.err"
+		refgit fsck --full >"$T/cg.out" 2>"$T/cg.err"
 		grc=$?
 		"$SK" fsck >"$T/co.out" 2>"$T/co.err"
 		src=$?
@@ -505,11 +506,11 @@ for how in file loop; do
 	done
 done
 # the test must see what it is meant to: git's line more than once, and git dying at a ref
-n=$(cd "$T/packdir-file-loose" && git fsck --full 2>&1 | grep -c 'unable to open object pack directory')
+n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
 [ "$n" -ge 3 ] && pass || fail "objects/pack a file, loose refs: git prints its line $n times, not at each broken link"
-(cd "$T/packdir-loop-packed" && git fsck --full >/dev/null 2>&1)
+(cd "$T/packdir-loop-packed" && refgit fsck --full >/dev/null 2>&1)
 [ $? = 128 ] && pass || fail "objects/pack a loop, refs at packed objects: git does not die"
-(cd "$T/packdir-loop-loose" && git fsck --full >/dev/null 2>&1)
+(cd "$T/packdir-loop-loose" && refgit fsck --full >/dev/null 2>&1)
 [ $? = 2 ] && pass || fail "objects/pack a loop, refs at loose objects: git does not go on to exit 2"
 }
 
@@ -657,7 +658,7 @@ compare "bad .gitmodules, packed" "$r"
 # one line saying what is wrong, nothing on stdout.
 section_usage() {
 need_clean
-(cd "$T/clean" && git fsck --bogus-option >/dev/null 2>&1)
+(cd "$T/clean" && refgit fsck --bogus-option >/dev/null 2>&1)
 grc=$?
 for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/.git $T/clean"; do
 	# shellcheck disable=SC2086 # the cases are word lists
@@ -719,7 +720,7 @@ cp -r "$r" "$T/lost-g"
 cp -r "$r" "$T/lost-s"
 compare "--lost-found, loose" "$T/lost-g" --lost-found
 rm -rf "$T/lost-g/.git/lost-found"
-(cd "$T/lost-g" && git fsck --full --lost-found >/dev/null 2>&1)
+(cd "$T/lost-g" && refgit fsck --full --lost-found >/dev/null 2>&1)
 (cd "$T/lost-s" && "$SK" fsck --lost-found >/dev/null 2>&1)
 if [ -d "$T/lost-g/.git/lost-found/other" ] && diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" >/dev/null; then
 	pass
@@ -730,7 +731,7 @@ fi
 for d in lost-g lost-s; do
 	(cd "$T/$d" && rm -rf .git/lost-found && git repack -qad && echo packed-dangling | git hash-object -w --stdin >/dev/null)
 done
-(cd "$T/lost-g" && git fsck --full --lost-found --no-dangling >/dev/null 2>&1)
+(cd "$T/lost-g" && refgit fsck --full --lost-found --no-dangling >/dev/null 2>&1)
 (cd "$T/lost-s" && "$SK" fsck --lost-found --no-dangling >/dev/null 2>&1)
 if [ -d "$T/lost-g/.git/lost-found/commit" ] && diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" >/dev/null; then
 	pass
@@ -823,7 +824,7 @@ compare "an alternate" "$T/alt"
 if [ -z "${SK_WINDOWS:-}" ]; then
 	(cd "$T/alt" && { echo /nonexistent/objects; echo relative/objects; } >>.git/objects/info/alternates)
 	compare "missing and relative alternates" "$T/alt"
-	(cd "$T/alt" && git fsck --full >/dev/null 2>"$T/g.err"; "$SK" fsck >/dev/null 2>"$T/s.err")
+	(cd "$T/alt" && refgit fsck --full >/dev/null 2>"$T/g.err"; "$SK" fsck >/dev/null 2>"$T/s.err")
 	if same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
@@ -842,7 +843,7 @@ section_trial2() {
 r=$T/trial2
 mkrepo "$r"
 printf '[fsck\n' >"$T/bad.gitconfig"
-(cd "$r" && GIT_CONFIG_GLOBAL=$T/bad.gitconfig git fsck --full >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
+(cd "$r" && GIT_CONFIG_GLOBAL=$T/bad.gitconfig refgit fsck --full >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
 (cd "$r" && GIT_CONFIG_GLOBAL=$T/bad.gitconfig "$SK" fsck >"$T/s.out" 2>"$T/s.err"; echo $? >"$T/s.rc")
 if same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err" && grep -q 'bad config line 1' "$T/s.err"; then
 	pass
@@ -853,7 +854,7 @@ fi
 if [ -z "${SK_WINDOWS:-}" ]; then
 	mkdir -p "$T/home2"
 	(cd "$r" && git rev-parse HEAD >"$T/home2/skip" && git config fsck.skipList '~/skip')
-	(cd "$r" && HOME=$T/home2 git fsck --full >"$T/g.out" 2>&1; echo $? >"$T/g.rc")
+	(cd "$r" && HOME=$T/home2 refgit fsck --full >"$T/g.out" 2>&1; echo $? >"$T/g.rc")
 	(cd "$r" && HOME=$T/home2 "$SK" fsck >"$T/s.out" 2>&1; echo $? >"$T/s.rc")
 	if same_file "$T/g.rc" "$T/s.rc" && same_lines "$T/g.out" "$T/s.out"; then
 		pass
@@ -879,7 +880,7 @@ for how in other-file commit-file existing symlink; do
 		esac
 	done
 	cp -a "$T/lf-g" "$T/lf-s"
-	(cd "$T/lf-g" && git fsck --full --lost-found >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
+	(cd "$T/lf-g" && refgit fsck --full --lost-found >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
 	gt=$([ -e "$T/lf-target" ] && cat "$T/lf-target")
 	[ -e "$T/lf-target" ] && echo old >"$T/lf-target"
 	(cd "$T/lf-s" && "$SK" fsck --lost-found >"$T/s.out" 2>"$T/s.err"; echo $? >"$T/s.rc")
@@ -897,7 +898,7 @@ done
 r=$T/bad-shallow
 mkrepo "$r"
 (cd "$r" && echo garbage >.git/shallow)
-(cd "$r" && git fsck --full >/dev/null 2>"$T/g.err"; echo $? >"$T/g.rc")
+(cd "$r" && refgit fsck --full >/dev/null 2>"$T/g.err"; echo $? >"$T/g.rc")
 (cd "$r" && "$SK" fsck >/dev/null 2>"$T/s.err"; echo $? >"$T/s.rc")
 if same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err"; then
 	pass
@@ -912,9 +913,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -z "${SK_WINDOWS:-}"
 	chown -R nobody "$r"
 	chmod o+rx "$T"
 	nob="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-	(cd "$r" && $nob git fsck --full >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
+	(cd "$r" && $nob "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err"; echo $? >"$T/g.rc")
 	(cd "$r" && $nob "$SK" fsck >"$T/s.out" 2>"$T/s.err"; echo $? >"$T/s.rc")
-	if same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err"; then
+	if ! $nob "$SK_REF_GIT" version >/dev/null 2>&1; then
+		# a reference git under a home only root may enter (scripts/git-current.sh's default cache
+		# in /root/.cache) cannot run as nobody
+		fail "an unreadable loose commit at a ref: the reference git $SK_REF_GIT cannot run as" \
+			"nobody (a directory above it is closed to others; SHA1KIT_CACHE=DIR puts it elsewhere)"
+	elif same_file "$T/g.rc" "$T/s.rc" && same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
 		fail "an unreadable loose commit at a ref: git $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
@@ -1150,7 +1156,7 @@ done
 if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 	r=$T/stdout-full
 	mkrepo "$r"
-	(cd "$r" && git fsck --full >/dev/full 2>"$T/g.err")
+	(cd "$r" && refgit fsck --full >/dev/full 2>"$T/g.err")
 	grc=$?
 	(cd "$r" && "$SK" fsck >/dev/full 2>"$T/s.err")
 	src=$?
@@ -1334,7 +1340,7 @@ fi
 # 9. Not a repository: git's fatal line and status 128.
 section_not_repo() {
 mkdir -p "$T/none"
-(cd "$T/none" && GIT_CEILING_DIRECTORIES=$T git fsck >/dev/null 2>"$T/g.err")
+(cd "$T/none" && GIT_CEILING_DIRECTORIES=$T refgit fsck >/dev/null 2>"$T/g.err")
 grc=$?
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T "$SK" fsck >/dev/null 2>"$T/s.err")
 src=$?

@@ -28,6 +28,7 @@ trap 'rm -rf "$T"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$T LC_ALL=C LANGUAGE=C
 export GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+sk_ref_git_line
 
 pass=0
 fail=0
@@ -47,7 +48,7 @@ need_base() {
 	E=$(git -C "$BASE" mktree </dev/null)
 	B=$(echo blob | git -C "$BASE" hash-object -w --stdin)
 	C0=$(git -C "$BASE" commit-tree -m base "$E")
-	git -C "$BASE" fsck --full --no-dangling >"$T/base.out" 2>"$T/base.err"
+	refgit -C "$BASE" fsck --full --no-dangling >"$T/base.out" 2>"$T/base.err"
 	if [ $? -ne 0 ] || grep -qv '^notice: ' "$T/base.err" || [ -s "$T/base.out" ]; then
 		echo "FAIL: the base repository is not clean"
 		cat "$T/base.out" "$T/base.err"
@@ -98,7 +99,7 @@ check() {
 		bad "$name: hash-object"
 		return
 	}
-	(cd "$r" && git ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling ${strict[@]+"${strict[@]}"}) \
+	(cd "$r" && refgit ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling ${strict[@]+"${strict[@]}"}) \
 		>"$r.gout" 2>"$r.gerr"
 	local grc=$?
 	grep_v_prefix - 'notice: ' "$r.gerr" "$r.gexp"
@@ -267,7 +268,7 @@ check_attr() {
 	blob=$(git -C "$r" hash-object -w "$r.blob")
 	tree=$(printf '100644 blob %s\t.gitattributes\n' "$blob" | git -C "$r" mktree)
 	git -C "$r" cat-file tree "$tree" >"$r.tree"
-	(cd "$r" && git fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
+	(cd "$r" && refgit fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
 	local grc=$?
 	grep_v_prefix - 'notice: ' "$r.gerr" "$r.gexp"
 	"$DRV" tree "$r.tree" 2>"$r.derr"
@@ -326,7 +327,7 @@ check_gm() {
 	blob=$(git -C "$r" hash-object -w "$GM")
 	tree=$(for e in "${names[@]}"; do printf '100644 blob %s\t%s\n' "$blob" "$e"; done | git -C "$r" mktree)
 	git -C "$r" cat-file tree "$tree" >"$r.tree"
-	(cd "$r" && git ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
+	(cd "$r" && refgit ${gitc[@]+"${gitc[@]}"} fsck --full --no-dangling) >"$r.gout" 2>"$r.gerr"
 	local grc=$?
 	grep_v_prefix -a 'notice: ' "$r.gerr" "$r.gexp"
 	"$DRV" ${drv[@]+"${drv[@]}"} tree "$r.tree" 2>"$r.derr"
@@ -722,7 +723,7 @@ echo blob >"$T/blob"
 cfg() {
 	local label=$1
 	shift
-	(cd "$BASE" && git "$@" fsck --full --no-dangling) >/dev/null 2>"$T/cfg.gerr"
+	(cd "$BASE" && refgit "$@" fsck --full --no-dangling) >/dev/null 2>"$T/cfg.gerr"
 	local grc=$?
 	grep_v_prefix - 'notice: ' "$T/cfg.gerr" "$T/cfg.gexp"
 	"$DRV" "$@" blob "$T/blob" 2>"$T/cfg.derr"
@@ -743,7 +744,7 @@ cfg 'unknown value' -c fsck.badDate=fatal
 cfg 'fatal to error' -c fsck.unterminatedHeader=error
 cfg 'fatal to ignore' -c fsck.unterminatedHeader=ignore
 # The IDs and the fatal ones, as git knows them
-git help --config | sed -n 's/^fsck\.//p' | grep -v '^skipList$' | sort >"$T/git-ids"
+refgit help --config | sed -n 's/^fsck\.//p' | grep -v '^skipList$' | sort >"$T/git-ids"
 cut -d' ' -f1 "$T/list" | sort >"$T/our-ids"
 if cmp -s "$T/git-ids" "$T/our-ids" && [ "$(wc -l <"$T/our-ids")" -eq 57 ]; then
 	ok

@@ -42,6 +42,7 @@ export GIT_CONFIG_NOSYSTEM=1 HOME=$T GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMM
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
 export LC_ALL=C
 unset GIT_DIR GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+sk_ref_git_line
 
 D=${SK_LOOSE_DATA:-$T/data}
 pass=0
@@ -97,7 +98,7 @@ loose_case() {
 	[ -d .git ] && objdir=.git/objects
 	local gitc=() dargs=()
 	[ -n "$thr" ] && { gitc=(-c "core.bigFileThreshold=$thr"); dargs=(-t "$thr"); }
-	timeout 30 git "${gitc[@]}" fsck --full >"$T/g.out" 2>"$T/g.err"
+	timeout 30 "$SK_REF_GIT" "${gitc[@]}" fsck --full >"$T/g.out" 2>"$T/g.err"
 	local grc=$?
 	"$DRV" scan "${dargs[@]}" "$objdir" >"$T/d.out" 2>"$T/d.err"
 	local drc=$?
@@ -206,7 +207,7 @@ if [ "$1" != 1/4 ]; then
 	return
 fi
 nobj=$(wc -l <"$T/d.out")
-[ "$nobj" = "$(git count-objects -v | sed -n 's/^count: //p')" ] && ok || bad "sound: $nobj objects, git counts $(git count-objects -v | sed -n 's/^count: //p')"
+[ "$nobj" = "$(refgit count-objects -v | sed -n 's/^count: //p')" ] && ok || bad "sound: $nobj objects, git counts $(refgit count-objects -v | sed -n 's/^count: //p')"
 [ -s "$T/d.err" ] && bad "sound: driver printed $(head -1 "$T/d.err")" || ok
 awk '$1 != "ok" || $4 != 0 { exit 1 }' "$T/d.out" && ok || bad "sound: an object is not ok"
 loose_case "sound repository, all blobs streamed" -t 0
@@ -214,7 +215,7 @@ LOOSE_PART=
 # content of one object of each type and a streamed blob = git cat-file
 for obj in HEAD HEAD^{tree} v1 HEAD:random.bin HEAD:big.txt; do
 	id=$(git rev-parse "$obj")
-	git cat-file "$(git cat-file -t "$id")" "$id" >"$T/want"
+	refgit cat-file "$(refgit cat-file -t "$id")" "$id" >"$T/want"
 	"$DRV" cat ".git/$(opath "$id")" >"$T/got"
 	same "cat $obj" "$T/want" "$T/got"
 	"$DRV" cat -t 0 ".git/$(opath "$id")" >"$T/got"
@@ -376,7 +377,7 @@ rm -f "$f" && "$PY" -c 'import sys, zlib; d = zlib.compressobj(zdict=b"hello"); 
 # git 2.39.5 aborts on this one ("BUG: zlib.c:57: total_in mismatch": zlib leaves total_in behind
 # when it asks for the dictionary); the driver says what git's code would say otherwise.
 {
-	git fsck --full >/dev/null 2>"$T/g.err"
+	refgit fsck --full >/dev/null 2>"$T/g.err"
 	rc=$?
 } 2>/dev/null
 [ $rc = 134 ] && ok || bad "dictionary: git exit $rc"
@@ -544,7 +545,7 @@ mkcg_git() {
 trailer_case() {
 	local name=$1 kind=$2 bit=$3 re
 	[ "$kind" = midx ] && re=$MIDX_RE || re=$CG_RE
-	git fsck --full >"$T/g.out" 2>"$T/g.err"
+	refgit fsck --full >"$T/g.out" 2>"$T/g.err"
 	local grc=$?
 	grep -E "$re" "$T/g.err" >"$T/g.lines"
 	"$DRV" "$kind" --load .git/objects >/dev/null 2>"$T/d.lines"
@@ -661,7 +662,7 @@ mkrev_git() {
 }
 rev_case() {
 	local name=$1 want=$2
-	git fsck --full >"$T/g.out" 2>"$T/g.err"
+	refgit fsck --full >"$T/g.out" 2>"$T/g.err"
 	local grc=$?
 	[ $grc = 0 ] && ok || bad "$name: git fsck exit $grc"
 	grep -q 'rev' "$T/g.err" && bad "$name: git fsck mentions it: $(grep rev "$T/g.err")" || ok
@@ -677,7 +678,7 @@ rev_case() {
 	# git's own loader (cat-file needs the reverse index for objectsize:disk; it crashes on a
 	# damaged position, so only for the header cases)
 	[ "${3:-}" = noload ] && return
-	git cat-file --batch-check='%(objectsize:disk)' <<<HEAD >/dev/null 2>"$T/g2.err"
+	refgit cat-file --batch-check='%(objectsize:disk)' <<<HEAD >/dev/null 2>"$T/g2.err"
 	head -1 "$T/d.err" >"$T/want1"
 	same "$name: git's load error" "$T/want1" "$T/g2.err"
 }

@@ -25,6 +25,7 @@ unset GIT_DIR GIT_WORK_TREE GIT_COMMON_DIR GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OB
 	GIT_INDEX_FILE GIT_CEILING_DIRECTORIES GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_COUNT \
 	GIT_CONFIG_PARAMETERS XDG_CONFIG_HOME GIT_DISCOVERY_ACROSS_FILESYSTEM GIT_IMPLICIT_WORK_TREE
 export HOME=$T/home GIT_CONFIG_NOSYSTEM=1 LC_ALL=C
+sk_ref_git_line
 export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=author@example.com GIT_AUTHOR_DATE='1700000000 +0100'
 export GIT_COMMITTER_NAME='C O Mitter' GIT_COMMITTER_EMAIL=committer@example.com
 export GIT_COMMITTER_DATE='1700000000 +0100'
@@ -98,13 +99,13 @@ check_discover() {
 		bad "$name: driver: $out"
 		return
 	fi
-	same "$name: git dir" "$(git "${gd[@]}" rev-parse --absolute-git-dir)" "$(field "$out" git_dir)"
-	same "$name: common dir" "$(realpath "$(git "${gd[@]}" rev-parse --git-common-dir)")" "$(field "$out" common_dir)"
-	same "$name: objects dir" "$(realpath "$(git "${gd[@]}" rev-parse --git-path objects)")" "$(field "$out" objects_dir)"
-	same "$name: index" "$(realpath -m "$(git "${gd[@]}" rev-parse --git-path index)")" "$(field "$out" index_file)"
-	same "$name: bare" "$(git "${gd[@]}" rev-parse --is-bare-repository)" "$(field "$out" bare)"
+	same "$name: git dir" "$(refgit "${gd[@]}" rev-parse --absolute-git-dir)" "$(field "$out" git_dir)"
+	same "$name: common dir" "$(realpath "$(refgit "${gd[@]}" rev-parse --git-common-dir)")" "$(field "$out" common_dir)"
+	same "$name: objects dir" "$(realpath "$(refgit "${gd[@]}" rev-parse --git-path objects)")" "$(field "$out" objects_dir)"
+	same "$name: index" "$(realpath -m "$(refgit "${gd[@]}" rev-parse --git-path index)")" "$(field "$out" index_file)"
+	same "$name: bare" "$(refgit "${gd[@]}" rev-parse --is-bare-repository)" "$(field "$out" bare)"
 	local top
-	top=$(git "${gd[@]}" rev-parse --show-toplevel 2>/dev/null) || top="(none)"
+	top=$(refgit "${gd[@]}" rev-parse --show-toplevel 2>/dev/null) || top="(none)"
 	same "$name: work tree" "$top" "$(field "$out" work_tree)"
 	# How git spells the common dir in its messages: "error: bad ref for <dir>/logs/refs/heads/x..y"
 	local common
@@ -112,7 +113,7 @@ check_discover() {
 	mkdir -p "$common/logs/refs/heads"
 	: > "$common/logs/refs/heads/x..y"
 	local spelled
-	spelled=$(git "${gd[@]}" fsck 2>&1 >/dev/null | sed -n 's|^error: bad ref for \(.*\)/logs/refs/heads/x\.\.y$|\1|p' | head -1)
+	spelled=$(refgit "${gd[@]}" fsck 2>&1 >/dev/null | sed -n 's|^error: bad ref for \(.*\)/logs/refs/heads/x\.\.y$|\1|p' | head -1)
 	rm -f "$common/logs/refs/heads/x..y"
 	same "$name: common dir as git spells it" "$spelled" "$(field "$out" common_dir_display)"
 }
@@ -169,18 +170,18 @@ git -C "$R" rev-parse HEAD >/dev/null
 (cd "$R" && GIT_OBJECT_DIRECTORY=$R/.git/objects check_discover "GIT_OBJECT_DIRECTORY")
 
 mkdir -p "$T/norepo/x/y"
-(cd "$T/norepo/x/y" && GIT_CEILING_DIRECTORIES=$T/norepo check_fatal "not a repository (ceiling)" git rev-parse --git-dir)
-(cd "$R/a/b" && GIT_CEILING_DIRECTORIES=$R/a check_fatal "ceiling below the repository" git rev-parse --git-dir)
-(cd "$R/a/b" && GIT_CEILING_DIRECTORIES=$R check_fatal "ceiling at the work tree" git rev-parse --git-dir)
+(cd "$T/norepo/x/y" && GIT_CEILING_DIRECTORIES=$T/norepo check_fatal "not a repository (ceiling)" refgit rev-parse --git-dir)
+(cd "$R/a/b" && GIT_CEILING_DIRECTORIES=$R/a check_fatal "ceiling below the repository" refgit rev-parse --git-dir)
+(cd "$R/a/b" && GIT_CEILING_DIRECTORIES=$R check_fatal "ceiling at the work tree" refgit rev-parse --git-dir)
 (cd "$R/a/b" && GIT_CEILING_DIRECTORIES=$T:/nonexistent check_discover "ceiling above the work tree")
-(cd "$T" && GIT_DIR=$T/norepo check_fatal "GIT_DIR not a repository" git rev-parse --git-dir)
+(cd "$T" && GIT_DIR=$T/norepo check_fatal "GIT_DIR not a repository" refgit rev-parse --git-dir)
 mkdir -p "$T/gf1" "$T/gf2" "$T/gf3"
 echo "gitdir: ../nowhere" > "$T/gf1/.git"
 echo "nonsense" > "$T/gf2/.git"
 printf 'gitdir: \n' > "$T/gf3/.git"
-(cd "$T/gf1" && check_fatal ".git file to nowhere" git rev-parse --git-dir)
-(cd "$T/gf2" && check_fatal ".git file of bad format" git rev-parse --git-dir)
-(cd "$T/gf3" && check_fatal ".git file without a path" git rev-parse --git-dir)
+(cd "$T/gf1" && check_fatal ".git file to nowhere" refgit rev-parse --git-dir)
+(cd "$T/gf2" && check_fatal ".git file of bad format" refgit rev-parse --git-dir)
+(cd "$T/gf3" && check_fatal ".git file without a path" refgit rev-parse --git-dir)
 
 for v in 2 1:extensions.foo=bar 0:extensions.objectformat=sha1 1:extensions.objectformat=sha1 \
 	1:extensions.objectformat=sha3 0:extensions.worktreeconfig=maybe 1:core.repositoryformatversion=x1; do
@@ -190,16 +191,16 @@ for v in 2 1:extensions.foo=bar 0:extensions.objectformat=sha1 1:extensions.obje
 		kv=${v#*:}
 		git -C "$T/fmt" config "${kv%%=*}" "${kv#*=}"
 	fi
-	if git -C "$T/fmt" rev-parse --git-dir >/dev/null 2>&1; then
+	if refgit -C "$T/fmt" rev-parse --git-dir >/dev/null 2>&1; then
 		(cd "$T/fmt" && check_discover "format $v")
 	else
-		(cd "$T/fmt" && check_fatal "format $v" git rev-parse --git-dir)
+		(cd "$T/fmt" && check_fatal "format $v" refgit rev-parse --git-dir)
 	fi
 	rm -rf "$T/fmt"
 done
 git init -q "$T/fmt"
 printf '[extensions]\n\tobjectformat\n' >> "$T/fmt/.git/config"
-(cd "$T/fmt" && check_fatal "format: objectformat without a value" git rev-parse --git-dir)
+(cd "$T/fmt" && check_fatal "format: objectformat without a value" refgit rev-parse --git-dir)
 rm -rf "$T/fmt"
 git init -q --object-format=sha256 "$T/sha256"
 got=$(cd "$T/sha256" && "$D" discover 2>&1)
@@ -221,8 +222,8 @@ git init -q --bare "$T/o4.git"
 } >> "$T/alt/.git/objects/info/alternates"
 check_alternates() {
 	local name=$1
-	same "$name: list" "$(git count-objects -v 2>/dev/null | sed -n 's/^alternate: //p' | sed 's/^"\(.*\)"$/\1/')" "$("$D" alternates 2>/dev/null)"
-	same "$name: errors" "$(git count-objects -v 2>&1 >/dev/null)" "$("$D" alternates 2>&1 >/dev/null)"
+	same "$name: list" "$(refgit count-objects -v 2>/dev/null | sed -n 's/^alternate: //p' | sed 's/^"\(.*\)"$/\1/')" "$("$D" alternates 2>/dev/null)"
+	same "$name: errors" "$(refgit count-objects -v 2>&1 >/dev/null)" "$("$D" alternates 2>&1 >/dev/null)"
 }
 (cd "$T/alt" && check_alternates "alternates file")
 (cd "$T/alt" && GIT_ALTERNATE_OBJECT_DIRECTORIES="$T/o4.git/objects:../o2.git/objects" check_alternates "GIT_ALTERNATE_OBJECT_DIRECTORIES")
@@ -239,7 +240,7 @@ section_refs_reflogs() {
 need_wt
 check_refs() {
 	local name=$1
-	same "$name: refs" "$(git for-each-ref --format='%(objectname) %(refname)')" "$("$D" refs 2>&1)"
+	same "$name: refs" "$(refgit for-each-ref --format='%(objectname) %(refname)')" "$("$D" refs 2>&1)"
 }
 (cd "$R" && check_refs "loose")
 git -C "$R" pack-refs --all
@@ -358,7 +359,7 @@ $Z $H1 1700000003 +0000	last" "$("$D" reflog "$T/crafted.log")"
 # ---- index -----------------------------------------------------------------------------------
 section_index_config_refnames() {
 need_r1
-lsfiles() { git ls-files -s -z | tr '\0' '\n'; }
+lsfiles() { refgit ls-files -s -z | tr '\0' '\n'; }
 git init -q "$T/ix"
 (
 	cd "$T/ix"
@@ -380,13 +381,13 @@ check_index() {
 exp_node() {
 	local id cnt sub
 	if [ -z "$1" ]; then
-		id=$(git write-tree)
-		cnt=$(git ls-files | wc -l)
-		sub=$(git ls-tree -d HEAD | grep -c ' tree ')
+		id=$(refgit write-tree)
+		cnt=$(refgit ls-files | wc -l)
+		sub=$(refgit ls-tree -d HEAD | grep -c ' tree ')
 	else
-		id=$(git rev-parse "HEAD:$1")
-		cnt=$(git ls-files -- "$1/" | wc -l)
-		sub=$(git ls-tree -d "HEAD:$1" | grep -c ' tree ')
+		id=$(refgit rev-parse "HEAD:$1")
+		cnt=$(refgit ls-files -- "$1/" | wc -l)
+		sub=$(refgit ls-tree -d "HEAD:$1" | grep -c ' tree ')
 	fi
 	echo "$id $cnt $sub $1"
 }
@@ -405,7 +406,7 @@ ab
 bb
 ccc
 sp ace" "$("$D" cache-tree | cut -d' ' -f4-)"
-	same "cache tree ids" "$(git ls-tree -r -d HEAD | grep -v ' commit ' | awk '{print $3}' | sort)" \
+	same "cache tree ids" "$(refgit ls-tree -r -d HEAD | grep -v ' commit ' | awk '{print $3}' | sort)" \
 		"$("$D" cache-tree | sed 1d | cut -d' ' -f1 | sort)"
 	echo more >> a/z/2
 	git add a/z/2
@@ -434,7 +435,7 @@ git init -q "$T/conf"
 	git checkout -q master && echo ours > f && git commit -qam ours
 	git merge -q other >/dev/null 2>&1
 	echo resolved > f && git add f
-	same "resolve-undo" "$(git ls-files --resolve-undo)" "$("$D" resolve-undo)"
+	same "resolve-undo" "$(refgit ls-files --resolve-undo)" "$("$D" resolve-undo)"
 	same "resolve-undo present" "resolve_undo 1" "$("$D" index-info | grep '^resolve_undo')"
 )
 
@@ -466,16 +467,16 @@ printf '[included]\n\tvalue = from include\n[include]\n\tpath = ../cfg2.cfg\n' >
 printf '[deeper]\n\tx = y\n' > "$T/cfg/cfg2.cfg"
 (
 	cd "$T/cfg"
-	same "config --list" "$(git config --list)" "$("$D" config-list)"
+	same "config --list" "$(refgit config --list)" "$("$D" config-list)"
 	mkdir -p sub/dir
-	same "config --list from a subdirectory" "$(cd sub/dir && git config --list)" "$(cd sub/dir && "$D" config-list)"
+	same "config --list from a subdirectory" "$(cd sub/dir && refgit config --list)" "$(cd sub/dir && "$D" config-list)"
 	for k in 'section.Sub "Q" \ x.key' 'Section.Sub "Q" \ x.OTHER' 'section.Sub "Q" \ x.multi' \
 		'section.Sub "Q" \ x.esc' 'section.Sub "Q" \ x.flag' 'section.oldstyle.k' 'upper.mixed-1' \
 		fsck.zeroPaddedFilemode fsck.skiplist core.bare core.repositoryformatversion included.value deeper.x; do
-		same "config $k" "$(git config --get "$k"; echo "rc=$?")" "$("$D" config "$k"; echo "rc=$?")"
+		same "config $k" "$(refgit config --get "$k"; echo "rc=$?")" "$("$D" config "$k"; echo "rc=$?")"
 	done
-	same "config unset key" "$(git config --get no.such; echo "rc=$?")" "$("$D" config no.such; echo "rc=$?")"
-	same "GIT_CONFIG_COUNT" "$(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Fsck.Extra GIT_CONFIG_VALUE_0=warn git config --list | tail -1)" \
+	same "config unset key" "$(refgit config --get no.such; echo "rc=$?")" "$("$D" config no.such; echo "rc=$?")"
+	same "GIT_CONFIG_COUNT" "$(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Fsck.Extra GIT_CONFIG_VALUE_0=warn refgit config --list | tail -1)" \
 		"$(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Fsck.Extra GIT_CONFIG_VALUE_0=warn "$D" config-list | tail -1)"
 )
 # syntax errors: git's message and line number
@@ -485,21 +486,21 @@ for bad_cfg in '[core]\n\tfoo = "unterminated\n' '[core]\n\tfoo = bad\\q escape\
 	n=$((n + 1))
 	git init -q "$T/badcfg"
 	printf "$bad_cfg" >> "$T/badcfg/.git/config"
-	(cd "$T/badcfg" && check_fatal "bad config $n" git rev-parse --git-dir)
+	(cd "$T/badcfg" && check_fatal "bad config $n" refgit rev-parse --git-dir)
 	rm -rf "$T/badcfg"
 done
 git init -q "$T/bom"
 printf '\357\273\277[core]\n\tbare = false\n' > "$T/bom/.git/config.new"
 cat "$T/bom/.git/config" >> "$T/bom/.git/config.new"
 mv "$T/bom/.git/config.new" "$T/bom/.git/config"
-(cd "$T/bom" && same "config with a byte order mark" "$(git config --list)" "$("$D" config-list)")
+(cd "$T/bom" && same "config with a byte order mark" "$(refgit config --list)" "$("$D" config-list)")
 
 # ---- ref names -------------------------------------------------------------------------------
 nbad=0
 while IFS= read -r name; do
 	for opts in "" "--allow-onelevel" "--refspec-pattern" "--allow-onelevel --refspec-pattern"; do
 		# shellcheck disable=SC2086
-		git check-ref-format $opts "$name" >/dev/null 2>&1
+		refgit check-ref-format $opts "$name" >/dev/null 2>&1
 		want=$?
 		# shellcheck disable=SC2086
 		"$D" check-ref-format $opts "$name"
@@ -550,7 +551,7 @@ fsck_check() {
 	local name=$1 dir=$2
 	git -C "$dir" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' > "$T/objects.txt"
 	local want
-	want=$(cd "$dir" && git fsck 2>&1 >/dev/null)
+	want=$(cd "$dir" && refgit fsck 2>&1 >/dev/null)
 	same "fsck: $name" "$want" "$(cd "$dir" && "$D" fsck-roots "$T/objects.txt" 2>&1 >/dev/null)"
 	[ -n "${VERBOSE:-}" ] && printf '== %s\n%s\n' "$name" "$want" >&2
 	return 0

@@ -46,6 +46,7 @@ trap 'rm -rf "$T"' EXIT
 . "$HERE/../cli/cpu_masks.sh"
 export GIT_CONFIG_NOSYSTEM=1 HOME=$T GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+sk_ref_git_line
 
 D=${SK_PACK_DATA:-$T/data}
 P=$D/packs
@@ -65,10 +66,10 @@ need_git_outputs() {
 	for pack in "$P"/*.pack; do
 		name=$(basename "$pack" .pack)
 		[ -e "$O/$name.git.idx" ] && continue
-		git index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err" || continue
+		refgit index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err" || continue
 		cp "$pack" "$O/vp-$name.pack"
 		cp "$O/$name.git.idx" "$O/vp-$name.idx"
-		(cd "$O" && git verify-pack -v "vp-$name.pack" >"vp-$name.git.v" 2>/dev/null)
+		(cd "$O" && refgit verify-pack -v "vp-$name.pack" >"vp-$name.git.v" 2>/dev/null)
 	done
 }
 
@@ -145,7 +146,7 @@ need_data
 mkdir -p "$O"
 for pack in "$P"/*.pack; do
 	name=$(basename "$pack" .pack)
-	git index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err"
+	refgit index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err"
 	grc=$?
 	"$SK" index-pack --threads=1 -o "$O/$name.sk.idx" "$pack" >"$O/$name.sk.out" 2>"$O/$name.sk.err"
 	rc=$?
@@ -164,7 +165,7 @@ for pack in "$P"/*.pack; do
 		cmp -s "$O/$name.git.idx" "$O/$name.sk4.idx" && ok || bad "$name: idx with 4 threads differs"
 	[ "$(stat -c %a "$O/$name.sk.idx")" = 444 ] && ok || bad "$name: idx mode is not 0444"
 	for iv in 2,0 2,100 1; do
-		if git index-pack --index-version=$iv -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1; then
+		if refgit index-pack --index-version=$iv -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1; then
 			"$SK" index-pack --index-version=$iv -o "$O/$name.sk.$iv.idx" "$pack" >/dev/null 2>&1 &&
 				cmp -s "$O/$name.git.$iv.idx" "$O/$name.sk.$iv.idx" && ok || bad "$name: --index-version=$iv idx differs"
 			# --verify finds the layout in the existing idx, and accepts it when git does: git
@@ -172,7 +173,7 @@ for pack in "$P"/*.pack; do
 			# 64-bit table (2,0: load_idx allows count - 1 entries there, "wrong index v2 file
 			# size"); then both refuse it.
 			ln -f "$pack" "$O/$name.git.$iv.pack"
-			git index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1
+			refgit index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1
 			grc=$?
 			"$SK" index-pack --verify -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>"$O/$name.verify.err"
 			rc=$?
@@ -185,7 +186,7 @@ for pack in "$P"/*.pack; do
 	cp "$pack" "$O/vp-$name.pack"
 	cp "$O/$name.git.idx" "$O/vp-$name.idx"
 	# Standard output and exit status as git's (the error messages differ).
-	(cd "$O" && git verify-pack -v "vp-$name.pack" >"vp-$name.git.v" 2>/dev/null)
+	(cd "$O" && refgit verify-pack -v "vp-$name.pack" >"vp-$name.git.v" 2>/dev/null)
 	grc=$?
 	(cd "$O" && "$SK" verify-pack -v "vp-$name.pack" >"vp-$name.sk.v" 2>/dev/null)
 	rc=$?
@@ -193,14 +194,14 @@ for pack in "$P"/*.pack; do
 		bad "$name: verify-pack -v output or status ($rc, git $grc) differs from git's"
 		diff "$O/vp-$name.git.v" "$O/vp-$name.sk.v" | head -5
 	}
-	(cd "$O" && git verify-pack -s "vp-$name.idx" >"vp-$name.git.s" 2>/dev/null)
+	(cd "$O" && refgit verify-pack -s "vp-$name.idx" >"vp-$name.git.s" 2>/dev/null)
 	grc=$?
 	(cd "$O" && "$SK" verify-pack -s "vp-$name.idx" >"vp-$name.sk.s" 2>/dev/null)
 	rc=$?
 	[ "$rc" = "$grc" ] && cmp -s "$O/vp-$name.git.s" "$O/vp-$name.sk.s" && ok ||
 		bad "$name: verify-pack -s output or status differs from git's"
 	# --verify as git's (which also refuses an object that is twice in the pack: good-dup)
-	git index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1
+	refgit index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1
 	grc=$?
 	"$SK" index-pack --verify "$O/vp-$name.pack" >/dev/null 2>&1
 	rc=$?
@@ -242,7 +243,7 @@ declare -A vp_rc
 for pack in "$P"/*.pack; do
 	name=$(basename "$pack" .pack)
 	[ -e "$O/vp-$name.git.v" ] || continue # git rejects it
-	(cd "$O" && git verify-pack -v "vp-$name.pack" >/dev/null 2>&1)
+	(cd "$O" && refgit verify-pack -v "vp-$name.pack" >/dev/null 2>&1)
 	vp_rc[$name]=$?
 done
 for mask in "${SK_CPU_MASKS[@]}"; do
@@ -297,7 +298,7 @@ rc=$?
 cp "$P/ofs.pack" "$O/vbad.pack"
 cp "$O/ref.git.idx" "$O/vbad.idx"
 for v in -v -s; do
-	(cd "$O" && git verify-pack $v vbad.pack >vbad.git 2>/dev/null)
+	(cd "$O" && refgit verify-pack $v vbad.pack >vbad.git 2>/dev/null)
 	(cd "$O" && "$SK" verify-pack $v vbad.pack >vbad.sk 2>/dev/null)
 	rc=$?
 	[ "$rc" = 1 ] && cmp -s "$O/vbad.git" "$O/vbad.sk" && grep -q '^vbad.pack: bad$' "$O/vbad.sk" && ok ||
@@ -367,7 +368,7 @@ for idx in "$U"/*.idx; do
 	n=$((n + 1))
 	cp "$P/small.pack" "$U/$name.pack"
 	for v in "" -v -s; do
-		(cd "$U" && git verify-pack $v "$name.idx" >"$name.git.out" 2>"$name.git.err")
+		(cd "$U" && refgit verify-pack $v "$name.idx" >"$name.git.out" 2>"$name.git.err")
 		grc=$?
 		(cd "$U" && "$SK" verify-pack $v "$name.idx" >"$name.sk.out" 2>"$name.sk.err")
 		rc=$?
@@ -382,7 +383,7 @@ for idx in "$U"/*.idx; do
 			diff "$U/$name.git.out" "$U/$name.sk.out" | head -5
 		}
 	done
-	(cd "$U" && git index-pack --verify "$name.pack" >/dev/null 2>"$name.git.err")
+	(cd "$U" && refgit index-pack --verify "$name.pack" >/dev/null 2>"$name.git.err")
 	grc=$?
 	(cd "$U" && "$SK" index-pack --verify "$name.pack" >"$name.sk.out" 2>"$name.sk.err")
 	rc=$?
@@ -469,7 +470,7 @@ print(subprocess.call(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL))' "$SK"
 fresh
 rm -f "$S"/c.idx*
 "$SK" index-pack -o "$S/c.idx" "$S/self.pack" >"$S/out" 2>"$S/err" && cmp -s "$S/c.idx" "$P/small.idx" &&
-	[ "$(cat "$S/out")" = "$(git index-pack -o "$S/git.idx" "$S/self.pack")" ] && ok || bad "index-pack after the refusals: $(cat "$S/err")"
+	[ "$(cat "$S/out")" = "$(refgit index-pack -o "$S/git.idx" "$S/self.pack")" ] && ok || bad "index-pack after the refusals: $(cat "$S/err")"
 if [ -n "${SK_WINDOWS:-}" ]; then
 	echo "Windows: no FIFO or /proc file as the pack or idx"
 else
@@ -608,13 +609,15 @@ for pack in "$D"/made/fix-*.pack; do
 		[ -z "$(leftovers)" ] && ok || bad "$name: failed but left files behind: $(leftovers)"
 	else
 		nacc=$((nacc + 1))
-		if git index-pack -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
+		if refgit index-pack -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
 			cmp -s "$B/git.idx" "$B/out.idx" && ok || bad "$name: accepted by both, idx differs"
 		else
 			ok # git is stricter here (e.g. it checks more object syntax): not a crash
 		fi
 	fi
-	rm -f "$B"/out.idx* "$B/git.idx"
+	# (git 2.41 and later write git.rev beside git.idx: pack.writeReverseIndex is on by default
+	# since git a8dd7e05b1)
+	rm -f "$B"/out.idx* "$B/git.idx" "$B/git.rev"
 done
 echo "broken packs (part $1): $nbad rejected as required; $nfix flipped packs with a valid trailer ($nacc of them still valid)"
 }
@@ -650,7 +653,8 @@ cp "$Z"/repo/.git/objects/pack/pack-*.pack "$Z/big.pack"
 cp "$Z"/repo/.git/objects/pack/pack-*.idx "$Z/big.idx"
 big=$(stat -c %s "$Z/big.pack")
 idxsize=$(stat -c %s "$Z/big.idx")
-sum=$(git index-pack -o "$Z/git.idx" "$Z/big.pack") && cmp -s "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
+sum=$(refgit index-pack -o "$Z/git.idx" "$Z/big.pack") && cmp -s "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
+rm -f "$Z/git.rev" # git 2.41 and later write it (pack.writeReverseIndex on by default: git a8dd7e05b1)
 Zp=$(cd "$Z" && pwd -P) # as /proc/PID/maps names it
 # Wait until process $1 has $Z/$2 mapped; false if it ended first.
 wait_mapped() {
