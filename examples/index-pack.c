@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 
 	/* 3. An object ID as `git hash-object --stdin` gives it. */
 	uint8_t oid[SKG_RAWSZ];
-	if (rc == 0 && skg_hash_object("blob", "hello\n", 6, false, oid, &err) != 0) {
+	if (rc == 0 && skg_hash_object("blob", "hello\n", 6, NULL, oid, &err) != 0) {
 		rc = fail("hash", &err);
 	} else if (rc == 0) {
 		skg_to_hex(oid, hex);

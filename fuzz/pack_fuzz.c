@@ -2,7 +2,8 @@
  * pack_fuzz.c - libFuzzer target: the pack engine of the Git layer (src/git/pack.c), which
  * `sha1kit index-pack` runs, on in-memory packs.
  *
- * Input: byte 0 = flags (bit 0 --strict, bit 1 two resolver threads, bit 2 keep the trailer as
+ * Input: byte 0 = flags (bit 0 --strict: with git's object checks and link checks of
+ * pack_strict.c as the object callback, bit 1 two resolver threads, bit 2 keep the trailer as
  * given), the rest = the pack. Unless bit 2 is set the trailer (last 20 bytes) is recomputed, so
  * that mutations reach the object, zlib and delta code instead of stopping at the checksum. The
  * base cache is tiny (4 KiB), so eviction and the rebuilding of bases from the pack run all the
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "pack.h"
+#include "pack_strict.h"
 #include "sha1kit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -148,7 +150,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.max_object_size = 1 << 20;
 	struct skg_pk_pack pack;
 	struct skg_pk_error err;
-	if (skg_pk_index_pack(&pack, buf, len, &opt, &err) == 0) {
+	struct skg_strict *strict = NULL;
+	if (opt.strict) {
+		/* index-pack --strict: the checks run as the objects come (no repository, no sink) */
+		struct skg_error e;
+		if (skg_strict_new(&strict, &pack, NULL, NULL, NULL, &e) != 0) {
+			free(buf);
+			return 0;
+		}
+		opt.object = skg_strict_object;
+		opt.object_ctx = strict;
+		opt.whole_blobs = true;
+	}
+	int indexed = skg_pk_index_pack(&pack, buf, len, &opt, &err);
+	if (indexed == 0 && strict != NULL) {
+		struct skg_error e;
+		if (skg_strict_links(strict, &e) == 0) {
+			check(skg_strict_finish(strict, true, &e) == 0 || e.code == SKG_E_GIT,
+			      "strict finish");
+		} else {
+			check(e.code == SKG_E_GIT && e.msg[0] != '\0', "strict links: git's message");
+		}
+	} else if (strict != NULL && err.code == SKG_E_GIT) {
+		struct skg_error e;
+		skg_strict_error(strict, &e);
+		check(e.code == SKG_E_GIT && e.msg[0] != '\0', "strict checks: git's message");
+	}
+	skg_strict_free(strict);
+	if (indexed == 0) {
 		uint64_t deltas = 0;
 		for (uint32_t i = 0; i < pack.nr; i++) {
 			const struct skg_pk_object *o = &pack.objs[i];

@@ -4,7 +4,8 @@
  * An object ID is the SHA-1 of "<type> <size in decimal>\0" followed by the content (Git's
  * Documentation/gitformat-loose.txt, "Object format"), computed with SHA-1DC (sha1kit.h): content
  * that carries a known collision attack is refused, as a Git built with SHA-1DC refuses it.
- * Conventions of <sha1kit/git.h>: nothing prints or exits; no allocation; contexts are copyable.
+ * Conventions of <sha1kit/git.h>: nothing prints or exits; contexts are copyable; nothing is
+ * allocated on the hash path (the check allocates: a tree's .gitmodules blobs).
  */
 #ifndef SHA1KIT_GIT_OBJECT_API_H
 #define SHA1KIT_GIT_OBJECT_API_H
@@ -17,12 +18,40 @@ extern "C" {
 #endif
 
 /*
- * The format check `git hash-object` makes without --literally (git 2.39: index_mem ->
- * check_tree / check_commit / check_tag, i.e. tree-walk.c decode_tree_entry, commit.c
- * parse_commit_buffer, tag.c parse_tag_buffer): true when data[0..len) passes as an object of
- * `type` (SKG_TREE, SKG_COMMIT, SKG_TAG; a blob always passes; any other type does not).
+ * Options of the check `git hash-object` makes without --literally (skg_hash_options_default:
+ * all zero).
+ *   literally    skg_hash_object: no check, and any type name (git's --literally)
+ *   objects_dir  the repository's object directory, where the .gitmodules / .gitattributes blobs
+ *                a tree names are read for their own checks (NULL: outside a repository, none
+ *                is found, as in a repository that lacks them)
+ *   sink         git's lines: "object fails fsck: <msgId>: <text>" (level ERROR, msg_id set) and
+ *                the tree decoder's own "error: ..." line before a badTree
  */
-bool skg_object_format_ok(unsigned type, const uint8_t *data, size_t len);
+struct skg_hash_options {
+	bool literally;
+	const char *objects_dir;
+	struct skg_sink sink;
+};
+
+void skg_hash_options_default(struct skg_hash_options *opt);
+
+/*
+ * The check of data[0..len) as an object of `type` (SKG_COMMIT, SKG_TREE, SKG_BLOB, SKG_TAG)
+ * that `git hash-object` makes without --literally, as git 2.40 and later make it (commit
+ * 69bbbe484b, "hash-object: use fsck for object checks"; object-file.c index_mem): git's fsck
+ * checks of the object (those of `sha1kit fsck`, fsck.c of git 2.39.5) with --strict severities,
+ * where every finding that is not ignored, a warning too, is printed as an error and fails the
+ * object (hash_format_check_report). Blobs pass. Then, as git's fsck_finish, the .gitmodules and
+ * .gitattributes blobs a tree names are read from opt->objects_dir and checked: their findings
+ * are printed ("object fails fsck: gitmodulesMissing: unable to read .gitmodules blob" for one
+ * not there) but do not fail the object. Git 2.39 and earlier made weaker checks of their own;
+ * where the two differ (e.g. a tree with mode 100664 or an entry ".git", a commit without an
+ * author, a tag without a tagger), sha1kit follows 2.40+.
+ * Returns 0; -1 with err: SKG_E_GIT "refusing to create malformed object" (git dies with it,
+ * exit 128, after the findings' lines), SKG_E_USAGE (type out of range), SKG_E_NOMEM.
+ */
+int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struct skg_hash_options *opt,
+                     struct skg_error *err);
 
 /* An object ID being computed over content that arrives in pieces. */
 struct skg_object_hasher {
@@ -46,12 +75,13 @@ void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_
 int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], struct skg_error *err);
 
 /*
- * One-shot: check (unless `literally`) and hash data[0..len) as an object of type_name, as
- * `git hash-object [-t TYPE] [--literally]` does. Returns 0 with oid; -1 with err: SKG_E_USAGE
- * (without literally, a type other than blob, tree, commit, tag), SKG_E_CORRUPT ("corrupt tree
- * object": fails git's format check), SKG_E_COLLISION.
+ * One-shot: check (skg_object_check, unless opt->literally) and hash data[0..len) as an object of
+ * type_name, as `git hash-object [-t TYPE] [--literally]` does. opt NULL: the defaults (checked,
+ * no repository, findings dropped). Returns 0 with oid; -1 with err: SKG_E_USAGE (without
+ * literally, a type other than blob, tree, commit, tag), SKG_E_GIT "refusing to create malformed
+ * object" (fails the check; the findings went to opt->sink), SKG_E_COLLISION, SKG_E_NOMEM.
  */
-int skg_hash_object(const char *type_name, const void *data, size_t len, bool literally,
+int skg_hash_object(const char *type_name, const void *data, size_t len, const struct skg_hash_options *opt,
                     uint8_t oid[SKG_RAWSZ], struct skg_error *err);
 
 #ifdef __cplusplus

@@ -22,10 +22,32 @@ extern "C" {
 
 /* Options of indexing (skg_index_options_default gives git index-pack's defaults). */
 struct skg_index_options {
-	unsigned threads;             /* delta resolution threads, >= 1 (default 1) */
-	uint64_t cache_limit;         /* bytes of delta bases kept in memory, all threads (96 MiB) */
-	bool strict;                  /* `--strict`: also reject duplicate objects and trees, commits and
-	                               * tags that do not parse */
+	unsigned threads;     /* delta resolution threads, >= 1 (default 1) */
+	uint64_t cache_limit; /* bytes of delta bases kept in memory, all threads (96 MiB) */
+	/*
+	 * `--strict[=ARGS]`, as git 2.39's index-pack (builtin/index-pack.c sha1_object,
+	 * check_objects; fsck.c): a duplicate object is an error, and every object gets git's fsck
+	 * checks with --strict severities (sha1kit fsck's: message IDs as in git-fsck(1)) as it is
+	 * indexed, with the lines git prints going to `sink`: "warning: object ID: msgId: text"
+	 * (info-level messages such as badFilemode, badTagName, missingTaggerEntry, and any set to
+	 * "warn"), "error: object ID: msgId: text", the tree decoder's and the parsers' own error
+	 * lines, "error: object ID is a blob, not a tree" for an ID used with two types. Links
+	 * (tree entries, a commit's tree and parents, a tag's target) must be in the pack or, when
+	 * objects_dir is set, in that object directory (loose or packed; alternates are not read).
+	 * Where git dies skg_pack_index fails with SKG_E_GIT and git's message: "fsck error in
+	 * packed object", "invalid commit" (and tree, tag), "invalid blob object ID", "Not all child
+	 * objects of ID are reachable", "did not receive expected object ID", "object ID: expected
+	 * type T, found U". The .gitmodules / .gitattributes blobs a tree names are checked when
+	 * they come after the tree; the others by skg_pack_strict_finish once the idx is written.
+	 */
+	bool strict;
+	/* `--strict=ARGS`: git's list "<msg-id>=<severity>" (error, warn, ignore) and
+	 * "skiplist=<file>", separated by ' ', ',' or '|' (fsck_set_msg_types); NULL or "": none.
+	 * A bad list fails skg_pack_index with SKG_E_GIT and git's message ("Unhandled message id:
+	 * X", "Missing '=': 'X'", ...) before the pack is read. Must stay valid while in use. */
+	const char *strict_args;
+	const char *objects_dir;      /* strict: the repository's object directory, or NULL (outside one) */
+	struct skg_sink sink;         /* strict: git's lines, from one thread at a time */
 	unsigned idx_version;         /* idx version written: 1 or 2 (default 2) */
 	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
 	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */
@@ -64,9 +86,11 @@ struct skg_pack_object {
  * resolved, every object ID computed with SHA-1DC, the trailer checked. data must stay valid and
  * unchanged until skg_pack_free. Returns 0 with *out; -1 with err: SKG_E_CORRUPT (err->msg says
  * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "delta base
- * not found", "pack trailer does not match its content", with `strict` "object X appears twice"
- * or a malformed object), SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM,
- * SKG_E_THREAD, SKG_E_USAGE (threads 0). Thread-safe; starts opt->threads - 1 threads.
+ * not found", "pack trailer does not match its content"), SKG_E_GIT (with `strict`: where git
+ * dies, git's message, see skg_index_options.strict; the lines before went to opt->sink),
+ * SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM, SKG_E_THREAD, SKG_E_USAGE
+ * (threads 0). Thread-safe; starts opt->threads - 1 threads. With `strict`, a duplicate object
+ * ("object X appears twice") is found by skg_pack_write_idx, as git finds it writing the idx.
  */
 int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
                    const struct skg_index_options *opt, struct skg_error *err);
@@ -98,6 +122,24 @@ int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_optio
  */
 int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t idx_len, bool strict,
                         struct skg_error *err);
+
+/*
+ * After a strict index (skg_index_options.strict) whose idx is written: git's fsck_finish, the
+ * .gitmodules and .gitattributes blobs that a tree named but that came before it in the pack (or
+ * are not in it), read from the pack when `installed`, else from objects_dir only. installed:
+ * git finds the pack to read them from, which it looks for beside the idx it wrote (the idx's
+ * name with ".idx" replaced by ".pack" is a file; never with --verify, where git installs
+ * nothing; builtin/index-pack.c final, packfile.c add_packed_git); the pack is then taken to be
+ * the one indexed. Findings go to the options' sink; a .gitmodules blob found nowhere is a record
+ * of level SKG_LEVEL_OUTPUT, its ID (git prints it on stdout and goes on). Returns 0 (also for a
+ * pack indexed without strict), or -1 with SKG_E_GIT "fsck error in pack objects" (git dies so
+ * after writing the pack and idx, which it leaves in place), SKG_E_NOMEM. Call it once.
+ */
+int skg_pack_strict_finish(struct skg_pack *pack, bool installed, struct skg_error *err);
+
+/* The `installed` of skg_pack_strict_finish for an idx written at idx_path: it ends in ".idx"
+ * and a file of that name with ".pack" instead exists (git's add_packed_git: access(F_OK)). */
+bool skg_pack_beside_idx(const char *idx_path);
 
 void skg_pack_free(struct skg_pack *pack);
 
@@ -224,10 +266,17 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
  * <dir>/pack-<checksum>.pack and .idx). checksum gets the pack's trailer (SKG_RAWSZ bytes; may be
  * NULL). On any failure nothing is left in dir: the temporary files are removed, and so are the
  * final names if they were made by this call. Returns 0, or -1 with err (those of skg_pack_index,
- * SKG_E_IO). After a call the indexer only accepts skg_indexer_free.
+ * SKG_E_IO). With strict, skg_pack_strict_finish runs after the renames, as in git: when it fails
+ * (SKG_E_GIT "fsck error in pack objects") both files stay, checksum is set and
+ * skg_indexer_written tells so. After a call the indexer only accepts skg_indexer_written and
+ * skg_indexer_free.
  */
 int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path,
                        uint8_t checksum[SKG_RAWSZ], struct skg_error *err);
+
+/* Whether skg_indexer_commit named the pack and idx files (true after a success, and after a
+ * failure of the strict checks that git makes once the files are written). */
+bool skg_indexer_written(const struct skg_indexer *ix);
 
 /* Free the indexer; removes its temporary files when it was not committed (NULL is fine). */
 void skg_indexer_free(struct skg_indexer *ix);

@@ -8,13 +8,15 @@
  * Behaviour follows `git hash-object` (checked against Git 2.39 by tests/compat/test_hash_object.sh):
  *  - standard input (--stdin) is hashed first, then each FILE, one ID per line; "-" is a file name;
  *  - without --literally the type must be blob, tree, commit or tag, and tree, commit and tag
- *    content must pass Git 2.39's format check (index_mem -> check_tree/check_commit/check_tag:
- *    tree-walk.c decode_tree_entry, commit.c parse_commit_buffer, tag.c parse_tag_buffer), re-stated
- *    below from the behaviour; with --literally any type string is accepted and nothing is checked;
+ *    content must pass git's fsck checks with strict severities, as git 2.40 and later check it
+ *    (commit 69bbbe484b "hash-object: use fsck for object checks"; object-file.c index_mem:
+ *    "error: object fails fsck: <msgId>: <text>" per finding, warnings too, then "fatal: refusing
+ *    to create malformed object", exit 128), through the Git layer's skg_object_check; Git 2.39
+ *    made weaker checks of its own, and where the two differ sha1kit follows 2.40+; with
+ *    --literally any type string is accepted and nothing is checked;
  *  - no filters: the content is hashed as is (= `git hash-object --no-filters`);
  *  - the first failure ends the command (Git dies there too).
- * Not modelled: Git's object table across the objects of one run (Git rejects a commit or tag that
- * names an ID an earlier object of the run named as another type), and -w, --path, --stdin-paths.
+ * Not modelled: -w, --path, --stdin-paths.
  *
  * Blobs (and --literally objects) in regular files are streamed: the size comes from fstat and
  * exactly that many bytes are read. Other input (a pipe on standard input) must be read before the
@@ -55,6 +57,7 @@ struct ho_state {
 	bool literally;   /* no type restriction, no format check */
 	bool check;       /* the content must be in memory for a format check */
 	unsigned char *buf;
+	struct skg_hash_options opt; /* the check's: repository, report sink */
 };
 
 static void ho_usage(void)
@@ -76,17 +79,22 @@ static void ho_usage(void)
 	      "\n"
 	      "One ID per line: standard input first, then the FILEs in order. A FILE named\n"
 	      "'-' is a file of that name, as in Git; use --stdin for standard input.\n"
-	      "Without --literally, tree, commit and tag content must pass Git's format check\n"
-	      "(as Git 2.39): a tree is a sequence of entries 'MODE NAME\\0' + 20-byte ID, a\n"
-	      "commit starts with a 'tree ID' line and well-formed 'parent ID' lines, a tag\n"
-	      "starts with 'object ID', 'type TYPE' and 'tag NAME' lines. The result equals\n"
-	      "'git hash-object --no-filters'. Nothing is written to a repository (no -w).\n"
+	      "Without --literally, tree, commit and tag content must pass Git's fsck checks\n"
+	      "with --strict severities, as Git 2.40 and later check it (Git commit 69bbbe484b,\n"
+	      "'hash-object: use fsck for object checks'; Git 2.39 and earlier checked less:\n"
+	      "sha1kit follows 2.40+). Each finding, warnings included, is printed as\n"
+	      "'error: object fails fsck: MSG-ID: TEXT' and the object is refused with\n"
+	      "'fatal: refusing to create malformed object' (exit status 128), as Git does.\n"
+	      "Inside a repository, the .gitmodules/.gitattributes blobs a tree names are read\n"
+	      "from it and checked too (their findings are printed, not fatal; one that is not\n"
+	      "there gives 'gitmodulesMissing'). The result equals 'git hash-object\n"
+	      "--no-filters'. Nothing is written to a repository (no -w).\n"
 	      "\n"
 	      "Exit status:\n"
 	      "  0  success\n"
-	      "  1  a FILE could not be read, an object failed the format check, a usage\n"
-	      "     error, a write error\n"
+	      "  1  a FILE could not be read, a usage error, a write error\n"
 	      "  2  a SHA-1 collision attack was detected in an object\n"
+	      "  128  an object failed the fsck checks (as Git)\n"
 	      "Processing stops at the first error, as in Git; the IDs printed before stand.\n"
 	      "\n"
 	      "Examples:\n"
@@ -155,14 +163,31 @@ static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *n
 	return object_end(&ctx, name);
 }
 
+/* The check's lines, as git prints them ("error: object fails fsck: ..."). */
+static void print_report(void *ctx, const struct skg_report *r)
+{
+	(void)ctx;
+	const char *prefix = skg_level_prefix(r->level);
+	if (prefix != NULL) {
+		fflush(stdout);
+		fprintf(r->level == SKG_LEVEL_OUTPUT ? stdout : stderr, "%s%s\n", prefix, r->text);
+	}
+}
+
 /* Check (unless --literally) and hash an object held in memory. */
 static int hash_memory(struct ho_state *st, const unsigned char *data, size_t size, const char *name)
 {
 	if (st->check) {
-		bool ok = skg_object_format_ok(skg_type_from_name(st->type, strlen(st->type)), data, size);
-		if (!ok) {
-			sk_error(0, "%s: corrupt %s object (fails Git's format check; see --literally)",
-			         sk_quote(name), st->type);
+		struct skg_error err;
+		if (skg_object_check(skg_type_from_name(st->type, strlen(st->type)), data, size, &st->opt,
+		                     &err) != 0) {
+			if (err.code == SKG_E_GIT) {
+				/* git >= 2.40 dies so (object-file.c index_mem) */
+				fflush(stdout);
+				fprintf(stderr, "fatal: %s\n", err.msg);
+				return 128;
+			}
+			sk_error(err.sys_errno, "%s: %s", sk_quote(name), err.msg);
 			return SK_EXIT_FAILURE;
 		}
 	}
@@ -360,6 +385,15 @@ int sk_cmd_hash_object(int argc, char **argv)
 		st.check = strcmp(st.type, "blob") != 0;
 	}
 
+	/* the repository the check reads .gitmodules blobs from, when there is one (git's gentle
+	 * setup: outside one, none) */
+	struct skg_repo *repo = NULL;
+	struct skg_error err;
+	skg_hash_options_default(&st.opt);
+	st.opt.sink.report = print_report;
+	if (st.check && skg_repo_open(&repo, NULL, NULL, &err) == 0) {
+		st.opt.objects_dir = skg_repo_objects_dir(repo);
+	}
 	static _Alignas(64) unsigned char read_buf[READ_SIZE];
 	st.buf = read_buf;
 	int status = SK_EXIT_OK;
@@ -369,5 +403,6 @@ int sk_cmd_hash_object(int argc, char **argv)
 	for (int i = optind; i < argc && status == SK_EXIT_OK; i++) {
 		status = hash_file(&st, argv[i]);
 	}
+	skg_repo_free(repo);
 	return sk_finish(status, stdin_count > 0);
 }

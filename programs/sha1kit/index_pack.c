@@ -48,8 +48,23 @@ static void index_pack_usage(void)
 	      "      --verify          write nothing: rebuild the index and compare it with\n"
 	      "                          the existing one (FILE or the default name), with\n"
 	      "                          the version and 64-bit offset layout found in it\n"
-	      "      --strict          also reject duplicate objects and malformed trees,\n"
-	      "                          commits and tags\n"
+	      "      --strict[=MSG-ID=SEVERITY,...]\n"
+	      "                        as git index-pack --strict (git 2.39): reject duplicate\n"
+	      "                          objects, run git's fsck checks on every object with\n"
+	      "                          --strict severities, printing git's lines ('warning:\n"
+	      "                          object ID: badFilemode: ...', 'error: ...'), and check\n"
+	      "                          that every tree entry, commit tree and parent and tag\n"
+	      "                          target is in the pack or, inside a repository, in its\n"
+	      "                          objects (loose or packed; alternates are not read).\n"
+	      "                          Where git dies: 'fatal: fsck error in packed object',\n"
+	      "                          'fatal: did not receive expected object ID', ... with\n"
+	      "                          exit status 128 and no index written. After the index\n"
+	      "                          is written, .gitmodules/.gitattributes blobs that came\n"
+	      "                          before their tree are checked as git does; a failure\n"
+	      "                          there is 'fatal: fsck error in pack objects' (128) and,\n"
+	      "                          as in git, the index stays. MSG-ID=SEVERITY (error,\n"
+	      "                          warn, ignore; also skiplist=FILE), separated by ',',\n"
+	      "                          ' ' or '|', set severities as git's fsck.<msg-id>\n"
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same)\n"
 	      "      --index-version=V[,OFFSET]\n"
@@ -97,6 +112,59 @@ static void index_pack_usage(void)
 	      "  sha1kit index-pack --threads=1 -o /tmp/x.idx big.pack\n"
 	      "  git pack-objects --stdout --all | sha1kit index-pack --stdin\n",
 	      stdout);
+}
+
+/* The strict checks' lines, printed as git prints them. */
+static void print_report(void *ctx, const struct skg_report *r)
+{
+	(void)ctx;
+	const char *prefix = skg_level_prefix(r->level);
+	if (prefix == NULL) {
+		return;
+	}
+	FILE *out = r->level == SKG_LEVEL_OUTPUT ? stdout : stderr;
+	fprintf(out, "%s%s\n", prefix, r->text);
+	if (out == stdout) {
+		fflush(stdout);
+	}
+}
+
+/* Where git dies in the strict checks: its fatal line, its exit status. */
+static int git_fatal(const struct skg_error *err)
+{
+	fflush(stdout);
+	fprintf(stderr, "fatal: %s\n", err->msg);
+	return 128;
+}
+
+/* git's fsck_finish once the idx is written (skg_pack_strict_finish): an exit status. */
+static int strict_finish(struct skg_pack *pack, bool installed)
+{
+	struct skg_error err;
+	if (skg_pack_strict_finish(pack, installed, &err) == 0) {
+		return SK_EXIT_OK;
+	}
+	if (err.code == SKG_E_GIT) {
+		return git_fatal(&err);
+	}
+	sk_error(0, CMD ": %s", err.msg);
+	return SK_EXIT_FAILURE;
+}
+
+/* Append ",arg" to *buf (a new string the first time). False when out of memory. */
+static bool sk_strict_arg_add(char **buf, const char *arg)
+{
+	size_t old = *buf != NULL ? strlen(*buf) : 0, n = strlen(arg);
+	char *b = realloc(*buf, old + n + 2);
+	if (b == NULL) {
+		return false;
+	}
+	if (old > 0) {
+		b[old++] = ',';
+	}
+	memcpy(b + old, arg, n + 1);
+	*buf = b;
+	return true;
 }
 
 /* The temporary index, removed by a fatal signal while it exists. */
@@ -374,6 +442,9 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		const char *slash = strrchr(pack_name, '/');
 		dir = slash == NULL ? strdup(".")
 		                    : strndup(pack_name, (size_t)(slash - pack_name + (slash == pack_name)));
+		if (opt->strict && skg_repo_open(&repo, NULL, NULL, &err) != 0) {
+			repo = NULL; /* outside a repository, as git's gentle setup */
+		}
 	} else {
 		if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
 			fprintf(stderr, "fatal: %s\n", err.msg);
@@ -390,6 +461,9 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		skg_repo_free(repo);
 		return SK_EXIT_FAILURE;
 	}
+	if (opt->strict && repo != NULL) {
+		opt->objects_dir = skg_repo_objects_dir(repo);
+	}
 	struct sk_progress progress;
 	sk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
 	opt->progress.fn = sk_progress_cb;
@@ -397,7 +471,11 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	struct skg_indexer *ix = NULL;
 	const char *what = pack_name != NULL ? pack_name : "<stdin>";
 	if (skg_indexer_new(&ix, dir, opt, &err) != 0) {
-		sk_error(err.sys_errno, CMD ": %s", err.msg);
+		if (err.code == SKG_E_GIT) {
+			status = git_fatal(&err);
+		} else {
+			sk_error(err.sys_errno, CMD ": %s", err.msg);
+		}
 		goto out;
 	}
 	/* Its temporary pack is removed by a fatal signal too (remove_tmp, on_signal). */
@@ -425,7 +503,15 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	uint8_t sum[SKG_RAWSZ];
 	if (skg_indexer_commit(ix, pack_name, pack_name != NULL ? idx_name : NULL, sum, &err) != 0) {
 		sk_progress_abort(&progress);
-		if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
+		if (err.code == SKG_E_GIT && skg_indexer_written(ix)) {
+			/* git's fsck_finish after its final(): the "pack" line, then the fatal one */
+			char hex[SKG_HEXSZ + 1];
+			skg_to_hex(sum, hex);
+			printf("pack\t%s\n", hex);
+			status = git_fatal(&err);
+		} else if (err.code == SKG_E_GIT) {
+			status = git_fatal(&err);
+		} else if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
 			sk_error(0, CMD ": %s", err.msg);
 		} else {
 			sk_pack_report(CMD, what, &err);
@@ -461,7 +547,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	};
 	static const struct option options[] = {
 	    {"verify", no_argument, NULL, OPT_VERIFY},
-	    {"strict", no_argument, NULL, OPT_STRICT},
+	    {"strict", optional_argument, NULL, OPT_STRICT},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
 	    {"stdin", no_argument, NULL, OPT_STDIN},
@@ -471,6 +557,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out_name = NULL;
+	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
@@ -498,6 +585,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_STRICT:
 			strict = true;
+			/* git: each --strict=ARGS is parsed in turn (joined here with ',', the same) */
+			if (optarg != NULL && !sk_strict_arg_add(&strict_buf, optarg)) {
+				sk_error(ENOMEM, CMD);
+				return sk_finish(SK_EXIT_FAILURE, false);
+			}
 			break;
 		case OPT_THREADS:
 			if (!sk_parse_threads(optarg, &threads)) {
@@ -522,6 +614,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 			sk_usage_error(CMD, NULL);
 		}
 	}
+	opt.strict_args = strict_buf;
+	opt.sink.report = print_report;
 	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
 #ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);
@@ -547,6 +641,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.strict = strict;
 		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, quiet);
 		free(iname);
+		free(strict_buf);
 		return st;
 	}
 	if (optind >= argc) {
@@ -573,12 +668,16 @@ int sk_cmd_index_pack(int argc, char **argv)
 	int status = SK_EXIT_FAILURE;
 	struct skg_file file = {0}, old_idx = {0};
 	struct skg_pack *pack = NULL;
+	struct skg_repo *repo = NULL;
 	struct skg_error err;
 	struct sk_progress progress;
+	/* --strict inside a repository: links may be there (git's gentle setup: outside one, none) */
+	if (strict && skg_repo_open(&repo, NULL, NULL, &err) == 0) {
+		opt.objects_dir = skg_repo_objects_dir(repo);
+	}
 	sk_file_on_shrink(remove_tmp);
 	if (sk_file_map(&file, CMD, pack_name) != 0) {
-		free(idx_alloc);
-		return sk_finish(SK_EXIT_FAILURE, false);
+		goto out;
 	}
 	/* Refuse a bad output name before the work (write_index checks it again). */
 	if (!verify && check_output(idx_name, pack_name, &file) != 0) {
@@ -605,6 +704,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.read = skg_file_read;
 	opt.read_ctx = &file;
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
+		if (err.code == SKG_E_GIT) {
+			sk_progress_abort(&progress);
+			status = git_fatal(&err);
+			goto out;
+		}
 		goto pack_error;
 	}
 	if (verify) {
@@ -625,6 +729,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 			goto out;
 		}
 		status = SK_EXIT_OK;
+		/* --verify: git installs no pack for fsck_finish to read */
+		status = strict_finish(pack, false);
 	} else {
 		struct idx_file f = {idx_name, -1, 0, false};
 		if (skg_pack_write_idx(pack, &opt, index_sink, &f, &err) != 0 && f.e == 0) {
@@ -641,6 +747,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		strcat(line, "\n");
 		if (index_end(&f, line, pack_name, &file) == 0) {
 			status = SK_EXIT_OK;
+			/* git's fsck_finish comes after the idx is written, which it leaves */
+			status = strict_finish(pack, skg_pack_beside_idx(idx_name));
 		}
 	}
 	goto out;
@@ -658,6 +766,8 @@ out:
 	skg_pack_free(pack);
 	skg_file_unmap(&old_idx);
 	skg_file_unmap(&file);
+	skg_repo_free(repo);
 	free(idx_alloc);
+	free(strict_buf);
 	return sk_finish(status, false);
 }

@@ -64,6 +64,7 @@ void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict)
 		opt->severity[m] = strict && sev == SKG_FSCK_WARN ? SKG_FSCK_ERROR : sev;
 	}
 	opt->strict = strict;
+	opt->warnings_fail = false;
 	opt->found = NULL;
 }
 
@@ -158,7 +159,7 @@ static int report_full(const struct checker *c, enum skg_fsck_msg msg, const cha
 		};
 		c->report(c->ctx, &f);
 	}
-	return sev == SKG_FSCK_ERROR;
+	return sev == SKG_FSCK_ERROR || (sev == SKG_FSCK_WARN && c->opt->warnings_fail);
 }
 
 static int report(const struct checker *c, enum skg_fsck_msg msg, const char *detail)

@@ -143,6 +143,13 @@ struct skg_fsck_options {
 	uint8_t severity[SKG_FSCK_MSG_COUNT]; /* enum skg_fsck_severity */
 	bool strict;                          /* `git fsck --strict`: mode 100664 is a bad mode */
 	/*
+	 * Git's report callback returns 1 for a warning too (git >= 2.40 hash-object's
+	 * hash_format_check_report, object-file.c): a warning then fails the object, and the checks
+	 * that stop at a failed report (a tag's badTagName, missingTaggerEntry) stop there. False for
+	 * fsck and index-pack (fsck_error_function returns 0 for a warning). Default false.
+	 */
+	bool warnings_fail;
+	/*
 	 * Optional (NULL: not called): skg_fsck_object calls it, with the ctx given to the check, for
 	 * each tree entry that makes git remember a blob for a later .gitmodules / .gitattributes
 	 * check (the entry is not a symlink; names as git matches them, HFS+ and NTFS aliases
@@ -154,7 +161,7 @@ struct skg_fsck_options {
 
 /*
  * Defaults of `git fsck` (strict = false) or `git fsck --strict` (strict = true: every message of
- * default severity WARN becomes ERROR, as git does). found = NULL.
+ * default severity WARN becomes ERROR, as git does). found = NULL, warnings_fail = false.
  */
 void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict);
 

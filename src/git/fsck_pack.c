@@ -21,7 +21,7 @@
 #include "pack_file.h"
 #include "trailer.h"
 
-static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
+static int pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
 	struct skg_fsck_run *f = ctx;
 	struct skg_buf lines = {0};
@@ -53,6 +53,7 @@ static void pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *dat
 	}
 	skg_buf_release(&lines);
 	skg_fsck_meter_add(f, 1);
+	return 0;
 }
 
 static int cmp_pack_line(const void *a, const void *b)

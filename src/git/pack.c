@@ -84,6 +84,12 @@ static void set_failure(struct skg_pk_error *err, enum skg_errc code, bool has_o
 	va_end(ap);
 }
 
+/* The object callback asked to stop (its owner keeps the reason). */
+static void stopped_error(struct skg_pk_error *err, uint64_t offset)
+{
+	set_failure(err, SKG_E_GIT, true, offset, "stopped by the object callback");
+}
+
 static uint32_t get_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -356,140 +362,6 @@ static void inflate_error(struct skg_pk_error *err, const struct inflater *f, en
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Object syntax checks (--strict)                                                                  */
-/* ------------------------------------------------------------------------------------------------ */
-
-static bool is_hex_line(const uint8_t **p, const uint8_t *end, const char *key)
-{
-	size_t kl = strlen(key);
-	if ((size_t)(end - *p) < kl + 2 * SKG_RAWSZ + 1 || memcmp(*p, key, kl) != 0) {
-		return false;
-	}
-	const uint8_t *h = *p + kl;
-	for (int i = 0; i < 2 * SKG_RAWSZ; i++) {
-		if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f'))) {
-			return false;
-		}
-	}
-	if (h[2 * SKG_RAWSZ] != '\n') {
-		return false;
-	}
-	*p = h + 2 * SKG_RAWSZ + 1;
-	return true;
-}
-
-/* A line "KEY...\n" at *p: skip it. */
-static bool skip_line(const uint8_t **p, const uint8_t *end, const char *key)
-{
-	size_t kl = strlen(key);
-	if ((size_t)(end - *p) < kl || memcmp(*p, key, kl) != 0) {
-		return false;
-	}
-	const uint8_t *nl = memchr(*p + kl, '\n', (size_t)(end - *p - kl));
-	if (nl == NULL) {
-		return false;
-	}
-	*p = nl + 1;
-	return true;
-}
-
-/* Git's tree order: names compare bytewise, a tree's name as if followed by '/'. */
-static int tree_name_cmp(const uint8_t *a, size_t al, bool adir, const uint8_t *b, size_t bl, bool bdir)
-{
-	size_t n = al < bl ? al : bl;
-	int c = memcmp(a, b, n);
-	if (c != 0) {
-		return c;
-	}
-	unsigned ca = al > n ? a[n] : (adir ? '/' : 0);
-	unsigned cb = bl > n ? b[n] : (bdir ? '/' : 0);
-	return (int)ca - (int)cb;
-}
-
-/* NULL when `data` is a well-formed object of `type`, else the reason. */
-static const char *check_object(unsigned type, const uint8_t *data, uint64_t len)
-{
-	if (len == 0) {
-		data = (const uint8_t *)""; /* the buffer of an empty object may be NULL */
-	}
-	const uint8_t *p = data, *end = data + len;
-	switch (type) {
-	case SKG_PK_TREE: {
-		const uint8_t *prev = NULL;
-		size_t prev_len = 0;
-		bool prev_dir = false;
-		while (p < end) {
-			uint32_t mode = 0;
-			const uint8_t *m = p;
-			while (p < end && *p >= '0' && *p <= '7' && p - m < 7) {
-				mode = mode * 8 + (uint32_t)(*p - '0');
-				p++;
-			}
-			if (p == m || p >= end || *p != ' ') {
-				return "malformed tree entry mode";
-			}
-			p++;
-			const uint8_t *name = p;
-			const uint8_t *nul = memchr(p, '\0', (size_t)(end - p));
-			if (nul == NULL || nul == name) {
-				return "malformed tree entry name";
-			}
-			size_t nl = (size_t)(nul - name);
-			if (memchr(name, '/', nl) != NULL || (nl == 1 && name[0] == '.') ||
-			    (nl == 2 && name[0] == '.' && name[1] == '.')) {
-				return "invalid tree entry name";
-			}
-			if ((size_t)(end - nul - 1) < SKG_RAWSZ) {
-				return "truncated tree entry";
-			}
-			p = nul + 1 + SKG_RAWSZ;
-			bool dir = (mode & 0170000) == 0040000;
-			if (prev != NULL && tree_name_cmp(prev, prev_len, prev_dir, name, nl, dir) >= 0) {
-				return "tree entries not sorted, or duplicated";
-			}
-			prev = name;
-			prev_len = nl;
-			prev_dir = dir;
-		}
-		return NULL;
-	}
-	case SKG_PK_COMMIT:
-		if (!is_hex_line(&p, end, "tree ")) {
-			return "commit without a valid tree line";
-		}
-		while (is_hex_line(&p, end, "parent ")) {
-		}
-		if (!skip_line(&p, end, "author ") || !skip_line(&p, end, "committer ")) {
-			return "commit without valid author and committer lines";
-		}
-		return NULL;
-	case SKG_PK_TAG:
-		if (!is_hex_line(&p, end, "object ")) {
-			return "tag without a valid object line";
-		}
-		const uint8_t *t = p;
-		if (!skip_line(&p, end, "type ")) {
-			return "tag without a valid type line";
-		}
-		size_t tl = (size_t)(p - t) - 6; /* the type name between "type " and the newline */
-		bool known = false;
-		for (unsigned k = SKG_PK_COMMIT; k <= SKG_PK_TAG; k++) {
-			known |=
-			    strlen(skg_pk_type_name(k)) == tl && memcmp(t + 5, skg_pk_type_name(k), tl) == 0;
-		}
-		if (!known) {
-			return "tag without a valid type line";
-		}
-		if (!skip_line(&p, end, "tag ")) {
-			return "tag without a tag line";
-		}
-		return NULL;
-	default:
-		return NULL;
-	}
-}
-
-/* ------------------------------------------------------------------------------------------------ */
 /* Pass 1: walk the entries                                                                         */
 /* ------------------------------------------------------------------------------------------------ */
 
@@ -623,8 +495,11 @@ static bool batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, ui
 			/* each message is the header "<type> <size>\0" and then the content */
 			const uint8_t *m = msgs[i].data, *nul = memchr(m, 0, msgs[i].len);
 			size_t hl = (size_t)(nul - m) + 1;
-			opt->object(opt->object_ctx, obj[i], objs[obj[i]].real_type, m + hl,
-			            msgs[i].len - hl);
+			if (opt->object(opt->object_ctx, obj[i], objs[obj[i]].real_type, m + hl,
+			                msgs[i].len - hl) != 0) {
+				stopped_error(err, objs[obj[i]].offset);
+				return false;
+			}
 		}
 	}
 	return true;
@@ -817,7 +692,7 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	sha1kit_fast_ctx trailer;
 	sha1kit_dc_ctx dc;
 	uint8_t *chunk = malloc(CHUNK_LEN);
-	struct grow full = {NULL, 0, 0, false};    /* whole non-blob object, --strict only */
+	struct grow full = {NULL, 0, 0, false};    /* a whole object for the object callback */
 	struct grow scratch = {NULL, 0, 0, false}; /* an entry inflated whole (scratch_fit) */
 	struct hbatch *hb = hb_new(opt);
 	int rc = -1;
@@ -911,8 +786,11 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 		uint64_t consumed = 0;
 		enum inf_status st;
 		bool whole = type != SKG_PK_OFS_DELTA && type != SKG_PK_REF_DELTA;
+		bool in_full = false; /* inflated into `full` */
 		uint8_t *room = NULL;
-		if (whole && !(opt->strict && type != SKG_PK_BLOB)) {
+		/* With strict, no whole object is batched: the checks see them in pack order, as
+		 * git's first pass checks each object before it reads the next. */
+		if (whole && !opt->strict) {
 			bool ok;
 			room = hb_room(hb, pack->objs, type, size, &ok, err);
 			if (!ok) {
@@ -930,9 +808,11 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 			if (st == INF_OK) {
 				hb_commit(hb, i);
 			}
-		} else if (whole && (opt->strict || opt->object != NULL) && type != SKG_PK_BLOB) {
-			/* The whole object, to check its syntax; the buffer grows with the data, so a
-			 * false size cannot make us allocate much. */
+		} else if (whole && opt->object != NULL &&
+		           (type != SKG_PK_BLOB || (opt->whole_blobs && size <= SKG_PK_BIG_FILE_THRESHOLD))) {
+			/* The whole object, for the object callback; the buffer grows with the data, so
+			 * a false size cannot make us allocate much. */
+			in_full = true;
 			full.len = 0;
 			st = inflate_exact(inf, data + p, end - p, NULL, size, grow_sink, &full, chunk,
 			                   CHUNK_LEN, &consumed);
@@ -942,12 +822,6 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 				goto out;
 			}
 			if (st == INF_OK) {
-				const char *why = opt->strict ? check_object(type, full.p, full.len) : NULL;
-				if (why != NULL) {
-					set_error(err, true, pos, "invalid %s object: %s",
-					          skg_pk_type_name(type), why);
-					goto out;
-				}
 				sha1kit_dc_update(&dc, full.p, full.len);
 			}
 		} else if (size > CHUNK_LEN && size <= SCRATCH_MAX && scratch_fit(&scratch, size)) {
@@ -970,9 +844,12 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 			goto out;
 		}
 		if (whole && room == NULL && opt->object != NULL) {
-			/* a blob here was streamed or inflated into scratch: not passed on */
-			opt->object(opt->object_ctx, i, type, type != SKG_PK_BLOB ? full.p : NULL,
-			            type != SKG_PK_BLOB ? full.len : size);
+			/* a blob not inflated whole was streamed or inflated into scratch: not passed on */
+			if (opt->object(opt->object_ctx, i, type, in_full ? full.p : NULL,
+			                in_full ? full.len : size) != 0) {
+				stopped_error(err, pos);
+				goto out;
+			}
 		}
 		if (!whole) {
 			sha1kit_dc_reset(&dc);
@@ -1658,15 +1535,6 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
 	if (buf == NULL) {
 		return false;
 	}
-	if (r->opt->strict) {
-		const char *why = check_object(type, buf + HEADROOM, len);
-		if (why != NULL) {
-			set_error(&w->err, true, objs[c].offset, "invalid %s object: %s",
-			          skg_pk_type_name(type), why);
-			free(buf);
-			return false;
-		}
-	}
 	objs[c].real_type = (uint8_t)type;
 	objs[c].depth = objs[base].depth + 1;
 	objs[c].base = base;
@@ -1685,8 +1553,10 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
 		free(buf);
 		return false;
 	}
-	if (r->opt->object != NULL) {
-		r->opt->object(r->opt->object_ctx, c, type, buf + HEADROOM, len);
+	if (r->opt->object != NULL && r->opt->object(r->opt->object_ctx, c, type, buf + HEADROOM, len) != 0) {
+		stopped_error(&w->err, objs[c].offset);
+		free(buf);
+		return false;
 	}
 	if (!push_node(w, c, buf, len, pushed)) {
 		free(buf);

@@ -32,6 +32,10 @@ enum skg_pk_type {
 
 #define SKG_PK_NO_BASE UINT32_MAX
 
+/* git's core.bigFileThreshold default (512 MiB, environment.c): larger blobs are streamed, and
+ * index-pack's checks get them without their content. */
+#define SKG_PK_BIG_FILE_THRESHOLD ((uint64_t)512 << 20)
+
 /* One entry of the pack, in pack order. */
 struct skg_pk_object {
 	uint64_t offset;       /* of the entry's header in the pack */
@@ -52,7 +56,10 @@ struct skg_pk_options {
 	unsigned threads;         /* delta resolution threads, >= 1 */
 	uint64_t cache_limit;     /* bytes of delta base data kept in memory (all threads together) */
 	uint64_t max_object_size; /* 0: no limit; otherwise larger objects are an error (fuzzing) */
-	bool strict;              /* also check object syntax (trees, commits, tags) and duplicates */
+	bool strict;              /* duplicates are an error; whole objects are not batched, so the
+	                           * object callback sees them in pack order (git's first pass) */
+	bool whole_blobs;         /* the object callback also gets blobs of up to
+	                           * SKG_PK_BIG_FILE_THRESHOLD bytes whole (data not NULL) */
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */
 	void (*progress)(void *ctx, enum skg_pk_phase phase, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -73,10 +80,12 @@ struct skg_pk_options {
 	/* Optional: told of every object once its ID is in pack->objs[i].id, with its type (1..4)
 	 * and, for commits, trees and tags, its whole content data[0..len) (valid during the call
 	 * only; NULL when len is 0); for blobs data may be NULL (a large blob is streamed, never whole in
-	 * memory). Called from any resolver thread, several at once. With it set, non-blob objects that are
-	 * not batched are inflated whole (they are small in practice). `sha1kit fsck` checks and links the
-	 * objects here. */
-	void (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
+	 * memory; see whole_blobs). Called from any resolver thread, several at once. With it set,
+	 * non-blob objects that are not batched are inflated whole (they are small in practice).
+	 * `sha1kit fsck` checks and links the objects here, index-pack --strict runs git's checks.
+	 * Returns 0, or non-zero to stop the indexing: skg_pk_index_pack then fails with SKG_E_GIT
+	 * (the callback's owner keeps the reason). */
+	int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
 	void *object_ctx;
 };
 

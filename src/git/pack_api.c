@@ -19,10 +19,12 @@
 
 #include "pack.h"
 #include "pack_file.h"
+#include "pack_strict.h"
 #include "util.h"
 
 struct skg_pack {
 	struct skg_pk_pack p;
+	struct skg_strict *strict; /* the checks of a strict index, for skg_pack_strict_finish */
 };
 
 void skg_index_options_default(struct skg_index_options *opt)
@@ -79,13 +81,57 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.read_ctx = opt->read_ctx;
 	po.release = opt->release;
 	po.release_ctx = opt->release_ctx;
+	if (opt->strict) {
+		/* git parses --strict=ARGS before it reads the pack */
+		if (skg_strict_new(&pack->strict, &pack->p, opt->strict_args, opt->objects_dir, &opt->sink,
+		                   err) != 0) {
+			free(pack);
+			return -1;
+		}
+		po.object = skg_strict_object;
+		po.object_ctx = pack->strict;
+		po.whole_blobs = true;
+	}
 	struct skg_pk_error pe;
 	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
+		if (pe.code == SKG_E_GIT && pack->strict != NULL) {
+			skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
+		} else {
+			from_pk(err, &pe);
+		}
+		skg_strict_free(pack->strict);
 		free(pack);
-		return from_pk(err, &pe);
+		return -1;
+	}
+	if (pack->strict != NULL && skg_strict_links(pack->strict, err) != 0) {
+		skg_pack_free(pack);
+		return -1;
 	}
 	*out = pack;
 	return 0;
+}
+
+bool skg_pack_beside_idx(const char *idx_path)
+{
+	size_t n = strlen(idx_path);
+	if (n < 4 || strcmp(idx_path + n - 4, ".idx") != 0) {
+		return false;
+	}
+	char *p = malloc(n + 2);
+	if (p == NULL) {
+		return false;
+	}
+	memcpy(p, idx_path, n - 4);
+	memcpy(p + n - 4, ".pack", 6);
+	struct stat st;
+	bool there = stat(p, &st) == 0;
+	free(p);
+	return there;
+}
+
+int skg_pack_strict_finish(struct skg_pack *pack, bool installed, struct skg_error *err)
+{
+	return pack->strict != NULL ? skg_strict_finish(pack->strict, installed, err) : 0;
 }
 
 uint32_t skg_pack_count(const struct skg_pack *pack)
@@ -258,6 +304,7 @@ int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_opt
 void skg_pack_free(struct skg_pack *pack)
 {
 	if (pack != NULL) {
+		skg_strict_free(pack->strict);
 		skg_pk_pack_free(&pack->p);
 		free(pack);
 	}
@@ -272,8 +319,14 @@ struct skg_indexer {
 	char *tmp_idx;  /* dir/tmp_idx_XXXXXX, while the idx is written */
 	int fd;         /* of tmp_pack, -1 once closed */
 	uint64_t len;
-	bool done; /* committed or failed: only skg_indexer_free is left */
+	bool done;    /* committed or failed: only skg_indexer_free is left */
+	bool written; /* the pack and idx files were named */
 };
+
+bool skg_indexer_written(const struct skg_indexer *ix)
+{
+	return ix->written;
+}
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -467,7 +520,10 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	ix->tmp_idx = NULL;
 	free(ix->tmp_pack);
 	ix->tmp_pack = NULL;
-	rc = 0;
+	ix->written = true;
+	pack_renamed = false; /* from here on the files stay, as git leaves them */
+	/* git's fsck_finish comes after its final(): a failure leaves both files */
+	rc = skg_pack_strict_finish(pack, skg_pack_beside_idx(idx_path), err);
 out:
 	if (idx_fd >= 0) {
 		close(idx_fd);

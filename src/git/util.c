@@ -118,7 +118,7 @@ void skg_buf_release(struct skg_buf *b)
  * What git's error(), warning() and die() do to a message (usage.c vreportf): the line, prefix
  * included, is at most 4095 bytes, and control characters other than TAB and LF become '?'.
  */
-static void git_reportf_style(char *msg, size_t prefix_len)
+void skg_git_reportf_style(char *msg, size_t prefix_len)
 {
 	size_t max = 4095 - prefix_len;
 	size_t i = 0;
@@ -138,7 +138,7 @@ int skg_fail(struct skg_error *err, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
-		git_reportf_style(err->msg, strlen("fatal: "));
+		skg_git_reportf_style(err->msg, strlen("fatal: "));
 		err->code = SKG_E_GIT;
 		err->sys_errno = 0;
 		err->has_offset = false;
@@ -203,7 +203,7 @@ void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_repor
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (level == SKG_LEVEL_ERROR || level == SKG_LEVEL_WARNING) {
-		git_reportf_style(msg, strlen(skg_level_prefix(level)));
+		skg_git_reportf_style(msg, strlen(skg_level_prefix(level)));
 	}
 	struct skg_report r = {level, (int)id, NULL, SKG_NONE, NULL, msg, false, 0};
 	rep->report(rep->ctx, &r);

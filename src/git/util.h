@@ -50,6 +50,10 @@ int skg_fail_sys(struct skg_error *err, enum skg_errc code, int sys_errno, const
 /* Hand the record r to sink (which may be NULL, or have no report function). */
 void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r);
 
+/* In place, as git's vreportf prints a message after a prefix of prefix_len bytes: control
+ * characters other than TAB and LF become '?', and the message is cut at 4095 - prefix_len bytes. */
+void skg_git_reportf_style(char *msg, size_t prefix_len);
+
 /* Send a formatted diagnostic to rep (which may be NULL): a record with text, level and id. */
 void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
     SKG_PRINTF(4, 5);

@@ -85,7 +85,7 @@ static struct buf make_pack(void)
 	char commit[256];
 	uint8_t tree_id[SKG_RAWSZ];
 	struct skg_error err;
-	assert_int_equal(skg_hash_object("tree", tree, sizeof(tree), false, tree_id, &err), 0);
+	assert_int_equal(skg_hash_object("tree", tree, sizeof(tree), NULL, tree_id, &err), 0);
 	char hex[SKG_HEXSZ + 1];
 	skg_to_hex(tree_id, hex);
 	int n = snprintf(commit, sizeof(commit),
@@ -429,10 +429,10 @@ static void test_hash_object(void **state)
 	uint8_t oid[SKG_RAWSZ];
 	char hex[SKG_HEXSZ + 1];
 	struct skg_error err;
-	assert_int_equal(skg_hash_object("blob", "", 0, false, oid, &err), 0);
+	assert_int_equal(skg_hash_object("blob", "", 0, NULL, oid, &err), 0);
 	skg_to_hex(oid, hex);
 	assert_string_equal(hex, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"); /* git hash-object /dev/null */
-	assert_int_equal(skg_hash_object("tree", "", 0, false, oid, &err), 0);
+	assert_int_equal(skg_hash_object("tree", "", 0, NULL, oid, &err), 0);
 	skg_to_hex(oid, hex);
 	assert_string_equal(hex, "4b825dc642cb6eb9a060e54bf8d69288fbee4904"); /* the empty tree */
 	/* In pieces: the same ID. */
@@ -444,17 +444,161 @@ static void test_hash_object(void **state)
 	assert_int_equal(skg_object_hash_final(&copy, oid, &err), 0);
 	skg_to_hex(oid, hex);
 	assert_string_equal(hex, "ce013625030ba8dba906f756967f9e9ca394464a");
-	/* git's checks: a bad type, a corrupt tree, commit and tag; --literally takes them. */
-	assert_int_equal(skg_hash_object("blub", "x", 1, false, oid, &err), -1);
+	/* git's checks (fsck, as git >= 2.40): a bad type, a corrupt tree, commit and tag;
+	 * --literally takes them. */
+	assert_int_equal(skg_hash_object("blub", "x", 1, NULL, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
-	assert_int_equal(skg_hash_object("tree", "100644 f", 8, false, oid, &err), -1);
-	assert_int_equal(err.code, SKG_E_CORRUPT);
-	assert_string_equal(err.msg, "corrupt tree object");
-	assert_int_equal(skg_hash_object("commit", "tree x\n", 7, false, oid, &err), -1);
-	assert_int_equal(skg_hash_object("tag", "object", 6, false, oid, &err), -1);
-	assert_int_equal(skg_hash_object("blub", "x", 1, true, oid, &err), 0);
-	assert_false(skg_object_format_ok(SKG_NONE, (const uint8_t *)"", 0));
-	assert_true(skg_object_format_ok(SKG_BLOB, (const uint8_t *)"", 0));
+	assert_int_equal(skg_hash_object("tree", "100644 f", 8, NULL, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "refusing to create malformed object");
+	assert_int_equal(skg_hash_object("commit", "tree x\n", 7, NULL, oid, &err), -1);
+	assert_int_equal(skg_hash_object("tag", "object", 6, NULL, oid, &err), -1);
+	struct skg_hash_options lit;
+	skg_hash_options_default(&lit);
+	lit.literally = true;
+	assert_int_equal(skg_hash_object("blub", "x", 1, &lit, oid, &err), 0);
+	assert_int_equal(skg_object_check(SKG_NONE, (const uint8_t *)"", 0, NULL, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	assert_int_equal(skg_object_check(SKG_BLOB, (const uint8_t *)"", 0, NULL, &err), 0);
+}
+
+/* ---- Findings through the sink ------------------------------------------------------------- */
+
+struct records {
+	char text[8][256];
+	char msg_id[8][64];
+	enum skg_level level[8];
+	unsigned n;
+};
+
+static void record(void *ctx, const struct skg_report *r)
+{
+	struct records *rs = ctx;
+	if (rs->n < 8) {
+		snprintf(rs->text[rs->n], sizeof(rs->text[0]), "%s", r->text);
+		snprintf(rs->msg_id[rs->n], sizeof(rs->msg_id[0]), "%s", r->msg_id != NULL ? r->msg_id : "");
+		rs->level[rs->n] = r->level;
+	}
+	rs->n++;
+}
+
+/* A tree whose one entry is named ".git" (hasDotgit), pointing to the blob "hello\n". */
+static void dotgit_tree(uint8_t tree[7 + 5 + SKG_RAWSZ])
+{
+	memcpy(tree, "100644 .git", 12);
+	assert_true(skg_from_hex("ce013625030ba8dba906f756967f9e9ca394464a", tree + 12));
+}
+
+/* git >= 2.40 hash-object (object-file.c hash_format_check_report): every finding, a warning too,
+ * is "object fails fsck: msgId: text", and the object is refused. */
+static void test_hash_object_fsck(void **state)
+{
+	(void)state;
+	uint8_t tree[7 + 5 + SKG_RAWSZ], oid[SKG_RAWSZ];
+	dotgit_tree(tree);
+	struct records rs = {0};
+	struct skg_hash_options opt;
+	skg_hash_options_default(&opt);
+	opt.sink.report = record;
+	opt.sink.ctx = &rs;
+	struct skg_error err;
+	assert_int_equal(skg_hash_object("tree", tree, sizeof(tree), &opt, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "refusing to create malformed object");
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.level[0], SKG_LEVEL_ERROR);
+	assert_string_equal(rs.msg_id[0], "hasDotgit");
+	assert_string_equal(rs.text[0], "object fails fsck: hasDotgit: contains '.git'");
+	/* mode 100664: badFilemode is only info-level in fsck, but it fails hash-object */
+	memcpy(tree, "100664 a\0\0\0", 12);
+	rs.n = 0;
+	assert_int_equal(skg_hash_object("tree", tree, sizeof(tree) - 3, &opt, oid, &err), -1);
+	assert_int_equal(rs.n, 1);
+	assert_string_equal(rs.text[0], "object fails fsck: badFilemode: contains bad file modes");
+}
+
+/* A pack of the blob and the ".git" tree. */
+static struct buf make_dotgit_pack(void)
+{
+	struct buf b = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 2};
+	put(&b, hdr, sizeof(hdr));
+	put_entry(&b, SKG_BLOB, blob, 6);
+	uint8_t tree[7 + 5 + SKG_RAWSZ];
+	dotgit_tree(tree);
+	put_entry(&b, SKG_TREE, tree, sizeof(tree));
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+	return b;
+}
+
+/* index-pack --strict (git 2.39 builtin/index-pack.c, fsck.c): the finding, then git's fatal;
+ * with the message set to ignore or warn, the pack passes. */
+static void test_index_strict(void **state)
+{
+	(void)state;
+	struct buf pk = make_dotgit_pack();
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct records rs = {0};
+	opt.sink.report = record;
+	opt.sink.ctx = &rs;
+	struct skg_pack *pack = NULL;
+	struct skg_error err;
+	/* without strict: indexed, nothing said */
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	skg_pack_free(pack);
+	assert_int_equal(rs.n, 0);
+	opt.strict = true;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), -1);
+	assert_null(pack);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "fsck error in packed object");
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.level[0], SKG_LEVEL_ERROR);
+	assert_string_equal(rs.msg_id[0], "hasDotgit");
+	assert_string_equal(rs.text[0],
+	                    "object 9be7dbdff054f0ff91b6c716702486210be5132e: hasDotgit: contains '.git'");
+	/* ignored: indexed, nothing said; warn: a warning */
+	opt.strict_args = "hasDotgit=ignore";
+	rs.n = 0;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	assert_int_equal(rs.n, 0);
+	assert_int_equal(skg_pack_strict_finish(pack, false, &err), 0);
+	skg_pack_free(pack);
+	opt.strict_args = "hasdotgit=warn";
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.level[0], SKG_LEVEL_WARNING);
+	skg_pack_free(pack);
+	/* git's refusals of the list, before the pack is read */
+	opt.strict_args = "hasDotgit";
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "Missing '=': 'hasdotgit'");
+	opt.strict_args = "noSuchMessage=warn";
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), -1);
+	assert_string_equal(err.msg, "Unhandled message id: nosuchmessage");
+	/* a link to an object neither in the pack nor in a repository */
+	opt.strict_args = NULL;
+	struct buf lone = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 1};
+	put(&lone, hdr, sizeof(hdr));
+	uint8_t tree[7 + 5 + SKG_RAWSZ];
+	dotgit_tree(tree);
+	memcpy(tree, "100644 ok\0\0\0", 12);
+	put_entry(&lone, SKG_TREE, tree, sizeof(tree) - 2);
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(lone.p, lone.n, sum);
+	put(&lone, sum, sizeof(sum));
+	rs.n = 0;
+	assert_int_equal(skg_pack_index(&pack, lone.p, lone.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_int_equal(rs.n, 0);
+	assert_true(strncmp(err.msg, "did not receive expected object ", 32) == 0);
+	free(lone.p);
+	free(pk.p);
 }
 
 /*
@@ -477,7 +621,7 @@ static void test_hash_object_shattered(void **state)
 	uint8_t oid[SKG_RAWSZ];
 	char hex[SKG_HEXSZ + 1];
 	struct skg_error err;
-	assert_int_equal(skg_hash_object("blob", data, n, false, oid, &err), 0);
+	assert_int_equal(skg_hash_object("blob", data, n, NULL, oid, &err), 0);
 	skg_to_hex(oid, hex);
 	assert_string_equal(hex, "ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0");
 }
@@ -551,7 +695,7 @@ static struct buf make_delta_pack(void)
 	put_delta_entry(&b, 6, here - first, NULL, d, make_delta(d, 6, "world\n"));
 	static const char second[] = "second blob\n";
 	put_entry(&b, SKG_BLOB, second, strlen(second));
-	assert_int_equal(skg_hash_object("blob", second, strlen(second), false, id, &err), 0);
+	assert_int_equal(skg_hash_object("blob", second, strlen(second), NULL, id, &err), 0);
 	put_delta_entry(&b, 7, 0, id, d, make_delta(d, strlen(second), "more\n"));
 	uint8_t sum[SKG_RAWSZ];
 	sha1kit_fast(b.p, b.n, sum);
@@ -851,11 +995,12 @@ static void test_basics(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_index_memory),   cmocka_unit_test(test_index_truncated_and_flipped),
-	    cmocka_unit_test(test_indexer),        cmocka_unit_test(test_files),
-	    cmocka_unit_test(test_hash_object),    cmocka_unit_test(test_hash_object_shattered),
-	    cmocka_unit_test(test_basics),         cmocka_unit_test(test_index_faults),
-	    cmocka_unit_test(test_indexer_faults), cmocka_unit_test(test_idx_check),
+	    cmocka_unit_test(test_index_memory),     cmocka_unit_test(test_index_truncated_and_flipped),
+	    cmocka_unit_test(test_indexer),          cmocka_unit_test(test_files),
+	    cmocka_unit_test(test_hash_object),      cmocka_unit_test(test_hash_object_shattered),
+	    cmocka_unit_test(test_hash_object_fsck), cmocka_unit_test(test_index_strict),
+	    cmocka_unit_test(test_basics),           cmocka_unit_test(test_index_faults),
+	    cmocka_unit_test(test_indexer_faults),   cmocka_unit_test(test_idx_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -277,7 +277,7 @@ def main():
     # --strict only: a tree with unsorted entries (a valid pack otherwise).
     t = b"100644 b\0" + base_id + b"100644 a\0" + base_id
     put("strict-tree", build([blob, {"type": OBJ_TREE, "data": t}]))
-    expect.append("strict-tree\tnot sorted")
+    expect.append("strict-tree\ttreeNotSorted: not properly sorted")
     put("strict-dup", build([blob, blob]))
     expect.append("strict-dup\tappears twice")
     with open(os.path.join(outdir, "expect.txt"), "w") as f:

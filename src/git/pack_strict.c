@@ -1,0 +1,730 @@
+/*
+ * pack_strict.c - `git index-pack --strict`'s object checks (pack_strict.h). Sources, git v2.39.5
+ * (facts, not code): builtin/index-pack.c sha1_object (blob: lookup_blob, else "invalid blob
+ * object X"; other types: parse_object_buffer, else "invalid TYPE"; fsck_object, else "fsck error
+ * in packed object"; fsck_walk with mark_link, else "Not all child objects of X are reachable"),
+ * check_object / check_objects (the object hash table in its order: "did not receive expected
+ * object X", "object X: expected type T, found U"), the --strict option (fsck_set_msg_types) and
+ * fsck_finish after the pack is written ("fsck error in pack objects"); fsck.c fsck_walk_tree,
+ * _commit, _tag, fsck_blobs, fsck_error_function ("object X: msgId: text", a warning or an error)
+ * and fsck_error_cb_print_missing_gitmodules (an unreadable .gitmodules blob: its ID on stdout);
+ * object.c create_object / lookup_object / grow_object_hash / object_as_type ("object X is a T, not
+ * a U"); commit.c parse_commit_buffer ("bad tree pointer X in commit C"); tag.c parse_tag_buffer
+ * ("bad tag pointer to X in T").
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck_object.h"
+#include "odb.h"
+#include "pack_strict.h"
+#include "util.h"
+
+enum { F_LINK = 1, F_CHECKED = 2, F_PARSED = 4 };
+
+/* One object as git's object table knows it: created by a lookup of a type. */
+struct gobj {
+	uint8_t id[SKG_RAWSZ];
+	uint8_t type;
+	uint8_t flags;
+};
+
+/* A blob a tree names .gitmodules / .gitattributes (git's gitmodules_found, ..._done oidsets). */
+struct special {
+	uint8_t id[SKG_RAWSZ];
+	uint8_t kinds; /* enum skg_fsck_special found */
+	uint8_t done;  /* kinds checked as a blob */
+};
+
+struct link {
+	uint32_t mode;
+	uint8_t id[SKG_RAWSZ];
+};
+
+struct skg_strict {
+	pthread_mutex_t lock;
+	const struct skg_pk_pack *pack;
+	const char *objects_dir;
+	struct skg_sink sink;
+	struct skg_fsck_options fopt;
+	uint8_t *skip; /* skiplist: sorted IDs */
+	size_t nskip;
+	/* git's object table: objs in creation order, hash[] their indices + 1 (0: empty) */
+	struct gobj *objs;
+	uint32_t nobjs, capobjs;
+	uint32_t *hash;
+	uint32_t hash_size;
+	/* the special blobs found, in the order found */
+	struct special *special;
+	uint32_t nspecial, capspecial;
+	/* scratch of one check */
+	struct link *links;
+	size_t nlinks, caplinks;
+	const uint8_t *cur_id;
+	bool cur_skipped;
+	bool nomem;
+	enum skg_errc code;
+	char msg[SKG_ERROR_MAX];
+};
+
+/* ---- Records and failures ------------------------------------------------------------------ */
+
+static void emit(struct skg_strict *s, enum skg_level level, const char *msg_id, unsigned type,
+                 const uint8_t *oid, const char *fmt, ...) SKG_PRINTF(6, 7);
+
+static void emit(struct skg_strict *s, enum skg_level level, const char *msg_id, unsigned type,
+                 const uint8_t *oid, const char *fmt, ...)
+{
+	if (s->sink.report == NULL) {
+		return;
+	}
+	char text[SKG_ERROR_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (level != SKG_LEVEL_OUTPUT) {
+		skg_git_reportf_style(text, strlen(skg_level_prefix(level)));
+	}
+	struct skg_report r = {level, SKG_R_FSCK, msg_id, type, oid, text, false, 0};
+	s->sink.report(s->sink.ctx, &r);
+}
+
+/* git dies: the message (without "fatal: ") for skg_strict_error. Returns 1 (stop). */
+static int die(struct skg_strict *s, const char *fmt, ...) SKG_PRINTF(2, 3);
+
+static int die(struct skg_strict *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	va_end(ap);
+	s->code = SKG_E_GIT;
+	return 1;
+}
+
+static int nomem(struct skg_strict *s)
+{
+	s->code = SKG_E_NOMEM;
+	snprintf(s->msg, sizeof(s->msg), "out of memory");
+	return 1;
+}
+
+void skg_strict_error(const struct skg_strict *s, struct skg_error *err)
+{
+	skg_fail_sys(err, s->code, s->code == SKG_E_NOMEM ? ENOMEM : 0, "%s", s->msg);
+}
+
+static const char *hex(const uint8_t *id, char buf[SKG_HEXSZ + 1])
+{
+	skg_to_hex(id, buf);
+	return buf;
+}
+
+/* ---- Options: --strict=<args> --------------------------------------------------------------- */
+
+static int cmp_id(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_RAWSZ);
+}
+
+static bool skipped(const struct skg_strict *s, const uint8_t *id)
+{
+	return s->nskip > 0 && bsearch(id, s->skip, s->nskip, SKG_RAWSZ, cmp_id) != NULL;
+}
+
+/* git's oidset_parse_file: one ID a line, '#' comments, blanks trimmed; anything else is fatal. */
+static int read_skiplist(struct skg_strict *s, const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (skg_read_file(path, SIZE_MAX, &data, &len) != 0) {
+		return errno == ENOMEM ? nomem(s) : die(s, "could not open object name list: %s", path);
+	}
+	uint8_t *v = realloc(s->skip, (s->nskip + len / 41 + 1) * SKG_RAWSZ);
+	if (v == NULL) {
+		free(data);
+		return nomem(s);
+	}
+	s->skip = v;
+	for (size_t p = 0; p < len;) {
+		size_t e = p;
+		while (e < len && data[e] != '\n') {
+			e++;
+		}
+		size_t a = p, b = e;
+		const char *c = memchr(data + p, '#', e - p);
+		if (c != NULL) {
+			b = (size_t)(c - data);
+		}
+		while (a < b && skg_isspace((unsigned char)data[a])) {
+			a++;
+		}
+		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
+			b--;
+		}
+		if (b > a) {
+			if (b - a != SKG_HEXSZ || !skg_from_hex(data + a, s->skip + s->nskip * SKG_RAWSZ)) {
+				die(s, "invalid object name: %.*s", (int)(b - a), data + a);
+				free(data);
+				return 1;
+			}
+			s->nskip++;
+		}
+		p = e + 1;
+	}
+	free(data);
+	qsort(s->skip, s->nskip, SKG_RAWSZ, cmp_id);
+	return 0;
+}
+
+/* fsck_set_msg_types: tokens between ' ', ',' and '|'; the name before '=' or ':' lowercased. */
+static int parse_args(struct skg_strict *s, const char *args)
+{
+	char *buf = strdup(args), *p = buf;
+	if (buf == NULL) {
+		return nomem(s);
+	}
+	int rc = 0;
+	bool done = false;
+	while (!done && rc == 0) {
+		size_t len = strcspn(p, " ,|"), eq;
+		done = p[len] == '\0';
+		if (len == 0) {
+			p++;
+			continue;
+		}
+		p[len] = '\0';
+		for (eq = 0; eq < len && p[eq] != '=' && p[eq] != ':'; eq++) {
+			p[eq] = (char)(skg_isupper((unsigned char)p[eq]) ? p[eq] - 'A' + 'a' : p[eq]);
+		}
+		p[eq] = '\0';
+		if (strcmp(p, "skiplist") == 0) {
+			rc = eq == len ? die(s, "skiplist requires a path") : read_skiplist(s, p + eq + 1);
+		} else if (eq == len) {
+			rc = die(s, "Missing '=': '%s'", p);
+		} else {
+			enum skg_fsck_set_result r = skg_fsck_set_severity(&s->fopt, p, p + eq + 1);
+			if (r != SKG_FSCK_SET_OK) {
+				char m[512];
+				skg_fsck_set_error_format(m, sizeof(m), r, p, p + eq + 1);
+				rc = die(s, "%s", m);
+			}
+		}
+		p += len + 1;
+	}
+	free(buf);
+	return rc;
+}
+
+int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, const char *args,
+                   const char *objects_dir, const struct skg_sink *sink, struct skg_error *err)
+{
+	*out = NULL;
+	struct skg_strict *s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	if (pthread_mutex_init(&s->lock, NULL) != 0) {
+		free(s);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	s->pack = pack;
+	s->objects_dir = objects_dir;
+	if (sink != NULL) {
+		s->sink = *sink;
+	}
+	/* FSCK_OPTIONS_MISSING_GITMODULES: strict */
+	skg_fsck_options_init(&s->fopt, true);
+	if (args != NULL && parse_args(s, args) != 0) {
+		skg_strict_error(s, err);
+		skg_strict_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void skg_strict_free(struct skg_strict *s)
+{
+	if (s == NULL) {
+		return;
+	}
+	pthread_mutex_destroy(&s->lock);
+	free(s->skip);
+	free(s->objs);
+	free(s->hash);
+	free(s->special);
+	free(s->links);
+	free(s);
+}
+
+/* ---- git's object table -------------------------------------------------------------------- */
+
+static uint32_t hash_of(const uint8_t *id, uint32_t size)
+{
+	uint32_t h; /* oidhash: the first bytes of the ID as an unsigned int */
+	memcpy(&h, id, sizeof(h));
+	return h & (size - 1);
+}
+
+static void insert(uint32_t *hash, uint32_t size, const struct gobj *objs, uint32_t k)
+{
+	uint32_t j = hash_of(objs[k].id, size);
+	while (hash[j] != 0) {
+		j = j + 1 == size ? 0 : j + 1;
+	}
+	hash[j] = k + 1;
+}
+
+/* lookup_object: the index of id's object or -1; a hit away from its first slot swaps into it. */
+static int64_t lookup(struct skg_strict *s, const uint8_t *id)
+{
+	if (s->hash_size == 0) {
+		return -1;
+	}
+	uint32_t first = hash_of(id, s->hash_size), i = first;
+	while (s->hash[i] != 0 && memcmp(s->objs[s->hash[i] - 1].id, id, SKG_RAWSZ) != 0) {
+		i = i + 1 == s->hash_size ? 0 : i + 1;
+	}
+	if (s->hash[i] == 0) {
+		return -1;
+	}
+	uint32_t k = s->hash[i] - 1;
+	if (i != first) {
+		s->hash[i] = s->hash[first];
+		s->hash[first] = k + 1;
+	}
+	return k;
+}
+
+/* create_object, growing the table as git's grow_object_hash. */
+static int64_t create(struct skg_strict *s, const uint8_t *id, unsigned type)
+{
+	if (s->hash_size == 0 || s->hash_size - 1 <= s->nobjs * 2) {
+		uint32_t size = s->hash_size < 32 ? 32 : 2 * s->hash_size;
+		uint32_t *h = calloc(size, sizeof(*h));
+		if (h == NULL) {
+			return -2;
+		}
+		for (uint32_t i = 0; i < s->hash_size; i++) {
+			if (s->hash[i] != 0) {
+				insert(h, size, s->objs, s->hash[i] - 1);
+			}
+		}
+		free(s->hash);
+		s->hash = h;
+		s->hash_size = size;
+	}
+	if (s->nobjs == s->capobjs) {
+		uint32_t cap = s->capobjs < 64 ? 64 : 2 * s->capobjs;
+		struct gobj *v = realloc(s->objs, cap * sizeof(*v));
+		if (v == NULL) {
+			return -2;
+		}
+		s->objs = v;
+		s->capobjs = cap;
+	}
+	struct gobj *o = &s->objs[s->nobjs];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->id, id, SKG_RAWSZ);
+	o->type = (uint8_t)type;
+	insert(s->hash, s->hash_size, s->objs, s->nobjs);
+	return s->nobjs++;
+}
+
+/* lookup_tree, lookup_blob, ...: the object of that type, created if new; -1 (git's error line
+ * printed) when it exists with another type; -2 out of memory. */
+static int64_t lookup_type(struct skg_strict *s, const uint8_t *id, unsigned type)
+{
+	int64_t k = lookup(s, id);
+	if (k < 0) {
+		return create(s, id, type);
+	}
+	if (s->objs[k].type != type) {
+		char h[SKG_HEXSZ + 1];
+		emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "object %s is a %s, not a %s", hex(id, h),
+		     skg_type_name(s->objs[k].type), skg_type_name(type));
+		return -1;
+	}
+	return k;
+}
+
+/* ---- The checks of one object ---------------------------------------------------------------- */
+
+/* fsck_error_function: "object X: msgId: text" as a warning or an error; the tree decoder's cause
+ * line first. Findings about an object on the skip list are dropped (report()). */
+static void on_finding(void *ctx, const struct skg_fsck_finding *f)
+{
+	struct skg_strict *s = ctx;
+	if (f->cause != NULL) {
+		emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", f->cause);
+	}
+	if (f->severity == SKG_FSCK_IGNORE || s->cur_skipped) {
+		return;
+	}
+	char h[SKG_HEXSZ + 1];
+	const char *name = skg_fsck_msg_name(f->msg);
+	enum skg_level level = f->severity == SKG_FSCK_WARN ? SKG_LEVEL_WARNING : SKG_LEVEL_ERROR;
+	if (f->msg == SKG_FSCK_GITMODULES_MISSING) {
+		/* fsck_error_cb_print_missing_gitmodules: the ID on stdout, not an error */
+		emit(s, SKG_LEVEL_OUTPUT, name, f->type, f->id, "%s", hex(f->id, h));
+		return;
+	}
+	emit(s, level, name, f->type, f->id, "object %s: %s: %s%.*s", hex(f->id, h), name, f->detail,
+	     f->arg != NULL ? (int)f->arg_len : 0, f->arg != NULL ? f->arg : "");
+}
+
+static struct special *find_special(struct skg_strict *s, const uint8_t *id)
+{
+	for (uint32_t j = 0; j < s->nspecial; j++) {
+		if (memcmp(s->special[j].id, id, SKG_RAWSZ) == 0) {
+			return &s->special[j];
+		}
+	}
+	return NULL;
+}
+
+/* fsck_tree's gitmodules_found / gitattributes_found. */
+static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ])
+{
+	struct skg_strict *s = ctx;
+	struct special *sp = find_special(s, id);
+	if (sp == NULL) {
+		if (s->nspecial == s->capspecial) {
+			uint32_t cap = s->capspecial < 16 ? 16 : 2 * s->capspecial;
+			struct special *v = realloc(s->special, cap * sizeof(*v));
+			if (v == NULL) {
+				s->nomem = true;
+				return;
+			}
+			s->special = v;
+			s->capspecial = cap;
+		}
+		sp = &s->special[s->nspecial++];
+		memset(sp, 0, sizeof(*sp));
+		memcpy(sp->id, id, SKG_RAWSZ);
+	}
+	sp->kinds |= (uint8_t)kind;
+}
+
+static void add_link(struct skg_strict *s, uint32_t mode, const uint8_t *id)
+{
+	if (s->nlinks == s->caplinks) {
+		size_t cap = s->caplinks < 64 ? 64 : 2 * s->caplinks;
+		struct link *v = realloc(s->links, cap * sizeof(*v));
+		if (v == NULL) {
+			s->nomem = true;
+			return;
+		}
+		s->links = v;
+		s->caplinks = cap;
+	}
+	s->links[s->nlinks].mode = mode;
+	memcpy(s->links[s->nlinks].id, id, SKG_RAWSZ);
+	s->nlinks++;
+}
+
+static void on_tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len,
+                         const uint8_t id[SKG_RAWSZ])
+{
+	(void)name;
+	(void)name_len;
+	add_link(ctx, mode, id);
+}
+
+static void on_parent(void *ctx, const uint8_t id[SKG_RAWSZ])
+{
+	add_link(ctx, 0, id);
+}
+
+/* mark_link on an object the walk looked up: -1 when the lookup failed (git's walk stops). */
+static int mark(struct skg_strict *s, const uint8_t *id, unsigned type)
+{
+	int64_t k = lookup_type(s, id, type);
+	if (k == -2) {
+		s->nomem = true;
+		return 0;
+	}
+	if (k < 0) {
+		return -1;
+	}
+	s->objs[k].flags |= F_LINK;
+	return 0;
+}
+
+static int check_blob(struct skg_strict *s, const uint8_t *id, const uint8_t *data, uint64_t len)
+{
+	char h[SKG_HEXSZ + 1];
+	int64_t k = lookup_type(s, id, SKG_BLOB);
+	if (k == -2) {
+		return nomem(s);
+	}
+	if (k < 0) {
+		return die(s, "invalid blob object %s", hex(id, h));
+	}
+	s->objs[k].flags |= F_CHECKED;
+	/* fsck_blob: only a blob a tree named before; not for one on the skip list */
+	struct special *sp = find_special(s, id);
+	unsigned kinds = sp != NULL ? sp->kinds & (uint8_t)~sp->done : 0;
+	if (kinds == 0 || skipped(s, id)) {
+		return 0;
+	}
+	sp->done |= (uint8_t)kinds;
+	s->cur_skipped = false;
+	int rc =
+	    skg_fsck_special_blob(kinds, id, data, data != NULL ? (size_t)len : 0, &s->fopt, on_finding, s);
+	return rc != 0 ? die(s, "fsck error in packed object") : 0;
+}
+
+static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, const uint8_t *data,
+                       uint64_t len)
+{
+	char h[SKG_HEXSZ + 1], h2[SKG_HEXSZ + 1];
+	const char *tname = skg_type_name(type);
+	int64_t k = lookup_type(s, id, type);
+	if (k == -2) {
+		return nomem(s);
+	}
+	if (k < 0) {
+		return die(s, "invalid %s", tname);
+	}
+	s->nlinks = 0;
+	s->cur_id = id;
+	s->cur_skipped = skipped(s, id);
+	struct skg_fsck_options fo = s->fopt;
+	fo.found = on_found;
+	int rc;
+	uint8_t target[SKG_RAWSZ];
+	unsigned target_type = SKG_NONE;
+	bool walk_fails = false;
+	if (type == SKG_TREE) {
+		/* parse_tree_buffer cannot fail; fsck_tree, and the walk's links in the same decode */
+		enum skg_tree_error walk_error;
+		struct skg_tree_iter it;
+		bool first_fails = skg_tree_iter_init(&it, data, (size_t)len) != SKG_TREE_OK;
+		rc = skg_fsck_tree(id, data, (size_t)len, &fo, on_finding, s, on_tree_link, s, &walk_error);
+		if (s->nomem) {
+			return nomem(s);
+		}
+		if (rc != 0 && !s->cur_skipped) {
+			return die(s, "fsck error in packed object");
+		}
+		if (walk_error != SKG_TREE_OK) {
+			/* the walk decodes the tree again and says so (init_tree_desc_gently,
+			 * tree_entry_gently); a first entry that does not decode fails the walk */
+			emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", skg_tree_error_text(walk_error));
+			walk_fails = first_fails;
+		}
+		for (size_t i = 0; i < s->nlinks && !walk_fails; i++) {
+			uint32_t m = s->links[i].mode & 0170000;
+			if (m == 0160000) {
+				continue; /* gitlinks are not walked */
+			}
+			walk_fails = mark(s, s->links[i].id, m == 0040000 ? SKG_TREE : SKG_BLOB) < 0;
+		}
+	} else {
+		if (type == SKG_COMMIT) {
+			enum skg_parse_result pr = skg_commit_links(data, (size_t)len, target, on_parent, s);
+			if (pr != SKG_PARSE_OK) {
+				char m[256];
+				if (skg_parse_error_format(m, sizeof(m), pr, id, NULL) > 0) {
+					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", m);
+				}
+				return die(s, "invalid %s", tname);
+			}
+			target_type = SKG_TREE;
+		} else if (type == SKG_TAG) {
+			struct skg_tag_links tl;
+			enum skg_parse_result pr = skg_tag_links(data, (size_t)len, &tl);
+			if (pr != SKG_PARSE_OK) {
+				char m[256];
+				if (skg_parse_error_format(m, sizeof(m), pr, id, &tl) > 0) {
+					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", m);
+				}
+				return die(s, "invalid %s", tname);
+			}
+			memcpy(target, tl.object, SKG_RAWSZ);
+			target_type = tl.type;
+		}
+		if (s->nomem) {
+			return nomem(s);
+		}
+		if (target_type != SKG_NONE && !(s->objs[k].flags & F_PARSED)) {
+			/* the lookups of parse_commit_buffer / parse_tag_buffer */
+			int64_t t = lookup_type(s, target, target_type);
+			if (t == -2) {
+				return nomem(s);
+			}
+			if (t < 0) {
+				if (type == SKG_COMMIT) {
+					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL,
+					     "bad tree pointer %s in commit %s", hex(target, h), hex(id, h2));
+				} else {
+					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL,
+					     "bad tag pointer to %s in %s", hex(target, h), hex(id, h2));
+				}
+				return die(s, "invalid %s", tname);
+			}
+			/* a parent of another type: "bad parent X in commit C" */
+			for (size_t i = 0; i < s->nlinks; i++) {
+				int64_t p = lookup_type(s, s->links[i].id, SKG_COMMIT);
+				if (p == -2) {
+					return nomem(s);
+				}
+				if (p < 0) {
+					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL,
+					     "bad parent %s in commit %s", hex(s->links[i].id, h),
+					     hex(id, h2));
+					return die(s, "invalid %s", tname);
+				}
+			}
+			s->objs[k].flags |= F_PARSED;
+		}
+		rc = skg_fsck_object(type, id, data, (size_t)len, &fo, on_finding, s);
+		if (rc != 0 && !s->cur_skipped) {
+			return die(s, "fsck error in packed object");
+		}
+		if (target_type != SKG_NONE) {
+			walk_fails = mark(s, target, target_type) < 0;
+			for (size_t i = 0; i < s->nlinks && !walk_fails; i++) {
+				walk_fails = mark(s, s->links[i].id, SKG_COMMIT) < 0;
+			}
+		}
+	}
+	if (s->nomem) {
+		return nomem(s);
+	}
+	if (walk_fails) {
+		return die(s, "Not all child objects of %s are reachable", hex(id, h));
+	}
+	s->objs[k].flags |= F_CHECKED;
+	return 0;
+}
+
+int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
+{
+	struct skg_strict *s = ctx;
+	pthread_mutex_lock(&s->lock);
+	const uint8_t *id = s->pack->objs[i].id;
+	static const uint8_t empty[1] = {0};
+	int rc;
+	if (s->code != 0) {
+		rc = 1; /* another thread stopped the run */
+	} else if (type == SKG_BLOB) {
+		rc = check_blob(s, id, data, len);
+	} else {
+		rc = check_other(s, type, id, data != NULL ? data : empty, data != NULL ? len : 0);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* ---- After the pack ---------------------------------------------------------------------------- */
+
+int skg_strict_links(struct skg_strict *s, struct skg_error *err)
+{
+	char h[SKG_HEXSZ + 1];
+	for (uint32_t i = 0; i < s->hash_size; i++) {
+		if (s->hash[i] == 0) {
+			continue;
+		}
+		struct gobj *o = &s->objs[s->hash[i] - 1];
+		if (!(o->flags & F_LINK) || (o->flags & F_CHECKED)) {
+			continue;
+		}
+		unsigned type = SKG_NONE;
+		int found = skg_odb_read(s->objects_dir, o->id, &type, NULL, NULL);
+		if (found < 0) {
+			nomem(s);
+		} else if (found == 0) {
+			die(s, "did not receive expected object %s", hex(o->id, h));
+		} else if (type != o->type) {
+			die(s, "object %s: expected type %s, found %s", hex(o->id, h), skg_type_name(o->type),
+			    skg_type_name(type));
+		} else {
+			o->flags |= F_CHECKED;
+			continue;
+		}
+		skg_strict_error(s, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A special blob to check at the end: from the pack (installed by git before fsck_finish) or the
+ * repository. 1 with *type and *data; 0 not found; -1 out of memory. */
+static int read_special(struct skg_strict *s, bool installed, const uint8_t *id, uint8_t **idx,
+                        size_t *idx_len, unsigned *type, uint8_t **data, size_t *len)
+{
+	const struct skg_pk_pack *pk = s->pack;
+	for (uint32_t i = 0; installed && i < pk->nr; i++) {
+		if (memcmp(pk->objs[i].id, id, SKG_RAWSZ) != 0) {
+			continue;
+		}
+		struct skg_pk_error pe;
+		if (*idx == NULL &&
+		    skg_pk_idx_build(pk, 2, SKG_PK_IDX_OFF32_LIMIT, false, idx, idx_len, &pe) != 0) {
+			return -1;
+		}
+		uint64_t n = 0;
+		int rc = skg_pk_read_object(pk->data, pk->len, *idx, *idx_len, pk->objs[i].offset,
+		                            SIZE_MAX - 1, type, data, &n, &pe);
+		*len = (size_t)n;
+		return rc == 0 ? 1 : pe.code == SKG_E_NOMEM ? -1 : 0;
+	}
+	return skg_odb_read(s->objects_dir, id, type, data, len);
+}
+
+int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *err)
+{
+	uint8_t *idx = NULL;
+	size_t idx_len = 0;
+	int ret = 0;
+	/* fsck_blobs for .gitmodules, then for .gitattributes */
+	for (unsigned kind = SKG_FSCK_GITMODULES; kind <= SKG_FSCK_GITATTRIBUTES && s->code == 0; kind++) {
+		for (uint32_t j = 0; j < s->nspecial && s->code == 0; j++) {
+			struct special *o = &s->special[j];
+			if (!(o->kinds & kind) || (o->done & kind)) {
+				continue;
+			}
+			unsigned type = SKG_NONE;
+			uint8_t *data = NULL;
+			size_t len = 0;
+			int found = read_special(s, installed, o->id, &idx, &idx_len, &type, &data, &len);
+			s->cur_skipped = skipped(s, o->id);
+			if (found < 0) {
+				nomem(s);
+			} else if (found > 0 && type == SKG_BLOB) {
+				/* fsck_blob: both kinds it was found as, unless on the skip list */
+				unsigned kinds = o->kinds & (uint8_t)~o->done;
+				if (!s->cur_skipped) {
+					o->done |= (uint8_t)kinds;
+					ret |= skg_fsck_special_blob(kinds, o->id, data, len, &s->fopt,
+					                             on_finding, s) != 0;
+				}
+			} else if (!s->cur_skipped) {
+				int r = skg_fsck_special_unreadable((enum skg_fsck_special)kind,
+				                                    found > 0 ? type : SKG_NONE, o->id,
+				                                    &s->fopt, on_finding, s);
+				/* an unreadable .gitmodules is printed, not counted (its callback returns 0)
+				 */
+				ret |= r != 0 && !(found == 0 && kind == SKG_FSCK_GITMODULES);
+			}
+			free(data);
+		}
+	}
+	free(idx);
+	if (s->code == 0 && ret != 0) {
+		die(s, "fsck error in pack objects");
+	}
+	if (s->code != 0) {
+		skg_strict_error(s, err);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * pack_strict.h - `git index-pack --strict` (and --fsck-objects) over the pack engine: git's
+ * object checks of fsck_object.h run on every object as the engine hands it out (its object
+ * callback), git's links walked and checked against the pack and the repository, and fsck_finish's
+ * deferred .gitmodules / .gitattributes blobs. Source: git v2.39.5 builtin/index-pack.c
+ * (sha1_object, mark_link, check_object, check_objects, cmd_index_pack: --strict[=<msg-ids>]),
+ * fsck.c (fsck_set_msg_types, fsck_walk_*, fsck_finish, fsck_error_function,
+ * fsck_error_cb_print_missing_gitmodules), object.c (the object hash table, object_as_type),
+ * commit.c parse_commit_buffer, tag.c parse_tag_buffer.
+ *
+ * Every line git prints goes to the sink as a record (error/warning; the .gitmodules blob git
+ * cannot read is a stdout line, SKG_LEVEL_OUTPUT); where git dies the call fails with SKG_E_GIT and
+ * git's message without "fatal: " (no record for it). Thread-safe: the object callback may come
+ * from several threads at once (one check at a time, under a lock, as git's read_lock).
+ */
+#ifndef SHA1KIT_GIT_PACK_STRICT_H
+#define SHA1KIT_GIT_PACK_STRICT_H
+
+#include <sha1kit/git.h>
+
+#include "pack.h"
+
+struct skg_strict;
+
+/*
+ * A check for `pack` (filled by the engine meanwhile: objects are read from pack->objs). args:
+ * git's --strict=<args> ("<msg-id>=<severity>" and "skiplist=<path>" separated by ' ', ',' or '|';
+ * NULL or "" for none), parsed now as git parses it before it reads the pack (SKG_E_GIT with git's
+ * message: "Missing '=': 'X'", "skiplist requires a path", "could not open object name list: P",
+ * "invalid object name: L", and those of skg_fsck_set_error_format). objects_dir: the repository's
+ * object directory where links missing from the pack are looked up, NULL outside a repository.
+ * Returns 0 with *out, or -1 with err (also SKG_E_NOMEM).
+ */
+int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, const char *args,
+                   const char *objects_dir, const struct skg_sink *sink, struct skg_error *err);
+
+/* The engine's object callback (ctx: the check): sha1_object's checks of object i. Non-zero: git
+ * dies here (skg_strict_error says why). */
+int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
+
+/* Why the last call failed, into err: SKG_E_GIT with git's message or SKG_E_NOMEM. */
+void skg_strict_error(const struct skg_strict *s, struct skg_error *err);
+
+/* check_objects: every link neither in the pack nor in the repository, or of another type there,
+ * is fatal ("did not receive expected object X", "object X: expected type T, found U"). Returns 0
+ * or -1 with err. */
+int skg_strict_links(struct skg_strict *s, struct skg_error *err);
+
+/* fsck_finish, after the idx is written: the .gitmodules / .gitattributes blobs named by a tree
+ * but not seen after it, read from the pack (when `installed`: git found the pack beside its idx;
+ * pack with its objects and IDs complete) or the repository. Returns 0, or -1 with err: SKG_E_GIT
+ * "fsck error in pack objects", SKG_E_NOMEM. */
+int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *err);
+
+void skg_strict_free(struct skg_strict *s);
+
+#endif /* SHA1KIT_GIT_PACK_STRICT_H */
