@@ -6,6 +6,11 @@
 # long adds the label "long" (left out by `make quick`), nosan leaves the section out of sanitizer
 # builds, nowine out of the Windows build. TIMEOUT applies to each section (default 300 s).
 # FIXTURES: fixtures every section requires.
+# In a sanitizer build the sections run without LeakSanitizer (LSAN_OPTIONS=detect_leaks=0: its scan
+# at the exit of each of the thousands of processes they start is about 60% of a sanitized start's
+# CPU time), except the sections tagged leaks, which run with it: the unit tests (the failing
+# allocator and callbacks of every public function), the fuzzers and those sections check the error
+# paths for leaks; AddressSanitizer and UBSan stay on everywhere.
 function(sk_section_tests prefix script)
   cmake_parse_arguments(A "" "TIMEOUT" "ARGS;LABELS;ENVIRONMENT;FIXTURES" ${ARGN})
   if(NOT A_TIMEOUT)
@@ -45,8 +50,12 @@ function(sk_section_tests prefix script)
     if(_labels)
       set_tests_properties(${_name} PROPERTIES LABELS "${_labels}")
     endif()
-    if(A_ENVIRONMENT)
-      set_tests_properties(${_name} PROPERTIES ENVIRONMENT "${A_ENVIRONMENT}")
+    set(_env ${A_ENVIRONMENT})
+    if(_san AND NOT "leaks" IN_LIST _tags)
+      list(APPEND _env LSAN_OPTIONS=detect_leaks=0)
+    endif()
+    if(_env)
+      set_tests_properties(${_name} PROPERTIES ENVIRONMENT "${_env}")
     endif()
     set(_req ${A_FIXTURES})
     if("fixture" IN_LIST _tags)

@@ -11,6 +11,8 @@
 #   long     label "long" (left out by `make quick`): the section takes more than a few seconds
 #   nosan    not registered in sanitizer builds (it checks nothing the sanitizers would add to)
 #   nowine   not registered in the Windows build (the script leaves it out under SK_WINDOWS=1 anyway)
+#   leaks    in sanitizer builds, run with LeakSanitizer (the other sections run without it:
+#            LSAN_OPTIONS=detect_leaks=0, tests/sections.cmake)
 #
 # The bodies of the section functions are not indented (the history of each case stays readable
 # with git blame and diff). Usage in a script:

@@ -106,7 +106,7 @@ obj_path() { # obj_path REPO ID
 need_clean() {
 	[ -d "$T/clean" ] || mkrepo "$T/clean"
 }
-section_clean() {
+section_clean() { # leaks
 need_clean
 compare "clean, loose" "$T/clean"
 for o in --no-dangling --unreachable --root --tags --connectivity-only --no-reflogs --strict; do
@@ -124,7 +124,7 @@ compare "from a subdirectory of the work tree" "$T/packed/d"
 }
 
 # 2. Missing objects: a blob, a tree, a commit's parent (loose).
-section_missing() {
+section_missing() { # leaks
 for what in blob tree parent; do
 	r=$T/missing-$what
 	mkrepo "$r"
@@ -162,7 +162,7 @@ done
 }
 
 # 4. Bad objects made with git hash-object --literally, reachable from a branch.
-section_bad_objects() {
+section_bad_objects() { # leaks
 need_clean
 mkbad() { # mkbad NAME TYPE CONTENT: a repository whose branch 'bad' reaches the object
 	local r=$T/bad-$1 type=$2 content=$3 id tree commit
@@ -229,7 +229,7 @@ compare "fsck.skipList" "$T/bad-tree-dup"
 }
 
 # 5. Refs: a branch at a missing object, a branch at a tree, HEAD at an unborn branch, reflogs.
-section_refs_index() {
+section_refs_index() { # leaks
 r=$T/refs
 mkrepo "$r"
 (cd "$r" && echo 0123456789012345678901234567890123456789 >.git/refs/heads/broken)
@@ -273,7 +273,7 @@ compare "index entry at a missing blob" "$r"
 # 7. Packs: a flipped byte in the pack and in the idx: git's exit status (the pack bit, or 128
 #    where git dies reading an object it needs) and the file named; git's lines exactly below (7b,
 #    7c).
-section_packs() {
+section_packs() { # leaks
 for what in pack idx; do
 	r=$T/flip-$what
 	mkrepo "$r"
@@ -483,7 +483,7 @@ flip_sweep "$T/flips" idx 0x5a 0 3 0 300 "a byte flipped in a idx" 4/4
 #     at each re-reading of the pack directories (a lookup of an object it does not find); a read
 #     of such an object dies on the errno opendir left ("failed to read object"), as at a ref to a
 #     packed commit; links into the pack are broken links when the refs are loose.
-section_pack_dir() { # nowine
+section_pack_dir() { # nowine leaks
 for how in file loop; do
 	for refs in loose packed; do
 		r=$T/packdir-$how-$refs
@@ -599,7 +599,7 @@ fi
 
 # 12. Blobs that trees name .gitmodules and .gitattributes (git's fsck_blob and fsck_finish):
 # checked once each, loose or packed (deltas in the pack), missing, or not a blob.
-section_special() {
+section_special() { # leaks
 mkspecial() { # mkspecial NAME: a repository whose branch 'sp' has a tree naming blobs specially
 	local r=$T/sp-$1
 	mkrepo "$r"
@@ -1217,7 +1217,7 @@ loose_copy() {
 	mkdir -p "$1/.git/objects/${2:0:2}"
 	cp "$T/lc/.git/objects/${2:0:2}/${2:2}" "$1/.git/objects/${2:0:2}/${2:2}"
 }
-section_partial() {
+section_partial() { # leaks
 partial_src
 src=file://$T/partial-src
 for filter in blob:none tree:0 blob:limit=1k; do

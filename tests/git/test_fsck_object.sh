@@ -239,7 +239,7 @@ check 'tree: empty second name, fsck.badTree=warn' tree "$OBJ" '^warning in tree
 }
 
 # Blobs a tree names .gitmodules / .gitattributes, as git's fsck_finish finds them
-section_finish_attr() {
+section_finish_attr() { # leaks
 need_base
 M=1234567890123456789012345678901234567890
 { ent 100644 .gitmodules "$M"; } >"$OBJ"
@@ -533,7 +533,7 @@ check_gm 'gitmodules: comments and another section' ''
 
 # ---------------------------------------------------------------------------------------------
 # Commits
-section_commits() {
+section_commits() { # leaks
 need_base
 AUTHOR='author A U Thor <author@example.com> 1234567890 +0000'
 COMMITTER='committer C O Mitter <committer@example.com> 1234567890 +0000'
@@ -641,7 +641,7 @@ check 'commit: tree line and a blank line' commit "$OBJ" 'missingAuthor'
 
 # ---------------------------------------------------------------------------------------------
 # Tags
-section_tags() {
+section_tags() { # leaks
 need_base
 TAGGER='tagger T A Gger <tagger@example.com> 1234567890 -0000'
 # tag [TAG-NAME [TAGGER-LINE-AND-MORE]]

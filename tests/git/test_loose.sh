@@ -249,7 +249,7 @@ sound_part 4/4
 # ---------------------------------------------------------------------------------------------
 # t1450's corruptions, one per repository
 # ---------------------------------------------------------------------------------------------
-section_t1450() {
+section_t1450() { # leaks
 newbare
 oid=$(git hash-object -w --stdin --literally </dev/null)
 chmod +w "$(opath "$oid")" && echo extra garbage >>"$(opath "$oid")"
@@ -332,7 +332,7 @@ hdr_case() {
 	rm -f "$f" && zraw "$text" >"$f"
 	loose_case "$name" "$@"
 }
-section_headers() {
+section_headers() { # leaks
 hi_repo
 hdr_case "header: leading zero" 'blob 03\0hi\n'
 hdr_case "header: no space" 'blob\0hi\n'
@@ -478,7 +478,7 @@ must "non-bare" "^error: [0-9a-f]{40}: object corrupt or missing: \.git/objects/
 # ---------------------------------------------------------------------------------------------
 # The attack corpus
 # ---------------------------------------------------------------------------------------------
-section_attack() {
+section_attack() { # leaks
 dc_case() {
 	local file=$TESTDATA/$1 want=$2
 	"$DRV" dc "$file" >"$T/dc.out"
@@ -650,7 +650,7 @@ done
 }
 
 # .rev: git 2.39.5 fsck ignores them; git's loader words the header errors as the driver does
-section_rev() {
+section_rev() { # leaks
 mkrev() {
 	from_template rev mkrev_git
 	R=$(ls .git/objects/pack/*.rev)

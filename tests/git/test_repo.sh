@@ -236,7 +236,7 @@ for i in 1 2 3 4 5 6 7; do echo "$T/chain$((i + 1)).git/objects" > "$T/chain$i.g
 }
 
 # ---- refs ------------------------------------------------------------------------------------
-section_refs_reflogs() {
+section_refs_reflogs() { # leaks
 need_wt
 check_refs() {
 	local name=$1
@@ -581,7 +581,7 @@ scenario() {
 	echo "gitdir: $S/.git/worktrees/basewt" > "$T/swt/.git"
 	echo "$T/swt/.git" > "$S/.git/worktrees/basewt/gitdir"
 }
-section_fsck_refs() {
+section_fsck_refs() { # leaks
 need_base
 scenario
 fsck_check "clean" "$S"
@@ -664,7 +664,7 @@ printf 'ref: refs/heads/none\n' > "$S/.git/worktrees/basewt/HEAD"
 fsck_check "no default references" "$S"
 }
 # the index: cache tree with a missing tree, resolve-undo with missing blobs, corruption
-section_fsck_index() {
+section_fsck_index() { # leaks
 need_base
 scenario
 (

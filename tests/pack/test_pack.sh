@@ -283,7 +283,7 @@ mapfile -t l <"$O/bogus.err"
 }
 
 # Thin pack: its bases are outside the pack.
-section_misc() {
+section_misc() { # leaks
 need_data
 need_git_outputs
 "$SK" index-pack -o "$O/thin.idx" "$P/thin.pack" >/dev/null 2>"$O/thin.err"
@@ -340,7 +340,7 @@ done
 # verify-pack prints no statistics, only "NAME.pack: bad"; sha1kit gives the same standard output
 # and exit status, and its one error line gives git's reason (taken from git's own error line).
 # ---------------------------------------------------------------------------------------------
-section_idx_unopenable() {
+section_idx_unopenable() { # leaks
 need_data
 U=$T/unopenable
 mkdir -p "$U"
@@ -405,10 +405,10 @@ done
 # ---------------------------------------------------------------------------------------------
 # The cases are shared out between two sections (ctest runs them side by side): strict_trees the
 # trees and special blobs, strict_other commits, tags, links, option lists, --stdin.
-section_strict_trees() {
+section_strict_trees() { # leaks
 strict_cases '^(tree|gitmodules|gitattributes|delta|good)'
 }
-section_strict_other() {
+section_strict_other() { # leaks
 strict_cases '^(commit|tag|missing|repo|opt)'
 }
 # strict_cases REGEX: the cases whose names match
