@@ -3,6 +3,7 @@
  * 64-bit message length, over whichever block kernel dispatch chose for the context.
  */
 #include "internal.h"
+#include "md_buffer.h"
 
 /* sha1kit_fast_init on kernel index `kernel`. */
 static void fast_init_kernel(sha1kit_fast_ctx *ctx, uint32_t kernel)
@@ -27,50 +28,13 @@ int sha1kit_fast_init_on(sha1kit_fast_ctx *ctx, uint32_t kernel)
 
 void sha1kit_fast_update(sha1kit_fast_ctx *ctx, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-	sha1kit_blocks_fn blocks = sha1kit_fast_kernel_fn(ctx->kernel);
-	size_t used = (size_t)(ctx->length & 63);
-
-	if (len == 0)
-		return;
-	ctx->length += (uint64_t)len;
-	if (used) {
-		size_t take = 64 - used;
-		if (take > len) {
-			memcpy(ctx->buffer + used, p, len);
-			return;
-		}
-		memcpy(ctx->buffer + used, p, take);
-		blocks(ctx->ihv, ctx->buffer, 1);
-		p += take;
-		len -= take;
-	}
-	if (len >= 64) {
-		blocks(ctx->ihv, p, len / 64);
-		p += len & ~(size_t)63;
-		len &= 63;
-	}
-	if (len)
-		memcpy(ctx->buffer, p, len);
+	sha1kit_md_update(ctx->ihv, ctx->buffer, &ctx->length, sha1kit_fast_kernel_fn(ctx->kernel), data,
+	                  len);
 }
 
 void sha1kit_fast_final(sha1kit_fast_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE])
 {
-	sha1kit_blocks_fn blocks = sha1kit_fast_kernel_fn(ctx->kernel);
-	size_t used = (size_t)(ctx->length & 63);
-	uint64_t bits = ctx->length << 3;
-	uint8_t *buf = ctx->buffer;
-
-	buf[used++] = 0x80;
-	if (used > 56) {
-		memset(buf + used, 0, 64 - used);
-		blocks(ctx->ihv, buf, 1);
-		used = 0;
-	}
-	memset(buf + used, 0, 56 - used);
-	sha1kit_store_be32(buf + 56, (uint32_t)(bits >> 32));
-	sha1kit_store_be32(buf + 60, (uint32_t)bits);
-	blocks(ctx->ihv, buf, 1);
+	sha1kit_md_pad(ctx->ihv, ctx->buffer, ctx->length, sha1kit_fast_kernel_fn(ctx->kernel));
 	for (int i = 0; i < 5; i++)
 		sha1kit_store_be32(digest + 4 * i, ctx->ihv[i]);
 	sha1kit_fast_init(ctx);
