@@ -12,7 +12,7 @@
 #   make test           native -Werror build + ctest (build/check)
 #   make quick          the same build, and the tests that take a few seconds: ctest without the
 #                       labels long and slow and without QUICK_SKIP (the tests of 8 s or more), test_dc
-#                       at 1/TEST_SHARE (under 2 minutes on 2 shared cores; everything it leaves out
+#                       at 1/TEST_SHARE (about 100 s of test time on 2 idle cores; everything it leaves out
 #                       runs in make test)
 #   make check-git-current
 #                       the comparisons with git (sections cli_fsck_, git_, cli_pack_, cli_hash_object of
