@@ -46,7 +46,8 @@
 #                       (`sha1kit report`, release build)
 #   make bench-result   measure this machine (release build): throughput and the Git workloads into
 #                       bench/results/VENDOR-FAMILY-MODEL.json (GIT_PACK=, GIT_REPO=: default a pack
-#                       of this clone's history and this clone; NOTE='shared VM'; RESULT=FILE)
+#                       of this clone's history and this clone; NOTE='shared VM'; RESULT=FILE), with
+#                       the Rust sha1dc peer where cargo is (scripts/rust-sha1dc.sh builds it first)
 #   make clean          remove the build trees (keeps build/sysroot and build/mingw-deps); distclean: all
 #
 # Tests labelled "slow" (the 4 GiB streaming test, ...) run only in the native pass, and there only
@@ -318,7 +319,11 @@ GIT_PACK ?=
 GIT_REPO ?= $(SRC)
 NOTE ?=
 RESULT ?=
-bench-result: release
+bench-result:
+	@if command -v cargo >/dev/null; then $(SRC)/scripts/rust-sha1dc.sh >/dev/null || \
+		echo "make bench-result: the Rust sha1dc peer could not be built: measured without it" >&2; \
+	else echo "make bench-result: no cargo: measured without the Rust sha1dc peer" >&2; fi
+	$(MAKE) -C $(SRC) release
 	@cpu=$$(awk -F': *' '/^vendor_id/ && !v {v=$$2} /^cpu family/ && !f {f=$$2} \
 		/^model[[:space:]]*:/ && !m {m=$$2} /^CPU implementer/ && !i {i=$$2} /^CPU part/ && !p {p=$$2} \
 		END {if (v != "") print v "-family" f "-model" m; else print "arm-" i "-" p}' /proc/cpuinfo | \

@@ -40,26 +40,9 @@
 set -euo pipefail
 
 me=git-current
-die() {
-	echo "$me: error: $*" >&2
-	exit 1
-}
-log() { echo "$me: $*" >&2; }
-
-refresh=0
-for a in "$@"; do
-	case "$a" in
-	--refresh) refresh=1 ;;
-	-h | --help)
-		sed -n '2,13s/^# \{0,1\}//p' "$0" >&2
-		exit 0
-		;;
-	*)
-		echo "usage: $0 [--refresh]" >&2
-		exit 2
-		;;
-	esac
-done
+# shellcheck source=sid-cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/sid-cache.sh"
+sid_args 13 "$@"
 
 # The oldest git this reference may be (issue #25: 2.55 or later).
 min_version=2.55
@@ -78,24 +61,8 @@ make_opts=(
 recipe="sha1kit git-current 1: ${make_opts[*]}"
 stamp_name=.sha1kit-git-current
 
-root=${SHA1KIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha1kit}
-
 # cached: the newest git-*/ in the cache built by this recipe (its bin/git on stdout), else false.
-cached() {
-	local d best=
-	for d in "$root"/git-*/; do
-		d=${d%/}
-		if [ ! -x "$d/bin/git" ] || [ ! -f "$d/$stamp_name" ] ||
-			[ "$(sed -n 1p "$d/$stamp_name")" != "$recipe" ]; then
-			continue
-		fi
-		if [ -z "$best" ] || dpkg --compare-versions "${d##*/git-}" gt "${best##*/git-}"; then
-			best=$d
-		fi
-	done
-	[ -n "$best" ] || return 1
-	echo "$best/bin/git"
-}
+cached() { sid_cached git "$stamp_name" "$recipe" bin/git; }
 
 if [ "$refresh" = 0 ] && cached; then
 	exit 0
@@ -107,10 +74,8 @@ done
 [ -r "$keyring" ] || die "$keyring not found (the debian-archive-keyring package)"
 echo '#include <zlib.h>' | cc -E - >/dev/null 2>&1 || die "zlib.h not found (zlib1g-dev; scripts/install-deps.sh installs it)"
 
-mkdir -p "$root" 2>/dev/null || die "cannot create the cache directory $root"
-root=$(cd "$root" && pwd)
-exec 9>"$root/.git-current.lock"
-flock 9 || die "cannot lock $root/.git-current.lock"
+sid_cache_lock git-current
+root=$sid_cache_root
 # Another run may have finished the build while this one waited for the lock.
 if [ "$refresh" = 0 ] && cached; then
 	exit 0
@@ -128,22 +93,8 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/sources.list.d" "$work/dl" \
-	"$work/stage"
-: >"$work/status"
-echo "deb-src [signed-by=$keyring] $archive $suite main" >"$work/sources.list"
-
-# shellcheck source=apt-private.sh
-. "$(dirname "${BASH_SOURCE[0]}")/apt-private.sh"
-apt_private_opts "$work" -o "Dir::Etc::SourceList=$work/sources.list" \
-	-o "Dir::Etc::SourceParts=$work/sources.list.d"
-
-log "updating a private source package index ($archive $suite main)"
-if ! apt-get "${apt_opts[@]}" update >"$work/update.log" 2>&1 ||
-	grep -q '^E: ' "$work/update.log"; then
-	cat "$work/update.log" >&2
-	die "could not fetch the signed index of $suite from $archive"
-fi
+mkdir -p "$work/stage"
+sid_apt "$work" "deb-src [signed-by=$keyring] $archive $suite main"
 dversion=$(apt-cache "${apt_opts[@]}" showsrc git 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -n 1)
 [ -n "$dversion" ] || die "no source package git in $suite"
 version=${dversion#*:}   # 2.55.0-1: the Debian version without the epoch

@@ -228,6 +228,10 @@ typedef struct sha1kit_dc_state {
  * message W: the partner block W ^ dv->dm's input (ihv_in) and output (ihv_out) chaining values. */
 void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha1kit_dc_state *st,
                            uint32_t ihv_in[5], uint32_t ihv_out[5]);
+/* The same from the partner's words Wp[t] = W[t] ^ dm[t], already formed, and the state st[5] before
+ * step testt (58 or 65). */
+void sha1kit_dc_recompress_words(int testt, const uint32_t Wp[80], const uint32_t st[5], uint32_t ihv_in[5],
+                                 uint32_t ihv_out[5]);
 
 static inline int sha1kit_ctz32(uint32_t x)
 {

@@ -46,11 +46,36 @@ static inline void sha1kit_rc_init(sha1kit_rc_run *r, sha1kit_lanes_recompress_f
 	r->q[1].testt = 65;
 }
 
+/*
+ * A queue of at most this many candidates is recompressed one candidate at a time by the scalar code
+ * (sha1kit_dc_recompress_words) rather than in the vector lanes, whose run costs as much whether one
+ * lane or all are used. Measured on AMD EPYC family 26 model 2 (Zen 5), 2026-12-02, thread CPU time
+ * per call (docs/PERFORMANCE.md, "A lone candidate"): scalar 105 ns (testt 58) / 110 ns (65), the
+ * 16-lane AVX-512 run 340-400 ns, the 8-lane AVX2 run 650-780 ns: the scalar code is cheaper up to 3
+ * candidates against either.
+ */
+#ifndef SHA1KIT_RC_SCALAR_MAX
+#define SHA1KIT_RC_SCALAR_MAX 3
+#endif
+
 /* Recompress the queued candidates (lanes past q->n hold stale data; their results are unread). */
 static inline __attribute__((always_inline)) void sha1kit_rc_run_queue(sha1kit_rc_run *r, sha1kit_rc_queue *q,
                                                                        const unsigned L)
 {
-	r->recompress(q->testt, &q->Wl[0][0], q->st, q->in, q->out);
+	if (q->n <= SHA1KIT_RC_SCALAR_MAX) {
+		for (unsigned s = 0; s < q->n; s++) {
+			uint32_t st[5], in[5], out[5];
+			for (int w = 0; w < 5; w++)
+				st[w] = q->st[w * L + s];
+			sha1kit_dc_recompress_words(q->testt, q->Wl[s], st, in, out);
+			for (int w = 0; w < 5; w++) {
+				q->in[w * L + s] = in[w];
+				q->out[w * L + s] = out[w];
+			}
+		}
+	} else {
+		r->recompress(q->testt, &q->Wl[0][0], q->st, q->in, q->out);
+	}
 	for (unsigned s = 0; s < q->n; s++) {
 		int full = 1, reduced = r->reduced_round;
 		for (int w = 0; w < 5; w++) {

@@ -160,20 +160,20 @@ static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
 }
 
 /* Steps lo..hi-1 backwards (t descending) / forwards with round function f and constant k, on the
- * partner's words W[t] ^ dm[t]. Backwards, the state after step t is (T, A, rotl(B,30), C, D) of
- * the state (A,B,C,D,E) before it, so E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
-#define BACKWARD(f, k, lo, hi)                                                                               \
+ * partner's words WP(t). Backwards, the state after step t is (T, A, rotl(B,30), C, D) of the state
+ * (A,B,C,D,E) before it, so E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
+#define BACKWARD(f, k, lo, hi, WP)                                                                           \
 	for (int t = (hi)-1; t >= (lo); t--) {                                                               \
 		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e;                                     \
-		e = a - sha1kit_rotl32(A, 5) - f(B, C, D) - (k) - (W[t] ^ dm[t]);                            \
+		e = a - sha1kit_rotl32(A, 5) - f(B, C, D) - (k)-WP(t);                                       \
 		a = A;                                                                                       \
 		b = B;                                                                                       \
 		c = C;                                                                                       \
 		d = D;                                                                                       \
 	}
-#define FORWARD(f, k, lo, hi)                                                                                \
+#define FORWARD(f, k, lo, hi, WP)                                                                            \
 	for (int t = (lo); t < (hi); t++) {                                                                  \
-		uint32_t T = sha1kit_rotl32(a, 5) + f(b, c, d) + (k) + e + (W[t] ^ dm[t]);                   \
+		uint32_t T = sha1kit_rotl32(a, 5) + f(b, c, d) + (k) + e + WP(t);                            \
 		e = d;                                                                                       \
 		d = c;                                                                                       \
 		c = sha1kit_rotl32(b, 30);                                                                   \
@@ -182,45 +182,57 @@ static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
 	}
 
 /*
- * Recompression of the partner block for one DV (Stevens 2013, section 4): from the state before
- * step `testt`, run the steps backwards with W' = W ^ dm to step 0 (giving the partner's input
- * chaining value ihv_in) and forwards to step 80 (giving its output chaining value ihv_out).
- * Each partner word is formed where its step uses it; nothing is copied.
+ * Recompression of the partner block (Stevens 2013, section 4): from the state s[5] before step
+ * `testt` (58 or 65), run the steps backwards with the partner's words WP(t) to step 0 (giving the
+ * partner's input chaining value ihv_in) and forwards to step 80 (giving its output chaining value
+ * ihv_out).
  */
+#define RECOMPRESS(testt, s, WP, ihv_in, ihv_out)                                                            \
+	do {                                                                                                 \
+		uint32_t a = (s)[0], b = (s)[1], c = (s)[2], d = (s)[3], e = (s)[4];                         \
+		if ((testt) > 60) {                                                                          \
+			BACKWARD(F4, K4, 60, (testt), WP);                                                   \
+			BACKWARD(F3, K3, 40, 60, WP);                                                        \
+		} else {                                                                                     \
+			BACKWARD(F3, K3, 40, (testt), WP);                                                   \
+		}                                                                                            \
+		BACKWARD(F2, K2, 20, 40, WP);                                                                \
+		BACKWARD(F1, K1, 0, 20, WP);                                                                 \
+		(ihv_in)[0] = a;                                                                             \
+		(ihv_in)[1] = b;                                                                             \
+		(ihv_in)[2] = c;                                                                             \
+		(ihv_in)[3] = d;                                                                             \
+		(ihv_in)[4] = e;                                                                             \
+		a = (s)[0];                                                                                  \
+		b = (s)[1];                                                                                  \
+		c = (s)[2];                                                                                  \
+		d = (s)[3];                                                                                  \
+		e = (s)[4];                                                                                  \
+		if ((testt) < 60)                                                                            \
+			FORWARD(F3, K3, (testt), 60, WP);                                                    \
+		FORWARD(F4, K4, (testt) < 60 ? 60 : (testt), 80, WP);                                        \
+		(ihv_out)[0] = (ihv_in)[0] + a;                                                              \
+		(ihv_out)[1] = (ihv_in)[1] + b;                                                              \
+		(ihv_out)[2] = (ihv_in)[2] + c;                                                              \
+		(ihv_out)[3] = (ihv_in)[3] + d;                                                              \
+		(ihv_out)[4] = (ihv_in)[4] + e;                                                              \
+	} while (0)
+
+/* For one DV: each partner word W[t] ^ dm[t] is formed where its step uses it; nothing is copied. */
+#define WP_DM(t) (W[t] ^ dm[t])
 void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha1kit_dc_state *st,
                            uint32_t ihv_in[5], uint32_t ihv_out[5])
 {
-	const int testt = dv->testt; /* 58 or 65 */
 	const uint32_t *dm = dv->dm;
-	uint32_t a = st->s[0], b = st->s[1], c = st->s[2], d = st->s[3], e = st->s[4];
+	RECOMPRESS(dv->testt, st->s, WP_DM, ihv_in, ihv_out);
+}
 
-	if (testt > 60) {
-		BACKWARD(F4, K4, 60, testt);
-		BACKWARD(F3, K3, 40, 60);
-	} else {
-		BACKWARD(F3, K3, 40, testt);
-	}
-	BACKWARD(F2, K2, 20, 40);
-	BACKWARD(F1, K1, 0, 20);
-	ihv_in[0] = a;
-	ihv_in[1] = b;
-	ihv_in[2] = c;
-	ihv_in[3] = d;
-	ihv_in[4] = e;
-
-	a = st->s[0];
-	b = st->s[1];
-	c = st->s[2];
-	d = st->s[3];
-	e = st->s[4];
-	if (testt < 60)
-		FORWARD(F3, K3, testt, 60);
-	FORWARD(F4, K4, testt < 60 ? 60 : testt, 80);
-	ihv_out[0] = ihv_in[0] + a;
-	ihv_out[1] = ihv_in[1] + b;
-	ihv_out[2] = ihv_in[2] + c;
-	ihv_out[3] = ihv_in[3] + d;
-	ihv_out[4] = ihv_in[4] + e;
+/* For a candidate waiting in a recompression queue (src/rc_queue.h): the partner words are formed. */
+#define WP_WORDS(t) (Wp[t])
+void sha1kit_dc_recompress_words(int testt, const uint32_t Wp[80], const uint32_t st[5], uint32_t ihv_in[5],
+                                 uint32_t ihv_out[5])
+{
+	RECOMPRESS(testt, st, WP_WORDS, ihv_in, ihv_out);
 }
 
 static int ihv_equal(const uint32_t x[5], const uint32_t y[5])

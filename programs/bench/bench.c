@@ -8,7 +8,9 @@
  * Method (also printed in the header of every output):
  *  - every message is hashed one-shot (init, update, final) from a buffer filled from a fixed seed
  *    (random data: on it about 1 block in 20 passes SHA-1DC's UBC filter, as in real use), either
- *    64-byte aligned or at offset +1;
+ *    64-byte aligned or at offset +1; each size has distinct messages (1 MiB of them, at most 4096)
+ *    hashed in turn, so that the filter's flagged blocks, and the recompressions they cost, come at
+ *    their real rate (--fixed-message: one message again and again, as result files before 2026-12 were);
  *  - the clock is the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID): time the scheduler gives
  *    to other processes does not count, which matters on a shared machine;
  *  - per size, each implementation is calibrated to a sample of at least --sample-ms (20 ms), then
@@ -39,14 +41,16 @@
 
 #define BENCH_CMD "bench"
 
-#define MAX_IMPLS   64
-#define MAX_SIZE    ((size_t)1 << 30)
-#define NO_SHANI    ":~0x20000000"               /* OPENSSL_ia32cap: clear CPUID.(EAX=7).EBX bit 29 (SHA) */
-#define SEED        UINT64_C(0x5348413142454e43) /* "SHA1BENC" */
-#define DEF_REPS    9
-#define DEF_SAMPLE  20.0
-#define QUICK_REPS  3
-#define QUICK_SAMPL 2.0
+#define MAX_IMPLS     64
+#define MAX_SIZE      ((size_t)1 << 30)
+#define NO_SHANI      ":~0x20000000"               /* OPENSSL_ia32cap: clear CPUID.(EAX=7).EBX bit 29 (SHA) */
+#define SEED          UINT64_C(0x5348413142454e43) /* "SHA1BENC" */
+#define DEF_REPS      9
+#define DEF_SAMPLE    20.0
+#define QUICK_REPS    3
+#define QUICK_SAMPL   2.0
+#define MESSAGE_BYTES ((size_t)1 << 20) /* the distinct messages of one size, at most */
+#define MAX_MESSAGES  4096
 
 static const size_t default_sizes[] = {64, 1024, 16384, 1048576};
 static const size_t quick_sizes[] = {64, 1024, 16384};
@@ -77,6 +81,7 @@ enum {
 	OPT_GIT_BINARY,
 	OPT_GIT_REPS,
 	OPT_SHA256,
+	OPT_FIXED_MESSAGE,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -101,6 +106,7 @@ static const struct option bench_options[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"note", required_argument, NULL, OPT_NOTE},
     {"sha256", no_argument, NULL, OPT_SHA256},
+    {"fixed-message", no_argument, NULL, OPT_FIXED_MESSAGE},
     {"git", required_argument, NULL, OPT_GIT},
     {"git-repo", required_argument, NULL, OPT_GIT_REPO},
     {"git-binary", required_argument, NULL, OPT_GIT_BINARY},
@@ -133,6 +139,13 @@ static void bench_usage(void)
 	      "      --misaligned        messages start 1 byte past a 64-byte boundary\n"
 	      "      --alignment=WHICH   aligned (default), misaligned or both\n"
 	      "      --seed=N            seed of the message data (default 0x5348413142454e43)\n"
+	      "      --fixed-message     hash one message per size again and again (as result\n"
+	      "                            files before 2026-12 were measured); by default each\n"
+	      "                            size has distinct random messages (1 MiB of them, at\n"
+	      "                            most 4096) hashed in turn, so that SHA-1DC's\n"
+	      "                            recompressions of the blocks its filter flags (about\n"
+	      "                            1 in 20) count at their real rate, not at the luck\n"
+	      "                            of one message's blocks\n"
 	      "      --only=LIST         measure only implementations whose id contains one of\n"
 	      "                            the comma-separated strings (and the baseline)\n"
 	      "      --baseline=ID       implementation the ratios refer to (openssl-evp;\n"
@@ -294,6 +307,27 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/*
+ * The messages of one size: `len` bytes each, `misalignment` bytes past a 64-byte boundary in buf,
+ * one after the other every round_up(len, 64) bytes; as many as fit in MESSAGE_BYTES, 1 to
+ * MAX_MESSAGES of them (1 with --fixed-message). 1 MiB of 64-byte messages is 4096 of them (about
+ * 190 blocks flagged by the UBC filter); of 1 MiB messages, one (16384 blocks: about 770 flagged).
+ */
+static struct bench_msgs messages_of(const struct bench_settings *s, const uint8_t *buf, size_t len,
+                                     int misalignment)
+{
+	struct bench_msgs m;
+	m.base = buf != NULL ? buf + misalignment : NULL;
+	m.len = len;
+	m.stride = len == 0 ? 64 : (len + 63) & ~(size_t)63;
+	m.count = s->fixed_message ? 1 : MESSAGE_BYTES / m.stride;
+	if (m.count > MAX_MESSAGES)
+		m.count = MAX_MESSAGES;
+	if (m.count == 0)
+		m.count = 1;
+	return m;
+}
+
 /* OPENSSL_ia32cap is read when libcrypto is loaded, so masking SHA-NI needs a fresh process: this
  * program (sha1kit-bench) again, with the same arguments (argv is NULL-terminated). */
 static void reexec_without_shani(char **argv)
@@ -414,6 +448,9 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 			break;
 		case OPT_NOTE:
 			s.note = optarg;
+			break;
+		case OPT_FIXED_MESSAGE:
+			s.fixed_message = true;
 			break;
 		case OPT_SHA256:
 			s.sha256 = true;
@@ -574,11 +611,14 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 				break;
 			}
 
-	/* The message buffer: 64-byte aligned, filled from the seed. */
-	size_t max_size = 0;
-	for (size_t i = 0; i < s.n_sizes; i++)
-		max_size = s.sizes[i] > max_size ? s.sizes[i] : max_size;
-	size_t buf_size = (max_size + 64 + 63) & ~(size_t)63;
+	/* The message buffer: 64-byte aligned, filled from the seed, with room for the distinct messages
+	 * of the largest size (each size's messages start at its beginning). */
+	size_t buf_size = 64;
+	for (size_t i = 0; i < s.n_sizes; i++) {
+		struct bench_msgs m = messages_of(&s, NULL, s.sizes[i], 0);
+		if (m.count * m.stride + 64 > buf_size)
+			buf_size = m.count * m.stride + 64;
+	}
 	uint8_t *buf = aligned_alloc(64, buf_size);
 	if (buf == NULL) {
 		sk_error(errno, "bench: cannot allocate %zu bytes", buf_size);
@@ -604,8 +644,8 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 	for (size_t a = 0; a < s.n_alignments && status == SK_EXIT_OK; a++)
 		for (size_t z = 0; z < s.n_sizes && status == SK_EXIT_OK; z++) {
 			struct bench_result *r = &results[(a * s.n_sizes + z) * n_impls];
-			if (!bench_measure(impls, n_impls, &s, buf + s.alignments[a], s.sizes[z],
-			                   s.alignments[a], r, &prog))
+			struct bench_msgs m = messages_of(&s, buf, s.sizes[z], s.alignments[a]);
+			if (!bench_measure(impls, n_impls, &s, &m, s.alignments[a], r, &prog))
 				status = SK_EXIT_FAILURE;
 		}
 	bench_progress_end(&prog);

@@ -23,14 +23,35 @@ static inline uint32_t bench_fold(uint32_t acc, uint32_t digest_word)
 }
 
 /*
- * Hash `count` messages of `len` bytes, each of them the bytes at `msg`, and return a word derived
- * from the digests with bench_fold() in message order, each digest taken as its first 4 bytes in
- * host order (the caller checks it against the true digest and sinks it, so that the work cannot be
- * optimised away). `state` is the implementation's. A single-stream implementation ("single" shape)
- * makes `count` one-shot calls; a batch implementation ("batch" shape, per_call messages per call)
- * makes count / per_call calls: the caller always passes a multiple of per_call.
+ * The messages a run function hashes: message i (i = 0, 1, 2, ...) is the `len` bytes at
+ * base + (i mod count) * stride. `sha1kit bench` hashes `count` distinct random messages in turn
+ * (count 1: one message again and again, --fixed-message): on random data about 1 block in 20
+ * passes SHA-1DC's UBC filter and is recompressed, so a fixed message would time its own blocks'
+ * luck, not the real rate.
  */
-typedef uint32_t (*bench_run_fn)(void *state, const uint8_t *msg, size_t len, size_t count);
+struct bench_msgs {
+	const uint8_t *base;
+	size_t len;    /* bytes per message */
+	size_t stride; /* bytes from one message to the next (a multiple of 64, >= len) */
+	size_t count;  /* distinct messages, >= 1 */
+};
+
+/* The message after the one at p (the first again after the last). */
+static inline const uint8_t *bench_next(const struct bench_msgs *m, const uint8_t *p)
+{
+	p += m->stride;
+	return p == m->base + m->count * m->stride ? m->base : p;
+}
+
+/*
+ * Hash `count` messages, messages 0 .. count-1 of `m` in turn, and return a word derived from the
+ * digests with bench_fold() in message order, each digest taken as its first 4 bytes in host order
+ * (the caller checks it against the true digests and sinks it, so that the work cannot be optimised
+ * away). `state` is the implementation's. A single-stream implementation ("single" shape) makes
+ * `count` one-shot calls; a batch implementation ("batch" shape, per_call messages per call) makes
+ * count / per_call calls: the caller always passes a multiple of per_call.
+ */
+typedef uint32_t (*bench_run_fn)(void *state, const struct bench_msgs *m, size_t count);
 
 struct bench_impl {
 	char id[BENCH_ID_MAX];           /* unique, stable: "sha1kit-fast-shani", "openssl-evp", ... */

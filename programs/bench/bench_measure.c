@@ -26,21 +26,21 @@ static double thread_ns(void)
 }
 
 /* CPU time of `iters` messages; their fold goes to *sink, so that the work cannot be left out. */
-static double sample(const struct bench_impl *impl, const uint8_t *msg, size_t len, size_t iters,
+static double sample(const struct bench_impl *impl, const struct bench_msgs *m, size_t iters,
                      volatile uint32_t *sink)
 {
 	double t0 = thread_ns();
-	*sink ^= impl->run(impl->state, msg, len, iters);
+	*sink ^= impl->run(impl->state, m, iters);
 	return thread_ns() - t0;
 }
 
 /* Messages per sample so that one sample takes at least target_ns of CPU time. */
-static size_t calibrate(const struct bench_impl *impl, const uint8_t *msg, size_t len, double target_ns,
+static size_t calibrate(const struct bench_impl *impl, const struct bench_msgs *m, double target_ns,
                         volatile uint32_t *sink)
 {
 	size_t iters = impl->per_call;
 	for (;;) {
-		double t = sample(impl, msg, len, iters, sink);
+		double t = sample(impl, m, iters, sink);
 		if (t >= target_ns)
 			return iters;
 		double want = t > 0 ? (double)iters * target_ns * 1.15 / t : (double)iters * 100.0;
@@ -106,25 +106,53 @@ void bench_progress_end(struct bench_progress *p)
 	}
 }
 
+/* The first word of each message's digest (SHA-1, or SHA-256 when sha256), for the digest check. */
+static uint32_t *reference_words(const struct bench_msgs *m, bool sha256)
+{
+	uint32_t *words = malloc(m->count * sizeof(*words));
+	const uint8_t *msg = m->base;
+	if (words == NULL) {
+		sk_error(errno, "bench: out of memory");
+		exit(SK_EXIT_FAILURE);
+	}
+	for (size_t k = 0; k < m->count; k++, msg = bench_next(m, msg)) {
+		uint8_t d[SHA1KIT_SHA256_DIGEST_SIZE];
+		if (sha256)
+			sha1kit_sha256(msg, m->len, d);
+		else
+			sha1kit_fast(msg, m->len, d);
+		memcpy(&words[k], d, sizeof(words[k]));
+	}
+	return words;
+}
+
+/* Hash every message of m once or more (a whole number of calls) with impl and compare the fold of
+ * the digests with the one words[] gives. */
+static bool digests_right(const struct bench_impl *impl, const struct bench_msgs *m, const uint32_t *words)
+{
+	size_t count = (m->count + impl->per_call - 1) / impl->per_call * impl->per_call;
+	uint32_t want = 0;
+	for (size_t k = 0; k < count; k++)
+		want = bench_fold(want, words[k % m->count]);
+	return impl->run(impl->state, m, count) == want;
+}
+
 bool bench_measure(const struct bench_impl *impls, size_t n_impls, const struct bench_settings *s,
-                   const uint8_t *msg, size_t len, int misalignment, struct bench_result *results,
+                   const struct bench_msgs *m, int misalignment, struct bench_result *results,
                    struct bench_progress *prog)
 {
-	uint8_t ref[SHA1KIT_DIGEST_SIZE], ref256[SHA1KIT_SHA256_DIGEST_SIZE];
-	uint32_t word1, word256;
+	uint32_t *words[2] = {NULL, NULL}; /* SHA-1, SHA-256: made when an implementation needs them */
 	double target = s->sample_ms * 1e6;
 	volatile uint32_t sink = 0;
+	bool ok = true;
 
-	sha1kit_fast(msg, len, ref);
-	memcpy(&word1, ref, sizeof(word1));
-	sha1kit_sha256(msg, len, ref256);
-	memcpy(&word256, ref256, sizeof(word256));
 	for (size_t i = 0; i < n_impls; i++) {
-		uint32_t want = 0, word = strcmp(impls[i].flavour, "sha256") == 0 ? word256 : word1;
+		int sha256 = strcmp(impls[i].flavour, "sha256") == 0;
 		results[i].impl = i;
-		results[i].size = len;
+		results[i].size = m->len;
 		results[i].misalignment = misalignment;
-		results[i].skipped = impls[i].max_len != 0 && len > impls[i].max_len;
+		results[i].messages = m->count;
+		results[i].skipped = impls[i].max_len != 0 && m->len > impls[i].max_len;
 		if (results[i].skipped) {
 			results[i].reps = 0;
 			results[i].iterations = 0;
@@ -133,21 +161,25 @@ bool bench_measure(const struct bench_impl *impls, size_t n_impls, const struct 
 			    -1;
 			continue;
 		}
-		for (size_t k = 0; k < impls[i].per_call; k++)
-			want = bench_fold(want, word);
-		if (impls[i].run(impls[i].state, msg, len, impls[i].per_call) != want) {
+		if (words[sha256] == NULL)
+			words[sha256] = reference_words(m, sha256);
+		if (ok && !digests_right(&impls[i], m, words[sha256])) {
 			bench_progress_end(prog);
 			sk_error(0, "bench: %s gives a wrong digest for a %zu-byte message", impls[i].id,
-			         len);
-			return false;
+			         m->len);
+			ok = false;
 		}
 	}
+	free(words[0]);
+	free(words[1]);
+	if (!ok)
+		return false;
 	for (size_t i = 0; i < n_impls; i++) {
 		if (results[i].skipped)
 			continue;
-		progress_show(prog, "calibrating", len, misalignment, impls[i].id);
+		progress_show(prog, "calibrating", m->len, misalignment, impls[i].id);
 		results[i].reps = s->reps;
-		results[i].iterations = calibrate(&impls[i], msg, len, target, &sink);
+		results[i].iterations = calibrate(&impls[i], m, target, &sink);
 		results[i].samples = calloc((size_t)s->reps, sizeof(double));
 		if (results[i].samples == NULL) {
 			sk_error(errno, "bench: out of memory");
@@ -158,8 +190,8 @@ bool bench_measure(const struct bench_impl *impls, size_t n_impls, const struct 
 		for (size_t i = 0; i < n_impls; i++) {
 			if (results[i].skipped)
 				continue;
-			progress_show(prog, "warming up", len, misalignment, impls[i].id);
-			sample(&impls[i], msg, len, results[i].iterations, &sink);
+			progress_show(prog, "warming up", m->len, misalignment, impls[i].id);
+			sample(&impls[i], m, results[i].iterations, &sink);
 		}
 	for (int rep = 0; rep < s->reps; rep++) {
 		for (size_t k = 0; k < n_impls; k++) {
@@ -168,8 +200,8 @@ bool bench_measure(const struct bench_impl *impls, size_t n_impls, const struct 
 				prog->done++;
 				continue;
 			}
-			progress_show(prog, "measuring", len, misalignment, impls[i].id);
-			double t = sample(&impls[i], msg, len, results[i].iterations, &sink);
+			progress_show(prog, "measuring", m->len, misalignment, impls[i].id);
+			double t = sample(&impls[i], m, results[i].iterations, &sink);
 			results[i].samples[rep] = t / (double)results[i].iterations;
 			prog->done++;
 		}

@@ -22,12 +22,13 @@ struct bench_progress {
 void bench_progress_end(struct bench_progress *p);
 
 /*
- * Measure impls[0..n_impls-1] on the `len` bytes at `msg` (`misalignment` bytes past a 64-byte
- * boundary) as the settings say; results[i] gets implementation i. Fails (returns false, after a
- * diagnostic) when an implementation's digest differs from sha1kit_fast's.
+ * Measure impls[0..n_impls-1] on the messages m (each `misalignment` bytes past a 64-byte boundary)
+ * as the settings say; results[i] gets implementation i. Fails (returns false, after a diagnostic)
+ * when an implementation's digest of any of the messages differs from sha1kit_fast's (sha1kit_sha256's
+ * for the SHA-256 rows).
  */
 bool bench_measure(const struct bench_impl *impls, size_t n_impls, const struct bench_settings *s,
-                   const uint8_t *msg, size_t len, int misalignment, struct bench_result *results,
+                   const struct bench_msgs *m, int misalignment, struct bench_result *results,
                    struct bench_progress *prog);
 
 #endif /* SHA1KIT_BENCH_MEASURE_H */

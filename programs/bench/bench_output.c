@@ -107,12 +107,16 @@ static void print_header(FILE *out, const struct bench_report *r, const char *pr
 	        sep, m->library_version, m->kernel, fk, m->dc_kernel, dk);
 	fprintf(out, "%sPeers:%s %s; OPENSSL_ia32cap=%s\n", prefix, sep, peers,
 	        m->openssl_ia32cap ? m->openssl_ia32cap : "(unset)");
+	if (bench_peers_not_linked() != NULL)
+		fprintf(out, "%sNot linked:%s %s\n", prefix, sep, bench_peers_not_linked());
 	fprintf(out,
-	        "%sMethod:%s one-shot per message (batch row: %zu equal messages per call), thread CPU "
+	        "%sMethod:%s one-shot per message (batch row: %zu messages per call), %s, thread CPU "
 	        "time, median of %d samples of >= %g ms interleaved round-robin after %d warm-up, data seed "
 	        "0x%016llx; %s\n",
-	        prefix, sep, s->batch, s->reps, s->sample_ms, s->warmup, (unsigned long long)s->seed,
-	        m->date);
+	        prefix, sep, s->batch,
+	        s->fixed_message ? "one fixed message per size"
+	                         : "distinct random messages in turn (1 MiB, at most 4096, per size)",
+	        s->reps, s->sample_ms, s->warmup, (unsigned long long)s->seed, m->date);
 	if (s->baseline != NULL)
 		fprintf(out, "%sRatio:%s %s median / implementation median, same run (> 1: faster)\n", prefix,
 		        sep, s->baseline);
@@ -421,6 +425,7 @@ static json_t *settings_json(const struct bench_settings *s)
 	json_object_set_new(o, "seed", json_string(seed));
 	json_object_set_new(o, "clock", json_string("CLOCK_THREAD_CPUTIME_ID"));
 	json_object_set_new(o, "mode", json_string("one-shot per message"));
+	json_object_set_new(o, "messages", json_string(s->fixed_message ? "fixed" : "distinct"));
 	json_object_set_new(o, "quick", json_boolean(s->quick));
 	json_object_set_new(o, "baseline", str_or_null(s->baseline));
 	json_object_set_new(o, "only", str_or_null(s->only));
@@ -445,6 +450,7 @@ static json_t *result_json(const struct bench_report *r, size_t at)
 	json_object_set_new(o, "size", json_integer((json_int_t)x->size));
 	json_object_set_new(o, "misalignment", json_integer(x->misalignment));
 	json_object_set_new(o, "messages_per_sample", json_integer((json_int_t)x->iterations));
+	json_object_set_new(o, "distinct_messages", json_integer((json_int_t)x->messages));
 	json_object_set_new(o, "repetitions", json_integer(x->reps));
 	json_object_set_new(o, "ns_per_message", ns);
 	json_object_set_new(o, "samples_ns_per_message", samples);

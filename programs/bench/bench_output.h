@@ -59,6 +59,7 @@ struct bench_settings {
 	size_t batch;         /* messages per call of the batch rows (0: no batch rows) */
 	const char *note;     /* --note=TEXT, or NULL */
 	bool sha256;          /* --sha256: the SHA-256 rows (flavour "sha256") instead of the SHA-1 ones */
+	bool fixed_message;   /* --fixed-message: one message per size, hashed again and again */
 };
 
 /* Summary of the samples of one implementation at one size and alignment (ns per message). */
@@ -67,6 +68,7 @@ struct bench_result {
 	size_t size;
 	int misalignment;
 	size_t iterations; /* messages per sample */
+	size_t messages;   /* distinct messages hashed in turn (1: --fixed-message) */
 	int reps;
 	double *samples; /* ns per message, in measurement order */
 	double median, min, max, q1, q3;

@@ -13,6 +13,12 @@
  *                    (deprecated in 3.0, still built by Debian): no allocation, no lookup.
  *   nettle           sha1_init, sha1_update, sha1_digest.
  *   libgcrypt        gcry_md_hash_buffer(GCRY_MD_SHA1, ...).
+ *   rust-sha1dc      the Rust sha1dc crate (SHA-1 with collision detection, "dc" flavour: the peer
+ *                    of sha1kit's dc rows; the DC_SHA1_RS backend proposed for Git, used by
+ *                    gitoxide): sha1dc::digest per message through sha1kit's C entry
+ *                    (bench/rust-sha1dc/src/lib.rs), linked when scripts/rust-sha1dc.sh has built
+ *                    it (SK_BENCH_HAVE_SHA1DC_RS). It picks its code (SHA-NI, AVX2, SSE2, scalar)
+ *                    from its own CPU probe: SHA1KIT_CPU does not mask it.
  *   ipsec-mb         Intel's multi-buffer library (intel-ipsec-mb): plain SHA-1 jobs
  *                    (IMB_AUTH_SHA_1) submitted to one manager, then flushed: a "batch" row with
  *                    --batch messages per call, the peer of sha1kit's batch rows (its lanes are
@@ -58,8 +64,14 @@
 #include "bench_peers.h"
 #include "sha1kit.h"
 
+#if defined(SK_BENCH_HAVE_SHA1DC_RS)
+/* bench/rust-sha1dc/src/lib.rs */
+int sha1kit_rs_sha1dc(const uint8_t *data, size_t len, uint8_t out[20]);
+const char *sha1kit_rs_sha1dc_version(void);
+#endif
+
 #if defined(SK_BENCH_HAVE_OPENSSL) || defined(SK_BENCH_HAVE_NETTLE) || defined(SK_BENCH_HAVE_GCRYPT) ||      \
-    defined(SK_BENCH_HAVE_IPSECMB)
+    defined(SK_BENCH_HAVE_IPSECMB) || defined(SK_BENCH_HAVE_SHA1DC_RS)
 static uint32_t first_word(const unsigned char *d)
 {
 	uint32_t w;
@@ -102,12 +114,14 @@ static bool cpu_has(const char *feature)
 #endif
 
 #if defined(SK_BENCH_HAVE_OPENSSL)
-static uint32_t run_openssl_evp(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_openssl_evp(void *state, const struct bench_msgs *m, size_t count)
 {
 	unsigned char md[SHA_DIGEST_LENGTH];
 	uint32_t acc = 0;
 	(void)state;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		if (!EVP_Digest(msg, len, md, NULL, EVP_sha1(), NULL))
 			abort();
 		acc = bench_fold(acc, first_word(md));
@@ -131,12 +145,14 @@ static void evp_state_free(void *p)
 	}
 }
 
-static uint32_t run_openssl_evp_ctx(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_openssl_evp_ctx(void *state, const struct bench_msgs *m, size_t count)
 {
 	const struct evp_state *st = state;
 	unsigned char md[EVP_MAX_MD_SIZE];
 	uint32_t acc = 0;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		if (!EVP_DigestInit_ex(st->ctx, st->md, NULL) || !EVP_DigestUpdate(st->ctx, msg, len) ||
 		    !EVP_DigestFinal_ex(st->ctx, md, NULL))
 			abort();
@@ -146,12 +162,14 @@ static uint32_t run_openssl_evp_ctx(void *state, const uint8_t *msg, size_t len,
 }
 
 /* openssl-evp-sha256: the EVP one-shot of SHA-256 (`sha1kit bench --sha256`). */
-static uint32_t run_openssl_evp_sha256(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_openssl_evp_sha256(void *state, const struct bench_msgs *m, size_t count)
 {
 	unsigned char md[SHA256_DIGEST_LENGTH];
 	uint32_t acc = 0;
 	(void)state;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		if (!EVP_Digest(msg, len, md, NULL, EVP_sha256(), NULL))
 			abort();
 		acc = bench_fold(acc, first_word(md));
@@ -159,12 +177,14 @@ static uint32_t run_openssl_evp_sha256(void *state, const uint8_t *msg, size_t l
 	return acc;
 }
 
-static uint32_t run_openssl_sha1(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_openssl_sha1(void *state, const struct bench_msgs *m, size_t count)
 {
 	unsigned char md[SHA_DIGEST_LENGTH];
 	uint32_t acc = 0;
 	(void)state;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		SHA1(msg, len, md);
 		acc = bench_fold(acc, first_word(md));
 	}
@@ -172,12 +192,14 @@ static uint32_t run_openssl_sha1(void *state, const uint8_t *msg, size_t len, si
 }
 
 #if !defined(OPENSSL_NO_DEPRECATED_3_0)
-static uint32_t run_openssl_sha1_ctx(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_openssl_sha1_ctx(void *state, const struct bench_msgs *m, size_t count)
 {
 	unsigned char md[SHA_DIGEST_LENGTH];
 	uint32_t acc = 0;
 	(void)state;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		SHA_CTX ctx;
 		SHA1_Init(&ctx);
 		SHA1_Update(&ctx, msg, len);
@@ -233,12 +255,14 @@ static void add_openssl(struct bench_impl *out, size_t *n, size_t max)
 #endif
 
 #if defined(SK_BENCH_HAVE_NETTLE)
-static uint32_t run_nettle(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_nettle(void *state, const struct bench_msgs *m, size_t count)
 {
 	uint8_t md[SHA1_DIGEST_SIZE];
 	uint32_t acc = 0;
 	(void)state;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		struct sha1_ctx ctx;
 		sha1_init(&ctx);
 		sha1_update(&ctx, len, msg);
@@ -249,13 +273,33 @@ static uint32_t run_nettle(void *state, const uint8_t *msg, size_t len, size_t c
 }
 #endif
 
+#if defined(SK_BENCH_HAVE_SHA1DC_RS)
+/* The crate's standard digest: plain SHA-1 where no attack is found; a detection (none on the
+ * bench's random messages) gives zeros, which the digest check refuses. */
+static uint32_t run_sha1dc_rs(void *state, const struct bench_msgs *m, size_t count)
+{
+	uint8_t md[20];
+	uint32_t acc = 0;
+	(void)state;
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
+		uint32_t flagged = (uint32_t)sha1kit_rs_sha1dc(msg, len, md);
+		acc = bench_fold(acc, first_word(md) ^ flagged);
+	}
+	return acc;
+}
+#endif
+
 #if defined(SK_BENCH_HAVE_GCRYPT)
-static uint32_t run_gcrypt(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_gcrypt(void *state, const struct bench_msgs *m, size_t count)
 {
 	unsigned char md[20];
 	uint32_t acc = 0;
 	(void)state;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		gcry_md_hash_buffer(GCRY_MD_SHA1, md, msg, len);
 		acc = bench_fold(acc, first_word(md));
 	}
@@ -345,8 +389,7 @@ static void imb_setup(struct imb_state *st)
 		st->mgr = NULL;
 		return;
 	}
-	snprintf(st->note, sizeof(st->note),
-	         "IMB_AUTH_SHA_1 jobs, submit then flush, equal messages; %s manager: %s",
+	snprintf(st->note, sizeof(st->note), "IMB_AUTH_SHA_1 jobs, submit then flush; %s manager: %s",
 	         imb_arch_name(arch), why);
 }
 
@@ -361,24 +404,25 @@ static void imb_state_free(void *p)
 	}
 }
 
-static void imb_done(IMB_JOB *job, uint32_t *acc)
+/* A job back from the manager (in any order: the digests are folded in message order after). */
+static void imb_done(const IMB_JOB *job)
 {
 	if (job->status != IMB_STATUS_COMPLETED) {
 		fprintf(stderr, "sha1kit bench: ipsec-mb: a job did not complete\n");
 		exit(1);
 	}
-	*acc = bench_fold(*acc, first_word(job->auth_tag_output));
 }
 
 /* per_call plain SHA-1 jobs submitted, then flushed; count is a multiple of per_call. */
-static uint32_t run_ipsecmb(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_ipsecmb(void *state, const struct bench_msgs *m, size_t count)
 {
 	struct imb_state *st = state;
 	IMB_MGR *mgr = st->mgr;
+	const uint8_t *msg = m->base;
 	uint32_t acc = 0;
 	for (size_t done = 0; done < count; done += st->per_call) {
 		IMB_JOB *job;
-		for (size_t i = 0; i < st->per_call; i++) {
+		for (size_t i = 0; i < st->per_call; i++, msg = bench_next(m, msg)) {
 			job = IMB_GET_NEXT_JOB(mgr);
 			job->cipher_mode = IMB_CIPHER_NULL;
 			job->cipher_direction = IMB_DIR_ENCRYPT;
@@ -389,14 +433,16 @@ static uint32_t run_ipsecmb(void *state, const uint8_t *msg, size_t len, size_t 
 			job->cipher_start_src_offset_in_bytes = 0;
 			job->msg_len_to_cipher_in_bytes = 0;
 			job->hash_start_src_offset_in_bytes = 0;
-			job->msg_len_to_hash_in_bytes = len;
+			job->msg_len_to_hash_in_bytes = m->len;
 			job->auth_tag_output = st->digests[i];
 			job->auth_tag_output_len_in_bytes = 20;
 			for (job = IMB_SUBMIT_JOB(mgr); job != NULL; job = IMB_GET_COMPLETED_JOB(mgr))
-				imb_done(job, &acc);
+				imb_done(job);
 		}
 		while ((job = IMB_FLUSH_JOB(mgr)) != NULL)
-			imb_done(job, &acc);
+			imb_done(job);
+		for (size_t i = 0; i < st->per_call; i++)
+			acc = bench_fold(acc, first_word(st->digests[i]));
 	}
 	return acc;
 }
@@ -413,7 +459,7 @@ static void add_ipsecmb(struct bench_impl *out, size_t *n, size_t max, size_t ba
 	/* measured with ipsec-mb 1.3: a SHA-1 job of 65535 bytes or more completes with
 	 * IMB_STATUS_INVALID_ARGS */
 	b->max_len = 65534;
-	b->note = "IMB_AUTH_SHA_1 jobs, submit then flush, equal messages";
+	b->note = "IMB_AUTH_SHA_1 jobs, submit then flush";
 	struct imb_state *st = calloc(1, sizeof(*st));
 	if (st == NULL || (st->digests = calloc(batch, sizeof(*st->digests))) == NULL) {
 		imb_state_free(st);
@@ -453,7 +499,22 @@ size_t bench_peers_add(struct bench_impl *out, size_t max, size_t batch)
 #if defined(SK_BENCH_HAVE_IPSECMB)
 	add_ipsecmb(out, &n, max, batch);
 #endif
+#if defined(SK_BENCH_HAVE_SHA1DC_RS)
+	struct bench_impl *rs = new_impl(out, &n, max, "rust-sha1dc", "rust-sha1dc",
+	                                 "sha1dc::digest per message (Rust crate)", run_sha1dc_rs);
+	if (rs != NULL)
+		rs->flavour = "dc";
+#endif
 	return n;
+}
+
+const char *bench_peers_not_linked(void)
+{
+#if defined(SK_BENCH_HAVE_SHA1DC_RS)
+	return NULL;
+#else
+	return "rust-sha1dc (scripts/rust-sha1dc.sh builds it; then configure again)";
+#endif
 }
 
 static void add_version(struct bench_peer_version *out, size_t *n, size_t max, const char *library,
@@ -496,6 +557,9 @@ size_t bench_peers_versions(struct bench_peer_version *out, size_t max)
 		free_mb_mgr(st.mgr);
 		add_version(out, &n, max, "ipsec-mb", imb_get_version_str());
 	}
+#endif
+#if defined(SK_BENCH_HAVE_SHA1DC_RS)
+	add_version(out, &n, max, "rust-sha1dc", sha1kit_rs_sha1dc_version());
 #endif
 	return n;
 }

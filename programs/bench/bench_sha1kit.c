@@ -7,7 +7,7 @@
  * The batch APIs (sha1kit_fast_batch, sha1kit_dc_batch) are measured in rows of shape "batch", one
  * per batch kernel this process runs (sha1kit_fast_batch_on, sha1kit_dc_batch_on); the row of the
  * kernel the library picks is marked default. Each call hashes per_call messages (--batch, default
- * 64), all of them the same bytes, as the single-stream rows re-hash one buffer.
+ * 64), the next per_call of the messages the single-stream rows hash in turn (bench_impl.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +42,14 @@ static uint32_t digest_word(const uint8_t d[SHA1KIT_DIGEST_SIZE])
 }
 
 /* Plain SHA-1, one-shot per message (init, update, final) on the chosen kernel. */
-static uint32_t run_fast(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_fast(void *state, const struct bench_msgs *m, size_t count)
 {
 	const struct sk_state *st = state;
 	uint8_t digest[SHA1KIT_DIGEST_SIZE];
 	uint32_t acc = 0;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		sha1kit_fast_ctx ctx;
 		if (sha1kit_fast_init_on(&ctx, st->kernel) != 0)
 			abort(); /* only kernels this process runs are added */
@@ -59,12 +61,14 @@ static uint32_t run_fast(void *state, const uint8_t *msg, size_t len, size_t cou
 }
 
 /* SHA-1DC with the default options (detection and UBC on, safe hash off), one-shot per message. */
-static uint32_t run_dc(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_dc(void *state, const struct bench_msgs *m, size_t count)
 {
 	const struct sk_state *st = state;
 	uint8_t digest[SHA1KIT_DIGEST_SIZE];
 	uint32_t acc = 0;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		sha1kit_dc_ctx ctx;
 		if (sha1kit_dc_init_on(&ctx, NULL, st->kernel) != 0)
 			abort();
@@ -76,12 +80,14 @@ static uint32_t run_dc(void *state, const uint8_t *msg, size_t len, size_t count
 }
 
 /* SHA-256, one-shot per message (init, update, final) on the chosen kernel. */
-static uint32_t run_sha256(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_sha256(void *state, const struct bench_msgs *m, size_t count)
 {
 	const struct sk_state *st = state;
 	uint8_t digest[SHA1KIT_SHA256_DIGEST_SIZE];
 	uint32_t acc = 0;
-	for (size_t i = 0; i < count; i++) {
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
 		sha1kit_sha256_ctx ctx;
 		if (sha1kit_sha256_init_on(&ctx, st->kernel) != 0)
 			abort();
@@ -92,23 +98,25 @@ static uint32_t run_sha256(void *state, const uint8_t *msg, size_t len, size_t c
 	return acc;
 }
 
-/* The batch rows' messages: per_call copies of the same bytes. */
-static void batch_fill(struct sk_state *st, const uint8_t *msg, size_t len)
+/* The batch rows' messages of one call: the next per_call messages of m, from *at on. */
+static void batch_fill(struct sk_state *st, const struct bench_msgs *m, const uint8_t **at)
 {
 	for (size_t i = 0; i < st->per_call; i++) {
-		st->msgs[i].data = msg;
-		st->msgs[i].len = len;
+		st->msgs[i].data = *at;
+		st->msgs[i].len = m->len;
+		*at = bench_next(m, *at);
 	}
 }
 
 /* sha1kit_fast_batch of per_call messages per call; count is a multiple of per_call. */
-static uint32_t run_fast_batch(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_fast_batch(void *state, const struct bench_msgs *m, size_t count)
 {
 	struct sk_state *st = state;
 	size_t per = st->per_call;
+	const uint8_t *at = m->base;
 	uint32_t acc = 0;
-	batch_fill(st, msg, len);
 	for (size_t done = 0; done < count; done += per) {
+		batch_fill(st, m, &at);
 		if (sha1kit_fast_batch_on(st->kernel, st->msgs, per, st->digests) != 0)
 			abort();
 		for (size_t i = 0; i < per; i++)
@@ -118,13 +126,14 @@ static uint32_t run_fast_batch(void *state, const uint8_t *msg, size_t len, size
 }
 
 /* sha1kit_dc_batch (default options) of per_call messages per call. */
-static uint32_t run_dc_batch(void *state, const uint8_t *msg, size_t len, size_t count)
+static uint32_t run_dc_batch(void *state, const struct bench_msgs *m, size_t count)
 {
 	struct sk_state *st = state;
 	size_t per = st->per_call;
+	const uint8_t *at = m->base;
 	uint32_t acc = 0;
-	batch_fill(st, msg, len);
 	for (size_t done = 0; done < count; done += per) {
+		batch_fill(st, m, &at);
 		int flagged = sha1kit_dc_batch_on(st->kernel, st->msgs, per, NULL, st->digests, NULL);
 		if (flagged < 0)
 			abort();

@@ -683,11 +683,15 @@ static void machine_details(FILE *out, const struct machine *m, size_t index)
 		fputs("none", out);
 	fputs("</dd>\n<dt>Baseline</dt><dd>", out);
 	esc(out, m->baseline != NULL ? m->baseline : "none (no ratios)");
-	fprintf(out, "</dd>\n<dt>Method</dt><dd>%lld repetitions of &ge; %g ms, batch %lld per call%s</dd>\n",
-	        (long long)json_integer_value(json_object_get(m->settings, "repetitions")),
-	        num_member(m->settings, "sample_ms"),
-	        (long long)json_integer_value(json_object_get(m->settings, "batch")),
-	        json_is_true(json_object_get(m->settings, "quick")) ? " (--quick)" : "");
+	/* "messages" came with the distinct messages (2026-12): files without it hashed one message */
+	const char *msgs = str_member(m->settings, "messages");
+	fprintf(
+	    out, "</dd>\n<dt>Method</dt><dd>%lld repetitions of &ge; %g ms, batch %lld per call, %s%s</dd>\n",
+	    (long long)json_integer_value(json_object_get(m->settings, "repetitions")),
+	    num_member(m->settings, "sample_ms"),
+	    (long long)json_integer_value(json_object_get(m->settings, "batch")),
+	    strcmp(msgs, "distinct") == 0 ? "distinct random messages in turn" : "one fixed message per size",
+	    json_is_true(json_object_get(m->settings, "quick")) ? " (--quick)" : "");
 	fputs("<dt>Date</dt><dd>", out);
 	esc(out, m->date);
 	fputs("</dd>\n", out);

@@ -220,6 +220,10 @@ def check_options(binary, doc):
     check(s["baseline"] == "sha1kit-fast-portable", f"--baseline: settings.baseline is {s['baseline']}")
     base = [r for r in got["results"] if r["implementation"] == "sha1kit-fast-portable"]
     check(base and all(math.isclose(r["ratio_to_baseline"], 1.0) for r in base), "--baseline: ratio is not 1")
+    check(s["messages"] == "distinct", f"default: settings.messages is {s.get('messages')}")
+    got = json.loads(run(binary, *TINY, "--fixed-message", "--json"))
+    check(got["settings"]["messages"] == "fixed", f"--fixed-message: settings.messages is {got['settings']}")
+    check(all(r["distinct_messages"] == 1 for r in got["results"]), "--fixed-message: more than one message")
     if have_openssl:
         got = json.loads(run(binary, *TINY, "--openssl-no-shani", "--json"))
         check(got["machine"]["openssl_ia32cap"] == ":~0x20000000",
@@ -288,6 +292,12 @@ def check_consistency(doc, what, sizes, misalignments, complete):
         check(key not in seen, f"{what}: duplicate result {key}")
         seen[key] = r
         check(r["implementation"] in impls, f"{what}: result for unknown implementation {key[0]}")
+        # distinct random messages in turn: 1 MiB of them at a stride of the size rounded up to 64,
+        # 1 to 4096 of them; --fixed-message: one
+        stride = max(64, (r["size"] + 63) // 64 * 64)
+        want = 1 if s.get("messages") == "fixed" else min(4096, max(1, (1 << 20) // stride))
+        check(r.get("distinct_messages") == want,
+              f"{what}: {key}: distinct_messages {r.get('distinct_messages')}, expected {want}")
         ns = r["ns_per_message"]
         check(ns["min"] <= ns["q1"] <= ns["median"] <= ns["q3"] <= ns["max"], f"{what}: {key}: unordered stats")
         check(len(r["samples_ns_per_message"]) == r["repetitions"] == s["repetitions"],
