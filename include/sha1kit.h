@@ -292,8 +292,12 @@ SHA1KIT_API void sha1kit_sha256(const void *data, size_t len, uint8_t digest[SHA
 /**
  * SHA-256 of `n` independent messages: the digest of msgs[i] goes to the 32 bytes at
  * digests + 32 * i (`digests` holds 32 * n bytes). Messages may have any lengths, 0 included; the
- * result equals n calls of sha1kit_sha256(). For now the messages are hashed one after another
- * with the single-stream kernel (no multi-buffer kernel yet). n == 0 does nothing. No allocation.
+ * result equals n calls of sha1kit_sha256(). The messages share the lanes of a vector unit
+ * (sha1kit_sha256_batch_kernel_name(): 16 at a time with AVX-512; 8 with AVX2 where there is no
+ * SHA-NI), each lane taking
+ * the next message when its own ends; the last few are finished on the single-stream kernel. Most
+ * gain comes with at least 16 messages of similar lengths. n == 0 does nothing. No allocation.
+ * Thread-safe (no shared state).
  */
 SHA1KIT_API void sha1kit_sha256_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests);
 
@@ -326,6 +330,11 @@ SHA1KIT_API const char *sha1kit_fast_batch_kernel_name(void);
 /** Name of the way sha1kit_dc_batch hashes in this process: "avx512x16", "avx2x8" or "single". */
 SHA1KIT_API const char *sha1kit_dc_batch_kernel_name(void);
 
+/** Name of the way sha1kit_sha256_batch hashes in this process: "avx512x16", "shani" (one message
+ * after the other on SHA-NI, faster than AVX2 lanes), "avx2x8" or "single" (one after the other on
+ * the single-stream kernel). Static string. */
+SHA1KIT_API const char *sha1kit_sha256_batch_kernel_name(void);
+
 /**
  * Name of the kernel that new SHA-256 contexts (and sha1kit_sha256_batch) use in this process:
  * "shani" (x86 SHA extensions), "armv8" (the arm64 SHA256 instructions) or "portable". Static string.
@@ -344,11 +353,12 @@ SHA1KIT_API const char *sha1kit_sha256_kernel_name(void);
  * decisions are the same on every kernel.
  */
 typedef enum sha1kit_kernel_kind {
-	SHA1KIT_KERNELS_FAST = 0,       /* sha1kit_fast_init contexts (sha1kit_kernel_name) */
-	SHA1KIT_KERNELS_DC = 1,         /* sha1kit_dc_init contexts (sha1kit_dc_kernel_name) */
-	SHA1KIT_KERNELS_FAST_BATCH = 2, /* sha1kit_fast_batch (sha1kit_fast_batch_kernel_name) */
-	SHA1KIT_KERNELS_DC_BATCH = 3,   /* sha1kit_dc_batch (sha1kit_dc_batch_kernel_name) */
-	SHA1KIT_KERNELS_SHA256 = 4      /* sha1kit_sha256_init contexts (sha1kit_sha256_kernel_name) */
+	SHA1KIT_KERNELS_FAST = 0,        /* sha1kit_fast_init contexts (sha1kit_kernel_name) */
+	SHA1KIT_KERNELS_DC = 1,          /* sha1kit_dc_init contexts (sha1kit_dc_kernel_name) */
+	SHA1KIT_KERNELS_FAST_BATCH = 2,  /* sha1kit_fast_batch (sha1kit_fast_batch_kernel_name) */
+	SHA1KIT_KERNELS_DC_BATCH = 3,    /* sha1kit_dc_batch (sha1kit_dc_batch_kernel_name) */
+	SHA1KIT_KERNELS_SHA256 = 4,      /* sha1kit_sha256_init contexts (sha1kit_sha256_kernel_name) */
+	SHA1KIT_KERNELS_SHA256_BATCH = 5 /* sha1kit_sha256_batch (sha1kit_sha256_batch_kernel_name) */
 } sha1kit_kernel_kind;
 
 /**
@@ -386,6 +396,12 @@ SHA1KIT_API int sha1kit_fast_batch_on(uint32_t kernel, const sha1kit_msg *msgs, 
 SHA1KIT_API int sha1kit_dc_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n,
                                     const sha1kit_dc_options *opt, uint8_t *digests,
                                     sha1kit_dc_detection *where);
+
+/**
+ * sha1kit_sha256_batch() on SHA1KIT_KERNELS_SHA256_BATCH kernel `kernel`. Returns 0; -1 when there
+ * is no such kernel or this process cannot run it (then nothing is written).
+ */
+SHA1KIT_API int sha1kit_sha256_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* CPU features and the SHA1KIT_CPU mask                                                            */

@@ -1,6 +1,6 @@
 /*
- * batch.c - plain SHA-1 and SHA-1DC of many independent messages in one call (multi-buffer
- * hashing).
+ * batch.c - plain SHA-1, SHA-1DC and SHA-256 of many independent messages in one call
+ * (multi-buffer hashing).
  *
  * Each lane holds one message at a time. A message is a run of its full 64-byte blocks, read in
  * place, followed by one or two padding blocks (FIPS 180-4, 5.1.1) built in the lane. Lanes are
@@ -12,6 +12,8 @@
  *    messages, each of them is finished on the single-stream kernel, which is then faster;
  *  - two interleaved streams of the single-stream kernel (SHA-NI), as many blocks as both have;
  *  - one message after the other.
+ * SHA-256 (sha1kit_sha256_batch) runs the same lanes as plain SHA-1 (src/sha256_lanes.h kernels),
+ * the padding being the same (FIPS 180-4, 5.1.1), with eight chaining words instead of five.
  * SHA-1DC in lanes: the kernel gives every lane's UBC mask; for the few lanes with a non-zero mask,
  * the lane's W[0..79] and states before steps 58 and 65 go to the same detection step as a
  * single-stream context (sha1kit_dc_check), with that lane's own context for options and results.
@@ -19,24 +21,35 @@
 #include "internal.h"
 #include "rc_queue.h"
 
+/* The hash a lane computes: its initial chaining value and its width in 32-bit words. */
+typedef struct md_shape {
+	const uint32_t *iv;
+	unsigned words; /* 5 (SHA-1) or 8 (SHA-256); the digest is 4 * words bytes */
+} md_shape;
+
+static const md_shape sha1_shape = {sha1kit_iv, 5};
+static const md_shape sha256_shape = {sha1kit_sha256_iv, 8};
+
 typedef struct lane {
-	uint32_t ihv[5];
+	uint32_t ihv[8];  /* the chaining value: shape->words of them */
 	const uint8_t *p; /* next block of the current run */
 	size_t left;      /* blocks left in the current run */
 	int in_tail;      /* 0: the message's own blocks, 1: the padding blocks in tail[] */
 	size_t tail_blocks;
 	size_t msg;      /* index of the message */
 	uint64_t offset; /* message offset of the next block (DC) */
+	const md_shape *shape;
 	uint8_t tail[128];
 } lane;
 
-static void lane_start(lane *l, const sha1kit_msg *m, size_t index)
+static void lane_start_shape(lane *l, const sha1kit_msg *m, size_t index, const md_shape *shape)
 {
 	const uint8_t *data = m->data;
 	size_t full = m->len / 64, rem = m->len % 64;
 	uint64_t bits = (uint64_t)m->len << 3;
 
-	memcpy(l->ihv, sha1kit_iv, sizeof(l->ihv));
+	memcpy(l->ihv, shape->iv, 4 * shape->words);
+	l->shape = shape;
 	l->msg = index;
 	l->offset = 0;
 	if (rem)
@@ -54,6 +67,11 @@ static void lane_start(lane *l, const sha1kit_msg *m, size_t index)
 		l->left = l->tail_blocks;
 		l->in_tail = 1;
 	}
+}
+
+static void lane_start(lane *l, const sha1kit_msg *m, size_t index)
+{
+	lane_start_shape(l, m, index, &sha1_shape);
 }
 
 /* Move the lane on by k blocks; returns 1 when its message is complete. */
@@ -74,11 +92,12 @@ static int lane_advance(lane *l, size_t k)
 
 static void lane_finish(const lane *l, uint8_t *digests)
 {
-	for (int i = 0; i < 5; i++)
-		sha1kit_store_be32(digests + 20 * l->msg + 4 * i, l->ihv[i]);
+	const unsigned words = l->shape->words;
+	for (unsigned i = 0; i < words; i++)
+		sha1kit_store_be32(digests + 4 * words * l->msg + 4 * i, l->ihv[i]);
 }
 
-/* The rest of a lane's message on a single-stream kernel. */
+/* The rest of a lane's message on a single-stream kernel (of the lane's hash). */
 static void lane_run_single(lane *l, sha1kit_blocks_fn blocks, uint8_t *digests)
 {
 	do
@@ -87,17 +106,28 @@ static void lane_run_single(lane *l, sha1kit_blocks_fn blocks, uint8_t *digests)
 	lane_finish(l, digests);
 }
 
-/* Copy a lane's chaining value out of / into the word-major lanes state. */
+/* Copy `words` words of a lane's chaining value out of / into the word-major lanes state. */
+static inline void state_get_n(const uint32_t *state, unsigned L, unsigned i, uint32_t *ihv, unsigned words)
+{
+	for (unsigned w = 0; w < words; w++)
+		ihv[w] = state[w * L + i];
+}
+
+static inline void state_put_n(uint32_t *state, unsigned L, unsigned i, const uint32_t *ihv, unsigned words)
+{
+	for (unsigned w = 0; w < words; w++)
+		state[w * L + i] = ihv[w];
+}
+
+/* The same for SHA-1's five words. */
 static inline void state_get(const uint32_t *state, unsigned L, unsigned i, uint32_t ihv[5])
 {
-	for (int w = 0; w < 5; w++)
-		ihv[w] = state[w * L + i];
+	state_get_n(state, L, i, ihv, 5);
 }
 
 static inline void state_put(uint32_t *state, unsigned L, unsigned i, const uint32_t ihv[5])
 {
-	for (int w = 0; w < 5; w++)
-		state[w * L + i] = ihv[w];
+	state_put_n(state, L, i, ihv, 5);
 }
 
 /* The pointers the lanes kernel reads: idle lanes repeat the first busy lane's blocks. */
@@ -119,33 +149,36 @@ static size_t lanes_prepare(const lane *lanes, const int *busy, unsigned L, cons
 	return k;
 }
 
-static void fast_lanes(const sha1kit_batch_kernel *bk, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+/*
+ * The messages on a lanes kernel `lanes_fn` of L lanes (plain SHA-1 or SHA-256 by `shape`); once
+ * fewer than min_active lanes are busy, each is finished on the single-stream kernel `single`.
+ */
+static void md_lanes(const md_shape *shape, unsigned L, unsigned min_active, sha1kit_lanes_fast_fn lanes_fn,
+                     sha1kit_blocks_fn single, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
 {
-	const unsigned L = bk->lanes;
-	sha1kit_blocks_fn single = sha1kit_kernels[sha1kit_select_fast_kernel()].blocks;
 	lane lanes[SHA1KIT_MAX_LANES];
 	int busy[SHA1KIT_MAX_LANES] = {0};
-	uint32_t state[5 * SHA1KIT_MAX_LANES];
+	uint32_t state[8 * SHA1KIT_MAX_LANES];
 	const uint8_t *ptr[SHA1KIT_MAX_LANES];
 	unsigned nbusy = 0;
 	size_t next = 0;
 
 	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
-		lane_start(&lanes[i], &msgs[next], next);
-		state_put(state, L, i, lanes[i].ihv);
+		lane_start_shape(&lanes[i], &msgs[next], next, shape);
+		state_put_n(state, L, i, lanes[i].ihv, shape->words);
 		busy[i] = 1;
 	}
-	while (nbusy >= bk->min_active) {
+	while (nbusy >= min_active) {
 		size_t k = lanes_prepare(lanes, busy, L, ptr, SIZE_MAX);
-		bk->fast(state, ptr, k);
+		lanes_fn(state, ptr, k);
 		for (unsigned i = 0; i < L; i++) {
 			if (!busy[i] || !lane_advance(&lanes[i], k))
 				continue;
-			state_get(state, L, i, lanes[i].ihv);
+			state_get_n(state, L, i, lanes[i].ihv, shape->words);
 			lane_finish(&lanes[i], digests);
 			if (next < n) {
-				lane_start(&lanes[i], &msgs[next], next);
-				state_put(state, L, i, lanes[i].ihv);
+				lane_start_shape(&lanes[i], &msgs[next], next, shape);
+				state_put_n(state, L, i, lanes[i].ihv, shape->words);
 				next++;
 			} else {
 				busy[i] = 0;
@@ -155,9 +188,15 @@ static void fast_lanes(const sha1kit_batch_kernel *bk, const sha1kit_msg *msgs, 
 	}
 	for (unsigned i = 0; i < L; i++)
 		if (busy[i]) {
-			state_get(state, L, i, lanes[i].ihv);
+			state_get_n(state, L, i, lanes[i].ihv, shape->words);
 			lane_run_single(&lanes[i], single, digests);
 		}
+}
+
+static void fast_lanes(const sha1kit_batch_kernel *bk, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	md_lanes(&sha1_shape, bk->lanes, bk->min_active, bk->fast,
+	         sha1kit_kernels[sha1kit_select_fast_kernel()].blocks, msgs, n, digests);
 }
 
 static void fast_x2(const sha1kit_kernel *kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
@@ -391,4 +430,39 @@ int sha1kit_dc_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n, cons
 	    !sha1kit_batch_kernel_supported(&sha1kit_dc_batch_kernels[kernel]))
 		return -1;
 	return (int)sha1kit_dc_batch_with(kernel, msgs, n, opt, digests, where);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* SHA-256                                                                                          */
+/* ------------------------------------------------------------------------------------------------ */
+
+void sha1kit_sha256_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	const sha1kit_batch_kernel *bk = &sha1kit_sha256_batch_kernels[kernel];
+	/* the same function type as SHA-1's kernels (a chaining-value array is a pointer parameter) */
+	sha1kit_blocks_fn single = sha1kit_sha256_kernel_fn(sha1kit_select_sha256_kernel());
+
+	if (bk->lanes) {
+		md_lanes(&sha256_shape, bk->lanes, bk->min_active, bk->fast, single, msgs, n, digests);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			lane l;
+			lane_start_shape(&l, &msgs[i], i, &sha256_shape);
+			lane_run_single(&l, single, digests);
+		}
+	}
+}
+
+void sha1kit_sha256_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	sha1kit_sha256_batch_with(sha1kit_select_sha256_batch_kernel(), msgs, n, digests);
+}
+
+int sha1kit_sha256_batch_on(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests)
+{
+	if (kernel >= sha1kit_sha256_batch_kernel_count ||
+	    !sha1kit_batch_kernel_supported(&sha1kit_sha256_batch_kernels[kernel]))
+		return -1;
+	sha1kit_sha256_batch_with(kernel, msgs, n, digests);
+	return 0;
 }

@@ -238,6 +238,7 @@ static uint32_t choice_word(void);
 #define CHOICE_FAST_BATCH 10
 #define CHOICE_DC_BATCH   15
 #define CHOICE_SHA256     20
+#define CHOICE_SHA256_BAT 25
 
 int sha1kit_kernel_supported(uint32_t i)
 {
@@ -380,6 +381,31 @@ const sha1kit_batch_kernel sha1kit_dc_batch_kernels[] = {
 const uint32_t sha1kit_dc_batch_kernel_count =
     sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]);
 
+/*
+ * SHA-256 batch kernels. On Zen 5 (AMD EPYC family 26 model 2, 2026-12-02; docs/PERFORMANCE.md,
+ * "SHA-256 batch") a block costs 17-19 ns a lane in 16 AVX-512 lanes, 51-57 ns in 8 AVX2 lanes,
+ * 40-46 ns on SHA-NI and about 365 ns in portable C: with SHA-NI, AVX2 lanes lose to one stream, so
+ * "shani" (one message after the other on SHA-NI) comes before them. min_active: a lanes call
+ * against that many single-stream blocks (16 x 18 = 290 ns against 7 SHA-NI blocks; 8 x 53 = 424 ns
+ * against 2 portable blocks, AVX2 lanes running only where SHA-NI is absent).
+ */
+#define SHA256_MIN_ACTIVE16 7
+#define SHA256_MIN_ACTIVE8  2
+const sha1kit_batch_kernel sha1kit_sha256_batch_kernels[] = {
+#if SHA1KIT_HAVE_AVX512
+    {"avx512x16", 16, SHA256_MIN_ACTIVE16, 0, sha1kit_sha256_lanes16_avx512, NULL, NULL, SHA1KIT_CPU_AVX512},
+#endif
+#if SHA1KIT_HAVE_SHANI
+    {"shani", 0, 0, 0, NULL, NULL, NULL, SHA1KIT_CPU_SHA},
+#endif
+#if SHA1KIT_HAVE_AVX2
+    {"avx2x8", 8, SHA256_MIN_ACTIVE8, 0, sha1kit_sha256_lanes8_avx2, NULL, NULL, SHA1KIT_CPU_AVX2},
+#endif
+    SINGLE,
+};
+const uint32_t sha1kit_sha256_batch_kernel_count =
+    sizeof(sha1kit_sha256_batch_kernels) / sizeof(sha1kit_sha256_batch_kernels[0]);
+
 int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k)
 {
 	return (k->needs & ~sha1kit_cpu_features()) == 0;
@@ -403,6 +429,16 @@ const char *sha1kit_fast_batch_kernel_name(void)
 const char *sha1kit_dc_batch_kernel_name(void)
 {
 	return sha1kit_dc_batch_kernels[sha1kit_select_dc_batch_kernel()].name;
+}
+
+uint32_t sha1kit_select_sha256_batch_kernel(void)
+{
+	return (choice_word() >> CHOICE_SHA256_BAT) & CHOICE_FIELD;
+}
+
+const char *sha1kit_sha256_batch_kernel_name(void)
+{
+	return sha1kit_sha256_batch_kernels[sha1kit_select_sha256_batch_kernel()].name;
 }
 
 /*
@@ -504,6 +540,14 @@ static uint32_t sha256_needs(uint32_t i)
 {
 	return sha1kit_sha256_kernels[i].needs;
 }
+static const char *sha256_batch_name(uint32_t i)
+{
+	return sha1kit_sha256_batch_kernels[i].name;
+}
+static uint32_t sha256_batch_needs(uint32_t i)
+{
+	return sha1kit_sha256_batch_kernels[i].needs;
+}
 
 /* The index of `name` in the table, or t->count. */
 static uint32_t table_find(const table_view *t, const char *name)
@@ -535,12 +579,15 @@ void sha1kit_choose_kernels(const sha1kit_cpu_pref *p, uint32_t features, sha1ki
 	                 dc = {sha1kit_dc_kernel_count, dc_name, dc_needs},
 	                 fast_batch = {sha1kit_fast_batch_kernel_count, fast_batch_name, fast_batch_needs},
 	                 dc_batch = {sha1kit_dc_batch_kernel_count, dc_batch_name, dc_batch_needs},
-	                 sha256 = {sha1kit_sha256_kernel_count, sha256_name, sha256_needs};
+	                 sha256 = {sha1kit_sha256_kernel_count, sha256_name, sha256_needs},
+	                 sha256_batch = {sha1kit_sha256_batch_kernel_count, sha256_batch_name,
+	                                 sha256_batch_needs};
 	out->fast = choose(&fast, p->fast, features);
 	out->dc = choose(&dc, p->dc, features);
 	out->fast_batch = choose(&fast_batch, p->fast_batch, features);
 	out->dc_batch = choose(&dc_batch, p->dc_batch, features);
 	out->sha256 = choose(&sha256, p->sha256, features);
+	out->sha256_batch = choose(&sha256_batch, p->sha256_batch, features);
 	out->ahead_kernel = p->ahead_kernel ? table_find(&dc, p->ahead_kernel) : sha1kit_dc_kernel_count;
 	if (out->ahead_kernel < sha1kit_dc_kernel_count && p->ahead_min == 0)
 		out->ahead_kernel = sha1kit_dc_kernel_count; /* 0 would mean none: the table's value */
@@ -558,7 +605,7 @@ sha1kit_cpu_id sha1kit_cpu_ident(void)
 
 /*
  * The choice, cached in two words computed together (bit 31 "computed" in each; the same values
- * for racing threads): choice_cache the five kernel indices (5 bits each, CHOICE_*), ahead_cache the
+ * for racing threads): choice_cache the six kernel indices (5 bits each, CHOICE_*), ahead_cache the
  * look-ahead kernel whose ahead_min differs (bits 0-4, CHOICE_FIELD: none) and that
  * ahead_min (bits 8-15).
  */
@@ -567,7 +614,9 @@ _Static_assert(sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]) < CHOI
                    sizeof(sha1kit_fast_batch_kernels) / sizeof(sha1kit_fast_batch_kernels[0]) <=
                        CHOICE_FIELD &&
                    sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]) <= CHOICE_FIELD &&
-                   sizeof(sha1kit_sha256_kernels) / sizeof(sha1kit_sha256_kernels[0]) <= CHOICE_FIELD,
+                   sizeof(sha1kit_sha256_kernels) / sizeof(sha1kit_sha256_kernels[0]) <= CHOICE_FIELD &&
+                   sizeof(sha1kit_sha256_batch_kernels) / sizeof(sha1kit_sha256_batch_kernels[0]) <=
+                       CHOICE_FIELD,
                "kernel indices do not fit the cached choice");
 static _Atomic uint32_t choice_cache, ahead_cache;
 
@@ -583,7 +632,7 @@ static uint32_t choice_word(void)
 	             (k.ahead_min > 0xff ? 0xffu : k.ahead_min) << 8;
 	atomic_store_explicit(&ahead_cache, a, memory_order_relaxed);
 	c = CPU_PROBED | k.fast | k.dc << CHOICE_DC | k.fast_batch << CHOICE_FAST_BATCH |
-	    k.dc_batch << CHOICE_DC_BATCH | k.sha256 << CHOICE_SHA256;
+	    k.dc_batch << CHOICE_DC_BATCH | k.sha256 << CHOICE_SHA256 | k.sha256_batch << CHOICE_SHA256_BAT;
 	atomic_store_explicit(&choice_cache, c, memory_order_relaxed);
 	return c;
 }
@@ -633,6 +682,12 @@ const char *sha1kit_kernel_at(sha1kit_kernel_kind kind, uint32_t index, int *usa
 		if (index < sha1kit_sha256_kernel_count) {
 			name = sha1kit_sha256_kernels[index].name;
 			ok = sha1kit_sha256_kernel_supported(index);
+		}
+		break;
+	case SHA1KIT_KERNELS_SHA256_BATCH:
+		if (index < sha1kit_sha256_batch_kernel_count) {
+			name = sha1kit_sha256_batch_kernels[index].name;
+			ok = sha1kit_batch_kernel_supported(&sha1kit_sha256_batch_kernels[index]);
 		}
 		break;
 	}

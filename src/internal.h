@@ -387,9 +387,17 @@ extern const sha1kit_batch_kernel sha1kit_fast_batch_kernels[];
 extern const uint32_t sha1kit_fast_batch_kernel_count;
 extern const sha1kit_batch_kernel sha1kit_dc_batch_kernels[];
 extern const uint32_t sha1kit_dc_batch_kernel_count;
+/* SHA-256 in lanes (src/sha256_lanes.h): the `fast` member is the SHA-256 lanes kernel, with the
+ * same signature (eight chaining words per lane instead of five); dc and recompress are NULL. */
+extern const sha1kit_batch_kernel sha1kit_sha256_batch_kernels[];
+extern const uint32_t sha1kit_sha256_batch_kernel_count;
 int sha1kit_batch_kernel_supported(const sha1kit_batch_kernel *k);
 uint32_t sha1kit_select_fast_batch_kernel(void);
 uint32_t sha1kit_select_dc_batch_kernel(void);
+uint32_t sha1kit_select_sha256_batch_kernel(void);
+
+void sha1kit_sha256_lanes8_avx2(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
+void sha1kit_sha256_lanes16_avx512(uint32_t *state, const uint8_t *const *blocks, size_t nblocks);
 
 /*
  * Kernel preferences by CPU (src/dispatch.c): the tables above are in the order that is fastest on
@@ -406,7 +414,7 @@ typedef struct sha1kit_cpu_pref {
 	uint32_t model_lo, model_hi; /* inclusive */
 	const char *fast[SHA1KIT_PREF_MAX], *dc[SHA1KIT_PREF_MAX];
 	const char *fast_batch[SHA1KIT_PREF_MAX], *dc_batch[SHA1KIT_PREF_MAX];
-	const char *sha256[SHA1KIT_PREF_MAX];
+	const char *sha256[SHA1KIT_PREF_MAX], *sha256_batch[SHA1KIT_PREF_MAX];
 	const char *ahead_kernel; /* DC look-ahead kernel whose ahead_min changes here, or NULL */
 	unsigned ahead_min;
 	const char *basis; /* the measurement (CPU, command, figures) */
@@ -420,7 +428,7 @@ const sha1kit_cpu_pref *sha1kit_cpu_pref_find(const sha1kit_cpu_id *id);
 
 /* The kernels a CPU with preference `p` and features `features` gets (indices into the tables). */
 typedef struct sha1kit_kernel_choice {
-	uint32_t fast, dc, fast_batch, dc_batch, sha256;
+	uint32_t fast, dc, fast_batch, dc_batch, sha256, sha256_batch;
 	uint32_t
 	    ahead_kernel; /* DC kernel index whose ahead_min is ahead_min; sha1kit_dc_kernel_count: none */
 	unsigned ahead_min;
@@ -434,6 +442,7 @@ unsigned sha1kit_dc_ahead_min(uint32_t kernel);
 
 /* The batch functions on a given kernel of the tables above (tests and bench force kernels so). */
 void sha1kit_fast_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);
+void sha1kit_sha256_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);
 sha1kit_dc_result sha1kit_dc_batch_with(uint32_t kernel, const sha1kit_msg *msgs, size_t n,
                                         const sha1kit_dc_options *opt, uint8_t *digests,
                                         sha1kit_dc_detection *where);

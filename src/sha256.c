@@ -1,7 +1,8 @@
 /*
  * sha256.c - streaming SHA-256 (FIPS 180-4, section 6.2): buffering, padding (section 5.1.1, the
  * same as SHA-1's) and the 64-bit message length, over whichever block kernel dispatch chose for
- * the context; the one-shot call and the batch call (one message after another for now).
+ * the context; the one-shot call. The batch call (many messages in the lanes of a vector) is in
+ * batch.c.
  */
 #include "internal.h"
 #include "md_buffer.h"
@@ -46,14 +47,4 @@ void sha1kit_sha256(const void *data, size_t len, uint8_t digest[SHA1KIT_SHA256_
 	sha1kit_sha256_init(&ctx);
 	sha1kit_sha256_update(&ctx, data, len);
 	sha1kit_sha256_final(&ctx, digest);
-}
-
-void sha1kit_sha256_batch(const sha1kit_msg *msgs, size_t n, uint8_t *digests)
-{
-	sha1kit_sha256_ctx ctx;
-	for (size_t i = 0; i < n; i++) {
-		sha1kit_sha256_init(&ctx);
-		sha1kit_sha256_update(&ctx, msgs[i].data, msgs[i].len);
-		sha1kit_sha256_final(&ctx, digests + SHA1KIT_SHA256_DIGEST_SIZE * i);
-	}
 }

@@ -3,6 +3,7 @@
  * 4.1.2, 4.2.2, 5.3.3 and 6.2.2), the reference kernel every other SHA-256 kernel is tested against.
  */
 #include "internal.h"
+#include "sha256_steps.h"
 
 /* Initial hash value H(0), FIPS 180-4 section 5.3.3: the first 32 bits of the fractional parts of
  * the square roots of the first eight primes. */
@@ -22,41 +23,9 @@ const uint32_t sha1kit_sha256_k[64] = {
     0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u,
 };
 
-/* The functions of FIPS 180-4 section 4.1.2; Ch and Maj in forms with fewer operations, bitwise
- * identical to the standard's. */
-#define CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
-#define BSIG0(x)     (sha1kit_rotr32(x, 2) ^ sha1kit_rotr32(x, 13) ^ sha1kit_rotr32(x, 22))
-#define BSIG1(x)     (sha1kit_rotr32(x, 6) ^ sha1kit_rotr32(x, 11) ^ sha1kit_rotr32(x, 25))
-#define SSIG0(x)     (sha1kit_rotr32(x, 7) ^ sha1kit_rotr32(x, 18) ^ ((x) >> 3))
-#define SSIG1(x)     (sha1kit_rotr32(x, 17) ^ sha1kit_rotr32(x, 19) ^ ((x) >> 10))
-
-/* W[t] for t >= 16 in a 16-word circular buffer (section 6.2.2 step 1). */
-#define EXPAND(W, t) (W[(t)&15] += SSIG1(W[((t) + 14) & 15]) + W[((t) + 9) & 15] + SSIG0(W[((t) + 1) & 15]))
-
-/* One step (section 6.2.2 step 3) with the eight working variables renamed instead of moved: the
- * caller rotates (a..h) -> (h,a..g) from one step to the next. */
-#define STEP(a, b, c, d, e, f, g, h, k, w)                                                                   \
-	do {                                                                                                 \
-		uint32_t t1 = (h) + BSIG1(e) + CH(e, f, g) + (k) + (w);                                      \
-		d += t1;                                                                                     \
-		h = t1 + BSIG0(a) + MAJ(a, b, c);                                                            \
-	} while (0)
-
-#define EIGHT(t, wexpr)                                                                                      \
-	do {                                                                                                 \
-		STEP(a, b, c, d, e, f, g, h, sha1kit_sha256_k[(t)], wexpr(t));                               \
-		STEP(h, a, b, c, d, e, f, g, sha1kit_sha256_k[(t) + 1], wexpr((t) + 1));                     \
-		STEP(g, h, a, b, c, d, e, f, sha1kit_sha256_k[(t) + 2], wexpr((t) + 2));                     \
-		STEP(f, g, h, a, b, c, d, e, sha1kit_sha256_k[(t) + 3], wexpr((t) + 3));                     \
-		STEP(e, f, g, h, a, b, c, d, sha1kit_sha256_k[(t) + 4], wexpr((t) + 4));                     \
-		STEP(d, e, f, g, h, a, b, c, sha1kit_sha256_k[(t) + 5], wexpr((t) + 5));                     \
-		STEP(c, d, e, f, g, h, a, b, sha1kit_sha256_k[(t) + 6], wexpr((t) + 6));                     \
-		STEP(b, c, d, e, f, g, h, a, sha1kit_sha256_k[(t) + 7], wexpr((t) + 7));                     \
-	} while (0)
-
+#define ROTR(x, n)  sha1kit_rotr32(x, n)
 #define W_LOAD(t)   W[(t)&15]
-#define W_EXPAND(t) EXPAND(W, t)
+#define W_EXPAND(t) SHA256_EXPAND(ROTR, W, t)
 
 void sha1kit_sha256_blocks_portable(uint32_t hv[8], const uint8_t *blocks, size_t nblocks)
 {
@@ -67,10 +36,10 @@ void sha1kit_sha256_blocks_portable(uint32_t hv[8], const uint8_t *blocks, size_
 
 		for (int i = 0; i < 16; i++)
 			W[i] = sha1kit_load_be32(blocks + 4 * i);
-		EIGHT(0, W_LOAD);
-		EIGHT(8, W_LOAD);
+		SHA256_EIGHT(uint32_t, ROTR, 0, W_LOAD);
+		SHA256_EIGHT(uint32_t, ROTR, 8, W_LOAD);
 		for (int t = 16; t < 64; t += 8)
-			EIGHT(t, W_EXPAND);
+			SHA256_EIGHT(uint32_t, ROTR, t, W_EXPAND);
 		hv[0] += a;
 		hv[1] += b;
 		hv[2] += c;

@@ -3,8 +3,8 @@
  * run (forced through the context's kernel index) against OpenSSL's SHA256() as oracle: every
  * length 0..4096 at offsets 0..15, two- and three-part splits around every block boundary, random
  * splits, direct multi-block calls from random chaining values, data that ends at a guard page;
- * context copies and reuse, the batch call, the public kernel choice (sha1kit_kernel_at /
- * sha1kit_sha256_init_on) and the expected default kernel.
+ * context copies and reuse, the batch call on every batch kernel, the public kernel choice (sha1kit_kernel_at
+ * / sha1kit_sha256_init_on) and the expected default kernel.
  *
  * Which kernels must run comes, as in test_kernels.c, from $SHA1KIT_EXPECT_KERNELS (the emulation,
  * cross and Wine runs: "shani" or "armv8" in the list means that kernel, for SHA-256 too) or else
@@ -408,6 +408,69 @@ static void test_batch(void **state)
 	free(buf);
 }
 
+/*
+ * Every SHA-256 batch kernel this process runs (sha1kit_sha256_batch_on), against OpenSSL: one call
+ * with the 4097 lengths 0..4096 in order (lanes start and end together, then drift apart), one with
+ * random lengths 0..300 in random order at random offsets (lanes refilled at every block), and a
+ * call of fewer messages than lanes; a kernel that cannot run, or does not exist, is refused and
+ * writes nothing.
+ */
+static void test_batch_kernels(void **state)
+{
+	enum { MAXLEN = 4096, NRAND = 333 };
+	uint8_t *buf = malloc(MAXLEN + 16), *got = malloc((MAXLEN + 1) * DS), want[DS];
+	sha1kit_msg *msgs = malloc((MAXLEN + 1) * sizeof(*msgs));
+	tu_rng rng = {SEED ^ 0xba7c};
+	int tested = 0, usable;
+	const char *name;
+	(void)state;
+	assert_non_null(buf);
+	assert_non_null(got);
+	assert_non_null(msgs);
+	tu_fill(&rng, buf, MAXLEN + 16);
+	for (uint32_t k = 0; (name = sha1kit_kernel_at(SHA1KIT_KERNELS_SHA256_BATCH, k, &usable)) != NULL;
+	     k++) {
+		assert_string_equal(name, sha1kit_sha256_batch_kernels[k].name);
+		if (!usable) {
+			memset(got, 0xa5, DS);
+			assert_int_equal(sha1kit_sha256_batch_on(k, msgs, 1, got), -1);
+			assert_int_equal(got[0], 0xa5);
+			continue;
+		}
+		tested++;
+		for (size_t len = 0; len <= MAXLEN; len++) {
+			msgs[len].data = buf + (len * 7) % 16;
+			msgs[len].len = len;
+		}
+		assert_int_equal(sha1kit_sha256_batch_on(k, msgs, MAXLEN + 1, got), 0);
+		for (size_t len = 0; len <= MAXLEN; len++) {
+			SHA256(msgs[len].data, len, want);
+			if (memcmp(got + DS * len, want, DS) != 0)
+				fail_msg("SHA-256 batch kernel %s: message of %zu bytes", name, len);
+		}
+		for (int round = 0; round < 2; round++) {
+			size_t n = round ? 5 : NRAND; /* 5: fewer messages than lanes */
+			for (size_t i = 0; i < n; i++) {
+				msgs[i].len = (size_t)(tu_next(&rng) % 301);
+				msgs[i].data = buf + tu_next(&rng) % (MAXLEN + 16 - 300);
+			}
+			assert_int_equal(sha1kit_sha256_batch_on(k, msgs, n, got), 0);
+			for (size_t i = 0; i < n; i++) {
+				SHA256(msgs[i].data, msgs[i].len, want);
+				if (memcmp(got + DS * i, want, DS) != 0)
+					fail_msg("SHA-256 batch kernel %s: random message %zu (%zu bytes)",
+					         name, i, msgs[i].len);
+			}
+		}
+	}
+	assert_true(tested >= 1); /* "single" runs everywhere */
+	assert_int_equal(sha1kit_sha256_batch_on(UINT32_MAX, msgs, 1, got), -1);
+	assert_null(sha1kit_kernel_at(SHA1KIT_KERNELS_SHA256_BATCH, sha1kit_sha256_batch_kernel_count, NULL));
+	free(msgs);
+	free(got);
+	free(buf);
+}
+
 /* The public kernel choice: the list is the dispatch table; a kernel that does not exist, or cannot
  * run here, is refused and the context gets the library's choice. */
 static void test_kernel_choice(void **state)
@@ -456,6 +519,7 @@ int main(void)
 	    cmocka_unit_test(test_guard_page),
 	    cmocka_unit_test(test_context_copy),
 	    cmocka_unit_test(test_batch),
+	    cmocka_unit_test(test_batch_kernels),
 	    cmocka_unit_test(test_kernel_choice),
 	};
 	/* The expected kernels are those of the CPU: no mask (before anything probes). */

@@ -20,6 +20,9 @@
 struct sk_state {
 	uint32_t kernel;
 	size_t per_call;
+	/* the batch rows of plain SHA-1 and SHA-256: the call and its digest size */
+	int (*batch_on)(uint32_t kernel, const sha1kit_msg *msgs, size_t n, uint8_t *digests);
+	size_t digest_size;
 	sha1kit_msg *msgs;
 	uint8_t *digests;
 };
@@ -108,8 +111,9 @@ static void batch_fill(struct sk_state *st, const struct bench_msgs *m, const ui
 	}
 }
 
-/* sha1kit_fast_batch of per_call messages per call; count is a multiple of per_call. */
-static uint32_t run_fast_batch(void *state, const struct bench_msgs *m, size_t count)
+/* sha1kit_fast_batch or sha1kit_sha256_batch (st->batch_on) of per_call messages per call; count
+ * is a multiple of per_call. */
+static uint32_t run_md_batch(void *state, const struct bench_msgs *m, size_t count)
 {
 	struct sk_state *st = state;
 	size_t per = st->per_call;
@@ -117,10 +121,10 @@ static uint32_t run_fast_batch(void *state, const struct bench_msgs *m, size_t c
 	uint32_t acc = 0;
 	for (size_t done = 0; done < count; done += per) {
 		batch_fill(st, m, &at);
-		if (sha1kit_fast_batch_on(st->kernel, st->msgs, per, st->digests) != 0)
+		if (st->batch_on(st->kernel, st->msgs, per, st->digests) != 0)
 			abort();
 		for (size_t i = 0; i < per; i++)
-			acc = bench_fold(acc, digest_word(st->digests + SHA1KIT_DIGEST_SIZE * i));
+			acc = bench_fold(acc, digest_word(st->digests + st->digest_size * i));
 	}
 	return acc;
 }
@@ -155,11 +159,13 @@ static const struct kind {
     {SHA1KIT_KERNELS_DC, "dc", "sha1kit-dc-%s", "single",
      "sha1kit_dc_init/update/final (default options), kernel forced", run_dc},
     {SHA1KIT_KERNELS_FAST_BATCH, "fast", "sha1kit-fast-batch-%s", "batch",
-     "sha1kit_fast_batch, equal messages, batch kernel forced", run_fast_batch},
+     "sha1kit_fast_batch, batch kernel forced", run_md_batch},
     {SHA1KIT_KERNELS_DC_BATCH, "dc", "sha1kit-dc-batch-%s", "batch",
-     "sha1kit_dc_batch (default options), equal messages, batch kernel forced", run_dc_batch},
+     "sha1kit_dc_batch (default options), batch kernel forced", run_dc_batch},
     {SHA1KIT_KERNELS_SHA256, "sha256", "sha1kit-sha256-%s", "single",
      "sha1kit_sha256_init/update/final, kernel forced", run_sha256},
+    {SHA1KIT_KERNELS_SHA256_BATCH, "sha256", "sha1kit-sha256-batch-%s", "batch",
+     "sha1kit_sha256_batch, batch kernel forced", run_md_batch},
 };
 
 /* The name of the kernel the library picks for `kind` in this process. */
@@ -176,6 +182,8 @@ static const char *default_kernel(sha1kit_kernel_kind kind)
 		return sha1kit_dc_batch_kernel_name();
 	case SHA1KIT_KERNELS_SHA256:
 		return sha1kit_sha256_kernel_name();
+	case SHA1KIT_KERNELS_SHA256_BATCH:
+		return sha1kit_sha256_batch_kernel_name();
 	}
 	return "";
 }
@@ -190,7 +198,7 @@ static struct sk_state *sk_state_new(uint32_t kernel, size_t per_call, bool batc
 	st->per_call = per_call;
 	if (batch) {
 		st->msgs = calloc(per_call, sizeof(*st->msgs));
-		st->digests = calloc(per_call, SHA1KIT_DIGEST_SIZE);
+		st->digests = calloc(per_call, SHA1KIT_SHA256_DIGEST_SIZE); /* room for either */
 		if (st->msgs == NULL || st->digests == NULL) {
 			sk_state_free(st);
 			return NULL;
@@ -204,8 +212,7 @@ size_t bench_sha1kit_add(struct bench_impl *out, size_t max, size_t batch)
 	size_t n = 0;
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		const struct kind *kd = &kinds[k];
-		bool is_batch =
-		    kd->kind == SHA1KIT_KERNELS_FAST_BATCH || kd->kind == SHA1KIT_KERNELS_DC_BATCH;
+		bool is_batch = strcmp(kd->shape, "batch") == 0;
 		if (is_batch && (batch == 0 || batch > BENCH_MAX_BATCH))
 			continue;
 		const char *chosen = default_kernel(kd->kind), *name;
@@ -224,10 +231,18 @@ size_t bench_sha1kit_add(struct bench_impl *out, size_t max, size_t batch)
 			b->note = kd->note;
 			b->per_call = is_batch ? batch : 1;
 			b->is_default = strcmp(name, chosen) == 0;
-			b->state = sk_state_new(i, b->per_call, is_batch);
-			if (b->state == NULL) {
+			struct sk_state *st = sk_state_new(i, b->per_call, is_batch);
+			b->state = st;
+			if (st == NULL) {
 				b->unavailable = "out of memory";
 				continue;
+			}
+			if (kd->kind == SHA1KIT_KERNELS_SHA256_BATCH) {
+				st->batch_on = sha1kit_sha256_batch_on;
+				st->digest_size = SHA1KIT_SHA256_DIGEST_SIZE;
+			} else {
+				st->batch_on = sha1kit_fast_batch_on;
+				st->digest_size = SHA1KIT_DIGEST_SIZE;
 			}
 			b->run = kd->run;
 			b->free_state = sk_state_free;

@@ -368,8 +368,8 @@ def main():
                                "--markdown")
         check(rc == 0 and "| ipsec-mb |" in out and "— |" in out, "--markdown: no empty cell for ipsec-mb at 64 KiB")
 
-    # --sha256: the SHA-256 rows only (sha1kit's kernels and OpenSSL's), the baseline OpenSSL's SHA-256,
-    # one default among sha1kit's rows; the digest check of every row passed (exit status 0).
+    # --sha256: the SHA-256 rows only (sha1kit's kernels, single-stream and batch, and OpenSSL's), the
+    # baseline OpenSSL's SHA-256, one default among sha1kit's rows of each shape; the digest check of every row passed (exit status 0).
     doc = json.loads(run(binary, "--sha256", "--sizes=64,1K", "--reps=2", "--sample-ms=1", "--warmup=0", "--json"))
     if validate(doc, schema, "--sha256 --json"):
         check_consistency(doc, "--sha256 --json", [64, 1024], [0], complete=False)
@@ -377,7 +377,11 @@ def main():
         check(rows and all(i["flavour"] == "sha256" for i in rows), "--sha256: a row that is not SHA-256")
         ids = {i["id"] for i in rows}
         check("sha1kit-sha256-portable" in ids, f"--sha256: no sha1kit-sha256-portable row: {sorted(ids)}")
-        check(sum(i["default"] for i in rows if i["library"] == "sha1kit") == 1, "--sha256: not one default row")
+        for shape in ("single", "batch"):
+            check(sum(i["default"] for i in rows if i["library"] == "sha1kit" and i["shape"] == shape) == 1,
+                  f"--sha256: not one default {shape} row")
+        check(any(i["shape"] == "batch" and i["kernel"] == "single" for i in rows),
+              f"--sha256: no sha1kit-sha256-batch-single row: {sorted(ids)}")
         if any(p["library"] == "openssl" for p in doc["machine"]["peers"]):
             check(doc["settings"]["baseline"] == "openssl-evp-sha256",
                   f"--sha256: baseline {doc['settings']['baseline']}")
