@@ -79,19 +79,11 @@ static void emit(struct skg_strict *s, enum skg_level level, const char *msg_id,
 static void emit(struct skg_strict *s, enum skg_level level, const char *msg_id, unsigned type,
                  const uint8_t *oid, const char *fmt, ...)
 {
-	if (s->sink.report == NULL) {
-		return;
-	}
-	char text[SKG_ERROR_MAX];
+	struct skg_report r = {level, SKG_R_FSCK, msg_id, type, oid, NULL, false, 0};
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	skg_vreport(&s->sink, &r, fmt, ap);
 	va_end(ap);
-	if (level != SKG_LEVEL_OUTPUT) {
-		skg_git_reportf_style(text, strlen(skg_level_prefix(level)));
-	}
-	struct skg_report r = {level, SKG_R_FSCK, msg_id, type, oid, text, false, 0};
-	s->sink.report(s->sink.ctx, &r);
 }
 
 /* git dies: the message (without "fatal: ") for skg_strict_error. Returns 1 (stop). */
