@@ -48,6 +48,22 @@ static void growth_objects(struct obj objs[17])
 	mkid(&objs[16], 32, 16);
 }
 
+/*
+ * The slots of test_growth's objects in a table of `size` slots (index + 1, 0 empty): objects
+ * 2..15 at 4..17 (their first slots), and the objects listed in `more` (UINT32_MAX ends the list)
+ * one a slot from slot `from` on, wrapping at the end.
+ */
+static void growth_slots(uint32_t *want, uint32_t size, const uint32_t *more, uint32_t from)
+{
+	memset(want, 0, size * sizeof(*want));
+	for (uint32_t k = 2; k < 16; k++) {
+		want[k + 2] = k + 1;
+	}
+	for (uint32_t i = 0; more[i] != UINT32_MAX; i++) {
+		want[(from + i) & (size - 1)] = more[i] + 1;
+	}
+}
+
 /* Every slot of t against want[0 .. t->size) (object index + 1, 0 empty). */
 static void assert_slots(const struct skg_objtab *t, const uint32_t *want, uint32_t size)
 {
@@ -76,23 +92,14 @@ static void test_growth(void **state)
 	for (uint32_t k = 0; k < 16; k++) {
 		assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, k), 0);
 	}
-	uint32_t want32[32] = {0};
-	want32[31] = 0 + 1;
-	want32[0] = 1 + 1;
-	for (uint32_t k = 2; k < 16; k++) {
-		want32[k + 2] = k + 1;
-	}
+	uint32_t want32[32];
+	growth_slots(want32, 32, (const uint32_t[]){0, 1, UINT32_MAX}, 31); /* 0 at 31, 1 wrapped to 0 */
 	assert_slots(&t, want32, 32);
 	assert_int_equal(t.nr, 16);
 
 	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 16), 0);
-	uint32_t want64[64] = {0};
-	want64[31] = 1 + 1;
-	want64[32] = 0 + 1;
-	want64[33] = 16 + 1;
-	for (uint32_t k = 2; k < 16; k++) {
-		want64[k + 2] = k + 1;
-	}
+	uint32_t want64[64];
+	growth_slots(want64, 64, (const uint32_t[]){1, 0, 16, UINT32_MAX}, 31);
 	assert_slots(&t, want64, 64);
 	assert_int_equal(t.nr, 17);
 
@@ -219,13 +226,8 @@ static void test_reserve(void **state)
 	for (uint32_t k = 0; k < 17; k++) {
 		assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, k), 0);
 	}
-	uint32_t want[64] = {0};
-	want[31] = 0 + 1;
-	want[32] = 1 + 1;
-	want[33] = 16 + 1;
-	for (uint32_t k = 2; k < 16; k++) {
-		want[k + 2] = k + 1;
-	}
+	uint32_t want[64];
+	growth_slots(want, 64, (const uint32_t[]){0, 1, 16, UINT32_MAX}, 31);
 	assert_slots(&t, want, 64);
 	/* more than 2^30 objects would need more than 2^31 slots */
 	assert_int_equal(skg_objtab_reserve(&t, IDS(objs), STRIDE, (UINT32_C(1) << 30) + 1), SKG_E_NOMEM);
@@ -250,19 +252,18 @@ static void test_nomem(void **state)
 	for (uint32_t k = 0; k < 16; k++) {
 		assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, k), 0);
 	}
-	uint32_t *before = t.slot;
-	fault_arm(FAULT_ALLOC, 0);
-	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 16), SKG_E_NOMEM);
-	assert_true(fault_disarm());
-	assert_ptr_equal(t.slot, before);
-	assert_int_equal(t.size, 32);
-	assert_int_equal(t.nr, 16);
-	fault_arm(FAULT_ALLOC, 0);
-	assert_int_equal(skg_objtab_reserve(&t, IDS(objs), STRIDE, 17), SKG_E_NOMEM);
-	assert_true(fault_disarm());
-	assert_ptr_equal(t.slot, before);
-	assert_int_equal(t.size, 32);
-	assert_int_equal(t.nr, 16);
+	uint32_t *before = t.slot, want32[32];
+	growth_slots(want32, 32, (const uint32_t[]){0, 1, UINT32_MAX}, 31);
+	for (int reserve = 0; reserve < 2; reserve++) { /* the 17th add, then reserve(17) */
+		fault_arm(FAULT_ALLOC, 0);
+		int rc = reserve ? skg_objtab_reserve(&t, IDS(objs), STRIDE, 17)
+		                 : skg_objtab_add(&t, IDS(objs), STRIDE, 16);
+		assert_int_equal(rc, SKG_E_NOMEM);
+		assert_true(fault_disarm());
+		assert_ptr_equal(t.slot, before);
+		assert_slots(&t, want32, 32);
+		assert_int_equal(t.nr, 16);
+	}
 	/* the next try goes through */
 	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 16), 0);
 	assert_int_equal(t.size, 64);
