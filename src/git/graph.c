@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "objtab.h"
+
 enum {
 	F_HAS = 1,       /* the object exists (added) */
 	F_REACHABLE = 2, /* marked by the walk */
@@ -41,19 +43,13 @@ struct skg_graph {
 	pthread_mutex_t lock;
 	struct gobj *objs;
 	uint32_t nr, alloc;
-	uint32_t *slots; /* index + 1 of each object, open addressing; 0 = empty */
+	uint32_t *slots; /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
 	uint32_t nslots; /* a power of two, at least twice nr */
 	uint32_t *links; /* target index | link type << LINK_TYPE_SHIFT */
 	uint64_t nlinks, links_alloc;
 	uint32_t *roots;
 	uint32_t nroots, roots_alloc;
 };
-
-static uint32_t id_hash(const uint8_t *id)
-{
-	/* as git's oidhash(): the first 4 bytes, little-endian on the machines we emulate */
-	return (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 | (uint32_t)id[3] << 24;
-}
 
 struct skg_graph *skg_graph_new(void)
 {
@@ -100,7 +96,7 @@ static bool id_eq(const uint8_t *a, const uint8_t *b)
 static uint32_t find(const struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t mask = g->nslots - 1;
-	for (uint32_t s = id_hash(id) & mask;; s = (s + 1) & mask) {
+	for (uint32_t s = skg_objtab_hash(id) & mask;; s = (s + 1) & mask) {
 		uint32_t v = g->slots[s];
 		if (v == 0 || id_eq(g->objs[v - 1].id, id)) {
 			return s;
@@ -116,7 +112,7 @@ static bool grow_slots(struct skg_graph *g)
 		return false;
 	}
 	for (uint32_t i = 0; i < g->nr; i++) {
-		uint32_t s = id_hash(g->objs[i].id) & mask;
+		uint32_t s = skg_objtab_hash(g->objs[i].id) & mask;
 		while (slots[s] != 0) {
 			s = (s + 1) & mask;
 		}
@@ -210,14 +206,14 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 	 */
 	const uint32_t mask = g->nslots - 1;
 	for (size_t k = 0; k < n && k < 8; k++) {
-		__builtin_prefetch(&g->slots[id_hash(links[k].id) & mask]);
+		__builtin_prefetch(&g->slots[skg_objtab_hash(links[k].id) & mask]);
 	}
 	for (size_t k = 0; k < n; k++) {
 		if (k + 8 < n) {
-			__builtin_prefetch(&g->slots[id_hash(links[k + 8].id) & (g->nslots - 1)]);
+			__builtin_prefetch(&g->slots[skg_objtab_hash(links[k + 8].id) & (g->nslots - 1)]);
 		}
 		if (k + 4 < n) {
-			uint32_t v = g->slots[id_hash(links[k + 4].id) & (g->nslots - 1)];
+			uint32_t v = g->slots[skg_objtab_hash(links[k + 4].id) & (g->nslots - 1)];
 			if (v != 0) {
 				__builtin_prefetch(&g->objs[v - 1]);
 			}
@@ -487,26 +483,22 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 	}
 }
 
-/* The order in which git's object hash table lists the objects (see skg_graph_walk). */
-static uint32_t *git_hash_order(const struct skg_graph *g, uint32_t *size_out)
+/*
+ * git's object hash table with every object (objtab.h), for the order of the last lines of the walk.
+ * The objects go in in the order the graph first saw them, into a table of the size git's has in
+ * the end (skg_objtab_reserve): git's table grows as it goes and re-inserts in slot order, which
+ * moves some objects of a cluster; the graph's order of first sight is not git's order of creation
+ * either (git's lookups also move objects). The lines are git's; their order is close to git's.
+ */
+static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 {
-	uint32_t size = 32;
-	while ((uint64_t)g->nr * 2 > size) {
-		size *= 2;
+	const uint8_t *ids = g->nr != 0 ? g->objs[0].id : NULL;
+	const size_t stride = sizeof(g->objs[0]);
+	int rc = skg_objtab_reserve(t, ids, stride, g->nr);
+	for (uint32_t i = 0; i < g->nr && rc == 0; i++) {
+		rc = skg_objtab_add(t, ids, stride, i);
 	}
-	uint32_t *t = calloc(size, sizeof(*t)), mask = size - 1;
-	if (t == NULL) {
-		return NULL;
-	}
-	for (uint32_t i = 0; i < g->nr; i++) {
-		uint32_t s = id_hash(g->objs[i].id) & mask;
-		while (t[s] != 0) {
-			s = (s + 1) & mask;
-		}
-		t[s] = i + 1;
-	}
-	*size_out = size;
-	return t;
+	return rc;
 }
 
 /* The links of an F_RELOAD object, as the caller reads them again: marked as kept ones are. */
@@ -809,16 +801,16 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		recount_used(g, rep);
 	}
 
-	uint32_t size;
-	uint32_t *order = git_hash_order(g, &size);
-	if (order == NULL) {
+	struct skg_objtab order = {0};
+	if (git_hash_order(g, &order) != 0) {
+		skg_objtab_free(&order);
 		return -1;
 	}
-	for (uint32_t s = 0; s < size; s++) {
-		if (order[s] == 0) {
+	for (uint32_t s = 0; s < order.size; s++) {
+		if (order.slot[s] == 0) {
 			continue;
 		}
-		const struct gobj *o = &g->objs[order[s] - 1];
+		const struct gobj *o = &g->objs[order.slot[s] - 1];
 		if (o->flags & F_REACHABLE) {
 			if (!(o->flags & F_HAS) && !(o->type & T_PROMISOR) && rep->missing != NULL) {
 				rep->missing(rep->ctx, TY(o), o->id);
@@ -833,6 +825,6 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 			}
 		}
 	}
-	free(order);
+	skg_objtab_free(&order);
 	return 0;
 }

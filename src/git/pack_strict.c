@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fsck_object.h"
+#include "objtab.h"
 #include "odb.h"
 #include "pack_strict.h"
 #include "util.h"
@@ -53,11 +54,10 @@ struct skg_strict {
 	struct skg_fsck_options fopt;
 	uint8_t *skip; /* skiplist: sorted IDs */
 	size_t nskip;
-	/* git's object table: objs in creation order, hash[] their indices + 1 (0: empty) */
+	/* git's object table: objs in creation order, table their slots (objtab.h) */
 	struct gobj *objs;
 	uint32_t nobjs, capobjs;
-	uint32_t *hash;
-	uint32_t hash_size;
+	struct skg_objtab table;
 	/* the special blobs found, in the order found */
 	struct special *special;
 	uint32_t nspecial, capspecial;
@@ -79,19 +79,11 @@ static void emit(struct skg_strict *s, enum skg_level level, const char *msg_id,
 static void emit(struct skg_strict *s, enum skg_level level, const char *msg_id, unsigned type,
                  const uint8_t *oid, const char *fmt, ...)
 {
-	if (s->sink.report == NULL) {
-		return;
-	}
-	char text[SKG_ERROR_MAX];
+	struct skg_report r = {level, SKG_R_FSCK, msg_id, type, oid, NULL, false, 0};
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	skg_vreport(&s->sink, &r, fmt, ap);
 	va_end(ap);
-	if (level != SKG_LEVEL_OUTPUT) {
-		skg_git_reportf_style(text, strlen(skg_level_prefix(level)));
-	}
-	struct skg_report r = {level, SKG_R_FSCK, msg_id, type, oid, text, false, 0};
-	s->sink.report(s->sink.ctx, &r);
 }
 
 /* git dies: the message (without "fatal: ") for skg_strict_error. Returns 1 (stop). */
@@ -257,7 +249,7 @@ void skg_strict_free(struct skg_strict *s)
 	pthread_mutex_destroy(&s->lock);
 	free(s->skip);
 	free(s->objs);
-	free(s->hash);
+	skg_objtab_free(&s->table);
 	free(s->special);
 	free(s->links);
 	free(s);
@@ -265,61 +257,15 @@ void skg_strict_free(struct skg_strict *s)
 
 /* ---- git's object table -------------------------------------------------------------------- */
 
-static uint32_t hash_of(const uint8_t *id, uint32_t size)
-{
-	uint32_t h; /* oidhash: the first bytes of the ID as an unsigned int */
-	memcpy(&h, id, sizeof(h));
-	return h & (size - 1);
-}
-
-static void insert(uint32_t *hash, uint32_t size, const struct gobj *objs, uint32_t k)
-{
-	uint32_t j = hash_of(objs[k].id, size);
-	while (hash[j] != 0) {
-		j = j + 1 == size ? 0 : j + 1;
-	}
-	hash[j] = k + 1;
-}
-
-/* lookup_object: the index of id's object or -1; a hit away from its first slot swaps into it. */
+/* lookup_object: the index of id's object or -1 (objtab.h). */
 static int64_t lookup(struct skg_strict *s, const uint8_t *id)
 {
-	if (s->hash_size == 0) {
-		return -1;
-	}
-	uint32_t first = hash_of(id, s->hash_size), i = first;
-	while (s->hash[i] != 0 && memcmp(s->objs[s->hash[i] - 1].id, id, SKG_RAWSZ) != 0) {
-		i = i + 1 == s->hash_size ? 0 : i + 1;
-	}
-	if (s->hash[i] == 0) {
-		return -1;
-	}
-	uint32_t k = s->hash[i] - 1;
-	if (i != first) {
-		s->hash[i] = s->hash[first];
-		s->hash[first] = k + 1;
-	}
-	return k;
+	return s->nobjs == 0 ? -1 : skg_objtab_lookup(&s->table, s->objs->id, sizeof(*s->objs), id);
 }
 
-/* create_object, growing the table as git's grow_object_hash. */
+/* create_object: a new object, into git's table (objtab.h). -2 when out of memory. */
 static int64_t create(struct skg_strict *s, const uint8_t *id, unsigned type)
 {
-	if (s->hash_size == 0 || s->hash_size - 1 <= s->nobjs * 2) {
-		uint32_t size = s->hash_size < 32 ? 32 : 2 * s->hash_size;
-		uint32_t *h = calloc(size, sizeof(*h));
-		if (h == NULL) {
-			return -2;
-		}
-		for (uint32_t i = 0; i < s->hash_size; i++) {
-			if (s->hash[i] != 0) {
-				insert(h, size, s->objs, s->hash[i] - 1);
-			}
-		}
-		free(s->hash);
-		s->hash = h;
-		s->hash_size = size;
-	}
 	if (s->nobjs == s->capobjs) {
 		uint32_t cap = s->capobjs < 64 ? 64 : 2 * s->capobjs;
 		struct gobj *v = realloc(s->objs, cap * sizeof(*v));
@@ -333,7 +279,9 @@ static int64_t create(struct skg_strict *s, const uint8_t *id, unsigned type)
 	memset(o, 0, sizeof(*o));
 	memcpy(o->id, id, SKG_RAWSZ);
 	o->type = (uint8_t)type;
-	insert(s->hash, s->hash_size, s->objs, s->nobjs);
+	if (skg_objtab_add(&s->table, s->objs->id, sizeof(*s->objs), s->nobjs) != 0) {
+		return -2;
+	}
 	return s->nobjs++;
 }
 
@@ -629,11 +577,11 @@ int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data,
 int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 {
 	char h[SKG_HEXSZ + 1];
-	for (uint32_t i = 0; i < s->hash_size; i++) {
-		if (s->hash[i] == 0) {
+	for (uint32_t i = 0; i < s->table.size; i++) {
+		if (s->table.slot[i] == 0) {
 			continue;
 		}
-		struct gobj *o = &s->objs[s->hash[i] - 1];
+		struct gobj *o = &s->objs[s->table.slot[i] - 1];
 		if (!(o->flags & F_LINK) || (o->flags & F_CHECKED)) {
 			continue;
 		}

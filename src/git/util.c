@@ -192,21 +192,28 @@ void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r)
 	}
 }
 
-void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
+void skg_vreport(const struct skg_sink *rep, const struct skg_report *r, const char *fmt, va_list ap)
 {
 	if (rep == NULL || rep->report == NULL) {
 		return;
 	}
 	char msg[SKG_ERROR_MAX];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (r->level == SKG_LEVEL_ERROR || r->level == SKG_LEVEL_WARNING) {
+		skg_git_reportf_style(msg, strlen(skg_level_prefix(r->level)));
+	}
+	struct skg_report out = *r;
+	out.text = msg;
+	rep->report(rep->ctx, &out);
+}
+
+void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
+{
+	struct skg_report r = {level, (int)id, NULL, SKG_NONE, NULL, NULL, false, 0};
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	skg_vreport(rep, &r, fmt, ap);
 	va_end(ap);
-	if (level == SKG_LEVEL_ERROR || level == SKG_LEVEL_WARNING) {
-		skg_git_reportf_style(msg, strlen(skg_level_prefix(level)));
-	}
-	struct skg_report r = {level, (int)id, NULL, SKG_NONE, NULL, msg, false, 0};
-	rep->report(rep->ctx, &r);
 }
 
 const char *skg_level_prefix(enum skg_level level)

@@ -7,6 +7,7 @@
 #ifndef SHA1KIT_GIT_UTIL_H
 #define SHA1KIT_GIT_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +58,12 @@ void skg_git_reportf_style(char *msg, size_t prefix_len);
 /* Send a formatted diagnostic to rep (which may be NULL): a record with text, level and id. */
 void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
     SKG_PRINTF(4, 5);
+
+/* The same with every field of the record from *r but its text (r->text unused): the text
+ * formatted from fmt (at most SKG_ERROR_MAX - 1 bytes), in git's vreportf form for an error or a
+ * warning (skg_git_reportf_style). */
+void skg_vreport(const struct skg_sink *rep, const struct skg_report *r, const char *fmt, va_list ap)
+    SKG_PRINTF(3, 0);
 
 /*
  * The absolute path of path (relative to the current directory) without symbolic links, "." and
