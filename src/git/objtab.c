@@ -81,18 +81,6 @@ int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t strid
 	return (int64_t)v - 1;
 }
 
-int skg_objtab_reserve(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint32_t n)
-{
-	uint64_t size = t->size < 32 ? 32 : t->size;
-	while (size < (uint64_t)n * 2) {
-		size *= 2;
-	}
-	if (size > MAX_SIZE) {
-		return SKG_E_NOMEM;
-	}
-	return size == t->size ? 0 : grow(t, ids, stride, (uint32_t)size);
-}
-
 void skg_objtab_free(struct skg_objtab *t)
 {
 	free(t->slot);

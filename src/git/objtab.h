@@ -63,15 +63,6 @@ int skg_objtab_add(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint
  */
 int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t stride, const uint8_t *id);
 
-/*
- * Grow the table at once to the size git's has after creating n objects (the smallest of 32, 64,
- * ... that is at least 2 * n), re-inserting the present objects in slot order; later adds do not
- * grow it until it holds n. git never does this: n objects added one by one after it sit in their
- * order of adding in that final table, where git's growing table may have moved some of them
- * (growth re-inserts in slot order). 0, or SKG_E_NOMEM (the table unchanged).
- */
-int skg_objtab_reserve(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint32_t n);
-
 /* Release the slots; the table is empty (and usable) again. */
 void skg_objtab_free(struct skg_objtab *t);
 

@@ -1,7 +1,7 @@
 /* test_objtab.c - git's object hash table (src/git/objtab.c): the slots git's object.c gives a known
  * set of IDs (first slot from the hash, the next free one on a collision, wrapping at the end;
  * growth before the creation that finds size - 1 <= 2 * objects, re-inserting in the old slot
- * order; a lookup's move to the first slot), oidhash in the machine's byte order, reserve, and
+ * order; a lookup's move to the first slot), oidhash in the machine's byte order, and
  * (where the linker's --wrap is there) a failing allocator. The expected slots are worked out by
  * hand from git v2.39.5's object.c in the comments, not taken from the code under test. */
 #include <setjmp.h>
@@ -206,35 +206,6 @@ static void test_sizes(void **state)
 	skg_objtab_free(&t);
 }
 
-/*
- * Reserve: the size git's table has after n creations (the smallest of 32, 64, ... that is at least
- * 2n), at once; the objects of test_growth added after reserve(17) keep their creation order in the
- * 64 slots: object 0 at 31, object 1 (95 & 63 = 31) at 32, object 16 (32) at 33.
- */
-static void test_reserve(void **state)
-{
-	(void)state;
-	struct obj objs[17];
-	growth_objects(objs);
-	struct skg_objtab t = {0};
-	assert_int_equal(skg_objtab_reserve(&t, NULL, STRIDE, 0), 0);
-	assert_int_equal(t.size, 32);
-	assert_int_equal(skg_objtab_reserve(&t, NULL, STRIDE, 16), 0);
-	assert_int_equal(t.size, 32);
-	assert_int_equal(skg_objtab_reserve(&t, NULL, STRIDE, 17), 0);
-	assert_int_equal(t.size, 64);
-	for (uint32_t k = 0; k < 17; k++) {
-		assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, k), 0);
-	}
-	uint32_t want[64];
-	growth_slots(want, 64, (const uint32_t[]){0, 1, 16, UINT32_MAX}, 31);
-	assert_slots(&t, want, 64);
-	/* more than 2^30 objects would need more than 2^31 slots */
-	assert_int_equal(skg_objtab_reserve(&t, IDS(objs), STRIDE, (UINT32_C(1) << 30) + 1), SKG_E_NOMEM);
-	assert_slots(&t, want, 64);
-	skg_objtab_free(&t);
-}
-
 #ifdef SK_FAULTS
 /* The allocation of a larger table fails: SKG_E_NOMEM, the table as it was. */
 static void test_nomem(void **state)
@@ -254,16 +225,12 @@ static void test_nomem(void **state)
 	}
 	uint32_t *before = t.slot, want32[32];
 	growth_slots(want32, 32, (const uint32_t[]){0, 1, UINT32_MAX}, 31);
-	for (int reserve = 0; reserve < 2; reserve++) { /* the 17th add, then reserve(17) */
-		fault_arm(FAULT_ALLOC, 0);
-		int rc = reserve ? skg_objtab_reserve(&t, IDS(objs), STRIDE, 17)
-		                 : skg_objtab_add(&t, IDS(objs), STRIDE, 16);
-		assert_int_equal(rc, SKG_E_NOMEM);
-		assert_true(fault_disarm());
-		assert_ptr_equal(t.slot, before);
-		assert_slots(&t, want32, 32);
-		assert_int_equal(t.nr, 16);
-	}
+	fault_arm(FAULT_ALLOC, 0); /* the 17th add grows the table */
+	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 16), SKG_E_NOMEM);
+	assert_true(fault_disarm());
+	assert_ptr_equal(t.slot, before);
+	assert_slots(&t, want32, 32);
+	assert_int_equal(t.nr, 16);
 	/* the next try goes through */
 	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 16), 0);
 	assert_int_equal(t.size, 64);
@@ -278,7 +245,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_growth),     cmocka_unit_test(test_lookup_wraps),
 	    cmocka_unit_test(test_byte_order), cmocka_unit_test(test_sizes),
-	    cmocka_unit_test(test_reserve),
 #ifdef SK_FAULTS
 	    cmocka_unit_test(test_nomem),
 #endif
