@@ -44,7 +44,8 @@
 #   make deps           scripts/install-deps.sh (installs as root, prints the apt-get line otherwise)
 #   make results        the results site from bench/results/*.json: build/results/index.html
 #                       (`sha1kit report`, release build)
-#   make bench-result   measure this machine (release build): throughput and the Git workloads into
+#   make bench-result   measure this machine (release build): throughput of SHA-1 and SHA-256 (bench
+#                       --all-hashes) and the Git workloads into
 #                       bench/results/VENDOR-FAMILY-MODEL.json (GIT_PACK=, GIT_REPO=: default a pack
 #                       of this clone's history and this clone; NOTE='shared VM'; RESULT=FILE), with
 #                       the Rust sha1dc peer where cargo is (scripts/rust-sha1dc.sh builds it first)
@@ -336,7 +337,7 @@ bench-result:
 		git -C $(SRC) rev-list --objects --all | git -C $(SRC) pack-objects --threads=1 -q --stdout >$$pack; \
 	fi; \
 	echo "make bench-result: measuring into $$out (a few minutes; keep the machine otherwise idle)"; \
-	$(B)/release/programs/sha1kit/sha1kit bench --json --git="$$pack" --git-repo="$(GIT_REPO)" \
+	$(B)/release/programs/sha1kit/sha1kit bench --json --all-hashes --git="$$pack" --git-repo="$(GIT_REPO)" \
 		$(if $(NOTE),--note="$(NOTE)") >"$$out.tmp" && mv "$$out.tmp" "$$out" || { rm -f "$$out.tmp"; exit 1; }; \
 	echo "make bench-result: wrote $$out; check it with make results, then add it to the repository"
 

@@ -41,16 +41,17 @@
 
 #define BENCH_CMD "bench"
 
-#define MAX_IMPLS     64
-#define MAX_SIZE      ((size_t)1 << 30)
-#define NO_SHANI      ":~0x20000000"               /* OPENSSL_ia32cap: clear CPUID.(EAX=7).EBX bit 29 (SHA) */
-#define SEED          UINT64_C(0x5348413142454e43) /* "SHA1BENC" */
-#define DEF_REPS      9
-#define DEF_SAMPLE    20.0
-#define QUICK_REPS    3
-#define QUICK_SAMPL   2.0
-#define MESSAGE_BYTES ((size_t)1 << 20) /* the distinct messages of one size, at most */
-#define MAX_MESSAGES  4096
+#define MAX_IMPLS       64
+#define MAX_SIZE        ((size_t)1 << 30)
+#define NO_SHANI        ":~0x20000000" /* OPENSSL_ia32cap: clear CPUID.(EAX=7).EBX bit 29 (SHA) */
+#define SEED            UINT64_C(0x5348413142454e43) /* "SHA1BENC" */
+#define DEF_REPS        9
+#define DEF_SAMPLE      20.0
+#define QUICK_REPS      3
+#define QUICK_SAMPL     2.0
+#define MESSAGE_BYTES   ((size_t)1 << 20)    /* the distinct messages of one size, at most */
+#define SHA256_BASELINE "openssl-evp-sha256" /* the SHA-256 rows' baseline with --all-hashes */
+#define MAX_MESSAGES    4096
 
 static const size_t default_sizes[] = {64, 1024, 16384, 1048576};
 static const size_t quick_sizes[] = {64, 1024, 16384};
@@ -82,6 +83,7 @@ enum {
 	OPT_GIT_REPS,
 	OPT_SHA256,
 	OPT_FIXED_MESSAGE,
+	OPT_ALL_HASHES,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -107,6 +109,7 @@ static const struct option bench_options[] = {
     {"note", required_argument, NULL, OPT_NOTE},
     {"sha256", no_argument, NULL, OPT_SHA256},
     {"fixed-message", no_argument, NULL, OPT_FIXED_MESSAGE},
+    {"all-hashes", no_argument, NULL, OPT_ALL_HASHES},
     {"git", required_argument, NULL, OPT_GIT},
     {"git-repo", required_argument, NULL, OPT_GIT_REPO},
     {"git-binary", required_argument, NULL, OPT_GIT_BINARY},
@@ -154,8 +157,12 @@ static void bench_usage(void)
 	      "                            API and ipsec-mb (default 64; 0: no batch rows;\n"
 	      "                            at most 4096); a call hashes N copies of the message\n"
 	      "      --sha256            measure SHA-256 instead of SHA-1: every SHA-256 kernel\n"
-	      "                            of sha1kit (sha1kit_sha256_init/update/final) and\n"
-	      "                            OpenSSL's SHA-256 (EVP one-shot, reused context)\n"
+	      "                            of sha1kit (sha1kit_sha256_init/update/final, and\n"
+	      "                            the batch rows) and OpenSSL's SHA-256 (EVP one-shot,\n"
+	      "                            reused context)\n"
+	      "      --all-hashes        the SHA-1 rows and the SHA-256 rows in one run, each\n"
+	      "                            with ratios to OpenSSL's EVP of its own hash\n"
+	      "                            (openssl-evp, openssl-evp-sha256)\n"
 	      "      --list              list the implementations and exit\n"
 	      "      --openssl-no-shani  run OpenSSL without SHA-NI: the command re-runs itself\n"
 	      "                            with OPENSSL_ia32cap=\"" NO_SHANI "\", replacing any\n"
@@ -452,6 +459,9 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 		case OPT_FIXED_MESSAGE:
 			s.fixed_message = true;
 			break;
+		case OPT_ALL_HASHES:
+			s.all_hashes = true;
+			break;
 		case OPT_SHA256:
 			s.sha256 = true;
 			break;
@@ -518,10 +528,13 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 	*n_all = bench_sha1kit_add(all, MAX_IMPLS, (size_t)batch);
 	s.batch = (size_t)batch;
 	*n_all += bench_peers_add(all + *n_all, MAX_IMPLS - *n_all, (size_t)batch);
-	/* The rows of the hash measured: SHA-256 with --sha256, else SHA-1 (fast and dc). */
+	/* The rows of the hash measured: SHA-256 with --sha256, both with --all-hashes, else SHA-1
+	 * (fast and dc). */
+	if (s.sha256 && s.all_hashes)
+		sk_usage_error(BENCH_CMD, "bench: --sha256 and --all-hashes: give one of them");
 	size_t kept = 0;
 	for (size_t i = 0; i < *n_all; i++) {
-		if ((strcmp(all[i].flavour, "sha256") == 0) == s.sha256)
+		if (s.all_hashes || (strcmp(all[i].flavour, "sha256") == 0) == s.sha256)
 			all[kept++] = all[i];
 		else
 			bench_impl_free(&all[i]);
@@ -529,6 +542,8 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 	*n_all = kept;
 	if (s.sha256 && !baseline_given)
 		s.baseline = "openssl-evp-sha256";
+	if (s.all_hashes)
+		s.baseline_sha256 = SHA256_BASELINE;
 	if (no_shani) {
 		bool have_openssl = false;
 		for (size_t i = 0; i < *n_all; i++)
@@ -558,8 +573,10 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 	struct bench_impl impls[MAX_IMPLS];
 	size_t n_impls = 0, n_matched = 0;
 	bool have_baseline = false;
+	bool have_baseline256 = false;
 	for (size_t i = 0; i < *n_all; i++) {
-		bool is_base = strcmp(all[i].id, s.baseline) == 0;
+		bool is_base256 = s.baseline_sha256 != NULL && strcmp(all[i].id, s.baseline_sha256) == 0;
+		bool is_base = strcmp(all[i].id, s.baseline) == 0 || is_base256;
 		bool match = only == NULL || id_matches(all[i].id, only);
 		if (!match && !is_base)
 			continue;
@@ -569,9 +586,12 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 			continue;
 		}
 		n_matched += match;
-		have_baseline |= is_base;
+		have_baseline |= is_base && !is_base256;
+		have_baseline256 |= is_base256;
 		impls[n_impls++] = all[i];
 	}
+	if (!have_baseline256)
+		s.baseline_sha256 = NULL;
 	if (baseline_given && !have_baseline)
 		sk_usage_error(BENCH_CMD, "bench: no implementation '%s' (see --list)", s.baseline);
 	if (!have_baseline)
@@ -655,15 +675,22 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 		bench_git_cleanup(git);
 
 	if (status == SK_EXIT_OK) {
-		/* Ratios against the baseline at the same size and alignment. */
+		/* Ratios against the baseline at the same size and alignment (with --all-hashes, the
+		 * SHA-256 rows against the SHA-256 baseline). */
 		for (size_t g = 0; g < s.n_alignments * s.n_sizes; g++) {
 			struct bench_result *r = &results[g * n_impls];
-			double base = -1;
-			for (size_t i = 0; i < n_impls && s.baseline != NULL; i++)
-				if (strcmp(impls[i].id, s.baseline) == 0)
+			double base = -1, base256 = -1;
+			for (size_t i = 0; i < n_impls; i++) {
+				if (s.baseline != NULL && strcmp(impls[i].id, s.baseline) == 0)
 					base = r[i].median;
-			for (size_t i = 0; i < n_impls; i++)
-				r[i].ratio = base > 0 && r[i].median > 0 ? base / r[i].median : -1;
+				if (s.baseline_sha256 != NULL && strcmp(impls[i].id, s.baseline_sha256) == 0)
+					base256 = r[i].median;
+			}
+			for (size_t i = 0; i < n_impls; i++) {
+				double b =
+				    s.all_hashes && strcmp(impls[i].flavour, "sha256") == 0 ? base256 : base;
+				r[i].ratio = b > 0 && r[i].median > 0 ? b / r[i].median : -1;
+			}
 		}
 		struct bench_report report = {
 		    &machine, &s, impls, n_impls, results, n_results, with_git ? git : NULL};

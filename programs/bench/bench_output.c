@@ -117,7 +117,12 @@ static void print_header(FILE *out, const struct bench_report *r, const char *pr
 	        s->fixed_message ? "one fixed message per size"
 	                         : "distinct random messages in turn (1 MiB, at most 4096, per size)",
 	        s->reps, s->sample_ms, s->warmup, (unsigned long long)s->seed, m->date);
-	if (s->baseline != NULL)
+	if (s->baseline != NULL && s->baseline_sha256 != NULL)
+		fprintf(out,
+		        "%sRatio:%s %s median (SHA-256 rows: %s median) / implementation median, same run "
+		        "(> 1: faster)\n",
+		        prefix, sep, s->baseline, s->baseline_sha256);
+	else if (s->baseline != NULL)
 		fprintf(out, "%sRatio:%s %s median / implementation median, same run (> 1: faster)\n", prefix,
 		        sep, s->baseline);
 	else
@@ -428,6 +433,8 @@ static json_t *settings_json(const struct bench_settings *s)
 	json_object_set_new(o, "messages", json_string(s->fixed_message ? "fixed" : "distinct"));
 	json_object_set_new(o, "quick", json_boolean(s->quick));
 	json_object_set_new(o, "baseline", str_or_null(s->baseline));
+	if (s->all_hashes)
+		json_object_set_new(o, "baseline_sha256", str_or_null(s->baseline_sha256));
 	json_object_set_new(o, "only", str_or_null(s->only));
 	json_object_set_new(o, "batch", json_integer((json_int_t)s->batch));
 	return o;

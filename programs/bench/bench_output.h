@@ -60,6 +60,8 @@ struct bench_settings {
 	const char *note;     /* --note=TEXT, or NULL */
 	bool sha256;          /* --sha256: the SHA-256 rows (flavour "sha256") instead of the SHA-1 ones */
 	bool fixed_message;   /* --fixed-message: one message per size, hashed again and again */
+	bool all_hashes;      /* --all-hashes: the SHA-1 and the SHA-256 rows */
+	const char *baseline_sha256; /* with all_hashes: the SHA-256 rows' baseline, or NULL */
 };
 
 /* Summary of the samples of one implementation at one size and alignment (ns per message). */

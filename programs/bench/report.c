@@ -458,8 +458,8 @@ static void throughput_tables(FILE *out, const struct machine *ms, size_t n)
 	    "<p>Median GB/s (decimal) of one-shot hashing, thread CPU time, from <code>sha1kit bench</code>; "
 	    "in parentheses the ratio to the baseline implementation (OpenSSL&rsquo;s "
 	    "<code>EVP_Digest</code> "
-	    "SHA-1, <code>openssl-evp</code>, unless the machine&rsquo;s details say otherwise) measured in "
-	    "the "
+	    "SHA-1, <code>openssl-evp</code>, unless the machine&rsquo;s details say otherwise; for the "
+	    "SHA-256 rows its SHA-256, <code>openssl-evp-sha256</code>) measured in the "
 	    "same run on the same machine (&gt; 1: faster). <strong>Bold</strong>: the kernel sha1kit "
 	    "chooses on that machine. Ratios compare across machines; absolute GB/s less so.</p>\n",
 	    out);
@@ -683,6 +683,10 @@ static void machine_details(FILE *out, const struct machine *m, size_t index)
 		fputs("none", out);
 	fputs("</dd>\n<dt>Baseline</dt><dd>", out);
 	esc(out, m->baseline != NULL ? m->baseline : "none (no ratios)");
+	if (json_is_string(json_object_get(m->settings, "baseline_sha256"))) {
+		fputs("; SHA-256 rows: ", out);
+		esc(out, str_member(m->settings, "baseline_sha256"));
+	}
 	/* "messages" came with the distinct messages (2026-12): files without it hashed one message */
 	const char *msgs = str_member(m->settings, "messages");
 	fprintf(

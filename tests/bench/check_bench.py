@@ -368,6 +368,27 @@ def main():
                                "--markdown")
         check(rc == 0 and "| ipsec-mb |" in out and "— |" in out, "--markdown: no empty cell for ipsec-mb at 64 KiB")
 
+    # --all-hashes: the SHA-1 and the SHA-256 rows, each baseline's ratio 1 at every size, the
+    # SHA-256 rows' ratios to openssl-evp-sha256 (when OpenSSL is linked); refused with --sha256.
+    doc = json.loads(run(binary, "--all-hashes", "--sizes=64", "--only=portable", "--reps=1", "--sample-ms=1",
+                         "--warmup=0", "--batch=0", "--json"))
+    if validate(doc, schema, "--all-hashes --json"):
+        flavours = {i["flavour"] for i in doc["implementations"]}
+        check({"fast", "dc", "sha256"} <= flavours, f"--all-hashes: flavours {sorted(flavours)}")
+        s = doc["settings"]
+        if s["baseline"] is not None:
+            check(s.get("baseline_sha256") == "openssl-evp-sha256",
+                  f"--all-hashes: settings.baseline_sha256 is {s.get('baseline_sha256')}")
+            med = {r["implementation"]: r["ns_per_message"]["median"] for r in doc["results"]}
+            for r in doc["results"]:
+                if r["implementation"] in (s["baseline"], s["baseline_sha256"]):
+                    check(math.isclose(r["ratio_to_baseline"], 1.0), f"--all-hashes: {r['implementation']} ratio")
+                flav = next(i["flavour"] for i in doc["implementations"] if i["id"] == r["implementation"])
+                base = s["baseline_sha256"] if flav == "sha256" else s["baseline"]
+                check(math.isclose(r["ratio_to_baseline"], med[base] / med[r["implementation"]], rel_tol=1e-4),
+                      f"--all-hashes: {r['implementation']}: ratio not to {base}")
+    check(run_raw(binary, "--all-hashes", "--sha256", "--list")[0] == 1, "--all-hashes --sha256 accepted")
+
     # --sha256: the SHA-256 rows only (sha1kit's kernels, single-stream and batch, and OpenSSL's), the
     # baseline OpenSSL's SHA-256, one default among sha1kit's rows of each shape; the digest check of every row passed (exit status 0).
     doc = json.loads(run(binary, "--sha256", "--sizes=64,1K", "--reps=2", "--sample-ms=1", "--warmup=0", "--json"))
