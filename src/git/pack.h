@@ -237,6 +237,24 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
                        struct skg_pk_error *err);
 
 /*
+ * A cache of delta bases for skg_pk_read_object_cached (git's delta base cache, packfile.c): get
+ * gives a malloc'd copy of the whole object whose entry starts at `offset` (true), or false when
+ * it is not kept; put offers one (the callee copies what it keeps, within its own budget).
+ * Neither may fail the read.
+ */
+struct skg_pk_base_cache {
+	bool (*get)(void *ctx, uint64_t offset, unsigned *type, uint8_t **buf, uint64_t *len);
+	void (*put)(void *ctx, uint64_t offset, unsigned type, const uint8_t *buf, uint64_t len);
+	void *ctx;
+};
+
+/* skg_pk_read_object, with the bases on the chain taken from and offered to cache (NULL: none),
+ * so that reading many objects of a pack in a row applies few deltas each. */
+int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                              uint64_t offset, uint64_t max_size, const struct skg_pk_base_cache *cache,
+                              unsigned *type, uint8_t **out, uint64_t *out_len, struct skg_pk_error *err);
+
+/*
  * git's unpack_entry (packfile.c, v2.39.5) of the entry at `offset` of pack[0..pack_len), as git's
  * verify_packfile reads a pack through its idx, with the error lines git prints on the way, each
  * handed to line(ctx, text) ("error: ..." or "fatal: ...", no newline): the delta chain walked down
