@@ -265,13 +265,15 @@ static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
 		}
 		memcpy(p.pack_path, p.idx_path, n - 4);
 		memcpy(p.pack_path + n - 4, ".pack", 6);
-		struct skg_error e;
+		struct skg_error e = {0};
 		struct stat st;
 		bool ok = skg_file_map(&p.idx, p.idx_path, NULL, NULL, &e) == 0 &&
 		          skg_file_map(&p.pack, p.pack_path, NULL, NULL, &e) == 0 &&
 		          skg_pk_git_usable(p.idx.data, (size_t)p.idx.len, p.pack.data, p.pack.len) &&
 		          stat(p.pack_path, &st) == 0;
-		if (ok) {
+		if (!ok && e.code == SKG_E_NOMEM) {
+			rc = -1; /* a pack git opens must not go missing for want of memory */
+		} else if (ok) {
 			p.mtime = (int64_t)st.st_mtime;
 			struct odb_pack *np = realloc(odb->packs, (odb->npacks + 1) * sizeof(*np));
 			if (np == NULL) {
