@@ -844,6 +844,10 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 			goto out;
 		}
 		if (whole && room == NULL && opt->object != NULL) {
+			/* in_order: the batched objects before it are handed out first */
+			if (opt->in_order && hb != NULL && hb->n > 0 && !hb_flush(hb, pack->objs, err)) {
+				goto out;
+			}
 			/* a blob not inflated whole was streamed or inflated into scratch: not passed on */
 			if (opt->object(opt->object_ctx, i, type, in_full ? full.p : NULL,
 			                in_full ? full.len : size) != 0) {
@@ -901,6 +905,14 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	}
 	rc = 0;
 out:
+	if (rc != 0 && opt->in_order && hb != NULL && hb->n > 0 && err->code == SKG_E_CORRUPT) {
+		/* git's first pass stops at an object before the entry at fault (a collision, the
+		 * object callback), which then wins */
+		struct skg_pk_error e2;
+		if (!hb_flush(hb, pack->objs, &e2)) {
+			*err = e2;
+		}
+	}
 	free(chunk);
 	free(full.p);
 	free(scratch.p);

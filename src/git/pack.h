@@ -58,6 +58,10 @@ struct skg_pk_options {
 	uint64_t max_object_size; /* 0: no limit; otherwise larger objects are an error (fuzzing) */
 	bool strict;              /* duplicates are an error; whole objects are not batched, so the
 	                           * object callback sees them in pack order (git's first pass) */
+	bool in_order;            /* the object callback sees the whole objects in pack order (a batch
+	                           * is handed out before an object that is not batched), and an
+	                           * object of a batch that stops the callback before an entry that is
+	                           * corrupt wins over it, as in git's first pass */
 	bool whole_blobs;         /* the object callback also gets blobs of up to
 	                           * SKG_PK_BIG_FILE_THRESHOLD bytes whole (data not NULL) */
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */

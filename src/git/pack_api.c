@@ -110,6 +110,7 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	if (pack->strict != NULL || pack->collide != NULL) {
 		po.object = pack_object;
 		po.object_ctx = pack;
+		po.in_order = true; /* git checks each whole object before it reads the next */
 	}
 	struct skg_pk_error pe;
 	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {

@@ -716,7 +716,7 @@ struct index_run {
 	struct buf idx;      /* the idx of a run, its room made before the faults are armed */
 	unsigned threads;
 	const struct skg_repo *repo; /* indexed inside it (its copies compared), or NULL */
-	enum skg_errc expect; /* the error a failure must give */
+	enum skg_errc expect;        /* the error a failure must give */
 	struct skg_error err;
 };
 
@@ -873,13 +873,18 @@ static void test_index_collision(void **state)
 	uint8_t ids[4][SKG_RAWSZ];
 	struct skg_error err;
 	for (size_t i = 0; i < 4; i++) {
-		assert_int_equal(skg_hash_object("blob", contents[i], strlen(contents[i]), NULL, ids[i], &err), 0);
+		assert_int_equal(
+		    skg_hash_object("blob", contents[i], strlen(contents[i]), NULL, ids[i], &err), 0);
 		write_loose(objects, ids[i], "blob", contents[i], false);
 	}
 	struct skg_repo *repo;
 	assert_int_equal(skg_repo_open(&repo, dir, NULL, &err), 0);
-	struct index_run r = {.pk = make_delta_pack(), .want = roomy(), .idx = roomy(), .threads = 1,
-	                      .repo = repo, .expect = SKG_E_NOMEM};
+	struct index_run r = {.pk = make_delta_pack(),
+	                      .want = roomy(),
+	                      .idx = roomy(),
+	                      .threads = 1,
+	                      .repo = repo,
+	                      .expect = SKG_E_NOMEM};
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	struct skg_pack *pack;

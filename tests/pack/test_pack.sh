@@ -897,7 +897,7 @@ forge() {
 	echo "$1/${2:0:2}/${2:2} $3 $4 $5" >>"$C/forge.txt"
 }
 local r
-for r in other type size same packsame packother dother dsame garbage badcheck alt altsrc; do
+for r in other type size same packsame packother dother dsame garbage badcheck alt altsrc two; do
 	git init -q --bare "$C/$r.git"
 done
 forge "$C/other.git/objects" "$X" blob "$C/y" good
@@ -914,8 +914,35 @@ echo "$C/altsrc.git/objects" >"$C/alt.git/objects/info/alternates"
 printf '%s\n' "$X" | git --git-dir="$C/src.git" pack-objects -q "$C/packsame.git/objects/pack/pack" >/dev/null
 # packother: a pack of Y whose idx names it X (one object: the fan-out and the checksum redone)
 printf '%s\n' "$Y" | git --git-dir="$C/src.git" pack-objects -q "$C/packother.git/objects/pack/pack" >/dev/null
-"$PY" - "$C/forge.txt" "$C"/packother.git/objects/pack/pack-*.idx "$X" <<'EOF_PY' || bad "collision: could not forge the objects"
+forge "$C/two.git/objects" "$X" blob "$C/y" good
+# Also: xz.pack, X then a blob Z of 300000 bytes (more than sha1kit hashes in a batch), both stored
+# with another content in two.git; xbad.pack, X then an entry that does not inflate.
+"$PY" - "$C/forge.txt" "$C"/packother.git/objects/pack/pack-*.idx "$X" "$C" <<'EOF_PY' || bad "collision: could not forge the objects"
 import hashlib, os, struct, sys, zlib
+def entry(typ, data, z=None):
+    n, h = len(data), []
+    c = typ << 4 | (n & 15)
+    n >>= 4
+    while n:
+        h.append(c | 0x80)
+        c, n = n & 0x7f, n >> 7
+    h.append(c)
+    return bytes(h) + (zlib.compress(data) if z is None else z)
+def pack(path, entries):
+    p = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
+    open(path, "wb").write(p + hashlib.sha1(p).digest())
+c = sys.argv[4]
+x, zdata, h = open(c + "/x", "rb").read(), b"", b"seed"
+while len(zdata) < 300000:
+    h = hashlib.sha1(h).digest()
+    zdata += h
+zdata = zdata[:300000]
+zid = hashlib.sha1(b"blob 300000\0" + zdata).hexdigest()
+pack(c + "/xz.pack", [entry(3, x), entry(3, zdata)])
+pack(c + "/xbad.pack", [entry(3, x), entry(3, b"yyyy\n", b"not zlib")])
+os.makedirs(c + "/two.git/objects/" + zid[:2])
+open(c + "/two.git/objects/%s/%s" % (zid[:2], zid[2:]), "wb").write(
+    zlib.compress(b"blob 300000\0" + b"Z" + zdata[1:]))
 for line in open(sys.argv[1]):
     path, typ, src, mode = line.split()
     data = open(src, "rb").read()
@@ -1026,6 +1053,9 @@ coll_case "the same, deltas" dsame o "$C/d.pack"
 coll_case "no zlib stream" garbage o "$C/x.pack"
 coll_case "a stream that fails its check" badcheck o "$C/d.pack"
 coll_case "outside a repository" - o "$C/x.pack"
+# git's first pass stops at the first object in pack order that collides, before it reads on
+coll_case "two objects of other content" two o "$C/xz.pack"
+coll_case "other content, then an entry that does not inflate" other o "$C/xbad.pack"
 # the failures do compare: git and sha1kit both stop on every forged copy
 coll_run sk other o "$C/x.pack"
 [ "$(cat "$W/sk.rc")" = 128 ] && [ "$(cat "$W/sk.err")" = "fatal: SHA1 COLLISION FOUND WITH $X !" ] && ok ||
