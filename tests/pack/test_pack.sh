@@ -897,7 +897,7 @@ forge() {
 	echo "$1/${2:0:2}/${2:2} $3 $4 $5" >>"$C/forge.txt"
 }
 local r
-for r in other type size same packsame packother dother dsame garbage badcheck alt altsrc two; do
+for r in other type size same packsame packother dother dsame garbage badcheck alt altsrc two altbad; do
 	git init -q --bare "$C/$r.git"
 done
 forge "$C/other.git/objects" "$X" blob "$C/y" good
@@ -911,6 +911,7 @@ forge "$C/garbage.git/objects" "$X" blob "$C/x" garbage
 forge "$C/badcheck.git/objects" "$D" blob "$dfile" badcheck
 forge "$C/altsrc.git/objects" "$X" blob "$C/y" good
 echo "$C/altsrc.git/objects" >"$C/alt.git/objects/info/alternates"
+echo "$C/nowhere/objects" >"$C/altbad.git/objects/info/alternates"
 printf '%s\n' "$X" | git --git-dir="$C/src.git" pack-objects -q "$C/packsame.git/objects/pack/pack" >/dev/null
 # packother: a pack of Y whose idx names it X (one object: the fan-out and the checksum redone)
 printf '%s\n' "$Y" | git --git-dir="$C/src.git" pack-objects -q "$C/packother.git/objects/pack/pack" >/dev/null
@@ -1047,6 +1048,7 @@ coll_case "the same, packed" packsame o "$C/x.pack"
 coll_case "the same, packed (--stdin)" packsame stdin "$C/x.pack"
 coll_case "other content, packed" packother o "$C/x.pack"
 coll_case "other content, in an alternate" alt o "$C/x.pack"
+coll_case "an alternate that is not there" altbad o "$C/x.pack"
 coll_case "other content of a delta" dother o "$C/d.pack" --threads=1
 coll_case "other content of a delta, 3 threads" dother o "$C/d.pack" --threads=3
 coll_case "the same, deltas" dsame o "$C/d.pack"
