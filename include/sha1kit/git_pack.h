@@ -46,8 +46,22 @@ struct skg_index_options {
 	 * A bad list fails skg_pack_index with SKG_E_GIT and git's message ("Unhandled message id:
 	 * X", "Missing '=': 'X'", ...) before the pack is read. Must stay valid while in use. */
 	const char *strict_args;
-	const char *objects_dir;      /* strict: the repository's object directory, or NULL (outside one) */
-	struct skg_sink sink;         /* strict: git's lines, from one thread at a time */
+	const char *objects_dir; /* strict: the repository's object directory, or NULL (outside one) */
+	/*
+	 * The repository the pack is indexed in (git's have_repository; skg_repo_open), or NULL
+	 * outside one. As git's index-pack (builtin/index-pack.c sha1_object, 2.39.5 and 2.55.0),
+	 * every object of the pack whose ID the repository already has (loose, in a pack, in an
+	 * alternate; git's has_object_file) is compared with that stored copy, whatever `strict`
+	 * says: another type, size or content fails skg_pack_index with SKG_E_GIT "SHA1 COLLISION
+	 * FOUND WITH ID !"; a stored copy that does not read fails it with "cannot read existing
+	 * object info ID" (after git's lines for it, to `sink`: "error: unable to unpack ID header",
+	 * zlib's "error: inflate: ..."), or with git's own die, e.g. "loose object ID (stored in
+	 * PATH) is corrupt" (after "error: corrupt loose object 'ID'"). The check comes before the
+	 * strict checks of each object. The alternates' error lines go to `sink` when the indexing
+	 * starts. Must stay valid during skg_pack_index (and the indexer's commit).
+	 */
+	const struct skg_repo *repo;
+	struct skg_sink sink;         /* strict and repo: git's lines, from one thread at a time */
 	unsigned idx_version;         /* idx version written: 1 or 2 (default 2) */
 	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
 	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */
@@ -86,8 +100,9 @@ struct skg_pack_object {
  * resolved, every object ID computed with SHA-1DC, the trailer checked. data must stay valid and
  * unchanged until skg_pack_free. Returns 0 with *out; -1 with err: SKG_E_CORRUPT (err->msg says
  * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "delta base
- * not found", "pack trailer does not match its content"), SKG_E_GIT (with `strict`: where git
- * dies, git's message, see skg_index_options.strict; the lines before went to opt->sink),
+ * not found", "pack trailer does not match its content"), SKG_E_GIT (with `strict`, or `repo`
+ * for the collision check: where git dies, git's message, see skg_index_options.strict and .repo;
+ * the lines before went to opt->sink),
  * SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM, SKG_E_THREAD, SKG_E_USAGE
  * (threads 0). Thread-safe; starts opt->threads - 1 threads. With `strict`, a duplicate object
  * ("object X appears twice") is found by skg_pack_write_idx, as git finds it writing the idx.

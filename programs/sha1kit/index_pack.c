@@ -84,6 +84,17 @@ static void index_pack_usage(void)
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
+	      "Inside a repository (as git, found from the current directory or GIT_DIR), every\n"
+	      "object of PACK whose ID the repository already has (loose, in a pack, or in an\n"
+	      "alternate) is compared with the stored copy, with or without --strict (git\n"
+	      "2.39 and 2.55 alike): another type, size or content is 'fatal: SHA1 COLLISION\n"
+	      "FOUND WITH ID !' (exit status 128, no index written); a stored copy that does\n"
+	      "not read gives git's lines and 'fatal: cannot read existing object info ID' (or\n"
+	      "git's 'fatal: loose object ID (stored in PATH) is corrupt'). This is the check\n"
+	      "that stops a pushed object that collides with a stored one. With --stdin, git\n"
+	      "leaves the part of the pack it wrote (tmp_pack_* or PACK); sha1kit leaves\n"
+	      "nothing. Outside a repository nothing is compared.\n"
+	      "\n"
 	      "PACK must be a regular file: a FIFO, a device or a file whose size is unknown\n"
 	      "(such as /proc/self/mem) is refused, never read.\n"
 	      "\n"
@@ -442,7 +453,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		const char *slash = strrchr(pack_name, '/');
 		dir = slash == NULL ? strdup(".")
 		                    : strndup(pack_name, (size_t)(slash - pack_name + (slash == pack_name)));
-		if (opt->strict && skg_repo_open(&repo, NULL, NULL, &err) != 0) {
+		if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
 			repo = NULL; /* outside a repository, as git's gentle setup */
 		}
 	} else {
@@ -461,8 +472,11 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		skg_repo_free(repo);
 		return SK_EXIT_FAILURE;
 	}
-	if (opt->strict && repo != NULL) {
-		opt->objects_dir = skg_repo_objects_dir(repo);
+	if (repo != NULL) {
+		/* inside a repository: its copies of the pack's objects are compared (and with
+		 * --strict, links may be there) */
+		opt->repo = repo;
+		opt->objects_dir = opt->strict ? skg_repo_objects_dir(repo) : NULL;
 	}
 	struct sk_progress progress;
 	sk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
@@ -671,9 +685,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	struct skg_repo *repo = NULL;
 	struct skg_error err;
 	struct sk_progress progress;
-	/* --strict inside a repository: links may be there (git's gentle setup: outside one, none) */
-	if (strict && skg_repo_open(&repo, NULL, NULL, &err) == 0) {
-		opt.objects_dir = skg_repo_objects_dir(repo);
+	/* Inside a repository (git's gentle setup; outside one, none): its copies of the pack's
+	 * objects are compared, and with --strict links may be there. */
+	if (skg_repo_open(&repo, NULL, NULL, &err) == 0) {
+		opt.repo = repo;
+		opt.objects_dir = strict ? skg_repo_objects_dir(repo) : NULL;
 	}
 	sk_file_on_shrink(remove_tmp);
 	if (sk_file_map(&file, CMD, pack_name) != 0) {

@@ -1266,6 +1266,109 @@ static int reparse_stream(struct skg_loose_reader *r, const uint8_t *data, size_
 	return SKG_REPARSE_OK;
 }
 
+/*
+ * read_object_file()'s read of a loose object (object-file.c: loose_object_info with contentp,
+ * unpack_loose_rest; git 2.39.5): the header step again, then the content after what the header
+ * step inflated, Z_FINISH until the stream ends or fails; then nothing of the file may be left.
+ * 0 with *obj and a malloc'd *buf of obj->size bytes and a NUL; -1 when the read fails (git's
+ * lines given; git then dies with "loose object ... is corrupt", which the caller adds); 1 when
+ * git dies here (its fatal line given: a bad type, an allocation git cannot make); 2 when malloc
+ * failed (no line).
+ */
+static int read_rest(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                     const char *hex, struct skg_loose_object *obj, uint8_t **buf, struct skg_lines *lines)
+{
+	uint8_t hdr[HEADER_BUF + 1];
+	size_t produced = 0;
+	int st = reparse_header(r, data, len, path, hex, hdr, &produced, obj, lines);
+	if (st == SKG_LOOSE_FATAL) {
+		return 1;
+	}
+	if (st != 0) {
+		return -1;
+	}
+	size_t hdr_len = strlen((const char *)hdr) + 1;
+	if (obj->size >= r->opt.max_size || obj->size >= SIZE_MAX) {
+		fatal_oom(lines, obj->size + 1);
+		return 1;
+	}
+	/* as fsck's read (see load): what a short stream leaves out reads as zeros */
+	uint8_t *b = calloc(1, (size_t)obj->size + 1);
+	if (b == NULL) {
+		return 2;
+	}
+	size_t n = produced - hdr_len;
+	if (n > obj->size) {
+		n = (size_t)obj->size;
+	}
+	memcpy(b, hdr + hdr_len, n);
+	struct zs *zs = &r->zs;
+	zs->out = b + n;
+	zs->out_left = (size_t)obj->size - n;
+	int zst = Z_OK;
+	while (zst == Z_OK) {
+		zst = zrun(zs, Z_FINISH, lines);
+	}
+	if (zst != Z_STREAM_END || zs->in_left > 0) {
+		if (zst < 0) {
+			skg_lines_add(lines, "error: ", "corrupt loose object '%s'", hex);
+		} else if (zs->in_left > 0) {
+			skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
+		}
+		free(b);
+		return -1;
+	}
+	*buf = b;
+	return 0;
+}
+
+int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                          const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
+                          struct skg_lines *lines)
+{
+	char hex[SKG_HEXSZ + 1];
+	uint8_t hdr[HEADER_BUF + 1];
+	size_t produced = 0;
+	struct skg_loose_object obj;
+	skg_to_hex(id, hex);
+	skg_lines_clear(lines);
+	int st = reparse_header(r, data, len, path, hex, hdr, &produced, &obj, lines);
+	if (st == SKG_LOOSE_FATAL) {
+		return SKG_STORED_DIES;
+	}
+	if (st != 0) {
+		return SKG_STORED_FAILED;
+	}
+	*type = obj.type;
+	*size = obj.size;
+	return SKG_STORED_OK;
+}
+
+int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                          const uint8_t id[SKG_RAWSZ], uint8_t **content, size_t *content_len,
+                          struct skg_lines *lines)
+{
+	char hex[SKG_HEXSZ + 1];
+	struct skg_loose_object obj;
+	skg_to_hex(id, hex);
+	skg_lines_clear(lines);
+	*content = NULL;
+	*content_len = 0;
+	int st = read_rest(r, data, len, path, hex, &obj, content, lines);
+	if (st == 2) {
+		return SKG_STORED_NOMEM;
+	}
+	if (st < 0) {
+		/* read_object_file_extended(): the loose file is there, so git dies */
+		skg_lines_add(lines, "fatal: ", "loose object %s (stored in %s) is corrupt", hex, path);
+	}
+	if (st != 0) {
+		return SKG_STORED_DIES;
+	}
+	*content_len = (size_t)obj.size;
+	return SKG_STORED_OK;
+}
+
 int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
                       const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type, uint8_t **content,
                       size_t *content_len, struct skg_lines *lines)
@@ -1295,45 +1398,15 @@ int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t le
 		}
 	}
 	/* read_object_file(): the header (again), then the content */
-	st = reparse_header(r, data, len, path, hex, hdr, &produced, &obj, lines);
-	if (st == SKG_LOOSE_FATAL) {
-		return SKG_REPARSE_DIES;
-	}
-	if (st != 0) {
-		goto dies;
-	}
-	/* unpack_loose_rest(): the content after what the header step inflated, Z_FINISH until the
-	 * stream ends or fails; then nothing of the file may be left */
-	size_t hdr_len = strlen((const char *)hdr) + 1;
-	if (obj.size >= r->opt.max_size || obj.size >= SIZE_MAX) {
+	uint8_t *buf = NULL;
+	st = read_rest(r, data, len, path, hex, &obj, &buf, lines);
+	if (st == 2) {
 		fatal_oom(lines, obj.size + 1);
+	}
+	if (st > 0) {
 		return SKG_REPARSE_DIES;
 	}
-	/* as fsck's read (see load): what a short stream leaves out reads as zeros */
-	uint8_t *buf = calloc(1, (size_t)obj.size + 1);
-	if (buf == NULL) {
-		fatal_oom(lines, obj.size + 1);
-		return SKG_REPARSE_DIES;
-	}
-	size_t n = produced - hdr_len;
-	if (n > obj.size) {
-		n = (size_t)obj.size;
-	}
-	memcpy(buf, hdr + hdr_len, n);
-	struct zs *zs = &r->zs;
-	zs->out = buf + n;
-	zs->out_left = (size_t)obj.size - n;
-	int zst = Z_OK;
-	while (zst == Z_OK) {
-		zst = zrun(zs, Z_FINISH, lines);
-	}
-	if (zst != Z_STREAM_END || zs->in_left > 0) {
-		if (zst < 0) {
-			skg_lines_add(lines, "error: ", "corrupt loose object '%s'", hex);
-		} else if (zs->in_left > 0) {
-			skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
-		}
-		free(buf);
+	if (st < 0) {
 		goto dies;
 	}
 	int same = reparse_same(&obj, buf, (size_t)obj.size, id, lines);

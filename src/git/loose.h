@@ -260,6 +260,39 @@ int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t le
                       const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type, uint8_t **content,
                       size_t *content_len, struct skg_lines *lines);
 
+/* Results of skg_loose_stored_info and skg_loose_stored_read. */
+enum skg_stored_result {
+	SKG_STORED_OK = 0,     /* read */
+	SKG_STORED_FAILED = 1, /* git's lookup fails there (its lines given) and goes on */
+	SKG_STORED_DIES = 2,   /* git dies: the lines end with its "fatal: ..." line */
+	SKG_STORED_NOMEM = 3,  /* malloc failed (no line): an error of the run */
+};
+
+/*
+ * git 2.39.5's oid_object_info() (type and size) of the loose object file data[0..len) at `path`
+ * (object-file.c loose_object_info: the header step only; the content is neither read nor
+ * hashed), as index-pack's collision check asks it of an object it found in the repository.
+ * Lines (replaced) in git's words: "object file PATH is empty", zlib's "inflate: ...", "unable to
+ * unpack ID header", "header for ID too long, exceeds 32 bytes", "unable to parse ID header";
+ * where git dies "fatal: invalid object type" (a type name that is none of the four), a size
+ * overflow. Returns SKG_STORED_OK with *type and *size, SKG_STORED_FAILED or SKG_STORED_DIES.
+ */
+int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                          const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
+                          struct skg_lines *lines);
+
+/*
+ * git 2.39.5's read_object_file() of the same file after skg_loose_stored_info: header and
+ * content inflated whole (unpack_loose_rest), not hashed. SKG_STORED_OK with a malloc'd *content
+ * (*content_len bytes and a NUL; free it); SKG_STORED_DIES with git's lines, "corrupt loose
+ * object 'ID'" or "garbage at end of loose object 'ID'" (and zlib's line), then "fatal: loose
+ * object ID (stored in PATH) is corrupt" (or git's out-of-memory line for a size at or above the
+ * reader's max_size); SKG_STORED_NOMEM.
+ */
+int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
+                          const uint8_t id[SKG_RAWSZ], uint8_t **content, size_t *content_len,
+                          struct skg_lines *lines);
+
 /*
  * The line that reports a collision attack in the object named `hex` at `path` (without the
  * "error: " prefix and newline), e.g. "HEX: SHA-1 collision attack detected (disturbance vector

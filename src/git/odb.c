@@ -7,12 +7,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sha1kit/git_pack.h>
 
+#include "alternates.h"
 #include "loose.h"
 #include "odb.h"
 #include "pack.h"
+#include "repo.h"
 #include "util.h"
 
 static int read_loose(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
@@ -137,4 +140,442 @@ int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned 
 	}
 	free(dir);
 	return found;
+}
+
+/* ---- An open object store (struct skg_odb) ----------------------------------------------------- */
+
+/* Sources: git v2.39.5 object-file.c (do_oid_object_info_extended: the packs first, then the
+ * loose files; quick_has_loose and odb_loose_cache: a listing of each objects/xx directory read
+ * once; open_loose_object: the first object directory whose file opens), packfile.c
+ * (prepare_packed_git over the object directory and its alternates, sort_pack: local packs first,
+ * then the younger first; is_pack_valid; mark_bad_packed_object: a copy that fails to read is
+ * passed over; the delta base cache of core.deltaBaseCacheLimit, 96 MiB). */
+
+struct odb_pack {
+	struct skg_file idx, pack;
+	char *idx_path, *pack_path;
+	int64_t mtime;
+	bool local;
+};
+
+struct loose_dir {
+	bool loaded;
+	uint8_t (*ids)[SKG_RAWSZ]; /* sorted */
+	size_t n;
+};
+
+struct odb_dir {
+	char *path;    /* absolute, to open files */
+	char *display; /* as git spells it in "stored in PATH" */
+	struct loose_dir loose[256];
+};
+
+#define BASE_SLOTS 1024
+#define BASE_LIMIT ((uint64_t)96 << 20)
+
+struct base_slot {
+	uint32_t pack;
+	uint64_t offset;
+	unsigned type;
+	uint8_t *data; /* NULL: empty */
+	uint64_t len;
+};
+
+struct skg_odb {
+	struct odb_dir *dirs;
+	size_t ndirs;
+	struct odb_pack *packs;
+	size_t npacks;
+	struct skg_loose_reader *reader;
+	/* the delta base cache of the pack reads */
+	struct base_slot *slots;
+	uint64_t cached;
+	uint32_t cur_pack; /* the pack being read, for the cache callbacks */
+	/* the copy skg_odb_info found, for skg_odb_content */
+	uint8_t last_id[SKG_RAWSZ];
+	bool have_last;
+	uint8_t *last_data; /* packed: the content; loose: the file */
+	size_t last_len;
+	bool last_loose;
+	char *last_path;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_RAWSZ);
+}
+
+static int cmp_pack(const void *a_, const void *b_)
+{
+	const struct odb_pack *a = a_, *b = b_;
+	if (a->local != b->local) {
+		return a->local ? -1 : 1;
+	}
+	return a->mtime < b->mtime ? 1 : a->mtime > b->mtime ? -1 : 0;
+}
+
+static int add_dir(struct skg_odb *odb, const char *path, const char *display)
+{
+	struct odb_dir *d = realloc(odb->dirs, (odb->ndirs + 1) * sizeof(*d));
+	if (d == NULL) {
+		return -1;
+	}
+	odb->dirs = d;
+	d = &odb->dirs[odb->ndirs];
+	memset(d, 0, sizeof(*d));
+	d->path = strdup(path);
+	d->display = strdup(display);
+	if (d->path == NULL || d->display == NULL) {
+		free(d->path);
+		free(d->display);
+		return -1;
+	}
+	odb->ndirs++;
+	return 0;
+}
+
+static int on_alternate(void *ctx, const char *dir)
+{
+	return add_dir(ctx, dir, dir) != 0 ? 1 : 0;
+}
+
+/* The usable packs of object directory k into odb->packs. -1: out of memory. */
+static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
+{
+	char *dir = skg_path_join(objects_dir, "pack");
+	if (dir == NULL) {
+		return -1;
+	}
+	DIR *d = opendir(dir);
+	int rc = 0;
+	struct dirent *de;
+	while (rc == 0 && d != NULL && (de = readdir(d)) != NULL) {
+		if (!skg_starts_with(de->d_name, "pack-") || !skg_ends_with(de->d_name, ".idx")) {
+			continue;
+		}
+		struct odb_pack p = {0};
+		p.local = k == 0;
+		p.idx_path = skg_path_join(dir, de->d_name);
+		size_t n = p.idx_path != NULL ? strlen(p.idx_path) : 0;
+		p.pack_path = n > 0 ? malloc(n + 2) : NULL;
+		if (p.pack_path == NULL) {
+			free(p.idx_path);
+			rc = -1;
+			break;
+		}
+		memcpy(p.pack_path, p.idx_path, n - 4);
+		memcpy(p.pack_path + n - 4, ".pack", 6);
+		struct skg_error e = {0};
+		struct stat st;
+		bool ok = skg_file_map(&p.idx, p.idx_path, NULL, NULL, &e) == 0 &&
+		          skg_file_map(&p.pack, p.pack_path, NULL, NULL, &e) == 0 &&
+		          skg_pk_git_usable(p.idx.data, (size_t)p.idx.len, p.pack.data, p.pack.len) &&
+		          stat(p.pack_path, &st) == 0;
+		if (!ok && e.code == SKG_E_NOMEM) {
+			rc = -1; /* a pack git opens must not go missing for want of memory */
+		} else if (ok) {
+			p.mtime = (int64_t)st.st_mtime;
+			struct odb_pack *np = realloc(odb->packs, (odb->npacks + 1) * sizeof(*np));
+			if (np == NULL) {
+				rc = -1;
+			} else {
+				odb->packs = np;
+				odb->packs[odb->npacks++] = p;
+				continue;
+			}
+		}
+		skg_file_unmap(&p.pack);
+		skg_file_unmap(&p.idx);
+		free(p.idx_path);
+		free(p.pack_path);
+	}
+	if (d != NULL) {
+		closedir(d);
+	}
+	free(dir);
+	return rc;
+}
+
+void skg_odb_free(struct skg_odb *odb)
+{
+	if (odb == NULL) {
+		return;
+	}
+	for (size_t i = 0; i < odb->ndirs; i++) {
+		for (unsigned k = 0; k < 256; k++) {
+			free(odb->dirs[i].loose[k].ids);
+		}
+		free(odb->dirs[i].path);
+		free(odb->dirs[i].display);
+	}
+	free(odb->dirs);
+	for (size_t i = 0; i < odb->npacks; i++) {
+		skg_file_unmap(&odb->packs[i].pack);
+		skg_file_unmap(&odb->packs[i].idx);
+		free(odb->packs[i].idx_path);
+		free(odb->packs[i].pack_path);
+	}
+	free(odb->packs);
+	if (odb->slots != NULL) {
+		for (size_t i = 0; i < BASE_SLOTS; i++) {
+			free(odb->slots[i].data);
+		}
+		free(odb->slots);
+	}
+	free(odb->last_data);
+	free(odb->last_path);
+	skg_loose_reader_free(odb->reader);
+	free(odb);
+}
+
+int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct skg_sink *sink,
+                 struct skg_error *err)
+{
+	*out = NULL;
+	struct skg_odb *odb = calloc(1, sizeof(*odb));
+	if (odb == NULL || (odb->reader = skg_loose_reader_new(NULL)) == NULL ||
+	    (odb->slots = calloc(BASE_SLOTS, sizeof(*odb->slots))) == NULL ||
+	    add_dir(odb, repo->objects_dir, repo->objects_dir_display) != 0) {
+		skg_odb_free(odb);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	int rc = skg_for_each_alternate(repo, on_alternate, odb, sink, err);
+	if (rc != 0) {
+		skg_odb_free(odb);
+		return rc > 0 ? skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") : -1;
+	}
+	for (size_t k = 0; k < odb->ndirs; k++) {
+		if (add_packs(odb, k, odb->dirs[k].path) != 0) {
+			skg_odb_free(odb);
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+	}
+	if (odb->npacks > 1) {
+		qsort(odb->packs, odb->npacks, sizeof(*odb->packs), cmp_pack);
+	}
+	*out = odb;
+	return 0;
+}
+
+/* The listing of <dir>/xx (git's odb_loose_cache): names of 38 hex digits. -1: out of memory. */
+static int load_loose(struct odb_dir *d, unsigned k)
+{
+	struct loose_dir *l = &d->loose[k];
+	l->loaded = true;
+	struct skg_buf path = {0};
+	skg_buf_addf(&path, "%s/%02x", d->path, k);
+	if (path.failed) {
+		skg_buf_release(&path);
+		return -1;
+	}
+	DIR *dir = opendir(skg_buf_str(&path));
+	skg_buf_release(&path);
+	if (dir == NULL) {
+		return 0;
+	}
+	size_t cap = 0;
+	int rc = 0;
+	struct dirent *de;
+	while ((de = readdir(dir)) != NULL) {
+		const char *n = de->d_name;
+		uint8_t id[SKG_RAWSZ];
+		id[0] = (uint8_t)k;
+		bool hex = strlen(n) == SKG_HEXSZ - 2;
+		for (size_t i = 0; hex && i < SKG_RAWSZ - 1; i++) {
+			int hi = skg_hexval(n[2 * i]), lo = skg_hexval(n[2 * i + 1]);
+			hex = hi >= 0 && lo >= 0;
+			id[i + 1] = (uint8_t)(hi << 4 | (lo & 15));
+		}
+		if (!hex) {
+			continue;
+		}
+		if (l->n == cap) {
+			cap = cap ? 2 * cap : 16;
+			uint8_t(*ids)[SKG_RAWSZ] = realloc(l->ids, cap * SKG_RAWSZ);
+			if (ids == NULL) {
+				rc = -1;
+				break;
+			}
+			l->ids = ids;
+		}
+		memcpy(l->ids[l->n++], id, SKG_RAWSZ);
+	}
+	closedir(dir);
+	if (l->n > 1) {
+		qsort(l->ids, l->n, SKG_RAWSZ, cmp_id);
+	}
+	return rc;
+}
+
+int skg_odb_has(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+{
+	uint64_t off;
+	for (size_t i = 0; i < odb->npacks; i++) {
+		if (skg_pk_idx_find(odb->packs[i].idx.data, (size_t)odb->packs[i].idx.len, id, &off)) {
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < odb->ndirs; i++) {
+		struct loose_dir *l = &odb->dirs[i].loose[id[0]];
+		if (!l->loaded && load_loose(&odb->dirs[i], id[0]) != 0) {
+			return -1;
+		}
+		if (l->n > 0 && bsearch(id, l->ids, l->n, SKG_RAWSZ, cmp_id) != NULL) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static size_t slot_of(uint32_t pack, uint64_t offset)
+{
+	uint64_t h = (offset ^ ((uint64_t)pack << 40)) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 54) % BASE_SLOTS;
+}
+
+static bool cache_get(void *ctx, uint64_t offset, unsigned *type, uint8_t **buf, uint64_t *len)
+{
+	struct skg_odb *odb = ctx;
+	struct base_slot *s = &odb->slots[slot_of(odb->cur_pack, offset)];
+	if (s->data == NULL || s->pack != odb->cur_pack || s->offset != offset) {
+		return false;
+	}
+	uint8_t *p = malloc(s->len > 0 ? (size_t)s->len : 1);
+	if (p == NULL) {
+		return false;
+	}
+	memcpy(p, s->data, (size_t)s->len);
+	*type = s->type;
+	*buf = p;
+	*len = s->len;
+	return true;
+}
+
+static void cache_put(void *ctx, uint64_t offset, unsigned type, const uint8_t *buf, uint64_t len)
+{
+	struct skg_odb *odb = ctx;
+	struct base_slot *s = &odb->slots[slot_of(odb->cur_pack, offset)];
+	if (s->data != NULL) {
+		odb->cached -= s->len;
+		free(s->data);
+		s->data = NULL;
+	}
+	if (len > BASE_LIMIT - odb->cached || (s->data = malloc(len > 0 ? (size_t)len : 1)) == NULL) {
+		return;
+	}
+	memcpy(s->data, buf, (size_t)len);
+	s->pack = odb->cur_pack;
+	s->offset = offset;
+	s->type = type;
+	s->len = len;
+	odb->cached += len;
+}
+
+static void forget_last(struct skg_odb *odb)
+{
+	free(odb->last_data);
+	free(odb->last_path);
+	odb->last_data = NULL;
+	odb->last_path = NULL;
+	odb->have_last = false;
+}
+
+int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
+                 struct skg_lines *lines)
+{
+	forget_last(odb);
+	skg_lines_clear(lines);
+	const struct skg_pk_base_cache cache = {cache_get, cache_put, odb};
+	uint64_t off;
+	for (size_t i = 0; i < odb->npacks; i++) {
+		const struct odb_pack *p = &odb->packs[i];
+		if (!skg_pk_idx_find(p->idx.data, (size_t)p->idx.len, id, &off)) {
+			continue;
+		}
+		uint8_t *out = NULL;
+		uint64_t out_len = 0;
+		struct skg_pk_error pe;
+		odb->cur_pack = (uint32_t)i;
+		int rc = skg_pk_read_object_cached(p->pack.data, p->pack.len, p->idx.data, (size_t)p->idx.len,
+		                                   off, SIZE_MAX - 1, &cache, type, &out, &out_len, &pe);
+		if (rc == 0) {
+			memcpy(odb->last_id, id, SKG_RAWSZ);
+			odb->have_last = true;
+			odb->last_data = out;
+			odb->last_len = (size_t)out_len;
+			odb->last_loose = false;
+			*size = out_len;
+			return SKG_STORED_OK;
+		}
+		if (rc < 0 && pe.code == SKG_E_NOMEM) {
+			return SKG_STORED_NOMEM;
+		}
+		/* a copy that does not read is passed over, as git marks it bad */
+	}
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(id, hex);
+	for (size_t i = 0; i < odb->ndirs; i++) {
+		struct skg_buf path = {0}, shown = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", odb->dirs[i].path, hex, hex + 2);
+		skg_buf_addf(&shown, "%s/%.2s/%s", odb->dirs[i].display, hex, hex + 2);
+		if (path.failed || shown.failed) {
+			skg_buf_release(&path);
+			skg_buf_release(&shown);
+			return SKG_STORED_NOMEM;
+		}
+		char *data = NULL;
+		size_t len = 0;
+		if (skg_read_file(skg_buf_str(&path), SIZE_MAX - 1, &data, &len) != 0) {
+			int e = errno;
+			skg_buf_release(&path);
+			skg_buf_release(&shown);
+			if (e == ENOMEM) {
+				return SKG_STORED_NOMEM;
+			}
+			continue; /* git opens the first one that opens */
+		}
+		skg_buf_release(&path);
+		int st = skg_loose_stored_info(odb->reader, (const uint8_t *)data, len, skg_buf_str(&shown),
+		                               id, type, size, lines);
+		if (st != SKG_STORED_OK) {
+			free(data);
+			skg_buf_release(&shown);
+			return st;
+		}
+		memcpy(odb->last_id, id, SKG_RAWSZ);
+		odb->have_last = true;
+		odb->last_data = (uint8_t *)data;
+		odb->last_len = len;
+		odb->last_loose = true;
+		odb->last_path = strdup(skg_buf_str(&shown));
+		skg_buf_release(&shown);
+		if (odb->last_path == NULL) {
+			forget_last(odb);
+			return SKG_STORED_NOMEM;
+		}
+		return SKG_STORED_OK;
+	}
+	return SKG_STORED_FAILED;
+}
+
+int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **data, size_t *len,
+                    struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	*data = NULL;
+	*len = 0;
+	if (!odb->have_last || memcmp(odb->last_id, id, SKG_RAWSZ) != 0) {
+		return SKG_STORED_FAILED;
+	}
+	if (!odb->last_loose) {
+		*data = odb->last_data;
+		*len = odb->last_len;
+		odb->last_data = NULL;
+		forget_last(odb);
+		return SKG_STORED_OK;
+	}
+	int st = skg_loose_stored_read(odb->reader, odb->last_data, odb->last_len, odb->last_path, id, data,
+	                               len, lines);
+	forget_last(odb);
+	return st;
 }

@@ -24,4 +24,41 @@
 int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
                  size_t *len);
 
+/*
+ * An open object store: the repository's object directories as git 2.39.5 reads them for
+ * index-pack's collision check (builtin/index-pack.c sha1_object; object-file.c, packfile.c):
+ * its own, then its alternates in git's order (skg_for_each_alternate; their error lines go to
+ * the sink), each with its packs (those git can open: skg_pk_git_usable) and loose files. Not
+ * thread-safe: one caller at a time (index-pack holds a lock, as git's read_lock). Left out:
+ * multi-pack-index files (their packs are read through their own idx files), the reordering of
+ * packs by use (git's MRU list) and promisor fetches, which change nothing unless two stored
+ * copies of one ID differ.
+ */
+struct skg_odb;
+struct skg_repo;
+struct skg_lines;
+
+/* Open repo's store into *out. Returns 0, or -1 with err (SKG_E_NOMEM). */
+int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct skg_sink *sink,
+                 struct skg_error *err);
+void skg_odb_free(struct skg_odb *odb);
+
+/* git's has_object_file(.., OBJECT_INFO_QUICK): an idx of a pack lists it, else a file of its
+ * name is in the listing of its objects/xx directory (read once per directory). 1, 0, or -1 when
+ * memory ran out. */
+int skg_odb_has(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+
+/* git's oid_object_info (type and size) of an object skg_odb_has found: the packs in git's
+ * order (a copy that does not read is passed over), then the first loose file that opens
+ * (skg_loose_stored_info, with git's lines). An enum skg_stored_result (loose.h):
+ * SKG_STORED_FAILED when git finds none ("cannot read existing object info"). */
+int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
+                 struct skg_lines *lines);
+
+/* git's read_object_file of the copy the last skg_odb_info found (same id): a malloc'd *data of
+ * *len bytes (free it). An enum skg_stored_result: SKG_STORED_DIES with git's lines for a loose
+ * file whose content does not read ("loose object ID (stored in PATH) is corrupt"). */
+int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **data, size_t *len,
+                    struct skg_lines *lines);
+
 #endif /* SHA1KIT_GIT_ODB_H */

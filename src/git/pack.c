@@ -844,6 +844,10 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 			goto out;
 		}
 		if (whole && room == NULL && opt->object != NULL) {
+			/* in_order: the batched objects before it are handed out first */
+			if (opt->in_order && hb != NULL && hb->n > 0 && !hb_flush(hb, pack->objs, err)) {
+				goto out;
+			}
 			/* a blob not inflated whole was streamed or inflated into scratch: not passed on */
 			if (opt->object(opt->object_ctx, i, type, in_full ? full.p : NULL,
 			                in_full ? full.len : size) != 0) {
@@ -901,6 +905,14 @@ static int pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	}
 	rc = 0;
 out:
+	if (rc != 0 && opt->in_order && hb != NULL && hb->n > 0 && err->code == SKG_E_CORRUPT) {
+		/* git's first pass stops at an object before the entry at fault (a collision, the
+		 * object callback), which then wins */
+		struct skg_pk_error e2;
+		if (!hb_flush(hb, pack->objs, &e2)) {
+			*err = e2;
+		}
+	}
 	free(chunk);
 	free(full.p);
 	free(scratch.p);
@@ -2418,6 +2430,14 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
                        uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
                        struct skg_pk_error *err)
 {
+	return skg_pk_read_object_cached(pack, pack_len, idx, idx_len, offset, max_size, NULL, type, out,
+	                                 out_len, err);
+}
+
+int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                              uint64_t offset, uint64_t max_size, const struct skg_pk_base_cache *cache,
+                              unsigned *type, uint8_t **out, uint64_t *out_len, struct skg_pk_error *err)
+{
 	if (pack_len < 12 + SKG_RAWSZ || offset < 12 || offset >= pack_len - SKG_RAWSZ) {
 		set_error(err, true, offset, "no object starts at this offset of the pack");
 		return -1;
@@ -2431,7 +2451,8 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
 	uint64_t len = 0;
 	struct inflater inf;
 	int rc = -1;
-	bool large = false;
+	bool large = false, cached = false;
+	unsigned base_type = 0;
 	if (!inflater_init(&inf)) {
 		set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		return -1;
@@ -2449,6 +2470,11 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
 		}
 		struct chain_step *s = &chain[n++];
 		s->offset = at;
+		/* a base kept from an earlier read (git's delta base cache) ends the walk */
+		if (n > 1 && cache != NULL && cache->get(cache->ctx, at, &base_type, &buf, &len)) {
+			cached = true;
+			break;
+		}
 		if (entry_header(pack, end, at, &s->h) != NULL) {
 			set_error(err, true, at, "%s", s->h.why);
 			goto out;
@@ -2473,11 +2499,18 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
 			goto out;
 		}
 	}
-	buf = inflate_entry(&inf, pack, end, chain[n - 1].offset, &chain[n - 1].h, max_size, &large, err);
-	if (buf == NULL) {
-		goto out;
+	if (!cached) {
+		buf = inflate_entry(&inf, pack, end, chain[n - 1].offset, &chain[n - 1].h, max_size, &large,
+		                    err);
+		if (buf == NULL) {
+			goto out;
+		}
+		len = chain[n - 1].h.size;
+		base_type = chain[n - 1].h.type;
+		if (n > 1 && cache != NULL) {
+			cache->put(cache->ctx, chain[n - 1].offset, base_type, buf, len);
+		}
 	}
-	len = chain[n - 1].h.size;
 	/* apply the deltas, the innermost first */
 	for (size_t k = n - 1; k-- > 0;) {
 		const struct chain_step *s = &chain[k];
@@ -2521,8 +2554,11 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
 		delta = NULL;
 		buf = r;
 		len = result_size;
+		if (k > 0 && cache != NULL) {
+			cache->put(cache->ctx, s->offset, base_type, buf, len);
+		}
 	}
-	*type = chain[n - 1].h.type;
+	*type = base_type;
 	*out = buf;
 	*out_len = len;
 	buf = NULL;

@@ -58,6 +58,10 @@ struct skg_pk_options {
 	uint64_t max_object_size; /* 0: no limit; otherwise larger objects are an error (fuzzing) */
 	bool strict;              /* duplicates are an error; whole objects are not batched, so the
 	                           * object callback sees them in pack order (git's first pass) */
+	bool in_order;            /* the object callback sees the whole objects in pack order (a batch
+	                           * is handed out before an object that is not batched), and an
+	                           * object of a batch that stops the callback before an entry that is
+	                           * corrupt wins over it, as in git's first pass */
 	bool whole_blobs;         /* the object callback also gets blobs of up to
 	                           * SKG_PK_BIG_FILE_THRESHOLD bytes whole (data not NULL) */
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */
@@ -235,6 +239,24 @@ bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ]
 int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
                        uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
                        struct skg_pk_error *err);
+
+/*
+ * A cache of delta bases for skg_pk_read_object_cached (git's delta base cache, packfile.c): get
+ * gives a malloc'd copy of the whole object whose entry starts at `offset` (true), or false when
+ * it is not kept; put offers one (the callee copies what it keeps, within its own budget).
+ * Neither may fail the read.
+ */
+struct skg_pk_base_cache {
+	bool (*get)(void *ctx, uint64_t offset, unsigned *type, uint8_t **buf, uint64_t *len);
+	void (*put)(void *ctx, uint64_t offset, unsigned type, const uint8_t *buf, uint64_t len);
+	void *ctx;
+};
+
+/* skg_pk_read_object, with the bases on the chain taken from and offered to cache (NULL: none),
+ * so that reading many objects of a pack in a row applies few deltas each. */
+int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                              uint64_t offset, uint64_t max_size, const struct skg_pk_base_cache *cache,
+                              unsigned *type, uint8_t **out, uint64_t *out_len, struct skg_pk_error *err);
 
 /*
  * git's unpack_entry (packfile.c, v2.39.5) of the entry at `offset` of pack[0..pack_len), as git's

@@ -18,14 +18,26 @@
 #include <sha1kit/git_pack.h>
 
 #include "pack.h"
+#include "pack_collide.h"
 #include "pack_file.h"
 #include "pack_strict.h"
 #include "util.h"
 
 struct skg_pack {
 	struct skg_pk_pack p;
-	struct skg_strict *strict; /* the checks of a strict index, for skg_pack_strict_finish */
+	struct skg_collide *collide; /* inside a repository: its copies of the pack's objects */
+	struct skg_strict *strict;   /* the checks of a strict index, for skg_pack_strict_finish */
 };
+
+/* The engine's object callback: git's sha1_object, the collision check first, then --strict's. */
+static int pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
+{
+	struct skg_pack *pack = ctx;
+	if (pack->collide != NULL && skg_collide_object(pack->collide, i, type, data, len) != 0) {
+		return 1;
+	}
+	return pack->strict != NULL ? skg_strict_object(pack->strict, i, type, data, len) : 0;
+}
 
 void skg_index_options_default(struct skg_index_options *opt)
 {
@@ -88,21 +100,35 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 			free(pack);
 			return -1;
 		}
-		po.object = skg_strict_object;
-		po.object_ctx = pack->strict;
 		po.whole_blobs = true;
 	}
-	struct skg_pk_error pe;
-	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
-		if (pe.code == SKG_E_GIT && pack->strict != NULL) {
-			skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
-		} else {
-			from_pk(err, &pe);
-		}
+	if (opt->repo != NULL && skg_collide_new(&pack->collide, &pack->p, opt->repo, &opt->sink, err) != 0) {
 		skg_strict_free(pack->strict);
 		free(pack);
 		return -1;
 	}
+	if (pack->strict != NULL || pack->collide != NULL) {
+		po.object = pack_object;
+		po.object_ctx = pack;
+		po.in_order = true; /* git checks each whole object before it reads the next */
+	}
+	struct skg_pk_error pe;
+	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
+		if (pe.code == SKG_E_GIT && skg_collide_failed(pack->collide)) {
+			skg_collide_error(pack->collide, err); /* git's message */
+		} else if (pe.code == SKG_E_GIT && pack->strict != NULL) {
+			skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
+		} else {
+			from_pk(err, &pe);
+		}
+		skg_collide_free(pack->collide);
+		skg_strict_free(pack->strict);
+		free(pack);
+		return -1;
+	}
+	/* the repository's store is not read after the indexing */
+	skg_collide_free(pack->collide);
+	pack->collide = NULL;
 	if (pack->strict != NULL && skg_strict_links(pack->strict, err) != 0) {
 		skg_pack_free(pack);
 		return -1;
@@ -304,6 +330,7 @@ int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_opt
 void skg_pack_free(struct skg_pack *pack)
 {
 	if (pack != NULL) {
+		skg_collide_free(pack->collide);
 		skg_strict_free(pack->strict);
 		skg_pk_pack_free(&pack->p);
 		free(pack);

@@ -715,7 +715,8 @@ struct index_run {
 	struct buf pk, want; /* the pack, and its idx from a run without faults */
 	struct buf idx;      /* the idx of a run, its room made before the faults are armed */
 	unsigned threads;
-	enum skg_errc expect; /* the error a failure must give */
+	const struct skg_repo *repo; /* indexed inside it (its copies compared), or NULL */
+	enum skg_errc expect;        /* the error a failure must give */
 	struct skg_error err;
 };
 
@@ -726,6 +727,7 @@ static int op_index(void *ctx)
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	opt.threads = r->threads;
+	opt.repo = r->repo;
 	struct skg_pack *pack = (struct skg_pack *)&pack;
 	if (skg_pack_index(&pack, r->pk.p, r->pk.n, &opt, &r->err) != 0) {
 		assert_null(pack);
@@ -785,6 +787,157 @@ static void test_index_faults(void **state)
 	free(r.pk.p);
 	free(r.want.p);
 	free(r.idx.p);
+}
+
+/* A loose object file in the object directory `objects` with `data` as its content (of the object
+ * whose ID is `id`, which need not be the ID of that content); mode "garbage": not a zlib stream. */
+static void write_loose(const char *objects, const uint8_t id[SKG_RAWSZ], const char *type, const char *data,
+                        bool garbage)
+{
+	char hex[SKG_HEXSZ + 1], path[512];
+	skg_to_hex(id, hex);
+	snprintf(path, sizeof(path), "%s/%.2s", objects, hex);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%.2s/%s", objects, hex, hex + 2);
+	uint8_t raw[256], z[512];
+	int n = snprintf((char *)raw, sizeof(raw), "%s %zu", type, strlen(data));
+	memcpy(raw + n + 1, data, strlen(data));
+	uLongf zlen = sizeof(z);
+	assert_int_equal(compress(z, &zlen, raw, (uLong)(n + 1 + strlen(data))), Z_OK);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	if (garbage) {
+		fputs("garbage garbage", f);
+	} else {
+		assert_int_equal(fwrite(z, 1, zlen, f), zlen);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* As check_index, where every run without a fault fails with git's collision message r->want. */
+struct collide_run {
+	struct index_run ix;
+	const char *msg;
+	struct records rs;
+};
+
+static int op_collide(void *ctx)
+{
+	struct collide_run *r = ctx;
+	r->rs.n = 0;
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	opt.threads = r->ix.threads;
+	opt.repo = r->ix.repo;
+	opt.sink.report = record;
+	opt.sink.ctx = &r->rs;
+	struct skg_pack *pack = (struct skg_pack *)&pack;
+	int rc = skg_pack_index(&pack, r->ix.pk.p, r->ix.pk.n, &opt, &r->ix.err);
+	assert_true(rc != 0);
+	assert_null(pack);
+	return rc;
+}
+
+static void check_collide(void *ctx, int rc, bool injected)
+{
+	struct collide_run *r = ctx;
+	assert_int_equal(rc, -1);
+	if (injected && r->ix.err.code == SKG_E_NOMEM) {
+		return;
+	}
+	assert_int_equal(r->ix.err.code, SKG_E_GIT);
+	assert_string_equal(r->ix.err.msg, r->msg);
+}
+
+/* Inside a repository (git's builtin/index-pack.c sha1_object): every object the repository has is
+ * compared with its copy there; the same copies index, another content is git's "SHA1 COLLISION
+ * FOUND WITH ID !", a copy that does not read git's lines and "cannot read existing object info";
+ * with allocations and threads failing in turn, SKG_E_NOMEM / SKG_E_THREAD, never a finding. */
+static void test_index_collision(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/sha1kit-collide-XXXXXX", objects[64], path[128];
+	assert_non_null(mkdtemp(dir));
+	snprintf(objects, sizeof(objects), "%s/objects", dir);
+	assert_int_equal(mkdir(objects, 0755), 0);
+	snprintf(path, sizeof(path), "%s/refs", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/HEAD", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ref: refs/heads/main\n", f);
+	assert_int_equal(fclose(f), 0);
+	/* the four objects of the delta pack, loose */
+	static const char *const contents[] = {"hello\n", "hello\nworld\n", "second blob\n",
+	                                       "second blob\nmore\n"};
+	uint8_t ids[4][SKG_RAWSZ];
+	struct skg_error err;
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(
+		    skg_hash_object("blob", contents[i], strlen(contents[i]), NULL, ids[i], &err), 0);
+		write_loose(objects, ids[i], "blob", contents[i], false);
+	}
+	struct skg_repo *repo;
+	assert_int_equal(skg_repo_open(&repo, dir, NULL, &err), 0);
+	struct index_run r = {.pk = make_delta_pack(),
+	                      .want = roomy(),
+	                      .idx = roomy(),
+	                      .threads = 1,
+	                      .repo = repo,
+	                      .expect = SKG_E_NOMEM};
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_pack *pack;
+	assert_int_equal(skg_pack_index(&pack, r.pk.p, r.pk.n, &opt, &r.err), 0);
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &r.want, &r.err), 0);
+	skg_pack_free(pack);
+	for (r.threads = 1; r.threads <= 2; r.threads++) {
+		long n = fault_each(FAULT_ALLOC, op_index, check_index, &r);
+		print_message("indexing inside a repository with the same copies on %u thread(s): %ld "
+		              "allocations, each failed in turn\n",
+		              r.threads, n);
+		assert_true(n > 10);
+	}
+	r.threads = 2;
+	r.expect = SKG_E_THREAD;
+	assert_int_equal(fault_each(FAULT_THREAD, op_index, check_index, &r), 1);
+	skg_repo_free(repo);
+
+	/* the REF_DELTA's result, stored with another content of its size */
+	char hex[SKG_HEXSZ + 1], want[128];
+	write_loose(objects, ids[3], "blob", "second blob\nMORE\n", false);
+	assert_int_equal(skg_repo_open(&repo, dir, NULL, &err), 0);
+	skg_to_hex(ids[3], hex);
+	snprintf(want, sizeof(want), "SHA1 COLLISION FOUND WITH %s !", hex);
+	struct collide_run c = {.ix = r, .msg = want};
+	c.ix.repo = repo;
+	for (c.ix.threads = 1; c.ix.threads <= 2; c.ix.threads++) {
+		long n = fault_each(FAULT_ALLOC, op_collide, check_collide, &c);
+		assert_true(n > 10);
+		assert_int_equal(c.rs.n, 0);
+	}
+	/* another type: a tree of the same size */
+	write_loose(objects, ids[3], "tree", "second blob\nmore\n", false);
+	c.ix.threads = 1;
+	assert_int_equal(op_collide(&c), -1);
+	check_collide(&c, -1, false);
+	/* a copy that is no zlib stream: git's two lines, then its fatal one */
+	write_loose(objects, ids[3], "blob", "", true);
+	snprintf(want, sizeof(want), "cannot read existing object info %s", hex);
+	assert_int_equal(op_collide(&c), -1);
+	check_collide(&c, -1, false);
+	assert_int_equal(c.rs.n, 2);
+	assert_int_equal(c.rs.level[0], SKG_LEVEL_ERROR);
+	assert_string_equal(c.rs.text[0], "inflate: data stream error (incorrect header check)");
+	snprintf(path, sizeof(path), "unable to unpack %s header", hex);
+	assert_string_equal(c.rs.text[1], path);
+	skg_repo_free(repo);
+	free(r.pk.p);
+	free(r.want.p);
+	free(r.idx.p);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 struct indexer_run {
@@ -1001,6 +1154,7 @@ int main(void)
 	    cmocka_unit_test(test_hash_object_fsck), cmocka_unit_test(test_index_strict),
 	    cmocka_unit_test(test_basics),           cmocka_unit_test(test_index_faults),
 	    cmocka_unit_test(test_indexer_faults),   cmocka_unit_test(test_idx_check),
+	    cmocka_unit_test(test_index_collision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

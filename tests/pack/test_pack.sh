@@ -857,6 +857,213 @@ shrink_case verify-idx p2.idx index-pack --verify p2.pack
 shrink_case verifypack-idx p2.idx verify-pack p2.idx
 }
 
+# ---------------------------------------------------------------------------------------------
+# Inside a repository, every object of the pack that the repository already has is compared with
+# the stored copy (git's sha1_object, with or without --strict): a stored copy of the same ID with
+# another content, type or size (loose, packed, in an alternate; a whole object or a delta), one
+# that does not read, one that is the same; -o, --stdin, --stdin PACK, --strict; and outside a
+# repository. sha1kit's stdout, stderr, exit status and files must be git's, but for the part of
+# the pack git leaves when it dies with --stdin (sha1kit leaves nothing: checked as such).
+# ---------------------------------------------------------------------------------------------
+section_collision() { # leaks
+local C=$T/coll
+local W=$C/w X Y B1 B2 D
+mkdir -p "$W"
+export GIT_CEILING_DIRECTORIES=$C
+git init -q --bare "$C/src.git"
+printf 'xxxx\n' >"$C/x"
+printf 'aaaa\n' >"$C/y"
+printf 'xxxxx\n' >"$C/x6"
+X=$(git --git-dir="$C/src.git" hash-object -w "$C/x")
+Y=$(git --git-dir="$C/src.git" hash-object -w "$C/y")
+awk 'BEGIN { for (i = 0; i < 200; i++) printf "line %d of a blob that the next one changes a little\n", i }' >"$C/b1"
+sed 's/^line 77 /LINE 77 /' "$C/b1" >"$C/b2"
+B1=$(git --git-dir="$C/src.git" hash-object -w "$C/b1")
+B2=$(git --git-dir="$C/src.git" hash-object -w "$C/b2")
+printf '%s\n' "$X" | git --git-dir="$C/src.git" pack-objects -q --stdout >"$C/x.pack"
+printf '%s\n%s\n' "$B1" "$B2" | git --git-dir="$C/src.git" pack-objects -q --stdout --window=10 >"$C/d.pack"
+# D: the object d.pack stores as a delta (verify-pack -v: "ID blob SIZE SIZE OFFSET DEPTH BASE")
+git index-pack -o "$C/d.idx" "$C/d.pack" >/dev/null
+D=$(git verify-pack -v "$C/d.idx" | awk 'NF == 7 && $2 == "blob" { print $1 }')
+[ "$D" = "$B1" ] || [ "$D" = "$B2" ] && ok || bad "collision: d.pack has no delta ($D)"
+local dfile=$C/b1
+[ "$D" = "$B2" ] && dfile=$C/b2
+sed 's/^line 3 /LINE 3 /' "$dfile" >"$C/dother" # D's size, other content
+# forge REPO ID TYPE FILE MODE: the loose file of ID in REPO's objects (a directory), holding
+# FILE's content as TYPE: a good zlib stream (good), bytes that are no zlib stream (garbage), or
+# a stream whose end is overwritten (badcheck). Written by one Python run below (a start of
+# Python costs most of a second on a busy machine).
+forge() {
+	echo "$1/${2:0:2}/${2:2} $3 $4 $5" >>"$C/forge.txt"
+}
+local r
+for r in other type size same packsame packother dother dsame garbage badcheck alt altsrc two altbad; do
+	git init -q --bare "$C/$r.git"
+done
+forge "$C/other.git/objects" "$X" blob "$C/y" good
+forge "$C/type.git/objects" "$X" tree "$C/x" good
+forge "$C/size.git/objects" "$X" blob "$C/x6" good
+forge "$C/same.git/objects" "$X" blob "$C/x" good
+forge "$C/dother.git/objects" "$D" blob "$C/dother" good
+forge "$C/dsame.git/objects" "$B1" blob "$C/b1" good
+forge "$C/dsame.git/objects" "$B2" blob "$C/b2" good
+forge "$C/garbage.git/objects" "$X" blob "$C/x" garbage
+forge "$C/badcheck.git/objects" "$D" blob "$dfile" badcheck
+forge "$C/altsrc.git/objects" "$X" blob "$C/y" good
+echo "$C/altsrc.git/objects" >"$C/alt.git/objects/info/alternates"
+echo "$C/nowhere/objects" >"$C/altbad.git/objects/info/alternates"
+printf '%s\n' "$X" | git --git-dir="$C/src.git" pack-objects -q "$C/packsame.git/objects/pack/pack" >/dev/null
+# packother: a pack of Y whose idx names it X (one object: the fan-out and the checksum redone)
+printf '%s\n' "$Y" | git --git-dir="$C/src.git" pack-objects -q "$C/packother.git/objects/pack/pack" >/dev/null
+forge "$C/two.git/objects" "$X" blob "$C/y" good
+# Also: xz.pack, X then a blob Z of 300000 bytes (more than sha1kit hashes in a batch), both stored
+# with another content in two.git; xbad.pack, X then an entry that does not inflate.
+"$PY" - "$C/forge.txt" "$C"/packother.git/objects/pack/pack-*.idx "$X" "$C" <<'EOF_PY' || bad "collision: could not forge the objects"
+import hashlib, os, struct, sys, zlib
+def entry(typ, data, z=None):
+    n, h = len(data), []
+    c = typ << 4 | (n & 15)
+    n >>= 4
+    while n:
+        h.append(c | 0x80)
+        c, n = n & 0x7f, n >> 7
+    h.append(c)
+    return bytes(h) + (zlib.compress(data) if z is None else z)
+def pack(path, entries):
+    p = b"PACK" + struct.pack(">II", 2, len(entries)) + b"".join(entries)
+    open(path, "wb").write(p + hashlib.sha1(p).digest())
+c = sys.argv[4]
+x, zdata, h = open(c + "/x", "rb").read(), b"", b"seed"
+while len(zdata) < 300000:
+    h = hashlib.sha1(h).digest()
+    zdata += h
+zdata = zdata[:300000]
+zid = hashlib.sha1(b"blob 300000\0" + zdata).hexdigest()
+pack(c + "/xz.pack", [entry(3, x), entry(3, zdata)])
+pack(c + "/xbad.pack", [entry(3, x), entry(3, b"yyyy\n", b"not zlib")])
+os.makedirs(c + "/two.git/objects/" + zid[:2])
+open(c + "/two.git/objects/%s/%s" % (zid[:2], zid[2:]), "wb").write(
+    zlib.compress(b"blob 300000\0" + b"Z" + zdata[1:]))
+for line in open(sys.argv[1]):
+    path, typ, src, mode = line.split()
+    data = open(src, "rb").read()
+    raw = typ.encode() + b" %d\0" % len(data) + data
+    z = {"good": lambda: zlib.compress(raw), "garbage": lambda: b"garbage garbage",
+         "badcheck": lambda: zlib.compress(raw, 0)[:-300] + b"\xff" * 300}[mode]()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "wb").write(z)
+path, new = sys.argv[2], bytes.fromhex(sys.argv[3])
+idx = bytearray(open(path, "rb").read())
+assert idx[:8] == b"\377tOc\0\0\0\2" and struct.unpack(">I", idx[8 + 4 * 255:8 + 1024])[0] == 1
+for k in range(256):
+    idx[8 + 4 * k:12 + 4 * k] = struct.pack(">I", 1 if k >= new[0] else 0)
+idx[8 + 1024:8 + 1044] = new
+idx[-20:] = hashlib.sha1(bytes(idx[:-20])).digest()
+open(path, "wb").write(bytes(idx))
+EOF_PY
+# coll_run WHO REPO MODE PACK [OPTION...]: index-pack of PACK by WHO (git or sk) in $W/WHO, with
+# GIT_DIR=$C/REPO.git (REPO "-": outside a repository); MODE o (-o out.idx), stdin (--stdin into
+# the repository) or named (--stdin out.pack). Its stdout, stderr and status in $W/WHO.{out,err,rc};
+# the names of the files then in $W/WHO (WHO.files) and of those --stdin added to the repository's
+# pack directory (WHO.added, tmp_pack_XXXXXX written tmp_pack_*; removed again). Few processes
+# per run: the machine may be busy.
+coll_run() {
+	local who=$1 repo=$2 mode=$3 pack=$4 d=$W/$1 pd=$C/$2.git/objects/pack f
+	shift 4
+	local -a cmd=(refgit index-pack) before=() files=() added=()
+	[ "$who" = sk ] && cmd=("$SK" index-pack)
+	rm -rf "$d"
+	mkdir -p "$d"
+	shopt -s nullglob
+	[ "$repo" != - ] && before=("$pd"/*)
+	(
+		cd "$d" || exit 1
+		[ "$repo" != - ] && export GIT_DIR=$C/$repo.git
+		case $mode in
+		o) "${cmd[@]}" "$@" -o out.idx "$pack" ;;
+		stdin) "${cmd[@]}" "$@" --stdin <"$pack" ;;
+		named) "${cmd[@]}" "$@" --stdin out.pack <"$pack" ;;
+		esac
+	) >"$W/$who.out" 2>"$W/$who.err"
+	echo $? >"$W/$who.rc"
+	# git 2.41 and later write a .rev beside the idx (pack.writeReverseIndex on by default)
+	rm -f "$d/out.rev"
+	files=("$d"/*)
+	if [ "$repo" != - ]; then
+		for f in "$pd"/*; do
+			[[ " ${before[*]} " = *" $f "* ]] && continue
+			[[ $f = *.rev ]] && rm -f "$f" && continue
+			f=${f##*/}
+			added+=("${f/#tmp_pack_*/tmp_pack_*}")
+			rm -f "$pd/$f"
+		done
+	fi
+	shopt -u nullglob
+	echo "${files[*]##*/}" >"$W/$who.files"
+	echo "${added[*]}" >"$W/$who.added"
+}
+# coll_case LABEL REPO MODE PACK [OPTION...]: git's and sha1kit's runs, compared; with --stdin
+# after a failure, git leaves the part of the pack it wrote, sha1kit nothing
+coll_case() {
+	local label=$1 mode=$3 rc a b
+	shift
+	coll_run git "$@"
+	coll_run sk "$@"
+	read -r rc <"$W/git.rc"
+	if [ "$rc" != 0 ] && [ "$mode" != o ]; then
+		if [ "$mode" = stdin ]; then
+			read -r a <"$W/git.added"
+			read -r b <"$W/sk.added"
+			cp "$W/git.added" "$W/sk.added"
+		else
+			read -r a <"$W/git.files"
+			read -r b <"$W/sk.files"
+			cp "$W/git.files" "$W/sk.files"
+		fi
+		[ "$a" = "$([ "$mode" = stdin ] && echo "tmp_pack_*" || echo out.pack)" ] && [ -z "$b" ] && ok ||
+			bad "collision $label: files left: git '$a', sha1kit '$b'"
+	fi
+	if same_file "$W/git.out" "$W/sk.out" && same_file "$W/git.err" "$W/sk.err" &&
+		same_file "$W/git.rc" "$W/sk.rc" && same_file "$W/git.files" "$W/sk.files" &&
+		same_file "$W/git.added" "$W/sk.added" &&
+		{ [ ! -e "$W/git/out.idx" ] || cmp -s "$W/git/out.idx" "$W/sk/out.idx"; }; then
+		ok
+	else
+		bad "collision $label: sha1kit differs from git"
+		for who in git sk; do
+			echo "  [$who] status $(cat "$W/$who.rc"), files: $(cat "$W/$who.files") added: $(cat "$W/$who.added") stdout: $(cat "$W/$who.out")"
+			sed 's/^/    /' "$W/$who.err"
+		done
+	fi
+}
+local m
+for m in o stdin named; do
+	coll_case "other content, loose ($m)" other "$m" "$C/x.pack"
+	coll_case "the same, loose ($m)" same "$m" "$C/x.pack"
+done
+coll_case "other content, loose, --strict" other o "$C/x.pack" --strict
+coll_case "other type, loose" type o "$C/x.pack"
+coll_case "other size, loose" size o "$C/x.pack"
+coll_case "the same, packed" packsame o "$C/x.pack"
+coll_case "the same, packed (--stdin)" packsame stdin "$C/x.pack"
+coll_case "other content, packed" packother o "$C/x.pack"
+coll_case "other content, in an alternate" alt o "$C/x.pack"
+coll_case "an alternate that is not there" altbad o "$C/x.pack"
+coll_case "other content of a delta" dother o "$C/d.pack" --threads=1
+coll_case "other content of a delta, 3 threads" dother o "$C/d.pack" --threads=3
+coll_case "the same, deltas" dsame o "$C/d.pack"
+coll_case "no zlib stream" garbage o "$C/x.pack"
+coll_case "a stream that fails its check" badcheck o "$C/d.pack"
+coll_case "outside a repository" - o "$C/x.pack"
+# git's first pass stops at the first object in pack order that collides, before it reads on
+coll_case "two objects of other content" two o "$C/xz.pack"
+coll_case "other content, then an entry that does not inflate" other o "$C/xbad.pack"
+# the failures do compare: git and sha1kit both stop on every forged copy
+coll_run sk other o "$C/x.pack"
+[ "$(cat "$W/sk.rc")" = 128 ] && [ "$(cat "$W/sk.err")" = "fatal: SHA1 COLLISION FOUND WITH $X !" ] && ok ||
+	bad "collision: sha1kit did not stop on the forged copy: $(cat "$W/sk.err")"
+}
+
 sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,41 @@
+/*
+ * pack_collide.h - the check `git index-pack` makes inside a repository on every object of the
+ * pack it indexes: an object whose ID is already in the repository's object store (loose, in a
+ * pack, in an alternate) must have the same type, size and bytes there, else git dies with
+ * "SHA1 COLLISION FOUND WITH <ID> !". It is what catches a pushed object that collides with a
+ * stored one. Source: git v2.39.5 builtin/index-pack.c (sha1_object, check_collison,
+ * compare_objects; unchanged in v2.55.0 but for names), object-file.c (has_object_file with
+ * OBJECT_INFO_QUICK, oid_object_info, read_object_file_extended).
+ *
+ * Runs as (part of) the pack engine's object callback (pack.h), before the --strict checks of
+ * the same object, as in git. Where git dies the callback stops the indexing and
+ * skg_collide_error gives SKG_E_GIT with git's message without "fatal: " (no record for it); the
+ * error lines git prints before (a stored copy that does not read) go to the sink as records.
+ * Out of memory is SKG_E_NOMEM, never a finding. Thread-safe: calls are serialised under a
+ * lock, as git's read_lock.
+ */
+#ifndef SHA1KIT_GIT_PACK_COLLIDE_H
+#define SHA1KIT_GIT_PACK_COLLIDE_H
+
+#include <sha1kit/git.h>
+
+#include "pack.h"
+
+struct skg_collide;
+
+/* A check for `pack` (filled by the engine meanwhile; entries are re-read from pack->data when
+ * the engine passes no content) against repo's objects. Returns 0 with *out, or -1 with err
+ * (SKG_E_NOMEM). The alternates' error lines go to sink now. */
+int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, const struct skg_repo *repo,
+                    const struct skg_sink *sink, struct skg_error *err);
+
+/* The engine's object callback (ctx: the check) for object i. Non-zero: git dies here. */
+int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
+
+/* Whether a call failed; why, into err: SKG_E_GIT with git's message, or SKG_E_NOMEM. */
+bool skg_collide_failed(const struct skg_collide *c);
+void skg_collide_error(const struct skg_collide *c, struct skg_error *err);
+
+void skg_collide_free(struct skg_collide *c);
+
+#endif /* SHA1KIT_GIT_PACK_COLLIDE_H */
