@@ -79,6 +79,20 @@ struct skg_index_options {
 
 void skg_index_options_default(struct skg_index_options *opt);
 
+/*
+ * The config git's index-pack reads (git 2.39.5 and 2.55.0 builtin/index-pack.c
+ * git_index_pack_config; config.c): the system and global config files and, with `repo`, the
+ * repository's config (and config.worktree, GIT_CONFIG_COUNT), in git's order. pack.indexVersion
+ * sets opt->idx_version (0 is 1, as git writes it); pack.threads sets *threads (0: as many as the machine
+ * has; threads may be NULL); core.bigFileThreshold is checked as git checks it. A command line's options then
+ * override them, as in git. Returns 0, or -1 with err set to git's fatal text: "bad pack.indexVersion=N"
+ * (above 2; -1 is 4294967295), "invalid number of threads specified (N)" (below 0), "bad numeric
+ * config value 'V' for 'KEY' in file NAME: invalid unit" (or "out of range"), "bad config line N in
+ * file NAME" (SKG_E_GIT), or SKG_E_NOMEM / SKG_E_IO when a file cannot be read.
+ */
+int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options *opt, unsigned *threads,
+                          struct skg_error *err);
+
 /* An indexed pack: every object's ID, type, offset and CRC-32 (opaque). */
 struct skg_pack;
 

@@ -68,9 +68,9 @@ static void index_pack_usage(void)
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same)\n"
 	      "      --index-version=V[,OFFSET]\n"
-	      "                        write index version V (1 or 2); with OFFSET, objects\n"
-	      "                          above OFFSET go to the 64-bit offset table (as Git's\n"
-	      "                          option of the same name, for tests)\n"
+	      "                        write index version V (1 or 2; 0 is 1); with OFFSET,\n"
+	      "                          objects above OFFSET go to the 64-bit offset table\n"
+	      "                          (as Git's option of the same name, for tests)\n"
 	      "      --stdin           read the pack from standard input and write it with its\n"
 	      "                          index: to PACK and its .idx (or -o FILE) when PACK is\n"
 	      "                          given, else into the objects/pack directory of the\n"
@@ -94,6 +94,11 @@ static void index_pack_usage(void)
 	      "that stops a pushed object that collides with a stored one. With --stdin, git\n"
 	      "leaves the part of the pack it wrote (tmp_pack_* or PACK); sha1kit leaves\n"
 	      "nothing. Outside a repository nothing is compared.\n"
+	      "\n"
+	      "The config is read as git's index-pack reads it (system, global, and the\n"
+	      "repository's): pack.indexVersion sets the index version, pack.threads the\n"
+	      "threads (0: one per CPU); --index-version and --threads win over them. A bad\n"
+	      "value stops with git's fatal line and exit status 128.\n"
 	      "\n"
 	      "PACK must be a regular file: a FIFO, a device or a file whose size is unknown\n"
 	      "(such as /proc/self/mem) is refused, never read.\n"
@@ -384,10 +389,10 @@ static bool parse_index_version(const char *arg, unsigned *version, uint64_t *li
 	char *end;
 	errno = 0;
 	unsigned long v = strtoul(arg, &end, 10);
-	if (errno != 0 || end == arg || (v != 1 && v != 2)) {
+	if (errno != 0 || end == arg || v > 2) {
 		return false;
 	}
-	*version = (unsigned)v;
+	*version = v == 0 ? 1 : (unsigned)v; /* git writes a version 0 without a header: version 1 */
 	if (*end == ',') {
 		const char *o = end + 1;
 		errno = 0;
@@ -441,6 +446,28 @@ static bool idx_opens(const struct skg_file *idx, const char *idx_name)
 	}
 	free(pack_name);
 	return ok;
+}
+
+/* The config git's index-pack reads (skg_index_read_config), from the repository found as git
+ * finds it (none: the system and global files only). Returns 0, or 128 after git's fatal line. */
+static int read_config(struct skg_index_options *opt, unsigned *threads)
+{
+	struct skg_repo *repo = NULL;
+	struct skg_error err;
+	if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
+		repo = NULL;
+	}
+	int rc = skg_index_read_config(repo, opt, threads, &err);
+	skg_repo_free(repo);
+	if (rc != 0) {
+		if (err.code == SKG_E_NOMEM) {
+			sk_error(ENOMEM, CMD);
+			return SK_EXIT_FAILURE;
+		}
+		fprintf(stderr, "fatal: %s\n", err.msg);
+		return 128;
+	}
+	return 0;
 }
 
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt, bool quiet)
@@ -573,6 +600,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	const char *out_name = NULL;
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
+	bool threads_given = false;
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
@@ -609,6 +637,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			if (!sk_parse_threads(optarg, &threads)) {
 				sk_usage_error(CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
+			threads_given = true;
 			break;
 		case OPT_INDEX_VERSION:
 			if (!parse_index_version(optarg, &opt.idx_version, &opt.off32_limit)) {
@@ -627,6 +656,19 @@ int sk_cmd_index_pack(int argc, char **argv)
 		default:
 			sk_usage_error(CMD, NULL);
 		}
+	}
+	/* git reads its config first (pack.indexVersion, pack.threads; a bad value is fatal); the
+	 * command line's options win over it. */
+	unsigned cl_version = opt.idx_version;
+	uint64_t cl_limit = opt.off32_limit;
+	int cst = read_config(&opt, threads_given ? NULL : &threads);
+	if (cst != 0) {
+		free(strict_buf);
+		return sk_finish(cst, false);
+	}
+	if (version_given) {
+		opt.idx_version = cl_version;
+		opt.off32_limit = cl_limit;
 	}
 	opt.strict_args = strict_buf;
 	opt.sink.report = print_report;

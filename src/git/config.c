@@ -42,14 +42,19 @@ static int parse_bool_text(const char *value)
 
 bool skg_config_int(const char *value, int *out)
 {
+	return skg_config_int_why(value, out) == 0;
+}
+
+int skg_config_int_why(const char *value, int *out)
+{
 	if (value == NULL || *value == '\0') {
-		return false;
+		return SKG_CONFIG_BAD_UNIT;
 	}
 	char *end;
 	errno = 0;
 	long long v = strtoll(value, &end, 0);
-	if (errno == ERANGE || end == value) {
-		return false;
+	if (errno == ERANGE) {
+		return SKG_CONFIG_BAD_RANGE;
 	}
 	long long factor;
 	if (*end == '\0') {
@@ -61,13 +66,13 @@ bool skg_config_int(const char *value, int *out)
 	} else if (!strcasecmp(end, "g")) {
 		factor = 1024 * 1024 * 1024;
 	} else {
-		return false;
+		return SKG_CONFIG_BAD_UNIT;
 	}
 	if ((v < 0 && -(long long)INT_MAX / factor > v) || (v > 0 && (long long)INT_MAX / factor < v)) {
-		return false;
+		return SKG_CONFIG_BAD_RANGE;
 	}
 	*out = (int)(v * factor);
-	return true;
+	return 0;
 }
 
 int skg_config_bool(const char *value)
@@ -124,6 +129,8 @@ struct cfg_parser {
 	bool eof;
 	bool as_char; /* bytes read as `char` (git's buffer source), not as unsigned char (fgetc) */
 	struct skg_buf var, value;
+	int cb_ret;       /* the callback's negative return that stopped the parse, or 0 */
+	bool cb_no_value; /* ... for an entry without "=" */
 };
 
 /*
@@ -265,6 +272,8 @@ static int cfg_entry(struct cfg_parser *p, skg_config_fn fn, void *ctx, int *sto
 	p->linenr--;
 	int ret = fn(ctx, skg_buf_str(&p->var), value);
 	if (ret < 0) {
+		p->cb_ret = ret;
+		p->cb_no_value = value == NULL;
 		return -1;
 	}
 	p->linenr++;
@@ -388,6 +397,12 @@ static int config_parse(const char *buf, size_t len, bool as_char, const char *n
 	}
 	if (p.var.failed || p.value.failed) { /* not the line: memory ran out */
 		ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	} else if (p.cb_ret == SKG_CONFIG_BAD_UNIT || p.cb_ret == SKG_CONFIG_BAD_RANGE) {
+		/* git's die_bad_number (config.c) */
+		ret = skg_fail(err, "bad numeric config value '%s' for '%s' in %s %s: %s",
+		               p.cb_no_value ? "" : skg_buf_str(&p.value), skg_buf_str(&p.var),
+		               as_char ? "blob" : "file", name,
+		               p.cb_ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
 	} else {
 		ret = skg_fail(err, "bad config line %d in %s %s", p.linenr, as_char ? "blob" : "file", name);
 	}
@@ -640,6 +655,12 @@ int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, 
 				return skg_fail(err, "invalid key: %s", k);
 			}
 			ret = fn(ctx, key, v);
+			if (ret == SKG_CONFIG_BAD_UNIT || ret == SKG_CONFIG_BAD_RANGE) {
+				/* git's die_bad_number with no file to name */
+				return skg_fail(err, "bad numeric config value '%s' for '%s': %s", v, key,
+				                ret == SKG_CONFIG_BAD_RANGE ? "out of range"
+				                                            : "invalid unit");
+			}
 			if (ret != 0) {
 				return ret;
 			}

@@ -24,7 +24,8 @@
  * true), else the value with quotes and escapes (\\ \" \n \t \b, backslash-newline) resolved,
  * comments (# ;) dropped and runs of outer whitespace collapsed as git does. A positive return
  * stops the parse and is returned by the reader; a negative one fails the parse at this line as in
- * git (-1, "bad config line N in file NAME").
+ * git (-1, "bad config line N in file NAME"; SKG_CONFIG_BAD_UNIT and SKG_CONFIG_BAD_RANGE below:
+ * git's "bad numeric config value" line).
  */
 typedef int (*skg_config_fn)(void *ctx, const char *key, const char *value);
 
@@ -64,6 +65,17 @@ int skg_config_bool(const char *value);
 
 /* git's integer values (strtoimax base 0, optional k/m/g unit, int range): true and *out, or false. */
 bool skg_config_int(const char *value, int *out);
+
+/*
+ * The same, saying why a value is refused, as git's git_parse_int does with errno: 0 (and *out),
+ * SKG_CONFIG_BAD_UNIT (not a number, an unknown unit, or no value) or SKG_CONFIG_BAD_RANGE (beyond
+ * an int). A config callback may return either: the parse then fails with git's die_bad_number
+ * text, "bad numeric config value 'VALUE' for 'KEY' in file NAME: invalid unit" (or "out of
+ * range"; "in blob NAME" for a blob).
+ */
+#define SKG_CONFIG_BAD_UNIT  (-2)
+#define SKG_CONFIG_BAD_RANGE (-3)
+int skg_config_int_why(const char *value, int *out);
 
 /*
  * Canonical form of a config key as given on a command line ("Fsck.zeroPaddedFilemode" ->

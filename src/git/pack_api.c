@@ -5,11 +5,13 @@
  * objects/pack/tmp_pack_XXXXXX, then renamed to pack-<checksum>.pack with its .idx).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,10 +19,12 @@
 #include <sha1kit.h>
 #include <sha1kit/git_pack.h>
 
+#include "config.h"
 #include "pack.h"
 #include "pack_collide.h"
 #include "pack_file.h"
 #include "pack_strict.h"
+#include "repo.h"
 #include "util.h"
 
 struct skg_pack {
@@ -48,6 +52,96 @@ void skg_index_options_default(struct skg_index_options *opt)
 	opt->cache_limit = po.cache_limit;
 	opt->idx_version = 2;
 	opt->off32_limit = SKG_PK_IDX_OFF32_LIMIT;
+}
+
+/* ---- The config of git's index-pack --------------------------------------------------------- */
+
+struct index_config {
+	unsigned version, threads;
+	bool has_version, has_threads;
+	int stop; /* 1: pack.indexVersion above 2, 2: pack.threads below 0 */
+	int bad;  /* the value that stopped it */
+};
+
+/* git's git_parse_unsigned for git_config_ulong: no '-', optional k/m/g unit, no overflow. */
+static int config_ulong_why(const char *value)
+{
+	if (value == NULL || *value == '\0' || strchr(value, '-') != NULL) {
+		return SKG_CONFIG_BAD_UNIT;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 0);
+	if (errno == ERANGE) {
+		return SKG_CONFIG_BAD_RANGE;
+	}
+	unsigned long long factor = *end == '\0'                ? 1
+	                            : strcasecmp(end, "k") == 0 ? 1024
+	                            : strcasecmp(end, "m") == 0 ? 1024 * 1024
+	                            : strcasecmp(end, "g") == 0 ? 1024 * 1024 * 1024
+	                                                        : 0;
+	if (factor == 0) {
+		return SKG_CONFIG_BAD_UNIT;
+	}
+	return v > (unsigned long long)ULONG_MAX / factor ? SKG_CONFIG_BAD_RANGE : 0;
+}
+
+/* builtin/index-pack.c git_index_pack_config, and the one key of git_default_config (config.c)
+ * whose value index-pack uses. */
+static int index_config_cb(void *ctx, const char *key, const char *value)
+{
+	struct index_config *c = ctx;
+	int v, why;
+	if (strcmp(key, "pack.indexversion") == 0) {
+		if ((why = skg_config_int_why(value, &v)) != 0) {
+			return why;
+		}
+		c->version = (unsigned)v; /* git keeps it in a uint32_t: -1 is 4294967295 */
+		c->has_version = true;
+		if (c->version > 2) {
+			c->stop = 1;
+			return 1;
+		}
+	} else if (strcmp(key, "pack.threads") == 0) {
+		if ((why = skg_config_int_why(value, &v)) != 0) {
+			return why;
+		}
+		if (v < 0) {
+			c->stop = 2;
+			c->bad = v;
+			return 1;
+		}
+		c->threads = (unsigned)v;
+		c->has_threads = true;
+	} else if (strcmp(key, "core.bigfilethreshold") == 0) {
+		return config_ulong_why(value);
+	}
+	return 0;
+}
+
+int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options *opt, unsigned *threads,
+                          struct skg_error *err)
+{
+	struct index_config c = {0};
+	int rc = repo != NULL ? skg_repo_config(repo, index_config_cb, &c, err)
+	                      : skg_config_read_outer(index_config_cb, &c, err);
+	if (rc < 0) {
+		return -1;
+	}
+	if (c.stop == 1) {
+		return skg_fail(err, "bad pack.indexVersion=%u", c.version);
+	}
+	if (c.stop == 2) {
+		return skg_fail(err, "invalid number of threads specified (%d)", c.bad);
+	}
+	if (c.has_version) {
+		/* pack-write.c write_idx_file: a version below 2 has no header, i.e. version 1 */
+		opt->idx_version = c.version < 2 ? 1 : c.version;
+	}
+	if (c.has_threads && threads != NULL) {
+		*threads = c.threads;
+	}
+	return 0;
 }
 
 /* The pack engine's error as the layer's. */

@@ -1145,6 +1145,64 @@ static void test_basics(void **state)
 	assert_null(opt.read);
 }
 
+/*
+ * skg_index_read_config outside a repository: the global file (GIT_CONFIG_GLOBAL; no system file)
+ * sets the idx version (0 as 1) and the threads; git's fatal texts for a version above 2, threads
+ * below 0 and a value that is not a number (naming the file); unset keys change nothing.
+ */
+static void test_index_config(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/sha1kit-cfg.XXXXXX", path[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/global", dir);
+	static const struct {
+		const char *text;
+		int rc;
+		unsigned version, threads;
+		const char *msg;
+	} cases[] = {
+	    {"", 0, 2, 7, NULL},
+	    {"[pack]\n\tindexVersion = 1\n\tthreads = 3\n", 0, 1, 3, NULL},
+	    {"[pack]\n\tindexVersion = 0\n", 0, 1, 7, NULL},
+	    {"[pack]\n\tindexVersion = 3\n", -1, 0, 0, "bad pack.indexVersion=3"},
+	    {"[pack]\n\tindexVersion = -1\n", -1, 0, 0, "bad pack.indexVersion=4294967295"},
+	    {"[pack]\n\tthreads = -2\n", -1, 0, 0, "invalid number of threads specified (-2)"},
+	    {"[pack]\n\tindexVersion = 2x\n", -1, 0, 0,
+	     "bad numeric config value '2x' for 'pack.indexversion' in file %s: invalid unit"},
+	    {"[core]\n\tbigFileThreshold = 9999999999999999999999\n", -1, 0, 0,
+	     "bad numeric config value '9999999999999999999999' for 'core.bigfilethreshold' in file %s: out "
+	     "of range"},
+	};
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", path, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(cases[i].text, f);
+		fclose(f);
+		struct skg_index_options opt;
+		skg_index_options_default(&opt);
+		unsigned threads = 7;
+		struct skg_error err;
+		int rc = skg_index_read_config(NULL, &opt, &threads, &err);
+		assert_int_equal(rc, cases[i].rc);
+		if (rc == 0) {
+			assert_int_equal(opt.idx_version, cases[i].version);
+			assert_int_equal(threads, cases[i].threads);
+		} else {
+			char want[256];
+			snprintf(want, sizeof(want), cases[i].msg, path);
+			assert_string_equal(err.msg, want);
+			assert_int_equal(err.code, SKG_E_GIT);
+		}
+	}
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("GIT_CONFIG_NOSYSTEM");
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1154,7 +1212,7 @@ int main(void)
 	    cmocka_unit_test(test_hash_object_fsck), cmocka_unit_test(test_index_strict),
 	    cmocka_unit_test(test_basics),           cmocka_unit_test(test_index_faults),
 	    cmocka_unit_test(test_indexer_faults),   cmocka_unit_test(test_idx_check),
-	    cmocka_unit_test(test_index_collision),
+	    cmocka_unit_test(test_index_collision),  cmocka_unit_test(test_index_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1064,6 +1064,82 @@ coll_run sk other o "$C/x.pack"
 	bad "collision: sha1kit did not stop on the forged copy: $(cat "$W/sk.err")"
 }
 
+# ---------------------------------------------------------------------------------------------
+# The config index-pack reads (git_index_pack_config): pack.indexVersion, pack.threads and
+# core.bigFileThreshold from the repository's config, the global file (GIT_CONFIG_GLOBAL) and
+# GIT_CONFIG_COUNT; the command line's --index-version and --threads win. Exit status, stdout,
+# stderr and the idx against the reference git, except the "bad numeric config value" lines:
+# git 2.39 names no file there, git 2.42 and later do (config.c die_bad_number with the key's
+# origin; checked by hand with git 2.55.0), and sha1kit follows the current git: those lines are
+# written here as 2.55 prints them, with only the exit status and the absence of an idx compared.
+# ---------------------------------------------------------------------------------------------
+section_config() {
+local R=$T/cfg W=$T/cfgw pack
+mkdir -p "$W"
+git init -q "$R" && (cd "$R" && for i in 1 2 3; do echo "v$i" >f && git add f && git commit -qm "c$i"; done &&
+	git repack -adq) || { bad "config: cannot make the repository"; return; }
+pack=$(ls "$R"/.git/objects/pack/*.pack)
+# cfg_case NAME EXPECT KEY=VALUE... [-- ARGS...]: set the keys in the repository's config, run
+# both index-packs in the repository; EXPECT "git": as the reference git, else that stderr line
+cfg_case() {
+	local name=$1 expect=$2 kv args=() t
+	shift 2
+	(cd "$R" && git config --remove-section pack 2>/dev/null; git config --remove-section core.x 2>/dev/null)
+	git -C "$R" config --unset core.bigFileThreshold 2>/dev/null
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		kv=$1
+		git -C "$R" config "${kv%%=*}" "${kv#*=}"
+		shift
+	done
+	[ "${1:-}" = -- ] && shift && args=("$@")
+	for t in git sk; do
+		rm -f "$W/$t.idx"
+		if [ $t = git ]; then
+			(cd "$R" && refgit index-pack "${args[@]}" -o "$W/$t.idx" "$pack" >"$W/$t.out" 2>"$W/$t.err")
+		else
+			(cd "$R" && "$SK" index-pack "${args[@]}" -o "$W/$t.idx" "$pack" >"$W/$t.out" 2>"$W/$t.err")
+		fi
+		echo $? >"$W/$t.rc"
+	done
+	if [ "$expect" = git ]; then
+		if cmp -s "$W/git.rc" "$W/sk.rc" && cmp -s "$W/git.out" "$W/sk.out" && cmp -s "$W/git.err" "$W/sk.err" &&
+			{ [ ! -e "$W/git.idx" ] && [ ! -e "$W/sk.idx" ] || cmp -s "$W/git.idx" "$W/sk.idx"; }; then
+			ok
+		else
+			bad "config: $name: git rc $(cat "$W/git.rc") $(cat "$W/git.err"), sha1kit rc $(cat "$W/sk.rc") $(cat "$W/sk.err")"
+		fi
+	elif [ "$(cat "$W/sk.rc")" = 128 ] && [ "$(cat "$W/git.rc")" = 128 ] && [ "$(cat "$W/sk.err")" = "$expect" ] &&
+		[ ! -s "$W/sk.out" ] && [ ! -e "$W/sk.idx" ] && [ ! -e "$W/git.idx" ]; then
+		ok
+	else
+		bad "config: $name: sha1kit rc $(cat "$W/sk.rc") '$(cat "$W/sk.err")', expected 128 '$expect' (git: $(cat "$W/git.rc"))"
+	fi
+}
+cfg_case "no config" git
+cfg_case "pack.indexVersion=1" git pack.indexVersion=1
+cfg_case "pack.indexVersion=2" git pack.indexVersion=2
+cfg_case "pack.indexVersion=0" git pack.indexVersion=0
+cfg_case "pack.indexVersion=3" git pack.indexVersion=3
+cfg_case "pack.indexVersion=-1" git pack.indexVersion=-1
+cfg_case "pack.indexVersion=1k" git pack.indexVersion=1k
+cfg_case "pack.indexVersion=1, --index-version=2" git pack.indexVersion=1 -- --index-version=2
+cfg_case "pack.indexVersion=3, --index-version=1" git pack.indexVersion=3 -- --index-version=1
+cfg_case "pack.threads=-1" git pack.threads=-1
+cfg_case "pack.threads=0" git pack.threads=0
+cfg_case "pack.threads=3" git pack.threads=3
+cfg_case "pack.threads=-1, --threads=2" git pack.threads=-1 -- --threads=2
+cfg_case "core.bigFileThreshold=1m" git core.bigFileThreshold=1m
+cfg_case "pack.indexVersion=abc" "fatal: bad numeric config value 'abc' for 'pack.indexversion' in file .git/config: invalid unit" pack.indexVersion=abc
+cfg_case "pack.indexVersion out of range" "fatal: bad numeric config value '99999999999' for 'pack.indexversion' in file .git/config: out of range" pack.indexVersion=99999999999
+cfg_case "pack.threads=zz" "fatal: bad numeric config value 'zz' for 'pack.threads' in file .git/config: invalid unit" pack.threads=zz
+cfg_case "core.bigFileThreshold=-5" "fatal: bad numeric config value '-5' for 'core.bigfilethreshold' in file .git/config: invalid unit" core.bigFileThreshold=-5
+cfg_case "core.bigFileThreshold=1x" "fatal: bad numeric config value '1x' for 'core.bigfilethreshold' in file .git/config: invalid unit" core.bigFileThreshold=1x
+# the global file, and GIT_CONFIG_COUNT (no file to name: the same text in every git)
+printf '[pack]\n\tindexVersion = 7k\n' >"$W/global"
+GIT_CONFIG_GLOBAL=$W/global cfg_case "global pack.indexVersion=7k" git
+GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=pack.threads GIT_CONFIG_VALUE_0=zz cfg_case "GIT_CONFIG_COUNT pack.threads=zz" git
+}
+
 sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
