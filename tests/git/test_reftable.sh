@@ -116,8 +116,13 @@ done
 
 # 3. Every other byte of the first table (with HEAD) and of the last one xor 0x55, and
 # the lengths they can be cut to in steps of 5: sha1kit fsck exits 0, or 128 with one "fatal: " line
-# about the table or one of git's lines about what it found, never a crash (a signal, 134 or more).
+# about the table or one of git's lines about what it found, never a crash (a signal, 134 or more,
+# or a sanitizer's report).
 # The tables are written with bash's printf (no process per case but sha1kit's).
+# sanitizer FILE: true when FILE holds a report of AddressSanitizer or UBSan (the sanitizer build;
+# they exit 1, which a check of the exit status alone would take for git's findings).
+sanitizer() { grep_q -qF 'Sanitizer' "$1" || grep_q -qF 'runtime error:' "$1"; }
+
 section_flips() { # long leaks nowine
 local r=$R/flip t rc n=0 bad=0 step
 cp -a "$R/sound" "$r"
@@ -137,7 +142,7 @@ for t in $(head -n 1 "$r/.git/reftable/tables.list") $(tail -n 1 "$r/.git/reftab
 		(cd "$r" && "$SK" fsck >/dev/null 2>"$T/s.err")
 		rc=$?
 		n=$((n + 1))
-		if [ $rc -gt 128 ] || { [ $rc = 128 ] && ! grep_q -qF 'fatal: ' "$T/s.err"; }; then
+		if [ $rc -gt 128 ] || { [ $rc = 128 ] && ! grep_q -qF 'fatal: ' "$T/s.err"; } || sanitizer "$T/s.err"; then
 			bad=$((bad + 1))
 			[ $bad -le 5 ] && echo "    flip of byte $off of $t: exit $rc: $(head -c 300 "$T/s.err")"
 		fi
@@ -147,7 +152,8 @@ for t in $(head -n 1 "$r/.git/reftable/tables.list") $(tail -n 1 "$r/.git/reftab
 		(cd "$r" && "$SK" fsck >/dev/null 2>"$T/s.err")
 		rc=$?
 		n=$((n + 1))
-		if [ $rc != 128 ] || ! grep_q -qF "fatal: .git/reftable/$t: corrupt reftable file" "$T/s.err"; then
+		if [ $rc != 128 ] || ! grep_q -qF "fatal: .git/reftable/$t: corrupt reftable file" "$T/s.err" ||
+			sanitizer "$T/s.err"; then
 			bad=$((bad + 1))
 			[ $bad -le 5 ] && echo "    $t cut to $off bytes: exit $rc: $(head -c 300 "$T/s.err")"
 		fi
