@@ -15,7 +15,7 @@
 #                       at 1/TEST_SHARE (about 100 s of test time on 2 idle cores; everything it leaves out
 #                       runs in make test)
 #   make check-git-current
-#                       the comparisons with git (sections cli_fsck_, git_, cli_pack_, cli_hash_object of
+#                       the comparisons with git (sections cli_fsck_, cli_reftable_, git_, cli_pack_, cli_hash_object of
 #                       build/check) against a current Git as the reference: scripts/git-current.sh
 #                       builds Git 2.55 or later from Debian sid's source package once (a few minutes;
 #                       cached in ~/.cache/sha1kit or SHA1KIT_CACHE) and SHA1KIT_REF_GIT names it to the
@@ -130,7 +130,7 @@ test: corpus
 # The Git comparisons against a current Git (issue #25): the same native build, the reference git
 # built (once) by scripts/git-current.sh, and the comparison sections with SHA1KIT_REF_GIT set to it
 # (tests/testlib.sh). GIT_CURRENT_TESTS: the ctest regular expression of the sections.
-GIT_CURRENT_TESTS ?= cli_fsck_|git_|cli_pack_|cli_hash_object
+GIT_CURRENT_TESTS ?= cli_fsck_|cli_reftable_|git_|cli_pack_|cli_hash_object
 check-git-current: corpus
 	$(CONFIGURE) -B $(B)/check -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/check -j $(JOBS)

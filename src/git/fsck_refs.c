@@ -135,7 +135,7 @@ static int on_reflog(void *ctx, const char *refname, const char *path)
 	struct skg_fsck_run *f = ctx;
 	struct reflog_ctx rc = {f, refname};
 	struct skg_error err;
-	if (skg_for_each_reflog_entry(path, on_reflog_entry, &rc, &f->rep, &err) < 0) {
+	if (skg_reflog_entries(f->refs, refname, path, on_reflog_entry, &rc, &f->rep, &err) < 0) {
 		skg_fsck_reader_error(f, &err);
 		return 1; /* reported: stops the walk */
 	}

@@ -17,6 +17,8 @@
 
 #include "refname.h"
 #include "refs.h"
+#include "reftable.h"
+#include "repo.h"
 #include "util.h"
 
 /* ---- Reflogs -------------------------------------------------------------------------------- */
@@ -136,10 +138,91 @@ static int log_walk_dir(struct log_walk *w, const char *dir, const char *display
 	return log_dir(w, 0);
 }
 
+/* ---- Reflogs in reftables (git 2.55.0 refs/reftable-backend.c) ----------------------------- */
+
+static enum skg_wt_type wt_type(const char *name)
+{
+	const char *wt, *bare;
+	size_t len;
+	return skg_parse_worktree_ref(name, &wt, &len, &bare);
+}
+
+/* One reflog name of worktree wt's stack, qualified as the files walk qualifies it (log_file). */
+static int reftable_log_name(struct log_walk *w, const char *name)
+{
+	w->qualified.len = 0;
+	skg_buf_add(&w->qualified, "", 0);
+	if (wt_type(name) == SKG_WT_CURRENT && !w->wt->is_current) {
+		if (w->wt->id == NULL) {
+			skg_buf_adds(&w->qualified, "main-worktree/");
+		} else {
+			skg_buf_addf(&w->qualified, "worktrees/%s/", w->wt->id);
+		}
+	}
+	skg_buf_adds(&w->qualified, name);
+	if (w->qualified.failed) {
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	return w->fn(w->ctx, skg_buf_str(&w->qualified), NULL);
+}
+
+/*
+ * The reflogs of worktree wt in a reftable repository: each refname that has log records, once, in
+ * name order, names that fail the ref name check left out (git's reftable_reflog_iterator_advance;
+ * no "bad ref for" check, unlike the files backend). A linked worktree's own (per-worktree) logs come
+ * from its stack, merged with the shared ones of the common stack.
+ */
+static int reftable_for_each_reflog(struct log_walk *w)
+{
+	const struct skg_worktree *wt = w->wt;
+	const struct skg_reftable_stack *common, *own = NULL;
+	if (skg_refdb_reftable_at(w->db, wt->common_dir, wt->common_dir_display, &common, w->err) != 0) {
+		return -1;
+	}
+	bool linked = strcmp(wt->git_dir, wt->common_dir) != 0;
+	if (linked && skg_refdb_reftable_at(w->db, wt->git_dir, wt->git_dir_display, &own, w->err) != 0) {
+		return -1;
+	}
+	size_t i = 0, j = 0, ni = skg_reftable_log_count(common), nj = own ? skg_reftable_log_count(own) : 0;
+	const char *last = NULL;
+	int ret = 0;
+	while (ret == 0 && (i < ni || j < nj)) {
+		const struct skg_reftable_log *a = i < ni ? skg_reftable_log_at(common, i) : NULL;
+		const struct skg_reftable_log *b = j < nj ? skg_reftable_log_at(own, j) : NULL;
+		const char *name;
+		if (b == NULL || (a != NULL && strcmp(a->refname, b->refname) <= 0)) {
+			name = a->refname;
+			i++;
+			if (linked && wt_type(name) == SKG_WT_CURRENT) {
+				continue; /* the main worktree's own log */
+			}
+		} else {
+			name = b->refname;
+			j++;
+			if (wt_type(name) != SKG_WT_CURRENT) {
+				continue;
+			}
+		}
+		if ((last != NULL && strcmp(last, name) == 0) ||
+		    !skg_refname_ok(name, SKG_REFNAME_ALLOW_ONELEVEL)) {
+			continue;
+		}
+		last = name;
+		ret = reftable_log_name(w, name);
+	}
+	return ret;
+}
+
 int skg_for_each_reflog(struct skg_refdb *db, const struct skg_worktree *wt,
                         int (*fn)(void *ctx, const char *refname, const char *path), void *ctx,
                         const struct skg_sink *rep, struct skg_error *err)
 {
+	if (db->repo->reftable) {
+		struct log_walk w = {.db = db, .wt = wt, .fn = fn, .ctx = ctx, .rep = rep, .err = err};
+		int ret = reftable_for_each_reflog(&w);
+		skg_buf_release(&w.qualified);
+		return ret;
+	}
 	struct log_walk w = {.db = db, .wt = wt, .fn = fn, .ctx = ctx, .rep = rep, .err = err};
 	w.st.git_dir = wt->git_dir;
 	w.st.common_dir = wt->common_dir;
@@ -223,6 +306,72 @@ int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *
 	}
 	skg_buf_release(&line);
 	return ret;
+}
+
+/*
+ * The entries of refname's reflog in a reftable stack, oldest first (git's
+ * reftable_be_for_each_reflog_ent reads them newest first and hands them on in reverse), as
+ * reflog lines: ident "name <email>", the time zone as +hhmm, the message without its final LF.
+ */
+static int reftable_entries(struct skg_refdb *db, const char *refname, skg_reflog_entry_fn fn, void *ctx,
+                            struct skg_error *err)
+{
+	struct skg_ref_store st;
+	skg_ref_store_main(db->repo, &st);
+	const struct skg_reftable_stack *stack;
+	const char *name;
+	if (skg_refdb_reftable(db, &st, refname, &stack, &name, err) != 0) {
+		return -1;
+	}
+	/* the first entry of name (entries are sorted by refname) */
+	size_t lo = 0, hi = skg_reftable_log_count(stack);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(skg_reftable_log_at(stack, mid)->refname, name) < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	size_t end = lo;
+	while (end < skg_reftable_log_count(stack) &&
+	       strcmp(skg_reftable_log_at(stack, end)->refname, name) == 0) {
+		end++;
+	}
+	struct skg_buf ident = {0}, msg = {0};
+	int ret = 0;
+	for (size_t k = end; ret == 0 && k > lo; k--) {
+		const struct skg_reftable_log *l = skg_reftable_log_at(stack, k - 1);
+		struct skg_reflog_entry e = {.timestamp = l->time, .line = end - k + 1};
+		memcpy(e.old_id, l->old_id, SKG_RAWSZ);
+		memcpy(e.new_id, l->new_id, SKG_RAWSZ);
+		int tz = l->tz_minutes < 0 ? -l->tz_minutes : l->tz_minutes;
+		e.tz = (l->tz_minutes < 0 ? -1 : 1) * (tz / 60 * 100 + tz % 60);
+		ident.len = 0;
+		skg_buf_addf(&ident, "%s <%s>", l->name, l->email);
+		size_t mlen = strlen(l->message);
+		msg.len = 0;
+		skg_buf_add(&msg, l->message, mlen > 0 && l->message[mlen - 1] == '\n' ? mlen - 1 : mlen);
+		if (ident.failed || msg.failed) {
+			ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			break;
+		}
+		e.ident = ident.p;
+		e.message = msg.p;
+		ret = fn(ctx, &e);
+	}
+	skg_buf_release(&ident);
+	skg_buf_release(&msg);
+	return ret;
+}
+
+int skg_reflog_entries(struct skg_refdb *db, const char *refname, const char *path, skg_reflog_entry_fn fn,
+                       void *ctx, const struct skg_sink *rep, struct skg_error *err)
+{
+	if (path == NULL) {
+		return reftable_entries(db, refname, fn, ctx, err);
+	}
+	return skg_for_each_reflog_entry(path, fn, ctx, rep, err);
 }
 
 int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,

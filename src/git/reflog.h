@@ -20,7 +20,10 @@
 
 /*
  * Call fn(ctx, refname, path) for every reflog of worktree wt as git fsck walks them
- * (refs_for_each_reflog on the worktree's ref store): the regular files under its logs/ directory
+ * (refs_for_each_reflog on the worktree's ref store). In a reftable repository (repo->reftable)
+ * path is NULL and the names are those of the log records, once each, in name order, bad names left
+ * out (git 2.55.0's reftable backend; a table that cannot be read: -1 with reftable.h's error);
+ * read the entries with skg_reflog_entries. Files: the regular files under its logs/ directory
  * in readdir order, depth first (for a linked worktree: its own logs/, then the shared ones of the
  * common dir). refname is the name fsck uses (per-worktree refs of a worktree that is not the
  * current one get its prefix: "worktrees/<id>/HEAD", "main-worktree/HEAD"); path is the absolute
@@ -51,6 +54,16 @@ typedef int (*skg_reflog_entry_fn)(void *ctx, const struct skg_reflog_entry *e);
  */
 int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,
                               struct skg_error *err);
+
+/*
+ * The entries of a reflog skg_for_each_reflog named (refname, path), whichever the backend: the
+ * file at path as skg_for_each_reflog_entry reads it, or for path NULL the log records of refname
+ * (as skg_for_each_reflog qualified it, read from db's current worktree) in the reftable stack,
+ * oldest first, as lines would give them (line: 1 for the oldest). Returns 0, fn's non-zero
+ * value, or -1 with err.
+ */
+int skg_reflog_entries(struct skg_refdb *db, const char *refname, const char *path, skg_reflog_entry_fn fn,
+                       void *ctx, const struct skg_sink *rep, struct skg_error *err);
 
 /* The same on reflog text in memory (no I/O). */
 int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,

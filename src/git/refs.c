@@ -21,6 +21,7 @@
 #include <sha1kit.h>
 
 #include "refname.h"
+#include "reftable.h"
 #include "repo.h"
 
 /* ---- Ref stores ----------------------------------------------------------------------------- */
@@ -73,16 +74,114 @@ static void packed_refs_free(struct skg_packed_refs *packed)
 	}
 }
 
+/* ---- Reftable stacks (refs/reftable-backend.c of git 2.55.0) ------------------------------- */
+
+struct reftable_slot {
+	char *dir; /* the git directory whose reftable/ it is */
+	struct skg_reftable_stack *stack;
+};
+
+struct skg_reftables {
+	struct reftable_slot *v;
+	size_t n;
+};
+
+static void reftables_free(struct skg_reftables *t)
+{
+	if (t == NULL) {
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].dir);
+		skg_reftable_free(t->v[i].stack);
+	}
+	free(t->v);
+	free(t);
+}
+
+int skg_refdb_reftable_at(struct skg_refdb *db, const char *dir, const char *display,
+                          const struct skg_reftable_stack **stack, struct skg_error *err)
+{
+	if (db->reftables == NULL && (db->reftables = calloc(1, sizeof(*db->reftables))) == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	struct skg_reftables *t = db->reftables;
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->v[i].dir, dir) == 0) {
+			*stack = t->v[i].stack;
+			return 0;
+		}
+	}
+	struct reftable_slot *v = realloc(t->v, (t->n + 1) * sizeof(*v));
+	if (v == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	t->v = v;
+	struct skg_buf path = {0}, shown = {0};
+	skg_buf_addf(&path, "%s/reftable", dir);
+	skg_buf_addf(&shown, "%s/reftable", display);
+	char *key = strdup(dir);
+	struct skg_reftable_stack *s = NULL;
+	int r;
+	if (path.failed || shown.failed || key == NULL) {
+		r = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	} else {
+		r = skg_reftable_open(&s, path.p, shown.p, err);
+	}
+	skg_buf_release(&path);
+	skg_buf_release(&shown);
+	if (r != 0) {
+		free(key);
+		return -1;
+	}
+	v[t->n].dir = key;
+	v[t->n].stack = s;
+	t->n++;
+	*stack = s;
+	return 0;
+}
+
+int skg_refdb_reftable(struct skg_refdb *db, const struct skg_ref_store *st, const char *refname,
+                       const struct skg_reftable_stack **stack, const char **name, struct skg_error *err)
+{
+	const char *wt, *bare;
+	size_t wt_len;
+	struct skg_buf dir = {0}, shown = {0};
+	int r;
+	switch (skg_parse_worktree_ref(refname, &wt, &wt_len, &bare)) {
+	case SKG_WT_CURRENT:
+		*name = refname;
+		return skg_refdb_reftable_at(db, st->git_dir, st->git_dir_display, stack, err);
+	case SKG_WT_OTHER:
+		*name = bare;
+		skg_buf_addf(&dir, "%s/worktrees/%.*s", st->common_dir, (int)wt_len, wt);
+		skg_buf_addf(&shown, "%s/worktrees/%.*s", st->common_dir_display, (int)wt_len, wt);
+		r = dir.failed || shown.failed ? skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory")
+		                               : skg_refdb_reftable_at(db, dir.p, shown.p, stack, err);
+		skg_buf_release(&dir);
+		skg_buf_release(&shown);
+		return r;
+	case SKG_WT_SHARED:
+	case SKG_WT_MAIN:
+		break;
+	}
+	*name = bare;
+	return skg_refdb_reftable_at(db, st->common_dir, st->common_dir_display, stack, err);
+}
+
 void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo)
 {
 	db->repo = repo;
 	db->packed = NULL;
+	db->reftables = NULL;
 }
 
 void skg_refdb_release(struct skg_refdb *db)
 {
 	packed_refs_free(db->packed);
 	db->packed = NULL;
+	reftables_free(db->reftables);
+	db->reftables = NULL;
 }
 
 static int unterminated_line(struct skg_error *err, const char *name, const char *p, size_t len)
@@ -541,11 +640,43 @@ static int packed_fallback(struct rctx *rc, const char *refname, uint8_t id[SKG_
  * One step of a ref's resolution (files-backend read_ref_internal): 0 with id or a symbolic
  * target in referent, -1 with *failure (an errno value), -2 fatal.
  */
+/* One step in a reftable stack (git 2.55.0 reftable_be_read_raw_ref): the newest record of the
+ * name; none, or a deletion, is ENOENT. */
+static int reftable_read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const char *refname,
+                                 uint8_t id[SKG_RAWSZ], struct skg_buf *referent, unsigned *type,
+                                 int *failure, struct skg_error *err)
+{
+	const struct skg_reftable_stack *stack;
+	const char *name;
+	if (skg_refdb_reftable(rc->db, st, refname, &stack, &name, err) != 0) {
+		return -2;
+	}
+	const struct skg_reftable_ref *r = skg_reftable_find(stack, name);
+	if (r == NULL) {
+		*failure = ENOENT;
+		return -1;
+	}
+	if (r->type == SKG_REFTABLE_SYMREF) {
+		referent->len = 0;
+		skg_buf_adds(referent, r->target);
+		if (referent->failed) {
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") - 1;
+		}
+		*type |= SKG_REF_ISSYMREF;
+		return 0;
+	}
+	memcpy(id, r->id, SKG_RAWSZ);
+	return 0;
+}
+
 static int read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const char *refname,
                         uint8_t id[SKG_RAWSZ], struct skg_buf *referent, unsigned *type, int *failure,
                         struct skg_error *err)
 {
 	*type = 0;
+	if (rc->db->repo->reftable) {
+		return reftable_read_raw_ref(rc, st, refname, id, referent, type, failure, err);
+	}
 	skg_ref_path(st, refname, false, &rc->path);
 	if (rc->path.failed) {
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory") - 1;
@@ -909,8 +1040,96 @@ static int walk_dir(struct ref_walk *w, int depth)
 	return ret;
 }
 
+/* One ref of a reftable stack as git 2.55.0's reftable_ref_iterator_advance passes it on. */
+static int reftable_emit(struct rctx *rc, const struct skg_ref_store *st, const struct skg_reftable_ref *r,
+                         skg_ref_fn fn, void *ctx, struct skg_error *err)
+{
+	uint8_t id[SKG_RAWSZ] = {0};
+	unsigned flags = 0;
+	if (r->type == SKG_REFTABLE_SYMREF) {
+		const char *resolved;
+		int res = resolve(rc, st, r->name, SKG_RESOLVE_READING, id, &flags, &resolved, err);
+		if (res < 0) {
+			return -1;
+		}
+		if (res == 0) {
+			memset(id, 0, SKG_RAWSZ);
+		}
+	} else {
+		memcpy(id, r->id, SKG_RAWSZ);
+	}
+	static const uint8_t null_id[SKG_RAWSZ];
+	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+		flags |= SKG_REF_ISBROKEN;
+	}
+	if (!skg_refname_ok(r->name, SKG_REFNAME_ALLOW_ONELEVEL)) {
+		if (!skg_refname_is_safe(r->name)) {
+			return skg_fail(err, "refname is dangerous: %s", r->name);
+		}
+		memset(id, 0, SKG_RAWSZ);
+		flags |= SKG_REF_BAD_NAME | SKG_REF_ISBROKEN;
+	}
+	return fn(ctx, r->name, id, flags);
+}
+
+static enum skg_wt_type wt_type(const char *name)
+{
+	const char *wt, *bare;
+	size_t len;
+	return skg_parse_worktree_ref(name, &wt, &len, &bare);
+}
+
+/*
+ * The refs under refs/ of a reftable repository's current worktree, in name order: in a linked
+ * worktree its own refs (per-worktree names) from its stack merged with the others from the common
+ * stack (git's reftable_be_iterator_select).
+ */
+static int reftable_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_error *err)
+{
+	struct rctx rc = {.db = db};
+	struct skg_ref_store st;
+	skg_ref_store_main(db->repo, &st);
+	const struct skg_reftable_stack *common, *own = NULL;
+	if (skg_refdb_reftable_at(db, st.common_dir, st.common_dir_display, &common, err) != 0) {
+		return -1;
+	}
+	bool linked = strcmp(st.git_dir, st.common_dir) != 0;
+	if (linked && skg_refdb_reftable_at(db, st.git_dir, st.git_dir_display, &own, err) != 0) {
+		return -1;
+	}
+	size_t i = 0, j = 0, ni = skg_reftable_ref_count(common), nj = own ? skg_reftable_ref_count(own) : 0;
+	int ret = 0;
+	while (ret == 0 && (i < ni || j < nj)) {
+		const struct skg_reftable_ref *a = i < ni ? skg_reftable_ref_at(common, i) : NULL;
+		const struct skg_reftable_ref *b = j < nj ? skg_reftable_ref_at(own, j) : NULL;
+		const struct skg_reftable_ref *r;
+		if (b == NULL || (a != NULL && strcmp(a->name, b->name) <= 0)) {
+			r = a;
+			i++;
+			if (linked && wt_type(r->name) == SKG_WT_CURRENT) {
+				continue; /* the main worktree's own ref */
+			}
+		} else {
+			r = b;
+			j++;
+			if (wt_type(r->name) != SKG_WT_CURRENT) {
+				continue;
+			}
+		}
+		if (strncmp(r->name, "refs/", 5) != 0) {
+			continue; /* git's iterator: only refs/ (HEAD and pseudo refs are not listed) */
+		}
+		ret = reftable_emit(&rc, &st, r, fn, ctx, err);
+	}
+	rctx_release(&rc);
+	return ret;
+}
+
 int skg_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_error *err)
 {
+	if (db->repo->reftable) {
+		return reftable_for_each_ref(db, fn, ctx, err);
+	}
 	if (packed_load(db, err) != 0) {
 		return -1;
 	}

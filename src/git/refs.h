@@ -57,15 +57,21 @@ struct skg_repo;
 /* ---- The ref database ------------------------------------------------------------------------ */
 
 struct skg_packed_refs; /* refs.c: the packed-refs file, read on first use */
+struct skg_reftables;   /* refs.c: the reftable stacks read so far */
+struct skg_reftable_stack;
 
 /*
- * The refs of a repository as git's files backend reads them. The packed-refs file is read once,
- * when first needed, and kept until skg_refdb_release (git's packed-refs snapshot). The repository
- * must outlive the database; it knows nothing of it.
+ * The refs of a repository as git's files backend reads them, or, in a repository with
+ * extensions.refStorage = reftable (repo->reftable), as git's reftable backend reads them
+ * (reftable.h; git 2.55.0's refs/reftable-backend.c): every function of this header and of reflog.h
+ * serves both. The packed-refs file, or each reftable stack, is read once, when first needed, and
+ * kept until skg_refdb_release (git's snapshot). The repository must outlive the database; it
+ * knows nothing of it.
  */
 struct skg_refdb {
 	const struct skg_repo *repo;
-	struct skg_packed_refs *packed; /* NULL until first needed (refs.c's) */
+	struct skg_packed_refs *packed;  /* NULL until first needed (refs.c's) */
+	struct skg_reftables *reftables; /* NULL until first needed (refs.c's) */
 };
 
 void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo);
@@ -82,13 +88,16 @@ typedef int (*skg_ref_fn)(void *ctx, const char *refname, const uint8_t id[SKG_R
 
 /*
  * Call fn for every ref under refs/ as git's for_each_rawref() sees it from db's repository (the current
- * worktree): loose refs (recursively; refs/bisect/, refs/worktree/, refs/rewritten/ from the git
- * dir, the rest from the common dir; names starting with '.' or ending with ".lock" skipped) merged
- * with <common>/packed-refs (a loose ref hides a packed one of the same name), in strcmp order of
- * the names. Symbolic refs are resolved (up to 5 steps, loose then packed at each step). Returns 0,
- * fn's non-zero value, or -1 with git's fatal message (a packed-refs file git dies on: "unexpected
- * line in .git/packed-refs: ...", "unterminated line in ...", "packed refname is dangerous: ...")
- * after the refs sorted before the bad record were passed to fn, as git does.
+ * worktree). Reftable: the stack's refs under refs/ in name order (a linked worktree's own refs from
+ * its stack, the others from the common one), symbolic refs resolved, bad names and unresolvable
+ * ones broken as below; a table that cannot be read returns -1 with reftable.h's error. Files: loose refs
+ * (recursively; refs/bisect/, refs/worktree/, refs/rewritten/ from the git dir, the rest from the common dir;
+ * names starting with '.' or ending with ".lock" skipped) merged with <common>/packed-refs (a loose ref hides
+ * a packed one of the same name), in strcmp order of the names. Symbolic refs are resolved (up to 5 steps,
+ * loose then packed at each step). Returns 0, fn's non-zero value, or -1 with git's fatal message (a
+ * packed-refs file git dies on: "unexpected line in .git/packed-refs: ...", "unterminated line in ...",
+ * "packed refname is dangerous: ...") after the refs sorted before the bad record were passed to fn, as git
+ * does.
  */
 int skg_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_error *err);
 
@@ -137,5 +146,22 @@ void skg_ref_path(const struct skg_ref_store *st, const char *refname, bool logs
 /* skg_resolve_ref in the ref store st (a worktree's): 1 resolved, 0 git's resolution fails, -1 fatal. */
 int skg_resolve_ref_in(struct skg_refdb *db, const struct skg_ref_store *st, const char *refname,
                        unsigned rflags, uint8_t id[SKG_RAWSZ], unsigned *flags, struct skg_error *err);
+
+/* ---- Reftable stacks (for reflog.c) ---------------------------------------------------------- */
+
+/*
+ * The reftable stack of git directory dir (<dir>/reftable; display: dir as git spells it), read on
+ * first use and kept in db. 0 with *stack, or -1 with reftable.h's error.
+ */
+int skg_refdb_reftable_at(struct skg_refdb *db, const char *dir, const char *display,
+                          const struct skg_reftable_stack **stack, struct skg_error *err);
+
+/*
+ * The stack that holds refname of ref store st (a per-worktree ref, "HEAD", "refs/bisect/...",
+ * from the worktree's own stack; "main-worktree/X" and "worktrees/<id>/X" from those worktrees';
+ * the rest from the common dir's) and the name it has there (*name points into refname).
+ */
+int skg_refdb_reftable(struct skg_refdb *db, const struct skg_ref_store *st, const char *refname,
+                       const struct skg_reftable_stack **stack, const char **name, struct skg_error *err);
 
 #endif /* SHA1KIT_GIT_REFS_H */

@@ -266,11 +266,46 @@ struct format_ctx {
 	char *work_tree;
 	bool worktree_config;
 	bool objectformat_sha256;
+	bool reftable;
+	char *refstorage_payload;       /* the PATH of "FORMAT://PATH" */
 	struct skg_buf unknown, v1only; /* "\n\t<ext>" per extension */
 	struct skg_error *err;
 	bool failed;
 	const struct skg_sink *rep;
 };
+
+/*
+ * extensions.refStorage as git 2.55.0's setup.c handle_extension reads it: a v1-only extension,
+ * "FORMAT" or "FORMAT://PAYLOAD" (parse_reference_uri), FORMAT one of refs.c's backends ("files",
+ * "reftable"; case matters), else git's error for the whole value.
+ */
+static int refstorage(struct format_ctx *f, const char *key, const char *value)
+{
+	if (value == NULL) {
+		skg_report(f->rep, SKG_LEVEL_ERROR, SKG_R_SETUP, "missing value for '%s'", key);
+		return -1;
+	}
+	const char *schema_end = strstr(value, "://");
+	size_t flen = schema_end != NULL ? (size_t)(schema_end - value) : strlen(value);
+	if (flen == 5 && strncmp(value, "files", 5) == 0) {
+		f->reftable = false;
+	} else if (flen == 8 && strncmp(value, "reftable", 8) == 0) {
+		f->reftable = true;
+	} else {
+		skg_report(f->rep, SKG_LEVEL_ERROR, SKG_R_SETUP, "invalid value for '%s': '%s'",
+		           "extensions.refstorage", value);
+		return -1;
+	}
+	free(f->refstorage_payload);
+	f->refstorage_payload = schema_end != NULL ? strdup(schema_end + 3) : NULL;
+	if (schema_end != NULL && f->refstorage_payload == NULL) {
+		skg_fail_sys(f->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		f->failed = true;
+		return 1;
+	}
+	skg_buf_addf(&f->v1only, "\n\t%s", "refstorage");
+	return 0;
+}
 
 static int format_cb(void *vctx, const char *key, const char *value)
 {
@@ -325,6 +360,9 @@ static int format_cb(void *vctx, const char *key, const char *value)
 			skg_buf_addf(&f->v1only, "\n\t%s", ext);
 			return 0;
 		}
+		if (!strcmp(ext, "refstorage")) {
+			return refstorage(f, key, value);
+		}
 		skg_buf_addf(&f->unknown, "\n\t%s", ext);
 		return 0;
 	}
@@ -364,6 +402,9 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 {
 	f->version = -1;
 	f->is_bare = -1;
+	f->reftable = false;
+	free(f->refstorage_payload);
+	f->refstorage_payload = NULL;
 	int ret = skg_config_read_file(config_path, f->name, format_cb, f, err);
 	if (ret != 0 || f->failed) {
 		return -1;
@@ -375,6 +416,9 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		f->work_tree = NULL;
 		f->worktree_config = false;
 		f->objectformat_sha256 = false;
+		f->reftable = false;
+		free(f->refstorage_payload);
+		f->refstorage_payload = NULL;
 		return 0;
 	}
 	if (f->version > 1) {
@@ -399,12 +443,19 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		                "(sha1kit handles SHA-1 repositories only)",
 		                f->name);
 	}
+	if (f->refstorage_payload != NULL) {
+		return skg_fail(err,
+		                "unsupported repository: extensions.refStorage names a ref store in another "
+		                "place (%s) in %s (sha1kit reads refs from the repository itself only)",
+		                f->refstorage_payload, f->name);
+	}
 	return 0;
 }
 
 static void format_release(struct format_ctx *f)
 {
 	free(f->work_tree);
+	free(f->refstorage_payload);
 	skg_buf_release(&f->unknown);
 	skg_buf_release(&f->v1only);
 }
@@ -564,6 +615,7 @@ static int read_format(struct open_state *s, const char *gitdir, const char *spe
 	free(cfg);
 	free(cfg_name);
 	s->repo->format_version = s->fmt.version;
+	s->repo->reftable = s->fmt.reftable;
 	s->repo->worktree_config = s->fmt.worktree_config;
 	return ret;
 }

@@ -53,6 +53,8 @@ struct skg_repo {
 	                       * inside it, else cwd): relative *_display paths are relative to it */
 	bool bare;            /* what `git rev-parse --is-bare-repository` prints */
 	bool worktree_config; /* extensions.worktreeConfig: <git_dir>/config.worktree is read */
+	bool reftable;        /* extensions.refStorage = reftable: refs and reflogs in reftables
+	                       * (<common>/reftable, <git_dir>/reftable of a linked worktree) */
 	int format_version;   /* core.repositoryformatversion, -1 when not set */
 };
 
@@ -71,7 +73,11 @@ struct skg_repo {
  * directory (the "commondir" file of a linked worktree, or GIT_COMMON_DIR).
  * Then the repository format is checked as git does (<common>/config: core.repositoryformatversion
  * at most 1, no unknown extension with version 1, no v1-only extension with version 0) and, beyond
- * git 2.39.5, extensions.objectFormat=sha256 is refused (this library handles SHA-1 only). The work
+ * git 2.39.5, extensions.objectFormat=sha256 is refused (this library handles SHA-1 only).
+ * extensions.refStorage (a v1-only extension since git 2.45) is read as git 2.55.0's setup.c reads
+ * it: "files" or "reftable" (repo->reftable), any other format "error: invalid value for
+ * 'extensions.refstorage': 'VALUE'" and git's "bad config line" fatal error; a ref store in another
+ * place ("reftable://PATH", "files://PATH", git 2.55) is refused with one line. The work
  * tree follows GIT_WORK_TREE, core.bare, core.worktree and the discovery as git's does.
  * On success *out is a new repository (free with skg_repo_free) and 0 is returned; on failure -1
  * with git's fatal message in err ("not a git repository (or any of the parent directories): .git"

@@ -24,4 +24,9 @@ if(TARGET sha1kit)
   endif()
   sk_section_tests(cli_fsck ${CMAKE_CURRENT_LIST_DIR}/test_fsck.sh TIMEOUT 300 LABELS git cli
     ENVIRONMENT ${_sk_env} ARGS ${_sk_cli} ${SHA1KIT_TESTDATA})
+  # reftable repositories: `sha1kit fsck` against git 2.55.0's output recorded with the fixtures
+  # (tests/git/reftable/, made by tests/git/mkreftable.sh), live when SHA1KIT_REF_GIT reads
+  # reftables; corrupt and byte-flipped tables (cli_reftable_NAME; not under Wine).
+  sk_section_tests(cli_reftable ${CMAKE_CURRENT_LIST_DIR}/test_reftable.sh TIMEOUT 300 LABELS git cli
+    ARGS ${_sk_cli})
 endif()

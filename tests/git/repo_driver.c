@@ -130,7 +130,7 @@ static int print_head(void *vctx, const struct skg_worktree *wt)
 static int print_reflog_name(void *ctx, const char *refname, const char *path)
 {
 	(void)ctx;
-	printf("%s %s\n", refname, path);
+	printf("%s %s\n", refname, path != NULL ? path : "(reftable)");
 	return 0;
 }
 
@@ -314,7 +314,7 @@ static int fsck_reflog(void *vctx, const char *refname, const char *path)
 {
 	struct fsck_ctx *c = vctx;
 	c->reflog_name = refname;
-	return skg_for_each_reflog_entry(path, fsck_reflog_entry, c, &reporter, c->err);
+	return skg_reflog_entries(c->refs, refname, path, fsck_reflog_entry, c, &reporter, c->err);
 }
 
 static int fsck_worktree(void *vctx, const struct skg_worktree *wt)
