@@ -81,6 +81,11 @@ static void index_pack_usage(void)
 	      "                          signal) neither file is left behind\n"
 	      "  -q, --quiet           no progress lines (they are shown only when standard\n"
 	      "                          error is a terminal)\n"
+	      "      --stats           after a success, where the time went on standard error:\n"
+	      "                          one line per phase (setup, Indexing objects,\n"
+	      "                          Resolving deltas, finish: the index and the checks\n"
+	      "                          after it) and the total, with wall time, the\n"
+	      "                          process's CPU time over all threads, and their ratio\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -470,7 +475,8 @@ static int read_config(struct skg_index_options *opt, unsigned *threads)
 	return 0;
 }
 
-static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt, bool quiet)
+static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt, bool quiet,
+                       bool stats)
 {
 	struct skg_error err;
 	struct skg_repo *repo = NULL;
@@ -506,7 +512,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		opt->objects_dir = opt->strict ? skg_repo_objects_dir(repo) : NULL;
 	}
 	struct sk_progress progress;
-	sk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
+	sk_progress_init_stats(&progress, !quiet && isatty(STDERR_FILENO), stats);
 	opt->progress.fn = sk_progress_cb;
 	opt->progress.ctx = &progress;
 	struct skg_indexer *ix = NULL;
@@ -566,6 +572,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	skg_to_hex(sum, hex);
 	printf("pack\t%s\n", hex);
 	status = SK_EXIT_OK;
+	sk_progress_stats(&progress, CMD);
 out:
 	skg_indexer_free(ix);
 	tmp_active = 0;
@@ -583,11 +590,13 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_THREADS,
 		OPT_INDEX_VERSION,
 		OPT_STDIN,
+		OPT_STATS,
 		OPT_HELP,
 		OPT_VERSION
 	};
 	static const struct option options[] = {
 	    {"verify", no_argument, NULL, OPT_VERIFY},
+	    {"stats", no_argument, NULL, OPT_STATS},
 	    {"strict", optional_argument, NULL, OPT_STRICT},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
@@ -600,7 +609,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	const char *out_name = NULL;
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
-	bool threads_given = false;
+	bool threads_given = false, stats = false;
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
@@ -618,6 +627,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case OPT_STATS:
+			stats = true;
 			break;
 		case OPT_VERIFY:
 			verify = true;
@@ -695,7 +707,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
 		opt.strict = strict;
-		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, quiet);
+		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, quiet, stats);
 		free(iname);
 		free(strict_buf);
 		return st;
@@ -754,7 +766,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
 	opt.strict = strict;
-	sk_progress_init(&progress, !quiet && isatty(STDERR_FILENO));
+	sk_progress_init_stats(&progress, !quiet && isatty(STDERR_FILENO), stats);
 	opt.progress.fn = sk_progress_cb;
 	opt.progress.ctx = &progress;
 	opt.release = skg_file_release;
@@ -821,6 +833,9 @@ pack_error:
 		status |= SK_EXIT_COLLISION;
 	}
 out:
+	if (status == SK_EXIT_OK) {
+		sk_progress_stats(&progress, CMD);
+	}
 	skg_pack_free(pack);
 	skg_file_unmap(&old_idx);
 	skg_file_unmap(&file);

@@ -205,17 +205,89 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void sk_progress_init(struct sk_progress *p, bool enabled)
+/* The process's CPU time, every thread (seconds). */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void sk_progress_init_stats(struct sk_progress *p, bool enabled, bool stats)
 {
 	p->enabled = enabled;
 	p->title = NULL;
 	p->percent = 0;
 	p->last = 0;
+	memset(&p->stats, 0, sizeof(p->stats));
+	p->stats.on = stats;
+	if (stats) {
+		p->stats.wall0 = p->stats.mark_wall = now();
+		p->stats.cpu0 = p->stats.mark_cpu = cpu_now();
+		snprintf(p->stats.cur, sizeof(p->stats.cur), "setup");
+	}
+}
+
+void sk_progress_init(struct sk_progress *p, bool enabled)
+{
+	sk_progress_init_stats(p, enabled, false);
+}
+
+/* End the current segment now and start the one named `next` (a name seen again adds to its line). */
+static void stats_switch(struct sk_stats *s, const char *next)
+{
+	double w = now(), c = cpu_now();
+	unsigned k = 0;
+	while (k < s->n && strcmp(s->ph[k].title, s->cur) != 0) {
+		k++;
+	}
+	if (k == s->n && s->n < SK_STATS_PHASES) {
+		snprintf(s->ph[k].title, sizeof(s->ph[k].title), "%s", s->cur);
+		s->ph[k].wall = s->ph[k].cpu = 0;
+		s->n++;
+	}
+	if (k < s->n) {
+		s->ph[k].wall += w - s->mark_wall;
+		s->ph[k].cpu += c - s->mark_cpu;
+	}
+	s->mark_wall = w;
+	s->mark_cpu = c;
+	snprintf(s->cur, sizeof(s->cur), "%s", next);
+}
+
+static void stats_line(const char *cmd, const char *title, double wall, double cpu)
+{
+	fprintf(stderr, "sha1kit: %s: stats: %s: wall %.3f s, CPU %.3f s (%.2f threads busy)\n", cmd, title,
+	        wall, cpu, wall > 0 ? cpu / wall : 0.0);
+}
+
+void sk_progress_stats(struct sk_progress *p, const char *cmd)
+{
+	struct sk_stats *s = &p->stats;
+	if (!s->on) {
+		return;
+	}
+	stats_switch(s, "");
+	for (unsigned k = 0; k < s->n; k++) {
+		stats_line(cmd, s->ph[k].title, s->ph[k].wall, s->ph[k].cpu);
+	}
+	stats_line(cmd, "total", s->mark_wall - s->wall0, s->mark_cpu - s->cpu0);
+	fflush(stderr);
 }
 
 void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct sk_progress *p = ctx;
+	if (p->stats.on) {
+		if (strcmp(p->stats.cur, title) != 0) {
+			stats_switch(&p->stats, title);
+		}
+		if (done >= total) {
+			char after[sizeof(p->stats.cur)];
+			snprintf(after, sizeof(after), "after %s", title);
+			stats_switch(&p->stats, after);
+		}
+	}
 	if (!p->enabled) {
 		return;
 	}

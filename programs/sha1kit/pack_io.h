@@ -49,15 +49,40 @@ int sk_file_map(struct skg_file *f, const char *cmd, const char *path);
  * print nothing. */
 bool sk_file_report_shrank(const struct skg_file *f, const char *cmd);
 
+/*
+ * --stats: where a command's time went, by the phases its progress callback names ("Indexing
+ * objects", "Resolving deltas"): a phase runs from its first report to its last (done == total);
+ * the time before the first is "setup", the time after a phase until the next "after PHASE". Wall
+ * time and the process's CPU time (all threads): CPU / wall says how many threads were busy.
+ */
+#define SK_STATS_PHASES 8
+struct sk_stats {
+	bool on;
+	unsigned n;
+	double wall0, cpu0;         /* at sk_progress_init */
+	double mark_wall, mark_cpu; /* start of the current segment */
+	char cur[48];               /* its name */
+	struct {
+		char title[48];
+		double wall, cpu;
+	} ph[SK_STATS_PHASES];
+};
+
 /* Progress on standard error, Git style ("Indexing objects:  42% (420/1000)"), only when enabled. */
 struct sk_progress {
 	bool enabled;
 	const char *title; /* title of the line on screen, NULL for none */
 	unsigned percent;  /* last percentage printed */
 	double last;       /* time of the last line (seconds) */
+	struct sk_stats stats;
 };
 
+/* `stats`: record the phases (sk_progress_stats prints them). */
+void sk_progress_init_stats(struct sk_progress *p, bool enabled, bool stats);
 void sk_progress_init(struct sk_progress *p, bool enabled);
+/* With --stats: end the last phase and print one line per phase and a total on standard error,
+ * "sha1kit: CMD: stats: PHASE: wall W s, CPU C s (C/W threads busy)". */
+void sk_progress_stats(struct sk_progress *p, const char *cmd);
 /* struct skg_progress.fn (ctx = struct sk_progress *). */
 void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total);
 /* End an unfinished progress line (before an error message). */

@@ -1743,6 +1743,10 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	atomic_init(&r.next_root, 0);
 	atomic_init(&r.resolved, 0);
 	atomic_init(&r.stop, false);
+	/* the phase starts here (the workers report every 256 deltas, and the last at the end) */
+	if (opt->progress != NULL && pack->n_deltas > 0) {
+		opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING, 0, pack->n_deltas);
+	}
 
 	r.ofs_first = calloc((size_t)nr + 1, sizeof(uint32_t));
 	r.claimed = calloc(nr ? nr : 1, 1);

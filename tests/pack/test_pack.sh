@@ -1140,6 +1140,35 @@ GIT_CONFIG_GLOBAL=$W/global cfg_case "global pack.indexVersion=7k" git
 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=pack.threads GIT_CONFIG_VALUE_0=zz cfg_case "GIT_CONFIG_COUNT pack.threads=zz" git
 }
 
+# --stats: after a success, one line per phase and a total on stderr, the idx unchanged; nothing
+# after a failure.
+section_stats() {
+local R=$T/st pack
+git init -q "$R" && (cd "$R" && for i in 1 2 3 4; do seq "$i" 300 >f && git add f && git commit -qm "c$i"; done &&
+	git repack -adq) || { bad "stats: cannot make the repository"; return; }
+pack=$(ls "$R"/.git/objects/pack/*.pack)
+"$SK" index-pack --stats -o "$T/st.idx" "$pack" >"$T/st.out" 2>"$T/st.err"
+rc=$?
+"$SK" index-pack -o "$T/st0.idx" "$pack" >/dev/null 2>&1
+re='^sha1kit: index-pack: stats: [a-zA-Z ]+: wall [0-9]+\.[0-9]{3} s, CPU [0-9]+\.[0-9]{3} s \([0-9]+\.[0-9]{2} threads busy\)$'
+if [ "$rc" = 0 ] && cmp -s "$T/st.idx" "$T/st0.idx" && [ "$(grep -cE "$re" "$T/st.err")" = "$(wc -l <"$T/st.err")" ] &&
+	grep -q ': stats: setup: ' "$T/st.err" && grep -q ': stats: Indexing objects: ' "$T/st.err" &&
+	grep -q ': stats: Resolving deltas: ' "$T/st.err" && grep -q ': stats: after Resolving deltas: ' "$T/st.err" &&
+	[ "$(tail -n 1 "$T/st.err" | cut -d: -f4)" = " total" ]; then
+	ok
+else
+	bad "stats: rc $rc, stderr: $(cat "$T/st.err")"
+fi
+# --stdin: the same phases
+(cd "$R" && "$SK" index-pack --stats --stdin <"$pack" >/dev/null 2>"$T/st2.err")
+grep -q ': stats: Resolving deltas: ' "$T/st2.err" && grep -q ': stats: total: ' "$T/st2.err" && ok ||
+	bad "stats --stdin: $(cat "$T/st2.err")"
+# a failure prints no stats
+head -c 100 "$pack" >"$T/short.pack"
+"$SK" index-pack --stats -o "$T/short.idx" "$T/short.pack" >/dev/null 2>"$T/st3.err"
+[ $? != 0 ] && ! grep -q ': stats: ' "$T/st3.err" && ok || bad "stats after a failure: $(cat "$T/st3.err")"
+}
+
 sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
