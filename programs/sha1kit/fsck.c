@@ -52,16 +52,28 @@ static void progress_line(const char *title, uint64_t done, uint64_t total, cons
 	fflush(stderr);
 }
 
+/* What the progress callbacks do: git's lines (when shown), and --stats' phases. */
+struct progress_ui {
+	bool lines;
+	struct sk_stats stats;
+};
+
 static void on_progress(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
-	(void)ctx;
-	progress_line(title, done, total, "\r");
+	struct progress_ui *ui = ctx;
+	sk_stats_report(&ui->stats, title, done, total + (total == 0 || done >= total)); /* not an end */
+	if (ui->lines) {
+		progress_line(title, done, total, "\r");
+	}
 }
 
 static void on_progress_stop(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
-	(void)ctx;
-	progress_line(title, done, total, ", done.\n");
+	struct progress_ui *ui = ctx;
+	sk_stats_report(&ui->stats, title, 1, 1); /* the end of the phase */
+	if (ui->lines) {
+		progress_line(title, done, total, ", done.\n");
+	}
 }
 
 /* ---- the command ---------------------------------------------------------------------------------- */
@@ -130,6 +142,9 @@ static void usage(void)
 	       "                             the ID of a tree or tag (implies --no-reflogs)\n"
 	       "      --[no-]progress      progress lines on standard error (default: when it is a\n"
 	       "                             terminal), as git's: \"Checking objects: 42%% (N/TOTAL)\"\n"
+	       "      --stats              at the end, where the time went on standard error: one\n"
+	       "                             line per phase of the progress lines and a total, with\n"
+	       "                             wall time, CPU time over all threads and their ratio\n"
 	       "      --threads=N          threads reading loose objects and resolving deltas, 0 to\n"
 	       "                             1024 (0 or default: one per CPU)\n"
 	       "      --help               display this help and exit\n"
@@ -190,6 +205,7 @@ int sk_cmd_fsck(int argc, char **argv)
 		OPT_NO_FULL,
 		OPT_PROGRESS,
 		OPT_NO_PROGRESS,
+		OPT_STATS,
 		OPT_THREADS,
 		OPT_HELP,
 		OPT_LOST_FOUND,
@@ -217,6 +233,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {"no-full", no_argument, NULL, OPT_NO_FULL},
 	    {"progress", no_argument, NULL, OPT_PROGRESS},
 	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+	    {"stats", no_argument, NULL, OPT_STATS},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"lost-found", no_argument, NULL, OPT_LOST_FOUND},
 	    {"no-lost-found", no_argument, NULL, OPT_NO_LOST_FOUND},
@@ -226,6 +243,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	struct skg_check_options o;
 	const char *git_dir = NULL;
 	int progress = -1; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal */
+	bool stats = false;
 	int c;
 	skg_check_options_default(&o);
 	/* the Git layer's mappings under the command's SIGBUS guard: a pack or idx truncated
@@ -290,6 +308,9 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_PROGRESS:
 			progress = 1;
 			break;
+		case OPT_STATS:
+			stats = true;
+			break;
 		case OPT_NO_PROGRESS:
 			progress = 0;
 			break;
@@ -319,8 +340,10 @@ int sk_cmd_fsck(int argc, char **argv)
 	if (progress < 0) {
 		progress = isatty(STDERR_FILENO) ? 1 : 0;
 	}
-	if (progress == 1) {
-		o.progress = (struct skg_progress){on_progress, NULL, on_progress_stop};
+	struct progress_ui ui = {progress == 1, {0}};
+	sk_stats_init(&ui.stats, stats);
+	if (progress == 1 || stats) {
+		o.progress = (struct skg_progress){on_progress, &ui, on_progress_stop};
 	}
 	struct skg_sink sink = {print_record, NULL};
 	struct skg_check_result res;
@@ -330,6 +353,7 @@ int sk_cmd_fsck(int argc, char **argv)
 		 * verify` (its last lines are on standard error): a failure there shows at the end as
 		 * git's "unknown write failure" */
 		(void)fflush(stdout);
+		sk_stats_print(&ui.stats, "fsck");
 		return git_finish(res.exit_status);
 	}
 	switch (err.code) {

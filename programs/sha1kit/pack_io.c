@@ -213,19 +213,24 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void sk_stats_init(struct sk_stats *s, bool on)
+{
+	memset(s, 0, sizeof(*s));
+	s->on = on;
+	if (on) {
+		s->wall0 = s->mark_wall = now();
+		s->cpu0 = s->mark_cpu = cpu_now();
+		snprintf(s->cur, sizeof(s->cur), "setup");
+	}
+}
+
 void sk_progress_init_stats(struct sk_progress *p, bool enabled, bool stats)
 {
 	p->enabled = enabled;
 	p->title = NULL;
 	p->percent = 0;
 	p->last = 0;
-	memset(&p->stats, 0, sizeof(p->stats));
-	p->stats.on = stats;
-	if (stats) {
-		p->stats.wall0 = p->stats.mark_wall = now();
-		p->stats.cpu0 = p->stats.mark_cpu = cpu_now();
-		snprintf(p->stats.cur, sizeof(p->stats.cur), "setup");
-	}
+	sk_stats_init(&p->stats, stats);
 }
 
 void sk_progress_init(struct sk_progress *p, bool enabled)
@@ -263,7 +268,26 @@ static void stats_line(const char *cmd, const char *title, double wall, double c
 
 void sk_progress_stats(struct sk_progress *p, const char *cmd)
 {
-	struct sk_stats *s = &p->stats;
+	sk_stats_print(&p->stats, cmd);
+}
+
+void sk_stats_report(struct sk_stats *s, const char *title, uint64_t done, uint64_t total)
+{
+	if (!s->on) {
+		return;
+	}
+	if (strcmp(s->cur, title) != 0) {
+		stats_switch(s, title);
+	}
+	if (done >= total) {
+		char after[sizeof(s->cur)];
+		snprintf(after, sizeof(after), "after %s", title);
+		stats_switch(s, after);
+	}
+}
+
+void sk_stats_print(struct sk_stats *s, const char *cmd)
+{
 	if (!s->on) {
 		return;
 	}
@@ -278,16 +302,7 @@ void sk_progress_stats(struct sk_progress *p, const char *cmd)
 void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct sk_progress *p = ctx;
-	if (p->stats.on) {
-		if (strcmp(p->stats.cur, title) != 0) {
-			stats_switch(&p->stats, title);
-		}
-		if (done >= total) {
-			char after[sizeof(p->stats.cur)];
-			snprintf(after, sizeof(after), "after %s", title);
-			stats_switch(&p->stats, after);
-		}
-	}
+	sk_stats_report(&p->stats, title, done, total);
 	if (!p->enabled) {
 		return;
 	}

@@ -121,6 +121,18 @@ compare "bare" "$T/bare.git"
 mkdir -p "$T/bare.git/sub"
 compare "bare, from a subdirectory" "$T/bare.git/sub"
 compare "from a subdirectory of the work tree" "$T/packed/d"
+# --stats: the same stdout and exit status, stderr with one stats line per phase and a total
+(cd "$T/packed" && "$SK" fsck >"$T/n.out" 2>"$T/n.err"; echo $? >"$T/n.rc")
+(cd "$T/packed" && "$SK" fsck --stats >"$T/st.out" 2>"$T/st.err"; echo $? >"$T/st.rc")
+re='^sha1kit: fsck: stats: [a-zA-Z ]+: wall [0-9]+\.[0-9]{3} s, CPU [0-9]+\.[0-9]{3} s \([0-9]+\.[0-9]{2} threads busy\)$'
+grep -v ': stats: ' "$T/st.err" >"$T/st.rest"
+if cmp -s "$T/n.rc" "$T/st.rc" && cmp -s "$T/n.out" "$T/st.out" && cmp -s "$T/n.err" "$T/st.rest" &&
+	[ "$(grep -cE "$re" "$T/st.err")" = "$(grep -c ': stats: ' "$T/st.err")" ] &&
+	grep -q ': stats: Checking objects: ' "$T/st.err" && grep -q ': stats: total: ' "$T/st.err"; then
+	pass
+else
+	fail "fsck --stats: $(cat "$T/st.err")"
+fi
 }
 
 # 2. Missing objects: a blob, a tree, a commit's parent (loose).
