@@ -1169,6 +1169,42 @@ head -c 100 "$pack" >"$T/short.pack"
 [ $? != 0 ] && ! grep -q ': stats: ' "$T/st3.err" && ok || bad "stats after a failure: $(cat "$T/st3.err")"
 }
 
+# A full file system (tests/pack/enospc.c through LD_PRELOAD: writes to regular files fail with
+# ENOSPC after SK_ENOSPC_AFTER bytes): index-pack -o and index-pack --stdin in a repository each
+# fail with one line naming the cause and a non-zero status, and leave no output file and no
+# temporary file behind. (ctest sets SK_ENOSPC_LIB; Linux only.)
+section_enospc() {
+[ -n "${SK_WINDOWS:-}" ] && { echo "enospc: not on Windows (no LD_PRELOAD)"; return; }
+[ -n "${SK_ENOSPC_LIB:-}" ] && [ -e "$SK_ENOSPC_LIB" ] || { bad "enospc: SK_ENOSPC_LIB (the shim ctest builds) not set"; return; }
+local R=$T/nospc pack after left
+git init -q "$R" && (cd "$R" && for i in 1 2 3; do seq "$i" 2000 >f && git add f && git commit -qm "c$i"; done &&
+	git repack -adq) || { bad "enospc: cannot make the repository"; return; }
+pack=$(ls "$R"/.git/objects/pack/*.pack)
+cp "$pack" "$T/nospc.pack"
+# sk_nospc AFTER CMD...: run sha1kit with the shim (ASan's link order check off: the shim comes first)
+sk_nospc() {
+	local after=$1
+	shift
+	LD_PRELOAD=$SK_ENOSPC_LIB SK_ENOSPC_AFTER=$after ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"
+}
+for after in 0 100 1000; do
+	rm -f "$T/nospc.idx"
+	sk_nospc "$after" "$SK" index-pack -o "$T/nospc.idx" "$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err"
+	rc=$?
+	left=$(find "$T" -maxdepth 1 -name '*.idx' -o -maxdepth 1 -name '*tmp*' | wc -l)
+	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && [ "$(wc -l <"$T/ns.err")" = 1 ] && grep -q "No space left on device" "$T/ns.err" &&
+		[ "$left" = 0 ] && [ ! -s "$T/ns.out" ] && ok ||
+		bad "enospc: index-pack -o after $after bytes: rc $rc, $left files left, stderr: $(cat "$T/ns.err")"
+done
+# --stdin into the repository: the pack is written first
+before=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
+(cd "$R" && sk_nospc 100 "$SK" index-pack --stdin <"$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err")
+rc=$?
+after=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
+[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "No space left on device" "$T/ns.err" && [ "$before" = "$after" ] && ok ||
+	bad "enospc: index-pack --stdin: rc $rc, pack directory '$after' (was '$before'), stderr: $(cat "$T/ns.err")"
+}
+
 sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
