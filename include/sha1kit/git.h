@@ -63,14 +63,16 @@ bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ]);
 
 /* What stopped a run (struct skg_error.code). */
 enum skg_errc {
-	SKG_E_GIT = 1,   /* the input is such that git stops here ("fatal: MSG", exit 128) */
-	SKG_E_NOMEM,     /* an allocation failed */
-	SKG_E_THREAD,    /* a thread could not be started */
-	SKG_E_IO,        /* a file or directory could not be read, written or created (sys_errno) */
-	SKG_E_USAGE,     /* an argument or option is invalid (msg says which) */
-	SKG_E_CANCELLED, /* the caller's cancel flag was set */
-	SKG_E_COLLISION, /* SHA-1DC detected a collision attack in an object (msg names it) */
-	SKG_E_CORRUPT,   /* the input is malformed (a pack or idx: msg says how, offset where) */
+	SKG_E_GIT = 1,     /* the input is such that git stops here ("fatal: MSG", exit 128) */
+	SKG_E_NOMEM,       /* an allocation failed */
+	SKG_E_THREAD,      /* a thread could not be started */
+	SKG_E_IO,          /* a file or directory could not be read, written or created (sys_errno) */
+	SKG_E_USAGE,       /* an argument or option is invalid (msg says which) */
+	SKG_E_CANCELLED,   /* the caller's cancel flag was set */
+	SKG_E_COLLISION,   /* SHA-1DC detected a collision attack in an object (msg names it) */
+	SKG_E_CORRUPT,     /* the input is malformed (a pack or idx: msg says how, offset where) */
+	SKG_E_UNSUPPORTED, /* a repository sha1kit cannot work in, which git can (SHA-256 objects, a
+	                      ref store in another place): msg says which; print as git's fatal */
 };
 
 #define SKG_ERROR_MAX 8192
@@ -203,7 +205,9 @@ struct skg_repo; /* an open repository (its fields: the layer's own repo.h) */
  * (core.repositoryformatversion, extensions). The process's working directory is not changed.
  * Returns 0 with a new repository in *out (free with skg_repo_free); -1 with err: SKG_E_GIT and
  * git's fatal message ("not a git repository (or any of the parent directories): .git"),
- * SKG_E_NOMEM. Warnings git prints during setup go to sink. Thread-safe for distinct outputs.
+ * SKG_E_UNSUPPORTED for a repository git can work in and sha1kit cannot (SHA-256 objects, a ref
+ * store in another place: "unsupported repository: ..."), SKG_E_NOMEM. Warnings git prints during setup go to
+ * sink. Thread-safe for distinct outputs.
  */
 int skg_repo_open(struct skg_repo **out, const char *path, const struct skg_sink *sink,
                   struct skg_error *err);

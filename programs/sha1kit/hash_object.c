@@ -391,8 +391,16 @@ int sk_cmd_hash_object(int argc, char **argv)
 	struct skg_error err;
 	skg_hash_options_default(&st.opt);
 	st.opt.sink.report = print_report;
-	if (st.check && skg_repo_open(&repo, NULL, NULL, &err) == 0) {
-		st.opt.objects_dir = skg_repo_objects_dir(repo);
+	if (skg_repo_open(&repo, NULL, NULL, &err) == 0) {
+		if (st.check) {
+			st.opt.objects_dir = skg_repo_objects_dir(repo);
+		}
+	} else if (err.code == SKG_E_UNSUPPORTED) {
+		/* git hashes with SHA-256 there: a SHA-1 ID would be wrong, so none is printed */
+		fprintf(stderr, "fatal: %s\n", err.msg);
+		return sk_finish(128, false);
+	} else {
+		repo = NULL;
 	}
 	static _Alignas(64) unsigned char read_buf[READ_SIZE];
 	st.buf = read_buf;

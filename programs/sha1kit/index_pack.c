@@ -98,7 +98,10 @@ static void index_pack_usage(void)
 	      "git's 'fatal: loose object ID (stored in PATH) is corrupt'). This is the check\n"
 	      "that stops a pushed object that collides with a stored one. With --stdin, git\n"
 	      "leaves the part of the pack it wrote (tmp_pack_* or PACK); sha1kit leaves\n"
-	      "nothing. Outside a repository nothing is compared.\n"
+	      "nothing. Outside a repository nothing is compared. Thin packs (whose deltas\n"
+	      "name bases the pack lacks, as a fetch or push sends them) are not completed:\n"
+	      "git's --fix-thin is not supported, such a pack is refused ('unresolved delta').\n"
+	      "In a SHA-256 repository sha1kit stops ('unsupported repository', exit 128).\n"
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, and the\n"
 	      "repository's): pack.indexVersion sets the index version, pack.threads the\n"
@@ -460,6 +463,11 @@ static int read_config(struct skg_index_options *opt, unsigned *threads)
 	struct skg_repo *repo = NULL;
 	struct skg_error err;
 	if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
+		if (err.code == SKG_E_UNSUPPORTED) {
+			/* git would index there with SHA-256 (or its ref store elsewhere): refused */
+			fprintf(stderr, "fatal: %s\n", err.msg);
+			return 128;
+		}
 		repo = NULL;
 	}
 	int rc = skg_index_read_config(repo, opt, threads, &err);
@@ -491,7 +499,12 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		}
 	} else {
 		if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
-			fprintf(stderr, "fatal: %s\n", err.msg);
+			if (err.code == SKG_E_NOMEM) {
+				sk_error(ENOMEM, CMD);
+				return SK_EXIT_FAILURE;
+			}
+			/* builtin/index-pack.c: outside a repository (git's gentle setup) */
+			fprintf(stderr, "fatal: --stdin requires a git repository\n");
 			return 128;
 		}
 		size_t n = strlen(skg_repo_objects_dir(repo)) + sizeof("/pack");

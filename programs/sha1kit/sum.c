@@ -112,6 +112,8 @@ static void sum_usage(void)
 	      "      --ignore-missing  don't fail or report status for missing files\n"
 	      "      --quiet           don't print OK for each successfully verified file\n"
 	      "      --status          don't output anything, status code shows success\n"
+	      "                          (a collision attack is still named on standard\n"
+	      "                          error: sha1kit's warning is not sha1sum's output)\n"
 	      "      --strict          exit non-zero for improperly formatted checksum lines\n"
 	      "  -w, --warn            warn about improperly formatted checksum lines\n"
 	      "\n"

@@ -46,7 +46,7 @@ void skg_fsck_nomem(struct skg_fsck_run *f)
 
 void skg_fsck_reader_error(struct skg_fsck_run *f, const struct skg_error *err)
 {
-	if (err->code == SKG_E_GIT || err->code == 0) {
+	if (err->code == SKG_E_GIT || err->code == SKG_E_UNSUPPORTED || err->code == 0) {
 		skg_fsck_err_line(f, NULL, "fatal: %s", err->msg);
 		f->died = true;
 	} else {

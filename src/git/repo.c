@@ -438,16 +438,17 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		                skg_buf_str(&f->v1only));
 	}
 	if (f->objectformat_sha256) {
-		return skg_fail(err,
-		                "unsupported repository: extensions.objectFormat is sha256 in %s "
-		                "(sha1kit handles SHA-1 repositories only)",
-		                f->name);
+		return skg_fail_sys(err, SKG_E_UNSUPPORTED, 0,
+		                    "unsupported repository: extensions.objectFormat is sha256 in %s "
+		                    "(sha1kit handles SHA-1 repositories only)",
+		                    f->name);
 	}
 	if (f->refstorage_payload != NULL) {
-		return skg_fail(err,
-		                "unsupported repository: extensions.refStorage names a ref store in another "
-		                "place (%s) in %s (sha1kit reads refs from the repository itself only)",
-		                f->refstorage_payload, f->name);
+		return skg_fail_sys(
+		    err, SKG_E_UNSUPPORTED, 0,
+		    "unsupported repository: extensions.refStorage names a ref store in another "
+		    "place (%s) in %s (sha1kit reads refs from the repository itself only)",
+		    f->refstorage_payload, f->name);
 	}
 	return 0;
 }

@@ -181,6 +181,8 @@ const char *skg_errc_name(enum skg_errc code)
 		return "collision attack detected";
 	case SKG_E_CORRUPT:
 		return "corrupt input";
+	case SKG_E_UNSUPPORTED:
+		return "unsupported repository";
 	}
 	return "unknown error";
 }

@@ -1204,6 +1204,32 @@ after=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
 	bad "enospc: index-pack --stdin: rc $rc, pack directory '$after' (was '$before'), stderr: $(cat "$T/ns.err")"
 }
 
+# Repositories git works in and sha1kit cannot: in a SHA-256 repository (git init
+# --object-format=sha256, Git 2.29+) git hashes and indexes with SHA-256, so sha1kit's hash-object
+# and index-pack stop with one line and exit 128 instead of printing SHA-1 IDs; and index-pack
+# --stdin outside a repository gives git's line.
+section_unsupported() {
+local R=$T/s256 want
+refgit init -q --object-format=sha256 "$R" || { bad "unsupported: cannot make a SHA-256 repository"; return; }
+echo a >"$R/a"
+want="fatal: unsupported repository: extensions.objectFormat is sha256 in .git/config (sha1kit handles SHA-1 repositories only)"
+(cd "$R" && "$SK" hash-object a >"$T/u.out" 2>"$T/u.err")
+rc=$?
+[ "$rc" = 128 ] && [ ! -s "$T/u.out" ] && [ "$(cat "$T/u.err")" = "$want" ] && ok ||
+	bad "unsupported: hash-object in a SHA-256 repository: rc $rc, $(cat "$T/u.out" "$T/u.err")"
+git init -q "$T/u1" && (cd "$T/u1" && echo x >x && git add x && git commit -qm x && git repack -adq)
+cp "$T"/u1/.git/objects/pack/*.pack "$T/u1.pack"
+(cd "$R" && "$SK" index-pack -o "$T/u1.idx" "$T/u1.pack" >"$T/u.out" 2>"$T/u.err")
+rc=$?
+[ "$rc" = 128 ] && [ ! -e "$T/u1.idx" ] && [ "$(cat "$T/u.err")" = "$want" ] && ok ||
+	bad "unsupported: index-pack in a SHA-256 repository: rc $rc, $(cat "$T/u.err")"
+mkdir -p "$T/nowhere"
+(cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T refgit index-pack --stdin <"$T/u1.pack" >"$T/ug.out" 2>"$T/ug.err"; echo $? >"$T/ug.rc")
+(cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T "$SK" index-pack --stdin <"$T/u1.pack" >"$T/us.out" 2>"$T/us.err"; echo $? >"$T/us.rc")
+cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.out" "$T/us.out" && ok ||
+	bad "unsupported: index-pack --stdin outside a repository: git $(cat "$T/ug.rc") $(cat "$T/ug.err"), sha1kit $(cat "$T/us.rc") $(cat "$T/us.err")"
+}
+
 sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
