@@ -22,6 +22,12 @@
  *     object database's "error: " lines.
  * A parent position beyond the graph, or an overflow offset without GDO2, makes git die (the
  * "fatal: " line; verify exits 128).
+ * Not modelled: where git reads outside its mapping (a fanout far beyond the lookup chunk, an
+ * EDGE list running off the file or missing) it crashes; here the "fatal: invalid parent position"
+ * line ends the check. Replace refs (git reads the replacement), commitGraph.generationVersion=1
+ * (GDA2 then ignored) and progress lines ("Verifying commits in commit graph", only on a terminal)
+ * are not followed. git fsck's own use of the graph while it parses commits (it dies on an overflow
+ * offset without GDO2 before running verify) is not modelled either.
  */
 #ifndef SHA1KIT_GIT_CGRAPH_H
 #define SHA1KIT_GIT_CGRAPH_H
