@@ -20,6 +20,8 @@
 #include "fsck_run.h"
 
 #include "alternates.h"
+#include "cgraph.h"
+#include "odb.h"
 #include "repo.h"
 #include "trailer.h"
 
@@ -187,6 +189,62 @@ static void trailer_result(struct skg_fsck_run *f, int st, const struct skg_line
 	}
 }
 
+/* The object store as `git commit-graph verify` reads commits (struct skg_cgraph_odb). */
+struct verify_odb {
+	struct skg_fsck_run *f;
+	struct skg_odb *odb; /* opened at the first read */
+	bool open_failed;
+};
+
+static void ignore_report(void *ctx, const struct skg_report *r)
+{
+	(void)ctx;
+	(void)r; /* the alternates' lines: fsck sends alt_lines before each verify */
+}
+
+static int verify_read(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data, size_t *len,
+                       struct skg_lines *lines)
+{
+	struct verify_odb *v = ctx;
+	if (v->odb == NULL) {
+		static const struct skg_sink quiet = {ignore_report, NULL};
+		struct skg_error err;
+		if (v->open_failed || skg_odb_open(&v->odb, v->f->repo, &quiet, &err) != 0) {
+			v->open_failed = true;
+			return -1;
+		}
+	}
+	int has = skg_odb_has(v->odb, id);
+	if (has <= 0) {
+		return has;
+	}
+	/* the readers replace the lines: send those so far first */
+	skg_fsck_lines(v->f, lines);
+	skg_lines_clear(lines);
+	uint64_t size = 0;
+	int st = skg_odb_info(v->odb, id, type, &size, lines);
+	if (st == SKG_STORED_OK) {
+		st = skg_odb_content(v->odb, id, data, len, lines);
+	}
+	switch (st) {
+	case SKG_STORED_OK:
+		return 1;
+	case SKG_STORED_FAILED:
+		return 0;
+	case SKG_STORED_DIES:
+		return 2;
+	default:
+		return -1;
+	}
+}
+
+static void verify_flush(void *ctx, struct skg_lines *lines)
+{
+	struct verify_odb *v = ctx;
+	skg_fsck_lines(v->f, lines);
+	skg_lines_clear(lines);
+}
+
 /* Those of every object directory: 0, or -1 where git dies. */
 static int check_trailers(struct skg_fsck_run *f)
 {
@@ -196,6 +254,8 @@ static int check_trailers(struct skg_fsck_run *f)
 		return -1;
 	}
 	int ret = 0;
+	struct verify_odb vo = {f, NULL, false};
+	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts};
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
 		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
 		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
@@ -210,7 +270,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		if (f->alt_lines.len > 0) {
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
-		trailer_result(f, skg_trailer_commit_graph(abs, SKG_TRAILER_VERIFY, lines), lines,
+		trailer_result(f, skg_trailer_commit_graph_verify(abs, &cg_odb, lines), lines,
 		               SKG_CHECK_ERROR_COMMIT_GRAPH);
 		st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
 		skg_fsck_lines(f, lines);
@@ -226,6 +286,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
 		               SKG_CHECK_ERROR_PACK_REV_INDEX);
 	}
+	skg_odb_free(vo.odb);
 	free(lines);
 	return ret;
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgraph.h"
 #include "sha1kit.h"
 
 #define TOC_ENTRY 12 /* chunk id (4) + offset (8) */
@@ -202,6 +203,10 @@ struct graph {
 	bool has_base;          /* a BASE chunk */
 	uint64_t base_off;
 	struct graph *base; /* the next layer down in a chain */
+	/* the chunks verify reads (gitformat-commit-graph) */
+	uint64_t fanout, lookup, cdat, edges, gdat, gdo2;
+	bool has_edges, has_gdat, has_gdo2;
+	uint32_t num_commits, num_in_base;
 };
 
 enum load_result {
@@ -258,6 +263,20 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 			res = DIED;
 		} else {
 			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
+			const struct chunk *lookup = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+			const struct chunk *edges = find_chunk(cs, ID4('E', 'D', 'G', 'E'));
+			const struct chunk *gdat = find_chunk(cs, ID4('G', 'D', 'A', '2'));
+			const struct chunk *gdo2 = find_chunk(cs, ID4('G', 'D', 'O', '2'));
+			g->fanout = find_chunk(cs, ID4('O', 'I', 'D', 'F'))->off;
+			g->lookup = lookup->off;
+			g->num_commits = (uint32_t)(lookup->size / SKG_RAWSZ);
+			g->cdat = find_chunk(cs, ID4('C', 'D', 'A', 'T'))->off;
+			g->has_edges = edges != NULL;
+			g->edges = edges != NULL ? edges->off : 0;
+			g->has_gdat = gdat != NULL;
+			g->gdat = gdat != NULL ? gdat->off : 0;
+			g->has_gdo2 = gdo2 != NULL;
+			g->gdo2 = gdo2 != NULL ? gdo2->off : 0;
 			g->f = f;
 			memcpy(g->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
 			g->has_base = base != NULL;
@@ -407,6 +426,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 				cur = cur->base;
 			}
 			if (fits) {
+				g->num_in_base = chain != NULL ? chain->num_commits + chain->num_in_base : 0;
 				g->base = chain;
 				chain = g;
 				valid = true;
@@ -454,6 +474,43 @@ static bool graph_verify(const struct graph *g, struct skg_lines *lines)
 	return ok;
 }
 
+/* All of git's verify_commit_graph() from g down its chain (cgraph.h): an enum skg_cgraph_status,
+ * or -1 when memory ran out. */
+static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_odb *odb,
+                                 struct skg_lines *lines)
+{
+	size_t n = 0;
+	for (const struct graph *p = g; p != NULL; p = p->base) {
+		n++;
+	}
+	struct skg_cgraph_layer *layers = calloc(n > 0 ? n : 1, sizeof(*layers));
+	if (layers == NULL) {
+		skg_lines_nomem(lines);
+		return -1;
+	}
+	size_t k = 0;
+	for (const struct graph *p = g; p != NULL; p = p->base, k++) {
+		struct skg_cgraph_layer *l = &layers[k];
+		l->data = p->f.data;
+		l->len = p->f.len;
+		l->checksum_ok = skg_trailer_checksum_ok(p->f.data, p->f.len);
+		l->fanout = p->fanout;
+		l->lookup = p->lookup;
+		l->cdat = p->cdat;
+		l->edges = p->edges;
+		l->gdat = p->gdat;
+		l->gdo2 = p->gdo2;
+		l->has_edges = p->has_edges;
+		l->has_gdat = p->has_gdat;
+		l->has_gdo2 = p->has_gdo2;
+		l->num_commits = p->num_commits;
+		l->num_in_base = p->num_in_base;
+	}
+	int st = skg_cgraph_verify(layers, n, odb, lines);
+	free(layers);
+	return st;
+}
+
 int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
@@ -487,7 +544,9 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
 	return status_of(lines, false, !ok, true);
 }
 
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
+/* skg_trailer_commit_graph(), the contents compared with odb when it is not NULL (VERIFY). */
+static int commit_graph(const char *objdir, enum skg_trailer_mode mode, const struct skg_cgraph_odb *odb,
+                        struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *v1 = path_join(objdir, "/info/commit-graph", "");
@@ -521,9 +580,27 @@ int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, str
 		g = chain_load(objdir, lines, &died);
 	}
 	bool present = g != NULL;
-	bool ok = mode == SKG_TRAILER_LOAD || died || graph_verify(g, lines);
+	bool ok = true;
+	if (mode == SKG_TRAILER_VERIFY && !died && odb != NULL && g != NULL) {
+		int st = graph_verify_contents(g, odb, lines);
+		died = st < 0 || st == SKG_CGRAPH_FATAL;
+		ok = st == SKG_CGRAPH_OK;
+	} else if (mode == SKG_TRAILER_VERIFY && !died) {
+		ok = graph_verify(g, lines);
+	}
 	graph_free(g);
 	return status_of(lines, died, !ok, present);
+}
+
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
+{
+	return commit_graph(objdir, mode, NULL, lines);
+}
+
+int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb,
+                                    struct skg_lines *lines)
+{
+	return commit_graph(objdir, SKG_TRAILER_VERIFY, odb, lines);
 }
 
 /* ---- multi-pack-index ---------------------------------------------------------------------------- */

@@ -21,7 +21,8 @@
  *    layer fails to load: the chain ends before it ("warning: unable to find all commit-graph
  *    files") and, if no layer is left, exit 0. A loaded file with a wrong checksum: "the
  *    commit-graph file has incorrect checksum and is likely corrupt" (no prefix), exit 1, after
- *    which verify compares the graph with the object database (not done here).
+ *    which verify compares the graph with the object database (cgraph.h, through
+ *    skg_trailer_commit_graph_verify).
  *  - multi-pack-index: fsck runs `git multi-pack-index verify --object-dir OBJDIR` (bit 32); fsck
  *    itself loads the file first, and dies (exit 128) on a bad signature or version, a missing
  *    required chunk or unordered pack names. A file that fails to load otherwise: its error, then
@@ -88,6 +89,16 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
  * that does not load). Lines are replaced.
  */
 int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
+
+/*
+ * skg_trailer_commit_graph(objdir, SKG_TRAILER_VERIFY, lines) with all of git's
+ * verify_commit_graph(): the contents of the graph and of each layer compared with the object
+ * database `odb` reads (cgraph.h), lines flushed through odb->flush as they grow. FATAL also when
+ * memory ran out (lines->nomem).
+ */
+struct skg_cgraph_odb;
+int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb,
+                                    struct skg_lines *lines);
 
 /*
  * One multi-pack-index file: git's load checks (size, signature, version, hash version, chunk

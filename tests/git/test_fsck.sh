@@ -551,6 +551,114 @@ mkrepo "$r"
 compare "objects/13 is a file" "$r"
 }
 
+# 8b. commit-graph contents (git's verify_commit_graph): one byte changed in a chunk and the
+#    trailing checksum recomputed (the SHA-1 of all bytes before the last 20), so that only git's
+#    comparison of the graph with the object database can see it; a single file and both layers of
+#    a split chain; a commit of the graph missing from the object store; packs removed under the
+#    graph. stderr in git's order exactly.
+cg_u8() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }                    # cg_u8 FILE OFF
+cg_u64() { od -An -tu8 --endian=big -j "$2" -N8 "$1" | tr -d ' '; }       # cg_u64 FILE OFF
+cg_chunk() { # cg_chunk FILE ID: the offset of chunk ID
+	local k n
+	n=$(cg_u8 "$1" 6)
+	for ((k = 0; k < n; k++)); do
+		if [ "$(dd if="$1" bs=1 skip=$((8 + 12 * k)) count=4 2>/dev/null)" = "$2" ]; then
+			cg_u64 "$1" $((12 + 12 * k))
+			return
+		fi
+	done
+	echo "no chunk $2 in $1" >&2
+	echo 0
+}
+cg_put() { # cg_put FILE OFF HEX...: bytes written at OFF
+	local f=$1 off=$2
+	shift 2
+	printf "$(printf '\\x%s' "$@")" | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+}
+cg_resum() { # cg_resum FILE: the trailing checksum recomputed; prints it
+	local n sum
+	n=$(($(stat -c %s "$1") - 20))
+	sum=$(head -c "$n" "$1" | sha1sum | cut -c1-40)
+	cg_put "$1" "$n" $(echo "$sum" | sed 's/../& /g')
+	echo "$sum"
+}
+cg_poke() { # cg_poke FILE CHUNK OFF-IN-CHUNK XOR: one byte changed, checksum recomputed
+	local f=$1 at
+	chmod u+w "$f"
+	at=$(($(cg_chunk "$f" "$2") + $3))
+	cg_put "$f" "$at" "$(printf '%02x' $(($(cg_u8 "$f" "$at") ^ $4)))"
+	cg_resum "$f" >/dev/null
+}
+mkgraph_repo() { # a repository of 5 commits, one a merge, with fixed dates
+	[ -d "$T/cg.template" ] || (
+		git init -q "$T/cg.template" && cd "$T/cg.template" || exit 1
+		for i in 1 2 3; do
+			echo "$i" >"f$i" && git add "f$i"
+			GIT_COMMITTER_DATE="170000000$i +0000" git commit -qm "c$i"
+		done
+		git checkout -q -b side HEAD~1 && echo s >s && git add s
+		GIT_COMMITTER_DATE="1700000004 +0000" git commit -qm side
+		git checkout -q master && GIT_COMMITTER_DATE="1700000005 +0000" git merge -q --no-edit side
+	)
+	cp -a "$T/cg.template" "$1"
+}
+section_graph_contents() {
+local r f what
+# CHUNK OFFSET XOR. CDAT: 36 bytes a commit: root tree (20), parents (4 + 4), level and date
+# (4 + 4); GDA2: 4 a commit; OIDL: 20 a commit; OIDF: 256 x 4. Parents changed to other commits
+# and out of range, levels git does not read (it reads GDA2). Not here: an overflow offset with no
+# GDO2, on which git fsck itself dies while it parses commits (docs/git.md).
+for what in "CDAT 5 1" "CDAT 149 1" "CDAT 23 1" "CDAT 131 1" \
+	"CDAT 99 2" "CDAT 167 1" "CDAT 166 16" \
+	"CDAT 29 4" "CDAT 35 1" "CDAT 107 2" "GDA2 3 1" \
+	"OIDL 0 128" "OIDL 41 1" \
+	"OIDF 403 1" "OIDF 1023 1" "OIDF 0 1"; do
+	set -- $what
+	r=$T/cg-$1-$2
+	mkgraph_repo "$r"
+	(cd "$r" && git commit-graph write --reachable 2>/dev/null)
+	cg_poke "$r/.git/objects/info/commit-graph" "$1" "$2" "$3"
+	$exact "commit-graph contents: $*" "$r"
+done
+# a commit of the graph missing from the object store
+r=$T/cg-missing
+mkgraph_repo "$r"
+(cd "$r" && git commit-graph write --reachable 2>/dev/null && rm -f "$(obj_path . "$(git rev-parse HEAD~1)")")
+$exact "commit-graph: a commit not in the object store" "$r"
+# packs removed under the graph
+r=$T/cg-nopacks
+mkgraph_repo "$r"
+(cd "$r" && git repack -qad && git commit-graph write --reachable 2>/dev/null && rm -f .git/objects/pack/*)
+$exact "commit-graph: packs removed" "$r"
+# a split chain of two layers: a byte of the tip; a byte of the base (renamed to its new checksum,
+# the tip's BASE chunk and the chain file rewritten, so that the chain still loads)
+local C=.git/objects/info/commit-graphs layer base tip sum
+for what in "2 CDAT 5 1" "2 CDAT 35 1" "2 OIDL 0 255" "1 CDAT 23 1" "1 CDAT 71 1" "1 GDA2 3 1"; do
+	set -- $what
+	r=$T/cg-chain-$1-$2-$3
+	mkgraph_repo "$r"
+	(
+		cd "$r" || exit 1
+		git reset -q --hard HEAD~2 && git commit-graph write --reachable --split 2>/dev/null
+		git reset -q --hard master@{1} && git commit-graph write --reachable --split=no-merge 2>/dev/null
+	)
+	base=$(sed -n 1p "$r/$C/commit-graph-chain")
+	tip=$(sed -n 2p "$r/$C/commit-graph-chain")
+	[ -n "$tip" ] || fail "commit-graph chain: not two layers"
+	layer=$(sed -n "$1p" "$r/$C/commit-graph-chain")
+	cg_poke "$r/$C/graph-$layer.graph" "$2" "$3" "$4"
+	if [ "$1" = 1 ]; then
+		sum=$(cg_resum "$r/$C/graph-$base.graph")
+		mv "$r/$C/graph-$base.graph" "$r/$C/graph-$sum.graph"
+		chmod u+w "$r/$C/graph-$tip.graph" "$r/$C/commit-graph-chain"
+		cg_put "$r/$C/graph-$tip.graph" "$(cg_chunk "$r/$C/graph-$tip.graph" BASE)" $(echo "$sum" | sed 's/../& /g')
+		cg_resum "$r/$C/graph-$tip.graph" >/dev/null
+		printf '%s\n%s\n' "$sum" "$tip" >"$r/$C/commit-graph-chain"
+	fi
+	$exact "commit-graph chain contents: layer $*" "$r"
+done
+}
+
 # 10. Loose objects read by several threads: the stderr lines in git's order exactly (directory by
 # directory), not only as a set; and where git dies on an object (a directory in an object's
 # place: mmap fails), nothing after it. --threads=4 on any machine, so that directories finish
