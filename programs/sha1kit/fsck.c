@@ -61,7 +61,7 @@ struct progress_ui {
 static void on_progress(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct progress_ui *ui = ctx;
-	sk_stats_report(&ui->stats, title, done, total + (total == 0 || done >= total)); /* not an end */
+	sk_stats_phase(&ui->stats, title); /* the end is on_progress_stop */
 	if (ui->lines) {
 		progress_line(title, done, total, "\r");
 	}
@@ -70,7 +70,7 @@ static void on_progress(void *ctx, const char *title, uint64_t done, uint64_t to
 static void on_progress_stop(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct progress_ui *ui = ctx;
-	sk_stats_report(&ui->stats, title, 1, 1); /* the end of the phase */
+	sk_stats_phase_end(&ui->stats, title);
 	if (ui->lines) {
 		progress_line(title, done, total, ", done.\n");
 	}

@@ -83,9 +83,10 @@ static void index_pack_usage(void)
 	      "                          error is a terminal)\n"
 	      "      --stats           after a success, where the time went on standard error:\n"
 	      "                          one line per phase (setup, Indexing objects,\n"
-	      "                          Resolving deltas, finish: the index and the checks\n"
-	      "                          after it) and the total, with wall time, the\n"
-	      "                          process's CPU time over all threads, and their ratio\n"
+	      "                          Resolving deltas, and 'after' each: the index and\n"
+	      "                          the checks after it) and the total, with wall time,\n"
+	      "                          the process's CPU time over all threads, and their\n"
+	      "                          ratio\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -456,23 +457,32 @@ static bool idx_opens(const struct skg_file *idx, const char *idx_name)
 	return ok;
 }
 
-/* The config git's index-pack reads (skg_index_read_config), from the repository found as git
- * finds it (none: the system and global files only). Returns 0, or 128 after git's fatal line. */
-static int read_config(struct skg_index_options *opt, unsigned *threads)
+/*
+ * The repository found as git finds it (git's gentle setup: *repo NULL outside one), opened once
+ * for the whole command, and the config git's index-pack reads (skg_index_read_config; outside a
+ * repository the system and global files only). Returns 0, or an exit status after the message
+ * (128 after git's fatal line); *repo is then NULL.
+ */
+static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsigned *threads)
 {
-	struct skg_repo *repo = NULL;
 	struct skg_error err;
-	if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
+	*repo = NULL;
+	if (skg_repo_open(repo, NULL, NULL, &err) != 0) {
+		*repo = NULL;
 		if (err.code == SKG_E_UNSUPPORTED) {
 			/* git would index there with SHA-256 (or its ref store elsewhere): refused */
 			fprintf(stderr, "fatal: %s\n", err.msg);
 			return 128;
 		}
-		repo = NULL;
+		if (err.code == SKG_E_NOMEM) {
+			sk_error(ENOMEM, CMD);
+			return SK_EXIT_FAILURE;
+		}
 	}
-	int rc = skg_index_read_config(repo, opt, threads, &err);
-	skg_repo_free(repo);
+	int rc = skg_index_read_config(*repo, opt, threads, &err);
 	if (rc != 0) {
+		skg_repo_free(*repo);
+		*repo = NULL;
 		if (err.code == SKG_E_NOMEM) {
 			sk_error(ENOMEM, CMD);
 			return SK_EXIT_FAILURE;
@@ -483,26 +493,19 @@ static int read_config(struct skg_index_options *opt, unsigned *threads)
 	return 0;
 }
 
-static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt, bool quiet,
-                       bool stats)
+/* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. */
+static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt,
+                       const struct skg_repo *repo, bool quiet, bool stats)
 {
 	struct skg_error err;
-	struct skg_repo *repo = NULL;
 	char *dir = NULL;
 	int status = SK_EXIT_FAILURE;
 	if (pack_name != NULL) {
 		const char *slash = strrchr(pack_name, '/');
 		dir = slash == NULL ? strdup(".")
 		                    : strndup(pack_name, (size_t)(slash - pack_name + (slash == pack_name)));
-		if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
-			repo = NULL; /* outside a repository, as git's gentle setup */
-		}
 	} else {
-		if (skg_repo_open(&repo, NULL, NULL, &err) != 0) {
-			if (err.code == SKG_E_NOMEM) {
-				sk_error(ENOMEM, CMD);
-				return SK_EXIT_FAILURE;
-			}
+		if (repo == NULL) {
 			/* builtin/index-pack.c: outside a repository (git's gentle setup) */
 			fprintf(stderr, "fatal: --stdin requires a git repository\n");
 			return 128;
@@ -515,7 +518,6 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	if (dir == NULL) {
 		sk_error(ENOMEM, CMD);
-		skg_repo_free(repo);
 		return SK_EXIT_FAILURE;
 	}
 	if (repo != NULL) {
@@ -590,7 +592,6 @@ out:
 	skg_indexer_free(ix);
 	tmp_active = 0;
 	restore_signals();
-	skg_repo_free(repo);
 	free(dir);
 	return sk_finish(status, false);
 }
@@ -686,7 +687,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	 * command line's options win over it. */
 	unsigned cl_version = opt.idx_version;
 	uint64_t cl_limit = opt.off32_limit;
-	int cst = read_config(&opt, threads_given ? NULL : &threads);
+	struct skg_repo *repo = NULL;
+	int cst = open_repo(&repo, &opt, threads_given ? NULL : &threads);
 	if (cst != 0) {
 		free(strict_buf);
 		return sk_finish(cst, false);
@@ -720,7 +722,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
 		opt.strict = strict;
-		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, quiet, stats);
+		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, repo, quiet, stats);
+		skg_repo_free(repo);
 		free(iname);
 		free(strict_buf);
 		return st;
@@ -749,12 +752,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	int status = SK_EXIT_FAILURE;
 	struct skg_file file = {0}, old_idx = {0};
 	struct skg_pack *pack = NULL;
-	struct skg_repo *repo = NULL;
 	struct skg_error err;
 	struct sk_progress progress;
-	/* Inside a repository (git's gentle setup; outside one, none): its copies of the pack's
-	 * objects are compared, and with --strict links may be there. */
-	if (skg_repo_open(&repo, NULL, NULL, &err) == 0) {
+	/* Inside a repository: its copies of the pack's objects are compared, and with --strict
+	 * links may be there. */
+	if (repo != NULL) {
 		opt.repo = repo;
 		opt.objects_dir = strict ? skg_repo_objects_dir(repo) : NULL;
 	}

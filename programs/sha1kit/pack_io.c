@@ -271,16 +271,18 @@ void sk_progress_stats(struct sk_progress *p, const char *cmd)
 	sk_stats_print(&p->stats, cmd);
 }
 
-void sk_stats_report(struct sk_stats *s, const char *title, uint64_t done, uint64_t total)
+void sk_stats_phase(struct sk_stats *s, const char *title)
 {
-	if (!s->on) {
-		return;
-	}
-	if (strcmp(s->cur, title) != 0) {
+	if (s->on && strcmp(s->cur, title) != 0) {
 		stats_switch(s, title);
 	}
-	if (done >= total) {
+}
+
+void sk_stats_phase_end(struct sk_stats *s, const char *title)
+{
+	if (s->on) {
 		char after[sizeof(s->cur)];
+		sk_stats_phase(s, title);
 		snprintf(after, sizeof(after), "after %s", title);
 		stats_switch(s, after);
 	}
@@ -302,7 +304,11 @@ void sk_stats_print(struct sk_stats *s, const char *cmd)
 void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct sk_progress *p = ctx;
-	sk_stats_report(&p->stats, title, done, total);
+	if (done >= total) {
+		sk_stats_phase_end(&p->stats, title);
+	} else {
+		sk_stats_phase(&p->stats, title);
+	}
 	if (!p->enabled) {
 		return;
 	}

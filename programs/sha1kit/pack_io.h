@@ -78,9 +78,10 @@ struct sk_progress {
 };
 
 /* The stats alone (for a command with progress lines of its own, as fsck): start now (when `on`);
- * each progress report of a phase, `done == total` ending it; the lines (as sk_progress_stats). */
+ * a report within the phase `title`; the end of that phase; the lines (as sk_progress_stats). */
 void sk_stats_init(struct sk_stats *s, bool on);
-void sk_stats_report(struct sk_stats *s, const char *title, uint64_t done, uint64_t total);
+void sk_stats_phase(struct sk_stats *s, const char *title);
+void sk_stats_phase_end(struct sk_stats *s, const char *title);
 void sk_stats_print(struct sk_stats *s, const char *cmd);
 
 /* `stats`: record the phases (sk_progress_stats prints them). */
