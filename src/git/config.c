@@ -45,6 +45,35 @@ bool skg_config_int(const char *value, int *out)
 	return skg_config_int_why(value, out) == 0;
 }
 
+/* git's get_unit_factor (config.c): "", k, m, g (any case) -> 1, 1024, 1024^2, 1024^3; else 0. */
+static long long unit_factor(const char *end)
+{
+	return *end == '\0'            ? 1
+	       : !strcasecmp(end, "k") ? 1024
+	       : !strcasecmp(end, "m") ? 1024 * 1024
+	       : !strcasecmp(end, "g") ? 1024 * 1024 * 1024
+	                               : 0;
+}
+
+int skg_config_ulong_why(const char *value)
+{
+	/* git_parse_unsigned: no '-' anywhere */
+	if (value == NULL || *value == '\0' || strchr(value, '-') != NULL) {
+		return SKG_CONFIG_BAD_UNIT;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 0);
+	if (errno == ERANGE) {
+		return SKG_CONFIG_BAD_RANGE;
+	}
+	long long factor = unit_factor(end);
+	if (factor == 0) {
+		return SKG_CONFIG_BAD_UNIT;
+	}
+	return v > (unsigned long long)ULONG_MAX / (unsigned long long)factor ? SKG_CONFIG_BAD_RANGE : 0;
+}
+
 int skg_config_int_why(const char *value, int *out)
 {
 	if (value == NULL || *value == '\0') {
@@ -56,16 +85,8 @@ int skg_config_int_why(const char *value, int *out)
 	if (errno == ERANGE) {
 		return SKG_CONFIG_BAD_RANGE;
 	}
-	long long factor;
-	if (*end == '\0') {
-		factor = 1;
-	} else if (!strcasecmp(end, "k")) {
-		factor = 1024;
-	} else if (!strcasecmp(end, "m")) {
-		factor = 1024 * 1024;
-	} else if (!strcasecmp(end, "g")) {
-		factor = 1024 * 1024 * 1024;
-	} else {
+	long long factor = unit_factor(end);
+	if (factor == 0) {
 		return SKG_CONFIG_BAD_UNIT;
 	}
 	if ((v < 0 && -(long long)INT_MAX / factor > v) || (v > 0 && (long long)INT_MAX / factor < v)) {

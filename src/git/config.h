@@ -76,6 +76,8 @@ bool skg_config_int(const char *value, int *out);
 #define SKG_CONFIG_BAD_UNIT  (-2)
 #define SKG_CONFIG_BAD_RANGE (-3)
 int skg_config_int_why(const char *value, int *out);
+/* The same check for git's unsigned long values (git_config_ulong: no '-', unit, ULONG_MAX). */
+int skg_config_ulong_why(const char *value);
 
 /*
  * Canonical form of a config key as given on a command line ("Fsck.zeroPaddedFilemode" ->

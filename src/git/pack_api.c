@@ -5,13 +5,11 @@
  * objects/pack/tmp_pack_XXXXXX, then renamed to pack-<checksum>.pack with its .idx).
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,29 +61,6 @@ struct index_config {
 	int bad;  /* the value that stopped it */
 };
 
-/* git's git_parse_unsigned for git_config_ulong: no '-', optional k/m/g unit, no overflow. */
-static int config_ulong_why(const char *value)
-{
-	if (value == NULL || *value == '\0' || strchr(value, '-') != NULL) {
-		return SKG_CONFIG_BAD_UNIT;
-	}
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(value, &end, 0);
-	if (errno == ERANGE) {
-		return SKG_CONFIG_BAD_RANGE;
-	}
-	unsigned long long factor = *end == '\0'                ? 1
-	                            : strcasecmp(end, "k") == 0 ? 1024
-	                            : strcasecmp(end, "m") == 0 ? 1024 * 1024
-	                            : strcasecmp(end, "g") == 0 ? 1024 * 1024 * 1024
-	                                                        : 0;
-	if (factor == 0) {
-		return SKG_CONFIG_BAD_UNIT;
-	}
-	return v > (unsigned long long)ULONG_MAX / factor ? SKG_CONFIG_BAD_RANGE : 0;
-}
-
 /* builtin/index-pack.c git_index_pack_config, and the one key of git_default_config (config.c)
  * whose value index-pack uses. */
 static int index_config_cb(void *ctx, const char *key, const char *value)
@@ -114,7 +89,7 @@ static int index_config_cb(void *ctx, const char *key, const char *value)
 		c->threads = (unsigned)v;
 		c->has_threads = true;
 	} else if (strcmp(key, "core.bigfilethreshold") == 0) {
-		return config_ulong_why(value);
+		return skg_config_ulong_why(value);
 	}
 	return 0;
 }
