@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "objtab.h"
+#include "util.h"
 
 #define POS_NONE        0xFFFFFFFFu /* COMMIT_NOT_FROM_GRAPH */
 #define PARENT_NONE     0x70000000u /* GRAPH_PARENT_NONE */
@@ -54,16 +55,12 @@ struct state {
 
 static uint8_t byte_at(const struct skg_cgraph_layer *l, uint64_t off)
 {
-	return off < l->len ? l->data[off] : 0;
+	return skg_byte_padded(l->data, l->len, off);
 }
 
 static uint32_t be32_at(const struct skg_cgraph_layer *l, uint64_t off)
 {
-	uint32_t v = 0;
-	for (int i = 0; i < 4; i++) {
-		v = v << 8 | byte_at(l, off + (uint64_t)i);
-	}
-	return v;
+	return skg_be32_padded(l->data, l->len, off);
 }
 
 static void oid_at(const struct skg_cgraph_layer *l, uint64_t off, uint8_t *oid)

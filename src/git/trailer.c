@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #include "cgraph.h"
 #include "sha1kit.h"
 
@@ -33,16 +35,12 @@ struct file {
 
 static uint8_t byte_at(const struct file *f, uint64_t off)
 {
-	return off < f->len ? f->data[off] : 0;
+	return skg_byte_padded(f->data, f->len, off);
 }
 
 static uint32_t be32_at(const struct file *f, uint64_t off)
 {
-	uint32_t v = 0;
-	for (int i = 0; i < 4; i++) {
-		v = v << 8 | byte_at(f, off + (uint64_t)i);
-	}
-	return v;
+	return skg_be32_padded(f->data, f->len, off);
 }
 
 static uint64_t be64_at(const struct file *f, uint64_t off)

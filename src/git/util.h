@@ -100,6 +100,25 @@ static inline bool skg_ends_with(const char *s, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+/*
+ * A file's byte or big-endian 32-bit word at `off` with the bytes past its end (len) read as zeros:
+ * where git reads a field of a damaged file beyond its end, it reads the zero bytes that fill the
+ * last page of its mapping (commit-graph, multi-pack-index: trailer.c, cgraph.c).
+ */
+static inline uint8_t skg_byte_padded(const uint8_t *data, size_t len, uint64_t off)
+{
+	return off < len ? data[off] : 0;
+}
+
+static inline uint32_t skg_be32_padded(const uint8_t *data, size_t len, uint64_t off)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++) {
+		v = v << 8 | skg_byte_padded(data, len, off + (uint64_t)i);
+	}
+	return v;
+}
+
 /* Is id all zeros (git's null object ID)? */
 static inline bool skg_is_null_id(const uint8_t id[SKG_RAWSZ])
 {
