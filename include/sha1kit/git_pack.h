@@ -61,7 +61,19 @@ struct skg_index_options {
 	 * starts. Must stay valid during skg_pack_index (and the indexer's commit).
 	 */
 	const struct skg_repo *repo;
-	struct skg_sink sink;         /* strict and repo: git's lines, from one thread at a time */
+	struct skg_sink sink; /* strict and repo: git's lines, from one thread at a time */
+	/*
+	 * `--fix-thin` (the indexer only, with repo set): a thin pack's REF_DELTA bases that are
+	 * not in it are read from the repository's object directory (loose or packed, not the alternates) and
+	 * appended as whole objects, the header's count and the trailer fixed, before the pack is indexed and
+	 * named (git v2.39.5 builtin/index-pack.c fix_unresolved_deltas, pack-write.c
+	 * fixup_pack_header_footer); bases still missing fail the commit with SKG_E_GIT "pack has N
+	 * unresolved deltas". fix_thin_level: the zlib level of the appended objects, git's
+	 * zlib_compression_level (1, Z_BEST_SPEED, by default; skg_index_read_config sets it from
+	 * core.loosecompression, else core.compression).
+	 */
+	bool fix_thin;
+	int fix_thin_level;
 	unsigned idx_version;         /* idx version written: 1 or 2 (default 2) */
 	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
 	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */

@@ -79,6 +79,16 @@ static void index_pack_usage(void)
 	      "                          to a temporary file there first; on any error (a\n"
 	      "                          corrupt pack, a full disk, a file size limit, a\n"
 	      "                          signal) neither file is left behind\n"
+	      "      --fix-thin        with --stdin, inside a repository: complete a thin pack\n"
+	      "                          as git does (what receive-pack runs on a push): the\n"
+	      "                          bases its deltas lack are read from the repository\n"
+	      "                          (loose or packed; not its alternates) and appended\n"
+	      "                          as whole objects (zlib level of core.loosecompression,\n"
+	      "                          else core.compression, else 1), the object count and\n"
+	      "                          the trailer fixed; the pack and index are git's byte\n"
+	      "                          for byte. Bases missing there too: 'fatal: pack has N\n"
+	      "                          unresolved deltas' (128). Without --stdin: git's\n"
+	      "                          'fatal: the option '--fix-thin' requires '--stdin''\n"
 	      "  -q, --quiet           no progress lines (they are shown only when standard\n"
 	      "                          error is a terminal)\n"
 	      "      --stats           after a success, where the time went on standard error:\n"
@@ -99,9 +109,9 @@ static void index_pack_usage(void)
 	      "git's 'fatal: loose object ID (stored in PATH) is corrupt'). This is the check\n"
 	      "that stops a pushed object that collides with a stored one. With --stdin, git\n"
 	      "leaves the part of the pack it wrote (tmp_pack_* or PACK); sha1kit leaves\n"
-	      "nothing. Outside a repository nothing is compared. Thin packs (whose deltas\n"
-	      "name bases the pack lacks, as a fetch or push sends them) are not completed:\n"
-	      "git's --fix-thin is not supported, such a pack is refused ('unresolved delta').\n"
+	      "nothing. Outside a repository nothing is compared. A thin pack (whose deltas\n"
+	      "name bases the pack lacks, as a fetch or push sends them) is refused\n"
+	      "('unresolved delta') unless --fix-thin completes it.\n"
 	      "In a SHA-256 repository sha1kit stops ('unsupported repository', exit 128).\n"
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, and the\n"
@@ -604,6 +614,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_THREADS,
 		OPT_INDEX_VERSION,
 		OPT_STDIN,
+		OPT_FIX_THIN,
 		OPT_STATS,
 		OPT_HELP,
 		OPT_VERSION
@@ -615,6 +626,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
 	    {"stdin", no_argument, NULL, OPT_STDIN},
+	    {"fix-thin", no_argument, NULL, OPT_FIX_THIN},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
@@ -623,7 +635,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	const char *out_name = NULL;
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
-	bool threads_given = false, stats = false;
+	bool threads_given = false, stats = false, fix_thin = false;
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
@@ -650,6 +662,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_STDIN:
 			from_stdin = true;
+			break;
+		case OPT_FIX_THIN:
+			fix_thin = true;
 			break;
 		case OPT_STRICT:
 			strict = true;
@@ -693,6 +708,14 @@ int sk_cmd_index_pack(int argc, char **argv)
 		free(strict_buf);
 		return sk_finish(cst, false);
 	}
+	if (fix_thin && !from_stdin) {
+		/* builtin/index-pack.c cmd_index_pack, after the config */
+		fprintf(stderr, "fatal: the option '--fix-thin' requires '--stdin'\n");
+		skg_repo_free(repo);
+		free(strict_buf);
+		return sk_finish(128, false);
+	}
+	opt.fix_thin = fix_thin;
 	if (version_given) {
 		opt.idx_version = cl_version;
 		opt.off32_limit = cl_limit;

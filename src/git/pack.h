@@ -65,6 +65,8 @@ struct skg_pk_options {
 	                           * corrupt wins over it, as in git's first pass */
 	bool whole_blobs;         /* the object callback also gets blobs of up to
 	                           * SKG_PK_BIG_FILE_THRESHOLD bytes whole (data not NULL) */
+	bool allow_unresolved;    /* deltas whose base is not in the pack are not an error: they stay
+	                           * unresolved (real_type 0, no ID), for --fix-thin (pack_thin.h) */
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */
 	void (*progress)(void *ctx, enum skg_pk_phase phase, uint64_t done, uint64_t total);
 	void *progress_ctx;

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include <sha1kit.h>
 #include <sha1kit/git_pack.h>
 
@@ -22,6 +24,7 @@
 #include "pack_collide.h"
 #include "pack_file.h"
 #include "pack_strict.h"
+#include "pack_thin.h"
 #include "repo.h"
 #include "util.h"
 
@@ -50,6 +53,7 @@ void skg_index_options_default(struct skg_index_options *opt)
 	opt->cache_limit = po.cache_limit;
 	opt->idx_version = 2;
 	opt->off32_limit = SKG_PK_IDX_OFF32_LIMIT;
+	opt->fix_thin_level = 1; /* environment.c zlib_compression_level = Z_BEST_SPEED */
 }
 
 /* ---- The config of git's index-pack --------------------------------------------------------- */
@@ -57,7 +61,9 @@ void skg_index_options_default(struct skg_index_options *opt)
 struct index_config {
 	unsigned version, threads;
 	bool has_version, has_threads;
-	int stop; /* 1: pack.indexVersion above 2, 2: pack.threads below 0 */
+	int zlevel; /* zlib_compression_level (--fix-thin's appended objects) */
+	bool has_zlevel, loose_seen;
+	int stop; /* 1: pack.indexVersion above 2, 2: pack.threads below 0, 3: a bad zlib level */
 	int bad;  /* the value that stopped it */
 };
 
@@ -88,6 +94,25 @@ static int index_config_cb(void *ctx, const char *key, const char *value)
 		}
 		c->threads = (unsigned)v;
 		c->has_threads = true;
+	} else if (strcmp(key, "core.compression") == 0 || strcmp(key, "core.loosecompression") == 0) {
+		/* config.c git_default_core_config: -1 is zlib's default; core.loosecompression sets
+		 * zlib_compression_level, core.compression too unless core.loosecompression came first */
+		bool loose = key[5] == 'l';
+		if ((why = skg_config_int_why(value, &v)) != 0) {
+			return why;
+		}
+		if (v == -1) {
+			v = Z_DEFAULT_COMPRESSION;
+		} else if (v < 0 || v > Z_BEST_COMPRESSION) {
+			c->stop = 3;
+			c->bad = v;
+			return 1;
+		}
+		if (loose || !c->loose_seen) {
+			c->zlevel = v;
+			c->has_zlevel = true;
+		}
+		c->loose_seen = c->loose_seen || loose;
 	} else if (strcmp(key, "core.bigfilethreshold") == 0) {
 		return skg_config_ulong_why(value);
 	}
@@ -108,6 +133,12 @@ int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options 
 	}
 	if (c.stop == 2) {
 		return skg_fail(err, "invalid number of threads specified (%d)", c.bad);
+	}
+	if (c.stop == 3) {
+		return skg_fail(err, "bad zlib compression level %d", c.bad);
+	}
+	if (c.has_zlevel) {
+		opt->fix_thin_level = c.zlevel;
 	}
 	if (c.has_version) {
 		/* pack-write.c write_idx_file: a version below 2 has no header, i.e. version 1 */
@@ -524,6 +555,11 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	bool pack_renamed = false;
 	struct skg_pack *pack = NULL;
 	uint8_t *map = NULL;
+	if (ix->opt.fix_thin && ix->opt.repo != NULL &&
+	    skg_thin_fix(ix->fd, &ix->len, skg_repo_objects_dir(ix->opt.repo), ix->opt.fix_thin_level,
+	                 ix->opt.threads, err) != 0) {
+		goto out;
+	}
 	int e = finish_file(ix->fd);
 	ix->fd = -1;
 	if (e != 0) {

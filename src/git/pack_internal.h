@@ -14,6 +14,7 @@
  *   pack_idx_read.c   one entry of an idx (skg_pk_idx_count, _entry, _find, _crc_differs)
  *   pack_read.c       one object of a pack through its idx (skg_pk_read_object*, skg_pk_entry_base)
  *   pack_unpack.c     git's unpack_entry with its error lines (skg_pk_git_unpack, _entry_header)
+ *   pack_thin.c       --fix-thin: a thin pack completed with its bases (pack_thin.h, skg_thin_fix)
  *
  * Part of the Git layer (src/git/): no I/O, no printing, no global state.
  */

@@ -842,7 +842,7 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 		*err = *first;
 	} else if (spawn_failed) {
 		skg_pk_set_failure(err, SKG_E_THREAD, false, 0, "cannot start the delta resolution threads");
-	} else if (check_unresolved(pack, err)) {
+	} else if (opt->allow_unresolved || check_unresolved(pack, err)) {
 		rc = 0;
 	}
 	for (unsigned t = 0; t < started; t++) {

@@ -1230,6 +1230,85 @@ cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.
 	bad "unsupported: index-pack --stdin outside a repository: git $(cat "$T/ug.rc") $(cat "$T/ug.err"), sha1kit $(cat "$T/us.rc") $(cat "$T/us.err")"
 }
 
+# index-pack --stdin --fix-thin (what receive-pack runs on a push; git 2.39.5
+# builtin/index-pack.c fix_unresolved_deltas, pack-write.c fixup_pack_header_footer): a thin pack
+# B ^A, as REF_DELTA only and with OFS_DELTA, indexed into a repository that has A (its objects
+# loose, then packed; core.compression 9; core.loosecompression 0 over core.compression 9): git's
+# stdout, stderr and exit status, and the completed pack and idx byte for byte (git appends the
+# missing bases as whole objects, zlib at its zlib_compression_level). B reverts a file to a
+# version of A's history, so that the pack holds an object the repository has too. Errors: a base
+# the repository lacks ("fatal: pack has N unresolved deltas"; git leaves its tmp_pack_*, sha1kit
+# nothing) and --fix-thin without --stdin.
+section_fix_thin() { # leaks
+local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed
+git init -q "$S"
+(
+	cd "$S" || exit 1
+	for i in $(seq 1 14); do
+		v=$i
+		[ "$i" = 12 ] && v=3 # a revert to a version of A's history
+		awk -v v="$v" 'BEGIN { for (k = 1; k <= 800; k++) { if (k % 37 == v) print "version", v, "line", k; else print "line", k, "of a file with revisions" } }' >f.txt
+		awk -v i="$i" 'BEGIN { for (k = 1; k <= 300; k++) print (k == i * 7 ? "edit " i : "text " k) }' >g.txt
+		git add -A && git commit -qm "r$i"
+	done
+	git branch a HEAD~6
+	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout >"$T/ft-ref.pack"
+	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout --delta-base-offset >"$T/ft-ofs.pack"
+) || { bad "fix_thin: cannot build the repository"; return; }
+git init -q --bare "$B" && git -C "$B" fetch -q "$S" a:refs/heads/a || { bad "fix_thin: cannot fetch A"; return; }
+cp -a "$B" "$T/ft-packed" && git -C "$T/ft-packed" repack -adq
+cp -a "$B" "$T/ft-l9" && git -C "$T/ft-l9" config core.compression 9
+cp -a "$B" "$T/ft-lc" && git -C "$T/ft-lc" config core.loosecompression 0 && git -C "$T/ft-lc" config core.compression 9
+git init -q --bare "$T/ft-empty"
+# fixthin_case NAME REPO PACK [OPTION...]: both indexers in a copy of REPO; prints nothing, counts
+fixthin_case() {
+	local name=$1 repo=$2 pack=$3 f
+	shift 3
+	rm -rf "$T/ftg" "$T/fts"
+	cp -a "$repo" "$T/ftg" && cp -a "$repo" "$T/fts"
+	(cd "$T/ftg" && refgit index-pack "$@" <"$pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
+	(cd "$T/fts" && "$SK" index-pack "$@" <"$pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
+	cmp -s "$T/ftg.rc" "$T/fts.rc" && cmp -s "$T/ftg.out" "$T/fts.out" && cmp -s "$T/ftg.err" "$T/fts.err" && ok ||
+		bad "fix_thin $name: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.out" "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.out" "$T/fts.err")"
+	# the same files, git's temporary pack aside (sha1kit leaves none)
+	(cd "$T/ftg/objects/pack" && ls | grep -v '^tmp_pack_') >"$T/ftg.ls"
+	(cd "$T/fts/objects/pack" && ls) >"$T/fts.ls"
+	cmp -s "$T/ftg.ls" "$T/fts.ls" && ok || bad "fix_thin $name: files: git $(cat "$T/ftg.ls"), sha1kit $(cat "$T/fts.ls")"
+	for f in $(cat "$T/ftg.ls"); do
+		cmp -s "$T/ftg/objects/pack/$f" "$T/fts/objects/pack/$f" && ok || bad "fix_thin $name: $f differs from git's"
+	done
+}
+for pack in ref ofs; do
+	for fixture in ft-base ft-packed ft-l9 ft-lc; do
+		fixthin_case "$pack $fixture" "$T/$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
+	done
+	fixthin_case "$pack threads=1" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin --threads=1
+	# not vacuous: git completed the pack with objects of the repository
+	n_thin=$(od -An -tu1 -j8 -N4 "$T/ft-$pack.pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+	fixthin_case "$pack count" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin
+	name=$(sed -n 's/^pack\t//p' "$T/ftg.out")
+	n_fixed=$(od -An -tu1 -j8 -N4 "$T/ftg/objects/pack/pack-$name.pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+	[ -n "$name" ] && [ "$n_fixed" -gt "$n_thin" ] && ok || bad "fix_thin $pack: git appended nothing ($n_thin -> $n_fixed objects)"
+	# a base the repository lacks
+	fixthin_case "$pack missing base" "$T/ft-empty" "$T/ft-$pack.pack" --stdin --fix-thin
+	want="fatal: pack has"
+	got=$(cat "$T/fts.err")
+	[ "$(cat "$T/fts.rc")" = 128 ] && [ "${got#"$want"}" != "$got" ] && [ ! -s "$T/fts.ls" ] && ok ||
+		bad "fix_thin $pack missing base: rc $(cat "$T/fts.rc"), $got, files $(cat "$T/fts.ls")"
+done
+# without --fix-thin the thin pack stays refused (sha1kit's 'unresolved delta'), nothing left
+rm -rf "$T/fts" && cp -a "$B" "$T/fts"
+(cd "$T/fts" && "$SK" index-pack --stdin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err")
+rc=$?
+[ "$rc" != 0 ] && grep -q 'unresolved delta' "$T/fts.err" && [ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
+	bad "fix_thin: a thin pack without --fix-thin: rc $rc, $(cat "$T/fts.err")"
+# --fix-thin without --stdin: git's line, exit 128, no idx
+cp "$T/ft-ref.pack" "$T/ft-nostdin.pack"
+fixthin_case "no --stdin" "$T/ft-base" /dev/null --fix-thin "$T/ft-nostdin.pack"
+[ "$(cat "$T/fts.err")" = "fatal: the option '--fix-thin' requires '--stdin'" ] && [ ! -e "$T/ft-nostdin.idx" ] && ok ||
+	bad "fix_thin no --stdin: $(cat "$T/fts.err")"
+}
+
 sk_run_sections
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
