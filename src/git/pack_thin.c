@@ -120,10 +120,14 @@ static int unresolved_error(struct skg_error *err, uint32_t n)
 	return -1;
 }
 
+/* Write p[0..n) at offset off of fd (lseek and write: Windows has no pwrite). 0 or -1 (errno). */
 static int write_at(int fd, const uint8_t *p, size_t n, uint64_t off)
 {
+	if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
+		return -1;
+	}
 	while (n > 0) {
-		ssize_t w = pwrite(fd, p, n > (1u << 30) ? (1u << 30) : n, (off_t)off);
+		ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
 		if (w < 0) {
 			if (errno == EINTR) {
 				continue;
@@ -132,14 +136,13 @@ static int write_at(int fd, const uint8_t *p, size_t n, uint64_t off)
 		}
 		p += w;
 		n -= (size_t)w;
-		off += (uint64_t)w;
 	}
 	return 0;
 }
 
 static void *map_pack(int fd, uint64_t len)
 {
-	void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
+	void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0); /* unmapped before any write */
 	return m == MAP_FAILED ? NULL : m;
 }
 
@@ -436,6 +439,8 @@ int skg_thin_fix(int fd, uint64_t *len, const char *objects_dir, int level, unsi
 		at += step;
 	}
 	sha1kit_fast_final(&sha, sum);
+	munmap(map, (size_t)map_len);
+	map = NULL;
 	if (write_at(fd, sum, SKG_RAWSZ, body) != 0) {
 		int e = errno;
 		skg_fail_sys(err, SKG_E_IO, e, "cannot write the pack: %s", strerror(e));

@@ -23,6 +23,8 @@
 #     the right idx (it was read before) or exactly one line "...: NAME: the file shrank while it
 #     was read", exit 1, no idx left; invalid --threads values name the range; index-pack names
 #     the file that is not a pack.
+#   - index-pack --stdin --fix-thin completes a thin pack as git does: the pack, idx, stdout, stderr
+#     and exit status of git's (section fix_thin).
 # SK_WINDOWS=1 (the Wine build, tests/win/tests.cmake): FIFOs, symbolic links and /proc files are
 # not tried as packs or idx files (Windows has none; under Wine they would be the Linux host's), and
 # that is said on the output.
