@@ -1,6 +1,7 @@
 /*
  * pack.h - Git pack parser and index (.idx) writer: the pack engine of the Git layer (src/git/),
- * which `sha1kit index-pack`, `verify-pack` and `fsck` run.
+ * which `sha1kit index-pack`, `verify-pack` and `fsck` run. Implemented in src/git/pack*.c, one
+ * responsibility a file (listed in pack_internal.h, which they share).
  *
  * Works on a pack held in memory (a mapped file, or a fuzzer's buffer): no I/O, no printing, no
  * exit. Every malformed input gives an error with a message and, where it applies, the offset of

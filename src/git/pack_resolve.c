@@ -1,0 +1,927 @@
+/*
+ * pack_resolve.c - skg_pk_index_pack: the pack's header, the first pass (pack_pass1.c), then
+ * delta resolution on threads (pass 2).
+ *
+ * Written from Git's format documentation (Documentation/gitformat-pack.txt) and by comparing
+ * results with `git index-pack` and `git verify-pack` (Git 2.39); no code was taken from Git.
+ *
+ * Pass 2 resolves deltas: each whole object that serves as a base is the root of a tree of deltas
+ * (OFS_DELTA children found by offset, REF_DELTA children by object ID, in the compact table, once
+ * the base's ID is known). Worker threads take roots from a shared counter. Each keeps a stack of
+ * nodes, bases whose ID is known and whose children are still to be built, and expands the top
+ * one: builds its children from its data, which is then freed. The IDs of the objects built are
+ * computed in batches (sha1kit_dc_batch), each object's buffer holding its Git header just before
+ * its content; once a batch is hashed, the objects with children become nodes, the others are
+ * freed. The wait for a batch is what lets a base's children be known only later: a thread
+ * takes a new root rather than hash a batch that is not full, and while its nodes hold more than
+ * its share of P2_HOLD (or for an object too large to batch) it hashes at once and goes depth
+ * first. Node data over the thread's share of the cache limit is dropped, from the bottom of the
+ * stack (the nodes expanded last) up, and rebuilt from the pack when needed (the whole ancestor
+ * inflated, then the deltas down to the node applied in turn). With skg_pk_options.read set, entries
+ * are read through it (pread) rather than from the mapping, so that no pack pages pile up.
+ */
+#include "pack_internal.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct resolver {
+	struct skg_pk_pack *pack;
+	const struct skg_pk_options *opt;
+	uint32_t *ofs_first; /* CSR: children of object i are ofs_child[ofs_first[i] .. ofs_first[i+1]) */
+	uint32_t *ofs_child;
+	const struct skg_pk_ref_entry *refs; /* the REF_DELTA entries sorted by base ID (then pack order) */
+	uint32_t n_ref;
+	uint32_t *ref_fan; /* refs[ref_fan[k] .. ref_fan[k + 1]): base IDs starting with the 16 bits k */
+	_Atomic unsigned char *claimed; /* per object: a REF_DELTA already taken by a thread */
+	uint32_t *roots;
+	uint32_t n_roots;
+	atomic_uint next_root;
+	atomic_uint_fast64_t resolved;
+	atomic_bool stop;
+	uint64_t thread_limit;
+	uint32_t batch_msgs;  /* a thread's pass-2 batch: at most this many objects */
+	uint64_t batch_bytes; /* and this many bytes */
+	uint64_t batch_hold;  /* objects are batched only while the thread's nodes hold less */
+};
+
+/* Bytes before an object's content in the buffers of pass 2: room for its Git header ("<type>
+ * <size>\0", at most SKG_PK_HEADER_MAX bytes), written there when the object is hashed, so that header
+ * and content are one message for sha1kit_dc_batch without a copy. */
+#define HEADROOM 32
+
+/*
+ * Pass 2 hashes the objects it resolves in batches of up to P2_MSGS objects or P2_BYTES bytes
+ * (objects of more than SKG_PK_HB_MAX_OBJ bytes are hashed at once, alone), shared out between the
+ * threads, down to P2_MIN_MSGS objects and P2_MIN_BYTES bytes each. Smaller than pass 1's: the
+ * bases among them stay in memory until their children are built, so the batch size sets much of
+ * the memory held (on Git's pack, one thread, 128 objects and 2 MiB gave the same speed as 256
+ * and 4 MiB, with 3.5 MB less peak RSS). Where bases have many children, each batch leaves more
+ * bases waiting than the last: while a thread's nodes hold more than P2_HOLD bytes (shared out
+ * likewise, down to P2_MIN_HOLD) the objects it resolves are hashed at once, which makes the walk
+ * depth first until they hold less (on Git's pack, at most 10.3 MB in nodes instead of 12.6 MB
+ * with one thread, 5.8 MB instead of 12.7 MB with two; the same speed).
+ */
+#define P2_MSGS      128
+#define P2_BYTES     ((size_t)2 << 20)
+#define P2_MIN_MSGS  48
+#define P2_MIN_BYTES ((size_t)768 << 10)
+#define P2_HOLD      ((uint64_t)8 << 20)
+#define P2_MIN_HOLD  ((uint64_t)3 << 20)
+_Static_assert(HEADROOM >= SKG_PK_HEADER_MAX, "HEADROOM holds an object header");
+
+/* A base whose children are still to be built; its ID is known. */
+struct node {
+	uint32_t obj;
+	uint32_t ofs_next;         /* its OFS_DELTA children not yet built: ofs_child[ofs_next ..] */
+	uint32_t ref_next, ref_hi; /* its REF_DELTA children not yet taken: refs[ref_next .. ref_hi) */
+	uint8_t *buf;              /* HEADROOM bytes, then the content; NULL: not (or no longer) in memory */
+	uint64_t size;
+};
+
+/* A resolved object waiting for its ID, which is computed with others (sha1kit_dc_batch). */
+struct pending {
+	uint32_t obj;
+	uint8_t *buf; /* as in struct node; NULL once handed on */
+	uint64_t size;
+};
+
+struct worker {
+	struct resolver *r;
+	unsigned index;
+	pthread_t thread;
+	struct skg_pk_inflater inf;
+	struct node *nodes; /* the bases to expand, last in first out */
+	uint32_t n_nodes, nodes_cap;
+	uint32_t low;  /* nodes[0 .. low) hold no data */
+	uint64_t used; /* bytes of content held by the nodes and by the base being expanded */
+	struct pending pend[P2_MSGS];
+	sha1kit_msg msgs[P2_MSGS];
+	uint32_t msg_obj[P2_MSGS];
+	uint8_t digests[P2_MSGS * SKG_RAWSZ];
+	sha1kit_dc_detection where[P2_MSGS];
+	uint32_t n_pend;
+	uint64_t pend_bytes;
+	uint32_t *chain; /* rebuild(): the deltas between an object and its whole ancestor */
+	uint32_t chain_cap;
+	uint8_t *delta;
+	size_t delta_cap;
+	uint8_t *in; /* entries' stored data, when read through opt->read (entry_data) */
+	size_t in_cap;
+	uint64_t in_off, in_len;
+	sha1kit_dc_ctx dc;
+	bool roots_done; /* no root left to take */
+	bool stopped;    /* gave up because another thread failed */
+	bool failed;
+	struct skg_pk_error err;
+};
+
+/* The base ID of REF_DELTA entry i, in the pack (for an error message only: pass 2 never reads the
+ * pack's pages but through opt->read, when set). */
+static const uint8_t *ref_base_id(const struct skg_pk_pack *pack, uint32_t i)
+{
+	const struct skg_pk_object *o = &pack->objs[i];
+	return pack->data + o->offset + o->hdr_len - SKG_RAWSZ;
+}
+
+#define REF_FAN 65536 /* buckets of resolver.ref_fan */
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct skg_pk_ref_entry *x = a, *y = b;
+	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	return c != 0 ? c : (x->obj > y->obj) - (x->obj < y->obj);
+}
+
+/* The REF_DELTA entries whose base is `id`: refs[*lo .. *hi). */
+static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_out, uint32_t *hi_out)
+{
+	const struct skg_pk_ref_entry *refs = r->refs;
+	if (r->n_ref == 0) {
+		*lo_out = *hi_out = 0;
+		return;
+	}
+	unsigned k = (unsigned)id[0] << 8 | id[1];
+	uint32_t lo = r->ref_fan[k], end = r->ref_fan[k + 1], hi = end;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (memcmp(refs[mid].id, id, SKG_RAWSZ) < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	uint32_t first = lo;
+	hi = end;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (memcmp(refs[mid].id, id, SKG_RAWSZ) <= 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	*lo_out = first;
+	*hi_out = lo;
+}
+
+static bool worker_fail(struct worker *w)
+{
+	w->failed = true;
+	atomic_store(&w->r->stop, true);
+	return false;
+}
+
+/* Largest entry data kept in w->in between two objects. */
+#define IN_KEEP ((size_t)1 << 20)
+
+/* Bytes read from the pack at once through opt->read: the entries read next are often near (on
+ * Git's pack, 8 KiB windows serve 73% of the reads, which then cost no system call). */
+#define READ_WINDOW ((uint64_t)8 << 10)
+
+/* The stored data (zlib stream) of object `i` and the bytes available from there: in the pack, or
+ * copied into w->in through opt->read, with the bytes after it up to READ_WINDOW (w->in holds
+ * pack bytes [w->in_off, w->in_off + w->in_len)). NULL on error (w->err filled). */
+static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
+{
+	const struct skg_pk_pack *pack = w->r->pack;
+	const struct skg_pk_object *o = &pack->objs[i];
+	uint64_t start = o->offset + o->hdr_len;
+	if (w->r->opt->read == NULL) {
+		*avail = pack->len - SKG_RAWSZ - start;
+		return pack->data + start;
+	}
+	/* Pass 1 found the stream to end where the next entry (or the trailer) starts. */
+	uint64_t limit = pack->len - SKG_RAWSZ;
+	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : limit;
+	uint64_t n = end - start;
+	*avail = n;
+	if (w->in_len > 0 && start >= w->in_off && end <= w->in_off + w->in_len) {
+		return w->in + (start - w->in_off);
+	}
+	w->in_len = 0;
+	if (n < READ_WINDOW) {
+		n = limit - start < READ_WINDOW ? limit - start : READ_WINDOW;
+	}
+	if (n > w->in_cap) {
+		if (n > SIZE_MAX - 1) {
+			skg_pk_set_error(&w->err, true, o->offset,
+			                 "entry of %" PRIu64 " bytes does not fit in memory", n);
+			return NULL;
+		}
+		free(w->in);
+		w->in_cap = 0;
+		w->in = malloc((size_t)n);
+		if (w->in == NULL) {
+			skg_pk_set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+			                   "out of memory (entry of %" PRIu64 " bytes)", n);
+			return NULL;
+		}
+		w->in_cap = (size_t)n;
+	}
+	if (w->r->opt->read(w->r->opt->read_ctx, start, w->in, (size_t)n) != 0) {
+		skg_pk_set_error(&w->err, true, o->offset, "cannot read the pack");
+		return NULL;
+	}
+	w->in_off = start;
+	w->in_len = n;
+	return w->in;
+}
+
+/* Let a large w->in go after use. */
+static void entry_done(struct worker *w)
+{
+	if (w->in_cap > IN_KEEP) {
+		free(w->in);
+		w->in = NULL;
+		w->in_cap = 0;
+		w->in_len = 0;
+	}
+}
+
+/* Inflate the whole object `i` into a new buffer, after HEADROOM bytes. */
+static uint8_t *load_whole(struct worker *w, uint32_t i)
+{
+	const struct skg_pk_pack *pack = w->r->pack;
+	const struct skg_pk_object *o = &pack->objs[i];
+	uint64_t consumed;
+	if (o->size > SIZE_MAX - HEADROOM) {
+		skg_pk_set_error(&w->err, true, o->offset,
+		                 "object of %" PRIu64 " bytes does not fit in memory", o->size);
+		return NULL;
+	}
+	uint8_t *buf = malloc(HEADROOM + (size_t)o->size);
+	if (buf == NULL) {
+		skg_pk_set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+		                   "out of memory (object of %" PRIu64 " bytes)", o->size);
+		return NULL;
+	}
+	uint64_t avail;
+	const uint8_t *in = entry_data(w, i, &avail);
+	if (in == NULL) {
+		free(buf);
+		return NULL;
+	}
+	enum skg_pk_inf_status st =
+	    skg_pk_inflate_exact(&w->inf, in, avail, buf + HEADROOM, o->size, NULL, NULL, NULL, 0, &consumed);
+	entry_done(w);
+	if (st != SKG_PK_INF_OK) {
+		skg_pk_inflate_error(&w->err, &w->inf, st, o->offset, o->size, "object");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Inflate the delta data of object `i` into w->delta; returns its length or false on error. */
+static bool load_delta(struct worker *w, uint32_t i)
+{
+	const struct skg_pk_pack *pack = w->r->pack;
+	const struct skg_pk_object *o = &pack->objs[i];
+	uint64_t consumed;
+	if (o->size > w->delta_cap) {
+		if (o->size > SIZE_MAX - 1) {
+			skg_pk_set_error(&w->err, true, o->offset,
+			                 "delta of %" PRIu64 " bytes does not fit in memory", o->size);
+			return false;
+		}
+		uint8_t *n = realloc(w->delta, (size_t)o->size);
+		if (n == NULL) {
+			skg_pk_set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+			                   "out of memory (delta of %" PRIu64 " bytes)", o->size);
+			return false;
+		}
+		w->delta = n;
+		w->delta_cap = (size_t)o->size;
+	}
+	uint64_t avail;
+	const uint8_t *in = entry_data(w, i, &avail);
+	if (in == NULL) {
+		return false;
+	}
+	enum skg_pk_inf_status st =
+	    skg_pk_inflate_exact(&w->inf, in, avail, w->delta, o->size, NULL, NULL, NULL, 0, &consumed);
+	entry_done(w);
+	if (st != SKG_PK_INF_OK) {
+		skg_pk_inflate_error(&w->err, &w->inf, st, o->offset, o->size, "delta");
+		return false;
+	}
+	return true;
+}
+
+/* Build object `i` (a delta) from its base's content: returns a new buffer (HEADROOM bytes, then
+ * the content) and the content's size, or NULL. */
+static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
+                            uint64_t *out_len)
+{
+	const struct skg_pk_object *o = &w->r->pack->objs[i];
+	if (!load_delta(w, i)) {
+		return NULL;
+	}
+	const uint8_t *d = w->delta, *dend = w->delta + o->size;
+	uint64_t want_base, result;
+	if (o->size < 4) { /* two sizes and one instruction at least; Git refuses shorter deltas too */
+		skg_pk_set_error(&w->err, true, o->offset, "delta data of %" PRIu64 " bytes is too short",
+		                 o->size);
+		return NULL;
+	}
+	if (!skg_pk_delta_size(&d, dend, &want_base) || !skg_pk_delta_size(&d, dend, &result)) {
+		skg_pk_set_error(&w->err, true, o->offset, "delta header is truncated or malformed");
+		return NULL;
+	}
+	if (want_base != base_len) {
+		skg_pk_set_error(&w->err, true, o->offset,
+		                 "delta is for a base of %" PRIu64 " bytes, but its base has %" PRIu64,
+		                 want_base, base_len);
+		return NULL;
+	}
+	uint64_t total;
+	const char *why = skg_pk_scan_delta(base_len, d, dend, &total);
+	if (why != NULL) {
+		skg_pk_set_error(&w->err, true, o->offset, "%s", why);
+		return NULL;
+	}
+	if (total != result) {
+		skg_pk_set_error(&w->err, true, o->offset,
+		                 "delta result is %" PRIu64 " bytes, its header says %" PRIu64, total,
+		                 result);
+		return NULL;
+	}
+	uint64_t max = w->r->opt->max_object_size;
+	if ((max != 0 && result > max) || result > SIZE_MAX - HEADROOM) {
+		skg_pk_set_error(&w->err, true, o->offset,
+		                 "delta result of %" PRIu64 " bytes is over the size limit", result);
+		return NULL;
+	}
+	uint8_t *out = malloc(HEADROOM + (size_t)result);
+	if (out == NULL) {
+		skg_pk_set_failure(&w->err, SKG_E_NOMEM, true, o->offset,
+		                   "out of memory (object of %" PRIu64 " bytes)", result);
+		return NULL;
+	}
+	why = skg_pk_apply_delta(base, base_len, d, dend, out + HEADROOM, result);
+	if (why != NULL) {
+		skg_pk_set_error(&w->err, true, o->offset, "%s", why);
+		free(out);
+		return NULL;
+	}
+	*out_len = result;
+	return out;
+}
+
+/* Queue resolved object `obj` of `type` (content at buf + HEADROOM, `size` bytes) for its ID. */
+static void pend_add(struct worker *w, uint32_t obj, unsigned type, uint8_t *buf, uint64_t size)
+{
+	char hdr[SKG_PK_HEADER_MAX];
+	size_t hl = skg_pk_object_header(hdr, type, size);
+	uint8_t *m = buf + HEADROOM - hl;
+	memcpy(m, hdr, hl);
+	uint32_t k = w->n_pend++;
+	w->pend[k].obj = obj;
+	w->pend[k].buf = buf;
+	w->pend[k].size = size;
+	w->msgs[k].data = m;
+	w->msgs[k].len = hl + (size_t)size;
+	w->msg_obj[k] = obj;
+	w->pend_bytes += size;
+}
+
+/* Drop the data of the nodes expanded last (the bottom of the stack; never the top node, expanded
+ * next) while the thread holds more than its share of the cache. */
+static void evict(struct worker *w)
+{
+	uint32_t k = w->low;
+	while (w->used > w->r->thread_limit && k + 1 < w->n_nodes) {
+		struct node *n = &w->nodes[k++];
+		if (n->buf != NULL) {
+			free(n->buf);
+			n->buf = NULL;
+			w->used -= n->size;
+		}
+	}
+	w->low = k;
+}
+
+/* Room for one node more; false on error (w->err filled). */
+static bool node_room(struct worker *w)
+{
+	if (w->n_nodes == w->nodes_cap) {
+		uint32_t ncap = w->nodes_cap ? w->nodes_cap * 2 : 256;
+		struct node *n = ncap > w->nodes_cap ? realloc(w->nodes, (size_t)ncap * sizeof(*n)) : NULL;
+		if (n == NULL) {
+			skg_pk_set_failure(&w->err, SKG_E_NOMEM, false, 0, "out of memory");
+			return false;
+		}
+		w->nodes = n;
+		w->nodes_cap = ncap;
+	}
+	return true;
+}
+
+/* Make resolved object `obj` (its ID known) a node when it has children; `buf` (may be NULL: not
+ * in memory) then belongs to the node, and *pushed says so. False on error (w->err filled). */
+static bool push_node(struct worker *w, uint32_t obj, uint8_t *buf, uint64_t size, bool *pushed)
+{
+	struct resolver *r = w->r;
+	uint32_t lo, hi;
+	*pushed = false;
+	ref_range(r, r->pack->objs[obj].id, &lo, &hi);
+	if (r->ofs_first[obj] == r->ofs_first[obj + 1] && lo == hi) {
+		return true; /* a leaf */
+	}
+	if (!node_room(w)) {
+		return false;
+	}
+	struct node *n = &w->nodes[w->n_nodes++];
+	n->obj = obj;
+	n->ofs_next = r->ofs_first[obj];
+	n->ref_next = lo;
+	n->ref_hi = hi;
+	n->buf = buf;
+	n->size = size;
+	if (buf != NULL) {
+		w->used += size;
+	}
+	*pushed = true;
+	return true;
+}
+
+/* Compute the IDs of the pending objects; those with children become nodes, the others are freed. */
+static bool flush_pending(struct worker *w)
+{
+	uint32_t n = w->n_pend;
+	if (n == 0) {
+		return true;
+	}
+	if (!skg_pk_batch_ids(w->msgs, w->msg_obj, n, w->digests, w->where, w->r->pack->objs, w->r->opt,
+	                      &w->err)) {
+		return false; /* the buffers are freed with the worker */
+	}
+	for (uint32_t k = n; k-- > 0;) { /* backwards: the first built is expanded first */
+		struct pending *p = &w->pend[k];
+		bool pushed;
+		if (!push_node(w, p->obj, p->buf, p->size, &pushed)) {
+			return false;
+		}
+		if (!pushed) {
+			free(p->buf);
+		}
+		p->buf = NULL;
+	}
+	w->n_pend = 0;
+	w->pend_bytes = 0;
+	evict(w);
+	return true;
+}
+
+/* The content of resolved object `obj` again, after its node's data was evicted: its whole
+ * ancestor inflated from the pack, then the deltas between applied in turn. Returns the buffer
+ * (HEADROOM bytes, then the content) or NULL (w->err filled). */
+static uint8_t *rebuild(struct worker *w, uint32_t obj)
+{
+	const struct skg_pk_object *objs = w->r->pack->objs;
+	uint32_t n = 0, x = obj;
+	while (objs[x].depth > 0) { /* a resolved delta: its base is known */
+		if (n == w->chain_cap) {
+			uint32_t ncap = w->chain_cap ? w->chain_cap * 2 : 64;
+			uint32_t *c =
+			    ncap > w->chain_cap ? realloc(w->chain, (size_t)ncap * sizeof(*c)) : NULL;
+			if (c == NULL) {
+				skg_pk_set_failure(&w->err, SKG_E_NOMEM, false, 0, "out of memory");
+				return NULL;
+			}
+			w->chain = c;
+			w->chain_cap = ncap;
+		}
+		w->chain[n++] = x;
+		x = objs[x].base;
+	}
+	uint8_t *buf = load_whole(w, x);
+	uint64_t len = objs[x].size;
+	while (buf != NULL && n > 0) {
+		uint8_t *next = build_delta(w, w->chain[--n], buf + HEADROOM, len, &len);
+		free(buf);
+		buf = next;
+	}
+	return buf;
+}
+
+static void progress_tick(struct worker *w)
+{
+	uint64_t done = atomic_fetch_add(&w->r->resolved, 1) + 1;
+	if (w->index == 0 && w->r->opt->progress != NULL && (done & 255) == 0) {
+		w->r->opt->progress(w->r->opt->progress_ctx, SKG_PK_PHASE_RESOLVING, done,
+		                    w->r->pack->n_deltas);
+	}
+}
+
+/* Build delta `c` from its base `base` (of `type`, content at base_buf + HEADROOM): its ID is
+ * queued with others, or computed now; *pushed tells whether `c` is then a node (on top). */
+static bool build_child(struct worker *w, uint32_t base, unsigned type, const uint8_t *base_buf,
+                        uint64_t base_size, uint32_t c, bool *pushed)
+{
+	struct resolver *r = w->r;
+	struct skg_pk_object *objs = r->pack->objs;
+	uint64_t len;
+	uint8_t *buf = build_delta(w, c, base_buf + HEADROOM, base_size, &len);
+	if (buf == NULL) {
+		return false;
+	}
+	objs[c].real_type = (uint8_t)type;
+	objs[c].depth = objs[base].depth + 1;
+	objs[c].base = base;
+	progress_tick(w);
+	*pushed = false;
+	if (len <= SKG_PK_HB_MAX_OBJ && w->used < r->batch_hold) {
+		pend_add(w, c, type, buf, len);
+		return (w->n_pend < r->batch_msgs && w->pend_bytes < r->batch_bytes) || flush_pending(w);
+	}
+	/* A large object (a batch would gain little), or too much held: hashed now, in one stream. */
+	char hdr[SKG_PK_HEADER_MAX];
+	size_t hl = skg_pk_object_header(hdr, type, len);
+	memcpy(buf + HEADROOM - hl, hdr, hl);
+	sha1kit_dc_update(&w->dc, buf + HEADROOM - hl, hl + (size_t)len);
+	if (!skg_pk_finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
+		free(buf);
+		return false;
+	}
+	if (r->opt->object != NULL && r->opt->object(r->opt->object_ctx, c, type, buf + HEADROOM, len) != 0) {
+		skg_pk_stopped_error(&w->err, objs[c].offset);
+		free(buf);
+		return false;
+	}
+	if (!push_node(w, c, buf, len, pushed)) {
+		free(buf);
+		return false;
+	}
+	if (!*pushed) {
+		free(buf);
+	} else {
+		evict(w);
+	}
+	return true;
+}
+
+/* Pop the top node and build its children (OFS_DELTA ones, then the REF_DELTA ones no other
+ * thread took); its data is freed after the last. Should a child become a node at once (its ID
+ * computed at once), the node goes back under it, to be resumed once the child's own descendants
+ * are done: depth first, as only the bases on the path then stay in memory. */
+static bool expand(struct worker *w)
+{
+	struct resolver *r = w->r;
+	const struct skg_pk_object *objs = r->pack->objs;
+	struct node n = w->nodes[--w->n_nodes];
+	if (w->low > w->n_nodes) {
+		w->low = w->n_nodes;
+	}
+	if (n.buf == NULL) {
+		n.buf = rebuild(w, n.obj);
+		if (n.buf == NULL) {
+			return false;
+		}
+		w->used += n.size;
+	}
+	unsigned type = objs[n.obj].real_type;
+	uint32_t ofs_end = r->ofs_first[n.obj + 1];
+	bool ok = true;
+	for (;;) {
+		if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			w->stopped = true;
+			ok = false;
+			break;
+		}
+		uint32_t c = SKG_PK_NO_BASE;
+		if (n.ofs_next < ofs_end) {
+			c = r->ofs_child[n.ofs_next++];
+		} else {
+			while (n.ref_next < n.ref_hi) {
+				uint32_t k = r->refs[n.ref_next++].obj;
+				if (atomic_exchange(&r->claimed[k], 1) == 0) {
+					c = k;
+					break;
+				}
+			}
+		}
+		if (c == SKG_PK_NO_BASE) {
+			break;
+		}
+		bool pushed;
+		if (!build_child(w, n.obj, type, n.buf, n.size, c, &pushed)) {
+			ok = false;
+			break;
+		}
+		if (pushed && (n.ofs_next < ofs_end || n.ref_next < n.ref_hi)) {
+			if (!node_room(w)) {
+				ok = false;
+				break;
+			}
+			/* under the child: its data stays counted in w->used */
+			w->nodes[w->n_nodes] = w->nodes[w->n_nodes - 1];
+			w->nodes[w->n_nodes - 1] = n;
+			w->n_nodes++;
+			return true;
+		}
+	}
+	free(n.buf);
+	w->used -= n.size;
+	return ok;
+}
+
+/*
+ * A resolver thread: expands its nodes, last pushed first; with none left, takes the next root
+ * (a whole object with children) from the shared counter; with no root left either, computes the
+ * pending IDs (which gives new nodes), until nothing is left. The IDs of resolved objects are
+ * computed in batches (resolver.batch_msgs objects, resolver.batch_bytes bytes): a batch is
+ * hashed when full, or when nothing else can be done without the IDs.
+ */
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct resolver *r = w->r;
+	for (;;) {
+		if (atomic_load(&r->stop)) {
+			break;
+		}
+		if (w->n_nodes > 0) {
+			if (!expand(w)) {
+				if (!w->stopped) {
+					worker_fail(w);
+				}
+				break;
+			}
+			continue;
+		}
+		if (!w->roots_done) {
+			unsigned i = atomic_fetch_add(&r->next_root, 1);
+			if (i < r->n_roots) {
+				bool pushed;
+				uint32_t root = r->roots[i];
+				if (!push_node(w, root, NULL, r->pack->objs[root].size, &pushed)) {
+					worker_fail(w);
+					break;
+				}
+				continue;
+			}
+			w->roots_done = true;
+		}
+		if (w->n_pend == 0) {
+			break;
+		}
+		if (!flush_pending(w)) {
+			worker_fail(w);
+			break;
+		}
+	}
+	/* after an error: free what is held */
+	for (uint32_t k = 0; k < w->n_pend; k++) {
+		free(w->pend[k].buf);
+	}
+	w->n_pend = 0;
+	while (w->n_nodes > 0) {
+		free(w->nodes[--w->n_nodes].buf);
+	}
+	return NULL;
+}
+
+/* After pass 2: report the first delta that could not be resolved, if any. */
+static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error *err)
+{
+	for (uint32_t i = 0; i < pack->nr; i++) {
+		if (pack->objs[i].real_type != 0) {
+			continue;
+		}
+		/* Follow OFS_DELTA bases down to the REF_DELTA whose base is missing. */
+		uint32_t j = i;
+		while (pack->objs[j].type == SKG_PK_OFS_DELTA && pack->objs[j].base != SKG_PK_NO_BASE &&
+		       pack->objs[pack->objs[j].base].real_type == 0) {
+			j = pack->objs[j].base;
+		}
+		char hex[2 * SKG_RAWSZ + 1];
+		if (pack->objs[j].type == SKG_PK_REF_DELTA) {
+			skg_pk_to_hex(ref_base_id(pack, j), hex);
+			skg_pk_set_error(
+			    err, true, pack->objs[j].offset,
+			    "unresolved delta: base object %s is not in the pack (or the deltas form a "
+			    "cycle)",
+			    hex);
+		} else {
+			skg_pk_set_error(err, true, pack->objs[i].offset, "unresolved delta");
+		}
+		return false;
+	}
+	return true;
+}
+
+static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, struct skg_pk_ref_table *refs,
+                 struct skg_pk_error *err)
+{
+	struct resolver r;
+	uint32_t nr = pack->nr;
+	int rc = -1;
+	memset(&r, 0, sizeof(r));
+	r.pack = pack;
+	r.opt = opt;
+	atomic_init(&r.next_root, 0);
+	atomic_init(&r.resolved, 0);
+	atomic_init(&r.stop, false);
+	/* the phase starts here (the workers report every 256 deltas, and the last at the end) */
+	if (opt->progress != NULL && pack->n_deltas > 0) {
+		opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING, 0, pack->n_deltas);
+	}
+
+	r.ofs_first = calloc((size_t)nr + 1, sizeof(uint32_t));
+	r.claimed = calloc(nr ? nr : 1, 1);
+	if (r.ofs_first == NULL || r.claimed == NULL) {
+		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
+		goto out;
+	}
+	uint32_t n_ofs = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		if (pack->objs[i].type == SKG_PK_OFS_DELTA) {
+			r.ofs_first[pack->objs[i].base + 1]++;
+			n_ofs++;
+		}
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		r.ofs_first[i + 1] += r.ofs_first[i];
+	}
+	r.ofs_child = malloc((n_ofs ? n_ofs : 1) * sizeof(uint32_t));
+	r.roots = malloc((nr ? nr : 1) * sizeof(uint32_t));
+	uint32_t *fill = calloc((size_t)nr + 1, sizeof(uint32_t));
+	if (r.ofs_child == NULL || r.roots == NULL || fill == NULL) {
+		free(fill);
+		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct skg_pk_object *o = &pack->objs[i];
+		if (o->type == SKG_PK_OFS_DELTA) {
+			r.ofs_child[r.ofs_first[o->base] + fill[o->base]++] = i;
+		}
+	}
+	free(fill);
+	r.refs = refs->e;
+	r.n_ref = refs->n;
+	if (r.n_ref > 0) {
+		qsort(refs->e, refs->n, sizeof(*refs->e), cmp_ref);
+		r.ref_fan = malloc((REF_FAN + 1) * sizeof(uint32_t));
+		if (r.ref_fan == NULL) {
+			skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
+			goto out;
+		}
+		for (uint32_t k = 0, i = 0; k <= REF_FAN; k++) {
+			while (i < r.n_ref && ((unsigned)r.refs[i].id[0] << 8 | r.refs[i].id[1]) < k) {
+				i++;
+			}
+			r.ref_fan[k] = i;
+		}
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct skg_pk_object *o = &pack->objs[i];
+		if (o->type == SKG_PK_OFS_DELTA || o->type == SKG_PK_REF_DELTA) {
+			continue;
+		}
+		uint32_t lo, hi;
+		ref_range(&r, o->id, &lo, &hi);
+		if (r.ofs_first[i] != r.ofs_first[i + 1] || lo != hi) {
+			r.roots[r.n_roots++] = i;
+		}
+	}
+
+	unsigned nthreads = opt->threads ? opt->threads : 1;
+	if (nthreads > r.n_roots) {
+		nthreads = r.n_roots ? r.n_roots : 1;
+	}
+	r.thread_limit = opt->cache_limit / nthreads;
+	r.batch_msgs = P2_MSGS / nthreads < P2_MIN_MSGS ? P2_MIN_MSGS : P2_MSGS / nthreads;
+	r.batch_bytes = P2_BYTES / nthreads < P2_MIN_BYTES ? P2_MIN_BYTES : P2_BYTES / nthreads;
+	r.batch_hold = P2_HOLD / nthreads < P2_MIN_HOLD ? P2_MIN_HOLD : P2_HOLD / nthreads;
+	struct worker *ws = calloc(nthreads, sizeof(*ws));
+	if (ws == NULL) {
+		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
+		goto out;
+	}
+	unsigned started = 0;
+	bool spawn_failed = false;
+	for (unsigned t = 0; t < nthreads; t++) {
+		ws[t].r = &r;
+		ws[t].index = t;
+		sha1kit_dc_init(&ws[t].dc, NULL);
+		if (!skg_pk_inflater_init(&ws[t].inf)) {
+			spawn_failed = true;
+			break;
+		}
+		if (t > 0 && pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) != 0) {
+			skg_pk_inflater_end(&ws[t].inf);
+			spawn_failed = true;
+			break;
+		}
+		started++;
+	}
+	if (spawn_failed) {
+		atomic_store(&r.stop, true);
+	}
+	if (started > 0) {
+		worker_main(&ws[0]); /* the calling thread is worker 0 */
+	}
+	for (unsigned t = 1; t < started; t++) {
+		pthread_join(ws[t].thread, NULL);
+	}
+	const struct skg_pk_error *first = NULL;
+	for (unsigned t = 0; t < started; t++) {
+		if (ws[t].failed &&
+		    (first == NULL ||
+		     (ws[t].err.has_offset && (!first->has_offset || ws[t].err.offset < first->offset)))) {
+			first = &ws[t].err;
+		}
+	}
+	if (first != NULL) {
+		*err = *first;
+	} else if (spawn_failed) {
+		skg_pk_set_failure(err, SKG_E_THREAD, false, 0, "cannot start the delta resolution threads");
+	} else if (check_unresolved(pack, err)) {
+		rc = 0;
+	}
+	for (unsigned t = 0; t < started; t++) {
+		skg_pk_inflater_end(&ws[t].inf);
+		free(ws[t].nodes);
+		free(ws[t].chain);
+		free(ws[t].delta);
+		free(ws[t].in);
+	}
+	free(ws);
+	if (rc == 0) {
+		for (uint32_t i = 0; i < nr; i++) {
+			if (pack->objs[i].depth > pack->max_depth) {
+				pack->max_depth = pack->objs[i].depth;
+			}
+		}
+		if (opt->progress != NULL && pack->n_deltas > 0) {
+			opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING, pack->n_deltas,
+			              pack->n_deltas);
+		}
+	}
+out:
+	free(r.ofs_first);
+	free(r.ofs_child);
+	free(r.ref_fan);
+	free((void *)r.claimed);
+	free(r.roots);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Entry point                                                                                      */
+/* ------------------------------------------------------------------------------------------------ */
+
+int skg_pk_index_pack(struct skg_pk_pack *pack, const uint8_t *data, uint64_t len,
+                      const struct skg_pk_options *opt, struct skg_pk_error *err)
+{
+	struct skg_pk_inflater inf;
+	memset(pack, 0, sizeof(*pack));
+	memset(err, 0, sizeof(*err));
+	pack->data = data;
+	pack->len = len;
+	if (len < 4 || memcmp(data, "PACK", 4) != 0) {
+		skg_pk_set_error(err, false, 0, "not a pack file (no PACK signature)");
+		return -1;
+	}
+	if (len < 12) {
+		skg_pk_set_error(err, false, 0, "pack is truncated: incomplete header");
+		return -1;
+	}
+	pack->version = skg_pk_get_be32(data + 4);
+	if (pack->version != 2 && pack->version != 3) {
+		skg_pk_set_error(err, false, 0, "unsupported pack version %" PRIu32, pack->version);
+		return -1;
+	}
+	if (len < 12 + SKG_RAWSZ) {
+		skg_pk_set_error(err, true, 12, "pack is truncated: no room for the trailer");
+		return -1;
+	}
+	pack->nr = skg_pk_get_be32(data + 8);
+	if (!skg_pk_inflater_init(&inf)) {
+		skg_pk_set_error(err, false, 0, "cannot initialise zlib");
+		return -1;
+	}
+	struct skg_pk_ref_table refs = {NULL, 0, 0};
+	int rc = skg_pk_pass1(pack, opt, &inf, &refs, err);
+	skg_pk_inflater_end(&inf);
+	if (rc == 0) {
+		rc = pass2(pack, opt, &refs, err);
+	}
+	free(refs.e);
+	if (rc != 0) {
+		skg_pk_pack_free(pack);
+	}
+	return rc;
+}
+
+void skg_pk_pack_free(struct skg_pk_pack *pack)
+{
+	free(pack->objs);
+	pack->objs = NULL;
+}
