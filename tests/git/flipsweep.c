@@ -168,7 +168,8 @@ static void show_parting(const char *what, const struct text *a, const struct te
 		const char *p = side[s]->p + line, *e = side[s]->p + side[s]->n;
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		int len = (int)((nl != NULL ? nl : e) - p);
-		printf("      %s %-7s: %s%.*s\n", what, who[s], p < e ? "" : "(nothing)", len > 200 ? 200 : len, p);
+		printf("      %s %-7s: %s%.*s\n", what, who[s], p < e ? "" : "(nothing)",
+		       len > 200 ? 200 : len, p);
 	}
 }
 
@@ -187,7 +188,8 @@ static long number(const char *s, const char *what)
 int main(int argc, char **argv)
 {
 	if (argc < 12) {
-		fprintf(stderr, "usage: flipsweep FILE HOW FIRST STEP LAST PART PARTS OUTDIR GIT... -- SHA1KIT...\n");
+		fprintf(stderr,
+		        "usage: flipsweep FILE HOW FIRST STEP LAST PART PARTS OUTDIR GIT... -- SHA1KIT...\n");
 		return 2;
 	}
 	const char *file = argv[1], *how = argv[2], *dir = argv[8];
@@ -251,8 +253,8 @@ int main(int argc, char **argv)
 		bool out_same = same_lines(&t[0], &t[2]), err_same = same_bytes(&t[1], &t[3]);
 		if (grc != src || !out_same || !err_same) {
 			if (++ndiff <= 3) {
-				printf("    byte %ld of %lld: git exits %d, sha1kit %d\n", at, (long long)st.st_size, grc,
-				       src);
+				printf("    byte %ld of %lld: git exits %d, sha1kit %d\n", at,
+				       (long long)st.st_size, grc, src);
 				if (!out_same) {
 					show_parting("stdout", &t[0], &t[2]);
 				}
