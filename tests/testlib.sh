@@ -30,12 +30,24 @@ SK_SECTION=
 # (setpriv, xargs), it runs "$SK_REF_GIT".
 SK_REF_GIT=${SHA1KIT_REF_GIT:-git}
 refgit() {
-	local -a _refgit
-	sk_refgit_argv _refgit "$@"
+	local -a _refgit=("$SK_REF_GIT" "$@")
+	if [ "${1:-}" = fsck ] && sk_out_cannot_tell; then
+		sk_refgit_argv _refgit "$@"
+	fi
 	"${_refgit[@]}"
 }
-# sk_refgit_argv VAR ARG...: the command refgit ARG... runs, in the array VAR (for a program that
-# runs git itself, such as tests/git/flipsweep.c).
+# sk_out_cannot_tell: true when the standard output is /dev/null, or a regular file that standard
+# error does not share. The children git fsck starts are not quite invisible: git flushes its
+# standard output before each, so a write that fails (/dev/full) fails there and git ends with
+# "unknown write failure on standard output" instead of "write failure on standard output: No space
+# left on device", and lines written to one file with 2>&1 come in another order. Neither can
+# happen here.
+sk_out_cannot_tell() {
+	[ /dev/stdout -ef /dev/null ] || { [ -f /dev/stdout ] && ! [ /dev/stdout -ef /dev/stderr ]; }
+}
+# sk_refgit_argv VAR ARG...: the command git ARG... as refgit runs it with its standard output and
+# error in two regular files, in the array VAR (for a program that runs git itself, such as
+# tests/git/flipsweep.c).
 sk_refgit_argv() {
 	local -n _argv=$1
 	shift
@@ -53,7 +65,8 @@ sk_refgit_argv() {
 # and 2.55 both return 0 there (builtin/commit-graph.c graph_verify: ENOENT; midx.c
 # verify_midx_file: no midx and no file). Those two process starts are two thirds of git fsck's CPU
 # on the small repositories of the sweeps (25 against 8.7 ms), and core.commitGraph=false and
-# core.multiPackIndex=false leave them out; the lines and the exit status cannot differ.
+# core.multiPackIndex=false leave them out; the lines and the exit status cannot differ, as long as
+# the output is not a file that fails or shared with standard error (sk_out_cannot_tell).
 sk_fsck_has_no_graph() {
 	local o=.git/objects
 	[ -z "${GIT_DIR:-}${GIT_OBJECT_DIRECTORY:-}${GIT_ALTERNATE_OBJECT_DIRECTORIES:-}${GIT_COMMON_DIR:-}" ] &&
