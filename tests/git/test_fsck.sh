@@ -766,12 +766,16 @@ for what in "pack idx" "pack"; do
 	done
 	$exact "multi-pack-index contents: a pack removed ($what)" "$r"
 done
-# a pack that does not open (its header's object count changed): git's line each time it tries
-r=$T/mx-count
-mkmidx_repo "$r"
-chmod u+w "$r"/.git/objects/pack/pack-c6*.pack
-cg_put "$(echo "$r"/.git/objects/pack/pack-c6*.pack)" 11 04
-$exact "multi-pack-index contents: a pack that does not open" "$r"
+# a pack that does not open (its header's object count changed): git's line each time it tries.
+# Not under Wine: verify's line names the pack by its absolute path, which the Windows build
+# spells its own way.
+if [ -z "${SK_WINDOWS:-}" ]; then
+	r=$T/mx-count
+	mkmidx_repo "$r"
+	chmod u+w "$r"/.git/objects/pack/pack-c6*.pack
+	cg_put "$(echo "$r"/.git/objects/pack/pack-c6*.pack)" 11 04
+	$exact "multi-pack-index contents: a pack that does not open" "$r"
+fi
 }
 
 # 10. Loose objects read by several threads: the stderr lines in git's order exactly (directory by
