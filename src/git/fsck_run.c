@@ -57,7 +57,6 @@ static int add_odb(void *ctx, const char *dir)
 
 /* ---- the object check: every loose object, then every pack ------------------------------------ */
 
-/* 0, or -1 where git dies (its lines are out) or the run stops. */
 /*
  * git's first look at the packs (packfile.c prepare_packed_git, after the loose objects) loads the
  * multi-pack-index of each object directory: where that dies (trailer.h), git fsck ends there,
@@ -82,6 +81,7 @@ static bool midx_dies(struct skg_fsck_run *f)
 	return dies;
 }
 
+/* 0, or -1 where git dies (its lines are out) or the run stops. */
 static int scan(struct skg_fsck_run *f)
 {
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {
