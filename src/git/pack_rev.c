@@ -9,6 +9,10 @@
  * the word for pack-order object k is its rank in the idx order, the inverse of the permutation
  * that sorts the objects by ID. That order is skg_pk_idx_write's (pack.c): by object ID, an ID
  * found twice kept in pack order, so that the .rev always matches the idx written beside it.
+ * That sort is made again here (pack.c keeps its order to itself), in two steps that cost a
+ * fraction of a qsort of the whole table: a counting sort by the first 16 bits of the ID (stable),
+ * then each bucket (13 objects on average in a pack of 850,000) sorted on its own, by insertion
+ * when small, else by qsort (IDs made to share a prefix cannot make it quadratic).
  * No code was taken from Git.
  */
 #include "pack_rev.h"
@@ -46,36 +50,100 @@ uint64_t skg_pk_rev_size(uint32_t nr)
 	return SKG_RIDX_HEADER + 4 * (uint64_t)nr + 2 * SKG_RAWSZ;
 }
 
+#define BUCKETS    65536u /* by the first 16 bits of the ID */
+#define SMALL_SORT 24u    /* buckets up to this size are sorted by insertion */
+
+static unsigned bucket_of(const uint8_t *id)
+{
+	return (unsigned)id[0] << 8 | id[1];
+}
+
+/* Sort order[0..n) (pack-order indexes, ascending) by the objects' IDs, equal IDs keeping their
+ * order. tmp: room for n entries when n > SMALL_SORT. */
+static void sort_bucket(const struct skg_pk_object *objs, uint32_t *order, uint32_t n, struct by_id *tmp)
+{
+	if (n <= SMALL_SORT) {
+		for (uint32_t a = 1; a < n; a++) {
+			uint32_t k = order[a], b = a;
+			/* strictly greater: an equal ID stays after the one before it (pack order) */
+			while (b > 0 && memcmp(objs[order[b - 1]].id, objs[k].id, SKG_RAWSZ) > 0) {
+				order[b] = order[b - 1];
+				b--;
+			}
+			order[b] = k;
+		}
+		return;
+	}
+	for (uint32_t a = 0; a < n; a++) {
+		memcpy(tmp[a].id, objs[order[a]].id, SKG_RAWSZ);
+		tmp[a].i = order[a];
+	}
+	qsort(tmp, n, sizeof(*tmp), cmp_by_id);
+	for (uint32_t a = 0; a < n; a++) {
+		order[a] = tmp[a].i;
+	}
+}
+
+static int no_memory(struct skg_pk_error *err)
+{
+	err->code = SKG_E_NOMEM;
+	err->has_offset = false;
+	err->offset = 0;
+	strcpy(err->msg, "out of memory");
+	return -1;
+}
+
 int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_len, struct skg_pk_error *err)
 {
 	*out = NULL;
 	*out_len = 0;
 	uint32_t nr = pack->nr;
+	const struct skg_pk_object *objs = pack->objs;
 	uint64_t size = skg_pk_rev_size(nr);
-	struct by_id *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
+	uint32_t *start = calloc(BUCKETS + 1, sizeof(uint32_t));
+	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
 	uint8_t *buf = size <= SIZE_MAX ? malloc((size_t)size) : NULL;
-	if (sorted == NULL || buf == NULL) {
-		free(sorted);
+	if (start == NULL || order == NULL || buf == NULL) {
+		free(start);
+		free(order);
 		free(buf);
-		err->code = SKG_E_NOMEM;
-		err->has_offset = false;
-		err->offset = 0;
-		strcpy(err->msg, "out of memory");
-		return -1;
+		return no_memory(err);
 	}
+	/* counting sort by bucket: order[start[b] .. start[b + 1]) will hold bucket b */
 	for (uint32_t k = 0; k < nr; k++) {
-		memcpy(sorted[k].id, pack->objs[k].id, SKG_RAWSZ);
-		sorted[k].i = k;
+		start[bucket_of(objs[k].id) + 1]++;
 	}
-	qsort(sorted, nr, sizeof(*sorted), cmp_by_id);
+	uint32_t largest = 0;
+	for (unsigned b = 0; b < BUCKETS; b++) {
+		largest = start[b + 1] > largest ? start[b + 1] : largest;
+		start[b + 1] += start[b];
+	}
+	struct by_id *tmp = NULL;
+	if (largest > SMALL_SORT && (tmp = malloc(largest * sizeof(*tmp))) == NULL) {
+		free(start);
+		free(order);
+		free(buf);
+		return no_memory(err);
+	}
+	/* into place in pack order (start[b] moves on to bucket b's next free slot and ends at bucket
+	 * b + 1's start), then each bucket sorted */
+	for (uint32_t k = 0; k < nr; k++) {
+		order[start[bucket_of(objs[k].id)]++] = k;
+	}
+	for (uint32_t b = 0, from = 0; b < BUCKETS; b++) {
+		sort_bucket(objs, order + from, start[b] - from, tmp);
+		from = start[b];
+	}
+	free(tmp);
+	free(start);
 	put_be32(buf, SKG_RIDX_SIGNATURE);
 	put_be32(buf + 4, SKG_RIDX_VERSION);
 	put_be32(buf + 8, SKG_RIDX_HASH_SHA1); /* sha1kit indexes SHA-1 packs only */
 	uint8_t *pos = buf + SKG_RIDX_HEADER;
 	for (uint32_t p = 0; p < nr; p++) {
-		put_be32(pos + 4 * (size_t)sorted[p].i, p); /* object sorted[p].i is at idx position p */
+		put_be32(pos + 4 * (size_t)order[p], p); /* object order[p] is at idx position p */
 	}
-	free(sorted);
+	free(order);
 	uint8_t *tail = pos + 4 * (size_t)nr;
 	memcpy(tail, pack->checksum, SKG_RAWSZ);
 	sha1kit_fast_ctx sha;

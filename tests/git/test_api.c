@@ -1281,8 +1281,8 @@ static void check_rev(struct buf pk, uint32_t nr)
 	assert_int_equal(skg_pack_write_rev(pack, collect, &rev, &err), 0);
 	assert_int_equal(rev.n, 12 + 4 * nr + 40);
 	assert_memory_equal(rev.p, "RIDX\0\0\0\1\0\0\0\1", 12);
-	bool seen[16] = {false};
-	assert_true(nr <= 16);
+	bool seen[32] = {false};
+	assert_true(nr <= 32);
 	for (uint32_t k = 0; k < nr; k++) {
 		uint32_t p = be32(rev.p + 12 + 4 * k);
 		assert_true(p < nr);
@@ -1330,12 +1330,42 @@ static struct buf make_dup_pack(void)
 	return b;
 }
 
+/*
+ * A pack of 30 blobs whose IDs all begin with 16 zero bits (found by trying contents, 65536 tries
+ * each on average) and the first of them once more at the end: the .rev writer's buckets by the
+ * first 16 bits then hold more than it sorts by insertion, and an ID twice.
+ */
+static struct buf make_prefix_pack(void)
+{
+	struct buf b = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 31}, id[SKG_RAWSZ], sum[SKG_RAWSZ];
+	put(&b, hdr, sizeof(hdr));
+	char text[32], first[32] = "";
+	struct skg_error err;
+	unsigned found = 0;
+	for (unsigned long n = 0; found < 30; n++) {
+		int len = snprintf(text, sizeof(text), "%lu\n", n);
+		assert_int_equal(skg_hash_object("blob", text, (size_t)len, NULL, id, &err), 0);
+		if (id[0] == 0 && id[1] == 0) {
+			put_entry(&b, SKG_BLOB, text, (size_t)len);
+			if (found++ == 0) {
+				memcpy(first, text, (size_t)len + 1);
+			}
+		}
+	}
+	put_entry(&b, SKG_BLOB, first, strlen(first));
+	sha1kit_fast(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+	return b;
+}
+
 static void test_rev(void **state)
 {
 	(void)state;
 	check_rev(make_pack(), 3);
 	check_rev(make_delta_pack(), 4);
 	check_rev(make_dup_pack(), 4);
+	check_rev(make_prefix_pack(), 31);
 	/* the empty pack: header, trailer */
 	struct buf b = {0};
 	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 0}, sum[SKG_RAWSZ];
