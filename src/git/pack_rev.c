@@ -93,20 +93,16 @@ static int no_memory(struct skg_pk_error *err)
 	return -1;
 }
 
-int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_len, struct skg_pk_error *err)
+int skg_pk_idx_order(const struct skg_pk_pack *pack, uint32_t **out, struct skg_pk_error *err)
 {
 	*out = NULL;
-	*out_len = 0;
 	uint32_t nr = pack->nr;
 	const struct skg_pk_object *objs = pack->objs;
-	uint64_t size = skg_pk_rev_size(nr);
 	uint32_t *start = calloc(BUCKETS + 1, sizeof(uint32_t));
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
-	uint8_t *buf = size <= SIZE_MAX ? malloc((size_t)size) : NULL;
-	if (start == NULL || order == NULL || buf == NULL) {
+	if (start == NULL || order == NULL) {
 		free(start);
 		free(order);
-		free(buf);
 		return no_memory(err);
 	}
 	/* counting sort by bucket: order[start[b] .. start[b + 1]) will hold bucket b */
@@ -122,7 +118,6 @@ int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_
 	if (largest > SMALL_SORT && (tmp = malloc(largest * sizeof(*tmp))) == NULL) {
 		free(start);
 		free(order);
-		free(buf);
 		return no_memory(err);
 	}
 	/* into place in pack order (start[b] moves on to bucket b's next free slot and ends at bucket
@@ -136,6 +131,25 @@ int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_
 	}
 	free(tmp);
 	free(start);
+	*out = order;
+	return 0;
+}
+
+int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_len, struct skg_pk_error *err)
+{
+	*out = NULL;
+	*out_len = 0;
+	uint32_t nr = pack->nr;
+	uint64_t size = skg_pk_rev_size(nr);
+	uint8_t *buf = size <= SIZE_MAX ? malloc((size_t)size) : NULL;
+	uint32_t *order;
+	if (buf == NULL) {
+		return no_memory(err);
+	}
+	if (skg_pk_idx_order(pack, &order, err) != 0) {
+		free(buf);
+		return -1;
+	}
 	put_be32(buf, SKG_RIDX_SIGNATURE);
 	put_be32(buf + 4, SKG_RIDX_VERSION);
 	put_be32(buf + 8, SKG_RIDX_HASH_SHA1); /* sha1kit indexes SHA-1 packs only */
