@@ -916,9 +916,7 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 
 /* ---- .rev ------------------------------------------------------------------------------------------ */
 
-#define RIDX_SIGNATURE ID4('R', 'I', 'D', 'X')
-#define RIDX_HEADER    12
-#define RIDX_MIN_SIZE  (RIDX_HEADER + 2 * SKG_RAWSZ)
+#define RIDX_MIN_SIZE (SKG_RIDX_HEADER + 2 * SKG_RAWSZ)
 
 /* The object count of an .idx file (version 1 or 2), or -1. */
 static int64_t idx_count(const char *idx_path)
@@ -979,9 +977,9 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		              strerror(f->data == NULL ? read_err : ENODEV));
 		status = SKG_TRAILER_FATAL;
 		load_error = false;
-	} else if (be32_at(f, 0) != RIDX_SIGNATURE) {
+	} else if (be32_at(f, 0) != SKG_RIDX_SIGNATURE) {
 		skg_lines_add(lines, "error: ", "reverse-index file %s has unknown signature", path);
-	} else if (be32_at(f, 4) != 1) {
+	} else if (be32_at(f, 4) != SKG_RIDX_VERSION) {
 		skg_lines_add(lines, "error: ", "reverse-index file %s has unsupported version %" PRIu32,
 		              path, be32_at(f, 4));
 	} else if (be32_at(f, 8) != 1 && be32_at(f, 8) != 2) {
