@@ -409,9 +409,10 @@ static void make_cmd(const struct bench_git *g, size_t workload, size_t tool, st
 	case 0:
 		snprintf(c->out_idx, sizeof(c->out_idx), "%s/out-%zu.idx", g->work, tool);
 		c->argv[k++] = s_index_pack;
-		c->argv[k++] = s_norev; /* the idx alone, as git 2.39 writes it (2.41+ and sha1kit add a .rev) */
 		c->argv[k++] = s_o;
 		c->argv[k++] = c->out_idx;
+		/* the idx alone, as git 2.39 writes it (2.41+ and sha1kit add a .rev by default) */
+		c->argv[k++] = s_norev;
 		c->argv[k++] = (char *)g->pack;
 		break;
 	case 1:
