@@ -30,8 +30,9 @@
 #   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=30 each, FUZZ_JOBS=JOBS
 #                       at a time; make fuzz-merge adds what they found to fuzz/corpus
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
-#   make cross-s390x    cross build, unit tests under qemu-s390x
-#   make cross-i686     cross build, unit tests under qemu-i386
+#   make cross-s390x    cross build, unit tests under qemu-s390x (the hash library's and the Git
+#                       layer's: big-endian)
+#   make cross-i686     cross build, unit tests under qemu-i386 (both libraries: 32-bit)
 #   make cross-mingw    Windows x64 build (MinGW-w64: libraries, DLLs, sha1kit.exe), its tests under
 #                       Wine: kernel/DC/ABI unit tests, sum, hash-object and pack tests against the
 #                       native sha1sum and git
@@ -162,13 +163,15 @@ sanitize: corpus
 # Cross passes: library + unit tests (the CLI tests compare with the host's sha1sum; not built here).
 cross-s390x: sysroot-s390x corpus
 	$(CONFIGURE) -B $(B)/cross-s390x -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-s390x.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
+		-DSHA1KIT_BUILD_GIT=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-s390x -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-s390x $(NOSLOW_CTEST_ARGS)
 
 cross-i686: sysroot-i686 corpus
 	$(CONFIGURE) -B $(B)/cross-i686 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-i686.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
+		-DSHA1KIT_BUILD_GIT=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
 

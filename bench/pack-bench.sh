@@ -254,22 +254,25 @@ q() { printf '%q' "$1"; }
 add() { cmds+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"); }
 P=$(q "$pack")
 S=$(q "$sha1kit")
+# The idx alone on both sides, as git 2.39 writes it: git 2.41+ and sha1kit also write a .rev by
+# default (pack.writeReverseIndex), git 2.39 only with --rev-index; all of them take --no-rev-index.
+nr=' --no-rev-index'
 for t in 1 default; do
 	th=
 	[ $t = 1 ] && th=' --threads=1'
 	g=index; [ $t = 1 ] && g=index1
 	if want $g; then
-		add $g "sha1kit index-pack$th -o OUT.idx" sha1kit "$S index-pack -q$th -o sha1kit-$g.idx $P"
+		add $g "sha1kit index-pack$th -o OUT.idx" sha1kit "$S index-pack -q$nr$th -o sha1kit-$g.idx $P"
 		for x in "${gits[@]}"; do
 			add $g "$(git_label "$x") index-pack$th -o OUT.idx" "$x" \
-				"$(q "$x") index-pack$th -o git-$g.idx $P"
+				"$(q "$x") index-pack$nr$th -o git-$g.idx $P"
 		done
 	fi
 	g=verify; [ $t = 1 ] && g=verify1
 	if want $g; then
-		add $g "sha1kit index-pack --verify$th" sha1kit "$S index-pack -q --verify$th $P"
+		add $g "sha1kit index-pack --verify$th" sha1kit "$S index-pack -q$nr --verify$th $P"
 		for x in "${gits[@]}"; do
-			add $g "$(git_label "$x") index-pack --verify$th" "$x" "$(q "$x") index-pack --verify$th $P"
+			add $g "$(git_label "$x") index-pack --verify$th" "$x" "$(q "$x") index-pack$nr --verify$th $P"
 		done
 	fi
 done

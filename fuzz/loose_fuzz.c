@@ -1,10 +1,11 @@
 /*
  * loose_fuzz.c - libFuzzer target: loose objects and the commit-graph / multi-pack-index / .rev
- * checks of the Git layer (src/git/loose.c, trailer.c), on in-memory files.
+ * checks of the Git layer (src/git/loose.c, trailer.c, midx.c), on in-memory files.
  *
  * Input: byte 0 = flags, the rest = the file. Flags bits 0-1 choose the parser: 0 and 1 a loose
- * object (skg_loose_parse), 2 a commit-graph, 3 a multi-pack-index (bit 2 clear) or a .rev file
- * (bit 2 set). For loose objects, bit 4 deflates the rest first (so that mutations reach the
+ * object (skg_loose_parse), 2 a commit-graph, 3 a multi-pack-index (bit 2 clear; its contents
+ * too, skg_trailer_midx_buf_verify, with its packs absent) or a .rev file (bit 2 set). For loose
+ * objects, bit 4 deflates the rest first (so that mutations reach the
  * header and content code instead of stopping in zlib), bits 2-3 choose core.bigFileThreshold
  * (0: every blob streamed, 64, or git's default); sizes are limited to 1 MiB (max_size).
  * Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count` right, a
@@ -26,6 +27,9 @@
 #include "trailer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The objects directory of the multi-pack-index: one that does not exist, so no pack is read. */
+#define FUZZ_OBJDIR "/nonexistent-sha1kit-fuzz/objects"
 
 static void check(int cond, const char *what)
 {
@@ -197,6 +201,34 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
 	skg_loose_reader_free(r);
 }
 
+/*
+ * A multi-pack-index's contents (midx.h) with its packs absent (none are added, so no pack is
+ * read): the checks of the file itself, its fanout, OID order and pack-int-ids, sorting and
+ * lookups. What the plain verify (status, lines) said comes first, unchanged, and the status
+ * only gets worse; a fatal status ends with a "fatal: " line.
+ */
+static void fuzz_midx_contents(const uint8_t *file, size_t len, int plain,
+                               const struct skg_lines *plain_lines)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	if (lines == NULL) {
+		return;
+	}
+	int st = skg_trailer_midx_buf_verify(file, len, FUZZ_OBJDIR, NULL, lines);
+	check(st >= SKG_TRAILER_OK && st <= SKG_TRAILER_FATAL && st != SKG_TRAILER_ABSENT, "midx status");
+	check_lines(lines);
+	check(st >= plain, "midx contents make the status better");
+	check(lines->len >= plain_lines->len && memcmp(lines->text, plain_lines->text, plain_lines->len) == 0,
+	      "midx contents change the lines before them");
+	check((st == SKG_TRAILER_OK) == (lines->count == 0), "midx lines iff not ok");
+	if (st == SKG_TRAILER_FATAL && !lines->nomem && !lines->truncated) {
+		/* a fatal line can hold a newline of its own (a pack name): one line starts with it */
+		check(strncmp(lines->text, "fatal: ", 7) == 0 || strstr(lines->text, "\nfatal: ") != NULL,
+		      "midx fatal without a fatal line");
+	}
+	free(lines);
+}
+
 static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 {
 	struct skg_lines *lines = malloc(sizeof(*lines));
@@ -208,7 +240,7 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 		if ((flags & 3) == 2) {
 			st = skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode, lines);
 		} else if (!(flags & 4)) {
-			st = skg_trailer_midx_buf(file, len, "objects/pack/multi-pack-index",
+			st = skg_trailer_midx_buf(file, len, FUZZ_OBJDIR "/pack/multi-pack-index",
 			                          (enum skg_trailer_mode)mode, lines);
 		} else {
 			st = skg_trailer_rev_buf(file, len, "objects/pack/pack-1.rev",
@@ -220,6 +252,9 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 		check((st == SKG_TRAILER_OK) == (lines->count == 0), "trailer lines iff not ok");
 		if (st == SKG_TRAILER_OK && mode == SKG_TRAILER_VERIFY) {
 			check(skg_trailer_checksum_ok(file, len), "accepted with a bad checksum");
+		}
+		if (mode == SKG_TRAILER_VERIFY && (flags & 3) == 3 && !(flags & 4)) {
+			fuzz_midx_contents(file, len, st, lines);
 		}
 	}
 	free(lines);

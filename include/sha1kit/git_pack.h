@@ -74,6 +74,13 @@ struct skg_index_options {
 	 */
 	bool fix_thin;
 	int fix_thin_level;
+	/*
+	 * Write the pack's reverse index (.rev, skg_pack_write_rev) beside the idx: `git index-pack
+	 * --rev-index`, git's pack.writeReverseIndex, on by default since git 2.41 (a8dd7e05b1;
+	 * builtin/index-pack.c sets WRITE_REV before it reads the config), and so here (default
+	 * true). Used by skg_indexer_commit; a program that writes the idx itself reads it too.
+	 */
+	bool rev_index;
 	unsigned idx_version;         /* idx version written: 1 or 2 (default 2) */
 	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
 	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */
@@ -96,9 +103,11 @@ void skg_index_options_default(struct skg_index_options *opt);
  * git_index_pack_config; config.c): the system and global config files and, with `repo`, the
  * repository's config (and config.worktree, GIT_CONFIG_COUNT), in git's order. pack.indexVersion
  * sets opt->idx_version (0 is 1, as git writes it); pack.threads sets *threads (0: as many as the machine
- * has; threads may be NULL); core.bigFileThreshold is checked as git checks it. A command line's options then
+ * has; threads may be NULL); pack.writeReverseIndex sets opt->rev_index (a git boolean; the last one
+ * wins); core.bigFileThreshold is checked as git checks it. A command line's options then
  * override them, as in git. Returns 0, or -1 with err set to git's fatal text: "bad pack.indexVersion=N"
- * (above 2; -1 is 4294967295), "invalid number of threads specified (N)" (below 0), "bad numeric
+ * (above 2; -1 is 4294967295), "invalid number of threads specified (N)" (below 0), "bad boolean
+ * config value 'V' for 'pack.writereverseindex'", "bad numeric
  * config value 'V' for 'KEY' in file NAME: invalid unit" (or "out of range"), "bad config line N in
  * file NAME" (SKG_E_GIT), or SKG_E_NOMEM / SKG_E_IO when a file cannot be read.
  */
@@ -154,6 +163,30 @@ bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_ob
  */
 int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                        int (*write)(void *ctx, const uint8_t *p, size_t n), void *ctx, struct skg_error *err);
+
+/*
+ * Write the reverse index (.rev) of an indexed pack, byte for byte as git's index-pack writes it
+ * with --rev-index (pack-write.c write_rev_file; Documentation/gitformat-pack.txt "pack-*.rev
+ * files"): "RIDX", version 1, hash id 1 (SHA-1), then for each object in pack order its position
+ * in the idx (big-endian 32-bit words), the pack checksum, and the SHA-1 of all that. The
+ * positions are those of the idx skg_pack_write_idx writes (an object ID found twice in a pack
+ * indexed without strict: in pack order). 12 + 4 * skg_pack_count + 40 bytes, built in memory and
+ * given to write(ctx, p, n) in one piece; write returns 0, or non-zero to stop (then -1 and
+ * SKG_E_IO with the errno it left). Returns 0 or -1 with err (SKG_E_NOMEM, SKG_E_IO).
+ */
+int skg_pack_write_rev(const struct skg_pack *pack, int (*write)(void *ctx, const uint8_t *p, size_t n),
+                       void *ctx, struct skg_error *err);
+
+/*
+ * Compare the reverse index of an indexed pack (skg_pack_write_rev's bytes) with an existing one,
+ * rev[0..len), as `git index-pack --verify` does with the .rev when the reverse index is on
+ * (builtin/index-pack.c: WRITE_REV_VERIFY; pack-write.c write_rev_file_order over csum-file.c's
+ * hashfd_check: every byte, a shorter or longer file differs). Returns 0 when they are equal; 1
+ * when not, with the offset of the first byte that differs in *first_diff (the shorter one's length
+ * when one is a prefix of the other); -1 with err (SKG_E_NOMEM).
+ */
+int skg_pack_compare_rev(const struct skg_pack *pack, const uint8_t *rev, uint64_t len, uint64_t *first_diff,
+                         struct skg_error *err);
 
 /*
  * Verify a pack against its idx idx[0..idx_len): the idx is rebuilt with the version and 64-bit
@@ -303,9 +336,13 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
 /*
  * The pack is complete: index it (skg_pack_index), write its idx to a temporary file in dir, then
  * give both their names with rename(2), the pack first, the idx last (so that a reader that sees
- * the idx finds a whole pack), both mode 0444. pack_path and idx_path: the names (NULL: git's
- * <dir>/pack-<checksum>.pack and .idx). checksum gets the pack's trailer (SKG_RAWSZ bytes; may be
- * NULL). On any failure nothing is left in dir: the temporary files are removed, and so are the
+ * the idx finds a whole pack), both mode 0444. With opt->rev_index, the reverse index too
+ * (skg_pack_write_rev; "tmp_rev_XXXXXX" in dir, as git's odb_mkstemp), renamed after the pack and
+ * before the idx as git's index-pack final() does, mode 0444. pack_path and idx_path: the names
+ * (NULL: git's <dir>/pack-<checksum>.pack and .idx); the .rev's is idx_path with ".idx" replaced by
+ * ".rev" (an idx_path that does not end in ".idx" fails with SKG_E_GIT and git's "packfile name
+ * 'NAME' does not end with '.idx'" before anything is written). checksum gets the pack's trailer (SKG_RAWSZ
+ * bytes; may be NULL). On any failure nothing is left in dir: the temporary files are removed, and so are the
  * final names if they were made by this call. Returns 0, or -1 with err (those of skg_pack_index,
  * SKG_E_IO). With strict, skg_pack_strict_finish runs after the renames, as in git: when it fails
  * (SKG_E_GIT "fsck error in pack objects") both files stay, checksum is set and

@@ -400,7 +400,7 @@ static void make_cmd(const struct bench_git *g, size_t workload, size_t tool, st
 	const struct bench_git_tool *t = &g->tools[tool];
 	static char s_index_pack[] = "index-pack", s_o[] = "-o", s_verify_pack[] = "verify-pack",
 	            s_fsck[] = "fsck", s_full[] = "--full", s_nodangling[] = "--no-dangling",
-	            s_noprogress[] = "--no-progress";
+	            s_noprogress[] = "--no-progress", s_norev[] = "--no-rev-index";
 	size_t k = 0;
 	memset(c, 0, sizeof(*c));
 	c->argv[k++] = (char *)t->path;
@@ -411,6 +411,8 @@ static void make_cmd(const struct bench_git *g, size_t workload, size_t tool, st
 		c->argv[k++] = s_index_pack;
 		c->argv[k++] = s_o;
 		c->argv[k++] = c->out_idx;
+		/* the idx alone, as git 2.39 writes it (2.41+ and sha1kit add a .rev by default) */
+		c->argv[k++] = s_norev;
 		c->argv[k++] = (char *)g->pack;
 		break;
 	case 1:

@@ -1,6 +1,6 @@
 /*
- * index_pack.c - `sha1kit index-pack`: build the .idx of a Git pack, byte for byte as
- * `git index-pack` writes it, or check an existing one (--verify).
+ * index_pack.c - `sha1kit index-pack`: build the .idx of a Git pack and its reverse index (.rev),
+ * byte for byte as `git index-pack` writes them, or check existing ones (--verify).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,8 @@
 static void index_pack_usage(void)
 {
 	fputs("Usage: sha1kit index-pack [OPTION]... PACK\n"
-	      "Build the index (.idx) of the Git pack file PACK, or check an existing one.\n"
+	      "Build the index (.idx) and the reverse index (.rev) of the Git pack file PACK,\n"
+	      "or check existing ones.\n"
 	      "\n"
 	      "Every object of PACK is inflated, deltas (OFS_DELTA and REF_DELTA) are resolved,\n"
 	      "and every object ID is computed with SHA-1DC, which detects the known SHA-1\n"
@@ -38,6 +39,18 @@ static void index_pack_usage(void)
 	      "output, as Git does; it is written out before the rename, so that a failure\n"
 	      "of standard output is an error that leaves no index either.\n"
 	      "\n"
+	      "The reverse index is written too, as git 2.41 and later do by default\n"
+	      "(git 2.31 to 2.40: only with --rev-index or pack.writeReverseIndex): the file\n"
+	      "named as the index with .idx replaced by .rev, byte for byte git's: 'RIDX',\n"
+	      "version 1, hash id 1, the index position of each object in pack order, the\n"
+	      "pack checksum and its own checksum. It goes to a temporary file beside it,\n"
+	      "mode 0444, renamed into place just before the index (the order of git's);\n"
+	      "on any error neither is left behind. An existing .rev is replaced only when\n"
+	      "it is a regular file (as for the index). With the reverse index on, an\n"
+	      "index name that does not end in .idx is refused as git refuses it: 'fatal:\n"
+	      "packfile name 'NAME' does not end with '.idx'' (exit status 128), before\n"
+	      "the pack is read.\n"
+	      "\n"
 	      "  -o FILE               write the index to FILE (default: PACK with .pack\n"
 	      "                          replaced by .idx; PACK must then end in .pack)\n"
 	      "                          FILE must not be PACK itself; an existing FILE is\n"
@@ -47,7 +60,20 @@ static void index_pack_usage(void)
 	      "                          refused and left as it is\n"
 	      "      --verify          write nothing: rebuild the index and compare it with\n"
 	      "                          the existing one (FILE or the default name), with\n"
-	      "                          the version and 64-bit offset layout found in it\n"
+	      "                          the version and 64-bit offset layout found in it;\n"
+	      "                          then, with the reverse index on, the .rev beside\n"
+	      "                          it, if there is one (a missing .rev is fine, as in\n"
+	      "                          git), byte for byte: 'sha1kit: index-pack: NAME.rev\n"
+	      "                          does not match the pack (first difference at byte\n"
+	      "                          N)' (exit status 1; git dies with 'sha1 file ...\n"
+	      "                          validation error', 'truncated', 'has trailing\n"
+	      "                          garbage', exit status 128)\n"
+	      "      --rev-index       write (or with --verify check) the reverse index;\n"
+	      "                          the default, unless pack.writeReverseIndex is false\n"
+	      "      --no-rev-index    no reverse index: none is written, and --verify does\n"
+	      "                          not look at an existing one (which stays as it is).\n"
+	      "                          The last of the two options wins; either wins over\n"
+	      "                          the config\n"
 	      "      --strict[=MSG-ID=SEVERITY,...]\n"
 	      "                        as git index-pack --strict (git 2.39): reject duplicate\n"
 	      "                          objects, run git's fsck checks on every object with\n"
@@ -74,11 +100,12 @@ static void index_pack_usage(void)
 	      "      --stdin           read the pack from standard input and write it with its\n"
 	      "                          index: to PACK and its .idx (or -o FILE) when PACK is\n"
 	      "                          given, else into the objects/pack directory of the\n"
-	      "                          current repository as pack-CHECKSUM.pack and .idx;\n"
+	      "                          current repository as pack-CHECKSUM.pack, .rev and\n"
+	      "                          .idx;\n"
 	      "                          prints 'pack<TAB>CHECKSUM' as git does. The pack goes\n"
 	      "                          to a temporary file there first; on any error (a\n"
 	      "                          corrupt pack, a full disk, a file size limit, a\n"
-	      "                          signal) neither file is left behind\n"
+	      "                          signal) no file is left behind\n"
 	      "      --fix-thin        with --stdin, inside a repository: complete a thin pack\n"
 	      "                          as git does (what receive-pack runs on a push): the\n"
 	      "                          bases its deltas lack are read from the repository\n"
@@ -116,8 +143,9 @@ static void index_pack_usage(void)
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, and the\n"
 	      "repository's): pack.indexVersion sets the index version, pack.threads the\n"
-	      "threads (0: one per CPU); --index-version and --threads win over them. A bad\n"
-	      "value stops with git's fatal line and exit status 128.\n"
+	      "threads (0: one per CPU), pack.writeReverseIndex (a boolean) whether the\n"
+	      "reverse index is written; --index-version, --threads and --[no-]rev-index win\n"
+	      "over them. A bad value stops with git's fatal line and exit status 128.\n"
 	      "\n"
 	      "PACK must be a regular file: a FIFO, a device or a file whose size is unknown\n"
 	      "(such as /proc/self/mem) is refused, never read.\n"
@@ -142,8 +170,9 @@ static void index_pack_usage(void)
 	      "detected (which also fails the command).\n"
 	      "\n"
 	      "Examples:\n"
-	      "  sha1kit index-pack pack-1234.pack            writes pack-1234.idx\n"
-	      "  sha1kit index-pack --verify pack-1234.pack   checks pack-1234.idx\n"
+	      "  sha1kit index-pack pack-1234.pack            writes pack-1234.idx and .rev\n"
+	      "  sha1kit index-pack --verify pack-1234.pack   checks pack-1234.idx (and .rev)\n"
+	      "  sha1kit index-pack --no-rev-index pack-1234.pack   writes pack-1234.idx only\n"
 	      "  sha1kit index-pack --threads=1 -o /tmp/x.idx big.pack\n"
 	      "  git pack-objects --stdout --all | sha1kit index-pack --stdin\n",
 	      stdout);
@@ -202,15 +231,18 @@ static bool sk_strict_arg_add(char **buf, const char *arg)
 	return true;
 }
 
-/* The temporary index, removed by a fatal signal while it exists. */
-static char tmp_path[PATH_MAX];
-static volatile sig_atomic_t tmp_active;
+/* The temporary index and reverse index, removed by a fatal signal while they exist. */
+static char tmp_path[PATH_MAX], tmp_rev_path[PATH_MAX];
+static volatile sig_atomic_t tmp_active, tmp_rev_active;
 
 /* sk_file_on_shrink: the pack shrank while mapped (SIGBUS): no partial index is left. */
 static void remove_tmp(void)
 {
 	if (tmp_active) {
 		unlink(tmp_path);
+	}
+	if (tmp_rev_active) {
+		unlink(tmp_rev_path);
 	}
 }
 
@@ -222,9 +254,7 @@ static bool caught[N_FATAL_SIGS];
 
 static void on_signal(int sig)
 {
-	if (tmp_active) {
-		unlink(tmp_path);
-	}
+	remove_tmp();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -341,7 +371,7 @@ static int index_sink(void *ctx, const uint8_t *p, size_t n)
 	return f->e != 0 ? -1 : 0;
 }
 
-/* Remove the temporary file (after any failure). */
+/* Remove the temporary files (after any failure). */
 static void index_abort(struct idx_file *f)
 {
 	if (f->fd >= 0) {
@@ -350,15 +380,79 @@ static void index_abort(struct idx_file *f)
 	}
 	unlink(tmp_path);
 	tmp_active = 0;
+	if (tmp_rev_active) {
+		unlink(tmp_rev_path);
+		tmp_rev_active = 0;
+	}
 	restore_signals();
 }
 
+/* skg_pack_write_rev's writer: the descriptor in ctx. */
+static int rev_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	int e = write_all(*(int *)ctx, p, n);
+	errno = e;
+	return e != 0 ? -1 : 0;
+}
+
 /*
- * Finish the index written through index_sink and rename it to its path; `line` is written to
- * standard output (and flushed) just before the rename, so that no index is left when standard
- * output fails (sk_finish then reports the write error). Returns 0 or -1.
+ * The reverse index (git's write_rev_file, called after write_idx_file: builtin/index-pack.c) to a
+ * temporary file beside rev_name, synced, mode 0444 (git's final() makes it read-only), while the
+ * idx's temporary file exists and the signals are caught; index_end renames it. Git writes it
+ * straight to its name (unlink, then O_EXCL); here a failure leaves nothing. Returns 0 or -1 after
+ * the diagnostic (the caller then runs index_abort).
  */
-static int index_end(struct idx_file *f, const char *line, const char *pack_name, const struct skg_file *pack)
+static int rev_write(const char *rev_name, const struct skg_pack *pack)
+{
+	int n = snprintf(tmp_rev_path, sizeof(tmp_rev_path), "%s.tmp-XXXXXX", rev_name);
+	if (n < 0 || (size_t)n >= sizeof(tmp_rev_path)) {
+		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(rev_name));
+		return -1;
+	}
+	int fd = mkstemp(tmp_rev_path);
+	if (fd < 0) {
+		sk_error(errno, CMD ": cannot create a temporary file beside %s", sk_quote(rev_name));
+		return -1;
+	}
+	tmp_rev_active = 1;
+	struct skg_error err;
+	int e = 0;
+	const char *what = "write";
+	if (skg_pack_write_rev(pack, rev_sink, &fd, &err) != 0) {
+		if (err.code != SKG_E_IO) {
+			close(fd);
+			sk_error(0, CMD ": %s", err.msg);
+			return -1;
+		}
+		e = err.sys_errno;
+	}
+	if (e == 0 && fsync(fd) != 0) {
+		e = errno;
+		what = "sync";
+	}
+	if (e == 0 && fchmod(fd, 0444) != 0) {
+		e = errno;
+		what = "chmod";
+	}
+	if (close(fd) != 0 && e == 0) {
+		e = errno;
+	}
+	if (e != 0) {
+		sk_error(e, CMD ": cannot %s %s", what, sk_quote(tmp_rev_path));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Finish the index written through index_sink and rename it to its path, after the reverse index
+ * of rev_write to rev_name (NULL: none), as git's final() renames the .rev before the idx; `line`
+ * is written to standard output (and flushed) just before the renames, so that no index is left
+ * when standard output fails (sk_finish then reports the write error). Returns 0 or -1 (nothing
+ * left: a .rev already renamed is removed when the idx's rename fails).
+ */
+static int index_end(struct idx_file *f, const char *line, const char *pack_name, const struct skg_file *pack,
+                     const char *rev_name)
 {
 	int e = f->e;
 	const char *what = "write";
@@ -377,12 +471,26 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 	f->fd = -1;
 	bool failed = e != 0;
 	/* Once more, now that the file is written: what is at `path` may have changed meanwhile. */
-	if (!failed && check_output(f->path, pack_name, pack) != 0) {
+	if (!failed && (check_output(f->path, pack_name, pack) != 0 ||
+	                (rev_name != NULL && check_output(rev_name, pack_name, pack) != 0))) {
 		failed = true;
 	}
 	/* After close(fd): were standard output closed, fd might have been descriptor 1. */
 	if (!failed && (fputs(line, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout))) {
 		failed = true;
+	}
+	const char *target = f->path;
+	bool rev_renamed = false;
+	if (!failed && rev_name != NULL) {
+		if (rename(tmp_rev_path, rev_name) != 0) {
+			e = errno;
+			what = "rename to";
+			target = rev_name;
+			failed = true;
+		} else {
+			tmp_rev_active = 0;
+			rev_renamed = true;
+		}
 	}
 	if (!failed && rename(tmp_path, f->path) != 0) {
 		e = errno;
@@ -390,10 +498,12 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 		failed = true;
 	}
 	if (failed) {
+		if (rev_renamed) {
+			unlink(rev_name);
+		}
 		index_abort(f);
 		if (e != 0) {
-			sk_error(e, CMD ": cannot %s %s", what,
-			         sk_quote(what[0] == 'r' ? f->path : tmp_path));
+			sk_error(e, CMD ": cannot %s %s", what, sk_quote(what[0] == 'r' ? target : tmp_path));
 		}
 		return -1;
 	}
@@ -438,6 +548,72 @@ static char *default_idx_name(const char *pack)
 	memcpy(s, pack, n - 5);
 	memcpy(s + n - 5, ".idx", 5);
 	return s;
+}
+
+/*
+ * The reverse index's name for the idx idx_name: git's derive_filename(index_name, "idx", "rev")
+ * (builtin/index-pack.c, 2.31 to 2.55.0), ".idx" replaced by ".rev". NULL when idx_name does not
+ * end in ".idx": git dies there ("packfile name 'NAME' does not end with '.idx'", exit status 128)
+ * before it reads the pack; *nomem tells an allocation failure.
+ */
+static char *rev_name_of(const char *idx_name, bool *nomem)
+{
+	size_t n = strlen(idx_name);
+	*nomem = false;
+	if (n < 4 || strcmp(idx_name + n - 4, ".idx") != 0) {
+		return NULL;
+	}
+	char *s = strdup(idx_name);
+	if (s == NULL) {
+		*nomem = true;
+		return NULL;
+	}
+	memcpy(s + n - 3, "rev", 3);
+	return s;
+}
+
+/* rev_name_of's failure as git reports it: an exit status. */
+static int rev_name_fails(const char *idx_name, bool nomem)
+{
+	if (nomem) {
+		sk_error(ENOMEM, CMD);
+		return SK_EXIT_FAILURE;
+	}
+	fprintf(stderr, "fatal: packfile name '%s' does not end with '.idx'\n", idx_name);
+	return 128;
+}
+
+/*
+ * --verify with the reverse index on: git's write_rev_file with WRITE_REV_VERIFY (pack-write.c
+ * write_rev_file_order): a .rev that is not there is fine ("optional": stat fails with ENOENT, a
+ * dangling symbolic link too); one that is there must hold every byte git would write, no more
+ * (csum-file.c hashfd_check: git dies with "sha1 file 'NAME' validation error", "NAME: sha1 file
+ * truncated" or "... has trailing garbage"). Returns an exit status, after the diagnostic.
+ */
+static int verify_rev(const struct skg_pack *pack, const char *rev_name)
+{
+	struct stat st;
+	if (stat(rev_name, &st) != 0 && errno == ENOENT) {
+		return SK_EXIT_OK;
+	}
+	struct skg_file rev = {0};
+	int status = SK_EXIT_FAILURE;
+	if (sk_file_map(&rev, CMD, rev_name) != 0) {
+		return status;
+	}
+	struct skg_error err;
+	uint64_t first_diff;
+	int rc = skg_pack_compare_rev(pack, rev.data, rev.len, &first_diff, &err);
+	if (rc < 0) {
+		sk_error(0, CMD ": %s", err.msg);
+	} else if (rc > 0 && !sk_file_report_shrank(&rev, CMD)) {
+		sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
+		         sk_quote(rev_name), first_diff);
+	} else if (rc == 0) {
+		status = SK_EXIT_OK;
+	}
+	skg_file_unmap(&rev);
+	return status;
 }
 
 /*
@@ -530,6 +706,16 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		sk_error(ENOMEM, CMD);
 		return SK_EXIT_FAILURE;
 	}
+	if (opt->rev_index && pack_name != NULL) {
+		/* git derives the .rev's name from the idx's before it reads the pack */
+		bool nomem;
+		char *rev = rev_name_of(idx_name, &nomem);
+		if (rev == NULL) {
+			free(dir);
+			return rev_name_fails(idx_name, nomem);
+		}
+		free(rev);
+	}
 	if (repo != NULL) {
 		/* inside a repository: its copies of the pack's objects are compared (and with
 		 * --strict, links may be there) */
@@ -616,6 +802,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_STDIN,
 		OPT_FIX_THIN,
 		OPT_STATS,
+		OPT_REV_INDEX,
+		OPT_NO_REV_INDEX,
 		OPT_HELP,
 		OPT_VERSION
 	};
@@ -627,6 +815,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
 	    {"stdin", no_argument, NULL, OPT_STDIN},
 	    {"fix-thin", no_argument, NULL, OPT_FIX_THIN},
+	    {"rev-index", no_argument, NULL, OPT_REV_INDEX},
+	    {"no-rev-index", no_argument, NULL, OPT_NO_REV_INDEX},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
@@ -636,6 +826,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
 	bool threads_given = false, stats = false, fix_thin = false;
+	int rev_cl = -1; /* --rev-index 1, --no-rev-index 0 (the last one), else the config's */
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
@@ -665,6 +856,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_FIX_THIN:
 			fix_thin = true;
+			break;
+		case OPT_REV_INDEX:
+		case OPT_NO_REV_INDEX:
+			rev_cl = c == OPT_REV_INDEX;
 			break;
 		case OPT_STRICT:
 			strict = true;
@@ -720,6 +915,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.idx_version = cl_version;
 		opt.off32_limit = cl_limit;
 	}
+	if (rev_cl >= 0) {
+		opt.rev_index = rev_cl != 0; /* builtin/index-pack.c: the option wins over the config */
+	}
 	opt.strict_args = strict_buf;
 	opt.sink.report = print_report;
 	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
@@ -768,6 +966,17 @@ int sk_cmd_index_pack(int argc, char **argv)
 		}
 		idx_name = idx_alloc;
 	}
+	char *rev_name = NULL;
+	if (opt.rev_index) {
+		bool nomem;
+		if ((rev_name = rev_name_of(idx_name, &nomem)) == NULL) {
+			skg_repo_free(repo);
+			free(strict_buf);
+			int st = rev_name_fails(idx_name, nomem);
+			free(idx_alloc);
+			return sk_finish(st, false);
+		}
+	}
 	if (threads == 0) {
 		threads = sk_online_cpus();
 	}
@@ -788,7 +997,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		goto out;
 	}
 	/* Refuse a bad output name before the work (write_index checks it again). */
-	if (!verify && check_output(idx_name, pack_name, &file) != 0) {
+	if (!verify && (check_output(idx_name, pack_name, &file) != 0 ||
+	                (rev_name != NULL && check_output(rev_name, pack_name, &file) != 0))) {
 		goto out;
 	}
 	if (verify) {
@@ -836,7 +1046,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 			         sk_quote(idx_name), first_diff);
 			goto out;
 		}
-		status = SK_EXIT_OK;
+		/* then the .rev, as git's write_rev_file after write_idx_file */
+		if (rev_name != NULL && (status = verify_rev(pack, rev_name)) != SK_EXIT_OK) {
+			goto out;
+		}
 		/* --verify: git installs no pack for fsck_finish to read */
 		status = strict_finish(pack, false);
 	} else {
@@ -850,10 +1063,14 @@ int sk_cmd_index_pack(int argc, char **argv)
 			}
 			goto pack_error;
 		}
+		if (rev_name != NULL && rev_write(rev_name, pack) != 0) {
+			index_abort(&f);
+			goto out;
+		}
 		char line[SKG_HEXSZ + 2];
 		skg_to_hex(skg_pack_checksum(pack), line);
 		strcat(line, "\n");
-		if (index_end(&f, line, pack_name, &file) == 0) {
+		if (index_end(&f, line, pack_name, &file, rev_name) == 0) {
 			status = SK_EXIT_OK;
 			/* git's fsck_finish comes after the idx is written, which it leaves */
 			status = strict_finish(pack, skg_pack_beside_idx(idx_name));
@@ -879,6 +1096,7 @@ out:
 	skg_file_unmap(&file);
 	skg_repo_free(repo);
 	free(idx_alloc);
+	free(rev_name);
 	free(strict_buf);
 	return sk_finish(status, false);
 }

@@ -196,9 +196,11 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 			unsigned type;
 			uint8_t *data = NULL;
 			uint64_t len;
-			(void)skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset,
-			                        false, UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc,
-			                        &type, &data, &len);
+			if (skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset,
+			                      false, UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc,
+			                      &type, &data, &len) == -3) {
+				skg_fsck_nomem(f);
+			}
 			free(data);
 			free(e);
 		}
@@ -309,6 +311,10 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			                       &type, &data, &len);
 			if (rc == -2) {
 				f->died = true;
+				break;
+			}
+			if (rc == -3) {
+				skg_fsck_nomem(f);
 				break;
 			}
 			if (rc != 0) {

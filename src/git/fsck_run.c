@@ -21,6 +21,7 @@
 
 #include "alternates.h"
 #include "cgraph.h"
+#include "midx.h"
 #include "odb.h"
 #include "repo.h"
 #include "trailer.h"
@@ -56,6 +57,30 @@ static int add_odb(void *ctx, const char *dir)
 
 /* ---- the object check: every loose object, then every pack ------------------------------------ */
 
+/*
+ * git's first look at the packs (packfile.c prepare_packed_git, after the loose objects) loads the
+ * multi-pack-index of each object directory: where that dies (trailer.h), git fsck ends there,
+ * its line last. True when it does (f->died).
+ */
+static bool midx_dies(struct skg_fsck_run *f)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		skg_fsck_nomem(f);
+		return true;
+	}
+	bool dies = false;
+	for (size_t i = 0; i < f->n_odb_dirs && !dies; i++) {
+		if (skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines) == SKG_TRAILER_FATAL) {
+			skg_fsck_lines(f, lines);
+			f->died = true;
+			dies = true;
+		}
+	}
+	free(lines);
+	return dies;
+}
+
 /* 0, or -1 where git dies (its lines are out) or the run stops. */
 static int scan(struct skg_fsck_run *f)
 {
@@ -65,6 +90,9 @@ static int scan(struct skg_fsck_run *f)
 			return -1;
 		}
 		skg_fsck_meter_stop(f, 256);
+	}
+	if (midx_dies(f)) {
+		return -1;
 	}
 	size_t n;
 	struct skg_fsck_pack_ref *packs;
@@ -245,6 +273,13 @@ static void verify_flush(void *ctx, struct skg_lines *lines)
 	skg_lines_clear(lines);
 }
 
+/* The lines of `git multi-pack-index verify` so far (struct skg_midx_io). */
+static void midx_flush(void *ctx, struct skg_lines *lines)
+{
+	skg_fsck_lines(ctx, lines);
+	skg_lines_clear(lines);
+}
+
 /* Those of every object directory: 0, or -1 where git dies. */
 static int check_trailers(struct skg_fsck_run *f)
 {
@@ -256,6 +291,7 @@ static int check_trailers(struct skg_fsck_run *f)
 	int ret = 0;
 	struct verify_odb vo = {f, NULL, false};
 	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts};
+	const struct skg_midx_io midx_io = {midx_flush, f, f->on_map, f->map_ctx};
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
 		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
 		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
@@ -274,12 +310,12 @@ static int check_trailers(struct skg_fsck_run *f)
 		               SKG_CHECK_ERROR_COMMIT_GRAPH);
 		st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
 		skg_fsck_lines(f, lines);
-		skg_fsck_lines(f, lines); /* git fsck loads it twice (its packs, then its objects) */
 		if (st == SKG_TRAILER_FATAL) {
-			ret = -1;
+			ret = -1; /* git died at the first load */
 			break;
 		}
-		trailer_result(f, skg_trailer_midx(abs, SKG_TRAILER_VERIFY, lines), lines,
+		skg_fsck_lines(f, lines); /* git fsck loads it twice (its packs, then its objects) */
+		trailer_result(f, skg_trailer_midx_verify(abs, &midx_io, lines), lines,
 		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
 		/* .rev files: as git 2.41's fsck (git 2.39 does not look at them) */
 		skg_lines_clear(lines);

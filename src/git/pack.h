@@ -273,9 +273,11 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
  * the entry's header once before ("bad object header" twice). base_id(ctx, offset, id): the ID the
  * idx gives the entry at `offset` (false when none starts there). pack_name: the pack's path as git
  * spells it. Returns 0 with *type, a malloc'd *out and *out_len; -1 when git gets no object; -2
- * when git dies there (its "fatal:" line given). A base git would fetch from elsewhere (another
- * pack, a loose copy) is taken as missing. An entry git allocates size + 1 bytes for, beyond
- * alloc_limit bytes or beyond what malloc gives, gets git's "Out of memory, malloc failed" line.
+ * when git dies there (its "fatal:" line given); -3 when this machine ran out of memory (malloc or
+ * zlib's allocations: an error of the run, SKG_E_NOMEM, no line). A base git would fetch from
+ * elsewhere (another pack, a loose copy) is taken as missing. An entry git allocates size + 1 bytes
+ * for, beyond alloc_limit bytes or beyond what the rest of the pack could inflate to, gets git's
+ * "Out of memory, malloc failed" line.
  */
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
                       uint64_t offset, bool header_first, uint64_t alloc_limit, const char *pack_name,

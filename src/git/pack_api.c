@@ -1,8 +1,9 @@
 /*
  * pack_api.c - the public pack API of <sha1kit/git_pack.h> over the pack engine (pack.h):
- * indexing a pack held in memory, writing, verifying and comparing its idx, and the streaming indexer that
- * receives a pack in pieces (git's builtin/index-pack.c --stdin: the pack written to
- * objects/pack/tmp_pack_XXXXXX, then renamed to pack-<checksum>.pack with its .idx).
+ * indexing a pack held in memory, writing, verifying and comparing its idx and its reverse index (.rev,
+ * pack_rev.c), and the streaming indexer that receives a pack in pieces (git's builtin/index-pack.c
+ * --stdin: the pack written to objects/pack/tmp_pack_XXXXXX, then renamed to pack-<checksum>.pack
+ * with its .rev and .idx).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include "pack.h"
 #include "pack_collide.h"
 #include "pack_file.h"
+#include "pack_rev.h"
 #include "pack_strict.h"
 #include "pack_thin.h"
 #include "repo.h"
@@ -54,6 +56,7 @@ void skg_index_options_default(struct skg_index_options *opt)
 	opt->idx_version = 2;
 	opt->off32_limit = SKG_PK_IDX_OFF32_LIMIT;
 	opt->fix_thin_level = 1; /* environment.c zlib_compression_level = Z_BEST_SPEED */
+	opt->rev_index = true;   /* git 2.41+: WRITE_REV before the config (a8dd7e05b1) */
 }
 
 /* ---- The config of git's index-pack --------------------------------------------------------- */
@@ -63,8 +66,11 @@ struct index_config {
 	bool has_version, has_threads;
 	int zlevel; /* zlib_compression_level (--fix-thin's appended objects) */
 	bool has_zlevel, loose_seen;
-	int stop; /* 1: pack.indexVersion above 2, 2: pack.threads below 0, 3: a bad zlib level */
-	int bad;  /* the value that stopped it */
+	int rev;        /* pack.writeReverseIndex: -1 not set, else 0 or 1 (the last one) */
+	int stop;       /* 1: pack.indexVersion above 2, 2: pack.threads below 0, 3: a bad boolean,
+	                 * 4: out of memory, 5: a bad zlib level */
+	int bad;        /* the value that stopped it */
+	char *bad_bool; /* stop 3: the value (owned) */
 };
 
 /* builtin/index-pack.c git_index_pack_config, and the one key of git_default_config (config.c)
@@ -104,7 +110,7 @@ static int index_config_cb(void *ctx, const char *key, const char *value)
 		if (v == -1) {
 			v = Z_DEFAULT_COMPRESSION;
 		} else if (v < 0 || v > Z_BEST_COMPRESSION) {
-			c->stop = 3;
+			c->stop = 5;
 			c->bad = v;
 			return 1;
 		}
@@ -113,6 +119,15 @@ static int index_config_cb(void *ctx, const char *key, const char *value)
 			c->has_zlevel = true;
 		}
 		c->loose_seen = c->loose_seen || loose;
+	} else if (strcmp(key, "pack.writereverseindex") == 0) {
+		/* git_config_bool: a value that is no boolean is fatal */
+		int b = skg_config_bool(value);
+		if (b < 0) {
+			c->bad_bool = strdup(value);
+			c->stop = c->bad_bool != NULL ? 3 : 4;
+			return 1;
+		}
+		c->rev = b;
 	} else if (strcmp(key, "core.bigfilethreshold") == 0) {
 		return skg_config_ulong_why(value);
 	}
@@ -123,8 +138,17 @@ int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options 
                           struct skg_error *err)
 {
 	struct index_config c = {0};
+	c.rev = -1;
 	int rc = repo != NULL ? skg_repo_config(repo, index_config_cb, &c, err)
 	                      : skg_config_read_outer(index_config_cb, &c, err);
+	if (c.stop == 3) {
+		skg_fail(err, "bad boolean config value '%s' for 'pack.writereverseindex'", c.bad_bool);
+		free(c.bad_bool);
+		return -1;
+	}
+	if (c.stop == 4) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
 	if (rc < 0) {
 		return -1;
 	}
@@ -134,7 +158,7 @@ int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options 
 	if (c.stop == 2) {
 		return skg_fail(err, "invalid number of threads specified (%d)", c.bad);
 	}
-	if (c.stop == 3) {
+	if (c.stop == 5) {
 		return skg_fail(err, "bad zlib compression level %d", c.bad);
 	}
 	if (c.has_zlevel) {
@@ -146,6 +170,9 @@ int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options 
 	}
 	if (c.has_threads && threads != NULL) {
 		*threads = c.threads;
+	}
+	if (c.rev >= 0) {
+		opt->rev_index = c.rev != 0;
 	}
 	return 0;
 }
@@ -339,6 +366,43 @@ int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_optio
 	return 0;
 }
 
+int skg_pack_write_rev(const struct skg_pack *pack, int (*write)(void *ctx, const uint8_t *p, size_t n),
+                       void *ctx, struct skg_error *err)
+{
+	uint8_t *rev;
+	size_t len;
+	struct skg_pk_error pe;
+	if (skg_pk_rev_build(&pack->p, &rev, &len, &pe) != 0) {
+		return from_pk(err, &pe);
+	}
+	int rc = 0;
+	if (write(ctx, rev, len) != 0) {
+		int e = errno;
+		rc = skg_fail_sys(err, SKG_E_IO, e, "cannot write the reverse index: %s", strerror(e));
+	}
+	free(rev);
+	return rc;
+}
+
+int skg_pack_compare_rev(const struct skg_pack *pack, const uint8_t *rev, uint64_t len, uint64_t *first_diff,
+                         struct skg_error *err)
+{
+	uint8_t *want;
+	size_t want_len;
+	struct skg_pk_error pe;
+	*first_diff = 0;
+	if (skg_pk_rev_build(&pack->p, &want, &want_len, &pe) != 0) {
+		return from_pk(err, &pe);
+	}
+	size_t n = len < want_len ? (size_t)len : want_len, i = 0;
+	while (i < n && rev[i] == want[i]) {
+		i++;
+	}
+	free(want);
+	*first_diff = i;
+	return i == n && len == want_len ? 0 : 1;
+}
+
 /* Comparison of the rebuilt idx with the existing one, piece by piece. */
 struct compare {
 	const uint8_t *idx;
@@ -444,6 +508,7 @@ struct skg_indexer {
 	char *dir;
 	char *tmp_pack; /* dir/tmp_pack_XXXXXX */
 	char *tmp_idx;  /* dir/tmp_idx_XXXXXX, while the idx is written */
+	char *tmp_rev;  /* dir/tmp_rev_XXXXXX, while the .rev is written (opt.rev_index) */
 	int fd;         /* of tmp_pack, -1 once closed */
 	uint64_t len;
 	bool done;    /* committed or failed: only skg_indexer_free is left */
@@ -530,6 +595,47 @@ static int fd_writer(void *ctx, const uint8_t *p, size_t n)
 	return write_full(*(int *)ctx, p, n);
 }
 
+/*
+ * The .rev's name for the idx at idx_path: git's derive_filename(index_name, "idx", "rev")
+ * (builtin/index-pack.c): ".idx" replaced by ".rev"; NULL with errno EINVAL when idx_path does not
+ * end in ".idx" (git dies there, before it reads the pack), ENOMEM.
+ */
+static char *rev_name(const char *idx_path)
+{
+	size_t n = strlen(idx_path);
+	if (n < 4 || strcmp(idx_path + n - 4, ".idx") != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	char *s = strdup(idx_path);
+	if (s == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(s + n - 3, "rev", 3);
+	return s;
+}
+
+/* A new temporary file dir/tmp_<what>_XXXXXX: its descriptor and *path, or -1 with err. */
+static int make_temp(const char *dir, const char *what, char **path, struct skg_error *err)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "tmp_%s_XXXXXX", what);
+	*path = path_join(dir, name);
+	if (*path == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	int fd = mkstemp(*path);
+	if (fd < 0) {
+		int e = errno;
+		free(*path);
+		*path = NULL;
+		return skg_fail_sys(err, SKG_E_IO, e, "unable to create temporary file in '%s': %s", dir,
+		                    strerror(e));
+	}
+	return fd;
+}
+
 /* Sync and close fd, mode 0444 first; 0 or an errno. */
 static int finish_file(int fd)
 {
@@ -550,11 +656,21 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
 	}
 	ix->done = true;
-	int rc = -1, idx_fd = -1;
-	char *own_pack = NULL, *own_idx = NULL;
-	bool pack_renamed = false;
+	int rc = -1, idx_fd = -1, rev_fd = -1;
+	char *own_pack = NULL, *own_idx = NULL, *rev_path = NULL;
+	bool pack_renamed = false, rev_renamed = false;
 	struct skg_pack *pack = NULL;
 	uint8_t *map = NULL;
+	if (ix->opt.rev_index && idx_path != NULL && (rev_path = rev_name(idx_path)) == NULL) {
+		/* git: derive_filename dies before the pack is read */
+		close(ix->fd);
+		ix->fd = -1;
+		if (errno == ENOMEM) {
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		return skg_fail_sys(err, SKG_E_GIT, 0, "packfile name '%s' does not end with '.idx'",
+		                    idx_path);
+	}
 	if (ix->opt.fix_thin && ix->opt.repo != NULL &&
 	    skg_thin_fix(ix->fd, &ix->len, skg_repo_objects_dir(ix->opt.repo), ix->opt.fix_thin_level,
 	                 ix->opt.threads, err) != 0) {
@@ -602,18 +718,15 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		pack_path = pack_path != NULL ? pack_path : own_pack;
 		idx_path = idx_path != NULL ? idx_path : own_idx;
 	}
-	ix->tmp_idx = path_join(ix->dir, "tmp_idx_XXXXXX");
-	if (ix->tmp_idx == NULL) {
-		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
-		goto out;
+	if (ix->opt.rev_index && rev_path == NULL) {
+		char name[64];
+		snprintf(name, sizeof(name), "pack-%s.rev", hex);
+		if ((rev_path = path_join(ix->dir, name)) == NULL) {
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			goto out;
+		}
 	}
-	idx_fd = mkstemp(ix->tmp_idx);
-	if (idx_fd < 0) {
-		e = errno;
-		free(ix->tmp_idx);
-		ix->tmp_idx = NULL;
-		skg_fail_sys(err, SKG_E_IO, e, "unable to create temporary file in '%s': %s", ix->dir,
-		             strerror(e));
+	if ((idx_fd = make_temp(ix->dir, "idx", &ix->tmp_idx, err)) < 0) {
 		goto out;
 	}
 	if (skg_pack_write_idx(pack, &ix->opt, fd_writer, &idx_fd, err) != 0) {
@@ -624,6 +737,21 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	if (e != 0) {
 		skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_idx, strerror(e));
 		goto out;
+	}
+	/* builtin/index-pack.c: write_rev_file after write_idx_file (pack-write.c) */
+	if (rev_path != NULL) {
+		if ((rev_fd = make_temp(ix->dir, "rev", &ix->tmp_rev, err)) < 0) {
+			goto out;
+		}
+		if (skg_pack_write_rev(pack, fd_writer, &rev_fd, err) != 0) {
+			goto out;
+		}
+		e = finish_file(rev_fd);
+		rev_fd = -1;
+		if (e != 0) {
+			skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_rev, strerror(e));
+			goto out;
+		}
 	}
 	if (checksum != NULL) {
 		memcpy(checksum, skg_pack_checksum(pack), SKG_RAWSZ);
@@ -642,6 +770,18 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	} else {
 		pack_renamed = true;
 	}
+	/* git's final(): the pack, the .rev, then the idx */
+	if (rev_path != NULL) {
+		if (rename(ix->tmp_rev, rev_path) != 0) {
+			e = errno;
+			skg_fail_sys(err, SKG_E_IO, e, "unable to rename temporary '*.rev' file to '%s': %s",
+			             rev_path, strerror(e));
+			goto out;
+		}
+		rev_renamed = true;
+		free(ix->tmp_rev);
+		ix->tmp_rev = NULL;
+	}
 	if (rename(ix->tmp_idx, idx_path) != 0) {
 		e = errno;
 		skg_fail_sys(err, SKG_E_IO, e, "unable to rename temporary index file to '%s': %s", idx_path,
@@ -653,12 +793,18 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	free(ix->tmp_pack);
 	ix->tmp_pack = NULL;
 	ix->written = true;
-	pack_renamed = false; /* from here on the files stay, as git leaves them */
+	pack_renamed = rev_renamed = false; /* from here on the files stay, as git leaves them */
 	/* git's fsck_finish comes after its final(): a failure leaves both files */
 	rc = skg_pack_strict_finish(pack, skg_pack_beside_idx(idx_path), err);
 out:
 	if (idx_fd >= 0) {
 		close(idx_fd);
+	}
+	if (rev_fd >= 0) {
+		close(rev_fd);
+	}
+	if (rc != 0 && rev_renamed) {
+		unlink(rev_path);
 	}
 	if (rc != 0 && pack_renamed) {
 		unlink(pack_path);
@@ -669,6 +815,7 @@ out:
 	skg_pack_free(pack);
 	free(own_pack);
 	free(own_idx);
+	free(rev_path);
 	return rc;
 }
 
@@ -687,6 +834,10 @@ void skg_indexer_free(struct skg_indexer *ix)
 	if (ix->tmp_idx != NULL) {
 		unlink(ix->tmp_idx);
 		free(ix->tmp_idx);
+	}
+	if (ix->tmp_rev != NULL) {
+		unlink(ix->tmp_rev);
+		free(ix->tmp_rev);
 	}
 	free(ix->dir);
 	free(ix);

@@ -805,13 +805,13 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 		goto out;
 	}
 	unsigned started = 0;
-	bool spawn_failed = false;
+	bool spawn_failed = false, zlib_failed = false;
 	for (unsigned t = 0; t < nthreads; t++) {
 		ws[t].r = &r;
 		ws[t].index = t;
 		sha1kit_dc_init(&ws[t].dc, NULL);
 		if (!skg_pk_inflater_init(&ws[t].inf)) {
-			spawn_failed = true;
+			spawn_failed = zlib_failed = true; /* zlib could not allocate its state */
 			break;
 		}
 		if (t > 0 && pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) != 0) {
@@ -840,6 +840,8 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	}
 	if (first != NULL) {
 		*err = *first;
+	} else if (zlib_failed) {
+		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 	} else if (spawn_failed) {
 		skg_pk_set_failure(err, SKG_E_THREAD, false, 0, "cannot start the delta resolution threads");
 	} else if (opt->allow_unresolved || check_unresolved(pack, err)) {
@@ -903,8 +905,8 @@ int skg_pk_index_pack(struct skg_pk_pack *pack, const uint8_t *data, uint64_t le
 		return -1;
 	}
 	pack->nr = skg_pk_get_be32(data + 8);
-	if (!skg_pk_inflater_init(&inf)) {
-		skg_pk_set_error(err, false, 0, "cannot initialise zlib");
+	if (!skg_pk_inflater_init(&inf)) { /* zlib could not allocate its state */
+		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		return -1;
 	}
 	struct skg_pk_ref_table refs = {NULL, 0, 0};

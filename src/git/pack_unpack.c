@@ -23,6 +23,7 @@ struct git_unpack {
 	void (*line)(void *ctx, const char *text);
 	void *ctx;
 	bool died;
+	bool nomem; /* the machine failed (malloc, zlib's allocations): an error of the run, not git's */
 };
 
 static void gu_line(struct git_unpack *u, const char *fmt, ...) SKG_PRINTF(2, 3);
@@ -124,6 +125,10 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 	uint8_t small[65536];
 	/* git's xmallocz_gently of size + 1 bytes, which may fail (it says so) */
 	uint8_t *buf = size + 1 > u->alloc_limit ? NULL : malloc((size_t)size + 1);
+	if (buf == NULL && !scratch && size + 1 <= u->alloc_limit) {
+		u->nomem = true; /* a size the pack can hold: the machine is out of memory */
+		return NULL;
+	}
 	if (buf == NULL) {
 		gu_line(u, "error: Out of memory, malloc failed (tried to allocate %" PRIu64 " bytes)",
 		        size + 1);
@@ -135,8 +140,9 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 	}
 	z_stream z;
 	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK) {
+	if (inflateInit(&z) != Z_OK) { /* it fails only for memory (or a zlib of another version) */
 		free(buf);
+		u->nomem = true;
 		return NULL;
 	}
 	z.next_in = (Bytef *)(uintptr_t)(u->pack + at);
@@ -150,11 +156,12 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 		st = inflate(&z, Z_FINISH);
 	}
 	bool ok = false;
-	if (st != Z_OK && st != Z_STREAM_END && st != Z_BUF_ERROR) {
+	if (st == Z_MEM_ERROR) {
+		u->nomem = true;
+	} else if (st != Z_OK && st != Z_STREAM_END && st != Z_BUF_ERROR) {
 		const char *what = st == Z_NEED_DICT      ? "needs dictionary"
 		                   : st == Z_DATA_ERROR   ? "data stream error"
 		                   : st == Z_STREAM_ERROR ? "stream consistency error"
-		                   : st == Z_MEM_ERROR    ? "out of memory"
 		                                          : "unknown error";
 		gu_line(u, "error: inflate: %s (%s)", what, z.msg != NULL ? z.msg : "no message");
 	} else if (scratch ? z.total_out > size : z.avail_out == 0) {
@@ -204,6 +211,7 @@ static uint8_t *gu_patch(struct git_unpack *u, const uint8_t *base, uint64_t bas
 	}
 	uint8_t *out = malloc(sizes[1] > 0 ? (size_t)sizes[1] : 1);
 	if (out == NULL) {
+		u->nomem = true;
 		return NULL;
 	}
 	const char *why = skg_pk_apply_delta(base, base_len, d, top, out, sizes[1]);
@@ -227,7 +235,7 @@ static void no_line(void *ctx, const char *text)
 
 int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size)
 {
-	struct git_unpack u = {pack, pack_len, 0, "", no_line, NULL, false};
+	struct git_unpack u = {pack, pack_len, 0, "", no_line, NULL, false, false};
 	if (pack_len < 12 + SKG_RAWSZ) {
 		return -1;
 	}
@@ -241,7 +249,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
                       void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                       uint64_t *out_len)
 {
-	struct git_unpack u = {pack, pack_len, alloc_limit, pack_name, line, ctx, false};
+	struct git_unpack u = {pack, pack_len, alloc_limit, pack_name, line, ctx, false, false};
 	struct step {
 		uint64_t obj_offset, curpos, size;
 	} *stack = NULL;
@@ -281,7 +289,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 			struct step *v = realloc(stack, cap * sizeof(*v));
 			if (v == NULL || n >= limit) { /* out of memory, or a loop git would not leave */
 				free(v == NULL ? stack : v);
-				return -1;
+				return v == NULL ? -3 : -1;
 			}
 			stack = v;
 		}
@@ -291,7 +299,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 	/* phase 2: the base */
 	if (t >= 1 && t <= 4) {
 		data = gu_inflate(&u, curpos, size);
-		if (u.died) {
+		if (u.died || u.nomem) {
 			goto out;
 		}
 	} else if (t != SKG_PK_OFS_DELTA && t != SKG_PK_REF_DELTA) {
@@ -322,7 +330,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 			continue;
 		}
 		uint8_t *delta = gu_inflate(&u, st.curpos, st.size);
-		if (u.died) {
+		if (u.died || u.nomem) {
 			free(base);
 			goto out;
 		}
@@ -331,15 +339,22 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 			        st.curpos, pack_name);
 		} else {
 			data = gu_patch(&u, base, base_size, delta, st.size, &size);
-			if (data == NULL) {
+			if (data == NULL && !u.nomem) {
 				gu_line(&u, "error: failed to apply delta");
 			}
 		}
 		free(delta);
 		free(base);
+		if (u.nomem) {
+			goto out;
+		}
 	}
 out:
 	free(stack);
+	if (u.nomem) {
+		free(data);
+		return -3;
+	}
 	if (u.died) {
 		free(data);
 		return -2;

@@ -21,6 +21,7 @@
 #include "util.h"
 
 #include "cgraph.h"
+#include "midx.h"
 #include "sha1kit.h"
 
 #define TOC_ENTRY 12 /* chunk id (4) + offset (8) */
@@ -625,9 +626,10 @@ static char *string_at(const struct file *f, uint64_t off, uint64_t *len)
 	return s;
 }
 
-/* The chunks and pack names of a multi-pack-index whose header and table of contents were read. */
+/* The chunks and pack names of a multi-pack-index whose header and table of contents were read;
+ * where its chunks are into *info (when not NULL) when LOADED. */
 static enum load_result midx_chunks(const struct file *f, const struct chunks *cs, uint32_t npacks,
-                                    struct skg_lines *lines)
+                                    struct skg_midx *info, struct skg_lines *lines)
 {
 	const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
 	if (pnam == NULL) {
@@ -675,12 +677,24 @@ static enum load_result midx_chunks(const struct file *f, const struct chunks *c
 		prev = name;
 	}
 	free(prev);
+	if (res == LOADED && info != NULL) {
+		const struct chunk *large = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
+		*info = (struct skg_midx){f->data,
+		                          f->len,
+		                          npacks,
+		                          pnam->off,
+		                          oidf->off,
+		                          find_chunk(cs, ID4('O', 'I', 'D', 'L'))->off,
+		                          find_chunk(cs, ID4('O', 'O', 'F', 'F'))->off,
+		                          large != NULL ? large->off : 0,
+		                          large != NULL};
+	}
 	return res;
 }
 
 /* git's load_multi_pack_index() from the signature on, of a whole file of at least MIDX_MIN_SIZE
  * bytes. */
-static enum load_result midx_parse(const struct file *f, struct skg_lines *lines)
+static enum load_result midx_parse(const struct file *f, struct skg_midx *info, struct skg_lines *lines)
 {
 	uint32_t sig = be32_at(f, 0);
 	unsigned version = f->data[4], hash_version = f->data[5], nchunks = f->data[6];
@@ -702,14 +716,15 @@ static enum load_result midx_parse(const struct file *f, struct skg_lines *lines
 		skg_lines_add(lines, "error: ", "multi-pack-index hash version %u does not match version %u",
 		              hash_version, 1u);
 	} else if (read_toc(f, MIDX_HEADER, nchunks, cs, lines) == 0) {
-		res = midx_chunks(f, cs, npacks, lines);
+		res = midx_chunks(f, cs, npacks, info, lines);
 	}
 	free(cs);
 	return res;
 }
 
 /* git's load_multi_pack_index(); f keeps the file when LOADED. */
-static enum load_result midx_load(const char *path, struct file *f, struct skg_lines *lines)
+static enum load_result midx_load(const char *path, struct file *f, struct skg_midx *info,
+                                  struct skg_lines *lines)
 {
 	uint64_t size;
 	bool regular;
@@ -730,7 +745,7 @@ static enum load_result midx_load(const char *path, struct file *f, struct skg_l
 		skg_lines_add(lines, "fatal: ", "mmap failed: %s", strerror(o == READ_FAILED ? err : ENODEV));
 		return DIED;
 	}
-	enum load_result res = midx_parse(f, lines);
+	enum load_result res = midx_parse(f, info, lines);
 	if (res != LOADED) {
 		free(f->owned);
 		f->owned = NULL;
@@ -769,7 +784,7 @@ int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum
 		skg_lines_add(lines, "error: ", "multi-pack-index file %s is too small", path);
 		lr = FAILED;
 	} else {
-		lr = midx_parse(&f, lines);
+		lr = midx_parse(&f, NULL, lines);
 	}
 	return midx_verify(lr, &f, mode, lines);
 }
@@ -778,7 +793,7 @@ int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct s
 {
 	skg_lines_clear(lines);
 	struct file f = {NULL, 0, NULL};
-	enum load_result lr = midx_load(path, &f, lines);
+	enum load_result lr = midx_load(path, &f, NULL, lines);
 	struct stat st;
 	if (lr == ABSENT && stat(path, &st) != 0) {
 		return SKG_TRAILER_ABSENT;
@@ -801,6 +816,61 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_
 	return st;
 }
 
+/* The status of verify after the load and checksum (`status`) and then the contents (midx.h). */
+static int midx_contents(int status, const struct skg_midx *info, const char *objdir,
+                         const struct skg_midx_io *io, struct skg_lines *lines)
+{
+	/* verify_midx_file() goes on after the checksum line with the contents */
+	int st = skg_midx_verify(info, objdir, io, lines);
+	if (st < 0 || st == SKG_MIDX_FATAL) {
+		return SKG_TRAILER_FATAL;
+	}
+	return st == SKG_MIDX_BAD ? SKG_TRAILER_BAD : status;
+}
+
+int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	char *path = path_join(objdir, "/pack/multi-pack-index", "");
+	if (path == NULL) {
+		skg_lines_nomem(lines);
+		return SKG_TRAILER_FATAL;
+	}
+	struct file f = {NULL, 0, NULL};
+	struct skg_midx info;
+	enum load_result lr = midx_load(path, &f, &info, lines);
+	struct stat st;
+	int status;
+	if (lr == ABSENT && stat(path, &st) != 0) {
+		status = SKG_TRAILER_ABSENT;
+	} else {
+		status = midx_verify(lr, &f, SKG_TRAILER_VERIFY, lines);
+	}
+	free(path);
+	if (lr == LOADED) {
+		status = midx_contents(status, &info, objdir, io, lines);
+	}
+	free(f.owned);
+	return status;
+}
+
+int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
+                                const struct skg_midx_io *io, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	struct file f = {data, len, NULL};
+	struct skg_midx info;
+	enum load_result lr = FAILED;
+	if (len < MIDX_MIN_SIZE) {
+		skg_lines_add(lines, "error: ", "multi-pack-index file %s/pack/multi-pack-index is too small",
+		              objdir);
+	} else {
+		lr = midx_parse(&f, &info, lines);
+	}
+	int status = midx_verify(lr, &f, SKG_TRAILER_VERIFY, lines);
+	return lr == LOADED ? midx_contents(status, &info, objdir, io, lines) : status;
+}
+
 int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 {
 	*names = NULL;
@@ -815,7 +885,7 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 	skg_lines_clear(lines);
 	struct file f = {NULL, 0, NULL};
 	int ret = 0;
-	if (midx_load(path, &f, lines) == LOADED) {
+	if (midx_load(path, &f, NULL, lines) == LOADED) {
 		/* the names follow one another in the PNAM chunk, as midx_chunks read them */
 		struct chunks *cs = malloc(sizeof(*cs));
 		uint32_t npacks = be32_at(&f, 8);
@@ -846,9 +916,7 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 
 /* ---- .rev ------------------------------------------------------------------------------------------ */
 
-#define RIDX_SIGNATURE ID4('R', 'I', 'D', 'X')
-#define RIDX_HEADER    12
-#define RIDX_MIN_SIZE  (RIDX_HEADER + 2 * SKG_RAWSZ)
+#define RIDX_MIN_SIZE (SKG_RIDX_HEADER + 2 * SKG_RAWSZ)
 
 /* The object count of an .idx file (version 1 or 2), or -1. */
 static int64_t idx_count(const char *idx_path)
@@ -909,9 +977,9 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		              strerror(f->data == NULL ? read_err : ENODEV));
 		status = SKG_TRAILER_FATAL;
 		load_error = false;
-	} else if (be32_at(f, 0) != RIDX_SIGNATURE) {
+	} else if (be32_at(f, 0) != SKG_RIDX_SIGNATURE) {
 		skg_lines_add(lines, "error: ", "reverse-index file %s has unknown signature", path);
-	} else if (be32_at(f, 4) != 1) {
+	} else if (be32_at(f, 4) != SKG_RIDX_VERSION) {
 		skg_lines_add(lines, "error: ", "reverse-index file %s has unsupported version %" PRIu32,
 		              path, be32_at(f, 4));
 	} else if (be32_at(f, 8) != 1 && be32_at(f, 8) != 2) {

@@ -27,7 +27,8 @@
  *    itself loads the file first, and dies (exit 128) on a bad signature or version, a missing
  *    required chunk or unordered pack names. A file that fails to load otherwise: its error, then
  *    "error: multi-pack-index file exists, but failed to parse", exit 1. A wrong checksum:
- *    "incorrect checksum" (no prefix), exit 1, then the packs are checked (not done here).
+ *    "incorrect checksum" (no prefix), exit 1, then the packs are checked (midx.h, through
+ *    skg_trailer_midx_verify).
  *  - .rev files: git 2.39.5 fsck does not look at them at all (exit 0, nothing printed, whatever
  *    the damage); git prints the load errors below only when another command needs the reverse
  *    index, and never checks its checksum. Git 2.41 and later fsck check them and print
@@ -48,6 +49,14 @@
 #include <stdint.h>
 
 #include "loose.h"
+
+/* The .rev header (gitformat-pack.txt "pack-*.rev files"; git's pack-revindex.h RIDX_SIGNATURE,
+ * RIDX_VERSION): signature "RIDX", version, hash id (git's oid_version: 1 SHA-1, 2 SHA-256), each
+ * a big-endian 32-bit word. Read here, written by pack_rev.c. */
+#define SKG_RIDX_SIGNATURE 0x52494458u /* "RIDX" */
+#define SKG_RIDX_VERSION   1u
+#define SKG_RIDX_HASH_SHA1 1u
+#define SKG_RIDX_HEADER    12u /* bytes */
 
 /* Outcome of a check. */
 enum skg_trailer_status {
@@ -113,6 +122,19 @@ int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum
 
 /* skg_trailer_midx_file() of OBJDIR/pack/multi-pack-index. */
 int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
+
+/*
+ * skg_trailer_midx(objdir, SKG_TRAILER_VERIFY, lines) with all of git 2.39.5's verify_midx_file():
+ * after the load and the checksum line, the contents against the packs (midx.h), lines flushed
+ * through io->flush as they grow. FATAL also when memory ran out (lines->nomem).
+ */
+struct skg_midx_io;
+int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, struct skg_lines *lines);
+
+/* skg_trailer_midx_verify() of a file already in memory (`len` bytes at data, only read), its
+ * packs in OBJDIR/pack. */
+int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
+                                const struct skg_midx_io *io, struct skg_lines *lines);
 
 /*
  * The pack names ("pack-X.idx") OBJDIR/pack/multi-pack-index lists, in its order, when git loads it

@@ -177,6 +177,7 @@ def mode_git(binary, schema, src, work):
         check(cmd[0] == tools[w["tool"]]["path"], f"{what}: command runs {cmd[0]}")
         if w["workload"] == "index-pack":
             check(cmd[1:3] == ["index-pack", "-o"] and cmd[-1] == os.path.realpath(pack), f"{what}: command {cmd}")
+            check("--no-rev-index" in cmd, f"{what}: the idx alone (--no-rev-index): {cmd}")
         elif w["workload"] == "verify-pack":
             check(cmd[1] == "verify-pack" and cmd[2].endswith(".idx"), f"{what}: command {cmd}")
         else:

@@ -3,7 +3,7 @@
 add_executable(test_objtab ${CMAKE_CURRENT_LIST_DIR}/test_objtab.c)
 target_link_libraries(test_objtab PRIVATE sha1kit_git PkgConfig::CMOCKA)
 if(TARGET sk_test_faults)
-  target_link_libraries(test_objtab PRIVATE sk_test_faults)
+  target_link_libraries(test_objtab PRIVATE ${SK_FAULT_LIBS})
   target_compile_definitions(test_objtab PRIVATE SK_FAULTS=1)
 endif()
 add_test(NAME test_objtab COMMAND test_objtab)

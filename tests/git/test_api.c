@@ -9,7 +9,11 @@
  * checks; the small functions of git.h. Failures of the machine (faults.h): every allocation and
  * every thread start of indexing (on 1 and 2 threads, a pack with both kinds of delta), of the idx
  * writer and verifier and of the streaming indexer fails in turn: each run either gives the same
- * idx or fails with SKG_E_NOMEM / SKG_E_THREAD, and leaves no file behind.
+ * idx or fails with SKG_E_NOMEM / SKG_E_THREAD, and leaves no file behind. The reverse index
+ * (.rev): header, size, trailer, and every position checked against the idx (it must name the
+ * entry with that object's ID and offset), for packs with deltas and with an object twice;
+ * compared with a changed, shortened or lengthened copy; written by the streaming indexer by
+ * default (git 2.41+), not with rev_index off; the config's pack.writeReverseIndex.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -204,8 +208,8 @@ static void test_indexer(void **state)
 	struct skg_error err;
 	char names[512], hex[SKG_HEXSZ + 1], want[512];
 	skg_to_hex(pk.p + pk.n - SKG_RAWSZ, hex);
-	snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack ", hex, hex);
-	/* In pieces of every size: the same pack and idx. */
+	snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack pack-%s.rev ", hex, hex, hex);
+	/* In pieces of every size: the same pack, idx and .rev (on by default, as git 2.41+). */
 	for (size_t piece = 1; piece <= pk.n; piece += piece < 8 ? 1 : 37) {
 		struct skg_indexer *ix;
 		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
@@ -221,6 +225,41 @@ static void test_indexer(void **state)
 		skg_indexer_free(ix);
 		list_dir(dir, names, sizeof(names));
 		assert_string_equal(names, want);
+	}
+	/* With rev_index off: no .rev (the one of the runs above removed first). */
+	{
+		char path[600];
+		snprintf(path, sizeof(path), "%s/pack-%s.rev", dir, hex);
+		assert_int_equal(unlink(path), 0);
+		opt.rev_index = false;
+		struct skg_indexer *ix;
+		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, &err), 0);
+		assert_int_equal(skg_indexer_commit(ix, NULL, NULL, NULL, &err), 0);
+		skg_indexer_free(ix);
+		list_dir(dir, names, sizeof(names));
+		snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack ", hex, hex);
+		assert_string_equal(names, want);
+		opt.rev_index = true;
+		/* An idx name that does not end in .idx: git's fatal text, nothing written. */
+		snprintf(path, sizeof(path), "%s/x.pack", dir);
+		char idx_path[600];
+		snprintf(idx_path, sizeof(idx_path), "%s/x.foo", dir);
+		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, &err), 0);
+		assert_int_equal(skg_indexer_commit(ix, path, idx_path, NULL, &err), -1);
+		assert_int_equal(err.code, SKG_E_GIT);
+		char msg[700];
+		snprintf(msg, sizeof(msg), "packfile name '%s' does not end with '.idx'", idx_path);
+		assert_string_equal(err.msg, msg);
+		skg_indexer_free(ix);
+		list_dir(dir, names, sizeof(names));
+		assert_string_equal(names, want);
+		snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack pack-%s.rev ", hex, hex, hex);
+		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, &err), 0);
+		assert_int_equal(skg_indexer_commit(ix, NULL, NULL, NULL, &err), 0);
+		skg_indexer_free(ix);
 	}
 	/* A truncated pack, a pack with a flipped byte, and an indexer freed before its commit:
 	 * an error, and nothing more in the directory. */
@@ -941,7 +980,7 @@ static void test_index_collision(void **state)
 }
 
 struct indexer_run {
-	struct buf pk, want;
+	struct buf pk, want, want_rev;
 	char dir[64], names[512];
 	struct skg_error err;
 };
@@ -984,17 +1023,20 @@ static void check_indexer(void *ctx, int rc, bool injected)
 	}
 	char hex[SKG_HEXSZ + 1], want[512], path[600];
 	skg_to_hex(r->pk.p + r->pk.n - SKG_RAWSZ, hex);
-	snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack ", hex, hex);
+	snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack pack-%s.rev ", hex, hex, hex);
 	assert_string_equal(r->names, want);
-	snprintf(path, sizeof(path), "%s/pack-%s.idx", r->dir, hex);
-	FILE *fp = fopen(path, "rb");
-	assert_non_null(fp);
-	static uint8_t got[1 << 16];
-	size_t n = fread(got, 1, sizeof(got), fp);
-	fclose(fp);
-	assert_int_equal(n, r->want.n);
-	assert_memory_equal(got, r->want.p, n);
-	assert_int_equal(unlink(path), 0);
+	for (int k = 0; k < 2; k++) {
+		const struct buf *w = k == 0 ? &r->want : &r->want_rev;
+		snprintf(path, sizeof(path), "%s/pack-%s.%s", r->dir, hex, k == 0 ? "idx" : "rev");
+		FILE *fp = fopen(path, "rb");
+		assert_non_null(fp);
+		static uint8_t got[1 << 16];
+		size_t n = fread(got, 1, sizeof(got), fp);
+		fclose(fp);
+		assert_int_equal(n, w->n);
+		assert_memory_equal(got, w->p, n);
+		assert_int_equal(unlink(path), 0);
+	}
 	snprintf(path, sizeof(path), "%s/pack-%s.pack", r->dir, hex);
 	assert_int_equal(unlink(path), 0);
 }
@@ -1002,13 +1044,15 @@ static void check_indexer(void *ctx, int rc, bool injected)
 static void test_indexer_faults(void **state)
 {
 	(void)state;
-	struct indexer_run r = {.pk = make_delta_pack(), .want = roomy(), .dir = "/tmp/sk-test-api-XXXXXX"};
+	struct indexer_run r = {
+	    .pk = make_delta_pack(), .want = roomy(), .want_rev = roomy(), .dir = "/tmp/sk-test-api-XXXXXX"};
 	assert_non_null(mkdtemp(r.dir));
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	struct skg_pack *pack;
 	assert_int_equal(skg_pack_index(&pack, r.pk.p, r.pk.n, &opt, &r.err), 0);
 	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &r.want, &r.err), 0);
+	assert_int_equal(skg_pack_write_rev(pack, collect, &r.want_rev, &r.err), 0);
 	skg_pack_free(pack);
 	long n = fault_each(FAULT_ALLOC, op_indexer, check_indexer, &r);
 	print_message("streaming indexer: %ld allocations, each failed in turn\n", n);
@@ -1016,6 +1060,7 @@ static void test_indexer_faults(void **state)
 	assert_int_equal(rmdir(r.dir), 0);
 	free(r.pk.p);
 	free(r.want.p);
+	free(r.want_rev.p);
 }
 
 /* The small functions of <sha1kit/git.h> and the option defaults. */
@@ -1147,8 +1192,9 @@ static void test_basics(void **state)
 
 /*
  * skg_index_read_config outside a repository: the global file (GIT_CONFIG_GLOBAL; no system file)
- * sets the idx version (0 as 1) and the threads; git's fatal texts for a version above 2, threads
- * below 0 and a value that is not a number (naming the file); unset keys change nothing.
+ * sets the idx version (0 as 1), the threads and the reverse index (on unless set false); git's fatal texts
+ * for a version above 2, threads below 0 and a value that is not a number (naming the file); unset keys
+ * change nothing.
  */
 static void test_index_config(void **state)
 {
@@ -1161,18 +1207,25 @@ static void test_index_config(void **state)
 		int rc;
 		unsigned version, threads;
 		const char *msg;
+		int rev_off; /* after a success: 1 when opt.rev_index is false */
 	} cases[] = {
-	    {"", 0, 2, 7, NULL},
-	    {"[pack]\n\tindexVersion = 1\n\tthreads = 3\n", 0, 1, 3, NULL},
-	    {"[pack]\n\tindexVersion = 0\n", 0, 1, 7, NULL},
-	    {"[pack]\n\tindexVersion = 3\n", -1, 0, 0, "bad pack.indexVersion=3"},
-	    {"[pack]\n\tindexVersion = -1\n", -1, 0, 0, "bad pack.indexVersion=4294967295"},
-	    {"[pack]\n\tthreads = -2\n", -1, 0, 0, "invalid number of threads specified (-2)"},
+	    {"", 0, 2, 7, NULL, 0},
+	    {"[pack]\n\tindexVersion = 1\n\tthreads = 3\n", 0, 1, 3, NULL, 0},
+	    {"[pack]\n\twriteReverseIndex = false\n", 0, 2, 7, NULL, 1},
+	    {"[pack]\n\twriteReverseIndex = off\n\twriteReverseIndex\n", 0, 2, 7, NULL, 0},
+	    {"[pack]\n\twriteReverseIndex = 0\n", 0, 2, 7, NULL, 1},
+	    {"[pack]\n\twriteReverseIndex = maybe\n", -1, 0, 0,
+	     "bad boolean config value 'maybe' for 'pack.writereverseindex'", 0},
+	    {"[pack]\n\tindexVersion = 0\n", 0, 1, 7, NULL, 0},
+	    {"[pack]\n\tindexVersion = 3\n", -1, 0, 0, "bad pack.indexVersion=3", 0},
+	    {"[pack]\n\tindexVersion = -1\n", -1, 0, 0, "bad pack.indexVersion=4294967295", 0},
+	    {"[pack]\n\tthreads = -2\n", -1, 0, 0, "invalid number of threads specified (-2)", 0},
 	    {"[pack]\n\tindexVersion = 2x\n", -1, 0, 0,
-	     "bad numeric config value '2x' for 'pack.indexversion' in file %s: invalid unit"},
+	     "bad numeric config value '2x' for 'pack.indexversion' in file %s: invalid unit", 0},
 	    {"[core]\n\tbigFileThreshold = 9999999999999999999999\n", -1, 0, 0,
 	     "bad numeric config value '9999999999999999999999' for 'core.bigfilethreshold' in file %s: out "
-	     "of range"},
+	     "of range",
+	     0},
 	};
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	setenv("GIT_CONFIG_GLOBAL", path, 1);
@@ -1190,6 +1243,7 @@ static void test_index_config(void **state)
 		if (rc == 0) {
 			assert_int_equal(opt.idx_version, cases[i].version);
 			assert_int_equal(threads, cases[i].threads);
+			assert_int_equal(opt.rev_index, cases[i].rev_off == 0);
 		} else {
 			char want[256];
 			snprintf(want, sizeof(want), cases[i].msg, path);
@@ -1203,16 +1257,142 @@ static void test_index_config(void **state)
 	rmdir(dir);
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * The .rev of pk (idx version 2, no 64-bit offsets): "RIDX", 1, 1, then a permutation whose word k
+ * is the idx position of pack-order object k (the idx entry there has its ID and offset: a
+ * duplicated ID is told apart by the offset), the pack checksum, the SHA-1 of the rest; the
+ * comparison finds every changed byte, a shorter and a longer file.
+ */
+static void check_rev(struct buf pk, uint32_t nr)
+{
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	struct skg_pack *pack;
+	struct skg_error err;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	assert_int_equal(skg_pack_count(pack), nr);
+	struct buf idx = {0}, rev = {0};
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &idx, &err), 0);
+	assert_int_equal(skg_pack_write_rev(pack, collect, &rev, &err), 0);
+	assert_int_equal(rev.n, 12 + 4 * nr + 40);
+	assert_memory_equal(rev.p, "RIDX\0\0\0\1\0\0\0\1", 12);
+	bool seen[32] = {false};
+	assert_true(nr <= 32);
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t p = be32(rev.p + 12 + 4 * k);
+		assert_true(p < nr);
+		assert_false(seen[p]);
+		seen[p] = true;
+		struct skg_pack_object o;
+		assert_true(skg_pack_object(pack, k, &o));
+		assert_memory_equal(idx.p + 8 + 1024 + SKG_RAWSZ * p, o.id, SKG_RAWSZ);
+		assert_int_equal(be32(idx.p + 8 + 1024 + (SKG_RAWSZ + 4) * nr + 4 * p), o.offset);
+	}
+	assert_memory_equal(rev.p + 12 + 4 * nr, skg_pack_checksum(pack), SKG_RAWSZ);
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(rev.p, rev.n - SKG_RAWSZ, sum);
+	assert_memory_equal(rev.p + rev.n - SKG_RAWSZ, sum, SKG_RAWSZ);
+
+	uint64_t first;
+	assert_int_equal(skg_pack_compare_rev(pack, rev.p, rev.n, &first, &err), 0);
+	for (size_t i = 0; i < rev.n; i++) {
+		rev.p[i] ^= 0x10;
+		assert_int_equal(skg_pack_compare_rev(pack, rev.p, rev.n, &first, &err), 1);
+		assert_int_equal(first, i);
+		rev.p[i] ^= 0x10;
+	}
+	assert_int_equal(skg_pack_compare_rev(pack, rev.p, rev.n - 1, &first, &err), 1);
+	assert_int_equal(first, rev.n - 1);
+	put(&rev, "", 1);
+	assert_int_equal(skg_pack_compare_rev(pack, rev.p, rev.n, &first, &err), 1);
+	assert_int_equal(first, rev.n - 1);
+	skg_pack_free(pack);
+	free(idx.p);
+	free(rev.p);
+	free(pk.p);
+}
+
+/* make_pack with the blob once more at the end: an object twice (accepted without strict). */
+static struct buf make_dup_pack(void)
+{
+	struct buf b = make_pack();
+	b.n -= SKG_RAWSZ;
+	b.p[11] = 4;
+	put_entry(&b, SKG_BLOB, blob, 6);
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+	return b;
+}
+
+/*
+ * A pack of 30 blobs whose IDs all begin with 16 zero bits (found by trying contents, 65536 tries
+ * each on average) and the first of them once more at the end: the .rev writer's buckets by the
+ * first 16 bits then hold more than it sorts by insertion, and an ID twice.
+ */
+static struct buf make_prefix_pack(void)
+{
+	struct buf b = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 31}, id[SKG_RAWSZ], sum[SKG_RAWSZ];
+	put(&b, hdr, sizeof(hdr));
+	char text[32], first[32] = "";
+	struct skg_error err;
+	unsigned found = 0;
+	for (unsigned long n = 0; found < 30; n++) {
+		int len = snprintf(text, sizeof(text), "%lu\n", n);
+		assert_int_equal(skg_hash_object("blob", text, (size_t)len, NULL, id, &err), 0);
+		if (id[0] == 0 && id[1] == 0) {
+			put_entry(&b, SKG_BLOB, text, (size_t)len);
+			if (found++ == 0) {
+				memcpy(first, text, (size_t)len + 1);
+			}
+		}
+	}
+	put_entry(&b, SKG_BLOB, first, strlen(first));
+	sha1kit_fast(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+	return b;
+}
+
+static void test_rev(void **state)
+{
+	(void)state;
+	check_rev(make_pack(), 3);
+	check_rev(make_delta_pack(), 4);
+	check_rev(make_dup_pack(), 4);
+	check_rev(make_prefix_pack(), 31);
+	/* the empty pack: header, trailer */
+	struct buf b = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 0}, sum[SKG_RAWSZ];
+	put(&b, hdr, sizeof(hdr));
+	sha1kit_fast(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+	check_rev(b, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_index_memory),     cmocka_unit_test(test_index_truncated_and_flipped),
-	    cmocka_unit_test(test_indexer),          cmocka_unit_test(test_files),
-	    cmocka_unit_test(test_hash_object),      cmocka_unit_test(test_hash_object_shattered),
-	    cmocka_unit_test(test_hash_object_fsck), cmocka_unit_test(test_index_strict),
-	    cmocka_unit_test(test_basics),           cmocka_unit_test(test_index_faults),
-	    cmocka_unit_test(test_indexer_faults),   cmocka_unit_test(test_idx_check),
-	    cmocka_unit_test(test_index_collision),  cmocka_unit_test(test_index_config),
+	    cmocka_unit_test(test_index_memory),
+	    cmocka_unit_test(test_index_truncated_and_flipped),
+	    cmocka_unit_test(test_indexer),
+	    cmocka_unit_test(test_files),
+	    cmocka_unit_test(test_hash_object),
+	    cmocka_unit_test(test_hash_object_shattered),
+	    cmocka_unit_test(test_hash_object_fsck),
+	    cmocka_unit_test(test_index_strict),
+	    cmocka_unit_test(test_basics),
+	    cmocka_unit_test(test_index_faults),
+	    cmocka_unit_test(test_indexer_faults),
+	    cmocka_unit_test(test_idx_check),
+	    cmocka_unit_test(test_index_collision),
+	    cmocka_unit_test(test_index_config),
+	    cmocka_unit_test(test_rev),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,7 +89,11 @@ git init -q --bare "$tmp/s"
 skout=$(cd "$tmp/s" && "$sk" index-pack --stdin <"$tmp/p.pack")
 check "--stdin: output" test "$skout" = "$gitout"
 check "--stdin: idx" cmp -s "$tmp/s/objects/pack/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
-check "--stdin: only the pack and idx" test "$(ls "$tmp/s/objects/pack" | tr '\n' ' ')" = "pack-$name.idx pack-$name.pack "
+# the reverse index too, on by default as in git 2.41+ (git's own with --rev-index, 2.39 included)
+check "--stdin: the pack, idx and .rev" test "$(ls "$tmp/s/objects/pack" | tr '\n' ' ')" = "pack-$name.idx pack-$name.pack pack-$name.rev "
+git init -q --bare "$tmp/gr"
+refgit -C "$tmp/gr" index-pack --rev-index --stdin <"$tmp/p.pack" >/dev/null
+check "--stdin: .rev" cmp -s "$tmp/s/objects/pack/pack-$name.rev" "$tmp/gr/objects/pack/pack-$name.rev"
 mkdir "$tmp/named"
 check "--stdin NAME" test "$("$sk" index-pack --stdin "$tmp/named/x.pack" <"$tmp/p.pack")" = "$gitout"
 check "--stdin NAME: idx" cmp -s "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"

@@ -15,7 +15,10 @@
 #   - broken packs (truncations, byte flips, one defect each) give an error exit (1..127, never a
 #     signal) with the expected message, and never leave an idx or a temporary file behind;
 #   - byte flips with a recomputed trailer: no crash, and when both we and git accept the pack,
-#     the idx files are identical.
+#     the idx files are identical (and the .rev files, sha1kit's default against git --rev-index);
+#   - the reverse index (.rev, sections rev and rev_packs): written by default as git 2.41+,
+#     --rev-index / --no-rev-index / pack.writeReverseIndex as git's, byte for byte, checked by
+#     --verify, written by --stdin; nothing left on errors;
 #   - every kernel of this CPU, chosen with SHA1KIT_CPU masks (cli/cpu_masks.sh): `sha1kit --version`
 #     reports the kernels the mask leaves, and index-pack (1 and 3 threads) and verify-pack -v give
 #     git's idx and output for every valid pack.
@@ -545,16 +548,17 @@ refused() {
 	[ "$rc" = 1 ] && [ "${#l[@]}" = 1 ] && [[ ${l[0]} == "sha1kit: "*"$want"* ]] && ok ||
 		bad "$what: want exit 1 and one line with '$want', got $rc: ${l[*]}"
 }
-# The pack itself as the output: by the same name, another name, a hard link.
+# The pack itself as the output: by the same name, another name, a hard link (--no-rev-index: with
+# the reverse index on, a name not ending in .idx is refused first, as git 2.41+ does; section rev).
 for o in "$S/self.pack" "$S/./self.pack" "$S/hard.pack"; do
 	fresh
 	ln "$S/self.pack" "$S/hard.pack"
-	"$SK" index-pack -o "$o" "$S/self.pack" >"$S/out" 2>"$S/err"
+	"$SK" index-pack --no-rev-index -o "$o" "$S/self.pack" >"$S/out" 2>"$S/err"
 	refused "-o ${o#"$S"/} (the pack)" "would replace the pack itself" $? "$S/err"
 	cmp -s "$S/self.pack" "$P/small.pack" && [ ! -s "$S/out" ] && ok || bad "-o ${o#"$S"/}: pack changed or output printed"
 done
 fresh
-(cd "$S" && "$SK" index-pack -o self.pack self.pack >/dev/null 2>&1)
+(cd "$S" && "$SK" index-pack --no-rev-index -o self.pack self.pack >/dev/null 2>&1)
 [ $? = 1 ] && cmp -s "$S/self.pack" "$P/small.pack" && ok || bad "-o self.pack self.pack (relative) destroyed the pack"
 # Existing non-regular files and symbolic links are left as they are.
 kinds="fifo dir link dangling"
@@ -587,14 +591,14 @@ fi
 fresh
 "$SK" index-pack -o "$S/c.idx" "$S/self.pack" >&- 2>"$S/err"
 refused "standard output closed" "write error" $? "$S/err"
-[ "$(ls -A "$S" | grep -c '^c\.idx')" = 0 ] && ok || bad "standard output closed: an index was left: $(ls -A "$S" | tr "\n" " ")"
+[ "$(ls -A "$S" | grep -c '^c\.\(idx\|rev\)')" = 0 ] && ok || bad "standard output closed: an index was left: $(ls -A "$S" | tr "\n" " ")"
 fresh
-rm -f "$S"/c.idx*
+rm -f "$S"/c.idx* "$S/c.rev"
 rc=$("$PY" -c 'import os, subprocess, sys
 r, w = os.pipe()
 os.close(r)
 print(subprocess.call(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL))' "$SK" index-pack -o "$S/c.idx" "$S/self.pack")
-[ "$rc" != 0 ] && [ "$(ls -A "$S" | grep -c '^c\.idx')" = 0 ] && ok || bad "broken pipe: status $rc, files: $(ls -A "$S" | tr "\n" " ")"
+[ "$rc" != 0 ] && [ "$(ls -A "$S" | grep -c '^c\.\(idx\|rev\)')" = 0 ] && ok || bad "broken pipe: status $rc, files: $(ls -A "$S" | tr "\n" " ")"
 # The output is still written when all is well (and the line printed).
 fresh
 rm -f "$S"/c.idx*
@@ -617,7 +621,8 @@ else
 	done
 	timeout 20 "$SK" index-pack -o "$S/mem.out.idx" /proc/self/mem >/dev/null 2>"$S/err"
 	refused "index-pack of /proc/self/mem" "not a regular file" $? "$S/err"
-	timeout 20 "$SK" index-pack --verify -o "$S/fifo.pack" "$S/self.pack" >/dev/null 2>"$S/err"
+	# (--no-rev-index: else the name, not ending in .idx, is refused first, as git 2.41+ does)
+	timeout 20 "$SK" index-pack --verify --no-rev-index -o "$S/fifo.pack" "$S/self.pack" >/dev/null 2>"$S/err"
 	refused "index-pack --verify with a FIFO as the idx" "not a regular file" $? "$S/err"
 fi
 
@@ -674,6 +679,255 @@ done
 }
 
 # ---------------------------------------------------------------------------------------------
+# The reverse index (.rev): git's index-pack writes PACK.rev beside the idx with --rev-index (git
+# 2.31+) or pack.writeReverseIndex, on by default since git 2.41 (a8dd7e05b1); sha1kit follows the
+# current git. Each run is compared with the reference git run the same way (options and config):
+# whether a .rev is written, its bytes, the idx, the checksum line; and with `git index-pack
+# --rev-index` (which 2.39 understands too): sha1kit's .rev must be that file byte for byte. With
+# git 2.39 as the reference the runs that rely on the default (no option, no config) differ on
+# purpose (2.39 writes no .rev): there the .rev is compared with --rev-index's only.
+# ---------------------------------------------------------------------------------------------
+# rev_run DIR WHO ARGS...: index-pack (sha1kit or the reference git) with ARGS into DIR/x.idx, with
+# the global config file DIR/../cfg (GIT_CONFIG_GLOBAL); stdout to DIR/out, stderr DIR/err, DIR/rc.
+rev_run() {
+	local dir=$1 who=$2
+	shift 2
+	rm -rf "$dir" && mkdir -p "$dir"
+	if [ "$who" = git ]; then
+		GIT_CONFIG_GLOBAL=$V/cfg refgit index-pack "$@" >"$dir/out" 2>"$dir/err"
+	else
+		GIT_CONFIG_GLOBAL=$V/cfg "$SK" index-pack "$@" >"$dir/out" 2>"$dir/err"
+	fi
+	echo $? >"$dir/rc"
+}
+# The files in DIR besides out, err, rc, as "NAME:MODE " (bash and stat only).
+rev_files() {
+	local f l= m=()
+	mapfile -t m < <(cd "$1" && stat -c '%n:%a' -- * 2>/dev/null)
+	for f in "${m[@]}"; do
+		case ${f%:*} in out | err | rc) ;; *) l+="$f " ;; esac
+	done
+	echo "$l"
+}
+# rev_setup: $V, an empty config, $ref_default (does the reference write a .rev by default, as git
+# 2.41+?), git's .rev of small.pack and ofs.pack ($V/small-want.rev, $V/ofs-want.rev)
+rev_setup() {
+need_data
+V=$T/rev
+mkdir -p "$V"
+: >"$V/cfg"
+# Does the reference write a .rev by default (git 2.41+)?
+rev_run "$V/probe" git -o "$V/probe/x.idx" "$P/small.pack"
+ref_default=false
+[ -e "$V/probe/x.rev" ] && ref_default=true
+echo "reference writes a .rev by default: $ref_default"
+# git's .rev of small.pack and ofs.pack ($V/small-want.rev, $V/ofs-want.rev)
+refgit index-pack --rev-index -o "$V/small-want.idx" "$P/small.pack" >/dev/null 2>&1 &&
+	refgit index-pack --rev-index -o "$V/ofs-want.idx" "$P/ofs.pack" >/dev/null 2>&1 || bad "rev: git --rev-index failed"
+}
+# rev_packs PACK...: each pack indexed with the options and config of each mode, by sha1kit and the
+# reference; --verify with and without a .rev. $npacks: how many git indexes.
+rev_packs() {
+local pack name mode cfg args want n
+npacks=0
+for pack in "$@"; do
+	name=${pack##*/}
+	rev_run "$V/want" git --rev-index -o "$V/want/x.idx" "$pack"
+	[ "$(cat "$V/want/rc")" = 0 ] || continue # a pack git refuses (none of the valid ones)
+	npacks=$((npacks + 1))
+	n=$(stat -c %s "$V/want/x.rev")
+	[ "$n" = $((12 + 4 * $(refgit show-index <"$V/want/x.idx" | wc -l) + 40)) ] && ok || bad "$name: git's .rev has $n bytes"
+	# MODE: the option(s) and the config; want: whether a .rev is written (the current git's rules).
+	# Every mode for a few packs, the default and --no-rev-index for the others (fast).
+	local modes=(default:on no-rev-index:off)
+	case $name in
+	ofs.pack | small.pack | good-dup.pack | good-zero-objects.pack)
+		modes+=(rev-index:on cfg-true:on cfg-false:off cfg-false+rev-index:on cfg-true+no-rev-index:off
+			rev-index+no-rev-index:off v1:on)
+		;;
+	esac
+	for mode in "${modes[@]}"; do
+		want=${mode#*:}
+		mode=${mode%:*}
+		args=()
+		cfg=
+		case $mode in
+		rev-index) args=(--rev-index) ;;
+		no-rev-index) args=(--no-rev-index) ;;
+		cfg-true) cfg=true ;;
+		cfg-false) cfg=false ;;
+		cfg-false+rev-index) cfg=false args=(--rev-index) ;;
+		cfg-true+no-rev-index) cfg=true args=(--no-rev-index) ;;
+		rev-index+no-rev-index) args=(--rev-index --no-rev-index) ;;
+		v1) args=(--index-version=1) ;;
+		esac
+		if [ -n "$cfg" ]; then printf '[pack]\n\twriteReverseIndex = %s\n' "$cfg" >"$V/cfg"; else : >"$V/cfg"; fi
+		rev_run "$V/sk" sk "${args[@]}" --threads=2 -o "$V/sk/x.idx" "$pack"
+		rev_run "$V/git" git "${args[@]}" -o "$V/git/x.idx" "$pack"
+		: >"$V/cfg"
+		[ "$(cat "$V/sk/rc")" = 0 ] && cmp -s "$V/sk/out" "$V/git/out" && cmp -s "$V/sk/x.idx" "$V/git/x.idx" && ok ||
+			bad "$name $mode: exit $(cat "$V/sk/rc"), or the idx or checksum line not git's: $(cat "$V/sk/err")"
+		if [ "$want" = on ]; then
+			[ "$(rev_files "$V/sk")" = "x.idx:444 x.rev:444 " ] && cmp -s "$V/sk/x.rev" "$V/want/x.rev" && ok ||
+				bad "$name $mode: not git --rev-index's .rev (files: $(rev_files "$V/sk"))"
+		else
+			[ "$(rev_files "$V/sk")" = "x.idx:444 " ] && ok || bad "$name $mode: files $(rev_files "$V/sk"), want no .rev"
+		fi
+		# as the reference run the same way (2.39: not where the default decides)
+		if $ref_default || { [ "$mode" != default ] && [ "$mode" != v1 ]; }; then
+			[ "$(rev_files "$V/sk")" = "$(rev_files "$V/git")" ] && { [ ! -e "$V/git/x.rev" ] || cmp -s "$V/sk/x.rev" "$V/git/x.rev"; } && ok ||
+				bad "$name $mode: files $(rev_files "$V/sk"), the reference's $(rev_files "$V/git"), or the .rev differs"
+		fi
+	done
+	# --verify checks the .rev beside the idx (on by default); a missing one is fine (not for a pack
+	# --verify refuses anyway: an object twice)
+	refgit index-pack --verify -o "$V/want/x.idx" "$pack" >/dev/null 2>&1 || continue
+	cp "$pack" "$V/sk/p.pack"
+	cp "$V/want/x.idx" "$V/sk/p.idx"
+	"$SK" index-pack --verify "$V/sk/p.pack" 2>"$V/err" && ok || bad "$name: --verify without a .rev: $(cat "$V/err")"
+	cp "$V/want/x.rev" "$V/sk/p.rev"
+	"$SK" index-pack --verify "$V/sk/p.pack" 2>"$V/err" && [ ! -s "$V/err" ] && ok || bad "$name: --verify with git's .rev: $(cat "$V/err")"
+done
+}
+# Every pack the section setup made (the fast section rev takes two of them).
+section_rev_packs() { # long
+rev_setup
+rev_packs "$P"/*.pack
+[ "$npacks" -ge 10 ] && ok || bad "rev: only $npacks packs indexed"
+}
+section_rev() {
+rev_setup
+rev_packs "$P/small.pack" "$P/good-dup.pack"
+[ "$npacks" = 2 ] && ok || bad "rev: $npacks packs indexed, not 2"
+
+# --verify with a damaged .rev: a changed byte (position, pack checksum, file checksum), one byte
+# less, one more: exit 1 and the first difference, where git dies (exit 128); --no-rev-index
+# looks at it no more (git neither). The idx is checked first (a bad idx is reported, not the .rev).
+local size off rc ln grc
+cp "$P/ofs.pack" "$V/v.pack"
+cp "$P/ofs.idx" "$V/v.idx"
+cp "$V/ofs-want.rev" "$V/good.rev"
+size=$(stat -c %s "$V/good.rev")
+for off in 8 $((size / 2)) $((size - 41)) $((size - 1)) short long; do
+	cp "$V/good.rev" "$V/v.rev.new" && chmod u+w "$V/v.rev.new"
+	case $off in
+	short) truncate -s $((size - 1)) "$V/v.rev.new" && want=$((size - 1)) ;;
+	long) printf 'x' >>"$V/v.rev.new" && want=$size ;;
+	*) printf '\377' | dd of="$V/v.rev.new" bs=1 seek="$off" conv=notrunc status=none && want=$off ;;
+	esac
+	mv -f "$V/v.rev.new" "$V/v.rev"
+	"$SK" index-pack --verify "$V/v.pack" >"$V/out" 2>"$V/err"
+	rc=$?
+	mapfile -t ln <"$V/err"
+	refgit index-pack --verify --rev-index "$V/v.pack" >/dev/null 2>&1
+	grc=$?
+	[ $rc = 1 ] && [ "$grc" = 128 ] && [ "${#ln[@]}" = 1 ] &&
+		[ "${ln[0]}" = "sha1kit: index-pack: $V/v.rev does not match the pack (first difference at byte $want)" ] && ok ||
+		bad "rev: --verify with the .rev changed at $off: exit $rc (git $grc): ${ln[*]}"
+	"$SK" index-pack --verify --no-rev-index "$V/v.pack" 2>"$V/err" && refgit index-pack --verify --no-rev-index "$V/v.pack" 2>/dev/null &&
+		ok || bad "rev: --verify --no-rev-index with the .rev changed at $off: $(cat "$V/err")"
+done
+# a dangling symbolic link is no .rev (git stats it: ENOENT); a directory is an error
+rm -f "$V/v.rev"
+if [ -z "${SK_WINDOWS:-}" ]; then
+	ln -s nowhere.rev "$V/v.rev"
+	"$SK" index-pack --verify "$V/v.pack" 2>"$V/err" && ok || bad "rev: --verify with a dangling link as the .rev: $(cat "$V/err")"
+	rm -f "$V/v.rev"
+fi
+mkdir "$V/v.rev"
+"$SK" index-pack --verify "$V/v.pack" 2>"$V/err"
+[ $? = 1 ] && [ "$(wc -l <"$V/err")" = 1 ] && ok || bad "rev: --verify with a directory as the .rev: $(cat "$V/err")"
+rmdir "$V/v.rev"
+
+# An idx name that does not end in .idx: git derives the .rev's name from it and dies before it
+# reads the pack (2.39 with --rev-index, 2.41+ by default); with --no-rev-index it is fine.
+for args in "--rev-index" "--verify --rev-index" "" "--verify"; do
+	[[ $args != *--rev-index ]] && ! $ref_default && continue
+	rev_run "$V/sk" sk $args -o "$V/sk/x.foo" "$P/small.pack"
+	rev_run "$V/git" git $args -o "$V/git/x.foo" "$P/small.pack"
+	[ "$(cat "$V/sk/rc")" = 128 ] && [ "$(cat "$V/git/rc")" = 128 ] && [ -z "$(rev_files "$V/sk")" ] && [ ! -s "$V/sk/out" ] &&
+		[ "$(sed "s|$V/git|$V/sk|" "$V/git/err")" = "$(cat "$V/sk/err")" ] && ok ||
+		bad "rev: -o x.foo $args: exit $(cat "$V/sk/rc") (git $(cat "$V/git/rc")): $(cat "$V/sk/err") / git: $(cat "$V/git/err")"
+done
+rev_run "$V/sk" sk --no-rev-index -o "$V/sk/x.foo" "$P/small.pack"
+[ "$(cat "$V/sk/rc")" = 0 ] && [ "$(rev_files "$V/sk")" = "x.foo:444 " ] && ok || bad "rev: --no-rev-index -o x.foo: $(cat "$V/sk/err")"
+# -o PACK itself, relative, with the reverse index on: refused as git refuses it, the pack intact
+cp "$P/small.pack" "$V/self.pack"
+(cd "$V" && "$SK" index-pack -o self.pack self.pack >/dev/null 2>"$V/err")
+[ $? = 128 ] && cmp -s "$V/self.pack" "$P/small.pack" && [ "$(cat "$V/err")" = "fatal: packfile name 'self.pack' does not end with '.idx'" ] &&
+	ok || bad "rev: -o self.pack self.pack: $(cat "$V/err")"
+# A bad pack.writeReverseIndex: git's fatal line (2.39 and 2.55 alike), exit 128, nothing written.
+printf '[pack]\n\twriteReverseIndex = maybe\n' >"$V/cfg"
+rev_run "$V/sk" sk -o "$V/sk/x.idx" "$P/small.pack"
+rev_run "$V/git" git -o "$V/git/x.idx" "$P/small.pack"
+: >"$V/cfg"
+[ "$(cat "$V/sk/rc")" = 128 ] && [ "$(cat "$V/git/rc")" = 128 ] && cmp -s "$V/sk/err" "$V/git/err" && [ -z "$(rev_files "$V/sk")" ] &&
+	[ "$(cat "$V/sk/err")" = "fatal: bad boolean config value 'maybe' for 'pack.writereverseindex'" ] && ok ||
+	bad "rev: bad pack.writeReverseIndex: exit $(cat "$V/sk/rc"): $(cat "$V/sk/err") / git: $(cat "$V/git/err")"
+
+# The .rev's name taken by a symbolic link, a directory: refused as for the idx (git would replace
+# the link), nothing written, the link kept.
+if [ -z "${SK_WINDOWS:-}" ]; then
+	rm -rf "$V/l" && mkdir "$V/l" && printf 'keep\n' >"$V/l/target" && ln -s target "$V/l/x.rev"
+	"$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >"$V/out" 2>"$V/err"
+	[ $? = 1 ] && [ -L "$V/l/x.rev" ] && [ "$(cat "$V/l/target")" = keep ] && [ ! -e "$V/l/x.idx" ] && [ ! -s "$V/out" ] &&
+		grep -q "x.rev is a symbolic link: not replaced" "$V/err" && [ "$(ls -A "$V/l" | wc -l)" = 2 ] && ok ||
+		bad "rev: a symbolic link as the .rev: $(cat "$V/err"); files: $(ls -A "$V/l" | tr '\n' ' ')"
+fi
+rm -rf "$V/l" && mkdir -p "$V/l/x.rev"
+"$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >"$V/out" 2>"$V/err"
+[ $? = 1 ] && [ -d "$V/l/x.rev" ] && [ ! -e "$V/l/x.idx" ] && grep -q "x.rev exists and is not a regular file" "$V/err" &&
+	[ "$(ls -A "$V/l" | wc -l)" = 1 ] && ok || bad "rev: a directory as the .rev: $(cat "$V/err")"
+# An existing .rev (read-only, as git leaves it) is replaced
+rm -rf "$V/l" && mkdir "$V/l" && printf 'old\n' >"$V/l/x.rev" && chmod 444 "$V/l/x.rev"
+"$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >/dev/null 2>"$V/err" && cmp -s "$V/l/x.rev" "$V/small-want.rev" && ok ||
+	bad "rev: an existing .rev was not replaced: $(cat "$V/err")"
+
+# --stdin in a repository (objects/pack/pack-CHECKSUM.rev, renamed after the pack, before the idx)
+# and to a named pack: as git's --stdin with the reverse index; --no-rev-index and the repository's
+# config turn it off.
+local G S
+for mode in default rev-index no-rev-index cfg-false named; do
+	G=$V/g-$mode S=$V/s-$mode
+	rm -rf "$G" "$S"
+	git init -q --bare "$G" && git init -q --bare "$S" || { bad "rev: cannot make repositories"; continue; }
+	args=()
+	case $mode in
+	rev-index) args=(--rev-index) ;;
+	no-rev-index) args=(--no-rev-index) ;;
+	cfg-false) git -C "$G" config pack.writeReverseIndex false && git -C "$S" config pack.writeReverseIndex false ;;
+	esac
+	if [ $mode = named ]; then
+		(cd "$S" && "$SK" index-pack --stdin "$S/n.pack" <"$P/ofs.pack" >"$V/s.out" 2>"$V/err")
+		(cd "$G" && refgit index-pack --rev-index --stdin "$G/n.pack" <"$P/ofs.pack" >"$V/g.out" 2>/dev/null)
+		[ -e "$S/n.rev" ] && cmp -s "$S/n.rev" "$G/n.rev" && cmp -s "$S/n.idx" "$G/n.idx" && cmp -s "$V/s.out" "$V/g.out" && ok ||
+			bad "rev: --stdin n.pack: no .rev or not git's: $(cat "$V/err")"
+		continue
+	fi
+	(cd "$S" && "$SK" index-pack "${args[@]}" --stdin <"$P/ofs.pack" >"$V/s.out" 2>"$V/err")
+	(cd "$G" && refgit index-pack "${args[@]}" --stdin <"$P/ofs.pack" >"$V/g.out" 2>/dev/null)
+	local sl gl
+	sl=$(rev_files "$S/objects/pack")
+	gl=$(rev_files "$G/objects/pack")
+	cmp -s "$V/s.out" "$V/g.out" && ok || bad "rev: --stdin $mode: output $(cat "$V/s.out") / git $(cat "$V/g.out"): $(cat "$V/err")"
+	if [ $mode = default ] || [ $mode = rev-index ]; then
+		[[ $sl == *.idx:444\ *.pack:444\ *.rev:444\  ]] && cmp -s "$S"/objects/pack/*.rev "$V/ofs-want.rev" && ok ||
+			bad "rev: --stdin $mode: files $sl, or the .rev is not git's"
+	else
+		[[ $sl != *.rev* ]] && ok || bad "rev: --stdin $mode: a .rev was written: $sl"
+	fi
+	if $ref_default || [ $mode != default ]; then
+		[ "$sl" = "$gl" ] && { [[ $gl != *.rev* ]] || cmp -s "$S"/objects/pack/*.rev "$G"/objects/pack/*.rev; } && ok ||
+			bad "rev: --stdin $mode: files $sl, the reference's $gl"
+	fi
+done
+# --stdin NAME not ending in .pack with -o not ending in .idx: git's fatal line before reading
+(cd "$S" && "$SK" index-pack --stdin -o "$V/y.foo" "$V/y.pack" <"$P/ofs.pack" >/dev/null 2>"$V/err")
+[ $? = 128 ] && [ "$(cat "$V/err")" = "fatal: packfile name '$V/y.foo' does not end with '.idx'" ] && [ ! -e "$V/y.pack" ] && ok ||
+	bad "rev: --stdin -o y.foo: $(cat "$V/err")"
+}
+
+# ---------------------------------------------------------------------------------------------
 # Broken packs
 # ---------------------------------------------------------------------------------------------
 # broken PART/PARTS: the packs of mkpacks.py that are broken, every PARTS-th from the PART-th
@@ -720,7 +974,7 @@ for pack in "$D"/made/bad-*.pack; do
 	else
 		ok
 	fi
-	rm -f "$B"/out.idx*
+	rm -f "$B"/out.idx* "$B/out.rev"
 done
 # Byte flips with a valid trailer: no crash; agreement with git when both accept.
 nfix=0
@@ -738,15 +992,15 @@ for pack in "$D"/made/fix-*.pack; do
 		[ -z "$(leftovers)" ] && ok || bad "$name: failed but left files behind: $(leftovers)"
 	else
 		nacc=$((nacc + 1))
-		if refgit index-pack -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
-			cmp -s "$B/git.idx" "$B/out.idx" && ok || bad "$name: accepted by both, idx differs"
+		# sha1kit writes out.rev by default (as git 2.41+); git's with --rev-index (2.39 too)
+		if refgit index-pack --rev-index -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
+			cmp -s "$B/git.idx" "$B/out.idx" && cmp -s "$B/git.rev" "$B/out.rev" && ok ||
+				bad "$name: accepted by both, idx or .rev differs"
 		else
 			ok # git is stricter here (e.g. it checks more object syntax): not a crash
 		fi
 	fi
-	# (git 2.41 and later write git.rev beside git.idx: pack.writeReverseIndex is on by default
-	# since git a8dd7e05b1)
-	rm -f "$B"/out.idx* "$B/git.idx" "$B/git.rev"
+	rm -f "$B"/out.idx* "$B/out.rev" "$B/git.idx" "$B/git.rev"
 done
 echo "broken packs (part $1): $nbad rejected as required; $nfix flipped packs with a valid trailer ($nacc of them still valid)"
 }
@@ -782,8 +1036,8 @@ cp "$Z"/repo/.git/objects/pack/pack-*.pack "$Z/big.pack"
 cp "$Z"/repo/.git/objects/pack/pack-*.idx "$Z/big.idx"
 big=$(stat -c %s "$Z/big.pack")
 idxsize=$(stat -c %s "$Z/big.idx")
-sum=$(refgit index-pack -o "$Z/git.idx" "$Z/big.pack") && cmp -s "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
-rm -f "$Z/git.rev" # git 2.41 and later write it (pack.writeReverseIndex on by default: git a8dd7e05b1)
+# git.rev: the reverse index, which sha1kit writes by default as git 2.41+ (--rev-index for 2.39)
+sum=$(refgit index-pack --rev-index -o "$Z/git.idx" "$Z/big.pack") && cmp -s "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
 Zp=$(cd "$Z" && pwd -P) # as /proc/PID/maps names it
 # Wait until process $1 has $Z/$2 mapped; false if it ended first.
 wait_mapped() {
@@ -829,8 +1083,8 @@ shrink_case() {
 		for f in "$Z"/* "$Z"/.[!.]*; do
 			[ -e "$f" ] || continue
 			case ${f##*/} in
-			repo | big.pack | big.idx | git.idx | out | err | p2.pack) ;;
-			p2.idx) ! $writes || left+="p2.idx " ;;
+			repo | big.pack | big.idx | git.idx | git.rev | out | err | p2.pack) ;;
+			p2.idx | p2.rev) ! $writes || left+="${f##*/} " ;;
 			*) left+="${f##*/} " ;;
 			esac
 		done
@@ -840,8 +1094,9 @@ shrink_case() {
 		elif [ $rc = 0 ] && [ ! -s "$Z/err" ]; then
 			done_ok=$((done_ok + 1))
 			if $writes; then
-				cmp -s "$Z/p2.idx" "$Z/big.idx" && [ "$(cat "$Z/out")" = "$sum" ] && [ "$left" = "p2.idx " ] && ok ||
-					bad "$label: success, but not git's idx and checksum line, or other files: $left"
+				cmp -s "$Z/p2.idx" "$Z/big.idx" && cmp -s "$Z/p2.rev" "$Z/git.rev" && [ "$(cat "$Z/out")" = "$sum" ] &&
+					[ "$left" = "p2.idx p2.rev " ] && ok ||
+					bad "$label: success, but not git's idx, .rev and checksum line, or other files: $left"
 			else
 				[ ! -s "$Z/out" ] && [ -z "$left" ] && ok || bad "$label: success, but output or files: $(head -c 200 "$Z/out") $left"
 			fi
@@ -1188,22 +1443,28 @@ sk_nospc() {
 	shift
 	LD_PRELOAD=$SK_ENOSPC_LIB SK_ENOSPC_AFTER=$after ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"
 }
-for after in 0 100 1000; do
+# the idx's size + 10: the disk fills up while the reverse index (.rev) is written
+"$SK" index-pack -o "$T/nospc.idx" "$T/nospc.pack" >/dev/null && [ -e "$T/nospc.rev" ] || bad "enospc: no idx and .rev"
+idxsize=$(stat -c %s "$T/nospc.idx")
+rm -f "$T/nospc.idx" "$T/nospc.rev"
+for after in 0 100 1000 $((idxsize + 10)); do
 	rm -f "$T/nospc.idx"
 	sk_nospc "$after" "$SK" index-pack -o "$T/nospc.idx" "$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err"
 	rc=$?
-	left=$(find "$T" -maxdepth 1 -name '*.idx' -o -maxdepth 1 -name '*tmp*' | wc -l)
+	left=$(find "$T" -maxdepth 1 \( -name '*.idx' -o -name '*.rev' -o -name '*tmp*' \) | wc -l)
 	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && [ "$(wc -l <"$T/ns.err")" = 1 ] && grep -q "No space left on device" "$T/ns.err" &&
 		[ "$left" = 0 ] && [ ! -s "$T/ns.out" ] && ok ||
 		bad "enospc: index-pack -o after $after bytes: rc $rc, $left files left, stderr: $(cat "$T/ns.err")"
 done
 # --stdin into the repository: the pack is written first
 before=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
-(cd "$R" && sk_nospc 100 "$SK" index-pack --stdin <"$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err")
-rc=$?
-after=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
-[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "No space left on device" "$T/ns.err" && [ "$before" = "$after" ] && ok ||
-	bad "enospc: index-pack --stdin: rc $rc, pack directory '$after' (was '$before'), stderr: $(cat "$T/ns.err")"
+for n in 100 $(($(stat -c %s "$T/nospc.pack") + idxsize + 10)); do
+	(cd "$R" && sk_nospc "$n" "$SK" index-pack --stdin <"$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err")
+	rc=$?
+	after=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
+	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "No space left on device" "$T/ns.err" && [ "$before" = "$after" ] && ok ||
+		bad "enospc: index-pack --stdin after $n bytes: rc $rc, pack directory '$after' (was '$before'), stderr: $(cat "$T/ns.err")"
+done
 }
 
 # Repositories git works in and sha1kit cannot: in a SHA-256 repository (git init
@@ -1240,7 +1501,7 @@ cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.
 # missing bases as whole objects, zlib at its zlib_compression_level). B reverts a file to a
 # version of A's history, so that the pack holds an object the repository has too. Errors: a base
 # the repository lacks ("fatal: pack has N unresolved deltas"; git leaves its tmp_pack_*, sha1kit
-# nothing) and --fix-thin without --stdin.
+# nothing) and --fix-thin without --stdin. With --rev-index, the .rev too.
 section_fix_thin() { # leaks
 local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed
 git init -q "$S"
@@ -1268,8 +1529,9 @@ fixthin_case() {
 	shift 3
 	rm -rf "$T/ftg" "$T/fts"
 	cp -a "$repo" "$T/ftg" && cp -a "$repo" "$T/fts"
-	(cd "$T/ftg" && refgit index-pack "$@" <"$pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
-	(cd "$T/fts" && "$SK" index-pack "$@" <"$pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
+	# --rev-index on both sides (git 2.39 writes no .rev by default, sha1kit and git 2.41+ do)
+	(cd "$T/ftg" && refgit index-pack --rev-index "$@" <"$pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
+	(cd "$T/fts" && "$SK" index-pack --rev-index "$@" <"$pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
 	cmp -s "$T/ftg.rc" "$T/fts.rc" && cmp -s "$T/ftg.out" "$T/fts.out" && cmp -s "$T/ftg.err" "$T/fts.err" && ok ||
 		bad "fix_thin $name: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.out" "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.out" "$T/fts.err")"
 	# the same files, git's temporary pack aside (sha1kit leaves none)

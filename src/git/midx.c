@@ -1,0 +1,576 @@
+/*
+ * midx.c - a multi-pack-index's contents against its packs, as git 2.39.5's verify_midx_file()
+ * (midx.h).
+ *
+ * git keeps one struct packed_git per pack position, added on first use (prepare_midx_pack) and
+ * opened when an object is looked up in it (is_pack_valid): the result of both never changes for
+ * files that stay as they are, so each is worked out once here, and the lines of a failed open are
+ * given again at each try, as git prints them. The idx of the pack in use stays mapped; git closes
+ * a pack when the sorted objects move on to another pack, and so does this file.
+ */
+#include "midx.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sha1kit/git_pack.h>
+
+#include "pack.h"
+#include "util.h"
+
+#define OFFSET_WIDTH   8           /* MIDX_CHUNK_OFFSET_WIDTH: pack-int-id + offset */
+#define LARGE_OFFSET   0x80000000u /* MIDX_LARGE_OFFSET_NEEDED */
+#define MAP_PAGE       4096u       /* git maps the file whole: its last page is zero-filled */
+#define ERROR_PREFIX   "error: "
+#define LINES_FLUSH_AT (SKG_LINES_SIZE / 2)
+#define INDEX_LINE_MAX 4096
+
+/* git's struct packed_git of one position, as far as verify sees it */
+enum pack_state { PACK_UNKNOWN = 0, PACK_ADDED, PACK_NOT_ADDED };
+enum open_state { OPEN_UNKNOWN = 0, OPEN_OK, OPEN_FAILED };
+
+struct pack {
+	enum pack_state added;
+	enum open_state opened;
+	char *pack_path;     /* OBJDIR/pack/pack-X.pack, as git names it */
+	char *idx_path;      /* OBJDIR/pack/pack-X.idx */
+	char *fail_line;     /* git's line(s) of a failed open, "\n"-separated (NULL: none) */
+	struct skg_file idx; /* mapped while the pack is in use */
+	bool idx_mapped;
+};
+
+/* (position, pack-int-id), git's struct pair_pos_vs_id */
+struct pair {
+	uint32_t pos;
+	uint32_t pack;
+};
+
+struct state {
+	const struct skg_midx *m;
+	const char *objdir;
+	const struct skg_midx_io *io;
+	struct skg_lines *lines;
+	uint64_t map_len; /* git's mapping: the file rounded up to whole pages */
+	struct pack *packs;
+	uint64_t *name_at; /* where each pack name starts */
+	bool bad, died, nomem, wild;
+};
+
+/* ---- reading the file as git's mapping ------------------------------------------------------------ */
+
+/* Whether git's read of n bytes at off stays inside its mapping; else the check stops (wild). */
+static bool inside(struct state *s, uint64_t off, uint64_t n)
+{
+	if (off > s->map_len || s->map_len - off < n) {
+		s->wild = true;
+		return false;
+	}
+	return true;
+}
+
+static uint32_t be32_at(struct state *s, uint64_t off)
+{
+	return inside(s, off, 4) ? skg_be32_padded(s->m->data, s->m->len, off) : 0;
+}
+
+static uint64_t be64_at(struct state *s, uint64_t off)
+{
+	return (uint64_t)be32_at(s, off) << 32 | be32_at(s, off + 4);
+}
+
+/* OIDL entry k (nth_midxed_object_oid, without its range check: git reads what the fanout says) */
+static void oid_at(struct state *s, uint64_t k, uint8_t *oid)
+{
+	uint64_t off = s->m->lookup + k * SKG_RAWSZ;
+	if (!inside(s, off, SKG_RAWSZ)) {
+		memset(oid, 0, SKG_RAWSZ);
+		return;
+	}
+	for (int i = 0; i < SKG_RAWSZ; i++) {
+		oid[i] = skg_byte_padded(s->m->data, s->m->len, off + (uint64_t)i);
+	}
+}
+
+/* ---- lines ------------------------------------------------------------------------------------------ */
+
+static void flush(struct state *s)
+{
+	if (s->io != NULL && s->io->flush != NULL && s->lines->len > LINES_FLUSH_AT && !s->lines->nomem) {
+		s->io->flush(s->io->ctx, s->lines);
+	}
+}
+
+/* midx_report: an unprefixed line, and verify's exit status 1 */
+#define REPORT(...)                                                                                          \
+	do {                                                                                                 \
+		skg_lines_add(s->lines, NULL, __VA_ARGS__);                                                  \
+		s->bad = true;                                                                               \
+		flush(s);                                                                                    \
+	} while (0)
+
+/* die(): git's line, and verify ends */
+#define DIE(...)                                                                                             \
+	do {                                                                                                 \
+		skg_lines_add(s->lines, "fatal: ", __VA_ARGS__);                                             \
+		s->died = true;                                                                              \
+	} while (0)
+
+static void nomem(struct state *s)
+{
+	s->nomem = true;
+	skg_lines_nomem(s->lines);
+}
+
+static void hex(const uint8_t *oid, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 0; i < SKG_RAWSZ; i++) {
+		out[2 * i] = digits[oid[i] >> 4];
+		out[2 * i + 1] = digits[oid[i] & 15];
+	}
+	out[2 * SKG_RAWSZ] = '\0';
+}
+
+/* ---- the packs ---------------------------------------------------------------------------------------- */
+
+/* a new string a + b + c, or NULL */
+static char *concat(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *p = malloc(n);
+	if (p != NULL) {
+		snprintf(p, n, "%s%s%s", a, b, c);
+	}
+	return p;
+}
+
+/* The pack name at position k (its bytes up to a NUL or the end of the file, as git's strlen sees
+ * the zero fill); NULL when out of memory. */
+static char *name_of(struct state *s, uint32_t k)
+{
+	const struct skg_midx *m = s->m;
+	uint64_t at = s->name_at[k], n = 0;
+	while (at + n < m->len && m->data[at + n] != 0) {
+		n++;
+	}
+	char *name = malloc((size_t)n + 1);
+	if (name != NULL) {
+		memcpy(name, m->data + at, (size_t)n);
+		name[n] = '\0';
+	}
+	return name;
+}
+
+/* prepare_midx_pack() after its range check, add_packed_git(): the name must end in ".idx" and
+ * OBJDIR/pack/X.pack be a regular file (nothing is printed either way). */
+static bool add_pack(struct state *s, uint32_t k)
+{
+	struct pack *p = &s->packs[k];
+	if (p->added != PACK_UNKNOWN) {
+		return p->added == PACK_ADDED;
+	}
+	char *name = name_of(s, k);
+	if (name == NULL) {
+		nomem(s);
+		return false;
+	}
+	size_t n = strlen(name);
+	p->added = PACK_NOT_ADDED;
+	if (skg_ends_with(name, ".idx")) {
+		name[n - 4] = '\0';
+		p->pack_path = concat(s->objdir, "/pack/", name);
+		char *stem = p->pack_path;
+		p->idx_path = stem != NULL ? concat(stem, ".idx", "") : NULL;
+		p->pack_path = stem != NULL ? concat(stem, ".pack", "") : NULL;
+		free(stem);
+		if (p->idx_path == NULL || p->pack_path == NULL) {
+			nomem(s);
+		} else {
+			struct stat st;
+			if (stat(p->pack_path, &st) == 0 && S_ISREG(st.st_mode)) {
+				p->added = PACK_ADDED;
+			}
+		}
+	}
+	free(name);
+	return p->added == PACK_ADDED;
+}
+
+static void close_pack(struct pack *p)
+{
+	if (p->idx_mapped) {
+		skg_file_unmap(&p->idx);
+		p->idx_mapped = false;
+	}
+}
+
+/* Map p's idx; false when it does not open (git's check_packed_git_idx: silent). */
+static bool map_idx(struct state *s, struct pack *p)
+{
+	if (p->idx_mapped) {
+		return true;
+	}
+	void (*on_map)(void *, const void *, uint64_t, const char *, bool) =
+	    s->io != NULL ? s->io->on_map : NULL;
+	void *map_ctx = s->io != NULL ? s->io->map_ctx : NULL;
+	memset(&p->idx, 0, sizeof(p->idx));
+	p->idx_mapped = skg_file_map(&p->idx, p->idx_path, on_map, map_ctx, NULL) == 0;
+	return p->idx_mapped;
+}
+
+/* git's line of go naming path ("error: " prefixed), appended to *acc with a newline */
+static bool add_open_line(char **acc, enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b)
+{
+	char text[INDEX_LINE_MAX];
+	if (go == SKG_PK_GIT_OK) {
+		snprintf(text, sizeof(text), "packfile %s index unavailable", path);
+	} else {
+		skg_pk_git_open_text(go, path, a, b, text, sizeof(text));
+	}
+	char *prev = *acc != NULL ? *acc : "";
+	char *next = concat(prev, text, "\n");
+	if (next == NULL) {
+		return false;
+	}
+	free(*acc);
+	*acc = next;
+	return true;
+}
+
+/* What opening p gives (open_packed_git_1): OPEN_OK, or OPEN_FAILED with p->fail_line. */
+static enum open_state try_open(struct state *s, struct pack *p)
+{
+	uint32_t a = 0, b = 0;
+	if (!map_idx(s, p)) {
+		/* no idx to open: open_packed_git_1's line alone */
+		if (!add_open_line(&p->fail_line, SKG_PK_GIT_OK, p->pack_path, 0, 0)) {
+			nomem(s);
+		}
+		return OPEN_FAILED;
+	}
+	enum skg_pk_git_open go = skg_pk_git_idx_check(p->idx.data, (size_t)p->idx.len, &a);
+	if (go != SKG_PK_GIT_OK) {
+		/* load_idx's line, then open_packed_git_1's */
+		if (!add_open_line(&p->fail_line, go, p->idx_path, a, 0) ||
+		    !add_open_line(&p->fail_line, SKG_PK_GIT_OK, p->pack_path, 0, 0)) {
+			nomem(s);
+		}
+		close_pack(p);
+		return OPEN_FAILED;
+	}
+	struct skg_file pack = {0};
+	void (*on_map)(void *, const void *, uint64_t, const char *, bool) =
+	    s->io != NULL ? s->io->on_map : NULL;
+	if (skg_file_map(&pack, p->pack_path, on_map, s->io != NULL ? s->io->map_ctx : NULL, NULL) != 0) {
+		return OPEN_FAILED; /* git_open fails: no line */
+	}
+	go = skg_pk_git_open_check(p->idx.data, (size_t)p->idx.len, pack.data, pack.len, &a, &b);
+	skg_file_unmap(&pack);
+	if (go == SKG_PK_GIT_OK) {
+		return OPEN_OK;
+	}
+	if (!add_open_line(&p->fail_line, go, p->pack_path, a, b)) {
+		nomem(s);
+	}
+	return OPEN_FAILED;
+}
+
+/* is_pack_valid(): true when the pack opens; else git's lines (each time it is tried) */
+static bool pack_valid(struct state *s, struct pack *p)
+{
+	if (p->opened == OPEN_UNKNOWN) {
+		p->opened = try_open(s, p);
+	}
+	if (p->opened == OPEN_OK) {
+		return map_idx(s, p); /* closed when the objects moved on: git opens it again */
+	}
+	for (const char *l = p->fail_line; l != NULL && *l != '\0';) {
+		const char *nl = strchr(l, '\n');
+		skg_lines_add(s->lines, ERROR_PREFIX, "%.*s", (int)(nl - l), l);
+		l = nl + 1;
+	}
+	flush(s);
+	return false;
+}
+
+/* ---- the pack's idx (gitformat-pack(5), "pack-*.idx files") --------------------------------------- */
+
+/* The ID of entry k of an idx that passed git's checks (its size fits its count). */
+static const uint8_t *idx_id(const struct skg_file *idx, uint64_t k)
+{
+	bool v2 = idx->len >= 8 && memcmp(idx->data, "\377tOc", 4) == 0;
+	uint64_t at = v2 ? 8 + 1024 + k * SKG_RAWSZ : 1024 + k * (SKG_RAWSZ + 4) + 4;
+	return at + SKG_RAWSZ <= idx->len ? idx->data + at : NULL;
+}
+
+/*
+ * find_pack_entry_one(): the offset the idx gives id (bsearch_pack within the idx's fanout), 0
+ * when it does not list it. A 64-bit offset past the idx's end: git dies (check_pack_index_ptr).
+ */
+static uint64_t idx_offset(struct state *s, const struct pack *p, const uint8_t *id)
+{
+	const struct skg_file *idx = &p->idx;
+	uint64_t fan = idx->len >= 8 && memcmp(idx->data, "\377tOc", 4) == 0 ? 8 : 0;
+	uint32_t hi = skg_be32_padded(idx->data, (size_t)idx->len, fan + 4 * (uint64_t)id[0]);
+	uint32_t lo =
+	    id[0] == 0 ? 0 : skg_be32_padded(idx->data, (size_t)idx->len, fan + 4 * (uint64_t)(id[0] - 1));
+	while (lo < hi) {
+		uint32_t mi = lo + (hi - lo) / 2;
+		const uint8_t *at = idx_id(idx, mi);
+		if (at == NULL) {
+			return 0;
+		}
+		int cmp = memcmp(at, id, SKG_RAWSZ);
+		if (cmp == 0) {
+			const uint8_t *same;
+			uint64_t off;
+			if (!skg_pk_idx_entry(idx->data, (size_t)idx->len, mi, &same, &off)) {
+				DIE("offset beyond end of pack index for %s (truncated index?)",
+				    p->pack_path);
+				return 0;
+			}
+			return off;
+		}
+		if (cmp > 0) {
+			hi = mi;
+		} else {
+			lo = mi + 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the check ------------------------------------------------------------------------------------------
+ */
+
+/* bsearch_midx(): bsearch_hash() within the fanout; true and *pos when found. */
+static bool find(struct state *s, const uint8_t *id, uint32_t *pos)
+{
+	const struct skg_midx *m = s->m;
+	uint32_t hi = be32_at(s, m->fanout + 4 * (uint64_t)id[0]);
+	uint32_t lo = id[0] == 0 ? 0 : be32_at(s, m->fanout + 4 * (uint64_t)(id[0] - 1));
+	while (lo < hi && !s->wild) {
+		uint32_t mi = lo + (hi - lo) / 2;
+		uint8_t at[SKG_RAWSZ];
+		oid_at(s, mi, at);
+		int cmp = memcmp(at, id, SKG_RAWSZ);
+		if (cmp == 0) {
+			*pos = mi;
+			return true;
+		}
+		if (cmp > 0) {
+			hi = mi;
+		} else {
+			lo = mi + 1;
+		}
+	}
+	return false;
+}
+
+/* nth_midxed_offset(): 2.39.5 reads LOFF at the index given without a range check */
+static uint64_t midx_offset(struct state *s, uint32_t pos)
+{
+	uint32_t off32 = be32_at(s, s->m->offsets + (uint64_t)pos * OFFSET_WIDTH + 4);
+	if (s->m->has_large && (off32 & LARGE_OFFSET)) {
+		return be64_at(s, s->m->large + 8 * (uint64_t)(off32 ^ LARGE_OFFSET));
+	}
+	return off32;
+}
+
+/* git's comparator, b->pack - a->pack as an int: its sign */
+static int pair_cmp(const struct pair *a, const struct pair *b)
+{
+	uint32_t d = b->pack - a->pack;
+	return d == 0 ? 0 : d < 0x80000000u ? 1 : -1;
+}
+
+/* glibc's qsort of git's pairs (stdlib/msort.c msort_with_tmp: halves, then a merge that takes
+ * from the first half while cmp <= 0), step for step, so that even a comparator that is not a
+ * true order (pack-int-ids 2^31 apart) gives git's order. tmp holds n pairs. */
+static void msort(struct pair *b, size_t n, struct pair *tmp)
+{
+	if (n <= 1) {
+		return;
+	}
+	size_t n1 = n / 2, n2 = n - n1;
+	struct pair *b1 = b, *b2 = b + n1, *t = tmp;
+	msort(b1, n1, tmp);
+	msort(b2, n2, tmp);
+	while (n1 > 0 && n2 > 0) {
+		if (pair_cmp(b1, b2) <= 0) {
+			*t++ = *b1++;
+			n1--;
+		} else {
+			*t++ = *b2++;
+			n2--;
+		}
+	}
+	if (n1 > 0) {
+		memcpy(t, b1, n1 * sizeof(*t));
+	}
+	memcpy(b, tmp, (n - n2) * sizeof(*b));
+}
+
+/* The loop of verify_midx_file() over the objects grouped by pack. */
+static void check_offsets(struct state *s, uint32_t num_objects)
+{
+	const struct skg_midx *m = s->m;
+	if (!inside(s, m->offsets, (uint64_t)num_objects * OFFSET_WIDTH)) {
+		return; /* git reads the pack-int-ids beyond its mapping */
+	}
+	struct pair *pairs = malloc((size_t)num_objects * sizeof(*pairs));
+	struct pair *tmp = malloc((size_t)num_objects * sizeof(*tmp));
+	if (pairs == NULL || tmp == NULL) {
+		free(pairs);
+		free(tmp);
+		nomem(s);
+		return;
+	}
+	for (uint32_t i = 0; i < num_objects; i++) {
+		pairs[i].pos = i;
+		pairs[i].pack = be32_at(s, m->offsets + (uint64_t)i * OFFSET_WIDTH);
+	}
+	msort(pairs, num_objects, tmp);
+	free(tmp);
+	for (uint32_t i = 0; i < num_objects && !s->died && !s->nomem && !s->wild; i++) {
+		if (i > 0 && pairs[i - 1].pack != pairs[i].pack) {
+			/* git closes the previous pack: m->packs[] read at its pack-int-id */
+			if (pairs[i - 1].pack >= m->num_packs) {
+				s->wild = true;
+				break;
+			}
+			close_pack(&s->packs[pairs[i - 1].pack]);
+		}
+		uint8_t oid[SKG_RAWSZ];
+		char hexid[2 * SKG_RAWSZ + 1];
+		oid_at(s, pairs[i].pos, oid);
+		hex(oid, hexid);
+		/* fill_midx_entry() */
+		uint32_t pos;
+		bool found = find(s, oid, &pos) && pos < num_objects;
+		if (s->wild) {
+			break;
+		}
+		struct pack *p = NULL;
+		if (found) {
+			uint32_t id = be32_at(s, m->offsets + (uint64_t)pos * OFFSET_WIDTH);
+			if (id >= m->num_packs) {
+				DIE("bad pack-int-id: %" PRIu32 " (%" PRIu32 " total packs)", id,
+				    m->num_packs);
+				break;
+			}
+			p = &s->packs[id];
+			found = add_pack(s, id) && pack_valid(s, p);
+			if (s->nomem) {
+				break;
+			}
+		}
+		if (!found) {
+			REPORT("failed to load pack entry for oid[%d] = %s", (int)pairs[i].pos, hexid);
+			continue;
+		}
+		uint64_t m_offset = midx_offset(s, pos);
+		if (s->wild) {
+			break;
+		}
+		uint64_t p_offset = idx_offset(s, p, oid);
+		if (s->died) {
+			break;
+		}
+		if (m_offset != p_offset) {
+			REPORT("incorrect object offset for oid[%d] = %s: %" PRIx64 " != %" PRIx64,
+			       (int)pairs[i].pos, hexid, m_offset, p_offset);
+		}
+	}
+	free(pairs);
+}
+
+static void run(struct state *s)
+{
+	const struct skg_midx *m = s->m;
+	for (uint32_t i = 0; i < m->num_packs && !s->nomem; i++) {
+		if (!add_pack(s, i) && !s->nomem) {
+			REPORT("failed to load pack in position %d", (int)i);
+		}
+	}
+	for (int i = 0; i < 255 && !s->nomem; i++) {
+		uint32_t f1 = be32_at(s, m->fanout + 4 * (uint64_t)i);
+		uint32_t f2 = be32_at(s, m->fanout + 4 * (uint64_t)i + 4);
+		if (f1 > f2) {
+			REPORT("oid fanout out of order: fanout[%d] = %" PRIx32 " > %" PRIx32 " = fanout[%d]",
+			       i, f1, f2, i + 1);
+		}
+	}
+	uint32_t num_objects = be32_at(s, m->fanout + 4 * 255);
+	if (s->nomem || s->wild) {
+		return;
+	}
+	if (num_objects == 0) {
+		REPORT("the midx contains no oid");
+		return;
+	}
+	uint8_t a[SKG_RAWSZ], b[SKG_RAWSZ];
+	oid_at(s, 0, a);
+	for (uint32_t i = 0; i + 1 < num_objects && !s->wild && !s->nomem; i++) {
+		oid_at(s, i + 1, b);
+		if (s->wild) {
+			break;
+		}
+		if (memcmp(a, b, SKG_RAWSZ) >= 0) {
+			char ha[2 * SKG_RAWSZ + 1], hb[2 * SKG_RAWSZ + 1];
+			hex(a, ha);
+			hex(b, hb);
+			REPORT("oid lookup out of order: oid[%d] = %s >= %s = oid[%d]", (int)i, ha, hb,
+			       (int)(i + 1));
+		}
+		memcpy(a, b, SKG_RAWSZ);
+	}
+	if (!s->wild && !s->nomem) {
+		check_offsets(s, num_objects);
+	}
+}
+
+int skg_midx_verify(const struct skg_midx *m, const char *objdir, const struct skg_midx_io *io,
+                    struct skg_lines *lines)
+{
+	struct state s = {m, objdir, io, lines, 0, NULL, NULL, false, false, false, false};
+	s.map_len = ((uint64_t)m->len + MAP_PAGE - 1) / MAP_PAGE * MAP_PAGE;
+	s.packs = calloc(m->num_packs > 0 ? m->num_packs : 1, sizeof(*s.packs));
+	s.name_at = malloc((m->num_packs > 0 ? m->num_packs : 1) * sizeof(*s.name_at));
+	if (s.packs == NULL || s.name_at == NULL) {
+		nomem(&s);
+	} else {
+		/* the names follow one another (the load checked their order) */
+		uint64_t at = m->names;
+		for (uint32_t k = 0; k < m->num_packs; k++) {
+			s.name_at[k] = at;
+			while (at < m->len && m->data[at] != 0) {
+				at++;
+			}
+			at++;
+		}
+		run(&s);
+	}
+	for (uint32_t k = 0; s.packs != NULL && k < m->num_packs; k++) {
+		close_pack(&s.packs[k]);
+		free(s.packs[k].pack_path);
+		free(s.packs[k].idx_path);
+		free(s.packs[k].fail_line);
+	}
+	free(s.packs);
+	free(s.name_at);
+	if (s.nomem) {
+		return -1;
+	}
+	if (s.wild && !s.died) {
+		skg_lines_add(lines, NULL,
+		              "sha1kit: %s/pack/multi-pack-index: git's verify reads outside its mapping of "
+		              "the file or its list of packs here (it may crash); the check stops",
+		              objdir);
+		s.bad = true;
+	}
+	return s.died ? SKG_MIDX_FATAL : s.bad ? SKG_MIDX_BAD : SKG_MIDX_OK;
+}
