@@ -532,22 +532,6 @@ static char *path_join(const char *dir, const char *name)
 	return s;
 }
 
-static int write_full(int fd, const uint8_t *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
-		if (w < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_index_options *opt,
                     struct skg_error *err)
 {
@@ -582,7 +566,7 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
 	if (ix->done || ix->fd < 0) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
 	}
-	if (write_full(ix->fd, data, len) != 0) {
+	if (skg_write_full(ix->fd, data, len) != 0) {
 		int e = errno;
 		return skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_pack, strerror(e));
 	}
@@ -592,7 +576,7 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
 
 static int fd_writer(void *ctx, const uint8_t *p, size_t n)
 {
-	return write_full(*(int *)ctx, p, n);
+	return skg_write_full(*(int *)ctx, p, n);
 }
 
 /*

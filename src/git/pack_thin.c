@@ -126,18 +126,7 @@ static int write_at(int fd, const uint8_t *p, size_t n, uint64_t off)
 	if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
 		return -1;
 	}
-	while (n > 0) {
-		ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
-		if (w < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return skg_write_full(fd, p, n);
 }
 
 static void *map_pack(int fd, uint64_t len)

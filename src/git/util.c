@@ -237,6 +237,23 @@ const char *skg_level_prefix(enum skg_level level)
 	return NULL;
 }
 
+int skg_write_full(int fd, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	while (n > 0) {
+		ssize_t w = write(fd, b, n > (1u << 30) ? (1u << 30) : n);
+		if (w < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return -1;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int skg_read_file(const char *path, size_t max, char **data, size_t *len)
 {
 	*data = NULL;

@@ -41,6 +41,9 @@ void skg_buf_release(struct skg_buf *b);
  */
 int skg_read_file(const char *path, size_t max, char **data, size_t *len);
 
+/* Write all n bytes of p to fd (short writes and EINTR retried, 1 GiB a call). 0, or -1 (errno). */
+int skg_write_full(int fd, const void *p, size_t n);
+
 /* snprintf into err->msg; returns -1 (for `return skg_fail(err, ...)`). */
 int skg_fail(struct skg_error *err, const char *fmt, ...) SKG_PRINTF(2, 3);
 
