@@ -36,8 +36,10 @@
  * between them (out of line, as sha1kit_ubc_pipe16_avx512) about 1 more (docs/PERFORMANCE.md, "Git
  * against sha1kit: one SHA-NI function for a group"). `flatten` inlines the steps (lanes_load, the
  * expansion, the parts of the filter). The SHA instructions have only legacy-SSE encodings, mixed
- * here with AVX-512 ones: no penalty on AMD Zen, for which the preference table chooses this kernel;
- * Intel CPUs run legacy SSE after dirty upper ZMM state with a penalty (correct, slower).
+ * here with AVX-512 ones: no penalty on AMD Zen, for which the preference table chooses this kernel.
+ * Intel CPUs run legacy SSE after dirty upper ZMM state with a penalty: correct, but about 100x
+ * slower on Intel 6/207 (docs/PERFORMANCE.md, "Intel Xeon family 6 model 207"), whose choice is
+ * shani+avx512.
  */
 __attribute__((target("avx512f,avx512bw,sha,sse4.1,ssse3"), flatten)) unsigned
 sha1kit_dc_run16_shani_avx512(uint32_t ihv[5], const uint8_t *blocks, unsigned start, unsigned n,
