@@ -29,6 +29,27 @@ bool skg_pk_delta_size(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return true;
 }
 
+/* The offset and size of a copy instruction c (bit 7 set) whose argument bytes start at *dp (git's
+ * patch_delta: bits 0-3 the offset bytes, 4-6 the size bytes, a size of 0 meaning 0x10000): false
+ * when they run past dend. *dp moves past them. */
+static inline bool copy_args(unsigned c, const uint8_t **dp, const uint8_t *dend, uint64_t *off, uint64_t *sz)
+{
+	const uint8_t *d = *dp;
+	uint64_t v[2] = {0, 0};
+	for (unsigned b = 0; b < 7; b++) {
+		if (c & (1u << b)) {
+			if (d >= dend) {
+				return false;
+			}
+			v[b >= 4] |= (uint64_t)*d++ << (8 * (b & 3));
+		}
+	}
+	*dp = d;
+	*off = v[0];
+	*sz = v[1] == 0 ? 0x10000 : v[1];
+	return true;
+}
+
 /* Check the delta instructions d[0..dend) against a base of base_len bytes without applying them:
  * NULL and the exact result length in *total, or the reason of the failure. Run before the result
  * is allocated, so a false size in a delta header cannot make us allocate anything. */
@@ -38,21 +59,9 @@ const char *skg_pk_scan_delta(uint64_t base_len, const uint8_t *d, const uint8_t
 	while (d < dend) {
 		unsigned c = *d++;
 		if (c & 0x80) {
-			uint64_t off = 0, sz = 0;
-			for (unsigned b = 0; b < 7; b++) {
-				if (c & (1u << b)) {
-					if (d >= dend) {
-						return "delta copy instruction is truncated";
-					}
-					if (b < 4) {
-						off |= (uint64_t)*d++ << (8 * b);
-					} else {
-						sz |= (uint64_t)*d++ << (8 * (b - 4));
-					}
-				}
-			}
-			if (sz == 0) {
-				sz = 0x10000;
+			uint64_t off, sz;
+			if (!copy_args(c, &d, dend, &off, &sz)) {
+				return "delta copy instruction is truncated";
 			}
 			if (off > base_len || sz > base_len - off) {
 				return "delta copies from outside its base";
@@ -81,25 +90,9 @@ const char *skg_pk_apply_delta(const uint8_t *base, uint64_t base_len, const uin
 	while (d < dend) {
 		unsigned c = *d++;
 		if (c & 0x80) {
-			uint64_t off = 0, sz = 0;
-			for (unsigned b = 0; b < 4; b++) {
-				if (c & (1u << b)) {
-					if (d >= dend) {
-						return "delta copy instruction is truncated";
-					}
-					off |= (uint64_t)*d++ << (8 * b);
-				}
-			}
-			for (unsigned b = 0; b < 3; b++) {
-				if (c & (0x10u << b)) {
-					if (d >= dend) {
-						return "delta copy instruction is truncated";
-					}
-					sz |= (uint64_t)*d++ << (8 * b);
-				}
-			}
-			if (sz == 0) {
-				sz = 0x10000;
+			uint64_t off, sz;
+			if (!copy_args(c, &d, dend, &off, &sz)) {
+				return "delta copy instruction is truncated";
 			}
 			if (off > base_len || sz > base_len - off) {
 				return "delta copies from outside its base";
