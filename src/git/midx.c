@@ -136,17 +136,6 @@ static void hex(const uint8_t *oid, char *out)
 
 /* ---- the packs ---------------------------------------------------------------------------------------- */
 
-/* a new string a + b + c, or NULL */
-static char *concat(const char *a, const char *b, const char *c)
-{
-	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-	char *p = malloc(n);
-	if (p != NULL) {
-		snprintf(p, n, "%s%s%s", a, b, c);
-	}
-	return p;
-}
-
 /* The pack name at position k (its bytes up to a NUL or the end of the file, as git's strlen sees
  * the zero fill); NULL when out of memory. */
 static char *name_of(struct state *s, uint32_t k)
@@ -181,10 +170,10 @@ static bool add_pack(struct state *s, uint32_t k)
 	p->added = PACK_NOT_ADDED;
 	if (skg_ends_with(name, ".idx")) {
 		name[n - 4] = '\0';
-		p->pack_path = concat(s->objdir, "/pack/", name);
+		p->pack_path = skg_concat3(s->objdir, "/pack/", name);
 		char *stem = p->pack_path;
-		p->idx_path = stem != NULL ? concat(stem, ".idx", "") : NULL;
-		p->pack_path = stem != NULL ? concat(stem, ".pack", "") : NULL;
+		p->idx_path = stem != NULL ? skg_concat3(stem, ".idx", "") : NULL;
+		p->pack_path = stem != NULL ? skg_concat3(stem, ".pack", "") : NULL;
 		free(stem);
 		if (p->idx_path == NULL || p->pack_path == NULL) {
 			nomem(s);
@@ -231,7 +220,7 @@ static bool add_open_line(char **acc, enum skg_pk_git_open go, const char *path,
 		skg_pk_git_open_text(go, path, a, b, text, sizeof(text));
 	}
 	char *prev = *acc != NULL ? *acc : "";
-	char *next = concat(prev, text, "\n");
+	char *next = skg_concat3(prev, text, "\n");
 	if (next == NULL) {
 		return false;
 	}

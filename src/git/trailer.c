@@ -324,16 +324,6 @@ static bool hex_to_oid(const char *s, uint8_t *oid)
 	return skg_from_hex(s, oid);
 }
 
-static char *path_join(const char *a, const char *b, const char *c)
-{
-	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-	char *p = malloc(n);
-	if (p != NULL) {
-		snprintf(p, n, "%s%s%s", a, b, c);
-	}
-	return p;
-}
-
 /*
  * git's load_commit_graph_chain(): the layers named by info/commit-graphs/commit-graph-chain that
  * load and fit together, tip first (NULL when none). *died when a fatal line was added.
@@ -341,7 +331,7 @@ static char *path_join(const char *a, const char *b, const char *c)
 static struct graph *chain_load(const char *objdir, struct skg_lines *lines, bool *died)
 {
 	*died = false;
-	char *chain_name = path_join(objdir, "/info/commit-graphs/commit-graph-chain", "");
+	char *chain_name = skg_concat3(objdir, "/info/commit-graphs/commit-graph-chain", "");
 	if (chain_name == NULL) {
 		*died = true;
 		skg_lines_nomem(lines);
@@ -384,8 +374,8 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 			break;
 		}
 		bool valid = false;
-		char *graph_name = path_join(objdir, "/info/commit-graphs/graph-", line);
-		char *full = graph_name != NULL ? path_join(graph_name, ".graph", "") : NULL;
+		char *graph_name = skg_concat3(objdir, "/info/commit-graphs/graph-", line);
+		char *full = graph_name != NULL ? skg_concat3(graph_name, ".graph", "") : NULL;
 		free(graph_name);
 		if (full == NULL) {
 			*died = true;
@@ -548,7 +538,7 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, const st
                         struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	char *v1 = path_join(objdir, "/info/commit-graph", "");
+	char *v1 = skg_concat3(objdir, "/info/commit-graph", "");
 	if (v1 == NULL) {
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
@@ -805,7 +795,7 @@ int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct s
 
 int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
 {
-	char *path = path_join(objdir, "/pack/multi-pack-index", "");
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
 	if (path == NULL) {
 		skg_lines_clear(lines);
 		skg_lines_nomem(lines);
@@ -831,7 +821,7 @@ static int midx_contents(int status, const struct skg_midx *info, const char *ob
 int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	char *path = path_join(objdir, "/pack/multi-pack-index", "");
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
 	if (path == NULL) {
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
@@ -875,7 +865,7 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 {
 	*names = NULL;
 	*n = 0;
-	char *path = path_join(objdir, "/pack/multi-pack-index", "");
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	if (path == NULL || lines == NULL) {
 		free(path);
@@ -1052,7 +1042,7 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	char *dirpath = path_join(objdir, "/pack", "");
+	char *dirpath = skg_concat3(objdir, "/pack", "");
 	if (dirpath == NULL) {
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
@@ -1077,7 +1067,7 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 		    strcmp(de->d_name + n - 4, ".rev") != 0) {
 			continue;
 		}
-		char *path = path_join(dirpath, "/", de->d_name);
+		char *path = skg_concat3(dirpath, "/", de->d_name);
 		if (path == NULL) {
 			skg_lines_nomem(lines);
 			worst = SKG_TRAILER_FATAL;

@@ -396,3 +396,13 @@ char *skg_realpath(const char *path)
 	free(copy);
 	return out;
 }
+
+char *skg_concat3(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *p = malloc(n);
+	if (p != NULL) {
+		snprintf(p, n, "%s%s%s", a, b, c);
+	}
+	return p;
+}

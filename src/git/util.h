@@ -132,4 +132,7 @@ static inline bool skg_is_null_id(const uint8_t id[SKG_RAWSZ])
 /* a and b joined with one '/' between them, into a new heap string (NULL: out of memory). */
 char *skg_path_join(const char *a, const char *b);
 
+/* a, b and c one after the other, into a new heap string (NULL: out of memory). */
+char *skg_concat3(const char *a, const char *b, const char *c);
+
 #endif /* SHA1KIT_GIT_UTIL_H */
