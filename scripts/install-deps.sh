@@ -38,6 +38,9 @@ else
 		# tools, generators and oracles (git hash-object/index-pack, sha1cdsum = reference SHA-1DC,
 		# coreutils sha1sum = CLI format)
 		python3 git sha1cdsum coreutils clang-format
+		# the test scripts run seq, rm, mkdir, ln, dirname, basename and rmdir inside bash when these
+		# loadable builtins are there (tests/testlib.sh, sk_enable_loadables): fewer process starts
+		bash-builtins
 		# sha1kit bench: peers, JSON schema check, chart; bench/ scripts
 		nettle-dev libgcrypt20-dev gnuplot-nox hyperfine python3-jsonschema openssl
 		# sha1kit report: its site is opened in headless Chromium (tests/bench/check_report.py)

@@ -21,6 +21,24 @@
 #   sk_run_sections                  # at the end; then the script prints its totals
 SK_SECTION=
 
+# Process starts are most of what the comparison scripts cost: about 50,000 in the native pass, and
+# on some VMs every start of even /bin/true takes 12 ms of CPU. Where Debian's bash-builtins package
+# has put its loadable builtins, seq, rm, mkdir, ln, dirname, basename and rmdir run inside bash.
+# Their options cover every use in the scripts (seq [FIRST [INCR]] LAST, rm -rf/-f, mkdir -p,
+# ln -s/-f, one operand of dirname, basename NAME [SUFFIX]); the commands whose loadables take
+# fewer options or print otherwise (head: no -c; realpath: no -m; stat, mktemp, cut) stay
+# coreutils'. Without the package, everything runs as before. Children (xargs, find -exec, bash -c)
+# run coreutils' as always.
+sk_enable_loadables() {
+	local dir=${SK_BASH_LOADABLES:-/usr/lib/bash} b
+	for b in seq rm mkdir ln dirname basename rmdir; do
+		if [ -f "$dir/$b" ]; then
+			enable -f "$dir/$b" "$b" 2>/dev/null || true
+		fi
+	done
+}
+sk_enable_loadables
+
 # The reference git: the git whose output the comparisons take as the truth. SHA1KIT_REF_GIT names
 # it (a path or a command name); by default the installed git (Debian 12's 2.39.5). A current Git as
 # the second reference: SHA1KIT_REF_GIT=$(scripts/git-current.sh) (make check-git-current). Only the
