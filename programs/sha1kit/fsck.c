@@ -47,8 +47,12 @@ static void print_record(void *ctx, const struct skg_report *r)
  * at the end of a phase (the check calls these where git draws its line). */
 static void progress_line(const char *title, uint64_t done, uint64_t total, const char *end)
 {
-	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
-	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", title, pct, done, total, end);
+	if (total == 0) { /* a meter without a total, as git draws it: the count alone */
+		fprintf(stderr, "%s: %" PRIu64 "%s", title, done, end);
+	} else {
+		unsigned pct = (unsigned)(done * 100 / total);
+		fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", title, pct, done, total, end);
+	}
 	fflush(stderr);
 }
 

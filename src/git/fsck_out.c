@@ -317,22 +317,27 @@ static double seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* git's progress.c as fsck uses it: the line is drawn again when the percentage changes or a
- * second has passed (under f->lock). */
-static void meter_show(struct skg_fsck_run *f)
+/* git's progress.c display() (under f->lock): the line is drawn when the percentage changed since
+ * the last one drawn, or when a second has passed (git's timer). */
+static void meter_show(struct skg_fsck_run *f, uint64_t v)
 {
 	struct skg_fsck_meter *m = &f->meter;
-	m->pct = m->total ? (unsigned)(m->n * 100 / m->total) : 100;
-	m->last = seconds();
-	f->progress.fn(f->progress.ctx, m->title, m->n, m->total);
+	int pct = m->total ? (int)(v * 100 / m->total) : -1;
+	double now = seconds();
+	m->shown = (int64_t)v;
+	if (m->total == 0 || (pct == m->pct && now - m->last < 1.0)) {
+		return; /* git draws a meter without a total only on its timer */
+	}
+	m->pct = pct;
+	m->last = now;
+	f->progress.fn(f->progress.ctx, m->title, v, m->total);
 }
 
-void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t total)
+void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t total, uint64_t every)
 {
 	if (f->progress.fn != NULL) {
 		pthread_mutex_lock(&f->lock);
-		f->meter = (struct skg_fsck_meter){title, total, 0, 0, 0, true};
-		meter_show(f);
+		f->meter = (struct skg_fsck_meter){title, total, 0, 0, every, -1, -1, seconds(), true};
 		pthread_mutex_unlock(&f->lock);
 	}
 }
@@ -344,25 +349,59 @@ void skg_fsck_meter_add(struct skg_fsck_run *f, uint64_t k)
 	}
 	pthread_mutex_lock(&f->lock);
 	struct skg_fsck_meter *m = &f->meter;
-	m->n += k;
-	unsigned pct = m->total ? (unsigned)(m->n * 100 / m->total) : 100;
-	if (m->on && (pct != m->pct || seconds() - m->last >= 1.0)) {
-		meter_show(f);
+	for (uint64_t i = 0; i < k; i++) {
+		/* pack-check.c: display_progress(base_count + i) after object i when that is 0 mod 1024 */
+		if (m->on && m->every != 0 && m->n % m->every == 0) {
+			meter_show(f, m->n);
+		}
+		m->n++;
 	}
 	pthread_mutex_unlock(&f->lock);
 }
 
-void skg_fsck_meter_stop(struct skg_fsck_run *f, uint64_t n)
+void skg_fsck_meter_display(struct skg_fsck_run *f, uint64_t v)
+{
+	if (!f->meter.on) {
+		return;
+	}
+	pthread_mutex_lock(&f->lock);
+	if (f->meter.on) {
+		meter_show(f, v);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+void skg_fsck_meter_pack_start(struct skg_fsck_run *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->meter.n = f->meter.base;
+	pthread_mutex_unlock(&f->lock);
+}
+
+void skg_fsck_meter_pack_end(struct skg_fsck_run *f, uint64_t count, bool drawn)
+{
+	pthread_mutex_lock(&f->lock);
+	struct skg_fsck_meter *m = &f->meter;
+	m->n = m->base + count;
+	m->base = m->n;
+	if (m->on && drawn) {
+		meter_show(f, m->n);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+void skg_fsck_meter_stop(struct skg_fsck_run *f)
 {
 	pthread_mutex_lock(&f->lock);
 	struct skg_fsck_meter *m = &f->meter;
 	if (m->on) {
-		m->n = n;
 		m->on = false;
-		if (f->progress.stop != NULL) {
-			f->progress.stop(f->progress.ctx, m->title, n, m->total);
-		} else {
-			f->progress.fn(f->progress.ctx, m->title, m->total, m->total);
+		if (m->shown >= 0) { /* git's force_last_update: the last value drawn, ", done." */
+			if (f->progress.stop != NULL) {
+				f->progress.stop(f->progress.ctx, m->title, (uint64_t)m->shown, m->total);
+			} else {
+				f->progress.fn(f->progress.ctx, m->title, (uint64_t)m->shown, m->total);
+			}
 		}
 	}
 	pthread_mutex_unlock(&f->lock);

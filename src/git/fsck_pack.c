@@ -233,6 +233,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		return;
 	}
 	uint64_t sig_at = file->len - SKG_RAWSZ; /* a usable pack has its trailer */
+	skg_fsck_meter_pack_start(f);            /* the objects are counted again, in git's one pass */
 	if (verify && n < nr) {
 		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
 		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of pack index for %s (truncated index?)",
@@ -528,14 +529,19 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	struct skg_pk_pack pack = {0};
 	struct skg_pk_error err;
 	struct skg_error ferr;
+	uint64_t count = 0; /* git's p->num_objects: what the idx says, once it opens */
+	bool drawn = false; /* whether git's verify_packfile got to its loop (and its last display) */
+	skg_fsck_meter_pack_start(f);
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
 		pack_file_error(f, &idx, idx_path, &ferr);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		skg_fsck_meter_pack_end(f, 0, false);
 		return;
 	}
 	if (skg_file_map(&file, pack_path, f->on_map, f->map_ctx, &ferr) != 0) {
 		pack_file_error(f, &file, pack_path, &ferr);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		skg_fsck_meter_pack_end(f, skg_pk_idx_count(idx.data, (size_t)idx.len), false);
 		skg_file_unmap(&idx);
 		return;
 	}
@@ -554,6 +560,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 		goto out;
 	}
+	count = skg_pk_idx_count(idx.data, (size_t)idx.len);
 	uint8_t sum[SKG_RAWSZ];
 	sha1kit_fast(idx.data, (size_t)idx.len - SKG_RAWSZ, sum);
 	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - SKG_RAWSZ, SKG_RAWSZ) == 0;
@@ -583,6 +590,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	remember_pack(f, idx_path, pack_path);
+	drawn = true;
 	f->pack_seq = (uint32_t)f->n_usable_packs;
 	reserve_graph(f, &idx, file.len);
 	if (!idx_sum_ok) {
@@ -641,10 +649,39 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 	}
 out:
+	skg_fsck_meter_pack_end(f, count, drawn);
 	f->pack = NULL;
 	skg_pk_pack_free(&pack);
 	skg_file_unmap(&file);
 	skg_file_unmap(&idx);
+}
+
+uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path)
+{
+	/* git's fsck, for its meter's total: open_pack_index() of every pack; one that does not open
+	 * adds nothing and prints its line (again when the pack is checked); one that cannot be read
+	 * adds nothing, silently */
+	struct skg_file idx = {0};
+	struct skg_error ferr;
+	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
+		return 0;
+	}
+	uint32_t a = 0;
+	uint64_t n = 0;
+	enum skg_pk_git_open go = skg_pk_git_idx_check(idx.data, (size_t)idx.len, &a);
+	if (go == SKG_PK_GIT_OK) {
+		n = skg_pk_idx_count(idx.data, (size_t)idx.len);
+	} else {
+		char *line = git_open_line(go, idx_path, a, 0);
+		if (line != NULL) {
+			skg_fsck_err_line(f, NULL, "%s", line);
+		} else {
+			skg_fsck_nomem(f);
+		}
+		free(line);
+	}
+	skg_file_unmap(&idx);
+	return n;
 }
 
 uint64_t skg_fsck_idx_count(const char *path)

@@ -85,11 +85,12 @@ static bool midx_dies(struct skg_fsck_run *f)
 static int scan(struct skg_fsck_run *f)
 {
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {
-		skg_fsck_meter_start(f, "Checking object directories", 256);
+		skg_fsck_meter_start(f, "Checking object directories", 256, 0);
 		if (skg_fsck_check_loose(f, f->odb_dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
 			return -1;
 		}
-		skg_fsck_meter_stop(f, 256);
+		skg_fsck_meter_display(f, 256);
+		skg_fsck_meter_stop(f);
 	}
 	if (midx_dies(f)) {
 		return -1;
@@ -102,9 +103,9 @@ static int scan(struct skg_fsck_run *f)
 	if (f->progress.fn != NULL) {
 		uint64_t total = 0;
 		for (size_t i = 0; i < n; i++) {
-			total += skg_fsck_idx_count(packs[i].idx);
+			total += skg_fsck_progress_count(f, packs[i].idx);
 		}
-		skg_fsck_meter_start(f, "Checking objects", total);
+		skg_fsck_meter_start(f, "Checking objects", total, 1024);
 	}
 	for (size_t i = 0; i < n && !f->died && !skg_fsck_stopped(f); i++) {
 		skg_fsck_check_pack(f, packs[i].pack, packs[i].idx);
@@ -113,7 +114,7 @@ static int scan(struct skg_fsck_run *f)
 	if (skg_fsck_stopped(f)) {
 		return -1;
 	}
-	skg_fsck_meter_stop(f, f->meter.n);
+	skg_fsck_meter_stop(f);
 	return f->died ? -1 : 0; /* git died reading a pack through its idx */
 }
 

@@ -92,11 +92,16 @@ struct skg_fsck_pack_line {
 	size_t at, len;
 };
 
-/* git's progress line ("Checking objects: 42% (159622/380053)"), under the lock. */
+/* git's progress line ("Checking objects: 42% (159622/380053)"), under the lock: progress.c's
+ * display() as fsck drives it. n counts what was done; base is the count at the start of the
+ * current pack (git's base_count); shown is the last value drawn (-1: none yet, and then
+ * stop_progress draws nothing); every: draw after each `every`-th unit (pack-check.c: 1024), 0 never
+ * (the object directories: git's callback holds a NULL meter, only 256 is drawn, at the end). */
 struct skg_fsck_meter {
 	const char *title;
-	uint64_t total, n;
-	unsigned pct;
+	uint64_t total, n, base, every;
+	int64_t shown;
+	int pct; /* the percentage drawn last, -1 none */
 	double last;
 	bool on;
 };
@@ -234,10 +239,16 @@ void skg_fsck_reader_error(struct skg_fsck_run *f, const struct skg_error *err);
 /* Whether the check must stop: a failure of the machine, or the caller's cancel flag (which then
  * becomes the run's failure, SKG_E_CANCELLED). */
 bool skg_fsck_stopped(struct skg_fsck_run *f);
-/* git's progress meter (fsck's start_progress, display_progress, stop_progress). */
-void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t total);
+/* git's progress meter as fsck drives it: start_progress (draws nothing), one unit done (drawn when
+ * the count before it is a multiple of `every`, see struct skg_fsck_meter), display_progress(v),
+ * the end of a pack of `count` objects (display_progress(base_count + count)), and stop_progress
+ * (the last value drawn with ", done."; nothing when none was drawn). */
+void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t total, uint64_t every);
 void skg_fsck_meter_add(struct skg_fsck_run *f, uint64_t k);
-void skg_fsck_meter_stop(struct skg_fsck_run *f, uint64_t n);
+void skg_fsck_meter_display(struct skg_fsck_run *f, uint64_t v);
+void skg_fsck_meter_pack_start(struct skg_fsck_run *f);
+void skg_fsck_meter_pack_end(struct skg_fsck_run *f, uint64_t count, bool drawn);
+void skg_fsck_meter_stop(struct skg_fsck_run *f);
 /* git's printable_type(): the type's name, "unknown" for none. */
 const char *skg_fsck_tname(unsigned type);
 /* The repository readers' records (f->rep): on to the sink, with their exit bits. */
@@ -290,6 +301,9 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n);
 /* The number of objects an idx file says it lists (0 when it cannot be read as one). */
 uint64_t skg_fsck_idx_count(const char *path);
+/* git's fsck with its meter on: the objects of the pack of this idx in the meter's total, and the
+ * line of an idx that does not open (git's open_pack_index, fsck.c). */
+uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path);
 /* git's verify_pack of one pack and its idx. */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path);
 /* git looks for id in its packs `times` times: the lines of the packs it cannot open. */

@@ -810,6 +810,30 @@ if grep -q Checking "$T/p.err"; then
 else
 	pass
 fi
+# git's lines byte for byte, on a file: git draws no object directory but the 256th (its callback
+# holds no meter), a pack's objects every 1024 and at the pack's end, nothing for a meter that never
+# moved (no pack at all); several packs, one over 1024 objects; loose objects only
+local p
+for p in many loose; do
+	r=$T/progress-$p
+	mkrepo "$r"
+	if [ $p = many ]; then
+		(
+			cd "$r" && for i in $(seq 1 3); do
+				for j in $(seq 1 400); do echo "$i $j" >"f$j"; done
+				git add . && git commit -qm "round $i" && git repack -q
+			done
+		)
+	fi
+	(cd "$r" && refgit fsck --progress >/dev/null 2>"$T/pg.err")
+	(cd "$r" && "$SK" fsck --progress >/dev/null 2>"$T/p.err")
+	if cmp -s "$T/pg.err" "$T/p.err"; then
+		pass
+	else
+		fail "--progress ($p): not git's lines"
+		diff <(tr '\r' '\n' <"$T/pg.err") <(tr '\r' '\n' <"$T/p.err") | head -10
+	fi
+done
 }
 
 # 12. Blobs that trees name .gitmodules and .gitattributes (git's fsck_blob and fsck_finish):
