@@ -579,3 +579,32 @@ int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **
 	forget_last(odb);
 	return st;
 }
+
+char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+{
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(id, hex);
+	for (size_t i = 0; i < odb->ndirs; i++) {
+		struct skg_buf path = {0}, shown = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", odb->dirs[i].path, hex, hex + 2);
+		skg_buf_addf(&shown, "%s/%.2s/%s", odb->dirs[i].display, hex, hex + 2);
+		if (path.failed || shown.failed) {
+			skg_buf_release(&path);
+			skg_buf_release(&shown);
+			errno = ENOMEM;
+			return NULL;
+		}
+		struct stat st;
+		bool there = lstat(skg_buf_str(&path), &st) == 0;
+		skg_buf_release(&path);
+		if (there) {
+			char *s = strdup(skg_buf_str(&shown));
+			skg_buf_release(&shown);
+			errno = s == NULL ? ENOMEM : 0;
+			return s;
+		}
+		skg_buf_release(&shown);
+	}
+	errno = 0;
+	return NULL;
+}

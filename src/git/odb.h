@@ -61,4 +61,10 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **data, size_t *len,
                     struct skg_lines *lines);
 
+/* The loose file of `id` as git names it in "loose object ID (stored in PATH) is corrupt": the
+ * first object directory (its own, then the alternates) where the file exists (object-file.c
+ * stat_loose_object). A malloc'd path; NULL when there is none (errno 0) or memory ran out
+ * (errno ENOMEM). */
+char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+
 #endif /* SHA1KIT_GIT_ODB_H */

@@ -1560,6 +1560,47 @@ for pack in ref ofs; do
 	[ "$(cat "$T/fts.rc")" = 128 ] && [ "${got#"$want"}" != "$got" ] && [ ! -s "$T/fts.ls" ] && ok ||
 		bad "fix_thin $pack missing base: rc $(cat "$T/fts.rc"), $got, files $(cat "$T/fts.ls")"
 done
+# bases only in an alternate object directory (objects/info/alternates, loose or packed there):
+# git reads them there too (read_object_file goes through the alternates)
+for fixture in ft-base ft-packed; do
+	git init -q --bare "$T/ft-alt-$fixture" && echo "$T/$fixture/objects" >"$T/ft-alt-$fixture/objects/info/alternates"
+	for pack in ref ofs; do
+		fixthin_case "$pack alternate $fixture" "$T/ft-alt-$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
+		[ "$(cat "$T/fts.rc")" = 0 ] && [ -s "$T/fts.ls" ] && ok || bad "fix_thin $pack alternate $fixture: rc $(cat "$T/fts.rc"), $(cat "$T/fts.err")"
+	done
+done
+# a stored base that does not read: git dies (fix_unresolved_deltas, read_object_file_extended):
+# a loose file that does not inflate ("loose object ID (stored in PATH) is corrupt"), one whose
+# content is another object's ("local object ID is corrupt"); in the repository and in an alternate
+fixthin_case "ref count" "$T/ft-base" "$T/ft-ref.pack" --stdin --fix-thin
+name=$(sed -n 's/^pack	//p' "$T/ftg.out")
+n_thin=$(($(wc -c <"$T/ft-ref.pack") - 20))
+# the bases git appended: the entries after the received ones; the first in pack order
+want=$(git show-index <"$T/ftg/objects/pack/pack-$name.idx" | sort -n | awk -v n="$n_thin" '$1 >= n { print $2; exit }')
+other=$(git -C "$T/ft-base" rev-parse a)
+for kind in garbage other; do
+	rm -rf "$T/ft-bad-$kind" && cp -a "$T/ft-base" "$T/ft-bad-$kind"
+	f=$T/ft-bad-$kind/objects/${want%"${want#??}"}/${want#??}
+	if [ -z "$want" ] || [ ! -f "$f" ]; then
+		bad "fix_thin bad base: no loose base ($want)"
+		continue
+	fi
+	rm -f "$f"
+	if [ "$kind" = garbage ]; then
+		printf 'not zlib data' >"$f"
+	else
+		cp "$T/ft-base/objects/${other%"${other#??}"}/${other#??}" "$f"
+	fi
+	git init -q --bare "$T/ft-bad-alt-$kind" && echo "$T/ft-bad-$kind/objects" >"$T/ft-bad-alt-$kind/objects/info/alternates"
+	for repo in ft-bad-$kind ft-bad-alt-$kind; do
+		fixthin_case "ref $repo" "$T/$repo" "$T/ft-ref.pack" --stdin --fix-thin
+		got=$(tail -n 1 "$T/fts.err")
+		case $kind in
+		garbage) case $got in "fatal: loose object $want (stored in "*") is corrupt") ok ;; *) bad "fix_thin $repo: $got" ;; esac ;;
+		other) [ "$got" = "fatal: local object $want is corrupt" ] && ok || bad "fix_thin $repo: $got" ;;
+		esac
+	done
+done
 # without --fix-thin the thin pack stays refused (sha1kit's 'unresolved delta'), nothing left
 rm -rf "$T/fts" && cp -a "$B" "$T/fts"
 (cd "$T/fts" && "$SK" index-pack --stdin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err")
