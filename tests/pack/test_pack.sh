@@ -1547,6 +1547,8 @@ for pack in ref ofs; do
 		fixthin_case "$pack $fixture" "$T/$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
 	done
 	fixthin_case "$pack threads=1" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin --threads=1
+	# --strict: the deltas resolved on the appended bases are checked as git's second pass does
+	fixthin_case "$pack strict" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin --strict
 	# not vacuous: git completed the pack with objects of the repository
 	n_thin=$(od -An -tu1 -j8 -N4 "$T/ft-$pack.pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 	fixthin_case "$pack count" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin
