@@ -115,7 +115,7 @@ static void index_pack_usage(void)
 	      "                          the trailer fixed; the pack and index are git's byte\n"
 	      "                          for byte. Bases missing there too: 'fatal: pack has N\n"
 	      "                          unresolved deltas' (128); a stored base that does\n"
-	      "                          not read: git's lines and 'fatal: loose object ID\n"
+	      "                          not read: git's 'fatal: loose (or packed) object ID\n"
 	      "                          (stored in PATH) is corrupt' or 'fatal: local object\n"
 	      "                          ID is corrupt' (128). Without --stdin: git's\n"
 	      "                          'fatal: the option '--fix-thin' requires '--stdin''\n"

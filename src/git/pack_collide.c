@@ -287,6 +287,12 @@ int skg_collide_read_base(struct skg_collide *c, const uint8_t id[SKG_RAWSZ], un
 			return -1;
 		}
 		if (path == NULL) {
+			/* has_packed_and_bad: a pack lists it, and its copy did not read */
+			const char *pack = skg_odb_packed_path(c->odb, id);
+			if (pack != NULL) {
+				die(c, "packed object %s (stored in %s) is corrupt", hex, pack);
+				return -1;
+			}
 			return 0;
 		}
 		die(c, "loose object %s (stored in %s) is corrupt", hex, path);
