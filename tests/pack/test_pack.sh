@@ -1623,6 +1623,33 @@ if [ -n "$off" ]; then
 else
 	bad "fix_thin bad packed base: $want is not in the pack"
 fi
+# a delta that does not apply on its appended base (it names a base of another size): git dies
+# (resolve_delta: "pack has bad object at offset 12: failed to apply delta"), sha1kit gives its
+# own message for the entry; neither leaves an idx
+blob=$(git -C "$T/ft-base" rev-parse a:g.txt)
+"$PY" - "$blob" "$T/ft-badapply.pack" <<'PYEOF' || bad "fix_thin: cannot make ft-badapply.pack"
+import hashlib, sys, zlib
+base, out = bytes.fromhex(sys.argv[1]), sys.argv[2]
+def varint(n):
+    b = bytearray()
+    while True:
+        c, n = n & 0x7F, n >> 7
+        b.append(c | 0x80 if n else c)
+        if not n:
+            return bytes(b)
+data = varint(7) + varint(3) + bytes([3]) + b"abc"  # a base of 7 bytes, then insert "abc"
+pack = bytearray(b"PACK" + (2).to_bytes(4, "big") + (1).to_bytes(4, "big"))
+pack += bytes([0x70 | len(data)]) + base + zlib.compress(data)  # REF_DELTA, size < 16
+pack += hashlib.sha1(pack).digest()
+open(out, "wb").write(pack)
+PYEOF
+rm -rf "$T/ftg" "$T/fts"
+cp -a "$T/ft-base" "$T/ftg" && cp -a "$T/ft-base" "$T/fts"
+(cd "$T/ftg" && refgit index-pack --stdin --fix-thin <"$T/ft-badapply.pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
+(cd "$T/fts" && "$SK" index-pack --stdin --fix-thin <"$T/ft-badapply.pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
+[ "$(cat "$T/ftg.rc")" = 128 ] && grep -q 'failed to apply delta' "$T/ftg.err" && [ "$(cat "$T/fts.rc")" != 0 ] &&
+	grep -q 'delta is for a base of 7 bytes' "$T/fts.err" && [ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
+	bad "fix_thin bad apply: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.err") $(ls "$T/fts/objects/pack")"
 # without --fix-thin the thin pack stays refused (sha1kit's 'unresolved delta'), nothing left
 rm -rf "$T/fts" && cp -a "$B" "$T/fts"
 (cd "$T/fts" && "$SK" index-pack --stdin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err")
