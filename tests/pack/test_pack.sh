@@ -1501,9 +1501,11 @@ cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.
 # missing bases as whole objects, zlib at its zlib_compression_level). B reverts a file to a
 # version of A's history, so that the pack holds an object the repository has too. Errors: a base
 # the repository lacks ("fatal: pack has N unresolved deltas"; git leaves its tmp_pack_*, sha1kit
-# nothing) and --fix-thin without --stdin. With --rev-index, the .rev too.
+# nothing) and --fix-thin without --stdin. With --rev-index, the .rev too. Also: --strict; the
+# bases only in an alternate object directory; a stored base that does not read (git dies); a delta
+# that does not apply on its appended base.
 section_fix_thin() { # leaks
-local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed
+local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed other kind repo blob idx off f
 git init -q "$S"
 (
 	cd "$S" || exit 1
