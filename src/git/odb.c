@@ -154,6 +154,7 @@ int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned 
 struct odb_pack {
 	struct skg_file idx, pack;
 	char *idx_path, *pack_path;
+	char *display; /* the pack as git names it: its object directory's display, /pack/NAME */
 	int64_t mtime;
 	bool local;
 };
@@ -265,6 +266,17 @@ static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
 		}
 		memcpy(p.pack_path, p.idx_path, n - 4);
 		memcpy(p.pack_path + n - 4, ".pack", 6);
+		struct skg_buf shown = {0};
+		skg_buf_addf(&shown, "%s/pack/%.*s.pack", odb->dirs[k].display, (int)(strlen(de->d_name) - 4),
+		             de->d_name);
+		p.display = shown.failed ? NULL : strdup(skg_buf_str(&shown));
+		skg_buf_release(&shown);
+		if (p.display == NULL) {
+			free(p.idx_path);
+			free(p.pack_path);
+			rc = -1;
+			break;
+		}
 		struct skg_error e = {0};
 		struct stat st;
 		bool ok = skg_file_map(&p.idx, p.idx_path, NULL, NULL, &e) == 0 &&
@@ -288,6 +300,7 @@ static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
 		skg_file_unmap(&p.idx);
 		free(p.idx_path);
 		free(p.pack_path);
+		free(p.display);
 	}
 	if (d != NULL) {
 		closedir(d);
@@ -314,6 +327,7 @@ void skg_odb_free(struct skg_odb *odb)
 		skg_file_unmap(&odb->packs[i].idx);
 		free(odb->packs[i].idx_path);
 		free(odb->packs[i].pack_path);
+		free(odb->packs[i].display);
 	}
 	free(odb->packs);
 	if (odb->slots != NULL) {
@@ -578,4 +592,44 @@ int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **
 	                               len, lines);
 	forget_last(odb);
 	return st;
+}
+
+char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+{
+	char hex[SKG_HEXSZ + 1];
+	skg_to_hex(id, hex);
+	for (size_t i = 0; i < odb->ndirs; i++) {
+		struct skg_buf path = {0}, shown = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", odb->dirs[i].path, hex, hex + 2);
+		skg_buf_addf(&shown, "%s/%.2s/%s", odb->dirs[i].display, hex, hex + 2);
+		if (path.failed || shown.failed) {
+			skg_buf_release(&path);
+			skg_buf_release(&shown);
+			errno = ENOMEM;
+			return NULL;
+		}
+		struct stat st;
+		bool there = lstat(skg_buf_str(&path), &st) == 0;
+		skg_buf_release(&path);
+		if (there) {
+			char *s = strdup(skg_buf_str(&shown));
+			skg_buf_release(&shown);
+			errno = s == NULL ? ENOMEM : 0;
+			return s;
+		}
+		skg_buf_release(&shown);
+	}
+	errno = 0;
+	return NULL;
+}
+
+const char *skg_odb_packed_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+{
+	uint64_t off;
+	for (size_t i = 0; i < odb->npacks; i++) {
+		if (skg_pk_idx_find(odb->packs[i].idx.data, (size_t)odb->packs[i].idx.len, id, &off)) {
+			return odb->packs[i].display;
+		}
+	}
+	return NULL;
 }

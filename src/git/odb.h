@@ -61,4 +61,15 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **data, size_t *len,
                     struct skg_lines *lines);
 
+/* The loose file of `id` as git names it in "loose object ID (stored in PATH) is corrupt": the
+ * first object directory (its own, then the alternates) where the file exists (object-file.c
+ * stat_loose_object). A malloc'd path; NULL when there is none (errno 0) or memory ran out
+ * (errno ENOMEM). */
+char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+
+/* The first pack (git's order) whose idx lists `id`, as git names it in "packed object ID (stored
+ * in PATH) is corrupt" (packfile.c has_packed_and_bad: the pack whose copy did not read); NULL
+ * when none does. Owned by odb. */
+const char *skg_odb_packed_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+
 #endif /* SHA1KIT_GIT_ODB_H */

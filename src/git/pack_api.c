@@ -195,8 +195,38 @@ static void on_progress(void *ctx, enum skg_pk_phase phase, uint64_t done, uint6
 	p->fn(p->ctx, phase == SKG_PK_PHASE_INDEXING ? "Indexing objects" : "Resolving deltas", done, total);
 }
 
-int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
-                   const struct skg_index_options *opt, struct skg_error *err)
+/* After the indexing: the repository's store is not read again; the strict links. 0, or -1 with
+ * err (the pack freed, *out cleared by the caller). */
+static int index_finish(struct skg_pack *pack, struct skg_error *err)
+{
+	skg_collide_free(pack->collide);
+	pack->collide = NULL;
+	if (pack->strict != NULL && skg_strict_links(pack->strict, err) != 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* Why the indexing stopped with pe: the collision check's or the strict checks' message (the
+ * object callback stopped it), else the engine's. */
+static int stopped_error(const struct skg_pack *pack, const struct skg_pk_error *pe, struct skg_error *err)
+{
+	if (pe->code == SKG_E_GIT && skg_collide_failed(pack->collide)) {
+		skg_collide_error(pack->collide, err); /* git's message */
+		return -1;
+	}
+	if (pe->code == SKG_E_GIT && pack->strict != NULL) {
+		skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
+		return -1;
+	}
+	return from_pk(err, pe);
+}
+
+/* skg_pack_index; thin (--fix-thin): deltas whose base is not in the pack stay unresolved and the
+ * repository's store stays open, for skg_thin_fix, and the strict links wait for the caller
+ * (index_finish). */
+static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
+                      const struct skg_index_options *opt, bool thin, struct skg_error *err)
 {
 	*out = NULL;
 	if (opt->threads == 0 || (opt->idx_version != 1 && opt->idx_version != 2)) {
@@ -212,6 +242,7 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.threads = opt->threads;
 	po.cache_limit = opt->cache_limit;
 	po.strict = opt->strict;
+	po.allow_unresolved = thin;
 	if (opt->progress.fn != NULL) {
 		po.progress = on_progress;
 		po.progress_ctx = (void *)&opt->progress;
@@ -241,27 +272,24 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	}
 	struct skg_pk_error pe;
 	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
-		if (pe.code == SKG_E_GIT && skg_collide_failed(pack->collide)) {
-			skg_collide_error(pack->collide, err); /* git's message */
-		} else if (pe.code == SKG_E_GIT && pack->strict != NULL) {
-			skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
-		} else {
-			from_pk(err, &pe);
-		}
+		stopped_error(pack, &pe, err);
 		skg_collide_free(pack->collide);
 		skg_strict_free(pack->strict);
 		free(pack);
 		return -1;
 	}
-	/* the repository's store is not read after the indexing */
-	skg_collide_free(pack->collide);
-	pack->collide = NULL;
-	if (pack->strict != NULL && skg_strict_links(pack->strict, err) != 0) {
+	if (!thin && index_finish(pack, err) != 0) {
 		skg_pack_free(pack);
 		return -1;
 	}
 	*out = pack;
 	return 0;
+}
+
+int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
+                   const struct skg_index_options *opt, struct skg_error *err)
+{
+	return pack_index(out, data, len, opt, false, err);
 }
 
 bool skg_pack_beside_idx(const char *idx_path)
@@ -620,6 +648,19 @@ static int make_temp(const char *dir, const char *what, char **path, struct skg_
 	return fd;
 }
 
+/* fd's first len bytes mapped to read (the file named path), or NULL with err. */
+static uint8_t *map_file(int fd, uint64_t len, const char *path, struct skg_error *err)
+{
+	void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		int e = errno;
+		skg_fail_sys(err, e == ENOMEM ? SKG_E_NOMEM : SKG_E_IO, e, "cannot map '%s': %s", path,
+		             strerror(e));
+		return NULL;
+	}
+	return m;
+}
+
 /* Sync and close fd, mode 0444 first; 0 or an errno. */
 static int finish_file(int fd)
 {
@@ -645,6 +686,8 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	bool pack_renamed = false, rev_renamed = false;
 	struct skg_pack *pack = NULL;
 	uint8_t *map = NULL;
+	uint64_t map_len = 0;
+	static const uint8_t empty[1] = {0};
 	if (ix->opt.rev_index && idx_path != NULL && (rev_path = rev_name(idx_path)) == NULL) {
 		/* git: derive_filename dies before the pack is read */
 		close(ix->fd);
@@ -655,10 +698,34 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		return skg_fail_sys(err, SKG_E_GIT, 0, "packfile name '%s' does not end with '.idx'",
 		                    idx_path);
 	}
-	if (ix->opt.fix_thin && ix->opt.repo != NULL &&
-	    skg_thin_fix(ix->fd, &ix->len, skg_repo_objects_dir(ix->opt.repo), ix->opt.fix_thin_level,
-	                 ix->opt.threads, err) != 0) {
-		goto out;
+	/* --fix-thin (git's conclude_pack): one indexing of the received pack, in place, that leaves
+	 * the deltas on bases it lacks for skg_thin_fix; a pack that is not thin is done then */
+	bool thin = ix->opt.fix_thin && ix->opt.repo != NULL;
+	if (thin) {
+		if (ix->len > 0 && (map = map_file(ix->fd, ix->len, ix->tmp_pack, err)) == NULL) {
+			goto out;
+		}
+		map_len = ix->len;
+		if (pack_index(&pack, map != NULL ? map : empty, ix->len, &ix->opt, true, err) != 0) {
+			goto out;
+		}
+		int t = skg_thin_fix(&pack->p, ix->fd, pack->collide, ix->opt.fix_thin_level,
+		                     pack->strict != NULL || pack->collide != NULL ? pack_object : NULL, pack,
+		                     err);
+		if (t > 0) {
+			struct skg_pk_error pe = {SKG_E_GIT, false, 0, "stopped"};
+			stopped_error(pack, &pe, err);
+			goto out;
+		}
+		if (t < 0 || index_finish(pack, err) != 0) {
+			goto out;
+		}
+		if (pack->p.len != ix->len) {
+			/* bases appended: the table is the completed pack's; its bytes are mapped anew */
+			munmap(map, (size_t)map_len);
+			map = NULL;
+			ix->len = pack->p.len;
+		}
 	}
 	int e = finish_file(ix->fd);
 	ix->fd = -1;
@@ -666,25 +733,23 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		skg_fail_sys(err, SKG_E_IO, e, "cannot write '%s': %s", ix->tmp_pack, strerror(e));
 		goto out;
 	}
-	if (ix->len > 0) {
+	if (ix->len > 0 && map == NULL) {
 		int fd = open(ix->tmp_pack, O_RDONLY);
 		if (fd < 0) {
 			e = errno;
 			skg_fail_sys(err, SKG_E_IO, e, "cannot read '%s': %s", ix->tmp_pack, strerror(e));
 			goto out;
 		}
-		void *m = mmap(NULL, (size_t)ix->len, PROT_READ, MAP_PRIVATE, fd, 0);
-		e = errno;
+		map = map_file(fd, ix->len, ix->tmp_pack, err);
 		close(fd);
-		if (m == MAP_FAILED) {
-			skg_fail_sys(err, e == ENOMEM ? SKG_E_NOMEM : SKG_E_IO, e, "cannot map '%s': %s",
-			             ix->tmp_pack, strerror(e));
+		if (map == NULL) {
 			goto out;
 		}
-		map = m;
+		map_len = ix->len;
 	}
-	static const uint8_t empty[1] = {0};
-	if (skg_pack_index(&pack, map != NULL ? map : empty, ix->len, &ix->opt, err) != 0) {
+	if (pack != NULL) {
+		pack->p.data = map;
+	} else if (skg_pack_index(&pack, map != NULL ? map : empty, ix->len, &ix->opt, err) != 0) {
 		goto out;
 	}
 	char hex[SKG_HEXSZ + 1];
@@ -794,7 +859,7 @@ out:
 		unlink(pack_path);
 	}
 	if (map != NULL) {
-		munmap(map, (size_t)ix->len);
+		munmap(map, (size_t)map_len);
 	}
 	skg_pack_free(pack);
 	free(own_pack);

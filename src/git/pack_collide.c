@@ -11,6 +11,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <sha1kit.h>
+
 #include "loose.h"
 #include "odb.h"
 #include "pack_collide.h"
@@ -243,4 +245,87 @@ int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data
 out:
 	pthread_mutex_unlock(&c->lock);
 	return rc;
+}
+
+int skg_collide_read_base(struct skg_collide *c, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
+                          size_t *len)
+{
+	static const uint8_t empty_tree[SKG_RAWSZ] = {0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e,
+	                                              0xb9, 0xa0, 0x60, 0xe5, 0x4b, 0xf8, 0xd6,
+	                                              0x92, 0x88, 0xfb, 0xee, 0x49, 0x04};
+	char hex[SKG_HEXSZ + 1];
+	*data = NULL;
+	*len = 0;
+	if (c->failed) {
+		return -1;
+	}
+	if (memcmp(id, empty_tree, SKG_RAWSZ) == 0) {
+		/* find_cached_object: git always has the empty tree */
+		*type = SKG_TREE;
+		*data = malloc(1);
+		if (*data == NULL) {
+			nomem(c);
+			return -1;
+		}
+		return 1;
+	}
+	skg_to_hex(id, hex);
+	uint64_t size = 0;
+	int st = skg_odb_info(c->odb, id, type, &size, &c->lines);
+	if (st == SKG_STORED_NOMEM) {
+		nomem(c);
+		return -1;
+	}
+	if (send_lines(c) != 0) {
+		return -1;
+	}
+	if (st != SKG_STORED_OK) {
+		/* read_object_file_extended: none found; a loose file that is there is corrupt */
+		char *path = skg_odb_loose_path(c->odb, id);
+		if (path == NULL && errno == ENOMEM) {
+			nomem(c);
+			return -1;
+		}
+		if (path == NULL) {
+			/* has_packed_and_bad: a pack lists it, and its copy did not read */
+			const char *pack = skg_odb_packed_path(c->odb, id);
+			if (pack != NULL) {
+				die(c, "packed object %s (stored in %s) is corrupt", hex, pack);
+				return -1;
+			}
+			return 0;
+		}
+		die(c, "loose object %s (stored in %s) is corrupt", hex, path);
+		free(path);
+		return -1;
+	}
+	st = skg_odb_content(c->odb, id, data, len, &c->lines);
+	if (st == SKG_STORED_NOMEM) {
+		nomem(c);
+		return -1;
+	}
+	if (send_lines(c) != 0) {
+		free(*data);
+		*data = NULL;
+		return -1;
+	}
+	if (st != SKG_STORED_OK) {
+		return 0;
+	}
+	/* check_object_signature: the content must hash to its name */
+	char hdr[64];
+	int n = snprintf(hdr, sizeof(hdr), "%s %zu", skg_type_name(*type), *len);
+	uint8_t got[SKG_RAWSZ];
+	sha1kit_dc_ctx dc;
+	sha1kit_dc_init(&dc, NULL);
+	sha1kit_dc_update(&dc, hdr, (size_t)n + 1);
+	sha1kit_dc_update(&dc, *data, *len);
+	sha1kit_dc_final(&dc, got, NULL);
+	if (memcmp(got, id, SKG_RAWSZ) != 0) {
+		free(*data);
+		*data = NULL;
+		die(c, "local object %s is corrupt", hex);
+		return -1;
+	}
+	return 1;
 }

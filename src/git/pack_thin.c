@@ -8,6 +8,7 @@
 #include "pack_internal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@
 
 #include <zlib.h>
 
-#include "odb.h"
 #include "pack.h"
+#include "pack_collide.h"
 #include "sha1kit.h"
 #include "util.h"
 
@@ -93,17 +94,6 @@ static bool append_object(struct tail *t, unsigned type, const uint8_t *data, si
 	return true;
 }
 
-/* Index the pack data[0..len) allowing unresolved deltas: 0 with *pack, -1 (not a pack that indexes). */
-static int index_lax(struct skg_pk_pack *pack, const uint8_t *data, uint64_t len, unsigned threads)
-{
-	struct skg_pk_options po;
-	struct skg_pk_error pe;
-	skg_pk_options_default(&po);
-	po.threads = threads ? threads : 1;
-	po.allow_unresolved = true;
-	return skg_pk_index_pack(pack, data, len, &po, &pe);
-}
-
 static uint32_t count_unresolved(const struct skg_pk_pack *pack)
 {
 	uint32_t n = 0;
@@ -140,11 +130,16 @@ struct thin {
 	struct skg_pk_pack *pack;
 	const uint8_t *map;
 	uint64_t end;                  /* where the pack's entries end */
+	uint32_t nr0;                  /* entries of the received pack (the appended ones follow) */
 	uint32_t *ofs_first, *ofs_kid; /* unresolved OFS_DELTA children of entry i: CSR */
 	struct skg_pk_ref_entry *refs; /* unresolved REF_DELTA entries by base ID, then index */
 	uint32_t n_refs;
 	struct skg_pk_inflater inf;
-	bool broken; /* a delta did not apply: the pack is left to the indexing to report */
+	int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
+	void *object_ctx;
+	bool stopped;           /* the object callback stopped it */
+	struct skg_pk_error pe; /* a delta that does not apply, or out of memory */
+	bool failed;            /* pe is set */
 };
 
 static const uint8_t *ref_base(const struct thin *th, uint32_t i)
@@ -155,48 +150,76 @@ static const uint8_t *ref_base(const struct thin *th, uint32_t i)
 
 /* A node of the walk: a resolved object whose delta children are still to be resolved. */
 struct walk {
-	uint32_t obj; /* its entry, or SKG_PK_NO_BASE for an appended base */
+	uint32_t obj; /* its entry (an appended base's follow the received ones) */
 	unsigned type;
 	uint8_t id[SKG_RAWSZ];
 	uint8_t *data;
 	uint64_t len;
 };
 
-/* Resolve entry c (a delta on `base`) into *out: its data, type and ID. false: it does not apply. */
+/* Resolve entry c (a delta on `base`) into *out: its data, type and ID. false: th->pe set (the
+ * delta does not apply, as the engine words it, or out of memory). The entry inflated in the
+ * engine's first pass, to its size. */
 static bool resolve_one(struct thin *th, uint32_t c, const struct walk *base, struct walk *out)
 {
 	const struct skg_pk_object *o = &th->pack->objs[c];
 	uint64_t at = o->offset + o->hdr_len, consumed;
+	struct skg_pk_error *pe = &th->pe;
+	th->failed = true;
 	if (o->size >= SIZE_MAX) {
+		skg_pk_set_failure(pe, SKG_E_NOMEM, true, o->offset, "out of memory");
 		return false;
 	}
 	uint8_t *delta = malloc(o->size ? (size_t)o->size : 1), chunk[1];
 	if (delta == NULL) {
+		skg_pk_set_failure(pe, SKG_E_NOMEM, true, o->offset, "out of memory");
 		return false;
 	}
-	if (skg_pk_inflate_exact(&th->inf, th->map + at, th->end - at, delta, o->size, NULL, NULL, chunk, 0,
-	                         &consumed) != SKG_PK_INF_OK) {
+	enum skg_pk_inf_status st = skg_pk_inflate_exact(&th->inf, th->map + at, th->end - at, delta, o->size,
+	                                                 NULL, NULL, chunk, 0, &consumed);
+	if (st != SKG_PK_INF_OK) {
+		skg_pk_inflate_error(pe, &th->inf, st, o->offset, o->size, "delta");
 		free(delta);
 		return false;
 	}
 	const uint8_t *d = delta, *dend = delta + o->size;
-	uint64_t base_size, size;
+	uint64_t base_size, size, total;
 	uint8_t *r = NULL;
-	if (skg_pk_delta_size(&d, dend, &base_size) && skg_pk_delta_size(&d, dend, &size) &&
-	    base_size == base->len && size < SIZE_MAX && (r = malloc(size ? (size_t)size : 1)) != NULL &&
-	    skg_pk_apply_delta(base->data, base->len, d, dend, r, size) == NULL) {
+	const char *why = NULL;
+	if (o->size < 4) {
+		skg_pk_set_error(pe, true, o->offset, "delta data of %" PRIu64 " bytes is too short",
+		                 o->size);
+	} else if (!skg_pk_delta_size(&d, dend, &base_size) || !skg_pk_delta_size(&d, dend, &size)) {
+		skg_pk_set_error(pe, true, o->offset, "delta header is truncated or malformed");
+	} else if (base_size != base->len) {
+		skg_pk_set_error(pe, true, o->offset,
+		                 "delta is for a base of %" PRIu64 " bytes, but its base has %" PRIu64,
+		                 base_size, base->len);
+	} else if ((why = skg_pk_scan_delta(base->len, d, dend, &total)) != NULL) {
+		skg_pk_set_error(pe, true, o->offset, "%s", why);
+	} else if (total != size) {
+		skg_pk_set_error(pe, true, o->offset,
+		                 "delta result is %" PRIu64 " bytes, its header says %" PRIu64, total, size);
+	} else if (size >= SIZE_MAX || (r = malloc(size ? (size_t)size : 1)) == NULL) {
+		skg_pk_set_failure(pe, SKG_E_NOMEM, true, o->offset,
+		                   "out of memory (object of %" PRIu64 " bytes)", size);
+	} else if ((why = skg_pk_apply_delta(base->data, base->len, d, dend, r, size)) != NULL) {
+		skg_pk_set_error(pe, true, o->offset, "%s", why);
+	} else {
 		char hdr[SKG_PK_HEADER_MAX];
 		sha1kit_dc_ctx dc;
 		sha1kit_dc_init(&dc, NULL);
 		sha1kit_dc_update(&dc, hdr, skg_pk_object_header(hdr, base->type, size));
 		sha1kit_dc_update(&dc, r, (size_t)size);
-		sha1kit_dc_final(&dc, out->id, NULL);
-		out->obj = c;
-		out->type = base->type;
-		out->data = r;
-		out->len = size;
-		free(delta);
-		return true;
+		if (skg_pk_finish_id(&dc, out->id, o->offset, pe)) {
+			out->obj = c;
+			out->type = base->type;
+			out->data = r;
+			out->len = size;
+			free(delta);
+			th->failed = false;
+			return true;
+		}
 	}
 	free(r);
 	free(delta);
@@ -204,7 +227,8 @@ static bool resolve_one(struct thin *th, uint32_t c, const struct walk *base, st
 }
 
 /* find_unresolved_deltas from `root` (its data handed over): every delta on it, and on those, in
- * turn, resolved (real_type and ID set in the pack's table). */
+ * turn, resolved (real_type, ID, base and depth set in the pack's table) and handed to the object
+ * callback, as git's resolve_delta calls sha1_object. false: th->failed (pe) or th->stopped. */
 static bool resolve_from(struct thin *th, struct walk root)
 {
 	struct walk *stack = NULL;
@@ -222,8 +246,8 @@ static bool resolve_from(struct thin *th, struct walk root)
 				hi = mid;
 			}
 		}
-		uint32_t kids_lo = cur.obj != SKG_PK_NO_BASE ? th->ofs_first[cur.obj] : 0;
-		uint32_t kids_hi = cur.obj != SKG_PK_NO_BASE ? th->ofs_first[cur.obj + 1] : 0;
+		uint32_t kids_lo = cur.obj < th->nr0 ? th->ofs_first[cur.obj] : 0;
+		uint32_t kids_hi = cur.obj < th->nr0 ? th->ofs_first[cur.obj + 1] : 0;
 		for (uint32_t pass = 0; pass < 2 && ok; pass++) {
 			for (uint32_t k = pass == 0 ? kids_lo : lo;; k++) {
 				uint32_t c;
@@ -247,6 +271,9 @@ static bool resolve_from(struct thin *th, struct walk root)
 					size_t ncap = cap ? cap * 2 : 64;
 					struct walk *ns = realloc(stack, ncap * sizeof(*ns));
 					if (ns == NULL) {
+						skg_pk_set_failure(&th->pe, SKG_E_NOMEM, false, 0,
+						                   "out of memory");
+						th->failed = true;
 						ok = false;
 						break;
 					}
@@ -254,13 +281,23 @@ static bool resolve_from(struct thin *th, struct walk root)
 					cap = ncap;
 				}
 				if (!resolve_one(th, c, &cur, &kid)) {
-					th->broken = true;
 					ok = false;
 					break;
 				}
 				objs[c].real_type = (uint8_t)kid.type;
 				memcpy(objs[c].id, kid.id, SKG_RAWSZ);
+				objs[c].base = cur.obj;
+				objs[c].depth = objs[cur.obj].depth + 1;
+				if (objs[c].depth > th->pack->max_depth) {
+					th->pack->max_depth = objs[c].depth;
+				}
 				stack[n++] = kid;
+				if (th->object != NULL &&
+				    th->object(th->object_ctx, c, kid.type, kid.data, kid.len) != 0) {
+					th->stopped = true;
+					ok = false;
+					break;
+				}
 			}
 		}
 		free(cur.data);
@@ -292,6 +329,7 @@ static bool thin_init(struct thin *th, struct skg_pk_pack *pack, const uint8_t *
 	th->pack = pack;
 	th->map = map;
 	th->end = len - SKG_RAWSZ;
+	th->nr0 = nr;
 	th->ofs_first = calloc((size_t)nr + 2, sizeof(uint32_t));
 	th->ofs_kid = malloc(((size_t)nr + 1) * sizeof(uint32_t));
 	th->refs = malloc(((size_t)nr + 1) * sizeof(*th->refs));
@@ -332,94 +370,35 @@ static void thin_free(struct thin *th)
 	free(th->refs);
 }
 
-int skg_thin_fix(int fd, uint64_t *len, const char *objects_dir, int level, unsigned threads,
-                 struct skg_error *err)
+/* The engine's error as the layer's. */
+static int pk_error(struct skg_error *err, const struct skg_pk_error *pe)
 {
-	if (*len < 12 + SKG_RAWSZ) {
-		return 0;
+	skg_fail_sys(err, pe->code, pe->code == SKG_E_NOMEM ? ENOMEM : 0, "%s", pe->msg);
+	if (err != NULL) {
+		err->has_offset = pe->has_offset;
+		err->offset = pe->offset;
 	}
-	uint8_t *map = map_pack(fd, *len);
-	if (map == NULL) {
-		int e = errno;
-		return skg_fail_sys(err, e == ENOMEM ? SKG_E_NOMEM : SKG_E_IO, e, "cannot map the pack: %s",
-		                    strerror(e));
-	}
-	uint64_t map_len = *len;
-	struct skg_pk_pack pack;
-	if (index_lax(&pack, map, *len, threads) != 0) {
-		munmap(map, (size_t)*len);
-		return 0; /* the indexing that follows says why */
-	}
-	if (count_unresolved(&pack) == 0) {
-		skg_pk_pack_free(&pack);
-		munmap(map, (size_t)*len);
-		return 0;
-	}
-	struct thin th;
-	struct tail t = {NULL, 0, 0};
-	uint32_t appended = 0;
-	int rc = -1;
-	if (!thin_init(&th, &pack, map, *len)) {
-		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
-		goto out;
-	}
-	/* fix_unresolved_deltas: the REF_DELTA entries in pack order; one still unresolved whose base
-	 * the repository has gets that base appended, and the deltas on it (and on those) resolved;
-	 * a base it lacks is passed over */
-	for (uint32_t i = 0; i < pack.nr && !th.broken; i++) {
-		const struct skg_pk_object *o = &pack.objs[i];
-		if (o->type != SKG_PK_REF_DELTA || o->real_type != 0) {
-			continue;
-		}
-		struct walk base = {SKG_PK_NO_BASE, 0, {0}, NULL, 0};
-		size_t blen = 0;
-		memcpy(base.id, ref_base(&th, i), SKG_RAWSZ);
-		int found = skg_odb_read(objects_dir, base.id, &base.type, &base.data, &blen);
-		if (found < 0) {
-			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
-			goto out;
-		}
-		if (found == 0) {
-			continue;
-		}
-		base.len = blen;
-		if (!append_object(&t, base.type, base.data, blen, level)) {
-			free(base.data);
-			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory (appending a base object)");
-			goto out;
-		}
-		appended++;
-		if (!resolve_from(&th, base) && !th.broken) {
-			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
-			goto out;
-		}
-	}
-	if (th.broken || appended == 0) {
-		/* a delta that does not apply: the indexing reports it; no base found: git's message */
-		rc = th.broken ? 0 : unresolved_error(err, count_unresolved(&pack));
-		goto out;
-	}
-	uint32_t unresolved = count_unresolved(&pack);
-	/* fixup_pack_header_footer: the old trailer replaced by the appended objects, the count in
-	 * the header raised, and the SHA-1 of the whole as the new trailer */
+	return -1;
+}
+
+/* fixup_pack_header_footer: the old trailer replaced by the appended bytes t, the count in the
+ * header raised to nr, and the SHA-1 of the whole as the new trailer (into sum). *len: the pack's
+ * length before, then after. 0, or -1 with err. */
+static int rewrite(int fd, uint64_t *len, const struct tail *t, uint32_t nr, uint8_t sum[SKG_RAWSZ],
+                   struct skg_error *err)
+{
 	uint64_t end = *len - SKG_RAWSZ;
-	uint32_t nr = pack.nr + appended;
 	uint8_t count[4] = {(uint8_t)(nr >> 24), (uint8_t)(nr >> 16), (uint8_t)(nr >> 8), (uint8_t)nr};
-	munmap(map, (size_t)*len);
-	map = NULL;
-	if (write_at(fd, t.p, t.len, end) != 0 || write_at(fd, count, 4, 8) != 0) {
+	if (write_at(fd, t->p, t->len, end) != 0 || write_at(fd, count, 4, 8) != 0) {
 		int e = errno;
-		skg_fail_sys(err, SKG_E_IO, e, "cannot write the pack: %s", strerror(e));
-		goto out;
+		return skg_fail_sys(err, SKG_E_IO, e, "cannot write the pack: %s", strerror(e));
 	}
-	uint64_t body = end + t.len;
+	uint64_t body = end + t->len;
+	uint8_t *map;
 	if (ftruncate(fd, (off_t)body) != 0 || (map = map_pack(fd, body)) == NULL) {
 		int e = errno;
-		skg_fail_sys(err, SKG_E_IO, e, "cannot rewrite the pack: %s", strerror(e));
-		goto out;
+		return skg_fail_sys(err, SKG_E_IO, e, "cannot rewrite the pack: %s", strerror(e));
 	}
-	map_len = body;
-	uint8_t sum[SKG_RAWSZ];
 	sha1kit_fast_ctx sha;
 	sha1kit_fast_init(&sha);
 	for (uint64_t at = 0; at < body;) {
@@ -428,23 +407,101 @@ int skg_thin_fix(int fd, uint64_t *len, const char *objects_dir, int level, unsi
 		at += step;
 	}
 	sha1kit_fast_final(&sha, sum);
-	munmap(map, (size_t)map_len);
-	map = NULL;
+	munmap(map, (size_t)body);
 	if (write_at(fd, sum, SKG_RAWSZ, body) != 0) {
 		int e = errno;
-		skg_fail_sys(err, SKG_E_IO, e, "cannot write the pack: %s", strerror(e));
-		goto out;
+		return skg_fail_sys(err, SKG_E_IO, e, "cannot write the pack: %s", strerror(e));
 	}
 	*len = body + SKG_RAWSZ;
+	return 0;
+}
+
+int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, int level,
+                 int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len),
+                 void *object_ctx, struct skg_error *err)
+{
+	if (count_unresolved(pack) == 0) {
+		return 0; /* conclude_pack: nothing to do */
+	}
+	struct thin th;
+	struct tail t = {NULL, 0, 0};
+	uint32_t appended = 0;
+	int rc = -1;
+	if (!thin_init(&th, pack, pack->data, pack->len)) {
+		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		goto out;
+	}
+	th.object = object;
+	th.object_ctx = object_ctx;
+	/* room for a base for each REF_DELTA entry left, the most that can be appended */
+	struct skg_pk_object *objs = realloc(pack->objs, ((size_t)pack->nr + th.n_refs + 1) * sizeof(*objs));
+	if (objs == NULL) {
+		skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		goto out;
+	}
+	pack->objs = objs;
+	uint64_t end = pack->len - SKG_RAWSZ;
+	/* fix_unresolved_deltas: the REF_DELTA entries in pack order; one still unresolved whose base
+	 * the repository has gets that base appended (append_obj_to_pack), and the deltas on it (and
+	 * on those) resolved; a base it lacks is passed over */
+	for (uint32_t i = 0; i < th.nr0; i++) {
+		const struct skg_pk_object *o = &pack->objs[i];
+		if (o->type != SKG_PK_REF_DELTA || o->real_type != 0) {
+			continue;
+		}
+		struct walk base = {pack->nr, 0, {0}, NULL, 0};
+		size_t blen = 0;
+		memcpy(base.id, ref_base(&th, i), SKG_RAWSZ);
+		int found = skg_collide_read_base(store, base.id, &base.type, &base.data, &blen);
+		if (found < 0) {
+			rc = 1; /* git dies there: the store keeps why */
+			goto out;
+		}
+		if (found == 0) {
+			continue;
+		}
+		base.len = blen;
+		size_t at = t.len;
+		if (!append_object(&t, base.type, base.data, blen, level)) {
+			free(base.data);
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory (appending a base object)");
+			goto out;
+		}
+		struct skg_pk_object *a = &pack->objs[pack->nr];
+		memset(a, 0, sizeof(*a));
+		a->offset = end + at;
+		a->size = blen;
+		a->crc32 = (uint32_t)crc32(crc32(0L, Z_NULL, 0), t.p + at, (uInt)(t.len - at));
+		a->base = SKG_PK_NO_BASE;
+		uint8_t hdr_len = 1; /* the entry header: its bytes with the high bit set, and one */
+		for (size_t k = at; t.p[k] & 0x80; k++) {
+			hdr_len++;
+		}
+		a->hdr_len = hdr_len;
+		a->type = a->real_type = (uint8_t)base.type;
+		memcpy(a->id, base.id, SKG_RAWSZ);
+		pack->nr++;
+		appended++;
+		if (!resolve_from(&th, base)) {
+			rc = th.stopped ? 1 : pk_error(err, &th.pe);
+			goto out;
+		}
+	}
+	uint32_t unresolved = count_unresolved(pack);
+	if (appended == 0) {
+		rc = unresolved_error(err, unresolved); /* no base found: git's message */
+		goto out;
+	}
+	uint64_t len = pack->len;
+	if (rewrite(fd, &len, &t, pack->nr, pack->checksum, err) != 0) {
+		goto out;
+	}
+	pack->len = len;
 	/* conclude_pack: the deltas still unresolved (their bases in neither) are fatal */
 	rc = unresolved != 0 ? unresolved_error(err, unresolved) : 0;
 out:
 	if (th.pack != NULL) {
 		thin_free(&th);
-	}
-	skg_pk_pack_free(&pack);
-	if (map != NULL) {
-		munmap(map, (size_t)map_len);
 	}
 	free(t.p);
 	return rc;

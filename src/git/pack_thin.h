@@ -18,15 +18,27 @@
 
 #include <sha1kit/git.h>
 
+#include "pack.h"
+
+struct skg_collide;
+
 /*
- * Complete the pack of *len bytes in the file open for reading and writing on fd, in place, with
- * the bases its REF_DELTA entries miss from objects_dir (loose or packed; skg_odb_read). A pack
- * that does not index (even with unresolved deltas allowed) is left as it is, for the indexing
- * that follows to report. threads: for the engine's passes. Returns 0 (*len: the completed
- * pack's length), or -1 with err: SKG_E_GIT "pack has N unresolved delta(s)" (git's message, when
- * bases are still missing), SKG_E_IO, SKG_E_NOMEM.
+ * Complete the pack indexed in *pack (skg_pk_index_pack with allow_unresolved; pack->data its
+ * bytes, the file open for reading and writing on fd) when deltas are left unresolved: each base
+ * its REF_DELTA entries miss, read from the repository's store (its objects directory and its
+ * alternates, skg_collide_read_base), is appended to the file, and the deltas on it are resolved
+ * in the table and handed to object(object_ctx, ...) (the engine's object callback; may be
+ * NULL), as git's second pass does. The table then holds the completed pack as if indexed whole:
+ * the appended entries after the received ones, pack->nr, len, checksum and max_depth updated;
+ * pack->data still maps the received bytes only (the caller maps the completed file again). A
+ * pack with nothing unresolved is left as it is: its first indexing is final.
+ * Returns 0; 1 where git dies in the store's read of a base or the object callback stopped (their
+ * owners keep why); -1 with err: SKG_E_GIT "pack has N unresolved delta(s)" (git's message, when
+ * bases are still missing), SKG_E_CORRUPT (a delta that does not apply on its base, the engine's
+ * words and offset), SKG_E_COLLISION, SKG_E_IO, SKG_E_NOMEM.
  */
-int skg_thin_fix(int fd, uint64_t *len, const char *objects_dir, int level, unsigned threads,
-                 struct skg_error *err);
+int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, int level,
+                 int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len),
+                 void *object_ctx, struct skg_error *err);
 
 #endif /* SHA1KIT_GIT_PACK_THIN_H */

@@ -1501,9 +1501,11 @@ cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.
 # missing bases as whole objects, zlib at its zlib_compression_level). B reverts a file to a
 # version of A's history, so that the pack holds an object the repository has too. Errors: a base
 # the repository lacks ("fatal: pack has N unresolved deltas"; git leaves its tmp_pack_*, sha1kit
-# nothing) and --fix-thin without --stdin. With --rev-index, the .rev too.
+# nothing) and --fix-thin without --stdin. With --rev-index, the .rev too. Also: --strict; the
+# bases only in an alternate object directory; a stored base that does not read (git dies); a delta
+# that does not apply on its appended base.
 section_fix_thin() { # leaks
-local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed
+local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed other kind repo blob idx off f
 git init -q "$S"
 (
 	cd "$S" || exit 1
@@ -1547,6 +1549,8 @@ for pack in ref ofs; do
 		fixthin_case "$pack $fixture" "$T/$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
 	done
 	fixthin_case "$pack threads=1" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin --threads=1
+	# --strict: the deltas resolved on the appended bases are checked as git's second pass does
+	fixthin_case "$pack strict" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin --strict
 	# not vacuous: git completed the pack with objects of the repository
 	n_thin=$(od -An -tu1 -j8 -N4 "$T/ft-$pack.pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 	fixthin_case "$pack count" "$T/ft-base" "$T/ft-$pack.pack" --stdin --fix-thin
@@ -1560,6 +1564,94 @@ for pack in ref ofs; do
 	[ "$(cat "$T/fts.rc")" = 128 ] && [ "${got#"$want"}" != "$got" ] && [ ! -s "$T/fts.ls" ] && ok ||
 		bad "fix_thin $pack missing base: rc $(cat "$T/fts.rc"), $got, files $(cat "$T/fts.ls")"
 done
+# bases only in an alternate object directory (objects/info/alternates, loose or packed there):
+# git reads them there too (read_object_file goes through the alternates)
+for fixture in ft-base ft-packed; do
+	git init -q --bare "$T/ft-alt-$fixture" && echo "$T/$fixture/objects" >"$T/ft-alt-$fixture/objects/info/alternates"
+	for pack in ref ofs; do
+		fixthin_case "$pack alternate $fixture" "$T/ft-alt-$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
+		[ "$(cat "$T/fts.rc")" = 0 ] && [ -s "$T/fts.ls" ] && ok || bad "fix_thin $pack alternate $fixture: rc $(cat "$T/fts.rc"), $(cat "$T/fts.err")"
+	done
+done
+# a stored base that does not read: git dies (fix_unresolved_deltas, read_object_file_extended):
+# a loose file that does not inflate ("loose object ID (stored in PATH) is corrupt"), one whose
+# content is another object's ("local object ID is corrupt"); in the repository and in an alternate
+fixthin_case "ref count" "$T/ft-base" "$T/ft-ref.pack" --stdin --fix-thin
+name=$(sed -n 's/^pack	//p' "$T/ftg.out")
+n_thin=$(($(wc -c <"$T/ft-ref.pack") - 20))
+# the bases git appended: the entries after the received ones; the first in pack order
+want=$(git show-index <"$T/ftg/objects/pack/pack-$name.idx" | sort -n | awk -v n="$n_thin" '$1 >= n { print $2; exit }')
+other=$(git -C "$T/ft-base" rev-parse a)
+for kind in garbage other; do
+	rm -rf "$T/ft-bad-$kind" && cp -a "$T/ft-base" "$T/ft-bad-$kind"
+	f=$T/ft-bad-$kind/objects/${want%"${want#??}"}/${want#??}
+	if [ -z "$want" ] || [ ! -f "$f" ]; then
+		bad "fix_thin bad base: no loose base ($want)"
+		continue
+	fi
+	rm -f "$f"
+	if [ "$kind" = garbage ]; then
+		printf 'not zlib data' >"$f"
+	else
+		cp "$T/ft-base/objects/${other%"${other#??}"}/${other#??}" "$f"
+	fi
+	git init -q --bare "$T/ft-bad-alt-$kind" && echo "$T/ft-bad-$kind/objects" >"$T/ft-bad-alt-$kind/objects/info/alternates"
+	for repo in ft-bad-$kind ft-bad-alt-$kind; do
+		fixthin_case "ref $repo" "$T/$repo" "$T/ft-ref.pack" --stdin --fix-thin
+		got=$(tail -n 1 "$T/fts.err")
+		case $kind in
+		garbage) case $got in "fatal: loose object $want (stored in "*") is corrupt") ok ;; *) bad "fix_thin $repo: $got" ;; esac ;;
+		other) [ "$got" = "fatal: local object $want is corrupt" ] && ok || bad "fix_thin $repo: $got" ;;
+		esac
+	done
+done
+# a packed base whose entry does not inflate: git dies "packed object ID (stored in PATH) is
+# corrupt" (has_packed_and_bad); its zlib lines before differ (sha1kit's pack reader gives none):
+# the exit status and that last line are compared
+rm -rf "$T/ft-bad-packed" && cp -a "$T/ft-packed" "$T/ft-bad-packed"
+idx=$(ls "$T/ft-bad-packed/objects/pack/"*.idx)
+off=$(git show-index <"$idx" | awk -v w="$want" '$2 == w { print $1 }')
+if [ -n "$off" ]; then
+	chmod u+w "${idx%.idx}.pack"
+	printf 'XXXXXXXX' | dd of="${idx%.idx}.pack" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
+	rm -rf "$T/ftg" "$T/fts"
+	cp -a "$T/ft-bad-packed" "$T/ftg" && cp -a "$T/ft-bad-packed" "$T/fts"
+	(cd "$T/ftg" && refgit index-pack --stdin --fix-thin <"$T/ft-ref.pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
+	(cd "$T/fts" && "$SK" index-pack --stdin --fix-thin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
+	got=$(tail -n 1 "$T/fts.err")
+	[ "$(cat "$T/ftg.rc")" = 128 ] && [ "$(cat "$T/fts.rc")" = 128 ] && [ "$got" = "$(tail -n 1 "$T/ftg.err")" ] &&
+		[ "$got" = "fatal: packed object $want (stored in ./objects/pack/$(basename "${idx%.idx}").pack) is corrupt" ] && ok ||
+		bad "fix_thin ref ft-bad-packed: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $got"
+else
+	bad "fix_thin bad packed base: $want is not in the pack"
+fi
+# a delta that does not apply on its appended base (it names a base of another size): git dies
+# (resolve_delta: "pack has bad object at offset 12: failed to apply delta"), sha1kit gives its
+# own message for the entry; neither leaves an idx
+blob=$(git -C "$T/ft-base" rev-parse a:g.txt)
+"$PY" - "$blob" "$T/ft-badapply.pack" <<'PYEOF' || bad "fix_thin: cannot make ft-badapply.pack"
+import hashlib, sys, zlib
+base, out = bytes.fromhex(sys.argv[1]), sys.argv[2]
+def varint(n):
+    b = bytearray()
+    while True:
+        c, n = n & 0x7F, n >> 7
+        b.append(c | 0x80 if n else c)
+        if not n:
+            return bytes(b)
+data = varint(7) + varint(3) + bytes([3]) + b"abc"  # a base of 7 bytes, then insert "abc"
+pack = bytearray(b"PACK" + (2).to_bytes(4, "big") + (1).to_bytes(4, "big"))
+pack += bytes([0x70 | len(data)]) + base + zlib.compress(data)  # REF_DELTA, size < 16
+pack += hashlib.sha1(pack).digest()
+open(out, "wb").write(pack)
+PYEOF
+rm -rf "$T/ftg" "$T/fts"
+cp -a "$T/ft-base" "$T/ftg" && cp -a "$T/ft-base" "$T/fts"
+(cd "$T/ftg" && refgit index-pack --stdin --fix-thin <"$T/ft-badapply.pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
+(cd "$T/fts" && "$SK" index-pack --stdin --fix-thin <"$T/ft-badapply.pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
+[ "$(cat "$T/ftg.rc")" = 128 ] && grep -q 'failed to apply delta' "$T/ftg.err" && [ "$(cat "$T/fts.rc")" != 0 ] &&
+	grep -q 'delta is for a base of 7 bytes' "$T/fts.err" && [ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
+	bad "fix_thin bad apply: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.err") $(ls "$T/fts/objects/pack")"
 # without --fix-thin the thin pack stays refused (sha1kit's 'unresolved delta'), nothing left
 rm -rf "$T/fts" && cp -a "$B" "$T/fts"
 (cd "$T/fts" && "$SK" index-pack --stdin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err")
