@@ -813,6 +813,22 @@ void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n)
 	free(v);
 }
 
+bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		const struct skg_fsck_bad_packed *b = &f->bad_packed[i];
+		if (memcmp(b->id, id, SKG_RAWSZ) == 0 && !b->mismatch) {
+			char h[SKG_HEXSZ + 1];
+			skg_to_hex(id, h);
+			reread_lines(f, b); /* nothing is marked bad in a new process: unpack_entry's lines */
+			skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h,
+			                  b->pack);
+			return true;
+		}
+	}
+	return false;
+}
+
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t i = 0; i < f->n_bad_packed; i++) {

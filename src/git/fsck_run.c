@@ -244,12 +244,23 @@ static int verify_read(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned *type, u
 		}
 	}
 	int has = skg_odb_has(v->odb, id);
+	if (has == 0) {
+		/* the child's lookup finds it nowhere: the lines of the packs it cannot open, in its two
+		 * looks (before and after reprepare_packed_git), as the check's own lookups */
+		skg_fsck_lines(v->f, lines);
+		skg_lines_clear(lines);
+		skg_fsck_lookup_lines(v->f, id, 2);
+	}
 	if (has <= 0) {
 		return has;
 	}
 	/* the readers replace the lines: send those so far first */
 	skg_fsck_lines(v->f, lines);
 	skg_lines_clear(lines);
+	/* a packed copy the pack check found corrupt: the child process reads it afresh and dies */
+	if (skg_fsck_child_dies_bad_packed(v->f, id)) {
+		return 2;
+	}
 	uint64_t size = 0;
 	int st = skg_odb_info(v->odb, id, type, &size, lines);
 	if (st == SKG_STORED_OK) {

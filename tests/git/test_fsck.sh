@@ -529,6 +529,45 @@ mkrepo "$r"
 compare "objects/13 is a file" "$r"
 }
 
+# 8a. A pack that git cannot read, under a commit-graph (which `git gc` writes): git fsck's `git
+#     commit-graph verify` reads every commit of the graph afresh, in a process of its own that
+#     has marked nothing bad: for a corrupt packed commit, unpack_entry's lines and `fatal: packed
+#     object ... is corrupt` (the verify dies); for a pack that does not open, its line at both
+#     looks of each lookup, then `Could not read`. stdout, stderr and exit status exactly (the new
+#     user's trial found both).
+section_graph_bad_pack() {
+local v r f g
+for v in "flip 200 single" "flip 300 split" "trunc 100 single" "trunc 100 split"; do
+	set -- $v
+	r=$T/gbp-$1-$2-$3
+	mkrepo "$r"
+	(
+		cd "$r" && git repack -qad || exit 1
+		if [ "$3" = split ]; then
+			git commit-graph write --reachable --split 2>/dev/null && git multi-pack-index write 2>/dev/null
+		else
+			git commit-graph write --reachable 2>/dev/null
+		fi
+	) || bad "could not make $r"
+	f=$(ls "$r"/.git/objects/pack/*.pack)
+	chmod u+w "$f"
+	if [ "$1" = flip ]; then
+		printf '\x5a' | dd of="$f" bs=1 seek="$2" conv=notrunc 2>/dev/null
+	else
+		truncate -s "$2" "$f"
+	fi
+	(cd "$r" && refgit fsck >"$T/g.out" 2>"$T/g.err")
+	g=$?
+	(cd "$r" && "$SK" fsck >"$T/s.out" 2>"$T/s.err")
+	if [ $? = "$g" ] && cmp -s "$T/g.out" "$T/s.out" && cmp -s "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "pack $1 $2 under a commit-graph ($3): not git's output (git exits $g)"
+		diff "$T/g.err" "$T/s.err" | head -6
+	fi
+done
+}
+
 # 8b. commit-graph contents (git's verify_commit_graph): one byte changed in a chunk and the
 #    trailing checksum recomputed (the SHA-1 of all bytes before the last 20), so that only git's
 #    comparison of the graph with the object database can see it; a single file and both layers of
