@@ -533,12 +533,14 @@ compare "objects/13 is a file" "$r"
 #     commit-graph verify` reads every commit of the graph afresh, in a process of its own that
 #     has marked nothing bad: for a corrupt packed commit, unpack_entry's lines and `fatal: packed
 #     object ... is corrupt` (the verify dies); for a pack that does not open, its line at both
-#     looks of each lookup, then `Could not read`. stdout, stderr and exit status exactly (the new
-#     user's trial found both).
+#     looks of each lookup, then `Could not read`. stderr in git's order exactly (the new user's
+#     trial found both).
 section_graph_bad_pack() {
-local v r f g
+local v r f
 for v in "flip 200 single" "flip 300 split" "trunc 100 single" "trunc 100 split"; do
 	set -- $v
+	# the multi-pack-index's verify names packs by absolute paths, which Wine spells its own way
+	[ -n "${SK_WINDOWS:-}" ] && [ "$3" = split ] && continue
 	r=$T/gbp-$1-$2-$3
 	mkrepo "$r"
 	(
@@ -556,15 +558,7 @@ for v in "flip 200 single" "flip 300 split" "trunc 100 single" "trunc 100 split"
 	else
 		truncate -s "$2" "$f"
 	fi
-	(cd "$r" && refgit fsck >"$T/g.out" 2>"$T/g.err")
-	g=$?
-	(cd "$r" && "$SK" fsck >"$T/s.out" 2>"$T/s.err")
-	if [ $? = "$g" ] && cmp -s "$T/g.out" "$T/s.out" && cmp -s "$T/g.err" "$T/s.err"; then
-		pass
-	else
-		fail "pack $1 $2 under a commit-graph ($3): not git's output (git exits $g)"
-		diff "$T/g.err" "$T/s.err" | head -6
-	fi
+	$exact "pack $1 $2 under a commit-graph ($3)" "$r"
 done
 }
 
