@@ -943,6 +943,22 @@ for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/
 		cat "$T/u.err"
 	fi
 done
+# --help of each command: on standard output, status 0, and no line wider than 80 columns
+local c w l
+for c in fsck index-pack verify-pack hash-object sum; do
+	"$SK" "$c" --help >"$T/h.out" 2>"$T/h.err"
+	src=$?
+	w=0
+	while IFS= read -r l; do
+		l=${l%$'\r'} # Windows' line ends
+		[ ${#l} -le $w ] || w=${#l}
+	done <"$T/h.out"
+	if [ "$src" = 0 ] && [ -s "$T/h.out" ] && [ ! -s "$T/h.err" ] && [ "$w" -le 80 ]; then
+		pass
+	else
+		fail "$c --help: exit $src, widest line $w columns (at most 80)"
+	fi
+done
 }
 
 # 14. A ref at a corrupt loose object: git reads it again for the ref (parse_object) and dies
