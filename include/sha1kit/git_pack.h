@@ -91,9 +91,20 @@ struct skg_index_options {
 	 */
 	int (*read)(void *ctx, uint64_t offset, uint8_t *buf, size_t n);
 	void *read_ctx;
-	/* Optional: pack bytes [0, upto) will not be read again by the first pass (may be dropped). */
+	/* Optional: pack bytes [0, upto) will not be read again by the first pass (may be dropped;
+	 * `upto` grows, but may go back once when the first pass starts over: see idx). Never
+	 * called from two threads at once, but maybe from any of the first pass's (see idx). */
 	void (*release)(void *ctx, uint64_t upto);
 	void *release_ctx;
+	/*
+	 * Optional: the pack's existing idx (verify-pack, index-pack --verify), idx[0..idx_len), which
+	 * must stay valid during skg_pack_index. With threads > 1, and neither strict nor repo, the
+	 * entries are then inflated and hashed on all the threads from the offsets it gives, each
+	 * checked to end where the next starts; on any disagreement or error the pack is read again
+	 * in order on one thread, so that the result and the error are those without it.
+	 */
+	const uint8_t *idx;
+	uint64_t idx_len;
 };
 
 void skg_index_options_default(struct skg_index_options *opt);

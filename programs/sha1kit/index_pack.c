@@ -93,7 +93,10 @@ static void index_pack_usage(void)
 	      "                          by ',', ' ' or '|', set severities as git's\n"
 	      "                          fsck.<msg-id>\n"
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
-	      "                          (default: one per online CPU; 0 means the same)\n"
+	      "                          (default: one per online CPU; 0 means the same);\n"
+	      "                          with --verify, outside a repository and without\n"
+	      "                          --strict, the entries are inflated and hashed on\n"
+	      "                          the N threads too, from the offsets the idx gives\n"
 	      "      --index-version=V[,OFFSET]\n"
 	      "                        write index version V (1 or 2; 0 is 1); with OFFSET,\n"
 	      "                          objects above OFFSET go to the 64-bit offset table\n"
@@ -1030,6 +1033,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.release_ctx = &file;
 	opt.read = skg_file_read;
 	opt.read_ctx = &file;
+	if (verify) {
+		/* the first pass on all the threads (checked against the pack) */
+		opt.idx = old_idx.data;
+		opt.idx_len = old_idx.len;
+	}
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		if (err.code == SKG_E_GIT) {
 			sk_progress_abort(&progress);

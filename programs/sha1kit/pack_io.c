@@ -29,6 +29,9 @@ static volatile sig_atomic_t guard_used[N_GUARDS];
 static int n_guarded;            /* slots in use (the handler is installed while > 0) */
 static struct sigaction old_bus; /* SIGBUS's action before */
 static void (*volatile shrink_cleanup)(void);
+/* Set by the first fault handled: the pack engine's first pass reads a mapping on several threads
+ * (given the idx), which may all fault at once; one line, one cleanup, one exit. */
+static atomic_flag bus_taken = ATOMIC_FLAG_INIT;
 
 static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 {
@@ -39,6 +42,13 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 		uintptr_t a = (uintptr_t)si->si_addr;
 		for (int i = 0; i < N_GUARDS; i++) {
 			if (guard_used[i] && a >= guards[i].lo && a < guards[i].hi) {
+				if (atomic_flag_test_and_set(&bus_taken)) {
+					for (;;) { /* another thread is exiting the process */
+#if !defined(_WIN32)
+						pause();
+#endif
+					}
+				}
 				void (*cleanup)(void) = shrink_cleanup;
 				if (cleanup != NULL) {
 					cleanup();

@@ -36,7 +36,9 @@ static void verify_pack_usage(void)
 	      "  -s, --stat-only       print only the histogram (and 'NAME.pack: bad' when\n"
 	      "                          the check fails)\n"
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
-	      "                          (default: one per online CPU; 0 means the same)\n"
+	      "                          (default: one per online CPU; 0 means the same);\n"
+	      "                          the entries are inflated and hashed on the N\n"
+	      "                          threads too, from the offsets the idx gives\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -151,6 +153,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.release_ctx = &file;
 	opt.read = skg_file_read;
 	opt.read_ctx = &file;
+	opt.idx = old_idx.data; /* the first pass on all the threads (checked against the pack) */
+	opt.idx_len = old_idx.len;
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		/* A failure because the pack was truncated meanwhile says so. */
 		if (sk_file_report_shrank(&file, CMD)) {

@@ -609,6 +609,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	opt.read_ctx = &file;
 	opt.object = pack_object;
 	opt.object_ctx = f;
+	opt.idx = idx.data; /* the first pass on all the threads (checked against the pack) */
+	opt.idx_len = idx.len;
 	f->pack = &pack;
 	int indexed = skg_pk_index_pack(&pack, file.data, file.len, &opt, &err);
 	if (indexed != 0 && err.code != SKG_E_COLLISION && machine_failure(f, &err)) {

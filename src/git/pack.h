@@ -73,7 +73,8 @@ struct skg_pk_options {
 	/* Optional: told now and then, while the first pass reads the pack in order, that the pages
 	 * of pack bytes [0, upto) need not stay resident (the caller may drop them, e.g. with
 	 * madvise(MADV_DONTNEED) on a read-only file mapping; they are read again on the next
-	 * access). `upto` grows from one call to the next; called from the calling thread only. */
+	 * access). `upto` grows from one call to the next (but see idx); never called from two
+	 * threads at once (from the first pass's threads when it runs on them, see idx). */
 	void (*release)(void *ctx, uint64_t upto);
 	void *release_ctx;
 	/* Optional: copy pack bytes [offset, offset + n) of the same pack into buf (e.g. with pread);
@@ -94,6 +95,19 @@ struct skg_pk_options {
 	 * (the callback's owner keeps the reason). */
 	int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
 	void *object_ctx;
+	/*
+	 * Optional: the pack's idx as found beside it (verify-pack, index-pack --verify, fsck), in
+	 * either version. With threads > 1 and neither strict nor in_order, the first pass uses its
+	 * offsets to inflate and hash the entries on all the threads (pack_pass1.c). The idx is not
+	 * trusted: every entry must end where the next one it lists starts; on any disagreement or
+	 * error the pass starts over in pack order, on one thread, and its result (the error first
+	 * found included) is that of a pass without the idx. Then `release` may be told a smaller
+	 * `upto` once, at the restart. On that parallel pass, the object callback gets the whole
+	 * objects after every entry and the trailer were found sound, blobs without their data
+	 * (unless whole_blobs), in no set order.
+	 */
+	const uint8_t *idx;
+	uint64_t idx_len;
 };
 
 /* An error: what it is (SKG_E_CORRUPT: the pack is malformed; SKG_E_COLLISION: SHA-1DC detected a

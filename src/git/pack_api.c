@@ -251,6 +251,8 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.read_ctx = opt->read_ctx;
 	po.release = opt->release;
 	po.release_ctx = opt->release_ctx;
+	po.idx = opt->idx;
+	po.idx_len = opt->idx_len;
 	if (opt->strict) {
 		/* git parses --strict=ARGS before it reads the pack */
 		if (skg_strict_new(&pack->strict, &pack->p, opt->strict_args, opt->objects_dir, &opt->sink,

@@ -147,6 +147,9 @@ void skg_file_release(void *file, uint64_t upto)
 	if (upto > f->map_len) {
 		upto = f->map_len;
 	}
+	if (upto < f->released) {
+		f->released = 0; /* the first pass started over (pack.h, skg_pk_options.idx) */
+	}
 	uint64_t from = f->released; /* a page boundary */
 	/* whole pages, and the last one however short */
 	uint64_t to = upto == f->map_len ? upto : upto & ~(uint64_t)(page - 1);

@@ -6,7 +6,8 @@
  * The engine's files (docs/ARCHITECTURE.md, "The Git layer"):
  *   pack.c            these shared helpers, skg_pk_type_name, skg_pk_options_default
  *   pack_inflate.c    zlib (and libdeflate) inflating of an entry's data to its exact size
- *   pack_pass1.c      the first pass: entry headers, CRC-32, whole objects' IDs in batches, trailer
+ *   pack_pass1.c      the first pass: entry headers, CRC-32, whole objects' IDs in batches, trailer;
+ *                     on threads when the idx is given (checked against the pack)
  *   pack_delta.c      delta instructions: sizes, scan, application
  *   pack_resolve.c    skg_pk_index_pack: the header, the first pass, then delta resolution on threads
  *   pack_idx_write.c  the idx written from the table (skg_pk_idx_write, _build, _params)
@@ -179,7 +180,8 @@ bool skg_pk_batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, ui
 
 /* The first pass over pack->data (header already checked; pack->nr entries): fills pack->objs
  * (offsets, sizes, CRC-32s, bases of OFS_DELTA entries, IDs of whole objects), refs with the
- * REF_DELTA entries and checks the trailer. Returns 0, or -1 with err. */
+ * REF_DELTA entries (in pack order) and checks the trailer; on opt->threads threads through
+ * opt->idx when given (see skg_pk_options.idx), with the same result. Returns 0, or -1 with err. */
 int skg_pk_pass1(struct skg_pk_pack *pack, const struct skg_pk_options *opt, struct skg_pk_inflater *inf,
                  struct skg_pk_ref_table *refs, struct skg_pk_error *err);
 

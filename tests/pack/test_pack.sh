@@ -1426,6 +1426,120 @@ head -c 100 "$pack" >"$T/short.pack"
 [ $? != 0 ] && ! grep -q ': stats: ' "$T/st3.err" && ok || bad "stats after a failure: $(cat "$T/st3.err")"
 }
 
+# The first pass on all the threads when the idx is known (verify-pack, index-pack --verify, fsck;
+# src/git/pack_pass1.c): with --threads=1, 2, 3, 8 and 64, the same stdout, stderr and exit status
+# as with --threads=1, on sound packs and on packs or idx files that disagree (a flipped byte in an
+# entry, with the trailer stale or made to match; two entries flipped; bytes between two entries;
+# an entry cut short; idx offsets that are wrong, swapped, twice the same, past the objects), and the exit status of git's (verify-pack -v's stdout
+# too on the sound packs; fsck's stdout as a set).
+section_idx_threads() {
+need_data
+need_git_outputs
+local W=$T/it name v t rc1 grc
+mkdir -p "$W"
+for name in ofs ref fixthin small; do
+	cp "$O/vp-$name.pack" "$W/$name.pack" && cp "$O/vp-$name.idx" "$W/$name.idx" || { bad "idx_threads: no $name"; return; }
+done
+# The broken copies of ofs.pack / ofs.idx: NAME.pack and NAME.idx in $W, one change each.
+"$PY" - "$W" <<'PYEOF' || { bad "idx_threads: cannot make the broken packs"; return; }
+import hashlib, os, sys
+w = sys.argv[1]
+pack = open(os.path.join(w, "ofs.pack"), "rb").read()
+idx = bytearray(open(os.path.join(w, "ofs.idx"), "rb").read())
+n = int.from_bytes(idx[8 + 255 * 4:8 + 256 * 4], "big")
+o32 = 8 + 1024 + n * 24  # the 32-bit offsets (v2; no 64-bit table in a small pack)
+offs = [int.from_bytes(idx[o32 + 4 * k:o32 + 4 * k + 4], "big") for k in range(n)]
+srt = sorted(offs)
+ends = srt[1:] + [len(pack) - 20]
+# an entry in the middle of the pack with a long stored form
+k = max(range(n // 3, 2 * n // 3), key=lambda j: ends[j] - srt[j])
+at, end = srt[k], ends[k]
+def fix(b):
+    b = bytes(b[:-20]); return b + hashlib.sha1(b).digest()
+def write(name, p, i):
+    open(os.path.join(w, name + ".pack"), "wb").write(p)
+    open(os.path.join(w, name + ".idx"), "wb").write(i)
+def set_off(i, kk, v):
+    i[o32 + 4 * kk:o32 + 4 * kk + 4] = v.to_bytes(4, "big")
+flip = bytearray(pack); flip[(at + end) // 2] ^= 0xff
+write("flip", bytes(flip), bytes(idx))
+fp = fix(flip)
+i2 = bytearray(idx); i2[-40:-20] = fp[-20:]
+write("flipfix", fp, fix(i2))
+# two entries flipped, one near the start and one near the end: the first one is reported
+k0 = max(range(1, n // 4), key=lambda j: ends[j] - srt[j])
+flip[(srt[k0] + ends[k0]) // 2] ^= 0xff
+fp = fix(flip)
+i2 = bytearray(idx); i2[-40:-20] = fp[-20:]
+write("flip2", fp, fix(i2))
+# three bytes after entry k that no entry holds: the idx's offsets moved past them, every entry
+# sound (each ends where the idx says the next starts, but for entry k)
+pad = fix(pack[:end] + b"\0\0\0" + pack[end:])
+i2 = bytearray(idx); i2[-40:-20] = pad[-20:]
+for j in range(n):
+    if offs[j] >= end:
+        set_off(i2, j, offs[j] + 3)
+write("pad", pad, fix(i2))
+cut = fix(pack[:(at + end) // 2] + pack[(at + end) // 2 + 5:])
+i2 = bytearray(idx); i2[-40:-20] = cut[-20:]
+write("cut", cut, fix(i2))
+kk = offs.index(at)
+for name, v in (("idxoff", at + 1), ("idxdup", srt[k - 1]), ("idxlast", len(pack) - 21)):
+    i2 = bytearray(idx); set_off(i2, kk, v); write(name, pack, fix(i2))
+i2 = bytearray(idx); k2 = offs.index(srt[k + 1]); set_off(i2, kk, srt[k + 1]); set_off(i2, k2, at)
+write("idxswap", pack, fix(i2))
+PYEOF
+for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast idxswap; do
+	# verify-pack -v
+	for t in 1 2 3 8 64; do
+		(cd "$W" && "$SK" verify-pack -v --threads=$t "$v.idx" >"$W/vp$t.out" 2>"$W/vp$t.err")
+		echo $? >"$W/vp$t.rc"
+	done
+	(cd "$W" && refgit verify-pack -v "$v.idx" >"$W/vpg.out" 2>/dev/null)
+	grc=$?
+	rc1=$(cat "$W/vp1.rc")
+	case $v in
+	ofs | ref | fixthin | small) [ "$rc1" = 0 ] && [ "$grc" = 0 ] && cmp -s "$W/vp1.out" "$W/vpg.out" && ok ||
+		bad "idx_threads: $v: verify-pack -v --threads=1 (exit $rc1) is not git's (exit $grc)" ;;
+	*) [ "$rc1" != 0 ] && [ "$grc" != 0 ] && ok || bad "idx_threads: $v: verify-pack -v exits $rc1, git $grc (want both non-zero)" ;;
+	esac
+	for t in 2 3 8 64; do
+		cmp -s "$W/vp1.out" "$W/vp$t.out" && cmp -s "$W/vp1.err" "$W/vp$t.err" && cmp -s "$W/vp1.rc" "$W/vp$t.rc" && ok ||
+			bad "idx_threads: $v: verify-pack -v --threads=$t differs from --threads=1: $(head -c 300 "$W/vp$t.err")"
+	done
+	# index-pack --verify (outside a repository)
+	for t in 1 2 3 8 64; do
+		(cd "$W" && "$SK" index-pack --verify --threads=$t "$v.pack" >"$W/ip$t.out" 2>"$W/ip$t.err")
+		echo $? >"$W/ip$t.rc"
+	done
+	(cd "$W" && refgit index-pack --verify "$v.pack" >/dev/null 2>&1)
+	grc=$?
+	rc1=$(cat "$W/ip1.rc")
+	{ [ "$grc" = 0 ] && [ "$rc1" = 0 ]; } || { [ "$grc" = 128 ] && [ "$rc1" = 1 ]; } && ok ||
+		bad "idx_threads: $v: index-pack --verify exits $rc1, git $grc"
+	for t in 2 3 8 64; do
+		cmp -s "$W/ip1.out" "$W/ip$t.out" && cmp -s "$W/ip1.err" "$W/ip$t.err" && cmp -s "$W/ip1.rc" "$W/ip$t.rc" && ok ||
+			bad "idx_threads: $v: index-pack --verify --threads=$t differs from --threads=1: $(head -c 300 "$W/ip$t.err")"
+	done
+	# fsck of a repository with only this pack (no refs: every object dangling)
+	rm -rf "$W/repo"
+	git init -q --bare "$W/repo" && cp "$W/$v.pack" "$W/repo/objects/pack/pack-$v.pack" &&
+		cp "$W/$v.idx" "$W/repo/objects/pack/pack-$v.idx" || { bad "idx_threads: $v: no repository"; continue; }
+	for t in 1 2 3 8 64; do
+		(cd "$W/repo" && "$SK" fsck --threads=$t >"$W/fs$t.out" 2>"$W/fs$t.err")
+		echo $? >"$W/fs$t.rc"
+	done
+	(cd "$W/repo" && refgit fsck --full >"$W/fsg.out" 2>/dev/null)
+	grc=$?
+	[ "$(cat "$W/fs1.rc")" = "$grc" ] && same_lines "$W/fsg.out" "$W/fs1.out" && ok ||
+		bad "idx_threads: $v: fsck --threads=1 exits $(cat "$W/fs1.rc"), git $grc, or its stdout is not git's"
+	for t in 2 3 8 64; do
+		cmp -s "$W/fs1.out" "$W/fs$t.out" && cmp -s "$W/fs1.err" "$W/fs$t.err" && cmp -s "$W/fs1.rc" "$W/fs$t.rc" && ok ||
+			bad "idx_threads: $v: fsck --threads=$t differs from --threads=1: $(head -c 300 "$W/fs$t.err")"
+	done
+done
+}
+
 # A full file system (tests/pack/enospc.c through LD_PRELOAD: writes to regular files fail with
 # ENOSPC after SK_ENOSPC_AFTER bytes): index-pack -o and index-pack --stdin in a repository each
 # fail with one line naming the cause and a non-zero status, and leave no output file and no
