@@ -494,6 +494,21 @@ static void forget_last(struct skg_odb *odb)
 	odb->have_last = false;
 }
 
+/* The loose file of hex in object directory i: its path to open and its path as git shows it.
+ * 0, or -1 out of memory (both released). */
+static int loose_paths(const struct skg_odb *odb, size_t i, const char *hex, struct skg_buf *path,
+                       struct skg_buf *shown)
+{
+	skg_buf_addf(path, "%s/%.2s/%s", odb->dirs[i].path, hex, hex + 2);
+	skg_buf_addf(shown, "%s/%.2s/%s", odb->dirs[i].display, hex, hex + 2);
+	if (path->failed || shown->failed) {
+		skg_buf_release(path);
+		skg_buf_release(shown);
+		return -1;
+	}
+	return 0;
+}
+
 int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
                  struct skg_lines *lines)
 {
@@ -530,11 +545,7 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 	skg_to_hex(id, hex);
 	for (size_t i = 0; i < odb->ndirs; i++) {
 		struct skg_buf path = {0}, shown = {0};
-		skg_buf_addf(&path, "%s/%.2s/%s", odb->dirs[i].path, hex, hex + 2);
-		skg_buf_addf(&shown, "%s/%.2s/%s", odb->dirs[i].display, hex, hex + 2);
-		if (path.failed || shown.failed) {
-			skg_buf_release(&path);
-			skg_buf_release(&shown);
+		if (loose_paths(odb, i, hex, &path, &shown) != 0) {
 			return SKG_STORED_NOMEM;
 		}
 		char *data = NULL;
@@ -600,11 +611,7 @@ char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
 	skg_to_hex(id, hex);
 	for (size_t i = 0; i < odb->ndirs; i++) {
 		struct skg_buf path = {0}, shown = {0};
-		skg_buf_addf(&path, "%s/%.2s/%s", odb->dirs[i].path, hex, hex + 2);
-		skg_buf_addf(&shown, "%s/%.2s/%s", odb->dirs[i].display, hex, hex + 2);
-		if (path.failed || shown.failed) {
-			skg_buf_release(&path);
-			skg_buf_release(&shown);
+		if (loose_paths(odb, i, hex, &path, &shown) != 0) {
 			errno = ENOMEM;
 			return NULL;
 		}
