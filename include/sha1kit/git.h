@@ -185,12 +185,17 @@ enum skg_report_id {
  * (title is git's, e.g. "Checking objects", "Indexing objects"; total 0 when unknown), and once
  * with done == total at the end of each phase. stop (optional, may be NULL): when set, the end of
  * each phase goes to it instead, with the count git's ", done." line shows (which a phase that
- * skipped objects leaves below total, as git's meter does).
+ * skipped objects leaves below total, as git's meter does). skg_check_repo calls fn exactly where
+ * git's fsck draws its line (progress.c: a changed percentage or a second passed, at the points
+ * fsck updates its meter), and stop at the end of every phase, with done UINT64_MAX when git draws
+ * no ", done." line (a meter that never moved, such as "Checking objects" without a pack). start
+ * (optional, may be NULL; skg_check_repo): the beginning of each phase, where git draws nothing.
  */
 struct skg_progress {
 	void (*fn)(void *ctx, const char *title, uint64_t done, uint64_t total);
 	void *ctx;
 	void (*stop)(void *ctx, const char *title, uint64_t done, uint64_t total);
+	void (*start)(void *ctx, const char *title, uint64_t total);
 };
 
 /* ---- Repositories -------------------------------------------------------------------------- */

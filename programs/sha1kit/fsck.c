@@ -71,11 +71,18 @@ static void on_progress(void *ctx, const char *title, uint64_t done, uint64_t to
 	}
 }
 
+static void on_progress_start(void *ctx, const char *title, uint64_t total)
+{
+	struct progress_ui *ui = ctx;
+	(void)total;
+	sk_stats_phase(&ui->stats, title);
+}
+
 static void on_progress_stop(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct progress_ui *ui = ctx;
 	sk_stats_phase_end(&ui->stats, title);
-	if (ui->lines) {
+	if (ui->lines && done != UINT64_MAX) {
 		progress_line(title, done, total, ", done.\n");
 	}
 }
@@ -352,7 +359,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	struct progress_ui ui = {progress == 1, {0}};
 	sk_stats_init(&ui.stats, stats);
 	if (progress == 1 || stats) {
-		o.progress = (struct skg_progress){on_progress, &ui, on_progress_stop};
+		o.progress = (struct skg_progress){on_progress, &ui, on_progress_stop, on_progress_start};
 	}
 	struct skg_sink sink = {print_record, NULL};
 	struct skg_check_result res;

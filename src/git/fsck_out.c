@@ -338,6 +338,9 @@ void skg_fsck_meter_start(struct skg_fsck_run *f, const char *title, uint64_t to
 	if (f->progress.fn != NULL) {
 		pthread_mutex_lock(&f->lock);
 		f->meter = (struct skg_fsck_meter){title, total, 0, 0, every, -1, -1, seconds(), true};
+		if (f->progress.start != NULL) {
+			f->progress.start(f->progress.ctx, title, total);
+		}
 		pthread_mutex_unlock(&f->lock);
 	}
 }
@@ -396,12 +399,12 @@ void skg_fsck_meter_stop(struct skg_fsck_run *f)
 	struct skg_fsck_meter *m = &f->meter;
 	if (m->on) {
 		m->on = false;
-		if (m->shown >= 0) { /* git's force_last_update: the last value drawn, ", done." */
-			if (f->progress.stop != NULL) {
-				f->progress.stop(f->progress.ctx, m->title, (uint64_t)m->shown, m->total);
-			} else {
-				f->progress.fn(f->progress.ctx, m->title, (uint64_t)m->shown, m->total);
-			}
+		/* git's force_last_update: the last value drawn, ", done."; none when nothing was */
+		if (f->progress.stop != NULL) {
+			f->progress.stop(f->progress.ctx, m->title,
+			                 m->shown >= 0 ? (uint64_t)m->shown : UINT64_MAX, m->total);
+		} else if (m->shown >= 0) {
+			f->progress.fn(f->progress.ctx, m->title, (uint64_t)m->shown, m->total);
 		}
 	}
 	pthread_mutex_unlock(&f->lock);

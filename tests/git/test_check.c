@@ -316,8 +316,8 @@ static void test_cancel(void **state)
 
 /* The progress of a check: titles in order, done never above total, each phase ended. */
 struct prog {
-	char titles[512], last[64];
-	uint64_t last_done, ends;
+	char titles[512], last[64], started[512];
+	uint64_t last_done, ends, starts;
 	bool bad;
 };
 
@@ -340,9 +340,20 @@ static void on_stop(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct prog *p = ctx;
 	(void)title;
-	(void)done;
-	(void)total;
+	/* git's ", done." count, or UINT64_MAX: a meter that never moved draws no line */
+	if (done != UINT64_MAX && total != 0 && done > total) {
+		p->bad = true;
+	}
 	p->ends++;
+}
+
+static void on_start(void *ctx, const char *title, uint64_t total)
+{
+	struct prog *p = ctx;
+	(void)total;
+	size_t n = strlen(p->started);
+	snprintf(p->started + n, sizeof(p->started) - n, "%s|", title);
+	p->starts++;
 }
 
 static void test_progress(void **state)
@@ -350,10 +361,10 @@ static void test_progress(void **state)
 	(void)state;
 	char dangling[SKG_HEXSZ + 1];
 	make_repo("progress", dangling);
-	struct prog p = {{0}, {0}, 0, 0, false};
+	struct prog p = {{0}, {0}, {0}, 0, 0, 0, false};
 	struct skg_check_options opt;
 	skg_check_options_default(&opt);
-	opt.progress = (struct skg_progress){on_progress, &p, on_stop};
+	opt.progress = (struct skg_progress){on_progress, &p, on_stop, on_start};
 	struct recs *rs = calloc(1, sizeof(*rs));
 	struct skg_check_result res = {-1};
 	struct skg_error err;
@@ -365,6 +376,9 @@ static void test_progress(void **state)
 	assert_non_null(strstr(p.titles, "Checking object directories|"));
 	assert_non_null(strstr(p.titles, "Checking objects|"));
 	assert_true(p.ends >= 2);
+	/* every phase begins (start, where git draws nothing) and ends (stop), in git's order */
+	assert_string_equal(p.started, "Checking object directories|Checking objects|");
+	assert_int_equal(p.starts, p.ends);
 	free(rs);
 }
 
