@@ -30,7 +30,7 @@ endif()
 if(TARGET sha1kit_git AND NOT WIN32) # the Windows build keeps it in the build tree
   list(APPEND _sk_targets sha1kit_git)
   install(FILES include/sha1kit/git.h include/sha1kit/git_pack.h include/sha1kit/git_object.h
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1kit)
+    include/sha1kit/git_refs.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1kit)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/include/sha1kit/git_fsck.h)
     install(FILES include/sha1kit/git_fsck.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sha1kit)
   endif()

@@ -40,6 +40,11 @@ extern "C" {
  *   lost_found        --lost-found: each dangling object is written into GIT_DIR/lost-found/
  *                     (commit/ID holds "ID\n", other/ID a blob's content or a tree's or tag's ID),
  *                     with git's lines where that fails
+ *   check_refs        --references: first check the ref database as Git 2.48 and later do by
+ *                     default (`git refs verify`, skg_refs_verify of <sha1kit/git_refs.h>, with
+ *                     strict as its --strict): its lines, and exit bit 8 when it reports an error
+ *                     or dies; git's "Checking ref database" progress meter (default false: git
+ *                     2.39.5, which has no such check)
  *   threads           threads reading loose objects and resolving deltas; 0: one per online CPU
  *   progress          git's progress meters ("Checking object directories", "Checking objects"):
  *                     fn NULL for none (see skg_check_repo)
@@ -56,6 +61,7 @@ struct skg_check_options {
 	bool include_reflogs;
 	bool keep_cache;
 	bool lost_found;
+	bool check_refs;
 	unsigned threads;
 	struct skg_progress progress;
 	const volatile int *cancel;

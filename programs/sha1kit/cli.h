@@ -86,5 +86,6 @@ void sk_win_init(void);
 int sk_cmd_index_pack(int argc, char **argv);
 int sk_cmd_verify_pack(int argc, char **argv);
 int sk_cmd_fsck(int argc, char **argv);
+int sk_cmd_refs(int argc, char **argv);
 
 #endif /* SHA1KIT_CLI_H */

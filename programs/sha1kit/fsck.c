@@ -150,6 +150,10 @@ static void usage(void)
 	       "                           check only connectivity (objects are still hashed)\n"
 	       "      --[no-]strict        stricter checks (git fsck --strict)\n"
 	       "      --full               accepted: packs and alternates are always checked\n"
+	       "      --[no-]references    first check the ref database as Git 2.48 and later\n"
+	       "                             do by default (as 'sha1kit refs verify': git\n"
+	       "                             2.55's lines, exit bit 8 on an error; default:\n"
+	       "                             off, as git 2.39, which has no such check)\n"
 	       "      --[no-]lost-found    write each dangling object into GIT_DIR/lost-found/:\n"
 	       "                             commit/ID holds \"ID\", other/ID a blob's content or\n"
 	       "                             the ID of a tree or tag (implies --no-reflogs)\n"
@@ -226,6 +230,8 @@ int sk_cmd_fsck(int argc, char **argv)
 		OPT_HELP,
 		OPT_LOST_FOUND,
 		OPT_NO_LOST_FOUND,
+		OPT_REFERENCES,
+		OPT_NO_REFERENCES,
 	};
 	static const struct option options[] = {
 	    {"git-dir", required_argument, NULL, OPT_GIT_DIR},
@@ -253,6 +259,8 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"lost-found", no_argument, NULL, OPT_LOST_FOUND},
 	    {"no-lost-found", no_argument, NULL, OPT_NO_LOST_FOUND},
+	    {"references", no_argument, NULL, OPT_REFERENCES},
+	    {"no-references", no_argument, NULL, OPT_NO_REFERENCES},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -320,6 +328,10 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_LOST_FOUND:
 		case OPT_NO_LOST_FOUND:
 			o.lost_found = c == OPT_LOST_FOUND;
+			break;
+		case OPT_REFERENCES:
+		case OPT_NO_REFERENCES:
+			o.check_refs = c == OPT_REFERENCES;
 			break;
 		case OPT_PROGRESS:
 			progress = 1;

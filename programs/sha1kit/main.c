@@ -30,6 +30,7 @@ static const struct command commands[] = {
     {"index-pack", sk_cmd_index_pack, "build or check the index (.idx) of a Git pack, as git index-pack"},
     {"verify-pack", sk_cmd_verify_pack, "check Git packs against their indexes, as git verify-pack"},
     {"fsck", sk_cmd_fsck, "verify a whole Git repository, as git fsck --full"},
+    {"refs", sk_cmd_refs, "check a repository's refs: sha1kit refs verify, as git refs verify"},
     {"help", cmd_help, "show this help, or the help of a command: sha1kit help COMMAND"},
 };
 

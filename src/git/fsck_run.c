@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sha1kit/git_refs.h>
+
 #include "fsck_run.h"
 
 #include "alternates.h"
@@ -341,6 +343,31 @@ static int check_trailers(struct skg_fsck_run *f)
 
 /* ---- the check ----------------------------------------------------------------------------------- */
 
+/* git 2.48+'s fsck_refs (on by default there, --references): `git refs verify` as a child, first,
+ * its lines on stderr and ERROR_REFS when it fails (also when it dies: its fatal line, then the
+ * check goes on). 0, or -1 when the run stops (out of memory). */
+static int check_refs(struct skg_fsck_run *f)
+{
+	struct skg_refs_verify_options o = {f->fopt.strict, false};
+	struct skg_error err;
+	skg_fsck_meter_start(f, "Checking ref database", 1, 0);
+	int r = skg_refs_verify(f->repo, &o, &f->rep, &err);
+	if (r < 0 && err.code != SKG_E_GIT && err.code != SKG_E_UNSUPPORTED) {
+		skg_fsck_reader_error(f, &err);
+		return -1;
+	}
+	if (r < 0) {
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, SKG_CHECK_ERROR_REFS};
+		skg_fsck_err_line(f, &meta, "fatal: %s", err.msg);
+	}
+	if (r != 0) {
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+	}
+	skg_fsck_meter_display(f, 1);
+	skg_fsck_meter_stop(f);
+	return skg_fsck_stopped(f) ? -1 : 0;
+}
+
 /* The check after the repository is open, in the top of its work tree: 0, or -1 where git dies or
  * the run stops. */
 static int run(struct skg_fsck_run *f)
@@ -355,6 +382,9 @@ static int run(struct skg_fsck_run *f)
 		if (!f->config_died && !skg_fsck_stopped(f)) { /* else on_config sent git's line */
 			skg_fsck_reader_error(f, &err);
 		}
+		return -1;
+	}
+	if (f->check_refs && check_refs(f) != 0) {
 		return -1;
 	}
 	if (skg_repo_grafts(f->repo, !f->no_graft_hint, &f->grafts, &f->rep, &err) != 0) {
@@ -451,6 +481,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->connectivity_only = opt->connectivity_only;
 	f->keep_cache = opt->keep_cache;
 	f->lost_found = opt->lost_found;
+	f->check_refs = opt->check_refs;
 	/* as git: with --lost-found, objects only the reflogs keep are lost too */
 	f->include_reflogs = opt->include_reflogs && !opt->lost_found;
 	f->threads = opt->threads;

@@ -135,6 +135,7 @@ struct skg_fsck_run {
 	bool died;                /* git dies at this point of the check (its fatal line is out) */
 	bool config_died;         /* a config value git dies on (its fatal line is out) */
 	bool lost_found;          /* --lost-found */
+	bool check_refs;          /* --references (git 2.48+): skg_refs_verify first */
 	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
 	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
 	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each

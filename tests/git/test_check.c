@@ -10,6 +10,9 @@
  * 1 and 2 threads), and every thread start, fails in turn; the check then fails with SKG_E_NOMEM or
  * SKG_E_THREAD and every record it sent before is one of a run without faults: a failure never
  * becomes a finding about the repository.
+ * skg_refs_verify (<sha1kit/git_refs.h>): a sound repository (0, no record), damaged refs (1, git's
+ * records with their message IDs and exit bit 8; --verbose's plain lines), a bad fsck.<msg-id>
+ * (SKG_E_GIT), and every allocation failing in turn (SKG_E_NOMEM, no other record).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 #include <cmocka.h>
 
 #include <sha1kit/git_fsck.h>
+#include <sha1kit/git_refs.h>
 
 #include "faults.h"
 
@@ -503,6 +507,100 @@ static void test_repo_open_faults(void **state)
 	assert_non_null(strstr(r.err.msg, "not a git repository"));
 }
 
+/* skg_refs_verify on tmp/NAME/.git, nothing printed. */
+static int refs_verify(const char *name, const struct skg_refs_verify_options *opt, struct recs *rs,
+                       struct skg_error *err)
+{
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s/.git", tmp, name);
+	struct skg_repo *repo = NULL;
+	struct skg_sink sink = {collect, rs};
+	rs->n = 0;
+	if (skg_repo_open(&repo, dir, &sink, err) != 0) {
+		return -2;
+	}
+	int rc = skg_refs_verify(repo, opt, &sink, err);
+	skg_repo_free(repo);
+	return rc;
+}
+
+static void test_refs_verify(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("refs", dangling);
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_error err;
+	assert_non_null(rs);
+	struct skg_refs_verify_options opt = {false, false};
+	assert_int_equal(refs_verify("refs", &opt, rs, &err), 0);
+	assert_int_equal(rs->n, 0);
+	sh("cd refs/.git && printf 'garbage\\n' >refs/heads/garb && printf %%s %s >refs/heads/nonl && "
+	   "printf '#bad\\n' >packed-refs",
+	   dangling);
+	assert_int_equal(refs_verify("refs", &opt, rs, &err), 1);
+	assert_int_equal(rs->n, 3);
+	const struct rec *r = find(rs, "refs/heads/garb: ");
+	assert_non_null(r);
+	assert_int_equal(r->level, SKG_LEVEL_ERROR);
+	assert_int_equal(r->id, SKG_R_FSCK);
+	assert_string_equal(r->msg_id, "badRefContent");
+	assert_string_equal(r->text, "refs/heads/garb: badRefContent: garbage");
+	assert_int_equal(r->exit_bits, 8);
+	r = find(rs, "refs/heads/nonl: ");
+	assert_non_null(r);
+	assert_int_equal(r->level, SKG_LEVEL_WARNING);
+	assert_string_equal(r->text, "refs/heads/nonl: refMissingNewline: misses LF at the end");
+	r = &rs->v[2]; /* packed-refs comes last */
+	assert_string_equal(r->msg_id, "badPackedRefHeader");
+	assert_string_equal(
+	    r->text,
+	    "packed-refs.header: badPackedRefHeader: '#bad' does not start with '# pack-refs with: '");
+	/* --verbose: git's plain lines first */
+	opt.verbose = true;
+	assert_int_equal(refs_verify("refs", &opt, rs, &err), 1);
+	assert_int_equal(rs->v[0].level, SKG_LEVEL_PLAIN);
+	assert_string_equal(rs->v[0].text, "Checking references consistency");
+	assert_non_null(find(rs, "Checking refs/heads/master"));
+	assert_non_null(find(rs, "Checking HEAD"));
+	opt.verbose = false;
+	/* fsck.<msg-id>: a warning, then a message git does not know */
+	sh("cd refs && git config fsck.badRefContent warn && git config fsck.badPackedRefHeader ignore");
+	assert_int_equal(refs_verify("refs", &opt, rs, &err), 0);
+	assert_int_equal(rs->n, 2);
+	assert_int_equal(find(rs, "refs/heads/garb: ")->level, SKG_LEVEL_WARNING);
+	sh("cd refs && git config fsck.noSuchThing error");
+	assert_int_equal(refs_verify("refs", &opt, rs, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "Unhandled message id: nosuchthing");
+	sh("cd refs && git config --unset fsck.noSuchThing");
+	/* every allocation fails in turn: SKG_E_NOMEM, and no record but those of a sound run */
+	struct recs *clean = calloc(1, sizeof(*clean));
+	assert_non_null(clean);
+	assert_int_equal(refs_verify("refs", &opt, clean, &err), 0);
+	long n = 0;
+	for (;; n++) {
+		fault_arm(FAULT_ALLOC, n);
+		int rc = refs_verify("refs", &opt, rs, &err);
+		bool injected = fault_disarm();
+		if (!injected) {
+			assert_int_equal(rc, 0);
+			break;
+		}
+		if (rc != 0) {
+			assert_true(rc == -1 || rc == -2);
+			assert_int_equal(err.code, SKG_E_NOMEM);
+		}
+		for (size_t i = 0; i < rs->n; i++) {
+			assert_non_null(find(clean, rs->v[i].text));
+		}
+	}
+	print_message("refs verify: %ld allocations, each failed in turn\n", n);
+	assert_true(n > 5);
+	free(clean);
+	free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +608,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_timezone), cmocka_unit_test(test_not_a_repository),
 	    cmocka_unit_test(test_cancel),       cmocka_unit_test(test_progress),
 	    cmocka_unit_test(test_check_faults), cmocka_unit_test(test_repo_open_faults),
+	    cmocka_unit_test(test_refs_verify),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

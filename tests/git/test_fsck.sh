@@ -945,7 +945,7 @@ for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/
 done
 # --help of each command: on standard output, status 0, and no line wider than 80 columns
 local c w l
-for c in fsck index-pack verify-pack hash-object sum; do
+for c in fsck index-pack verify-pack hash-object sum refs; do
 	"$SK" "$c" --help >"$T/h.out" 2>"$T/h.err"
 	src=$?
 	w=0

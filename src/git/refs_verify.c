@@ -1,0 +1,892 @@
+/*
+ * refs_verify.c - `git refs verify` (<sha1kit/git_refs.h>): the consistency checks of the files
+ * ref backend, as Git 2.55.0 makes them. Sources (facts, not code): refs/files-backend.c
+ * (files_fsck, files_fsck_refs_dir, files_fsck_root_ref, files_fsck_ref, files_fsck_refs_name,
+ * files_fsck_refs_content, files_fsck_symref_target, parse_loose_ref_contents), refs/packed-backend.c
+ * (packed_fsck and its packed_fsck_ref_* helpers, cmp_packed_refname), refs.c (refs_fsck_ref,
+ * refs_fsck_symref, is_root_ref, is_pseudo_ref), dir-iterator.c (the unsorted depth-first walk and
+ * its warnings), fsck.c / fsck.h (fsck_vreport, fsck_refs_error_function, the message IDs and
+ * their default severities, git_fsck_config), builtin/refs.c (cmd_refs_verify).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sha1kit/git_refs.h>
+
+#include "config.h"
+#include "fsck_object.h"
+#include "refname.h"
+#include "repo.h"
+#include "util.h"
+#include "worktree.h"
+
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0 /* Windows: no symbolic links to refuse */
+#endif
+
+/* The ref messages of Git 2.55's fsck.h, with their default severities. */
+enum ref_msg {
+	M_BAD_HEAD_TARGET,
+	M_BAD_PACKED_REF_ENTRY,
+	M_BAD_PACKED_REF_HEADER,
+	M_BAD_REFERENT_NAME,
+	M_BAD_REF_CONTENT,
+	M_BAD_REF_FILETYPE,
+	M_BAD_REF_NAME,
+	M_BAD_REF_OID,
+	M_PACKED_REF_ENTRY_NOT_TERMINATED,
+	M_PACKED_REF_UNSORTED,
+	M_BAD_REFTABLE_TABLE_NAME,
+	M_EMPTY_PACKED_REFS_FILE,
+	M_REF_MISSING_NEWLINE,
+	M_SYMLINK_REF,
+	M_SYMREF_TARGET_IS_NOT_A_REF,
+	M_TRAILING_REF_CONTENT,
+	M_COUNT
+};
+
+static const struct {
+	const char *name;
+	enum skg_fsck_severity severity;
+} ref_msgs[M_COUNT] = {
+    {"badHeadTarget", SKG_FSCK_ERROR},
+    {"badPackedRefEntry", SKG_FSCK_ERROR},
+    {"badPackedRefHeader", SKG_FSCK_ERROR},
+    {"badReferentName", SKG_FSCK_ERROR},
+    {"badRefContent", SKG_FSCK_ERROR},
+    {"badRefFiletype", SKG_FSCK_ERROR},
+    {"badRefName", SKG_FSCK_ERROR},
+    {"badRefOid", SKG_FSCK_ERROR},
+    {"packedRefEntryNotTerminated", SKG_FSCK_ERROR},
+    {"packedRefUnsorted", SKG_FSCK_ERROR},
+    {"badReftableTableName", SKG_FSCK_WARN},
+    {"emptyPackedRefsFile", SKG_FSCK_INFO},
+    {"refMissingNewline", SKG_FSCK_INFO},
+    {"symlinkRef", SKG_FSCK_INFO},
+    {"symrefTargetIsNotARef", SKG_FSCK_INFO},
+    {"trailingRefContent", SKG_FSCK_INFO},
+};
+
+/* Message IDs Git 2.55 knows beyond 2.39's (fsck_object.h) and the ref ones: fsck.<id> of these
+ * is accepted and means nothing to the ref checks. */
+static const char *const other_new_msgs[] = {"badGpgsig", "badHeaderContinuation", "largePathname"};
+
+struct rv {
+	struct skg_repo *repo;
+	const struct skg_sink *sink;
+	struct skg_error *err;
+	bool verbose;
+	uint8_t severity[M_COUNT];
+	const struct skg_worktree *wt; /* the worktree being checked */
+	struct skg_buf line;           /* scratch for "packed-refs line N" */
+	int errors;                    /* an error was reported */
+};
+
+#define EXIT_REFS 010 /* git fsck's ERROR_REFS, the bit of a failed `git refs verify` */
+
+/* Hand r to the sink with its text formatted (git's vreportf form for errors and warnings). */
+static void emit(const struct rv *v, const struct skg_report *r, const char *fmt, ...) SKG_PRINTF(3, 4);
+
+static int nomem(struct rv *v)
+{
+	return skg_fail_sys(v->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+}
+
+/* fsck_report_ref: "PATH: msgId: TEXT", an error or a warning (info), or nothing (ignore).
+ * Returns -1 for an error (git's error() value), else 0. */
+static int report(struct rv *v, const char *path, enum ref_msg m, const char *fmt, ...) SKG_PRINTF(4, 5);
+static int report(struct rv *v, const char *path, enum ref_msg m, const char *fmt, ...)
+{
+	enum skg_fsck_severity sev = (enum skg_fsck_severity)v->severity[m];
+	if (sev == SKG_FSCK_IGNORE) {
+		return 0;
+	}
+	bool is_error = sev == SKG_FSCK_ERROR || sev == SKG_FSCK_FATAL;
+	char msg[SKG_ERROR_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct skg_report r = {is_error ? SKG_LEVEL_ERROR : SKG_LEVEL_WARNING,
+	                       SKG_R_FSCK,
+	                       ref_msgs[m].name,
+	                       SKG_NONE,
+	                       NULL,
+	                       NULL,
+	                       false,
+	                       is_error ? EXIT_REFS : 0};
+	emit(v, &r, "%s: %s: %s", path, ref_msgs[m].name, msg);
+	if (is_error) {
+		v->errors = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* error_errno() / warning_errno(): git's own lines, outside the message IDs. */
+static int sys_line(struct rv *v, enum skg_level level, int errnum, const char *fmt, const char *path)
+{
+	struct skg_report r = {level, SKG_R_FSCK, NULL,  SKG_NONE,
+	                       NULL,  NULL,       false, level == SKG_LEVEL_ERROR ? EXIT_REFS : 0};
+	char what[SKG_ERROR_MAX];
+	snprintf(what, sizeof(what), fmt, path);
+	emit(v, &r, "%s: %s", what, strerror(errnum));
+	if (level == SKG_LEVEL_ERROR) {
+		v->errors = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static void verbose_line(struct rv *v, const char *fmt, const char *arg)
+{
+	if (v->verbose) {
+		struct skg_report r = {SKG_LEVEL_PLAIN, 0, NULL, SKG_NONE, NULL, NULL, false, 0};
+		emit(v, &r, fmt, arg);
+	}
+}
+
+static void emit(const struct rv *v, const struct skg_report *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	skg_vreport(v->sink, r, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- names ---------------------------------------------------------------------------------- */
+
+/* refs.c is_root_ref_syntax, is_pseudo_ref, is_root_ref. */
+static bool is_root_ref(const char *name)
+{
+	for (const char *c = name; *c != '\0'; c++) {
+		if (!skg_isupper((unsigned char)*c) && *c != '-' && *c != '_') {
+			return false;
+		}
+	}
+	if (strcmp(name, "FETCH_HEAD") == 0 || strcmp(name, "MERGE_HEAD") == 0) {
+		return false;
+	}
+	if (skg_ends_with(name, "_HEAD")) {
+		return true;
+	}
+	static const char *const irregular[] = {
+	    "HEAD",           "AUTO_MERGE", "BISECT_EXPECTED_REV", "NOTES_MERGE_PARTIAL", "NOTES_MERGE_REF",
+	    "MERGE_AUTOSTASH"};
+	for (size_t i = 0; i < sizeof(irregular) / sizeof(irregular[0]); i++) {
+		if (strcmp(name, irregular[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* git's parse_oid_hex: 40 hex digits (either case) at p; *end after them. */
+static bool parse_hex(const char *p, uint8_t id[SKG_RAWSZ], const char **end)
+{
+	if (!skg_from_hex(p, id)) {
+		return false;
+	}
+	*end = p + SKG_HEXSZ;
+	return true;
+}
+
+/* refs_fsck_ref */
+static int check_oid(struct rv *v, const char *path, const uint8_t id[SKG_RAWSZ])
+{
+	if (skg_is_null_id(id)) {
+		char hex[SKG_HEXSZ + 1];
+		skg_to_hex(id, hex);
+		return report(v, path, M_BAD_REF_OID, "points to invalid object ID '%s'", hex);
+	}
+	return 0;
+}
+
+/* refs_fsck_symref */
+static int check_symref(struct rv *v, const char *path, const char *refname, const char *target)
+{
+	const char *bare, *wt;
+	size_t wt_len;
+	skg_parse_worktree_ref(refname, &wt, &wt_len, &bare);
+	if (strcmp(bare, "HEAD") == 0 && !skg_starts_with(target, "refs/heads/") &&
+	    report(v, path, M_BAD_HEAD_TARGET, "HEAD points to non-branch '%s'", target)) {
+		return -1;
+	}
+	if (is_root_ref(target)) {
+		return 0;
+	}
+	if (!skg_refname_ok(target, 0) &&
+	    report(v, path, M_BAD_REFERENT_NAME, "points to invalid refname '%s'", target)) {
+		return -1;
+	}
+	if (!skg_starts_with(target, "refs/") && !skg_starts_with(target, "worktrees/") &&
+	    report(v, path, M_SYMREF_TARGET_IS_NOT_A_REF, "points to non-ref target '%s'", target)) {
+		return -1;
+	}
+	return 0;
+}
+
+/* files_fsck_symref_target: referent is the text after "ref:" and its blanks (a regular file) or
+ * the path a symbolic link resolves to. */
+static int check_symref_target(struct rv *v, const char *refname, char *referent, bool symbolic_link)
+{
+	int ret = 0;
+	size_t orig_len = strlen(referent);
+	if (!symbolic_link && orig_len > 0) {
+		char orig_last = referent[orig_len - 1];
+		size_t len = orig_len;
+		while (len > 0 && skg_isspace((unsigned char)referent[len - 1])) {
+			len--;
+		}
+		referent[len] = '\0';
+		if (len == orig_len || (len < orig_len && orig_last != '\n')) {
+			ret |= report(v, refname, M_REF_MISSING_NEWLINE, "misses LF at the end");
+		}
+		if (len != orig_len && len != orig_len - 1) {
+			ret |= report(v, refname, M_TRAILING_REF_CONTENT,
+			              "has trailing whitespaces or newlines");
+		}
+	}
+	ret |= check_symref(v, refname, refname, referent);
+	return ret ? -1 : 0;
+}
+
+/* ---- one loose ref ---------------------------------------------------------------------------- */
+
+/* files_fsck_refs_content for a symbolic link: the target's real path, relative to the git
+ * directory when it is inside it. */
+static int check_symlink(struct rv *v, const char *refname, const char *path)
+{
+	int ret = report(v, refname, M_SYMLINK_REF, "use deprecated symbolic link for symref");
+	char *real = skg_realpath(path);
+	if (real == NULL) {
+		if (errno == ENOMEM) {
+			nomem(v);
+			return -2;
+		}
+		skg_fail(v->err, "Invalid path '%s': %s", path, strerror(errno));
+		v->err->code = SKG_E_GIT;
+		return -2;
+	}
+	const char *gd = v->repo->git_dir;
+	size_t gl = strlen(gd);
+	while (gl > 1 && gd[gl - 1] == '/') {
+		gl--;
+	}
+	const char *rel = NULL;
+	if (strncmp(real, gd, gl) == 0 && (gl == 1 || real[gl] == '/')) {
+		rel = real + gl + (gl == 1 ? 0 : 1);
+	}
+	char *referent = strdup(rel != NULL ? rel : real);
+	free(real);
+	if (referent == NULL) {
+		nomem(v);
+		return -2;
+	}
+	ret |= check_symref_target(v, refname, referent, true);
+	free(referent);
+	return ret ? -1 : 0;
+}
+
+/* files_fsck_refs_content for a regular file. Returns 0, -1 (a finding) or -2 (run failure). */
+static int check_content(struct rv *v, const char *refname, const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (skg_read_file(path, SIZE_MAX, &data, &len) != 0) {
+		int e = errno;
+		if (e == ENOENT) {
+			return 0; /* removed meanwhile: git goes on */
+		}
+		if (e == ENOMEM) {
+			nomem(v);
+			return -2;
+		}
+		return sys_line(v, SKG_LEVEL_ERROR, e, "cannot read ref file '%s'", path);
+	}
+	int ret = 0;
+	/* parse_loose_ref_contents reads the content as a C string */
+	const char *buf = data;
+	if (skg_starts_with(buf, "ref:")) {
+		buf += 4;
+		while (skg_isspace((unsigned char)*buf)) {
+			buf++;
+		}
+		char *referent = strdup(buf);
+		if (referent == NULL) {
+			free(data);
+			nomem(v);
+			return -2;
+		}
+		ret = check_symref_target(v, refname, referent, false);
+		free(referent);
+		free(data);
+		return ret;
+	}
+	uint8_t id[SKG_RAWSZ];
+	const char *p;
+	if (!parse_hex(buf, id, &p) || (*p != '\0' && !skg_isspace((unsigned char)*p))) {
+		size_t n = len; /* strbuf_rtrim of the whole file, printed as a C string */
+		while (n > 0 && skg_isspace((unsigned char)data[n - 1])) {
+			n--;
+		}
+		data[n] = '\0';
+		ret = report(v, refname, M_BAD_REF_CONTENT, "%s", data);
+	} else if (*p == '\0') {
+		ret = report(v, refname, M_REF_MISSING_NEWLINE, "misses LF at the end");
+	} else if (*p != '\n' || p[1] != '\0') {
+		ret = report(v, refname, M_TRAILING_REF_CONTENT, "has trailing garbage: '%s'", p);
+	} else {
+		ret = check_oid(v, refname, id);
+	}
+	free(data);
+	return ret;
+}
+
+/* files_fsck_ref: the name, then the content. Returns 0, -1 (a finding) or -2 (run failure). */
+static int check_ref(struct rv *v, const char *refname, const char *path, mode_t mode)
+{
+	verbose_line(v, "Checking %s", refname);
+	if (!S_ISREG(mode) && !S_ISLNK(mode)) {
+		return report(v, refname, M_BAD_REF_FILETYPE, "unexpected file type") ? -1 : 0;
+	}
+	int ret = 0;
+	if (!is_root_ref(refname) && !skg_refname_ok(refname, 0) &&
+	    report(v, refname, M_BAD_REF_NAME, "invalid refname format")) {
+		ret = -1;
+	}
+	int r = S_ISLNK(mode) ? check_symlink(v, refname, path) : check_content(v, refname, path);
+	if (r == -2) {
+		return -2;
+	}
+	return r != 0 ? -1 : ret;
+}
+
+/* ---- the walk of refs/ ---------------------------------------------------------------------- */
+
+/* dir-iterator.c without DIR_ITERATOR_SORTED or PEDANTIC: entries in readdir order, a directory's
+ * contents right after it; lstat, so symbolic links are not followed. path ends in '/'. */
+static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
+{
+	DIR *d = opendir(path->p);
+	if (d == NULL) {
+		int e = errno;
+		if (e == ENOMEM) {
+			return nomem(v);
+		}
+		if (e != ENOENT) {
+			sys_line(v, SKG_LEVEL_WARNING, e, "error opening directory '%s'", path->p);
+		}
+		return 1; /* the caller decides (the top level: "failed to iterate") */
+	}
+	size_t plen = path->len, rlen = refname->len;
+	int ret = 0;
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (de == NULL) {
+			if (errno != 0) {
+				sys_line(v, SKG_LEVEL_WARNING, errno, "error reading directory '%s'",
+				         path->p);
+				continue; /* git's iterator reads on */
+			}
+			break;
+		}
+		const char *name = de->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+			continue;
+		}
+		skg_buf_setlen(path, plen);
+		skg_buf_adds(path, name);
+		skg_buf_setlen(refname, rlen);
+		skg_buf_adds(refname, name);
+		if (path->failed || refname->failed) {
+			ret = nomem(v);
+			break;
+		}
+		struct stat st;
+		if (lstat(path->p, &st) != 0) {
+			if (errno != ENOENT) {
+				sys_line(v, SKG_LEVEL_WARNING, errno, "failed to stat '%s'", path->p);
+			}
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			skg_buf_addc(path, '/');
+			skg_buf_addc(refname, '/');
+			if (path->failed || refname->failed) {
+				ret = nomem(v);
+				break;
+			}
+			int r = walk(v, path, refname);
+			if (r < 0) {
+				ret = r;
+				break;
+			}
+			continue;
+		}
+		/* lock files are skipped, but not names like ".lock" that are bad ref names */
+		if (name[0] != '.' && skg_ends_with(name, ".lock")) {
+			continue;
+		}
+		int r = check_ref(v, refname->p, path->p, st.st_mode);
+		if (r == -2) {
+			ret = -1;
+			break;
+		}
+	}
+	closedir(d);
+	skg_buf_setlen(path, plen);
+	skg_buf_setlen(refname, rlen);
+	return ret;
+}
+
+/* files_fsck_refs_dir */
+static int check_refs_dir(struct rv *v, const char *store_dir, const char *store_display)
+{
+	const struct skg_worktree *wt = v->wt;
+	struct skg_buf path = {0}, shown = {0}, refname = {0};
+	skg_buf_addf(&path, "%s/refs", store_dir);
+	skg_buf_addf(&shown, "%s/refs", store_display);
+	if (wt->id != NULL) {
+		skg_buf_addf(&refname, "worktrees/%s/", wt->id);
+	}
+	skg_buf_adds(&refname, "refs/");
+	int ret = 0;
+	struct stat st;
+	int e = 0;
+	if (!path.failed && lstat(path.p, &st) != 0) {
+		e = errno;
+	} else if (!path.failed && !S_ISDIR(st.st_mode)) {
+		e = ENOTDIR;
+	}
+	if (path.failed || shown.failed || refname.failed) {
+		ret = nomem(v);
+	} else if (e != 0) {
+		if (!(e == ENOENT && wt->id != NULL)) {
+			sys_line(v, SKG_LEVEL_ERROR, e, "cannot open directory %s", shown.p);
+		}
+	} else {
+		skg_buf_addc(&path, '/');
+		if (path.failed) {
+			ret = nomem(v);
+		} else {
+			int r = walk(v, &path, &refname);
+			if (r < 0) {
+				ret = r;
+			} else if (r > 0) {
+				/* the top directory did not open: git's iterator ends in error */
+				struct skg_report rep = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL,
+				                         SKG_NONE,        NULL,       NULL,
+				                         false,           EXIT_REFS};
+				emit(v, &rep, "failed to iterate over '%s'", shown.p);
+				v->errors = 1;
+			}
+		}
+	}
+	skg_buf_release(&path);
+	skg_buf_release(&shown);
+	skg_buf_release(&refname);
+	return ret;
+}
+
+/* files_fsck_root_ref over for_each_root_ref: the regular files (symbolic links followed) of the
+ * worktree's git directory whose names are root refs, in readdir order, up to the first whose check
+ * reports an error (git's iteration stops there). */
+static int check_root_refs(struct rv *v, const char *store_dir)
+{
+	const struct skg_worktree *wt = v->wt;
+	DIR *d = opendir(store_dir);
+	if (d == NULL) {
+		return errno == ENOMEM ? nomem(v) : 0;
+	}
+	struct skg_buf path = {0}, refname = {0};
+	int ret = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		if (name[0] == '.' || skg_ends_with(name, ".lock")) {
+			continue;
+		}
+		skg_buf_setlen(&path, 0);
+		skg_buf_addf(&path, "%s/%s", store_dir, name);
+		struct stat st;
+		if (path.failed) {
+			ret = nomem(v);
+			break;
+		}
+		if (stat(path.p, &st) != 0 || !S_ISREG(st.st_mode) || !is_root_ref(name)) {
+			continue;
+		}
+		skg_buf_setlen(&refname, 0);
+		if (wt->id != NULL) {
+			skg_buf_addf(&refname, "worktrees/%s/", wt->id);
+		}
+		skg_buf_adds(&refname, name);
+		if (refname.failed) {
+			ret = nomem(v);
+			break;
+		}
+		int r = check_ref(v, refname.p, path.p, st.st_mode);
+		if (r == -2) {
+			ret = -1;
+			break;
+		}
+		if (r != 0) {
+			break; /* for_each_root_ref stops at a callback that fails */
+		}
+	}
+	closedir(d);
+	skg_buf_release(&path);
+	skg_buf_release(&refname);
+	return ret;
+}
+
+/* ---- packed-refs ---------------------------------------------------------------------------- */
+
+static const char *line_path(struct rv *v, unsigned long n)
+{
+	skg_buf_setlen(&v->line, 0);
+	skg_buf_addf(&v->line, "packed-refs line %lu", n);
+	return v->line.failed ? "packed-refs line" : v->line.p;
+}
+
+/* packed_fsck_ref_next_line: the line at start ends at '\n' or, unterminated, at eof. */
+static int next_line(struct rv *v, unsigned long n, const char *start, const char *eof, const char **eol)
+{
+	*eol = memchr(start, '\n', (size_t)(eof - start));
+	if (*eol == NULL) {
+		*eol = eof;
+		return report(v, line_path(v, n), M_PACKED_REF_ENTRY_NOT_TERMINATED,
+		              "'%.*s' is not terminated with a newline", (int)(eof - start), start);
+	}
+	return 0;
+}
+
+static int main_line(struct rv *v, unsigned long n, const char *start, const char *eol)
+{
+	uint8_t id[SKG_RAWSZ];
+	const char *p;
+	if (!parse_hex(start, id, &p)) {
+		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY, "'%.*s' has invalid oid",
+		              (int)(eol - start), start);
+	}
+	if (p == eol || !skg_isspace((unsigned char)*p)) {
+		char hex[SKG_HEXSZ + 1];
+		skg_to_hex(id, hex);
+		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY,
+		              "has no space after oid '%s' but with '%.*s'", hex, (int)(eol - p), p);
+	}
+	p++;
+	int ret = 0;
+	size_t len = (size_t)(eol - p);
+	char *name = malloc(len + 1);
+	if (name == NULL) {
+		nomem(v);
+		return -2;
+	}
+	memcpy(name, p, len);
+	name[len] = '\0';
+	if (strlen(name) != len) {
+		ret = report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY,
+		             "refname '%s' contains NULL binaries", name);
+	}
+	if (!skg_refname_ok(name, 0)) {
+		ret = report(v, line_path(v, n), M_BAD_REF_NAME, "has bad refname '%s'", name);
+	}
+	free(name);
+	return ret;
+}
+
+static int peeled_line(struct rv *v, unsigned long n, const char *start, const char *eol)
+{
+	uint8_t id[SKG_RAWSZ];
+	const char *p;
+	start++;
+	if (!parse_hex(start, id, &p)) {
+		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY, "'%.*s' has invalid peeled oid",
+		              (int)(eol - start), start);
+	}
+	if (p != eol) {
+		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY,
+		              "has trailing garbage after peeled oid '%.*s'", (int)(eol - p), p);
+	}
+	return 0;
+}
+
+/* cmp_packed_refname: names end at '\n' (or, here, at eof). */
+static int cmp_names(const char *a, const char *b, const char *eof)
+{
+	for (;; a++, b++) {
+		int ca = a < eof ? (unsigned char)*a : '\n', cb = b < eof ? (unsigned char)*b : '\n';
+		if (ca == '\n') {
+			return cb == '\n' ? 0 : -1;
+		}
+		if (ca != cb) {
+			return cb == '\n' ? 1 : (ca < cb ? -1 : 1);
+		}
+	}
+}
+
+static size_t name_len(const char *p, const char *eof)
+{
+	const char *e = p < eof ? memchr(p, '\n', (size_t)(eof - p)) : NULL;
+	return p < eof ? (size_t)((e != NULL ? e : eof) - p) : 0;
+}
+
+/* packed_fsck_ref_sorted: the first name out of order, if any. */
+static int check_sorted(struct rv *v, const char *start, const char *eof)
+{
+	unsigned long n = 1;
+	if (*start == '#') {
+		const char *eol = memchr(start, '\n', (size_t)(eof - start));
+		start = eol != NULL ? eol + 1 : eof;
+		n++;
+	}
+	const char *former = NULL;
+	for (; start < eof; n++) {
+		const char *eol = memchr(start, '\n', (size_t)(eof - start));
+		if (eol == NULL) {
+			eol = eof;
+		}
+		if (*start != '^') {
+			const char *current = start + SKG_HEXSZ + 1;
+			if (former != NULL && cmp_names(former, current, eof) >= 0) {
+				return report(v, line_path(v, n), M_PACKED_REF_UNSORTED,
+				              "refname '%.*s' is less than previous refname '%.*s'",
+				              (int)name_len(current, eof), current,
+				              (int)name_len(former, eof), former);
+			}
+			former = current;
+		}
+		start = eol + 1;
+	}
+	return 0;
+}
+
+/* packed_fsck_ref_content */
+static int check_packed_content(struct rv *v, const char *start, const char *eof, bool *sorted)
+{
+	unsigned long n = 1;
+	const char *eol;
+	int ret = next_line(v, n, start, eof, &eol);
+	if (*start == '#') {
+		size_t hl = (size_t)(eol - start);
+		static const char prefix[] = "# pack-refs with: ";
+		if (hl < sizeof(prefix) - 1 || memcmp(start, prefix, sizeof(prefix) - 1) != 0) {
+			ret |= report(v, "packed-refs.header", M_BAD_PACKED_REF_HEADER,
+			              "'%.*s' does not start with '# pack-refs with: '", (int)hl, start);
+		} else {
+			/* the traits, split at single spaces */
+			const char *t = start + sizeof(prefix) - 1;
+			while (t <= eol) {
+				const char *e = t;
+				while (e < eol && *e != ' ') {
+					e++;
+				}
+				if (e - t == 6 && memcmp(t, "sorted", 6) == 0) {
+					*sorted = true;
+				}
+				t = e + 1;
+			}
+		}
+		start = eol + 1;
+		n++;
+	}
+	while (start < eof) {
+		ret |= next_line(v, n, start, eof, &eol);
+		int r = main_line(v, n, start, eol);
+		if (r == -2) {
+			return -2;
+		}
+		ret |= r;
+		start = eol + 1;
+		n++;
+		if (start < eof && *start == '^') {
+			ret |= next_line(v, n, start, eof, &eol);
+			ret |= peeled_line(v, n, start, eol);
+			start = eol + 1;
+			n++;
+		}
+	}
+	return ret;
+}
+
+/* packed_fsck: the main worktree's packed-refs only. */
+static int check_packed(struct rv *v)
+{
+	struct skg_buf path = {0}, shown = {0};
+	skg_buf_addf(&path, "%s/packed-refs", v->repo->common_dir);
+	skg_buf_addf(&shown, "%s/packed-refs", v->repo->common_dir_display);
+	if (path.failed || shown.failed) {
+		skg_buf_release(&path);
+		skg_buf_release(&shown);
+		return nomem(v);
+	}
+	verbose_line(v, "Checking packed-refs file %s", shown.p);
+	int ret = 0;
+	int fd = open(path.p, O_RDONLY | O_NOFOLLOW);
+	struct stat st;
+	char *data = NULL;
+	size_t len = 0;
+	if (fd < 0) {
+		if (errno == ELOOP) {
+			report(v, "packed-refs", M_BAD_REF_FILETYPE, "not a regular file but a symlink");
+		} else if (errno == EISDIR) {
+			/* Windows does not open a directory; git on POSIX does, and its fstat says this */
+			report(v, "packed-refs", M_BAD_REF_FILETYPE, "not a regular file");
+		} else if (errno != ENOENT) {
+			sys_line(v, SKG_LEVEL_ERROR, errno, "unable to open '%s'", shown.p);
+		}
+	} else if (fstat(fd, &st) != 0) {
+		sys_line(v, SKG_LEVEL_ERROR, errno, "unable to stat '%s'", shown.p);
+	} else if (!S_ISREG(st.st_mode)) {
+		report(v, "packed-refs", M_BAD_REF_FILETYPE, "not a regular file");
+	} else if (st.st_size == 0) {
+		report(v, "packed-refs", M_EMPTY_PACKED_REFS_FILE, "file is empty");
+	} else if (skg_read_file(path.p, SIZE_MAX, &data, &len) != 0) {
+		if (errno == ENOMEM) {
+			ret = nomem(v);
+		} else {
+			sys_line(v, SKG_LEVEL_ERROR, errno, "unable to open '%s'", shown.p);
+		}
+	} else if (len > 0) {
+		bool sorted = false;
+		int r = check_packed_content(v, data, data + len, &sorted);
+		if (r == -2) {
+			ret = -1;
+		} else if (r == 0 && sorted) {
+			check_sorted(v, data, data + len);
+		}
+	}
+	if (fd >= 0) {
+		close(fd);
+	}
+	free(data);
+	skg_buf_release(&path);
+	skg_buf_release(&shown);
+	return ret;
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+static int on_worktree(void *ctx, const struct skg_worktree *wt)
+{
+	struct rv *v = ctx;
+	v->wt = wt;
+	verbose_line(v, "%s", "Checking references consistency");
+	/* the worktree's own ref store: the common dir for the main one, else worktrees/<id> */
+	struct skg_buf dir = {0}, shown = {0};
+	if (wt->id == NULL) {
+		skg_buf_adds(&dir, v->repo->common_dir);
+		skg_buf_adds(&shown, v->repo->common_dir_display);
+	} else {
+		skg_buf_addf(&dir, "%s/worktrees/%s", v->repo->common_dir, wt->id);
+		skg_buf_addf(&shown, "%s/worktrees/%s", v->repo->common_dir_display, wt->id);
+	}
+	int ret = dir.failed || shown.failed ? nomem(v) : check_refs_dir(v, dir.p, shown.p);
+	if (ret == 0) {
+		ret = check_root_refs(v, dir.p);
+	}
+	if (ret == 0 && wt->id == NULL) {
+		ret = check_packed(v);
+	}
+	skg_buf_release(&dir);
+	skg_buf_release(&shown);
+	return ret;
+}
+
+/* git_fsck_config as `git refs verify` reads it: fsck.<msg-id> = error | warn | ignore. */
+static int on_config(void *ctx, const char *key, const char *value)
+{
+	struct rv *v = ctx;
+	if (!skg_starts_with(key, "fsck.") || strcmp(key, "fsck.skiplist") == 0) {
+		return 0;
+	}
+	const char *id = key + 5;
+	int m = -1;
+	for (int i = 0; i < M_COUNT; i++) {
+		if (strcasecmp(id, ref_msgs[i].name) == 0) {
+			m = i;
+		}
+	}
+	bool known = m >= 0 || skg_fsck_msg_from_name(id, strlen(id)) >= 0;
+	for (size_t i = 0; i < sizeof(other_new_msgs) / sizeof(other_new_msgs[0]); i++) {
+		known = known || strcasecmp(id, other_new_msgs[i]) == 0;
+	}
+	if (value == NULL) {
+		skg_fail(v->err, "missing value for '%s'", key);
+		v->err->code = SKG_E_GIT;
+		return 1;
+	}
+	if (!known) {
+		skg_fail(v->err, "Unhandled message id: %s", id);
+		v->err->code = SKG_E_GIT;
+		return 1;
+	}
+	char type[16];
+	size_t tl = strcspn(value, ":");
+	if (strcasecmp(id, "largePathname") != 0) {
+		tl = strlen(value);
+	}
+	snprintf(type, sizeof(type), "%.*s", (int)(tl < sizeof(type) ? tl : sizeof(type) - 1), value);
+	enum skg_fsck_severity sev;
+	if (tl < sizeof(type) && strcmp(type, "error") == 0) {
+		sev = SKG_FSCK_ERROR;
+	} else if (tl < sizeof(type) && strcmp(type, "warn") == 0) {
+		sev = SKG_FSCK_WARN;
+	} else if (tl < sizeof(type) && strcmp(type, "ignore") == 0) {
+		sev = SKG_FSCK_IGNORE;
+	} else {
+		skg_fail(v->err, "Unknown fsck message type: '%.*s'", (int)tl, value);
+		v->err->code = SKG_E_GIT;
+		return 1;
+	}
+	int om = skg_fsck_msg_from_name(id, strlen(id));
+	if (om >= 0 && sev != SKG_FSCK_ERROR && skg_fsck_msg_default_severity(om) == SKG_FSCK_FATAL) {
+		skg_fail(v->err, "Cannot demote %s to %s", id, type);
+		v->err->code = SKG_E_GIT;
+		return 1;
+	}
+	if (m >= 0) {
+		v->severity[m] = (uint8_t)sev;
+	}
+	return 0;
+}
+
+int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options *opt,
+                    const struct skg_sink *sink, struct skg_error *err)
+{
+	struct rv v = {0};
+	v.repo = repo;
+	v.sink = sink;
+	v.err = err;
+	v.verbose = opt != NULL && opt->verbose;
+	for (int i = 0; i < M_COUNT; i++) {
+		enum skg_fsck_severity s = ref_msgs[i].severity;
+		v.severity[i] =
+		    (uint8_t)(opt != NULL && opt->strict && s == SKG_FSCK_WARN ? SKG_FSCK_ERROR : s);
+	}
+	if (repo->reftable) {
+		skg_fail(err, "refs verify: reftable repositories are not checked yet");
+		err->code = SKG_E_UNSUPPORTED;
+		return -1;
+	}
+	int r = skg_repo_config(repo, on_config, &v, err);
+	if (r != 0) {
+		return -1; /* err: on_config's, or the reader's */
+	}
+	r = skg_for_each_worktree(repo, on_worktree, &v, sink, err);
+	skg_buf_release(&v.line);
+	if (r != 0) {
+		return -1;
+	}
+	return v.errors;
+}

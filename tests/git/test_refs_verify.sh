@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# test_refs_verify.sh - `sha1kit refs verify` (src/git/refs_verify.c) against `git refs verify`:
+# loose refs (names, contents, symbolic refs, symbolic links, file types), root refs (HEAD,
+# ORIG_HEAD), linked worktrees, packed-refs, fsck.<msg-id> settings and usage. Each case is a copy
+# of one small repository with one thing changed; stderr and the exit status are compared byte for
+# byte with what Git 2.55.0 gave on the same case, recorded in tests/git/refs_verify.expected
+# (CI's git 2.39.5 has no `git refs`), and live with the reference git when SHA1KIT_REF_GIT is a
+# Git that has `git refs verify` (2.47 or later: make check-git-current).
+# To record the expectations again from such a Git:
+#   SHA1KIT_REF_GIT=$(scripts/git-current.sh) bash tests/git/test_refs_verify.sh \
+#       --record=tests/git/refs_verify.expected build/dev/programs/sha1kit/sha1kit
+# The cases are made so that their lines do not depend on the order in which the file system lists
+# a directory (one finding per directory listing, --verbose only where a directory has one entry).
+# Usage: test_refs_verify.sh [--section=NAME] [--record=FILE] PATH/TO/sha1kit
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../testlib.sh"
+sk_section_arg "$@" && shift
+RECORD=
+if [[ ${1:-} == --record=* ]]; then
+	RECORD=${1#--record=}
+	: >"$RECORD" || exit 1
+	shift
+fi
+SK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+EXPECTED=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/refs_verify.expected
+export LC_ALL=C GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+unset GIT_DIR GIT_WORK_TREE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_INDEX_FILE GIT_COMMON_DIR
+export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com
+export GIT_AUTHOR_DATE='1700000000 +0000' GIT_COMMITTER_DATE='1700000000 +0000'
+T=$(mktemp -d "${TMPDIR:-/tmp}/sha1kit-refs-verify.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+export HOME="$T/no-home"
+[ -n "$RECORD" ] || sk_ref_git_line
+PASS=0
+FAIL=0
+pass() { PASS=$((PASS + 1)); }
+fail() {
+	FAIL=$((FAIL + 1))
+	echo "FAIL: $*"
+}
+
+# Does the reference git have `git refs verify`? (2.47 and later)
+live=
+v=$(refgit version 2>/dev/null | sed -n 's/^git version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+if [ -n "$v" ] && { [ "${v% *}" -gt 2 ] || [ "${v#* }" -ge 47 ]; }; then
+	live=1
+fi
+if [ -n "$RECORD" ] && [ -z "$live" ]; then
+	echo "--record needs SHA1KIT_REF_GIT to be a git with 'git refs verify' (2.47 or later)" >&2
+	exit 2
+fi
+
+# The recorded outcomes: "@@ KEY exit N" (KEY: the case's name and its options, joined by '_') and
+# the stderr lines that follow it.
+declare -A EXP_RC EXP_ERR
+if [ -z "$RECORD" ]; then
+	name=
+	while IFS= read -r line; do
+		if [[ $line == "@@ "* ]]; then
+			read -r _ name _ rc <<<"$line"
+			EXP_RC[$name]=$rc
+			EXP_ERR[$name]=
+		elif [ -n "$name" ]; then
+			EXP_ERR[$name]+="$line"$'\n'
+		fi
+	done <"$EXPECTED"
+fi
+
+# One repository with one commit (master), made once; every case works on a copy.
+git init -q "$T/base" || exit 1
+echo a >"$T/base/a"
+git -C "$T/base" add a && git -C "$T/base" commit -qm a || exit 1
+H=$(git -C "$T/base" rev-parse HEAD)
+Z=0000000000000000000000000000000000000000
+
+# run NAME [ARG...]: `refs verify ARG...` in $T/NAME (made by the caller) with sha1kit, against the
+# recorded outcome and, when live, the reference git.
+run() {
+	local name=$1 se rc key
+	shift
+	key=$name${*:+_$*}
+	key=${key// /_}
+	se=$(cd "$T/$name" && "$SK" refs verify "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ -n "$RECORD" ]; then
+		local ge grc
+		ge=$(cd "$T/$name" && refgit refs verify "$@" 2>&1 >/dev/null)
+		grc=$?
+		{
+			printf '@@ %s exit %s\n' "$key" "$grc"
+			[ -z "$ge" ] || printf '%s\n' "$ge"
+		} >>"$RECORD"
+		return 0
+	fi
+	local want=${EXP_ERR[$key]-MISSING} wrc=${EXP_RC[$key]-MISSING}
+	want=${want%$'\n'}
+	if [ "$se" = "$want" ] && [ "$rc" = "$wrc" ]; then
+		pass
+	else
+		fail "$name: refs verify $*: git 2.55.0 exited $wrc, sha1kit $rc"
+		diff <(printf '%s\n' "$want") <(printf '%s\n' "$se") | sed 's/^/    /' | head -20
+	fi
+	[ -n "$live" ] || return 0
+	local ge grc
+	ge=$(cd "$T/$name" && refgit refs verify "$@" 2>&1 >/dev/null)
+	grc=$?
+	if [ "$se" = "$ge" ] && [ "$rc" = "$grc" ]; then
+		pass
+	else
+		fail "$name: refs verify $*: the reference git exited $grc, sha1kit $rc"
+		diff <(printf '%s\n' "$ge") <(printf '%s\n' "$se") | sed 's/^/    /' | head -20
+	fi
+}
+
+# run_fsck NAME: `sha1kit fsck --references --no-dangling` in $T/NAME against Git 2.55.0's `git fsck
+# --no-dangling` (which runs `git refs verify` first, by default since 2.48): stderr, stdout and the
+# exit status (recorded as KEY fsck_NAME; live with a reference git of 2.48 or later).
+run_fsck() {
+	local name=$1 se so rc key=fsck_$1
+	so=$(cd "$T/$name" && "$SK" fsck --references --no-dangling 2>"$T/s.err")
+	rc=$?
+	se=$(cat "$T/s.err")
+	if [ -n "$RECORD" ]; then
+		local ge grc
+		ge=$(cd "$T/$name" && refgit fsck --no-dangling 2>&1)
+		grc=$?
+		{
+			printf '@@ %s exit %s\n' "$key" "$grc"
+			[ -z "$ge" ] || printf '%s\n' "$ge"
+		} >>"$RECORD"
+		return 0
+	fi
+	local want=${EXP_ERR[$key]-MISSING} wrc=${EXP_RC[$key]-MISSING} got=$se${so:+$'\n'$so}
+	want=${want%$'\n'}
+	if [ "$got" = "$want" ] && [ "$rc" = "$wrc" ]; then
+		pass
+	else
+		fail "$name: fsck --references: git 2.55.0 exited $wrc, sha1kit $rc"
+		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | sed 's/^/    /' | head -20
+	fi
+}
+
+# fresh NAME: a copy of the base repository at $T/NAME; R is its .git.
+fresh() {
+	cp -a "$T/base" "$T/$1"
+	R=$T/$1/.git
+}
+
+section_loose() {
+fresh clean
+run clean
+run clean --verbose
+fresh garbage
+printf 'garbage\n' >"$R/refs/heads/garb"
+run garbage
+fresh nonl
+printf '%s' "$H" >"$R/refs/heads/nonl"
+run nonl
+run nonl --strict
+fresh trailing
+printf '%s   trailing\n' "$H" >"$R/refs/heads/trail"
+run trailing
+fresh twolines
+printf '%s\n\n' "$H" >"$R/refs/heads/two"
+run twolines
+fresh nullref
+printf '%s\n' "$Z" >"$R/refs/heads/nullref"
+run nullref
+fresh shorthex
+printf '%s\n' "${H:0:39}" >"$R/refs/heads/short"
+run shorthex
+fresh badname
+printf '%s\n' "$H" >"$R/refs/heads/bad..name"
+run badname
+fresh dotlock
+printf 'garbage\n' >"$R/refs/heads/x.lock"
+run dotlock
+fresh symbad
+printf 'ref: refs/heads/../x\n' >"$R/refs/heads/badsym"
+run symbad
+fresh symonelevel
+printf 'ref: FOO\n' >"$R/refs/heads/onelevel"
+run symonelevel
+fresh symnotref
+printf 'ref: foo/bar\n' >"$R/refs/heads/notref"
+run symnotref
+fresh symnonl
+printf 'ref: refs/heads/master' >"$R/refs/heads/symnonl"
+run symnonl
+fresh symtrail
+printf 'ref: refs/heads/master\n\n' >"$R/refs/heads/symtrail"
+run symtrail
+fresh symspace
+printf 'ref:   refs/heads/master \n' >"$R/refs/heads/symspace"
+run symspace
+fresh symroot
+printf 'ref: ORIG_HEAD\n' >"$R/refs/heads/toroot"
+run symroot
+fresh nested
+mkdir -p "$R/refs/tags/a/b"
+printf 'garbage\n' >"$R/refs/tags/a/b/c"
+run nested
+}
+
+section_root() {
+fresh headtag
+printf 'ref: refs/tags/v1\n' >"$R/HEAD"
+run headtag
+fresh headnull
+printf '%s\n' "$Z" >"$R/HEAD"
+run headnull
+fresh headnonl
+printf 'ref: refs/heads/master' >"$R/HEAD"
+run headnonl
+fresh origgarbage
+printf 'nonsense\n' >"$R/ORIG_HEAD"
+run origgarbage
+fresh rootstop
+printf 'nonsense\n' >"$R/ORIG_HEAD"
+printf 'ref: refs/tags/v1\n' >"$R/HEAD"
+# git stops at the first root ref whose check fails: one of the two lines, in the order the
+# directory lists them (live: the same as git's)
+if [ -z "$RECORD" ]; then
+	se=$(cd "$T/rootstop" && "$SK" refs verify 2>&1)
+	rc=$?
+	case $rc:$se in
+	"255:error: ORIG_HEAD: badRefContent: nonsense" | "255:error: HEAD: badHeadTarget: HEAD points to non-branch 'refs/tags/v1'") pass ;;
+	*) fail "rootstop: exit $rc, $se" ;;
+	esac
+	if [ -n "$live" ]; then
+		ge=$(cd "$T/rootstop" && refgit refs verify 2>&1)
+		[ "$ge" = "$se" ] && pass || fail "rootstop: git said $ge"
+	fi
+fi
+fresh fetchhead
+printf 'nonsense\n' >"$R/FETCH_HEAD"
+printf 'nonsense\n' >"$R/lower_HEAD"
+run fetchhead
+fresh worktree
+git -C "$T/worktree" worktree add -q --detach "$T/worktree-wt" 2>/dev/null || fail "git worktree add"
+printf 'garbage\n' >"$R/worktrees/worktree-wt/HEAD"
+rm -f "$R/worktrees/worktree-wt/ORIG_HEAD" # git's check of root refs stops at HEAD's error
+mkdir -p "$R/worktrees/worktree-wt/refs/bisect"
+printf '%s' "$H" >"$R/worktrees/worktree-wt/refs/bisect/bad"
+run worktree
+run worktree --verbose
+}
+
+section_packed() {
+local p
+fresh packedheader
+printf '#garbage header\n%s refs/heads/x\n' "$H" >"$R/packed-refs"
+run packedheader
+fresh packedoid
+printf '# pack-refs with: peeled fully-peeled sorted \nzz refs/heads/x\n' >"$R/packed-refs"
+run packedoid
+fresh packednospace
+printf '# pack-refs with: peeled fully-peeled sorted \n%s-refs/heads/x\n' "$H" >"$R/packed-refs"
+run packednospace
+fresh packedname
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/heads/packed..bad\n' "$H" >"$R/packed-refs"
+run packedname
+fresh packedpeeled
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/tags/a\n^zz\n%s refs/tags/b\n^%s x\n' "$H" "$H" "$H" >"$R/packed-refs"
+run packedpeeled
+fresh packedunsorted
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/tags/v1\n%s refs/heads/tab\n' "$H" "$H" >"$R/packed-refs"
+run packedunsorted
+fresh packedunsortedok
+printf '# pack-refs with: peeled fully-peeled \n%s refs/tags/v1\n%s refs/heads/tab\n' "$H" "$H" >"$R/packed-refs"
+run packedunsortedok
+fresh packednonl
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/heads/nonl' "$H" >"$R/packed-refs"
+run packednonl
+fresh packednoheader
+printf '%s refs/heads/nonl' "$H" >"$R/packed-refs"
+run packednoheader
+fresh packedempty
+: >"$R/packed-refs"
+run packedempty
+fresh packeddir
+mkdir "$R/packed-refs"
+run packeddir
+fresh packedgood
+git -C "$T/packedgood" tag -a -m t v1 && git -C "$T/packedgood" pack-refs --all
+run packedgood --verbose
+}
+
+section_config() {
+fresh cfgwarn
+printf 'garbage\n' >"$R/refs/heads/garb"
+git -C "$T/cfgwarn" config fsck.badRefContent warn
+run cfgwarn
+fresh cfgerror
+printf '%s' "$H" >"$R/refs/heads/nonl"
+git -C "$T/cfgerror" config fsck.refMissingNewline error
+run cfgerror
+fresh cfgignore
+printf '%s\n' "$Z" >"$R/refs/heads/nullref"
+git -C "$T/cfgignore" config fsck.badRefOid ignore
+run cfgignore
+fresh cfgunknown
+git -C "$T/cfgunknown" config fsck.noSuchThing error
+run cfgunknown
+fresh cfgbadvalue
+git -C "$T/cfgbadvalue" config fsck.badRefName bogus
+run cfgbadvalue
+fresh cfgobject
+git -C "$T/cfgobject" config fsck.badTimezone ignore
+run cfgobject
+if [ -z "$RECORD" ]; then
+	# usage errors: git's status 129 (git prints its usage text, sha1kit its own line)
+	(cd "$T/cfgobject" && "$SK" refs verify extra 2>/dev/null)
+	[ $? = 129 ] && pass || fail "refs verify extra: not 129"
+	(cd "$T/cfgobject" && "$SK" refs 2>/dev/null)
+	[ $? = 129 ] && pass || fail "refs (no subcommand): not 129"
+	(cd "$T/cfgobject" && "$SK" refs verify --bogus 2>/dev/null)
+	[ $? = 129 ] && pass || fail "refs verify --bogus: not 129"
+fi
+}
+
+section_fsck() {
+fresh fclean
+run_fsck fclean
+fresh fgarbage
+printf 'garbage\n' >"$R/refs/heads/garb"
+run_fsck fgarbage
+fresh fnonl
+printf '%s' "$H" >"$R/refs/heads/nonl"
+run_fsck fnonl
+fresh fpacked
+printf '#garbage header\n%s refs/heads/x\n' "$H" >"$R/packed-refs"
+run_fsck fpacked
+fresh fheadnull
+printf '%s\n' "$Z" >"$R/refs/heads/nullref"
+run_fsck fheadnull
+if [ -z "$RECORD" ]; then
+	# without --references (git 2.39.5): none of these lines
+	se=$(cd "$T/fnonl" && "$SK" fsck --no-dangling 2>&1)
+	rc=$?
+	[ "$rc:$se" = "0:" ] && pass || fail "fsck without --references: exit $rc, $se"
+fi
+}
+
+section_special() { # nowine
+fresh symlink
+ln -s "$R/refs/heads/master" "$R/refs/heads/linked"
+run symlink
+fresh fifo
+mkfifo "$R/refs/heads/fifo"
+run fifo
+fresh packedlink
+printf '# pack-refs with: peeled fully-peeled sorted \n' >"$T/packed"
+ln -s "$T/packed" "$R/packed-refs"
+run packedlink
+}
+
+sk_run_sections
+if [ -n "$RECORD" ]; then
+	exit 0
+fi
+echo "refs verify: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
