@@ -35,7 +35,10 @@ struct skg_refs_verify_options {
  * the root refs of the worktree's git directory (HEAD, ORIG_HEAD, ...: names of capitals, '-' and
  * '_' ending in "_HEAD", and HEAD, AUTO_MERGE, BISECT_EXPECTED_REV, NOTES_MERGE_PARTIAL,
  * NOTES_MERGE_REF, MERGE_AUTOSTASH), then, for the main worktree, packed-refs. The repository's
- * config gives fsck.<msg-id> severities (error, warn, ignore).
+ * config gives fsck.<msg-id> severities (error, warn, ignore). In a reftable repository
+ * (extensions.refStorage = reftable) each worktree's stack instead: the name of every table in its
+ * tables.list (badReftableTableName), then every ref record of the merged stack in name order (a
+ * null object ID, a symbolic ref's target).
  *
  * Findings come to sink in git's order as records of level SKG_LEVEL_ERROR or SKG_LEVEL_WARNING,
  * id SKG_R_FSCK, msg_id git's ID (badRefName, badRefContent, badRefFiletype, badRefOid,
@@ -51,8 +54,8 @@ struct skg_refs_verify_options {
  * then exits with status 255), -1 on a failure of the run: err is SKG_E_NOMEM, SKG_E_IO (the
  * config cannot be read), SKG_E_GIT with git's fatal message (a bad fsck.<msg-id> setting:
  * "Unhandled message id: ID", "Unknown fsck message type: 'VALUE'"; a symbolic link under refs/
- * whose target path cannot be resolved: "Invalid path 'PATH': REASON"), or SKG_E_UNSUPPORTED for
- * a reftable repository (not checked yet).
+ * whose target path cannot be resolved: "Invalid path 'PATH': REASON"; a reftable table that does
+ * not read: one line naming it, where git 2.55 crashes).
  * Thread-safe for distinct sinks; repo is only read.
  */
 int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options *opt,

@@ -6,7 +6,8 @@
  * (packed_fsck and its packed_fsck_ref_* helpers, cmp_packed_refname), refs.c (refs_fsck_ref,
  * refs_fsck_symref, is_root_ref, is_pseudo_ref), dir-iterator.c (the unsorted depth-first walk and
  * its warnings), fsck.c / fsck.h (fsck_vreport, fsck_refs_error_function, the message IDs and
- * their default severities, git_fsck_config), builtin/refs.c (cmd_refs_verify).
+ * their default severities, git_fsck_config), builtin/refs.c (cmd_refs_verify), and for reftable
+ * repositories refs/reftable-backend.c reftable_be_fsck and reftable/fsck.c (table names).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "config.h"
 #include "fsck_object.h"
 #include "refname.h"
+#include "reftable.h"
 #include "repo.h"
 #include "util.h"
 #include "worktree.h"
@@ -775,6 +777,103 @@ static int check_packed(struct rv *v)
 	return ret;
 }
 
+/* ---- reftable ------------------------------------------------------------------------------- */
+
+/* reftable/fsck.c table_has_valid_name: "HEX-HEX-HEX.ref" or ".log", each number as strtoull reads
+ * it in base 16 (blanks, a sign and "0x" allowed; only an overflow fails). */
+static bool table_name_ok(const char *name)
+{
+	const char *p = name;
+	char *end;
+	for (int i = 0; i < 3; i++) {
+		errno = 0;
+		(void)strtoull(p, &end, 16);
+		if (errno != 0) {
+			return false;
+		}
+		p = end;
+		if (i < 2) {
+			if (*p != '-') {
+				return false;
+			}
+			p++;
+		}
+	}
+	return strcmp(p, ".ref") == 0 || strcmp(p, ".log") == 0;
+}
+
+/* reftable_be_fsck for one worktree's stack: the names of its tables (tables.list), then each ref
+ * record of the merged stack, in name order: an object ID must not be null, a symbolic ref's target
+ * is checked as a loose symbolic ref's. 0, or -1 when the run stops (err). */
+static int check_reftable(struct rv *v, const char *store_dir, const char *store_display)
+{
+	const struct skg_worktree *wt = v->wt;
+	struct skg_buf dir = {0}, shown = {0}, list_path = {0}, path = {0};
+	skg_buf_addf(&dir, "%s/reftable", store_dir);
+	skg_buf_addf(&shown, "%s/reftable", store_display);
+	skg_buf_addf(&list_path, "%s/reftable/tables.list", store_dir);
+	int ret = 0;
+	char *list = NULL;
+	size_t len = 0;
+	struct skg_reftable_stack *st = NULL;
+	if (dir.failed || shown.failed || list_path.failed) {
+		ret = nomem(v);
+		goto out;
+	}
+	/* the stack first: git reads it when it sets up the ref store, before any check */
+	if (skg_reftable_open(&st, dir.p, shown.p, v->err) != 0) {
+		ret = -1;
+		goto out;
+	}
+	if (skg_read_file(list_path.p, SIZE_MAX, &list, &len) != 0) {
+		if (errno == ENOMEM) {
+			ret = nomem(v);
+			goto out;
+		}
+		list = NULL;
+		len = 0; /* gone since the stack was read: no names to check */
+	}
+	for (char *p = list; p != NULL && p < list + len;) {
+		char *eol = memchr(p, '\n', (size_t)(list + len - p));
+		char *next = eol != NULL ? eol + 1 : list + len;
+		if (eol != NULL) {
+			*eol = '\0';
+		}
+		if (*p != '\0') {
+			verbose_line(v, "Checking table: %s", p);
+			if (!table_name_ok(p)) {
+				report(v, p, M_BAD_REFTABLE_TABLE_NAME, "invalid reftable table name");
+			}
+		}
+		p = next;
+	}
+	for (size_t i = 0; i < skg_reftable_ref_count(st); i++) {
+		const struct skg_reftable_ref *r = skg_reftable_ref_at(st, i);
+		skg_buf_setlen(&path, 0);
+		if (wt->id != NULL) {
+			skg_buf_addf(&path, "worktrees/%s/", wt->id);
+		}
+		skg_buf_adds(&path, r->name);
+		if (path.failed) {
+			ret = nomem(v);
+			goto out;
+		}
+		if (r->type == SKG_REFTABLE_SYMREF) {
+			check_symref(v, path.p, r->name, r->target != NULL ? r->target : "");
+		} else {
+			check_oid(v, path.p, r->id);
+		}
+	}
+out:
+	skg_reftable_free(st);
+	free(list);
+	skg_buf_release(&dir);
+	skg_buf_release(&shown);
+	skg_buf_release(&list_path);
+	skg_buf_release(&path);
+	return ret;
+}
+
 /* ---- the command ---------------------------------------------------------------------------- */
 
 static int on_worktree(void *ctx, const struct skg_worktree *wt)
@@ -791,12 +890,19 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 		skg_buf_addf(&dir, "%s/worktrees/%s", v->repo->common_dir, wt->id);
 		skg_buf_addf(&shown, "%s/worktrees/%s", v->repo->common_dir_display, wt->id);
 	}
-	int ret = dir.failed || shown.failed ? nomem(v) : check_refs_dir(v, dir.p, shown.p);
-	if (ret == 0) {
-		ret = check_root_refs(v, dir.p);
-	}
-	if (ret == 0 && wt->id == NULL) {
-		ret = check_packed(v);
+	int ret;
+	if (dir.failed || shown.failed) {
+		ret = nomem(v);
+	} else if (v->repo->reftable) {
+		ret = check_reftable(v, dir.p, shown.p);
+	} else {
+		ret = check_refs_dir(v, dir.p, shown.p);
+		if (ret == 0) {
+			ret = check_root_refs(v, dir.p);
+		}
+		if (ret == 0 && wt->id == NULL) {
+			ret = check_packed(v);
+		}
 	}
 	skg_buf_release(&dir);
 	skg_buf_release(&shown);
@@ -873,11 +979,6 @@ int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options 
 		enum skg_fsck_severity s = ref_msgs[i].severity;
 		v.severity[i] =
 		    (uint8_t)(opt != NULL && opt->strict && s == SKG_FSCK_WARN ? SKG_FSCK_ERROR : s);
-	}
-	if (repo->reftable) {
-		skg_fail(err, "refs verify: reftable repositories are not checked yet");
-		err->code = SKG_E_UNSUPPORTED;
-		return -1;
 	}
 	int r = skg_repo_config(repo, on_config, &v, err);
 	if (r != 0) {

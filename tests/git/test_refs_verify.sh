@@ -342,6 +342,31 @@ if [ -z "$RECORD" ]; then
 fi
 }
 
+# reftable repositories: the fixtures of tests/git/reftable/ (made by git 2.55.0, which CI's git
+# cannot make), and one whose first table has a name git does not expect
+section_reftable() {
+local c
+mkdir "$T/rtfix" && tar -C "$T/rtfix" -xzf "$(dirname "$EXPECTED")/reftable/repos.tar.gz" || fail "untar"
+for c in sound compacted detached missing record; do
+	cp -a "$T/rtfix/$c" "$T/rt_$c"
+	run "rt_$c"
+	run "rt_$c" --verbose
+done
+cp -a "$T/rtfix/sound" "$T/rt_badname"
+(
+	cd "$T/rt_badname/.git/reftable" || exit 1
+	first=$(head -n 1 tables.list)
+	mv "$first" 0x1-0x1-zz.ref
+	{
+		echo 0x1-0x1-zz.ref
+		tail -n +2 tables.list
+	} >tables.new && mv tables.new tables.list
+) || fail "rename a table"
+run rt_badname
+run rt_badname --strict
+run_fsck rt_badname
+}
+
 section_special() { # nowine
 fresh symlink
 ln -s "$R/refs/heads/master" "$R/refs/heads/linked"
