@@ -57,10 +57,10 @@ static void usage(void)
 	      "changes a message's severity, as in git.\n"
 	      "\n"
 	      "Options:\n"
-	      "      --strict        messages of severity 'warn' become errors (the ref\n"
+	      "      --[no-]strict   messages of severity 'warn' become errors (the ref\n"
 	      "                        messages above marked as warnings are 'info' in git\n"
 	      "                        and stay warnings)\n"
-	      "      --verbose       git's lines 'Checking references consistency',\n"
+	      "      --[no-]verbose  git's lines 'Checking references consistency',\n"
 	      "                        'Checking REF', 'Checking packed-refs file PATH'\n"
 	      "      --git-dir=DIR   the repository (its git directory)\n"
 	      "      --help          display this help and exit\n"
@@ -78,9 +78,11 @@ static void usage(void)
 
 int sk_cmd_refs(int argc, char **argv)
 {
-	enum { OPT_STRICT = 256, OPT_VERBOSE, OPT_GIT_DIR, OPT_HELP };
+	enum { OPT_STRICT = 256, OPT_NO_STRICT, OPT_VERBOSE, OPT_NO_VERBOSE, OPT_GIT_DIR, OPT_HELP };
 	static const struct option options[] = {
 	    {"strict", no_argument, NULL, OPT_STRICT},
+	    {"no-strict", no_argument, NULL, OPT_NO_STRICT},
+	    {"no-verbose", no_argument, NULL, OPT_NO_VERBOSE},
 	    {"verbose", no_argument, NULL, OPT_VERBOSE},
 	    {"git-dir", required_argument, NULL, OPT_GIT_DIR},
 	    {"help", no_argument, NULL, OPT_HELP},
@@ -111,10 +113,12 @@ int sk_cmd_refs(int argc, char **argv)
 	while ((c = getopt_long(sub_argc, sub_argv, "", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_STRICT:
-			o.strict = true;
+		case OPT_NO_STRICT:
+			o.strict = c == OPT_STRICT;
 			break;
 		case OPT_VERBOSE:
-			o.verbose = true;
+		case OPT_NO_VERBOSE:
+			o.verbose = c == OPT_VERBOSE;
 			break;
 		case OPT_GIT_DIR:
 			git_dir = optarg;

@@ -424,6 +424,10 @@ static int config_parse(const char *buf, size_t len, bool as_char, const char *n
 		               p.cb_no_value ? "" : skg_buf_str(&p.value), skg_buf_str(&p.var),
 		               as_char ? "blob" : "file", name,
 		               p.cb_ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
+	} else if (p.cb_ret == SKG_CONFIG_NONBOOL) {
+		/* git's git_die_config_linenr */
+		ret = skg_fail(err, "bad config variable '%s' in %s '%s' at line %d", skg_buf_str(&p.var),
+		               as_char ? "blob" : "file", name, p.linenr);
 	} else {
 		ret = skg_fail(err, "bad config line %d in %s %s", p.linenr, as_char ? "blob" : "file", name);
 	}

@@ -75,6 +75,10 @@ bool skg_config_int(const char *value, int *out);
  */
 #define SKG_CONFIG_BAD_UNIT  (-2)
 #define SKG_CONFIG_BAD_RANGE (-3)
+/* A callback's "this key needs a value" (git's config_error_nonbool, after the callback has
+ * reported "missing value for 'KEY'" itself): the parse fails with git's die of a callback that
+ * failed over the config set, "bad config variable 'KEY' in file 'NAME' at line N". */
+#define SKG_CONFIG_NONBOOL (-4)
 int skg_config_int_why(const char *value, int *out);
 /* The same check for git's unsigned long values (git_config_ulong: no '-', unit, ULONG_MAX). */
 int skg_config_ulong_why(const char *value);

@@ -2,7 +2,7 @@
  * fsck_config.c - the config of a repository check (fsck_run.h), as git 2.39.5's fsck reads it
  * (builtin/fsck.c fsck_config, fsck.c fsck_set_msg_types, oidset_parse_file): fsck.<msg-id>
  * severities, fsck.skipList files, advice.graftFileDeprecated. A value git dies on gives git's
- * fatal line.
+ * fatal line. With --references (git 2.48+'s ref check), the message IDs git 2.55 added are known.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "fsck_run.h"
+#include "refs_verify.h"
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -116,7 +117,16 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		return 0;
 	}
 	if (strncmp(key, "fsck.", 5) == 0) {
+		if (value == NULL) {
+			/* git 2.55's config_error_nonbool, then its die over the config set (2.39 crashes
+			 * here: fsck_set_msg_type reads the NULL value) */
+			skg_fsck_err_line(f, NULL, "error: missing value for '%s'", key);
+			return SKG_CONFIG_NONBOOL;
+		}
 		enum skg_fsck_set_result r = skg_fsck_set_severity(&f->fopt, key + 5, value);
+		if (r == SKG_FSCK_SET_UNKNOWN_ID && f->check_refs && skg_refs_msg_newer_id(key + 5)) {
+			return 0; /* --references: an ID of git 2.55's (the ref check reads it too) */
+		}
 		if (r != SKG_FSCK_SET_OK) {
 			char msg[512];
 			skg_fsck_set_error_format(msg, sizeof(msg), r, key + 5, value);

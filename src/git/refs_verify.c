@@ -24,6 +24,7 @@
 #include "config.h"
 #include "fsck_object.h"
 #include "refname.h"
+#include "refs_verify.h"
 #include "reftable.h"
 #include "repo.h"
 #include "util.h"
@@ -79,6 +80,21 @@ static const struct {
 /* Message IDs Git 2.55 knows beyond 2.39's (fsck_object.h) and the ref ones: fsck.<id> of these
  * is accepted and means nothing to the ref checks. */
 static const char *const other_new_msgs[] = {"badGpgsig", "badHeaderContinuation", "largePathname"};
+
+bool skg_refs_msg_newer_id(const char *id)
+{
+	for (int i = 0; i < M_COUNT; i++) {
+		if (strcasecmp(id, ref_msgs[i].name) == 0) {
+			return true;
+		}
+	}
+	for (size_t i = 0; i < sizeof(other_new_msgs) / sizeof(other_new_msgs[0]); i++) {
+		if (strcasecmp(id, other_new_msgs[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
 
 struct rv {
 	struct skg_repo *repo;
@@ -241,8 +257,9 @@ static int check_symref_target(struct rv *v, const char *refname, char *referent
 {
 	int ret = 0;
 	size_t orig_len = strlen(referent);
-	if (!symbolic_link && orig_len > 0) {
-		char orig_last = referent[orig_len - 1];
+	if (!symbolic_link) {
+		/* git reads the byte before an empty referent; its test below passes all the same */
+		char orig_last = orig_len > 0 ? referent[orig_len - 1] : '\0';
 		size_t len = orig_len;
 		while (len > 0 && skg_isspace((unsigned char)referent[len - 1])) {
 			len--;
@@ -262,19 +279,123 @@ static int check_symref_target(struct rv *v, const char *refname, char *referent
 
 /* ---- one loose ref ---------------------------------------------------------------------------- */
 
+/* abspath.c MAXSYMLINKS where the system does not define it (git's Linux builds: 32). */
+#define GIT_MAXSYMLINKS 32
+
+/* The last component of the path in r (git's strip_last_component): r keeps its root "/". */
+static void strip_last(struct skg_buf *r)
+{
+	size_t n = r->len;
+	while (n > 1 && r->p[n - 1] == '/') {
+		n--;
+	}
+	while (n > 1 && r->p[n - 1] != '/') {
+		n--;
+	}
+	while (n > 1 && r->p[n - 1] == '/') {
+		n--;
+	}
+	skg_buf_setlen(r, n);
+}
+
+/*
+ * git's strbuf_realpath with REALPATH_DIE_ON_ERROR (abspath.c strbuf_realpath_1) of the absolute
+ * path abs, shown as git names it: component by component with lstat, symbolic links spliced in
+ * (more than GIT_MAXSYMLINKS + 1 is "More than 32 nested symlinks on path 'SHOWN'"), the last
+ * component allowed to be missing; any other failure "Invalid path 'PATH': REASON" with the path
+ * resolved so far. 0 with the result in *out, or -2 with v->err.
+ */
+static int git_realpath(struct rv *v, const char *abs, const char *shown, struct skg_buf *out)
+{
+	struct skg_buf remaining = {0}, link = {0};
+	int num_symlinks = 0, ret = 0;
+	skg_buf_setlen(out, 0);
+	skg_buf_adds(out, "/");
+	skg_buf_adds(&remaining, abs);
+	size_t pos = 0; /* remaining.p[pos..] is still to resolve */
+	while (!remaining.failed && !out->failed && pos < remaining.len) {
+		while (pos < remaining.len && remaining.p[pos] == '/') {
+			pos++;
+		}
+		size_t start = pos;
+		while (pos < remaining.len && remaining.p[pos] != '/') {
+			pos++;
+		}
+		size_t n = pos - start;
+		if (n == 0 || (n == 1 && remaining.p[start] == '.')) {
+			continue;
+		}
+		if (n == 2 && remaining.p[start] == '.' && remaining.p[start + 1] == '.') {
+			strip_last(out);
+			continue;
+		}
+		if (out->p[out->len - 1] != '/') {
+			skg_buf_addc(out, '/');
+		}
+		skg_buf_add(out, remaining.p + start, n);
+		if (out->failed) {
+			break;
+		}
+		bool more = false; /* components left after this one */
+		for (size_t i = pos; i < remaining.len; i++) {
+			more = more || remaining.p[i] != '/';
+		}
+		struct stat st;
+		if (lstat(out->p, &st) != 0) {
+			if (errno != ENOENT || more) {
+				skg_fail(v->err, "Invalid path '%s': %s", out->p, strerror(errno));
+				ret = -2;
+				break;
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			if (num_symlinks++ > GIT_MAXSYMLINKS) {
+				skg_fail(v->err, "More than %d nested symlinks on path '%s'", GIT_MAXSYMLINKS,
+				         shown);
+				ret = -2;
+				break;
+			}
+			char target[4096];
+			ssize_t len = readlink(out->p, target, sizeof(target) - 1);
+			if (len < 0) {
+				skg_fail(v->err, "Invalid symlink '%s': %s", out->p, strerror(errno));
+				ret = -2;
+				break;
+			}
+			target[len] = '\0';
+			if (target[0] == '/') {
+				skg_buf_setlen(out, 1); /* absolute: from the root */
+			} else {
+				strip_last(out);
+			}
+			skg_buf_setlen(&link, 0);
+			skg_buf_adds(&link, target);
+			if (pos < remaining.len) {
+				skg_buf_addc(&link, '/');
+				skg_buf_add(&link, remaining.p + pos, remaining.len - pos);
+			}
+			struct skg_buf t = remaining;
+			remaining = link;
+			link = t;
+			pos = 0;
+		}
+	}
+	if (ret == 0 && (remaining.failed || out->failed || link.failed)) {
+		nomem(v);
+		ret = -2;
+	}
+	skg_buf_release(&remaining);
+	skg_buf_release(&link);
+	return ret;
+}
+
 /* files_fsck_refs_content for a symbolic link: the target's real path, relative to the git
  * directory when it is inside it. */
-static int check_symlink(struct rv *v, const char *refname, const char *path)
+static int check_symlink(struct rv *v, const char *refname, const char *path, const char *shown)
 {
 	int ret = report(v, refname, M_SYMLINK_REF, "use deprecated symbolic link for symref");
-	char *real = skg_realpath(path);
-	if (real == NULL) {
-		if (errno == ENOMEM) {
-			nomem(v);
-			return -2;
-		}
-		skg_fail(v->err, "Invalid path '%s': %s", path, strerror(errno));
-		v->err->code = SKG_E_GIT;
+	struct skg_buf real = {0};
+	if (git_realpath(v, path, shown, &real) != 0) {
+		skg_buf_release(&real);
 		return -2;
 	}
 	const char *gd = v->repo->git_dir;
@@ -283,11 +404,11 @@ static int check_symlink(struct rv *v, const char *refname, const char *path)
 		gl--;
 	}
 	const char *rel = NULL;
-	if (strncmp(real, gd, gl) == 0 && (gl == 1 || real[gl] == '/')) {
-		rel = real + gl + (gl == 1 ? 0 : 1);
+	if (strncmp(real.p, gd, gl) == 0 && (gl == 1 || real.p[gl] == '/')) {
+		rel = real.p + gl + (gl == 1 ? 0 : 1);
 	}
-	char *referent = strdup(rel != NULL ? rel : real);
-	free(real);
+	char *referent = strdup(rel != NULL ? rel : real.p);
+	skg_buf_release(&real);
 	if (referent == NULL) {
 		nomem(v);
 		return -2;
@@ -298,7 +419,7 @@ static int check_symlink(struct rv *v, const char *refname, const char *path)
 }
 
 /* files_fsck_refs_content for a regular file. Returns 0, -1 (a finding) or -2 (run failure). */
-static int check_content(struct rv *v, const char *refname, const char *path)
+static int check_content(struct rv *v, const char *refname, const char *path, const char *shown)
 {
 	char *data = NULL;
 	size_t len = 0;
@@ -311,7 +432,7 @@ static int check_content(struct rv *v, const char *refname, const char *path)
 			nomem(v);
 			return -2;
 		}
-		return sys_line(v, SKG_LEVEL_ERROR, e, "cannot read ref file '%s'", path);
+		return sys_line(v, SKG_LEVEL_ERROR, e, "cannot read ref file '%s'", shown);
 	}
 	int ret = 0;
 	/* parse_loose_ref_contents reads the content as a C string */
@@ -353,7 +474,7 @@ static int check_content(struct rv *v, const char *refname, const char *path)
 }
 
 /* files_fsck_ref: the name, then the content. Returns 0, -1 (a finding) or -2 (run failure). */
-static int check_ref(struct rv *v, const char *refname, const char *path, mode_t mode)
+static int check_ref(struct rv *v, const char *refname, const char *path, const char *shown, mode_t mode)
 {
 	verbose_line(v, "Checking %s", refname);
 	if (!S_ISREG(mode) && !S_ISLNK(mode)) {
@@ -364,7 +485,8 @@ static int check_ref(struct rv *v, const char *refname, const char *path, mode_t
 	    report(v, refname, M_BAD_REF_NAME, "invalid refname format")) {
 		ret = -1;
 	}
-	int r = S_ISLNK(mode) ? check_symlink(v, refname, path) : check_content(v, refname, path);
+	int r =
+	    S_ISLNK(mode) ? check_symlink(v, refname, path, shown) : check_content(v, refname, path, shown);
 	if (r == -2) {
 		return -2;
 	}
@@ -375,7 +497,7 @@ static int check_ref(struct rv *v, const char *refname, const char *path, mode_t
 
 /* dir-iterator.c without DIR_ITERATOR_SORTED or PEDANTIC: entries in readdir order, a directory's
  * contents right after it; lstat, so symbolic links are not followed. path ends in '/'. */
-static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
+static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *shown, struct skg_buf *refname)
 {
 	DIR *d = opendir(path->p);
 	if (d == NULL) {
@@ -384,11 +506,11 @@ static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
 			return nomem(v);
 		}
 		if (e != ENOENT) {
-			sys_line(v, SKG_LEVEL_WARNING, e, "error opening directory '%s'", path->p);
+			sys_line(v, SKG_LEVEL_WARNING, e, "error opening directory '%s'", shown->p);
 		}
 		return 1; /* the caller decides (the top level: "failed to iterate") */
 	}
-	size_t plen = path->len, rlen = refname->len;
+	size_t plen = path->len, slen = shown->len, rlen = refname->len;
 	int ret = 0;
 	for (;;) {
 		errno = 0;
@@ -396,7 +518,7 @@ static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
 		if (de == NULL) {
 			if (errno != 0) {
 				sys_line(v, SKG_LEVEL_WARNING, errno, "error reading directory '%s'",
-				         path->p);
+				         shown->p);
 				continue; /* git's iterator reads on */
 			}
 			break;
@@ -407,27 +529,30 @@ static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
 		}
 		skg_buf_setlen(path, plen);
 		skg_buf_adds(path, name);
+		skg_buf_setlen(shown, slen);
+		skg_buf_adds(shown, name);
 		skg_buf_setlen(refname, rlen);
 		skg_buf_adds(refname, name);
-		if (path->failed || refname->failed) {
+		if (path->failed || shown->failed || refname->failed) {
 			ret = nomem(v);
 			break;
 		}
 		struct stat st;
 		if (lstat(path->p, &st) != 0) {
 			if (errno != ENOENT) {
-				sys_line(v, SKG_LEVEL_WARNING, errno, "failed to stat '%s'", path->p);
+				sys_line(v, SKG_LEVEL_WARNING, errno, "failed to stat '%s'", shown->p);
 			}
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			skg_buf_addc(path, '/');
+			skg_buf_addc(shown, '/');
 			skg_buf_addc(refname, '/');
-			if (path->failed || refname->failed) {
+			if (path->failed || shown->failed || refname->failed) {
 				ret = nomem(v);
 				break;
 			}
-			int r = walk(v, path, refname);
+			int r = walk(v, path, shown, refname);
 			if (r < 0) {
 				ret = r;
 				break;
@@ -438,7 +563,7 @@ static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
 		if (name[0] != '.' && skg_ends_with(name, ".lock")) {
 			continue;
 		}
-		int r = check_ref(v, refname->p, path->p, st.st_mode);
+		int r = check_ref(v, refname->p, path->p, shown->p, st.st_mode);
 		if (r == -2) {
 			ret = -1;
 			break;
@@ -446,6 +571,7 @@ static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *refname)
 	}
 	closedir(d);
 	skg_buf_setlen(path, plen);
+	skg_buf_setlen(shown, slen);
 	skg_buf_setlen(refname, rlen);
 	return ret;
 }
@@ -476,11 +602,14 @@ static int check_refs_dir(struct rv *v, const char *store_dir, const char *store
 			sys_line(v, SKG_LEVEL_ERROR, e, "cannot open directory %s", shown.p);
 		}
 	} else {
+		size_t top = shown.len;
 		skg_buf_addc(&path, '/');
-		if (path.failed) {
+		skg_buf_addc(&shown, '/'); /* git's iterator names directories with their '/' */
+		if (path.failed || shown.failed) {
 			ret = nomem(v);
 		} else {
-			int r = walk(v, &path, &refname);
+			int r = walk(v, &path, &shown, &refname);
+			skg_buf_setlen(&shown, top);
 			if (r < 0) {
 				ret = r;
 			} else if (r > 0) {
@@ -504,6 +633,7 @@ static int check_refs_dir(struct rv *v, const char *store_dir, const char *store
  * reports an error (git's iteration stops there). */
 static int check_root_refs(struct rv *v, const char *store_dir)
 {
+	struct skg_buf shown = {0};
 	const struct skg_worktree *wt = v->wt;
 	DIR *d = opendir(store_dir);
 	if (d == NULL) {
@@ -536,7 +666,13 @@ static int check_root_refs(struct rv *v, const char *store_dir)
 			ret = nomem(v);
 			break;
 		}
-		int r = check_ref(v, refname.p, path.p, st.st_mode);
+		skg_buf_setlen(&shown, 0);
+		skg_buf_addf(&shown, "%s/%s", v->repo->common_dir_display, refname.p);
+		if (shown.failed) {
+			ret = nomem(v);
+			break;
+		}
+		int r = check_ref(v, refname.p, path.p, shown.p, st.st_mode);
 		if (r == -2) {
 			ret = -1;
 			break;
@@ -547,6 +683,7 @@ static int check_root_refs(struct rv *v, const char *store_dir)
 	}
 	closedir(d);
 	skg_buf_release(&path);
+	skg_buf_release(&shown);
 	skg_buf_release(&refname);
 	return ret;
 }
@@ -909,12 +1046,73 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 	return ret;
 }
 
-/* git_fsck_config as `git refs verify` reads it: fsck.<msg-id> = error | warn | ignore. */
+/* fsck.skipList as git_fsck_config reads it (oidset_parse_file): the file must open and hold one
+ * object ID a line ('#' comments, blank lines); the refs check makes no other use of it. */
+static int read_skiplist(struct rv *v, const char *value)
+{
+	struct skg_buf path = {0};
+	const char *home = getenv("HOME");
+	if (strncmp(value, "~/", 2) == 0 && home != NULL) {
+		skg_buf_addf(&path, "%s/%s", home, value + 2);
+	} else {
+		skg_buf_adds(&path, value);
+	}
+	char *data = NULL;
+	size_t len = 0;
+	int ret = 0;
+	if (path.failed) {
+		ret = nomem(v);
+	} else if (skg_read_file(path.p, SIZE_MAX, &data, &len) != 0) {
+		if (errno == ENOMEM) {
+			ret = nomem(v);
+		} else {
+			skg_fail(v->err, "could not open object name list: %s", path.p);
+			ret = 1;
+		}
+	}
+	for (size_t p = 0; ret == 0 && p < len;) {
+		size_t e = p;
+		while (e < len && data[e] != '\n') {
+			e++;
+		}
+		size_t a = p, b = e;
+		const char *hash = memchr(data + p, '#', e - p);
+		if (hash != NULL) {
+			b = (size_t)(hash - data);
+		}
+		while (a < b && skg_isspace((unsigned char)data[a])) {
+			a++;
+		}
+		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
+			b--;
+		}
+		uint8_t id[SKG_RAWSZ];
+		if (b > a && (b - a != SKG_HEXSZ || !skg_from_hex(data + a, id))) {
+			skg_fail(v->err, "invalid object name: %.*s", (int)(b - a), data + a);
+			ret = 1;
+		}
+		p = e + 1;
+	}
+	free(data);
+	skg_buf_release(&path);
+	return ret;
+}
+
+/* git_fsck_config as `git refs verify` reads it: fsck.skipList, fsck.<msg-id> = error | warn |
+ * ignore, each of them with a value (else git's config_error_nonbool). */
 static int on_config(void *ctx, const char *key, const char *value)
 {
 	struct rv *v = ctx;
-	if (!skg_starts_with(key, "fsck.") || strcmp(key, "fsck.skiplist") == 0) {
+	if (!skg_starts_with(key, "fsck.")) {
 		return 0;
+	}
+	if (value == NULL) {
+		struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL, SKG_NONE, NULL, NULL, false, 0};
+		emit(v, &r, "missing value for '%s'", key);
+		return SKG_CONFIG_NONBOOL;
+	}
+	if (strcmp(key, "fsck.skiplist") == 0) {
+		return read_skiplist(v, value);
 	}
 	const char *id = key + 5;
 	int m = -1;
@@ -923,16 +1121,7 @@ static int on_config(void *ctx, const char *key, const char *value)
 			m = i;
 		}
 	}
-	bool known = m >= 0 || skg_fsck_msg_from_name(id, strlen(id)) >= 0;
-	for (size_t i = 0; i < sizeof(other_new_msgs) / sizeof(other_new_msgs[0]); i++) {
-		known = known || strcasecmp(id, other_new_msgs[i]) == 0;
-	}
-	if (value == NULL) {
-		skg_fail(v->err, "missing value for '%s'", key);
-		v->err->code = SKG_E_GIT;
-		return 1;
-	}
-	if (!known) {
+	if (skg_fsck_msg_from_name(id, strlen(id)) < 0 && !skg_refs_msg_newer_id(id)) {
 		skg_fail(v->err, "Unhandled message id: %s", id);
 		v->err->code = SKG_E_GIT;
 		return 1;

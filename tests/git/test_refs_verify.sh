@@ -82,10 +82,12 @@ run() {
 	key=${key// /_}
 	se=$(cd "$T/$name" && "$SK" refs verify "$@" 2>&1 >/dev/null)
 	rc=$?
+	se=${se//$T/@T@} # the temporary directory, in paths git prints
 	if [ -n "$RECORD" ]; then
 		local ge grc
 		ge=$(cd "$T/$name" && refgit refs verify "$@" 2>&1 >/dev/null)
 		grc=$?
+		ge=${ge//$T/@T@}
 		{
 			printf '@@ %s exit %s\n' "$key" "$grc"
 			[ -z "$ge" ] || printf '%s\n' "$ge"
@@ -104,6 +106,7 @@ run() {
 	local ge grc
 	ge=$(cd "$T/$name" && refgit refs verify "$@" 2>&1 >/dev/null)
 	grc=$?
+	ge=${ge//$T/@T@}
 	if [ "$se" = "$ge" ] && [ "$rc" = "$grc" ]; then
 		pass
 	else
@@ -120,10 +123,12 @@ run_fsck() {
 	so=$(cd "$T/$name" && "$SK" fsck --references --no-dangling 2>"$T/s.err")
 	rc=$?
 	se=$(cat "$T/s.err")
+	se=${se//$T/@T@}
 	if [ -n "$RECORD" ]; then
 		local ge grc
 		ge=$(cd "$T/$name" && refgit fsck --no-dangling 2>&1)
 		grc=$?
+		ge=${ge//$T/@T@}
 		{
 			printf '@@ %s exit %s\n' "$key" "$grc"
 			[ -z "$ge" ] || printf '%s\n' "$ge"
@@ -196,6 +201,12 @@ run symspace
 fresh symroot
 printf 'ref: ORIG_HEAD\n' >"$R/refs/heads/toroot"
 run symroot
+fresh symempty
+printf 'ref:\n' >"$R/refs/heads/symempty"
+run symempty
+fresh symemptyspace
+printf 'ref: \n\n' >"$R/refs/heads/symemptyspace"
+run symemptyspace
 fresh nested
 mkdir -p "$R/refs/tags/a/b"
 printf 'garbage\n' >"$R/refs/tags/a/b/c"
@@ -308,6 +319,21 @@ run cfgbadvalue
 fresh cfgobject
 git -C "$T/cfgobject" config fsck.badTimezone ignore
 run cfgobject
+fresh cfgnovalue
+printf '[fsck]\n\tbadRefName\n' >>"$R/config"
+run cfgnovalue
+fresh cfgskipmissing
+git -C "$T/cfgskipmissing" config fsck.skipList "$T/no-such-list"
+run cfgskipmissing
+fresh cfgskipbad
+printf 'not an id\n' >"$T/bad-list"
+git -C "$T/cfgskipbad" config fsck.skipList "$T/bad-list"
+run cfgskipbad
+fresh cfgskipgood
+printf '# ok\n%s\n\n' "$H" >"$T/good-list"
+git -C "$T/cfgskipgood" config fsck.skipList "$T/good-list"
+printf 'garbage\n' >"$T/cfgskipgood/.git/refs/heads/garb"
+run cfgskipgood
 if [ -z "$RECORD" ]; then
 	# usage errors: git's status 129 (git prints its usage text, sha1kit its own line)
 	(cd "$T/cfgobject" && "$SK" refs verify extra 2>/dev/null)
@@ -334,6 +360,20 @@ run_fsck fpacked
 fresh fheadnull
 printf '%s\n' "$Z" >"$R/refs/heads/nullref"
 run_fsck fheadnull
+fresh fheadtag
+printf 'ref: refs/tags/v1\n' >"$R/HEAD"
+run_fsck fheadtag
+fresh fcfgref
+printf '%s' "$H" >"$R/refs/heads/nonl"
+git -C "$T/fcfgref" config fsck.refMissingNewline error
+run_fsck fcfgref
+fresh fcfgnovalue
+printf '[fsck]\n\tbadRefName\n' >>"$R/config"
+run_fsck fcfgnovalue
+fresh fworktree
+git -C "$T/fworktree" worktree add -q --detach "$T/fworktree-wt" 2>/dev/null || fail "git worktree add"
+printf 'ref:\n' >"$R/worktrees/fworktree-wt/HEAD"
+run_fsck fworktree
 if [ -z "$RECORD" ]; then
 	# without --references (git 2.39.5): none of these lines
 	se=$(cd "$T/fnonl" && "$SK" fsck --no-dangling 2>&1)
@@ -374,6 +414,18 @@ run symlink
 fresh fifo
 mkfifo "$R/refs/heads/fifo"
 run fifo
+fresh symdangling
+ln -s /nonexistent "$R/refs/heads/dangling"
+run symdangling
+fresh symnodir
+ln -s ../../nodir/x "$R/refs/heads/nodir"
+run symnodir
+fresh symloop
+ln -s loop "$R/refs/heads/loop"
+run symloop
+fresh symrelative
+ln -s master "$R/refs/heads/rel"
+run symrelative
 fresh packedlink
 printf '# pack-refs with: peeled fully-peeled sorted \n' >"$T/packed"
 ln -s "$T/packed" "$R/packed-refs"
