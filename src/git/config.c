@@ -703,3 +703,13 @@ bool skg_env_bool(const char *name, bool dflt)
 	}
 	return skg_config_bool(v) != 0;
 }
+
+void skg_config_path(const char *value, struct skg_buf *out)
+{
+	const char *home = getenv("HOME");
+	if (strncmp(value, "~/", 2) == 0 && home != NULL) {
+		skg_buf_addf(out, "%s/%s", home, value + 2);
+	} else {
+		skg_buf_adds(out, value);
+	}
+}

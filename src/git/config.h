@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "object.h"
+#include "util.h"
 
 /*
  * A config entry: key is "section.name" or "section.subsection.name" with section and name in
@@ -110,6 +111,9 @@ int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, 
 
 /* Only the system, XDG and global files of the above (what git's safe.directory check reads). */
 int skg_config_read_outer(skg_config_fn fn, void *ctx, struct skg_error *err);
+
+/* A path value as git_config_pathname reads it, into out: "~/" at its start is $HOME (when set). */
+void skg_config_path(const char *value, struct skg_buf *out);
 
 /* git_env_bool(): unset -> dflt, else a config boolean (invalid counts as true, as git dies). */
 bool skg_env_bool(const char *name, bool dflt);

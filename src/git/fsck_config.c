@@ -45,32 +45,15 @@ static int read_skiplist(struct skg_fsck_run *f, const char *path)
 		return -1;
 	}
 	f->skip = v;
-	for (size_t p = 0; p < len;) {
-		size_t e = p;
-		while (e < len && data[e] != '\n') {
-			e++;
+	const char *line;
+	size_t n, pos = 0;
+	while (skg_next_list_line(data, len, &pos, &line, &n)) {
+		if (n != SKG_HEXSZ || !skg_from_hex(line, f->skip + f->nskip * SKG_RAWSZ)) {
+			skg_fsck_err_line(f, NULL, "fatal: invalid object name: %.*s", (int)n, line);
+			free(data);
+			return -1;
 		}
-		size_t a = p, b = e;
-		const char *hash = memchr(data + p, '#', e - p);
-		if (hash != NULL) {
-			b = (size_t)(hash - data);
-		}
-		while (a < b && skg_isspace((unsigned char)data[a])) {
-			a++;
-		}
-		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
-			b--;
-		}
-		if (b > a) {
-			if (b - a != SKG_HEXSZ || !skg_from_hex(data + a, f->skip + f->nskip * SKG_RAWSZ)) {
-				skg_fsck_err_line(f, NULL, "fatal: invalid object name: %.*s", (int)(b - a),
-				                  data + a);
-				free(data);
-				return -1;
-			}
-			f->nskip++;
-		}
-		p = e + 1;
+		f->nskip++;
 	}
 	free(data);
 	qsort(f->skip, f->nskip, SKG_RAWSZ, cmp_id);
@@ -85,14 +68,8 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		if (value == NULL) {
 			return 0;
 		}
-		/* a path value (git_config_pathname): "~/" is the home directory */
 		struct skg_buf path = {0};
-		const char *home = getenv("HOME");
-		if (strncmp(value, "~/", 2) == 0 && home != NULL) {
-			skg_buf_addf(&path, "%s/%s", home, value + 2);
-		} else {
-			skg_buf_adds(&path, value);
-		}
+		skg_config_path(value, &path);
 		if (path.failed) {
 			skg_fsck_nomem(f);
 			f->config_died = true;

@@ -1051,12 +1051,7 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 static int read_skiplist(struct rv *v, const char *value)
 {
 	struct skg_buf path = {0};
-	const char *home = getenv("HOME");
-	if (strncmp(value, "~/", 2) == 0 && home != NULL) {
-		skg_buf_addf(&path, "%s/%s", home, value + 2);
-	} else {
-		skg_buf_adds(&path, value);
-	}
+	skg_config_path(value, &path);
 	char *data = NULL;
 	size_t len = 0;
 	int ret = 0;
@@ -1070,28 +1065,14 @@ static int read_skiplist(struct rv *v, const char *value)
 			ret = 1;
 		}
 	}
-	for (size_t p = 0; ret == 0 && p < len;) {
-		size_t e = p;
-		while (e < len && data[e] != '\n') {
-			e++;
-		}
-		size_t a = p, b = e;
-		const char *hash = memchr(data + p, '#', e - p);
-		if (hash != NULL) {
-			b = (size_t)(hash - data);
-		}
-		while (a < b && skg_isspace((unsigned char)data[a])) {
-			a++;
-		}
-		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
-			b--;
-		}
+	const char *line;
+	size_t n, pos = 0;
+	while (ret == 0 && skg_next_list_line(data, len, &pos, &line, &n)) {
 		uint8_t id[SKG_RAWSZ];
-		if (b > a && (b - a != SKG_HEXSZ || !skg_from_hex(data + a, id))) {
-			skg_fail(v->err, "invalid object name: %.*s", (int)(b - a), data + a);
+		if (n != SKG_HEXSZ || !skg_from_hex(line, id)) {
+			skg_fail(v->err, "invalid object name: %.*s", (int)n, line);
 			ret = 1;
 		}
-		p = e + 1;
 	}
 	free(data);
 	skg_buf_release(&path);

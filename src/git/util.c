@@ -406,3 +406,31 @@ char *skg_concat3(const char *a, const char *b, const char *c)
 	}
 	return p;
 }
+
+bool skg_next_list_line(const char *data, size_t len, size_t *pos, const char **line, size_t *n)
+{
+	while (*pos < len) {
+		size_t p = *pos, e = p;
+		while (e < len && data[e] != '\n') {
+			e++;
+		}
+		*pos = e + 1;
+		size_t a = p, b = e;
+		const char *hash = memchr(data + p, '#', e - p);
+		if (hash != NULL) {
+			b = (size_t)(hash - data);
+		}
+		while (a < b && skg_isspace((unsigned char)data[a])) {
+			a++;
+		}
+		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
+			b--;
+		}
+		if (b > a) {
+			*line = data + a;
+			*n = b - a;
+			return true;
+		}
+	}
+	return false;
+}

@@ -75,6 +75,13 @@ void skg_vreport(const struct skg_sink *rep, const struct skg_report *r, const c
  */
 char *skg_realpath(const char *path);
 
+/*
+ * The lines of an object-name list as git's oidset_parse_file reads them (fsck.skipList): the next
+ * line of data[*pos..len) that is not empty once a '#' comment and the blanks around it are cut,
+ * in *line[0..*n); *pos moves past it. False at the end.
+ */
+bool skg_next_list_line(const char *data, size_t len, size_t *pos, const char **line, size_t *n);
+
 /* git's isspace(): space, \t, \n, \r only (git's ctype, not the C locale's). */
 static inline bool skg_isspace(int c)
 {

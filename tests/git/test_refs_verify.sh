@@ -73,76 +73,68 @@ git -C "$T/base" add a && git -C "$T/base" commit -qm a || exit 1
 H=$(git -C "$T/base" rev-parse HEAD)
 Z=0000000000000000000000000000000000000000
 
-# run NAME [ARG...]: `refs verify ARG...` in $T/NAME (made by the caller) with sha1kit, against the
-# recorded outcome and, when live, the reference git.
-run() {
-	local name=$1 se rc key
+# outcome DIR CMD...: what CMD prints in DIR, standard error then standard output, as one text
+# (the temporary directory written @T@) in OUT, and its exit status in RC.
+outcome() {
+	local dir=$1 so
 	shift
-	key=$name${*:+_$*}
-	key=${key// /_}
-	se=$(cd "$T/$name" && "$SK" refs verify "$@" 2>&1 >/dev/null)
-	rc=$?
-	se=${se//$T/@T@} # the temporary directory, in paths git prints
-	if [ -n "$RECORD" ]; then
-		local ge grc
-		ge=$(cd "$T/$name" && refgit refs verify "$@" 2>&1 >/dev/null)
-		grc=$?
-		ge=${ge//$T/@T@}
-		{
-			printf '@@ %s exit %s\n' "$key" "$grc"
-			[ -z "$ge" ] || printf '%s\n' "$ge"
-		} >>"$RECORD"
-		return 0
-	fi
-	local want=${EXP_ERR[$key]-MISSING} wrc=${EXP_RC[$key]-MISSING}
-	want=${want%$'\n'}
-	if [ "$se" = "$want" ] && [ "$rc" = "$wrc" ]; then
-		pass
-	else
-		fail "$name: refs verify $*: git 2.55.0 exited $wrc, sha1kit $rc"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$se") | sed 's/^/    /' | head -20
-	fi
-	[ -n "$live" ] || return 0
-	local ge grc
-	ge=$(cd "$T/$name" && refgit refs verify "$@" 2>&1 >/dev/null)
-	grc=$?
-	ge=${ge//$T/@T@}
-	if [ "$se" = "$ge" ] && [ "$rc" = "$grc" ]; then
-		pass
-	else
-		fail "$name: refs verify $*: the reference git exited $grc, sha1kit $rc"
-		diff <(printf '%s\n' "$ge") <(printf '%s\n' "$se") | sed 's/^/    /' | head -20
-	fi
+	so=$(cd "$dir" && "$@" 2>"$T/o.err")
+	RC=$?
+	OUT=$(cat "$T/o.err")${so:+$'\n'$so}
+	OUT=${OUT//$T/@T@}
 }
 
-# run_fsck NAME: `sha1kit fsck --references --no-dangling` in $T/NAME against Git 2.55.0's `git fsck
-# --no-dangling` (which runs `git refs verify` first, by default since 2.48): stderr, stdout and the
-# exit status (recorded as KEY fsck_NAME; live with a reference git of 2.48 or later).
-run_fsck() {
-	local name=$1 se so rc key=fsck_$1
-	so=$(cd "$T/$name" && "$SK" fsck --references --no-dangling 2>"$T/s.err")
-	rc=$?
-	se=$(cat "$T/s.err")
-	se=${se//$T/@T@}
+# compare KEY NAME SHA1KIT-ARGS -- GIT-ARGS: sha1kit and git with those arguments in $T/NAME (made
+# by the caller): sha1kit's outcome against the one recorded as KEY and, when live, against the
+# reference git's; with --record, git's is recorded.
+compare() {
+	local key=$1 name=$2 a
+	shift 2
+	local -a sk=() g=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		sk+=("$1")
+		shift
+	done
+	shift
+	g=("$@")
 	if [ -n "$RECORD" ]; then
-		local ge grc
-		ge=$(cd "$T/$name" && refgit fsck --no-dangling 2>&1)
-		grc=$?
-		ge=${ge//$T/@T@}
+		outcome "$T/$name" refgit "${g[@]}"
 		{
-			printf '@@ %s exit %s\n' "$key" "$grc"
-			[ -z "$ge" ] || printf '%s\n' "$ge"
+			printf '@@ %s exit %s\n' "$key" "$RC"
+			[ -z "$OUT" ] || printf '%s\n' "$OUT"
 		} >>"$RECORD"
 		return 0
 	fi
-	local want=${EXP_ERR[$key]-MISSING} wrc=${EXP_RC[$key]-MISSING} got=$se${so:+$'\n'$so}
+	outcome "$T/$name" "$SK" "${sk[@]}"
+	local se=$OUT rc=$RC want=${EXP_ERR[$key]-MISSING} wrc=${EXP_RC[$key]-MISSING}
 	want=${want%$'\n'}
-	if [ "$got" = "$want" ] && [ "$rc" = "$wrc" ]; then
-		pass
-	else
-		fail "$name: fsck --references: git 2.55.0 exited $wrc, sha1kit $rc"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | sed 's/^/    /' | head -20
-	fi
+	for a in recorded live; do
+		if [ $a = live ]; then
+			[ -n "$live" ] || return 0
+			outcome "$T/$name" refgit "${g[@]}"
+			want=$OUT wrc=$RC
+		fi
+		if [ "$se" = "$want" ] && [ "$rc" = "$wrc" ]; then
+			pass
+		else
+			fail "$name: ${sk[*]}: git ($a) exited $wrc, sha1kit $rc"
+			diff <(printf '%s\n' "$want") <(printf '%s\n' "$se") | sed 's/^/    /' | head -20
+		fi
+	done
+}
+
+# run NAME [ARG...]: `refs verify ARG...` (key NAME and the arguments, joined by '_').
+run() {
+	local name=$1 key
+	shift
+	key=$name${*:+_$*}
+	compare "${key// /_}" "$name" refs verify "$@" -- refs verify "$@"
+}
+
+# run_fsck NAME: `sha1kit fsck --references --no-dangling` against Git 2.55.0's `git fsck
+# --no-dangling`, which runs `git refs verify` first (by default since 2.48); key fsck_NAME.
+run_fsck() {
+	compare "fsck_$1" "$1" fsck --references --no-dangling -- fsck --no-dangling
 }
 
 # fresh NAME: a copy of the base repository at $T/NAME; R is its .git.
