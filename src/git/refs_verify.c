@@ -519,7 +519,7 @@ static int walk(struct rv *v, struct skg_buf *path, struct skg_buf *shown, struc
 			if (errno != 0) {
 				sys_line(v, SKG_LEVEL_WARNING, errno, "error reading directory '%s'",
 				         shown->p);
-				continue; /* git's iterator reads on */
+				/* git's iterator reads on, and loops for ever where the error stays */
 			}
 			break;
 		}
