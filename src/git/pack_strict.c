@@ -143,31 +143,15 @@ static int read_skiplist(struct skg_strict *s, const char *path)
 		return nomem(s);
 	}
 	s->skip = v;
-	for (size_t p = 0; p < len;) {
-		size_t e = p;
-		while (e < len && data[e] != '\n') {
-			e++;
+	const char *line;
+	size_t n, pos = 0;
+	while (skg_next_list_line(data, len, &pos, &line, &n)) {
+		if (n != SKG_HEXSZ || !skg_from_hex(line, s->skip + s->nskip * SKG_RAWSZ)) {
+			die(s, "invalid object name: %.*s", (int)n, line);
+			free(data);
+			return 1;
 		}
-		size_t a = p, b = e;
-		const char *c = memchr(data + p, '#', e - p);
-		if (c != NULL) {
-			b = (size_t)(c - data);
-		}
-		while (a < b && skg_isspace((unsigned char)data[a])) {
-			a++;
-		}
-		while (b > a && skg_isspace((unsigned char)data[b - 1])) {
-			b--;
-		}
-		if (b > a) {
-			if (b - a != SKG_HEXSZ || !skg_from_hex(data + a, s->skip + s->nskip * SKG_RAWSZ)) {
-				die(s, "invalid object name: %.*s", (int)(b - a), data + a);
-				free(data);
-				return 1;
-			}
-			s->nskip++;
-		}
-		p = e + 1;
+		s->nskip++;
 	}
 	free(data);
 	qsort(s->skip, s->nskip, SKG_RAWSZ, cmp_id);
