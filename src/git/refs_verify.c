@@ -941,19 +941,17 @@ static bool table_name_ok(const char *name)
 
 /* reftable_be_fsck for one worktree's stack: the names of its tables (tables.list), then each ref
  * record of the merged stack, in name order: an object ID must not be null, a symbolic ref's target
- * is checked as a loose symbolic ref's. 0, or -1 when the run stops (err). */
+ * is checked as a loose symbolic ref's. 0, or -1 when the run stops (err). The names are those of
+ * the stack as it was read (git's stack->tables). */
 static int check_reftable(struct rv *v, const char *store_dir, const char *store_display)
 {
 	const struct skg_worktree *wt = v->wt;
-	struct skg_buf dir = {0}, shown = {0}, list_path = {0}, path = {0};
+	struct skg_buf dir = {0}, shown = {0}, path = {0};
 	skg_buf_addf(&dir, "%s/reftable", store_dir);
 	skg_buf_addf(&shown, "%s/reftable", store_display);
-	skg_buf_addf(&list_path, "%s/reftable/tables.list", store_dir);
 	int ret = 0;
-	char *list = NULL;
-	size_t len = 0;
 	struct skg_reftable_stack *st = NULL;
-	if (dir.failed || shown.failed || list_path.failed) {
+	if (dir.failed || shown.failed) {
 		ret = nomem(v);
 		goto out;
 	}
@@ -962,27 +960,12 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 		ret = -1;
 		goto out;
 	}
-	if (skg_read_file(list_path.p, SIZE_MAX, &list, &len) != 0) {
-		if (errno == ENOMEM) {
-			ret = nomem(v);
-			goto out;
+	for (size_t i = 0; i < skg_reftable_table_count(st); i++) {
+		const char *name = skg_reftable_table_name(st, i);
+		verbose_line(v, "Checking table: %s", name);
+		if (!table_name_ok(name)) {
+			report(v, name, M_BAD_REFTABLE_TABLE_NAME, "invalid reftable table name");
 		}
-		list = NULL;
-		len = 0; /* gone since the stack was read: no names to check */
-	}
-	for (char *p = list; p != NULL && p < list + len;) {
-		char *eol = memchr(p, '\n', (size_t)(list + len - p));
-		char *next = eol != NULL ? eol + 1 : list + len;
-		if (eol != NULL) {
-			*eol = '\0';
-		}
-		if (*p != '\0') {
-			verbose_line(v, "Checking table: %s", p);
-			if (!table_name_ok(p)) {
-				report(v, p, M_BAD_REFTABLE_TABLE_NAME, "invalid reftable table name");
-			}
-		}
-		p = next;
 	}
 	for (size_t i = 0; i < skg_reftable_ref_count(st); i++) {
 		const struct skg_reftable_ref *r = skg_reftable_ref_at(st, i);
@@ -1003,10 +986,8 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 	}
 out:
 	skg_reftable_free(st);
-	free(list);
 	skg_buf_release(&dir);
 	skg_buf_release(&shown);
-	skg_buf_release(&list_path);
 	skg_buf_release(&path);
 	return ret;
 }

@@ -474,6 +474,8 @@ struct skg_reftable_stack {
 	struct log_rec *logs;
 	size_t nlogs, logs_cap;
 	size_t table; /* the table being read */
+	char **names; /* the tables, as tables.list names them, oldest first */
+	size_t nnames;
 	struct skg_error *err;
 };
 
@@ -636,9 +638,23 @@ void skg_reftable_free(struct skg_reftable_stack *s)
 	for (size_t i = 0; i < s->nlogs; i++) {
 		free(s->logs[i].mem);
 	}
+	for (size_t i = 0; i < s->nnames; i++) {
+		free(s->names[i]);
+	}
+	free(s->names);
 	free(s->refs);
 	free(s->logs);
 	free(s);
+}
+
+size_t skg_reftable_table_count(const struct skg_reftable_stack *s)
+{
+	return s->nnames;
+}
+
+const char *skg_reftable_table_name(const struct skg_reftable_stack *s, size_t i)
+{
+	return s->names[i];
 }
 
 /* One table of the stack, read whole. */
@@ -703,6 +719,16 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 				r = skg_fail(err, "%s/tables.list: corrupt (bad table name)", display);
 				break;
 			}
+			char **names = realloc(s->names, (s->nnames + 1) * sizeof(*names));
+			char *name = names != NULL ? strdup(p) : NULL;
+			if (names != NULL) {
+				s->names = names;
+			}
+			if (name == NULL) {
+				r = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+				break;
+			}
+			s->names[s->nnames++] = name;
 			r = read_table(s, dir, display, p, &path, &shown);
 			s->table++;
 		}

@@ -78,6 +78,10 @@ void skg_reftable_free(struct skg_reftable_stack *s);
 size_t skg_reftable_ref_count(const struct skg_reftable_stack *s);
 const struct skg_reftable_ref *skg_reftable_ref_at(const struct skg_reftable_stack *s, size_t i);
 
+/* The tables of the stack, as tables.list names them, oldest first, i = 0 .. count - 1. */
+size_t skg_reftable_table_count(const struct skg_reftable_stack *s);
+const char *skg_reftable_table_name(const struct skg_reftable_stack *s, size_t i);
+
 /* The ref named name, or NULL when the stack has none (or its newest record is a deletion). */
 const struct skg_reftable_ref *skg_reftable_find(const struct skg_reftable_stack *s, const char *name);
 
