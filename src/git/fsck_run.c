@@ -352,7 +352,7 @@ static int check_refs(struct skg_fsck_run *f)
 	struct skg_error err;
 	skg_fsck_meter_start(f, "Checking ref database", 1, 0);
 	int r = skg_refs_verify(f->repo, &o, &f->rep, &err);
-	if (r < 0 && err.code != SKG_E_GIT && err.code != SKG_E_UNSUPPORTED) {
+	if (r < 0 && err.code != SKG_E_GIT) {
 		skg_fsck_reader_error(f, &err);
 		return -1;
 	}
