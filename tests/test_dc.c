@@ -1051,6 +1051,9 @@ static void test_dc_run16(void **state)
 	uint8_t blocks[16 * 64], next[16 * 64];
 	tu_rng rng = {SEED ^ 0x4416};
 	int tested = 0;
+	/* A random loop (1/SHA1KIT_TEST_SHARE of it outside the native pass): the pipelined kernel is
+	 * the slowest of all where AVX-512 and SHA-NI code alternate (Intel Xeon 6/207). */
+	const long rounds = share_of(20000);
 	(void)state;
 	for (uint32_t i = 0; i < sha1kit_dc_kernel_count; i++) {
 		const sha1kit_dc_kernel *k = &sha1kit_dc_kernels[i];
@@ -1059,7 +1062,7 @@ static void test_dc_run16(void **state)
 			continue;
 		tested++;
 		assert_non_null(k->ubc_pipe);
-		for (int round = 0; round < 20000; round++) {
+		for (int round = 0; round < rounds; round++) {
 			uint32_t mask[16], want_next[16], next_mask[16], ihv[5], ref[5];
 			unsigned n = 1 + (unsigned)(tu_next(&rng) % 16),
 			         start = (unsigned)(tu_next(&rng) % n);
@@ -1116,9 +1119,10 @@ static void test_dc_run16(void **state)
 						    k->name, l, nnext, next_mask[l], want_next[l], round);
 			}
 		}
-		print_message("run16 of %s: 20000 groups, %ld blocks compressed, %ld stops\n", k->name,
+		print_message("run16 of %s: %ld groups, %ld blocks compressed, %ld stops\n", k->name, rounds,
 		              compressed, stops);
-		assert_true(stops > 20000 && compressed > 50000);
+		/* about 1.6 stops and 3.7 blocks compressed per group (seeded: the same every run) */
+		assert_true(stops > rounds && compressed > rounds * 5 / 2);
 	}
 	{
 		uint32_t f = sha1kit_cpu_features();
