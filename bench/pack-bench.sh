@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # pack-bench.sh - `sha1kit index-pack`, `sha1kit verify-pack` and `sha1kit fsck` against
 # `git index-pack`, `git verify-pack` and `git fsck --full` on the pack of a real repository's
-# history (and on repositories made of it), timed with GNU time.
+# history (and on repositories made of it). The script makes the pack; `sha1kit bench --git-only`
+# (programs/bench/bench_git.c) times the commands.
 #
 # Usage: bench/pack-bench.sh --repo DIR [OPTION]...
 #   --repo DIR     a clone (work tree or bare) or git directory of the repository to pack, e.g. a
 #                  clone of https://github.com/git/git (not needed with --pack)
 #   --tag REV      what to pack: `echo REV | git pack-objects --revs --stdout --threads=1`, i.e. the
 #                  history reachable from REV (default v2.50.0)
-#   --pack FILE    use this pack instead of making one (its .idx is still made by the installed git)
-#   --work DIR     where the pack, the reference idx and the results go (default:
+#   --pack FILE    use this pack instead of making one
+#   --work DIR     where the pack and bench's temporary files go (default:
 #                  $TMPDIR/sha1kit-pack-bench); the pack is made once and kept there as
 #                  pack-REV-COMMIT.pack (--rebuild to make it again); must not be inside a Git work
 #                  tree or git directory: the git commands must run outside any repository
@@ -21,8 +22,9 @@
 #                  bin-wrappers/git of a build tree, whose exec path is that tree
 #   --fsck DIR     also time fsck of the repository DIR (groups fsck, fsck1): e.g. a bare
 #                  repository whose only pack is the pack above and whose only ref is REV
-#                  (git init --bare DIR; cp P.pack P.idx DIR/objects/pack/; git --git-dir=DIR
-#                  update-ref refs/tags/REV COMMIT); it must be sound (every fsck must exit 0)
+#                  (git init --bare DIR; cp P.pack DIR/objects/pack/; git --git-dir=DIR
+#                  index-pack DIR/objects/pack/P.pack; git --git-dir=DIR update-ref
+#                  refs/tags/REV COMMIT); it must be sound (every fsck must exit 0)
 #   --fsck-loose DIR  also time fsck of DIR holding the same history as loose objects (group
 #                  fsckloose): git init --bare DIR; git --git-dir=DIR unpack-objects <P.pack; and
 #                  the same ref
@@ -31,25 +33,25 @@
 #   --only LIST    comma-separated groups to run (default all): index1, verify1, index, verify,
 #                  verifypack, fsck, fsck1, fsckloose (see below; the fsck groups need --fsck or
 #                  --fsck-loose)
-#   --rebuild      make the pack and the reference idx again
+#   --rebuild      make the pack again
 #   -h, --help     this text
 #
-# Groups (the commands compared within a group do the same work; "git" is the installed git and
-# every --git binary):
-#   index1      sha1kit index-pack --threads=1 -o OUT.idx P.pack
+# Groups (bench's workload in brackets; the commands compared within a group do the same work; "git"
+# is the installed git and every --git binary; `--no-rev-index` everywhere: the idx alone):
+#   index1      [index-pack-1] sha1kit index-pack --threads=1 -o OUT.idx P.pack
 #               git index-pack --threads=1 -o OUT.idx P.pack
-#   verify1     sha1kit index-pack --verify --threads=1 P.pack     (P.idx beside P.pack)
+#   verify1     [index-verify-1] sha1kit index-pack --verify --threads=1 P.pack (P.idx beside it)
 #               git index-pack --verify --threads=1 P.pack
-#   index       as index1 with each tool's default thread count (sha1kit: one per online CPU;
+#   index       [index-pack] as index1 with each tool's default thread count (sha1kit: one per online CPU;
 #               git 2.39 index-pack: one per CPU up to 3, 3 with 4-5 CPUs, then half the
 #               CPUs, at most 20)
-#   verify      as verify1 with the default thread counts
-#   verifypack  sha1kit verify-pack P.idx
+#   verify      [index-verify] as verify1 with the default thread counts
+#   verifypack  [verify-pack] sha1kit verify-pack P.idx
 #               git verify-pack P.idx           (git runs `git index-pack --verify P.pack`)
-#   fsck        sha1kit fsck --no-dangling --no-progress DIR          (default threads)
+#   fsck        [fsck] sha1kit fsck --no-dangling --no-progress, in DIR  (default threads)
 #               git --git-dir=DIR fsck --full --no-dangling --no-progress
-#   fsck1       as fsck with sha1kit fsck --threads=1 (git fsck checks packs on one thread)
-#   fsckloose   as fsck on the --fsck-loose DIR
+#   fsck1       [fsck-1] as fsck with sha1kit fsck --threads=1 (git fsck checks packs on one thread)
+#   fsckloose   [fsck-loose] as fsck on the --fsck-loose DIR
 # git fsck (2.47 and later) runs `git refs verify` from its exec path: a git built from source
 # must be given as the bin-wrappers/git of its build tree, or installed.
 # `git index-pack --verify` needs the .idx beside the pack: it does all the work of an index-pack
@@ -58,23 +60,24 @@
 # both modes, so index1 and verify1 compare like with like; the issue's figure (sha1kit -o against
 # git --verify) is index1's sha1kit row against verify1's git row.
 #
-# Before timing, the installed git writes the reference idx (P.idx) with `git index-pack -o`; the
-# idx sha1kit writes in index1 and index is compared with it byte for byte (cmp), and a mismatch
-# stops the script. Every command must succeed. The git commands run in the work directory with
-# GIT_CEILING_DIRECTORIES set (outside any repository: inside one, git index-pack also looks every
-# object up in the repository's object store) and with GIT_CONFIG_NOSYSTEM=1 and
-# GIT_CONFIG_GLOBAL=/dev/null (git's defaults, e.g. no pack.threads).
+# Before timing, the installed git writes the reference idx with `git index-pack -o`; every idx an
+# index-pack writes in index1 and index is compared with it byte for byte, and fsck must print what
+# git fsck printed: a difference or a failing command stops the run with one line, nothing reported.
+# The git commands run with GIT_CEILING_DIRECTORIES set (outside any repository: inside one, git
+# index-pack also looks every object up in the repository's object store) and with
+# GIT_CONFIG_NOSYSTEM=1 and GIT_CONFIG_GLOBAL=/dev/null (git's defaults, e.g. no pack.threads).
 #
-# Output (standard output, Markdown): the machine (CPU vendor, family, model and name from
-# /proc/cpuinfo, online CPUs, load average), the pack (size, objects, trailer), then per group a
-# table of medians over the runs: wall, user and system seconds, peak RSS (MB = 10^6 bytes), minor
-# page faults, the installed git's wall and CPU (user + system) time divided by the row's (above 1:
-# faster than the installed git), and the row's wall and CPU time divided by sha1kit's (how many
-# times faster sha1kit is than that row: the ratio against each --git). Every run is also in
-# WORK/runs.tsv.
+# Output (standard output, Markdown): the pack (size, objects, trailer) and the sha1kit binary, then
+# bench's: the machine (CPU vendor, family, model and name, online CPUs, load average at the end)
+# and one table, a row per workload and tool, of medians over the runs ([min - max] of the wall
+# time): wall, user and system seconds, peak RSS (MB = 10^6 bytes), minor page faults, the installed
+# git's wall and CPU (user + system) time divided by the row's (above 1: faster than the installed
+# git), and the row's wall and CPU time divided by sha1kit's (how many times faster sha1kit is than
+# that row: the ratio against each --git).
 #
-# Needs: bash, git, GNU time (/usr/bin/time; Debian package `time`), awk, cmp. The pack is read from
-# the page cache (a warm-up read loads it), so this compares CPU and memory, not disk. On a shared
+# Needs: bash, git, od, and sha1kit-bench beside the sha1kit binary (built with it; `sha1kit bench`
+# runs it). The pack is read from the page cache (a warm-up run loads it), so this compares CPU and
+# memory, not disk. On a shared
 # machine wall times are noisy: compare medians of several runs, and user + system time.
 set -euo pipefail
 
@@ -92,7 +95,6 @@ only=index1,verify1,index,verify,verifypack,fsck,fsck1,fsckloose
 fsck_dir=
 fsck_loose=
 rebuild=false
-gnu_time=/usr/bin/time
 
 die() {
 	echo "pack-bench: $*" >&2
@@ -163,9 +165,6 @@ done
 [ -z "$fsck_dir" ] || fsck_dir=$(cd "$fsck_dir" && pwd)
 [ -z "$fsck_loose" ] || fsck_loose=$(cd "$fsck_loose" && pwd)
 
-if ! [ -x "$gnu_time" ] || ! "$gnu_time" -f '%e' true 2>/dev/null; then
-	die "needs GNU time as $gnu_time (Debian: apt-get install time)"
-fi
 command -v git >/dev/null || die "git not found"
 if [ -z "$sha1kit" ]; then
 	for d in release check dev ''; do
@@ -223,185 +222,47 @@ else
 		echo "pack-bench: packing $tag ($commit) of $gitdir into $pack" >&2
 		echo "$tag" | git --git-dir="$gitdir" pack-objects --revs --stdout --threads=1 -q >"$pack.tmp"
 		mv "$pack.tmp" "$pack"
-		rm -f "$work/$name.idx"
 	fi
 	what="history of $tag ($commit) of $gitdir"
 fi
-idx=$work/$name.idx
-if $rebuild || [ ! -s "$idx" ]; then
-	echo "pack-bench: writing the reference idx with $(git --version)" >&2
-	rm -f "$idx"
-	(cd "$work" && git index-pack -o "$idx" "$pack" >/dev/null) || die "git index-pack failed on $pack"
-fi
-cat "$pack" "$idx" >/dev/null # into the page cache
+cat "$pack" >/dev/null # into the page cache
 
 pack_bytes=$(wc -c <"$(readlink -f "$pack")")
 objects=$(od -An -tu1 -j8 -N4 "$pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 trailer=$(tail -c 20 "$pack" | od -An -tx1 | tr -d ' \n')
 
-# --- the commands -----------------------------------------------------------------------------------
-# One command per line: GROUP<TAB>LABEL<TAB>TOOL<TAB>shell command (run in the work directory).
-cmds=()
-gits=(git "${extra_git[@]}")
-git_label() {
-	if [ "$1" = git ]; then
-		echo "git $(git --version | awk '{ print $3 }') (installed)"
-	else
-		echo "$1 ($("$1" --version | awk '{ print $3 }'))"
-	fi
-}
-q() { printf '%q' "$1"; }
-add() { cmds+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"); }
-P=$(q "$pack")
-S=$(q "$sha1kit")
-# The idx alone on both sides, as git 2.39 writes it: git 2.41+ and sha1kit also write a .rev by
-# default (pack.writeReverseIndex), git 2.39 only with --rev-index; all of them take --no-rev-index.
-nr=' --no-rev-index'
-for t in 1 default; do
-	th=
-	[ $t = 1 ] && th=' --threads=1'
-	g=index; [ $t = 1 ] && g=index1
-	if want $g; then
-		add $g "sha1kit index-pack$th -o OUT.idx" sha1kit "$S index-pack -q$nr$th -o sha1kit-$g.idx $P"
-		for x in "${gits[@]}"; do
-			add $g "$(git_label "$x") index-pack$th -o OUT.idx" "$x" \
-				"$(q "$x") index-pack$nr$th -o git-$g.idx $P"
-		done
-	fi
-	g=verify; [ $t = 1 ] && g=verify1
-	if want $g; then
-		add $g "sha1kit index-pack --verify$th" sha1kit "$S index-pack -q$nr --verify$th $P"
-		for x in "${gits[@]}"; do
-			add $g "$(git_label "$x") index-pack --verify$th" "$x" "$(q "$x") index-pack$nr --verify$th $P"
-		done
-	fi
+# --- the measurement: sha1kit bench --git-only ------------------------------------------------------
+# bench times every command as a child process (wait4: wall, user, system, peak RSS, minor faults),
+# writes the reference idx with the git on PATH and compares every idx an index-pack writes with it.
+workloads=
+for g in ${only//,/ }; do
+	want "$g" || continue
+	case $g in
+	index1) w=index-pack-1 ;;
+	verify1) w=index-verify-1 ;;
+	index) w=index-pack ;;
+	verify) w=index-verify ;;
+	verifypack) w=verify-pack ;;
+	fsck) w=fsck ;;
+	fsck1) w=fsck-1 ;;
+	fsckloose) w=fsck-loose ;;
+	esac
+	workloads=${workloads:+$workloads,}$w
 done
-if want verifypack; then
-	add verifypack "sha1kit verify-pack" sha1kit "$S verify-pack $(q "$idx")"
-	for x in "${gits[@]}"; do
-		add verifypack "$(git_label "$x") verify-pack" "$x" "$(q "$x") verify-pack $(q "$idx")"
-	done
-fi
-for g in fsck fsck1 fsckloose; do
-	want $g || continue
-	d=$fsck_dir th=
-	[ $g = fsckloose ] && d=$fsck_loose
-	[ $g = fsck1 ] && th=' --threads=1'
-	D=$(q "$d")
-	add $g "sha1kit fsck$th" sha1kit "$S fsck$th --no-dangling --no-progress $D"
-	for x in "${gits[@]}"; do
-		add $g "$(git_label "$x") fsck --full" "$x" "$(q "$x") --git-dir=$D fsck --full --no-dangling --no-progress"
-	done
+[ -n "$workloads" ] || die "nothing to run"
+args=(bench --git-only --markdown --git-reps="$reps" --git-workloads="$workloads" --git="$pack")
+[ -z "$fsck_dir" ] || args+=(--git-repo="$fsck_dir")
+[ -z "$fsck_loose" ] || args+=(--git-loose="$fsck_loose")
+for x in "${extra_git[@]}"; do
+	args+=(--git-binary="$x")
 done
-[ ${#cmds[@]} -gt 0 ] || die "nothing to run"
-
-runs=$work/runs.tsv
-printf 'round\tgroup\tlabel\twall_s\tuser_s\tsys_s\tmaxrss_kb\tminor_faults\n' >"$runs"
-
-run_one() { # ROUND LINE
-	local round=$1 group label cmd out
-	IFS=$'\t' read -r group label _ cmd <<<"$2"
-	rm -f "$work"/sha1kit-*.idx "$work"/git-*.idx
-	out=$work/time.out
-	if ! (cd "$work" && "$gnu_time" -o "$out" -f '%e\t%U\t%S\t%M\t%R' bash -c "exec $cmd" \
-		>/dev/null 2>"$work/stderr.out"); then
-		cat "$work/stderr.out" >&2
-		die "failed: $cmd"
-	fi
-	for f in "$work"/sha1kit-index*.idx "$work"/git-index*.idx; do
-		[ -e "$f" ] || continue
-		cmp -s "$f" "$idx" || die "$(basename "$f") differs from the idx of $(git --version) (cmp $f $idx)"
-	done
-	printf '%s\t%s\t%s\t%s\n' "$round" "$group" "$label" "$(tail -n 1 "$out")" >>"$runs"
-	echo "pack-bench: round $round: $label: $(tail -n 1 "$out" | awk -F'\t' '{
-		printf "wall %s s, user %s s, sys %s s, %d MB, %d faults", $1, $2, $3, $4 * 1.024 / 1000, $5 }')" >&2
-}
-
-n=${#cmds[@]}
-for ((r = 1; r <= reps; r++)); do
-	if ((r % 2)); then
-		for ((i = 0; i < n; i++)); do run_one $r "${cmds[$i]}"; done
-	else
-		for ((i = n - 1; i >= 0; i--)); do run_one $r "${cmds[$i]}"; done
-	fi
-done
-rm -f "$work"/sha1kit-*.idx "$work"/git-*.idx "$work/time.out" "$work/stderr.out"
-
-# --- the report -------------------------------------------------------------------------------------
-cpu_field() {
-	awk -F': *' -v k="$1" '$1 ~ "^" k "[ \t]*$" { print $2; exit }' /proc/cpuinfo 2>/dev/null
-}
-vendor=$(cpu_field vendor_id)
-[ -n "$vendor" ] || vendor=$(cpu_field 'CPU implementer')
-family=$(cpu_field 'cpu family')
-[ -n "$family" ] || family=$(cpu_field 'CPU architecture')
-model=$(cpu_field model)
-[ -n "$model" ] || model=$(cpu_field 'CPU part')
-model_name=$(cpu_field 'model name')
-
 echo "## pack-bench: sha1kit against git"
 echo
-echo "- CPU: ${vendor:-?}, family ${family:-?}, model ${model:-?}${model_name:+ (\"$model_name\")}," \
-	"$(getconf _NPROCESSORS_ONLN) online CPUs;" \
-	"load average at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 echo "- Pack: $what: $pack_bytes bytes, $objects objects, trailer $trailer"
 kernels=$("$sha1kit" --version | grep -E '^(dc-kernel|dc-batch-kernel):' | tr '\n' ' ' | sed 's/ $//')
 echo "- sha1kit: $sha1kit ($("$sha1kit" --version | head -n 1); $kernels)"
 for x in "${extra_git[@]}"; do
 	echo "- $x: $("$x" --version), exec path $("$x" --exec-path)"
 done
-echo "- Medians of $reps runs each, alternating; the idx sha1kit wrote is byte-identical to the one" \
-	"of $(git --version)"
 echo
-for g in index1 verify1 index verify verifypack fsck1 fsck fsckloose; do
-	want $g || continue
-	case $g in
-	index1) title="index-pack -o OUT.idx, one thread" ;;
-	verify1) title="index-pack --verify, one thread" ;;
-	index) title="index-pack -o OUT.idx, default threads" ;;
-	verify) title="index-pack --verify, default threads" ;;
-	verifypack) title="verify-pack (default threads)" ;;
-	fsck1) title="fsck of $fsck_dir, sha1kit on one thread" ;;
-	fsck) title="fsck of $fsck_dir, default threads" ;;
-	fsckloose) title="fsck of $fsck_loose (loose objects), default threads" ;;
-	esac
-	echo "### $title"
-	echo
-	echo "| command | wall s | user s | sys s | max RSS MB | minor faults | git wall / wall | git CPU / CPU |" \
-		"wall / sha1kit wall | CPU / sha1kit CPU |"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -F'\t' -v g="$g" '
-	function median(list, k,   a, n, i, j, t) {
-		n = split(list, a, " ")
-		for (i = 2; i <= n; i++) {
-			t = a[i]
-			for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
-			a[j + 1] = t
-		}
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	NR > 1 && $2 == g {
-		if (!($3 in seen)) { seen[$3] = 1; order[++n] = $3 }
-		wall[$3] = wall[$3] " " $4; user[$3] = user[$3] " " $5; sys[$3] = sys[$3] " " $6
-		cpu[$3] = cpu[$3] " " ($5 + $6); rss[$3] = rss[$3] " " $7; flt[$3] = flt[$3] " " $8
-	}
-	END {
-		for (i = 1; i <= n; i++) {
-			if (order[i] ~ /\(installed\)/) ref = order[i]
-			if (order[i] ~ /^sha1kit /) sk = order[i]
-		}
-		if (ref != "") { rw = median(wall[ref]); rc = median(cpu[ref]) }
-		if (sk != "") { sw = median(wall[sk]); sc = median(cpu[sk]) }
-		for (i = 1; i <= n; i++) {
-			l = order[i]; w = median(wall[l]); c = median(cpu[l])
-			printf "| %s | %.2f | %.2f | %.2f | %.1f | %d | %s | %s | %s | %s |\n", l, w, median(user[l]),
-			    median(sys[l]), median(rss[l]) * 1.024 / 1000, median(flt[l]),
-			    (ref != "" && w > 0) ? sprintf("%.2fx", rw / w) : "-",
-			    (ref != "" && c > 0) ? sprintf("%.2fx", rc / c) : "-",
-			    (sk != "" && sw > 0) ? sprintf("%.2fx", w / sw) : "-",
-			    (sk != "" && sc > 0) ? sprintf("%.2fx", c / sc) : "-"
-		}
-	}' "$runs"
-	echo
-done
-echo "Runs: $runs"
+TMPDIR=$work SHA1KIT_BENCH_SHA1KIT=$sha1kit "$sha1kit" "${args[@]}"

@@ -81,6 +81,9 @@ enum {
 	OPT_GIT_REPO,
 	OPT_GIT_BINARY,
 	OPT_GIT_REPS,
+	OPT_GIT_LOOSE,
+	OPT_GIT_WORKLOADS,
+	OPT_GIT_ONLY,
 	OPT_SHA256,
 	OPT_FIXED_MESSAGE,
 	OPT_ALL_HASHES,
@@ -114,6 +117,9 @@ static const struct option bench_options[] = {
     {"git-repo", required_argument, NULL, OPT_GIT_REPO},
     {"git-binary", required_argument, NULL, OPT_GIT_BINARY},
     {"git-reps", required_argument, NULL, OPT_GIT_REPS},
+    {"git-loose", required_argument, NULL, OPT_GIT_LOOSE},
+    {"git-workloads", required_argument, NULL, OPT_GIT_WORKLOADS},
+    {"git-only", no_argument, NULL, OPT_GIT_ONLY},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -170,17 +176,31 @@ static void bench_usage(void)
 	      "                            yourself and leave this option out)\n"
 	      "\n"
 	      "Git workloads (whole processes, after the throughput rows; each command runs\n"
-	      "once untimed, then in alternating rounds; wall, user and system time and peak\n"
-	      "RSS; ratios to the git on PATH; every idx sha1kit writes must be git's, byte\n"
-	      "for byte, and fsck must print what git fsck prints, else nothing is reported):\n"
+	      "once untimed, then in alternating rounds; wall, user and system time, peak\n"
+	      "RSS and minor page faults; ratios to the git on PATH and to sha1kit; every idx\n"
+	      "sha1kit writes must be the one the git on PATH wrote, byte for byte, and fsck\n"
+	      "must print what git fsck prints, else nothing is reported):\n"
 	      "      --git=PACK          time `index-pack -o OUT.idx PACK` and `verify-pack` of\n"
 	      "                            PACK (with git's idx) by sha1kit and by git\n"
 	      "      --git-repo=DIR      time `sha1kit fsck --no-dangling --no-progress` and\n"
 	      "                            `git fsck --full --no-dangling --no-progress`, both\n"
 	      "                            run in DIR (a work tree or a git directory)\n"
+	      "      --git-loose=DIR     the same fsck in DIR, a repository of loose objects\n"
+	      "                            (workload fsck-loose)\n"
+	      "      --git-workloads=LIST\n"
+	      "                          the workloads, comma-separated, in place of the\n"
+	      "                            default (index-pack, verify-pack, fsck and\n"
+	      "                            fsck-loose, as the inputs given allow):\n"
+	      "                            index-pack, index-pack-1 (--threads=1),\n"
+	      "                            index-verify (index-pack --verify PACK),\n"
+	      "                            index-verify-1, verify-pack, fsck, fsck-1 (sha1kit\n"
+	      "                            fsck --threads=1; git fsck checks packs on one\n"
+	      "                            thread), fsck-loose\n"
 	      "      --git-binary=PATH   also time this git (repeatable, up to 6), e.g. one\n"
 	      "                            built with another SHA-1 backend\n"
 	      "      --git-reps=N        timed runs of each command (default 5, at most 100)\n"
+	      "      --git-only          the Git workloads alone, no throughput rows (table or\n"
+	      "                            --markdown; bench/pack-bench.sh runs this)\n"
 	      "\n"
 	      "Output (standard output; one of):\n"
 	      "      (default)           a table for people: time/message, GB/s, ratio\n"
@@ -354,13 +374,29 @@ static void reexec_without_shani(char **argv)
 
 /* bench_command with the Git settings and the implementations (all[0..*n_all-1], set up here) owned
  * by the caller. */
+/* --git-only: the machine, then the Git workloads. */
+static int git_only_run(struct bench_git *git, bool markdown)
+{
+	struct bench_machine machine;
+	bench_describe_machine(&machine);
+	if (bench_git_prepare(git) != 0)
+		return SK_EXIT_FAILURE;
+	int status = SK_EXIT_OK;
+	if (bench_git_measure(git, isatty(STDERR_FILENO) == 1) != 0)
+		status = SK_EXIT_FAILURE;
+	bench_git_cleanup(git);
+	if (status == SK_EXIT_OK)
+		bench_print_git_only(stdout, &machine, git, markdown);
+	return sk_finish(status, false);
+}
+
 static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_impl *all, size_t *n_all)
 {
 	struct bench_settings s = {0};
 	enum format fmt = FMT_TABLE;
 	int n_formats = 0;
 	const char *sizes_arg = NULL, *only = NULL, *plot = NULL, *alignment = "aligned";
-	bool list = false, no_shani = false, baseline_given = false;
+	bool list = false, no_shani = false, baseline_given = false, git_only = false;
 	int reps = -1, warmup = 1;
 	uint64_t batch = 64;
 	double sample_ms = -1;
@@ -483,6 +519,20 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 				               BENCH_GIT_MAX_REPS);
 			git->reps = (int)v;
 			break;
+		case OPT_GIT_LOOSE:
+			git->loose_arg = optarg;
+			break;
+		case OPT_GIT_WORKLOADS: {
+			const char *bad;
+			if (bench_git_select(git, optarg, &bad) != 0)
+				sk_usage_error(BENCH_CMD,
+				               "bench: --git-workloads: unknown workload '%.*s' (see --help)",
+				               (int)strcspn(bad, ","), bad);
+			break;
+		}
+		case OPT_GIT_ONLY:
+			git_only = true;
+			break;
 		case OPT_HELP:
 			bench_usage();
 			return sk_finish(SK_EXIT_OK, false);
@@ -498,7 +548,7 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 		sk_usage_error(BENCH_CMD, "bench: extra operand '%s'", argv[optind]);
 	if (n_formats > 1)
 		sk_usage_error(BENCH_CMD, "bench: choose one of --json, --csv and --markdown");
-	bool with_git = git->pack_arg != NULL || git->repo_arg != NULL;
+	bool with_git = bench_git_wanted(git);
 	if (with_git && fmt == FMT_CSV)
 		sk_usage_error(BENCH_CMD, "bench: the Git workloads are not in --csv output (use --json)");
 	if (sizes_arg != NULL) {
@@ -566,7 +616,21 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 	}
 
 	if (!with_git && git->n_binaries > 0)
-		sk_usage_error(BENCH_CMD, "bench: --git-binary needs --git=PACK or --git-repo=DIR");
+		sk_usage_error(BENCH_CMD,
+		               "bench: --git-binary needs --git=PACK, --git-repo=DIR or --git-loose=DIR");
+	if (git->workloads_given && !with_git)
+		sk_usage_error(BENCH_CMD, "bench: --git-workloads needs --git=PACK, --git-repo=DIR or "
+		                          "--git-loose=DIR");
+	if (git_only) {
+		if (!with_git)
+			sk_usage_error(BENCH_CMD, "bench: --git-only needs --git=PACK, --git-repo=DIR or "
+			                          "--git-loose=DIR");
+		if (fmt == FMT_JSON || plot != NULL)
+			sk_usage_error(BENCH_CMD, "bench: --git-only prints a table or --markdown (a --json "
+			                          "result or a --plot has the throughput rows)");
+		free(s.sizes);
+		return git_only_run(git, fmt == FMT_MARKDOWN);
+	}
 
 	/* Keep the implementations selected by --only, and the baseline; say which of them cannot run
 	 * here (the machine header's peer list says so too). The copies share the state of all[]. */

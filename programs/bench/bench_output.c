@@ -355,6 +355,23 @@ int bench_print_markdown(FILE *out, const struct bench_report *r)
 	return 0;
 }
 
+void bench_print_git_only(FILE *out, const struct bench_machine *m, const struct bench_git *g, bool markdown)
+{
+	const char *prefix = markdown ? "- **" : "", *sep = markdown ? "**" : "";
+	fprintf(out, "%ssha1kit bench: Git workloads (libsha1kit %s)\n%s", markdown ? "#### " : "",
+	        m->library_version, markdown ? "\n" : "");
+	fprintf(out, "%sCPU:%s %s (%s), %ld logical CPUs\n", prefix, sep, m->cpu_model, m->cpu_id,
+	        m->logical_cpus);
+	fprintf(out, "%sOS:%s %s\n", prefix, sep, m->os);
+	fprintf(out, "%sLibrary:%s libsha1kit %s; dc kernel %s; %s\n", prefix, sep, m->library_version,
+	        m->dc_kernel, m->date);
+	double load[3];
+	if (getloadavg(load, 3) == 3)
+		fprintf(out, "%sLoad average at the end:%s %.2f %.2f %.2f\n", prefix, sep, load[0], load[1],
+		        load[2]);
+	bench_git_print(out, g, markdown);
+}
+
 /* ---- JSON -------------------------------------------------------------------------------------- */
 
 bool bench_have_json(void)

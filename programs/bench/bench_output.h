@@ -92,6 +92,8 @@ struct bench_report {
 int bench_print_table(FILE *out, const struct bench_report *r);
 int bench_print_csv(FILE *out, const struct bench_report *r);
 int bench_print_markdown(FILE *out, const struct bench_report *r);
+/* --git-only: the machine (CPU, OS, library) and the Git workloads, as a table or Markdown. */
+void bench_print_git_only(FILE *out, const struct bench_machine *m, const struct bench_git *g, bool markdown);
 int bench_print_json(FILE *out, const struct bench_report *r);
 /*
  * --plot FILE: checked before measuring (bench_plot_check) that the name and every machine string the

@@ -144,8 +144,10 @@ static int check_git(const char *file, json_t *git)
 		                   &wmin, "max", &wmax, "cpu_s", "median", &cpu, "max_rss_kib", "median",
 		                   &rss, "ratio_to_git", "wall", &ratio, "samples", &other) != 0)
 			return refuse(file, "not a bench result: git.workloads[%zu]: %s", i, e.text);
-		if (strcmp(workload, "index-pack") != 0 && strcmp(workload, "verify-pack") != 0 &&
-		    strcmp(workload, "fsck") != 0)
+		bool named = false;
+		for (size_t w = 0; w < BENCH_GIT_N_WORKLOADS; w++)
+			named |= strcmp(workload, bench_git_workload_names[w]) == 0;
+		if (!named)
 			return refuse(file, "not a bench result: git.workloads[%zu]: unknown workload", i);
 		if (!is_number(ratio) && !json_is_null(ratio))
 			return refuse(
@@ -553,12 +555,18 @@ static const json_t *git_cell(const struct machine *m, const char *workload, con
 
 static void git_tables(FILE *out, const struct machine *ms, size_t n)
 {
-	static const char *const workloads[] = {"index-pack", "verify-pack", "fsck"};
-	static const char *const what[] = {
+	const char *const *workloads = bench_git_workload_names;
+	static const char *const what[BENCH_GIT_N_WORKLOADS] = {
 	    "<code>index-pack -o OUT.idx PACK</code> (each tool&rsquo;s default thread count)",
+	    "<code>index-pack --threads=1 -o OUT.idx PACK</code>",
+	    "<code>index-pack --verify PACK</code> (each tool&rsquo;s default thread count)",
+	    "<code>index-pack --verify --threads=1 PACK</code>",
 	    "<code>verify-pack PACK.idx</code>",
 	    ("<code>sha1kit fsck --no-dangling --no-progress</code> against <code>git fsck --full "
 	     "--no-dangling --no-progress</code>, in the repository"),
+	    ("<code>sha1kit fsck --threads=1 --no-dangling --no-progress</code> against <code>git fsck "
+	     "--full --no-dangling --no-progress</code>, in the repository"),
+	    "as fsck, in a repository holding the same history as loose objects",
 	};
 	bool any_git = false;
 	for (size_t i = 0; i < n; i++)
@@ -577,7 +585,7 @@ static void git_tables(FILE *out, const struct machine *ms, size_t n)
 	      "wrote was git&rsquo;s byte for byte, and fsck printed what git fsck printed. The pack and "
 	      "repository are named in each machine&rsquo;s details.</p>\n",
 	      out);
-	for (size_t w = 0; w < 3; w++) {
+	for (size_t w = 0; w < BENCH_GIT_N_WORKLOADS; w++) {
 		struct names keys = {0};
 		char buf[512];
 		for (size_t i = 0; i < n; i++) {

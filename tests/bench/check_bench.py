@@ -198,7 +198,8 @@ def check_options(binary, doc):
     have_openssl = any(p["library"] == "openssl" for p in doc["machine"]["peers"])
     values = {"sizes": "64,1K", "reps": "1", "sample-ms": "0.5", "warmup": "0", "alignment": "both", "seed": "7",
               "only": "portable", "baseline": "sha1kit-fast-portable", "batch": "2", "plot": "x.svg",
-              "git": "x.pack", "git-repo": ".", "git-binary": "git", "git-reps": "2", "note": "a note"}
+              "git": "x.pack", "git-repo": ".", "git-binary": "git", "git-reps": "2", "note": "a note",
+              "git-loose": ".", "git-workloads": "fsck"}
     opts = re.findall(r"^\s+(--[a-z-]+)(=\S+)?", run(binary, "--help"), re.M)
     check(len(opts) >= 19, f"--help: only {len(opts)} options found")
     with tempfile.TemporaryDirectory() as d:

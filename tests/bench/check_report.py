@@ -196,6 +196,48 @@ def mode_git(binary, schema, src, work):
                      "--git-reps=1"])
     check(re.search(r"^\| fsck \| sha1kit \| \d", out, re.M) is not None, "markdown: no fsck row")
 
+    # Every workload, --git-only (what bench/pack-bench.sh runs): one row per workload and tool, in
+    # bench_git.c's order, the commands as documented, and no throughput rows.
+    loose = os.path.join(work, "loose")
+    if os.path.exists(loose):
+        shutil.rmtree(loose)
+    run(["git", "init", "-q", "--bare", loose], env=GIT_ENV)
+    with open(pack, "rb") as f:
+        subprocess.run(["git", "--git-dir", loose, "unpack-objects", "-q"], stdin=f, check=True, env=GIT_ENV)
+    head = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], stdout=subprocess.PIPE, check=True,
+                          env=GIT_ENV).stdout.decode().strip()
+    run(["git", "--git-dir", loose, "update-ref", "refs/heads/master", head], env=GIT_ENV)
+    every = ["index-pack", "index-pack-1", "index-verify", "index-verify-1", "verify-pack", "fsck", "fsck-1",
+             "fsck-loose"]
+    _, out, _ = run([binary, "bench", "--git-only", "--markdown", f"--git={pack}", f"--git-repo={repo}",
+                     f"--git-loose={loose}", "--git-reps=1", "--git-workloads=" + ",".join(reversed(every))])
+    check("Median time per message" not in out and "GB/s" not in out, "--git-only: throughput rows")
+    check(re.search(r"^- \*\*CPU:\*\* .+ logical CPUs$", out, re.M) is not None, "--git-only: no CPU line")
+    got = re.findall(r"^\| ([a-z1-]+) \| (sha1kit|git) \| (\d+\.\d+) \[", out, re.M)
+    check([(w, t) for w, t, _ in got] == [(w, t) for w in every for t in ("sha1kit", "git")],
+          f"--git-only: rows {[(w, t) for w, t, _ in got]}")
+    check(all(float(x) > 0 for _, _, x in got), "--git-only: a wall time of 0")
+    check(re.search(r"^\| index-pack \| sha1kit \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| [1-9]\d* \| "
+                    r"\d+\.\d\dx \| \d+\.\d\dx \| 1\.00x \| 1\.00x \|$", out, re.M) is not None,
+          "--git-only: sha1kit's index-pack row lacks minor faults or its ratio 1.00x to itself")
+    check(f"Repository of loose objects: {os.path.realpath(loose)}" in out, "--git-only: the loose repository")
+    doc2 = json.loads(run([binary, "bench", "--quick", "--only=portable", "--json", f"--git={pack}",
+                           f"--git-repo={repo}", f"--git-loose={loose}", "--git-reps=1",
+                           "--git-workloads=index-pack-1,index-verify,fsck-1,fsck-loose"])[1])
+    validate(doc2, schema, "bench --git-workloads --json")
+    cmds = {(w["workload"], w["tool"]): w["command"][1:] for w in doc2["git"]["workloads"]}
+    check(list(cmds) == [(w, t) for w in ("index-pack-1", "index-verify", "fsck-1", "fsck-loose")
+                         for t in ("sha1kit", "git")], f"--git-workloads rows: {list(cmds)}")
+    check(cmds.get(("index-pack-1", "git"), [])[:2] == ["index-pack", "--threads=1"], f"index-pack-1: {cmds}")
+    check(cmds.get(("index-verify", "sha1kit"), [])[:3] == ["index-pack", "--no-rev-index", "--verify"]
+          and cmds[("index-verify", "sha1kit")][-1].endswith("/p.pack"), f"index-verify: {cmds}")
+    check(cmds.get(("fsck-1", "sha1kit")) == ["fsck", "--threads=1", "--no-dangling", "--no-progress"]
+          and cmds.get(("fsck-1", "git")) == ["fsck", "--full", "--no-dangling", "--no-progress"], f"fsck-1: {cmds}")
+    check(doc2["git"].get("loose_repository") == {"path": os.path.realpath(loose)}, "json: loose_repository")
+    check(all(s["minor_faults"] > 0 for w in doc2["git"]["workloads"] for s in w["samples"]),
+          "json: a run without minor page faults")
+    check(os.listdir(BENCH_TMP) == [], f"bench --git-only left files: {os.listdir(BENCH_TMP)}")
+
     # Another git that gets it wrong, or fails: refused, nothing on stdout.
     fake = os.path.join(work, "fake-git")
     with open(fake, "w") as f:
@@ -220,10 +262,17 @@ def mode_git(binary, schema, src, work):
                    "--git-binary=/bin/true", "sha1kit: bench: --git")
     one_line_error(*run([binary, "bench", "--quick", f"--git-repo={pack}"], expect=None), "--git-repo=FILE",
                    "sha1kit: bench: --git-repo: ", "Not a directory")
+    one_line_error(*run([binary, "bench", "--git-only", "--git-workloads=fsck-loose", f"--git={pack}"],
+                        expect=None), "fsck-loose without --git-loose", "sha1kit: bench: --git-workloads: ",
+                   "fsck-loose needs --git-loose=DIR")
     check(os.listdir(BENCH_TMP) == [], f"refused bench --git runs left files: {os.listdir(BENCH_TMP)}")
     for args, what in ((["--git-binary=git"], "--git-binary without --git"),
                        ([f"--git={pack}", "--csv"], "--git with --csv"),
-                       ([f"--git={pack}", "--git-reps=0"], "--git-reps=0")):
+                       ([f"--git={pack}", "--git-reps=0"], "--git-reps=0"),
+                       ([f"--git={pack}", "--git-workloads=index-pack,bogus"], "--git-workloads=...,bogus"),
+                       (["--git-workloads=fsck"], "--git-workloads without --git"),
+                       (["--git-only"], "--git-only without --git"),
+                       ([f"--git={pack}", "--git-only", "--json"], "--git-only --json")):
         rc, out, err = run([binary, "bench", "--quick", *args], expect=None)
         check(rc == 1 and out == "" and "Try 'sha1kit bench --help'" in err, f"{what}: not a usage error: {err!r}")
 
