@@ -352,8 +352,8 @@ bench-result:
 # while test runs, then the longest stages first, so that the short ones fill the end. Most stages
 # keep the two cores busy only part of the time (a configure, one qemu or Wine process at a time,
 # downloads, the last round of fuzzers), so a second stage beside them fills the other core. Each
-# stage writes build/check-logs/NAME.log, printed whole when it ends; at the end, each stage's time
-# and when it began, and the total. A failed stage: its log, the running ones finish, no new one
+# stage writes build/check-logs/NAME.log, printed whole when it ends; at the end, each stage's time,
+# when it began and the CPU time (user + system) of its processes, and the total. A failed stage: its log, the running ones finish, no new one
 # starts.
 CHECK_JOBS ?= 2
 CHECK_LOGS := $(B)/check-logs
@@ -367,6 +367,8 @@ check-stage-cross-s390x: $(call _check_after,sysroot-s390x)
 check-stage-cross-i686: $(call _check_after,sysroot-i686)
 check-stage-cross-aarch64: $(call _check_after,sysroot-aarch64)
 # A stage runs as it does alone (make STAGE): without the jobserver of the make that schedules them.
+# Its CPU time is what bash's `times` says of the shell's children (the sub-make and everything it
+# waited for), written to NAME.cpu first: in a pipe or $(...), `times` would run in a subshell.
 CHECK_SUBFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
 check:
 	@rm -rf $(CHECK_LOGS); mkdir -p $(CHECK_LOGS); t0=$$(date +%s); \
@@ -381,7 +383,11 @@ check-stage-%:
 	@t=$$(date +%s); echo "make check: $* starts at +$$((t - $${CHECK_T0:-$$t}))s"; \
 	if MAKEFLAGS='$(CHECK_SUBFLAGS)' $(MAKE) --no-print-directory -C $(SRC) $* >$(CHECK_LOGS)/$*.log 2>&1 </dev/null; \
 	then r=passed; else r=FAILED; fi; \
-	d=$$(( $$(date +%s) - t )); echo "$*: $${d}s (from +$$((t - $${CHECK_T0:-$$t}))s)" >$(CHECK_LOGS)/$*.time; \
+	times >$(CHECK_LOGS)/$*.cpu; \
+	cpu=$$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($$i, a, /[ms]/); c += a[1] * 60 + a[2] } \
+		printf "%.0f", c }' $(CHECK_LOGS)/$*.cpu); \
+	d=$$(( $$(date +%s) - t )); \
+	echo "$*: $${d}s (from +$$((t - $${CHECK_T0:-$$t}))s), CPU $${cpu}s" >$(CHECK_LOGS)/$*.time; \
 	flock $(CHECK_LOGS)/.print bash -c 'echo; echo "================ make check: $$1 $$2 in $$3 s ================"; \
 		cat "$$4"' stage $* $$r $$d $(CHECK_LOGS)/$*.log; \
 	[ $$r = passed ] || { echo $* >>$(CHECK_LOGS)/failed; exit 1; }
