@@ -198,7 +198,7 @@ cross-aarch64: sysroot-aarch64 corpus
 # connection to wineserver is reset, about once in 1,000 starts here); a real failure repeats.
 # (cli_pack_* and cli_fsck_*: one test per section of the script; those that need POSIX are not
 # registered there, tests/sections.cmake.)
-MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|test_sha256|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|test_objtab|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
+MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_kernels|test_sha256|compat_api|compat_dll|compat_dll_exports|compat_install_win|test_graph|test_typeorder|test_objtab|test_wildmatch|cli_sum_win|cli_hash_object|cli_pack_[a-z0-9_]+|cli_fsck_[a-z0-9_]+|generated_tables_current)$$'
 cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)

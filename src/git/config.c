@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "wildmatch.h"
 
 /* ---- Config values -------------------------------------------------------------------------- */
 
@@ -473,6 +474,7 @@ int skg_config_read_file(const char *path, const char *name, skg_config_fn fn, v
 struct include_ctx {
 	skg_config_fn fn;
 	void *ctx;
+	const char *cond_git_dir, *cond_git_dir_shown, *cond_git_cwd, *head_branch; /* skg_config_files' */
 	const char *path; /* the file being read, to open it (relative includes start from it) */
 	const char *name; /* the same as git spells it (messages) */
 	int depth;
@@ -505,6 +507,169 @@ static bool include_target(const char *file, const char *value, struct skg_buf *
 	return !out->failed;
 }
 
+/* "~" or "~/..." at the start of a condition's pattern: $HOME (git's interpolate_path; left as it is
+ * when HOME is not set). */
+static void expand_home(const char *pat, size_t len, struct skg_buf *out)
+{
+	const char *home = getenv("HOME");
+	if (len > 0 && pat[0] == '~' && (len == 1 || pat[1] == '/') && home != NULL) {
+		skg_buf_adds(out, home);
+		pat++;
+		len--;
+	}
+	skg_buf_add(out, pat, len);
+}
+
+/* git's add_trailing_starstar_for_dir: a pattern ending in '/' matches everything below. */
+static void starstar_for_dir(struct skg_buf *pat)
+{
+	if (pat->len > 0 && pat->p[pat->len - 1] == '/') {
+		skg_buf_adds(pat, "**");
+	}
+}
+
+/* The directory a relative path is taken from in git's directory cwd, with a '/' after it, as git's
+ * strbuf_add_absolute_path: $PWD when it names that directory (so a path through a symbolic link the
+ * shell followed stays as the user typed it), else cwd. 0, or -1 out of memory. */
+static int absolute_base(const char *git_cwd, struct skg_buf *out)
+{
+	char *cwd = git_cwd != NULL ? strdup(git_cwd) : getcwd(NULL, 0);
+	const char *pwd = getenv("PWD");
+	struct stat cs, ps;
+	if (cwd == NULL) {
+		return -1;
+	}
+	if (pwd != NULL && *pwd == '/' && strcmp(pwd, cwd) != 0 && stat(cwd, &cs) == 0 &&
+	    (cs.st_dev != 0 || cs.st_ino != 0) && stat(pwd, &ps) == 0 && ps.st_dev == cs.st_dev &&
+	    ps.st_ino == cs.st_ino) {
+		skg_buf_adds(out, pwd);
+	} else {
+		skg_buf_adds(out, cwd);
+	}
+	free(cwd);
+	if (out->len > 0 && out->p[out->len - 1] != '/') {
+		skg_buf_adds(out, "/");
+	}
+	return 0;
+}
+
+/* `gitdir:` / `gitdir/i:` (git config.c include_by_gitdir, prepare_include_condition_pattern): -1 out
+ * of memory. */
+static int include_by_gitdir(const struct include_ctx *inc, const char *cond, size_t len, bool icase)
+{
+	if (inc->cond_git_dir == NULL) {
+		return 0;
+	}
+	struct skg_buf pat = {0}, text = {0};
+	size_t prefix = 0;
+	int ret = 0;
+	expand_home(cond, len, &pat);
+	if (pat.len >= 2 && pat.p[0] == '.' && pat.p[1] == '/') {
+		/* relative to the directory of the file the condition is in (its real path) */
+		char *file = skg_realpath(inc->path);
+		const char *slash = file != NULL ? strrchr(file, '/') : NULL;
+		if (slash == NULL) {
+			free(file);
+			skg_buf_release(&pat);
+			return file == NULL && errno == ENOMEM ? -1 : 0;
+		}
+		struct skg_buf whole = {0};
+		skg_buf_add(&whole, file, (size_t)(slash - file));
+		skg_buf_add(&whole, pat.p + 1, pat.len - 1);
+		prefix = (size_t)(slash - file) + 1;
+		free(file);
+		skg_buf_release(&pat);
+		pat = whole;
+	} else if (pat.len == 0 || pat.p[0] != '/') {
+		struct skg_buf whole = {0};
+		skg_buf_adds(&whole, "**/");
+		skg_buf_add(&whole, pat.p, pat.len);
+		skg_buf_release(&pat);
+		pat = whole;
+	}
+	starstar_for_dir(&pat);
+	skg_buf_add(&pat, "", 0);
+	unsigned flags = SKG_WM_PATHNAME | (icase ? SKG_WM_CASEFOLD : 0);
+	/* the git dir's real path first, then its absolute path (symbolic links kept) */
+	for (int attempt = 0; attempt < 2 && ret == 0 && !pat.failed; attempt++) {
+		skg_buf_release(&text);
+		if (attempt == 0) {
+			char *real = skg_realpath(inc->cond_git_dir);
+			if (real == NULL) {
+				continue;
+			}
+			skg_buf_adds(&text, real);
+			free(real);
+		} else {
+			const char *shown =
+			    inc->cond_git_dir_shown ? inc->cond_git_dir_shown : inc->cond_git_dir;
+			if (shown[0] != '/' && absolute_base(inc->cond_git_cwd, &text) != 0) {
+				break;
+			}
+			skg_buf_adds(&text, shown);
+		}
+		skg_buf_add(&text, "", 0);
+		if (text.failed) {
+			break;
+		}
+		if (prefix > 0 && (text.len < prefix || (icase ? strncasecmp(pat.p, text.p, prefix)
+		                                               : strncmp(pat.p, text.p, prefix)) != 0)) {
+			continue;
+		}
+		ret = skg_wildmatch(pat.p + prefix, text.p + prefix, flags);
+	}
+	if (pat.failed || text.failed) {
+		ret = -1;
+	}
+	skg_buf_release(&pat);
+	skg_buf_release(&text);
+	return ret;
+}
+
+/* `onbranch:` (git config.c include_by_branch): the branch HEAD is on. */
+static int include_by_branch(const struct include_ctx *inc, const char *cond, size_t len)
+{
+	if (inc->head_branch == NULL) {
+		return 0;
+	}
+	struct skg_buf pat = {0};
+	skg_buf_add(&pat, cond, len);
+	starstar_for_dir(&pat);
+	skg_buf_add(&pat, "", 0);
+	int ret = pat.failed ? -1 : skg_wildmatch(pat.p, inc->head_branch, SKG_WM_PATHNAME);
+	skg_buf_release(&pat);
+	return ret;
+}
+
+/* Whether includeIf.<cond>.path applies (git config.c include_condition_is_true); -1 out of memory. */
+static int include_condition(const struct include_ctx *inc, const char *cond, size_t len)
+{
+	static const struct {
+		const char *prefix;
+		int kind;
+	} forms[] = {{"gitdir:", 0}, {"gitdir/i:", 1}, {"onbranch:", 2}};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t n = strlen(forms[i].prefix);
+		if (len >= n && memcmp(cond, forms[i].prefix, n) == 0) {
+			return forms[i].kind == 2
+			           ? include_by_branch(inc, cond + n, len - n)
+			           : include_by_gitdir(inc, cond + n, len - n, forms[i].kind == 1);
+		}
+	}
+	return 0; /* hasconfig:remote.*.url: (not followed) and unknown conditions */
+}
+
+/* includeIf.<cond>.path (the key as canonical: "includeif." and ".path" lower case): 1 when its
+ * condition holds, 0 when it does not or the key is another, -1 out of memory. */
+static int include_if(const struct include_ctx *inc, const char *key)
+{
+	size_t len = strlen(key);
+	if (strncmp(key, "includeif.", 10) != 0 || len < 15 || strcmp(key + len - 5, ".path") != 0) {
+		return 0;
+	}
+	return include_condition(inc, key + 10, len - 15);
+}
+
 static int include_cb(void *vctx, const char *key, const char *value)
 {
 	struct include_ctx *inc = vctx;
@@ -513,11 +678,21 @@ static int include_cb(void *vctx, const char *key, const char *value)
 		return ret;
 	}
 	if (strcmp(key, "include.path") != 0) {
-		return 0;
+		int cond = include_if(inc, key);
+		if (cond < 0) {
+			inc->failed = true;
+			skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			return 1;
+		}
+		if (cond == 0) {
+			return 0;
+		}
 	}
 	if (value == NULL) {
+		/* git: config_error_nonbool("include.path"), for includeIf too (git then dies with "bad
+		 * config line N in file NAME" after that error line; here the one line) */
 		inc->failed = true;
-		skg_fail(inc->err, "missing value for '%s'", key);
+		skg_fail(inc->err, "missing value for '%s'", "include.path");
 		return 1;
 	}
 	struct skg_buf path = {0}, name = {0};
@@ -642,7 +817,13 @@ int skg_config_read_outer(skg_config_fn fn, void *ctx, struct skg_error *err)
 int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, void *ctx,
                         struct skg_error *err)
 {
-	struct include_ctx inc = {.fn = fn, .ctx = ctx, .err = err};
+	struct include_ctx inc = {.fn = fn,
+	                          .ctx = ctx,
+	                          .err = err,
+	                          .cond_git_dir = files->cond_git_dir,
+	                          .cond_git_dir_shown = files->cond_git_dir_shown,
+	                          .cond_git_cwd = files->cond_git_cwd,
+	                          .head_branch = files->head_branch};
 	int ret = read_outer_config(&inc);
 	if (ret != 0) {
 		return ret;

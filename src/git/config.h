@@ -104,6 +104,15 @@ bool skg_config_canonical_key(const char *key, char *out, size_t out_size);
 struct skg_config_files {
 	const char *common_dir, *common_dir_display;
 	const char *git_dir, *git_dir_display; /* NULL: no config.worktree (extensions.worktreeConfig) */
+	/* The conditions of includeIf.<condition>.path (git-config(1) "Conditional includes"): the
+	 * repository's git dir that gitdir: and gitdir/i: patterns match (its real path, then its
+	 * absolute path), and the branch HEAD is on (without refs/heads/) that onbranch: patterns
+	 * match; NULL: no such condition holds. hasconfig:remote.*.url: and unknown conditions never
+	 * hold here (git: hasconfig: is true when a remote URL of the config matches; not followed). */
+	const char *cond_git_dir;       /* usable from the current directory (for its real path) */
+	const char *cond_git_dir_shown; /* as git spells it after its setup (its absolute path is */
+	const char *cond_git_cwd;       /* made from this, git's directory, when it is relative) */
+	const char *head_branch;
 };
 
 int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, void *ctx,

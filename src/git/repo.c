@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "reftable.h"
 #include "util.h"
 
 const char *skg_repo_git_dir(const struct skg_repo *repo)
@@ -31,14 +32,100 @@ const char *skg_repo_objects_dir(const struct skg_repo *repo)
 	return repo->objects_dir;
 }
 
+/* The target of the loose symbolic ref in file `path` ("ref: X", or a symbolic link into refs/ as
+ * HEAD may be), a new string; NULL when it is not one. */
+static char *loose_symref(const char *path)
+{
+	struct stat st;
+	char buf[512];
+	if (lstat(path, &st) != 0) {
+		return NULL;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+		if (n < 5) {
+			return NULL;
+		}
+		buf[n] = '\0';
+		return strncmp(buf, "refs/", 5) == 0 ? strdup(buf) : NULL;
+	}
+	char *data = NULL;
+	size_t len = 0;
+	if (skg_read_file(path, 4096, &data, &len) != 0) {
+		return NULL;
+	}
+	char *target = NULL;
+	if (len > 5 && memcmp(data, "ref:", 4) == 0) {
+		size_t at = 4;
+		while (at < len && (data[at] == ' ' || data[at] == '\t')) {
+			at++;
+		}
+		size_t end = at;
+		while (end < len && data[end] != '\n' && data[end] != '\r' && data[end] != '\0') {
+			end++;
+		}
+		target = end > at ? strndup(data + at, end - at) : NULL;
+	}
+	free(data);
+	return target;
+}
+
+/* The branch this worktree's HEAD is on, without "refs/heads/" (git resolves HEAD through symbolic
+ * refs, then strips the prefix: config.c include_by_branch), for the config's includeIf onbranch:; a
+ * new string, NULL when HEAD is detached, unreadable or names no branch. */
+static char *head_branch(const struct skg_repo *repo)
+{
+	char *target = NULL;
+	if (repo->reftable) {
+		char *dir = skg_path_join(repo->git_dir, "reftable");
+		struct skg_reftable_stack *st = NULL;
+		struct skg_error err;
+		if (dir != NULL && skg_reftable_open(&st, dir, dir, &err) == 0) {
+			const struct skg_reftable_ref *r = skg_reftable_find(st, "HEAD");
+			if (r != NULL && r->type == SKG_REFTABLE_SYMREF && r->target != NULL) {
+				target = strdup(r->target);
+			}
+			skg_reftable_free(st);
+		}
+		free(dir);
+	} else {
+		char *path = skg_path_join(repo->git_dir, "HEAD");
+		target = path != NULL ? loose_symref(path) : NULL;
+		free(path);
+		/* a branch that is itself a symbolic ref: its target (git's resolve_ref_unsafe, which
+		 * gives up after 5 levels) */
+		for (int depth = 0; target != NULL && depth < 5; depth++) {
+			char *next_path = skg_path_join(repo->common_dir, target);
+			char *next = next_path != NULL ? loose_symref(next_path) : NULL;
+			free(next_path);
+			if (next == NULL) {
+				break;
+			}
+			free(target);
+			target = next;
+		}
+	}
+	char *branch = NULL;
+	if (target != NULL && strncmp(target, "refs/heads/", 11) == 0) {
+		branch = strdup(target + 11);
+	}
+	free(target);
+	return branch;
+}
+
 int skg_repo_config(const struct skg_repo *repo, skg_config_fn fn, void *ctx, struct skg_error *err)
 {
-	struct skg_config_files files = {repo->common_dir, repo->common_dir_display, NULL, NULL};
+	struct skg_config_files files = {repo->common_dir, repo->common_dir_display, NULL,          NULL,
+	                                 repo->git_dir,    repo->git_dir_display,    repo->git_cwd, NULL};
 	if (repo->worktree_config) {
 		files.git_dir = repo->git_dir;
 		files.git_dir_display = repo->git_dir_display;
 	}
-	return skg_config_read_all(&files, fn, ctx, err);
+	char *branch = head_branch(repo);
+	files.head_branch = branch;
+	int ret = skg_config_read_all(&files, fn, ctx, err);
+	free(branch);
+	return ret;
 }
 
 /* ---- Is this a repository? (setup.c is_git_directory, path.c validate_headref) --------------- */

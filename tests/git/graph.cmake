@@ -8,6 +8,12 @@ add_executable(test_typeorder ${CMAKE_CURRENT_LIST_DIR}/test_typeorder.c)
 target_link_libraries(test_typeorder PRIVATE sha1kit_git PkgConfig::CMOCKA)
 add_test(NAME test_typeorder COMMAND test_typeorder)
 set_tests_properties(test_typeorder PROPERTIES LABELS git)
+# git's glob matching (src/git/wildmatch.c, the config's includeIf conditions): cmocka unit test on
+# the expectations of git's t3070-wildmatch.sh.
+add_executable(test_wildmatch ${CMAKE_CURRENT_LIST_DIR}/test_wildmatch.c)
+target_link_libraries(test_wildmatch PRIVATE sha1kit_git PkgConfig::CMOCKA)
+add_test(NAME test_wildmatch COMMAND test_wildmatch)
+set_tests_properties(test_wildmatch PROPERTIES LABELS git)
 # `sha1kit fsck` against `git fsck --full` on repositories git makes and corrupts: one test per
 # section of test_fsck.sh, cli_fsck_NAME (the longest, the byte-flip sweeps, in parts of a few
 # hundred fsck runs each; each section well under a minute on a quiet machine).

@@ -1627,6 +1627,60 @@ fi
 }
 
 # 9. Not a repository: git's fatal line and status 128.
+# includeIf.<condition>.path in the config (git-config(1) "Conditional includes"; git 2.39.5 and
+# 2.55.0 alike): a condition that holds includes a file setting fsck.zeroPaddedFilemode=ignore, and
+# the warning about a tree with mode 0100644 goes away. Conditions in the global file
+# (GIT_CONFIG_GLOBAL) and in the repository's config: gitdir: absolute, with a trailing '/', without
+# a leading '/' ("**/" put before it), with "~/", relative to the config file ("./"), not matching;
+# gitdir/i: against gitdir: with another case; the git dir reached through a symbolic link (git
+# matches its real path, then its absolute path); a linked worktree's git dir; onbranch: a branch, a
+# pattern with '/' at the end, a branch that is not HEAD's, detached HEAD; hasconfig: in a repository
+# without remotes and an unknown condition (never hold).
+section_include_if() { # nowine
+local D=$T/incl R id braw blob cfg
+R=$D/Repo
+mkdir -p "$D"
+mkrepo "$R"
+blob=$(echo hello | git hash-object --stdin)
+braw=$(echo "$blob" | sed 's/../\\x&/g')
+id=$(cd "$R" && printf '%b' "0100644 a\0$braw" | git hash-object --literally -t tree -w --stdin)
+(cd "$R" && git update-ref refs/heads/padded "$(git commit-tree -m padded "$id")")
+printf '[fsck]\n\tzeroPaddedFilemode = ignore\n' >"$D/ignore.cfg"
+ln -s "$R" "$D/link"
+(cd "$R" && git worktree add -q -b side "$D/wt" 2>/dev/null)
+# global NAME CONDITION [DIR]: the global file holds only the conditional include
+global() {
+	printf '[includeIf "%s"]\n\tpath = %s\n' "$2" "$D/ignore.cfg" >"$D/global.cfg"
+	GIT_CONFIG_GLOBAL=$D/global.cfg HOME=$D compare "includeIf $1 ($2)" "${3:-$R}"
+}
+global "gitdir absolute" "gitdir:$R/.git"
+global "gitdir directory" "gitdir:$R/"
+global "gitdir no leading slash" "gitdir:Repo/.git"
+global "gitdir ~/" "gitdir:~/Repo/"
+global "gitdir ./ (beside the global file)" "gitdir:./Repo/"
+global "gitdir not this one" "gitdir:$D/other/"
+global "gitdir other case" "gitdir:$D/REPO/"
+global "gitdir/i other case" "gitdir/i:$D/REPO/"
+global "gitdir through a link (real path)" "gitdir:$R/" "$D/link"
+global "gitdir of the link" "gitdir:$D/link/" "$D/link"
+global "gitdir of a worktree" "gitdir:$R/.git/" "$D/wt"
+global "gitdir exact, from a worktree" "gitdir:$R/.git" "$D/wt"
+global "onbranch" "onbranch:master"
+global "onbranch pattern" "onbranch:mas*"
+global "onbranch another branch" "onbranch:side"
+global "onbranch in the worktree" "onbranch:side" "$D/wt"
+(cd "$R" && git branch -q topic/one && git symbolic-ref HEAD refs/heads/topic/one)
+global "onbranch directory" "onbranch:topic/"
+(cd "$R" && git checkout -q --detach master 2>/dev/null)
+global "onbranch, detached HEAD" "onbranch:master"
+(cd "$R" && git checkout -q master 2>/dev/null)
+global "hasconfig without remotes" "hasconfig:remote.*.url:**"
+global "unknown condition" "nosuch:thing"
+# in the repository's own config, "./" is relative to .git
+(cd "$R" && git config "includeIf.gitdir:./.path" "$D/ignore.cfg")
+compare "includeIf gitdir:./ in .git/config" "$R"
+}
+
 section_not_repo() {
 mkdir -p "$T/none"
 (cd "$T/none" && GIT_CEILING_DIRECTORIES=$T refgit fsck >/dev/null 2>"$T/g.err")
