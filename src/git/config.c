@@ -475,8 +475,15 @@ struct include_ctx {
 	skg_config_fn fn;
 	void *ctx;
 	const char *cond_git_dir, *cond_git_dir_shown, *cond_git_cwd, *head_branch; /* skg_config_files' */
-	const char *path; /* the file being read, to open it (relative includes start from it) */
-	const char *name; /* the same as git spells it (messages) */
+	const struct skg_config_files *files; /* NULL: the outer files alone (no hasconfig: pass) */
+	/* hasconfig:remote.*.url: git's two passes: the first one (unconditional_url) collects every
+	 * remote.<name>.url of the whole config with such conditions held true, and fails on a URL in a
+	 * file an includeIf brought in (forbid_url > 0 while one is read) */
+	bool unconditional_url;
+	int forbid_url;
+	struct skg_buf *urls; /* the URLs, each NUL-terminated; NULL until collected */
+	const char *path;     /* the file being read, to open it (relative includes start from it) */
+	const char *name;     /* the same as git spells it (messages) */
 	int depth;
 	struct skg_error *err;
 	bool failed;
@@ -641,27 +648,93 @@ static int include_by_branch(const struct include_ctx *inc, const char *cond, si
 	return ret;
 }
 
+/* remote.<name>.url with a name (git's parse_config_key(var, "remote", &name, ..., "url")). */
+static bool is_remote_url(const char *key)
+{
+	size_t len = strlen(key);
+	return strncmp(key, "remote.", 7) == 0 && len > 11 && strcmp(key + len - 4, ".url") == 0;
+}
+
+static int collect_url(void *ctx, const char *key, const char *value)
+{
+	struct skg_buf *urls = ctx;
+	if (is_remote_url(key) && value != NULL) {
+		skg_buf_add(urls, value, strlen(value) + 1);
+	}
+	return 0;
+}
+
+static int read_sequence(struct include_ctx *inc);
+
+/* `hasconfig:remote.*.url:` (git config.c include_by_remote_url): a remote URL of the whole config
+ * matches the pattern. 1, 0, -1 out of memory, -2 when the first pass failed (err says why). */
+static int include_by_remote_url(struct include_ctx *inc, const char *cond, size_t len)
+{
+	if (inc->unconditional_url) {
+		return 1;
+	}
+	if (inc->files == NULL) {
+		return 0;
+	}
+	if (inc->urls == NULL) {
+		struct skg_buf *urls = calloc(1, sizeof(*urls));
+		if (urls == NULL) {
+			return -1;
+		}
+		struct include_ctx first = *inc;
+		first.fn = collect_url;
+		first.ctx = urls;
+		first.unconditional_url = true;
+		first.forbid_url = 0;
+		first.urls = NULL;
+		int ret = read_sequence(&first);
+		if (ret != 0 || urls->failed) {
+			bool nomem = urls->failed;
+			skg_buf_release(urls);
+			free(urls);
+			return nomem ? -1 : -2;
+		}
+		inc->urls = urls;
+	}
+	struct skg_buf pat = {0};
+	skg_buf_add(&pat, cond, len);
+	if (pat.failed) {
+		return -1;
+	}
+	int found = 0;
+	for (size_t at = 0; at < inc->urls->len && !found; at += strlen(inc->urls->p + at) + 1) {
+		found = skg_wildmatch(pat.p, inc->urls->p + at, SKG_WM_PATHNAME);
+	}
+	skg_buf_release(&pat);
+	return found;
+}
+
 /* Whether includeIf.<cond>.path applies (git config.c include_condition_is_true); -1 out of memory. */
-static int include_condition(const struct include_ctx *inc, const char *cond, size_t len)
+static int include_condition(struct include_ctx *inc, const char *cond, size_t len)
 {
 	static const struct {
 		const char *prefix;
 		int kind;
-	} forms[] = {{"gitdir:", 0}, {"gitdir/i:", 1}, {"onbranch:", 2}};
+	} forms[] = {{"gitdir:", 0}, {"gitdir/i:", 1}, {"onbranch:", 2}, {"hasconfig:remote.*.url:", 3}};
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		size_t n = strlen(forms[i].prefix);
 		if (len >= n && memcmp(cond, forms[i].prefix, n) == 0) {
-			return forms[i].kind == 2
-			           ? include_by_branch(inc, cond + n, len - n)
-			           : include_by_gitdir(inc, cond + n, len - n, forms[i].kind == 1);
+			switch (forms[i].kind) {
+			case 2:
+				return include_by_branch(inc, cond + n, len - n);
+			case 3:
+				return include_by_remote_url(inc, cond + n, len - n);
+			default:
+				return include_by_gitdir(inc, cond + n, len - n, forms[i].kind == 1);
+			}
 		}
 	}
-	return 0; /* hasconfig:remote.*.url: (not followed) and unknown conditions */
+	return 0; /* unknown conditions never hold */
 }
 
 /* includeIf.<cond>.path (the key as canonical: "includeif." and ".path" lower case): 1 when its
  * condition holds, 0 when it does not or the key is another, -1 out of memory. */
-static int include_if(const struct include_ctx *inc, const char *key)
+static int include_if(struct include_ctx *inc, const char *key)
 {
 	size_t len = strlen(key);
 	if (strncmp(key, "includeif.", 10) != 0 || len < 15 || strcmp(key + len - 5, ".path") != 0) {
@@ -673,20 +746,31 @@ static int include_if(const struct include_ctx *inc, const char *key)
 static int include_cb(void *vctx, const char *key, const char *value)
 {
 	struct include_ctx *inc = vctx;
+	if (inc->forbid_url > 0 && is_remote_url(key)) {
+		/* git's forbid_remote_url: it dies */
+		inc->failed = true;
+		skg_fail(inc->err, "remote URLs cannot be configured in file directly or indirectly included "
+		                   "by includeIf.hasconfig:remote.*.url");
+		return 1;
+	}
 	int ret = inc->fn(inc->ctx, key, value);
 	if (ret != 0) {
 		return ret;
 	}
+	bool conditional = false;
 	if (strcmp(key, "include.path") != 0) {
 		int cond = include_if(inc, key);
 		if (cond < 0) {
 			inc->failed = true;
-			skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			if (cond == -1) {
+				skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			}
 			return 1;
 		}
 		if (cond == 0) {
 			return 0;
 		}
+		conditional = true;
 	}
 	if (value == NULL) {
 		/* git: config_error_nonbool("include.path"), for includeIf too (git then dies with "bad
@@ -714,7 +798,13 @@ static int include_cb(void *vctx, const char *key, const char *value)
 			ret = 1;
 		} else {
 			const char *saved_path = inc->path, *saved_name = inc->name;
+			int forbid = conditional && inc->unconditional_url;
+			inc->forbid_url += forbid;
 			ret = read_with_includes(inc, path.p, name.p);
+			if (ret < 0 && inc->failed) {
+				ret = 1; /* err says why: stop the including file's parse as it is */
+			}
+			inc->forbid_url -= forbid;
 			inc->path = saved_path;
 			inc->name = saved_name;
 			inc->depth--;
@@ -814,26 +904,20 @@ int skg_config_read_outer(skg_config_fn fn, void *ctx, struct skg_error *err)
 	return read_outer_config(&inc);
 }
 
-int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, void *ctx,
-                        struct skg_error *err)
+/* The whole sequence of skg_config_read_all through inc (whose files are set). */
+static int read_sequence(struct include_ctx *inc)
 {
-	struct include_ctx inc = {.fn = fn,
-	                          .ctx = ctx,
-	                          .err = err,
-	                          .cond_git_dir = files->cond_git_dir,
-	                          .cond_git_dir_shown = files->cond_git_dir_shown,
-	                          .cond_git_cwd = files->cond_git_cwd,
-	                          .head_branch = files->head_branch};
-	int ret = read_outer_config(&inc);
+	const struct skg_config_files *files = inc->files;
+	int ret = read_outer_config(inc);
 	if (ret != 0) {
 		return ret;
 	}
-	ret = read_repo_file(&inc, files->common_dir, files->common_dir_display, "config");
+	ret = read_repo_file(inc, files->common_dir, files->common_dir_display, "config");
 	if (ret != 0) {
 		return ret;
 	}
 	if (files->git_dir != NULL) {
-		ret = read_repo_file(&inc, files->git_dir, files->git_dir_display, "config.worktree");
+		ret = read_repo_file(inc, files->git_dir, files->git_dir_display, "config.worktree");
 		if (ret != 0) {
 			return ret;
 		}
@@ -844,7 +928,7 @@ int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, 
 		errno = 0;
 		unsigned long count = strtoul(count_env, &end, 10);
 		if (errno != 0 || *end != '\0' || count > INT_MAX) {
-			return skg_fail(err, "bogus count in %s", "GIT_CONFIG_COUNT");
+			return skg_fail(inc->err, "bogus count in %s", "GIT_CONFIG_COUNT");
 		}
 		for (unsigned long i = 0; i < count; i++) {
 			char kname[64], vname[64], key[1024];
@@ -852,20 +936,20 @@ int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, 
 			snprintf(vname, sizeof(vname), "GIT_CONFIG_VALUE_%lu", i);
 			const char *k = getenv(kname), *v = getenv(vname);
 			if (k == NULL || *k == '\0') {
-				return skg_fail(err, "missing config key %s", kname);
+				return skg_fail(inc->err, "missing config key %s", kname);
 			}
 			if (v == NULL) {
-				return skg_fail(err, "missing config value %s", vname);
+				return skg_fail(inc->err, "missing config value %s", vname);
 			}
 			if (!skg_config_canonical_key(k, key, sizeof(key))) {
-				return skg_fail(err, "invalid key: %s", k);
+				return skg_fail(inc->err, "invalid key: %s", k);
 			}
-			ret = fn(ctx, key, v);
+			ret = inc->fn(inc->ctx, key, v);
 			if (ret == SKG_CONFIG_BAD_UNIT || ret == SKG_CONFIG_BAD_RANGE) {
 				/* git's die_bad_number with no file to name */
-				return skg_fail(err, "bad numeric config value '%s' for '%s': %s", v, key,
-				                ret == SKG_CONFIG_BAD_RANGE ? "out of range"
-				                                            : "invalid unit");
+				return skg_fail(
+				    inc->err, "bad numeric config value '%s' for '%s': %s", v, key,
+				    ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
 			}
 			if (ret != 0) {
 				return ret;
@@ -873,6 +957,25 @@ int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, 
 		}
 	}
 	return 0;
+}
+
+int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, void *ctx,
+                        struct skg_error *err)
+{
+	struct include_ctx inc = {.fn = fn,
+	                          .ctx = ctx,
+	                          .err = err,
+	                          .cond_git_dir = files->cond_git_dir,
+	                          .cond_git_dir_shown = files->cond_git_dir_shown,
+	                          .cond_git_cwd = files->cond_git_cwd,
+	                          .head_branch = files->head_branch,
+	                          .files = files};
+	int ret = read_sequence(&inc);
+	if (inc.urls != NULL) {
+		skg_buf_release(inc.urls);
+		free(inc.urls);
+	}
+	return ret;
 }
 
 /* git_env_bool(): unset -> dflt, else a config boolean (invalid counts as true, as git dies). */

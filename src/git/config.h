@@ -107,8 +107,10 @@ struct skg_config_files {
 	/* The conditions of includeIf.<condition>.path (git-config(1) "Conditional includes"): the
 	 * repository's git dir that gitdir: and gitdir/i: patterns match (its real path, then its
 	 * absolute path), and the branch HEAD is on (without refs/heads/) that onbranch: patterns
-	 * match; NULL: no such condition holds. hasconfig:remote.*.url: and unknown conditions never
-	 * hold here (git: hasconfig: is true when a remote URL of the config matches; not followed). */
+	 * match; NULL: no such condition holds. hasconfig:remote.*.url:PATTERN holds when a
+	 * remote.<name>.url of the whole config matches (git's first pass over every file, with those
+	 * conditions true, which fails when a file an includeIf brings in sets a remote URL); unknown
+	 * conditions never hold. */
 	const char *cond_git_dir;       /* usable from the current directory (for its real path) */
 	const char *cond_git_dir_shown; /* as git spells it after its setup (its absolute path is */
 	const char *cond_git_cwd;       /* made from this, git's directory, when it is relative) */

@@ -1634,8 +1634,9 @@ fi
 # a leading '/' ("**/" put before it), with "~/", relative to the config file ("./"), not matching;
 # gitdir/i: against gitdir: with another case; the git dir reached through a symbolic link (git
 # matches its real path, then its absolute path); a linked worktree's git dir; onbranch: a branch, a
-# pattern with '/' at the end, a branch that is not HEAD's, detached HEAD; hasconfig: in a repository
-# without remotes and an unknown condition (never hold).
+# pattern with '/' at the end, a branch that is not HEAD's, detached HEAD; hasconfig:remote.*.url:
+# without remotes, with a remote whose URL matches or not, and with a URL in a file an includeIf
+# brings in (git dies); an unknown condition (never holds).
 section_include_if() { # nowine
 local D=$T/incl R id braw blob cfg
 R=$D/Repo
@@ -1676,6 +1677,16 @@ global "onbranch, detached HEAD" "onbranch:master"
 (cd "$R" && git checkout -q master 2>/dev/null)
 global "hasconfig without remotes" "hasconfig:remote.*.url:**"
 global "unknown condition" "nosuch:thing"
+(cd "$R" && git remote add origin https://example.com/team/repo.git)
+global "hasconfig" "hasconfig:remote.*.url:https://example.com/**"
+global "hasconfig, another host" "hasconfig:remote.*.url:https://example.org/**"
+global "hasconfig, * stops at /" "hasconfig:remote.*.url:https://example.com/*"
+# a file an includeIf brings in may not set a remote URL once a hasconfig: condition is asked: git dies
+printf '[remote "x"]\n\turl = https://example.net/x.git\n' >"$D/url.cfg"
+printf '[includeIf "gitdir:%s/"]\n\tpath = %s\n[includeIf "hasconfig:remote.*.url:**"]\n\tpath = %s\n' \
+	"$R" "$D/url.cfg" "$D/ignore.cfg" >"$D/global.cfg"
+GIT_CONFIG_GLOBAL=$D/global.cfg compare "includeIf hasconfig with a remote URL included" "$R"
+(cd "$R" && git remote remove origin)
 # in the repository's own config, "./" is relative to .git
 (cd "$R" && git config "includeIf.gitdir:./.path" "$D/ignore.cfg")
 compare "includeIf gitdir:./ in .git/config" "$R"
