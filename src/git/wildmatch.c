@@ -5,7 +5,6 @@
  */
 #include "wildmatch.h"
 
-#include <ctype.h>
 #include <string.h>
 
 enum wm_result {
@@ -17,25 +16,48 @@ enum wm_result {
 
 static unsigned char fold(unsigned char c, unsigned flags)
 {
-	return (flags & SKG_WM_CASEFOLD) && isupper(c) ? (unsigned char)tolower(c) : c;
+	return (flags & SKG_WM_CASEFOLD) && c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
 }
 
 /* `[:name:]` with name of `len` bytes at s: 1 member, 0 not, -1 an unknown class. */
 static int in_posix_class(const char *s, size_t len, unsigned char c, unsigned flags)
 {
-	static const struct {
-		const char *name;
-		int (*is)(int);
-	} classes[] = {{"alnum", isalnum}, {"alpha", isalpha}, {"blank", isblank}, {"cntrl", iscntrl},
-	               {"digit", isdigit}, {"graph", isgraph}, {"lower", islower}, {"print", isprint},
-	               {"punct", ispunct}, {"space", isspace}, {"upper", isupper}, {"xdigit", isxdigit}};
-	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		if (strlen(classes[i].name) == len && memcmp(s, classes[i].name, len) == 0) {
-			if (classes[i].is(c)) {
-				return 1;
-			}
+	static const char *const names[] = {"alnum", "alpha", "blank", "cntrl", "digit", "graph",
+	                                    "lower", "print", "punct", "space", "upper", "xdigit"};
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		if (strlen(names[i]) != len || memcmp(s, names[i], len) != 0) {
+			continue;
+		}
+		/* ASCII classes, whatever the locale, as git's ctype.c has them (its space: no \v, \f) */
+		bool lower = c >= 'a' && c <= 'z', upper = c >= 'A' && c <= 'Z', digit = c >= '0' && c <= '9';
+		bool alpha = lower || upper, space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+		bool print = c >= 0x20 && c < 0x7f;
+		switch (i) {
+		case 0:
+			return alpha || digit;
+		case 1:
+			return alpha;
+		case 2:
+			return c == ' ' || c == '\t';
+		case 3:
+			return c < 0x20 || c == 0x7f;
+		case 4:
+			return digit;
+		case 5:
+			return print && c != ' ';
+		case 6:
+			return lower;
+		case 7:
+			return print;
+		case 8:
+			return print && c != ' ' && !alpha && !digit;
+		case 9:
+			return space;
+		case 10:
 			/* the text is folded to lower case: [:upper:] then takes lower-case letters too */
-			return classes[i].is == isupper && (flags & SKG_WM_CASEFOLD) && islower(c);
+			return upper || ((flags & SKG_WM_CASEFOLD) && lower);
+		default:
+			return digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 		}
 	}
 	return -1;
@@ -74,8 +96,8 @@ static enum wm_result match_class(const char **pp, unsigned char t, unsigned fla
 			}
 			if (t >= prev && t <= pc) {
 				matched = true;
-			} else if ((flags & SKG_WM_CASEFOLD) && islower(t)) {
-				unsigned char up = (unsigned char)toupper(t);
+			} else if ((flags & SKG_WM_CASEFOLD) && t >= 'a' && t <= 'z') {
+				unsigned char up = (unsigned char)(t - ('a' - 'A'));
 				matched |= up >= prev && up <= pc;
 			}
 			pc = 0; /* a range does not start another one */

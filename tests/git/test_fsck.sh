@@ -851,10 +851,16 @@ for p in many loose; do
 	r=$T/progress-$p
 	mkrepo "$r"
 	if [ $p = many ]; then
+		# each new pack one second newer than the one before: packs of the same second are read in
+		# directory order (git's sort is by mtime in seconds), which is not the same under Wine
 		(
 			cd "$r" && for i in $(seq 1 3); do
 				for j in $(seq 1 400); do echo "$i $j" >"f$j"; done
+				before=$(ls .git/objects/pack/)
 				git add . && git commit -qm "round $i" && git repack -q
+				for f in .git/objects/pack/*.pack; do
+					case "$before" in *"${f##*/}"*) ;; *) touch -d "@$((1700000000 + i))" "$f" ;; esac
+				done
 			done
 		)
 	fi
