@@ -167,13 +167,21 @@ def xorshift64(state):
     return state
 
 
+# Where the vector windows of the per-block filters stop: the first window after which this share
+# of random blocks has no DV left. The few DVs left in the other blocks are then tested one by one
+# in scalar code, each on its own conditions that the windows did not test, stopping at the first
+# that fails (each fails with probability 1/2 on random data). With the 37 AVX2 windows this puts
+# the stop after 11 (80.3%): the AVX2 filter alone took 9.8-10.3 ns a call against 16.7-16.9 ns for
+# all 37 windows with one exit at 85% (the form before), on random blocks, Intel Xeon family 6 model
+# 207 (docs/PERFORMANCE.md, "The per-block UBC filter: a scalar tail").
+PREFIX_SHARE = 0.80
+
+
 def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
     """Order the windows greedily so that random blocks are ruled out (no DV left) as early as
-    possible, and choose where to test for that: the point where at least 85% of the sample blocks
-    (xorshift64 with a fixed seed: the output is deterministic) are ruled out. One test there beat
-    two (at 60% and 85%; the first branch mispredicts too often) by 6-9% per SHA-1DC block with
-    the SHA-NI kernel, and beat none by more (medians of 31 runs of 1 MiB, the variants run
-    alternately). The order never changes the result, only how soon the filter can return."""
+    possible, and choose where the vector part stops: the point where at least PREFIX_SHARE of the
+    sample blocks (xorshift64 with a fixed seed: the output is deterministic) are ruled out. The
+    order never changes the result, only how soon the filter can return."""
     state = seed
     ruled = []  # per sample block: the DVs each window rules out
     for _ in range(samples):
@@ -193,7 +201,7 @@ def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
         ruled.append(row)
     cur = [0] * samples
     order, exits, left = [], [], list(range(len(wins)))
-    targets = [0.85]
+    targets = [PREFIX_SHARE]
     while left:
         def score(n):
             done = sum(1 for k in range(samples) if cur[k] | ruled[k][n] == 0xFFFFFFFF)
@@ -227,8 +235,10 @@ def generate_simd(ubc):
     w(" * A lane whose condition fails (bits differ when v = 0, agree when v = 1) contributes the DVs that")
     w(" * condition clears; lanes outside the group contribute nothing. The OR of all contributions is the")
     w(" * set of DVs ruled out. The windows are ordered so that random blocks are ruled out early (greedy")
-    w(" * on fixed-seed random blocks), and the filter returns 0 at the point where 85% of random blocks")
-    w(" * are (about 95% of random blocks end with no DV left).")
+    w(" * on fixed-seed random blocks); only the windows up to the point where %d%% of random blocks are" % round(100 * PREFIX_SHARE))
+    w(" * ruled out are vector code. The filter returns 0 there for those blocks; for the others it tests")
+    w(" * each DV left on its own conditions not yet tested, in scalar code, up to the first that fails")
+    w(" * (about 95% of random blocks end with no DV left).")
     w(" */")
     w('#include "../internal.h"')
     w("")
@@ -236,9 +246,15 @@ def generate_simd(ubc):
     w("#include <immintrin.h>")
     w("")
     w("/* clang-format off */")
+    w("")
+    w("/* 1 when \"bit a of W[i] xor bit b of W[j] = v\" does not hold */")
+    w("#define FAILS(i, a, j, b, v) ((((W[i] >> (a)) ^ (W[j] >> (b)) ^ (v)) & 1u) != 0)")
     for isa, lanes, vec, pre, target in (("sse2", 4, "__m128i", "_mm", "sse2"),
                                           ("avx2", 8, "__m256i", "_mm256", "avx2")):
         wins, exits = order_windows(windows(ubc["conditions"], lanes), lanes)
+        stop = min(exits) if exits else len(wins)
+        wins = wins[:stop]  # the vector part; the scalar tail tests the other conditions
+        exits = set()
         si = "si256" if lanes == 8 else "si128"
         w("")
         w("static const uint32_t clears_%s[%d][%d] __attribute__((aligned(%d))) = {" % (isa, len(wins), lanes, 4 * lanes))
@@ -259,9 +275,35 @@ def generate_simd(ubc):
         w("\treturn (uint32_t)_mm_cvtsi128_si32(r);")
         w("}")
         w("")
+        tested = set()
+        for (i0, delta, a, b, value, clears) in wins:
+            for lane in range(lanes):
+                if clears[lane]:
+                    tested.add((i0 + lane, a, i0 + lane + delta, b, value))
+        w("/* The DVs left after the %d windows: each one's conditions that the windows did not test,"
+          % stop)
+        w(" * until one fails. */")
+        w("static uint32_t tail_%s(const uint32_t W[80], uint32_t mask)" % isa)
+        w("{")
+        w("\tfor (uint32_t left = mask; left != 0; left &= left - 1) {")
+        w("\t\tint fails;")
+        w("\t\tswitch (sha1kit_ctz32(left)) {")
+        for e in ubc["per_dv"]:
+            rest = [tuple(c) for c in e["conditions"] if tuple(c) not in tested]
+            expr = " || ".join("FAILS(%d, %d, %d, %d, %d)" % c for c in rest) or "0"
+            w("\t\tcase %d: fails = %s; break; /* %s */" % (e["bit"], expr, e["name"]))
+        w("\t\tdefault: fails = 0; break;")
+        w("\t\t}")
+        w("\t\tif (fails)")
+        w("\t\t\tmask &= ~(left & (0u - left));")
+        w("\t}")
+        w("\treturn mask;")
+        w("}")
+        w("")
         w("__attribute__((target(\"%s\"))) uint32_t sha1kit_ubc_mask_%s(const uint32_t W[80])" % (target, isa))
         w("{")
         w("\t%s ruled_out = %s_setzero_%s(), x, y, d;" % (vec, pre, si))
+        w("\tuint32_t mask;")
         for n, (i0, delta, a, b, value, clears) in enumerate(wins):
             xs = "x" if a == 31 else "%s_slli_epi32(x, %d)" % (pre, 31 - a)
             ys = "y" if b == 31 else "%s_slli_epi32(y, %d)" % (pre, 31 - b)
@@ -271,10 +313,8 @@ def generate_simd(ubc):
             op = "and" if value == 0 else "andnot"
             w("\truled_out = %s_or_%s(ruled_out, %s_%s_%s(d, %s_load_%s((const %s *)clears_%s[%d])));"
               % (pre, si, pre, op, si, pre, si, vec, isa, n))
-            if n + 1 in exits:
-                w("\tif (ruled_out_%s(ruled_out) == 0xffffffffu)" % isa)
-                w("\t\treturn 0;")
-        w("\treturn ~ruled_out_%s(ruled_out);" % isa)
+        w("\tmask = ~ruled_out_%s(ruled_out);" % isa)
+        w("\treturn mask == 0 ? 0 : tail_%s(W, mask);" % isa)
         w("}")
     # The lane-wise filter of the 16-lane AVX-512 kernel: lane l of W[t] is word t of message l.
     conds = conditions_by_clears(ubc)

@@ -11,8 +11,10 @@
  * A lane whose condition fails (bits differ when v = 0, agree when v = 1) contributes the DVs that
  * condition clears; lanes outside the group contribute nothing. The OR of all contributions is the
  * set of DVs ruled out. The windows are ordered so that random blocks are ruled out early (greedy
- * on fixed-seed random blocks), and the filter returns 0 at the point where 85% of random blocks
- * are (about 95% of random blocks end with no DV left).
+ * on fixed-seed random blocks); only the windows up to the point where 80% of random blocks are
+ * ruled out are vector code. The filter returns 0 there for those blocks; for the others it tests
+ * each DV left on its own conditions not yet tested, in scalar code, up to the first that fails
+ * (about 95% of random blocks end with no DV left).
  */
 #include "../internal.h"
 
@@ -21,7 +23,10 @@
 
 /* clang-format off */
 
-static const uint32_t clears_sse2[53][4] __attribute__((aligned(16))) = {
+/* 1 when "bit a of W[i] xor bit b of W[j] = v" does not hold */
+#define FAILS(i, a, j, b, v) ((((W[i] >> (a)) ^ (W[j] >> (b)) ^ (v)) & 1u) != 0)
+
+static const uint32_t clears_sse2[21][4] __attribute__((aligned(16))) = {
 	{0x00812025u, 0x0202808au, 0x08080225u, 0x1010088au}, /* W[41..44] ^ W[+3], bits 4/29, v=0 */
 	{0x30110200u, 0x60220800u, 0xc0882000u, 0x82108000u}, /* W[52..55] ^ W[+1], bits 29/29, v=0 */
 	{0x00401010u, 0x01004040u, 0x04040100u, 0x00000000u}, /* W[39..42] ^ W[+1], bits 1/6, v=1 */
@@ -43,38 +48,6 @@ static const uint32_t clears_sse2[53][4] __attribute__((aligned(16))) = {
 	{0x00000400u, 0x00041000u, 0x00004000u, 0x00000000u}, /* W[49..52] ^ W[+1], bits 6/1, v=0 */
 	{0x10092200u, 0x20128800u, 0x40282000u, 0x80908000u}, /* W[49..52] ^ W[+3], bits 4/29, v=0 */
 	{0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u}, /* W[36..39] ^ W[+5], bits 0/30, v=1 */
-	{0x00000025u, 0x0000008au, 0x00000224u, 0x00000888u}, /* W[44..47] ^ W[+2], bits 29/29, v=1 */
-	{0x02200000u, 0x08800000u, 0x12000000u, 0x28000000u}, /* W[53..56] ^ W[+3], bits 4/29, v=0 */
-	{0x00004000u, 0x00000000u, 0x00400000u, 0x01000000u}, /* W[35..38] ^ W[+4], bits 5/30, v=0 */
-	{0x00000400u, 0x00001000u, 0x00000000u, 0x00000000u}, /* W[42..45] ^ W[+8], bits 1/1, v=1 */
-	{0x00040000u, 0x00000000u, 0x00000000u, 0x00400000u}, /* W[47..50] ^ W[+4], bits 1/1, v=1 */
-	{0x00080084u, 0x00110208u, 0x00200800u, 0x00802000u}, /* W[35..38] ^ W[+4], bits 4/29, v=0 */
-	{0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u}, /* W[45..48] ^ W[+2], bits 1/1, v=1 */
-	{0x08200000u, 0x10800000u, 0x22000000u, 0x08000000u}, /* W[56..59] ^ W[+1], bits 29/29, v=0 */
-	{0x04000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[39..42] ^ W[+4], bits 5/30, v=0 */
-	{0x00000400u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[38..41] ^ W[+2], bits 1/1, v=1 */
-	{0x00000001u, 0x00000002u, 0x00010004u, 0x00000000u}, /* W[61..64] ^ W[+1], bits 1/6, v=1 */
-	{0x00404000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[44..47] ^ W[+1], bits 1/6, v=1 */
-	{0x00002220u, 0x00008880u, 0x00012200u, 0x00000000u}, /* W[48..51] ^ W[+2], bits 29/29, v=1 */
-	{0x000a0800u, 0x00000000u, 0x00308000u, 0x00000000u}, /* W[51..54] ^ W[+3], bits 29/29, v=1 */
-	{0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u}, /* W[52..55] ^ W[+2], bits 6/6, v=0 */
-	{0x10000000u, 0x20000000u, 0x40000000u, 0x80000000u}, /* W[57..60] ^ W[+4], bits 4/29, v=0 */
-	{0x00000001u, 0x00000002u, 0x00000000u, 0x00000000u}, /* W[58..61] ^ W[+5], bits 0/30, v=1 */
-	{0x02008000u, 0x08000000u, 0x10000000u, 0x20000000u}, /* W[39..42] ^ W[+4], bits 4/29, v=0 */
-	{0x8000000au, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[40..43] ^ W[+2], bits 4/4, v=1 */
-	{0x00000001u, 0x00000002u, 0x00000000u, 0x00000000u}, /* W[59..62] ^ W[+4], bits 5/30, v=0 */
-	{0x00010004u, 0x00020008u, 0x00080020u, 0x00100080u}, /* W[60..63] ^ W[+1], bits 0/5, v=1 */
-	{0x0000a000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[48..51] ^ W[+7], bits 29/29, v=1 */
-	{0x40000000u, 0x80000000u, 0x00000000u, 0x00000000u}, /* W[43..46] ^ W[+4], bits 4/29, v=0 */
-	{0x00082000u, 0x00100000u, 0x00200000u, 0x00800000u}, /* W[35..38] ^ W[+4], bits 3/28, v=0 */
-	{0x02000000u, 0x08000000u, 0x10000000u, 0x20000000u}, /* W[39..42] ^ W[+4], bits 3/28, v=0 */
-	{0x40000000u, 0x80000000u, 0x00000000u, 0x00000000u}, /* W[43..46] ^ W[+4], bits 3/28, v=0 */
-	{0x00800000u, 0x0a000000u, 0x00000000u, 0x10000000u}, /* W[55..58] ^ W[+3], bits 29/29, v=1 */
-	{0x00100000u, 0x00200000u, 0x00800000u, 0x02000000u}, /* W[35..38] ^ W[+5], bits 30/28, v=1 */
-	{0x08000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[39..42] ^ W[+5], bits 30/28, v=1 */
-	{0x00000800u, 0x00002000u, 0x00008000u, 0x00000000u}, /* W[36..39] ^ W[+1], bits 4/4, v=1 */
-	{0x00004000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[37..40] ^ W[+0], bits 1/6, v=0 */
-	{0x40000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[57..60] ^ W[+2], bits 4/29, v=0 */
 };
 
 /* The OR of the lanes: the DVs ruled out so far. */
@@ -86,9 +59,57 @@ __attribute__((target("sse2"))) static inline uint32_t ruled_out_sse2(__m128i v)
 	return (uint32_t)_mm_cvtsi128_si32(r);
 }
 
+/* The DVs left after the 21 windows: each one's conditions that the windows did not test,
+ * until one fails. */
+static uint32_t tail_sse2(const uint32_t W[80], uint32_t mask)
+{
+	for (uint32_t left = mask; left != 0; left &= left - 1) {
+		int fails;
+		switch (sha1kit_ctz32(left)) {
+		case 0: fails = FAILS(44, 29, 46, 29, 1) || FAILS(58, 0, 63, 30, 1) || FAILS(59, 5, 63, 30, 0) || FAILS(61, 1, 62, 6, 1); break; /* I(43,0) */
+		case 1: fails = FAILS(40, 4, 42, 4, 1) || FAILS(45, 29, 47, 29, 1) || FAILS(59, 0, 64, 30, 1) || FAILS(60, 5, 64, 30, 0) || FAILS(62, 1, 63, 6, 1); break; /* I(44,0) */
+		case 2: fails = FAILS(35, 4, 39, 29, 0) || FAILS(44, 29, 46, 29, 1) || FAILS(46, 29, 48, 29, 1) || FAILS(60, 0, 61, 5, 1) || FAILS(63, 1, 64, 6, 1); break; /* I(45,0) */
+		case 3: fails = FAILS(36, 4, 40, 29, 0) || FAILS(40, 4, 42, 4, 1) || FAILS(45, 29, 47, 29, 1) || FAILS(47, 29, 49, 29, 1) || FAILS(61, 0, 62, 5, 1); break; /* I(46,0) */
+		case 4: fails = 0; break; /* I(46,2) */
+		case 5: fails = FAILS(44, 29, 46, 29, 1) || FAILS(46, 29, 48, 29, 1) || FAILS(48, 29, 50, 29, 1) || FAILS(62, 0, 63, 5, 1); break; /* I(47,0) */
+		case 6: fails = 0; break; /* I(47,2) */
+		case 7: fails = FAILS(35, 4, 39, 29, 0) || FAILS(45, 29, 47, 29, 1) || FAILS(47, 29, 49, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(63, 0, 64, 5, 1); break; /* I(48,0) */
+		case 8: fails = 0; break; /* I(48,2) */
+		case 9: fails = FAILS(36, 4, 40, 29, 0) || FAILS(46, 29, 48, 29, 1) || FAILS(48, 29, 50, 29, 1) || FAILS(50, 29, 52, 29, 1); break; /* I(49,0) */
+		case 10: fails = FAILS(38, 1, 40, 1, 1) || FAILS(42, 1, 50, 1, 1); break; /* I(49,2) */
+		case 11: fails = FAILS(36, 4, 37, 4, 1) || FAILS(37, 4, 41, 29, 0) || FAILS(47, 29, 49, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(51, 29, 54, 29, 1); break; /* I(50,0) */
+		case 12: fails = FAILS(43, 1, 51, 1, 1); break; /* I(50,2) */
+		case 13: fails = FAILS(35, 3, 39, 28, 0) || FAILS(37, 4, 38, 4, 1) || FAILS(38, 4, 42, 29, 0) || FAILS(48, 29, 50, 29, 1) || FAILS(48, 29, 55, 29, 1) || FAILS(50, 29, 52, 29, 1); break; /* I(51,0) */
+		case 14: fails = FAILS(35, 5, 39, 30, 0) || FAILS(37, 1, 37, 6, 0) || FAILS(44, 1, 45, 6, 1); break; /* I(51,2) */
+		case 15: fails = FAILS(38, 4, 39, 4, 1) || FAILS(39, 4, 43, 29, 0) || FAILS(48, 29, 55, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(53, 29, 56, 29, 1); break; /* I(52,0) */
+		case 16: fails = FAILS(36, 4, 40, 29, 0) || FAILS(50, 29, 52, 29, 1) || FAILS(60, 0, 61, 5, 1) || FAILS(63, 1, 64, 6, 1); break; /* II(45,0) */
+		case 17: fails = FAILS(51, 29, 54, 29, 1) || FAILS(61, 0, 62, 5, 1); break; /* II(46,0) */
+		case 18: fails = FAILS(47, 1, 51, 1, 1); break; /* II(46,2) */
+		case 19: fails = FAILS(35, 3, 39, 28, 0) || FAILS(35, 4, 39, 29, 0) || FAILS(51, 29, 54, 29, 1) || FAILS(62, 0, 63, 5, 1); break; /* II(47,0) */
+		case 20: fails = FAILS(35, 30, 40, 28, 1) || FAILS(36, 3, 40, 28, 0) || FAILS(36, 4, 40, 29, 0) || FAILS(53, 29, 56, 29, 1) || FAILS(63, 0, 64, 5, 1); break; /* II(48,0) */
+		case 21: fails = FAILS(36, 30, 41, 28, 1) || FAILS(37, 3, 41, 28, 0) || FAILS(37, 4, 41, 29, 0) || FAILS(53, 4, 56, 29, 0) || FAILS(53, 29, 56, 29, 1) || FAILS(56, 29, 57, 29, 0); break; /* II(49,0) */
+		case 22: fails = FAILS(37, 5, 41, 30, 0) || FAILS(44, 1, 45, 6, 1) || FAILS(50, 1, 54, 1, 1); break; /* II(49,2) */
+		case 23: fails = FAILS(37, 30, 42, 28, 1) || FAILS(38, 3, 42, 28, 0) || FAILS(38, 4, 42, 29, 0) || FAILS(54, 4, 57, 29, 0) || FAILS(55, 29, 58, 29, 1) || FAILS(57, 29, 58, 29, 0); break; /* II(50,0) */
+		case 24: fails = FAILS(38, 5, 42, 30, 0) || FAILS(45, 1, 47, 1, 1) || FAILS(52, 6, 54, 6, 0); break; /* II(50,2) */
+		case 25: fails = FAILS(38, 30, 43, 28, 1) || FAILS(39, 3, 43, 28, 0) || FAILS(39, 4, 43, 29, 0) || FAILS(53, 4, 56, 29, 0) || FAILS(55, 4, 58, 29, 0) || FAILS(56, 29, 59, 29, 1) || FAILS(58, 29, 59, 29, 0); break; /* II(51,0) */
+		case 26: fails = FAILS(39, 5, 43, 30, 0) || FAILS(46, 1, 48, 1, 1) || FAILS(53, 6, 55, 6, 0); break; /* II(51,2) */
+		case 27: fails = FAILS(39, 30, 44, 28, 1) || FAILS(40, 3, 44, 28, 0) || FAILS(40, 4, 44, 29, 0) || FAILS(54, 4, 57, 29, 0) || FAILS(56, 4, 59, 29, 0) || FAILS(56, 29, 57, 29, 0) || FAILS(56, 29, 59, 29, 1) || FAILS(59, 29, 60, 29, 0); break; /* II(52,0) */
+		case 28: fails = FAILS(41, 3, 45, 28, 0) || FAILS(41, 4, 45, 29, 0) || FAILS(55, 4, 58, 29, 0) || FAILS(57, 4, 61, 29, 0) || FAILS(57, 29, 58, 29, 0) || FAILS(58, 29, 61, 29, 1); break; /* II(53,0) */
+		case 29: fails = FAILS(42, 3, 46, 28, 0) || FAILS(42, 4, 46, 29, 0) || FAILS(56, 4, 59, 29, 0) || FAILS(58, 4, 62, 29, 0) || FAILS(58, 29, 59, 29, 0); break; /* II(54,0) */
+		case 30: fails = FAILS(43, 3, 47, 28, 0) || FAILS(43, 4, 47, 29, 0) || FAILS(57, 4, 59, 29, 0) || FAILS(59, 4, 63, 29, 0); break; /* II(55,0) */
+		case 31: fails = FAILS(40, 4, 42, 4, 1) || FAILS(44, 3, 48, 28, 0) || FAILS(44, 4, 48, 29, 0) || FAILS(60, 4, 64, 29, 0); break; /* II(56,0) */
+		default: fails = 0; break;
+		}
+		if (fails)
+			mask &= ~(left & (0u - left));
+	}
+	return mask;
+}
+
 __attribute__((target("sse2"))) uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[80])
 {
 	__m128i ruled_out = _mm_setzero_si128(), x, y, d;
+	uint32_t mask;
 	x = _mm_loadu_si128((const __m128i *)(W + 41));
 	y = _mm_loadu_si128((const __m128i *)(W + 44));
 	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
@@ -173,140 +194,11 @@ __attribute__((target("sse2"))) uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[
 	y = _mm_loadu_si128((const __m128i *)(W + 41));
 	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 31), _mm_slli_epi32(y, 1)), 31);
 	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[20])));
-	x = _mm_loadu_si128((const __m128i *)(W + 44));
-	y = _mm_loadu_si128((const __m128i *)(W + 46));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 2), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[21])));
-	x = _mm_loadu_si128((const __m128i *)(W + 53));
-	y = _mm_loadu_si128((const __m128i *)(W + 56));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[22])));
-	if (ruled_out_sse2(ruled_out) == 0xffffffffu)
-		return 0;
-	x = _mm_loadu_si128((const __m128i *)(W + 35));
-	y = _mm_loadu_si128((const __m128i *)(W + 39));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 26), _mm_slli_epi32(y, 1)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[23])));
-	x = _mm_loadu_si128((const __m128i *)(W + 42));
-	y = _mm_loadu_si128((const __m128i *)(W + 50));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 30)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[24])));
-	x = _mm_loadu_si128((const __m128i *)(W + 47));
-	y = _mm_loadu_si128((const __m128i *)(W + 51));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 30)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[25])));
-	x = _mm_loadu_si128((const __m128i *)(W + 35));
-	y = _mm_loadu_si128((const __m128i *)(W + 39));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[26])));
-	x = _mm_loadu_si128((const __m128i *)(W + 45));
-	y = _mm_loadu_si128((const __m128i *)(W + 47));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 30)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[27])));
-	x = _mm_loadu_si128((const __m128i *)(W + 56));
-	y = _mm_loadu_si128((const __m128i *)(W + 57));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 2), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[28])));
-	x = _mm_loadu_si128((const __m128i *)(W + 39));
-	y = _mm_loadu_si128((const __m128i *)(W + 43));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 26), _mm_slli_epi32(y, 1)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[29])));
-	x = _mm_loadu_si128((const __m128i *)(W + 38));
-	y = _mm_loadu_si128((const __m128i *)(W + 40));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 30)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[30])));
-	x = _mm_loadu_si128((const __m128i *)(W + 61));
-	y = _mm_loadu_si128((const __m128i *)(W + 62));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 25)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[31])));
-	x = _mm_loadu_si128((const __m128i *)(W + 44));
-	y = _mm_loadu_si128((const __m128i *)(W + 45));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 25)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[32])));
-	x = _mm_loadu_si128((const __m128i *)(W + 48));
-	y = _mm_loadu_si128((const __m128i *)(W + 50));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 2), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[33])));
-	x = _mm_loadu_si128((const __m128i *)(W + 51));
-	y = _mm_loadu_si128((const __m128i *)(W + 54));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 2), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[34])));
-	x = _mm_loadu_si128((const __m128i *)(W + 52));
-	y = _mm_loadu_si128((const __m128i *)(W + 54));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 25), _mm_slli_epi32(y, 25)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[35])));
-	x = _mm_loadu_si128((const __m128i *)(W + 57));
-	y = _mm_loadu_si128((const __m128i *)(W + 61));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[36])));
-	x = _mm_loadu_si128((const __m128i *)(W + 58));
-	y = _mm_loadu_si128((const __m128i *)(W + 63));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 31), _mm_slli_epi32(y, 1)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[37])));
-	x = _mm_loadu_si128((const __m128i *)(W + 39));
-	y = _mm_loadu_si128((const __m128i *)(W + 43));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[38])));
-	x = _mm_loadu_si128((const __m128i *)(W + 40));
-	y = _mm_loadu_si128((const __m128i *)(W + 42));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 27)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[39])));
-	x = _mm_loadu_si128((const __m128i *)(W + 59));
-	y = _mm_loadu_si128((const __m128i *)(W + 63));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 26), _mm_slli_epi32(y, 1)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[40])));
-	x = _mm_loadu_si128((const __m128i *)(W + 60));
-	y = _mm_loadu_si128((const __m128i *)(W + 61));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 31), _mm_slli_epi32(y, 26)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[41])));
-	x = _mm_loadu_si128((const __m128i *)(W + 48));
-	y = _mm_loadu_si128((const __m128i *)(W + 55));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 2), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[42])));
-	x = _mm_loadu_si128((const __m128i *)(W + 43));
-	y = _mm_loadu_si128((const __m128i *)(W + 47));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[43])));
-	x = _mm_loadu_si128((const __m128i *)(W + 35));
-	y = _mm_loadu_si128((const __m128i *)(W + 39));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 28), _mm_slli_epi32(y, 3)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[44])));
-	x = _mm_loadu_si128((const __m128i *)(W + 39));
-	y = _mm_loadu_si128((const __m128i *)(W + 43));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 28), _mm_slli_epi32(y, 3)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[45])));
-	x = _mm_loadu_si128((const __m128i *)(W + 43));
-	y = _mm_loadu_si128((const __m128i *)(W + 47));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 28), _mm_slli_epi32(y, 3)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[46])));
-	x = _mm_loadu_si128((const __m128i *)(W + 55));
-	y = _mm_loadu_si128((const __m128i *)(W + 58));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 2), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[47])));
-	x = _mm_loadu_si128((const __m128i *)(W + 35));
-	y = _mm_loadu_si128((const __m128i *)(W + 40));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 1), _mm_slli_epi32(y, 3)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[48])));
-	x = _mm_loadu_si128((const __m128i *)(W + 39));
-	y = _mm_loadu_si128((const __m128i *)(W + 44));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 1), _mm_slli_epi32(y, 3)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[49])));
-	x = _mm_loadu_si128((const __m128i *)(W + 36));
-	y = _mm_loadu_si128((const __m128i *)(W + 37));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 27)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_andnot_si128(d, _mm_load_si128((const __m128i *)clears_sse2[50])));
-	x = _mm_loadu_si128((const __m128i *)(W + 37));
-	y = _mm_loadu_si128((const __m128i *)(W + 37));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 30), _mm_slli_epi32(y, 25)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[51])));
-	x = _mm_loadu_si128((const __m128i *)(W + 57));
-	y = _mm_loadu_si128((const __m128i *)(W + 59));
-	d = _mm_srai_epi32(_mm_xor_si128(_mm_slli_epi32(x, 27), _mm_slli_epi32(y, 2)), 31);
-	ruled_out = _mm_or_si128(ruled_out, _mm_and_si128(d, _mm_load_si128((const __m128i *)clears_sse2[52])));
-	return ~ruled_out_sse2(ruled_out);
+	mask = ~ruled_out_sse2(ruled_out);
+	return mask == 0 ? 0 : tail_sse2(W, mask);
 }
 
-static const uint32_t clears_avx2[37][8] __attribute__((aligned(32))) = {
+static const uint32_t clears_avx2[11][8] __attribute__((aligned(32))) = {
 	{0x800a00a2u, 0x00180284u, 0x00300a08u, 0x00a12820u, 0x0283a080u, 0x0a0a8200u, 0x18180801u, 0x30302002u}, /* W[40..47] ^ W[+1], bits 29/29, v=0 */
 	{0x00000410u, 0x00041040u, 0x00004100u, 0x00000000u, 0x00401010u, 0x01004040u, 0x04040100u, 0x00000000u}, /* W[35..42] ^ W[+1], bits 1/6, v=1 */
 	{0x50020021u, 0xa0080082u, 0x40100205u, 0x8020080au, 0x00812025u, 0x0202808au, 0x08080225u, 0x1010088au}, /* W[37..44] ^ W[+3], bits 4/29, v=0 */
@@ -318,32 +210,6 @@ static const uint32_t clears_avx2[37][8] __attribute__((aligned(32))) = {
 	{0x00041000u, 0x00004000u, 0x00000000u, 0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u}, /* W[48..55] ^ W[+2], bits 6/6, v=0 */
 	{0x00040000u, 0x00000000u, 0x00000000u, 0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u}, /* W[47..54] ^ W[+4], bits 1/1, v=1 */
 	{0x28000000u, 0x50000001u, 0xa0000002u, 0x40000005u, 0x8000000au, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[36..43] ^ W[+2], bits 4/4, v=1 */
-	{0x00004000u, 0x00000000u, 0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[35..42] ^ W[+4], bits 5/30, v=0 */
-	{0x00080084u, 0x00110208u, 0x00200800u, 0x00802000u, 0x02008000u, 0x08000000u, 0x10000000u, 0x20000000u}, /* W[35..42] ^ W[+4], bits 4/29, v=0 */
-	{0x00040010u, 0x00000040u, 0x00000100u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[61..68] ^ W[+1], bits 2/7, v=1 */
-	{0x00000025u, 0x0000008au, 0x00000224u, 0x00000888u, 0x00002220u, 0x00008880u, 0x00012200u, 0x00000000u}, /* W[44..51] ^ W[+2], bits 29/29, v=1 */
-	{0x00000400u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x01000000u}, /* W[38..45] ^ W[+2], bits 1/1, v=1 */
-	{0x000a0800u, 0x00000000u, 0x00308000u, 0x00000000u, 0x00800000u, 0x0a000000u, 0x00000000u, 0x10000000u}, /* W[51..58] ^ W[+3], bits 29/29, v=1 */
-	{0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[36..43] ^ W[+5], bits 0/30, v=1 */
-	{0x00000400u, 0x00001000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[42..49] ^ W[+8], bits 1/1, v=1 */
-	{0x04000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[55..62] ^ W[+1], bits 6/1, v=0 */
-	{0x08200000u, 0x10800000u, 0x22000000u, 0x08000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[56..63] ^ W[+1], bits 29/29, v=0 */
-	{0x00404000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[44..51] ^ W[+1], bits 1/6, v=1 */
-	{0x00000001u, 0x00000002u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[58..65] ^ W[+5], bits 0/30, v=1 */
-	{0x02200000u, 0x08800000u, 0x12000000u, 0x28000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[53..60] ^ W[+3], bits 4/29, v=0 */
-	{0x00000001u, 0x00000002u, 0x00010004u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[61..68] ^ W[+1], bits 1/6, v=1 */
-	{0x04000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[46..53] ^ W[+2], bits 1/1, v=1 */
-	{0x10000000u, 0x20000000u, 0x40000000u, 0x80000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[57..64] ^ W[+4], bits 4/29, v=0 */
-	{0x00000001u, 0x00000002u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[59..66] ^ W[+4], bits 5/30, v=0 */
-	{0x00010004u, 0x00020008u, 0x00080020u, 0x00100080u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[60..67] ^ W[+1], bits 0/5, v=1 */
-	{0x0000a000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[48..55] ^ W[+7], bits 29/29, v=1 */
-	{0x40000000u, 0x80000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[43..50] ^ W[+4], bits 4/29, v=0 */
-	{0x00082000u, 0x00100000u, 0x00200000u, 0x00800000u, 0x02000000u, 0x08000000u, 0x10000000u, 0x20000000u}, /* W[35..42] ^ W[+4], bits 3/28, v=0 */
-	{0x40000000u, 0x80000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[43..50] ^ W[+4], bits 3/28, v=0 */
-	{0x00100000u, 0x00200000u, 0x00800000u, 0x02000000u, 0x08000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[35..42] ^ W[+5], bits 30/28, v=1 */
-	{0x00000800u, 0x00002000u, 0x00008000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[36..43] ^ W[+1], bits 4/4, v=1 */
-	{0x00004000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[37..44] ^ W[+0], bits 1/6, v=0 */
-	{0x40000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[57..64] ^ W[+2], bits 4/29, v=0 */
 };
 
 /* The OR of the lanes: the DVs ruled out so far. */
@@ -355,9 +221,57 @@ __attribute__((target("avx2"))) static inline uint32_t ruled_out_avx2(__m256i v)
 	return (uint32_t)_mm_cvtsi128_si32(r);
 }
 
+/* The DVs left after the 11 windows: each one's conditions that the windows did not test,
+ * until one fails. */
+static uint32_t tail_avx2(const uint32_t W[80], uint32_t mask)
+{
+	for (uint32_t left = mask; left != 0; left &= left - 1) {
+		int fails;
+		switch (sha1kit_ctz32(left)) {
+		case 0: fails = FAILS(44, 29, 46, 29, 1) || FAILS(58, 0, 63, 30, 1) || FAILS(59, 5, 63, 30, 0) || FAILS(61, 1, 62, 6, 1); break; /* I(43,0) */
+		case 1: fails = FAILS(45, 29, 47, 29, 1) || FAILS(59, 0, 64, 30, 1) || FAILS(60, 5, 64, 30, 0) || FAILS(62, 1, 63, 6, 1); break; /* I(44,0) */
+		case 2: fails = FAILS(35, 4, 39, 29, 0) || FAILS(44, 29, 46, 29, 1) || FAILS(46, 29, 48, 29, 1) || FAILS(60, 0, 61, 5, 1) || FAILS(63, 1, 64, 6, 1); break; /* I(45,0) */
+		case 3: fails = FAILS(36, 4, 40, 29, 0) || FAILS(45, 29, 47, 29, 1) || FAILS(47, 29, 49, 29, 1) || FAILS(61, 0, 62, 5, 1); break; /* I(46,0) */
+		case 4: fails = FAILS(61, 2, 62, 7, 1); break; /* I(46,2) */
+		case 5: fails = FAILS(44, 29, 46, 29, 1) || FAILS(46, 29, 48, 29, 1) || FAILS(48, 29, 50, 29, 1) || FAILS(62, 0, 63, 5, 1); break; /* I(47,0) */
+		case 6: fails = FAILS(62, 2, 63, 7, 1); break; /* I(47,2) */
+		case 7: fails = FAILS(35, 4, 39, 29, 0) || FAILS(45, 29, 47, 29, 1) || FAILS(47, 29, 49, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(63, 0, 64, 5, 1); break; /* I(48,0) */
+		case 8: fails = FAILS(63, 2, 64, 7, 1); break; /* I(48,2) */
+		case 9: fails = FAILS(36, 4, 40, 29, 0) || FAILS(46, 29, 48, 29, 1) || FAILS(48, 29, 50, 29, 1) || FAILS(50, 29, 52, 29, 1); break; /* I(49,0) */
+		case 10: fails = FAILS(38, 1, 40, 1, 1) || FAILS(42, 1, 50, 1, 1); break; /* I(49,2) */
+		case 11: fails = FAILS(36, 4, 37, 4, 1) || FAILS(37, 4, 41, 29, 0) || FAILS(47, 29, 49, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(51, 29, 54, 29, 1); break; /* I(50,0) */
+		case 12: fails = FAILS(43, 1, 51, 1, 1); break; /* I(50,2) */
+		case 13: fails = FAILS(35, 3, 39, 28, 0) || FAILS(37, 4, 38, 4, 1) || FAILS(38, 4, 42, 29, 0) || FAILS(48, 29, 50, 29, 1) || FAILS(48, 29, 55, 29, 1) || FAILS(50, 29, 52, 29, 1); break; /* I(51,0) */
+		case 14: fails = FAILS(35, 5, 39, 30, 0) || FAILS(37, 1, 37, 6, 0) || FAILS(44, 1, 45, 6, 1); break; /* I(51,2) */
+		case 15: fails = FAILS(38, 4, 39, 4, 1) || FAILS(39, 4, 43, 29, 0) || FAILS(48, 29, 55, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(53, 29, 56, 29, 1); break; /* I(52,0) */
+		case 16: fails = FAILS(36, 4, 40, 29, 0) || FAILS(50, 29, 52, 29, 1) || FAILS(60, 0, 61, 5, 1) || FAILS(63, 1, 64, 6, 1); break; /* II(45,0) */
+		case 17: fails = FAILS(51, 29, 54, 29, 1) || FAILS(61, 0, 62, 5, 1); break; /* II(46,0) */
+		case 18: fails = FAILS(61, 2, 62, 7, 1); break; /* II(46,2) */
+		case 19: fails = FAILS(35, 3, 39, 28, 0) || FAILS(35, 4, 39, 29, 0) || FAILS(51, 29, 54, 29, 1) || FAILS(62, 0, 63, 5, 1); break; /* II(47,0) */
+		case 20: fails = FAILS(35, 30, 40, 28, 1) || FAILS(36, 3, 40, 28, 0) || FAILS(36, 4, 40, 29, 0) || FAILS(53, 29, 56, 29, 1) || FAILS(63, 0, 64, 5, 1); break; /* II(48,0) */
+		case 21: fails = FAILS(36, 30, 41, 28, 1) || FAILS(37, 3, 41, 28, 0) || FAILS(37, 4, 41, 29, 0) || FAILS(53, 4, 56, 29, 0) || FAILS(53, 29, 56, 29, 1) || FAILS(56, 29, 57, 29, 0); break; /* II(49,0) */
+		case 22: fails = FAILS(36, 0, 41, 30, 1) || FAILS(37, 5, 41, 30, 0) || FAILS(44, 1, 45, 6, 1); break; /* II(49,2) */
+		case 23: fails = FAILS(37, 30, 42, 28, 1) || FAILS(38, 3, 42, 28, 0) || FAILS(38, 4, 42, 29, 0) || FAILS(54, 4, 57, 29, 0) || FAILS(55, 29, 58, 29, 1) || FAILS(57, 29, 58, 29, 0); break; /* II(50,0) */
+		case 24: fails = FAILS(37, 0, 42, 30, 1) || FAILS(38, 5, 42, 30, 0) || FAILS(45, 1, 47, 1, 1); break; /* II(50,2) */
+		case 25: fails = FAILS(38, 30, 43, 28, 1) || FAILS(39, 3, 43, 28, 0) || FAILS(39, 4, 43, 29, 0) || FAILS(53, 4, 56, 29, 0) || FAILS(55, 4, 58, 29, 0) || FAILS(56, 29, 59, 29, 1) || FAILS(58, 29, 59, 29, 0); break; /* II(51,0) */
+		case 26: fails = FAILS(38, 0, 43, 30, 1) || FAILS(39, 5, 43, 30, 0) || FAILS(46, 1, 48, 1, 1) || FAILS(55, 6, 56, 1, 0); break; /* II(51,2) */
+		case 27: fails = FAILS(39, 30, 44, 28, 1) || FAILS(40, 3, 44, 28, 0) || FAILS(40, 4, 44, 29, 0) || FAILS(54, 4, 57, 29, 0) || FAILS(56, 4, 59, 29, 0) || FAILS(56, 29, 57, 29, 0) || FAILS(56, 29, 59, 29, 1) || FAILS(59, 29, 60, 29, 0); break; /* II(52,0) */
+		case 28: fails = FAILS(41, 3, 45, 28, 0) || FAILS(41, 4, 45, 29, 0) || FAILS(55, 4, 58, 29, 0) || FAILS(57, 4, 61, 29, 0) || FAILS(57, 29, 58, 29, 0) || FAILS(58, 29, 61, 29, 1); break; /* II(53,0) */
+		case 29: fails = FAILS(42, 3, 46, 28, 0) || FAILS(42, 4, 46, 29, 0) || FAILS(56, 4, 59, 29, 0) || FAILS(58, 4, 62, 29, 0) || FAILS(58, 29, 59, 29, 0); break; /* II(54,0) */
+		case 30: fails = FAILS(43, 3, 47, 28, 0) || FAILS(43, 4, 47, 29, 0) || FAILS(57, 4, 59, 29, 0) || FAILS(59, 4, 63, 29, 0); break; /* II(55,0) */
+		case 31: fails = FAILS(44, 3, 48, 28, 0) || FAILS(44, 4, 48, 29, 0) || FAILS(60, 4, 64, 29, 0); break; /* II(56,0) */
+		default: fails = 0; break;
+		}
+		if (fails)
+			mask &= ~(left & (0u - left));
+	}
+	return mask;
+}
+
 __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80])
 {
 	__m256i ruled_out = _mm256_setzero_si256(), x, y, d;
+	uint32_t mask;
 	x = _mm256_loadu_si256((const __m256i *)(W + 40));
 	y = _mm256_loadu_si256((const __m256i *)(W + 41));
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
@@ -402,113 +316,8 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 	y = _mm256_loadu_si256((const __m256i *)(W + 38));
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 27)), 31);
 	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[10])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 35));
-	y = _mm256_loadu_si256((const __m256i *)(W + 39));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 26), _mm256_slli_epi32(y, 1)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[11])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 35));
-	y = _mm256_loadu_si256((const __m256i *)(W + 39));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[12])));
-	if (ruled_out_avx2(ruled_out) == 0xffffffffu)
-		return 0;
-	x = _mm256_loadu_si256((const __m256i *)(W + 61));
-	y = _mm256_loadu_si256((const __m256i *)(W + 62));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 29), _mm256_slli_epi32(y, 24)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[13])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 44));
-	y = _mm256_loadu_si256((const __m256i *)(W + 46));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[14])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 38));
-	y = _mm256_loadu_si256((const __m256i *)(W + 40));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 30)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[15])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 51));
-	y = _mm256_loadu_si256((const __m256i *)(W + 54));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[16])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 36));
-	y = _mm256_loadu_si256((const __m256i *)(W + 41));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 31), _mm256_slli_epi32(y, 1)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[17])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 42));
-	y = _mm256_loadu_si256((const __m256i *)(W + 50));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 30)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[18])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 55));
-	y = _mm256_loadu_si256((const __m256i *)(W + 56));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 25), _mm256_slli_epi32(y, 30)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[19])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 56));
-	y = _mm256_loadu_si256((const __m256i *)(W + 57));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[20])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 44));
-	y = _mm256_loadu_si256((const __m256i *)(W + 45));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 25)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[21])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 58));
-	y = _mm256_loadu_si256((const __m256i *)(W + 63));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 31), _mm256_slli_epi32(y, 1)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[22])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 53));
-	y = _mm256_loadu_si256((const __m256i *)(W + 56));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[23])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 61));
-	y = _mm256_loadu_si256((const __m256i *)(W + 62));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 25)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[24])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 46));
-	y = _mm256_loadu_si256((const __m256i *)(W + 48));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 30)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[25])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 57));
-	y = _mm256_loadu_si256((const __m256i *)(W + 61));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[26])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 59));
-	y = _mm256_loadu_si256((const __m256i *)(W + 63));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 26), _mm256_slli_epi32(y, 1)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[27])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 60));
-	y = _mm256_loadu_si256((const __m256i *)(W + 61));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 31), _mm256_slli_epi32(y, 26)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[28])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 48));
-	y = _mm256_loadu_si256((const __m256i *)(W + 55));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[29])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 43));
-	y = _mm256_loadu_si256((const __m256i *)(W + 47));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[30])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 35));
-	y = _mm256_loadu_si256((const __m256i *)(W + 39));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 28), _mm256_slli_epi32(y, 3)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[31])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 43));
-	y = _mm256_loadu_si256((const __m256i *)(W + 47));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 28), _mm256_slli_epi32(y, 3)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[32])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 35));
-	y = _mm256_loadu_si256((const __m256i *)(W + 40));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 1), _mm256_slli_epi32(y, 3)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[33])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 36));
-	y = _mm256_loadu_si256((const __m256i *)(W + 37));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 27)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[34])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 37));
-	y = _mm256_loadu_si256((const __m256i *)(W + 37));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 25)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[35])));
-	x = _mm256_loadu_si256((const __m256i *)(W + 57));
-	y = _mm256_loadu_si256((const __m256i *)(W + 59));
-	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
-	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[36])));
-	return ~ruled_out_avx2(ruled_out);
+	mask = ~ruled_out_avx2(ruled_out);
+	return mask == 0 ? 0 : tail_avx2(W, mask);
 }
 
 #if SHA1KIT_HAVE_AVX512
