@@ -305,7 +305,8 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 	unsigned nbusy = 0;
 	size_t next = 0;
 
-	sha1kit_rc_init(&run, bk->recompress, proto->options.reduced_round, where);
+	sha1kit_rc_init(&run, bk->recompress, sha1kit_dc_kernel_get(sha1kit_select_dc_kernel())->collides,
+	                proto->options.reduced_round, where);
 	for (unsigned i = 0; i < L && next < n; i++, next++, nbusy++) {
 		lane_start(&lanes[i], &msgs[next], next);
 		state_put(state, L, i, lanes[i].ihv);

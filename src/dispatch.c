@@ -284,35 +284,35 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL, NULL},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL, NULL, sha1kit_dc_collides_shani},
     {"shani+avx512-pipe", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 32,
      sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512,
-     sha1kit_dc_run16_shani_avx512},
+     sha1kit_dc_run16_shani_avx512, sha1kit_dc_collides_shani},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
-     NO_AHEAD},
+     NO_AHEAD, sha1kit_dc_collides_shani},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_SSE2
     {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2,
-     NO_AHEAD},
+     NO_AHEAD, sha1kit_dc_collides_shani},
 #endif
 #if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 8,
-     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL, NULL},
+     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL, NULL, NULL},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD},
+    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD, NULL},
 #endif
 #if SHA1KIT_HAVE_SSE2
-    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NO_AHEAD},
+    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NO_AHEAD, NULL},
 #endif
 #if SHA1KIT_HAVE_ARMV8
-    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NO_AHEAD},
+    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NO_AHEAD, NULL},
 #endif
-    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NO_AHEAD},
+    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NO_AHEAD, NULL},
 };
 
 const uint32_t sha1kit_dc_kernel_count = sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]);

@@ -233,6 +233,24 @@ void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha
 void sha1kit_dc_recompress_words(int testt, const uint32_t Wp[80], const uint32_t st[5], uint32_t ihv_in[5],
                                  uint32_t ihv_out[5]);
 
+/*
+ * Whether the partner block of a DV ends on the chaining value `target` (the full-collision test of
+ * the recompression, without the reduced-round one), asked forwards only, as SHA-1 instructions can
+ * run: from the state st[5] before step testt (58 or 65), which the partner shares, a scalar step
+ * or two give the partner's state S at the group boundary t0 (60 or 64); steps t0..79 with the
+ * partner's words give its state at 80, so the only input chaining value that ends on target is
+ * X = target - that state; the partner really starts from X exactly when steps 0..t0-1 take X to S
+ * (SHA-1's steps are a bijection of the state). Both runs are SHA-1 instructions: 20 groups of 4
+ * steps, one compression, against the 80 scalar steps of sha1kit_dc_recompress. dm: the DV's
+ * difference (partner words W[t] ^ dm[t]), or NULL when W already holds the partner's words.
+ * Returns 1 when the partner ends on target, else 0; the same answer as comparing the ihv_out of
+ * sha1kit_dc_recompress with target.
+ */
+typedef int (*sha1kit_dc_collides_fn)(int testt, const uint32_t W[80], const uint32_t *dm,
+                                      const uint32_t st[5], const uint32_t target[5]);
+int sha1kit_dc_collides_shani(int testt, const uint32_t W[80], const uint32_t *dm, const uint32_t st[5],
+                              const uint32_t target[5]);
+
 static inline int sha1kit_ctz32(uint32_t x)
 {
 #if defined(__GNUC__)
@@ -313,6 +331,8 @@ typedef struct sha1kit_dc_kernel {
 	sha1kit_ubc_pipe_fn ubc_pipe;
 	/* with ubc_pipe: the mask-zero blocks of a group and the steps between them in one call */
 	sha1kit_dc_run16_fn run16;
+	/* the full-collision test of a candidate with SHA-1 instructions; NULL: sha1kit_dc_recompress */
+	sha1kit_dc_collides_fn collides;
 } sha1kit_dc_kernel;
 
 extern const sha1kit_dc_kernel sha1kit_dc_kernels[];

@@ -261,14 +261,22 @@ static void report(const sha1kit_dc_ctx *ctx, uint64_t offset, int k, int reduce
 void sha1kit_dc_check(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80], const sha1kit_dc_state *s58,
                       const sha1kit_dc_state *s65, const uint32_t ihv_before[5], uint64_t offset)
 {
+	/* Without the reduced-round test only the partner's output chaining value matters: asked
+	 * forwards with the SHA-1 instructions where the kernel has them (one compression instead of
+	 * 80 scalar steps); the scalar recompression then runs only for a hit, for its ihv_in. */
+	sha1kit_dc_collides_fn collides =
+	    ctx->options.reduced_round ? NULL : sha1kit_dc_kernel_get(ctx->kernel)->collides;
 	while (mask) {
 		int k = sha1kit_ctz32(mask);
 		const sha1kit_dv *dv = &sha1kit_dvs[k];
+		const sha1kit_dc_state *st = dv->testt == 58 ? s58 : s65;
 		uint32_t ihv_in[5], ihv_out[5];
 		int full, reduced;
 
 		mask &= mask - 1;
-		sha1kit_dc_recompress(dv, W, dv->testt == 58 ? s58 : s65, ihv_in, ihv_out);
+		if (collides && !collides(dv->testt, W, dv->dm, st->s, ctx->ihv))
+			continue;
+		sha1kit_dc_recompress(dv, W, st, ihv_in, ihv_out);
 		full = ihv_equal(ihv_out, ctx->ihv);
 		reduced = ctx->options.reduced_round && ihv_equal(ihv_in, ihv_before);
 		if (full || reduced) {
@@ -358,7 +366,8 @@ static void walk_begin(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, mas
 	w->run_start = NULL;
 	w->run_len = 0;
 	if (w->defer)
-		sha1kit_rc_init(&w->run, kernel->recompress16, ctx->options.reduced_round, &w->det);
+		sha1kit_rc_init(&w->run, kernel->recompress16, kernel->collides, ctx->options.reduced_round,
+		                &w->det);
 }
 
 static void walk_span(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, masked_walk *w, const uint8_t *p,

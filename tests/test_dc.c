@@ -359,6 +359,63 @@ static void test_recompression(void **state)
 	}
 }
 
+/* Every kernel's forward test (sha1kit_dc_collides_fn, the SHA-NI one on this CPU) against the
+ * scalar recompression, for every DV from random states and messages: it accepts the partner output
+ * chaining value the recompression finds, from the DV's difference and from the partner's words,
+ * and rejects that value with any one bit changed, or our own output (a real block is no collision). */
+static void test_collides(void **state)
+{
+	tu_rng rng = {SEED ^ 0x65};
+	int kernels = 0;
+	(void)state;
+	for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+		sha1kit_dc_collides_fn collides = sha1kit_dc_kernels[k].collides;
+		if (!collides || !sha1kit_dc_kernel_supported(k))
+			continue;
+		kernels++;
+		for (int trial = 0; trial < 200; trial++) {
+			uint32_t ihv[5], W[80], ours[81][5];
+			for (int i = 0; i < 5; i++)
+				ihv[i] = (uint32_t)tu_next(&rng);
+			for (int i = 0; i < 16; i++)
+				W[i] = (uint32_t)tu_next(&rng);
+			expand_words(W);
+			forward_states(ihv, W, ours);
+			for (int d = 0; d < SHA1KIT_DV_COUNT; d++) {
+				const sha1kit_dv *dv = &sha1kit_dvs[d];
+				const uint32_t *st = ours[dv->testt];
+				uint32_t in[5], out[5], W2[80], wrong[5], our_out[5];
+				uint64_t r = tu_next(&rng);
+				sha1kit_dc_state s;
+				memcpy(s.s, st, sizeof(s.s));
+				sha1kit_dc_recompress(dv, W, &s, in, out);
+				for (int t = 0; t < 80; t++)
+					W2[t] = W[t] ^ dv->dm[t];
+				if (collides(dv->testt, W, dv->dm, st, out) != 1 ||
+				    collides(dv->testt, W2, NULL, st, out) != 1)
+					fail_msg("kernel %s, DV %s: the partner's own output rejected",
+					         sha1kit_dc_kernels[k].name, sha1kit_dv_name(d));
+				memcpy(wrong, out, sizeof(wrong));
+				wrong[r % 5] ^= 1u << ((r >> 8) % 32);
+				if (collides(dv->testt, W, dv->dm, st, wrong) != 0 ||
+				    collides(dv->testt, W2, NULL, st, wrong) != 0)
+					fail_msg("kernel %s, DV %s: a one-bit change of the partner's output "
+					         "accepted",
+					         sha1kit_dc_kernels[k].name, sha1kit_dv_name(d));
+				for (int i = 0; i < 5; i++)
+					our_out[i] = ihv[i] + ours[80][i];
+				assert_int_equal(collides(dv->testt, W, dv->dm, st, our_out), 0);
+			}
+		}
+	}
+#if SHA1KIT_HAVE_SHANI
+	/* on a CPU with SHA-NI (not masked off) the SHA-NI test must have run */
+	if (sha1kit_cpu_features() & SHA1KIT_CPU_SHA)
+		assert_true(kernels >= 1);
+#endif
+	print_message("collides: %d kernels with a forward test\n", kernels);
+}
+
 /* ---- dc-vectors.txt: the reference API's outputs ---------------------------------------------- */
 
 typedef struct dc_vector {
@@ -1470,21 +1527,14 @@ static void test_dc_batch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dv_table),
-	    cmocka_unit_test(test_ubc_vectors),
-	    cmocka_unit_test(test_ubc_random),
-	    cmocka_unit_test(test_recompression),
-	    cmocka_unit_test(test_dc_vectors),
-	    cmocka_unit_test(test_corpus),
-	    cmocka_unit_test(test_options_growth),
-	    cmocka_unit_test(test_ubc_forms_random),
-	    cmocka_unit_test(test_dc_compress_kernels),
-	    cmocka_unit_test(test_callback),
-	    cmocka_unit_test(test_lanes_dc_kernels),
-	    cmocka_unit_test(test_ubc_ahead),
-	    cmocka_unit_test(test_dc_masked),
-	    cmocka_unit_test(test_dc_run16),
-	    cmocka_unit_test(test_dc_all_lengths),
+	    cmocka_unit_test(test_dv_table),         cmocka_unit_test(test_ubc_vectors),
+	    cmocka_unit_test(test_collides),         cmocka_unit_test(test_ubc_random),
+	    cmocka_unit_test(test_recompression),    cmocka_unit_test(test_dc_vectors),
+	    cmocka_unit_test(test_corpus),           cmocka_unit_test(test_options_growth),
+	    cmocka_unit_test(test_ubc_forms_random), cmocka_unit_test(test_dc_compress_kernels),
+	    cmocka_unit_test(test_callback),         cmocka_unit_test(test_lanes_dc_kernels),
+	    cmocka_unit_test(test_ubc_ahead),        cmocka_unit_test(test_dc_masked),
+	    cmocka_unit_test(test_dc_run16),         cmocka_unit_test(test_dc_all_lengths),
 	    cmocka_unit_test(test_dc_batch),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);

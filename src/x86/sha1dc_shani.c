@@ -54,4 +54,102 @@ SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block
 	state_at(&st[0], snap[0], snap[1]);
 	state_at(&st[1], snap[2], snap[3]);
 }
+
+/* The partner's words of group g (steps 4g..4g+3), W[4g] in lane 3: W ^ dm, or W itself. */
+SHANI_TARGET static inline __m128i partner_group(const uint32_t *W, const uint32_t *dm, int g)
+{
+	__m128i w = _mm_loadu_si128((const __m128i *)(W + 4 * g));
+	if (dm)
+		w = _mm_xor_si128(w, _mm_loadu_si128((const __m128i *)(dm + 4 * g)));
+	return _mm_shuffle_epi32(w, 0x1b);
+}
+
+/* Group g (steps 4g..4g+3) on (A,B,C,D) in abcd: FIRST takes E from lane 3 of e (other lanes
+ * zero), NEXT from the A of `held`, the register before the previous group (rotl30: FIPS 180-4,
+ * E_t = ROTL30(A_{t-4})). The round function is the group's (g / 5). */
+#define FIRST(g)                                                                                             \
+	do {                                                                                                 \
+		held = abcd;                                                                                 \
+		abcd = _mm_sha1rnds4_epu32(abcd, _mm_add_epi32(e, partner_group(W, dm, g)), (g) / 5);        \
+	} while (0)
+#define NEXT(g)                                                                                              \
+	do {                                                                                                 \
+		__m128i e_next = _mm_sha1nexte_epu32(held, partner_group(W, dm, g));                         \
+		held = abcd;                                                                                 \
+		abcd = _mm_sha1rnds4_epu32(abcd, e_next, (g) / 5);                                           \
+	} while (0)
+
+/* The test of sha1kit_dc_collides_fn (src/internal.h) with SHA-NI. */
+SHANI_TARGET int sha1kit_dc_collides_shani(int testt, const uint32_t W[80], const uint32_t *dm,
+                                           const uint32_t st[5], const uint32_t target[5])
+{
+	uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e0 = st[4], bound[4];
+	__m128i abcd, held, e, want;
+	int t0;
+
+	/* The partner's state S at the group boundary t0: two steps on (58, 59) or one back (64). */
+	if (testt == 58) {
+		for (int t = 58; t < 60; t++) {
+			uint32_t T = sha1kit_rotl32(a, 5) + (((b & c) | (d & (b | c))) + 0x8f1bbcdcu) + e0 +
+			             (W[t] ^ (dm ? dm[t] : 0));
+			e0 = d;
+			d = c;
+			c = sha1kit_rotl32(b, 30);
+			b = a;
+			a = T;
+		}
+		t0 = 60;
+	} else {
+		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e0;
+		e0 = a - sha1kit_rotl32(A, 5) - ((B ^ C ^ D) + 0xca62c1d6u) - (W[64] ^ (dm ? dm[64] : 0));
+		a = A;
+		b = B;
+		c = C;
+		d = D;
+		t0 = 64;
+	}
+	want = _mm_set_epi32((int)a, (int)b, (int)c, (int)d);
+
+	/* Out to step 80 from S. */
+	abcd = want;
+	e = _mm_set_epi32((int)e0, 0, 0, 0);
+	if (t0 == 60) {
+		FIRST(15);
+		NEXT(16);
+	} else {
+		FIRST(16);
+	}
+	NEXT(17);
+	NEXT(18);
+	NEXT(19);
+
+	/* X = target - (state at 80), then in from X to t0. */
+	e = _mm_sha1nexte_epu32(held, _mm_setzero_si128()); /* lane 3: E at 80 */
+	e = _mm_sub_epi32(_mm_set_epi32((int)target[4], 0, 0, 0), e);
+	abcd = _mm_sub_epi32(_mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)target), 0x1b), abcd);
+	FIRST(0);
+	NEXT(1);
+	NEXT(2);
+	NEXT(3);
+	NEXT(4);
+	NEXT(5);
+	NEXT(6);
+	NEXT(7);
+	NEXT(8);
+	NEXT(9);
+	NEXT(10);
+	NEXT(11);
+	NEXT(12);
+	NEXT(13);
+	NEXT(14);
+	if (t0 == 64)
+		NEXT(15);
+
+	/* The partner starts from X exactly when this reaches S. */
+	_mm_storeu_si128((__m128i *)bound, _mm_xor_si128(abcd, want));
+	e = _mm_sha1nexte_epu32(held, _mm_setzero_si128());
+	return ((bound[0] | bound[1] | bound[2] | bound[3]) == 0) & ((uint32_t)_mm_extract_epi32(e, 3) == e0);
+}
+#undef FIRST
+#undef NEXT
 #endif
