@@ -310,7 +310,8 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
     {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NO_AHEAD, NULL},
 #endif
 #if SHA1KIT_HAVE_ARMV8
-    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NO_AHEAD, NULL},
+    {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NO_AHEAD,
+     sha1kit_dc_collides_armv8},
 #endif
     {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NO_AHEAD, NULL},
 };

@@ -250,6 +250,41 @@ typedef int (*sha1kit_dc_collides_fn)(int testt, const uint32_t W[80], const uin
                                       const uint32_t st[5], const uint32_t target[5]);
 int sha1kit_dc_collides_shani(int testt, const uint32_t W[80], const uint32_t *dm, const uint32_t st[5],
                               const uint32_t target[5]);
+int sha1kit_dc_collides_armv8(int testt, const uint32_t W[80], const uint32_t *dm, const uint32_t st[5],
+                              const uint32_t target[5]);
+
+/* For the collides functions: the partner's state s[5] (A..E) at the group boundary returned (60 or
+ * 64), from the state st[5] before step testt: steps 58 and 59 forwards (Maj, K3) or step 64
+ * backwards (Parity, K4), with the partner's words W[t] ^ dm[t] (dm NULL: W[t]). */
+static inline int sha1kit_dc_partner_boundary(int testt, const uint32_t W[80], const uint32_t *dm,
+                                              const uint32_t st[5], uint32_t s[5])
+{
+	uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4];
+	if (testt == 58) {
+		for (int t = 58; t < 60; t++) {
+			uint32_t T = sha1kit_rotl32(a, 5) + (((b & c) | (d & (b | c))) + 0x8f1bbcdcu) + e +
+			             (W[t] ^ (dm ? dm[t] : 0));
+			e = d;
+			d = c;
+			c = sha1kit_rotl32(b, 30);
+			b = a;
+			a = T;
+		}
+	} else {
+		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e;
+		e = a - sha1kit_rotl32(A, 5) - ((B ^ C ^ D) + 0xca62c1d6u) - (W[64] ^ (dm ? dm[64] : 0));
+		a = A;
+		b = B;
+		c = C;
+		d = D;
+	}
+	s[0] = a;
+	s[1] = b;
+	s[2] = c;
+	s[3] = d;
+	s[4] = e;
+	return testt == 58 ? 60 : 64;
+}
 
 static inline int sha1kit_ctz32(uint32_t x)
 {

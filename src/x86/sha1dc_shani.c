@@ -83,36 +83,16 @@ SHANI_TARGET static inline __m128i partner_group(const uint32_t *W, const uint32
 SHANI_TARGET int sha1kit_dc_collides_shani(int testt, const uint32_t W[80], const uint32_t *dm,
                                            const uint32_t st[5], const uint32_t target[5])
 {
-	uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e0 = st[4], bound[4];
+	uint32_t S[5], bound[4];
 	__m128i abcd, held, e, want;
-	int t0;
+	/* The partner's state S at the group boundary t0 (60 or 64). */
+	const int t0 = sha1kit_dc_partner_boundary(testt, W, dm, st, S);
 
-	/* The partner's state S at the group boundary t0: two steps on (58, 59) or one back (64). */
-	if (testt == 58) {
-		for (int t = 58; t < 60; t++) {
-			uint32_t T = sha1kit_rotl32(a, 5) + (((b & c) | (d & (b | c))) + 0x8f1bbcdcu) + e0 +
-			             (W[t] ^ (dm ? dm[t] : 0));
-			e0 = d;
-			d = c;
-			c = sha1kit_rotl32(b, 30);
-			b = a;
-			a = T;
-		}
-		t0 = 60;
-	} else {
-		uint32_t A = b, B = sha1kit_rotr32(c, 30), C = d, D = e0;
-		e0 = a - sha1kit_rotl32(A, 5) - ((B ^ C ^ D) + 0xca62c1d6u) - (W[64] ^ (dm ? dm[64] : 0));
-		a = A;
-		b = B;
-		c = C;
-		d = D;
-		t0 = 64;
-	}
-	want = _mm_set_epi32((int)a, (int)b, (int)c, (int)d);
+	want = _mm_set_epi32((int)S[0], (int)S[1], (int)S[2], (int)S[3]);
 
 	/* Out to step 80 from S. */
 	abcd = want;
-	e = _mm_set_epi32((int)e0, 0, 0, 0);
+	e = _mm_set_epi32((int)S[4], 0, 0, 0);
 	if (t0 == 60) {
 		FIRST(15);
 		NEXT(16);
@@ -148,7 +128,8 @@ SHANI_TARGET int sha1kit_dc_collides_shani(int testt, const uint32_t W[80], cons
 	/* The partner starts from X exactly when this reaches S. */
 	_mm_storeu_si128((__m128i *)bound, _mm_xor_si128(abcd, want));
 	e = _mm_sha1nexte_epu32(held, _mm_setzero_si128());
-	return ((bound[0] | bound[1] | bound[2] | bound[3]) == 0) & ((uint32_t)_mm_extract_epi32(e, 3) == e0);
+	return ((bound[0] | bound[1] | bound[2] | bound[3]) == 0) &
+	       ((uint32_t)_mm_extract_epi32(e, 3) == S[4]);
 }
 #undef FIRST
 #undef NEXT
