@@ -321,6 +321,17 @@ static void forward_states(const uint32_t ihv[5], const uint32_t W[80], uint32_t
 	}
 }
 
+/* A random chaining value and block, its W[0..79] and the states before every step. */
+static void random_block_states(tu_rng *rng, uint32_t ihv[5], uint32_t W[80], uint32_t ours[81][5])
+{
+	for (int i = 0; i < 5; i++)
+		ihv[i] = (uint32_t)tu_next(rng);
+	for (int i = 0; i < 16; i++)
+		W[i] = (uint32_t)tu_next(rng);
+	expand_words(W);
+	forward_states(ihv, W, ours);
+}
+
 /* For every DV: the partner input chaining value found by running backwards from our state before
  * step testt must lead, run forwards with the partner's words, to that same state at step testt
  * and to the partner output chaining value the recompression reports; sha1kit_dc_recompress_words
@@ -331,12 +342,7 @@ static void test_recompression(void **state)
 	(void)state;
 	for (int trial = 0; trial < 50; trial++) {
 		uint32_t ihv[5], W[80], ours[81][5];
-		for (int i = 0; i < 5; i++)
-			ihv[i] = (uint32_t)tu_next(&rng);
-		for (int i = 0; i < 16; i++)
-			W[i] = (uint32_t)tu_next(&rng);
-		expand_words(W);
-		forward_states(ihv, W, ours);
+		random_block_states(&rng, ihv, W, ours);
 		for (int k = 0; k < SHA1KIT_DV_COUNT; k++) {
 			const sha1kit_dv *dv = &sha1kit_dvs[k];
 			uint32_t W2[80], partner[81][5], in[5], out[5], expect_out[5];
@@ -375,12 +381,7 @@ static void test_collides(void **state)
 		kernels++;
 		for (int trial = 0; trial < 200; trial++) {
 			uint32_t ihv[5], W[80], ours[81][5];
-			for (int i = 0; i < 5; i++)
-				ihv[i] = (uint32_t)tu_next(&rng);
-			for (int i = 0; i < 16; i++)
-				W[i] = (uint32_t)tu_next(&rng);
-			expand_words(W);
-			forward_states(ihv, W, ours);
+			random_block_states(&rng, ihv, W, ours);
 			for (int d = 0; d < SHA1KIT_DV_COUNT; d++) {
 				const sha1kit_dv *dv = &sha1kit_dvs[d];
 				const uint32_t *st = ours[dv->testt];
