@@ -47,6 +47,27 @@ sk_enable_loadables
 # same fixtures. refgit is a function (no process of its own; for fsck see sk_fsck_has_no_graph); where another program runs git
 # (setpriv, xargs), it runs "$SK_REF_GIT".
 SK_REF_GIT=${SHA1KIT_REF_GIT:-git}
+# sha1kit fsck gives Git 2.55.0's lines by default and 2.39.5's with --git-version=2.39 (or
+# SHA1KIT_GIT_VERSION=2.39): the comparisons ask for the lines of the reference git, 2.39 for a
+# reference before 2.47 (no `git refs verify`), 2.55 from there on. A value set by the caller wins.
+sk_ref_git_version() {
+	local v maj min
+	v=$("$SK_REF_GIT" version 2>/dev/null) || return 0
+	v=${v#git version }
+	maj=${v%%.*}
+	min=${v#*.}
+	min=${min%%.*}
+	case $maj$min in *[!0-9]* | '') return 0 ;; esac
+	if [ "$maj" -gt 2 ] || { [ "$maj" -eq 2 ] && [ "$min" -ge 47 ]; }; then
+		echo 2.55
+	else
+		echo 2.39
+	fi
+}
+if [ -z "${SHA1KIT_GIT_VERSION:-}" ]; then
+	SHA1KIT_GIT_VERSION=$(sk_ref_git_version)
+	export SHA1KIT_GIT_VERSION
+fi
 refgit() {
 	local -a _refgit=("$SK_REF_GIT" "$@")
 	if [ "${1:-}" = fsck ] && sk_out_cannot_tell; then

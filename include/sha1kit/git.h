@@ -114,6 +114,35 @@ enum skg_level {
 const char *skg_level_prefix(enum skg_level level);
 
 /*
+ * The Git releases whose behaviour the Git layer can follow where they differ (docs/git.md,
+ * sections 5 and 6), as 100 * major + minor. For a check (skg_check_repo of <sha1kit/git_fsck.h>,
+ * option git_version) with SKG_GIT_2_55 (Git 2.55.0's builtin/fsck.c, the default):
+ *   - the index lines name the index file: "error: ID: invalid sha1 pointer in cache-tree of
+ *     .git/index", "... in resolve-undo of .git/index" (git 592ec63b38, 2.41);
+ *   - the grafts hint reads "git config set advice.graftFileDeprecated false" and its empty lines
+ *     are "hint:" without a blank (git 6c397d0104, 2.48; 2d8cf94b28, 2.45);
+ *   - no "bad ref for" a reflog with a bad name (git 59c50a96c5, 2.45);
+ *   - no "invalid HEAD", "HEAD points to something strange", unborn-branch notice: HEADs are
+ *     checked by the ref check (check_refs) only (git 46d611cada / 9727336b31, 2.53);
+ *   - the ref check (check_refs) on by default, 2.55's message IDs valid in fsck.<msg-id>;
+ *   - the index of every worktree read (git 8d3e7eac52, 2.40), GIT_INDEX_FILE not consulted;
+ *   - dates in ident lines read as 2.40+ reads them: a sign or a newline is badDate (8e4309038f).
+ * With SKG_GIT_2_39 every line is Git 2.39.5's (check_refs still adds the ref check when set).
+ * Other differences between the two (docs/git.md section 5, items a6-a11, a14-a17, c1-c5) are
+ * not followed yet: there the lines are 2.39.5's with either value.
+ */
+enum skg_git_version {
+	SKG_GIT_2_39 = 239,
+	SKG_GIT_2_55 = 255,
+};
+
+/*
+ * Parse a Git version as a user gives it ("2.39", "2.39.5", "2.55", "2.55.0") into *out
+ * (SKG_GIT_2_39 or SKG_GIT_2_55). Returns 0, or -1 for any other text (*out unchanged).
+ */
+int skg_git_version_parse(const char *text, unsigned *out);
+
+/*
  * One finding, as git reports it. Valid during the sink call only (copy what you keep).
  *   level     how and where git prints it (enum skg_level)
  *   id        what it is about, for callers that act on kinds: a SKG_R_* value of

@@ -1,6 +1,7 @@
 /*
- * sha1kit/git_fsck.h - check a whole repository as `git fsck --full` does (git 2.39.5: builtin/fsck.c,
- * fsck.c, pack-check.c, packfile.c, object-file.c), with SHA-1DC on every object.
+ * sha1kit/git_fsck.h - check a whole repository as `git fsck --full` does (git 2.39.5 and 2.55.0:
+ * builtin/fsck.c, fsck.c, pack-check.c, packfile.c, object-file.c; where the two differ, the one
+ * skg_check_options.git_version names), with SHA-1DC on every object.
  *
  * One call, skg_check_repo(), does what `sha1kit fsck` does: it finds the repository as git does,
  * reads its config (fsck.<msg-id>, fsck.skipList), checks every loose object and every pack (the
@@ -43,8 +44,10 @@ extern "C" {
  *   check_refs        --references: first check the ref database as Git 2.48 and later do by
  *                     default (`git refs verify`, skg_refs_verify of <sha1kit/git_refs.h>, with
  *                     strict as its --strict): its lines, and exit bit 8 when it reports an error
- *                     or dies; git's "Checking ref database" progress meter (default false: git
- *                     2.39.5, which has no such check)
+ *                     or dies; git's "Checking ref database" progress meter (default true, as git
+ *                     2.55; git 2.39.5 has no such check)
+ *   git_version       where Git 2.39.5 and Git 2.55.0 differ, the one whose lines the check gives:
+ *                     SKG_GIT_2_55 (the default) or SKG_GIT_2_39 (see enum skg_git_version)
  *   threads           threads reading loose objects and resolving deltas; 0: one per online CPU
  *   progress          git's progress meters ("Checking object directories", "Checking objects"):
  *                     fn NULL for none (see skg_check_repo)
@@ -62,6 +65,7 @@ struct skg_check_options {
 	bool keep_cache;
 	bool lost_found;
 	bool check_refs;
+	unsigned git_version;
 	unsigned threads;
 	struct skg_progress progress;
 	const volatile int *cancel;
@@ -78,8 +82,8 @@ struct skg_check_options {
 	void *map_ctx;
 };
 
-/* git fsck's defaults: dangling, reflogs and cache on, everything else off, threads 0, no progress,
- * no cancel flag. */
+/* git fsck's defaults: dangling, reflogs, cache and the ref check on, everything else off,
+ * git_version SKG_GIT_2_55, threads 0, no progress, no cancel flag. */
 void skg_check_options_default(struct skg_check_options *opt);
 
 /* git fsck's exit status bits (builtin/fsck.c), ORed into struct skg_check_result.exit_status and

@@ -119,6 +119,10 @@ static int git_finish(int status)
 	return 0;
 }
 
+/* The Git whose lines fsck gives where 2.39.5 and 2.55.0 differ: --git-version, else this. */
+#define GIT_VERSION_ENV     "SHA1KIT_GIT_VERSION"
+#define GIT_VERSION_INVALID "the Git to follow is 2.39 or 2.55"
+
 static void usage(void)
 {
 	printf("Usage: %s fsck [OPTION]... [GIT_DIR]\n"
@@ -135,7 +139,8 @@ static void usage(void)
 	       "of commits, trees and tags with git's message IDs and severities\n"
 	       "(fsck.<msg-id> and fsck.skipList in the config), connectivity from every ref,\n"
 	       "HEAD, reflog and index entry, and the commit-graph, multi-pack-index and .rev\n"
-	       "files.\n"
+	       "files. Where git 2.39.5 and git 2.55.0 differ, the lines are 2.55.0's\n"
+	       "(--git-version).\n"
 	       "\n"
 	       "Options:\n"
 	       "      --git-dir=DIR        the repository (as git --git-dir)\n"
@@ -151,11 +156,24 @@ static void usage(void)
 	       "      --[no-]strict        stricter checks (git fsck --strict)\n"
 	       "      --full               accepted: packs and alternates are always checked\n"
 	       "      --[no-]references    first check the ref database as Git 2.48 and later\n"
-	       "                             do by default (as 'sha1kit refs verify': git\n"
-	       "                             2.55's lines, exit bit 8 on an error), then leave\n"
-	       "                             out the HEAD and reflog lines git 2.53 no longer\n"
-	       "                             prints; fsck.<msg-id> may name 2.55's IDs (default:\n"
-	       "                             off, as git 2.39, which has no such check)\n"
+	       "                             do (as 'sha1kit refs verify': git 2.55's lines,\n"
+	       "                             exit bit 8 on an error); with --git-version=2.39\n"
+	       "                             also leave out the HEAD and reflog lines git\n"
+	       "                             2.53 no longer prints (default: on; off with\n"
+	       "                             --git-version=2.39)\n"
+	       "      --git-version=VERSION\n"
+	       "                           where git 2.39.5 and git 2.55.0 differ, give the\n"
+	       "                             lines of VERSION, 2.39 or 2.55 (default: 2.55, or\n"
+	       "                             $SHA1KIT_GIT_VERSION). With 2.55: the ref check\n"
+	       "                             (--references), no HEAD or 'bad ref for' reflog\n"
+	       "                             lines, the index named in its lines ('invalid sha1\n"
+	       "                             pointer in cache-tree of .git/index') and read\n"
+	       "                             in every worktree, dates with a sign 'badDate',\n"
+	       "                             2.55's grafts hint and message IDs. Where else\n"
+	       "                             the two differ (docs/git.md, section 5: loose\n"
+	       "                             objects of unknown type, commit-graph and\n"
+	       "                             multi-pack-index chunk checks, .rev files,\n"
+	       "                             .gitmodules URLs), both give 2.39's lines\n"
 	       "      --[no-]lost-found    write each dangling object into GIT_DIR/lost-found/:\n"
 	       "                             commit/ID holds \"ID\", other/ID a blob's content or\n"
 	       "                             the ID of a tree or tag (implies --no-reflogs)\n"
@@ -234,6 +252,7 @@ int sk_cmd_fsck(int argc, char **argv)
 		OPT_NO_LOST_FOUND,
 		OPT_REFERENCES,
 		OPT_NO_REFERENCES,
+		OPT_GIT_VERSION,
 	};
 	static const struct option options[] = {
 	    {"git-dir", required_argument, NULL, OPT_GIT_DIR},
@@ -263,6 +282,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {"no-lost-found", no_argument, NULL, OPT_NO_LOST_FOUND},
 	    {"references", no_argument, NULL, OPT_REFERENCES},
 	    {"no-references", no_argument, NULL, OPT_NO_REFERENCES},
+	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -270,8 +290,15 @@ int sk_cmd_fsck(int argc, char **argv)
 	const char *git_dir = NULL;
 	int progress = -1; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal */
 	bool stats = false;
+	int refs = -1; /* --references 1, --no-references 0, else (-1) as the Git followed */
 	int c;
 	skg_check_options_default(&o);
+	const char *env_version = getenv(GIT_VERSION_ENV);
+	if (env_version != NULL && *env_version != '\0' &&
+	    skg_git_version_parse(env_version, &o.git_version) != 0) {
+		sk_usage_exit(USAGE_STATUS, CMD, CMD ": " GIT_VERSION_ENV "=%s: " GIT_VERSION_INVALID,
+		              env_version);
+	}
 	/* the Git layer's mappings under the command's SIGBUS guard: a pack or idx truncated
 	 * meanwhile gives one line and exit 1 (pack_io.c) */
 	o.on_map = sk_guard_map;
@@ -333,7 +360,13 @@ int sk_cmd_fsck(int argc, char **argv)
 			break;
 		case OPT_REFERENCES:
 		case OPT_NO_REFERENCES:
-			o.check_refs = c == OPT_REFERENCES;
+			refs = c == OPT_REFERENCES;
+			break;
+		case OPT_GIT_VERSION:
+			if (skg_git_version_parse(optarg, &o.git_version) != 0) {
+				sk_usage_exit(USAGE_STATUS, CMD,
+				              CMD ": --git-version=%s: " GIT_VERSION_INVALID, optarg);
+			}
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
@@ -367,6 +400,8 @@ int sk_cmd_fsck(int argc, char **argv)
 		}
 		git_dir = argv[optind];
 	}
+	/* git 2.48+ checks the refs by default; 2.39 has no such check */
+	o.check_refs = refs >= 0 ? refs == 1 : o.git_version >= SKG_GIT_2_55;
 	if (progress < 0) {
 		progress = isatty(STDERR_FILENO) ? 1 : 0;
 	}

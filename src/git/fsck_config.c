@@ -101,8 +101,9 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 			return SKG_CONFIG_NONBOOL;
 		}
 		enum skg_fsck_set_result r = skg_fsck_set_severity(&f->fopt, key + 5, value);
-		if (r == SKG_FSCK_SET_UNKNOWN_ID && f->check_refs && skg_refs_msg_newer_id(key + 5)) {
-			return 0; /* --references: an ID of git 2.55's (the ref check reads it too) */
+		if (r == SKG_FSCK_SET_UNKNOWN_ID && (f->check_refs || f->git_version >= SKG_GIT_2_55) &&
+		    skg_refs_msg_newer_id(key + 5)) {
+			return 0; /* an ID of git 2.55's (the ref check reads it too) */
 		}
 		if (r != SKG_FSCK_SET_OK) {
 			char msg[512];

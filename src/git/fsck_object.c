@@ -65,6 +65,7 @@ void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict)
 	}
 	opt->strict = strict;
 	opt->warnings_fail = false;
+	opt->date_digits = false;
 	opt->found = NULL;
 }
 
@@ -306,6 +307,13 @@ static int check_ident(const struct checker *c, const uint8_t *d, size_t len, si
 		return report(c, SKG_FSCK_MISSING_SPACE_BEFORE_DATE,
 		              "invalid author/committer line - missing space before date");
 	p++;
+	if (c->opt->date_digits) {
+		/* git 2.40+: its own scan, blanks and tabs but not newlines, then a digit */
+		while (byte(d, len, p) == ' ' || byte(d, len, p) == '\t')
+			p++;
+		if (!skg_isdigit(byte(d, len, p)))
+			return report(c, SKG_FSCK_BAD_DATE, "invalid author/committer line - bad date");
+	}
 	if (byte(d, len, p) == '0' && byte(d, len, p + 1) != ' ')
 		return report(c, SKG_FSCK_ZERO_PADDED_DATE,
 		              "invalid author/committer line - zero-padded date");

@@ -150,6 +150,13 @@ struct skg_fsck_options {
 	 */
 	bool warnings_fail;
 	/*
+	 * The date of an ident line as Git 2.40 and later read it (8e4309038f, "fsck: do not assume
+	 * NUL-termination of buffers"): blanks and tabs skipped, then a digit or badDate (a sign, a
+	 * newline), zero-padding looked for after the blanks. False: Git 2.39.5's strtoumax reading
+	 * (a sign accepted, "-1" badDateOverflow, whitespace and newlines skipped). Default false.
+	 */
+	bool date_digits;
+	/*
 	 * Optional (NULL: not called): skg_fsck_object calls it, with the ctx given to the check, for
 	 * each tree entry that makes git remember a blob for a later .gitmodules / .gitattributes
 	 * check (the entry is not a symlink; names as git matches them, HFS+ and NTFS aliases

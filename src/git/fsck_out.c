@@ -426,16 +426,15 @@ void skg_fsck_on_report(void *ctx, const struct skg_report *r)
 		return;
 	}
 	struct skg_fsck_meta meta = {r->id, r->msg_id, r->type, r->oid, r->exit_bits};
-	if (f->check_refs) {
+	if (f->check_refs || f->git_version >= SKG_GIT_2_55) {
 		switch (r->id) {
 		case SKG_R_HEAD_INVALID:
 		case SKG_R_HEAD_STRANGE:
 		case SKG_R_HEAD_DETACHED_NULL:
 		case SKG_R_HEAD_UNBORN:
 		case SKG_R_REFLOG_BAD_REF:
-			/* --references: git 2.53+ checks HEADs in `git refs verify` only and prints
-			 * none of these (its fsck_head_link is gone), nor, since 2.45, "bad ref for"
-			 * a reflog */
+			/* git 2.53+ checks HEADs in `git refs verify` only and prints none of these
+			 * (its fsck_head_link is gone), nor, since 2.45, "bad ref for" a reflog */
 			return;
 		default:
 			break;

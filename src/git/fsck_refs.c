@@ -186,6 +186,18 @@ static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 	return 0;
 }
 
+/* git 2.41+ names the index file in its lines (592ec63b38, "fsck: mention file path for index
+ * errors"): " of .git/index", the path as git spells it; 2.39 nothing. */
+static void index_line(struct skg_fsck_run *f, const char *hex, const char *what)
+{
+	if (f->git_version >= SKG_GIT_2_55) {
+		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in %s of %s", hex, what,
+		                  f->index_display);
+	} else {
+		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in %s", hex, what);
+	}
+}
+
 static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtrees, const uint8_t *id,
                          bool *descend)
 {
@@ -202,7 +214,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 	if (fate != NULL) {
 		skg_fsck_fate_lines(f, NULL,
 		                    fate); /* git's parse_object fails as it did in the object check */
-		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in cache-tree", h);
+		index_line(f, h, "cache-tree");
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 		*descend = false;
 		return 0;
@@ -217,7 +229,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		if (st == SKG_REPARSE_OK) {
 			goto valid;
 		}
-		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in cache-tree", h);
+		index_line(f, h, "cache-tree");
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 		*descend = false;
 		return 0;
@@ -242,7 +254,7 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 		}
 		if (!skg_graph_has(f->graph, id[i], NULL)) {
 			skg_to_hex(id[i], h);
-			skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in resolve-undo", h);
+			index_line(f, h, "resolve-undo");
 			skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 			continue;
 		}
@@ -251,12 +263,13 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 	return 0;
 }
 
-static int check_index(struct skg_fsck_run *f)
+/* One index file: its entries, cache tree and resolve-undo records. 0, or -1 when git dies. */
+static int check_index_file(struct skg_fsck_run *f, const char *path, const char *display)
 {
 	char *data = NULL;
 	size_t len = 0;
 	struct skg_error err;
-	int e = skg_read_file(f->repo->index_file, SIZE_MAX, &data, &len);
+	int e = skg_read_file(path, SIZE_MAX, &data, &len);
 	if (e != 0) {
 		if (errno == ENOMEM) {
 			skg_fsck_nomem(f);
@@ -266,14 +279,62 @@ static int check_index(struct skg_fsck_run *f)
 	}
 	struct skg_index_callbacks cb = {on_index_entry, on_cache_tree, on_resolve_undo, f};
 	struct skg_index_info info;
-	int ret = skg_index_parse((const uint8_t *)data, len, f->repo->index_file_display, &cb, &info,
-	                          &f->rep, &err);
+	f->index_display = display;
+	int ret = skg_index_parse((const uint8_t *)data, len, display, &cb, &info, &f->rep, &err);
 	free(data);
 	if (ret < 0) {
 		skg_fsck_reader_error(f, &err);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Git 2.40+ (8d3e7eac52, "fsck: check index files in all worktrees") reads the index of every
+ * worktree, at worktree_git_path(wt, "index"): <common>/index for the main worktree,
+ * <common>/worktrees/<id>/index for the others, the common dir as git spells it, and
+ * GIT_INDEX_FILE not consulted.
+ */
+static int on_worktree_index(void *ctx, const struct skg_worktree *wt)
+{
+	struct skg_fsck_run *f = ctx;
+	struct skg_buf path = {0}, display = {0};
+	skg_buf_addf(&path, "%s/index", wt->git_dir);
+	if (wt->id == NULL) {
+		skg_buf_addf(&display, "%s/index", f->repo->common_dir_display);
+	} else {
+		skg_buf_addf(&display, "%s/worktrees/%s/index", f->repo->common_dir_display, wt->id);
+	}
+	int ret;
+	if (path.failed || display.failed) {
+		skg_fsck_nomem(f);
+		ret = -1;
+	} else {
+		ret = check_index_file(f, path.p, display.p);
+		if (ret == 0 && (f->died || skg_fsck_stopped(f))) {
+			ret = -1;
+		}
+	}
+	f->index_display = NULL;
+	skg_buf_release(&path);
+	skg_buf_release(&display);
+	return ret;
+}
+
+static int check_index(struct skg_fsck_run *f)
+{
+	if (f->git_version < SKG_GIT_2_55) {
+		/* git 2.39: the_index, GIT_INDEX_FILE or <git dir>/index */
+		int r = check_index_file(f, f->repo->index_file, f->repo->index_file_display);
+		f->index_display = NULL;
+		return r;
+	}
+	struct skg_error err = {0};
+	int r = skg_for_each_worktree(f->repo, on_worktree_index, f, &f->rep, &err);
+	if (r < 0 && !f->died && !skg_fsck_stopped(f) && atomic_load(&f->failed) == 0) {
+		skg_fsck_reader_error(f, &err);
+	}
+	return r < 0 ? -1 : 0;
 }
 
 static int roots(struct skg_fsck_run *f)

@@ -34,6 +34,8 @@ void skg_check_options_default(struct skg_check_options *opt)
 	opt->show_dangling = true;
 	opt->include_reflogs = true;
 	opt->keep_cache = true;
+	opt->check_refs = true;
+	opt->git_version = SKG_GIT_2_55;
 }
 
 /* skg_for_each_alternate's callback: one more object directory. */
@@ -387,7 +389,7 @@ static int run(struct skg_fsck_run *f)
 	if (f->check_refs && check_refs(f) != 0) {
 		return -1;
 	}
-	if (skg_repo_grafts(f->repo, !f->no_graft_hint, &f->grafts, &f->rep, &err) != 0) {
+	if (skg_repo_grafts(f->repo, f->no_graft_hint ? 0 : f->git_version, &f->grafts, &f->rep, &err) != 0) {
 		skg_fsck_reader_error(f, &err);
 		return -1;
 	}
@@ -482,6 +484,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->keep_cache = opt->keep_cache;
 	f->lost_found = opt->lost_found;
 	f->check_refs = opt->check_refs;
+	f->git_version = opt->git_version == SKG_GIT_2_39 ? SKG_GIT_2_39 : SKG_GIT_2_55;
 	/* as git: with --lost-found, objects only the reflogs keep are lost too */
 	f->include_reflogs = opt->include_reflogs && !opt->lost_found;
 	f->threads = opt->threads;
@@ -492,6 +495,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->rep.report = skg_fsck_on_report;
 	f->rep.ctx = f;
 	skg_fsck_options_init(&f->fopt, opt->strict);
+	f->fopt.date_digits = f->git_version >= SKG_GIT_2_55;
 	f->fopt.found = skg_fsck_on_found;
 
 	char *old_cwd = NULL;

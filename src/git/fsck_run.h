@@ -131,16 +131,18 @@ struct skg_fsck_run {
 	unsigned default_refs;
 	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
-	bool incomplete;          /* a pack's check stopped part way: some objects' links are unknown */
-	bool died;                /* git dies at this point of the check (its fatal line is out) */
-	bool config_died;         /* a config value git dies on (its fatal line is out) */
-	bool lost_found;          /* --lost-found */
-	bool check_refs;          /* --references (git 2.48+): skg_refs_verify first */
-	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
-	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
-	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
-	                           * commit-graph verify */
-	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
+	bool incomplete;           /* a pack's check stopped part way: some objects' links are unknown */
+	bool died;                 /* git dies at this point of the check (its fatal line is out) */
+	bool config_died;          /* a config value git dies on (its fatal line is out) */
+	bool lost_found;           /* --lost-found */
+	bool check_refs;           /* --references (git 2.48+): skg_refs_verify first */
+	unsigned git_version;      /* SKG_GIT_2_39 or SKG_GIT_2_55: whose lines where they differ */
+	const char *index_display; /* the index file being read, as git names it (fsck_refs.c) */
+	bool no_graft_hint;        /* advice.graftFileDeprecated = false */
+	bool promisor_remote;      /* the repository has a promisor remote (fsck_promisor.c) */
+	struct skg_buf alt_lines;  /* what reading the alternates said (records), again at each
+	                            * commit-graph verify */
+	struct skg_grafts grafts;  /* info/grafts and shallow: the parents git gives those commits */
 	/* a failure of the machine (SKG_E_NOMEM, ...): the first one, under the lock; `failed` is
 	 * read without it */
 	atomic_int failed;

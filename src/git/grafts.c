@@ -115,19 +115,25 @@ static int graft_line(const char *line, uint8_t id[SKG_RAWSZ], uint8_t **parents
 	return 0;
 }
 
-int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *out,
+int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_grafts *out,
                     const struct skg_sink *rep, struct skg_error *err)
 {
-	static const char *const hint_lines[] = {
-	    /* advice.graftFileDeprecated (commit.c read_graft_file, git 2.39) */
+	/*
+	 * advice.graftFileDeprecated (commit.c read_graft_file). Git 2.45 stopped writing a blank
+	 * after an empty "hint:" (2d8cf94b28, advice.c), git 2.48 names `git config set`
+	 * (6c397d0104); the rest is alike in 2.39.5 and 2.55.0.
+	 */
+	const bool new_hint = hint_git >= SKG_GIT_2_55;
+	const char *const hint_lines[] = {
 	    "hint: Support for <GIT_DIR>/info/grafts is deprecated",
 	    "hint: and will be removed in a future Git version.",
-	    "hint: ",
+	    new_hint ? "hint:" : "hint: ",
 	    "hint: Please use \"git replace --convert-graft-file\"",
 	    "hint: to convert the grafts into replace refs.",
-	    "hint: ",
+	    new_hint ? "hint:" : "hint: ",
 	    "hint: Turn this message off by running",
-	    "hint: \"git config advice.graftFileDeprecated false\"",
+	    new_hint ? "hint: \"git config set advice.graftFileDeprecated false\""
+	             : "hint: \"git config advice.graftFileDeprecated false\"",
 	};
 	size_t cap = 0;
 	struct skg_buf path = {0};
@@ -143,7 +149,7 @@ int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *o
 		skg_buf_addf(&path, "%s/info/grafts", repo->common_dir);
 	}
 	if (skg_read_file(skg_buf_str(&path), (size_t)1 << 30, &data, &len) == 0) {
-		if (hint) {
+		if (hint_git != 0) {
 			for (size_t i = 0; i < sizeof(hint_lines) / sizeof(hint_lines[0]); i++) {
 				skg_report(rep, SKG_LEVEL_PLAIN, SKG_R_GRAFT_DEPRECATED, "%s", hint_lines[i]);
 			}

@@ -35,11 +35,12 @@ struct skg_grafts {
  * line is "error: bad graft data: LINE", a second graft of a commit "error: duplicate graft data:
  * LINE", both ignored), then <common>/shallow (one commit per line: its parents are cut, replacing
  * any graft). When the graft file exists git first prints its deprecation hint (reports
- * SKG_R_GRAFT_DEPRECATED, one per line) unless `hint` is false (advice.graftFileDeprecated).
+ * SKG_R_GRAFT_DEPRECATED, one per line) in the words of `hint_git` (SKG_GIT_2_39 or
+ * SKG_GIT_2_55 of <sha1kit/git_fsck.h>), or none when it is 0 (advice.graftFileDeprecated false).
  * Returns 0 (out filled; free with skg_grafts_free), or -1 with err set: a shallow line that is
  * not an ID, where git dies ("bad shallow line: LINE"), or out of memory.
  */
-int skg_repo_grafts(const struct skg_repo *repo, bool hint, struct skg_grafts *out,
+int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_grafts *out,
                     const struct skg_sink *rep, struct skg_error *err);
 
 /* The graft of commit `id`, or NULL. */

@@ -434,3 +434,21 @@ bool skg_next_list_line(const char *data, size_t len, size_t *pos, const char **
 	}
 	return false;
 }
+
+int skg_git_version_parse(const char *text, unsigned *out)
+{
+	static const struct {
+		const char *text;
+		unsigned v;
+	} known[] = {{"2.39", SKG_GIT_2_39},
+	             {"2.39.5", SKG_GIT_2_39},
+	             {"2.55", SKG_GIT_2_55},
+	             {"2.55.0", SKG_GIT_2_55}};
+	for (size_t i = 0; text != NULL && i < sizeof(known) / sizeof(known[0]); i++) {
+		if (strcmp(text, known[i].text) == 0) {
+			*out = known[i].v;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -278,6 +278,13 @@ mk tree-zeropad "0100644 a\\0$RAW"
 mk tree-null "100644 a\\0$(printf '\\x00%.0s' $(seq 1 20))"
 mk tree-unsorted "100644 b\\0${RAW}100644 a\\0$RAW"
 mk commit-badtz "tree $H\\nauthor A <a> 0 +01x0\\ncommitter C <c> 0 +0000\\n\\nmsg\\n"
+# dates as git 2.40+ reads them (8e4309038f): blanks and tabs skipped, then a digit (checked by
+# hand against Git 2.55.0; 2.39.5 took -1 as badDateOverflow and +12 as a date)
+mk commit-date-minus "tree $H\\nauthor A <a> -1 +0000\\ncommitter C <c> 0 +0000\\n\\nmsg\\n"
+mk commit-date-plus "tree $H\\nauthor A <a> +12 +0000\\ncommitter C <c> 0 +0000\\n\\nmsg\\n"
+mk commit-date-blanks "tree $H\\nauthor A <a>  \\t12 +0000\\ncommitter C <c> 0 +0000\\n\\nmsg\\n"
+mk commit-date-newline "tree $H\\nauthor A <a> \\n12 +0000\\ncommitter C <c> 0 +0000\\n\\nmsg\\n"
+mk commit-date-blank-zero "tree $H\\nauthor A <a>  012 +0000\\ncommitter C <c> 0 +0000\\n\\nmsg\\n"
 mk commit-nul "tree $H\\nauthor A <a> 0 +0000\\ncommitter C <c> 0 +0000\\n\\nm\\0sg\\n"
 mk tag-badname "object $H\\ntype commit\\ntag a..b\\ntagger T <t> 0 +0000\\n\\nmsg\\n"
 # expect40 NAME TYPE FILE LINES: sha1kit hash-object -t TYPE FILE prints the ID git gives it with
@@ -354,6 +361,12 @@ expect40 tree-zeropad tree "$T/tree-zeropad" "$F zeroPaddedFilemode: contains ze
 expect40 tree-null tree "$T/tree-null" "$F nullSha1: contains entries pointing to null sha1"
 expect40 tree-unsorted tree "$T/tree-unsorted" "$F treeNotSorted: not properly sorted"
 expect40 commit-badtz commit "$T/commit-badtz" "$F badTimezone: invalid author/committer line - bad time zone"
+BD="$F badDate: invalid author/committer line - bad date"
+expect40 commit-date-minus commit "$T/commit-date-minus" "$BD"
+expect40 commit-date-plus commit "$T/commit-date-plus" "$BD"
+expect40 commit-date-blanks commit "$T/commit-date-blanks" ""
+expect40 commit-date-newline commit "$T/commit-date-newline" "$BD"
+expect40 commit-date-blank-zero commit "$T/commit-date-blank-zero" "$F zeroPaddedDate: invalid author/committer line - zero-padded date"
 expect40 commit-nul commit "$T/commit-nul" "$F nulInCommit: NUL byte in the commit object body"
 expect40 tag-badname tag "$T/tag-badname" "$F badTagName: invalid 'tag' name: a..b"
 # Inside a repository, a tree's .gitmodules blob is read from it and checked (fsck_finish): its

@@ -380,10 +380,54 @@ static void test_progress(void **state)
 	assert_non_null(strstr(p.titles, "Checking object directories|"));
 	assert_non_null(strstr(p.titles, "Checking objects|"));
 	assert_true(p.ends >= 2);
-	/* every phase begins (start, where git draws nothing) and ends (stop), in git's order */
-	assert_string_equal(p.started, "Checking object directories|Checking objects|");
+	/* every phase begins (start, where git draws nothing) and ends (stop), in git's order; by
+	 * default (git 2.55) the ref check comes first */
+	assert_string_equal(p.started, "Checking ref database|Checking object directories|Checking objects|");
 	assert_int_equal(p.starts, p.ends);
+
+	/* as git 2.39.5: no ref check */
+	struct prog p39 = {{0}, {0}, {0}, 0, 0, 0, false};
+	opt.git_version = SKG_GIT_2_39;
+	opt.check_refs = false;
+	opt.progress = (struct skg_progress){on_progress, &p39, on_stop, on_start};
+	memset(rs, 0, sizeof(*rs));
+	assert_int_equal(check("progress", &opt, rs, &res, &err), 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_false(p39.bad);
+	assert_string_equal(p39.started, "Checking object directories|Checking objects|");
+	assert_int_equal(p39.starts, p39.ends);
 	free(rs);
+}
+
+/* The Git versions a check follows, as a user names them; the defaults. */
+static void test_git_version(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int rc;
+		unsigned v;
+	} cases[] = {{"2.39", 0, SKG_GIT_2_39},
+	             {"2.39.5", 0, SKG_GIT_2_39},
+	             {"2.55", 0, SKG_GIT_2_55},
+	             {"2.55.0", 0, SKG_GIT_2_55},
+	             {"2.4", -1, 7},
+	             {"2.39.", -1, 7},
+	             {"", -1, 7},
+	             {"2.55 ", -1, 7},
+	             {"3.0", -1, 7}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned v = 7;
+		assert_int_equal(skg_git_version_parse(cases[i].text, &v), cases[i].rc);
+		assert_int_equal(v, cases[i].v);
+	}
+	unsigned v = 7;
+	assert_int_equal(skg_git_version_parse(NULL, &v), -1);
+	assert_int_equal(v, 7);
+	struct skg_check_options opt;
+	skg_check_options_default(&opt);
+	assert_int_equal(opt.git_version, SKG_GIT_2_55);
+	assert_true(opt.check_refs);
 }
 
 /* A check with faults: the records of a run without them, and what a run gives. */
@@ -608,7 +652,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_timezone), cmocka_unit_test(test_not_a_repository),
 	    cmocka_unit_test(test_cancel),       cmocka_unit_test(test_progress),
 	    cmocka_unit_test(test_check_faults), cmocka_unit_test(test_repo_open_faults),
-	    cmocka_unit_test(test_refs_verify),
+	    cmocka_unit_test(test_refs_verify),  cmocka_unit_test(test_git_version),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

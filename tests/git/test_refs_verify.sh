@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test_refs_verify.sh - `sha1kit refs verify` (src/git/refs_verify.c) against `git refs verify`:
 # loose refs (names, contents, symbolic refs, symbolic links, file types), root refs (HEAD,
-# ORIG_HEAD), linked worktrees, packed-refs, fsck.<msg-id> settings and usage. Each case is a copy
+# ORIG_HEAD), linked worktrees, packed-refs, fsck.<msg-id> settings and usage; and `sha1kit fsck`
+# where it gives Git 2.55.0's lines by default and 2.39.5's with --git-version=2.39 (the ref check,
+# every worktree's index, the grafts hint: sections fsck and current). Each case is a copy
 # of one small repository with one thing changed; stderr and the exit status are compared byte for
 # byte with what Git 2.55.0 gave on the same case, recorded in tests/git/refs_verify.expected
 # (CI's git 2.39.5 has no `git refs`), and live with the reference git when SHA1KIT_REF_GIT is a
@@ -367,10 +369,81 @@ git -C "$T/fworktree" worktree add -q --detach "$T/fworktree-wt" 2>/dev/null || 
 printf 'ref:\n' >"$R/worktrees/fworktree-wt/HEAD"
 run_fsck fworktree
 if [ -z "$RECORD" ]; then
-	# without --references (git 2.39.5): none of these lines
-	se=$(cd "$T/fnonl" && "$SK" fsck --no-dangling 2>&1)
+	# as git 2.39.5 (no ref check): none of these lines
+	se=$(cd "$T/fnonl" && "$SK" fsck --no-dangling --git-version=2.39 2>&1)
 	rc=$?
-	[ "$rc:$se" = "0:" ] && pass || fail "fsck without --references: exit $rc, $se"
+	[ "$rc:$se" = "0:" ] && pass || fail "fsck --git-version=2.39: exit $rc, $se"
+	se=$(cd "$T/fnonl" && "$SK" fsck --no-dangling --no-references 2>&1)
+	rc=$?
+	[ "$rc:$se" = "0:" ] && pass || fail "fsck --no-references: exit $rc, $se"
+	# by default (no SHA1KIT_GIT_VERSION), git 2.55's: the ref check runs
+	se=$(cd "$T/fnonl" && env -u SHA1KIT_GIT_VERSION "$SK" fsck --no-dangling 2>&1)
+	rc=$?
+	want=${EXP_ERR[fsck_fnonl]-MISSING}
+	[ "$rc:$se" = "${EXP_RC[fsck_fnonl]-MISSING}:${want%$'\n'}" ] && pass ||
+		fail "fsck by default: exit $rc, $se"
+fi
+}
+
+# run_current NAME: `sha1kit fsck --git-version=2.55` (its lines where git 2.39.5 and 2.55.0
+# differ: the index files of every worktree named in the index lines, the grafts hint, no HEAD or
+# reflog-name lines) against Git 2.55.0's `git fsck`; key cur_NAME.
+run_current() {
+	compare "cur_$1" "$1" fsck --git-version=2.55 -- fsck
+}
+
+section_current() {
+# a cache tree naming a tree that is not there, in the main index and a linked worktree's
+fresh cindex
+git -C "$T/cindex" worktree add -q --detach "$T/cindex-wt" 2>/dev/null || fail "git worktree add"
+for d in "$T/cindex" "$T/cindex-wt"; do
+	echo "${d##*/}" >"$d/new"
+	git -C "$d" add new && t=$(git -C "$d" write-tree) && rm -f "$R/objects/${t:0:2}/${t:2}" ||
+		fail "cache tree in $d"
+done
+run_current cindex
+run_current cindex-wt
+# GIT_INDEX_FILE: read by git 2.39.5's fsck, not by 2.55.0's (worktree_git_path)
+cp "$R/index" "$T/other-index"
+b=$(echo other | git -C "$T/cindex" hash-object -w --stdin)
+GIT_INDEX_FILE=$T/other-index git -C "$T/cindex" update-index --add --cacheinfo "100644,$b,other" ||
+	fail "other index"
+rm -f "$R/objects/${b:0:2}/${b:2}"
+GIT_INDEX_FILE=$T/other-index compare cur_cindex_indexfile cindex fsck --git-version=2.55 -- fsck
+# an index entry whose blob is missing, in a linked worktree only (git 2.39.5 reads the main index)
+fresh wtentry
+git -C "$T/wtentry" worktree add -q --detach "$T/wtentry-wt" 2>/dev/null || fail "git worktree add"
+b=$(echo wtonly | git -C "$T/wtentry-wt" hash-object -w --stdin)
+git -C "$T/wtentry-wt" update-index --add --cacheinfo "100644,$b,wtonly" || fail "worktree entry"
+rm -f "$R/objects/${b:0:2}/${b:2}"
+run_current wtentry
+# the grafts hint (2.45: "hint:" without a blank; 2.48: git config set)
+fresh grafts
+printf '%s\n' "$H" >"$R/info/grafts"
+run_current grafts
+# HEAD at an unborn branch: no notice
+fresh unborn
+printf 'ref: refs/heads/nothere\n' >"$R/HEAD"
+run_current unborn
+# a reflog with a bad name: no "bad ref for"
+fresh badlog
+cp "$R/logs/HEAD" "$R/logs/refs/heads/x..y"
+run_current badlog
+# author dates as git 2.40+ reads them: a sign, a newline, blanks before a zero (badDate,
+# zeroPaddedDate; 2.39.5: badDateOverflow for -1, the others accepted or another finding)
+fresh dates
+for d in '-1' '+12' ' \t12' '\n12' ' 012'; do
+	printf "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a> $d +0000\ncommitter C <c> 0 +0000\n\nm\n" |
+		git -C "$T/dates" hash-object --literally -t commit -w --stdin >/dev/null || fail "date $d"
+done
+run_current dates
+if [ -z "$RECORD" ]; then
+	# the default (no SHA1KIT_GIT_VERSION) is 2.55
+	se=$(cd "$T/grafts" && env -u SHA1KIT_GIT_VERSION "$SK" fsck 2>&1)
+	rc=$?
+	want=${EXP_ERR[cur_grafts]-MISSING}
+	[ "$rc:$se" = "${EXP_RC[cur_grafts]-MISSING}:${want%$'\n'}" ] && pass ||
+		fail "fsck by default: exit $rc, $se"
 fi
 }
 
