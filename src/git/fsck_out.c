@@ -47,7 +47,11 @@ void skg_fsck_nomem(struct skg_fsck_run *f)
 void skg_fsck_reader_error(struct skg_fsck_run *f, const struct skg_error *err)
 {
 	if (err->code == SKG_E_GIT || err->code == SKG_E_UNSUPPORTED || err->code == 0) {
-		skg_fsck_err_line(f, NULL, "fatal: %s", err->msg);
+		/* a reftable table the ref check could not read stops the check where it is read again:
+		 * its line once (git 2.55 crashes there) */
+		if (!f->refs_died || f->fatal.len == 0 || strcmp(skg_buf_str(&f->fatal), err->msg) != 0) {
+			skg_fsck_err_line(f, NULL, "fatal: %s", err->msg);
+		}
 		f->died = true;
 	} else {
 		skg_fsck_fail(f, err->code, err->sys_errno, err->msg);

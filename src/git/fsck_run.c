@@ -361,6 +361,7 @@ static int check_refs(struct skg_fsck_run *f)
 	if (r < 0) {
 		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, SKG_CHECK_ERROR_REFS};
 		skg_fsck_err_line(f, &meta, "fatal: %s", err.msg);
+		f->refs_died = true;
 	}
 	if (r != 0) {
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);

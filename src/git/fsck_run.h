@@ -138,6 +138,7 @@ struct skg_fsck_run {
 	bool check_refs;           /* --references (git 2.48+): skg_refs_verify first */
 	unsigned git_version;      /* SKG_GIT_2_39 or SKG_GIT_2_55: whose lines where they differ */
 	const char *index_display; /* the index file being read, as git names it (fsck_refs.c) */
+	bool refs_died;            /* the ref check died (its fatal line is f->fatal) */
 	bool no_graft_hint;        /* advice.graftFileDeprecated = false */
 	bool promisor_remote;      /* the repository has a promisor remote (fsck_promisor.c) */
 	struct skg_buf alt_lines;  /* what reading the alternates said (records), again at each

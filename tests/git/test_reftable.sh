@@ -70,16 +70,21 @@ check() {
 }
 
 # fatal CASE LINE: sha1kit fsck prints nothing on stdout, LINE on stderr, and exits 128.
+# (as git 2.39 and as 2.55: with 2.55's ref check first, which dies on the table too, the line
+# comes once)
 fatal() {
-	(cd "$R/$1" && "$SK" fsck >"$T/s.out" 2>"$T/s.err")
-	local rc=$?
-	printf '%s\n' "$2" >"$T/want.err"
-	if [ $rc = 128 ] && [ ! -s "$T/s.out" ] && same_file "$T/want.err" "$T/s.err"; then
-		pass
-	else
-		fail "$1: sha1kit fsck exited $rc"
-		diff -u "$T/want.err" "$T/s.err" | sed 's/^/    stderr: /' | head -5
-	fi
+	local v rc
+	for v in 2.39 2.55; do
+		(cd "$R/$1" && "$SK" fsck --git-version=$v >"$T/s.out" 2>"$T/s.err")
+		rc=$?
+		printf '%s\n' "$2" >"$T/want.err"
+		if [ $rc = 128 ] && [ ! -s "$T/s.out" ] && same_file "$T/want.err" "$T/s.err"; then
+			pass
+		else
+			fail "$1: sha1kit fsck --git-version=$v exited $rc"
+			diff -u "$T/want.err" "$T/s.err" | sed 's/^/    stderr: /' | head -5
+		fi
+	done
 }
 
 # 1. Sound repositories: a stack of 20 tables, one detached HEAD, one compacted into a single table,
