@@ -95,7 +95,7 @@ enum skg_check_exit {
 	SKG_CHECK_ERROR_REFS = 010,             /* a ref, HEAD, reflog or the index names bad objects */
 	SKG_CHECK_ERROR_COMMIT_GRAPH = 020,     /* the commit-graph fails its verify */
 	SKG_CHECK_ERROR_MULTI_PACK_INDEX = 040, /* the multi-pack-index fails its verify */
-	SKG_CHECK_ERROR_PACK_REV_INDEX = 0100,  /* a .rev file fails (as git 2.41) */
+	SKG_CHECK_ERROR_PACK_REV_INDEX = 0100,  /* a .rev file fails (git 2.41+; SKG_GIT_2_55 only) */
 	SKG_CHECK_ERROR_COLLISION = 0200,       /* beyond git: SHA-1DC detected a collision attack */
 };
 

@@ -333,10 +333,13 @@ static int check_trailers(struct skg_fsck_run *f)
 		skg_fsck_lines(f, lines); /* git fsck loads it twice (its packs, then its objects) */
 		trailer_result(f, skg_trailer_midx_verify(abs, &midx_io, lines), lines,
 		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
-		/* .rev files: as git 2.41's fsck (git 2.39 does not look at them) */
-		skg_lines_clear(lines);
-		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
-		               SKG_CHECK_ERROR_PACK_REV_INDEX);
+		/* .rev files: as git 2.41+'s fsck (0d30feef3c, 5a6072f631); git 2.39 does not look at
+		 * them */
+		if (f->git_version >= SKG_GIT_2_55) {
+			skg_lines_clear(lines);
+			trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
+			               SKG_CHECK_ERROR_PACK_REV_INDEX);
+		}
 	}
 	skg_odb_free(vo.odb);
 	free(lines);

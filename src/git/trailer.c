@@ -949,12 +949,113 @@ static char *with_ext(const char *path, const char *ext)
 	return p;
 }
 
+/* Entry i's pack offset in an idx of n objects (git's nth_packed_object_offset, version 1 or 2), or
+ * UINT64_MAX where a large offset lies outside the file. */
+static uint64_t idx_offset(const struct file *idx, bool v2, uint32_t n, uint32_t i)
+{
+	if (!v2) {
+		return be32_at(idx, 4 * 256 + 24 * (uint64_t)i);
+	}
+	uint64_t table = 8 + 4 * 256 + (uint64_t)n * (SKG_RAWSZ + 4);
+	uint32_t off = be32_at(idx, table + 4 * (uint64_t)i);
+	if ((off & 0x80000000u) == 0) {
+		return off;
+	}
+	uint64_t at = table + 4 * (uint64_t)n + 8 * (uint64_t)(off & 0x7fffffffu);
+	return at + 8 <= idx->len ? be64_at(idx, at) : UINT64_MAX;
+}
+
+struct rev_pair {
+	uint64_t offset;
+	uint32_t pos;
+};
+
+static int rev_pair_cmp(const void *a, const void *b)
+{
+	const struct rev_pair *x = a, *y = b;
+	if (x->offset != y->offset) {
+		return x->offset < y->offset ? -1 : 1;
+	}
+	return x->pos < y->pos ? -1 : x->pos > y->pos; /* git's radix sort is stable */
+}
+
+/*
+ * The entries of a .rev (whose size matched the idx's count) against the pack order the idx gives:
+ * git 2.41+'s verify_pack_revindex (pack-revindex.c) after its checksum test builds that order in
+ * memory (the idx positions sorted by offset) and reports "invalid rev-index position at I: WANT !=
+ * GOT" for each entry that differs. An idx git would not load (check_packed_git_idx: size, version,
+ * fan-out order) stops the comparison there, as git's does. Returns false when an entry differed,
+ * -1 when out of memory (lines say so), true otherwise.
+ */
+static int rev_positions(const struct file *rev, const char *idx_path, struct skg_lines *lines)
+{
+	struct file idx;
+	uint64_t size = 0;
+	bool regular = false;
+	int err = 0;
+	int ret = true;
+	if (open_file(idx_path, 4 * 256, &idx, &size, &regular, &err) != OPENED || idx.data == NULL) {
+		free(idx.owned);
+		return true;
+	}
+	bool v2 = be32_at(&idx, 0) == 0xff744f63u;
+	uint64_t fan = v2 ? 8 : 0;
+	uint32_t prev = 0;
+	bool loads = !v2 || be32_at(&idx, 4) == 2;
+	for (unsigned k = 0; k < 256 && loads; k++) {
+		uint32_t v = be32_at(&idx, fan + 4 * k);
+		loads = v >= prev;
+		prev = v;
+	}
+	uint32_t n = prev;
+	uint64_t want = v2 ? 8 + 4 * 256 + (uint64_t)n * (SKG_RAWSZ + 8) + 2 * SKG_RAWSZ
+	                   : 4 * 256 + (uint64_t)n * (SKG_RAWSZ + 4) + 2 * SKG_RAWSZ;
+	uint64_t most = v2 && n > 0 ? want + 8 * ((uint64_t)n - 1) : want;
+	loads = loads && idx.len >= want && idx.len <= most &&
+	        rev->len == SKG_RIDX_HEADER + 4 * (uint64_t)n + 2 * SKG_RAWSZ;
+	/* the order is right when the offsets rise along it (they are distinct in a pack): one pass */
+	bool rising = loads;
+	uint64_t last = 0;
+	for (uint32_t i = 0; rising && i < n; i++) {
+		uint32_t pos = be32_at(rev, SKG_RIDX_HEADER + 4 * (uint64_t)i);
+		uint64_t off = pos < n ? idx_offset(&idx, v2, n, pos) : UINT64_MAX;
+		rising = off != UINT64_MAX && (i == 0 || off > last);
+		last = off;
+	}
+	if (loads && !rising) {
+		struct rev_pair *v = malloc((n > 0 ? n : 1) * sizeof(*v));
+		if (v == NULL) {
+			skg_lines_nomem(lines);
+			free(idx.owned);
+			return -1;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			v[i].offset = idx_offset(&idx, v2, n, i);
+			v[i].pos = i;
+		}
+		qsort(v, n, sizeof(*v), rev_pair_cmp);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t got = be32_at(rev, SKG_RIDX_HEADER + 4 * (uint64_t)i);
+			if (got != v[i].pos) {
+				skg_lines_add(lines, "error: ",
+				              "invalid rev-index position at %" PRIu32 ": %" PRIu32
+				              " != %" PRIu32,
+				              i, v[i].pos, got);
+				ret = false;
+			}
+		}
+		free(v);
+	}
+	free(idx.owned);
+	return ret;
+}
+
 /*
  * git's load_revindex_from_disk() after the open (f: the file when it was read, size its size), then
- * the checksum, in git 2.41's words.
+ * the checksum and (idx_path not NULL) the entries against the idx, in git 2.41's words.
  */
 static int rev_check(const struct file *f, uint64_t size, bool regular, int read_err, const char *path,
-                     const char *pack, int64_t num_objects, struct skg_lines *lines)
+                     const char *pack, const char *idx_path, int64_t num_objects, struct skg_lines *lines)
 {
 	int status = SKG_TRAILER_BAD;
 	bool load_error = true;
@@ -977,10 +1078,17 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		              path, be32_at(f, 8));
 	} else {
 		load_error = false;
-		if (skg_trailer_checksum_ok(f->data, f->len)) {
+		bool sum_ok = skg_trailer_checksum_ok(f->data, f->len);
+		if (!sum_ok) {
+			skg_lines_add(lines, "error: ", "invalid checksum");
+		}
+		int pos_ok = idx_path != NULL ? rev_positions(f, idx_path, lines) : true;
+		if (pos_ok < 0) {
+			return SKG_TRAILER_FATAL;
+		}
+		if (sum_ok && pos_ok) {
 			status = SKG_TRAILER_OK;
 		} else {
-			skg_lines_add(lines, "error: ", "invalid checksum");
 			skg_lines_add(lines, "error: ", "invalid rev-index for pack '%s'", pack);
 		}
 	}
@@ -1001,7 +1109,10 @@ int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64
 	}
 	static const uint8_t empty[1];
 	struct file f = {len > 0 ? data : empty, len, NULL};
-	int status = rev_check(&f, len, true, 0, path, pack, num_objects, lines);
+	char *idx = with_ext(path, ".idx");
+	int status = idx == NULL ? (skg_lines_nomem(lines), SKG_TRAILER_FATAL)
+	                         : rev_check(&f, len, true, 0, path, pack, idx, num_objects, lines);
+	free(idx);
 	free(pack);
 	return status;
 }
@@ -1014,10 +1125,14 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
+	char *idx = with_ext(path, ".idx");
+	if (idx == NULL) {
+		free(pack);
+		skg_lines_nomem(lines);
+		return SKG_TRAILER_FATAL;
+	}
 	if (num_objects < 0) {
-		char *idx = with_ext(path, ".idx");
-		num_objects = idx != NULL ? idx_count(idx) : -1;
-		free(idx);
+		num_objects = idx_count(idx);
 	}
 	struct file f;
 	uint64_t size = 0;
@@ -1032,9 +1147,10 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 		skg_lines_add(lines, "error: ", "unable to load rev-index for pack '%s'", pack);
 		status = SKG_TRAILER_BAD;
 	} else {
-		status = rev_check(&f, size, regular, err, path, pack, num_objects, lines);
+		status = rev_check(&f, size, regular, err, path, pack, idx, num_objects, lines);
 	}
 	free(f.owned);
+	free(idx);
 	free(pack);
 	return status;
 }

@@ -32,7 +32,9 @@
  *  - .rev files: git 2.39.5 fsck does not look at them at all (exit 0, nothing printed, whatever
  *    the damage); git prints the load errors below only when another command needs the reverse
  *    index, and never checks its checksum. Git 2.41 and later fsck check them and print
- *    "error: invalid checksum" + "error: invalid rev-index for pack 'P'", or a load error +
+ *    "error: invalid checksum" and/or, for each entry that is not the idx position of the
+ *    object at that place in pack order, "error: invalid rev-index position at I: WANT != GOT"
+ *    (verify_pack_revindex), then "error: invalid rev-index for pack 'P'", or a load error +
  *    "error: unable to load rev-index for pack 'P'" (exit bit 64). skg_trailer_rev_file() reports
  *    in that later wording; a command that wants 2.39.5's behaviour does not print it.
  *
@@ -146,14 +148,15 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n);
 
 /*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not
- * negative, signature, version, hash id) and the checksum, in git 2.41's fsck wording (above)
+ * negative, signature, version, hash id), the checksum and the entries against the pack order of
+ * the .idx beside it (when that idx loads as git loads it), in git 2.41's fsck wording (above)
  * with P the path ending in .pack instead of .rev. num_objects < 0: taken from the .idx next to
  * it (pack-X.idx), the size check skipped when that cannot be read. Lines are replaced.
  */
 int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines *lines);
 
-/* skg_trailer_rev_file() of a file already in memory; `path` is used in the messages only, and
- * num_objects < 0 skips the size check. */
+/* skg_trailer_rev_file() of a file already in memory; `path` is used in the messages and to find
+ * the .idx for the entries' check, and num_objects < 0 skips the size check. */
 int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64_t num_objects,
                         struct skg_lines *lines);
 

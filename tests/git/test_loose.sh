@@ -664,10 +664,17 @@ rev_case() {
 	local name=$1 want=$2
 	refgit fsck --full >"$T/g.out" 2>"$T/g.err"
 	local grc=$?
-	[ $grc = 0 ] && ok || bad "$name: git fsck exit $grc"
-	grep -q 'rev' "$T/g.err" && bad "$name: git fsck mentions it: $(grep rev "$T/g.err")" || ok
 	"$DRV" trailer "$R" >"$T/d.out" 2>"$T/d.err"
 	printf '%b' "$want" >"$T/want"
+	if [ "${SHA1KIT_GIT_VERSION:-}" = 2.55 ]; then
+		# git 2.41+'s fsck checks the .rev (one pack here): its lines are the driver's, bit 64
+		[ $grc = $([ -z "$want" ] && echo 0 || echo 64) ] && ok || bad "$name: git fsck exit $grc"
+		same "$name: git fsck's lines" "$T/want" "$T/g.err"
+	else
+		# git 2.39.5 does not look at .rev files
+		[ $grc = 0 ] && ok || bad "$name: git fsck exit $grc"
+		grep -q 'rev' "$T/g.err" && bad "$name: git fsck mentions it: $(grep rev "$T/g.err")" || ok
+	fi
 	same "$name: driver lines" "$T/want" "$T/d.err"
 	"$DRV" revs .git/objects >/dev/null 2>"$T/d2.err"
 	same "$name: revs OBJDIR = trailer FILE" "$T/d.err" "$T/d2.err"
@@ -689,10 +696,30 @@ for spec in "0:has unknown signature" "4:has unsupported version 16777217" "11:h
 	mkrev && chmod +w "$R" && flip "$R" "${spec%%:*}"
 	rev_case ".rev: byte ${spec%%:*} flipped" "error: reverse-index file $R ${spec#*:}\nerror: unable to load rev-index for pack '$P'\n"
 done
-for off in 12 -21 -1; do
+for off in -21 -1; do
 	mkrev && chmod +w "$R" && flip "$R" $off
 	rev_case ".rev: byte $off flipped" "error: invalid checksum\nerror: invalid rev-index for pack '$P'\n" noload
 done
+# the first entry's high byte: its position no longer the one the idx gives (git 2.41+'s
+# verify_pack_revindex: "invalid rev-index position at I: WANT != GOT")
+mkrev && chmod +w "$R"
+was=$(od -An -tu4 --endian=big -j 12 -N 4 "$R" | tr -d ' ')
+flip "$R" 12
+now=$(od -An -tu4 --endian=big -j 12 -N 4 "$R" | tr -d ' ')
+rev_case ".rev: byte 12 flipped" "error: invalid checksum\nerror: invalid rev-index position at 0: $was != $now\nerror: invalid rev-index for pack '$P'\n" noload
+# the first two entries swapped, the checksum made right again: the positions alone
+mkrev && chmod +w "$R"
+e0=$(od -An -tu4 --endian=big -j 12 -N 4 "$R" | tr -d ' ')
+e1=$(od -An -tu4 --endian=big -j 16 -N 4 "$R" | tr -d ' ')
+"$PY" - "$R" <<'PYEOF' || bad "swap .rev entries"
+import hashlib, sys
+p = sys.argv[1]
+d = bytearray(open(p, 'rb').read())
+d[12:16], d[16:20] = d[16:20], d[12:16]
+d[-20:] = hashlib.sha1(bytes(d[:-20])).digest()
+open(p, 'wb').write(d)
+PYEOF
+rev_case ".rev: two entries swapped" "error: invalid rev-index position at 0: $e0 != $e1\nerror: invalid rev-index position at 1: $e1 != $e0\nerror: invalid rev-index for pack '$P'\n" noload
 mkrev && chmod +w "$R" && trunc "$R" 5
 rev_case ".rev: truncated to 5 bytes" "error: reverse-index file $R is too small\nerror: unable to load rev-index for pack '$P'\n"
 mkrev && chmod +w "$R" && trunc "$R" $(($(fsize "$R") - 1))

@@ -437,6 +437,26 @@ for d in '-1' '+12' ' \t12' '\n12' ' 012'; do
 		git -C "$T/dates" hash-object --literally -t commit -w --stdin >/dev/null || fail "date $d"
 done
 run_current dates
+# a .rev whose first two entries are swapped (checksum made right): git 2.41+ checks the entries
+# against the idx (exit bit 64); git 2.39.5 does not look at .rev files
+fresh revswap
+git -C "$T/revswap" -c pack.writeReverseIndex=true repack -q -ad || fail "repack"
+rev=$(ls "$R"/objects/pack/pack-*.rev)
+chmod u+w "$rev"
+python3 - "$rev" <<'PYEOF' || fail "swap .rev entries"
+import hashlib, sys
+p = sys.argv[1]
+d = bytearray(open(p, 'rb').read())
+d[12:16], d[16:20] = d[16:20], d[12:16]
+d[-20:] = hashlib.sha1(bytes(d[:-20])).digest()
+open(p, 'wb').write(d)
+PYEOF
+run_current revswap
+if [ -z "$RECORD" ]; then
+	se=$(cd "$T/revswap" && "$SK" fsck --git-version=2.39 2>&1)
+	rc=$?
+	[ "$rc:$se" = "0:" ] && pass || fail "fsck --git-version=2.39 of a bad .rev: exit $rc, $se"
+fi
 if [ -z "$RECORD" ]; then
 	# the default (no SHA1KIT_GIT_VERSION) is 2.55
 	se=$(cd "$T/grafts" && env -u SHA1KIT_GIT_VERSION "$SK" fsck 2>&1)
