@@ -128,9 +128,11 @@ const char *skg_level_prefix(enum skg_level level);
  *   - the index of every worktree read (git 8d3e7eac52, 2.40), GIT_INDEX_FILE not consulted;
  *   - dates in ident lines read as 2.40+ reads them: a sign or a newline is badDate (8e4309038f);
  *   - the .rev files checked (git 2.41+, 0d30feef3c, 5a6072f631): their load, checksum and
- *     entries, exit bit 64; git 2.39 does not look at them.
+ *     entries, exit bit 64; git 2.39 does not look at them;
+ *   - a loose object of a type git does not know: "unable to parse type from header" and
+ *     "object corrupt or missing" (git 2.50+, 4ae0e9423c), not "object is of unknown type".
  * With SKG_GIT_2_39 every line is Git 2.39.5's (check_refs still adds the ref check when set).
- * Other differences between the two (docs/git.md section 5, items a6-a10, the rest of a11,
+ * Other differences between the two (docs/git.md section 5, items a6, a9, a10, the rest of a11,
  * a14-a17, c1-c5) are
  * not followed yet: there the lines are 2.39.5's with either value.
  */

@@ -75,7 +75,10 @@ struct loose_walk {
 static void *loose_thread(void *arg)
 {
 	struct loose_walk *w = arg;
-	struct skg_loose_reader *reader = skg_loose_reader_new(NULL);
+	struct skg_loose_options lopt;
+	skg_loose_options_default(&lopt);
+	lopt.unknown_type_corrupt = w->f->git_version >= SKG_GIT_2_55; /* git 2.50+ */
+	struct skg_loose_reader *reader = skg_loose_reader_new(&lopt);
 	if (reader == NULL) {
 		skg_fsck_nomem(w->f);
 	}

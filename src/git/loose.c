@@ -389,6 +389,7 @@ void skg_loose_options_default(struct skg_loose_options *opt)
 	opt->big_file_threshold = (uint64_t)512 << 20;
 	opt->max_size = (uint64_t)8 << 30;
 	opt->no_hash = false;
+	opt->unknown_type_corrupt = false;
 }
 
 struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *opt)
@@ -477,12 +478,14 @@ static int fatal_oom(struct skg_lines *lines, uint64_t size)
 
 static const char null_hex[] = "0000000000000000000000000000000000000000";
 
-/* The last line(s) git fsck prints for an object read_loose_object() failed on. */
-static int corrupt(const struct skg_loose_object *out, const char *hex, const char *path,
-                   struct skg_lines *lines)
+/* The last line(s) git fsck prints for an object read_loose_object() failed on (r: the reader, or
+ * NULL where no type word was read). Git 2.39 adds the type of a header whose type it does not
+ * know; 2.50+ (4ae0e9423c) does not. */
+static int corrupt(const struct skg_loose_reader *r, const struct skg_loose_object *out, const char *hex,
+                   const char *path, struct skg_lines *lines)
 {
 	skg_lines_add(lines, "error: ", "%s: object corrupt or missing: %s", hex, path);
-	if (out->have_type && out->type == SKG_NONE) {
+	if (out->have_type && out->type == SKG_NONE && (r == NULL || !r->opt.unknown_type_corrupt)) {
 		skg_lines_add(lines, "error: ", "%s: object is of unknown type '%s': %s", null_hex,
 		              out->type_name, path);
 	}
@@ -653,11 +656,11 @@ static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 	}
 	if (st != Z_STREAM_END) {
 		skg_lines_add(lines, "error: ", "corrupt loose object '%s'", hex);
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
 	}
 	if (zs->in_left != 0) {
 		skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
 	}
 	uint8_t digest[SKG_RAWSZ];
 	sha1kit_dc_detection where;
@@ -745,7 +748,7 @@ static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 			skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
 		}
 		skg_lines_add(lines, "error: ", "unable to unpack contents of %s", path);
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
 	}
 	return deliver(r, hdr_len, have, hex, expect, path, out, lines, defer, reg);
 }
@@ -842,7 +845,7 @@ static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, con
 	}
 	if (st < Z_OK || memchr(hdr, '\0', produced) == NULL) {
 		skg_lines_add(lines, "error: ", "unable to unpack header of %s", path);
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
 	}
 	int pr = parse_header((const char *)hdr, out, lines);
 	if (pr == SKG_LOOSE_FATAL) {
@@ -850,7 +853,13 @@ static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, con
 	}
 	if (pr < 0) {
 		skg_lines_add(lines, "error: ", "unable to parse header of %s", path);
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
+	}
+	if (out->type == SKG_NONE && r->opt.unknown_type_corrupt) {
+		/* git 2.50+: read_loose_object fails at a type it does not know, before the content */
+		skg_lines_add(lines, "error: ", "unable to parse type from header '%s' of %s",
+		              (const char *)hdr, path);
+		return corrupt(r, out, hex, path, lines);
 	}
 	size_t hdr_len = strlen((const char *)hdr) + 1;
 	if (out->type == SKG_BLOB && out->size > r->opt.big_file_threshold) {
@@ -891,7 +900,7 @@ static int empty_file(const struct skg_loose_object *out, const char *hex, const
 	skg_lines_add(lines, "error: ", "object file %s is empty", path);
 	/* git's mmap step reports the errno it finds, which is ENOENT from its start-up. */
 	skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(ENOENT));
-	return corrupt(out, hex, path, lines);
+	return corrupt(NULL, out, hex, path, lines);
 }
 
 /* Read all of fd (st_size `len`) into r->file; the number of bytes read, or -1 with errno. */
@@ -934,14 +943,14 @@ static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(errno));
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		int e = errno;
 		close(fd);
 		skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(e));
-		return corrupt(out, hex, path, lines);
+		return corrupt(r, out, hex, path, lines);
 	}
 	if (st.st_size == 0) {
 		close(fd);
@@ -966,7 +975,7 @@ static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t
 		}
 		if (got < 0) {
 			skg_lines_add(lines, "error: ", "unable to mmap %s: %s", path, strerror(e));
-			return corrupt(out, hex, path, lines);
+			return corrupt(r, out, hex, path, lines);
 		}
 		if (got == 0) {
 			return empty_file(out, hex, path, lines); /* emptied since fstat */

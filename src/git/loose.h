@@ -149,6 +149,12 @@ struct skg_loose_options {
 	/* Read again an object already checked (fsck's walk re-reading loose trees): skip the SHA-1DC
 	 * of a complete object; it comes back SKG_LOOSE_OK with have_id false. Default false. */
 	bool no_hash;
+	/* A header whose type git does not know fails the read there, as in git 2.50 and later
+	 * (4ae0e9423c, "fsck: stop using object_info->type_name strbuf"): "error: unable to parse
+	 * type from header 'HEADER' of PATH", "error: ID: object corrupt or missing: PATH" (ID the
+	 * path's), the content not read, no "hash-path mismatch" nor "object is of unknown type"
+	 * line. False (default): git 2.39.5's lines. */
+	bool unknown_type_corrupt;
 };
 
 /* Fill `opt` with the defaults above. */

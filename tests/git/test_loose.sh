@@ -76,7 +76,7 @@ opath() { echo "objects/${1:0:2}/${1:2}"; }
 fsize() { stat -c %s "$1"; }
 
 # The lines of git fsck's stderr that are about loose objects (how loose.c words them).
-LOOSE_RE='^(error: (inflate: |unable to unpack header of |unable to parse header of |corrupt loose object |garbage at end of loose object |unable to unpack contents of |hash mismatch for |object file .* is empty$|unable to mmap |unable to open |[0-9a-f]{40}: (object corrupt or missing: |hash-path mismatch, found at: |object is of unknown type ))|bad sha1 file: |fatal: (mmap failed|size_t overflow|Data too large|Out of memory))'
+LOOSE_RE='^(error: (inflate: |unable to unpack header of |unable to parse header of |unable to parse type from header |corrupt loose object |garbage at end of loose object |unable to unpack contents of |hash mismatch for |object file .* is empty$|unable to mmap |unable to open |[0-9a-f]{40}: (object corrupt or missing: |hash-path mismatch, found at: |object is of unknown type ))|bad sha1 file: |fatal: (mmap failed|size_t overflow|Data too large|Out of memory))'
 
 newbare() {
 	rm -rf "$T/r"
@@ -169,6 +169,16 @@ must() {
 		sed 's/^/    /' "$3" | head -10
 	fi
 }
+# must_not NAME ERE FILE: no line of FILE matches ERE.
+must_not() {
+	if grep_q -Eq "$2" "$3"; then
+		bad "$1: a line matches '$2'"
+		sed 's/^/    /' "$3" | head -10
+	else ok; fi
+}
+# v255: the reference is git 2.47+ and the driver reads as sha1kit fsck does then (git 2.50+: a
+# loose object of an unknown type fails the read at its header, 4ae0e9423c)
+v255() { [ "${SHA1KIT_GIT_VERSION:-}" = 2.55 ]; }
 
 # ---------------------------------------------------------------------------------------------
 # A sound repository: every object read, content as git's, IDs batched = IDs alone
@@ -294,17 +304,31 @@ done
 newbare
 oid=$(echo blob | git hash-object -w --stdin -t garbage --literally)
 loose_case "unknown type (t1450 garbage type)"
-must "unknown type" "^error: $oid: object is of unknown type 'garbage': ./$(opath "$oid")\$" "$T/d.err"
-grep -q "^unknown-type $oid" "$T/d.out" && ok || bad "unknown type: status $(cat "$T/d.out")"
+if v255; then
+	must "unknown type" "^error: $oid: object corrupt or missing: ./$(opath "$oid")\$" "$T/d.err"
+	grep -q "^corrupt " "$T/d.out" && ok || bad "unknown type: status $(cat "$T/d.out")"
+else
+	must "unknown type" "^error: $oid: object is of unknown type 'garbage': ./$(opath "$oid")\$" "$T/d.err"
+	grep -q "^unknown-type $oid" "$T/d.out" && ok || bad "unknown type: status $(cat "$T/d.out")"
+fi
 other=$(echo other | git hash-object -w --stdin)
 mv -f "$(opath "$oid")" "$(opath "$other")"
 loose_case "unknown type moved (t1450 hash and type mismatch)"
-must "unknown type moved" "^error: $oid: hash-path mismatch, found at: ./$(opath "$other")\$" "$T/d.err"
+if v255; then
+	must "unknown type moved" "^error: $other: object corrupt or missing: ./$(opath "$other")\$" "$T/d.err"
+	must_not "unknown type moved" "hash-path mismatch" "$T/d.err"
+else
+	must "unknown type moved" "^error: $oid: hash-path mismatch, found at: ./$(opath "$other")\$" "$T/d.err"
+fi
 newbare
 oid=$(git hash-object -w --stdin -t garbage --literally </dev/null)
 chmod +w "$(opath "$oid")" && echo x >>"$(opath "$oid")"
 loose_case "unknown type with garbage"
-must "unknown type with garbage" "^error: 0{40}: object is of unknown type 'garbage'" "$T/d.err"
+if v255; then
+	must_not "unknown type with garbage" "garbage at end|unknown type" "$T/d.err"
+else
+	must "unknown type with garbage" "^error: 0{40}: object is of unknown type 'garbage'" "$T/d.err"
+fi
 
 newbare
 oid=$(echo hi | git hash-object -w --stdin)
@@ -344,9 +368,17 @@ hdr_case "header: longer than 32 bytes" 'blobbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
 hdr_case "header: 31 bytes" 'commitsssssssssssssssssssss 3\0hi\n'
 hdr_case "header: empty type" ' 3\0hi\n'
 hdr_case "header: unknown type, bad size" 'bogus 03\0hi\n'
-must "unknown type, bad size" "^error: 0{40}: object is of unknown type 'bogus'" "$T/d.err"
+if v255; then
+	must_not "unknown type, bad size" "unknown type" "$T/d.err"
+else
+	must "unknown type, bad size" "^error: 0{40}: object is of unknown type 'bogus'" "$T/d.err"
+fi
 hdr_case "header: control characters in the type" 'a\x01b\x7fc 3\0hi\n'
-must "control characters" "unknown type 'a\?b\?c'" "$T/d.err"
+if v255; then
+	must "control characters" "^error: $oid: object corrupt or missing: ./$f\$" "$T/d.err"
+else
+	must "control characters" "unknown type 'a\?b\?c'" "$T/d.err"
+fi
 hdr_case "size: zero" 'blob 0\0'
 hdr_case "size: content longer, within the header call" 'blob 1\0hi\n'
 hdr_case "size: content longer, beyond it" 'blob 1\0hihihihihihihihihihihihihihihihihihihihihi\n'
@@ -380,12 +412,19 @@ rm -f "$f" && "$PY" -c 'import sys, zlib; d = zlib.compressobj(zdict=b"hello"); 
 	refgit fsck --full >/dev/null 2>"$T/g.err"
 	rc=$?
 } 2>/dev/null
-[ $rc = 134 ] && ok || bad "dictionary: git exit $rc"
-must "dictionary: git" "^BUG: zlib.c:57: total_in mismatch" "$T/g.err"
 "$DRV" scan ./objects >/dev/null 2>"$T/d.err"
 printf '%s\n' "error: inflate: needs dictionary (no message)" "error: unable to unpack header of ./$f" \
 	"error: $oid: object corrupt or missing: ./$f" >"$T/want"
 same "dictionary: driver" "$T/want" "$T/d.err"
+if v255; then
+	# git 2.50+ (0b1493c2d4) no longer aborts: the driver's lines, exit 1
+	[ $rc = 1 ] && ok || bad "dictionary: git exit $rc"
+	grep -v '^notice: No default references$' "$T/g.err" >"$T/g2.err"
+	same "dictionary: git" "$T/want" "$T/g2.err"
+else
+	[ $rc = 134 ] && ok || bad "dictionary: git exit $rc"
+	must "dictionary: git" "^BUG: zlib.c:57: total_in mismatch" "$T/g.err"
+fi
 rm -f "$f" && "$PY" -c '
 import sys, zlib
 data = b"blob 5000\0" + bytes(range(256)) * 19 + b"x" * 136
