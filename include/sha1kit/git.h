@@ -130,9 +130,12 @@ const char *skg_level_prefix(enum skg_level level);
  *   - the .rev files checked (git 2.41+, 0d30feef3c, 5a6072f631): their load, checksum and
  *     entries, exit bit 64; git 2.39 does not look at them;
  *   - a loose object of a type git does not know: "unable to parse type from header" and
- *     "object corrupt or missing" (git 2.50+, 4ae0e9423c), not "object is of unknown type".
+ *     "object corrupt or missing" (git 2.50+, 4ae0e9423c), not "object is of unknown type";
+ *   - commit-graph chunks read as git 2.43+ reads them (their sizes, the fan-out's order,
+ *     "commit-graph required ... chunk missing or corrupted"), and a chain that does not load
+ *     whole fails its verify (exit bit 16).
  * With SKG_GIT_2_39 every line is Git 2.39.5's (check_refs still adds the ref check when set).
- * Other differences between the two (docs/git.md section 5, items a6, a9, a10, the rest of a11,
+ * Other differences between the two (docs/git.md section 5, items a6, a10, the rest of a11,
  * a14-a17, c1-c5) are
  * not followed yet: there the lines are 2.39.5's with either value.
  */

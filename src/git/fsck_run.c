@@ -313,7 +313,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
 		 * multi-pack-index verify --object-dir DIR` (absolute paths) */
 		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
-		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
+		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines);
 		skg_fsck_lines(f, lines);
 		if (st == SKG_TRAILER_FATAL) {
 			ret = -1;
@@ -322,7 +322,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		if (f->alt_lines.len > 0) {
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
-		trailer_result(f, skg_trailer_commit_graph_verify(abs, &cg_odb, lines), lines,
+		trailer_result(f, skg_trailer_commit_graph_verify(abs, &cg_odb, f->git_version, lines), lines,
 		               SKG_CHECK_ERROR_COMMIT_GRAPH);
 		st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
 		skg_fsck_lines(f, lines);

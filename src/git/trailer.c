@@ -225,10 +225,83 @@ static void graph_free(struct graph *g)
 	}
 }
 
-/* git's parse_commit_graph() of a whole file of at least GRAPH_MIN_SIZE bytes; *out keeps f when
- * LOADED, else f.owned is freed. */
-static enum load_result graph_parse(struct file f, struct graph **out, struct skg_lines *lines)
+/*
+ * Git 2.43+'s reading of the required chunks (commit-graph.c graph_read_oid_fanout,
+ * graph_read_oid_lookup, graph_read_commit_data; e3c9600397, 4169d89645 and their series): each
+ * one's size against the count the fan-out gives, the fan-out in order, and "commit-graph required
+ * ... chunk missing or corrupted" when one is missing or fails; the optional chunks' sizes
+ * (generation data: an error, the chunk ignored; changed-path index and data: warnings). Fills
+ * g's chunk fields; false when the file does not load (lines say why).
+ */
+static bool graph_chunks_243(const struct file *f, const struct chunks *cs, struct graph *g,
+                             struct skg_lines *lines)
 {
+	const struct chunk *fan = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
+	bool ok = fan != NULL;
+	if (ok && fan->size != GRAPH_FANOUT) {
+		skg_lines_add(lines, "error: ", "commit-graph oid fanout chunk is wrong size");
+		ok = false;
+	}
+	for (unsigned i = 0; ok && i < 255; i++) {
+		if (be32_at(f, fan->off + 4 * i) > be32_at(f, fan->off + 4 * (i + 1))) {
+			skg_lines_add(lines, "error: ", "commit-graph fanout values out of order");
+			ok = false;
+		}
+	}
+	if (!ok) {
+		skg_lines_add(lines,
+		              "error: ", "commit-graph required OID fanout chunk missing or corrupted");
+		return false;
+	}
+	g->fanout = fan->off;
+	g->num_commits = be32_at(f, fan->off + 4 * 255);
+	const struct chunk *lookup = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+	if (lookup != NULL && lookup->size / SKG_RAWSZ != g->num_commits) {
+		skg_lines_add(lines, "error: ", "commit-graph OID lookup chunk is the wrong size");
+	}
+	if (lookup == NULL || lookup->size / SKG_RAWSZ != g->num_commits) {
+		skg_lines_add(lines,
+		              "error: ", "commit-graph required OID lookup chunk missing or corrupted");
+		return false;
+	}
+	g->lookup = lookup->off;
+	const struct chunk *cdat = find_chunk(cs, ID4('C', 'D', 'A', 'T'));
+	if (cdat != NULL && cdat->size / (SKG_RAWSZ + 16) != g->num_commits) {
+		skg_lines_add(lines, "error: ", "commit-graph commit data chunk is wrong size");
+	}
+	if (cdat == NULL || cdat->size / (SKG_RAWSZ + 16) != g->num_commits) {
+		skg_lines_add(lines,
+		              "error: ", "commit-graph required commit data chunk missing or corrupted");
+		return false;
+	}
+	g->cdat = cdat->off;
+	const struct chunk *gdat = find_chunk(cs, ID4('G', 'D', 'A', '2'));
+	if (gdat != NULL && gdat->size / 4 != g->num_commits) {
+		skg_lines_add(lines, "error: ", "commit-graph generations chunk is wrong size");
+		gdat = NULL;
+	}
+	g->has_gdat = gdat != NULL;
+	g->gdat = gdat != NULL ? gdat->off : 0;
+	const struct chunk *bidx = find_chunk(cs, ID4('B', 'I', 'D', 'X'));
+	if (bidx != NULL && bidx->size / 4 != g->num_commits) {
+		skg_lines_add(lines, "warning: ", "commit-graph changed-path index chunk is too small");
+	}
+	const struct chunk *bdat = find_chunk(cs, ID4('B', 'D', 'A', 'T'));
+	if (bdat != NULL && bdat->size < 12) {
+		skg_lines_add(lines, "warning: ",
+		              "ignoring too-small changed-path chunk (%" PRIu64 " < 12) in commit-graph file",
+		              bdat->size);
+	}
+	return true;
+}
+
+/* git's parse_commit_graph() of a whole file of at least GRAPH_MIN_SIZE bytes (git_version: whose
+ * reading of the chunks, SKG_GIT_2_39 or SKG_GIT_2_55); *out keeps f when LOADED, else f.owned is
+ * freed. */
+static enum load_result graph_parse(struct file f, unsigned git_version, struct graph **out,
+                                    struct skg_lines *lines)
+{
+	struct graph *g243 = NULL;
 	uint32_t sig = be32_at(&f, 0);
 	unsigned version = f.data[4], hash_version = f.data[5], nchunks = f.data[6];
 	enum load_result res = FAILED;
@@ -249,6 +322,27 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 		res = DIED;
 	} else if (read_toc(&f, GRAPH_HEADER, nchunks, cs, lines) != 0) {
 		/* reported */
+	} else if (git_version >= SKG_GIT_2_55) {
+		if ((g243 = calloc(1, sizeof(*g243))) == NULL) {
+			skg_lines_nomem(lines);
+			res = DIED;
+		} else if (graph_chunks_243(&f, cs, g243, lines)) {
+			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
+			const struct chunk *edges = find_chunk(cs, ID4('E', 'D', 'G', 'E'));
+			const struct chunk *gdo2 = find_chunk(cs, ID4('G', 'D', 'O', '2'));
+			g243->has_edges = edges != NULL;
+			g243->edges = edges != NULL ? edges->off : 0;
+			g243->has_gdo2 = gdo2 != NULL;
+			g243->gdo2 = gdo2 != NULL ? gdo2->off : 0;
+			g243->f = f;
+			memcpy(g243->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
+			g243->has_base = base != NULL;
+			g243->base_off = base != NULL ? base->off : 0;
+			*out = g243;
+			free(cs);
+			return LOADED;
+		}
+		free(g243);
 	} else if (find_chunk(cs, ID4('O', 'I', 'D', 'F')) == NULL) {
 		skg_lines_add(lines, "error: ", "commit-graph is missing the OID Fanout chunk");
 	} else if (find_chunk(cs, ID4('O', 'I', 'D', 'L')) == NULL) {
@@ -291,7 +385,8 @@ static enum load_result graph_parse(struct file f, struct graph **out, struct sk
 }
 
 /* git's load_commit_graph_one(): open, size, parse_commit_graph(). */
-static enum load_result graph_load(const char *path, struct graph **out, int *err, struct skg_lines *lines)
+static enum load_result graph_load(const char *path, unsigned git_version, struct graph **out, int *err,
+                                   struct skg_lines *lines)
 {
 	*out = NULL;
 	struct file f;
@@ -310,7 +405,7 @@ static enum load_result graph_load(const char *path, struct graph **out, int *er
 		              strerror(o == READ_FAILED ? *err : ENODEV));
 		return DIED;
 	}
-	return graph_parse(f, out, lines);
+	return graph_parse(f, git_version, out, lines);
 }
 
 static bool hex_to_oid(const char *s, uint8_t *oid)
@@ -328,9 +423,13 @@ static bool hex_to_oid(const char *s, uint8_t *oid)
  * git's load_commit_graph_chain(): the layers named by info/commit-graphs/commit-graph-chain that
  * load and fit together, tip first (NULL when none). *died when a fatal line was added.
  */
-static struct graph *chain_load(const char *objdir, struct skg_lines *lines, bool *died)
+static struct graph *chain_load(const char *objdir, unsigned git_version, struct skg_lines *lines, bool *died,
+                                bool *incomplete, bool *opened, bool *too_small)
 {
 	*died = false;
+	*incomplete = false;
+	*opened = false;
+	*too_small = false;
 	char *chain_name = skg_concat3(objdir, "/info/commit-graphs/commit-graph-chain", "");
 	if (chain_name == NULL) {
 		*died = true;
@@ -344,7 +443,20 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 	if (fp == NULL) {
 		return NULL;
 	}
-	if (stat_res != 0 || st.st_size <= 2 * SKG_RAWSZ) {
+	if (git_version >= SKG_GIT_2_55) {
+		/* git 2.55's open_commit_graph_chain: empty is missing, shorter than one ID too small */
+		if (stat_res != 0 || st.st_size == 0) {
+			fclose(fp);
+			return NULL;
+		}
+		if (st.st_size < 2 * SKG_RAWSZ) {
+			skg_lines_add(lines, "warning: ", "commit-graph chain file too small");
+			*too_small = true;
+			fclose(fp);
+			return NULL;
+		}
+		*opened = true;
+	} else if (stat_res != 0 || st.st_size <= 2 * SKG_RAWSZ) {
 		fclose(fp);
 		return NULL;
 	}
@@ -371,6 +483,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 		if (strlen(line) < 2 * SKG_RAWSZ || !hex_to_oid(line, oids[i])) {
 			skg_lines_add(lines, "warning: ", "invalid commit-graph chain: line '%s' not a hash",
 			              line);
+			*incomplete = true;
 			break;
 		}
 		bool valid = false;
@@ -384,7 +497,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 		}
 		struct graph *g;
 		int err = 0;
-		enum load_result lr = graph_load(full, &g, &err, lines);
+		enum load_result lr = graph_load(full, git_version, &g, &err, lines);
 		free(full);
 		if (lr == DIED) {
 			*died = true;
@@ -426,6 +539,7 @@ static struct graph *chain_load(const char *objdir, struct skg_lines *lines, boo
 		}
 		if (!valid) {
 			skg_lines_add(lines, "warning: ", "unable to find all commit-graph files");
+			*incomplete = true;
 			break;
 		}
 	}
@@ -500,12 +614,13 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 	return st;
 }
 
-int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines)
+int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+                           struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	struct graph *g;
 	int err = 0;
-	enum load_result lr = graph_load(path, &g, &err, lines);
+	enum load_result lr = graph_load(path, git_version, &g, &err, lines);
 	if (lr != LOADED) {
 		return lr == ABSENT ? SKG_TRAILER_ABSENT : lr == DIED ? SKG_TRAILER_FATAL : SKG_TRAILER_BAD;
 	}
@@ -514,7 +629,7 @@ int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, struct 
 	return status_of(lines, false, !ok, true);
 }
 
-int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode,
+int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode, unsigned git_version,
                           struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
@@ -524,7 +639,7 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
 	}
 	struct file f = {data, len, NULL};
 	struct graph *g = NULL;
-	enum load_result lr = graph_parse(f, &g, lines);
+	enum load_result lr = graph_parse(f, git_version, &g, lines);
 	if (lr != LOADED) {
 		return lr == DIED ? SKG_TRAILER_FATAL : SKG_TRAILER_BAD;
 	}
@@ -534,8 +649,8 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
 }
 
 /* skg_trailer_commit_graph(), the contents compared with odb when it is not NULL (VERIFY). */
-static int commit_graph(const char *objdir, enum skg_trailer_mode mode, const struct skg_cgraph_odb *odb,
-                        struct skg_lines *lines)
+static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+                        const struct skg_cgraph_odb *odb, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *v1 = skg_concat3(objdir, "/info/commit-graph", "");
@@ -545,7 +660,7 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, const st
 	}
 	struct graph *g;
 	int err = 0;
-	enum load_result lr = graph_load(v1, &g, &err, lines);
+	enum load_result lr = graph_load(v1, git_version, &g, &err, lines);
 	if (lr == DIED) {
 		free(v1);
 		return SKG_TRAILER_FATAL;
@@ -564,9 +679,23 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, const st
 	} else {
 		free(v1);
 	}
-	bool died = false;
+	bool died = false, incomplete = false, chain_opened = false, too_small = false;
 	if (lr != LOADED) {
-		g = chain_load(objdir, lines, &died);
+		g = chain_load(objdir, git_version, lines, &died, &incomplete, &chain_opened, &too_small);
+	}
+	if (mode == SKG_TRAILER_VERIFY && !died && git_version >= SKG_GIT_2_55) {
+		/* git 2.55's graph_verify: a chain file too small to open dies; one that opened but
+		 * gave no layer fails */
+		if (too_small) {
+			skg_lines_add(lines, "fatal: ",
+			              "could not open commit-graph chain "
+			              "'%s/info/commit-graphs/commit-graph-chain': %s",
+			              objdir, strerror(EINVAL));
+			return SKG_TRAILER_FATAL;
+		}
+		if (g == NULL && chain_opened) {
+			return SKG_TRAILER_BAD;
+		}
 	}
 	bool present = g != NULL;
 	bool ok = true;
@@ -577,19 +706,25 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, const st
 	} else if (mode == SKG_TRAILER_VERIFY && !died) {
 		ok = graph_verify(g, lines);
 	}
+	if (mode == SKG_TRAILER_VERIFY && !died && g != NULL && incomplete && git_version >= SKG_GIT_2_55) {
+		/* git 2.55's graph_verify (not 2.39.5's): a chain that did not load whole fails */
+		skg_lines_add(lines, "error: ", "one or more commit-graph chain files could not be loaded");
+		ok = false;
+	}
 	graph_free(g);
 	return status_of(lines, died, !ok, present);
 }
 
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+                             struct skg_lines *lines)
 {
-	return commit_graph(objdir, mode, NULL, lines);
+	return commit_graph(objdir, mode, git_version, NULL, lines);
 }
 
 int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb,
-                                    struct skg_lines *lines)
+                                    unsigned git_version, struct skg_lines *lines)
 {
-	return commit_graph(objdir, SKG_TRAILER_VERIFY, odb, lines);
+	return commit_graph(objdir, SKG_TRAILER_VERIFY, git_version, odb, lines);
 }
 
 /* ---- multi-pack-index ---------------------------------------------------------------------------- */

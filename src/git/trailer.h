@@ -82,15 +82,21 @@ enum skg_trailer_mode {
 bool skg_trailer_checksum_ok(const uint8_t *data, size_t len);
 
 /*
+ * The commit-graph readers take `git_version` (SKG_GIT_2_39 or SKG_GIT_2_55 of <sha1kit/git.h>):
+ * with 2.55 the chunks are read as Git 2.43+ reads them (sizes, the fan-out's order, "commit-graph
+ * required ... chunk missing or corrupted"), and a chain that does not load whole fails verify
+ * ("error: one or more commit-graph chain files could not be loaded", as 2.55.0; not 2.39.5).
+ *
  * One commit-graph file (objects/info/commit-graph or a chain's graph-<hash>.graph): git's load
  * checks (size, signature, version, hash version, chunk table, required chunks OIDF, OIDL,
  * CDAT) and, in VERIFY mode, the checksum. Lines are replaced. Returns an enum
  * skg_trailer_status (BAD for a file that does not load, as verify of a single file exits 1).
  */
-int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines);
+int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+                           struct skg_lines *lines);
 
 /* skg_trailer_graph_file() of a file already in memory (`len` bytes at data, only read). */
-int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode,
+int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode, unsigned git_version,
                           struct skg_lines *lines);
 
 /*
@@ -99,7 +105,8 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
  * from the tip down) or as a git process loads it (LOAD: info/commit-graph, and the chain when
  * that does not load). Lines are replaced.
  */
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+                             struct skg_lines *lines);
 
 /*
  * skg_trailer_commit_graph(objdir, SKG_TRAILER_VERIFY, lines) with all of git's
@@ -109,7 +116,7 @@ int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, str
  */
 struct skg_cgraph_odb;
 int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb,
-                                    struct skg_lines *lines);
+                                    unsigned git_version, struct skg_lines *lines);
 
 /*
  * One multi-pack-index file: git's load checks (size, signature, version, hash version, chunk

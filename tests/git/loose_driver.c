@@ -277,7 +277,7 @@ int main(int argc, char **argv)
 		} else if (ends_with(arg, "multi-pack-index")) {
 			st = skg_trailer_midx_buf(data, len, arg, mode, &lines);
 		} else {
-			st = skg_trailer_graph_buf(data, len, mode, &lines);
+			st = skg_trailer_graph_buf(data, len, mode, git_version, &lines);
 		}
 		free(data);
 		return trailer_result(st, &lines);
@@ -289,12 +289,12 @@ int main(int argc, char **argv)
 		} else if (ends_with(arg, "multi-pack-index")) {
 			st = skg_trailer_midx_file(arg, mode, &lines);
 		} else {
-			st = skg_trailer_graph_file(arg, mode, &lines);
+			st = skg_trailer_graph_file(arg, mode, git_version, &lines);
 		}
 		return trailer_result(st, &lines);
 	}
 	if (strcmp(cmd, "commit-graph") == 0) {
-		return trailer_result(skg_trailer_commit_graph(arg, mode, &lines), &lines);
+		return trailer_result(skg_trailer_commit_graph(arg, mode, git_version, &lines), &lines);
 	}
 	if (strcmp(cmd, "midx") == 0) {
 		return trailer_result(skg_trailer_midx(arg, mode, &lines), &lines);

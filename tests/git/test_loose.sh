@@ -545,7 +545,7 @@ loose_case "attack files as loose blobs, streamed" -t 0
 # ---------------------------------------------------------------------------------------------
 # commit-graph, multi-pack-index, .rev
 # ---------------------------------------------------------------------------------------------
-CG_RE='^(error: (commit-graph |terminating chunk id|improper chunk offset|duplicate chunk ID|final chunk has)|warning: (invalid commit-graph chain|commit-graph has no base|commit-graph chain does not match|unable to find all commit-graph)|the commit-graph file has incorrect checksum)'
+CG_RE='^(error: (commit-graph |one or more commit-graph chain files|terminating chunk id|improper chunk offset|duplicate chunk ID|final chunk has)|warning: (invalid commit-graph chain|commit-graph chain file too small|commit-graph has no base|commit-graph chain does not match|unable to find all commit-graph)|the commit-graph file has incorrect checksum)'
 MIDX_RE='^((error|fatal): (multi-pack-index |terminating chunk id|improper chunk offset|duplicate chunk ID|final chunk has|failed to read)|incorrect checksum$)'
 
 # from_template NAME FUNCTION: a fresh $T/g as FUNCTION makes it, the shell in it. FUNCTION runs the

@@ -458,6 +458,28 @@ fresh garbagetype
 echo blob | git -C "$T/garbagetype" hash-object -w --stdin -t garbage --literally >/dev/null ||
 	fail "garbage type"
 run_current garbagetype
+# commit-graph chunks as git 2.43+ reads them: a fan-out out of order (byte 100 of the file, in
+# the fan-out: the file no longer loads), and a chain whose base layer is gone (2.55's verify fails)
+fresh cgfanout
+git -C "$T/cgfanout" commit-graph write --reachable 2>/dev/null || fail "commit-graph write"
+cg=$R/objects/info/commit-graph
+chmod u+w "$cg"
+printf '\377' | dd of="$cg" bs=1 seek=100 conv=notrunc 2>/dev/null
+run_current cgfanout
+fresh cgchain
+echo b >"$T/cgchain/b"
+git -C "$T/cgchain" add b && git -C "$T/cgchain" commit -qm b || fail "commit"
+git -C "$T/cgchain" commit-graph write --reachable --split=no-merge 2>/dev/null || fail "layer 1"
+echo c >"$T/cgchain/c"
+git -C "$T/cgchain" add c && git -C "$T/cgchain" commit -qm c || fail "commit"
+git -C "$T/cgchain" commit-graph write --reachable --split=no-merge 2>/dev/null || fail "layer 2"
+cp -a "$T/cgchain" "$T/cgtip"
+rm -f "$R/objects/info/commit-graphs/graph-$(head -n 1 "$R/objects/info/commit-graphs/commit-graph-chain").graph"
+run_current cgchain
+# the tip layer gone: the base loads, verify fails ("one or more commit-graph chain files")
+R=$T/cgtip/.git
+rm -f "$R/objects/info/commit-graphs/graph-$(tail -n 1 "$R/objects/info/commit-graphs/commit-graph-chain").graph"
+run_current cgtip
 if [ -z "$RECORD" ]; then
 	se=$(cd "$T/revswap" && "$SK" fsck --git-version=2.39 2>&1)
 	rc=$?
