@@ -133,7 +133,8 @@ const char *skg_level_prefix(enum skg_level level);
  *     "object corrupt or missing" (git 2.50+, 4ae0e9423c), not "object is of unknown type";
  *   - commit-graph chunks read as git 2.43+ reads them (their sizes, the fan-out's order,
  *     "commit-graph required ... chunk missing or corrupted"), and a chain that does not load
- *     whole fails its verify (exit bit 16).
+ *     whole fails its verify (exit bit 16);
+ *   - reflogs taken in name order (git 2.45+, e69e8ffef7), not in the order the directory lists.
  * With SKG_GIT_2_39 every line is Git 2.39.5's (check_refs still adds the ref check when set).
  * Other differences between the two (docs/git.md section 5, items a6, a10, the rest of a11,
  * a14-a17, c1-c5) are

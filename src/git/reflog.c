@@ -77,7 +77,52 @@ static int log_file(struct log_walk *w, const char *basename)
 	return w->fn(w->ctx, skg_buf_str(&w->qualified), skg_buf_str(&w->file));
 }
 
-/* Depth first in readdir order, as git's dir_iterator (symbolic links are not followed). */
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of d but "." and "..", sorted by name (git's DIR_ITERATOR_SORTED); *out NULL-ended,
+ * free each and the array. -1 when out of memory. */
+static int sorted_entries(DIR *d, char ***out)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) {
+			continue;
+		}
+		if (n + 2 > cap) {
+			cap = cap ? cap * 2 : 16;
+			char **nv = realloc(v, cap * sizeof(*v));
+			if (nv == NULL) {
+				goto nomem;
+			}
+			v = nv;
+		}
+		if ((v[n] = strdup(de->d_name)) == NULL) {
+			goto nomem;
+		}
+		n++;
+	}
+	if (v == NULL && (v = malloc(sizeof(*v))) == NULL) {
+		return -1;
+	}
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), name_cmp);
+	*out = v;
+	return 0;
+nomem:
+	for (size_t i = 0; i < n; i++) {
+		free(v[i]);
+	}
+	free(v);
+	return -1;
+}
+
+/* Depth first in readdir order, as git's dir_iterator, or each directory sorted by name when the
+ * refdb says so (symbolic links are not followed). */
 static int log_dir(struct log_walk *w, int depth)
 {
 	if (depth > 256) {
@@ -87,21 +132,37 @@ static int log_dir(struct log_walk *w, int depth)
 	if (d == NULL) {
 		return 0;
 	}
+	char **names = NULL;
+	if (w->db->sorted_reflogs && sorted_entries(d, &names) != 0) {
+		closedir(d);
+		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
 	size_t plen = w->path.len, rlen = w->rel.len;
 	int ret = 0;
 	struct dirent *de;
-	while (ret == 0 && (de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) {
+	for (size_t k = 0; ret == 0; k++) {
+		const char *name;
+		if (names != NULL) {
+			if ((name = names[k]) == NULL) {
+				break;
+			}
+		} else {
+			if ((de = readdir(d)) == NULL) {
+				break;
+			}
+			name = de->d_name;
+		}
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
 			continue;
 		}
 		skg_buf_setlen(&w->path, plen);
 		skg_buf_addc(&w->path, '/');
-		skg_buf_adds(&w->path, de->d_name);
+		skg_buf_adds(&w->path, name);
 		skg_buf_setlen(&w->rel, rlen);
 		if (rlen) {
 			skg_buf_addc(&w->rel, '/');
 		}
-		skg_buf_adds(&w->rel, de->d_name);
+		skg_buf_adds(&w->rel, name);
 		if (w->path.failed || w->rel.failed) {
 			ret = skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
@@ -113,9 +174,13 @@ static int log_dir(struct log_walk *w, int depth)
 		if (S_ISDIR(sb.st_mode)) {
 			ret = log_dir(w, depth + 1);
 		} else if (S_ISREG(sb.st_mode)) {
-			ret = log_file(w, de->d_name);
+			ret = log_file(w, name);
 		}
 	}
+	for (size_t k = 0; names != NULL && names[k] != NULL; k++) {
+		free(names[k]);
+	}
+	free(names);
 	closedir(d);
 	skg_buf_setlen(&w->path, plen);
 	skg_buf_setlen(&w->rel, rlen);

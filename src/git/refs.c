@@ -174,6 +174,7 @@ void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo)
 	db->repo = repo;
 	db->packed = NULL;
 	db->reftables = NULL;
+	db->sorted_reflogs = false;
 }
 
 void skg_refdb_release(struct skg_refdb *db)

@@ -72,6 +72,10 @@ struct skg_refdb {
 	const struct skg_repo *repo;
 	struct skg_packed_refs *packed;  /* NULL until first needed (refs.c's) */
 	struct skg_reftables *reftables; /* NULL until first needed (refs.c's) */
+	/* reflog files in name order, as git 2.45+ lists them (e69e8ffef7, "refs/files: sort reflogs
+	 * returned by the reflog iterator": each directory's entries sorted); false (the default of
+	 * skg_refdb_init): readdir order, as git 2.39.5 */
+	bool sorted_reflogs;
 };
 
 void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo);

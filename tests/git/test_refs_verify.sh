@@ -480,6 +480,16 @@ run_current cgchain
 R=$T/cgtip/.git
 rm -f "$R/objects/info/commit-graphs/graph-$(tail -n 1 "$R/objects/info/commit-graphs/commit-graph-chain").graph"
 run_current cgtip
+# reflogs in name order (git 2.45+, e69e8ffef7): an entry naming an object that is not there in
+# several logs, read HEAD first, then refs/ depth first, each directory sorted
+fresh reflogorder
+git -C "$T/reflogorder" branch zz && git -C "$T/reflogorder" branch aa && git -C "$T/reflogorder" branch m/x ||
+	fail "branches"
+for l in HEAD refs/heads/master refs/heads/zz refs/heads/aa refs/heads/m/x; do
+	printf '%s 1111111111111111111111111111111111111111 C <c@example.com> 1700000000 +0000\tx\n' "$H" \
+		>>"$R/logs/$l"
+done
+run_current reflogorder
 if [ -z "$RECORD" ]; then
 	se=$(cd "$T/revswap" && "$SK" fsck --git-version=2.39 2>&1)
 	rc=$?
