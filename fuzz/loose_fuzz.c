@@ -7,7 +7,9 @@
  * too, skg_trailer_midx_buf_verify, with its packs absent) or a .rev file (bit 2 set). For loose
  * objects, bit 4 deflates the rest first (so that mutations reach the
  * header and content code instead of stopping in zlib), bits 2-3 choose core.bigFileThreshold
- * (0: every blob streamed, 64, or git's default); sizes are limited to 1 MiB (max_size).
+ * (0: every blob streamed, 64, or git's default), bit 5 git 2.50+'s reading of an unknown type
+ * (unknown_type_corrupt); sizes are limited to 1 MiB (max_size). For a commit-graph, bit 4
+ * chooses the Git whose reading of the chunks is used (2.39.5, or 2.43+ as 2.55.0).
  * Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count` right, a
  * "fatal: " line alone for a fatal status); a computed ID is SHA-1 of header + content (kept or
  * streamed); reading again with that ID as the path's gives no corruption, mismatch or fatal,
@@ -21,6 +23,8 @@
 #include <string.h>
 
 #include <zlib.h>
+
+#include <sha1kit/git.h>
 
 #include "loose.h"
 #include "sha1kit.h"
@@ -105,6 +109,7 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
 	} else if (flags & 8) {
 		opt.big_file_threshold = 64;
 	}
+	opt.unknown_type_corrupt = (flags & 32) != 0;
 	struct skg_loose_reader *r = skg_loose_reader_new(&opt);
 	if (r == NULL) {
 		return;
@@ -238,7 +243,9 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 	for (int mode = SKG_TRAILER_VERIFY; mode <= SKG_TRAILER_LOAD; mode++) {
 		int st;
 		if ((flags & 3) == 2) {
-			st = skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode, lines);
+			/* both Gits' reading of the chunks (git 2.39.5; 2.43+ as 2.55.0) */
+			st = skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode,
+			                           flags & 16 ? SKG_GIT_2_55 : SKG_GIT_2_39, lines);
 		} else if (!(flags & 4)) {
 			st = skg_trailer_midx_buf(file, len, FUZZ_OBJDIR "/pack/multi-pack-index",
 			                          (enum skg_trailer_mode)mode, lines);
