@@ -310,7 +310,16 @@ static int on_worktree_index(void *ctx, const struct skg_worktree *wt)
 		skg_fsck_nomem(f);
 		ret = -1;
 	} else {
-		ret = check_index_file(f, path.p, display.p);
+		/* git's strbuf_cleanup_path: a leading "./" (and the slashes after it) dropped, so
+		 * that from inside .git the file is "index" */
+		const char *shown = display.p;
+		if (strncmp(shown, "./", 2) == 0) {
+			shown += 2;
+			while (*shown == '/') {
+				shown++;
+			}
+		}
+		ret = check_index_file(f, path.p, shown);
 		if (ret == 0 && (f->died || skg_fsck_stopped(f))) {
 			ret = -1;
 		}

@@ -403,6 +403,8 @@ for d in "$T/cindex" "$T/cindex-wt"; do
 done
 run_current cindex
 run_current cindex-wt
+# from inside .git: git names the file "index" (strbuf_cleanup_path drops the "./")
+compare cur_cindex_in_gitdir cindex/.git fsck --git-version=2.55 -- fsck
 # GIT_INDEX_FILE: read by git 2.39.5's fsck, not by 2.55.0's (worktree_git_path)
 cp "$R/index" "$T/other-index"
 b=$(echo other | git -C "$T/cindex" hash-object -w --stdin)
