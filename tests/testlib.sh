@@ -125,6 +125,20 @@ sk_ref_git_line() {
 	echo "reference: $v ($SK_REF_GIT)"
 }
 
+# sk_rev_swap_first_two FILE [PYTHON]: swap the first two entries of the pack reverse index FILE
+# (bytes 12-15 and 16-19) and make its trailing SHA-1 right again: a .rev whose checksum holds and
+# whose positions do not (git 2.41+'s verify_pack_revindex reports both entries).
+sk_rev_swap_first_two() {
+	"${2:-python3}" - "$1" <<'PYEOF'
+import hashlib, sys
+p = sys.argv[1]
+d = bytearray(open(p, 'rb').read())
+d[12:16], d[16:20] = d[16:20], d[12:16]
+d[-20:] = hashlib.sha1(bytes(d[:-20])).digest()
+open(p, 'wb').write(d)
+PYEOF
+}
+
 # sk_section_arg ARG...: true (and SK_SECTION set) when the first argument is --section=NAME.
 sk_section_arg() {
 	case ${1:-} in

@@ -295,13 +295,29 @@ static bool graph_chunks_243(const struct file *f, const struct chunks *cs, stru
 	return true;
 }
 
+/* Git 2.39.5's reading of the required chunks (present: graph_parse checked), and of the
+ * generations chunk: the number of commits from the lookup chunk's size, no size checked. Always
+ * true (the counterpart of graph_chunks_243). */
+static bool graph_chunks_239(const struct chunks *cs, struct graph *g)
+{
+	const struct chunk *lookup = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+	const struct chunk *gdat = find_chunk(cs, ID4('G', 'D', 'A', '2'));
+	g->fanout = find_chunk(cs, ID4('O', 'I', 'D', 'F'))->off;
+	g->lookup = lookup->off;
+	g->num_commits = (uint32_t)(lookup->size / SKG_RAWSZ);
+	g->cdat = find_chunk(cs, ID4('C', 'D', 'A', 'T'))->off;
+	g->has_gdat = gdat != NULL;
+	g->gdat = gdat != NULL ? gdat->off : 0;
+	return true;
+}
+
 /* git's parse_commit_graph() of a whole file of at least GRAPH_MIN_SIZE bytes (git_version: whose
  * reading of the chunks, SKG_GIT_2_39 or SKG_GIT_2_55); *out keeps f when LOADED, else f.owned is
  * freed. */
 static enum load_result graph_parse(struct file f, unsigned git_version, struct graph **out,
                                     struct skg_lines *lines)
 {
-	struct graph *g243 = NULL;
+	struct graph *g = NULL;
 	uint32_t sig = be32_at(&f, 0);
 	unsigned version = f.data[4], hash_version = f.data[5], nchunks = f.data[6];
 	enum load_result res = FAILED;
@@ -322,63 +338,34 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 		res = DIED;
 	} else if (read_toc(&f, GRAPH_HEADER, nchunks, cs, lines) != 0) {
 		/* reported */
-	} else if (git_version >= SKG_GIT_2_55) {
-		if ((g243 = calloc(1, sizeof(*g243))) == NULL) {
-			skg_lines_nomem(lines);
-			res = DIED;
-		} else if (graph_chunks_243(&f, cs, g243, lines)) {
-			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
-			const struct chunk *edges = find_chunk(cs, ID4('E', 'D', 'G', 'E'));
-			const struct chunk *gdo2 = find_chunk(cs, ID4('G', 'D', 'O', '2'));
-			g243->has_edges = edges != NULL;
-			g243->edges = edges != NULL ? edges->off : 0;
-			g243->has_gdo2 = gdo2 != NULL;
-			g243->gdo2 = gdo2 != NULL ? gdo2->off : 0;
-			g243->f = f;
-			memcpy(g243->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
-			g243->has_base = base != NULL;
-			g243->base_off = base != NULL ? base->off : 0;
-			*out = g243;
-			free(cs);
-			return LOADED;
-		}
-		free(g243);
-	} else if (find_chunk(cs, ID4('O', 'I', 'D', 'F')) == NULL) {
+	} else if (git_version < SKG_GIT_2_55 && find_chunk(cs, ID4('O', 'I', 'D', 'F')) == NULL) {
 		skg_lines_add(lines, "error: ", "commit-graph is missing the OID Fanout chunk");
-	} else if (find_chunk(cs, ID4('O', 'I', 'D', 'L')) == NULL) {
+	} else if (git_version < SKG_GIT_2_55 && find_chunk(cs, ID4('O', 'I', 'D', 'L')) == NULL) {
 		skg_lines_add(lines, "error: ", "commit-graph is missing the OID Lookup chunk");
-	} else if (find_chunk(cs, ID4('C', 'D', 'A', 'T')) == NULL) {
+	} else if (git_version < SKG_GIT_2_55 && find_chunk(cs, ID4('C', 'D', 'A', 'T')) == NULL) {
 		skg_lines_add(lines, "error: ", "commit-graph is missing the Commit Data chunk");
-	} else {
-		struct graph *g = calloc(1, sizeof(*g));
-		if (g == NULL) {
-			skg_lines_nomem(lines);
-			res = DIED;
-		} else {
-			const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
-			const struct chunk *lookup = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
-			const struct chunk *edges = find_chunk(cs, ID4('E', 'D', 'G', 'E'));
-			const struct chunk *gdat = find_chunk(cs, ID4('G', 'D', 'A', '2'));
-			const struct chunk *gdo2 = find_chunk(cs, ID4('G', 'D', 'O', '2'));
-			g->fanout = find_chunk(cs, ID4('O', 'I', 'D', 'F'))->off;
-			g->lookup = lookup->off;
-			g->num_commits = (uint32_t)(lookup->size / SKG_RAWSZ);
-			g->cdat = find_chunk(cs, ID4('C', 'D', 'A', 'T'))->off;
-			g->has_edges = edges != NULL;
-			g->edges = edges != NULL ? edges->off : 0;
-			g->has_gdat = gdat != NULL;
-			g->gdat = gdat != NULL ? gdat->off : 0;
-			g->has_gdo2 = gdo2 != NULL;
-			g->gdo2 = gdo2 != NULL ? gdo2->off : 0;
-			g->f = f;
-			memcpy(g->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
-			g->has_base = base != NULL;
-			g->base_off = base != NULL ? base->off : 0;
-			*out = g;
-			free(cs);
-			return LOADED;
-		}
+	} else if ((g = calloc(1, sizeof(*g))) == NULL) {
+		skg_lines_nomem(lines);
+		res = DIED;
+	} else if (git_version >= SKG_GIT_2_55 ? graph_chunks_243(&f, cs, g, lines)
+	                                       : graph_chunks_239(cs, g)) {
+		/* the chunks both Gits take as they come */
+		const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
+		const struct chunk *edges = find_chunk(cs, ID4('E', 'D', 'G', 'E'));
+		const struct chunk *gdo2 = find_chunk(cs, ID4('G', 'D', 'O', '2'));
+		g->has_edges = edges != NULL;
+		g->edges = edges != NULL ? edges->off : 0;
+		g->has_gdo2 = gdo2 != NULL;
+		g->gdo2 = gdo2 != NULL ? gdo2->off : 0;
+		g->f = f;
+		memcpy(g->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
+		g->has_base = base != NULL;
+		g->base_off = base != NULL ? base->off : 0;
+		*out = g;
+		free(cs);
+		return LOADED;
 	}
+	free(g);
 	free(cs);
 	free(f.owned);
 	return res;

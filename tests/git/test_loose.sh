@@ -750,14 +750,7 @@ rev_case ".rev: byte 12 flipped" "error: invalid checksum\nerror: invalid rev-in
 mkrev && chmod +w "$R"
 e0=$(od -An -tu4 --endian=big -j 12 -N 4 "$R" | tr -d ' ')
 e1=$(od -An -tu4 --endian=big -j 16 -N 4 "$R" | tr -d ' ')
-"$PY" - "$R" <<'PYEOF' || bad "swap .rev entries"
-import hashlib, sys
-p = sys.argv[1]
-d = bytearray(open(p, 'rb').read())
-d[12:16], d[16:20] = d[16:20], d[12:16]
-d[-20:] = hashlib.sha1(bytes(d[:-20])).digest()
-open(p, 'wb').write(d)
-PYEOF
+sk_rev_swap_first_two "$R" "$PY" || bad "swap .rev entries"
 rev_case ".rev: two entries swapped" "error: invalid rev-index position at 0: $e0 != $e1\nerror: invalid rev-index position at 1: $e1 != $e0\nerror: invalid rev-index for pack '$P'\n" noload
 mkrev && chmod +w "$R" && trunc "$R" 5
 rev_case ".rev: truncated to 5 bytes" "error: reverse-index file $R is too small\nerror: unable to load rev-index for pack '$P'\n"

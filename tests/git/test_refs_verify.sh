@@ -445,14 +445,7 @@ fresh revswap
 git -C "$T/revswap" -c pack.writeReverseIndex=true repack -q -ad || fail "repack"
 rev=$(ls "$R"/objects/pack/pack-*.rev)
 chmod u+w "$rev"
-python3 - "$rev" <<'PYEOF' || fail "swap .rev entries"
-import hashlib, sys
-p = sys.argv[1]
-d = bytearray(open(p, 'rb').read())
-d[12:16], d[16:20] = d[16:20], d[12:16]
-d[-20:] = hashlib.sha1(bytes(d[:-20])).digest()
-open(p, 'wb').write(d)
-PYEOF
+sk_rev_swap_first_two "$rev" || fail "swap .rev entries"
 run_current revswap
 # a loose object of a type git does not know (t1450's garbage type): 2.50+ fails its read at the
 # header (2.39.5: "object is of unknown type")
