@@ -39,6 +39,20 @@ sk_enable_loadables() {
 }
 sk_enable_loadables
 
+# sk_share_case: true for one call in SHA1KIT_CASE_SHARE (the first, the N+1st, ...: counted in the
+# section's own shell, so call it there and not in a subshell), always when that is unset or 1. The
+# Windows pass sets it (Makefile: cross-mingw): under Wine each start of sha1kit.exe costs a third
+# of a second of wineserver work, and what that pass adds to the native one (the Windows build's
+# files, paths, modes and output) one case in N of each loop exercises as well as all of them do.
+# The native pass runs every case.
+SK_SHARE_K=0
+sk_share_case() {
+	local n=${SHA1KIT_CASE_SHARE:-1}
+	case $n in '' | *[!0-9]* | 0) echo "SHA1KIT_CASE_SHARE=$n: not a number from 1" >&2 && exit 2 ;; esac
+	SK_SHARE_K=$((SK_SHARE_K + 1))
+	[ $(((SK_SHARE_K - 1) % n)) = 0 ]
+}
+
 # The reference git: the git whose output the comparisons take as the truth. SHA1KIT_REF_GIT names
 # it (a path or a command name); by default the installed git (Debian 12's 2.39.5). A current Git as
 # the second reference: SHA1KIT_REF_GIT=$(scripts/git-current.sh) (make check-git-current). Only the

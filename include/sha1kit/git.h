@@ -146,8 +146,9 @@ enum skg_git_version {
 };
 
 /*
- * Parse a Git version as a user gives it ("2.39", "2.39.5", "2.55", "2.55.0") into *out
- * (SKG_GIT_2_39 or SKG_GIT_2_55). Returns 0, or -1 for any other text (*out unchanged).
+ * Parse a Git version as a user gives it ("2.39", "2.39.5", "2.55", "2.55.1": 2.39 or 2.55, with
+ * or without a maintenance release of 1 to 3 digits, which changes none of fsck's lines) into
+ * *out (SKG_GIT_2_39 or SKG_GIT_2_55). Returns 0, or -1 for any other text (*out unchanged).
  */
 int skg_git_version_parse(const char *text, unsigned *out);
 
@@ -254,6 +255,18 @@ struct skg_repo; /* an open repository (its fields: the layer's own repo.h) */
  */
 int skg_repo_open(struct skg_repo **out, const char *path, const struct skg_sink *sink,
                   struct skg_error *err);
+
+/*
+ * skg_repo_open as the Git `git_version` (SKG_GIT_2_39 or SKG_GIT_2_55; skg_repo_open is
+ * SKG_GIT_2_55) checks the repository format: the v1 extensions Git 2.39.5 does not know
+ * (refStorage, compatObjectFormat, relativeWorktrees, submodulePathConfig; setup.c
+ * handle_extension of each) fail as unknown there ("unknown repository extension found:\n\t
+ * refstorage", SKG_E_GIT), as git 2.39.5 refuses a repository that git 2.45+ made with
+ * `--ref-format=reftable`. With 2.55, relativeWorktrees and submodulePathConfig are accepted
+ * (booleans) and compatObjectFormat fails with SKG_E_UNSUPPORTED.
+ */
+int skg_repo_open_as(struct skg_repo **out, const char *path, unsigned git_version,
+                     const struct skg_sink *sink, struct skg_error *err);
 
 /* Close a repository (NULL is fine). */
 void skg_repo_free(struct skg_repo *repo);

@@ -121,7 +121,7 @@ static int git_finish(int status)
 
 /* The Git whose lines fsck gives where 2.39.5 and 2.55.0 differ: --git-version, else this. */
 #define GIT_VERSION_ENV     "SHA1KIT_GIT_VERSION"
-#define GIT_VERSION_INVALID "the Git to follow is 2.39 or 2.55"
+#define GIT_VERSION_INVALID "the Git to follow is 2.39 or 2.55 (or one of their releases: 2.39.5, 2.55.1)"
 
 static void usage(void)
 {
@@ -173,7 +173,10 @@ static void usage(void)
 	       "                             objects of unknown type 'corrupt or missing',\n"
 	       "                             commit-graph chunks and chains as 2.43+ reads\n"
 	       "                             them, reflogs in name order, 2.55's grafts\n"
-	       "                             hint and message IDs. Where else the two differ\n"
+	       "                             hint and message IDs; with 2.39, a repository\n"
+	       "                             with an extension 2.39.5 does not know (reftable\n"
+	       "                             refs, relativeWorktrees) refused as it refuses\n"
+	       "                             it. Where else the two differ\n"
 	       "                             (docs/git.md, section 5: multi-pack-index chunk\n"
 	       "                             checks, .gitmodules URLs, an idx that does not\n"
 	       "                             open), both give 2.39's lines\n"

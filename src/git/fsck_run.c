@@ -506,7 +506,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	bool moved = false;
 	int ret = 0;
 	struct skg_error oerr;
-	if (skg_repo_open(&f->repo, git_dir, &f->rep, &oerr) != 0) {
+	if (skg_repo_open_as(&f->repo, git_dir, f->git_version, &f->rep, &oerr) != 0) {
 		skg_fsck_reader_error(f, &oerr);
 		ret = -1;
 	} else if (f->repo->git_cwd != NULL) {

@@ -353,12 +353,14 @@ struct format_ctx {
 	char *work_tree;
 	bool worktree_config;
 	bool objectformat_sha256;
+	bool compat_object_format; /* extensions.compatObjectFormat (2.55 only) */
 	bool reftable;
 	char *refstorage_payload;       /* the PATH of "FORMAT://PATH" */
 	struct skg_buf unknown, v1only; /* "\n\t<ext>" per extension */
 	struct skg_error *err;
 	bool failed;
 	const struct skg_sink *rep;
+	unsigned git_version; /* SKG_GIT_2_39: the extensions 2.39.5 knows only */
 };
 
 /*
@@ -447,8 +449,39 @@ static int format_cb(void *vctx, const char *key, const char *value)
 			skg_buf_addf(&f->v1only, "\n\t%s", ext);
 			return 0;
 		}
-		if (!strcmp(ext, "refstorage")) {
+		/* the v1 extensions git 2.39.5 does not know (setup.c handle_extension: refstorage
+		 * 2.44, compatobjectformat 2.45, relativeworktrees 2.48, submodulepathconfig 2.54) */
+		bool current = f->git_version >= SKG_GIT_2_55;
+		if (current && !strcmp(ext, "refstorage")) {
 			return refstorage(f, key, value);
+		}
+		if (current && (!strcmp(ext, "relativeworktrees") || !strcmp(ext, "submodulepathconfig"))) {
+			/* booleans that change how worktrees and submodules are named, not what fsck
+			 * reads: absolute and relative worktree links are followed alike */
+			if (skg_config_bool(value) < 0) {
+				skg_fail(f->err, "bad boolean config value '%s' for '%s'", value ? value : "",
+				         key);
+				f->failed = true;
+				return 1;
+			}
+			skg_buf_addf(&f->v1only, "\n\t%s", ext);
+			return 0;
+		}
+		if (current && !strcmp(ext, "compatobjectformat")) {
+			if (value == NULL) {
+				skg_report(f->rep, SKG_LEVEL_ERROR, SKG_R_SETUP, "missing value for '%s'",
+				           key);
+				return -1;
+			}
+			if (strcmp(value, "sha1") != 0 && strcmp(value, "sha256") != 0) {
+				skg_report(f->rep, SKG_LEVEL_ERROR, SKG_R_SETUP,
+				           "invalid value for '%s': '%s'", "extensions.compatobjectformat",
+				           value);
+				return -1;
+			}
+			f->compat_object_format = true;
+			skg_buf_addf(&f->v1only, "\n\t%s", ext);
+			return 0;
 		}
 		skg_buf_addf(&f->unknown, "\n\t%s", ext);
 		return 0;
@@ -490,6 +523,7 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 	f->version = -1;
 	f->is_bare = -1;
 	f->reftable = false;
+	f->compat_object_format = false;
 	free(f->refstorage_payload);
 	f->refstorage_payload = NULL;
 	int ret = skg_config_read_file(config_path, f->name, format_cb, f, err);
@@ -503,6 +537,7 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		f->work_tree = NULL;
 		f->worktree_config = false;
 		f->objectformat_sha256 = false;
+		f->compat_object_format = false;
 		f->reftable = false;
 		free(f->refstorage_payload);
 		f->refstorage_payload = NULL;
@@ -528,6 +563,12 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		return skg_fail_sys(err, SKG_E_UNSUPPORTED, 0,
 		                    "unsupported repository: extensions.objectFormat is sha256 in %s "
 		                    "(sha1kit handles SHA-1 repositories only)",
+		                    f->name);
+	}
+	if (f->compat_object_format) {
+		return skg_fail_sys(err, SKG_E_UNSUPPORTED, 0,
+		                    "unsupported repository: extensions.compatObjectFormat is set in %s "
+		                    "(sha1kit reads no object ID translation)",
 		                    f->name);
 	}
 	if (f->refstorage_payload != NULL) {
@@ -1112,6 +1153,12 @@ static int open_discovered(struct open_state *s)
 int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct skg_sink *rep,
                   struct skg_error *err)
 {
+	return skg_repo_open_as(out, git_dir_arg, SKG_GIT_2_55, rep, err);
+}
+
+int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
+                     const struct skg_sink *rep, struct skg_error *err)
+{
 	*out = NULL;
 	struct skg_repo *r = calloc(1, sizeof(*r));
 	if (r == NULL) {
@@ -1123,7 +1170,7 @@ int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct s
 		free(r);
 		return skg_fail(err, "Unable to read current working directory: %s", strerror(errno));
 	}
-	struct open_state s = {.repo = r, .rep = rep, .err = err};
+	struct open_state s = {.repo = r, .rep = rep, .err = err, .fmt.git_version = git_version};
 	const char *gitdir = git_dir_arg ? git_dir_arg : getenv("GIT_DIR");
 	int ret = gitdir != NULL ? open_explicit(&s, gitdir, true) : open_discovered(&s);
 	if (ret == 0) {

@@ -437,18 +437,31 @@ bool skg_next_list_line(const char *data, size_t len, size_t *pos, const char **
 
 int skg_git_version_parse(const char *text, unsigned *out)
 {
-	static const struct {
-		const char *text;
-		unsigned v;
-	} known[] = {{"2.39", SKG_GIT_2_39},
-	             {"2.39.5", SKG_GIT_2_39},
-	             {"2.55", SKG_GIT_2_55},
-	             {"2.55.0", SKG_GIT_2_55}};
-	for (size_t i = 0; text != NULL && i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strcmp(text, known[i].text) == 0) {
-			*out = known[i].v;
-			return 0;
-		}
+	/* "2.39" or "2.55", then optionally "." and a patch level of 1 to 3 digits (a maintenance
+	 * release changes no message fsck prints) */
+	unsigned v;
+	if (text == NULL || strncmp(text, "2.", 2) != 0) {
+		return -1;
 	}
-	return -1;
+	if (strncmp(text + 2, "39", 2) == 0) {
+		v = SKG_GIT_2_39;
+	} else if (strncmp(text + 2, "55", 2) == 0) {
+		v = SKG_GIT_2_55;
+	} else {
+		return -1;
+	}
+	const char *p = text + 4;
+	if (*p == '.') {
+		size_t n = 0;
+		while (p[1 + n] >= '0' && p[1 + n] <= '9') {
+			n++;
+		}
+		if (n == 0 || n > 3 || p[1 + n] != '\0') {
+			return -1;
+		}
+	} else if (*p != '\0') {
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver_env.h"
 #include "fsck_object.h"
 #include "object.h"
 #include "sha1kit.h"
@@ -232,10 +233,8 @@ int main(int argc, char **argv)
 	skg_fsck_options_init(&opt, strict != 0);
 	/* the Git whose lines sha1kit fsck gives (tests/testlib.sh sets it from the reference git):
 	 * 2.55 reads dates as git 2.40+ does, as skg_check_repo does then */
-	unsigned git_version = SKG_GIT_2_55;
-	const char *v = getenv("SHA1KIT_GIT_VERSION");
-	if (v != NULL && *v != '\0' && skg_git_version_parse(v, &git_version) != 0) {
-		fprintf(stderr, "fsck_object_driver: SHA1KIT_GIT_VERSION=%s: not 2.39 or 2.55\n", v);
+	unsigned git_version;
+	if (driver_git_version("fsck_object_driver", &git_version) != 0) {
 		return 2;
 	}
 	opt.date_digits = git_version >= SKG_GIT_2_55;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver_env.h"
 #include "loose.h"
 #include "sha1kit.h"
 #include "trailer.h"
@@ -212,10 +213,8 @@ int main(int argc, char **argv)
 	skg_loose_options_default(&opt);
 	/* the Git whose lines sha1kit fsck gives (tests/testlib.sh sets it from the reference git):
 	 * with 2.55, an unknown type fails the read as in git 2.50+, as fsck's loose walk reads then */
-	unsigned git_version = SKG_GIT_2_55;
-	const char *gv = getenv("SHA1KIT_GIT_VERSION");
-	if (gv != NULL && *gv != '\0' && skg_git_version_parse(gv, &git_version) != 0) {
-		fprintf(stderr, "loose_driver: SHA1KIT_GIT_VERSION=%s: not 2.39 or 2.55\n", gv);
+	unsigned git_version;
+	if (driver_git_version("loose_driver", &git_version) != 0) {
 		return 2;
 	}
 	opt.unknown_type_corrupt = git_version >= SKG_GIT_2_55;

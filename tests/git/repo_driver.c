@@ -25,6 +25,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "alternates.h"
+#include "driver_env.h"
 #include "index_file.h"
 #include "reflog.h"
 #include "refname.h"
@@ -58,10 +59,15 @@ static int fatal(const struct skg_error *err)
 	return 128;
 }
 
+/* the repository, with the format as the Git of SHA1KIT_GIT_VERSION checks it (driver_env.h) */
 static struct skg_repo *open_repo(const char *git_dir, struct skg_error *err)
 {
 	struct skg_repo *repo;
-	if (skg_repo_open(&repo, git_dir, &reporter, err) != 0) {
+	unsigned git_version;
+	if (driver_git_version("repo_driver", &git_version) != 0) {
+		exit(2);
+	}
+	if (skg_repo_open_as(&repo, git_dir, git_version, &reporter, err) != 0) {
 		return NULL;
 	}
 	return repo;

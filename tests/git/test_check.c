@@ -411,6 +411,12 @@ static void test_git_version(void **state)
 	             {"2.39.5", 0, SKG_GIT_2_39},
 	             {"2.55", 0, SKG_GIT_2_55},
 	             {"2.55.0", 0, SKG_GIT_2_55},
+	             {"2.55.1", 0, SKG_GIT_2_55},
+	             {"2.39.10", 0, SKG_GIT_2_39},
+	             {"2.55.1234", -1, 7},
+	             {"2.55.1x", -1, 7},
+	             {"2.550", -1, 7},
+	             {"2.3", -1, 7},
 	             {"2.4", -1, 7},
 	             {"2.39.", -1, 7},
 	             {"", -1, 7},
@@ -551,6 +557,65 @@ static void test_repo_open_faults(void **state)
 	assert_non_null(strstr(r.err.msg, "not a git repository"));
 }
 
+/* GIT_DIR/config: a version 1 repository with a work tree, and `extra`. */
+static void write_config(const char *git_dir, const char *extra)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/config", git_dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[core]\n\trepositoryformatversion = 1\n\tbare = false\n%s", extra);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* skg_repo_open_as: the extensions of later Gits, as each Git reads the format. */
+static void test_repo_open_as(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], path[512];
+	make_repo("open-as", dangling);
+	snprintf(path, sizeof(path), "%s/open-as/.git", tmp);
+	struct skg_repo *repo = NULL;
+	struct skg_error err;
+	static const struct {
+		const char *config; /* lines appended to .git/config */
+		int rc239, rc255;   /* skg_repo_open_as's result */
+		const char *msg239; /* err.msg of 2.39's failure */
+	} cases[] = {
+	    {"[extensions]\n\trelativeWorktrees = true\n", -1, 0,
+	     "unknown repository extension found:\n\trelativeworktrees"},
+	    {"[extensions]\n\tsubmodulePathConfig = false\n\trefStorage = files\n", -1, 0,
+	     "unknown repository extensions found:\n\tsubmodulepathconfig\n\trefstorage"},
+	    {"[extensions]\n\tcompatObjectFormat = sha256\n", -1, -1,
+	     "unknown repository extension found:\n\tcompatobjectformat"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_config(path, cases[i].config);
+		assert_int_equal(skg_repo_open_as(&repo, path, SKG_GIT_2_39, NULL, &err), cases[i].rc239);
+		assert_null(repo);
+		assert_int_equal(err.code, SKG_E_GIT);
+		assert_string_equal(err.msg, cases[i].msg239);
+		int rc = skg_repo_open_as(&repo, path, SKG_GIT_2_55, NULL, &err);
+		assert_int_equal(rc, cases[i].rc255);
+		if (rc == 0) {
+			assert_non_null(repo);
+			skg_repo_free(repo);
+			repo = NULL;
+			/* skg_repo_open is 2.55's */
+			assert_int_equal(skg_repo_open(&repo, path, NULL, &err), 0);
+			skg_repo_free(repo);
+			repo = NULL;
+		} else {
+			assert_int_equal(err.code, SKG_E_UNSUPPORTED);
+			assert_non_null(strstr(err.msg, "extensions.compatObjectFormat"));
+		}
+	}
+	/* a bad boolean fails with 2.55 as git's config reader does */
+	write_config(path, "[extensions]\n\trelativeWorktrees = maybe\n");
+	assert_int_equal(skg_repo_open_as(&repo, path, SKG_GIT_2_55, NULL, &err), -1);
+	assert_string_equal(err.msg, "bad boolean config value 'maybe' for 'extensions.relativeworktrees'");
+}
+
 /* skg_refs_verify on tmp/NAME/.git, nothing printed. */
 static int refs_verify(const char *name, const struct skg_refs_verify_options *opt, struct recs *rs,
                        struct skg_error *err)
@@ -653,6 +718,7 @@ int main(void)
 	    cmocka_unit_test(test_cancel),       cmocka_unit_test(test_progress),
 	    cmocka_unit_test(test_check_faults), cmocka_unit_test(test_repo_open_faults),
 	    cmocka_unit_test(test_refs_verify),  cmocka_unit_test(test_git_version),
+	    cmocka_unit_test(test_repo_open_as),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

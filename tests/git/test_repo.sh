@@ -183,8 +183,13 @@ printf 'gitdir: \n' > "$T/gf3/.git"
 (cd "$T/gf2" && check_fatal ".git file of bad format" refgit rev-parse --git-dir)
 (cd "$T/gf3" && check_fatal ".git file without a path" refgit rev-parse --git-dir)
 
+# The v1 extensions of later Gits (refStorage 2.44, relativeWorktrees 2.48, submodulePathConfig
+# 2.54) are unknown to 2.39.5: the driver checks the format as the reference git (SHA1KIT_GIT_VERSION).
 for v in 2 1:extensions.foo=bar 0:extensions.objectformat=sha1 1:extensions.objectformat=sha1 \
-	1:extensions.objectformat=sha3 0:extensions.worktreeconfig=maybe 1:core.repositoryformatversion=x1; do
+	1:extensions.objectformat=sha3 0:extensions.worktreeconfig=maybe 1:core.repositoryformatversion=x1 \
+	1:extensions.refstorage=files 0:extensions.refstorage=files 1:extensions.relativeworktrees=true \
+	1:extensions.relativeWorktrees=maybe 0:extensions.relativeworktrees=false \
+	1:extensions.submodulepathconfig=true 1:extensions.compatobjectformat=sha3; do
 	git init -q "$T/fmt"
 	git -C "$T/fmt" config core.repositoryformatversion "${v%%:*}"
 	if [ "${v#*:}" != "$v" ]; then
@@ -201,6 +206,20 @@ done
 git init -q "$T/fmt"
 printf '[extensions]\n\tobjectformat\n' >> "$T/fmt/.git/config"
 (cd "$T/fmt" && check_fatal "format: objectformat without a value" refgit rev-parse --git-dir)
+rm -rf "$T/fmt"
+# compatObjectFormat (2.43): git 2.55 keeps a second set of object IDs (or, built without Rust as
+# scripts/git-current.sh builds it, dies: "compatibility hash algorithm support requires Rust");
+# sha1kit refuses the repository. 2.39.5: an unknown extension.
+git init -q "$T/fmt"
+git -C "$T/fmt" config core.repositoryformatversion 1
+git -C "$T/fmt" config extensions.compatObjectFormat sha256
+if got=$(refgit -C "$T/fmt" rev-parse --git-dir 2>&1) || [[ $got == *"requires Rust"* ]]; then
+	got=$(cd "$T/fmt" && "$D" discover 2>&1)
+	rc=$?
+	same "compatObjectFormat refused" "128 fatal: unsupported repository: extensions.compatObjectFormat is set in .git/config (sha1kit reads no object ID translation)" "$rc $got"
+else
+	(cd "$T/fmt" && check_fatal "format 1:extensions.compatObjectFormat=sha256" refgit rev-parse --git-dir)
+fi
 rm -rf "$T/fmt"
 git init -q --object-format=sha256 "$T/sha256"
 got=$(cd "$T/sha256" && "$D" discover 2>&1)
