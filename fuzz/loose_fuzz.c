@@ -8,8 +8,8 @@
  * objects, bit 4 deflates the rest first (so that mutations reach the
  * header and content code instead of stopping in zlib), bits 2-3 choose core.bigFileThreshold
  * (0: every blob streamed, 64, or git's default), bit 5 git 2.50+'s reading of an unknown type
- * (unknown_type_corrupt); sizes are limited to 1 MiB (max_size). For a commit-graph, bit 4
- * chooses the Git whose reading of the chunks is used (2.39.5, or 2.43+ as 2.55.0).
+ * (unknown_type_corrupt); sizes are limited to 1 MiB (max_size). For a commit-graph and a
+ * multi-pack-index, bit 4 chooses the Git whose load and verify are used (2.39.5, or 2.55.0).
  * Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count` right, a
  * "fatal: " line alone for a fatal status); a computed ID is SHA-1 of header + content (kept or
  * streamed); reading again with that ID as the path's gives no corruption, mismatch or fatal,
@@ -212,14 +212,14 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
  * lookups. What the plain verify (status, lines) said comes first, unchanged, and the status
  * only gets worse; a fatal status ends with a "fatal: " line.
  */
-static void fuzz_midx_contents(const uint8_t *file, size_t len, int plain,
+static void fuzz_midx_contents(const uint8_t *file, size_t len, unsigned git_version, int plain,
                                const struct skg_lines *plain_lines)
 {
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	if (lines == NULL) {
 		return;
 	}
-	int st = skg_trailer_midx_buf_verify(file, len, FUZZ_OBJDIR, NULL, lines);
+	int st = skg_trailer_midx_buf_verify(file, len, FUZZ_OBJDIR, NULL, git_version, lines);
 	check(st >= SKG_TRAILER_OK && st <= SKG_TRAILER_FATAL && st != SKG_TRAILER_ABSENT, "midx status");
 	check_lines(lines);
 	check(st >= plain, "midx contents make the status better");
@@ -240,15 +240,16 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 	if (lines == NULL) {
 		return;
 	}
+	unsigned git_version = flags & 16 ? SKG_GIT_2_55 : SKG_GIT_2_39;
 	for (int mode = SKG_TRAILER_VERIFY; mode <= SKG_TRAILER_LOAD; mode++) {
 		int st;
 		if ((flags & 3) == 2) {
 			/* both Gits' reading of the chunks (git 2.39.5; 2.43+ as 2.55.0) */
-			st = skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode,
-			                           flags & 16 ? SKG_GIT_2_55 : SKG_GIT_2_39, lines);
+			st =
+			    skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode, git_version, lines);
 		} else if (!(flags & 4)) {
 			st = skg_trailer_midx_buf(file, len, FUZZ_OBJDIR "/pack/multi-pack-index",
-			                          (enum skg_trailer_mode)mode, lines);
+			                          (enum skg_trailer_mode)mode, git_version, lines);
 		} else {
 			st = skg_trailer_rev_buf(file, len, "objects/pack/pack-1.rev",
 			                         flags & 8 ? (int64_t)(len / 4) - 13 : -1, lines);
@@ -261,7 +262,7 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 			check(skg_trailer_checksum_ok(file, len), "accepted with a bad checksum");
 		}
 		if (mode == SKG_TRAILER_VERIFY && (flags & 3) == 3 && !(flags & 4)) {
-			fuzz_midx_contents(file, len, st, lines);
+			fuzz_midx_contents(file, len, git_version, st, lines);
 		}
 	}
 	free(lines);

@@ -431,19 +431,24 @@ static char *git_open_line(enum skg_pk_git_open go, const char *path, uint32_t a
 	return line;
 }
 
-/* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL). */
-static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, size_t idx_len)
+/* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL; `pack`: the pack
+ * of an idx that does not open, copied). */
+static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, size_t idx_len,
+                              const char *pack)
 {
-	struct skg_fsck_unusable *v =
-	    line != NULL ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v)) : NULL;
+	char *pack_copy = pack != NULL ? strdup(pack) : NULL;
+	struct skg_fsck_unusable *v = line != NULL && (pack == NULL || pack_copy != NULL)
+	                                  ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v))
+	                                  : NULL;
 	if (v == NULL) {
 		free(line);
 		free(idx);
+		free(pack_copy);
 		skg_fsck_nomem(f);
 		return;
 	}
 	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0};
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy};
 }
 
 /*
@@ -487,7 +492,7 @@ static void pack_dir_error(struct skg_fsck_run *f, const char *dir, int e)
 		return;
 	}
 	skg_fsck_err_line(f, NULL, "%s", line.p);
-	remember_unusable(f, line.p, NULL, 0);
+	remember_unusable(f, line.p, NULL, 0, NULL);
 	if (!skg_fsck_stopped(f)) {
 		f->unusable[f->n_unusable - 1].dir_errno = e;
 	}
@@ -551,7 +556,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	if (go != SKG_PK_GIT_OK && go < SKG_PK_GIT_PACK_SHORT) {
 		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
 		char *line = git_open_line(go, idx_path, ga, gb);
-		remember_unusable(f, line, NULL, 0);
+		remember_unusable(f, line, NULL, 0, pack_path);
 		if (line == NULL || skg_fsck_stopped(f)) {
 			goto out; /* out of memory: remember_unusable freed it */
 		}
@@ -580,7 +585,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 			skg_fsck_nomem(f);
 			goto out;
 		}
-		remember_unusable(f, line, copy, (size_t)idx.len);
+		remember_unusable(f, line, copy, (size_t)idx.len, NULL);
 		if (line == NULL || skg_fsck_stopped(f)) {
 			goto out; /* out of memory: remember_unusable freed it */
 		}
@@ -736,7 +741,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 	bool failed = false;
 	*n = 0;
 	if (f->n_odb_dirs > 0) {
-		(void)skg_midx_pack_names(f->odb_dirs[0], &midx, &nmidx);
+		(void)skg_midx_pack_names(f->odb_dirs[0], f->git_version, &midx, &nmidx);
 	}
 	for (size_t o = 0; o < f->n_odb_dirs && !failed; o++) {
 		struct skg_buf dir = {0};

@@ -62,11 +62,14 @@ static int add_odb(void *ctx, const char *dir)
 /* ---- the object check: every loose object, then every pack ------------------------------------ */
 
 /*
- * git's first look at the packs (packfile.c prepare_packed_git, after the loose objects) loads the
- * multi-pack-index of each object directory: where that dies (trailer.h), git fsck ends there,
- * its line last. True when it does (f->died).
+ * git's first look at the packs loads the multi-pack-index of each object directory (trailer.h):
+ * git 2.39.5 after the loose objects (packfile.c prepare_packed_git), where only a load that dies
+ * shows (its other lines come with the checks at the end, check_trailers); git 2.55.0 before them,
+ * twice (while it takes its snapshot of the refs, and again before the objects: its strace shows
+ * both opens ahead of the first loose directory), each load printing its lines, a load that dies
+ * once. True when git dies there (f->died), its line last.
  */
-static bool midx_dies(struct skg_fsck_run *f)
+static bool midx_loads(struct skg_fsck_run *f)
 {
 	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
 	if (lines == NULL) {
@@ -75,10 +78,14 @@ static bool midx_dies(struct skg_fsck_run *f)
 	}
 	bool dies = false;
 	for (size_t i = 0; i < f->n_odb_dirs && !dies; i++) {
-		if (skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines) == SKG_TRAILER_FATAL) {
+		int st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines);
+		if (st == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, lines);
 			f->died = true;
 			dies = true;
+		} else if (f->git_version >= SKG_GIT_2_55) {
+			skg_fsck_lines(f, lines);
+			skg_fsck_lines(f, lines);
 		}
 	}
 	free(lines);
@@ -88,6 +95,10 @@ static bool midx_dies(struct skg_fsck_run *f)
 /* 0, or -1 where git dies (its lines are out) or the run stops. */
 static int scan(struct skg_fsck_run *f)
 {
+	bool v255 = f->git_version >= SKG_GIT_2_55;
+	if (v255 && midx_loads(f)) {
+		return -1;
+	}
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {
 		skg_fsck_meter_start(f, "Checking object directories", 256, 0);
 		if (skg_fsck_check_loose(f, f->odb_dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
@@ -96,7 +107,7 @@ static int scan(struct skg_fsck_run *f)
 		skg_fsck_meter_display(f, 256);
 		skg_fsck_meter_stop(f);
 	}
-	if (midx_dies(f)) {
+	if (!v255 && midx_loads(f)) {
 		return -1;
 	}
 	size_t n;
@@ -149,6 +160,7 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		free(f->unusable[i].line);
 		free(f->unusable[i].idx);
+		free(f->unusable[i].pack);
 	}
 	f->n_unusable = 0;
 	return f->graph != NULL ? 0 : -1;
@@ -227,6 +239,10 @@ struct verify_odb {
 	struct skg_fsck_run *f;
 	struct skg_odb *odb; /* opened at the first read */
 	bool open_failed;
+	/* the child process's first read prepares its packs and loads the multi-pack-index: the
+	 * lines of that load (NULL: none), sent once per child (shown) */
+	const struct skg_lines *midx_lines;
+	bool midx_shown;
 };
 
 static void ignore_report(void *ctx, const struct skg_report *r)
@@ -239,6 +255,14 @@ static int verify_read(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned *type, u
                        struct skg_lines *lines)
 {
 	struct verify_odb *v = ctx;
+	if (!v->midx_shown) {
+		v->midx_shown = true;
+		if (v->midx_lines != NULL && v->midx_lines->count > 0) {
+			skg_fsck_lines(v->f, lines);
+			skg_lines_clear(lines);
+			skg_fsck_lines(v->f, v->midx_lines);
+		}
+	}
 	if (v->odb == NULL) {
 		static const struct skg_sink quiet = {ignore_report, NULL};
 		struct skg_error err;
@@ -299,13 +323,16 @@ static void midx_flush(void *ctx, struct skg_lines *lines)
 /* Those of every object directory: 0, or -1 where git dies. */
 static int check_trailers(struct skg_fsck_run *f)
 {
-	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
-	if (lines == NULL) {
+	struct skg_lines *lines = malloc(sizeof(*lines));  /* 16 KiB */
+	struct skg_lines *mlines = malloc(sizeof(*lines)); /* a multi-pack-index's load */
+	if (lines == NULL || mlines == NULL) {
+		free(lines);
+		free(mlines);
 		skg_fsck_nomem(f);
 		return -1;
 	}
 	int ret = 0;
-	struct verify_odb vo = {f, NULL, false};
+	struct verify_odb vo = {f, NULL, false, mlines, false};
 	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts};
 	const struct skg_midx_io midx_io = {midx_flush, f, f->on_map, f->map_ctx};
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
@@ -313,6 +340,11 @@ static int check_trailers(struct skg_fsck_run *f)
 		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
 		 * multi-pack-index verify --object-dir DIR` (absolute paths) */
 		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
+		/* the multi-pack-index's load, as git's processes print it each time they load it: the
+		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself */
+		int mst = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, mlines);
+		vo.midx_shown = false;
+		vo.midx_lines = mst == SKG_TRAILER_FATAL ? NULL : mlines;
 		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines);
 		skg_fsck_lines(f, lines);
 		if (st == SKG_TRAILER_FATAL) {
@@ -324,25 +356,27 @@ static int check_trailers(struct skg_fsck_run *f)
 		}
 		trailer_result(f, skg_trailer_commit_graph_verify(abs, &cg_odb, f->git_version, lines), lines,
 		               SKG_CHECK_ERROR_COMMIT_GRAPH);
-		st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, lines);
-		skg_fsck_lines(f, lines);
-		if (st == SKG_TRAILER_FATAL) {
+		if (mst == SKG_TRAILER_FATAL) {
+			skg_fsck_lines(f, mlines);
 			ret = -1; /* git died at the first load */
 			break;
 		}
-		skg_fsck_lines(f, lines); /* git fsck loads it twice (its packs, then its objects) */
-		trailer_result(f, skg_trailer_midx_verify(abs, &midx_io, lines), lines,
-		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
-		/* .rev files: as git 2.41+'s fsck (0d30feef3c, 5a6072f631); git 2.39 does not look at
-		 * them */
-		if (f->git_version >= SKG_GIT_2_55) {
-			skg_lines_clear(lines);
-			trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
-			               SKG_CHECK_ERROR_PACK_REV_INDEX);
+		if (f->git_version < SKG_GIT_2_55) {
+			/* git 2.39.5's fsck's own load (after the loose objects; its lines come here);
+			 * 2.55.0's two came before the objects (midx_loads) */
+			skg_fsck_lines(f, mlines);
 		}
+		/* `git multi-pack-index verify --object-dir DIR`: 2.39.5 gives the main directory as an
+		 * absolute path, 2.55.0 as the repository names it (source->path), and its lines name
+		 * the file and the packs so */
+		trailer_result(f,
+		               skg_trailer_midx_verify(f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs,
+		                                       &midx_io, f->git_version, lines),
+		               lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX);
 	}
 	skg_odb_free(vo.odb);
 	free(lines);
+	free(mlines);
 	return ret;
 }
 
@@ -371,6 +405,36 @@ static int check_refs(struct skg_fsck_run *f)
 	}
 	skg_fsck_meter_display(f, 1);
 	skg_fsck_meter_stop(f);
+	return skg_fsck_stopped(f) ? -1 : 0;
+}
+
+/*
+ * The reverse indexes, as git 2.41+'s fsck checks them (builtin/fsck.c check_pack_rev_indexes,
+ * 0d30feef3c, 5a6072f631; git 2.39 does not look at them), after the index and before the
+ * connectivity: each pack whose idx does not open, its line again (open_pack_index) and "unable to
+ * load rev-index for pack 'P'", then the .rev files (skg_trailer_revs); exit bit 64. 0, or -1 when
+ * the run stops.
+ */
+static int check_revs(struct skg_fsck_run *f)
+{
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		const struct skg_fsck_unusable *u = &f->unusable[i];
+		if (u->pack != NULL) {
+			skg_fsck_err_line(f, NULL, "%s", u->line);
+			skg_fsck_err_line(f, NULL, "error: unable to load rev-index for pack '%s'", u->pack);
+			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK_REV_INDEX);
+		}
+	}
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
+		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
+		               SKG_CHECK_ERROR_PACK_REV_INDEX);
+	}
+	free(lines);
 	return skg_fsck_stopped(f) ? -1 : 0;
 }
 
@@ -412,7 +476,7 @@ static int run(struct skg_fsck_run *f)
 		skg_fsck_check_specials(f);
 	}
 	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0 || skg_fsck_roots(f) != 0 ||
-	    skg_fsck_walk(f) != 0) {
+	    (f->git_version >= SKG_GIT_2_55 && check_revs(f) != 0) || skg_fsck_walk(f) != 0) {
 		return -1;
 	}
 	return check_trailers(f);
@@ -435,6 +499,7 @@ static void run_free(struct skg_fsck_run *f)
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		free(f->unusable[i].line);
 		free(f->unusable[i].idx);
+		free(f->unusable[i].pack);
 	}
 	free(f->unusable);
 	skg_typeorder_free(f->types);

@@ -70,6 +70,7 @@ struct skg_fsck_unusable {
 	size_t idx_len;
 	int dir_errno; /* not 0: a pack directory that does not open (opendir's errno): its line
 	                * comes at each re-reading of the pack directories, not at each look-up */
+	char *pack;    /* an idx that does not open: its pack's path (git 2.55's rev-index check) */
 };
 
 /* A blob that trees name .gitmodules / .gitattributes: checked at the end. */

@@ -359,12 +359,18 @@ static bool find(struct state *s, const uint8_t *id, uint32_t *pos)
 	return false;
 }
 
-/* nth_midxed_offset(): 2.39.5 reads LOFF at the index given without a range check */
+/* nth_midxed_offset(): 2.39.5 reads LOFF at the index given without a range check; 2.55.0 dies
+ * on an index beyond the chunk (2abd56e9b2, 2.43) */
 static uint64_t midx_offset(struct state *s, uint32_t pos)
 {
 	uint32_t off32 = be32_at(s, s->m->offsets + (uint64_t)pos * OFFSET_WIDTH + 4);
 	if (s->m->has_large && (off32 & LARGE_OFFSET)) {
-		return be64_at(s, s->m->large + 8 * (uint64_t)(off32 ^ LARGE_OFFSET));
+		uint32_t k = off32 ^ LARGE_OFFSET;
+		if (s->m->git_version >= SKG_GIT_2_55 && k >= s->m->large_size / 8) {
+			DIE("multi-pack-index large offset out of bounds");
+			return 0;
+		}
+		return be64_at(s, s->m->large + 8 * (uint64_t)k);
 	}
 	return off32;
 }
@@ -462,7 +468,7 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 			continue;
 		}
 		uint64_t m_offset = midx_offset(s, pos);
-		if (s->wild) {
+		if (s->wild || s->died) {
 			break;
 		}
 		uint64_t p_offset = idx_offset(s, p, oid);

@@ -4,6 +4,9 @@
  * prepare_midx_pack, fill_midx_entry, nth_midxed_offset; packfile.c add_packed_git,
  * is_pack_valid, open_packed_git_1, find_pack_entry_one, nth_packed_object_offset;
  * hash-lookup.c bsearch_hash). Internal to the Git layer; trailer.c loads the file and calls it.
+ * Git 2.55.0's verify (m->git_version) is the same after its load, which refuses a fanout that
+ * decreases before verify runs (trailer.h), except that it dies on a LOFF index beyond the chunk
+ * ("multi-pack-index large offset out of bounds", 2abd56e9b2, 2.43).
  *
  * Sources: Git's Documentation/gitformat-pack.txt, "multi-pack-index (MIDX) files": chunks PNAM
  * (the pack names "pack-X.idx", NUL-terminated, one after the other), OIDF (256 4-byte cumulative
@@ -52,7 +55,9 @@ struct skg_midx {
 	size_t len;
 	uint32_t num_packs; /* from the header */
 	uint64_t names, fanout, lookup, offsets, large;
-	bool has_large; /* a LOFF chunk */
+	bool has_large;       /* a LOFF chunk */
+	uint64_t large_size;  /* its size in bytes */
+	unsigned git_version; /* the Git whose verify this is (SKG_GIT_2_39 or SKG_GIT_2_55) */
 };
 
 /*

@@ -140,7 +140,7 @@ struct chunks {
 };
 
 /* Read `n` entries at toc as git's read_table_of_contents(); 0 when fine, else lines say why. */
-static int read_toc(const struct file *f, uint64_t toc, unsigned n, struct chunks *out,
+static int read_toc(const struct file *f, uint64_t toc, unsigned n, unsigned align, struct chunks *out,
                     struct skg_lines *lines)
 {
 	out->n = 0;
@@ -149,6 +149,12 @@ static int read_toc(const struct file *f, uint64_t toc, unsigned n, struct chunk
 		uint64_t off = be64_at(f, toc + 4);
 		if (id == 0) {
 			skg_lines_add(lines, "error: ", "terminating chunk id appears earlier than expected");
+			return -1;
+		}
+		if (off % align != 0) {
+			/* git 2.55.0's read_table_of_contents(..., expected_alignment) */
+			skg_lines_add(lines, "error: ", "chunk id %" PRIx32 " not %u-byte aligned", id,
+			              align);
 			return -1;
 		}
 		toc += TOC_ENTRY;
@@ -336,7 +342,7 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 	} else if ((cs = malloc(sizeof(*cs))) == NULL) {
 		skg_lines_nomem(lines);
 		res = DIED;
-	} else if (read_toc(&f, GRAPH_HEADER, nchunks, cs, lines) != 0) {
+	} else if (read_toc(&f, GRAPH_HEADER, nchunks, 1, cs, lines) != 0) {
 		/* reported */
 	} else if (git_version < SKG_GIT_2_55 && find_chunk(cs, ID4('O', 'I', 'D', 'F')) == NULL) {
 		skg_lines_add(lines, "error: ", "commit-graph is missing the OID Fanout chunk");
@@ -741,6 +747,93 @@ static char *string_at(const struct file *f, uint64_t off, uint64_t *len)
 /* The chunks and pack names of a multi-pack-index whose header and table of contents were read;
  * where its chunks are into *info (when not NULL) when LOADED. */
 static enum load_result midx_chunks(const struct file *f, const struct chunks *cs, uint32_t npacks,
+                                    struct skg_midx *info, struct skg_lines *lines);
+
+/* git 2.55.0's load_multi_pack_index_one from the chunks on: each required chunk read by its
+ * callback (midx_read_oid_fanout, _oid_lookup, _object_offsets: their sizes, the fanout's order)
+ * or it dies; the pack names within PNAM, in order in a version 1 file. */
+static enum load_result midx_chunks_255(const struct file *f, const struct chunks *cs, uint32_t npacks,
+                                        unsigned version, struct skg_midx *info, struct skg_lines *lines)
+{
+	static const char *const required = "multi-pack-index required %s chunk missing or corrupted";
+	const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
+	if (pnam == NULL) {
+		skg_lines_add(lines, "fatal: ", required, "pack-name");
+		return DIED;
+	}
+	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
+	uint32_t nobj = 0;
+	if (oidf != NULL && oidf->size != 4 * 256) {
+		skg_lines_add(lines, "error: ", "multi-pack-index OID fanout is of the wrong size");
+		oidf = NULL;
+	} else if (oidf != NULL) {
+		for (unsigned i = 0; i < 255; i++) {
+			uint32_t a = be32_at(f, oidf->off + 4 * i), b = be32_at(f, oidf->off + 4 * i + 4);
+			if (a > b) {
+				skg_lines_add(lines, "error: ",
+				              "oid fanout out of order: fanout[%u] = %" PRIx32 " > %" PRIx32
+				              " = fanout[%u]",
+				              i, a, b, i + 1);
+				oidf = NULL;
+				break;
+			}
+		}
+		nobj = oidf != NULL ? be32_at(f, oidf->off + 4 * 255) : 0;
+	}
+	if (oidf == NULL) {
+		skg_lines_add(lines, "fatal: ", required, "OID fanout");
+		return DIED;
+	}
+	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+	if (oidl != NULL && oidl->size != (uint64_t)SKG_RAWSZ * nobj) {
+		skg_lines_add(lines, "error: ", "multi-pack-index OID lookup chunk is the wrong size");
+		oidl = NULL;
+	}
+	if (oidl == NULL) {
+		skg_lines_add(lines, "fatal: ", required, "OID lookup");
+		return DIED;
+	}
+	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
+	if (ooff != NULL && ooff->size != (uint64_t)8 * nobj) {
+		skg_lines_add(lines, "error: ", "multi-pack-index object offset chunk is the wrong size");
+		ooff = NULL;
+	}
+	if (ooff == NULL) {
+		skg_lines_add(lines, "fatal: ", required, "object offsets");
+		return DIED;
+	}
+	/* the names within the chunk (memchr over what is left of it) */
+	uint64_t cur = pnam->off, end = pnam->off + pnam->size;
+	const char *prev = NULL;
+	for (uint32_t i = 0; i < npacks; i++) {
+		const uint8_t *start = f->data + cur;
+		const uint8_t *nul = cur < end ? memchr(start, 0, (size_t)(end - cur)) : NULL;
+		if (nul == NULL) {
+			skg_lines_add(lines, "fatal: ", "multi-pack-index pack-name chunk is too short");
+			return DIED;
+		}
+		if (version == 1 && prev != NULL && strcmp((const char *)start, prev) <= 0) {
+			skg_lines_add(lines,
+			              "fatal: ", "multi-pack-index pack names out of order: '%s' before '%s'",
+			              prev, (const char *)start);
+			return DIED;
+		}
+		prev = (const char *)start;
+		cur += (uint64_t)(nul - start) + 1;
+	}
+	if (info != NULL) {
+		const struct chunk *large = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
+		*info = (struct skg_midx){f->data,       f->len,
+		                          npacks,        pnam->off,
+		                          oidf->off,     oidl->off,
+		                          ooff->off,     large != NULL ? large->off : 0,
+		                          large != NULL, large != NULL ? large->size : 0,
+		                          SKG_GIT_2_55};
+	}
+	return LOADED;
+}
+
+static enum load_result midx_chunks(const struct file *f, const struct chunks *cs, uint32_t npacks,
                                     struct skg_midx *info, struct skg_lines *lines)
 {
 	const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
@@ -799,15 +892,19 @@ static enum load_result midx_chunks(const struct file *f, const struct chunks *c
 		                          find_chunk(cs, ID4('O', 'I', 'D', 'L'))->off,
 		                          find_chunk(cs, ID4('O', 'O', 'F', 'F'))->off,
 		                          large != NULL ? large->off : 0,
-		                          large != NULL};
+		                          large != NULL,
+		                          large != NULL ? large->size : 0,
+		                          SKG_GIT_2_39};
 	}
 	return res;
 }
 
 /* git's load_multi_pack_index() from the signature on, of a whole file of at least MIDX_MIN_SIZE
  * bytes. */
-static enum load_result midx_parse(const struct file *f, struct skg_midx *info, struct skg_lines *lines)
+static enum load_result midx_parse(const struct file *f, struct skg_midx *info, unsigned git_version,
+                                   struct skg_lines *lines)
 {
+	bool v255 = git_version >= SKG_GIT_2_55;
 	uint32_t sig = be32_at(f, 0);
 	unsigned version = f->data[4], hash_version = f->data[5], nchunks = f->data[6];
 	uint32_t npacks = be32_at(f, 8);
@@ -821,14 +918,15 @@ static enum load_result midx_parse(const struct file *f, struct skg_midx *info, 
 		              "multi-pack-index signature 0x%08" PRIx32 " does not match signature 0x%08x",
 		              sig, (unsigned)MIDX_SIGNATURE);
 		res = DIED;
-	} else if (version != 1) {
+	} else if (version != 1 && !(v255 && version == 2)) {
 		skg_lines_add(lines, "fatal: ", "multi-pack-index version %u not recognized", version);
 		res = DIED;
 	} else if (hash_version != 1) {
 		skg_lines_add(lines, "error: ", "multi-pack-index hash version %u does not match version %u",
 		              hash_version, 1u);
-	} else if (read_toc(f, MIDX_HEADER, nchunks, cs, lines) == 0) {
-		res = midx_chunks(f, cs, npacks, info, lines);
+	} else if (read_toc(f, MIDX_HEADER, nchunks, v255 ? 4 : 1, cs, lines) == 0) {
+		res = v255 ? midx_chunks_255(f, cs, npacks, version, info, lines)
+		           : midx_chunks(f, cs, npacks, info, lines);
 	}
 	free(cs);
 	return res;
@@ -836,7 +934,7 @@ static enum load_result midx_parse(const struct file *f, struct skg_midx *info, 
 
 /* git's load_multi_pack_index(); f keeps the file when LOADED. */
 static enum load_result midx_load(const char *path, struct file *f, struct skg_midx *info,
-                                  struct skg_lines *lines)
+                                  unsigned git_version, struct skg_lines *lines)
 {
 	uint64_t size;
 	bool regular;
@@ -857,7 +955,7 @@ static enum load_result midx_load(const char *path, struct file *f, struct skg_m
 		skg_lines_add(lines, "fatal: ", "mmap failed: %s", strerror(o == READ_FAILED ? err : ENODEV));
 		return DIED;
 	}
-	enum load_result res = midx_parse(f, info, lines);
+	enum load_result res = midx_parse(f, info, git_version, lines);
 	if (res != LOADED) {
 		free(f->owned);
 		f->owned = NULL;
@@ -887,7 +985,7 @@ static int midx_verify(enum load_result lr, const struct file *f, enum skg_trail
 }
 
 int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum skg_trailer_mode mode,
-                         struct skg_lines *lines)
+                         unsigned git_version, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	struct file f = {data, len, NULL};
@@ -896,16 +994,17 @@ int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum
 		skg_lines_add(lines, "error: ", "multi-pack-index file %s is too small", path);
 		lr = FAILED;
 	} else {
-		lr = midx_parse(&f, NULL, lines);
+		lr = midx_parse(&f, NULL, git_version, lines);
 	}
 	return midx_verify(lr, &f, mode, lines);
 }
 
-int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines)
+int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+                          struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	struct file f = {NULL, 0, NULL};
-	enum load_result lr = midx_load(path, &f, NULL, lines);
+	enum load_result lr = midx_load(path, &f, NULL, git_version, lines);
 	struct stat st;
 	if (lr == ABSENT && stat(path, &st) != 0) {
 		return SKG_TRAILER_ABSENT;
@@ -915,7 +1014,8 @@ int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct s
 	return status;
 }
 
-int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines)
+int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+                     struct skg_lines *lines)
 {
 	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
 	if (path == NULL) {
@@ -923,7 +1023,7 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
-	int st = skg_trailer_midx_file(path, mode, lines);
+	int st = skg_trailer_midx_file(path, mode, git_version, lines);
 	free(path);
 	return st;
 }
@@ -940,7 +1040,8 @@ static int midx_contents(int status, const struct skg_midx *info, const char *ob
 	return st == SKG_MIDX_BAD ? SKG_TRAILER_BAD : status;
 }
 
-int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, struct skg_lines *lines)
+int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned git_version,
+                            struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
@@ -950,7 +1051,7 @@ int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, st
 	}
 	struct file f = {NULL, 0, NULL};
 	struct skg_midx info;
-	enum load_result lr = midx_load(path, &f, &info, lines);
+	enum load_result lr = midx_load(path, &f, &info, git_version, lines);
 	struct stat st;
 	int status;
 	if (lr == ABSENT && stat(path, &st) != 0) {
@@ -967,7 +1068,7 @@ int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, st
 }
 
 int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
-                                const struct skg_midx_io *io, struct skg_lines *lines)
+                                const struct skg_midx_io *io, unsigned git_version, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	struct file f = {data, len, NULL};
@@ -977,13 +1078,13 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
 		skg_lines_add(lines, "error: ", "multi-pack-index file %s/pack/multi-pack-index is too small",
 		              objdir);
 	} else {
-		lr = midx_parse(&f, &info, lines);
+		lr = midx_parse(&f, &info, git_version, lines);
 	}
 	int status = midx_verify(lr, &f, SKG_TRAILER_VERIFY, lines);
 	return lr == LOADED ? midx_contents(status, &info, objdir, io, lines) : status;
 }
 
-int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
+int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n)
 {
 	*names = NULL;
 	*n = 0;
@@ -997,11 +1098,11 @@ int skg_midx_pack_names(const char *objdir, char ***names, size_t *n)
 	skg_lines_clear(lines);
 	struct file f = {NULL, 0, NULL};
 	int ret = 0;
-	if (midx_load(path, &f, NULL, lines) == LOADED) {
+	if (midx_load(path, &f, NULL, git_version, lines) == LOADED) {
 		/* the names follow one another in the PNAM chunk, as midx_chunks read them */
 		struct chunks *cs = malloc(sizeof(*cs));
 		uint32_t npacks = be32_at(&f, 8);
-		if (cs == NULL || read_toc(&f, MIDX_HEADER, f.data[6], cs, lines) != 0) {
+		if (cs == NULL || read_toc(&f, MIDX_HEADER, f.data[6], 1, cs, lines) != 0) {
 			ret = cs == NULL ? -1 : 0;
 		} else {
 			const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));

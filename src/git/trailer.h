@@ -25,8 +25,9 @@
  *    skg_trailer_commit_graph_verify).
  *  - multi-pack-index: fsck runs `git multi-pack-index verify --object-dir OBJDIR` (bit 32); fsck
  *    itself loads the file first, and dies (exit 128) on a bad signature or version, a missing
- *    required chunk or unordered pack names. A file that fails to load otherwise: its error, then
- *    "error: multi-pack-index file exists, but failed to parse", exit 1. A wrong checksum:
+ *    required chunk or unordered pack names (2.55.0: also chunks of the wrong size, a decreasing
+ *    fanout, pack names past their chunk; see skg_trailer_midx_file). A file that fails to load otherwise:
+ * its error, then "error: multi-pack-index file exists, but failed to parse", exit 1. A wrong checksum:
  *    "incorrect checksum" (no prefix), exit 1, then the packs are checked (midx.h, through
  *    skg_trailer_midx_verify).
  *  - .rev files: git 2.39.5 fsck does not look at them at all (exit 0, nothing printed, whatever
@@ -122,15 +123,26 @@ int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_
  * One multi-pack-index file: git's load checks (size, signature, version, hash version, chunk
  * table, chunks PNAM, OIDF (and its size), OIDL, OOFF, pack name order) and, in VERIFY mode,
  * "multi-pack-index file exists, but failed to parse" or the checksum. Lines are replaced.
+ * git_version (SKG_GIT_2_39 or SKG_GIT_2_55): the load of that Git's midx.c. 2.55.0
+ * (load_multi_pack_index_one, from 2.43's 72a9a08283 series and 2.44's 9d78fb0eb6) also reads
+ * version 2 files; checks that chunk offsets are 4-byte aligned ("chunk id X not 4-byte
+ * aligned"); dies with "multi-pack-index required CHUNK chunk missing or corrupted" where 2.39.5
+ * says "missing required CHUNK chunk", after "multi-pack-index OID fanout is of the wrong size",
+ * "oid fanout out of order: fanout[I] = X > Y = fanout[I+1]", "multi-pack-index OID lookup chunk
+ * is the wrong size" or "multi-pack-index object offset chunk is the wrong size"; and reads the
+ * pack names within their chunk ("multi-pack-index pack-name chunk is too short"), in order in
+ * version 1 only.
  */
-int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, struct skg_lines *lines);
+int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+                          struct skg_lines *lines);
 
 /* skg_trailer_midx_file() of a file already in memory; `path` is used in the messages only. */
 int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum skg_trailer_mode mode,
-                         struct skg_lines *lines);
+                         unsigned git_version, struct skg_lines *lines);
 
 /* skg_trailer_midx_file() of OBJDIR/pack/multi-pack-index. */
-int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_lines *lines);
+int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+                     struct skg_lines *lines);
 
 /*
  * skg_trailer_midx(objdir, SKG_TRAILER_VERIFY, lines) with all of git 2.39.5's verify_midx_file():
@@ -138,20 +150,21 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, struct skg_
  * through io->flush as they grow. FATAL also when memory ran out (lines->nomem).
  */
 struct skg_midx_io;
-int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, struct skg_lines *lines);
+int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned git_version,
+                            struct skg_lines *lines);
 
 /* skg_trailer_midx_verify() of a file already in memory (`len` bytes at data, only read), its
  * packs in OBJDIR/pack. */
 int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
-                                const struct skg_midx_io *io, struct skg_lines *lines);
+                                const struct skg_midx_io *io, unsigned git_version, struct skg_lines *lines);
 
 /*
  * The pack names ("pack-X.idx") OBJDIR/pack/multi-pack-index lists, in its order, when git loads it
  * (gitformat-pack(5), "multi-pack-index files", chunk PNAM): a malloc'd array of *n malloc'd
- * strings in *names (none when there is no multi-pack-index or git would not load it). 0, or -1
- * when out of memory.
+ * strings in *names (none when there is no multi-pack-index or git_version's git would not load it).
+ * 0, or -1 when out of memory.
  */
-int skg_midx_pack_names(const char *objdir, char ***names, size_t *n);
+int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n);
 
 /*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not

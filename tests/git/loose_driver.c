@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 		if (ends_with(arg, ".rev")) {
 			st = skg_trailer_rev_buf(data, len, arg, -1, &lines);
 		} else if (ends_with(arg, "multi-pack-index")) {
-			st = skg_trailer_midx_buf(data, len, arg, mode, &lines);
+			st = skg_trailer_midx_buf(data, len, arg, mode, git_version, &lines);
 		} else {
 			st = skg_trailer_graph_buf(data, len, mode, git_version, &lines);
 		}
@@ -286,7 +286,7 @@ int main(int argc, char **argv)
 		if (ends_with(arg, ".rev")) {
 			st = skg_trailer_rev_file(arg, -1, &lines);
 		} else if (ends_with(arg, "multi-pack-index")) {
-			st = skg_trailer_midx_file(arg, mode, &lines);
+			st = skg_trailer_midx_file(arg, mode, git_version, &lines);
 		} else {
 			st = skg_trailer_graph_file(arg, mode, git_version, &lines);
 		}
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 		return trailer_result(skg_trailer_commit_graph(arg, mode, git_version, &lines), &lines);
 	}
 	if (strcmp(cmd, "midx") == 0) {
-		return trailer_result(skg_trailer_midx(arg, mode, &lines), &lines);
+		return trailer_result(skg_trailer_midx(arg, mode, git_version, &lines), &lines);
 	}
 	if (strcmp(cmd, "revs") == 0) {
 		return trailer_result(skg_trailer_revs(arg, &lines), &lines);
