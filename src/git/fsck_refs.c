@@ -153,9 +153,12 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 		ret = 1; /* reported: stops the walk */
 		goto out;
 	}
-	if (head.is_root && !handle_ref(f, wt->head_ref, head.id)) {
+	if (!f->tips_done && head.is_root && !handle_ref(f, wt->head_ref, head.id)) {
 		ret = 1;
 		goto out;
+	}
+	if (f->snapshot) {
+		goto out; /* the HEADs of the snapshot only */
 	}
 	int r = f->include_reflogs ? skg_for_each_reflog(f->refs, wt, on_reflog, f, &f->rep, &err) : 0;
 	if (r < 0) {
@@ -350,7 +353,7 @@ static int roots(struct skg_fsck_run *f)
 {
 	struct skg_error err;
 	/* refs, then each worktree's HEAD and reflogs */
-	int r = skg_for_each_ref(f->refs, on_ref, f, &err);
+	int r = f->tips_done ? 0 : skg_for_each_ref(f->refs, on_ref, f, &err);
 	if (r < 0) {
 		skg_fsck_reader_error(f, &err);
 		return -1;
@@ -363,6 +366,9 @@ static int roots(struct skg_fsck_run *f)
 	if (r != 0 || f->died || skg_fsck_stopped(f)) {
 		return -1; /* git died reading a ref's object (its line is out) */
 	}
+	if (f->snapshot) {
+		return 0;
+	}
 	if (f->default_refs == 0) {
 		skg_fsck_err_line(f, NULL, "notice: No default references");
 		f->show_unreachable = false;
@@ -371,6 +377,15 @@ static int roots(struct skg_fsck_run *f)
 		return -1; /* the index cannot be read, or git died reading what it names */
 	}
 	return 0;
+}
+
+int skg_fsck_ref_tips(struct skg_fsck_run *f)
+{
+	f->snapshot = true;
+	int r = skg_fsck_roots(f);
+	f->snapshot = false;
+	f->tips_done = true;
+	return r;
 }
 
 int skg_fsck_roots(struct skg_fsck_run *f)

@@ -171,9 +171,10 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
  * disagree on an object's type, its held records go out. Else git's handling of those links is
  * worked out (typeorder.h): a quiet pass collects the events on the disputed objects, they are
  * ordered as git reads them, and the check runs again with git's types set, sending git's
- * records. Returns what the last scan() returned, or -1 when the run failed.
+ * records. Returns what the last scan() returned, or -1 when the run failed. keep: the records of
+ * a check that did not stop stay held (f->hold, f->held_out) for the caller to send.
  */
-static int wt_passes(struct skg_fsck_run *f, int errors, int first)
+static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
 {
 	uint8_t *ids = NULL;
 	size_t n = 0;
@@ -184,6 +185,10 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first)
 	}
 	if (first != 0 || f->connectivity_only || skg_graph_conflicts(f->graph, &ids, &n) != 0 || n == 0) {
 		free(ids);
+		if (keep && first == 0) {
+			f->hold = true;
+			return 0;
+		}
 		if (f->held_out.len > 0) {
 			skg_fsck_send(f, f->held_out.p, f->held_out.len);
 		}
@@ -216,7 +221,17 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first)
 			goto nomem;
 		}
 	}
-	return scan(f);
+	f->hold = keep;
+	int last = scan(f);
+	if (last != 0 && keep) {
+		/* it stopped: what it held goes out now */
+		f->hold = false;
+		if (f->held_out.len > 0) {
+			skg_fsck_send(f, f->held_out.p, f->held_out.len);
+		}
+		skg_buf_release(&f->held_out);
+	}
+	return last;
 nomem:
 	f->quiet = f->collect = false;
 	skg_fsck_nomem(f);
@@ -468,15 +483,37 @@ static int run(struct skg_fsck_run *f)
 		return -1;
 	}
 	int errors = f->errors;
+	/* git 2.55 reads the objects its refs and each worktree's HEAD name before the objects (its
+	 * snapshot of the refs, builtin/fsck.c snapshot_refs); what that finds is worked out here
+	 * after the object check, whose records (and those of the .gitmodules pass) wait until then */
+	bool snapshot_first = f->git_version >= SKG_GIT_2_55;
 	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
-	if (wt_passes(f, errors, scan(f)) != 0) {
+	if (wt_passes(f, errors, scan(f), snapshot_first) != 0) {
 		return -1;
 	}
 	if (!f->connectivity_only) {
 		skg_fsck_check_specials(f);
 	}
-	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0 || skg_fsck_roots(f) != 0 ||
-	    (f->git_version >= SKG_GIT_2_55 && check_revs(f) != 0) || skg_fsck_walk(f) != 0) {
+	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0) {
+		f->hold = false;
+		skg_buf_release(&f->held_out);
+		return -1;
+	}
+	if (snapshot_first) {
+		f->hold = false;
+		struct skg_buf held = f->held_out;
+		f->held_out = (struct skg_buf){0};
+		int r = skg_fsck_ref_tips(f);
+		if (r == 0 && held.len > 0) {
+			skg_fsck_send(f, held.p, held.len);
+		}
+		skg_buf_release(&held);
+		if (r != 0) {
+			return -1; /* git died reading what a ref names, before the objects */
+		}
+	}
+	if (skg_fsck_roots(f) != 0 || (f->git_version >= SKG_GIT_2_55 && check_revs(f) != 0) ||
+	    skg_fsck_walk(f) != 0) {
 		return -1;
 	}
 	return check_trailers(f);

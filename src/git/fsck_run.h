@@ -130,7 +130,9 @@ struct skg_fsck_run {
 	pthread_mutex_t lock; /* records, errors and shared lists, from every thread */
 	int errors;           /* git's exit bits */
 	unsigned default_refs;
-	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
+	bool tips_done; /* the refs and HEADs were read before the objects' records (git 2.55) */
+	bool snapshot;  /* skg_fsck_ref_tips is running */
+	uint8_t *skip;  /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
 	bool incomplete;           /* a pack's check stopped part way: some objects' links are unknown */
 	bool died;                 /* git dies at this point of the check (its fatal line is out) */
@@ -343,9 +345,13 @@ void skg_fsck_check_specials(struct skg_fsck_run *f);
 
 /* ---- fsck_refs.c -------------------------------------------------------------------------------- */
 
-/* The roots: refs, each worktree's HEAD and reflogs, the index. 0, or -1 when git dies there
- * (its line is out) or the run failed. */
+/* The roots: refs, each worktree's HEAD and reflogs, the index (the refs and HEADs left out when
+ * skg_fsck_ref_tips read them). 0, or -1 when git dies there (its line is out) or the run failed. */
 int skg_fsck_roots(struct skg_fsck_run *f);
+/* git 2.55's snapshot of the refs (builtin/fsck.c snapshot_refs): every ref, then each worktree's
+ * HEAD, the object each names read (skg_fsck_roots's lines for them, sent now; f->tips_done).
+ * 0, or -1 as skg_fsck_roots. */
+int skg_fsck_ref_tips(struct skg_fsck_run *f);
 
 /* ---- fsck_walk.c -------------------------------------------------------------------------------- */
 
