@@ -97,6 +97,11 @@ enum skg_check_exit {
 	SKG_CHECK_ERROR_MULTI_PACK_INDEX = 040, /* the multi-pack-index fails its verify */
 	SKG_CHECK_ERROR_PACK_REV_INDEX = 0100,  /* a .rev file fails (git 2.41+; SKG_GIT_2_55 only) */
 	SKG_CHECK_ERROR_COLLISION = 0200,       /* beyond git: SHA-1DC detected a collision attack */
+	/* a .bitmap file whose trailing checksum is wrong (git 2.41+'s verify_bitmap_files, its
+	 * ERROR_BITMAP; SKG_GIT_2_55 only): the same bit as SKG_CHECK_ERROR_COLLISION, as git's
+	 * status is 128 for it (the records tell the two apart: SKG_R_FSCK lines "bitmap file 'P'
+	 * has invalid checksum") */
+	SKG_CHECK_ERROR_BITMAP = 0200,
 };
 
 /* What a finished check found. exit_status: git fsck's exit status (enum skg_check_exit ORed; 0

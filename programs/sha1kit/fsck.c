@@ -120,8 +120,9 @@ static int git_finish(int status)
 }
 
 /* The Git whose lines fsck gives where 2.39.5 and 2.55.0 differ: --git-version, else this. */
-#define GIT_VERSION_ENV     "SHA1KIT_GIT_VERSION"
-#define GIT_VERSION_INVALID "the Git to follow is 2.39 or 2.55 (or one of their releases: 2.39.5, 2.55.1)"
+#define GIT_VERSION_ENV "SHA1KIT_GIT_VERSION"
+#define GIT_VERSION_INVALID                                                                                  \
+	"the Git to follow is 2.39 or 2.55 (a maintenance release such as 2.39.5 or 2.55.0 names the same)"
 
 static void usage(void)
 {
@@ -173,7 +174,9 @@ static void usage(void)
 	       "                             objects of unknown type 'corrupt or missing',\n"
 	       "                             commit-graph chunks and chains as 2.43+ reads\n"
 	       "                             them, the multi-pack-index as 2.55 loads and\n"
-	       "                             verifies it, the objects of the refs read before\n"
+	       "                             verifies it, .bitmap checksums, an empty loose\n"
+	       "                             object read as missing, the objects of the refs\n"
+	       "                             read before\n"
 	       "                             the others (their lines first), reflogs in name\n"
 	       "                             order, 2.55's grafts\n"
 	       "                             hint and message IDs; with 2.39, a repository\n"
@@ -224,7 +227,8 @@ static void usage(void)
 	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
 	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
 	       "commit-graph, 32 the multi-pack-index, 64 a .rev file; 128 a SHA-1 collision\n"
-	       "attack was detected (git dies there: 128) or a fatal error (git's 128 too);\n"
+	       "attack was detected (git dies there: 128), a .bitmap file with a bad checksum\n"
+	       "(git 2.41+'s bit 128) or a fatal error (git's 128 too);\n"
 	       "129 a usage error, as git's. 0 when everything is sound.\n",
 	       SK_PROGRAM);
 }

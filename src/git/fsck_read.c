@@ -124,7 +124,10 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *
 			f->died = true;
 			return SKG_REPARSE_DIES;
 		}
-		struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+		struct skg_loose_options lopt;
+		skg_loose_options_default(&lopt);
+		lopt.empty_not_found = f->git_version >= SKG_GIT_2_55;
+		struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
 		struct skg_lines *lines = malloc(sizeof(*lines));
 		if (r == NULL || lines == NULL || path.failed) {
 			free(lines);

@@ -26,6 +26,7 @@
 #include "midx.h"
 #include "odb.h"
 #include "repo.h"
+#include "sha1kit.h"
 #include "trailer.h"
 
 void skg_check_options_default(struct skg_check_options *opt)
@@ -453,6 +454,93 @@ static int check_revs(struct skg_fsck_run *f)
 	return skg_fsck_stopped(f) ? -1 : 0;
 }
 
+/* git's hashfile_checksum_valid() of the file at path, when it opens (git_open; else true). */
+static bool bitmap_sum_ok(struct skg_fsck_run *f, const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+	if (skg_read_file(path, SIZE_MAX / 2, &data, &len) != 0) {
+		if (errno == ENOMEM) {
+			skg_fsck_nomem(f);
+		}
+		return true; /* "It is OK to not have the file." */
+	}
+	uint8_t sum[SKG_RAWSZ];
+	bool ok = len >= SKG_RAWSZ;
+	if (ok) {
+		sha1kit_fast(data, len - SKG_RAWSZ, sum);
+		ok = memcmp(sum, data + len - SKG_RAWSZ, SKG_RAWSZ) == 0;
+	}
+	free(data);
+	return ok;
+}
+
+static void bitmap_check(struct skg_fsck_run *f, const char *path)
+{
+	if (path == NULL) {
+		skg_fsck_nomem(f);
+	} else if (!bitmap_sum_ok(f, path)) {
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, SKG_CHECK_ERROR_BITMAP};
+		skg_fsck_err_line(f, &meta, "error: bitmap file '%s' has invalid checksum", path);
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_BITMAP);
+	}
+}
+
+/*
+ * The reachability bitmaps, as git 2.41+'s fsck checks them (756f1bcd29; verify_bitmap_files,
+ * after the reverse indexes): the multi-pack-index's of each object directory whose
+ * multi-pack-index loads (OBJDIR/pack/multi-pack-index-<its checksum>.bitmap), then each pack's
+ * (PACK.bitmap) in git's pack order; a file that is there and whose trailing SHA-1 is not that of
+ * the rest is "error: bitmap file 'P' has invalid checksum" (exit bit 0200). 0, or -1 when the run
+ * stops.
+ */
+static int check_bitmaps(struct skg_fsck_run *f)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	static const char hexd[] = "0123456789abcdef";
+	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
+		if (skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines) !=
+		    SKG_TRAILER_OK) {
+			continue; /* none, or it does not load (its lines came with the loads) */
+		}
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/pack/multi-pack-index", f->odb_dirs[i]);
+		char *data = NULL;
+		size_t len = 0;
+		if (!path.failed && skg_read_file(path.p, SIZE_MAX / 2, &data, &len) == 0 &&
+		    len >= SKG_RAWSZ) {
+			skg_buf_adds(&path, "-");
+			for (size_t k = len - SKG_RAWSZ; k < len; k++) {
+				skg_buf_addc(&path, hexd[(uint8_t)data[k] >> 4]);
+				skg_buf_addc(&path, hexd[(uint8_t)data[k] & 15]);
+			}
+			skg_buf_adds(&path, ".bitmap");
+			bitmap_check(f, path.failed ? NULL : path.p);
+		}
+		free(data);
+		skg_buf_release(&path);
+	}
+	free(lines);
+	size_t n;
+	struct skg_fsck_pack_ref *packs;
+	if (skg_fsck_list_packs(f, &packs, &n) != 0) {
+		return -1;
+	}
+	for (size_t i = 0; i < n && !skg_fsck_stopped(f); i++) {
+		size_t len = strlen(packs[i].pack);
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%.*s.bitmap", (int)(len > 5 ? len - 5 : len), packs[i].pack);
+		bitmap_check(f, path.failed ? NULL : path.p);
+		skg_buf_release(&path);
+	}
+	skg_fsck_free_packs(packs, n);
+	return skg_fsck_stopped(f) ? -1 : 0;
+}
+
 /* The check after the repository is open, in the top of its work tree: 0, or -1 where git dies or
  * the run stops. */
 static int run(struct skg_fsck_run *f)
@@ -512,7 +600,8 @@ static int run(struct skg_fsck_run *f)
 			return -1; /* git died reading what a ref names, before the objects */
 		}
 	}
-	if (skg_fsck_roots(f) != 0 || (f->git_version >= SKG_GIT_2_55 && check_revs(f) != 0) ||
+	if (skg_fsck_roots(f) != 0 ||
+	    (f->git_version >= SKG_GIT_2_55 && (check_revs(f) != 0 || check_bitmaps(f) != 0)) ||
 	    skg_fsck_walk(f) != 0) {
 		return -1;
 	}

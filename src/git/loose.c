@@ -1436,6 +1436,9 @@ int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t le
 	}
 	return SKG_REPARSE_OK;
 dies:
+	if (len == 0 && r->opt.empty_not_found) {
+		return SKG_REPARSE_MISMATCH; /* git 2.40+: an empty file is no object, not a corrupt one */
+	}
 	/* read_object_file_extended(): the loose file is there, so git dies */
 	skg_lines_add(lines, "fatal: ", "loose object %s (stored in %s) is corrupt", hex, path);
 	return SKG_REPARSE_DIES;

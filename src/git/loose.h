@@ -155,6 +155,11 @@ struct skg_loose_options {
 	 * path's), the content not read, no "hash-path mismatch" nor "object is of unknown type"
 	 * line. False (default): git 2.39.5's lines. */
 	bool unknown_type_corrupt;
+	/* skg_loose_reparse of an empty file: git 2.40 and later (9e59b38c88, "object-file: emit
+	 * corruption errors when detected") take it for an object that is not there ("object file
+	 * PATH is empty", then SKG_REPARSE_MISMATCH), where git 2.39.5 dies because the file exists
+	 * ("fatal: loose object ID (stored in PATH) is corrupt"). False (default): 2.39.5's. */
+	bool empty_not_found;
 };
 
 /* Fill `opt` with the defaults above. */

@@ -515,6 +515,24 @@ idx=$(ls "$R"/objects/pack/pack-*.idx)
 chmod u+w "$idx"
 printf '\377' | dd of="$idx" bs=1 seek=12 conv=notrunc 2>/dev/null
 run_current idxmono
+# the commit of the refs an empty loose file (a crash's leftover): git 2.40+ takes it for an object
+# that is not there (invalid sha1 pointer, exit 3) where 2.39.5 dies (loose object is corrupt)
+fresh emptyobj
+: >"$R/objects/${H:0:2}/${H:2}"
+run_current emptyobj
+# reachability bitmaps (git 2.41+ checks their checksums, exit bit 0200: status 128): a pack's
+# with a changed byte, and an empty one
+for c in bitmapflip bitmapempty; do
+	fresh $c
+	git -C "$T/$c" repack -adbq || fail "repack -b $c"
+	b=$(ls "$R"/objects/pack/pack-*.bitmap) && chmod u+w "$b" || fail "no bitmap in $c"
+	if [ $c = bitmapflip ]; then
+		printf 'Z' | dd of="$b" bs=1 seek=40 conv=notrunc 2>/dev/null
+	else
+		: >"$b"
+	fi
+	run_current $c
+done
 if [ -z "$RECORD" ]; then
 	se=$(cd "$T/idxmono" && "$SK" fsck --git-version=2.39 2>&1)
 	rc=$?
