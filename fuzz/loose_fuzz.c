@@ -8,10 +8,10 @@
  * objects, bit 4 deflates the rest first (so that mutations reach the
  * header and content code instead of stopping in zlib), bits 2-3 choose core.bigFileThreshold
  * (0: every blob streamed, 64, or git's default), bit 5 git 2.50+'s reading of an unknown type
- * (unknown_type_corrupt); sizes are limited to 1 MiB (max_size). For a commit-graph and a
- * multi-pack-index, bit 4 chooses the Git whose load and verify are used (2.39.5, or 2.55.0).
- * Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count` right, a
- * "fatal: " line alone for a fatal status); a computed ID is SHA-1 of header + content (kept or
+ * (unknown_type_corrupt) and 2.40+'s of an empty file (empty_not_found); sizes are limited to 1 MiB
+ * (max_size). For a commit-graph and a multi-pack-index, bit 4 chooses the Git whose load and verify are used
+ * (2.39.5, or 2.55.0). Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count`
+ * right, a "fatal: " line alone for a fatal status); a computed ID is SHA-1 of header + content (kept or
  * streamed); reading again with that ID as the path's gives no corruption, mismatch or fatal,
  * and git's parse_object (skg_loose_reparse) reads such an object (not a blob) back with its
  * type whatever type git knew it by; on any file, parse_object ends in range, with a "fatal: " last line when
@@ -109,7 +109,10 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
 	} else if (flags & 8) {
 		opt.big_file_threshold = 64;
 	}
+	/* bit 5: git 2.40+/2.50+'s readings (an unknown type fails the read, an empty file is no
+	 * object), as fsck gives them with --git-version=2.55 */
 	opt.unknown_type_corrupt = (flags & 32) != 0;
+	opt.empty_not_found = (flags & 32) != 0;
 	struct skg_loose_reader *r = skg_loose_reader_new(&opt);
 	if (r == NULL) {
 		return;
@@ -197,6 +200,10 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
 				}
 			}
 			check(strncmp(last, "fatal: ", 7) == 0, "reparse dies without a fatal line");
+		} else if (len == 0 && opt.empty_not_found) {
+			check(strstr(lines->text, "error: object file ") != NULL &&
+			          strstr(lines->text, " is empty") != NULL,
+			      "reparse of an empty file without its line");
 		} else {
 			check(strstr(lines->text, "hash mismatch ") != NULL, "reparse mismatch line");
 		}

@@ -370,8 +370,12 @@ static int check_trailers(struct skg_fsck_run *f)
 		if (f->alt_lines.len > 0) {
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
-		trailer_result(f, skg_trailer_commit_graph_verify(abs, &cg_odb, f->git_version, lines), lines,
-		               SKG_CHECK_ERROR_COMMIT_GRAPH);
+		/* `git commit-graph verify --object-dir DIR` and `git multi-pack-index verify
+		 * --object-dir DIR`: 2.39.5 gives the main directory as an absolute path, 2.55.0 as the
+		 * repository names it (source->path), and their lines name the files and packs so */
+		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
+		trailer_result(f, skg_trailer_commit_graph_verify(vdir, &cg_odb, f->git_version, lines),
+		               lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
 		if (mst == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, mlines);
 			ret = -1; /* git died at the first load */
@@ -382,13 +386,8 @@ static int check_trailers(struct skg_fsck_run *f)
 			 * 2.55.0's two came before the objects (midx_loads) */
 			skg_fsck_lines(f, mlines);
 		}
-		/* `git multi-pack-index verify --object-dir DIR`: 2.39.5 gives the main directory as an
-		 * absolute path, 2.55.0 as the repository names it (source->path), and its lines name
-		 * the file and the packs so */
-		trailer_result(f,
-		               skg_trailer_midx_verify(f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs,
-		                                       &midx_io, f->git_version, lines),
-		               lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX);
+		trailer_result(f, skg_trailer_midx_verify(vdir, &midx_io, f->git_version, lines), lines,
+		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
 	}
 	skg_odb_free(vo.odb);
 	free(lines);

@@ -390,6 +390,7 @@ void skg_loose_options_default(struct skg_loose_options *opt)
 	opt->max_size = (uint64_t)8 << 30;
 	opt->no_hash = false;
 	opt->unknown_type_corrupt = false;
+	opt->empty_not_found = false;
 }
 
 struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *opt)
