@@ -26,7 +26,6 @@
 #include "midx.h"
 #include "odb.h"
 #include "repo.h"
-#include "sha1kit.h"
 #include "trailer.h"
 
 void skg_check_options_default(struct skg_check_options *opt)
@@ -464,12 +463,7 @@ static bool bitmap_sum_ok(struct skg_fsck_run *f, const char *path)
 		}
 		return true; /* "It is OK to not have the file." */
 	}
-	uint8_t sum[SKG_RAWSZ];
-	bool ok = len >= SKG_RAWSZ;
-	if (ok) {
-		sha1kit_fast(data, len - SKG_RAWSZ, sum);
-		ok = memcmp(sum, data + len - SKG_RAWSZ, SKG_RAWSZ) == 0;
-	}
+	bool ok = skg_trailer_checksum_ok((const uint8_t *)data, len);
 	free(data);
 	return ok;
 }
@@ -500,24 +494,24 @@ static int check_bitmaps(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return -1;
 	}
-	static const char hexd[] = "0123456789abcdef";
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		if (skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines) !=
-		    SKG_TRAILER_OK) {
-			continue; /* none, or it does not load (its lines came with the loads) */
-		}
+		/* read once: loaded as git loads it (none, or one that does not load: no bitmap; its
+		 * lines came with the loads), its checksum names the bitmap */
 		struct skg_buf path = {0};
 		skg_buf_addf(&path, "%s/pack/multi-pack-index", f->odb_dirs[i]);
 		char *data = NULL;
 		size_t len = 0;
-		if (!path.failed && skg_read_file(path.p, SIZE_MAX / 2, &data, &len) == 0 &&
-		    len >= SKG_RAWSZ) {
-			skg_buf_adds(&path, "-");
-			for (size_t k = len - SKG_RAWSZ; k < len; k++) {
-				skg_buf_addc(&path, hexd[(uint8_t)data[k] >> 4]);
-				skg_buf_addc(&path, hexd[(uint8_t)data[k] & 15]);
+		if (path.failed) {
+			skg_fsck_nomem(f);
+		} else if (skg_read_file(path.p, SIZE_MAX / 2, &data, &len) != 0) {
+			if (errno == ENOMEM) {
+				skg_fsck_nomem(f);
 			}
-			skg_buf_adds(&path, ".bitmap");
+		} else if (skg_trailer_midx_buf((const uint8_t *)data, len, path.p, SKG_TRAILER_LOAD,
+		                                f->git_version, lines) == SKG_TRAILER_OK) {
+			char hex[SKG_HEXSZ + 1];
+			skg_to_hex((const uint8_t *)data + len - SKG_RAWSZ, hex);
+			skg_buf_addf(&path, "-%s.bitmap", hex);
 			bitmap_check(f, path.failed ? NULL : path.p);
 		}
 		free(data);
@@ -573,9 +567,9 @@ static int run(struct skg_fsck_run *f)
 	/* git 2.55 reads the objects its refs and each worktree's HEAD name before the objects (its
 	 * snapshot of the refs, builtin/fsck.c snapshot_refs); what that finds is worked out here
 	 * after the object check, whose records (and those of the .gitmodules pass) wait until then */
-	bool snapshot_first = f->git_version >= SKG_GIT_2_55;
+	bool v255 = f->git_version >= SKG_GIT_2_55;
 	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
-	if (wt_passes(f, errors, scan(f), snapshot_first) != 0) {
+	if (wt_passes(f, errors, scan(f), v255) != 0) {
 		return -1;
 	}
 	if (!f->connectivity_only) {
@@ -586,7 +580,7 @@ static int run(struct skg_fsck_run *f)
 		skg_buf_release(&f->held_out);
 		return -1;
 	}
-	if (snapshot_first) {
+	if (v255) {
 		f->hold = false;
 		struct skg_buf held = f->held_out;
 		f->held_out = (struct skg_buf){0};
@@ -599,8 +593,7 @@ static int run(struct skg_fsck_run *f)
 			return -1; /* git died reading what a ref names, before the objects */
 		}
 	}
-	if (skg_fsck_roots(f) != 0 ||
-	    (f->git_version >= SKG_GIT_2_55 && (check_revs(f) != 0 || check_bitmaps(f) != 0)) ||
+	if (skg_fsck_roots(f) != 0 || (v255 && (check_revs(f) != 0 || check_bitmaps(f) != 0)) ||
 	    skg_fsck_walk(f) != 0) {
 		return -1;
 	}

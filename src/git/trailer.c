@@ -744,10 +744,24 @@ static char *string_at(const struct file *f, uint64_t off, uint64_t *len)
 	return s;
 }
 
-/* The chunks and pack names of a multi-pack-index whose header and table of contents were read;
- * where its chunks are into *info (when not NULL) when LOADED. */
-static enum load_result midx_chunks(const struct file *f, const struct chunks *cs, uint32_t npacks,
-                                    struct skg_midx *info, struct skg_lines *lines);
+/* Where the chunks of a multi-pack-index that loaded are (its required chunks all there), for
+ * the verify of git_version's Git. */
+static struct skg_midx midx_info(const struct file *f, const struct chunks *cs, uint32_t npacks,
+                                 unsigned git_version)
+{
+	const struct chunk *large = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
+	return (struct skg_midx){f->data,
+	                         f->len,
+	                         npacks,
+	                         find_chunk(cs, ID4('P', 'N', 'A', 'M'))->off,
+	                         find_chunk(cs, ID4('O', 'I', 'D', 'F'))->off,
+	                         find_chunk(cs, ID4('O', 'I', 'D', 'L'))->off,
+	                         find_chunk(cs, ID4('O', 'O', 'F', 'F'))->off,
+	                         large != NULL ? large->off : 0,
+	                         large != NULL,
+	                         large != NULL ? large->size : 0,
+	                         git_version};
+}
 
 /* git 2.55.0's load_multi_pack_index_one from the chunks on: each required chunk read by its
  * callback (midx_read_oid_fanout, _oid_lookup, _object_offsets: their sizes, the fanout's order)
@@ -822,17 +836,13 @@ static enum load_result midx_chunks_255(const struct file *f, const struct chunk
 		cur += (uint64_t)(nul - start) + 1;
 	}
 	if (info != NULL) {
-		const struct chunk *large = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
-		*info = (struct skg_midx){f->data,       f->len,
-		                          npacks,        pnam->off,
-		                          oidf->off,     oidl->off,
-		                          ooff->off,     large != NULL ? large->off : 0,
-		                          large != NULL, large != NULL ? large->size : 0,
-		                          SKG_GIT_2_55};
+		*info = midx_info(f, cs, npacks, SKG_GIT_2_55);
 	}
 	return LOADED;
 }
 
+/* git 2.39.5's: the chunks and pack names of a multi-pack-index whose header and table of
+ * contents were read; where its chunks are into *info (when not NULL) when LOADED. */
 static enum load_result midx_chunks(const struct file *f, const struct chunks *cs, uint32_t npacks,
                                     struct skg_midx *info, struct skg_lines *lines)
 {
@@ -883,18 +893,7 @@ static enum load_result midx_chunks(const struct file *f, const struct chunks *c
 	}
 	free(prev);
 	if (res == LOADED && info != NULL) {
-		const struct chunk *large = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
-		*info = (struct skg_midx){f->data,
-		                          f->len,
-		                          npacks,
-		                          pnam->off,
-		                          oidf->off,
-		                          find_chunk(cs, ID4('O', 'I', 'D', 'L'))->off,
-		                          find_chunk(cs, ID4('O', 'O', 'F', 'F'))->off,
-		                          large != NULL ? large->off : 0,
-		                          large != NULL,
-		                          large != NULL ? large->size : 0,
-		                          SKG_GIT_2_39};
+		*info = midx_info(f, cs, npacks, SKG_GIT_2_39);
 	}
 	return res;
 }
