@@ -2,13 +2,15 @@
 # Build trees live under build/ (build/release, build/check, build/sanitize, build/cross-*).
 #
 #   make                release build of the tool and libraries, no tests (build/release)
-#   make check          what CI runs: deps (as root) + native -Werror build and tests + x86 kernels
-#                       under qemu (Nehalem, Haswell) + opt-out builds + ASan/UBSan + s390x
-#                       (big-endian), i686 (32-bit) and aarch64 (ARMv8 SHA1) under qemu + Windows
-#                       (MinGW-w64) under Wine + libFuzzer runs + generated files current
-#                       + clang-format check; the stages run CHECK_JOBS=2 at a time (a stage that
-#                       leaves a core idle has another beside it), each into build/check-logs/STAGE.log,
-#                       printed when it ends, with each stage's time and start at the end
+#   make check          the test suite: deps (as root) + generated files current + clang-format check
+#                       + the native -Werror build and every ctest of it (every comparison with git
+#                       and sha1sum; under 15 minutes on 2 cores that are also running another build)
+#   make ci             what CI runs (.ci/run): make check's stages + x86 kernels under qemu (Nehalem,
+#                       Haswell) + opt-out builds + ASan/UBSan + s390x (big-endian), i686 (32-bit) and
+#                       aarch64 (ARMv8 SHA1) under qemu + Windows (MinGW-w64) under Wine + libFuzzer
+#                       runs; the stages run CHECK_JOBS=2 at a time (a stage that leaves a core idle
+#                       has another beside it), each into build/check-logs/STAGE.log, printed when it
+#                       ends, with each stage's time and start at the end (make check runs the same way)
 #   make test           native -Werror build + ctest (build/check)
 #   make quick          the same build, and the tests that take a few seconds: ctest without the
 #                       labels long and slow and without QUICK_SKIP (the tests of 8 s or more), test_dc
@@ -113,7 +115,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
 
-.PHONY: all release test quick check check-git-current sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
+.PHONY: all release test quick check ci check-git-current sanitize cross-s390x cross-i686 cross-aarch64 cross-mingw emulate-x86 opt-outs \
 	generated fuzz fuzz-merge sysroot-aarch64 format-check format generate demo deps results bench-result \
 	corpus sysroot-s390x sysroot-i686 mingw-deps clean distclean help
 
@@ -348,23 +350,26 @@ bench-result:
 		$(if $(NOTE),--note="$(NOTE)") >"$$out.tmp" && mv "$$out.tmp" "$$out" || { rm -f "$$out.tmp"; exit 1; }; \
 	echo "make bench-result: wrote $$out; check it with make results, then add it to the repository"
 
-# The full run (what .ci/run calls): the stages of CHECK_STAGES as make targets check-stage-NAME,
-# CHECK_JOBS of them at a time (default 2), started in the order of CHECK_STAGES as the ones before
-# them finish, and after the stages they need (the rules below: deps before all, test before
-# emulate-x86, each cross stage after its sysroot or mingw-deps). The order: the seconds of
-# format-check and generated first (they fail early), the downloads of mingw-deps and the sysroots
-# while test runs, then the longest stages first, so that the short ones fill the end. Most stages
-# keep the two cores busy only part of the time (a configure, one qemu or Wine process at a time,
-# downloads, the last round of fuzzers), so a second stage beside them fills the other core. Each
-# stage writes build/check-logs/NAME.log, printed whole when it ends; at the end, each stage's time,
-# when it began and the CPU time (user + system) of its processes, and the total. A failed stage: its log, the running ones finish, no new one
-# starts.
+# The staged runs: make check runs CHECK_STAGES (the test suite: the native build and every test,
+# after the seconds of format-check and generated) and make ci, what .ci/run calls, runs CI_STAGES
+# (the same and every other build: sanitizers, qemu, Wine, opt-outs, fuzzers). Each stage is a make
+# target check-stage-NAME; CHECK_JOBS of them run at a time (default 2), started in the order of the
+# list as the ones before them finish, and after the stages they need (the rules below: deps before
+# all, test before emulate-x86, each cross stage after its sysroot or mingw-deps). The order of
+# CI_STAGES: the seconds of format-check and generated first (they fail early), the downloads of
+# mingw-deps and the sysroots while test runs, then the longest stages first, so that the short ones
+# fill the end. Most stages keep the two cores busy only part of the time (a configure, one qemu or
+# Wine process at a time, downloads, the last round of fuzzers), so a second stage beside them fills
+# the other core. Each stage writes build/check-logs/NAME.log, printed whole when it ends; at the
+# end, each stage's time, when it began and the CPU time (user + system) of its processes, and the
+# total. A failed stage: its log, the running ones finish, no new one starts.
 CHECK_JOBS ?= 2
 CHECK_LOGS := $(B)/check-logs
-CHECK_STAGES := deps format-check generated test mingw-deps sysroot-s390x sysroot-i686 sysroot-aarch64 sanitize \
+CHECK_STAGES := deps format-check generated test
+CI_STAGES := deps format-check generated test mingw-deps sysroot-s390x sysroot-i686 sysroot-aarch64 sanitize \
 	cross-mingw fuzz opt-outs emulate-x86 cross-aarch64 cross-s390x cross-i686
-_check_after = $(addprefix check-stage-,$(filter $(1),$(CHECK_STAGES)))
-$(addprefix check-stage-,$(filter-out deps,$(CHECK_STAGES))): $(call _check_after,deps)
+_check_after = $(addprefix check-stage-,$(filter $(1),$(CI_STAGES)))
+$(addprefix check-stage-,$(filter-out deps,$(CI_STAGES))): $(call _check_after,deps)
 check-stage-emulate-x86: $(call _check_after,test)
 check-stage-cross-mingw: $(call _check_after,mingw-deps)
 check-stage-cross-s390x: $(call _check_after,sysroot-s390x)
@@ -374,17 +379,24 @@ check-stage-cross-aarch64: $(call _check_after,sysroot-aarch64)
 # Its CPU time is what bash's `times` says of the shell's children (the sub-make and everything it
 # waited for), written to NAME.cpu first: in a pipe or $(...), `times` would run in a subshell.
 CHECK_SUBFLAGS = $(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))
-check:
+# $(call _run_stages,NAME,STAGES): the staged run of make NAME.
+define _run_stages
 	@rm -rf $(CHECK_LOGS); mkdir -p $(CHECK_LOGS); t0=$$(date +%s); \
-	echo "make check: $(words $(CHECK_STAGES)) stages, $(CHECK_JOBS) at a time; logs in $(CHECK_LOGS)"; \
-	if CHECK_T0=$$t0 $(MAKE) --no-print-directory -C $(SRC) -j $(CHECK_JOBS) $(addprefix check-stage-,$(CHECK_STAGES)); \
-	then rc=0; echo; echo "================ make check: all stages passed ================"; \
-	else rc=1; echo; echo "================ make check FAILED in: $$(cat $(CHECK_LOGS)/failed 2>/dev/null) ================"; fi; \
-	for s in $(CHECK_STAGES); do [ ! -f $(CHECK_LOGS)/$$s.time ] || echo "  $$(cat $(CHECK_LOGS)/$$s.time)"; done; \
+	echo "make $(1): $(words $(2)) stages, $(CHECK_JOBS) at a time; logs in $(CHECK_LOGS)"; \
+	if CHECK_T0=$$t0 CHECK_RUN=$(1) $(MAKE) --no-print-directory -C $(SRC) -j $(CHECK_JOBS) $(addprefix check-stage-,$(2)); \
+	then rc=0; echo; echo "================ make $(1): all stages passed ================"; \
+	else rc=1; echo; echo "================ make $(1) FAILED in: $$(cat $(CHECK_LOGS)/failed 2>/dev/null) ================"; fi; \
+	for s in $(2); do [ ! -f $(CHECK_LOGS)/$$s.time ] || echo "  $$(cat $(CHECK_LOGS)/$$s.time)"; done; \
 	echo "  total: $$(( $$(date +%s) - t0 ))s"; exit $$rc
+endef
+check:
+	$(call _run_stages,check,$(CHECK_STAGES))
+
+ci:
+	$(call _run_stages,ci,$(CI_STAGES))
 
 check-stage-%:
-	@t=$$(date +%s); echo "make check: $* starts at +$$((t - $${CHECK_T0:-$$t}))s"; \
+	@t=$$(date +%s); echo "make $${CHECK_RUN:-check}: $* starts at +$$((t - $${CHECK_T0:-$$t}))s"; \
 	if MAKEFLAGS='$(CHECK_SUBFLAGS)' $(MAKE) --no-print-directory -C $(SRC) $* >$(CHECK_LOGS)/$*.log 2>&1 </dev/null; \
 	then r=passed; else r=FAILED; fi; \
 	times >$(CHECK_LOGS)/$*.cpu; \
@@ -392,8 +404,8 @@ check-stage-%:
 		printf "%.0f", c }' $(CHECK_LOGS)/$*.cpu); \
 	d=$$(( $$(date +%s) - t )); \
 	echo "$*: $${d}s (from +$$((t - $${CHECK_T0:-$$t}))s), CPU $${cpu}s" >$(CHECK_LOGS)/$*.time; \
-	flock $(CHECK_LOGS)/.print bash -c 'echo; echo "================ make check: $$1 $$2 in $$3 s ================"; \
-		cat "$$4"' stage $* $$r $$d $(CHECK_LOGS)/$*.log; \
+	flock $(CHECK_LOGS)/.print bash -c 'echo; echo "================ make $$5: $$1 $$2 in $$3 s ================"; \
+		cat "$$4"' stage $* $$r $$d $(CHECK_LOGS)/$*.log "$${CHECK_RUN:-check}"; \
 	[ $$r = passed ] || { echo $* >>$(CHECK_LOGS)/failed; exit 1; }
 
 # First command on a fresh machine: installs (as root) or names (otherwise) the few packages it needs.
