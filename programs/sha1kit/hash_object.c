@@ -7,13 +7,16 @@
  *
  * Behaviour follows `git hash-object` (checked against Git 2.39 by tests/compat/test_hash_object.sh):
  *  - standard input (--stdin) is hashed first, then each FILE, one ID per line; "-" is a file name;
- *  - without --literally the type must be blob, tree, commit or tag, and tree, commit and tag
- *    content must pass git's fsck checks with strict severities, as git 2.40 and later check it
- *    (commit 69bbbe484b "hash-object: use fsck for object checks"; object-file.c index_mem:
- *    "error: object fails fsck: <msgId>: <text>" per finding, warnings too, then "fatal: refusing
- *    to create malformed object", exit 128), through the Git layer's skg_object_check; Git 2.39
- *    made weaker checks of its own, and where the two differ sha1kit follows 2.40+; with
- *    --literally any type string is accepted and nothing is checked;
+ *  - the type must be blob, tree, commit or tag, with --literally too, as git 2.50 and later
+ *    require (commit 65a6a79b42 "hash-object: stop allowing unknown types"; builtin/hash-object.c
+ *    hash_fd: type_from_string dies with 'fatal: invalid object type "TYPE"', exit 128, at the
+ *    first object, after it was opened; Git 2.39 hashed any type string with --literally);
+ *  - without --literally tree, commit and tag content must pass git's fsck checks with strict severities, as
+ * git 2.40 and later check it (commit 69bbbe484b "hash-object: use fsck for object checks"; object-file.c
+ * index_mem: "error: object fails fsck: <msgId>: <text>" per finding, warnings too, then "fatal: refusing to
+ * create malformed object", exit 128), through the Git layer's skg_object_check; Git 2.39 made weaker checks
+ * of its own, and where the two differ sha1kit follows 2.40+; with
+ *    --literally nothing is checked;
  *  - no filters: the content is hashed as is (= `git hash-object --no-filters`);
  *  - the first failure ends the command (Git dies there too).
  * Not modelled: -w, --path, --stdin-paths.
@@ -54,7 +57,8 @@ static const struct option ho_options[] = {
 
 struct ho_state {
 	const char *type; /* object type string */
-	bool literally;   /* no type restriction, no format check */
+	bool bad_type;    /* not blob, tree, commit or tag: each object is refused */
+	bool literally;   /* no format check */
 	bool check;       /* the content must be in memory for a format check */
 	unsigned char *buf;
 	struct skg_hash_options opt; /* the check's: repository, report sink */
@@ -69,8 +73,8 @@ static void ho_usage(void)
 	      "\n"
 	      "  -t TYPE           object type: blob (default), tree, commit or tag\n"
 	      "      --stdin       read an object from standard input (before the FILEs)\n"
-	      "      --literally   accept any TYPE and skip the format check (for making\n"
-	      "                      corrupt objects, as in Git)\n"
+	      "      --literally   skip the format check (for making corrupt objects, as in\n"
+	      "                      Git; TYPE must still be one of the four, as Git 2.50+)\n"
 	      "      --no-filters  accepted for compatibility: the content is always hashed\n"
 	      "                      as is, without Git's filters (end-of-line conversion,\n"
 	      "                      clean filters of .gitattributes)\n"
@@ -306,6 +310,10 @@ static int hash_unknown_size(struct ho_state *st, int fd, int64_t known, const c
 
 static int hash_fd(struct ho_state *st, int fd, const char *name)
 {
+	if (st->bad_type) { /* git 2.50+ hash_fd: type_from_string, once the object is open */
+		fprintf(stderr, "fatal: invalid object type \"%s\"\n", st->type);
+		return 128;
+	}
 	struct stat sb;
 	if (fstat(fd, &sb) != 0) {
 		sk_error(errno, "%s", sk_quote(name));
@@ -374,16 +382,9 @@ int sk_cmd_hash_object(int argc, char **argv)
 	if (stdin_count > 1) {
 		sk_usage_error(HO_CMD, "multiple --stdin options are not supported");
 	}
-	if (!st.literally) {
-		if (strcmp(st.type, "blob") != 0 && strcmp(st.type, "tree") != 0 &&
-		    strcmp(st.type, "commit") != 0 && strcmp(st.type, "tag") != 0) {
-			sk_usage_error(
-			    HO_CMD,
-			    "invalid object type '%s' (blob, tree, commit or tag; any with --literally)",
-			    st.type);
-		}
-		st.check = strcmp(st.type, "blob") != 0;
-	}
+	st.bad_type = strcmp(st.type, "blob") != 0 && strcmp(st.type, "tree") != 0 &&
+	              strcmp(st.type, "commit") != 0 && strcmp(st.type, "tag") != 0;
+	st.check = !st.literally && !st.bad_type && strcmp(st.type, "blob") != 0;
 
 	/* the repository the check reads .gitmodules blobs from, when there is one (git's gentle
 	 * setup: outside one, none) */

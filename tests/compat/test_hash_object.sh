@@ -9,7 +9,7 @@
 #  3. all four types: every object of a small repository made here (blobs, trees, commits with and
 #     without parents, annotated tags of a commit, a tree, a blob and a tag), dumped with
 #     `git cat-file` and hashed back with -t TYPE: the ID must be the object's own;
-#  4. --literally with any type and with content that fails the format check;
+#  4. --literally with content that fails the format check, and an unknown type (refused, 2.50+);
 #  5. the check of tree, commit and tag content on hand-made edge cases: git >= 2.40's fsck checks
 #     (see there), each outcome written down from git's source, exact lines and status;
 #  6. errors: a missing file, a directory, an invalid type, --stdin twice; "-" as a file name.
@@ -207,7 +207,31 @@ compare "a blob's content as a tree" /dev/null -t tree hello
 compare "a tree as a commit" /dev/null -t commit "${trees[0]}"
 
 # ---- 4. --literally ------------------------------------------------------------------------------
-compare "--literally -t foo" /dev/null --literally -t foo hello
+# An unknown type is refused at the first object, --literally or not, as git 2.50+ refuses it
+# (65a6a79b42 "hash-object: stop allowing unknown types"; builtin/hash-object.c hash_fd: 'fatal:
+# invalid object type "TYPE"', 128, once the file is open): sha1kit's exact lines, and git's
+# beside them when the reference is 2.50 or later (2.39 hashed any type with --literally).
+unknown_type() {
+	local name=$1 in=$2 want=$3
+	shift 3
+	"$SK" hash-object --no-filters "$@" <"$in" >"$T/s.out" 2>"$T/s.err"
+	local ss=$? gs=128
+	printf '%b' "$want" >"$T/want.err"
+	if [ "$(printf '%s\n' 2.50 "$GIT_VERSION" | sort -V | head -1)" = 2.50 ]; then
+		"$SK_REF_GIT" hash-object --no-filters "$@" <"$in" >"$T/g.out" 2>"$T/g.err"
+		gs=$?
+		cmp -s "$T/g.err" "$T/want.err" || gs="$gs (stderr: $(head -1 "$T/g.err"))"
+	fi
+	if [ $ss = 128 ] && [ "$gs" = 128 ] && [ ! -s "$T/s.out" ] && cmp -s "$T/s.err" "$T/want.err"; then
+		pass
+	else
+		fail "$name: sha1kit status $ss, git $gs, want 128 and: $want"
+		sed 's/^/    sha1kit: /' "$T/s.err" | head -3
+	fi
+}
+unknown_type "--literally -t foo" /dev/null 'fatal: invalid object type "foo"\n' --literally -t foo hello
+unknown_type "--literally -t foo --stdin" hello 'fatal: invalid object type "foo"\n' --literally -t foo --stdin
+unknown_type "-t blub" /dev/null 'fatal: invalid object type "blub"\n' -t blub hello empty
 compare "--literally -t tree on garbage" /dev/null --literally -t tree hello random.bin
 compare "--literally -t commit on garbage" /dev/null --literally -t commit random.bin
 compare "--literally -t tag --stdin" hello --literally -t tag --stdin
@@ -397,6 +421,7 @@ if grep -q "missing-file" "$T/s.err"; then pass; else fail "the error names the 
 mkdir adir
 compare "a directory" /dev/null adir
 compare "invalid type" /dev/null -t blub hello
+compare "invalid type, no object" /dev/null -t blub
 "$SK" hash-object --stdin --stdin </dev/null >/dev/null 2>&1
 if [ $? = 1 ]; then pass; else fail "--stdin twice is a usage error"; fi
 printf 'dash\n' >-
