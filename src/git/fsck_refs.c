@@ -399,3 +399,106 @@ int skg_fsck_roots(struct skg_fsck_run *f)
 	skg_refdb_release(&refs);
 	return r;
 }
+
+/* ---- git 2.55's snapshot order (the type order's first events) --------------------------------- */
+
+static int cmp_tip_id(const void *key, const void *elem)
+{
+	return memcmp(key, ((const struct skg_fsck_tip *)elem)->id, SKG_RAWSZ);
+}
+
+static int cmp_tip(const void *a, const void *b)
+{
+	const struct skg_fsck_tip *x = a, *y = b;
+	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	return c != 0 ? c : x->place < y->place ? -1 : x->place > y->place;
+}
+
+static int add_tip(struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+		return 0;
+	}
+	if (f->n_tips == f->cap_tips) {
+		size_t cap = f->cap_tips ? 2 * f->cap_tips : 16;
+		struct skg_fsck_tip *v = realloc(f->tips, cap * sizeof(*v));
+		if (v == NULL) {
+			return -1;
+		}
+		f->tips = v;
+		f->cap_tips = cap;
+	}
+	struct skg_fsck_tip *t = &f->tips[f->n_tips];
+	memcpy(t->id, id, SKG_RAWSZ);
+	t->place = (uint32_t)++f->n_tips;
+	return 0;
+}
+
+struct tip_ctx {
+	struct skg_fsck_run *f;
+	struct skg_refdb *refs;
+	bool nomem;
+};
+
+static int on_tip_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
+{
+	struct tip_ctx *c = ctx;
+	(void)refname;
+	(void)flags; /* a broken one has the null ID: git parses nothing for it */
+	c->nomem = add_tip(c->f, id) != 0;
+	return c->nomem ? 1 : 0;
+}
+
+static int on_tip_worktree(void *ctx, const struct skg_worktree *wt)
+{
+	struct tip_ctx *c = ctx;
+	uint8_t id[SKG_RAWSZ];
+	unsigned flags = 0;
+	struct skg_error err;
+	/* refs_resolve_ref_unsafe(HEAD, 0): an unborn branch gives the null ID, parsed by no one */
+	if (skg_resolve_ref(c->refs, wt->head_ref, 0, id, NULL, &flags, &err) == 1) {
+		c->nomem = add_tip(c->f, id) != 0;
+	}
+	return c->nomem ? 1 : 0;
+}
+
+int skg_fsck_tip_order(struct skg_fsck_run *f)
+{
+	struct skg_refdb refs;
+	struct skg_error err;
+	const struct skg_sink quiet = {NULL, NULL};
+	skg_refdb_init(&refs, f->repo);
+	struct tip_ctx c = {f, &refs, false};
+	f->n_tips = 0;
+	/* what cannot be read here is reported when the refs are read for their lines */
+	if (skg_for_each_ref(&refs, on_tip_ref, &c, &err) >= 0 && !c.nomem) {
+		(void)skg_for_each_worktree(f->repo, on_tip_worktree, &c, &quiet, &err);
+	}
+	skg_refdb_release(&refs);
+	if (c.nomem) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	if (f->n_tips == 0) {
+		return 0;
+	}
+	/* by ID, each with its first place */
+	qsort(f->tips, f->n_tips, sizeof(*f->tips), cmp_tip);
+	size_t n = 1;
+	for (size_t i = 1; i < f->n_tips; i++) {
+		if (memcmp(f->tips[i].id, f->tips[n - 1].id, SKG_RAWSZ) != 0) {
+			f->tips[n++] = f->tips[i];
+		}
+	}
+	f->n_tips = n;
+	return 0;
+}
+
+uint32_t skg_fsck_tip_place(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->n_tips == 0) {
+		return 0;
+	}
+	const struct skg_fsck_tip *t = bsearch(id, f->tips, f->n_tips, sizeof(*f->tips), cmp_tip_id);
+	return t != NULL ? t->place : 0;
+}

@@ -202,6 +202,9 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
 	if (f->types == NULL || scan_reset(f, errors) != 0) {
 		goto nomem;
 	}
+	if (f->git_version >= SKG_GIT_2_55 && skg_fsck_tip_order(f) != 0) {
+		return -1; /* reported */
+	}
 	f->quiet = f->collect = true;
 	f->progress.fn = NULL;
 	(void)scan(f); /* it stops where the first did not: nowhere */
@@ -384,6 +387,9 @@ static int check_trailers(struct skg_fsck_run *f)
 			/* git 2.39.5's fsck's own load (after the loose objects; its lines come here);
 			 * 2.55.0's two came before the objects (midx_loads) */
 			skg_fsck_lines(f, mlines);
+		} else if (f->alt_lines.len > 0) {
+			/* 2.55's `git multi-pack-index verify` reads the alternates too */
+			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
 		trailer_result(f, skg_trailer_midx_verify(vdir, &midx_io, f->git_version, lines), lines,
 		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
@@ -563,6 +569,11 @@ static int run(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return -1;
 	}
+	if (f->git_version >= SKG_GIT_2_55 && f->alt_lines.len > 0) {
+		/* git 2.55's fsck reads the alternates twice before the objects (measured: their lines
+		 * come twice, also with no child process run) */
+		skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
+	}
 	int errors = f->errors;
 	/* git 2.55 reads the objects its refs and each worktree's HEAD name before the objects (its
 	 * snapshot of the refs, builtin/fsck.c snapshot_refs); what that finds is worked out here
@@ -607,6 +618,7 @@ static void run_free(struct skg_fsck_run *f)
 	}
 	free(f->odb_dirs);
 	free(f->skip);
+	free(f->tips);
 	free(f->bad_trees);
 	free(f->specials);
 	for (size_t i = 0; i < f->n_bad_packed; i++) {

@@ -132,7 +132,11 @@ struct skg_fsck_run {
 	unsigned default_refs;
 	bool tips_done; /* the refs and HEADs were read before the objects' records (git 2.55) */
 	bool snapshot;  /* skg_fsck_ref_tips is running */
-	uint8_t *skip;  /* fsck.skipList: sorted object IDs whose findings are not reported */
+	/* git 2.55's snapshot order (skg_fsck_tip_order): the objects its refs and HEADs name, sorted
+	 * by ID, each with its place (skg_read_pos.tip) */
+	struct skg_fsck_tip *tips;
+	size_t n_tips, cap_tips;
+	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
 	bool incomplete;           /* a pack's check stopped part way: some objects' links are unknown */
 	bool died;                 /* git dies at this point of the check (its fatal line is out) */
@@ -352,6 +356,17 @@ int skg_fsck_roots(struct skg_fsck_run *f);
  * HEAD, the object each names read (skg_fsck_roots's lines for them, sent now; f->tips_done).
  * 0, or -1 as skg_fsck_roots. */
 int skg_fsck_ref_tips(struct skg_fsck_run *f);
+
+struct skg_fsck_tip {
+	uint8_t id[SKG_RAWSZ];
+	uint32_t place; /* 1: parsed first */
+};
+/* The order in which git 2.55's snapshot parses objects (every ref by name, then each worktree's
+ * HEAD; an object named again is not parsed again) into f->tips, reporting nothing. 0, or -1 when
+ * the run failed (out of memory: reported). */
+int skg_fsck_tip_order(struct skg_fsck_run *f);
+/* The snapshot's place of `id` (skg_read_pos.tip), 0 when it parses no such object. */
+uint32_t skg_fsck_tip_place(const struct skg_fsck_run *f, const uint8_t *id);
 
 /* ---- fsck_walk.c -------------------------------------------------------------------------------- */
 

@@ -146,6 +146,9 @@ out:
 static int cmp_pos(const void *a, const void *b)
 {
 	const struct skg_read_pos *x = &((const struct event *)a)->pos, *y = &((const struct event *)b)->pos;
+	if (x->tip != y->tip) { /* the snapshot's parses first, in their order */
+		return x->tip == 0 ? 1 : y->tip == 0 ? -1 : x->tip < y->tip ? -1 : 1;
+	}
 	if (x->seq != y->seq) {
 		return x->seq < y->seq ? -1 : 1;
 	}
@@ -185,7 +188,10 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 		qsort(byid, n, sizeof(*byid), cmp_event_id);
 	}
 	for (size_t i = 1; i < n; i++) {
-		byid[i]->repeat = memcmp(byid[i]->id, byid[i - 1]->id, SKG_RAWSZ) == 0;
+		/* a tree the snapshot parsed: the object check's first read looks up its entries */
+		bool entries =
+		    byid[i]->type == SKG_TREE && byid[i]->pos.tip == 0 && byid[i - 1]->pos.tip != 0;
+		byid[i]->repeat = memcmp(byid[i]->id, byid[i - 1]->id, SKG_RAWSZ) == 0 && !entries;
 	}
 	free(byid);
 	for (size_t i = 0; i < n; i++) {

@@ -33,11 +33,16 @@
 struct skg_typeorder;
 
 /* Where git reads an object: loose ones (seq 0) by object directory, directory xx and place in
- * it; then packs (seq 1, 2, ... in git's order) by offset. Compared field by field. */
+ * it; then packs (seq 1, 2, ... in git's order) by offset. Compared field by field, after `tip`:
+ * git 2.53+ parses the object of each ref, then of each worktree's HEAD, before the object check
+ * (builtin/fsck.c snapshot_refs; f6b262581a "fsck: snapshot default refs before object walk"),
+ * so those parses come first, in that order. Such a parse of a tree looks up none of its entries
+ * (parse_tree_buffer): give it no links; they are looked up when the object check reads it. */
 struct skg_read_pos {
 	uint32_t seq;   /* 0: loose; else the pack's place among the packs git reads */
 	uint32_t odb;   /* loose: the object directory's place (the repository's first) */
 	uint64_t where; /* loose: xx << 32 | its place in the directory; packed: its offset */
+	uint32_t tip;   /* 0: read by the object check; k > 0: the k-th parse of the ref snapshot */
 };
 
 /* What goes wrong when git parses an object (skg_typeorder_fate). */
@@ -76,7 +81,8 @@ int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos,
                         unsigned type, const struct skg_link *links, size_t n, bool graft);
 
 /* The events in git's order: git's type for each disputed object, and the fates. An object read
- * twice (two copies) counts at its first place. 0, or -1 when out of memory. */
+ * twice (two copies) counts at its first place; a tree the snapshot parsed also where the object
+ * check first reads it (its entries' lookups). 0, or -1 when out of memory. */
 int skg_typeorder_resolve(struct skg_typeorder *t);
 
 /* After resolve: the number of disputed IDs, the k-th and git's type for it (0: no event). */

@@ -1,6 +1,7 @@
 /* test_typeorder.c - git's one type per object where links disagree (src/git/typeorder.c): the
  * type of the first event in git's order of reading wins, later lookups as another type fail, a
- * commit's or tag's parse stops at its failing link, second copies do not count. */
+ * commit's or tag's parse stops at its failing link, second copies do not count, git 2.53+'s ref
+ * snapshot parses before the object check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,11 +21,11 @@ static void mkid(uint8_t id[SKG_RAWSZ], uint8_t n)
 /* An event at (loose directory `dir`, place `nth`) or in pack `seq` at `off`. */
 static struct skg_read_pos loose_at(uint32_t dir, uint32_t nth)
 {
-	return (struct skg_read_pos){0, 0, (uint64_t)dir << 32 | nth};
+	return (struct skg_read_pos){0, 0, (uint64_t)dir << 32 | nth, 0};
 }
 static struct skg_read_pos pack_at(uint32_t seq, uint64_t off)
 {
-	return (struct skg_read_pos){seq, 0, off};
+	return (struct skg_read_pos){seq, 0, off, 0};
 }
 
 static void link_to(struct skg_link *l, uint8_t n, unsigned type)
@@ -147,11 +148,79 @@ static void test_commit_stops_at_link(void **state)
 	skg_typeorder_free(t);
 }
 
+/* Git 2.53+'s ref snapshot (skg_read_pos.tip): tag 0xdd at a ref names 0x99 a commit; 0x99 is a
+ * blob, read (loose) before the tag. In the object check's order alone the blob decides and the
+ * tag's parse fails; with the snapshot's parse of the tag first, the tag decides and the blob is no
+ * object to git. A tree the snapshot parsed (0x11, naming 0x99 a tree) looks its entries up only
+ * when the object check reads it (at 0xee/, last): its entry fails (a tree has no fate). */
+static void test_snapshot_parses_first(void **state)
+{
+	(void)state;
+	uint8_t p[SKG_RAWSZ], tag[SKG_RAWSZ], tree[SKG_RAWSZ];
+	mkid(p, 0x99);
+	mkid(tag, 0xdd);
+	mkid(tree, 0x11);
+	struct skg_link tl, el;
+	link_to(&tl, 0x99, SKG_COMMIT);
+	link_to(&el, 0x99, SKG_TREE);
+	for (int snapshot = 0; snapshot <= 1; snapshot++) {
+		struct skg_typeorder *t = skg_typeorder_new(p, 1);
+		assert_non_null(t);
+		struct skg_read_pos pblob = loose_at(0x99, 0), ptag = loose_at(0xdd, 0),
+		                    ptree = loose_at(0xee, 0);
+		struct skg_read_pos tip_tree = {0, 0, 0, 1}, tip_tag = {0, 0, 0, 2};
+		assert_int_equal(skg_typeorder_event(t, &pblob, p, SKG_BLOB, NULL, 0, false), 0);
+		assert_int_equal(skg_typeorder_event(t, &ptag, tag, SKG_TAG, &tl, 1, false), 0);
+		assert_int_equal(skg_typeorder_event(t, &ptree, tree, SKG_TREE, &el, 1, false), 0);
+		if (snapshot) {
+			assert_int_equal(skg_typeorder_event(t, &tip_tag, tag, SKG_TAG, &tl, 1, false), 0);
+			assert_int_equal(skg_typeorder_event(t, &tip_tree, tree, SKG_TREE, NULL, 0, false),
+			                 0);
+		}
+		assert_int_equal(skg_typeorder_resolve(t), 0);
+		assert_int_equal(skg_typeorder_type(t, p), snapshot ? SKG_COMMIT : SKG_BLOB);
+		const struct skg_typeorder_fate *fb = skg_typeorder_fate(t, p);
+		const struct skg_typeorder_fate *ft = skg_typeorder_fate(t, tag);
+		char lines[256];
+		if (snapshot) {
+			assert_non_null(fb);
+			assert_int_equal(fb->kind, SKG_TO_PARSE);
+			assert_int_equal(fb->tau, SKG_COMMIT);
+			skg_typeorder_fate_lines(fb, lines, sizeof(lines));
+			assert_string_equal(
+			    lines,
+			    "error: object 9999999999999999999999999999999999999999 is a commit, not a blob");
+			assert_null(ft);
+		} else {
+			assert_null(fb);
+			assert_non_null(ft);
+			assert_int_equal(ft->kind, SKG_TO_TAG_PTR);
+			assert_int_equal(ft->tau, SKG_BLOB);
+		}
+		assert_null(skg_typeorder_fate(t, tree));
+		skg_typeorder_free(t);
+	}
+	/* the tree parsed by the snapshot and read (0x11) before the blob: its entry decides there */
+	struct skg_typeorder *t = skg_typeorder_new(p, 1);
+	assert_non_null(t);
+	struct skg_read_pos pblob = loose_at(0x99, 0), ptree = loose_at(0x11, 0), tip_tree = {0, 0, 0, 1};
+	assert_int_equal(skg_typeorder_event(t, &tip_tree, tree, SKG_TREE, NULL, 0, false), 0);
+	assert_int_equal(skg_typeorder_event(t, &pblob, p, SKG_BLOB, NULL, 0, false), 0);
+	assert_int_equal(skg_typeorder_event(t, &ptree, tree, SKG_TREE, &el, 1, false), 0);
+	assert_int_equal(skg_typeorder_resolve(t), 0);
+	assert_int_equal(skg_typeorder_type(t, p), SKG_TREE);
+	const struct skg_typeorder_fate *fb = skg_typeorder_fate(t, p);
+	assert_non_null(fb);
+	assert_int_equal(fb->kind, SKG_TO_PARSE);
+	skg_typeorder_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_first_event_decides),
 	    cmocka_unit_test(test_commit_stops_at_link),
+	    cmocka_unit_test(test_snapshot_parses_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
