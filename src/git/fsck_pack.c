@@ -703,17 +703,57 @@ uint64_t skg_fsck_idx_count(const char *path)
 	return skg_pk_idx_count(h, n);
 }
 
+static int cmp_tip_place(const void *a, const void *b)
+{
+	const struct skg_fsck_tip *x = a, *y = b;
+	return x->place < y->place ? -1 : x->place > y->place;
+}
+
 /* The object directories: the repository's, then its alternates. */
 /*
- * git's order of packs (packfile.c get_all_packs, prepare_packed_git, sort_pack): the packs of the
- * repository's multi-pack-index first, the last it names first (each is put at the head of the
- * list after the others were sorted); then the repository's own packs before those of alternates,
- * the newest .pack first; packs of the same second in the order git's list has them, which is the
- * reverse of reading: the later object directory, and the later in its listing, first.
+ * git 2.39.5's order of packs (packfile.c get_all_packs, prepare_packed_git, sort_pack): the packs
+ * of the repository's multi-pack-index first, the last it names first (each is put at the head of
+ * the list after the others were sorted); then the repository's own packs before those of
+ * alternates, the newest .pack first; packs of the same second in the order git's list has them,
+ * which is the reverse of reading: the later object directory, and the later in its listing, first.
+ *
+ * git 2.55.0's (packfile.c repo_for_each_pack, packfile_store_prepare, packfile_store_get_packs,
+ * prepare_pack, packfile_store_load_pack; builtin/fsck.c odb_reprepare after snapshot_refs): each
+ * object directory in turn, its packs in one list: those its multi-pack-index does not name, in
+ * listing order, then those the snapshot's reads of the ref tips loaded through it, in the order
+ * of loading, all sorted (stably) newest .pack first when fsck reprepares; then the packs of the
+ * multi-pack-index nothing loaded, in its order, as git's walk of them appends each.
  */
+static int cmp_pack_ref_255(const struct skg_fsck_pack_ref *x, const struct skg_fsck_pack_ref *y)
+{
+	if (x->odb != y->odb) {
+		return x->odb < y->odb ? -1 : 1;
+	}
+	bool xb = x->midx != 0 && x->touch == 0, yb = y->midx != 0 && y->touch == 0;
+	if (xb != yb) {
+		return xb ? 1 : -1;
+	}
+	if (xb) {
+		return x->midx < y->midx ? -1 : x->midx > y->midx;
+	}
+	if (x->mtime != y->mtime) {
+		return x->mtime > y->mtime ? -1 : 1;
+	}
+	if ((x->touch != 0) != (y->touch != 0)) {
+		return x->touch != 0 ? 1 : -1;
+	}
+	if (x->touch != y->touch) {
+		return x->touch < y->touch ? -1 : 1;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int cmp_pack_ref(const void *a, const void *b)
 {
 	const struct skg_fsck_pack_ref *x = a, *y = b;
+	if (x->v255) {
+		return cmp_pack_ref_255(x, y);
+	}
 	if (x->midx != y->midx) {
 		return x->midx > y->midx ? -1 : 1;
 	}
@@ -740,8 +780,37 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 	char **midx = NULL;
 	bool failed = false;
 	*n = 0;
+	/* git 2.55: the ref tips in the snapshot's order, and the pack each is found in through the
+	 * repository's multi-pack-index */
+	bool v255 = f->git_version >= SKG_GIT_2_55;
+	size_t ntips = v255 ? f->n_tips : 0;
+	uint8_t *tips = malloc(ntips > 0 ? ntips * SKG_RAWSZ : 1);
+	uint32_t *tip_pack = malloc((ntips > 0 ? ntips : 1) * sizeof(*tip_pack));
+	if (tips == NULL || tip_pack == NULL) {
+		free(tips);
+		free(tip_pack);
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	/* f->tips is by ID, each with its place (places of repeated IDs left out): here by place */
+	struct skg_fsck_tip *by_place = malloc((ntips > 0 ? ntips : 1) * sizeof(*by_place));
+	if (by_place == NULL) {
+		free(tips);
+		free(tip_pack);
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	if (ntips > 0) {
+		memcpy(by_place, f->tips, ntips * sizeof(*by_place));
+		qsort(by_place, ntips, sizeof(*by_place), cmp_tip_place);
+	}
+	for (size_t k = 0; k < ntips; k++) {
+		memcpy(tips + k * SKG_RAWSZ, by_place[k].id, SKG_RAWSZ);
+	}
+	free(by_place);
 	if (f->n_odb_dirs > 0) {
-		(void)skg_midx_pack_names(f->odb_dirs[0], f->git_version, &midx, &nmidx);
+		(void)skg_midx_pack_names(f->odb_dirs[0], f->git_version, &midx, &nmidx, tips, ntips,
+		                          tip_pack);
 	}
 	for (size_t o = 0; o < f->n_odb_dirs && !failed; o++) {
 		struct skg_buf dir = {0};
@@ -776,12 +845,15 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 					}
 					v = w;
 				}
-				size_t in_midx = 0;
+				size_t in_midx = 0, touch = 0;
 				for (size_t m = 0; o == 0 && m < nmidx && in_midx == 0; m++) {
 					in_midx = strcmp(midx[m], de->d_name) == 0 ? m + 1 : 0;
 				}
+				for (size_t k = 0; in_midx != 0 && k < ntips && touch == 0; k++) {
+					touch = tip_pack[k] == in_midx - 1 ? k + 1 : 0;
+				}
 				v[(*n)++] = (struct skg_fsck_pack_ref){
-				    idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx};
+				    idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx, touch, v255};
 				continue; /* the strings are the list's now */
 			}
 			failed = failed || idx.failed || pack.failed;
@@ -797,6 +869,8 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 		free(midx[m]);
 	}
 	free(midx);
+	free(tips);
+	free(tip_pack);
 	if (failed) {
 		skg_fsck_free_packs(v, *n);
 		*out = NULL;

@@ -202,9 +202,6 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
 	if (f->types == NULL || scan_reset(f, errors) != 0) {
 		goto nomem;
 	}
-	if (f->git_version >= SKG_GIT_2_55 && skg_fsck_tip_order(f) != 0) {
-		return -1; /* reported */
-	}
 	f->quiet = f->collect = true;
 	f->progress.fn = NULL;
 	(void)scan(f); /* it stops where the first did not: nowhere */
@@ -579,6 +576,9 @@ static int run(struct skg_fsck_run *f)
 	 * snapshot of the refs, builtin/fsck.c snapshot_refs); what that finds is worked out here
 	 * after the object check, whose records (and those of the .gitmodules pass) wait until then */
 	bool v255 = f->git_version >= SKG_GIT_2_55;
+	if (v255 && skg_fsck_tip_order(f) != 0) {
+		return -1; /* reported */
+	}
 	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
 	if (wt_passes(f, errors, scan(f), v255) != 0) {
 		return -1;

@@ -304,6 +304,9 @@ struct skg_fsck_pack_ref {
 	size_t seq;    /* its place in the directory listing */
 	int64_t mtime; /* of the .pack, in seconds */
 	size_t midx;   /* 1 + its place in the repository's multi-pack-index, 0 when not there */
+	size_t touch;  /* git 2.55: 1 + the place of the first ref tip found in it through the
+	                  multi-pack-index (the snapshot loaded it), 0 when none is */
+	bool v255;     /* ordered as git 2.55 */
 };
 
 /* Every pack of the object directories in git's order: a malloc'd array of *n (NULL and 0 also

@@ -1083,10 +1083,53 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
 	return lr == LOADED ? midx_contents(status, &info, objdir, io, lines) : status;
 }
 
-int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n)
+/* The pack-int-id of each of ids[0 .. nids) in a loaded multi-pack-index (OIDF, OIDL, OOFF;
+ * binary search within the fanout's range), UINT32_MAX for one it does not list. */
+static void midx_packs_of(const struct file *f, const struct chunks *cs, const uint8_t *ids, size_t nids,
+                          uint32_t *pack_of)
+{
+	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
+	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
+	for (size_t k = 0; k < nids; k++) {
+		pack_of[k] = UINT32_MAX;
+	}
+	if (oidf == NULL || oidl == NULL || ooff == NULL || oidf->off + 4 * 256 > f->len) {
+		return;
+	}
+	uint32_t nobj = be32_at(f, oidf->off + 4 * 255);
+	if (oidl->off + (uint64_t)SKG_RAWSZ * nobj > f->len || ooff->off + (uint64_t)8 * nobj > f->len) {
+		return;
+	}
+	for (size_t k = 0; k < nids; k++) {
+		const uint8_t *id = ids + k * SKG_RAWSZ;
+		uint32_t lo = id[0] > 0 ? be32_at(f, oidf->off + 4 * (uint64_t)(id[0] - 1)) : 0;
+		uint32_t hi = be32_at(f, oidf->off + 4 * (uint64_t)id[0]);
+		hi = hi < nobj ? hi : nobj;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			int c = memcmp(id, f->data + oidl->off + (uint64_t)SKG_RAWSZ * mid, SKG_RAWSZ);
+			if (c == 0) {
+				pack_of[k] = be32_at(f, ooff->off + (uint64_t)8 * mid);
+				break;
+			}
+			if (c < 0) {
+				hi = mid;
+			} else {
+				lo = mid + 1;
+			}
+		}
+	}
+}
+
+int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n,
+                        const uint8_t *ids, size_t nids, uint32_t *pack_of)
 {
 	*names = NULL;
 	*n = 0;
+	for (size_t k = 0; k < nids; k++) {
+		pack_of[k] = UINT32_MAX;
+	}
 	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	if (path == NULL || lines == NULL) {
@@ -1117,6 +1160,9 @@ int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names,
 				(*names)[(*n)++] = name;
 			}
 			ret = *names == NULL ? -1 : ret;
+			if (ret == 0) {
+				midx_packs_of(&f, cs, ids, nids, pack_of);
+			}
 		}
 		free(cs);
 	}
