@@ -85,6 +85,15 @@ struct skg_index_options {
 	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
 	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */
 	/*
+	 * The Git followed where index-pack's behaviour changed (<sha1kit/git.h> SKG_GIT_2_39 or
+	 * SKG_GIT_2_55, skg_git_version_parse; default SKG_GIT_2_55). So far one place: with 2.55
+	 * (git 2.53+, 8dc22e87f0), a strict index outside a repository (objects_dir NULL) whose
+	 * .gitmodules / .gitattributes blobs are still to check when the idx is written fails
+	 * skg_pack_strict_finish with SKG_E_GIT "cannot perform queued object checks outside of a
+	 * repository" (the pack and idx stay, as git leaves them); 2.39.5 reads them and goes on.
+	 */
+	unsigned git_version;
+	/*
 	 * Optional: copy pack bytes [offset, offset + n) into buf (e.g. with pread); returns 0 or -1.
 	 * When set, delta resolution reads entries through it instead of the buffer (a mapped pack's
 	 * pages then need not stay resident). May be called from several threads at once.

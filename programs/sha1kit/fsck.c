@@ -119,10 +119,10 @@ static int git_finish(int status)
 	return 0;
 }
 
-/* The Git whose lines fsck gives where 2.39.5 and 2.55.0 differ: --git-version, else this. */
-#define GIT_VERSION_ENV "SHA1KIT_GIT_VERSION"
-#define GIT_VERSION_INVALID                                                                                  \
-	"the Git to follow is 2.39 or 2.55 (a maintenance release such as 2.39.5 or 2.55.0 names the same)"
+/* The Git whose lines fsck gives where 2.39.5 and 2.55.0 differ: --git-version, else the
+ * environment's (cli.h). */
+#define GIT_VERSION_ENV     SK_GIT_VERSION_ENV
+#define GIT_VERSION_INVALID SK_GIT_VERSION_INVALID
 
 static void usage(void)
 {

@@ -74,6 +74,14 @@ static void index_pack_usage(void)
 	      "                          not look at an existing one (which stays as it is).\n"
 	      "                          The last of the two options wins; either wins over\n"
 	      "                          the config\n"
+	      "      --git-version=VERSION\n"
+	      "                        where git 2.39.5 and git 2.55.0 differ, do as VERSION,\n"
+	      "                          2.39 or 2.55 (default: 2.55, or $SHA1KIT_GIT_VERSION).\n"
+	      "                          One place so far: with 2.55 (git 2.53+), --strict\n"
+	      "                          outside a repository with .gitmodules/.gitattributes\n"
+	      "                          blobs still to check once the index is written:\n"
+	      "                          'fatal: cannot perform queued object checks outside\n"
+	      "                          of a repository' (128; the index stays, as in git)\n"
 	      "      --strict[=MSG-ID=SEVERITY,...]\n"
 	      "                        as git index-pack --strict (git 2.39): reject duplicate\n"
 	      "                          objects, run git's fsck checks on every object with\n"
@@ -816,6 +824,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_STATS,
 		OPT_REV_INDEX,
 		OPT_NO_REV_INDEX,
+		OPT_GIT_VERSION,
 		OPT_HELP,
 		OPT_VERSION
 	};
@@ -829,6 +838,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"fix-thin", no_argument, NULL, OPT_FIX_THIN},
 	    {"rev-index", no_argument, NULL, OPT_REV_INDEX},
 	    {"no-rev-index", no_argument, NULL, OPT_NO_REV_INDEX},
+	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
@@ -843,6 +853,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
 	int c;
+	const char *env_version = getenv(SK_GIT_VERSION_ENV);
+	if (env_version != NULL && *env_version != '\0' &&
+	    skg_git_version_parse(env_version, &opt.git_version) != 0) {
+		sk_usage_error(CMD, CMD ": " SK_GIT_VERSION_ENV "=%s: " SK_GIT_VERSION_INVALID, env_version);
+	}
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:q", options, NULL)) != -1) {
@@ -894,6 +909,12 @@ int sk_cmd_index_pack(int argc, char **argv)
 				               optarg);
 			}
 			version_given = true;
+			break;
+		case OPT_GIT_VERSION:
+			if (skg_git_version_parse(optarg, &opt.git_version) != 0) {
+				sk_usage_error(CMD, CMD ": --git-version=%s: " SK_GIT_VERSION_INVALID,
+				               optarg);
+			}
 			break;
 		case OPT_HELP:
 			index_pack_usage();

@@ -57,6 +57,7 @@ void skg_index_options_default(struct skg_index_options *opt)
 	opt->off32_limit = SKG_PK_IDX_OFF32_LIMIT;
 	opt->fix_thin_level = 1; /* environment.c zlib_compression_level = Z_BEST_SPEED */
 	opt->rev_index = true;   /* git 2.41+: WRITE_REV before the config (a8dd7e05b1) */
+	opt->git_version = SKG_GIT_2_55;
 }
 
 /* ---- The config of git's index-pack --------------------------------------------------------- */
@@ -255,8 +256,8 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.idx_len = opt->idx_len;
 	if (opt->strict) {
 		/* git parses --strict=ARGS before it reads the pack */
-		if (skg_strict_new(&pack->strict, &pack->p, opt->strict_args, opt->objects_dir, &opt->sink,
-		                   err) != 0) {
+		if (skg_strict_new(&pack->strict, &pack->p, opt->strict_args, opt->objects_dir,
+		                   opt->git_version, &opt->sink, err) != 0) {
 			free(pack);
 			return -1;
 		}

@@ -50,6 +50,7 @@ struct skg_strict {
 	pthread_mutex_t lock;
 	const struct skg_pk_pack *pack;
 	const char *objects_dir;
+	unsigned git_version;
 	struct skg_sink sink;
 	struct skg_fsck_options fopt;
 	uint8_t *skip; /* skiplist: sorted IDs */
@@ -198,7 +199,8 @@ static int parse_args(struct skg_strict *s, const char *args)
 }
 
 int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, const char *args,
-                   const char *objects_dir, const struct skg_sink *sink, struct skg_error *err)
+                   const char *objects_dir, unsigned git_version, const struct skg_sink *sink,
+                   struct skg_error *err)
 {
 	*out = NULL;
 	struct skg_strict *s = calloc(1, sizeof(*s));
@@ -211,6 +213,7 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, cons
 	}
 	s->pack = pack;
 	s->objects_dir = objects_dir;
+	s->git_version = git_version;
 	if (sink != NULL) {
 		s->sink = *sink;
 	}
@@ -617,6 +620,16 @@ int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *er
 	uint8_t *idx = NULL;
 	size_t idx_len = 0;
 	int ret = 0;
+	/* git 2.53+ (8dc22e87f0 "builtin/index-pack: fix deferred fsck outside repos"): outside a
+	 * repository, a blob still to check (fsck_has_queued_checks) ends it before fsck_finish */
+	for (uint32_t j = 0; s->git_version >= SKG_GIT_2_55 && s->objects_dir == NULL && j < s->nspecial;
+	     j++) {
+		if ((s->special[j].kinds & (uint8_t)~s->special[j].done) != 0) {
+			die(s, "cannot perform queued object checks outside of a repository");
+			skg_strict_error(s, err);
+			return -1;
+		}
+	}
 	/* fsck_blobs for .gitmodules, then for .gitattributes */
 	for (unsigned kind = SKG_FSCK_GITMODULES; kind <= SKG_FSCK_GITATTRIBUTES && s->code == 0; kind++) {
 		for (uint32_t j = 0; j < s->nspecial && s->code == 0; j++) {

@@ -29,10 +29,12 @@ struct skg_strict;
  * message: "Missing '=': 'X'", "skiplist requires a path", "could not open object name list: P",
  * "invalid object name: L", and those of skg_fsck_set_error_format). objects_dir: the repository's
  * object directory where links missing from the pack are looked up, NULL outside a repository.
+ * git_version: the Git followed where they differ (SKG_GIT_2_39 or SKG_GIT_2_55; skg_strict_finish).
  * Returns 0 with *out, or -1 with err (also SKG_E_NOMEM).
  */
 int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, const char *args,
-                   const char *objects_dir, const struct skg_sink *sink, struct skg_error *err);
+                   const char *objects_dir, unsigned git_version, const struct skg_sink *sink,
+                   struct skg_error *err);
 
 /* The engine's object callback (ctx: the check): sha1_object's checks of object i. Non-zero: git
  * dies here (skg_strict_error says why). */

@@ -641,6 +641,47 @@ static void test_index_strict(void **state)
 }
 
 /*
+ * A .gitmodules blob before its tree, outside a repository: git 2.53+ (8dc22e87f0) dies once the
+ * idx is written ("cannot perform queued object checks outside of a repository"), 2.39.5 reads
+ * the blob from the pack it installed and checks it (skg_index_options.git_version).
+ */
+static void test_index_strict_queued(void **state)
+{
+	(void)state;
+	struct buf pk = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 2};
+	put(&pk, hdr, sizeof(hdr));
+	put_entry(&pk, SKG_BLOB, blob, 6);
+	uint8_t tree[19 + SKG_RAWSZ];
+	memcpy(tree, "100644 .gitmodules", 19); /* with its NUL */
+	assert_true(skg_from_hex("ce013625030ba8dba906f756967f9e9ca394464a", tree + 19));
+	put_entry(&pk, SKG_TREE, tree, sizeof(tree));
+	uint8_t sum[SKG_RAWSZ];
+	sha1kit_fast(pk.p, pk.n, sum);
+	put(&pk, sum, sizeof(sum));
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	assert_int_equal(opt.git_version, SKG_GIT_2_55);
+	struct records rs = {0};
+	opt.sink.report = record;
+	opt.sink.ctx = &rs;
+	opt.strict = true;
+	struct skg_pack *pack = NULL;
+	struct skg_error err;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	assert_int_equal(skg_pack_strict_finish(pack, true, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "cannot perform queued object checks outside of a repository");
+	assert_int_equal(rs.n, 0);
+	skg_pack_free(pack);
+	opt.git_version = SKG_GIT_2_39;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), 0);
+	assert_int_equal(skg_pack_strict_finish(pack, true, &err), 0);
+	skg_pack_free(pack);
+	free(pk.p);
+}
+
+/*
  * SHAttered as a blob: the "blob N\0" header moves the colliding blocks off their 64-byte places,
  * so the blob is no collision and gets git's ID (`git hash-object testdata/shattered-1.pdf`).
  * No known colliding file can be a Git object's content (tests/compat/test_hash_object.sh).
@@ -1386,6 +1427,7 @@ int main(void)
 	    cmocka_unit_test(test_hash_object_shattered),
 	    cmocka_unit_test(test_hash_object_fsck),
 	    cmocka_unit_test(test_index_strict),
+	    cmocka_unit_test(test_index_strict_queued),
 	    cmocka_unit_test(test_basics),
 	    cmocka_unit_test(test_index_faults),
 	    cmocka_unit_test(test_indexer_faults),
