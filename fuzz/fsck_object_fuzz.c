@@ -5,7 +5,8 @@
  * Input: byte 0 = options (bits 0-1 the object type: commit, tree, blob, tag; bit 2 --strict;
  * bit 3 every message that git lets go to "warn" set to warn, bit 4 to ignore, so that the checks
  * go on where git goes on after a finding; bit 5 the content is also a .gitmodules/.gitattributes
- * blob: checked as both, then as a .gitmodules blob alone), the rest = the object's content. The
+ * blob: checked as both, then as a .gitmodules blob alone; bit 6 Git 2.55's further checks, bit 7
+ * with a largePathname limit of 8 bytes), the rest = the object's content. The
  * content is copied to a buffer of its exact size, so that a read past its end is caught.
  * Invariants: every finding has a known ID and a printable severity, its line (skg_fsck_format) is
  * as long as reported and names the object; the name or value of a .gitmodules finding is one git
@@ -144,6 +145,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct skg_fsck_options opt;
 	skg_fsck_options_init(&opt, (flags & 4) != 0);
 	opt.found = on_found;
+	/* git 2.55's checks (largePathname, a tag's gpgsig header), the limit small with bit 7 */
+	opt.newer_checks = (flags & 64) != 0;
+	if (flags & 128)
+		opt.max_tree_entry_len = 8;
 	if (flags & (8 | 16)) {
 		const char *value = (flags & 16) ? "ignore" : "warn";
 		for (int m = 0; m < SKG_FSCK_MSG_COUNT; m++) {
@@ -151,7 +156,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    skg_fsck_set_severity(&opt, skg_fsck_msg_name((enum skg_fsck_msg)m), value);
 			check(r == SKG_FSCK_SET_OK ||
 			          (r == SKG_FSCK_SET_CANNOT_DEMOTE &&
-			           skg_fsck_msg_default_severity((enum skg_fsck_msg)m) == SKG_FSCK_FATAL),
+			           skg_fsck_msg_default_severity((enum skg_fsck_msg)m) == SKG_FSCK_FATAL) ||
+			          (r == SKG_FSCK_SET_UNKNOWN_ID && !opt.newer_checks &&
+			           skg_fsck_msg_is_newer((enum skg_fsck_msg)m)),
 			      "set severity");
 		}
 	}

@@ -9,7 +9,10 @@
  */
 #include "fsck_object.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h" /* skg_config_parse_blob: git's config parser, for .gitmodules blobs */
@@ -66,13 +69,74 @@ void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict)
 	opt->strict = strict;
 	opt->warnings_fail = false;
 	opt->date_digits = false;
+	opt->newer_checks = false;
+	opt->max_tree_entry_len = 4096; /* fsck.c max_tree_entry_len */
 	opt->found = NULL;
+}
+
+bool skg_fsck_msg_is_newer(enum skg_fsck_msg msg)
+{
+	return msg == SKG_FSCK_BAD_GPGSIG || msg == SKG_FSCK_BAD_HEADER_CONTINUATION ||
+	       msg == SKG_FSCK_LARGE_PATHNAME;
+}
+
+/* git_parse_ssize_t (config.c git_parse_signed): decimal with an optional k, m or g (any case),
+ * the whole string; false when it does not parse or overflows. */
+static bool parse_ssize(const char *s, int64_t *out)
+{
+	if (*s == '\0') {
+		return false;
+	}
+	errno = 0;
+	char *end;
+	intmax_t v = strtoimax(s, &end, 0);
+	if (errno == ERANGE) {
+		return false;
+	}
+	int64_t factor = 1;
+	if (*end == 'k' || *end == 'K') {
+		factor = 1024;
+	} else if (*end == 'm' || *end == 'M') {
+		factor = 1024 * 1024;
+	} else if (*end == 'g' || *end == 'G') {
+		factor = 1024 * 1024 * 1024;
+	}
+	if (factor != 1) {
+		end++;
+	}
+	if (*end != '\0' || v > INT64_MAX / factor || v < -INT64_MAX / factor) {
+		return false;
+	}
+	*out = (int64_t)v * factor;
+	return true;
 }
 
 enum skg_fsck_set_result skg_fsck_set_severity(struct skg_fsck_options *opt, const char *id,
                                                const char *value)
 {
 	enum skg_fsck_severity sev;
+	int m = id != NULL ? skg_fsck_msg_from_name(id, strlen(id)) : -1;
+	if (m >= 0 && skg_fsck_msg_is_newer((enum skg_fsck_msg)m) && !opt->newer_checks) {
+		m = -1; /* an ID of git 2.43+ / 2.52+ */
+	}
+	/* git 2.55's fsck_set_msg_type looks at the ID first (2.39.5: the value first) */
+	if (m < 0 && opt->newer_checks)
+		return SKG_FSCK_SET_UNKNOWN_ID;
+	/* git 2.43+: "largePathname=TYPE:N" also sets the limit, before TYPE is read */
+	char type[16];
+	const char *colon = value != NULL ? strchr(value, ':') : NULL;
+	bool type_part = false;
+	if (m == SKG_FSCK_LARGE_PATHNAME && colon != NULL) {
+		if (!parse_ssize(colon + 1, &opt->max_tree_entry_len))
+			return SKG_FSCK_SET_BAD_LENGTH;
+		size_t tl = (size_t)(colon - value);
+		if (tl >= sizeof(type))
+			return SKG_FSCK_SET_BAD_TYPE_PART;
+		memcpy(type, value, tl);
+		type[tl] = '\0';
+		value = type;
+		type_part = true;
+	}
 	if (value != NULL && strcmp(value, "error") == 0)
 		sev = SKG_FSCK_ERROR;
 	else if (value != NULL && strcmp(value, "warn") == 0)
@@ -80,8 +144,7 @@ enum skg_fsck_set_result skg_fsck_set_severity(struct skg_fsck_options *opt, con
 	else if (value != NULL && strcmp(value, "ignore") == 0)
 		sev = SKG_FSCK_IGNORE;
 	else
-		return SKG_FSCK_SET_BAD_VALUE;
-	int m = id != NULL ? skg_fsck_msg_from_name(id, strlen(id)) : -1;
+		return type_part ? SKG_FSCK_SET_BAD_TYPE_PART : SKG_FSCK_SET_BAD_VALUE;
 	if (m < 0)
 		return SKG_FSCK_SET_UNKNOWN_ID;
 	if (sev != SKG_FSCK_ERROR && msg_table[m].severity == SKG_FSCK_FATAL)
@@ -107,6 +170,15 @@ size_t skg_fsck_set_error_format(char *buf, size_t n, enum skg_fsck_set_result e
 		return fmt_result(snprintf(buf, n, "Unhandled message id: %s", i));
 	case SKG_FSCK_SET_CANNOT_DEMOTE:
 		return fmt_result(snprintf(buf, n, "Cannot demote %s to %s", i, v));
+	case SKG_FSCK_SET_BAD_TYPE_PART: {
+		size_t tl = value != NULL ? strcspn(value, ":") : 6;
+		return fmt_result(snprintf(buf, n, "Unknown fsck message type: '%.*s'", (int)tl, v));
+	}
+	case SKG_FSCK_SET_BAD_LENGTH: {
+		const char *colon = value != NULL ? strchr(value, ':') : NULL;
+		return fmt_result(snprintf(buf, n, "unable to parse max tree entry len: %s",
+		                           colon != NULL ? colon + 1 : v));
+	}
 	case SKG_FSCK_SET_OK:
 		break;
 	}
@@ -503,6 +575,26 @@ static int check_tag(const struct checker *c, const uint8_t *d, size_t len)
 		p += 7;
 		ret = check_ident(c, d, len, &p);
 	}
+	/* git 2.52+: a signature header after the tagger, and its continuation lines */
+	bool gpgsig = has_prefix(d, len, p, "gpgsig ");
+	if (c->opt->newer_checks && (gpgsig || has_prefix(d, len, p, "gpgsig-sha256 "))) {
+		p += gpgsig ? 7 : 14;
+		eol = find_newline(d, len, p);
+		if (eol == SIZE_MAX)
+			return report(
+			    c, SKG_FSCK_BAD_GPGSIG,
+			    "invalid format - unexpected end after 'gpgsig' or 'gpgsig-sha256' line");
+		p = eol + 1;
+		while (p < len && d[p] == ' ') {
+			eol = find_newline(d, len, p);
+			if (eol == SIZE_MAX)
+				return report(
+				    c, SKG_FSCK_BAD_HEADER_CONTINUATION,
+				    "invalid format - unexpected end in 'gpgsig' or 'gpgsig-sha256' "
+				    "continuation line");
+			p = eol + 1;
+		}
+	}
 	if (byte(d, len, p) == 0)
 		return ret;
 	if (byte(d, len, p) != '\n') {
@@ -877,6 +969,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 	int retval = 0;
 	bool null_sha1 = false, full_path = false, empty_name = false, dot = false, dotdot = false;
 	bool dotgit = false, zero_pad = false, bad_modes = false, dups = false, unsorted = false;
+	bool large_name = false;
 	struct skg_tree_iter it;
 	struct df_stack st;
 	st.n = 0;
@@ -895,6 +988,8 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 		uint32_t mode = (uint16_t)e.mode; /* git keeps 16 bits of the mode here */
 		const char *name = e.name;
 		const size_t name_len = e.name_len;
+		/* git 2.43+: tree_entry_len(&desc.entry) > max_tree_entry_len */
+		large_name |= c->opt->newer_checks && (int64_t)name_len > c->opt->max_tree_entry_len;
 		/*
 		 * Only a name that starts with '.', 'g', 'm' (either case), '~' or a non-ASCII byte (an
 		 * HFS+ ignorable code point) can be one of the protected names below: the HFS+ forms
@@ -1009,6 +1104,8 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 		retval += report(c, SKG_FSCK_DUPLICATE_ENTRIES, "contains duplicate file entries");
 	if (unsorted)
 		retval += report(c, SKG_FSCK_TREE_NOT_SORTED, "not properly sorted");
+	if (large_name)
+		retval += report(c, SKG_FSCK_LARGE_PATHNAME, "contains excessively large pathname");
 	return retval;
 }
 

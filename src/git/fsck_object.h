@@ -40,7 +40,9 @@
 
 /*
  * Message IDs, in git's order, with their default severities. Source: Git fsck.h/fsck.c (v2.39.5),
- * FOREACH_FSCK_MSG_ID. The printed name is camelCase: skg_fsck_msg_name().
+ * FOREACH_FSCK_MSG_ID; the last three are Git 2.43+'s and 2.52+'s (v2.55.0 fsck.h), known only
+ * with skg_fsck_options.newer_checks (skg_fsck_msg_is_newer). The printed name is camelCase:
+ * skg_fsck_msg_name().
  */
 #define SKG_FSCK_FOREACH_MSG(X)                                                                              \
 	X(NUL_IN_HEADER, "nulInHeader", FATAL)                                                               \
@@ -99,7 +101,10 @@
 	X(MAILMAP_SYMLINK, "mailmapSymlink", INFO)                                                           \
 	X(BAD_TAG_NAME, "badTagName", INFO)                                                                  \
 	X(MISSING_TAGGER_ENTRY, "missingTaggerEntry", INFO)                                                  \
-	X(EXTRA_HEADER_ENTRY, "extraHeaderEntry", IGNORE)
+	X(EXTRA_HEADER_ENTRY, "extraHeaderEntry", IGNORE)                                                    \
+	X(BAD_GPGSIG, "badGpgsig", ERROR)                                                                    \
+	X(BAD_HEADER_CONTINUATION, "badHeaderContinuation", ERROR)                                           \
+	X(LARGE_PATHNAME, "largePathname", WARN)
 
 #define SKG_FSCK_MSG_ENUM_(id, name, sev) SKG_FSCK_##id,
 enum skg_fsck_msg { SKG_FSCK_FOREACH_MSG(SKG_FSCK_MSG_ENUM_) SKG_FSCK_MSG_COUNT };
@@ -157,6 +162,19 @@ struct skg_fsck_options {
 	 */
 	bool date_digits;
 	/*
+	 * Git 2.55.0's checks beyond 2.39.5's (default false): largePathname (2.43, 0fbcaef6b4 "fsck:
+	 * warn about symlink pointing inside a gitdir" series; fsck.c fsck_tree: an entry name longer
+	 * than max_tree_entry_len bytes, "contains excessively large pathname", WARN), and a tag's
+	 * gpgsig / gpgsig-sha256 header and its continuation lines after the tagger, skipped rather
+	 * than extraHeaderEntry (2.52, fsck_tag_standalone: badGpgsig "invalid format - unexpected
+	 * end after 'gpgsig' or 'gpgsig-sha256' line", badHeaderContinuation "invalid format -
+	 * unexpected end in 'gpgsig' or 'gpgsig-sha256' continuation line"). Without it those three
+	 * IDs are unknown to skg_fsck_set_severity, as to 2.39.5.
+	 */
+	bool newer_checks;
+	/* largePathname's limit in bytes (default 4096; `fsck.largePathname=warn:N` sets it) */
+	int64_t max_tree_entry_len;
+	/*
 	 * Optional (NULL: not called): skg_fsck_object calls it, with the ctx given to the check, for
 	 * each tree entry that makes git remember a blob for a later .gitmodules / .gitattributes
 	 * check (the entry is not a symlink; names as git matches them, HFS+ and NTFS aliases
@@ -178,16 +196,24 @@ enum skg_fsck_set_result {
 	SKG_FSCK_SET_BAD_VALUE = -1,     /* git: "Unknown fsck message type: '%s'" (value) */
 	SKG_FSCK_SET_UNKNOWN_ID = -2,    /* git: "Unhandled message id: %s" (id) */
 	SKG_FSCK_SET_CANNOT_DEMOTE = -3, /* git: "Cannot demote %s to %s" (id, value) */
+	SKG_FSCK_SET_BAD_LENGTH = -4,    /* git: "unable to parse max tree entry len: %s" (after ':') */
+	SKG_FSCK_SET_BAD_TYPE_PART = -5, /* git: "Unknown fsck message type: '%s'" (before ':') */
 };
 
 /*
  * Set the severity of message `id` (any ASCII case) to `value`: exactly "error", "warn" or "ignore"
  * (case-sensitive, as git compares it; NULL is a bad value). The checks run in git's order: the
- * value first, then the ID, then the rule that a FATAL message can only be set to "error".
- * Returns SKG_FSCK_SET_OK, or an error (opt unchanged), after which git dies.
+ * value first, then the ID, then the rule that a FATAL message can only be set to "error"; with
+ * newer_checks as Git 2.55 does: the ID first, and largePathname's "TYPE:N" (N as
+ * git_parse_ssize_t reads it, with k, m, g) sets max_tree_entry_len before TYPE is read.
+ * Returns SKG_FSCK_SET_OK, or an error (opt unchanged but for a largePathname limit that
+ * parsed), after which git dies.
  */
 enum skg_fsck_set_result skg_fsck_set_severity(struct skg_fsck_options *opt, const char *id,
                                                const char *value);
+
+/* Whether msg is one of Git 2.55's IDs that 2.39.5 lacks (skg_fsck_options.newer_checks). */
+bool skg_fsck_msg_is_newer(enum skg_fsck_msg msg);
 
 /*
  * Git's message for a failed skg_fsck_set_severity (without "fatal: "), into buf (always

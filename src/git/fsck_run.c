@@ -695,6 +695,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->rep.ctx = f;
 	skg_fsck_options_init(&f->fopt, opt->strict);
 	f->fopt.date_digits = f->git_version >= SKG_GIT_2_55;
+	f->fopt.newer_checks = f->git_version >= SKG_GIT_2_55; /* largePathname, tag gpgsig */
 	f->fopt.found = skg_fsck_on_found;
 
 	char *old_cwd = NULL;

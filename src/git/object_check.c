@@ -106,7 +106,8 @@ int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struc
 	struct skg_fsck_options fo;
 	skg_fsck_options_init(&fo, true);
 	fo.warnings_fail = true;
-	fo.date_digits = true; /* hash-object's check exists since 2.40, which reads dates so */
+	fo.date_digits = true;  /* hash-object's check exists since 2.40, which reads dates so */
+	fo.newer_checks = true; /* and follows the current Git's checks (2.55) */
 	fo.found = on_found;
 	int rc =
 	    skg_fsck_object(type, null_id, len > 0 ? data : (const uint8_t *)"", len, &fo, on_finding, &c);

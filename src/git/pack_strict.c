@@ -219,6 +219,8 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, cons
 	}
 	/* FSCK_OPTIONS_MISSING_GITMODULES: strict */
 	skg_fsck_options_init(&s->fopt, true);
+	/* git 2.55's index-pack runs 2.55's fsck checks: dates, largePathname, tag gpgsig */
+	s->fopt.date_digits = s->fopt.newer_checks = git_version >= SKG_GIT_2_55;
 	if (args != NULL && parse_args(s, args) != 0) {
 		skg_strict_error(s, err);
 		skg_strict_free(s);

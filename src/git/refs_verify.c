@@ -81,6 +81,15 @@ static const struct {
  * is accepted and means nothing to the ref checks. */
 static const char *const other_new_msgs[] = {"badGpgsig", "badHeaderContinuation", "largePathname"};
 
+const char *skg_refs_msg_at(size_t i, enum skg_fsck_severity *severity)
+{
+	if (i >= M_COUNT) {
+		return NULL;
+	}
+	*severity = ref_msgs[i].severity;
+	return ref_msgs[i].name;
+}
+
 bool skg_refs_msg_newer_id(const char *id)
 {
 	for (int i = 0; i < M_COUNT; i++) {

@@ -33,6 +33,7 @@
 #include "driver_env.h"
 #include "fsck_object.h"
 #include "object.h"
+#include "refs_verify.h"
 #include "sha1kit.h"
 
 static int usage(void)
@@ -132,6 +133,9 @@ static const char *severity_name(enum skg_fsck_severity s)
 	return "?";
 }
 
+/* git 2.55's ref check message IDs are accepted too (set by main from the Git followed) */
+static bool refs_ids;
+
 /* -c fsck.<id>=<value>: git lowercases the key (section and name) and keeps the value. */
 static int apply_config(struct skg_fsck_options *opt, const char *arg)
 {
@@ -156,6 +160,8 @@ static int apply_config(struct skg_fsck_options *opt, const char *arg)
 	}
 	const char *value = eq != NULL ? eq + 1 : NULL;
 	enum skg_fsck_set_result r = skg_fsck_set_severity(opt, id, value);
+	if (r == SKG_FSCK_SET_UNKNOWN_ID && refs_ids && skg_refs_msg_newer_id(id))
+		return 0; /* one of the ref check's IDs (git 2.48+): nothing to the object checks */
 	if (r != SKG_FSCK_SET_OK) {
 		char msg[600];
 		skg_fsck_set_error_format(msg, sizeof(msg), r, id, value);
@@ -220,10 +226,23 @@ int main(int argc, char **argv)
 			return usage();
 		}
 	}
+	/* the Git whose lines sha1kit fsck gives (tests/testlib.sh sets it from the reference git):
+	 * 2.55 reads dates as git 2.40+ does and makes 2.55's further checks, as skg_check_repo does
+	 * then, and knows 2.55's message IDs (those of the ref check too) */
+	unsigned git_version;
+	if (driver_git_version("fsck_object_driver", &git_version) != 0) {
+		return 2;
+	}
+	bool v255 = git_version >= SKG_GIT_2_55;
 	if (list) {
 		for (int m = 0; m < SKG_FSCK_MSG_COUNT; m++)
-			printf("%s %s\n", skg_fsck_msg_name((enum skg_fsck_msg)m),
-			       severity_name(skg_fsck_msg_default_severity((enum skg_fsck_msg)m)));
+			if (v255 || !skg_fsck_msg_is_newer((enum skg_fsck_msg)m))
+				printf("%s %s\n", skg_fsck_msg_name((enum skg_fsck_msg)m),
+				       severity_name(skg_fsck_msg_default_severity((enum skg_fsck_msg)m)));
+		enum skg_fsck_severity sev;
+		const char *name;
+		for (size_t i = 0; v255 && (name = skg_refs_msg_at(i, &sev)) != NULL; i++)
+			printf("%s %s\n", name, severity_name(sev));
 		return 0;
 	}
 	if (argc - optind != 2)
@@ -231,13 +250,8 @@ int main(int argc, char **argv)
 
 	struct skg_fsck_options opt;
 	skg_fsck_options_init(&opt, strict != 0);
-	/* the Git whose lines sha1kit fsck gives (tests/testlib.sh sets it from the reference git):
-	 * 2.55 reads dates as git 2.40+ does, as skg_check_repo does then */
-	unsigned git_version;
-	if (driver_git_version("fsck_object_driver", &git_version) != 0) {
-		return 2;
-	}
-	opt.date_digits = git_version >= SKG_GIT_2_55;
+	opt.date_digits = opt.newer_checks = v255;
+	refs_ids = v255;
 	for (int i = 0; i < nconfigs; i++) {
 		int r = apply_config(&opt, configs[i]);
 		if (r != 0)
