@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1276,15 +1277,197 @@ static bool curl_url_ok(const char *url)
 	return slash > host;
 }
 
+/* ---- git 2.44+'s url_normalize (urlmatch.c url_normalize_1, without globs), RFC 3986 ---------- */
+
+#define URL_ALPHA        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+#define URL_DIGIT        "0123456789"
+#define URL_SCHEME_CHARS URL_ALPHA URL_DIGIT "+.-"
+#define URL_HOST_CHARS   URL_ALPHA URL_DIGIT ".-_[:]" /* IPv6 literals need [:] */
+#define URL_UNSAFE_CHARS " <>\"%{}|\\^`"              /* plus 0x00-0x1F, 0x7F-0xFF */
+#define URL_RESERVED     ":/?#[]@!$&'()*+,;="         /* the delimiters, kept escaped */
+
+/* The normal form being built: at most 3 bytes per byte of the URL, and one '/' added. */
+struct url_norm {
+	char *p;
+	size_t len;
+};
+
+static void norm_add(struct url_norm *n, char ch)
+{
+	n->p[n->len++] = ch;
+}
+
+/* git's hex2chr: the byte of two hex digits, or -1. */
+static int hex_pair(const char *s)
+{
+	int hi = hex_value((unsigned char)s[0]);
+	int lo = hi >= 0 ? hex_value((unsigned char)s[1]) : -1;
+	return hi >= 0 && lo >= 0 ? hi << 4 | lo : -1;
+}
+
+/* append_normalized_escapes(buf, from, len, "", URL_RESERVED): %XX decoded unless the byte must
+ * stay escaped (unsafe, or a delimiter that was escaped), unsafe bytes escaped, escapes in upper
+ * case; false for a '%' without two hex digits. */
+static bool norm_escapes(struct url_norm *n, const char *from, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	while (len > 0) {
+		int ch = (unsigned char)*from++;
+		bool was_esc = false;
+		len--;
+		if (ch == '%') {
+			if (len < 2 || (ch = hex_pair(from)) < 0)
+				return false;
+			from += 2;
+			len -= 2;
+			was_esc = true;
+		}
+		if (ch <= 0x1f || ch >= 0x7f || strchr(URL_UNSAFE_CHARS, ch) != NULL ||
+		    (was_esc && strchr(URL_RESERVED, ch) != NULL)) {
+			norm_add(n, '%');
+			norm_add(n, hex[ch >> 4]);
+			norm_add(n, hex[ch & 15]);
+		} else {
+			norm_add(n, (char)ch);
+		}
+	}
+	return true;
+}
+
 /*
- * check_submodule_url of git 2.39.5. Git 2.44.0 and later (commit 8430b438f6, "submodule-config.c:
- * strengthen URL fsck check") test a git-remote-curl URL differently: url_normalize must accept it
- * and its %-decoded normal form must have no line feed, instead of the credential parser's test.
- * So 2.44 refuses "http://example.com:test/foo.git" (bad port) and "https://ex%0aample.com:80/"
- * (url_decode_mem leaves the host's part before a ':' as it is), which 2.39 accepts, as this does:
- * the tests compare with git 2.39.
+ * url_normalize(url) into n (n->p has room for 3 * strlen(url) + 2 bytes): false where git's
+ * returns NULL (a bad scheme or no "://", a bad %-escape, no host for a scheme other than file:,
+ * a port on a file: URL, a host with other characters than URL_HOST_CHARS, a port that is not a
+ * number in 1..65535, a ".." above the root of the path).
  */
-static bool submodule_url_ok(const char *url)
+static bool url_normalize_ok(const char *url, struct url_norm *n)
+{
+	size_t url_len = strlen(url);
+	size_t spanned = strspn(url, URL_SCHEME_CHARS);
+	if (spanned == 0 ||
+	    !(ascii_lower((unsigned char)url[0]) >= 'a' && ascii_lower((unsigned char)url[0]) <= 'z') ||
+	    spanned + 3 > url_len || url[spanned] != ':' || url[spanned + 1] != '/' ||
+	    url[spanned + 2] != '/')
+		return false;
+	for (size_t i = 0; i < spanned + 3; i++)
+		norm_add(n, (char)ascii_lower((unsigned char)url[i]));
+	url += spanned + 3;
+	/* user[:password]@ */
+	const char *at = strchr(url, '@');
+	const char *slash = url + strcspn(url, "/?#");
+	if (at != NULL && at < slash) {
+		if (at > url && !norm_escapes(n, url, (size_t)(at - url)))
+			return false;
+		norm_add(n, '@');
+		url = at + 1;
+	}
+	/* the host, without %-escapes; file: may have none */
+	bool has_host = false;
+	if (*url == '\0' || strchr(":/?#", *url) != NULL) {
+		if (n->len < 5 || memcmp(n->p, "file:", 5) != 0)
+			return false;
+	} else {
+		has_host = true;
+	}
+	const char *colon = slash - 1;
+	while (colon > url && *colon != ':' && *colon != ']')
+		colon--;
+	if (*colon != ':')
+		colon = slash;
+	else if (!has_host && colon < slash && colon + 1 != slash)
+		return false; /* a file: URL with a port */
+	if ((ptrdiff_t)strspn(url, URL_HOST_CHARS) < colon - url)
+		return false;
+	while (url < colon)
+		norm_add(n, (char)ascii_lower((unsigned char)*url++));
+	/* the port: leading zeros and the scheme's default dropped */
+	if (colon < slash) {
+		url++;
+		url += strspn(url, "0");
+		if (url == slash && url[-1] == '0')
+			url--;
+		bool http80 = slash - url == 2 && n->len >= 5 && memcmp(n->p, "http:", 5) == 0 &&
+		              strncmp(url, "80", 2) == 0;
+		bool https443 = slash - url == 3 && n->len >= 6 && memcmp(n->p, "https:", 6) == 0 &&
+		                strncmp(url, "443", 3) == 0;
+		if (url != slash && !http80 && !https443) {
+			if ((ptrdiff_t)strspn(url, URL_DIGIT) < slash - url)
+				return false;
+			unsigned long port = slash - url <= 5 ? strtoul(url, NULL, 10) : 0;
+			if (port == 0 || port > 65535)
+				return false;
+			norm_add(n, ':');
+			while (url < slash)
+				norm_add(n, *url++);
+		}
+		url = slash;
+	}
+	/* the path: '/' first, "." and ".." segments resolved, escapes normalized */
+	size_t path_start = n->len;
+	norm_add(n, '/');
+	if (*url == '/')
+		url++;
+	for (;;) {
+		size_t seg = n->len;
+		const char *next = url + strcspn(url, "/?#");
+		bool skip_slash = false;
+		if (!norm_escapes(n, url, (size_t)(next - url)))
+			return false;
+		size_t seg_len = n->len - seg;
+		if (seg_len == 1 && n->p[seg] == '.') {
+			if (seg == path_start + 1) {
+				n->len -= 1;
+				skip_slash = true;
+			} else {
+				n->len -= 2;
+			}
+		} else if (seg_len == 2 && n->p[seg] == '.' && n->p[seg + 1] == '.') {
+			size_t prev = n->len - 3;
+			if (prev == path_start)
+				return false; /* no segment to remove */
+			while (n->p[--prev] != '/') {
+			}
+			if (prev == path_start) {
+				n->len = prev + 1;
+				skip_slash = true;
+			} else {
+				n->len = prev;
+			}
+		}
+		url = next;
+		if (*url != '/')
+			break;
+		url++;
+		if (!skip_slash)
+			norm_add(n, '/');
+	}
+	/* the query and fragment: escapes normalized */
+	return *url == '\0' || norm_escapes(n, url, strlen(url));
+}
+
+/*
+ * Git 2.44+'s test of a URL git-remote-curl would get (submodule-config.c check_submodule_url,
+ * 8430b438f6 "submodule-config.c: strengthen URL fsck check"): url_normalize accepts it and its
+ * normal form, %-decoded, has no line feed. A URL too long to hold in memory counts as refused.
+ */
+static bool curl_url_ok_244(const char *url)
+{
+	size_t len = strlen(url);
+	struct url_norm n = {len < (SIZE_MAX - 3) / 3 ? malloc(3 * len + 3) : NULL, 0};
+	if (n.p == NULL)
+		return false;
+	bool ok = url_normalize_ok(url, &n) && !url_decode_has_lf(n.p, n.len);
+	free(n.p);
+	return ok;
+}
+
+/*
+ * check_submodule_url of git 2.39.5, and of 2.44+ with `newer` (curl_url_ok_244 for a
+ * git-remote-curl URL instead of the credential parser's test). So 2.44 refuses
+ * "http://example.com:test/foo.git" (bad port) and "https://ex%0aample.com:80/" (url_decode_mem
+ * leaves the host's part before a ':' as it is, but the host may have no '%'), which 2.39 accepts.
+ */
+static bool submodule_url_ok(const char *url, bool newer)
 {
 	static const char *const curl_schemes[] = {"http", "https", "ftp", "ftps"};
 	if (url[0] == '-')
@@ -1305,12 +1488,12 @@ static bool submodule_url_ok(const char *url)
 		if (strncmp(url, curl_schemes[i], n) != 0)
 			continue;
 		if (strncmp(url + n, "::", 2) == 0)
-			return curl_url_ok(url + n + 2);
+			return newer ? curl_url_ok_244(url + n + 2) : curl_url_ok(url + n + 2);
 	}
 	for (size_t i = 0; i < sizeof(curl_schemes) / sizeof(curl_schemes[0]); i++) {
 		size_t n = strlen(curl_schemes[i]);
 		if (strncmp(url, curl_schemes[i], n) == 0 && strncmp(url + n, "://", 3) == 0)
-			return curl_url_ok(url);
+			return newer ? curl_url_ok_244(url) : curl_url_ok(url);
 	}
 	return true;
 }
@@ -1343,7 +1526,7 @@ static int gitmodules_entry(void *ctx, const char *key, const char *value)
 	if (!submodule_name_ok(name, name_len))
 		g->ret |=
 		    report_arg(g->c, SKG_FSCK_GITMODULES_NAME, "disallowed submodule name: ", name, name_len);
-	if (strcmp(item, "url") == 0 && value != NULL && !submodule_url_ok(value))
+	if (strcmp(item, "url") == 0 && value != NULL && !submodule_url_ok(value, g->c->opt->newer_checks))
 		g->ret |= report_arg(g->c, SKG_FSCK_GITMODULES_URL, "disallowed submodule url: ", value,
 		                     strlen(value));
 	if (strcmp(item, "path") == 0 && value != NULL && value[0] == '-')

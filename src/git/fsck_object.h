@@ -20,9 +20,10 @@
  *
  * No I/O, no global mutable state. Nothing is allocated but the config parser's buffers for a
  * .gitmodules blob (skg_fsck_special_blob; should an allocation fail, the blob counts as one that
- * does not parse). Object contents are (pointer, length) and need not be NUL-terminated; every
- * read is bounds-checked. Where git reads its buffers as C strings (it keeps a NUL byte after
- * every object), the code here behaves as if that NUL byte were there.
+ * does not parse) and, with newer_checks, the normal form of a submodule URL (3 bytes per byte of
+ * it; should that fail, the URL counts as disallowed). Object contents are (pointer, length) and need not be
+ * NUL-terminated; every read is bounds-checked. Where git reads its buffers as C strings (it keeps a NUL byte
+ * after every object), the code here behaves as if that NUL byte were there.
  *
  * What is left out, on purpose (the callers' job):
  *   - fsck.skipList: objects on it report nothing; the caller leaves them out;

@@ -439,11 +439,42 @@ for url in '-a./foo' '--upload-pack=x' '../../..//test/foo.git' '../../../../../
 	gm '[submodule "a"]' "	url = $url"
 	check_gm "gitmodules: bad url $url" "$GMU"
 done
+# Git 2.44+ (8430b438f6) tests a git-remote-curl URL with url_normalize (urlmatch.c): these five
+# pass 2.39.5's credential parser and fail 2.44's normal form (a bad port, a '%' in the host, a
+# %-escaped line feed in the user part or the path, a second '@' in the host)
+urls_244='http://example.com:test/foo.git https://ex%0aample.com:80/ https://u:p%0a:x@example.com/ https://example.com/a%0a:b https://a@b@c/'
+for url in $urls_244; do
+	gm '[submodule "a"]' "	url = $url"
+	if [ "${SHA1KIT_GIT_VERSION:-}" = 2.55 ]; then
+		check_gm "gitmodules: url $url (bad from 2.44 on)" "$GMU"
+	else
+		check_gm "gitmodules: url $url (good before 2.44)" ''
+	fi
+done
+# and what url_normalize accepts or refuses beyond those: ports (leading zeros, the scheme's
+# default, 0, 65536, nine digits), dot segments, escapes that stay or go, IPv6 hosts, file: URLs
+if [ "${SHA1KIT_GIT_VERSION:-}" = 2.55 ]; then
+	for url in 'https://example.com:0/x' 'https://example.com:65536/x' 'https://example.com:000065536/x' \
+		'https://example.com:1x/' 'https://example.com/../x' 'https://example.com/a/../../x' \
+		'https://example.com/%0' 'https://example.com/%g0' 'https://ex ample.com/' 'https://example.com/a/%2e%2e/%2E%2E/b' \
+		'https://example.com:0/' 'https://example.com/a?b=%0' \
+		'https://user@/x' 'https://example.com/a%0Ab/../c?q=%0a' 'https://example.com/x/..%2F..%0A'; do
+		gm '[submodule "a"]' "	url = $url"
+		check_gm "gitmodules: url $url (bad from 2.44 on)" "$GMU"
+	done
+	for url in 'https://example.com:00443/x' 'https://example.com:/x' \
+		'https://example.com:65535/x' 'http://[::1]:8080/x' 'https://example.com/a%0a/../b' 'https://example.com/./a/./b/..' \
+		'https://EXAMPLE.com/%7e%41' 'https://u%3a@example.com/' \
+		'https://example.com#x' 'ftp://h/%00'; do
+		gm '[submodule "a"]' "	url = $url"
+		check_gm "gitmodules: url $url (good from 2.44 on)" ''
+	done
+fi
 for url in './bar/baz/foo.git' 'https://example.com/foo.git' 'http://example.com:80/deeper/foo.git' \
-	'http://example.com:test/foo.git' 'data://acjbkd%0akajfdickajkd' 'ssh://host/a%0ab' 'https://ex%0aample.com:80/' \
-	'https://u:p%0a:x@example.com/' 'https://example.com/a%0a:b' './%00a' './%0' './%zz' './%0g' '../foo' \
+	'data://acjbkd%0akajfdickajkd' 'ssh://host/a%0ab' \
+	'./%00a' './%0' './%zz' './%0g' '../foo' \
 	'../../foo.git' './:x' '.:x' 'git://example.com/repo.git' 'HTTPS://example.com/%0a' 'file:///tmp/x%0a' \
-	'https://example.com' 'https://a@b@c/' 'https://a:b:c@host/p' '"ssh://host\n"' '"http\n://example.com/"' \
+	'https://example.com' 'https://a:b:c@host/p' '"ssh://host\n"' '"http\n://example.com/"' \
 	'' '"  "' 'x'; do
 	gm '[submodule "a"]' "	url = $url"
 	check_gm "gitmodules: good url $url" ''
