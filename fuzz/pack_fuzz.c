@@ -4,7 +4,7 @@
  *
  * Input: byte 0 = flags (bit 0 --strict: with git's object checks and link checks of
  * pack_strict.c as the object callback, bit 1 two resolver threads, bit 2 keep the trailer as
- * given), the rest = the pack. Unless bit 2 is set the trailer (last 20 bytes) is recomputed, so
+ * given, bit 3 the strict checks of Git 2.39.5 rather than 2.55.0's), the rest = the pack. Unless bit 2 is set the trailer (last 20 bytes) is recomputed, so
  * that mutations reach the object, zlib and delta code instead of stopping at the checksum. The
  * base cache is tiny (4 KiB), so eviction and the rebuilding of bases from the pack run all the
  * time; objects are limited to 1 MiB. A pack that is accepted must give consistent results: every
@@ -154,7 +154,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (opt.strict) {
 		/* index-pack --strict: the checks run as the objects come (no repository, no sink) */
 		struct skg_error e;
-		if (skg_strict_new(&strict, &pack, NULL, NULL, NULL, &e) != 0) {
+		unsigned git_version = (flags & 8) ? SKG_GIT_2_39 : SKG_GIT_2_55;
+		if (skg_strict_new(&strict, &pack, NULL, NULL, git_version, NULL, &e) != 0) {
 			free(buf);
 			return 0;
 		}

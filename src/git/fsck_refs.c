@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "fsck_run.h"
+#include "fsck_object.h"
 #include "index_file.h"
+#include "odb.h"
 #include "reflog.h"
 #include "refs.h"
 #include "repo.h"
@@ -36,9 +38,86 @@ static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
 		return;
 	}
 	unsigned known = SKG_NONE;
-	(void)skg_graph_known(f->graph, id, &known);
+	if (f->snapshot) {
+		known = f->snap_known;
+	} else {
+		(void)skg_graph_known(f->graph, id, &known);
+	}
 	unsigned each = skg_fsck_loose_file_exists(f, id) ? 1 : 2;
 	skg_fsck_lookup_lines(f, id, (known == SKG_NONE || known == SKG_BLOB ? each : 0) + each);
+}
+
+struct link_find {
+	const uint8_t *id;
+	bool found;
+};
+
+static void on_parent_find(void *ctx, const uint8_t id[SKG_RAWSZ])
+{
+	struct link_find *lf = ctx;
+	lf->found |= memcmp(id, lf->id, SKG_RAWSZ) == 0;
+}
+
+/*
+ * git 2.55's snapshot: the type git has `id` in memory as when a ref names it, from the links the
+ * objects of the refs read before looked up (parse_commit_buffer: the tree and the parents;
+ * parse_tag_buffer: the tagged object, as the tag's type), the first such link; SKG_NONE.
+ */
+static unsigned snapshot_known(struct skg_fsck_run *f, const uint8_t *id)
+{
+	for (size_t k = 0; k < f->n_snap_read; k++) {
+		const uint8_t *t = f->snap_read + k * SKG_RAWSZ;
+		unsigned type = SKG_NONE;
+		if (!skg_graph_has(f->graph, t, &type) || (type != SKG_COMMIT && type != SKG_TAG)) {
+			continue; /* not parsed: it looked nothing up */
+		}
+		uint8_t *data = NULL;
+		size_t len = 0;
+		int got = 0;
+		for (size_t o = 0; o < f->n_odb_dirs && got == 0; o++) {
+			got = skg_odb_read(f->odb_dirs[o], t, &type, &data, &len);
+		}
+		unsigned known = SKG_NONE;
+		if (got > 0 && type == SKG_COMMIT) {
+			uint8_t tree[SKG_RAWSZ];
+			struct link_find lf = {id, false};
+			if (skg_commit_links(data, len, tree, on_parent_find, &lf) == SKG_PARSE_OK) {
+				known = memcmp(tree, id, SKG_RAWSZ) == 0 ? SKG_TREE
+				        : lf.found                       ? SKG_COMMIT
+				                                         : SKG_NONE;
+			}
+		} else if (got > 0 && type == SKG_TAG) {
+			struct skg_tag_links tl;
+			if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK &&
+			    memcmp(tl.object, id, SKG_RAWSZ) == 0) {
+				known = tl.type;
+			}
+		}
+		free(data);
+		if (got < 0) {
+			skg_fsck_nomem(f);
+		}
+		if (known != SKG_NONE) {
+			return known;
+		}
+	}
+	return SKG_NONE;
+}
+
+/* The snapshot: one more object read. */
+static void snapshot_read(struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->n_snap_read == f->cap_snap_read) {
+		size_t cap = f->cap_snap_read ? 2 * f->cap_snap_read : 16;
+		uint8_t *v = realloc(f->snap_read, cap * SKG_RAWSZ);
+		if (v == NULL) {
+			skg_fsck_nomem(f);
+			return;
+		}
+		f->snap_read = v;
+		f->cap_snap_read = cap;
+	}
+	memcpy(f->snap_read + f->n_snap_read++ * SKG_RAWSZ, id, SKG_RAWSZ);
 }
 
 /* git's fsck_handle_ref; false when git dies there */
@@ -61,6 +140,10 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 		return true;
 	}
 	if (!skg_graph_has(f->graph, id, &type)) {
+		f->snap_known = f->snapshot ? snapshot_known(f, id) : SKG_NONE;
+		if (f->snapshot) {
+			snapshot_read(f, id);
+		}
 		parse_lookup_lines(f, id);
 		int st = skg_fsck_reparse_loose(f, id, &type);
 		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
@@ -80,6 +163,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 		return true;
 	}
 valid:
+	if (f->snapshot) {
+		snapshot_read(f, id);
+	}
 	/* git's is_branch(): HEAD or a branch */
 	if (type != SKG_COMMIT && type != SKG_NONE && /* unknown: in a pack whose check stopped */
 	    (strcmp(refname, "HEAD") == 0 || strncmp(refname, "refs/heads/", 11) == 0)) {

@@ -619,6 +619,7 @@ static void run_free(struct skg_fsck_run *f)
 	free(f->odb_dirs);
 	free(f->skip);
 	free(f->tips);
+	free(f->snap_read);
 	free(f->bad_trees);
 	free(f->specials);
 	for (size_t i = 0; i < f->n_bad_packed; i++) {

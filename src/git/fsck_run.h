@@ -136,6 +136,11 @@ struct skg_fsck_run {
 	 * by ID, each with its place (skg_read_pos.tip) */
 	struct skg_fsck_tip *tips;
 	size_t n_tips, cap_tips;
+	/* skg_fsck_ref_tips: the objects read so far (their IDs in order), and the type git has in
+	 * memory for the one being read, from a link of one read before (SKG_NONE: none) */
+	uint8_t *snap_read;
+	size_t n_snap_read, cap_snap_read;
+	unsigned snap_known;
 	uint8_t *skip; /* fsck.skipList: sorted object IDs whose findings are not reported */
 	size_t nskip;
 	bool incomplete;           /* a pack's check stopped part way: some objects' links are unknown */
