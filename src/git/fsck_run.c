@@ -566,11 +566,6 @@ static int run(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return -1;
 	}
-	if (f->git_version >= SKG_GIT_2_55 && f->alt_lines.len > 0) {
-		/* git 2.55's fsck reads the alternates twice before the objects (measured: their lines
-		 * come twice, also with no child process run) */
-		skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
-	}
 	int errors = f->errors;
 	/* git 2.55 reads the objects its refs and each worktree's HEAD name before the objects (its
 	 * snapshot of the refs, builtin/fsck.c snapshot_refs); what that finds is worked out here
@@ -596,6 +591,11 @@ static int run(struct skg_fsck_run *f)
 		struct skg_buf held = f->held_out;
 		f->held_out = (struct skg_buf){0};
 		int r = skg_fsck_ref_tips(f);
+		if (r == 0 && f->n_tips > 0 && f->alt_lines.len > 0) {
+			/* git 2.55 read the alternates at the snapshot's first read of an object, and
+			 * reads them again after it (builtin/fsck.c odb_reprepare), before the objects */
+			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
+		}
 		if (r == 0 && held.len > 0) {
 			skg_fsck_send(f, held.p, held.len);
 		}
