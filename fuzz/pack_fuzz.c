@@ -4,13 +4,13 @@
  *
  * Input: byte 0 = flags (bit 0 --strict: with git's object checks and link checks of
  * pack_strict.c as the object callback, bit 1 two resolver threads, bit 2 keep the trailer as
- * given, bit 3 the strict checks of Git 2.39.5 rather than 2.55.0's), the rest = the pack. Unless bit 2 is set the trailer (last 20 bytes) is recomputed, so
- * that mutations reach the object, zlib and delta code instead of stopping at the checksum. The
- * base cache is tiny (4 KiB), so eviction and the rebuilding of bases from the pack run all the
- * time; objects are limited to 1 MiB. A pack that is accepted must give consistent results: every
- * object typed, delta depths and bases coherent, and the idx files of versions 1 and 2 (and with a
- * 64-bit offset table) well formed, with skg_pk_idx_params recovering the parameters they were built
- * with. Every object of an accepted pack is then read back through each idx (skg_pk_idx_find,
+ * given, bit 3 the strict checks of Git 2.39.5 rather than 2.55.0's), the rest = the pack. Unless bit 2 is
+ * set the trailer (last 20 bytes) is recomputed, so that mutations reach the object, zlib and delta code
+ * instead of stopping at the checksum. The base cache is tiny (4 KiB), so eviction and the rebuilding of
+ * bases from the pack run all the time; objects are limited to 1 MiB. A pack that is accepted must give
+ * consistent results: every object typed, delta depths and bases coherent, and the idx files of versions 1
+ * and 2 (and with a 64-bit offset table) well formed, with skg_pk_idx_params recovering the parameters they
+ * were built with. Every object of an accepted pack is then read back through each idx (skg_pk_idx_find,
  * skg_pk_read_object) and must hash to its ID, and git's reader (skg_pk_git_unpack) must read it the same
  * without an error line; a rejected pack is read from offset 12 without an idx by both, which must
  * fail or succeed cleanly.
