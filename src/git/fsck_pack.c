@@ -786,17 +786,12 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 	size_t ntips = v255 ? f->n_tips : 0;
 	uint8_t *tips = malloc(ntips > 0 ? ntips * SKG_RAWSZ : 1);
 	uint32_t *tip_pack = malloc((ntips > 0 ? ntips : 1) * sizeof(*tip_pack));
-	if (tips == NULL || tip_pack == NULL) {
-		free(tips);
-		free(tip_pack);
-		skg_fsck_nomem(f);
-		return -1;
-	}
 	/* f->tips is by ID, each with its place (places of repeated IDs left out): here by place */
 	struct skg_fsck_tip *by_place = malloc((ntips > 0 ? ntips : 1) * sizeof(*by_place));
-	if (by_place == NULL) {
+	if (tips == NULL || tip_pack == NULL || by_place == NULL) {
 		free(tips);
 		free(tip_pack);
+		free(by_place);
 		skg_fsck_nomem(f);
 		return -1;
 	}

@@ -102,6 +102,19 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
  * lines are out), SKG_REPARSE_OK (git reads it after all: *type), SKG_REPARSE_MISMATCH (not an
  * object to git), or -1 when there is no such file.
  */
+unsigned skg_fsck_in_memory_type(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	unsigned known = SKG_NONE;
+	if (f->snapshot) {
+		/* git 2.55's snapshot reads the refs' objects before the object check: in memory only
+		 * what the objects of the refs read before link to */
+		known = f->snap_known;
+	} else {
+		(void)skg_graph_known(f->graph, id, &known);
+	}
+	return known;
+}
+
 int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *type)
 {
 	char h[SKG_HEXSZ + 1];
@@ -138,14 +151,7 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *
 			return SKG_REPARSE_DIES;
 		}
 		int st = SKG_REPARSE_MISMATCH;
-		unsigned known = SKG_NONE; /* git has the object in memory from a link to it */
-		if (f->snapshot) {
-			/* git 2.55's snapshot reads the refs' objects before the object check: in memory
-			 * only what the objects of the refs read before link to */
-			known = f->snap_known;
-		} else {
-			(void)skg_graph_known(f->graph, id, &known);
-		}
+		unsigned known = skg_fsck_in_memory_type(f, id);
 		uint8_t *content = NULL;
 		size_t clen = 0;
 		if (r != NULL && lines != NULL) {

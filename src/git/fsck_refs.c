@@ -37,12 +37,7 @@ static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
 	if (f->n_unusable == 0) {
 		return;
 	}
-	unsigned known = SKG_NONE;
-	if (f->snapshot) {
-		known = f->snap_known;
-	} else {
-		(void)skg_graph_known(f->graph, id, &known);
-	}
+	unsigned known = skg_fsck_in_memory_type(f, id);
 	unsigned each = skg_fsck_loose_file_exists(f, id) ? 1 : 2;
 	skg_fsck_lookup_lines(f, id, (known == SKG_NONE || known == SKG_BLOB ? each : 0) + each);
 }
@@ -141,9 +136,6 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	}
 	if (!skg_graph_has(f->graph, id, &type)) {
 		f->snap_known = f->snapshot ? snapshot_known(f, id) : SKG_NONE;
-		if (f->snapshot) {
-			snapshot_read(f, id);
-		}
 		parse_lookup_lines(f, id);
 		int st = skg_fsck_reparse_loose(f, id, &type);
 		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
@@ -164,7 +156,7 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	}
 valid:
 	if (f->snapshot) {
-		snapshot_read(f, id);
+		snapshot_read(f, id); /* parsed: its links are in memory for the refs after it */
 	}
 	/* git's is_branch(): HEAD or a branch */
 	if (type != SKG_COMMIT && type != SKG_NONE && /* unknown: in a pack whose check stopped */

@@ -136,7 +136,7 @@ struct skg_fsck_run {
 	 * by ID, each with its place (skg_read_pos.tip) */
 	struct skg_fsck_tip *tips;
 	size_t n_tips, cap_tips;
-	/* skg_fsck_ref_tips: the objects read so far (their IDs in order), and the type git has in
+	/* skg_fsck_ref_tips: the objects parsed so far (their IDs in order), and the type git has in
 	 * memory for the one being read, from a link of one read before (SKG_NONE: none) */
 	uint8_t *snap_read;
 	size_t n_snap_read, cap_snap_read;
@@ -345,6 +345,10 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 /* git's parse_object() of an object that is no object to the check, from its loose file: an enum
  * skg_reparse_result (SKG_REPARSE_DIES sets f->died), or -1 when there is no such file. */
 int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *type);
+/* The type git has `id` in memory as when a ref names it (SKG_NONE: not in memory): from a link
+ * the object check read (skg_graph_known), or in git 2.55's snapshot, which comes before the
+ * object check, from a link of a ref read before (f->snap_known). */
+unsigned skg_fsck_in_memory_type(const struct skg_fsck_run *f, const uint8_t *id);
 /* git's has_object() for an object that is no object to the check: a loose file of that name. */
 bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id);
 
