@@ -43,12 +43,6 @@ SK_NORETURN void sk_usage_error(const char *cmd, const char *fmt, ...) SK_PRINTF
 /* sk_usage_error with the exit status `status` (fsck: 129, git's status for a usage error). */
 SK_NORETURN void sk_usage_exit(int status, const char *cmd, const char *fmt, ...) SK_PRINTF(3, 4);
 
-/* The Git that fsck and index-pack follow where Git 2.39.5 and 2.55.0 differ: --git-version=V,
- * else this variable, else 2.55 (<sha1kit/git.h> skg_git_version_parse). */
-#define SK_GIT_VERSION_ENV "SHA1KIT_GIT_VERSION"
-#define SK_GIT_VERSION_INVALID                                                                               \
-	"the Git to follow is 2.39 or 2.55 (a maintenance release such as 2.39.5 or 2.55.0 names the same)"
-
 /* Flush and check standard output (and close standard input when `closed_stdin` is set, as it was
  * read). On a failure print "sha1kit: write error: REASON" and add SK_EXIT_FAILURE to `status`.
  * Returns the status. sk_finish_sha1sum words the error exactly as GNU sha1sum does (`sum`). */

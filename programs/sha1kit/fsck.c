@@ -119,11 +119,6 @@ static int git_finish(int status)
 	return 0;
 }
 
-/* The Git whose lines fsck gives where 2.39.5 and 2.55.0 differ: --git-version, else the
- * environment's (cli.h). */
-#define GIT_VERSION_ENV     SK_GIT_VERSION_ENV
-#define GIT_VERSION_INVALID SK_GIT_VERSION_INVALID
-
 static void usage(void)
 {
 	printf("Usage: %s fsck [OPTION]... [GIT_DIR]\n"
@@ -304,12 +299,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	int refs = -1; /* --references 1, --no-references 0, else (-1) as the Git followed */
 	int c;
 	skg_check_options_default(&o);
-	const char *env_version = getenv(GIT_VERSION_ENV);
-	if (env_version != NULL && *env_version != '\0' &&
-	    skg_git_version_parse(env_version, &o.git_version) != 0) {
-		sk_usage_exit(USAGE_STATUS, CMD, CMD ": " GIT_VERSION_ENV "=%s: " GIT_VERSION_INVALID,
-		              env_version);
-	}
+	sk_git_version_env(CMD, USAGE_STATUS, &o.git_version);
 	/* the Git layer's mappings under the command's SIGBUS guard: a pack or idx truncated
 	 * meanwhile gives one line and exit 1 (pack_io.c) */
 	o.on_map = sk_guard_map;
@@ -376,7 +366,7 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_GIT_VERSION:
 			if (skg_git_version_parse(optarg, &o.git_version) != 0) {
 				sk_usage_exit(USAGE_STATUS, CMD,
-				              CMD ": --git-version=%s: " GIT_VERSION_INVALID, optarg);
+				              CMD ": --git-version=%s: " SK_GIT_VERSION_INVALID, optarg);
 			}
 			break;
 		case OPT_PROGRESS:

@@ -855,11 +855,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
 	int c;
-	const char *env_version = getenv(SK_GIT_VERSION_ENV);
-	if (env_version != NULL && *env_version != '\0' &&
-	    skg_git_version_parse(env_version, &opt.git_version) != 0) {
-		sk_usage_error(CMD, CMD ": " SK_GIT_VERSION_ENV "=%s: " SK_GIT_VERSION_INVALID, env_version);
-	}
+	sk_git_version_env(CMD, SK_EXIT_FAILURE, &opt.git_version);
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:q", options, NULL)) != -1) {

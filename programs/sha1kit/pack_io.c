@@ -349,6 +349,15 @@ void sk_progress_abort(struct sk_progress *p)
 	}
 }
 
+void sk_git_version_env(const char *cmd, int status, unsigned *version)
+{
+	const char *env = getenv(SK_GIT_VERSION_ENV);
+	if (env != NULL && *env != '\0' && skg_git_version_parse(env, version) != 0) {
+		sk_usage_exit(status, cmd, "%s: " SK_GIT_VERSION_ENV "=%s: " SK_GIT_VERSION_INVALID, cmd,
+		              env);
+	}
+}
+
 bool sk_parse_threads(const char *arg, unsigned *out)
 {
 	char *end;

@@ -104,6 +104,15 @@ void sk_progress_abort(struct sk_progress *p);
 /* The error for a thread count sk_parse_threads refuses (a format for one string, the argument). */
 #define SK_THREADS_INVALID "invalid thread count '%s' (" SK_THREADS_RANGE "; 0: one per CPU)"
 
+/* The Git that fsck and index-pack follow where Git 2.39.5 and 2.55.0 differ: --git-version=V,
+ * else this variable, else 2.55 (<sha1kit/git.h> skg_git_version_parse). */
+#define SK_GIT_VERSION_ENV "SHA1KIT_GIT_VERSION"
+#define SK_GIT_VERSION_INVALID                                                                               \
+	"the Git to follow is 2.39 or 2.55 (a maintenance release such as 2.39.5 or 2.55.0 names the same)"
+/* *version from SK_GIT_VERSION_ENV when it is set and not empty; a value skg_git_version_parse
+ * refuses is command cmd's usage error with exit status `status`. */
+void sk_git_version_env(const char *cmd, int status, unsigned *version);
+
 /* Parse a thread count (0 = one per online CPU). False when not a number in 0..SK_THREADS_MAX. */
 bool sk_parse_threads(const char *arg, unsigned *out);
 /* Number of online CPUs (at least 1). */
