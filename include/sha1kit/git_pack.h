@@ -22,7 +22,10 @@ extern "C" {
 
 /* Options of indexing (skg_index_options_default gives git index-pack's defaults). */
 struct skg_index_options {
-	unsigned threads;     /* delta resolution threads, >= 1 (default 1) */
+	/* Delta resolution threads, >= 1 (default 1). With more threads than CPUs online, at most one
+	 * per CPU resolves at a time (the others wait their turn, taken between two delta families),
+	 * so that the memory held grows with the CPUs, not with the threads. */
+	unsigned threads;
 	uint64_t cache_limit; /* bytes of delta bases kept in memory, all threads (96 MiB) */
 	/*
 	 * `--strict[=ARGS]`, as git 2.39's index-pack (builtin/index-pack.c sha1_object,

@@ -7,11 +7,15 @@
  */
 #include <getopt.h>
 #include <locale.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "pack_io.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -141,6 +145,14 @@ int main(int argc, char **argv)
 	sk_win_init(); /* binary files and standard streams, getopt's name (os_win.c) */
 #endif
 	setlocale(LC_ALL, "");
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+	/* glibc gives threads up to 8 heap arenas per CPU, each keeping what was freed in it: with
+	 * more threads than CPUs (--threads), the heap would grow with the threads although no more
+	 * of them run at once. One arena per CPU online, unless MALLOC_ARENA_MAX says otherwise. */
+	if (getenv("MALLOC_ARENA_MAX") == NULL) {
+		mallopt(M_ARENA_MAX, (int)sk_online_cpus());
+	}
+#endif
 	/* An invalid SHA1KIT_CPU stops every command, but not a request for help (which explains it). */
 	bool help = argc > 1 && strcmp(argv[1], "help") == 0;
 	for (int i = 1; i < argc && !help; i++) {

@@ -38,7 +38,15 @@ static void verify_pack_usage(void)
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same);\n"
 	      "                          the entries are inflated and hashed on the N\n"
-	      "                          threads too, from the offsets the idx gives\n"
+	      "                          threads too, from the offsets the idx gives; with\n"
+	      "                          N over the CPUs online, at most one thread per CPU\n"
+	      "                          resolves deltas at a time\n"
+	      "      --stats           after each pack that is good, where the time went, on\n"
+	      "                          standard error: one line per phase (setup,\n"
+	      "                          Indexing objects, Resolving deltas, and 'after'\n"
+	      "                          each: the index made and compared with NAME.idx)\n"
+	      "                          and the total, with wall time, the process's CPU\n"
+	      "                          time over all threads, and their ratio\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -109,7 +117,7 @@ static void print_objects(const struct skg_pack *pack)
 }
 
 /* Check one pack; returns the exit status bits. */
-static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads)
+static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats)
 {
 	size_t n = strlen(arg);
 	size_t stem = n;
@@ -145,8 +153,12 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 		}
 		goto out;
 	}
+	struct sk_progress progress; /* no progress lines (as git's verify-pack): the phases for --stats */
+	sk_progress_init_stats(&progress, false, stats);
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
+	opt.progress.fn = sk_progress_cb;
+	opt.progress.ctx = &progress;
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
 	opt.release = skg_file_release;
@@ -197,6 +209,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	if (verbose) {
 		printf("%s: ok\n", pack_name);
 	}
+	fflush(stdout);
+	sk_progress_stats(&progress, CMD);
 out:
 	if (status != SK_EXIT_OK && (verbose || stat_only)) {
 		printf("%s: bad\n", pack_name);
@@ -212,16 +226,17 @@ out:
 
 int sk_cmd_verify_pack(int argc, char **argv)
 {
-	enum { OPT_THREADS = 256, OPT_HELP, OPT_VERSION };
+	enum { OPT_THREADS = 256, OPT_STATS, OPT_HELP, OPT_VERSION };
 	static const struct option options[] = {
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"stat-only", no_argument, NULL, 's'},
 	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"stats", no_argument, NULL, OPT_STATS},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
-	bool verbose = false, stat_only = false;
+	bool verbose = false, stat_only = false, stats = false;
 	unsigned threads = 0;
 	int c;
 
@@ -238,6 +253,9 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			if (!sk_parse_threads(optarg, &threads)) {
 				sk_usage_error(CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
+			break;
+		case OPT_STATS:
+			stats = true;
 			break;
 		case OPT_HELP:
 			verify_pack_usage();
@@ -257,7 +275,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		status |= verify_one(argv[i], verbose, stat_only, threads);
+		status |= verify_one(argv[i], verbose, stat_only, threads, stats);
 	}
 	return sk_finish(status, false);
 }

@@ -7,7 +7,9 @@
  *
  * Pass 2 resolves deltas: each whole object that serves as a base is the root of a tree of deltas
  * (OFS_DELTA children found by offset, REF_DELTA children by object ID, in the compact table, once
- * the base's ID is known). Worker threads take roots from a shared counter. Each keeps a stack of
+ * the base's ID is known). Worker threads take roots from a shared counter, no more of them at
+ * once than there are CPUs online (take_turn: a thread that holds nothing lets a waiting one go
+ * first now and then), and share out the batch, hold and buffer budgets below. Each keeps a stack of
  * nodes, bases whose ID is known and whose children are still to be built, and expands the top
  * one: builds its children from its data, which is then freed. The IDs of the objects built are
  * computed in batches (sha1kit_dc_batch), each object's buffer holding its Git header just before
@@ -27,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct resolver {
 	struct skg_pk_pack *pack;
@@ -46,6 +49,14 @@ struct resolver {
 	uint32_t batch_msgs;  /* a thread's pass-2 batch: at most this many objects */
 	uint64_t batch_bytes; /* and this many bytes */
 	uint64_t batch_hold;  /* objects are batched only while the thread's nodes hold less */
+	size_t keep;          /* a thread's entry and delta buffers are let go after use when larger */
+	/* The turns (see take_turn): at most `turns` threads resolve at once; a thread waits for
+	 * ticket `t` until t < turns_given + turns. */
+	pthread_mutex_t turn_lock;
+	pthread_cond_t *turn_cv; /* n_threads of them, when turns < n_threads */
+	unsigned turns, n_threads;
+	uint32_t turn_objs; /* objects a thread resolves before it lets a waiting thread go first */
+	uint64_t tickets, turns_given;
 };
 
 /* Bytes before an object's content in the buffers of pass 2: room for its Git header ("<type>
@@ -113,8 +124,10 @@ struct worker {
 	size_t in_cap;
 	uint64_t in_off, in_len;
 	sha1kit_dc_ctx dc;
-	bool roots_done; /* no root left to take */
-	bool stopped;    /* gave up because another thread failed */
+	bool roots_done;    /* no root left to take */
+	bool has_turn;      /* it holds one of resolver.turns */
+	uint32_t turn_objs; /* objects resolved since it took its turn */
+	bool stopped;       /* gave up because another thread failed */
 	bool failed;
 	struct skg_pk_error err;
 };
@@ -168,15 +181,20 @@ static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_
 	*hi_out = lo;
 }
 
+static void stop_all(struct resolver *r);
+
 static bool worker_fail(struct worker *w)
 {
 	w->failed = true;
-	atomic_store(&w->r->stop, true);
+	stop_all(w->r);
 	return false;
 }
 
-/* Largest entry data kept in w->in between two objects. */
-#define IN_KEEP ((size_t)1 << 20)
+/* Entry data (w->in) and delta (w->delta) buffers kept between two objects: IN_KEEP shared out
+ * between the threads (resolver.keep), IN_MIN_KEEP at least, so that what the threads keep does not
+ * grow with their number. */
+#define IN_KEEP     ((size_t)2 << 20)
+#define IN_MIN_KEEP ((size_t)64 << 10)
 
 /* Bytes read from the pack at once through opt->read: the entries read next are often near (on
  * Git's pack, 8 KiB windows serve 73% of the reads, which then cost no system call). */
@@ -234,11 +252,21 @@ static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 /* Let a large w->in go after use. */
 static void entry_done(struct worker *w)
 {
-	if (w->in_cap > IN_KEEP) {
+	if (w->in_cap > w->r->keep) {
 		free(w->in);
 		w->in = NULL;
 		w->in_cap = 0;
 		w->in_len = 0;
+	}
+}
+
+/* Let a large w->delta go after use. */
+static void delta_done(struct worker *w)
+{
+	if (w->delta_cap > w->r->keep) {
+		free(w->delta);
+		w->delta = NULL;
+		w->delta_cap = 0;
 	}
 }
 
@@ -312,15 +340,27 @@ static bool load_delta(struct worker *w, uint32_t i)
 	return true;
 }
 
+/* build_delta's work, with the delta in w->delta. */
+static uint8_t *apply_loaded(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
+                             uint64_t *out_len);
+
 /* Build object `i` (a delta) from its base's content: returns a new buffer (HEADROOM bytes, then
  * the content) and the content's size, or NULL. */
 static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
                             uint64_t *out_len)
 {
-	const struct skg_pk_object *o = &w->r->pack->objs[i];
 	if (!load_delta(w, i)) {
 		return NULL;
 	}
+	uint8_t *out = apply_loaded(w, i, base, base_len, out_len);
+	delta_done(w);
+	return out;
+}
+
+static uint8_t *apply_loaded(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
+                             uint64_t *out_len)
+{
+	const struct skg_pk_object *o = &w->r->pack->objs[i];
 	const uint8_t *d = w->delta, *dend = w->delta + o->size;
 	uint64_t want_base, result;
 	if (o->size < 4) { /* two sizes and one instruction at least; Git refuses shorter deltas too */
@@ -512,6 +552,7 @@ static uint8_t *rebuild(struct worker *w, uint32_t obj)
 static void progress_tick(struct worker *w)
 {
 	uint64_t done = atomic_fetch_add(&w->r->resolved, 1) + 1;
+	w->turn_objs++;
 	if (w->index == 0 && w->r->opt->progress != NULL && (done & 255) == 0) {
 		w->r->opt->progress(w->r->opt->progress_ctx, SKG_PK_PHASE_RESOLVING, done,
 		                    w->r->pack->n_deltas);
@@ -631,6 +672,77 @@ static bool expand(struct worker *w)
 }
 
 /*
+ * Turns. With more threads than CPUs online, the threads beyond the CPUs add no speed, but each
+ * would hold its working set (the object being built, its base and nodes, its batch) at the same
+ * time as the others, and the heap would grow with --threads. So at most resolver.turns threads
+ * (the CPUs online, or the threads if fewer) resolve at once: each takes a turn before its first
+ * root and gives it up, once it holds nothing (no nodes, no pending IDs), after resolver.turn_objs
+ * objects if another thread waits, or when it is done. Tickets make the waiting threads take their turns
+ * in order: a thread holds one ticket at most, so ticket t waits on turn_cv[t % threads] alone.
+ * With no more threads than CPUs no thread ever waits.
+ */
+#define TURN_MIN_OBJS 32   /* a turn: a quarter of a thread's share of the deltas, this at least */
+#define TURN_MAX_OBJS 4096 /* and this at most */
+
+static void take_turn(struct worker *w)
+{
+	struct resolver *r = w->r;
+	w->turn_objs = 0;
+	if (r->turns == r->n_threads) {
+		return;
+	}
+	pthread_mutex_lock(&r->turn_lock);
+	uint64_t t = r->tickets++;
+	while (t >= r->turns_given + r->turns && !atomic_load(&r->stop)) {
+		pthread_cond_wait(&r->turn_cv[t % r->n_threads], &r->turn_lock);
+	}
+	pthread_mutex_unlock(&r->turn_lock);
+	w->has_turn = true;
+}
+
+static void give_turn(struct worker *w)
+{
+	struct resolver *r = w->r;
+	if (!w->has_turn) {
+		return;
+	}
+	w->has_turn = false;
+	pthread_mutex_lock(&r->turn_lock);
+	uint64_t next = r->turns_given++ + r->turns; /* the ticket that now has its turn */
+	pthread_cond_signal(&r->turn_cv[next % r->n_threads]);
+	pthread_mutex_unlock(&r->turn_lock);
+}
+
+/* Whether a thread that holds nothing should let a waiting thread have its turn. */
+static bool turn_over(struct worker *w)
+{
+	struct resolver *r = w->r;
+	if (!w->has_turn || w->turn_objs < r->turn_objs) {
+		return false;
+	}
+	pthread_mutex_lock(&r->turn_lock);
+	bool waiting = r->tickets > r->turns_given + r->turns;
+	pthread_mutex_unlock(&r->turn_lock);
+	if (!waiting) {
+		w->turn_objs = 0;
+	}
+	return waiting;
+}
+
+/* A stop: wake the threads that wait for a turn. */
+static void stop_all(struct resolver *r)
+{
+	atomic_store(&r->stop, true);
+	if (r->turns < r->n_threads) {
+		pthread_mutex_lock(&r->turn_lock);
+		for (unsigned k = 0; k < r->n_threads; k++) {
+			pthread_cond_signal(&r->turn_cv[k]);
+		}
+		pthread_mutex_unlock(&r->turn_lock);
+	}
+}
+
+/*
  * A resolver thread: expands its nodes, last pushed first; with none left, takes the next root
  * (a whole object with children) from the shared counter; with no root left either, computes the
  * pending IDs (which gives new nodes), until nothing is left. The IDs of resolved objects are
@@ -641,6 +753,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct resolver *r = w->r;
+	take_turn(w);
 	for (;;) {
 		if (atomic_load(&r->stop)) {
 			break;
@@ -652,6 +765,18 @@ static void *worker_main(void *arg)
 				}
 				break;
 			}
+			continue;
+		}
+		if (!w->roots_done && turn_over(w)) {
+			if (w->n_pend > 0) { /* their IDs first: they may give nodes */
+				if (!flush_pending(w)) {
+					worker_fail(w);
+					break;
+				}
+				continue;
+			}
+			give_turn(w);
+			take_turn(w);
 			continue;
 		}
 		if (!w->roots_done) {
@@ -683,6 +808,7 @@ static void *worker_main(void *arg)
 	while (w->n_nodes > 0) {
 		free(w->nodes[--w->n_nodes].buf);
 	}
+	give_turn(w);
 	return NULL;
 }
 
@@ -713,6 +839,44 @@ static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error
 		return false;
 	}
 	return true;
+}
+
+/* The lock and condition variables of the turns, when some threads will wait; false when they
+ * cannot be made. */
+static bool turns_init(struct resolver *r)
+{
+	unsigned k = 0;
+	if (r->turns == r->n_threads) {
+		return true;
+	}
+	r->turn_cv = malloc(r->n_threads * sizeof(*r->turn_cv));
+	if (r->turn_cv == NULL || pthread_mutex_init(&r->turn_lock, NULL) != 0) {
+		free(r->turn_cv);
+		return false;
+	}
+	while (k < r->n_threads && pthread_cond_init(&r->turn_cv[k], NULL) == 0) {
+		k++;
+	}
+	if (k == r->n_threads) {
+		return true;
+	}
+	while (k > 0) {
+		pthread_cond_destroy(&r->turn_cv[--k]);
+	}
+	pthread_mutex_destroy(&r->turn_lock);
+	free(r->turn_cv);
+	return false;
+}
+
+static void turns_end(struct resolver *r)
+{
+	if (r->turns < r->n_threads) {
+		for (unsigned k = 0; k < r->n_threads; k++) {
+			pthread_cond_destroy(&r->turn_cv[k]);
+		}
+		pthread_mutex_destroy(&r->turn_lock);
+		free(r->turn_cv);
+	}
 }
 
 static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, struct skg_pk_ref_table *refs,
@@ -795,12 +959,24 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	if (nthreads > r.n_roots) {
 		nthreads = r.n_roots ? r.n_roots : 1;
 	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	r.n_threads = nthreads;
+	r.turns = cpus > 0 && (unsigned long)cpus < nthreads ? (unsigned)cpus : nthreads;
+	/* the budgets are shared out between the threads that hold memory at once: those that have a
+	 * turn (a thread gives its turn up only when it holds nothing) */
+	unsigned holders = r.turns;
+	uint64_t turn = pack->n_deltas / ((uint64_t)nthreads * 4);
+	r.turn_objs = turn < TURN_MIN_OBJS   ? TURN_MIN_OBJS
+	              : turn > TURN_MAX_OBJS ? TURN_MAX_OBJS
+	                                     : (uint32_t)turn;
 	r.thread_limit = opt->cache_limit / nthreads;
-	r.batch_msgs = P2_MSGS / nthreads < P2_MIN_MSGS ? P2_MIN_MSGS : P2_MSGS / nthreads;
-	r.batch_bytes = P2_BYTES / nthreads < P2_MIN_BYTES ? P2_MIN_BYTES : P2_BYTES / nthreads;
-	r.batch_hold = P2_HOLD / nthreads < P2_MIN_HOLD ? P2_MIN_HOLD : P2_HOLD / nthreads;
+	r.batch_msgs = P2_MSGS / holders < P2_MIN_MSGS ? P2_MIN_MSGS : P2_MSGS / holders;
+	r.batch_bytes = P2_BYTES / holders < P2_MIN_BYTES ? P2_MIN_BYTES : P2_BYTES / holders;
+	r.batch_hold = P2_HOLD / holders < P2_MIN_HOLD ? P2_MIN_HOLD : P2_HOLD / holders;
+	r.keep = IN_KEEP / holders < IN_MIN_KEEP ? IN_MIN_KEEP : IN_KEEP / holders;
 	struct worker *ws = calloc(nthreads, sizeof(*ws));
-	if (ws == NULL) {
+	if (ws == NULL || !turns_init(&r)) {
+		free(ws);
 		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		goto out;
 	}
@@ -822,7 +998,7 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 		started++;
 	}
 	if (spawn_failed) {
-		atomic_store(&r.stop, true);
+		stop_all(&r);
 	}
 	if (started > 0) {
 		worker_main(&ws[0]); /* the calling thread is worker 0 */
@@ -855,6 +1031,7 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 		free(ws[t].in);
 	}
 	free(ws);
+	turns_end(&r);
 	if (rc == 0) {
 		for (uint32_t i = 0; i < nr; i++) {
 			if (pack->objs[i].depth > pack->max_depth) {

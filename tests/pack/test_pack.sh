@@ -1428,6 +1428,22 @@ grep -q ': stats: Resolving deltas: ' "$T/st2.err" && grep -q ': stats: total: '
 head -c 100 "$pack" >"$T/short.pack"
 "$SK" index-pack --stats -o "$T/short.idx" "$T/short.pack" >/dev/null 2>"$T/st3.err"
 [ $? != 0 ] && ! grep -q ': stats: ' "$T/st3.err" && ok || bad "stats after a failure: $(cat "$T/st3.err")"
+# verify-pack --stats: the same phases after each good pack, stdout as without it; none for a bad one
+cp "$pack" "$T/vst.pack" && cp "${pack%.pack}.idx" "$T/vst.idx" && cp "$T/vst.pack" "$T/vbad.pack" &&
+	cp "$T/st0.idx" "$T/vbad.idx" && printf 'x' | dd of="$T/vbad.idx" bs=1 seek=1100 conv=notrunc 2>/dev/null
+"$SK" verify-pack -v --stats --threads=2 "$T/vst.pack" "$T/vbad.pack" >"$T/vst.out" 2>"$T/vst.err"
+rc=$?
+"$SK" verify-pack -v --threads=2 "$T/vst.pack" "$T/vbad.pack" >"$T/vst0.out" 2>"$T/vst0.err"
+rc0=$?
+re='^sha1kit: verify-pack: stats: [a-zA-Z ]+: wall [0-9]+\.[0-9]{3} s, CPU [0-9]+\.[0-9]{3} s \([0-9]+\.[0-9]{2} threads busy\)$'
+grep -v ': stats: ' "$T/vst.err" >"$T/vst.err1"
+if [ "$rc" = 1 ] && [ "$rc0" = 1 ] && cmp -s "$T/vst.out" "$T/vst0.out" && cmp -s "$T/vst.err1" "$T/vst0.err" &&
+	[ "$(grep -cE "$re" "$T/vst.err")" = 6 ] && [ "$(grep -c ': stats: total: ' "$T/vst.err")" = 1 ] &&
+	grep -q ': stats: Indexing objects: ' "$T/vst.err" && grep -q ': stats: after Resolving deltas: ' "$T/vst.err"; then
+	ok
+else
+	bad "verify-pack --stats: rc $rc (without: $rc0), stderr: $(cat "$T/vst.err")"
+fi
 }
 
 # The first pass on all the threads when the idx is known (verify-pack, index-pack --verify, fsck;
@@ -1544,6 +1560,25 @@ for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast 
 		cmp -s "$W/fs1.out" "$W/fs$t.out" && cmp -s "$W/fs1.err" "$W/fs$t.err" && cmp -s "$W/fs1.rc" "$W/fs$t.rc" && ok ||
 			bad "idx_threads: $v: fsck --threads=$t differs from --threads=1: $(head -c 300 "$W/fs$t.err")"
 	done
+done
+# Many delta families (240 files, each with two versions): with more threads than CPUs, delta
+# resolution takes turns (pack_resolve.c, take_turn), and a thread gives its turn up between two
+# families; the idx of index-pack and verify-pack's output the same with every --threads.
+local M=$W/many
+git init -q "$M" && (cd "$M" && for v in 1 2; do
+	awk -v v="$v" 'BEGIN { for (f = 1; f <= 240; f++) { srand(f); fn = sprintf("f%03d", f);
+		for (k = 1; k <= 60; k++) print int(rand() * 1e9), (k == f % 60 + 1 ? v : 0) > fn; close(fn) } }'
+	git add -A && git commit -qm "v$v"; done && git repack -adq) || { bad "idx_threads: cannot make the many-family pack"; return; }
+cp "$M"/.git/objects/pack/*.pack "$W/many.pack"
+"$SK" index-pack --threads=1 -o "$W/many1.idx" "$W/many.pack" >/dev/null 2>&1 || bad "idx_threads: many: index-pack failed"
+cp "$W/many1.idx" "$W/many.idx"
+"$SK" verify-pack -v --threads=1 "$W/many.idx" >"$W/mv1.out" 2>&1
+[ "$(grep -c ' 1 [0-9a-f]\{40\}$' "$W/mv1.out")" -ge 200 ] && ok || bad "idx_threads: many: under 200 deltas: $(tail -n 3 "$W/mv1.out")"
+for t in $more; do
+	"$SK" index-pack --threads=$t -o "$W/many$t.idx" "$W/many.pack" >/dev/null 2>&1 && cmp -s "$W/many1.idx" "$W/many$t.idx" && ok ||
+		bad "idx_threads: many: index-pack --threads=$t gives another idx"
+	"$SK" verify-pack -v --threads=$t "$W/many.idx" >"$W/mv$t.out" 2>&1 && cmp -s "$W/mv1.out" "$W/mv$t.out" && ok ||
+		bad "idx_threads: many: verify-pack -v --threads=$t differs: $(head -c 300 "$W/mv$t.out")"
 done
 }
 
