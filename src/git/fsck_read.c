@@ -5,6 +5,7 @@
  * parse_object() reads it (object-file.c, with git's lines, dying where git dies), and git's
  * has_object() of a loose file.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,7 +116,7 @@ unsigned skg_fsck_in_memory_type(const struct skg_fsck_run *f, const uint8_t *id
 	return known;
 }
 
-int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *type)
+int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned reads, unsigned *type)
 {
 	char h[SKG_HEXSZ + 1];
 	skg_to_hex(id, h);
@@ -129,8 +130,21 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *
 			continue;
 		}
 		if (skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
-			/* there but unreadable (permissions): git's read fails quietly, and as the file
-			 * exists it dies (read_object_file_extended) */
+			int e = errno;
+			if (f->git_version >= SKG_GIT_2_55) {
+				/* there but unreadable (permissions): git 2.55 says so at each of its reads
+				 * and finds no object: the caller's "invalid sha1 pointer" follows, and the
+				 * check goes on */
+				for (unsigned k = 0; k < reads; k++) {
+					skg_fsck_err_line(f, NULL,
+					                  "error: unable to open loose object %s: %s", h,
+					                  strerror(e));
+				}
+				skg_buf_release(&path);
+				return SKG_REPARSE_MISMATCH;
+			}
+			/* git 2.39's read fails quietly, and as the file exists it dies
+			 * (read_object_file_extended) */
 			skg_fsck_err_line(f, NULL, "fatal: loose object %s (stored in %s) is corrupt", h,
 			                  skg_buf_str(&path));
 			skg_buf_release(&path);

@@ -137,7 +137,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	if (!skg_graph_has(f->graph, id, &type)) {
 		f->snap_known = f->snapshot ? snapshot_known(f, id) : SKG_NONE;
 		parse_lookup_lines(f, id);
-		int st = skg_fsck_reparse_loose(f, id, &type);
+		/* 2.55 reads the type, then the object; only the object when a link of a ref before put
+		 * it in memory with a type */
+		int st = skg_fsck_reparse_loose(f, id, f->snap_known != SKG_NONE ? 1 : 2, &type);
 		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
 			return false;
 		}
@@ -303,7 +305,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 	if (!skg_graph_has(f->graph, id, &type)) {
 		parse_lookup_lines(f, id);
 		/* git's fsck_cache_tree parses the tree: from its loose file, if there is one */
-		int st = skg_fsck_reparse_loose(f, id, &type);
+		int st = skg_fsck_reparse_loose(f, id, 1, &type);
 		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
 			return 1;
 		}

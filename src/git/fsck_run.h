@@ -343,8 +343,10 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
 int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
                        uint32_t *seq, uint64_t *where);
 /* git's parse_object() of an object that is no object to the check, from its loose file: an enum
- * skg_reparse_result (SKG_REPARSE_DIES sets f->died), or -1 when there is no such file. */
-int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned *type);
+ * skg_reparse_result (SKG_REPARSE_DIES sets f->died), or -1 when there is no such file. A file
+ * that cannot be read: git 2.39 dies; 2.55 prints `reads` lines "unable to open loose object"
+ * (one per read git makes there) and finds no object (SKG_REPARSE_MISMATCH). */
+int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned reads, unsigned *type);
 /* The type git has `id` in memory as when a ref names it (SKG_NONE: not in memory): from a link
  * the object check read (skg_graph_known), or in git 2.55's snapshot, which comes before the
  * object check, from a link of a ref read before (f->snap_known). */
