@@ -451,6 +451,15 @@ static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, 
 	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy};
 }
 
+void skg_fsck_pack_dir_lines(struct skg_fsck_run *f)
+{
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		if (f->unusable[i].dir_errno != 0) {
+			skg_fsck_err_line(f, NULL, "%s", f->unusable[i].line);
+		}
+	}
+}
+
 /*
  * git looks for `id` in its packs `times` times (find_pack_entry; twice in a lookup that is not
  * quick, which looks again after re-reading the pack directory): each time, the line of each pack
@@ -461,10 +470,8 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 	for (unsigned t = 0; t < times; t++) {
 		/* the second look of a lookup comes after git re-read the pack directories
 		 * (reprepare_packed_git): the line of each that does not open (prepare_packed_git_one) */
-		for (size_t i = 0; i < f->n_unusable && t % 2 == 1; i++) {
-			if (f->unusable[i].dir_errno != 0) {
-				skg_fsck_err_line(f, NULL, "%s", f->unusable[i].line);
-			}
+		if (t % 2 == 1) {
+			skg_fsck_pack_dir_lines(f);
 		}
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			uint64_t off;
@@ -480,7 +487,9 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 /*
  * A pack directory that does not open for another reason than its absence: git's line (packfile.c
  * prepare_packed_git_one, error_errno: git 2.39.5 and 2.55.0), now and at each re-reading of the
- * pack directories (skg_fsck_lookup_lines).
+ * pack directories (skg_fsck_lookup_lines). Git 2.55 with refs first reads the pack directories at
+ * its snapshot's first object read, and again after the refs' lines (skg_fsck_pack_dir_lines),
+ * not at the object check.
  */
 static void pack_dir_error(struct skg_fsck_run *f, const char *dir, int e)
 {
@@ -491,7 +500,9 @@ static void pack_dir_error(struct skg_fsck_run *f, const char *dir, int e)
 		skg_fsck_nomem(f);
 		return;
 	}
-	skg_fsck_err_line(f, NULL, "%s", line.p);
+	if (f->git_version < SKG_GIT_2_55 || f->n_tips == 0) {
+		skg_fsck_err_line(f, NULL, "%s", line.p);
+	}
 	remember_unusable(f, line.p, NULL, 0, NULL);
 	if (!skg_fsck_stopped(f)) {
 		f->unusable[f->n_unusable - 1].dir_errno = e;
@@ -709,6 +720,142 @@ static int cmp_tip_place(const void *a, const void *b)
 	return x->place < y->place ? -1 : x->place > y->place;
 }
 
+/*
+ * Git 2.55's snapshot reads the objects the refs name, in its order, before the object check, each
+ * from the first pack that opens and whose idx lists it (packs before loose objects): an idx entry whose
+ * offset is past the pack's end (before its trailer) makes use_pack die there, "fatal: offset beyond end of
+ * packfile (truncated pack?)", before any line of the check. Only when every object read before it
+ * was found sound in this way (packed at an offset inside its pack, or a loose file): else the
+ * lines of those reads would come first, and the check gives them as it does without the snapshot.
+ * A pack that a multi-pack-index lists is looked up through it by git: not followed here (no death).
+ * True when git dies so (the line is out, f->died set).
+ */
+/* Where an open idx (skg_pk_git_idx_check) puts `id`, as git's find_pack_entry reads it: 1 and *off,
+ * 0 when it does not list it, -1 when its 64-bit offset is past the idx's table (git's
+ * nth_packed_object_offset dies: "offset beyond end of pack index"). */
+static int snapshot_find(const uint8_t *idx, size_t len, const uint8_t *id, uint64_t *off)
+{
+	bool v2 = memcmp(idx, "\377tOc", 4) == 0;
+	size_t fan = v2 ? 8 : 0;
+	uint64_t nr = skg_pk_idx_count(idx, len);
+	uint64_t lo = id[0] > 0 ? skg_be32_padded(idx, len, fan + 4 * (id[0] - 1u)) : 0,
+	         hi = skg_be32_padded(idx, len, fan + 4 * id[0]);
+	const uint8_t *names = v2 ? idx + 8 + 1024 : idx + 1024 + 4;
+	size_t stride = v2 ? SKG_RAWSZ : SKG_RAWSZ + 4;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(names + mid * stride, id, SKG_RAWSZ);
+		if (c == 0) {
+			if (!v2) {
+				*off = skg_be32_padded(idx, len, 1024 + mid * (SKG_RAWSZ + 4));
+				return 1;
+			}
+			uint64_t large = 8 + 1024 + nr * (SKG_RAWSZ + 4 + 4);
+			uint32_t v = skg_be32_padded(idx, len, 8 + 1024 + nr * (SKG_RAWSZ + 4) + 4 * mid);
+			if ((v & 0x80000000u) == 0) {
+				*off = v;
+				return 1;
+			}
+			uint64_t at = large + (uint64_t)(v & 0x7fffffffu) * 8;
+			if (len < 8 || at >= len - 8) {
+				return -1;
+			}
+			*off =
+			    (uint64_t)skg_be32_padded(idx, len, at) << 32 | skg_be32_padded(idx, len, at + 4);
+			return 1;
+		}
+		if (c < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return 0;
+}
+
+bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
+{
+	struct skg_fsck_pack_ref *packs = NULL;
+	size_t n = 0, ntips = f->n_tips;
+	bool dies = false;
+	if (ntips == 0 || skg_fsck_list_packs(f, false, &packs, &n) != 0 || n == 0) {
+		skg_fsck_free_packs(packs, n);
+		return false;
+	}
+	struct skg_file *idx = calloc(n, sizeof(*idx));
+	uint64_t *pack_len = calloc(n, sizeof(*pack_len));
+	struct skg_fsck_tip *by_place = malloc(ntips * sizeof(*by_place));
+	if (idx == NULL || pack_len == NULL || by_place == NULL) {
+		skg_fsck_nomem(f);
+		goto out;
+	}
+	for (size_t p = 0; p < n; p++) {
+		struct skg_file pack = {0};
+		uint32_t a;
+		bool opens = skg_file_map(&idx[p], packs[p].idx, f->on_map, f->map_ctx, NULL) == 0 &&
+		             skg_pk_git_idx_check(idx[p].data, (size_t)idx[p].len, &a) == SKG_PK_GIT_OK &&
+		             skg_file_map(&pack, packs[p].pack, f->on_map, f->map_ctx, NULL) == 0;
+		/* git's open_packed_git: the header, the object count and the trailer the idx names */
+		if (opens) {
+			const uint8_t *d = pack.data;
+			uint64_t len = pack.len, nr = skg_pk_idx_count(idx[p].data, (size_t)idx[p].len);
+			opens = len >= 12 + SKG_RAWSZ && memcmp(d, "PACK", 4) == 0 &&
+			        (skg_be32_padded(d, (size_t)len, 4) == 2 ||
+			         skg_be32_padded(d, (size_t)len, 4) == 3) &&
+			        skg_be32_padded(d, (size_t)len, 8) == nr &&
+			        memcmp(d + len - SKG_RAWSZ, idx[p].data + idx[p].len - 2 * SKG_RAWSZ,
+			               SKG_RAWSZ) == 0;
+			pack_len[p] = len;
+		}
+		skg_file_unmap(&pack);
+		if (!opens) {
+			skg_file_unmap(&idx[p]);
+			idx[p] = (struct skg_file){0}; /* git does not read from it */
+		}
+	}
+	memcpy(by_place, f->tips, ntips * sizeof(*by_place));
+	qsort(by_place, ntips, sizeof(*by_place), cmp_tip_place);
+	for (size_t k = 0; k < ntips && !dies; k++) {
+		bool found = false;
+		for (size_t p = 0; p < n && !found; p++) {
+			uint64_t off = 0;
+			int at = idx[p].data != NULL
+			             ? snapshot_find(idx[p].data, (size_t)idx[p].len, by_place[k].id, &off)
+			             : 0;
+			if (at == 0) {
+				continue;
+			}
+			found = true;
+			if (packs[p].midx != 0) {
+				break; /* git looks it up through the multi-pack-index: not followed here */
+			}
+			if (at < 0) {
+				skg_fsck_err_line(
+				    f, NULL,
+				    "fatal: offset beyond end of pack index for %s (truncated index?)",
+				    packs[p].pack);
+				f->died = dies = true;
+			} else if (pack_len[p] < SKG_RAWSZ || off > pack_len[p] - SKG_RAWSZ) {
+				skg_fsck_err_line(f, NULL,
+				                  "fatal: offset beyond end of packfile (truncated pack?)");
+				f->died = dies = true;
+			}
+		}
+		if (!found && !skg_fsck_loose_file_exists(f, by_place[k].id)) {
+			break; /* its lines would come first */
+		}
+	}
+out:
+	for (size_t p = 0; idx != NULL && p < n; p++) {
+		skg_file_unmap(&idx[p]);
+	}
+	free(idx);
+	free(pack_len);
+	free(by_place);
+	skg_fsck_free_packs(packs, n);
+	return dies;
+}
+
 /* The object directories: the repository's, then its alternates. */
 /*
  * git 2.39.5's order of packs (packfile.c get_all_packs, prepare_packed_git, sort_pack): the packs
@@ -773,7 +920,7 @@ static int cmp_pack_ref(const void *a, const void *b)
  * Every pack-*.idx of the object directories' pack/ with its .pack (a .pack that is not a regular
  * file is no pack to git's add_packed_git, silently), in git's order.
  */
-int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n)
+int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck_pack_ref **out, size_t *n)
 {
 	struct skg_fsck_pack_ref *v = NULL;
 	size_t cap = 0, nmidx = 0;
@@ -812,7 +959,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, 
 		skg_buf_addf(&dir, "%s/pack", f->odb_dirs[o]);
 		failed = dir.failed;
 		DIR *d = opendir(skg_buf_str(&dir));
-		if (d == NULL && errno != ENOENT && !failed) {
+		if (d == NULL && errno != ENOENT && !failed && dir_errors) {
 			pack_dir_error(f, skg_buf_str(&dir), errno);
 			failed = skg_fsck_stopped(f);
 		}
@@ -924,8 +1071,12 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 			return true;
 		}
 	}
-	/* git's read of an object it does not find: errno is still that of the last pack directory
-	 * that did not open in the re-reading, and read_object_file_extended dies on it */
+	/* git 2.39's read of an object it does not find: errno is still that of the last pack
+	 * directory that did not open in the re-reading, and read_object_file_extended dies on it;
+	 * 2.55 finds no object and goes on (c2b) */
+	if (f->git_version >= SKG_GIT_2_55) {
+		return false;
+	}
 	int e = 0;
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		e = f->unusable[i].dir_errno != 0 ? f->unusable[i].dir_errno : e;

@@ -112,7 +112,7 @@ static int scan(struct skg_fsck_run *f)
 	}
 	size_t n;
 	struct skg_fsck_pack_ref *packs;
-	if (skg_fsck_list_packs(f, &packs, &n) != 0) {
+	if (skg_fsck_list_packs(f, true, &packs, &n) != 0) {
 		return -1;
 	}
 	if (f->progress.fn != NULL) {
@@ -523,7 +523,7 @@ static int check_bitmaps(struct skg_fsck_run *f)
 	free(lines);
 	size_t n;
 	struct skg_fsck_pack_ref *packs;
-	if (skg_fsck_list_packs(f, &packs, &n) != 0) {
+	if (skg_fsck_list_packs(f, false, &packs, &n) != 0) {
 		return -1;
 	}
 	for (size_t i = 0; i < n && !skg_fsck_stopped(f); i++) {
@@ -574,6 +574,9 @@ static int run(struct skg_fsck_run *f)
 	if (v255 && skg_fsck_tip_order(f) != 0) {
 		return -1; /* reported */
 	}
+	if (v255 && skg_fsck_snapshot_dies(f)) {
+		return -1; /* git 2.55 died reading what a ref names, before the objects */
+	}
 	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
 	if (wt_passes(f, errors, scan(f), v255) != 0) {
 		return -1;
@@ -590,11 +593,18 @@ static int run(struct skg_fsck_run *f)
 		f->hold = false;
 		struct skg_buf held = f->held_out;
 		f->held_out = (struct skg_buf){0};
+		if (f->n_tips > 0) {
+			skg_fsck_pack_dir_lines(f); /* the snapshot's first read of an object */
+		}
 		int r = skg_fsck_ref_tips(f);
-		if (r == 0 && f->n_tips > 0 && f->alt_lines.len > 0) {
-			/* git 2.55 read the alternates at the snapshot's first read of an object, and
-			 * reads them again after it (builtin/fsck.c odb_reprepare), before the objects */
-			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
+		if (r == 0 && f->n_tips > 0) {
+			/* git 2.55 read the alternates and the pack directories at the snapshot's first
+			 * read of an object, and reads them again after it (builtin/fsck.c
+			 * odb_reprepare), before the objects */
+			if (f->alt_lines.len > 0) {
+				skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
+			}
+			skg_fsck_pack_dir_lines(f);
 		}
 		if (r == 0 && held.len > 0) {
 			skg_fsck_send(f, held.p, held.len);

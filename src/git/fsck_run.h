@@ -315,8 +315,14 @@ struct skg_fsck_pack_ref {
 };
 
 /* Every pack of the object directories in git's order: a malloc'd array of *n (NULL and 0 also
- * when there is none); -1 when out of memory. */
-int skg_fsck_list_packs(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n);
+ * when there is none); -1 when out of memory. dir_errors: a pack directory that does not open is
+ * reported and remembered (the object check's listing; not a second listing). */
+int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck_pack_ref **out, size_t *n);
+/* The line of each pack directory that does not open (git's re-reading of the pack directories). */
+void skg_fsck_pack_dir_lines(struct skg_fsck_run *f);
+/* Git 2.55's snapshot dies reading a ref's packed object at an offset past its pack's end, before
+ * the object check: its fatal line, f->died; true then. */
+bool skg_fsck_snapshot_dies(struct skg_fsck_run *f);
 void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n);
 /* The number of objects an idx file says it lists (0 when it cannot be read as one). */
 uint64_t skg_fsck_idx_count(const char *path);
