@@ -727,7 +727,7 @@ static int cmp_tip_place(const void *a, const void *b)
  * packfile (truncated pack?)", before any line of the check. Only when every object read before it
  * was found sound in this way (packed at an offset inside its pack, or a loose file): else the
  * lines of those reads would come first, and the check gives them as it does without the snapshot.
- * A pack that a multi-pack-index lists is looked up through it by git: not followed here (no death).
+ * An object a multi-pack-index lists is looked up through it first, at the offset it gives.
  * True when git dies so (the line is out, f->died set).
  */
 /* Where an open idx (skg_pk_git_idx_check) puts `id`, as git's find_pack_entry reads it: 1 and *off,
@@ -773,6 +773,21 @@ static int snapshot_find(const uint8_t *idx, size_t len, const uint8_t *id, uint
 	return 0;
 }
 
+/* Whether git's read of the entry at `off` dies in use_pack: its header (type and size, a byte
+ * while the high bit is set) read, the data after it starts past the pack's last byte before the
+ * trailer (which an offset at or past the trailer always does). */
+static bool past_end(const uint8_t *d, uint64_t len, uint64_t off)
+{
+	uint64_t end = len - SKG_RAWSZ, at = off;
+	if (off >= end) {
+		return true;
+	}
+	while (at < len && (d[at] & 0x80) != 0) {
+		at++;
+	}
+	return at + 1 > end;
+}
+
 bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 {
 	struct skg_fsck_pack_ref *packs = NULL;
@@ -783,59 +798,81 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		return false;
 	}
 	struct skg_file *idx = calloc(n, sizeof(*idx));
-	uint64_t *pack_len = calloc(n, sizeof(*pack_len));
+	struct skg_file *pack = calloc(n, sizeof(*pack));
 	struct skg_fsck_tip *by_place = malloc(ntips * sizeof(*by_place));
-	if (idx == NULL || pack_len == NULL || by_place == NULL) {
+	uint8_t *tip_ids = malloc(ntips * SKG_RAWSZ);
+	uint32_t *mx_pack = malloc(ntips * sizeof(*mx_pack));
+	uint64_t *mx_off = malloc(ntips * sizeof(*mx_off));
+	char **mnames = NULL;
+	size_t nm = 0;
+	if (idx == NULL || pack == NULL || by_place == NULL || tip_ids == NULL || mx_pack == NULL ||
+	    mx_off == NULL) {
 		skg_fsck_nomem(f);
 		goto out;
 	}
 	for (size_t p = 0; p < n; p++) {
-		struct skg_file pack = {0};
 		uint32_t a;
 		bool opens = skg_file_map(&idx[p], packs[p].idx, f->on_map, f->map_ctx, NULL) == 0 &&
 		             skg_pk_git_idx_check(idx[p].data, (size_t)idx[p].len, &a) == SKG_PK_GIT_OK &&
-		             skg_file_map(&pack, packs[p].pack, f->on_map, f->map_ctx, NULL) == 0;
+		             skg_file_map(&pack[p], packs[p].pack, f->on_map, f->map_ctx, NULL) == 0;
 		/* git's open_packed_git: the header, the object count and the trailer the idx names */
 		if (opens) {
-			const uint8_t *d = pack.data;
-			uint64_t len = pack.len, nr = skg_pk_idx_count(idx[p].data, (size_t)idx[p].len);
+			const uint8_t *d = pack[p].data;
+			uint64_t len = pack[p].len, nr = skg_pk_idx_count(idx[p].data, (size_t)idx[p].len);
 			opens = len >= 12 + SKG_RAWSZ && memcmp(d, "PACK", 4) == 0 &&
 			        (skg_be32_padded(d, (size_t)len, 4) == 2 ||
 			         skg_be32_padded(d, (size_t)len, 4) == 3) &&
 			        skg_be32_padded(d, (size_t)len, 8) == nr &&
 			        memcmp(d + len - SKG_RAWSZ, idx[p].data + idx[p].len - 2 * SKG_RAWSZ,
 			               SKG_RAWSZ) == 0;
-			pack_len[p] = len;
 		}
-		skg_file_unmap(&pack);
 		if (!opens) {
 			skg_file_unmap(&idx[p]);
-			idx[p] = (struct skg_file){0}; /* git does not read from it */
+			skg_file_unmap(&pack[p]);
+			idx[p] = pack[p] = (struct skg_file){0}; /* git does not read from it */
 		}
 	}
 	memcpy(by_place, f->tips, ntips * sizeof(*by_place));
 	qsort(by_place, ntips, sizeof(*by_place), cmp_tip_place);
+	for (size_t k = 0; k < ntips; k++) {
+		memcpy(tip_ids + k * SKG_RAWSZ, by_place[k].id, SKG_RAWSZ);
+		mx_pack[k] = UINT32_MAX;
+	}
+	if (f->n_odb_dirs > 0 && skg_midx_pack_names(f->odb_dirs[0], f->git_version, &mnames, &nm, tip_ids,
+	                                             ntips, mx_pack, mx_off) != 0) {
+		skg_fsck_nomem(f);
+		goto out;
+	}
 	for (size_t k = 0; k < ntips && !dies; k++) {
 		bool found = false;
+		/* through the multi-pack-index first: the offset it gives, in its pack, if that opens */
+		for (size_t p = 0; p < n && !found && mx_pack[k] != UINT32_MAX; p++) {
+			if (packs[p].midx != (size_t)mx_pack[k] + 1 || pack[p].data == NULL) {
+				continue;
+			}
+			found = true;
+			if (mx_off[k] != UINT64_MAX && past_end(pack[p].data, pack[p].len, mx_off[k])) {
+				skg_fsck_err_line(f, NULL,
+				                  "fatal: offset beyond end of packfile (truncated pack?)");
+				f->died = dies = true;
+			}
+		}
 		for (size_t p = 0; p < n && !found; p++) {
 			uint64_t off = 0;
-			int at = idx[p].data != NULL
+			int at = idx[p].data != NULL && packs[p].midx == 0
 			             ? snapshot_find(idx[p].data, (size_t)idx[p].len, by_place[k].id, &off)
 			             : 0;
 			if (at == 0) {
 				continue;
 			}
 			found = true;
-			if (packs[p].midx != 0) {
-				break; /* git looks it up through the multi-pack-index: not followed here */
-			}
 			if (at < 0) {
 				skg_fsck_err_line(
 				    f, NULL,
 				    "fatal: offset beyond end of pack index for %s (truncated index?)",
 				    packs[p].pack);
 				f->died = dies = true;
-			} else if (pack_len[p] < SKG_RAWSZ || off > pack_len[p] - SKG_RAWSZ) {
+			} else if (past_end(pack[p].data, pack[p].len, off)) {
 				skg_fsck_err_line(f, NULL,
 				                  "fatal: offset beyond end of packfile (truncated pack?)");
 				f->died = dies = true;
@@ -846,11 +883,19 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		}
 	}
 out:
-	for (size_t p = 0; idx != NULL && p < n; p++) {
+	for (size_t p = 0; idx != NULL && pack != NULL && p < n; p++) {
 		skg_file_unmap(&idx[p]);
+		skg_file_unmap(&pack[p]);
 	}
 	free(idx);
-	free(pack_len);
+	free(pack);
+	free(tip_ids);
+	free(mx_pack);
+	free(mx_off);
+	for (size_t i = 0; i < nm; i++) {
+		free(mnames[i]);
+	}
+	free(mnames);
 	free(by_place);
 	skg_fsck_free_packs(packs, n);
 	return dies;
@@ -952,7 +997,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 	free(by_place);
 	if (f->n_odb_dirs > 0) {
 		(void)skg_midx_pack_names(f->odb_dirs[0], f->git_version, &midx, &nmidx, tips, ntips,
-		                          tip_pack);
+		                          tip_pack, NULL);
 	}
 	for (size_t o = 0; o < f->n_odb_dirs && !failed; o++) {
 		struct skg_buf dir = {0};

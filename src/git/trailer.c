@@ -1086,13 +1086,17 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
 /* The pack-int-id of each of ids[0 .. nids) in a loaded multi-pack-index (OIDF, OIDL, OOFF;
  * binary search within the fanout's range), UINT32_MAX for one it does not list. */
 static void midx_packs_of(const struct file *f, const struct chunks *cs, const uint8_t *ids, size_t nids,
-                          uint32_t *pack_of)
+                          uint32_t *pack_of, uint64_t *off_of)
 {
 	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
 	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
 	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
+	const struct chunk *loff = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
 	for (size_t k = 0; k < nids; k++) {
 		pack_of[k] = UINT32_MAX;
+		if (off_of != NULL) {
+			off_of[k] = UINT64_MAX;
+		}
 	}
 	if (oidf == NULL || oidl == NULL || ooff == NULL || oidf->off + 4 * 256 > f->len) {
 		return;
@@ -1111,6 +1115,14 @@ static void midx_packs_of(const struct file *f, const struct chunks *cs, const u
 			int c = memcmp(id, f->data + oidl->off + (uint64_t)SKG_RAWSZ * mid, SKG_RAWSZ);
 			if (c == 0) {
 				pack_of[k] = be32_at(f, ooff->off + (uint64_t)8 * mid);
+				uint32_t v = be32_at(f, ooff->off + (uint64_t)8 * mid + 4);
+				if (off_of != NULL && (v & 0x80000000u) == 0) {
+					off_of[k] = v;
+				} else if (off_of != NULL && loff != NULL &&
+				           loff->off + (uint64_t)8 * ((v & 0x7fffffffu) + 1ull) <= f->len) {
+					uint64_t at = loff->off + (uint64_t)8 * (v & 0x7fffffffu);
+					off_of[k] = (uint64_t)be32_at(f, at) << 32 | be32_at(f, at + 4);
+				}
 				break;
 			}
 			if (c < 0) {
@@ -1123,12 +1135,15 @@ static void midx_packs_of(const struct file *f, const struct chunks *cs, const u
 }
 
 int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n,
-                        const uint8_t *ids, size_t nids, uint32_t *pack_of)
+                        const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of)
 {
 	*names = NULL;
 	*n = 0;
 	for (size_t k = 0; k < nids; k++) {
 		pack_of[k] = UINT32_MAX;
+		if (off_of != NULL) {
+			off_of[k] = UINT64_MAX;
+		}
 	}
 	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
 	struct skg_lines *lines = malloc(sizeof(*lines));
@@ -1161,7 +1176,7 @@ int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names,
 			}
 			ret = *names == NULL ? -1 : ret;
 			if (ret == 0) {
-				midx_packs_of(&f, cs, ids, nids, pack_of);
+				midx_packs_of(&f, cs, ids, nids, pack_of, off_of);
 			}
 		}
 		free(cs);

@@ -163,11 +163,12 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
  * (gitformat-pack(5), "multi-pack-index files", chunk PNAM): a malloc'd array of *n malloc'd
  * strings in *names (none when there is no multi-pack-index or git_version's git would not load it);
  * and the pack each of ids[0 .. nids) is found in through it (a place in *names, in pack_of[0 ..
- * nids); UINT32_MAX when it does not list the ID: chunks OIDF, OIDL, OOFF). 0, or -1 when out of
- * memory.
+ * nids); UINT32_MAX when it does not list the ID: chunks OIDF, OIDL, OOFF) and, when off_of is not
+ * NULL, its offset in that pack (off_of[0 .. nids): OOFF, or LOFF for a large one; UINT64_MAX when
+ * not listed or not readable). 0, or -1 when out of memory.
  */
 int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n,
-                        const uint8_t *ids, size_t nids, uint32_t *pack_of);
+                        const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of);
 
 /*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not
