@@ -24,7 +24,8 @@ extern "C" {
 struct skg_index_options {
 	/* Delta resolution threads, >= 1 (default 1). With more threads than CPUs online, at most one
 	 * per CPU resolves at a time (the others wait their turn, taken between two delta families),
-	 * so that the memory held grows with the CPUs, not with the threads. */
+	 * and the first pass through the idx (see idx) runs on one thread per CPU at most, so that the
+	 * memory held grows with the CPUs, not with the threads. */
 	unsigned threads;
 	uint64_t cache_limit; /* bytes of delta bases kept in memory, all threads (96 MiB) */
 	/*

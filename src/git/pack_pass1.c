@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHUNK_LEN (64 * 1024)
 
@@ -998,7 +999,10 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 	atomic_init(&r.entries_done, 0);
 	atomic_init(&r.hashed, 0);
 	sha1kit_fast_init(&r.trailer);
+	/* no more threads than CPUs online: more would add no speed, each with its buffers */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned nthreads = opt->threads < r.n_tasks ? opt->threads : r.n_tasks;
+	nthreads = cpus > 0 && (unsigned long)cpus < nthreads ? (unsigned)cpus : nthreads;
 	/* the batch arenas and the buffers kept: HB_ARENA and PAR_KEEP shared out, so that memory
 	 * does not grow with the threads (a smaller arena batches smaller objects only) */
 	size_t arena_len = HB_ARENA / nthreads < HB_MIN_ARENA ? HB_MIN_ARENA : HB_ARENA / nthreads;
