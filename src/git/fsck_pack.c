@@ -720,16 +720,6 @@ static int cmp_tip_place(const void *a, const void *b)
 	return x->place < y->place ? -1 : x->place > y->place;
 }
 
-/*
- * Git 2.55's snapshot reads the objects the refs name, in its order, before the object check, each
- * from the first pack that opens and whose idx lists it (packs before loose objects): an idx entry whose
- * offset is past the pack's end (before its trailer) makes use_pack die there, "fatal: offset beyond end of
- * packfile (truncated pack?)", before any line of the check. Only when every object read before it
- * was found sound in this way (packed at an offset inside its pack, or a loose file): else the
- * lines of those reads would come first, and the check gives them as it does without the snapshot.
- * An object a multi-pack-index lists is looked up through it first, at the offset it gives.
- * True when git dies so (the line is out, f->died set).
- */
 /* Where an open idx (skg_pk_git_idx_check) puts `id`, as git's find_pack_entry reads it: 1 and *off,
  * 0 when it does not list it, -1 when its 64-bit offset is past the idx's table (git's
  * nth_packed_object_offset dies: "offset beyond end of pack index"). */
@@ -788,6 +778,16 @@ static bool past_end(const uint8_t *d, uint64_t len, uint64_t off)
 	return at + 1 > end;
 }
 
+/*
+ * Git 2.55's snapshot reads the objects the refs name, in its order, before the object check, each
+ * from the first pack that opens and whose idx lists it (packs before loose objects): an idx entry whose
+ * offset is past the pack's end (before its trailer) makes use_pack die there, "fatal: offset beyond end of
+ * packfile (truncated pack?)", before any line of the check. Only when every object read before it
+ * was found sound in this way (packed at an offset inside its pack, or a loose file): else the
+ * lines of those reads would come first, and the check gives them as it does without the snapshot.
+ * An object a multi-pack-index lists is looked up through it first, at the offset it gives.
+ * True when git dies so (the line is out, f->died set).
+ */
 bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 {
 	struct skg_fsck_pack_ref *packs = NULL;
