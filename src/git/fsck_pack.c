@@ -720,49 +720,6 @@ static int cmp_tip_place(const void *a, const void *b)
 	return x->place < y->place ? -1 : x->place > y->place;
 }
 
-/* Where an open idx (skg_pk_git_idx_check) puts `id`, as git's find_pack_entry reads it: 1 and *off,
- * 0 when it does not list it, -1 when its 64-bit offset is past the idx's table (git's
- * nth_packed_object_offset dies: "offset beyond end of pack index"). */
-static int snapshot_find(const uint8_t *idx, size_t len, const uint8_t *id, uint64_t *off)
-{
-	bool v2 = memcmp(idx, "\377tOc", 4) == 0;
-	size_t fan = v2 ? 8 : 0;
-	uint64_t nr = skg_pk_idx_count(idx, len);
-	uint64_t lo = id[0] > 0 ? skg_be32_padded(idx, len, fan + 4 * (id[0] - 1u)) : 0,
-	         hi = skg_be32_padded(idx, len, fan + 4 * id[0]);
-	const uint8_t *names = v2 ? idx + 8 + 1024 : idx + 1024 + 4;
-	size_t stride = v2 ? SKG_RAWSZ : SKG_RAWSZ + 4;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(names + mid * stride, id, SKG_RAWSZ);
-		if (c == 0) {
-			if (!v2) {
-				*off = skg_be32_padded(idx, len, 1024 + mid * (SKG_RAWSZ + 4));
-				return 1;
-			}
-			uint64_t large = 8 + 1024 + nr * (SKG_RAWSZ + 4 + 4);
-			uint32_t v = skg_be32_padded(idx, len, 8 + 1024 + nr * (SKG_RAWSZ + 4) + 4 * mid);
-			if ((v & 0x80000000u) == 0) {
-				*off = v;
-				return 1;
-			}
-			uint64_t at = large + (uint64_t)(v & 0x7fffffffu) * 8;
-			if (len < 8 || at >= len - 8) {
-				return -1;
-			}
-			*off =
-			    (uint64_t)skg_be32_padded(idx, len, at) << 32 | skg_be32_padded(idx, len, at + 4);
-			return 1;
-		}
-		if (c < 0) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return 0;
-}
-
 /* Whether git's read of the entry at `off` dies in use_pack: its header (type and size, a byte
  * while the high bit is set) read, the data after it starts past the pack's last byte before the
  * trailer (which an offset at or past the trailer always does). */
@@ -811,21 +768,11 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		goto out;
 	}
 	for (size_t p = 0; p < n; p++) {
-		uint32_t a;
+		/* git's load_idx and open_packed_git: the idx, then the pack's header, object count and
+		 * the trailer the idx names */
 		bool opens = skg_file_map(&idx[p], packs[p].idx, f->on_map, f->map_ctx, NULL) == 0 &&
-		             skg_pk_git_idx_check(idx[p].data, (size_t)idx[p].len, &a) == SKG_PK_GIT_OK &&
-		             skg_file_map(&pack[p], packs[p].pack, f->on_map, f->map_ctx, NULL) == 0;
-		/* git's open_packed_git: the header, the object count and the trailer the idx names */
-		if (opens) {
-			const uint8_t *d = pack[p].data;
-			uint64_t len = pack[p].len, nr = skg_pk_idx_count(idx[p].data, (size_t)idx[p].len);
-			opens = len >= 12 + SKG_RAWSZ && memcmp(d, "PACK", 4) == 0 &&
-			        (skg_be32_padded(d, (size_t)len, 4) == 2 ||
-			         skg_be32_padded(d, (size_t)len, 4) == 3) &&
-			        skg_be32_padded(d, (size_t)len, 8) == nr &&
-			        memcmp(d + len - SKG_RAWSZ, idx[p].data + idx[p].len - 2 * SKG_RAWSZ,
-			               SKG_RAWSZ) == 0;
-		}
+		             skg_file_map(&pack[p], packs[p].pack, f->on_map, f->map_ctx, NULL) == 0 &&
+		             skg_pk_git_usable(idx[p].data, (size_t)idx[p].len, pack[p].data, pack[p].len);
 		if (!opens) {
 			skg_file_unmap(&idx[p]);
 			skg_file_unmap(&pack[p]);
@@ -859,9 +806,10 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		}
 		for (size_t p = 0; p < n && !found; p++) {
 			uint64_t off = 0;
-			int at = idx[p].data != NULL && packs[p].midx == 0
-			             ? snapshot_find(idx[p].data, (size_t)idx[p].len, by_place[k].id, &off)
-			             : 0;
+			int at =
+			    idx[p].data != NULL && packs[p].midx == 0
+			        ? skg_pk_idx_lookup(idx[p].data, (size_t)idx[p].len, by_place[k].id, &off)
+			        : 0;
 			if (at == 0) {
 				continue;
 			}

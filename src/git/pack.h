@@ -245,6 +245,15 @@ bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, cons
 bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset);
 
 /*
+ * As git's find_pack_entry_one reads an idx that opens: the binary search compares IDs only
+ * (bsearch_pack), then the offset of the entry found (nth_packed_object_offset). 1 and *offset;
+ * 0 when `id` is not listed; -1 when it is, but its 64-bit offset lies past the idx's table, where
+ * git dies ("offset beyond end of pack index"). (skg_pk_idx_find also gives up at a probed entry
+ * whose offset does not read.)
+ */
+int skg_pk_idx_lookup(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset);
+
+/*
  * Read the object whose entry starts at `offset` in pack[0..pack_len) (idx: the pack's idx, for
  * REF_DELTA bases): the delta chain is followed to its whole base and the deltas applied. On
  * success returns 0 with the object's type (1..4) in *type and a malloc'd copy of its content

@@ -97,3 +97,39 @@ bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ]
 	}
 	return false;
 }
+
+/* The ID of entry k, or NULL when k is out of range or the ID lies past the end of the idx. */
+static const uint8_t *entry_name(const uint8_t *idx, size_t len, uint64_t k)
+{
+	bool v2 = len >= 8 && memcmp(idx, "\377tOc", 4) == 0;
+	uint64_t at = v2 ? 8 + 1024 + k * SKG_RAWSZ : 1024 + k * 24 + 4;
+	return k < skg_pk_idx_count(idx, len) && at + SKG_RAWSZ <= len ? idx + at : NULL;
+}
+
+int skg_pk_idx_lookup(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset)
+{
+	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
+	if (len < fanout + 256 * 4) {
+		return 0;
+	}
+	uint64_t lo = id[0] > 0 ? skg_pk_get_be32(idx + fanout + 4 * (id[0] - 1u)) : 0;
+	uint64_t hi = skg_pk_get_be32(idx + fanout + 4 * id[0]);
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		const uint8_t *name = entry_name(idx, len, mid);
+		if (name == NULL) {
+			return 0;
+		}
+		int c = memcmp(name, id, SKG_RAWSZ);
+		if (c == 0) {
+			const uint8_t *eid;
+			return skg_pk_idx_entry(idx, len, mid, &eid, offset) ? 1 : -1;
+		}
+		if (c < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return 0;
+}
