@@ -91,15 +91,14 @@ bool skg_pk_finish_id(sha1kit_dc_ctx *dc, uint8_t id[SKG_RAWSZ], uint64_t offset
  * IDs land in objs[].id when the queue is flushed. Used for whole objects in pass 1 (pass 2 queues
  * the buffers its objects are built in: struct pending). Larger objects are hashed one at a time.
  */
-#define HB_ARENA     ((size_t)4 << 20)  /* bytes of queued objects */
-#define HB_MSGS      256                /* queued objects */
-#define HB_MIN_ARENA ((size_t)64 << 10) /* a thread's share in the parallel pass, at least */
-_Static_assert(HB_ARENA / 2 >= SKG_PK_HB_MAX_OBJ + SKG_PK_HEADER_MAX, "an arena holds any batched object");
+#define HB_ARENA     ((size_t)4 << 20)   /* bytes of queued objects */
+#define HB_MSGS      256                 /* queued objects */
+#define HB_MIN_ARENA ((size_t)512 << 10) /* a thread's share in the parallel pass, at least */
+_Static_assert(HB_MIN_ARENA >= SKG_PK_HB_MAX_OBJ + SKG_PK_HEADER_MAX, "an arena holds any batched object");
 
 struct hbatch {
 	uint8_t *arena;   /* NULL: batching off (allocation failed), objects are hashed one by one */
 	size_t arena_len; /* HB_ARENA, or a thread's share of it (HB_MIN_ARENA at least) */
-	size_t max_obj;   /* larger objects are not batched: SKG_PK_HB_MAX_OBJ, or half a small arena */
 	size_t used, n;
 	sha1kit_msg msgs[HB_MSGS];
 	uint32_t obj[HB_MSGS];
@@ -114,8 +113,6 @@ static struct hbatch *hb_new(const struct skg_pk_options *opt, size_t arena_len)
 	if (hb != NULL) {
 		hb->opt = opt;
 		hb->arena_len = arena_len;
-		hb->max_obj = (arena_len - SKG_PK_HEADER_MAX) / 2;
-		hb->max_obj = hb->max_obj > SKG_PK_HB_MAX_OBJ ? SKG_PK_HB_MAX_OBJ : hb->max_obj;
 		hb->arena = malloc(arena_len);
 	}
 	return hb;
@@ -185,7 +182,7 @@ static uint8_t *hb_room(struct hbatch *hb, struct skg_pk_object *objs, unsigned 
 	char hdr[SKG_PK_HEADER_MAX];
 	size_t hl;
 	*ok = true;
-	if (hb == NULL || hb->arena == NULL || len > hb->max_obj) {
+	if (hb == NULL || hb->arena == NULL || len > SKG_PK_HB_MAX_OBJ) {
 		return NULL;
 	}
 	hl = skg_pk_object_header(hdr, type, len);
@@ -640,11 +637,10 @@ out:
  * error, or any entry that does not end where the next starts, the pass gives up and the caller
  * runs the sequential pass, which gives the error exactly as it would have.
  */
-#define PAR_TASK     ((uint64_t)256 << 10) /* pack bytes of a task, at most (one entry at least) */
-#define PAR_WINDOW   ((uint64_t)64 << 10)  /* bytes read at once through opt->read (handing out) */
-#define PAR_KEEP     ((size_t)8 << 20)     /* a worker's buffers are let go after use when larger than */
-#define PAR_MIN_KEEP ((size_t)64 << 10)    /* its share of this (par.keep), this at least */
-#define PAR_AHEAD    ((uint64_t)32 << 20)  /* a task starts at most this far past the bytes hashed */
+#define PAR_TASK   ((uint64_t)256 << 10) /* pack bytes of a task, at most (one entry at least) */
+#define PAR_WINDOW ((uint64_t)64 << 10)  /* bytes read at once through opt->read (handing out) */
+#define PAR_KEEP   ((size_t)4 << 20)     /* a worker's buffers larger than this are let go after use */
+#define PAR_AHEAD  ((uint64_t)32 << 20)  /* a task starts at most this far past the bytes hashed */
 
 struct par_task {
 	uint32_t first, end; /* entries [first, end) */
@@ -666,7 +662,6 @@ struct par {
 	sha1kit_fast_ctx trailer;
 	uint32_t hashed_tasks;
 	uint64_t released; /* told to opt->release */
-	size_t keep;       /* a worker's buffers larger than this are let go after use */
 	bool handing_out;  /* the second round: the whole objects to the object callback */
 };
 
@@ -809,12 +804,12 @@ static bool hand_out(struct par_worker *w, uint32_t t)
 			return false;
 		}
 		int stop = opt->object(opt->object_ctx, i, type, with_data && size > 0 ? w->buf : NULL, size);
-		if (w->buf_cap > w->r->keep) {
+		if (w->buf_cap > PAR_KEEP) {
 			free(w->buf);
 			w->buf = NULL;
 			w->buf_cap = 0;
 		}
-		if (w->in_cap > w->r->keep) {
+		if (w->in_cap > PAR_KEEP) {
 			free(w->in);
 			w->in = NULL;
 			w->in_cap = w->in_len = 0;
@@ -1003,10 +998,8 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned nthreads = opt->threads < r.n_tasks ? opt->threads : r.n_tasks;
 	nthreads = cpus > 0 && (unsigned long)cpus < nthreads ? (unsigned)cpus : nthreads;
-	/* the batch arenas and the buffers kept: HB_ARENA and PAR_KEEP shared out, so that memory
-	 * does not grow with the threads (a smaller arena batches smaller objects only) */
+	/* the batch arenas: HB_ARENA shared out, so that memory does not grow with the threads */
 	size_t arena_len = HB_ARENA / nthreads < HB_MIN_ARENA ? HB_MIN_ARENA : HB_ARENA / nthreads;
-	r.keep = PAR_KEEP / nthreads < PAR_MIN_KEEP ? PAR_MIN_KEEP : PAR_KEEP / nthreads;
 	ws = calloc(nthreads, sizeof(*ws));
 	if (ws == NULL) {
 		goto out;
@@ -1023,7 +1016,7 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 			n = t + 1;
 			goto out;
 		}
-		ws[t].p.keep = r.keep > SKG_PK_HB_MAX_OBJ ? SKG_PK_HB_MAX_OBJ : r.keep;
+		ws[t].p.keep = SKG_PK_HB_MAX_OBJ;
 	}
 	run_workers(&r, ws, n);
 	for (unsigned t = 0; t < n; t++) {
