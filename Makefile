@@ -29,7 +29,7 @@
 #                       (JOBS builds at a time, one compiler job each; logs in build/opt-NAME.log)
 #   make cross-aarch64  cross build, unit tests under qemu-aarch64 -cpu max (ARMv8 SHA1 and SHA256);
 #                       then without ARMv8 kernels
-#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=30 each, FUZZ_JOBS=JOBS
+#   make fuzz           libFuzzer targets (clang, ASan+UBSan), FUZZ_SECONDS=20 each, FUZZ_JOBS=JOBS
 #                       at a time; make fuzz-merge adds what they found to fuzz/corpus
 #   make sanitize       ASan+UBSan build + ctest (SAN_CC=clang by default; SAN_CC=gcc works too)
 #   make cross-s390x    cross build, unit tests under qemu-s390x (the hash library's and the Git
@@ -106,7 +106,12 @@ SHARE_ENV := SHA1KIT_TEST_SHARE=$(TEST_SHARE)
 # Under Wine the comparison scripts run one case in WINE_CASE_SHARE of each of their loops of cases
 # (sk_share_case, tests/testlib.sh; each start of sha1kit.exe there costs about a third of a second):
 # what the Windows pass adds is the Windows build's files, paths and output, not more cases.
-WINE_CASE_SHARE ?= 4
+# Under the sanitizers one in SAN_CASE_SHARE: each sanitized start costs 20-30 ms of CPU before
+# main (ASan's allocator and shadow pages: about 900 page faults, most of it system time), and the
+# processes of these loops were most of the sanitizer stage, the longest of make ci; the native pass
+# compares every case, the fuzzers read packs, idx files, loose objects and refs under ASan/UBSan.
+WINE_CASE_SHARE ?= 8
+SAN_CASE_SHARE ?= 2
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0
@@ -162,7 +167,7 @@ sanitize: corpus
 		-DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" \
 		"-DCMAKE_EXE_LINKER_FLAGS=$(SAN_FLAGS)" "-DCMAKE_SHARED_LINKER_FLAGS=$(SAN_FLAGS)" $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/sanitize -j $(JOBS)
-	$(SHARE_ENV) $(CTEST) --test-dir $(B)/sanitize $(SAN_CTEST_ARGS)
+	$(SHARE_ENV) SHA1KIT_CASE_SHARE=$(SAN_CASE_SHARE) $(CTEST) --test-dir $(B)/sanitize $(SAN_CTEST_ARGS)
 	@echo "ctest (sanitize): one part of each byte-flip sweep (the others run natively)"
 	$(CTEST) --test-dir $(B)/sanitize $(CTEST_COMMON) -R '$(SAN_FLIP_TESTS)'
 
@@ -246,13 +251,14 @@ opt-outs: corpus
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in fuzz/corpus/<name>; new
 # inputs go to build/fuzz/new-<name>, the repository's corpus is only read. FUZZ_JOBS targets run at
 # a time (default JOBS): each target gets its whole FUZZ_SECONDS of one core, the stage's wall time
-# is that of ceil(targets / FUZZ_JOBS) runs (90 s for 5 targets on 2 cores, not 150).
+# is that of ceil(targets / FUZZ_JOBS) runs (60 s for 5 targets on 2 cores, not 100).
 # Each run first replays its whole corpus (about a second), then explores for the rest of the time.
-# 30 s each: in 60-second runs the second half found little (coverage counters of dc and pack none,
-# fsck_object 811 -> 822, refs 679 -> 686, loose 552 -> 616), and what the exploration finds is
+# 20 s each (30 until 2026-12-04, when make ci had grown past its 20 minutes): in 60-second runs the
+# second half found little (coverage counters of dc and pack none, fsck_object 811 -> 822, refs
+# 679 -> 686, loose 552 -> 616), and what the exploration finds is
 # merged into fuzz/corpus (make fuzz-merge), so that every later run replays it in its first second
 # instead of finding it again. For a longer campaign: make fuzz FUZZ_SECONDS=600.
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 20
 FUZZ_TARGETS ?= dc pack fsck_object refs loose
 FUZZ_JOBS ?= $(JOBS)
 fuzz: corpus

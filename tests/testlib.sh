@@ -41,10 +41,11 @@ sk_enable_loadables
 
 # sk_share_case: true for one call in SHA1KIT_CASE_SHARE (the first, the N+1st, ...: counted in the
 # section's own shell, so call it there and not in a subshell), always when that is unset or 1. The
-# Windows pass sets it (Makefile: cross-mingw): under Wine each start of sha1kit.exe costs a third
+# Windows pass sets it (Makefile: cross-mingw, 8): under Wine each start of sha1kit.exe costs a third
 # of a second of wineserver work, and what that pass adds to the native one (the Windows build's
 # files, paths, modes and output) one case in N of each loop exercises as well as all of them do.
-# The native pass runs every case.
+# The sanitizer pass sets it too (sanitize, 2): each sanitized start costs 20-30 ms of CPU before
+# main. The native pass runs every case.
 SK_SHARE_K=0
 sk_share_case() {
 	local n=${SHA1KIT_CASE_SHARE:-1}

@@ -32,13 +32,14 @@ fail() {
 }
 
 # compare NAME DIR [FSCK OPTION]...: both tools in DIR, same sorted stdout and stderr, same status.
-# Under Wine (the only pass that sets SHA1KIT_CASE_SHARE) one call in N compares, the others return.
+# Under Wine and the sanitizers (the passes that set SHA1KIT_CASE_SHARE) one call in N compares, the
+# others return.
 # (same_lines, same_file: tests/testlib.sh)
 compare() {
 	local name=$1 dir=$2
 	shift 2
 	COMPARED=
-	sk_share_case || return 0 # under Wine, one comparison in SHA1KIT_CASE_SHARE (testlib.sh)
+	sk_share_case || return 0 # under Wine and ASan, one comparison in SHA1KIT_CASE_SHARE (testlib.sh)
 	COMPARED=1
 	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
 	local grc=$?

@@ -151,7 +151,7 @@ need_data
 mkdir -p "$O"
 for pack in "$P"/*.pack; do
 	name=$(basename "$pack" .pack)
-	# under Wine one pack in SHA1KIT_CASE_SHARE (testlib.sh), and ofs.pack, which the end reads
+	# under Wine and ASan one pack in SHA1KIT_CASE_SHARE (testlib.sh), and ofs.pack, which the end reads
 	[ "$name" = ofs ] || sk_share_case || continue
 	refgit index-pack -o "$O/$name.git.idx" "$pack" >"$O/$name.git.out" 2>"$O/$name.git.err"
 	grc=$?
@@ -956,7 +956,7 @@ nbad=0
 for pack in "$D"/made/bad-*.pack; do
 	k=$((k + 1))
 	[ $(((k - part) % parts)) = 0 ] || continue
-	sk_share_case || continue # under Wine, one in SHA1KIT_CASE_SHARE (testlib.sh)
+	sk_share_case || continue # under Wine and ASan, one in SHA1KIT_CASE_SHARE (testlib.sh)
 	name=${pack##*/}
 	name=${name%.pack}
 	nbad=$((nbad + 1))
@@ -1512,7 +1512,7 @@ i2 = bytearray(idx); k2 = offs.index(srt[k + 1]); set_off(i2, kk, srt[k + 1]); s
 write("idxswap", pack, fix(i2))
 PYEOF
 for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast idxswap; do
-	sk_share_case || continue # under Wine, one in SHA1KIT_CASE_SHARE (testlib.sh)
+	sk_share_case || continue # under Wine and ASan, one in SHA1KIT_CASE_SHARE (testlib.sh)
 	# verify-pack -v
 	for t in 1 $more; do
 		(cd "$W" && "$SK" verify-pack -v --threads=$t "$v.idx" >"$W/vp$t.out" 2>"$W/vp$t.err")
