@@ -681,6 +681,19 @@ sha1kit_dc_result sha1kit_dc(const void *data, size_t len, const sha1kit_dc_opti
 {
 	sha1kit_dc_ctx ctx;
 	sha1kit_dc_init(&ctx, opt);
+	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx.kernel);
+	if (len < 64 * (size_t)kernel->ahead_min || !kernel->ubc_ahead) {
+		/* What sha1kit_dc_update does below its look-ahead (each block alone), without its
+		 * buffer and calls: a message of a few blocks is mostly this (Git's trees, commits,
+		 * small blobs). */
+		const uint8_t *p = data;
+		size_t full = len / 64;
+		for (size_t b = 0; b < full; b++)
+			dc_block_mask(&ctx, kernel, p + 64 * b, 64 * (uint64_t)b, 0, 0);
+		memcpy(ctx.buffer, p + 64 * full, len - 64 * full);
+		ctx.length = len;
+		return sha1kit_dc_final(&ctx, digest, where);
+	}
 	sha1kit_dc_update(&ctx, data, len);
 	return sha1kit_dc_final(&ctx, digest, where);
 }

@@ -768,6 +768,52 @@ static void on_detect(void *user, const sha1kit_dc_block_info *info)
 	}
 }
 
+/* The one-shot call on messages shorter than the look-ahead takes each block alone (sha1kit_dc in
+ * src/sha1dc.c): every prefix of shattered-1.pdf from 0 to 1200 bytes, in each of the 8 option
+ * modes, gives what init/update/final give, the attack block (at byte 256, the 5th block; at 192
+ * with the reduced-round test) found once the prefix holds it, and the true SHA-1 (sha1kit_fast,
+ * checked against OpenSSL in test_sha1) when the safe hash is off. */
+static void test_one_shot_short(void **state)
+{
+	size_t len;
+	uint8_t *data = tu_read_testdata("shattered-1.pdf", &len);
+	int flagged = 0;
+	(void)state;
+	assert_true(len > 1200);
+	for (size_t n = 0; n <= 1200; n++) {
+		for (int mode = 0; mode < 8; mode++) {
+			sha1kit_dc_options o;
+			sha1kit_dc_detection w1, w2;
+			sha1kit_dc_ctx ctx;
+			uint8_t d1[20], d2[20], want[20];
+			sha1kit_dc_options_default(&o);
+			o.safe_hash = mode & 1;
+			o.use_ubc = !(mode & 2);
+			o.reduced_round = (mode & 4) != 0;
+			sha1kit_dc_result r1 = sha1kit_dc(data, n, &o, d1, &w1);
+			sha1kit_dc_init(&ctx, &o);
+			sha1kit_dc_update(&ctx, data, n);
+			sha1kit_dc_result r2 = sha1kit_dc_final(&ctx, d2, &w2);
+			if (r1 != r2 || memcmp(d1, d2, 20) != 0 || w1.dv != w2.dv || w1.offset != w2.offset ||
+			    w1.reduced_round != w2.reduced_round)
+				fail_msg("one-shot of %zu bytes, mode %d: not what init/update/final give", n,
+				         mode);
+			uint64_t at = o.reduced_round ? 192 : 256;
+			assert_int_equal(r1, n >= at + 64 ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION);
+			if (r1 == SHA1KIT_DC_COLLISION) {
+				flagged++;
+				assert_int_equal(w1.offset, at);
+			}
+			if (!o.safe_hash || r1 == SHA1KIT_DC_NO_COLLISION) {
+				sha1kit_fast(data, n, want);
+				assert_memory_equal(d1, want, 20);
+			}
+		}
+	}
+	assert_true(flagged > 0);
+	free(data);
+}
+
 /* The detection callback on SHAttered: block 4, DV II(52,0), and the reported pair really is a
  * near-collision block pair: both compress (textbook forward computation) to the same output. */
 static void test_callback(void **state)
@@ -1540,7 +1586,7 @@ int main(void)
 	    cmocka_unit_test(test_callback),         cmocka_unit_test(test_lanes_dc_kernels),
 	    cmocka_unit_test(test_ubc_ahead),        cmocka_unit_test(test_dc_masked),
 	    cmocka_unit_test(test_dc_run16),         cmocka_unit_test(test_dc_all_lengths),
-	    cmocka_unit_test(test_dc_batch),
+	    cmocka_unit_test(test_dc_batch),         cmocka_unit_test(test_one_shot_short),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
 }
