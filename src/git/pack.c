@@ -1,6 +1,7 @@
 /*
  * pack.c - the pack engine's shared pieces (pack.h, pack_internal.h): error setters, type
- * names, default options, CRC-32. The engine's files are listed in pack_internal.h.
+ * names, default options, the thread count clamped to the CPUs online, CRC-32. The engine's files
+ * are listed in pack_internal.h.
  *
  * Written from Git's format documentation (Documentation/gitformat-pack.txt) and by comparing
  * results with `git index-pack` and `git verify-pack` (Git 2.39); no code was taken from Git.
@@ -10,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zlib.h>
 #if defined(SK_HAVE_LIBDEFLATE)
@@ -78,6 +80,12 @@ void skg_pk_options_default(struct skg_pk_options *opt)
 }
 
 /* CRC-32 (zlib's; libdeflate computes the same, faster) of any length, from crc == 0. */
+unsigned skg_pk_cpu_clamp(unsigned n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus > 0 && (unsigned long)cpus < n ? (unsigned)cpus : n;
+}
+
 uint32_t skg_pk_crc32(uint32_t crc, const uint8_t *p, uint64_t n)
 {
 	while (n > 0) {

@@ -49,6 +49,10 @@ void skg_pk_set_failure(struct skg_pk_error *err, enum skg_errc code, bool has_o
 /* The object callback asked to stop (its owner keeps the reason). */
 void skg_pk_stopped_error(struct skg_pk_error *err, uint64_t offset);
 
+/* n, or the number of CPUs online when that is fewer (and known): how many threads of n may work at
+ * once (the first pass's workers, delta resolution's turns), so that memory grows with the CPUs. */
+unsigned skg_pk_cpu_clamp(unsigned n);
+
 /* CRC-32 (zlib's; libdeflate computes the same, faster) of any length, from crc == 0. */
 uint32_t skg_pk_crc32(uint32_t crc, const uint8_t *p, uint64_t n);
 

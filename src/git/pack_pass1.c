@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define CHUNK_LEN (64 * 1024)
 
@@ -995,9 +994,7 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 	atomic_init(&r.hashed, 0);
 	sha1kit_fast_init(&r.trailer);
 	/* no more threads than CPUs online: more would add no speed, each with its buffers */
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned nthreads = opt->threads < r.n_tasks ? opt->threads : r.n_tasks;
-	nthreads = cpus > 0 && (unsigned long)cpus < nthreads ? (unsigned)cpus : nthreads;
+	unsigned nthreads = skg_pk_cpu_clamp(opt->threads < r.n_tasks ? opt->threads : r.n_tasks);
 	/* the batch arenas: HB_ARENA shared out, so that memory does not grow with the threads */
 	size_t arena_len = HB_ARENA / nthreads < HB_MIN_ARENA ? HB_MIN_ARENA : HB_ARENA / nthreads;
 	ws = calloc(nthreads, sizeof(*ws));

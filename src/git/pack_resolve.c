@@ -29,7 +29,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct resolver {
 	struct skg_pk_pack *pack;
@@ -959,9 +958,8 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	if (nthreads > r.n_roots) {
 		nthreads = r.n_roots ? r.n_roots : 1;
 	}
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	r.n_threads = nthreads;
-	r.turns = cpus > 0 && (unsigned long)cpus < nthreads ? (unsigned)cpus : nthreads;
+	r.turns = skg_pk_cpu_clamp(nthreads);
 	/* the budgets are shared out between the threads that hold memory at once: those that have a
 	 * turn (a thread gives its turn up only when it holds nothing) */
 	unsigned holders = r.turns;
