@@ -1084,7 +1084,8 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
 }
 
 /* The pack-int-id of each of ids[0 .. nids) in a loaded multi-pack-index (OIDF, OIDL, OOFF;
- * binary search within the fanout's range), UINT32_MAX for one it does not list. */
+ * binary search within the fanout's range), and its offset when off_of is not NULL; an ID it does
+ * not list keeps what the caller set (skg_midx_pack_names: UINT32_MAX, UINT64_MAX). */
 static void midx_packs_of(const struct file *f, const struct chunks *cs, const uint8_t *ids, size_t nids,
                           uint32_t *pack_of, uint64_t *off_of)
 {
@@ -1092,12 +1093,6 @@ static void midx_packs_of(const struct file *f, const struct chunks *cs, const u
 	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
 	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
 	const struct chunk *loff = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
-	for (size_t k = 0; k < nids; k++) {
-		pack_of[k] = UINT32_MAX;
-		if (off_of != NULL) {
-			off_of[k] = UINT64_MAX;
-		}
-	}
 	if (oidf == NULL || oidl == NULL || ooff == NULL || oidf->off + 4 * 256 > f->len) {
 		return;
 	}
