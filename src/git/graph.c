@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "objtab.h"
+#include "util.h"
 
 enum {
 	F_HAS = 1,       /* the object exists (added) */
@@ -29,6 +30,16 @@ enum {
 #define LINK_INDEX_MASK ((1u << LINK_TYPE_SHIFT) - 1)
 #define NO_LINKS        UINT32_MAX
 
+/*
+ * The links live in blocks of 2^22 (16 MiB) that never move: growing one array by doubling copied
+ * the whole of it each time (6% of a one-thread fsck of git.git's pack in realloc's memcpy). An
+ * object's links are contiguous: a list that does not fit the rest of the current block starts a
+ * new allocation of as many blocks as it needs, whose block slots all point into it.
+ */
+#define BLOCK_SHIFT 22
+#define BLOCK_LINKS ((uint64_t)1 << BLOCK_SHIFT)
+#define MAX_BLOCKS  ((size_t)1 << (32 - BLOCK_SHIFT))
+
 struct gobj {
 	uint8_t id[SKG_RAWSZ];
 	uint8_t type; /* the real type when F_HAS, else the type of the first link to it (0: none);
@@ -39,14 +50,41 @@ struct gobj {
 	uint32_t n;
 };
 
+/*
+ * An add that found the graph busy (another thread inside): queued, with its links, for the thread
+ * inside to insert before it leaves. A header, then n struct skg_link (alignment 1).
+ */
+struct pending {
+	uint8_t id[SKG_RAWSZ];
+	uint8_t type, walk_error, keep;
+	uint16_t source;
+	uint32_t n;
+};
+
+struct queue {
+	uint8_t *p;
+	size_t len, cap;
+};
+
 struct skg_graph {
 	pthread_mutex_t lock;
+	/*
+	 * Adds that found `lock` taken (pending records). Whoever holds `lock` swaps it with `spare`
+	 * and inserts them; `qlock` guards `queue` only, for a memcpy at a time. Every queued add is
+	 * inserted before the last add returns: the one who queues tries `lock` after queueing, and
+	 * whoever leaves `lock` looks at the queue after leaving (release).
+	 */
+	pthread_mutex_t qlock;
+	struct queue queue, spare;
+	bool failed; /* out of memory while inserting a queued add: every later call fails */
 	struct gobj *objs;
 	uint32_t nr, alloc;
-	uint32_t *slots; /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
-	uint32_t nslots; /* a power of two, at least twice nr */
-	uint32_t *links; /* target index | link type << LINK_TYPE_SHIFT */
-	uint64_t nlinks, links_alloc;
+	uint32_t *slots;  /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
+	uint32_t nslots;  /* a power of two, at least twice nr */
+	uint32_t **block; /* block[i >> BLOCK_SHIFT] + (i & (BLOCK_LINKS - 1)): link i, a target index |
+	                   * link type << LINK_TYPE_SHIFT; MAX_BLOCKS slots when one is allocated */
+	bool *block_owns; /* block[k] is the start of an allocation (freed with it) */
+	uint64_t nlinks, links_alloc; /* links used, links addressable (a multiple of BLOCK_LINKS) */
 	uint32_t *roots;
 	uint32_t nroots, roots_alloc;
 };
@@ -58,6 +96,7 @@ struct skg_graph *skg_graph_new(void)
 		return NULL;
 	}
 	pthread_mutex_init(&g->lock, NULL);
+	pthread_mutex_init(&g->qlock, NULL);
 	g->nslots = 1024;
 	g->slots = calloc(g->nslots, sizeof(*g->slots));
 	if (g->slots == NULL) {
@@ -71,9 +110,18 @@ void skg_graph_free(struct skg_graph *g)
 {
 	if (g != NULL) {
 		pthread_mutex_destroy(&g->lock);
+		pthread_mutex_destroy(&g->qlock);
+		free(g->queue.p);
+		free(g->spare.p);
 		free(g->objs);
 		free(g->slots);
-		free(g->links);
+		for (uint64_t k = 0; k < (g->links_alloc >> BLOCK_SHIFT); k++) {
+			if (g->block_owns[k]) {
+				free(g->block[k]);
+			}
+		}
+		free(g->block);
+		free(g->block_owns);
 		free(g->roots);
 		free(g);
 	}
@@ -111,6 +159,7 @@ static bool grow_slots(struct skg_graph *g)
 	if (slots == NULL) {
 		return false;
 	}
+	skg_mem_hint_huge(slots, (size_t)n * sizeof(*slots)); /* before the first write of a page */
 	for (uint32_t i = 0; i < g->nr; i++) {
 		uint32_t s = skg_objtab_hash(g->objs[i].id) & mask;
 		while (slots[s] != 0) {
@@ -142,6 +191,7 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 		}
 		g->objs = o;
 		g->alloc = n;
+		skg_mem_hint_huge(o, (size_t)n * sizeof(*o));
 	}
 	uint32_t i = g->nr++;
 	memset(&g->objs[i], 0, sizeof(g->objs[i]));
@@ -156,8 +206,179 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 	return i;
 }
 
+/* The links of an object from index first on (contiguous: see BLOCK_SHIFT). */
+static inline uint32_t *links_at(const struct skg_graph *g, uint32_t first)
+{
+	return g->block[first >> BLOCK_SHIFT] + (first & (BLOCK_LINKS - 1));
+}
+
+/*
+ * Room for n more links, contiguous, from *first on (g->nlinks moves to the start of a new
+ * allocation when the current block's rest is too short). false when out of memory or past 2^32
+ * links.
+ */
+static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
+{
+	uint64_t at = g->nlinks;
+	if (at + n > g->links_alloc) {
+		at = g->links_alloc; /* the new allocation's start: the rest of the last block stays unused */
+		uint64_t blocks = (n + BLOCK_LINKS - 1) >> BLOCK_SHIFT;
+		if (blocks == 0) {
+			blocks = 1;
+		}
+		uint64_t k0 = g->links_alloc >> BLOCK_SHIFT;
+		if (k0 + blocks > MAX_BLOCKS) {
+			return false;
+		}
+		if (g->block == NULL) {
+			g->block = calloc(MAX_BLOCKS, sizeof(*g->block));
+			g->block_owns = calloc(MAX_BLOCKS, sizeof(*g->block_owns));
+			if (g->block == NULL || g->block_owns == NULL) {
+				return false;
+			}
+		}
+		size_t bytes = (size_t)(blocks << BLOCK_SHIFT) * sizeof(uint32_t);
+		if ((uint64_t)bytes != (blocks << BLOCK_SHIFT) * sizeof(uint32_t)) {
+			return false; /* a 32-bit size_t */
+		}
+		uint32_t *mem = malloc(bytes);
+		if (mem == NULL) {
+			return false;
+		}
+		skg_mem_hint_huge(mem, bytes);
+		for (uint64_t j = 0; j < blocks; j++) {
+			g->block[k0 + j] = mem + (j << BLOCK_SHIFT);
+		}
+		g->block_owns[k0] = true;
+		g->links_alloc += blocks << BLOCK_SHIFT;
+	}
+	if (at + n > UINT32_MAX) {
+		return false;
+	}
+	g->nlinks = at;
+	*first = (uint32_t)at;
+	return true;
+}
+
+static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
+                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source);
+
+/* Holding g->lock: insert the queued adds, until the queue is found empty. */
+static void drain_queue(struct skg_graph *g)
+{
+	for (;;) {
+		pthread_mutex_lock(&g->qlock);
+		struct queue t = g->queue;
+		g->queue = g->spare;
+		g->spare = t;
+		pthread_mutex_unlock(&g->qlock);
+		if (g->spare.len == 0) {
+			return;
+		}
+		for (size_t at = 0; at < g->spare.len;) {
+			struct pending h;
+			memcpy(&h, g->spare.p + at, sizeof(h));
+			const struct skg_link *links = (const struct skg_link *)(g->spare.p + at + sizeof(h));
+			if (!g->failed &&
+			    insert(g, h.id, h.type, links, h.n, h.walk_error, h.keep, h.source) != 0) {
+				g->failed = true;
+			}
+			at += sizeof(h) + (size_t)h.n * sizeof(struct skg_link);
+		}
+		g->spare.len = 0;
+	}
+}
+
+/* Take g->lock (blocking) with the queue inserted. */
+static void acquire(struct skg_graph *g)
+{
+	pthread_mutex_lock(&g->lock);
+	drain_queue(g);
+}
+
+/* Leave g->lock; insert what was queued meanwhile if the lock is free again (see struct skg_graph). */
+static void release(struct skg_graph *g)
+{
+	for (;;) {
+		pthread_mutex_unlock(&g->lock);
+		pthread_mutex_lock(&g->qlock);
+		bool more = g->queue.len > 0;
+		pthread_mutex_unlock(&g->qlock);
+		if (!more || pthread_mutex_trylock(&g->lock) != 0) {
+			return;
+		}
+		drain_queue(g);
+	}
+}
+
+/* Queue an add for the thread inside; false when out of memory (nothing queued). */
+static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
+                    const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source)
+{
+	if (n > UINT32_MAX) {
+		return false;
+	}
+	struct pending h;
+	memcpy(h.id, id, SKG_RAWSZ);
+	h.type = (uint8_t)type;
+	h.walk_error = walk_error;
+	h.keep = keep;
+	h.source = source;
+	h.n = (uint32_t)n;
+	size_t need = sizeof(h) + n * sizeof(*links);
+	bool ok = true;
+	pthread_mutex_lock(&g->qlock);
+	struct queue *q = &g->queue;
+	if (q->cap - q->len < need) {
+		size_t cap = q->cap ? q->cap : 65536;
+		while (cap - q->len < need) {
+			cap *= 2;
+		}
+		uint8_t *p = realloc(q->p, cap);
+		ok = p != NULL;
+		if (ok) {
+			q->p = p;
+			q->cap = cap;
+		}
+	}
+	if (ok) {
+		memcpy(q->p + q->len, &h, sizeof(h));
+		if (n > 0) {
+			memcpy(q->p + q->len + sizeof(h), links, n * sizeof(*links));
+		}
+		q->len += need;
+	}
+	pthread_mutex_unlock(&g->qlock);
+	return ok;
+}
+
+/*
+ * An add from any thread. With the graph free it inserts at once; with another thread inside it
+ * queues the add (a copy of the links) and goes back to its own work, instead of sleeping on the
+ * lock: the thread inside inserts it (release). Two fsck threads on a git.git pack had slept on
+ * the lock about 40,000 times.
+ */
 static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, const struct skg_link *links,
-               size_t n, bool walk_error, bool keep, uint16_t source);
+               size_t n, bool walk_error, bool keep, uint16_t source)
+{
+	if (pthread_mutex_trylock(&g->lock) != 0) {
+		if (enqueue(g, id, type, links, n, walk_error, keep, source)) {
+			if (pthread_mutex_trylock(&g->lock) == 0) {
+				drain_queue(g);
+				release(g);
+			}
+			return 0; /* a failure to insert it is seen by a later call, or by the walk */
+		}
+		pthread_mutex_lock(&g->lock);
+	}
+	drain_queue(g);
+	int ret = g->failed ? -1 : insert(g, id, type, links, n, walk_error, keep, source);
+	if (ret != 0) {
+		g->failed = true;
+	}
+	release(g);
+	return ret;
+}
 
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
                   const struct skg_link *links, size_t n, bool walk_error)
@@ -171,11 +392,11 @@ int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
 	return add(g, id, type, links, n, walk_error, false, source);
 }
 
-static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, const struct skg_link *links,
-               size_t n, bool walk_error, bool keep, uint16_t source)
+/* An add, with g->lock held. */
+static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
+                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source)
 {
 	int ret = -1;
-	pthread_mutex_lock(&g->lock);
 	uint32_t i = lookup_or_add(g, id);
 	if (i == UINT32_MAX) {
 		goto out;
@@ -184,22 +405,14 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 		ret = 0; /* a second copy: the first record stays */
 		goto out;
 	}
-	if (keep && g->nlinks + n > g->links_alloc) {
-		uint64_t a = g->links_alloc ? g->links_alloc : 4096;
-		while (a < g->nlinks + n) {
-			a *= 2;
-		}
-		uint32_t *l = realloc(g->links, (size_t)a * sizeof(*l));
-		if (l == NULL) {
+	uint32_t first = 0;
+	uint32_t *store = NULL;
+	if (keep && n > 0) {
+		if (!links_room(g, n, &first)) {
 			goto out;
 		}
-		g->links = l;
-		g->links_alloc = a;
+		store = links_at(g, first);
 	}
-	if (g->nlinks + n > UINT32_MAX) {
-		goto out;
-	}
-	uint32_t first = (uint32_t)g->nlinks;
 	/*
 	 * The links of a tree go to objects all over the table: fetch the slot of link k + 8 and the
 	 * object of link k + 4 ahead, so that the misses overlap (about 1.5 per link otherwise).
@@ -236,8 +449,8 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 		if (lt != 0) {
 			to->flags |= F_USED;
 		}
-		if (keep) {
-			g->links[g->nlinks++] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
+		if (store != NULL) {
+			store[k] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
 		}
 	}
 	/* lookup_or_add may have moved g->objs: index again */
@@ -248,18 +461,18 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 	}
 	g->objs[i].type = (uint8_t)(type | (before & (T_CONFLICT | T_FORCED | T_PROMISOR)));
 	g->objs[i].source = source;
-	g->objs[i].first = keep && n ? first : NO_LINKS;
+	g->objs[i].first = store != NULL ? first : NO_LINKS;
+	g->nlinks += store != NULL ? n : 0;
 	g->objs[i].n = keep ? (uint32_t)n : 0;
 	ret = 0;
 out:
-	pthread_mutex_unlock(&g->lock);
 	return ret;
 }
 
 int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable)
 {
 	int ret = -1;
-	pthread_mutex_lock(&g->lock);
+	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i != UINT32_MAX) {
 		if (!(g->objs[i].flags & F_HAS)) {
@@ -269,14 +482,14 @@ int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool 
 		}
 		ret = 0;
 	}
-	pthread_mutex_unlock(&g->lock);
+	release(g);
 	return ret;
 }
 
 int skg_graph_reserve(struct skg_graph *g, uint64_t objects)
 {
 	int ret = -1;
-	pthread_mutex_lock(&g->lock);
+	acquire(g);
 	if (objects > LINK_INDEX_MASK) {
 		goto out;
 	}
@@ -287,6 +500,7 @@ int skg_graph_reserve(struct skg_graph *g, uint64_t objects)
 		}
 		g->objs = o;
 		g->alloc = (uint32_t)objects;
+		skg_mem_hint_huge(o, (size_t)objects * sizeof(*o));
 	}
 	while (objects * 2 > g->nslots) {
 		if (!grow_slots(g)) {
@@ -295,14 +509,14 @@ int skg_graph_reserve(struct skg_graph *g, uint64_t objects)
 	}
 	ret = 0;
 out:
-	pthread_mutex_unlock(&g->lock);
+	release(g);
 	return ret;
 }
 
 int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
 {
 	int ret = -1;
-	pthread_mutex_lock(&g->lock);
+	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i == UINT32_MAX) {
 		goto out;
@@ -323,7 +537,7 @@ int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned ty
 	}
 	ret = 0;
 out:
-	pthread_mutex_unlock(&g->lock);
+	release(g);
 	return ret;
 }
 
@@ -353,23 +567,23 @@ bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], uns
 
 int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
 {
-	pthread_mutex_lock(&g->lock);
+	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i != UINT32_MAX) {
 		g->objs[i].type = (uint8_t)((type & TYPE_MASK) | T_FORCED);
 	}
-	pthread_mutex_unlock(&g->lock);
+	release(g);
 	return i == UINT32_MAX ? -1 : 0;
 }
 
 int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
 {
-	pthread_mutex_lock(&g->lock);
+	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i != UINT32_MAX && TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
 		g->objs[i].type = (uint8_t)((type & TYPE_MASK) | (g->objs[i].type & ~TYPE_MASK));
 	}
-	pthread_mutex_unlock(&g->lock);
+	release(g);
 	return i == UINT32_MAX ? -1 : 0;
 }
 
@@ -408,8 +622,9 @@ int skg_graph_set_promisor(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], boo
 		*source = o->source;
 		return 1;
 	}
-	for (uint32_t k = 0; k < o->n && o->first != NO_LINKS; k++) {
-		g->objs[g->links[o->first + k] & LINK_INDEX_MASK].type |= T_PROMISOR;
+	const uint32_t *l = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+	for (uint32_t k = 0; k < o->n && l != NULL; k++) {
+		g->objs[l[k] & LINK_INDEX_MASK].type |= T_PROMISOR;
 	}
 	return 0;
 }
@@ -553,8 +768,9 @@ static void drain(struct walk *w)
 			rep->reload(rep->ctx, 0, g->objs[i].source, id, TY(&g->objs[i]), reload_link, &r);
 			continue;
 		}
-		for (uint32_t k = 0; k < n && first != NO_LINKS; k++) {
-			uint32_t l = g->links[first + k];
+		const uint32_t *ls = first != NO_LINKS ? links_at(g, first) : NULL;
+		for (uint32_t k = 0; k < n && ls != NULL; k++) {
+			uint32_t l = ls[k];
 			mark(w, i, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT);
 		}
 	}
@@ -728,8 +944,9 @@ static void use_links(struct skg_graph *g, const struct skg_graph_report *rep, u
 		}
 		return;
 	}
-	for (uint32_t k = 0; k < o->n && o->first != NO_LINKS; k++) {
-		uint32_t l = g->links[o->first + k];
+	const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+	for (uint32_t k = 0; k < o->n && ls != NULL; k++) {
+		uint32_t l = ls[k];
 		use_index(g, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT, set);
 	}
 }
@@ -765,6 +982,9 @@ static void recount_used(struct skg_graph *g, const struct skg_graph_report *rep
 
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 {
+	if (g->failed) {
+		return -1; /* a queued add did not fit in memory: the graph is not whole */
+	}
 	struct walk w = {g, rep, malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, false, false, false, NULL,
 	                 0, 0};
 	if (w.stack == NULL) {

@@ -16,7 +16,9 @@
  *
  * Memory: 32 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
  * bytes per object; nothing is allocated per object. One mutex makes skg_graph_add and
- * skg_graph_root safe to call from several threads; the walk runs on one.
+ * skg_graph_root safe to call from several threads (an add that finds another thread inside is
+ * queued for that thread to insert, and returns at once); the walk runs on one, after every add
+ * has returned.
  */
 #ifndef SHA1KIT_GIT_GRAPH_H
 #define SHA1KIT_GIT_GRAPH_H

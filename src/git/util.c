@@ -16,6 +16,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <unistd.h>
 
 /* ---- Small helpers -------------------------------------------------------------------------- */
@@ -347,6 +350,25 @@ char *skg_path_join(const char *a, const char *b)
 		return strdup("");
 	}
 	return buf.p;
+}
+
+void skg_mem_hint_huge(void *p, size_t len)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (p == NULL || len < ((size_t)4 << 20)) {
+		return;
+	}
+	long ps = sysconf(_SC_PAGESIZE);
+	const uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + len) & ~(page - 1);
+	if (to > from) {
+		(void)madvise((void *)from, to - from, MADV_HUGEPAGE); /* only a hint: a refusal is fine */
+	}
+#else
+	(void)p;
+	(void)len;
+#endif
 }
 
 char *skg_realpath(const char *path)

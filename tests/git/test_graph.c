@@ -1,6 +1,7 @@
 /* test_graph.c - the fsck object graph (src/git/graph.c): reachability, broken links, missing,
  * dangling and unreachable objects, wrong link types, links that disagree on a type and git's type
- * forced, duplicates, a graph large enough to rehash. */
+ * forced, duplicates, a graph large enough to rehash, adds from many threads at once (the queue of
+ * adds that find the graph busy), a link list longer than a block of the link store. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -511,6 +512,166 @@ static void test_graph_promisor(void **state)
 	skg_graph_free(g);
 }
 
+/*
+ * The graph of test_graph_threads: blobs 1..20000, trees 20001..22000, tree t linking to blobs
+ * 10(t - 20001) + 1 .. + 10 (blob 2995 replaced by the missing blob 99999) and to tree t + 1,
+ * commit 30000 linking to the first tree and named as a root. Object k of 22001 is added by
+ * thread k % nthreads, in order.
+ */
+#define TG_BLOBS 20000u
+#define TG_TREES 2000u
+#define TG_ALL   (TG_BLOBS + TG_TREES + 1)
+
+static void tg_add(struct skg_graph *g, uint32_t k)
+{
+	uint8_t id[SKG_RAWSZ];
+	struct skg_link l[11] = {0};
+	size_t n = 0;
+	if (k < TG_BLOBS) {
+		mkid(id, k + 1);
+	} else if (k < TG_BLOBS + TG_TREES) {
+		uint32_t t = k - TG_BLOBS;
+		mkid(id, TG_BLOBS + 1 + t);
+		for (uint32_t b = 10 * t + 1; b <= 10 * t + 10; b++) {
+			mkid(l[n].id, b == 2995 ? 99999 : b);
+			l[n++].type = SKG_BLOB;
+		}
+		if (t + 1 < TG_TREES) {
+			mkid(l[n].id, TG_BLOBS + 2 + t);
+			l[n++].type = SKG_TREE;
+		}
+	} else {
+		mkid(id, 30000);
+		mkid(l[0].id, TG_BLOBS + 1);
+		l[0].type = SKG_TREE;
+		n = 1;
+	}
+	unsigned type = k < TG_BLOBS ? SKG_BLOB : k < TG_BLOBS + TG_TREES ? SKG_TREE : SKG_COMMIT;
+	assert_int_equal(skg_graph_add(g, id, type, l, n, false), 0);
+}
+
+struct tg_thread {
+	struct skg_graph *g;
+	uint32_t first, step;
+};
+
+static void *tg_run(void *arg)
+{
+	struct tg_thread *t = arg;
+	for (uint32_t k = t->first; k < TG_ALL; k += t->step) {
+		tg_add(t->g, k);
+	}
+	return NULL;
+}
+
+/* Sort the lines of a walk's log, so that logs of graphs filled in other orders compare. */
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sorted_log(const struct seen *s, char *out, size_t cap)
+{
+	char copy[sizeof(s->log)];
+	char *lines[256];
+	size_t n = 0;
+	memcpy(copy, s->log, s->len + 1);
+	for (char *p = strtok(copy, "\n"); p != NULL && n < 256; p = strtok(NULL, "\n")) {
+		lines[n++] = p;
+	}
+	qsort(lines, n, sizeof(lines[0]), cmp_line);
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		len += (size_t)snprintf(out + len, cap - len, "%s\n", lines[i]);
+	}
+}
+
+/*
+ * Adds from 8 threads at once (more threads than this machine's CPUs, so that adds find the graph
+ * busy and are queued for the thread inside): every object and link arrives, and the walk reports
+ * what the same graph filled on one thread reports (as sets: the order of dangling lines follows
+ * the order the graph first saw the objects in).
+ */
+static void test_graph_threads(void **state)
+{
+	(void)state;
+	struct seen s;
+	char want[sizeof(s.log)], got[sizeof(s.log)];
+	struct skg_graph *g = skg_graph_new();
+	for (uint32_t k = 0; k < TG_ALL; k++) {
+		tg_add(g, k);
+	}
+	uint8_t id[SKG_RAWSZ];
+	mkid(id, 30000);
+	assert_int_equal(skg_graph_root(g, id, 0), 0);
+	assert_int_equal(skg_graph_count(g), TG_ALL + 1); /* and the missing blob */
+	walk(g, &s, false);
+	assert_true(has_line(&s, "dangling", SKG_BLOB, 2995));
+	assert_true(has_line(&s, "missing", SKG_BLOB, 99999));
+	assert_int_equal(count_lines(&s), 4); /* from + broken, missing, dangling */
+	sorted_log(&s, want, sizeof(want));
+	skg_graph_free(g);
+
+	for (int round = 0; round < 3; round++) {
+		g = skg_graph_new();
+		/* the root first: no call after the adds inserts what a lost wake-up would leave queued */
+		assert_int_equal(skg_graph_root(g, id, 0), 0);
+		pthread_t th[8];
+		struct tg_thread arg[8];
+		for (uint32_t t = 0; t < 8; t++) {
+			arg[t] = (struct tg_thread){g, t, 8};
+			assert_int_equal(pthread_create(&th[t], NULL, tg_run, &arg[t]), 0);
+		}
+		for (uint32_t t = 0; t < 8; t++) {
+			assert_int_equal(pthread_join(th[t], NULL), 0);
+		}
+		assert_int_equal(skg_graph_count(g), TG_ALL + 1);
+		walk(g, &s, false);
+		sorted_log(&s, got, sizeof(got));
+		assert_string_equal(got, want);
+		skg_graph_free(g);
+	}
+}
+
+/*
+ * One tree with more links than a block of the link store holds (2^22), after another object's
+ * links, so that its list starts a new allocation of two blocks: every link is kept and followed
+ * (its 1000 blobs reachable, the blob after them dangling), and an object added after it still
+ * has its own links.
+ */
+static void test_graph_long_list(void **state)
+{
+	(void)state;
+	const size_t n = ((size_t)1 << 22) + 5;
+	struct skg_link *l = calloc(n, sizeof(*l));
+	assert_non_null(l);
+	for (size_t k = 0; k < n; k++) {
+		mkid(l[k].id, (uint32_t)(k % 1000) + 1);
+		l[k].type = SKG_BLOB;
+	}
+	struct skg_graph *g = skg_graph_new();
+	for (uint32_t b = 1; b <= 1001; b++) {
+		add(g, b, SKG_BLOB, NULL, NULL, 0);
+	}
+	add(g, 5000, SKG_TREE, (uint32_t[]){1, 2}, (unsigned[]){SKG_BLOB, SKG_BLOB}, 2);
+	uint8_t id[SKG_RAWSZ];
+	mkid(id, 5001);
+	assert_int_equal(skg_graph_add(g, id, SKG_TREE, l, n, false), 0);
+	add(g, 5002, SKG_TREE, (uint32_t[]){5003}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 6000, SKG_COMMIT, (uint32_t[]){5001}, (unsigned[]){SKG_TREE}, 1);
+	root(g, 6000);
+	root(g, 5002);
+	struct seen s;
+	walk(g, &s, false);
+	assert_true(has_line(&s, "dangling", SKG_BLOB, 1001));
+	assert_true(has_line(&s, "dangling", SKG_TREE, 5000));
+	assert_true(has_line(&s, "missing", SKG_BLOB, 5003));
+	assert_int_equal(count_lines(&s), 5); /* the two dangling, missing, from + broken */
+	skg_graph_free(g);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +683,8 @@ int main(void)
 	    cmocka_unit_test(test_graph_reserve),
 	    cmocka_unit_test(test_graph_reload),
 	    cmocka_unit_test(test_graph_promisor),
+	    cmocka_unit_test(test_graph_threads),
+	    cmocka_unit_test(test_graph_long_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
