@@ -926,6 +926,9 @@ static int verify_order(uint32_t mode1, const char *name1, size_t len1, uint32_t
                         size_t len2, struct df_stack *st)
 {
 	size_t len = len1 < len2 ? len1 : len2;
+	/* names in a tree mostly differ in their first byte: decided without a call to memcmp */
+	if (len > 0 && name1[0] != name2[0])
+		return (unsigned char)name1[0] < (unsigned char)name2[0] ? ORDER_OK : ORDER_UNSORTED;
 	int cmp = memcmp(name1, name2, len);
 	if (cmp < 0)
 		return ORDER_OK;
@@ -1003,7 +1006,13 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 		                     ascii_lower(first) == 'g' || ascii_lower(first) == 'm';
 
 		null_sha1 |= skg_is_null_id(e.id);
-		full_path |= memchr(name, '/', name_len) != NULL;
+		/* one pass over the (short) name for both separators, instead of two calls to memchr */
+		bool slash = false, backslash = false;
+		for (size_t k = 0; k < name_len; k++) {
+			slash |= name[k] == '/';
+			backslash |= name[k] == '\\';
+		}
+		full_path |= slash;
 		empty_name |= name_len == 0;
 		if (first == '.') {
 			dot |= name_len == 1;
@@ -1035,7 +1044,8 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 				retval += report(c, SKG_FSCK_MAILMAP_SYMLINK, ".mailmap is a symlink");
 		}
 		/* Backslashes separate directories on NTFS: check what follows each one. */
-		for (const char *bs = memchr(name, '\\', name_len); bs != NULL; bs = strchr(bs, '\\')) {
+		for (const char *bs = backslash ? memchr(name, '\\', name_len) : NULL; bs != NULL;
+		     bs = strchr(bs, '\\')) {
 			bs++;
 			dotgit |= is_ntfs_dotgit(bs);
 			if (is_ntfs_dot(bs, "gitmodules", "gi7eba")) {

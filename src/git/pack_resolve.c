@@ -148,6 +148,20 @@ static int cmp_ref(const void *a, const void *b)
 	return c != 0 ? c : (x->obj > y->obj) - (x->obj < y->obj);
 }
 
+/* The order of two object IDs (memcmp's sign), the first 8 bytes compared as one number. */
+static inline int id_order(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t x = 0, y = 0;
+	for (int k = 0; k < 8; k++) {
+		x = x << 8 | a[k];
+		y = y << 8 | b[k];
+	}
+	if (x != y) {
+		return x < y ? -1 : 1;
+	}
+	return memcmp(a + 8, b + 8, SKG_RAWSZ - 8);
+}
+
 /* The REF_DELTA entries whose base is `id`: refs[*lo .. *hi). */
 static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_out, uint32_t *hi_out)
 {
@@ -160,24 +174,19 @@ static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_
 	uint32_t lo = r->ref_fan[k], end = r->ref_fan[k + 1], hi = end;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (memcmp(refs[mid].id, id, SKG_RAWSZ) < 0) {
+		if (id_order(refs[mid].id, id) < 0) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
 		}
 	}
-	uint32_t first = lo;
-	hi = end;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (memcmp(refs[mid].id, id, SKG_RAWSZ) <= 0) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
+	/* the entries equal to id follow (most objects have none, a few several) */
+	hi = lo;
+	while (hi < end && id_order(refs[hi].id, id) == 0) {
+		hi++;
 	}
-	*lo_out = first;
-	*hi_out = lo;
+	*lo_out = lo;
+	*hi_out = hi;
 }
 
 static void stop_all(struct resolver *r);
