@@ -232,10 +232,12 @@ static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
 		}
 		if (g->block == NULL) {
 			g->block = calloc(MAX_BLOCKS, sizeof(*g->block));
+		}
+		if (g->block_owns == NULL) {
 			g->block_owns = calloc(MAX_BLOCKS, sizeof(*g->block_owns));
-			if (g->block == NULL || g->block_owns == NULL) {
-				return false;
-			}
+		}
+		if (g->block == NULL || g->block_owns == NULL) {
+			return false; /* what was allocated stays for the next try, and is freed with g */
 		}
 		size_t bytes = (size_t)(blocks << BLOCK_SHIFT) * sizeof(uint32_t);
 		if ((uint64_t)bytes != (blocks << BLOCK_SHIFT) * sizeof(uint32_t)) {
@@ -315,8 +317,8 @@ static void release(struct skg_graph *g)
 static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
                     const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source)
 {
-	if (n > UINT32_MAX) {
-		return false;
+	if (n > UINT32_MAX || n > (SIZE_MAX / 4 - sizeof(struct pending)) / sizeof(*links)) {
+		return false; /* the caller inserts it itself */
 	}
 	struct pending h;
 	memcpy(h.id, id, SKG_RAWSZ);
