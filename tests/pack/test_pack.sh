@@ -1551,6 +1551,9 @@ for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast 
 	for t in 1 $more; do
 		(cd "$W/repo" && "$SK" fsck --threads=$t >"$W/fs$t.out" 2>"$W/fs$t.err")
 		echo $? >"$W/fs$t.rc"
+		# under ASan a refused allocation (a size read from the cut object, which a thread may
+		# try before another stops the check) adds a WARNING line of its own: not sha1kit's output
+		sed -i '/^==[0-9]*==WARNING: AddressSanitizer failed to allocate /d' "$W/fs$t.err"
 	done
 	(cd "$W/repo" && refgit fsck --full >"$W/fsg.out" 2>/dev/null)
 	grc=$?
