@@ -79,13 +79,14 @@ void skg_pk_options_default(struct skg_pk_options *opt)
 	opt->cache_limit = (uint64_t)96 << 20;
 }
 
-/* CRC-32 (zlib's; libdeflate computes the same, faster) of any length, from crc == 0. */
+/* n, or the number of CPUs online when fewer (and known). */
 unsigned skg_pk_cpu_clamp(unsigned n)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	return cpus > 0 && (unsigned long)cpus < n ? (unsigned)cpus : n;
 }
 
+/* CRC-32 (zlib's; libdeflate computes the same, faster) of any length, from crc == 0. */
 uint32_t skg_pk_crc32(uint32_t crc, const uint8_t *p, uint64_t n)
 {
 	while (n > 0) {
