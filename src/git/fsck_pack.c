@@ -960,7 +960,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 		size_t seq = 0;
 		while (d != NULL && (de = readdir(d)) != NULL) {
 			size_t len = strlen(de->d_name);
-			if (!skg_ends_with(de->d_name, ".idx") || strncmp(de->d_name, "pack-", 5) != 0) {
+			if (!skg_ends_with(de->d_name, ".idx")) { /* git: any *.idx, not only pack-*.idx */
 				continue;
 			}
 			struct skg_buf idx = {0}, pack = {0};

@@ -128,7 +128,7 @@ int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned 
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	while (d != NULL && found == 0 && (de = readdir(d)) != NULL) {
-		if (!skg_starts_with(de->d_name, "pack-") || !skg_ends_with(de->d_name, ".idx")) {
+		if (!skg_ends_with(de->d_name, ".idx")) { /* git: any *.idx, not only pack-*.idx */
 			continue;
 		}
 		char *p = skg_path_join(dir, de->d_name);
@@ -251,7 +251,7 @@ static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
 	int rc = 0;
 	struct dirent *de;
 	while (rc == 0 && d != NULL && (de = readdir(d)) != NULL) {
-		if (!skg_starts_with(de->d_name, "pack-") || !skg_ends_with(de->d_name, ".idx")) {
+		if (!skg_ends_with(de->d_name, ".idx")) { /* git: any *.idx, not only pack-*.idx */
 			continue;
 		}
 		struct odb_pack p = {0};

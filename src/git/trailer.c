@@ -1433,6 +1433,16 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 	return status;
 }
 
+/* Whether the .rev at `path` has its X.idx beside it (a regular file). */
+static bool has_idx(const char *path)
+{
+	char *idx = with_ext(path, ".idx");
+	struct stat st;
+	bool yes = idx != NULL && stat(idx, &st) == 0 && S_ISREG(st.st_mode);
+	free(idx);
+	return yes;
+}
+
 int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
@@ -1457,8 +1467,8 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		size_t n = strlen(de->d_name);
-		if (n < 9 || strncmp(de->d_name, "pack-", 5) != 0 ||
-		    strcmp(de->d_name + n - 4, ".rev") != 0) {
+		if (n < 5 || strcmp(de->d_name + n - 4, ".rev") != 0 ||
+		    strncmp(de->d_name, "multi-pack-index", 16) == 0) {
 			continue;
 		}
 		char *path = skg_concat3(dirpath, "/", de->d_name);
@@ -1466,6 +1476,11 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 			skg_lines_nomem(lines);
 			worst = SKG_TRAILER_FATAL;
 			break;
+		}
+		if (strncmp(de->d_name, "pack-", 5) != 0 && !has_idx(path)) {
+			free(path); /* git loads any X.idx with its X.pack, so X.rev is a pack's if X.idx is
+			               there */
+			continue;
 		}
 		int st = skg_trailer_rev_file(path, -1, one);
 		free(path);

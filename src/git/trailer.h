@@ -184,7 +184,9 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64_t num_objects,
                         struct skg_lines *lines);
 
-/* skg_trailer_rev_file() of every OBJDIR/pack/pack-*.rev, lines appended in readdir order. Returns
+/* skg_trailer_rev_file() of every OBJDIR/pack/pack-*.rev, and of every other X.rev but
+ * multi-pack-index-*.rev that has its X.idx (git loads a pack from any *.idx), lines appended in
+ * readdir order. Returns
  * the worst status (ABSENT when there is none). */
 int skg_trailer_revs(const char *objdir, struct skg_lines *lines);
 

@@ -500,6 +500,22 @@ for how in file loop; do
 		compare "objects/pack: a $how, refs at $refs objects, --connectivity-only" "$r" --connectivity-only
 	done
 done
+# a pack whose name is not pack-*: git loads any X.idx with its X.pack (and checks its X.rev); one
+# blob is left out of it, so that the pack is what the walk reads
+r=$T/packdir-names
+mkrepo "$r"
+(
+	cd "$r" && git repack -qad && git prune-packed || exit 1
+	gone=$(git rev-parse HEAD:f2) &&
+		git rev-list --objects --all | cut -c1-40 | grep -v "$gone" |
+		git pack-objects -q .git/objects/pack/new >"$T/names.h" && rm .git/objects/pack/pack-* || exit 1
+) || fail "could not make the repository $r"
+compare "a pack named new-*.pack, one blob not in it" "$r"
+h=$(cat "$T/names.h")
+(cd "$r" && git index-pack --rev-index ".git/objects/pack/new-$h.pack" >/dev/null &&
+	printf '\377' | dd of=".git/objects/pack/new-$h.rev" bs=1 seek=12 conv=notrunc 2>/dev/null) ||
+	fail "could not write new-$h.rev"
+compare "a pack named new-*.pack, its .rev damaged" "$r"
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
