@@ -13,7 +13,8 @@
  * were built with. Every object of an accepted pack is then read back through each idx (skg_pk_idx_find,
  * skg_pk_read_object) and must hash to its ID, and git's reader (skg_pk_git_unpack) must read it the same
  * without an error line; a rejected pack is read from offset 12 without an idx by both, which must
- * fail or succeed cleanly.
+ * fail or succeed cleanly. git's first pass (skg_pack_git_refusal) must take every pack the
+ * engine takes, and give a line wherever it refuses one.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include "pack.h"
+#include "sha1kit/git_pack.h"
 #include "pack_strict.h"
 #include "sha1kit.h"
 
@@ -178,6 +180,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(e.code == SKG_E_GIT && e.msg[0] != '\0', "strict checks: git's message");
 	}
 	skg_strict_free(strict);
+	/* git's first pass (pack_refusal.c) takes every pack the engine takes; on the others it
+	 * says why or takes them too (a fault after its first pass), within its buffers */
+	struct skg_pack_refusal refusal;
+	for (unsigned v = 0; v < 2; v++) {
+		bool refused =
+		    skg_pack_git_refusal(buf, len, true, v ? SKG_GIT_2_39 : SKG_GIT_2_55, &refusal);
+		/* but 2.55's limit on the size varint (shift past 57), which the engine reads on */
+		check(indexed != 0 || !refused ||
+		          (v == 0 && strcmp(refusal.fatal, "object size too large for this platform") == 0),
+		      "git's first pass refuses a pack the engine takes");
+		check(!refused ||
+		          (refusal.fatal[0] != '\0' && strlen(refusal.fatal) < sizeof(refusal.fatal) - 1),
+		      "git's refusal without a line");
+	}
 	if (indexed == 0) {
 		uint64_t deltas = 0;
 		for (uint32_t i = 0; i < pack.nr; i++) {

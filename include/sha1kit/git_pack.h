@@ -169,6 +169,31 @@ struct skg_pack_object {
 int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
                    const struct skg_index_options *opt, struct skg_error *err);
 
+/*
+ * Why git's index-pack refuses a pack in its first pass (git v2.39.5 and v2.55.0
+ * builtin/index-pack.c parse_pack_header, unpack_raw_entry, unpack_entry_data,
+ * parse_pack_objects; git-zlib.c git_inflate), for a caller that wants git's words where
+ * skg_pack_index() failed with SKG_E_CORRUPT. pack[0..len) is read as git reads it, one object
+ * after the other with the trailer's bytes as input like any other, up to the first point where
+ * git dies. regular: the pack is a regular file (only then does git look for junk after the
+ * trailer; not for a pipe). git_version: SKG_GIT_2_55 or SKG_GIT_2_39 (enum skg_git_version); they
+ * differ in one place, an entry size whose varint runs past 57 bits (2.55: "object size too large
+ * for this platform"; 2.39.5 reads on).
+ * Returns true when git dies there: r->fatal is what git prints after "fatal: " ("early EOF",
+ * "pack signature mismatch", "pack version 9 unsupported", "pack has bad object at offset 12:
+ * inflate returned -3", "pack is corrupted (SHA1 mismatch)", "pack has junk at the end", ...) and
+ * r->error, when not empty, a line git prints before it after "error: " ("inflate: data stream
+ * error (incorrect header check)"). Returns false when git's first pass takes the pack (the
+ * fault, if any, is in what comes after: the deltas, the object checks). Reads pack[0..len) only;
+ * allocates only zlib's state; no error of its own.
+ */
+struct skg_pack_refusal {
+	char error[256];
+	char fatal[512];
+};
+bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsigned git_version,
+                          struct skg_pack_refusal *r);
+
 /* The number of objects; the pack's trailer (its SHA-1, the name git gives it); the longest delta
  * chain. */
 uint32_t skg_pack_count(const struct skg_pack *pack);

@@ -77,7 +77,10 @@ static void index_pack_usage(void)
 	      "      --git-version=VERSION\n"
 	      "                        where git 2.39.5 and git 2.55.0 differ, do as VERSION,\n"
 	      "                          2.39 or 2.55 (default: 2.55, or $SHA1KIT_GIT_VERSION).\n"
-	      "                          One place so far: with 2.55 (git 2.53+), --strict\n"
+	      "                          Two places so far: an entry size longer than 57\n"
+	      "                          bits is 'fatal: object size too large for this\n"
+	      "                          platform' with 2.55 (2.39.5 reads on); with 2.55\n"
+	      "                          (git 2.53+), --strict\n"
 	      "                          outside a repository with .gitmodules/.gitattributes\n"
 	      "                          blobs still to check once the index is written:\n"
 	      "                          'fatal: cannot perform queued object checks outside\n"
@@ -172,11 +175,22 @@ static void index_pack_usage(void)
 	      "Memory: the pack is mapped; delta bases are kept in a cache of 96 MiB per\n"
 	      "thread and rebuilt from the pack when evicted.\n"
 	      "\n"
-	      "Errors: one line 'sha1kit: index-pack: PACK: REASON (at offset N)' on standard\n"
-	      "error, N being the pack offset of the object at fault: not a pack file,\n"
-	      "truncated pack, wrong object count, corrupt zlib stream, size mismatch, delta\n"
-	      "out of range, missing or cyclic delta base, trailer mismatch, 'collision attack\n"
-	      "detected in object at offset N', index mismatch (--verify). With --verify, an\n"
+	      "A pack that git's index-pack refuses as it reads it (its first pass, with or\n"
+	      "without --stdin or --verify) gives git's lines and exit status 128, no index\n"
+	      "written: 'fatal: early EOF' (an empty or cut pack), 'fatal: pack signature\n"
+	      "mismatch', 'fatal: pack version N unsupported', 'error: inflate: data stream\n"
+	      "error (REASON)' then 'fatal: pack has bad object at offset N: inflate returned\n"
+	      "-3', '... unknown object type 5', 'fatal: pack is corrupted (SHA1 mismatch)',\n"
+	      "'fatal: pack has junk at the end' (a regular file; git takes a pack from a pipe\n"
+	      "up to its trailer and copies what follows to standard output, sha1kit refuses\n"
+	      "it). The pack is read as git reads it, the trailer's bytes as input like any\n"
+	      "other: an object count one too high reads the trailer as an object.\n"
+	      "Other errors: one line 'sha1kit: index-pack: PACK: REASON (at offset N)' on\n"
+	      "standard error (exit status 1), N being the pack offset of the object at fault:\n"
+	      "a delta that does not apply, a missing or cyclic delta base (git: 'fatal: pack\n"
+	      "has bad object at offset N: failed to apply delta', 'fatal: pack has N\n"
+	      "unresolved deltas'), 'collision attack detected in object at offset N', index\n"
+	      "mismatch (--verify). With --verify, an\n"
 	      "index that git itself cannot open fails first, with git's reason: 'sha1kit:\n"
 	      "index-pack: NAME.idx: git cannot open this index: non-monotonic index\n"
 	      "NAME.idx' (or: too small, unsupported version, wrong file size, offset beyond\n"
@@ -186,9 +200,10 @@ static void index_pack_usage(void)
 	      "left behind).\n"
 	      "\n"
 	      "Exit status: 0 success; 1 failure or usage error; 128 where git dies with a\n"
-	      "'fatal:' line and sha1kit gives git's line (named above: --stdin outside a\n"
-	      "repository, a bad config value, an object that collides with a stored one,\n"
-	      "--strict's fatal findings, --fix-thin's unresolved deltas, ...); 3 a collision\n"
+	      "'fatal:' line and sha1kit gives git's line (named above: a pack git's first\n"
+	      "pass refuses, --stdin outside a repository, a bad config value, an object\n"
+	      "that collides with a stored one, --strict's fatal findings, --fix-thin's\n"
+	      "unresolved deltas, ...); 3 a collision\n"
 	      "attack was detected (which also fails the command).\n"
 	      "\n"
 	      "Examples:\n"
@@ -704,6 +719,23 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 }
 
 /* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. */
+/* After a commit the pack API refused as malformed: git's lines where git's first pass dies on
+ * the pack received (still in the indexer's temporary file), read as git reads its standard
+ * input (junk after the trailer is looked for only when that is a regular file). */
+static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, const struct skg_error *err)
+{
+	struct stat st;
+	bool regular = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+	struct skg_file f = {0};
+	struct skg_error e;
+	if (skg_file_map(&f, skg_indexer_temp_path(ix), NULL, NULL, &e) != 0) {
+		return false;
+	}
+	bool refused = sk_pack_git_refused(f.data, f.len, regular, git_version, err);
+	skg_file_unmap(&f);
+	return refused;
+}
+
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt,
                        const struct skg_repo *repo, bool quiet, bool stats)
 {
@@ -795,6 +827,8 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 			status = git_fatal(&err);
 		} else if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
 			sk_error(0, CMD ": %s", err.msg);
+		} else if (err.code == SKG_E_CORRUPT && stdin_refused(ix, opt->git_version, &err)) {
+			status = 128; /* git's die */
 		} else {
 			sk_pack_report(CMD, what, &err);
 		}
@@ -1119,6 +1153,10 @@ pack_error:
 	sk_progress_abort(&progress);
 	/* A failure because the pack (or the idx compared) was truncated meanwhile says so. */
 	if (sk_file_report_shrank(&file, CMD) || sk_file_report_shrank(&old_idx, CMD)) {
+		goto out;
+	}
+	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, &err)) {
+		status = 128; /* git's die */
 		goto out;
 	}
 	sk_pack_report(CMD, pack_name, &err);

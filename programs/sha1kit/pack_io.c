@@ -394,3 +394,18 @@ void sk_pack_report(const char *cmd, const char *name, const struct skg_error *e
 	}
 	sk_error(0, "%s", line);
 }
+
+bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsigned git_version,
+                         const struct skg_error *err)
+{
+	struct skg_pack_refusal r;
+	if (err->code != SKG_E_CORRUPT || !skg_pack_git_refusal(data, len, regular, git_version, &r)) {
+		return false;
+	}
+	fflush(stdout);
+	if (r.error[0] != '\0') {
+		fprintf(stderr, "error: %s\n", r.error);
+	}
+	fprintf(stderr, "fatal: %s\n", r.fatal);
+	return true;
+}

@@ -122,4 +122,12 @@ unsigned sk_online_cpus(void);
  * message names its offset itself). */
 void sk_pack_report(const char *cmd, const char *name, const struct skg_error *err);
 
+/* For a pack the pack API refused as malformed (err SKG_E_CORRUPT), data[0..len) its bytes and
+ * regular whether it came from a regular file, git_version the Git to follow: git's lines where git's
+ * index-pack dies on it in its first pass (skg_pack_git_refusal: "error: LINE" when git prints one, then
+ * "fatal: LINE"), and true; false, with nothing printed, for another error or when git's first pass takes it.
+ */
+bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsigned git_version,
+                         const struct skg_error *err);
+
 #endif /* SHA1KIT_CLI_PACK_IO_H */

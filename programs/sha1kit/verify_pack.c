@@ -47,6 +47,11 @@ static void verify_pack_usage(void)
 	      "                          each: the index made and compared with NAME.idx)\n"
 	      "                          and the total, with wall time, the process's CPU\n"
 	      "                          time over all threads, and their ratio\n"
+	      "      --git-version=VERSION\n"
+	      "                        where git 2.39.5 and git 2.55.0 differ, do as VERSION,\n"
+	      "                          2.39 or 2.55 (default: 2.55, or $SHA1KIT_GIT_VERSION):\n"
+	      "                          an entry size longer than 57 bits is 'fatal: object\n"
+	      "                          size too large for this platform' with 2.55 only\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -61,15 +66,21 @@ static void verify_pack_usage(void)
 	      "entry takes in the pack, DEPTH the length of its delta chain. The histogram:\n"
 	      "'non delta: N objects', then 'chain length = D: N objects' for each D.\n"
 	      "\n"
-	      "Without -v or -s nothing is printed on success. Errors go to standard error:\n"
-	      "'sha1kit: verify-pack: NAME: REASON (at offset N)'. An index that git itself\n"
-	      "cannot open fails before the pack is read, as in git (no statistics, then\n"
-	      "'NAME.pack: bad'), with git's reason: 'sha1kit: verify-pack: NAME.idx: git\n"
-	      "cannot open this index: non-monotonic index NAME.idx' (or: index file ... is\n"
-	      "too small, is version N and is not supported..., wrong index v1/v2 file size\n"
-	      "in ..., offset beyond end of pack index for ...). A file that another\n"
-	      "process truncates while it is read gives 'sha1kit: verify-pack: NAME: the file\n"
-	      "shrank while it was read' and ends the command at once (exit status 1).\n"
+	      "Without -v or -s nothing is printed on success. A pack that git's index-pack\n"
+	      "refuses as it reads it (git's verify-pack runs it) gives git's lines: 'fatal:\n"
+	      "early EOF', 'fatal: pack signature mismatch', 'error: inflate: data stream\n"
+	      "error (REASON)' then 'fatal: pack has bad object at offset N: inflate returned\n"
+	      "-3', 'fatal: pack is corrupted (SHA1 mismatch)', 'fatal: pack has junk at the\n"
+	      "end', ... (see sha1kit index-pack --help), exit status 1 as git's. Other errors\n"
+	      "go to standard error as 'sha1kit: verify-pack: NAME: REASON (at offset N)'.\n"
+	      "An index that git itself cannot open fails before the pack is read, as in git\n"
+	      "(no statistics, then 'NAME.pack: bad'), with git's reason: 'sha1kit:\n"
+	      "verify-pack: NAME.idx: git cannot open this index: non-monotonic index\n"
+	      "NAME.idx' (or: index file ... is too small, is version N and is not\n"
+	      "supported..., wrong index v1/v2 file size in ..., offset beyond end of pack\n"
+	      "index for ...). A file that another process truncates while it is read gives\n"
+	      "'sha1kit: verify-pack: NAME: the file shrank while it was read' and ends the\n"
+	      "command at once (exit status 1).\n"
 	      "\n"
 	      "Exit status: 0 every pack is good; 1 a pack or index is bad or unreadable,\n"
 	      "or a usage error; 3 a collision attack was detected in an object (the pack\n"
@@ -117,7 +128,8 @@ static void print_objects(const struct skg_pack *pack)
 }
 
 /* Check one pack; returns the exit status bits. */
-static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats)
+static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
+                      unsigned git_version)
 {
 	size_t n = strlen(arg);
 	size_t stem = n;
@@ -170,6 +182,10 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		/* A failure because the pack was truncated meanwhile says so. */
 		if (sk_file_report_shrank(&file, CMD)) {
+			goto out;
+		}
+		/* git's verify-pack runs index-pack --verify: its lines where its first pass dies */
+		if (sk_pack_git_refused(file.data, file.len, true, git_version, &err)) {
 			goto out;
 		}
 		sk_pack_report(CMD, pack_name, &err);
@@ -226,20 +242,22 @@ out:
 
 int sk_cmd_verify_pack(int argc, char **argv)
 {
-	enum { OPT_THREADS = 256, OPT_STATS, OPT_HELP, OPT_VERSION };
+	enum { OPT_THREADS = 256, OPT_STATS, OPT_GIT_VERSION, OPT_HELP, OPT_VERSION };
 	static const struct option options[] = {
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"stat-only", no_argument, NULL, 's'},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"stats", no_argument, NULL, OPT_STATS},
+	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
 	bool verbose = false, stat_only = false, stats = false;
-	unsigned threads = 0;
+	unsigned threads = 0, git_version = SKG_GIT_2_55;
 	int c;
 
+	sk_git_version_env(CMD, SK_EXIT_FAILURE, &git_version);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "vs", options, NULL)) != -1) {
 		switch (c) {
@@ -256,6 +274,12 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			stats = true;
+			break;
+		case OPT_GIT_VERSION:
+			if (skg_git_version_parse(optarg, &git_version) != 0) {
+				sk_usage_error(CMD, CMD ": --git-version=%s: " SK_GIT_VERSION_INVALID,
+				               optarg);
+			}
 			break;
 		case OPT_HELP:
 			verify_pack_usage();
@@ -275,7 +299,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		status |= verify_one(argv[i], verbose, stat_only, threads, stats);
+		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version);
 	}
 	return sk_finish(status, false);
 }

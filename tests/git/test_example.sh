@@ -7,7 +7,8 @@
 #     blob and one with a pack whose idx lies: its standard output and exit status are git fsck
 #     --full's, each pack is verified against its idx (a changed idx: exit status 4 more);
 #  3. `sha1kit index-pack --stdin` against `git index-pack --stdin` (output, files), and its errors:
-#     a truncated pack, a corrupt one, a file size limit (ulimit -f): exit 1, one line, nothing left.
+#     a truncated pack, a corrupt one (git's lines, exit 128), a file size limit (ulimit -f): exit 1,
+#     one line; nothing left.
 set -euo pipefail
 cmake=$1 build=$2 src=$3 sk=$4 cc=$5
 # refgit, the reference git (SHA1KIT_REF_GIT); the repositories are made by the installed git
@@ -97,21 +98,29 @@ check "--stdin: .rev" cmp -s "$tmp/s/objects/pack/pack-$name.rev" "$tmp/gr/objec
 mkdir "$tmp/named"
 check "--stdin NAME" test "$("$sk" index-pack --stdin "$tmp/named/x.pack" <"$tmp/p.pack")" = "$gitout"
 check "--stdin NAME: idx" cmp -s "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"
-chk_fails() { # chk_fails NAME INPUT [ULIMIT]: exit 1, one line on stderr, an empty directory
+# chk_fails NAME INPUT STATUS [ULIMIT]: exit STATUS, nothing on stdout, an empty directory; with
+# STATUS 1 one line on stderr, with 128 (a pack git's first pass refuses) git's lines
+chk_fails() {
 	local d="$tmp/f-$RANDOM" rc=0
 	mkdir "$d"
-	(cd "$d" && { [ -z "${3:-}" ] || ulimit -f "$3"; } && exec "$sk" index-pack --stdin "$d/y.pack" <"$2" \
+	(cd "$d" && { [ -z "${4:-}" ] || ulimit -f "$4"; } && exec "$sk" index-pack --stdin "$d/y.pack" <"$2" \
 		>"$d.out" 2>"$d.err") || rc=$?
-	check "$1: exit 1 (got $rc)" test "$rc" = 1
-	check "$1: one line" test "$(wc -l <"$d.err")" = 1
+	check "$1: exit $3 (got $rc)" test "$rc" = "$3"
+	if [ "$3" = 128 ]; then
+		git init -q "$d.git" # git takes --stdin in a repository only
+		(cd "$d.git" && refgit index-pack --stdin "$d.git/y.pack" <"$2" >/dev/null 2>"$d.gerr") || true
+		check "$1: git's lines" cmp -s "$d.gerr" "$d.err"
+	else
+		check "$1: one line" test "$(wc -l <"$d.err")" = 1
+	fi
 	check "$1: nothing on stdout" test ! -s "$d.out"
 	check "$1: nothing left" test -z "$(ls -A "$d")"
 }
 head -c 3000 "$tmp/p.pack" >"$tmp/trunc.pack"
-chk_fails "truncated" "$tmp/trunc.pack"
+chk_fails "truncated" "$tmp/trunc.pack" 128
 cp "$tmp/p.pack" "$tmp/flip.pack"
 printf '\377' | dd of="$tmp/flip.pack" bs=1 seek=2000 conv=notrunc status=none
-chk_fails "corrupt" "$tmp/flip.pack"
-chk_fails "ulimit -f" "$tmp/p.pack" 4
+chk_fails "corrupt" "$tmp/flip.pack" 128
+chk_fails "ulimit -f" "$tmp/p.pack" 1 4
 echo "test_example: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
