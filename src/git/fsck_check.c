@@ -64,6 +64,12 @@ const struct skg_typeorder_fate *skg_fsck_type_fate(const struct skg_fsck_run *f
 	return f->types_resolved ? skg_typeorder_fate(f->types, id) : NULL;
 }
 
+/* Where the object checked at the place of sink s comes in git's order of checks (graph.h). */
+static uint64_t check_order(const struct skg_fsck_dest *s)
+{
+	return skg_graph_order(s->pack_seq, s->offset, s->odb >= 0 ? (uint32_t)s->odb : 0, s->dir, s->nth);
+}
+
 /* The quiet pass: an object read at the place of sink s, with its links in git's lookup order. */
 static void collect_event(struct skg_fsck_dest *s, unsigned type, const uint8_t *id,
                           const struct skg_link *links, size_t n, bool graft)
@@ -244,7 +250,8 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			skg_fsck_nomem(f);
 		}
 		/* no object to git, but in a pack (has_object_pack) */
-		if (fate != NULL && s->pack_seq > 0 && skg_graph_add_unread(f->graph, id, false) != 0) {
+		if (fate != NULL && s->pack_seq > 0 &&
+		    skg_graph_add_unread(f->graph, id, false, check_order(s)) != 0) {
 			skg_fsck_nomem(f);
 		}
 		goto out;
@@ -286,8 +293,9 @@ graph:
 	 */
 	if (l.failed ||
 	    (type == SKG_TREE && s->odb >= 0
-	         ? skg_graph_add_reload(f->graph, id, type, l.v, l.n, walk_error, (uint16_t)s->odb)
-	         : skg_graph_add(f->graph, id, type, l.v, l.n, walk_error)) != 0) {
+	         ? skg_graph_add_reload(f->graph, id, type, l.v, l.n, walk_error, (uint16_t)s->odb,
+	                                check_order(s))
+	         : skg_graph_add(f->graph, id, type, l.v, l.n, walk_error, check_order(s))) != 0) {
 		skg_fsck_nomem(f);
 	}
 out:

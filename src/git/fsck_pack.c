@@ -301,7 +301,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		}
 		if (rc == 1) {
 			/* a blob git streams: present, not read again here */
-			(void)skg_graph_add_unread(f->graph, e[k].id, true);
+			(void)skg_graph_add_unread(f->graph, e[k].id, true,
+			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
 			continue;
 		}
 		if (verify) {
@@ -386,7 +387,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			continue;
 		}
 		if (state[k] == UNREADABLE || state[k] == MISMATCH) {
-			(void)skg_graph_add_unread(f->graph, e[k].id, false);
+			(void)skg_graph_add_unread(f->graph, e[k].id, false,
+			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
 		}
 		if (state[k] != READ_OK) {
 			remember_bad_packed(f, e[k].id, state[k] == MISMATCH, state[k] == BAD, e[k].off,

@@ -48,6 +48,11 @@ struct gobj {
 	uint16_t source; /* F_RELOAD: where the caller can read the object again */
 	uint32_t first;  /* links[first .. first + n) */
 	uint32_t n;
+	/* the first event that named it in git's order of checks (see git_hash_order): the order of
+	 * the add (skg_graph_add's `order`; UINT64_MAX: none) and 0 for the object itself, k + 1 for
+	 * its k-th link */
+	uint64_t order;
+	uint32_t pos;
 };
 
 /*
@@ -59,6 +64,7 @@ struct pending {
 	uint8_t type, walk_error, keep;
 	uint16_t source;
 	uint32_t n;
+	uint64_t order;
 };
 
 struct queue {
@@ -197,6 +203,8 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 	memset(&g->objs[i], 0, sizeof(g->objs[i]));
 	memcpy(g->objs[i].id, id, SKG_RAWSZ);
 	g->objs[i].first = NO_LINKS;
+	g->objs[i].order = UINT64_MAX;
+	g->objs[i].pos = UINT32_MAX;
 	g->slots[s] = i + 1;
 	if ((uint64_t)g->nr * 2 > g->nslots && !grow_slots(g)) {
 		g->nr--;
@@ -204,6 +212,15 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 		return UINT32_MAX;
 	}
 	return i;
+}
+
+/* Object i named by the event (order, pos): kept when it comes before the first one known. */
+static inline void seen(struct gobj *o, uint64_t order, uint32_t pos)
+{
+	if (order < o->order || (order == o->order && pos < o->pos)) {
+		o->order = order;
+		o->pos = pos;
+	}
 }
 
 /* The links of an object from index first on (contiguous: see BLOCK_SHIFT). */
@@ -263,7 +280,8 @@ static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
 }
 
 static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source);
+                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source,
+                  uint64_t order);
 
 /* Holding g->lock: insert the queued adds, until the queue is found empty. */
 static void drain_queue(struct skg_graph *g)
@@ -281,8 +299,8 @@ static void drain_queue(struct skg_graph *g)
 			struct pending h;
 			memcpy(&h, g->spare.p + at, sizeof(h));
 			const struct skg_link *links = (const struct skg_link *)(g->spare.p + at + sizeof(h));
-			if (!g->failed &&
-			    insert(g, h.id, h.type, links, h.n, h.walk_error, h.keep, h.source) != 0) {
+			if (!g->failed && insert(g, h.id, h.type, links, h.n, h.walk_error, h.keep, h.source,
+			                         h.order) != 0) {
 				g->failed = true;
 			}
 			at += sizeof(h) + (size_t)h.n * sizeof(struct skg_link);
@@ -315,7 +333,8 @@ static void release(struct skg_graph *g)
 
 /* Queue an add for the thread inside; false when out of memory (nothing queued). */
 static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                    const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source)
+                    const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source,
+                    uint64_t order)
 {
 	if (n > UINT32_MAX || n > (SIZE_MAX / 4 - sizeof(struct pending)) / sizeof(*links)) {
 		return false; /* the caller inserts it itself */
@@ -327,6 +346,7 @@ static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned t
 	h.keep = keep;
 	h.source = source;
 	h.n = (uint32_t)n;
+	h.order = order;
 	size_t need = sizeof(h) + n * sizeof(*links);
 	bool ok = true;
 	pthread_mutex_lock(&g->qlock);
@@ -361,10 +381,10 @@ static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned t
  * the lock about 40,000 times.
  */
 static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, const struct skg_link *links,
-               size_t n, bool walk_error, bool keep, uint16_t source)
+               size_t n, bool walk_error, bool keep, uint16_t source, uint64_t order)
 {
 	if (pthread_mutex_trylock(&g->lock) != 0) {
-		if (enqueue(g, id, type, links, n, walk_error, keep, source)) {
+		if (enqueue(g, id, type, links, n, walk_error, keep, source, order)) {
 			if (pthread_mutex_trylock(&g->lock) == 0) {
 				drain_queue(g);
 				release(g);
@@ -374,7 +394,7 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 		pthread_mutex_lock(&g->lock);
 	}
 	drain_queue(g);
-	int ret = g->failed ? -1 : insert(g, id, type, links, n, walk_error, keep, source);
+	int ret = g->failed ? -1 : insert(g, id, type, links, n, walk_error, keep, source, order);
 	if (ret != 0) {
 		g->failed = true;
 	}
@@ -383,26 +403,29 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 }
 
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error)
+                  const struct skg_link *links, size_t n, bool walk_error, uint64_t order)
 {
-	return add(g, id, type, links, n, walk_error, true, 0);
+	return add(g, id, type, links, n, walk_error, true, 0, order);
 }
 
 int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source)
+                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source,
+                         uint64_t order)
 {
-	return add(g, id, type, links, n, walk_error, false, source);
+	return add(g, id, type, links, n, walk_error, false, source, order);
 }
 
 /* An add, with g->lock held. */
 static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source)
+                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source,
+                  uint64_t order)
 {
 	int ret = -1;
 	uint32_t i = lookup_or_add(g, id);
 	if (i == UINT32_MAX) {
 		goto out;
 	}
+	seen(&g->objs[i], order, 0);
 	if (g->objs[i].flags & F_HAS) {
 		ret = 0; /* a second copy: the first record stays */
 		goto out;
@@ -438,6 +461,7 @@ static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
 			goto out;
 		}
 		struct gobj *to = &g->objs[t];
+		seen(to, order, k + 1 < UINT32_MAX ? (uint32_t)(k + 1) : UINT32_MAX - 1);
 		unsigned lt = links[k].type & TYPE_MASK;
 		if (to->type & T_FORCED) {
 			if (TY(to) != lt) {
@@ -471,12 +495,13 @@ out:
 	return ret;
 }
 
-int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable)
+int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable, uint64_t order)
 {
 	int ret = -1;
 	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i != UINT32_MAX) {
+		seen(&g->objs[i], order, 0);
 		if (!(g->objs[i].flags & F_HAS)) {
 			g->objs[i].flags |= F_HAS | F_UNREAD | (readable ? 0 : F_BADREAD);
 			g->objs[i].first = NO_LINKS;
@@ -700,22 +725,55 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 	}
 }
 
+/* An object's place in the order of events (gobj.order, .pos), ties by index. */
+struct placed {
+	uint64_t order;
+	uint32_t pos, index;
+};
+
+static int cmp_placed(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	if (x->order != y->order) {
+		return x->order < y->order ? -1 : 1;
+	}
+	if (x->pos != y->pos) {
+		return x->pos < y->pos ? -1 : 1;
+	}
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /*
  * git's object hash table with every object (objtab.h), for the order of the last lines of the walk.
- * The objects go in in the order the graph first saw them, and the table grows as git's does,
- * re-inserting in slot order (skg_objtab_add; a table made at its final size at once gave git's
- * order of dangling lines in 24 of 30 repositories of 20-1200 dangling blobs on x86, growing as
- * git does in 28). The graph's order of first sight is not git's order of creation (git's lookups
- * also move objects), so the lines are git's and their order is close to git's.
+ * The objects go in in the order git makes them: the order of the first event that names each,
+ * events in git's order of checks (the adds' `order`: loose objects by directory, then the packs by
+ * offset), an object before its links, its links in order (git's fsck_obj walks them, looking each
+ * up). Objects no add named (roots, missing objects) come last, in the order the graph first saw
+ * them (one thread: the refs). The table grows as git's does, re-inserting in slot order
+ * (skg_objtab_add). So the order does not depend on the threads' interleaving; it is git's when
+ * git makes the objects in that order (git's lookups of refs and their parents before the checks
+ * also make objects: there it is close to git's).
  */
 static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 {
-	const uint8_t *ids = g->nr != 0 ? g->objs[0].id : NULL;
+	if (g->nr == 0) {
+		return 0;
+	}
+	struct placed *p = malloc((size_t)g->nr * sizeof(*p));
+	if (p == NULL) {
+		return -1;
+	}
+	for (uint32_t i = 0; i < g->nr; i++) {
+		p[i] = (struct placed){g->objs[i].order, g->objs[i].pos, i};
+	}
+	qsort(p, g->nr, sizeof(*p), cmp_placed);
+	const uint8_t *ids = g->objs[0].id;
 	const size_t stride = sizeof(g->objs[0]);
 	int rc = 0;
-	for (uint32_t i = 0; i < g->nr && rc == 0; i++) {
-		rc = skg_objtab_add(t, ids, stride, i);
+	for (uint32_t k = 0; k < g->nr && rc == 0; k++) {
+		rc = skg_objtab_add(t, ids, stride, p[k].index);
 	}
+	free(p);
 	return rc;
 }
 

@@ -14,7 +14,7 @@
  * build of the graph (skg_graph_force_type), in which a link of another type to such an object
  * marks nothing and the walk reports it as git's traversal does (skg_graph_report.failed_link).
  *
- * Memory: 32 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
+ * Memory: 48 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
  * bytes per object; nothing is allocated per object. One mutex makes skg_graph_add and
  * skg_graph_root safe to call from several threads (an add that finds another thread inside is
  * queued for that thread to insert, and returns at once); the walk runs on one, after every add
@@ -46,10 +46,29 @@ void skg_graph_free(struct skg_graph *g);
  * gitlinks, a commit's tree and parents, a tag's object). `walk_error`: following its links fails
  * part way (a tree that does not decode to its end; git prints the decode error each time it walks
  * it): the walk reports it through skg_graph_report.walk_error. An object added twice (two packs, a pack
- * and a loose copy) keeps its first record. Returns 0, or -1 when out of memory.
+ * and a loose copy) keeps its first record. `order`: where the add comes in git's order of checks
+ * (skg_graph_order); the order of the walk's last lines (dangling, unreachable, missing) follows
+ * it, not the order in which threads happen to add. Returns 0, or -1 when out of memory.
  */
 int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error);
+                  const struct skg_link *links, size_t n, bool walk_error, uint64_t order);
+
+/*
+ * The `order` of an add: a loose object of object directory `odb` (0: the repository's, then the
+ * alternates), read nth in its xx/ directory `dir`; or the object at `offset` in the pack_seq-th
+ * pack git checks (pack_seq > 0; then odb, dir and nth are not used). Loose objects come first,
+ * as git checks them first.
+ */
+static inline uint64_t skg_graph_order(uint32_t pack_seq, uint64_t offset, uint32_t odb, uint32_t dir,
+                                       uint32_t nth)
+{
+	const uint64_t low40 = ((uint64_t)1 << 40) - 1, top23 = ((uint64_t)1 << 23) - 1;
+	if (pack_seq > 0) {
+		return (uint64_t)1 << 63 | (pack_seq < top23 ? pack_seq : top23) << 40 |
+		       (offset < low40 ? offset : low40);
+	}
+	return (odb < top23 ? odb : top23) << 40 | (uint64_t)(dir & 0xff) << 32 | nth;
+}
 
 /*
  * As skg_graph_add, but the links are not kept: they count (the targets are entered and are "used",
@@ -58,7 +77,8 @@ int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned typ
  * grows with the objects, not with their links, as git's does.
  */
 int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source);
+                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source,
+                         uint64_t order);
 
 /*
  * Record that `id` is in the object store but was not read (an object an idx lists, in a pack
@@ -66,10 +86,10 @@ int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
  * walk counts it as present (no broken link to it, never missing), follows no links from it and
  * checks no link type against it; it is never reported dangling or unreachable. `readable` false
  * (the object the check stopped on): skg_graph_has says it does not exist, as git's parse of it
- * fails for a ref or reflog entry. An object already added is left as it is. 0, or -1 when out of
- * memory.
+ * fails for a ref or reflog entry. An object already added is left as it is. `order`: as
+ * skg_graph_add's. 0, or -1 when out of memory.
  */
-int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable);
+int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable, uint64_t order);
 
 /*
  * Make room for `objects` objects in all (existing ones included) before they are added, so that the
