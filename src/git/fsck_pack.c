@@ -862,9 +862,11 @@ out:
  * git 2.55.0's (packfile.c repo_for_each_pack, packfile_store_prepare, packfile_store_get_packs,
  * prepare_pack, packfile_store_load_pack; builtin/fsck.c odb_reprepare after snapshot_refs): each
  * object directory in turn, its packs in one list: those its multi-pack-index does not name, in
- * listing order, then those the snapshot's reads of the ref tips loaded through it, in the order
- * of loading, all sorted (stably) newest .pack first when fsck reprepares; then the packs of the
- * multi-pack-index nothing loaded, in its order, as git's walk of them appends each.
+ * listing order (stably sorted newest first), each that the snapshot's reads of the ref tips find
+ * a tip in moved to the front (find_pack_entry's most-recently-used order, mru_ranks), then those
+ * the snapshot's reads loaded through the multi-pack-index, in the order of loading, all sorted
+ * (stably) newest .pack first when fsck reprepares; then the packs of the multi-pack-index nothing
+ * loaded, in its order, as git's walk of them appends each.
  */
 static int cmp_pack_ref_255(const struct skg_fsck_pack_ref *x, const struct skg_fsck_pack_ref *y)
 {
@@ -887,7 +889,105 @@ static int cmp_pack_ref_255(const struct skg_fsck_pack_ref *x, const struct skg_
 	if (x->touch != y->touch) {
 		return x->touch < y->touch ? -1 : 1;
 	}
+	if (x->mru != y->mru) {
+		return x->mru < y->mru ? -1 : 1;
+	}
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_listed(const void *a, const void *b)
+{
+	const struct skg_fsck_pack_ref *x = *(const struct skg_fsck_pack_ref *const *)a;
+	const struct skg_fsck_pack_ref *y = *(const struct skg_fsck_pack_ref *const *)b;
+	if (x->odb != y->odb) {
+		return x->odb < y->odb ? -1 : 1;
+	}
+	if (x->mru != y->mru) {
+		return x->mru < y->mru ? -1 : 1;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * git 2.55's list of the packs no multi-pack-index lists, after the snapshot's reads of the ref
+ * tips (packfile.c find_pack_entry: a tip found through the multi-pack-index moves nothing; else
+ * the first pack of the list that has it, and opens, goes to the front, packfile_list_prepend):
+ * v[i].mru for each, from the listing's order stably sorted newest first (packfile_store_prepare).
+ * A tip in no pack of an object directory is looked for in the next one. A pack whose idx or pack
+ * does not open holds nothing to git's lookups. 0, or -1 when out of memory.
+ */
+static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t n, const uint8_t *tips,
+                     const uint32_t *tip_pack, size_t ntips)
+{
+	struct skg_fsck_pack_ref **list = malloc((n > 0 ? n : 1) * sizeof(*list));
+	struct skg_file *idx = calloc(n > 0 ? n : 1, sizeof(*idx));
+	bool *usable = calloc(n > 0 ? n : 1, sizeof(*usable));
+	if (list == NULL || idx == NULL || usable == NULL) {
+		free(list);
+		free(idx);
+		free(usable);
+		return -1;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i].mru = 0;
+		if (v[i].midx == 0) {
+			list[m++] = &v[i];
+		}
+	}
+	/* the listing's order, newest first (a stable sort: mtime, then listing order) */
+	for (size_t a = 0; a < m; a++) {
+		list[a]->mru = (int64_t)list[a]->seq;
+	}
+	for (size_t a = 1; a < m; a++) {
+		for (size_t b = a;
+		     b > 0 && list[b - 1]->odb == list[b]->odb &&
+		     (list[b - 1]->mtime < list[b]->mtime ||
+		      (list[b - 1]->mtime == list[b]->mtime && list[b - 1]->seq > list[b]->seq));
+		     b--) {
+			struct skg_fsck_pack_ref *t = list[b - 1];
+			list[b - 1] = list[b];
+			list[b] = t;
+		}
+	}
+	qsort(list, m, sizeof(*list), cmp_listed); /* by object directory, listing order within */
+	for (size_t a = 0; a < m; a++) {
+		list[a]->mru = (int64_t)a;
+	}
+	for (size_t a = 0; a < m; a++) {
+		struct skg_file pk = {0};
+		usable[a] = skg_file_map(&idx[a], list[a]->idx, f->on_map, f->map_ctx, NULL) == 0 &&
+		            skg_file_map(&pk, list[a]->pack, f->on_map, f->map_ctx, NULL) == 0 &&
+		            skg_pk_git_usable(idx[a].data, (size_t)idx[a].len, pk.data, pk.len);
+		skg_file_unmap(&pk);
+	}
+	int64_t front = 0;
+	for (size_t k = 0; k < ntips; k++) {
+		if (tip_pack[k] != UINT32_MAX) {
+			continue; /* found through the multi-pack-index */
+		}
+		size_t best = SIZE_MAX;
+		for (size_t a = 0; a < m; a++) {
+			uint64_t off;
+			if (usable[a] &&
+			    skg_pk_idx_lookup(idx[a].data, (size_t)idx[a].len, tips + k * SKG_RAWSZ, &off) >
+			        0 &&
+			    (best == SIZE_MAX || list[a]->odb < list[best]->odb ||
+			     (list[a]->odb == list[best]->odb && list[a]->mru < list[best]->mru))) {
+				best = a;
+			}
+		}
+		if (best != SIZE_MAX) {
+			list[best]->mru = --front;
+		}
+	}
+	for (size_t a = 0; a < m; a++) {
+		skg_file_unmap(&idx[a]);
+	}
+	free(idx);
+	free(usable);
+	free(list);
+	return 0;
 }
 
 static int cmp_pack_ref(const void *a, const void *b)
@@ -943,6 +1043,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 	}
 	for (size_t k = 0; k < ntips; k++) {
 		memcpy(tips + k * SKG_RAWSZ, by_place[k].id, SKG_RAWSZ);
+		tip_pack[k] = UINT32_MAX; /* none found through a multi-pack-index */
 	}
 	free(by_place);
 	if (f->n_odb_dirs > 0) {
@@ -990,7 +1091,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 					touch = tip_pack[k] == in_midx - 1 ? k + 1 : 0;
 				}
 				v[(*n)++] = (struct skg_fsck_pack_ref){
-				    idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx, touch, v255};
+				    idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx, touch, v255, 0};
 				continue; /* the strings are the list's now */
 			}
 			failed = failed || idx.failed || pack.failed;
@@ -1006,6 +1107,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 		free(midx[m]);
 	}
 	free(midx);
+	failed = failed || (*n > 0 && v255 && mru_ranks(f, v, *n, tips, tip_pack, ntips) != 0);
 	free(tips);
 	free(tip_pack);
 	if (failed) {

@@ -312,6 +312,9 @@ struct skg_fsck_pack_ref {
 	size_t touch;  /* git 2.55: 1 + the place of the first ref tip found in it through the
 	                  multi-pack-index (the snapshot loaded it), 0 when none is */
 	bool v255;     /* ordered as git 2.55 */
+	int64_t mru;   /* git 2.55, a pack no multi-pack-index lists: its place in git's list after
+	                  the snapshot's reads of the ref tips (each moves the pack it is found in to
+	                  the front: most recently used first), the listing's order before them */
 };
 
 /* Every pack of the object directories in git's order: a malloc'd array of *n (NULL and 0 also

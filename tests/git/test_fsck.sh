@@ -1456,6 +1456,28 @@ for midx in no yes; do
 		$exact "two packs by age ($older older), multi-pack-index: $midx" "$r"
 	done
 done
+# four packs of the same second (as one repack makes them), each with a commit whose committer
+# line is bad, a branch at each: git 2.55 checks them in the order its reads of the ref tips left
+# its list in (each moves the pack it is found in to the front); git 2.39.5 in the reverse of the
+# listing
+for head in 1 4; do
+	r=$T/packorder-second-$head
+	git init -q "$r"
+	(
+		cd "$r" || exit 1
+		echo hi >f && git add f && git commit -qm base
+		t=$(git rev-parse HEAD^{tree})
+		for i in 1 2 3 4; do
+			b=$(mkcommit14 "$t" "C c@x> $i +0000" "bad$i")
+			echo "$b" >".git/refs/heads/b$i"
+			echo "$b" | git pack-objects -q .git/objects/pack/pack >/dev/null
+			rm -f ".git/objects/${b:0:2}/${b:2}"
+		done
+		git symbolic-ref HEAD "refs/heads/b$head"
+		touch -d '2020-01-01 00:00:00' .git/objects/pack/*
+	) >/dev/null 2>&1
+	$exact "four packs of the same second, HEAD at the branch of pack $head" "$r"
+done
 for layout in loose packed; do
 	r=$T/index-unparsed-$layout
 	git init -q "$r"
