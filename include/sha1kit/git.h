@@ -40,6 +40,22 @@ extern "C" {
 #define SKG_RAWSZ 20 /* bytes of a SHA-1 object ID */
 #define SKG_HEXSZ 40 /* hex digits of one */
 
+/*
+ * A repository's object format (extensions.objectFormat; Git's Documentation/technical/
+ * hash-function-transition.txt): object IDs are the SHA-1 (SHA-1DC) or the SHA-256 (FIPS 180-4) of
+ * "TYPE SIZE\0" and the content. So far the Git layer's commands work in SHA-1 repositories, and
+ * hash IDs of either format (skg_object_hash_begin_as, skg_repo_open_formats).
+ */
+enum skg_object_format {
+	SKG_FORMAT_SHA1 = 1,
+	SKG_FORMAT_SHA256 = 2,
+};
+#define SKG_MAX_RAWSZ 32 /* bytes of the longest object ID (SHA-256) */
+#define SKG_MAX_HEXSZ 64 /* hex digits of one */
+
+/* Bytes of an object ID of `format` (20 or 32; 0 for anything else). */
+size_t skg_format_rawsz(unsigned format);
+
 /* Object types, with the numbers the pack format gives them (gitformat-pack.txt). */
 enum skg_type {
 	SKG_NONE = 0,
@@ -54,6 +70,10 @@ const char *skg_type_name(unsigned type);
 
 /* Write the 40 lowercase hex digits of id and a NUL byte into out. */
 void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1]);
+
+/* Write the 2 * rawsz lowercase hex digits of id[0..rawsz) and a NUL byte into out (rawsz at most
+ * SKG_MAX_RAWSZ; out has room for 2 * rawsz + 1 bytes). */
+void skg_to_hex_len(const uint8_t *id, size_t rawsz, char *out);
 
 /* Parse exactly 40 hex digits (either case) at p into id; false if any is not a hex digit (the
  * bytes are read in order up to the first that is not, so a shorter NUL-terminated string is safe). */
@@ -267,6 +287,19 @@ int skg_repo_open(struct skg_repo **out, const char *path, const struct skg_sink
  */
 int skg_repo_open_as(struct skg_repo **out, const char *path, unsigned git_version,
                      const struct skg_sink *sink, struct skg_error *err);
+
+/*
+ * skg_repo_open_as, but a repository whose objects are SHA-256 (extensions.objectFormat =
+ * sha256, `git init --object-format=sha256`) opens too, for a caller that handles both formats:
+ * skg_repo_object_format says which it has. The other functions of the layer that read a
+ * repository's objects, refs or packs handle SHA-1 only so far: they open repositories with
+ * skg_repo_open / skg_repo_open_as, which refuse SHA-256 ones (SKG_E_UNSUPPORTED).
+ */
+int skg_repo_open_formats(struct skg_repo **out, const char *path, unsigned git_version,
+                          const struct skg_sink *sink, struct skg_error *err);
+
+/* The repository's object format: SKG_FORMAT_SHA1 or SKG_FORMAT_SHA256. */
+unsigned skg_repo_object_format(const struct skg_repo *repo);
 
 /* Close a repository (NULL is fine). */
 void skg_repo_free(struct skg_repo *repo);

@@ -53,9 +53,11 @@ void skg_hash_options_default(struct skg_hash_options *opt);
 int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struct skg_hash_options *opt,
                      struct skg_error *err);
 
-/* An object ID being computed over content that arrives in pieces. */
+/* An object ID being computed over content that arrives in pieces (copyable). */
 struct skg_object_hasher {
-	sha1kit_dc_ctx dc;
+	sha1kit_dc_ctx dc;         /* SKG_FORMAT_SHA1 */
+	sha1kit_sha256_ctx sha256; /* SKG_FORMAT_SHA256 */
+	unsigned format;
 };
 
 /*
@@ -63,6 +65,11 @@ struct skg_object_hasher {
  * "tag", or with --literally any string) and content of `size` bytes: the header is hashed.
  */
 void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, uint64_t size);
+
+/* skg_object_hash_begin in object format `format` (enum skg_object_format): SHA-1 (SHA-1DC) or
+ * SHA-256 (FIPS 180-4, no collision detection to make). */
+void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, const char *type_name,
+                              uint64_t size);
 
 /* The next len bytes of the content. */
 void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_t len);
@@ -73,6 +80,10 @@ void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_
  * block within the object (header included), err->offset is that offset.
  */
 int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], struct skg_error *err);
+
+/* skg_object_hash_final for either format: skg_format_rawsz(h->format) bytes into oid (SHA-1: 20,
+ * and the same collision report; SHA-256: 32, never fails). */
+int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RAWSZ], struct skg_error *err);
 
 /*
  * One-shot: check (skg_object_check, unless opt->literally) and hash data[0..len) as an object of

@@ -60,6 +60,7 @@ struct ho_state {
 	bool bad_type;    /* not blob, tree, commit or tag: each object is refused */
 	bool literally;   /* no format check */
 	bool check;       /* the content must be in memory for a format check */
+	unsigned format;  /* the repository's object format (SKG_FORMAT_SHA1 outside one) */
 	unsigned char *buf;
 	struct skg_hash_options opt; /* the check's: repository, report sink */
 };
@@ -94,6 +95,13 @@ static void ho_usage(void)
 	      "there gives 'gitmodulesMissing'). The result equals 'git hash-object\n"
 	      "--no-filters'. Nothing is written to a repository (no -w).\n"
 	      "\n"
+	      "Inside a SHA-256 repository (git init --object-format=sha256; Git's\n"
+	      "extensions.objectFormat) the IDs are SHA-256 (64 hex digits), as git gives\n"
+	      "them there: for blobs and, with --literally, any object. The checks of a tree,\n"
+	      "commit or tag do not read SHA-256 object IDs yet: without --literally such an\n"
+	      "object is refused there ('fatal: unsupported repository: ...', exit status\n"
+	      "128), and no ID is printed.\n"
+	      "\n"
 	      "Exit status:\n"
 	      "  0  success\n"
 	      "  1  a FILE could not be read, a usage error, a write error\n"
@@ -122,20 +130,21 @@ static ssize_t read_some(int fd, void *buf, size_t n)
 	return got;
 }
 
-/* Start an object: its ID over the header (the Git layer: SHA-1DC, git's settings). */
-static void object_begin(struct skg_object_hasher *h, const char *type, uint64_t size)
+/* Start an object: its ID over the header (the Git layer: SHA-1DC with git's settings, or SHA-256
+ * in a SHA-256 repository). */
+static void object_begin(struct skg_object_hasher *h, unsigned format, const char *type, uint64_t size)
 {
-	skg_object_hash_begin(h, type, size);
+	skg_object_hash_begin_as(h, format, type, size);
 }
 
 /* Finish an object: print its ID, or report the collision. Returns an exit status. */
 static int object_end(struct skg_object_hasher *h, const char *name)
 {
-	uint8_t digest[SKG_RAWSZ];
-	char hex[SKG_HEXSZ + 1];
+	uint8_t digest[SKG_MAX_RAWSZ];
+	char hex[SKG_MAX_HEXSZ + 1];
 	struct skg_error err;
-	int rc = skg_object_hash_final(h, digest, &err);
-	skg_to_hex(digest, hex);
+	int rc = skg_object_hash_final_as(h, digest, &err);
+	skg_to_hex_len(digest, skg_format_rawsz(h->format), hex);
 	if (rc != 0) {
 		sk_error(0, "%s: %s; its SHA-1 would be %s", sk_quote(name), err.msg, hex);
 		return SK_EXIT_COLLISION;
@@ -148,7 +157,7 @@ static int object_end(struct skg_object_hasher *h, const char *name)
 static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *name)
 {
 	struct skg_object_hasher ctx;
-	object_begin(&ctx, st->type, size);
+	object_begin(&ctx, st->format, st->type, size);
 	uint64_t left = size;
 	while (left > 0) {
 		size_t want = left < READ_SIZE ? (size_t)left : READ_SIZE;
@@ -196,7 +205,7 @@ static int hash_memory(struct ho_state *st, const unsigned char *data, size_t si
 		}
 	}
 	struct skg_object_hasher ctx;
-	object_begin(&ctx, st->type, size);
+	object_begin(&ctx, st->format, st->type, size);
 	skg_object_hash_update(&ctx, data, size);
 	return object_end(&ctx, name);
 }
@@ -392,7 +401,20 @@ int sk_cmd_hash_object(int argc, char **argv)
 	struct skg_error err;
 	skg_hash_options_default(&st.opt);
 	st.opt.sink.report = print_report;
-	if (skg_repo_open(&repo, NULL, NULL, &err) == 0) {
+	st.format = SKG_FORMAT_SHA1;
+	if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &err) == 0) {
+		st.format = skg_repo_object_format(repo);
+		if (st.check && st.format == SKG_FORMAT_SHA256) {
+			/* the checks parse SHA-1 IDs: a tree, commit or tag is not hashed unchecked */
+			fprintf(
+			    stderr,
+			    "fatal: unsupported repository: extensions.objectFormat is sha256 (sha1kit "
+			    "checks the %s objects of SHA-1 repositories only; --literally hashes without "
+			    "the checks)\n",
+			    st.type);
+			skg_repo_free(repo);
+			return sk_finish(128, false);
+		}
 		if (st.check) {
 			st.opt.objects_dir = skg_repo_objects_dir(repo);
 		}

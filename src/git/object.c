@@ -31,6 +31,21 @@ size_t skg_object_header(char buf[SKG_HEADER_MAX], unsigned type, uint64_t size)
 	return (size_t)n + 1; /* the NUL byte snprintf wrote is part of the header */
 }
 
+size_t skg_format_rawsz(unsigned format)
+{
+	return format == SKG_FORMAT_SHA1 ? SKG_RAWSZ : format == SKG_FORMAT_SHA256 ? 32 : 0;
+}
+
+void skg_to_hex_len(const uint8_t *id, size_t rawsz, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < rawsz; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * rawsz] = '\0';
+}
+
 void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1])
 {
 	static const char digits[] = "0123456789abcdef";

@@ -1,6 +1,7 @@
 /*
  * object_hash.c - object IDs as `git hash-object` computes them (<sha1kit/git_object.h>): the
- * header and SHA-1DC over header and content; the check before it is object_check.c's.
+ * header and SHA-1DC (or SHA-256 in a SHA-256 repository) over header and content; the check
+ * before it is object_check.c's.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,22 +12,50 @@
 #include "object.h"
 #include "util.h"
 
-void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, uint64_t size)
+void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, const char *type_name,
+                              uint64_t size)
 {
 	char header[32];
-	sha1kit_dc_init(&h->dc, NULL);
-	sha1kit_dc_update(&h->dc, type_name, strlen(type_name));
+	h->format = format == SKG_FORMAT_SHA256 ? SKG_FORMAT_SHA256 : SKG_FORMAT_SHA1;
+	if (h->format == SKG_FORMAT_SHA256) {
+		sha1kit_sha256_init(&h->sha256);
+	} else {
+		sha1kit_dc_init(&h->dc, NULL);
+	}
+	skg_object_hash_update(h, type_name, strlen(type_name));
 	int n = snprintf(header, sizeof(header), " %" PRIu64, size);
-	sha1kit_dc_update(&h->dc, header, (size_t)n + 1); /* with the terminating NUL */
+	skg_object_hash_update(h, header, (size_t)n + 1); /* with the terminating NUL */
+}
+
+void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, uint64_t size)
+{
+	skg_object_hash_begin_as(h, SKG_FORMAT_SHA1, type_name, size);
 }
 
 void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_t len)
 {
-	sha1kit_dc_update(&h->dc, data, len);
+	if (h->format == SKG_FORMAT_SHA256) {
+		sha1kit_sha256_update(&h->sha256, data, len);
+	} else {
+		sha1kit_dc_update(&h->dc, data, len);
+	}
+}
+
+int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RAWSZ], struct skg_error *err)
+{
+	if (h->format == SKG_FORMAT_SHA256) {
+		sha1kit_sha256_final(&h->sha256, oid);
+		return 0;
+	}
+	return skg_object_hash_final(h, oid, err);
 }
 
 int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], struct skg_error *err)
 {
+	if (h->format == SKG_FORMAT_SHA256) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0,
+		                    "a SHA-256 object ID is 32 bytes: skg_object_hash_final_as gives it");
+	}
 	sha1kit_dc_detection where;
 	if (sha1kit_dc_final(&h->dc, oid, &where) == SHA1KIT_DC_COLLISION) {
 		const char *dv = sha1kit_dv_name(where.dv);

@@ -353,6 +353,7 @@ struct format_ctx {
 	char *work_tree;
 	bool worktree_config;
 	bool objectformat_sha256;
+	bool allow_sha256;         /* the caller handles SHA-256 repositories (skg_repo_open_formats) */
 	bool compat_object_format; /* extensions.compatObjectFormat (2.55 only) */
 	bool reftable;
 	char *refstorage_payload;       /* the PATH of "FORMAT://PATH" */
@@ -559,7 +560,7 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		                    : "repo version is 0, but v1-only extensions found:",
 		                skg_buf_str(&f->v1only));
 	}
-	if (f->objectformat_sha256) {
+	if (f->objectformat_sha256 && !f->allow_sha256) {
 		return skg_fail_sys(err, SKG_E_UNSUPPORTED, 0,
 		                    "unsupported repository: extensions.objectFormat is sha256 in %s "
 		                    "(sha1kit handles SHA-1 repositories only)",
@@ -1156,7 +1157,7 @@ int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct s
 	return skg_repo_open_as(out, git_dir_arg, SKG_GIT_2_55, rep, err);
 }
 
-int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
+static int repo_open(struct skg_repo **out, const char *git_dir_arg, unsigned git_version, bool allow_sha256,
                      const struct skg_sink *rep, struct skg_error *err)
 {
 	*out = NULL;
@@ -1170,12 +1171,17 @@ int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned gi
 		free(r);
 		return skg_fail(err, "Unable to read current working directory: %s", strerror(errno));
 	}
-	struct open_state s = {.repo = r, .rep = rep, .err = err, .fmt.git_version = git_version};
+	struct open_state s = {.repo = r,
+	                       .rep = rep,
+	                       .err = err,
+	                       .fmt.git_version = git_version,
+	                       .fmt.allow_sha256 = allow_sha256};
 	const char *gitdir = git_dir_arg ? git_dir_arg : getenv("GIT_DIR");
 	int ret = gitdir != NULL ? open_explicit(&s, gitdir, true) : open_discovered(&s);
 	if (ret == 0) {
 		/* rev-parse --is-bare-repository: no work tree, and core.bare is not false */
 		r->bare = r->work_tree == NULL && cfg_bare(&s) != 0;
+		r->object_format = s.fmt.objectformat_sha256 ? SKG_FORMAT_SHA256 : SKG_FORMAT_SHA1;
 	}
 	format_release(&s.fmt);
 	if (ret != 0) {
@@ -1184,4 +1190,21 @@ int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned gi
 	}
 	*out = r;
 	return 0;
+}
+
+int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
+                     const struct skg_sink *rep, struct skg_error *err)
+{
+	return repo_open(out, git_dir_arg, git_version, false, rep, err);
+}
+
+int skg_repo_open_formats(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
+                          const struct skg_sink *rep, struct skg_error *err)
+{
+	return repo_open(out, git_dir_arg, git_version, true, rep, err);
+}
+
+unsigned skg_repo_object_format(const struct skg_repo *repo)
+{
+	return repo->object_format;
 }

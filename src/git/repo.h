@@ -48,14 +48,15 @@ struct skg_repo {
 	char *common_dir_display;
 	char *objects_dir_display;
 	char *index_file_display;
-	char *cwd;            /* the directory the search started from (getcwd) */
-	char *git_cwd;        /* where git runs after its setup (the top of the work tree when cwd is
-	                       * inside it, else cwd): relative *_display paths are relative to it */
-	bool bare;            /* what `git rev-parse --is-bare-repository` prints */
-	bool worktree_config; /* extensions.worktreeConfig: <git_dir>/config.worktree is read */
-	bool reftable;        /* extensions.refStorage = reftable: refs and reflogs in reftables
-	                       * (<common>/reftable, <git_dir>/reftable of a linked worktree) */
-	int format_version;   /* core.repositoryformatversion, -1 when not set */
+	char *cwd;              /* the directory the search started from (getcwd) */
+	char *git_cwd;          /* where git runs after its setup (the top of the work tree when cwd is
+	                         * inside it, else cwd): relative *_display paths are relative to it */
+	bool bare;              /* what `git rev-parse --is-bare-repository` prints */
+	bool worktree_config;   /* extensions.worktreeConfig: <git_dir>/config.worktree is read */
+	bool reftable;          /* extensions.refStorage = reftable: refs and reflogs in reftables
+	                         * (<common>/reftable, <git_dir>/reftable of a linked worktree) */
+	int format_version;     /* core.repositoryformatversion, -1 when not set */
+	unsigned object_format; /* SKG_FORMAT_SHA1, or SKG_FORMAT_SHA256 (skg_repo_open_formats only) */
 };
 
 /*

@@ -431,6 +431,36 @@ if [ $? = 0 ] && grep -q -- '--literally' "$T/h.out"; then pass; else fail "hash
 "$SK" help hash-object >"$T/h2.out" 2>&1
 if cmp -s "$T/h.out" "$T/h2.out"; then pass; else fail "sha1kit help hash-object = hash-object --help"; fi
 
+# ---- 6b. a SHA-256 repository: SHA-256 IDs, as git gives them there ------------------------------
+# (git init --object-format=sha256, Git 2.29+): blobs, standard input, --literally objects of
+# every type, from the top and a subdirectory and through GIT_DIR; a tree to check is refused
+# (sha1kit's checks read SHA-1 IDs only) with exit status 128 and no ID
+R256=$T/sha256
+if git init -q --object-format=sha256 "$R256" 2>"$T/init.err"; then
+	cp hello empty random.bin "$R256/"
+	mkdir "$R256/sub"
+	(cd "$R256" && compare "SHA-256 repository: files" /dev/null hello empty random.bin)
+	(cd "$R256" && compare "SHA-256 repository: --stdin from a file, then a file" random.bin --stdin hello)
+	(cd "$R256" && compare "SHA-256 repository: --literally commit and tag" /dev/null --literally -t commit hello)
+	(cd "$R256" && compare "SHA-256 repository: --literally tree" /dev/null --literally -t tree random.bin)
+	(cd "$R256/sub" && compare "SHA-256 repository: from a subdirectory" /dev/null ../hello)
+	(cd "$W" && GIT_DIR=$R256/.git compare "SHA-256 repository: GIT_DIR" /dev/null hello)
+	g=$(cd "$R256" && "$SK_REF_GIT" hash-object --stdin <random.bin)
+	# shellcheck disable=SC2002 # a pipe, on purpose
+	s=$(cat random.bin | (cd "$R256" && "$SK" hash-object --stdin))
+	if [ ${#g} = 64 ] && [ "$g" = "$s" ]; then pass; else fail "SHA-256 repository: --stdin from a pipe: git '$g', sha1kit '$s'"; fi
+	(cd "$R256" && "$SK" hash-object -t tree empty >"$T/s.out" 2>"$T/s.err")
+	ss=$?
+	if [ $ss = 128 ] && [ ! -s "$T/s.out" ] && [ "$(wc -l <"$T/s.err")" = 1 ] &&
+		grep -q '^fatal: unsupported repository: extensions.objectFormat is sha256' "$T/s.err"; then
+		pass
+	else
+		fail "SHA-256 repository: -t tree without --literally: status $ss, $(cat "$T/s.out" "$T/s.err")"
+	fi
+else
+	fail "git cannot make a SHA-256 repository: $(cat "$T/init.err")"
+fi
+
 # ---- 7. every kernel: SHA1KIT_CPU masks ----------------------------------------------------------
 git -C "$R" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' >"$T/all-objects"
 for mask in "${SK_CPU_MASKS[@]}"; do

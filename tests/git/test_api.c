@@ -483,6 +483,36 @@ static void test_hash_object(void **state)
 	assert_int_equal(skg_object_hash_final(&copy, oid, &err), 0);
 	skg_to_hex(oid, hex);
 	assert_string_equal(hex, "ce013625030ba8dba906f756967f9e9ca394464a");
+	/* SHA-256 object IDs: git's empty blob and empty tree in a SHA-256 repository (git's hash.h,
+	 * EMPTY_BLOB_SHA256 / EMPTY_TREE_SHA256), and "hello\n" in pieces (git hash-object there) */
+	uint8_t oid256[SKG_MAX_RAWSZ];
+	char hex256[SKG_MAX_HEXSZ + 1];
+	assert_int_equal(skg_format_rawsz(SKG_FORMAT_SHA256), 32);
+	assert_int_equal(skg_format_rawsz(SKG_FORMAT_SHA1), 20);
+	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA256, "blob", 0);
+	assert_int_equal(skg_object_hash_final_as(&h, oid256, &err), 0);
+	skg_to_hex_len(oid256, 32, hex256);
+	assert_string_equal(hex256, "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813");
+	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA256, "tree", 0);
+	assert_int_equal(skg_object_hash_final_as(&h, oid256, &err), 0);
+	skg_to_hex_len(oid256, 32, hex256);
+	assert_string_equal(hex256, "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321");
+	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA256, "blob", 6);
+	skg_object_hash_update(&h, "hel", 3);
+	copy = h;
+	skg_object_hash_update(&copy, "lo\n", 3);
+	assert_int_equal(skg_object_hash_final_as(&copy, oid256, &err), 0);
+	skg_to_hex_len(oid256, 32, hex256);
+	assert_string_equal(hex256, "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4");
+	/* a SHA-256 ID does not fit the SHA-1 call */
+	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA256, "blob", 0);
+	assert_int_equal(skg_object_hash_final(&h, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	/* SKG_FORMAT_SHA1 through the _as calls: the SHA-1 ID */
+	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA1, "blob", 0);
+	assert_int_equal(skg_object_hash_final_as(&h, oid256, &err), 0);
+	skg_to_hex_len(oid256, 20, hex256);
+	assert_string_equal(hex256, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
 	/* git's checks (fsck, as git >= 2.40): a bad type, a corrupt tree, commit and tag;
 	 * --literally takes them. */
 	assert_int_equal(skg_hash_object("blub", "x", 1, NULL, oid, &err), -1);

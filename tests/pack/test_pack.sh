@@ -1656,9 +1656,9 @@ done
 }
 
 # Repositories git works in and sha1kit cannot: in a SHA-256 repository (git init
-# --object-format=sha256, Git 2.29+) git hashes and indexes with SHA-256, so sha1kit's hash-object
-# and index-pack stop with one line and exit 128 instead of printing SHA-1 IDs; and index-pack
-# --stdin outside a repository gives git's line.
+# --object-format=sha256, Git 2.29+) git indexes with SHA-256, so sha1kit's index-pack stops with
+# one line and exit 128 instead of writing SHA-1 IDs (hash-object gives git's SHA-256 IDs there:
+# tests/compat/test_hash_object.sh); and index-pack --stdin outside a repository gives git's line.
 section_unsupported() {
 local R=$T/s256 want
 refgit init -q --object-format=sha256 "$R" || { bad "unsupported: cannot make a SHA-256 repository"; return; }
@@ -1666,7 +1666,7 @@ echo a >"$R/a"
 want="fatal: unsupported repository: extensions.objectFormat is sha256 in .git/config (sha1kit handles SHA-1 repositories only)"
 (cd "$R" && "$SK" hash-object a >"$T/u.out" 2>"$T/u.err")
 rc=$?
-[ "$rc" = 128 ] && [ ! -s "$T/u.out" ] && [ "$(cat "$T/u.err")" = "$want" ] && ok ||
+[ "$rc" = 0 ] && [ "$(cat "$T/u.out")" = "$(cd "$R" && refgit hash-object a)" ] && [ ! -s "$T/u.err" ] && ok ||
 	bad "unsupported: hash-object in a SHA-256 repository: rc $rc, $(cat "$T/u.out" "$T/u.err")"
 git init -q "$T/u1" && (cd "$T/u1" && echo x >x && git add x && git commit -qm x && git repack -adq)
 cp "$T"/u1/.git/objects/pack/*.pack "$T/u1.pack"
