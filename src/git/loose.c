@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include "util.h"
 #if defined(SK_HAVE_LIBDEFLATE)
 #include <libdeflate.h>
 #endif
@@ -284,24 +286,6 @@ struct zs {
 	uint8_t dummy; /* zlib wants a non-NULL next_out even for 0 bytes; never written */
 };
 
-static const char *zerr_name(int status)
-{
-	switch (status) {
-	case Z_MEM_ERROR:
-		return "out of memory";
-	case Z_VERSION_ERROR:
-		return "wrong version";
-	case Z_NEED_DICT:
-		return "needs dictionary";
-	case Z_DATA_ERROR:
-		return "data stream error";
-	case Z_STREAM_ERROR:
-		return "stream consistency error";
-	default:
-		return "unknown error";
-	}
-}
-
 /*
  * One inflate step as git's git_inflate(): Z_FINISH only when all input is handed over, another
  * round while the output was cut by the cap; statuses other than Z_OK, Z_BUF_ERROR and
@@ -336,7 +320,7 @@ static int zrun(struct zs *s, int flush, struct skg_lines *lines)
 	if (status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END) {
 		return status;
 	}
-	skg_lines_add(lines, "error: ", "inflate: %s (%s)", zerr_name(status),
+	skg_lines_add(lines, "error: ", "inflate: %s (%s)", skg_zerr_name(status),
 	              s->z.msg != NULL ? s->z.msg : "no message");
 	return status;
 }
@@ -814,7 +798,7 @@ static bool header_step(struct skg_loose_reader *r, const uint8_t *data, size_t 
 {
 	struct zs *zs = &r->zs;
 	if (inflateReset(&zs->z) != Z_OK) {
-		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", zerr_name(Z_STREAM_ERROR),
+		skg_lines_add(lines, "fatal: ", "inflateInit: %s (%s)", skg_zerr_name(Z_STREAM_ERROR),
 		              "no message");
 		return false;
 	}

@@ -48,12 +48,7 @@ void skg_to_hex_len(const uint8_t *id, size_t rawsz, char *out)
 
 void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1])
 {
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < SKG_RAWSZ; i++) {
-		out[2 * i] = digits[id[i] >> 4];
-		out[2 * i + 1] = digits[id[i] & 15];
-	}
-	out[SKG_HEXSZ] = '\0';
+	skg_to_hex_len(id, SKG_RAWSZ, out);
 }
 
 int skg_hexval(char c)

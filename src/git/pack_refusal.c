@@ -33,6 +33,7 @@
 #include <zlib.h>
 
 #include "sha1kit.h"
+#include "util.h"
 
 #define BIG_FILE_THRESHOLD ((uint64_t)512 << 20) /* git's core.bigFileThreshold default */
 #define OUT_CHUNK          (64 * 1024)           /* the scratch output, reused */
@@ -50,24 +51,6 @@ static bool bad_object(struct skg_pack_refusal *r, uint64_t offset, const char *
 	snprintf(why, sizeof(why), what, n);
 	snprintf(r->fatal, sizeof(r->fatal), "pack has bad object at offset %" PRIu64 ": %s", offset, why);
 	return true;
-}
-
-static const char *zerr_name(int status)
-{
-	switch (status) {
-	case Z_MEM_ERROR:
-		return "out of memory";
-	case Z_VERSION_ERROR:
-		return "wrong version";
-	case Z_NEED_DICT:
-		return "needs dictionary";
-	case Z_DATA_ERROR:
-		return "data stream error";
-	case Z_STREAM_ERROR:
-		return "stream consistency error";
-	default:
-		return "unknown error";
-	}
 }
 
 /*
@@ -204,7 +187,7 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 			pos += avail - z.avail_in;
 		} while (status == Z_OK);
 		if (status != Z_OK && status != Z_BUF_ERROR && status != Z_STREAM_END) {
-			snprintf(r->error, sizeof(r->error), "inflate: %s (%s)", zerr_name(status),
+			snprintf(r->error, sizeof(r->error), "inflate: %s (%s)", skg_zerr_name(status),
 			         z.msg != NULL ? z.msg : "no message");
 		}
 		inflateEnd(&z);

@@ -15,6 +15,8 @@
 
 #include <zlib.h>
 
+#include "util.h"
+
 struct git_unpack {
 	const uint8_t *pack;
 	uint64_t pack_len;
@@ -159,11 +161,8 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 	if (st == Z_MEM_ERROR) {
 		u->nomem = true;
 	} else if (st != Z_OK && st != Z_STREAM_END && st != Z_BUF_ERROR) {
-		const char *what = st == Z_NEED_DICT      ? "needs dictionary"
-		                   : st == Z_DATA_ERROR   ? "data stream error"
-		                   : st == Z_STREAM_ERROR ? "stream consistency error"
-		                                          : "unknown error";
-		gu_line(u, "error: inflate: %s (%s)", what, z.msg != NULL ? z.msg : "no message");
+		gu_line(u, "error: inflate: %s (%s)", skg_zerr_name(st),
+		        z.msg != NULL ? z.msg : "no message");
 	} else if (scratch ? z.total_out > size : z.avail_out == 0) {
 		/* the payload is larger than it should be */
 	} else if (st != Z_STREAM_END) {

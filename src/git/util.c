@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #endif
 #include <unistd.h>
+#include <zlib.h>
 
 /* ---- Small helpers -------------------------------------------------------------------------- */
 
@@ -486,4 +487,22 @@ int skg_git_version_parse(const char *text, unsigned *out)
 	}
 	*out = v;
 	return 0;
+}
+
+const char *skg_zerr_name(int status)
+{
+	switch (status) {
+	case Z_MEM_ERROR:
+		return "out of memory";
+	case Z_VERSION_ERROR:
+		return "wrong version";
+	case Z_NEED_DICT:
+		return "needs dictionary";
+	case Z_DATA_ERROR:
+		return "data stream error";
+	case Z_STREAM_ERROR:
+		return "stream consistency error";
+	default:
+		return "unknown error";
+	}
 }

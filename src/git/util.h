@@ -49,6 +49,11 @@ int skg_read_file(const char *path, size_t max, char **data, size_t *len);
  */
 void skg_mem_hint_huge(void *p, size_t len);
 
+/* git's name of a zlib status in its "inflate: NAME (MSG)" error lines (git-zlib.c zerr_to_string):
+ * "out of memory", "wrong version", "needs dictionary", "data stream error", "stream consistency
+ * error", else "unknown error". */
+const char *skg_zerr_name(int status);
+
 /* Write all n bytes of p to fd (short writes and EINTR retried, 1 GiB a call). 0, or -1 (errno). */
 int skg_write_full(int fd, const void *p, size_t n);
 
