@@ -52,7 +52,9 @@ static void index_pack_usage(void)
 	      "the pack is read.\n"
 	      "\n"
 	      "  -o FILE               write the index to FILE (default: PACK with .pack\n"
-	      "                          replaced by .idx; PACK must then end in .pack)\n"
+	      "                          replaced by .idx; PACK must then end in .pack;\n"
+	      "                          with --stdin and no PACK, the pack goes to\n"
+	      "                          objects/pack as pack-CHECKSUM.pack, as git's)\n"
 	      "                          FILE must not be PACK itself; an existing FILE is\n"
 	      "                          replaced only when it is a regular file: a symbolic\n"
 	      "                          link (even to a regular file; name its target\n"
@@ -719,7 +721,6 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 	return 0;
 }
 
-/* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. */
 /* After a commit the pack API refused as malformed: git's lines where git's first pass dies on
  * the pack received (still in the indexer's temporary file), read as git reads its standard
  * input (junk after the trailer is looked for only when that is a regular file). */
@@ -737,6 +738,8 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, co
 	return refused;
 }
 
+/* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. idx_name: -o's, or
+ * PACK's with .idx (NULL: neither; the idx goes to objects/pack beside the pack). */
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt,
                        const struct skg_repo *repo, bool quiet, bool stats)
 {
@@ -763,7 +766,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		sk_error(ENOMEM, CMD);
 		return SK_EXIT_FAILURE;
 	}
-	if (opt->rev_index && pack_name != NULL) {
+	if (opt->rev_index && idx_name != NULL) {
 		/* git derives the .rev's name from the idx's before it reads the pack */
 		bool nomem;
 		char *rev = rev_name_of(idx_name, &nomem);
@@ -816,7 +819,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		}
 	}
 	uint8_t sum[SKG_RAWSZ];
-	if (skg_indexer_commit(ix, pack_name, pack_name != NULL ? idx_name : NULL, sum, &err) != 0) {
+	if (skg_indexer_commit(ix, pack_name, idx_name, sum, &err) != 0) {
 		sk_progress_abort(&progress);
 		if (err.code == SKG_E_GIT && skg_indexer_written(ix)) {
 			/* git's fsck_finish after its final(): the "pack" line, then the fatal one */
@@ -1004,9 +1007,6 @@ int sk_cmd_index_pack(int argc, char **argv)
 		if (pname != NULL && out_name == NULL && (iname = default_idx_name(pname)) == NULL) {
 			sk_usage_error(CMD, CMD ": pack file name %s does not end in .pack (use -o)",
 			               sk_quote(pname));
-		}
-		if (pname == NULL && out_name != NULL) {
-			sk_usage_error(CMD, CMD ": -o needs a PACK name with --stdin");
 		}
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;

@@ -98,6 +98,13 @@ check "--stdin: .rev" cmp -s "$tmp/s/objects/pack/pack-$name.rev" "$tmp/gr/objec
 mkdir "$tmp/named"
 check "--stdin NAME" test "$("$sk" index-pack --stdin "$tmp/named/x.pack" <"$tmp/p.pack")" = "$gitout"
 check "--stdin NAME: idx" cmp -s "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"
+# -o IDX without a pack name: the pack into objects/pack, the idx and .rev to IDX, as git's
+git init -q --bare "$tmp/so"
+skout=$(cd "$tmp/so" && "$sk" index-pack --stdin -o "$tmp/so.idx" <"$tmp/p.pack")
+check "--stdin -o IDX: output" test "$skout" = "$gitout"
+check "--stdin -o IDX: idx" cmp -s "$tmp/so.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "--stdin -o IDX: .rev" cmp -s "$tmp/so.rev" "$tmp/gr/objects/pack/pack-$name.rev"
+check "--stdin -o IDX: the pack alone in objects/pack" test "$(ls "$tmp/so/objects/pack" | tr '\n' ' ')" = "pack-$name.pack "
 # chk_fails NAME INPUT STATUS [ULIMIT]: exit STATUS, nothing on stdout, an empty directory; with
 # STATUS 1 one line on stderr, with 128 (a pack git's first pass refuses) git's lines
 chk_fails() {
