@@ -895,37 +895,22 @@ static int cmp_pack_ref_255(const struct skg_fsck_pack_ref *x, const struct skg_
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int cmp_listed(const void *a, const void *b)
-{
-	const struct skg_fsck_pack_ref *x = *(const struct skg_fsck_pack_ref *const *)a;
-	const struct skg_fsck_pack_ref *y = *(const struct skg_fsck_pack_ref *const *)b;
-	if (x->odb != y->odb) {
-		return x->odb < y->odb ? -1 : 1;
-	}
-	if (x->mru != y->mru) {
-		return x->mru < y->mru ? -1 : 1;
-	}
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /*
  * git 2.55's list of the packs no multi-pack-index lists, after the snapshot's reads of the ref
  * tips (packfile.c find_pack_entry: a tip found through the multi-pack-index moves nothing; else
  * the first pack of the list that has it, and opens, goes to the front, packfile_list_prepend):
  * v[i].mru for each, from the listing's order stably sorted newest first (packfile_store_prepare).
  * A tip in no pack of an object directory is looked for in the next one. A pack whose idx or pack
- * does not open holds nothing to git's lookups. 0, or -1 when out of memory.
+ * does not open holds nothing to git's lookups. The order only decides between packs of the same
+ * second (fsck sorts by mtime again): without two such, no tip is looked up. 0, or -1 when out of
+ * memory.
  */
 static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t n, const uint8_t *tips,
                      const uint32_t *tip_pack, size_t ntips)
 {
+	/* list: the packs in git's list order (by object directory, as v is) */
 	struct skg_fsck_pack_ref **list = malloc((n > 0 ? n : 1) * sizeof(*list));
-	struct skg_file *idx = calloc(n > 0 ? n : 1, sizeof(*idx));
-	bool *usable = calloc(n > 0 ? n : 1, sizeof(*usable));
-	if (list == NULL || idx == NULL || usable == NULL) {
-		free(list);
-		free(idx);
-		free(usable);
+	if (list == NULL) {
 		return -1;
 	}
 	size_t m = 0;
@@ -935,10 +920,8 @@ static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t
 			list[m++] = &v[i];
 		}
 	}
-	/* the listing's order, newest first (a stable sort: mtime, then listing order) */
-	for (size_t a = 0; a < m; a++) {
-		list[a]->mru = (int64_t)list[a]->seq;
-	}
+	/* the listing's order, newest first (a stable insertion sort within each directory) */
+	bool same_second = false;
 	for (size_t a = 1; a < m; a++) {
 		for (size_t b = a;
 		     b > 0 && list[b - 1]->odb == list[b]->odb &&
@@ -950,9 +933,22 @@ static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t
 			list[b] = t;
 		}
 	}
-	qsort(list, m, sizeof(*list), cmp_listed); /* by object directory, listing order within */
 	for (size_t a = 0; a < m; a++) {
 		list[a]->mru = (int64_t)a;
+		same_second = same_second || (a > 0 && list[a - 1]->odb == list[a]->odb &&
+		                              list[a - 1]->mtime == list[a]->mtime);
+	}
+	if (!same_second || ntips == 0) {
+		free(list);
+		return 0;
+	}
+	struct skg_file *idx = calloc(m, sizeof(*idx));
+	bool *usable = calloc(m, sizeof(*usable));
+	if (idx == NULL || usable == NULL) {
+		free(idx);
+		free(usable);
+		free(list);
+		return -1;
 	}
 	for (size_t a = 0; a < m; a++) {
 		struct skg_file pk = {0};
@@ -961,29 +957,48 @@ static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t
 		            skg_pk_git_usable(idx[a].data, (size_t)idx[a].len, pk.data, pk.len);
 		skg_file_unmap(&pk);
 	}
-	int64_t front = 0;
+	/* the list as git keeps it: a tip is found in the first pack from the front that has it (most
+	 * often the first), which moves to the front of its object directory's packs */
+	size_t *ord = malloc(m * sizeof(*ord));
+	if (ord == NULL) {
+		for (size_t a = 0; a < m; a++) {
+			skg_file_unmap(&idx[a]);
+		}
+		free(idx);
+		free(usable);
+		free(list);
+		return -1;
+	}
+	for (size_t a = 0; a < m; a++) {
+		ord[a] = a;
+	}
 	for (size_t k = 0; k < ntips; k++) {
 		if (tip_pack[k] != UINT32_MAX) {
 			continue; /* found through the multi-pack-index */
 		}
-		size_t best = SIZE_MAX;
-		for (size_t a = 0; a < m; a++) {
+		for (size_t p = 0; p < m; p++) {
+			size_t a = ord[p];
 			uint64_t off;
-			if (usable[a] &&
-			    skg_pk_idx_lookup(idx[a].data, (size_t)idx[a].len, tips + k * SKG_RAWSZ, &off) >
-			        0 &&
-			    (best == SIZE_MAX || list[a]->odb < list[best]->odb ||
-			     (list[a]->odb == list[best]->odb && list[a]->mru < list[best]->mru))) {
-				best = a;
+			if (!usable[a] || skg_pk_idx_lookup(idx[a].data, (size_t)idx[a].len,
+			                                    tips + k * SKG_RAWSZ, &off) <= 0) {
+				continue;
 			}
+			size_t s0 = p;
+			while (s0 > 0 && list[ord[s0 - 1]]->odb == list[a]->odb) {
+				s0--;
+			}
+			memmove(ord + s0 + 1, ord + s0, (p - s0) * sizeof(*ord));
+			ord[s0] = a;
+			break;
 		}
-		if (best != SIZE_MAX) {
-			list[best]->mru = --front;
-		}
+	}
+	for (size_t p = 0; p < m; p++) {
+		list[ord[p]]->mru = (int64_t)p;
 	}
 	for (size_t a = 0; a < m; a++) {
 		skg_file_unmap(&idx[a]);
 	}
+	free(ord);
 	free(idx);
 	free(usable);
 	free(list);
