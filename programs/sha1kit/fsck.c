@@ -371,10 +371,7 @@ int sk_cmd_fsck(int argc, char **argv)
 			refs = c == OPT_REFERENCES;
 			break;
 		case OPT_GIT_VERSION:
-			if (skg_git_version_parse(optarg, &o.git_version) != 0) {
-				sk_usage_exit(USAGE_STATUS, CMD,
-				              CMD ": --git-version=%s: " SK_GIT_VERSION_INVALID, optarg);
-			}
+			sk_git_version_arg(CMD, USAGE_STATUS, optarg, &o.git_version);
 			break;
 		case OPT_PROGRESS:
 			progress = 1;

@@ -949,10 +949,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			version_given = true;
 			break;
 		case OPT_GIT_VERSION:
-			if (skg_git_version_parse(optarg, &opt.git_version) != 0) {
-				sk_usage_error(CMD, CMD ": --git-version=%s: " SK_GIT_VERSION_INVALID,
-				               optarg);
-			}
+			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &opt.git_version);
 			break;
 		case OPT_HELP:
 			index_pack_usage();

@@ -358,6 +358,13 @@ void sk_git_version_env(const char *cmd, int status, unsigned *version)
 	}
 }
 
+void sk_git_version_arg(const char *cmd, int status, const char *arg, unsigned *version)
+{
+	if (skg_git_version_parse(arg, version) != 0) {
+		sk_usage_exit(status, cmd, "%s: --git-version=%s: " SK_GIT_VERSION_INVALID, cmd, arg);
+	}
+}
+
 bool sk_parse_threads(const char *arg, unsigned *out)
 {
 	char *end;

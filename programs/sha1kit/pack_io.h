@@ -112,6 +112,9 @@ void sk_progress_abort(struct sk_progress *p);
 /* *version from SK_GIT_VERSION_ENV when it is set and not empty; a value skg_git_version_parse
  * refuses is command cmd's usage error with exit status `status`. */
 void sk_git_version_env(const char *cmd, int status, unsigned *version);
+/* *version from --git-version=arg; a value skg_git_version_parse refuses is command cmd's usage
+ * error with exit status `status`. */
+void sk_git_version_arg(const char *cmd, int status, const char *arg, unsigned *version);
 
 /* Parse a thread count (0 = one per online CPU). False when not a number in 0..SK_THREADS_MAX. */
 bool sk_parse_threads(const char *arg, unsigned *out);

@@ -276,10 +276,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			stats = true;
 			break;
 		case OPT_GIT_VERSION:
-			if (skg_git_version_parse(optarg, &git_version) != 0) {
-				sk_usage_error(CMD, CMD ": --git-version=%s: " SK_GIT_VERSION_INVALID,
-				               optarg);
-			}
+			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &git_version);
 			break;
 		case OPT_HELP:
 			verify_pack_usage();

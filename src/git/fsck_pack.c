@@ -737,6 +737,23 @@ static bool past_end(const uint8_t *d, uint64_t len, uint64_t off)
 	return at + 1 > end;
 }
 
+/* A pack's idx and pack mapped into *idx and *pack when git opens them (git's load_idx and
+ * open_packed_git: the idx, then the pack's header, object count and the trailer the idx names):
+ * true; else false with both unmapped and zeroed (git does not read from the pack). */
+static bool map_as_git(struct skg_fsck_run *f, const struct skg_fsck_pack_ref *p, struct skg_file *idx,
+                       struct skg_file *pack)
+{
+	if (skg_file_map(idx, p->idx, f->on_map, f->map_ctx, NULL) == 0 &&
+	    skg_file_map(pack, p->pack, f->on_map, f->map_ctx, NULL) == 0 &&
+	    skg_pk_git_usable(idx->data, (size_t)idx->len, pack->data, pack->len)) {
+		return true;
+	}
+	skg_file_unmap(idx);
+	skg_file_unmap(pack);
+	*idx = *pack = (struct skg_file){0};
+	return false;
+}
+
 /*
  * Git 2.55's snapshot reads the objects the refs name, in its order, before the object check, each
  * from the first pack that opens and whose idx lists it (packs before loose objects): an idx entry whose
@@ -770,16 +787,7 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		goto out;
 	}
 	for (size_t p = 0; p < n; p++) {
-		/* git's load_idx and open_packed_git: the idx, then the pack's header, object count and
-		 * the trailer the idx names */
-		bool opens = skg_file_map(&idx[p], packs[p].idx, f->on_map, f->map_ctx, NULL) == 0 &&
-		             skg_file_map(&pack[p], packs[p].pack, f->on_map, f->map_ctx, NULL) == 0 &&
-		             skg_pk_git_usable(idx[p].data, (size_t)idx[p].len, pack[p].data, pack[p].len);
-		if (!opens) {
-			skg_file_unmap(&idx[p]);
-			skg_file_unmap(&pack[p]);
-			idx[p] = pack[p] = (struct skg_file){0}; /* git does not read from it */
-		}
+		(void)map_as_git(f, &packs[p], &idx[p], &pack[p]);
 	}
 	memcpy(by_place, f->tips, ntips * sizeof(*by_place));
 	qsort(by_place, ntips, sizeof(*by_place), cmp_tip_place);
@@ -952,9 +960,7 @@ static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t
 	}
 	for (size_t a = 0; a < m; a++) {
 		struct skg_file pk = {0};
-		usable[a] = skg_file_map(&idx[a], list[a]->idx, f->on_map, f->map_ctx, NULL) == 0 &&
-		            skg_file_map(&pk, list[a]->pack, f->on_map, f->map_ctx, NULL) == 0 &&
-		            skg_pk_git_usable(idx[a].data, (size_t)idx[a].len, pk.data, pk.len);
+		usable[a] = map_as_git(f, list[a], &idx[a], &pk);
 		skg_file_unmap(&pk);
 	}
 	/* the list as git keeps it: a tip is found in the first pack from the front that has it (most

@@ -32,12 +32,13 @@
 
 #include <zlib.h>
 
+#include "pack.h"
+#include "pack_internal.h"
 #include "sha1kit.h"
 #include "util.h"
 
-#define BIG_FILE_THRESHOLD ((uint64_t)512 << 20) /* git's core.bigFileThreshold default */
-#define OUT_CHUNK          (64 * 1024)           /* the scratch output, reused */
-#define IN_MAX             ((uint64_t)1 << 30)   /* git-zlib.c ZLIB_BUF_MAX */
+#define OUT_CHUNK (64 * 1024)         /* the scratch output, reused */
+#define IN_MAX    ((uint64_t)1 << 30) /* git-zlib.c ZLIB_BUF_MAX */
 
 static bool refuse(struct skg_pack_refusal *r, const char *fmt, uint64_t a, uint64_t b)
 {
@@ -100,13 +101,11 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 	if (memcmp(pack, "PACK", 4) != 0) {
 		return refuse(r, "pack signature mismatch", 0, 0);
 	}
-	uint32_t version =
-	    (uint32_t)pack[4] << 24 | (uint32_t)pack[5] << 16 | (uint32_t)pack[6] << 8 | pack[7];
+	uint32_t version = skg_pk_get_be32(pack + 4);
 	if (version != 2 && version != 3) {
 		return refuse(r, "pack version %" PRIu64 " unsupported", version, 0);
 	}
-	uint32_t count =
-	    (uint32_t)pack[8] << 24 | (uint32_t)pack[9] << 16 | (uint32_t)pack[10] << 8 | pack[11];
+	uint32_t count = skg_pk_get_be32(pack + 8);
 	/* git keeps the count in an int and allocates count + 1 entries (st_add, xcalloc) */
 	if (count == UINT32_MAX) {
 		return refuse(r, "size_t overflow: %" PRIu64 " + %" PRIu64, UINT64_MAX, 1);
@@ -167,7 +166,7 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 			return bad_object(r, at, "unknown object type %d", type);
 		}
 		/* unpack_entry_data: inflate to exactly `size` bytes */
-		bool capped = !(type == 3 && size > BIG_FILE_THRESHOLD);
+		bool capped = !(type == 3 && size > SKG_PK_BIG_FILE_THRESHOLD); /* core.bigFileThreshold */
 		uint64_t room = size, out = 0;
 		z_stream z;
 		memset(&z, 0, sizeof(z));
