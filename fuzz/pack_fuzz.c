@@ -4,8 +4,10 @@
  *
  * Input: byte 0 = flags (bit 0 --strict: with git's object checks and link checks of
  * pack_strict.c as the object callback, bit 1 two resolver threads, bit 2 keep the trailer as
- * given, bit 3 the strict checks of Git 2.39.5 rather than 2.55.0's), the rest = the pack. Unless bit 2 is
- * set the trailer (last 20 bytes) is recomputed, so that mutations reach the object, zlib and delta code
+ * given, bit 3 the strict checks of Git 2.39.5 rather than 2.55.0's, bit 4 a SHA-256 pack: 32-byte IDs,
+ * REF_DELTA bases and trailer; --strict is then left out, as skg_pack_index does), the rest = the pack.
+ * Unless bit 2 is set the trailer (last 20 or 32 bytes) is recomputed, so that mutations reach the object,
+ * zlib and delta code
  * instead of stopping at the checksum. The base cache is tiny (4 KiB), so eviction and the rebuilding of
  * bases from the pack run all the time; objects are limited to 1 MiB. A pack that is accepted must give
  * consistent results: every object typed, delta depths and bases coherent, and the idx files of versions 1
@@ -95,26 +97,55 @@ static void check_reads(const struct skg_pk_pack *pack, const uint8_t *idx, size
 	}
 }
 
+/* A SHA-256 pack's idx: every object listed, in ID order, at its offset. */
+static void check_entries(const struct skg_pk_pack *pack, const uint8_t *idx, size_t len)
+{
+	check(skg_pk_idx_count(idx, len) == pack->nr, "idx count");
+	const uint8_t *prev = NULL;
+	for (uint32_t k = 0; k < pack->nr; k++) {
+		const uint8_t *id;
+		uint64_t off;
+		check(skg_pk_idx_entry_as(idx, len, pack->rawsz, k, &id, &off), "idx entry");
+		check(prev == NULL || memcmp(prev, id, pack->rawsz) <= 0, "idx not in ID order");
+		prev = id;
+		bool found = false;
+		for (uint32_t i = 0; i < pack->nr && !found; i++) {
+			found = pack->objs[i].offset == off && memcmp(pack->objs[i].id, id, pack->rawsz) == 0;
+		}
+		check(found, "idx entry not an object of the pack");
+	}
+}
+
 static void check_idx(const struct skg_pk_pack *pack, unsigned version, uint64_t limit)
 {
 	uint8_t *idx;
 	size_t len;
 	struct skg_pk_error err;
+	const size_t rawsz = pack->rawsz;
 	if (skg_pk_idx_build(pack, version, limit, false, &idx, &len, &err) != 0) {
 		check(version == 1, "idx v2 build failed"); /* v1 fails only for offsets >= 4 GiB */
 		return;
 	}
-	size_t min = version == 1 ? 1024 + (size_t)pack->nr * 24 + 40 : 8 + 1024 + (size_t)pack->nr * 28 + 40;
+	size_t min = version == 1 ? 1024 + (size_t)pack->nr * (rawsz + 4) + 2 * rawsz
+	                          : 8 + 1024 + (size_t)pack->nr * (rawsz + 8) + 2 * rawsz;
 	check(len >= min, "idx too short");
-	uint8_t sum[SHA1KIT_DIGEST_SIZE];
-	sha1kit_fast(idx, len - 20, sum);
-	check(memcmp(sum, idx + len - 20, 20) == 0, "idx checksum");
-	check(memcmp(pack->checksum, idx + len - 40, 20) == 0, "pack checksum in idx");
+	uint8_t sum[SKG_MAX_RAWSZ];
+	if (rawsz == SKG_MAX_RAWSZ) {
+		sha1kit_sha256(idx, len - rawsz, sum);
+	} else {
+		sha1kit_fast(idx, len - rawsz, sum);
+	}
+	check(memcmp(sum, idx + len - rawsz, rawsz) == 0, "idx checksum");
+	check(memcmp(pack->checksum, idx + len - 2 * rawsz, rawsz) == 0, "pack checksum in idx");
 	unsigned v;
 	uint64_t l;
-	skg_pk_idx_params(idx, len, &v, &l);
+	skg_pk_idx_params_as(idx, len, (unsigned)rawsz, &v, &l);
 	check(v == version, "idx version not recovered");
-	check_reads(pack, idx, len);
+	if (rawsz == SKG_RAWSZ) {
+		check_reads(pack, idx, len); /* the object store reads SHA-1 packs only so far */
+	} else {
+		check_entries(pack, idx, len);
+	}
 	if (version == 2 && len > min) {
 		/* The 64-bit table is used: the limit recovered must give the same file. */
 		uint8_t *again;
@@ -140,13 +171,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	memcpy(buf, data + 1, len);
-	if (!(flags & 4) && len >= 32) {
-		sha1kit_fast(buf, len - 20, buf + len - 20);
+	const bool sha256 = flags & 16;
+	const unsigned format = sha256 ? SKG_FORMAT_SHA256 : SKG_FORMAT_SHA1;
+	if (!(flags & 4) && len >= (sha256 ? 12 + 32u : 12 + 20u)) {
+		if (sha256) {
+			sha1kit_sha256(buf, len - 32, buf + len - 32);
+		} else {
+			sha1kit_fast(buf, len - 20, buf + len - 20);
+		}
 	}
 
 	struct skg_pk_options opt;
 	skg_pk_options_default(&opt);
-	opt.strict = flags & 1;
+	opt.format = format;
+	opt.strict = (flags & 1) && !sha256;
 	opt.threads = (flags & 2) ? 2 : 1;
 	opt.cache_limit = 4096;
 	opt.max_object_size = 1 << 20;
@@ -185,7 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct skg_pack_refusal refusal;
 	for (unsigned v = 0; v < 2; v++) {
 		bool refused =
-		    skg_pack_git_refusal(buf, len, true, v ? SKG_GIT_2_39 : SKG_GIT_2_55, &refusal);
+		    skg_pack_git_refusal(buf, len, true, v ? SKG_GIT_2_39 : SKG_GIT_2_55, format, &refusal);
 		/* but 2.55's limit on the size varint (shift past 57), which the engine reads on */
 		check(indexed != 0 || !refused ||
 		          (v == 0 && strcmp(refusal.fatal, "object size too large for this platform") == 0),
@@ -212,11 +250,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 		check(deltas == pack.n_deltas, "delta count");
+		check(pack.rawsz == skg_format_rawsz(format), "ID size of the format");
 		check_idx(&pack, 2, SKG_PK_IDX_OFF32_LIMIT);
 		check_idx(&pack, 2, 0);
 		check_idx(&pack, 1, 0);
 		skg_pk_pack_free(&pack);
-	} else {
+	} else if (!sha256) {
 		check(err.msg[0] != '\0', "error without a message");
 		check(!err.has_offset || err.offset <= len, "error offset past the end");
 		unsigned type;

@@ -118,6 +118,16 @@ struct skg_index_options {
 	 */
 	const uint8_t *idx;
 	uint64_t idx_len;
+	/*
+	 * The object format of the pack (enum skg_object_format; default SKG_FORMAT_SHA1): git's
+	 * `index-pack --object-format=`, else the repository's extensions.objectFormat
+	 * (skg_repo_object_format), else SHA-1 (a pack does not say; builtin/index-pack.c). With
+	 * SKG_FORMAT_SHA256 (Git's Documentation/technical/hash-function-transition.txt) object IDs,
+	 * REF_DELTA base names and the pack's trailer are 32-byte SHA-256 digests, and so are the
+	 * idx's names and checksums and the .rev's checksums (its hash id 2). So far such a pack is
+	 * indexed without strict, repo and fix_thin (skg_pack_index fails with SKG_E_USAGE).
+	 */
+	unsigned object_format;
 };
 
 void skg_index_options_default(struct skg_index_options *opt);
@@ -143,15 +153,15 @@ struct skg_pack;
 
 /* One object of an indexed pack, in pack order (skg_pack_object). */
 struct skg_pack_object {
-	uint8_t id[SKG_RAWSZ];
-	unsigned type;              /* 1..4: the object's type (enum skg_type) */
-	unsigned pack_type;         /* the entry's type in the pack: 1..4, 6 (OFS_DELTA), 7 (REF_DELTA) */
-	uint64_t offset;            /* of the entry in the pack */
-	uint64_t size;              /* size of the entry's data (for a delta: of the delta) */
-	uint64_t stored;            /* bytes the entry takes in the pack, header included */
-	uint32_t crc32;             /* CRC-32 of those bytes */
-	uint32_t depth;             /* delta chain length, 0 for a whole object */
-	uint8_t base_id[SKG_RAWSZ]; /* ID of the delta base (zeros for a whole object) */
+	uint8_t id[SKG_MAX_RAWSZ];      /* skg_pack_rawsz bytes */
+	unsigned type;                  /* 1..4: the object's type (enum skg_type) */
+	unsigned pack_type;             /* the entry's type in the pack: 1..4, 6 (OFS_DELTA), 7 (REF_DELTA) */
+	uint64_t offset;                /* of the entry in the pack */
+	uint64_t size;                  /* size of the entry's data (for a delta: of the delta) */
+	uint64_t stored;                /* bytes the entry takes in the pack, header included */
+	uint32_t crc32;                 /* CRC-32 of those bytes */
+	uint32_t depth;                 /* delta chain length, 0 for a whole object */
+	uint8_t base_id[SKG_MAX_RAWSZ]; /* ID of the delta base (zeros for a whole object) */
 };
 
 /*
@@ -178,7 +188,8 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
  * git dies. regular: the pack is a regular file (only then does git look for junk after the
  * trailer; not for a pipe). git_version: SKG_GIT_2_55 or SKG_GIT_2_39 (enum skg_git_version); they
  * differ in one place, an entry size whose varint runs past 57 bits (2.55: "object size too large
- * for this platform"; 2.39.5 reads on).
+ * for this platform"; 2.39.5 reads on). object_format: as skg_index_options.object_format (the
+ * length of REF_DELTA base names and of the trailer, SHA-1 or SHA-256).
  * Returns true when git dies there: r->fatal is what git prints after "fatal: " ("early EOF",
  * "pack signature mismatch", "pack version 9 unsupported", "pack has bad object at offset 12:
  * inflate returned -3", "pack is corrupted (SHA1 mismatch)", "pack has junk at the end", ...) and
@@ -192,12 +203,13 @@ struct skg_pack_refusal {
 	char fatal[512];
 };
 bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsigned git_version,
-                          struct skg_pack_refusal *r);
+                          unsigned object_format, struct skg_pack_refusal *r);
 
-/* The number of objects; the pack's trailer (its SHA-1, the name git gives it); the longest delta
- * chain. */
+/* The number of objects; the pack's trailer (its SHA-1 or SHA-256, the name git gives it); the
+ * longest delta chain; the bytes of its IDs and trailer (20, or 32 for SHA-256). */
 uint32_t skg_pack_count(const struct skg_pack *pack);
 const uint8_t *skg_pack_checksum(const struct skg_pack *pack);
+unsigned skg_pack_rawsz(const struct skg_pack *pack);
 uint32_t skg_pack_max_depth(const struct skg_pack *pack);
 
 /* Object i (0 <= i < skg_pack_count) in pack order into *o; false when i is out of range. */
@@ -349,6 +361,10 @@ void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *
  */
 int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
                   struct skg_error *err);
+/* skg_idx_check of the idx of a pack in object format object_format (SKG_FORMAT_SHA256: 32-byte
+ * names and checksums). */
+int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, const char *idx_name,
+                     const char *pack_name, struct skg_error *err);
 
 /*
  * Compare the idx of an indexed pack, written with opt's idx_version, off32_limit and strict (see
@@ -390,16 +406,16 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
  * before the idx as git's index-pack final() does, mode 0444. pack_path and idx_path: the names
  * (NULL: git's <dir>/pack-<checksum>.pack and .idx); the .rev's is idx_path with ".idx" replaced by
  * ".rev" (an idx_path that does not end in ".idx" fails with SKG_E_GIT and git's "packfile name
- * 'NAME' does not end with '.idx'" before anything is written). checksum gets the pack's trailer (SKG_RAWSZ
- * bytes; may be NULL). On any failure nothing is left in dir: the temporary files are removed, and so are the
- * final names if they were made by this call. Returns 0, or -1 with err (those of skg_pack_index,
- * SKG_E_IO). With strict, skg_pack_strict_finish runs after the renames, as in git: when it fails
- * (SKG_E_GIT "fsck error in pack objects") both files stay, checksum is set and
- * skg_indexer_written tells so. After a call the indexer only accepts skg_indexer_written and
+ * 'NAME' does not end with '.idx'" before anything is written). checksum gets the pack's trailer (20
+ * bytes; 32 for SHA-256, skg_index_options.object_format; may be NULL). On any failure nothing is left in
+ * dir: the temporary files are removed, and so are the final names if they were made by this call. Returns 0,
+ * or -1 with err (those of skg_pack_index, SKG_E_IO). With strict, skg_pack_strict_finish runs after the
+ * renames, as in git: when it fails (SKG_E_GIT "fsck error in pack objects") both files stay, checksum is set
+ * and skg_indexer_written tells so. After a call the indexer only accepts skg_indexer_written and
  * skg_indexer_free.
  */
-int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path,
-                       uint8_t checksum[SKG_RAWSZ], struct skg_error *err);
+int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path, uint8_t *checksum,
+                       struct skg_error *err);
 
 /* Whether skg_indexer_commit named the pack and idx files (true after a success, and after a
  * failure of the strict checks that git makes once the files are written). */

@@ -115,6 +115,19 @@ static void index_pack_usage(void)
 	      "                          the N threads too, from the offsets the idx gives;\n"
 	      "                          with N over the CPUs online, one thread per CPU\n"
 	      "                          at most inflates or resolves deltas at a time\n"
+	      "      --object-format=FORMAT\n"
+	      "                        the object format of PACK, sha1 or sha256, as git's\n"
+	      "                          option: default the repository's\n"
+	      "                          (extensions.objectFormat), else sha1 (a pack does\n"
+	      "                          not say). In a SHA-256 pack object IDs, REF_DELTA\n"
+	      "                          bases and the trailer are SHA-256 (64 hex digits\n"
+	      "                          printed), and so are the index's names and\n"
+	      "                          checksums and the .rev's (hash id 2), byte for byte\n"
+	      "                          git's. An unknown FORMAT: 'fatal: unknown hash\n"
+	      "                          algorithm 'FORMAT'' (128); with --stdin: 'fatal:\n"
+	      "                          options '--object-format' and '--stdin' cannot be\n"
+	      "                          used together' (128), as git. A SHA-256 pack is\n"
+	      "                          indexed without --strict and --fix-thin so far\n"
 	      "      --index-version=V[,OFFSET]\n"
 	      "                        write index version V (1 or 2; 0 is 1); with OFFSET,\n"
 	      "                          objects above OFFSET go to the 64-bit offset table\n"
@@ -164,7 +177,11 @@ static void index_pack_usage(void)
 	      "nothing. Outside a repository nothing is compared. A thin pack (whose deltas\n"
 	      "name bases the pack lacks, as a fetch or push sends them) is refused\n"
 	      "('unresolved delta') unless --fix-thin completes it.\n"
-	      "In a SHA-256 repository sha1kit stops ('unsupported repository', exit 128).\n"
+	      "In a SHA-256 repository (git init --object-format=sha256) sha1kit stops\n"
+	      "('fatal: unsupported repository: ...', exit 128): it does not read the\n"
+	      "repository's SHA-256 objects for the comparison yet; outside a repository\n"
+	      "--object-format=sha256 indexes a SHA-256 pack. A pack in another format than\n"
+	      "the repository's is not compared (git finds none of its IDs there).\n"
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, and the\n"
 	      "repository's): pack.indexVersion sets the index version, pack.threads the\n"
@@ -663,7 +680,7 @@ static int verify_rev(const struct skg_pack *pack, const char *rev_name)
  */
 /* --verify: whether git opens the existing idx (skg_idx_check), with git's reason on standard error
  * when it does not. git names the pack of NAME.idx NAME.pack in its message. */
-static bool idx_opens(const struct skg_file *idx, const char *idx_name)
+static bool idx_opens(const struct skg_file *idx, const char *idx_name, unsigned object_format)
 {
 	size_t n = strlen(idx_name);
 	size_t stem = n >= 4 && strcmp(idx_name + n - 4, ".idx") == 0 ? n - 4 : n;
@@ -675,7 +692,7 @@ static bool idx_opens(const struct skg_file *idx, const char *idx_name)
 	memcpy(pack_name, idx_name, stem);
 	memcpy(pack_name + stem, ".pack", 6);
 	struct skg_error err;
-	bool ok = skg_idx_check(idx->data, idx->len, idx_name, pack_name, &err) == 0;
+	bool ok = skg_idx_check_as(idx->data, idx->len, object_format, idx_name, pack_name, &err) == 0;
 	/* a file cut within its last page reads as zeros there, without SIGBUS: the check then fails on
 	 * bytes the file no longer has, and the truth is that it shrank */
 	if (!ok && !sk_file_report_shrank(idx, CMD)) {
@@ -691,14 +708,16 @@ static bool idx_opens(const struct skg_file *idx, const char *idx_name)
  * repository the system and global files only). Returns 0, or an exit status after the message
  * (128 after git's fatal line); *repo is then NULL.
  */
-static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsigned *threads)
+static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsigned *threads,
+                     bool format_given)
 {
 	struct skg_error err;
 	*repo = NULL;
-	if (skg_repo_open(repo, NULL, NULL, &err) != 0) {
+	if (skg_repo_open_formats(repo, NULL, SKG_GIT_2_55, NULL, &err) != 0) {
 		*repo = NULL;
 		if (err.code == SKG_E_UNSUPPORTED) {
-			/* git would index there with SHA-256 (or its ref store elsewhere): refused */
+			/* git would index there with an object ID translation (or its ref store
+			 * elsewhere): refused */
 			fprintf(stderr, "fatal: %s\n", err.msg);
 			return 128;
 		}
@@ -706,6 +725,20 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 			sk_error(ENOMEM, CMD);
 			return SK_EXIT_FAILURE;
 		}
+	}
+	if (*repo != NULL && !format_given) {
+		opt->object_format = skg_repo_object_format(*repo); /* git's setup, before the options */
+	}
+	if (*repo != NULL && opt->object_format == SKG_FORMAT_SHA256 &&
+	    skg_repo_object_format(*repo) == SKG_FORMAT_SHA256) {
+		/* git compares every object with the repository's copy: sha1kit does not read a
+		 * SHA-256 repository's objects yet */
+		fprintf(stderr,
+		        "fatal: unsupported repository: sha1kit index-pack indexes a SHA-256 pack outside a "
+		        "repository only (cd out of it and give --object-format=sha256)\n");
+		skg_repo_free(*repo);
+		*repo = NULL;
+		return 128;
 	}
 	int rc = skg_index_read_config(*repo, opt, threads, &err);
 	if (rc != 0) {
@@ -724,7 +757,8 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 /* After a commit the pack API refused as malformed: git's lines where git's first pass dies on
  * the pack received (still in the indexer's temporary file), read as git reads its standard
  * input (junk after the trailer is looked for only when that is a regular file). */
-static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, const struct skg_error *err)
+static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, unsigned object_format,
+                          const struct skg_error *err)
 {
 	struct stat st;
 	bool regular = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
@@ -733,7 +767,7 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, co
 	if (skg_file_map(&f, skg_indexer_temp_path(ix), NULL, NULL, &e) != 0) {
 		return false;
 	}
-	bool refused = sk_pack_git_refused(f.data, f.len, regular, git_version, err);
+	bool refused = sk_pack_git_refused(f.data, f.len, regular, git_version, object_format, err);
 	skg_file_unmap(&f);
 	return refused;
 }
@@ -776,7 +810,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		}
 		free(rev);
 	}
-	if (repo != NULL) {
+	if (repo != NULL && skg_repo_object_format(repo) == opt->object_format) {
 		/* inside a repository: its copies of the pack's objects are compared (and with
 		 * --strict, links may be there) */
 		opt->repo = repo;
@@ -818,20 +852,22 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 			goto out;
 		}
 	}
-	uint8_t sum[SKG_RAWSZ];
+	uint8_t sum[SKG_MAX_RAWSZ];
+	const size_t rawsz = skg_format_rawsz(opt->object_format);
 	if (skg_indexer_commit(ix, pack_name, idx_name, sum, &err) != 0) {
 		sk_progress_abort(&progress);
 		if (err.code == SKG_E_GIT && skg_indexer_written(ix)) {
 			/* git's fsck_finish after its final(): the "pack" line, then the fatal one */
-			char hex[SKG_HEXSZ + 1];
-			skg_to_hex(sum, hex);
+			char hex[SKG_MAX_HEXSZ + 1];
+			skg_to_hex_len(sum, rawsz, hex);
 			printf("pack\t%s\n", hex);
 			status = git_fatal(&err);
 		} else if (err.code == SKG_E_GIT) {
 			status = git_fatal(&err);
 		} else if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
 			sk_error(0, CMD ": %s", err.msg);
-		} else if (err.code == SKG_E_CORRUPT && stdin_refused(ix, opt->git_version, &err)) {
+		} else if (err.code == SKG_E_CORRUPT &&
+		           stdin_refused(ix, opt->git_version, opt->object_format, &err)) {
 			status = 128; /* git's die */
 		} else {
 			sk_pack_report(CMD, what, &err);
@@ -841,8 +877,8 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		}
 		goto out;
 	}
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(sum, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(sum, rawsz, hex);
 	printf("pack\t%s\n", hex);
 	status = SK_EXIT_OK;
 	sk_progress_stats(&progress, CMD);
@@ -867,6 +903,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_REV_INDEX,
 		OPT_NO_REV_INDEX,
 		OPT_GIT_VERSION,
+		OPT_OBJECT_FORMAT,
 		OPT_HELP,
 		OPT_VERSION
 	};
@@ -881,6 +918,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"rev-index", no_argument, NULL, OPT_REV_INDEX},
 	    {"no-rev-index", no_argument, NULL, OPT_NO_REV_INDEX},
 	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
+	    {"object-format", required_argument, NULL, OPT_OBJECT_FORMAT},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
@@ -889,7 +927,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	const char *out_name = NULL;
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
-	bool threads_given = false, stats = false, fix_thin = false;
+	bool threads_given = false, stats = false, fix_thin = false, format_given = false;
 	int rev_cl = -1; /* --rev-index 1, --no-rev-index 0 (the last one), else the config's */
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
@@ -951,6 +989,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 		case OPT_GIT_VERSION:
 			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &opt.git_version);
 			break;
+		case OPT_OBJECT_FORMAT:
+			sk_object_format_arg(optarg, &opt.object_format);
+			format_given = true;
+			break;
 		case OPT_HELP:
 			index_pack_usage();
 			return sk_finish(SK_EXIT_OK, false);
@@ -966,7 +1008,20 @@ int sk_cmd_index_pack(int argc, char **argv)
 	unsigned cl_version = opt.idx_version;
 	uint64_t cl_limit = opt.off32_limit;
 	struct skg_repo *repo = NULL;
-	int cst = open_repo(&repo, &opt, threads_given ? NULL : &threads);
+	if (from_stdin && format_given) {
+		/* builtin/index-pack.c: the pack goes into the repository, in its format */
+		if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &(struct skg_error){0}) != 0 ||
+		    repo == NULL) {
+			fprintf(stderr, "fatal: --stdin requires a git repository\n");
+		} else {
+			fprintf(stderr,
+			        "fatal: options '--object-format' and '--stdin' cannot be used together\n");
+		}
+		skg_repo_free(repo);
+		free(strict_buf);
+		return sk_finish(128, false);
+	}
+	int cst = open_repo(&repo, &opt, threads_given ? NULL : &threads, format_given);
 	if (cst != 0) {
 		free(strict_buf);
 		return sk_finish(cst, false);
@@ -1053,7 +1108,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	struct sk_progress progress;
 	/* Inside a repository: its copies of the pack's objects are compared, and with --strict
 	 * links may be there. */
-	if (repo != NULL) {
+	if (repo != NULL && skg_repo_object_format(repo) == opt.object_format) {
+		/* (a pack in another format than the repository's: git finds none of its IDs there) */
 		opt.repo = repo;
 		opt.objects_dir = strict ? skg_repo_objects_dir(repo) : NULL;
 	}
@@ -1068,7 +1124,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	if (verify) {
 		/* Open the index first: a missing one fails before the work. */
-		if (sk_file_map(&old_idx, CMD, idx_name) != 0 || !idx_opens(&old_idx, idx_name)) {
+		if (sk_file_map(&old_idx, CMD, idx_name) != 0 ||
+		    !idx_opens(&old_idx, idx_name, opt.object_format)) {
 			goto out;
 		}
 		if (!version_given) {
@@ -1137,8 +1194,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 			index_abort(&f);
 			goto out;
 		}
-		char line[SKG_HEXSZ + 2];
-		skg_to_hex(skg_pack_checksum(pack), line);
+		char line[SKG_MAX_HEXSZ + 2];
+		skg_to_hex_len(skg_pack_checksum(pack), skg_pack_rawsz(pack), line);
 		strcat(line, "\n");
 		if (index_end(&f, line, pack_name, &file, rev_name) == 0) {
 			status = SK_EXIT_OK;
@@ -1153,7 +1210,7 @@ pack_error:
 	if (sk_file_report_shrank(&file, CMD) || sk_file_report_shrank(&old_idx, CMD)) {
 		goto out;
 	}
-	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, &err)) {
+	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, opt.object_format, &err)) {
 		status = 128; /* git's die */
 		goto out;
 	}

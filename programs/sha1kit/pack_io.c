@@ -365,6 +365,15 @@ void sk_git_version_arg(const char *cmd, int status, const char *arg, unsigned *
 	}
 }
 
+void sk_object_format_arg(const char *arg, unsigned *format)
+{
+	if ((*format = skg_format_from_name(arg)) == 0) {
+		/* builtin/index-pack.c, as it parses its options */
+		fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", arg);
+		exit(sk_finish(128, false));
+	}
+}
+
 bool sk_parse_threads(const char *arg, unsigned *out)
 {
 	char *end;
@@ -403,10 +412,11 @@ void sk_pack_report(const char *cmd, const char *name, const struct skg_error *e
 }
 
 bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsigned git_version,
-                         const struct skg_error *err)
+                         unsigned object_format, const struct skg_error *err)
 {
 	struct skg_pack_refusal r;
-	if (err->code != SKG_E_CORRUPT || !skg_pack_git_refusal(data, len, regular, git_version, &r)) {
+	if (err->code != SKG_E_CORRUPT ||
+	    !skg_pack_git_refusal(data, len, regular, git_version, object_format, &r)) {
 		return false;
 	}
 	fflush(stdout);

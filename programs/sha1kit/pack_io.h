@@ -126,11 +126,16 @@ unsigned sk_online_cpus(void);
 void sk_pack_report(const char *cmd, const char *name, const struct skg_error *err);
 
 /* For a pack the pack API refused as malformed (err SKG_E_CORRUPT), data[0..len) its bytes and
- * regular whether it came from a regular file, git_version the Git to follow: git's lines where git's
+ * regular whether it came from a regular file, git_version the Git to follow, object_format the
+ * pack's (enum skg_object_format): git's lines where git's
  * index-pack dies on it in its first pass (skg_pack_git_refusal: "error: LINE" when git prints one, then
  * "fatal: LINE"), and true; false, with nothing printed, for another error or when git's first pass takes it.
  */
+/* --object-format=ARG: SKG_FORMAT_SHA1 or SKG_FORMAT_SHA256 into *format, else git's "fatal: unknown
+ * hash algorithm 'ARG'" and exit status 128. */
+void sk_object_format_arg(const char *arg, unsigned *format);
+
 bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsigned git_version,
-                         const struct skg_error *err);
+                         unsigned object_format, const struct skg_error *err);
 
 #endif /* SHA1KIT_CLI_PACK_IO_H */

@@ -24,9 +24,10 @@ static void verify_pack_usage(void)
 	      "Each argument names a pack by its .pack or .idx file (or by the name without\n"
 	      "the extension): both NAME.pack and NAME.idx must exist. The pack is indexed as\n"
 	      "by `sha1kit index-pack` (every object inflated, deltas resolved, object IDs\n"
-	      "computed with SHA-1DC, which detects SHA-1 collision attacks, the trailer\n"
-	      "checked) and the index it gives must equal NAME.idx byte for byte. As in Git,\n"
-	      "an object that appears twice in the pack makes it bad.\n"
+	      "computed with SHA-1DC, which detects SHA-1 collision attacks, or with SHA-256\n"
+	      "in a SHA-256 pack (see --object-format), the trailer checked) and the index it\n"
+	      "gives must equal NAME.idx byte for byte. As in Git, an object that appears\n"
+	      "twice in the pack makes it bad.\n"
 	      "\n"
 	      "  -v, --verbose         list the objects in pack order, then a histogram of\n"
 	      "                          delta chain lengths, then 'NAME.pack: ok' (or\n"
@@ -52,6 +53,15 @@ static void verify_pack_usage(void)
 	      "                          2.39 or 2.55 (default: 2.55, or $SHA1KIT_GIT_VERSION):\n"
 	      "                          an entry size longer than 57 bits is 'fatal: object\n"
 	      "                          size too large for this platform' with 2.55 only\n"
+	      "      --object-format=FORMAT\n"
+	      "                        the object format of the packs, sha1 or sha256 (as\n"
+	      "                          git's, which passes it to index-pack): default the\n"
+	      "                          format of the repository verify-pack runs in\n"
+	      "                          (extensions.objectFormat), else sha1. SHA-256\n"
+	      "                          packs and their indexes have 32-byte IDs (64 hex\n"
+	      "                          digits in -v's lines) and SHA-256 checksums. An\n"
+	      "                          unknown FORMAT: git's 'fatal: unknown hash\n"
+	      "                          algorithm 'FORMAT'' for each pack (exit status 1)\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
@@ -59,8 +69,8 @@ static void verify_pack_usage(void)
 	      "whose size is unknown (such as /proc/self/mem) is refused, never read.\n"
 	      "\n"
 	      "Object lines (-v), as Git prints them:\n"
-	      "  SHA-1 TYPE SIZE SIZE-IN-PACK OFFSET                  for a whole object\n"
-	      "  SHA-1 TYPE SIZE SIZE-IN-PACK OFFSET DEPTH BASE-SHA-1  for a delta\n"
+	      "  ID TYPE SIZE SIZE-IN-PACK OFFSET                  for a whole object\n"
+	      "  ID TYPE SIZE SIZE-IN-PACK OFFSET DEPTH BASE-ID     for a delta\n"
 	      "TYPE is the object's type (padded to 6 columns), SIZE the size given by the\n"
 	      "entry header (for a delta: of the delta data), SIZE-IN-PACK the bytes the\n"
 	      "entry takes in the pack, DEPTH the length of its delta chain. The histogram:\n"
@@ -113,31 +123,37 @@ static void print_histogram(const struct skg_pack *pack)
 
 static void print_objects(const struct skg_pack *pack)
 {
-	char hex[SKG_HEXSZ + 1], base[SKG_HEXSZ + 1];
+	char hex[SKG_MAX_HEXSZ + 1], base[SKG_MAX_HEXSZ + 1];
+	const unsigned rawsz = skg_pack_rawsz(pack);
 	struct skg_pack_object o;
 	for (uint32_t i = 0; skg_pack_object(pack, i, &o); i++) {
-		skg_to_hex(o.id, hex);
+		skg_to_hex_len(o.id, rawsz, hex);
 		printf("%s %-6s %" PRIu64 " %" PRIu64 " %" PRIu64, hex, skg_type_name(o.type), o.size,
 		       o.stored, o.offset);
 		if (o.depth != 0) {
-			skg_to_hex(o.base_id, base);
+			skg_to_hex_len(o.base_id, rawsz, base);
 			printf(" %" PRIu32 " %s", o.depth, base);
 		}
 		putchar('\n');
 	}
 }
 
-/* Check one pack; returns the exit status bits. */
-static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
-                      unsigned git_version)
+/* The length of the name the argument gives without its .pack or .idx (git's verify-pack takes
+ * NAME.pack, NAME.idx and NAME for NAME.pack). */
+static size_t stem_len(const char *arg)
 {
 	size_t n = strlen(arg);
-	size_t stem = n;
 	if (n >= 5 && strcmp(arg + n - 5, ".pack") == 0) {
-		stem = n - 5;
-	} else if (n >= 4 && strcmp(arg + n - 4, ".idx") == 0) {
-		stem = n - 4;
+		return n - 5;
 	}
+	return n >= 4 && strcmp(arg + n - 4, ".idx") == 0 ? n - 4 : n;
+}
+
+/* Check one pack; returns the exit status bits. */
+static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
+                      unsigned git_version, unsigned object_format)
+{
+	size_t stem = stem_len(arg);
 	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5);
 	if (pack_name == NULL || idx_name == NULL) {
 		free(pack_name);
@@ -158,7 +174,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 		goto out;
 	}
 	/* As git: an idx that git cannot open fails before the pack is read (no statistics). */
-	if (skg_idx_check(old_idx.data, old_idx.len, idx_name, pack_name, &err) != 0) {
+	if (skg_idx_check_as(old_idx.data, old_idx.len, object_format, idx_name, pack_name, &err) != 0) {
 		/* cut within its last page, the file reads as zeros there, without SIGBUS */
 		if (!sk_file_report_shrank(&old_idx, CMD)) {
 			sk_error(0, CMD ": %s: git cannot open this index: %s", sk_quote(idx_name), err.msg);
@@ -169,6 +185,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	sk_progress_init_stats(&progress, false, stats);
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
+	opt.object_format = object_format;
 	opt.progress.fn = sk_progress_cb;
 	opt.progress.ctx = &progress;
 	opt.threads = threads;
@@ -185,7 +202,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 			goto out;
 		}
 		/* git's verify-pack runs index-pack --verify: its lines where its first pass dies */
-		if (sk_pack_git_refused(file.data, file.len, true, git_version, &err)) {
+		if (sk_pack_git_refused(file.data, file.len, true, git_version, object_format, &err)) {
 			goto out;
 		}
 		sk_pack_report(CMD, pack_name, &err);
@@ -242,19 +259,21 @@ out:
 
 int sk_cmd_verify_pack(int argc, char **argv)
 {
-	enum { OPT_THREADS = 256, OPT_STATS, OPT_GIT_VERSION, OPT_HELP, OPT_VERSION };
+	enum { OPT_THREADS = 256, OPT_STATS, OPT_GIT_VERSION, OPT_OBJECT_FORMAT, OPT_HELP, OPT_VERSION };
 	static const struct option options[] = {
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"stat-only", no_argument, NULL, 's'},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"stats", no_argument, NULL, OPT_STATS},
 	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
+	    {"object-format", required_argument, NULL, OPT_OBJECT_FORMAT},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
 	bool verbose = false, stat_only = false, stats = false;
-	unsigned threads = 0, git_version = SKG_GIT_2_55;
+	const char *bad_format = NULL;
+	unsigned threads = 0, git_version = SKG_GIT_2_55, object_format = 0;
 	int c;
 
 	sk_git_version_env(CMD, SK_EXIT_FAILURE, &git_version);
@@ -278,6 +297,12 @@ int sk_cmd_verify_pack(int argc, char **argv)
 		case OPT_GIT_VERSION:
 			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &git_version);
 			break;
+		case OPT_OBJECT_FORMAT:
+			/* git's verify-pack passes it to the index-pack it runs for each pack, which
+			 * dies on a name it does not know */
+			bad_format = skg_format_from_name(optarg) == 0 ? optarg : NULL;
+			object_format = skg_format_from_name(optarg);
+			break;
 		case OPT_HELP:
 			verify_pack_usage();
 			return sk_finish(SK_EXIT_OK, false);
@@ -294,9 +319,30 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	if (threads == 0) {
 		threads = sk_online_cpus();
 	}
+	if (object_format == 0) {
+		/* git's verify-pack runs index-pack in the repository it is in, if any, which reads
+		 * the pack in the repository's object format (SHA-1 outside one, or when the
+		 * repository does not open) */
+		struct skg_repo *repo = NULL;
+		struct skg_error err;
+		object_format = SKG_FORMAT_SHA1;
+		if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &err) == 0 && repo != NULL) {
+			object_format = skg_repo_object_format(repo);
+		}
+		skg_repo_free(repo);
+	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version);
+		if (bad_format != NULL) {
+			/* as git's: index-pack's fatal line for each pack, then its "bad" line */
+			fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", bad_format);
+			if (verbose || stat_only) {
+				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);
+			}
+			status |= SK_EXIT_FAILURE;
+			continue;
+		}
+		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format);
 	}
 	return sk_finish(status, false);
 }

@@ -36,6 +36,13 @@ size_t skg_format_rawsz(unsigned format)
 	return format == SKG_FORMAT_SHA1 ? SKG_RAWSZ : format == SKG_FORMAT_SHA256 ? 32 : 0;
 }
 
+unsigned skg_format_from_name(const char *name)
+{
+	return strcmp(name, "sha1") == 0     ? SKG_FORMAT_SHA1
+	       : strcmp(name, "sha256") == 0 ? SKG_FORMAT_SHA256
+	                                     : 0;
+}
+
 void skg_to_hex_len(const uint8_t *id, size_t rawsz, char *out)
 {
 	static const char digits[] = "0123456789abcdef";

@@ -101,3 +101,48 @@ uint32_t skg_pk_crc32(uint32_t crc, const uint8_t *p, uint64_t n)
 	}
 	return crc;
 }
+
+void skg_pk_hash_init(struct skg_pk_hash *h, enum skg_pk_hash_kind kind)
+{
+	h->kind = kind;
+	if (kind == SKG_PK_HASH_DC) {
+		sha1kit_dc_init(&h->u.dc, NULL); /* Git's settings: true digest, detection on */
+	} else if (kind == SKG_PK_HASH_FAST) {
+		sha1kit_fast_init(&h->u.fast);
+	} else {
+		sha1kit_sha256_init(&h->u.sha256);
+	}
+}
+
+void skg_pk_hash_update(struct skg_pk_hash *h, const void *p, size_t n)
+{
+	if (h->kind == SKG_PK_HASH_DC) {
+		sha1kit_dc_update(&h->u.dc, p, n);
+	} else if (h->kind == SKG_PK_HASH_FAST) {
+		sha1kit_fast_update(&h->u.fast, p, n);
+	} else {
+		sha1kit_sha256_update(&h->u.sha256, p, n);
+	}
+}
+
+bool skg_pk_hash_final(struct skg_pk_hash *h, uint8_t *out)
+{
+	if (h->kind == SKG_PK_HASH_DC) {
+		return sha1kit_dc_final(&h->u.dc, out, NULL) != SHA1KIT_DC_COLLISION;
+	}
+	if (h->kind == SKG_PK_HASH_FAST) {
+		sha1kit_fast_final(&h->u.fast, out);
+	} else {
+		sha1kit_sha256_final(&h->u.sha256, out);
+	}
+	return true;
+}
+
+void skg_pk_sum(unsigned rawsz, const void *p, size_t n, uint8_t *out)
+{
+	if (rawsz == SKG_MAX_RAWSZ) {
+		sha1kit_sha256(p, n, out);
+	} else {
+		sha1kit_fast(p, n, out);
+	}
+}

@@ -10,7 +10,9 @@
  * Formats: Git's Documentation/gitformat-pack.txt (pack v2/v3: 12-byte header, entries with a
  * variable-length type+size header, zlib data, OFS_DELTA/REF_DELTA, trailer = SHA-1 of everything
  * before it; idx v1 and v2). Object IDs are SHA-1DC of "<type> <size>\0<content>"; the pack and idx
- * checksums use the plain ("fast") SHA-1.
+ * checksums use the plain ("fast") SHA-1. In a SHA-256 pack (skg_pk_options.format; Git's
+ * hash-function-transition.txt) IDs, REF_DELTA bases, the trailer and the idx's names and
+ * checksums are SHA-256, 32 bytes.
  */
 #ifndef SHA1KIT_GIT_PACK_H
 #define SHA1KIT_GIT_PACK_H
@@ -39,21 +41,22 @@ enum skg_pk_type {
 
 /* One entry of the pack, in pack order. */
 struct skg_pk_object {
-	uint64_t offset;       /* of the entry's header in the pack */
-	uint64_t size;         /* size from the entry header (for a delta: of the delta data) */
-	uint32_t crc32;        /* CRC-32 of the whole entry as stored (header, base, zlib data) */
-	uint32_t depth;        /* delta chain length: 0 for a whole object */
-	uint32_t base;         /* index of the delta base; SKG_PK_NO_BASE for a whole object */
-	uint8_t hdr_len;       /* bytes of entry header plus base reference */
-	uint8_t type;          /* entry type (enum skg_pk_type) */
-	uint8_t real_type;     /* type of the object: 1..4 (0 while an unresolved delta) */
-	uint8_t id[SKG_RAWSZ]; /* object ID */
+	uint64_t offset;           /* of the entry's header in the pack */
+	uint64_t size;             /* size from the entry header (for a delta: of the delta data) */
+	uint32_t crc32;            /* CRC-32 of the whole entry as stored (header, base, zlib data) */
+	uint32_t depth;            /* delta chain length: 0 for a whole object */
+	uint32_t base;             /* index of the delta base; SKG_PK_NO_BASE for a whole object */
+	uint8_t hdr_len;           /* bytes of entry header plus base reference */
+	uint8_t type;              /* entry type (enum skg_pk_type) */
+	uint8_t real_type;         /* type of the object: 1..4 (0 while an unresolved delta) */
+	uint8_t id[SKG_MAX_RAWSZ]; /* object ID (skg_pk_pack.rawsz bytes) */
 };
 
 /* Progress phases reported through skg_pk_options.progress. */
 enum skg_pk_phase { SKG_PK_PHASE_INDEXING = 0, SKG_PK_PHASE_RESOLVING = 1 };
 
 struct skg_pk_options {
+	unsigned format;          /* enum skg_object_format: SKG_FORMAT_SHA1 (0 too) or SKG_FORMAT_SHA256 */
 	unsigned threads;         /* delta resolution threads, >= 1 */
 	uint64_t cache_limit;     /* bytes of delta base data kept in memory (all threads together) */
 	uint64_t max_object_size; /* 0: no limit; otherwise larger objects are an error (fuzzing) */
@@ -121,14 +124,15 @@ struct skg_pk_error {
 };
 
 struct skg_pk_pack {
-	const uint8_t *data;         /* the pack (not owned) */
-	uint64_t len;                /* its length, trailer included */
-	uint32_t version;            /* 2 or 3 */
-	uint32_t nr;                 /* number of objects */
-	struct skg_pk_object *objs;  /* nr entries in pack order (owned) */
-	uint8_t checksum[SKG_RAWSZ]; /* the trailer */
-	uint32_t max_depth;          /* longest delta chain */
-	uint64_t n_deltas;           /* OFS_DELTA + REF_DELTA entries */
+	const uint8_t *data;             /* the pack (not owned) */
+	uint64_t len;                    /* its length, trailer included */
+	uint32_t version;                /* 2 or 3 */
+	uint32_t nr;                     /* number of objects */
+	unsigned rawsz;                  /* bytes of an object ID and of the trailer: 20 (SHA-1) or 32 */
+	struct skg_pk_object *objs;      /* nr entries in pack order (owned) */
+	uint8_t checksum[SKG_MAX_RAWSZ]; /* the trailer (rawsz bytes) */
+	uint32_t max_depth;              /* longest delta chain */
+	uint64_t n_deltas;               /* OFS_DELTA + REF_DELTA entries */
 };
 
 /* Fill `opt` with the defaults: 1 thread, 96 MiB cache, no size limit, not strict. */
@@ -172,6 +176,9 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
  * version 2 with the default limit (and then does not match).
  */
 void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit);
+/* skg_pk_idx_params of an idx whose names are rawsz bytes (20 or 32). */
+void skg_pk_idx_params_as(const uint8_t *idx, size_t len, unsigned rawsz, unsigned *version,
+                          uint64_t *off32_limit);
 
 /*
  * Whether git would read objects from this pack through this idx at all: the idx passes git's
@@ -210,6 +217,8 @@ enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, c
 /* The idx part of skg_pk_git_open_check alone: SKG_PK_GIT_OK or one of SKG_PK_GIT_IDX_* (*a: the
  * version of SKG_PK_GIT_IDX_VERSION). */
 enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, uint32_t *a);
+/* skg_pk_git_idx_check of an idx whose names and checksums are rawsz bytes (20 or 32). */
+enum skg_pk_git_open skg_pk_git_idx_check_as(const uint8_t *idx, size_t idx_len, unsigned rawsz, uint32_t *a);
 /* git's text for go (without "error: "), naming path, with the numbers a and b of
  * skg_pk_git_open_check, into buf[0..n) as snprintf does (returns the length it needs); "" for
  * SKG_PK_GIT_OK. */
@@ -232,6 +241,9 @@ uint64_t skg_pk_idx_count(const uint8_t *idx, size_t len);
  * start before its last 8 bytes, where git's nth_packed_object_offset dies).
  */
 bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset);
+/* skg_pk_idx_entry of an idx whose names are rawsz bytes (20 or 32; idx v2 only for 32). */
+bool skg_pk_idx_entry_as(const uint8_t *idx, size_t len, unsigned rawsz, uint64_t k, const uint8_t **id,
+                         uint64_t *offset);
 
 /*
  * Git's check of entry k's CRC-32 (pack-check.c check_pack_crc): the CRC-32 of the `len` bytes of

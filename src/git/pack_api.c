@@ -58,6 +58,7 @@ void skg_index_options_default(struct skg_index_options *opt)
 	opt->fix_thin_level = 1; /* environment.c zlib_compression_level = Z_BEST_SPEED */
 	opt->rev_index = true;   /* git 2.41+: WRITE_REV before the config (a8dd7e05b1) */
 	opt->git_version = SKG_GIT_2_55;
+	opt->object_format = SKG_FORMAT_SHA1;
 }
 
 /* ---- The config of git's index-pack --------------------------------------------------------- */
@@ -234,12 +235,22 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 		return skg_fail_sys(err, SKG_E_USAGE, 0,
 		                    "threads must be at least 1 and the idx version 1 or 2");
 	}
+	if (opt->object_format != SKG_FORMAT_SHA1 && opt->object_format != SKG_FORMAT_SHA256) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);
+	}
+	if (opt->object_format == SKG_FORMAT_SHA256 && (opt->strict || opt->repo != NULL || thin)) {
+		/* the object checks and the object store read SHA-1 IDs only so far */
+		return skg_fail_sys(err, SKG_E_USAGE, 0,
+		                    "a SHA-256 pack is indexed without --strict, --fix-thin and the "
+		                    "repository's objects so far");
+	}
 	struct skg_pack *pack = calloc(1, sizeof(*pack));
 	if (pack == NULL) {
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	struct skg_pk_options po;
 	skg_pk_options_default(&po);
+	po.format = opt->object_format;
 	po.threads = opt->threads;
 	po.cache_limit = opt->cache_limit;
 	po.strict = opt->strict;
@@ -328,6 +339,11 @@ const uint8_t *skg_pack_checksum(const struct skg_pack *pack)
 	return pack->p.checksum;
 }
 
+unsigned skg_pack_rawsz(const struct skg_pack *pack)
+{
+	return pack->p.rawsz;
+}
+
 uint32_t skg_pack_max_depth(const struct skg_pack *pack)
 {
 	return pack->p.max_depth;
@@ -340,18 +356,18 @@ bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_ob
 	}
 	const struct skg_pk_object *e = &pack->p.objs[i];
 	memset(o, 0, sizeof(*o));
-	memcpy(o->id, e->id, SKG_RAWSZ);
+	memcpy(o->id, e->id, pack->p.rawsz);
 	o->type = e->real_type;
 	o->pack_type = e->type;
 	o->offset = e->offset;
 	o->size = e->size;
 	/* Entries are in pack order: one ends where the next starts, the last at the trailer. */
-	uint64_t end = i + 1 < pack->p.nr ? pack->p.objs[i + 1].offset : pack->p.len - SKG_RAWSZ;
+	uint64_t end = i + 1 < pack->p.nr ? pack->p.objs[i + 1].offset : pack->p.len - pack->p.rawsz;
 	o->stored = end - e->offset;
 	o->crc32 = e->crc32;
 	o->depth = e->depth;
 	if (e->base != SKG_PK_NO_BASE) {
-		memcpy(o->base_id, pack->p.objs[e->base].id, SKG_RAWSZ);
+		memcpy(o->base_id, pack->p.objs[e->base].id, pack->p.rawsz);
 	}
 	return true;
 }
@@ -474,16 +490,19 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
 void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *opt)
 {
 	uint64_t limit;
-	skg_pk_idx_params(idx, len > SIZE_MAX ? SIZE_MAX : (size_t)len, &opt->idx_version, &limit);
+	skg_pk_idx_params_as(idx, len > SIZE_MAX ? SIZE_MAX : (size_t)len,
+	                     opt->object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ,
+	                     &opt->idx_version, &limit);
 	opt->off32_limit = limit;
 }
 
-int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
-                  struct skg_error *err)
+int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, const char *idx_name,
+                     const char *pack_name, struct skg_error *err)
 {
 	size_t n = len > SIZE_MAX ? SIZE_MAX : (size_t)len;
+	const unsigned rawsz = object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	uint32_t a;
-	enum skg_pk_git_open go = skg_pk_git_idx_check(idx, n, &a);
+	enum skg_pk_git_open go = skg_pk_git_idx_check_as(idx, n, rawsz, &a);
 	if (go != SKG_PK_GIT_OK) {
 		char text[SKG_ERROR_MAX];
 		skg_pk_git_open_text(go, idx_name, a, 0, text, sizeof(text));
@@ -495,8 +514,8 @@ int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const 
 	/* index-pack.c read_v2_anomalous_offsets: each 31-bit index into the 64-bit offset table,
 	 * checked by packfile.c check_pack_index_ptr against the end of the file less 8 bytes */
 	uint64_t nr = skg_pk_idx_count(idx, n);
-	uint64_t large = 8 + 4 * 256 + nr * (SKG_RAWSZ + 4 + 4);
-	const uint8_t *offs = idx + 8 + 4 * 256 + nr * (SKG_RAWSZ + 4);
+	uint64_t large = 8 + 4 * 256 + nr * (rawsz + 4 + 4);
+	const uint8_t *offs = idx + 8 + 4 * 256 + nr * (rawsz + 4);
 	for (uint64_t i = 0; i < nr; i++) {
 		uint32_t v = (uint32_t)offs[4 * i] << 24 | (uint32_t)offs[4 * i + 1] << 16 |
 		             (uint32_t)offs[4 * i + 2] << 8 | offs[4 * i + 3];
@@ -507,6 +526,12 @@ int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const 
 		}
 	}
 	return 0;
+}
+
+int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
+                  struct skg_error *err)
+{
+	return skg_idx_check_as(idx, len, SKG_FORMAT_SHA1, idx_name, pack_name, err);
 }
 
 int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
@@ -677,8 +702,8 @@ static int finish_file(int fd)
 	return e;
 }
 
-int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path,
-                       uint8_t checksum[SKG_RAWSZ], struct skg_error *err)
+int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path, uint8_t *checksum,
+                       struct skg_error *err)
 {
 	if (ix->done || ix->fd < 0) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
@@ -755,10 +780,10 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	} else if (skg_pack_index(&pack, map != NULL ? map : empty, ix->len, &ix->opt, err) != 0) {
 		goto out;
 	}
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(skg_pack_checksum(pack), hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(skg_pack_checksum(pack), pack->p.rawsz, hex);
 	if (pack_path == NULL || idx_path == NULL) {
-		char name[64];
+		char name[96];
 		snprintf(name, sizeof(name), "pack-%s.pack", hex);
 		own_pack = path_join(ix->dir, name);
 		snprintf(name, sizeof(name), "pack-%s.idx", hex);
@@ -771,7 +796,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		idx_path = idx_path != NULL ? idx_path : own_idx;
 	}
 	if (ix->opt.rev_index && rev_path == NULL) {
-		char name[64];
+		char name[96];
 		snprintf(name, sizeof(name), "pack-%s.rev", hex);
 		if ((rev_path = path_join(ix->dir, name)) == NULL) {
 			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
@@ -806,7 +831,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		}
 	}
 	if (checksum != NULL) {
-		memcpy(checksum, skg_pack_checksum(pack), SKG_RAWSZ);
+		memcpy(checksum, skg_pack_checksum(pack), pack->p.rawsz);
 	}
 	/* The pack first, the idx last: a reader that finds the idx finds its whole pack. A pack of
 	 * that name already there has the same content (its name is its checksum, or the caller's

@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, uint32_t *a)
+enum skg_pk_git_open skg_pk_git_idx_check_as(const uint8_t *idx, size_t idx_len, unsigned rawsz, uint32_t *a)
 {
 	*a = 0;
 	/* check_packed_git_idx (packfile.c): size, version, fan-out, the size the count implies */
-	if (idx_len < 4 * 256 + 2 * SKG_RAWSZ) {
+	if (idx_len < 4 * 256 + 2 * (uint64_t)rawsz) {
 		return SKG_PK_GIT_IDX_SMALL; /* "index file %s is too small" */
 	}
 	unsigned version = 1;
@@ -42,17 +42,22 @@ enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, ui
 		nr = n;
 	}
 	if (version == 1) {
-		if (idx_len != 4 * 256 + nr * (SKG_RAWSZ + 4) + 2 * SKG_RAWSZ) {
+		if (idx_len != 4 * 256 + nr * (rawsz + 4) + 2 * (uint64_t)rawsz) {
 			return SKG_PK_GIT_IDX_V1_SIZE; /* "wrong index v1 file size in %s" */
 		}
 	} else {
-		uint64_t min = 8 + 4 * 256 + nr * (SKG_RAWSZ + 8) + 2 * SKG_RAWSZ;
+		uint64_t min = 8 + 4 * 256 + nr * (rawsz + 8) + 2 * (uint64_t)rawsz;
 		uint64_t max = min + (nr > 0 ? (nr - 1) * 8 : 0);
 		if (idx_len < min || idx_len > max) {
 			return SKG_PK_GIT_IDX_V2_SIZE; /* "wrong index v2 file size in %s" */
 		}
 	}
 	return SKG_PK_GIT_OK;
+}
+
+enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, uint32_t *a)
+{
+	return skg_pk_git_idx_check_as(idx, idx_len, SKG_RAWSZ, a);
 }
 
 enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,

@@ -32,7 +32,8 @@ bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, cons
 	return skg_pk_crc32(0, pack + offset, len) != skg_pk_get_be32(idx + at);
 }
 
-bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset)
+bool skg_pk_idx_entry_as(const uint8_t *idx, size_t len, unsigned rawsz, uint64_t k, const uint8_t **id,
+                         uint64_t *offset)
 {
 	uint64_t nr = skg_pk_idx_count(idx, len);
 	if (k >= nr) {
@@ -40,20 +41,21 @@ bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t 
 	}
 	if (!(len >= 8 && memcmp(idx, "\377tOc", 4) == 0)) {
 		/* v1: after the fan-out, nr entries of a 4-byte offset and the ID */
-		if (1024 + (k + 1) * 24 > len) {
+		uint64_t esz = 4 + (uint64_t)rawsz;
+		if (1024 + (k + 1) * esz > len) {
 			return false;
 		}
-		*id = idx + 1024 + 24 * k + 4;
-		*offset = skg_pk_get_be32(idx + 1024 + 24 * k);
+		*id = idx + 1024 + esz * k + 4;
+		*offset = skg_pk_get_be32(idx + 1024 + esz * k);
 		return true;
 	}
 	/* v2: header, fan-out, nr IDs, nr CRC-32s, nr 31-bit offsets (or an index into the table of
 	 * 64-bit offsets that follows them, when the top bit is set) */
-	uint64_t ids = 8 + 1024, offs = ids + nr * (SKG_RAWSZ + 4), large = offs + nr * 4;
+	uint64_t ids = 8 + 1024, offs = ids + nr * (rawsz + 4), large = offs + nr * 4;
 	if (large > len) {
 		return false;
 	}
-	*id = idx + ids + k * SKG_RAWSZ;
+	*id = idx + ids + k * rawsz;
 	uint32_t v = skg_pk_get_be32(idx + offs + 4 * k);
 	if (v & 0x80000000u) {
 		/* git's check_pack_index_ptr: a 64-bit entry must start before the idx's last 8 bytes */
@@ -66,6 +68,11 @@ bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t 
 		*offset = v;
 	}
 	return true;
+}
+
+bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t **id, uint64_t *offset)
+{
+	return skg_pk_idx_entry_as(idx, len, SKG_RAWSZ, k, id, offset);
 }
 
 bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset)

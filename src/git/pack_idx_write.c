@@ -23,15 +23,24 @@ static void put_be32(uint8_t *p, uint32_t v)
 /* An object in the idx's order: its ID beside its index in pack order, so that qsort needs no
  * pointer to the pack's table (no global: two idx writes may run at once in one process). */
 struct id_order {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint32_t i;
 };
 
+static int cmp_id_n(const struct id_order *x, const struct id_order *y, size_t rawsz)
+{
+	int c = memcmp(x->id, y->id, rawsz);
+	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
+}
+
 static int cmp_id(const void *a, const void *b)
 {
-	const struct id_order *x = a, *y = b;
-	int c = memcmp(x->id, y->id, SKG_RAWSZ);
-	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
+	return cmp_id_n(a, b, SKG_RAWSZ);
+}
+
+static int cmp_id_sha256(const void *a, const void *b)
+{
+	return cmp_id_n(a, b, SKG_MAX_RAWSZ);
 }
 
 /* The idx on its way out: a small buffer handed to the sink when full, and the idx checksum. */
@@ -39,7 +48,7 @@ struct idx_out {
 	skg_pk_idx_sink sink;
 	void *ctx;
 	struct skg_pk_error *err;
-	sha1kit_fast_ctx sha;
+	struct skg_pk_hash sum; /* the idx's checksum */
 	size_t n;
 	bool failed;
 	uint8_t buf[64 << 10];
@@ -48,7 +57,7 @@ struct idx_out {
 static void idx_flush(struct idx_out *w)
 {
 	if (!w->failed && w->n > 0) {
-		sha1kit_fast_update(&w->sha, w->buf, w->n);
+		skg_pk_hash_update(&w->sum, w->buf, w->n);
 		w->failed = w->sink(w->ctx, w->buf, w->n, w->err) != 0;
 	}
 	w->n = 0;
@@ -69,6 +78,7 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
                      skg_pk_idx_sink sink, void *ctx, struct skg_pk_error *err)
 {
 	uint32_t nr = pack->nr;
+	const unsigned rawsz = pack->rawsz;
 	const struct skg_pk_object *objs = pack->objs;
 	struct id_order *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
@@ -81,10 +91,10 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 		return -1;
 	}
 	for (uint32_t i = 0; i < nr; i++) {
-		memcpy(sorted[i].id, objs[i].id, SKG_RAWSZ);
+		memcpy(sorted[i].id, objs[i].id, rawsz);
 		sorted[i].i = i;
 	}
-	qsort(sorted, nr, sizeof(*sorted), cmp_id);
+	qsort(sorted, nr, sizeof(*sorted), rawsz == SKG_MAX_RAWSZ ? cmp_id_sha256 : cmp_id);
 	for (uint32_t i = 0; i < nr; i++) {
 		order[i] = sorted[i].i;
 	}
@@ -93,9 +103,9 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 	int rc = -1;
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct skg_pk_object *o = &objs[order[i]];
-		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, SKG_RAWSZ) == 0) {
-			char hex[2 * SKG_RAWSZ + 1];
-			skg_pk_to_hex(o->id, hex);
+		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, rawsz) == 0) {
+			char hex[2 * SKG_MAX_RAWSZ + 1];
+			skg_pk_to_hex(o->id, rawsz, hex);
 			skg_pk_set_error(err, true, o->offset, "object %s appears twice in the pack", hex);
 			goto out;
 		}
@@ -111,7 +121,7 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 	w->err = err;
 	w->n = 0;
 	w->failed = false;
-	sha1kit_fast_init(&w->sha);
+	skg_pk_hash_init(&w->sum, skg_pk_sum_kind(rawsz));
 	if (version == 2) {
 		uint8_t *p = idx_room(w, 8);
 		memcpy(p, "\377tOc", 4);
@@ -128,13 +138,13 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 	}
 	if (version == 1) {
 		for (uint32_t i = 0; i < nr && !w->failed; i++) {
-			uint8_t *p = idx_room(w, 24);
+			uint8_t *p = idx_room(w, 4 + rawsz);
 			put_be32(p, (uint32_t)objs[order[i]].offset);
-			memcpy(p + 4, objs[order[i]].id, SKG_RAWSZ);
+			memcpy(p + 4, objs[order[i]].id, rawsz);
 		}
 	} else {
 		for (uint32_t i = 0; i < nr && !w->failed; i++) {
-			memcpy(idx_room(w, SKG_RAWSZ), objs[order[i]].id, SKG_RAWSZ);
+			memcpy(idx_room(w, rawsz), objs[order[i]].id, rawsz);
 		}
 		for (uint32_t i = 0; i < nr && !w->failed; i++) {
 			put_be32(idx_room(w, 4), objs[order[i]].crc32);
@@ -153,11 +163,11 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 			}
 		}
 	}
-	memcpy(idx_room(w, SKG_RAWSZ), pack->checksum, SKG_RAWSZ);
+	memcpy(idx_room(w, rawsz), pack->checksum, rawsz);
 	idx_flush(w);
 	if (!w->failed) {
-		sha1kit_fast_final(&w->sha, w->buf);
-		w->failed = sink(ctx, w->buf, SKG_RAWSZ, err) != 0;
+		skg_pk_hash_final(&w->sum, w->buf);
+		w->failed = sink(ctx, w->buf, rawsz, err) != 0;
 	}
 	rc = w->failed ? -1 : 0;
 out:
@@ -209,26 +219,28 @@ int skg_pk_idx_build(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 	return 0;
 }
 
-void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit)
+void skg_pk_idx_params_as(const uint8_t *idx, size_t len, unsigned rawsz, unsigned *version,
+                          uint64_t *off32_limit)
 {
+	const uint64_t sums = 2 * (uint64_t)rawsz; /* the pack's checksum and the idx's */
 	*version = 2;
 	*off32_limit = SKG_PK_IDX_OFF32_LIMIT;
 	if (len < 8 || memcmp(idx, "\377tOc", 4) != 0) {
-		if (len >= 1024 + 40) {
+		if (len >= 1024 + sums) {
 			*version = 1;
 		}
 		return;
 	}
-	if (skg_pk_get_be32(idx + 4) != 2 || len < 8 + 1024 + 40) {
+	if (skg_pk_get_be32(idx + 4) != 2 || len < 8 + 1024 + sums) {
 		return;
 	}
 	uint64_t nr = skg_pk_get_be32(idx + 8 + 255 * 4);
-	if (len < 8 + 1024 + nr * 28 + 40) {
+	if (len < 8 + 1024 + nr * (rawsz + 8) + sums) {
 		return;
 	}
-	const uint8_t *offs = idx + 8 + 1024 + nr * 24;
+	const uint8_t *offs = idx + 8 + 1024 + nr * (rawsz + 4);
 	const uint8_t *large = offs + nr * 4;
-	uint64_t n_large = (len - 40 - (uint64_t)(large - idx)) / 8;
+	uint64_t n_large = (len - sums - (uint64_t)(large - idx)) / 8;
 	uint64_t min = UINT64_MAX;
 	for (uint64_t i = 0; i < nr; i++) {
 		uint32_t v = skg_pk_get_be32(offs + 4 * i);
@@ -246,4 +258,9 @@ void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64
 	if (min != UINT64_MAX) {
 		*off32_limit = min > 0 ? min - 1 : 0;
 	}
+}
+
+void skg_pk_idx_params(const uint8_t *idx, size_t len, unsigned *version, uint64_t *off32_limit)
+{
+	skg_pk_idx_params_as(idx, len, SKG_RAWSZ, version, off32_limit);
 }

@@ -61,15 +61,60 @@ static inline uint32_t skg_pk_get_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static inline void skg_pk_to_hex(const uint8_t *id, char out[2 * SKG_RAWSZ + 1])
+/* An ID or checksum of `rawsz` bytes (20 or 32) in lowercase hex into out (2 * rawsz + 1 bytes). */
+static inline void skg_pk_to_hex(const uint8_t *id, size_t rawsz, char out[2 * SKG_MAX_RAWSZ + 1])
 {
 	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < SKG_RAWSZ; i++) {
+	for (size_t i = 0; i < rawsz; i++) {
 		out[2 * i] = digits[id[i] >> 4];
 		out[2 * i + 1] = digits[id[i] & 15];
 	}
-	out[2 * SKG_RAWSZ] = '\0';
+	out[2 * rawsz] = '\0';
 }
+
+/* ---- The object format's hashes (pack.c) ---------------------------------------------------- */
+
+/*
+ * A pack's hashes follow its object format (skg_pk_options.format; Git's
+ * Documentation/technical/hash-function-transition.txt, gitformat-pack(5)): object IDs are
+ * SHA-1DC with Git's settings (detection on, the true SHA-1) or SHA-256; the pack's trailer and
+ * the checksums of its idx and .rev are the plain SHA-1 or SHA-256. One context of either kind
+ * (copyable, nothing allocated).
+ */
+enum skg_pk_hash_kind { SKG_PK_HASH_DC, SKG_PK_HASH_FAST, SKG_PK_HASH_SHA256 };
+
+struct skg_pk_hash {
+	union {
+		sha1kit_dc_ctx dc;
+		sha1kit_fast_ctx fast;
+		sha1kit_sha256_ctx sha256;
+	} u;
+	enum skg_pk_hash_kind kind;
+};
+
+/* Bytes of an object ID in the format the options ask for (20, or 32 for SKG_FORMAT_SHA256). */
+static inline unsigned skg_pk_opt_rawsz(const struct skg_pk_options *opt)
+{
+	return opt->format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+}
+
+/* The kind of the object IDs / of the checksums of a format whose IDs are rawsz bytes. */
+static inline enum skg_pk_hash_kind skg_pk_id_kind(unsigned rawsz)
+{
+	return rawsz == SKG_MAX_RAWSZ ? SKG_PK_HASH_SHA256 : SKG_PK_HASH_DC;
+}
+static inline enum skg_pk_hash_kind skg_pk_sum_kind(unsigned rawsz)
+{
+	return rawsz == SKG_MAX_RAWSZ ? SKG_PK_HASH_SHA256 : SKG_PK_HASH_FAST;
+}
+
+void skg_pk_hash_init(struct skg_pk_hash *h, enum skg_pk_hash_kind kind);
+void skg_pk_hash_update(struct skg_pk_hash *h, const void *p, size_t n);
+/* The digest (20 or 32 bytes) into out; the context is then reset for the next message. False
+ * when SHA-1DC detected a collision attack (out still gets the true SHA-1). */
+bool skg_pk_hash_final(struct skg_pk_hash *h, uint8_t *out);
+/* One-shot checksum of p[0..n) (plain SHA-1 or SHA-256, as rawsz says) into out. */
+void skg_pk_sum(unsigned rawsz, const void *p, size_t n, uint8_t *out);
 
 /* Longest object header: "unknown " (the longest type name), 20 digits, the NUL. */
 #define SKG_PK_HEADER_MAX 29
@@ -151,15 +196,16 @@ struct skg_pk_entry_hdr {
 /*
  * Parse the entry header at data[pos], reading nothing at or past `end`: type and size
  * (little-endian base-128 with 4 bits in the first byte), then an OFS_DELTA's negative offset
- * (big-endian base-128, 1 added per continuation byte) or a REF_DELTA's base ID. Returns NULL, or
- * h->why (the error).
+ * (big-endian base-128, 1 added per continuation byte) or a REF_DELTA's base ID (rawsz bytes). Returns NULL,
+ * or h->why (the error).
  */
-const char *skg_pk_entry_header(const uint8_t *data, uint64_t end, uint64_t pos, struct skg_pk_entry_hdr *h);
+const char *skg_pk_entry_header(const uint8_t *data, uint64_t end, uint64_t pos, unsigned rawsz,
+                                struct skg_pk_entry_hdr *h);
 
 /* A REF_DELTA entry: the ID of its base, copied from the pack in pass 1 (so that pass 2 finds the
  * children of a base in this compact table, never in the pack's pages), and the entry's index. */
 struct skg_pk_ref_entry {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint32_t obj;
 };
 
@@ -171,15 +217,17 @@ struct skg_pk_ref_table {
 /* Objects of more than this many bytes are hashed alone, not in a batch (both passes). */
 #define SKG_PK_HB_MAX_OBJ ((size_t)256 << 10)
 
-/* Finish a SHA-1DC object ID; false (and `err` set) when a collision attack was detected. */
-bool skg_pk_finish_id(sha1kit_dc_ctx *dc, uint8_t id[SKG_RAWSZ], uint64_t offset, struct skg_pk_error *err);
+/* Finish an object ID (SKG_PK_HASH_DC or SKG_PK_HASH_SHA256); false (and `err` set) when a
+ * collision attack was detected. */
+bool skg_pk_finish_id(struct skg_pk_hash *h, uint8_t *id, uint64_t offset, struct skg_pk_error *err);
 
 /* The IDs of objects obj[0..n), whose headers and contents are msgs[0..n), into objs[].id, with
- * sha1kit_dc_batch (digests and where: room for n results), and each handed to opt->object; false
+ * sha1kit_dc_batch or, for SHA-256 (rawsz 32), sha1kit_sha256_batch (digests and where: room for n
+ * results of rawsz bytes), and each handed to opt->object; false
  * (and `err` set) on a collision attack, reported for the first flagged object in pack order, or
  * when the object callback stops. */
-bool skg_pk_batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, uint8_t *digests,
-                      sha1kit_dc_detection *where, struct skg_pk_object *objs,
+bool skg_pk_batch_ids(unsigned rawsz, const sha1kit_msg *msgs, const uint32_t *obj, size_t n,
+                      uint8_t *digests, sha1kit_dc_detection *where, struct skg_pk_object *objs,
                       const struct skg_pk_options *opt, struct skg_pk_error *err);
 
 /* The first pass over pack->data (header already checked; pack->nr entries): fills pack->objs

@@ -23,9 +23,9 @@
 
 #define CHUNK_LEN (64 * 1024)
 
-static void dc_sink(void *ctx, const uint8_t *p, size_t n)
+static void id_sink(void *ctx, const uint8_t *p, size_t n)
 {
-	sha1kit_dc_update(ctx, p, n);
+	skg_pk_hash_update(ctx, p, n);
 }
 
 struct grow {
@@ -74,10 +74,10 @@ static void collision_error(struct skg_pk_error *err, uint64_t offset)
 	                   "collision attack detected in object at offset %" PRIu64, offset);
 }
 
-/* Finish a SHA-1DC object ID; false (and `err` set) when a collision attack was detected. */
-bool skg_pk_finish_id(sha1kit_dc_ctx *dc, uint8_t id[SKG_RAWSZ], uint64_t offset, struct skg_pk_error *err)
+/* Finish an object ID; false (and `err` set) when a collision attack was detected. */
+bool skg_pk_finish_id(struct skg_pk_hash *h, uint8_t *id, uint64_t offset, struct skg_pk_error *err)
 {
-	if (sha1kit_dc_final(dc, id, NULL) == SHA1KIT_DC_COLLISION) {
+	if (!skg_pk_hash_final(h, id)) {
 		collision_error(err, offset);
 		return false;
 	}
@@ -101,9 +101,10 @@ struct hbatch {
 	size_t used, n;
 	sha1kit_msg msgs[HB_MSGS];
 	uint32_t obj[HB_MSGS];
-	uint8_t digests[HB_MSGS * SKG_RAWSZ];
+	uint8_t digests[HB_MSGS * SKG_MAX_RAWSZ];
 	sha1kit_dc_detection where[HB_MSGS];
 	const struct skg_pk_options *opt;
+	unsigned rawsz;
 };
 
 static struct hbatch *hb_new(const struct skg_pk_options *opt, size_t arena_len)
@@ -111,6 +112,7 @@ static struct hbatch *hb_new(const struct skg_pk_options *opt, size_t arena_len)
 	struct hbatch *hb = calloc(1, sizeof(*hb));
 	if (hb != NULL) {
 		hb->opt = opt;
+		hb->rawsz = skg_pk_opt_rawsz(opt);
 		hb->arena_len = arena_len;
 		hb->arena = malloc(arena_len);
 	}
@@ -126,17 +128,19 @@ static void hb_free(struct hbatch *hb)
 }
 
 /* The IDs of objects obj[0..n), whose headers and contents are msgs[0..n), into objs[].id, with
- * sha1kit_dc_batch (digests and where: room for n results); false (and `err` set) on a collision
- * attack, reported for the first flagged object in pack order. */
-bool skg_pk_batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, uint8_t *digests,
-                      sha1kit_dc_detection *where, struct skg_pk_object *objs,
+ * sha1kit_dc_batch or sha1kit_sha256_batch (digests and where: room for n results); false (and
+ * `err` set) on a collision attack, reported for the first flagged object in pack order. */
+bool skg_pk_batch_ids(unsigned rawsz, const sha1kit_msg *msgs, const uint32_t *obj, size_t n,
+                      uint8_t *digests, sha1kit_dc_detection *where, struct skg_pk_object *objs,
                       const struct skg_pk_options *opt, struct skg_pk_error *err)
 {
 	size_t first = n;
 	if (n == 0) {
 		return true;
 	}
-	if (sha1kit_dc_batch(msgs, n, NULL, digests, where) == SHA1KIT_DC_COLLISION) {
+	if (rawsz == SKG_MAX_RAWSZ) {
+		sha1kit_sha256_batch(msgs, n, digests);
+	} else if (sha1kit_dc_batch(msgs, n, NULL, digests, where) == SHA1KIT_DC_COLLISION) {
 		for (size_t i = 0; i < n; i++) {
 			if (where[i].dv >= 0 &&
 			    (first == n || objs[obj[i]].offset < objs[obj[first]].offset)) {
@@ -147,7 +151,7 @@ bool skg_pk_batch_ids(const sha1kit_msg *msgs, const uint32_t *obj, size_t n, ui
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
-		memcpy(objs[obj[i]].id, digests + SKG_RAWSZ * i, SKG_RAWSZ);
+		memcpy(objs[obj[i]].id, digests + (size_t)rawsz * i, rawsz);
 	}
 	if (opt->object != NULL) {
 		for (size_t i = 0; i < n; i++) {
@@ -170,7 +174,7 @@ static bool hb_flush(struct hbatch *hb, struct skg_pk_object *objs, struct skg_p
 	size_t n = hb->n;
 	hb->n = 0;
 	hb->used = 0;
-	return skg_pk_batch_ids(hb->msgs, hb->obj, n, hb->digests, hb->where, objs, hb->opt, err);
+	return skg_pk_batch_ids(hb->rawsz, hb->msgs, hb->obj, n, hb->digests, hb->where, objs, hb->opt, err);
 }
 
 /* Room for an object of `len` bytes of content with its header (flushing first if needed): where
@@ -234,7 +238,8 @@ static bool scratch_fit(struct grow *g, uint64_t n)
  * (big-endian base-128, 1 added per continuation byte) or a REF_DELTA's base ID. Returns NULL, or
  * h->why (the error).
  */
-const char *skg_pk_entry_header(const uint8_t *data, uint64_t end, uint64_t pos, struct skg_pk_entry_hdr *h)
+const char *skg_pk_entry_header(const uint8_t *data, uint64_t end, uint64_t pos, unsigned rawsz,
+                                struct skg_pk_entry_hdr *h)
 {
 	uint64_t p = pos;
 	memset(h, 0, sizeof(*h));
@@ -290,12 +295,12 @@ const char *skg_pk_entry_header(const uint8_t *data, uint64_t end, uint64_t pos,
 		}
 		h->base_offset = pos - rel;
 	} else if (h->type == SKG_PK_REF_DELTA) {
-		if (end - p < SKG_RAWSZ) {
+		if (end - p < rawsz) {
 			snprintf(h->why, sizeof(h->why), "pack is truncated inside a delta base name");
 			return h->why;
 		}
 		h->base_id = data + p;
-		p += SKG_RAWSZ;
+		p += rawsz;
 	}
 	h->len = (unsigned)(p - pos);
 	return NULL;
@@ -330,7 +335,7 @@ struct p1 {
 	struct grow scratch; /* an entry inflated whole (scratch_fit) */
 	struct hbatch *hb;
 	size_t keep; /* full and scratch are let go after an entry when larger (the parallel pass) */
-	sha1kit_dc_ctx dc;
+	struct skg_pk_hash id; /* the ID of a whole object not batched */
 };
 
 static bool p1_init(struct p1 *p, const struct skg_pk_options *opt, bool keep_whole,
@@ -343,7 +348,7 @@ static bool p1_init(struct p1 *p, const struct skg_pk_options *opt, bool keep_wh
 	p->keep = SIZE_MAX;
 	p->chunk = malloc(CHUNK_LEN);
 	p->hb = hb_new(opt, arena_len);
-	sha1kit_dc_init(&p->dc, NULL); /* Git's settings: true digest, detection on */
+	skg_pk_hash_init(&p->id, skg_pk_id_kind(skg_pk_opt_rawsz(opt)));
 	return p->chunk != NULL;
 }
 
@@ -368,10 +373,10 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 {
 	const struct skg_pk_options *opt = p->opt;
 	const uint8_t *data = pack->data;
-	const uint64_t end = pack->len - SKG_RAWSZ; /* objects end where the trailer starts */
+	const uint64_t end = pack->len - pack->rawsz; /* objects end where the trailer starts */
 	struct skg_pk_object *o = &pack->objs[i];
 	struct skg_pk_entry_hdr h;
-	if (skg_pk_entry_header(data, end, pos, &h) != NULL) {
+	if (skg_pk_entry_header(data, end, pos, pack->rawsz, &h) != NULL) {
 		skg_pk_set_error(err, true, pos, "%s", h.why);
 		return 0;
 	}
@@ -409,13 +414,13 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 			refs->e = n;
 			refs->cap = ncap;
 		}
-		memcpy(refs->e[refs->n].id, h.base_id, SKG_RAWSZ);
+		memcpy(refs->e[refs->n].id, h.base_id, pack->rawsz);
 		refs->e[refs->n].obj = i;
 		refs->n++;
 	} else {
 		o->real_type = (uint8_t)type;
 	}
-	o->hdr_len = (uint8_t)(q - pos); /* at most 10 + 20 bytes */
+	o->hdr_len = (uint8_t)(q - pos); /* at most 10 + 32 bytes */
 
 	/* The zlib stream. */
 	uint64_t consumed = 0;
@@ -434,7 +439,7 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 	}
 	if (whole && room == NULL) {
 		char hdr[SKG_PK_HEADER_MAX];
-		sha1kit_dc_update(&p->dc, hdr, skg_pk_object_header(hdr, type, size));
+		skg_pk_hash_update(&p->id, hdr, skg_pk_object_header(hdr, type, size));
 	}
 	if (room != NULL) {
 		/* inflated straight into the batch arena: exactly `size` bytes or an error */
@@ -457,7 +462,7 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 			return 0;
 		}
 		if (st == SKG_PK_INF_OK) {
-			sha1kit_dc_update(&p->dc, p->full.p, p->full.len);
+			skg_pk_hash_update(&p->id, p->full.p, p->full.len);
 		}
 	} else if (size > CHUNK_LEN && size <= SCRATCH_MAX && scratch_fit(&p->scratch, size)) {
 		/* a delta or an object too large to batch, up to a few MiB: one libdeflate call
@@ -465,17 +470,17 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 		st = skg_pk_inflate_exact(p->inf, data + q, end - q, p->scratch.p, size, NULL, NULL, p->chunk,
 		                          CHUNK_LEN, &consumed);
 		if (st == SKG_PK_INF_OK && whole) {
-			sha1kit_dc_update(&p->dc, p->scratch.p, (size_t)size);
+			skg_pk_hash_update(&p->id, p->scratch.p, (size_t)size);
 		}
 	} else {
-		st = skg_pk_inflate_exact(p->inf, data + q, end - q, NULL, size, whole ? dc_sink : null_sink,
-		                          &p->dc, p->chunk, CHUNK_LEN, &consumed);
+		st = skg_pk_inflate_exact(p->inf, data + q, end - q, NULL, size, whole ? id_sink : null_sink,
+		                          &p->id, p->chunk, CHUNK_LEN, &consumed);
 	}
 	if (st != SKG_PK_INF_OK) {
 		skg_pk_inflate_error(err, p->inf, st, pos, size, "object");
 		return 0;
 	}
-	if (whole && room == NULL && !skg_pk_finish_id(&p->dc, o->id, pos, err)) {
+	if (whole && room == NULL && !skg_pk_finish_id(&p->id, o->id, pos, err)) {
 		return 0;
 	}
 	if (whole && room == NULL && opt->object != NULL) {
@@ -489,9 +494,6 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 			skg_pk_stopped_error(err, pos);
 			return 0;
 		}
-	}
-	if (!whole) {
-		sha1kit_dc_reset(&p->dc);
 	}
 	if (p->full.cap > p->keep || p->scratch.cap > p->keep) {
 		/* let go before the next entry: the threads' buffers do not add up (free(NULL): nothing) */
@@ -515,10 +517,10 @@ static int pass1_sequential(struct skg_pk_pack *pack, const struct skg_pk_option
                             struct skg_pk_error *err)
 {
 	const uint8_t *data = pack->data;
-	const uint64_t end = pack->len - SKG_RAWSZ; /* objects end where the trailer starts */
+	const uint64_t end = pack->len - pack->rawsz; /* objects end where the trailer starts */
 	uint64_t pos = 12, hashed = 0, released = 0;
 	uint32_t cap = 0;
-	sha1kit_fast_ctx trailer;
+	struct skg_pk_hash trailer;
 	struct p1 p;
 	int rc = -1;
 
@@ -527,7 +529,7 @@ static int pass1_sequential(struct skg_pk_pack *pack, const struct skg_pk_option
 		p1_free(&p);
 		return -1;
 	}
-	sha1kit_fast_init(&trailer);
+	skg_pk_hash_init(&trailer, skg_pk_sum_kind(pack->rawsz));
 
 	for (uint32_t i = 0; i < pack->nr; i++) {
 		if (pos >= end) {
@@ -565,7 +567,7 @@ static int pass1_sequential(struct skg_pk_pack *pack, const struct skg_pk_option
 		}
 
 		if (pos - hashed >= (1u << 20)) {
-			sha1kit_fast_update(&trailer, data + hashed, (size_t)(pos - hashed));
+			skg_pk_hash_update(&trailer, data + hashed, (size_t)(pos - hashed));
 			hashed = pos;
 			if (opt->release != NULL && hashed - released >= RELEASE_EVERY) {
 				opt->release(opt->release_ctx, hashed);
@@ -586,23 +588,23 @@ static int pass1_sequential(struct skg_pk_pack *pack, const struct skg_pk_option
 	if (p.hb != NULL && !hb_flush(p.hb, pack->objs, err)) {
 		goto out;
 	}
-	sha1kit_fast_update(&trailer, data + hashed, (size_t)(end - hashed));
+	skg_pk_hash_update(&trailer, data + hashed, (size_t)(end - hashed));
 	if (opt->release != NULL) {
 		/* pass 2 reads the pack through opt->read, if at all: nothing of it need stay */
 		opt->release(opt->release_ctx, pack->len);
 	}
-	uint8_t sum[SKG_RAWSZ];
-	sha1kit_fast_final(&trailer, sum);
-	if (memcmp(sum, data + end, SKG_RAWSZ) != 0) {
-		char want[2 * SKG_RAWSZ + 1], got[2 * SKG_RAWSZ + 1];
-		skg_pk_to_hex(sum, want);
-		skg_pk_to_hex(data + end, got);
+	uint8_t sum[SKG_MAX_RAWSZ];
+	skg_pk_hash_final(&trailer, sum);
+	if (memcmp(sum, data + end, pack->rawsz) != 0) {
+		char want[2 * SKG_MAX_RAWSZ + 1], got[2 * SKG_MAX_RAWSZ + 1];
+		skg_pk_to_hex(sum, pack->rawsz, want);
+		skg_pk_to_hex(data + end, pack->rawsz, got);
 		skg_pk_set_error(err, true, end,
-		                 "pack trailer mismatch: the pack's SHA-1 is %s, its trailer says %s", want,
-		                 got);
+		                 "pack trailer mismatch: the pack's %s is %s, its trailer says %s",
+		                 pack->rawsz == SKG_MAX_RAWSZ ? "SHA-256" : "SHA-1", want, got);
 		goto out;
 	}
-	memcpy(pack->checksum, data + end, SKG_RAWSZ);
+	memcpy(pack->checksum, data + end, pack->rawsz);
 	if (opt->progress != NULL) {
 		opt->progress(opt->progress_ctx, SKG_PK_PHASE_INDEXING, pack->nr, pack->nr);
 	}
@@ -658,7 +660,7 @@ struct par {
 	atomic_uint_fast64_t hashed; /* pack bytes [0, hashed) are in `trailer` */
 	pthread_mutex_t lock;        /* over trailer, hashed_tasks, released and opt->release */
 	pthread_cond_t moved;        /* hashed moved on, or stop was set */
-	sha1kit_fast_ctx trailer;
+	struct skg_pk_hash trailer;
 	uint32_t hashed_tasks;
 	uint64_t released; /* told to opt->release */
 	bool handing_out;  /* the second round: the whole objects to the object callback */
@@ -683,7 +685,8 @@ struct par_worker {
 /* Where task t's bytes end (for the trailer's hash): where the next starts, or at the trailer. */
 static uint64_t task_end(const struct par *r, uint32_t t)
 {
-	return t + 1 < r->n_tasks ? r->pack->objs[r->tasks[t + 1].first].offset : r->pack->len - SKG_RAWSZ;
+	return t + 1 < r->n_tasks ? r->pack->objs[r->tasks[t + 1].first].offset
+	                          : r->pack->len - r->pack->rawsz;
 }
 
 /* Under r->lock: hash the tasks done since the last time, in order, into the trailer's SHA-1, and
@@ -695,7 +698,7 @@ static void hash_done_locked(struct par *r)
 	bool moved = false;
 	while (r->hashed_tasks < r->n_tasks && atomic_load(&r->tasks[r->hashed_tasks].done)) {
 		uint64_t to = task_end(r, r->hashed_tasks++);
-		sha1kit_fast_update(&r->trailer, r->pack->data + from, (size_t)(to - from));
+		skg_pk_hash_update(&r->trailer, r->pack->data + from, (size_t)(to - from));
 		from = to;
 		moved = true;
 	}
@@ -736,7 +739,7 @@ static bool reinflate(struct par_worker *w, uint32_t i)
 	const struct skg_pk_options *opt = w->r->opt;
 	const struct skg_pk_object *o = &pack->objs[i];
 	uint64_t start = o->offset + o->hdr_len;
-	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : pack->len - SKG_RAWSZ;
+	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : pack->len - pack->rawsz;
 	const uint8_t *in = pack->data + start;
 	uint64_t consumed;
 	if (o->size > w->buf_cap) {
@@ -751,7 +754,7 @@ static bool reinflate(struct par_worker *w, uint32_t i)
 	}
 	if (opt->read != NULL) {
 		if (start < w->in_off || end > w->in_off + w->in_len) {
-			uint64_t limit = pack->len - SKG_RAWSZ;
+			uint64_t limit = pack->len - pack->rawsz;
 			uint64_t n = end - start < PAR_WINDOW ? PAR_WINDOW : end - start;
 			n = n > limit - start ? limit - start : n;
 			if (n > w->in_cap) {
@@ -827,7 +830,7 @@ static void *par_main(void *arg)
 	struct par *r = w->r;
 	struct skg_pk_pack *pack = r->pack;
 	const struct skg_pk_options *opt = r->opt;
-	const uint64_t end = pack->len - SKG_RAWSZ;
+	const uint64_t end = pack->len - pack->rawsz;
 	for (;;) {
 		if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
 			return NULL;
@@ -916,11 +919,11 @@ static bool objs_from_idx(struct skg_pk_pack *pack, const struct skg_pk_options 
 	bool ok = offs != NULL;
 	for (uint32_t k = 0; ok && k < nr; k++) {
 		const uint8_t *id;
-		ok = skg_pk_idx_entry(opt->idx, opt->idx_len, k, &id, &offs[k]);
+		ok = skg_pk_idx_entry_as(opt->idx, opt->idx_len, pack->rawsz, k, &id, &offs[k]);
 	}
 	if (ok) {
 		qsort(offs, nr, sizeof(*offs), cmp_u64);
-		ok = offs[0] == 12 && offs[nr - 1] < pack->len - SKG_RAWSZ;
+		ok = offs[0] == 12 && offs[nr - 1] < pack->len - pack->rawsz;
 	}
 	for (uint32_t k = 1; ok && k < nr; k++) {
 		ok = offs[k] > offs[k - 1];
@@ -940,7 +943,7 @@ static bool objs_from_idx(struct skg_pk_pack *pack, const struct skg_pk_options 
 static bool make_tasks(struct par *r, unsigned threads)
 {
 	const struct skg_pk_object *objs = r->pack->objs;
-	uint64_t target = (r->pack->len - SKG_RAWSZ - 12) / ((uint64_t)threads * 4);
+	uint64_t target = (r->pack->len - r->pack->rawsz - 12) / ((uint64_t)threads * 4);
 	target = target > PAR_TASK ? PAR_TASK : target;
 	for (int round = 0; round < 2; round++) {
 		uint32_t n = 0, first = 0;
@@ -968,7 +971,7 @@ static bool make_tasks(struct par *r, unsigned threads)
 static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options *opt,
                           struct skg_pk_ref_table *refs, struct skg_pk_error *err)
 {
-	const uint64_t end = pack->len - SKG_RAWSZ;
+	const uint64_t end = pack->len - pack->rawsz;
 	struct par r;
 	struct par_worker *ws = NULL;
 	unsigned n = 0;
@@ -992,7 +995,7 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 	atomic_init(&r.stop, false);
 	atomic_init(&r.entries_done, 0);
 	atomic_init(&r.hashed, 0);
-	sha1kit_fast_init(&r.trailer);
+	skg_pk_hash_init(&r.trailer, skg_pk_sum_kind(pack->rawsz));
 	/* no more threads than CPUs online: more would add no speed, each with its buffers */
 	unsigned nthreads = skg_pk_cpu_clamp(opt->threads < r.n_tasks ? opt->threads : r.n_tasks);
 	/* the batch arenas: HB_ARENA shared out, so that memory does not grow with the threads */
@@ -1022,9 +1025,9 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 		}
 	}
 	hash_done_locked(&r); /* the threads are joined */
-	uint8_t sum[SKG_RAWSZ];
-	sha1kit_fast_final(&r.trailer, sum);
-	if (r.hashed_tasks != r.n_tasks || memcmp(sum, pack->data + end, SKG_RAWSZ) != 0) {
+	uint8_t sum[SKG_MAX_RAWSZ];
+	skg_pk_hash_final(&r.trailer, sum);
+	if (r.hashed_tasks != r.n_tasks || memcmp(sum, pack->data + end, pack->rawsz) != 0) {
 		goto out;
 	}
 	/* the REF_DELTA entries in pack order, as the sequential pass lists them */
@@ -1051,7 +1054,7 @@ static int pass1_parallel(struct skg_pk_pack *pack, const struct skg_pk_options 
 			pack->n_deltas++;
 		}
 	}
-	memcpy(pack->checksum, pack->data + end, SKG_RAWSZ);
+	memcpy(pack->checksum, pack->data + end, pack->rawsz);
 	if (opt->release != NULL) {
 		/* pass 2 reads the pack through opt->read, if at all: nothing of it need stay */
 		opt->release(opt->release_ctx, pack->len);

@@ -96,7 +96,7 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
 			cached = true;
 			break;
 		}
-		if (skg_pk_entry_header(pack, end, at, &s->h) != NULL) {
+		if (skg_pk_entry_header(pack, end, at, SKG_RAWSZ, &s->h) != NULL) {
 			skg_pk_set_error(err, true, at, "%s", s->h.why);
 			goto out;
 		}
@@ -110,8 +110,8 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
 		if (s->h.type == SKG_PK_OFS_DELTA) {
 			at = s->h.base_offset;
 		} else if (!skg_pk_idx_find(idx, idx_len, s->h.base_id, &at)) {
-			char h[2 * SKG_RAWSZ + 1];
-			skg_pk_to_hex(s->h.base_id, h);
+			char h[2 * SKG_MAX_RAWSZ + 1];
+			skg_pk_to_hex(s->h.base_id, SKG_RAWSZ, h);
 			skg_pk_set_error(err, true, s->offset, "delta base %s is not in the pack", h);
 			goto out;
 		} else if (at < 12 || at >= end) {
@@ -197,7 +197,7 @@ int skg_pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 {
 	struct skg_pk_entry_hdr h;
 	if (pack_len < 12 + SKG_RAWSZ || offset < 12 || offset >= pack_len - SKG_RAWSZ ||
-	    skg_pk_entry_header(pack, pack_len - SKG_RAWSZ, offset, &h) != NULL) {
+	    skg_pk_entry_header(pack, pack_len - SKG_RAWSZ, offset, SKG_RAWSZ, &h) != NULL) {
 		return -1;
 	}
 	if (h.type == SKG_PK_OFS_DELTA) {

@@ -91,8 +91,9 @@ static int git_call(z_stream *z, uint8_t *scratch, bool capped, uint64_t *room, 
 }
 
 bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsigned git_version,
-                          struct skg_pack_refusal *r)
+                          unsigned object_format, struct skg_pack_refusal *r)
 {
+	const uint64_t rawsz = object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	r->error[0] = '\0';
 	r->fatal[0] = '\0';
 	if (len < 12) {
@@ -137,10 +138,10 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 			shift += 7;
 		}
 		if (type == 7) { /* OBJ_REF_DELTA: the base's ID */
-			if (len - pos < SKG_RAWSZ) {
+			if (len - pos < rawsz) {
 				return refuse(r, "early EOF", 0, 0);
 			}
-			pos += SKG_RAWSZ;
+			pos += rawsz;
 		} else if (type == 6) { /* OBJ_OFS_DELTA: the base's distance back */
 			if (pos >= len) {
 				return refuse(r, "early EOF", 0, 0);
@@ -194,16 +195,16 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 			return bad_object(r, at, "inflate returned %d", status);
 		}
 	}
-	/* the trailer: the SHA-1 of everything read so far */
-	if (len - pos < SKG_RAWSZ) {
+	/* the trailer: the SHA-1 (SHA-256) of everything read so far; git's message says SHA1 for both */
+	if (len - pos < rawsz) {
 		return refuse(r, "early EOF", 0, 0);
 	}
-	uint8_t sum[SKG_RAWSZ];
-	sha1kit_fast(pack, (size_t)pos, sum);
-	if (memcmp(sum, pack + pos, SKG_RAWSZ) != 0) {
+	uint8_t sum[SKG_MAX_RAWSZ];
+	skg_pk_sum((unsigned)rawsz, pack, (size_t)pos, sum);
+	if (memcmp(sum, pack + pos, rawsz) != 0) {
 		return refuse(r, "pack is corrupted (SHA1 mismatch)", 0, 0);
 	}
-	if (regular && pos + SKG_RAWSZ != len) {
+	if (regular && pos + rawsz != len) {
 		return refuse(r, "pack has junk at the end", 0, 0);
 	}
 	return false;

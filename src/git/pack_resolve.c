@@ -111,7 +111,7 @@ struct worker {
 	struct pending pend[P2_MSGS];
 	sha1kit_msg msgs[P2_MSGS];
 	uint32_t msg_obj[P2_MSGS];
-	uint8_t digests[P2_MSGS * SKG_RAWSZ];
+	uint8_t digests[P2_MSGS * SKG_MAX_RAWSZ];
 	sha1kit_dc_detection where[P2_MSGS];
 	uint32_t n_pend;
 	uint64_t pend_bytes;
@@ -122,11 +122,11 @@ struct worker {
 	uint8_t *in; /* entries' stored data, when read through opt->read (entry_data) */
 	size_t in_cap;
 	uint64_t in_off, in_len;
-	sha1kit_dc_ctx dc;
-	bool roots_done;    /* no root left to take */
-	bool has_turn;      /* it holds one of resolver.turns */
-	uint32_t turn_objs; /* objects resolved since it took its turn */
-	bool stopped;       /* gave up because another thread failed */
+	struct skg_pk_hash id; /* the ID of a large object, hashed alone */
+	bool roots_done;       /* no root left to take */
+	bool has_turn;         /* it holds one of resolver.turns */
+	uint32_t turn_objs;    /* objects resolved since it took its turn */
+	bool stopped;          /* gave up because another thread failed */
 	bool failed;
 	struct skg_pk_error err;
 };
@@ -136,20 +136,29 @@ struct worker {
 static const uint8_t *ref_base_id(const struct skg_pk_pack *pack, uint32_t i)
 {
 	const struct skg_pk_object *o = &pack->objs[i];
-	return pack->data + o->offset + o->hdr_len - SKG_RAWSZ;
+	return pack->data + o->offset + o->hdr_len - pack->rawsz;
 }
 
 #define REF_FAN 65536 /* buckets of resolver.ref_fan */
 
-static int cmp_ref(const void *a, const void *b)
+static int cmp_ref_n(const struct skg_pk_ref_entry *x, const struct skg_pk_ref_entry *y, size_t rawsz)
 {
-	const struct skg_pk_ref_entry *x = a, *y = b;
-	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	int c = memcmp(x->id, y->id, rawsz);
 	return c != 0 ? c : (x->obj > y->obj) - (x->obj < y->obj);
 }
 
+static int cmp_ref(const void *a, const void *b)
+{
+	return cmp_ref_n(a, b, SKG_RAWSZ);
+}
+
+static int cmp_ref_sha256(const void *a, const void *b)
+{
+	return cmp_ref_n(a, b, SKG_MAX_RAWSZ);
+}
+
 /* The order of two object IDs (memcmp's sign), the first 8 bytes compared as one number. */
-static inline int id_order(const uint8_t *a, const uint8_t *b)
+static inline int id_order(const uint8_t *a, const uint8_t *b, size_t rawsz)
 {
 	uint64_t x = 0, y = 0;
 	for (int k = 0; k < 8; k++) {
@@ -159,7 +168,7 @@ static inline int id_order(const uint8_t *a, const uint8_t *b)
 	if (x != y) {
 		return x < y ? -1 : 1;
 	}
-	return memcmp(a + 8, b + 8, SKG_RAWSZ - 8);
+	return memcmp(a + 8, b + 8, rawsz - 8);
 }
 
 /* The REF_DELTA entries whose base is `id`: refs[*lo .. *hi). */
@@ -174,7 +183,7 @@ static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_
 	uint32_t lo = r->ref_fan[k], end = r->ref_fan[k + 1], hi = end;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (id_order(refs[mid].id, id) < 0) {
+		if (id_order(refs[mid].id, id, r->pack->rawsz) < 0) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -182,7 +191,7 @@ static void ref_range(const struct resolver *r, const uint8_t *id, uint32_t *lo_
 	}
 	/* the entries equal to id follow (most objects have none, a few several) */
 	hi = lo;
-	while (hi < end && id_order(refs[hi].id, id) == 0) {
+	while (hi < end && id_order(refs[hi].id, id, r->pack->rawsz) == 0) {
 		hi++;
 	}
 	*lo_out = lo;
@@ -217,11 +226,11 @@ static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 	const struct skg_pk_object *o = &pack->objs[i];
 	uint64_t start = o->offset + o->hdr_len;
 	if (w->r->opt->read == NULL) {
-		*avail = pack->len - SKG_RAWSZ - start;
+		*avail = pack->len - pack->rawsz - start;
 		return pack->data + start;
 	}
 	/* Pass 1 found the stream to end where the next entry (or the trailer) starts. */
-	uint64_t limit = pack->len - SKG_RAWSZ;
+	uint64_t limit = pack->len - pack->rawsz;
 	uint64_t end = i + 1 < pack->nr ? pack->objs[i + 1].offset : limit;
 	uint64_t n = end - start;
 	*avail = n;
@@ -504,8 +513,8 @@ static bool flush_pending(struct worker *w)
 	if (n == 0) {
 		return true;
 	}
-	if (!skg_pk_batch_ids(w->msgs, w->msg_obj, n, w->digests, w->where, w->r->pack->objs, w->r->opt,
-	                      &w->err)) {
+	if (!skg_pk_batch_ids(w->r->pack->rawsz, w->msgs, w->msg_obj, n, w->digests, w->where,
+	                      w->r->pack->objs, w->r->opt, &w->err)) {
 		return false; /* the buffers are freed with the worker */
 	}
 	for (uint32_t k = n; k-- > 0;) { /* backwards: the first built is expanded first */
@@ -592,8 +601,8 @@ static bool build_child(struct worker *w, uint32_t base, unsigned type, const ui
 	char hdr[SKG_PK_HEADER_MAX];
 	size_t hl = skg_pk_object_header(hdr, type, len);
 	memcpy(buf + HEADROOM - hl, hdr, hl);
-	sha1kit_dc_update(&w->dc, buf + HEADROOM - hl, hl + (size_t)len);
-	if (!skg_pk_finish_id(&w->dc, objs[c].id, objs[c].offset, &w->err)) {
+	skg_pk_hash_update(&w->id, buf + HEADROOM - hl, hl + (size_t)len);
+	if (!skg_pk_finish_id(&w->id, objs[c].id, objs[c].offset, &w->err)) {
 		free(buf);
 		return false;
 	}
@@ -833,9 +842,9 @@ static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error
 		       pack->objs[pack->objs[j].base].real_type == 0) {
 			j = pack->objs[j].base;
 		}
-		char hex[2 * SKG_RAWSZ + 1];
+		char hex[2 * SKG_MAX_RAWSZ + 1];
 		if (pack->objs[j].type == SKG_PK_REF_DELTA) {
-			skg_pk_to_hex(ref_base_id(pack, j), hex);
+			skg_pk_to_hex(ref_base_id(pack, j), pack->rawsz, hex);
 			skg_pk_set_error(
 			    err, true, pack->objs[j].offset,
 			    "unresolved delta: base object %s is not in the pack (or the deltas form a "
@@ -938,7 +947,8 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	r.refs = refs->e;
 	r.n_ref = refs->n;
 	if (r.n_ref > 0) {
-		qsort(refs->e, refs->n, sizeof(*refs->e), cmp_ref);
+		qsort(refs->e, refs->n, sizeof(*refs->e),
+		      pack->rawsz == SKG_MAX_RAWSZ ? cmp_ref_sha256 : cmp_ref);
 		r.ref_fan = malloc((REF_FAN + 1) * sizeof(uint32_t));
 		if (r.ref_fan == NULL) {
 			skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
@@ -992,7 +1002,7 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	for (unsigned t = 0; t < nthreads; t++) {
 		ws[t].r = &r;
 		ws[t].index = t;
-		sha1kit_dc_init(&ws[t].dc, NULL);
+		skg_pk_hash_init(&ws[t].id, skg_pk_id_kind(pack->rawsz));
 		if (!skg_pk_inflater_init(&ws[t].inf)) {
 			spawn_failed = zlib_failed = true; /* zlib could not allocate its state */
 			break;
@@ -1071,6 +1081,7 @@ int skg_pk_index_pack(struct skg_pk_pack *pack, const uint8_t *data, uint64_t le
 	memset(err, 0, sizeof(*err));
 	pack->data = data;
 	pack->len = len;
+	pack->rawsz = skg_pk_opt_rawsz(opt);
 	if (len < 4 || memcmp(data, "PACK", 4) != 0) {
 		skg_pk_set_error(err, false, 0, "not a pack file (no PACK signature)");
 		return -1;
@@ -1084,7 +1095,7 @@ int skg_pk_index_pack(struct skg_pk_pack *pack, const uint8_t *data, uint64_t le
 		skg_pk_set_error(err, false, 0, "unsupported pack version %" PRIu32, pack->version);
 		return -1;
 	}
-	if (len < 12 + SKG_RAWSZ) {
+	if (len < 12 + pack->rawsz) {
 		skg_pk_set_error(err, true, 12, "pack is truncated: no room for the trailer");
 		return -1;
 	}

@@ -4,9 +4,9 @@
  * Facts from git (Documentation/gitformat-pack.txt, "pack-*.rev files have the format"; pack-write.c
  * write_rev_file and write_rev_file_order, git 2.31 to 2.55.0): git sorts the positions 0..N-1 of
  * its idx-ordered object list by pack offset and writes, after the header, each position as a
- * big-endian 32-bit word, then the pack checksum, then the checksum of the file (hashfile, SHA-1).
- * Here the same words come the other way round: objects are already in pack order (by offset), so
- * the word for pack-order object k is its rank in the idx order, the inverse of the permutation
+ * big-endian 32-bit word, then the pack checksum, then the checksum of the file (hashfile: SHA-1, or SHA-256
+ * in a SHA-256 pack). Here the same words come the other way round: objects are already in pack order (by
+ * offset), so the word for pack-order object k is its rank in the idx order, the inverse of the permutation
  * that sorts the objects by ID. That order is skg_pk_idx_write's (pack.c): by object ID, an ID
  * found twice kept in pack order, so that the .rev always matches the idx written beside it.
  * That sort is made again here (pack.c keeps its order to itself), in two steps that cost a
@@ -20,21 +20,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sha1kit.h>
-
+#include "pack_internal.h"
 #include "trailer.h"
 
 /* An object's ID beside its index in pack order (as pack.c's idx sort; no global for qsort). */
 struct by_id {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint32_t i;
 };
 
+static int cmp_by_id_n(const struct by_id *x, const struct by_id *y, size_t rawsz)
+{
+	int c = memcmp(x->id, y->id, rawsz);
+	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
+}
+
 static int cmp_by_id(const void *a, const void *b)
 {
-	const struct by_id *x = a, *y = b;
-	int c = memcmp(x->id, y->id, SKG_RAWSZ);
-	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
+	return cmp_by_id_n(a, b, SKG_RAWSZ);
+}
+
+static int cmp_by_id_sha256(const void *a, const void *b)
+{
+	return cmp_by_id_n(a, b, SKG_MAX_RAWSZ);
 }
 
 static void put_be32(uint8_t *p, uint32_t v)
@@ -45,9 +53,9 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-uint64_t skg_pk_rev_size(uint32_t nr)
+uint64_t skg_pk_rev_size(uint32_t nr, unsigned rawsz)
 {
-	return SKG_RIDX_HEADER + 4 * (uint64_t)nr + 2 * SKG_RAWSZ;
+	return SKG_RIDX_HEADER + 4 * (uint64_t)nr + 2 * (uint64_t)rawsz;
 }
 
 #define BUCKETS    65536u /* by the first 16 bits of the ID */
@@ -60,13 +68,14 @@ static unsigned bucket_of(const uint8_t *id)
 
 /* Sort order[0..n) (pack-order indexes, ascending) by the objects' IDs, equal IDs keeping their
  * order. tmp: room for n entries when n > SMALL_SORT. */
-static void sort_bucket(const struct skg_pk_object *objs, uint32_t *order, uint32_t n, struct by_id *tmp)
+static void sort_bucket(const struct skg_pk_object *objs, unsigned rawsz, uint32_t *order, uint32_t n,
+                        struct by_id *tmp)
 {
 	if (n <= SMALL_SORT) {
 		for (uint32_t a = 1; a < n; a++) {
 			uint32_t k = order[a], b = a;
 			/* strictly greater: an equal ID stays after the one before it (pack order) */
-			while (b > 0 && memcmp(objs[order[b - 1]].id, objs[k].id, SKG_RAWSZ) > 0) {
+			while (b > 0 && memcmp(objs[order[b - 1]].id, objs[k].id, rawsz) > 0) {
 				order[b] = order[b - 1];
 				b--;
 			}
@@ -75,10 +84,10 @@ static void sort_bucket(const struct skg_pk_object *objs, uint32_t *order, uint3
 		return;
 	}
 	for (uint32_t a = 0; a < n; a++) {
-		memcpy(tmp[a].id, objs[order[a]].id, SKG_RAWSZ);
+		memcpy(tmp[a].id, objs[order[a]].id, rawsz);
 		tmp[a].i = order[a];
 	}
-	qsort(tmp, n, sizeof(*tmp), cmp_by_id);
+	qsort(tmp, n, sizeof(*tmp), rawsz == SKG_MAX_RAWSZ ? cmp_by_id_sha256 : cmp_by_id);
 	for (uint32_t a = 0; a < n; a++) {
 		order[a] = tmp[a].i;
 	}
@@ -126,7 +135,7 @@ int skg_pk_idx_order(const struct skg_pk_pack *pack, uint32_t **out, struct skg_
 		order[start[bucket_of(objs[k].id)]++] = k;
 	}
 	for (uint32_t b = 0, from = 0; b < BUCKETS; b++) {
-		sort_bucket(objs, order + from, start[b] - from, tmp);
+		sort_bucket(objs, pack->rawsz, order + from, start[b] - from, tmp);
 		from = start[b];
 	}
 	free(tmp);
@@ -140,7 +149,8 @@ int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_
 	*out = NULL;
 	*out_len = 0;
 	uint32_t nr = pack->nr;
-	uint64_t size = skg_pk_rev_size(nr);
+	const unsigned rawsz = pack->rawsz;
+	uint64_t size = skg_pk_rev_size(nr, rawsz);
 	uint8_t *buf = size <= SIZE_MAX ? malloc((size_t)size) : NULL;
 	uint32_t *order;
 	if (buf == NULL) {
@@ -152,18 +162,15 @@ int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_
 	}
 	put_be32(buf, SKG_RIDX_SIGNATURE);
 	put_be32(buf + 4, SKG_RIDX_VERSION);
-	put_be32(buf + 8, SKG_RIDX_HASH_SHA1); /* sha1kit indexes SHA-1 packs only */
+	put_be32(buf + 8, rawsz == SKG_MAX_RAWSZ ? SKG_RIDX_HASH_SHA256 : SKG_RIDX_HASH_SHA1);
 	uint8_t *pos = buf + SKG_RIDX_HEADER;
 	for (uint32_t p = 0; p < nr; p++) {
 		put_be32(pos + 4 * (size_t)order[p], p); /* object order[p] is at idx position p */
 	}
 	free(order);
 	uint8_t *tail = pos + 4 * (size_t)nr;
-	memcpy(tail, pack->checksum, SKG_RAWSZ);
-	sha1kit_fast_ctx sha;
-	sha1kit_fast_init(&sha);
-	sha1kit_fast_update(&sha, buf, (size_t)(tail + SKG_RAWSZ - buf));
-	sha1kit_fast_final(&sha, tail + SKG_RAWSZ);
+	memcpy(tail, pack->checksum, rawsz);
+	skg_pk_sum(rawsz, buf, (size_t)(tail + rawsz - buf), tail + rawsz);
 	*out = buf;
 	*out_len = (size_t)size;
 	return 0;

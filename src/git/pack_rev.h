@@ -5,9 +5,10 @@
  *
  * Format (git's Documentation/gitformat-pack.txt, "pack-*.rev files have the format"; the
  * constants are trailer.h's, whose reader checks them): the 4-byte signature "RIDX", the version
- * (1) and the hash id (1: SHA-1), all big-endian 32-bit; then, for each object in pack order (by
- * offset), its position in the idx (the idx's order, by object ID), a big-endian 32-bit word; then
- * the pack's checksum and the SHA-1 of all the bytes before it. Size: 12 + 4 * N + 2 * 20 bytes.
+ * (1) and the hash id (1: SHA-1, 2: SHA-256), all big-endian 32-bit; then, for each object in pack
+ * order (by offset), its position in the idx (the idx's order, by object ID), a big-endian 32-bit
+ * word; then the pack's checksum and the checksum (SHA-1 or SHA-256) of all the bytes before it.
+ * Size: 12 + 4 * N + 2 * rawsz bytes (rawsz 20 or 32).
  */
 #ifndef SHA1KIT_GIT_PACK_REV_H
 #define SHA1KIT_GIT_PACK_REV_H
@@ -17,8 +18,8 @@
 
 #include "pack.h"
 
-/* The size in bytes of the .rev of a pack of nr objects. */
-uint64_t skg_pk_rev_size(uint32_t nr);
+/* The size in bytes of the .rev of a pack of nr objects whose IDs are rawsz bytes. */
+uint64_t skg_pk_rev_size(uint32_t nr, unsigned rawsz);
 
 /*
  * The idx order of `pack`'s objects (indexed by skg_pk_index_pack: objs in pack order): *out (free()

@@ -207,11 +207,11 @@ static bool resolve_one(struct thin *th, uint32_t c, const struct walk *base, st
 		skg_pk_set_error(pe, true, o->offset, "%s", why);
 	} else {
 		char hdr[SKG_PK_HEADER_MAX];
-		sha1kit_dc_ctx dc;
-		sha1kit_dc_init(&dc, NULL);
-		sha1kit_dc_update(&dc, hdr, skg_pk_object_header(hdr, base->type, size));
-		sha1kit_dc_update(&dc, r, (size_t)size);
-		if (skg_pk_finish_id(&dc, out->id, o->offset, pe)) {
+		struct skg_pk_hash h;
+		skg_pk_hash_init(&h, SKG_PK_HASH_DC);
+		skg_pk_hash_update(&h, hdr, skg_pk_object_header(hdr, base->type, size));
+		skg_pk_hash_update(&h, r, (size_t)size);
+		if (skg_pk_finish_id(&h, out->id, o->offset, pe)) {
 			out->obj = c;
 			out->type = base->type;
 			out->data = r;

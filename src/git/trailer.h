@@ -56,10 +56,11 @@
 /* The .rev header (gitformat-pack.txt "pack-*.rev files"; git's pack-revindex.h RIDX_SIGNATURE,
  * RIDX_VERSION): signature "RIDX", version, hash id (git's oid_version: 1 SHA-1, 2 SHA-256), each
  * a big-endian 32-bit word. Read here, written by pack_rev.c. */
-#define SKG_RIDX_SIGNATURE 0x52494458u /* "RIDX" */
-#define SKG_RIDX_VERSION   1u
-#define SKG_RIDX_HASH_SHA1 1u
-#define SKG_RIDX_HEADER    12u /* bytes */
+#define SKG_RIDX_SIGNATURE   0x52494458u /* "RIDX" */
+#define SKG_RIDX_VERSION     1u
+#define SKG_RIDX_HASH_SHA1   1u
+#define SKG_RIDX_HASH_SHA256 2u
+#define SKG_RIDX_HEADER      12u /* bytes */
 
 /* Outcome of a check. */
 enum skg_trailer_status {

@@ -1430,6 +1430,88 @@ static struct buf make_prefix_pack(void)
 	return b;
 }
 
+/* A SHA-256 pack (skg_index_options.object_format): the blob "hello\n", then a REF_DELTA naming it
+ * by its 32-byte ID that makes "hello\nworld\n", and the SHA-256 trailer. IDs as `git hash-object`
+ * gives them in a SHA-256 repository (sha256sum of "blob 6\0hello\n" and "blob 12\0...");
+ * the idx has 32-byte names and checksums; the same bytes read as SHA-1 are no pack. */
+static void test_index_sha256(void **state)
+{
+	(void)state;
+	struct buf b = {0};
+	uint8_t hdr[12] = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 2};
+	put(&b, hdr, sizeof(hdr));
+	put_entry(&b, SKG_BLOB, blob, 6);
+	uint8_t base[32];
+	const char *base_hex = "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4";
+	for (int i = 0; i < 32; i++) {
+		assert_int_equal(sscanf(base_hex + 2 * i, "%2hhx", &base[i]), 1);
+	}
+	/* delta: base size 6, result 12; copy 6 bytes from offset 0; insert "world\n" */
+	static const uint8_t delta[] = {6, 12, 0x90, 6, 6, 'w', 'o', 'r', 'l', 'd', '\n'};
+	uint8_t h = (uint8_t)(7 << 4 | sizeof(delta));
+	put(&b, &h, 1);
+	put(&b, base, sizeof(base));
+	uLongf zlen = compressBound(sizeof(delta));
+	uint8_t z[64];
+	assert_true(zlen <= sizeof(z));
+	assert_int_equal(compress(z, &zlen, delta, sizeof(delta)), Z_OK);
+	put(&b, z, zlen);
+	uint8_t sum[32];
+	sha1kit_sha256(b.p, b.n, sum);
+	put(&b, sum, sizeof(sum));
+
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	opt.object_format = SKG_FORMAT_SHA256;
+	struct skg_pack *pack;
+	struct skg_error err;
+	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), 0);
+	assert_int_equal(skg_pack_rawsz(pack), 32);
+	assert_int_equal(skg_pack_count(pack), 2);
+	assert_memory_equal(skg_pack_checksum(pack), sum, 32);
+	struct skg_pack_object o;
+	char hex[SKG_MAX_HEXSZ + 1];
+	assert_true(skg_pack_object(pack, 1, &o));
+	skg_to_hex_len(o.id, 32, hex);
+	assert_string_equal(hex, "fe76325aa5521b207ebe01e12fd8e9e3abf030cacd5398e3744a3a56a81ad1bd");
+	assert_int_equal(o.type, SKG_BLOB);
+	assert_int_equal(o.pack_type, 7);
+	assert_int_equal(o.depth, 1);
+	assert_memory_equal(o.base_id, base, 32);
+	struct buf idx = {0};
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &idx, &err), 0);
+	assert_int_equal(idx.n, 8 + 1024 + 2 * (32 + 4 + 4) + 2 * 32);
+	assert_memory_equal(idx.p + idx.n - 64, sum, 32);
+	uint8_t isum[32];
+	sha1kit_sha256(idx.p, idx.n - 32, isum);
+	assert_memory_equal(idx.p + idx.n - 32, isum, 32);
+	assert_int_equal(skg_idx_check_as(idx.p, idx.n, SKG_FORMAT_SHA256, "x.idx", "x.pack", &err), 0);
+	assert_int_equal(skg_idx_check(idx.p, idx.n, "x.idx", "x.pack", &err), -1); /* sizes of SHA-1 */
+	assert_int_equal(skg_pack_verify_idx(pack, idx.p, idx.n, true, &err), 0);
+	struct buf rev = {0};
+	assert_int_equal(skg_pack_write_rev(pack, collect, &rev, &err), 0);
+	assert_int_equal(rev.n, 12 + 2 * 4 + 2 * 32);
+	assert_int_equal(rev.p[11], 2); /* hash id: SHA-256 */
+	skg_pack_free(pack);
+	free(rev.p);
+	free(idx.p);
+
+	/* read as SHA-1: the REF_DELTA's base name is 20 bytes, the trailer too */
+	opt.object_format = SKG_FORMAT_SHA1;
+	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_CORRUPT);
+	/* not yet with the strict checks, a repository or --fix-thin */
+	opt.object_format = SKG_FORMAT_SHA256;
+	opt.strict = true;
+	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	opt.strict = false;
+	opt.object_format = 3;
+	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	free(b.p);
+}
+
 static void test_rev(void **state)
 {
 	(void)state;
@@ -1465,6 +1547,7 @@ int main(void)
 	    cmocka_unit_test(test_index_collision),
 	    cmocka_unit_test(test_index_config),
 	    cmocka_unit_test(test_rev),
+	    cmocka_unit_test(test_index_sha256),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1660,25 +1660,114 @@ done
 # one line and exit 128 instead of writing SHA-1 IDs (hash-object gives git's SHA-256 IDs there:
 # tests/compat/test_hash_object.sh); and index-pack --stdin outside a repository gives git's line.
 section_unsupported() {
-local R=$T/s256 want
+local R=$T/s256
 refgit init -q --object-format=sha256 "$R" || { bad "unsupported: cannot make a SHA-256 repository"; return; }
 echo a >"$R/a"
-want="fatal: unsupported repository: extensions.objectFormat is sha256 in .git/config (sha1kit handles SHA-1 repositories only)"
 (cd "$R" && "$SK" hash-object a >"$T/u.out" 2>"$T/u.err")
 rc=$?
 [ "$rc" = 0 ] && [ "$(cat "$T/u.out")" = "$(cd "$R" && refgit hash-object a)" ] && [ ! -s "$T/u.err" ] && ok ||
 	bad "unsupported: hash-object in a SHA-256 repository: rc $rc, $(cat "$T/u.out" "$T/u.err")"
+mkdir -p "$T/nowhere"
 git init -q "$T/u1" && (cd "$T/u1" && echo x >x && git add x && git commit -qm x && git repack -adq)
 cp "$T"/u1/.git/objects/pack/*.pack "$T/u1.pack"
-(cd "$R" && "$SK" index-pack -o "$T/u1.idx" "$T/u1.pack" >"$T/u.out" 2>"$T/u.err")
-rc=$?
-[ "$rc" = 128 ] && [ ! -e "$T/u1.idx" ] && [ "$(cat "$T/u.err")" = "$want" ] && ok ||
-	bad "unsupported: index-pack in a SHA-256 repository: rc $rc, $(cat "$T/u.err")"
-mkdir -p "$T/nowhere"
 (cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T refgit index-pack --stdin <"$T/u1.pack" >"$T/ug.out" 2>"$T/ug.err"; echo $? >"$T/ug.rc")
 (cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T "$SK" index-pack --stdin <"$T/u1.pack" >"$T/us.out" 2>"$T/us.err"; echo $? >"$T/us.rc")
 cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.out" "$T/us.out" && ok ||
 	bad "unsupported: index-pack --stdin outside a repository: git $(cat "$T/ug.rc") $(cat "$T/ug.err"), sha1kit $(cat "$T/us.rc") $(cat "$T/us.err")"
+}
+
+# SHA-256 packs (Git's hash-function-transition.txt; `git init --object-format=sha256`): a history
+# with deltas, a tag and a subdirectory, packed with OFS_DELTA (git repack) and REF_DELTA (git
+# pack-objects --no-delta-base-offset). index-pack --object-format=sha256 outside a repository
+# writes git's idx (versions 2, 2,0 and 1) and .rev byte for byte with 1 and 3 threads, and git's
+# checksum line; --verify and verify-pack (-v: git's lines, 64 hex digits) take them, verify-pack
+# in the repository without the option too (its extensions.objectFormat); git's lines and exit
+# status for a flipped trailer, a cut pack, a SHA-256 pack read as SHA-1, an unknown
+# --object-format and --object-format with --stdin. Inside a SHA-256 repository index-pack stops
+# (sha1kit does not read its objects for git's collision check yet).
+section_sha256() {
+local R=$T/h256 V=$T/nowhere/h256 name iv ivn th f rc want
+local -x GIT_CEILING_DIRECTORIES=$T # $V and its parents are in no repository (the test may run in one)
+refgit init -q --object-format=sha256 "$R" || { bad "sha256: cannot make a SHA-256 repository"; return; }
+(
+	cd "$R" || exit 1
+	mkdir -p sub
+	for i in $(seq 1 24); do
+		seq 1 $((i * 40)) >f.txt
+		echo "v$i" >"sub/g$((i % 4)).txt"
+		git add -A && git commit -qm "c$i"
+	done
+	git tag -a -m "tag v1" v1
+	git repack -adq
+) || { bad "sha256: cannot make the history"; return; }
+mkdir -p "$V"
+cp "$R"/.git/objects/pack/*.pack "$V/ofs.pack"
+(cd "$R" && git rev-list --objects --all | git pack-objects -q --no-delta-base-offset --stdout) >"$V/ref.pack"
+for name in ofs ref; do
+	for iv in 2 2,2000 1; do
+		ivn=${iv//,/_}
+		(cd "$V" && refgit index-pack --object-format=sha256 --rev-index --index-version=$iv -o "$name-$ivn.git.idx" "$name.pack" >"$name.git.out" 2>&1) ||
+			{ bad "sha256: git index-pack $name $iv failed: $(cat "$V/$name.git.out")"; continue; }
+		for th in 1 3; do
+			rm -f "$V/$name.s.idx" "$V/$name.s.rev"
+			(cd "$V" && "$SK" index-pack --object-format=sha256 --threads=$th --index-version=$iv -o "$name.s.idx" "$name.pack" >"$name.s.out" 2>&1)
+			rc=$?
+			[ "$rc" = 0 ] && cmp -s "$V/$name-$ivn.git.idx" "$V/$name.s.idx" && cmp -s "$V/$name-$ivn.git.rev" "$V/$name.s.rev" &&
+				cmp -s "$V/$name.git.out" "$V/$name.s.out" && ok ||
+				bad "sha256: index-pack $name --index-version=$iv --threads=$th: rc $rc, idx/rev/stdout not git's: $(cmp "$V/$name-$ivn.git.idx" "$V/$name.s.idx"; cmp "$V/$name-$ivn.git.rev" "$V/$name.s.rev"; diff "$V/$name.git.out" "$V/$name.s.out" | head -3)"
+			(cd "$V" && "$SK" index-pack --verify --object-format=sha256 --threads=$th -o "$name-$ivn.git.idx" "$name.pack" >v.out 2>&1) && ok ||
+				bad "sha256: index-pack --verify $name $iv --threads=$th: $(cat "$V/v.out")"
+		done
+	done
+	cp "$V/$name.pack" "$V/vp-$name.pack"
+	cp "$V/$name-2.git.idx" "$V/vp-$name.idx"
+	(cd "$V" && refgit verify-pack -v --object-format=sha256 "vp-$name.pack" >"vp-$name.git.v" 2>&1)
+	(cd "$V" && "$SK" verify-pack -v --object-format=sha256 "vp-$name.pack" >"vp-$name.s.v" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] && cmp -s "$V/vp-$name.git.v" "$V/vp-$name.s.v" && grep -qE '^[0-9a-f]{64} commit ' "$V/vp-$name.s.v" && ok ||
+		bad "sha256: verify-pack -v $name: rc $rc, $(diff "$V/vp-$name.git.v" "$V/vp-$name.s.v" | head -5)"
+done
+# in the repository: verify-pack takes its object format; index-pack stops
+f=$(ls "$R"/.git/objects/pack/*.idx)
+(cd "$R" && "$SK" verify-pack -v "$f" >"$V/in.s" 2>&1)
+rc=$?
+(cd "$R" && refgit verify-pack -v "$f" >"$V/in.g" 2>&1)
+[ "$rc" = 0 ] && cmp -s "$V/in.g" "$V/in.s" && ok || bad "sha256: verify-pack in the repository: rc $rc, $(head -3 "$V/in.s")"
+want="fatal: unsupported repository: sha1kit index-pack indexes a SHA-256 pack outside a repository only (cd out of it and give --object-format=sha256)"
+(cd "$R" && "$SK" index-pack -o "$V/in.idx" "$V/ofs.pack" >"$V/in.out" 2>"$V/in.err")
+rc=$?
+[ "$rc" = 128 ] && [ ! -e "$V/in.idx" ] && [ "$(cat "$V/in.err")" = "$want" ] && ok ||
+	bad "sha256: index-pack in a SHA-256 repository: rc $rc, $(cat "$V/in.err")"
+# git's lines and exit status: a flipped trailer byte, a cut pack, a SHA-256 pack read as SHA-1,
+# an unknown format, --object-format with --stdin (in a repository and outside one)
+"$PY" - "$V/ref.pack" "$V/flip.pack" "$V/cut.pack" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+e = bytearray(d)
+e[-5] ^= 0x40
+open(sys.argv[2], "wb").write(e)
+open(sys.argv[3], "wb").write(d[: len(d) - 40])
+PY
+cp "$V/vp-ref.idx" "$V/flip.idx"
+local -a cases=("index-pack --object-format=sha256 -o x.idx flip.pack" "index-pack --object-format=sha256 -o x.idx cut.pack"
+	"index-pack -o x.idx ref.pack" "index-pack --object-format=md5 -o x.idx ref.pack" "verify-pack -v --object-format=sha256 flip.pack"
+	"verify-pack -v --object-format=sha1x vp-ref.pack")
+local c
+for c in "${cases[@]}"; do
+	# shellcheck disable=SC2086
+	(cd "$V" && GIT_CEILING_DIRECTORIES=$T refgit $c >g.out 2>g.err; echo $? >g.rc; rm -f x.idx x.rev)
+	# shellcheck disable=SC2086
+	(cd "$V" && GIT_CEILING_DIRECTORIES=$T "$SK" $c >s.out 2>s.err; echo $? >s.rc; ls x.idx x.rev 2>/dev/null >s.left)
+	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" && [ ! -s "$V/s.left" ] && ok ||
+		bad "sha256: $c: git $(cat "$V/g.rc") $(head -2 "$V/g.err"), sha1kit $(cat "$V/s.rc") $(head -2 "$V/s.err")"
+done
+for c in "$R" "$T/nowhere"; do
+	mkdir -p "$c"
+	(cd "$c" && GIT_CEILING_DIRECTORIES=$T refgit index-pack --stdin --object-format=sha256 <"$V/ref.pack" >"$V/g.out" 2>"$V/g.err"; echo $? >"$V/g.rc")
+	(cd "$c" && GIT_CEILING_DIRECTORIES=$T "$SK" index-pack --stdin --object-format=sha256 <"$V/ref.pack" >"$V/s.out" 2>"$V/s.err"; echo $? >"$V/s.rc")
+	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" && ok ||
+		bad "sha256: index-pack --stdin --object-format in $c: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
+done
 }
 
 # index-pack --stdin --fix-thin (what receive-pack runs on a push; git 2.39.5
