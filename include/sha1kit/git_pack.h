@@ -174,7 +174,8 @@ struct skg_pack_object {
  * the lines before went to opt->sink),
  * SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM, SKG_E_THREAD, SKG_E_USAGE
  * (threads 0). Thread-safe; starts opt->threads - 1 threads. With `strict`, a duplicate object
- * ("object X appears twice") is found by skg_pack_write_idx, as git finds it writing the idx.
+ * is found by skg_pack_write_idx, as git finds it writing the idx (SKG_E_GIT, git's "The same
+ * object X appears twice in the pack").
  */
 int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
                    const struct skg_index_options *opt, struct skg_error *err);
@@ -361,6 +362,9 @@ void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *
  */
 int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
                   struct skg_error *err);
+/* The start of skg_idx_check's message where git dies at once (check_pack_index_ptr), not after
+ * its "Cannot open existing pack idx file" line. */
+#define SKG_IDX_OFFSET_BEYOND "offset beyond end of pack index for "
 /* skg_idx_check of the idx of a pack in object format object_format (SKG_FORMAT_SHA256: 32-byte
  * names and checksums). */
 int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, const char *idx_name,

@@ -211,10 +211,13 @@ static void index_pack_usage(void)
 	      "has bad object at offset N: failed to apply delta', 'fatal: pack has N\n"
 	      "unresolved deltas'), 'collision attack detected in object at offset N', index\n"
 	      "mismatch (--verify). With --verify, an\n"
-	      "index that git itself cannot open fails first, with git's reason: 'sha1kit:\n"
-	      "index-pack: NAME.idx: git cannot open this index: non-monotonic index\n"
-	      "NAME.idx' (or: too small, unsupported version, wrong file size, offset beyond\n"
-	      "end of pack index). A pack (or, with\n"
+	      "index that git itself cannot open fails first with git's lines and exit status\n"
+	      "128: 'error: non-monotonic index NAME.idx' (or: index file ... is too small, is\n"
+	      "version N and is not supported..., wrong index v1/v2 file size in ...) then\n"
+	      "'fatal: Cannot open existing pack idx file for 'NAME.idx'' (also for a\n"
+	      "missing index), 'fatal: offset beyond end of pack index for NAME.pack\n"
+	      "(truncated index?)', 'fatal: Cannot open existing pack file 'NAME.idx'' (no\n"
+	      "NAME.pack beside the index, or an index name not ending in .idx). A pack (or, with\n"
 	      "--verify, an index) that another process truncates while it is read gives\n"
 	      "'sha1kit: index-pack: NAME: the file shrank while it was read' (no index is\n"
 	      "left behind).\n"
@@ -678,30 +681,6 @@ static int verify_rev(const struct skg_pack *pack, const char *rev_name)
  * pack_name (and idx_name) or, without them, the current repository's objects/pack. Returns an
  * exit status.
  */
-/* --verify: whether git opens the existing idx (skg_idx_check), with git's reason on standard error
- * when it does not. git names the pack of NAME.idx NAME.pack in its message. */
-static bool idx_opens(const struct skg_file *idx, const char *idx_name, unsigned object_format)
-{
-	size_t n = strlen(idx_name);
-	size_t stem = n >= 4 && strcmp(idx_name + n - 4, ".idx") == 0 ? n - 4 : n;
-	char *pack_name = malloc(stem + 6);
-	if (pack_name == NULL) {
-		sk_error(ENOMEM, CMD);
-		return false;
-	}
-	memcpy(pack_name, idx_name, stem);
-	memcpy(pack_name + stem, ".pack", 6);
-	struct skg_error err;
-	bool ok = skg_idx_check_as(idx->data, idx->len, object_format, idx_name, pack_name, &err) == 0;
-	/* a file cut within its last page reads as zeros there, without SIGBUS: the check then fails on
-	 * bytes the file no longer has, and the truth is that it shrank */
-	if (!ok && !sk_file_report_shrank(idx, CMD)) {
-		sk_error(0, CMD ": %s: git cannot open this index: %s", sk_quote(idx_name), err.msg);
-	}
-	free(pack_name);
-	return ok;
-}
-
 /*
  * The repository found as git finds it (git's gentle setup: *repo NULL outside one), opened once
  * for the whole command, and the config git's index-pack reads (skg_index_read_config; outside a
@@ -1114,6 +1093,12 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.objects_dir = strict ? skg_repo_objects_dir(repo) : NULL;
 	}
 	sk_file_on_shrink(remove_tmp);
+	/* --verify: the index opens first, as git's read_idx_option before the pack is read; a
+	 * missing one fails before the work */
+	if (verify && (status = sk_idx_open_as_git(&old_idx, CMD, idx_name, opt.object_format)) != 0) {
+		goto out;
+	}
+	status = SK_EXIT_FAILURE;
 	if (sk_file_map(&file, CMD, pack_name) != 0) {
 		goto out;
 	}
@@ -1123,11 +1108,6 @@ int sk_cmd_index_pack(int argc, char **argv)
 		goto out;
 	}
 	if (verify) {
-		/* Open the index first: a missing one fails before the work. */
-		if (sk_file_map(&old_idx, CMD, idx_name) != 0 ||
-		    !idx_opens(&old_idx, idx_name, opt.object_format)) {
-			goto out;
-		}
 		if (!version_given) {
 			skg_idx_layout(old_idx.data, old_idx.len, &opt);
 		}
@@ -1208,6 +1188,10 @@ pack_error:
 	sk_progress_abort(&progress);
 	/* A failure because the pack (or the idx compared) was truncated meanwhile says so. */
 	if (sk_file_report_shrank(&file, CMD) || sk_file_report_shrank(&old_idx, CMD)) {
+		goto out;
+	}
+	if (err.code == SKG_E_GIT) { /* an object twice with --strict or --verify */
+		status = git_fatal(&err);
 		goto out;
 	}
 	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, opt.object_format, &err)) {

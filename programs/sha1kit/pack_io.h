@@ -50,6 +50,18 @@ int sk_file_map(struct skg_file *f, const char *cmd, const char *path);
 bool sk_file_report_shrank(const struct skg_file *f, const char *cmd);
 
 /*
+ * Open the idx idx_name into *idx as `git index-pack --verify` (and so `git verify-pack`) opens it
+ * before it reads the pack (builtin/index-pack.c read_idx_option); when git does not take it,
+ * git's lines on standard error and git's exit status of index-pack, 128: "fatal: Cannot open existing pack
+ * file 'IDX'" (a name not ending in .idx, or no regular file STEM.pack beside it), "fatal: Cannot open
+ * existing pack idx file for 'IDX'" (an idx that does not open, or after "error: REASON" one that fails git's
+ * checks, skg_idx_check_as), "fatal: offset beyond end of pack index for STEM.pack (truncated
+ * index?)"; or sha1kit's line and 1 for an idx that is not a regular file (never opened), or one
+ * that shrank while it was read. Returns 0 when git takes the idx.
+ */
+int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_name, unsigned object_format);
+
+/*
  * --stats: where a command's time went, by the phases its progress callback names ("Indexing
  * objects", "Resolving deltas"): a phase runs from its first report to its last (done == total);
  * the time before the first is "setup", the time after a phase until the next "after PHASE". Wall

@@ -84,11 +84,13 @@ static void verify_pack_usage(void)
 	      "end', ... (see sha1kit index-pack --help), exit status 1 as git's. Other errors\n"
 	      "go to standard error as 'sha1kit: verify-pack: NAME: REASON (at offset N)'.\n"
 	      "An index that git itself cannot open fails before the pack is read, as in git\n"
-	      "(no statistics, then 'NAME.pack: bad'), with git's reason: 'sha1kit:\n"
-	      "verify-pack: NAME.idx: git cannot open this index: non-monotonic index\n"
-	      "NAME.idx' (or: index file ... is too small, is version N and is not\n"
-	      "supported..., wrong index v1/v2 file size in ..., offset beyond end of pack\n"
-	      "index for ...). A file that another process truncates while it is read gives\n"
+	      "(no statistics, then 'NAME.pack: bad'), with git's lines: 'error: non-monotonic\n"
+	      "index NAME.idx' (or: index file ... is too small, is version N and is not\n"
+	      "supported..., wrong index v1/v2 file size in ...) then 'fatal: Cannot open\n"
+	      "existing pack idx file for 'NAME.idx'' (also for a missing index), 'fatal:\n"
+	      "offset beyond end of pack index for NAME.pack (truncated index?)', 'fatal:\n"
+	      "Cannot open existing pack file 'NAME.idx'' (no NAME.pack). A file that\n"
+	      "another process truncates while it is read gives\n"
 	      "'sha1kit: verify-pack: NAME: the file shrank while it was read' and ends the\n"
 	      "command at once (exit status 1).\n"
 	      "\n"
@@ -170,15 +172,10 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	struct skg_file file = {0}, old_idx = {0};
 	struct skg_pack *pack = NULL;
 	struct skg_error err;
-	if (sk_file_map(&old_idx, CMD, idx_name) != 0 || sk_file_map(&file, CMD, pack_name) != 0) {
-		goto out;
-	}
-	/* As git: an idx that git cannot open fails before the pack is read (no statistics). */
-	if (skg_idx_check_as(old_idx.data, old_idx.len, object_format, idx_name, pack_name, &err) != 0) {
-		/* cut within its last page, the file reads as zeros there, without SIGBUS */
-		if (!sk_file_report_shrank(&old_idx, CMD)) {
-			sk_error(0, CMD ": %s: git cannot open this index: %s", sk_quote(idx_name), err.msg);
-		}
+	/* As git (its index-pack --verify): an idx that git cannot open fails before the pack is
+	 * read (no statistics), with git's lines. */
+	if (sk_idx_open_as_git(&old_idx, CMD, idx_name, object_format) != 0 ||
+	    sk_file_map(&file, CMD, pack_name) != 0) {
 		goto out;
 	}
 	struct sk_progress progress; /* no progress lines (as git's verify-pack): the phases for --stats */
@@ -226,6 +223,11 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.strict = true;
 	uint64_t first_diff;
 	int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
+	if (rc < 0 && err.code == SKG_E_GIT) { /* git's die: an object twice */
+		fflush(stdout);
+		fprintf(stderr, "fatal: %s\n", err.msg);
+		goto out;
+	}
 	if (rc < 0) {
 		sk_pack_report(CMD, pack_name, &err);
 		goto out;

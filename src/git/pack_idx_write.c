@@ -106,7 +106,9 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, rawsz) == 0) {
 			char hex[2 * SKG_MAX_RAWSZ + 1];
 			skg_pk_to_hex(o->id, rawsz, hex);
-			skg_pk_set_error(err, true, o->offset, "object %s appears twice in the pack", hex);
+			/* git's die in pack-write.c write_idx_file (WRITE_IDX_STRICT) */
+			skg_pk_set_failure(err, SKG_E_GIT, true, o->offset,
+			                   "The same object %s appears twice in the pack", hex);
 			goto out;
 		}
 		if (version == 1 && o->offset > UINT32_MAX) {
