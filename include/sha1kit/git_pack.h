@@ -125,7 +125,8 @@ struct skg_index_options {
 	 * SKG_FORMAT_SHA256 (Git's Documentation/technical/hash-function-transition.txt) object IDs,
 	 * REF_DELTA base names and the pack's trailer are 32-byte SHA-256 digests, and so are the
 	 * idx's names and checksums and the .rev's checksums (its hash id 2). So far such a pack is
-	 * indexed without strict, repo and fix_thin (skg_pack_index fails with SKG_E_USAGE).
+	 * indexed without strict and fix_thin (skg_pack_index fails with SKG_E_USAGE). With repo,
+	 * the repository's format must be the pack's (else SKG_E_USAGE).
 	 */
 	unsigned object_format;
 };

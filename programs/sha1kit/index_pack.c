@@ -177,11 +177,10 @@ static void index_pack_usage(void)
 	      "nothing. Outside a repository nothing is compared. A thin pack (whose deltas\n"
 	      "name bases the pack lacks, as a fetch or push sends them) is refused\n"
 	      "('unresolved delta') unless --fix-thin completes it.\n"
-	      "In a SHA-256 repository (git init --object-format=sha256) sha1kit stops\n"
-	      "('fatal: unsupported repository: ...', exit 128): it does not read the\n"
-	      "repository's SHA-256 objects for the comparison yet; outside a repository\n"
-	      "--object-format=sha256 indexes a SHA-256 pack. A pack in another format than\n"
-	      "the repository's is not compared (git finds none of its IDs there).\n"
+	      "In a SHA-256 repository (git init --object-format=sha256) packs are SHA-256\n"
+	      "ones and compared with its SHA-256 objects in the same way. A pack in another\n"
+	      "format than the repository's (--object-format) is not compared (git finds none\n"
+	      "of its IDs there).\n"
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, and the\n"
 	      "repository's): pack.indexVersion sets the index version, pack.threads the\n"
@@ -217,8 +216,8 @@ static void index_pack_usage(void)
 	      "'fatal: Cannot open existing pack idx file for 'NAME.idx'' (also for a\n"
 	      "missing index), 'fatal: offset beyond end of pack index for NAME.pack\n"
 	      "(truncated index?)', 'fatal: Cannot open existing pack file 'NAME.idx'' (no\n"
-	      "NAME.pack beside the index, or an index name not ending in .idx). A pack (or, with\n"
-	      "--verify, an index) that another process truncates while it is read gives\n"
+	      "NAME.pack beside the index, or an index name not ending in .idx). A pack (or,\n"
+	      "with --verify, an index) that another process truncates while it is read gives\n"
 	      "'sha1kit: index-pack: NAME: the file shrank while it was read' (no index is\n"
 	      "left behind).\n"
 	      "\n"
@@ -708,17 +707,7 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 	if (*repo != NULL && !format_given) {
 		opt->object_format = skg_repo_object_format(*repo); /* git's setup, before the options */
 	}
-	if (*repo != NULL && opt->object_format == SKG_FORMAT_SHA256 &&
-	    skg_repo_object_format(*repo) == SKG_FORMAT_SHA256) {
-		/* git compares every object with the repository's copy: sha1kit does not read a
-		 * SHA-256 repository's objects yet */
-		fprintf(stderr,
-		        "fatal: unsupported repository: sha1kit index-pack indexes a SHA-256 pack outside a "
-		        "repository only (cd out of it and give --object-format=sha256)\n");
-		skg_repo_free(*repo);
-		*repo = NULL;
-		return 128;
-	}
+
 	int rc = skg_index_read_config(*repo, opt, threads, &err);
 	if (rc != 0) {
 		skg_repo_free(*repo);

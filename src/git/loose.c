@@ -1317,14 +1317,11 @@ static int read_rest(struct skg_loose_reader *r, const uint8_t *data, size_t len
 }
 
 int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
-                          struct skg_lines *lines)
+                          const char *hex, unsigned *type, uint64_t *size, struct skg_lines *lines)
 {
-	char hex[SKG_HEXSZ + 1];
 	uint8_t hdr[HEADER_BUF + 1];
 	size_t produced = 0;
 	struct skg_loose_object obj;
-	skg_to_hex(id, hex);
 	skg_lines_clear(lines);
 	int st = reparse_header(r, data, len, path, hex, hdr, &produced, &obj, lines);
 	if (st == SKG_LOOSE_FATAL) {
@@ -1339,12 +1336,9 @@ int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_
 }
 
 int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const uint8_t id[SKG_RAWSZ], uint8_t **content, size_t *content_len,
-                          struct skg_lines *lines)
+                          const char *hex, uint8_t **content, size_t *content_len, struct skg_lines *lines)
 {
-	char hex[SKG_HEXSZ + 1];
 	struct skg_loose_object obj;
-	skg_to_hex(id, hex);
 	skg_lines_clear(lines);
 	*content = NULL;
 	*content_len = 0;

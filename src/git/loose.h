@@ -280,17 +280,16 @@ enum skg_stored_result {
 };
 
 /*
- * git 2.39.5's oid_object_info() (type and size) of the loose object file data[0..len) at `path`
- * (object-file.c loose_object_info: the header step only; the content is neither read nor
- * hashed), as index-pack's collision check asks it of an object it found in the repository.
- * Lines (replaced) in git's words: "object file PATH is empty", zlib's "inflate: ...", "unable to
- * unpack ID header", "header for ID too long, exceeds 32 bytes", "unable to parse ID header";
- * where git dies "fatal: invalid object type" (a type name that is none of the four), a size
+ * git 2.39.5's oid_object_info() (type and size) of the loose object file data[0..len) at `path`,
+ * of the object whose ID is `hex` (either object format; the lines name it) (object-file.c loose_object_info:
+ * the header step only; the content is neither read nor hashed), as index-pack's collision check asks it of
+ * an object it found in the repository. Lines (replaced) in git's words: "object file PATH is empty", zlib's
+ * "inflate: ...", "unable to unpack ID header", "header for ID too long, exceeds 32 bytes", "unable to parse
+ * ID header"; where git dies "fatal: invalid object type" (a type name that is none of the four), a size
  * overflow. Returns SKG_STORED_OK with *type and *size, SKG_STORED_FAILED or SKG_STORED_DIES.
  */
 int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
-                          struct skg_lines *lines);
+                          const char *hex, unsigned *type, uint64_t *size, struct skg_lines *lines);
 
 /*
  * git 2.39.5's read_object_file() of the same file after skg_loose_stored_info: header and
@@ -301,8 +300,7 @@ int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_
  * reader's max_size); SKG_STORED_NOMEM.
  */
 int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const uint8_t id[SKG_RAWSZ], uint8_t **content, size_t *content_len,
-                          struct skg_lines *lines);
+                          const char *hex, uint8_t **content, size_t *content_len, struct skg_lines *lines);
 
 /*
  * The line that reports a collision attack in the object named `hex` at `path` (without the

@@ -161,7 +161,7 @@ struct odb_pack {
 
 struct loose_dir {
 	bool loaded;
-	uint8_t (*ids)[SKG_RAWSZ]; /* sorted */
+	uint8_t *ids; /* n IDs of the store's rawsz bytes, sorted */
 	size_t n;
 };
 
@@ -183,6 +183,7 @@ struct base_slot {
 };
 
 struct skg_odb {
+	unsigned rawsz; /* bytes of an object ID: 20, or 32 in a SHA-256 repository */
 	struct odb_dir *dirs;
 	size_t ndirs;
 	struct odb_pack *packs;
@@ -193,7 +194,7 @@ struct skg_odb {
 	uint64_t cached;
 	uint32_t cur_pack; /* the pack being read, for the cache callbacks */
 	/* the copy skg_odb_info found, for skg_odb_content */
-	uint8_t last_id[SKG_RAWSZ];
+	uint8_t last_id[SKG_MAX_RAWSZ];
 	bool have_last;
 	uint8_t *last_data; /* packed: the content; loose: the file */
 	size_t last_len;
@@ -204,6 +205,11 @@ struct skg_odb {
 static int cmp_id(const void *a, const void *b)
 {
 	return memcmp(a, b, SKG_RAWSZ);
+}
+
+static int cmp_id_sha256(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_MAX_RAWSZ);
 }
 
 static int cmp_pack(const void *a_, const void *b_)
@@ -281,7 +287,8 @@ static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
 		struct stat st;
 		bool ok = skg_file_map(&p.idx, p.idx_path, NULL, NULL, &e) == 0 &&
 		          skg_file_map(&p.pack, p.pack_path, NULL, NULL, &e) == 0 &&
-		          skg_pk_git_usable(p.idx.data, (size_t)p.idx.len, p.pack.data, p.pack.len) &&
+		          skg_pk_git_usable_as(p.idx.data, (size_t)p.idx.len, p.pack.data, p.pack.len,
+		                               odb->rawsz) &&
 		          stat(p.pack_path, &st) == 0;
 		if (!ok && e.code == SKG_E_NOMEM) {
 			rc = -1; /* a pack git opens must not go missing for want of memory */
@@ -347,6 +354,9 @@ int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct
 {
 	*out = NULL;
 	struct skg_odb *odb = calloc(1, sizeof(*odb));
+	if (odb != NULL) {
+		odb->rawsz = (unsigned)skg_format_rawsz(skg_repo_object_format(repo));
+	}
 	if (odb == NULL || (odb->reader = skg_loose_reader_new(NULL)) == NULL ||
 	    (odb->slots = calloc(BASE_SLOTS, sizeof(*odb->slots))) == NULL ||
 	    add_dir(odb, repo->objects_dir, repo->objects_dir_display) != 0) {
@@ -371,8 +381,9 @@ int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct
 	return 0;
 }
 
-/* The listing of <dir>/xx (git's odb_loose_cache): names of 38 hex digits. -1: out of memory. */
-static int load_loose(struct odb_dir *d, unsigned k)
+/* The listing of <dir>/xx (git's odb_loose_cache): names of 2 * rawsz - 2 hex digits (38 or 62).
+ * -1: out of memory. */
+static int load_loose(struct odb_dir *d, unsigned k, unsigned rawsz)
 {
 	struct loose_dir *l = &d->loose[k];
 	l->loaded = true;
@@ -392,10 +403,10 @@ static int load_loose(struct odb_dir *d, unsigned k)
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		const char *n = de->d_name;
-		uint8_t id[SKG_RAWSZ];
+		uint8_t id[SKG_MAX_RAWSZ];
 		id[0] = (uint8_t)k;
-		bool hex = strlen(n) == SKG_HEXSZ - 2;
-		for (size_t i = 0; hex && i < SKG_RAWSZ - 1; i++) {
+		bool hex = strlen(n) == 2 * (size_t)rawsz - 2;
+		for (size_t i = 0; hex && i < rawsz - 1; i++) {
 			int hi = skg_hexval(n[2 * i]), lo = skg_hexval(n[2 * i + 1]);
 			hex = hi >= 0 && lo >= 0;
 			id[i + 1] = (uint8_t)(hi << 4 | (lo & 15));
@@ -405,36 +416,38 @@ static int load_loose(struct odb_dir *d, unsigned k)
 		}
 		if (l->n == cap) {
 			cap = cap ? 2 * cap : 16;
-			uint8_t(*ids)[SKG_RAWSZ] = realloc(l->ids, cap * SKG_RAWSZ);
+			uint8_t *ids = realloc(l->ids, cap * rawsz);
 			if (ids == NULL) {
 				rc = -1;
 				break;
 			}
 			l->ids = ids;
 		}
-		memcpy(l->ids[l->n++], id, SKG_RAWSZ);
+		memcpy(l->ids + l->n++ * rawsz, id, rawsz);
 	}
 	closedir(dir);
 	if (l->n > 1) {
-		qsort(l->ids, l->n, SKG_RAWSZ, cmp_id);
+		qsort(l->ids, l->n, rawsz, rawsz == SKG_MAX_RAWSZ ? cmp_id_sha256 : cmp_id);
 	}
 	return rc;
 }
 
-int skg_odb_has(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+int skg_odb_has(struct skg_odb *odb, const uint8_t *id)
 {
 	uint64_t off;
 	for (size_t i = 0; i < odb->npacks; i++) {
-		if (skg_pk_idx_find(odb->packs[i].idx.data, (size_t)odb->packs[i].idx.len, id, &off)) {
+		if (skg_pk_idx_find_as(odb->packs[i].idx.data, (size_t)odb->packs[i].idx.len, odb->rawsz, id,
+		                       &off)) {
 			return 1;
 		}
 	}
 	for (size_t i = 0; i < odb->ndirs; i++) {
 		struct loose_dir *l = &odb->dirs[i].loose[id[0]];
-		if (!l->loaded && load_loose(&odb->dirs[i], id[0]) != 0) {
+		if (!l->loaded && load_loose(&odb->dirs[i], id[0], odb->rawsz) != 0) {
 			return -1;
 		}
-		if (l->n > 0 && bsearch(id, l->ids, l->n, SKG_RAWSZ, cmp_id) != NULL) {
+		if (l->n > 0 && bsearch(id, l->ids, l->n, odb->rawsz,
+		                        odb->rawsz == SKG_MAX_RAWSZ ? cmp_id_sha256 : cmp_id) != NULL) {
 			return 1;
 		}
 	}
@@ -509,7 +522,7 @@ static int loose_paths(const struct skg_odb *odb, size_t i, const char *hex, str
 	return 0;
 }
 
-int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
+int skg_odb_info(struct skg_odb *odb, const uint8_t *id, unsigned *type, uint64_t *size,
                  struct skg_lines *lines)
 {
 	forget_last(odb);
@@ -518,7 +531,7 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 	uint64_t off;
 	for (size_t i = 0; i < odb->npacks; i++) {
 		const struct odb_pack *p = &odb->packs[i];
-		if (!skg_pk_idx_find(p->idx.data, (size_t)p->idx.len, id, &off)) {
+		if (!skg_pk_idx_find_as(p->idx.data, (size_t)p->idx.len, odb->rawsz, id, &off)) {
 			continue;
 		}
 		uint8_t *out = NULL;
@@ -526,9 +539,10 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 		struct skg_pk_error pe;
 		odb->cur_pack = (uint32_t)i;
 		int rc = skg_pk_read_object_cached(p->pack.data, p->pack.len, p->idx.data, (size_t)p->idx.len,
-		                                   off, SIZE_MAX - 1, &cache, type, &out, &out_len, &pe);
+		                                   odb->rawsz, off, SIZE_MAX - 1, &cache, type, &out,
+		                                   &out_len, &pe);
 		if (rc == 0) {
-			memcpy(odb->last_id, id, SKG_RAWSZ);
+			memcpy(odb->last_id, id, odb->rawsz);
 			odb->have_last = true;
 			odb->last_data = out;
 			odb->last_len = (size_t)out_len;
@@ -541,8 +555,8 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 		}
 		/* a copy that does not read is passed over, as git marks it bad */
 	}
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(id, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, odb->rawsz, hex);
 	for (size_t i = 0; i < odb->ndirs; i++) {
 		struct skg_buf path = {0}, shown = {0};
 		if (loose_paths(odb, i, hex, &path, &shown) != 0) {
@@ -561,13 +575,13 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 		}
 		skg_buf_release(&path);
 		int st = skg_loose_stored_info(odb->reader, (const uint8_t *)data, len, skg_buf_str(&shown),
-		                               id, type, size, lines);
+		                               hex, type, size, lines);
 		if (st != SKG_STORED_OK) {
 			free(data);
 			skg_buf_release(&shown);
 			return st;
 		}
-		memcpy(odb->last_id, id, SKG_RAWSZ);
+		memcpy(odb->last_id, id, odb->rawsz);
 		odb->have_last = true;
 		odb->last_data = (uint8_t *)data;
 		odb->last_len = len;
@@ -583,13 +597,13 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *typ
 	return SKG_STORED_FAILED;
 }
 
-int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **data, size_t *len,
+int skg_odb_content(struct skg_odb *odb, const uint8_t *id, uint8_t **data, size_t *len,
                     struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	*data = NULL;
 	*len = 0;
-	if (!odb->have_last || memcmp(odb->last_id, id, SKG_RAWSZ) != 0) {
+	if (!odb->have_last || memcmp(odb->last_id, id, odb->rawsz) != 0) {
 		return SKG_STORED_FAILED;
 	}
 	if (!odb->last_loose) {
@@ -599,16 +613,18 @@ int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **
 		forget_last(odb);
 		return SKG_STORED_OK;
 	}
-	int st = skg_loose_stored_read(odb->reader, odb->last_data, odb->last_len, odb->last_path, id, data,
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, odb->rawsz, hex);
+	int st = skg_loose_stored_read(odb->reader, odb->last_data, odb->last_len, odb->last_path, hex, data,
 	                               len, lines);
 	forget_last(odb);
 	return st;
 }
 
-char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t *id)
 {
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(id, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, odb->rawsz, hex);
 	for (size_t i = 0; i < odb->ndirs; i++) {
 		struct skg_buf path = {0}, shown = {0};
 		if (loose_paths(odb, i, hex, &path, &shown) != 0) {
@@ -630,11 +646,12 @@ char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
 	return NULL;
 }
 
-const char *skg_odb_packed_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ])
+const char *skg_odb_packed_path(const struct skg_odb *odb, const uint8_t *id)
 {
 	uint64_t off;
 	for (size_t i = 0; i < odb->npacks; i++) {
-		if (skg_pk_idx_find(odb->packs[i].idx.data, (size_t)odb->packs[i].idx.len, id, &off)) {
+		if (skg_pk_idx_find_as(odb->packs[i].idx.data, (size_t)odb->packs[i].idx.len, odb->rawsz, id,
+		                       &off)) {
 			return odb->packs[i].display;
 		}
 	}

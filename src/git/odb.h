@@ -32,7 +32,8 @@ int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned 
  * thread-safe: one caller at a time (index-pack holds a lock, as git's read_lock). Left out:
  * multi-pack-index files (their packs are read through their own idx files), the reordering of
  * packs by use (git's MRU list) and promisor fetches, which change nothing unless two stored
- * copies of one ID differ.
+ * copies of one ID differ. The store reads the IDs of the repository's object format
+ * (skg_repo_object_format): every `id` below is 20 bytes, or 32 in a SHA-256 repository.
  */
 struct skg_odb;
 struct skg_repo;
@@ -46,30 +47,30 @@ void skg_odb_free(struct skg_odb *odb);
 /* git's has_object_file(.., OBJECT_INFO_QUICK): an idx of a pack lists it, else a file of its
  * name is in the listing of its objects/xx directory (read once per directory). 1, 0, or -1 when
  * memory ran out. */
-int skg_odb_has(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+int skg_odb_has(struct skg_odb *odb, const uint8_t *id);
 
 /* git's oid_object_info (type and size) of an object skg_odb_has found: the packs in git's
  * order (a copy that does not read is passed over), then the first loose file that opens
  * (skg_loose_stored_info, with git's lines). An enum skg_stored_result (loose.h):
  * SKG_STORED_FAILED when git finds none ("cannot read existing object info"). */
-int skg_odb_info(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], unsigned *type, uint64_t *size,
+int skg_odb_info(struct skg_odb *odb, const uint8_t *id, unsigned *type, uint64_t *size,
                  struct skg_lines *lines);
 
 /* git's read_object_file of the copy the last skg_odb_info found (same id): a malloc'd *data of
  * *len bytes (free it). An enum skg_stored_result: SKG_STORED_DIES with git's lines for a loose
  * file whose content does not read ("loose object ID (stored in PATH) is corrupt"). */
-int skg_odb_content(struct skg_odb *odb, const uint8_t id[SKG_RAWSZ], uint8_t **data, size_t *len,
+int skg_odb_content(struct skg_odb *odb, const uint8_t *id, uint8_t **data, size_t *len,
                     struct skg_lines *lines);
 
 /* The loose file of `id` as git names it in "loose object ID (stored in PATH) is corrupt": the
  * first object directory (its own, then the alternates) where the file exists (object-file.c
  * stat_loose_object). A malloc'd path; NULL when there is none (errno 0) or memory ran out
  * (errno ENOMEM). */
-char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+char *skg_odb_loose_path(const struct skg_odb *odb, const uint8_t *id);
 
 /* The first pack (git's order) whose idx lists `id`, as git names it in "packed object ID (stored
  * in PATH) is corrupt" (packfile.c has_packed_and_bad: the pack whose copy did not read); NULL
  * when none does. Owned by odb. */
-const char *skg_odb_packed_path(const struct skg_odb *odb, const uint8_t id[SKG_RAWSZ]);
+const char *skg_odb_packed_path(const struct skg_odb *odb, const uint8_t *id);
 
 #endif /* SHA1KIT_GIT_ODB_H */

@@ -189,6 +189,9 @@ void skg_pk_idx_params_as(const uint8_t *idx, size_t len, unsigned rawsz, unsign
  * the rest of the check. The data is not hashed: the trailers are compared as stored.
  */
 bool skg_pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len);
+/* skg_pk_git_usable of a pack whose IDs and trailer are rawsz bytes (20 or 32). */
+bool skg_pk_git_usable_as(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len,
+                          unsigned rawsz);
 
 /*
  * Which of git's checks in skg_pk_git_usable fails first, with the numbers git's message gives:
@@ -214,6 +217,8 @@ enum skg_pk_git_open {
 };
 enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
                                            uint64_t pack_len, uint32_t *a, uint32_t *b);
+enum skg_pk_git_open skg_pk_git_open_check_as(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
+                                              uint64_t pack_len, unsigned rawsz, uint32_t *a, uint32_t *b);
 /* The idx part of skg_pk_git_open_check alone: SKG_PK_GIT_OK or one of SKG_PK_GIT_IDX_* (*a: the
  * version of SKG_PK_GIT_IDX_VERSION). */
 enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, uint32_t *a);
@@ -255,6 +260,8 @@ bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, cons
 
 /* The pack offset of object `id` (binary search inside its fan-out range); false when not listed. */
 bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset);
+/* skg_pk_idx_find of an ID of rawsz bytes (20 or 32) in an idx of such names. */
+bool skg_pk_idx_find_as(const uint8_t *idx, size_t len, unsigned rawsz, const uint8_t *id, uint64_t *offset);
 
 /*
  * As git's find_pack_entry_one reads an idx that opens: the binary search compares IDs only
@@ -291,10 +298,12 @@ struct skg_pk_base_cache {
 };
 
 /* skg_pk_read_object, with the bases on the chain taken from and offered to cache (NULL: none),
- * so that reading many objects of a pack in a row applies few deltas each. */
+ * so that reading many objects of a pack in a row applies few deltas each, in a pack whose IDs
+ * (REF_DELTA bases, idx names) and trailer are rawsz bytes (20, or 32 for SHA-256). */
 int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                              uint64_t offset, uint64_t max_size, const struct skg_pk_base_cache *cache,
-                              unsigned *type, uint8_t **out, uint64_t *out_len, struct skg_pk_error *err);
+                              unsigned rawsz, uint64_t offset, uint64_t max_size,
+                              const struct skg_pk_base_cache *cache, unsigned *type, uint8_t **out,
+                              uint64_t *out_len, struct skg_pk_error *err);
 
 /*
  * git's unpack_entry (packfile.c, v2.39.5) of the entry at `offset` of pack[0..pack_len), as git's

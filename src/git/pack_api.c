@@ -238,11 +238,13 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	if (opt->object_format != SKG_FORMAT_SHA1 && opt->object_format != SKG_FORMAT_SHA256) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);
 	}
-	if (opt->object_format == SKG_FORMAT_SHA256 && (opt->strict || opt->repo != NULL || thin)) {
-		/* the object checks and the object store read SHA-1 IDs only so far */
+	if (opt->object_format == SKG_FORMAT_SHA256 && (opt->strict || thin)) {
+		/* the object checks and --fix-thin's appended bases read SHA-1 IDs only so far */
 		return skg_fail_sys(err, SKG_E_USAGE, 0,
-		                    "a SHA-256 pack is indexed without --strict, --fix-thin and the "
-		                    "repository's objects so far");
+		                    "a SHA-256 pack is indexed without --strict and --fix-thin so far");
+	}
+	if (opt->repo != NULL && skg_repo_object_format(opt->repo) != opt->object_format) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the repository's object format is not the pack's");
 	}
 	struct skg_pack *pack = calloc(1, sizeof(*pack));
 	if (pack == NULL) {

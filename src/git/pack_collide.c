@@ -135,7 +135,7 @@ static int same_as_entry(const struct skg_collide *c, uint32_t i, const uint8_t 
 {
 	const struct skg_pk_object *o = &c->pack->objs[i];
 	const uint8_t *src = c->pack->data + o->offset + o->hdr_len;
-	uint64_t left_in = c->pack->len - SKG_RAWSZ - (o->offset + o->hdr_len);
+	uint64_t left_in = c->pack->len - c->pack->rawsz - (o->offset + o->hdr_len);
 	z_stream zs;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK) {
@@ -177,7 +177,7 @@ int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data
 {
 	struct skg_collide *c = ctx;
 	const uint8_t *id = c->pack->objs[i].id;
-	char hex[SKG_HEXSZ + 1];
+	char hex[SKG_MAX_HEXSZ + 1];
 	pthread_mutex_lock(&c->lock);
 	int rc = 0;
 	if (c->failed) {
@@ -189,7 +189,7 @@ int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data
 		rc = has < 0 ? nomem(c) : 0;
 		goto out;
 	}
-	skg_to_hex(id, hex);
+	skg_to_hex_len(id, c->pack->rawsz, hex);
 	/* sha1_object: oid_object_info, then the type and size (check_collison does the same for a
 	 * blob above core.bigFileThreshold, whose stored copy it streams; the stored copy is read
 	 * whole here) */

@@ -60,11 +60,11 @@ enum skg_pk_git_open skg_pk_git_idx_check(const uint8_t *idx, size_t idx_len, ui
 	return skg_pk_git_idx_check_as(idx, idx_len, SKG_RAWSZ, a);
 }
 
-enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
-                                           uint64_t pack_len, uint32_t *a, uint32_t *b)
+enum skg_pk_git_open skg_pk_git_open_check_as(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
+                                              uint64_t pack_len, unsigned rawsz, uint32_t *a, uint32_t *b)
 {
 	*b = 0;
-	enum skg_pk_git_open go = skg_pk_git_idx_check(idx, idx_len, a);
+	enum skg_pk_git_open go = skg_pk_git_idx_check_as(idx, idx_len, rawsz, a);
 	if (go != SKG_PK_GIT_OK) {
 		return go;
 	}
@@ -86,19 +86,31 @@ enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, c
 		*b = (uint32_t)nr;
 		return SKG_PK_GIT_PACK_COUNT; /* "... claims to have %u objects while index indicates %u" */
 	}
-	if (pack_len < SKG_RAWSZ) {
+	if (pack_len < rawsz) {
 		return SKG_PK_GIT_PACK_SIGNATURE; /* "packfile %s signature is unavailable" */
 	}
 	/* "packfile %s does not match index": the trailer against the idx's copy of it */
-	return memcmp(pack + pack_len - SKG_RAWSZ, idx + idx_len - 2 * SKG_RAWSZ, SKG_RAWSZ) == 0
+	return memcmp(pack + pack_len - rawsz, idx + idx_len - 2 * (size_t)rawsz, rawsz) == 0
 	           ? SKG_PK_GIT_OK
 	           : SKG_PK_GIT_PACK_MISMATCH;
 }
 
-bool skg_pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
+enum skg_pk_git_open skg_pk_git_open_check(const uint8_t *idx, size_t idx_len, const uint8_t *pack,
+                                           uint64_t pack_len, uint32_t *a, uint32_t *b)
+{
+	return skg_pk_git_open_check_as(idx, idx_len, pack, pack_len, SKG_RAWSZ, a, b);
+}
+
+bool skg_pk_git_usable_as(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len,
+                          unsigned rawsz)
 {
 	uint32_t a, b;
-	return skg_pk_git_open_check(idx, idx_len, pack, pack_len, &a, &b) == SKG_PK_GIT_OK;
+	return skg_pk_git_open_check_as(idx, idx_len, pack, pack_len, rawsz, &a, &b) == SKG_PK_GIT_OK;
+}
+
+bool skg_pk_git_usable(const uint8_t *idx, size_t idx_len, const uint8_t *pack, uint64_t pack_len)
+{
+	return skg_pk_git_usable_as(idx, idx_len, pack, pack_len, SKG_RAWSZ);
 }
 
 int skg_pk_git_open_text(enum skg_pk_git_open go, const char *path, uint32_t a, uint32_t b, char *buf,

@@ -75,7 +75,7 @@ bool skg_pk_idx_entry(const uint8_t *idx, size_t len, uint64_t k, const uint8_t 
 	return skg_pk_idx_entry_as(idx, len, SKG_RAWSZ, k, id, offset);
 }
 
-bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset)
+bool skg_pk_idx_find_as(const uint8_t *idx, size_t len, unsigned rawsz, const uint8_t *id, uint64_t *offset)
 {
 	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
 	if (len < fanout + 256 * 4) {
@@ -88,10 +88,10 @@ bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ]
 		uint64_t mid = lo + (hi - lo) / 2;
 		const uint8_t *mid_id;
 		uint64_t off;
-		if (!skg_pk_idx_entry(idx, len, mid, &mid_id, &off)) {
+		if (!skg_pk_idx_entry_as(idx, len, rawsz, mid, &mid_id, &off)) {
 			return false;
 		}
-		int c = memcmp(mid_id, id, SKG_RAWSZ);
+		int c = memcmp(mid_id, id, rawsz);
 		if (c == 0) {
 			*offset = off;
 			return true;
@@ -103,6 +103,11 @@ bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ]
 		}
 	}
 	return false;
+}
+
+bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset)
+{
+	return skg_pk_idx_find_as(idx, len, SKG_RAWSZ, id, offset);
 }
 
 /* The ID of entry k, or NULL when k is out of range or the ID lies past the end of the idx. */

@@ -51,19 +51,20 @@ int skg_pk_read_object(const uint8_t *pack, uint64_t pack_len, const uint8_t *id
                        uint64_t offset, uint64_t max_size, unsigned *type, uint8_t **out, uint64_t *out_len,
                        struct skg_pk_error *err)
 {
-	return skg_pk_read_object_cached(pack, pack_len, idx, idx_len, offset, max_size, NULL, type, out,
-	                                 out_len, err);
+	return skg_pk_read_object_cached(pack, pack_len, idx, idx_len, SKG_RAWSZ, offset, max_size, NULL,
+	                                 type, out, out_len, err);
 }
 
 int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                              uint64_t offset, uint64_t max_size, const struct skg_pk_base_cache *cache,
-                              unsigned *type, uint8_t **out, uint64_t *out_len, struct skg_pk_error *err)
+                              unsigned rawsz, uint64_t offset, uint64_t max_size,
+                              const struct skg_pk_base_cache *cache, unsigned *type, uint8_t **out,
+                              uint64_t *out_len, struct skg_pk_error *err)
 {
-	if (pack_len < 12 + SKG_RAWSZ || offset < 12 || offset >= pack_len - SKG_RAWSZ) {
+	if (pack_len < 12 + rawsz || offset < 12 || offset >= pack_len - rawsz) {
 		skg_pk_set_error(err, true, offset, "no object starts at this offset of the pack");
 		return -1;
 	}
-	const uint64_t end = pack_len - SKG_RAWSZ;
+	const uint64_t end = pack_len - rawsz;
 	/* A chain longer than the pack has objects goes round a loop of REF_DELTA entries. */
 	uint64_t limit = skg_pk_idx_count(idx, idx_len) + 1;
 	struct chain_step *chain = NULL;
@@ -96,7 +97,7 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
 			cached = true;
 			break;
 		}
-		if (skg_pk_entry_header(pack, end, at, SKG_RAWSZ, &s->h) != NULL) {
+		if (skg_pk_entry_header(pack, end, at, rawsz, &s->h) != NULL) {
 			skg_pk_set_error(err, true, at, "%s", s->h.why);
 			goto out;
 		}
@@ -109,9 +110,9 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
 		}
 		if (s->h.type == SKG_PK_OFS_DELTA) {
 			at = s->h.base_offset;
-		} else if (!skg_pk_idx_find(idx, idx_len, s->h.base_id, &at)) {
+		} else if (!skg_pk_idx_find_as(idx, idx_len, rawsz, s->h.base_id, &at)) {
 			char h[2 * SKG_MAX_RAWSZ + 1];
-			skg_pk_to_hex(s->h.base_id, SKG_RAWSZ, h);
+			skg_pk_to_hex(s->h.base_id, rawsz, h);
 			skg_pk_set_error(err, true, s->offset, "delta base %s is not in the pack", h);
 			goto out;
 		} else if (at < 12 || at >= end) {

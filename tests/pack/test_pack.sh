@@ -1706,8 +1706,10 @@ cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.
 # checksum line; --verify and verify-pack (-v: git's lines, 64 hex digits) take them, verify-pack
 # in the repository without the option too (its extensions.objectFormat); git's lines and exit
 # status for a flipped trailer, a cut pack, a SHA-256 pack read as SHA-1, an unknown
-# --object-format and --object-format with --stdin. Inside a SHA-256 repository index-pack stops
-# (sha1kit does not read its objects for git's collision check yet).
+# --object-format and --object-format with --stdin. Inside a SHA-256 repository, index-pack
+# --stdin writes git's files, and its collision check is git's: a loose copy of another content
+# (same size, another size) and one that does not inflate, with the repository's objects loose,
+# then packed.
 section_sha256() {
 local R=$T/h256 V=$T/nowhere/h256 name iv ivn th f rc want
 local -x GIT_CEILING_DIRECTORIES=$T # $V and its parents are in no repository (the test may run in one)
@@ -1758,11 +1760,42 @@ f=$(ls "$R"/.git/objects/pack/*.idx)
 rc=$?
 (cd "$R" && refgit verify-pack -v "$f" >"$V/in.g" 2>&1)
 [ "$rc" = 0 ] && cmp -s "$V/in.g" "$V/in.s" && ok || bad "sha256: verify-pack in the repository: rc $rc, $(head -3 "$V/in.s")"
-want="fatal: unsupported repository: sha1kit index-pack indexes a SHA-256 pack outside a repository only (cd out of it and give --object-format=sha256)"
-(cd "$R" && "$SK" index-pack -o "$V/in.idx" "$V/ofs.pack" >"$V/in.out" 2>"$V/in.err")
+(cd "$R" && "$SK" index-pack -o "$V/in.idx" "$V/ref.pack" >"$V/in.out" 2>"$V/in.err")
 rc=$?
-[ "$rc" = 128 ] && [ ! -e "$V/in.idx" ] && [ "$(cat "$V/in.err")" = "$want" ] && ok ||
+[ "$rc" = 0 ] && cmp -s "$V/in.idx" "$V/ref-2.git.idx" && [ ! -s "$V/in.err" ] && ok ||
 	bad "sha256: index-pack in a SHA-256 repository: rc $rc, $(cat "$V/in.err")"
+local blob kind who loosef
+blob=$(cd "$R" && git rev-parse HEAD:sub/g0.txt)
+for kind in ok same-size other-size garbage packed; do
+	for who in g s; do
+		rm -rf "$V/c-$who" "$V/old-$who"
+		cp -r "$R" "$V/c-$who"
+		if [ $kind = packed ]; then
+			(cd "$V/c-$who" && git repack -adq)
+		else
+			(cd "$V/c-$who" && mkdir ../old-$who && mv .git/objects/pack/* ../old-$who/ && git unpack-objects -q <"$V/ofs.pack")
+		fi
+		loosef=$V/c-$who/.git/objects/${blob:0:2}/${blob:2}
+		case $kind in
+		same-size) printf 'blob 3\0zz\n' | "$PY" -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))' >"$loosef" ;;
+		other-size) printf 'blob 4\0zzz\n' | "$PY" -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))' >"$loosef" ;;
+		garbage) echo garbage >"$loosef" ;;
+		esac
+		if [ $who = g ]; then
+			(cd "$V/c-$who" && refgit index-pack --stdin <"$V/ref.pack" >"$V/$who.out" 2>"$V/$who.err"; echo $? >"$V/$who.rc")
+		else
+			(cd "$V/c-$who" && "$SK" index-pack --stdin <"$V/ref.pack" >"$V/$who.out" 2>"$V/$who.err"; echo $? >"$V/$who.rc")
+		fi
+	done
+	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" &&
+		if [ $kind = ok ] || [ $kind = packed ]; then
+			diff -r -x '*.rev' "$V/c-g/.git/objects/pack" "$V/c-s/.git/objects/pack" >/dev/null
+		else
+			# git leaves its tmp_pack_*, sha1kit nothing
+			grep -q '^fatal: ' "$V/s.err" && [ -z "$(ls "$V/c-s/.git/objects/pack")" ]
+		fi && ok ||
+		bad "sha256: index-pack --stdin in the repository, $kind: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
+done
 # git's lines and exit status: a flipped trailer byte, a cut pack, a SHA-256 pack read as SHA-1,
 # an unknown format, --object-format with --stdin (in a repository and outside one)
 "$PY" - "$V/ref.pack" "$V/flip.pack" "$V/cut.pack" <<'PY'
