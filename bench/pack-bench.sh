@@ -33,6 +33,16 @@
 #   --only LIST    comma-separated groups to run (default all): index1, verify1, index, verify,
 #                  verifypack, fsck, fsck1, fsckloose (see below; the fsck groups need --fsck or
 #                  --fsck-loose)
+#   --sha256       the same history with SHA-256 object IDs (issue #27): `git fast-export
+#                  --signed-tags=strip REV` of --repo (submodule commits padded to 64 hex
+#                  digits) imported with `git fast-import` into a new
+#                  repository made with `git init --bare --object-format=sha256` (in the work
+#                  directory, kept as sha256-REV-COMMIT.git; `git repack -adf` there: a full delta
+#                  search, fast-import makes few deltas), then packed as above; every
+#                  index-pack and verify-pack gets --object-format=sha256 (bench's
+#                  --git-object-format=sha256). The fsck groups are left out (sha1kit fsck reads
+#                  SHA-1 repositories only so far). Making it takes minutes (fast-import, then the
+#                  delta search of pack-objects)
 #   --rebuild      make the pack again
 #   -h, --help     this text
 #
@@ -95,6 +105,7 @@ only=index1,verify1,index,verify,verifypack,fsck,fsck1,fsckloose
 fsck_dir=
 fsck_loose=
 rebuild=false
+sha256=false
 
 die() {
 	echo "pack-bench: $*" >&2
@@ -135,6 +146,7 @@ while [ $# -gt 0 ]; do
 	--fsck-loose) fsck_loose=$2; shift 2 ;;
 	--fsck-loose=*) fsck_loose=${1#*=}; shift ;;
 	--rebuild) rebuild=true; shift ;;
+	--sha256) sha256=true; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -199,6 +211,10 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
 
 # --- the pack -------------------------------------------------------------------------------------
+if $sha256; then
+	[ -z "$pack_in" ] || die "--sha256 makes its own pack from --repo: not with --pack"
+	[ -z "$fsck_dir$fsck_loose" ] || die "--sha256: not with --fsck or --fsck-loose (sha1kit fsck reads SHA-1 repositories only)"
+fi
 if [ -n "$pack_in" ]; then
 	[ -f "$pack_in" ] || die "--pack: $pack_in is not a file"
 	pack_src=$(cd "$(dirname "$pack_in")" && pwd)/$(basename "$pack_in")
@@ -217,19 +233,55 @@ else
 		die "$tag is not a commit in $gitdir (newest tags:" \
 			"$(git --git-dir="$gitdir" tag -l 'v*' --sort=-v:refname | head -3 | tr '\n' ' '))"
 	name=pack-${tag//\//_}-${commit:0:12}
+	if $sha256; then
+		# the same history with SHA-256 IDs: fast-export | fast-import into a SHA-256 repository
+		s256=$work/sha256-${tag//\//_}-${commit:0:12}.git
+		name=$name-sha256
+		if $rebuild || [ ! -e "$s256/done" ]; then
+			echo "pack-bench: importing $tag ($commit) of $gitdir into $s256 (SHA-256)" >&2
+			rm -rf "$s256"
+			git init -q --bare --object-format=sha256 "$s256"
+			# a submodule's commit (a gitlink, mode 160000) keeps its SHA-1 in the export: it is
+			# made a SHA-256-sized ID by padding it with zeros (fast-import refuses 40 digits)
+			git --git-dir="$gitdir" fast-export --signed-tags=strip --tag-of-filtered-object=drop \
+				--reencode=no "$tag" |
+				perl -e 'binmode STDIN; binmode STDOUT;
+					while (my $l = <STDIN>) {
+						if ($l =~ /^data (\d+)$/) { # copied as it is: a blob may hold such lines
+							print $l;
+							my $n = $1;
+							while ($n > 0) {
+								my $r = read(STDIN, my $b, $n) or die "cut export\n";
+								print $b;
+								$n -= $r;
+							}
+							next;
+						}
+						$l =~ s/^M 160000 ([0-9a-f]{40}) /M 160000 ${1}000000000000000000000000 /;
+						print $l;
+					}' |
+				git --git-dir="$s256" fast-import --quiet
+			# fast-import's pack has few deltas: a full delta search, as a clone's pack had
+			git --git-dir="$s256" repack -adfq
+			touch "$s256/done"
+			rm -f "$work/$name.pack"
+		fi
+		gitdir=$s256
+	fi
 	pack=$work/$name.pack
 	if $rebuild || [ ! -s "$pack" ]; then
-		echo "pack-bench: packing $tag ($commit) of $gitdir into $pack" >&2
+		echo "pack-bench: packing $tag of $gitdir into $pack" >&2
 		echo "$tag" | git --git-dir="$gitdir" pack-objects --revs --stdout --threads=1 -q >"$pack.tmp"
 		mv "$pack.tmp" "$pack"
 	fi
 	what="history of $tag ($commit) of $gitdir"
+	! $sha256 || what="$what, SHA-256 object IDs"
 fi
 cat "$pack" >/dev/null # into the page cache
 
 pack_bytes=$(wc -c <"$(readlink -f "$pack")")
 objects=$(od -An -tu1 -j8 -N4 "$pack" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
-trailer=$(tail -c 20 "$pack" | od -An -tx1 | tr -d ' \n')
+trailer=$(tail -c "$($sha256 && echo 32 || echo 20)" "$pack" | od -An -tx1 | tr -d ' \n')
 
 # --- the measurement: sha1kit bench --git-only ------------------------------------------------------
 # bench times every command as a child process (wait4: wall, user, system, peak RSS, minor faults),
@@ -251,6 +303,7 @@ for g in ${only//,/ }; do
 done
 [ -n "$workloads" ] || die "nothing to run"
 args=(bench --git-only --markdown --git-reps="$reps" --git-workloads="$workloads" --git="$pack")
+! $sha256 || args+=(--git-object-format=sha256)
 [ -z "$fsck_dir" ] || args+=(--git-repo="$fsck_dir")
 [ -z "$fsck_loose" ] || args+=(--git-loose="$fsck_loose")
 for x in "${extra_git[@]}"; do

@@ -84,6 +84,7 @@ enum {
 	OPT_GIT_LOOSE,
 	OPT_GIT_WORKLOADS,
 	OPT_GIT_ONLY,
+	OPT_GIT_OBJECT_FORMAT,
 	OPT_SHA256,
 	OPT_FIXED_MESSAGE,
 	OPT_ALL_HASHES,
@@ -120,6 +121,7 @@ static const struct option bench_options[] = {
     {"git-loose", required_argument, NULL, OPT_GIT_LOOSE},
     {"git-workloads", required_argument, NULL, OPT_GIT_WORKLOADS},
     {"git-only", no_argument, NULL, OPT_GIT_ONLY},
+    {"git-object-format", required_argument, NULL, OPT_GIT_OBJECT_FORMAT},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -196,6 +198,10 @@ static void bench_usage(void)
 	      "                            index-verify-1, verify-pack, fsck, fsck-1 (sha1kit\n"
 	      "                            fsck --threads=1; git fsck checks packs on one\n"
 	      "                            thread), fsck-loose\n"
+	      "      --git-object-format=FORMAT\n"
+	      "                          PACK is a SHA-256 pack (sha256; default sha1): the\n"
+	      "                            index-pack and verify-pack commands get\n"
+	      "                            --object-format=sha256\n"
 	      "      --git-binary=PATH   also time this git (repeatable, up to 6), e.g. one\n"
 	      "                            built with another SHA-1 backend\n"
 	      "      --git-reps=N        timed runs of each command (default 5, at most 100)\n"
@@ -521,6 +527,13 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 			break;
 		case OPT_GIT_LOOSE:
 			git->loose_arg = optarg;
+			break;
+		case OPT_GIT_OBJECT_FORMAT:
+			if (strcmp(optarg, "sha1") != 0 && strcmp(optarg, "sha256") != 0)
+				sk_usage_error(BENCH_CMD,
+				               "bench: invalid --git-object-format '%s' (sha1 or sha256)",
+				               optarg);
+			git->sha256 = strcmp(optarg, "sha256") == 0;
 			break;
 		case OPT_GIT_WORKLOADS: {
 			const char *bad;

@@ -432,7 +432,12 @@ static int make_reference_idx(struct bench_git *g)
 		sk_error(errno, "bench: --git: cannot set up %s", sk_quote(dir));
 		return -1;
 	}
-	char *argv[] = {g->tools[1].path, s_index_pack, s_norev, s_o, idx, pack, NULL};
+	static char s_sha256[] = "--object-format=sha256";
+	char *argv[] = {g->tools[1].path, s_index_pack, s_norev, s_o, idx, pack, NULL, NULL};
+	if (g->sha256) {
+		argv[6] = pack;
+		argv[5] = s_sha256;
+	}
 	int err_fd = temp_fd();
 	struct child_result res;
 	if (err_fd < 0) {
@@ -535,7 +540,7 @@ static void make_cmd(const struct bench_git *g, enum bench_git_workload w, size_
 	static char s_index_pack[] = "index-pack", s_o[] = "-o", s_verify_pack[] = "verify-pack",
 	            s_fsck[] = "fsck", s_full[] = "--full", s_nodangling[] = "--no-dangling",
 	            s_noprogress[] = "--no-progress", s_norev[] = "--no-rev-index", s_verify[] = "--verify",
-	            s_one[] = "--threads=1";
+	            s_one[] = "--threads=1", s_sha256[] = "--object-format=sha256";
 	bool one = w == BENCH_GIT_INDEX_PACK_1 || w == BENCH_GIT_INDEX_VERIFY_1 || w == BENCH_GIT_FSCK_1;
 	size_t k = 0;
 	memset(c, 0, sizeof(*c));
@@ -548,6 +553,8 @@ static void make_cmd(const struct bench_git *g, enum bench_git_workload w, size_
 	case BENCH_GIT_INDEX_PACK_1:
 		snprintf(c->out_idx, sizeof(c->out_idx), "%s/out-%zu.idx", g->work, tool);
 		c->argv[k++] = s_index_pack;
+		if (g->sha256)
+			c->argv[k++] = s_sha256;
 		if (one)
 			c->argv[k++] = s_one;
 		c->argv[k++] = s_o;
@@ -558,6 +565,8 @@ static void make_cmd(const struct bench_git *g, enum bench_git_workload w, size_
 	case BENCH_GIT_INDEX_VERIFY:
 	case BENCH_GIT_INDEX_VERIFY_1:
 		c->argv[k++] = s_index_pack;
+		if (g->sha256)
+			c->argv[k++] = s_sha256;
 		c->argv[k++] = s_norev;
 		c->argv[k++] = s_verify;
 		if (one)
@@ -566,6 +575,8 @@ static void make_cmd(const struct bench_git *g, enum bench_git_workload w, size_
 		break;
 	case BENCH_GIT_VERIFY_PACK:
 		c->argv[k++] = s_verify_pack;
+		if (g->sha256)
+			c->argv[k++] = s_sha256;
 		c->argv[k++] = c->vp_idx;
 		break;
 	default:

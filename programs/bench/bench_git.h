@@ -72,6 +72,7 @@ struct bench_git {
 	const char *binaries[BENCH_GIT_MAX_TOOLS - 2]; /* --git-binary, in order */
 	size_t n_binaries;
 	int reps;
+	bool sha256; /* --git-object-format=sha256: the pack's IDs are SHA-256 (--object-format=sha256) */
 	char pack[4096], repo[4096], loose[4096]; /* absolute; "" when not measured */
 	uint64_t pack_bytes;
 	uint32_t pack_objects;

@@ -478,7 +478,7 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	uint64_t limit;
-	skg_pk_idx_params(idx, idx_len, &opt.idx_version, &limit);
+	skg_pk_idx_params_as(idx, idx_len, pack->p.rawsz, &opt.idx_version, &limit);
 	opt.off32_limit = limit;
 	opt.strict = strict;
 	struct compare c = {idx, idx_len, 0, false};

@@ -1488,6 +1488,15 @@ static void test_index_sha256(void **state)
 	assert_int_equal(skg_idx_check_as(idx.p, idx.n, SKG_FORMAT_SHA256, "x.idx", "x.pack", &err), 0);
 	assert_int_equal(skg_idx_check(idx.p, idx.n, "x.idx", "x.pack", &err), -1); /* sizes of SHA-1 */
 	assert_int_equal(skg_pack_verify_idx(pack, idx.p, idx.n, true, &err), 0);
+	/* the second object in the table of 64-bit offsets: its layout is found again */
+	struct buf idx64 = {0};
+	uint64_t limit = opt.off32_limit;
+	opt.off32_limit = 12;
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &idx64, &err), 0);
+	opt.off32_limit = limit;
+	assert_int_equal(idx64.n, idx.n + 8);
+	assert_int_equal(skg_pack_verify_idx(pack, idx64.p, idx64.n, true, &err), 0);
+	free(idx64.p);
 	struct buf rev = {0};
 	assert_int_equal(skg_pack_write_rev(pack, collect, &rev, &err), 0);
 	assert_int_equal(rev.n, 12 + 2 * 4 + 2 * 32);
