@@ -199,7 +199,7 @@ def check_options(binary, doc):
     values = {"sizes": "64,1K", "reps": "1", "sample-ms": "0.5", "warmup": "0", "alignment": "both", "seed": "7",
               "only": "portable", "baseline": "sha1kit-fast-portable", "batch": "2", "plot": "x.svg",
               "git": "x.pack", "git-repo": ".", "git-binary": "git", "git-reps": "2", "note": "a note",
-              "git-loose": ".", "git-workloads": "fsck"}
+              "git-loose": ".", "git-workloads": "fsck", "git-object-format": "sha256"}
     opts = re.findall(r"^\s+(--[a-z-]+)(=\S+)?", run(binary, "--help"), re.M)
     check(len(opts) >= 19, f"--help: only {len(opts)} options found")
     with tempfile.TemporaryDirectory() as d:
