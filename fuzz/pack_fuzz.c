@@ -122,9 +122,11 @@ static void check_idx(const struct skg_pk_pack *pack, unsigned version, uint64_t
 	size_t len;
 	struct skg_pk_error err;
 	const size_t rawsz = pack->rawsz;
-	if (skg_pk_idx_build(pack, version, limit, false, &idx, &len, &err) != 0) {
-		check(version == 1, "idx v2 build failed"); /* v1 fails only for offsets >= 4 GiB */
-		return;
+	check(skg_pk_idx_build(pack, version, limit, false, &idx, &len, &err) == 0, "idx build failed");
+	/* as git: version 2 when the last object needs a large offset */
+	uint64_t last = pack->nr > 0 ? pack->objs[pack->nr - 1].offset : 0;
+	if (version == 1 && (last >> 31 != 0 || last > limit)) {
+		version = 2;
 	}
 	size_t min = version == 1 ? 1024 + (size_t)pack->nr * (rawsz + 4) + 2 * rawsz
 	                          : 8 + 1024 + (size_t)pack->nr * (rawsz + 8) + 2 * rawsz;
@@ -254,6 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_idx(&pack, 2, SKG_PK_IDX_OFF32_LIMIT);
 		check_idx(&pack, 2, 0);
 		check_idx(&pack, 1, 0);
+		check_idx(&pack, 1, SKG_PK_IDX_OFF32_LIMIT);
 		skg_pk_pack_free(&pack);
 	} else if (!sha256) {
 		check(err.msg[0] != '\0', "error without a message");

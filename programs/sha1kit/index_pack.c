@@ -29,7 +29,8 @@ static void index_pack_usage(void)
 	      "\n"
 	      "Every object of PACK is inflated, deltas (OFS_DELTA and REF_DELTA) are resolved,\n"
 	      "and every object ID is computed with SHA-1DC, which detects the known SHA-1\n"
-	      "collision attacks: an object that carries one is an error. The pack trailer\n"
+	      "collision attacks: an object that carries one is an error (in a SHA-256 pack,\n"
+	      "see --object-format, IDs and checksums are SHA-256). The pack trailer\n"
 	      "(the SHA-1 of the rest of the file) is checked. The index written is version 2,\n"
 	      "byte for byte the file `git index-pack` writes for the same pack: fan-out table,\n"
 	      "sorted object names, CRC-32s, 31-bit offsets with a table of 64-bit offsets,\n"
@@ -126,12 +127,15 @@ static void index_pack_usage(void)
 	      "                          git's. An unknown FORMAT: 'fatal: unknown hash\n"
 	      "                          algorithm 'FORMAT'' (128); with --stdin: 'fatal:\n"
 	      "                          options '--object-format' and '--stdin' cannot be\n"
-	      "                          used together' (128), as git. A SHA-256 pack is\n"
-	      "                          indexed without --strict and --fix-thin so far\n"
+	      "                          used together' (128), as git. --strict and\n"
+	      "                          --fix-thin refuse a SHA-256 pack so far (exit 1)\n"
 	      "      --index-version=V[,OFFSET]\n"
 	      "                        write index version V (1 or 2; 0 is 1); with OFFSET,\n"
 	      "                          objects above OFFSET go to the 64-bit offset table\n"
-	      "                          (as Git's option of the same name, for tests)\n"
+	      "                          (as Git's option of the same name, for tests; as\n"
+	      "                          git, version 2 is written when the last object is\n"
+	      "                          above OFFSET or 2^31). With --verify the version is\n"
+	      "                          the existing index's, as git's\n"
 	      "      --stdin           read the pack from standard input and write it with its\n"
 	      "                          index: to PACK and its .idx (or -o FILE) when PACK is\n"
 	      "                          given, else into the objects/pack directory of the\n"
@@ -179,8 +183,9 @@ static void index_pack_usage(void)
 	      "('unresolved delta') unless --fix-thin completes it.\n"
 	      "In a SHA-256 repository (git init --object-format=sha256) packs are SHA-256\n"
 	      "ones and compared with its SHA-256 objects in the same way. A pack in another\n"
-	      "format than the repository's (--object-format) is not compared (git finds none\n"
-	      "of its IDs there).\n"
+	      "format than the repository's (--object-format) is not compared: git looks its\n"
+	      "IDs up there, finds none and prints 'error: wrong index v2 file size in ...'\n"
+	      "for each lookup in a pack of the repository; sha1kit prints nothing.\n"
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, and the\n"
 	      "repository's): pack.indexVersion sets the index version, pack.threads the\n"
@@ -895,7 +900,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	const char *out_name = NULL;
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
-	bool threads_given = false, stats = false, fix_thin = false, format_given = false;
+	bool threads_given = false, stats = false, fix_thin = false, format_given = false,
+	     limit_given = false;
 	int rev_cl = -1; /* --rev-index 1, --no-rev-index 0 (the last one), else the config's */
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
@@ -953,6 +959,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 				               optarg);
 			}
 			version_given = true;
+			limit_given = strchr(optarg, ',') != NULL;
 			break;
 		case OPT_GIT_VERSION:
 			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &opt.git_version);
@@ -1097,8 +1104,12 @@ int sk_cmd_index_pack(int argc, char **argv)
 		goto out;
 	}
 	if (verify) {
-		if (!version_given) {
-			skg_idx_layout(old_idx.data, old_idx.len, &opt);
+		/* git's read_idx_option: the version is the existing idx's whatever the option says;
+		 * a limit given (--index-version=V,OFFSET) stays */
+		uint64_t limit = opt.off32_limit;
+		skg_idx_layout(old_idx.data, old_idx.len, &opt);
+		if (limit_given) {
+			opt.off32_limit = limit;
 		}
 	}
 

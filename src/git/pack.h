@@ -153,8 +153,10 @@ void skg_pk_pack_free(struct skg_pk_pack *pack);
 
 /*
  * Build the idx file of an indexed pack: `version` 1 or 2; in v2 objects whose offset is above
- * `off32_limit` go to the 64-bit offset table. `strict`: a duplicate object is an error. Returns 0
- * and a malloc'd buffer in *out and *out_len, or -1 with `err` filled.
+ * `off32_limit` go to the 64-bit offset table. Version 1 becomes 2 when the last object's offset
+ * is above off32_limit or past 31 bits, as git's write_idx_file does (need_large_offset).
+ * `strict`: a duplicate object is an error. Returns 0 and a malloc'd buffer in *out and *out_len,
+ * or -1 with `err` filled.
  */
 int skg_pk_idx_build(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
                      uint8_t **out, size_t *out_len, struct skg_pk_error *err);
@@ -164,7 +166,7 @@ typedef int (*skg_pk_idx_sink)(void *ctx, const uint8_t *p, size_t n, struct skg
 
 /*
  * As skg_pk_idx_build, but the idx goes to `sink` in pieces of at most 64 KiB as it is made (never
- * whole in memory). The checks that can fail (duplicates, v1 offsets) are done before the first
+ * whole in memory). The check that can fail (duplicates) is made before the first
  * piece. Returns 0, or -1 with `err` filled (by the sink, when it stopped the writing).
  */
 int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,

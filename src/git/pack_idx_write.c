@@ -80,6 +80,12 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 	uint32_t nr = pack->nr;
 	const unsigned rawsz = pack->rawsz;
 	const struct skg_pk_object *objs = pack->objs;
+	/* pack-write.c write_idx_file: version 2 whenever the last object needs a large offset
+	 * (need_large_offset: past 31 bits, or above off32_limit), whatever version was asked */
+	uint64_t last = nr > 0 ? objs[nr - 1].offset : 0; /* objs are in pack order */
+	if (version == 1 && (last >> 31 != 0 || last > off32_limit)) {
+		version = 2;
+	}
 	struct id_order *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
 	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
 	struct idx_out *w = malloc(sizeof(*w));
@@ -109,10 +115,6 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 			/* git's die in pack-write.c write_idx_file (WRITE_IDX_STRICT) */
 			skg_pk_set_failure(err, SKG_E_GIT, true, o->offset,
 			                   "The same object %s appears twice in the pack", hex);
-			goto out;
-		}
-		if (version == 1 && o->offset > UINT32_MAX) {
-			skg_pk_set_error(err, true, o->offset, "pack too large for index version 1");
 			goto out;
 		}
 	}

@@ -1166,7 +1166,14 @@ static void test_idx_check(void **state)
 	opt.off32_limit = 12;
 	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &big, &err), 0);
 	assert_int_equal(big.n, idx.n + 2 * 8);
+	/* version 1 with objects above the limit: version 2, as git's write_idx_file */
+	struct buf v1big = {0};
 	opt.idx_version = 1;
+	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &v1big, &err), 0);
+	assert_int_equal(v1big.n, big.n);
+	assert_memory_equal(v1big.p, big.p, big.n);
+	free(v1big.p);
+	opt.off32_limit = 0x7fffffff; /* the default */
 	assert_int_equal(skg_pack_write_idx(pack, &opt, collect, &v1, &err), 0);
 	skg_pack_free(pack);
 	assert_int_equal(skg_idx_check(idx.p, idx.n, "d/p.idx", "d/p.pack", &err), 0);

@@ -1702,7 +1702,8 @@ cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.
 # SHA-256 packs (Git's hash-function-transition.txt; `git init --object-format=sha256`): a history
 # with deltas, a tag and a subdirectory, packed with OFS_DELTA (git repack) and REF_DELTA (git
 # pack-objects --no-delta-base-offset). index-pack --object-format=sha256 outside a repository
-# writes git's idx (versions 2, 2,0 and 1) and .rev byte for byte with 1 and 3 threads, and git's
+# writes git's idx (versions 2, 2,OFFSET, 1 and 1,OFFSET: git writes version 2 when the last
+# object is above OFFSET) and .rev byte for byte with 1 and 3 threads, and git's
 # checksum line; --verify and verify-pack (-v: git's lines, 64 hex digits) take them, verify-pack
 # in the repository without the option too (its extensions.objectFormat); git's lines and exit
 # status for a flipped trailer, a cut pack, a SHA-256 pack read as SHA-1, an unknown
@@ -1729,7 +1730,7 @@ mkdir -p "$V"
 cp "$R"/.git/objects/pack/*.pack "$V/ofs.pack"
 (cd "$R" && git rev-list --objects --all | git pack-objects -q --no-delta-base-offset --stdout) >"$V/ref.pack"
 for name in ofs ref; do
-	for iv in 2 2,2000 1; do
+	for iv in 2 2,2000 1 1,2000; do
 		ivn=${iv//,/_}
 		(cd "$V" && refgit index-pack --object-format=sha256 --rev-index --index-version=$iv -o "$name-$ivn.git.idx" "$name.pack" >"$name.git.out" 2>&1) ||
 			{ bad "sha256: git index-pack $name $iv failed: $(cat "$V/$name.git.out")"; continue; }
@@ -1742,7 +1743,8 @@ for name in ofs ref; do
 				bad "sha256: index-pack $name --index-version=$iv --threads=$th: rc $rc, idx/rev/stdout not git's: $(cmp "$V/$name-$ivn.git.idx" "$V/$name.s.idx"; cmp "$V/$name-$ivn.git.rev" "$V/$name.s.rev"; diff "$V/$name.git.out" "$V/$name.s.out" | head -3)"
 			# (git opens an idx only with NAME.pack beside it)
 			ln -f "$V/$name.pack" "$V/$name-$ivn.git.pack"
-			(cd "$V" && "$SK" index-pack --verify --object-format=sha256 --threads=$th -o "$name-$ivn.git.idx" "$name.pack" >v.out 2>&1) && ok ||
+			# (--index-version=1: git takes the version of the existing idx)
+			(cd "$V" && "$SK" index-pack --verify --index-version=1 --object-format=sha256 --threads=$th -o "$name-$ivn.git.idx" "$name.pack" >v.out 2>&1) && ok ||
 				bad "sha256: index-pack --verify $name $iv --threads=$th: $(cat "$V/v.out")"
 		done
 	done
