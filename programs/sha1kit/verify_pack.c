@@ -305,8 +305,8 @@ int sk_cmd_verify_pack(int argc, char **argv)
 		case OPT_OBJECT_FORMAT:
 			/* git's verify-pack passes it to the index-pack it runs for each pack, which
 			 * dies on a name it does not know */
-			bad_format = skg_format_from_name(optarg) == 0 ? optarg : NULL;
 			object_format = skg_format_from_name(optarg);
+			bad_format = object_format == 0 ? optarg : NULL;
 			break;
 		case OPT_HELP:
 			verify_pack_usage();

@@ -7,6 +7,7 @@
  * results with `git index-pack` and `git verify-pack` (Git 2.39); no code was taken from Git.
  */
 #include "pack_internal.h"
+#include "pack_rev.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,29 +19,6 @@ static void put_be32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 16);
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
-}
-
-/* An object in the idx's order: its ID beside its index in pack order, so that qsort needs no
- * pointer to the pack's table (no global: two idx writes may run at once in one process). */
-struct id_order {
-	uint8_t id[SKG_MAX_RAWSZ];
-	uint32_t i;
-};
-
-static int cmp_id_n(const struct id_order *x, const struct id_order *y, size_t rawsz)
-{
-	int c = memcmp(x->id, y->id, rawsz);
-	return c != 0 ? c : (x->i > y->i) - (x->i < y->i); /* equal IDs stay in pack order */
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	return cmp_id_n(a, b, SKG_RAWSZ);
-}
-
-static int cmp_id_sha256(const void *a, const void *b)
-{
-	return cmp_id_n(a, b, SKG_MAX_RAWSZ);
 }
 
 /* The idx on its way out: a small buffer handed to the sink when full, and the idx checksum. */
@@ -86,32 +64,24 @@ int skg_pk_idx_write(const struct skg_pk_pack *pack, unsigned version, uint64_t 
 	if (version == 1 && (last >> 31 != 0 || last > off32_limit)) {
 		version = 2;
 	}
-	struct id_order *sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
-	uint32_t *order = malloc((nr ? nr : 1) * sizeof(uint32_t));
-	struct idx_out *w = malloc(sizeof(*w));
-	if (sorted == NULL || order == NULL || w == NULL) {
-		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
-		free(sorted);
-		free(order);
-		free(w);
+	/* the objects by ID, an ID twice in pack order: the .rev's order (pack_rev.c) */
+	uint32_t *order;
+	if (skg_pk_idx_order(pack, &order, err) != 0) {
 		return -1;
 	}
-	for (uint32_t i = 0; i < nr; i++) {
-		memcpy(sorted[i].id, objs[i].id, rawsz);
-		sorted[i].i = i;
+	struct idx_out *w = malloc(sizeof(*w));
+	if (w == NULL) {
+		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
+		free(order);
+		return -1;
 	}
-	qsort(sorted, nr, sizeof(*sorted), rawsz == SKG_MAX_RAWSZ ? cmp_id_sha256 : cmp_id);
-	for (uint32_t i = 0; i < nr; i++) {
-		order[i] = sorted[i].i;
-	}
-	free(sorted);
 
 	int rc = -1;
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct skg_pk_object *o = &objs[order[i]];
 		if (strict && i > 0 && memcmp(objs[order[i - 1]].id, o->id, rawsz) == 0) {
 			char hex[2 * SKG_MAX_RAWSZ + 1];
-			skg_pk_to_hex(o->id, rawsz, hex);
+			skg_to_hex_len(o->id, rawsz, hex);
 			/* git's die in pack-write.c write_idx_file (WRITE_IDX_STRICT) */
 			skg_pk_set_failure(err, SKG_E_GIT, true, o->offset,
 			                   "The same object %s appears twice in the pack", hex);

@@ -1,6 +1,6 @@
 /*
  * pack_internal.h - what the files of the pack engine (pack.h) share, and nothing else includes:
- * error setters, byte and hex helpers, the object header, CRC-32, the inflater, entry headers, the
+ * error setters, byte helpers, the object header, CRC-32, the inflater, entry headers, the
  * first pass's table of REF_DELTA bases, batched object IDs, and delta application.
  *
  * The engine's files (docs/ARCHITECTURE.md, "The Git layer"):
@@ -59,17 +59,6 @@ uint32_t skg_pk_crc32(uint32_t crc, const uint8_t *p, uint64_t n);
 static inline uint32_t skg_pk_get_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* An ID or checksum of `rawsz` bytes (20 or 32) in lowercase hex into out (2 * rawsz + 1 bytes). */
-static inline void skg_pk_to_hex(const uint8_t *id, size_t rawsz, char out[2 * SKG_MAX_RAWSZ + 1])
-{
-	static const char digits[] = "0123456789abcdef";
-	for (size_t i = 0; i < rawsz; i++) {
-		out[2 * i] = digits[id[i] >> 4];
-		out[2 * i + 1] = digits[id[i] & 15];
-	}
-	out[2 * rawsz] = '\0';
 }
 
 /* ---- The object format's hashes (pack.c) ---------------------------------------------------- */

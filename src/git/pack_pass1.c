@@ -597,8 +597,8 @@ static int pass1_sequential(struct skg_pk_pack *pack, const struct skg_pk_option
 	skg_pk_hash_final(&trailer, sum);
 	if (memcmp(sum, data + end, pack->rawsz) != 0) {
 		char want[2 * SKG_MAX_RAWSZ + 1], got[2 * SKG_MAX_RAWSZ + 1];
-		skg_pk_to_hex(sum, pack->rawsz, want);
-		skg_pk_to_hex(data + end, pack->rawsz, got);
+		skg_to_hex_len(sum, pack->rawsz, want);
+		skg_to_hex_len(data + end, pack->rawsz, got);
 		skg_pk_set_error(err, true, end,
 		                 "pack trailer mismatch: the pack's %s is %s, its trailer says %s",
 		                 pack->rawsz == SKG_MAX_RAWSZ ? "SHA-256" : "SHA-1", want, got);

@@ -112,7 +112,7 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
 			at = s->h.base_offset;
 		} else if (!skg_pk_idx_find_as(idx, idx_len, rawsz, s->h.base_id, &at)) {
 			char h[2 * SKG_MAX_RAWSZ + 1];
-			skg_pk_to_hex(s->h.base_id, rawsz, h);
+			skg_to_hex_len(s->h.base_id, rawsz, h);
 			skg_pk_set_error(err, true, s->offset, "delta base %s is not in the pack", h);
 			goto out;
 		} else if (at < 12 || at >= end) {

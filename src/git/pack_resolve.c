@@ -844,7 +844,7 @@ static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error
 		}
 		char hex[2 * SKG_MAX_RAWSZ + 1];
 		if (pack->objs[j].type == SKG_PK_REF_DELTA) {
-			skg_pk_to_hex(ref_base_id(pack, j), pack->rawsz, hex);
+			skg_to_hex_len(ref_base_id(pack, j), pack->rawsz, hex);
 			skg_pk_set_error(
 			    err, true, pack->objs[j].offset,
 			    "unresolved delta: base object %s is not in the pack (or the deltas form a "

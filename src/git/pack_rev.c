@@ -7,10 +7,10 @@
  * big-endian 32-bit word, then the pack checksum, then the checksum of the file (hashfile: SHA-1, or SHA-256
  * in a SHA-256 pack). Here the same words come the other way round: objects are already in pack order (by
  * offset), so the word for pack-order object k is its rank in the idx order, the inverse of the permutation
- * that sorts the objects by ID. That order is skg_pk_idx_write's (pack.c): by object ID, an ID
- * found twice kept in pack order, so that the .rev always matches the idx written beside it.
- * That sort is made again here (pack.c keeps its order to itself), in two steps that cost a
- * fraction of a qsort of the whole table: a counting sort by the first 16 bits of the ID (stable),
+ * that sorts the objects by ID: by object ID, an ID found twice kept in pack order. skg_pk_idx_write
+ * (pack_idx_write.c) writes the idx in the same order, skg_pk_idx_order's, so that the .rev always
+ * matches the idx written beside it. The sort is made in two steps that cost a fraction of a qsort
+ * of the whole table: a counting sort by the first 16 bits of the ID (stable),
  * then each bucket (13 objects on average in a pack of 850,000) sorted on its own, by insertion
  * when small, else by qsort (IDs made to share a prefix cannot make it quadratic).
  * No code was taken from Git.

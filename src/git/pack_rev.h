@@ -24,9 +24,9 @@ uint64_t skg_pk_rev_size(uint32_t nr, unsigned rawsz);
 /*
  * The idx order of `pack`'s objects (indexed by skg_pk_index_pack: objs in pack order): *out (free()
  * it) gets nr pack-order indexes sorted by object ID, an ID found twice kept in pack order, which
- * is skg_pk_idx_write's order (pack.c sorts (ID, index) pairs with qsort; this counting sort by the
- * first 16 bits then per-bucket sort gives the same order in a fraction of the time, and could
- * serve it too). Returns 0, or -1 with err: SKG_E_NOMEM.
+ * is the order skg_pk_idx_write writes the idx in (it calls this; a counting sort by the first 16
+ * bits then a per-bucket sort, a fraction of the time of a qsort of the whole table). Returns 0,
+ * or -1 with err: SKG_E_NOMEM.
  */
 int skg_pk_idx_order(const struct skg_pk_pack *pack, uint32_t **out, struct skg_pk_error *err);
 

@@ -314,7 +314,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 			uint8_t id[SKG_RAWSZ];
 			char h[2 * SKG_MAX_RAWSZ + 1];
 			if (base_id(ctx, obj_offset, id)) {
-				skg_pk_to_hex(id, SKG_RAWSZ, h);
+				skg_to_hex_len(id, SKG_RAWSZ, h);
 				gu_line(&u,
 				        "error: failed to read delta base object %s at offset %" PRIu64
 				        " from %s",
