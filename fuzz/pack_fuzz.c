@@ -5,7 +5,7 @@
  * Input: byte 0 = flags (bit 0 --strict: with git's object checks and link checks of
  * pack_strict.c as the object callback, bit 1 two resolver threads, bit 2 keep the trailer as
  * given, bit 3 the strict checks of Git 2.39.5 rather than 2.55.0's, bit 4 a SHA-256 pack: 32-byte IDs,
- * REF_DELTA bases and trailer; --strict is then left out, as skg_pack_index does), the rest = the pack.
+ * REF_DELTA bases and trailer, the object checks of --strict on SHA-256 IDs), the rest = the pack.
  * Unless bit 2 is set the trailer (last 20 or 32 bytes) is recomputed, so that mutations reach the object,
  * zlib and delta code
  * instead of stopping at the checksum. The base cache is tiny (4 KiB), so eviction and the rebuilding of
@@ -186,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct skg_pk_options opt;
 	skg_pk_options_default(&opt);
 	opt.format = format;
-	opt.strict = (flags & 1) && !sha256;
+	opt.strict = (flags & 1) != 0;
 	opt.threads = (flags & 2) ? 2 : 1;
 	opt.cache_limit = 4096;
 	opt.max_object_size = 1 << 20;
@@ -197,7 +197,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* index-pack --strict: the checks run as the objects come (no repository, no sink) */
 		struct skg_error e;
 		unsigned git_version = (flags & 8) ? SKG_GIT_2_39 : SKG_GIT_2_55;
-		if (skg_strict_new(&strict, &pack, NULL, NULL, git_version, NULL, &e) != 0) {
+		if (skg_strict_new(&strict, &pack, sha256 ? SKG_MAX_RAWSZ : SKG_RAWSZ, NULL, NULL,
+		                   git_version, NULL, &e) != 0) {
 			free(buf);
 			return 0;
 		}

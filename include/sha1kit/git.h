@@ -83,6 +83,9 @@ void skg_to_hex_len(const uint8_t *id, size_t rawsz, char *out);
  * bytes are read in order up to the first that is not, so a shorter NUL-terminated string is safe). */
 bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ]);
 
+/* The same for 2 * rawsz hex digits into id[0..rawsz) (rawsz at most SKG_MAX_RAWSZ). */
+bool skg_from_hex_len(const char *p, size_t rawsz, uint8_t *id);
+
 /* ---- Errors of a run ---------------------------------------------------------------------- */
 
 /* What stopped a run (struct skg_error.code). */

@@ -26,11 +26,16 @@ extern "C" {
  *                is found, as in a repository that lacks them)
  *   sink         git's lines: "object fails fsck: <msgId>: <text>" (level ERROR, msg_id set) and
  *                the tree decoder's own "error: ..." line before a badTree
+ *   object_format  SKG_FORMAT_SHA1 (or 0, the default) or SKG_FORMAT_SHA256: the repository's
+ *                (extensions.objectFormat). It sets the ID that skg_hash_object computes (20 or 32
+ *                bytes) and the IDs the checks read in commits, tags and trees (40 or 64 hex
+ *                digits; tree entries end in 20 or 32 bytes), as git's hash algorithm does.
  */
 struct skg_hash_options {
 	bool literally;
 	const char *objects_dir;
 	struct skg_sink sink;
+	unsigned object_format;
 };
 
 void skg_hash_options_default(struct skg_hash_options *opt);
@@ -91,9 +96,11 @@ int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RA
  * no repository, findings dropped). Returns 0 with oid; -1 with err: SKG_E_USAGE (without
  * literally, a type other than blob, tree, commit, tag), SKG_E_GIT "refusing to create malformed
  * object" (fails the check; the findings went to opt->sink), SKG_E_COLLISION, SKG_E_NOMEM.
+ * oid receives skg_format_rawsz(opt->object_format) bytes: 20 (SHA-1DC), or 32 (SHA-256) when
+ * opt->object_format is SKG_FORMAT_SHA256.
  */
 int skg_hash_object(const char *type_name, const void *data, size_t len, const struct skg_hash_options *opt,
-                    uint8_t oid[SKG_RAWSZ], struct skg_error *err);
+                    uint8_t *oid, struct skg_error *err);
 
 #ifdef __cplusplus
 }

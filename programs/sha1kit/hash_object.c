@@ -97,10 +97,9 @@ static void ho_usage(void)
 	      "\n"
 	      "Inside a SHA-256 repository (git init --object-format=sha256; Git's\n"
 	      "extensions.objectFormat) the IDs are SHA-256 (64 hex digits), as git gives\n"
-	      "them there: for blobs and, with --literally, any object. The checks of a tree,\n"
-	      "commit or tag do not read SHA-256 object IDs yet: without --literally such an\n"
-	      "object is refused there ('fatal: unsupported repository: ...', exit status\n"
-	      "128), and no ID is printed.\n"
+	      "them there, and the checks read the objects' IDs as SHA-256 ones: 64 hex\n"
+	      "digits in a commit's tree and parent lines and a tag's object line, 32 bytes\n"
+	      "after each tree entry's name.\n"
 	      "\n"
 	      "Exit status:\n"
 	      "  0  success\n"
@@ -404,17 +403,7 @@ int sk_cmd_hash_object(int argc, char **argv)
 	st.format = SKG_FORMAT_SHA1;
 	if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &err) == 0) {
 		st.format = skg_repo_object_format(repo);
-		if (st.check && st.format == SKG_FORMAT_SHA256) {
-			/* the checks parse SHA-1 IDs: a tree, commit or tag is not hashed unchecked */
-			fprintf(
-			    stderr,
-			    "fatal: unsupported repository: extensions.objectFormat is sha256 (sha1kit "
-			    "checks the %s objects of SHA-1 repositories only; --literally hashes without "
-			    "the checks)\n",
-			    st.type);
-			skg_repo_free(repo);
-			return sk_finish(128, false);
-		}
+		st.opt.object_format = st.format; /* the checks read IDs of the repository's format */
 		if (st.check) {
 			st.opt.objects_dir = skg_repo_objects_dir(repo);
 		}

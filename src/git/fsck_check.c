@@ -148,9 +148,9 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		parsed = false;
 	} else if (type == SKG_COMMIT) {
 		uint8_t tree[SKG_RAWSZ];
-		enum skg_parse_result pr = skg_commit_links(data, len, tree, parent_link, &l);
+		enum skg_parse_result pr = skg_commit_links(data, len, SKG_RAWSZ, tree, parent_link, &l);
 		if (pr != SKG_PARSE_OK) {
-			if (skg_parse_error_format(msg, sizeof(msg), pr, id, NULL) > 0) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, NULL) > 0) {
 				skg_fsck_err(s, "error: %s", msg);
 			}
 			parsed = false;
@@ -174,9 +174,9 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		}
 	} else if (type == SKG_TAG) {
 		struct skg_tag_links tl;
-		enum skg_parse_result pr = skg_tag_links(data, len, &tl);
+		enum skg_parse_result pr = skg_tag_links(data, len, SKG_RAWSZ, &tl);
 		if (pr != SKG_PARSE_OK) {
-			if (skg_parse_error_format(msg, sizeof(msg), pr, id, &tl) > 0) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, &tl) > 0) {
 				skg_fsck_err(s, "error: %s", msg);
 			}
 			parsed = false;
@@ -186,7 +186,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	} else if (type == SKG_TREE) {
 		enum skg_tree_error te;
 		if (f->connectivity_only) {
-			te = skg_tree_links(data, len, tree_link, &l);
+			te = skg_tree_links(data, len, SKG_RAWSZ, tree_link, &l);
 		} else {
 			/*
 			 * Checks and links in one decode. git prints the walk's decode error (below)
@@ -217,7 +217,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 				/* git's fsck_walk prints the decode error; it fails ("broken links") when
 				 * the tree does not even start */
 				skg_fsck_err(s, "error: %s", skg_tree_error_text(te));
-				if (skg_tree_iter_init(&it, data, len) != SKG_TREE_OK) {
+				if (skg_tree_iter_init(&it, data, len, SKG_RAWSZ) != SKG_TREE_OK) {
 					tree_broken = true;
 				}
 			}
@@ -278,7 +278,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	}
 	if (type == SKG_TAG && f->show_tags && !f->connectivity_only) {
 		struct skg_tag_links tl;
-		if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK) {
+		if (skg_tag_links(data, len, SKG_RAWSZ, &tl) == SKG_PARSE_OK) {
 			char th[SKG_HEXSZ + 1];
 			skg_to_hex(tl.object, th);
 			struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_TAG, id, 0};
@@ -315,17 +315,18 @@ bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, c
 		uint8_t tree[SKG_RAWSZ];
 		struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
 		l.v = l.small;
-		pr = skg_commit_links(data != NULL ? data : (const uint8_t *)"", len, tree, parent_link, &l);
+		pr = skg_commit_links(data != NULL ? data : (const uint8_t *)"", len, SKG_RAWSZ, tree,
+		                      parent_link, &l);
 		if (l.v != l.small) {
 			free(l.v);
 		}
 	} else if (type == SKG_TAG) {
-		pr = skg_tag_links(data != NULL ? data : (const uint8_t *)"", len, &tl);
+		pr = skg_tag_links(data != NULL ? data : (const uint8_t *)"", len, SKG_RAWSZ, &tl);
 	}
 	if (pr == SKG_PARSE_OK) {
 		return true;
 	}
-	if (skg_parse_error_format(msg, sizeof(msg), pr, id, type == SKG_TAG ? &tl : NULL) > 0) {
+	if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, type == SKG_TAG ? &tl : NULL) > 0) {
 		skg_fsck_err_line(f, NULL, "error: %s", msg);
 	}
 	return false;

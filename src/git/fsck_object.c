@@ -72,6 +72,7 @@ void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict)
 	opt->date_digits = false;
 	opt->newer_checks = false;
 	opt->max_tree_entry_len = 4096; /* fsck.c max_tree_entry_len */
+	opt->rawsz = SKG_RAWSZ;
 	opt->found = NULL;
 }
 
@@ -188,10 +189,10 @@ size_t skg_fsck_set_error_format(char *buf, size_t n, enum skg_fsck_set_result e
 
 size_t skg_fsck_format(char *buf, size_t n, const struct skg_fsck_finding *f)
 {
-	char hex[SKG_HEXSZ + 1];
+	char hex[SKG_MAX_HEXSZ + 1];
 	const char *type = skg_type_name(f->type);
 	const char *name = skg_fsck_msg_name(f->msg);
-	skg_to_hex(f->id, hex);
+	skg_to_hex_len(f->id, f->rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ, hex);
 	int len =
 	    snprintf(buf, n, "%s in %s %s: %s: %s%.*s", f->severity == SKG_FSCK_WARN ? "warning" : "error",
 	             type != NULL ? type : "unknown", hex, name != NULL ? name : "", f->detail,
@@ -208,6 +209,7 @@ struct checker {
 	void *ctx;
 	unsigned type;
 	const uint8_t *id;
+	size_t rawsz; /* bytes of an object ID: opt's format */
 };
 
 /* Returns 1 for a finding that counts as an error, 0 for a warning or an ignored message. */
@@ -224,6 +226,7 @@ static int report_full(const struct checker *c, enum skg_fsck_msg msg, const cha
 		struct skg_fsck_finding f = {
 		    .type = c->type,
 		    .id = c->id,
+		    .rawsz = c->rawsz,
 		    .msg = msg,
 		    .severity = (enum skg_fsck_severity)sev,
 		    .detail = detail,
@@ -259,12 +262,13 @@ static bool has_prefix(const uint8_t *d, size_t len, size_t pos, const char *lit
 	return true;
 }
 
-/* 40 hex digits (either case) at pos, all inside the object. */
-static bool hex_at(const uint8_t *d, size_t len, size_t pos, uint8_t out[SKG_RAWSZ])
+/* 2 * rawsz hex digits (either case) at pos, all inside the object (git's parse_oid_hex with the
+ * repository's hash algorithm). */
+static bool hex_at(const uint8_t *d, size_t len, size_t pos, size_t rawsz, uint8_t *out)
 {
-	if (pos > len || len - pos < SKG_HEXSZ)
+	if (pos > len || len - pos < 2 * rawsz)
 		return false;
-	return skg_from_hex((const char *)d + pos, out);
+	return skg_from_hex_len((const char *)d + pos, rawsz, out);
 }
 
 /* Index of the first '\n' from pos, or of the first NUL byte (len if none): git's strchrnul. */
@@ -411,7 +415,8 @@ static int check_ident(const struct checker *c, const uint8_t *d, size_t len, si
 
 static int check_commit(const struct checker *c, const uint8_t *d, size_t len)
 {
-	uint8_t oid[SKG_RAWSZ];
+	uint8_t oid[SKG_MAX_RAWSZ];
+	const size_t hexsz = 2 * c->rawsz;
 	size_t p;
 	int err;
 
@@ -420,22 +425,22 @@ static int check_commit(const struct checker *c, const uint8_t *d, size_t len)
 	if (!has_prefix(d, len, 0, "tree "))
 		return report(c, SKG_FSCK_MISSING_TREE, "invalid format - expected 'tree' line");
 	p = 5;
-	bool hex_ok = hex_at(d, len, p, oid);
-	if (!hex_ok || byte(d, len, p + SKG_HEXSZ) != '\n') {
+	bool hex_ok = hex_at(d, len, p, c->rawsz, oid);
+	if (!hex_ok || byte(d, len, p + hexsz) != '\n') {
 		err = report(c, SKG_FSCK_BAD_TREE_SHA1, "invalid 'tree' line format - bad sha1");
 		if (err || !hex_ok)
 			return err;
 	}
-	p += SKG_HEXSZ + 1;
+	p += hexsz + 1;
 	while (has_prefix(d, len, p, "parent ")) {
 		p += 7;
-		hex_ok = hex_at(d, len, p, oid);
-		if (!hex_ok || byte(d, len, p + SKG_HEXSZ) != '\n') {
+		hex_ok = hex_at(d, len, p, c->rawsz, oid);
+		if (!hex_ok || byte(d, len, p + hexsz) != '\n') {
 			err = report(c, SKG_FSCK_BAD_PARENT_SHA1, "invalid 'parent' line format - bad sha1");
 			if (err || !hex_ok)
 				return err;
 		}
-		p += SKG_HEXSZ + 1;
+		p += hexsz + 1;
 	}
 	unsigned authors = 0;
 	err = 0;
@@ -525,7 +530,8 @@ static unsigned type_of_text(const uint8_t *s, size_t n)
 
 static int check_tag(const struct checker *c, const uint8_t *d, size_t len)
 {
-	uint8_t oid[SKG_RAWSZ];
+	uint8_t oid[SKG_MAX_RAWSZ];
+	const size_t hexsz = 2 * c->rawsz;
 	size_t p, eol;
 	int ret = verify_headers(c, d, len);
 	if (ret)
@@ -533,13 +539,13 @@ static int check_tag(const struct checker *c, const uint8_t *d, size_t len)
 	if (!has_prefix(d, len, 0, "object "))
 		return report(c, SKG_FSCK_MISSING_OBJECT, "invalid format - expected 'object' line");
 	p = 7;
-	bool hex_ok = hex_at(d, len, p, oid);
-	if (!hex_ok || byte(d, len, p + SKG_HEXSZ) != '\n') {
+	bool hex_ok = hex_at(d, len, p, c->rawsz, oid);
+	if (!hex_ok || byte(d, len, p + hexsz) != '\n') {
 		ret = report(c, SKG_FSCK_BAD_OBJECT_SHA1, "invalid 'object' line format - bad sha1");
 		if (ret || !hex_ok)
 			return ret;
 	}
-	p += SKG_HEXSZ + 1;
+	p += hexsz + 1;
 
 	if (!has_prefix(d, len, p, "type "))
 		return report(c, SKG_FSCK_MISSING_TYPE_ENTRY, "invalid format - expected 'type' line");
@@ -828,7 +834,7 @@ static enum skg_tree_error tree_decode(struct skg_tree_iter *it)
 	const uint8_t *b = it->buf;
 	size_t size = it->size;
 	/* The NUL of the last entry's name must be where its ID leaves it: this bounds every scan. */
-	if (size < SKG_RAWSZ + 3 || b[size - (SKG_RAWSZ + 1)] != 0)
+	if (size < it->rawsz + 3 || b[size - (it->rawsz + 1)] != 0)
 		return SKG_TREE_TOO_SHORT;
 	if (b[0] == ' ')
 		return SKG_TREE_BAD_MODE;
@@ -854,8 +860,10 @@ static enum skg_tree_error tree_decode(struct skg_tree_iter *it)
 	return SKG_TREE_OK;
 }
 
-enum skg_tree_error skg_tree_iter_init(struct skg_tree_iter *it, const uint8_t *data, size_t len)
+enum skg_tree_error skg_tree_iter_init(struct skg_tree_iter *it, const uint8_t *data, size_t len,
+                                       size_t rawsz)
 {
+	it->rawsz = rawsz;
 	it->buf = data;
 	it->size = len;
 	it->error = SKG_TREE_OK;
@@ -870,7 +878,7 @@ enum skg_tree_error skg_tree_iter_advance(struct skg_tree_iter *it)
 {
 	if (it->size == 0)
 		return it->error;
-	const uint8_t *next = it->entry.id + SKG_RAWSZ;
+	const uint8_t *next = it->entry.id + it->rawsz;
 	it->size -= (size_t)(next - it->buf);
 	it->buf = next;
 	if (it->size > 0)
@@ -880,10 +888,11 @@ enum skg_tree_error skg_tree_iter_advance(struct skg_tree_iter *it)
 	return it->error;
 }
 
-enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len, skg_tree_link_fn cb, void *ctx)
+enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len, size_t rawsz, skg_tree_link_fn cb,
+                                   void *ctx)
 {
 	struct skg_tree_iter it;
-	enum skg_tree_error err = skg_tree_iter_init(&it, data, len);
+	enum skg_tree_error err = skg_tree_iter_init(&it, data, len, rawsz);
 	while (err == SKG_TREE_OK && it.size > 0) {
 		struct skg_tree_entry cur = it.entry;
 		err = skg_tree_iter_advance(&it);
@@ -978,7 +987,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 	struct df_stack st;
 	st.n = 0;
 
-	enum skg_tree_error err = skg_tree_iter_init(&it, d, len);
+	enum skg_tree_error err = skg_tree_iter_init(&it, d, len, c->rawsz);
 	*walk_error = err;
 	if (err != SKG_TREE_OK)
 		return report_full(c, SKG_FSCK_BAD_TREE, "cannot be parsed as a tree", NULL, 0,
@@ -1005,7 +1014,7 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 		const bool special = first == '.' || first == '~' || first >= 0x80 ||
 		                     ascii_lower(first) == 'g' || ascii_lower(first) == 'm';
 
-		null_sha1 |= skg_is_null_id(e.id);
+		null_sha1 |= skg_is_null_id_len(e.id, c->rawsz);
 		/* one pass over the (short) name for both separators, instead of two calls to memchr */
 		bool slash = false, backslash = false;
 		for (size_t k = 0; k < name_len; k++) {
@@ -1123,10 +1132,16 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 /* ---------------------------------------------------------------------------------------------
  * Entry points */
 
+static size_t opt_rawsz(const struct skg_fsck_options *opt)
+{
+	return opt->rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+}
+
 int skg_fsck_object(unsigned type, const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
                     const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx)
 {
-	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = type, .id = id};
+	struct checker c = {
+	    .opt = opt, .report = report_fn, .ctx = ctx, .type = type, .id = id, .rawsz = opt_rawsz(opt)};
 	static const uint8_t empty[1] = {0};
 	int ret;
 	if (data == NULL) {
@@ -1162,7 +1177,8 @@ int skg_fsck_tree(const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
                   const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx,
                   skg_tree_link_fn link, void *link_ctx, enum skg_tree_error *walk_error)
 {
-	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = SKG_TREE, .id = id};
+	struct checker c = {
+	    .opt = opt, .report = report_fn, .ctx = ctx, .type = SKG_TREE, .id = id, .rawsz = opt_rawsz(opt)};
 	static const uint8_t empty[1] = {0};
 	if (data == NULL) {
 		data = empty;
@@ -1555,7 +1571,8 @@ static int gitmodules_entry(void *ctx, const char *key, const char *value)
 int skg_fsck_special_blob(unsigned kinds, const uint8_t id[SKG_RAWSZ], const uint8_t *data, size_t len,
                           const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx)
 {
-	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = SKG_BLOB, .id = id};
+	struct checker c = {
+	    .opt = opt, .report = report_fn, .ctx = ctx, .type = SKG_BLOB, .id = id, .rawsz = opt_rawsz(opt)};
 	int ret = 0;
 	if (kinds & SKG_FSCK_GITMODULES) {
 		if (data == NULL)
@@ -1592,7 +1609,12 @@ int skg_fsck_special_unreadable(enum skg_fsck_special kind, unsigned found_type,
                                 const struct skg_fsck_options *opt, skg_fsck_report_fn report_fn, void *ctx)
 {
 	bool modules = kind == SKG_FSCK_GITMODULES;
-	struct checker c = {.opt = opt, .report = report_fn, .ctx = ctx, .type = found_type, .id = id};
+	struct checker c = {.opt = opt,
+	                    .report = report_fn,
+	                    .ctx = ctx,
+	                    .type = found_type,
+	                    .id = id,
+	                    .rawsz = opt_rawsz(opt)};
 	if (found_type == SKG_BLOB)
 		return 0;
 	if (found_type == SKG_NONE) {
@@ -1612,46 +1634,47 @@ int skg_fsck_special_unreadable(enum skg_fsck_special kind, unsigned found_type,
 /* ---------------------------------------------------------------------------------------------
  * Commit and tag links (git's object parsers, which run before any check) */
 
-enum skg_parse_result skg_commit_links(const uint8_t *data, size_t len, uint8_t tree[SKG_RAWSZ],
-                                       void (*parent)(void *ctx, const uint8_t id[SKG_RAWSZ]), void *ctx)
+enum skg_parse_result skg_commit_links(const uint8_t *data, size_t len, size_t rawsz, uint8_t *tree,
+                                       void (*parent)(void *ctx, const uint8_t *id), void *ctx)
 {
-	const size_t tree_line = 5 + SKG_HEXSZ;   /* "tree " + hex, then '\n' */
-	const size_t parent_line = 7 + SKG_HEXSZ; /* "parent " + hex, then '\n' */
-	uint8_t id[SKG_RAWSZ];
+	const size_t tree_line = 5 + 2 * rawsz;   /* "tree " + hex, then '\n' */
+	const size_t parent_line = 7 + 2 * rawsz; /* "parent " + hex, then '\n' */
+	uint8_t id[SKG_MAX_RAWSZ];
 
 	if (len <= tree_line + 1 || memcmp(data, "tree ", 5) != 0 || data[tree_line] != '\n')
 		return SKG_PARSE_BOGUS_COMMIT;
-	if (!hex_at(data, len, 5, tree))
+	if (!hex_at(data, len, 5, rawsz, tree))
 		return SKG_PARSE_BAD_TREE_POINTER;
 	/* First pass: git fails the whole parse on a bad parent line. */
 	size_t p = tree_line + 1;
 	while (p + parent_line < len && memcmp(data + p, "parent ", 7) == 0) {
-		if (len <= p + parent_line + 1 || !hex_at(data, len, p + 7, id) ||
+		if (len <= p + parent_line + 1 || !hex_at(data, len, p + 7, rawsz, id) ||
 		    data[p + parent_line] != '\n')
 			return SKG_PARSE_BAD_PARENTS;
 		p += parent_line + 1;
 	}
 	if (parent != NULL) {
 		for (size_t q = tree_line + 1; q < p; q += parent_line + 1) {
-			hex_at(data, len, q + 7, id);
+			hex_at(data, len, q + 7, rawsz, id);
 			parent(ctx, id);
 		}
 	}
 	return SKG_PARSE_OK;
 }
 
-enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, struct skg_tag_links *out)
+enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, size_t rawsz, struct skg_tag_links *out)
 {
+	const size_t hexsz = 2 * rawsz;
 	size_t p, eol;
 	const uint8_t *nl;
 	memset(out, 0, sizeof(*out));
 
-	if (len < SKG_HEXSZ + 24)
+	if (len < hexsz + 24)
 		return SKG_PARSE_FAILED;
-	if (memcmp(data, "object ", 7) != 0 || !hex_at(data, len, 7, out->object) ||
-	    data[7 + SKG_HEXSZ] != '\n')
+	if (memcmp(data, "object ", 7) != 0 || !hex_at(data, len, 7, rawsz, out->object) ||
+	    data[7 + hexsz] != '\n')
 		return SKG_PARSE_FAILED;
-	p = 7 + SKG_HEXSZ + 1;
+	p = 7 + hexsz + 1;
 	if (!has_prefix(data, len, p, "type "))
 		return SKG_PARSE_FAILED;
 	p += 5;
@@ -1678,11 +1701,11 @@ enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, struct skg_
 	return SKG_PARSE_OK;
 }
 
-size_t skg_parse_error_format(char *buf, size_t n, enum skg_parse_result err, const uint8_t id[SKG_RAWSZ],
+size_t skg_parse_error_format(char *buf, size_t n, enum skg_parse_result err, const uint8_t *id, size_t rawsz,
                               const struct skg_tag_links *tl)
 {
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(id, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, rawsz, hex);
 	switch (err) {
 	case SKG_PARSE_BOGUS_COMMIT:
 		return fmt_result(snprintf(buf, n, "bogus commit object %s", hex));

@@ -176,13 +176,19 @@ struct skg_fsck_options {
 	/* largePathname's limit in bytes (default 4096; `fsck.largePathname=warn:N` sets it) */
 	int64_t max_tree_entry_len;
 	/*
+	 * Bytes of an object ID in the objects checked: SKG_RAWSZ (20, SHA-1; the default) or
+	 * SKG_MAX_RAWSZ (32, SHA-256, gitformat-signature / hash-function-transition: commits and tags
+	 * name objects by 64 hex digits, tree entries end in 32 bytes). Any other value reads as 20.
+	 */
+	size_t rawsz;
+	/*
 	 * Optional (NULL: not called): skg_fsck_object calls it, with the ctx given to the check, for
 	 * each tree entry that makes git remember a blob for a later .gitmodules / .gitattributes
 	 * check (the entry is not a symlink; names as git matches them, HFS+ and NTFS aliases
 	 * included). Git then checks that blob when it is met, or at the end (skg_fsck_special_blob,
 	 * skg_fsck_special_unreadable). The same id may be reported several times.
 	 */
-	void (*found)(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ]);
+	void (*found)(void *ctx, enum skg_fsck_special kind, const uint8_t *id);
 };
 
 /*
@@ -227,7 +233,8 @@ size_t skg_fsck_set_error_format(char *buf, size_t n, enum skg_fsck_set_result e
 /* One finding of a check, as git reports it. */
 struct skg_fsck_finding {
 	unsigned type;                   /* object type of the line: the checked object's (or, see below) */
-	const uint8_t *id;               /* the object's ID (SKG_RAWSZ bytes) */
+	const uint8_t *id;               /* the object's ID (rawsz bytes) */
+	size_t rawsz;                    /* 20 (SHA-1) or 32 (SHA-256): skg_fsck_options.rawsz */
 	enum skg_fsck_msg msg;           /* message ID */
 	enum skg_fsck_severity severity; /* SKG_FSCK_ERROR or SKG_FSCK_WARN (IGNORE: see cause) */
 	const char *detail;              /* git's text after "msgId: ", NUL-terminated ... */
@@ -313,7 +320,8 @@ int skg_fsck_special_unreadable(enum skg_fsck_special kind, unsigned found_type,
 size_t skg_fsck_format(char *buf, size_t n, const struct skg_fsck_finding *f);
 
 /* ----------------------------------------------------------------------------------------------
- * Tree entries (git's tree decoder: "<octal mode> <name>\0<20-byte id>" repeated).
+ * Tree entries (git's tree decoder: "<octal mode> <name>\0<id>" repeated, the ID 20 bytes, or 32 in
+ * a SHA-256 repository).
  */
 
 enum skg_tree_error {
@@ -330,7 +338,7 @@ struct skg_tree_entry {
 	uint32_t mode;        /* the octal digits as git reads them (32-bit, wrapping) */
 	const char *name;     /* NUL-terminated inside the object; no '\0', may contain '/' */
 	size_t name_len;      /* >= 1 */
-	const uint8_t *id;    /* SKG_RAWSZ bytes inside the object */
+	const uint8_t *id;    /* rawsz bytes inside the object */
 	const uint8_t *start; /* first byte of the entry (its first mode digit) */
 };
 
@@ -343,10 +351,13 @@ struct skg_tree_iter {
 	size_t size;        /* bytes from buf to the end of the tree; 0 = no current entry */
 	struct skg_tree_entry entry;
 	enum skg_tree_error error;
+	size_t rawsz; /* bytes of an entry's ID: 20 (SHA-1) or 32 (SHA-256) */
 };
 
-/* Start at the first entry: returns SKG_TREE_OK (entry valid if it->size > 0) or a decode error. */
-enum skg_tree_error skg_tree_iter_init(struct skg_tree_iter *it, const uint8_t *data, size_t len);
+/* Start at the first entry of a tree whose entries end in IDs of rawsz bytes (20 or 32): returns
+ * SKG_TREE_OK (entry valid if it->size > 0) or a decode error. */
+enum skg_tree_error skg_tree_iter_init(struct skg_tree_iter *it, const uint8_t *data, size_t len,
+                                       size_t rawsz);
 
 /*
  * Move past the current entry and decode the next: SKG_TREE_OK (it->size == 0 at the end) or an
@@ -359,16 +370,18 @@ uint32_t skg_tree_canon_mode(uint32_t mode);
 
 /* A tree entry handed out by skg_tree_links and skg_fsck_tree: canonical mode, name, ID. */
 typedef void (*skg_tree_link_fn)(void *ctx, uint32_t mode, const char *name, size_t name_len,
-                                 const uint8_t id[SKG_RAWSZ]);
+                                 const uint8_t *id);
 
 /*
- * The links git's walk of a tree follows (fsck_walk_tree over tree_entry_gently): cb gets each
+ * The links git's walk of a tree (entries ending in IDs of rawsz bytes) follows (fsck_walk_tree
+ * over tree_entry_gently): cb gets each
  * entry with its canonical mode (skg_tree_canon_mode), gitlinks (160000) included, in order.
  * Like git, an entry is only handed out once the entry after it decodes: a decode error drops the
  * entry before it. Returns SKG_TREE_OK or the decode error (on the first entry, git's walk fails:
  * "broken links"; later, git prints the error and keeps the entries it had).
  */
-enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len, skg_tree_link_fn cb, void *ctx);
+enum skg_tree_error skg_tree_links(const uint8_t *data, size_t len, size_t rawsz, skg_tree_link_fn cb,
+                                   void *ctx);
 
 /*
  * skg_fsck_object() of a tree and skg_tree_links() of it in one decode (fsck needs both for every
@@ -398,24 +411,24 @@ enum skg_parse_result {
 };
 
 /*
- * A commit's tree and parents. On SKG_PARSE_OK, tree is set and parent (may be NULL) has been
- * called for each parent line git reads, in order; on failure it has not been called at all.
- * Grafts are not applied.
+ * A commit's tree and parents, IDs of rawsz bytes (20 or 32; 2 * rawsz hex digits in the commit).
+ * On SKG_PARSE_OK, tree is set and parent (may be NULL) has been called for each parent line git
+ * reads, in order; on failure it has not been called at all. Grafts are not applied.
  */
-enum skg_parse_result skg_commit_links(const uint8_t *data, size_t len, uint8_t tree[SKG_RAWSZ],
-                                       void (*parent)(void *ctx, const uint8_t id[SKG_RAWSZ]), void *ctx);
+enum skg_parse_result skg_commit_links(const uint8_t *data, size_t len, size_t rawsz, uint8_t *tree,
+                                       void (*parent)(void *ctx, const uint8_t *id), void *ctx);
 
 struct skg_tag_links {
-	uint8_t object[SKG_RAWSZ]; /* the tagged object */
-	unsigned type;             /* its type by the "type" line, 1..4; SKG_NONE if unknown */
-	const char *type_name;     /* the type text as git keeps it: up to the first NUL byte, */
-	size_t type_len;           /*   fewer than 20 bytes */
-	const char *tag;           /* the tag name (the "tag" line), not NUL-terminated */
+	uint8_t object[SKG_MAX_RAWSZ]; /* the tagged object (rawsz bytes) */
+	unsigned type;                 /* its type by the "type" line, 1..4; SKG_NONE if unknown */
+	const char *type_name;         /* the type text as git keeps it: up to the first NUL byte, */
+	size_t type_len;               /*   fewer than 20 bytes */
+	const char *tag;               /* the tag name (the "tag" line), not NUL-terminated */
 	size_t tag_len;
 };
 
 /* A tag's target; *out is filled as far as the parse went (type_name also for UNKNOWN_TAG_TYPE). */
-enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, struct skg_tag_links *out);
+enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, size_t rawsz, struct skg_tag_links *out);
 
 /*
  * Git's message for a parse failure of object `id` (without "error: "), as snprintf; for
@@ -423,7 +436,7 @@ enum skg_parse_result skg_tag_links(const uint8_t *data, size_t len, struct skg_
  * newline come out as '?' (git's error() does that). Writes "" and returns 0 for SKG_PARSE_OK and
  * SKG_PARSE_FAILED (git prints nothing of its own then).
  */
-size_t skg_parse_error_format(char *buf, size_t n, enum skg_parse_result err, const uint8_t id[SKG_RAWSZ],
+size_t skg_parse_error_format(char *buf, size_t n, enum skg_parse_result err, const uint8_t *id, size_t rawsz,
                               const struct skg_tag_links *tl);
 
 #endif /* SHA1KIT_GIT_FSCK_OBJECT_H */

@@ -70,20 +70,21 @@ static unsigned snapshot_known(struct skg_fsck_run *f, const uint8_t *id)
 		size_t len = 0;
 		int got = 0;
 		for (size_t o = 0; o < f->n_odb_dirs && got == 0; o++) {
-			got = skg_odb_read(f->odb_dirs[o], t, &type, &data, &len);
+			got = skg_odb_read(f->odb_dirs[o], SKG_RAWSZ, t, &type, &data, &len);
 		}
 		unsigned known = SKG_NONE;
 		if (got > 0 && type == SKG_COMMIT) {
 			uint8_t tree[SKG_RAWSZ];
 			struct link_find lf = {id, false};
-			if (skg_commit_links(data, len, tree, on_parent_find, &lf) == SKG_PARSE_OK) {
+			if (skg_commit_links(data, len, SKG_RAWSZ, tree, on_parent_find, &lf) ==
+			    SKG_PARSE_OK) {
 				known = memcmp(tree, id, SKG_RAWSZ) == 0 ? SKG_TREE
 				        : lf.found                       ? SKG_COMMIT
 				                                         : SKG_NONE;
 			}
 		} else if (got > 0 && type == SKG_TAG) {
 			struct skg_tag_links tl;
-			if (skg_tag_links(data, len, &tl) == SKG_PARSE_OK &&
+			if (skg_tag_links(data, len, SKG_RAWSZ, &tl) == SKG_PARSE_OK &&
 			    memcmp(tl.object, id, SKG_RAWSZ) == 0) {
 				known = tl.type;
 			}

@@ -142,7 +142,7 @@ void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader
 		skg_fsck_nomem(f); /* its links are not known: the run stops */
 	} else if (st == SKG_LOOSE_OK && obj.type == SKG_TREE && !obj.streamed) {
 		struct relink r = {link, link_ctx};
-		(void)skg_tree_links(obj.content, (size_t)obj.size, relink_entry, &r);
+		(void)skg_tree_links(obj.content, (size_t)obj.size, SKG_RAWSZ, relink_entry, &r);
 	}
 	skg_lines_clear(&lines);
 	skg_buf_release(&path);

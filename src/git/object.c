@@ -74,7 +74,12 @@ int skg_hexval(char c)
 
 bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ])
 {
-	for (size_t i = 0; i < SKG_RAWSZ; i++) {
+	return skg_from_hex_len(p, SKG_RAWSZ, id);
+}
+
+bool skg_from_hex_len(const char *p, size_t rawsz, uint8_t *id)
+{
+	for (size_t i = 0; i < rawsz; i++) {
 		int hi = skg_hexval(p[2 * i]);
 		if (hi < 0) {
 			return false; /* a NUL byte among them too: nothing past it is read */

@@ -22,7 +22,7 @@
 #include "util.h"
 
 struct found_blob {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned kinds;
 };
 
@@ -30,6 +30,7 @@ struct hcheck {
 	const struct skg_sink *sink;
 	struct found_blob *found;
 	size_t n, cap;
+	size_t rawsz; /* bytes of an object ID */
 	bool nomem;
 };
 
@@ -58,11 +59,11 @@ static void on_finding(void *ctx, const struct skg_fsck_finding *f)
 	c->sink->report(c->sink->ctx, &r);
 }
 
-static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ])
+static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id)
 {
 	struct hcheck *c = ctx;
 	for (size_t i = 0; i < c->n; i++) {
-		if (memcmp(c->found[i].id, id, SKG_RAWSZ) == 0) {
+		if (memcmp(c->found[i].id, id, c->rawsz) == 0) {
 			c->found[i].kinds |= (unsigned)kind;
 			return;
 		}
@@ -77,7 +78,7 @@ static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG
 		c->found = v;
 		c->cap = cap;
 	}
-	memcpy(c->found[c->n].id, id, SKG_RAWSZ);
+	memcpy(c->found[c->n].id, id, c->rawsz);
 	c->found[c->n].kinds = (unsigned)kind;
 	c->n++;
 }
@@ -90,7 +91,7 @@ void skg_hash_options_default(struct skg_hash_options *opt)
 int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struct skg_hash_options *opt,
                      struct skg_error *err)
 {
-	static const uint8_t null_id[SKG_RAWSZ];
+	static const uint8_t null_id[SKG_MAX_RAWSZ];
 	struct skg_hash_options def;
 	if (opt == NULL) {
 		skg_hash_options_default(&def);
@@ -102,9 +103,11 @@ int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struc
 	if (type == SKG_BLOB) {
 		return 0; /* fsck_blob of a blob no tree named: nothing */
 	}
-	struct hcheck c = {&opt->sink, NULL, 0, 0, false};
+	const size_t rawsz = opt->object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+	struct hcheck c = {&opt->sink, NULL, 0, 0, rawsz, false};
 	struct skg_fsck_options fo;
 	skg_fsck_options_init(&fo, true);
+	fo.rawsz = rawsz;
 	fo.warnings_fail = true;
 	fo.date_digits = true;  /* hash-object's check exists since 2.40, which reads dates so */
 	fo.newer_checks = true; /* and follows the current Git's checks (2.55) */
@@ -124,7 +127,7 @@ int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struc
 			unsigned t = SKG_NONE;
 			uint8_t *blob = NULL;
 			size_t blen = 0;
-			int found = skg_odb_read(opt->objects_dir, c.found[i].id, &t, &blob, &blen);
+			int found = skg_odb_read(opt->objects_dir, rawsz, c.found[i].id, &t, &blob, &blen);
 			if (found < 0) {
 				c.nomem = true;
 			} else if (found > 0 && t == SKG_BLOB) {

@@ -74,7 +74,7 @@ int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], s
 }
 
 int skg_hash_object(const char *type_name, const void *data, size_t len, const struct skg_hash_options *opt,
-                    uint8_t oid[SKG_RAWSZ], struct skg_error *err)
+                    uint8_t *oid, struct skg_error *err)
 {
 	if (opt == NULL || !opt->literally) {
 		enum skg_type t = skg_type_from_name(type_name, strlen(type_name));
@@ -86,7 +86,11 @@ int skg_hash_object(const char *type_name, const void *data, size_t len, const s
 		}
 	}
 	struct skg_object_hasher h;
-	skg_object_hash_begin(&h, type_name, len);
+	unsigned format = opt != NULL ? opt->object_format : SKG_FORMAT_SHA1;
+	skg_object_hash_begin_as(&h, format == SKG_FORMAT_SHA256 ? format : SKG_FORMAT_SHA1, type_name, len);
 	skg_object_hash_update(&h, data, len);
-	return skg_object_hash_final(&h, oid, err);
+	uint8_t id[SKG_MAX_RAWSZ];
+	int rc = skg_object_hash_final_as(&h, id, err);
+	memcpy(oid, id, skg_format_rawsz(h.format));
+	return rc;
 }

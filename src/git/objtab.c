@@ -67,7 +67,8 @@ int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t strid
 	}
 	uint32_t mask = t->size - 1;
 	uint32_t first = skg_objtab_hash(id) & mask, s = first;
-	while (t->slot[s] != 0 && memcmp(id_of(ids, stride, t->slot[s] - 1), id, SKG_RAWSZ) != 0) {
+	while (t->slot[s] != 0 &&
+	       memcmp(id_of(ids, stride, t->slot[s] - 1), id, t->rawsz != 0 ? t->rawsz : SKG_RAWSZ) != 0) {
 		s = (s + 1) & mask;
 	}
 	uint32_t v = t->slot[s];

@@ -20,7 +20,7 @@
  *    its first slot.
  *
  * The table holds indices into the caller's array of objects (index + 1 in each slot, 0: empty);
- * it reads their IDs there: the ID of object k is the SKG_RAWSZ bytes at ids + k * stride (for an
+ * it reads their IDs there: the ID of object k is the rawsz bytes at ids + k * stride (for an
  * array of structs whose first member is the ID: ids = &arr[0].id[0], stride = sizeof(arr[0]); pass
  * them again after the array moves). Order of slots: for (s = 0; s < t.size; s++) t.slot[s].
  * No state outside the struct; one thread at a time per table. Memory: 4 bytes a slot, 2 to 4
@@ -40,6 +40,7 @@ struct skg_objtab {
 	uint32_t *slot; /* size entries: index + 1 of the object there, 0 for an empty slot */
 	uint32_t size;  /* 0 before the first object, then a power of two, at least 32 */
 	uint32_t nr;    /* objects added */
+	size_t rawsz;   /* bytes of an ID: 0 (as 20) for SHA-1, 32 for SHA-256; set before the first add */
 };
 
 /* git's oidhash(): the first 4 bytes of id as an unsigned int in the machine's byte order. */
@@ -58,7 +59,7 @@ static inline uint32_t skg_objtab_hash(const uint8_t *id)
 int skg_objtab_add(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint32_t k);
 
 /*
- * lookup_object: the index of the object whose ID is id (SKG_RAWSZ bytes), or -1 when it is not in
+ * lookup_object: the index of the object whose ID is id (rawsz bytes), or -1 when it is not in
  * the table; a hit away from its first slot is swapped into that slot, as git does.
  */
 int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t stride, const uint8_t *id);

@@ -18,11 +18,38 @@
 #include "repo.h"
 #include "util.h"
 
-static int read_loose(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
-                      size_t *len)
+/* A SHA-256 object's loose file, read as git reads it (header and content; not hashed). */
+static int read_loose_stored(struct skg_loose_reader *r, const char *path, const char *hex, unsigned *type,
+                             uint8_t **data, size_t *len)
 {
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(id, hex);
+	char *file = NULL;
+	size_t file_len = 0;
+	if (skg_read_file(path, SIZE_MAX - 1, &file, &file_len) != 0) {
+		return errno == ENOMEM ? -1 : 0;
+	}
+	struct skg_lines lines = {0};
+	uint64_t size = 0;
+	int st = skg_loose_stored_info(r, (const uint8_t *)file, file_len, path, hex, type, &size, &lines);
+	uint8_t *content = NULL;
+	size_t content_len = 0;
+	if (st == SKG_STORED_OK && data != NULL) {
+		st = skg_loose_stored_read(r, (const uint8_t *)file, file_len, path, hex, &content,
+		                           &content_len, &lines);
+	}
+	skg_lines_clear(&lines);
+	free(file);
+	if (st == SKG_STORED_OK && data != NULL) {
+		*data = content;
+		*len = content_len;
+	}
+	return st == SKG_STORED_OK ? 1 : st == SKG_STORED_NOMEM ? -1 : 0;
+}
+
+static int read_loose(const char *objects_dir, size_t rawsz, const uint8_t *id, unsigned *type,
+                      uint8_t **data, size_t *len)
+{
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, rawsz, hex);
 	struct skg_buf path = {0};
 	skg_buf_addf(&path, "%s/%.2s/%s", objects_dir, hex, hex + 2);
 	if (path.failed) {
@@ -34,6 +61,12 @@ static int read_loose(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsi
 	if (r == NULL) {
 		skg_buf_release(&path);
 		return -1;
+	}
+	if (rawsz != SKG_RAWSZ) {
+		found = read_loose_stored(r, skg_buf_str(&path), hex, type, data, len);
+		skg_loose_reader_free(r);
+		skg_buf_release(&path);
+		return found;
 	}
 	struct skg_loose_object o;
 	struct skg_lines lines = {0};
@@ -58,7 +91,7 @@ static int read_loose(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsi
 }
 
 /* Object id in the pack of the idx at idx_path (…/pack-X.idx, its pack …/pack-X.pack). */
-static int read_packed(const char *idx_path, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
+static int read_packed(const char *idx_path, size_t rawsz, const uint8_t *id, unsigned *type, uint8_t **data,
                        size_t *len)
 {
 	struct skg_file idx = {0}, pack = {0};
@@ -73,14 +106,15 @@ static int read_packed(const char *idx_path, const uint8_t id[SKG_RAWSZ], unsign
 	memcpy(pack_path + n - 4, ".pack", 6);
 	uint64_t off;
 	if (skg_file_map(&idx, idx_path, NULL, NULL, &e) == 0 &&
-	    skg_pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
+	    skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)rawsz, id, &off) &&
 	    skg_file_map(&pack, pack_path, NULL, NULL, &e) == 0 &&
-	    skg_pk_git_usable(idx.data, (size_t)idx.len, pack.data, pack.len)) {
+	    skg_pk_git_usable_as(idx.data, (size_t)idx.len, pack.data, pack.len, (unsigned)rawsz)) {
 		uint8_t *out = NULL;
 		uint64_t out_len = 0;
 		struct skg_pk_error pe;
-		int rc = skg_pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off, SIZE_MAX - 1,
-		                            type, &out, &out_len, &pe);
+		int rc =
+		    skg_pk_read_object_cached(pack.data, pack.len, idx.data, (size_t)idx.len, (unsigned)rawsz,
+		                              off, SIZE_MAX - 1, NULL, type, &out, &out_len, &pe);
 		if (rc == 0) {
 			found = 1;
 			if (data != NULL) {
@@ -99,13 +133,20 @@ static int read_packed(const char *idx_path, const uint8_t id[SKG_RAWSZ], unsign
 	return found;
 }
 
-int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
+int skg_odb_read(const char *objects_dir, size_t rawsz, const uint8_t *id, unsigned *type, uint8_t **data,
                  size_t *len)
 {
+	/* the empty tree's ID, hash.h EMPTY_TREE_SHA1_BIN_LITERAL and EMPTY_TREE_SHA256_BIN_LITERAL */
 	static const uint8_t empty_tree[SKG_RAWSZ] = {0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e,
 	                                              0xb9, 0xa0, 0x60, 0xe5, 0x4b, 0xf8, 0xd6,
 	                                              0x92, 0x88, 0xfb, 0xee, 0x49, 0x04};
-	if (memcmp(id, empty_tree, SKG_RAWSZ) == 0) {
+	static const uint8_t empty_tree256[SKG_MAX_RAWSZ] = {
+	    0x6e, 0xf1, 0x9b, 0x41, 0x22, 0x5c, 0x53, 0x69, 0xf1, 0xc1, 0x04, 0xd4, 0x5d, 0x8d, 0x85, 0xef,
+	    0xa9, 0xb0, 0x57, 0xb5, 0x3b, 0x14, 0xb4, 0xb9, 0xb9, 0x39, 0xdd, 0x74, 0xde, 0xcc, 0x53, 0x21};
+	if (rawsz != SKG_MAX_RAWSZ) {
+		rawsz = SKG_RAWSZ;
+	}
+	if (memcmp(id, rawsz == SKG_RAWSZ ? empty_tree : empty_tree256, rawsz) == 0) {
 		*type = SKG_TREE;
 		if (data != NULL) {
 			*data = malloc(1);
@@ -117,7 +158,7 @@ int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned 
 	if (objects_dir == NULL) {
 		return 0;
 	}
-	int found = read_loose(objects_dir, id, type, data, len);
+	int found = read_loose(objects_dir, rawsz, id, type, data, len);
 	if (found != 0) {
 		return found;
 	}
@@ -132,7 +173,7 @@ int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned 
 			continue;
 		}
 		char *p = skg_path_join(dir, de->d_name);
-		found = p == NULL ? -1 : read_packed(p, id, type, data, len);
+		found = p == NULL ? -1 : read_packed(p, rawsz, id, type, data, len);
 		free(p);
 	}
 	if (d != NULL) {

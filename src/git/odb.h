@@ -15,13 +15,14 @@
 #include <sha1kit/git.h>
 
 /*
- * Find object `id` in objects_dir (NULL: no repository), or the empty tree, which git always has
+ * Find object `id` (rawsz bytes: 20, or 32 in a SHA-256 repository) in objects_dir (NULL: no
+ * repository), or the empty tree, which git always has
  * (object-file.c find_cached_object). Returns 1 with its type (1..4) in *type and, when data is not
  * NULL, a malloc'd copy of its content in *data (*len bytes; free it); 0 when it is not there or
  * cannot be read (a corrupt or unreadable copy counts as absent, as git goes on to the next
  * source and then finds none); -1 when memory ran out.
  */
-int skg_odb_read(const char *objects_dir, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
+int skg_odb_read(const char *objects_dir, size_t rawsz, const uint8_t *id, unsigned *type, uint8_t **data,
                  size_t *len);
 
 /*

@@ -238,11 +238,6 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	if (opt->object_format != SKG_FORMAT_SHA1 && opt->object_format != SKG_FORMAT_SHA256) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);
 	}
-	if (opt->object_format == SKG_FORMAT_SHA256 && (opt->strict || thin)) {
-		/* the object checks and --fix-thin's appended bases read SHA-1 IDs only so far */
-		return skg_fail_sys(err, SKG_E_USAGE, 0,
-		                    "a SHA-256 pack is indexed without --strict and --fix-thin so far");
-	}
 	if (opt->repo != NULL && skg_repo_object_format(opt->repo) != opt->object_format) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the repository's object format is not the pack's");
 	}
@@ -269,8 +264,9 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.idx_len = opt->idx_len;
 	if (opt->strict) {
 		/* git parses --strict=ARGS before it reads the pack */
-		if (skg_strict_new(&pack->strict, &pack->p, opt->strict_args, opt->objects_dir,
-		                   opt->git_version, &opt->sink, err) != 0) {
+		if (skg_strict_new(&pack->strict, &pack->p, (unsigned)skg_format_rawsz(po.format),
+		                   opt->strict_args, opt->objects_dir, opt->git_version, &opt->sink,
+		                   err) != 0) {
 			free(pack);
 			return -1;
 		}
@@ -493,8 +489,7 @@ void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *
 {
 	uint64_t limit;
 	skg_pk_idx_params_as(idx, len > SIZE_MAX ? SIZE_MAX : (size_t)len,
-	                     opt->object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ,
-	                     &opt->idx_version, &limit);
+	                     (unsigned)skg_format_rawsz(opt->object_format), &opt->idx_version, &limit);
 	opt->off32_limit = limit;
 }
 
@@ -502,7 +497,7 @@ int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, c
                      const char *pack_name, struct skg_error *err)
 {
 	size_t n = len > SIZE_MAX ? SIZE_MAX : (size_t)len;
-	const unsigned rawsz = object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+	const unsigned rawsz = (unsigned)skg_format_rawsz(object_format);
 	uint32_t a;
 	enum skg_pk_git_open go = skg_pk_git_idx_check_as(idx, n, rawsz, &a);
 	if (go != SKG_PK_GIT_OK) {

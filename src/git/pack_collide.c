@@ -16,6 +16,7 @@
 #include "loose.h"
 #include "odb.h"
 #include "pack_collide.h"
+#include "pack_internal.h"
 #include "util.h"
 
 struct skg_collide {
@@ -247,19 +248,24 @@ out:
 	return rc;
 }
 
-int skg_collide_read_base(struct skg_collide *c, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
+int skg_collide_read_base(struct skg_collide *c, const uint8_t *id, unsigned *type, uint8_t **data,
                           size_t *len)
 {
+	/* the empty tree's ID, hash.h EMPTY_TREE_SHA1_BIN_LITERAL and EMPTY_TREE_SHA256_BIN_LITERAL */
 	static const uint8_t empty_tree[SKG_RAWSZ] = {0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e,
 	                                              0xb9, 0xa0, 0x60, 0xe5, 0x4b, 0xf8, 0xd6,
 	                                              0x92, 0x88, 0xfb, 0xee, 0x49, 0x04};
-	char hex[SKG_HEXSZ + 1];
+	static const uint8_t empty_tree256[SKG_MAX_RAWSZ] = {
+	    0x6e, 0xf1, 0x9b, 0x41, 0x22, 0x5c, 0x53, 0x69, 0xf1, 0xc1, 0x04, 0xd4, 0x5d, 0x8d, 0x85, 0xef,
+	    0xa9, 0xb0, 0x57, 0xb5, 0x3b, 0x14, 0xb4, 0xb9, 0xb9, 0x39, 0xdd, 0x74, 0xde, 0xcc, 0x53, 0x21};
+	const unsigned rawsz = c->pack->rawsz;
+	char hex[SKG_MAX_HEXSZ + 1];
 	*data = NULL;
 	*len = 0;
 	if (c->failed) {
 		return -1;
 	}
-	if (memcmp(id, empty_tree, SKG_RAWSZ) == 0) {
+	if (memcmp(id, rawsz == SKG_RAWSZ ? empty_tree : empty_tree256, rawsz) == 0) {
 		/* find_cached_object: git always has the empty tree */
 		*type = SKG_TREE;
 		*data = malloc(1);
@@ -269,7 +275,7 @@ int skg_collide_read_base(struct skg_collide *c, const uint8_t id[SKG_RAWSZ], un
 		}
 		return 1;
 	}
-	skg_to_hex(id, hex);
+	skg_to_hex_len(id, rawsz, hex);
 	uint64_t size = 0;
 	int st = skg_odb_info(c->odb, id, type, &size, &c->lines);
 	if (st == SKG_STORED_NOMEM) {
@@ -315,13 +321,13 @@ int skg_collide_read_base(struct skg_collide *c, const uint8_t id[SKG_RAWSZ], un
 	/* check_object_signature: the content must hash to its name */
 	char hdr[64];
 	int n = snprintf(hdr, sizeof(hdr), "%s %zu", skg_type_name(*type), *len);
-	uint8_t got[SKG_RAWSZ];
-	sha1kit_dc_ctx dc;
-	sha1kit_dc_init(&dc, NULL);
-	sha1kit_dc_update(&dc, hdr, (size_t)n + 1);
-	sha1kit_dc_update(&dc, *data, *len);
-	sha1kit_dc_final(&dc, got, NULL);
-	if (memcmp(got, id, SKG_RAWSZ) != 0) {
+	uint8_t got[SKG_MAX_RAWSZ];
+	struct skg_pk_hash h;
+	skg_pk_hash_init(&h, skg_pk_id_kind(rawsz));
+	skg_pk_hash_update(&h, hdr, (size_t)n + 1);
+	skg_pk_hash_update(&h, *data, *len);
+	(void)skg_pk_hash_final(&h, got);
+	if (memcmp(got, id, rawsz) != 0) {
 		free(*data);
 		*data = NULL;
 		die(c, "local object %s is corrupt", hex);

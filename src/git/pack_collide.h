@@ -33,16 +33,16 @@ int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, co
 int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
 
 /*
- * --fix-thin's read of a base the pack lacks from the same store (git's read_object_file in
- * fix_unresolved_deltas, builtin/index-pack.c; object-file.c read_object_file_extended), then its
- * check_object_signature. Returns 1 with its type and a malloc'd data[0..*len) (free it), 0 when
- * the store has no copy (git passes it over), or -1 where git dies (its lines before go to the
- * sink; the reason through skg_collide_error): "loose object ID (stored in PATH) is corrupt" for a
- * loose file that does not read, "packed object ID (stored in PATH) is corrupt" for a packed copy
- * that does not read (without git's lines before it: the pack reader reports none), "local
- * object ID is corrupt" for content that does not hash to ID, or out of memory.
+ * --fix-thin's read of a base the pack lacks (id: the pack's rawsz bytes) from the same store (git's
+ * read_object_file in fix_unresolved_deltas, builtin/index-pack.c; object-file.c read_object_file_extended),
+ * then its check_object_signature. Returns 1 with its type and a malloc'd data[0..*len) (free it), 0 when the
+ * store has no copy (git passes it over), or -1 where git dies (its lines before go to the sink; the reason
+ * through skg_collide_error): "loose object ID (stored in PATH) is corrupt" for a loose file that does not
+ * read, "packed object ID (stored in PATH) is corrupt" for a packed copy that does not read (without git's
+ * lines before it: the pack reader reports none), "local object ID is corrupt" for content that does not hash
+ * to ID, or out of memory.
  */
-int skg_collide_read_base(struct skg_collide *c, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data,
+int skg_collide_read_base(struct skg_collide *c, const uint8_t *id, unsigned *type, uint8_t **data,
                           size_t *len);
 
 /* Whether a call failed; why, into err: SKG_E_GIT with git's message, or SKG_E_NOMEM. */

@@ -29,21 +29,21 @@ enum { F_LINK = 1, F_CHECKED = 2, F_PARSED = 4 };
 
 /* One object as git's object table knows it: created by a lookup of a type. */
 struct gobj {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint8_t type;
 	uint8_t flags;
 };
 
 /* A blob a tree names .gitmodules / .gitattributes (git's gitmodules_found, ..._done oidsets). */
 struct special {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint8_t kinds; /* enum skg_fsck_special found */
 	uint8_t done;  /* kinds checked as a blob */
 };
 
 struct link {
 	uint32_t mode;
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 };
 
 struct skg_strict {
@@ -53,7 +53,8 @@ struct skg_strict {
 	unsigned git_version;
 	struct skg_sink sink;
 	struct skg_fsck_options fopt;
-	uint8_t *skip; /* skiplist: sorted IDs */
+	size_t rawsz;  /* bytes of an object ID: the pack's (20, or 32 for SHA-256) */
+	uint8_t *skip; /* skiplist: sorted IDs, rawsz bytes each */
 	size_t nskip;
 	/* git's object table: objs in creation order, table their slots (objtab.h) */
 	struct gobj *objs;
@@ -112,9 +113,9 @@ void skg_strict_error(const struct skg_strict *s, struct skg_error *err)
 	skg_fail_sys(err, s->code, s->code == SKG_E_NOMEM ? ENOMEM : 0, "%s", s->msg);
 }
 
-static const char *hex(const uint8_t *id, char buf[SKG_HEXSZ + 1])
+static const char *hex(const struct skg_strict *s, const uint8_t *id, char buf[SKG_MAX_HEXSZ + 1])
 {
-	skg_to_hex(id, buf);
+	skg_to_hex_len(id, s->rawsz, buf);
 	return buf;
 }
 
@@ -125,9 +126,15 @@ static int cmp_id(const void *a, const void *b)
 	return memcmp(a, b, SKG_RAWSZ);
 }
 
+static int cmp_id256(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_MAX_RAWSZ);
+}
+
 static bool skipped(const struct skg_strict *s, const uint8_t *id)
 {
-	return s->nskip > 0 && bsearch(id, s->skip, s->nskip, SKG_RAWSZ, cmp_id) != NULL;
+	return s->nskip > 0 &&
+	       bsearch(id, s->skip, s->nskip, s->rawsz, s->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256) != NULL;
 }
 
 /* git's oidset_parse_file: one ID a line, '#' comments, blanks trimmed; anything else is fatal. */
@@ -138,7 +145,7 @@ static int read_skiplist(struct skg_strict *s, const char *path)
 	if (skg_read_file(path, SIZE_MAX, &data, &len) != 0) {
 		return errno == ENOMEM ? nomem(s) : die(s, "could not open object name list: %s", path);
 	}
-	uint8_t *v = realloc(s->skip, (s->nskip + len / 41 + 1) * SKG_RAWSZ);
+	uint8_t *v = realloc(s->skip, (s->nskip + len / (2 * s->rawsz + 1) + 1) * s->rawsz);
 	if (v == NULL) {
 		free(data);
 		return nomem(s);
@@ -147,7 +154,7 @@ static int read_skiplist(struct skg_strict *s, const char *path)
 	const char *line;
 	size_t n, pos = 0;
 	while (skg_next_list_line(data, len, &pos, &line, &n)) {
-		if (n != SKG_HEXSZ || !skg_from_hex(line, s->skip + s->nskip * SKG_RAWSZ)) {
+		if (n != 2 * s->rawsz || !skg_from_hex_len(line, s->rawsz, s->skip + s->nskip * s->rawsz)) {
 			die(s, "invalid object name: %.*s", (int)n, line);
 			free(data);
 			return 1;
@@ -155,7 +162,7 @@ static int read_skiplist(struct skg_strict *s, const char *path)
 		s->nskip++;
 	}
 	free(data);
-	qsort(s->skip, s->nskip, SKG_RAWSZ, cmp_id);
+	qsort(s->skip, s->nskip, s->rawsz, s->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256);
 	return 0;
 }
 
@@ -198,7 +205,7 @@ static int parse_args(struct skg_strict *s, const char *args)
 	return rc;
 }
 
-int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, const char *args,
+int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsigned rawsz, const char *args,
                    const char *objects_dir, unsigned git_version, const struct skg_sink *sink,
                    struct skg_error *err)
 {
@@ -212,6 +219,8 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, cons
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	s->pack = pack;
+	s->rawsz = rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+	s->table.rawsz = s->rawsz;
 	s->objects_dir = objects_dir;
 	s->git_version = git_version;
 	if (sink != NULL) {
@@ -219,6 +228,7 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, cons
 	}
 	/* FSCK_OPTIONS_MISSING_GITMODULES: strict */
 	skg_fsck_options_init(&s->fopt, true);
+	s->fopt.rawsz = s->rawsz;
 	/* git 2.55's index-pack runs 2.55's fsck checks: dates, largePathname, tag gpgsig */
 	s->fopt.date_digits = s->fopt.newer_checks = git_version >= SKG_GIT_2_55;
 	if (args != NULL && parse_args(s, args) != 0) {
@@ -266,7 +276,7 @@ static int64_t create(struct skg_strict *s, const uint8_t *id, unsigned type)
 	}
 	struct gobj *o = &s->objs[s->nobjs];
 	memset(o, 0, sizeof(*o));
-	memcpy(o->id, id, SKG_RAWSZ);
+	memcpy(o->id, id, s->rawsz);
 	o->type = (uint8_t)type;
 	if (skg_objtab_add(&s->table, s->objs->id, sizeof(*s->objs), s->nobjs) != 0) {
 		return -2;
@@ -283,8 +293,8 @@ static int64_t lookup_type(struct skg_strict *s, const uint8_t *id, unsigned typ
 		return create(s, id, type);
 	}
 	if (s->objs[k].type != type) {
-		char h[SKG_HEXSZ + 1];
-		emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "object %s is a %s, not a %s", hex(id, h),
+		char h[SKG_MAX_HEXSZ + 1];
+		emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "object %s is a %s, not a %s", hex(s, id, h),
 		     skg_type_name(s->objs[k].type), skg_type_name(type));
 		return -1;
 	}
@@ -304,22 +314,22 @@ static void on_finding(void *ctx, const struct skg_fsck_finding *f)
 	if (f->severity == SKG_FSCK_IGNORE || s->cur_skipped) {
 		return;
 	}
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	const char *name = skg_fsck_msg_name(f->msg);
 	enum skg_level level = f->severity == SKG_FSCK_WARN ? SKG_LEVEL_WARNING : SKG_LEVEL_ERROR;
 	if (f->msg == SKG_FSCK_GITMODULES_MISSING) {
 		/* fsck_error_cb_print_missing_gitmodules: the ID on stdout, not an error */
-		emit(s, SKG_LEVEL_OUTPUT, name, f->type, f->id, "%s", hex(f->id, h));
+		emit(s, SKG_LEVEL_OUTPUT, name, f->type, f->id, "%s", hex(s, f->id, h));
 		return;
 	}
-	emit(s, level, name, f->type, f->id, "object %s: %s: %s%.*s", hex(f->id, h), name, f->detail,
+	emit(s, level, name, f->type, f->id, "object %s: %s: %s%.*s", hex(s, f->id, h), name, f->detail,
 	     f->arg != NULL ? (int)f->arg_len : 0, f->arg != NULL ? f->arg : "");
 }
 
 static struct special *find_special(struct skg_strict *s, const uint8_t *id)
 {
 	for (uint32_t j = 0; j < s->nspecial; j++) {
-		if (memcmp(s->special[j].id, id, SKG_RAWSZ) == 0) {
+		if (memcmp(s->special[j].id, id, s->rawsz) == 0) {
 			return &s->special[j];
 		}
 	}
@@ -327,7 +337,7 @@ static struct special *find_special(struct skg_strict *s, const uint8_t *id)
 }
 
 /* fsck_tree's gitmodules_found / gitattributes_found. */
-static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ])
+static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id)
 {
 	struct skg_strict *s = ctx;
 	struct special *sp = find_special(s, id);
@@ -344,7 +354,7 @@ static void on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG
 		}
 		sp = &s->special[s->nspecial++];
 		memset(sp, 0, sizeof(*sp));
-		memcpy(sp->id, id, SKG_RAWSZ);
+		memcpy(sp->id, id, s->rawsz);
 	}
 	sp->kinds |= (uint8_t)kind;
 }
@@ -362,19 +372,18 @@ static void add_link(struct skg_strict *s, uint32_t mode, const uint8_t *id)
 		s->caplinks = cap;
 	}
 	s->links[s->nlinks].mode = mode;
-	memcpy(s->links[s->nlinks].id, id, SKG_RAWSZ);
+	memcpy(s->links[s->nlinks].id, id, s->rawsz);
 	s->nlinks++;
 }
 
-static void on_tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len,
-                         const uint8_t id[SKG_RAWSZ])
+static void on_tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len, const uint8_t *id)
 {
 	(void)name;
 	(void)name_len;
 	add_link(ctx, mode, id);
 }
 
-static void on_parent(void *ctx, const uint8_t id[SKG_RAWSZ])
+static void on_parent(void *ctx, const uint8_t *id)
 {
 	add_link(ctx, 0, id);
 }
@@ -396,13 +405,13 @@ static int mark(struct skg_strict *s, const uint8_t *id, unsigned type)
 
 static int check_blob(struct skg_strict *s, const uint8_t *id, const uint8_t *data, uint64_t len)
 {
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	int64_t k = lookup_type(s, id, SKG_BLOB);
 	if (k == -2) {
 		return nomem(s);
 	}
 	if (k < 0) {
-		return die(s, "invalid blob object %s", hex(id, h));
+		return die(s, "invalid blob object %s", hex(s, id, h));
 	}
 	s->objs[k].flags |= F_CHECKED;
 	/* fsck_blob: only a blob a tree named before; not for one on the skip list */
@@ -421,7 +430,7 @@ static int check_blob(struct skg_strict *s, const uint8_t *id, const uint8_t *da
 static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, const uint8_t *data,
                        uint64_t len)
 {
-	char h[SKG_HEXSZ + 1], h2[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1], h2[SKG_MAX_HEXSZ + 1];
 	const char *tname = skg_type_name(type);
 	int64_t k = lookup_type(s, id, type);
 	if (k == -2) {
@@ -436,14 +445,14 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 	struct skg_fsck_options fo = s->fopt;
 	fo.found = on_found;
 	int rc;
-	uint8_t target[SKG_RAWSZ];
+	uint8_t target[SKG_MAX_RAWSZ];
 	unsigned target_type = SKG_NONE;
 	bool walk_fails = false;
 	if (type == SKG_TREE) {
 		/* parse_tree_buffer cannot fail; fsck_tree, and the walk's links in the same decode */
 		enum skg_tree_error walk_error;
 		struct skg_tree_iter it;
-		bool first_fails = skg_tree_iter_init(&it, data, (size_t)len) != SKG_TREE_OK;
+		bool first_fails = skg_tree_iter_init(&it, data, (size_t)len, s->rawsz) != SKG_TREE_OK;
 		rc = skg_fsck_tree(id, data, (size_t)len, &fo, on_finding, s, on_tree_link, s, &walk_error);
 		if (s->nomem) {
 			return nomem(s);
@@ -466,10 +475,11 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 		}
 	} else {
 		if (type == SKG_COMMIT) {
-			enum skg_parse_result pr = skg_commit_links(data, (size_t)len, target, on_parent, s);
+			enum skg_parse_result pr =
+			    skg_commit_links(data, (size_t)len, s->rawsz, target, on_parent, s);
 			if (pr != SKG_PARSE_OK) {
 				char m[256];
-				if (skg_parse_error_format(m, sizeof(m), pr, id, NULL) > 0) {
+				if (skg_parse_error_format(m, sizeof(m), pr, id, s->rawsz, NULL) > 0) {
 					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", m);
 				}
 				return die(s, "invalid %s", tname);
@@ -477,15 +487,15 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 			target_type = SKG_TREE;
 		} else if (type == SKG_TAG) {
 			struct skg_tag_links tl;
-			enum skg_parse_result pr = skg_tag_links(data, (size_t)len, &tl);
+			enum skg_parse_result pr = skg_tag_links(data, (size_t)len, s->rawsz, &tl);
 			if (pr != SKG_PARSE_OK) {
 				char m[256];
-				if (skg_parse_error_format(m, sizeof(m), pr, id, &tl) > 0) {
+				if (skg_parse_error_format(m, sizeof(m), pr, id, s->rawsz, &tl) > 0) {
 					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", m);
 				}
 				return die(s, "invalid %s", tname);
 			}
-			memcpy(target, tl.object, SKG_RAWSZ);
+			memcpy(target, tl.object, s->rawsz);
 			target_type = tl.type;
 		}
 		if (s->nomem) {
@@ -500,10 +510,12 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 			if (t < 0) {
 				if (type == SKG_COMMIT) {
 					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL,
-					     "bad tree pointer %s in commit %s", hex(target, h), hex(id, h2));
+					     "bad tree pointer %s in commit %s", hex(s, target, h),
+					     hex(s, id, h2));
 				} else {
 					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL,
-					     "bad tag pointer to %s in %s", hex(target, h), hex(id, h2));
+					     "bad tag pointer to %s in %s", hex(s, target, h),
+					     hex(s, id, h2));
 				}
 				return die(s, "invalid %s", tname);
 			}
@@ -515,8 +527,8 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 				}
 				if (p < 0) {
 					emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL,
-					     "bad parent %s in commit %s", hex(s->links[i].id, h),
-					     hex(id, h2));
+					     "bad parent %s in commit %s", hex(s, s->links[i].id, h),
+					     hex(s, id, h2));
 					return die(s, "invalid %s", tname);
 				}
 			}
@@ -537,7 +549,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 		return nomem(s);
 	}
 	if (walk_fails) {
-		return die(s, "Not all child objects of %s are reachable", hex(id, h));
+		return die(s, "Not all child objects of %s are reachable", hex(s, id, h));
 	}
 	s->objs[k].flags |= F_CHECKED;
 	return 0;
@@ -565,7 +577,7 @@ int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data,
 
 int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 {
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	for (uint32_t i = 0; i < s->table.size; i++) {
 		if (s->table.slot[i] == 0) {
 			continue;
@@ -575,14 +587,14 @@ int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 			continue;
 		}
 		unsigned type = SKG_NONE;
-		int found = skg_odb_read(s->objects_dir, o->id, &type, NULL, NULL);
+		int found = skg_odb_read(s->objects_dir, s->rawsz, o->id, &type, NULL, NULL);
 		if (found < 0) {
 			nomem(s);
 		} else if (found == 0) {
-			die(s, "did not receive expected object %s", hex(o->id, h));
+			die(s, "did not receive expected object %s", hex(s, o->id, h));
 		} else if (type != o->type) {
-			die(s, "object %s: expected type %s, found %s", hex(o->id, h), skg_type_name(o->type),
-			    skg_type_name(type));
+			die(s, "object %s: expected type %s, found %s", hex(s, o->id, h),
+			    skg_type_name(o->type), skg_type_name(type));
 		} else {
 			o->flags |= F_CHECKED;
 			continue;
@@ -600,7 +612,7 @@ static int read_special(struct skg_strict *s, bool installed, const uint8_t *id,
 {
 	const struct skg_pk_pack *pk = s->pack;
 	for (uint32_t i = 0; installed && i < pk->nr; i++) {
-		if (memcmp(pk->objs[i].id, id, SKG_RAWSZ) != 0) {
+		if (memcmp(pk->objs[i].id, id, s->rawsz) != 0) {
 			continue;
 		}
 		struct skg_pk_error pe;
@@ -609,12 +621,13 @@ static int read_special(struct skg_strict *s, bool installed, const uint8_t *id,
 			return -1;
 		}
 		uint64_t n = 0;
-		int rc = skg_pk_read_object(pk->data, pk->len, *idx, *idx_len, pk->objs[i].offset,
-		                            SIZE_MAX - 1, type, data, &n, &pe);
+		int rc =
+		    skg_pk_read_object_cached(pk->data, pk->len, *idx, *idx_len, pk->rawsz,
+		                              pk->objs[i].offset, SIZE_MAX - 1, NULL, type, data, &n, &pe);
 		*len = (size_t)n;
 		return rc == 0 ? 1 : pe.code == SKG_E_NOMEM ? -1 : 0;
 	}
-	return skg_odb_read(s->objects_dir, id, type, data, len);
+	return skg_odb_read(s->objects_dir, s->rawsz, id, type, data, len);
 }
 
 int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *err)

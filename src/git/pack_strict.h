@@ -23,7 +23,8 @@
 struct skg_strict;
 
 /*
- * A check for `pack` (filled by the engine meanwhile: objects are read from pack->objs). args:
+ * A check for `pack` (filled by the engine meanwhile: objects are read from pack->objs), whose
+ * object IDs are rawsz bytes (20, or 32 for SHA-256: the objects' links and the skip list too). args:
  * git's --strict=<args> ("<msg-id>=<severity>" and "skiplist=<path>" separated by ' ', ',' or '|';
  * NULL or "" for none), parsed now as git parses it before it reads the pack (SKG_E_GIT with git's
  * message: "Missing '=': 'X'", "skiplist requires a path", "could not open object name list: P",
@@ -32,7 +33,7 @@ struct skg_strict;
  * git_version: the Git followed where they differ (SKG_GIT_2_39 or SKG_GIT_2_55; skg_strict_finish).
  * Returns 0 with *out, or -1 with err (also SKG_E_NOMEM).
  */
-int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, const char *args,
+int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsigned rawsz, const char *args,
                    const char *objects_dir, unsigned git_version, const struct skg_sink *sink,
                    struct skg_error *err);
 

@@ -145,14 +145,14 @@ struct thin {
 static const uint8_t *ref_base(const struct thin *th, uint32_t i)
 {
 	const struct skg_pk_object *o = &th->pack->objs[i];
-	return th->map + o->offset + o->hdr_len - SKG_RAWSZ;
+	return th->map + o->offset + o->hdr_len - th->pack->rawsz;
 }
 
 /* A node of the walk: a resolved object whose delta children are still to be resolved. */
 struct walk {
 	uint32_t obj; /* its entry (an appended base's follow the received ones) */
 	unsigned type;
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint8_t *data;
 	uint64_t len;
 };
@@ -208,7 +208,7 @@ static bool resolve_one(struct thin *th, uint32_t c, const struct walk *base, st
 	} else {
 		char hdr[SKG_PK_HEADER_MAX];
 		struct skg_pk_hash h;
-		skg_pk_hash_init(&h, SKG_PK_HASH_DC);
+		skg_pk_hash_init(&h, skg_pk_id_kind(th->pack->rawsz));
 		skg_pk_hash_update(&h, hdr, skg_pk_object_header(hdr, base->type, size));
 		skg_pk_hash_update(&h, r, (size_t)size);
 		if (skg_pk_finish_id(&h, out->id, o->offset, pe)) {
@@ -240,7 +240,7 @@ static bool resolve_from(struct thin *th, struct walk root)
 		uint32_t lo = 0, hi = th->n_refs;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
-			if (memcmp(th->refs[mid].id, cur.id, SKG_RAWSZ) < 0) {
+			if (memcmp(th->refs[mid].id, cur.id, th->pack->rawsz) < 0) {
 				lo = mid + 1;
 			} else {
 				hi = mid;
@@ -258,7 +258,7 @@ static bool resolve_from(struct thin *th, struct walk root)
 					c = th->ofs_kid[k];
 				} else {
 					if (k >= th->n_refs ||
-					    memcmp(th->refs[k].id, cur.id, SKG_RAWSZ) != 0) {
+					    memcmp(th->refs[k].id, cur.id, th->pack->rawsz) != 0) {
 						break;
 					}
 					c = th->refs[k].obj;
@@ -285,7 +285,7 @@ static bool resolve_from(struct thin *th, struct walk root)
 					break;
 				}
 				objs[c].real_type = (uint8_t)kid.type;
-				memcpy(objs[c].id, kid.id, SKG_RAWSZ);
+				memcpy(objs[c].id, kid.id, th->pack->rawsz);
 				objs[c].base = cur.obj;
 				objs[c].depth = objs[cur.obj].depth + 1;
 				if (objs[c].depth > th->pack->max_depth) {
@@ -316,7 +316,7 @@ static bool resolve_from(struct thin *th, struct walk root)
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct skg_pk_ref_entry *x = a, *y = b;
-	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	int c = memcmp(x->id, y->id, SKG_MAX_RAWSZ); /* zero after a SHA-1 ID */
 	return c != 0 ? c : (x->obj > y->obj) - (x->obj < y->obj);
 }
 
@@ -328,7 +328,7 @@ static bool thin_init(struct thin *th, struct skg_pk_pack *pack, const uint8_t *
 	memset(th, 0, sizeof(*th));
 	th->pack = pack;
 	th->map = map;
-	th->end = len - SKG_RAWSZ;
+	th->end = len - pack->rawsz;
 	th->nr0 = nr;
 	th->ofs_first = calloc((size_t)nr + 2, sizeof(uint32_t));
 	th->ofs_kid = malloc(((size_t)nr + 1) * sizeof(uint32_t));
@@ -344,7 +344,8 @@ static bool thin_init(struct thin *th, struct skg_pk_pack *pack, const uint8_t *
 		if (o->type == SKG_PK_OFS_DELTA && o->real_type == 0) {
 			th->ofs_first[o->base + 1]++;
 		} else if (o->type == SKG_PK_REF_DELTA && o->real_type == 0) {
-			memcpy(th->refs[th->n_refs].id, ref_base(th, i), SKG_RAWSZ);
+			memset(th->refs[th->n_refs].id, 0, SKG_MAX_RAWSZ);
+			memcpy(th->refs[th->n_refs].id, ref_base(th, i), pack->rawsz);
 			th->refs[th->n_refs++].obj = i;
 		}
 	}
@@ -384,10 +385,10 @@ static int pk_error(struct skg_error *err, const struct skg_pk_error *pe)
 /* fixup_pack_header_footer: the old trailer replaced by the appended bytes t, the count in the
  * header raised to nr, and the SHA-1 of the whole as the new trailer (into sum). *len: the pack's
  * length before, then after. 0, or -1 with err. */
-static int rewrite(int fd, uint64_t *len, const struct tail *t, uint32_t nr, uint8_t sum[SKG_RAWSZ],
+static int rewrite(int fd, uint64_t *len, const struct tail *t, uint32_t nr, unsigned rawsz, uint8_t *sum,
                    struct skg_error *err)
 {
-	uint64_t end = *len - SKG_RAWSZ;
+	uint64_t end = *len - rawsz;
 	uint8_t count[4] = {(uint8_t)(nr >> 24), (uint8_t)(nr >> 16), (uint8_t)(nr >> 8), (uint8_t)nr};
 	if (write_at(fd, t->p, t->len, end) != 0 || write_at(fd, count, 4, 8) != 0) {
 		int e = errno;
@@ -399,20 +400,20 @@ static int rewrite(int fd, uint64_t *len, const struct tail *t, uint32_t nr, uin
 		int e = errno;
 		return skg_fail_sys(err, SKG_E_IO, e, "cannot rewrite the pack: %s", strerror(e));
 	}
-	sha1kit_fast_ctx sha;
-	sha1kit_fast_init(&sha);
+	struct skg_pk_hash h;
+	skg_pk_hash_init(&h, skg_pk_sum_kind(rawsz));
 	for (uint64_t at = 0; at < body;) {
 		size_t step = body - at > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)(body - at);
-		sha1kit_fast_update(&sha, map + at, step);
+		skg_pk_hash_update(&h, map + at, step);
 		at += step;
 	}
-	sha1kit_fast_final(&sha, sum);
+	(void)skg_pk_hash_final(&h, sum);
 	munmap(map, (size_t)body);
-	if (write_at(fd, sum, SKG_RAWSZ, body) != 0) {
+	if (write_at(fd, sum, rawsz, body) != 0) {
 		int e = errno;
 		return skg_fail_sys(err, SKG_E_IO, e, "cannot write the pack: %s", strerror(e));
 	}
-	*len = body + SKG_RAWSZ;
+	*len = body + rawsz;
 	return 0;
 }
 
@@ -440,7 +441,7 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 		goto out;
 	}
 	pack->objs = objs;
-	uint64_t end = pack->len - SKG_RAWSZ;
+	uint64_t end = pack->len - pack->rawsz;
 	/* fix_unresolved_deltas: the REF_DELTA entries in pack order; one still unresolved whose base
 	 * the repository has gets that base appended (append_obj_to_pack), and the deltas on it (and
 	 * on those) resolved; a base it lacks is passed over */
@@ -451,7 +452,7 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 		}
 		struct walk base = {pack->nr, 0, {0}, NULL, 0};
 		size_t blen = 0;
-		memcpy(base.id, ref_base(&th, i), SKG_RAWSZ);
+		memcpy(base.id, ref_base(&th, i), pack->rawsz);
 		int found = skg_collide_read_base(store, base.id, &base.type, &base.data, &blen);
 		if (found < 0) {
 			rc = 1; /* git dies there: the store keeps why */
@@ -479,7 +480,7 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 		}
 		a->hdr_len = hdr_len;
 		a->type = a->real_type = (uint8_t)base.type;
-		memcpy(a->id, base.id, SKG_RAWSZ);
+		memcpy(a->id, base.id, pack->rawsz);
 		pack->nr++;
 		appended++;
 		if (!resolve_from(&th, base)) {
@@ -493,7 +494,7 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 		goto out;
 	}
 	uint64_t len = pack->len;
-	if (rewrite(fd, &len, &t, pack->nr, pack->checksum, err) != 0) {
+	if (rewrite(fd, &len, &t, pack->nr, pack->rawsz, pack->checksum, err) != 0) {
 		goto out;
 	}
 	pack->len = len;

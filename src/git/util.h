@@ -149,6 +149,13 @@ static inline bool skg_is_null_id(const uint8_t id[SKG_RAWSZ])
 	return memcmp(id, null_id, SKG_RAWSZ) == 0;
 }
 
+/* The same for an ID of rawsz bytes (20 or 32). */
+static inline bool skg_is_null_id_len(const uint8_t *id, size_t rawsz)
+{
+	static const uint8_t null_id[SKG_MAX_RAWSZ];
+	return memcmp(id, null_id, rawsz) == 0;
+}
+
 /* a and b joined with one '/' between them, into a new heap string (NULL: out of memory). */
 char *skg_path_join(const char *a, const char *b);
 

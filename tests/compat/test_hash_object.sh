@@ -433,8 +433,9 @@ if cmp -s "$T/h.out" "$T/h2.out"; then pass; else fail "sha1kit help hash-object
 
 # ---- 6b. a SHA-256 repository: SHA-256 IDs, as git gives them there ------------------------------
 # (git init --object-format=sha256, Git 2.29+): blobs, standard input, --literally objects of
-# every type, from the top and a subdirectory and through GIT_DIR; a tree to check is refused
-# (sha1kit's checks read SHA-1 IDs only) with exit status 128 and no ID
+# every type, from the top and a subdirectory and through GIT_DIR; trees, commits and tags checked
+# with SHA-256 IDs (64 hex digits, tree entries ending in 32 bytes): valid ones get git's ID, bad
+# ones git 2.40+'s lines (checked by hand against git 2.55.0, as the SHA-1 ones above)
 R256=$T/sha256
 if git init -q --object-format=sha256 "$R256" 2>"$T/init.err"; then
 	cp hello empty random.bin "$R256/"
@@ -449,13 +450,43 @@ if git init -q --object-format=sha256 "$R256" 2>"$T/init.err"; then
 	# shellcheck disable=SC2002 # a pipe, on purpose
 	s=$(cat random.bin | (cd "$R256" && "$SK" hash-object --stdin))
 	if [ ${#g} = 64 ] && [ "$g" = "$s" ]; then pass; else fail "SHA-256 repository: --stdin from a pipe: git '$g', sha1kit '$s'"; fi
-	(cd "$R256" && "$SK" hash-object -t tree empty >"$T/s.out" 2>"$T/s.err")
+	b=$(cd "$R256" && git hash-object -w hello)
+	braw=$(printf '%s' "$b" | sed 's/../\\x&/g')
+	mk t256-good "100644 a\\0$braw"
+	mk t256-dotgit "100644 .git\\0$braw"
+	mk t256-sha1 "100644 a\\0$(printf '%s' "${b:0:40}" | sed 's/../\\x&/g')"
+	mk t256-null "100644 a\\0$(printf '%064d' 0 | sed 's/../\\x&/g')"
+	t=$(cd "$R256" && git hash-object -t tree "$T/t256-good")
+	A='author A <a@example.org> 1700000000 +0000\ncommitter A <a@example.org> 1700000000 +0000\n\nm\n'
+	mk c256-good "tree $t\\n$A"
+	mk c256-sha1 "tree ${t:0:40}\\n$A"
+	mk c256-parent "tree $t\\nparent ${b:0:40}\\n$A"
+	mk tag256-good "object $t\\ntype tree\\ntag v1\\ntagger A <a@example.org> 1700000000 +0000\\n\\nm\\n"
+	mk tag256-sha1 "object ${t:0:40}\\ntype tree\\ntag v1\\ntagger A <a@example.org> 1700000000 +0000\\n\\nm\\n"
+	(cd "$R256" && compare "SHA-256 repository: a tree checked" /dev/null -t tree "$T/t256-good")
+	(cd "$R256" && compare "SHA-256 repository: a commit checked" /dev/null -t commit "$T/c256-good")
+	(cd "$R256" && compare "SHA-256 repository: a tag checked" /dev/null -t tag "$T/tag256-good")
+	[ ${#t} = 64 ] && pass || fail "SHA-256 repository: the tree's ID is $t"
+	(cd "$R256" && expect40 t256-dotgit tree "$T/t256-dotgit" "$F hasDotgit: contains '.git'")
+	(cd "$R256" && expect40 t256-sha1 tree "$T/t256-sha1" "error: too-short tree object|$F badTree: cannot be parsed as a tree")
+	(cd "$R256" && expect40 t256-null tree "$T/t256-null" "$F nullSha1: contains entries pointing to null sha1")
+	(cd "$R256" && expect40 c256-sha1 commit "$T/c256-sha1" "$F badTreeSha1: invalid 'tree' line format - bad sha1")
+	(cd "$R256" && expect40 c256-parent commit "$T/c256-parent" "$F badParentSha1: invalid 'parent' line format - bad sha1")
+	(cd "$R256" && expect40 tag256-sha1 tag "$T/tag256-sha1" "$F badObjectSha1: invalid 'object' line format - bad sha1")
+	# a SHA-1 repository's tree is not valid there, nor a SHA-256 one in a SHA-1 repository
+	expect40 t256-in-sha1 tree "$T/t256-good" "error: too-short tree object|$F badTree: cannot be parsed as a tree"
+	# the .gitmodules blob a tree names is read from the SHA-256 repository and checked
+	printf '[submodule "x"]\n\turl = -evil\n' >"$T/gm256"
+	gm=$(cd "$R256" && git hash-object -w "$T/gm256")
+	mk t256-gm "100644 .gitmodules\\0$(printf '%s' "$gm" | sed 's/../\\x&/g')"
+	(cd "$R256" && "$SK" hash-object -t tree "$T/t256-gm") >"$T/s.out" 2>"$T/s.err"
 	ss=$?
-	if [ $ss = 128 ] && [ ! -s "$T/s.out" ] && [ "$(wc -l <"$T/s.err")" = 1 ] &&
-		grep -q '^fatal: unsupported repository: extensions.objectFormat is sha256' "$T/s.err"; then
+	want=$(cd "$R256" && git hash-object --literally -t tree "$T/t256-gm")
+	if [ $ss = 0 ] && [ ${#want} = 64 ] && [ "$(cat "$T/s.out")" = "$want" ] &&
+		[ "$(cat "$T/s.err")" = "$F gitmodulesUrl: disallowed submodule url: -evil" ]; then
 		pass
 	else
-		fail "SHA-256 repository: -t tree without --literally: status $ss, $(cat "$T/s.out" "$T/s.err")"
+		fail "SHA-256 repository: .gitmodules: status $ss, stdout $(cat "$T/s.out"), stderr $(cat "$T/s.err")"
 	fi
 else
 	fail "git cannot make a SHA-256 repository: $(cat "$T/init.err")"

@@ -287,11 +287,11 @@ int main(int argc, char **argv)
 	struct skg_tag_links tl;
 	uint8_t tree[SKG_RAWSZ];
 	if (type == SKG_COMMIT)
-		pr = skg_commit_links(data, len, tree, NULL, NULL);
+		pr = skg_commit_links(data, len, SKG_RAWSZ, tree, NULL, NULL);
 	else if (type == SKG_TAG)
-		pr = skg_tag_links(data, len, &tl);
+		pr = skg_tag_links(data, len, SKG_RAWSZ, &tl);
 	if (pr != SKG_PARSE_OK) {
-		if (skg_parse_error_format(msg, sizeof(msg), pr, id, &tl) > 0)
+		if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, &tl) > 0)
 			fprintf(stderr, "error: %s\n", msg);
 		fprintf(stderr, "error: %s: object could not be parsed: .git/objects/%.2s/%s\n", hex, hex,
 		        hex + 2);
@@ -301,13 +301,13 @@ int main(int argc, char **argv)
 	/* 2. the walk over a tree's entries */
 	if (type == SKG_TREE) {
 		struct skg_tree_iter it;
-		enum skg_tree_error te = skg_tree_iter_init(&it, data, len);
+		enum skg_tree_error te = skg_tree_iter_init(&it, data, len, SKG_RAWSZ);
 		if (te != SKG_TREE_OK) {
 			fprintf(stderr, "error: %s\n", skg_tree_error_text(te));
 			fprintf(stderr, "error in tree %s: broken links\n", hex);
 			status = 1;
 		} else {
-			te = skg_tree_links(data, len, NULL, NULL);
+			te = skg_tree_links(data, len, SKG_RAWSZ, NULL, NULL);
 			if (te != SKG_TREE_OK)
 				fprintf(stderr, "error: %s\n", skg_tree_error_text(te));
 		}

@@ -529,6 +529,31 @@ static void test_hash_object(void **state)
 	assert_int_equal(skg_object_check(SKG_NONE, (const uint8_t *)"", 0, NULL, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
 	assert_int_equal(skg_object_check(SKG_BLOB, (const uint8_t *)"", 0, NULL, &err), 0);
+	/* object_format SHA-256: the checks read 64-digit IDs and 32-byte tree entries, the ID is
+	 * SHA-256 (git hash-object -t tree / -t commit in a SHA-256 repository: the tree "100644 a"
+	 * naming "hello\n" and a commit of it) */
+	struct skg_hash_options o256;
+	skg_hash_options_default(&o256);
+	o256.object_format = SKG_FORMAT_SHA256;
+	uint8_t tree256[9 + 32] = "100644 a";
+	assert_true(skg_from_hex_len("2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4", 32,
+	                             tree256 + 9)); /* "hello\n"'s SHA-256 ID, from above */
+	assert_false(skg_from_hex_len("2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb", 32,
+	                              oid256)); /* 63 digits */
+	assert_int_equal(skg_hash_object("tree", tree256, sizeof(tree256), &o256, oid256, &err), 0);
+	skg_to_hex_len(oid256, 32, hex256);
+	assert_string_equal(hex256, "6ebf092cf7d68fcf2cebb8713cd1ecd134ff0c527197b2f7c60d1611d4885ea5");
+	/* the same tree is too short as a SHA-1 one, and a SHA-1 ID is a bad one in a SHA-256 commit */
+	assert_int_equal(skg_hash_object("tree", tree256, sizeof(tree256), NULL, oid, &err), -1);
+	char commit[256];
+	int n = snprintf(
+	    commit, sizeof(commit),
+	    "tree %s\nauthor A <a@b> 1700000000 +0000\ncommitter A <a@b> 1700000000 +0000\n\nm\n", hex256);
+	assert_int_equal(skg_hash_object("commit", commit, (size_t)n, &o256, oid256, &err), 0);
+	skg_to_hex_len(oid256, 32, hex256);
+	assert_string_equal(hex256, "edf4d6d214325c2659df92c5b78a457458aa971a95cb4051a0bfe8d003357767");
+	assert_int_equal(skg_hash_object("commit", commit, (size_t)n, NULL, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
 }
 
 /* ---- Findings through the sink ------------------------------------------------------------- */
@@ -1516,11 +1541,28 @@ static void test_index_sha256(void **state)
 	opt.object_format = SKG_FORMAT_SHA1;
 	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), -1);
 	assert_int_equal(err.code, SKG_E_CORRUPT);
-	/* not yet with the strict checks, a repository or --fix-thin */
+	/* with git's object checks (--strict): blobs pass them; a skip list of 40-digit IDs is not
+	 * one of this format's (git: "invalid object name") */
 	opt.object_format = SKG_FORMAT_SHA256;
 	opt.strict = true;
+	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), 0);
+	assert_int_equal(skg_pack_rawsz(pack), 32);
+	skg_pack_free(pack);
+	char dir[] = "/tmp/sk-test-api-XXXXXX", skip[64], args[96];
+	assert_non_null(mkdtemp(dir));
+	snprintf(skip, sizeof(skip), "%s/skip", dir);
+	FILE *fp = fopen(skip, "w");
+	assert_non_null(fp);
+	assert_true(fputs("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391\n", fp) >= 0);
+	assert_int_equal(fclose(fp), 0);
+	snprintf(args, sizeof(args), "skiplist=%s", skip);
+	opt.strict_args = args;
 	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), -1);
-	assert_int_equal(err.code, SKG_E_USAGE);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "invalid object name: e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+	assert_int_equal(remove(skip), 0);
+	assert_int_equal(rmdir(dir), 0);
+	opt.strict_args = NULL;
 	opt.strict = false;
 	opt.object_format = 3;
 	assert_int_equal(skg_pack_index(&pack, b.p, b.n, &opt, &err), -1);

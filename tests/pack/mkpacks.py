@@ -60,8 +60,13 @@ def varint(n):
             return bytes(out)
 
 
+# The object format of oid() and build()'s trailer: hashlib.sha1, or hashlib.sha256 for the
+# packs of a SHA-256 repository (mkstrict.py --sha256).
+HASH = hashlib.sha1
+
+
 def oid(t, data):
-    return hashlib.sha1(TYPE_NAMES[t] + b" %d\0" % len(data) + data).digest()
+    return HASH(TYPE_NAMES[t] + b" %d\0" % len(data) + data).digest()
 
 
 def insert_ops(data):
@@ -92,7 +97,7 @@ def delta(base_len, result_len, ops):
 
 def build(entries, version=2, count=None, fix=True, raw_zlib=None):
     """entries: list of dicts: type, data, and for deltas 'ofs' (index of the base entry) or 'ref'
-    (20-byte base ID); optional 'size' overrides the header size, 'z' the compressed bytes."""
+    (base ID of 20 bytes, 32 with HASH sha256); optional 'size' overrides the header size, 'z' the compressed bytes."""
     out = bytearray(b"PACK" + version.to_bytes(4, "big") + (count if count is not None else len(entries)).to_bytes(4, "big"))
     offsets = []
     for e in entries:
@@ -105,7 +110,7 @@ def build(entries, version=2, count=None, fix=True, raw_zlib=None):
         elif e["type"] == OBJ_REF:
             out += e["ref"]
         out += e.get("z", zlib.compress(e["data"]))
-    out += hashlib.sha1(out).digest() if fix else b"\0" * 20
+    out += HASH(out).digest() if fix else b"\0" * HASH().digest_size
     return bytes(out)
 
 

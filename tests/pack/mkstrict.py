@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """mkstrict.py - packs for `index-pack --strict` (tests/pack/test_pack.sh, section strict).
 
-Usage: mkstrict.py OUTDIR
+Usage: mkstrict.py [--sha256] OUTDIR
+
+With --sha256 the same cases are SHA-256 packs (object IDs, tree entries, REF links and trailer
+SHA-256), as a repository made with `git init --object-format=sha256` has them.
 
 Writes OUTDIR/NAME.pack for each case and OUTDIR/cases.txt, lines "NAME<TAB>OPTIONS<TAB>WHERE": the
 options to give index-pack (besides -o) and where to run it: "out" outside a repository, "repo"
@@ -16,7 +19,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mkpacks  # noqa: E402
 from mkpacks import OBJ_BLOB, OBJ_COMMIT, OBJ_OFS, OBJ_TAG, OBJ_TREE, build, delta, insert_ops, oid  # noqa: E402
+
+
+def H(data):
+    """An ID of the packs' object format that names no object in them."""
+    return mkpacks.HASH(data).digest()
 
 IDENT = b"A U Thor <a@example.org> 1700000000 +0000"
 
@@ -42,7 +51,12 @@ def tag(target, ttype=b"commit", name=b"v1", tagger=b"tagger " + IDENT + b"\n", 
 
 
 def main():
-    out = sys.argv[1]
+    args = sys.argv[1:]
+    if args[:1] == ["--sha256"]:
+        mkpacks.HASH = hashlib.sha256
+        args = args[1:]
+    out = args[0]
+    rawsz = mkpacks.HASH().digest_size
     os.makedirs(out, exist_ok=True)
     cases = []
 
@@ -72,14 +86,14 @@ def main():
     put("tree-dotgit-warn", [blob, obj(OBJ_TREE, ent(b"100644", b".git", B))], "--strict=hasDotgit=warn")
     put("tree-dotgit-ignore", [blob, obj(OBJ_TREE, ent(b"100644", b".git", B))], "--strict=hasdotgit=ignore")
     put("tree-bad-mode-error", [blob, obj(OBJ_TREE, ent(b"100664", b"a", B))], "--strict=badFilemode=error")
-    put("tree-null", [obj(OBJ_TREE, ent(b"100644", b"a", b"\0" * 20))])
-    put("tree-null-warn", [obj(OBJ_TREE, ent(b"160000", b"a", b"\0" * 20))], "--strict=nullSha1=warn")
+    put("tree-null", [obj(OBJ_TREE, ent(b"100644", b"a", b"\0" * rawsz))])
+    put("tree-null-warn", [obj(OBJ_TREE, ent(b"160000", b"a", b"\0" * rawsz))], "--strict=nullSha1=warn")
     put("tree-unsorted", [blob, obj(OBJ_TREE, ent(b"100644", b"b", B) + ent(b"100644", b"a", B))])
     put("tree-duplicate", [blob, obj(OBJ_TREE, ent(b"100644", b"a", B) + ent(b"100644", b"a", B))])
     put("tree-truncated", [blob, obj(OBJ_TREE, ent(b"100644", b"a", B)[:-3])])
     put("tree-several", [blob, obj(OBJ_TREE, ent(b"100664", b".git", B) + ent(b"0100644", b"..", B))],
         "--strict=hasDotgit=warn,hasDotdot=warn,zeroPaddedFilemode=warn")
-    put("tree-gitlink", [obj(OBJ_TREE, ent(b"160000", b"sub", hashlib.sha1(b"x").digest()))])
+    put("tree-gitlink", [obj(OBJ_TREE, ent(b"160000", b"sub", H(b"x")))])
     # Commits.
     def c(name, data, opts=""):
         put("commit-" + name, [blob, obj(OBJ_TREE, good_tree), obj(OBJ_COMMIT, data)], opts)
@@ -94,7 +108,7 @@ def main():
     c("two-authors", commit(T, author=b"author " + IDENT + b"\nauthor " + IDENT + b"\n"))
     c("bogus", b"tree nothex\n")
     c("bad-parent", commit(T).replace(b"author", b"parent 123\nauthor", 1))
-    c("missing-parent", commit(T, parents=[hashlib.sha1(b"p").digest()]))
+    c("missing-parent", commit(T, parents=[H(b"p")]))
     put("commit-tree-is-blob", [blob, obj(OBJ_COMMIT, commit(B))])
     put("commit-before-blob", [obj(OBJ_COMMIT, commit(B)), blob])
     put("commit-parent-is-blob", [blob, obj(OBJ_TREE, good_tree), obj(OBJ_COMMIT, commit(T, parents=[B]))])
@@ -106,7 +120,7 @@ def main():
     put("tag-no-tagger-error", base + [obj(OBJ_TAG, tag(C, tagger=b""))], "--strict=missingTaggerEntry=error")
     put("tag-bad-type", base + [obj(OBJ_TAG, tag(C, ttype=b"bogus"))])
     put("tag-wrong-type", base + [obj(OBJ_TAG, tag(C, ttype=b"tree"))])
-    put("tag-missing-target", [obj(OBJ_TAG, tag(hashlib.sha1(b"t").digest()))])
+    put("tag-missing-target", [obj(OBJ_TAG, tag(H(b"t")))])
     put("tag-bad-header", base + [obj(OBJ_TAG, b"object " + C.hex().encode() + b"\n")])
     # .gitmodules: the blob after its tree (checked at once), before it (checked after the idx is
     # written, which stays), or a symbolic link.
@@ -127,10 +141,10 @@ def main():
     t2 = ent(b"100644", b".git", B)
     put("delta-tree", [blob, obj(OBJ_TREE, t1), {"type": OBJ_OFS, "ofs": 1, "data": delta(len(t1), len(t2), insert_ops(t2))}])
     # Links to objects that are not in the pack.
-    M1 = hashlib.sha1(b"m1").digest()
+    M1 = H(b"m1")
     put("missing-blob", [obj(OBJ_TREE, ent(b"100644", b"a", M1))])
     put("missing-two", [obj(OBJ_TREE, ent(b"100644", b"a", M1) + ent(b"100644", b"b", B)
-                             + ent(b"40000", b"c", hashlib.sha1(b"m3").digest()))])
+                             + ent(b"40000", b"c", H(b"m3")))])
     # Inside a repository: the blob and tree the pack lacks are there (loose, packed), or of
     # another type.
     R1, R2 = b"in the repository, loose\n", b"in the repository, packed\n"

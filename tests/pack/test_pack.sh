@@ -427,17 +427,24 @@ strict_cases '^(tree|gitmodules|gitattributes|delta|good)'
 section_strict_other() { # leaks
 strict_cases '^(commit|tag|missing|repo|opt)'
 }
-# strict_cases REGEX: the cases whose names match
+# Every case again as SHA-256 packs (mkstrict.py --sha256): outside a repository with
+# --object-format=sha256, inside one made with --object-format=sha256.
+section_strict_sha256() { # leaks
+strict_cases '.' sha256
+}
+# strict_cases REGEX [sha256]: the cases whose names match, in the object format given (SHA-1
+# without it)
 strict_cases() {
-S=$T/strict
+local fmt=${2:-}
+S=$T/strict$fmt
 mkdir -p "$S/w"
-"$PY" "$HERE/mkstrict.py" "$S/packs" || {
+"$PY" "$HERE/mkstrict.py" ${fmt:+--sha256} "$S/packs" || {
 	bad "mkstrict.py failed"
 	return
 }
 # The repository of the "repo" cases: one blob loose, one packed (repo.txt).
 R=$S/repo.git
-git init -q --bare "$R"
+git init -q --bare ${fmt:+--object-format=$fmt} "$R"
 while read -r how type data; do
 	[ "$how" = packed ] && printf '%s' "$data" | xxd -r -p | git --git-dir="$R" hash-object -w -t "$type" --stdin >/dev/null
 done <"$S/packs/repo.txt"
@@ -455,6 +462,10 @@ strict_run() {
 	local -a cmd=("$SK_REF_GIT" index-pack)
 	[ "$who" = sk ] && cmd=("$SK" index-pack)
 	local out=$d/$name.$where$mode
+	# a SHA-256 pack outside a repository: git's option says so (inside, the repository does),
+	# before --strict: git reads a skip list in the format known when it meets --strict=skiplist=
+	# (2.39.5: SHA-1, "invalid object name: <64 hex>"; 2.55.0 crashes), sha1kit in the pack's
+	[ -n "$fmt" ] && [ "$where" = out ] && opts="--object-format=$fmt $opts"
 	# shellcheck disable=SC2086 # OPTS is a word list
 	# (git 2.39.5 crashes in some cases, see below: bash's note of it is not wanted)
 	{ (
@@ -508,7 +519,14 @@ while IFS=$'\t' read -r name opts where; do
 	strict_same "$name" "$where"
 done <"$S/packs/cases.txt"
 [ "$n" -gt 20 ] && ok || bad "--strict: only $n cases in cases.txt match $1"
-if [ "$1" = "^(tree|gitmodules|gitattributes|delta|good)" ]; then
+if [ -n "$fmt" ]; then
+	# --stdin inside the SHA-256 repository (its format, no option)
+	for name in good commit-nul tree-dotgit repo-links repo-missing; do
+		strict_run git repo "$name" --strict stdin
+		strict_run sk repo "$name" --strict stdin
+		strict_same "$name" "SHA-256 repo, --stdin"
+	done
+elif [ "$1" = "^(tree|gitmodules|gitattributes|delta|good)" ]; then
 	# Several --strict=... options add up, as in git.
 	strict_run git out tree-several "--strict=hasDotgit=warn --strict=hasDotdot=warn,zeroPaddedFilemode=warn"
 	strict_run sk out tree-several "--strict=hasDotgit=warn --strict=hasDotdot=warn,zeroPaddedFilemode=warn"
@@ -1997,6 +2015,32 @@ rm -rf "$T/fts" && cp -a "$B" "$T/fts"
 rc=$?
 [ "$rc" != 0 ] && grep -q 'unresolved delta' "$T/fts.err" && [ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
 	bad "fix_thin: a thin pack without --fix-thin: rc $rc, $(cat "$T/fts.err")"
+# SHA-256: the same history in a SHA-256 repository; the thin packs completed in a SHA-256
+# repository with A, its objects loose or packed, with --strict too
+local S2=$T/ft256-src
+git init -q --object-format=sha256 "$S2" && (
+	cd "$S2" || exit 1
+	for i in $(seq 1 8); do
+		awk -v v="$i" 'BEGIN { for (k = 1; k <= 500; k++) { if (k % 37 == v) print "version", v, "line", k; else print "line", k, "of a file" } }' >f.txt
+		git add -A && git commit -qm "r$i"
+	done
+	git branch a HEAD~4
+	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout >"$T/ft256-ref.pack"
+	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout --delta-base-offset >"$T/ft256-ofs.pack"
+) && git init -q --bare --object-format=sha256 "$T/ft256-base" && git -C "$T/ft256-base" fetch -q "$S2" a:refs/heads/a &&
+	cp -a "$T/ft256-base" "$T/ft256-packed" && git -C "$T/ft256-packed" repack -adq ||
+	{ bad "fix_thin: cannot build the SHA-256 repositories"; return; }
+for pack in ref ofs; do
+	for fixture in ft256-base ft256-packed; do
+		fixthin_case "SHA-256 $pack $fixture" "$T/$fixture" "$T/ft256-$pack.pack" --stdin --fix-thin
+		# not vacuous: bases were appended (a SHA-256 trailer and a pack line of 64 hex digits)
+		name=$(sed -n 's/^pack\t//p' "$T/ftg.out")
+		[ "${#name}" = 64 ] && [ "$(cat "$T/fts.rc")" = 0 ] &&
+			[ "$(wc -c <"$T/fts/objects/pack/pack-$name.pack")" -gt "$(wc -c <"$T/ft256-$pack.pack")" ] && ok ||
+			bad "fix_thin SHA-256 $pack $fixture: pack '$name', rc $(cat "$T/fts.rc")"
+	done
+	fixthin_case "SHA-256 $pack strict" "$T/ft256-base" "$T/ft256-$pack.pack" --stdin --fix-thin --strict
+done
 # --fix-thin without --stdin: git's line, exit 128, no idx
 cp "$T/ft-ref.pack" "$T/ft-nostdin.pack"
 fixthin_case "no --stdin" "$T/ft-base" /dev/null --fix-thin "$T/ft-nostdin.pack"
