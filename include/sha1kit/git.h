@@ -298,9 +298,10 @@ int skg_repo_open_as(struct skg_repo **out, const char *path, unsigned git_versi
 /*
  * skg_repo_open_as, but a repository whose objects are SHA-256 (extensions.objectFormat =
  * sha256, `git init --object-format=sha256`) opens too, for a caller that handles both formats:
- * skg_repo_object_format says which it has. The other functions of the layer that read a
- * repository's objects, refs or packs handle SHA-1 only so far: they open repositories with
- * skg_repo_open / skg_repo_open_as, which refuse SHA-256 ones (SKG_E_UNSUPPORTED).
+ * skg_repo_object_format says which it has: skg_pack_index (index_options.object_format and
+ * repo), skg_hash_object (hash_options.object_format) and skg_refs_verify read either format.
+ * skg_check_repo handles SHA-1 only so far: it opens repositories with skg_repo_open_as, which
+ * refuses SHA-256 ones (SKG_E_UNSUPPORTED).
  */
 int skg_repo_open_formats(struct skg_repo **out, const char *path, unsigned git_version,
                           const struct skg_sink *sink, struct skg_error *err);

@@ -55,6 +55,9 @@ static void usage(void)
 	      "Each finding is git's line on standard error, 'error: REF: msgId: TEXT' or\n"
 	      "'warning: REF: msgId: TEXT'. The config's fsck.<msg-id> = error, warn or ignore\n"
 	      "changes a message's severity, as in git.\n"
+	      "In a SHA-256 repository (git init --object-format=sha256) an object ID is 64\n"
+	      "hex digits, in refs, packed-refs and the fsck.skipList file, as git reads them\n"
+	      "there (a SHA-1 ID there is badRefContent or badPackedRefEntry).\n"
 	      "\n"
 	      "Options:\n"
 	      "      --[no-]strict   messages of severity 'warn' become errors (the ref\n"
@@ -137,7 +140,7 @@ int sk_cmd_refs(int argc, char **argv)
 	struct skg_sink sink = {print_record, NULL};
 	struct skg_error err;
 	struct skg_repo *repo = NULL;
-	int r = skg_repo_open(&repo, git_dir, &sink, &err);
+	int r = skg_repo_open_formats(&repo, git_dir, SKG_GIT_2_55, &sink, &err);
 	if (r == 0) {
 		r = skg_refs_verify(repo, &o, &sink, &err);
 		skg_repo_free(repo);

@@ -109,6 +109,7 @@ struct rv {
 	struct skg_repo *repo;
 	const struct skg_sink *sink;
 	struct skg_error *err;
+	size_t rawsz; /* bytes of an object ID: the repository's format (20, or 32 for SHA-256) */
 	bool verbose;
 	uint8_t severity[M_COUNT];
 	const struct skg_worktree *wt; /* the worktree being checked */
@@ -215,22 +216,23 @@ static bool is_root_ref(const char *name)
 	return false;
 }
 
-/* git's parse_oid_hex: 40 hex digits (either case) at p; *end after them. */
-static bool parse_hex(const char *p, uint8_t id[SKG_RAWSZ], const char **end)
+/* git's parse_oid_hex: 40 hex digits (either case) at p, 64 in a SHA-256 repository (the
+ * repository's hash algorithm); *end after them. */
+static bool parse_hex(const struct rv *v, const char *p, uint8_t *id, const char **end)
 {
-	if (!skg_from_hex(p, id)) {
+	if (!skg_from_hex_len(p, v->rawsz, id)) {
 		return false;
 	}
-	*end = p + SKG_HEXSZ;
+	*end = p + 2 * v->rawsz;
 	return true;
 }
 
 /* refs_fsck_ref */
-static int check_oid(struct rv *v, const char *path, const uint8_t id[SKG_RAWSZ])
+static int check_oid(struct rv *v, const char *path, const uint8_t *id)
 {
-	if (skg_is_null_id(id)) {
-		char hex[SKG_HEXSZ + 1];
-		skg_to_hex(id, hex);
+	if (skg_is_null_id_len(id, v->rawsz)) {
+		char hex[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, v->rawsz, hex);
 		return report(v, path, M_BAD_REF_OID, "points to invalid object ID '%s'", hex);
 	}
 	return 0;
@@ -462,9 +464,9 @@ static int check_content(struct rv *v, const char *refname, const char *path, co
 		free(data);
 		return ret;
 	}
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	const char *p;
-	if (!parse_hex(buf, id, &p) || (*p != '\0' && !skg_isspace((unsigned char)*p))) {
+	if (!parse_hex(v, buf, id, &p) || (*p != '\0' && !skg_isspace((unsigned char)*p))) {
 		size_t n = len; /* strbuf_rtrim of the whole file, printed as a C string */
 		while (n > 0 && skg_isspace((unsigned char)data[n - 1])) {
 			n--;
@@ -720,15 +722,15 @@ static int next_line(struct rv *v, unsigned long n, const char *start, const cha
 
 static int main_line(struct rv *v, unsigned long n, const char *start, const char *eol)
 {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	const char *p;
-	if (!parse_hex(start, id, &p)) {
+	if (!parse_hex(v, start, id, &p)) {
 		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY, "'%.*s' has invalid oid",
 		              (int)(eol - start), start);
 	}
 	if (p == eol || !skg_isspace((unsigned char)*p)) {
-		char hex[SKG_HEXSZ + 1];
-		skg_to_hex(id, hex);
+		char hex[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, v->rawsz, hex);
 		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY,
 		              "has no space after oid '%s' but with '%.*s'", hex, (int)(eol - p), p);
 	}
@@ -755,10 +757,10 @@ static int main_line(struct rv *v, unsigned long n, const char *start, const cha
 
 static int peeled_line(struct rv *v, unsigned long n, const char *start, const char *eol)
 {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	const char *p;
 	start++;
-	if (!parse_hex(start, id, &p)) {
+	if (!parse_hex(v, start, id, &p)) {
 		return report(v, line_path(v, n), M_BAD_PACKED_REF_ENTRY, "'%.*s' has invalid peeled oid",
 		              (int)(eol - start), start);
 	}
@@ -805,7 +807,7 @@ static int check_sorted(struct rv *v, const char *start, const char *eof)
 			eol = eof;
 		}
 		if (*start != '^') {
-			const char *current = start + SKG_HEXSZ + 1;
+			const char *current = start + 2 * v->rawsz + 1;
 			if (former != NULL && cmp_names(former, current, eof) >= 0) {
 				return report(v, line_path(v, n), M_PACKED_REF_UNSORTED,
 				              "refname '%.*s' is less than previous refname '%.*s'",
@@ -1058,8 +1060,8 @@ static int read_skiplist(struct rv *v, const char *value)
 	const char *line;
 	size_t n, pos = 0;
 	while (ret == 0 && skg_next_list_line(data, len, &pos, &line, &n)) {
-		uint8_t id[SKG_RAWSZ];
-		if (n != SKG_HEXSZ || !skg_from_hex(line, id)) {
+		uint8_t id[SKG_MAX_RAWSZ];
+		if (n != 2 * v->rawsz || !skg_from_hex_len(line, v->rawsz, id)) {
 			skg_fail(v->err, "invalid object name: %.*s", (int)n, line);
 			ret = 1;
 		}
@@ -1132,6 +1134,7 @@ int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options 
 {
 	struct rv v = {0};
 	v.repo = repo;
+	v.rawsz = skg_format_rawsz(skg_repo_object_format(repo));
 	v.sink = sink;
 	v.err = err;
 	v.verbose = opt != NULL && opt->verbose;

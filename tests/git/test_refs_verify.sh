@@ -672,6 +672,63 @@ ln -s "$T/packed" "$R/packed-refs"
 run packedlink
 }
 
+# A SHA-256 repository (git init --object-format=sha256): object IDs of 64 hex digits in loose
+# refs, packed-refs and fsck.skipList; a SHA-1 ID there is bad content. fresh256 NAME: a copy of it.
+section_sha256() {
+git init -q --object-format=sha256 "$T/base256" || {
+	fail "git cannot make a SHA-256 repository"
+	return
+}
+echo a >"$T/base256/a"
+git -C "$T/base256" add a && git -C "$T/base256" commit -qm a || return
+local H2 Z2
+H2=$(git -C "$T/base256" rev-parse HEAD)
+Z2=$(printf '%064d' 0)
+[ ${#H2} = 64 ] && pass || fail "sha256: HEAD is $H2"
+fresh256() {
+	cp -a "$T/base256" "$T/$1"
+	R=$T/$1/.git
+}
+fresh256 s256clean
+run s256clean
+run s256clean --verbose
+fresh256 s256sha1
+printf '%s\n' "$H" >"$R/refs/heads/sha1"
+run s256sha1
+fresh256 s256short
+printf '%s\n' "${H2:0:63}" >"$R/refs/heads/short"
+run s256short
+fresh256 s256null
+printf '%s\n' "$Z2" >"$R/refs/heads/nullref"
+run s256null
+fresh256 s256nonl
+printf '%s' "$H2" >"$R/refs/heads/nonl"
+run s256nonl
+fresh256 s256trailing
+printf '%s   trailing\n' "$H2" >"$R/refs/heads/trail"
+run s256trailing
+fresh256 s256packed
+git -C "$T/s256packed" tag -a -m t v1 && git -C "$T/s256packed" pack-refs --all
+run s256packed --verbose
+fresh256 s256packedsha1
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/heads/x\n' "$H" >"$R/packed-refs"
+run s256packedsha1
+fresh256 s256packedpeeled
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/tags/a\n^%s\n' "$H2" "$H" >"$R/packed-refs"
+run s256packedpeeled
+fresh256 s256packedunsorted
+printf '# pack-refs with: peeled fully-peeled sorted \n%s refs/tags/v1\n%s refs/heads/tab\n' "$H2" "$H2" >"$R/packed-refs"
+run s256packedunsorted
+fresh256 s256skipgood
+printf '# ok\n%s\n\n' "$H2" >"$T/good-list256"
+git -C "$T/s256skipgood" config fsck.skipList "$T/good-list256"
+run s256skipgood
+fresh256 s256skipsha1
+printf '%s\n' "$H" >"$T/sha1-list"
+git -C "$T/s256skipsha1" config fsck.skipList "$T/sha1-list"
+run s256skipsha1
+}
+
 sk_run_sections
 if [ -n "$RECORD" ]; then
 	exit 0
