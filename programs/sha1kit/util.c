@@ -175,4 +175,5 @@ void sk_print_version(void)
 	printf("batch-kernel: %s\n", sha1kit_fast_batch_kernel_name());
 	printf("dc-batch-kernel: %s\n", sha1kit_dc_batch_kernel_name());
 	printf("sha256-kernel: %s\n", sha1kit_sha256_kernel_name());
+	printf("sha256-batch-kernel: %s\n", sha1kit_sha256_batch_kernel_name());
 }

@@ -27,10 +27,11 @@ static void verify_pack_usage(void)
 	      "computed with SHA-1DC, which detects SHA-1 collision attacks, or with SHA-256\n"
 	      "in a SHA-256 pack (see --object-format), the trailer checked) and the index it\n"
 	      "gives must equal NAME.idx byte for byte. As in Git, an object that appears\n"
-	      "twice in the pack makes it bad. Unlike git's, whose index-pack --verify compares\n"
-	      "each object with the copy the repository it runs in may have ('fatal: SHA1\n"
-	      "COLLISION FOUND WITH ID !'), sha1kit verify-pack reads no repository's objects:\n"
-	      "`sha1kit index-pack --verify` run in the repository makes that comparison.\n"
+	      "twice in the pack makes it bad. Run inside a repository (of the pack's object\n"
+	      "format), each object is compared with the copy the repository may have, as\n"
+	      "git's verify-pack (its index-pack --verify) does: another content under the\n"
+	      "same ID is 'fatal: SHA1 COLLISION FOUND WITH ID !' and the pack is bad (for a\n"
+	      "pack of the repository itself every object is read again from it, as git does).\n"
 	      "\n"
 	      "  -v, --verbose         list the objects in pack order, then a histogram of\n"
 	      "                          delta chain lengths, then 'NAME.pack: ok' (or\n"
@@ -155,8 +156,19 @@ static size_t stem_len(const char *arg)
 }
 
 /* Check one pack; returns the exit status bits. */
+/* The collision check's lines (git's "fatal: ..." and the lines before it) on stderr. */
+static void print_report(void *ctx, const struct skg_report *r)
+{
+	(void)ctx;
+	const char *prefix = skg_level_prefix(r->level);
+	if (prefix != NULL) {
+		fflush(stdout);
+		fprintf(stderr, "%s%s\n", prefix, r->text);
+	}
+}
+
 static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
-                      unsigned git_version, unsigned object_format)
+                      unsigned git_version, unsigned object_format, struct skg_repo *repo)
 {
 	size_t stem = stem_len(arg);
 	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5);
@@ -196,7 +208,18 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.read_ctx = &file;
 	opt.idx = old_idx.data; /* the first pass on all the threads (checked against the pack) */
 	opt.idx_len = old_idx.len;
+	if (repo != NULL && skg_repo_object_format(repo) == object_format) {
+		/* git's index-pack --verify in the repository compares each object with its copy */
+		opt.repo = repo;
+		opt.sink.report = print_report;
+	}
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
+		if (err.code == SKG_E_GIT) {
+			/* the collision check's die: git's fatal line, the pack bad (verify-pack: 1) */
+			fflush(stdout);
+			fprintf(stderr, "fatal: %s\n", err.msg);
+			goto out;
+		}
 		/* A failure because the pack was truncated meanwhile says so. */
 		if (sk_file_report_shrank(&file, CMD)) {
 			goto out;
@@ -324,17 +347,16 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	if (threads == 0) {
 		threads = sk_online_cpus();
 	}
+	/* git's verify-pack runs index-pack in the repository it is in, if any, which reads the pack
+	 * in the repository's object format (SHA-1 outside one, or when the repository does not
+	 * open) and compares its objects with the repository's */
+	struct skg_repo *repo = NULL;
+	struct skg_error err;
+	if (skg_repo_open_formats(&repo, NULL, git_version, NULL, &err) != 0) {
+		repo = NULL;
+	}
 	if (object_format == 0) {
-		/* git's verify-pack runs index-pack in the repository it is in, if any, which reads
-		 * the pack in the repository's object format (SHA-1 outside one, or when the
-		 * repository does not open) */
-		struct skg_repo *repo = NULL;
-		struct skg_error err;
-		object_format = SKG_FORMAT_SHA1;
-		if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &err) == 0 && repo != NULL) {
-			object_format = skg_repo_object_format(repo);
-		}
-		skg_repo_free(repo);
+		object_format = repo != NULL ? skg_repo_object_format(repo) : SKG_FORMAT_SHA1;
 	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
@@ -347,7 +369,9 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			status |= SK_EXIT_FAILURE;
 			continue;
 		}
-		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format);
+		status |=
+		    verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format, repo);
 	}
+	skg_repo_free(repo);
 	return sk_finish(status, false);
 }

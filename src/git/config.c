@@ -912,11 +912,13 @@ static int read_sequence(struct include_ctx *inc)
 	if (ret != 0) {
 		return ret;
 	}
-	ret = read_repo_file(inc, files->common_dir, files->common_dir_display, "config");
-	if (ret != 0) {
-		return ret;
+	if (files->common_dir != NULL) {
+		ret = read_repo_file(inc, files->common_dir, files->common_dir_display, "config");
+		if (ret != 0) {
+			return ret;
+		}
 	}
-	if (files->git_dir != NULL) {
+	if (files->common_dir != NULL && files->git_dir != NULL) {
 		ret = read_repo_file(inc, files->git_dir, files->git_dir_display, "config.worktree");
 		if (ret != 0) {
 			return ret;

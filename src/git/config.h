@@ -99,7 +99,8 @@ bool skg_config_canonical_key(const char *key, char *out, size_t out_size);
  * GIT_CONFIG_COUNT/GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n>. include.path is followed (relative to
  * the including file, "~/" expanded, at most 10 deep as git); includeIf is not (left out), nor
  * GIT_CONFIG_PARAMETERS (`git -c`). The *_display paths are the files' directories as git spells
- * them in messages. (skg_repo_config, repo.h, passes a repository's.)
+ * them in messages. (skg_repo_config, repo.h, passes a repository's.) common_dir NULL: outside a
+ * repository (the system and global files, then GIT_CONFIG_COUNT's, as git reads them there).
  */
 struct skg_config_files {
 	const char *common_dir, *common_dir_display;

@@ -141,8 +141,10 @@ int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options 
 {
 	struct index_config c = {0};
 	c.rev = -1;
+	/* outside a repository git reads the system and global files and GIT_CONFIG_COUNT's */
+	static const struct skg_config_files none = {0};
 	int rc = repo != NULL ? skg_repo_config(repo, index_config_cb, &c, err)
-	                      : skg_config_read_outer(index_config_cb, &c, err);
+	                      : skg_config_read_all(&none, index_config_cb, &c, err);
 	if (c.stop == 3) {
 		skg_fail(err, "bad boolean config value '%s' for 'pack.writereverseindex'", c.bad_bool);
 		free(c.bad_bool);

@@ -462,6 +462,7 @@ local mask
 "$SK" sum --sha256 -- "${ALL[@]}" >"$T/base.out" 2>"$T/base.err"
 for mask in "${SK_CPU_MASKS[@]}" -armv8-sha2; do
 	sk_cpu_run "$mask" "$SK" --version | sed -n 's/^sha256-kernel: //p' >"$T/k"
+	sk_cpu_run "$mask" "$SK" --version | sed -n 's/^sha256-batch-kernel: //p' >"$T/kb"
 	sk_cpu_run "$mask" "$SK" sum --sha256 -- "${ALL[@]}" >"$T/m.out" 2>"$T/m.err"
 	if cmp -s "$T/base.out" "$T/m.out" && cmp -s "$T/base.err" "$T/m.err" && [ -s "$T/k" ]; then
 		pass
@@ -469,7 +470,19 @@ for mask in "${SK_CPU_MASKS[@]}" -armv8-sha2; do
 		fail "SHA1KIT_CPU='$mask' sum --sha256 (kernel $(cat "$T/k")): differs from the unmasked run"
 		show_diff "$T/base.out" "$T/m.out" | head -n 10
 	fi
-	echo "SHA1KIT_CPU=${mask:-(unset)}: sha256 kernel $(cat "$T/k")"
+	# --version names the batch kernel, one of sha1kit_sha256_batch's, using no feature masked off
+	local kb
+	kb=$(cat "$T/kb")
+	local ok=1
+	case $kb in
+	avx512x16) [[ ,$mask, == *,-avx512,* || ,$mask, == *,-all,* ]] && ok= ;;
+	shani) [[ ,$mask, == *,-shani,* || ,$mask, == *,-all,* ]] && ok= ;;
+	avx2x8) [[ ,$mask, == *,-avx2,* || ,$mask, == *,-all,* ]] && ok= ;;
+	single) ;;
+	*) ok= ;;
+	esac
+	[ -n "$ok" ] && pass || fail "SHA1KIT_CPU='$mask': sha256-batch-kernel '$kb'"
+	echo "SHA1KIT_CPU=${mask:-(unset)}: sha256 kernel $(cat "$T/k"), batch $kb"
 done
 use_algo sha1
 }

@@ -1390,6 +1390,33 @@ coll_case "other content, then an entry that does not inflate" other o "$C/xbad.
 coll_run sk other o "$C/x.pack"
 [ "$(cat "$W/sk.rc")" = 128 ] && [ "$(cat "$W/sk.err")" = "fatal: SHA1 COLLISION FOUND WITH $X !" ] && ok ||
 	bad "collision: sha1kit did not stop on the forged copy: $(cat "$W/sk.err")"
+# verify-pack in the repository: git's runs index-pack --verify there, which makes the same
+# comparison (the pack bad, exit 1, after index-pack's lines)
+git index-pack -o "$C/x.idx" "$C/x.pack" >/dev/null && git index-pack -o "$C/xz.idx" "$C/xz.pack" >/dev/null ||
+	bad "collision: git index-pack of x.pack / xz.pack failed"
+local c repo p who
+for c in "other x" "same x" "type x" "dother d" "dsame d" "two xz" "garbage x" "badcheck d" "packsame x" "alt x" "- x"; do
+	repo=${c% *} p=${c#* }
+	for who in git sk; do
+		(
+			cd "$W" || exit 1
+			[ "$repo" != - ] && export GIT_DIR=$C/$repo.git
+			if [ "$who" = git ]; then refgit verify-pack -v "$C/$p.idx"; else "$SK" verify-pack -v "$C/$p.idx"; fi
+		) >"$W/$who.out" 2>"$W/$who.err"
+		echo $? >"$W/$who.rc"
+	done
+	if same_file "$W/git.out" "$W/sk.out" && same_file "$W/git.err" "$W/sk.err" && same_file "$W/git.rc" "$W/sk.rc"; then
+		ok
+	else
+		bad "collision: verify-pack -v $p.idx in $repo: sha1kit differs from git"
+		for who in git sk; do
+			echo "  [$who] status $(cat "$W/$who.rc"), stdout: $(tail -n 1 "$W/$who.out")"
+			sed 's/^/    /' "$W/$who.err"
+		done
+	fi
+done
+[ "$(cat "$W/sk.rc")" = 0 ] && (cd "$W" && GIT_DIR=$C/other.git "$SK" verify-pack "$C/x.idx" 2>/dev/null; [ $? = 1 ]) && ok ||
+	bad "collision: verify-pack does not fail on the forged copy"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -1466,6 +1493,26 @@ cfg_case "core.bigFileThreshold=1x" "fatal: bad numeric config value '1x' for 'c
 printf '[pack]\n\tindexVersion = 7k\n' >"$W/global"
 GIT_CONFIG_GLOBAL=$W/global cfg_case "global pack.indexVersion=7k" git
 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=pack.threads GIT_CONFIG_VALUE_0=zz cfg_case "GIT_CONFIG_COUNT pack.threads=zz" git
+# outside a repository git reads GIT_CONFIG_COUNT's settings too: the idx version, the .rev
+local O2=$T/cfg-out kv t
+mkdir -p "$O2"
+for kv in pack.indexVersion=1 pack.writeReverseIndex=false pack.writeReverseIndex=true; do
+	for t in git sk; do
+		rm -f "$O2/$t.idx" "$O2/$t.rev"
+		(
+			cd "$O2" && export GIT_CEILING_DIRECTORIES=$T GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=${kv%%=*} GIT_CONFIG_VALUE_0=${kv#*=}
+			if [ $t = git ]; then refgit index-pack -o "$O2/$t.idx" "$pack"; else "$SK" index-pack -o "$O2/$t.idx" "$pack"; fi
+		) >"$O2/$t.out" 2>"$O2/$t.err"
+		echo $? >"$O2/$t.rc"
+	done
+	cmp -s "$O2/git.rc" "$O2/sk.rc" && cmp -s "$O2/git.out" "$O2/sk.out" && cmp -s "$O2/git.idx" "$O2/sk.idx" &&
+		# (without the setting, git 2.39.5 writes no .rev and sha1kit does: docs/git.md)
+		case $kv in
+		*=false) [ ! -e "$O2/git.rev" ] && [ ! -e "$O2/sk.rev" ] ;;
+		*=true) [ -e "$O2/git.rev" ] && cmp -s "$O2/git.rev" "$O2/sk.rev" ;;
+		esac && ok ||
+		bad "config: outside a repository, GIT_CONFIG_COUNT $kv: git rc $(cat "$O2/git.rc"), sha1kit rc $(cat "$O2/sk.rc") $(cat "$O2/sk.err"); rev: $(ls "$O2"/*.rev 2>/dev/null)"
+done
 }
 
 # --stats: after a success, one line per phase and a total on stderr, the idx unchanged; nothing
@@ -1846,6 +1893,15 @@ for c in "$R" "$T/nowhere"; do
 	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" && ok ||
 		bad "sha256: index-pack --stdin --object-format in $c: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
 done
+# "--object-format sha256" (two words): git's index-pack knows only the '=' form and prints its
+# usage (129); sha1kit's usage error (1), nothing written. git's verify-pack takes both forms.
+(cd "$V" && "$SK" index-pack --object-format sha256 -o x.idx ref.pack >s.out 2>s.err; echo $? >s.rc)
+[ "$(cat "$V/s.rc")" = 1 ] && grep -q "takes its value after '='" "$V/s.err" && [ ! -e "$V/x.idx" ] && ok ||
+	bad "sha256: index-pack --object-format sha256: $(cat "$V/s.rc") $(cat "$V/s.err")"
+(cd "$V" && GIT_CEILING_DIRECTORIES=$T refgit verify-pack --object-format sha256 vp-ref.idx >g.out 2>g.err; echo $? >g.rc)
+(cd "$V" && GIT_CEILING_DIRECTORIES=$T "$SK" verify-pack --object-format sha256 vp-ref.idx >s.out 2>s.err; echo $? >s.rc)
+cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && [ "$(cat "$V/s.rc")" = 0 ] && ok ||
+	bad "sha256: verify-pack --object-format sha256: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
 }
 
 # index-pack --stdin --fix-thin (what receive-pack runs on a push; git 2.39.5
