@@ -124,13 +124,14 @@ static void SKG_PRINTF(3, 4) report_line(char *buf, const char *prefix, const ch
 
 /* ---- The walk ----------------------------------------------------------------------------------- */
 
-/* The 19 bytes of ID that a 38-digit file name gives; false if it is not 38 hex digits. */
-static bool name_to_id(const char *name, size_t len, uint8_t *id)
+/* The rawsz - 1 bytes of ID that a file name of 2 * (rawsz - 1) hex digits gives (38, or 62 in a
+ * SHA-256 repository); false if it is not that. */
+static bool name_to_id(const char *name, size_t len, size_t rawsz, uint8_t *id)
 {
-	if (len != 2 * (SKG_RAWSZ - 1)) {
+	if (len != 2 * (rawsz - 1)) {
 		return false;
 	}
-	for (size_t i = 0; i < SKG_RAWSZ - 1; i++) {
+	for (size_t i = 0; i < rawsz - 1; i++) {
 		int hi = skg_hexval(name[2 * i]), lo = skg_hexval(name[2 * i + 1]);
 		if (hi < 0 || lo < 0) {
 			return false;
@@ -189,17 +190,18 @@ static int report_oom(skg_loose_report_fn on_report, void *ctx, size_t size)
 	return SKG_LOOSE_WALK_NOMEM;
 }
 
-static int for_each_range(const char *objdir, unsigned first, unsigned count, skg_loose_object_fn on_object,
-                          skg_loose_report_fn on_report, void *ctx);
+static int for_each_range(const char *objdir, size_t rawsz, unsigned first, unsigned count,
+                          skg_loose_object_fn on_object, skg_loose_report_fn on_report, void *ctx);
 
-int skg_loose_for_each(const char *objdir, skg_loose_object_fn on_object, skg_loose_report_fn on_report,
-                       void *ctx)
+int skg_loose_for_each(const char *objdir, size_t rawsz, skg_loose_object_fn on_object,
+                       skg_loose_report_fn on_report, void *ctx)
 {
-	return for_each_range(objdir, 0, 256, on_object, on_report, ctx);
+	return for_each_range(objdir, rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ, 0, 256, on_object,
+	                      on_report, ctx);
 }
 
-static int for_each_range(const char *objdir, unsigned first, unsigned count, skg_loose_object_fn on_object,
-                          skg_loose_report_fn on_report, void *ctx)
+static int for_each_range(const char *objdir, size_t rawsz, unsigned first, unsigned count,
+                          skg_loose_object_fn on_object, skg_loose_report_fn on_report, void *ctx)
 {
 	struct pathbuf p = {NULL, 0, 0};
 	size_t dlen = strlen(objdir);
@@ -238,7 +240,7 @@ static int for_each_range(const char *objdir, unsigned first, unsigned count, sk
 			break;
 		}
 		size_t subdir_len = p.len;
-		uint8_t id[SKG_RAWSZ];
+		uint8_t id[SKG_MAX_RAWSZ];
 		id[0] = (uint8_t)nr;
 		struct dirent *de;
 		while (rc == 0 && (de = readdir(dir)) != NULL) {
@@ -252,7 +254,7 @@ static int for_each_range(const char *objdir, unsigned first, unsigned count, sk
 				rc = report_oom(on_report, ctx, subdir_len + nlen + 1);
 				break;
 			}
-			if (name_to_id(name, nlen, id + 1)) {
+			if (name_to_id(name, nlen, rawsz, id + 1)) {
 				rc = on_object(ctx, id, p.buf);
 			} else if (strncmp(name, "tmp_obj_", 8) != 0 && on_report != NULL) {
 				/* git prints this one with fprintf: no prefix, no sanitizing. */
@@ -341,12 +343,13 @@ struct pending {
 	size_t path_off;   /* in r->paths */
 	size_t region_off; /* header + content + NUL in r->arena */
 	size_t hdr_len;
-	uint8_t expect[SKG_RAWSZ];
+	uint8_t expect[SKG_MAX_RAWSZ];
 	struct skg_loose_object obj; /* content == NULL here; set at delivery */
 };
 
 struct skg_loose_reader {
 	struct skg_loose_options opt;
+	size_t rawsz; /* bytes of an object ID: 20 (SHA-1DC) or 32 (SHA-256), opt.rawsz */
 	struct zs zs;
 	bool z_ready;
 	uint8_t *file; /* contents of a small file */
@@ -359,7 +362,7 @@ struct skg_loose_reader {
 	struct pending pend[BATCH_MAX];
 	size_t npend;
 	sha1kit_msg msgs[BATCH_MAX];
-	uint8_t digests[SKG_RAWSZ * BATCH_MAX];
+	uint8_t digests[SKG_MAX_RAWSZ * BATCH_MAX];
 	sha1kit_dc_detection where[BATCH_MAX];
 	struct skg_lines lines;  /* of the object read last */
 	struct skg_lines blines; /* of a batched object being delivered */
@@ -375,6 +378,7 @@ void skg_loose_options_default(struct skg_loose_options *opt)
 	opt->no_hash = false;
 	opt->unknown_type_corrupt = false;
 	opt->empty_not_found = false;
+	opt->rawsz = SKG_RAWSZ;
 }
 
 struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *opt)
@@ -388,6 +392,7 @@ struct skg_loose_reader *skg_loose_reader_new(const struct skg_loose_options *op
 	} else {
 		skg_loose_options_default(&r->opt);
 	}
+	r->rawsz = r->opt.rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	r->chunk = malloc(STREAM_CHUNK);
 	if (r->chunk == NULL || inflateInit(&r->zs.z) != Z_OK) {
 		free(r->chunk);
@@ -461,7 +466,8 @@ static int fatal_oom(struct skg_lines *lines, uint64_t size)
 	return SKG_LOOSE_FATAL;
 }
 
-static const char null_hex[] = "0000000000000000000000000000000000000000";
+/* the null ID's hex digits, as many as the object's ID has (40, or 64 for SHA-256) */
+static const char null_hex[] = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /* The last line(s) git fsck prints for an object read_loose_object() failed on (r: the reader, or
  * NULL where no type word was read). Git 2.39 adds the type of a header whose type it does not
@@ -471,8 +477,8 @@ static int corrupt(const struct skg_loose_reader *r, const struct skg_loose_obje
 {
 	skg_lines_add(lines, "error: ", "%s: object corrupt or missing: %s", hex, path);
 	if (out->have_type && out->type == SKG_NONE && (r == NULL || !r->opt.unknown_type_corrupt)) {
-		skg_lines_add(lines, "error: ", "%s: object is of unknown type '%s': %s", null_hex,
-		              out->type_name, path);
+		skg_lines_add(lines, "error: ", "%.*s: object is of unknown type '%s': %s", (int)strlen(hex),
+		              null_hex, out->type_name, path);
 	}
 	return SKG_LOOSE_CORRUPT;
 }
@@ -565,24 +571,78 @@ struct region {
 static const uint8_t zeros[4096];
 
 /*
+ * An object's ID being computed in the reader's format: SHA-1DC (with its detection, git's
+ * settings) or SHA-256 (gitformat-loose: the same header and content hashed; nothing to detect).
+ */
+struct id_hash {
+	union {
+		sha1kit_dc_ctx dc;
+		sha1kit_sha256_ctx sha256;
+	} u;
+	bool sha256;
+};
+
+static void id_init(struct id_hash *h, size_t rawsz)
+{
+	h->sha256 = rawsz == SKG_MAX_RAWSZ;
+	if (h->sha256) {
+		sha1kit_sha256_init(&h->u.sha256);
+	} else {
+		sha1kit_dc_init(&h->u.dc, NULL);
+	}
+}
+
+static void id_update(struct id_hash *h, const void *p, size_t n)
+{
+	if (h->sha256) {
+		sha1kit_sha256_update(&h->u.sha256, p, n);
+	} else {
+		sha1kit_dc_update(&h->u.dc, p, n);
+	}
+}
+
+/* The ID into digest; where->dv >= 0 when SHA-1DC detected a collision attack (-1 for SHA-256). */
+static void id_final(struct id_hash *h, uint8_t *digest, sha1kit_dc_detection *where)
+{
+	if (h->sha256) {
+		sha1kit_sha256_final(&h->u.sha256, digest);
+		memset(where, 0, sizeof(*where));
+		where->dv = -1;
+	} else {
+		sha1kit_dc_final(&h->u.dc, digest, where);
+	}
+}
+
+static void id_oneshot(size_t rawsz, const void *p, size_t n, uint8_t *digest, sha1kit_dc_detection *where)
+{
+	if (rawsz == SKG_MAX_RAWSZ) {
+		sha1kit_sha256(p, n, digest);
+		memset(where, 0, sizeof(*where));
+		where->dv = -1;
+	} else {
+		sha1kit_dc(p, n, NULL, digest, where);
+	}
+}
+
+/*
  * Compare the ID with the path's, say what git says. The ID was computed (header, content) in a
  * non-streamed read.
  */
-static int finish(struct skg_loose_object *out, const char *hex, const uint8_t expect[SKG_RAWSZ],
-                  const char *path, struct skg_lines *lines, const uint8_t digest[SKG_RAWSZ],
+static int finish(struct skg_loose_object *out, size_t rawsz, const char *hex, const uint8_t *expect,
+                  const char *path, struct skg_lines *lines, const uint8_t *digest,
                   const sha1kit_dc_detection *where)
 {
 	out->have_id = true;
-	memcpy(out->id, digest, SKG_RAWSZ);
+	memcpy(out->id, digest, rawsz);
 	out->where = *where;
-	char real[SKG_HEXSZ + 1];
-	skg_to_hex(digest, real);
+	char real[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(digest, rawsz, real);
 	int status = SKG_LOOSE_OK;
 	if (where->dv >= 0) {
 		add_collision(lines, hex, path, where);
 		status = SKG_LOOSE_COLLISION;
 	}
-	if (memcmp(digest, expect, SKG_RAWSZ) != 0) {
+	if (memcmp(digest, expect, rawsz) != 0) {
 		skg_lines_add(lines, "error: ", "%s: hash-path mismatch, found at: %s", real, path);
 		if (status == SKG_LOOSE_OK) {
 			status = SKG_LOOSE_MISMATCH;
@@ -603,15 +663,14 @@ static int finish(struct skg_loose_object *out, const char *hex, const uint8_t e
 
 /* The rest of a blob above big_file_threshold, hashed as it is inflated (git's check_stream_oid). */
 static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t produced, size_t hdr_len,
-                       const char *hex, const uint8_t expect[SKG_RAWSZ], const char *path,
-                       skg_loose_stream_fn stream, void *sctx, struct skg_loose_object *out,
-                       struct skg_lines *lines)
+                       const char *hex, const uint8_t *expect, const char *path, skg_loose_stream_fn stream,
+                       void *sctx, struct skg_loose_object *out, struct skg_lines *lines)
 {
 	struct zs *zs = &r->zs;
 	uint64_t size = out->size;
-	sha1kit_dc_ctx c;
-	sha1kit_dc_init(&c, NULL);
-	sha1kit_dc_update(&c, hdr, produced); /* git hashes all the header call made */
+	struct id_hash c;
+	id_init(&c, r->rawsz);
+	id_update(&c, hdr, produced); /* git hashes all the header call made */
 	if (stream != NULL && produced > hdr_len) {
 		stream(sctx, hdr + hdr_len, produced - hdr_len);
 	}
@@ -628,7 +687,7 @@ static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 			return SKG_LOOSE_NOMEM;
 		}
 		size_t got = want - zs->out_left;
-		sha1kit_dc_update(&c, r->chunk, got);
+		id_update(&c, r->chunk, got);
 		if (stream != NULL && got > 0) {
 			stream(sctx, r->chunk, got);
 		}
@@ -647,18 +706,18 @@ static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 		skg_lines_add(lines, "error: ", "garbage at end of loose object '%s'", hex);
 		return corrupt(r, out, hex, path, lines);
 	}
-	uint8_t digest[SKG_RAWSZ];
+	uint8_t digest[SKG_MAX_RAWSZ];
 	sha1kit_dc_detection where;
-	sha1kit_dc_final(&c, digest, &where);
+	id_final(&c, digest, &where);
 	out->have_id = true;
-	memcpy(out->id, digest, SKG_RAWSZ);
+	memcpy(out->id, digest, r->rawsz);
 	out->where = where;
 	int status = SKG_LOOSE_OK;
 	if (where.dv >= 0) {
 		add_collision(lines, hex, path, &where);
 		status = SKG_LOOSE_COLLISION;
 	}
-	if (memcmp(digest, expect, SKG_RAWSZ) != 0) {
+	if (memcmp(digest, expect, r->rawsz) != 0) {
 		skg_lines_add(lines, "error: ", "hash mismatch for %s (expected %s)", path, hex);
 		skg_lines_add(lines, "error: ", "%s: object corrupt or missing: %s", hex, path);
 		if (status == SKG_LOOSE_OK) {
@@ -669,7 +728,7 @@ static int stream_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
 }
 
 static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, const char *hex,
-                   const uint8_t expect[SKG_RAWSZ], const char *path, struct skg_loose_object *out,
+                   const uint8_t *expect, const char *path, struct skg_loose_object *out,
                    struct skg_lines *lines, bool defer, struct region *reg);
 
 /*
@@ -678,7 +737,7 @@ static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, cons
  * the header's size, instead of being allocated at that size first; zlib's outcome is the same.
  */
 static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t produced, size_t hdr_len,
-                       size_t in_len, const char *hex, const uint8_t expect[SKG_RAWSZ], const char *path,
+                       size_t in_len, const char *hex, const uint8_t *expect, const char *path,
                        struct skg_loose_object *out, struct skg_lines *lines, bool defer, struct region *reg)
 {
 	struct zs *zs = &r->zs;
@@ -743,7 +802,7 @@ static int buffer_rest(struct skg_loose_reader *r, const uint8_t *hdr, size_t pr
  * now, or STATUS_PENDING for a batch (`defer`, and the content is as long as the header says).
  */
 static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, const char *hex,
-                   const uint8_t expect[SKG_RAWSZ], const char *path, struct skg_loose_object *out,
+                   const uint8_t *expect, const char *path, struct skg_loose_object *out,
                    struct skg_lines *lines, bool defer, struct region *reg)
 {
 	uint64_t size = out->size;
@@ -758,23 +817,23 @@ static int deliver(struct skg_loose_reader *r, size_t hdr_len, size_t have, cons
 		reg->len = hdr_len + have + 1;
 		return STATUS_PENDING;
 	}
-	uint8_t digest[SKG_RAWSZ];
+	uint8_t digest[SKG_MAX_RAWSZ];
 	sha1kit_dc_detection where;
 	if (have == size) {
-		sha1kit_dc(region, hdr_len + have, NULL, digest, &where);
+		id_oneshot(r->rawsz, region, hdr_len + have, digest, &where);
 	} else {
 		/* Shorter than the header says: git hashes its whole buffer, see loose.h. */
-		sha1kit_dc_ctx c;
-		sha1kit_dc_init(&c, NULL);
-		sha1kit_dc_update(&c, region, hdr_len + have);
+		struct id_hash c;
+		id_init(&c, r->rawsz);
+		id_update(&c, region, hdr_len + have);
 		for (uint64_t left = size - have; left > 0;) {
 			size_t k = left < sizeof(zeros) ? (size_t)left : sizeof(zeros);
-			sha1kit_dc_update(&c, zeros, k);
+			id_update(&c, zeros, k);
 			left -= k;
 		}
-		sha1kit_dc_final(&c, digest, &where);
+		id_final(&c, digest, &where);
 	}
-	int status = finish(out, hex, expect, path, lines, digest, &where);
+	int status = finish(out, r->rawsz, hex, expect, path, lines, digest, &where);
 	if (have < size && out->content != NULL) {
 		/* The padded ID is the path's: the content is what git would hand on, zeros included. */
 		if (!arena_reserve(r, hdr_len + (size_t)size + 1)) {
@@ -819,7 +878,7 @@ static bool header_step(struct skg_loose_reader *r, const uint8_t *data, size_t 
  * STATUS_PENDING when `defer` is set and the object waits for a batch (*reg says where).
  */
 static int load(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                const char *hex, const uint8_t expect[SKG_RAWSZ], skg_loose_stream_fn stream, void *sctx,
+                const char *hex, const uint8_t *expect, skg_loose_stream_fn stream, void *sctx,
                 struct skg_loose_object *out, struct skg_lines *lines, bool defer, struct region *reg)
 {
 	uint8_t hdr[HEADER_BUF + 1];
@@ -917,12 +976,12 @@ static ssize_t read_all(struct skg_loose_reader *r, int fd, size_t len)
 	return (ssize_t)got;
 }
 
-static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t expect[SKG_RAWSZ],
+static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t *expect,
                      skg_loose_stream_fn stream, void *sctx, struct skg_loose_object *out,
                      struct skg_lines *lines, bool defer, struct region *reg)
 {
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(expect, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(expect, r->rawsz, hex);
 	skg_lines_clear(lines);
 	object_init(out);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -984,7 +1043,7 @@ static int read_file(struct skg_loose_reader *r, const char *path, const uint8_t
 	return status;
 }
 
-int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t expect_id[SKG_RAWSZ],
+int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t *expect_id,
                    skg_loose_stream_fn stream, void *stream_ctx, struct skg_loose_object *out,
                    struct skg_lines *lines)
 {
@@ -993,11 +1052,11 @@ int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t e
 }
 
 int skg_loose_parse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                    const uint8_t expect_id[SKG_RAWSZ], skg_loose_stream_fn stream, void *stream_ctx,
+                    const uint8_t *expect_id, skg_loose_stream_fn stream, void *stream_ctx,
                     struct skg_loose_object *out, struct skg_lines *lines)
 {
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(expect_id, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(expect_id, r->rawsz, hex);
 	arena_release(r);
 	skg_lines_clear(lines);
 	object_init(out);
@@ -1028,17 +1087,25 @@ static int flush(struct walk *w)
 		r->msgs[i].data = r->arena + r->pend[i].region_off;
 		r->msgs[i].len = r->pend[i].hdr_len + (size_t)r->pend[i].obj.size;
 	}
-	sha1kit_dc_batch(r->msgs, n, NULL, r->digests, r->where);
+	if (r->rawsz == SKG_MAX_RAWSZ) {
+		sha1kit_sha256_batch(r->msgs, n, r->digests);
+		for (size_t i = 0; i < n; i++) {
+			memset(&r->where[i], 0, sizeof(r->where[i]));
+			r->where[i].dv = -1;
+		}
+	} else {
+		sha1kit_dc_batch(r->msgs, n, NULL, r->digests, r->where);
+	}
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct pending *p = &r->pend[i];
 		const char *path = r->paths + p->path_off;
-		char hex[SKG_HEXSZ + 1];
-		skg_to_hex(p->expect, hex);
+		char hex[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(p->expect, r->rawsz, hex);
 		p->obj.content = r->arena + p->region_off + p->hdr_len;
 		skg_lines_clear(&r->blines);
-		int st = finish(&p->obj, hex, p->expect, path, &r->blines, r->digests + SKG_RAWSZ * i,
-		                &r->where[i]);
+		int st = finish(&p->obj, r->rawsz, hex, p->expect, path, &r->blines,
+		                r->digests + r->rawsz * i, &r->where[i]);
 		rc = w->on_object(w->ctx, p->expect, path, st, &p->obj, &r->blines);
 	}
 	r->npend = 0;
@@ -1068,7 +1135,7 @@ static size_t keep_path(struct skg_loose_reader *r, const char *path)
 	return off;
 }
 
-static int walk_object(void *vctx, const uint8_t id[SKG_RAWSZ], const char *path)
+static int walk_object(void *vctx, const uint8_t *id, const char *path)
 {
 	struct walk *w = vctx;
 	struct skg_loose_reader *r = w->r;
@@ -1082,7 +1149,7 @@ static int walk_object(void *vctx, const uint8_t id[SKG_RAWSZ], const char *path
 			p->path_off = off;
 			p->region_off = r->arena_len;
 			p->hdr_len = reg.hdr_len;
-			memcpy(p->expect, id, SKG_RAWSZ);
+			memcpy(p->expect, id, r->rawsz);
 			p->obj = obj;
 			p->obj.content = NULL;
 			r->arena_len += reg.len;
@@ -1094,14 +1161,14 @@ static int walk_object(void *vctx, const uint8_t id[SKG_RAWSZ], const char *path
 			return rc;
 		}
 		/* No memory to keep it waiting: hash it alone now. */
-		char hex[SKG_HEXSZ + 1];
-		skg_to_hex(id, hex);
-		uint8_t digest[SKG_RAWSZ];
+		char hex[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, r->rawsz, hex);
+		uint8_t digest[SKG_MAX_RAWSZ];
 		sha1kit_dc_detection where;
 		const uint8_t *region = r->arena + r->arena_len;
-		sha1kit_dc(region, reg.hdr_len + (size_t)obj.size, NULL, digest, &where);
+		id_oneshot(r->rawsz, region, reg.hdr_len + (size_t)obj.size, digest, &where);
 		obj.content = region + reg.hdr_len;
-		st = finish(&obj, hex, id, path, &r->lines, digest, &where);
+		st = finish(&obj, r->rawsz, hex, id, path, &r->lines, digest, &where);
 	}
 	int rc = flush(w);
 	if (rc == 0) {
@@ -1136,7 +1203,7 @@ int skg_loose_check_dirs(struct skg_loose_reader *r, const char *objdir, unsigne
 	arena_release(r);
 	r->npend = 0;
 	r->paths_len = 0;
-	int rc = for_each_range(objdir, first, count, walk_object, walk_report, &w);
+	int rc = for_each_range(objdir, r->rawsz, first, count, walk_object, walk_report, &w);
 	if (rc == 0) {
 		rc = flush(&w);
 	}
@@ -1191,23 +1258,25 @@ static int reparse_header(struct skg_loose_reader *r, const uint8_t *data, size_
 }
 
 /* The ID of header + content (git's check_object_signature); -1 when git dies on a collision. */
-static int reparse_same(const struct skg_loose_object *obj, const uint8_t *content, size_t n,
-                        const uint8_t id[SKG_RAWSZ], struct skg_lines *lines)
+static int reparse_same(const struct skg_loose_object *obj, size_t rawsz, const uint8_t *content, size_t n,
+                        const uint8_t *id, struct skg_lines *lines)
 {
 	char h[SKG_HEADER_MAX];
 	size_t hl = skg_object_header(h, obj->type, obj->size);
-	sha1kit_dc_ctx c;
-	uint8_t got[SKG_RAWSZ];
-	sha1kit_dc_init(&c, NULL);
-	sha1kit_dc_update(&c, h, hl);
-	sha1kit_dc_update(&c, content, n);
-	if (sha1kit_dc_final(&c, got, NULL) == SHA1KIT_DC_COLLISION) {
-		char gh[SKG_HEXSZ + 1];
-		skg_to_hex(got, gh);
+	struct id_hash c;
+	uint8_t got[SKG_MAX_RAWSZ];
+	sha1kit_dc_detection where;
+	id_init(&c, rawsz);
+	id_update(&c, h, hl);
+	id_update(&c, content, n);
+	id_final(&c, got, &where);
+	if (where.dv >= 0) {
+		char gh[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(got, rawsz, gh);
 		skg_lines_add(lines, "fatal: ", "SHA-1 appears to be part of a collision attack: %s", gh);
 		return -1;
 	}
-	return memcmp(got, id, SKG_RAWSZ) == 0;
+	return memcmp(got, id, rawsz) == 0;
 }
 
 /*
@@ -1216,7 +1285,7 @@ static int reparse_same(const struct skg_loose_object *obj, const uint8_t *conte
  * everything it gives is hashed. Returns as skg_loose_reparse.
  */
 static int reparse_stream(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const char *hex, const uint8_t id[SKG_RAWSZ], struct skg_lines *lines)
+                          const char *hex, const uint8_t *id, struct skg_lines *lines)
 {
 	uint8_t hdr[HEADER_BUF + 1];
 	size_t produced = 0;
@@ -1246,7 +1315,7 @@ static int reparse_stream(struct skg_loose_reader *r, const uint8_t *data, size_
 		size_t got = want - zs->out_left;
 		if (zst == Z_STREAM_END || (zst == Z_BUF_ERROR && got >= obj.size) ||
 		    (zst == Z_OK && got >= obj.size)) {
-			same = got == obj.size ? reparse_same(&obj, buf, got, id, lines) : 0;
+			same = got == obj.size ? reparse_same(&obj, r->rawsz, buf, got, id, lines) : 0;
 		}
 		free(buf);
 		if (same < 0) {
@@ -1358,18 +1427,18 @@ int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_
 }
 
 int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type, uint8_t **content,
+                      const uint8_t *id, unsigned known_type, unsigned *type, uint8_t **content,
                       size_t *content_len, struct skg_lines *lines)
 {
 	if (content != NULL) {
 		*content = NULL;
 		*content_len = 0;
 	}
-	char hex[SKG_HEXSZ + 1];
+	char hex[SKG_MAX_HEXSZ + 1];
 	uint8_t hdr[HEADER_BUF + 1];
 	size_t produced = 0;
 	struct skg_loose_object obj;
-	skg_to_hex(id, hex);
+	skg_to_hex_len(id, r->rawsz, hex);
 	skg_lines_clear(lines);
 	*type = SKG_NONE;
 	int st;
@@ -1397,7 +1466,7 @@ int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t le
 	if (st < 0) {
 		goto dies;
 	}
-	int same = reparse_same(&obj, buf, (size_t)obj.size, id, lines);
+	int same = reparse_same(&obj, r->rawsz, buf, (size_t)obj.size, id, lines);
 	if (same <= 0) {
 		free(buf);
 		if (same < 0) {

@@ -89,7 +89,7 @@ void skg_lines_add(struct skg_lines *lines, const char *prefix, const char *fmt,
  * Called for every loose object file: its ID (from the path) and its path, OBJDIR/xx/NAME with
  * NAME as found (upper-case digits stay upper case). Non-zero stops the walk with that value.
  */
-typedef int (*skg_loose_object_fn)(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path);
+typedef int (*skg_loose_object_fn)(void *ctx, const uint8_t *id, const char *path);
 
 /*
  * Called for what the walk reports besides objects, with git's line: "bad sha1 file: PATH"
@@ -100,7 +100,9 @@ typedef int (*skg_loose_object_fn)(void *ctx, const uint8_t id[SKG_RAWSZ], const
 typedef int (*skg_loose_report_fn)(void *ctx, const char *line, bool is_error);
 
 /*
- * Walk the loose objects of `objdir` as git does (objects/00..ff, readdir order; see above).
+ * Walk the loose objects of `objdir` as git does (objects/00..ff, readdir order; see above), with
+ * IDs of rawsz bytes (20; or 32 in a SHA-256 repository: names of 62 hex digits, others are
+ * "bad sha1 file" as in git).
  * Paths are objdir + "/" + "xx/NAME" ("/" left out when objdir ends with one), as git forms them.
  * `on_report` may be NULL. Returns 0 when every subdirectory was visited, a callback's non-zero
  * value when one stopped the walk, SKG_LOOSE_WALK_STOPPED when a subdirectory could not be opened
@@ -110,8 +112,8 @@ typedef int (*skg_loose_report_fn)(void *ctx, const char *line, bool is_error);
  */
 #define SKG_LOOSE_WALK_STOPPED (-1)
 #define SKG_LOOSE_WALK_NOMEM   (-2)
-int skg_loose_for_each(const char *objdir, skg_loose_object_fn on_object, skg_loose_report_fn on_report,
-                       void *ctx);
+int skg_loose_for_each(const char *objdir, size_t rawsz, skg_loose_object_fn on_object,
+                       skg_loose_report_fn on_report, void *ctx);
 
 /* ---- Reading objects ----------------------------------------------------------------------------- */
 
@@ -160,6 +162,11 @@ struct skg_loose_options {
 	 * PATH is empty", then SKG_REPARSE_MISMATCH), where git 2.39.5 dies because the file exists
 	 * ("fatal: loose object ID (stored in PATH) is corrupt"). False (default): 2.39.5's. */
 	bool empty_not_found;
+	/* Bytes of an object ID: SKG_RAWSZ (20, the default: SHA-1DC, file names of 38 hex digits)
+	 * or SKG_MAX_RAWSZ (32: a SHA-256 repository, gitformat-loose / hash-function-transition:
+	 * names of 62 hex digits, IDs the SHA-256 of header and content, no collision detection).
+	 * The IDs this reader takes and gives (expect_id, id, callbacks) are that many bytes. */
+	size_t rawsz;
 };
 
 /* Fill `opt` with the defaults above. */
@@ -180,7 +187,8 @@ struct skg_loose_object {
 	bool streamed;                  /* a blob above big_file_threshold: content was not kept */
 	const uint8_t *content;         /* OK / UNKNOWN_TYPE, not streamed: `size` bytes and a NUL */
 	bool have_id;                   /* header and content were hashed: id and where are valid */
-	uint8_t id[SKG_RAWSZ];          /* SHA-1 of header + content (git's "real" ID) */
+	uint8_t id[SKG_MAX_RAWSZ];      /* SHA-1 (or SHA-256: rawsz) of header + content (git's
+	                                 * "real" ID) */
 	sha1kit_dc_detection where;     /* dv >= 0: a collision attack was detected; offset counts
 	                                 * the hashed bytes, the header included */
 };
@@ -207,7 +215,7 @@ void skg_loose_reader_free(struct skg_loose_reader *r);
  * For an empty file, git's lines are "object file PATH is empty", "unable to mmap PATH: No such
  * file or directory" (git reports a stale errno there) and "object corrupt or missing".
  */
-int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t expect_id[SKG_RAWSZ],
+int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t *expect_id,
                    skg_loose_stream_fn stream, void *stream_ctx, struct skg_loose_object *out,
                    struct skg_lines *lines);
 
@@ -216,7 +224,7 @@ int skg_loose_read(struct skg_loose_reader *r, const char *path, const uint8_t e
  * empty file); `path` is used in the messages only. The data is only read.
  */
 int skg_loose_parse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                    const uint8_t expect_id[SKG_RAWSZ], skg_loose_stream_fn stream, void *stream_ctx,
+                    const uint8_t *expect_id, skg_loose_stream_fn stream, void *stream_ctx,
                     struct skg_loose_object *out, struct skg_lines *lines);
 
 /*
@@ -224,7 +232,7 @@ int skg_loose_parse(struct skg_loose_reader *r, const uint8_t *data, size_t len,
  * path), path, status (enum skg_loose_status), what was read and the lines git prints for it.
  * All pointers are valid during the call only. Non-zero stops the walk with that value.
  */
-typedef int (*skg_loose_checked_fn)(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path, int status,
+typedef int (*skg_loose_checked_fn)(void *ctx, const uint8_t *id, const char *path, int status,
                                     const struct skg_loose_object *obj, const struct skg_lines *lines);
 
 /*
@@ -268,7 +276,7 @@ enum skg_reparse_result {
  * is corrupt" (or "fatal: invalid object type"). Returns an enum skg_reparse_result.
  */
 int skg_loose_reparse(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                      const uint8_t id[SKG_RAWSZ], unsigned known_type, unsigned *type, uint8_t **content,
+                      const uint8_t *id, unsigned known_type, unsigned *type, uint8_t **content,
                       size_t *content_len, struct skg_lines *lines);
 
 /* Results of skg_loose_stored_info and skg_loose_stored_read. */

@@ -17,8 +17,10 @@
  *   commit-graph|midx [--load] OBJDIR, revs OBJDIR    the objects directory's files
  *   dc FILE                        SHA-1DC of FILE's bytes; the collision line the module words
  *                                  (HEX = the digest, PATH = FILE) or "no collision HEX"
- * -t N is core.bigFileThreshold. Exit status: 0 when every object is OK, 1 when one is not (or
- * a trailer check is BAD), 2 a collision, 128 a fatal status, 64 usage.
+ * -t N is core.bigFileThreshold. With SK_LOOSE_FORMAT=sha256 in the environment the objects are
+ * a SHA-256 repository's (names of 62 hex digits, SHA-256 IDs: skg_loose_options.rawsz 32). Exit status: 0
+ * when every object is OK, 1 when one is not (or a trailer check is BAD), 2 a collision, 128 a fatal status,
+ * 64 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,12 +68,16 @@ static int exit_of(int st)
 	}
 }
 
+/* Bytes of an object ID: 20, or 32 with SK_LOOSE_FORMAT=sha256 in the environment (a SHA-256
+ * repository's objects; set once in main). */
+static size_t rawsz = SKG_RAWSZ;
+
 static void print_result(int st, const struct skg_loose_object *obj, const char *hex, const char *path,
                          unsigned nlines)
 {
-	char real[SKG_HEXSZ + 1] = "-";
+	char real[SKG_MAX_HEXSZ + 1] = "-";
 	if (obj->have_id) {
-		skg_to_hex(obj->id, real);
+		skg_to_hex_len(obj->id, rawsz, real);
 	}
 	if (hex != NULL) {
 		printf("%s %s %s %u\n", status_name(st), hex, path, nlines);
@@ -89,18 +95,18 @@ static void print_result(int st, const struct skg_loose_object *obj, const char 
 	}
 }
 
-/* The ID a path names: its last two components xx/NAME (38 hex digits). */
-static bool id_of_path(const char *path, uint8_t id[SKG_RAWSZ])
+/* The ID a path names: its last two components xx/NAME (38 hex digits, 62 for SHA-256). */
+static bool id_of_path(const char *path, uint8_t *id)
 {
-	size_t n = strlen(path);
-	if (n < 41 || path[n - 39] != '/') {
+	size_t n = strlen(path), name = 2 * rawsz - 2;
+	if (n < name + 3 || path[n - name - 1] != '/') {
 		return false;
 	}
-	char hex[SKG_HEXSZ + 1];
-	memcpy(hex, path + n - 41, 2);
-	memcpy(hex + 2, path + n - 38, 38);
-	hex[SKG_HEXSZ] = '\0';
-	return skg_from_hex(hex, id);
+	char hex[SKG_MAX_HEXSZ + 1];
+	memcpy(hex, path + n - name - 3, 2);
+	memcpy(hex + 2, path + n - name, name);
+	hex[2 * rawsz] = '\0';
+	return skg_from_hex_len(hex, rawsz, id);
 }
 
 struct scan_state {
@@ -108,11 +114,11 @@ struct scan_state {
 	bool count; /* scan: print the number of lines of each object and report */
 };
 
-static int on_list_object(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path)
+static int on_list_object(void *ctx, const uint8_t *id, const char *path)
 {
 	(void)ctx;
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(id, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, rawsz, hex);
 	printf("%s %s\n", hex, path);
 	return 0;
 }
@@ -129,12 +135,12 @@ static int on_report(void *ctx, const char *line, bool is_error)
 	return 0;
 }
 
-static int on_checked(void *vctx, const uint8_t id[SKG_RAWSZ], const char *path, int status,
+static int on_checked(void *vctx, const uint8_t *id, const char *path, int status,
                       const struct skg_loose_object *obj, const struct skg_lines *lines)
 {
 	struct scan_state *s = vctx;
-	char hex[SKG_HEXSZ + 1];
-	skg_to_hex(id, hex);
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, rawsz, hex);
 	fputs(lines->text, stderr);
 	print_result(status, obj, hex, path, lines->count);
 	int e = exit_of(status);
@@ -218,6 +224,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	opt.unknown_type_corrupt = git_version >= SKG_GIT_2_55;
+	const char *format = getenv("SK_LOOSE_FORMAT");
+	if (format != NULL && strcmp(format, "sha256") == 0) {
+		rawsz = SKG_MAX_RAWSZ;
+	}
+	opt.rawsz = rawsz;
 	enum skg_trailer_mode mode = SKG_TRAILER_VERIFY;
 	bool mem = false;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -238,7 +249,7 @@ int main(int argc, char **argv)
 	static struct skg_lines lines;
 
 	if (strcmp(cmd, "list") == 0) {
-		int rc = skg_loose_for_each(arg, on_list_object, on_report, NULL);
+		int rc = skg_loose_for_each(arg, rawsz, on_list_object, on_report, NULL);
 		return rc == 0 ? 0 : 1;
 	}
 	if (strcmp(cmd, "dc") == 0) {
@@ -309,7 +320,7 @@ int main(int argc, char **argv)
 	}
 	int rc;
 	struct skg_loose_object obj;
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	if (strcmp(cmd, "scan") == 0) {
 		struct scan_state s = {0, true};
 		int wrc = skg_loose_check_all(r, arg, on_checked, on_report, &s);
@@ -317,7 +328,7 @@ int main(int argc, char **argv)
 		rc = s.worst != 0 ? s.worst : wrc == 0 || wrc == SKG_LOOSE_WALK_STOPPED ? 0 : 1;
 	} else if (strcmp(cmd, "read") == 0 || strcmp(cmd, "cat") == 0) {
 		bool cat = strcmp(cmd, "cat") == 0;
-		if (i + 1 < argc ? !skg_from_hex(argv[i + 1], id) : !id_of_path(arg, id)) {
+		if (i + 1 < argc ? !skg_from_hex_len(argv[i + 1], rawsz, id) : !id_of_path(arg, id)) {
 			skg_loose_reader_free(r);
 			return usage();
 		}
