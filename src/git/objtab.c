@@ -60,6 +60,12 @@ int skg_objtab_add(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint
 	return 0;
 }
 
+/* Two IDs of the table's size equal (constant-size compares, inlined). */
+static bool same_id(const struct skg_objtab *t, const uint8_t *a, const uint8_t *b)
+{
+	return t->rawsz == SKG_MAX_RAWSZ ? memcmp(a, b, SKG_MAX_RAWSZ) == 0 : memcmp(a, b, SKG_RAWSZ) == 0;
+}
+
 int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t stride, const uint8_t *id)
 {
 	if (t->size == 0) {
@@ -67,8 +73,7 @@ int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t strid
 	}
 	uint32_t mask = t->size - 1;
 	uint32_t first = skg_objtab_hash(id) & mask, s = first;
-	while (t->slot[s] != 0 &&
-	       memcmp(id_of(ids, stride, t->slot[s] - 1), id, t->rawsz != 0 ? t->rawsz : SKG_RAWSZ) != 0) {
+	while (t->slot[s] != 0 && !same_id(t, id_of(ids, stride, t->slot[s] - 1), id)) {
 		s = (s + 1) & mask;
 	}
 	uint32_t v = t->slot[s];
