@@ -197,7 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* index-pack --strict: the checks run as the objects come (no repository, no sink) */
 		struct skg_error e;
 		unsigned git_version = (flags & 8) ? SKG_GIT_2_39 : SKG_GIT_2_55;
-		if (skg_strict_new(&strict, &pack, sha256 ? SKG_MAX_RAWSZ : SKG_RAWSZ, NULL, NULL,
+		if (skg_strict_new(&strict, &pack, sha256 ? SKG_MAX_RAWSZ : SKG_RAWSZ, NULL, NULL, false,
 		                   git_version, NULL, &e) != 0) {
 			free(buf);
 			return 0;

@@ -98,6 +98,14 @@ struct skg_index_options {
 	 */
 	unsigned git_version;
 	/*
+	 * Inside a repository whose objects are of another format than the pack's (repo and
+	 * objects_dir are then NULL): git has a repository there, so a strict index's queued
+	 * .gitmodules / .gitattributes checks run (reading the blobs from the pack, as git_version's
+	 * die outside a repository does not happen), and finds none of the pack's IDs in it.
+	 * Default false.
+	 */
+	bool in_repository;
+	/*
 	 * Optional: copy pack bytes [offset, offset + n) into buf (e.g. with pread); returns 0 or -1.
 	 * When set, delta resolution reads entries through it instead of the buffer (a mapped pack's
 	 * pages then need not stay resident). May be called from several threads at once.

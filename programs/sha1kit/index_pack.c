@@ -794,6 +794,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		opt->repo = repo;
 		opt->objects_dir = opt->strict ? skg_repo_objects_dir(repo) : NULL;
 	}
+	opt->in_repository = repo != NULL; /* git has one, whatever its format */
 	struct sk_progress progress;
 	sk_progress_init_stats(&progress, !quiet && isatty(STDERR_FILENO), stats);
 	opt->progress.fn = sk_progress_cb;
@@ -1098,6 +1099,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.repo = repo;
 		opt.objects_dir = strict ? skg_repo_objects_dir(repo) : NULL;
 	}
+	opt.in_repository = repo != NULL; /* git has one, whatever its format */
 	sk_file_on_shrink(remove_tmp);
 	/* --verify: the index opens first, as git's read_idx_option before the pack is read; a
 	 * missing one fails before the work */

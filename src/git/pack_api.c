@@ -267,14 +267,16 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	if (opt->strict) {
 		/* git parses --strict=ARGS before it reads the pack */
 		if (skg_strict_new(&pack->strict, &pack->p, (unsigned)skg_format_rawsz(po.format),
-		                   opt->strict_args, opt->objects_dir, opt->git_version, &opt->sink,
-		                   err) != 0) {
+		                   opt->strict_args, opt->objects_dir,
+		                   opt->objects_dir != NULL || opt->in_repository, opt->git_version,
+		                   &opt->sink, err) != 0) {
 			free(pack);
 			return -1;
 		}
 		po.whole_blobs = true;
 	}
-	if (opt->repo != NULL && skg_collide_new(&pack->collide, &pack->p, opt->repo, &opt->sink, err) != 0) {
+	if (opt->repo != NULL &&
+	    skg_collide_new(&pack->collide, &pack->p, opt->repo, opt->git_version, &opt->sink, err) != 0) {
 		skg_strict_free(pack->strict);
 		free(pack);
 		return -1;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <sha1kit.h>
@@ -22,6 +23,7 @@
 struct skg_collide {
 	pthread_mutex_t lock;
 	const struct skg_pk_pack *pack;
+	unsigned git_version; /* SKG_GIT_2_39 or SKG_GIT_2_55: an empty loose base (read_base) */
 	struct skg_odb *odb;
 	struct skg_sink sink;
 	struct skg_lines lines;
@@ -31,7 +33,7 @@ struct skg_collide {
 };
 
 int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, const struct skg_repo *repo,
-                    const struct skg_sink *sink, struct skg_error *err)
+                    unsigned git_version, const struct skg_sink *sink, struct skg_error *err)
 {
 	*out = NULL;
 	struct skg_collide *c = calloc(1, sizeof(*c));
@@ -43,6 +45,7 @@ int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, co
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	c->pack = pack;
+	c->git_version = git_version;
 	if (sink != NULL) {
 		c->sink = *sink;
 	}
@@ -299,6 +302,11 @@ int skg_collide_read_base(struct skg_collide *c, const uint8_t *id, unsigned *ty
 				die(c, "packed object %s (stored in %s) is corrupt", hex, pack);
 				return -1;
 			}
+			return 0;
+		}
+		struct stat sb;
+		if (c->git_version >= SKG_GIT_2_55 && stat(path, &sb) == 0 && sb.st_size == 0) {
+			free(path); /* git 2.40+: an empty file is no object (its line was sent) */
 			return 0;
 		}
 		die(c, "loose object %s (stored in %s) is corrupt", hex, path);

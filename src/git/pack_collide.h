@@ -27,7 +27,7 @@ struct skg_collide;
  * the engine passes no content) against repo's objects. Returns 0 with *out, or -1 with err
  * (SKG_E_NOMEM). The alternates' error lines go to sink now. */
 int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, const struct skg_repo *repo,
-                    const struct skg_sink *sink, struct skg_error *err);
+                    unsigned git_version, const struct skg_sink *sink, struct skg_error *err);
 
 /* The engine's object callback (ctx: the check) for object i. Non-zero: git dies here. */
 int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
@@ -40,7 +40,9 @@ int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data
  * through skg_collide_error): "loose object ID (stored in PATH) is corrupt" for a loose file that does not
  * read, "packed object ID (stored in PATH) is corrupt" for a packed copy that does not read (without git's
  * lines before it: the pack reader reports none), "local object ID is corrupt" for content that does not hash
- * to ID, or out of memory.
+ * to ID, or out of memory. An empty loose file: git 2.39.5 dies there as for a corrupt one; with
+ * git_version 2.55 (git 2.40+, 9e59b38c88 "object-file: emit corruption errors when detected") it
+ * is "object file PATH is empty" and the object missing (0).
  */
 int skg_collide_read_base(struct skg_collide *c, const uint8_t *id, unsigned *type, uint8_t **data,
                           size_t *len);

@@ -50,6 +50,7 @@ struct skg_strict {
 	pthread_mutex_t lock;
 	const struct skg_pk_pack *pack;
 	const char *objects_dir;
+	bool in_repo; /* git has a repository (objects_dir, or one of another object format) */
 	unsigned git_version;
 	struct skg_sink sink;
 	struct skg_fsck_options fopt;
@@ -206,7 +207,7 @@ static int parse_args(struct skg_strict *s, const char *args)
 }
 
 int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsigned rawsz, const char *args,
-                   const char *objects_dir, unsigned git_version, const struct skg_sink *sink,
+                   const char *objects_dir, bool in_repo, unsigned git_version, const struct skg_sink *sink,
                    struct skg_error *err)
 {
 	*out = NULL;
@@ -222,6 +223,7 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
 	s->rawsz = rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	s->table.rawsz = s->rawsz;
 	s->objects_dir = objects_dir;
+	s->in_repo = in_repo;
 	s->git_version = git_version;
 	if (sink != NULL) {
 		s->sink = *sink;
@@ -637,8 +639,7 @@ int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *er
 	int ret = 0;
 	/* git 2.53+ (8dc22e87f0 "builtin/index-pack: fix deferred fsck outside repos"): outside a
 	 * repository, a blob still to check (fsck_has_queued_checks) ends it before fsck_finish */
-	for (uint32_t j = 0; s->git_version >= SKG_GIT_2_55 && s->objects_dir == NULL && j < s->nspecial;
-	     j++) {
+	for (uint32_t j = 0; s->git_version >= SKG_GIT_2_55 && !s->in_repo && j < s->nspecial; j++) {
 		if ((s->special[j].kinds & (uint8_t)~s->special[j].done) != 0) {
 			die(s, "cannot perform queued object checks outside of a repository");
 			skg_strict_error(s, err);

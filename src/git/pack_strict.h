@@ -29,12 +29,14 @@ struct skg_strict;
  * NULL or "" for none), parsed now as git parses it before it reads the pack (SKG_E_GIT with git's
  * message: "Missing '=': 'X'", "skiplist requires a path", "could not open object name list: P",
  * "invalid object name: L", and those of skg_fsck_set_error_format). objects_dir: the repository's
- * object directory where links missing from the pack are looked up, NULL outside a repository.
+ * object directory where links missing from the pack are looked up, NULL outside a repository;
+ * in_repo: git has a repository (objects_dir, or one of another format, whose objects it cannot
+ * find): its queued blob checks run (skg_strict_finish).
  * git_version: the Git followed where they differ (SKG_GIT_2_39 or SKG_GIT_2_55; skg_strict_finish).
  * Returns 0 with *out, or -1 with err (also SKG_E_NOMEM).
  */
 int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsigned rawsz, const char *args,
-                   const char *objects_dir, unsigned git_version, const struct skg_sink *sink,
+                   const char *objects_dir, bool in_repo, unsigned git_version, const struct skg_sink *sink,
                    struct skg_error *err);
 
 /* The engine's object callback (ctx: the check): sha1_object's checks of object i. Non-zero: git

@@ -126,7 +126,7 @@ int skg_refdb_reftable_at(struct skg_refdb *db, const char *dir, const char *dis
 	if (path.failed || shown.failed || key == NULL) {
 		r = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	} else {
-		r = skg_reftable_open(&s, path.p, shown.p, err);
+		r = skg_reftable_open(&s, path.p, shown.p, SKG_RAWSZ, err); /* fsck: SHA-1 repositories */
 	}
 	skg_buf_release(&path);
 	skg_buf_release(&shown);

@@ -967,7 +967,7 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 		goto out;
 	}
 	/* the stack first: git reads it when it sets up the ref store, before any check */
-	if (skg_reftable_open(&st, dir.p, shown.p, v->err) != 0) {
+	if (skg_reftable_open(&st, dir.p, shown.p, v->rawsz, v->err) != 0) {
 		ret = -1;
 		goto out;
 	}

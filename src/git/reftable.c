@@ -95,6 +95,7 @@ struct table {
 	uint32_t block_size;
 	uint64_t min_update_index;
 	uint64_t log_position;
+	size_t rawsz; /* object IDs: 20 (version 1, or 2 with hash ID "sha1") or 32 ("s256") */
 	bool has_refs, has_logs;
 	const char *name;
 	struct skg_error *err;
@@ -137,14 +138,12 @@ static int parse_header_footer(struct table *t, size_t len)
 	}
 	t->block_size = be24(d + 5);
 	t->min_update_index = be64(d + 8);
+	t->rawsz = SKG_RAWSZ;
 	if (d[4] == 2) {
 		uint32_t id = be32(d + 24);
 		if (id == S256_FORMAT_ID) {
-			return skg_fail(t->err,
-			                "%s: SHA-256 reftable (sha1kit handles SHA-1 repositories only)",
-			                t->name);
-		}
-		if (id != SHA1_FORMAT_ID) {
+			t->rawsz = SKG_MAX_RAWSZ;
+		} else if (id != SHA1_FORMAT_ID) {
 			return corrupt(t, "unknown hash ID");
 		}
 	}
@@ -287,7 +286,7 @@ static int nomem(struct table *t)
 /* A ref record's value (reftable.adoc "ref record"). 1 ok, 0 malformed, -1 failed (err set). */
 static int ref_record(struct table *t, struct cur *c, unsigned type)
 {
-	struct skg_reftable_ref r = {.type = (enum skg_reftable_ref_type)type};
+	struct skg_reftable_ref r = {.type = (enum skg_reftable_ref_type)type, .rawsz = t->rawsz};
 	uint64_t delta;
 	const uint8_t *v;
 	if (!get_varint(c, &delta)) {
@@ -298,17 +297,17 @@ static int ref_record(struct table *t, struct cur *c, unsigned type)
 	case SKG_REFTABLE_DELETION:
 		break;
 	case SKG_REFTABLE_VAL1:
-		if (!get_bytes(c, SKG_RAWSZ, &v)) {
+		if (!get_bytes(c, t->rawsz, &v)) {
 			return 0;
 		}
-		memcpy(r.id, v, SKG_RAWSZ);
+		memcpy(r.id, v, t->rawsz);
 		break;
 	case SKG_REFTABLE_VAL2:
-		if (!get_bytes(c, 2 * SKG_RAWSZ, &v)) {
+		if (!get_bytes(c, 2 * t->rawsz, &v)) {
 			return 0;
 		}
-		memcpy(r.id, v, SKG_RAWSZ);
-		memcpy(r.peeled, v + SKG_RAWSZ, SKG_RAWSZ);
+		memcpy(r.id, v, t->rawsz);
+		memcpy(r.peeled, v + t->rawsz, t->rawsz);
 		break;
 	case SKG_REFTABLE_SYMREF: {
 		uint64_t n;
@@ -355,7 +354,7 @@ static bool log_string(struct table *t, struct cur *c, size_t *off)
  * other type carries log_data. 1 ok, 0 malformed, -1 failed. */
 static int log_record(struct table *t, struct cur *c, unsigned type)
 {
-	struct skg_reftable_log l = {0};
+	struct skg_reftable_log l = {.rawsz = t->rawsz};
 	if (t->key.failed) {
 		return nomem(t);
 	}
@@ -370,11 +369,11 @@ static int log_record(struct table *t, struct cur *c, unsigned type)
 		const uint8_t *v;
 		size_t name, email, msg;
 		uint64_t time;
-		if (!get_bytes(c, 2 * SKG_RAWSZ, &v)) {
+		if (!get_bytes(c, 2 * t->rawsz, &v)) {
 			return 0;
 		}
-		memcpy(l.old_id, v, SKG_RAWSZ);
-		memcpy(l.new_id, v + SKG_RAWSZ, SKG_RAWSZ);
+		memcpy(l.old_id, v, t->rawsz);
+		memcpy(l.new_id, v + t->rawsz, t->rawsz);
 		t->strs.len = 0;
 		if (!log_string(t, c, &name) || !log_string(t, c, &email) || !get_varint(c, &time) ||
 		    !get_bytes(c, 2, &v)) {
@@ -474,6 +473,7 @@ struct skg_reftable_stack {
 	struct log_rec *logs;
 	size_t nlogs, logs_cap;
 	size_t table; /* the table being read */
+	size_t rawsz; /* the repository's ID size (0: any) */
 	char **names; /* the tables, as tables.list names them, oldest first */
 	size_t nnames;
 	struct skg_error *err;
@@ -677,12 +677,22 @@ static int read_table(struct skg_reftable_stack *s, const char *dir, const char 
 		/* git's reftable_error_str(REFTABLE_NOT_EXIST_ERROR) for a table it cannot open */
 		return skg_fail(s->err, "%s: file does not exist (%s)", shown->p, strerror(errno));
 	}
+	/* a table of the other hash ID than the repository's (git's reader: a format error) */
+	const uint8_t *d = (const uint8_t *)data;
+	size_t table_rawsz =
+	    len >= 28 && d[4] == 2 && be32(d + 24) == S256_FORMAT_ID ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+	if (s->rawsz != 0 && len >= 28 && memcmp(d, "REFT", 4) == 0 && table_rawsz != s->rawsz) {
+		free(data);
+		return skg_fail(s->err, "%s: corrupt reftable file (hash ID '%s' in a %s repository)",
+		                shown->p, table_rawsz == SKG_MAX_RAWSZ ? "s256" : "sha1",
+		                s->rawsz == SKG_MAX_RAWSZ ? "SHA-256" : "SHA-1");
+	}
 	int r = skg_reftable_parse((const uint8_t *)data, len, shown->p, collect_ref, collect_log, s, s->err);
 	free(data);
 	return r;
 }
 
-int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display,
+int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display, size_t rawsz,
                       struct skg_error *err)
 {
 	*out = NULL;
@@ -694,6 +704,7 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	s->err = err;
+	s->rawsz = rawsz;
 	int r = 0;
 	skg_buf_addf(&path, "%s/tables.list", dir);
 	if (path.failed) {

@@ -15,7 +15,9 @@
  * The reader scans every table sequentially (no index, no binary search: fsck reads every record
  * anyway) and merges the stack in memory. No printing, no exit, no global state. A table git's
  * reader would refuse (bad magic, version, header/footer mismatch, CRC-32, a block or record that
- * does not parse, a SHA-256 table) gives -1 with SKG_E_GIT and one line naming the file; a table
+ * does not parse, a table of the other hash ID than the repository's) gives -1 with SKG_E_GIT
+ * and one line naming the file; object IDs are 20 bytes ("sha1", version 1 or 2) or 32 ("s256",
+ * version 2: a SHA-256 repository's); a table
  * listed in tables.list that cannot be opened, SKG_E_GIT too (git: "file does not exist");
  * memory: SKG_E_NOMEM.
  */
@@ -41,9 +43,10 @@ enum skg_reftable_ref_type {
 struct skg_reftable_ref {
 	const char *name;
 	enum skg_reftable_ref_type type;
-	uint8_t id[SKG_RAWSZ];     /* VAL1, VAL2 */
-	uint8_t peeled[SKG_RAWSZ]; /* VAL2 */
-	const char *target;        /* SYMREF: the ref it points to; else NULL */
+	uint8_t id[SKG_MAX_RAWSZ];     /* VAL1, VAL2: rawsz bytes */
+	uint8_t peeled[SKG_MAX_RAWSZ]; /* VAL2 */
+	size_t rawsz;                  /* the table's hash size: 20 ("sha1"), 32 ("s256") */
+	const char *target;            /* SYMREF: the ref it points to; else NULL */
 	uint64_t update_index;
 };
 
@@ -51,11 +54,12 @@ struct skg_reftable_ref {
 struct skg_reftable_log {
 	const char *refname;
 	uint64_t update_index;
-	uint8_t old_id[SKG_RAWSZ], new_id[SKG_RAWSZ];
-	const char *name, *email; /* the committer; email without < > */
-	uint64_t time;            /* seconds since the epoch */
-	int tz_minutes;           /* offset from GMT in minutes: -480 for -0800 */
-	const char *message;      /* may be empty; as stored (git's usually end in LF) */
+	uint8_t old_id[SKG_MAX_RAWSZ], new_id[SKG_MAX_RAWSZ]; /* rawsz bytes each */
+	size_t rawsz;                                         /* the table's hash size, 20 or 32 */
+	const char *name, *email;                             /* the committer; email without < > */
+	uint64_t time;                                        /* seconds since the epoch */
+	int tz_minutes;                                       /* offset from GMT in minutes: -480 for -0800 */
+	const char *message; /* may be empty; as stored (git's usually end in LF) */
 };
 
 struct skg_reftable_stack;
@@ -63,10 +67,12 @@ struct skg_reftable_stack;
 /*
  * Read the stack in directory dir (<git dir>/reftable): dir/tables.list, then each table it names
  * (oldest first). display is dir as git spells it in messages (".git/reftable"). A missing
- * tables.list is an empty stack (git's reader does the same). On success *out is a new stack (free
- * with skg_reftable_free) and 0 is returned; -1 with err otherwise (see above).
+ * tables.list is an empty stack (git's reader does the same). rawsz: the repository's object ID
+ * size (20, or 32 for SHA-256): a table of the other hash ID ("sha1" / "s256") fails as corrupt;
+ * 0: any, the tables' own. On success *out is a new stack (free with skg_reftable_free) and 0 is
+ * returned; -1 with err otherwise (see above).
  */
-int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display,
+int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display, size_t rawsz,
                       struct skg_error *err);
 
 void skg_reftable_free(struct skg_reftable_stack *s);

@@ -80,7 +80,8 @@ static char *head_branch(const struct skg_repo *repo)
 		char *dir = skg_path_join(repo->git_dir, "reftable");
 		struct skg_reftable_stack *st = NULL;
 		struct skg_error err;
-		if (dir != NULL && skg_reftable_open(&st, dir, dir, &err) == 0) {
+		if (dir != NULL &&
+		    skg_reftable_open(&st, dir, dir, skg_format_rawsz(repo->object_format), &err) == 0) {
 			const struct skg_reftable_ref *r = skg_reftable_find(st, "HEAD");
 			if (r != NULL && r->type == SKG_REFTABLE_SYMREF && r->target != NULL) {
 				target = strdup(r->target);
