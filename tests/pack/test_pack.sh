@@ -1927,6 +1927,12 @@ cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && [ "$(cat "$V/s.rc"
 # nothing) and --fix-thin without --stdin. With --rev-index, the .rev too. Also: --strict; the
 # bases only in an alternate object directory; a stored base that does not read (git dies); a delta
 # that does not apply on its appended base.
+# thin_pair PREFIX: in the current repository, the thin packs of HEAD ^a, REF_DELTA only
+# (PREFIX-ref.pack) and with OFS_DELTA (PREFIX-ofs.pack)
+thin_pair() {
+	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout >"$1-ref.pack" &&
+		printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout --delta-base-offset >"$1-ofs.pack"
+}
 section_fix_thin() { # leaks
 local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed other kind repo blob idx off f
 git init -q "$S"
@@ -1940,8 +1946,7 @@ git init -q "$S"
 		git add -A && git commit -qm "r$i"
 	done
 	git branch a HEAD~6
-	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout >"$T/ft-ref.pack"
-	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout --delta-base-offset >"$T/ft-ofs.pack"
+	thin_pair "$T/ft"
 ) || { bad "fix_thin: cannot build the repository"; return; }
 git init -q --bare "$B" && git -C "$B" fetch -q "$S" a:refs/heads/a || { bad "fix_thin: cannot fetch A"; return; }
 cp -a "$B" "$T/ft-packed" && git -C "$T/ft-packed" repack -adq
@@ -2096,8 +2101,7 @@ git init -q --object-format=sha256 "$S2" && (
 		git add -A && git commit -qm "r$i"
 	done
 	git branch a HEAD~4
-	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout >"$T/ft256-ref.pack"
-	printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout --delta-base-offset >"$T/ft256-ofs.pack"
+	thin_pair "$T/ft256"
 ) && git init -q --bare --object-format=sha256 "$T/ft256-base" && git -C "$T/ft256-base" fetch -q "$S2" a:refs/heads/a &&
 	cp -a "$T/ft256-base" "$T/ft256-packed" && git -C "$T/ft256-packed" repack -adq ||
 	{ bad "fix_thin: cannot build the SHA-256 repositories"; return; }
