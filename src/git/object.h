@@ -38,4 +38,8 @@ size_t skg_object_header(char buf[SKG_HEADER_MAX], unsigned type, uint64_t size)
 /* The value of one hex digit (either case), or -1. */
 int skg_hexval(char c);
 
+/* Whether id (rawsz bytes: 20, or 32) is the empty tree's ID, which git always has
+ * (object-file.c find_cached_object; hash.h EMPTY_TREE_SHA1_BIN_LITERAL / _SHA256_). */
+bool skg_is_empty_tree(const uint8_t *id, size_t rawsz);
+
 #endif /* SHA1KIT_GIT_OBJECT_H */

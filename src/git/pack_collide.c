@@ -254,13 +254,6 @@ out:
 int skg_collide_read_base(struct skg_collide *c, const uint8_t *id, unsigned *type, uint8_t **data,
                           size_t *len)
 {
-	/* the empty tree's ID, hash.h EMPTY_TREE_SHA1_BIN_LITERAL and EMPTY_TREE_SHA256_BIN_LITERAL */
-	static const uint8_t empty_tree[SKG_RAWSZ] = {0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e,
-	                                              0xb9, 0xa0, 0x60, 0xe5, 0x4b, 0xf8, 0xd6,
-	                                              0x92, 0x88, 0xfb, 0xee, 0x49, 0x04};
-	static const uint8_t empty_tree256[SKG_MAX_RAWSZ] = {
-	    0x6e, 0xf1, 0x9b, 0x41, 0x22, 0x5c, 0x53, 0x69, 0xf1, 0xc1, 0x04, 0xd4, 0x5d, 0x8d, 0x85, 0xef,
-	    0xa9, 0xb0, 0x57, 0xb5, 0x3b, 0x14, 0xb4, 0xb9, 0xb9, 0x39, 0xdd, 0x74, 0xde, 0xcc, 0x53, 0x21};
 	const unsigned rawsz = c->pack->rawsz;
 	char hex[SKG_MAX_HEXSZ + 1];
 	*data = NULL;
@@ -268,7 +261,7 @@ int skg_collide_read_base(struct skg_collide *c, const uint8_t *id, unsigned *ty
 	if (c->failed) {
 		return -1;
 	}
-	if (memcmp(id, rawsz == SKG_RAWSZ ? empty_tree : empty_tree256, rawsz) == 0) {
+	if (skg_is_empty_tree(id, rawsz)) {
 		/* find_cached_object: git always has the empty tree */
 		*type = SKG_TREE;
 		*data = malloc(1);
