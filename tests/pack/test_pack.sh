@@ -1963,7 +1963,7 @@ fixthin_case() {
 	(cd "$T/ftg" && refgit index-pack --rev-index "$@" <"$pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
 	(cd "$T/fts" && "$SK" index-pack --rev-index "$@" <"$pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
 	# Wine spells an alternate's absolute path with its drive (Z:/tmp/...)
-	[ -z "${SK_WINDOWS:-}" ] || sed -i 's|(stored in Z:/|(stored in /|' "$T/fts.err"
+	[ -z "${SK_WINDOWS:-}" ] || sed -i -e 's|(stored in Z:/|(stored in /|' -e 's|^error: object file Z:/|error: object file /|' "$T/fts.err"
 	cmp -s "$T/ftg.rc" "$T/fts.rc" && cmp -s "$T/ftg.out" "$T/fts.out" && cmp -s "$T/ftg.err" "$T/fts.err" && ok ||
 		bad "fix_thin $name: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.out" "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.out" "$T/fts.err")"
 	# the same files, git's temporary pack aside (sha1kit leaves none)
