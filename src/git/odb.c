@@ -18,33 +18,6 @@
 #include "repo.h"
 #include "util.h"
 
-/* A SHA-256 object's loose file, read as git reads it (header and content; not hashed). */
-static int read_loose_stored(struct skg_loose_reader *r, const char *path, const char *hex, unsigned *type,
-                             uint8_t **data, size_t *len)
-{
-	char *file = NULL;
-	size_t file_len = 0;
-	if (skg_read_file(path, SIZE_MAX - 1, &file, &file_len) != 0) {
-		return errno == ENOMEM ? -1 : 0;
-	}
-	struct skg_lines lines = {0};
-	uint64_t size = 0;
-	int st = skg_loose_stored_info(r, (const uint8_t *)file, file_len, path, hex, type, &size, &lines);
-	uint8_t *content = NULL;
-	size_t content_len = 0;
-	if (st == SKG_STORED_OK && data != NULL) {
-		st = skg_loose_stored_read(r, (const uint8_t *)file, file_len, path, hex, &content,
-		                           &content_len, &lines);
-	}
-	skg_lines_clear(&lines);
-	free(file);
-	if (st == SKG_STORED_OK && data != NULL) {
-		*data = content;
-		*len = content_len;
-	}
-	return st == SKG_STORED_OK ? 1 : st == SKG_STORED_NOMEM ? -1 : 0;
-}
-
 static int read_loose(const char *objects_dir, size_t rawsz, const uint8_t *id, unsigned *type,
                       uint8_t **data, size_t *len)
 {
@@ -57,16 +30,13 @@ static int read_loose(const char *objects_dir, size_t rawsz, const uint8_t *id, 
 		return -1;
 	}
 	int found = 0;
-	struct skg_loose_reader *r = skg_loose_reader_new(NULL);
+	struct skg_loose_options lopt;
+	skg_loose_options_default(&lopt);
+	lopt.rawsz = rawsz; /* the object's format: its file name's digits and its ID's hash */
+	struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
 	if (r == NULL) {
 		skg_buf_release(&path);
 		return -1;
-	}
-	if (rawsz != SKG_RAWSZ) {
-		found = read_loose_stored(r, skg_buf_str(&path), hex, type, data, len);
-		skg_loose_reader_free(r);
-		skg_buf_release(&path);
-		return found;
 	}
 	struct skg_loose_object o;
 	struct skg_lines lines = {0};
