@@ -247,21 +247,6 @@ static void index_pack_usage(void)
 	      stdout);
 }
 
-/* The strict checks' lines, printed as git prints them. */
-static void print_report(void *ctx, const struct skg_report *r)
-{
-	(void)ctx;
-	const char *prefix = skg_level_prefix(r->level);
-	if (prefix == NULL) {
-		return;
-	}
-	FILE *out = r->level == SKG_LEVEL_OUTPUT ? stdout : stderr;
-	fprintf(out, "%s%s\n", prefix, r->text);
-	if (out == stdout) {
-		fflush(stdout);
-	}
-}
-
 /* Where git dies in the strict checks: its fatal line, its exit status. */
 static int git_fatal(const struct skg_error *err)
 {
@@ -1028,7 +1013,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.rev_index = rev_cl != 0; /* builtin/index-pack.c: the option wins over the config */
 	}
 	opt.strict_args = strict_buf;
-	opt.sink.report = print_report;
+	opt.sink.report = sk_pack_print_record;
 	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
 #ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);

@@ -488,3 +488,17 @@ bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsign
 	fprintf(stderr, "fatal: %s\n", r.fatal);
 	return true;
 }
+
+void sk_pack_print_record(void *ctx, const struct skg_report *r)
+{
+	(void)ctx;
+	const char *prefix = skg_level_prefix(r->level);
+	if (prefix == NULL) {
+		return;
+	}
+	FILE *out = r->level == SKG_LEVEL_OUTPUT ? stdout : stderr;
+	fprintf(out, "%s%s\n", prefix, r->text);
+	if (out == stdout) {
+		fflush(stdout);
+	}
+}

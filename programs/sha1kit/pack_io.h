@@ -137,6 +137,10 @@ unsigned sk_online_cpus(void);
  * message names its offset itself). */
 void sk_pack_report(const char *cmd, const char *name, const struct skg_error *err);
 
+/* A sink for the pack API's records (strict checks, collision check): each line as git prints it,
+ * standard output for SKG_LEVEL_OUTPUT (flushed), standard error for the others. ctx unused. */
+void sk_pack_print_record(void *ctx, const struct skg_report *r);
+
 /* For a pack the pack API refused as malformed (err SKG_E_CORRUPT), data[0..len) its bytes and
  * regular whether it came from a regular file, git_version the Git to follow, object_format the
  * pack's (enum skg_object_format): git's lines where git's

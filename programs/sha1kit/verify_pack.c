@@ -156,17 +156,6 @@ static size_t stem_len(const char *arg)
 }
 
 /* Check one pack; returns the exit status bits. */
-/* The collision check's lines (git's "fatal: ..." and the lines before it) on stderr. */
-static void print_report(void *ctx, const struct skg_report *r)
-{
-	(void)ctx;
-	const char *prefix = skg_level_prefix(r->level);
-	if (prefix != NULL) {
-		fflush(stdout);
-		fprintf(stderr, "%s%s\n", prefix, r->text);
-	}
-}
-
 static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
                       unsigned git_version, unsigned object_format, struct skg_repo *repo)
 {
@@ -211,7 +200,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	if (repo != NULL && skg_repo_object_format(repo) == object_format) {
 		/* git's index-pack --verify in the repository compares each object with its copy */
 		opt.repo = repo;
-		opt.sink.report = print_report;
+		opt.sink.report = sk_pack_print_record; /* git's lines before its die */
 	}
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		if (err.code == SKG_E_GIT) {
