@@ -27,12 +27,9 @@
 
 enum { F_LINK = 1, F_CHECKED = 2, F_PARSED = 4 };
 
-/* One object as git's object table knows it: created by a lookup of a type. */
-struct gobj {
-	uint8_t id[SKG_MAX_RAWSZ];
-	uint8_t type;
-	uint8_t flags;
-};
+/* One object as git's object table knows it, created by a lookup of a type, is rawsz + 2 bytes of
+ * skg_strict.objs (the pack's ID size, so that a SHA-1 pack's table stays as small as before
+ * SHA-256): its ID, then its type, then its F_* flags (obj_id, obj_type, obj_flags below). */
 
 /* A blob a tree names .gitmodules / .gitattributes (git's gitmodules_found, ..._done oidsets). */
 struct special {
@@ -57,8 +54,10 @@ struct skg_strict {
 	size_t rawsz;  /* bytes of an object ID: the pack's (20, or 32 for SHA-256) */
 	uint8_t *skip; /* skiplist: sorted IDs, rawsz bytes each */
 	size_t nskip;
-	/* git's object table: objs in creation order, table their slots (objtab.h) */
-	struct gobj *objs;
+	/* git's object table: objs in creation order (ostride bytes each, see F_*), table
+	 * their slots (objtab.h) */
+	uint8_t *objs;
+	size_t ostride;
 	uint32_t nobjs, capobjs;
 	struct skg_objtab table;
 	/* the special blobs found, in the order found */
@@ -221,6 +220,7 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
 	}
 	s->pack = pack;
 	s->rawsz = rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+	s->ostride = s->rawsz + 2;
 	s->table.rawsz = s->rawsz;
 	s->objects_dir = objects_dir;
 	s->in_repo = in_repo;
@@ -258,10 +258,25 @@ void skg_strict_free(struct skg_strict *s)
 
 /* ---- git's object table -------------------------------------------------------------------- */
 
+static uint8_t *obj_id(const struct skg_strict *s, int64_t k)
+{
+	return s->objs + (size_t)k * s->ostride;
+}
+
+static uint8_t *obj_type(const struct skg_strict *s, int64_t k)
+{
+	return obj_id(s, k) + s->rawsz;
+}
+
+static uint8_t *obj_flags(const struct skg_strict *s, int64_t k)
+{
+	return obj_id(s, k) + s->rawsz + 1;
+}
+
 /* lookup_object: the index of id's object or -1 (objtab.h). */
 static int64_t lookup(struct skg_strict *s, const uint8_t *id)
 {
-	return s->nobjs == 0 ? -1 : skg_objtab_lookup(&s->table, s->objs->id, sizeof(*s->objs), id);
+	return s->nobjs == 0 ? -1 : skg_objtab_lookup(&s->table, s->objs, s->ostride, id);
 }
 
 /* create_object: a new object, into git's table (objtab.h). -2 when out of memory. */
@@ -269,18 +284,17 @@ static int64_t create(struct skg_strict *s, const uint8_t *id, unsigned type)
 {
 	if (s->nobjs == s->capobjs) {
 		uint32_t cap = s->capobjs < 64 ? 64 : 2 * s->capobjs;
-		struct gobj *v = realloc(s->objs, cap * sizeof(*v));
+		uint8_t *v = realloc(s->objs, cap * s->ostride);
 		if (v == NULL) {
 			return -2;
 		}
 		s->objs = v;
 		s->capobjs = cap;
 	}
-	struct gobj *o = &s->objs[s->nobjs];
-	memset(o, 0, sizeof(*o));
-	memcpy(o->id, id, s->rawsz);
-	o->type = (uint8_t)type;
-	if (skg_objtab_add(&s->table, s->objs->id, sizeof(*s->objs), s->nobjs) != 0) {
+	memcpy(obj_id(s, s->nobjs), id, s->rawsz);
+	*obj_type(s, s->nobjs) = (uint8_t)type;
+	*obj_flags(s, s->nobjs) = 0;
+	if (skg_objtab_add(&s->table, s->objs, s->ostride, s->nobjs) != 0) {
 		return -2;
 	}
 	return s->nobjs++;
@@ -294,10 +308,10 @@ static int64_t lookup_type(struct skg_strict *s, const uint8_t *id, unsigned typ
 	if (k < 0) {
 		return create(s, id, type);
 	}
-	if (s->objs[k].type != type) {
+	if (*obj_type(s, k) != type) {
 		char h[SKG_MAX_HEXSZ + 1];
 		emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "object %s is a %s, not a %s", hex(s, id, h),
-		     skg_type_name(s->objs[k].type), skg_type_name(type));
+		     skg_type_name(*obj_type(s, k)), skg_type_name(type));
 		return -1;
 	}
 	return k;
@@ -401,7 +415,7 @@ static int mark(struct skg_strict *s, const uint8_t *id, unsigned type)
 	if (k < 0) {
 		return -1;
 	}
-	s->objs[k].flags |= F_LINK;
+	*obj_flags(s, k) |= F_LINK;
 	return 0;
 }
 
@@ -415,7 +429,7 @@ static int check_blob(struct skg_strict *s, const uint8_t *id, const uint8_t *da
 	if (k < 0) {
 		return die(s, "invalid blob object %s", hex(s, id, h));
 	}
-	s->objs[k].flags |= F_CHECKED;
+	*obj_flags(s, k) |= F_CHECKED;
 	/* fsck_blob: only a blob a tree named before; not for one on the skip list */
 	struct special *sp = find_special(s, id);
 	unsigned kinds = sp != NULL ? sp->kinds & (uint8_t)~sp->done : 0;
@@ -503,7 +517,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 		if (s->nomem) {
 			return nomem(s);
 		}
-		if (target_type != SKG_NONE && !(s->objs[k].flags & F_PARSED)) {
+		if (target_type != SKG_NONE && !(*obj_flags(s, k) & F_PARSED)) {
 			/* the lookups of parse_commit_buffer / parse_tag_buffer */
 			int64_t t = lookup_type(s, target, target_type);
 			if (t == -2) {
@@ -534,7 +548,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 					return die(s, "invalid %s", tname);
 				}
 			}
-			s->objs[k].flags |= F_PARSED;
+			*obj_flags(s, k) |= F_PARSED;
 		}
 		rc = skg_fsck_object(type, id, data, (size_t)len, &fo, on_finding, s);
 		if (rc != 0 && !s->cur_skipped) {
@@ -553,7 +567,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 	if (walk_fails) {
 		return die(s, "Not all child objects of %s are reachable", hex(s, id, h));
 	}
-	s->objs[k].flags |= F_CHECKED;
+	*obj_flags(s, k) |= F_CHECKED;
 	return 0;
 }
 
@@ -584,21 +598,22 @@ int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 		if (s->table.slot[i] == 0) {
 			continue;
 		}
-		struct gobj *o = &s->objs[s->table.slot[i] - 1];
-		if (!(o->flags & F_LINK) || (o->flags & F_CHECKED)) {
+		uint32_t k = s->table.slot[i] - 1;
+		const uint8_t *oid = obj_id(s, k);
+		if (!(*obj_flags(s, k) & F_LINK) || (*obj_flags(s, k) & F_CHECKED)) {
 			continue;
 		}
 		unsigned type = SKG_NONE;
-		int found = skg_odb_read(s->objects_dir, s->rawsz, o->id, &type, NULL, NULL);
+		int found = skg_odb_read(s->objects_dir, s->rawsz, oid, &type, NULL, NULL);
 		if (found < 0) {
 			nomem(s);
 		} else if (found == 0) {
-			die(s, "did not receive expected object %s", hex(s, o->id, h));
-		} else if (type != o->type) {
-			die(s, "object %s: expected type %s, found %s", hex(s, o->id, h),
-			    skg_type_name(o->type), skg_type_name(type));
+			die(s, "did not receive expected object %s", hex(s, oid, h));
+		} else if (type != *obj_type(s, k)) {
+			die(s, "object %s: expected type %s, found %s", hex(s, oid, h),
+			    skg_type_name(*obj_type(s, k)), skg_type_name(type));
 		} else {
-			o->flags |= F_CHECKED;
+			*obj_flags(s, k) |= F_CHECKED;
 			continue;
 		}
 		skg_strict_error(s, err);
