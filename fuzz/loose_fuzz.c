@@ -10,12 +10,13 @@
  * (0: every blob streamed, 64, or git's default), bit 5 git 2.50+'s reading of an unknown type
  * (unknown_type_corrupt) and 2.40+'s of an empty file (empty_not_found); sizes are limited to 1 MiB
  * (max_size). For a commit-graph and a multi-pack-index, bit 4 chooses the Git whose load and verify are used
- * (2.39.5, or 2.55.0). Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count`
- * right, a "fatal: " line alone for a fatal status); a computed ID is SHA-1 of header + content (kept or
- * streamed); reading again with that ID as the path's gives no corruption, mismatch or fatal,
- * and git's parse_object (skg_loose_reparse) reads such an object (not a blob) back with its
- * type whatever type git knew it by; on any file, parse_object ends in range, with a "fatal: " last line when
- * git dies and a "hash mismatch" line when the object is not there for git.
+ * (2.39.5, or 2.55.0), and bit 5 the object format (clear: SHA-1, set: SHA-256; so also for .rev).
+ * Invariants: a status in range; well-formed lines (NUL-terminated, `len` and `count` right, a "fatal: " line
+ * alone for a fatal status); a computed ID is SHA-1 of header + content (kept or streamed); reading again
+ * with that ID as the path's gives no corruption, mismatch or fatal, and git's parse_object
+ * (skg_loose_reparse) reads such an object (not a blob) back with its type whatever type git knew it by; on
+ * any file, parse_object ends in range, with a "fatal: " last line when git dies and a "hash mismatch" line
+ * when the object is not there for git.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -219,14 +220,14 @@ static void fuzz_loose(unsigned flags, const uint8_t *file, size_t len)
  * lookups. What the plain verify (status, lines) said comes first, unchanged, and the status
  * only gets worse; a fatal status ends with a "fatal: " line.
  */
-static void fuzz_midx_contents(const uint8_t *file, size_t len, unsigned git_version, int plain,
-                               const struct skg_lines *plain_lines)
+static void fuzz_midx_contents(const uint8_t *file, size_t len, unsigned rawsz, unsigned git_version,
+                               int plain, const struct skg_lines *plain_lines)
 {
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	if (lines == NULL) {
 		return;
 	}
-	int st = skg_trailer_midx_buf_verify(file, len, FUZZ_OBJDIR, NULL, git_version, lines);
+	int st = skg_trailer_midx_buf_verify(file, len, FUZZ_OBJDIR, NULL, rawsz, git_version, lines);
 	check(st >= SKG_TRAILER_OK && st <= SKG_TRAILER_FATAL && st != SKG_TRAILER_ABSENT, "midx status");
 	check_lines(lines);
 	check(st >= plain, "midx contents make the status better");
@@ -248,28 +249,30 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 		return;
 	}
 	unsigned git_version = flags & 16 ? SKG_GIT_2_55 : SKG_GIT_2_39;
+	unsigned rawsz = flags & 32 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	for (int mode = SKG_TRAILER_VERIFY; mode <= SKG_TRAILER_LOAD; mode++) {
 		int st;
 		if ((flags & 3) == 2) {
 			/* both Gits' reading of the chunks (git 2.39.5; 2.43+ as 2.55.0) */
-			st =
-			    skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode, git_version, lines);
+			st = skg_trailer_graph_buf(file, len, (enum skg_trailer_mode)mode, rawsz, git_version,
+			                           lines);
 		} else if (!(flags & 4)) {
 			st = skg_trailer_midx_buf(file, len, FUZZ_OBJDIR "/pack/multi-pack-index",
-			                          (enum skg_trailer_mode)mode, git_version, lines);
+			                          (enum skg_trailer_mode)mode, rawsz, git_version, lines);
 		} else {
-			st = skg_trailer_rev_buf(file, len, "objects/pack/pack-1.rev",
-			                         flags & 8 ? (int64_t)(len / 4) - 13 : -1, lines);
+			st = skg_trailer_rev_buf(file, len, "objects/pack/pack-1.rev", rawsz,
+			                         flags & 8 ? (int64_t)(len / 4) - 3 - (int64_t)rawsz / 2 : -1,
+			                         lines);
 		}
 		check(st >= SKG_TRAILER_OK && st <= SKG_TRAILER_FATAL && st != SKG_TRAILER_ABSENT,
 		      "trailer status");
 		check_lines(lines);
 		check((st == SKG_TRAILER_OK) == (lines->count == 0), "trailer lines iff not ok");
 		if (st == SKG_TRAILER_OK && mode == SKG_TRAILER_VERIFY) {
-			check(skg_trailer_checksum_ok(file, len), "accepted with a bad checksum");
+			check(skg_trailer_checksum_ok(file, len, rawsz), "accepted with a bad checksum");
 		}
 		if (mode == SKG_TRAILER_VERIFY && (flags & 3) == 3 && !(flags & 4)) {
-			fuzz_midx_contents(file, len, git_version, st, lines);
+			fuzz_midx_contents(file, len, rawsz, git_version, st, lines);
 		}
 	}
 	free(lines);

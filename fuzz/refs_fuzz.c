@@ -49,8 +49,7 @@ static void report(void *ctx, const struct skg_report *r)
 
 static const struct skg_sink reporter = {report, NULL};
 
-static int packed_cb(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], const uint8_t *peeled,
-                     unsigned flags)
+static int packed_cb(void *ctx, const char *refname, const uint8_t *id, const uint8_t *peeled, unsigned flags)
 {
 	(void)ctx;
 	touch(refname, strlen(refname));
@@ -169,15 +168,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	unsigned sel = data[0] & 7;
+	size_t rawsz = data[0] & 8 ? SKG_MAX_RAWSZ : SKG_RAWSZ; /* the object format: SHA-1 or SHA-256 */
 	data++;
 	size--;
 	struct skg_error err;
 	switch (sel) {
 	case 0:
-		skg_packed_refs_parse((const char *)data, size, "packed-refs", packed_cb, NULL, &err);
+		skg_packed_refs_parse((const char *)data, size, "packed-refs", rawsz, packed_cb, NULL, &err);
 		break;
 	case 1:
-		skg_reflog_parse((const char *)data, size, reflog_cb, NULL, &reporter, &err);
+		skg_reflog_parse((const char *)data, size, rawsz, reflog_cb, NULL, &reporter, &err);
 		break;
 	case 2:
 		skg_config_parse((const char *)data, size, "config", config_cb, NULL, &err);
@@ -191,12 +191,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		}
 		memcpy(copy, data, size);
-		if (sel == 4 && size >= SKG_RAWSZ) {
-			sha1kit_fast(copy, size - SKG_RAWSZ, copy + size - SKG_RAWSZ);
+		if (sel == 4 && size >= rawsz) { /* a right checksum, to reach the entries */
+			if (rawsz == SKG_RAWSZ) {
+				sha1kit_fast(copy, size - rawsz, copy + size - rawsz);
+			} else {
+				sha1kit_sha256(copy, size - rawsz, copy + size - rawsz);
+			}
 		}
 		struct skg_index_callbacks cb = {entry_cb, tree_cb, reuc_cb, NULL};
 		struct skg_index_info info;
-		skg_index_parse(copy, size, "index", &cb, &info, &reporter, &err);
+		skg_index_parse(copy, size, "index", rawsz, &cb, &info, &reporter, &err);
 		free(copy);
 		break;
 	}

@@ -186,7 +186,8 @@ int skg_git_version_parse(const char *text, unsigned *out);
  *             enum skg_report_id below, or 0 for lines that carry no such meaning
  *   msg_id    git's fsck message ID where it has one ("badTimezone", "hasDotgit", ...: the
  *             names of `fsck.<msg-id>` in git-config(1)), else NULL
- *   type, oid the object it is about (SKG_NONE and NULL when none)
+ *   type, oid the object it is about (SKG_NONE and NULL when none); oid is the ID in the object
+ *             format of the repository or pack the call reads: 20 bytes (SHA-1), or 32 (SHA-256)
  *   text      git's words without the level's prefix, no final newline: print
  *             skg_level_prefix(level), text and "\n" to get git's line byte for byte
  *   fatal     git stops after this line (exit 128); the run stops too and fails with SKG_E_GIT

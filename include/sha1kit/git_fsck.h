@@ -3,6 +3,12 @@
  * builtin/fsck.c, fsck.c, pack-check.c, packfile.c, object-file.c; where the two differ, the one
  * skg_check_options.git_version names), with SHA-1DC on every object.
  *
+ * Either object format: a repository whose extensions.objectFormat is sha256 (`git init
+ * --object-format=sha256`) is checked with SHA-256 object IDs (64 hex digits in the lines; loose
+ * objects, packs, idx, .rev, commit-graph, multi-pack-index, index, refs, reflogs, shallow and
+ * grafts all read in that format, as git reads them). The `oid` of a report is then 32 bytes, else
+ * SKG_RAWSZ (20).
+ *
  * One call, skg_check_repo(), does what `sha1kit fsck` does: it finds the repository as git does,
  * reads its config (fsck.<msg-id>, fsck.skipList), checks every loose object and every pack (the
  * idx rebuilt and compared), the .gitmodules and .gitattributes blobs, takes the refs, HEADs,

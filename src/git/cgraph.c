@@ -23,15 +23,14 @@
 #define EDGE_MASK       0x7FFFFFFFu
 #define OFFSET_OVERFLOW 0x80000000u /* CORRECTED_COMMIT_DATE_OFFSET_OVERFLOW */
 #define V1_MAX          0x3FFFFFFFu /* GENERATION_NUMBER_V1_MAX */
-#define DATA_WIDTH      (SKG_RAWSZ + 16)
-#define ERROR_HASH      2 /* VERIFY_COMMIT_GRAPH_ERROR_HASH */
+#define ERROR_HASH      2           /* VERIFY_COMMIT_GRAPH_ERROR_HASH */
 
 /* git's in-memory commit (struct commit + its commit_graph_data) */
 struct obj {
-	uint8_t id[SKG_RAWSZ];
-	uint32_t pos; /* graph position, POS_NONE before any */
+	uint8_t id[SKG_MAX_RAWSZ]; /* rawsz bytes (as every ID here) */
+	uint32_t pos;              /* graph position, POS_NONE before any */
 	bool parsed, has_tree;
-	uint8_t tree[SKG_RAWSZ];
+	uint8_t tree[SKG_MAX_RAWSZ];
 	uint64_t date, generation;
 	size_t par_at, npar; /* its parents: par[par_at .. par_at + npar) */
 };
@@ -39,6 +38,7 @@ struct obj {
 struct state {
 	const struct skg_cgraph_layer *layers;
 	size_t n;
+	unsigned rawsz; /* bytes of an ID (the layers'): 20 or 32 */
 	const struct skg_cgraph_odb *odb;
 	struct skg_lines *lines;
 	struct obj *objs;
@@ -46,7 +46,7 @@ struct state {
 	struct skg_objtab tab;
 	uint32_t *par; /* object indices */
 	size_t npar, cap_par;
-	uint8_t (*odb_par)[SKG_RAWSZ]; /* the parents of the commit read from the object database */
+	uint8_t (*odb_par)[SKG_MAX_RAWSZ]; /* the parents of the commit read from the object database */
 	size_t cap_odb_par;
 	bool nomem, died;
 };
@@ -65,11 +65,11 @@ static uint32_t be32_at(const struct skg_cgraph_layer *l, uint64_t off)
 
 static void oid_at(const struct skg_cgraph_layer *l, uint64_t off, uint8_t *oid)
 {
-	if (off <= l->len && l->len - off >= SKG_RAWSZ) {
-		memcpy(oid, l->data + off, SKG_RAWSZ);
+	if (off <= l->len && l->len - off >= l->rawsz) {
+		memcpy(oid, l->data + off, l->rawsz);
 		return;
 	}
-	for (int i = 0; i < SKG_RAWSZ; i++) {
+	for (unsigned i = 0; i < l->rawsz; i++) {
 		oid[i] = byte_at(l, off + (uint64_t)i);
 	}
 }
@@ -115,7 +115,7 @@ static int64_t lookup(struct state *s, const uint8_t *id)
 	}
 	struct obj *o = &s->objs[s->nobjs];
 	memset(o, 0, sizeof(*o));
-	memcpy(o->id, id, SKG_RAWSZ);
+	memcpy(o->id, id, s->rawsz);
 	o->pos = POS_NONE;
 	if (skg_objtab_add(&s->tab, s->objs[0].id, sizeof(struct obj), (uint32_t)s->nobjs) != 0) {
 		s->nomem = true;
@@ -131,9 +131,9 @@ static bool bsearch_layer(const struct skg_cgraph_layer *l, const uint8_t *id, u
 	uint32_t lo = id[0] == 0 ? 0 : be32_at(l, l->fanout + 4 * (uint64_t)(id[0] - 1));
 	while (lo < hi) {
 		uint32_t mi = lo + (hi - lo) / 2;
-		uint8_t at[SKG_RAWSZ];
-		oid_at(l, l->lookup + (uint64_t)mi * SKG_RAWSZ, at);
-		int cmp = memcmp(at, id, SKG_RAWSZ);
+		uint8_t at[SKG_MAX_RAWSZ];
+		oid_at(l, l->lookup + (uint64_t)mi * l->rawsz, at);
+		int cmp = memcmp(at, id, l->rawsz);
 		if (cmp == 0) {
 			*lex = mi;
 			return true;
@@ -156,8 +156,8 @@ static int add_parent(struct state *s, size_t k, uint32_t pos)
 		return -1;
 	}
 	const struct skg_cgraph_layer *d = &s->layers[layer_of(s, k, pos)];
-	uint8_t id[SKG_RAWSZ];
-	oid_at(d, d->lookup + (uint64_t)(pos - d->num_in_base) * SKG_RAWSZ, id);
+	uint8_t id[SKG_MAX_RAWSZ];
+	oid_at(d, d->lookup + (uint64_t)(pos - d->num_in_base) * d->rawsz, id);
 	int64_t c = lookup(s, id);
 	if (c < 0) {
 		return -1;
@@ -188,11 +188,11 @@ static int fill(struct state *s, size_t k, int64_t c, uint32_t pos)
 		return -1;
 	}
 	uint32_t lex = pos - l->num_in_base;
-	uint64_t at = l->cdat + (uint64_t)DATA_WIDTH * lex;
+	uint64_t at = l->cdat + (uint64_t)(l->rawsz + 16) * lex; /* CDAT: tree ID, 16 bytes */
 	struct obj *o = &s->objs[c];
 	o->pos = pos;
-	uint32_t word = be32_at(l, at + SKG_RAWSZ + 8);
-	o->date = (uint64_t)(word & 3) << 32 | be32_at(l, at + SKG_RAWSZ + 12);
+	uint32_t word = be32_at(l, at + l->rawsz + 8);
+	o->date = (uint64_t)(word & 3) << 32 | be32_at(l, at + l->rawsz + 12);
 	if (l->has_gdat) {
 		uint32_t off = be32_at(l, l->gdat + 4 * (uint64_t)lex);
 		if (off & OFFSET_OVERFLOW) {
@@ -213,12 +213,12 @@ static int fill(struct state *s, size_t k, int64_t c, uint32_t pos)
 	o->par_at = s->npar;
 	o->npar = 0;
 	size_t before = s->npar;
-	uint32_t e = be32_at(l, at + SKG_RAWSZ);
+	uint32_t e = be32_at(l, at + l->rawsz);
 	if (e != PARENT_NONE) {
 		if (add_parent(s, k, e) != 0) {
 			return -1;
 		}
-		e = be32_at(l, at + SKG_RAWSZ + 4);
+		e = be32_at(l, at + l->rawsz + 4);
 		if (e != PARENT_NONE && !(e & EXTRA_EDGES)) {
 			if (add_parent(s, k, e) != 0) {
 				return -1;
@@ -251,8 +251,8 @@ static int parse_in_graph(struct state *s, size_t k, int64_t c)
 	}
 	uint32_t pos = s->objs[c].pos;
 	if (pos == POS_NONE) {
-		uint8_t id[SKG_RAWSZ];
-		memcpy(id, s->objs[c].id, SKG_RAWSZ);
+		uint8_t id[SKG_MAX_RAWSZ];
+		memcpy(id, s->objs[c].id, SKG_MAX_RAWSZ);
 		size_t j = k;
 		uint32_t lex = 0;
 		while (j < s->n && !bsearch_layer(&s->layers[j], id, &lex)) {
@@ -349,12 +349,12 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 		return 0;
 	}
 	int ret = 0;
-	const size_t tree_len = 5 + SKG_HEXSZ, parent_len = 7 + SKG_HEXSZ;
+	const size_t tree_len = 5 + 2 * (size_t)s->rawsz, parent_len = 7 + 2 * (size_t)s->rawsz;
 	if (type != SKG_COMMIT) {
 		SAY("error: ", "Object %s not a commit", hex);
 	} else if (len <= tree_len + 1 || memcmp(data, "tree ", 5) != 0 || data[tree_len] != '\n') {
 		SAY("error: ", "bogus commit object %s", hex);
-	} else if (!skg_from_hex((const char *)data + 5, tree)) {
+	} else if (!skg_from_hex_len((const char *)data + 5, s->rawsz, tree)) {
 		SAY("error: ", "bad tree pointer in commit %s", hex);
 	} else {
 		const struct skg_graft *graft =
@@ -363,8 +363,9 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 		*npar = 0;
 		ret = 1;
 		while (at + parent_len < len && memcmp(data + at, "parent ", 7) == 0) {
-			uint8_t p[SKG_RAWSZ];
-			if (len <= at + parent_len + 1 || !skg_from_hex((const char *)data + at + 7, p) ||
+			uint8_t p[SKG_MAX_RAWSZ];
+			if (len <= at + parent_len + 1 ||
+			    !skg_from_hex_len((const char *)data + at + 7, s->rawsz, p) ||
 			    data[at + parent_len] != '\n') {
 				SAY("error: ", "bad parents in commit %s", hex);
 				ret = 0;
@@ -376,7 +377,7 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 			}
 			if (*npar == s->cap_odb_par) {
 				size_t cap = s->cap_odb_par ? s->cap_odb_par * 2 : 16;
-				void *v = realloc(s->odb_par, cap * SKG_RAWSZ);
+				void *v = realloc(s->odb_par, cap * SKG_MAX_RAWSZ);
 				if (v == NULL) {
 					s->nomem = true;
 					free(data);
@@ -385,11 +386,11 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 				s->odb_par = v;
 				s->cap_odb_par = cap;
 			}
-			memcpy(s->odb_par[(*npar)++], p, SKG_RAWSZ);
+			memcpy(s->odb_par[(*npar)++], p, s->rawsz);
 		}
 		if (ret == 1 && graft != NULL) {
 			if (graft->nparents > s->cap_odb_par) {
-				void *v = realloc(s->odb_par, graft->nparents * SKG_RAWSZ);
+				void *v = realloc(s->odb_par, graft->nparents * SKG_MAX_RAWSZ);
 				if (v == NULL) {
 					s->nomem = true;
 					free(data);
@@ -398,8 +399,8 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 				s->odb_par = v;
 				s->cap_odb_par = graft->nparents;
 			}
-			if (graft->nparents > 0) {
-				memcpy(s->odb_par, graft->parents, graft->nparents * SKG_RAWSZ);
+			for (size_t j = 0; j < graft->nparents; j++) {
+				memcpy(s->odb_par[j], graft->parents + j * s->rawsz, s->rawsz);
 			}
 			*npar = graft->nparents;
 		}
@@ -421,24 +422,24 @@ static void flush(struct state *s)
 }
 
 #define HEX(name, id)                                                                                        \
-	char name[SKG_HEXSZ + 1];                                                                            \
-	skg_to_hex(id, name)
+	char name[SKG_MAX_HEXSZ + 1];                                                                        \
+	skg_to_hex_len(id, s->rawsz, name)
 
 /* The first pass over layer k: OID order, fanout, parse from the graph. */
 static int pass_graph(struct state *s, size_t k, int *err)
 {
 	const struct skg_cgraph_layer *l = &s->layers[k];
-	uint8_t prev[SKG_RAWSZ], cur[SKG_RAWSZ];
+	uint8_t prev[SKG_MAX_RAWSZ], cur[SKG_MAX_RAWSZ];
 	uint32_t fan = 0, i;
 	for (i = 0; i < l->num_commits; i++) {
-		oid_at(l, l->lookup + (uint64_t)i * SKG_RAWSZ, cur);
-		if (i > 0 && memcmp(prev, cur, SKG_RAWSZ) >= 0) {
+		oid_at(l, l->lookup + (uint64_t)i * l->rawsz, cur);
+		if (i > 0 && memcmp(prev, cur, l->rawsz) >= 0) {
 			HEX(a, prev);
 			HEX(b, cur);
 			SAY(NULL, "commit-graph has incorrect OID order: %s then %s", a, b);
 			*err = 1;
 		}
-		memcpy(prev, cur, SKG_RAWSZ);
+		memcpy(prev, cur, l->rawsz);
 		while (cur[0] > fan) {
 			uint32_t v = be32_at(l, l->fanout + 4 * (uint64_t)fan);
 			if (v != i) {
@@ -484,8 +485,8 @@ static int pass_odb(struct state *s, size_t k, int *err)
 	const struct skg_cgraph_layer *l = &s->layers[k];
 	int gen_zero = 0; /* 1: GENERATION_ZERO_EXISTS, 2: GENERATION_NUMBER_EXISTS */
 	for (uint32_t i = 0; i < l->num_commits; i++) {
-		uint8_t cur[SKG_RAWSZ], tree[SKG_RAWSZ];
-		oid_at(l, l->lookup + (uint64_t)i * SKG_RAWSZ, cur);
+		uint8_t cur[SKG_MAX_RAWSZ], tree[SKG_MAX_RAWSZ];
+		oid_at(l, l->lookup + (uint64_t)i * l->rawsz, cur);
 		HEX(hex, cur);
 		int64_t c = lookup(s, cur);
 		if (c < 0) {
@@ -506,11 +507,11 @@ static int pass_odb(struct state *s, size_t k, int *err)
 		struct obj *o = &s->objs[c];
 		if (!o->has_tree) { /* load_tree_for_commit from this layer down */
 			const struct skg_cgraph_layer *d = &s->layers[layer_of(s, k, o->pos)];
-			oid_at(d, d->cdat + (uint64_t)DATA_WIDTH * (uint32_t)(o->pos - d->num_in_base),
+			oid_at(d, d->cdat + (uint64_t)(d->rawsz + 16) * (uint32_t)(o->pos - d->num_in_base),
 			       o->tree);
 			o->has_tree = true;
 		}
-		if (memcmp(o->tree, tree, SKG_RAWSZ) != 0) {
+		if (memcmp(o->tree, tree, s->rawsz) != 0) {
 			HEX(a, o->tree);
 			HEX(b, tree);
 			SAY(NULL, "root tree OID for commit %s in commit-graph is %s != %s", hex, a, b);
@@ -528,7 +529,7 @@ static int pass_odb(struct state *s, size_t k, int *err)
 			if (parse_in_graph(s, k, p) < 0) {
 				return -1;
 			}
-			if (memcmp(s->objs[p].id, s->odb_par[j], SKG_RAWSZ) != 0) {
+			if (memcmp(s->objs[p].id, s->odb_par[j], s->rawsz) != 0) {
 				HEX(a, s->objs[p].id);
 				HEX(b, s->odb_par[j]);
 				SAY(NULL, "commit-graph parent for %s is %s != %s", hex, a, b);
@@ -622,6 +623,8 @@ int skg_cgraph_verify(const struct skg_cgraph_layer *layers, size_t n, const str
 	memset(&s, 0, sizeof(s));
 	s.layers = layers;
 	s.n = n;
+	s.rawsz = layers[0].rawsz;
+	s.tab.rawsz = layers[0].rawsz;
 	s.odb = odb;
 	s.lines = lines;
 	int err = verify_layer(&s, 0);

@@ -44,10 +44,11 @@
 struct skg_cgraph_layer {
 	const uint8_t *data;
 	size_t len;
+	unsigned rawsz; /* bytes of an object ID and of the checksum: 20 (SHA-1) or 32 (SHA-256) */
 	bool checksum_ok;
 	uint64_t fanout, lookup, cdat, edges, gdat, gdo2;
 	bool has_edges, has_gdat, has_gdo2;
-	uint32_t num_commits; /* OIDL's size / 20 */
+	uint32_t num_commits; /* OIDL's size / rawsz */
 	uint32_t num_in_base; /* commits of the layers below it */
 };
 
@@ -60,7 +61,7 @@ struct skg_cgraph_layer {
  * clear them (called before they could overflow).
  */
 struct skg_cgraph_odb {
-	int (*read)(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data, size_t *len,
+	int (*read)(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data, size_t *len,
 	            struct skg_lines *lines);
 	void (*flush)(void *ctx, struct skg_lines *lines);
 	void *ctx;

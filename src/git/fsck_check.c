@@ -18,6 +18,7 @@ struct links {
 	size_t n, cap;
 	struct skg_link small[64];
 	bool failed;
+	size_t rawsz; /* bytes of an ID */
 };
 
 static void links_add(struct links *l, const uint8_t *id, unsigned type)
@@ -36,13 +37,12 @@ static void links_add(struct links *l, const uint8_t *id, unsigned type)
 		l->v = v;
 		l->cap = cap;
 	}
-	memcpy(l->v[l->n].id, id, SKG_RAWSZ);
+	memcpy(l->v[l->n].id, id, l->rawsz);
 	l->v[l->n].type = (uint8_t)type;
 	l->n++;
 }
 
-static void tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len,
-                      const uint8_t id[SKG_RAWSZ])
+static void tree_link(void *ctx, uint32_t mode, const char *name, size_t name_len, const uint8_t *id)
 {
 	(void)name;
 	(void)name_len;
@@ -52,7 +52,7 @@ static void tree_link(void *ctx, uint32_t mode, const char *name, size_t name_le
 	links_add(ctx, id, mode == 040000 ? SKG_TREE : SKG_BLOB);
 }
 
-static void parent_link(void *ctx, const uint8_t id[SKG_RAWSZ])
+static void parent_link(void *ctx, const uint8_t *id)
 {
 	links_add(ctx, id, SKG_COMMIT);
 }
@@ -109,8 +109,8 @@ static bool tree_fate_lines(struct skg_fsck_dest *s, const struct skg_link *link
 	for (size_t k = 0; k < n && f->types_resolved; k++) {
 		unsigned tau = skg_typeorder_type(f->types, links[k].id);
 		if (tau != 0 && tau != links[k].type) {
-			char h[SKG_HEXSZ + 1];
-			skg_to_hex(links[k].id, h);
+			char h[SKG_MAX_HEXSZ + 1];
+			skg_to_hex_len(links[k].id, f->rawsz, h);
 			skg_fsck_err(s, "error: object %s is a %s, not a %s", h, skg_fsck_tname(tau),
 			             skg_fsck_tname(links[k].type));
 			any = true;
@@ -125,9 +125,9 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
                            size_t len, const char *where)
 {
 	struct skg_fsck_run *f = s->f;
-	char h[SKG_HEXSZ + 1], msg[512];
+	char h[SKG_MAX_HEXSZ + 1], msg[512];
 	bool walk_error = false;
-	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
+	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false, .rawsz = f->rawsz};
 	l.v = l.small;
 	bool parsed = true, tree_checked = false;
 	int tree_result = 0;
@@ -135,7 +135,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	if (skg_fsck_stopped(f)) {
 		return; /* the check stops between objects */
 	}
-	skg_to_hex(id, h);
+	skg_to_hex_len(id, f->rawsz, h);
 	if (data == NULL && type != SKG_BLOB) {
 		data = (const uint8_t *)"";
 		len = 0;
@@ -147,10 +147,10 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		skg_fsck_fate_lines(f, s, fate);
 		parsed = false;
 	} else if (type == SKG_COMMIT) {
-		uint8_t tree[SKG_RAWSZ];
-		enum skg_parse_result pr = skg_commit_links(data, len, SKG_RAWSZ, tree, parent_link, &l);
+		uint8_t tree[SKG_MAX_RAWSZ];
+		enum skg_parse_result pr = skg_commit_links(data, len, f->rawsz, tree, parent_link, &l);
 		if (pr != SKG_PARSE_OK) {
-			if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, NULL) > 0) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, f->rawsz, NULL) > 0) {
 				skg_fsck_err(s, "error: %s", msg);
 			}
 			parsed = false;
@@ -161,7 +161,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			if (gr != NULL) {
 				l.n = 0;
 				for (size_t k = 0; k < gr->nparents; k++) {
-					links_add(&l, gr->parents + k * SKG_RAWSZ, SKG_COMMIT);
+					links_add(&l, gr->parents + k * f->rawsz, SKG_COMMIT);
 				}
 			}
 			/* the tree comes first in git's walk */
@@ -174,9 +174,9 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		}
 	} else if (type == SKG_TAG) {
 		struct skg_tag_links tl;
-		enum skg_parse_result pr = skg_tag_links(data, len, SKG_RAWSZ, &tl);
+		enum skg_parse_result pr = skg_tag_links(data, len, f->rawsz, &tl);
 		if (pr != SKG_PARSE_OK) {
-			if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, &tl) > 0) {
+			if (skg_parse_error_format(msg, sizeof(msg), pr, id, f->rawsz, &tl) > 0) {
 				skg_fsck_err(s, "error: %s", msg);
 			}
 			parsed = false;
@@ -186,7 +186,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	} else if (type == SKG_TREE) {
 		enum skg_tree_error te;
 		if (f->connectivity_only) {
-			te = skg_tree_links(data, len, SKG_RAWSZ, tree_link, &l);
+			te = skg_tree_links(data, len, f->rawsz, tree_link, &l);
 		} else {
 			/*
 			 * Checks and links in one decode. git prints the walk's decode error (below)
@@ -206,7 +206,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			    realloc(f->bad_trees, (f->n_bad_trees + 1) * sizeof(*v));
 			if (v != NULL) {
 				f->bad_trees = v;
-				memcpy(v[f->n_bad_trees].id, id, SKG_RAWSZ);
+				memcpy(v[f->n_bad_trees].id, id, f->rawsz);
 				v[f->n_bad_trees++].why = skg_tree_error_text(te);
 			}
 			pthread_mutex_unlock(&f->lock);
@@ -217,7 +217,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 				/* git's fsck_walk prints the decode error; it fails ("broken links") when
 				 * the tree does not even start */
 				skg_fsck_err(s, "error: %s", skg_tree_error_text(te));
-				if (skg_tree_iter_init(&it, data, len, SKG_RAWSZ) != SKG_TREE_OK) {
+				if (skg_tree_iter_init(&it, data, len, f->rawsz) != SKG_TREE_OK) {
 					tree_broken = true;
 				}
 			}
@@ -278,9 +278,9 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	}
 	if (type == SKG_TAG && f->show_tags && !f->connectivity_only) {
 		struct skg_tag_links tl;
-		if (skg_tag_links(data, len, SKG_RAWSZ, &tl) == SKG_PARSE_OK) {
-			char th[SKG_HEXSZ + 1];
-			skg_to_hex(tl.object, th);
+		if (skg_tag_links(data, len, f->rawsz, &tl) == SKG_PARSE_OK) {
+			char th[SKG_MAX_HEXSZ + 1];
+			skg_to_hex_len(tl.object, f->rawsz, th);
 			struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_TAG, id, 0};
 			skg_fsck_outm(s, &meta, "tagged %s %s (%.*s) in %s", skg_fsck_tname(tl.type), th,
 			              (int)tl.tag_len, tl.tag, h);
@@ -312,21 +312,21 @@ bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, c
 	enum skg_parse_result pr = SKG_PARSE_OK;
 	struct skg_tag_links tl;
 	if (type == SKG_COMMIT) {
-		uint8_t tree[SKG_RAWSZ];
-		struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false};
+		uint8_t tree[SKG_MAX_RAWSZ];
+		struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false, .rawsz = f->rawsz};
 		l.v = l.small;
-		pr = skg_commit_links(data != NULL ? data : (const uint8_t *)"", len, SKG_RAWSZ, tree,
+		pr = skg_commit_links(data != NULL ? data : (const uint8_t *)"", len, f->rawsz, tree,
 		                      parent_link, &l);
 		if (l.v != l.small) {
 			free(l.v);
 		}
 	} else if (type == SKG_TAG) {
-		pr = skg_tag_links(data != NULL ? data : (const uint8_t *)"", len, SKG_RAWSZ, &tl);
+		pr = skg_tag_links(data != NULL ? data : (const uint8_t *)"", len, f->rawsz, &tl);
 	}
 	if (pr == SKG_PARSE_OK) {
 		return true;
 	}
-	if (skg_parse_error_format(msg, sizeof(msg), pr, id, SKG_RAWSZ, type == SKG_TAG ? &tl : NULL) > 0) {
+	if (skg_parse_error_format(msg, sizeof(msg), pr, id, f->rawsz, type == SKG_TAG ? &tl : NULL) > 0) {
 		skg_fsck_err_line(f, NULL, "error: %s", msg);
 	}
 	return false;

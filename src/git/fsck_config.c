@@ -17,10 +17,16 @@ static int cmp_id(const void *a, const void *b)
 	return memcmp(a, b, SKG_RAWSZ);
 }
 
+static int cmp_id256(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_MAX_RAWSZ);
+}
+
 /* On the list sorted by read_skiplist: the C library's binary search with the sort's comparison. */
 bool skg_fsck_skipped(const struct skg_fsck_run *f, const uint8_t *id)
 {
-	return f->nskip > 0 && bsearch(id, f->skip, f->nskip, SKG_RAWSZ, cmp_id) != NULL;
+	return f->nskip > 0 &&
+	       bsearch(id, f->skip, f->nskip, f->rawsz, f->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256) != NULL;
 }
 
 /* fsck.skipList: one object ID a line; '#' comments and blank lines are skipped (git's
@@ -38,7 +44,7 @@ static int read_skiplist(struct skg_fsck_run *f, const char *path)
 		return -1;
 	}
 	size_t cap = len / 41 + 1;
-	uint8_t *v = realloc(f->skip, (f->nskip + cap) * SKG_RAWSZ);
+	uint8_t *v = realloc(f->skip, (f->nskip + cap) * f->rawsz);
 	if (v == NULL) {
 		free(data);
 		skg_fsck_nomem(f);
@@ -48,7 +54,7 @@ static int read_skiplist(struct skg_fsck_run *f, const char *path)
 	const char *line;
 	size_t n, pos = 0;
 	while (skg_next_list_line(data, len, &pos, &line, &n)) {
-		if (n != SKG_HEXSZ || !skg_from_hex(line, f->skip + f->nskip * SKG_RAWSZ)) {
+		if (n != (2 * f->rawsz) || !skg_from_hex_len(line, f->rawsz, f->skip + f->nskip * f->rawsz)) {
 			skg_fsck_err_line(f, NULL, "fatal: invalid object name: %.*s", (int)n, line);
 			free(data);
 			return -1;
@@ -56,7 +62,7 @@ static int read_skiplist(struct skg_fsck_run *f, const char *path)
 		f->nskip++;
 	}
 	free(data);
-	qsort(f->skip, f->nskip, SKG_RAWSZ, cmp_id);
+	qsort(f->skip, f->nskip, f->rawsz, f->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256);
 	return 0;
 }
 

@@ -21,7 +21,7 @@ static int loose_report(void *ctx, const char *line, bool is_error)
 	return 0;
 }
 
-static int loose_checked(void *ctx, const uint8_t id[SKG_RAWSZ], const char *path, int status,
+static int loose_checked(void *ctx, const uint8_t *id, const char *path, int status,
                          const struct skg_loose_object *obj, const struct skg_lines *lines)
 {
 	struct skg_fsck_dest *s = ctx;
@@ -77,6 +77,7 @@ static void *loose_thread(void *arg)
 	struct loose_walk *w = arg;
 	struct skg_loose_options lopt;
 	skg_loose_options_default(&lopt);
+	lopt.rawsz = w->f->rawsz;
 	lopt.unknown_type_corrupt = w->f->git_version >= SKG_GIT_2_55; /* git 2.50+ */
 	struct skg_loose_reader *reader = skg_loose_reader_new(&lopt);
 	if (reader == NULL) {

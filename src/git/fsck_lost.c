@@ -47,8 +47,8 @@ static bool write_all(FILE *fp, const uint8_t *data, size_t len)
  */
 bool skg_fsck_write_lost_found(struct skg_fsck_run *f, unsigned type, const uint8_t *id)
 {
-	char h[SKG_HEXSZ + 1];
-	skg_to_hex(id, h);
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
 	struct skg_buf dir = {0}, path = {0}, tmp = {0};
 	uint8_t *data = NULL;
 	size_t len = 0;
@@ -101,10 +101,10 @@ bool skg_fsck_write_lost_found(struct skg_fsck_run *f, unsigned type, const uint
 		ok = false;
 		goto out;
 	}
-	char line[SKG_HEXSZ + 2];
+	char line[SKG_MAX_HEXSZ + 2];
 	snprintf(line, sizeof(line), "%s\n", h);
-	bool written =
-	    type == SKG_BLOB ? write_all(fp, data, len) : write_all(fp, (const uint8_t *)line, SKG_HEXSZ + 1);
+	bool written = type == SKG_BLOB ? write_all(fp, data, len)
+	                                : write_all(fp, (const uint8_t *)line, (2 * f->rawsz) + 1);
 	int e = written ? 0 : errno;
 	if (!written) {
 		(void)fclose(fp);

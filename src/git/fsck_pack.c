@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <sha1kit/git_object.h>
+
 #include "fsck_file.h"
 #include "fsck_run.h"
 #include "pack.h"
@@ -101,7 +103,7 @@ static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool 
 	}
 	f->bad_packed = v;
 	struct skg_fsck_bad_packed *b = &v[f->n_bad_packed];
-	memcpy(b->id, id, SKG_RAWSZ);
+	memcpy(b->id, id, f->rawsz);
 	b->mismatch = mismatch;
 	b->marked = marked;
 	b->offset = offset;
@@ -155,7 +157,7 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 	if (b == NULL) {
 		return false;
 	}
-	memcpy(id, b->id, SKG_RAWSZ);
+	memcpy(id, b->id, uc->f->rawsz);
 	if (uc->state != NULL) {
 		uc->state[b - uc->e] = BAD;
 	}
@@ -164,7 +166,7 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 
 /* The idx's entries sorted by offset (a malloc'd array of *n; fewer than the idx's count when an
  * entry's offset cannot be read), or NULL. */
-static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t *n)
+static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t rawsz, size_t *n)
 {
 	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
@@ -172,8 +174,9 @@ static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t *n)
 	if (e == NULL) {
 		return NULL;
 	}
-	for (uint64_t k = 0;
-	     k < nr && skg_pk_idx_entry(idx->data, (size_t)idx->len, k, &e[*n].id, &e[*n].off); k++) {
+	for (uint64_t k = 0; k < nr && skg_pk_idx_entry_as(idx->data, (size_t)idx->len, (unsigned)rawsz, k,
+	                                                   &e[*n].id, &e[*n].off);
+	     k++) {
 		e[(*n)++].k = k;
 	}
 	if (*n > 0) {
@@ -190,15 +193,15 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
-		struct idx_ent *e = idx_by_offset(&idx, &n);
+		struct idx_ent *e = idx_by_offset(&idx, f->rawsz, &n);
 		if (e != NULL) {
 			struct unpack_ctx uc = {f, e, n, NULL};
 			unsigned type;
 			uint8_t *data = NULL;
 			uint64_t len;
-			if (skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, b->offset,
-			                      false, UINT64_MAX, b->pack, unpack_base_id, unpack_line, &uc,
-			                      &type, &data, &len) == -3) {
+			if (skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz,
+			                      b->offset, false, UINT64_MAX, b->pack, unpack_base_id,
+			                      unpack_line, &uc, &type, &data, &len) == -3) {
 				skg_fsck_nomem(f);
 			}
 			free(data);
@@ -224,7 +227,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 {
 	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	size_t n = 0;
-	struct idx_ent *e = idx_by_offset(idx, &n);
+	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
 	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
 	if (e == NULL || state == NULL) {
 		free(e);
@@ -232,8 +235,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		skg_fsck_nomem(f);
 		return;
 	}
-	uint64_t sig_at = file->len - SKG_RAWSZ; /* a usable pack has its trailer */
-	skg_fsck_meter_pack_start(f);            /* the objects are counted again, in git's one pass */
+	uint64_t sig_at = file->len - f->rawsz; /* a usable pack has its trailer */
+	skg_fsck_meter_pack_start(f);           /* the objects are counted again, in git's one pass */
 	if (verify && n < nr) {
 		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
 		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of pack index for %s (truncated index?)",
@@ -245,18 +248,18 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	}
 	if (verify) {
 		/* git's verify_packfile: the pack's checksum first */
-		uint8_t sum[SKG_RAWSZ];
-		sha1kit_fast(file->data, (size_t)sig_at, sum);
-		if (memcmp(sum, file->data + sig_at, SKG_RAWSZ) != 0) {
+		uint8_t sum[SKG_MAX_RAWSZ];
+		skg_checksum((unsigned)f->rawsz, file->data, (size_t)sig_at, sum);
+		if (memcmp(sum, file->data + sig_at, f->rawsz) != 0) {
 			skg_fsck_err_line(f, NULL, "error: %s pack checksum mismatch", pack_path);
 		}
 	}
 	for (uint64_t k = 0; k < n; k++) {
-		char h[SKG_HEXSZ + 1];
+		char h[SKG_MAX_HEXSZ + 1];
 		if (skg_fsck_stopped(f)) {
 			break; /* between objects */
 		}
-		skg_to_hex(e[k].id, h);
+		skg_to_hex_len(e[k].id, f->rawsz, h);
 		if (verify && e[k].off > sig_at) {
 			/* git's use_pack dies on the entry's first byte */
 			skg_fsck_err_line(f, NULL, "fatal: offset beyond end of packfile (truncated pack?)");
@@ -273,8 +276,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				f->died = true;
 				break;
 			}
-			if (skg_pk_idx_crc_differs(idx->data, (size_t)idx->len, e[k].k, file->data, e[k].off,
-			                           next - e[k].off)) {
+			if (skg_pk_idx_crc_differs(idx->data, (size_t)idx->len, f->rawsz, e[k].k, file->data,
+			                           e[k].off, next - e[k].off)) {
 				skg_fsck_err_line(
 				    f, NULL,
 				    "error: index CRC mismatch for object %s from %s at offset %" PRIu64, h,
@@ -291,13 +294,15 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		uint64_t hsize = 0;
 		if (verify) {
 			/* git streams a blob at or over core.bigFileThreshold instead of reading it */
-			rc = skg_pk_git_entry_header(file->data, file->len, e[k].off, &hsize) == SKG_BLOB &&
+			rc = skg_pk_git_entry_header(file->data, file->len, f->rawsz, e[k].off, &hsize) ==
+			                 SKG_BLOB &&
 			             hsize >= SKG_FSCK_BIG_FILE
 			         ? 1
 			         : 0;
 		} else {
-			rc = skg_pk_read_object(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
-			                        SKG_FSCK_BIG_FILE, &type, &data, &len, &err);
+			rc = skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
+			                               (unsigned)f->rawsz, e[k].off, SKG_FSCK_BIG_FILE, NULL,
+			                               &type, &data, &len, &err);
 		}
 		if (rc == 1) {
 			/* a blob git streams: present, not read again here */
@@ -308,9 +313,9 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
 			struct unpack_ctx uc = {f, e, (size_t)n, state};
-			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, e[k].off,
-			                       true, UINT64_MAX, pack_path, unpack_base_id, unpack_line, &uc,
-			                       &type, &data, &len);
+			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, f->rawsz,
+			                       e[k].off, true, UINT64_MAX, pack_path, unpack_base_id,
+			                       unpack_line, &uc, &type, &data, &len);
 			if (rc == -2) {
 				f->died = true;
 				break;
@@ -341,9 +346,10 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				/* the read failed below this object's delta: git's unpack_entry marks every
 				 * base on the chain bad, from this object's base down to where it failed */
 				uint64_t at = e[k].off, base;
-				for (uint64_t steps = 0; steps <= n && at != err.offset &&
-				                         skg_pk_entry_base(file->data, file->len, idx->data,
-				                                           (size_t)idx->len, at, &base) == 1;
+				for (uint64_t steps = 0;
+				     steps <= n && at != err.offset &&
+				     skg_pk_entry_base(file->data, file->len, idx->data, (size_t)idx->len,
+				                       f->rawsz, at, &base) == 1;
 				     steps++) {
 					struct idx_ent key = {base, NULL, 0};
 					struct idx_ent *b =
@@ -357,15 +363,11 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			}
 			continue;
 		}
-		char hdr[SKG_HEADER_MAX];
-		size_t hl = skg_object_header(hdr, type, len);
-		sha1kit_dc_ctx c;
-		uint8_t got[SKG_RAWSZ];
-		sha1kit_dc_init(&c, NULL);
-		sha1kit_dc_update(&c, hdr, hl);
-		sha1kit_dc_update(&c, data, (size_t)len);
-		if (sha1kit_dc_final(&c, got, NULL) == SHA1KIT_DC_COLLISION ||
-		    memcmp(got, e[k].id, SKG_RAWSZ) != 0) {
+		struct skg_object_hasher oh;
+		uint8_t got[SKG_MAX_RAWSZ];
+		skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
+		skg_object_hash_update(&oh, data, (size_t)len);
+		if (skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, e[k].id, f->rawsz) != 0) {
 			if (verify) {
 				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
 				                  pack_path);
@@ -381,7 +383,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t found;
 		if (state[k] != READ_OK &&
-		    (!skg_pk_idx_find(idx->data, (size_t)idx->len, e[k].id, &found) || found == 0)) {
+		    (!skg_pk_idx_find_as(idx->data, (size_t)idx->len, f->rawsz, e[k].id, &found) ||
+		     found == 0)) {
 			/* git's lookups do not find it (find_pack_entry_one: not in the fan-out range the
 			 * search looks in, or offset 0, which means none): no object to git at all */
 			continue;
@@ -479,7 +482,7 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 			uint64_t off;
 			const struct skg_fsck_unusable *u = &f->unusable[i];
 			if (u->dir_errno == 0 &&
-			    (u->idx == NULL || skg_pk_idx_find(u->idx, u->idx_len, id, &off))) {
+			    (u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len, f->rawsz, id, &off))) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
 		}
@@ -565,7 +568,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	}
 	uint32_t ga, gb;
 	enum skg_pk_git_open go =
-	    skg_pk_git_open_check(idx.data, (size_t)idx.len, file.data, file.len, &ga, &gb);
+	    skg_pk_git_open_check_as(idx.data, (size_t)idx.len, file.data, file.len, f->rawsz, &ga, &gb);
 	if (go != SKG_PK_GIT_OK && go < SKG_PK_GIT_PACK_SHORT) {
 		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
 		char *line = git_open_line(go, idx_path, ga, gb);
@@ -579,9 +582,9 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	count = skg_pk_idx_count(idx.data, (size_t)idx.len);
-	uint8_t sum[SKG_RAWSZ];
-	sha1kit_fast(idx.data, (size_t)idx.len - SKG_RAWSZ, sum);
-	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - SKG_RAWSZ, SKG_RAWSZ) == 0;
+	uint8_t sum[SKG_MAX_RAWSZ];
+	skg_checksum((unsigned)f->rawsz, idx.data, (size_t)idx.len - f->rawsz, sum);
+	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - f->rawsz, f->rawsz) == 0;
 	if (!idx_sum_ok) {
 		skg_fsck_err_line(f, NULL, "error: Packfile index for %s hash mismatch", pack_path);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
@@ -619,6 +622,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	}
 	struct skg_pk_options opt;
 	skg_pk_options_default(&opt);
+	opt.format = f->format;
 	opt.threads = f->threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * f->threads;
 	opt.release = skg_file_release;
@@ -688,7 +692,7 @@ uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path)
 	}
 	uint32_t a = 0;
 	uint64_t n = 0;
-	enum skg_pk_git_open go = skg_pk_git_idx_check(idx.data, (size_t)idx.len, &a);
+	enum skg_pk_git_open go = skg_pk_git_idx_check_as(idx.data, (size_t)idx.len, f->rawsz, &a);
 	if (go == SKG_PK_GIT_OK) {
 		n = skg_pk_idx_count(idx.data, (size_t)idx.len);
 	} else {
@@ -725,9 +729,9 @@ static int cmp_tip_place(const void *a, const void *b)
 /* Whether git's read of the entry at `off` dies in use_pack: its header (type and size, a byte
  * while the high bit is set) read, the data after it starts past the pack's last byte before the
  * trailer (which an offset at or past the trailer always does). */
-static bool past_end(const uint8_t *d, uint64_t len, uint64_t off)
+static bool past_end(const uint8_t *d, uint64_t len, uint64_t off, size_t rawsz)
 {
-	uint64_t end = len - SKG_RAWSZ, at = off;
+	uint64_t end = len - rawsz, at = off;
 	if (off >= end) {
 		return true;
 	}
@@ -745,7 +749,7 @@ static bool map_as_git(struct skg_fsck_run *f, const struct skg_fsck_pack_ref *p
 {
 	if (skg_file_map(idx, p->idx, f->on_map, f->map_ctx, NULL) == 0 &&
 	    skg_file_map(pack, p->pack, f->on_map, f->map_ctx, NULL) == 0 &&
-	    skg_pk_git_usable(idx->data, (size_t)idx->len, pack->data, pack->len)) {
+	    skg_pk_git_usable_as(idx->data, (size_t)idx->len, pack->data, pack->len, f->rawsz)) {
 		return true;
 	}
 	skg_file_unmap(idx);
@@ -776,7 +780,7 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 	struct skg_file *idx = calloc(n, sizeof(*idx));
 	struct skg_file *pack = calloc(n, sizeof(*pack));
 	struct skg_fsck_tip *by_place = malloc(ntips * sizeof(*by_place));
-	uint8_t *tip_ids = malloc(ntips * SKG_RAWSZ);
+	uint8_t *tip_ids = malloc(ntips * f->rawsz);
 	uint32_t *mx_pack = malloc(ntips * sizeof(*mx_pack));
 	uint64_t *mx_off = malloc(ntips * sizeof(*mx_off));
 	char **mnames = NULL;
@@ -792,11 +796,11 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 	memcpy(by_place, f->tips, ntips * sizeof(*by_place));
 	qsort(by_place, ntips, sizeof(*by_place), cmp_tip_place);
 	for (size_t k = 0; k < ntips; k++) {
-		memcpy(tip_ids + k * SKG_RAWSZ, by_place[k].id, SKG_RAWSZ);
+		memcpy(tip_ids + k * f->rawsz, by_place[k].id, f->rawsz);
 		mx_pack[k] = UINT32_MAX;
 	}
-	if (f->n_odb_dirs > 0 && skg_midx_pack_names(f->odb_dirs[0], f->git_version, &mnames, &nm, tip_ids,
-	                                             ntips, mx_pack, mx_off) != 0) {
+	if (f->n_odb_dirs > 0 && skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version,
+	                                             &mnames, &nm, tip_ids, ntips, mx_pack, mx_off) != 0) {
 		skg_fsck_nomem(f);
 		goto out;
 	}
@@ -808,7 +812,8 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 				continue;
 			}
 			found = true;
-			if (mx_off[k] != UINT64_MAX && past_end(pack[p].data, pack[p].len, mx_off[k])) {
+			if (mx_off[k] != UINT64_MAX &&
+			    past_end(pack[p].data, pack[p].len, mx_off[k], f->rawsz)) {
 				skg_fsck_err_line(f, NULL,
 				                  "fatal: offset beyond end of packfile (truncated pack?)");
 				f->died = dies = true;
@@ -816,10 +821,10 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		}
 		for (size_t p = 0; p < n && !found; p++) {
 			uint64_t off = 0;
-			int at =
-			    idx[p].data != NULL && packs[p].midx == 0
-			        ? skg_pk_idx_lookup(idx[p].data, (size_t)idx[p].len, by_place[k].id, &off)
-			        : 0;
+			int at = idx[p].data != NULL && packs[p].midx == 0
+			             ? skg_pk_idx_lookup(idx[p].data, (size_t)idx[p].len, f->rawsz,
+			                                 by_place[k].id, &off)
+			             : 0;
 			if (at == 0) {
 				continue;
 			}
@@ -830,7 +835,7 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 				    "fatal: offset beyond end of pack index for %s (truncated index?)",
 				    packs[p].pack);
 				f->died = dies = true;
-			} else if (past_end(pack[p].data, pack[p].len, off)) {
+			} else if (past_end(pack[p].data, pack[p].len, off, f->rawsz)) {
 				skg_fsck_err_line(f, NULL,
 				                  "fatal: offset beyond end of packfile (truncated pack?)");
 				f->died = dies = true;
@@ -985,8 +990,8 @@ static int mru_ranks(struct skg_fsck_run *f, struct skg_fsck_pack_ref *v, size_t
 		for (size_t p = 0; p < m; p++) {
 			size_t a = ord[p];
 			uint64_t off;
-			if (!usable[a] || skg_pk_idx_lookup(idx[a].data, (size_t)idx[a].len,
-			                                    tips + k * SKG_RAWSZ, &off) <= 0) {
+			if (!usable[a] || skg_pk_idx_lookup(idx[a].data, (size_t)idx[a].len, f->rawsz,
+			                                    tips + k * f->rawsz, &off) <= 0) {
 				continue;
 			}
 			size_t s0 = p;
@@ -1047,7 +1052,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 	 * repository's multi-pack-index */
 	bool v255 = f->git_version >= SKG_GIT_2_55;
 	size_t ntips = v255 ? f->n_tips : 0;
-	uint8_t *tips = malloc(ntips > 0 ? ntips * SKG_RAWSZ : 1);
+	uint8_t *tips = malloc(ntips > 0 ? ntips * f->rawsz : 1);
 	uint32_t *tip_pack = malloc((ntips > 0 ? ntips : 1) * sizeof(*tip_pack));
 	/* f->tips is by ID, each with its place (places of repeated IDs left out): here by place */
 	struct skg_fsck_tip *by_place = malloc((ntips > 0 ? ntips : 1) * sizeof(*by_place));
@@ -1063,13 +1068,13 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 		qsort(by_place, ntips, sizeof(*by_place), cmp_tip_place);
 	}
 	for (size_t k = 0; k < ntips; k++) {
-		memcpy(tips + k * SKG_RAWSZ, by_place[k].id, SKG_RAWSZ);
+		memcpy(tips + k * f->rawsz, by_place[k].id, f->rawsz);
 		tip_pack[k] = UINT32_MAX; /* none found through a multi-pack-index */
 	}
 	free(by_place);
 	if (f->n_odb_dirs > 0) {
-		(void)skg_midx_pack_names(f->odb_dirs[0], f->git_version, &midx, &nmidx, tips, ntips,
-		                          tip_pack, NULL);
+		(void)skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &midx, &nmidx,
+		                          tips, ntips, tip_pack, NULL);
 	}
 	for (size_t o = 0; o < f->n_odb_dirs && !failed; o++) {
 		struct skg_buf dir = {0};
@@ -1158,9 +1163,9 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		const struct skg_fsck_bad_packed *b = &f->bad_packed[i];
-		if (memcmp(b->id, id, SKG_RAWSZ) == 0 && !b->mismatch) {
-			char h[SKG_HEXSZ + 1];
-			skg_to_hex(id, h);
+		if (memcmp(b->id, id, f->rawsz) == 0 && !b->mismatch) {
+			char h[SKG_MAX_HEXSZ + 1];
+			skg_to_hex_len(id, f->rawsz, h);
 			reread_lines(f, b); /* nothing is marked bad in a new process: unpack_entry's lines */
 			skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h,
 			                  b->pack);
@@ -1173,9 +1178,9 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
-		if (memcmp(f->bad_packed[i].id, id, SKG_RAWSZ) == 0) {
-			char h[SKG_HEXSZ + 1];
-			skg_to_hex(id, h);
+		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
+			char h[SKG_MAX_HEXSZ + 1];
+			skg_to_hex_len(id, f->rawsz, h);
 			if (f->bad_packed[i].mismatch) {
 				skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
 				return false;
@@ -1200,8 +1205,8 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 		e = f->unusable[i].dir_errno != 0 ? f->unusable[i].dir_errno : e;
 	}
 	if (e != 0) {
-		char h[SKG_HEXSZ + 1];
-		skg_to_hex(id, h);
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, f->rawsz, h);
 		skg_fsck_err_line(f, NULL, "fatal: failed to read object %s: %s", h, strerror(e));
 		f->died = true;
 		return true;

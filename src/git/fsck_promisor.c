@@ -57,7 +57,7 @@ static int partial_clone_cb(void *ctx, const char *key, const char *value)
 }
 
 /* The links of a loose tree (not kept in the graph), made promisor objects. */
-static void mark_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
+static void mark_link(void *ctx, const uint8_t *id, unsigned type)
 {
 	struct skg_fsck_run *f = ctx;
 	(void)type;
@@ -76,11 +76,11 @@ static void mark_pack(struct skg_fsck_run *f, const struct skg_fsck_pack_paths *
 	for (uint64_t k = 0; k < n; k++) {
 		const uint8_t *id;
 		uint64_t off;
-		if (!skg_pk_idx_entry(idx.data, (size_t)idx.len, k, &id, &off)) {
+		if (!skg_pk_idx_entry_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, k, &id, &off)) {
 			break;
 		}
-		uint8_t oid[SKG_RAWSZ];
-		memcpy(oid, id, SKG_RAWSZ);
+		uint8_t oid[SKG_MAX_RAWSZ];
+		memcpy(oid, id, f->rawsz);
 		unsigned source;
 		if (skg_graph_set_promisor(f->graph, oid, true, &source) == 1) {
 			/* a loose copy of it was checked first: its links are read again */
@@ -111,6 +111,7 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 	}
 	struct skg_loose_options lopt;
 	skg_loose_options_default(&lopt);
+	lopt.rawsz = f->rawsz;
 	lopt.no_hash = true; /* every loose object was hashed already */
 	struct skg_loose_reader *reader = skg_loose_reader_new(&lopt);
 	if (reader == NULL) {

@@ -35,10 +35,11 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) != 0) {
 			continue;
 		}
-		if (skg_pk_idx_find(idx.data, (size_t)idx.len, id, &off) &&
+		if (skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off) &&
 		    skg_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx, NULL) == 0) {
-			rc = skg_pk_read_object(pack.data, pack.len, idx.data, (size_t)idx.len, off,
-			                        SKG_FSCK_BIG_FILE, &type, data, &n, &err);
+			rc = skg_pk_read_object_cached(pack.data, pack.len, idx.data, (size_t)idx.len,
+			                               (unsigned)f->rawsz, off, SKG_FSCK_BIG_FILE, NULL,
+			                               &type, data, &n, &err);
 			if (rc == 0 && type != SKG_BLOB) {
 				free(*data);
 				*data = NULL;
@@ -57,6 +58,7 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 	}
 	struct skg_loose_options lopt;
 	skg_loose_options_default(&lopt);
+	lopt.rawsz = f->rawsz;
 	lopt.big_file_threshold = max; /* larger blobs are streamed: not kept, "too large" */
 	if (max < lopt.max_size) {
 		lopt.max_size = max + 1;
@@ -64,8 +66,8 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 	struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	int rc = r == NULL || lines == NULL ? -2 : -1;
-	char h[SKG_HEXSZ + 1];
-	skg_to_hex(id, h);
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
 	for (size_t i = 0; rc == -1 && i < f->n_odb_dirs; i++) {
 		struct skg_buf path = {0};
 		struct skg_loose_object obj;
@@ -118,8 +120,8 @@ unsigned skg_fsck_in_memory_type(const struct skg_fsck_run *f, const uint8_t *id
 
 int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned reads, unsigned *type)
 {
-	char h[SKG_HEXSZ + 1];
-	skg_to_hex(id, h);
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {
 		struct skg_buf path = {0};
 		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
@@ -153,6 +155,7 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned r
 		}
 		struct skg_loose_options lopt;
 		skg_loose_options_default(&lopt);
+		lopt.rawsz = f->rawsz;
 		lopt.empty_not_found = f->git_version >= SKG_GIT_2_55;
 		struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
 		struct skg_lines *lines = malloc(sizeof(*lines));
@@ -192,8 +195,8 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned r
 /* git's has_object() for an object that is no object to the check: a loose file of that name. */
 bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
 {
-	char h[SKG_HEXSZ + 1];
-	skg_to_hex(id, h);
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
 	bool found = false;
 	for (size_t i = 0; i < f->n_odb_dirs && !found; i++) {
 		struct skg_buf path = {0};

@@ -44,13 +44,14 @@ static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
 
 struct link_find {
 	const uint8_t *id;
+	size_t rawsz;
 	bool found;
 };
 
-static void on_parent_find(void *ctx, const uint8_t id[SKG_RAWSZ])
+static void on_parent_find(void *ctx, const uint8_t *id)
 {
 	struct link_find *lf = ctx;
-	lf->found |= memcmp(id, lf->id, SKG_RAWSZ) == 0;
+	lf->found |= memcmp(id, lf->id, lf->rawsz) == 0;
 }
 
 /*
@@ -61,7 +62,7 @@ static void on_parent_find(void *ctx, const uint8_t id[SKG_RAWSZ])
 static unsigned snapshot_known(struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t k = 0; k < f->n_snap_read; k++) {
-		const uint8_t *t = f->snap_read + k * SKG_RAWSZ;
+		const uint8_t *t = f->snap_read + k * f->rawsz;
 		unsigned type = SKG_NONE;
 		if (!skg_graph_has(f->graph, t, &type) || (type != SKG_COMMIT && type != SKG_TAG)) {
 			continue; /* not parsed: it looked nothing up */
@@ -70,22 +71,22 @@ static unsigned snapshot_known(struct skg_fsck_run *f, const uint8_t *id)
 		size_t len = 0;
 		int got = 0;
 		for (size_t o = 0; o < f->n_odb_dirs && got == 0; o++) {
-			got = skg_odb_read(f->odb_dirs[o], SKG_RAWSZ, t, &type, &data, &len);
+			got = skg_odb_read(f->odb_dirs[o], f->rawsz, t, &type, &data, &len);
 		}
 		unsigned known = SKG_NONE;
 		if (got > 0 && type == SKG_COMMIT) {
-			uint8_t tree[SKG_RAWSZ];
-			struct link_find lf = {id, false};
-			if (skg_commit_links(data, len, SKG_RAWSZ, tree, on_parent_find, &lf) ==
+			uint8_t tree[SKG_MAX_RAWSZ];
+			struct link_find lf = {id, f->rawsz, false};
+			if (skg_commit_links(data, len, f->rawsz, tree, on_parent_find, &lf) ==
 			    SKG_PARSE_OK) {
-				known = memcmp(tree, id, SKG_RAWSZ) == 0 ? SKG_TREE
-				        : lf.found                       ? SKG_COMMIT
-				                                         : SKG_NONE;
+				known = memcmp(tree, id, f->rawsz) == 0 ? SKG_TREE
+				        : lf.found                      ? SKG_COMMIT
+				                                        : SKG_NONE;
 			}
 		} else if (got > 0 && type == SKG_TAG) {
 			struct skg_tag_links tl;
-			if (skg_tag_links(data, len, SKG_RAWSZ, &tl) == SKG_PARSE_OK &&
-			    memcmp(tl.object, id, SKG_RAWSZ) == 0) {
+			if (skg_tag_links(data, len, f->rawsz, &tl) == SKG_PARSE_OK &&
+			    memcmp(tl.object, id, f->rawsz) == 0) {
 				known = tl.type;
 			}
 		}
@@ -105,7 +106,7 @@ static void snapshot_read(struct skg_fsck_run *f, const uint8_t *id)
 {
 	if (f->n_snap_read == f->cap_snap_read) {
 		size_t cap = f->cap_snap_read ? 2 * f->cap_snap_read : 16;
-		uint8_t *v = realloc(f->snap_read, cap * SKG_RAWSZ);
+		uint8_t *v = realloc(f->snap_read, cap * f->rawsz);
 		if (v == NULL) {
 			skg_fsck_nomem(f);
 			return;
@@ -113,7 +114,7 @@ static void snapshot_read(struct skg_fsck_run *f, const uint8_t *id)
 		f->snap_read = v;
 		f->cap_snap_read = cap;
 	}
-	memcpy(f->snap_read + f->n_snap_read++ * SKG_RAWSZ, id, SKG_RAWSZ);
+	memcpy(f->snap_read + f->n_snap_read++ * f->rawsz, id, f->rawsz);
 }
 
 /* git's fsck_handle_ref; false when git dies there */
@@ -121,7 +122,7 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 {
 	const struct skg_fsck_meta reach = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
 	unsigned type;
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
 	if (fate != NULL) {
 		/* git's parse_object reads it again and its parse fails as before */
@@ -130,7 +131,7 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 			f->default_refs++; /* a valid ref to git, which goes on to the next */
 			return true;
 		}
-		skg_to_hex(id, h);
+		skg_to_hex_len(id, f->rawsz, h);
 		skg_fsck_err_line(f, &reach, "error: %s: invalid sha1 pointer %s", refname, h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
 		return true;
@@ -152,7 +153,7 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 			f->default_refs++; /* a valid ref to git, which goes on to the next */
 			return true;
 		}
-		skg_to_hex(id, h);
+		skg_to_hex_len(id, f->rawsz, h);
 		skg_fsck_err_line(f, &reach, "error: %s: invalid sha1 pointer %s", refname, h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
 		return true;
@@ -173,13 +174,11 @@ valid:
 	return true;
 }
 
-static int on_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
+static int on_ref(void *ctx, const char *refname, const uint8_t *id, unsigned flags)
 {
 	(void)flags;
 	return handle_ref(ctx, refname, id) && !skg_fsck_stopped(ctx) ? 0 : 1;
 }
-
-static const uint8_t null_id[SKG_RAWSZ];
 
 struct reflog_ctx {
 	struct skg_fsck_run *f;
@@ -189,15 +188,15 @@ struct reflog_ctx {
 /* git's fsck_handle_reflog_oid */
 static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t *id)
 {
-	char h[SKG_HEXSZ + 1];
-	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+	char h[SKG_MAX_HEXSZ + 1];
+	if (skg_is_null_id_len(id, f->rawsz)) {
 		return;
 	}
 	if (skg_graph_has(f->graph, id, NULL)) {
 		root(f, id, 0);
 	} else if (!skg_graph_is_promisor(f->graph, id)) {
 		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
-		skg_to_hex(id, h);
+		skg_to_hex_len(id, f->rawsz, h);
 		skg_fsck_err_line(f, &meta, "error: %s: invalid reflog entry %s", refname, h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
 	}
@@ -261,8 +260,8 @@ static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 	}
 	if (skg_graph_known(f->graph, e->id, &type) && type != SKG_NONE && type != SKG_BLOB) {
 		/* git's lookup_blob of an object it has as another type fails, and git goes on */
-		char h[SKG_HEXSZ + 1];
-		skg_to_hex(e->id, h);
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(e->id, f->rawsz, h);
 		skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a blob", h, skg_fsck_tname(type));
 		return 0;
 	}
@@ -287,13 +286,13 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 {
 	struct skg_fsck_run *f = ctx;
 	unsigned type;
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	(void)path;
 	(void)subtrees;
 	if (entry_count < 0 || id == NULL) {
 		return 0;
 	}
-	skg_to_hex(id, h);
+	skg_to_hex_len(id, f->rawsz, h);
 	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
 	if (fate != NULL) {
 		skg_fsck_fate_lines(f, NULL,
@@ -330,14 +329,14 @@ valid:
 static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], const uint8_t *const id[3])
 {
 	struct skg_fsck_run *f = ctx;
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	(void)path;
 	for (int i = 0; i < 3; i++) {
 		if (mode[i] == 0 || (mode[i] & 0170000) != 0100000 || id[i] == NULL) {
 			continue;
 		}
 		if (!skg_graph_has(f->graph, id[i], NULL)) {
-			skg_to_hex(id[i], h);
+			skg_to_hex_len(id[i], f->rawsz, h);
 			index_line(f, h, "resolve-undo");
 			skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 			continue;
@@ -364,7 +363,7 @@ static int check_index_file(struct skg_fsck_run *f, const char *path, const char
 	struct skg_index_callbacks cb = {on_index_entry, on_cache_tree, on_resolve_undo, f};
 	struct skg_index_info info;
 	f->index_display = display;
-	int ret = skg_index_parse((const uint8_t *)data, len, display, &cb, &info, &f->rep, &err);
+	int ret = skg_index_parse((const uint8_t *)data, len, display, f->rawsz, &cb, &info, &f->rep, &err);
 	free(data);
 	if (ret < 0) {
 		skg_fsck_reader_error(f, &err);
@@ -483,21 +482,22 @@ int skg_fsck_roots(struct skg_fsck_run *f)
 
 /* ---- git 2.55's snapshot order (the type order's first events) --------------------------------- */
 
+/* IDs of tips are zero-padded to SKG_MAX_RAWSZ (add_tip), and so is a key (skg_fsck_tip_place). */
 static int cmp_tip_id(const void *key, const void *elem)
 {
-	return memcmp(key, ((const struct skg_fsck_tip *)elem)->id, SKG_RAWSZ);
+	return memcmp(key, ((const struct skg_fsck_tip *)elem)->id, SKG_MAX_RAWSZ);
 }
 
 static int cmp_tip(const void *a, const void *b)
 {
 	const struct skg_fsck_tip *x = a, *y = b;
-	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	int c = memcmp(x->id, y->id, SKG_MAX_RAWSZ);
 	return c != 0 ? c : x->place < y->place ? -1 : x->place > y->place;
 }
 
 static int add_tip(struct skg_fsck_run *f, const uint8_t *id)
 {
-	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+	if (skg_is_null_id_len(id, f->rawsz)) {
 		return 0;
 	}
 	if (f->n_tips == f->cap_tips) {
@@ -510,7 +510,8 @@ static int add_tip(struct skg_fsck_run *f, const uint8_t *id)
 		f->cap_tips = cap;
 	}
 	struct skg_fsck_tip *t = &f->tips[f->n_tips];
-	memcpy(t->id, id, SKG_RAWSZ);
+	memset(t->id, 0, sizeof(t->id));
+	memcpy(t->id, id, f->rawsz);
 	t->place = (uint32_t)++f->n_tips;
 	return 0;
 }
@@ -521,7 +522,7 @@ struct tip_ctx {
 	bool nomem;
 };
 
-static int on_tip_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags)
+static int on_tip_ref(void *ctx, const char *refname, const uint8_t *id, unsigned flags)
 {
 	struct tip_ctx *c = ctx;
 	(void)refname;
@@ -533,7 +534,7 @@ static int on_tip_ref(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ
 static int on_tip_worktree(void *ctx, const struct skg_worktree *wt)
 {
 	struct tip_ctx *c = ctx;
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned flags = 0;
 	struct skg_error err;
 	/* refs_resolve_ref_unsafe(HEAD, 0): an unborn branch gives the null ID, parsed by no one */
@@ -567,7 +568,7 @@ int skg_fsck_tip_order(struct skg_fsck_run *f)
 	qsort(f->tips, f->n_tips, sizeof(*f->tips), cmp_tip);
 	size_t n = 1;
 	for (size_t i = 1; i < f->n_tips; i++) {
-		if (memcmp(f->tips[i].id, f->tips[n - 1].id, SKG_RAWSZ) != 0) {
+		if (memcmp(f->tips[i].id, f->tips[n - 1].id, f->rawsz) != 0) {
 			f->tips[n++] = f->tips[i];
 		}
 	}
@@ -580,6 +581,8 @@ uint32_t skg_fsck_tip_place(const struct skg_fsck_run *f, const uint8_t *id)
 	if (f->n_tips == 0) {
 		return 0;
 	}
-	const struct skg_fsck_tip *t = bsearch(id, f->tips, f->n_tips, sizeof(*f->tips), cmp_tip_id);
+	uint8_t key[SKG_MAX_RAWSZ] = {0};
+	memcpy(key, id, f->rawsz);
+	const struct skg_fsck_tip *t = bsearch(key, f->tips, f->n_tips, sizeof(*f->tips), cmp_tip_id);
 	return t != NULL ? t->place : 0;
 }

@@ -78,7 +78,8 @@ static bool midx_loads(struct skg_fsck_run *f)
 	}
 	bool dies = false;
 	for (size_t i = 0; i < f->n_odb_dirs && !dies; i++) {
-		int st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines);
+		int st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		                          f->git_version, lines);
 		if (st == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, lines);
 			f->died = true;
@@ -138,7 +139,7 @@ static int scan(struct skg_fsck_run *f)
 static int scan_reset(struct skg_fsck_run *f, int errors)
 {
 	skg_graph_free(f->graph);
-	f->graph = skg_graph_new();
+	f->graph = skg_graph_new(f->rawsz);
 	f->errors = errors;
 	free(f->bad_trees);
 	f->bad_trees = NULL;
@@ -196,7 +197,7 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
 		return first;
 	}
 	skg_buf_release(&f->held_out);
-	f->types = skg_typeorder_new(ids, n);
+	f->types = skg_typeorder_new(ids, n, f->rawsz);
 	free(ids);
 	struct skg_progress progress = f->progress;
 	if (f->types == NULL || scan_reset(f, errors) != 0) {
@@ -266,7 +267,7 @@ static void ignore_report(void *ctx, const struct skg_report *r)
 	(void)r; /* the alternates' lines: fsck sends alt_lines before each verify */
 }
 
-static int verify_read(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned *type, uint8_t **data, size_t *len,
+static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data, size_t *len,
                        struct skg_lines *lines)
 {
 	struct verify_odb *v = ctx;
@@ -357,10 +358,12 @@ static int check_trailers(struct skg_fsck_run *f)
 		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
 		/* the multi-pack-index's load, as git's processes print it each time they load it: the
 		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself */
-		int mst = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, mlines);
+		int mst = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		                           f->git_version, mlines);
 		vo.midx_shown = false;
 		vo.midx_lines = mst == SKG_TRAILER_FATAL ? NULL : mlines;
-		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, f->git_version, lines);
+		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		                                  f->git_version, lines);
 		skg_fsck_lines(f, lines);
 		if (st == SKG_TRAILER_FATAL) {
 			ret = -1;
@@ -373,8 +376,10 @@ static int check_trailers(struct skg_fsck_run *f)
 		 * --object-dir DIR`: 2.39.5 gives the main directory as an absolute path, 2.55.0 as the
 		 * repository names it (source->path), and their lines name the files and packs so */
 		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
-		trailer_result(f, skg_trailer_commit_graph_verify(vdir, &cg_odb, f->git_version, lines),
-		               lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
+		trailer_result(
+		    f,
+		    skg_trailer_commit_graph_verify(vdir, &cg_odb, (unsigned)f->rawsz, f->git_version, lines),
+		    lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
 		if (mst == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, mlines);
 			ret = -1; /* git died at the first load */
@@ -388,8 +393,9 @@ static int check_trailers(struct skg_fsck_run *f)
 			/* 2.55's `git multi-pack-index verify` reads the alternates too */
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
-		trailer_result(f, skg_trailer_midx_verify(vdir, &midx_io, f->git_version, lines), lines,
-		               SKG_CHECK_ERROR_MULTI_PACK_INDEX);
+		trailer_result(
+		    f, skg_trailer_midx_verify(vdir, &midx_io, (unsigned)f->rawsz, f->git_version, lines),
+		    lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX);
 	}
 	skg_odb_free(vo.odb);
 	free(lines);
@@ -448,7 +454,7 @@ static int check_revs(struct skg_fsck_run *f)
 		return -1;
 	}
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], lines), lines,
+		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], (unsigned)f->rawsz, lines), lines,
 		               SKG_CHECK_ERROR_PACK_REV_INDEX);
 	}
 	free(lines);
@@ -466,7 +472,7 @@ static bool bitmap_sum_ok(struct skg_fsck_run *f, const char *path)
 		}
 		return true; /* "It is OK to not have the file." */
 	}
-	bool ok = skg_trailer_checksum_ok((const uint8_t *)data, len);
+	bool ok = skg_trailer_checksum_ok((const uint8_t *)data, len, (unsigned)f->rawsz);
 	free(data);
 	return ok;
 }
@@ -511,9 +517,10 @@ static int check_bitmaps(struct skg_fsck_run *f)
 				skg_fsck_nomem(f);
 			}
 		} else if (skg_trailer_midx_buf((const uint8_t *)data, len, path.p, SKG_TRAILER_LOAD,
-		                                f->git_version, lines) == SKG_TRAILER_OK) {
-			char hex[SKG_HEXSZ + 1];
-			skg_to_hex((const uint8_t *)data + len - SKG_RAWSZ, hex);
+		                                (unsigned)f->rawsz, f->git_version,
+		                                lines) == SKG_TRAILER_OK) {
+			char hex[SKG_MAX_HEXSZ + 1];
+			skg_to_hex_len((const uint8_t *)data + len - f->rawsz, f->rawsz, hex);
 			skg_buf_addf(&path, "-%s.bitmap", hex);
 			bitmap_check(f, path.failed ? NULL : path.p);
 		}
@@ -542,7 +549,8 @@ static int check_bitmaps(struct skg_fsck_run *f)
 static int run(struct skg_fsck_run *f)
 {
 	struct skg_error err;
-	f->graph = skg_graph_new();
+	f->fopt.rawsz = f->rawsz;
+	f->graph = skg_graph_new(f->rawsz);
 	if (f->graph == NULL) {
 		skg_fsck_nomem(f);
 		return -1;
@@ -713,8 +721,11 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	bool moved = false;
 	int ret = 0;
 	struct skg_error oerr;
-	if (skg_repo_open_as(&f->repo, git_dir, f->git_version, &f->rep, &oerr) != 0) {
+	if (skg_repo_open_formats(&f->repo, git_dir, f->git_version, &f->rep, &oerr) != 0) {
 		skg_fsck_reader_error(f, &oerr);
+		ret = -1;
+	} else if ((f->rawsz = skg_format_rawsz(f->format = f->repo->object_format)) == 0) {
+		skg_fsck_fail(f, SKG_E_UNSUPPORTED, 0, "unknown object format");
 		ret = -1;
 	} else if (f->repo->git_cwd != NULL) {
 		/* as git after its setup: in the top of the work tree (paths in messages are relative to

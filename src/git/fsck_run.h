@@ -54,7 +54,7 @@ struct skg_fsck_pack_paths {
 /* An object of a pack that cannot be read (git marks it bad when it tries), or that reads back
  * with another ID (mismatch), and its pack. */
 struct skg_fsck_bad_packed {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	bool mismatch;
 	bool marked;     /* a delta base git marked bad: it never reads it again */
 	uint64_t offset; /* where it is in the pack */
@@ -75,7 +75,7 @@ struct skg_fsck_unusable {
 
 /* A blob that trees name .gitmodules / .gitattributes: checked at the end. */
 struct skg_fsck_special_blob_ref {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned kinds;    /* enum skg_fsck_special, ORed */
 	uint32_t pack_seq; /* the first tree naming it in git's order (struct skg_fsck_dest) */
 	uint64_t offset;
@@ -83,7 +83,7 @@ struct skg_fsck_special_blob_ref {
 
 /* A tree that does not decode to its end, with git's words for why (printed again by the walk). */
 struct skg_fsck_bad_tree {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	const char *why;
 };
 
@@ -110,6 +110,8 @@ struct skg_fsck_meter {
 /* The state of one check. */
 struct skg_fsck_run {
 	struct skg_repo *repo;
+	size_t rawsz;           /* bytes of the repository's object IDs: 20 (SHA-1) or 32 (SHA-256) */
+	unsigned format;        /* the repository's object format: SKG_FORMAT_SHA1 or SKG_FORMAT_SHA256 */
 	struct skg_refdb *refs; /* the refs, during skg_fsck_roots (fsck_refs.c) */
 	struct skg_graph *graph;
 	struct skg_fsck_options fopt;
@@ -366,7 +368,7 @@ bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
 /* ---- fsck_special.c ----------------------------------------------------------------------------- */
 
 /* fopt.found: a tree names blob id .gitmodules or .gitattributes (ctx: struct skg_fsck_dest *). */
-void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ]);
+void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id);
 /* git's fsck_finish: the checks of those blobs. */
 void skg_fsck_check_specials(struct skg_fsck_run *f);
 
@@ -381,7 +383,7 @@ int skg_fsck_roots(struct skg_fsck_run *f);
 int skg_fsck_ref_tips(struct skg_fsck_run *f);
 
 struct skg_fsck_tip {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint32_t place; /* 1: parsed first */
 };
 /* The order in which git 2.55's snapshot parses objects (every ref by name, then each worktree's
@@ -398,8 +400,7 @@ int skg_fsck_walk(struct skg_fsck_run *f);
 /* The links of loose tree `id` of object directory number `source`, read again with `reader`, each
  * to link(link_ctx, ...) (gitlinks left out, as the graph's links). */
 void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader, unsigned source,
-                         const uint8_t id[SKG_RAWSZ],
-                         void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                         const uint8_t *id, void (*link)(void *link_ctx, const uint8_t *id, unsigned type),
                          void *link_ctx);
 
 /* ---- fsck_promisor.c ---------------------------------------------------------------------------- */

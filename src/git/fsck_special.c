@@ -9,7 +9,7 @@
 
 #include "fsck_run.h"
 
-void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[SKG_RAWSZ])
+void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ((struct skg_fsck_dest *)ctx)->f;
 	pthread_mutex_lock(&f->lock);
@@ -25,7 +25,8 @@ void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t id[S
 		f->cap_specials = cap;
 	}
 	struct skg_fsck_special_blob_ref *sp = &f->specials[f->n_specials++];
-	memcpy(sp->id, id, SKG_RAWSZ);
+	memset(sp->id, 0, sizeof(sp->id)); /* compared whole (cmp_special) */
+	memcpy(sp->id, id, f->rawsz);
 	sp->kinds = kind;
 	sp->pack_seq = ((struct skg_fsck_dest *)ctx)->pack_seq;
 	sp->offset = ((struct skg_fsck_dest *)ctx)->offset;
@@ -41,7 +42,7 @@ static bool checked_before(uint32_t seq, uint64_t off, uint32_t seq2, uint64_t o
 static int cmp_special(const void *a, const void *b)
 {
 	const struct skg_fsck_special_blob_ref *x = a, *y = b;
-	int c = memcmp(x->id, y->id, SKG_RAWSZ);
+	int c = memcmp(x->id, y->id, sizeof(x->id));
 	if (c != 0) {
 		return c;
 	}
@@ -66,7 +67,7 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 	qsort(f->specials, f->n_specials, sizeof(*f->specials), cmp_special);
 	size_t n = 0;
 	for (size_t i = 0; i < f->n_specials; i++) {
-		if (n > 0 && memcmp(f->specials[n - 1].id, f->specials[i].id, SKG_RAWSZ) == 0) {
+		if (n > 0 && memcmp(f->specials[n - 1].id, f->specials[i].id, f->rawsz) == 0) {
 			/* sorted: the first one kept is the first tree in git's order */
 			f->specials[n - 1].kinds |= f->specials[i].kinds;
 		} else {

@@ -13,7 +13,7 @@
 static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
 {
 	struct skg_fsck_run *f = ctx;
-	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
+	char a[SKG_MAX_HEXSZ + 1], b[SKG_MAX_HEXSZ + 1];
 	/* git's mark_object prints the link broken only when no object file of that name is there
 	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
 	bool loose = skg_fsck_loose_file_exists(f, to);
@@ -21,8 +21,8 @@ static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, 
 	if (loose) {
 		return;
 	}
-	skg_to_hex(from, a);
-	skg_to_hex(to, b);
+	skg_to_hex_len(from, f->rawsz, a);
+	skg_to_hex_len(to, f->rawsz, b);
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, tt, to, SKG_CHECK_ERROR_REACHABLE};
 	skg_fsck_out_line(f, &meta, "broken link from %7s %s\n              to %7s %s", skg_fsck_tname(ft), a,
 	                  skg_fsck_tname(tt), b);
@@ -32,8 +32,8 @@ static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, 
 static void on_wrong_type(void *ctx, unsigned ft, const uint8_t *from)
 {
 	struct skg_fsck_run *f = ctx;
-	char a[SKG_HEXSZ + 1];
-	skg_to_hex(from, a);
+	char a[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(from, f->rawsz, a);
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_OBJECT};
 	skg_fsck_err_line(f, &meta, "error in %s %s: wrong object type in link", skg_fsck_tname(ft), a);
 	f->errors |= SKG_CHECK_ERROR_OBJECT;
@@ -44,9 +44,9 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
                            const uint8_t *to)
 {
 	struct skg_fsck_run *f = ctx;
-	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
-	skg_to_hex(from, a);
-	skg_to_hex(to, b);
+	char a[SKG_MAX_HEXSZ + 1], b[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(from, f->rawsz, a);
+	skg_to_hex_len(to, f->rawsz, b);
 	skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a %s", b, skg_fsck_tname(tau),
 	                  skg_fsck_tname(lt));
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_REACHABLE};
@@ -60,7 +60,7 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 	struct skg_fsck_run *f = ctx;
 	(void)type;
 	for (size_t i = 0; i < f->n_bad_trees; i++) {
-		if (memcmp(f->bad_trees[i].id, id, SKG_RAWSZ) == 0) {
+		if (memcmp(f->bad_trees[i].id, id, f->rawsz) == 0) {
 			skg_fsck_err_line(f, NULL, "error: %s", f->bad_trees[i].why);
 			return;
 		}
@@ -71,9 +71,9 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 static void obj_line(struct skg_fsck_run *f, const char *what, unsigned type, const uint8_t *id,
                      unsigned bits)
 {
-	char a[SKG_HEXSZ + 1];
+	char a[SKG_MAX_HEXSZ + 1];
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, bits};
-	skg_to_hex(id, a);
+	skg_to_hex_len(id, f->rawsz, a);
 	skg_fsck_out_line(f, &meta, "%s %s %s", what, skg_fsck_tname(type), a);
 }
 
@@ -107,12 +107,11 @@ static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
 
 /* The walk's reload: the links of a loose tree, read again from its object directory. */
 struct relink {
-	void (*link)(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type);
+	void (*link)(void *ctx, const uint8_t *id, unsigned type);
 	void *ctx;
 };
 
-static void relink_entry(void *ctx, uint32_t mode, const char *name, size_t name_len,
-                         const uint8_t id[SKG_RAWSZ])
+static void relink_entry(void *ctx, uint32_t mode, const char *name, size_t name_len, const uint8_t *id)
 {
 	struct relink *r = ctx;
 	(void)name;
@@ -123,18 +122,17 @@ static void relink_entry(void *ctx, uint32_t mode, const char *name, size_t name
 }
 
 void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader, unsigned source,
-                         const uint8_t id[SKG_RAWSZ],
-                         void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
+                         const uint8_t *id, void (*link)(void *link_ctx, const uint8_t *id, unsigned type),
                          void *link_ctx)
 {
-	char h[SKG_HEXSZ + 1];
+	char h[SKG_MAX_HEXSZ + 1];
 	struct skg_loose_object obj;
 	struct skg_lines lines = {0};
 	struct skg_buf path = {0};
 	if (reader == NULL || skg_fsck_stopped(f)) {
 		return;
 	}
-	skg_to_hex(id, h);
+	skg_to_hex_len(id, f->rawsz, h);
 	skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[source], h, h + 2);
 	int st = path.failed ? SKG_LOOSE_NOMEM
 	                     : skg_loose_read(reader, skg_buf_str(&path), id, NULL, NULL, &obj, &lines);
@@ -142,16 +140,14 @@ void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader
 		skg_fsck_nomem(f); /* its links are not known: the run stops */
 	} else if (st == SKG_LOOSE_OK && obj.type == SKG_TREE && !obj.streamed) {
 		struct relink r = {link, link_ctx};
-		(void)skg_tree_links(obj.content, (size_t)obj.size, SKG_RAWSZ, relink_entry, &r);
+		(void)skg_tree_links(obj.content, (size_t)obj.size, f->rawsz, relink_entry, &r);
 	}
 	skg_lines_clear(&lines);
 	skg_buf_release(&path);
 }
 
-static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
-                        unsigned type,
-                        void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
-                        void *link_ctx)
+static void reload_tree(void *ctx, unsigned thread, unsigned source, const uint8_t *id, unsigned type,
+                        void (*link)(void *link_ctx, const uint8_t *id, unsigned type), void *link_ctx)
 {
 	struct skg_fsck_run *f = ctx;
 	(void)type;
@@ -175,6 +171,7 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               f->connectivity_only && f->promisor_remote};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
+	wopt.rawsz = f->rawsz;
 	wopt.no_hash = true; /* every loose object was hashed already */
 	f->walk_readers = calloc(f->threads, sizeof(*f->walk_readers));
 	for (unsigned t = 0; f->walk_readers != NULL && t < f->threads; t++) {

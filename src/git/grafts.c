@@ -26,12 +26,17 @@
 
 static int cmp_graft_id(const void *key, const void *elem)
 {
-	return memcmp(key, ((const struct skg_graft *)elem)->id, SKG_RAWSZ);
+	return memcmp(key, ((const struct skg_graft *)elem)->id, SKG_MAX_RAWSZ);
 }
 
-const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t id[SKG_RAWSZ])
+const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t *id)
 {
-	return g->n > 0 ? bsearch(id, g->v, g->n, sizeof(*g->v), cmp_graft_id) : NULL;
+	if (g->n == 0) {
+		return NULL;
+	}
+	uint8_t key[SKG_MAX_RAWSZ] = {0};
+	memcpy(key, id, g->rawsz);
+	return bsearch(key, g->v, g->n, sizeof(*g->v), cmp_graft_id);
 }
 
 void skg_grafts_free(struct skg_grafts *g)
@@ -46,13 +51,13 @@ void skg_grafts_free(struct skg_grafts *g)
 
 /* git's register_commit_graft: insert in order; an existing one is kept (replace false: "duplicate
  * graft data") or replaced. Takes `parents`. Returns 1 for a kept duplicate, 0, -1 out of memory. */
-static int graft_add(struct skg_grafts *g, size_t *cap, const uint8_t id[SKG_RAWSZ], uint8_t *parents,
-                     size_t nparents, bool replace)
+static int graft_add(struct skg_grafts *g, size_t *cap, const uint8_t *id, uint8_t *parents, size_t nparents,
+                     bool replace)
 {
 	size_t lo = 0, hi = g->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(g->v[mid].id, id, SKG_RAWSZ);
+		int c = memcmp(g->v[mid].id, id, g->rawsz);
 		if (c == 0) {
 			if (!replace) {
 				free(parents);
@@ -80,7 +85,8 @@ static int graft_add(struct skg_grafts *g, size_t *cap, const uint8_t id[SKG_RAW
 		*cap = ncap;
 	}
 	memmove(g->v + lo + 1, g->v + lo, (g->n - lo) * sizeof(*g->v));
-	memcpy(g->v[lo].id, id, SKG_RAWSZ);
+	memset(g->v[lo].id, 0, sizeof(g->v[lo].id));
+	memcpy(g->v[lo].id, id, g->rawsz);
 	g->v[lo].parents = parents;
 	g->v[lo].nparents = nparents;
 	g->n++;
@@ -88,24 +94,25 @@ static int graft_add(struct skg_grafts *g, size_t *cap, const uint8_t id[SKG_RAW
 }
 
 /* git's read_graft_line on one line (without its end of line): 0 and a graft, 1 to skip it, -1 bad. */
-static int graft_line(const char *line, uint8_t id[SKG_RAWSZ], uint8_t **parents, size_t *nparents)
+static int graft_line(const char *line, size_t rawsz, uint8_t *id, uint8_t **parents, size_t *nparents)
 {
 	size_t len = strlen(line);
 	if (len == 0 || line[0] == '#') {
 		return 1;
 	}
-	/* "COMMIT" then (blank "PARENT")...: 40 + k * 41 bytes */
-	if (len < SKG_HEXSZ || (len - SKG_HEXSZ) % (SKG_HEXSZ + 1) != 0 || !skg_from_hex(line, id)) {
+	/* "COMMIT" then (blank "PARENT")...: hexsz + k * (hexsz + 1) bytes (40 and 41 for SHA-1) */
+	size_t hexsz = 2 * rawsz;
+	if (len < hexsz || (len - hexsz) % (hexsz + 1) != 0 || !skg_from_hex_len(line, rawsz, id)) {
 		return -1;
 	}
-	size_t n = (len - SKG_HEXSZ) / (SKG_HEXSZ + 1);
-	uint8_t *p = n > 0 ? malloc(n * SKG_RAWSZ) : NULL;
+	size_t n = (len - hexsz) / (hexsz + 1);
+	uint8_t *p = n > 0 ? malloc(n * rawsz) : NULL;
 	if (n > 0 && p == NULL) {
 		return -2;
 	}
 	for (size_t k = 0; k < n; k++) {
-		const char *q = line + SKG_HEXSZ + k * (SKG_HEXSZ + 1);
-		if (!skg_isspace((unsigned char)q[0]) || !skg_from_hex(q + 1, p + k * SKG_RAWSZ)) {
+		const char *q = line + hexsz + k * (hexsz + 1);
+		if (!skg_isspace((unsigned char)q[0]) || !skg_from_hex_len(q + 1, rawsz, p + k * rawsz)) {
 			free(p);
 			return -1;
 		}
@@ -142,6 +149,7 @@ int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_g
 	int rc = -1;
 	out->v = NULL;
 	out->n = 0;
+	out->rawsz = skg_format_rawsz(repo->object_format);
 	const char *env = getenv("GIT_GRAFT_FILE");
 	if (env != NULL && *env != '\0') {
 		skg_buf_adds(&path, env);
@@ -166,9 +174,9 @@ int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_g
 			while (end > line && skg_isspace((unsigned char)end[-1])) {
 				*--end = '\0';
 			}
-			uint8_t id[SKG_RAWSZ], *parents = NULL;
+			uint8_t id[SKG_MAX_RAWSZ], *parents = NULL;
 			size_t n = 0;
-			int st = graft_line(line, id, &parents, &n);
+			int st = graft_line(line, out->rawsz, id, &parents, &n);
 			if (st == -2) {
 				skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 				goto out;
@@ -197,9 +205,11 @@ int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_g
 		for (char *line = data; line < data + len;) {
 			char *eol = memchr(line, '\n', (size_t)(data + len - line));
 			char *next = eol != NULL ? eol + 1 : data + len;
-			uint8_t id[SKG_RAWSZ];
-			/* get_oid_hex: the first 40 characters are hex digits, whatever follows */
-			if ((size_t)(data + len - line) < SKG_HEXSZ || !skg_from_hex(line, id)) {
+			uint8_t id[SKG_MAX_RAWSZ];
+			/* get_oid_hex: the first 40 (SHA-256: 64) characters are hex digits, whatever
+			 * follows */
+			if ((size_t)(data + len - line) < 2 * out->rawsz ||
+			    !skg_from_hex_len(line, out->rawsz, id)) {
 				/* git's message keeps the line's newline (fgets), before die's own */
 				skg_fail(err, "bad shallow line: %.*s", (int)(next - line), line);
 				goto out;

@@ -18,14 +18,15 @@ struct skg_repo;
 
 /* A commit whose parents git replaces: by the graft file's list, or by none (a shallow commit). */
 struct skg_graft {
-	uint8_t id[SKG_RAWSZ];
-	size_t nparents;  /* parents[0 .. nparents) */
-	uint8_t *parents; /* nparents * SKG_RAWSZ bytes (NULL when none) */
+	uint8_t id[SKG_MAX_RAWSZ]; /* rawsz bytes, then zeros */
+	size_t nparents;           /* parents[0 .. nparents) */
+	uint8_t *parents;          /* nparents * rawsz bytes (NULL when none) */
 };
 
 struct skg_grafts {
 	struct skg_graft *v; /* sorted by id, no duplicates */
 	size_t n;
+	size_t rawsz; /* bytes of an ID: the repository's (20, or 32 for SHA-256) */
 };
 
 /*
@@ -44,7 +45,7 @@ int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_g
                     const struct skg_sink *rep, struct skg_error *err);
 
 /* The graft of commit `id`, or NULL. */
-const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t id[SKG_RAWSZ]);
+const struct skg_graft *skg_graft_find(const struct skg_grafts *g, const uint8_t *id);
 
 void skg_grafts_free(struct skg_grafts *g);
 

@@ -41,18 +41,18 @@ enum {
 #define MAX_BLOCKS  ((size_t)1 << (32 - BLOCK_SHIFT))
 
 struct gobj {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ]; /* the graph's rawsz bytes, then zeros */
 	uint8_t type; /* the real type when F_HAS, else the type of the first link to it (0: none);
 	               * TYPE_MASK, with T_CONFLICT and T_FORCED */
 	uint8_t flags;
 	uint16_t source; /* F_RELOAD: where the caller can read the object again */
 	uint32_t first;  /* links[first .. first + n) */
 	uint32_t n;
+	uint32_t pos;
 	/* the first event that named it in git's order of checks (see git_hash_order): the order of
 	 * the add (skg_graph_add's `order`; UINT64_MAX: none) and 0 for the object itself, k + 1 for
 	 * its k-th link */
 	uint64_t order;
-	uint32_t pos;
 };
 
 /*
@@ -60,7 +60,7 @@ struct gobj {
  * inside to insert before it leaves. A header, then n struct skg_link (alignment 1).
  */
 struct pending {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint8_t type, walk_error, keep;
 	uint16_t source;
 	uint32_t n;
@@ -82,7 +82,8 @@ struct skg_graph {
 	 */
 	pthread_mutex_t qlock;
 	struct queue queue, spare;
-	bool failed; /* out of memory while inserting a queued add: every later call fails */
+	bool failed;  /* out of memory while inserting a queued add: every later call fails */
+	size_t rawsz; /* bytes of an object ID: 20 (SHA-1) or 32 (SHA-256) */
 	struct gobj *objs;
 	uint32_t nr, alloc;
 	uint32_t *slots;  /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
@@ -95,12 +96,13 @@ struct skg_graph {
 	uint32_t nroots, roots_alloc;
 };
 
-struct skg_graph *skg_graph_new(void)
+struct skg_graph *skg_graph_new(size_t rawsz)
 {
 	struct skg_graph *g = calloc(1, sizeof(*g));
 	if (g == NULL) {
 		return NULL;
 	}
+	g->rawsz = rawsz == SKG_MAX_RAWSZ ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_mutex_init(&g->qlock, NULL);
 	g->nslots = 1024;
@@ -133,9 +135,13 @@ void skg_graph_free(struct skg_graph *g)
 	}
 }
 
-/* Two object IDs equal: three loads each instead of a call to memcmp (the hottest compare here). */
-static bool id_eq(const uint8_t *a, const uint8_t *b)
+/* Two object IDs equal: three loads each instead of a call to memcmp (the hottest compare here);
+ * `a` is a stored ID (zeros past rawsz), `b` the caller's (rawsz bytes). */
+static bool id_eq(const struct skg_graph *g, const uint8_t *a, const uint8_t *b)
 {
+	if (g->rawsz != SKG_RAWSZ) {
+		return memcmp(a, b, SKG_MAX_RAWSZ) == 0;
+	}
 	uint64_t a0, a1, b0, b1;
 	uint32_t a2, b2;
 	memcpy(&a0, a, 8);
@@ -152,7 +158,7 @@ static uint32_t find(const struct skg_graph *g, const uint8_t *id)
 	uint32_t mask = g->nslots - 1;
 	for (uint32_t s = skg_objtab_hash(id) & mask;; s = (s + 1) & mask) {
 		uint32_t v = g->slots[s];
-		if (v == 0 || id_eq(g->objs[v - 1].id, id)) {
+		if (v == 0 || id_eq(g, g->objs[v - 1].id, id)) {
 			return s;
 		}
 	}
@@ -201,7 +207,7 @@ static uint32_t lookup_or_add(struct skg_graph *g, const uint8_t *id)
 	}
 	uint32_t i = g->nr++;
 	memset(&g->objs[i], 0, sizeof(g->objs[i]));
-	memcpy(g->objs[i].id, id, SKG_RAWSZ);
+	memcpy(g->objs[i].id, id, g->rawsz);
 	g->objs[i].first = NO_LINKS;
 	g->objs[i].order = UINT64_MAX;
 	g->objs[i].pos = UINT32_MAX;
@@ -279,9 +285,8 @@ static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
 	return true;
 }
 
-static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source,
-                  uint64_t order);
+static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                  size_t n, bool walk_error, bool keep, uint16_t source, uint64_t order);
 
 /* Holding g->lock: insert the queued adds, until the queue is found empty. */
 static void drain_queue(struct skg_graph *g)
@@ -332,15 +337,14 @@ static void release(struct skg_graph *g)
 }
 
 /* Queue an add for the thread inside; false when out of memory (nothing queued). */
-static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                    const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source,
-                    uint64_t order)
+static bool enqueue(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                    size_t n, bool walk_error, bool keep, uint16_t source, uint64_t order)
 {
 	if (n > UINT32_MAX || n > (SIZE_MAX / 4 - sizeof(struct pending)) / sizeof(*links)) {
 		return false; /* the caller inserts it itself */
 	}
-	struct pending h;
-	memcpy(h.id, id, SKG_RAWSZ);
+	struct pending h = {0};
+	memcpy(h.id, id, g->rawsz);
 	h.type = (uint8_t)type;
 	h.walk_error = walk_error;
 	h.keep = keep;
@@ -380,8 +384,8 @@ static bool enqueue(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned t
  * lock: the thread inside inserts it (release). Two fsck threads on a git.git pack had slept on
  * the lock about 40,000 times.
  */
-static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, const struct skg_link *links,
-               size_t n, bool walk_error, bool keep, uint16_t source, uint64_t order)
+static int add(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links, size_t n,
+               bool walk_error, bool keep, uint16_t source, uint64_t order)
 {
 	if (pthread_mutex_trylock(&g->lock) != 0) {
 		if (enqueue(g, id, type, links, n, walk_error, keep, source, order)) {
@@ -402,23 +406,21 @@ static int add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type, 
 	return ret;
 }
 
-int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error, uint64_t order)
+int skg_graph_add(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                  size_t n, bool walk_error, uint64_t order)
 {
 	return add(g, id, type, links, n, walk_error, true, 0, order);
 }
 
-int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source,
-                         uint64_t order)
+int skg_graph_add_reload(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                         size_t n, bool walk_error, uint16_t source, uint64_t order)
 {
 	return add(g, id, type, links, n, walk_error, false, source, order);
 }
 
 /* An add, with g->lock held. */
-static int insert(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error, bool keep, uint16_t source,
-                  uint64_t order)
+static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                  size_t n, bool walk_error, bool keep, uint16_t source, uint64_t order)
 {
 	int ret = -1;
 	uint32_t i = lookup_or_add(g, id);
@@ -495,7 +497,7 @@ out:
 	return ret;
 }
 
-int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable, uint64_t order)
+int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, uint64_t order)
 {
 	int ret = -1;
 	acquire(g);
@@ -540,7 +542,7 @@ out:
 	return ret;
 }
 
-int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
+int skg_graph_root(struct skg_graph *g, const uint8_t *id, unsigned type)
 {
 	int ret = -1;
 	acquire(g);
@@ -568,7 +570,7 @@ out:
 	return ret;
 }
 
-bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type)
+bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type)
 {
 	uint32_t v = g->slots[find(g, id)];
 	if (v == 0 || !(g->objs[v - 1].flags & F_HAS) || (g->objs[v - 1].flags & F_BADREAD)) {
@@ -580,7 +582,7 @@ bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
 	return true;
 }
 
-bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type)
+bool skg_graph_known(const struct skg_graph *g, const uint8_t *id, unsigned *type)
 {
 	uint32_t v = g->slots[find(g, id)];
 	if (v == 0) {
@@ -592,7 +594,7 @@ bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], uns
 	return true;
 }
 
-int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
+int skg_graph_force_type(struct skg_graph *g, const uint8_t *id, unsigned type)
 {
 	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
@@ -603,7 +605,7 @@ int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
 	return i == UINT32_MAX ? -1 : 0;
 }
 
-int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type)
+int skg_graph_note_type(struct skg_graph *g, const uint8_t *id, unsigned type)
 {
 	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
@@ -621,20 +623,20 @@ int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n)
 		k += (g->objs[i].type & T_CONFLICT) != 0;
 	}
 	*n = k;
-	*ids = malloc(k > 0 ? k * SKG_RAWSZ : 1);
+	*ids = malloc(k > 0 ? k * g->rawsz : 1);
 	if (*ids == NULL) {
 		return -1;
 	}
 	k = 0;
 	for (uint32_t i = 0; i < g->nr; i++) {
 		if (g->objs[i].type & T_CONFLICT) {
-			memcpy(*ids + k++ * SKG_RAWSZ, g->objs[i].id, SKG_RAWSZ);
+			memcpy(*ids + k++ * g->rawsz, g->objs[i].id, g->rawsz);
 		}
 	}
 	return 0;
 }
 
-int skg_graph_set_promisor(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool links, unsigned *source)
+int skg_graph_set_promisor(struct skg_graph *g, const uint8_t *id, bool links, unsigned *source)
 {
 	uint32_t v = g->slots[find(g, id)];
 	if (v == 0) {
@@ -656,7 +658,7 @@ int skg_graph_set_promisor(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], boo
 	return 0;
 }
 
-bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ])
+bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
 	return v != 0 && (g->objs[v - 1].type & T_PROMISOR);
@@ -783,7 +785,7 @@ struct reload {
 	uint32_t from;
 };
 
-static void reload_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
+static void reload_link(void *ctx, const uint8_t *id, unsigned type)
 {
 	struct reload *r = ctx;
 	uint32_t v = r->w->g->slots[find(r->w->g, id)];
@@ -823,8 +825,8 @@ static void drain(struct walk *w)
 				continue;
 			}
 			struct reload r = {w, i};
-			uint8_t id[SKG_RAWSZ];
-			memcpy(id, g->objs[i].id, SKG_RAWSZ);
+			uint8_t id[SKG_MAX_RAWSZ];
+			memcpy(id, g->objs[i].id, SKG_MAX_RAWSZ);
 			rep->reload(rep->ctx, 0, g->objs[i].source, id, TY(&g->objs[i]), reload_link, &r);
 			continue;
 		}
@@ -862,7 +864,7 @@ struct collector {
 	bool failed;
 };
 
-static void collect_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
+static void collect_link(void *ctx, const uint8_t *id, unsigned type)
 {
 	struct collector *c = ctx;
 	uint32_t v = c->g->slots[find(c->g, id)];
@@ -894,8 +896,8 @@ static void *collect_thread(void *arg)
 		}
 		uint32_t i = c->items[k];
 		const struct gobj *o = &c->g->objs[i];
-		uint8_t id[SKG_RAWSZ];
-		memcpy(id, o->id, SKG_RAWSZ);
+		uint8_t id[SKG_MAX_RAWSZ];
+		memcpy(id, o->id, SKG_MAX_RAWSZ);
 		c->from = i;
 		c->rep->reload(c->rep->ctx, c->thread, o->source, id, TY(o), collect_link, c);
 	}
@@ -983,7 +985,7 @@ static void use_index(struct skg_graph *g, uint32_t t, unsigned ltype, bool set)
 	}
 }
 
-static void use_link(void *ctx, const uint8_t id[SKG_RAWSZ], unsigned type)
+static void use_link(void *ctx, const uint8_t *id, unsigned type)
 {
 	struct use *u = ctx;
 	uint32_t v = u->g->slots[find(u->g, id)];
@@ -998,8 +1000,8 @@ static void use_links(struct skg_graph *g, const struct skg_graph_report *rep, u
 	if (o->flags & F_RELOAD) {
 		if (rep->reload != NULL) {
 			struct use u = {g, set};
-			uint8_t id[SKG_RAWSZ];
-			memcpy(id, o->id, SKG_RAWSZ);
+			uint8_t id[SKG_MAX_RAWSZ];
+			memcpy(id, o->id, SKG_MAX_RAWSZ);
 			rep->reload(rep->ctx, 0, o->source, id, TY(o), use_link, &u);
 		}
 		return;

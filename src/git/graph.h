@@ -14,7 +14,7 @@
  * build of the graph (skg_graph_force_type), in which a link of another type to such an object
  * marks nothing and the walk reports it as git's traversal does (skg_graph_report.failed_link).
  *
- * Memory: 48 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
+ * Memory: 56 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
  * bytes per object; nothing is allocated per object. One mutex makes skg_graph_add and
  * skg_graph_root safe to call from several threads (an add that finds another thread inside is
  * queued for that thread to insert, and returns at once); the walk runs on one, after every add
@@ -31,14 +31,16 @@
 
 struct skg_graph;
 
-/* A link from an object: the target's ID and the type the link says it has (1..4). */
+/* A link from an object: the target's ID (the graph's rawsz bytes) and the type the link says it
+ * has (1..4). */
 struct skg_link {
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	uint8_t type;
 };
 
-/* A new, empty graph; NULL when out of memory. */
-struct skg_graph *skg_graph_new(void);
+/* A new, empty graph of objects whose IDs are `rawsz` bytes (SKG_RAWSZ, 20, for SHA-1, or
+ * SKG_MAX_RAWSZ, 32, for SHA-256; every ID below is that long); NULL when out of memory. */
+struct skg_graph *skg_graph_new(size_t rawsz);
 void skg_graph_free(struct skg_graph *g);
 
 /*
@@ -50,8 +52,8 @@ void skg_graph_free(struct skg_graph *g);
  * (skg_graph_order); the order of the walk's last lines (dangling, unreachable, missing) follows
  * it, not the order in which threads happen to add. Returns 0, or -1 when out of memory.
  */
-int skg_graph_add(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                  const struct skg_link *links, size_t n, bool walk_error, uint64_t order);
+int skg_graph_add(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                  size_t n, bool walk_error, uint64_t order);
 
 /*
  * The `order` of an add: a loose object of object directory `odb` (0: the repository's, then the
@@ -76,9 +78,8 @@ static inline uint64_t skg_graph_order(uint32_t pack_seq, uint64_t offset, uint3
  * when it reaches the object. For objects that are cheap to read again (loose trees): memory then
  * grows with the objects, not with their links, as git's does.
  */
-int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type,
-                         const struct skg_link *links, size_t n, bool walk_error, uint16_t source,
-                         uint64_t order);
+int skg_graph_add_reload(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
+                         size_t n, bool walk_error, uint16_t source, uint64_t order);
 
 /*
  * Record that `id` is in the object store but was not read (an object an idx lists, in a pack
@@ -89,7 +90,7 @@ int skg_graph_add_reload(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsig
  * fails for a ref or reflog entry. An object already added is left as it is. `order`: as
  * skg_graph_add's. 0, or -1 when out of memory.
  */
-int skg_graph_add_unread(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool readable, uint64_t order);
+int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, uint64_t order);
 
 /*
  * Make room for `objects` objects in all (existing ones included) before they are added, so that the
@@ -101,22 +102,22 @@ int skg_graph_reserve(struct skg_graph *g, uint64_t objects);
 /* Mark `id` as a root of the walk (a ref, a reflog entry, an index entry); `type` (0: unknown) is
  * what the root says it is, used in the "missing" line when the object does not exist (git: an
  * index entry names a blob). 0, or -1 out of memory. */
-int skg_graph_root(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
+int skg_graph_root(struct skg_graph *g, const uint8_t *id, unsigned type);
 
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
-bool skg_graph_has(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
+bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type);
 
 /*
  * Whether the graph has any record of `id`: added, or only linked to or named as a root (git has
  * an object of that ID in memory, from parsing the objects that link to it). *type (if not NULL)
  * gets its type: the real one when added, else the type of the first link to it (0: none).
  */
-bool skg_graph_known(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned *type);
+bool skg_graph_known(const struct skg_graph *g, const uint8_t *id, unsigned *type);
 
 /*
  * The objects that two events disagree on the type of: added with one type and linked to as
  * another, or linked to as two types (events on F_UNREAD objects and roots do not count). A
- * malloc'd array of *n IDs (SKG_RAWSZ bytes each) in *ids, in no order; 0, or -1 when out of memory.
+ * malloc'd array of *n IDs (rawsz bytes each) in *ids, in no order; 0, or -1 when out of memory.
  */
 int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n);
 
@@ -125,14 +126,14 @@ int skg_graph_conflicts(const struct skg_graph *g, uint8_t **ids, size_t *n);
  * type mark it neither used nor reachable, and the walk reports them (failed_link). Adding the
  * object later keeps the mark. 0, or -1 when out of memory.
  */
-int skg_graph_force_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
+int skg_graph_force_type(struct skg_graph *g, const uint8_t *id, unsigned type);
 
 /*
  * Note that git has `id` in memory as `type` (1..4) without the object: one whose parse failed
  * after git's lookup of it made it (a commit or tag that does not parse). Its type is then what
  * skg_graph_known gives, unless it had one. 0, or -1 when out of memory.
  */
-int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsigned type);
+int skg_graph_note_type(struct skg_graph *g, const uint8_t *id, unsigned type);
 
 /*
  * Mark `id` a promisor object (git's is_promisor_object, packfile.c): the walk reaches it but does
@@ -142,10 +143,10 @@ int skg_graph_note_type(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], unsign
  * returns 1 when those links are not kept (skg_graph_add_reload; *source: its `source`): the caller
  * reads them and marks each target, else 0. After the objects are added, on one thread.
  */
-int skg_graph_set_promisor(struct skg_graph *g, const uint8_t id[SKG_RAWSZ], bool links, unsigned *source);
+int skg_graph_set_promisor(struct skg_graph *g, const uint8_t *id, bool links, unsigned *source);
 
 /* Whether `id` was marked a promisor object. */
-bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t id[SKG_RAWSZ]);
+bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
 
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
@@ -154,16 +155,16 @@ uint32_t skg_graph_count(const struct skg_graph *g);
 struct skg_graph_report {
 	void *ctx;
 	/* A reachable object links to `to`, which does not exist (git: "broken link from ..."). */
-	void (*broken_link)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ], unsigned to_type,
-	                    const uint8_t to[SKG_RAWSZ]);
+	void (*broken_link)(void *ctx, unsigned from_type, const uint8_t *from, unsigned to_type,
+	                    const uint8_t *to);
 	/* `from` links to an existing object with a type other than the link's (no type was forced). */
-	void (*wrong_type)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ]);
+	void (*wrong_type)(void *ctx, unsigned from_type, const uint8_t *from);
 	/* Reachable and missing / unreachable and existing, nothing links to it / unreachable. */
-	void (*missing)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
-	void (*dangling)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
-	void (*unreachable)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
+	void (*missing)(void *ctx, unsigned type, const uint8_t *id);
+	void (*dangling)(void *ctx, unsigned type, const uint8_t *id);
+	void (*unreachable)(void *ctx, unsigned type, const uint8_t *id);
 	/* The walk followed the links of an object added with walk_error (may be NULL). */
-	void (*walk_error)(void *ctx, unsigned type, const uint8_t id[SKG_RAWSZ]);
+	void (*walk_error)(void *ctx, unsigned type, const uint8_t *id);
 	bool show_unreachable; /* --unreachable: every unreachable object, instead of the dangling ones */
 	/*
 	 * The links of an object added with skg_graph_add_reload, now reachable: the caller reads it
@@ -171,10 +172,8 @@ struct skg_graph_report {
 	 * thread numbered `thread` (see reload_threads). NULL:
 	 * such objects are walked as if they had no links.
 	 */
-	void (*reload)(void *ctx, unsigned thread, unsigned source, const uint8_t id[SKG_RAWSZ],
-	               unsigned type,
-	               void (*link)(void *link_ctx, const uint8_t id[SKG_RAWSZ], unsigned type),
-	               void *link_ctx);
+	void (*reload)(void *ctx, unsigned thread, unsigned source, const uint8_t *id, unsigned type,
+	               void (*link)(void *link_ctx, const uint8_t *id, unsigned type), void *link_ctx);
 	/*
 	 * Threads that may call reload at once, `thread` 0 .. reload_threads - 1 (0 or 1: one). With
 	 * more, the walk first finds what is reachable with reload on those threads and reports
@@ -184,8 +183,8 @@ struct skg_graph_report {
 	unsigned reload_threads;
 	/* A reachable `from` links as `link_type` to `to`, whose forced type (skg_graph_force_type) is
 	 * `to_type`: git's lookup fails and its traversal says so (may be NULL). */
-	void (*failed_link)(void *ctx, unsigned from_type, const uint8_t from[SKG_RAWSZ], unsigned to_type,
-	                    unsigned link_type, const uint8_t to[SKG_RAWSZ]);
+	void (*failed_link)(void *ctx, unsigned from_type, const uint8_t *from, unsigned to_type,
+	                    unsigned link_type, const uint8_t *to);
 	/*
 	 * git fsck --connectivity-only: an object is "used" (never dangling) only when it is a root or an
 	 * existing unreachable object links to it, not when only a reachable promisor object does.

@@ -55,13 +55,16 @@ struct cache_tree {
 	size_t n, cap;
 	struct ct_kid *kids;
 	size_t nk, capk;
+	size_t rawsz; /* bytes of an object ID */
 };
 
 static void ct_release(struct cache_tree *t)
 {
+	size_t rawsz = t->rawsz;
 	free(t->nodes);
 	free(t->kids);
 	memset(t, 0, sizeof(*t));
+	t->rawsz = rawsz;
 }
 
 /* strtol() on [p, end) (the buffer is not NUL-terminated): false if no digits. */
@@ -147,11 +150,11 @@ static int ct_read(struct cache_tree *t, const uint8_t **pp, const uint8_t *end,
 	size_t me = t->n++;
 	struct ct_node node = {.entry_count = (int)entries, .subtrees = (int)subtrees};
 	if (node.entry_count >= 0) {
-		if ((size_t)(end - p) < SKG_RAWSZ) {
+		if ((size_t)(end - p) < t->rawsz) {
 			return 0;
 		}
 		node.id = p;
-		p += SKG_RAWSZ;
+		p += t->rawsz;
 	}
 	if (node.subtrees > 0 && (size_t)node.subtrees > (size_t)(end - p)) {
 		return 0; /* cannot all be there: each takes bytes */
@@ -257,7 +260,7 @@ static int reuc_cmp(const void *va, const void *vb)
 }
 
 /* Parse a REUC extension (resolve-undo.c): 1 with the records, 0 if it does not parse, -1 fatal. */
-static int reuc_parse(const uint8_t *data, size_t size, struct reuc **out, size_t *count,
+static int reuc_parse(const uint8_t *data, size_t size, size_t rawsz, struct reuc **out, size_t *count,
                       struct skg_error *err)
 {
 	struct reuc *v = NULL;
@@ -309,12 +312,12 @@ static int reuc_parse(const uint8_t *data, size_t size, struct reuc **out, size_
 			if (!r->mode[i]) {
 				continue;
 			}
-			if (size < SKG_RAWSZ) {
+			if (size < rawsz) {
 				goto bad;
 			}
 			r->id[i] = data;
-			size -= SKG_RAWSZ;
-			data += SKG_RAWSZ;
+			size -= rawsz;
+			data += rawsz;
 		}
 		n++;
 	}
@@ -337,6 +340,7 @@ struct ix {
 	unsigned version;
 	uint32_t nr;
 	bool sparse;
+	size_t rawsz; /* bytes of an object ID: 20 (SHA-1) or 32 (SHA-256) */
 };
 
 /*
@@ -350,17 +354,19 @@ static int ix_entry(const struct ix *x, size_t *off, struct skg_buf names[2], si
 {
 	const uint8_t *b = x->buf;
 	size_t o = *off;
-	if (o > x->readable || x->readable - o < 62) {
+	/* 40 bytes of stat data, the ID, 2 of flags (gitformat-index(5)) */
+	size_t flags_at = 40 + x->rawsz;
+	if (o > x->readable || x->readable - o < flags_at + 2) {
 		return skg_fail(err, "index file corrupt"); /* git reads on past its mapping (and crashes) */
 	}
-	uint32_t flags = be16(b + o + 60);
+	uint32_t flags = be16(b + o + flags_at);
 	size_t namelen = flags & CE_NAMEMASK;
-	size_t name_off = o + 62;
+	size_t name_off = o + flags_at + 2;
 	if (flags & SKG_CE_EXTENDED) {
-		if (x->readable - o < 64) {
+		if (x->readable - o < flags_at + 4) {
 			return skg_fail(err, "index file corrupt");
 		}
-		uint32_t ext = (uint32_t)be16(b + o + 62) << 16;
+		uint32_t ext = (uint32_t)be16(b + o + flags_at + 2) << 16;
 		if (ext & ~CE_EXTENDED_OK) {
 			return skg_fail(err, "unknown index entry format 0x%08x", ext);
 		}
@@ -449,7 +455,7 @@ static int ix_entry(const struct ix *x, size_t *off, struct skg_buf names[2], si
 	e->path_len = strlen(nb->p); /* the name is used as a C string: a NUL byte ends it */
 	e->mode = be32(b + o + 24);
 	e->size = be32(b + o + 36);
-	memcpy(e->id, b + o + 40, SKG_RAWSZ);
+	memcpy(e->id, b + o + 40, x->rawsz);
 	e->flags = flags;
 	e->stage = (flags & SKG_CE_STAGEMASK) >> 12;
 	e->sparse_directory = x->sparse && (e->mode & 0170000) == 0040000;
@@ -458,7 +464,7 @@ static int ix_entry(const struct ix *x, size_t *off, struct skg_buf names[2], si
 }
 
 /* skg_index_parse() where buf[len..readable) may be read too (zeros, as past the end of git's mmap). */
-static int index_parse(const uint8_t *buf, size_t len, size_t readable, const char *name,
+static int index_parse(const uint8_t *buf, size_t len, size_t readable, const char *name, size_t rawsz,
                        const struct skg_index_callbacks *cb, struct skg_index_info *info,
                        const struct skg_sink *rep, struct skg_error *err)
 {
@@ -467,7 +473,7 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 		info = &dummy;
 	}
 	memset(info, 0, sizeof(*info));
-	if (len < 12 + SKG_RAWSZ) {
+	if (len < 12 + rawsz) {
 		return skg_fail(err, "%s: index file smaller than expected", name);
 	}
 	if (memcmp(buf, "DIRC", 4) != 0) {
@@ -482,23 +488,24 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 		           (int)version);
 		return skg_fail(err, "index file corrupt");
 	}
-	uint8_t digest[SHA1KIT_DIGEST_SIZE];
-	sha1kit_fast(buf, len - SKG_RAWSZ, digest);
-	if (memcmp(digest, buf + len - SKG_RAWSZ, SKG_RAWSZ) != 0) {
+	uint8_t digest[SKG_MAX_RAWSZ];
+	skg_checksum((unsigned)rawsz, buf, len - rawsz, digest);
+	if (memcmp(digest, buf + len - rawsz, rawsz) != 0) {
 		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_CHECKSUM, "bad index file sha1 signature");
 		return skg_fail(err, "index file corrupt");
 	}
-	struct ix x = {.buf = buf, .len = len, .limit = len - SKG_RAWSZ, .readable = readable, .name = name};
+	struct ix x = {
+	    .buf = buf, .len = len, .limit = len - rawsz, .readable = readable, .name = name, .rawsz = rawsz};
 	x.version = version;
 	x.nr = be32(buf + 8);
 	info->version = version;
 	info->entries = x.nr;
-	memcpy(info->checksum, buf + len - SKG_RAWSZ, SKG_RAWSZ);
+	memcpy(info->checksum, buf + len - rawsz, rawsz);
 
 	/* pass 1: entries, extensions, then the order check (git's order of failures) */
 	struct skg_buf names[2] = {{0}, {0}};
 	size_t nlen[2] = {0, 0};
-	struct cache_tree ct = {0};
+	struct cache_tree ct = {.rawsz = rawsz};
 	struct reuc *ru = NULL;
 	size_t nru = 0;
 	bool have_tree = false, have_reuc = false;
@@ -552,7 +559,7 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 		} else if (memcmp(sig, "REUC", 4) == 0) {
 			free(ru);
 			ru = NULL;
-			int r = reuc_parse(data, use, &ru, &nru, err);
+			int r = reuc_parse(data, use, rawsz, &ru, &nru, err);
 			if (r < 0) {
 				ret = -1;
 				goto out;
@@ -643,10 +650,11 @@ out:
 	return ret;
 }
 
-int skg_index_parse(const uint8_t *buf, size_t len, const char *name, const struct skg_index_callbacks *cb,
-                    struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err)
+int skg_index_parse(const uint8_t *buf, size_t len, const char *name, size_t rawsz,
+                    const struct skg_index_callbacks *cb, struct skg_index_info *info,
+                    const struct skg_sink *rep, struct skg_error *err)
 {
-	return index_parse(buf, len, len, name, cb, info, rep, err);
+	return index_parse(buf, len, len, name, rawsz, cb, info, rep, err);
 }
 
 int skg_read_index(const struct skg_repo *repo, const struct skg_index_callbacks *cb,
@@ -680,8 +688,8 @@ int skg_read_index(const struct skg_repo *repo, const struct skg_index_callbacks
 		data = grown;
 		memset(data + len, 0, readable - len + 1);
 	}
-	int ret =
-	    index_parse((const uint8_t *)data, len, readable, repo->index_file_display, cb, info, rep, err);
+	int ret = index_parse((const uint8_t *)data, len, readable, repo->index_file_display,
+	                      skg_format_rawsz(repo->object_format), cb, info, rep, err);
 	free(data);
 	return ret;
 }

@@ -28,17 +28,17 @@ struct skg_index_entry {
 	const char *path; /* NUL-terminated, valid during the callback */
 	size_t path_len;
 	uint32_t mode; /* 0100644, 0100755, 0120000, 0160000 (gitlink), 040000 (sparse directory) */
-	uint8_t id[SKG_RAWSZ];
-	unsigned stage;        /* 0..3 */
-	uint32_t flags;        /* the 16-bit flags | extended flags << 16 (SKG_CE_*) */
-	uint32_t size;         /* the stat size field */
+	uint8_t id[SKG_MAX_RAWSZ]; /* rawsz bytes */
+	unsigned stage;            /* 0..3 */
+	uint32_t flags;            /* the 16-bit flags | extended flags << 16 (SKG_CE_*) */
+	uint32_t size;             /* the stat size field */
 	bool sparse_directory; /* mode 040000 in a sparse index (git expands these into the tree's files) */
 };
 
 struct skg_index_info {
 	unsigned version; /* 2, 3 or 4 */
 	uint32_t entries;
-	uint8_t checksum[SKG_RAWSZ];
+	uint8_t checksum[SKG_MAX_RAWSZ];               /* rawsz bytes */
 	bool has_cache_tree, has_resolve_undo, sparse; /* "sdir" extension */
 };
 
@@ -59,7 +59,8 @@ struct skg_index_callbacks {
 };
 
 /*
- * Parse an index file in memory as git fsck reads it (verified checksum and entry order): every
+ * Parse an index file in memory whose object IDs (and checksum) are rawsz bytes (20: SHA-1, 32:
+ * SHA-256) as git fsck reads it (verified checksum and entry order): every
  * problem git dies on returns -1 with its message ("<name>: index file smaller than expected",
  * "index file corrupt" after an "error: bad signature 0x...", "error: bad index version N" or
  * "error: bad index file sha1 signature" report, "unknown index entry format 0x...",
@@ -74,8 +75,9 @@ struct skg_index_callbacks {
  * ("link" extension: refused with a fatal error), the EWAH bitmap of the FSMN extension, the
  * expansion of sparse directory entries (passed as they are).
  */
-int skg_index_parse(const uint8_t *buf, size_t len, const char *name, const struct skg_index_callbacks *cb,
-                    struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err);
+int skg_index_parse(const uint8_t *buf, size_t len, const char *name, size_t rawsz,
+                    const struct skg_index_callbacks *cb, struct skg_index_info *info,
+                    const struct skg_sink *rep, struct skg_error *err);
 
 /*
  * Read repo->index_file and parse it as above (name in messages: repo->index_file_display). A

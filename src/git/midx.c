@@ -84,12 +84,13 @@ static uint64_t be64_at(struct state *s, uint64_t off)
 /* OIDL entry k (nth_midxed_object_oid, without its range check: git reads what the fanout says) */
 static void oid_at(struct state *s, uint64_t k, uint8_t *oid)
 {
-	uint64_t off = s->m->lookup + k * SKG_RAWSZ;
-	if (!inside(s, off, SKG_RAWSZ)) {
-		memset(oid, 0, SKG_RAWSZ);
+	unsigned rawsz = s->m->rawsz;
+	uint64_t off = s->m->lookup + k * rawsz;
+	if (!inside(s, off, rawsz)) {
+		memset(oid, 0, rawsz);
 		return;
 	}
-	for (int i = 0; i < SKG_RAWSZ; i++) {
+	for (unsigned i = 0; i < rawsz; i++) {
 		oid[i] = skg_byte_padded(s->m->data, s->m->len, off + (uint64_t)i);
 	}
 }
@@ -124,14 +125,9 @@ static void nomem(struct state *s)
 	skg_lines_nomem(s->lines);
 }
 
-static void hex(const uint8_t *oid, char *out)
+static void hex(const struct state *s, const uint8_t *oid, char *out)
 {
-	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < SKG_RAWSZ; i++) {
-		out[2 * i] = digits[oid[i] >> 4];
-		out[2 * i + 1] = digits[oid[i] & 15];
-	}
-	out[2 * SKG_RAWSZ] = '\0';
+	skg_to_hex_len(oid, s->m->rawsz, out);
 }
 
 /* ---- the packs ---------------------------------------------------------------------------------------- */
@@ -240,7 +236,7 @@ static enum open_state try_open(struct state *s, struct pack *p)
 		}
 		return OPEN_FAILED;
 	}
-	enum skg_pk_git_open go = skg_pk_git_idx_check(p->idx.data, (size_t)p->idx.len, &a);
+	enum skg_pk_git_open go = skg_pk_git_idx_check_as(p->idx.data, (size_t)p->idx.len, s->m->rawsz, &a);
 	if (go != SKG_PK_GIT_OK) {
 		/* load_idx's line, then open_packed_git_1's */
 		if (!add_open_line(&p->fail_line, go, p->idx_path, a, 0) ||
@@ -256,7 +252,8 @@ static enum open_state try_open(struct state *s, struct pack *p)
 	if (skg_file_map(&pack, p->pack_path, on_map, s->io != NULL ? s->io->map_ctx : NULL, NULL) != 0) {
 		return OPEN_FAILED; /* git_open fails: no line */
 	}
-	go = skg_pk_git_open_check(p->idx.data, (size_t)p->idx.len, pack.data, pack.len, &a, &b);
+	go = skg_pk_git_open_check_as(p->idx.data, (size_t)p->idx.len, pack.data, pack.len, s->m->rawsz, &a,
+	                              &b);
 	skg_file_unmap(&pack);
 	if (go == SKG_PK_GIT_OK) {
 		return OPEN_OK;
@@ -288,11 +285,11 @@ static bool pack_valid(struct state *s, struct pack *p)
 /* ---- the pack's idx (gitformat-pack(5), "pack-*.idx files") --------------------------------------- */
 
 /* The ID of entry k of an idx that passed git's checks (its size fits its count). */
-static const uint8_t *idx_id(const struct skg_file *idx, uint64_t k)
+static const uint8_t *idx_id(const struct skg_file *idx, unsigned rawsz, uint64_t k)
 {
 	bool v2 = idx->len >= 8 && memcmp(idx->data, "\377tOc", 4) == 0;
-	uint64_t at = v2 ? 8 + 1024 + k * SKG_RAWSZ : 1024 + k * (SKG_RAWSZ + 4) + 4;
-	return at + SKG_RAWSZ <= idx->len ? idx->data + at : NULL;
+	uint64_t at = v2 ? 8 + 1024 + k * rawsz : 1024 + k * (rawsz + 4) + 4;
+	return at + rawsz <= idx->len ? idx->data + at : NULL;
 }
 
 /*
@@ -308,15 +305,15 @@ static uint64_t idx_offset(struct state *s, const struct pack *p, const uint8_t 
 	    id[0] == 0 ? 0 : skg_be32_padded(idx->data, (size_t)idx->len, fan + 4 * (uint64_t)(id[0] - 1));
 	while (lo < hi) {
 		uint32_t mi = lo + (hi - lo) / 2;
-		const uint8_t *at = idx_id(idx, mi);
+		const uint8_t *at = idx_id(idx, s->m->rawsz, mi);
 		if (at == NULL) {
 			return 0;
 		}
-		int cmp = memcmp(at, id, SKG_RAWSZ);
+		int cmp = memcmp(at, id, s->m->rawsz);
 		if (cmp == 0) {
 			const uint8_t *same;
 			uint64_t off;
-			if (!skg_pk_idx_entry(idx->data, (size_t)idx->len, mi, &same, &off)) {
+			if (!skg_pk_idx_entry_as(idx->data, (size_t)idx->len, s->m->rawsz, mi, &same, &off)) {
 				DIE("offset beyond end of pack index for %s (truncated index?)",
 				    p->pack_path);
 				return 0;
@@ -343,9 +340,9 @@ static bool find(struct state *s, const uint8_t *id, uint32_t *pos)
 	uint32_t lo = id[0] == 0 ? 0 : be32_at(s, m->fanout + 4 * (uint64_t)(id[0] - 1));
 	while (lo < hi && !s->wild) {
 		uint32_t mi = lo + (hi - lo) / 2;
-		uint8_t at[SKG_RAWSZ];
+		uint8_t at[SKG_MAX_RAWSZ];
 		oid_at(s, mi, at);
-		int cmp = memcmp(at, id, SKG_RAWSZ);
+		int cmp = memcmp(at, id, m->rawsz);
 		if (cmp == 0) {
 			*pos = mi;
 			return true;
@@ -439,10 +436,10 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 			}
 			close_pack(&s->packs[pairs[i - 1].pack]);
 		}
-		uint8_t oid[SKG_RAWSZ];
-		char hexid[2 * SKG_RAWSZ + 1];
+		uint8_t oid[SKG_MAX_RAWSZ];
+		char hexid[SKG_MAX_HEXSZ + 1];
 		oid_at(s, pairs[i].pos, oid);
-		hex(oid, hexid);
+		hex(s, oid, hexid);
 		/* fill_midx_entry() */
 		uint32_t pos;
 		bool found = find(s, oid, &pos) && pos < num_objects;
@@ -507,21 +504,21 @@ static void run(struct state *s)
 		REPORT("the midx contains no oid");
 		return;
 	}
-	uint8_t a[SKG_RAWSZ], b[SKG_RAWSZ];
+	uint8_t a[SKG_MAX_RAWSZ], b[SKG_MAX_RAWSZ];
 	oid_at(s, 0, a);
 	for (uint32_t i = 0; i + 1 < num_objects && !s->wild && !s->nomem; i++) {
 		oid_at(s, i + 1, b);
 		if (s->wild) {
 			break;
 		}
-		if (memcmp(a, b, SKG_RAWSZ) >= 0) {
-			char ha[2 * SKG_RAWSZ + 1], hb[2 * SKG_RAWSZ + 1];
-			hex(a, ha);
-			hex(b, hb);
+		if (memcmp(a, b, s->m->rawsz) >= 0) {
+			char ha[SKG_MAX_HEXSZ + 1], hb[SKG_MAX_HEXSZ + 1];
+			hex(s, a, ha);
+			hex(s, b, hb);
 			REPORT("oid lookup out of order: oid[%d] = %s >= %s = oid[%d]", (int)i, ha, hb,
 			       (int)(i + 1));
 		}
-		memcpy(a, b, SKG_RAWSZ);
+		memcpy(a, b, s->m->rawsz);
 	}
 	if (!s->wild && !s->nomem) {
 		check_offsets(s, num_objects);

@@ -58,6 +58,7 @@ struct skg_midx {
 	bool has_large;       /* a LOFF chunk */
 	uint64_t large_size;  /* its size in bytes */
 	unsigned git_version; /* the Git whose verify this is (SKG_GIT_2_39 or SKG_GIT_2_55) */
+	unsigned rawsz;       /* bytes of an object ID and checksum: 20 (SHA-1) or 32 (SHA-256) */
 };
 
 /*

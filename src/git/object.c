@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sha1kit.h>
+
 static const char *const type_names[] = {NULL, "commit", "tree", "blob", "tag"};
 
 const char *skg_type_name(unsigned type)
@@ -56,6 +58,15 @@ void skg_to_hex_len(const uint8_t *id, size_t rawsz, char *out)
 void skg_to_hex(const uint8_t id[SKG_RAWSZ], char out[SKG_HEXSZ + 1])
 {
 	skg_to_hex_len(id, SKG_RAWSZ, out);
+}
+
+void skg_checksum(unsigned rawsz, const void *p, size_t n, uint8_t *out)
+{
+	if (rawsz == SKG_MAX_RAWSZ) {
+		sha1kit_sha256(p, n, out);
+	} else {
+		sha1kit_fast(p, n, out);
+	}
 }
 
 bool skg_is_empty_tree(const uint8_t *id, size_t rawsz)

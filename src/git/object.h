@@ -42,4 +42,9 @@ int skg_hexval(char c);
  * (object-file.c find_cached_object; hash.h EMPTY_TREE_SHA1_BIN_LITERAL / _SHA256_). */
 bool skg_is_empty_tree(const uint8_t *id, size_t rawsz);
 
+/* The checksum of a file's p[0..n) in an object format whose IDs are rawsz bytes: plain SHA-1
+ * (20; a trailer, not an object ID: no collision detection) or SHA-256 (32), rawsz bytes into out.
+ * The trailers of packs, idx, .rev, commit-graph, multi-pack-index and index files. */
+void skg_checksum(unsigned rawsz, const void *p, size_t n, uint8_t *out);
+
 #endif /* SHA1KIT_GIT_OBJECT_H */

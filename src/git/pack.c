@@ -137,12 +137,3 @@ bool skg_pk_hash_final(struct skg_pk_hash *h, uint8_t *out)
 	}
 	return true;
 }
-
-void skg_pk_sum(unsigned rawsz, const void *p, size_t n, uint8_t *out)
-{
-	if (rawsz == SKG_MAX_RAWSZ) {
-		sha1kit_sha256(p, n, out);
-	} else {
-		sha1kit_fast(p, n, out);
-	}
-}

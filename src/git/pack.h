@@ -257,8 +257,8 @@ bool skg_pk_idx_entry_as(const uint8_t *idx, size_t len, unsigned rawsz, uint64_
  * the pack at `offset` against the v2 idx's. True when they differ; false when they agree or
  * the idx is version 1 (it has none). The bytes must lie inside pack[0..pack_len).
  */
-bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack,
-                            uint64_t offset, uint64_t len);
+bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, unsigned rawsz, uint64_t k,
+                            const uint8_t *pack, uint64_t offset, uint64_t len);
 
 /* The pack offset of object `id` (binary search inside its fan-out range); false when not listed. */
 bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset);
@@ -270,9 +270,9 @@ bool skg_pk_idx_find_as(const uint8_t *idx, size_t len, unsigned rawsz, const ui
  * (bsearch_pack), then the offset of the entry found (nth_packed_object_offset). 1 and *offset;
  * 0 when `id` is not listed; -1 when it is, but its 64-bit offset lies past the idx's table, where
  * git dies ("offset beyond end of pack index"). (skg_pk_idx_find also gives up at a probed entry
- * whose offset does not read.)
+ * whose offset does not read.) IDs of rawsz bytes (20 or 32) in an idx of such names.
  */
-int skg_pk_idx_lookup(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset);
+int skg_pk_idx_lookup(const uint8_t *idx, size_t len, unsigned rawsz, const uint8_t *id, uint64_t *offset);
 
 /*
  * Read the object whose entry starts at `offset` in pack[0..pack_len) (idx: the pack's idx, for
@@ -317,7 +317,8 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
  * base object" or "bad offset for revindex" where the base failed, "failed to unpack compressed
  * delta", "failed to apply delta" after patch_delta's own line). `header_first`: git's caller read
  * the entry's header once before ("bad object header" twice). base_id(ctx, offset, id): the ID the
- * idx gives the entry at `offset` (false when none starts there). pack_name: the pack's path as git
+ * idx gives the entry at `offset` (false when none starts there). rawsz: bytes of the pack's IDs
+ * (REF_DELTA bases, idx names) and trailer, 20 (SHA-1) or 32 (SHA-256). pack_name: the pack's path as git
  * spells it. Returns 0 with *type, a malloc'd *out and *out_len; -1 when git gets no object; -2
  * when git dies there (its "fatal:" line given); -3 when this machine ran out of memory (malloc or
  * zlib's allocations: an error of the run, SKG_E_NOMEM, no line). A base git would fetch from
@@ -326,21 +327,23 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
  * "Out of memory, malloc failed" line.
  */
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                      uint64_t offset, bool header_first, uint64_t alloc_limit, const char *pack_name,
-                      bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                      unsigned rawsz, uint64_t offset, bool header_first, uint64_t alloc_limit,
+                      const char *pack_name, bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
                       void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                       uint64_t *out_len);
 
-/* git's unpack_object_header at `offset`: the entry's type (-1 for git's OBJ_BAD) and *size. */
-int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size);
+/* git's unpack_object_header at `offset` of a pack whose trailer is rawsz bytes (20 or 32): the
+ * entry's type (-1 for git's OBJ_BAD) and *size. */
+int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,
+                            uint64_t *size);
 
 /*
  * The delta base of the entry at `offset`: 1 and its offset in *base (an OFS_DELTA's, or a
  * REF_DELTA's through the idx), 0 for a whole object, -1 when the entry header does not parse or
- * a REF_DELTA's base is not in the idx.
+ * a REF_DELTA's base is not in the idx. rawsz: bytes of the pack's IDs and trailer (20 or 32).
  */
 int skg_pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                      uint64_t offset, uint64_t *base);
+                      unsigned rawsz, uint64_t offset, uint64_t *base);
 
 /* Name of a pack type (1..4: commit, tree, blob, tag; 6, 7: ofs-delta, ref-delta). */
 const char *skg_pk_type_name(unsigned type);

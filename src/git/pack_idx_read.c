@@ -18,14 +18,14 @@ uint64_t skg_pk_idx_count(const uint8_t *idx, size_t len)
 	return skg_pk_get_be32(idx + fanout + 255 * 4);
 }
 
-bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, uint64_t k, const uint8_t *pack,
-                            uint64_t offset, uint64_t len)
+bool skg_pk_idx_crc_differs(const uint8_t *idx, size_t idx_len, unsigned rawsz, uint64_t k,
+                            const uint8_t *pack, uint64_t offset, uint64_t len)
 {
 	uint64_t nr = skg_pk_idx_count(idx, idx_len);
 	if (!(idx_len >= 8 && memcmp(idx, "\377tOc", 4) == 0) || k >= nr) {
 		return false;
 	}
-	uint64_t at = 8 + 1024 + nr * SKG_RAWSZ + 4 * k;
+	uint64_t at = 8 + 1024 + nr * rawsz + 4 * k;
 	if (at + 4 > idx_len) {
 		return false;
 	}
@@ -111,14 +111,14 @@ bool skg_pk_idx_find(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ]
 }
 
 /* The ID of entry k, or NULL when k is out of range or the ID lies past the end of the idx. */
-static const uint8_t *entry_name(const uint8_t *idx, size_t len, uint64_t k)
+static const uint8_t *entry_name(const uint8_t *idx, size_t len, unsigned rawsz, uint64_t k)
 {
 	bool v2 = len >= 8 && memcmp(idx, "\377tOc", 4) == 0;
-	uint64_t at = v2 ? 8 + 1024 + k * SKG_RAWSZ : 1024 + k * 24 + 4;
-	return k < skg_pk_idx_count(idx, len) && at + SKG_RAWSZ <= len ? idx + at : NULL;
+	uint64_t at = v2 ? 8 + 1024 + k * rawsz : 1024 + k * (rawsz + 4) + 4;
+	return k < skg_pk_idx_count(idx, len) && at + rawsz <= len ? idx + at : NULL;
 }
 
-int skg_pk_idx_lookup(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ], uint64_t *offset)
+int skg_pk_idx_lookup(const uint8_t *idx, size_t len, unsigned rawsz, const uint8_t *id, uint64_t *offset)
 {
 	size_t fanout = len >= 8 && memcmp(idx, "\377tOc", 4) == 0 ? 8 : 0;
 	if (len < fanout + 256 * 4) {
@@ -128,14 +128,14 @@ int skg_pk_idx_lookup(const uint8_t *idx, size_t len, const uint8_t id[SKG_RAWSZ
 	uint64_t hi = skg_pk_get_be32(idx + fanout + 4 * id[0]);
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		const uint8_t *name = entry_name(idx, len, mid);
+		const uint8_t *name = entry_name(idx, len, rawsz, mid);
 		if (name == NULL) {
 			return 0;
 		}
-		int c = memcmp(name, id, SKG_RAWSZ);
+		int c = memcmp(name, id, rawsz);
 		if (c == 0) {
 			const uint8_t *eid;
-			return skg_pk_idx_entry(idx, len, mid, &eid, offset) ? 1 : -1;
+			return skg_pk_idx_entry_as(idx, len, rawsz, mid, &eid, offset) ? 1 : -1;
 		}
 		if (c < 0) {
 			lo = mid + 1;

@@ -102,9 +102,6 @@ void skg_pk_hash_update(struct skg_pk_hash *h, const void *p, size_t n);
 /* The digest (20 or 32 bytes) into out; the context is then reset for the next message. False
  * when SHA-1DC detected a collision attack (out still gets the true SHA-1). */
 bool skg_pk_hash_final(struct skg_pk_hash *h, uint8_t *out);
-/* One-shot checksum of p[0..n) (plain SHA-1 or SHA-256, as rawsz says) into out. */
-void skg_pk_sum(unsigned rawsz, const void *p, size_t n, uint8_t *out);
-
 /* Longest object header: "unknown " (the longest type name), 20 digits, the NUL. */
 #define SKG_PK_HEADER_MAX 29
 

@@ -194,11 +194,11 @@ out:
 }
 
 int skg_pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                      uint64_t offset, uint64_t *base)
+                      unsigned rawsz, uint64_t offset, uint64_t *base)
 {
 	struct skg_pk_entry_hdr h;
-	if (pack_len < 12 + SKG_RAWSZ || offset < 12 || offset >= pack_len - SKG_RAWSZ ||
-	    skg_pk_entry_header(pack, pack_len - SKG_RAWSZ, offset, SKG_RAWSZ, &h) != NULL) {
+	if (pack_len < 12 + rawsz || offset < 12 || offset >= pack_len - rawsz ||
+	    skg_pk_entry_header(pack, pack_len - rawsz, offset, rawsz, &h) != NULL) {
 		return -1;
 	}
 	if (h.type == SKG_PK_OFS_DELTA) {
@@ -206,7 +206,7 @@ int skg_pk_entry_base(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 		return 1;
 	}
 	if (h.type == SKG_PK_REF_DELTA) {
-		return skg_pk_idx_find(idx, idx_len, h.base_id, base) ? 1 : -1;
+		return skg_pk_idx_find_as(idx, idx_len, rawsz, h.base_id, base) ? 1 : -1;
 	}
 	return 0;
 }

@@ -200,7 +200,7 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 		return refuse(r, "early EOF", 0, 0);
 	}
 	uint8_t sum[SKG_MAX_RAWSZ];
-	skg_pk_sum((unsigned)rawsz, pack, (size_t)pos, sum);
+	skg_checksum((unsigned)rawsz, pack, (size_t)pos, sum);
 	if (memcmp(sum, pack + pos, rawsz) != 0) {
 		return refuse(r, "pack is corrupted (SHA1 mismatch)", 0, 0);
 	}

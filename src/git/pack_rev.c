@@ -170,7 +170,7 @@ int skg_pk_rev_build(const struct skg_pk_pack *pack, uint8_t **out, size_t *out_
 	free(order);
 	uint8_t *tail = pos + 4 * (size_t)nr;
 	memcpy(tail, pack->checksum, rawsz);
-	skg_pk_sum(rawsz, buf, (size_t)(tail + rawsz - buf), tail + rawsz);
+	skg_checksum(rawsz, buf, (size_t)(tail + rawsz - buf), tail + rawsz);
 	*out = buf;
 	*out_len = (size_t)size;
 	return 0;

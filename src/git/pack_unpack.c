@@ -20,6 +20,7 @@
 struct git_unpack {
 	const uint8_t *pack;
 	uint64_t pack_len;
+	unsigned rawsz; /* bytes of an ID and of the trailer: 20 (SHA-1) or 32 (SHA-256) */
 	uint64_t alloc_limit;
 	const char *name;
 	void (*line)(void *ctx, const char *text);
@@ -42,7 +43,7 @@ static void gu_line(struct git_unpack *u, const char *fmt, ...)
 /* git's use_pack at `at`: it dies past the last byte before the trailer. */
 static bool gu_use(struct git_unpack *u, uint64_t at)
 {
-	if (at > u->pack_len - SKG_RAWSZ) {
+	if (at > u->pack_len - u->rawsz) {
 		gu_line(u, "fatal: offset beyond end of packfile (truncated pack?)");
 		u->died = true;
 		return false;
@@ -105,10 +106,10 @@ static uint64_t gu_base(struct git_unpack *u, const uint8_t *idx, size_t idx_len
 		return delta_offset - off;
 	}
 	uint64_t base = 0;
-	if (b + SKG_RAWSZ <= end && !skg_pk_idx_find(idx, idx_len, b, &base)) {
+	if (b + u->rawsz <= end && !skg_pk_idx_find_as(idx, idx_len, u->rawsz, b, &base)) {
 		base = 0;
 	}
-	*at += SKG_RAWSZ;
+	*at += u->rawsz;
 	return base;
 }
 
@@ -232,10 +233,11 @@ static void no_line(void *ctx, const char *text)
 	(void)text;
 }
 
-int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t offset, uint64_t *size)
+int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,
+                            uint64_t *size)
 {
-	struct git_unpack u = {pack, pack_len, 0, "", no_line, NULL, false, false};
-	if (pack_len < 12 + SKG_RAWSZ) {
+	struct git_unpack u = {pack, pack_len, rawsz, 0, "", no_line, NULL, false, false};
+	if (pack_len < 12 + rawsz) {
 		return -1;
 	}
 	uint64_t at = offset;
@@ -243,12 +245,12 @@ int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, uint64_t off
 }
 
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
-                      uint64_t offset, bool header_first, uint64_t alloc_limit, const char *pack_name,
-                      bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                      unsigned rawsz, uint64_t offset, bool header_first, uint64_t alloc_limit,
+                      const char *pack_name, bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
                       void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                       uint64_t *out_len)
 {
-	struct git_unpack u = {pack, pack_len, alloc_limit, pack_name, line, ctx, false, false};
+	struct git_unpack u = {pack, pack_len, rawsz, alloc_limit, pack_name, line, ctx, false, false};
 	struct step {
 		uint64_t obj_offset, curpos, size;
 	} *stack = NULL;
@@ -256,7 +258,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 	uint8_t *data = NULL;
 	uint64_t size = 0, curpos = offset, obj_offset = offset;
 	int t;
-	if (pack_len < 12 + SKG_RAWSZ) {
+	if (pack_len < 12 + rawsz) {
 		return -1;
 	}
 	if (header_first) {
@@ -311,10 +313,10 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 		uint64_t base_size = size;
 		data = NULL;
 		if (base == NULL) {
-			uint8_t id[SKG_RAWSZ];
+			uint8_t id[SKG_MAX_RAWSZ];
 			char h[2 * SKG_MAX_RAWSZ + 1];
 			if (base_id(ctx, obj_offset, id)) {
-				skg_to_hex_len(id, SKG_RAWSZ, h);
+				skg_to_hex_len(id, rawsz, h);
 				gu_line(&u,
 				        "error: failed to read delta base object %s at offset %" PRIu64
 				        " from %s",

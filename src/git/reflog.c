@@ -43,7 +43,7 @@ static int log_file(struct log_walk *w, const char *basename)
 		return 0;
 	}
 	const char *rel = skg_buf_str(&w->rel);
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned flags;
 	int r = skg_resolve_ref_in(w->db, &w->st, rel, 0, id, &flags, w->err);
 	if (r < 0) {
@@ -312,18 +312,18 @@ int skg_for_each_reflog(struct skg_refdb *db, const struct skg_worktree *wt,
 }
 
 /* One reflog line (NUL-terminated copy, n bytes including its LF if any). 1 parsed, 0 skipped. */
-static int reflog_line(char *line, size_t n, size_t lineno, skg_reflog_entry_fn fn, void *ctx, int *ret,
-                       const struct skg_sink *rep)
+static int reflog_line(char *line, size_t n, size_t lineno, size_t rawsz, skg_reflog_entry_fn fn, void *ctx,
+                       int *ret, const struct skg_sink *rep)
 {
 	struct skg_reflog_entry e = {.line = lineno};
 	char *p = line;
 	char *email_end, *msg;
-	if (n == 0 || line[n - 1] != '\n' || n < 2 * SKG_HEXSZ + 2 || !skg_from_hex(p, e.old_id) ||
-	    p[SKG_HEXSZ] != ' ' || !skg_from_hex(p + SKG_HEXSZ + 1, e.new_id) ||
-	    p[2 * SKG_HEXSZ + 1] != ' ') {
+	size_t hexsz = 2 * rawsz;
+	if (n == 0 || line[n - 1] != '\n' || n < 2 * hexsz + 2 || !skg_from_hex_len(p, rawsz, e.old_id) ||
+	    p[hexsz] != ' ' || !skg_from_hex_len(p + hexsz + 1, rawsz, e.new_id) || p[2 * hexsz + 1] != ' ') {
 		goto corrupt;
 	}
-	p += 2 * SKG_HEXSZ + 2;
+	p += 2 * hexsz + 2;
 	email_end = strchr(p, '>');
 	if (email_end == NULL || email_end[1] != ' ') {
 		goto corrupt;
@@ -350,7 +350,7 @@ corrupt:
 	return 0;
 }
 
-int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,
+int skg_reflog_parse(const char *buf, size_t len, size_t rawsz, skg_reflog_entry_fn fn, void *ctx,
                      const struct skg_sink *rep, struct skg_error *err)
 {
 	struct skg_buf line = {0};
@@ -366,7 +366,7 @@ int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *
 			ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 			break;
 		}
-		reflog_line(line.p, n, ++lineno, fn, ctx, &ret, rep);
+		reflog_line(line.p, n, ++lineno, rawsz, fn, ctx, &ret, rep);
 		p += n;
 	}
 	skg_buf_release(&line);
@@ -408,8 +408,8 @@ static int reftable_entries(struct skg_refdb *db, const char *refname, skg_reflo
 	for (size_t k = end; ret == 0 && k > lo; k--) {
 		const struct skg_reftable_log *l = skg_reftable_log_at(stack, k - 1);
 		struct skg_reflog_entry e = {.timestamp = l->time, .line = end - k + 1};
-		memcpy(e.old_id, l->old_id, SKG_RAWSZ);
-		memcpy(e.new_id, l->new_id, SKG_RAWSZ);
+		memcpy(e.old_id, l->old_id, db->rawsz);
+		memcpy(e.new_id, l->new_id, db->rawsz);
 		int tz = l->tz_minutes < 0 ? -l->tz_minutes : l->tz_minutes;
 		e.tz = (l->tz_minutes < 0 ? -1 : 1) * (tz / 60 * 100 + tz % 60);
 		ident.len = 0;
@@ -436,11 +436,11 @@ int skg_reflog_entries(struct skg_refdb *db, const char *refname, const char *pa
 	if (path == NULL) {
 		return reftable_entries(db, refname, fn, ctx, err);
 	}
-	return skg_for_each_reflog_entry(path, fn, ctx, rep, err);
+	return skg_for_each_reflog_entry(path, db->rawsz, fn, ctx, rep, err);
 }
 
-int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,
-                              struct skg_error *err)
+int skg_for_each_reflog_entry(const char *path, size_t rawsz, skg_reflog_entry_fn fn, void *ctx,
+                              const struct skg_sink *rep, struct skg_error *err)
 {
 	FILE *f = fopen(path, "re");
 	if (f == NULL) {
@@ -452,7 +452,7 @@ int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ct
 	int ret = 0;
 	errno = 0;
 	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
-		reflog_line(line, (size_t)n, ++lineno, fn, ctx, &ret, rep);
+		reflog_line(line, (size_t)n, ++lineno, rawsz, fn, ctx, &ret, rep);
 	}
 	if (ret == 0 && ferror(f)) {
 		ret = skg_fail(err, "could not read %s: %s", path, strerror(errno));

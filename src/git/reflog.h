@@ -36,8 +36,8 @@ int skg_for_each_reflog(struct skg_refdb *db, const struct skg_worktree *wt,
                         const struct skg_sink *rep, struct skg_error *err);
 
 struct skg_reflog_entry {
-	uint8_t old_id[SKG_RAWSZ], new_id[SKG_RAWSZ];
-	const char *ident; /* "Name <email>" (NUL-terminated) */
+	uint8_t old_id[SKG_MAX_RAWSZ], new_id[SKG_MAX_RAWSZ]; /* rawsz bytes each */
+	const char *ident;                                    /* "Name <email>" (NUL-terminated) */
 	uint64_t timestamp;
 	int tz;              /* e.g. -130 for "-0130" */
 	const char *message; /* after the TAB, without the final LF (NUL-terminated) */
@@ -48,12 +48,13 @@ typedef int (*skg_reflog_entry_fn)(void *ctx, const struct skg_reflog_entry *e);
 
 /*
  * Call fn for each line of the reflog file at path that git accepts (refs/files-backend.c
- * show_one_reflog_ent): "<40 hex> SP <40 hex> SP <ident ending with '>'> SP <timestamp != 0>
- * SP <+|-><4 digits> [TAB <message>] LF". Other lines (and a last line without LF) are skipped as git
- * skips them, reported as SKG_LEVEL_SILENT. A missing file is no error (returns 0).
+ * show_one_reflog_ent): IDs of rawsz bytes (20 or 32) as 2 * rawsz hex digits, "<40 hex> SP <40 hex> SP
+ * <ident ending with '>'> SP <timestamp != 0> SP <+|-><4 digits> [TAB <message>] LF". Other lines (and a last
+ * line without LF) are skipped as git skips them, reported as SKG_LEVEL_SILENT. A missing file is no error
+ * (returns 0).
  */
-int skg_for_each_reflog_entry(const char *path, skg_reflog_entry_fn fn, void *ctx, const struct skg_sink *rep,
-                              struct skg_error *err);
+int skg_for_each_reflog_entry(const char *path, size_t rawsz, skg_reflog_entry_fn fn, void *ctx,
+                              const struct skg_sink *rep, struct skg_error *err);
 
 /*
  * The entries of a reflog skg_for_each_reflog named (refname, path), whichever the backend: the
@@ -66,7 +67,7 @@ int skg_reflog_entries(struct skg_refdb *db, const char *refname, const char *pa
                        void *ctx, const struct skg_sink *rep, struct skg_error *err);
 
 /* The same on reflog text in memory (no I/O). */
-int skg_reflog_parse(const char *buf, size_t len, skg_reflog_entry_fn fn, void *ctx,
+int skg_reflog_parse(const char *buf, size_t len, size_t rawsz, skg_reflog_entry_fn fn, void *ctx,
                      const struct skg_sink *rep, struct skg_error *err);
 
 #endif /* SHA1KIT_GIT_REFLOG_H */

@@ -63,6 +63,7 @@ struct skg_packed_refs {
 	const char *start, *eof;
 	char *name; /* as git spells the file in messages */
 	bool loaded;
+	size_t hexsz; /* hex digits of an ID: 40 (SHA-1) or 64 (SHA-256) */
 };
 
 static void packed_refs_free(struct skg_packed_refs *packed)
@@ -126,7 +127,7 @@ int skg_refdb_reftable_at(struct skg_refdb *db, const char *dir, const char *dis
 	if (path.failed || shown.failed || key == NULL) {
 		r = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	} else {
-		r = skg_reftable_open(&s, path.p, shown.p, SKG_RAWSZ, err); /* fsck: SHA-1 repositories */
+		r = skg_reftable_open(&s, path.p, shown.p, db->rawsz, err);
 	}
 	skg_buf_release(&path);
 	skg_buf_release(&shown);
@@ -172,6 +173,7 @@ int skg_refdb_reftable(struct skg_refdb *db, const struct skg_ref_store *st, con
 void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo)
 {
 	db->repo = repo;
+	db->rawsz = skg_format_rawsz(repo->object_format);
 	db->packed = NULL;
 	db->reftables = NULL;
 	db->sorted_reflogs = false;
@@ -228,14 +230,14 @@ static int verify_safe(const struct skg_packed_refs *s, struct skg_error *err)
 		return 0;
 	}
 	const char *last = record_start(s->start, s->eof - 1);
-	if (s->eof[-1] != '\n' || s->eof - last < SKG_HEXSZ + 2) {
+	if (s->eof[-1] != '\n' || (size_t)(s->eof - last) < s->hexsz + 2) {
 		return invalid_line(err, s->name, last, (size_t)(s->eof - last));
 	}
 	return 0;
 }
 
 struct prec {
-	const char *start;
+	const char *start, *name; /* the record, its name (after the ID and the separator) */
 	size_t len;
 };
 
@@ -243,8 +245,8 @@ struct prec {
 static int prec_cmp(const void *va, const void *vb)
 {
 	const struct prec *a = va, *b = vb;
-	const unsigned char *p = (const unsigned char *)a->start + SKG_HEXSZ + 1;
-	const unsigned char *q = (const unsigned char *)b->start + SKG_HEXSZ + 1;
+	const unsigned char *p = (const unsigned char *)a->name;
+	const unsigned char *q = (const unsigned char *)b->name;
 	for (;; p++, q++) {
 		if (*p == '\n') {
 			return *q == '\n' ? 0 : -1;
@@ -263,7 +265,7 @@ static int sort_snapshot(struct skg_packed_refs *s, struct skg_error *err)
 	const char *pos = s->start;
 	while (pos < s->eof) {
 		const char *eol = memchr(pos, '\n', (size_t)(s->eof - pos)); /* found: verify_safe */
-		if (eol - pos < SKG_HEXSZ + 2) {
+		if ((size_t)(eol - pos) < s->hexsz + 2) {
 			free(recs);
 			return invalid_line(err, s->name, pos, (size_t)(s->eof - pos));
 		}
@@ -282,6 +284,7 @@ static int sort_snapshot(struct skg_packed_refs *s, struct skg_error *err)
 			cap = ncap;
 		}
 		recs[n].start = pos;
+		recs[n].name = pos + s->hexsz + 1;
 		recs[n].len = (size_t)(eol - pos);
 		n++;
 		if (sorted && n > 1 && prec_cmp(&recs[n - 2], &recs[n - 1]) >= 0) {
@@ -374,6 +377,7 @@ static int packed_load(struct skg_refdb *db, struct skg_error *err)
 		}
 	}
 	struct skg_packed_refs *s = db->packed;
+	s->hexsz = 2 * db->rawsz;
 	free(s->buf);
 	s->buf = NULL;
 	s->start = s->eof = NULL;
@@ -409,7 +413,7 @@ struct packed_iter {
 	const struct skg_packed_refs *s;
 	const char *pos;
 	struct skg_buf refname;
-	uint8_t id[SKG_RAWSZ], peeled[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ], peeled[SKG_MAX_RAWSZ];
 	bool has_peeled;
 	unsigned flags;
 	bool valid; /* a record is loaded */
@@ -425,11 +429,12 @@ static int packed_next(struct packed_iter *it, struct skg_error *err)
 		return 0;
 	}
 	it->flags = SKG_REF_ISPACKED;
-	if (eof - p < SKG_HEXSZ + 2 || !skg_from_hex(p, it->id) ||
-	    !skg_isspace((unsigned char)p[SKG_HEXSZ])) {
+	size_t hexsz = s->hexsz;
+	if ((size_t)(eof - p) < hexsz + 2 || !skg_from_hex_len(p, hexsz / 2, it->id) ||
+	    !skg_isspace((unsigned char)p[hexsz])) {
 		return invalid_line(err, s->name, it->pos, (size_t)(eof - it->pos));
 	}
-	p += SKG_HEXSZ + 1;
+	p += hexsz + 1;
 	const char *eol = memchr(p, '\n', (size_t)(eof - p));
 	if (eol == NULL) {
 		return unterminated_line(err, s->name, it->pos, (size_t)(eof - it->pos));
@@ -444,26 +449,27 @@ static int packed_next(struct packed_iter *it, struct skg_error *err)
 		if (!skg_refname_is_safe(name)) {
 			return skg_fail(err, "packed refname is dangerous: %s", name);
 		}
-		memset(it->id, 0, SKG_RAWSZ);
+		memset(it->id, 0, sizeof(it->id));
 		it->flags |= SKG_REF_BAD_NAME | SKG_REF_ISBROKEN;
 	}
 	it->pos = eol + 1;
 	it->has_peeled = false;
 	if (it->pos < eof && *it->pos == '^') {
 		p = it->pos + 1;
-		if (eof - p < SKG_HEXSZ + 1 || !skg_from_hex(p, it->peeled) || p[SKG_HEXSZ] != '\n') {
+		if ((size_t)(eof - p) < hexsz + 1 || !skg_from_hex_len(p, hexsz / 2, it->peeled) ||
+		    p[hexsz] != '\n') {
 			return invalid_line(err, s->name, it->pos, (size_t)(eof - it->pos));
 		}
-		it->pos = p + SKG_HEXSZ + 1;
+		it->pos = p + hexsz + 1;
 		it->has_peeled = !(it->flags & SKG_REF_ISBROKEN);
 	}
 	it->valid = true;
 	return 1;
 }
 
-static int record_cmp_name(const char *rec, const char *eof, const char *name)
+static int record_cmp_name(const char *rec, const char *eof, const char *name, size_t hexsz)
 {
-	const unsigned char *p = (const unsigned char *)rec + SKG_HEXSZ + 1;
+	const unsigned char *p = (const unsigned char *)rec + hexsz + 1;
 	const unsigned char *q = (const unsigned char *)name;
 	for (;; p++, q++) {
 		if ((const char *)p >= eof || *p == '\n') {
@@ -479,8 +485,7 @@ static int record_cmp_name(const char *rec, const char *eof, const char *name)
 }
 
 /* Look refname up (git's binary search over records): 1 found (id), 0 not, -1 fatal. */
-static int packed_lookup(struct skg_refdb *db, const char *refname, uint8_t id[SKG_RAWSZ],
-                         struct skg_error *err)
+static int packed_lookup(struct skg_refdb *db, const char *refname, uint8_t *id, struct skg_error *err)
 {
 	if (packed_load(db, err) != 0) {
 		return -1;
@@ -493,13 +498,15 @@ static int packed_lookup(struct skg_refdb *db, const char *refname, uint8_t id[S
 	while (lo != hi) {
 		const char *mid = lo + (hi - lo) / 2;
 		const char *rec = record_start(lo, mid);
-		int cmp = s->eof - rec < SKG_HEXSZ + 2 ? -1 : record_cmp_name(rec, s->eof, refname);
+		int cmp = (size_t)(s->eof - rec) < s->hexsz + 2
+		              ? -1
+		              : record_cmp_name(rec, s->eof, refname, s->hexsz);
 		if (cmp < 0) {
 			lo = record_end(mid, hi);
 		} else if (cmp > 0) {
 			hi = rec;
 		} else {
-			if (!skg_from_hex(rec, id)) {
+			if (!skg_from_hex_len(rec, s->hexsz / 2, id)) {
 				return invalid_line(err, s->name, rec, (size_t)(s->eof - rec));
 			}
 			return 1;
@@ -508,12 +515,12 @@ static int packed_lookup(struct skg_refdb *db, const char *refname, uint8_t id[S
 	return 0;
 }
 
-int skg_packed_refs_parse(const char *buf, size_t len, const char *name,
-                          int (*fn)(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ],
-                                    const uint8_t *peeled, unsigned flags),
+int skg_packed_refs_parse(const char *buf, size_t len, const char *name, size_t rawsz,
+                          int (*fn)(void *ctx, const char *refname, const uint8_t *id, const uint8_t *peeled,
+                                    unsigned flags),
                           void *ctx, struct skg_error *err)
 {
-	struct skg_packed_refs s = {.name = (char *)name};
+	struct skg_packed_refs s = {.name = (char *)name, .hexsz = 2 * rawsz};
 	char *copy = malloc(len ? len : 1);
 	if (copy == NULL) {
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
@@ -555,7 +562,7 @@ static void rctx_release(struct rctx *rc)
 }
 
 /* Read the loose ref file at path into b, NUL-terminated: all of a symbolic ref ("ref:", of any
- * size, as git's strbuf_read), else its first SKG_HEXSZ + 1 bytes at least, all that git's parse
+ * size, as git's strbuf_read), else its first SKG_MAX_HEXSZ + 1 bytes at least, all that git's parse
  * of an object ID looks at (read_ref_internal, parse_loose_ref_contents). 0 or -1 (errno). */
 static int read_into(struct skg_buf *b, const char *path)
 {
@@ -590,7 +597,7 @@ static int read_into(struct skg_buf *b, const char *path)
 			errno = ENOMEM;
 			return -1;
 		}
-		if (b->len > SKG_HEXSZ && strncmp(b->p, "ref:", 4) != 0) {
+		if (b->len > SKG_MAX_HEXSZ && strncmp(b->p, "ref:", 4) != 0) {
 			break;
 		}
 	}
@@ -599,7 +606,7 @@ static int read_into(struct skg_buf *b, const char *path)
 }
 
 /* Parse loose ref contents (NUL-terminated, already right-trimmed). 0, or -1 (broken). */
-static int parse_loose_contents(const char *buf, uint8_t id[SKG_RAWSZ], struct skg_buf *referent,
+static int parse_loose_contents(const char *buf, size_t rawsz, uint8_t *id, struct skg_buf *referent,
                                 unsigned *type)
 {
 	if (strncmp(buf, "ref:", 4) == 0) {
@@ -612,8 +619,9 @@ static int parse_loose_contents(const char *buf, uint8_t id[SKG_RAWSZ], struct s
 		*type |= SKG_REF_ISSYMREF;
 		return 0;
 	}
-	if (strlen(buf) < SKG_HEXSZ || !skg_from_hex(buf, id) ||
-	    (buf[SKG_HEXSZ] != '\0' && !skg_isspace((unsigned char)buf[SKG_HEXSZ]))) {
+	size_t hexsz = 2 * rawsz;
+	if (strlen(buf) < hexsz || !skg_from_hex_len(buf, rawsz, id) ||
+	    (buf[hexsz] != '\0' && !skg_isspace((unsigned char)buf[hexsz]))) {
 		*type |= SKG_REF_ISBROKEN;
 		return -1;
 	}
@@ -622,8 +630,8 @@ static int parse_loose_contents(const char *buf, uint8_t id[SKG_RAWSZ], struct s
 
 /* No loose ref file at the path (absent, or a directory): the packed ref, else *failure =
  * `absent` (read_raw_ref's returns). */
-static int packed_fallback(struct rctx *rc, const char *refname, uint8_t id[SKG_RAWSZ], unsigned *type,
-                           int absent, int *failure, struct skg_error *err)
+static int packed_fallback(struct rctx *rc, const char *refname, uint8_t *id, unsigned *type, int absent,
+                           int *failure, struct skg_error *err)
 {
 	int r = packed_lookup(rc->db, refname, id, err);
 	if (r < 0) {
@@ -644,8 +652,8 @@ static int packed_fallback(struct rctx *rc, const char *refname, uint8_t id[SKG_
 /* One step in a reftable stack (git 2.55.0 reftable_be_read_raw_ref): the newest record of the
  * name; none, or a deletion, is ENOENT. */
 static int reftable_read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const char *refname,
-                                 uint8_t id[SKG_RAWSZ], struct skg_buf *referent, unsigned *type,
-                                 int *failure, struct skg_error *err)
+                                 uint8_t *id, struct skg_buf *referent, unsigned *type, int *failure,
+                                 struct skg_error *err)
 {
 	const struct skg_reftable_stack *stack;
 	const char *name;
@@ -666,13 +674,12 @@ static int reftable_read_raw_ref(struct rctx *rc, const struct skg_ref_store *st
 		*type |= SKG_REF_ISSYMREF;
 		return 0;
 	}
-	memcpy(id, r->id, SKG_RAWSZ);
+	memcpy(id, r->id, rc->db->rawsz);
 	return 0;
 }
 
-static int read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const char *refname,
-                        uint8_t id[SKG_RAWSZ], struct skg_buf *referent, unsigned *type, int *failure,
-                        struct skg_error *err)
+static int read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const char *refname, uint8_t *id,
+                        struct skg_buf *referent, unsigned *type, int *failure, struct skg_error *err)
 {
 	*type = 0;
 	if (rc->db->repo->reftable) {
@@ -732,7 +739,7 @@ static int read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const c
 		while (n > 0 && skg_isspace((unsigned char)buf[n - 1])) {
 			buf[--n] = '\0';
 		}
-		if (parse_loose_contents(buf, id, referent, type) != 0) {
+		if (parse_loose_contents(buf, rc->db->rawsz, id, referent, type) != 0) {
 			*failure = EINVAL;
 			return -1;
 		}
@@ -747,10 +754,10 @@ static int read_raw_ref(struct rctx *rc, const struct skg_ref_store *st, const c
  * rc's name buffers), 0 failed (git returns NULL), -1 fatal.
  */
 static int resolve(struct rctx *rc, const struct skg_ref_store *st, const char *refname, unsigned rflags,
-                   uint8_t id[SKG_RAWSZ], unsigned *flags, const char **resolved, struct skg_error *err)
+                   uint8_t *id, unsigned *flags, const char **resolved, struct skg_error *err)
 {
 	*flags = 0;
-	memset(id, 0, SKG_RAWSZ);
+	memset(id, 0, rc->db->rawsz);
 	if (!skg_refname_ok(refname, SKG_REFNAME_ALLOW_ONELEVEL)) {
 		if (!(rflags & SKG_RESOLVE_ALLOW_BAD_NAME) || !skg_refname_is_safe(refname)) {
 			return 0;
@@ -780,7 +787,7 @@ static int resolve(struct rctx *rc, const struct skg_ref_store *st, const char *
 			if (failure != ENOENT && failure != EISDIR && failure != ENOTDIR) {
 				return 0;
 			}
-			memset(id, 0, SKG_RAWSZ);
+			memset(id, 0, rc->db->rawsz);
 			if (*flags & SKG_REF_BAD_NAME) {
 				*flags |= SKG_REF_ISBROKEN;
 			}
@@ -790,7 +797,7 @@ static int resolve(struct rctx *rc, const struct skg_ref_store *st, const char *
 		*flags |= type;
 		if (!(type & SKG_REF_ISSYMREF)) {
 			if (*flags & SKG_REF_BAD_NAME) {
-				memset(id, 0, SKG_RAWSZ);
+				memset(id, 0, rc->db->rawsz);
 				*flags |= SKG_REF_ISBROKEN;
 			}
 			*resolved = name;
@@ -802,7 +809,7 @@ static int resolve(struct rctx *rc, const struct skg_ref_store *st, const char *
 		which = !which;
 		name = skg_buf_str(next);
 		if (rflags & SKG_RESOLVE_NO_RECURSE) {
-			memset(id, 0, SKG_RAWSZ);
+			memset(id, 0, rc->db->rawsz);
 			*resolved = name;
 			return 1;
 		}
@@ -816,7 +823,7 @@ static int resolve(struct rctx *rc, const struct skg_ref_store *st, const char *
 	return 0;
 }
 
-int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_flags, uint8_t id[SKG_RAWSZ],
+int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_flags, uint8_t *id,
                     struct skg_buf *target, unsigned *flags, struct skg_error *err)
 {
 	struct rctx rc = {.db = db};
@@ -878,7 +885,7 @@ static int emit_packed_until(struct ref_walk *w, const char *name)
 static int emit_loose(struct ref_walk *w)
 {
 	const char *name = skg_buf_str(&w->refname);
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned flags;
 	const char *resolved;
 	int r = resolve(&w->rc, &w->st, name, SKG_RESOLVE_READING, id, &flags, &resolved, w->err);
@@ -886,16 +893,16 @@ static int emit_loose(struct ref_walk *w)
 		return -1;
 	}
 	if (r == 0) {
-		memset(id, 0, SKG_RAWSZ);
+		memset(id, 0, SKG_MAX_RAWSZ);
 		flags |= SKG_REF_ISBROKEN;
-	} else if (skg_is_null_id(id)) {
+	} else if (skg_is_null_id_len(id, w->rc.db->rawsz)) {
 		flags |= SKG_REF_ISBROKEN; /* the null ID in a loose ref is corruption */
 	}
 	if (!skg_refname_ok(name, SKG_REFNAME_ALLOW_ONELEVEL)) {
 		if (!skg_refname_is_safe(name)) {
 			return skg_fail(w->err, "loose refname is dangerous: %s", name);
 		}
-		memset(id, 0, SKG_RAWSZ);
+		memset(id, 0, SKG_MAX_RAWSZ);
 		flags |= SKG_REF_BAD_NAME | SKG_REF_ISBROKEN;
 	}
 	r = emit_packed_until(w, name);
@@ -1045,7 +1052,7 @@ static int walk_dir(struct ref_walk *w, int depth)
 static int reftable_emit(struct rctx *rc, const struct skg_ref_store *st, const struct skg_reftable_ref *r,
                          skg_ref_fn fn, void *ctx, struct skg_error *err)
 {
-	uint8_t id[SKG_RAWSZ] = {0};
+	uint8_t id[SKG_MAX_RAWSZ] = {0};
 	unsigned flags = 0;
 	if (r->type == SKG_REFTABLE_SYMREF) {
 		const char *resolved;
@@ -1054,20 +1061,19 @@ static int reftable_emit(struct rctx *rc, const struct skg_ref_store *st, const 
 			return -1;
 		}
 		if (res == 0) {
-			memset(id, 0, SKG_RAWSZ);
+			memset(id, 0, SKG_MAX_RAWSZ);
 		}
 	} else {
-		memcpy(id, r->id, SKG_RAWSZ);
+		memcpy(id, r->id, rc->db->rawsz);
 	}
-	static const uint8_t null_id[SKG_RAWSZ];
-	if (memcmp(id, null_id, SKG_RAWSZ) == 0) {
+	if (skg_is_null_id_len(id, rc->db->rawsz)) {
 		flags |= SKG_REF_ISBROKEN;
 	}
 	if (!skg_refname_ok(r->name, SKG_REFNAME_ALLOW_ONELEVEL)) {
 		if (!skg_refname_is_safe(r->name)) {
 			return skg_fail(err, "refname is dangerous: %s", r->name);
 		}
-		memset(id, 0, SKG_RAWSZ);
+		memset(id, 0, SKG_MAX_RAWSZ);
 		flags |= SKG_REF_BAD_NAME | SKG_REF_ISBROKEN;
 	}
 	return fn(ctx, r->name, id, flags);
@@ -1155,7 +1161,7 @@ int skg_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_
 
 /* refs_resolve_ref_unsafe() in the ref store st (reflog.c: a worktree's logs). */
 int skg_resolve_ref_in(struct skg_refdb *db, const struct skg_ref_store *st, const char *refname,
-                       unsigned rflags, uint8_t id[SKG_RAWSZ], unsigned *flags, struct skg_error *err)
+                       unsigned rflags, uint8_t *id, unsigned *flags, struct skg_error *err)
 {
 	struct rctx rc = {.db = db};
 	const char *resolved;

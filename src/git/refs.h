@@ -70,6 +70,7 @@ struct skg_reftable_stack;
  */
 struct skg_refdb {
 	const struct skg_repo *repo;
+	size_t rawsz; /* bytes of the repository's object IDs (20, or 32 for SHA-256): every ID below */
 	struct skg_packed_refs *packed;  /* NULL until first needed (refs.c's) */
 	struct skg_reftables *reftables; /* NULL until first needed (refs.c's) */
 	/* reflog files in name order, as git 2.45+ lists them (e69e8ffef7, "refs/files: sort reflogs
@@ -88,7 +89,7 @@ void skg_refdb_release(struct skg_refdb *db);
 #define SKG_REF_ISBROKEN 0x04u /* could not be resolved to an ID: the ID is all zeros */
 #define SKG_REF_BAD_NAME 0x08u /* the name fails skg_refname_ok(): the ID is all zeros */
 
-typedef int (*skg_ref_fn)(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ], unsigned flags);
+typedef int (*skg_ref_fn)(void *ctx, const char *refname, const uint8_t *id, unsigned flags);
 
 /*
  * Call fn for every ref under refs/ as git's for_each_rawref() sees it from db's repository (the current
@@ -117,7 +118,7 @@ int skg_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx, struct skg_
  * its name with a null ID unless SKG_RESOLVE_READING), 0 if git's resolution fails (returns NULL),
  * or -1 on a fatal error. target may be NULL.
  */
-int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_flags, uint8_t id[SKG_RAWSZ],
+int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_flags, uint8_t *id,
                     struct skg_buf *target, unsigned *flags, struct skg_error *err);
 
 /* ---- packed-refs in memory ------------------------------------------------------------------ */
@@ -127,10 +128,11 @@ int skg_resolve_ref(struct skg_refdb *db, const char *refname, unsigned resolve_
  * unless the header says "sorted", which git trusts), with the peeled ID ("^" line) if any
  * (peeled NULL otherwise), as git's packed-refs reader: bad names come with SKG_REF_BAD_NAME |
  * SKG_REF_ISBROKEN and a null ID; what git dies on returns -1 with its message, file name name.
+ * IDs are rawsz bytes (2 * rawsz hex digits in the file).
  */
-int skg_packed_refs_parse(const char *buf, size_t len, const char *name,
-                          int (*fn)(void *ctx, const char *refname, const uint8_t id[SKG_RAWSZ],
-                                    const uint8_t *peeled, unsigned flags),
+int skg_packed_refs_parse(const char *buf, size_t len, const char *name, size_t rawsz,
+                          int (*fn)(void *ctx, const char *refname, const uint8_t *id, const uint8_t *peeled,
+                                    unsigned flags),
                           void *ctx, struct skg_error *err);
 
 /* ---- Ref stores (for reflog.c) --------------------------------------------------------------- */
@@ -149,7 +151,7 @@ void skg_ref_path(const struct skg_ref_store *st, const char *refname, bool logs
 
 /* skg_resolve_ref in the ref store st (a worktree's): 1 resolved, 0 git's resolution fails, -1 fatal. */
 int skg_resolve_ref_in(struct skg_refdb *db, const struct skg_ref_store *st, const char *refname,
-                       unsigned rflags, uint8_t id[SKG_RAWSZ], unsigned *flags, struct skg_error *err);
+                       unsigned rflags, uint8_t *id, unsigned *flags, struct skg_error *err);
 
 /* ---- Reftable stacks (for reflog.c) ---------------------------------------------------------- */
 

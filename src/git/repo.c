@@ -564,7 +564,7 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 	if (f->objectformat_sha256 && !f->allow_sha256) {
 		return skg_fail_sys(err, SKG_E_UNSUPPORTED, 0,
 		                    "unsupported repository: extensions.objectFormat is sha256 in %s "
-		                    "(sha1kit handles SHA-1 repositories only)",
+		                    "(this caller reads SHA-1 repositories only)",
 		                    f->name);
 	}
 	if (f->compat_object_format) {

@@ -32,6 +32,7 @@ struct file {
 	const uint8_t *data;
 	size_t len;
 	uint8_t *owned; /* what to free (NULL for the caller's buffer) */
+	unsigned rawsz; /* the repository's object IDs and checksums: 20 (SHA-1) or 32 (SHA-256) bytes */
 };
 
 static uint8_t byte_at(const struct file *f, uint64_t off)
@@ -60,12 +61,13 @@ enum open_result {
  * Open path; *size receives its size, *regular whether it is a regular file. When `min` is
  * reached and the file is regular, its contents are read into f (with one NUL byte after them).
  */
-static enum open_result open_file(const char *path, size_t min, struct file *f, uint64_t *size, bool *regular,
-                                  int *err)
+static enum open_result open_file(const char *path, unsigned rawsz, size_t min, struct file *f,
+                                  uint64_t *size, bool *regular, int *err)
 {
 	f->data = NULL;
 	f->len = 0;
 	f->owned = NULL;
+	f->rawsz = rawsz;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		*err = errno;
@@ -117,14 +119,21 @@ static enum open_result open_file(const char *path, size_t min, struct file *f, 
 	return OPENED;
 }
 
-bool skg_trailer_checksum_ok(const uint8_t *data, size_t len)
+bool skg_trailer_checksum_ok(const uint8_t *data, size_t len, unsigned rawsz)
 {
-	if (len < SKG_RAWSZ) {
+	if (len < rawsz) {
 		return false;
 	}
-	uint8_t sum[SHA1KIT_DIGEST_SIZE];
-	sha1kit_fast(data, len - SKG_RAWSZ, sum);
-	return memcmp(sum, data + len - SKG_RAWSZ, SKG_RAWSZ) == 0;
+	uint8_t sum[SKG_MAX_RAWSZ];
+	skg_checksum(rawsz, data, len - rawsz, sum);
+	return memcmp(sum, data + len - rawsz, rawsz) == 0;
+}
+
+/* git's oid_version() of the format whose IDs are rawsz bytes: the hash version byte of
+ * commit-graph and multi-pack-index headers (1 SHA-1, 2 SHA-256). */
+static unsigned oid_version(unsigned rawsz)
+{
+	return rawsz == SKG_MAX_RAWSZ ? 2u : 1u;
 }
 
 /* ---- The chunk table (gitformat-chunk) --------------------------------------------------------- */
@@ -159,7 +168,7 @@ static int read_toc(const struct file *f, uint64_t toc, unsigned n, unsigned ali
 		}
 		toc += TOC_ENTRY;
 		uint64_t next = be64_at(f, toc + 4);
-		if (next < off || next > f->len - SKG_RAWSZ) {
+		if (next < off || next > f->len - f->rawsz) {
 			skg_lines_add(lines, "error: ", "improper chunk offset(s) %" PRIx64 " and %" PRIx64,
 			              off, next);
 			return -1;
@@ -197,15 +206,15 @@ static const struct chunk *find_chunk(const struct chunks *cs, uint32_t id)
 
 /* ---- commit-graph ---------------------------------------------------------------------------------- */
 
-#define GRAPH_SIGNATURE ID4('C', 'G', 'P', 'H')
-#define GRAPH_HEADER    8
-#define GRAPH_FANOUT    (4 * 256)
-#define GRAPH_MIN_SIZE  (GRAPH_HEADER + 4 * TOC_ENTRY + GRAPH_FANOUT + SKG_RAWSZ)
+#define GRAPH_SIGNATURE       ID4('C', 'G', 'P', 'H')
+#define GRAPH_HEADER          8
+#define GRAPH_FANOUT          (4 * 256)
+#define GRAPH_MIN_SIZE(rawsz) (GRAPH_HEADER + 4 * TOC_ENTRY + GRAPH_FANOUT + (size_t)(rawsz))
 
 struct graph {
 	struct file f;
-	uint8_t oid[SKG_RAWSZ]; /* its last 20 bytes */
-	bool has_base;          /* a BASE chunk */
+	uint8_t oid[SKG_MAX_RAWSZ]; /* its last f.rawsz bytes */
+	bool has_base;              /* a BASE chunk */
 	uint64_t base_off;
 	struct graph *base; /* the next layer down in a chain */
 	/* the chunks verify reads (gitformat-commit-graph) */
@@ -262,20 +271,20 @@ static bool graph_chunks_243(const struct file *f, const struct chunks *cs, stru
 	g->fanout = fan->off;
 	g->num_commits = be32_at(f, fan->off + 4 * 255);
 	const struct chunk *lookup = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
-	if (lookup != NULL && lookup->size / SKG_RAWSZ != g->num_commits) {
+	if (lookup != NULL && lookup->size / f->rawsz != g->num_commits) {
 		skg_lines_add(lines, "error: ", "commit-graph OID lookup chunk is the wrong size");
 	}
-	if (lookup == NULL || lookup->size / SKG_RAWSZ != g->num_commits) {
+	if (lookup == NULL || lookup->size / f->rawsz != g->num_commits) {
 		skg_lines_add(lines,
 		              "error: ", "commit-graph required OID lookup chunk missing or corrupted");
 		return false;
 	}
 	g->lookup = lookup->off;
 	const struct chunk *cdat = find_chunk(cs, ID4('C', 'D', 'A', 'T'));
-	if (cdat != NULL && cdat->size / (SKG_RAWSZ + 16) != g->num_commits) {
+	if (cdat != NULL && cdat->size / (f->rawsz + 16) != g->num_commits) {
 		skg_lines_add(lines, "error: ", "commit-graph commit data chunk is wrong size");
 	}
-	if (cdat == NULL || cdat->size / (SKG_RAWSZ + 16) != g->num_commits) {
+	if (cdat == NULL || cdat->size / (f->rawsz + 16) != g->num_commits) {
 		skg_lines_add(lines,
 		              "error: ", "commit-graph required commit data chunk missing or corrupted");
 		return false;
@@ -304,13 +313,13 @@ static bool graph_chunks_243(const struct file *f, const struct chunks *cs, stru
 /* Git 2.39.5's reading of the required chunks (present: graph_parse checked), and of the
  * generations chunk: the number of commits from the lookup chunk's size, no size checked. Always
  * true (the counterpart of graph_chunks_243). */
-static bool graph_chunks_239(const struct chunks *cs, struct graph *g)
+static bool graph_chunks_239(const struct file *f, const struct chunks *cs, struct graph *g)
 {
 	const struct chunk *lookup = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
 	const struct chunk *gdat = find_chunk(cs, ID4('G', 'D', 'A', '2'));
 	g->fanout = find_chunk(cs, ID4('O', 'I', 'D', 'F'))->off;
 	g->lookup = lookup->off;
-	g->num_commits = (uint32_t)(lookup->size / SKG_RAWSZ);
+	g->num_commits = (uint32_t)(lookup->size / f->rawsz);
 	g->cdat = find_chunk(cs, ID4('C', 'D', 'A', 'T'))->off;
 	g->has_gdat = gdat != NULL;
 	g->gdat = gdat != NULL ? gdat->off : 0;
@@ -334,10 +343,10 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 	} else if (version != 1) {
 		skg_lines_add(lines, "error: ", "commit-graph version %X does not match version %X", version,
 		              1u);
-	} else if (hash_version != 1) {
+	} else if (hash_version != oid_version(f.rawsz)) {
 		skg_lines_add(lines, "error: ", "commit-graph hash version %X does not match version %X",
-		              hash_version, 1u);
-	} else if (f.len < GRAPH_HEADER + (nchunks + 1) * TOC_ENTRY + GRAPH_FANOUT + SKG_RAWSZ) {
+		              hash_version, oid_version(f.rawsz));
+	} else if (f.len < GRAPH_HEADER + (nchunks + 1) * TOC_ENTRY + GRAPH_FANOUT + f.rawsz) {
 		skg_lines_add(lines, "error: ", "commit-graph file is too small to hold %u chunks", nchunks);
 	} else if ((cs = malloc(sizeof(*cs))) == NULL) {
 		skg_lines_nomem(lines);
@@ -354,7 +363,7 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 		skg_lines_nomem(lines);
 		res = DIED;
 	} else if (git_version >= SKG_GIT_2_55 ? graph_chunks_243(&f, cs, g, lines)
-	                                       : graph_chunks_239(cs, g)) {
+	                                       : graph_chunks_239(&f, cs, g)) {
 		/* the chunks both Gits take as they come */
 		const struct chunk *base = find_chunk(cs, ID4('B', 'A', 'S', 'E'));
 		const struct chunk *edges = find_chunk(cs, ID4('E', 'D', 'G', 'E'));
@@ -364,7 +373,7 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 		g->has_gdo2 = gdo2 != NULL;
 		g->gdo2 = gdo2 != NULL ? gdo2->off : 0;
 		g->f = f;
-		memcpy(g->oid, f.data + f.len - SKG_RAWSZ, SKG_RAWSZ);
+		memcpy(g->oid, f.data + f.len - f.rawsz, f.rawsz);
 		g->has_base = base != NULL;
 		g->base_off = base != NULL ? base->off : 0;
 		*out = g;
@@ -378,18 +387,18 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 }
 
 /* git's load_commit_graph_one(): open, size, parse_commit_graph(). */
-static enum load_result graph_load(const char *path, unsigned git_version, struct graph **out, int *err,
-                                   struct skg_lines *lines)
+static enum load_result graph_load(const char *path, unsigned rawsz, unsigned git_version, struct graph **out,
+                                   int *err, struct skg_lines *lines)
 {
 	*out = NULL;
 	struct file f;
 	uint64_t size;
 	bool regular;
-	enum open_result o = open_file(path, GRAPH_MIN_SIZE, &f, &size, &regular, err);
+	enum open_result o = open_file(path, rawsz, GRAPH_MIN_SIZE(rawsz), &f, &size, &regular, err);
 	if (o == NOT_OPENED || o == STAT_FAILED) {
 		return ABSENT;
 	}
-	if (size < GRAPH_MIN_SIZE) {
+	if (size < GRAPH_MIN_SIZE(rawsz)) {
 		skg_lines_add(lines, "error: ", "commit-graph file is too small");
 		return FAILED;
 	}
@@ -401,23 +410,24 @@ static enum load_result graph_load(const char *path, unsigned git_version, struc
 	return graph_parse(f, git_version, out, lines);
 }
 
-static bool hex_to_oid(const char *s, uint8_t *oid)
+static bool hex_to_oid(const char *s, unsigned rawsz, uint8_t *oid)
 {
-	for (int i = 0; i < 2 * SKG_RAWSZ; i++) {
+	for (unsigned i = 0; i < 2 * rawsz; i++) {
 		char c = s[i];
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
 			return false;
 		}
 	}
-	return skg_from_hex(s, oid);
+	return skg_from_hex_len(s, rawsz, oid);
 }
 
 /*
  * git's load_commit_graph_chain(): the layers named by info/commit-graphs/commit-graph-chain that
  * load and fit together, tip first (NULL when none). *died when a fatal line was added.
  */
-static struct graph *chain_load(const char *objdir, unsigned git_version, struct skg_lines *lines, bool *died,
-                                bool *incomplete, bool *opened, bool *too_small)
+static struct graph *chain_load(const char *objdir, unsigned rawsz, unsigned git_version,
+                                struct skg_lines *lines, bool *died, bool *incomplete, bool *opened,
+                                bool *too_small)
 {
 	*died = false;
 	*incomplete = false;
@@ -442,19 +452,19 @@ static struct graph *chain_load(const char *objdir, unsigned git_version, struct
 			fclose(fp);
 			return NULL;
 		}
-		if (st.st_size < 2 * SKG_RAWSZ) {
+		if (st.st_size < 2 * (off_t)rawsz) {
 			skg_lines_add(lines, "warning: ", "commit-graph chain file too small");
 			*too_small = true;
 			fclose(fp);
 			return NULL;
 		}
 		*opened = true;
-	} else if (stat_res != 0 || st.st_size <= 2 * SKG_RAWSZ) {
+	} else if (stat_res != 0 || st.st_size <= 2 * (off_t)rawsz) {
 		fclose(fp);
 		return NULL;
 	}
-	uint64_t count = (uint64_t)st.st_size / (2 * SKG_RAWSZ + 1);
-	uint8_t(*oids)[SKG_RAWSZ] = calloc((size_t)count, SKG_RAWSZ);
+	uint64_t count = (uint64_t)st.st_size / (2 * rawsz + 1);
+	uint8_t(*oids)[SKG_MAX_RAWSZ] = calloc((size_t)count, SKG_MAX_RAWSZ);
 	if (oids == NULL) {
 		fclose(fp);
 		*died = true;
@@ -473,7 +483,7 @@ static struct graph *chain_load(const char *objdir, unsigned git_version, struct
 			line[n - 1] = '\0';
 		}
 		/* git keeps the line in a strbuf but uses it as a C string from here on */
-		if (strlen(line) < 2 * SKG_RAWSZ || !hex_to_oid(line, oids[i])) {
+		if (strlen(line) < 2 * rawsz || !hex_to_oid(line, rawsz, oids[i])) {
 			skg_lines_add(lines, "warning: ", "invalid commit-graph chain: line '%s' not a hash",
 			              line);
 			*incomplete = true;
@@ -490,7 +500,7 @@ static struct graph *chain_load(const char *objdir, unsigned git_version, struct
 		}
 		struct graph *g;
 		int err = 0;
-		enum load_result lr = graph_load(full, git_version, &g, &err, lines);
+		enum load_result lr = graph_load(full, rawsz, git_version, &g, &err, lines);
 		free(full);
 		if (lr == DIED) {
 			*died = true;
@@ -506,13 +516,13 @@ static struct graph *chain_load(const char *objdir, unsigned git_version, struct
 			const struct graph *cur = chain;
 			for (uint64_t k = i; fits && k-- > 0;) {
 				bool same_base = true;
-				for (int b = 0; b < SKG_RAWSZ; b++) {
-					if (byte_at(&g->f, g->base_off + SKG_RAWSZ * k + (uint64_t)b) !=
+				for (unsigned b = 0; b < rawsz; b++) {
+					if (byte_at(&g->f, g->base_off + rawsz * k + (uint64_t)b) !=
 					    oids[k][b]) {
 						same_base = false;
 					}
 				}
-				if (cur == NULL || memcmp(oids[k], cur->oid, SKG_RAWSZ) != 0 || !same_base) {
+				if (cur == NULL || memcmp(oids[k], cur->oid, rawsz) != 0 || !same_base) {
 					skg_lines_add(lines,
 					              "warning: ", "commit-graph chain does not match");
 					fits = false;
@@ -561,7 +571,7 @@ static bool graph_verify(const struct graph *g, struct skg_lines *lines)
 {
 	bool ok = true;
 	for (; g != NULL; g = g->base) {
-		if (!skg_trailer_checksum_ok(g->f.data, g->f.len)) {
+		if (!skg_trailer_checksum_ok(g->f.data, g->f.len, g->f.rawsz)) {
 			skg_lines_add(lines, NULL,
 			              "the commit-graph file has incorrect checksum and is likely corrupt");
 			ok = false;
@@ -589,7 +599,8 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 		struct skg_cgraph_layer *l = &layers[k];
 		l->data = p->f.data;
 		l->len = p->f.len;
-		l->checksum_ok = skg_trailer_checksum_ok(p->f.data, p->f.len);
+		l->checksum_ok = skg_trailer_checksum_ok(p->f.data, p->f.len, p->f.rawsz);
+		l->rawsz = p->f.rawsz;
 		l->fanout = p->fanout;
 		l->lookup = p->lookup;
 		l->cdat = p->cdat;
@@ -607,13 +618,13 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 	return st;
 }
 
-int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                            struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	struct graph *g;
 	int err = 0;
-	enum load_result lr = graph_load(path, git_version, &g, &err, lines);
+	enum load_result lr = graph_load(path, rawsz, git_version, &g, &err, lines);
 	if (lr != LOADED) {
 		return lr == ABSENT ? SKG_TRAILER_ABSENT : lr == DIED ? SKG_TRAILER_FATAL : SKG_TRAILER_BAD;
 	}
@@ -622,15 +633,15 @@ int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigne
 	return status_of(lines, false, !ok, true);
 }
 
-int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode, unsigned git_version,
-                          struct skg_lines *lines)
+int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode, unsigned rawsz,
+                          unsigned git_version, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	if (len < GRAPH_MIN_SIZE) {
+	if (len < GRAPH_MIN_SIZE(rawsz)) {
 		skg_lines_add(lines, "error: ", "commit-graph file is too small");
 		return SKG_TRAILER_BAD;
 	}
-	struct file f = {data, len, NULL};
+	struct file f = {data, len, NULL, rawsz};
 	struct graph *g = NULL;
 	enum load_result lr = graph_parse(f, git_version, &g, lines);
 	if (lr != LOADED) {
@@ -642,7 +653,7 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
 }
 
 /* skg_trailer_commit_graph(), the contents compared with odb when it is not NULL (VERIFY). */
-static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                         const struct skg_cgraph_odb *odb, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
@@ -653,7 +664,7 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned
 	}
 	struct graph *g;
 	int err = 0;
-	enum load_result lr = graph_load(v1, git_version, &g, &err, lines);
+	enum load_result lr = graph_load(v1, rawsz, git_version, &g, &err, lines);
 	if (lr == DIED) {
 		free(v1);
 		return SKG_TRAILER_FATAL;
@@ -674,7 +685,8 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned
 	}
 	bool died = false, incomplete = false, chain_opened = false, too_small = false;
 	if (lr != LOADED) {
-		g = chain_load(objdir, git_version, lines, &died, &incomplete, &chain_opened, &too_small);
+		g = chain_load(objdir, rawsz, git_version, lines, &died, &incomplete, &chain_opened,
+		               &too_small);
 	}
 	if (mode == SKG_TRAILER_VERIFY && !died && git_version >= SKG_GIT_2_55) {
 		/* git 2.55's graph_verify: a chain file too small to open dies; one that opened but
@@ -708,23 +720,23 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned
 	return status_of(lines, died, !ok, present);
 }
 
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
-                             struct skg_lines *lines)
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz,
+                             unsigned git_version, struct skg_lines *lines)
 {
-	return commit_graph(objdir, mode, git_version, NULL, lines);
+	return commit_graph(objdir, mode, rawsz, git_version, NULL, lines);
 }
 
-int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb,
+int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb, unsigned rawsz,
                                     unsigned git_version, struct skg_lines *lines)
 {
-	return commit_graph(objdir, SKG_TRAILER_VERIFY, git_version, odb, lines);
+	return commit_graph(objdir, SKG_TRAILER_VERIFY, rawsz, git_version, odb, lines);
 }
 
 /* ---- multi-pack-index ---------------------------------------------------------------------------- */
 
-#define MIDX_SIGNATURE ID4('M', 'I', 'D', 'X')
-#define MIDX_HEADER    12
-#define MIDX_MIN_SIZE  (MIDX_HEADER + SKG_RAWSZ)
+#define MIDX_SIGNATURE       ID4('M', 'I', 'D', 'X')
+#define MIDX_HEADER          12
+#define MIDX_MIN_SIZE(rawsz) (MIDX_HEADER + (size_t)(rawsz))
 
 /* A NUL-terminated copy of the string at off (zeros beyond the end of the file end it). */
 static char *string_at(const struct file *f, uint64_t off, uint64_t *len)
@@ -760,7 +772,8 @@ static struct skg_midx midx_info(const struct file *f, const struct chunks *cs, 
 	                         large != NULL ? large->off : 0,
 	                         large != NULL,
 	                         large != NULL ? large->size : 0,
-	                         git_version};
+	                         git_version,
+	                         f->rawsz};
 }
 
 /* git 2.55.0's load_multi_pack_index_one from the chunks on: each required chunk read by its
@@ -799,7 +812,7 @@ static enum load_result midx_chunks_255(const struct file *f, const struct chunk
 		return DIED;
 	}
 	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
-	if (oidl != NULL && oidl->size != (uint64_t)SKG_RAWSZ * nobj) {
+	if (oidl != NULL && oidl->size != (uint64_t)f->rawsz * nobj) {
 		skg_lines_add(lines, "error: ", "multi-pack-index OID lookup chunk is the wrong size");
 		oidl = NULL;
 	}
@@ -920,9 +933,9 @@ static enum load_result midx_parse(const struct file *f, struct skg_midx *info, 
 	} else if (version != 1 && !(v255 && version == 2)) {
 		skg_lines_add(lines, "fatal: ", "multi-pack-index version %u not recognized", version);
 		res = DIED;
-	} else if (hash_version != 1) {
+	} else if (hash_version != oid_version(f->rawsz)) {
 		skg_lines_add(lines, "error: ", "multi-pack-index hash version %u does not match version %u",
-		              hash_version, 1u);
+		              hash_version, oid_version(f->rawsz));
 	} else if (read_toc(f, MIDX_HEADER, nchunks, v255 ? 4 : 1, cs, lines) == 0) {
 		res = v255 ? midx_chunks_255(f, cs, npacks, version, info, lines)
 		           : midx_chunks(f, cs, npacks, info, lines);
@@ -938,7 +951,7 @@ static enum load_result midx_load(const char *path, struct file *f, struct skg_m
 	uint64_t size;
 	bool regular;
 	int err = 0;
-	enum open_result o = open_file(path, MIDX_MIN_SIZE, f, &size, &regular, &err);
+	enum open_result o = open_file(path, f->rawsz, MIDX_MIN_SIZE(f->rawsz), f, &size, &regular, &err);
 	if (o == NOT_OPENED) {
 		return ABSENT;
 	}
@@ -946,7 +959,7 @@ static enum load_result midx_load(const char *path, struct file *f, struct skg_m
 		skg_lines_add(lines, "error: ", "failed to read %s: %s", path, strerror(err));
 		return FAILED;
 	}
-	if (size < MIDX_MIN_SIZE) {
+	if (size < MIDX_MIN_SIZE(f->rawsz)) {
 		skg_lines_add(lines, "error: ", "multi-pack-index file %s is too small", path);
 		return FAILED;
 	}
@@ -976,7 +989,7 @@ static int midx_verify(enum load_result lr, const struct file *f, enum skg_trail
 		}
 		return lines->count > 0 ? SKG_TRAILER_WARNED : SKG_TRAILER_ABSENT;
 	}
-	bool ok = mode == SKG_TRAILER_LOAD || skg_trailer_checksum_ok(f->data, f->len);
+	bool ok = mode == SKG_TRAILER_LOAD || skg_trailer_checksum_ok(f->data, f->len, f->rawsz);
 	if (!ok) {
 		skg_lines_add(lines, NULL, "incorrect checksum");
 	}
@@ -984,12 +997,12 @@ static int midx_verify(enum load_result lr, const struct file *f, enum skg_trail
 }
 
 int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum skg_trailer_mode mode,
-                         unsigned git_version, struct skg_lines *lines)
+                         unsigned rawsz, unsigned git_version, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	struct file f = {data, len, NULL};
+	struct file f = {data, len, NULL, rawsz};
 	enum load_result lr;
-	if (len < MIDX_MIN_SIZE) {
+	if (len < MIDX_MIN_SIZE(rawsz)) {
 		skg_lines_add(lines, "error: ", "multi-pack-index file %s is too small", path);
 		lr = FAILED;
 	} else {
@@ -998,11 +1011,11 @@ int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum
 	return midx_verify(lr, &f, mode, lines);
 }
 
-int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                           struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	struct file f = {NULL, 0, NULL};
+	struct file f = {NULL, 0, NULL, rawsz};
 	enum load_result lr = midx_load(path, &f, NULL, git_version, lines);
 	struct stat st;
 	if (lr == ABSENT && stat(path, &st) != 0) {
@@ -1013,7 +1026,7 @@ int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned
 	return status;
 }
 
-int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                      struct skg_lines *lines)
 {
 	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
@@ -1022,7 +1035,7 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned gi
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
-	int st = skg_trailer_midx_file(path, mode, git_version, lines);
+	int st = skg_trailer_midx_file(path, mode, rawsz, git_version, lines);
 	free(path);
 	return st;
 }
@@ -1039,8 +1052,8 @@ static int midx_contents(int status, const struct skg_midx *info, const char *ob
 	return st == SKG_MIDX_BAD ? SKG_TRAILER_BAD : status;
 }
 
-int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned git_version,
-                            struct skg_lines *lines)
+int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned rawsz,
+                            unsigned git_version, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
@@ -1048,7 +1061,7 @@ int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, un
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
-	struct file f = {NULL, 0, NULL};
+	struct file f = {NULL, 0, NULL, rawsz};
 	struct skg_midx info;
 	enum load_result lr = midx_load(path, &f, &info, git_version, lines);
 	struct stat st;
@@ -1067,13 +1080,14 @@ int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, un
 }
 
 int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
-                                const struct skg_midx_io *io, unsigned git_version, struct skg_lines *lines)
+                                const struct skg_midx_io *io, unsigned rawsz, unsigned git_version,
+                                struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	struct file f = {data, len, NULL};
+	struct file f = {data, len, NULL, rawsz};
 	struct skg_midx info;
 	enum load_result lr = FAILED;
-	if (len < MIDX_MIN_SIZE) {
+	if (len < MIDX_MIN_SIZE(rawsz)) {
 		skg_lines_add(lines, "error: ", "multi-pack-index file %s/pack/multi-pack-index is too small",
 		              objdir);
 	} else {
@@ -1097,17 +1111,17 @@ static void midx_packs_of(const struct file *f, const struct chunks *cs, const u
 		return;
 	}
 	uint32_t nobj = be32_at(f, oidf->off + 4 * 255);
-	if (oidl->off + (uint64_t)SKG_RAWSZ * nobj > f->len || ooff->off + (uint64_t)8 * nobj > f->len) {
+	if (oidl->off + (uint64_t)f->rawsz * nobj > f->len || ooff->off + (uint64_t)8 * nobj > f->len) {
 		return;
 	}
 	for (size_t k = 0; k < nids; k++) {
-		const uint8_t *id = ids + k * SKG_RAWSZ;
+		const uint8_t *id = ids + k * f->rawsz;
 		uint32_t lo = id[0] > 0 ? be32_at(f, oidf->off + 4 * (uint64_t)(id[0] - 1)) : 0;
 		uint32_t hi = be32_at(f, oidf->off + 4 * (uint64_t)id[0]);
 		hi = hi < nobj ? hi : nobj;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
-			int c = memcmp(id, f->data + oidl->off + (uint64_t)SKG_RAWSZ * mid, SKG_RAWSZ);
+			int c = memcmp(id, f->data + oidl->off + (uint64_t)f->rawsz * mid, f->rawsz);
 			if (c == 0) {
 				pack_of[k] = be32_at(f, ooff->off + (uint64_t)8 * mid);
 				uint32_t v = be32_at(f, ooff->off + (uint64_t)8 * mid + 4);
@@ -1129,7 +1143,7 @@ static void midx_packs_of(const struct file *f, const struct chunks *cs, const u
 	}
 }
 
-int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n,
+int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version, char ***names, size_t *n,
                         const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of)
 {
 	*names = NULL;
@@ -1148,7 +1162,7 @@ int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names,
 		return -1;
 	}
 	skg_lines_clear(lines);
-	struct file f = {NULL, 0, NULL};
+	struct file f = {NULL, 0, NULL, rawsz};
 	int ret = 0;
 	if (midx_load(path, &f, NULL, git_version, lines) == LOADED) {
 		/* the names follow one another in the PNAM chunk, as midx_chunks read them */
@@ -1184,7 +1198,7 @@ int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names,
 
 /* ---- .rev ------------------------------------------------------------------------------------------ */
 
-#define RIDX_MIN_SIZE (SKG_RIDX_HEADER + 2 * SKG_RAWSZ)
+#define RIDX_MIN_SIZE(rawsz) (SKG_RIDX_HEADER + 2 * (uint64_t)(rawsz))
 
 /* The object count of an .idx file (version 1 or 2), or -1. */
 static int64_t idx_count(const char *idx_path)
@@ -1234,7 +1248,7 @@ static uint64_t idx_offset(const struct file *idx, bool v2, uint32_t n, uint32_t
 	if (!v2) {
 		return be32_at(idx, 4 * 256 + 24 * (uint64_t)i);
 	}
-	uint64_t table = 8 + 4 * 256 + (uint64_t)n * (SKG_RAWSZ + 4);
+	uint64_t table = 8 + 4 * 256 + (uint64_t)n * (idx->rawsz + 4);
 	uint32_t off = be32_at(idx, table + 4 * (uint64_t)i);
 	if ((off & 0x80000000u) == 0) {
 		return off;
@@ -1272,7 +1286,8 @@ static int rev_positions(const struct file *rev, const char *idx_path, struct sk
 	bool regular = false;
 	int err = 0;
 	int ret = true;
-	if (open_file(idx_path, 4 * 256, &idx, &size, &regular, &err) != OPENED || idx.data == NULL) {
+	if (open_file(idx_path, rev->rawsz, 4 * 256, &idx, &size, &regular, &err) != OPENED ||
+	    idx.data == NULL) {
 		free(idx.owned);
 		return true;
 	}
@@ -1286,11 +1301,12 @@ static int rev_positions(const struct file *rev, const char *idx_path, struct sk
 		prev = v;
 	}
 	uint32_t n = prev;
-	uint64_t want = v2 ? 8 + 4 * 256 + (uint64_t)n * (SKG_RAWSZ + 8) + 2 * SKG_RAWSZ
-	                   : 4 * 256 + (uint64_t)n * (SKG_RAWSZ + 4) + 2 * SKG_RAWSZ;
+	uint64_t rawsz = rev->rawsz;
+	uint64_t want = v2 ? 8 + 4 * 256 + (uint64_t)n * (rawsz + 8) + 2 * rawsz
+	                   : 4 * 256 + (uint64_t)n * (rawsz + 4) + 2 * rawsz;
 	uint64_t most = v2 && n > 0 ? want + 8 * ((uint64_t)n - 1) : want;
 	loads = loads && idx.len >= want && idx.len <= most &&
-	        rev->len == SKG_RIDX_HEADER + 4 * (uint64_t)n + 2 * SKG_RAWSZ;
+	        rev->len == SKG_RIDX_HEADER + 4 * (uint64_t)n + 2 * rawsz;
 	/* the order is right when the offsets rise along it (they are distinct in a pack): one pass */
 	bool rising = loads;
 	uint64_t last = 0;
@@ -1337,9 +1353,9 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 {
 	int status = SKG_TRAILER_BAD;
 	bool load_error = true;
-	if (size < RIDX_MIN_SIZE) {
+	if (size < RIDX_MIN_SIZE(f->rawsz)) {
 		skg_lines_add(lines, "error: ", "reverse-index file %s is too small", path);
-	} else if (num_objects >= 0 && size - RIDX_MIN_SIZE != 4 * (uint64_t)num_objects) {
+	} else if (num_objects >= 0 && size - RIDX_MIN_SIZE(f->rawsz) != 4 * (uint64_t)num_objects) {
 		skg_lines_add(lines, "error: ", "reverse-index file %s is corrupt", path);
 	} else if (f->data == NULL || !regular) {
 		skg_lines_add(lines, "fatal: ", "mmap failed: %s",
@@ -1356,7 +1372,7 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		              path, be32_at(f, 8));
 	} else {
 		load_error = false;
-		bool sum_ok = skg_trailer_checksum_ok(f->data, f->len);
+		bool sum_ok = skg_trailer_checksum_ok(f->data, f->len, f->rawsz);
 		if (!sum_ok) {
 			skg_lines_add(lines, "error: ", "invalid checksum");
 		}
@@ -1376,8 +1392,8 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 	return status;
 }
 
-int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64_t num_objects,
-                        struct skg_lines *lines)
+int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, unsigned rawsz,
+                        int64_t num_objects, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *pack = with_ext(path, ".pack");
@@ -1386,7 +1402,7 @@ int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64
 		return SKG_TRAILER_FATAL;
 	}
 	static const uint8_t empty[1];
-	struct file f = {len > 0 ? data : empty, len, NULL};
+	struct file f = {len > 0 ? data : empty, len, NULL, rawsz};
 	char *idx = with_ext(path, ".idx");
 	int status = idx == NULL ? (skg_lines_nomem(lines), SKG_TRAILER_FATAL)
 	                         : rev_check(&f, len, true, 0, path, pack, idx, num_objects, lines);
@@ -1395,7 +1411,7 @@ int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64
 	return status;
 }
 
-int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines *lines)
+int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *pack = with_ext(path, ".pack");
@@ -1416,7 +1432,7 @@ int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines
 	uint64_t size = 0;
 	bool regular = false;
 	int err = 0;
-	enum open_result o = open_file(path, RIDX_MIN_SIZE, &f, &size, &regular, &err);
+	enum open_result o = open_file(path, rawsz, RIDX_MIN_SIZE(rawsz), &f, &size, &regular, &err);
 	int status;
 	if (o == NOT_OPENED) {
 		status = SKG_TRAILER_ABSENT; /* git: no reverse index on disk */
@@ -1443,7 +1459,7 @@ static bool has_idx(const char *path)
 	return yes;
 }
 
-int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
+int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
 	char *dirpath = skg_concat3(objdir, "/pack", "");
@@ -1482,7 +1498,7 @@ int skg_trailer_revs(const char *objdir, struct skg_lines *lines)
 			               there */
 			continue;
 		}
-		int st = skg_trailer_rev_file(path, -1, one);
+		int st = skg_trailer_rev_file(path, rawsz, -1, one);
 		free(path);
 		if (st == SKG_TRAILER_ABSENT) {
 			continue;

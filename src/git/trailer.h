@@ -9,8 +9,10 @@
  * gitformat-chunk.txt (the table of contents: 12-byte entries id + offset, ended by id 0),
  * gitformat-pack.txt ("multi-pack-index (MIDX) files": "MIDX", version 1, OID version, chunks,
  * base files, pack count; "pack-*.rev files": "RIDX", version 1, hash id 1 or 2, one 4-byte
- * position per object, pack checksum, own checksum). Every file ends in the SHA-1 of all bytes
- * before its last 20 (computed here with plain SHA-1: these are checksums, not object IDs). The
+ * position per object, pack checksum, own checksum). Every file ends in the checksum of all bytes
+ * before it, in the repository's object format (plain SHA-1, 20 bytes: these are checksums, not
+ * object IDs; or SHA-256, 32); each function takes `rawsz`, the size of the repository's object
+ * IDs (20 or 32), and git's hash version in the headers is 1 or 2 to match. The
  * wording of every line was established by running git 2.39.5 on corrupted files.
  *
  * What git 2.39.5 `git fsck --full` does with these files:
@@ -80,8 +82,9 @@ enum skg_trailer_mode {
 	SKG_TRAILER_LOAD = 1,
 };
 
-/* True when the last 20 of the `len` bytes at data are the SHA-1 of the bytes before them. */
-bool skg_trailer_checksum_ok(const uint8_t *data, size_t len);
+/* True when the last rawsz of the `len` bytes at data are the checksum of the bytes before them
+ * (skg_checksum: SHA-1 for 20, SHA-256 for 32). */
+bool skg_trailer_checksum_ok(const uint8_t *data, size_t len, unsigned rawsz);
 
 /*
  * The commit-graph readers take `git_version` (SKG_GIT_2_39 or SKG_GIT_2_55 of <sha1kit/git.h>):
@@ -94,12 +97,12 @@ bool skg_trailer_checksum_ok(const uint8_t *data, size_t len);
  * CDAT) and, in VERIFY mode, the checksum. Lines are replaced. Returns an enum
  * skg_trailer_status (BAD for a file that does not load, as verify of a single file exits 1).
  */
-int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                            struct skg_lines *lines);
 
 /* skg_trailer_graph_file() of a file already in memory (`len` bytes at data, only read). */
-int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode, unsigned git_version,
-                          struct skg_lines *lines);
+int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode mode, unsigned rawsz,
+                          unsigned git_version, struct skg_lines *lines);
 
 /*
  * The commit-graph of objects directory `objdir` as `git commit-graph verify --object-dir
@@ -107,8 +110,8 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
  * from the tip down) or as a git process loads it (LOAD: info/commit-graph, and the chain when
  * that does not load). Lines are replaced.
  */
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
-                             struct skg_lines *lines);
+int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz,
+                             unsigned git_version, struct skg_lines *lines);
 
 /*
  * skg_trailer_commit_graph(objdir, SKG_TRAILER_VERIFY, lines) with all of git's
@@ -117,7 +120,7 @@ int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, uns
  * memory ran out (lines->nomem).
  */
 struct skg_cgraph_odb;
-int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb,
+int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb, unsigned rawsz,
                                     unsigned git_version, struct skg_lines *lines);
 
 /*
@@ -134,15 +137,15 @@ int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_
  * pack names within their chunk ("multi-pack-index pack-name chunk is too short"), in order in
  * version 1 only.
  */
-int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned git_version,
+int skg_trailer_midx_file(const char *path, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                           struct skg_lines *lines);
 
 /* skg_trailer_midx_file() of a file already in memory; `path` is used in the messages only. */
 int skg_trailer_midx_buf(const uint8_t *data, size_t len, const char *path, enum skg_trailer_mode mode,
-                         unsigned git_version, struct skg_lines *lines);
+                         unsigned rawsz, unsigned git_version, struct skg_lines *lines);
 
 /* skg_trailer_midx_file() of OBJDIR/pack/multi-pack-index. */
-int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned git_version,
+int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                      struct skg_lines *lines);
 
 /*
@@ -151,13 +154,14 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned gi
  * through io->flush as they grow. FATAL also when memory ran out (lines->nomem).
  */
 struct skg_midx_io;
-int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned git_version,
-                            struct skg_lines *lines);
+int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned rawsz,
+                            unsigned git_version, struct skg_lines *lines);
 
 /* skg_trailer_midx_verify() of a file already in memory (`len` bytes at data, only read), its
  * packs in OBJDIR/pack. */
 int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
-                                const struct skg_midx_io *io, unsigned git_version, struct skg_lines *lines);
+                                const struct skg_midx_io *io, unsigned rawsz, unsigned git_version,
+                                struct skg_lines *lines);
 
 /*
  * The pack names ("pack-X.idx") OBJDIR/pack/multi-pack-index lists, in its order, when git loads it
@@ -168,7 +172,7 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
  * NULL, its offset in that pack (off_of[0 .. nids): OOFF, or LOFF for a large one; UINT64_MAX when
  * not listed or not readable). 0, or -1 when out of memory.
  */
-int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names, size_t *n,
+int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version, char ***names, size_t *n,
                         const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of);
 
 /*
@@ -178,17 +182,17 @@ int skg_midx_pack_names(const char *objdir, unsigned git_version, char ***names,
  * with P the path ending in .pack instead of .rev. num_objects < 0: taken from the .idx next to
  * it (pack-X.idx), the size check skipped when that cannot be read. Lines are replaced.
  */
-int skg_trailer_rev_file(const char *path, int64_t num_objects, struct skg_lines *lines);
+int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, struct skg_lines *lines);
 
 /* skg_trailer_rev_file() of a file already in memory; `path` is used in the messages and to find
  * the .idx for the entries' check, and num_objects < 0 skips the size check. */
-int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, int64_t num_objects,
-                        struct skg_lines *lines);
+int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, unsigned rawsz,
+                        int64_t num_objects, struct skg_lines *lines);
 
 /* skg_trailer_rev_file() of every OBJDIR/pack/pack-*.rev, and of every other X.rev but
  * multi-pack-index-*.rev that has its X.idx (git loads a pack from any *.idx), lines appended in
  * readdir order. Returns
  * the worst status (ABSENT when there is none). */
-int skg_trailer_revs(const char *objdir, struct skg_lines *lines);
+int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines);
 
 #endif /* SHA1KIT_GIT_TRAILER_H */

@@ -8,7 +8,7 @@
 
 struct event {
 	struct skg_read_pos pos;
-	uint8_t id[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ]; /* zero-padded, as every ID stored here */
 	uint8_t type;
 	bool graft;
 	bool repeat;       /* a second copy of an object read before */
@@ -23,7 +23,8 @@ struct tlink {
 
 struct skg_typeorder {
 	pthread_mutex_t lock;
-	uint8_t *ids; /* sorted */
+	uint8_t *ids; /* sorted, SKG_MAX_RAWSZ bytes each (IDs of rawsz bytes, zero-padded) */
+	size_t rawsz;
 	uint8_t *tau; /* git's type of each, once resolved */
 	size_t n;
 	struct event *events;
@@ -37,16 +38,17 @@ struct skg_typeorder {
 
 static int cmp_id(const void *a, const void *b)
 {
-	return memcmp(a, b, SKG_RAWSZ);
+	return memcmp(a, b, SKG_MAX_RAWSZ);
 }
 
-struct skg_typeorder *skg_typeorder_new(const uint8_t *ids, size_t n)
+struct skg_typeorder *skg_typeorder_new(const uint8_t *ids, size_t n, size_t rawsz)
 {
 	struct skg_typeorder *t = calloc(1, sizeof(*t));
 	if (t == NULL) {
 		return NULL;
 	}
-	t->ids = malloc(n > 0 ? n * SKG_RAWSZ : 1);
+	t->ids = calloc(n > 0 ? n : 1, SKG_MAX_RAWSZ);
+	t->rawsz = rawsz;
 	t->tau = calloc(n > 0 ? n : 1, 1);
 	if (t->ids == NULL || t->tau == NULL) {
 		free(t->ids);
@@ -55,8 +57,10 @@ struct skg_typeorder *skg_typeorder_new(const uint8_t *ids, size_t n)
 		return NULL;
 	}
 	if (n > 0) {
-		memcpy(t->ids, ids, n * SKG_RAWSZ);
-		qsort(t->ids, n, SKG_RAWSZ, cmp_id);
+		for (size_t k = 0; k < n; k++) {
+			memcpy(t->ids + k * SKG_MAX_RAWSZ, ids + k * rawsz, rawsz);
+		}
+		qsort(t->ids, n, SKG_MAX_RAWSZ, cmp_id);
 	}
 	t->n = n;
 	pthread_mutex_init(&t->lock, NULL);
@@ -82,16 +86,18 @@ static long find(const struct skg_typeorder *t, const uint8_t *id)
 	if (t->n == 0) {
 		return -1;
 	}
-	const uint8_t *p = bsearch(id, t->ids, t->n, SKG_RAWSZ, cmp_id);
-	return p != NULL ? (long)((size_t)(p - t->ids) / SKG_RAWSZ) : -1;
+	uint8_t key[SKG_MAX_RAWSZ] = {0};
+	memcpy(key, id, t->rawsz);
+	const uint8_t *p = bsearch(key, t->ids, t->n, SKG_MAX_RAWSZ, cmp_id);
+	return p != NULL ? (long)((size_t)(p - t->ids) / SKG_MAX_RAWSZ) : -1;
 }
 
-bool skg_typeorder_disputed(const struct skg_typeorder *t, const uint8_t id[SKG_RAWSZ])
+bool skg_typeorder_disputed(const struct skg_typeorder *t, const uint8_t *id)
 {
 	return find(t, id) >= 0;
 }
 
-int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos, const uint8_t id[SKG_RAWSZ],
+int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos, const uint8_t *id,
                         unsigned type, const struct skg_link *links, size_t n, bool graft)
 {
 	bool keep = find(t, id) >= 0;
@@ -114,7 +120,7 @@ int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos,
 	}
 	struct event *e = &t->events[t->nevents];
 	*e = (struct event){.pos = *pos, .type = (uint8_t)type, .graft = graft, .first = (uint32_t)t->nlinks};
-	memcpy(e->id, id, SKG_RAWSZ);
+	memcpy(e->id, id, t->rawsz);
 	for (size_t k = 0; k < n; k++) {
 		long x = find(t, links[k].id);
 		if (x < 0) {
@@ -161,7 +167,7 @@ static int cmp_pos(const void *a, const void *b)
 static int cmp_event_id(const void *a, const void *b)
 {
 	const struct event *const *x = a, *const *y = b;
-	int c = memcmp((*x)->id, (*y)->id, SKG_RAWSZ);
+	int c = memcmp((*x)->id, (*y)->id, SKG_MAX_RAWSZ);
 	return c != 0 ? c : (*x < *y ? -1 : *x > *y);
 }
 
@@ -191,7 +197,7 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 		/* a tree the snapshot parsed: the object check's first read looks up its entries */
 		bool entries =
 		    byid[i]->type == SKG_TREE && byid[i]->pos.tip == 0 && byid[i - 1]->pos.tip != 0;
-		byid[i]->repeat = memcmp(byid[i]->id, byid[i - 1]->id, SKG_RAWSZ) == 0 && !entries;
+		byid[i]->repeat = memcmp(byid[i]->id, byid[i - 1]->id, SKG_MAX_RAWSZ) == 0 && !entries;
 	}
 	free(byid);
 	for (size_t i = 0; i < n; i++) {
@@ -199,8 +205,8 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 		if (e->repeat) {
 			continue;
 		}
-		struct skg_typeorder_fate fate = {.type = e->type};
-		memcpy(fate.id, e->id, SKG_RAWSZ);
+		struct skg_typeorder_fate fate = {.type = e->type, .rawsz = (uint8_t)t->rawsz};
+		memcpy(fate.id, e->id, SKG_MAX_RAWSZ);
 		long self = find(t, e->id);
 		if (self >= 0 && t->tau[self] == 0) {
 			t->tau[self] = e->type;
@@ -222,7 +228,8 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 				                               : SKG_TO_PARENT;
 				fate.tau = *tau;
 				fate.link_type = l->type;
-				memcpy(fate.target, t->ids + (size_t)l->target * SKG_RAWSZ, SKG_RAWSZ);
+				memcpy(fate.target, t->ids + (size_t)l->target * SKG_MAX_RAWSZ,
+				       SKG_MAX_RAWSZ);
 				t->fates[t->nfates++] = fate;
 				break; /* the parse stops at the link */
 			}
@@ -242,22 +249,23 @@ size_t skg_typeorder_count(const struct skg_typeorder *t)
 const uint8_t *skg_typeorder_id(const struct skg_typeorder *t, size_t k, unsigned *type)
 {
 	*type = t->tau[k];
-	return t->ids + k * SKG_RAWSZ;
+	return t->ids + k * SKG_MAX_RAWSZ;
 }
 
-unsigned skg_typeorder_type(const struct skg_typeorder *t, const uint8_t id[SKG_RAWSZ])
+unsigned skg_typeorder_type(const struct skg_typeorder *t, const uint8_t *id)
 {
 	long k = find(t, id);
 	return k >= 0 ? t->tau[k] : 0;
 }
 
-const struct skg_typeorder_fate *skg_typeorder_fate(const struct skg_typeorder *t,
-                                                    const uint8_t id[SKG_RAWSZ])
+const struct skg_typeorder_fate *skg_typeorder_fate(const struct skg_typeorder *t, const uint8_t *id)
 {
 	if (t->nfates == 0) {
 		return NULL;
 	}
-	return bsearch(id, t->fates, t->nfates, sizeof(*t->fates), cmp_id);
+	uint8_t key[SKG_MAX_RAWSZ] = {0};
+	memcpy(key, id, t->rawsz);
+	return bsearch(key, t->fates, t->nfates, sizeof(*t->fates), cmp_id);
 }
 
 static const char *tname(unsigned type)
@@ -268,14 +276,14 @@ static const char *tname(unsigned type)
 
 void skg_typeorder_fate_lines(const struct skg_typeorder_fate *fate, char *buf, size_t n)
 {
-	char a[SKG_HEXSZ + 1], b[SKG_HEXSZ + 1];
-	skg_to_hex(fate->id, a);
+	char a[SKG_MAX_HEXSZ + 1], b[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(fate->id, fate->rawsz, a);
 	if (fate->kind == SKG_TO_PARSE) {
 		snprintf(buf, n, "error: object %s is a %s, not a %s", a, tname(fate->tau),
 		         tname(fate->type));
 		return;
 	}
-	skg_to_hex(fate->target, b);
+	skg_to_hex_len(fate->target, fate->rawsz, b);
 	if (fate->kind == SKG_TO_TAG_PTR) {
 		snprintf(buf, n, "error: object %s is a %s, not a %s\nerror: bad tag pointer to %s in %s", b,
 		         tname(fate->tau), tname(fate->link_type), b, a);

@@ -55,21 +55,22 @@ enum skg_typeorder_kind {
 };
 
 struct skg_typeorder_fate {
-	uint8_t id[SKG_RAWSZ];
-	uint8_t kind;      /* enum skg_typeorder_kind */
-	uint8_t type;      /* the object's own type */
-	uint8_t tau;       /* git's type of the target (SKG_TO_PARSE: of the object) */
-	uint8_t link_type; /* the type the link says the target has */
-	uint8_t target[SKG_RAWSZ];
+	uint8_t id[SKG_MAX_RAWSZ]; /* rawsz bytes, then zeros (as target) */
+	uint8_t rawsz;             /* bytes of an ID: 20 (SHA-1) or 32 (SHA-256) */
+	uint8_t kind;              /* enum skg_typeorder_kind */
+	uint8_t type;              /* the object's own type */
+	uint8_t tau;               /* git's type of the target (SKG_TO_PARSE: of the object) */
+	uint8_t link_type;         /* the type the link says the target has */
+	uint8_t target[SKG_MAX_RAWSZ];
 };
 
-/* A new order for the n disputed IDs ids[0 .. n * SKG_RAWSZ) (copied; any order, no repeats);
- * NULL when out of memory. */
-struct skg_typeorder *skg_typeorder_new(const uint8_t *ids, size_t n);
+/* A new order for the n disputed IDs ids[0 .. n * rawsz) (copied; any order, no repeats), of
+ * rawsz bytes each (20 for SHA-1, 32 for SHA-256; so is every ID below); NULL when out of memory. */
+struct skg_typeorder *skg_typeorder_new(const uint8_t *ids, size_t n, size_t rawsz);
 void skg_typeorder_free(struct skg_typeorder *t);
 
 /* Whether `id` is one of the disputed IDs. */
-bool skg_typeorder_disputed(const struct skg_typeorder *t, const uint8_t id[SKG_RAWSZ]);
+bool skg_typeorder_disputed(const struct skg_typeorder *t, const uint8_t *id);
 
 /*
  * An object read at `pos`: `id` of `type` (1..4) with its links[0 .. n) in git's lookup order (a
@@ -77,7 +78,7 @@ bool skg_typeorder_disputed(const struct skg_typeorder *t, const uint8_t id[SKG_
  * entries, gitlinks left out). Kept when the object or a link target is disputed. Safe from
  * several threads. 0, or -1 when out of memory.
  */
-int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos, const uint8_t id[SKG_RAWSZ],
+int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos, const uint8_t *id,
                         unsigned type, const struct skg_link *links, size_t n, bool graft);
 
 /* The events in git's order: git's type for each disputed object, and the fates. An object read
@@ -90,11 +91,10 @@ size_t skg_typeorder_count(const struct skg_typeorder *t);
 const uint8_t *skg_typeorder_id(const struct skg_typeorder *t, size_t k, unsigned *type);
 
 /* After resolve: git's type for `id` if it is disputed, else 0. */
-unsigned skg_typeorder_type(const struct skg_typeorder *t, const uint8_t id[SKG_RAWSZ]);
+unsigned skg_typeorder_type(const struct skg_typeorder *t, const uint8_t *id);
 
 /* After resolve: what goes wrong when git parses `id`, or NULL (nothing). */
-const struct skg_typeorder_fate *skg_typeorder_fate(const struct skg_typeorder *t,
-                                                    const uint8_t id[SKG_RAWSZ]);
+const struct skg_typeorder_fate *skg_typeorder_fate(const struct skg_typeorder *t, const uint8_t *id);
 
 /*
  * git's error lines for a fate: one for SKG_TO_PARSE ("error: object X is a T, not a U"), two for

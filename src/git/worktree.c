@@ -156,13 +156,13 @@ int skg_check_head(struct skg_refdb *db, const char *head_ref, struct skg_head *
 	}
 	if (r == 0) {
 		out->state = SKG_HEAD_INVALID;
-		memset(out->id, 0, SKG_RAWSZ);
+		memset(out->id, 0, sizeof(out->id));
 		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_HEAD_INVALID, "invalid %s", head_ref);
 		return 0;
 	}
 	const char *target = skg_buf_str(&out->target);
 	bool detached = strcmp(target, head_ref) == 0;
-	out->is_root = !skg_is_null_id(out->id);
+	out->is_root = !skg_is_null_id_len(out->id, db->rawsz);
 	if (!detached && !skg_starts_with(target, "refs/heads/")) {
 		out->state = SKG_HEAD_STRANGE;
 		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_HEAD_STRANGE, "%s points to something strange (%s)",
@@ -170,7 +170,7 @@ int skg_check_head(struct skg_refdb *db, const char *head_ref, struct skg_head *
 		return 0;
 	}
 	out->state = detached ? SKG_HEAD_DETACHED : SKG_HEAD_BRANCH;
-	if (skg_is_null_id(out->id)) {
+	if (skg_is_null_id_len(out->id, db->rawsz)) {
 		if (detached) {
 			out->state = SKG_HEAD_DETACHED_NULL;
 			skg_report(rep, SKG_LEVEL_ERROR, SKG_R_HEAD_DETACHED_NULL,

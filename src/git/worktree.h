@@ -48,10 +48,10 @@ enum skg_head_state {
 
 struct skg_head {
 	enum skg_head_state state;
-	uint8_t id[SKG_RAWSZ]; /* what it resolves to (null if nothing) */
-	bool is_root;          /* fsck handles (head_ref, id) as a ref: resolved and not null */
-	unsigned flags;        /* SKG_REF_* of the resolution */
-	struct skg_buf target; /* the ref it points at (refname itself when detached) */
+	uint8_t id[SKG_MAX_RAWSZ]; /* what it resolves to (null if nothing; the refdb's rawsz bytes) */
+	bool is_root;              /* fsck handles (head_ref, id) as a ref: resolved and not null */
+	unsigned flags;            /* SKG_REF_* of the resolution */
+	struct skg_buf target;     /* the ref it points at (refname itself when detached) */
 };
 
 /*

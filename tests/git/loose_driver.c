@@ -283,11 +283,11 @@ int main(int argc, char **argv)
 		}
 		int st;
 		if (ends_with(arg, ".rev")) {
-			st = skg_trailer_rev_buf(data, len, arg, -1, &lines);
+			st = skg_trailer_rev_buf(data, len, arg, (unsigned)rawsz, -1, &lines);
 		} else if (ends_with(arg, "multi-pack-index")) {
-			st = skg_trailer_midx_buf(data, len, arg, mode, git_version, &lines);
+			st = skg_trailer_midx_buf(data, len, arg, mode, (unsigned)rawsz, git_version, &lines);
 		} else {
-			st = skg_trailer_graph_buf(data, len, mode, git_version, &lines);
+			st = skg_trailer_graph_buf(data, len, mode, (unsigned)rawsz, git_version, &lines);
 		}
 		free(data);
 		return trailer_result(st, &lines);
@@ -295,22 +295,24 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "trailer") == 0) {
 		int st;
 		if (ends_with(arg, ".rev")) {
-			st = skg_trailer_rev_file(arg, -1, &lines);
+			st = skg_trailer_rev_file(arg, (unsigned)rawsz, -1, &lines);
 		} else if (ends_with(arg, "multi-pack-index")) {
-			st = skg_trailer_midx_file(arg, mode, git_version, &lines);
+			st = skg_trailer_midx_file(arg, mode, (unsigned)rawsz, git_version, &lines);
 		} else {
-			st = skg_trailer_graph_file(arg, mode, git_version, &lines);
+			st = skg_trailer_graph_file(arg, mode, (unsigned)rawsz, git_version, &lines);
 		}
 		return trailer_result(st, &lines);
 	}
 	if (strcmp(cmd, "commit-graph") == 0) {
-		return trailer_result(skg_trailer_commit_graph(arg, mode, git_version, &lines), &lines);
+		return trailer_result(
+		    skg_trailer_commit_graph(arg, mode, (unsigned)rawsz, git_version, &lines), &lines);
 	}
 	if (strcmp(cmd, "midx") == 0) {
-		return trailer_result(skg_trailer_midx(arg, mode, git_version, &lines), &lines);
+		return trailer_result(skg_trailer_midx(arg, mode, (unsigned)rawsz, git_version, &lines),
+		                      &lines);
 	}
 	if (strcmp(cmd, "revs") == 0) {
-		return trailer_result(skg_trailer_revs(arg, &lines), &lines);
+		return trailer_result(skg_trailer_revs(arg, (unsigned)rawsz, &lines), &lines);
 	}
 
 	struct skg_loose_reader *r = skg_loose_reader_new(&opt);

@@ -474,7 +474,8 @@ int main(int argc, char **argv)
 			return usage();
 		}
 		if (strcmp(cmd, "reflog") == 0) {
-			return skg_for_each_reflog_entry(argv[2], print_reflog_entry, NULL, &reporter, &err)
+			return skg_for_each_reflog_entry(argv[2], SKG_RAWSZ, print_reflog_entry, NULL,
+			                                 &reporter, &err)
 			           ? fatal(&err)
 			           : 0;
 		}
@@ -484,7 +485,7 @@ int main(int argc, char **argv)
 			perror(argv[2]);
 			return 1;
 		}
-		int r = skg_packed_refs_parse(data, len, argv[2], print_packed, NULL, &err);
+		int r = skg_packed_refs_parse(data, len, argv[2], SKG_RAWSZ, print_packed, NULL, &err);
 		free(data);
 		return r ? fatal(&err) : 0;
 	}

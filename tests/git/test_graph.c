@@ -140,7 +140,7 @@ static void add_disputed(struct skg_graph *g)
 static void test_graph_conflicts(void **state)
 {
 	(void)state;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	assert_non_null(g);
 	add_disputed(g);
 	uint8_t *ids = NULL;
@@ -161,7 +161,7 @@ static void test_graph_conflicts(void **state)
 	free(ids);
 	skg_graph_free(g);
 
-	g = skg_graph_new();
+	g = skg_graph_new(SKG_RAWSZ);
 	assert_int_equal(skg_graph_force_type(g, want[0], SKG_BLOB), 0);
 	assert_int_equal(skg_graph_force_type(g, want[1], SKG_TREE), 0);
 	assert_int_equal(skg_graph_force_type(g, want[2], SKG_BLOB), 0);
@@ -200,7 +200,7 @@ static void test_graph_conflicts(void **state)
 static void test_graph_findings(void **state)
 {
 	(void)state;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	struct seen s;
 	assert_non_null(g);
 	add(g, 1, SKG_COMMIT, (uint32_t[]){2, 5}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
@@ -232,7 +232,7 @@ static void test_graph_findings(void **state)
 	skg_graph_free(g);
 
 	/* --unreachable: both unreachable objects, no dangling lines */
-	g = skg_graph_new();
+	g = skg_graph_new(SKG_RAWSZ);
 	add(g, 1, SKG_COMMIT, (uint32_t[]){2}, (unsigned[]){SKG_TREE}, 1);
 	add(g, 2, SKG_TREE, NULL, NULL, 0);
 	add(g, 6, SKG_COMMIT, (uint32_t[]){7}, (unsigned[]){SKG_TREE}, 1);
@@ -249,7 +249,7 @@ static void test_graph_findings(void **state)
 static void test_graph_walk_error(void **state)
 {
 	(void)state;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	struct seen s;
 	add(g, 6, SKG_COMMIT, (uint32_t[]){7}, (unsigned[]){SKG_TREE}, 1);
 	add(g, 7, SKG_TREE, NULL, NULL, 0);
@@ -266,7 +266,7 @@ static void test_graph_walk_error(void **state)
 static void test_graph_unreachable_missing(void **state)
 {
 	(void)state;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	struct seen s;
 	add(g, 10, SKG_COMMIT, (uint32_t[]){11}, (unsigned[]){SKG_TREE}, 1);
 	walk(g, &s, false);
@@ -281,7 +281,7 @@ static void test_graph_large(void **state)
 {
 	(void)state;
 	const uint32_t n = 100000;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	struct seen s;
 	for (uint32_t i = 1; i <= n; i++) {
 		add(g, i, SKG_COMMIT, (uint32_t[]){i - 1}, (unsigned[]){SKG_COMMIT}, i > 1 ? 1 : 0);
@@ -303,7 +303,7 @@ static void test_graph_reserve(void **state)
 {
 	(void)state;
 	const uint32_t n = 3000, fan = 40;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	struct seen s;
 	assert_int_equal(skg_graph_reserve(g, 1000), 0);
 	/* blobs 1..n; trees n+1.. each linking to 40 blobs, every blob once but blob 7 */
@@ -392,7 +392,7 @@ static void give_links(void *ctx, unsigned thread, unsigned source, const uint8_
 /* commit 200 -> tree 1 -> tree 2 -> ... -> tree 5, each tree with 4 blobs; blob 100 dangling. */
 static struct skg_graph *reload_graph(bool broken, bool reload)
 {
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	uint8_t id[SKG_RAWSZ];
 	struct skg_link l[6] = {0};
 	for (uint32_t n = 1; n <= 5; n++) {
@@ -486,7 +486,7 @@ static void test_graph_promisor(void **state)
 {
 	(void)state;
 	struct seen s;
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	promisor_graph(g);
 	walk(g, &s, false);
 	assert_true(has_line(&s, "from", SKG_TREE, 31));
@@ -495,14 +495,14 @@ static void test_graph_promisor(void **state)
 	assert_int_equal(count_lines(&s), 3);
 	skg_graph_free(g);
 
-	g = skg_graph_new();
+	g = skg_graph_new(SKG_RAWSZ);
 	promisor_graph(g);
 	walk(g, &s, true);
 	assert_true(has_line(&s, "unreachable", SKG_TREE, 21));
 	assert_int_equal(count_lines(&s), 4);
 	skg_graph_free(g);
 
-	g = skg_graph_new();
+	g = skg_graph_new(SKG_RAWSZ);
 	promisor_graph(g);
 	struct skg_graph_report rep = {&s,   on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
 	                               NULL, false,     NULL,     0,          on_failed,   true};
@@ -599,7 +599,7 @@ static void test_graph_threads(void **state)
 	(void)state;
 	struct seen s;
 	char want[sizeof(s.log)], got[sizeof(s.log)];
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	for (uint32_t k = 0; k < TG_ALL; k++) {
 		tg_add(g, k);
 	}
@@ -615,7 +615,7 @@ static void test_graph_threads(void **state)
 	skg_graph_free(g);
 
 	for (int round = 0; round < 3; round++) {
-		g = skg_graph_new();
+		g = skg_graph_new(SKG_RAWSZ);
 		/* the root first: no call after the adds inserts what a lost wake-up would leave queued */
 		assert_int_equal(skg_graph_root(g, id, 0), 0);
 		pthread_t th[8];
@@ -666,7 +666,7 @@ static void test_graph_order(void **state)
 	(void)state;
 	struct seen s;
 	char want[sizeof(s.log)];
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	for (uint32_t k = 0; k < TO_N; k++) {
 		to_add(g, k);
 	}
@@ -675,7 +675,7 @@ static void test_graph_order(void **state)
 	memcpy(want, s.log, s.len + 1);
 	skg_graph_free(g);
 
-	g = skg_graph_new();
+	g = skg_graph_new(SKG_RAWSZ);
 	for (uint32_t k = TO_N; k-- > 0;) {
 		to_add(g, k);
 	}
@@ -684,7 +684,7 @@ static void test_graph_order(void **state)
 	skg_graph_free(g);
 
 	for (int round = 0; round < 3; round++) {
-		g = skg_graph_new();
+		g = skg_graph_new(SKG_RAWSZ);
 		pthread_t th[8];
 		struct tg_thread arg[8];
 		for (uint32_t t = 0; t < 8; t++) {
@@ -716,7 +716,7 @@ static void test_graph_long_list(void **state)
 		mkid(l[k].id, (uint32_t)(k % 1000) + 1);
 		l[k].type = SKG_BLOB;
 	}
-	struct skg_graph *g = skg_graph_new();
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
 	for (uint32_t b = 1; b <= 1001; b++) {
 		add(g, b, SKG_BLOB, NULL, NULL, 0);
 	}

@@ -235,7 +235,7 @@ rm -rf "$T/fmt"
 git init -q --object-format=sha256 "$T/sha256"
 got=$(cd "$T/sha256" && "$D" discover 2>&1)
 rc=$?
-same "sha256 refused" "128 fatal: unsupported repository: extensions.objectFormat is sha256 in .git/config (sha1kit handles SHA-1 repositories only)" "$rc $got"
+same "sha256 refused" "128 fatal: unsupported repository: extensions.objectFormat is sha256 in .git/config (this caller reads SHA-1 repositories only)" "$rc $got"
 
 # ---- alternates --------------------------------------------------------------------------------
 git clone -q --shared "$R" "$T/alt"

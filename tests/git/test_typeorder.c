@@ -42,7 +42,7 @@ static void test_first_event_decides(void **state)
 	mkid(b, 0xbb);
 	mkid(t1, 0x11);
 	for (int tree_first = 0; tree_first <= 1; tree_first++) {
-		struct skg_typeorder *t = skg_typeorder_new(b, 1);
+		struct skg_typeorder *t = skg_typeorder_new(b, 1, SKG_RAWSZ);
 		assert_non_null(t);
 		assert_true(skg_typeorder_disputed(t, b));
 		assert_false(skg_typeorder_disputed(t, t1));
@@ -94,7 +94,7 @@ static void test_commit_stops_at_link(void **state)
 	mkid(x, 0x77);
 	mkid(p, 0x99);
 	mkid(tag, 0xdd);
-	struct skg_typeorder *t = skg_typeorder_new(ids, 2);
+	struct skg_typeorder *t = skg_typeorder_new(ids, 2, SKG_RAWSZ);
 	assert_non_null(t);
 	struct skg_link cl[2], tl;
 	link_to(&cl[0], 0x77, SKG_TREE);
@@ -130,7 +130,7 @@ static void test_commit_stops_at_link(void **state)
 	skg_typeorder_free(t);
 
 	/* the same with the parent read first as a commit: the tag's link fails */
-	t = skg_typeorder_new(ids, 2);
+	t = skg_typeorder_new(ids, 2, SKG_RAWSZ);
 	assert_non_null(t);
 	struct skg_read_pos pfirst = loose_at(0x00, 0);
 	assert_int_equal(skg_typeorder_event(t, &pfirst, p, SKG_COMMIT, NULL, 0, false), 0);
@@ -164,7 +164,7 @@ static void test_snapshot_parses_first(void **state)
 	link_to(&tl, 0x99, SKG_COMMIT);
 	link_to(&el, 0x99, SKG_TREE);
 	for (int snapshot = 0; snapshot <= 1; snapshot++) {
-		struct skg_typeorder *t = skg_typeorder_new(p, 1);
+		struct skg_typeorder *t = skg_typeorder_new(p, 1, SKG_RAWSZ);
 		assert_non_null(t);
 		struct skg_read_pos pblob = loose_at(0x99, 0), ptag = loose_at(0xdd, 0),
 		                    ptree = loose_at(0xee, 0);
@@ -201,7 +201,7 @@ static void test_snapshot_parses_first(void **state)
 		skg_typeorder_free(t);
 	}
 	/* the tree parsed by the snapshot and read (0x11) before the blob: its entry decides there */
-	struct skg_typeorder *t = skg_typeorder_new(p, 1);
+	struct skg_typeorder *t = skg_typeorder_new(p, 1, SKG_RAWSZ);
 	assert_non_null(t);
 	struct skg_read_pos pblob = loose_at(0x99, 0), ptree = loose_at(0x11, 0), tip_tree = {0, 0, 0, 1};
 	assert_int_equal(skg_typeorder_event(t, &tip_tree, tree, SKG_TREE, NULL, 0, false), 0);
