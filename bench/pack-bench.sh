@@ -40,9 +40,10 @@
 #                  directory, kept as sha256-REV-COMMIT.git; `git repack -adf` there: a full delta
 #                  search, fast-import makes few deltas), then packed as above; every
 #                  index-pack and verify-pack gets --object-format=sha256 (bench's
-#                  --git-object-format=sha256). The fsck groups are left out (sha1kit fsck reads
-#                  SHA-1 repositories only so far). Making it takes minutes (fast-import, then the
-#                  delta search of pack-objects)
+#                  --git-object-format=sha256). The fsck groups check that SHA-256 repository
+#                  itself (one pack, the ref REV) unless --fsck gives another; --fsck-loose DIR
+#                  must be a SHA-256 repository too. Making it takes minutes (fast-import, then
+#                  the delta search of pack-objects)
 #   --rebuild      make the pack again
 #   -h, --help     this text
 #
@@ -213,7 +214,6 @@ unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OB
 # --- the pack -------------------------------------------------------------------------------------
 if $sha256; then
 	[ -z "$pack_in" ] || die "--sha256 makes its own pack from --repo: not with --pack"
-	[ -z "$fsck_dir$fsck_loose" ] || die "--sha256: not with --fsck or --fsck-loose (sha1kit fsck reads SHA-1 repositories only)"
 fi
 if [ -n "$pack_in" ]; then
 	[ -f "$pack_in" ] || die "--pack: $pack_in is not a file"
@@ -267,6 +267,7 @@ else
 			rm -f "$work/$name.pack"
 		fi
 		gitdir=$s256
+		[ -n "$fsck_dir" ] || fsck_dir=$s256 # the fsck groups: the SHA-256 repository itself
 	fi
 	pack=$work/$name.pack
 	if $rebuild || [ ! -s "$pack" ]; then

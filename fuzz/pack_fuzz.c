@@ -56,11 +56,12 @@ static bool no_base_id(void *ctx, uint64_t offset, uint8_t *id)
 /* Every object through the idx: found at its offset, read whole, with the ID it has in the pack. */
 static void check_reads(const struct skg_pk_pack *pack, const uint8_t *idx, size_t len)
 {
+	const unsigned rawsz = pack->rawsz;
 	check(skg_pk_idx_count(idx, len) == pack->nr, "idx count");
 	for (uint32_t i = 0; i < pack->nr; i++) {
 		const struct skg_pk_object *o = &pack->objs[i];
 		uint64_t off;
-		check(skg_pk_idx_find(idx, len, o->id, &off), "object not found through the idx");
+		check(skg_pk_idx_find_as(idx, len, rawsz, o->id, &off), "object not found through the idx");
 		if (off != o->offset) {
 			continue; /* a duplicate object: the idx lists one of its copies */
 		}
@@ -68,24 +69,32 @@ static void check_reads(const struct skg_pk_pack *pack, const uint8_t *idx, size
 		uint8_t *content;
 		uint64_t n;
 		struct skg_pk_error err;
-		check(skg_pk_read_object(pack->data, pack->len, idx, len, off, (uint64_t)1 << 20, &type,
-		                         &content, &n, &err) == 0,
+		check(skg_pk_read_object_cached(pack->data, pack->len, idx, len, rawsz, off,
+		                                (uint64_t)1 << 20, NULL, &type, &content, &n, &err) == 0,
 		      "object of an accepted pack not readable through its idx");
 		check(type == o->real_type, "type read differs");
 		static const char *const names[] = {"", "commit", "tree", "blob", "tag"};
 		char hdr[32];
 		int h = snprintf(hdr, sizeof(hdr), "%s %llu", names[type], (unsigned long long)n);
-		sha1kit_fast_ctx c;
-		uint8_t id[SHA1KIT_DIGEST_SIZE];
-		sha1kit_fast_init(&c);
-		sha1kit_fast_update(&c, hdr, (size_t)h + 1);
-		sha1kit_fast_update(&c, content, (size_t)n);
-		sha1kit_fast_final(&c, id);
-		check(memcmp(id, o->id, sizeof(id)) == 0, "object read through the idx has another ID");
+		uint8_t id[SKG_MAX_RAWSZ];
+		if (rawsz == SKG_MAX_RAWSZ) {
+			sha1kit_sha256_ctx c;
+			sha1kit_sha256_init(&c);
+			sha1kit_sha256_update(&c, hdr, (size_t)h + 1);
+			sha1kit_sha256_update(&c, content, (size_t)n);
+			sha1kit_sha256_final(&c, id);
+		} else {
+			sha1kit_fast_ctx c;
+			sha1kit_fast_init(&c);
+			sha1kit_fast_update(&c, hdr, (size_t)h + 1);
+			sha1kit_fast_update(&c, content, (size_t)n);
+			sha1kit_fast_final(&c, id);
+		}
+		check(memcmp(id, o->id, rawsz) == 0, "object read through the idx has another ID");
 		unsigned gtype, lines = 0;
 		uint8_t *gcontent;
 		uint64_t gn;
-		check(skg_pk_git_unpack(pack->data, pack->len, idx, len, off, true, (uint64_t)1 << 24,
+		check(skg_pk_git_unpack(pack->data, pack->len, idx, len, rawsz, off, true, (uint64_t)1 << 24,
 		                        "p.pack", no_base_id, count_line, &lines, &gtype, &gcontent,
 		                        &gn) == 0 &&
 		          lines == 0,
@@ -143,9 +152,8 @@ static void check_idx(const struct skg_pk_pack *pack, unsigned version, uint64_t
 	uint64_t l;
 	skg_pk_idx_params_as(idx, len, (unsigned)rawsz, &v, &l);
 	check(v == version, "idx version not recovered");
-	if (rawsz == SKG_RAWSZ) {
-		check_reads(pack, idx, len); /* the object store reads SHA-1 packs only so far */
-	} else {
+	check_reads(pack, idx, len);
+	if (rawsz != SKG_RAWSZ) {
 		check_entries(pack, idx, len);
 	}
 	if (version == 2 && len > min) {
@@ -259,20 +267,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_idx(&pack, 1, 0);
 		check_idx(&pack, 1, SKG_PK_IDX_OFF32_LIMIT);
 		skg_pk_pack_free(&pack);
-	} else if (!sha256) {
+	} else {
 		check(err.msg[0] != '\0', "error without a message");
 		check(!err.has_offset || err.offset <= len, "error offset past the end");
 		unsigned type;
 		uint8_t *content;
 		uint64_t n;
-		if (skg_pk_read_object(buf, len, (const uint8_t *)"", 0, 12, (uint64_t)1 << 20, &type,
-		                       &content, &n, &err) == 0) {
+		const unsigned rawsz = sha256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
+		if (skg_pk_read_object_cached(buf, len, (const uint8_t *)"", 0, rawsz, 12, (uint64_t)1 << 20,
+		                              NULL, &type, &content, &n, &err) == 0) {
 			check(type >= 1 && type <= 4, "type read");
 			free(content);
 		}
 		unsigned lines = 0;
-		int rc = skg_pk_git_unpack(buf, len, (const uint8_t *)"", 0, 12, true, (uint64_t)1 << 24,
-		                           "p.pack", no_base_id, count_line, &lines, &type, &content, &n);
+		int rc =
+		    skg_pk_git_unpack(buf, len, (const uint8_t *)"", 0, rawsz, 12, true, (uint64_t)1 << 24,
+		                      "p.pack", no_base_id, count_line, &lines, &type, &content, &n);
 		check(rc == 0 || rc == -1 || rc == -2, "git's reader status");
 		if (rc == 0) {
 			check(type >= 1 && type <= 4, "type read by git's reader");
