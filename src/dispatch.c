@@ -383,14 +383,16 @@ const uint32_t sha1kit_dc_batch_kernel_count =
     sizeof(sha1kit_dc_batch_kernels) / sizeof(sha1kit_dc_batch_kernels[0]);
 
 /*
- * SHA-256 batch kernels. On Zen 5 (AMD EPYC family 26 model 2, 2026-12-02; docs/PERFORMANCE.md,
- * "SHA-256 batch") a block costs 17-19 ns a lane in 16 AVX-512 lanes, 51-57 ns in 8 AVX2 lanes,
- * 40-46 ns on SHA-NI and about 365 ns in portable C: with SHA-NI, AVX2 lanes lose to one stream, so
- * "shani" (one message after the other on SHA-NI) comes before them. min_active: a lanes call
- * against that many single-stream blocks (16 x 18 = 290 ns against 7 SHA-NI blocks; 8 x 53 = 424 ns
- * against 2 portable blocks, AVX2 lanes running only where SHA-NI is absent).
+ * SHA-256 batch kernels. On Zen 5 (AMD EPYC family 26 model 2, 2026-12-05; docs/PERFORMANCE.md,
+ * "SHA-256 batch") a block costs 11 ns a lane in 16 AVX-512 lanes, 38 ns in 8 AVX2 lanes, 36-37 ns
+ * on SHA-NI and about 165 ns in portable C: with SHA-NI, AVX2 lanes lose to one stream, so "shani"
+ * (one message after the other on SHA-NI) comes before them. min_active: below that many busy
+ * lanes the rest run one by one; measured with `sha1kit bench --sha256 --batch=20,21,22` (16 lanes
+ * then 4, 5 or 6 left): 6 left were 10% faster in lanes at 16 KiB, 5 the same, 4 10% slower (a
+ * 16-lane call, 16 x 11 = 180 ns, against 5 SHA-NI blocks). AVX2 lanes run only where SHA-NI is
+ * absent: 8 x 38 = 305 ns against 2 portable blocks.
  */
-#define SHA256_MIN_ACTIVE16 7
+#define SHA256_MIN_ACTIVE16 5
 #define SHA256_MIN_ACTIVE8  2
 const sha1kit_batch_kernel sha1kit_sha256_batch_kernels[] = {
 #if SHA1KIT_HAVE_AVX512

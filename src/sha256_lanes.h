@@ -11,8 +11,15 @@
  *   SK256_LANES        name of the kernel (sha1kit_sha256_lanes_fn)
  *   SK256_LOAD(W, p, off, swap)  writes word t of block `off` of every lane, big-endian, to W[t]
  *                      (t = 0..15); src/x86/lanes_load.h has them.
+ * and optionally SK256_CH(x, y, z) and SK256_MAJ(x, y, z), Ch and Maj of vectors in one instruction
+ * each (VPTERNLOGD with AVX-512; GCC makes two of Maj); SHA256_CH and SHA256_MAJ otherwise.
  */
 #include "sha256_steps.h"
+
+#ifndef SK256_CH
+#define SK256_CH  SHA256_CH
+#define SK256_MAJ SHA256_MAJ
+#endif
 
 typedef uint32_t lv256 __attribute__((vector_size(4 * LANES)));
 
@@ -34,14 +41,14 @@ SK256_TARGET void SK256_LANES(uint32_t *state, const uint8_t *const *blocks, siz
 	for (size_t n = 0; n < nblocks; n++) {
 		lv256 a = hv[0], b = hv[1], c = hv[2], d = hv[3], e = hv[4], f = hv[5], g = hv[6], h = hv[7];
 		SK256_LOAD(W, blocks, 64 * n, 1);
-		SHA256_EIGHT(lv256, L256_ROTR, 0, L256_LOADED);
-		SHA256_EIGHT(lv256, L256_ROTR, 8, L256_LOADED);
-		SHA256_EIGHT(lv256, L256_ROTR, 16, L256_EXPAND);
-		SHA256_EIGHT(lv256, L256_ROTR, 24, L256_EXPAND);
-		SHA256_EIGHT(lv256, L256_ROTR, 32, L256_EXPAND);
-		SHA256_EIGHT(lv256, L256_ROTR, 40, L256_EXPAND);
-		SHA256_EIGHT(lv256, L256_ROTR, 48, L256_EXPAND);
-		SHA256_EIGHT(lv256, L256_ROTR, 56, L256_EXPAND);
+		const uint32_t *k = sha1kit_sha256_k;
+		SHA256_EIGHT(lv256, L256_ROTR, SK256_CH, SK256_MAJ, k, 0, L256_LOADED);
+		SHA256_EIGHT(lv256, L256_ROTR, SK256_CH, SK256_MAJ, k, 8, L256_LOADED);
+		/* steps 16..63 in three turns of sixteen: the ring's indices are the same in each */
+		for (k += 16; k < sha1kit_sha256_k + 64; k += 16) {
+			SHA256_EIGHT(lv256, L256_ROTR, SK256_CH, SK256_MAJ, k, 0, L256_EXPAND);
+			SHA256_EIGHT(lv256, L256_ROTR, SK256_CH, SK256_MAJ, k, 8, L256_EXPAND);
+		}
 		hv[0] += a;
 		hv[1] += b;
 		hv[2] += c;

@@ -36,10 +36,10 @@ void sha1kit_sha256_blocks_portable(uint32_t hv[8], const uint8_t *blocks, size_
 
 		for (int i = 0; i < 16; i++)
 			W[i] = sha1kit_load_be32(blocks + 4 * i);
-		SHA256_EIGHT(uint32_t, ROTR, 0, W_LOAD);
-		SHA256_EIGHT(uint32_t, ROTR, 8, W_LOAD);
+		SHA256_EIGHT(uint32_t, ROTR, SHA256_CH, SHA256_MAJ, sha1kit_sha256_k, 0, W_LOAD);
+		SHA256_EIGHT(uint32_t, ROTR, SHA256_CH, SHA256_MAJ, sha1kit_sha256_k, 8, W_LOAD);
 		for (int t = 16; t < 64; t += 8)
-			SHA256_EIGHT(uint32_t, ROTR, t, W_EXPAND);
+			SHA256_EIGHT(uint32_t, ROTR, SHA256_CH, SHA256_MAJ, sha1kit_sha256_k, t, W_EXPAND);
 		hv[0] += a;
 		hv[1] += b;
 		hv[2] += c;

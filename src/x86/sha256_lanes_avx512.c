@@ -13,5 +13,10 @@
 #define SK256_TARGET __attribute__((target("avx512f,avx512bw")))
 #define SK256_LANES  sha1kit_sha256_lanes16_avx512
 #define SK256_LOAD   load16x16
+/* Ch and Maj as one VPTERNLOGD each: 0xca is x ? y : z, 0xe8 the majority of three bits. */
+#define SK256_CH(x, y, z)                                                                                    \
+	((__typeof__(x))_mm512_ternarylogic_epi32((__m512i)(x), (__m512i)(y), (__m512i)(z), 0xca))
+#define SK256_MAJ(x, y, z)                                                                                   \
+	((__typeof__(x))_mm512_ternarylogic_epi32((__m512i)(x), (__m512i)(y), (__m512i)(z), 0xe8))
 #include "../sha256_lanes.h"
 #endif
