@@ -86,6 +86,18 @@ bool skg_from_hex(const char *p, uint8_t id[SKG_RAWSZ]);
 /* The same for 2 * rawsz hex digits into id[0..rawsz) (rawsz at most SKG_MAX_RAWSZ). */
 bool skg_from_hex_len(const char *p, size_t rawsz, uint8_t *id);
 
+/*
+ * Git's C-style quoting read back (Git's quote.c unquote_c_style), as git reads a quoted path in
+ * `info/alternates` and in `hash-object --stdin-paths`: s[0..len) starts with '"'; the bytes up to
+ * the closing quote, with the escapes \a \b \f \n \r \t \v \\ \" and three octal digits
+ * (the first 0-3) turned into their bytes, go to out, which has room for len bytes (the result is
+ * never longer); *out_len is their count, *used (unless NULL) the bytes of s read through the
+ * closing quote (what follows it is the caller's). Returns 0; -1 when s is not quoted that way (no
+ * opening or closing quote, another escape, a NUL before the closing quote): git's "badly quoted".
+ * The result is not NUL-terminated and may hold NUL bytes (\000).
+ */
+int skg_unquote_c(const char *s, size_t len, char *out, size_t *out_len, size_t *used);
+
 /* ---- Errors of a run ---------------------------------------------------------------------- */
 
 /* What stopped a run (struct skg_error.code). */

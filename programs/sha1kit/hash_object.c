@@ -19,7 +19,13 @@
  *    --literally nothing is checked;
  *  - no filters: the content is hashed as is (= `git hash-object --no-filters`);
  *  - the first failure ends the command (Git dies there too).
- * Not modelled: -w, --path, --stdin-paths.
+ *  - --stdin-paths reads the FILE names from standard input, one per line (a CR before the LF is
+ *    dropped; a line that starts with '"' is C-unquoted, skg_unquote_c), as builtin/hash-object.c
+ *    hash_stdin_paths does;
+ *  - a FILE that does not open is git's xopen line, 'fatal: could not open 'NAME' for reading:
+ *    REASON', and a directory git's hash_fd line 'fatal: Unable to hash NAME', exit 128; a usage
+ *    error (parse-options, and git's "Can't use --stdin-paths with --stdin", ...) exits 129.
+ * Not modelled: -w, --path.
  *
  * Blobs (and --literally objects) in regular files are streamed: the size comes from fstat and
  * exactly that many bytes are read. Other input (a pipe on standard input) must be read before the
@@ -47,18 +53,25 @@
 #define READ_SIZE  (256 * 1024)
 #define SPILL_SIZE ((size_t)64 << 20) /* input of unknown size kept in memory up to this */
 
-enum { OPT_STDIN = 256, OPT_LITERALLY, OPT_NO_FILTERS, OPT_HELP, OPT_VERSION };
+enum { OPT_STDIN = 256, OPT_STDIN_PATHS, OPT_LITERALLY, OPT_NO_FILTERS, OPT_HELP, OPT_VERSION };
+
+#define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
 
 static const struct option ho_options[] = {
-    {"stdin", no_argument, NULL, OPT_STDIN},           {"literally", no_argument, NULL, OPT_LITERALLY},
-    {"no-filters", no_argument, NULL, OPT_NO_FILTERS}, {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},       {NULL, 0, NULL, 0},
+    {"stdin", no_argument, NULL, OPT_STDIN},
+    {"stdin-paths", no_argument, NULL, OPT_STDIN_PATHS},
+    {"literally", no_argument, NULL, OPT_LITERALLY},
+    {"no-filters", no_argument, NULL, OPT_NO_FILTERS},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
 };
 
 struct ho_state {
 	const char *type; /* object type string */
 	bool bad_type;    /* not blob, tree, commit or tag: each object is refused */
 	bool literally;   /* no format check */
+	bool no_filters;  /* --no-filters: git has no path for the object (its messages say "(null)") */
 	bool check;       /* the content must be in memory for a format check */
 	unsigned format;  /* the repository's object format (SKG_FORMAT_SHA1 outside one) */
 	unsigned char *buf;
@@ -68,12 +81,18 @@ struct ho_state {
 static void ho_usage(void)
 {
 	fputs("Usage: sha1kit hash-object [-t TYPE] [--literally] [--stdin] [--] [FILE]...\n"
+	      "  or:  sha1kit hash-object [-t TYPE] [--literally] --stdin-paths\n"
 	      "Print the Git object ID of each FILE, as 'git hash-object' does: the SHA-1 of\n"
 	      "\"TYPE SIZE\\0\" followed by the content. Every object is hashed with SHA-1DC;\n"
 	      "an object in which a SHA-1 collision attack is detected is an error, as in Git.\n"
 	      "\n"
 	      "  -t TYPE           object type: blob (default), tree, commit or tag\n"
 	      "      --stdin       read an object from standard input (before the FILEs)\n"
+	      "      --stdin-paths read the FILE names from standard input, one per line, as\n"
+	      "                      git does: a CR before the newline is dropped, a line that\n"
+	      "                      starts with '\"' is C-unquoted (git's quoting of paths;\n"
+	      "                      'fatal: line is badly quoted' where it is not well\n"
+	      "                      quoted); no FILE operand and no --stdin with it\n"
 	      "      --literally   skip the format check (for making corrupt objects, as in\n"
 	      "                      Git; TYPE must still be one of the four, as Git 2.50+)\n"
 	      "      --no-filters  accepted for compatibility: the content is always hashed\n"
@@ -101,11 +120,16 @@ static void ho_usage(void)
 	      "digits in a commit's tree and parent lines and a tag's object line, 32 bytes\n"
 	      "after each tree entry's name.\n"
 	      "\n"
+	      "Errors as git gives them: a FILE that cannot be opened is 'fatal: could not\n"
+	      "open 'FILE' for reading: REASON', a directory 'fatal: Unable to hash FILE'.\n"
+	      "\n"
 	      "Exit status:\n"
-	      "  0  success\n"
-	      "  1  a FILE could not be read, a usage error, a write error\n"
-	      "  2  a SHA-1 collision attack was detected in an object\n"
-	      "  128  an object failed the fsck checks (as Git)\n"
+	      "  0    success\n"
+	      "  1    a FILE that opened could not be read, a write error\n"
+	      "  2    a SHA-1 collision attack was detected in an object\n"
+	      "  128  as git: an object failed the fsck checks, a FILE could not be\n"
+	      "       opened or is a directory, a badly quoted --stdin-paths line\n"
+	      "  129  a usage error, as git's\n"
 	      "Processing stops at the first error, as in Git; the IDs printed before stand.\n"
 	      "\n"
 	      "Examples:\n"
@@ -327,6 +351,13 @@ static int hash_fd(struct ho_state *st, int fd, const char *name)
 		sk_error(errno, "%s", sk_quote(name));
 		return SK_EXIT_FAILURE;
 	}
+	if (S_ISDIR(sb.st_mode)) {
+		/* git's index_fd fails on it (read: EISDIR) and hash_fd dies, naming the path it has for
+		 * the filters: none with --no-filters, which glibc prints as "(null)" */
+		fflush(stdout);
+		fprintf(stderr, "fatal: Unable to hash %s\n", st->no_filters ? "(null)" : name);
+		return 128;
+	}
 	if (S_ISREG(sb.st_mode)) {
 		if (!st->check) {
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -350,11 +381,64 @@ static int hash_file(struct ho_state *st, const char *name)
 		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	} while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
-		sk_error(errno, "%s", sk_quote(name));
-		return SK_EXIT_FAILURE;
+		/* git's xopen (wrapper.c) dies */
+		fflush(stdout);
+		fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", name, strerror(errno));
+		return 128;
 	}
 	int status = hash_fd(st, fd, name);
 	close(fd);
+	return status;
+}
+
+/* --stdin-paths: the FILE names on standard input, one per line (builtin/hash-object.c
+ * hash_stdin_paths: strbuf_getline drops the LF and a CR before it; a line that starts with '"' is
+ * C-unquoted, or git dies "line is badly quoted"). Stops at the first failure, as git. */
+static int hash_stdin_paths(struct ho_state *st)
+{
+	char *line = NULL, *name = NULL;
+	size_t cap = 0, name_cap = 0;
+	ssize_t n;
+	int status = SK_EXIT_OK;
+	while (status == SK_EXIT_OK && (n = getline(&line, &cap, stdin)) >= 0) {
+		size_t len = (size_t)n;
+		if (len > 0 && line[len - 1] == '\n') {
+			len--;
+			if (len > 0 && line[len - 1] == '\r') {
+				len--;
+			}
+		}
+		line[len] = '\0';
+		const char *path = line;
+		if (line[0] == '"') {
+			if (name_cap < len + 1) {
+				free(name);
+				name_cap = len + 1;
+				name = malloc(name_cap);
+				if (name == NULL) {
+					sk_error(ENOMEM, "standard input");
+					status = SK_EXIT_FAILURE;
+					break;
+				}
+			}
+			size_t name_len;
+			if (skg_unquote_c(line, len, name, &name_len, NULL) != 0) {
+				fflush(stdout);
+				fputs("fatal: line is badly quoted\n", stderr);
+				status = 128;
+				break;
+			}
+			name[name_len] = '\0'; /* a \000 in it ends the name, as in git's C string */
+			path = name;
+		}
+		status = hash_file(st, path);
+	}
+	if (status == SK_EXIT_OK && ferror(stdin)) {
+		sk_error(errno, "standard input: read error");
+		status = SK_EXIT_FAILURE;
+	}
+	free(line);
+	free(name);
 	return status;
 }
 
@@ -362,6 +446,7 @@ int sk_cmd_hash_object(int argc, char **argv)
 {
 	struct ho_state st = {.type = "blob"};
 	int c, stdin_count = 0;
+	bool stdin_paths = false;
 
 	optind = 0; /* full re-initialisation of getopt (GNU) */
 	while ((c = getopt_long(argc, argv, "t:", ho_options, NULL)) != -1) {
@@ -372,10 +457,14 @@ int sk_cmd_hash_object(int argc, char **argv)
 		case OPT_STDIN:
 			stdin_count++;
 			break;
+		case OPT_STDIN_PATHS:
+			stdin_paths = true;
+			break;
 		case OPT_LITERALLY:
 			st.literally = true;
 			break;
 		case OPT_NO_FILTERS:
+			st.no_filters = true;
 			break;
 		case OPT_HELP:
 			ho_usage();
@@ -384,11 +473,16 @@ int sk_cmd_hash_object(int argc, char **argv)
 			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);
 		default:
-			sk_usage_error(HO_CMD, NULL);
+			sk_usage_exit(USAGE_STATUS, HO_CMD, NULL);
 		}
 	}
-	if (stdin_count > 1) {
-		sk_usage_error(HO_CMD, "multiple --stdin options are not supported");
+	/* builtin/hash-object.c's checks, in its order and words */
+	if (stdin_paths && stdin_count > 0) {
+		sk_usage_exit(USAGE_STATUS, HO_CMD, "Can't use --stdin-paths with --stdin");
+	} else if (stdin_paths && optind < argc) {
+		sk_usage_exit(USAGE_STATUS, HO_CMD, "Can't specify files with --stdin-paths");
+	} else if (stdin_count > 1) {
+		sk_usage_exit(USAGE_STATUS, HO_CMD, "Multiple --stdin arguments are not supported");
 	}
 	st.bad_type = strcmp(st.type, "blob") != 0 && strcmp(st.type, "tree") != 0 &&
 	              strcmp(st.type, "commit") != 0 && strcmp(st.type, "tag") != 0;
@@ -423,6 +517,9 @@ int sk_cmd_hash_object(int argc, char **argv)
 	for (int i = optind; i < argc && status == SK_EXIT_OK; i++) {
 		status = hash_file(&st, argv[i]);
 	}
+	if (stdin_paths && status == SK_EXIT_OK) {
+		status = hash_stdin_paths(&st);
+	}
 	skg_repo_free(repo);
-	return sk_finish(status, stdin_count > 0);
+	return sk_finish(status, stdin_count > 0 || stdin_paths);
 }

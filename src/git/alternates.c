@@ -54,72 +54,23 @@ static bool alt_seen(const struct alt_walk *w, const char *dir)
 
 static int alt_read_file(struct alt_walk *w, const char *objdir, int depth);
 
-/* C-style unquoting of a "..." entry (quote.c unquote_c_style); false on broken quoting. */
+/* C-style unquoting of a "..." entry (skg_unquote_c); false on broken quoting. *next is after the
+ * closing quote. */
 static bool unquote_c(const char *s, const char *end, struct skg_buf *out, const char **next)
 {
-	size_t keep = out->len;
-	if (s >= end || *s != '"') {
+	size_t len = (size_t)(end - s), n, used;
+	char *tmp = malloc(len + 1);
+	if (tmp == NULL) {
+		out->failed = true;
 		return false;
 	}
-	s++;
-	while (s < end) {
-		char c = *s++;
-		if (c == '"') {
-			*next = s;
-			return true;
-		}
-		if (c != '\\') {
-			skg_buf_addc(out, c);
-			continue;
-		}
-		if (s >= end) {
-			break;
-		}
-		c = *s++;
-		switch (c) {
-		case 'a':
-			c = '\a';
-			break;
-		case 'b':
-			c = '\b';
-			break;
-		case 'f':
-			c = '\f';
-			break;
-		case 'n':
-			c = '\n';
-			break;
-		case 'r':
-			c = '\r';
-			break;
-		case 't':
-			c = '\t';
-			break;
-		case 'v':
-			c = '\v';
-			break;
-		case '\\':
-		case '"':
-			break;
-		case '0':
-		case '1':
-		case '2':
-		case '3':
-			if (end - s < 2 || s[0] < '0' || s[0] > '7' || s[1] < '0' || s[1] > '7') {
-				skg_buf_setlen(out, keep);
-				return false;
-			}
-			c = (char)(((c - '0') << 6) | ((s[0] - '0') << 3) | (s[1] - '0'));
-			s += 2;
-			break;
-		default:
-			skg_buf_setlen(out, keep);
-			return false;
-		}
-		skg_buf_addc(out, c);
+	bool ok = skg_unquote_c(s, len, tmp, &n, &used) == 0;
+	if (ok) {
+		skg_buf_add(out, tmp, n);
+		*next = s + used;
 	}
-	skg_buf_setlen(out, keep);
-	return false;
+	free(tmp);
+	return ok;
 }
 
 static int alt_entry(struct alt_walk *w, const char *entry, const char *relative_base, int depth)
