@@ -21,8 +21,9 @@
  *  - "git stops here" (where git prints "fatal: ..." and exits 128 because of the repository's
  *    content) is SKG_E_GIT with git's message, or a record whose `fatal` field is set.
  *  - Sizes are in bytes; object IDs are SKG_RAWSZ (20) bytes of SHA-1 (SHA-1DC: Stevens 2013,
- *    Stevens-Shumow 2017); no global mutable state: any number of threads may use the layer on
- *    different objects at once.
+ *    Stevens-Shumow 2017), or 32 bytes of SHA-256 (FIPS 180-4) in a SHA-256 repository where a
+ *    function says so (its rawsz or format); no global mutable state: any number of threads may
+ *    use the layer on different objects at once.
  * Sources: Git's Documentation/gitformat-loose.txt, gitformat-pack.txt (pack and idx v1/v2),
  * gitrepository-layout.txt, git-fsck.txt and git-index-pack.txt; behaviour checked against git.
  */
@@ -43,8 +44,9 @@ extern "C" {
 /*
  * A repository's object format (extensions.objectFormat; Git's Documentation/technical/
  * hash-function-transition.txt): object IDs are the SHA-1 (SHA-1DC) or the SHA-256 (FIPS 180-4) of
- * "TYPE SIZE\0" and the content. So far the Git layer's commands work in SHA-1 repositories, and
- * hash IDs of either format (skg_object_hash_begin_as, skg_repo_open_formats).
+ * "TYPE SIZE\0" and the content. The layer hashes objects, indexes and verifies packs and checks
+ * whole repositories (skg_check_repo) in either format: the repository's, from
+ * skg_repo_open_formats, or the caller's (skg_object_hash_begin_as, skg_index_options).
  */
 enum skg_object_format {
 	SKG_FORMAT_SHA1 = 1,
