@@ -152,6 +152,7 @@ static void usage(void)
 	       "                           check only connectivity (objects are still hashed)\n"
 	       "      --[no-]strict        stricter checks (git fsck --strict)\n"
 	       "      --full               accepted: packs and alternates are always checked\n"
+	       "                             (--no-full is refused: a usage error, 129)\n"
 	       "      --[no-]references    first check the ref database as Git 2.48 and later\n"
 	       "                             do (as 'sha1kit refs verify': git 2.55's lines,\n"
 	       "                             exit bit 8 on an error). Default: on, as git\n"
@@ -304,7 +305,8 @@ int sk_cmd_fsck(int argc, char **argv)
 	const char *git_dir = NULL;
 	int progress = -1; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal */
 	bool stats = false;
-	int refs = -1; /* --references 1, --no-references 0, else (-1) as the Git followed */
+	bool full = true; /* --no-full is refused */
+	int refs = -1;    /* --references 1, --no-references 0, else (-1) as the Git followed */
 	int c;
 	skg_check_options_default(&o);
 	sk_git_version_env(CMD, USAGE_STATUS, &o.git_version);
@@ -362,6 +364,7 @@ int sk_cmd_fsck(int argc, char **argv)
 			break;
 		case OPT_FULL:
 		case OPT_NO_FULL:
+			full = c == OPT_FULL; /* the last one counts, as in git */
 			break;
 		case OPT_LOST_FOUND:
 		case OPT_NO_LOST_FOUND:
@@ -394,6 +397,13 @@ int sk_cmd_fsck(int argc, char **argv)
 		default:
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
+	}
+	if (!full) {
+		/* git --no-full checks loose objects only and takes packed ones for missing in places
+		 * (its reflog check: "invalid reflog entry"); sha1kit always reads packs and alternates */
+		sk_usage_exit(USAGE_STATUS, CMD,
+		              CMD ": --no-full is not supported: packs and alternates are always checked, as "
+		                  "with --full");
 	}
 	if (argc - optind > 1) {
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);

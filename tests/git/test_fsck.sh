@@ -975,7 +975,7 @@ need_clean
 (cd "$T/clean" && refgit fsck --bogus-option >/dev/null 2>&1)
 grc=$?
 for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/.git $T/clean" \
-	--git-version=2.47 --git-version=3.0 --git-version=2.55.x --git-version=; do
+	--git-version=2.47 --git-version=3.0 --git-version=2.55.x --git-version= --no-full "--full --no-full"; do
 	# shellcheck disable=SC2086 # the cases are word lists
 	(cd "$T/clean" && "$SK" fsck $args >"$T/u.out" 2>"$T/u.err")
 	src=$?
@@ -986,10 +986,12 @@ for args in --bogus-option --threads=x "--threads= 3" "a b" "--git-dir=$T/clean/
 		cat "$T/u.err"
 	fi
 done
-# a Git's maintenance release names it (2.55.1 is 2.55); SHA1KIT_GIT_VERSION as --git-version
+# a Git's maintenance release names it (2.55.1 is 2.55); SHA1KIT_GIT_VERSION as --git-version;
+# --no-full then --full is --full (the last one counts)
 local v
-for v in --git-version=2.55.1 --git-version=2.39.10; do
-	(cd "$T/clean" && "$SK" fsck "$v" >"$T/u.out" 2>"$T/u.err")
+for v in --git-version=2.55.1 --git-version=2.39.10 "--no-full --full"; do
+	# shellcheck disable=SC2086 # the cases are word lists
+	(cd "$T/clean" && "$SK" fsck $v >"$T/u.out" 2>"$T/u.err")
 	src=$?
 	[ "$src" = 0 ] && [ ! -s "$T/u.err" ] && pass || fail "sha1kit fsck $v: exit $src: $(head -c 200 "$T/u.err")"
 done
