@@ -391,6 +391,26 @@ int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, c
 int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                          struct skg_file *idx, uint64_t *first_diff, struct skg_error *err);
 
+/*
+ * --verify as git's index-pack runs it on an existing idx (builtin/index-pack.c write_idx_file
+ * with WRITE_IDX_VERIFY, over csum-file.c's hashfd_check; git v2.39.5 and v2.55.0 alike): the
+ * comparison of skg_pack_compare_idx, and where they differ git's words for it. name: the idx's
+ * name as git gives it (index-pack's -o argument, or the pack's name with .pack replaced by .idx).
+ * Returns 0 when they are equal; -1 with SKG_E_GIT where git dies, its message: "sha1 file 'NAME'
+ * validation error", "NAME: sha1 file truncated" or "NAME: sha1 file has trailing garbage" (git
+ * compares its writes with the file 128 KiB at a time, then the checksum alone: the first of these
+ * pieces that differs, or that the file ends in, decides); -1 with the other errors of
+ * skg_pack_compare_idx.
+ */
+int skg_pack_verify_idx_as_git(const struct skg_pack *pack, const struct skg_index_options *opt,
+                               struct skg_file *idx, const char *name, struct skg_error *err);
+
+/* The same for an existing reverse index rev[0..len) named `name` (write_rev_file with
+ * WRITE_REV_VERIFY), against skg_pack_write_rev's bytes: 0, or -1 with SKG_E_GIT and git's
+ * message as above, or SKG_E_NOMEM. */
+int skg_pack_verify_rev_as_git(const struct skg_pack *pack, const uint8_t *rev, uint64_t len,
+                               const char *name, struct skg_error *err);
+
 /* ---- Indexing a pack that arrives in pieces (git index-pack --stdin) ----------------------- */
 
 struct skg_indexer;

@@ -66,11 +66,11 @@ static void index_pack_usage(void)
 	      "                          the version and 64-bit offset layout found in it;\n"
 	      "                          then, with the reverse index on, the .rev beside\n"
 	      "                          it, if there is one (a missing .rev is fine, as in\n"
-	      "                          git), byte for byte: 'sha1kit: index-pack: NAME.rev\n"
-	      "                          does not match the pack (first difference at byte\n"
-	      "                          N)' (exit status 1; git dies with 'sha1 file ...\n"
-	      "                          validation error', 'truncated', 'has trailing\n"
-	      "                          garbage', exit status 128)\n"
+	      "                          git), byte for byte. A difference is git's line\n"
+	      "                          and exit status 128, as git's pieces of 128 KiB\n"
+	      "                          decide: 'fatal: sha1 file 'NAME' validation\n"
+	      "                          error', 'fatal: NAME: sha1 file truncated' or\n"
+	      "                          'fatal: NAME: sha1 file has trailing garbage'\n"
 	      "      --rev-index       write (or with --verify check) the reverse index;\n"
 	      "                          the default, unless pack.writeReverseIndex is false\n"
 	      "                          (with --git-version=2.39 too, where git 2.39 writes\n"
@@ -218,8 +218,8 @@ static void index_pack_usage(void)
 	      "standard error (exit status 1), N being the pack offset of the object at fault:\n"
 	      "a delta that does not apply, a missing or cyclic delta base (git: 'fatal: pack\n"
 	      "has bad object at offset N: failed to apply delta', 'fatal: pack has N\n"
-	      "unresolved deltas'), 'collision attack detected in object at offset N', index\n"
-	      "mismatch (--verify). With --verify, an\n"
+	      "unresolved deltas'), 'collision attack detected in object at offset N'.\n"
+	      "With --verify, an\n"
 	      "index that git itself cannot open fails first with git's lines and exit status\n"
 	      "128: 'error: non-monotonic index NAME.idx' (or: index file ... is too small, is\n"
 	      "version N and is not supported..., wrong index v1/v2 file size in ...) then\n"
@@ -639,32 +639,57 @@ static int rev_name_fails(const char *idx_name, bool nomem)
 
 /*
  * --verify with the reverse index on: git's write_rev_file with WRITE_REV_VERIFY (pack-write.c
- * write_rev_file_order): a .rev that is not there is fine ("optional": stat fails with ENOENT, a
- * dangling symbolic link too); one that is there must hold every byte git would write, no more
- * (csum-file.c hashfd_check: git dies with "sha1 file 'NAME' validation error", "NAME: sha1 file
- * truncated" or "... has trailing garbage"). Returns an exit status, after the diagnostic.
+ * write_rev_file_order, git v2.39.5 and v2.55.0): a .rev that is not there is fine ("optional":
+ * stat fails with ENOENT, a dangling symbolic link too), another failure of stat dies ("could not
+ * stat: NAME: REASON"); one that is there is opened (csum-file.c hashfd_check, wrapper.c xopen:
+ * "could not open 'NAME' for reading: REASON"; a directory opens, and its first read dies: "NAME:
+ * sha1 file read error: Is a directory") and must hold every byte git would write, no more
+ * (skg_pack_verify_rev_as_git: "sha1 file 'NAME' validation error", "NAME: sha1 file truncated",
+ * "NAME: sha1 file has trailing garbage"). Git's lines and 128 for all of these; a FIFO or device
+ * is refused with sha1kit's line, never opened (git would wait on it, or read it). Returns an exit
+ * status, after the diagnostic.
  */
 static int verify_rev(const struct skg_pack *pack, const char *rev_name)
 {
 	struct stat st;
-	if (stat(rev_name, &st) != 0 && errno == ENOENT) {
-		return SK_EXIT_OK;
+	if (stat(rev_name, &st) != 0) {
+		if (errno == ENOENT) {
+			return SK_EXIT_OK;
+		}
+		int e = errno;
+		fflush(stdout);
+		fprintf(stderr, "fatal: could not stat: %s: %s\n", rev_name, strerror(e));
+		return 128;
 	}
 	struct skg_file rev = {0};
-	int status = SK_EXIT_FAILURE;
-	if (sk_file_map(&rev, CMD, rev_name) != 0) {
-		return status;
-	}
 	struct skg_error err;
-	uint64_t first_diff;
-	int rc = skg_pack_compare_rev(pack, rev.data, rev.len, &first_diff, &err);
-	if (rc < 0) {
-		sk_error(0, CMD ": %s", err.msg);
-	} else if (rc > 0 && !sk_file_report_shrank(&rev, CMD)) {
-		sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
-		         sk_quote(rev_name), first_diff);
-	} else if (rc == 0) {
-		status = SK_EXIT_OK;
+	if (skg_file_map(&rev, rev_name, sk_guard_map, (void *)CMD, &err) != 0) {
+		int e = err.sys_errno;
+		if (rev.failed != SKG_FILE_OPEN || e == 0 || e == EFBIG || e == ENOMEM) {
+			/* a FIFO or a device (refused, never opened), a file too large to map: sha1kit's
+			 * limits, in its words */
+			sk_error(0, CMD ": %s", err.msg);
+			return SK_EXIT_FAILURE;
+		}
+		fflush(stdout);
+		if (e == EISDIR) {
+			fprintf(stderr, "fatal: %s: sha1 file read error: %s\n", rev_name, strerror(e));
+		} else {
+			fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", rev_name,
+			        strerror(e));
+		}
+		return 128;
+	}
+	int status = SK_EXIT_OK;
+	if (skg_pack_verify_rev_as_git(pack, rev.data, rev.len, rev_name, &err) != 0) {
+		if (sk_file_report_shrank(&rev, CMD)) {
+			status = SK_EXIT_FAILURE;
+		} else if (err.code == SKG_E_GIT) {
+			status = git_fatal(&err);
+		} else {
+			sk_error(0, CMD ": %s", err.msg);
+			status = SK_EXIT_FAILURE;
+		}
 	}
 	skg_file_unmap(&rev);
 	return status;
@@ -1137,18 +1162,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		/* the rebuilt idx, compared piece by piece with the existing one; as git's --verify
 		 * (WRITE_IDX_VERIFY | WRITE_IDX_STRICT), an object twice in the pack fails it */
 		opt.strict = true;
-		uint64_t first_diff;
-		int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
-		if (rc < 0) {
-			goto pack_error;
-		}
-		if (rc > 0) {
-			if (sk_file_report_shrank(&old_idx, CMD)) {
-				goto out;
-			}
-			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
-			         sk_quote(idx_name), first_diff);
-			goto out;
+		if (skg_pack_verify_idx_as_git(pack, &opt, &old_idx, idx_name, &err) != 0) {
+			goto pack_error; /* git's "sha1 file 'IDX' validation error", ... (SKG_E_GIT) */
 		}
 		/* then the .rev, as git's write_rev_file after write_idx_file */
 		if (rev_name != NULL && (status = verify_rev(pack, rev_name)) != SK_EXIT_OK) {

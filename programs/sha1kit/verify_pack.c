@@ -93,7 +93,10 @@ static void verify_pack_usage(void)
 	      "supported..., wrong index v1/v2 file size in ...) then 'fatal: Cannot open\n"
 	      "existing pack idx file for 'NAME.idx'' (also for a missing index), 'fatal:\n"
 	      "offset beyond end of pack index for NAME.pack (truncated index?)', 'fatal:\n"
-	      "Cannot open existing pack file 'NAME.idx'' (no NAME.pack). A file that\n"
+	      "Cannot open existing pack file 'NAME.idx'' (no NAME.pack). An index that\n"
+	      "git opens but that differs from the one the pack gives is git's 'fatal: sha1\n"
+	      "file 'NAME.idx' validation error' (or 'fatal: NAME.idx: sha1 file\n"
+	      "truncated', '... has trailing garbage'), then 'NAME.pack: bad'. A file that\n"
 	      "another process truncates while it is read gives\n"
 	      "'sha1kit: verify-pack: NAME: the file shrank while it was read' and ends the\n"
 	      "command at once (exit status 1).\n"
@@ -236,23 +239,18 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	fflush(stdout);
 	skg_idx_layout(old_idx.data, old_idx.len, &opt);
 	opt.strict = true;
-	uint64_t first_diff;
-	int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
-	if (rc < 0 && err.code == SKG_E_GIT) { /* git's die: an object twice */
-		fflush(stdout);
-		fprintf(stderr, "fatal: %s\n", err.msg);
-		goto out;
-	}
-	if (rc < 0) {
-		sk_pack_report(CMD, pack_name, &err);
-		goto out;
-	}
-	if (rc > 0) {
+	if (skg_pack_verify_idx_as_git(pack, &opt, &old_idx, idx_name, &err) != 0) {
 		if (sk_file_report_shrank(&old_idx, CMD)) {
 			goto out;
 		}
-		sk_error(0, CMD ": %s does not match %s (first difference at byte %" PRIu64 ")",
-		         sk_quote(idx_name), sk_quote(pack_name), first_diff);
+		if (err.code == SKG_E_GIT) {
+			/* git's die (its index-pack --verify): an object twice, "sha1 file 'NAME.idx'
+			 * validation error", "NAME.idx: sha1 file truncated", ... */
+			fflush(stdout);
+			fprintf(stderr, "fatal: %s\n", err.msg);
+		} else {
+			sk_pack_report(CMD, pack_name, &err);
+		}
 		goto out;
 	}
 	status = SK_EXIT_OK;
