@@ -96,7 +96,13 @@ static void verify_pack_usage(void)
 	      "Cannot open existing pack file 'NAME.idx'' (no NAME.pack). An index that\n"
 	      "git opens but that differs from the one the pack gives is git's 'fatal: sha1\n"
 	      "file 'NAME.idx' validation error' (or 'fatal: NAME.idx: sha1 file\n"
-	      "truncated', '... has trailing garbage'), then 'NAME.pack: bad'. A file that\n"
+	      "truncated', '... has trailing garbage'), then 'NAME.pack: bad'. Then, as\n"
+	      "git's (its index-pack reads pack.writeReverseIndex, on by default), the\n"
+	      "reverse index NAME.rev when there is one: it must be the one the pack gives,\n"
+	      "byte for byte, else the same lines for NAME.rev ('fatal: could not stat:\n"
+	      "...', 'fatal: NAME.rev: sha1 file read error: ...' where git's are). The\n"
+	      "config is read as git's index-pack reads it (see sha1kit index-pack --help): a\n"
+	      "bad value is git's fatal line for each pack, then 'NAME.pack: bad'. A file that\n"
 	      "another process truncates while it is read gives\n"
 	      "'sha1kit: verify-pack: NAME: the file shrank while it was read' and ends the\n"
 	      "command at once (exit status 1).\n"
@@ -160,13 +166,14 @@ static size_t stem_len(const char *arg)
 
 /* Check one pack; returns the exit status bits. */
 static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
-                      unsigned git_version, unsigned object_format, struct skg_repo *repo)
+                      unsigned git_version, unsigned object_format, struct skg_repo *repo, bool rev_index)
 {
 	size_t stem = stem_len(arg);
-	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5);
-	if (pack_name == NULL || idx_name == NULL) {
+	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5), *rev_name = malloc(stem + 5);
+	if (pack_name == NULL || idx_name == NULL || rev_name == NULL) {
 		free(pack_name);
 		free(idx_name);
+		free(rev_name);
 		sk_error(ENOMEM, CMD);
 		return SK_EXIT_FAILURE;
 	}
@@ -174,6 +181,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	memcpy(pack_name + stem, ".pack", 6);
 	memcpy(idx_name, arg, stem);
 	memcpy(idx_name + stem, ".idx", 5);
+	memcpy(rev_name, arg, stem);
+	memcpy(rev_name + stem, ".rev", 5);
 
 	int status = SK_EXIT_FAILURE;
 	struct skg_file file = {0}, old_idx = {0};
@@ -253,6 +262,11 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 		}
 		goto out;
 	}
+	/* then, with the reverse index on, the .rev beside the idx (git's index-pack --verify:
+	 * write_rev_file with WRITE_REV_VERIFY; a missing one is fine) */
+	if (rev_index && sk_verify_rev(CMD, pack, rev_name) != SK_EXIT_OK) {
+		goto out;
+	}
 	status = SK_EXIT_OK;
 	if (verbose) {
 		printf("%s: ok\n", pack_name);
@@ -269,6 +283,7 @@ out:
 	skg_file_unmap(&old_idx);
 	free(pack_name);
 	free(idx_name);
+	free(rev_name);
 	return status;
 }
 
@@ -345,19 +360,36 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	if (object_format == 0) {
 		object_format = repo != NULL ? skg_repo_object_format(repo) : SKG_FORMAT_SHA1;
 	}
+	/* the config that index-pack reads first (builtin/index-pack.c git_index_pack_config):
+	 * pack.writeReverseIndex, or by default the Git's rule (2.41+: on; 2.39: off), says whether
+	 * NAME.rev is checked; a bad value is its die, for each pack */
+	struct skg_index_options cfg;
+	skg_index_options_default(&cfg);
+	cfg.git_version = git_version;
+	bool cfg_bad = skg_index_read_config(repo, &cfg, NULL, &err) != 0;
+	if (cfg_bad && err.code != SKG_E_GIT) {
+		sk_error(err.code == SKG_E_NOMEM ? ENOMEM : 0, CMD ": %s", err.msg);
+		skg_repo_free(repo);
+		return sk_finish(SK_EXIT_FAILURE, false);
+	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		if (bad_format != NULL) {
-			/* as git's: index-pack's fatal line for each pack, then its "bad" line */
-			fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", bad_format);
+		if (cfg_bad || bad_format != NULL) {
+			/* as git's: index-pack's fatal line for each pack, then its "bad" line (the
+			 * config is read before the options) */
+			if (cfg_bad) {
+				fprintf(stderr, "fatal: %s\n", err.msg);
+			} else {
+				fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", bad_format);
+			}
 			if (verbose || stat_only) {
 				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);
 			}
 			status |= SK_EXIT_FAILURE;
 			continue;
 		}
-		status |=
-		    verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format, repo);
+		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format,
+		                     repo, cfg.rev_index);
 	}
 	skg_repo_free(repo);
 	return sk_finish(status, false);

@@ -1003,7 +1003,8 @@ done
 # and then the checksum alone (csum-file.c); the first piece that differs, or that the file ends in,
 # decides: a pack of 6000 objects has an idx over 128 KiB (216600 bytes with 2,1000: all but the first
 # objects in the 64-bit table, so that a cut of up to 40 bytes still opens), whose pieces end at
-# 131072, 216580 and 216600.
+# 131072, 216580 and 216600. verify-pack then checks NAME.rev as git's does (with the reverse index
+# on: git 2.41+ by default, or pack.writeReverseIndex).
 # ---------------------------------------------------------------------------------------------
 section_verify_idx() {
 local W=$T/vi w rc grc args case fl cut
@@ -1054,6 +1055,38 @@ for case in want:1100: want:1100:$((w - 25)) want:140000:$((w - 25)) want:140000
 	# not vacuous: git died in the compare
 	grep -q "sha1 file\|offset beyond end" "$W/git.err" && ok || bad "verify_idx $case: git says $(cat "$W/git.err")"
 done
+# verify-pack checks m.rev too, as git's (its index-pack --verify with the reverse index on:
+# pack.writeReverseIndex, given here as GIT_CONFIG_COUNT's, both Gits reading it; false: not
+# looked at): a changed byte, a cut, a byte more, a directory; and a bad value of the key
+git index-pack --rev-index -o "$W/r.idx" "$W/m.pack" >/dev/null || { bad "verify_idx: git --rev-index"; return; }
+cp "$W/r.idx" "$W/m.idx"
+local what off cfg want
+for case in flip:100: cut:100: more:: dir:: same:: same::maybe flip:100:false; do
+	IFS=: read -r what off cfg <<<"$case"
+	rm -rf "$W/m.rev"
+	cp "$W/r.rev" "$W/m.rev" && chmod u+w "$W/m.rev"
+	case $what in
+	flip) printf '\377' | dd of="$W/m.rev" bs=1 seek="$off" conv=notrunc status=none ;;
+	cut) truncate -s "$off" "$W/m.rev" ;;
+	more) printf 'x' >>"$W/m.rev" ;;
+	dir) rm -f "$W/m.rev" && mkdir "$W/m.rev" ;;
+	esac
+	for args in "verify-pack" "verify-pack -v"; do
+		(cd "$W" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=pack.writeReverseIndex GIT_CONFIG_VALUE_0=${cfg:-true} \
+			"$SK" $args m.pack >sk.out 2>sk.err)
+		rc=$?
+		(cd "$W" && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=pack.writeReverseIndex GIT_CONFIG_VALUE_0=${cfg:-true} \
+			refgit $args m.pack >git.out 2>git.err)
+		grc=$?
+		[ $rc = $grc ] && same_file "$W/sk.err" "$W/git.err" && same_file "$W/sk.out" "$W/git.out" && ok ||
+			bad "verify_idx .rev $case, $args: exit $rc (git $grc): $(cat "$W/sk.err") / git: $(cat "$W/git.err")"
+	done
+	# not vacuous: git found the .rev (or the config) bad, but where it was not to look
+	want=1
+	if [ "$cfg" = false ] || { [ "$what" = same ] && [ -z "$cfg" ]; }; then want=0; fi
+	[ "$grc" = $want ] && ok || bad "verify_idx .rev $case: git's exit status $grc, not $want"
+done
+rm -rf "$W/m.rev"
 }
 
 # ---------------------------------------------------------------------------------------------
