@@ -178,10 +178,16 @@ struct skg_pack_object {
  * Index the pack data[0..len): header, every entry inflated and checked against its size, deltas
  * resolved, every object ID computed with SHA-1DC, the trailer checked. data must stay valid and
  * unchanged until skg_pack_free. Returns 0 with *out; -1 with err: SKG_E_CORRUPT (err->msg says
- * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "delta base
- * not found", "pack trailer does not match its content"), SKG_E_GIT (with `strict`, or `repo`
- * for the collision check: where git dies, git's message, see skg_index_options.strict and .repo;
- * the lines before went to opt->sink),
+ * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "pack
+ * trailer does not match its content"), SKG_E_GIT where git's index-pack dies after its first
+ * pass, with git's message (builtin/index-pack.c, git v2.39.5 and v2.55.0): a delta that does not
+ * apply, "pack has bad object at offset N: failed to apply delta" (patch_delta's line before it,
+ * "delta replay has gone wild" or "unexpected delta opcode 0", to opt->sink as an error record),
+ * or "size_t overflow: A << S" (a delta size field past 64 bits); deltas left unresolved, "pack
+ * has N unresolved deltas" (or "1 unresolved delta"; an OFS_DELTA whose base offset is where no
+ * entry starts is one, as in git, whose first pass takes it), SKG_E_GIT also with `strict`, or
+ * `repo` for the collision check: where git dies, git's message, see skg_index_options.strict and
+ * .repo; the lines before went to opt->sink),
  * SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM, SKG_E_THREAD, SKG_E_USAGE
  * (threads 0). Thread-safe; starts opt->threads - 1 threads. With `strict`, a duplicate object
  * is found by skg_pack_write_idx, as git finds it writing the idx (SKG_E_GIT, git's "The same

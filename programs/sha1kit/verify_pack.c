@@ -85,7 +85,10 @@ static void verify_pack_usage(void)
 	      "early EOF', 'fatal: pack signature mismatch', 'error: inflate: data stream\n"
 	      "error (REASON)' then 'fatal: pack has bad object at offset N: inflate returned\n"
 	      "-3', 'fatal: pack is corrupted (SHA1 mismatch)', 'fatal: pack has junk at the\n"
-	      "end', ... (see sha1kit index-pack --help), exit status 1 as git's. Other errors\n"
+	      "end', ..., and where git dies in its second pass: 'fatal: pack has bad object\n"
+	      "at offset N: failed to apply delta' (after 'error: delta replay has gone\n"
+	      "wild', ...), 'fatal: pack has N unresolved deltas' (see sha1kit index-pack\n"
+	      "--help), exit status 1 as git's. Other errors\n"
 	      "go to standard error as 'sha1kit: verify-pack: NAME: REASON (at offset N)'.\n"
 	      "An index that git itself cannot open fails before the pack is read, as in git\n"
 	      "(no statistics, then 'NAME.pack: bad'), with git's lines: 'error: non-monotonic\n"
@@ -209,14 +212,15 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.read_ctx = &file;
 	opt.idx = old_idx.data; /* the first pass on all the threads (checked against the pack) */
 	opt.idx_len = old_idx.len;
+	opt.sink.report = sk_pack_print_record; /* git's lines before its die */
 	if (repo != NULL && skg_repo_object_format(repo) == object_format) {
 		/* git's index-pack --verify in the repository compares each object with its copy */
 		opt.repo = repo;
-		opt.sink.report = sk_pack_print_record; /* git's lines before its die */
 	}
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		if (err.code == SKG_E_GIT) {
-			/* the collision check's die: git's fatal line, the pack bad (verify-pack: 1) */
+			/* git's index-pack dies: the collision check, a delta that does not apply, deltas
+			 * left unresolved; git's fatal line, the pack bad (verify-pack: 1) */
 			fflush(stdout);
 			fprintf(stderr, "fatal: %s\n", err.msg);
 			goto out;

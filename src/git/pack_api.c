@@ -211,9 +211,24 @@ static int index_finish(struct skg_pack *pack, struct skg_error *err)
 	return 0;
 }
 
+/* The engine's error pe where git's index-pack dies on the same fault in its second pass (a delta
+ * that does not apply, deltas left unresolved: pe->git_fatal): git's "error:" line to the sink,
+ * then SKG_E_GIT with git's message; else the engine's error. */
+static int engine_error(const struct skg_sink *sink, const struct skg_pk_error *pe, struct skg_error *err)
+{
+	if (pe->code != SKG_E_CORRUPT || pe->git_fatal[0] == '\0') {
+		return from_pk(err, pe);
+	}
+	if (pe->git_error != NULL) {
+		skg_report(sink, SKG_LEVEL_ERROR, 0, "%s", pe->git_error);
+	}
+	return skg_fail(err, "%s", pe->git_fatal);
+}
+
 /* Why the indexing stopped with pe: the collision check's or the strict checks' message (the
- * object callback stopped it), else the engine's. */
-static int stopped_error(const struct skg_pack *pack, const struct skg_pk_error *pe, struct skg_error *err)
+ * object callback stopped it), else the engine's (engine_error). */
+static int stopped_error(const struct skg_pack *pack, const struct skg_sink *sink,
+                         const struct skg_pk_error *pe, struct skg_error *err)
 {
 	if (pe->code == SKG_E_GIT && skg_collide_failed(pack->collide)) {
 		skg_collide_error(pack->collide, err); /* git's message */
@@ -223,7 +238,7 @@ static int stopped_error(const struct skg_pack *pack, const struct skg_pk_error 
 		skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
 		return -1;
 	}
-	return from_pk(err, pe);
+	return engine_error(sink, pe, err);
 }
 
 /* skg_pack_index; thin (--fix-thin): deltas whose base is not in the pack stay unresolved and the
@@ -254,6 +269,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.cache_limit = opt->cache_limit;
 	po.strict = opt->strict;
 	po.allow_unresolved = thin;
+	po.ofs_unresolved = true; /* as git: an OFS_DELTA on no entry is one more unresolved delta */
 	if (opt->progress.fn != NULL) {
 		po.progress = on_progress;
 		po.progress_ctx = (void *)&opt->progress;
@@ -288,7 +304,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	}
 	struct skg_pk_error pe;
 	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
-		stopped_error(pack, &pe, err);
+		stopped_error(pack, &opt->sink, &pe, err);
 		skg_collide_free(pack->collide);
 		skg_strict_free(pack->strict);
 		free(pack);
@@ -804,10 +820,10 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		}
 		int t = skg_thin_fix(&pack->p, ix->fd, pack->collide, ix->opt.fix_thin_level,
 		                     pack->strict != NULL || pack->collide != NULL ? pack_object : NULL, pack,
-		                     err);
+		                     &ix->opt.sink, err);
 		if (t > 0) {
-			struct skg_pk_error pe = {SKG_E_GIT, false, 0, "stopped"};
-			stopped_error(pack, &pe, err);
+			struct skg_pk_error pe = {SKG_E_GIT, false, 0, "stopped", NULL, ""};
+			stopped_error(pack, &ix->opt.sink, &pe, err);
 			goto out;
 		}
 		if (t < 0 || index_finish(pack, err) != 0) {
