@@ -178,10 +178,16 @@ struct skg_pack_object {
  * Index the pack data[0..len): header, every entry inflated and checked against its size, deltas
  * resolved, every object ID computed with SHA-1DC, the trailer checked. data must stay valid and
  * unchanged until skg_pack_free. Returns 0 with *out; -1 with err: SKG_E_CORRUPT (err->msg says
- * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "delta base
- * not found", "pack trailer does not match its content"), SKG_E_GIT (with `strict`, or `repo`
- * for the collision check: where git dies, git's message, see skg_index_options.strict and .repo;
- * the lines before went to opt->sink),
+ * what, err->offset where: "not a pack file", "truncated pack", "corrupt zlib stream", "pack
+ * trailer does not match its content"), SKG_E_GIT where git's index-pack dies after its first
+ * pass, with git's message (builtin/index-pack.c, git v2.39.5 and v2.55.0): a delta that does not
+ * apply, "pack has bad object at offset N: failed to apply delta" (patch_delta's line before it,
+ * "delta replay has gone wild" or "unexpected delta opcode 0", to opt->sink as an error record),
+ * or "size_t overflow: A << S" (a delta size field past 64 bits); deltas left unresolved, "pack
+ * has N unresolved deltas" (or "1 unresolved delta"; an OFS_DELTA whose base offset is where no
+ * entry starts is one, as in git, whose first pass takes it), SKG_E_GIT also with `strict`, or
+ * `repo` for the collision check: where git dies, git's message, see skg_index_options.strict and
+ * .repo; the lines before went to opt->sink),
  * SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM, SKG_E_THREAD, SKG_E_USAGE
  * (threads 0). Thread-safe; starts opt->threads - 1 threads. With `strict`, a duplicate object
  * is found by skg_pack_write_idx, as git finds it writing the idx (SKG_E_GIT, git's "The same
@@ -390,6 +396,26 @@ int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, c
  */
 int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                          struct skg_file *idx, uint64_t *first_diff, struct skg_error *err);
+
+/*
+ * --verify as git's index-pack runs it on an existing idx (builtin/index-pack.c write_idx_file
+ * with WRITE_IDX_VERIFY, over csum-file.c's hashfd_check; git v2.39.5 and v2.55.0 alike): the
+ * comparison of skg_pack_compare_idx, and where they differ git's words for it. name: the idx's
+ * name as git gives it (index-pack's -o argument, or the pack's name with .pack replaced by .idx).
+ * Returns 0 when they are equal; -1 with SKG_E_GIT where git dies, its message: "sha1 file 'NAME'
+ * validation error", "NAME: sha1 file truncated" or "NAME: sha1 file has trailing garbage" (git
+ * compares its writes with the file 128 KiB at a time, then the checksum alone: the first of these
+ * pieces that differs, or that the file ends in, decides); -1 with the other errors of
+ * skg_pack_compare_idx.
+ */
+int skg_pack_verify_idx_as_git(const struct skg_pack *pack, const struct skg_index_options *opt,
+                               struct skg_file *idx, const char *name, struct skg_error *err);
+
+/* The same for an existing reverse index rev[0..len) named `name` (write_rev_file with
+ * WRITE_REV_VERIFY), against skg_pack_write_rev's bytes: 0, or -1 with SKG_E_GIT and git's
+ * message as above, or SKG_E_NOMEM. */
+int skg_pack_verify_rev_as_git(const struct skg_pack *pack, const uint8_t *rev, uint64_t len,
+                               const char *name, struct skg_error *err);
 
 /* ---- Indexing a pack that arrives in pieces (git index-pack --stdin) ----------------------- */
 

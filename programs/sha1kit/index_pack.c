@@ -66,11 +66,11 @@ static void index_pack_usage(void)
 	      "                          the version and 64-bit offset layout found in it;\n"
 	      "                          then, with the reverse index on, the .rev beside\n"
 	      "                          it, if there is one (a missing .rev is fine, as in\n"
-	      "                          git), byte for byte: 'sha1kit: index-pack: NAME.rev\n"
-	      "                          does not match the pack (first difference at byte\n"
-	      "                          N)' (exit status 1; git dies with 'sha1 file ...\n"
-	      "                          validation error', 'truncated', 'has trailing\n"
-	      "                          garbage', exit status 128)\n"
+	      "                          git), byte for byte. A difference is git's line\n"
+	      "                          and exit status 128, as git's pieces of 128 KiB\n"
+	      "                          decide: 'fatal: sha1 file 'NAME' validation\n"
+	      "                          error', 'fatal: NAME: sha1 file truncated' or\n"
+	      "                          'fatal: NAME: sha1 file has trailing garbage'\n"
 	      "      --rev-index       write (or with --verify check) the reverse index;\n"
 	      "                          the default, unless pack.writeReverseIndex is false\n"
 	      "                          (with --git-version=2.39 too, where git 2.39 writes\n"
@@ -214,12 +214,16 @@ static void index_pack_usage(void)
 	      "up to its trailer and copies what follows to standard output, sha1kit refuses\n"
 	      "it). The pack is read as git reads it, the trailer's bytes as input like any\n"
 	      "other: an object count one too high reads the trailer as an object.\n"
-	      "Other errors: one line 'sha1kit: index-pack: PACK: REASON (at offset N)' on\n"
-	      "standard error (exit status 1), N being the pack offset of the object at fault:\n"
-	      "a delta that does not apply, a missing or cyclic delta base (git: 'fatal: pack\n"
-	      "has bad object at offset N: failed to apply delta', 'fatal: pack has N\n"
-	      "unresolved deltas'), 'collision attack detected in object at offset N', index\n"
-	      "mismatch (--verify). With --verify, an\n"
+	      "So do the faults git finds in its second pass, the deltas: a delta that does\n"
+	      "not apply gives 'error: delta replay has gone wild' (or 'error: unexpected\n"
+	      "delta opcode 0', or no such line) then 'fatal: pack has bad object at offset\n"
+	      "N: failed to apply delta' (or git's 'fatal: size_t overflow: A << S' for a\n"
+	      "delta size past 64 bits); deltas whose base is not in the pack, or whose base\n"
+	      "offset is not where an entry starts, 'fatal: pack has N unresolved deltas'\n"
+	      "(exit status 128, no index written). Other errors: one line 'sha1kit:\n"
+	      "index-pack: PACK: REASON (at offset N)' on standard error (exit status 1), N\n"
+	      "being the pack offset of the object at fault, such as 'collision attack\n"
+	      "detected in object at offset N'. With --verify, an\n"
 	      "index that git itself cannot open fails first with git's lines and exit status\n"
 	      "128: 'error: non-monotonic index NAME.idx' (or: index file ... is too small, is\n"
 	      "version N and is not supported..., wrong index v1/v2 file size in ...) then\n"
@@ -233,9 +237,9 @@ static void index_pack_usage(void)
 	      "\n"
 	      "Exit status: 0 success; 1 failure or usage error; 128 where git dies with a\n"
 	      "'fatal:' line and sha1kit gives git's line (named above: a pack git's first\n"
-	      "pass refuses, --stdin outside a repository, a bad config value, an object\n"
-	      "that collides with a stored one, --strict's fatal findings, --fix-thin's\n"
-	      "unresolved deltas, ...); 3 a collision\n"
+	      "pass refuses, a delta that does not apply, unresolved deltas, --stdin\n"
+	      "outside a repository, a bad config value, an object that collides with a\n"
+	      "stored one, --strict's fatal findings, ...); 3 a collision\n"
 	      "attack was detected (which also fails the command).\n"
 	      "\n"
 	      "Examples:\n"
@@ -635,39 +639,6 @@ static int rev_name_fails(const char *idx_name, bool nomem)
 	}
 	fprintf(stderr, "fatal: packfile name '%s' does not end with '.idx'\n", idx_name);
 	return 128;
-}
-
-/*
- * --verify with the reverse index on: git's write_rev_file with WRITE_REV_VERIFY (pack-write.c
- * write_rev_file_order): a .rev that is not there is fine ("optional": stat fails with ENOENT, a
- * dangling symbolic link too); one that is there must hold every byte git would write, no more
- * (csum-file.c hashfd_check: git dies with "sha1 file 'NAME' validation error", "NAME: sha1 file
- * truncated" or "... has trailing garbage"). Returns an exit status, after the diagnostic.
- */
-static int verify_rev(const struct skg_pack *pack, const char *rev_name)
-{
-	struct stat st;
-	if (stat(rev_name, &st) != 0 && errno == ENOENT) {
-		return SK_EXIT_OK;
-	}
-	struct skg_file rev = {0};
-	int status = SK_EXIT_FAILURE;
-	if (sk_file_map(&rev, CMD, rev_name) != 0) {
-		return status;
-	}
-	struct skg_error err;
-	uint64_t first_diff;
-	int rc = skg_pack_compare_rev(pack, rev.data, rev.len, &first_diff, &err);
-	if (rc < 0) {
-		sk_error(0, CMD ": %s", err.msg);
-	} else if (rc > 0 && !sk_file_report_shrank(&rev, CMD)) {
-		sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
-		         sk_quote(rev_name), first_diff);
-	} else if (rc == 0) {
-		status = SK_EXIT_OK;
-	}
-	skg_file_unmap(&rev);
-	return status;
 }
 
 /*
@@ -1137,21 +1108,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 		/* the rebuilt idx, compared piece by piece with the existing one; as git's --verify
 		 * (WRITE_IDX_VERIFY | WRITE_IDX_STRICT), an object twice in the pack fails it */
 		opt.strict = true;
-		uint64_t first_diff;
-		int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
-		if (rc < 0) {
-			goto pack_error;
-		}
-		if (rc > 0) {
-			if (sk_file_report_shrank(&old_idx, CMD)) {
-				goto out;
-			}
-			sk_error(0, CMD ": %s does not match the pack (first difference at byte %" PRIu64 ")",
-			         sk_quote(idx_name), first_diff);
-			goto out;
+		if (skg_pack_verify_idx_as_git(pack, &opt, &old_idx, idx_name, &err) != 0) {
+			goto pack_error; /* git's "sha1 file 'IDX' validation error", ... (SKG_E_GIT) */
 		}
 		/* then the .rev, as git's write_rev_file after write_idx_file */
-		if (rev_name != NULL && (status = verify_rev(pack, rev_name)) != SK_EXIT_OK) {
+		if (rev_name != NULL && (status = sk_verify_rev(CMD, pack, rev_name)) != SK_EXIT_OK) {
 			goto out;
 		}
 		/* --verify: git installs no pack for fsck_finish to read */

@@ -260,6 +260,66 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 	return status;
 }
 
+/*
+ * --verify with the reverse index on: git's write_rev_file with WRITE_REV_VERIFY (pack-write.c
+ * write_rev_file_order, git v2.39.5 and v2.55.0): a .rev that is not there is fine ("optional":
+ * stat fails with ENOENT, a dangling symbolic link too), another failure of stat dies ("could not
+ * stat: NAME: REASON"); one that is there is opened (csum-file.c hashfd_check, wrapper.c xopen:
+ * "could not open 'NAME' for reading: REASON"; a directory opens, and its first read dies: "NAME:
+ * sha1 file read error: Is a directory") and must hold every byte git would write, no more
+ * (skg_pack_verify_rev_as_git: "sha1 file 'NAME' validation error", "NAME: sha1 file truncated",
+ * "NAME: sha1 file has trailing garbage"). Git's lines and 128 for all of these; a FIFO or device
+ * is refused with sha1kit's line, never opened (git would wait on it, or read it). Returns an exit
+ * status, after the diagnostic.
+ */
+int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_name)
+{
+	struct stat st;
+	if (stat(rev_name, &st) != 0) {
+		if (errno == ENOENT) {
+			return SK_EXIT_OK;
+		}
+		int e = errno;
+		fflush(stdout);
+		fprintf(stderr, "fatal: could not stat: %s: %s\n", rev_name, strerror(e));
+		return 128;
+	}
+	struct skg_file rev = {0};
+	struct skg_error err;
+	if (skg_file_map(&rev, rev_name, sk_guard_map, (void *)cmd, &err) != 0) {
+		int e = err.sys_errno;
+		if (rev.failed != SKG_FILE_OPEN || e == 0 || e == EFBIG || e == ENOMEM) {
+			/* a FIFO or a device (refused, never opened), a file too large to map: sha1kit's
+			 * limits, in its words */
+			sk_error(0, "%s: %s", cmd, err.msg);
+			return SK_EXIT_FAILURE;
+		}
+		fflush(stdout);
+		if (e == EISDIR) {
+			fprintf(stderr, "fatal: %s: sha1 file read error: %s\n", rev_name, strerror(e));
+		} else {
+			fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", rev_name,
+			        strerror(e));
+		}
+		return 128;
+	}
+	int status = SK_EXIT_OK;
+	if (skg_pack_verify_rev_as_git(pack, rev.data, rev.len, rev_name, &err) != 0) {
+		if (sk_file_report_shrank(&rev, cmd)) {
+			status = SK_EXIT_FAILURE;
+		} else if (err.code == SKG_E_GIT) {
+			fflush(stdout);
+			fprintf(stderr, "fatal: %s\n", err.msg);
+			status = 128;
+		} else {
+			sk_error(0, "%s: %s", cmd, err.msg);
+			status = SK_EXIT_FAILURE;
+		}
+	}
+	skg_file_unmap(&rev);
+	return status;
+}
+
 bool sk_file_report_shrank(const struct skg_file *f, const char *cmd)
 {
 	if (!skg_file_shrank(f)) {

@@ -62,6 +62,15 @@ bool sk_file_report_shrank(const struct skg_file *f, const char *cmd);
 int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_name, unsigned object_format);
 
 /*
+ * --verify's check of the reverse index rev_name of `pack` as git's index-pack does it with the
+ * reverse index on (and so git's verify-pack, which runs it): nothing when there is none; git's
+ * lines and 128 where git dies (a .rev that differs, that does not stat or open, a directory);
+ * sha1kit's line and 1 for a FIFO or device (never opened) or a file that shrank. Returns the
+ * exit status of index-pack (0 when the .rev is absent or right).
+ */
+int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_name);
+
+/*
  * --stats: where a command's time went, by the phases its progress callback names ("Indexing
  * objects", "Resolving deltas"): a phase runs from its first report to its last (done == total);
  * the time before the first is "setup", the time after a phase until the next "after PHASE". Wall

@@ -85,7 +85,10 @@ static void verify_pack_usage(void)
 	      "early EOF', 'fatal: pack signature mismatch', 'error: inflate: data stream\n"
 	      "error (REASON)' then 'fatal: pack has bad object at offset N: inflate returned\n"
 	      "-3', 'fatal: pack is corrupted (SHA1 mismatch)', 'fatal: pack has junk at the\n"
-	      "end', ... (see sha1kit index-pack --help), exit status 1 as git's. Other errors\n"
+	      "end', ..., and where git dies in its second pass: 'fatal: pack has bad object\n"
+	      "at offset N: failed to apply delta' (after 'error: delta replay has gone\n"
+	      "wild', ...), 'fatal: pack has N unresolved deltas' (see sha1kit index-pack\n"
+	      "--help), exit status 1 as git's. Other errors\n"
 	      "go to standard error as 'sha1kit: verify-pack: NAME: REASON (at offset N)'.\n"
 	      "An index that git itself cannot open fails before the pack is read, as in git\n"
 	      "(no statistics, then 'NAME.pack: bad'), with git's lines: 'error: non-monotonic\n"
@@ -93,7 +96,16 @@ static void verify_pack_usage(void)
 	      "supported..., wrong index v1/v2 file size in ...) then 'fatal: Cannot open\n"
 	      "existing pack idx file for 'NAME.idx'' (also for a missing index), 'fatal:\n"
 	      "offset beyond end of pack index for NAME.pack (truncated index?)', 'fatal:\n"
-	      "Cannot open existing pack file 'NAME.idx'' (no NAME.pack). A file that\n"
+	      "Cannot open existing pack file 'NAME.idx'' (no NAME.pack). An index that\n"
+	      "git opens but that differs from the one the pack gives is git's 'fatal: sha1\n"
+	      "file 'NAME.idx' validation error' (or 'fatal: NAME.idx: sha1 file\n"
+	      "truncated', '... has trailing garbage'), then 'NAME.pack: bad'. Then, as\n"
+	      "git's (its index-pack reads pack.writeReverseIndex, on by default), the\n"
+	      "reverse index NAME.rev when there is one: it must be the one the pack gives,\n"
+	      "byte for byte, else the same lines for NAME.rev ('fatal: could not stat:\n"
+	      "...', 'fatal: NAME.rev: sha1 file read error: ...' where git's are). The\n"
+	      "config is read as git's index-pack reads it (see sha1kit index-pack --help): a\n"
+	      "bad value is git's fatal line for each pack, then 'NAME.pack: bad'. A file that\n"
 	      "another process truncates while it is read gives\n"
 	      "'sha1kit: verify-pack: NAME: the file shrank while it was read' and ends the\n"
 	      "command at once (exit status 1).\n"
@@ -157,13 +169,14 @@ static size_t stem_len(const char *arg)
 
 /* Check one pack; returns the exit status bits. */
 static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned threads, bool stats,
-                      unsigned git_version, unsigned object_format, struct skg_repo *repo)
+                      unsigned git_version, unsigned object_format, struct skg_repo *repo, bool rev_index)
 {
 	size_t stem = stem_len(arg);
-	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5);
-	if (pack_name == NULL || idx_name == NULL) {
+	char *pack_name = malloc(stem + 6), *idx_name = malloc(stem + 5), *rev_name = malloc(stem + 5);
+	if (pack_name == NULL || idx_name == NULL || rev_name == NULL) {
 		free(pack_name);
 		free(idx_name);
+		free(rev_name);
 		sk_error(ENOMEM, CMD);
 		return SK_EXIT_FAILURE;
 	}
@@ -171,6 +184,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	memcpy(pack_name + stem, ".pack", 6);
 	memcpy(idx_name, arg, stem);
 	memcpy(idx_name + stem, ".idx", 5);
+	memcpy(rev_name, arg, stem);
+	memcpy(rev_name + stem, ".rev", 5);
 
 	int status = SK_EXIT_FAILURE;
 	struct skg_file file = {0}, old_idx = {0};
@@ -197,14 +212,15 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.read_ctx = &file;
 	opt.idx = old_idx.data; /* the first pass on all the threads (checked against the pack) */
 	opt.idx_len = old_idx.len;
+	opt.sink.report = sk_pack_print_record; /* git's lines before its die */
 	if (repo != NULL && skg_repo_object_format(repo) == object_format) {
 		/* git's index-pack --verify in the repository compares each object with its copy */
 		opt.repo = repo;
-		opt.sink.report = sk_pack_print_record; /* git's lines before its die */
 	}
 	if (skg_pack_index(&pack, file.data, file.len, &opt, &err) != 0) {
 		if (err.code == SKG_E_GIT) {
-			/* the collision check's die: git's fatal line, the pack bad (verify-pack: 1) */
+			/* git's index-pack dies: the collision check, a delta that does not apply, deltas
+			 * left unresolved; git's fatal line, the pack bad (verify-pack: 1) */
 			fflush(stdout);
 			fprintf(stderr, "fatal: %s\n", err.msg);
 			goto out;
@@ -236,23 +252,23 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	fflush(stdout);
 	skg_idx_layout(old_idx.data, old_idx.len, &opt);
 	opt.strict = true;
-	uint64_t first_diff;
-	int rc = skg_pack_compare_idx(pack, &opt, &old_idx, &first_diff, &err);
-	if (rc < 0 && err.code == SKG_E_GIT) { /* git's die: an object twice */
-		fflush(stdout);
-		fprintf(stderr, "fatal: %s\n", err.msg);
-		goto out;
-	}
-	if (rc < 0) {
-		sk_pack_report(CMD, pack_name, &err);
-		goto out;
-	}
-	if (rc > 0) {
+	if (skg_pack_verify_idx_as_git(pack, &opt, &old_idx, idx_name, &err) != 0) {
 		if (sk_file_report_shrank(&old_idx, CMD)) {
 			goto out;
 		}
-		sk_error(0, CMD ": %s does not match %s (first difference at byte %" PRIu64 ")",
-		         sk_quote(idx_name), sk_quote(pack_name), first_diff);
+		if (err.code == SKG_E_GIT) {
+			/* git's die (its index-pack --verify): an object twice, "sha1 file 'NAME.idx'
+			 * validation error", "NAME.idx: sha1 file truncated", ... */
+			fflush(stdout);
+			fprintf(stderr, "fatal: %s\n", err.msg);
+		} else {
+			sk_pack_report(CMD, pack_name, &err);
+		}
+		goto out;
+	}
+	/* then, with the reverse index on, the .rev beside the idx (git's index-pack --verify:
+	 * write_rev_file with WRITE_REV_VERIFY; a missing one is fine) */
+	if (rev_index && sk_verify_rev(CMD, pack, rev_name) != SK_EXIT_OK) {
 		goto out;
 	}
 	status = SK_EXIT_OK;
@@ -271,6 +287,7 @@ out:
 	skg_file_unmap(&old_idx);
 	free(pack_name);
 	free(idx_name);
+	free(rev_name);
 	return status;
 }
 
@@ -347,19 +364,36 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	if (object_format == 0) {
 		object_format = repo != NULL ? skg_repo_object_format(repo) : SKG_FORMAT_SHA1;
 	}
+	/* the config that index-pack reads first (builtin/index-pack.c git_index_pack_config):
+	 * pack.writeReverseIndex, or by default the Git's rule (2.41+: on; 2.39: off), says whether
+	 * NAME.rev is checked; a bad value is its die, for each pack */
+	struct skg_index_options cfg;
+	skg_index_options_default(&cfg);
+	cfg.git_version = git_version;
+	bool cfg_bad = skg_index_read_config(repo, &cfg, NULL, &err) != 0;
+	if (cfg_bad && err.code != SKG_E_GIT) {
+		sk_error(err.code == SKG_E_NOMEM ? ENOMEM : 0, CMD ": %s", err.msg);
+		skg_repo_free(repo);
+		return sk_finish(SK_EXIT_FAILURE, false);
+	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		if (bad_format != NULL) {
-			/* as git's: index-pack's fatal line for each pack, then its "bad" line */
-			fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", bad_format);
+		if (cfg_bad || bad_format != NULL) {
+			/* as git's: index-pack's fatal line for each pack, then its "bad" line (the
+			 * config is read before the options) */
+			if (cfg_bad) {
+				fprintf(stderr, "fatal: %s\n", err.msg);
+			} else {
+				fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", bad_format);
+			}
 			if (verbose || stat_only) {
 				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);
 			}
 			status |= SK_EXIT_FAILURE;
 			continue;
 		}
-		status |=
-		    verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format, repo);
+		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format,
+		                     repo, cfg.rev_index);
 	}
 	skg_repo_free(repo);
 	return sk_finish(status, false);

@@ -25,6 +25,8 @@ static void set_error_v(struct skg_pk_error *err, enum skg_errc code, bool has_o
 	err->has_offset = has_offset;
 	err->offset = offset;
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	err->git_error = NULL;
+	err->git_fatal[0] = '\0';
 }
 
 /* A malformed pack (SKG_E_CORRUPT). */

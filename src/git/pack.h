@@ -70,6 +70,11 @@ struct skg_pk_options {
 	                           * SKG_PK_BIG_FILE_THRESHOLD bytes whole (data not NULL) */
 	bool allow_unresolved;    /* deltas whose base is not in the pack are not an error: they stay
 	                           * unresolved (real_type 0, no ID), for --fix-thin (pack_thin.h) */
+	bool ofs_unresolved;      /* an OFS_DELTA whose base offset is not where an entry starts is
+	                           * no error of the first pass: it stays unresolved (base
+	                           * SKG_PK_NO_BASE), as in git, which never finds its base
+	                           * (builtin/index-pack.c find_ofs_delta_children) and counts it in
+	                           * "pack has N unresolved deltas" */
 	/* Called from one thread now and then, and once at the end of each phase with done == total. */
 	void (*progress)(void *ctx, enum skg_pk_phase phase, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -121,6 +126,13 @@ struct skg_pk_error {
 	bool has_offset;
 	uint64_t offset;
 	char msg[320];
+	/* Where git's index-pack dies on the same fault after its first pass (the deltas), for a caller
+	 * that wants git's words: git_fatal, when not empty, what git prints after "fatal: " ("pack
+	 * has bad object at offset N: failed to apply delta", "pack has N unresolved deltas", ...)
+	 * and git_error, when not NULL, the line it prints before it after "error: " (a static
+	 * string). Set by the delta resolution (pack_resolve.c, pack_thin.c); empty otherwise. */
+	const char *git_error;
+	char git_fatal[96];
 };
 
 struct skg_pk_pack {

@@ -211,9 +211,24 @@ static int index_finish(struct skg_pack *pack, struct skg_error *err)
 	return 0;
 }
 
+/* The engine's error pe where git's index-pack dies on the same fault in its second pass (a delta
+ * that does not apply, deltas left unresolved: pe->git_fatal): git's "error:" line to the sink,
+ * then SKG_E_GIT with git's message; else the engine's error. */
+static int engine_error(const struct skg_sink *sink, const struct skg_pk_error *pe, struct skg_error *err)
+{
+	if (pe->code != SKG_E_CORRUPT || pe->git_fatal[0] == '\0') {
+		return from_pk(err, pe);
+	}
+	if (pe->git_error != NULL) {
+		skg_report(sink, SKG_LEVEL_ERROR, 0, "%s", pe->git_error);
+	}
+	return skg_fail(err, "%s", pe->git_fatal);
+}
+
 /* Why the indexing stopped with pe: the collision check's or the strict checks' message (the
- * object callback stopped it), else the engine's. */
-static int stopped_error(const struct skg_pack *pack, const struct skg_pk_error *pe, struct skg_error *err)
+ * object callback stopped it), else the engine's (engine_error). */
+static int stopped_error(const struct skg_pack *pack, const struct skg_sink *sink,
+                         const struct skg_pk_error *pe, struct skg_error *err)
 {
 	if (pe->code == SKG_E_GIT && skg_collide_failed(pack->collide)) {
 		skg_collide_error(pack->collide, err); /* git's message */
@@ -223,7 +238,7 @@ static int stopped_error(const struct skg_pack *pack, const struct skg_pk_error 
 		skg_strict_error(pack->strict, err); /* the checks stopped it: git's message */
 		return -1;
 	}
-	return from_pk(err, pe);
+	return engine_error(sink, pe, err);
 }
 
 /* skg_pack_index; thin (--fix-thin): deltas whose base is not in the pack stay unresolved and the
@@ -254,6 +269,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.cache_limit = opt->cache_limit;
 	po.strict = opt->strict;
 	po.allow_unresolved = thin;
+	po.ofs_unresolved = true; /* as git: an OFS_DELTA on no entry is one more unresolved delta */
 	if (opt->progress.fn != NULL) {
 		po.progress = on_progress;
 		po.progress_ctx = (void *)&opt->progress;
@@ -288,7 +304,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	}
 	struct skg_pk_error pe;
 	if (skg_pk_index_pack(&pack->p, data, len, &po, &pe) != 0) {
-		stopped_error(pack, &pe, err);
+		stopped_error(pack, &opt->sink, &pe, err);
 		skg_collide_free(pack->collide);
 		skg_strict_free(pack->strict);
 		free(pack);
@@ -548,6 +564,70 @@ int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_opt
 	return rc < 0 ? from_pk(err, &pe) : rc;
 }
 
+/*
+ * How git's --verify ends on a file that differs from the bytes it would write, want_len bytes
+ * whose last rawsz are the checksum, the file have_len bytes, first_diff the first byte that
+ * differs (want_len when the file is longer and holds them all). Facts from git v2.39.5 and
+ * v2.55.0 csum-file.c, the same in both: hashfd_check() makes a hashfile with a buffer of
+ * 128 KiB (hashfd: 128 * 1024; 2.55's DEFAULT_IO_BUFFER_SIZE) that compares each piece it
+ * flushes with the next bytes of the file (flush -> verify_buffer_or_die): hashwrite() flushes
+ * the buffer whenever it is full, finalize_hashfile() the rest of it, then the checksum alone
+ * (CSUM_HASH_IN_STREAM); a read that comes short is "NAME: sha1 file truncated", a piece read
+ * whole that differs "sha1 file 'NAME' validation error", and after the last piece one more
+ * byte in the file "NAME: sha1 file has trailing garbage" (all die(), exit status 128). The first
+ * piece that fails decides: the one that holds first_diff.
+ */
+#define GIT_HASHFILE_BUFFER ((uint64_t)128 << 10)
+
+static int git_verify_fails(struct skg_error *err, const char *name, uint64_t want_len, unsigned rawsz,
+                            uint64_t have_len, uint64_t first_diff)
+{
+	if (first_diff >= want_len) {
+		skg_fail(err, "%s: sha1 file has trailing garbage", name);
+	} else {
+		uint64_t data = want_len - rawsz; /* the pieces before the checksum */
+		uint64_t end = want_len;
+		if (first_diff < data) {
+			end = (first_diff / GIT_HASHFILE_BUFFER + 1) * GIT_HASHFILE_BUFFER;
+			end = end < data ? end : data;
+		}
+		if (have_len < end) {
+			skg_fail(err, "%s: sha1 file truncated", name);
+		} else {
+			skg_fail(err, "sha1 file '%s' validation error", name);
+		}
+	}
+	return -1;
+}
+
+int skg_pack_verify_idx_as_git(const struct skg_pack *pack, const struct skg_index_options *opt,
+                               struct skg_file *idx, const char *name, struct skg_error *err)
+{
+	if (opt->idx_version != 1 && opt->idx_version != 2) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
+	}
+	struct skg_pk_error pe;
+	uint64_t first_diff, want_len;
+	int rc = skg_idx_compare_len(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, idx,
+	                             &first_diff, &want_len, &pe);
+	if (rc < 0) {
+		return from_pk(err, &pe);
+	}
+	return rc == 0 ? 0 : git_verify_fails(err, name, want_len, pack->p.rawsz, idx->len, first_diff);
+}
+
+int skg_pack_verify_rev_as_git(const struct skg_pack *pack, const uint8_t *rev, uint64_t len,
+                               const char *name, struct skg_error *err)
+{
+	uint64_t first_diff;
+	int rc = skg_pack_compare_rev(pack, rev, len, &first_diff, err);
+	if (rc <= 0) {
+		return rc;
+	}
+	return git_verify_fails(err, name, skg_pk_rev_size(pack->p.nr, pack->p.rawsz), pack->p.rawsz, len,
+	                        first_diff);
+}
+
 void skg_pack_free(struct skg_pack *pack)
 {
 	if (pack != NULL) {
@@ -740,10 +820,10 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		}
 		int t = skg_thin_fix(&pack->p, ix->fd, pack->collide, ix->opt.fix_thin_level,
 		                     pack->strict != NULL || pack->collide != NULL ? pack_object : NULL, pack,
-		                     err);
+		                     &ix->opt.sink, err);
 		if (t > 0) {
-			struct skg_pk_error pe = {SKG_E_GIT, false, 0, "stopped"};
-			stopped_error(pack, &pe, err);
+			struct skg_pk_error pe = {SKG_E_GIT, false, 0, "stopped", NULL, ""};
+			stopped_error(pack, &ix->opt.sink, &pe, err);
 			goto out;
 		}
 		if (t < 0 || index_finish(pack, err) != 0) {

@@ -7,6 +7,8 @@
  */
 #include "pack_internal.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Size field of a delta: little-endian base-128. */
@@ -120,4 +122,85 @@ const char *skg_pk_apply_delta(const uint8_t *base, uint64_t base_len, const uin
 		return "delta result is shorter than its header says";
 	}
 	return NULL;
+}
+
+/*
+ * git's get_delta_hdr_size (delta.h): 7 bits a byte, low first, until a byte without bit 7 or the
+ * end of the delta; each shifted with st_left_shift (git-compat-util.h), which dies when bits
+ * would leave the 64 (a shift of 64 or more is not checked: x86-64's shift, by the count modulo
+ * 64, is what git's build does). A first field that takes the whole delta makes the second read
+ * the 0 git's buffer has after it (index-pack's unpack_data allocates with xmallocz): *p then ends
+ * one past `end`. false: the overflow die, in err->git_fatal.
+ */
+static bool git_hdr_size(const uint8_t **p, const uint8_t *end, uint64_t *v, struct skg_pk_error *err)
+{
+	uint64_t size = 0;
+	unsigned shift = 0, c;
+	do {
+		c = *p < end ? **p : 0;
+		(*p)++;
+		uint64_t a = c & 0x7f;
+		if (shift < 64 && a > UINT64_MAX >> shift) {
+			snprintf(err->git_fatal, sizeof(err->git_fatal), "size_t overflow: %" PRIu64 " << %u",
+			         a, shift);
+			return false;
+		}
+		size |= a << (shift & 63);
+		shift += 7;
+	} while ((c & 0x80) && *p < end);
+	*v = size;
+	return true;
+}
+
+int skg_pk_git_patch_check(uint64_t base_len, const uint8_t *delta, uint64_t delta_len, uint64_t offset,
+                           struct skg_pk_error *err)
+{
+	const uint8_t *d = delta, *top = delta + delta_len;
+	uint64_t want_base, size;
+	err->git_error = NULL;
+	err->git_fatal[0] = '\0';
+	if (delta_len < 4) { /* DELTA_SIZE_MIN */
+		goto failed;
+	}
+	if (!git_hdr_size(&d, top, &want_base, err)) {
+		return 1;
+	}
+	if (want_base != base_len) {
+		goto failed;
+	}
+	if (!git_hdr_size(&d, top, &size, err)) {
+		return 1;
+	}
+	/* the instructions, with `size` the room left in the result */
+	while (d < top) {
+		unsigned c = *d++;
+		if (c & 0x80) {
+			uint64_t off, sz;
+			if (!copy_args(c, &d, top, &off, &sz) || off > UINT64_MAX - sz ||
+			    off + sz > base_len || sz > size) {
+				goto wild;
+			}
+			size -= sz;
+		} else if (c != 0) {
+			if (c > size || c > (uint64_t)(top - d)) {
+				goto wild;
+			}
+			d += c;
+			size -= c;
+		} else {
+			err->git_error = "unexpected delta opcode 0";
+			goto failed;
+		}
+	}
+	if (d != top || size != 0) {
+		goto wild;
+	}
+	return 0;
+wild:
+	err->git_error = "delta replay has gone wild";
+failed:
+	/* builtin/index-pack.c resolve_delta / get_base_data: bad_object() */
+	snprintf(err->git_fatal, sizeof(err->git_fatal),
+	         "pack has bad object at offset %" PRIu64 ": failed to apply delta", offset);
+	return 1;
 }

@@ -188,17 +188,23 @@ int skg_file_read(void *file, uint64_t offset, uint8_t *buf, size_t n)
 /* The comparison of skg_idx_compare. */
 struct idx_compare {
 	struct skg_file *old;
-	uint64_t at;       /* bytes compared so far */
+	uint64_t at;       /* bytes compared (after a difference with count_all: written) so far */
 	uint64_t released; /* pages of the old idx dropped up to here */
 	bool differs;
+	bool count_all;      /* after a difference, count the bytes written on to the end */
 	uint64_t first_diff; /* when it differs: the offset of the first difference */
 };
 
-/* skg_pk_idx_sink comparing each piece; stops (-1, err untouched) at the first difference. */
+/* skg_pk_idx_sink comparing each piece; stops (-1, err untouched) at the first difference, or
+ * with count_all counts the rest. */
 static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_error *err)
 {
 	struct idx_compare *c = ctx;
 	(void)err;
+	if (c->differs) {
+		c->at += n;
+		return 0;
+	}
 	uint64_t avail = c->old->len - c->at;
 	size_t k = avail < n ? (size_t)avail : n;
 	const uint8_t *q = c->old->data + c->at;
@@ -209,6 +215,10 @@ static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_err
 		}
 		c->differs = true;
 		c->first_diff = c->at + i;
+		if (c->count_all) {
+			c->at += n;
+			return 0;
+		}
 		return -1;
 	}
 	c->at += n;
@@ -219,19 +229,38 @@ static int compare_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_err
 	return 0;
 }
 
-int skg_idx_compare(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
-                    struct skg_file *idx, uint64_t *first_diff, struct skg_pk_error *err)
+/* skg_idx_compare; want_len: NULL, or where the length of the whole idx written goes (the
+ * comparison then runs to its end). */
+static int idx_compare(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                       struct skg_file *idx, uint64_t *first_diff, uint64_t *want_len,
+                       struct skg_pk_error *err)
 {
-	struct idx_compare c = {idx, 0, 0, false, 0};
+	struct idx_compare c = {idx, 0, 0, false, want_len != NULL, 0};
 	*first_diff = 0;
 	if (skg_pk_idx_write(pack, version, off32_limit, strict, compare_sink, &c, err) != 0 && !c.differs) {
 		*first_diff = c.at;
 		return -1;
 	}
+	if (want_len != NULL) {
+		*want_len = c.at;
+	}
 	if (!c.differs && c.at != idx->len) {
 		c.differs = true;
-		c.first_diff = c.at;
+		c.first_diff = c.at < idx->len ? c.at : idx->len;
 	}
 	*first_diff = c.first_diff;
 	return c.differs ? 1 : 0;
+}
+
+int skg_idx_compare(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                    struct skg_file *idx, uint64_t *first_diff, struct skg_pk_error *err)
+{
+	return idx_compare(pack, version, off32_limit, strict, idx, first_diff, NULL, err);
+}
+
+int skg_idx_compare_len(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                        struct skg_file *idx, uint64_t *first_diff, uint64_t *want_len,
+                        struct skg_pk_error *err)
+{
+	return idx_compare(pack, version, off32_limit, strict, idx, first_diff, want_len, err);
 }

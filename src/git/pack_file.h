@@ -19,5 +19,10 @@
  */
 int skg_idx_compare(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
                     struct skg_file *idx, uint64_t *first_diff, struct skg_pk_error *err);
+/* skg_idx_compare that runs to the end of the idx it writes, whose length goes to *want_len
+ * (when it returns 0 or 1): git's --verify words a difference by where it lies in that length. */
+int skg_idx_compare_len(const struct skg_pk_pack *pack, unsigned version, uint64_t off32_limit, bool strict,
+                        struct skg_file *idx, uint64_t *first_diff, uint64_t *want_len,
+                        struct skg_pk_error *err);
 
 #endif /* SHA1KIT_GIT_PACK_FILE_H */

@@ -238,4 +238,18 @@ const char *skg_pk_scan_delta(uint64_t base_len, const uint8_t *d, const uint8_t
 const char *skg_pk_apply_delta(const uint8_t *base, uint64_t base_len, const uint8_t *d, const uint8_t *dend,
                                uint8_t *out, uint64_t out_len);
 
+/*
+ * What git's patch_delta does with a delta of delta_len bytes on a base of base_len bytes (git
+ * v2.39.5 and v2.55.0 patch-delta.c, delta.h get_delta_hdr_size; the same in both): 0 when it
+ * builds the result, else 1 and git's words in *err's git fields (the offset of the delta's entry:
+ * offset): git_error the line patch_delta prints ("delta replay has gone wild", "unexpected
+ * delta opcode 0"; NULL for a delta under 4 bytes or for another base size), git_fatal index-pack's
+ * die after it ("pack has bad object at offset N: failed to apply delta"), or git_fatal alone
+ * where git dies in the header ("size_t overflow: A << S", st_left_shift of a size field past 64
+ * bits). Reads delta[0..delta_len) only (git reads the 0 it allocates after the delta when the first
+ * size field takes it all: so here). Nothing else of *err is set.
+ */
+int skg_pk_git_patch_check(uint64_t base_len, const uint8_t *delta, uint64_t delta_len, uint64_t offset,
+                           struct skg_pk_error *err);
+
 #endif /* SHA1KIT_GIT_PACK_INTERNAL_H */

@@ -391,7 +391,7 @@ static uint64_t pass1_entry(struct p1 *p, struct skg_pk_pack *pack, uint32_t i, 
 	o->size = size;
 	if (type == SKG_PK_OFS_DELTA) {
 		o->base = find_offset(pack->objs, i, h.base_offset);
-		if (o->base == SKG_PK_NO_BASE) {
+		if (o->base == SKG_PK_NO_BASE && !opt->ofs_unresolved) {
 			skg_pk_set_error(err, true, pos,
 			                 "delta base at offset %" PRIu64 " is not the start of an object",
 			                 h.base_offset);

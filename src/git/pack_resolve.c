@@ -27,6 +27,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,6 +375,19 @@ static uint8_t *build_delta(struct worker *w, uint32_t i, const uint8_t *base, u
 	return out;
 }
 
+/* apply_loaded's failure (w->err set, not SKG_E_NOMEM) with git's words for it, when git's
+ * patch_delta fails on the delta too (skg_pk_git_patch_check). */
+static uint8_t *delta_fails(struct worker *w, uint32_t i, uint64_t base_len)
+{
+	const struct skg_pk_object *o = &w->r->pack->objs[i];
+	struct skg_pk_error git;
+	if (skg_pk_git_patch_check(base_len, w->delta, o->size, o->offset, &git) != 0) {
+		w->err.git_error = git.git_error;
+		memcpy(w->err.git_fatal, git.git_fatal, sizeof(git.git_fatal));
+	}
+	return NULL;
+}
+
 static uint8_t *apply_loaded(struct worker *w, uint32_t i, const uint8_t *base, uint64_t base_len,
                              uint64_t *out_len)
 {
@@ -383,35 +397,35 @@ static uint8_t *apply_loaded(struct worker *w, uint32_t i, const uint8_t *base, 
 	if (o->size < 4) { /* two sizes and one instruction at least; Git refuses shorter deltas too */
 		skg_pk_set_error(&w->err, true, o->offset, "delta data of %" PRIu64 " bytes is too short",
 		                 o->size);
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	if (!skg_pk_delta_size(&d, dend, &want_base) || !skg_pk_delta_size(&d, dend, &result)) {
 		skg_pk_set_error(&w->err, true, o->offset, "delta header is truncated or malformed");
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	if (want_base != base_len) {
 		skg_pk_set_error(&w->err, true, o->offset,
 		                 "delta is for a base of %" PRIu64 " bytes, but its base has %" PRIu64,
 		                 want_base, base_len);
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	uint64_t total;
 	const char *why = skg_pk_scan_delta(base_len, d, dend, &total);
 	if (why != NULL) {
 		skg_pk_set_error(&w->err, true, o->offset, "%s", why);
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	if (total != result) {
 		skg_pk_set_error(&w->err, true, o->offset,
 		                 "delta result is %" PRIu64 " bytes, its header says %" PRIu64, total,
 		                 result);
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	uint64_t max = w->r->opt->max_object_size;
 	if ((max != 0 && result > max) || result > SIZE_MAX - HEADROOM) {
 		skg_pk_set_error(&w->err, true, o->offset,
 		                 "delta result of %" PRIu64 " bytes is over the size limit", result);
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	uint8_t *out = malloc(HEADROOM + (size_t)result);
 	if (out == NULL) {
@@ -423,7 +437,7 @@ static uint8_t *apply_loaded(struct worker *w, uint32_t i, const uint8_t *base, 
 	if (why != NULL) {
 		skg_pk_set_error(&w->err, true, o->offset, "%s", why);
 		free(out);
-		return NULL;
+		return delta_fails(w, i, base_len);
 	}
 	*out_len = result;
 	return out;
@@ -829,12 +843,17 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* After pass 2: report the first delta that could not be resolved, if any. */
+/* After pass 2: report the first delta that could not be resolved, if any (and, as git's
+ * conclude_pack dies, how many there are). */
 static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error *err)
 {
 	for (uint32_t i = 0; i < pack->nr; i++) {
 		if (pack->objs[i].real_type != 0) {
 			continue;
+		}
+		uint32_t n = 0;
+		for (uint32_t k = i; k < pack->nr; k++) {
+			n += pack->objs[k].real_type == 0;
 		}
 		/* Follow OFS_DELTA bases down to the REF_DELTA whose base is missing. */
 		uint32_t j = i;
@@ -850,9 +869,16 @@ static bool check_unresolved(const struct skg_pk_pack *pack, struct skg_pk_error
 			    "unresolved delta: base object %s is not in the pack (or the deltas form a "
 			    "cycle)",
 			    hex);
+		} else if (pack->objs[j].base == SKG_PK_NO_BASE) {
+			skg_pk_set_error(err, true, pack->objs[j].offset,
+			                 "unresolved delta: no entry starts at its base's offset");
 		} else {
 			skg_pk_set_error(err, true, pack->objs[i].offset, "unresolved delta");
 		}
+		/* builtin/index-pack.c conclude_pack (2.39.5, 2.55.0): "pack has %d unresolved delta" /
+		 * "... deltas" */
+		snprintf(err->git_fatal, sizeof(err->git_fatal), "pack has %" PRIu32 " unresolved delta%s", n,
+		         n == 1 ? "" : "s");
 		return false;
 	}
 	return true;
@@ -921,7 +947,8 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	}
 	uint32_t n_ofs = 0;
 	for (uint32_t i = 0; i < nr; i++) {
-		if (pack->objs[i].type == SKG_PK_OFS_DELTA) {
+		/* (an OFS_DELTA on no entry, opt->ofs_unresolved, is nobody's child) */
+		if (pack->objs[i].type == SKG_PK_OFS_DELTA && pack->objs[i].base != SKG_PK_NO_BASE) {
 			r.ofs_first[pack->objs[i].base + 1]++;
 			n_ofs++;
 		}
@@ -939,7 +966,7 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 	}
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct skg_pk_object *o = &pack->objs[i];
-		if (o->type == SKG_PK_OFS_DELTA) {
+		if (o->type == SKG_PK_OFS_DELTA && o->base != SKG_PK_NO_BASE) {
 			r.ofs_child[r.ofs_first[o->base] + fill[o->base]++] = i;
 		}
 	}

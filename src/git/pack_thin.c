@@ -221,6 +221,14 @@ static bool resolve_one(struct thin *th, uint32_t c, const struct walk *base, st
 			return true;
 		}
 	}
+	if (pe->code == SKG_E_CORRUPT) {
+		/* git's words, where its patch_delta fails on the delta too */
+		struct skg_pk_error git;
+		if (skg_pk_git_patch_check(base->len, delta, o->size, o->offset, &git) != 0) {
+			pe->git_error = git.git_error;
+			memcpy(pe->git_fatal, git.git_fatal, sizeof(git.git_fatal));
+		}
+	}
 	free(r);
 	free(delta);
 	return false;
@@ -341,7 +349,7 @@ static bool thin_init(struct thin *th, struct skg_pk_pack *pack, const uint8_t *
 	}
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct skg_pk_object *o = &pack->objs[i];
-		if (o->type == SKG_PK_OFS_DELTA && o->real_type == 0) {
+		if (o->type == SKG_PK_OFS_DELTA && o->real_type == 0 && o->base != SKG_PK_NO_BASE) {
 			th->ofs_first[o->base + 1]++;
 		} else if (o->type == SKG_PK_REF_DELTA && o->real_type == 0) {
 			memset(th->refs[th->n_refs].id, 0, SKG_MAX_RAWSZ);
@@ -354,7 +362,7 @@ static bool thin_init(struct thin *th, struct skg_pk_pack *pack, const uint8_t *
 	}
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct skg_pk_object *o = &pack->objs[i];
-		if (o->type == SKG_PK_OFS_DELTA && o->real_type == 0) {
+		if (o->type == SKG_PK_OFS_DELTA && o->real_type == 0 && o->base != SKG_PK_NO_BASE) {
 			th->ofs_kid[th->ofs_first[o->base] + fill[o->base]++] = i;
 		}
 	}
@@ -372,8 +380,16 @@ static void thin_free(struct thin *th)
 }
 
 /* The engine's error as the layer's. */
-static int pk_error(struct skg_error *err, const struct skg_pk_error *pe)
+/* A delta's failure pe as the caller gets it: where git's resolve_delta dies on it too, git's
+ * "error:" line to sink and SKG_E_GIT with git's message; else the engine's words. */
+static int pk_error(const struct skg_sink *sink, struct skg_error *err, const struct skg_pk_error *pe)
 {
+	if (pe->code == SKG_E_CORRUPT && pe->git_fatal[0] != '\0') {
+		if (pe->git_error != NULL) {
+			skg_report(sink, SKG_LEVEL_ERROR, 0, "%s", pe->git_error);
+		}
+		return skg_fail(err, "%s", pe->git_fatal);
+	}
 	skg_fail_sys(err, pe->code, pe->code == SKG_E_NOMEM ? ENOMEM : 0, "%s", pe->msg);
 	if (err != NULL) {
 		err->has_offset = pe->has_offset;
@@ -419,7 +435,7 @@ static int rewrite(int fd, uint64_t *len, const struct tail *t, uint32_t nr, uns
 
 int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, int level,
                  int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len),
-                 void *object_ctx, struct skg_error *err)
+                 void *object_ctx, const struct skg_sink *sink, struct skg_error *err)
 {
 	if (count_unresolved(pack) == 0) {
 		return 0; /* conclude_pack: nothing to do */
@@ -484,7 +500,7 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 		pack->nr++;
 		appended++;
 		if (!resolve_from(&th, base)) {
-			rc = th.stopped ? 1 : pk_error(err, &th.pe);
+			rc = th.stopped ? 1 : pk_error(sink, err, &th.pe);
 			goto out;
 		}
 	}

@@ -34,11 +34,13 @@ struct skg_collide;
  * pack with nothing unresolved is left as it is: its first indexing is final.
  * Returns 0; 1 where git dies in the store's read of a base or the object callback stopped (their
  * owners keep why); -1 with err: SKG_E_GIT "pack has N unresolved delta(s)" (git's message, when
- * bases are still missing), SKG_E_CORRUPT (a delta that does not apply on its base, the engine's
- * words and offset), SKG_E_COLLISION, SKG_E_IO, SKG_E_NOMEM.
+ * bases are still missing) or, for a delta that does not apply on its base, git's "pack has bad
+ * object at offset N: failed to apply delta" (its "error:" line before it to sink: "delta replay
+ * has gone wild", ...), SKG_E_CORRUPT (where git's patch_delta would build it: the engine's words
+ * and offset), SKG_E_COLLISION, SKG_E_IO, SKG_E_NOMEM.
  */
 int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, int level,
                  int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len),
-                 void *object_ctx, struct skg_error *err);
+                 void *object_ctx, const struct skg_sink *sink, struct skg_error *err);
 
 #endif /* SHA1KIT_GIT_PACK_THIN_H */

@@ -257,6 +257,23 @@ def main():
     bad("ref-cycle", build([blob, a, b]), "unresolved delta")
     bad("ofs-chain-missing", build([blob, {"type": OBJ_REF, "ref": missing, "data": d_ok},
                                     {"type": OBJ_OFS, "ofs": 1, "data": delta(5, 3, copy_op(0, 3))}]), "not in the pack")
+    # git's patch_delta (patch-delta.c) and get_delta_hdr_size (delta.h), in their order: a copy
+    # past the result's size goes wild before a later opcode 0; a first size field that takes the
+    # whole delta (git reads the 0 after it as the second); a size field past 64 bits (git's
+    # st_left_shift dies); a delta that does not apply wins over an OFS_DELTA whose base offset
+    # is no entry (git leaves that one unresolved), and such a delta and the one on it are two
+    # unresolved deltas
+    bad("delta-wild-then-op0", build([blob, {"type": OBJ_OFS, "ofs": 0, "data": delta(len(base), 5, copy_op(0, 10) + b"\0")}]),
+        "reserved instruction")
+    blob5 = {"type": OBJ_BLOB, "data": b"abcde"}
+    bad("delta-hdr-takes-all", build([blob5, {"type": OBJ_OFS, "ofs": 0, "data": b"\x85\x80\x80\x80"}]), "delta header")
+    bad("delta-size-overflow", build([blob5, {"type": OBJ_OFS, "ofs": 0, "data": b"\x80" * 9 + b"\x02" + varint(5) + insert_ops(b"abcde")}]),
+        "delta header")
+    bad("ofs-not-object-bad-delta", build([blob, {"type": OBJ_OFS, "rel": 3, "data": d_ok},
+                                           {"type": OBJ_OFS, "ofs": 0, "data": delta(len(base) + 1, 5, copy_op(0, 5))}]),
+        "not the start of an object")
+    bad("ofs-not-object-chain", build([blob, {"type": OBJ_OFS, "rel": 3, "data": d_ok},
+                                       {"type": OBJ_OFS, "ofs": 1, "data": delta(5, 3, copy_op(0, 3))}]), "not the start of an object")
 
     # Valid hand-made packs.
     base_id = oid(OBJ_BLOB, base)
