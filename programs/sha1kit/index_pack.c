@@ -19,7 +19,8 @@
 #include "cli.h"
 #include "pack_io.h"
 
-#define CMD "index-pack"
+#define CMD          "index-pack"
+#define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options, usage()) */
 
 static void index_pack_usage(void)
 {
@@ -235,12 +236,13 @@ static void index_pack_usage(void)
 	      "'sha1kit: index-pack: NAME: the file shrank while it was read' (no index is\n"
 	      "left behind).\n"
 	      "\n"
-	      "Exit status: 0 success; 1 failure or usage error; 128 where git dies with a\n"
-	      "'fatal:' line and sha1kit gives git's line (named above: a pack git's first\n"
-	      "pass refuses, a delta that does not apply, unresolved deltas, --stdin\n"
-	      "outside a repository, a bad config value, an object that collides with a\n"
-	      "stored one, --strict's fatal findings, ...); 3 a collision\n"
-	      "attack was detected (which also fails the command).\n"
+	      "Exit status: 0 success; 1 failure; 128 where git dies with a 'fatal:' line\n"
+	      "and sha1kit gives git's line (named above: a pack git's first pass refuses, a\n"
+	      "delta that does not apply, unresolved deltas, --stdin outside a repository,\n"
+	      "a bad config value, an object that collides with a stored one, --strict's\n"
+	      "fatal findings, a PACK that does not open or is a directory, a PACK name\n"
+	      "without .pack and no -o, a bad --index-version, ...); 129 a usage error, as\n"
+	      "git's; 3 a collision attack was detected (which also fails the command).\n"
 	      "\n"
 	      "Examples:\n"
 	      "  sha1kit index-pack pack-1234.pack            writes pack-1234.idx and .rev\n"
@@ -877,7 +879,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		case 'o':
 			if (*optarg == '\0') {
 				/* refused before any work: nothing is printed, nothing is written */
-				sk_usage_error(CMD, CMD ": -o: the idx file name is empty");
+				sk_usage_exit(USAGE_STATUS, CMD, CMD ": -o: the idx file name is empty");
 			}
 			out_name = optarg;
 			break;
@@ -910,27 +912,29 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			if (!sk_parse_threads(optarg, &threads)) {
-				sk_usage_error(CMD, CMD ": " SK_THREADS_INVALID, optarg);
+				sk_usage_exit(USAGE_STATUS, CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
 			threads_given = true;
 			break;
 		case OPT_INDEX_VERSION:
 			if (!parse_index_version(optarg, &opt.idx_version, &opt.off32_limit)) {
-				sk_usage_error(CMD,
-				               CMD ": invalid index version '%s' (expected 1, 2 or 2,OFFSET)",
-				               optarg);
+				/* builtin/index-pack.c: die(_("bad %s"), arg), before any work */
+				fprintf(stderr, "fatal: bad --index-version=%s\n", optarg);
+				free(strict_buf);
+				return sk_finish(128, false);
 			}
 			version_given = true;
 			limit_given = strchr(optarg, ',') != NULL;
 			break;
 		case OPT_GIT_VERSION:
-			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &opt.git_version);
+			sk_git_version_arg(CMD, USAGE_STATUS, optarg, &opt.git_version);
 			break;
 		case OPT_OBJECT_FORMAT:
 			if (optarg == argv[optind - 1]) {
 				/* git's index-pack reads only "--object-format=FORMAT" (its usage, 129) */
-				sk_usage_error(CMD, CMD ": --object-format takes its value after '=' "
-				                        "(--object-format=FORMAT), as git's index-pack");
+				sk_usage_exit(USAGE_STATUS, CMD,
+				              CMD ": --object-format takes its value after '=' "
+				                  "(--object-format=FORMAT), as git's index-pack");
 			}
 			sk_object_format_arg(optarg, &opt.object_format);
 			format_given = true;
@@ -942,7 +946,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);
 		default:
-			sk_usage_error(CMD, NULL);
+			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
 	/* git reads its config first (pack.indexVersion, pack.threads; a bad value is fatal); the
@@ -990,17 +994,30 @@ int sk_cmd_index_pack(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 #endif
 	if (from_stdin) {
+		if (verify && optind >= argc) {
+			/* git: no pack name, so no idx name for --verify */
+			fputs(repo == NULL ? "fatal: --stdin requires a git repository\n"
+			                   : "fatal: --verify with no packfile name given\n",
+			      stderr);
+			skg_repo_free(repo);
+			free(strict_buf);
+			return sk_finish(128, false);
+		}
 		if (verify) {
-			sk_usage_error(CMD, CMD ": --verify and --stdin cannot be used together");
+			sk_usage_exit(USAGE_STATUS, CMD,
+			              CMD ": --verify and --stdin cannot be used together");
 		}
 		if (argc - optind > 1) {
-			sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
+			sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);
 		}
 		const char *pname = optind < argc ? argv[optind] : NULL;
 		char *iname = NULL;
 		if (pname != NULL && out_name == NULL && (iname = default_idx_name(pname)) == NULL) {
-			sk_usage_error(CMD, CMD ": pack file name %s does not end in .pack (use -o)",
-			               sk_quote(pname));
+			/* git's derive_filename dies */
+			fprintf(stderr, "fatal: packfile name '%s' does not end with '.pack'\n", pname);
+			skg_repo_free(repo);
+			free(strict_buf);
+			return sk_finish(128, false);
 		}
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
@@ -1012,10 +1029,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 		return st;
 	}
 	if (optind >= argc) {
-		sk_usage_error(CMD, CMD ": missing PACK operand");
+		sk_usage_exit(USAGE_STATUS, CMD, CMD ": missing PACK operand");
 	}
 	if (argc - optind > 1) {
-		sk_usage_error(CMD, CMD ": extra operand '%s'", argv[optind + 1]);
+		sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);
 	}
 	const char *pack_name = argv[optind];
 	char *idx_alloc = NULL;
@@ -1023,8 +1040,11 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if (idx_name == NULL) {
 		idx_alloc = default_idx_name(pack_name);
 		if (idx_alloc == NULL) {
-			sk_usage_error(CMD, CMD ": pack file name %s does not end in .pack (use -o)",
-			               sk_quote(pack_name));
+			/* git's derive_filename dies */
+			fprintf(stderr, "fatal: packfile name '%s' does not end with '.pack'\n", pack_name);
+			skg_repo_free(repo);
+			free(strict_buf);
+			return sk_finish(128, false);
 		}
 		idx_name = idx_alloc;
 	}
@@ -1062,10 +1082,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if (verify && (status = sk_idx_open_as_git(&old_idx, CMD, idx_name, opt.object_format)) != 0) {
 		goto out;
 	}
-	status = SK_EXIT_FAILURE;
-	if (sk_file_map(&file, CMD, pack_name) != 0) {
-		goto out;
+	if ((status = sk_pack_map_as_git(&file, CMD, pack_name)) != 0) {
+		goto out; /* git's xopen or read line (128), else sha1kit's (1) */
 	}
+	status = SK_EXIT_FAILURE;
 	/* Refuse a bad output name before the work (write_index checks it again). */
 	if (!verify && (check_output(idx_name, pack_name, &file) != 0 ||
 	                (rev_name != NULL && check_output(rev_name, pack_name, &file) != 0))) {

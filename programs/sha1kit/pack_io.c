@@ -207,6 +207,26 @@ int sk_file_map(struct skg_file *f, const char *cmd, const char *path)
 	return -1;
 }
 
+int sk_pack_map_as_git(struct skg_file *f, const char *cmd, const char *path)
+{
+	struct skg_error err;
+	if (skg_file_map(f, path, sk_guard_map, (void *)cmd, &err) == 0) {
+		return 0;
+	}
+	if (f->failed == SKG_FILE_OPEN && err.sys_errno != 0 && err.sys_errno != EFBIG) {
+		fflush(stdout);
+		if (err.sys_errno == EISDIR) {
+			fputs("fatal: read error on input: Is a directory\n", stderr);
+		} else {
+			fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", path,
+			        strerror(err.sys_errno));
+		}
+		return 128;
+	}
+	map_failed(f, cmd, path, &err);
+	return SK_EXIT_FAILURE;
+}
+
 int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_name, unsigned object_format)
 {
 	/* builtin/index-pack.c read_idx_option: add_packed_git (the name must end in .idx, and the

@@ -43,6 +43,11 @@ void sk_file_on_shrink(void (*cleanup)(void));
  * "sha1kit: CMD: NAME: not a regular file". Unmap with skg_file_unmap.
  */
 int sk_file_map(struct skg_file *f, const char *cmd, const char *path);
+/* sk_file_map for the pack git's index-pack reads: where git dies on it, git's line and 128 (a
+ * file that does not open: wrapper.c xopen's "could not open 'PATH' for reading: REASON"; a
+ * directory: "read error on input: Is a directory", its first read); other failures as
+ * sk_file_map (1). Returns 0 when mapped. */
+int sk_pack_map_as_git(struct skg_file *f, const char *cmd, const char *path);
 
 /* After a failure: when the mapped file `f` is now shorter than when it was mapped, print the line
  * the SIGBUS handler prints and return true; else (or when nothing is mapped) return false and

@@ -14,7 +14,8 @@
 #include "cli.h"
 #include "pack_io.h"
 
-#define CMD "verify-pack"
+#define CMD          "verify-pack"
+#define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
 
 static void verify_pack_usage(void)
 {
@@ -110,9 +111,9 @@ static void verify_pack_usage(void)
 	      "'sha1kit: verify-pack: NAME: the file shrank while it was read' and ends the\n"
 	      "command at once (exit status 1).\n"
 	      "\n"
-	      "Exit status: 0 every pack is good; 1 a pack or index is bad or unreadable,\n"
-	      "or a usage error; 3 a collision attack was detected in an object (the pack\n"
-	      "is then bad too).\n",
+	      "Exit status: 0 every pack is good; 1 a pack or index is bad or unreadable;\n"
+	      "129 a usage error, as git's; 3 a collision attack was detected in an object\n"
+	      "(the pack is then bad too).\n",
 	      stdout);
 }
 
@@ -322,14 +323,14 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			break;
 		case OPT_THREADS:
 			if (!sk_parse_threads(optarg, &threads)) {
-				sk_usage_error(CMD, CMD ": " SK_THREADS_INVALID, optarg);
+				sk_usage_exit(USAGE_STATUS, CMD, CMD ": " SK_THREADS_INVALID, optarg);
 			}
 			break;
 		case OPT_STATS:
 			stats = true;
 			break;
 		case OPT_GIT_VERSION:
-			sk_git_version_arg(CMD, SK_EXIT_FAILURE, optarg, &git_version);
+			sk_git_version_arg(CMD, USAGE_STATUS, optarg, &git_version);
 			break;
 		case OPT_OBJECT_FORMAT:
 			/* git's verify-pack passes it to the index-pack it runs for each pack, which
@@ -344,11 +345,11 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);
 		default:
-			sk_usage_error(CMD, NULL);
+			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
 	if (optind >= argc) {
-		sk_usage_error(CMD, CMD ": missing PACK or IDX operand");
+		sk_usage_exit(USAGE_STATUS, CMD, CMD ": missing PACK or IDX operand");
 	}
 	if (threads == 0) {
 		threads = sk_online_cpus();

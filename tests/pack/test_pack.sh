@@ -296,6 +296,47 @@ mapfile -t l <"$O/bogus.err"
 section_misc() { # leaks
 need_data
 need_git_outputs
+# Where git's index-pack and verify-pack stop before any work: git's fatal line and 128 (wrapper.c
+# xopen, the first read of a directory, derive_filename, "bad --index-version=", --stdin --verify
+# without a pack name), or its usage (129: sha1kit's own usage text, the status compared). Outside
+# a repository, then (--stdin --verify) inside one.
+local args grc rc
+mkdir -p "$O/early/d.pack" "$O/early/repo"
+git init -q "$O/early/repo"
+while IFS= read -r args; do
+	# shellcheck disable=SC2086 # the cases are word lists
+	(cd "$O/early" && refgit $args </dev/null >g.out 2>g.err)
+	grc=$?
+	# shellcheck disable=SC2086
+	(cd "$O/early" && "$SK" $args </dev/null >s.out 2>s.err)
+	rc=$?
+	if [ "$rc" = "$grc" ] && cmp -s "$O/early/g.out" "$O/early/s.out" &&
+		{ [ "$rc" = 129 ] || cmp -s "$O/early/g.err" "$O/early/s.err"; } && [ "$rc" -ge 128 ]; then
+		ok
+	else
+		bad "$args: git $grc $(cat "$O/early/g.err"), sha1kit $rc $(cat "$O/early/s.err")"
+	fi
+done <<'EOF_CASES'
+index-pack missing.pack
+index-pack -o x.idx missing.pack
+index-pack d.pack
+index-pack d
+index-pack --index-version=3 x.pack
+index-pack --index-version=2,x x.pack
+index-pack --stdin --verify
+index-pack --bogus-option x.pack
+index-pack
+index-pack a.pack b.pack
+index-pack --threads=x a.pack
+verify-pack --bogus-option x.idx
+verify-pack
+EOF_CASES
+(cd "$O/early/repo" && refgit index-pack --stdin --verify </dev/null >../g.out 2>../g.err)
+grc=$?
+(cd "$O/early/repo" && "$SK" index-pack --stdin --verify </dev/null >../s.out 2>../s.err)
+rc=$?
+[ "$rc" = 128 ] && [ "$grc" = 128 ] && cmp -s "$O/early/g.err" "$O/early/s.err" && ok ||
+	bad "index-pack --stdin --verify in a repository: git $grc $(cat "$O/early/g.err"), sha1kit $rc $(cat "$O/early/s.err")"
 # A thin pack (REF_DELTA bases it lacks) without --fix-thin: git's "fatal: pack has N unresolved
 # deltas" (builtin/index-pack.c conclude_pack), exit 128, no idx; index-pack --stdin alike (in a
 # repository), and verify-pack (exit 1)
@@ -691,11 +732,12 @@ else
 	refused "index-pack --verify with a FIFO as the idx" "not a regular file" $? "$S/err"
 fi
 
-# -o with an empty name: a usage error before any work (nothing on stdout, no file).
+# -o with an empty name: a usage error before any work (nothing on stdout, no file), git's status
+# for one (129).
 "$SK" index-pack -o '' "$S/self.pack" >"$S/out" 2>"$S/err"
 rc=$?
 mapfile -t l <"$S/err"
-[ $rc = 1 ] && [ ! -s "$S/out" ] && [ "${l[0]}" = "sha1kit: index-pack: -o: the idx file name is empty" ] && ok ||
+[ $rc = 129 ] && [ ! -s "$S/out" ] && [ "${l[0]}" = "sha1kit: index-pack: -o: the idx file name is empty" ] && ok ||
 	bad "index-pack -o '': exit $rc, stdout $(wc -c <"$S/out") bytes, stderr: ${l[*]}"
 
 # --threads: the range in the error and in --help.
@@ -704,7 +746,7 @@ for cmd in index-pack verify-pack; do
 		"$SK" $cmd "--threads=$n" "$S/self.pack" >"$S/out" 2>"$S/err"
 		rc=$?
 		mapfile -t l <"$S/err"
-		[ $rc = 1 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] &&
+		[ $rc = 129 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] &&
 			[ "${l[0]}" = "sha1kit: $cmd: invalid thread count '$n' (0..1024; 0: one per CPU)" ] &&
 			[ "${l[1]}" = "Try 'sha1kit $cmd --help' for more information." ] && ok ||
 			bad "$cmd --threads=$n: exit $rc, stderr: ${l[*]}"
@@ -2116,9 +2158,9 @@ for c in "$R" "$T/nowhere"; do
 		bad "sha256: index-pack --stdin --object-format in $c: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
 done
 # "--object-format sha256" (two words): git's index-pack knows only the '=' form and prints its
-# usage (129); sha1kit's usage error (1), nothing written. git's verify-pack takes both forms.
+# usage (129); sha1kit's usage error (129 too), nothing written. git's verify-pack takes both forms.
 (cd "$V" && "$SK" index-pack --object-format sha256 -o x.idx ref.pack >s.out 2>s.err; echo $? >s.rc)
-[ "$(cat "$V/s.rc")" = 1 ] && grep -q "takes its value after '='" "$V/s.err" && [ ! -e "$V/x.idx" ] && ok ||
+[ "$(cat "$V/s.rc")" = 129 ] && grep -q "takes its value after '='" "$V/s.err" && [ ! -e "$V/x.idx" ] && ok ||
 	bad "sha256: index-pack --object-format sha256: $(cat "$V/s.rc") $(cat "$V/s.err")"
 (cd "$V" && GIT_CEILING_DIRECTORIES=$T refgit verify-pack --object-format sha256 vp-ref.idx >g.out 2>g.err; echo $? >g.rc)
 (cd "$V" && GIT_CEILING_DIRECTORIES=$T "$SK" verify-pack --object-format sha256 vp-ref.idx >s.out 2>s.err; echo $? >s.rc)
