@@ -85,6 +85,11 @@ struct skg_index_options {
 	 * true). Used by skg_indexer_commit; a program that writes the idx itself reads it too.
 	 */
 	bool rev_index;
+	/* `--keep[=MSG]` and `--promisor[=MSG]` (NULL: none, the default; "": an empty file): the
+	 * .keep / .promisor file skg_indexer_commit makes beside the pack before it names the pack
+	 * (skg_pack_write_special), as git's final() does. */
+	const char *keep_msg;
+	const char *promisor_msg;
 	unsigned idx_version;         /* idx version written: 1 or 2 (default 2) */
 	uint64_t off32_limit;         /* v2: offsets above it go to the 64-bit table (0x7fffffff) */
 	struct skg_progress progress; /* "Indexing objects", "Resolving deltas" (fn may be NULL) */
@@ -460,6 +465,22 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 /* Whether skg_indexer_commit named the pack and idx files (true after a success, and after a
  * failure of the strict checks that git makes once the files are written). */
 bool skg_indexer_written(const struct skg_indexer *ix);
+
+/* Whether skg_indexer_commit made the .keep file (opt->keep_msg; not when one was there): git's
+ * index-pack then reports "keep\tCHECKSUM" instead of "pack\tCHECKSUM". */
+bool skg_indexer_kept(const struct skg_indexer *ix);
+
+/*
+ * The .keep or .promisor file of `git index-pack --keep[=MSG]` / `--promisor[=MSG]`
+ * (builtin/index-pack.c write_special_file, alike in 2.39.5 and 2.55.0): pack_path with its
+ * ".pack" replaced by "." suffix, created with mode 0600 and never replaced (one that exists is
+ * left as it is), holding msg and a newline when msg is not empty. Returns 0 with *made (may be
+ * NULL) true when this call created the file; -1 with SKG_E_GIT and git's words (a pack_path that
+ * does not end in ".pack": "packfile name 'P' does not end with '.pack'"; "cannot write SUFFIX file
+ * 'NAME': REASON"; "cannot close written SUFFIX file 'NAME': REASON") or SKG_E_NOMEM.
+ */
+int skg_pack_write_special(const char *pack_path, const char *suffix, const char *msg, bool *made,
+                           struct skg_error *err);
 
 /* Free the indexer; removes its temporary files when it was not committed (NULL is fine). */
 void skg_indexer_free(struct skg_indexer *ix);

@@ -150,6 +150,12 @@ static void index_pack_usage(void)
 	      "                          to a temporary file there first; on any error (a\n"
 	      "                          corrupt pack, a full disk, a file size limit, a\n"
 	      "                          signal) no file is left behind\n"
+	      "      --keep[=MSG]      before the index is named, make PACK's .keep file\n"
+	      "                          (with --stdin and no PACK: pack-CHECKSUM.keep in\n"
+	      "                          objects/pack, and the report is 'keep<TAB>CHECKSUM'),\n"
+	      "                          holding MSG and a newline (empty without MSG), as git\n"
+	      "                          does so that a gc leaves the pack alone until refs\n"
+	      "                          point into it; one that exists is left as it is\n"
 	      "      --fix-thin        with --stdin, inside a repository: complete a thin pack\n"
 	      "                          as git does (what receive-pack runs on a push): the\n"
 	      "                          bases its deltas lack are read from the repository\n"
@@ -797,7 +803,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 			/* git's fsck_finish after its final(): the "pack" line, then the fatal one */
 			char hex[SKG_MAX_HEXSZ + 1];
 			skg_to_hex_len(sum, rawsz, hex);
-			printf("pack\t%s\n", hex);
+			printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
 			status = git_fatal(&err);
 		} else if (err.code == SKG_E_GIT) {
 			status = git_fatal(&err);
@@ -816,7 +822,8 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	char hex[SKG_MAX_HEXSZ + 1];
 	skg_to_hex_len(sum, rawsz, hex);
-	printf("pack\t%s\n", hex);
+	/* git's final(): "keep" when it made the .keep file */
+	printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
 	status = SK_EXIT_OK;
 	sk_progress_stats(&progress, CMD);
 out:
@@ -836,6 +843,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_INDEX_VERSION,
 		OPT_STDIN,
 		OPT_FIX_THIN,
+		OPT_KEEP,
 		OPT_STATS,
 		OPT_REV_INDEX,
 		OPT_NO_REV_INDEX,
@@ -852,6 +860,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"index-version", required_argument, NULL, OPT_INDEX_VERSION},
 	    {"stdin", no_argument, NULL, OPT_STDIN},
 	    {"fix-thin", no_argument, NULL, OPT_FIX_THIN},
+	    {"keep", optional_argument, NULL, OPT_KEEP},
 	    {"rev-index", no_argument, NULL, OPT_REV_INDEX},
 	    {"no-rev-index", no_argument, NULL, OPT_NO_REV_INDEX},
 	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
@@ -894,6 +903,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_STDIN:
 			from_stdin = true;
+			break;
+		case OPT_KEEP:
+			/* git's skip_to_optional_arg: "--keep" is an empty message */
+			opt.keep_msg = optarg != NULL ? optarg : "";
 			break;
 		case OPT_FIX_THIN:
 			fix_thin = true;
@@ -1150,6 +1163,16 @@ int sk_cmd_index_pack(int argc, char **argv)
 		}
 		if (rev_name != NULL && rev_write(rev_name, pack) != 0) {
 			index_abort(&f);
+			goto out;
+		}
+		/* git's final(): the .keep beside the pack before the .rev and idx are named */
+		if (opt.keep_msg != NULL &&
+		    skg_pack_write_special(pack_name, "keep", opt.keep_msg, NULL, &err) != 0) {
+			index_abort(&f); /* (the temporary idx and .rev) */
+			status = err.code == SKG_E_GIT ? git_fatal(&err) : SK_EXIT_FAILURE;
+			if (err.code != SKG_E_GIT) {
+				sk_error(err.sys_errno, CMD ": %s", err.msg);
+			}
 			goto out;
 		}
 		char line[SKG_MAX_HEXSZ + 2];

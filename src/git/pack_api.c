@@ -650,11 +650,83 @@ struct skg_indexer {
 	uint64_t len;
 	bool done;    /* committed or failed: only skg_indexer_free is left */
 	bool written; /* the pack and idx files were named */
+	bool kept;    /* the .keep file was made (opt.keep_msg) */
 };
 
 bool skg_indexer_written(const struct skg_indexer *ix)
 {
 	return ix->written;
+}
+
+bool skg_indexer_kept(const struct skg_indexer *ix)
+{
+	return ix->kept;
+}
+
+/* Remove the special files (suffixes a and b, NULL: none) made beside pack_path (".pack"). */
+static void special_unlink(const char *pack_path, const char *a, const char *b)
+{
+	size_t n = strlen(pack_path);
+	char *name = malloc(n + 16);
+	if (name == NULL || n < 5) {
+		free(name);
+		return;
+	}
+	const char *sfx[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		if (sfx[i] != NULL) {
+			memcpy(name, pack_path, n - 4);
+			strcpy(name + n - 4, sfx[i]);
+			unlink(name);
+		}
+	}
+	free(name);
+}
+
+int skg_pack_write_special(const char *pack_path, const char *suffix, const char *msg, bool *made,
+                           struct skg_error *err)
+{
+	if (made != NULL) {
+		*made = false;
+	}
+	size_t n = strlen(pack_path);
+	if (n < 5 || strcmp(pack_path + n - 5, ".pack") != 0) {
+		return skg_fail(err, "packfile name '%s' does not end with '.pack'",
+		                pack_path); /* derive_filename */
+	}
+	size_t sn = strlen(suffix);
+	char *name = malloc(n - 4 + sn + 1);
+	if (name == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	memcpy(name, pack_path, n - 4);
+	memcpy(name + n - 4, suffix, sn + 1);
+	int rc = 0;
+	/* git's safe_create_file_with_leading_directories: O_EXCL, mode 0600; EEXIST is no error */
+	int fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno != EEXIST) {
+			rc = skg_fail(err, "cannot write %s file '%s': %s", suffix, name, strerror(errno));
+		}
+		free(name);
+		return rc;
+	}
+	size_t len = strlen(msg);
+	int e = 0;
+	if (len > 0 && (skg_write_full(fd, msg, len) != 0 || skg_write_full(fd, "\n", 1) != 0)) {
+		e = errno != 0 ? errno : EIO;
+	}
+	if (close(fd) != 0 && e == 0) {
+		rc = skg_fail(err, "cannot close written %s file '%s': %s", suffix, name, strerror(errno));
+	} else if (e != 0) {
+		/* git's write_or_die: its message is the write's */
+		rc = skg_fail(err, "write error: %s", strerror(e));
+	}
+	if (rc == 0 && made != NULL) {
+		*made = true;
+	}
+	free(name);
+	return rc;
 }
 
 static char *path_join(const char *dir, const char *name)
@@ -792,7 +864,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	ix->done = true;
 	int rc = -1, idx_fd = -1, rev_fd = -1;
 	char *own_pack = NULL, *own_idx = NULL, *rev_path = NULL;
-	bool pack_renamed = false, rev_renamed = false;
+	bool pack_renamed = false, rev_renamed = false, promised = false;
 	struct skg_pack *pack = NULL;
 	uint8_t *map = NULL;
 	uint64_t map_len = 0;
@@ -914,6 +986,16 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	if (checksum != NULL) {
 		memcpy(checksum, skg_pack_checksum(pack), pack->p.rawsz);
 	}
+	/* git's final(): the .keep and .promisor files before the pack is named (a .keep protects the
+	 * pack from a concurrent gc until the caller's refs point into it) */
+	if (ix->opt.keep_msg != NULL &&
+	    skg_pack_write_special(pack_path, "keep", ix->opt.keep_msg, &ix->kept, err) != 0) {
+		goto out;
+	}
+	if (ix->opt.promisor_msg != NULL &&
+	    skg_pack_write_special(pack_path, "promisor", ix->opt.promisor_msg, &promised, err) != 0) {
+		goto out;
+	}
 	/* The pack first, the idx last: a reader that finds the idx finds its whole pack. A pack of
 	 * that name already there has the same content (its name is its checksum, or the caller's
 	 * choice): it is kept, as git's finalize_object_file keeps an existing file. */
@@ -966,6 +1048,11 @@ out:
 	}
 	if (rc != 0 && pack_renamed) {
 		unlink(pack_path);
+	}
+	if (rc != 0 && !ix->written && (ix->kept || promised)) {
+		/* nothing is left in dir on a failure: the .keep / .promisor made here go too */
+		special_unlink(pack_path, ix->kept ? "keep" : NULL, promised ? "promisor" : NULL);
+		ix->kept = false;
 	}
 	if (map != NULL) {
 		munmap(map, (size_t)map_len);

@@ -331,6 +331,36 @@ index-pack --threads=x a.pack
 verify-pack --bogus-option x.idx
 verify-pack
 EOF_CASES
+# --keep[=MSG] (builtin/index-pack.c write_special_file): NAME.keep beside a pack given by name,
+# objects/pack/pack-HASH.keep with --stdin (reported "keep\tHASH"; one already there is left and
+# the report is "pack"), holding MSG and a newline; the files, their modes and contents as git's
+local k d
+for k in --keep --keep=msg "--keep=two words"; do
+	for d in g s; do
+		rm -rf "$O/keep-$d" && mkdir -p "$O/keep-$d/file" && git init -q --bare "$O/keep-$d/repo" &&
+			cp "$P/ofs.pack" "$O/keep-$d/file/p.pack"
+	done
+	(cd "$O/keep-g/file" && refgit index-pack "$k" p.pack >../out 2>../err; echo $? >../rc)
+	(cd "$O/keep-s/file" && "$SK" index-pack "$k" p.pack >../out 2>../err; echo $? >../rc)
+	for d in g s; do
+		(cd "$O/keep-$d/repo" && "$([ $d = g ] && echo "$SK_REF_GIT" || echo "$SK")" index-pack --stdin "$k" \
+			<"$P/ofs.pack" >>../out 2>>../err
+		echo $? >>../rc
+		"$([ $d = g ] && echo "$SK_REF_GIT" || echo "$SK")" index-pack --stdin "$k" <"$P/ofs.pack" >>../out 2>>../err
+		echo $? >>../rc)
+		# (.rev files left out: git 2.39 writes none by default, sha1kit does, as 2.41+)
+		(cd "$O/keep-$d" && find file repo/objects/pack -type f ! -name '*.rev' | sort | while read -r f; do
+			printf '%s %s %s\n' "$f" "$(stat -c %a "$f")" "$(cksum <"$f")"
+		done >list)
+	done
+	if cmp -s "$O/keep-g/out" "$O/keep-s/out" && cmp -s "$O/keep-g/err" "$O/keep-s/err" &&
+		cmp -s "$O/keep-g/rc" "$O/keep-s/rc" && cmp -s "$O/keep-g/list" "$O/keep-s/list" &&
+		grep -q '^keep	' "$O/keep-s/out" && grep -q '\.keep ' "$O/keep-s/list"; then
+		ok
+	else
+		bad "index-pack $k: git $(cat "$O/keep-g/rc" "$O/keep-g/out" "$O/keep-g/list"), sha1kit $(cat "$O/keep-s/rc" "$O/keep-s/out" "$O/keep-s/list")"
+	fi
+done
 (cd "$O/early/repo" && refgit index-pack --stdin --verify </dev/null >../g.out 2>../g.err)
 grc=$?
 (cd "$O/early/repo" && "$SK" index-pack --stdin --verify </dev/null >../s.out 2>../s.err)
