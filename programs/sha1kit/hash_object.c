@@ -380,10 +380,18 @@ static int hash_file(struct ho_state *st, const char *name)
 	do {
 		fd = open(name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	} while (fd < 0 && errno == EINTR);
+	int open_errno = errno;
+	struct stat sb;
+	if (fd < 0 && stat(name, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		/* a directory that does not open (Windows): git's line for one that does */
+		fflush(stdout);
+		fprintf(stderr, "fatal: Unable to hash %s\n", st->no_filters ? "(null)" : name);
+		return 128;
+	}
 	if (fd < 0) {
 		/* git's xopen (wrapper.c) dies */
 		fflush(stdout);
-		fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", name, strerror(errno));
+		fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", name, strerror(open_errno));
 		return 128;
 	}
 	int status = hash_fd(st, fd, name);
