@@ -462,28 +462,18 @@ static void dc_blocks_pipe(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
 	}
 }
 
-/*
- * `nblocks` whole blocks at `p`, the first at message offset `offset`. With a look-ahead kernel
- * (and detection with the UBC filter on), the masks of up to kernel->ahead blocks come first; runs
- * of blocks with mask zero go through the plain kernel, which computes the same chaining value
- * without writing W or states, and only the other blocks (about 1 in 20) take the DC path.
- */
-void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset)
+/* The look-ahead part of sha1kit_dc_blocks, out of line: its walk (with the recompression queue,
+ * about 19 KiB) is a stack frame the updates of a few blocks (Git's trees, commits, small blobs)
+ * need not set up. */
+static __attribute__((noinline)) void dc_blocks_ahead(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
+                                                      const uint8_t *p, size_t nblocks, uint64_t offset,
+                                                      size_t ahead_min)
 {
-	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
 	uint32_t mask[SHA1KIT_MAX_LANES];
 	masked_walk w;
-
-	/* An update of this CPU's ahead_min blocks or more takes the look-ahead; once in, groups go on
-	 * down to the table's ahead_min (the smaller of the two). */
-	size_t ahead_min = kernel->ubc_ahead ? sha1kit_dc_ahead_min(ctx->kernel) : 0;
+	/* once in, groups go on down to the table's ahead_min (the smaller of the two) */
 	size_t group_min = ahead_min < kernel->ahead_min ? ahead_min : kernel->ahead_min;
 
-	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc || nblocks < ahead_min) {
-		for (size_t b = 0; b < nblocks; b++)
-			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
-		return;
-	}
 	walk_begin(ctx, kernel, &w);
 	/* A kernel with the pipelined look-ahead takes it from its ahead_min (the first group's masks
 	 * need 16 blocks). Zen 5 with run16, at 2 / 2.5 KiB in one update: pipelined from 32 blocks
@@ -506,6 +496,26 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	for (size_t b = 0; b < nblocks; b++)
 		dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 	walk_end(ctx, &w);
+}
+
+/*
+ * `nblocks` whole blocks at `p`, the first at message offset `offset`. With a look-ahead kernel
+ * (and detection with the UBC filter on), the masks of up to kernel->ahead blocks come first; runs
+ * of blocks with mask zero go through the plain kernel, which computes the same chaining value
+ * without writing W or states, and only the other blocks (about 1 in 20) take the DC path.
+ */
+void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, uint64_t offset)
+{
+	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx->kernel);
+	/* an update of this CPU's ahead_min blocks or more takes the look-ahead */
+	size_t ahead_min = kernel->ubc_ahead ? sha1kit_dc_ahead_min(ctx->kernel) : 0;
+
+	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc || nblocks < ahead_min) {
+		for (size_t b = 0; b < nblocks; b++)
+			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
+		return;
+	}
+	dc_blocks_ahead(ctx, kernel, p, nblocks, offset, ahead_min);
 }
 
 /* W[0..79] of a block (FIPS 180-4, 6.1.2), for the per-block filters. */

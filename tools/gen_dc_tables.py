@@ -167,21 +167,29 @@ def xorshift64(state):
     return state
 
 
-# Where the vector windows of the per-block filters stop: the first window after which this share
-# of random blocks has no DV left. The few DVs left in the other blocks are then tested one by one
-# in scalar code, each on its own conditions that the windows did not test, stopping at the first
-# that fails (each fails with probability 1/2 on random data). With the 37 AVX2 windows this puts
-# the stop after 11 (80.3%): the AVX2 filter alone took 9.8-10.3 ns a call against 16.7-16.9 ns for
-# all 37 windows with one exit at 85% (the form before), on random blocks, Intel Xeon family 6 model
-# 207 (docs/PERFORMANCE.md, "The per-block UBC filter: a scalar tail").
-PREFIX_SHARE = 0.80
+# Where the vector windows of the per-block filters stop, by lanes: the first window after which
+# this share of random blocks has no DV left. The few DVs left in the other blocks are then tested
+# one by one in scalar code, each on its own conditions that the windows did not test, stopping at
+# the first that fails (each fails with probability 1/2 on random data).
+# - SSE2 (4 lanes): 80%, 21 of 53 windows. With the 37 AVX2 windows an 80% stop (11) took 9.8-10.3 ns
+#   a call against 16.7-16.9 ns for all 37 windows with one exit at 85% (the form before), alone on
+#   random blocks, Intel Xeon family 6 model 207 (docs/PERFORMANCE.md, "The per-block UBC filter: a
+#   scalar tail").
+# - AVX2 (8 lanes): 90%, 16 of 37 windows. Right after the SHA-NI kernel wrote W (as it runs), on AMD
+#   family 26 model 2 (Zen 5), `sha1kit bench --only=fast-shani,dc-shani+avx512-pipe`, 3 alternating
+#   runs: 64 B 0.548x / 0.522x of plain SHA-NI with a stop at 90% / at 80% then the other 26 windows
+#   as vector code (no scalar tail), 1 KiB 0.783-0.798x / 0.758-0.767x; 80% alone (with the group
+#   loads) measured 4-8% slower than 90% at 64 B (docs/PERFORMANCE.md, "Single-stream SHA-1DC on
+#   random messages").
+PREFIX_SHARE = {4: 0.80, 8: 0.90}
 
 
 def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
     """Order the windows greedily so that random blocks are ruled out (no DV left) as early as
-    possible, and choose where the vector part stops: the point where at least PREFIX_SHARE of the
-    sample blocks (xorshift64 with a fixed seed: the output is deterministic) are ruled out. The
-    order never changes the result, only how soon the filter can return."""
+    possible, and choose where the vector part stops: the first window after which at least
+    PREFIX_SHARE[lanes] of the sample blocks (xorshift64 with a fixed seed: the output is
+    deterministic) are ruled out. The order never changes the result, only how soon the filter can
+    return. Returns the ordered windows and the stop."""
     state = seed
     ruled = []  # per sample block: the DVs each window rules out
     for _ in range(samples):
@@ -200,8 +208,7 @@ def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
             row.append(out)
         ruled.append(row)
     cur = [0] * samples
-    order, exits, left = [], [], list(range(len(wins)))
-    targets = [PREFIX_SHARE]
+    order, stop, left = [], len(wins), list(range(len(wins)))
     while left:
         def score(n):
             done = sum(1 for k in range(samples) if cur[k] | ruled[k][n] == 0xFFFFFFFF)
@@ -213,10 +220,34 @@ def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
         for k in range(samples):
             cur[k] |= ruled[k][best]
         done = sum(1 for c in cur if c == 0xFFFFFFFF) / samples
-        if targets and done >= targets[0] and left:
-            exits.append(len(order))
-            targets.pop(0)
-    return [wins[n] for n in order], set(exits)
+        if stop == len(wins) and done >= PREFIX_SHARE[lanes]:
+            stop = len(order)
+    return [wins[n] for n in order], stop
+
+
+def emit_tail(w, ubc, tested, isa, stop):
+    """The scalar tail of a per-block filter: the DVs left after `stop` windows, each tested on its
+    conditions the windows did not test (`tested`), until one fails."""
+    w("/* The DVs left after the %d windows: each one's conditions that the windows did not test,"
+      % stop)
+    w(" * until one fails. */")
+    w("static uint32_t tail_%s(const uint32_t W[80], uint32_t mask)" % isa)
+    w("{")
+    w("\tfor (uint32_t left = mask; left != 0; left &= left - 1) {")
+    w("\t\tint fails;")
+    w("\t\tswitch (sha1kit_ctz32(left)) {")
+    for e in ubc["per_dv"]:
+        rest = [tuple(c) for c in e["conditions"] if tuple(c) not in tested]
+        expr = " || ".join("FAILS(%d, %d, %d, %d, %d)" % c for c in rest) or "0"
+        w("\t\tcase %d: fails = %s; break; /* %s */" % (e["bit"], expr, e["name"]))
+    w("\t\tdefault: fails = 0; break;")
+    w("\t\t}")
+    w("\t\tif (fails)")
+    w("\t\t\tmask &= ~(left & (0u - left));")
+    w("\t}")
+    w("\treturn mask;")
+    w("}")
+    w("")
 
 
 def generate_simd(ubc):
@@ -235,10 +266,11 @@ def generate_simd(ubc):
     w(" * A lane whose condition fails (bits differ when v = 0, agree when v = 1) contributes the DVs that")
     w(" * condition clears; lanes outside the group contribute nothing. The OR of all contributions is the")
     w(" * set of DVs ruled out. The windows are ordered so that random blocks are ruled out early (greedy")
-    w(" * on fixed-seed random blocks); only the windows up to the point where %d%% of random blocks are" % round(100 * PREFIX_SHARE))
-    w(" * ruled out are vector code. The filter returns 0 there for those blocks; for the others it tests")
-    w(" * each DV left on its own conditions not yet tested, in scalar code, up to the first that fails")
-    w(" * (about 95% of random blocks end with no DV left).")
+    w(" * on fixed-seed random blocks); only the windows up to the point where 80% (SSE2) / 90% (AVX2) of")
+    w(" * random blocks are ruled out are vector code. The filter returns 0 there for those blocks; for the")
+    w(" * others it tests each DV left on its own conditions not yet tested, in scalar code, up to the first")
+    w(" * that fails (about 95% of random blocks end with no DV left). The AVX2 form reads W in 16-byte")
+    w(" * groups, the stores of the SHA-NI kernel (pair_avx2).")
     w(" */")
     w('#include "../internal.h"')
     w("")
@@ -251,10 +283,8 @@ def generate_simd(ubc):
     w("#define FAILS(i, a, j, b, v) ((((W[i] >> (a)) ^ (W[j] >> (b)) ^ (v)) & 1u) != 0)")
     for isa, lanes, vec, pre, target in (("sse2", 4, "__m128i", "_mm", "sse2"),
                                           ("avx2", 8, "__m256i", "_mm256", "avx2")):
-        wins, exits = order_windows(windows(ubc["conditions"], lanes), lanes)
-        stop = min(exits) if exits else len(wins)
+        wins, stop = order_windows(windows(ubc["conditions"], lanes), lanes)
         wins = wins[:stop]  # the vector part; the scalar tail tests the other conditions
-        exits = set()
         si = "si256" if lanes == 8 else "si128"
         w("")
         w("static const uint32_t clears_%s[%d][%d] __attribute__((aligned(%d))) = {" % (isa, len(wins), lanes, 4 * lanes))
@@ -280,41 +310,50 @@ def generate_simd(ubc):
             for lane in range(lanes):
                 if clears[lane]:
                     tested.add((i0 + lane, a, i0 + lane + delta, b, value))
-        w("/* The DVs left after the %d windows: each one's conditions that the windows did not test,"
-          % stop)
-        w(" * until one fails. */")
-        w("static uint32_t tail_%s(const uint32_t W[80], uint32_t mask)" % isa)
-        w("{")
-        w("\tfor (uint32_t left = mask; left != 0; left &= left - 1) {")
-        w("\t\tint fails;")
-        w("\t\tswitch (sha1kit_ctz32(left)) {")
-        for e in ubc["per_dv"]:
-            rest = [tuple(c) for c in e["conditions"] if tuple(c) not in tested]
-            expr = " || ".join("FAILS(%d, %d, %d, %d, %d)" % c for c in rest) or "0"
-            w("\t\tcase %d: fails = %s; break; /* %s */" % (e["bit"], expr, e["name"]))
-        w("\t\tdefault: fails = 0; break;")
-        w("\t\t}")
-        w("\t\tif (fails)")
-        w("\t\t\tmask &= ~(left & (0u - left));")
-        w("\t}")
-        w("\treturn mask;")
-        w("}")
-        w("")
+        all_tested = all(tuple(c) in tested for e in ubc["per_dv"] for c in e["conditions"])
+        if lanes == 8:
+            w("/* W[4q..4q+7] as two 16-byte loads, each the size and place of one store of the SHA-NI kernel")
+            w(" * (src/x86/sha1dc_shani.c): a load across several recent stores waits until they reach the cache")
+            w(" * (no store forwarding), which made the filter cost twice its own time right after a block. */")
+            w("__attribute__((target(\"avx2\"))) static inline __m256i pair_avx2(const uint32_t W[80], int q)")
+            w("{")
+            w("\treturn _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(W + 4 * q))),")
+            w("\t                               _mm_loadu_si128((const __m128i *)(W + 4 * q + 4)), 1);")
+            w("}")
+            w("")
+        if not all_tested:
+            emit_tail(w, ubc, tested, isa, stop)
         w("__attribute__((target(\"%s\"))) uint32_t sha1kit_ubc_mask_%s(const uint32_t W[80])" % (target, isa))
         w("{")
         w("\t%s ruled_out = %s_setzero_%s(), x, y, d;" % (vec, pre, si))
         w("\tuint32_t mask;")
+        have = set()
+
+        def window(i):
+            # AVX2: W[i..i+7] from the pairs of 16-byte groups (see pair_avx2)
+            if lanes == 4:
+                return "%s_loadu_%s((const %s *)(W + %d))" % (pre, si, vec, i)
+            q, k = i // 4, i % 4
+            for r in ([q] if k == 0 else [q, q + 1]):
+                if r not in have:
+                    have.add(r)
+                    w("\tconst __m256i p%d = pair_avx2(W, %d);" % (r, r))
+            return "p%d" % q if k == 0 else "_mm256_alignr_epi8(p%d, p%d, %d)" % (q + 1, q, 4 * k)
         for n, (i0, delta, a, b, value, clears) in enumerate(wins):
             xs = "x" if a == 31 else "%s_slli_epi32(x, %d)" % (pre, 31 - a)
             ys = "y" if b == 31 else "%s_slli_epi32(y, %d)" % (pre, 31 - b)
-            w("\tx = %s_loadu_%s((const %s *)(W + %d));" % (pre, si, vec, i0))
-            w("\ty = %s_loadu_%s((const %s *)(W + %d));" % (pre, si, vec, i0 + delta))
+            wx, wy = window(i0), window(i0 + delta)
+            w("\tx = %s;" % wx)
+            w("\ty = %s;" % wy)
             w("\td = %s_srai_epi32(%s_xor_%s(%s, %s), 31);" % (pre, pre, si, xs, ys))
             op = "and" if value == 0 else "andnot"
             w("\truled_out = %s_or_%s(ruled_out, %s_%s_%s(d, %s_load_%s((const %s *)clears_%s[%d])));"
               % (pre, si, pre, op, si, pre, si, vec, isa, n))
         w("\tmask = ~ruled_out_%s(ruled_out);" % isa)
-        w("\treturn mask == 0 ? 0 : tail_%s(W, mask);" % isa)
+        if all_tested:
+            w("\treturn mask;")
+        else:
+            w("\treturn mask == 0 ? 0 : tail_%s(W, mask);" % isa)
         w("}")
     # The lane-wise filter of the 16-lane AVX-512 kernel: lane l of W[t] is word t of message l.
     conds = conditions_by_clears(ubc)
