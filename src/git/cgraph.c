@@ -24,6 +24,7 @@
 #define OFFSET_OVERFLOW 0x80000000u /* CORRECTED_COMMIT_DATE_OFFSET_OVERFLOW */
 #define V1_MAX          0x3FFFFFFFu /* GENERATION_NUMBER_V1_MAX */
 #define ERROR_HASH      2           /* VERIFY_COMMIT_GRAPH_ERROR_HASH */
+#define METER_TITLE     "Verifying commits in commit graph"
 
 /* git's in-memory commit (struct commit + its commit_graph_data) */
 struct obj {
@@ -48,6 +49,7 @@ struct state {
 	size_t npar, cap_par;
 	uint8_t (*odb_par)[SKG_MAX_RAWSZ]; /* the parents of the commit read from the object database */
 	size_t cap_odb_par;
+	uint64_t seen; /* commits of the second passes so far: the meter's count */
 	bool nomem, died;
 };
 
@@ -485,6 +487,9 @@ static int pass_odb(struct state *s, size_t k, int *err)
 	const struct skg_cgraph_layer *l = &s->layers[k];
 	int gen_zero = 0; /* 1: GENERATION_ZERO_EXISTS, 2: GENERATION_NUMBER_EXISTS */
 	for (uint32_t i = 0; i < l->num_commits; i++) {
+		if (s->odb->meter != NULL) {
+			s->odb->meter(s->odb->ctx, s->lines, SKG_METER_SHOW, METER_TITLE, ++s->seen);
+		}
 		uint8_t cur[SKG_MAX_RAWSZ], tree[SKG_MAX_RAWSZ];
 		oid_at(l, l->lookup + (uint64_t)i * l->rawsz, cur);
 		HEX(hex, cur);
@@ -585,7 +590,8 @@ static int pass_odb(struct state *s, size_t k, int *err)
 	return 0;
 }
 
-/* verify_commit_graph of layer k: git's error bits, or -1 (died, out of memory). */
+/* git 2.39.5's verify_commit_graph of layer k, and of the layers below it: git's error bits, or -1
+ * (died, out of memory). */
 static int verify_layer(struct state *s, size_t k)
 {
 	int err = 0;
@@ -613,8 +619,30 @@ static int verify_layer(struct state *s, size_t k)
 	return err;
 }
 
+/* git 2.55.0's verify_commit_graph: each layer's verify_one_commit_graph in turn, with one error
+ * state across them (see skg_cgraph_verify). Git's error bits, or -1 (died, out of memory). */
+static int verify_layers(struct state *s)
+{
+	int err = 0, all = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		if (!s->layers[k].checksum_ok) {
+			skg_lines_add(s->lines, NULL,
+			              "the commit-graph file has incorrect checksum and is likely corrupt");
+			err = ERROR_HASH;
+		}
+		if (pass_graph(s, k, &err) != 0) {
+			return -1;
+		}
+		if (!(err & ~ERROR_HASH) && pass_odb(s, k, &err) != 0) {
+			return -1;
+		}
+		all |= err;
+	}
+	return all;
+}
+
 int skg_cgraph_verify(const struct skg_cgraph_layer *layers, size_t n, const struct skg_cgraph_odb *odb,
-                      struct skg_lines *lines)
+                      unsigned git_version, struct skg_lines *lines)
 {
 	if (n == 0) {
 		return SKG_CGRAPH_OK;
@@ -627,7 +655,15 @@ int skg_cgraph_verify(const struct skg_cgraph_layer *layers, size_t n, const str
 	s.tab.rawsz = layers[0].rawsz;
 	s.odb = odb;
 	s.lines = lines;
-	int err = verify_layer(&s, 0);
+	if (odb->meter != NULL) {
+		/* start_progress: the commits of the tip and of the layers below it */
+		odb->meter(odb->ctx, lines, SKG_METER_START, METER_TITLE,
+		           (uint64_t)layers[0].num_commits + layers[0].num_in_base);
+	}
+	int err = git_version >= SKG_GIT_2_55 ? verify_layers(&s) : verify_layer(&s, 0);
+	if (odb->meter != NULL && err >= 0 && !s.died) {
+		odb->meter(odb->ctx, lines, SKG_METER_STOP, METER_TITLE, 0);
+	}
 	free(s.objs);
 	free(s.par);
 	free(s.odb_par);

@@ -66,6 +66,9 @@ struct skg_cgraph_odb {
 	void (*flush)(void *ctx, struct skg_lines *lines);
 	void *ctx;
 	const struct skg_grafts *grafts;
+	/* git 2.55's "Verifying commits in commit graph" meter (its fsck runs the verify with
+	 * --progress when it shows progress itself), with ctx; NULL: none */
+	skg_meter_fn meter;
 };
 
 enum skg_cgraph_status {
@@ -76,10 +79,14 @@ enum skg_cgraph_status {
 
 /*
  * verify_commit_graph() of layers[0] (the tip) and, as git, down to layers[n - 1], lines appended
- * (the checksum line included). Returns an enum skg_cgraph_status, or -1 when memory ran out
- * (lines->nomem).
+ * (the checksum line included), as git_version's Git (SKG_GIT_2_39 or SKG_GIT_2_55 of
+ * <sha1kit/git.h>) runs it: 2.39.5 goes down to a layer only when the one above had no
+ * error before its second pass, and a layer's errors are its own; 2.55.0 goes down every layer
+ * with one error state (commit-graph.c verify_commit_graph_error: a bad checksum sets it to the
+ * hash error alone, a report to 1), and a layer's second pass runs when that state has no error
+ * but the hash error. Returns an enum skg_cgraph_status, or -1 when memory ran out (lines->nomem).
  */
 int skg_cgraph_verify(const struct skg_cgraph_layer *layers, size_t n, const struct skg_cgraph_odb *odb,
-                      struct skg_lines *lines);
+                      unsigned git_version, struct skg_lines *lines);
 
 #endif /* SHA1KIT_GIT_CGRAPH_H */

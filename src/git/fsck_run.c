@@ -336,6 +336,38 @@ static void midx_flush(void *ctx, struct skg_lines *lines)
 	skg_lines_clear(lines);
 }
 
+/* A meter of git 2.55's verify processes (run with --progress when fsck shows progress): the
+ * lines so far, then the meter's line where git draws it. */
+static void trailer_meter(struct skg_fsck_run *f, struct skg_lines *lines, enum skg_meter_event what,
+                          const char *title, uint64_t value)
+{
+	skg_fsck_lines(f, lines);
+	skg_lines_clear(lines);
+	switch (what) {
+	case SKG_METER_START:
+		skg_fsck_meter_start(f, title, value, 0);
+		break;
+	case SKG_METER_SHOW:
+		skg_fsck_meter_display(f, value);
+		break;
+	case SKG_METER_STOP:
+		skg_fsck_meter_stop(f);
+		break;
+	}
+}
+
+static void verify_meter(void *ctx, struct skg_lines *lines, enum skg_meter_event what, const char *title,
+                         uint64_t value)
+{
+	trailer_meter(((struct verify_odb *)ctx)->f, lines, what, title, value);
+}
+
+static void midx_meter(void *ctx, struct skg_lines *lines, enum skg_meter_event what, const char *title,
+                       uint64_t value)
+{
+	trailer_meter(ctx, lines, what, title, value);
+}
+
 /* Those of every object directory: 0, or -1 where git dies. */
 static int check_trailers(struct skg_fsck_run *f)
 {
@@ -349,8 +381,11 @@ static int check_trailers(struct skg_fsck_run *f)
 	}
 	int ret = 0;
 	struct verify_odb vo = {f, NULL, false, mlines, false};
-	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts};
-	const struct skg_midx_io midx_io = {midx_flush, f, f->on_map, f->map_ctx};
+	/* 2.39.5 runs the two verify processes without --progress (they show none on a file) */
+	bool meters = f->progress.fn != NULL && f->git_version >= SKG_GIT_2_55;
+	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts,
+	                                      meters ? verify_meter : NULL};
+	const struct skg_midx_io midx_io = {midx_flush, f, f->on_map, f->map_ctx, meters ? midx_meter : NULL};
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
 		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
 		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git

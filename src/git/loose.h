@@ -71,6 +71,16 @@ struct skg_lines {
 	char text[SKG_LINES_SIZE];
 };
 
+/*
+ * A progress meter a check drives from inside, as git's progress.c calls (start_progress,
+ * display_progress, stop_progress): what SKG_METER_START with the meter's title and total,
+ * SKG_METER_SHOW with the count done, SKG_METER_STOP. `lines` holds the check's lines so far: the
+ * callee sends them before it draws, so that both come out in git's order.
+ */
+enum skg_meter_event { SKG_METER_START, SKG_METER_SHOW, SKG_METER_STOP };
+typedef void (*skg_meter_fn)(void *ctx, struct skg_lines *lines, enum skg_meter_event what, const char *title,
+                             uint64_t value);
+
 /* Empty `lines`. */
 void skg_lines_clear(struct skg_lines *lines);
 

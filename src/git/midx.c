@@ -57,6 +57,10 @@ struct state {
 	struct pack *packs;
 	uint64_t *name_at; /* where each pack name starts */
 	bool bad, died, nomem, wild;
+	/* the meter running (io->meter): its title, total and the last count given (-1: none) */
+	const char *meter_title;
+	uint64_t meter_total;
+	int64_t meter_last;
 };
 
 /* ---- reading the file as git's mapping ------------------------------------------------------------ */
@@ -118,6 +122,51 @@ static void flush(struct state *s)
 		skg_lines_add(s->lines, "fatal: ", __VA_ARGS__);                                             \
 		s->died = true;                                                                              \
 	} while (0)
+
+/* ---- git's meters (io->meter) ------------------------------------------------------------------ */
+
+/* SPARSE_PROGRESS_INTERVAL of midx.c: the loops draw every 4096th object */
+#define SPARSE_EVERY 4096
+
+static void meter_call(struct state *s, enum skg_meter_event what, uint64_t v)
+{
+	if (s->io != NULL && s->io->meter != NULL && !s->lines->nomem) {
+		s->io->meter(s->io->ctx, s->lines, what, s->meter_title, v);
+	}
+}
+
+/* start_sparse_progress */
+static void meter_start(struct state *s, const char *title, uint64_t total)
+{
+	s->meter_title = title;
+	s->meter_total = total;
+	s->meter_last = -1;
+	meter_call(s, SKG_METER_START, total);
+}
+
+/* display_progress */
+static void meter_show(struct state *s, uint64_t v)
+{
+	s->meter_last = (int64_t)v;
+	meter_call(s, SKG_METER_SHOW, v);
+}
+
+/* midx_display_sparse_progress */
+static void meter_sparse(struct state *s, uint64_t v)
+{
+	if (v % SPARSE_EVERY == 0) {
+		meter_show(s, v);
+	}
+}
+
+/* stop_progress of a sparse meter: the total is drawn first when it was not the last count */
+static void meter_stop(struct state *s)
+{
+	if (s->meter_last != (int64_t)s->meter_total) {
+		meter_show(s, s->meter_total);
+	}
+	meter_call(s, SKG_METER_STOP, 0);
+}
 
 static void nomem(struct state *s)
 {
@@ -425,8 +474,12 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 		pairs[i].pos = i;
 		pairs[i].pack = be32_at(s, m->offsets + (uint64_t)i * OFFSET_WIDTH);
 	}
+	meter_start(s, "Sorting objects by packfile", num_objects);
+	meter_show(s, 0);
 	msort(pairs, num_objects, tmp);
 	free(tmp);
+	meter_stop(s);
+	meter_start(s, "Verifying object offsets", num_objects);
 	for (uint32_t i = 0; i < num_objects && !s->died && !s->nomem && !s->wild; i++) {
 		if (i > 0 && pairs[i - 1].pack != pairs[i].pack) {
 			/* git closes the previous pack: m->packs[] read at its pack-int-id */
@@ -476,6 +529,10 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 			REPORT("incorrect object offset for oid[%d] = %s: %" PRIx64 " != %" PRIx64,
 			       (int)pairs[i].pos, hexid, m_offset, p_offset);
 		}
+		meter_sparse(s, (uint64_t)i + 1);
+	}
+	if (!s->died && !s->nomem && !s->wild) {
+		meter_stop(s);
 	}
 	free(pairs);
 }
@@ -506,6 +563,7 @@ static void run(struct state *s)
 	}
 	uint8_t a[SKG_MAX_RAWSZ], b[SKG_MAX_RAWSZ];
 	oid_at(s, 0, a);
+	meter_start(s, "Verifying OID order in multi-pack-index", (uint64_t)num_objects - 1);
 	for (uint32_t i = 0; i + 1 < num_objects && !s->wild && !s->nomem; i++) {
 		oid_at(s, i + 1, b);
 		if (s->wild) {
@@ -519,8 +577,10 @@ static void run(struct state *s)
 			       (int)(i + 1));
 		}
 		memcpy(a, b, s->m->rawsz);
+		meter_sparse(s, (uint64_t)i + 1);
 	}
 	if (!s->wild && !s->nomem) {
+		meter_stop(s);
 		check_offsets(s, num_objects);
 	}
 }
@@ -528,7 +588,7 @@ static void run(struct state *s)
 int skg_midx_verify(const struct skg_midx *m, const char *objdir, const struct skg_midx_io *io,
                     struct skg_lines *lines)
 {
-	struct state s = {m, objdir, io, lines, 0, NULL, NULL, false, false, false, false};
+	struct state s = {m, objdir, io, lines, 0, NULL, NULL, false, false, false, false, NULL, 0, -1};
 	s.map_len = ((uint64_t)m->len + MAP_PAGE - 1) / MAP_PAGE * MAP_PAGE;
 	s.packs = calloc(m->num_packs > 0 ? m->num_packs : 1, sizeof(*s.packs));
 	s.name_at = malloc((m->num_packs > 0 ? m->num_packs : 1) * sizeof(*s.name_at));

@@ -71,6 +71,10 @@ struct skg_midx_io {
 	void *ctx;
 	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
 	void *map_ctx;
+	/* git 2.55's meters of verify_midx_file (its fsck runs the verify with --progress when it
+	 * shows progress itself: "Verifying OID order in multi-pack-index", "Sorting objects by
+	 * packfile", "Verifying object offsets"), with ctx; NULL: none */
+	skg_meter_fn meter;
 };
 
 enum skg_midx_status {

@@ -583,7 +583,7 @@ static bool graph_verify(const struct graph *g, struct skg_lines *lines)
 /* All of git's verify_commit_graph() from g down its chain (cgraph.h): an enum skg_cgraph_status,
  * or -1 when memory ran out. */
 static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_odb *odb,
-                                 struct skg_lines *lines)
+                                 unsigned git_version, struct skg_lines *lines)
 {
 	size_t n = 0;
 	for (const struct graph *p = g; p != NULL; p = p->base) {
@@ -613,7 +613,7 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 		l->num_commits = p->num_commits;
 		l->num_in_base = p->num_in_base;
 	}
-	int st = skg_cgraph_verify(layers, n, odb, lines);
+	int st = skg_cgraph_verify(layers, n, odb, git_version, lines);
 	free(layers);
 	return st;
 }
@@ -705,7 +705,7 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned
 	bool present = g != NULL;
 	bool ok = true;
 	if (mode == SKG_TRAILER_VERIFY && !died && odb != NULL && g != NULL) {
-		int st = graph_verify_contents(g, odb, lines);
+		int st = graph_verify_contents(g, odb, git_version, lines);
 		died = st < 0 || st == SKG_CGRAPH_FATAL;
 		ok = st == SKG_CGRAPH_OK;
 	} else if (mode == SKG_TRAILER_VERIFY && !died) {

@@ -703,7 +703,31 @@ for what in "2 CDAT 5 1" "2 CDAT 35 1" "2 OIDL 0 255" "1 CDAT 23 1" "1 CDAT 71 1
 		printf '%s\n%s\n' "$sum" "$tip" >"$r/$C/commit-graph-chain"
 	fi
 	$exact "commit-graph chain contents: layer $*" "$r"
+	# with --progress: git 2.55's fsck runs the verify with --progress, whose meter counts the
+	# commits of both layers, its lines among the errors (2.39.5's shows none)
+	$exact "commit-graph chain contents, --progress: layer $*" "$r" --progress
 done
+# both layers changed (the tip's root tree, then the base's): git 2.55 verifies every layer with
+# one error state (the base's first pass, not its second), 2.39.5 stops at the tip
+r=$T/cg-chain-both
+mkgraph_repo "$r"
+(
+	cd "$r" || exit 1
+	git reset -q --hard HEAD~2 && git commit-graph write --reachable --split 2>/dev/null
+	git reset -q --hard master@{1} && git commit-graph write --reachable --split=no-merge 2>/dev/null
+)
+base=$(sed -n 1p "$r/$C/commit-graph-chain")
+tip=$(sed -n 2p "$r/$C/commit-graph-chain")
+cg_poke "$r/$C/graph-$base.graph" CDAT 23 1
+sum=$(cg_resum "$r/$C/graph-$base.graph")
+mv "$r/$C/graph-$base.graph" "$r/$C/graph-$sum.graph"
+chmod u+w "$r/$C/graph-$tip.graph" "$r/$C/commit-graph-chain"
+cg_put "$r/$C/graph-$tip.graph" "$(cg_chunk "$r/$C/graph-$tip.graph" BASE)" $(echo "$sum" | sed 's/../& /g')
+cg_poke "$r/$C/graph-$tip.graph" CDAT 5 1
+cg_resum "$r/$C/graph-$tip.graph" >/dev/null
+printf '%s\n%s\n' "$sum" "$tip" >"$r/$C/commit-graph-chain"
+$exact "commit-graph chain contents: both layers" "$r"
+$exact "commit-graph chain contents, --progress: both layers" "$r" --progress
 }
 
 # 8c. multi-pack-index contents (git's verify_midx_file): a repository of three packs (one per
@@ -787,6 +811,8 @@ for what in "OIDF 400 1" "OIDF 3 2" "OIDF 3 1" "OIDL 0 128" "OIDL 21 1" \
 	[ $# = 6 ] && mx_poke "$m" "$4" "$5" "$6"
 	cg_resum "$m" >/dev/null
 	$exact "multi-pack-index contents: $what" "$r"
+	# git 2.55's verify runs with --progress under fsck's: its three meters among its lines
+	$exact "multi-pack-index contents, --progress: $what" "$r" --progress
 done
 # a LOFF chunk, object 0's offset an index into it: its right offset, a wrong one, and an index
 # beyond the chunk (git 2.39.5 reads on, here into the checksum; git 2.55 dies)
@@ -881,9 +907,12 @@ else
 fi
 # git's lines byte for byte, on a file: git draws no object directory but the 256th (its callback
 # holds no meter), a pack's objects every 1024 and at the pack's end, nothing for a meter that never
-# moved (no pack at all); several packs, one over 1024 objects; loose objects only
+# moved (no pack at all); several packs, one over 1024 objects; loose objects only; and (graphs)
+# git 2.55's meters of its commit-graph and multi-pack-index verify processes: a commit-graph chain
+# of two layers (the meter counts both), and over 4096 objects under a multi-pack-index (its meters
+# draw every 4096th object, and the total at the end)
 local p
-for p in many loose; do
+for p in many loose graphs; do
 	r=$T/progress-$p
 	mkrepo "$r"
 	if [ $p = many ]; then
@@ -898,6 +927,28 @@ for p in many loose; do
 					case "$before" in *"${f##*/}"*) ;; *) touch -d "@$((1700000000 + i))" "$f" ;; esac
 				done
 			done
+		)
+	elif [ $p = graphs ]; then
+		(
+			cd "$r" || exit 1
+			# 4200 blobs in one commit (fast-import), then two more commits in a second pack
+			{
+				echo "commit refs/heads/master"
+				echo "committer C <c@example.com> 1700000000 +0000"
+				echo "data 4"
+				echo big
+				echo "from $(git rev-parse HEAD)"
+				for i in $(seq 1 4200); do
+					echo "M 100644 inline many/$i"
+					echo "data ${#i}"
+					echo "$i"
+				done
+			} | git fast-import --quiet
+			git reset -q --hard && git repack -qad
+			git commit-graph write --reachable --split 2>/dev/null
+			for i in 1 2; do echo "$i" >top && git add top && git commit -qm "top $i"; done
+			git repack -qd && git commit-graph write --reachable --split=no-merge 2>/dev/null
+			git multi-pack-index write 2>/dev/null
 		)
 	fi
 	(cd "$r" && refgit fsck --progress >/dev/null 2>"$T/pg.err")
