@@ -82,6 +82,22 @@ static uint32_t run_dc(void *state, const struct bench_msgs *m, size_t count)
 	return acc;
 }
 
+/* SHA-1DC through the one-shot call sha1kit_dc() (default options, the kernel the library chooses):
+ * the path of a caller with the whole message, beside init/update/final (Git's). */
+static uint32_t run_dc_oneshot(void *state, const struct bench_msgs *m, size_t count)
+{
+	(void)state;
+	uint8_t digest[SHA1KIT_DIGEST_SIZE];
+	uint32_t acc = 0;
+	const uint8_t *msg = m->base;
+	const size_t len = m->len;
+	for (size_t i = 0; i < count; i++, msg = bench_next(m, msg)) {
+		uint32_t flagged = (uint32_t)sha1kit_dc(msg, len, NULL, digest, NULL);
+		acc = bench_fold(acc, digest_word(digest) ^ flagged);
+	}
+	return acc;
+}
+
 /* SHA-256, one-shot per message (init, update, final) on the chosen kernel. */
 static uint32_t run_sha256(void *state, const struct bench_msgs *m, size_t count)
 {
@@ -246,6 +262,19 @@ size_t bench_sha1kit_add(struct bench_impl *out, size_t max, size_t batch)
 			}
 			b->run = kd->run;
 			b->free_state = sk_state_free;
+		}
+		if (kd->kind == SHA1KIT_KERNELS_DC && n < max) {
+			struct bench_impl *b = &out[n++];
+			memset(b, 0, sizeof(*b));
+			snprintf(b->id, sizeof(b->id), "sha1kit-dc-oneshot");
+			b->library = "sha1kit";
+			b->flavour = "dc";
+			b->kernel = chosen;
+			b->shape = "single";
+			b->note =
+			    "sha1kit_dc() one-shot per message (default options), the kernel sha1kit chooses";
+			b->per_call = 1;
+			b->run = run_dc_oneshot;
 		}
 	}
 	return n;

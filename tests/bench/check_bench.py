@@ -249,7 +249,8 @@ def check_consistency(doc, what, sizes, misalignments, complete):
     # Every supported kernel, in its flavour; no unsupported one.
     for flavour, key, default in (("fast", "fast_kernels", m["kernel"]), ("dc", "dc_kernels", m["dc_kernel"])):
         measured = {i["kernel"]: i for i in impls.values()
-                    if i["library"] == "sha1kit" and i["flavour"] == flavour and i["shape"] == "single"}
+                    if i["library"] == "sha1kit" and i["flavour"] == flavour and i["shape"] == "single"
+                    and i["id"] != "sha1kit-dc-oneshot"}
         supported = [k["name"] for k in m[key] if k["supported"]]
         check(default in supported, f"{what}: default {flavour} kernel {default} not listed as supported")
         for k in m[key]:
@@ -259,6 +260,12 @@ def check_consistency(doc, what, sizes, misalignments, complete):
                 check(k["name"] in measured, f"{what}: supported {flavour} kernel {k['name']} not measured")
         for name, i in measured.items():
             check(i["default"] == (name == default), f"{what}: {i['id']}: wrong 'default' mark")
+        if flavour == "dc" and complete:
+            # sha1kit_dc() one-shot: one row, on the kernel the library chooses, not marked (the
+            # mark is the init/update/final row's)
+            one = impls.get("sha1kit-dc-oneshot")
+            check(one is not None and one["kernel"] == default and not one["default"],
+                  f"{what}: no one-shot SHA-1DC row on the default kernel {default}")
     # Batch rows: one per batch kernel the CPU runs, the requested messages per call, and (in a
     # complete run) exactly one row per flavour marked as the batch API's own choice.
     batch = [i for i in impls.values() if i["shape"] == "batch"]
