@@ -656,32 +656,39 @@ void sha1kit_dc_set_callback(sha1kit_dc_ctx *ctx, sha1kit_dc_callback callback, 
 	ctx->callback_user = user;
 }
 
-sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE],
-                                   sha1kit_dc_detection *where)
+/* The padding block(s) of the message in ctx (its last length % 64 bytes in ctx->buffer) through
+ * `kernel`, and the digest; the context is left as it is. */
+static sha1kit_dc_result dc_finish(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
+                                   uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where)
 {
 	size_t used = (size_t)(ctx->length & 63);
 	uint64_t block_offset = ctx->length - used;
 	uint64_t bits = ctx->length << 3;
 	uint8_t *buf = ctx->buffer;
-	sha1kit_dc_result result;
 
 	/* The padding blocks go through detection like any other block, as in the reference. */
 	buf[used++] = 0x80;
 	if (used > 56) {
 		memset(buf + used, 0, 64 - used);
-		sha1kit_dc_block(ctx, buf, block_offset);
+		dc_block_mask(ctx, kernel, buf, block_offset, 0, 0);
 		block_offset += 64;
 		used = 0;
 	}
 	memset(buf + used, 0, 56 - used);
 	sha1kit_store_be32(buf + 56, (uint32_t)(bits >> 32));
 	sha1kit_store_be32(buf + 60, (uint32_t)bits);
-	sha1kit_dc_block(ctx, buf, block_offset);
+	dc_block_mask(ctx, kernel, buf, block_offset, 0, 0);
 	for (int i = 0; i < 5; i++)
 		sha1kit_store_be32(digest + 4 * i, ctx->ihv[i]);
-	result = ctx->found ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION;
 	if (where)
 		*where = ctx->first;
+	return ctx->found ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION;
+}
+
+sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE],
+                                   sha1kit_dc_detection *where)
+{
+	sha1kit_dc_result result = dc_finish(ctx, sha1kit_dc_kernel_get(ctx->kernel), digest, where);
 	sha1kit_dc_reset(ctx);
 	return result;
 }
@@ -694,18 +701,18 @@ sha1kit_dc_result sha1kit_dc(const void *data, size_t len, const sha1kit_dc_opti
 	const sha1kit_dc_kernel *kernel = sha1kit_dc_kernel_get(ctx.kernel);
 	if (len < 64 * (size_t)kernel->ahead_min || !kernel->ubc_ahead) {
 		/* What sha1kit_dc_update does below its look-ahead (each block alone), without its
-		 * buffer and calls: a message of a few blocks is mostly this (Git's trees, commits,
-		 * small blobs). */
+		 * buffer and calls, and the final without the reset of a context that goes away: a
+		 * message of a few blocks is mostly this (Git's trees, commits, small blobs). */
 		const uint8_t *p = data;
 		size_t full = len / 64;
 		for (size_t b = 0; b < full; b++)
 			dc_block_mask(&ctx, kernel, p + 64 * b, 64 * (uint64_t)b, 0, 0);
 		memcpy(ctx.buffer, p + 64 * full, len - 64 * full);
 		ctx.length = len;
-		return sha1kit_dc_final(&ctx, digest, where);
+		return dc_finish(&ctx, kernel, digest, where);
 	}
 	sha1kit_dc_update(&ctx, data, len);
-	return sha1kit_dc_final(&ctx, digest, where);
+	return dc_finish(&ctx, kernel, digest, where);
 }
 
 const char *sha1kit_dv_name(int dv)
