@@ -444,11 +444,14 @@ const char *skg_indexer_temp_path(const struct skg_indexer *ix);
 int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, struct skg_error *err);
 
 /*
- * The pack is complete: index it (skg_pack_index), write its idx to a temporary file in dir, then
- * give both their names with rename(2), the pack first, the idx last (so that a reader that sees
- * the idx finds a whole pack), both mode 0444. With opt->rev_index, the reverse index too
- * (skg_pack_write_rev; "tmp_rev_XXXXXX" in dir, as git's odb_mkstemp), renamed after the pack and
- * before the idx as git's index-pack final() does, mode 0444. pack_path and idx_path: the names
+ * The pack is complete: index it (skg_pack_index), write its idx to a temporary file
+ * ("tmp_idx_XXXXXX") in the idx's own directory (so that the rename never crosses file systems),
+ * then give both their names with rename(2), the pack first, the idx last (so that a reader that
+ * sees the idx finds a whole pack), both mode 0444. With opt->rev_index, the reverse index too
+ * (skg_pack_write_rev; "tmp_rev_XXXXXX" in its own directory), renamed after the pack and before
+ * the idx as git's index-pack final() does, mode 0444. Where the idx or .rev cannot be made (its
+ * directory missing or closed, a directory of its name): SKG_E_GIT with git's "unable to create
+ * 'NAME': REASON" ("File exists" for a directory). pack_path and idx_path: the names
  * (NULL: git's <dir>/pack-<checksum>.pack and .idx); the .rev's is idx_path with ".idx" replaced by
  * ".rev" (an idx_path that does not end in ".idx" fails with SKG_E_GIT and git's "packfile name
  * 'NAME' does not end with '.idx'" before anything is written). checksum gets the pack's trailer (20

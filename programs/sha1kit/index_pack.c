@@ -48,10 +48,10 @@ static void index_pack_usage(void)
 	      "pack checksum and its own checksum. It goes to a temporary file beside it,\n"
 	      "mode 0444, renamed into place just before the index (the order of git's);\n"
 	      "on any error neither is left behind. An existing .rev is replaced only when\n"
-	      "it is a regular file (as for the index). With the reverse index on, an\n"
-	      "index name that does not end in .idx is refused as git refuses it: 'fatal:\n"
-	      "packfile name 'NAME' does not end with '.idx'' (exit status 128), before\n"
-	      "the pack is read.\n"
+	      "it is a regular file (as for the index; a directory there: git's 'unable to\n"
+	      "create'). With the reverse index on, an index name that does not end in\n"
+	      ".idx is refused as git refuses it: 'fatal: packfile name 'NAME' does not\n"
+	      "end with '.idx'' (exit status 128), before the pack is read.\n"
 	      "\n"
 	      "  -o FILE               write the index to FILE (default: PACK with .pack\n"
 	      "                          replaced by .idx; PACK must then end in .pack;\n"
@@ -60,8 +60,11 @@ static void index_pack_usage(void)
 	      "                          FILE must not be PACK itself; an existing FILE is\n"
 	      "                          replaced only when it is a regular file: a symbolic\n"
 	      "                          link (even to a regular file; name its target\n"
-	      "                          instead), a FIFO, a device or a directory is\n"
-	      "                          refused and left as it is\n"
+	      "                          instead), a FIFO or a device is refused and left\n"
+	      "                          as it is; a directory there, or one that does not\n"
+	      "                          exist, is git's 'fatal: unable to create 'FILE':\n"
+	      "                          REASON' (128) once the pack is indexed; FILE may be\n"
+	      "                          on another file system than the repository\n"
 	      "      --verify          write nothing: rebuild the index and compare it with\n"
 	      "                          the existing one (FILE or the default name), with\n"
 	      "                          the version and 64-bit offset layout found in it;\n"
@@ -350,8 +353,9 @@ static void restore_signals(void)
 
 /*
  * Refuse an output name that the rename must not replace: PACK itself (the same name, or the same
- * file under another name), a symbolic link, or an existing file that is not a regular one (FIFO,
- * device, socket, directory). Returns 0, or -1 after the diagnostic.
+ * file under another name), a symbolic link, or an existing file that is neither a regular one nor
+ * a directory (FIFO, device, socket). A directory gets git's fatal line when the file is written
+ * (index_begin, rev_write). Returns 0, or -1 after the diagnostic.
  */
 static int check_output(const char *path, const char *pack_name, const struct skg_file *pack)
 {
@@ -366,6 +370,9 @@ static int check_output(const char *path, const char *pack_name, const struct sk
 	if (S_ISLNK(st.st_mode)) {
 		sk_error(0, CMD ": %s is a symbolic link: not replaced", sk_quote(path));
 		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		return 0; /* git's "unable to create" when the index would be written (index_begin) */
 	}
 	if (!S_ISREG(st.st_mode)) {
 		sk_error(0, CMD ": %s exists and is not a regular file: not replaced", sk_quote(path));
@@ -414,10 +421,17 @@ static int index_begin(struct idx_file *f)
 		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(path));
 		return -1;
 	}
+	/* git opens the index with O_EXCL after unlinking it, once the pack is indexed: a directory
+	 * there stays, and its line is builtin/index-pack.c's xopen die */
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "fatal: unable to create '%s': %s\n", path, strerror(EEXIST));
+		return -1;
+	}
 	catch_signals();
 	f->fd = mkstemp(tmp_path);
 	if (f->fd < 0) {
-		sk_error(errno, CMD ": cannot create a temporary file beside %s", sk_quote(path));
+		fprintf(stderr, "fatal: unable to create '%s': %s\n", path, strerror(errno));
 		restore_signals();
 		return -1;
 	}
@@ -465,8 +479,9 @@ static int rev_sink(void *ctx, const uint8_t *p, size_t n)
  * The reverse index (git's write_rev_file, called after write_idx_file: builtin/index-pack.c) to a
  * temporary file beside rev_name, synced, mode 0444 (git's final() makes it read-only), while the
  * idx's temporary file exists and the signals are caught; index_end renames it. Git writes it
- * straight to its name (unlink, then O_EXCL); here a failure leaves nothing. Returns 0 or -1 after
- * the diagnostic (the caller then runs index_abort).
+ * straight to its name (unlink, then O_EXCL); here a failure leaves nothing. Returns 0, -1 after
+ * the diagnostic, or 128 after git's fatal line (a directory there); the caller then runs
+ * index_abort.
  */
 static int rev_write(const char *rev_name, const struct skg_pack *pack)
 {
@@ -474,6 +489,11 @@ static int rev_write(const char *rev_name, const struct skg_pack *pack)
 	if (n < 0 || (size_t)n >= sizeof(tmp_rev_path)) {
 		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(rev_name));
 		return -1;
+	}
+	struct stat st;
+	if (lstat(rev_name, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "fatal: unable to create '%s': %s\n", rev_name, strerror(EEXIST));
+		return 128; /* git's die (index_begin) */
 	}
 	int fd = mkstemp(tmp_rev_path);
 	if (fd < 0) {
@@ -1154,6 +1174,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		struct idx_file f = {idx_name, -1, 0, false};
 		if (skg_pack_write_idx(pack, &opt, index_sink, &f, &err) != 0 && f.e == 0) {
 			if (f.no_file) {
+				status = 128; /* git's die */
 				goto out;
 			}
 			if (f.fd >= 0) {
@@ -1161,8 +1182,12 @@ int sk_cmd_index_pack(int argc, char **argv)
 			}
 			goto pack_error;
 		}
-		if (rev_name != NULL && rev_write(rev_name, pack) != 0) {
+		int rs = rev_name != NULL ? rev_write(rev_name, pack) : 0;
+		if (rs != 0) {
 			index_abort(&f);
+			if (rs == 128) {
+				status = 128;
+			}
 			goto out;
 		}
 		/* git's final(): the .keep beside the pack before the .rev and idx are named */

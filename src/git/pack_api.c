@@ -829,6 +829,60 @@ static int make_temp(const char *dir, const char *what, char **path, struct skg_
 	return fd;
 }
 
+/* The directory part of `path` (malloc'd; "." when it has none), or NULL when out of memory. */
+static char *dir_of(const char *path)
+{
+	const char *sep = strrchr(path, '/');
+#ifdef _WIN32
+	const char *bs = strrchr(path, '\\');
+	if (bs != NULL && (sep == NULL || bs > sep)) {
+		sep = bs;
+	}
+#endif
+	if (sep == NULL) {
+		return strdup(".");
+	}
+	size_t n = sep == path ? 1 : (size_t)(sep - path);
+	char *s = malloc(n + 1);
+	if (s != NULL) {
+		memcpy(s, path, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/*
+ * A temporary file for the idx or .rev that will be named `target`, in target's own directory (a
+ * rename from the pack directory would fail across file systems: `-o /elsewhere/NAME.idx`, which
+ * git writes in place). Where it cannot be made, git's words for the file it cannot create
+ * (builtin/index-pack.c, xopen: "unable to create 'TARGET': REASON"; SKG_E_GIT).
+ */
+static int make_temp_for(const char *target, const char *what, char **path, struct skg_error *err)
+{
+	char *dir = dir_of(target);
+	if (dir == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	int fd = make_temp(dir, what, path, err);
+	free(dir);
+	if (fd < 0 && err->code == SKG_E_IO) {
+		return skg_fail_sys(err, SKG_E_GIT, err->sys_errno, "unable to create '%s': %s", target,
+		                    strerror(err->sys_errno));
+	}
+	return fd;
+}
+
+/* git's line where the file `target` cannot be created in place of what is there (it opens it
+ * with O_EXCL after unlinking it: a directory there stays, "File exists"). */
+static int rename_failed(const char *target, int e, struct skg_error *err)
+{
+	struct stat st;
+	if (e == EISDIR || e == ENOTEMPTY || e == EEXIST || (stat(target, &st) == 0 && S_ISDIR(st.st_mode))) {
+		e = EEXIST; /* (Windows says EACCES for a directory there) */
+	}
+	return skg_fail_sys(err, SKG_E_GIT, e, "unable to create '%s': %s", target, strerror(e));
+}
+
 /* fd's first len bytes mapped to read (the file named path), or NULL with err. */
 static uint8_t *map_file(int fd, uint64_t len, const char *path, struct skg_error *err)
 {
@@ -956,7 +1010,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 			goto out;
 		}
 	}
-	if ((idx_fd = make_temp(ix->dir, "idx", &ix->tmp_idx, err)) < 0) {
+	if ((idx_fd = make_temp_for(idx_path, "idx", &ix->tmp_idx, err)) < 0) {
 		goto out;
 	}
 	if (skg_pack_write_idx(pack, &ix->opt, fd_writer, &idx_fd, err) != 0) {
@@ -970,7 +1024,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	}
 	/* builtin/index-pack.c: write_rev_file after write_idx_file (pack-write.c) */
 	if (rev_path != NULL) {
-		if ((rev_fd = make_temp(ix->dir, "rev", &ix->tmp_rev, err)) < 0) {
+		if ((rev_fd = make_temp_for(rev_path, "rev", &ix->tmp_rev, err)) < 0) {
 			goto out;
 		}
 		if (skg_pack_write_rev(pack, fd_writer, &rev_fd, err) != 0) {
@@ -1013,9 +1067,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	/* git's final(): the pack, the .rev, then the idx */
 	if (rev_path != NULL) {
 		if (rename(ix->tmp_rev, rev_path) != 0) {
-			e = errno;
-			skg_fail_sys(err, SKG_E_IO, e, "unable to rename temporary '*.rev' file to '%s': %s",
-			             rev_path, strerror(e));
+			rename_failed(rev_path, errno, err);
 			goto out;
 		}
 		rev_renamed = true;
@@ -1023,9 +1075,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		ix->tmp_rev = NULL;
 	}
 	if (rename(ix->tmp_idx, idx_path) != 0) {
-		e = errno;
-		skg_fail_sys(err, SKG_E_IO, e, "unable to rename temporary index file to '%s': %s", idx_path,
-		             strerror(e));
+		rename_failed(idx_path, errno, err);
 		goto out;
 	}
 	free(ix->tmp_idx);
