@@ -590,17 +590,24 @@ static int pass_odb(struct state *s, size_t k, int *err)
 	return 0;
 }
 
+/* The start of layer k's verify: the checksum (a bad one sets *err to the hash error alone, as
+ * git's assignment does) and the first pass. 0, or -1 (died, out of memory). */
+static int first_pass(struct state *s, size_t k, int *err)
+{
+	if (!s->layers[k].checksum_ok) {
+		skg_lines_add(s->lines, NULL,
+		              "the commit-graph file has incorrect checksum and is likely corrupt");
+		*err = ERROR_HASH;
+	}
+	return pass_graph(s, k, err);
+}
+
 /* git 2.39.5's verify_commit_graph of layer k, and of the layers below it: git's error bits, or -1
  * (died, out of memory). */
 static int verify_layer(struct state *s, size_t k)
 {
 	int err = 0;
-	if (!s->layers[k].checksum_ok) {
-		skg_lines_add(s->lines, NULL,
-		              "the commit-graph file has incorrect checksum and is likely corrupt");
-		err = ERROR_HASH;
-	}
-	if (pass_graph(s, k, &err) != 0) {
+	if (first_pass(s, k, &err) != 0) {
 		return -1;
 	}
 	if (err & ~ERROR_HASH) {
@@ -625,12 +632,7 @@ static int verify_layers(struct state *s)
 {
 	int err = 0, all = 0;
 	for (size_t k = 0; k < s->n; k++) {
-		if (!s->layers[k].checksum_ok) {
-			skg_lines_add(s->lines, NULL,
-			              "the commit-graph file has incorrect checksum and is likely corrupt");
-			err = ERROR_HASH;
-		}
-		if (pass_graph(s, k, &err) != 0) {
+		if (first_pass(s, k, &err) != 0) {
 			return -1;
 		}
 		if (!(err & ~ERROR_HASH) && pass_odb(s, k, &err) != 0) {

@@ -649,6 +649,14 @@ mkgraph_repo() { # a repository of 5 commits, one a merge, with fixed dates
 	)
 	cp -a "$T/cg.template" "$1"
 }
+mkgraph_chain() { # mkgraph_repo, with a commit-graph chain of two layers (3 commits, then 2)
+	mkgraph_repo "$1"
+	(
+		cd "$1" || exit 1
+		git reset -q --hard HEAD~2 && git commit-graph write --reachable --split 2>/dev/null
+		git reset -q --hard master@{1} && git commit-graph write --reachable --split=no-merge 2>/dev/null
+	)
+}
 section_graph_contents() {
 local r f what
 # CHUNK OFFSET XOR. CDAT: 36 bytes a commit: root tree (20), parents (4 + 4), level and date
@@ -683,12 +691,7 @@ local C=.git/objects/info/commit-graphs layer base tip sum
 for what in "2 CDAT 5 1" "2 CDAT 35 1" "2 OIDL 0 255" "1 CDAT 23 1" "1 CDAT 71 1" "1 GDA2 3 1"; do
 	set -- $what
 	r=$T/cg-chain-$1-$2-$3
-	mkgraph_repo "$r"
-	(
-		cd "$r" || exit 1
-		git reset -q --hard HEAD~2 && git commit-graph write --reachable --split 2>/dev/null
-		git reset -q --hard master@{1} && git commit-graph write --reachable --split=no-merge 2>/dev/null
-	)
+	mkgraph_chain "$r"
 	base=$(sed -n 1p "$r/$C/commit-graph-chain")
 	tip=$(sed -n 2p "$r/$C/commit-graph-chain")
 	[ -n "$tip" ] || fail "commit-graph chain: not two layers"
@@ -710,12 +713,7 @@ done
 # both layers changed (the tip's root tree, then the base's): git 2.55 verifies every layer with
 # one error state (the base's first pass, not its second), 2.39.5 stops at the tip
 r=$T/cg-chain-both
-mkgraph_repo "$r"
-(
-	cd "$r" || exit 1
-	git reset -q --hard HEAD~2 && git commit-graph write --reachable --split 2>/dev/null
-	git reset -q --hard master@{1} && git commit-graph write --reachable --split=no-merge 2>/dev/null
-)
+mkgraph_chain "$r"
 base=$(sed -n 1p "$r/$C/commit-graph-chain")
 tip=$(sed -n 2p "$r/$C/commit-graph-chain")
 cg_poke "$r/$C/graph-$base.graph" CDAT 23 1
