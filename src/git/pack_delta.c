@@ -11,7 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Size field of a delta: little-endian base-128. */
+/* Size field of a delta: little-endian base-128, as many bytes as have bit 7 set. false when it
+ * runs past end or bits leave the 64 at a shift below 64 (git's st_left_shift dies there); a shift
+ * of 64 or more (a field of more than 10 bytes) is not checked by git, and x86-64 shifts by the
+ * count modulo 64: git takes the 11th and later bytes there (zero bytes change nothing; the gits
+ * agree on such packs, by experiment), as git_hdr_size below. */
 bool skg_pk_delta_size(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
 	uint64_t r = 0;
@@ -21,10 +25,10 @@ bool skg_pk_delta_size(const uint8_t **p, const uint8_t *end, uint64_t *v)
 			return false;
 		}
 		c = *(*p)++;
-		if (shift > 63 || (shift > 57 && ((c & 0x7fu) >> (64 - shift)) != 0)) {
+		if (shift < 64 && shift > 57 && ((c & 0x7fu) >> (64 - shift)) != 0) {
 			return false;
 		}
-		r |= (uint64_t)(c & 0x7f) << shift;
+		r |= (uint64_t)(c & 0x7f) << (shift & 63);
 		shift += 7;
 	} while (c & 0x80);
 	*v = r;
