@@ -452,7 +452,9 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
  * the idx as git's index-pack final() does, mode 0444. Where the idx or .rev cannot be made (its
  * directory missing or closed, a directory of its name): SKG_E_GIT with git's "unable to create
  * 'NAME': REASON" ("File exists" for a directory). pack_path and idx_path: the names
- * (NULL: git's <dir>/pack-<checksum>.pack and .idx); the .rev's is idx_path with ".idx" replaced by
+ * (NULL: git's <dir>/pack-<checksum>.pack and .idx; a pack_path given that exists already fails
+ * with SKG_E_GIT and git's "unable to create 'NAME': File exists", and is left as it is); the
+ * .rev's is idx_path with ".idx" replaced by
  * ".rev" (an idx_path that does not end in ".idx" fails with SKG_E_GIT and git's "packfile name
  * 'NAME' does not end with '.idx'" before anything is written). checksum gets the pack's trailer (20
  * bytes; 32 for SHA-256, skg_index_options.object_format; may be NULL). On any failure nothing is left in

@@ -148,11 +148,13 @@ static void index_pack_usage(void)
 	      "                          index: to PACK and its .idx (or -o FILE) when PACK is\n"
 	      "                          given, else into the objects/pack directory of the\n"
 	      "                          current repository as pack-CHECKSUM.pack, .rev and\n"
-	      "                          .idx;\n"
-	      "                          prints 'pack<TAB>CHECKSUM' as git does. The pack goes\n"
-	      "                          to a temporary file there first; on any error (a\n"
-	      "                          corrupt pack, a full disk, a file size limit, a\n"
-	      "                          signal) no file is left behind\n"
+	      "                          .idx; prints 'pack<TAB>CHECKSUM' as git does. A PACK\n"
+	      "                          that exists (it stays as it is), or in a directory\n"
+	      "                          that does not, is git's 'fatal: unable to create\n"
+	      "                          'PACK': REASON' (128) before anything is read. The\n"
+	      "                          pack goes to a temporary file there first; on any\n"
+	      "                          error (a corrupt pack, a full disk, a file size\n"
+	      "                          limit, a signal) no file is left behind\n"
 	      "      --keep[=MSG]      before the index is named, make PACK's .keep file\n"
 	      "                          (with --stdin and no PACK: pack-CHECKSUM.keep in\n"
 	      "                          objects/pack, and the report is 'keep<TAB>CHECKSUM'),\n"
@@ -771,6 +773,18 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 			return rev_name_fails(idx_name, nomem);
 		}
 		free(rev);
+	}
+	if (pack_name != NULL) {
+		/* git's open_pack_file creates the pack named for --stdin with O_EXCL before it reads a
+		 * byte: a file there (or no directory) is "unable to create", 128, and stays as it is */
+		int fd = open(pack_name, O_CREAT | O_EXCL | O_WRONLY, 0600);
+		if (fd < 0) {
+			fprintf(stderr, "fatal: unable to create '%s': %s\n", pack_name, strerror(errno));
+			free(dir);
+			return 128;
+		}
+		close(fd);
+		unlink(pack_name); /* the pack is renamed there once indexed */
 	}
 	if (repo != NULL && skg_repo_object_format(repo) == opt->object_format) {
 		/* inside a repository: its copies of the pack's objects are compared (and with

@@ -1037,6 +1037,14 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 			goto out;
 		}
 	}
+	struct stat st_caller;
+	if (pack_path != own_pack && lstat(pack_path, &st_caller) == 0) {
+		/* a file of the caller's name (another pack, say): git creates it with O_EXCL before it
+		 * reads a byte (open_pack_file), and it stays as it is */
+		skg_fail_sys(err, SKG_E_GIT, EEXIST, "unable to create '%s': %s", pack_path,
+		             strerror(EEXIST));
+		goto out;
+	}
 	if (checksum != NULL) {
 		memcpy(checksum, skg_pack_checksum(pack), pack->p.rawsz);
 	}
@@ -1051,8 +1059,8 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		goto out;
 	}
 	/* The pack first, the idx last: a reader that finds the idx finds its whole pack. A pack of
-	 * that name already there has the same content (its name is its checksum, or the caller's
-	 * choice): it is kept, as git's finalize_object_file keeps an existing file. */
+	 * its checksum's name already there has the same content: it is kept, as git's
+	 * finalize_object_file keeps an existing file. */
 	struct stat st;
 	if (stat(pack_path, &st) == 0 && S_ISREG(st.st_mode)) {
 		unlink(ix->tmp_pack);

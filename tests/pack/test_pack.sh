@@ -467,6 +467,28 @@ for o in "$O/oc/dir.idx" "$O/oc/none/x.idx" ${other:+"$other/x.idx"}; do
 	done
 done
 [ -n "$other" ] && rm -rf "$other"
+# --stdin PACK where PACK cannot be created: a file already there (another pack: it stays as it
+# is, nothing is indexed in its name) or no such directory; git's open_pack_file (O_EXCL) before
+# it reads a byte, so also with nothing on standard input
+local p in
+for p in "$O/oc/there.pack" "$O/oc/none/p.pack"; do
+	for in in "$P/ofs.pack" /dev/null; do
+		for d in g s; do
+			rm -rf "$O/oc-$d" "$O/oc" && mkdir -p "$O/oc" && printf 'precious\n' >"$O/oc/there.pack" &&
+				git init -q --bare "$O/oc-$d"
+			(cd "$O/oc-$d" && "$([ $d = g ] && echo "$SK_REF_GIT" || echo "$SK")" index-pack --stdin "$p" \
+				<"$in" >../oc-$d.out 2>../oc-$d.err
+			echo $? >../oc-$d.rc)
+			{ ls "$O/oc"; ls "$O/oc-$d/objects/pack"; cat "$O/oc/there.pack"; } >"$O/oc-$d.ls"
+		done
+		if cmp -s "$O/oc-g.out" "$O/oc-s.out" && cmp -s "$O/oc-g.err" "$O/oc-s.err" &&
+			cmp -s "$O/oc-g.rc" "$O/oc-s.rc" && cmp -s "$O/oc-g.ls" "$O/oc-s.ls"; then
+			ok
+		else
+			bad "index-pack --stdin $p <$in: git $(cat "$O/oc-g.rc" "$O/oc-g.err" "$O/oc-g.ls"), sha1kit $(cat "$O/oc-s.rc" "$O/oc-s.err" "$O/oc-s.ls")"
+		fi
+	done
+done
 }
 
 # ---------------------------------------------------------------------------------------------
