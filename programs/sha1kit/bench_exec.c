@@ -141,7 +141,10 @@ static int run_bench_program(const char *command, int argc, char **argv)
 		                         : i + 1 == places.n ? " and "
 		                                             : ", ",
 		                         places.dir[i]);
-	sk_error(0, "%s: " BENCH_PROGRAM " not found (looked in %s); build with -DSHA1KIT_BUILD_BENCH=ON",
+	sk_error(0,
+	         "%s: " BENCH_PROGRAM " not found (looked in %s): build its target (`cmake --build DIR "
+	         "--target " BENCH_PROGRAM
+	         "`, or all targets; it needs -DSHA1KIT_BUILD_BENCH=ON, the default)",
 	         command, where);
 	return SK_EXIT_FAILURE;
 }

@@ -61,7 +61,7 @@ expect_not_found() {
 		shift
 	done
 	[ $# -eq 1 ] && places="$places and $1"
-	local want="sha1kit: bench: sha1kit-bench not found (looked in $places); build with -DSHA1KIT_BUILD_BENCH=ON"
+	local want="sha1kit: bench: sha1kit-bench not found (looked in $places): build its target (\`cmake --build DIR --target sha1kit-bench\`, or all targets; it needs -DSHA1KIT_BUILD_BENCH=ON, the default)"
 	[ "$rc" = 1 ] || fail "$what: exit status $rc, expected 1"
 	[ -z "$out" ] || fail "$what: wrote to stdout: $out"
 	[ "$err" = "$want" ] || fail "$what: message
