@@ -432,6 +432,18 @@ done
 # leaves no temporary file where git leaves its tmp_pack_*), from a file and with --stdin; and with
 # --stdin, -o on another file system than the repository (the idx and .rev there, the pack in the
 # repository, as git: once a rename across file systems that failed)
+# oc_same WHAT: git's run (oc-g.*) and sha1kit's (oc-s.*) gave the same stdout, stderr, status and
+# files left (.ls)
+oc_same() {
+	local k
+	for k in out err rc ls; do
+		cmp -s "$O/oc-g.$k" "$O/oc-s.$k" || {
+			bad "$1: git $(cat "$O/oc-g.rc" "$O/oc-g.err" "$O/oc-g.ls"), sha1kit $(cat "$O/oc-s.rc" "$O/oc-s.err" "$O/oc-s.ls")"
+			return
+		}
+	done
+	ok
+}
 local o other=
 if [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d "$O")" ] &&
 	[ -z "${SK_WINDOWS:-}" ]; then
@@ -458,12 +470,7 @@ for o in "$O/oc/dir.idx" "$O/oc/none/x.idx" ${other:+"$other/x.idx"}; do
 				[ -f "$f" ] && cksum <"$f" >>"$O/oc-$d.ls"
 			done
 		done
-		if cmp -s "$O/oc-g.out" "$O/oc-s.out" && cmp -s "$O/oc-g.err" "$O/oc-s.err" &&
-			cmp -s "$O/oc-g.rc" "$O/oc-s.rc" && cmp -s "$O/oc-g.ls" "$O/oc-s.ls"; then
-			ok
-		else
-			bad "index-pack -o $o ($args): git $(cat "$O/oc-g.rc" "$O/oc-g.err" "$O/oc-g.ls"), sha1kit $(cat "$O/oc-s.rc" "$O/oc-s.err" "$O/oc-s.ls")"
-		fi
+		oc_same "index-pack -o $o ($args)"
 	done
 done
 [ -n "$other" ] && rm -rf "$other"
@@ -481,12 +488,7 @@ for p in "$O/oc/there.pack" "$O/oc/none/p.pack"; do
 			echo $? >../oc-$d.rc)
 			{ ls "$O/oc"; ls "$O/oc-$d/objects/pack"; cat "$O/oc/there.pack"; } >"$O/oc-$d.ls"
 		done
-		if cmp -s "$O/oc-g.out" "$O/oc-s.out" && cmp -s "$O/oc-g.err" "$O/oc-s.err" &&
-			cmp -s "$O/oc-g.rc" "$O/oc-s.rc" && cmp -s "$O/oc-g.ls" "$O/oc-s.ls"; then
-			ok
-		else
-			bad "index-pack --stdin $p <$in: git $(cat "$O/oc-g.rc" "$O/oc-g.err" "$O/oc-g.ls"), sha1kit $(cat "$O/oc-s.rc" "$O/oc-s.err" "$O/oc-s.ls")"
-		fi
+		oc_same "index-pack --stdin $p <$in"
 	done
 done
 }
