@@ -54,6 +54,20 @@ sk_share_case() {
 	[ $(((SK_SHARE_K - 1) % n)) = 0 ]
 }
 
+# sk_share_skip [N]: true when none of the next N calls of sk_share_case would compare; they are
+# then counted as made. False, with nothing counted, when one of them would. A loop that builds a
+# repository for N comparisons calls it first and skips the building as well (`sk_share_skip 2 &&
+# continue`): under the sanitizers the building costs as much as the comparison.
+sk_share_skip() {
+	local n=${SHA1KIT_CASE_SHARE:-1} k=${1:-1} j
+	case $n in '' | *[!0-9]* | 0 | 1) return 1 ;; esac
+	for ((j = 0; j < k; j++)); do
+		[ $(((SK_SHARE_K + j) % n)) = 0 ] && return 1
+	done
+	SK_SHARE_K=$((SK_SHARE_K + k))
+	return 0
+}
+
 # The reference git: the git whose output the comparisons take as the truth. SHA1KIT_REF_GIT names
 # it (a path or a command name); by default the installed git (Debian 12's 2.39.5). A current Git as
 # the second reference: SHA1KIT_REF_GIT=$(scripts/git-current.sh) (make check-git-current). Only the

@@ -29,7 +29,7 @@ fail() {
 out=$("$qemu" -cpu "$cpu" "$bench" --list 2>"$T/err")
 rc=$?
 echo "$out"
-[ "$rc" = 0 ] || fail "qemu-x86_64 -cpu $cpu sha1kit-bench --list: exit status $rc: $(cat "$T/err")"
+[ "$rc" = 0 ] || fail "qemu-x86_64 -cpu $cpu sha1kit-bench --list: exit status $rc: $(<"$T/err")"
 if grep -Eq '^sha1kit-[^ ]*avx(2|512)' <<<"$out"; then
 	fail "--list under -cpu $cpu lists an AVX2/AVX-512 kernel: the probe sees AVX the OS did not enable"
 fi
@@ -37,7 +37,7 @@ imb=$(grep '^ipsec-mb ' <<<"$out")
 if [ -n "$imb" ]; then
 	grep -Eq 'SSE manager|unavailable: ' <<<"$imb" || fail "ipsec-mb row neither SSE manager nor unavailable: $imb"
 	"$qemu" -cpu "$cpu" "$bench" --sizes=64 --only=ipsec-mb --batch=4 --reps=1 --sample-ms=1 --warmup=0 \
-		>"$T/run" 2>&1 || fail "qemu-x86_64 -cpu $cpu sha1kit-bench --only=ipsec-mb: exit status $?: $(cat "$T/run")"
+		>"$T/run" 2>&1 || fail "qemu-x86_64 -cpu $cpu sha1kit-bench --only=ipsec-mb: exit status $?: $(<"$T/run")"
 fi
 
 if [ "$fails" != 0 ]; then

@@ -45,8 +45,8 @@ done
 run() {
 	"$@" >"$T/out" 2>"$T/err"
 	rc=$?
-	out=$(cat "$T/out")
-	err=$(cat "$T/err")
+	out=$(<"$T/out")
+	err=$(<"$T/err")
 }
 
 # 3 (and 4): the one-line message of a sha1kit that finds no sha1kit-bench; $2... the places.

@@ -20,13 +20,18 @@ unset SHA1KIT_CPU # the unmasked runs of the tests are unmasked
 SK_CPU_MASKS=("" -shani -shani,-avx512 -shani,-avx512,-avx2 -all)
 SK_CPU_NAMES=(sse2 ssse3 sse4.1 avx2 bmi2 avx512 shani armv8-sha1 armv8-sha2)
 
+# sk_cpu_run MASK COMMAND...: COMMAND with SHA1KIT_CPU=MASK in its environment, or without
+# SHA1KIT_CPU for an empty MASK (no env process where the shell can do it: the scripts run it
+# hundreds of times).
 sk_cpu_run() {
 	local mask=$1
 	shift
-	if [ -z "$mask" ]; then
+	if [ -n "$mask" ]; then
+		SHA1KIT_CPU=$mask "$@"
+	elif [ -n "${SHA1KIT_CPU+set}" ]; then
 		env -u SHA1KIT_CPU "$@"
 	else
-		env SHA1KIT_CPU="$mask" "$@"
+		"$@"
 	fi
 }
 
@@ -138,7 +143,7 @@ sk_cpu_check() {
 	local detected got_features want_mask got_mask off want got name
 	mkdir -p "$tmp" || return 1
 	if ! env -u SHA1KIT_CPU "$sk" --version >"$tmp/base" 2>&1; then
-		echo "    sha1kit --version failed: $(cat "$tmp/base")"
+		echo "    sha1kit --version failed: $(<"$tmp/base")"
 		return 1
 	fi
 	detected=$(sk_cpu_field "$tmp/base" "cpu features")
@@ -147,7 +152,7 @@ sk_cpu_check() {
 		return 1
 	fi
 	if ! sk_cpu_run "$mask" "$sk" --version >"$v" 2>"$v.err" || [ -s "$v.err" ]; then
-		echo "    SHA1KIT_CPU='$mask' sha1kit --version failed: $(cat "$v.err")"
+		echo "    SHA1KIT_CPU='$mask' sha1kit --version failed: $(<"$v.err")"
 		return 1
 	fi
 	got_features=$(sk_cpu_field "$v" "cpu features")

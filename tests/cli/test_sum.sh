@@ -464,15 +464,15 @@ for mask in "${SK_CPU_MASKS[@]}" -armv8-sha2; do
 	sk_cpu_run "$mask" "$SK" --version | sed -n 's/^sha256-kernel: //p' >"$T/k"
 	sk_cpu_run "$mask" "$SK" --version | sed -n 's/^sha256-batch-kernel: //p' >"$T/kb"
 	sk_cpu_run "$mask" "$SK" sum --sha256 -- "${ALL[@]}" >"$T/m.out" 2>"$T/m.err"
-	if cmp -s "$T/base.out" "$T/m.out" && cmp -s "$T/base.err" "$T/m.err" && [ -s "$T/k" ]; then
+	if same_file "$T/base.out" "$T/m.out" && same_file "$T/base.err" "$T/m.err" && [ -s "$T/k" ]; then
 		pass
 	else
-		fail "SHA1KIT_CPU='$mask' sum --sha256 (kernel $(cat "$T/k")): differs from the unmasked run"
+		fail "SHA1KIT_CPU='$mask' sum --sha256 (kernel $(<"$T/k")): differs from the unmasked run"
 		show_diff "$T/base.out" "$T/m.out" | head -n 10
 	fi
 	# --version names the batch kernel, one of sha1kit_sha256_batch's, using no feature masked off
 	local kb
-	kb=$(cat "$T/kb")
+	kb=$(<"$T/kb")
 	local ok=1
 	case $kb in
 	avx512x16) [[ ,$mask, == *,-avx512,* || ,$mask, == *,-all,* ]] && ok= ;;
@@ -482,7 +482,7 @@ for mask in "${SK_CPU_MASKS[@]}" -armv8-sha2; do
 	*) ok= ;;
 	esac
 	[ -n "$ok" ] && pass || fail "SHA1KIT_CPU='$mask': sha256-batch-kernel '$kb'"
-	echo "SHA1KIT_CPU=${mask:-(unset)}: sha256 kernel $(cat "$T/k"), batch $kb"
+	echo "SHA1KIT_CPU=${mask:-(unset)}: sha256 kernel $(<"$T/k"), batch $kb"
 done
 use_algo sha1
 }
@@ -576,7 +576,7 @@ if [ $corpus_ok = 1 ]; then
 
 	expect "corpus, --fast" 0 "$E/plain.out" "$E/none" -- --fast "${CORPUS[@]}"
 	(cd "$W" && sha1sum -- "${CORPUS[@]}") >"$E/sha1sum.out"
-	check "sha1sum prints the plain SHA-1 of SOURCES.md for the corpus" cmp -s "$E/plain.out" "$E/sha1sum.out"
+	check "sha1sum prints the plain SHA-1 of SOURCES.md for the corpus" same_file "$E/plain.out" "$E/sha1sum.out"
 
 	printf 'SHA1 (shattered-2.pdf) = %s\n' "${PLAIN[1]}" >"$E/tag.out"
 	warning shattered-2.pdf 256 >"$E/tag.err"
@@ -687,20 +687,20 @@ for s in 'Usage: sha1kit sum' '--check' '--tag' '--zero' '--ignore-missing' '--q
 done
 check "sum --help fits 80 columns" at_most_80_columns "$T/h.out"
 "$SK" help sum >"$T/h2.out" 2>&1
-check "help sum = sum --help" cmp -s "$T/h.out" "$T/h2.out"
+check "help sum = sum --help" same_file "$T/h.out" "$T/h2.out"
 "$SK" --version >"$T/v.out" 2>&1
 check "--version: exit 0" [ $? = 0 ]
 check "--version first line" [ "$(head -n 1 "$T/v.out")" = "sha1kit 0.1.0" ]
 check "--version names the kernel" grep -q '^kernel: ' "$T/v.out"
 check "--version names the compiler" grep -qE '^compiler: (gcc|clang) ' "$T/v.out"
 "$SK" sum --version >"$T/v2.out" 2>&1
-check "sum --version = --version" cmp -s "$T/v.out" "$T/v2.out"
+check "sum --version = --version" same_file "$T/v.out" "$T/v2.out"
 "$SK" --help >"$T/top.out" 2>&1
 check "--help: exit 0" [ $? = 0 ]
 check "--help lists sum" grep -qE '^  sum ' "$T/top.out"
 check "--help fits 80 columns" at_most_80_columns "$T/top.out"
 "$SK" help >"$T/top2.out" 2>&1
-check "help = --help" cmp -s "$T/top.out" "$T/top2.out"
+check "help = --help" same_file "$T/top.out" "$T/top2.out"
 "$SK" frobnicate >"$T/u.out" 2>"$T/u.err"
 check "unknown command: exit 1" [ $? = 1 ]
 one_line_error() { [ "$(wc -l <"$T/u.err")" = 1 ] && [ ! -s "$T/u.out" ] && grep -q frobnicate "$T/u.err"; }
@@ -724,7 +724,7 @@ else
 	"$SK" sum -- "${BIN[@]}" >"$T/bin.got" 2>"$T/bin.got.err"
 	grc=$?
 	sed -i 's/^sha1sum: /sha1kit: /' "$T/bin.exp.err"
-	if cmp -s "$T/bin.exp" "$T/bin.got" && cmp -s "$T/bin.exp.err" "$T/bin.got.err" && [ $erc = $grc ]; then
+	if same_file "$T/bin.exp" "$T/bin.got" && same_file "$T/bin.exp.err" "$T/bin.got.err" && [ $erc = $grc ]; then
 		pass
 		echo "/usr/bin: ${#BIN[@]} files agree"
 	else
@@ -800,14 +800,14 @@ for mask in "${MASKS[@]}"; do
 	for ((k = 0; k < ncases; k++)); do
 		mask_args $k
 		run_masked "$mask" "$M/got"
-		if cmp -s "$M/base.$k.out" "$M/got.out" && cmp -s "$M/base.$k.err" "$M/got.err" &&
-			cmp -s "$M/base.$k.rc" "$M/got.rc"; then
+		if same_file "$M/base.$k.out" "$M/got.out" && same_file "$M/base.$k.err" "$M/got.err" &&
+			same_file "$M/base.$k.rc" "$M/got.rc"; then
 			pass
 		else
 			fail "SHA1KIT_CPU='$mask' sum ${ARGS[*]:0:4}... <${IN##*/}: differs from the unmasked run (- unmasked, + masked)"
 			show_diff "$M/base.$k.out" "$M/got.out" | head -n 20
 			show_diff "$M/base.$k.err" "$M/got.err" | head -n 10
-			echo "    exit status: unmasked $(cat "$M/base.$k.rc"), masked $(cat "$M/got.rc")"
+			echo "    exit status: unmasked $(<"$M/base.$k.rc"), masked $(<"$M/got.rc")"
 		fi
 	done
 done
@@ -816,7 +816,7 @@ rm -f "$W/big-mask"
 every=$(printf -- '-%s,' "${SK_CPU_NAMES[@]}")
 sk_cpu_run "${every%,}" "$SK" --version | sed -n '/^kernel/p' >"$M/names.v"
 sk_cpu_run -all "$SK" --version | sed -n '/^kernel/p' >"$M/all.v"
-check "SHA1KIT_CPU=-all = every name turned off" cmp -s "$M/names.v" "$M/all.v"
+check "SHA1KIT_CPU=-all = every name turned off" same_file "$M/names.v" "$M/all.v"
 check "SHA1KIT_CPU=' -shani , -avx512 ': as -shani,-avx512" \
 	test "$(sk_cpu_run ' -shani , -avx512 ' "$SK" --version | grep '^kernel')" = \
 	"$(sk_cpu_run -shani,-avx512 "$SK" --version | grep '^kernel')"
@@ -831,7 +831,7 @@ bad_mask() { # bad_mask VALUE MESSAGE [ARGS...]: SHA1KIT_CPU=VALUE sha1kit ARGS 
 	[ $# -gt 0 ] || set -- sum /dev/null
 	sk_cpu_run "$value" "$SK" "$@" >"$M/bad.out" 2>"$M/bad.err"
 	local rc=$?
-	if [ $rc = 1 ] && [ ! -s "$M/bad.out" ] && [ "$(cat "$M/bad.err")" = "sha1kit: SHA1KIT_CPU: $msg $KNOWN" ]; then
+	if [ $rc = 1 ] && [ ! -s "$M/bad.out" ] && [ "$(<"$M/bad.err")" = "sha1kit: SHA1KIT_CPU: $msg $KNOWN" ]; then
 		pass
 	else
 		fail "SHA1KIT_CPU='$value' sha1kit $*: exit $rc, expected 1 and the line 'sha1kit: SHA1KIT_CPU: $msg $KNOWN'"

@@ -53,8 +53,8 @@ check "example: pack line" test "$(head -1 <<<"$exout")" = "$gitout"
 check "example: object count" test "$(sed -n 2p <<<"$exout")" = "verified: $n objects"
 check "example: hash" test "$(tail -1 <<<"$exout")" = "blob 'hello\n': $(echo hello | refgit hash-object --stdin)"
 name=${gitout#pack	}
-check "example: idx as git's" cmp -s "$tmp/ex/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
-check "example: pack as sent" cmp -s "$tmp/ex/pack-$name.pack" "$tmp/p.pack"
+check "example: idx as git's" same_file "$tmp/ex/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "example: pack as sent" same_file "$tmp/ex/pack-$name.pack" "$tmp/p.pack"
 
 # verify-repo: a sound repository with a dangling blob and loose objects beside the pack; the same
 # with a blob gone; a pack whose idx has another (valid) trailer.
@@ -64,7 +64,7 @@ verify() { # verify NAME GIT_DIR EXTRA_EXIT_BITS
 	local rc=0 grc=0
 	"$tmp/verify-repo" "$2" >"$tmp/v.out" 2>"$tmp/v.err" || rc=$?
 	refgit --git-dir="$2" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
-	check "verify-repo $1: stdout as git fsck's" cmp -s "$tmp/v.out" "$tmp/g.out"
+	check "verify-repo $1: stdout as git fsck's" same_file "$tmp/v.out" "$tmp/g.out"
 	check "verify-repo $1: exit $((grc | $3)) (got $rc)" test "$rc" = $((grc | $3))
 	check "verify-repo $1: packs verified" grep -q "objects, idx verified" "$tmp/v.err"
 }
@@ -82,28 +82,28 @@ rc=0 grc=0
 refgit --git-dir="$tmp/i/.git" fsck --full >"$tmp/g.out" 2>/dev/null || grc=$?
 check "verify-repo changed idx: the pack does not verify" \
 	grep -q "^verify-repo: pack-[0-9a-f]*: the index does not match the pack (corrupt input)$" "$tmp/v.err"
-check "verify-repo changed idx: stdout as git fsck's" cmp -s "$tmp/v.out" "$tmp/g.out"
+check "verify-repo changed idx: stdout as git fsck's" same_file "$tmp/v.out" "$tmp/g.out"
 check "verify-repo changed idx: exit $((grc | 4)) (got $rc)" test "$rc" = $((grc | 4))
 
 # sha1kit index-pack --stdin, in a repository (objects/pack) and to a named pack.
 git init -q --bare "$tmp/s"
 skout=$(cd "$tmp/s" && "$sk" index-pack --stdin <"$tmp/p.pack")
 check "--stdin: output" test "$skout" = "$gitout"
-check "--stdin: idx" cmp -s "$tmp/s/objects/pack/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "--stdin: idx" same_file "$tmp/s/objects/pack/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
 # the reverse index too, on by default as in git 2.41+ (git's own with --rev-index, 2.39 included)
 check "--stdin: the pack, idx and .rev" test "$(ls "$tmp/s/objects/pack" | tr '\n' ' ')" = "pack-$name.idx pack-$name.pack pack-$name.rev "
 git init -q --bare "$tmp/gr"
 refgit -C "$tmp/gr" index-pack --rev-index --stdin <"$tmp/p.pack" >/dev/null
-check "--stdin: .rev" cmp -s "$tmp/s/objects/pack/pack-$name.rev" "$tmp/gr/objects/pack/pack-$name.rev"
+check "--stdin: .rev" same_file "$tmp/s/objects/pack/pack-$name.rev" "$tmp/gr/objects/pack/pack-$name.rev"
 mkdir "$tmp/named"
 check "--stdin NAME" test "$("$sk" index-pack --stdin "$tmp/named/x.pack" <"$tmp/p.pack")" = "$gitout"
-check "--stdin NAME: idx" cmp -s "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "--stdin NAME: idx" same_file "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"
 # -o IDX without a pack name: the pack into objects/pack, the idx and .rev to IDX, as git's
 git init -q --bare "$tmp/so"
 skout=$(cd "$tmp/so" && "$sk" index-pack --stdin -o "$tmp/so.idx" <"$tmp/p.pack")
 check "--stdin -o IDX: output" test "$skout" = "$gitout"
-check "--stdin -o IDX: idx" cmp -s "$tmp/so.idx" "$tmp/g/objects/pack/pack-$name.idx"
-check "--stdin -o IDX: .rev" cmp -s "$tmp/so.rev" "$tmp/gr/objects/pack/pack-$name.rev"
+check "--stdin -o IDX: idx" same_file "$tmp/so.idx" "$tmp/g/objects/pack/pack-$name.idx"
+check "--stdin -o IDX: .rev" same_file "$tmp/so.rev" "$tmp/gr/objects/pack/pack-$name.rev"
 check "--stdin -o IDX: the pack alone in objects/pack" test "$(ls "$tmp/so/objects/pack" | tr '\n' ' ')" = "pack-$name.pack "
 # chk_fails NAME INPUT STATUS [ULIMIT]: exit STATUS, nothing on stdout, an empty directory; with
 # STATUS 1 one line on stderr, with 128 (a pack git's first pass refuses) git's lines
@@ -116,7 +116,7 @@ chk_fails() {
 	if [ "$3" = 128 ]; then
 		git init -q "$d.git" # git takes --stdin in a repository only
 		(cd "$d.git" && refgit index-pack --stdin "$d.git/y.pack" <"$2" >/dev/null 2>"$d.gerr") || true
-		check "$1: git's lines" cmp -s "$d.gerr" "$d.err"
+		check "$1: git's lines" same_file "$d.gerr" "$d.err"
 	else
 		check "$1: one line" test "$(wc -l <"$d.err")" = 1
 	fi

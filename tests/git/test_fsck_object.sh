@@ -112,11 +112,11 @@ check() {
 	fi
 	if [ -z "$expect" ]; then
 		if [ -s "$r.gexp" ]; then
-			bad "$name: git was expected to print nothing, printed: $(cat "$r.gexp")"
+			bad "$name: git was expected to print nothing, printed: $(<"$r.gexp")"
 			return
 		fi
 	elif ! grep_q -Eq "$expect" "$r.gexp" || { [ "${drv[*]}" = "${drv[*]#--finish}" ] && ! grep_q -qF "$id" "$r.gexp"; }; then
-		bad "$name: git's output does not match /$expect/ for $id: $(cat "$r.gexp")"
+		bad "$name: git's output does not match /$expect/ for $id: $(<"$r.gexp")"
 		return
 	fi
 	if ! same_file "$r.gexp" "$r.derr"; then
@@ -292,9 +292,9 @@ check_attr() {
 	"$DRV" --special gitattributes blob "$r.blob" 2>>"$r.derr"
 	drc=$((drc | $?))
 	if [ -n "$expect" ] && ! grep_q -Eq "$expect" "$r.gexp"; then
-		bad "$name: git's output does not match /$expect/: $(cat "$r.gexp")"
+		bad "$name: git's output does not match /$expect/: $(<"$r.gexp")"
 	elif [ -z "$expect" ] && [ -s "$r.gexp" ]; then
-		bad "$name: git was expected to print nothing: $(cat "$r.gexp")"
+		bad "$name: git was expected to print nothing: $(<"$r.gexp")"
 	elif ! same_file "$r.gexp" "$r.derr"; then
 		bad "$name: output differs from git's"
 		diff "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
@@ -354,11 +354,11 @@ check_gm() {
 	if [ -s "$r.gout" ]; then
 		bad "$name: git printed on stdout: $(head -3 "$r.gout")"
 	elif [ -n "$expect" ] && ! grep_q -aEq "$expect" "$r.gexp"; then
-		bad "$name: git's output does not match /$expect/: $(cat "$r.gexp")"
+		bad "$name: git's output does not match /$expect/: $(<"$r.gexp")"
 	elif [ -n "$expect" ] && ! grep_q -aqF "in blob $blob: " "$r.gexp"; then
-		bad "$name: git's output is not about the blob $blob: $(cat "$r.gexp")"
+		bad "$name: git's output is not about the blob $blob: $(<"$r.gexp")"
 	elif [ -z "$expect" ] && [ -s "$r.gexp" ]; then
-		bad "$name: git was expected to print nothing: $(cat "$r.gexp")"
+		bad "$name: git was expected to print nothing: $(<"$r.gexp")"
 	elif ! same_file "$r.gexp" "$r.derr"; then
 		bad "$name: output differs from git's"
 		diff -a "$r.gexp" "$r.derr" | sed 's/^/    /' | head -20
@@ -807,7 +807,7 @@ cfg() {
 	"$DRV" "$@" blob "$T/blob" 2>"$T/cfg.derr"
 	local drc=$?
 	if ! same_file "$T/cfg.gexp" "$T/cfg.derr" || [ "$grc" -ne "$drc" ]; then
-		bad "config $label: driver ($drc) $(cat "$T/cfg.derr") / git ($grc) $(cat "$T/cfg.gexp")"
+		bad "config $label: driver ($drc) $(<"$T/cfg.derr") / git ($grc) $(<"$T/cfg.gexp")"
 	else
 		ok
 	fi
@@ -833,7 +833,7 @@ cut -d' ' -f1 "$T/list" | sort >"$T/our-ids"
 # check's 16)
 want_ids=57
 [ "${SHA1KIT_GIT_VERSION:-}" = 2.55 ] && want_ids=76
-if cmp -s "$T/git-ids" "$T/our-ids" && [ "$(wc -l <"$T/our-ids")" -eq $want_ids ]; then
+if same_file "$T/git-ids" "$T/our-ids" && [ "$(wc -l <"$T/our-ids")" -eq $want_ids ]; then
 	ok
 else
 	bad "message IDs differ from git help --config: $(diff "$T/git-ids" "$T/our-ids" | tr '\n' ' ')"

@@ -241,9 +241,9 @@ for obj in HEAD HEAD^{tree} v1 HEAD:random.bin HEAD:big.txt; do
 done
 id=$(git rev-parse HEAD:random.bin)
 "$DRV" read ".git/$(opath "$id")" >"$T/r.out" 2>&1
-[ "$(cat "$T/r.out")" = "ok blob 300000 $id" ] && ok || bad "read random.bin: $(cat "$T/r.out")"
+[ "$(<"$T/r.out")" = "ok blob 300000 $id" ] && ok || bad "read random.bin: $(<"$T/r.out")"
 "$DRV" read -t 1000 ".git/$(opath "$id")" >"$T/r.out" 2>&1
-[ "$(cat "$T/r.out")" = "ok blob 300000 $id" ] && ok || bad "read -t 1000 random.bin: $(cat "$T/r.out")"
+[ "$(<"$T/r.out")" = "ok blob 300000 $id" ] && ok || bad "read -t 1000 random.bin: $(<"$T/r.out")"
 "$DRV" list .git/objects >"$T/l.out" 2>"$T/l.err"
 cut -d' ' -f2,3 "$T/d.out" >"$T/a"
 same "list = scan" "$T/a" "$T/l.out"
@@ -314,10 +314,10 @@ oid=$(echo blob | git hash-object -w --stdin -t garbage --literally)
 loose_case "unknown type (t1450 garbage type)"
 if v255; then
 	must "unknown type" "^error: $oid: object corrupt or missing: ./$(opath "$oid")\$" "$T/d.err"
-	grep -q "^corrupt " "$T/d.out" && ok || bad "unknown type: status $(cat "$T/d.out")"
+	grep -q "^corrupt " "$T/d.out" && ok || bad "unknown type: status $(<"$T/d.out")"
 else
 	must "unknown type" "^error: $oid: object is of unknown type 'garbage': ./$(opath "$oid")\$" "$T/d.err"
-	grep -q "^unknown-type $oid" "$T/d.out" && ok || bad "unknown type: status $(cat "$T/d.out")"
+	grep -q "^unknown-type $oid" "$T/d.out" && ok || bad "unknown type: status $(<"$T/d.out")"
 fi
 other=$(echo other | git hash-object -w --stdin)
 mv -f "$(opath "$oid")" "$(opath "$other")"
@@ -545,19 +545,19 @@ dc_case() {
 	"$DRV" dc "$file" >"$T/dc.out"
 	local rc=$?
 	[ $rc = 2 ] && ok || bad "dc $1: exit $rc"
-	[ "$(cat "$T/dc.out")" = "$want" ] && ok || bad "dc $1: $(cat "$T/dc.out")"
+	[ "$(<"$T/dc.out")" = "$want" ] && ok || bad "dc $1: $(<"$T/dc.out")"
 }
 dc_case shattered-1.pdf "38762cf7f55934b34d179ae6a4c80cadccbb7f0a: SHA-1 collision attack detected (disturbance vector II(52,0), block at byte offset 256): $TESTDATA/shattered-1.pdf"
 dc_case shattered-2.pdf "38762cf7f55934b34d179ae6a4c80cadccbb7f0a: SHA-1 collision attack detected (disturbance vector II(52,0), block at byte offset 256): $TESTDATA/shattered-2.pdf"
 dc_case sha-mbles-1.bin "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0: SHA-1 collision attack detected (disturbance vector II(52,0), block at byte offset 576): $TESTDATA/sha-mbles-1.bin"
 "$DRV" dc "$TESTDATA/sha1_reducedsha_coll.bin" >"$T/dc.out"
-[ "$(cat "$T/dc.out")" = "no collision a56374e1cf4c3746499bc7c0acb39498ad2ee185" ] && ok || bad "dc reduced: $(cat "$T/dc.out")"
+[ "$(<"$T/dc.out")" = "no collision a56374e1cf4c3746499bc7c0acb39498ad2ee185" ] && ok || bad "dc reduced: $(<"$T/dc.out")"
 # As loose blobs the attack files are ordinary objects: "blob 422435\0" shifts the blocks.
 newbare
 for file in shattered-1.pdf shattered-2.pdf sha-mbles-1.bin; do
 	oid=$(git hash-object -w "$TESTDATA/$file")
 	"$DRV" read "$(opath "$oid")" >"$T/r.out" 2>"$T/r.err"
-	[ "$(cat "$T/r.out")" = "ok blob $(fsize "$TESTDATA/$file") $oid" ] && ok || bad "$file as a blob: $(cat "$T/r.out")"
+	[ "$(<"$T/r.out")" = "ok blob $(fsize "$TESTDATA/$file") $oid" ] && ok || bad "$file as a blob: $(<"$T/r.out")"
 done
 [ "$(git hash-object "$TESTDATA/shattered-1.pdf")" = ba9aaa145ccd24ef760cf31c74d8f7ca1a2e47b0 ] && ok || bad "shattered blob ID"
 loose_case "attack files as loose blobs"
@@ -632,7 +632,7 @@ section_commit_graph() {
 CG=.git/objects/info/commit-graph
 mkcg
 trailer_case "commit-graph: sound" commit-graph 16
-[ "$(cat "$T/d.out")" = ok ] && ok || bad "commit-graph sound: $(cat "$T/d.out")"
+[ "$(<"$T/d.out")" = ok ] && ok || bad "commit-graph sound: $(<"$T/d.out")"
 size=$(fsize $CG)
 for off in 0 1 4 5 6 7 8 11 20 30 56 100 1100 $((size - 30)) -21 -1; do
 	mkcg && chmod +w $CG && flip $CG $off
@@ -759,7 +759,7 @@ rev_case() {
 }
 mkrev
 rev_case ".rev: sound" ""
-[ "$(cat "$T/d.out")" = ok ] && ok || bad ".rev sound: $(cat "$T/d.out")"
+[ "$(<"$T/d.out")" = ok ] && ok || bad ".rev sound: $(<"$T/d.out")"
 for spec in "0:has unknown signature" "4:has unsupported version 16777217" "11:has unsupported hash id 0"; do
 	mkrev && chmod +w "$R" && flip "$R" "${spec%%:*}"
 	rev_case ".rev: byte ${spec%%:*} flipped" "error: reverse-index file $R ${spec#*:}\nerror: unable to load rev-index for pack '$P'\n"

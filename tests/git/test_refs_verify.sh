@@ -82,7 +82,7 @@ outcome() {
 	shift
 	so=$(cd "$dir" && "$@" 2>"$T/o.err")
 	RC=$?
-	OUT=$(cat "$T/o.err")${so:+$'\n'$so}
+	OUT=$(<"$T/o.err")${so:+$'\n'$so}
 	OUT=${OUT//$T/@T@}
 }
 

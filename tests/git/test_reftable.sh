@@ -58,7 +58,7 @@ check() {
 		same_file "$FIX/$c.$args.rc" "$T/s.rc"; then
 		pass
 	else
-		fail "$c fsck $a: git 2.55.0 exited $(cat "$FIX/$c.$args.rc"), sha1kit $(cat "$T/s.rc")"
+		fail "$c fsck $a: git 2.55.0 exited $(<"$FIX/$c.$args.rc"), sha1kit $(<"$T/s.rc")"
 		diff -u "$FIX/$c.$args.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
 		diff -u "$FIX/$c.$args.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
 	fi
@@ -69,7 +69,7 @@ check() {
 	if same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
 		pass
 	else
-		fail "$c fsck $a (live): git exited $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
+		fail "$c fsck $a (live): git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
 		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
 	fi
 }
@@ -118,14 +118,14 @@ for c in sound ext-v0; do
 	echo $? >"$T/s.rc"
 	if [ $c = sound ]; then
 		printf '%s\n' "$REFUSED_239" >"$T/want.err"
-		[ "$(cat "$T/s.rc")" = 128 ] && [ ! -s "$T/s.out" ] && same_file "$T/want.err" "$T/s.err" && pass ||
-			fail "$c: sha1kit fsck --git-version=2.39 exited $(cat "$T/s.rc"), not git 2.39.5's refusal: $(head -c 200 "$T/s.err")"
+		[ "$(<"$T/s.rc")" = 128 ] && [ ! -s "$T/s.out" ] && same_file "$T/want.err" "$T/s.err" && pass ||
+			fail "$c: sha1kit fsck --git-version=2.39 exited $(<"$T/s.rc"), not git 2.39.5's refusal: $(head -c 200 "$T/s.err")"
 	fi
 	if [ -n "$gv" ] && [ "${gv% *}" = 2 ] && [ "${gv#* }" -lt 45 ]; then
 		(cd "$R/$c" && git fsck --full >"$T/g.out" 2>"$T/g.err")
 		rc=$?
-		[ "$(cat "$T/s.rc")" = $rc ] && same_file "$T/g.err" "$T/s.err" && same_lines "$T/g.out" "$T/s.out" && pass ||
-			fail "$c: sha1kit fsck --git-version=2.39 exited $(cat "$T/s.rc"), the installed $(git version) $rc"
+		[ "$(<"$T/s.rc")" = $rc ] && same_file "$T/g.err" "$T/s.err" && same_lines "$T/g.out" "$T/s.out" && pass ||
+			fail "$c: sha1kit fsck --git-version=2.39 exited $(<"$T/s.rc"), the installed $(git version) $rc"
 	fi
 done
 }
@@ -168,7 +168,7 @@ for c in sound missing; do
 		same_file "$FIX/$c.--no-reflogs.rc" "$T/s.rc"; then
 		pass
 	else
-		fail "$c-badlog fsck: git 2.55.0 (as --no-reflogs) exited $(cat "$FIX/$c.--no-reflogs.rc"), sha1kit $(cat "$T/s.rc")"
+		fail "$c-badlog fsck: git 2.55.0 (as --no-reflogs) exited $(<"$FIX/$c.--no-reflogs.rc"), sha1kit $(<"$T/s.rc")"
 		diff -u "$FIX/$c.--no-reflogs.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
 		diff -u "$FIX/$c.--no-reflogs.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
 	fi
@@ -185,7 +185,7 @@ for c in sound missing; do
 	if same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
 		pass
 	else
-		fail "$c-badlog refs verify: git exited $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
+		fail "$c-badlog refs verify: git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
 		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
 	fi
 	# live: fsck and fsck --unreachable against the reference git
@@ -200,7 +200,7 @@ for c in sound missing; do
 		if same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
 			pass
 		else
-			fail "$c-badlog fsck $a (live): git exited $(cat "$T/g.rc"), sha1kit $(cat "$T/s.rc")"
+			fail "$c-badlog fsck $a (live): git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
 			diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
 			diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
 		fi
@@ -278,7 +278,7 @@ pack=$(ls "$T"/packs/p-*.pack)
 cp "$pack" "$T/copy.pack"
 (cd "$R/sound" && "$SK" index-pack -o "$T/copy.idx" "$T/copy.pack" >"$T/s.out" 2>"$T/s.err")
 local rc=$?
-if [ $rc = 0 ] && cmp -s "$T/copy.idx" "${pack%.pack}.idx"; then
+if [ $rc = 0 ] && same_file "$T/copy.idx" "${pack%.pack}.idx"; then
 	pass
 else
 	fail "index-pack in a reftable repository: exit $rc, $(head -c 200 "$T/s.err")"

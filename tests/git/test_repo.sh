@@ -50,7 +50,15 @@ same() {
 		diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | head -30 >&2
 	fi
 }
-field() { printf '%s\n' "$1" | sed -n "s/^$2 //p"; }
+# field TEXT KEY: what follows "KEY " on the lines of TEXT that start with it (sed -n "s/^KEY //p",
+# without a process)
+field() {
+	local line
+	while IFS= read -r line; do
+		[[ $line == "$2 "* ]] && printf '%s\n' "${line#"$2 "}"
+	done <<<"$1"
+	return 0
+}
 
 # ---- repositories ---------------------------------------------------------------------------
 # need_r1: the repository $R, made by the first section that needs it.

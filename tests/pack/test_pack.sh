@@ -165,18 +165,18 @@ for pack in "$P"/*.pack; do
 		continue
 	fi
 	if [ "$rc" != 0 ]; then
-		bad "$name: index-pack failed: $(cat "$O/$name.sk.err")"
+		bad "$name: index-pack failed: $(<"$O/$name.sk.err")"
 		continue
 	fi
-	cmp -s "$O/$name.git.idx" "$O/$name.sk.idx" && ok || bad "$name: idx differs from git's"
-	cmp -s "$O/$name.git.out" "$O/$name.sk.out" && ok || bad "$name: stdout differs from git's (pack checksum line)"
+	same_file "$O/$name.git.idx" "$O/$name.sk.idx" && ok || bad "$name: idx differs from git's"
+	same_file "$O/$name.git.out" "$O/$name.sk.out" && ok || bad "$name: stdout differs from git's (pack checksum line)"
 	"$SK" index-pack --threads=4 -o "$O/$name.sk4.idx" "$pack" >/dev/null 2>&1 &&
-		cmp -s "$O/$name.git.idx" "$O/$name.sk4.idx" && ok || bad "$name: idx with 4 threads differs"
+		same_file "$O/$name.git.idx" "$O/$name.sk4.idx" && ok || bad "$name: idx with 4 threads differs"
 	[ "$(stat -c %a "$O/$name.sk.idx")" = 444 ] && ok || bad "$name: idx mode is not 0444"
 	for iv in 2,0 2,100 1; do
 		if refgit index-pack --index-version=$iv -o "$O/$name.git.$iv.idx" "$pack" >/dev/null 2>&1; then
 			"$SK" index-pack --index-version=$iv -o "$O/$name.sk.$iv.idx" "$pack" >/dev/null 2>&1 &&
-				cmp -s "$O/$name.git.$iv.idx" "$O/$name.sk.$iv.idx" && ok || bad "$name: --index-version=$iv idx differs"
+				same_file "$O/$name.git.$iv.idx" "$O/$name.sk.$iv.idx" && ok || bad "$name: --index-version=$iv idx differs"
 			# --verify finds the layout in the existing idx, and accepts it when git does: git
 			# opens it only with NAME.pack beside it, and never when every offset is in the
 			# 64-bit table (2,0: load_idx allows count - 1 entries there, "wrong index v2 file
@@ -188,8 +188,8 @@ for pack in "$P"/*.pack; do
 			rc=$?
 			rm -f "$O/$name.git.$iv.pack"
 			{ [ $grc = 0 ] && [ $rc = 0 ]; } ||
-				{ [ $grc = 128 ] && [ $rc = 128 ] && cmp -s "$O/$name.verify.git.err" "$O/$name.verify.err"; } && ok ||
-				bad "$name: --verify of git's --index-version=$iv idx: exit $rc, git $grc: $(cat "$O/$name.verify.err")"
+				{ [ $grc = 128 ] && [ $rc = 128 ] && same_file "$O/$name.verify.git.err" "$O/$name.verify.err"; } && ok ||
+				bad "$name: --verify of git's --index-version=$iv idx: exit $rc, git $grc: $(<"$O/$name.verify.err")"
 		fi
 	done
 	# verify-pack: the pack needs its idx beside it.
@@ -200,7 +200,7 @@ for pack in "$P"/*.pack; do
 	grc=$?
 	(cd "$O" && "$SK" verify-pack -v "vp-$name.pack" >"vp-$name.sk.v" 2>/dev/null)
 	rc=$?
-	[ "$rc" = "$grc" ] && cmp -s "$O/vp-$name.git.v" "$O/vp-$name.sk.v" && ok || {
+	[ "$rc" = "$grc" ] && same_file "$O/vp-$name.git.v" "$O/vp-$name.sk.v" && ok || {
 		bad "$name: verify-pack -v output or status ($rc, git $grc) differs from git's"
 		diff "$O/vp-$name.git.v" "$O/vp-$name.sk.v" | head -5
 	}
@@ -208,15 +208,15 @@ for pack in "$P"/*.pack; do
 	grc=$?
 	(cd "$O" && "$SK" verify-pack -s "vp-$name.idx" >"vp-$name.sk.s" 2>/dev/null)
 	rc=$?
-	[ "$rc" = "$grc" ] && cmp -s "$O/vp-$name.git.s" "$O/vp-$name.sk.s" && ok ||
+	[ "$rc" = "$grc" ] && same_file "$O/vp-$name.git.s" "$O/vp-$name.sk.s" && ok ||
 		bad "$name: verify-pack -s output or status differs from git's"
 	# --verify as git's (which also refuses an object that is twice in the pack: good-dup)
 	refgit index-pack --verify "$O/vp-$name.pack" >/dev/null 2>"$O/vp-$name.git.err"
 	grc=$?
 	"$SK" index-pack --verify "$O/vp-$name.pack" >/dev/null 2>"$O/vp-$name.sk.err"
 	rc=$?
-	[ $grc = $rc ] && { [ $rc = 0 ] || { [ $rc = 128 ] && cmp -s "$O/vp-$name.git.err" "$O/vp-$name.sk.err"; }; } && ok ||
-		bad "$name: index-pack --verify: exit $rc, git $grc: $(cat "$O/vp-$name.sk.err") (git: $(cat "$O/vp-$name.git.err"))"
+	[ $grc = $rc ] && { [ $rc = 0 ] || { [ $rc = 128 ] && same_file "$O/vp-$name.git.err" "$O/vp-$name.sk.err"; }; } && ok ||
+		bad "$name: index-pack --verify: exit $rc, git $grc: $(<"$O/vp-$name.sk.err") (git: $(<"$O/vp-$name.git.err"))"
 done
 
 # The test packs must contain what they are meant to: REF_DELTA, OFS_DELTA, chains, 64-bit table.
@@ -274,12 +274,12 @@ for mask in "${SK_CPU_MASKS[@]}"; do
 			rm -f "$O/mask.idx"
 			sk_cpu_run "$mask" "$SK" index-pack --threads=$th -o "$O/mask.idx" "$pack" >"$O/mask.out" 2>"$O/mask.err"
 			rc=$?
-			[ $rc = 0 ] && cmp -s "$O/$name.git.idx" "$O/mask.idx" && cmp -s "$O/$name.git.out" "$O/mask.out" && ok ||
+			[ $rc = 0 ] && same_file "$O/$name.git.idx" "$O/mask.idx" && same_file "$O/$name.git.out" "$O/mask.out" && ok ||
 				bad "$m: $name: index-pack --threads=$th (exit $rc): idx or stdout differs from git's: $(head -c 300 "$O/mask.err")"
 		done
 		(cd "$O" && sk_cpu_run "$mask" "$SK" verify-pack -v "vp-$name.pack" >mask.v 2>/dev/null)
 		rc=$?
-		[ $rc = "${vp_rc[$name]}" ] && cmp -s "$O/vp-$name.git.v" "$O/mask.v" && ok ||
+		[ $rc = "${vp_rc[$name]}" ] && same_file "$O/vp-$name.git.v" "$O/mask.v" && ok ||
 			bad "$m: $name: verify-pack -v (exit $rc, git ${vp_rc[$name]}) differs from git's"
 	done
 	[ $n -ge 4 ] && ok || bad "$m: only $n valid packs"
@@ -310,11 +310,11 @@ while IFS= read -r args; do
 	# shellcheck disable=SC2086
 	(cd "$O/early" && "$SK" $args </dev/null >s.out 2>s.err)
 	rc=$?
-	if [ "$rc" = "$grc" ] && cmp -s "$O/early/g.out" "$O/early/s.out" &&
-		{ [ "$rc" = 129 ] || cmp -s "$O/early/g.err" "$O/early/s.err"; } && [ "$rc" -ge 128 ]; then
+	if [ "$rc" = "$grc" ] && same_file "$O/early/g.out" "$O/early/s.out" &&
+		{ [ "$rc" = 129 ] || same_file "$O/early/g.err" "$O/early/s.err"; } && [ "$rc" -ge 128 ]; then
 		ok
 	else
-		bad "$args: git $grc $(cat "$O/early/g.err"), sha1kit $rc $(cat "$O/early/s.err")"
+		bad "$args: git $grc $(<"$O/early/g.err"), sha1kit $rc $(<"$O/early/s.err")"
 	fi
 done <<'EOF_CASES'
 index-pack missing.pack
@@ -357,8 +357,8 @@ for k in --keep --keep=msg "--keep=two words"; do
 			printf '%s %s %s\n' "$f" "$m" "$(cksum <"$f")"
 		done >list)
 	done
-	if cmp -s "$O/keep-g/out" "$O/keep-s/out" && cmp -s "$O/keep-g/err" "$O/keep-s/err" &&
-		cmp -s "$O/keep-g/rc" "$O/keep-s/rc" && cmp -s "$O/keep-g/list" "$O/keep-s/list" &&
+	if same_file "$O/keep-g/out" "$O/keep-s/out" && same_file "$O/keep-g/err" "$O/keep-s/err" &&
+		same_file "$O/keep-g/rc" "$O/keep-s/rc" && same_file "$O/keep-g/list" "$O/keep-s/list" &&
 		grep -q '^keep	' "$O/keep-s/out" && grep -q '\.keep ' "$O/keep-s/list"; then
 		ok
 	else
@@ -369,8 +369,8 @@ done
 grc=$?
 (cd "$O/early/repo" && "$SK" index-pack --stdin --verify </dev/null >../s.out 2>../s.err)
 rc=$?
-[ "$rc" = 128 ] && [ "$grc" = 128 ] && cmp -s "$O/early/g.err" "$O/early/s.err" && ok ||
-	bad "index-pack --stdin --verify in a repository: git $grc $(cat "$O/early/g.err"), sha1kit $rc $(cat "$O/early/s.err")"
+[ "$rc" = 128 ] && [ "$grc" = 128 ] && same_file "$O/early/g.err" "$O/early/s.err" && ok ||
+	bad "index-pack --stdin --verify in a repository: git $grc $(<"$O/early/g.err"), sha1kit $rc $(<"$O/early/s.err")"
 # A thin pack (REF_DELTA bases it lacks) without --fix-thin: git's "fatal: pack has N unresolved
 # deltas" (builtin/index-pack.c conclude_pack), exit 128, no idx; index-pack --stdin alike (in a
 # repository), and verify-pack (exit 1)
@@ -378,17 +378,17 @@ rc=$?
 rc=$?
 refgit index-pack -o "$O/thin.git.idx" "$P/thin.pack" >/dev/null 2>"$O/thin.git.err"
 grc=$?
-[ "$rc" = 128 ] && [ "$grc" = 128 ] && cmp -s "$O/thin.err" "$O/thin.git.err" && grep -q "^fatal: pack has [0-9]* unresolved deltas$" "$O/thin.err" &&
+[ "$rc" = 128 ] && [ "$grc" = 128 ] && same_file "$O/thin.err" "$O/thin.git.err" && grep -q "^fatal: pack has [0-9]* unresolved deltas$" "$O/thin.err" &&
 	[ ! -e "$O/thin.idx" ] && [ ! -e "$O/thin.rev" ] && ok ||
-	bad "thin pack: exit $rc (git $grc): $(cat "$O/thin.err") / git: $(cat "$O/thin.git.err")"
+	bad "thin pack: exit $rc (git $grc): $(<"$O/thin.err") / git: $(<"$O/thin.git.err")"
 rm -rf "$O/thin-s" "$O/thin-g"
 git init -q --bare "$O/thin-s" && git init -q --bare "$O/thin-g" || bad "thin pack: cannot make repositories"
 (cd "$O/thin-s" && "$SK" index-pack --stdin <"$P/thin.pack" >/dev/null 2>"$O/thin.err")
 rc=$?
 (cd "$O/thin-g" && refgit index-pack --stdin <"$P/thin.pack" >/dev/null 2>"$O/thin.git.err")
 grc=$?
-[ "$rc" = 128 ] && [ "$grc" = 128 ] && cmp -s "$O/thin.err" "$O/thin.git.err" && [ -z "$(ls "$O/thin-s/objects/pack")" ] && ok ||
-	bad "thin pack --stdin: exit $rc (git $grc): $(cat "$O/thin.err") / git: $(cat "$O/thin.git.err")"
+[ "$rc" = 128 ] && [ "$grc" = 128 ] && same_file "$O/thin.err" "$O/thin.git.err" && [ -z "$(ls "$O/thin-s/objects/pack")" ] && ok ||
+	bad "thin pack --stdin: exit $rc (git $grc): $(<"$O/thin.err") / git: $(<"$O/thin.git.err")"
 
 # --verify against an idx of another pack, and a missing one.
 "$SK" index-pack --verify -o "$O/ref.git.idx" "$P/ofs.pack" >/dev/null 2>&1 && bad "--verify accepts a wrong idx" || ok
@@ -401,15 +401,15 @@ for v in -v -s ""; do
 	(cd "$O" && refgit verify-pack $v vbad.pack >vbad.git 2>vbad.git.err)
 	(cd "$O" && "$SK" verify-pack $v vbad.pack >vbad.sk 2>vbad.err)
 	rc=$?
-	[ "$rc" = 1 ] && cmp -s "$O/vbad.git" "$O/vbad.sk" && cmp -s "$O/vbad.git.err" "$O/vbad.err" &&
+	[ "$rc" = 1 ] && same_file "$O/vbad.git" "$O/vbad.sk" && same_file "$O/vbad.git.err" "$O/vbad.err" &&
 		{ [ -z "$v" ] || grep -q '^vbad.pack: bad$' "$O/vbad.sk"; } &&
-		[ "$(cat "$O/vbad.err")" = "fatal: sha1 file 'vbad.idx' validation error" ] && ok ||
-		bad "verify-pack $v of a mismatched idx: rc $rc, output differs from git's: $(cat "$O/vbad.err") / git: $(cat "$O/vbad.git.err")"
+		[ "$(<"$O/vbad.err")" = "fatal: sha1 file 'vbad.idx' validation error" ] && ok ||
+		bad "verify-pack $v of a mismatched idx: rc $rc, output differs from git's: $(<"$O/vbad.err") / git: $(<"$O/vbad.git.err")"
 done
 
 # Default output name, and refusal of a name without .pack.
 cp "$P/ofs.pack" "$O/default.pack"
-"$SK" index-pack "$O/default.pack" >/dev/null 2>&1 && cmp -s "$O/default.idx" "$O/ofs.git.idx" && ok ||
+"$SK" index-pack "$O/default.pack" >/dev/null 2>&1 && same_file "$O/default.idx" "$O/ofs.git.idx" && ok ||
 	bad "default idx name"
 cp "$P/ofs.pack" "$O/noext"
 "$SK" index-pack "$O/noext" >/dev/null 2>&1 && bad "accepted a pack name without .pack and no -o" || ok
@@ -423,7 +423,7 @@ for s in strict-tree strict-dup; do
 	"$SK" index-pack --strict -o "$O/$s.strict.idx" "$D/made/$s.pack" >/dev/null 2>"$O/$s.err"
 	rc=$?
 	[ "$rc" = "$want" ] && grep -q "$msg" "$O/$s.err" && [ ! -e "$O/$s.strict.idx" ] && ok ||
-		bad "$s: --strict gave $rc: $(cat "$O/$s.err")"
+		bad "$s: --strict gave $rc: $(<"$O/$s.err")"
 done
 "$SK" index-pack --strict -o "$O/strict-ofs.idx" "$P/ofs.pack" >/dev/null 2>&1 && ok || bad "--strict rejects a valid pack"
 
@@ -437,7 +437,7 @@ done
 oc_same() {
 	local k
 	for k in out err rc ls; do
-		cmp -s "$O/oc-g.$k" "$O/oc-s.$k" || {
+		same_file "$O/oc-g.$k" "$O/oc-s.$k" || {
 			bad "$1: git $(cat "$O/oc-g.rc" "$O/oc-g.err" "$O/oc-g.ls"), sha1kit $(cat "$O/oc-s.rc" "$O/oc-s.err" "$O/oc-s.ls")"
 			return
 		}
@@ -534,8 +534,8 @@ for idx in "$U"/*.idx; do
 		grc=$?
 		(cd "$U" && "$SK" verify-pack $v "$name.idx" >"$name.sk.out" 2>"$name.sk.err")
 		rc=$?
-		[ "$grc" = 1 ] && [ "$rc" = "$grc" ] && cmp -s "$U/$name.git.out" "$U/$name.sk.out" &&
-			cmp -s "$U/$name.git.err" "$U/$name.sk.err" && grep -q '^fatal: ' "$U/$name.sk.err" &&
+		[ "$grc" = 1 ] && [ "$rc" = "$grc" ] && same_file "$U/$name.git.out" "$U/$name.sk.out" &&
+			same_file "$U/$name.git.err" "$U/$name.sk.err" && grep -q '^fatal: ' "$U/$name.sk.err" &&
 			! grep -q '^[0-9a-f]\{40\} ' "$U/$name.sk.out" && ok || {
 			bad "$name.idx: verify-pack $v: exit $rc (git $grc), stderr '$(tr '\n' '|' <"$U/$name.sk.err")' (git: $(tr '\n' '|' <"$U/$name.git.err"))"
 			diff "$U/$name.git.out" "$U/$name.sk.out" | head -5
@@ -545,7 +545,7 @@ for idx in "$U"/*.idx; do
 	grc=$?
 	(cd "$U" && "$SK" index-pack --verify "$name.pack" >"$name.sk.out" 2>"$name.sk.err")
 	rc=$?
-	[ "$grc" = 128 ] && [ "$rc" = 128 ] && [ ! -s "$U/$name.sk.out" ] && cmp -s "$U/$name.git.err" "$U/$name.sk.err" && ok ||
+	[ "$grc" = 128 ] && [ "$rc" = 128 ] && [ ! -s "$U/$name.sk.out" ] && same_file "$U/$name.git.err" "$U/$name.sk.err" && ok ||
 		bad "$name.idx: index-pack --verify: exit $rc (git $grc), stderr '$(tr '\n' '|' <"$U/$name.sk.err")' (git: $(tr '\n' '|' <"$U/$name.git.err"))"
 done
 [ $n = 8 ] && ok || bad "only $n broken idx files"
@@ -559,8 +559,8 @@ for c in "verify-pack nolidx.pack" "verify-pack -v nopack.idx" "verify-pack -s n
 	(cd "$U" && refgit $c >g.out 2>g.err; echo $? >g.rc)
 	# shellcheck disable=SC2086
 	(cd "$U" && "$SK" $c >s.out 2>s.err; echo $? >s.rc)
-	cmp -s "$U/g.rc" "$U/s.rc" && cmp -s "$U/g.err" "$U/s.err" && cmp -s "$U/g.out" "$U/s.out" && ok ||
-		bad "$c: git $(cat "$U/g.rc") $(tr '\n' '|' <"$U/g.err"), sha1kit $(cat "$U/s.rc") $(tr '\n' '|' <"$U/s.err")"
+	same_file "$U/g.rc" "$U/s.rc" && same_file "$U/g.err" "$U/s.err" && same_file "$U/g.out" "$U/s.out" && ok ||
+		bad "$c: git $(<"$U/g.rc") $(tr '\n' '|' <"$U/g.err"), sha1kit $(<"$U/s.rc") $(tr '\n' '|' <"$U/s.err")"
 done
 }
 
@@ -638,13 +638,13 @@ strict_run() {
 	} >"$d.rc"
 }
 strict_same() { # NAME LABEL: sk's results are git's
-	if cmp -s "$S/w/git.out" "$S/w/sk.out" && cmp -s "$S/w/git.err" "$S/w/sk.err" &&
-		cmp -s "$S/w/git.rc" "$S/w/sk.rc"; then
+	if same_file "$S/w/git.out" "$S/w/sk.out" && same_file "$S/w/git.err" "$S/w/sk.err" &&
+		same_file "$S/w/git.rc" "$S/w/sk.rc"; then
 		ok
 	else
 		bad "--strict $1 ($2): sha1kit differs from git"
 		for who in git sk; do
-			echo "  [$who] status: $(tr '\n' ' ' <"$S/w/$who.rc") stdout: $(cat "$S/w/$who.out")"
+			echo "  [$who] status: $(tr '\n' ' ' <"$S/w/$who.rc") stdout: $(<"$S/w/$who.out")"
 			sed 's/^/    /' "$S/w/$who.err"
 		done
 	fi
@@ -746,11 +746,11 @@ for o in "$S/self.pack" "$S/./self.pack" "$S/hard.pack"; do
 	ln "$S/self.pack" "$S/hard.pack"
 	"$SK" index-pack --no-rev-index -o "$o" "$S/self.pack" >"$S/out" 2>"$S/err"
 	refused "-o ${o#"$S"/} (the pack)" "would replace the pack itself" $? "$S/err"
-	cmp -s "$S/self.pack" "$P/small.pack" && [ ! -s "$S/out" ] && ok || bad "-o ${o#"$S"/}: pack changed or output printed"
+	same_file "$S/self.pack" "$P/small.pack" && [ ! -s "$S/out" ] && ok || bad "-o ${o#"$S"/}: pack changed or output printed"
 done
 fresh
 (cd "$S" && "$SK" index-pack --no-rev-index -o self.pack self.pack >/dev/null 2>&1)
-[ $? = 1 ] && cmp -s "$S/self.pack" "$P/small.pack" && ok || bad "-o self.pack self.pack (relative) destroyed the pack"
+[ $? = 1 ] && same_file "$S/self.pack" "$P/small.pack" && ok || bad "-o self.pack self.pack (relative) destroyed the pack"
 # Existing non-regular files and symbolic links are left as they are.
 kinds="fifo dir link dangling"
 if [ -n "${SK_WINDOWS:-}" ]; then
@@ -770,16 +770,16 @@ for o in $kinds; do
 	case $o in
 	link | dangling) refused "-o $o.idx" "is a symbolic link: not replaced" $rc "$S/err" ;;
 	# a directory: git's line once the pack is indexed (section misc compares it with git's)
-	dir) [ "$rc" = 128 ] && [ "$(cat "$S/err")" = "fatal: unable to create '$S/dir.idx': File exists" ] && ok ||
-		bad "-o dir.idx: want git's 'unable to create' line and 128, got $rc: $(cat "$S/err")" ;;
+	dir) [ "$rc" = 128 ] && [ "$(<"$S/err")" = "fatal: unable to create '$S/dir.idx': File exists" ] && ok ||
+		bad "-o dir.idx: want git's 'unable to create' line and 128, got $rc: $(<"$S/err")" ;;
 	*) refused "-o $o.idx" "is not a regular file: not replaced" $rc "$S/err" ;;
 	esac
 done
 if [ -n "${SK_WINDOWS:-}" ]; then
-	[ -d "$S/dir.idx" ] && [ "$(cat "$S/target.idx")" = keep ] && ok || bad "an existing directory was replaced"
+	[ -d "$S/dir.idx" ] && [ "$(<"$S/target.idx")" = keep ] && ok || bad "an existing directory was replaced"
 else
 	[ -p "$S/fifo.idx" ] && [ -d "$S/dir.idx" ] && [ -L "$S/link.idx" ] && [ -L "$S/dangling.idx" ] &&
-		[ "$(cat "$S/target.idx")" = keep ] && ok || bad "an existing FIFO, directory or symbolic link was replaced"
+		[ "$(<"$S/target.idx")" = keep ] && ok || bad "an existing FIFO, directory or symbolic link was replaced"
 fi
 # Standard output closed, or a pipe without a reader: the checksum line fails, so no index.
 fresh
@@ -796,8 +796,8 @@ print(subprocess.call(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL))' "$SK"
 # The output is still written when all is well (and the line printed).
 fresh
 rm -f "$S"/c.idx*
-"$SK" index-pack -o "$S/c.idx" "$S/self.pack" >"$S/out" 2>"$S/err" && cmp -s "$S/c.idx" "$P/small.idx" &&
-	[ "$(cat "$S/out")" = "$(refgit index-pack -o "$S/git.idx" "$S/self.pack")" ] && ok || bad "index-pack after the refusals: $(cat "$S/err")"
+"$SK" index-pack -o "$S/c.idx" "$S/self.pack" >"$S/out" 2>"$S/err" && same_file "$S/c.idx" "$P/small.idx" &&
+	[ "$(<"$S/out")" = "$(refgit index-pack -o "$S/git.idx" "$S/self.pack")" ] && ok || bad "index-pack after the refusals: $(<"$S/err")"
 if [ -n "${SK_WINDOWS:-}" ]; then
 	echo "Windows: no FIFO or /proc file as the pack or idx"
 else
@@ -814,8 +814,8 @@ else
 		rc=$?
 		if [ $kind = fifo ]; then
 			# git's add_packed_git: the .pack must be a regular file, else it is not opened
-			[ $rc = 1 ] && [ "$(cat "$S/err")" = "fatal: Cannot open existing pack file '$S/fifo.idx'" ] && ok ||
-				bad "verify-pack of a fifo: rc $rc, $(cat "$S/err")"
+			[ $rc = 1 ] && [ "$(<"$S/err")" = "fatal: Cannot open existing pack file '$S/fifo.idx'" ] && ok ||
+				bad "verify-pack of a fifo: rc $rc, $(<"$S/err")"
 		else
 			refused "verify-pack of a $kind" "not a regular file" $rc "$S/err"
 		fi
@@ -826,8 +826,8 @@ else
 	# then takes no idx whose name does not end in .idx)
 	timeout 20 "$SK" index-pack --verify --no-rev-index -o "$S/fifo.pack" "$S/self.pack" >/dev/null 2>"$S/err"
 	rc=$?
-	[ $rc = 128 ] && [ "$(cat "$S/err")" = "fatal: Cannot open existing pack file '$S/fifo.pack'" ] && ok ||
-		bad "index-pack --verify with a FIFO as the idx: rc $rc, $(cat "$S/err")"
+	[ $rc = 128 ] && [ "$(<"$S/err")" = "fatal: Cannot open existing pack file '$S/fifo.pack'" ] && ok ||
+		bad "index-pack --verify with a FIFO as the idx: rc $rc, $(<"$S/err")"
 	mkfifo "$S/fifo2.idx"
 	cp "$S/self.pack" "$S/fifo2.pack"
 	timeout 20 "$SK" index-pack --verify -o "$S/fifo2.idx" "$S/self.pack" >/dev/null 2>"$S/err"
@@ -858,8 +858,8 @@ for cmd in index-pack verify-pack; do
 done
 fresh
 cp "$P/small.idx" "$S/self.idx"
-"$SK" index-pack --threads=1024 -o "$S/t1024.idx" "$S/self.pack" >/dev/null 2>"$S/err" && cmp -s "$S/t1024.idx" "$P/small.idx" &&
-	"$SK" verify-pack --threads=1024 "$S/self.pack" 2>>"$S/err" && ok || bad "--threads=1024 (the maximum): $(cat "$S/err")"
+"$SK" index-pack --threads=1024 -o "$S/t1024.idx" "$S/self.pack" >/dev/null 2>"$S/err" && same_file "$S/t1024.idx" "$P/small.idx" &&
+	"$SK" verify-pack --threads=1024 "$S/self.pack" 2>>"$S/err" && ok || bad "--threads=1024 (the maximum): $(<"$S/err")"
 # A file that is not a pack: git's index-pack dies on it as it reads it, and so do both commands,
 # with git's line (git's verify-pack runs index-pack; its exit status is 1).
 : >"$S/empty.pack"
@@ -884,7 +884,7 @@ done
 # --version, as the other commands.
 for cmd in index-pack verify-pack; do
 	"$SK" $cmd --version >"$S/out" 2>"$S/err" && [ "$(head -n1 "$S/out")" = "$(head -n1 <("$SK" hash-object --version))" ] &&
-		[ ! -s "$S/err" ] && ok || bad "$cmd --version: $(cat "$S/err")"
+		[ ! -s "$S/err" ] && ok || bad "$cmd --version: $(<"$S/err")"
 	# read whole (grep -q would stop reading at the match: a help text over one stdio buffer then
 	# meets a closed pipe)
 	help=$("$SK" $cmd --help) && [[ $help == *--version* ]] && ok || bad "$cmd --help does not list --version"
@@ -946,7 +946,7 @@ npacks=0
 for pack in "$@"; do
 	name=${pack##*/}
 	rev_run "$V/want" git --rev-index -o "$V/want/x.idx" "$pack"
-	[ "$(cat "$V/want/rc")" = 0 ] || continue # a pack git refuses (none of the valid ones)
+	[ "$(<"$V/want/rc")" = 0 ] || continue # a pack git refuses (none of the valid ones)
 	npacks=$((npacks + 1))
 	n=$(stat -c %s "$V/want/x.rev")
 	[ "$n" = $((12 + 4 * $(refgit show-index <"$V/want/x.idx" | wc -l) + 40)) ] && ok || bad "$name: git's .rev has $n bytes"
@@ -978,17 +978,17 @@ for pack in "$@"; do
 		rev_run "$V/sk" sk "${args[@]}" --threads=2 -o "$V/sk/x.idx" "$pack"
 		rev_run "$V/git" git "${args[@]}" -o "$V/git/x.idx" "$pack"
 		: >"$V/cfg"
-		[ "$(cat "$V/sk/rc")" = 0 ] && cmp -s "$V/sk/out" "$V/git/out" && cmp -s "$V/sk/x.idx" "$V/git/x.idx" && ok ||
-			bad "$name $mode: exit $(cat "$V/sk/rc"), or the idx or checksum line not git's: $(cat "$V/sk/err")"
+		[ "$(<"$V/sk/rc")" = 0 ] && same_file "$V/sk/out" "$V/git/out" && same_file "$V/sk/x.idx" "$V/git/x.idx" && ok ||
+			bad "$name $mode: exit $(<"$V/sk/rc"), or the idx or checksum line not git's: $(<"$V/sk/err")"
 		if [ "$want" = on ]; then
-			[ "$(rev_files "$V/sk")" = "x.idx:444 x.rev:444 " ] && cmp -s "$V/sk/x.rev" "$V/want/x.rev" && ok ||
+			[ "$(rev_files "$V/sk")" = "x.idx:444 x.rev:444 " ] && same_file "$V/sk/x.rev" "$V/want/x.rev" && ok ||
 				bad "$name $mode: not git --rev-index's .rev (files: $(rev_files "$V/sk"))"
 		else
 			[ "$(rev_files "$V/sk")" = "x.idx:444 " ] && ok || bad "$name $mode: files $(rev_files "$V/sk"), want no .rev"
 		fi
 		# as the reference run the same way (2.39: not where the default decides)
 		if $ref_default || { [ "$mode" != default ] && [ "$mode" != v1 ]; }; then
-			[ "$(rev_files "$V/sk")" = "$(rev_files "$V/git")" ] && { [ ! -e "$V/git/x.rev" ] || cmp -s "$V/sk/x.rev" "$V/git/x.rev"; } && ok ||
+			[ "$(rev_files "$V/sk")" = "$(rev_files "$V/git")" ] && { [ ! -e "$V/git/x.rev" ] || same_file "$V/sk/x.rev" "$V/git/x.rev"; } && ok ||
 				bad "$name $mode: files $(rev_files "$V/sk"), the reference's $(rev_files "$V/git"), or the .rev differs"
 		fi
 	done
@@ -997,9 +997,9 @@ for pack in "$@"; do
 	refgit index-pack --verify -o "$V/want/x.idx" "$pack" >/dev/null 2>&1 || continue
 	cp "$pack" "$V/sk/p.pack"
 	cp "$V/want/x.idx" "$V/sk/p.idx"
-	"$SK" index-pack --verify "$V/sk/p.pack" 2>"$V/err" && ok || bad "$name: --verify without a .rev: $(cat "$V/err")"
+	"$SK" index-pack --verify "$V/sk/p.pack" 2>"$V/err" && ok || bad "$name: --verify without a .rev: $(<"$V/err")"
 	cp "$V/want/x.rev" "$V/sk/p.rev"
-	"$SK" index-pack --verify "$V/sk/p.pack" 2>"$V/err" && [ ! -s "$V/err" ] && ok || bad "$name: --verify with git's .rev: $(cat "$V/err")"
+	"$SK" index-pack --verify "$V/sk/p.pack" 2>"$V/err" && [ ! -s "$V/err" ] && ok || bad "$name: --verify with git's .rev: $(<"$V/err")"
 done
 }
 # Every pack the section setup made (the fast section rev takes two of them).
@@ -1038,16 +1038,16 @@ for off in 8 $((size / 2)) $((size - 41)) $((size - 1)) short short21 long flipc
 	refgit index-pack --verify --rev-index "$V/v.pack" >"$V/gout" 2>"$V/gerr"
 	grc=$?
 	[ $rc = 128 ] && [ "$grc" = 128 ] && same_file "$V/err" "$V/gerr" && same_file "$V/out" "$V/gout" && ok ||
-		bad "rev: --verify with the .rev changed at $off: exit $rc (git $grc): $(cat "$V/err") / git: $(cat "$V/gerr")"
+		bad "rev: --verify with the .rev changed at $off: exit $rc (git $grc): $(<"$V/err") / git: $(<"$V/gerr")"
 	"$SK" index-pack --verify --no-rev-index "$V/v.pack" 2>"$V/err" && refgit index-pack --verify --no-rev-index "$V/v.pack" 2>/dev/null &&
-		ok || bad "rev: --verify --no-rev-index with the .rev changed at $off: $(cat "$V/err")"
+		ok || bad "rev: --verify --no-rev-index with the .rev changed at $off: $(<"$V/err")"
 done
 # a dangling symbolic link is no .rev (git stats it: ENOENT); a link to itself fails git's stat,
 # a directory git's first read: git's lines
 rm -f "$V/v.rev"
 if [ -z "${SK_WINDOWS:-}" ]; then
 	ln -s nowhere.rev "$V/v.rev"
-	"$SK" index-pack --verify "$V/v.pack" 2>"$V/err" && ok || bad "rev: --verify with a dangling link as the .rev: $(cat "$V/err")"
+	"$SK" index-pack --verify "$V/v.pack" 2>"$V/err" && ok || bad "rev: --verify with a dangling link as the .rev: $(<"$V/err")"
 	rm -f "$V/v.rev"
 	ln -s v.rev "$V/v.rev"
 	"$SK" index-pack --verify --rev-index "$V/v.pack" 2>"$V/err"
@@ -1055,7 +1055,7 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	refgit index-pack --verify --rev-index "$V/v.pack" 2>"$V/gerr"
 	grc=$?
 	[ $rc = 128 ] && [ $grc = 128 ] && same_file "$V/err" "$V/gerr" && ok ||
-		bad "rev: --verify with a symbolic link loop as the .rev: exit $rc (git $grc): $(cat "$V/err") / git: $(cat "$V/gerr")"
+		bad "rev: --verify with a symbolic link loop as the .rev: exit $rc (git $grc): $(<"$V/err") / git: $(<"$V/gerr")"
 	rm -f "$V/v.rev"
 fi
 mkdir "$V/v.rev"
@@ -1064,7 +1064,7 @@ rc=$?
 refgit index-pack --verify --rev-index "$V/v.pack" 2>"$V/gerr"
 grc=$?
 [ $rc = 128 ] && [ $grc = 128 ] && same_file "$V/err" "$V/gerr" && ok ||
-	bad "rev: --verify with a directory as the .rev: exit $rc (git $grc): $(cat "$V/err") / git: $(cat "$V/gerr")"
+	bad "rev: --verify with a directory as the .rev: exit $rc (git $grc): $(<"$V/err") / git: $(<"$V/gerr")"
 rmdir "$V/v.rev"
 
 # An idx name that does not end in .idx: git derives the .rev's name from it and dies before it
@@ -1073,34 +1073,34 @@ for args in "--rev-index" "--verify --rev-index" "" "--verify"; do
 	[[ $args != *--rev-index ]] && ! $ref_default && continue
 	rev_run "$V/sk" sk $args -o "$V/sk/x.foo" "$P/small.pack"
 	rev_run "$V/git" git $args -o "$V/git/x.foo" "$P/small.pack"
-	[ "$(cat "$V/sk/rc")" = 128 ] && [ "$(cat "$V/git/rc")" = 128 ] && [ -z "$(rev_files "$V/sk")" ] && [ ! -s "$V/sk/out" ] &&
-		[ "$(sed "s|$V/git|$V/sk|" "$V/git/err")" = "$(cat "$V/sk/err")" ] && ok ||
-		bad "rev: -o x.foo $args: exit $(cat "$V/sk/rc") (git $(cat "$V/git/rc")): $(cat "$V/sk/err") / git: $(cat "$V/git/err")"
+	[ "$(<"$V/sk/rc")" = 128 ] && [ "$(<"$V/git/rc")" = 128 ] && [ -z "$(rev_files "$V/sk")" ] && [ ! -s "$V/sk/out" ] &&
+		[ "$(sed "s|$V/git|$V/sk|" "$V/git/err")" = "$(<"$V/sk/err")" ] && ok ||
+		bad "rev: -o x.foo $args: exit $(<"$V/sk/rc") (git $(<"$V/git/rc")): $(<"$V/sk/err") / git: $(<"$V/git/err")"
 done
 rev_run "$V/sk" sk --no-rev-index -o "$V/sk/x.foo" "$P/small.pack"
-[ "$(cat "$V/sk/rc")" = 0 ] && [ "$(rev_files "$V/sk")" = "x.foo:444 " ] && ok || bad "rev: --no-rev-index -o x.foo: $(cat "$V/sk/err")"
+[ "$(<"$V/sk/rc")" = 0 ] && [ "$(rev_files "$V/sk")" = "x.foo:444 " ] && ok || bad "rev: --no-rev-index -o x.foo: $(<"$V/sk/err")"
 # -o PACK itself, relative, with the reverse index on: refused as git refuses it, the pack intact
 cp "$P/small.pack" "$V/self.pack"
 (cd "$V" && "$SK" index-pack -o self.pack self.pack >/dev/null 2>"$V/err")
-[ $? = 128 ] && cmp -s "$V/self.pack" "$P/small.pack" && [ "$(cat "$V/err")" = "fatal: packfile name 'self.pack' does not end with '.idx'" ] &&
-	ok || bad "rev: -o self.pack self.pack: $(cat "$V/err")"
+[ $? = 128 ] && same_file "$V/self.pack" "$P/small.pack" && [ "$(<"$V/err")" = "fatal: packfile name 'self.pack' does not end with '.idx'" ] &&
+	ok || bad "rev: -o self.pack self.pack: $(<"$V/err")"
 # A bad pack.writeReverseIndex: git's fatal line (2.39 and 2.55 alike), exit 128, nothing written.
 printf '[pack]\n\twriteReverseIndex = maybe\n' >"$V/cfg"
 rev_run "$V/sk" sk -o "$V/sk/x.idx" "$P/small.pack"
 rev_run "$V/git" git -o "$V/git/x.idx" "$P/small.pack"
 : >"$V/cfg"
-[ "$(cat "$V/sk/rc")" = 128 ] && [ "$(cat "$V/git/rc")" = 128 ] && cmp -s "$V/sk/err" "$V/git/err" && [ -z "$(rev_files "$V/sk")" ] &&
-	[ "$(cat "$V/sk/err")" = "fatal: bad boolean config value 'maybe' for 'pack.writereverseindex'" ] && ok ||
-	bad "rev: bad pack.writeReverseIndex: exit $(cat "$V/sk/rc"): $(cat "$V/sk/err") / git: $(cat "$V/git/err")"
+[ "$(<"$V/sk/rc")" = 128 ] && [ "$(<"$V/git/rc")" = 128 ] && same_file "$V/sk/err" "$V/git/err" && [ -z "$(rev_files "$V/sk")" ] &&
+	[ "$(<"$V/sk/err")" = "fatal: bad boolean config value 'maybe' for 'pack.writereverseindex'" ] && ok ||
+	bad "rev: bad pack.writeReverseIndex: exit $(<"$V/sk/rc"): $(<"$V/sk/err") / git: $(<"$V/git/err")"
 
 # The .rev's name taken by a symbolic link, a directory: refused as for the idx (git would replace
 # the link), nothing written, the link kept.
 if [ -z "${SK_WINDOWS:-}" ]; then
 	rm -rf "$V/l" && mkdir "$V/l" && printf 'keep\n' >"$V/l/target" && ln -s target "$V/l/x.rev"
 	"$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >"$V/out" 2>"$V/err"
-	[ $? = 1 ] && [ -L "$V/l/x.rev" ] && [ "$(cat "$V/l/target")" = keep ] && [ ! -e "$V/l/x.idx" ] && [ ! -s "$V/out" ] &&
+	[ $? = 1 ] && [ -L "$V/l/x.rev" ] && [ "$(<"$V/l/target")" = keep ] && [ ! -e "$V/l/x.idx" ] && [ ! -s "$V/out" ] &&
 		grep -q "x.rev is a symbolic link: not replaced" "$V/err" && [ "$(ls -A "$V/l" | wc -l)" = 2 ] && ok ||
-		bad "rev: a symbolic link as the .rev: $(cat "$V/err"); files: $(ls -A "$V/l" | tr '\n' ' ')"
+		bad "rev: a symbolic link as the .rev: $(<"$V/err"); files: $(ls -A "$V/l" | tr '\n' ' ')"
 fi
 rm -rf "$V/l" && mkdir -p "$V/l/x.rev"
 "$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >"$V/out" 2>"$V/err"
@@ -1115,12 +1115,12 @@ if [ "$SHA1KIT_GIT_VERSION" = 2.39 ]; then
 	printf "fatal: unable to create '%s': File exists\n" "$V/lg/x.rev" >"$V/gerr"
 fi
 [ $rc = 128 ] && [ $grc = 128 ] && [ -d "$V/l/x.rev" ] && [ ! -e "$V/l/x.idx" ] &&
-	[ "$(sed "s|$V/lg/|$V/l/|" "$V/gerr")" = "$(cat "$V/err")" ] &&
-	[ "$(ls -A "$V/l" | wc -l)" = 1 ] && ok || bad "rev: a directory as the .rev: $rc $(cat "$V/err") / git $grc $(cat "$V/gerr")"
+	[ "$(sed "s|$V/lg/|$V/l/|" "$V/gerr")" = "$(<"$V/err")" ] &&
+	[ "$(ls -A "$V/l" | wc -l)" = 1 ] && ok || bad "rev: a directory as the .rev: $rc $(<"$V/err") / git $grc $(<"$V/gerr")"
 # An existing .rev (read-only, as git leaves it) is replaced
 rm -rf "$V/l" && mkdir "$V/l" && printf 'old\n' >"$V/l/x.rev" && chmod 444 "$V/l/x.rev"
-"$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >/dev/null 2>"$V/err" && cmp -s "$V/l/x.rev" "$V/small-want.rev" && ok ||
-	bad "rev: an existing .rev was not replaced: $(cat "$V/err")"
+"$SK" index-pack -o "$V/l/x.idx" "$P/small.pack" >/dev/null 2>"$V/err" && same_file "$V/l/x.rev" "$V/small-want.rev" && ok ||
+	bad "rev: an existing .rev was not replaced: $(<"$V/err")"
 
 # --stdin in a repository (objects/pack/pack-CHECKSUM.rev, renamed after the pack, before the idx)
 # and to a named pack: as git's --stdin with the reverse index; --no-rev-index and the repository's
@@ -1139,8 +1139,8 @@ for mode in default rev-index no-rev-index cfg-false named; do
 	if [ $mode = named ]; then
 		(cd "$S" && "$SK" index-pack --stdin "$S/n.pack" <"$P/ofs.pack" >"$V/s.out" 2>"$V/err")
 		(cd "$G" && refgit index-pack --rev-index --stdin "$G/n.pack" <"$P/ofs.pack" >"$V/g.out" 2>/dev/null)
-		[ -e "$S/n.rev" ] && cmp -s "$S/n.rev" "$G/n.rev" && cmp -s "$S/n.idx" "$G/n.idx" && cmp -s "$V/s.out" "$V/g.out" && ok ||
-			bad "rev: --stdin n.pack: no .rev or not git's: $(cat "$V/err")"
+		[ -e "$S/n.rev" ] && same_file "$S/n.rev" "$G/n.rev" && same_file "$S/n.idx" "$G/n.idx" && same_file "$V/s.out" "$V/g.out" && ok ||
+			bad "rev: --stdin n.pack: no .rev or not git's: $(<"$V/err")"
 		continue
 	fi
 	(cd "$S" && "$SK" index-pack "${args[@]}" --stdin <"$P/ofs.pack" >"$V/s.out" 2>"$V/err")
@@ -1148,22 +1148,22 @@ for mode in default rev-index no-rev-index cfg-false named; do
 	local sl gl
 	sl=$(rev_files "$S/objects/pack")
 	gl=$(rev_files "$G/objects/pack")
-	cmp -s "$V/s.out" "$V/g.out" && ok || bad "rev: --stdin $mode: output $(cat "$V/s.out") / git $(cat "$V/g.out"): $(cat "$V/err")"
+	same_file "$V/s.out" "$V/g.out" && ok || bad "rev: --stdin $mode: output $(<"$V/s.out") / git $(<"$V/g.out"): $(<"$V/err")"
 	if [ $mode = default ] || [ $mode = rev-index ]; then
-		[[ $sl == *.idx:444\ *.pack:444\ *.rev:444\  ]] && cmp -s "$S"/objects/pack/*.rev "$V/ofs-want.rev" && ok ||
+		[[ $sl == *.idx:444\ *.pack:444\ *.rev:444\  ]] && same_file "$S"/objects/pack/*.rev "$V/ofs-want.rev" && ok ||
 			bad "rev: --stdin $mode: files $sl, or the .rev is not git's"
 	else
 		[[ $sl != *.rev* ]] && ok || bad "rev: --stdin $mode: a .rev was written: $sl"
 	fi
 	if $ref_default || [ $mode != default ]; then
-		[ "$sl" = "$gl" ] && { [[ $gl != *.rev* ]] || cmp -s "$S"/objects/pack/*.rev "$G"/objects/pack/*.rev; } && ok ||
+		[ "$sl" = "$gl" ] && { [[ $gl != *.rev* ]] || same_file "$S"/objects/pack/*.rev "$G"/objects/pack/*.rev; } && ok ||
 			bad "rev: --stdin $mode: files $sl, the reference's $gl"
 	fi
 done
 # --stdin NAME not ending in .pack with -o not ending in .idx: git's fatal line before reading
 (cd "$S" && "$SK" index-pack --stdin -o "$V/y.foo" "$V/y.pack" <"$P/ofs.pack" >/dev/null 2>"$V/err")
-[ $? = 128 ] && [ "$(cat "$V/err")" = "fatal: packfile name '$V/y.foo' does not end with '.idx'" ] && [ ! -e "$V/y.pack" ] && ok ||
-	bad "rev: --stdin -o y.foo: $(cat "$V/err")"
+[ $? = 128 ] && [ "$(<"$V/err")" = "fatal: packfile name '$V/y.foo' does not end with '.idx'" ] && [ ! -e "$V/y.pack" ] && ok ||
+	bad "rev: --stdin -o y.foo: $(<"$V/err")"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -1221,10 +1221,10 @@ for case in want:1100: want:1100:$((w - 25)) want:140000:$((w - 25)) want:140000
 		(cd "$W" && refgit $args m.pack >git.out 2>git.err)
 		grc=$?
 		[ $rc = $grc ] && same_file "$W/sk.err" "$W/git.err" && same_file "$W/sk.out" "$W/git.out" && ok ||
-			bad "verify_idx $case, $args: exit $rc (git $grc): $(cat "$W/sk.err") / git: $(cat "$W/git.err")"
+			bad "verify_idx $case, $args: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err")"
 	done
 	# not vacuous: git died in the compare
-	grep -q "sha1 file\|offset beyond end" "$W/git.err" && ok || bad "verify_idx $case: git says $(cat "$W/git.err")"
+	grep -q "sha1 file\|offset beyond end" "$W/git.err" && ok || bad "verify_idx $case: git says $(<"$W/git.err")"
 done
 # verify-pack checks m.rev too, as git's (its index-pack --verify with the reverse index on:
 # pack.writeReverseIndex, given here as GIT_CONFIG_COUNT's, both Gits reading it; false: not
@@ -1250,7 +1250,7 @@ for case in flip:100: cut:100: more:: dir:: same:: same::maybe flip:100:false; d
 			refgit $args m.pack >git.out 2>git.err)
 		grc=$?
 		[ $rc = $grc ] && same_file "$W/sk.err" "$W/git.err" && same_file "$W/sk.out" "$W/git.out" && ok ||
-			bad "verify_idx .rev $case, $args: exit $rc (git $grc): $(cat "$W/sk.err") / git: $(cat "$W/git.err")"
+			bad "verify_idx .rev $case, $args: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err")"
 	done
 	# not vacuous: git found the .rev (or the config) bad, but where it was not to look
 	want=1
@@ -1289,7 +1289,7 @@ for pack in "$D"/made/bad-delta-*.pack "$D"/made/bad-ofs-not-object*.pack "$D"/m
 		grc=$?
 		[ $rc = 1 ] && [ $grc = 1 ] && same_file "$W/sk.err" "$W/git.err" && same_file "$W/sk.out" "$W/git.out" &&
 			grep -q "failed to apply delta\|unresolved delta\|size_t overflow" "$W/git.err" && ok ||
-			bad "deltas $name: $args: exit $rc (git $grc): $(cat "$W/sk.err") / git: $(cat "$W/git.err")"
+			bad "deltas $name: $args: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err")"
 	done
 	rm -rf "$W/s" "$W/g"
 	git init -q --bare "$W/s" && git init -q --bare "$W/g" || { bad "deltas: cannot make repositories"; return; }
@@ -1299,7 +1299,7 @@ for pack in "$D"/made/bad-delta-*.pack "$D"/made/bad-ofs-not-object*.pack "$D"/m
 	grc=$?
 	[ $rc = 128 ] && [ $grc = 128 ] && same_file "$W/sk.err" "$W/git.err" && [ ! -s "$W/sk.out" ] &&
 		[ -z "$(ls -A "$W/s/objects/pack")" ] && ok ||
-		bad "deltas $name: --stdin: exit $rc (git $grc): $(cat "$W/sk.err") / git: $(cat "$W/git.err"); left: $(ls -A "$W/s/objects/pack")"
+		bad "deltas $name: --stdin: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err"); left: $(ls -A "$W/s/objects/pack")"
 done
 # --stdin --fix-thin (pack_thin.c): a REF_DELTA on a blob of the repository that does not apply
 # (a copy past the result, then opcode 0: git's replay goes wild first), one on it that does and an
@@ -1331,7 +1331,7 @@ for name in wild unresolved; do
 	grc=$?
 	[ $rc = 128 ] && [ $grc = 128 ] && same_file "$W/sk.err" "$W/git.err" && [ ! -s "$W/sk.out" ] &&
 		[ -z "$(ls -A "$W/s/objects/pack")" ] && ok ||
-		bad "deltas --fix-thin $name: exit $rc (git $grc): $(cat "$W/sk.err") / git: $(cat "$W/git.err")"
+		bad "deltas --fix-thin $name: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err")"
 done
 }
 
@@ -1376,7 +1376,7 @@ for name in base11 base21 result11 result13 both30 result-bit70; do
 	(cd "$W/g" && refgit index-pack -o v.idx v.pack >git.out 2>git.err)
 	grc=$?
 	if [ $rc = $grc ] && same_file "$W/s/sk.out" "$W/g/git.out" && same_file "$W/s/sk.err" "$W/g/git.err" &&
-		{ [ $grc != 0 ] || cmp -s "$W/s/v.idx" "$W/g/v.idx"; }; then
+		{ [ $grc != 0 ] || same_file "$W/s/v.idx" "$W/g/v.idx"; }; then
 		ok
 	else
 		bad "longsize $name: index-pack -o: exit $rc (git $grc): $(head -c 300 "$W/s/sk.err") / git: $(head -c 300 "$W/g/git.err")"
@@ -1523,7 +1523,7 @@ for pack in "$D"/made/fix-*.pack; do
 		nacc=$((nacc + 1))
 		# sha1kit writes out.rev by default (as git 2.41+); git's with --rev-index (2.39 too)
 		if refgit index-pack --rev-index -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
-			cmp -s "$B/git.idx" "$B/out.idx" && cmp -s "$B/git.rev" "$B/out.rev" && ok ||
+			same_file "$B/git.idx" "$B/out.idx" && same_file "$B/git.rev" "$B/out.rev" && ok ||
 				bad "$name: accepted by both, idx or .rev differs"
 		else
 			ok # git is stricter here (e.g. it checks more object syntax): not a crash
@@ -1566,7 +1566,7 @@ cp "$Z"/repo/.git/objects/pack/pack-*.idx "$Z/big.idx"
 big=$(stat -c %s "$Z/big.pack")
 idxsize=$(stat -c %s "$Z/big.idx")
 # git.rev: the reverse index, which sha1kit writes by default as git 2.41+ (--rev-index for 2.39)
-sum=$(refgit index-pack --rev-index -o "$Z/git.idx" "$Z/big.pack") && cmp -s "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
+sum=$(refgit index-pack --rev-index -o "$Z/git.idx" "$Z/big.pack") && same_file "$Z/git.idx" "$Z/big.idx" || bad "git index-pack of big.pack"
 Zp=$(cd "$Z" && pwd -P) # as /proc/PID/maps names it
 # Wait until process $1 has $Z/$2 mapped; false if it ended first.
 wait_mapped() {
@@ -1623,7 +1623,7 @@ shrink_case() {
 		elif [ $rc = 0 ] && [ ! -s "$Z/err" ]; then
 			done_ok=$((done_ok + 1))
 			if $writes; then
-				cmp -s "$Z/p2.idx" "$Z/big.idx" && cmp -s "$Z/p2.rev" "$Z/git.rev" && [ "$(cat "$Z/out")" = "$sum" ] &&
+				same_file "$Z/p2.idx" "$Z/big.idx" && same_file "$Z/p2.rev" "$Z/git.rev" && [ "$(<"$Z/out")" = "$sum" ] &&
 					[ "$left" = "p2.idx p2.rev " ] && ok ||
 					bad "$label: success, but not git's idx, .rev and checksum line, or other files: $left"
 			else
@@ -1812,12 +1812,12 @@ coll_case() {
 	if same_file "$W/git.out" "$W/sk.out" && same_file "$W/git.err" "$W/sk.err" &&
 		same_file "$W/git.rc" "$W/sk.rc" && same_file "$W/git.files" "$W/sk.files" &&
 		same_file "$W/git.added" "$W/sk.added" &&
-		{ [ ! -e "$W/git/out.idx" ] || cmp -s "$W/git/out.idx" "$W/sk/out.idx"; }; then
+		{ [ ! -e "$W/git/out.idx" ] || same_file "$W/git/out.idx" "$W/sk/out.idx"; }; then
 		ok
 	else
 		bad "collision $label: sha1kit differs from git"
 		for who in git sk; do
-			echo "  [$who] status $(cat "$W/$who.rc"), files: $(cat "$W/$who.files") added: $(cat "$W/$who.added") stdout: $(cat "$W/$who.out")"
+			echo "  [$who] status $(<"$W/$who.rc"), files: $(<"$W/$who.files") added: $(<"$W/$who.added") stdout: $(<"$W/$who.out")"
 			sed 's/^/    /' "$W/$who.err"
 		done
 	fi
@@ -1846,8 +1846,8 @@ coll_case "two objects of other content" two o "$C/xz.pack"
 coll_case "other content, then an entry that does not inflate" other o "$C/xbad.pack"
 # the failures do compare: git and sha1kit both stop on every forged copy
 coll_run sk other o "$C/x.pack"
-[ "$(cat "$W/sk.rc")" = 128 ] && [ "$(cat "$W/sk.err")" = "fatal: SHA1 COLLISION FOUND WITH $X !" ] && ok ||
-	bad "collision: sha1kit did not stop on the forged copy: $(cat "$W/sk.err")"
+[ "$(<"$W/sk.rc")" = 128 ] && [ "$(<"$W/sk.err")" = "fatal: SHA1 COLLISION FOUND WITH $X !" ] && ok ||
+	bad "collision: sha1kit did not stop on the forged copy: $(<"$W/sk.err")"
 # verify-pack in the repository: git's runs index-pack --verify there, which makes the same
 # comparison (the pack bad, exit 1, after index-pack's lines)
 git index-pack -o "$C/x.idx" "$C/x.pack" >/dev/null && git index-pack -o "$C/xz.idx" "$C/xz.pack" >/dev/null ||
@@ -1868,12 +1868,12 @@ for c in "other x" "same x" "type x" "dother d" "dsame d" "two xz" "garbage x" "
 	else
 		bad "collision: verify-pack -v $p.idx in $repo: sha1kit differs from git"
 		for who in git sk; do
-			echo "  [$who] status $(cat "$W/$who.rc"), stdout: $(tail -n 1 "$W/$who.out")"
+			echo "  [$who] status $(<"$W/$who.rc"), stdout: $(tail -n 1 "$W/$who.out")"
 			sed 's/^/    /' "$W/$who.err"
 		done
 	fi
 done
-[ "$(cat "$W/sk.rc")" = 0 ] && (cd "$W" && GIT_DIR=$C/other.git "$SK" verify-pack "$C/x.idx" 2>/dev/null; [ $? = 1 ]) && ok ||
+[ "$(<"$W/sk.rc")" = 0 ] && (cd "$W" && GIT_DIR=$C/other.git "$SK" verify-pack "$C/x.idx" 2>/dev/null; [ $? = 1 ]) && ok ||
 	bad "collision: verify-pack does not fail on the forged copy"
 }
 
@@ -1915,17 +1915,17 @@ cfg_case() {
 		echo $? >"$W/$t.rc"
 	done
 	if [ "$expect" = git ]; then
-		if cmp -s "$W/git.rc" "$W/sk.rc" && cmp -s "$W/git.out" "$W/sk.out" && cmp -s "$W/git.err" "$W/sk.err" &&
-			{ [ ! -e "$W/git.idx" ] && [ ! -e "$W/sk.idx" ] || cmp -s "$W/git.idx" "$W/sk.idx"; }; then
+		if same_file "$W/git.rc" "$W/sk.rc" && same_file "$W/git.out" "$W/sk.out" && same_file "$W/git.err" "$W/sk.err" &&
+			{ [ ! -e "$W/git.idx" ] && [ ! -e "$W/sk.idx" ] || same_file "$W/git.idx" "$W/sk.idx"; }; then
 			ok
 		else
-			bad "config: $name: git rc $(cat "$W/git.rc") $(cat "$W/git.err"), sha1kit rc $(cat "$W/sk.rc") $(cat "$W/sk.err")"
+			bad "config: $name: git rc $(<"$W/git.rc") $(<"$W/git.err"), sha1kit rc $(<"$W/sk.rc") $(<"$W/sk.err")"
 		fi
-	elif [ "$(cat "$W/sk.rc")" = 128 ] && [ "$(cat "$W/git.rc")" = 128 ] && [ "$(cat "$W/sk.err")" = "$expect" ] &&
+	elif [ "$(<"$W/sk.rc")" = 128 ] && [ "$(<"$W/git.rc")" = 128 ] && [ "$(<"$W/sk.err")" = "$expect" ] &&
 		[ ! -s "$W/sk.out" ] && [ ! -e "$W/sk.idx" ] && [ ! -e "$W/git.idx" ]; then
 		ok
 	else
-		bad "config: $name: sha1kit rc $(cat "$W/sk.rc") '$(cat "$W/sk.err")', expected 128 '$expect' (git: $(cat "$W/git.rc"))"
+		bad "config: $name: sha1kit rc $(<"$W/sk.rc") '$(<"$W/sk.err")', expected 128 '$expect' (git: $(<"$W/git.rc"))"
 	fi
 }
 cfg_case "no config" git
@@ -1963,13 +1963,13 @@ for kv in pack.indexVersion=1 pack.writeReverseIndex=false pack.writeReverseInde
 		) >"$O2/$t.out" 2>"$O2/$t.err"
 		echo $? >"$O2/$t.rc"
 	done
-	cmp -s "$O2/git.rc" "$O2/sk.rc" && cmp -s "$O2/git.out" "$O2/sk.out" && cmp -s "$O2/git.idx" "$O2/sk.idx" &&
+	same_file "$O2/git.rc" "$O2/sk.rc" && same_file "$O2/git.out" "$O2/sk.out" && same_file "$O2/git.idx" "$O2/sk.idx" &&
 		# (without the setting, git 2.39.5 writes no .rev and sha1kit does: docs/git.md)
 		case $kv in
 		*=false) [ ! -e "$O2/git.rev" ] && [ ! -e "$O2/sk.rev" ] ;;
-		*=true) [ -e "$O2/git.rev" ] && cmp -s "$O2/git.rev" "$O2/sk.rev" ;;
+		*=true) [ -e "$O2/git.rev" ] && same_file "$O2/git.rev" "$O2/sk.rev" ;;
 		esac && ok ||
-		bad "config: outside a repository, GIT_CONFIG_COUNT $kv: git rc $(cat "$O2/git.rc"), sha1kit rc $(cat "$O2/sk.rc") $(cat "$O2/sk.err"); rev: $(ls "$O2"/*.rev 2>/dev/null)"
+		bad "config: outside a repository, GIT_CONFIG_COUNT $kv: git rc $(<"$O2/git.rc"), sha1kit rc $(<"$O2/sk.rc") $(<"$O2/sk.err"); rev: $(ls "$O2"/*.rev 2>/dev/null)"
 done
 }
 
@@ -1984,22 +1984,22 @@ pack=$(ls "$R"/.git/objects/pack/*.pack)
 rc=$?
 "$SK" index-pack -o "$T/st0.idx" "$pack" >/dev/null 2>&1
 re='^sha1kit: index-pack: stats: [a-zA-Z ]+: wall [0-9]+\.[0-9]{3} s, CPU [0-9]+\.[0-9]{3} s \([0-9]+\.[0-9]{2} threads busy\)$'
-if [ "$rc" = 0 ] && cmp -s "$T/st.idx" "$T/st0.idx" && [ "$(grep -cE "$re" "$T/st.err")" = "$(wc -l <"$T/st.err")" ] &&
+if [ "$rc" = 0 ] && same_file "$T/st.idx" "$T/st0.idx" && [ "$(grep -cE "$re" "$T/st.err")" = "$(wc -l <"$T/st.err")" ] &&
 	grep -q ': stats: setup: ' "$T/st.err" && grep -q ': stats: Indexing objects: ' "$T/st.err" &&
 	grep -q ': stats: Resolving deltas: ' "$T/st.err" && grep -q ': stats: after Resolving deltas: ' "$T/st.err" &&
 	[ "$(tail -n 1 "$T/st.err" | cut -d: -f4)" = " total" ]; then
 	ok
 else
-	bad "stats: rc $rc, stderr: $(cat "$T/st.err")"
+	bad "stats: rc $rc, stderr: $(<"$T/st.err")"
 fi
 # --stdin: the same phases
 (cd "$R" && "$SK" index-pack --stats --stdin <"$pack" >/dev/null 2>"$T/st2.err")
 grep -q ': stats: Resolving deltas: ' "$T/st2.err" && grep -q ': stats: total: ' "$T/st2.err" && ok ||
-	bad "stats --stdin: $(cat "$T/st2.err")"
+	bad "stats --stdin: $(<"$T/st2.err")"
 # a failure prints no stats
 head -c 100 "$pack" >"$T/short.pack"
 "$SK" index-pack --stats -o "$T/short.idx" "$T/short.pack" >/dev/null 2>"$T/st3.err"
-[ $? != 0 ] && ! grep -q ': stats: ' "$T/st3.err" && ok || bad "stats after a failure: $(cat "$T/st3.err")"
+[ $? != 0 ] && ! grep -q ': stats: ' "$T/st3.err" && ok || bad "stats after a failure: $(<"$T/st3.err")"
 # verify-pack --stats: the same phases after each good pack, stdout as without it; none for a bad one
 cp "$pack" "$T/vst.pack" && cp "${pack%.pack}.idx" "$T/vst.idx" && cp "$T/vst.pack" "$T/vbad.pack" &&
 	cp "$T/st0.idx" "$T/vbad.idx" && printf 'x' | dd of="$T/vbad.idx" bs=1 seek=1100 conv=notrunc 2>/dev/null
@@ -2009,12 +2009,12 @@ rc=$?
 rc0=$?
 re='^sha1kit: verify-pack: stats: [a-zA-Z ]+: wall [0-9]+\.[0-9]{3} s, CPU [0-9]+\.[0-9]{3} s \([0-9]+\.[0-9]{2} threads busy\)$'
 grep -v ': stats: ' "$T/vst.err" >"$T/vst.err1"
-if [ "$rc" = 1 ] && [ "$rc0" = 1 ] && cmp -s "$T/vst.out" "$T/vst0.out" && cmp -s "$T/vst.err1" "$T/vst0.err" &&
+if [ "$rc" = 1 ] && [ "$rc0" = 1 ] && same_file "$T/vst.out" "$T/vst0.out" && same_file "$T/vst.err1" "$T/vst0.err" &&
 	[ "$(grep -cE "$re" "$T/vst.err")" = 6 ] && [ "$(grep -c ': stats: total: ' "$T/vst.err")" = 1 ] &&
 	grep -q ': stats: Indexing objects: ' "$T/vst.err" && grep -q ': stats: after Resolving deltas: ' "$T/vst.err"; then
 	ok
 else
-	bad "verify-pack --stats: rc $rc (without: $rc0), stderr: $(cat "$T/vst.err")"
+	bad "verify-pack --stats: rc $rc (without: $rc0), stderr: $(<"$T/vst.err")"
 fi
 }
 
@@ -2092,14 +2092,14 @@ for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast 
 	done
 	(cd "$W" && refgit verify-pack -v "$v.idx" >"$W/vpg.out" 2>/dev/null)
 	grc=$?
-	rc1=$(cat "$W/vp1.rc")
+	rc1=$(<"$W/vp1.rc")
 	case $v in
-	ofs | ref | fixthin | small) [ "$rc1" = 0 ] && [ "$grc" = 0 ] && cmp -s "$W/vp1.out" "$W/vpg.out" && ok ||
+	ofs | ref | fixthin | small) [ "$rc1" = 0 ] && [ "$grc" = 0 ] && same_file "$W/vp1.out" "$W/vpg.out" && ok ||
 		bad "idx_threads: $v: verify-pack -v --threads=1 (exit $rc1) is not git's (exit $grc)" ;;
 	*) [ "$rc1" != 0 ] && [ "$grc" != 0 ] && ok || bad "idx_threads: $v: verify-pack -v exits $rc1, git $grc (want both non-zero)" ;;
 	esac
 	for t in $more; do
-		cmp -s "$W/vp1.out" "$W/vp$t.out" && cmp -s "$W/vp1.err" "$W/vp$t.err" && cmp -s "$W/vp1.rc" "$W/vp$t.rc" && ok ||
+		same_file "$W/vp1.out" "$W/vp$t.out" && same_file "$W/vp1.err" "$W/vp$t.err" && same_file "$W/vp1.rc" "$W/vp$t.rc" && ok ||
 			bad "idx_threads: $v: verify-pack -v --threads=$t differs from --threads=1: $(head -c 300 "$W/vp$t.err")"
 	done
 	# index-pack --verify (outside a repository)
@@ -2109,13 +2109,13 @@ for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast 
 	done
 	(cd "$W" && refgit index-pack --verify "$v.pack" >/dev/null 2>"$W/ipg.err")
 	grc=$?
-	rc1=$(cat "$W/ip1.rc")
+	rc1=$(<"$W/ip1.rc")
 	# where git dies (128: its first pass, a delta), with git's lines
 	{ [ "$grc" = 0 ] && [ "$rc1" = 0 ]; } ||
 		{ [ "$grc" = 128 ] && [ "$rc1" = 128 ] && same_file "$W/ipg.err" "$W/ip1.err"; } && ok ||
 		bad "idx_threads: $v: index-pack --verify exits $rc1 ($(head -c 300 "$W/ip1.err")), git $grc ($(head -c 300 "$W/ipg.err"))"
 	for t in $more; do
-		cmp -s "$W/ip1.out" "$W/ip$t.out" && cmp -s "$W/ip1.err" "$W/ip$t.err" && cmp -s "$W/ip1.rc" "$W/ip$t.rc" && ok ||
+		same_file "$W/ip1.out" "$W/ip$t.out" && same_file "$W/ip1.err" "$W/ip$t.err" && same_file "$W/ip1.rc" "$W/ip$t.rc" && ok ||
 			bad "idx_threads: $v: index-pack --verify --threads=$t differs from --threads=1: $(head -c 300 "$W/ip$t.err")"
 	done
 	# fsck of a repository with only this pack (no refs: every object dangling)
@@ -2131,10 +2131,10 @@ for v in ofs ref fixthin small flip flipfix flip2 pad cut idxoff idxdup idxlast 
 	done
 	(cd "$W/repo" && refgit fsck --full >"$W/fsg.out" 2>/dev/null)
 	grc=$?
-	[ "$(cat "$W/fs1.rc")" = "$grc" ] && same_lines "$W/fsg.out" "$W/fs1.out" && ok ||
-		bad "idx_threads: $v: fsck --threads=1 exits $(cat "$W/fs1.rc"), git $grc, or its stdout is not git's"
+	[ "$(<"$W/fs1.rc")" = "$grc" ] && same_lines "$W/fsg.out" "$W/fs1.out" && ok ||
+		bad "idx_threads: $v: fsck --threads=1 exits $(<"$W/fs1.rc"), git $grc, or its stdout is not git's"
 	for t in $more; do
-		cmp -s "$W/fs1.out" "$W/fs$t.out" && cmp -s "$W/fs1.err" "$W/fs$t.err" && cmp -s "$W/fs1.rc" "$W/fs$t.rc" && ok ||
+		same_file "$W/fs1.out" "$W/fs$t.out" && same_file "$W/fs1.err" "$W/fs$t.err" && same_file "$W/fs1.rc" "$W/fs$t.rc" && ok ||
 			bad "idx_threads: $v: fsck --threads=$t differs from --threads=1: $(head -c 300 "$W/fs$t.err")"
 	done
 done
@@ -2152,9 +2152,9 @@ cp "$W/many1.idx" "$W/many.idx"
 "$SK" verify-pack -v --threads=1 "$W/many.idx" >"$W/mv1.out" 2>&1
 [ "$(grep -c ' 1 [0-9a-f]\{40\}$' "$W/mv1.out")" -ge 200 ] && ok || bad "idx_threads: many: under 200 deltas: $(tail -n 3 "$W/mv1.out")"
 for t in $more; do
-	"$SK" index-pack --threads=$t -o "$W/many$t.idx" "$W/many.pack" >/dev/null 2>&1 && cmp -s "$W/many1.idx" "$W/many$t.idx" && ok ||
+	"$SK" index-pack --threads=$t -o "$W/many$t.idx" "$W/many.pack" >/dev/null 2>&1 && same_file "$W/many1.idx" "$W/many$t.idx" && ok ||
 		bad "idx_threads: many: index-pack --threads=$t gives another idx"
-	"$SK" verify-pack -v --threads=$t "$W/many.idx" >"$W/mv$t.out" 2>&1 && cmp -s "$W/mv1.out" "$W/mv$t.out" && ok ||
+	"$SK" verify-pack -v --threads=$t "$W/many.idx" >"$W/mv$t.out" 2>&1 && same_file "$W/mv1.out" "$W/mv$t.out" && ok ||
 		bad "idx_threads: many: verify-pack -v --threads=$t differs: $(head -c 300 "$W/mv$t.out")"
 done
 }
@@ -2187,7 +2187,7 @@ for after in 0 100 1000 $((idxsize + 10)); do
 	left=$(find "$T" -maxdepth 1 \( -name '*.idx' -o -name '*.rev' -o -name '*tmp*' \) | wc -l)
 	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && [ "$(wc -l <"$T/ns.err")" = 1 ] && grep -q "No space left on device" "$T/ns.err" &&
 		[ "$left" = 0 ] && [ ! -s "$T/ns.out" ] && ok ||
-		bad "enospc: index-pack -o after $after bytes: rc $rc, $left files left, stderr: $(cat "$T/ns.err")"
+		bad "enospc: index-pack -o after $after bytes: rc $rc, $left files left, stderr: $(<"$T/ns.err")"
 done
 # --stdin into the repository: the pack is written first
 before=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
@@ -2196,7 +2196,7 @@ for n in 100 $(($(stat -c %s "$T/nospc.pack") + idxsize + 10)); do
 	rc=$?
 	after=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
 	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "No space left on device" "$T/ns.err" && [ "$before" = "$after" ] && ok ||
-		bad "enospc: index-pack --stdin after $n bytes: rc $rc, pack directory '$after' (was '$before'), stderr: $(cat "$T/ns.err")"
+		bad "enospc: index-pack --stdin after $n bytes: rc $rc, pack directory '$after' (was '$before'), stderr: $(<"$T/ns.err")"
 done
 }
 
@@ -2210,15 +2210,15 @@ refgit init -q --object-format=sha256 "$R" || { bad "unsupported: cannot make a 
 echo a >"$R/a"
 (cd "$R" && "$SK" hash-object a >"$T/u.out" 2>"$T/u.err")
 rc=$?
-[ "$rc" = 0 ] && [ "$(cat "$T/u.out")" = "$(cd "$R" && refgit hash-object a)" ] && [ ! -s "$T/u.err" ] && ok ||
+[ "$rc" = 0 ] && [ "$(<"$T/u.out")" = "$(cd "$R" && refgit hash-object a)" ] && [ ! -s "$T/u.err" ] && ok ||
 	bad "unsupported: hash-object in a SHA-256 repository: rc $rc, $(cat "$T/u.out" "$T/u.err")"
 mkdir -p "$T/nowhere"
 git init -q "$T/u1" && (cd "$T/u1" && echo x >x && git add x && git commit -qm x && git repack -adq)
 cp "$T"/u1/.git/objects/pack/*.pack "$T/u1.pack"
 (cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T refgit index-pack --stdin <"$T/u1.pack" >"$T/ug.out" 2>"$T/ug.err"; echo $? >"$T/ug.rc")
 (cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T "$SK" index-pack --stdin <"$T/u1.pack" >"$T/us.out" 2>"$T/us.err"; echo $? >"$T/us.rc")
-cmp -s "$T/ug.rc" "$T/us.rc" && cmp -s "$T/ug.err" "$T/us.err" && cmp -s "$T/ug.out" "$T/us.out" && ok ||
-	bad "unsupported: index-pack --stdin outside a repository: git $(cat "$T/ug.rc") $(cat "$T/ug.err"), sha1kit $(cat "$T/us.rc") $(cat "$T/us.err")"
+same_file "$T/ug.rc" "$T/us.rc" && same_file "$T/ug.err" "$T/us.err" && same_file "$T/ug.out" "$T/us.out" && ok ||
+	bad "unsupported: index-pack --stdin outside a repository: git $(<"$T/ug.rc") $(<"$T/ug.err"), sha1kit $(<"$T/us.rc") $(<"$T/us.err")"
 }
 
 # SHA-256 packs (Git's hash-function-transition.txt; `git init --object-format=sha256`): a history
@@ -2255,19 +2255,19 @@ for name in ofs ref; do
 	for iv in 2 2,2000 1 1,2000; do
 		ivn=${iv//,/_}
 		(cd "$V" && refgit index-pack --object-format=sha256 --rev-index --index-version=$iv -o "$name-$ivn.git.idx" "$name.pack" >"$name.git.out" 2>&1) ||
-			{ bad "sha256: git index-pack $name $iv failed: $(cat "$V/$name.git.out")"; continue; }
+			{ bad "sha256: git index-pack $name $iv failed: $(<"$V/$name.git.out")"; continue; }
 		for th in 1 3; do
 			rm -f "$V/$name.s.idx" "$V/$name.s.rev"
 			(cd "$V" && "$SK" index-pack --object-format=sha256 --threads=$th --index-version=$iv -o "$name.s.idx" "$name.pack" >"$name.s.out" 2>&1)
 			rc=$?
-			[ "$rc" = 0 ] && cmp -s "$V/$name-$ivn.git.idx" "$V/$name.s.idx" && cmp -s "$V/$name-$ivn.git.rev" "$V/$name.s.rev" &&
-				cmp -s "$V/$name.git.out" "$V/$name.s.out" && ok ||
+			[ "$rc" = 0 ] && same_file "$V/$name-$ivn.git.idx" "$V/$name.s.idx" && same_file "$V/$name-$ivn.git.rev" "$V/$name.s.rev" &&
+				same_file "$V/$name.git.out" "$V/$name.s.out" && ok ||
 				bad "sha256: index-pack $name --index-version=$iv --threads=$th: rc $rc, idx/rev/stdout not git's: $(cmp "$V/$name-$ivn.git.idx" "$V/$name.s.idx"; cmp "$V/$name-$ivn.git.rev" "$V/$name.s.rev"; diff "$V/$name.git.out" "$V/$name.s.out" | head -3)"
 			# (git opens an idx only with NAME.pack beside it)
 			ln -f "$V/$name.pack" "$V/$name-$ivn.git.pack"
 			# (--index-version=1: git takes the version of the existing idx)
 			(cd "$V" && "$SK" index-pack --verify --index-version=1 --object-format=sha256 --threads=$th -o "$name-$ivn.git.idx" "$name.pack" >v.out 2>&1) && ok ||
-				bad "sha256: index-pack --verify $name $iv --threads=$th: $(cat "$V/v.out")"
+				bad "sha256: index-pack --verify $name $iv --threads=$th: $(<"$V/v.out")"
 		done
 	done
 	cp "$V/$name.pack" "$V/vp-$name.pack"
@@ -2275,7 +2275,7 @@ for name in ofs ref; do
 	(cd "$V" && refgit verify-pack -v --object-format=sha256 "vp-$name.pack" >"vp-$name.git.v" 2>&1)
 	(cd "$V" && "$SK" verify-pack -v --object-format=sha256 "vp-$name.pack" >"vp-$name.s.v" 2>&1)
 	rc=$?
-	[ "$rc" = 0 ] && cmp -s "$V/vp-$name.git.v" "$V/vp-$name.s.v" && grep -qE '^[0-9a-f]{64} commit ' "$V/vp-$name.s.v" && ok ||
+	[ "$rc" = 0 ] && same_file "$V/vp-$name.git.v" "$V/vp-$name.s.v" && grep -qE '^[0-9a-f]{64} commit ' "$V/vp-$name.s.v" && ok ||
 		bad "sha256: verify-pack -v $name: rc $rc, $(diff "$V/vp-$name.git.v" "$V/vp-$name.s.v" | head -5)"
 done
 # in the repository: verify-pack takes its object format; index-pack stops
@@ -2283,11 +2283,11 @@ f=$(ls "$R"/.git/objects/pack/*.idx)
 (cd "$R" && "$SK" verify-pack -v "$f" >"$V/in.s" 2>&1)
 rc=$?
 (cd "$R" && refgit verify-pack -v "$f" >"$V/in.g" 2>&1)
-[ "$rc" = 0 ] && cmp -s "$V/in.g" "$V/in.s" && ok || bad "sha256: verify-pack in the repository: rc $rc, $(head -3 "$V/in.s")"
+[ "$rc" = 0 ] && same_file "$V/in.g" "$V/in.s" && ok || bad "sha256: verify-pack in the repository: rc $rc, $(head -3 "$V/in.s")"
 (cd "$R" && "$SK" index-pack -o "$V/in.idx" "$V/ref.pack" >"$V/in.out" 2>"$V/in.err")
 rc=$?
-[ "$rc" = 0 ] && cmp -s "$V/in.idx" "$V/ref-2.git.idx" && [ ! -s "$V/in.err" ] && ok ||
-	bad "sha256: index-pack in a SHA-256 repository: rc $rc, $(cat "$V/in.err")"
+[ "$rc" = 0 ] && same_file "$V/in.idx" "$V/ref-2.git.idx" && [ ! -s "$V/in.err" ] && ok ||
+	bad "sha256: index-pack in a SHA-256 repository: rc $rc, $(<"$V/in.err")"
 local blob kind who loosef
 blob=$(cd "$R" && git rev-parse HEAD:sub/g0.txt)
 for kind in ok same-size other-size garbage packed; do
@@ -2311,14 +2311,14 @@ for kind in ok same-size other-size garbage packed; do
 			(cd "$V/c-$who" && "$SK" index-pack --stdin <"$V/ref.pack" >"$V/$who.out" 2>"$V/$who.err"; echo $? >"$V/$who.rc")
 		fi
 	done
-	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" &&
+	same_file "$V/g.rc" "$V/s.rc" && same_file "$V/g.err" "$V/s.err" && same_file "$V/g.out" "$V/s.out" &&
 		if [ $kind = ok ] || [ $kind = packed ]; then
 			diff -r -x '*.rev' "$V/c-g/.git/objects/pack" "$V/c-s/.git/objects/pack" >/dev/null
 		else
 			# git leaves its tmp_pack_*, sha1kit nothing
 			grep -q '^fatal: ' "$V/s.err" && [ -z "$(ls "$V/c-s/.git/objects/pack")" ]
 		fi && ok ||
-		bad "sha256: index-pack --stdin in the repository, $kind: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
+		bad "sha256: index-pack --stdin in the repository, $kind: git $(<"$V/g.rc") $(<"$V/g.err"), sha1kit $(<"$V/s.rc") $(<"$V/s.err")"
 done
 # git's lines and exit status: a flipped trailer byte, a cut pack, a SHA-256 pack read as SHA-1,
 # an unknown format, --object-format with --stdin (in a repository and outside one)
@@ -2340,25 +2340,25 @@ for c in "${cases[@]}"; do
 	(cd "$V" && GIT_CEILING_DIRECTORIES=$T refgit $c >g.out 2>g.err; echo $? >g.rc; rm -f x.idx x.rev)
 	# shellcheck disable=SC2086
 	(cd "$V" && GIT_CEILING_DIRECTORIES=$T "$SK" $c >s.out 2>s.err; echo $? >s.rc; ls x.idx x.rev 2>/dev/null >s.left)
-	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" && [ ! -s "$V/s.left" ] && ok ||
-		bad "sha256: $c: git $(cat "$V/g.rc") $(head -2 "$V/g.err"), sha1kit $(cat "$V/s.rc") $(head -2 "$V/s.err")"
+	same_file "$V/g.rc" "$V/s.rc" && same_file "$V/g.err" "$V/s.err" && same_file "$V/g.out" "$V/s.out" && [ ! -s "$V/s.left" ] && ok ||
+		bad "sha256: $c: git $(<"$V/g.rc") $(head -2 "$V/g.err"), sha1kit $(<"$V/s.rc") $(head -2 "$V/s.err")"
 done
 for c in "$R" "$T/nowhere"; do
 	mkdir -p "$c"
 	(cd "$c" && GIT_CEILING_DIRECTORIES=$T refgit index-pack --stdin --object-format=sha256 <"$V/ref.pack" >"$V/g.out" 2>"$V/g.err"; echo $? >"$V/g.rc")
 	(cd "$c" && GIT_CEILING_DIRECTORIES=$T "$SK" index-pack --stdin --object-format=sha256 <"$V/ref.pack" >"$V/s.out" 2>"$V/s.err"; echo $? >"$V/s.rc")
-	cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && cmp -s "$V/g.out" "$V/s.out" && ok ||
-		bad "sha256: index-pack --stdin --object-format in $c: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
+	same_file "$V/g.rc" "$V/s.rc" && same_file "$V/g.err" "$V/s.err" && same_file "$V/g.out" "$V/s.out" && ok ||
+		bad "sha256: index-pack --stdin --object-format in $c: git $(<"$V/g.rc") $(<"$V/g.err"), sha1kit $(<"$V/s.rc") $(<"$V/s.err")"
 done
 # "--object-format sha256" (two words): git's index-pack knows only the '=' form and prints its
 # usage (129); sha1kit's usage error (129 too), nothing written. git's verify-pack takes both forms.
 (cd "$V" && "$SK" index-pack --object-format sha256 -o x.idx ref.pack >s.out 2>s.err; echo $? >s.rc)
-[ "$(cat "$V/s.rc")" = 129 ] && grep -q "takes its value after '='" "$V/s.err" && [ ! -e "$V/x.idx" ] && ok ||
-	bad "sha256: index-pack --object-format sha256: $(cat "$V/s.rc") $(cat "$V/s.err")"
+[ "$(<"$V/s.rc")" = 129 ] && grep -q "takes its value after '='" "$V/s.err" && [ ! -e "$V/x.idx" ] && ok ||
+	bad "sha256: index-pack --object-format sha256: $(<"$V/s.rc") $(<"$V/s.err")"
 (cd "$V" && GIT_CEILING_DIRECTORIES=$T refgit verify-pack --object-format sha256 vp-ref.idx >g.out 2>g.err; echo $? >g.rc)
 (cd "$V" && GIT_CEILING_DIRECTORIES=$T "$SK" verify-pack --object-format sha256 vp-ref.idx >s.out 2>s.err; echo $? >s.rc)
-cmp -s "$V/g.rc" "$V/s.rc" && cmp -s "$V/g.err" "$V/s.err" && [ "$(cat "$V/s.rc")" = 0 ] && ok ||
-	bad "sha256: verify-pack --object-format sha256: git $(cat "$V/g.rc") $(cat "$V/g.err"), sha1kit $(cat "$V/s.rc") $(cat "$V/s.err")"
+same_file "$V/g.rc" "$V/s.rc" && same_file "$V/g.err" "$V/s.err" && [ "$(<"$V/s.rc")" = 0 ] && ok ||
+	bad "sha256: verify-pack --object-format sha256: git $(<"$V/g.rc") $(<"$V/g.err"), sha1kit $(<"$V/s.rc") $(<"$V/s.err")"
 }
 
 # index-pack --stdin --fix-thin (what receive-pack runs on a push; git 2.39.5
@@ -2409,14 +2409,14 @@ fixthin_case() {
 	(cd "$T/fts" && "$SK" index-pack --rev-index "$@" <"$pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
 	# Wine spells an alternate's absolute path with its drive (Z:/tmp/...)
 	[ -z "${SK_WINDOWS:-}" ] || sed -i -e 's|(stored in Z:/|(stored in /|' -e 's|^error: object file Z:/|error: object file /|' "$T/fts.err"
-	cmp -s "$T/ftg.rc" "$T/fts.rc" && cmp -s "$T/ftg.out" "$T/fts.out" && cmp -s "$T/ftg.err" "$T/fts.err" && ok ||
-		bad "fix_thin $name: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.out" "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.out" "$T/fts.err")"
+	same_file "$T/ftg.rc" "$T/fts.rc" && same_file "$T/ftg.out" "$T/fts.out" && same_file "$T/ftg.err" "$T/fts.err" && ok ||
+		bad "fix_thin $name: git rc $(<"$T/ftg.rc") $(cat "$T/ftg.out" "$T/ftg.err"), sha1kit rc $(<"$T/fts.rc") $(cat "$T/fts.out" "$T/fts.err")"
 	# the same files, git's temporary pack aside (sha1kit leaves none)
 	(cd "$T/ftg/objects/pack" && ls | grep -v '^tmp_pack_') >"$T/ftg.ls"
 	(cd "$T/fts/objects/pack" && ls) >"$T/fts.ls"
-	cmp -s "$T/ftg.ls" "$T/fts.ls" && ok || bad "fix_thin $name: files: git $(cat "$T/ftg.ls"), sha1kit $(cat "$T/fts.ls")"
-	for f in $(cat "$T/ftg.ls"); do
-		cmp -s "$T/ftg/objects/pack/$f" "$T/fts/objects/pack/$f" && ok || bad "fix_thin $name: $f differs from git's"
+	same_file "$T/ftg.ls" "$T/fts.ls" && ok || bad "fix_thin $name: files: git $(<"$T/ftg.ls"), sha1kit $(<"$T/fts.ls")"
+	for f in $(<"$T/ftg.ls"); do
+		same_file "$T/ftg/objects/pack/$f" "$T/fts/objects/pack/$f" && ok || bad "fix_thin $name: $f differs from git's"
 	done
 }
 for pack in ref ofs; do
@@ -2435,9 +2435,9 @@ for pack in ref ofs; do
 	# a base the repository lacks
 	fixthin_case "$pack missing base" "$T/ft-empty" "$T/ft-$pack.pack" --stdin --fix-thin
 	want="fatal: pack has"
-	got=$(cat "$T/fts.err")
-	[ "$(cat "$T/fts.rc")" = 128 ] && [ "${got#"$want"}" != "$got" ] && [ ! -s "$T/fts.ls" ] && ok ||
-		bad "fix_thin $pack missing base: rc $(cat "$T/fts.rc"), $got, files $(cat "$T/fts.ls")"
+	got=$(<"$T/fts.err")
+	[ "$(<"$T/fts.rc")" = 128 ] && [ "${got#"$want"}" != "$got" ] && [ ! -s "$T/fts.ls" ] && ok ||
+		bad "fix_thin $pack missing base: rc $(<"$T/fts.rc"), $got, files $(<"$T/fts.ls")"
 done
 # bases only in an alternate object directory (objects/info/alternates, loose or packed there):
 # git reads them there too (read_object_file goes through the alternates)
@@ -2445,7 +2445,7 @@ for fixture in ft-base ft-packed; do
 	git init -q --bare "$T/ft-alt-$fixture" && echo "$T/$fixture/objects" >"$T/ft-alt-$fixture/objects/info/alternates"
 	for pack in ref ofs; do
 		fixthin_case "$pack alternate $fixture" "$T/ft-alt-$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
-		[ "$(cat "$T/fts.rc")" = 0 ] && [ -s "$T/fts.ls" ] && ok || bad "fix_thin $pack alternate $fixture: rc $(cat "$T/fts.rc"), $(cat "$T/fts.err")"
+		[ "$(<"$T/fts.rc")" = 0 ] && [ -s "$T/fts.ls" ] && ok || bad "fix_thin $pack alternate $fixture: rc $(<"$T/fts.rc"), $(<"$T/fts.err")"
 	done
 done
 # a stored base that does not read: git dies (fix_unresolved_deltas, read_object_file_extended):
@@ -2479,7 +2479,7 @@ for kind in garbage other empty; do
 		case $kind in
 		garbage) case $got in "fatal: loose object $want (stored in "*") is corrupt") ok ;; *) bad "fix_thin $repo: $got" ;; esac ;;
 		other) [ "$got" = "fatal: local object $want is corrupt" ] && ok || bad "fix_thin $repo: $got" ;;
-		empty) grep -q "^error: object file .* is empty\$" "$T/fts.err" && ok || bad "fix_thin $repo: $(cat "$T/fts.err")" ;;
+		empty) grep -q "^error: object file .* is empty\$" "$T/fts.err" && ok || bad "fix_thin $repo: $(<"$T/fts.err")" ;;
 		esac
 	done
 done
@@ -2497,9 +2497,9 @@ if [ -n "$off" ]; then
 	(cd "$T/ftg" && refgit index-pack --stdin --fix-thin <"$T/ft-ref.pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
 	(cd "$T/fts" && "$SK" index-pack --stdin --fix-thin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
 	got=$(tail -n 1 "$T/fts.err")
-	[ "$(cat "$T/ftg.rc")" = 128 ] && [ "$(cat "$T/fts.rc")" = 128 ] && [ "$got" = "$(tail -n 1 "$T/ftg.err")" ] &&
+	[ "$(<"$T/ftg.rc")" = 128 ] && [ "$(<"$T/fts.rc")" = 128 ] && [ "$got" = "$(tail -n 1 "$T/ftg.err")" ] &&
 		[ "$got" = "fatal: packed object $want (stored in ./objects/pack/$(basename "${idx%.idx}").pack) is corrupt" ] && ok ||
-		bad "fix_thin ref ft-bad-packed: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $got"
+		bad "fix_thin ref ft-bad-packed: git rc $(<"$T/ftg.rc") $(<"$T/ftg.err"), sha1kit rc $(<"$T/fts.rc") $got"
 else
 	bad "fix_thin bad packed base: $want is not in the pack"
 fi
@@ -2527,18 +2527,18 @@ rm -rf "$T/ftg" "$T/fts"
 cp -a "$T/ft-base" "$T/ftg" && cp -a "$T/ft-base" "$T/fts"
 (cd "$T/ftg" && refgit index-pack --stdin --fix-thin <"$T/ft-badapply.pack" >"$T/ftg.out" 2>"$T/ftg.err"; echo $? >"$T/ftg.rc")
 (cd "$T/fts" && "$SK" index-pack --stdin --fix-thin <"$T/ft-badapply.pack" >"$T/fts.out" 2>"$T/fts.err"; echo $? >"$T/fts.rc")
-[ "$(cat "$T/ftg.rc")" = 128 ] && grep -q 'failed to apply delta' "$T/ftg.err" && [ "$(cat "$T/fts.rc")" = 128 ] &&
-	cmp -s "$T/ftg.err" "$T/fts.err" && [ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
-	bad "fix_thin bad apply: git rc $(cat "$T/ftg.rc") $(cat "$T/ftg.err"), sha1kit rc $(cat "$T/fts.rc") $(cat "$T/fts.err") $(ls "$T/fts/objects/pack")"
+[ "$(<"$T/ftg.rc")" = 128 ] && grep -q 'failed to apply delta' "$T/ftg.err" && [ "$(<"$T/fts.rc")" = 128 ] &&
+	same_file "$T/ftg.err" "$T/fts.err" && [ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
+	bad "fix_thin bad apply: git rc $(<"$T/ftg.rc") $(<"$T/ftg.err"), sha1kit rc $(<"$T/fts.rc") $(<"$T/fts.err") $(ls "$T/fts/objects/pack")"
 # without --fix-thin the thin pack stays refused (git's 'pack has N unresolved deltas'), nothing left
 rm -rf "$T/fts" "$T/ftg" && cp -a "$B" "$T/fts" && cp -a "$B" "$T/ftg"
 (cd "$T/fts" && "$SK" index-pack --stdin <"$T/ft-ref.pack" >"$T/fts.out" 2>"$T/fts.err")
 rc=$?
 (cd "$T/ftg" && refgit index-pack --stdin <"$T/ft-ref.pack" >"$T/ftg.out" 2>"$T/ftg.err")
 grc=$?
-[ "$rc" = 128 ] && [ "$grc" = 128 ] && cmp -s "$T/ftg.err" "$T/fts.err" && grep -q 'unresolved delta' "$T/fts.err" &&
+[ "$rc" = 128 ] && [ "$grc" = 128 ] && same_file "$T/ftg.err" "$T/fts.err" && grep -q 'unresolved delta' "$T/fts.err" &&
 	[ -z "$(ls "$T/fts/objects/pack")" ] && ok ||
-	bad "fix_thin: a thin pack without --fix-thin: rc $rc (git $grc), $(cat "$T/fts.err") / git: $(cat "$T/ftg.err")"
+	bad "fix_thin: a thin pack without --fix-thin: rc $rc (git $grc), $(<"$T/fts.err") / git: $(<"$T/ftg.err")"
 # SHA-256: the same history in a SHA-256 repository; the thin packs completed in a SHA-256
 # repository with A, its objects loose or packed, with --strict too
 local S2=$T/ft256-src
@@ -2558,17 +2558,17 @@ for pack in ref ofs; do
 		fixthin_case "SHA-256 $pack $fixture" "$T/$fixture" "$T/ft256-$pack.pack" --stdin --fix-thin
 		# not vacuous: bases were appended (a SHA-256 trailer and a pack line of 64 hex digits)
 		name=$(sed -n 's/^pack\t//p' "$T/ftg.out")
-		[ "${#name}" = 64 ] && [ "$(cat "$T/fts.rc")" = 0 ] &&
+		[ "${#name}" = 64 ] && [ "$(<"$T/fts.rc")" = 0 ] &&
 			[ "$(wc -c <"$T/fts/objects/pack/pack-$name.pack")" -gt "$(wc -c <"$T/ft256-$pack.pack")" ] && ok ||
-			bad "fix_thin SHA-256 $pack $fixture: pack '$name', rc $(cat "$T/fts.rc")"
+			bad "fix_thin SHA-256 $pack $fixture: pack '$name', rc $(<"$T/fts.rc")"
 	done
 	fixthin_case "SHA-256 $pack strict" "$T/ft256-base" "$T/ft256-$pack.pack" --stdin --fix-thin --strict
 done
 # --fix-thin without --stdin: git's line, exit 128, no idx
 cp "$T/ft-ref.pack" "$T/ft-nostdin.pack"
 fixthin_case "no --stdin" "$T/ft-base" /dev/null --fix-thin "$T/ft-nostdin.pack"
-[ "$(cat "$T/fts.err")" = "fatal: the option '--fix-thin' requires '--stdin'" ] && [ ! -e "$T/ft-nostdin.idx" ] && ok ||
-	bad "fix_thin no --stdin: $(cat "$T/fts.err")"
+[ "$(<"$T/fts.err")" = "fatal: the option '--fix-thin' requires '--stdin'" ] && [ ! -e "$T/ft-nostdin.idx" ] && ok ||
+	bad "fix_thin no --stdin: $(<"$T/fts.err")"
 }
 
 sk_run_sections

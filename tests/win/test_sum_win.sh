@@ -141,7 +141,7 @@ n=0
 for f in "${CORPUS[@]}"; do
 	grep -q "^sha1kit: $f: SHA-1 collision attack detected (disturbance vector " "$T/g.err" && n=$((n + 1))
 done
-[ "$n" = 4 ] && [ "$(wc -l <"$T/g.err")" = 4 ] && ok || bad "corpus: want one warning per attack file: $(cat "$T/g.err")"
+[ "$n" = 4 ] && [ "$(wc -l <"$T/g.err")" = 4 ] && ok || bad "corpus: want one warning per attack file: $(<"$T/g.err")"
 
 # Every kernel of this CPU: the same output under each mask, and --version names the kernels.
 "${SKW[@]}" sum "${FILES[@]}" "${CORPUS[@]}" >"$T/ref.out" 2>"$T/ref.err"
