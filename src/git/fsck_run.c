@@ -624,10 +624,17 @@ static int run(struct skg_fsck_run *f)
 	if (wt_passes(f, errors, scan(f), v255) != 0) {
 		return -1;
 	}
+	/* the promisor objects first: fsck_finish leaves a .gitmodules / .gitattributes blob it cannot
+	 * read alone when it is one (fsck.c fsck_blobs, is_promisor_object) */
+	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0) {
+		f->hold = false;
+		skg_buf_release(&f->held_out);
+		return -1;
+	}
 	if (!f->connectivity_only) {
 		skg_fsck_check_specials(f);
 	}
-	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0) {
+	if (skg_fsck_stopped(f)) {
 		f->hold = false;
 		skg_buf_release(&f->held_out);
 		return -1;

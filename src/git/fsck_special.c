@@ -86,6 +86,9 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 			unsigned type = SKG_NONE;
 			int r = 0;
 			if (!skg_graph_has(f->graph, sp->id, &type) || type == SKG_NONE) {
+				if (skg_graph_is_promisor(f->graph, sp->id)) {
+					continue; /* fsck_blobs: a promisor object it cannot read */
+				}
 				r = skg_fsck_special_unreadable(
 				    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE, sp->id,
 				    &f->fopt, skg_fsck_on_finding, &s);
@@ -104,7 +107,9 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 					skg_fsck_nomem(f);
 					return;
 				}
-				if (got < 0) {
+				if (got < 0 && skg_graph_is_promisor(f->graph, sp->id)) {
+					r = 0; /* fsck_blobs: a promisor object it cannot read */
+				} else if (got < 0) {
 					r = skg_fsck_special_unreadable(
 					    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE,
 					    sp->id, &f->fopt, skg_fsck_on_finding, &s);

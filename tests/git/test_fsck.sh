@@ -1733,6 +1733,37 @@ $exact "partial: a missing promisor commit, refs and reflog entries" "$r"
 partial_expect "partial: a missing promisor commit: git's errors" "$T/g.err" 2
 compare "partial: a missing promisor commit, --connectivity-only" "$r" --connectivity-only
 compare "partial: a missing promisor commit, --unreachable" "$r" --unreachable
+# .gitattributes and .gitmodules blobs that a blob:none clone did not fetch: promisor objects,
+# which fsck_finish leaves alone (fsck.c fsck_blobs, is_promisor_object; the user's trial of
+# 2026-12-05 found gitattributesMissing lines on a clone of git.git); then a local commit naming
+# new ones that nobody has: git's gitmodulesMissing / gitattributesMissing besides the broken links
+local sm=$T/partial-special-src
+git init -q "$sm" && (
+	cd "$sm" || exit 1
+	git config uploadpack.allowFilter true
+	mkdir d
+	for v in 1 2; do
+		printf '*.c diff=cpp%s\n' "$v" >.gitattributes
+		printf '[submodule "m"]\n\tpath = m\n\turl = https://example.com/m%s.git\n' "$v" >.gitmodules
+		printf '*.txt text%s\n' "$v" >d/.gitattributes
+		git add -A && git commit -qm "c$v"
+	done
+) >/dev/null 2>&1
+# the checkout fetched the blobs of the second commit: the first one's stay in the promisor remote
+r=$T/partial-special
+git clone -q --filter=blob:none "file://$sm" "$r" 2>/dev/null
+$exact "partial: .gitattributes and .gitmodules blobs not fetched" "$r"
+partial_expect "partial: .gitattributes and .gitmodules blobs not fetched: git's lines" "$T/g.out" 0
+(
+	cd "$r" || exit 1
+	ga=$(printf '*.h diff=cpp\n' | git hash-object --stdin)
+	gm=$(printf '[submodule "n"]\n\tpath = n\n\turl = https://example.com/n.git\n' | git hash-object --stdin)
+	t=$({ git ls-tree HEAD | grep -v '	\.git'; printf '100644 blob %s\t.gitattributes\n100644 blob %s\t.gitmodules\n' "$ga" "$gm"; } |
+		git mktree --missing)
+	git update-ref refs/heads/master "$(git commit-tree "$t" -p HEAD -m local)"
+) >/dev/null 2>&1
+$exact "partial: a local commit naming .gitattributes and .gitmodules blobs nobody has" "$r"
+partial_expect "partial: .gitattributes and .gitmodules blobs nobody has: git's errors" "$T/g.err" 2
 }
 
 # 15. A repository owned by another user (git's test switch GIT_TEST_ASSUME_DIFFERENT_OWNER says
