@@ -403,6 +403,25 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* git's die where it cannot create `path` (builtin/index-pack.c, xopen): "fatal: unable to create
+ * 'PATH': REASON". */
+static void cannot_create(const char *path, int e)
+{
+	fprintf(stderr, "fatal: unable to create '%s': %s\n", path, strerror(e));
+}
+
+/* git opens the idx and the .rev with O_EXCL after unlinking them, once the pack is indexed: a
+ * directory of that name stays, and git dies with "File exists". true (after git's line) there. */
+static bool refuse_dir(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cannot_create(path, EEXIST);
+		return true;
+	}
+	return false;
+}
+
 /* The index being written: a temporary file in the target directory, created with the first piece
  * of the idx (so that an error found before, such as a duplicate object, creates nothing) and
  * renamed into place at the end. The idx reaches it in pieces (skg_pack_write_idx), never whole
@@ -423,17 +442,13 @@ static int index_begin(struct idx_file *f)
 		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(path));
 		return -1;
 	}
-	/* git opens the index with O_EXCL after unlinking it, once the pack is indexed: a directory
-	 * there stays, and its line is builtin/index-pack.c's xopen die */
-	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "fatal: unable to create '%s': %s\n", path, strerror(EEXIST));
+	if (refuse_dir(path)) {
 		return -1;
 	}
 	catch_signals();
 	f->fd = mkstemp(tmp_path);
 	if (f->fd < 0) {
-		fprintf(stderr, "fatal: unable to create '%s': %s\n", path, strerror(errno));
+		cannot_create(path, errno);
 		restore_signals();
 		return -1;
 	}
@@ -492,10 +507,8 @@ static int rev_write(const char *rev_name, const struct skg_pack *pack)
 		sk_error(ENAMETOOLONG, CMD ": %s", sk_quote(rev_name));
 		return -1;
 	}
-	struct stat st;
-	if (lstat(rev_name, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "fatal: unable to create '%s': %s\n", rev_name, strerror(EEXIST));
-		return 128; /* git's die (index_begin) */
+	if (refuse_dir(rev_name)) {
+		return 128; /* git's die */
 	}
 	int fd = mkstemp(tmp_rev_path);
 	if (fd < 0) {
@@ -779,7 +792,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		 * byte: a file there (or no directory) is "unable to create", 128, and stays as it is */
 		int fd = open(pack_name, O_CREAT | O_EXCL | O_WRONLY, 0600);
 		if (fd < 0) {
-			fprintf(stderr, "fatal: unable to create '%s': %s\n", pack_name, strerror(errno));
+			cannot_create(pack_name, errno);
 			free(dir);
 			return 128;
 		}

@@ -51,6 +51,17 @@ static int cmp_special(const void *a, const void *b)
 	                                                                        : 0;
 }
 
+/* fsck_blobs on a blob it cannot read: nothing for a promisor object (is_promisor_object), else
+ * gitmodulesMissing / gitattributesMissing. */
+static int unreadable(struct skg_fsck_run *f, const uint8_t *id, bool modules, struct skg_fsck_dest *s)
+{
+	if (skg_graph_is_promisor(f->graph, id)) {
+		return 0;
+	}
+	return skg_fsck_special_unreadable(modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE,
+	                                   id, &f->fopt, skg_fsck_on_finding, s);
+}
+
 /*
  * The checks of the blobs trees named .gitmodules / .gitattributes: each is checked once
  * (skg_fsck_special_blob, for every name it was given), or reported as unreadable or not a blob.
@@ -86,12 +97,7 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 			unsigned type = SKG_NONE;
 			int r = 0;
 			if (!skg_graph_has(f->graph, sp->id, &type) || type == SKG_NONE) {
-				if (skg_graph_is_promisor(f->graph, sp->id)) {
-					continue; /* fsck_blobs: a promisor object it cannot read */
-				}
-				r = skg_fsck_special_unreadable(
-				    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE, sp->id,
-				    &f->fopt, skg_fsck_on_finding, &s);
+				r = unreadable(f, sp->id, modules, &s);
 			} else if (type != SKG_BLOB) {
 				r = skg_fsck_special_unreadable(
 				    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, type, sp->id,
@@ -107,12 +113,8 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 					skg_fsck_nomem(f);
 					return;
 				}
-				if (got < 0 && skg_graph_is_promisor(f->graph, sp->id)) {
-					r = 0; /* fsck_blobs: a promisor object it cannot read */
-				} else if (got < 0) {
-					r = skg_fsck_special_unreadable(
-					    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE,
-					    sp->id, &f->fopt, skg_fsck_on_finding, &s);
+				if (got < 0) {
+					r = unreadable(f, sp->id, modules, &s);
 				} else {
 					/* a blob named both ways is checked both ways, once (fsck_blob) */
 					r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL,

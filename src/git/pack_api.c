@@ -851,11 +851,18 @@ static char *dir_of(const char *path)
 	return s;
 }
 
+/* git's words where it cannot create `target` (builtin/index-pack.c, xopen: "unable to create
+ * 'TARGET': REASON"; SKG_E_GIT). */
+static int cannot_create(const char *target, int e, struct skg_error *err)
+{
+	return skg_fail_sys(err, SKG_E_GIT, e, "unable to create '%s': %s", target, strerror(e));
+}
+
 /*
  * A temporary file for the idx or .rev that will be named `target`, in target's own directory (a
  * rename from the pack directory would fail across file systems: `-o /elsewhere/NAME.idx`, which
  * git writes in place). Where it cannot be made, git's words for the file it cannot create
- * (builtin/index-pack.c, xopen: "unable to create 'TARGET': REASON"; SKG_E_GIT).
+ * (cannot_create).
  */
 static int make_temp_for(const char *target, const char *what, char **path, struct skg_error *err)
 {
@@ -866,8 +873,7 @@ static int make_temp_for(const char *target, const char *what, char **path, stru
 	int fd = make_temp(dir, what, path, err);
 	free(dir);
 	if (fd < 0 && err->code == SKG_E_IO) {
-		return skg_fail_sys(err, SKG_E_GIT, err->sys_errno, "unable to create '%s': %s", target,
-		                    strerror(err->sys_errno));
+		return cannot_create(target, err->sys_errno, err);
 	}
 	return fd;
 }
@@ -880,7 +886,7 @@ static int rename_failed(const char *target, int e, struct skg_error *err)
 	if (e == EISDIR || e == ENOTEMPTY || e == EEXIST || (stat(target, &st) == 0 && S_ISDIR(st.st_mode))) {
 		e = EEXIST; /* (Windows says EACCES for a directory there) */
 	}
-	return skg_fail_sys(err, SKG_E_GIT, e, "unable to create '%s': %s", target, strerror(e));
+	return cannot_create(target, e, err);
 }
 
 /* fd's first len bytes mapped to read (the file named path), or NULL with err. */
@@ -1041,8 +1047,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	if (pack_path != own_pack && lstat(pack_path, &st_caller) == 0) {
 		/* a file of the caller's name (another pack, say): git creates it with O_EXCL before it
 		 * reads a byte (open_pack_file), and it stays as it is */
-		skg_fail_sys(err, SKG_E_GIT, EEXIST, "unable to create '%s': %s", pack_path,
-		             strerror(EEXIST));
+		cannot_create(pack_path, EEXIST, err);
 		goto out;
 	}
 	if (checksum != NULL) {

@@ -63,7 +63,15 @@ check() {
 		diff -u "$FIX/$c.$args.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
 	fi
 	[ -n "$live" ] || return 0
-	# shellcheck disable=SC2086
+	check_live "$c" "$a"
+}
+
+# check_live DIR A: the reference git's fsck A (no option, or one) in $R/DIR against sha1kit's, run
+# just before into $T/s.out, .err and .rc: stderr and the exit status byte for byte, stdout as the
+# same lines.
+check_live() {
+	local c=$1 a=$2
+	# shellcheck disable=SC2086 # a: no option, or one
 	(cd "$R/$c" && refgit fsck $a >"$T/g.out" 2>"$T/g.err")
 	echo $? >"$T/g.rc"
 	if same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
@@ -71,6 +79,7 @@ check() {
 	else
 		fail "$c fsck $a (live): git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
 		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+		diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
 	fi
 }
 
@@ -194,16 +203,7 @@ for c in sound missing; do
 		# shellcheck disable=SC2086 # a: no option, or one
 		(cd "$R/$c-badlog" && "$SK" fsck $a >"$T/s.out" 2>"$T/s.err")
 		echo $? >"$T/s.rc"
-		# shellcheck disable=SC2086
-		(cd "$R/$c-badlog" && refgit fsck $a >"$T/g.out" 2>"$T/g.err")
-		echo $? >"$T/g.rc"
-		if same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
-			pass
-		else
-			fail "$c-badlog fsck $a (live): git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
-			diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
-			diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
-		fi
+		check_live "$c-badlog" "$a"
 	done
 done
 }

@@ -1271,6 +1271,18 @@ rm -rf "$W/m.rev"
 # git opens and never gets to compare) and index-pack --stdin in a repository (git's lines, 128;
 # git leaves its tmp_pack_*, sha1kit nothing).
 # ---------------------------------------------------------------------------------------------
+# stdin_both SREPO GREPO PACK: fresh bare repositories SREPO and GREPO, and `index-pack --stdin <PACK`
+# in each, sha1kit's in SREPO (exit status in the caller's rc, output in $W/sk.out, $W/sk.err) and
+# the reference git's in GREPO (grc, $W/git.out, $W/git.err); false when a repository cannot be made.
+stdin_both() {
+	rm -rf "$1" "$2"
+	git init -q --bare "$1" && git init -q --bare "$2" || return 1
+	(cd "$1" && "$SK" index-pack --stdin <"$3" >"$W/sk.out" 2>"$W/sk.err")
+	rc=$?
+	(cd "$2" && refgit index-pack --stdin <"$3" >"$W/git.out" 2>"$W/git.err")
+	grc=$?
+	return 0
+}
 section_deltas() {
 need_data
 local W=$T/deltas pack name args rc grc
@@ -1291,12 +1303,7 @@ for pack in "$D"/made/bad-delta-*.pack "$D"/made/bad-ofs-not-object*.pack "$D"/m
 			grep -q "failed to apply delta\|unresolved delta\|size_t overflow" "$W/git.err" && ok ||
 			bad "deltas $name: $args: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err")"
 	done
-	rm -rf "$W/s" "$W/g"
-	git init -q --bare "$W/s" && git init -q --bare "$W/g" || { bad "deltas: cannot make repositories"; return; }
-	(cd "$W/s" && "$SK" index-pack --stdin <"$pack" >"$W/sk.out" 2>"$W/sk.err")
-	rc=$?
-	(cd "$W/g" && refgit index-pack --stdin <"$pack" >"$W/git.out" 2>"$W/git.err")
-	grc=$?
+	stdin_both "$W/s" "$W/g" "$pack" || { bad "deltas: cannot make repositories"; return; }
 	[ $rc = 128 ] && [ $grc = 128 ] && same_file "$W/sk.err" "$W/git.err" && [ ! -s "$W/sk.out" ] &&
 		[ -z "$(ls -A "$W/s/objects/pack")" ] && ok ||
 		bad "deltas $name: --stdin: exit $rc (git $grc): $(<"$W/sk.err") / git: $(<"$W/git.err"); left: $(ls -A "$W/s/objects/pack")"
@@ -1394,12 +1401,7 @@ for name in base11 base21 result11 result13 both30 result-bit70; do
 			bad "longsize $name: $a: exit $rc (git $grc): $(head -c 300 "$W/s/sk.err") / git: $(head -c 300 "$W/g/git.err")"
 	done
 	# index-pack --stdin into a repository, then fsck there
-	rm -rf "$W/rs" "$W/rg"
-	git init -q --bare "$W/rs" && git init -q --bare "$W/rg" || { bad "longsize: cannot make repositories"; return; }
-	(cd "$W/rs" && "$SK" index-pack --stdin <"$W/$name.pack" >"$W/sk.out" 2>"$W/sk.err")
-	rc=$?
-	(cd "$W/rg" && refgit index-pack --stdin <"$W/$name.pack" >"$W/git.out" 2>"$W/git.err")
-	grc=$?
+	stdin_both "$W/rs" "$W/rg" "$W/$name.pack" || { bad "longsize: cannot make repositories"; return; }
 	[ $rc = $grc ] && same_file "$W/sk.out" "$W/git.out" && same_file "$W/sk.err" "$W/git.err" && ok ||
 		bad "longsize $name: index-pack --stdin: exit $rc (git $grc): $(head -c 300 "$W/sk.err") / git: $(head -c 300 "$W/git.err")"
 	[ $grc = 0 ] || continue
