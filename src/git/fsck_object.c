@@ -828,6 +828,52 @@ uint32_t skg_tree_canon_mode(uint32_t mode)
 	return MODE_GITLINK;
 }
 
+/* 0x80 in each byte of w that equals the byte in c (all bytes alike), 0 elsewhere: exact per byte,
+ * as no carry crosses a byte (the high bit is kept out of the addition). */
+static inline uint64_t bytes_equal(uint64_t w, uint64_t c)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t x = w ^ c;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/*
+ * The length of the NUL-terminated name at `name`, and which of '/' and '\\' it holds (SKG_TREE_SEP_*
+ * in *seps), eight bytes at a time: strlen and then a byte loop over the name took 7% of a
+ * one-thread fsck of git.git's pack. The word that holds the NUL may reach up to 7 bytes past it:
+ * the caller has found a NUL followed by an ID of at least 20 bytes inside the tree, and the first
+ * NUL of a name comes no later than that one.
+ */
+static size_t name_scan(const char *name, unsigned *seps)
+{
+	uint64_t slash = 0, backslash = 0;
+	for (size_t k = 0;; k += 8) {
+		uint64_t w;
+		memcpy(&w, name + k, 8);
+		uint64_t nul = bytes_equal(w, 0);
+		uint64_t s = bytes_equal(w, 0x2f2f2f2f2f2f2f2fULL),
+		         bs = bytes_equal(w, 0x5c5c5c5c5c5c5c5cULL);
+		if (nul != 0) {
+			/* the name's bytes in this word: those before the first NUL */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			unsigned j =
+			    (unsigned)__builtin_clzll(nul) / 8; /* the first bytes are the high ones */
+			uint64_t keep = j == 0 ? 0 : ~0ULL << (8 * (8 - j));
+#else
+			unsigned j = (unsigned)__builtin_ctzll(nul) / 8;
+			uint64_t keep = j == 0 ? 0 : ~0ULL >> (8 * (8 - j));
+#endif
+			slash |= s & keep;
+			backslash |= bs & keep;
+			*seps = (slash != 0 ? SKG_TREE_SEP_SLASH : 0) |
+			        (backslash != 0 ? SKG_TREE_SEP_BACKSLASH : 0);
+			return k + j;
+		}
+		slash |= s;
+		backslash |= bs;
+	}
+}
+
 /* Decode the entry at it->buf (it->size > 0 bytes to the end of the tree). */
 static enum skg_tree_error tree_decode(struct skg_tree_iter *it)
 {
@@ -840,18 +886,27 @@ static enum skg_tree_error tree_decode(struct skg_tree_iter *it)
 		return SKG_TREE_BAD_MODE;
 	uint32_t mode = 0;
 	size_t i = 0;
-	for (;;) {
-		uint8_t ch = b[i++];
-		if (ch == ' ')
-			break;
-		if (ch < '0' || ch > '7')
-			return SKG_TREE_BAD_MODE;
-		mode = (mode << 3) + (uint32_t)(ch - '0');
+	/* the modes of nearly every entry first (the loop's exit after 5 or 6 digits mispredicts) */
+	if (memcmp(b, "100644 ", 7) == 0) {
+		mode = 0100644;
+		i = 7;
+	} else if (memcmp(b, "40000 ", 6) == 0) {
+		mode = 040000;
+		i = 6;
+	} else {
+		for (;;) {
+			uint8_t ch = b[i++];
+			if (ch == ' ')
+				break;
+			if (ch < '0' || ch > '7')
+				return SKG_TREE_BAD_MODE;
+			mode = (mode << 3) + (uint32_t)(ch - '0');
+		}
 	}
 	if (b[i] == 0)
 		return SKG_TREE_EMPTY_NAME;
 	const char *name = (const char *)b + i;
-	size_t name_len = strlen(name);
+	size_t name_len = name_scan(name, &it->entry.seps);
 	it->entry.mode = mode;
 	it->entry.name = name;
 	it->entry.name_len = name_len;
@@ -935,14 +990,25 @@ static int verify_order(uint32_t mode1, const char *name1, size_t len1, uint32_t
                         size_t len2, struct df_stack *st)
 {
 	size_t len = len1 < len2 ? len1 : len2;
-	/* names in a tree mostly differ in their first byte: decided without a call to memcmp */
-	if (len > 0 && name1[0] != name2[0])
-		return (unsigned char)name1[0] < (unsigned char)name2[0] ? ORDER_OK : ORDER_UNSORTED;
-	int cmp = memcmp(name1, name2, len);
-	if (cmp < 0)
-		return ORDER_OK;
-	if (cmp > 0)
-		return ORDER_UNSORTED;
+	/* Eight bytes at a time without a call to memcmp (names in a tree are short). The last word
+	 * may reach up to 7 bytes past the shorter name, into its NUL and ID: masked off. */
+	for (size_t k = 0; k < len; k += 8) {
+		uint64_t w1, w2;
+		memcpy(&w1, name1 + k, 8);
+		memcpy(&w2, name2 + k, 8);
+		uint64_t diff = w1 ^ w2;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		if (len - k < 8)
+			diff &= ~0ULL << (8 * (8 - (len - k)));
+		size_t j = diff != 0 ? k + (unsigned)__builtin_clzll(diff) / 8 : 0;
+#else
+		if (len - k < 8)
+			diff &= ~0ULL >> (8 * (8 - (len - k)));
+		size_t j = diff != 0 ? k + (unsigned)__builtin_ctzll(diff) / 8 : 0;
+#endif
+		if (diff != 0)
+			return (unsigned char)name1[j] < (unsigned char)name2[j] ? ORDER_OK : ORDER_UNSORTED;
+	}
 	unsigned c1 = (unsigned char)name1[len], c2 = (unsigned char)name2[len];
 	if (c1 == 0 && c2 == 0)
 		return ORDER_DUPLICATE;
@@ -1015,13 +1081,8 @@ static int check_tree(const struct checker *c, const uint8_t *d, size_t len, skg
 		                     ascii_lower(first) == 'g' || ascii_lower(first) == 'm';
 
 		null_sha1 |= skg_is_null_id_len(e.id, c->rawsz);
-		/* one pass over the (short) name for both separators, instead of two calls to memchr */
-		bool slash = false, backslash = false;
-		for (size_t k = 0; k < name_len; k++) {
-			slash |= name[k] == '/';
-			backslash |= name[k] == '\\';
-		}
-		full_path |= slash;
+		const bool backslash = (e.seps & SKG_TREE_SEP_BACKSLASH) != 0;
+		full_path |= (e.seps & SKG_TREE_SEP_SLASH) != 0;
 		empty_name |= name_len == 0;
 		if (first == '.') {
 			dot |= name_len == 1;

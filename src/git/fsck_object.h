@@ -340,7 +340,10 @@ struct skg_tree_entry {
 	size_t name_len;      /* >= 1 */
 	const uint8_t *id;    /* rawsz bytes inside the object */
 	const uint8_t *start; /* first byte of the entry (its first mode digit) */
+	unsigned seps;        /* SKG_TREE_SEP_SLASH and SKG_TREE_SEP_BACKSLASH: the name holds '/', '\\' */
 };
+
+enum { SKG_TREE_SEP_SLASH = 1, SKG_TREE_SEP_BACKSLASH = 2 };
 
 /*
  * Decoder state: the current entry (when `size` > 0) and what is left. Like git, the decoder

@@ -611,6 +611,111 @@ static void test_hash_object_fsck(void **state)
 	assert_string_equal(rs.text[0], "object fails fsck: badFilemode: contains bad file modes");
 }
 
+/*
+ * The check of one tree entry named name[0..len) whose ID is all 0x2f ('/') and 0x5c ('\\') bytes:
+ * the number of findings, and the first one's message ID in msg_id.
+ */
+static unsigned name_findings(const char *name, size_t len, char msg_id[64])
+{
+	uint8_t tree[7 + 64 + 1 + SKG_RAWSZ];
+	memcpy(tree, "100644 ", 7);
+	memcpy(tree + 7, name, len);
+	tree[7 + len] = 0;
+	for (size_t k = 0; k < SKG_RAWSZ; k++)
+		tree[8 + len + k] = k % 2 ? 0x5c : 0x2f;
+	struct records rs = {0};
+	struct skg_hash_options opt;
+	skg_hash_options_default(&opt);
+	opt.sink.report = record;
+	opt.sink.ctx = &rs;
+	struct skg_error err;
+	int ret = skg_object_check(SKG_TREE, tree, 8 + len + SKG_RAWSZ, &opt, &err);
+	assert_int_equal(ret, rs.n > 0 ? -1 : 0);
+	snprintf(msg_id, 64, "%s", rs.n > 0 ? rs.msg_id[0] : "");
+	return rs.n;
+}
+
+/* The tree check looks for '/' and '\\' in a name eight bytes at a time: every name length from 1
+ * to 64 with each separator at each place, and bytes of the ID that follow the name (read with its
+ * last word) never count. */
+static void test_tree_name_separators(void **state)
+{
+	(void)state;
+	char name[64], msg_id[64];
+	for (size_t len = 1; len <= sizeof(name); len++) {
+		memset(name, 'a', len);
+		assert_int_equal(name_findings(name, len, msg_id), 0);
+		for (size_t p = 0; p < len; p++) {
+			name[p] = '/';
+			assert_int_equal(name_findings(name, len, msg_id), 1);
+			assert_string_equal(msg_id, "fullPathname");
+			name[p] = '\\'; /* a backslash alone is a name like any other (NTFS: see below) */
+			assert_int_equal(name_findings(name, len, msg_id), 0);
+			name[p] = 'a';
+		}
+		if (len >= 5) { /* "\\.git" at the end: ".git" as NTFS's next path component */
+			memcpy(name + len - 5, "\\.git", 5);
+			assert_int_equal(name_findings(name, len, msg_id), 1);
+			assert_string_equal(msg_id, "hasDotgit");
+		}
+	}
+}
+
+/* The findings of a tree of two entries (mode "100644" or "40000", then the name), each with an
+ * ID of 0xff bytes; the first finding's message ID in msg_id. */
+static unsigned pair_findings(const char *mode1, const char *name1, const char *mode2, const char *name2,
+                              char msg_id[64])
+{
+	uint8_t tree[2 * (8 + 64 + 1 + SKG_RAWSZ)];
+	size_t n = 0;
+	const char *modes[2] = {mode1, mode2}, *names[2] = {name1, name2};
+	for (int k = 0; k < 2; k++) {
+		n += (size_t)sprintf((char *)tree + n, "%s %s", modes[k], names[k]) + 1;
+		memset(tree + n, 0xff, SKG_RAWSZ);
+		n += SKG_RAWSZ;
+	}
+	struct records rs = {0};
+	struct skg_hash_options opt;
+	skg_hash_options_default(&opt);
+	opt.sink.report = record;
+	opt.sink.ctx = &rs;
+	struct skg_error err;
+	int ret = skg_object_check(SKG_TREE, tree, n, &opt, &err);
+	assert_int_equal(ret, rs.n > 0 ? -1 : 0);
+	snprintf(msg_id, 64, "%s", rs.n > 0 ? rs.msg_id[0] : "");
+	return rs.n;
+}
+
+/* The order of two names, compared eight bytes at a time: a difference at each place of names of
+ * 1 to 40 bytes, a directory against a file that goes on with a byte below '/' (the implied '/'),
+ * and a name twice. */
+static void test_tree_name_order(void **state)
+{
+	(void)state;
+	char a[48], b[48], id[64];
+	for (size_t len = 1; len <= 40; len++) {
+		for (size_t k = 0; k < len; k++)
+			a[k] = (char)('a' + k % 26);
+		a[len] = 0;
+		for (size_t p = 0; p < len; p++) {
+			memcpy(b, a, len + 1);
+			b[p]++;
+			assert_int_equal(pair_findings("100644", a, "100644", b, id), 0);
+			assert_int_equal(pair_findings("100644", b, "100644", a, id), 1);
+			assert_string_equal(id, "treeNotSorted");
+		}
+		memcpy(b, a, len);
+		b[len] = '-'; /* "a/" sorts after "a-" */
+		b[len + 1] = 0;
+		assert_int_equal(pair_findings("100644", b, "40000", a, id), 0);
+		assert_int_equal(pair_findings("40000", a, "100644", b, id), 1);
+		assert_string_equal(id, "treeNotSorted");
+		assert_int_equal(pair_findings("100644", a, "100644", b, id), 0);
+		assert_int_equal(pair_findings("100644", a, "100644", a, id), 1);
+		assert_string_equal(id, "duplicateEntries");
+	}
+}
+
 /* A pack of the blob and the ".git" tree. */
 static struct buf make_dotgit_pack(void)
 {
@@ -1596,6 +1701,8 @@ int main(void)
 	    cmocka_unit_test(test_hash_object),
 	    cmocka_unit_test(test_hash_object_shattered),
 	    cmocka_unit_test(test_hash_object_fsck),
+	    cmocka_unit_test(test_tree_name_separators),
+	    cmocka_unit_test(test_tree_name_order),
 	    cmocka_unit_test(test_index_strict),
 	    cmocka_unit_test(test_index_strict_queued),
 	    cmocka_unit_test(test_basics),
