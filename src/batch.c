@@ -297,7 +297,7 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 	lane lanes[SHA1KIT_MAX_LANES];
 	sha1kit_dc_ctx ctx[SHA1KIT_MAX_LANES];
 	int busy[SHA1KIT_MAX_LANES] = {0};
-	uint32_t state[5 * SHA1KIT_MAX_LANES], before[5 * SHA1KIT_MAX_LANES];
+	uint32_t state[5 * SHA1KIT_MAX_LANES];
 	const uint8_t *ptr[SHA1KIT_MAX_LANES];
 	static const sha1kit_dc_detection none = {0, -1, 0};
 	sha1kit_lanes_dc out;
@@ -319,14 +319,14 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 	while (nbusy >= bk->min_active) {
 		uint32_t hits;
 		lanes_prepare(lanes, busy, L, ptr, 1);
-		memcpy(before, state, sizeof(uint32_t) * 5 * L);
-		hits = bk->dc(state, ptr, proto->options.use_ubc, &out);
+		hits = bk->dc(state, ptr, proto->options.use_ubc, &out); /* out.before: state on entry */
 		for (unsigned i = 0; i < L; i++) {
 			if (!busy[i])
 				continue;
 			if ((hits & (1u << i)) && deferred) {
 				sha1kit_rc_add(&run, out.mask[i], out.W + i, L, out.s58 + i, out.s65 + i, L,
-				               before + i, state + i, L, lanes[i].msg, lanes[i].offset, L);
+				               out.before + i, state + i, L, lanes[i].msg, lanes[i].offset,
+				               L);
 			} else if (hits & (1u << i)) {
 				/* the lane's own detection step, which may change its chaining value */
 				uint32_t W[80], ihv_before[5];
@@ -337,7 +337,7 @@ INLINE int dc_lanes_n(const sha1kit_batch_kernel *bk, const sha1kit_dc_ctx *prot
 					s58.s[w] = out.s58[w * L + i];
 					s65.s[w] = out.s65[w * L + i];
 				}
-				state_get(before, L, i, ihv_before);
+				state_get(out.before, L, i, ihv_before);
 				state_get(state, L, i, ctx[i].ihv);
 				sha1kit_dc_check(&ctx[i], out.mask[i], W, &s58, &s65, ihv_before,
 				                 lanes[i].offset);

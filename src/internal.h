@@ -404,6 +404,7 @@ typedef struct sha1kit_lanes_dc {
 	uint32_t s58[5 * SHA1KIT_MAX_LANES]; /* state before step 58, (A..E) word-major */
 	uint32_t s65[5 * SHA1KIT_MAX_LANES]; /* state before step 65 */
 	uint32_t mask[SHA1KIT_MAX_LANES];    /* UBC mask of each lane (all ones with the filter off) */
+	uint32_t before[5 * SHA1KIT_MAX_LANES] __attribute__((aligned(64))); /* the state on entry */
 } sha1kit_lanes_dc;
 
 /* Compress `nblocks` consecutive blocks of every lane (lane l reads blocks[l] .. + 64 * nblocks). */

@@ -151,6 +151,7 @@ SK_LANES_TARGET uint32_t SK_LANES_DC(uint32_t *state, const uint8_t *const *bloc
 	uint32_t flagged = 0;
 
 	memcpy(ihv, state, sizeof(ihv));
+	memcpy(out->before, ihv, sizeof(ihv)); /* from registers: the caller's copy was a `rep movsq` */
 	a = ihv[0];
 	b = ihv[1];
 	c = ihv[2];
