@@ -55,6 +55,7 @@ static int cmp_special(const void *a, const void *b)
  * gitmodulesMissing / gitattributesMissing. */
 static int unreadable(struct skg_fsck_run *f, const uint8_t *id, bool modules, struct skg_fsck_dest *s)
 {
+	skg_graph_promisor_asked(f->graph); /* git's set of promisor objects is made here */
 	if (skg_graph_is_promisor(f->graph, id)) {
 		return 0;
 	}

@@ -21,6 +21,7 @@ enum {
 
 /* The type byte of an object: its type (1..4, 0: none) in the low bits, and two marks. */
 #define TYPE_MASK  7u
+#define T_PPACK    0x10u /* an object of a promisor pack (skg_graph_set_promisor with links) */
 #define T_PROMISOR 0x20u /* a promisor object (skg_graph_set_promisor) */
 #define T_CONFLICT 0x40u /* two events disagree on its type (skg_graph_conflicts) */
 #define T_FORCED   0x80u /* its type is git's, set by skg_graph_force_type */
@@ -53,6 +54,7 @@ struct gobj {
 	 * the add (skg_graph_add's `order`; UINT64_MAX: none) and 0 for the object itself, k + 1 for
 	 * its k-th link */
 	uint64_t order;
+	uint64_t add_order; /* F_HAS: the `order` of its (first) add */
 };
 
 /*
@@ -94,6 +96,7 @@ struct skg_graph {
 	uint64_t nlinks, links_alloc; /* links used, links addressable (a multiple of BLOCK_LINKS) */
 	uint32_t *roots;
 	uint32_t nroots, roots_alloc;
+	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
 };
 
 struct skg_graph *skg_graph_new(size_t rawsz)
@@ -483,6 +486,7 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 	}
 	/* lookup_or_add may have moved g->objs: index again */
 	g->objs[i].flags |= F_HAS | (walk_error ? F_WALKERR : 0) | (keep ? 0 : F_RELOAD);
+	g->objs[i].add_order = order;
 	unsigned before = g->objs[i].type;
 	if (TY(&g->objs[i]) != 0 && TY(&g->objs[i]) != type && !(before & T_FORCED)) {
 		before |= T_CONFLICT; /* linked to as another type than it has */
@@ -506,6 +510,7 @@ int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, 
 		seen(&g->objs[i], order, 0);
 		if (!(g->objs[i].flags & F_HAS)) {
 			g->objs[i].flags |= F_HAS | F_UNREAD | (readable ? 0 : F_BADREAD);
+			g->objs[i].add_order = order;
 			g->objs[i].first = NO_LINKS;
 			g->objs[i].n = 0;
 		}
@@ -643,7 +648,7 @@ int skg_graph_set_promisor(struct skg_graph *g, const uint8_t *id, bool links, u
 		return 0;
 	}
 	struct gobj *o = &g->objs[v - 1];
-	o->type |= T_PROMISOR;
+	o->type |= T_PROMISOR | (links ? T_PPACK : 0);
 	if (!links || !(o->flags & F_HAS)) {
 		return 0;
 	}
@@ -662,6 +667,11 @@ bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
 	return v != 0 && (g->objs[v - 1].type & T_PROMISOR);
+}
+
+void skg_graph_promisor_asked(struct skg_graph *g)
+{
+	g->promisor_asked = true;
 }
 
 uint32_t skg_graph_count(const struct skg_graph *g)
@@ -745,37 +755,118 @@ static int cmp_placed(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* git's create_object of object k, or its lookup_object once k is in the table (objtab.h). */
+static int event(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash, uint32_t k)
+{
+	if (t->at[k] == UINT32_MAX) {
+		return skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), k);
+	}
+	skg_objtab_touch(t, k, hash[k]);
+	return 0;
+}
+
+/* packfile.c is_promisor_object's first call (add_promisor_object): a lookup of every object of
+ * the promisor packs, in the order they were checked (git: each pack's objects by offset). */
+static void promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
+                          const struct placed *adds, uint32_t nadds)
+{
+	for (uint32_t a = 0; a < nadds; a++) {
+		if (g->objs[adds[a].index].type & T_PPACK) {
+			skg_objtab_touch(t, adds[a].index, hash[adds[a].index]);
+		}
+	}
+}
+
 /*
  * git's object hash table with every object (objtab.h), for the order of the last lines of the walk.
- * The objects go in in the order git makes them: the order of the first event that names each,
- * events in git's order of checks (the adds' `order`: loose objects by directory, then the packs by
- * offset), an object before its links, its links in order (git's fsck_obj walks them, looking each
- * up). Objects no add named (roots, missing objects) come last, in the order the graph first saw
- * them (one thread: the refs). The table grows as git's does, re-inserting in slot order
- * (skg_objtab_add). So the order does not depend on the threads' interleaving; it is git's when
- * git makes the objects in that order (git's lookups of refs and their parents before the checks
- * also make objects: there it is close to git's).
+ * git's table order follows from its creations and its lookups: lookup_object swaps an object it
+ * finds away from its first slot into that slot. Replayed here in git's order:
+ *  - the object check: for each add in git's order of checks (the adds' `order`: loose objects by
+ *    directory, then the packs by offset), the object itself (parse_object_buffer's lookup_commit,
+ *    lookup_tree, ...), then its links in order (parse_commit_buffer's tree and parents,
+ *    parse_tag_buffer's target, fsck_walk_tree's entries). The first of these events makes an
+ *    object (so the objects go in in the order of the first event that names each, as before);
+ *    a loose tree's links are not kept (skg_graph_add_reload): the objects they name first are made
+ *    there, without the lookups of the others;
+ *  - the roots (process_refs' parse_object of each ref, the reflogs' lookup_object, the index's
+ *    lookup_blob), with, after the first, git's first is_promisor_object (mark_object), unless
+ *    fsck_finish asked it already (skg_graph_promisor_asked): a lookup of each object of the
+ *    promisor packs;
+ *  - objects no add named (roots, missing objects) last, in the order the graph first saw them.
+ * Left out: the lookups of the walk itself (fsck_walk_tree's entries of every reachable tree: as
+ * many again as the check's, for no difference in the line order on the partial clones tried) and
+ * 2.53+'s snapshot of the refs before the check. The table grows as git's does, re-inserting in
+ * slot order (skg_objtab_add). So the order does not depend on the threads' interleaving.
  */
 static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 {
-	if (g->nr == 0) {
+	const uint32_t nr = g->nr;
+	if (nr == 0) {
 		return 0;
 	}
-	struct placed *p = malloc((size_t)g->nr * sizeof(*p));
-	if (p == NULL) {
-		return -1;
+	struct placed *p = malloc((size_t)nr * sizeof(*p));       /* first events, as created */
+	struct placed *adds = malloc((size_t)nr * sizeof(*adds)); /* the adds, in git's order of checks */
+	uint32_t *hash = malloc((size_t)nr * sizeof(*hash));
+	t->at = malloc((size_t)nr * sizeof(*t->at));
+	int rc = -1;
+	if (p == NULL || adds == NULL || hash == NULL || t->at == NULL) {
+		goto out;
 	}
-	for (uint32_t i = 0; i < g->nr; i++) {
-		p[i] = (struct placed){g->objs[i].order, g->objs[i].pos, i};
+	uint32_t nadds = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct gobj *o = &g->objs[i];
+		p[i] = (struct placed){o->order, o->pos, i};
+		if (o->flags & F_HAS) {
+			adds[nadds++] = (struct placed){o->add_order, 0, i};
+		}
+		hash[i] = skg_objtab_hash(o->id);
+		t->at[i] = UINT32_MAX;
 	}
-	qsort(p, g->nr, sizeof(*p), cmp_placed);
-	const uint8_t *ids = g->objs[0].id;
-	const size_t stride = sizeof(g->objs[0]);
-	int rc = 0;
-	for (uint32_t k = 0; k < g->nr && rc == 0; k++) {
-		rc = skg_objtab_add(t, ids, stride, p[k].index);
+	qsort(p, nr, sizeof(*p), cmp_placed);
+	qsort(adds, nadds, sizeof(*adds), cmp_placed);
+	rc = 0;
+	uint32_t next = 0; /* p[next]: the first event not yet looked at */
+	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
+		const uint32_t i = adds[a].index;
+		const struct gobj *o = &g->objs[i];
+		rc = event(t, g, hash, i);
+		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+		for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
+			rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
+		}
+		/* the objects this add named first that are not made yet: a loose tree's links */
+		while (next < nr && p[next].order <= o->add_order && rc == 0) {
+			if (t->at[p[next].index] == UINT32_MAX && p[next].order == o->add_order) {
+				rc = skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), p[next].index);
+			}
+			next++;
+		}
 	}
+	bool pass = false;
+	if (g->promisor_asked && rc == 0) {
+		promisor_pass(t, g, hash, adds, nadds);
+		pass = true;
+	}
+	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
+		if (t->at[g->roots[r]] != UINT32_MAX) {
+			skg_objtab_touch(t, g->roots[r], hash[g->roots[r]]);
+		}
+		if (!pass) {
+			promisor_pass(t, g, hash, adds, nadds);
+			pass = true;
+		}
+	}
+	for (uint32_t k = 0; k < nr && rc == 0; k++) {
+		if (t->at[p[k].index] == UINT32_MAX) {
+			rc = skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), p[k].index);
+		}
+	}
+out:
 	free(p);
+	free(adds);
+	free(hash);
+	free(t->at);
+	t->at = NULL;
 	return rc;
 }
 
@@ -1042,6 +1133,24 @@ static void recount_used(struct skg_graph *g, const struct skg_graph_report *rep
 	}
 }
 
+enum report_kind { REPORT_NONE, REPORT_MISSING, REPORT_UNREACHABLE, REPORT_DANGLING };
+
+/* The line the walk's end gives object o (builtin/fsck.c check_object), if any. */
+static enum report_kind reported(const struct gobj *o, const struct skg_graph_report *rep)
+{
+	if (o->flags & F_REACHABLE) {
+		return !(o->flags & F_HAS) && !(o->type & T_PROMISOR) && rep->missing != NULL ? REPORT_MISSING
+		                                                                              : REPORT_NONE;
+	}
+	if (!(o->flags & F_HAS) || (o->flags & F_UNREAD)) {
+		return REPORT_NONE;
+	}
+	if (rep->show_unreachable) {
+		return rep->unreachable != NULL ? REPORT_UNREACHABLE : REPORT_NONE;
+	}
+	return !(o->flags & F_USED) && rep->dangling != NULL ? REPORT_DANGLING : REPORT_NONE;
+}
+
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 {
 	if (g->failed) {
@@ -1084,8 +1193,14 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		recount_used(g, rep);
 	}
 
+	/* the order is made only when there is a line to put in it (the replay of git's lookups costs
+	 * about one step per link) */
+	bool any = false;
+	for (uint32_t i = 0; i < g->nr && !any; i++) {
+		any = reported(&g->objs[i], rep) != REPORT_NONE;
+	}
 	struct skg_objtab order = {0};
-	if (git_hash_order(g, &order) != 0) {
+	if (any && git_hash_order(g, &order) != 0) {
 		skg_objtab_free(&order);
 		return -1;
 	}
@@ -1094,18 +1209,18 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 			continue;
 		}
 		const struct gobj *o = &g->objs[order.slot[s] - 1];
-		if (o->flags & F_REACHABLE) {
-			if (!(o->flags & F_HAS) && !(o->type & T_PROMISOR) && rep->missing != NULL) {
-				rep->missing(rep->ctx, TY(o), o->id);
-			}
-		} else if ((o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
-			if (rep->show_unreachable) {
-				if (rep->unreachable != NULL) {
-					rep->unreachable(rep->ctx, TY(o), o->id);
-				}
-			} else if (!(o->flags & F_USED) && rep->dangling != NULL) {
-				rep->dangling(rep->ctx, TY(o), o->id);
-			}
+		switch (reported(o, rep)) {
+		case REPORT_MISSING:
+			rep->missing(rep->ctx, TY(o), o->id);
+			break;
+		case REPORT_UNREACHABLE:
+			rep->unreachable(rep->ctx, TY(o), o->id);
+			break;
+		case REPORT_DANGLING:
+			rep->dangling(rep->ctx, TY(o), o->id);
+			break;
+		case REPORT_NONE:
+			break;
 		}
 	}
 	skg_objtab_free(&order);

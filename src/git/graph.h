@@ -148,6 +148,14 @@ int skg_graph_set_promisor(struct skg_graph *g, const uint8_t *id, bool links, u
 /* Whether `id` was marked a promisor object. */
 bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
 
+/*
+ * Note that git asked is_promisor_object before its walk (fsck_finish's check of a .gitmodules or
+ * .gitattributes blob it cannot read): git then made its set of promisor objects there, looking up
+ * every object of the promisor packs, instead of at the walk's first root. For the order of the
+ * walk's lines (skg_graph_walk). On one thread.
+ */
+void skg_graph_promisor_asked(struct skg_graph *g);
+
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
 

@@ -12,7 +12,7 @@ static const uint8_t *id_of(const uint8_t *ids, size_t stride, uint32_t k)
 }
 
 /* insert_obj_hash: object k into its first free slot from hash & (size - 1) on, wrapping. */
-static void put(uint32_t *slot, uint32_t size, const uint8_t *ids, size_t stride, uint32_t k)
+static void put(uint32_t *slot, uint32_t size, const uint8_t *ids, size_t stride, uint32_t k, uint32_t *at)
 {
 	uint32_t mask = size - 1;
 	uint32_t s = skg_objtab_hash(id_of(ids, stride, k)) & mask;
@@ -20,6 +20,21 @@ static void put(uint32_t *slot, uint32_t size, const uint8_t *ids, size_t stride
 		s = (s + 1) & mask;
 	}
 	slot[s] = k + 1;
+	if (at != NULL) {
+		at[k] = s;
+	}
+}
+
+/* lookup_object's move of the object found in slot s to its first slot */
+static void swap_first(struct skg_objtab *t, uint32_t s, uint32_t first)
+{
+	uint32_t v = t->slot[s];
+	t->slot[s] = t->slot[first];
+	t->slot[first] = v;
+	if (t->at != NULL) {
+		t->at[t->slot[s] - 1] = s;
+		t->at[v - 1] = first;
+	}
 }
 
 /* grow_object_hash, to `size` slots: the objects again in the order of the old slots. */
@@ -31,7 +46,7 @@ static int grow(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint32_
 	}
 	for (uint32_t s = 0; s < t->size; s++) {
 		if (t->slot[s] != 0) {
-			put(slot, size, ids, stride, t->slot[s] - 1);
+			put(slot, size, ids, stride, t->slot[s] - 1, t->at);
 		}
 	}
 	free(t->slot);
@@ -55,7 +70,7 @@ int skg_objtab_add(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint
 			return rc;
 		}
 	}
-	put(t->slot, t->size, ids, stride, k);
+	put(t->slot, t->size, ids, stride, k, t->at);
 	t->nr++;
 	return 0;
 }
@@ -81,10 +96,17 @@ int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t strid
 		return -1;
 	}
 	if (s != first) { /* lookup_object's move to where the search starts */
-		t->slot[s] = t->slot[first];
-		t->slot[first] = v;
+		swap_first(t, s, first);
 	}
 	return (int64_t)v - 1;
+}
+
+void skg_objtab_touch(struct skg_objtab *t, uint32_t k, uint32_t hash)
+{
+	uint32_t s = t->at[k], first = hash & (t->size - 1);
+	if (s != first) {
+		swap_first(t, s, first);
+	}
 }
 
 void skg_objtab_free(struct skg_objtab *t)

@@ -41,6 +41,8 @@ struct skg_objtab {
 	uint32_t size;  /* 0 before the first object, then a power of two, at least 32 */
 	uint32_t nr;    /* objects added */
 	size_t rawsz;   /* bytes of an ID: 0 (as 20) for SHA-1, 32 for SHA-256; set before the first add */
+	uint32_t *at;   /* optional (NULL: none), the caller's: at[k] the slot of object k once added,
+	                 * kept by add, lookup and touch (entries of objects not added are left alone) */
 };
 
 /* git's oidhash(): the first 4 bytes of id as an unsigned int in the machine's byte order. */
@@ -63,6 +65,13 @@ int skg_objtab_add(struct skg_objtab *t, const uint8_t *ids, size_t stride, uint
  * the table; a hit away from its first slot is swapped into that slot, as git does.
  */
 int64_t skg_objtab_lookup(struct skg_objtab *t, const uint8_t *ids, size_t stride, const uint8_t *id);
+
+/*
+ * lookup_object of object k, which is in the table, without a search: at[k] says where it is (t->at
+ * must be set) and hash is skg_objtab_hash of its ID; away from its first slot it is swapped into
+ * it, as skg_objtab_lookup does.
+ */
+void skg_objtab_touch(struct skg_objtab *t, uint32_t k, uint32_t hash);
 
 /* Release the slots; the table is empty (and usable) again. */
 void skg_objtab_free(struct skg_objtab *t);

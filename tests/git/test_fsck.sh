@@ -79,6 +79,28 @@ compare_exact() {
 	fi
 }
 
+# compare_order NAME DIR [FSCK OPTION]...: as compare_exact, with stdout in git's order too (the
+# dangling, unreachable and missing lines follow git's object table; packed objects only: under
+# Wine as natively).
+compare_order() {
+	local name=$1 dir=$2
+	shift 2
+	COMPARED=
+	sk_share_case || return 0
+	COMPARED=1
+	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
+	local grc=$?
+	(cd "$dir" && "$SK" fsck "$@" >"$T/s.out" 2>"$T/s.err")
+	local src=$?
+	if [ "$grc" = "$src" ] && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.out" "$T/s.out"; then
+		pass
+	else
+		fail "$name (stdout in git's order): git fsck --full $* exits $grc, sha1kit fsck $src"
+		diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
+		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+	fi
+}
+
 # Under Wine, directories (loose objects, reflogs) list in another order than the host git reads
 # them in: the cases below that compare git's order exactly compare the lines as sets there.
 exact=compare_exact
@@ -1656,6 +1678,32 @@ for filter in blob:none tree:0 blob:limit=1k; do
 		# shellcheck disable=SC2086 # the options are words
 		compare "partial clone --filter=$filter, $o" "$r" $o
 	done
+done
+# git prints unreachable lines in the order of its object table, where lookup_object moves an
+# object it finds away from its first slot into that slot: in a partial clone the first
+# is_promisor_object looks up every object of the promisor packs. 20 commits of fixed dates (the
+# same IDs, so the same slots, every time); every commit but the tip is unreachable to git's walk
+# (it stops at promisor objects), and with blob:none each commit's tree. Before sha1kit replayed the lookups, 2 (tree:0) and 4 (blob:none)
+# of the lines came out elsewhere.
+o=$T/partial-order-src
+git init -q "$o"
+(
+	cd "$o" || exit 1
+	git config uploadpack.allowFilter true
+	for i in $(seq 1 20); do
+		echo "line $i" >"f$((i % 7)).txt"
+		git add -A
+		GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" \
+			git commit -qm "c$i"
+	done
+) >/dev/null 2>&1
+for filter in tree:0 blob:none; do
+	r=$T/partial-order-${filter%%:*}
+	git clone -q --bare --no-local --filter="$filter" "file://$o" "$r" 2>/dev/null
+	compare_order "partial clone --filter=$filter, --unreachable" "$r" --unreachable
+	n=39 # the 19 commits and their trees
+	[ "$filter" = tree:0 ] && n=19
+	partial_expect "partial clone --filter=$filter, --unreachable: git's lines" "$T/g.out" "$n"
 done
 b=$T/partial-blob-none
 old=$(cd "$b" && git rev-parse HEAD~3:a/big) # a promisor tree names it; not fetched

@@ -151,6 +151,60 @@ static void test_lookup_wraps(void **state)
 }
 
 /*
+ * skg_objtab_touch (a lookup by the object's slot in `at`) moves what skg_objtab_lookup moves: two
+ * tables of the same 40 objects on 6 first slots (so that most sit away from their own), one
+ * driven by lookups, the other by touches, after every add and every lookup the same slots, and
+ * `at` names each object's slot. The lookup of test_lookup_wraps by touch gives its slots.
+ */
+static void test_touch(void **state)
+{
+	(void)state;
+	struct obj objs[40];
+	uint32_t at[40], hash[40];
+	for (uint8_t k = 0; k < 40; k++) {
+		mkid(&objs[k], (uint8_t)(7 * (k % 6) + 3), k);
+		hash[k] = skg_objtab_hash(objs[k].id);
+	}
+	struct skg_objtab a = {0}, b = {0};
+	b.at = at;
+	for (uint32_t k = 0; k < 40; k++) {
+		assert_int_equal(skg_objtab_add(&a, IDS(objs), STRIDE, k), 0);
+		assert_int_equal(skg_objtab_add(&b, IDS(objs), STRIDE, k), 0);
+		/* look up an earlier object (a fixed, scattered sequence) in both */
+		uint32_t j = (k * 17 + 5) % (k + 1);
+		assert_int_equal(skg_objtab_lookup(&a, IDS(objs), STRIDE, objs[j].id), (int64_t)j);
+		skg_objtab_touch(&b, j, hash[j]);
+		assert_int_equal(a.size, b.size);
+		assert_memory_equal(a.slot, b.slot, a.size * sizeof(uint32_t));
+		for (uint32_t i = 0; i <= k; i++) {
+			assert_int_equal(b.slot[at[i]], i + 1);
+		}
+	}
+	/* a lookup through the table with `at` set keeps it too */
+	assert_int_equal(skg_objtab_lookup(&b, IDS(objs), STRIDE, objs[39].id), 39);
+	assert_int_equal(b.slot[at[39]], 40);
+	assert_int_equal(at[39], hash[39] & (b.size - 1));
+	skg_objtab_free(&a);
+	skg_objtab_free(&b);
+
+	mkid(&objs[0], 31, 0);
+	mkid(&objs[1], 95, 1);
+	struct skg_objtab t = {0};
+	t.at = at;
+	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 0), 0);
+	assert_int_equal(skg_objtab_add(&t, IDS(objs), STRIDE, 1), 0);
+	assert_int_equal(at[1], 0); /* 95 & 31 is taken by 0: wrapped to slot 0 */
+	skg_objtab_touch(&t, 1, skg_objtab_hash(objs[1].id));
+	uint32_t want[32] = {0};
+	want[31] = 2;
+	want[0] = 1;
+	assert_slots(&t, want, 32);
+	assert_int_equal(at[0], 0);
+	assert_int_equal(at[1], 31);
+	skg_objtab_free(&t);
+}
+
+/*
  * oidhash copies the first 4 bytes into an unsigned int: ID 01 00 00 02 ... is 0x02000001 on a
  * little-endian machine (first slot 1 of 32) and 0x01000002 on a big-endian one (first slot 2), as
  * git's own table on that machine.
@@ -245,6 +299,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_growth),     cmocka_unit_test(test_lookup_wraps),
 	    cmocka_unit_test(test_byte_order), cmocka_unit_test(test_sizes),
+	    cmocka_unit_test(test_touch),
 #ifdef SK_FAULTS
 	    cmocka_unit_test(test_nomem),
 #endif
