@@ -576,6 +576,14 @@ static void record(void *ctx, const struct skg_report *r)
 	rs->n++;
 }
 
+/* Default hash options whose findings go to rs. */
+static void hash_options_to(struct skg_hash_options *opt, struct records *rs)
+{
+	skg_hash_options_default(opt);
+	opt->sink.report = record;
+	opt->sink.ctx = rs;
+}
+
 /* A tree whose one entry is named ".git" (hasDotgit), pointing to the blob "hello\n". */
 static void dotgit_tree(uint8_t tree[7 + 5 + SKG_RAWSZ])
 {
@@ -592,9 +600,7 @@ static void test_hash_object_fsck(void **state)
 	dotgit_tree(tree);
 	struct records rs = {0};
 	struct skg_hash_options opt;
-	skg_hash_options_default(&opt);
-	opt.sink.report = record;
-	opt.sink.ctx = &rs;
+	hash_options_to(&opt, &rs);
 	struct skg_error err;
 	assert_int_equal(skg_hash_object("tree", tree, sizeof(tree), &opt, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_GIT);
@@ -611,10 +617,22 @@ static void test_hash_object_fsck(void **state)
 	assert_string_equal(rs.text[0], "object fails fsck: badFilemode: contains bad file modes");
 }
 
-/*
- * The check of one tree entry named name[0..len) whose ID is all 0x2f ('/') and 0x5c ('\\') bytes:
- * the number of findings, and the first one's message ID in msg_id.
- */
+/* skg_object_check of tree[0..n) with the findings to a sink: their number, and the first one's
+ * message ID in msg_id ("" for none); the call fails exactly when there is a finding. */
+static unsigned tree_findings(const uint8_t *tree, size_t n, char msg_id[64])
+{
+	struct records rs = {0};
+	struct skg_hash_options opt;
+	hash_options_to(&opt, &rs);
+	struct skg_error err;
+	int ret = skg_object_check(SKG_TREE, tree, n, &opt, &err);
+	assert_int_equal(ret, rs.n > 0 ? -1 : 0);
+	snprintf(msg_id, 64, "%s", rs.n > 0 ? rs.msg_id[0] : "");
+	return rs.n;
+}
+
+/* The findings of one tree entry named name[0..len) whose ID is all 0x2f ('/') and 0x5c ('\\')
+ * bytes. */
 static unsigned name_findings(const char *name, size_t len, char msg_id[64])
 {
 	uint8_t tree[7 + 64 + 1 + SKG_RAWSZ];
@@ -623,16 +641,7 @@ static unsigned name_findings(const char *name, size_t len, char msg_id[64])
 	tree[7 + len] = 0;
 	for (size_t k = 0; k < SKG_RAWSZ; k++)
 		tree[8 + len + k] = k % 2 ? 0x5c : 0x2f;
-	struct records rs = {0};
-	struct skg_hash_options opt;
-	skg_hash_options_default(&opt);
-	opt.sink.report = record;
-	opt.sink.ctx = &rs;
-	struct skg_error err;
-	int ret = skg_object_check(SKG_TREE, tree, 8 + len + SKG_RAWSZ, &opt, &err);
-	assert_int_equal(ret, rs.n > 0 ? -1 : 0);
-	snprintf(msg_id, 64, "%s", rs.n > 0 ? rs.msg_id[0] : "");
-	return rs.n;
+	return tree_findings(tree, 8 + len + SKG_RAWSZ, msg_id);
 }
 
 /* The tree check looks for '/' and '\\' in a name eight bytes at a time: every name length from 1
@@ -662,7 +671,7 @@ static void test_tree_name_separators(void **state)
 }
 
 /* The findings of a tree of two entries (mode "100644" or "40000", then the name), each with an
- * ID of 0xff bytes; the first finding's message ID in msg_id. */
+ * ID of 0xff bytes. */
 static unsigned pair_findings(const char *mode1, const char *name1, const char *mode2, const char *name2,
                               char msg_id[64])
 {
@@ -674,16 +683,7 @@ static unsigned pair_findings(const char *mode1, const char *name1, const char *
 		memset(tree + n, 0xff, SKG_RAWSZ);
 		n += SKG_RAWSZ;
 	}
-	struct records rs = {0};
-	struct skg_hash_options opt;
-	skg_hash_options_default(&opt);
-	opt.sink.report = record;
-	opt.sink.ctx = &rs;
-	struct skg_error err;
-	int ret = skg_object_check(SKG_TREE, tree, n, &opt, &err);
-	assert_int_equal(ret, rs.n > 0 ? -1 : 0);
-	snprintf(msg_id, 64, "%s", rs.n > 0 ? rs.msg_id[0] : "");
-	return rs.n;
+	return tree_findings(tree, n, msg_id);
 }
 
 /* The order of two names, compared eight bytes at a time: a difference at each place of names of

@@ -38,24 +38,40 @@ fail() {
 compare() {
 	local name=$1 dir=$2
 	shift 2
-	COMPARED=
-	sk_share_case || return 0 # under Wine and ASan, one comparison in SHA1KIT_CASE_SHARE (testlib.sh)
-	COMPARED=1
-	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
-	local grc=$?
-	(cd "$dir" && "$SK" fsck "$@" >"$T/s.out" 2>"$T/s.err")
-	local src=$?
-	if [ "$grc" = "$src" ] && same_lines "$T/g.out" "$T/s.out" && same_lines "$T/g.err" "$T/s.err"; then
+	run_both "" "$dir" "$@" || return 0
+	if [ "$GRC" = "$SRC" ] && same_lines "$T/g.out" "$T/s.out" && same_lines "$T/g.err" "$T/s.err"; then
 		pass
 	else
-		fail "$name: git fsck --full $* exits $grc, sha1kit fsck $src"
+		fail "$name: git fsck --full $* exits $GRC, sha1kit fsck $SRC"
 		sort "$T/g.out" >"$T/g.out.s"
 		sort "$T/s.out" >"$T/s.out.s"
 		sort "$T/g.err" >"$T/g.err.s"
 		sort "$T/s.err" >"$T/s.err.s"
-		diff -u "$T/g.out.s" "$T/s.out.s" | sed 's/^/    stdout: /' | head -20
-		diff -u "$T/g.err.s" "$T/s.err.s" | sed 's/^/    stderr: /' | head -20
+		show_diffs .s
 	fi
+}
+
+# show_diffs [SUFFIX]: the first lines of the differences of $T/g.out and s.out, g.err and s.err
+# (with SUFFIX: of those files' sorted copies).
+show_diffs() {
+	diff -u "$T/g.out${1:-}" "$T/s.out${1:-}" | sed 's/^/    stdout: /' | head -20
+	diff -u "$T/g.err${1:-}" "$T/s.err${1:-}" | sed 's/^/    stderr: /' | head -20
+}
+
+# run_both SK_OPTION DIR [FSCK OPTION]...: git fsck --full and sha1kit fsck (with SK_OPTION when
+# not empty) in DIR, their output in $T/g.out, g.err, s.out, s.err, their status in GRC and SRC.
+# Under Wine and ASan only one call in SHA1KIT_CASE_SHARE runs (testlib.sh sk_share_case): the
+# others return 1 and leave COMPARED empty.
+run_both() {
+	local extra=$1 dir=$2
+	shift 2
+	COMPARED=
+	sk_share_case || return 1
+	COMPARED=1
+	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
+	GRC=$?
+	(cd "$dir" && "$SK" fsck ${extra:+"$extra"} "$@" >"$T/s.out" 2>"$T/s.err")
+	SRC=$?
 }
 
 # compare_exact NAME DIR [FSCK OPTION]...: as compare, with stderr in git's order exactly, and
@@ -64,17 +80,11 @@ compare() {
 compare_exact() {
 	local name=$1 dir=$2
 	shift 2
-	COMPARED=
-	sk_share_case || return 0
-	COMPARED=1
-	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
-	local grc=$?
-	(cd "$dir" && "$SK" fsck --threads=4 "$@" >"$T/s.out" 2>"$T/s.err")
-	local src=$?
-	if [ "$grc" = "$src" ] && same_file "$T/g.err" "$T/s.err" && same_lines "$T/g.out" "$T/s.out"; then
+	run_both --threads=4 "$dir" "$@" || return 0
+	if [ "$GRC" = "$SRC" ] && same_file "$T/g.err" "$T/s.err" && same_lines "$T/g.out" "$T/s.out"; then
 		pass
 	else
-		fail "$name (exact order): git fsck --full $* exits $grc, sha1kit fsck $src"
+		fail "$name (exact order): git fsck --full $* exits $GRC, sha1kit fsck $SRC"
 		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
 	fi
 }
@@ -85,20 +95,13 @@ compare_exact() {
 compare_order() {
 	local name=$1 dir=$2
 	shift 2
-	COMPARED=
-	sk_share_case || return 0
-	COMPARED=1
-	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
-	local grc=$?
-	(cd "$dir" && "$SK" fsck "$@" >"$T/s.out" 2>"$T/s.err")
-	local src=$?
-	if [ "$grc" = "$src" ] && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.out" "$T/s.out"; then
-		pass
-	else
-		fail "$name (stdout in git's order): git fsck --full $* exits $grc, sha1kit fsck $src"
-		diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
-		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+	run_both "" "$dir" "$@" || return 0
+	if [ "$GRC" != "$SRC" ] || ! same_file "$T/g.err" "$T/s.err" || ! same_file "$T/g.out" "$T/s.out"; then
+		fail "$name (stdout in git's order): git fsck --full $* exits $GRC, sha1kit fsck $SRC"
+		show_diffs
+		return
 	fi
+	pass
 }
 
 # Under Wine, directories (loose objects, reflogs) list in another order than the host git reads
