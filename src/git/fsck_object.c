@@ -837,6 +837,28 @@ static inline uint64_t bytes_equal(uint64_t w, uint64_t c)
 	return ~(((x & low7) + low7) | x | low7);
 }
 
+/* The bytes of a 64-bit word in memory order, whatever the machine's: a mask of the first n
+ * (0..8), and the place of the first non-zero byte of x (x != 0). */
+static inline uint64_t first_bytes(unsigned n)
+{
+	if (n == 0)
+		return 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return ~0ULL << (8 * (8 - n)); /* the first bytes are the high ones */
+#else
+	return ~0ULL >> (8 * (8 - n));
+#endif
+}
+
+static inline unsigned first_set_byte(uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (unsigned)__builtin_clzll(x) / 8;
+#else
+	return (unsigned)__builtin_ctzll(x) / 8;
+#endif
+}
+
 /*
  * The length of the NUL-terminated name at `name`, and which of '/' and '\\' it holds (SKG_TREE_SEP_*
  * in *seps), eight bytes at a time: strlen and then a byte loop over the name took 7% of a
@@ -855,14 +877,8 @@ static size_t name_scan(const char *name, unsigned *seps)
 		         bs = bytes_equal(w, 0x5c5c5c5c5c5c5c5cULL);
 		if (nul != 0) {
 			/* the name's bytes in this word: those before the first NUL */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			unsigned j =
-			    (unsigned)__builtin_clzll(nul) / 8; /* the first bytes are the high ones */
-			uint64_t keep = j == 0 ? 0 : ~0ULL << (8 * (8 - j));
-#else
-			unsigned j = (unsigned)__builtin_ctzll(nul) / 8;
-			uint64_t keep = j == 0 ? 0 : ~0ULL >> (8 * (8 - j));
-#endif
+			unsigned j = first_set_byte(nul);
+			uint64_t keep = first_bytes(j);
 			slash |= s & keep;
 			backslash |= bs & keep;
 			*seps = (slash != 0 ? SKG_TREE_SEP_SLASH : 0) |
@@ -997,17 +1013,12 @@ static int verify_order(uint32_t mode1, const char *name1, size_t len1, uint32_t
 		memcpy(&w1, name1 + k, 8);
 		memcpy(&w2, name2 + k, 8);
 		uint64_t diff = w1 ^ w2;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		if (len - k < 8)
-			diff &= ~0ULL << (8 * (8 - (len - k)));
-		size_t j = diff != 0 ? k + (unsigned)__builtin_clzll(diff) / 8 : 0;
-#else
-		if (len - k < 8)
-			diff &= ~0ULL >> (8 * (8 - (len - k)));
-		size_t j = diff != 0 ? k + (unsigned)__builtin_ctzll(diff) / 8 : 0;
-#endif
-		if (diff != 0)
+			diff &= first_bytes((unsigned)(len - k));
+		if (diff != 0) {
+			size_t j = k + first_set_byte(diff);
 			return (unsigned char)name1[j] < (unsigned char)name2[j] ? ORDER_OK : ORDER_UNSORTED;
+		}
 	}
 	unsigned c1 = (unsigned char)name1[len], c2 = (unsigned char)name2[len];
 	if (c1 == 0 && c2 == 0)

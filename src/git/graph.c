@@ -755,11 +755,17 @@ static int cmp_placed(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* git's create_object of object k, unless it is in the table already (t->at[k] set). */
+static int create(struct skg_objtab *t, const struct skg_graph *g, uint32_t k)
+{
+	return t->at[k] == UINT32_MAX ? skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), k) : 0;
+}
+
 /* git's create_object of object k, or its lookup_object once k is in the table (objtab.h). */
 static int event(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash, uint32_t k)
 {
 	if (t->at[k] == UINT32_MAX) {
-		return skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), k);
+		return create(t, g, k);
 	}
 	skg_objtab_touch(t, k, hash[k]);
 	return 0;
@@ -836,8 +842,8 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 		}
 		/* the objects this add named first that are not made yet: a loose tree's links */
 		while (next < nr && p[next].order <= o->add_order && rc == 0) {
-			if (t->at[p[next].index] == UINT32_MAX && p[next].order == o->add_order) {
-				rc = skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), p[next].index);
+			if (p[next].order == o->add_order) {
+				rc = create(t, g, p[next].index);
 			}
 			next++;
 		}
@@ -847,7 +853,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 		promisor_pass(t, g, hash, adds, nadds);
 		pass = true;
 	}
-	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
+	for (uint32_t r = 0; r < g->nroots; r++) {
 		if (t->at[g->roots[r]] != UINT32_MAX) {
 			skg_objtab_touch(t, g->roots[r], hash[g->roots[r]]);
 		}
@@ -857,9 +863,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 		}
 	}
 	for (uint32_t k = 0; k < nr && rc == 0; k++) {
-		if (t->at[p[k].index] == UINT32_MAX) {
-			rc = skg_objtab_add(t, g->objs[0].id, sizeof(g->objs[0]), p[k].index);
-		}
+		rc = create(t, g, p[k].index);
 	}
 out:
 	free(p);

@@ -206,8 +206,8 @@ struct skg_graph_report {
  * or unreachable objects in the order of git's object hash table (objtab.h: slots by the first 4
  * bytes of the ID read in the machine's byte order, as git's oidhash; git's creations and lookups
  * replayed, graph.c git_hash_order), so that the lines come out in the order git prints them in,
- * or close to it (what is not replayed: graph.c). A promisor object (skg_graph_set_promisor) is reached but
- * not followed, and not missing. Returns 0, or -1 when out of memory.
+ * or close to it (what is not replayed: graph.c). A promisor object (skg_graph_set_promisor) is
+ * reached but not followed, and not missing. Returns 0, or -1 when out of memory.
  */
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep);
 
