@@ -70,7 +70,47 @@ struct loose_walk {
 	struct skg_buf out[256];
 	int rc[256];
 	bool done[256];
+	bool present[256]; /* xx/ is listed in the object directory (all of them if it cannot be read) */
 };
+
+/* The value of a hex digit of either case, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9') {
+		return c - '0';
+	}
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+		return (c | 0x20) - 'a' + 10;
+	}
+	return -1;
+}
+
+/*
+ * Which xx/ directories the object directory lists: only those are opened (git opens all 256; the
+ * 512 failed opens of a small repository's missing ones were a quarter of its check). Either case
+ * (a name in upper case is opened as before, and is there on a case-insensitive file system). When
+ * the directory cannot be listed, every one is opened, as before.
+ */
+static void list_present(const char *objdir, bool present[256])
+{
+	DIR *d = opendir(objdir);
+	for (unsigned k = 0; k < 256; k++) {
+		present[k] = d == NULL;
+	}
+	if (d == NULL) {
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+		int hi = hex_digit(n[0]);
+		int lo = hi >= 0 ? hex_digit(n[1]) : -1;
+		if (lo >= 0 && n[2] == '\0') {
+			present[hi * 16 + lo] = true;
+		}
+	}
+	closedir(d);
+}
 
 static void *loose_thread(void *arg)
 {
@@ -93,8 +133,9 @@ static void *loose_thread(void *arg)
 		struct skg_buf buf = {0};
 		struct skg_fsck_dest s = {w->f, &buf, w->odb, 0, 0, k, 0};
 		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
-		int rc = reader == NULL
-		             ? SKG_LOOSE_WALK_NOMEM
+		int rc = reader == NULL ? SKG_LOOSE_WALK_NOMEM
+		         : !w->present[k]
+		             ? 0 /* not there: as git's walk, which skips a missing one */
 		             : skg_loose_check_dirs(reader, w->objdir, k, 1, loose_checked, loose_report, &s);
 		if (buf.failed || skg_fsck_stopped(w->f)) {
 			rc = SKG_LOOSE_WALK_NOMEM; /* the run stopped: nothing more is sent */
@@ -145,7 +186,11 @@ int skg_fsck_check_loose(struct skg_fsck_run *f, const char *objdir, int odb)
 	 * after it are never seen. Found first, so that no thread reads past it.
 	 */
 	w->limit = 256;
+	list_present(objdir, w->present);
 	for (unsigned k = 0; k < 256; k++) {
+		if (!w->present[k]) {
+			continue;
+		}
 		struct skg_buf path = {0};
 		skg_buf_addf(&path, "%s/%02x", objdir, k);
 		DIR *d = path.failed ? NULL : opendir(skg_buf_str(&path));

@@ -35,11 +35,18 @@ enum {
  * The links live in blocks of 2^22 (16 MiB) that never move: growing one array by doubling copied
  * the whole of it each time (6% of a one-thread fsck of git.git's pack in realloc's memcpy). An
  * object's links are contiguous: a list that does not fit the rest of the current block starts a
- * new allocation of as many blocks as it needs, whose block slots all point into it.
+ * new allocation of as many blocks as it needs, whose block slots all point into it. The first
+ * allocation, when it is the first links' only, is the start of block 0, FIRST_LINKS long: most
+ * repositories a program checks are small (a test's, a fresh clone's), and a 16 MiB allocation
+ * and free cost each of them more than their whole check under AddressSanitizer (which clears the
+ * shadow of both) and under qemu; the next allocation starts at block 1.
  */
 #define BLOCK_SHIFT 22
 #define BLOCK_LINKS ((uint64_t)1 << BLOCK_SHIFT)
 #define MAX_BLOCKS  ((size_t)1 << (32 - BLOCK_SHIFT))
+#define FIRST_LINKS ((uint64_t)1 << 16)
+/* The blocks links_alloc reaches into (the first may be partial). */
+#define BLOCKS_USED(g) (((g)->links_alloc + BLOCK_LINKS - 1) >> BLOCK_SHIFT)
 
 struct gobj {
 	uint8_t id[SKG_MAX_RAWSZ]; /* the graph's rawsz bytes, then zeros */
@@ -93,7 +100,8 @@ struct skg_graph {
 	uint32_t **block; /* block[i >> BLOCK_SHIFT] + (i & (BLOCK_LINKS - 1)): link i, a target index |
 	                   * link type << LINK_TYPE_SHIFT; MAX_BLOCKS slots when one is allocated */
 	bool *block_owns; /* block[k] is the start of an allocation (freed with it) */
-	uint64_t nlinks, links_alloc; /* links used, links addressable (a multiple of BLOCK_LINKS) */
+	uint64_t nlinks, links_alloc; /* links used, links addressable (a multiple of BLOCK_LINKS, or
+	                               * FIRST_LINKS) */
 	uint32_t *roots;
 	uint32_t nroots, roots_alloc;
 	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
@@ -126,7 +134,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->spare.p);
 		free(g->objs);
 		free(g->slots);
-		for (uint64_t k = 0; k < (g->links_alloc >> BLOCK_SHIFT); k++) {
+		for (uint64_t k = 0; k < BLOCKS_USED(g); k++) {
 			if (g->block_owns[k]) {
 				free(g->block[k]);
 			}
@@ -247,12 +255,17 @@ static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
 {
 	uint64_t at = g->nlinks;
 	if (at + n > g->links_alloc) {
-		at = g->links_alloc; /* the new allocation's start: the rest of the last block stays unused */
+		/* the new allocation's start: the rest of the last block stays unused */
+		uint64_t k0 = BLOCKS_USED(g);
+		at = k0 << BLOCK_SHIFT;
 		uint64_t blocks = (n + BLOCK_LINKS - 1) >> BLOCK_SHIFT;
 		if (blocks == 0) {
 			blocks = 1;
 		}
-		uint64_t k0 = g->links_alloc >> BLOCK_SHIFT;
+		uint64_t want = blocks << BLOCK_SHIFT;
+		if (k0 == 0 && n <= FIRST_LINKS) {
+			want = FIRST_LINKS;
+		}
 		if (k0 + blocks > MAX_BLOCKS) {
 			return false;
 		}
@@ -265,8 +278,8 @@ static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
 		if (g->block == NULL || g->block_owns == NULL) {
 			return false; /* what was allocated stays for the next try, and is freed with g */
 		}
-		size_t bytes = (size_t)(blocks << BLOCK_SHIFT) * sizeof(uint32_t);
-		if ((uint64_t)bytes != (blocks << BLOCK_SHIFT) * sizeof(uint32_t)) {
+		size_t bytes = (size_t)want * sizeof(uint32_t);
+		if ((uint64_t)bytes != want * sizeof(uint32_t)) {
 			return false; /* a 32-bit size_t */
 		}
 		uint32_t *mem = malloc(bytes);
@@ -278,7 +291,7 @@ static bool links_room(struct skg_graph *g, size_t n, uint32_t *first)
 			g->block[k0 + j] = mem + (j << BLOCK_SHIFT);
 		}
 		g->block_owns[k0] = true;
-		g->links_alloc += blocks << BLOCK_SHIFT;
+		g->links_alloc = at + want;
 	}
 	if (at + n > UINT32_MAX) {
 		return false;

@@ -275,7 +275,8 @@ static void test_graph_unreachable_missing(void **state)
 	skg_graph_free(g);
 }
 
-/* 100,000 objects in a chain (rehashing many times): all reachable from the last, nothing reported;
+/* 100,000 objects in a chain (rehashing many times; their links fill the link store's small first
+ * allocation, 2^16 links, and go on in block 1): all reachable from the last, nothing reported;
  * then without the root every object but the last is used, so one dangling commit. */
 static void test_graph_large(void **state)
 {
