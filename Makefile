@@ -115,14 +115,20 @@ SHARE_ENV := SHA1KIT_TEST_SHARE=$(TEST_SHARE)
 # main (ASan's allocator and shadow pages: about 900 page faults, most of it system time), and the
 # processes of these loops were most of the sanitizer stage, the longest of make ci; the native pass
 # compares every case, the fuzzers read packs, idx files, loose objects and refs under ASan/UBSan.
-# One in 6 since 2026-12-06 (4 before), when CI had passed its 20 minutes again (1267 s, stop 50).
+# One in 8 since 2026-12-06 (4 before), when CI had passed its 20 minutes again (1267 s, stop 50).
 # The SHA-256 sections of test_fsck.sh run at twice the share of the pass (every other case natively).
 WINE_CASE_SHARE ?= 8
-SAN_CASE_SHARE ?= 6
+SAN_CASE_SHARE ?= 8
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+
+# The builds other than the native one (sanitizers, qemu, Wine, opt-outs, fuzzers) keep line tables
+# only (-g1: file and line in a sanitizer's or debugger's backtrace, no types or variables): their
+# compiles were a quarter of their stages' CPU time, -g's debug information a quarter of that (the
+# sanitizer build 114 -> 86 s of CPU on 2 cores, 2026-12-06). The native build keeps RelWithDebInfo's -g.
+LEAN_DEBUG := "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
 
 # CMAKE_ARGS come last on each configure line, so they can override the defaults of each run.
 CONFIGURE = $(CMAKE) -S $(SRC) -DSHA1KIT_TESTDATA=$(TESTDATA)
@@ -170,7 +176,7 @@ quick: corpus
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/check $(CTEST_COMMON) -LE 'slow|long' -E '$(QUICK_SKIP)'
 
 sanitize: corpus
-	$(CONFIGURE) -B $(B)/sanitize -DCMAKE_C_COMPILER=$(SAN_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	$(CONFIGURE) -B $(B)/sanitize -DCMAKE_C_COMPILER=$(SAN_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) \
 		-DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON "-DCMAKE_C_FLAGS=$(SAN_FLAGS)" \
 		"-DCMAKE_EXE_LINKER_FLAGS=$(SAN_FLAGS)" "-DCMAKE_SHARED_LINKER_FLAGS=$(SAN_FLAGS)" $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/sanitize -j $(JOBS)
@@ -182,14 +188,14 @@ sanitize: corpus
 # aarch64 run it).
 cross-s390x: sysroot-s390x corpus
 	$(CONFIGURE) -B $(B)/cross-s390x -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-s390x.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_BUILD_GIT=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-s390x -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-s390x $(NOSLOW_CTEST_ARGS) -E '^compat_install$$'
 
 cross-i686: sysroot-i686 corpus
 	$(CONFIGURE) -B $(B)/cross-i686 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-i686.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_BUILD_GIT=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-i686 -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-i686 $(NOSLOW_CTEST_ARGS)
@@ -198,11 +204,11 @@ cross-i686: sysroot-i686 corpus
 # (portable).
 cross-aarch64: sysroot-aarch64 corpus
 	$(CONFIGURE) -B $(B)/cross-aarch64 -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64 -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64 $(NOSLOW_CTEST_ARGS)
 	$(CONFIGURE) -B $(B)/cross-aarch64-portable -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-aarch64.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=OFF \
 		-DSHA1KIT_NO_ARMV8=ON -DSHA1KIT_CROSS_EXPECT=portable $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-aarch64-portable -j $(JOBS)
 	$(SHARE_ENV) $(CTEST) --test-dir $(B)/cross-aarch64-portable $(NOSLOW_CTEST_ARGS) -R 'test_kernels|test_dc|test_sha256'
@@ -228,7 +234,7 @@ MINGW_TESTS ?= '^(wine_prefix|wine_stop|test_win64_abi|test_sha1|test_dc|test_ke
 MINGW_SKIP ?= '^cli_(pack_(strict_trees|strict_other|strict_sha256|collision|rev|config|broken_1)|fsck_(sha256_)?(graph_contents|midx_contents|partial|ref_corrupt|refs_index|reparse|special|shallow|graph_bad_pack|missing|bad_objects))$$'
 cross-mingw: mingw-deps corpus
 	$(CONFIGURE) -B $(B)/cross-mingw -DCMAKE_TOOLCHAIN_FILE=$(SRC)/cmake/toolchain-mingw64.cmake \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/cross-mingw -j $(JOBS)
 	$(SHARE_ENV) SHA1KIT_CASE_SHARE=$(WINE_CASE_SHARE) $(CTEST) --test-dir $(B)/cross-mingw $(SAN_CTEST_ARGS) --repeat until-pass:2 -R $(MINGW_TESTS) \
 		-E $(MINGW_SKIP)
@@ -261,7 +267,7 @@ OPT_OUTS ?= PORTABLE_ONLY NO_SHANI NO_AVX2+NO_SSSE3 NO_SSE2+NO_AVX512
 opt-outs: corpus
 	printf '%s\n' $(OPT_OUTS) | xargs -P $(JOBS) -I{} bash -c 'o=$$1; log=$(B)/opt-$$o.log; \
 		flags=$$(printf -- "-DSHA1KIT_%s=ON " $${o//+/ }); \
-		if { $(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON \
+		if { $(CONFIGURE) -B $(B)/opt-$$o -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_WERROR=ON \
 			$$flags -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF $(CMAKE_ARGS) && \
 			$(CMAKE) --build $(B)/opt-$$o -j 1 --target test_sha1 test_dc test_kernels test_sha256 && \
 			$(SHARE_ENV) $(CTEST) --test-dir $(B)/opt-$$o $(NOSLOW_CTEST_ARGS) -R "test_(sha1|dc|kernels|sha256)"; \
@@ -283,7 +289,7 @@ FUZZ_SECONDS ?= 15
 FUZZ_TARGETS ?= dc pack fsck_object refs loose
 FUZZ_JOBS ?= $(JOBS)
 fuzz: corpus
-	$(CONFIGURE) -B $(B)/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_FUZZ=ON \
+	$(CONFIGURE) -B $(B)/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LEAN_DEBUG) -DSHA1KIT_FUZZ=ON \
 		-DSHA1KIT_BUILD_TESTS=OFF -DSHA1KIT_BUILD_PROGRAMS=OFF -DSHA1KIT_BUILD_SHARED=OFF \
 		"-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/fuzz -j $(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))

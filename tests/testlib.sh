@@ -44,7 +44,7 @@ sk_enable_loadables
 # Windows pass sets it (Makefile: cross-mingw, 8): under Wine each start of sha1kit.exe costs a third
 # of a second of wineserver work, and what that pass adds to the native one (the Windows build's
 # files, paths, modes and output) one case in N of each loop exercises as well as all of them do.
-# The sanitizer pass sets it too (sanitize, 6): each sanitized start costs 20-30 ms of CPU before
+# The sanitizer pass sets it too (sanitize, 8): each sanitized start costs 20-30 ms of CPU before
 # main. The native pass runs every case (but the SHA-256 sections of test_fsck.sh and sum's, every
 # other one: their SHA-1 sections run them all).
 SK_SHARE_K=0
