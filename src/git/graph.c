@@ -36,10 +36,10 @@ enum {
  * the whole of it each time (6% of a one-thread fsck of git.git's pack in realloc's memcpy). An
  * object's links are contiguous: a list that does not fit the rest of the current block starts a
  * new allocation of as many blocks as it needs, whose block slots all point into it. The first
- * allocation, when it is the first links' only, is the start of block 0, FIRST_LINKS long: most
- * repositories a program checks are small (a test's, a fresh clone's), and a 16 MiB allocation
- * and free cost each of them more than their whole check under AddressSanitizer (which clears the
- * shadow of both) and under qemu; the next allocation starts at block 1.
+ * allocation, when the first list fits in FIRST_LINKS, is only that long (the start of block 0):
+ * most repositories a program checks are small (a test's, a fresh clone's), and a 16 MiB
+ * allocation and free cost each of them more than their whole check under AddressSanitizer (which
+ * clears the shadow of both) and under qemu; the next allocation starts at block 1.
  */
 #define BLOCK_SHIFT 22
 #define BLOCK_LINKS ((uint64_t)1 << BLOCK_SHIFT)
