@@ -73,18 +73,6 @@ struct loose_walk {
 	bool present[256]; /* xx/ is listed in the object directory (all of them if it cannot be read) */
 };
 
-/* The value of a hex digit of either case, or -1. */
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9') {
-		return c - '0';
-	}
-	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
-		return (c | 0x20) - 'a' + 10;
-	}
-	return -1;
-}
-
 /*
  * Which xx/ directories the object directory lists: only those are opened (git opens all 256; the
  * 512 failed opens of a small repository's missing ones were a quarter of its check). Either case
@@ -103,8 +91,8 @@ static void list_present(const char *objdir, bool present[256])
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
-		int hi = hex_digit(n[0]);
-		int lo = hi >= 0 ? hex_digit(n[1]) : -1;
+		int hi = skg_hexval(n[0]);
+		int lo = hi >= 0 ? skg_hexval(n[1]) : -1;
 		if (lo >= 0 && n[2] == '\0') {
 			present[hi * 16 + lo] = true;
 		}

@@ -1284,15 +1284,6 @@ static bool submodule_name_ok(const char *name, size_t len)
 	return true;
 }
 
-/* git's hexval: 0..15, or -1 for a byte that is no hex digit. */
-static int hex_value(unsigned c)
-{
-	if (c >= '0' && c <= '9')
-		return (int)(c - '0');
-	c = ascii_lower(c);
-	return c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10) : -1;
-}
-
 /*
  * Whether url_decode_mem(s, len) contains a line feed: the part before the first ':' (if not at
  * the start) is copied as it is, the rest %-decoded (a "%XY" of two hex digits with a non-zero
@@ -1309,7 +1300,7 @@ static bool url_decode_has_lf(const char *s, size_t len)
 	}
 	while (i < len && s[i] != '\0') {
 		if (s[i] == '%' && len - i >= 3) {
-			int hi = hex_value((unsigned char)s[i + 1]), lo = hex_value((unsigned char)s[i + 2]);
+			int hi = skg_hexval(s[i + 1]), lo = skg_hexval(s[i + 2]); /* git's hexval */
 			if (hi >= 0 && lo >= 0 && (hi << 4 | lo) != 0) {
 				if ((hi << 4 | lo) == '\n')
 					return true;
@@ -1398,8 +1389,8 @@ static void norm_add(struct url_norm *n, char ch)
 /* git's hex2chr: the byte of two hex digits, or -1. */
 static int hex_pair(const char *s)
 {
-	int hi = hex_value((unsigned char)s[0]);
-	int lo = hi >= 0 ? hex_value((unsigned char)s[1]) : -1;
+	int hi = skg_hexval(s[0]);
+	int lo = hi >= 0 ? skg_hexval(s[1]) : -1;
 	return hi >= 0 && lo >= 0 ? hi << 4 | lo : -1;
 }
 
