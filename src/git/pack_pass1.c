@@ -526,7 +526,7 @@ static int pass1_sequential(struct skg_pk_pack *pack, const struct skg_pk_option
 
 	/* a small pack (a push's, a test's) gets the smallest arena: it has little to queue, and 4 MiB
 	 * allocated and freed cost more than its whole pass under AddressSanitizer and qemu */
-	size_t arena_len = pack->len < HB_ARENA / 8 ? HB_MIN_ARENA : HB_ARENA;
+	size_t arena_len = pack->len < HB_MIN_ARENA ? HB_MIN_ARENA : HB_ARENA;
 	if (!p1_init(&p, opt, opt->object != NULL, inf, arena_len)) {
 		skg_pk_set_failure(err, SKG_E_NOMEM, false, 0, "out of memory");
 		p1_free(&p);

@@ -212,14 +212,16 @@ for how in truncate garbage zlib empty rename; do
 	esac
 	compare "loose object: $how" "$r"
 done
-# objects/xx a file (the first xx/ not there): git's walk stops there ("unable to open ...: Not a directory"), the loose
-# objects after it go unread; a directory named in upper case, with an object in it, git does
-# not read (sha1kit lists the object directory and opens the xx/ it finds, git all 256)
+# objects/xx a file (the first xx/ not there): git's walk stops there ("unable to open ...: Not a
+# directory"), the loose objects after it go unread; a directory named in upper case, with an
+# object in it, git does not read (sha1kit lists the object directory and opens the xx/ it finds,
+# git all 256)
 r=$T/loose-xx-file
 mkrepo "$r"
-xx=$(for k in $(seq 0 255); do printf '%02x\n' "$k"; done | while read -r x; do
-	[ -e "$r/.git/objects/$x" ] || { echo "$x" && break; }
-done)
+for k in {0..255}; do
+	printf -v xx '%02x' "$k"
+	[ -e "$r/.git/objects/$xx" ] || break
+done
 echo x >"$r/.git/objects/$xx"
 compare "loose objects: objects/$xx is a file" "$r"
 r=$T/loose-xx-upper
