@@ -37,6 +37,13 @@ extern "C" {
  *   show_unreachable  --unreachable: "unreachable TYPE ID" for every unreachable object instead
  *   show_root         --root: "root ID" for each root commit
  *   show_tags         --tags: "tagged TYPE ID (NAME) in ID" for each tag
+ *   name_objects      --name-objects: the lines of the connectivity walk ("broken link from ...",
+ *                     "wrong object type in link", "missing ...") describe each object git has
+ *                     a name for as "ID (NAME)", the name git gives it (a ref, "REF@{TIME}" of a
+ *                     reflog entry, ":PATH" of an index entry, then "NAME:", "NAME~N", "NAME^2",
+ *                     "NAME:PATH/" down the walk; fsck.c fsck_put_object_name); the other lines
+ *                     are as without it, as in git (its object check runs before any name is
+ *                     known)
  *   connectivity_only --connectivity-only: links only, no object syntax checks (objects are still
  *                     hashed)
  *   strict            --strict: git's stricter checks (fsck.c's strict mode)
@@ -65,6 +72,7 @@ struct skg_check_options {
 	bool show_unreachable;
 	bool show_root;
 	bool show_tags;
+	bool name_objects;
 	bool connectivity_only;
 	bool strict;
 	bool include_reflogs;

@@ -145,6 +145,15 @@ static void usage(void)
 	       "      --[no-]unreachable   print every unreachable object instead\n"
 	       "      --[no-]root          print root commits\n"
 	       "      --[no-]tags          print tags and what they tag\n"
+	       "      --[no-]name-objects  in the lines of the connectivity walk (broken link,\n"
+	       "                             wrong object type in link, missing), describe\n"
+	       "                             each object by the name git gives it after its\n"
+	       "                             ID, e.g. \"ID (refs/heads/main~2:src/main.c)\": the\n"
+	       "                             ref, reflog entry (REF@{TIME}) or index entry\n"
+	       "                             (:PATH) it is reached from first, then NAME:,\n"
+	       "                             NAME^, NAME~N, NAME^2, NAME:PATH/ down the walk.\n"
+	       "                             The object checks, which git runs before any\n"
+	       "                             name is known, print IDs only, as git's\n"
 	       "      --[no-]reflogs       take reflog entries as roots (default: on)\n"
 	       "      --[no-]cache         take the index as roots (always so, as in git without\n"
 	       "                             objects given)\n"
@@ -209,10 +218,10 @@ static void usage(void)
 	       "the object and its place (loose path, or pack and offset).\n"
 	       "\n"
 	       "Not as in git: objects cannot be named as arguments (the operand is the git\n"
-	       "directory); --verbose, --name-objects and GIT_CONFIG_PARAMETERS (git -c) are\n"
-	       "not supported; where git reads a failed delta base from another copy (a loose\n"
-	       "object, another pack), sha1kit takes it as missing; an idx whose checksum is\n"
-	       "right but whose content is not is 'does not match index'; with\n"
+	       "directory); --verbose and GIT_CONFIG_PARAMETERS (git -c) are not supported;\n"
+	       "where git reads a failed delta base from another copy (a loose object, another\n"
+	       "pack), sha1kit takes it as missing; an idx whose checksum is right but whose\n"
+	       "content is not is 'does not match index'; with\n"
 	       "--connectivity-only, a link to an object of another type is 'wrong object type\n"
 	       "in link', and every object is still read and hashed: a corrupt loose object or\n"
 	       "pack is reported where git, which reads only the commits and trees its walk\n"
@@ -248,6 +257,8 @@ int sk_cmd_fsck(int argc, char **argv)
 		OPT_NO_ROOT,
 		OPT_TAGS,
 		OPT_NO_TAGS,
+		OPT_NAME_OBJECTS,
+		OPT_NO_NAME_OBJECTS,
 		OPT_NO_CACHE,
 		OPT_NO_CONN,
 		OPT_NO_STRICT,
@@ -279,6 +290,8 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {"no-root", no_argument, NULL, OPT_NO_ROOT},
 	    {"tags", no_argument, NULL, OPT_TAGS},
 	    {"no-tags", no_argument, NULL, OPT_NO_TAGS},
+	    {"name-objects", no_argument, NULL, OPT_NAME_OBJECTS},
+	    {"no-name-objects", no_argument, NULL, OPT_NO_NAME_OBJECTS},
 	    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	    {"no-connectivity-only", no_argument, NULL, OPT_NO_CONN},
 	    {"no-strict", no_argument, NULL, OPT_NO_STRICT},
@@ -337,6 +350,10 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_TAGS:
 		case OPT_NO_TAGS:
 			o.show_tags = c == OPT_TAGS;
+			break;
+		case OPT_NAME_OBJECTS:
+		case OPT_NO_NAME_OBJECTS:
+			o.name_objects = c == OPT_NAME_OBJECTS;
 			break;
 		case OPT_NO_CACHE:
 			/* as in git: without objects named, the index is always read */

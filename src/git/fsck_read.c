@@ -24,6 +24,12 @@
 int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
                        uint32_t *seq, uint64_t *where)
 {
+	return skg_fsck_read_object(f, id, SKG_BLOB, max, data, len, seq, where);
+}
+
+int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
+                         uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where)
+{
 	*seq = 0;
 	*where = 0;
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
@@ -40,7 +46,7 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 			rc = skg_pk_read_object_cached(pack.data, pack.len, idx.data, (size_t)idx.len,
 			                               (unsigned)f->rawsz, off, SKG_FSCK_BIG_FILE, NULL,
 			                               &type, data, &n, &err);
-			if (rc == 0 && type != SKG_BLOB) {
+			if (rc == 0 && type != want) {
 				free(*data);
 				*data = NULL;
 				rc = -1;
@@ -81,7 +87,7 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 		}
 		if (st == SKG_LOOSE_NOMEM) {
 			rc = -2;
-		} else if (st == SKG_LOOSE_OK && obj.type == SKG_BLOB) {
+		} else if (st == SKG_LOOSE_OK && obj.type == want) {
 			if (obj.streamed) {
 				rc = 1;
 			} else if ((*data = malloc(obj.size > 0 ? (size_t)obj.size : 1)) != NULL) {

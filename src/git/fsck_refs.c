@@ -8,6 +8,8 @@
  * where git dies.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,11 +22,34 @@
 #include "repo.h"
 #include "worktree.h"
 
-static void root(struct skg_fsck_run *f, const uint8_t *id, unsigned type)
+/* A root, with its name for --name-objects (NULL: none): builtin/fsck.c's fsck_put_object_name
+ * of fsck_handle_ref, fsck_handle_reflog_oid, fsck_index, fsck_cache_tree, fsck_resolve_undo. */
+static void root(struct skg_fsck_run *f, const uint8_t *id, unsigned type, const char *name)
 {
-	if (skg_graph_root(f->graph, id, type) != 0) {
+	if (skg_graph_root_named(f->graph, id, type, name) != 0) {
 		skg_fsck_nomem(f);
 	}
+}
+
+/* root() with a name made by a format (only when names are on: it costs an allocation). */
+static void root_f(struct skg_fsck_run *f, const uint8_t *id, unsigned type, const char *fmt, ...)
+    SKG_PRINTF(4, 5);
+static void root_f(struct skg_fsck_run *f, const uint8_t *id, unsigned type, const char *fmt, ...)
+{
+	struct skg_buf name = {0};
+	if (f->name_objects) {
+		va_list ap;
+		va_start(ap, fmt);
+		skg_buf_vaddf(&name, fmt, ap);
+		va_end(ap);
+		if (name.failed) {
+			skg_buf_release(&name);
+			skg_fsck_nomem(f);
+			return;
+		}
+	}
+	root(f, id, type, f->name_objects ? skg_buf_str(&name) : NULL);
+	skg_buf_release(&name);
 }
 
 /*
@@ -170,7 +195,7 @@ valid:
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 	}
 	f->default_refs++;
-	root(f, id, type);
+	root(f, id, type, refname);
 	return true;
 }
 
@@ -185,15 +210,20 @@ struct reflog_ctx {
 	const char *refname;
 };
 
-/* git's fsck_handle_reflog_oid */
-static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t *id)
+/* git's fsck_handle_reflog_oid: the entry's new side is named "REFNAME@{TIMESTAMP}" (not with
+ * timestamp 0, which the old side is given) */
+static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t *id, uint64_t timestamp)
 {
 	char h[SKG_MAX_HEXSZ + 1];
 	if (skg_is_null_id_len(id, f->rawsz)) {
 		return;
 	}
 	if (skg_graph_has(f->graph, id, NULL)) {
-		root(f, id, 0);
+		if (timestamp != 0) {
+			root_f(f, id, 0, "%s@{%" PRIu64 "}", refname, timestamp);
+		} else {
+			root(f, id, 0, NULL);
+		}
 	} else if (!skg_graph_is_promisor(f->graph, id)) {
 		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
 		skg_to_hex_len(id, f->rawsz, h);
@@ -205,8 +235,8 @@ static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t
 static int on_reflog_entry(void *ctx, const struct skg_reflog_entry *e)
 {
 	struct reflog_ctx *rc = ctx;
-	reflog_id(rc->f, rc->refname, e->old_id);
-	reflog_id(rc->f, rc->refname, e->new_id);
+	reflog_id(rc->f, rc->refname, e->old_id, 0);
+	reflog_id(rc->f, rc->refname, e->new_id, e->timestamp);
 	return 0;
 }
 
@@ -265,7 +295,8 @@ static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 		skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a blob", h, skg_fsck_tname(type));
 		return 0;
 	}
-	root(f, e->id, SKG_BLOB);
+	/* git 2.39: ":PATH"; 2.40+ "INDEX:PATH" for the index of another worktree */
+	root_f(f, e->id, SKG_BLOB, "%s:%s", f->index_current ? "" : f->index_display, e->path);
 	return 0;
 }
 
@@ -318,7 +349,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		return 0;
 	}
 valid:
-	root(f, id, type);
+	root(f, id, type, ":");
 	if (type != SKG_TREE && type != SKG_NONE) { /* unknown: in a pack whose check stopped */
 		skg_fsck_err_line(f, NULL, "error in %s %s: non-tree in cache-tree", skg_fsck_tname(type), h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
@@ -330,7 +361,6 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 {
 	struct skg_fsck_run *f = ctx;
 	char h[SKG_MAX_HEXSZ + 1];
-	(void)path;
 	for (int i = 0; i < 3; i++) {
 		if (mode[i] == 0 || (mode[i] & 0170000) != 0100000 || id[i] == NULL) {
 			continue;
@@ -341,7 +371,7 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 			skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 			continue;
 		}
-		root(f, id[i], SKG_BLOB);
+		root_f(f, id[i], SKG_BLOB, ":(%d):%s", i, path);
 	}
 	return 0;
 }
@@ -402,6 +432,7 @@ static int on_worktree_index(void *ctx, const struct skg_worktree *wt)
 				shown++;
 			}
 		}
+		f->index_current = wt->is_current;
 		ret = check_index_file(f, path.p, shown);
 		if (ret == 0 && (f->died || skg_fsck_stopped(f))) {
 			ret = -1;
@@ -417,6 +448,7 @@ static int check_index(struct skg_fsck_run *f)
 {
 	if (f->git_version < SKG_GIT_2_55) {
 		/* git 2.39: the_index, GIT_INDEX_FILE or <git dir>/index */
+		f->index_current = true;
 		int r = check_index_file(f, f->repo->index_file, f->repo->index_file_display);
 		f->index_display = NULL;
 		return r;

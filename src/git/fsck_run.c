@@ -134,12 +134,23 @@ static int scan(struct skg_fsck_run *f)
 	return f->died ? -1 : 0; /* git died reading a pack through its idx */
 }
 
+/* A new graph of the check's objects (NULL when out of memory), with names on for --name-objects. */
+static struct skg_graph *new_graph(const struct skg_fsck_run *f)
+{
+	struct skg_graph *g = skg_graph_new(f->rawsz);
+	if (g != NULL && f->name_objects && skg_graph_enable_names(g) != 0) {
+		skg_graph_free(g);
+		g = NULL;
+	}
+	return g;
+}
+
 /* Before another pass of the object check: what the last one found is forgotten (errors: the
  * status bits from before the first). 0, or -1 when out of memory. */
 static int scan_reset(struct skg_fsck_run *f, int errors)
 {
 	skg_graph_free(f->graph);
-	f->graph = skg_graph_new(f->rawsz);
+	f->graph = new_graph(f);
 	f->errors = errors;
 	free(f->bad_trees);
 	f->bad_trees = NULL;
@@ -585,7 +596,7 @@ static int run(struct skg_fsck_run *f)
 {
 	struct skg_error err;
 	f->fopt.rawsz = f->rawsz;
-	f->graph = skg_graph_new(f->rawsz);
+	f->graph = new_graph(f);
 	if (f->graph == NULL) {
 		skg_fsck_nomem(f);
 		return -1;
@@ -740,6 +751,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->show_unreachable = opt->show_unreachable;
 	f->show_root = opt->show_root;
 	f->show_tags = opt->show_tags;
+	f->name_objects = opt->name_objects;
 	f->connectivity_only = opt->connectivity_only;
 	f->keep_cache = opt->keep_cache;
 	f->lost_found = opt->lost_found;

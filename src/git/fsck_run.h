@@ -127,7 +127,7 @@ struct skg_fsck_run {
 	size_t n_odb_dirs, cap_odb_dirs;
 	struct skg_loose_reader **walk_readers;
 	bool show_dangling, show_unreachable, show_root, show_tags, connectivity_only, include_reflogs,
-	    keep_cache;
+	    keep_cache, name_objects;
 	unsigned threads;
 	pthread_mutex_t lock; /* records, errors and shared lists, from every thread */
 	int errors;           /* git's exit bits */
@@ -152,6 +152,7 @@ struct skg_fsck_run {
 	bool check_refs;           /* --references (git 2.48+): skg_refs_verify first */
 	unsigned git_version;      /* SKG_GIT_2_39 or SKG_GIT_2_55: whose lines where they differ */
 	const char *index_display; /* the index file being read, as git names it (fsck_refs.c) */
+	bool index_current;        /* ... and it is the index of the worktree the check runs in */
 	bool refs_died;            /* the ref check died (its fatal line is f->fatal) */
 	bool no_graft_hint;        /* advice.graftFileDeprecated = false */
 	bool promisor_remote;      /* the repository has a promisor remote (fsck_promisor.c) */
@@ -353,6 +354,9 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
  * (seq 0: loose). */
 int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
                        uint32_t *seq, uint64_t *where);
+/* The same for an object of type `want` (1..4): -1 also when it is of another type. */
+int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
+                         uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where);
 /* git's parse_object() of an object that is no object to the check, from its loose file: an enum
  * skg_reparse_result (SKG_REPARSE_DIES sets f->died), or -1 when there is no such file. A file
  * that cannot be read: git 2.39 dies; 2.55 prints `reads` lines "unable to open loose object"

@@ -2,18 +2,77 @@
  * fsck_walk.c - the connectivity walk of a repository check (fsck_run.h): the object graph's walk
  * (graph.h) from the roots, with git 2.39.5's lines (builtin/fsck.c: mark_object's "broken link
  * from", check_unreachable_object's "missing", "dangling", "unreachable"; the lookup lines of packs
- * git cannot open), the links of loose trees read again (they are not kept in the graph), and
- * --lost-found (fsck_lost.c).
+ * git cannot open), the objects in them described with their names for --name-objects (the trees
+ * on a name's way read again for their entry names), the links of loose trees read again (they
+ * are not kept in the graph), and --lost-found (fsck_lost.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fsck_run.h"
+#include "fsck_object.h"
+
+/* skg_graph_entry_fn: entry k of a tree (gitlinks not counted), read again */
+struct entry_find {
+	uint32_t k, at;
+	struct skg_buf *name;
+	bool *is_dir;
+	bool found;
+};
+
+static void entry_at(void *ctx, uint32_t mode, const char *name, size_t name_len, const uint8_t *id)
+{
+	struct entry_find *e = ctx;
+	(void)id;
+	if (mode != 0160000 && e->at++ == e->k) { /* the walk's links: tree_link of fsck_check.c */
+		skg_buf_add(e->name, name, name_len);
+		*e->is_dir = mode == 040000;
+		e->found = true;
+	}
+}
+
+static int tree_entry_name(void *ctx, const uint8_t *tree, uint32_t k, struct skg_buf *name, bool *is_dir)
+{
+	struct skg_fsck_run *f = ctx;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	uint32_t seq;
+	uint64_t where;
+	if (skg_fsck_read_object(f, tree, SKG_TREE, UINT64_MAX, &data, &len, &seq, &where) != 0) {
+		return -1;
+	}
+	struct entry_find e = {k, 0, name, is_dir, false};
+	(void)skg_tree_links(data, len, f->rawsz, entry_at, &e);
+	free(data);
+	return e.found ? 0 : -1;
+}
+
+/* git's describe_object: "ID", or with --name-objects "ID (NAME)" when the object has a name now */
+static const char *describe(struct skg_fsck_run *f, const uint8_t *id, struct skg_buf *b)
+{
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	skg_buf_adds(b, h);
+	if (f->name_objects) {
+		struct skg_buf name = {0};
+		int r = skg_graph_name(f->graph, id, tree_entry_name, f, &name);
+		if (r > 0) {
+			skg_buf_addf(b, " (%s)", skg_buf_str(&name));
+		}
+		if (r < 0 || name.failed) {
+			skg_fsck_nomem(f);
+		}
+		skg_buf_release(&name);
+	}
+	if (b->failed) {
+		skg_fsck_nomem(f);
+	}
+	return skg_buf_str(b);
+}
 
 static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
 {
 	struct skg_fsck_run *f = ctx;
-	char a[SKG_MAX_HEXSZ + 1], b[SKG_MAX_HEXSZ + 1];
 	/* git's mark_object prints the link broken only when no object file of that name is there
 	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
 	bool loose = skg_fsck_loose_file_exists(f, to);
@@ -21,21 +80,23 @@ static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, 
 	if (loose) {
 		return;
 	}
-	skg_to_hex_len(from, f->rawsz, a);
-	skg_to_hex_len(to, f->rawsz, b);
+	struct skg_buf a = {0}, b = {0};
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, tt, to, SKG_CHECK_ERROR_REACHABLE};
-	skg_fsck_out_line(f, &meta, "broken link from %7s %s\n              to %7s %s", skg_fsck_tname(ft), a,
-	                  skg_fsck_tname(tt), b);
+	skg_fsck_out_line(f, &meta, "broken link from %7s %s\n              to %7s %s", skg_fsck_tname(ft),
+	                  describe(f, from, &a), skg_fsck_tname(tt), describe(f, to, &b));
+	skg_buf_release(&a);
+	skg_buf_release(&b);
 	f->errors |= SKG_CHECK_ERROR_REACHABLE;
 }
 
 static void on_wrong_type(void *ctx, unsigned ft, const uint8_t *from)
 {
 	struct skg_fsck_run *f = ctx;
-	char a[SKG_MAX_HEXSZ + 1];
-	skg_to_hex_len(from, f->rawsz, a);
+	struct skg_buf a = {0};
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_OBJECT};
-	skg_fsck_err_line(f, &meta, "error in %s %s: wrong object type in link", skg_fsck_tname(ft), a);
+	skg_fsck_err_line(f, &meta, "error in %s %s: wrong object type in link", skg_fsck_tname(ft),
+	                  describe(f, from, &a));
+	skg_buf_release(&a);
 	f->errors |= SKG_CHECK_ERROR_OBJECT;
 }
 
@@ -44,14 +105,15 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
                            const uint8_t *to)
 {
 	struct skg_fsck_run *f = ctx;
-	char a[SKG_MAX_HEXSZ + 1], b[SKG_MAX_HEXSZ + 1];
-	skg_to_hex_len(from, f->rawsz, a);
+	char b[SKG_MAX_HEXSZ + 1];
+	struct skg_buf a = {0};
 	skg_to_hex_len(to, f->rawsz, b);
 	skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a %s", b, skg_fsck_tname(tau),
 	                  skg_fsck_tname(lt));
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_REACHABLE};
 	skg_fsck_out_line(f, &meta, "broken link from %7s %s\nbroken link from %7s unknown",
-	                  skg_fsck_tname(ft), a, skg_fsck_tname(lt));
+	                  skg_fsck_tname(ft), describe(f, from, &a), skg_fsck_tname(lt));
+	skg_buf_release(&a);
 	f->errors |= SKG_CHECK_ERROR_REACHABLE;
 }
 
@@ -80,8 +142,11 @@ static void obj_line(struct skg_fsck_run *f, const char *what, unsigned type, co
 static void on_missing(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
+	struct skg_buf a = {0};
 	skg_fsck_lookup_lines(f, id, 1); /* git's has_object_pack */
-	obj_line(f, "missing", type, id, SKG_CHECK_ERROR_REACHABLE);
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, SKG_CHECK_ERROR_REACHABLE};
+	skg_fsck_out_line(f, &meta, "missing %s %s", skg_fsck_tname(type), describe(f, id, &a));
+	skg_buf_release(&a);
 	f->errors |= SKG_CHECK_ERROR_REACHABLE;
 }
 

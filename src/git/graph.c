@@ -104,6 +104,15 @@ struct skg_graph {
 	                               * FIRST_LINKS) */
 	uint32_t *roots;
 	uint32_t nroots, roots_alloc;
+	/* names (skg_graph_enable_names): the roots' names in git's order (root_name_obj: the object
+	 * each names), and from the walk's start, for each object, who named it: nm_from 0 none,
+	 * NM_ROOT a root (nm_arg: its root_names index), else the index + 1 of the object whose link
+	 * nm_arg named it */
+	bool names;
+	char **root_names;
+	uint32_t *root_name_obj;
+	uint32_t n_root_names, root_names_alloc;
+	uint32_t *nm_from, *nm_arg;
 	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
 };
 
@@ -142,6 +151,13 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->block);
 		free(g->block_owns);
 		free(g->roots);
+		for (uint32_t k = 0; k < g->n_root_names; k++) {
+			free(g->root_names[k]);
+		}
+		free(g->root_names);
+		free(g->root_name_obj);
+		free(g->nm_from);
+		free(g->nm_arg);
 		free(g);
 	}
 }
@@ -560,12 +576,54 @@ out:
 	return ret;
 }
 
+#define NM_ROOT UINT32_MAX
+
+int skg_graph_enable_names(struct skg_graph *g)
+{
+	g->names = true;
+	return 0;
+}
+
+/* A root's name, kept in the order the roots come (applied at the walk's start, first one wins). */
+static bool keep_root_name(struct skg_graph *g, uint32_t i, const char *name)
+{
+	if (g->n_root_names == g->root_names_alloc) {
+		uint32_t a = g->root_names_alloc ? g->root_names_alloc * 2 : 16;
+		char **v = realloc(g->root_names, (size_t)a * sizeof(*v));
+		if (v == NULL) {
+			return false;
+		}
+		g->root_names = v;
+		uint32_t *o = realloc(g->root_name_obj, (size_t)a * sizeof(*o));
+		if (o == NULL) {
+			return false;
+		}
+		g->root_name_obj = o;
+		g->root_names_alloc = a;
+	}
+	char *copy = strdup(name);
+	if (copy == NULL) {
+		return false;
+	}
+	g->root_names[g->n_root_names] = copy;
+	g->root_name_obj[g->n_root_names++] = i;
+	return true;
+}
+
 int skg_graph_root(struct skg_graph *g, const uint8_t *id, unsigned type)
+{
+	return skg_graph_root_named(g, id, type, NULL);
+}
+
+int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name)
 {
 	int ret = -1;
 	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i == UINT32_MAX) {
+		goto out;
+	}
+	if (g->names && name != NULL && !keep_root_name(g, i, name)) {
 		goto out;
 	}
 	if (g->nroots == g->roots_alloc) {
@@ -887,19 +945,37 @@ out:
 	return rc;
 }
 
+/* git's fsck_put_object_name in its walk of a named object `from`: `t`, the target of its link `k`
+ * (as `ltype`), takes a name from it unless it has one, or git's lookup of it through the link
+ * fails (lookup_tree or lookup_blob of an object git has as another type: no object to name). */
+static inline void put_name(struct skg_graph *g, uint32_t from, uint32_t k, uint32_t t, unsigned ltype)
+{
+	const struct gobj *o = &g->objs[t];
+	if (g->nm_from[t] == 0 && !((o->type & T_FORCED) && TY(o) != ltype)) {
+		g->nm_from[t] = from + 1;
+		g->nm_arg[t] = k;
+	}
+}
+
 /* The links of an F_RELOAD object, as the caller reads them again: marked as kept ones are. */
 struct reload {
 	struct walk *w;
 	uint32_t from;
+	uint32_t k; /* the link's place, for its name */
 };
 
 static void reload_link(void *ctx, const uint8_t *id, unsigned type)
 {
 	struct reload *r = ctx;
-	uint32_t v = r->w->g->slots[find(r->w->g, id)];
+	struct skg_graph *g = r->w->g;
+	uint32_t v = g->slots[find(g, id)];
 	if (v != 0) { /* always: skg_graph_add_reload entered every link */
+		if (g->nm_from != NULL && !r->w->quiet && g->nm_from[r->from] != 0) {
+			put_name(g, r->from, r->k, v - 1, type);
+		}
 		mark(r->w, r->from, v - 1, type);
 	}
+	r->k++;
 }
 
 /* Follow the links of everything on the stack. */
@@ -932,15 +1008,19 @@ static void drain(struct walk *w)
 				w->later[w->nlater++] = i;
 				continue;
 			}
-			struct reload r = {w, i};
+			struct reload r = {w, i, 0};
 			uint8_t id[SKG_MAX_RAWSZ];
 			memcpy(id, g->objs[i].id, SKG_MAX_RAWSZ);
 			rep->reload(rep->ctx, 0, g->objs[i].source, id, TY(&g->objs[i]), reload_link, &r);
 			continue;
 		}
 		const uint32_t *ls = first != NO_LINKS ? links_at(g, first) : NULL;
+		const bool named = g->nm_from != NULL && !w->quiet && g->nm_from[i] != 0;
 		for (uint32_t k = 0; k < n && ls != NULL; k++) {
 			uint32_t l = ls[k];
+			if (named) {
+				put_name(g, i, k, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT);
+			}
 			mark(w, i, l & LINK_INDEX_MASK, l >> LINK_TYPE_SHIFT);
 		}
 	}
@@ -1168,6 +1248,121 @@ static enum report_kind reported(const struct gobj *o, const struct skg_graph_re
 	return !(o->flags & F_USED) && rep->dangling != NULL ? REPORT_DANGLING : REPORT_NONE;
 }
 
+/* The roots' names, before the walk (git names every root before its traversal): the first one
+ * an object is given stays. */
+static bool start_names(struct skg_graph *g)
+{
+	free(g->nm_from);
+	free(g->nm_arg);
+	g->nm_from = calloc((size_t)g->nr + 1, sizeof(*g->nm_from));
+	g->nm_arg = calloc((size_t)g->nr + 1, sizeof(*g->nm_arg));
+	if (g->nm_from == NULL || g->nm_arg == NULL) {
+		return false;
+	}
+	for (uint32_t k = 0; k < g->n_root_names; k++) {
+		uint32_t i = g->root_name_obj[k];
+		if (g->nm_from[i] == 0) {
+			g->nm_from[i] = NM_ROOT;
+			g->nm_arg[i] = k;
+		}
+	}
+	return true;
+}
+
+/* git's fsck_walk_commit: the name of parent number `counter` (1 for the first) of a commit named
+ * `b`, in place. A first parent: "PREFIX~N+1" when the name ends in "~N", "PREFIX~2" when it ends
+ * in "^", else "NAME^"; the others "NAME^COUNTER". git parses the name's digits in an int (the
+ * unsigned arithmetic here wraps as its does). */
+static void parent_name(struct skg_buf *b, uint32_t counter)
+{
+	if (counter > 1) {
+		skg_buf_addf(b, "^%u", counter);
+		return;
+	}
+	const char *name = skg_buf_str(b);
+	size_t len = b->len, prefix = len;
+	unsigned generation = 0;
+	if (len > 0 && name[len - 1] == '^') {
+		generation = 1;
+		prefix = len - 1;
+	} else {
+		unsigned power = 1;
+		for (; len > 0 && name[len - 1] >= '0' && name[len - 1] <= '9'; power *= 10) {
+			generation += power * (unsigned)(name[--len] - '0');
+		}
+		if (power > 1 && len > 0 && name[len - 1] == '~') {
+			prefix = len - 1;
+		} else {
+			generation = 0;
+		}
+	}
+	if (generation > 0) {
+		skg_buf_setlen(b, prefix);
+		skg_buf_addf(b, "~%d", (int)(generation + 1));
+	} else {
+		skg_buf_addc(b, '^');
+	}
+}
+
+int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry_fn entry, void *ctx,
+                   struct skg_buf *out)
+{
+	uint32_t v = g->nm_from != NULL ? g->slots[find(g, id)] : 0;
+	if (v == 0 || g->nm_from[v - 1] == 0) {
+		return 0;
+	}
+	/* the objects from `id` up to its root, each named through the one after it */
+	uint32_t *chain = NULL, x = v - 1;
+	size_t n = 0, cap = 0;
+	while (g->nm_from[x] != NM_ROOT) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			uint32_t *c = realloc(chain, cap * sizeof(*c));
+			if (c == NULL) {
+				free(chain);
+				return -1;
+			}
+			chain = c;
+		}
+		chain[n++] = x;
+		x = g->nm_from[x] - 1;
+	}
+	struct skg_buf name = {0};
+	int ret = 1;
+	skg_buf_adds(&name, g->root_names[g->nm_arg[x]]);
+	while (n > 0 && ret == 1) {
+		uint32_t c = chain[--n], p = g->nm_from[c] - 1, k = g->nm_arg[c];
+		switch (TY(&g->objs[p])) {
+		case SKG_COMMIT: /* link 0: the tree, then the parents */
+			if (k == 0) {
+				skg_buf_addc(&name, ':');
+			} else {
+				parent_name(&name, k);
+			}
+			break;
+		case SKG_TREE: {
+			bool dir = false;
+			if (entry(ctx, g->objs[p].id, k, &name, &dir) != 0) {
+				ret = 0; /* cannot be read again: no name */
+			} else if (dir) {
+				skg_buf_addc(&name, '/');
+			}
+			break;
+		}
+		default: /* a tag gives its object its own name */
+			break;
+		}
+	}
+	free(chain);
+	if (name.failed) {
+		ret = -1;
+	} else if (ret == 1) {
+		skg_buf_add(out, name.p, name.len);
+	}
+	skg_buf_release(&name);
+	return ret;
+}
+
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 {
 	if (g->failed) {
@@ -1176,6 +1371,10 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 	struct walk w = {g, rep, malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, false, false, false, NULL,
 	                 0, 0};
 	if (w.stack == NULL) {
+		return -1;
+	}
+	if (g->names && !start_names(g)) {
+		free(w.stack);
 		return -1;
 	}
 	bool done = false;

@@ -14,11 +14,11 @@
  * build of the graph (skg_graph_force_type), in which a link of another type to such an object
  * marks nothing and the walk reports it as git's traversal does (skg_graph_report.failed_link).
  *
- * Memory: 56 bytes per object (present or only linked to), 4 per link, and a hash table of 4 to 8
- * bytes per object; nothing is allocated per object. One mutex makes skg_graph_add and
- * skg_graph_root safe to call from several threads (an add that finds another thread inside is
- * queued for that thread to insert, and returns at once); the walk runs on one, after every add
- * has returned.
+ * Memory: 56 bytes per object (present or only linked to), 4 per link, a hash table of 4 to 8
+ * bytes per object, and with names (skg_graph_enable_names) 8 more per object from the walk on;
+ * nothing is allocated per object. One mutex makes skg_graph_add and skg_graph_root safe to call
+ * from several threads (an add that finds another thread inside is queued for that thread to
+ * insert, and returns at once); the walk runs on one, after every add has returned.
  */
 #ifndef SHA1KIT_GIT_GRAPH_H
 #define SHA1KIT_GIT_GRAPH_H
@@ -28,6 +28,8 @@
 #include <stdint.h>
 
 #include "object.h"
+
+struct skg_buf;
 
 struct skg_graph;
 
@@ -103,6 +105,42 @@ int skg_graph_reserve(struct skg_graph *g, uint64_t objects);
  * what the root says it is, used in the "missing" line when the object does not exist (git: an
  * index entry names a blob). 0, or -1 out of memory. */
 int skg_graph_root(struct skg_graph *g, const uint8_t *id, unsigned type);
+
+/*
+ * Object names, as `git fsck --name-objects` gives them (fsck.c: fsck_put_object_name,
+ * fsck_describe_object and the walk's fsck_walk_tree, fsck_walk_commit, fsck_walk_tag; v2.39.5
+ * and v2.55.0 alike). skg_graph_enable_names, before the first root, turns them on; then
+ * skg_graph_root_named gives a root its name (builtin/fsck.c: "REFNAME" for a ref or HEAD,
+ * "REFNAME@{TIMESTAMP}" for the new side of a reflog entry, ":PATH" or "INDEX:PATH" for an index
+ * entry, ":" for the cache-tree, ":(STAGE):PATH" for resolve-undo), in git's order of the roots,
+ * and the walk passes names on as git does: an object keeps the first name it is given; a named
+ * commit names its tree "NAME:" and its parents "NAME^" (or "PREFIX~N+1" when NAME ends in "~N",
+ * "PREFIX~2" when it ends in "^"), "NAME^2", "NAME^3", ...; a named tree names each entry
+ * "NAMEPATH" ("NAMEPATH/" for a subtree); a named tag gives its object its own name. Names are
+ * put while the walk goes, so a line of the walk describes an object by the name it has then,
+ * as git's does. 0, or -1 when out of memory.
+ */
+int skg_graph_enable_names(struct skg_graph *g);
+
+/* skg_graph_root, and with names on (skg_graph_enable_names) the root's name (NULL: none, as git's
+ * reflog entries without a timestamp). 0, or -1 when out of memory. */
+int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name);
+
+/*
+ * The name of entry `k` (0-based, gitlinks not counted: the order of the tree's links) of the tree
+ * `tree`: appended to `name`; *is_dir true for a subtree. Returns 0, or -1 when the tree cannot be
+ * read or has no such entry (the object is then described without a name).
+ */
+typedef int (*skg_graph_entry_fn)(void *ctx, const uint8_t *tree, uint32_t k, struct skg_buf *name,
+                                  bool *is_dir);
+
+/*
+ * The name `id` has at this point of the walk (or after it), appended to `out`: 1 when it has one,
+ * 0 when not (names off, never named), -1 when out of memory. `entry` reads the entry names of
+ * the trees on the way (see skg_graph_entry_fn).
+ */
+int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry_fn entry, void *ctx,
+                   struct skg_buf *out);
 
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
 bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type);

@@ -73,28 +73,29 @@ void skg_buf_addc(struct skg_buf *b, char c)
 	skg_buf_add(b, &c, 1);
 }
 
+void skg_buf_vaddf(struct skg_buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	char small[256];
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n < 0) {
+		b->failed = true;
+	} else if ((size_t)n < sizeof(small)) {
+		skg_buf_add(b, small, (size_t)n);
+	} else if (buf_grow(b, (size_t)n)) {
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, again);
+		b->len += (size_t)n;
+	}
+	va_end(again);
+}
+
 void skg_buf_addf(struct skg_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char small[256];
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	skg_buf_vaddf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		b->failed = true;
-		return;
-	}
-	if ((size_t)n < sizeof(small)) {
-		skg_buf_add(b, small, (size_t)n);
-		return;
-	}
-	if (!buf_grow(b, (size_t)n)) {
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
 }
 
 void skg_buf_setlen(struct skg_buf *b, size_t len)

@@ -31,6 +31,7 @@ void skg_buf_add(struct skg_buf *b, const void *data, size_t len);
 void skg_buf_adds(struct skg_buf *b, const char *s);
 void skg_buf_addc(struct skg_buf *b, char c);
 void skg_buf_addf(struct skg_buf *b, const char *fmt, ...) SKG_PRINTF(2, 3);
+void skg_buf_vaddf(struct skg_buf *b, const char *fmt, va_list ap) SKG_PRINTF(2, 0);
 void skg_buf_setlen(struct skg_buf *b, size_t len);
 const char *skg_buf_str(const struct skg_buf *b); /* "" when empty */
 void skg_buf_release(struct skg_buf *b);

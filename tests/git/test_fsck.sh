@@ -345,6 +345,43 @@ mkrepo "$r"
 compare "index entry at a missing blob" "$r"
 }
 
+# 6b. --name-objects: the names git gives objects in the lines of its walk (fsck.c
+#     fsck_put_object_name): from a ref (REF~N, REF^2, REF:PATH/), a tag, the reflog (HEAD@{TIME}),
+#     the index (:PATH; INDEX:PATH in another worktree, git 2.40+) and its cache-tree (:DIR/), through
+#     loose trees and packed ones. Removed: an old version of a file, a commit of the first-parent
+#     line, the side branch's blob, a staged blob under a directory the cache-tree names, a blob
+#     staged in a worktree.
+section_names() {
+r=$T/names
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	mkdir -p a/b
+	for i in 1 2 3 4 5 6; do
+		echo "$i" >"a/b/n$i" && echo "log $i" >a/b/log
+		git add . && git commit -qm "c$i"
+	done
+	git checkout -qb side HEAD~3 && echo s >s && git add s && git commit -qm side
+	git checkout -q master && git merge -q --no-edit side && git branch -q -D side
+	echo 7 >a/b/n7 && git add . && git commit -qm c7
+	git -c advice.nestedTag=false tag -a -m t1 t1 HEAD~1 && git -c advice.nestedTag=false tag -a -m t2 t2 t1
+	git worktree add -q ../names-wt -b wt HEAD~2 && (cd ../names-wt && echo w >w && git add w) &&
+		rm -f "$(obj_path . "$(cd ../names-wt && git rev-parse :w)")"
+	echo staged >a/staged && git add a/staged && git write-tree >/dev/null
+	rm -f "$(obj_path . "$(git rev-parse HEAD~1^2:s)")" "$(obj_path . "$(git rev-parse :a/staged)")" \
+		"$(obj_path . "$(git rev-parse HEAD~4:a/b/log)")"
+) || fail "could not make the repository of section names"
+compare "names: from the other worktree" "$T/names-wt" --name-objects --no-reflogs
+cp -a "$r" "$T/names-packed"
+(cd "$T/names-packed" && git rev-list --objects --all --reflog --missing=allow-any |
+	git pack-objects -q .git/objects/pack/pack >/dev/null && git prune-packed) ||
+	fail "could not pack the repository of section names"
+compare "names: packed objects, --no-reflogs" "$T/names-packed" --name-objects --no-reflogs
+rm -f "$(obj_path "$r" "$(cd "$r" && git rev-parse HEAD~5)")"
+compare "names: loose objects, a commit missing" "$r" --name-objects
+compare "names: loose objects, a commit missing, --no-reflogs" "$r" --name-objects --no-reflogs
+}
+
 # 7. Packs: a flipped byte in the pack and in the idx: git's exit status (the pack bit, or 128
 #    where git dies reading an object it needs) and the file named; git's lines exactly below (7b,
 #    7c).
