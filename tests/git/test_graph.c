@@ -1,7 +1,8 @@
 /* test_graph.c - the fsck object graph (src/git/graph.c): reachability, broken links, missing,
  * dangling and unreachable objects, wrong link types, links that disagree on a type and git's type
  * forced, duplicates, a graph large enough to rehash, adds from many threads at once (the queue of
- * adds that find the graph busy), a link list longer than a block of the link store. */
+ * adds that find the graph busy), a link list longer than a block of the link store, the names of
+ * --name-objects. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "graph.h"
+#include "util.h"
 
 /* Object IDs made from a number (distinct first bytes spread the hash slots). */
 static void mkid(uint8_t id[SKG_RAWSZ], uint32_t n)
@@ -707,6 +709,112 @@ static void test_graph_order(void **state)
  * (its 1000 blobs reachable, the blob after them dangling), and an object added after it still
  * has its own links.
  */
+/* Names (skg_graph_enable_names): the entry names of the trees, "e<tree>_<k>", entry 0 of tree 20
+ * a subtree. */
+static int entry_name(void *ctx, const uint8_t *tree, uint32_t k, struct skg_buf *name, bool *is_dir)
+{
+	(void)ctx;
+	uint32_t n = (uint32_t)tree[19] | (uint32_t)tree[18] << 8;
+	skg_buf_addf(name, "e%u_%u", n, k);
+	*is_dir = n == 20 && k == 0;
+	return 0;
+}
+
+static void root_named(struct skg_graph *g, uint32_t n, const char *name)
+{
+	uint8_t id[SKG_RAWSZ];
+	mkid(id, n);
+	assert_int_equal(skg_graph_root_named(g, id, 0, name), 0);
+}
+
+static void assert_name(const struct skg_graph *g, uint32_t n, const char *want)
+{
+	uint8_t id[SKG_RAWSZ];
+	struct skg_buf b = {0};
+	mkid(id, n);
+	int r = skg_graph_name(g, id, entry_name, NULL, &b);
+	if (want == NULL) {
+		assert_int_equal(r, 0);
+	} else {
+		assert_int_equal(r, 1);
+		assert_string_equal(skg_buf_str(&b), want);
+	}
+	skg_buf_release(&b);
+}
+
+/* git's names (fsck.c fsck_walk_commit, fsck_walk_tree, fsck_walk_tag): "~N" continued from a name
+ * ending in "~N" or "^", "^" after other names (digits without a '~' before them too), "^K" for
+ * the K-th parent, "NAME:" for the tree, entry names below it ("/" after a subtree), a tag's
+ * name passed to its object, a root's own name kept over one a link would give, no name for an
+ * object only unnamed ones reach. */
+static void test_graph_names(void **state)
+{
+	(void)state;
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
+	struct seen s;
+	const unsigned C = SKG_COMMIT, T = SKG_TREE, B = SKG_BLOB;
+	assert_non_null(g);
+	assert_int_equal(skg_graph_enable_names(g), 0);
+	add(g, 1, C, (uint32_t[]){20, 2, 3}, (unsigned[]){T, C, C}, 3);
+	add(g, 20, T, (uint32_t[]){22, 23}, (unsigned[]){T, B}, 2); /* 23 is missing */
+	add(g, 22, T, (uint32_t[]){24}, (unsigned[]){B}, 1);        /* 24 is missing */
+	add(g, 21, T, NULL, NULL, 0);                               /* every other commit's tree */
+	add(g, 2, C, (uint32_t[]){21, 4}, (unsigned[]){T, C}, 2);
+	add(g, 4, C, (uint32_t[]){21, 5}, (unsigned[]){T, C}, 2); /* 5 is missing */
+	add(g, 3, C, (uint32_t[]){21, 6}, (unsigned[]){T, C}, 2);
+	add(g, 6, C, (uint32_t[]){21, 25}, (unsigned[]){T, C}, 2); /* 25 is missing */
+	add(g, 8, C, (uint32_t[]){21, 9}, (unsigned[]){T, C}, 2);
+	add(g, 9, C, (uint32_t[]){21, 26}, (unsigned[]){T, C}, 2); /* 26 is missing */
+	add(g, 10, C, (uint32_t[]){21, 11, 12}, (unsigned[]){T, C, C}, 3);
+	add(g, 11, C, (uint32_t[]){21}, (unsigned[]){T}, 1);
+	add(g, 12, C, (uint32_t[]){21, 27}, (unsigned[]){T, C}, 2); /* 27 is missing */
+	add(g, 30, SKG_TAG, (uint32_t[]){31}, (unsigned[]){C}, 1);
+	add(g, 31, C, (uint32_t[]){21, 28}, (unsigned[]){T, C}, 2); /* 28 is missing */
+	add(g, 40, C, (uint32_t[]){21, 41}, (unsigned[]){T, C}, 2); /* 40: a root without a name */
+	add(g, 41, C, (uint32_t[]){21, 29}, (unsigned[]){T, C}, 2); /* 29 is missing */
+	root_named(g, 1, "refs/tags/v7~3");
+	root_named(g, 8, "x^");
+	root_named(g, 10, "topic12");
+	root_named(g, 11, "refs/heads/other");
+	root_named(g, 11, "not this one");
+	root_named(g, 30, "refs/tags/t");
+	root_named(g, 40, NULL);
+	walk(g, &s, false);
+	assert_name(g, 1, "refs/tags/v7~3");
+	assert_name(g, 20, "refs/tags/v7~3:");
+	assert_name(g, 22, "refs/tags/v7~3:e20_0/");
+	assert_name(g, 23, "refs/tags/v7~3:e20_1");
+	assert_name(g, 24, "refs/tags/v7~3:e20_0/e22_0");
+	assert_name(g, 2, "refs/tags/v7~4");
+	assert_name(g, 4, "refs/tags/v7~5");
+	assert_name(g, 5, "refs/tags/v7~6");
+	assert_name(g, 3, "refs/tags/v7~3^2");
+	assert_name(g, 6, "refs/tags/v7~3^2^");
+	assert_name(g, 25, "refs/tags/v7~3^2~2");
+	assert_name(g, 9, "x~2");
+	assert_name(g, 26, "x~3");
+	assert_name(g, 11, "refs/heads/other");
+	assert_name(g, 12, "topic12^2");
+	assert_name(g, 27, "topic12^2^");
+	assert_name(g, 31, "refs/tags/t");
+	assert_name(g, 28, "refs/tags/t^");
+	assert_name(g, 40, NULL);
+	assert_name(g, 29, NULL);
+	assert_name(g, 99, NULL); /* not in the graph */
+	assert_true(has_line(&s, "missing", C, 5) && has_line(&s, "missing", B, 24));
+	skg_graph_free(g);
+
+	/* names off: none */
+	g = skg_graph_new(SKG_RAWSZ);
+	assert_non_null(g);
+	add(g, 1, C, (uint32_t[]){21, 2}, (unsigned[]){T, C}, 2);
+	root_named(g, 1, "refs/heads/main");
+	walk(g, &s, false);
+	assert_name(g, 1, NULL);
+	assert_name(g, 2, NULL);
+	skg_graph_free(g);
+}
+
 static void test_graph_long_list(void **state)
 {
 	(void)state;
@@ -753,6 +861,7 @@ int main(void)
 	    cmocka_unit_test(test_graph_threads),
 	    cmocka_unit_test(test_graph_order),
 	    cmocka_unit_test(test_graph_long_list),
+	    cmocka_unit_test(test_graph_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
