@@ -452,13 +452,18 @@ const char *sha1kit_sha256_batch_kernel_name(void)
  * than another kernel at one of those sizes; what was not measured keeps the table order.
  */
 const sha1kit_cpu_pref sha1kit_cpu_prefs[] = {
-    /* Zen 4 (Zen 3 has no AVX-512 and gets shani+avx2 by the table order anyway) */
+    /* Zen 4: the filter steps between the SHA-NI blocks, as Zen 5 (shani+avx512, the 16-block
+     * look-ahead in one call, was slower than the per-block AVX2 filter: issue 16); Zen 3 has no
+     * AVX-512 and gets shani+avx2 by the table order */
     {.vendor = SHA1KIT_VENDOR_AMD,
      .family = 0x19,
      .model_hi = 0xff,
-     .dc = {"shani+avx2"},
-     .basis = "issue 16, AMD EPYC family 25 model 17 (Zen 4): dc shani+avx2 0.87x / 0.72-0.73x / "
-              "0.72-0.73x, shani+avx512 0.71x / 0.71x / 0.71x"},
+     .dc = {"shani+avx512-pipe"},
+     .basis = "AMD EPYC family 25 model 17 (Zen 4), 2026-12-06, sha1kit bench --reps 9, random "
+              "messages: time of dc shani+avx512-pipe / shani+avx2 in the same run, 9 runs: 1 KiB "
+              "0.99-1.01 (the same per-block path), 16 KiB 0.82-0.98, 1 MiB 0.80-0.97, 3-4 KiB "
+              "0.85-1.04; issue 16: shani+avx2 0.87x / 0.72-0.73x / 0.72-0.73x OpenSSL, "
+              "shani+avx512 0.71x / 0.71x / 0.71x"},
     /* Zen 5: the filter steps overlap the SHA-NI blocks; the 16-block look-ahead pays from 32 blocks
      * in an update, not 16 */
     {.vendor = SHA1KIT_VENDOR_AMD,

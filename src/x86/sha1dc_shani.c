@@ -23,17 +23,14 @@
 			snap[(g)-13] = abcd;                                                                 \
 	} while (0)
 
-/* The state before step 4g from the registers before groups g-1 and g (lane 3 = A ... lane 0 = D). */
+/* The state before step 4g from the registers before groups g-1 and g (lane 3 = A ... lane 0 = D):
+ * A..D in one reversed store, E = rotl30 of the A before group g-1. One shuffle, one store and one
+ * extract a state, where two register spills and five scalar copies were 5-7% of the time of a
+ * 1 KiB-1 MiB message on Zen 4 (docs/PERFORMANCE.md, "SHA-1DC on Zen 4"). */
 SHANI_TARGET static inline void state_at(sha1kit_dc_state *st, __m128i before_prev, __m128i before)
 {
-	uint32_t x[4], p[4];
-	_mm_storeu_si128((__m128i *)x, before);
-	_mm_storeu_si128((__m128i *)p, before_prev);
-	st->s[0] = x[3];
-	st->s[1] = x[2];
-	st->s[2] = x[1];
-	st->s[3] = x[0];
-	st->s[4] = sha1kit_rotl32(p[3], 30);
+	_mm_storeu_si128((__m128i *)st->s, _mm_shuffle_epi32(before, 0x1b));
+	st->s[4] = sha1kit_rotl32((uint32_t)_mm_extract_epi32(before_prev, 3), 30);
 }
 
 SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
