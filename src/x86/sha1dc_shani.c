@@ -25,7 +25,7 @@
 
 /* The state before step 4g from the registers before groups g-1 and g (lane 3 = A ... lane 0 = D):
  * A..D in one reversed store, E = rotl30 of the A before group g-1. One shuffle, one store and one
- * extract a state, where two register spills and five scalar copies were 5-7% of the time of a
+ * extract a state, where two register spills and five scalar copies were 2-7% of the time of a
  * 1 KiB-1 MiB message on Zen 4 (docs/PERFORMANCE.md, "SHA-1DC on Zen 4"). */
 SHANI_TARGET static inline void state_at(sha1kit_dc_state *st, __m128i before_prev, __m128i before)
 {
