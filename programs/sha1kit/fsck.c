@@ -153,7 +153,7 @@ static void usage(void)
 	       "                             (:PATH) it is reached from first, then NAME:,\n"
 	       "                             NAME^, NAME~N, NAME^2, NAME:PATH/ down the walk.\n"
 	       "                             The object checks, which git runs before any\n"
-	       "                             name is known, print IDs only, as git's\n"
+	       "                             name is known, print IDs only, as in git\n"
 	       "      --[no-]reflogs       take reflog entries as roots (default: on)\n"
 	       "      --[no-]cache         take the index as roots (always so, as in git without\n"
 	       "                             objects given)\n"
