@@ -110,10 +110,9 @@ sk_cpu_kernels() {
 	else
 		b=single db=single
 	fi
-	# the preference table: Zen 4 per-block AVX2 filter, Zen 5 pipelined look-ahead, Intel avx2x8
-	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && [ "$SK_CPU_FAMILY" = 25 ] && [ "$dc" = 'shani+avx512' ]; then
-		dc='shani+avx2'
-	elif [ "$SK_CPU_VENDOR" = AuthenticAMD ] && [ "$SK_CPU_FAMILY" = 26 ] && [ "$dc" = 'shani+avx512' ]; then
+	# the preference table: Zen 4 and Zen 5 the pipelined look-ahead, Intel avx2x8
+	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && { [ "$SK_CPU_FAMILY" = 25 ] || [ "$SK_CPU_FAMILY" = 26 ]; } &&
+		[ "$dc" = 'shani+avx512' ]; then
 		dc='shani+avx512-pipe'
 	fi
 	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$b" = shani-x2 ] && [ -n "$avx2" ]; then
