@@ -140,6 +140,9 @@ static void snapshot_read(struct skg_fsck_run *f, const uint8_t *id)
 		f->cap_snap_read = cap;
 	}
 	memcpy(f->snap_read + f->n_snap_read++ * f->rawsz, id, f->rawsz);
+	if (skg_graph_snapshot_parse(f->graph, id) != 0) { /* the order of the walk's last lines */
+		skg_fsck_nomem(f);
+	}
 }
 
 /* git's fsck_handle_ref; false when git dies there */

@@ -113,6 +113,8 @@ struct skg_graph {
 	uint32_t *root_name_obj;
 	uint32_t n_root_names, root_names_alloc;
 	uint32_t *nm_from, *nm_arg;
+	uint32_t *snap; /* skg_graph_snapshot_parse, in order */
+	uint32_t nsnap, snap_alloc;
 	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
 };
 
@@ -158,6 +160,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->root_name_obj);
 		free(g->nm_from);
 		free(g->nm_arg);
+		free(g->snap);
 		free(g);
 	}
 }
@@ -610,6 +613,30 @@ static bool keep_root_name(struct skg_graph *g, uint32_t i, const char *name)
 	return true;
 }
 
+int skg_graph_snapshot_parse(struct skg_graph *g, const uint8_t *id)
+{
+	int ret = -1;
+	acquire(g);
+	uint32_t i = lookup_or_add(g, id);
+	if (i == UINT32_MAX) {
+		goto out;
+	}
+	if (g->nsnap == g->snap_alloc) {
+		uint32_t a = g->snap_alloc ? g->snap_alloc * 2 : 16;
+		uint32_t *v = realloc(g->snap, (size_t)a * sizeof(*v));
+		if (v == NULL) {
+			goto out;
+		}
+		g->snap = v;
+		g->snap_alloc = a;
+	}
+	g->snap[g->nsnap++] = i;
+	ret = 0;
+out:
+	release(g);
+	return ret;
+}
+
 int skg_graph_root(struct skg_graph *g, const uint8_t *id, unsigned type)
 {
 	return skg_graph_root_named(g, id, type, NULL);
@@ -854,10 +881,102 @@ static void promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const
 	}
 }
 
+/* The walk's lookups (below): its stack, what it has reached, and the table being replayed. */
+struct lookup_replay {
+	const struct skg_graph *g;
+	struct skg_objtab *t;
+	const uint32_t *hash;
+	uint8_t *reached;
+	uint32_t *stack, sp;
+	int rc;
+};
+
+/* One link of a walked object: git's lookup of a tree's entry (lookup_tree / lookup_blob, whose
+ * lookup_object moves the object to its first slot), then mark's reach (as mark() above). */
+static void replay_link(struct lookup_replay *r, uint32_t to, unsigned ltype, bool lookup)
+{
+	const struct gobj *o = &r->g->objs[to];
+	if (lookup && r->rc == 0) {
+		r->rc = event(r->t, r->g, r->hash, to);
+	}
+	if ((o->type & T_FORCED) && TY(o) != ltype) {
+		return; /* the lookup failed: nothing marked */
+	}
+	if (r->reached[to]) {
+		return;
+	}
+	r->reached[to] = 1;
+	if (!(o->type & T_PROMISOR) && (o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
+		r->stack[r->sp++] = to;
+	}
+}
+
+struct replay_reload {
+	struct lookup_replay *r;
+};
+
+static void replay_reload_link(void *ctx, const uint8_t *id, unsigned type)
+{
+	struct lookup_replay *r = ((struct replay_reload *)ctx)->r;
+	uint32_t v = r->g->slots[find(r->g, id)];
+	if (v != 0) {
+		replay_link(r, v - 1, type, true);
+	}
+}
+
+/*
+ * The lookups of git's walk (check_connectivity's traversal: fsck_walk_tree looks up every entry
+ * of every tree it walks), in its order: the traversal again, from the roots, as drain() makes it.
+ * Commits and tags walk their parsed pointers (no lookup). 0, or -1 when out of memory.
+ */
+static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
+                               const struct skg_graph_report *rep)
+{
+	struct lookup_replay r = {
+	    g, t, hash, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, 0};
+	if (r.reached == NULL || r.stack == NULL) {
+		free(r.reached);
+		free(r.stack);
+		return -1;
+	}
+	for (uint32_t k = 0; k < g->nroots; k++) {
+		const uint32_t i = g->roots[k];
+		const struct gobj *o = &g->objs[i];
+		if (!r.reached[i]) {
+			r.reached[i] = 1;
+			if (!(o->type & T_PROMISOR) && (o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
+				r.stack[r.sp++] = i;
+			}
+		}
+	}
+	while (r.sp > 0 && r.rc == 0) {
+		const uint32_t i = r.stack[--r.sp];
+		const struct gobj *o = &g->objs[i];
+		const bool tree = TY(o) == SKG_TREE;
+		if ((o->flags & F_RELOAD) && rep->reload != NULL) {
+			struct replay_reload rr = {&r};
+			uint8_t id[SKG_MAX_RAWSZ];
+			memcpy(id, o->id, SKG_MAX_RAWSZ);
+			rep->reload(rep->ctx, 0, o->source, id, TY(o), replay_reload_link, &rr);
+			continue;
+		}
+		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+		for (uint32_t k = 0; k < o->n && ls != NULL; k++) {
+			replay_link(&r, ls[k] & LINK_INDEX_MASK, ls[k] >> LINK_TYPE_SHIFT, tree);
+		}
+	}
+	free(r.reached);
+	free(r.stack);
+	return r.rc;
+}
+
 /*
  * git's object hash table with every object (objtab.h), for the order of the last lines of the walk.
  * git's table order follows from its creations and its lookups: lookup_object swaps an object it
  * finds away from its first slot into that slot. Replayed here in git's order:
+ *  - git 2.53+'s snapshot of the refs (skg_graph_snapshot_parse): each ref's object, then what
+ *    parse_commit_buffer / parse_tag_buffer look up for it (once per object); the object check's
+ *    parse of such a commit or tag finds it parsed and looks nothing up;
  *  - the object check: for each add in git's order of checks (the adds' `order`: loose objects by
  *    directory, then the packs by offset), the object itself (parse_object_buffer's lookup_commit,
  *    lookup_tree, ...), then its links in order (parse_commit_buffer's tree and parents,
@@ -869,13 +988,15 @@ static void promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const
  *    lookup_blob), with, after the first, git's first is_promisor_object (mark_object), unless
  *    fsck_finish asked it already (skg_graph_promisor_asked): a lookup of each object of the
  *    promisor packs;
- *  - objects no add named (roots, missing objects) last, in the order the graph first saw them.
- * Left out: the lookups of the walk itself (fsck_walk_tree's entries of every reachable tree: as
- * many again as the check's, for no difference in the line order on the partial clones tried) and
- * 2.53+'s snapshot of the refs before the check. The table grows as git's does, re-inserting in
- * slot order (skg_objtab_add). So the order does not depend on the threads' interleaving.
+ *  - the lookups of the walk itself: fsck_walk_tree's of the entries of every tree it walks, in
+ *    the walk's order (replay_walk_lookups). Without them (and without the snapshot), `--unreachable`
+ *    on a packed repository of a few hundred objects with a commit missing gave two lines in the
+ *    other order: a lookup moves the object it finds, and so the one in its first slot;
+ *  - objects no event named (missing roots) last, in the order the graph first saw them.
+ * The table grows as git's does, re-inserting in slot order (skg_objtab_add). So the order does
+ * not depend on the threads' interleaving.
  */
-static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
+static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const struct skg_graph_report *rep)
 {
 	const uint32_t nr = g->nr;
 	if (nr == 0) {
@@ -884,9 +1005,10 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 	struct placed *p = malloc((size_t)nr * sizeof(*p));       /* first events, as created */
 	struct placed *adds = malloc((size_t)nr * sizeof(*adds)); /* the adds, in git's order of checks */
 	uint32_t *hash = malloc((size_t)nr * sizeof(*hash));
+	uint8_t *parsed = calloc(nr, 1); /* commits and tags the snapshot parsed */
 	t->at = malloc((size_t)nr * sizeof(*t->at));
 	int rc = -1;
-	if (p == NULL || adds == NULL || hash == NULL || t->at == NULL) {
+	if (p == NULL || adds == NULL || hash == NULL || parsed == NULL || t->at == NULL) {
 		goto out;
 	}
 	uint32_t nadds = 0;
@@ -902,12 +1024,28 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 	qsort(p, nr, sizeof(*p), cmp_placed);
 	qsort(adds, nadds, sizeof(*adds), cmp_placed);
 	rc = 0;
+	/* git 2.53+'s snapshot: parse_object of each ref's object (the object, then what
+	 * parse_commit_buffer / parse_tag_buffer look up), once each; the check's parse of those
+	 * finds them parsed and looks nothing up */
+	for (uint32_t k = 0; k < g->nsnap && rc == 0; k++) {
+		const uint32_t i = g->snap[k];
+		const struct gobj *o = &g->objs[i];
+		rc = event(t, g, hash, i);
+		if (parsed[i] || (TY(o) != SKG_COMMIT && TY(o) != SKG_TAG)) {
+			continue;
+		}
+		parsed[i] = 1;
+		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+		for (uint32_t l = 0; l < o->n && ls != NULL && rc == 0; l++) {
+			rc = event(t, g, hash, ls[l] & LINK_INDEX_MASK);
+		}
+	}
 	uint32_t next = 0; /* p[next]: the first event not yet looked at */
 	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
 		const uint32_t i = adds[a].index;
 		const struct gobj *o = &g->objs[i];
 		rc = event(t, g, hash, i);
-		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+		const uint32_t *ls = o->first != NO_LINKS && !parsed[i] ? links_at(g, o->first) : NULL;
 		for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
 			rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
 		}
@@ -933,6 +1071,9 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t)
 			pass = true;
 		}
 	}
+	if (rc == 0) {
+		rc = replay_walk_lookups(t, g, hash, rep);
+	}
 	for (uint32_t k = 0; k < nr && rc == 0; k++) {
 		rc = create(t, g, p[k].index);
 	}
@@ -940,6 +1081,7 @@ out:
 	free(p);
 	free(adds);
 	free(hash);
+	free(parsed);
 	free(t->at);
 	t->at = NULL;
 	return rc;
@@ -1416,7 +1558,7 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		any = reported(&g->objs[i], rep) != REPORT_NONE;
 	}
 	struct skg_objtab order = {0};
-	if (any && git_hash_order(g, &order) != 0) {
+	if (any && git_hash_order(g, &order, rep) != 0) {
 		skg_objtab_free(&order);
 		return -1;
 	}

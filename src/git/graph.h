@@ -142,6 +142,14 @@ typedef int (*skg_graph_entry_fn)(void *ctx, const uint8_t *tree, uint32_t k, st
 int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry_fn entry, void *ctx,
                    struct skg_buf *out);
 
+/*
+ * git 2.53+'s snapshot of the refs (builtin/fsck.c snapshot_ref) parsed `id`, before its object
+ * check: called for each ref and HEAD whose object parses, in git's order. It changes only the
+ * order of the walk's last lines (git's table then begins with those objects and the links their
+ * parse looks up, and their later parse looks nothing up again). 0, or -1 when out of memory.
+ */
+int skg_graph_snapshot_parse(struct skg_graph *g, const uint8_t *id);
+
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
 bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type);
 
