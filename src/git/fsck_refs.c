@@ -198,7 +198,9 @@ valid:
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 	}
 	f->default_refs++;
-	root(f, id, type, refname);
+	if (skg_graph_root_ref(f->graph, id, type, refname) != 0) { /* git's parse_object of it */
+		skg_fsck_nomem(f);
+	}
 	return true;
 }
 

@@ -233,7 +233,9 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               reload_tree,
 	                               0,
 	                               on_failed_link,
-	                               f->connectivity_only && f->promisor_remote};
+	                               f->connectivity_only && f->promisor_remote,
+	                               f->connectivity_only,
+	                               f->connectivity_only && (f->show_dangling || f->lost_found)};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
 	wopt.rawsz = f->rawsz;

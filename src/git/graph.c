@@ -103,6 +103,7 @@ struct skg_graph {
 	uint64_t nlinks, links_alloc; /* links used, links addressable (a multiple of BLOCK_LINKS, or
 	                               * FIRST_LINKS) */
 	uint32_t *roots;
+	uint8_t *root_parse; /* per root: git parses its object there (a ref or HEAD) */
 	uint32_t nroots, roots_alloc;
 	/* names (skg_graph_enable_names): the roots' names in git's order (root_name_obj: the object
 	 * each names), and from the walk's start, for each object, who named it: nm_from 0 none,
@@ -153,6 +154,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->block);
 		free(g->block_owns);
 		free(g->roots);
+		free(g->root_parse);
 		for (uint32_t k = 0; k < g->n_root_names; k++) {
 			free(g->root_names[k]);
 		}
@@ -642,7 +644,19 @@ int skg_graph_root(struct skg_graph *g, const uint8_t *id, unsigned type)
 	return skg_graph_root_named(g, id, type, NULL);
 }
 
+static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name, bool parse);
+
 int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name)
+{
+	return root_add(g, id, type, name, false);
+}
+
+int skg_graph_root_ref(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name)
+{
+	return root_add(g, id, type, name, true);
+}
+
+static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name, bool parse)
 {
 	int ret = -1;
 	acquire(g);
@@ -660,8 +674,14 @@ int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, 
 			goto out;
 		}
 		g->roots = r;
+		uint8_t *rp = realloc(g->root_parse, a);
+		if (rp == NULL) {
+			goto out;
+		}
+		g->root_parse = rp;
 		g->roots_alloc = a;
 	}
+	g->root_parse[g->nroots] = parse;
 	g->roots[g->nroots++] = i;
 	g->objs[i].flags |= F_ROOT | F_USED;
 	if (TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
@@ -853,6 +873,49 @@ static int cmp_placed(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* --connectivity-only: git makes every object it has first, by lookup_unknown_object in
+ * odb_for_each_object's order: the loose objects (the order of the adds), then each pack's objects
+ * in the order of its idx (by ID), not by offset. */
+struct listed {
+	uint64_t order;
+	const uint8_t *id; /* SKG_MAX_RAWSZ bytes, zero-padded */
+	uint32_t index;
+};
+
+static int cmp_listed(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+	const uint64_t pack = (uint64_t)1 << 63, seq = ~(((uint64_t)1 << 40) - 1);
+	if ((x->order & pack) && (y->order & pack) && (x->order & seq) == (y->order & seq)) {
+		int c = memcmp(x->id, y->id, SKG_MAX_RAWSZ);
+		if (c != 0) {
+			return c;
+		}
+	}
+	if (x->order != y->order) {
+		return x->order < y->order ? -1 : 1;
+	}
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The adds in git's order of listing (--connectivity-only), in place. false: out of memory. */
+static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t nadds)
+{
+	struct listed *v = malloc((size_t)nadds * sizeof(*v) + 1);
+	if (v == NULL) {
+		return false;
+	}
+	for (uint32_t a = 0; a < nadds; a++) {
+		v[a] = (struct listed){adds[a].order, g->objs[adds[a].index].id, adds[a].index};
+	}
+	qsort(v, nadds, sizeof(*v), cmp_listed);
+	for (uint32_t a = 0; a < nadds; a++) {
+		adds[a] = (struct placed){v[a].order, 0, v[a].index};
+	}
+	free(v);
+	return true;
+}
+
 /* git's create_object of object k, unless it is in the table already (t->at[k] set). */
 static int create(struct skg_objtab *t, const struct skg_graph *g, uint32_t k)
 {
@@ -886,6 +949,7 @@ struct lookup_replay {
 	const struct skg_graph *g;
 	struct skg_objtab *t;
 	const uint32_t *hash;
+	uint8_t *parsed; /* commits and tags git parsed before (their links looked up then) */
 	uint8_t *reached;
 	uint32_t *stack, sp;
 	int rc;
@@ -926,14 +990,16 @@ static void replay_reload_link(void *ctx, const uint8_t *id, unsigned type)
 
 /*
  * The lookups of git's walk (check_connectivity's traversal: fsck_walk_tree looks up every entry
- * of every tree it walks), in its order: the traversal again, from the roots, as drain() makes it.
- * Commits and tags walk their parsed pointers (no lookup). 0, or -1 when out of memory.
+ * of every tree it walks; a commit or tag not parsed before, as with --connectivity-only, is
+ * parsed there and looks up its links), in its order: the traversal again, from the roots, as
+ * drain() makes it. 0, or -1 when out of memory.
  */
 static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                               const struct skg_graph_report *rep)
+                               uint8_t *parsed, const struct skg_graph_report *rep)
 {
 	struct lookup_replay r = {
-	    g, t, hash, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, 0};
+	    g, t, hash, parsed, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)),
+	    0, 0};
 	if (r.reached == NULL || r.stack == NULL) {
 		free(r.reached);
 		free(r.stack);
@@ -952,7 +1018,11 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 	while (r.sp > 0 && r.rc == 0) {
 		const uint32_t i = r.stack[--r.sp];
 		const struct gobj *o = &g->objs[i];
-		const bool tree = TY(o) == SKG_TREE;
+		bool lookup = TY(o) == SKG_TREE;
+		if ((TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
+			parsed[i] = 1;
+			lookup = true;
+		}
 		if ((o->flags & F_RELOAD) && rep->reload != NULL) {
 			struct replay_reload rr = {&r};
 			uint8_t id[SKG_MAX_RAWSZ];
@@ -962,12 +1032,78 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 		}
 		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
 		for (uint32_t k = 0; k < o->n && ls != NULL; k++) {
-			replay_link(&r, ls[k] & LINK_INDEX_MASK, ls[k] >> LINK_TYPE_SHIFT, tree);
+			replay_link(&r, ls[k] & LINK_INDEX_MASK, ls[k] >> LINK_TYPE_SHIFT, lookup);
 		}
 	}
 	free(r.reached);
 	free(r.stack);
 	return r.rc;
+}
+
+struct reload_events {
+	struct skg_objtab *t;
+	const struct skg_graph *g;
+	const uint32_t *hash;
+	int rc;
+};
+
+static void reload_event(void *ctx, const uint8_t *id, unsigned type)
+{
+	struct reload_events *e = ctx;
+	(void)type;
+	uint32_t v = e->g->slots[find(e->g, id)];
+	if (v != 0 && e->rc == 0) {
+		e->rc = event(e->t, e->g, e->hash, v - 1);
+	}
+}
+
+/* git's lookups of the links of object i, in order (a loose tree's read again). */
+static int link_events(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash, uint32_t i,
+                       const struct skg_graph_report *rep)
+{
+	const struct gobj *o = &g->objs[i];
+	if ((o->flags & F_RELOAD) && rep->reload != NULL) {
+		struct reload_events e = {t, g, hash, 0};
+		uint8_t id[SKG_MAX_RAWSZ];
+		memcpy(id, o->id, SKG_MAX_RAWSZ);
+		rep->reload(rep->ctx, 0, o->source, id, TY(o), reload_event, &e);
+		return e.rc;
+	}
+	const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+	int rc = 0;
+	for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
+		rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
+	}
+	return rc;
+}
+
+/*
+ * --connectivity-only, with dangling lines or --lost-found: git's check_connectivity then lists
+ * the objects again (mark_unreachable_referents): a lookup of each, and for each unreachable one
+ * fsck_walk's lookups (a commit or tag parsed if it was not, a tree's entries).
+ */
+static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
+                          uint8_t *parsed, const struct placed *adds, uint32_t nadds,
+                          const struct skg_graph_report *rep)
+{
+	int rc = 0;
+	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
+		const uint32_t i = adds[a].index;
+		const struct gobj *o = &g->objs[i];
+		if (t->at[i] != UINT32_MAX) {
+			skg_objtab_touch(t, i, hash[i]);
+		}
+		if ((o->flags & F_REACHABLE) || (o->flags & F_UNREAD)) {
+			continue;
+		}
+		if (TY(o) == SKG_TREE) {
+			rc = link_events(t, g, hash, i, rep);
+		} else if ((TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
+			parsed[i] = 1;
+			rc = link_events(t, g, hash, i, rep);
+		}
+	}
+	return rc;
 }
 
 /*
@@ -989,9 +1125,11 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
  *    fsck_finish asked it already (skg_graph_promisor_asked): a lookup of each object of the
  *    promisor packs;
  *  - the lookups of the walk itself: fsck_walk_tree's of the entries of every tree it walks, in
- *    the walk's order (replay_walk_lookups). Without them (and without the snapshot), `--unreachable`
- *    on a packed repository of a few hundred objects with a commit missing gave two lines in the
- *    other order: a lookup moves the object it finds, and so the one in its first slot;
+ *    the walk's order (replay_walk_lookups); with --connectivity-only (skg_graph_report's flag:
+ *    the check made the objects in git's listing order and parsed none), the parse of each commit
+ *    and tag the walk reaches first, and then the second listing (referents_pass). Without them (and without
+ * the snapshot), `--unreachable` on a packed repository of a few hundred objects with a commit missing gave
+ * two lines in the other order: a lookup moves the object it finds, and so the one in its first slot;
  *  - objects no event named (missing roots) last, in the order the graph first saw them.
  * The table grows as git's does, re-inserting in slot order (skg_objtab_add). So the order does
  * not depend on the threads' interleaving.
@@ -1005,7 +1143,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	struct placed *p = malloc((size_t)nr * sizeof(*p));       /* first events, as created */
 	struct placed *adds = malloc((size_t)nr * sizeof(*adds)); /* the adds, in git's order of checks */
 	uint32_t *hash = malloc((size_t)nr * sizeof(*hash));
-	uint8_t *parsed = calloc(nr, 1); /* commits and tags the snapshot parsed */
+	uint8_t *parsed = calloc(nr, 1); /* commits and tags git parsed (their links looked up) */
 	t->at = malloc((size_t)nr * sizeof(*t->at));
 	int rc = -1;
 	if (p == NULL || adds == NULL || hash == NULL || parsed == NULL || t->at == NULL) {
@@ -1021,8 +1159,12 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		hash[i] = skg_objtab_hash(o->id);
 		t->at[i] = UINT32_MAX;
 	}
+	const bool listed = rep->connectivity_only;
 	qsort(p, nr, sizeof(*p), cmp_placed);
 	qsort(adds, nadds, sizeof(*adds), cmp_placed);
+	if (listed && !sort_listed(g, adds, nadds)) {
+		goto out;
+	}
 	rc = 0;
 	/* git 2.53+'s snapshot: parse_object of each ref's object (the object, then what
 	 * parse_commit_buffer / parse_tag_buffer look up), once each; the check's parse of those
@@ -1045,7 +1187,15 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		const uint32_t i = adds[a].index;
 		const struct gobj *o = &g->objs[i];
 		rc = event(t, g, hash, i);
-		const uint32_t *ls = o->first != NO_LINKS && !parsed[i] ? links_at(g, o->first) : NULL;
+		if (listed) {
+			continue; /* --connectivity-only: made, not parsed */
+		}
+		const bool parses = TY(o) == SKG_COMMIT || TY(o) == SKG_TAG;
+		const uint32_t *ls =
+		    o->first != NO_LINKS && !(parses && parsed[i]) ? links_at(g, o->first) : NULL;
+		if (parses) {
+			parsed[i] = 1;
+		}
 		for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
 			rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
 		}
@@ -1062,9 +1212,20 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		promisor_pass(t, g, hash, adds, nadds);
 		pass = true;
 	}
-	for (uint32_t r = 0; r < g->nroots; r++) {
-		if (t->at[g->roots[r]] != UINT32_MAX) {
-			skg_objtab_touch(t, g->roots[r], hash[g->roots[r]]);
+	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
+		const uint32_t i = g->roots[r];
+		const struct gobj *o = &g->objs[i];
+		if (t->at[i] != UINT32_MAX) {
+			skg_objtab_touch(t, i, hash[i]);
+		}
+		/* a ref's parse_object of a commit or tag not parsed yet (--connectivity-only) */
+		if (g->root_parse[r] && (o->flags & F_HAS) && !(o->flags & F_UNREAD) &&
+		    (TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
+			parsed[i] = 1;
+			const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+			for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
+				rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
+			}
 		}
 		if (!pass) {
 			promisor_pass(t, g, hash, adds, nadds);
@@ -1072,7 +1233,10 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		}
 	}
 	if (rc == 0) {
-		rc = replay_walk_lookups(t, g, hash, rep);
+		rc = replay_walk_lookups(t, g, hash, parsed, rep);
+	}
+	if (rc == 0 && listed && rep->referents) {
+		rc = referents_pass(t, g, hash, parsed, adds, nadds, rep);
 	}
 	for (uint32_t k = 0; k < nr && rc == 0; k++) {
 		rc = create(t, g, p[k].index);

@@ -126,6 +126,10 @@ int skg_graph_enable_names(struct skg_graph *g);
  * reflog entries without a timestamp). 0, or -1 when out of memory. */
 int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name);
 
+/* skg_graph_root_named of a ref or HEAD, whose object git parses there (process_refs'
+ * parse_object: with --connectivity-only, a commit's or tag's links are looked up then). */
+int skg_graph_root_ref(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name);
+
 /*
  * The name of entry `k` (0-based, gitlinks not counted: the order of the tree's links) of the tree
  * `tree`: appended to `name`; *is_dir true for a subtree. Returns 0, or -1 when the tree cannot be
@@ -244,6 +248,12 @@ struct skg_graph_report {
 	 * existing unreachable object links to it, not when only a reachable promisor object does.
 	 */
 	bool used_by_unreachable;
+	/* --connectivity-only: git's object check only made each object (lookup_unknown_object, in
+	 * the order of its object store's listing) and parsed none; for the order of the last lines */
+	bool connectivity_only;
+	/* with it, git lists the objects again to mark what unreachable ones use (dangling lines on,
+	 * or --lost-found: check_connectivity's mark_unreachable_referents); for the same order */
+	bool referents;
 };
 
 /*

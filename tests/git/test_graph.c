@@ -78,7 +78,7 @@ static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
 	    s,           on_broken, on_wrong, on_missing, on_dangling, on_unreachable, on_walk_error,
-	    unreachable, NULL,      0,        on_failed,  false};
+	    unreachable, NULL,      0,        on_failed,  false,       false,          false};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -438,12 +438,14 @@ static void test_graph_reload(void **state)
 			g = reload_graph(broken != 0, true);
 			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
 			                               on_dangling, on_unreachable, on_walk_error, false,
-			                               give_links,  threads,        NULL,          false};
+			                               give_links,  threads,        NULL,          false,
+			                               false,       false};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
-			/* each reachable tree read once per walk (twice with a quiet pass that found a report),
-			 * and once more for the order of the last lines (the walk's lookups replayed) */
+			/* each reachable tree read once per walk (twice with a quiet pass that found a
+			 * report), and once more for the order of the last lines (the walk's lookups
+			 * replayed) */
 			assert_int_equal(r.calls, (threads > 1 && broken ? 10 : 5) + 5);
 			skg_graph_free(g);
 			pthread_mutex_destroy(&r.lock);
@@ -507,8 +509,9 @@ static void test_graph_promisor(void **state)
 
 	g = skg_graph_new(SKG_RAWSZ);
 	promisor_graph(g);
-	struct skg_graph_report rep = {&s,   on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
-	                               NULL, false,     NULL,     0,          on_failed,   true};
+	struct skg_graph_report rep = {&s,    on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
+	                               NULL,  false,     NULL,     0,          on_failed,   true,
+	                               false, false};
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 	assert_true(has_line(&s, "dangling", SKG_TREE, 21));
