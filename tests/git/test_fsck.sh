@@ -1673,6 +1673,29 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 		diff "$T/g.err" "$T/s.err" | head -5
 	fi
 fi
+# The order of the walk's last lines (git's object table, graph.c git_hash_order): 85 commits in
+# one pack with one missing. The lookups of git's walk, and --connectivity-only's listing order and
+# second listing, move lines that the object check's events alone put elsewhere.
+r=$T/order-missing
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	for i in $(seq 1 85); do
+		printf 'commit refs/heads/master\ncommitter C <c@x> %d +0000\ndata 3\nc%d\n' $((1700000000 + i)) $((i % 10))
+		printf 'M 644 inline f%d\ndata %d\n%d\n\n' $((i % 13)) $((${#i} + 1)) "$i"
+	done | git fast-import --quiet || exit 1
+	x=$(git rev-parse --verify -q master~42) || exit 1
+	git cat-file --batch-all-objects --batch-check='%(objectname)' | grep -v "$x" |
+		git pack-objects -q "$T/order-pack" >/dev/null || exit 1
+	rm -f .git/objects/pack/pack-*
+	for f in "$T"/order-pack-*; do mv "$f" ".git/objects/pack/pack-${f#"$T"/order-pack-}" || exit 1; done
+	[ "$(git cat-file --batch-all-objects --batch-check='%(objectname)' | wc -l)" = 254 ]
+) || fail "could not make the repository of the order cases"
+compare_order "85 commits in one pack, one missing, --unreachable" "$r" --unreachable
+[ -z "$COMPARED" ] || [ "$(grep -c '^unreachable ' "$T/g.out")" -gt 100 ] ||
+	fail "85 commits in one pack, one missing: git printed no unreachable lines"
+compare_order "85 commits in one pack, one missing, --connectivity-only --unreachable" "$r" \
+	--connectivity-only --unreachable
 }
 
 # 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor
