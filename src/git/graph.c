@@ -116,6 +116,11 @@ struct skg_graph {
 	uint32_t *nm_from, *nm_arg;
 	uint32_t *snap; /* skg_graph_snapshot_parse, in order */
 	uint32_t nsnap, snap_alloc;
+	/* the other copies of objects added twice (a loose and a packed copy, two packs): the object
+	 * and the `order` of that add; git looks the object up again when it reads that copy */
+	uint32_t *dup_obj;
+	uint64_t *dup_order;
+	uint32_t ndups, dups_alloc;
 	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
 };
 
@@ -163,6 +168,8 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->nm_from);
 		free(g->nm_arg);
 		free(g->snap);
+		free(g->dup_obj);
+		free(g->dup_order);
 		free(g);
 	}
 }
@@ -466,7 +473,30 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 	}
 	seen(&g->objs[i], order, 0);
 	if (g->objs[i].flags & F_HAS) {
-		ret = 0; /* a second copy: the first record stays */
+		/* a second copy: the first record stays (with the earlier order in git's), the other
+		 * add is kept for the order of the walk's last lines */
+		uint64_t other = order;
+		if (order < g->objs[i].add_order) {
+			other = g->objs[i].add_order;
+			g->objs[i].add_order = order;
+		}
+		if (g->ndups == g->dups_alloc) {
+			uint32_t a = g->dups_alloc ? g->dups_alloc * 2 : 64;
+			uint32_t *v = realloc(g->dup_obj, (size_t)a * sizeof(*v));
+			if (v == NULL) {
+				goto out;
+			}
+			g->dup_obj = v;
+			uint64_t *w = realloc(g->dup_order, (size_t)a * sizeof(*w));
+			if (w == NULL) {
+				goto out;
+			}
+			g->dup_order = w;
+			g->dups_alloc = a;
+		}
+		g->dup_obj[g->ndups] = i;
+		g->dup_order[g->ndups++] = other;
+		ret = 0;
 		goto out;
 	}
 	uint32_t first = 0;
@@ -879,7 +909,7 @@ static int cmp_placed(const void *a, const void *b)
 struct listed {
 	uint64_t order;
 	const uint8_t *id; /* SKG_MAX_RAWSZ bytes, zero-padded */
-	uint32_t index;
+	uint32_t pos, index;
 };
 
 static int cmp_listed(const void *a, const void *b)
@@ -895,6 +925,9 @@ static int cmp_listed(const void *a, const void *b)
 	if (x->order != y->order) {
 		return x->order < y->order ? -1 : 1;
 	}
+	if (x->pos != y->pos) {
+		return x->pos < y->pos ? -1 : 1;
+	}
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -906,11 +939,11 @@ static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t
 		return false;
 	}
 	for (uint32_t a = 0; a < nadds; a++) {
-		v[a] = (struct listed){adds[a].order, g->objs[adds[a].index].id, adds[a].index};
+		v[a] = (struct listed){adds[a].order, g->objs[adds[a].index].id, adds[a].pos, adds[a].index};
 	}
 	qsort(v, nadds, sizeof(*v), cmp_listed);
 	for (uint32_t a = 0; a < nadds; a++) {
-		adds[a] = (struct placed){v[a].order, 0, v[a].index};
+		adds[a] = (struct placed){v[a].order, v[a].pos, v[a].index};
 	}
 	free(v);
 	return true;
@@ -944,6 +977,58 @@ static void promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const
 	}
 }
 
+/* The links the replay follows: the kept ones, or a loose tree's read again once (rep->reload) and
+ * kept for the replay's later passes. */
+struct relinks {
+	const struct skg_graph *g;
+	const struct skg_graph_report *rep;
+	uint32_t *at; /* per object: the offset + 1 of its read links in v (0: not read yet) */
+	uint32_t *n;
+	uint32_t *v; /* a target's index | the link's type << LINK_TYPE_SHIFT */
+	size_t len, cap;
+	bool failed;
+};
+
+static void relink_collect(void *ctx, const uint8_t *id, unsigned type)
+{
+	struct relinks *c = ctx;
+	uint32_t v = c->g->slots[find(c->g, id)];
+	if (v == 0 || c->failed) {
+		return;
+	}
+	if (c->len == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4096;
+		uint32_t *w = realloc(c->v, cap * sizeof(*w));
+		if (w == NULL) {
+			c->failed = true;
+			return;
+		}
+		c->v = w;
+		c->cap = cap;
+	}
+	c->v[c->len++] = (v - 1) | (uint32_t)type << LINK_TYPE_SHIFT;
+}
+
+/* The links of object i, *n of them (NULL: none, or out of memory: c->failed). */
+static const uint32_t *object_links(struct relinks *c, uint32_t i, uint32_t *n)
+{
+	const struct gobj *o = &c->g->objs[i];
+	if ((o->flags & F_RELOAD) && c->rep->reload != NULL) {
+		if (c->at[i] == 0) {
+			size_t start = c->len;
+			uint8_t id[SKG_MAX_RAWSZ];
+			memcpy(id, o->id, SKG_MAX_RAWSZ);
+			c->rep->reload(c->rep->ctx, 0, o->source, id, TY(o), relink_collect, c);
+			c->at[i] = (uint32_t)start + 1;
+			c->n[i] = (uint32_t)(c->len - start);
+		}
+		*n = c->n[i];
+		return c->failed ? NULL : c->v + (c->at[i] - 1);
+	}
+	*n = o->n;
+	return o->first != NO_LINKS ? links_at(c->g, o->first) : NULL;
+}
+
 /* The walk's lookups (below): its stack, what it has reached, and the table being replayed. */
 struct lookup_replay {
 	const struct skg_graph *g;
@@ -975,19 +1060,6 @@ static void replay_link(struct lookup_replay *r, uint32_t to, unsigned ltype, bo
 	}
 }
 
-struct replay_reload {
-	struct lookup_replay *r;
-};
-
-static void replay_reload_link(void *ctx, const uint8_t *id, unsigned type)
-{
-	struct lookup_replay *r = ((struct replay_reload *)ctx)->r;
-	uint32_t v = r->g->slots[find(r->g, id)];
-	if (v != 0) {
-		replay_link(r, v - 1, type, true);
-	}
-}
-
 /*
  * The lookups of git's walk (check_connectivity's traversal: fsck_walk_tree looks up every entry
  * of every tree it walks; a commit or tag not parsed before, as with --connectivity-only, is
@@ -995,7 +1067,7 @@ static void replay_reload_link(void *ctx, const uint8_t *id, unsigned type)
  * drain() makes it. 0, or -1 when out of memory.
  */
 static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                               uint8_t *parsed, const struct skg_graph_report *rep)
+                               uint8_t *parsed, struct relinks *c)
 {
 	struct lookup_replay r = {
 	    g, t, hash, parsed, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)),
@@ -1023,55 +1095,28 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 			parsed[i] = 1;
 			lookup = true;
 		}
-		if ((o->flags & F_RELOAD) && rep->reload != NULL) {
-			struct replay_reload rr = {&r};
-			uint8_t id[SKG_MAX_RAWSZ];
-			memcpy(id, o->id, SKG_MAX_RAWSZ);
-			rep->reload(rep->ctx, 0, o->source, id, TY(o), replay_reload_link, &rr);
-			continue;
-		}
-		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
-		for (uint32_t k = 0; k < o->n && ls != NULL; k++) {
+		uint32_t n = 0;
+		const uint32_t *ls = object_links(c, i, &n);
+		for (uint32_t k = 0; k < n && ls != NULL; k++) {
 			replay_link(&r, ls[k] & LINK_INDEX_MASK, ls[k] >> LINK_TYPE_SHIFT, lookup);
 		}
+	}
+	if (c->failed && r.rc == 0) {
+		r.rc = -1;
 	}
 	free(r.reached);
 	free(r.stack);
 	return r.rc;
 }
 
-struct reload_events {
-	struct skg_objtab *t;
-	const struct skg_graph *g;
-	const uint32_t *hash;
-	int rc;
-};
-
-static void reload_event(void *ctx, const uint8_t *id, unsigned type)
-{
-	struct reload_events *e = ctx;
-	(void)type;
-	uint32_t v = e->g->slots[find(e->g, id)];
-	if (v != 0 && e->rc == 0) {
-		e->rc = event(e->t, e->g, e->hash, v - 1);
-	}
-}
-
-/* git's lookups of the links of object i, in order (a loose tree's read again). */
+/* git's lookups of the links of object i, in order. */
 static int link_events(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash, uint32_t i,
-                       const struct skg_graph_report *rep)
+                       struct relinks *c)
 {
-	const struct gobj *o = &g->objs[i];
-	if ((o->flags & F_RELOAD) && rep->reload != NULL) {
-		struct reload_events e = {t, g, hash, 0};
-		uint8_t id[SKG_MAX_RAWSZ];
-		memcpy(id, o->id, SKG_MAX_RAWSZ);
-		rep->reload(rep->ctx, 0, o->source, id, TY(o), reload_event, &e);
-		return e.rc;
-	}
-	const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
-	int rc = 0;
-	for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
+	uint32_t n = 0;
+	const uint32_t *ls = object_links(c, i, &n);
+	int rc = c->failed ? -1 : 0;
+	for (uint32_t k = 0; k < n && ls != NULL && rc == 0; k++) {
 		rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
 	}
 	return rc;
@@ -1083,8 +1128,7 @@ static int link_events(struct skg_objtab *t, const struct skg_graph *g, const ui
  * fsck_walk's lookups (a commit or tag parsed if it was not, a tree's entries).
  */
 static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                          uint8_t *parsed, const struct placed *adds, uint32_t nadds,
-                          const struct skg_graph_report *rep)
+                          uint8_t *parsed, const struct placed *adds, uint32_t nadds, struct relinks *c)
 {
 	int rc = 0;
 	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
@@ -1097,10 +1141,10 @@ static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const
 			continue;
 		}
 		if (TY(o) == SKG_TREE) {
-			rc = link_events(t, g, hash, i, rep);
+			rc = link_events(t, g, hash, i, c);
 		} else if ((TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
 			parsed[i] = 1;
-			rc = link_events(t, g, hash, i, rep);
+			rc = link_events(t, g, hash, i, c);
 		}
 	}
 	return rc;
@@ -1118,8 +1162,9 @@ static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const
  *    lookup_tree, ...), then its links in order (parse_commit_buffer's tree and parents,
  *    parse_tag_buffer's target, fsck_walk_tree's entries). The first of these events makes an
  *    object (so the objects go in in the order of the first event that names each, as before);
- *    a loose tree's links are not kept (skg_graph_add_reload): the objects they name first are made
- *    there, without the lookups of the others;
+ *    a loose tree's links are not kept (skg_graph_add_reload): it is read again (rep->reload) for
+ *    them, or without a reader the objects they name first are made there, without the lookups
+ *    of the others;
  *  - the roots (process_refs' parse_object of each ref, the reflogs' lookup_object, the index's
  *    lookup_blob), with, after the first, git's first is_promisor_object (mark_object), unless
  *    fsck_finish asked it already (skg_graph_promisor_asked): a lookup of each object of the
@@ -1140,13 +1185,17 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	if (nr == 0) {
 		return 0;
 	}
-	struct placed *p = malloc((size_t)nr * sizeof(*p));       /* first events, as created */
-	struct placed *adds = malloc((size_t)nr * sizeof(*adds)); /* the adds, in git's order of checks */
+	struct placed *p = malloc((size_t)nr * sizeof(*p)); /* first events, as created */
+	/* the adds, in git's order of checks, and the other copies (pos 1) */
+	struct placed *adds = malloc(((size_t)nr + g->ndups) * sizeof(*adds));
 	uint32_t *hash = malloc((size_t)nr * sizeof(*hash));
 	uint8_t *parsed = calloc(nr, 1); /* commits and tags git parsed (their links looked up) */
+	struct relinks c = {g, rep,  calloc(nr, sizeof(uint32_t)), calloc(nr, sizeof(uint32_t)), NULL, 0,
+	                    0, false};
 	t->at = malloc((size_t)nr * sizeof(*t->at));
 	int rc = -1;
-	if (p == NULL || adds == NULL || hash == NULL || parsed == NULL || t->at == NULL) {
+	if (p == NULL || adds == NULL || hash == NULL || parsed == NULL || c.at == NULL || c.n == NULL ||
+	    t->at == NULL) {
 		goto out;
 	}
 	uint32_t nadds = 0;
@@ -1158,6 +1207,9 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		}
 		hash[i] = skg_objtab_hash(o->id);
 		t->at[i] = UINT32_MAX;
+	}
+	for (uint32_t d = 0; d < g->ndups; d++) {
+		adds[nadds++] = (struct placed){g->dup_order[d], 1, g->dup_obj[d]};
 	}
 	const bool listed = rep->connectivity_only;
 	qsort(p, nr, sizeof(*p), cmp_placed);
@@ -1187,19 +1239,20 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		const uint32_t i = adds[a].index;
 		const struct gobj *o = &g->objs[i];
 		rc = event(t, g, hash, i);
-		if (listed) {
-			continue; /* --connectivity-only: made, not parsed */
+		if (listed || adds[a].pos == 1) {
+			continue; /* --connectivity-only: made, not parsed; another copy: parsed already, and
+			           * fsck_obj stops at SEEN */
 		}
 		const bool parses = TY(o) == SKG_COMMIT || TY(o) == SKG_TAG;
-		const uint32_t *ls =
-		    o->first != NO_LINKS && !(parses && parsed[i]) ? links_at(g, o->first) : NULL;
+		if (!(parses && parsed[i]) && rc == 0) {
+			/* a loose tree's entries read again: its lookups, not only the objects it made */
+			rc = link_events(t, g, hash, i, &c);
+		}
 		if (parses) {
 			parsed[i] = 1;
 		}
-		for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
-			rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
-		}
-		/* the objects this add named first that are not made yet: a loose tree's links */
+		/* the objects this add named first that are not made yet: a loose tree's links when it
+		 * cannot be read again (no reload) */
 		while (next < nr && p[next].order <= o->add_order && rc == 0) {
 			if (p[next].order == o->add_order) {
 				rc = create(t, g, p[next].index);
@@ -1233,10 +1286,10 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		}
 	}
 	if (rc == 0) {
-		rc = replay_walk_lookups(t, g, hash, parsed, rep);
+		rc = replay_walk_lookups(t, g, hash, parsed, &c);
 	}
 	if (rc == 0 && listed && rep->referents) {
-		rc = referents_pass(t, g, hash, parsed, adds, nadds, rep);
+		rc = referents_pass(t, g, hash, parsed, adds, nadds, &c);
 	}
 	for (uint32_t k = 0; k < nr && rc == 0; k++) {
 		rc = create(t, g, p[k].index);
@@ -1246,6 +1299,9 @@ out:
 	free(adds);
 	free(hash);
 	free(parsed);
+	free(c.at);
+	free(c.n);
+	free(c.v);
 	free(t->at);
 	t->at = NULL;
 	return rc;

@@ -1696,6 +1696,42 @@ compare_order "85 commits in one pack, one missing, --unreachable" "$r" --unreac
 	fail "85 commits in one pack, one missing: git printed no unreachable lines"
 compare_order "85 commits in one pack, one missing, --connectivity-only --unreachable" "$r" \
 	--connectivity-only --unreachable
+# A loose tree's lookups (not only the objects it makes), and the second copy of an object (loose
+# and packed): git looks the objects up again, and each lookup moves the object it finds to its
+# first slot (two reproductions of a new user's run; one loose object per xx/ directory, so the
+# order is the same under Wine)
+r=$T/order-loose
+git init -q --bare "$r"
+(
+	cd "$r" || exit 1
+	echo 'extra 22 1' | git hash-object -w --stdin >/dev/null &&
+		printf '100644 blob %s\tlocal2.txt\n100644 blob %s\tlocal3.txt\n040000 tree %s\tsrc\n' \
+			7f79877d1bd69e1972825db77556126e64b0c737 6b96250f70962cee009721005083e468356fa864 \
+			61e313ebc4bb6292964b9d70b9300d08d75ba73d | git mktree --missing >/dev/null &&
+		t=$(printf '100644 blob %s\tlocal2.txt\n100644 blob %s\tlocal3.txt\n040000 tree %s\tsrc\n' \
+			ebe42204b10076a7130086bdcefa12ffc8c538c0 6b96250f70962cee009721005083e468356fa864 \
+			61e313ebc4bb6292964b9d70b9300d08d75ba73d | git mktree --missing) &&
+		git update-ref refs/odd/tree "$t"
+) || fail "could not make the repository of the loose tree's lookups"
+compare_order "a loose tree's lookups" "$r"
+r=$T/order-copies
+git init -q --bare "$r"
+git init -q --bare "$T/order-stage"
+(
+	cd "$T/order-stage" || exit 1
+	mk() { printf "$1" | git mktree --missing; }
+	a=$(mk '040000 tree d970f82b2ae93929979b8d3224d661b7c6cd4677\tx\n') &&
+		b=$(mk '100644 blob bd5250f8bf2185b711389d312f729ba066d96092\tf1.txt\n100644 blob 0b110845c3d9d6ab054f5dcb2c9e50ceb9ad4143\tf3.txt\n') &&
+		c=$(mk '100644 blob bd5250f8bf2185b711389d312f729ba066d96092\tf1.txt\n100644 blob d58f512a5eb9df0a9a6e27b1005d99b0476a8724\tf3.txt\n') &&
+		d=$(mk '100644 blob 92dbd7f6e5e7775562317abfaaa207d0970e7856\tf1.txt\n100644 blob be4f1b42d242f78c312fc6385c44afb65cf2c04a\tf2.txt\n040000 tree 03d7724a65548a1bcd08982c0fe05bc89ee751a0\tlib\n040000 tree 1b66d8e863959ebebb4e5ccf34a27d5d2f4ac122\tsrc\n') &&
+		mkdir -p "$r/objects/${a:0:2}" && cp "objects/${a:0:2}/${a:2}" "$r/objects/${a:0:2}/" &&
+		printf '%s\n' "$b" "$c" "$a" "$d" | git pack-objects -q "$r/objects/pack/pack" >/dev/null &&
+		echo 49cbb98e1827d9aa976e18584fe118892c0c07f5 >"$r/HEAD" &&
+		printf '100644 %s 0\tf0.txt\n100644 %s 0\tf2.txt\n' 481b11392bceea53f7c48924ea45acc469f8a68b \
+			be4f1b42d242f78c312fc6385c44afb65cf2c04a |
+		git --git-dir="$r" --work-tree=/nonexistent update-index --index-info
+) || fail "could not make the repository of the loose and packed copies"
+compare_order "a tree loose and packed, the index, HEAD at a missing commit" "$r"
 }
 
 # 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor

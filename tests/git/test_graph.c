@@ -444,8 +444,8 @@ static void test_graph_reload(void **state)
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
 			/* each reachable tree read once per walk (twice with a quiet pass that found a
-			 * report), and once more for the order of the last lines (the walk's lookups
-			 * replayed) */
+			 * report), and once more for the order of the last lines (the object check's lookups
+			 * and the walk's replayed on the links read then) */
 			assert_int_equal(r.calls, (threads > 1 && broken ? 10 : 5) + 5);
 			skg_graph_free(g);
 			pthread_mutex_destroy(&r.lock);
