@@ -1023,7 +1023,7 @@ static const uint32_t *object_links(struct relinks *c, uint32_t i, uint32_t *n)
 			c->n[i] = (uint32_t)(c->len - start);
 		}
 		*n = c->n[i];
-		return c->failed ? NULL : c->v + (c->at[i] - 1);
+		return c->failed || c->n[i] == 0 ? NULL : c->v + (c->at[i] - 1);
 	}
 	*n = o->n;
 	return o->first != NO_LINKS ? links_at(c->g, o->first) : NULL;

@@ -50,9 +50,10 @@ void skg_graph_free(struct skg_graph *g);
  * gitlinks, a commit's tree and parents, a tag's object). `walk_error`: following its links fails
  * part way (a tree that does not decode to its end; git prints the decode error each time it walks
  * it): the walk reports it through skg_graph_report.walk_error. An object added twice (two packs, a pack
- * and a loose copy) keeps its first record. `order`: where the add comes in git's order of checks
- * (skg_graph_order); the order of the walk's last lines (dangling, unreachable, missing) follows
- * it, not the order in which threads happen to add. Returns 0, or -1 when out of memory.
+ * and a loose copy) keeps its first record, with the earlier `order` of the two (the other is kept
+ * for the order of the walk's last lines: git looks the object up again). `order`: where the add comes in
+ * git's order of checks (skg_graph_order); the order of the walk's last lines (dangling, unreachable,
+ * missing) follows it, not the order in which threads happen to add. Returns 0, or -1 when out of memory.
  */
 int skg_graph_add(struct skg_graph *g, const uint8_t *id, unsigned type, const struct skg_link *links,
                   size_t n, bool walk_error, uint64_t order);
