@@ -1193,6 +1193,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	struct relinks c = {g, rep,  calloc(nr, sizeof(uint32_t)), calloc(nr, sizeof(uint32_t)), NULL, 0,
 	                    0, false};
 	t->at = malloc((size_t)nr * sizeof(*t->at));
+	struct placed *by_offset = NULL; /* the adds in git's order of checks (adds, or a copy) */
 	int rc = -1;
 	if (p == NULL || adds == NULL || hash == NULL || parsed == NULL || c.at == NULL || c.n == NULL ||
 	    t->at == NULL) {
@@ -1214,8 +1215,16 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	const bool listed = rep->connectivity_only;
 	qsort(p, nr, sizeof(*p), cmp_placed);
 	qsort(adds, nadds, sizeof(*adds), cmp_placed);
-	if (listed && !sort_listed(g, adds, nadds)) {
+	/* is_promisor_object's pass goes by pack offset (FOR_EACH_OBJECT_PACK_ORDER) in either mode */
+	by_offset = listed ? malloc((size_t)nadds * sizeof(*by_offset) + 1) : adds;
+	if (by_offset == NULL) {
 		goto out;
+	}
+	if (listed) {
+		memcpy(by_offset, adds, (size_t)nadds * sizeof(*by_offset));
+		if (!sort_listed(g, adds, nadds)) {
+			goto out;
+		}
 	}
 	rc = 0;
 	/* git 2.53+'s snapshot: parse_object of each ref's object (the object, then what
@@ -1262,7 +1271,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	}
 	bool pass = false;
 	if (g->promisor_asked && rc == 0) {
-		promisor_pass(t, g, hash, adds, nadds);
+		promisor_pass(t, g, hash, by_offset, nadds);
 		pass = true;
 	}
 	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
@@ -1281,7 +1290,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 			}
 		}
 		if (!pass) {
-			promisor_pass(t, g, hash, adds, nadds);
+			promisor_pass(t, g, hash, by_offset, nadds);
 			pass = true;
 		}
 	}
@@ -1295,6 +1304,9 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		rc = create(t, g, p[k].index);
 	}
 out:
+	if (by_offset != adds) {
+		free(by_offset);
+	}
 	free(p);
 	free(adds);
 	free(hash);
