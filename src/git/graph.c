@@ -81,6 +81,39 @@ struct queue {
 	size_t len, cap;
 };
 
+/* A root of the walk: the object, and whether git parses it there (a ref or HEAD). */
+struct root {
+	uint32_t obj;
+	bool parse;
+};
+
+/* A root's name (skg_graph_root_named). */
+struct root_name {
+	uint32_t obj;
+	char *name;
+};
+
+/* The other add of an object added twice: its `order` (skg_graph_add). */
+struct dup_add {
+	uint64_t order;
+	uint32_t obj;
+};
+
+/* The array v of n elements of `size` bytes with room for one more: v itself, or v moved to a
+ * larger allocation (*alloc elements: doubled, 16 at first); NULL when out of memory (v stays). */
+static void *grow(void *v, size_t size, uint32_t n, uint32_t *alloc)
+{
+	if (n < *alloc) {
+		return v;
+	}
+	uint32_t a = *alloc ? *alloc * 2 : 16;
+	void *w = realloc(v, (size_t)a * size);
+	if (w != NULL) {
+		*alloc = a;
+	}
+	return w;
+}
+
 struct skg_graph {
 	pthread_mutex_t lock;
 	/*
@@ -102,24 +135,20 @@ struct skg_graph {
 	bool *block_owns; /* block[k] is the start of an allocation (freed with it) */
 	uint64_t nlinks, links_alloc; /* links used, links addressable (a multiple of BLOCK_LINKS, or
 	                               * FIRST_LINKS) */
-	uint32_t *roots;
-	uint8_t *root_parse; /* per root: git parses its object there (a ref or HEAD) */
+	struct root *roots;
 	uint32_t nroots, roots_alloc;
-	/* names (skg_graph_enable_names): the roots' names in git's order (root_name_obj: the object
-	 * each names), and from the walk's start, for each object, who named it: nm_from 0 none,
-	 * NM_ROOT a root (nm_arg: its root_names index), else the index + 1 of the object whose link
-	 * nm_arg named it */
+	/* names (skg_graph_enable_names): the roots' names in git's order, and from the walk's start,
+	 * for each object, who named it: nm_from 0 none, NM_ROOT a root (nm_arg: its root_names
+	 * index), else the index + 1 of the object whose link nm_arg named it */
 	bool names;
-	char **root_names;
-	uint32_t *root_name_obj;
+	struct root_name *root_names;
 	uint32_t n_root_names, root_names_alloc;
 	uint32_t *nm_from, *nm_arg;
 	uint32_t *snap; /* skg_graph_snapshot_parse, in order */
 	uint32_t nsnap, snap_alloc;
-	/* the other copies of objects added twice (a loose and a packed copy, two packs): the object
-	 * and the `order` of that add; git looks the object up again when it reads that copy */
-	uint32_t *dup_obj;
-	uint64_t *dup_order;
+	/* the other copies of objects added twice (a loose and a packed copy, two packs); git looks
+	 * the object up again when it reads that copy */
+	struct dup_add *dups;
 	uint32_t ndups, dups_alloc;
 	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
 };
@@ -159,17 +188,14 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->block);
 		free(g->block_owns);
 		free(g->roots);
-		free(g->root_parse);
 		for (uint32_t k = 0; k < g->n_root_names; k++) {
-			free(g->root_names[k]);
+			free(g->root_names[k].name);
 		}
 		free(g->root_names);
-		free(g->root_name_obj);
 		free(g->nm_from);
 		free(g->nm_arg);
 		free(g->snap);
-		free(g->dup_obj);
-		free(g->dup_order);
+		free(g->dups);
 		free(g);
 	}
 }
@@ -480,22 +506,12 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 			other = g->objs[i].add_order;
 			g->objs[i].add_order = order;
 		}
-		if (g->ndups == g->dups_alloc) {
-			uint32_t a = g->dups_alloc ? g->dups_alloc * 2 : 64;
-			uint32_t *v = realloc(g->dup_obj, (size_t)a * sizeof(*v));
-			if (v == NULL) {
-				goto out;
-			}
-			g->dup_obj = v;
-			uint64_t *w = realloc(g->dup_order, (size_t)a * sizeof(*w));
-			if (w == NULL) {
-				goto out;
-			}
-			g->dup_order = w;
-			g->dups_alloc = a;
+		struct dup_add *d = grow(g->dups, sizeof(*d), g->ndups, &g->dups_alloc);
+		if (d == NULL) {
+			goto out;
 		}
-		g->dup_obj[g->ndups] = i;
-		g->dup_order[g->ndups++] = other;
+		g->dups = d;
+		g->dups[g->ndups++] = (struct dup_add){other, i};
 		ret = 0;
 		goto out;
 	}
@@ -622,26 +638,16 @@ int skg_graph_enable_names(struct skg_graph *g)
 /* A root's name, kept in the order the roots come (applied at the walk's start, first one wins). */
 static bool keep_root_name(struct skg_graph *g, uint32_t i, const char *name)
 {
-	if (g->n_root_names == g->root_names_alloc) {
-		uint32_t a = g->root_names_alloc ? g->root_names_alloc * 2 : 16;
-		char **v = realloc(g->root_names, (size_t)a * sizeof(*v));
-		if (v == NULL) {
-			return false;
-		}
-		g->root_names = v;
-		uint32_t *o = realloc(g->root_name_obj, (size_t)a * sizeof(*o));
-		if (o == NULL) {
-			return false;
-		}
-		g->root_name_obj = o;
-		g->root_names_alloc = a;
+	struct root_name *v = grow(g->root_names, sizeof(*v), g->n_root_names, &g->root_names_alloc);
+	if (v == NULL) {
+		return false;
 	}
+	g->root_names = v;
 	char *copy = strdup(name);
 	if (copy == NULL) {
 		return false;
 	}
-	g->root_names[g->n_root_names] = copy;
-	g->root_name_obj[g->n_root_names++] = i;
+	g->root_names[g->n_root_names++] = (struct root_name){i, copy};
 	return true;
 }
 
@@ -653,15 +659,11 @@ int skg_graph_snapshot_parse(struct skg_graph *g, const uint8_t *id)
 	if (i == UINT32_MAX) {
 		goto out;
 	}
-	if (g->nsnap == g->snap_alloc) {
-		uint32_t a = g->snap_alloc ? g->snap_alloc * 2 : 16;
-		uint32_t *v = realloc(g->snap, (size_t)a * sizeof(*v));
-		if (v == NULL) {
-			goto out;
-		}
-		g->snap = v;
-		g->snap_alloc = a;
+	uint32_t *v = grow(g->snap, sizeof(*v), g->nsnap, &g->snap_alloc);
+	if (v == NULL) {
+		goto out;
 	}
+	g->snap = v;
 	g->snap[g->nsnap++] = i;
 	ret = 0;
 out:
@@ -697,22 +699,12 @@ static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const
 	if (g->names && name != NULL && !keep_root_name(g, i, name)) {
 		goto out;
 	}
-	if (g->nroots == g->roots_alloc) {
-		uint32_t a = g->roots_alloc ? g->roots_alloc * 2 : 64;
-		uint32_t *r = realloc(g->roots, (size_t)a * sizeof(*r));
-		if (r == NULL) {
-			goto out;
-		}
-		g->roots = r;
-		uint8_t *rp = realloc(g->root_parse, a);
-		if (rp == NULL) {
-			goto out;
-		}
-		g->root_parse = rp;
-		g->roots_alloc = a;
+	struct root *r = grow(g->roots, sizeof(*r), g->nroots, &g->roots_alloc);
+	if (r == NULL) {
+		goto out;
 	}
-	g->root_parse[g->nroots] = parse;
-	g->roots[g->nroots++] = i;
+	g->roots = r;
+	g->roots[g->nroots++] = (struct root){i, parse};
 	g->objs[i].flags |= F_ROOT | F_USED;
 	if (TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
 		g->objs[i].type = (uint8_t)(type | (g->objs[i].type & T_PROMISOR));
@@ -1078,7 +1070,7 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 		return -1;
 	}
 	for (uint32_t k = 0; k < g->nroots; k++) {
-		const uint32_t i = g->roots[k];
+		const uint32_t i = g->roots[k].obj;
 		const struct gobj *o = &g->objs[i];
 		if (!r.reached[i]) {
 			r.reached[i] = 1;
@@ -1122,6 +1114,19 @@ static int link_events(struct skg_objtab *t, const struct skg_graph *g, const ui
 	return rc;
 }
 
+/* git's first parse of a commit or tag (parse_commit_buffer / parse_tag_buffer): its links looked
+ * up, once per object (parsed[]); any other object, or one parsed before: nothing. */
+static int parse_events(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
+                        uint8_t *parsed, uint32_t i, struct relinks *c)
+{
+	const unsigned type = TY(&g->objs[i]);
+	if ((type != SKG_COMMIT && type != SKG_TAG) || parsed[i]) {
+		return 0;
+	}
+	parsed[i] = 1;
+	return link_events(t, g, hash, i, c);
+}
+
 /*
  * --connectivity-only, with dangling lines or --lost-found: git's check_connectivity then lists
  * the objects again (mark_unreachable_referents): a lookup of each, and for each unreachable one
@@ -1140,12 +1145,8 @@ static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const
 		if ((o->flags & F_REACHABLE) || (o->flags & F_UNREAD)) {
 			continue;
 		}
-		if (TY(o) == SKG_TREE) {
-			rc = link_events(t, g, hash, i, c);
-		} else if ((TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
-			parsed[i] = 1;
-			rc = link_events(t, g, hash, i, c);
-		}
+		rc = TY(o) == SKG_TREE ? link_events(t, g, hash, i, c)
+		                       : parse_events(t, g, hash, parsed, i, c);
 	}
 	return rc;
 }
@@ -1210,7 +1211,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		t->at[i] = UINT32_MAX;
 	}
 	for (uint32_t d = 0; d < g->ndups; d++) {
-		adds[nadds++] = (struct placed){g->dup_order[d], 1, g->dup_obj[d]};
+		adds[nadds++] = (struct placed){g->dups[d].order, 1, g->dups[d].obj};
 	}
 	const bool listed = rep->connectivity_only;
 	qsort(p, nr, sizeof(*p), cmp_placed);
@@ -1231,16 +1232,9 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	 * parse_commit_buffer / parse_tag_buffer look up), once each; the check's parse of those
 	 * finds them parsed and looks nothing up */
 	for (uint32_t k = 0; k < g->nsnap && rc == 0; k++) {
-		const uint32_t i = g->snap[k];
-		const struct gobj *o = &g->objs[i];
-		rc = event(t, g, hash, i);
-		if (parsed[i] || (TY(o) != SKG_COMMIT && TY(o) != SKG_TAG)) {
-			continue;
-		}
-		parsed[i] = 1;
-		const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
-		for (uint32_t l = 0; l < o->n && ls != NULL && rc == 0; l++) {
-			rc = event(t, g, hash, ls[l] & LINK_INDEX_MASK);
+		rc = event(t, g, hash, g->snap[k]);
+		if (rc == 0) {
+			rc = parse_events(t, g, hash, parsed, g->snap[k], &c);
 		}
 	}
 	uint32_t next = 0; /* p[next]: the first event not yet looked at */
@@ -1252,13 +1246,11 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 			continue; /* --connectivity-only: made, not parsed; another copy: parsed already, and
 			           * fsck_obj stops at SEEN */
 		}
-		const bool parses = TY(o) == SKG_COMMIT || TY(o) == SKG_TAG;
-		if (!(parses && parsed[i]) && rc == 0) {
-			/* a loose tree's entries read again: its lookups, not only the objects it made */
-			rc = link_events(t, g, hash, i, &c);
-		}
-		if (parses) {
-			parsed[i] = 1;
+		if (rc == 0) {
+			/* a tree's entries (a loose tree's read again: its lookups, not only the objects it
+			 * made), a commit's or tag's links at its first parse */
+			rc = TY(o) == SKG_TREE ? link_events(t, g, hash, i, &c)
+			                       : parse_events(t, g, hash, parsed, i, &c);
 		}
 		/* the objects this add named first that are not made yet: a loose tree's links when it
 		 * cannot be read again (no reload) */
@@ -1275,19 +1267,14 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		pass = true;
 	}
 	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
-		const uint32_t i = g->roots[r];
+		const uint32_t i = g->roots[r].obj;
 		const struct gobj *o = &g->objs[i];
 		if (t->at[i] != UINT32_MAX) {
 			skg_objtab_touch(t, i, hash[i]);
 		}
 		/* a ref's parse_object of a commit or tag not parsed yet (--connectivity-only) */
-		if (g->root_parse[r] && (o->flags & F_HAS) && !(o->flags & F_UNREAD) &&
-		    (TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
-			parsed[i] = 1;
-			const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
-			for (uint32_t k = 0; k < o->n && ls != NULL && rc == 0; k++) {
-				rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
-			}
+		if (g->roots[r].parse && (o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
+			rc = parse_events(t, g, hash, parsed, i, &c);
 		}
 		if (!pass) {
 			promisor_pass(t, g, hash, by_offset, nadds);
@@ -1479,7 +1466,7 @@ static bool quiet_pass(struct walk *w)
 	pthread_mutex_init(&lock, NULL);
 	memset(cs, 0, sizeof(cs));
 	for (uint32_t r = 0; r < w->g->nroots; r++) {
-		mark(w, UINT32_MAX, w->g->roots[r], 0);
+		mark(w, UINT32_MAX, w->g->roots[r].obj, 0);
 	}
 	drain(w);
 	uint32_t *cur = NULL;
@@ -1634,7 +1621,7 @@ static bool start_names(struct skg_graph *g)
 		return false;
 	}
 	for (uint32_t k = 0; k < g->n_root_names; k++) {
-		uint32_t i = g->root_name_obj[k];
+		uint32_t i = g->root_names[k].obj;
 		if (g->nm_from[i] == 0) {
 			g->nm_from[i] = NM_ROOT;
 			g->nm_arg[i] = k;
@@ -1703,7 +1690,7 @@ int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry
 	}
 	struct skg_buf name = {0};
 	int ret = 1;
-	skg_buf_adds(&name, g->root_names[g->nm_arg[x]]);
+	skg_buf_adds(&name, g->root_names[g->nm_arg[x]].name);
 	while (n > 0 && ret == 1) {
 		uint32_t c = chain[--n], p = g->nm_from[c] - 1, k = g->nm_arg[c];
 		switch (TY(&g->objs[p])) {
@@ -1772,7 +1759,7 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 	}
 	if (!done) {
 		for (uint32_t r = 0; r < g->nroots; r++) {
-			mark(&w, UINT32_MAX, g->roots[r], 0);
+			mark(&w, UINT32_MAX, g->roots[r].obj, 0);
 		}
 		drain(&w);
 	}
