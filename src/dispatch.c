@@ -14,6 +14,7 @@
 const sha1kit_kernel sha1kit_kernels[] = {
 #if SHA1KIT_HAVE_SHANI
     {"shani", sha1kit_blocks_shani, sha1kit_blocks_shani_x2, SHA1KIT_CPU_SHA},
+    {"shani-rol2", sha1kit_blocks_shani_rol2, sha1kit_blocks_shani_x2, SHA1KIT_CPU_SHA},
 #endif
 #if SHA1KIT_HAVE_AVX2
     {"avx2", sha1kit_blocks_avx2, NULL, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2},
@@ -289,10 +290,15 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 32,
      sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512,
      sha1kit_dc_run16_shani_avx512, sha1kit_dc_collides_shani},
+    {"shani-rol2+avx512", sha1kit_dc_compress_shani_rol2, sha1kit_ubc_mask_avx2,
+     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
+     sha1kit_blocks_shani_rol2, sha1kit_lanes16_recompress_avx512, NULL, NULL, sha1kit_dc_collides_shani},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
      NO_AHEAD, sha1kit_dc_collides_shani},
+    {"shani-rol2+avx2", sha1kit_dc_compress_shani_rol2, sha1kit_ubc_mask_avx2,
+     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2, NO_AHEAD, sha1kit_dc_collides_shani},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_SSE2
     {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2,
@@ -477,6 +483,20 @@ const sha1kit_cpu_pref sha1kit_cpu_prefs[] = {
               "0.70x; "
               "shani+avx512 with the look-ahead from 16 blocks 0.87x at 1 KiB, shani+avx2 0.93x; "
               "from 24 blocks 0.80x at 1.5 KiB, shani+avx2 0.85x; at 2 KiB 0.86x against 0.83x"},
+    /* Intel 6/207 (Emerald Rapids): SHA1MSG2 is slow here; the kernels that expand groups 8..19 in
+     * SSE2 instead (src/x86/sha1_shani_steps.h) are faster at every size */
+    {.vendor = SHA1KIT_VENDOR_INTEL,
+     .family = 6,
+     .model_lo = 207,
+     .model_hi = 207,
+     .fast = {"shani-rol2"},
+     .dc = {"shani-rol2+avx512", "shani-rol2+avx2"},
+     .fast_batch = {"avx512x16", "avx2x8"},
+     .basis = "Intel Xeon family 6 model 207, 2026-12-06, sha1kit bench --reps 9 --batch=0, random "
+              "messages, load 3-6, time of the rol2 kernel / the SHA1MSG2 one in the same run, 5 runs, "
+              "64 B / 1 KiB / 16 KiB / 1 MiB: fast 0.83-0.95 / 0.83-0.93 / 0.79-0.97 / 0.78-0.95; "
+              "dc shani+avx512 0.95-1.16 / 0.78-0.92 / 0.84-0.99 / 0.80-0.95; dc shani+avx2 "
+              "0.93-1.02 / 0.85-0.93 / 0.89-0.95 / 0.93-0.97"},
     /* Intel: two SHA-NI streams are slower than eight AVX2 lanes (matters without AVX-512) */
     {.vendor = SHA1KIT_VENDOR_INTEL,
      .model_hi = 0xff,

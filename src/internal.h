@@ -70,6 +70,8 @@ typedef void (*sha1kit_blocks_fn)(uint32_t ihv[5], const uint8_t *blocks, size_t
 
 void sha1kit_blocks_portable(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks);
 void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks);
+/* SHA-NI with the expansion of groups 8..19 in SSE2 (src/x86/sha1_shani_steps.h) */
+void sha1kit_blocks_shani_rol2(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks);
 void sha1kit_blocks_ssse3(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks);
 void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks);
 void sha1kit_blocks_armv8(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks);
@@ -312,6 +314,8 @@ void sha1kit_dc_compress_portable(uint32_t ihv[5], const uint8_t block[64], uint
                                   sha1kit_dc_state st[2]);
 void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
                                sha1kit_dc_state st[2]);
+void sha1kit_dc_compress_shani_rol2(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                    sha1kit_dc_state st[2]);
 void sha1kit_dc_compress_armv8(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
                                sha1kit_dc_state st[2]);
 

@@ -16,7 +16,10 @@
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
-SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *blocks, size_t nblocks)
+/* The blocks of sha1kit_blocks_shani (src/internal.h); rol2: the expansion of groups 8..19 in SSE2
+ * (SHANI_80_STEPS_ROL2). Inlined with a constant into the two kernels below. */
+SHANI_TARGET static inline __attribute__((always_inline)) void blocks(uint32_t ihv[5], const uint8_t *p,
+                                                                      size_t nblocks, int rol2)
 {
 	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
 	/* A in the highest lane: the order SHA1RNDS4 expects */
@@ -25,18 +28,31 @@ SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *blocks, s
 
 	while (nblocks--) {
 		const __m128i abcd_save = abcd, e_save = e0;
-		__m128i m[4], e_cur = e0, e_next;
+		__m128i m[20], e_cur = e0, e_next;
 
 		for (int g = 0; g < 4; g++)
-			m[g] = SHANI_LOAD(blocks, g, bswap);
-		SHANI_80_STEPS(abcd, e_cur, e_next, m, SHANI_NO_HOOK);
+			m[g] = SHANI_LOAD(p, g, bswap);
+		if (rol2)
+			SHANI_80_STEPS_ROL2(abcd, e_cur, e_next, m, SHANI_NO_HOOK);
+		else
+			SHANI_80_STEPS(abcd, e_cur, e_next, m, SHANI_NO_HOOK);
 		/* feed-forward: E from the last A, plus the saved E; ABCD plus the saved ABCD */
 		e0 = _mm_sha1nexte_epu32(e_cur, e_save);
 		abcd = _mm_add_epi32(abcd, abcd_save);
-		blocks += 64;
+		p += 64;
 	}
 	abcd = _mm_shuffle_epi32(abcd, 0x1b);
 	_mm_storeu_si128((__m128i *)ihv, abcd);
 	ihv[4] = (uint32_t)_mm_extract_epi32(e0, 3);
+}
+
+SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *p, size_t nblocks)
+{
+	blocks(ihv, p, nblocks, 0);
+}
+
+SHANI_TARGET void sha1kit_blocks_shani_rol2(uint32_t ihv[5], const uint8_t *p, size_t nblocks)
+{
+	blocks(ihv, p, nblocks, 1);
 }
 #endif

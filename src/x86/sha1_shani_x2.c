@@ -12,7 +12,7 @@
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
 /* Before each group of stream 0, the same group of stream 1. */
-#define GROUP_OF_1(g) SHANI_GROUP(g, abcd1, e_cur1, e_next1, m1)
+#define GROUP_OF_1(g, w) SHANI_GROUP(g, abcd1, e_cur1, e_next1, m1)
 
 SHANI_TARGET void sha1kit_blocks_shani_x2(uint32_t ihv0[5], const uint8_t *p0, uint32_t ihv1[5],
                                           const uint8_t *p1, size_t nblocks)

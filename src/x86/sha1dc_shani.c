@@ -14,11 +14,11 @@
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
-/* Before group g: store W[4g..4g+3] (lanes reversed to memory order), and keep the (A,B,C,D)
- * register before groups 13..16. */
-#define DC_HOOK(g)                                                                                           \
+/* Before group g: store W[4g..4g+3] from w (lanes reversed to memory order), and keep the
+ * (A,B,C,D) register before groups 13..16. */
+#define DC_HOOK(g, w)                                                                                        \
 	do {                                                                                                 \
-		_mm_storeu_si128((__m128i *)(W + 4 * (g)), _mm_shuffle_epi32(m[(g) % 4], 0x1b));             \
+		_mm_storeu_si128((__m128i *)(W + 4 * (g)), _mm_shuffle_epi32((w), 0x1b));                    \
 		if ((g) >= 13 && (g) <= 16)                                                                  \
 			snap[(g)-13] = abcd;                                                                 \
 	} while (0)
@@ -33,23 +33,40 @@ SHANI_TARGET static inline void state_at(sha1kit_dc_state *st, __m128i before_pr
 	st->s[4] = sha1kit_rotl32((uint32_t)_mm_extract_epi32(before_prev, 3), 30);
 }
 
-SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
-                                            sha1kit_dc_state st[2])
+/* One block as sha1kit_dc_compress_shani (src/internal.h); rol2: the expansion of groups 8..19 in
+ * SSE2 (SHANI_80_STEPS_ROL2). Inlined with a constant into the two kernels below. */
+SHANI_TARGET static inline __attribute__((always_inline)) void
+dc_compress(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80], sha1kit_dc_state st[2], int rol2)
 {
 	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
 	const __m128i abcd_save = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)ihv), 0x1b);
 	const __m128i e_save = _mm_set_epi32((int)ihv[4], 0, 0, 0);
-	__m128i abcd = abcd_save, e_cur = e_save, e_next, m[4], snap[4];
+	__m128i abcd = abcd_save, e_cur = e_save, e_next, m[20], snap[4];
 
 	for (int g = 0; g < 4; g++)
 		m[g] = SHANI_LOAD(block, g, bswap);
-	SHANI_80_STEPS(abcd, e_cur, e_next, m, DC_HOOK);
+	if (rol2)
+		SHANI_80_STEPS_ROL2(abcd, e_cur, e_next, m, DC_HOOK);
+	else
+		SHANI_80_STEPS(abcd, e_cur, e_next, m, DC_HOOK);
 	e_cur = _mm_sha1nexte_epu32(e_cur, e_save);
 	abcd = _mm_shuffle_epi32(_mm_add_epi32(abcd, abcd_save), 0x1b);
 	_mm_storeu_si128((__m128i *)ihv, abcd);
 	ihv[4] = (uint32_t)_mm_extract_epi32(e_cur, 3);
 	state_at(&st[0], snap[0], snap[1]);
 	state_at(&st[1], snap[2], snap[3]);
+}
+
+SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                            sha1kit_dc_state st[2])
+{
+	dc_compress(ihv, block, W, st, 0);
+}
+
+SHANI_TARGET void sha1kit_dc_compress_shani_rol2(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                                 sha1kit_dc_state st[2])
+{
+	dc_compress(ihv, block, W, st, 1);
 }
 
 /* The partner's words of group g (steps 4g..4g+3), W[4g] in lane 3: W ^ dm, or W itself. */

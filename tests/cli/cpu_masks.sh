@@ -64,6 +64,7 @@ sk_cpu_off() {
 # src/dispatch.c (empty where the file has no such lines).
 SK_CPU_VENDOR=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 SK_CPU_FAMILY=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+SK_CPU_MODEL=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 
 # sk_cpu_kernels FEATURES...: "kernel dc-kernel batch-kernel dc-batch-kernel sha256-kernel" for these
 # features on this CPU.
@@ -110,13 +111,18 @@ sk_cpu_kernels() {
 	else
 		b=single db=single
 	fi
-	# the preference table: Zen 4 and Zen 5 the pipelined look-ahead, Intel avx2x8
+	# the preference table: Zen 4 and Zen 5 the pipelined look-ahead, Intel avx2x8, Intel 6/207 rol2
 	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && { [ "$SK_CPU_FAMILY" = 25 ] || [ "$SK_CPU_FAMILY" = 26 ]; } &&
 		[ "$dc" = 'shani+avx512' ]; then
 		dc='shani+avx512-pipe'
 	fi
 	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$b" = shani-x2 ] && [ -n "$avx2" ]; then
 		b=avx2x8
+	fi
+	# Intel 6/207: the SHA-NI kernels with the SSE2 expansion of groups 8..19
+	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$SK_CPU_FAMILY" = 6 ] && [ "$SK_CPU_MODEL" = 207 ]; then
+		[ "$k" = shani ] && k=shani-rol2
+		case $dc in shani+avx512 | shani+avx2) dc=shani-rol2+${dc#shani+} ;; esac
 	fi
 	# SHA-256: SHA-NI (the same CPUID bit as SHA-1's), the arm64 SHA256 instructions, portable
 	if [ -n "$sha" ]; then
