@@ -15,6 +15,8 @@
 #include "sha1_shani_steps.h"
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+/* the rol2 form in VEX encoding: its SSE2 expansion needs no register copies (taken only with AVX2) */
+#define SHANI_ROL2_TARGET __attribute__((target("sha,sse4.1,ssse3,avx")))
 
 /* The blocks of sha1kit_blocks_shani (src/internal.h); rol2: the expansion of groups 8..19 in SSE2
  * (SHANI_80_STEPS_ROL2). Inlined with a constant into the two kernels below. */
@@ -51,7 +53,7 @@ SHANI_TARGET void sha1kit_blocks_shani(uint32_t ihv[5], const uint8_t *p, size_t
 	blocks(ihv, p, nblocks, 0);
 }
 
-SHANI_TARGET void sha1kit_blocks_shani_rol2(uint32_t ihv[5], const uint8_t *p, size_t nblocks)
+SHANI_ROL2_TARGET void sha1kit_blocks_shani_rol2(uint32_t ihv[5], const uint8_t *p, size_t nblocks)
 {
 	blocks(ihv, p, nblocks, 1);
 }

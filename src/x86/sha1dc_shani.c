@@ -13,6 +13,8 @@
 #include "sha1_shani_steps.h"
 
 #define SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+/* the rol2 form in VEX encoding: its SSE2 expansion needs no register copies (taken only with AVX2) */
+#define SHANI_ROL2_TARGET __attribute__((target("sha,sse4.1,ssse3,avx")))
 
 /* Before group g: store W[4g..4g+3] from w (lanes reversed to memory order), and keep the
  * (A,B,C,D) register before groups 13..16. */
@@ -63,8 +65,8 @@ SHANI_TARGET void sha1kit_dc_compress_shani(uint32_t ihv[5], const uint8_t block
 	dc_compress(ihv, block, W, st, 0);
 }
 
-SHANI_TARGET void sha1kit_dc_compress_shani_rol2(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
-                                                 sha1kit_dc_state st[2])
+SHANI_ROL2_TARGET void sha1kit_dc_compress_shani_rol2(uint32_t ihv[5], const uint8_t block[64],
+                                                      uint32_t W[80], sha1kit_dc_state st[2])
 {
 	dc_compress(ihv, block, W, st, 1);
 }

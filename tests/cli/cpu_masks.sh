@@ -121,7 +121,7 @@ sk_cpu_kernels() {
 	fi
 	# Intel 6/207: the SHA-NI kernels with the SSE2 expansion of groups 8..19
 	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$SK_CPU_FAMILY" = 6 ] && [ "$SK_CPU_MODEL" = 207 ]; then
-		[ "$k" = shani ] && k=shani-rol2
+		[ "$k" = shani ] && [ -n "$avx2" ] && k=shani-rol2
 		case $dc in shani+avx512 | shani+avx2) dc=shani-rol2+${dc#shani+} ;; esac
 	fi
 	# SHA-256: SHA-NI (the same CPUID bit as SHA-1's), the arm64 SHA256 instructions, portable
