@@ -155,6 +155,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	if (fate != NULL) {
 		/* git's parse_object reads it again and its parse fails as before */
 		skg_fsck_fate_lines(f, NULL, fate);
+		if (f->snapshot) {
+			skg_graph_snapshot_promisor(f->graph); /* snapshot_ref's is_promisor_object */
+		}
 		if (skg_graph_is_promisor(f->graph, id)) {
 			f->default_refs++; /* a valid ref to git, which goes on to the next */
 			return true;
@@ -176,6 +179,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 		if (st == SKG_REPARSE_OK) {
 			goto valid; /* readable as git reads it (a blob's stream), though not by fsck's check
 			             */
+		}
+		if (f->snapshot) {
+			skg_graph_snapshot_promisor(f->graph); /* snapshot_ref's is_promisor_object */
 		}
 		if (skg_graph_is_promisor(f->graph, id)) {
 			f->default_refs++; /* a valid ref to git, which goes on to the next */

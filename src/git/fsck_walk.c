@@ -235,7 +235,8 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               on_failed_link,
 	                               f->connectivity_only && f->promisor_remote,
 	                               f->connectivity_only,
-	                               f->connectivity_only && (f->show_dangling || f->lost_found)};
+	                               f->connectivity_only && (f->show_dangling || f->lost_found),
+	                               f->git_version >= SKG_GIT_2_55};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
 	wopt.rawsz = f->rawsz;

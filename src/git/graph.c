@@ -150,7 +150,10 @@ struct skg_graph {
 	 * the object up again when it reads that copy */
 	struct dup_add *dups;
 	uint32_t ndups, dups_alloc;
-	bool promisor_asked; /* skg_graph_promisor_asked: git's promisor set was made before the walk */
+	bool promisor_asked;    /* skg_graph_promisor_asked: git's promisor set was made before the walk */
+	uint32_t snap_promisor; /* skg_graph_snapshot_promisor: 1 + the snapshot entries before it, or 0 */
+	uint32_t *pack_odb; /* skg_graph_pack_source: by pack_seq, the object directory + 1 (0: unknown) */
+	uint32_t npack_odb, pack_odb_alloc;
 };
 
 struct skg_graph *skg_graph_new(size_t rawsz)
@@ -196,6 +199,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->nm_arg);
 		free(g->snap);
 		free(g->dups);
+		free(g->pack_odb);
 		free(g);
 	}
 }
@@ -651,6 +655,26 @@ static bool keep_root_name(struct skg_graph *g, uint32_t i, const char *name)
 	return true;
 }
 
+int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb)
+{
+	int ret = 0;
+	acquire(g);
+	while (g->npack_odb <= pack_seq && ret == 0) {
+		uint32_t *v = grow(g->pack_odb, sizeof(*v), g->npack_odb, &g->pack_odb_alloc);
+		if (v == NULL) {
+			ret = -1;
+		} else {
+			g->pack_odb = v;
+			g->pack_odb[g->npack_odb++] = 0;
+		}
+	}
+	if (ret == 0) {
+		g->pack_odb[pack_seq] = odb + 1;
+	}
+	release(g);
+	return ret;
+}
+
 int skg_graph_snapshot_parse(struct skg_graph *g, const uint8_t *id)
 {
 	int ret = -1;
@@ -809,6 +833,13 @@ bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id)
 	return v != 0 && (g->objs[v - 1].type & T_PROMISOR);
 }
 
+void skg_graph_snapshot_promisor(struct skg_graph *g)
+{
+	if (g->snap_promisor == 0 && !g->promisor_asked) {
+		g->snap_promisor = g->nsnap + 1;
+	}
+}
+
 void skg_graph_promisor_asked(struct skg_graph *g)
 {
 	g->promisor_asked = true;
@@ -897,16 +928,35 @@ static int cmp_placed(const void *a, const void *b)
 
 /* --connectivity-only: git makes every object it has first, by lookup_unknown_object in
  * odb_for_each_object's order: the loose objects (the order of the adds), then each pack's objects
- * in the order of its idx (by ID), not by offset. */
+ * in the order of its idx (by ID), not by offset; git 2.55 goes so through each object directory in
+ * turn (skg_graph_report.listing_by_source: `source`, the directory's index), 2.39 through all of
+ * them for the loose objects, then all for the packs (`source` 0). */
 struct listed {
 	uint64_t order;
 	const uint8_t *id; /* SKG_MAX_RAWSZ bytes, zero-padded */
-	uint32_t pos, index;
+	uint32_t pos, index, source;
 };
+
+/* An add's object directory (by_source), or 0 (not by source: every add, as in 2.39). */
+static uint32_t listed_source(const struct skg_graph *g, uint64_t order, bool by_source)
+{
+	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
+	if (!by_source) {
+		return 0;
+	}
+	if (!(order & pack)) {
+		return (uint32_t)((order >> 40) & top23);
+	}
+	const uint32_t seq = (uint32_t)((order >> 40) & top23);
+	return seq < g->npack_odb && g->pack_odb[seq] > 0 ? g->pack_odb[seq] - 1 : 0;
+}
 
 static int cmp_listed(const void *a, const void *b)
 {
 	const struct listed *x = a, *y = b;
+	if (x->source != y->source) {
+		return x->source < y->source ? -1 : 1;
+	}
 	const uint64_t pack = (uint64_t)1 << 63, seq = ~(((uint64_t)1 << 40) - 1);
 	if ((x->order & pack) && (y->order & pack) && (x->order & seq) == (y->order & seq)) {
 		int c = memcmp(x->id, y->id, SKG_MAX_RAWSZ);
@@ -924,14 +974,15 @@ static int cmp_listed(const void *a, const void *b)
 }
 
 /* The adds in git's order of listing (--connectivity-only), in place. false: out of memory. */
-static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t nadds)
+static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t nadds, bool by_source)
 {
 	struct listed *v = malloc((size_t)nadds * sizeof(*v) + 1);
 	if (v == NULL) {
 		return false;
 	}
 	for (uint32_t a = 0; a < nadds; a++) {
-		v[a] = (struct listed){adds[a].order, g->objs[adds[a].index].id, adds[a].pos, adds[a].index};
+		v[a] = (struct listed){adds[a].order, g->objs[adds[a].index].id, adds[a].pos, adds[a].index,
+		                       listed_source(g, adds[a].order, by_source)};
 	}
 	qsort(v, nadds, sizeof(*v), cmp_listed);
 	for (uint32_t a = 0; a < nadds; a++) {
@@ -955,18 +1006,6 @@ static int event(struct skg_objtab *t, const struct skg_graph *g, const uint32_t
 	}
 	skg_objtab_touch(t, k, hash[k]);
 	return 0;
-}
-
-/* packfile.c is_promisor_object's first call (add_promisor_object): a lookup of every object of
- * the promisor packs, in the order they were checked (git: each pack's objects by offset). */
-static void promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                          const struct placed *adds, uint32_t nadds)
-{
-	for (uint32_t a = 0; a < nadds; a++) {
-		if (g->objs[adds[a].index].type & T_PPACK) {
-			skg_objtab_touch(t, adds[a].index, hash[adds[a].index]);
-		}
-	}
 }
 
 /* The links the replay follows: the kept ones, or a loose tree's read again once (rep->reload) and
@@ -1127,6 +1166,31 @@ static int parse_events(struct skg_objtab *t, const struct skg_graph *g, const u
 	return link_events(t, g, hash, i, c);
 }
 
+/* packfile.c is_promisor_object's first call (add_promisor_object): a lookup of every object of
+ * the promisor packs, in the order they were checked (git: each pack's objects by offset), and the
+ * parse_object of each one not parsed yet: with --connectivity-only none is, and a commit's or
+ * tag's parse looks up its links (parse_events). */
+static int promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
+                         const struct placed *adds, uint32_t nadds, uint8_t *parsed, struct relinks *c)
+{
+	int rc = 0;
+	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
+		const uint32_t i = adds[a].index;
+		if (g->objs[i].type & T_PPACK) {
+			rc = event(t, g, hash, i); /* made here when git 2.55's snapshot asked first */
+			if (rc == 0 && TY(&g->objs[i]) == SKG_BLOB) {
+				/* parse_object_with_flags: lookup_blob, then lookup_object, which moves a
+				 * blob just made away from a slot past its first */
+				skg_objtab_touch(t, i, hash[i]);
+			}
+			if (rc == 0 && !(g->objs[i].flags & F_UNREAD)) {
+				rc = parse_events(t, g, hash, parsed, i, c);
+			}
+		}
+	}
+	return rc;
+}
+
 /*
  * --connectivity-only, with dangling lines or --lost-found: git's check_connectivity then lists
  * the objects again (mark_unreachable_referents): a lookup of each, and for each unreachable one
@@ -1223,7 +1287,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	}
 	if (listed) {
 		memcpy(by_offset, adds, (size_t)nadds * sizeof(*by_offset));
-		if (!sort_listed(g, adds, nadds)) {
+		if (!sort_listed(g, adds, nadds, rep->listing_by_source)) {
 			goto out;
 		}
 	}
@@ -1231,9 +1295,20 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	/* git 2.53+'s snapshot: parse_object of each ref's object (the object, then what
 	 * parse_commit_buffer / parse_tag_buffer look up), once each; the check's parse of those
 	 * finds them parsed and looks nothing up */
-	for (uint32_t k = 0; k < g->nsnap && rc == 0; k++) {
-		rc = event(t, g, hash, g->snap[k]);
-		if (rc == 0) {
+	bool pass = false; /* is_promisor_object's pass made */
+	for (uint32_t k = 0; k <= g->nsnap && rc == 0; k++) {
+		if (g->snap_promisor == k + 1) {
+			/* a ref at an object that does not parse: snapshot_ref asks is_promisor_object */
+			rc = promisor_pass(t, g, hash, by_offset, nadds, parsed, &c);
+			pass = true;
+		}
+		if (k < g->nsnap && rc == 0) {
+			rc = event(t, g, hash, g->snap[k]);
+			if (rc == 0 && TY(&g->objs[g->snap[k]]) == SKG_BLOB) {
+				skg_objtab_touch(t, g->snap[k], hash[g->snap[k]]); /* as in promisor_pass */
+			}
+		}
+		if (k < g->nsnap && rc == 0) {
 			rc = parse_events(t, g, hash, parsed, g->snap[k], &c);
 		}
 	}
@@ -1261,9 +1336,8 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 			next++;
 		}
 	}
-	bool pass = false;
-	if (g->promisor_asked && rc == 0) {
-		promisor_pass(t, g, hash, by_offset, nadds);
+	if (g->promisor_asked && !pass && rc == 0) {
+		rc = promisor_pass(t, g, hash, by_offset, nadds, parsed, &c);
 		pass = true;
 	}
 	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
@@ -1276,8 +1350,8 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		if (g->roots[r].parse && (o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
 			rc = parse_events(t, g, hash, parsed, i, &c);
 		}
-		if (!pass) {
-			promisor_pass(t, g, hash, by_offset, nadds);
+		if (!pass && rc == 0) {
+			rc = promisor_pass(t, g, hash, by_offset, nadds, parsed, &c);
 			pass = true;
 		}
 	}

@@ -148,6 +148,13 @@ int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry
                    struct skg_buf *out);
 
 /*
+ * The pack git checks pack_seq-th (skg_graph_order) belongs to object directory `odb` (0: the
+ * repository's, then its alternates): with skg_graph_report.listing_by_source, for the order of the
+ * walk's last lines. 0, or -1 when out of memory.
+ */
+int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb);
+
+/*
  * git 2.53+'s snapshot of the refs (builtin/fsck.c snapshot_ref) parsed `id`, before its object
  * check: called for each ref and HEAD whose object parses, in git's order. It changes only the
  * order of the walk's last lines (git's table then begins with those objects and the links their
@@ -207,6 +214,14 @@ bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
  */
 void skg_graph_promisor_asked(struct skg_graph *g);
 
+/*
+ * Note that git 2.55's snapshot of the refs asked is_promisor_object (snapshot_ref, for a ref
+ * whose object does not parse) after the snapshot entries given so far: git made its set of
+ * promisor objects there, before its object check, making and parsing each object of the promisor
+ * packs. For the order of the walk's lines. On one thread.
+ */
+void skg_graph_snapshot_promisor(struct skg_graph *g);
+
 /* Number of objects the graph knows: added ones and those only linked to or named as roots. */
 uint32_t skg_graph_count(const struct skg_graph *g);
 
@@ -255,6 +270,10 @@ struct skg_graph_report {
 	/* with it, git lists the objects again to mark what unreachable ones use (dangling lines on,
 	 * or --lost-found: check_connectivity's mark_unreachable_referents); for the same order */
 	bool referents;
+	/* git 2.55's listing goes by object directory (odb_for_each_object: each source's loose
+	 * objects, then its packs; skg_graph_pack_source), 2.39's lists every directory's loose
+	 * objects, then every pack (for_each_loose_object, for_each_packed_object) */
+	bool listing_by_source;
 };
 
 /*

@@ -1732,6 +1732,28 @@ git init -q --bare "$T/order-stage"
 		git --git-dir="$r" --work-tree=/nonexistent update-index --index-info
 ) || fail "could not make the repository of the loose and packed copies"
 compare_order "a tree loose and packed, the index, HEAD at a missing commit" "$r"
+# git 2.55 lists the objects (--connectivity-only) one object directory at a time: the
+# repository's loose objects and packs, then its alternate's; 2.39 lists every directory's loose
+# objects first. A clone --shared whose own commits are packed, one branch deleted.
+sk_share_skip || {
+	r=$T/order-shared
+	(
+		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
+		c() { GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
+			git commit -qm "c$1"; }
+		git init -q "$r.src" && cd "$r.src" || exit 1
+		for i in 1 2 3 4 5 6; do
+			echo "$i" >"f$((i % 3))" && git add -A && c "$i" || exit 1
+		done
+		git clone -q --shared "$r.src" "$r" && cd "$r" && git checkout -q -b side || exit 1
+		for i in 1 2; do
+			echo "x$i" >"g$((i % 3))" && git add -A && c $((100 + i)) || exit 1
+		done
+		git checkout -q - && git repack -q -d -l && git branch -q -D side &&
+			git reflog expire --expire=now --all
+	) >/dev/null 2>&1 || fail "could not make the clone --shared of the order case"
+	compare_order "clone --shared, --connectivity-only --unreachable" "$r" --connectivity-only --unreachable
+}
 }
 
 # 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor
@@ -1802,8 +1824,14 @@ done
 # same IDs, so the same slots, every time); every commit but the tip is unreachable to git's walk
 # (it stops at promisor objects), and with blob:none each commit's tree. Before sha1kit replayed the lookups, 2 (tree:0) and 4 (blob:none)
 # of the lines came out elsewhere.
+# With --connectivity-only --unreachable git lists the objects a second time
+# (mark_unreachable_referents) and walks the unreachable promisor trees, making their absent
+# blobs; its is_promisor_object first parses each promisor object (a commit's tree and parents
+# looked up). Before sha1kit replayed those, a blob:none clone of 5 commits gave a line elsewhere. And a tag at a blob that is gone, in a clone whose working tree fetched its
+# blobs into a second promisor pack: git 2.55's snapshot of the refs asks is_promisor_object for
+# the tag, before its object check (and parse_object of a blob looks it up twice).
 o=$T/partial-order-src
-sk_share_skip 2 || {
+sk_share_skip 4 || {
 	git init -q "$o"
 	(
 		cd "$o" || exit 1
@@ -1824,6 +1852,36 @@ sk_share_skip 2 || {
 		[ "$filter" = tree:0 ] && n=19
 		partial_expect "partial clone --filter=$filter, --unreachable: git's lines" "$T/g.out" "$n"
 	done
+	sk_share_skip || {
+		o5=$T/partial-order-src5
+		git init -q "$o5"
+		(
+			cd "$o5" || exit 1
+			git config uploadpack.allowFilter true
+			export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
+			for i in 1 2 3 4 5; do
+				echo "$i" >"f$((i % 3))"
+				git add -A
+				GIT_AUTHOR_DATE="@$((1700000000 + i)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" \
+					git commit -qm "c$i"
+			done
+		) >/dev/null 2>&1
+		r=$T/partial-order-five
+		git clone -q --bare --no-local --filter=blob:none "file://$o5" "$r" 2>/dev/null
+		compare_order "partial clone of 5 commits --filter=blob:none, --connectivity-only --unreachable" "$r" \
+			--connectivity-only --unreachable
+	}
+	sk_share_skip || {
+		r=$T/partial-order-tag
+		git clone -q --no-local --filter=blob:none "file://$o" "$r" 2>/dev/null
+		(
+			cd "$r" || exit 1
+			x=$(echo lost | git hash-object -w --stdin) && git tag t "$x" &&
+				rm ".git/objects/${x:0:2}/${x:2}"
+		) || fail "could not make the partial clone with a tag at a missing blob"
+		compare_order "partial clone --filter=blob:none, a tag at a blob that is gone, --unreachable" \
+			"$r" --unreachable
+	}
 }
 b=$T/partial-blob-none
 old=$(cd "$b" && git rev-parse HEAD~3:a/big) # a promisor tree names it; not fetched
