@@ -114,6 +114,8 @@ static void *grow(void *v, size_t size, uint32_t n, uint32_t *alloc)
 	return w;
 }
 
+#define PACK_IN_MIDX 0x80000000u
+
 struct skg_graph {
 	pthread_mutex_t lock;
 	/*
@@ -152,7 +154,8 @@ struct skg_graph {
 	uint32_t ndups, dups_alloc;
 	bool promisor_asked;    /* skg_graph_promisor_asked: git's promisor set was made before the walk */
 	uint32_t snap_promisor; /* skg_graph_snapshot_promisor: 1 + the snapshot entries before it, or 0 */
-	uint32_t *pack_odb; /* skg_graph_pack_source: by pack_seq, the object directory + 1 (0: unknown) */
+	uint32_t *pack_odb;     /* skg_graph_pack_source: by pack_seq, the object directory + 1 (0: unknown),
+	                         * | PACK_IN_MIDX */
 	uint32_t npack_odb, pack_odb_alloc;
 };
 
@@ -655,7 +658,7 @@ static bool keep_root_name(struct skg_graph *g, uint32_t i, const char *name)
 	return true;
 }
 
-int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb)
+int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx)
 {
 	int ret = 0;
 	acquire(g);
@@ -669,7 +672,7 @@ int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb)
 		}
 	}
 	if (ret == 0) {
-		g->pack_odb[pack_seq] = odb + 1;
+		g->pack_odb[pack_seq] = (odb + 1) | (in_midx ? PACK_IN_MIDX : 0);
 	}
 	release(g);
 	return ret;
@@ -937,6 +940,13 @@ struct listed {
 	uint32_t pos, index, source;
 };
 
+/* The object directory of the pack_seq-th pack (0 when not known). */
+static uint32_t pack_source(const struct skg_graph *g, uint32_t seq)
+{
+	const uint32_t v = seq < g->npack_odb ? g->pack_odb[seq] & ~PACK_IN_MIDX : 0;
+	return v > 0 ? v - 1 : 0;
+}
+
 /* An add's object directory (by_source), or 0 (not by source: every add, as in 2.39). */
 static uint32_t listed_source(const struct skg_graph *g, uint64_t order, bool by_source)
 {
@@ -948,7 +958,7 @@ static uint32_t listed_source(const struct skg_graph *g, uint64_t order, bool by
 		return (uint32_t)((order >> 40) & top23);
 	}
 	const uint32_t seq = (uint32_t)((order >> 40) & top23);
-	return seq < g->npack_odb && g->pack_odb[seq] > 0 ? g->pack_odb[seq] - 1 : 0;
+	return pack_source(g, seq);
 }
 
 static int cmp_listed(const void *a, const void *b)
@@ -974,14 +984,20 @@ static int cmp_listed(const void *a, const void *b)
 }
 
 /* The adds in git's order of listing (--connectivity-only), in place. false: out of memory. */
-static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t nadds, bool by_source)
+static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t nadds, bool by_source,
+                        const uint32_t *pack_rank)
 {
+	const uint64_t pack = (uint64_t)1 << 63, seqs = (((uint64_t)1 << 23) - 1) << 40;
 	struct listed *v = malloc((size_t)nadds * sizeof(*v) + 1);
 	if (v == NULL) {
 		return false;
 	}
 	for (uint32_t a = 0; a < nadds; a++) {
-		v[a] = (struct listed){adds[a].order, g->objs[adds[a].index].id, adds[a].pos, adds[a].index,
+		uint64_t order = adds[a].order;
+		if (pack_rank != NULL && (order & pack)) { /* the packs in another order (mru_walk) */
+			order = (order & ~seqs) | (uint64_t)pack_rank[(order & seqs) >> 40] << 40;
+		}
+		v[a] = (struct listed){order, g->objs[adds[a].index].id, adds[a].pos, adds[a].index,
 		                       listed_source(g, adds[a].order, by_source)};
 	}
 	qsort(v, nadds, sizeof(*v), cmp_listed);
@@ -1098,7 +1114,7 @@ static void replay_link(struct lookup_replay *r, uint32_t to, unsigned ltype, bo
  * drain() makes it. 0, or -1 when out of memory.
  */
 static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                               uint8_t *parsed, struct relinks *c)
+                               uint8_t *parsed, struct relinks *c, uint32_t *reads, uint32_t *nreads)
 {
 	struct lookup_replay r = {
 	    g, t, hash, parsed, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)),
@@ -1125,6 +1141,9 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 		if ((TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && !parsed[i]) {
 			parsed[i] = 1;
 			lookup = true;
+		}
+		if (lookup && reads != NULL) {
+			reads[(*nreads)++] = i; /* fsck_walk's parse reads it (a tree each time) */
 		}
 		uint32_t n = 0;
 		const uint32_t *ls = object_links(c, i, &n);
@@ -1188,6 +1207,102 @@ static int promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const 
 			}
 		}
 	}
+	return rc;
+}
+
+/*
+ * git 2.55's list of packs after its walk (packfile.c find_pack_entry, packfile_list_prepend): each
+ * object the walk reads (`reads`, in order) is found in the first object directory that has a
+ * copy, in the first of its packs in the list that holds it, which moves to the front of that
+ * directory's packs; nothing moves for a copy found through a multi-pack-index or loose. The
+ * listings (odb_for_each_object) go through the list as it is then: *rank (by pack_seq, from 1)
+ * the second listing's order, or NULL when nothing moved. 0, or -1 when out of memory.
+ */
+static int mru_walk(const struct skg_graph *g, const uint32_t *reads, uint32_t nreads, uint32_t **rank)
+{
+	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
+	const uint32_t np = g->npack_odb; /* pack_seq 1 .. np - 1 */
+	*rank = NULL;
+	if (np < 3 || nreads == 0) {
+		return 0;
+	}
+	uint32_t *list = malloc((size_t)np * sizeof(*list)), *pos = malloc((size_t)np * sizeof(*pos));
+	uint32_t *head = malloc((size_t)g->nr * sizeof(*head)),
+	         *next = malloc(((size_t)g->ndups + 1) * sizeof(*next));
+	int rc = -1;
+	bool moved = false;
+	if (list == NULL || pos == NULL || head == NULL || next == NULL) {
+		goto out;
+	}
+	for (uint32_t k = 1; k < np; k++) {
+		list[k - 1] = k;
+		pos[k] = k - 1;
+	}
+	for (uint32_t i = 0; i < g->nr; i++) {
+		head[i] = UINT32_MAX;
+	}
+	for (uint32_t d = 0; d < g->ndups; d++) {
+		next[d] = head[g->dups[d].obj];
+		head[g->dups[d].obj] = d;
+	}
+	for (uint32_t r = 0; r < nreads; r++) {
+		const uint32_t i = reads[r];
+		uint32_t src = UINT32_MAX, best = UINT32_MAX; /* the first directory, its first pack */
+		bool via_midx = false;
+		bool first = true; /* the first copy (add_order), then the others (dups) */
+		for (uint32_t d = head[i]; first || d != UINT32_MAX;) {
+			uint64_t o = g->objs[i].add_order;
+			if (!first) {
+				o = g->dups[d].order;
+				d = next[d];
+			}
+			first = false;
+			const uint32_t seq = (uint32_t)((o >> 40) & top23);
+			const uint32_t s = (o & pack) ? pack_source(g, seq) : seq; /* loose: the directory */
+			if (s < src) {
+				src = s;
+				best = UINT32_MAX;
+				via_midx = false;
+			}
+			if (s == src && (o & pack) && seq < np) {
+				via_midx = via_midx || (g->pack_odb[seq] & PACK_IN_MIDX) != 0;
+				if (best == UINT32_MAX || pos[seq] < pos[best]) {
+					best = seq;
+				}
+			}
+		}
+		if (best == UINT32_MAX || via_midx) {
+			continue;
+		}
+		uint32_t s0 = pos[best];
+		while (s0 > 0 && pack_source(g, list[s0 - 1]) == src) {
+			s0--;
+		}
+		for (uint32_t k = pos[best]; k > s0; k--) {
+			list[k] = list[k - 1];
+			pos[list[k]] = k;
+		}
+		moved = moved || s0 != pos[best];
+		list[s0] = best;
+		pos[best] = s0;
+	}
+	rc = 0;
+	if (moved) {
+		*rank = malloc((size_t)np * sizeof(**rank));
+		if (*rank == NULL) {
+			rc = -1;
+			goto out;
+		}
+		(*rank)[0] = 0;
+		for (uint32_t k = 1; k < np; k++) {
+			(*rank)[k] = pos[k] + 1;
+		}
+	}
+out:
+	free(list);
+	free(pos);
+	free(head);
+	free(next);
 	return rc;
 }
 
@@ -1287,7 +1402,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	}
 	if (listed) {
 		memcpy(by_offset, adds, (size_t)nadds * sizeof(*by_offset));
-		if (!sort_listed(g, adds, nadds, rep->listing_by_source)) {
+		if (!sort_listed(g, adds, nadds, rep->listing_by_source, NULL)) {
 			goto out;
 		}
 	}
@@ -1355,9 +1470,25 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 			pass = true;
 		}
 	}
-	if (rc == 0) {
-		rc = replay_walk_lookups(t, g, hash, parsed, &c);
+	/* git 2.55's second listing goes through the packs as the walk's reads left them */
+	const bool mru = listed && rep->referents && rep->listing_by_source;
+	uint32_t *reads = mru ? malloc(((size_t)nr + 1) * sizeof(*reads)) : NULL, nreads = 0;
+	if (mru && reads == NULL) {
+		rc = -1;
 	}
+	if (rc == 0) {
+		rc = replay_walk_lookups(t, g, hash, parsed, &c, reads, &nreads);
+	}
+	uint32_t *rank = NULL;
+	if (rc == 0 && mru) {
+		rc = mru_walk(g, reads, nreads, &rank);
+		if (rc == 0 && rank != NULL) {
+			memcpy(adds, by_offset, (size_t)nadds * sizeof(*adds));
+			rc = sort_listed(g, adds, nadds, true, rank) ? 0 : -1;
+		}
+	}
+	free(reads);
+	free(rank);
 	if (rc == 0 && listed && rep->referents) {
 		rc = referents_pass(t, g, hash, parsed, adds, nadds, &c);
 	}

@@ -1754,6 +1754,32 @@ sk_share_skip || {
 	) >/dev/null 2>&1 || fail "could not make the clone --shared of the order case"
 	compare_order "clone --shared, --connectivity-only --unreachable" "$r" --connectivity-only --unreachable
 }
+# git 2.55's list of packs is most recently used first: the walk's reads move the older pack (the
+# branch's commits) to the front, and the second listing (mark_unreachable_referents) goes through
+# it first, where the first went through the newer pack (a deleted branch's) first.
+sk_share_skip || {
+	r=$T/order-mru
+	(
+		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
+		c() { GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
+			git commit -qm "c$1"; }
+		git init -q "$r" && cd "$r" || exit 1
+		for i in $(seq 1 10); do
+			echo "$i" >"f$((i % 3))" && git add -A && c "$i" || exit 1
+		done
+		git repack -q -d && old=$(echo .git/objects/pack/*.pack) && git checkout -q -b side || exit 1
+		for i in $(seq 1 20); do
+			echo "x$i" >"g$((i % 3))" && git add -A && c $((1000 + i)) || exit 1
+		done
+		git checkout -q - && git repack -q -d && git branch -q -D side && git reflog expire --expire=now --all &&
+			touch -d @1700000000 "$old" || exit 1
+		for p in .git/objects/pack/*.pack; do
+			[ "$p" = "$old" ] || touch -d @1700001000 "$p" || exit 1
+		done
+	) >/dev/null 2>&1 || fail "could not make the two packs of the order case"
+	compare_order "two packs, the older read by the walk, --connectivity-only --unreachable" "$r" \
+		--connectivity-only --unreachable
+}
 }
 
 # 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor
