@@ -360,7 +360,9 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		return 0;
 	}
 valid:
-	root(f, id, type, ":");
+	if (skg_graph_root_ref(f->graph, id, type, ":") != 0) { /* fsck_cache_tree's parse_object */
+		skg_fsck_nomem(f);
+	}
 	if (type != SKG_TREE && type != SKG_NONE) { /* unknown: in a pack whose check stopped */
 		skg_fsck_err_line(f, NULL, "error in %s %s: non-tree in cache-tree", skg_fsck_tname(type), h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);

@@ -938,6 +938,7 @@ struct listed {
 	uint64_t order;
 	const uint8_t *id; /* SKG_MAX_RAWSZ bytes, zero-padded */
 	uint32_t pos, index, source;
+	uint64_t orig; /* the add's order (`order` may rank the packs otherwise) */
 };
 
 /* The object directory of the pack_seq-th pack (0 when not known). */
@@ -994,15 +995,20 @@ static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t
 	}
 	for (uint32_t a = 0; a < nadds; a++) {
 		uint64_t order = adds[a].order;
-		if (pack_rank != NULL && (order & pack)) { /* the packs in another order (mru_walk) */
+		if (pack_rank != NULL && (order & pack) && ((order & seqs) >> 40) < g->npack_odb) {
+			/* the packs in another order (struct mru) */
 			order = (order & ~seqs) | (uint64_t)pack_rank[(order & seqs) >> 40] << 40;
 		}
-		v[a] = (struct listed){order, g->objs[adds[a].index].id, adds[a].pos, adds[a].index,
-		                       listed_source(g, adds[a].order, by_source)};
+		v[a] = (struct listed){order,
+		                       g->objs[adds[a].index].id,
+		                       adds[a].pos,
+		                       adds[a].index,
+		                       listed_source(g, adds[a].order, by_source),
+		                       adds[a].order};
 	}
 	qsort(v, nadds, sizeof(*v), cmp_listed);
 	for (uint32_t a = 0; a < nadds; a++) {
-		adds[a] = (struct placed){v[a].order, v[a].pos, v[a].index};
+		adds[a] = (struct placed){v[a].orig, v[a].pos, v[a].index};
 	}
 	free(v);
 	return true;
@@ -1114,7 +1120,8 @@ static void replay_link(struct lookup_replay *r, uint32_t to, unsigned ltype, bo
  * drain() makes it. 0, or -1 when out of memory.
  */
 static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                               uint8_t *parsed, struct relinks *c, uint32_t *reads, uint32_t *nreads)
+                               uint8_t *parsed, struct relinks *c, uint32_t *reads, uint32_t *nreads,
+                               const uint8_t *preparsed)
 {
 	struct lookup_replay r = {
 	    g, t, hash, parsed, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)),
@@ -1142,8 +1149,9 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 			parsed[i] = 1;
 			lookup = true;
 		}
-		if (lookup && reads != NULL) {
-			reads[(*nreads)++] = i; /* fsck_walk's parse reads it (a tree each time) */
+		if (lookup && reads != NULL && !(TY(o) == SKG_TREE && preparsed != NULL && preparsed[i])) {
+			reads[(*nreads)++] =
+			    i; /* fsck_walk's parse reads it (a tree unless parsed at a root) */
 		}
 		uint32_t n = 0;
 		const uint32_t *ls = object_links(c, i, &n);
@@ -1211,122 +1219,180 @@ static int promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const 
 }
 
 /*
- * git 2.55's list of packs after its walk (packfile.c find_pack_entry, packfile_list_prepend): each
- * object the walk reads (`reads`, in order) is found in the first object directory that has a
- * copy, in the first of its packs in the list that holds it, which moves to the front of that
- * directory's packs; nothing moves for a copy found through a multi-pack-index or loose. The
- * listings (odb_for_each_object) go through the list as it is then: *rank (by pack_seq, from 1)
- * the second listing's order, or NULL when nothing moved. 0, or -1 when out of memory.
+ * git 2.55's list of packs, most recently used first (packfile.c find_pack_entry,
+ * packfile_list_prepend): an object read is found in the first object directory that has a copy,
+ * in the first of its packs in the list that holds it, which moves to the front of that
+ * directory's packs; nothing moves for a copy found through a multi-pack-index or loose, nor while
+ * git goes through the packs of a listing (skip_mru_updates). The listings (odb_for_each_object)
+ * go through the list as it is when they reach the packs. pack_seq 1 .. np - 1, first in the order
+ * of the check (the list as fsck's reprepare sorted it).
  */
-static int mru_walk(const struct skg_graph *g, const uint32_t *reads, uint32_t nreads, uint32_t **rank)
+struct mru {
+	uint32_t np;
+	uint32_t *list, *pos;  /* the pack_seqs in list order (list[0] unused: seq 0 is no pack), places */
+	uint32_t *head, *next; /* by object, the chain of its other copies (dups) */
+};
+
+static void mru_free(struct mru *m)
 {
-	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
-	const uint32_t np = g->npack_odb; /* pack_seq 1 .. np - 1 */
-	*rank = NULL;
-	if (np < 3 || nreads == 0) {
-		return 0;
+	free(m->list);
+	free(m->pos);
+	free(m->head);
+	free(m->next);
+	*m = (struct mru){0};
+}
+
+static bool mru_init(struct mru *m, const struct skg_graph *g)
+{
+	m->np = g->npack_odb;
+	m->list = malloc(((size_t)m->np + 1) * sizeof(*m->list));
+	m->pos = malloc(((size_t)m->np + 1) * sizeof(*m->pos));
+	m->head = malloc(((size_t)g->nr + 1) * sizeof(*m->head));
+	m->next = malloc(((size_t)g->ndups + 1) * sizeof(*m->next));
+	if (m->list == NULL || m->pos == NULL || m->head == NULL || m->next == NULL) {
+		mru_free(m);
+		return false;
 	}
-	uint32_t *list = malloc((size_t)np * sizeof(*list)), *pos = malloc((size_t)np * sizeof(*pos));
-	uint32_t *head = malloc((size_t)g->nr * sizeof(*head)),
-	         *next = malloc(((size_t)g->ndups + 1) * sizeof(*next));
-	int rc = -1;
-	bool moved = false;
-	if (list == NULL || pos == NULL || head == NULL || next == NULL) {
-		goto out;
-	}
-	for (uint32_t k = 1; k < np; k++) {
-		list[k - 1] = k;
-		pos[k] = k - 1;
+	for (uint32_t k = 0; k < m->np; k++) {
+		m->list[k] = k;
+		m->pos[k] = k;
 	}
 	for (uint32_t i = 0; i < g->nr; i++) {
-		head[i] = UINT32_MAX;
+		m->head[i] = UINT32_MAX;
 	}
 	for (uint32_t d = 0; d < g->ndups; d++) {
-		next[d] = head[g->dups[d].obj];
-		head[g->dups[d].obj] = d;
+		m->next[d] = m->head[g->dups[d].obj];
+		m->head[g->dups[d].obj] = d;
 	}
-	for (uint32_t r = 0; r < nreads; r++) {
-		const uint32_t i = reads[r];
-		uint32_t src = UINT32_MAX, best = UINT32_MAX; /* the first directory, its first pack */
-		bool via_midx = false;
-		bool first = true; /* the first copy (add_order), then the others (dups) */
-		for (uint32_t d = head[i]; first || d != UINT32_MAX;) {
-			uint64_t o = g->objs[i].add_order;
-			if (!first) {
-				o = g->dups[d].order;
-				d = next[d];
-			}
-			first = false;
-			const uint32_t seq = (uint32_t)((o >> 40) & top23);
-			const uint32_t s = (o & pack) ? pack_source(g, seq) : seq; /* loose: the directory */
-			if (s < src) {
-				src = s;
-				best = UINT32_MAX;
-				via_midx = false;
-			}
-			if (s == src && (o & pack) && seq < np) {
-				via_midx = via_midx || (g->pack_odb[seq] & PACK_IN_MIDX) != 0;
-				if (best == UINT32_MAX || pos[seq] < pos[best]) {
-					best = seq;
-				}
-			}
-		}
-		if (best == UINT32_MAX || via_midx) {
-			continue;
-		}
-		uint32_t s0 = pos[best];
-		while (s0 > 0 && pack_source(g, list[s0 - 1]) == src) {
-			s0--;
-		}
-		for (uint32_t k = pos[best]; k > s0; k--) {
-			list[k] = list[k - 1];
-			pos[list[k]] = k;
-		}
-		moved = moved || s0 != pos[best];
-		list[s0] = best;
-		pos[best] = s0;
+	return true;
+}
+
+/* git reads object i (find_pack_entry through odb_read_object_info_extended). */
+static void mru_read(struct mru *m, const struct skg_graph *g, uint32_t i)
+{
+	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
+	uint32_t src = UINT32_MAX, best = UINT32_MAX; /* the first directory with a copy, its first pack */
+	bool via_midx = false, first = true;          /* the first copy (add_order), then the dups */
+	if (!(g->objs[i].flags & F_HAS)) {
+		return;
 	}
-	rc = 0;
-	if (moved) {
-		*rank = malloc((size_t)np * sizeof(**rank));
-		if (*rank == NULL) {
-			rc = -1;
-			goto out;
+	for (uint32_t d = m->head[i]; first || d != UINT32_MAX;) {
+		uint64_t o = g->objs[i].add_order;
+		if (!first) {
+			o = g->dups[d].order;
+			d = m->next[d];
 		}
-		(*rank)[0] = 0;
-		for (uint32_t k = 1; k < np; k++) {
-			(*rank)[k] = pos[k] + 1;
+		first = false;
+		const uint32_t seq = (uint32_t)((o >> 40) & top23);
+		const uint32_t s = (o & pack) ? pack_source(g, seq) : seq; /* loose: the directory */
+		if (s < src) {
+			src = s;
+			best = UINT32_MAX;
+			via_midx = false;
+		}
+		if (s == src && (o & pack) && seq > 0 && seq < m->np) {
+			via_midx = via_midx || (g->pack_odb[seq] & PACK_IN_MIDX) != 0;
+			if (best == UINT32_MAX || m->pos[seq] < m->pos[best]) {
+				best = seq;
+			}
 		}
 	}
-out:
-	free(list);
-	free(pos);
-	free(head);
-	free(next);
-	return rc;
+	if (best == UINT32_MAX || via_midx) {
+		return;
+	}
+	uint32_t s0 = m->pos[best];
+	while (s0 > 1 && pack_source(g, m->list[s0 - 1]) == src) {
+		s0--;
+	}
+	for (uint32_t k = m->pos[best]; k > s0; k--) {
+		m->list[k] = m->list[k - 1];
+		m->pos[m->list[k]] = k;
+	}
+	m->list[s0] = best;
+	m->pos[best] = s0;
 }
 
 /*
  * --connectivity-only, with dangling lines or --lost-found: git's check_connectivity then lists
  * the objects again (mark_unreachable_referents): a lookup of each, and for each unreachable one
- * fsck_walk's lookups (a commit or tag parsed if it was not, a tree's entries).
+ * its type read when it has none and fsck_walk's lookups (a commit or tag parsed if it was not, a
+ * tree's entries). Those reads move packs in git 2.55's list (`m`, or NULL) while it lists loose
+ * objects, not packed ones; `typed`: the objects git knows the type of (by a link looked up).
+ */
+static int referent(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash, uint8_t *parsed,
+                    uint32_t i, struct relinks *c, struct mru *m, uint8_t *typed)
+{
+	const struct gobj *o = &g->objs[i];
+	if (t->at[i] != UINT32_MAX) {
+		skg_objtab_touch(t, i, hash[i]);
+	}
+	if ((o->flags & F_REACHABLE) || (o->flags & F_UNREAD)) {
+		return 0;
+	}
+	const unsigned type = TY(o);
+	if (m != NULL && (type == SKG_TREE || (type == SKG_BLOB && !typed[i]) ||
+	                  ((type == SKG_COMMIT || type == SKG_TAG) && !parsed[i]))) {
+		mru_read(m, g, i);
+	}
+	uint32_t n = 0;
+	const uint32_t *ls = object_links(c, i, &n);
+	for (uint32_t k = 0; k < n && ls != NULL; k++) {
+		typed[ls[k] & LINK_INDEX_MASK] = 1;
+	}
+	return type == SKG_TREE ? link_events(t, g, hash, i, c) : parse_events(t, g, hash, parsed, i, c);
+}
+
+/*
+ * The second listing (referent, above), in git's order: the adds in check order (`by_offset`,
+ * copied into `adds`) listed as the first listing does, except that in git 2.55 (m) each object
+ * directory's packs come in the order its loose objects' reads left the list in. 0, or -1 when out
+ * of memory.
  */
 static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
-                          uint8_t *parsed, const struct placed *adds, uint32_t nadds, struct relinks *c)
+                          uint8_t *parsed, const struct placed *by_offset, struct placed *adds,
+                          uint32_t nadds, bool by_source, struct relinks *c, struct mru *m)
 {
-	int rc = 0;
-	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
-		const uint32_t i = adds[a].index;
-		const struct gobj *o = &g->objs[i];
-		if (t->at[i] != UINT32_MAX) {
-			skg_objtab_touch(t, i, hash[i]);
+	const uint64_t pack = (uint64_t)1 << 63;
+	uint8_t *typed = calloc((size_t)g->nr + 1, 1);
+	uint32_t *rank = m != NULL ? malloc(((size_t)m->np + 1) * sizeof(*rank)) : NULL;
+	int rc = typed == NULL || (m != NULL && rank == NULL) ? -1 : 0;
+	if (rc == 0 && m != NULL) {
+		for (uint32_t k = 0; k < m->np; k++) {
+			rank[k] = m->pos[k];
 		}
-		if ((o->flags & F_REACHABLE) || (o->flags & F_UNREAD)) {
-			continue;
-		}
-		rc = TY(o) == SKG_TREE ? link_events(t, g, hash, i, c)
-		                       : parse_events(t, g, hash, parsed, i, c);
 	}
+	memcpy(adds, by_offset, (size_t)nadds * sizeof(*adds));
+	if (rc == 0 && !sort_listed(g, adds, nadds, by_source, rank)) {
+		rc = -1;
+	}
+	for (uint32_t a = 0; a < nadds && rc == 0;) {
+		/* one object directory's loose objects, then its packs */
+		uint32_t e = a;
+		const uint32_t s = listed_source(g, adds[a].order, by_source);
+		while (e < nadds && listed_source(g, adds[e].order, by_source) == s &&
+		       !(adds[e].order & pack)) {
+			e++;
+		}
+		for (; a < e && rc == 0; a++) {
+			rc = referent(t, g, hash, parsed, adds[a].index, c, m, typed);
+		}
+		while (e < nadds && listed_source(g, adds[e].order, by_source) == s &&
+		       (adds[e].order & pack)) {
+			e++;
+		}
+		if (m != NULL && e > a && rc == 0) {
+			/* the packs as the loose objects' reads left them */
+			for (uint32_t k = 0; k < m->np; k++) {
+				rank[k] = m->pos[k];
+			}
+			rc = sort_listed(g, adds + a, e - a, by_source, rank) ? 0 : -1;
+		}
+		for (; a < e && rc == 0; a++) {
+			rc = referent(t, g, hash, parsed, adds[a].index, c, NULL, typed);
+		}
+	}
+	free(typed);
+	free(rank);
 	return rc;
 }
 
@@ -1455,14 +1521,30 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		rc = promisor_pass(t, g, hash, by_offset, nadds, parsed, &c);
 		pass = true;
 	}
+	/* git 2.55's second listing goes through the packs as the reads before it left them: those
+	 * of parse_object at the roots (a cache-tree's tree; a ref's object the snapshot parsed
+	 * already) and of the walk */
+	const bool mru = listed && rep->referents && rep->listing_by_source;
+	uint32_t *reads = mru ? malloc(((size_t)nr + 1) * sizeof(*reads)) : NULL, nreads = 0;
+	uint8_t *preparsed = mru ? calloc((size_t)nr + 1, 1) : NULL; /* trees parse_object read */
+	struct mru m = {0};
+	if (mru && (reads == NULL || preparsed == NULL || !mru_init(&m, g))) {
+		rc = -1;
+	}
 	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
 		const uint32_t i = g->roots[r].obj;
 		const struct gobj *o = &g->objs[i];
 		if (t->at[i] != UINT32_MAX) {
 			skg_objtab_touch(t, i, hash[i]);
 		}
-		/* a ref's parse_object of a commit or tag not parsed yet (--connectivity-only) */
+		/* a ref's or the cache-tree's parse_object of an object not parsed yet
+		 * (--connectivity-only) */
 		if (g->roots[r].parse && (o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
+			const bool tree = TY(o) == SKG_TREE;
+			if (mru && ((tree && !preparsed[i]) || (!tree && TY(o) != SKG_BLOB && !parsed[i]))) {
+				reads[nreads++] = i;
+				preparsed[i] = tree;
+			}
 			rc = parse_events(t, g, hash, parsed, i, &c);
 		}
 		if (!pass && rc == 0) {
@@ -1470,27 +1552,20 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 			pass = true;
 		}
 	}
-	/* git 2.55's second listing goes through the packs as the walk's reads left them */
-	const bool mru = listed && rep->referents && rep->listing_by_source;
-	uint32_t *reads = mru ? malloc(((size_t)nr + 1) * sizeof(*reads)) : NULL, nreads = 0;
-	if (mru && reads == NULL) {
-		rc = -1;
-	}
 	if (rc == 0) {
-		rc = replay_walk_lookups(t, g, hash, parsed, &c, reads, &nreads);
+		rc = replay_walk_lookups(t, g, hash, parsed, &c, reads, &nreads, preparsed);
 	}
-	uint32_t *rank = NULL;
-	if (rc == 0 && mru) {
-		rc = mru_walk(g, reads, nreads, &rank);
-		if (rc == 0 && rank != NULL) {
-			memcpy(adds, by_offset, (size_t)nadds * sizeof(*adds));
-			rc = sort_listed(g, adds, nadds, true, rank) ? 0 : -1;
-		}
+	free(preparsed);
+	for (uint32_t r = 0; r < nreads && rc == 0; r++) {
+		mru_read(&m, g, reads[r]);
 	}
 	free(reads);
-	free(rank);
 	if (rc == 0 && listed && rep->referents) {
-		rc = referents_pass(t, g, hash, parsed, adds, nadds, &c);
+		rc = referents_pass(t, g, hash, parsed, by_offset, adds, nadds, rep->listing_by_source, &c,
+		                    mru ? &m : NULL);
+	}
+	if (mru) {
+		mru_free(&m);
 	}
 	for (uint32_t k = 0; k < nr && rc == 0; k++) {
 		rc = create(t, g, p[k].index);

@@ -127,8 +127,9 @@ int skg_graph_enable_names(struct skg_graph *g);
  * reflog entries without a timestamp). 0, or -1 when out of memory. */
 int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name);
 
-/* skg_graph_root_named of a ref or HEAD, whose object git parses there (process_refs'
- * parse_object: with --connectivity-only, a commit's or tag's links are looked up then). */
+/* skg_graph_root_named of a ref or HEAD, or of a cache-tree's tree, whose object git parses there
+ * (process_refs', fsck_cache_tree's parse_object: with --connectivity-only, a commit's or tag's
+ * links are looked up then, and git 2.55 reads the object, which reorders its packs). */
 int skg_graph_root_ref(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name);
 
 /*

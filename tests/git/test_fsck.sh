@@ -1780,6 +1780,36 @@ sk_share_skip || {
 	compare_order "two packs, the older read by the walk, --connectivity-only --unreachable" "$r" \
 		--connectivity-only --unreachable
 }
+# ... and so do the reads of the second listing while it lists the loose objects (git's
+# skip_mru_updates covers only the packs' part): objects loose and packed (repack without -d),
+# four packs whose times give the first listing the other order (a new user's run).
+sk_share_skip || {
+	r=$T/order-mru-loose
+	(
+		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
+		n=0
+		mk() {
+			for i in $(seq 1 "$1"); do
+				n=$((n + 1))
+				mkdir -p "d$((i % 3))" && echo "$2 $i" >"d$((i % 3))/f$i" && echo "x$2$i" >>top &&
+					git add -A &&
+					GIT_AUTHOR_DATE="$((1700000000 + n * 60)) +0000" \
+						GIT_COMMITTER_DATE="$((1700000000 + n * 60)) +0000" git commit -qm "$2 $i" || return 1
+			done
+		}
+		git init -q "$r" && cd "$r" || exit 1
+		mk 5 a && git repack -qd && git checkout -qb b && mk 4 b && git repack -q &&
+			git checkout -q - && mk 3 c && git repack -q && git checkout -qb z && mk 3 z && git repack -q &&
+			git checkout -q - && git branch -qD b && git branch -qD z && git reflog expire --expire=now --all ||
+			exit 1
+		k=4
+		for p in .git/objects/pack/*.pack; do # newest first in the order of their names
+			touch -d @$((1700000000 + k * 100)) "$p" && k=$((k - 1)) || exit 1
+		done
+	) >/dev/null 2>&1 || fail "could not make the loose and packed copies of the order case"
+	compare_order "loose and packed copies, four packs, --connectivity-only --unreachable" "$r" \
+		--connectivity-only --unreachable
+}
 }
 
 # 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor
@@ -1908,6 +1938,37 @@ sk_share_skip 4 || {
 		compare_order "partial clone --filter=blob:none, a tag at a blob that is gone, --unreachable" \
 			"$r" --unreachable
 	}
+}
+# git 2.55's list of packs, most recently used first: fsck_cache_tree's parse_object of the index's
+# trees reads them and moves their pack to the front before the second listing (a new user's run:
+# a tree:0 clone, whose checkout fetched the trees into promisor packs of their own, then local
+# commits and a remote branch deleted). The packs' times in the order of their names, oldest first.
+sk_share_skip || {
+	o=$T/partial-mru-src
+	r=$T/partial-mru
+	(
+		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
+		n=0
+		mk() {
+			for i in $(seq 1 "$1"); do
+				n=$((n + 1))
+				mkdir -p "d$((i % 3))" && echo "$2 $i" >"d$((i % 3))/f$i" && echo "x$2$i" >>top &&
+					git add -A &&
+					GIT_AUTHOR_DATE="$((1700000000 + n * 60)) +0000" \
+						GIT_COMMITTER_DATE="$((1700000000 + n * 60)) +0000" git commit -qm "$2 $i" || return 1
+			done
+		}
+		git init -q "$o" && cd "$o" && git config uploadpack.allowFilter true || exit 1
+		mk 6 s && git checkout -qb feat && mk 3 f && git checkout -q - && mk 2 s2 || exit 1
+		git clone -q --no-local --filter=tree:0 "file://$o" "$r" && cd "$r" && mk 2 local &&
+			git update-ref -d refs/remotes/origin/feat || exit 1
+		k=1
+		for p in .git/objects/pack/*.pack; do
+			touch -d @$((1700000000 + k * 100)) "$p" && k=$((k + 1)) || exit 1
+		done
+	) >/dev/null 2>&1 || fail "could not make the tree:0 clone of the order case"
+	compare_order "partial clone --filter=tree:0, the index's trees read, --connectivity-only --unreachable" \
+		"$r" --connectivity-only --unreachable
 }
 b=$T/partial-blob-none
 old=$(cd "$b" && git rev-parse HEAD~3:a/big) # a promisor tree names it; not fetched
