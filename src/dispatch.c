@@ -113,6 +113,10 @@ static void msg_bad(msg_buf *m, const char *value, const char *e, size_t len)
 		msg_str(m, "empty entry in '");
 		msg_put(m, value, strlen(value), 1);
 		msg_str(m, "'");
+	} else if (e[0] == '-' && len == 1) {
+		msg_str(m, "'-' names no feature in '");
+		msg_put(m, value, strlen(value), 1);
+		msg_str(m, "'");
 	} else if (e[0] == '-') {
 		msg_str(m, "unknown feature '");
 		msg_put(m, e + 1, len - 1, 1);

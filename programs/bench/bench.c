@@ -623,11 +623,14 @@ static int bench_run(int argc, char **argv, struct bench_git *git, struct bench_
 		reexec_without_shani(argv);
 	}
 	if (list) {
+		/* under a SHA1KIT_CPU mask the default is the mask's choice, not the CPU's */
+		const char *mask = getenv("SHA1KIT_CPU");
+		const char *dflt = mask != NULL && *mask ? " (default on this CPU with SHA1KIT_CPU's mask)"
+		                                         : " (default on this CPU)";
 		for (size_t i = 0; i < *n_all; i++)
 			printf("%-30s %-5s %-6s %s%s%s\n", all[i].id, all[i].flavour, all[i].shape,
 			       all[i].unavailable ? "unavailable: " : all[i].note,
-			       all[i].unavailable ? all[i].unavailable : "",
-			       all[i].is_default ? " (default on this CPU)" : "");
+			       all[i].unavailable ? all[i].unavailable : "", all[i].is_default ? dflt : "");
 		free(s.sizes);
 		return sk_finish(SK_EXIT_OK, false);
 	}

@@ -853,6 +853,7 @@ bad_mask -SHANI "unknown feature 'SHANI'"
 bad_mask +shani "'+shani': features can only be turned off, as in '-shani'"
 bad_mask shani "'shani': features can only be turned off, as in '-shani'"
 bad_mask -shani, "empty entry in '-shani,'"
+bad_mask -shani,- "'-' names no feature in '-shani,-'"
 bad_mask $'-bo\ngus' "unknown feature 'bo?gus'"
 bad_mask -bogus "unknown feature 'bogus'" --version
 check "SHA1KIT_CPU=-bogus sha1kit --help: the help is still shown (it explains the variable)" \
