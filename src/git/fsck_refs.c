@@ -235,6 +235,8 @@ static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t
 		} else {
 			root(f, id, 0, NULL);
 		}
+	} else if (skg_graph_root_lookup(f->graph, id) != 0) { /* git's lookup_object of it */
+		skg_fsck_nomem(f);
 	} else if (!skg_graph_is_promisor(f->graph, id)) {
 		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REACHABLE};
 		skg_to_hex_len(id, f->rawsz, h);

@@ -87,6 +87,11 @@ struct root {
 	bool parse;
 };
 
+/* skg_graph_root_lookup: git looked `obj` up when `at` roots had been given. */
+struct root_lookup {
+	uint32_t at, obj;
+};
+
 /* A root's name (skg_graph_root_named). */
 struct root_name {
 	uint32_t obj;
@@ -139,6 +144,8 @@ struct skg_graph {
 	                               * FIRST_LINKS) */
 	struct root *roots;
 	uint32_t nroots, roots_alloc;
+	struct root_lookup *rlook; /* skg_graph_root_lookup, in order */
+	uint32_t nrlook, rlook_alloc;
 	/* names (skg_graph_enable_names): the roots' names in git's order, and from the walk's start,
 	 * for each object, who named it: nm_from 0 none, NM_ROOT a root (nm_arg: its root_names
 	 * index), else the index + 1 of the object whose link nm_arg named it */
@@ -203,6 +210,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->snap);
 		free(g->dups);
 		free(g->pack_odb);
+		free(g->rlook);
 		free(g);
 	}
 }
@@ -656,6 +664,24 @@ static bool keep_root_name(struct skg_graph *g, uint32_t i, const char *name)
 	}
 	g->root_names[g->n_root_names++] = (struct root_name){i, copy};
 	return true;
+}
+
+int skg_graph_root_lookup(struct skg_graph *g, const uint8_t *id)
+{
+	int ret = 0;
+	acquire(g);
+	const uint32_t v = g->slots[find(g, id)];
+	if (v != 0) {
+		struct root_lookup *l = grow(g->rlook, sizeof(*l), g->nrlook, &g->rlook_alloc);
+		if (l == NULL) {
+			ret = -1;
+		} else {
+			g->rlook = l;
+			g->rlook[g->nrlook++] = (struct root_lookup){g->nroots, v - 1};
+		}
+	}
+	release(g);
+	return ret;
 }
 
 int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx)
@@ -1531,7 +1557,20 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	if (mru && (reads == NULL || preparsed == NULL || !mru_init(&m, g))) {
 		rc = -1;
 	}
-	for (uint32_t r = 0; r < g->nroots && rc == 0; r++) {
+	uint32_t lk = 0; /* the lookups of objects that are no roots (skg_graph_root_lookup) */
+	for (uint32_t r = 0; r <= g->nroots && rc == 0; r++) {
+		for (; lk < g->nrlook && g->rlook[lk].at == r && rc == 0; lk++) {
+			if (t->at[g->rlook[lk].obj] != UINT32_MAX) {
+				skg_objtab_touch(t, g->rlook[lk].obj, hash[g->rlook[lk].obj]);
+			}
+			if (!pass) { /* the is_promisor_object that follows */
+				rc = promisor_pass(t, g, hash, by_offset, nadds, parsed, &c);
+				pass = true;
+			}
+		}
+		if (r == g->nroots || rc != 0) {
+			break;
+		}
 		const uint32_t i = g->roots[r].obj;
 		const struct gobj *o = &g->objs[i];
 		if (t->at[i] != UINT32_MAX) {

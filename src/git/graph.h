@@ -127,6 +127,14 @@ int skg_graph_enable_names(struct skg_graph *g);
  * reflog entries without a timestamp). 0, or -1 when out of memory. */
 int skg_graph_root_named(struct skg_graph *g, const uint8_t *id, unsigned type, const char *name);
 
+/*
+ * git looked `id` up among its roots without taking it as one (fsck_handle_reflog_oid's
+ * lookup_object of a reflog entry's object that is not there, then is_promisor_object): nothing
+ * when the graph does not know `id`. For the order of the walk's last lines: lookup_object moves
+ * the object it finds to its first slot. 0, or -1 when out of memory.
+ */
+int skg_graph_root_lookup(struct skg_graph *g, const uint8_t *id);
+
 /* skg_graph_root_named of a ref or HEAD, or of a cache-tree's tree, whose object git parses there
  * (process_refs', fsck_cache_tree's parse_object: with --connectivity-only, a commit's or tag's
  * links are looked up then, and git 2.55 reads the object, which reorders its packs). */

@@ -1810,6 +1810,34 @@ sk_share_skip || {
 	compare_order "loose and packed copies, four packs, --connectivity-only --unreachable" "$r" \
 		--connectivity-only --unreachable
 }
+# A reflog entry at a commit that is gone but that a commit names as its parent:
+# fsck_handle_reflog_oid's lookup_object finds it in git's table and moves it (a sweep's case,
+# there with a multi-pack-index).
+sk_share_skip || {
+	r=$T/order-reflog-missing
+	(
+		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
+		c() { GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
+			git commit -qm "c$1"; }
+		git init -q "$r" && cd "$r" || exit 1
+		for i in $(seq 1 60); do
+			echo "$i" >"f$((i % 5))" && git add -A && c "$i" || exit 1
+		done
+		git checkout -q -b side HEAD~30 || exit 1
+		for i in $(seq 1 20); do
+			echo "s$i" >"g$((i % 4))" && git add -A && c $((500 + i)) || exit 1
+		done
+		git checkout -q - && x=$(git rev-parse HEAD~5) && git repack -q -a -d || exit 1
+		git cat-file --batch-all-objects --batch-check='%(objectname)' | grep -v "$x" |
+			git pack-objects -q .git/objects/pack/p >/dev/null || exit 1
+		rm -f .git/objects/pack/pack-*
+		for f in .git/objects/pack/p-*; do mv "$f" ".git/objects/pack/pack-${f#.git/objects/pack/p-}" || exit 1; done
+		b=$(git symbolic-ref --short HEAD) && git branch -q -D side && git reflog expire --expire=now --all &&
+			printf '%s %s C <c@x> 1700000000 +0000\tx\n' "$(printf "%0$(($(rawsz) * 2))d" 0)" "$x" \
+				>>".git/logs/refs/heads/$b"
+	) >/dev/null 2>&1 || fail "could not make the reflog entry at a missing commit of the order case"
+	compare_order "a reflog entry at a missing parent, --unreachable" "$r" --unreachable
+}
 }
 
 # 19. Partial clones (issue #25): `git clone --filter=...` from a file:// remote leaves promisor
