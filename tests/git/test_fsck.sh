@@ -1576,6 +1576,26 @@ section_wrong_types_3() { # long nowine
 # multi-pack-index's before the others), an index entry naming a commit whose parse failed, an idx
 # entry git dies on (a 64-bit offset past the end) or cannot find (offset 0), a standard output
 # that cannot be written.
+# The order cases' fixed identities and dates: the same object IDs, so the same slots in git's
+# object table, on every run. fixed_commit N: a commit of what is staged, dated 1700000000 + N
+# seconds, "cN". fixed_mk N TAG: N commits of files in d0..d2 and a growing file, a minute apart
+# (FIXED_N counts them over the calls).
+fixed_ids() { export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x; }
+fixed_commit() {
+	GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
+		git commit -qm "c$1"
+}
+FIXED_N=0
+fixed_mk() {
+	local i
+	for i in $(seq 1 "$1"); do
+		FIXED_N=$((FIXED_N + 1))
+		mkdir -p "d$((i % 3))" && echo "$2 $i" >"d$((i % 3))/f$i" && echo "x$2$i" >>top && git add -A &&
+			GIT_AUTHOR_DATE="$((1700000000 + FIXED_N * 60)) +0000" \
+				GIT_COMMITTER_DATE="$((1700000000 + FIXED_N * 60)) +0000" git commit -qm "$2 $i" || return 1
+	done
+}
+
 section_pack_order() {
 mkcommit14() { printf 'tree %s\nauthor A <a@x> 1 +0000\ncommitter %s\n\n%s\n' "$1" "$2" "$3" |
 	git hash-object -t commit -w --literally --stdin; }
@@ -1738,9 +1758,8 @@ compare_order "a tree loose and packed, the index, HEAD at a missing commit" "$r
 sk_share_skip || {
 	r=$T/order-shared
 	(
-		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
-		c() { GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
-			git commit -qm "c$1"; }
+		fixed_ids
+		c() { fixed_commit "$@"; }
 		git init -q "$r.src" && cd "$r.src" || exit 1
 		for i in 1 2 3 4 5 6; do
 			echo "$i" >"f$((i % 3))" && git add -A && c "$i" || exit 1
@@ -1760,9 +1779,8 @@ sk_share_skip || {
 sk_share_skip || {
 	r=$T/order-mru
 	(
-		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
-		c() { GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
-			git commit -qm "c$1"; }
+		fixed_ids
+		c() { fixed_commit "$@"; }
 		git init -q "$r" && cd "$r" || exit 1
 		for i in $(seq 1 10); do
 			echo "$i" >"f$((i % 3))" && git add -A && c "$i" || exit 1
@@ -1786,17 +1804,9 @@ sk_share_skip || {
 sk_share_skip || {
 	r=$T/order-mru-loose
 	(
-		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
-		n=0
-		mk() {
-			for i in $(seq 1 "$1"); do
-				n=$((n + 1))
-				mkdir -p "d$((i % 3))" && echo "$2 $i" >"d$((i % 3))/f$i" && echo "x$2$i" >>top &&
-					git add -A &&
-					GIT_AUTHOR_DATE="$((1700000000 + n * 60)) +0000" \
-						GIT_COMMITTER_DATE="$((1700000000 + n * 60)) +0000" git commit -qm "$2 $i" || return 1
-			done
-		}
+		fixed_ids
+		FIXED_N=0
+		mk() { fixed_mk "$@"; }
 		git init -q "$r" && cd "$r" || exit 1
 		mk 5 a && git repack -qd && git checkout -qb b && mk 4 b && git repack -q &&
 			git checkout -q - && mk 3 c && git repack -q && git checkout -qb z && mk 3 z && git repack -q &&
@@ -1816,9 +1826,8 @@ sk_share_skip || {
 sk_share_skip || {
 	r=$T/order-reflog-missing
 	(
-		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
-		c() { GIT_AUTHOR_DATE="@$((1700000000 + $1)) +0000" GIT_COMMITTER_DATE="@$((1700000000 + $1)) +0000" \
-			git commit -qm "c$1"; }
+		fixed_ids
+		c() { fixed_commit "$@"; }
 		git init -q "$r" && cd "$r" || exit 1
 		for i in $(seq 1 60); do
 			echo "$i" >"f$((i % 5))" && git add -A && c "$i" || exit 1
@@ -1975,17 +1984,9 @@ sk_share_skip || {
 	o=$T/partial-mru-src
 	r=$T/partial-mru
 	(
-		export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x
-		n=0
-		mk() {
-			for i in $(seq 1 "$1"); do
-				n=$((n + 1))
-				mkdir -p "d$((i % 3))" && echo "$2 $i" >"d$((i % 3))/f$i" && echo "x$2$i" >>top &&
-					git add -A &&
-					GIT_AUTHOR_DATE="$((1700000000 + n * 60)) +0000" \
-						GIT_COMMITTER_DATE="$((1700000000 + n * 60)) +0000" git commit -qm "$2 $i" || return 1
-			done
-		}
+		fixed_ids
+		FIXED_N=0
+		mk() { fixed_mk "$@"; }
 		git init -q "$o" && cd "$o" && git config uploadpack.allowFilter true || exit 1
 		mk 6 s && git checkout -qb feat && mk 3 f && git checkout -q - && mk 2 s2 || exit 1
 		git clone -q --no-local --filter=tree:0 "file://$o" "$r" && cd "$r" && mk 2 local &&
