@@ -14,6 +14,8 @@
 const sha1kit_kernel sha1kit_kernels[] = {
 #if SHA1KIT_HAVE_SHANI
     {"shani", sha1kit_blocks_shani, sha1kit_blocks_shani_x2, SHA1KIT_CPU_SHA},
+#endif
+#if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 /* VEX encoding: taken with AVX2 */
     {"shani-rol2", sha1kit_blocks_shani_rol2, sha1kit_blocks_shani_x2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2},
 #endif
 #if SHA1KIT_HAVE_AVX2
