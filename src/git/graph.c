@@ -1524,9 +1524,16 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 		const uint32_t i = adds[a].index;
 		const struct gobj *o = &g->objs[i];
 		rc = event(t, g, hash, i);
-		if (listed || adds[a].pos == 1) {
-			continue; /* --connectivity-only: made, not parsed; another copy: parsed already, and
-			           * fsck_obj stops at SEEN */
+		if (listed) {
+			continue; /* --connectivity-only: made, not parsed */
+		}
+		if (adds[a].pos == 1) {
+			/* another copy: fsck_obj_buffer and fsck_loose clear SEEN, so fsck_obj walks it
+			 * again: a tree's entries are looked up again (a commit or tag is parsed already) */
+			if (rc == 0 && TY(o) == SKG_TREE) {
+				rc = link_events(t, g, hash, i, &c);
+			}
+			continue;
 		}
 		if (rc == 0) {
 			/* a tree's entries (a loose tree's read again: its lookups, not only the objects it
