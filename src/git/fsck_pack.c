@@ -545,7 +545,7 @@ static bool machine_failure(struct skg_fsck_run *f, const struct skg_pk_error *e
 
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
-                         bool in_midx)
+                         bool in_midx, int64_t mtime)
 {
 	struct skg_file file = {0}, idx = {0};
 	struct skg_pk_pack pack = {0};
@@ -614,7 +614,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	remember_pack(f, idx_path, pack_path);
 	drawn = true;
 	f->pack_seq = (uint32_t)f->n_usable_packs;
-	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, in_midx) != 0) {
+	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, in_midx, mtime) != 0) {
 		skg_fsck_nomem(f);
 		goto out;
 	}

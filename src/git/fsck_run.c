@@ -125,7 +125,7 @@ static int scan(struct skg_fsck_run *f)
 	}
 	for (size_t i = 0; i < n && !f->died && !skg_fsck_stopped(f); i++) {
 		skg_fsck_check_pack(f, packs[i].pack, packs[i].idx, (uint32_t)packs[i].odb,
-		                    packs[i].midx != 0);
+		                    packs[i].midx != 0, packs[i].mtime);
 	}
 	skg_fsck_free_packs(packs, n);
 	if (skg_fsck_stopped(f)) {

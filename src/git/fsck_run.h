@@ -336,9 +336,9 @@ uint64_t skg_fsck_idx_count(const char *path);
  * line of an idx that does not open (git's open_pack_index, fsck.c). */
 uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path);
 /* git's verify_pack of one pack and its idx; `odb`: its object directory (0: the repository's),
- * `in_midx`: a multi-pack-index lists it. */
+ * `in_midx`: a multi-pack-index lists it, `mtime`: the .pack's time (seconds). */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
-                         bool in_midx);
+                         bool in_midx, int64_t mtime);
 /* git looks for id in its packs `times` times: the lines of the packs it cannot open. */
 void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times);
 /* git's parse_object of a packed object the check could not read, or of a missing object after a

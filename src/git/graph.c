@@ -163,6 +163,7 @@ struct skg_graph {
 	uint32_t snap_promisor; /* skg_graph_snapshot_promisor: 1 + the snapshot entries before it, or 0 */
 	uint32_t *pack_odb;     /* skg_graph_pack_source: by pack_seq, the object directory + 1 (0: unknown),
 	                         * | PACK_IN_MIDX */
+	int64_t *pack_mtime;    /* skg_graph_pack_source: by pack_seq, the .pack's time */
 	uint32_t npack_odb, pack_odb_alloc;
 };
 
@@ -210,6 +211,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->snap);
 		free(g->dups);
 		free(g->pack_odb);
+		free(g->pack_mtime);
 		free(g->rlook);
 		free(g);
 	}
@@ -684,21 +686,29 @@ int skg_graph_root_lookup(struct skg_graph *g, const uint8_t *id)
 	return ret;
 }
 
-int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx)
+int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx, int64_t mtime)
 {
 	int ret = 0;
 	acquire(g);
 	while (g->npack_odb <= pack_seq && ret == 0) {
+		uint32_t alloc = g->pack_odb_alloc;
 		uint32_t *v = grow(g->pack_odb, sizeof(*v), g->npack_odb, &g->pack_odb_alloc);
-		if (v == NULL) {
+		int64_t *w = v != NULL ? grow(g->pack_mtime, sizeof(*w), g->npack_odb, &alloc) : NULL;
+		if (v != NULL) {
+			g->pack_odb = v;
+		}
+		if (w == NULL) {
+			g->pack_odb_alloc = g->npack_odb; /* grow again next time */
 			ret = -1;
 		} else {
-			g->pack_odb = v;
-			g->pack_odb[g->npack_odb++] = 0;
+			g->pack_mtime = w;
+			g->pack_odb[g->npack_odb] = 0;
+			g->pack_mtime[g->npack_odb++] = 0;
 		}
 	}
 	if (ret == 0) {
 		g->pack_odb[pack_seq] = (odb + 1) | (in_midx ? PACK_IN_MIDX : 0);
+		g->pack_mtime[pack_seq] = mtime;
 	}
 	release(g);
 	return ret;
@@ -1117,6 +1127,7 @@ struct lookup_replay {
 	uint8_t *reached;
 	uint32_t *stack, sp;
 	int rc;
+	uint32_t *reads, *nreads; /* the reads (struct mru), or NULL */
 };
 
 /* One link of a walked object: git's lookup of a tree's entry (lookup_tree / lookup_blob, whose
@@ -1136,6 +1147,10 @@ static void replay_link(struct lookup_replay *r, uint32_t to, unsigned ltype, bo
 	r->reached[to] = 1;
 	if (!(o->type & T_PROMISOR) && (o->flags & F_HAS) && !(o->flags & F_UNREAD)) {
 		r->stack[r->sp++] = to;
+	} else if (!(o->type & T_PROMISOR) && !(o->flags & F_HAS) && r->reads != NULL) {
+		/* mark_object's odb_has_object(..., RECHECK_PACKED) of a missing object: not found, git
+		 * prepares its packs again (git 2.55: sorted newest first again, struct mru) */
+		r->reads[(*r->nreads)++] = UINT32_MAX;
 	}
 }
 
@@ -1150,8 +1165,8 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
                                const uint8_t *preparsed)
 {
 	struct lookup_replay r = {
-	    g, t, hash, parsed, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)),
-	    0, 0};
+	    g, t, hash,  parsed, calloc((size_t)g->nr + 1, 1), malloc(((size_t)g->nr + 1) * sizeof(uint32_t)),
+	    0, 0, reads, nreads};
 	if (r.reached == NULL || r.stack == NULL) {
 		free(r.reached);
 		free(r.stack);
@@ -1336,6 +1351,24 @@ static void mru_read(struct mru *m, const struct skg_graph *g, uint32_t i)
 	}
 	m->list[s0] = best;
 	m->pos[best] = s0;
+}
+
+/* git prepares its packs again (packfile_store_reprepare): each directory's list sorted, stably,
+ * newest .pack first (packfile.c sort_pack). */
+static void mru_reprepare(struct mru *m, const struct skg_graph *g)
+{
+	for (uint32_t a = 2; a < m->np; a++) {
+		for (uint32_t b = a; b > 1; b--) {
+			const uint32_t x = m->list[b - 1], y = m->list[b];
+			if (pack_source(g, x) != pack_source(g, y) || g->pack_mtime[x] >= g->pack_mtime[y]) {
+				break;
+			}
+			m->list[b - 1] = y;
+			m->list[b] = x;
+			m->pos[y] = b - 1;
+			m->pos[x] = b;
+		}
+	}
 }
 
 /*
@@ -1558,7 +1591,7 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	 * of parse_object at the roots (a cache-tree's tree; a ref's object the snapshot parsed
 	 * already) and of the walk */
 	const bool mru = listed && rep->referents && rep->listing_by_source;
-	uint32_t *reads = mru ? malloc(((size_t)nr + 1) * sizeof(*reads)) : NULL, nreads = 0;
+	uint32_t *reads = mru ? malloc((2 * (size_t)nr + 1) * sizeof(*reads)) : NULL, nreads = 0;
 	uint8_t *preparsed = mru ? calloc((size_t)nr + 1, 1) : NULL; /* trees parse_object read */
 	struct mru m = {0};
 	if (mru && (reads == NULL || preparsed == NULL || !mru_init(&m, g))) {
@@ -1603,7 +1636,11 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	}
 	free(preparsed);
 	for (uint32_t r = 0; r < nreads && rc == 0; r++) {
-		mru_read(&m, g, reads[r]);
+		if (reads[r] == UINT32_MAX) {
+			mru_reprepare(&m, g);
+		} else {
+			mru_read(&m, g, reads[r]);
+		}
 	}
 	free(reads);
 	if (rc == 0 && listed && rep->referents) {
