@@ -543,6 +543,19 @@ static bool machine_failure(struct skg_fsck_run *f, const struct skg_pk_error *e
 	return false;
 }
 
+/* A .promisor file beside the pack (packfile.c add_packed_git: pack_promisor); false also when out of
+ * memory (it serves the order of the walk's last lines only). */
+static bool promisor_pack(const char *pack_path)
+{
+	const size_t len = strlen(pack_path);
+	struct skg_buf pr = {0};
+	struct stat st;
+	skg_buf_addf(&pr, "%.*s.promisor", (int)(len > 5 ? len - 5 : len), pack_path);
+	const bool yes = !pr.failed && stat(skg_buf_str(&pr), &st) == 0;
+	skg_buf_release(&pr);
+	return yes;
+}
+
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
                          bool in_midx, int64_t mtime)
@@ -614,7 +627,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	remember_pack(f, idx_path, pack_path);
 	drawn = true;
 	f->pack_seq = (uint32_t)f->n_usable_packs;
-	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, in_midx, mtime) != 0) {
+	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, in_midx, promisor_pack(pack_path), mtime) !=
+	    0) {
 		skg_fsck_nomem(f);
 		goto out;
 	}

@@ -119,7 +119,8 @@ static void *grow(void *v, size_t size, uint32_t n, uint32_t *alloc)
 	return w;
 }
 
-#define PACK_IN_MIDX 0x80000000u
+#define PACK_IN_MIDX  0x80000000u
+#define PACK_PROMISOR 0x40000000u
 
 struct skg_graph {
 	pthread_mutex_t lock;
@@ -686,7 +687,8 @@ int skg_graph_root_lookup(struct skg_graph *g, const uint8_t *id)
 	return ret;
 }
 
-int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx, int64_t mtime)
+int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx, bool promisor,
+                          int64_t mtime)
 {
 	int ret = 0;
 	acquire(g);
@@ -707,7 +709,8 @@ int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, 
 		}
 	}
 	if (ret == 0) {
-		g->pack_odb[pack_seq] = (odb + 1) | (in_midx ? PACK_IN_MIDX : 0);
+		g->pack_odb[pack_seq] =
+		    (odb + 1) | (in_midx ? PACK_IN_MIDX : 0) | (promisor ? PACK_PROMISOR : 0);
 		g->pack_mtime[pack_seq] = mtime;
 	}
 	release(g);
@@ -980,7 +983,7 @@ struct listed {
 /* The object directory of the pack_seq-th pack (0 when not known). */
 static uint32_t pack_source(const struct skg_graph *g, uint32_t seq)
 {
-	const uint32_t v = seq < g->npack_odb ? g->pack_odb[seq] & ~PACK_IN_MIDX : 0;
+	const uint32_t v = seq < g->npack_odb ? g->pack_odb[seq] & ~(PACK_IN_MIDX | PACK_PROMISOR) : 0;
 	return v > 0 ? v - 1 : 0;
 }
 
@@ -1241,10 +1244,16 @@ static int parse_events(struct skg_objtab *t, const struct skg_graph *g, const u
 static int promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
                          const struct placed *adds, uint32_t nadds, uint8_t *parsed, struct relinks *c)
 {
+	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
 	int rc = 0;
 	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
 		const uint32_t i = adds[a].index;
-		if (g->objs[i].type & T_PPACK) {
+		const uint32_t seq = (uint32_t)((adds[a].order >> 40) & top23);
+		/* the copies in promisor packs only (FOR_EACH_OBJECT_PROMISOR_ONLY), where the packs are
+		 * known (skg_graph_pack_source) */
+		const bool copy = g->npack_odb == 0 || ((adds[a].order & pack) && seq < g->npack_odb &&
+		                                        (g->pack_odb[seq] & PACK_PROMISOR) != 0);
+		if ((g->objs[i].type & T_PPACK) && copy) {
 			rc = event(t, g, hash, i); /* made here when git 2.55's snapshot asked first */
 			if (rc == 0 && TY(&g->objs[i]) == SKG_BLOB) {
 				/* parse_object_with_flags: lookup_blob, then lookup_object, which moves a

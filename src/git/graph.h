@@ -158,11 +158,12 @@ int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry
 
 /*
  * The pack git checks pack_seq-th (skg_graph_order) belongs to object directory `odb` (0: the
- * repository's, then its alternates), a multi-pack-index lists it (`in_midx`), and its .pack has
- * modification time `mtime` (seconds): with skg_graph_report.listing_by_source, for the order of
- * the walk's last lines. 0, or -1 when out of memory.
+ * repository's, then its alternates), a multi-pack-index lists it (`in_midx`), it is a promisor
+ * pack (`promisor`: a .promisor file beside it), and its .pack has modification time `mtime`
+ * (seconds): for the order of the walk's last lines. 0, or -1 when out of memory.
  */
-int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx, int64_t mtime);
+int skg_graph_pack_source(struct skg_graph *g, uint32_t pack_seq, uint32_t odb, bool in_midx, bool promisor,
+                          int64_t mtime);
 
 /*
  * git 2.53+'s snapshot of the refs (builtin/fsck.c snapshot_ref) parsed `id`, before its object
