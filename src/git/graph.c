@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object.h"
 #include "objtab.h"
 #include "util.h"
 
@@ -1323,8 +1324,8 @@ static void mru_read(struct mru *m, const struct skg_graph *g, uint32_t i)
 	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
 	uint32_t src = UINT32_MAX, best = UINT32_MAX; /* the first directory with a copy, its first pack */
 	bool via_midx = false, first = true;          /* the first copy (add_order), then the dups */
-	if (!(g->objs[i].flags & F_HAS)) {
-		return;
+	if (!(g->objs[i].flags & F_HAS) || skg_is_empty_tree(g->objs[i].id, g->rawsz)) {
+		return; /* the empty tree is git's in memory (odb/source-inmemory.c): no pack is read */
 	}
 	for (uint32_t d = m->head[i]; first || d != UINT32_MAX;) {
 		uint64_t o = g->objs[i].add_order;

@@ -2006,6 +2006,42 @@ sk_share_skip 4 || {
 			"$r" --unreachable
 	}
 }
+# The same list: a read of the empty tree touches no pack (git keeps it in memory,
+# odb/source-inmemory.c). A blob:none clone whose checkout could not fetch (so its first local
+# commit has the empty tree), local commits packed by repack without -d, a deleted branch.
+sk_share_skip || {
+	o=$T/partial-empty-src
+	r=$T/partial-empty
+	(
+		fixed_ids
+		git init -q "$o" && cd "$o" && git config uploadpack.allowFilter true || exit 1
+		for i in $(seq 1 15); do
+			mkdir -p "d$((i % 3))" && echo "$i 34" >"d$((i % 3))/f$((i % 4))" && echo "t$i" >"top$((i % 2))" &&
+				git add -A && fixed_commit "$i" || exit 1
+		done
+		GIT_NO_LAZY_FETCH=1 git clone -q --no-local --filter=blob:none "file://$o" "$r"
+		cd "$r" || exit 1
+		# the checkout left no files: the first commit records the empty tree; the others as
+		# their files' directories allow (a write into a missing one fails, and is meant to)
+		for i in 1 2 3 4 5; do
+			echo "l$i 34" >"d$((i % 3))/f$((i % 4))"
+			git add -A && fixed_commit $((100 + i))
+		done
+		git repack -q && git checkout -q -b side HEAD~2 || exit 1
+		for i in 1 2 3; do
+			echo "s$i" >top0 && git add -A && fixed_commit $((200 + i))
+		done
+		git repack -q && git checkout -q - || exit 1
+		for i in 1 2; do
+			echo "m$i 34" >d1/f1
+			git add -A && fixed_commit $((300 + i))
+		done
+		git repack -q && git branch -q -D side && git reflog expire --expire=now --all &&
+			git log --format=%T | grep -qx "$(git hash-object -t tree /dev/null)"
+	) >/dev/null 2>&1 || fail "could not make the blob:none clone with the empty tree of the order case"
+	compare_order "partial clone, a commit of the empty tree, --connectivity-only --unreachable" "$r" \
+		--connectivity-only --unreachable
+}
 # git 2.55's list of packs, most recently used first: fsck_cache_tree's parse_object of the index's
 # trees reads them and moves their pack to the front before the second listing (a new user's run:
 # a tree:0 clone, whose checkout fetched the trees into promisor packs of their own, then local
