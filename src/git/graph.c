@@ -1194,9 +1194,9 @@ static int replay_walk_lookups(struct skg_objtab *t, const struct skg_graph *g, 
 			parsed[i] = 1;
 			lookup = true;
 		}
+		/* fsck_walk's parse reads it (a tree unless parsed at a root) */
 		if (lookup && reads != NULL && !(TY(o) == SKG_TREE && preparsed != NULL && preparsed[i])) {
-			reads[(*nreads)++] =
-			    i; /* fsck_walk's parse reads it (a tree unless parsed at a root) */
+			reads[(*nreads)++] = i;
 		}
 		uint32_t n = 0;
 		const uint32_t *ls = object_links(c, i, &n);
@@ -1404,7 +1404,7 @@ static int referent(struct skg_objtab *t, const struct skg_graph *g, const uint3
 		mru_read(m, g, i);
 	}
 	uint32_t n = 0;
-	const uint32_t *ls = object_links(c, i, &n);
+	const uint32_t *ls = object_links(c, i, &n); /* typed for the reads of later loose objects */
 	for (uint32_t k = 0; k < n && ls != NULL; k++) {
 		typed[ls[k] & LINK_INDEX_MASK] = 1;
 	}
