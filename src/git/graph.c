@@ -981,6 +981,17 @@ struct listed {
 	uint64_t orig; /* the add's order (`order` may rank the packs otherwise) */
 };
 
+/* skg_graph_order's fields (graph.h): ORDER_PACK for an object of a pack, and the 23 bits above
+ * the low 40, the pack_seq of a pack's object or the object directory of a loose one. */
+#define ORDER_PACK        ((uint64_t)1 << 63)
+#define ORDER_FIELD_SHIFT 40
+#define ORDER_FIELD       ((((uint64_t)1 << 23) - 1) << ORDER_FIELD_SHIFT)
+
+static inline uint32_t order_field(uint64_t order)
+{
+	return (uint32_t)((order & ORDER_FIELD) >> ORDER_FIELD_SHIFT);
+}
+
 /* The object directory of the pack_seq-th pack (0 when not known). */
 static uint32_t pack_source(const struct skg_graph *g, uint32_t seq)
 {
@@ -991,15 +1002,10 @@ static uint32_t pack_source(const struct skg_graph *g, uint32_t seq)
 /* An add's object directory (by_source), or 0 (not by source: every add, as in 2.39). */
 static uint32_t listed_source(const struct skg_graph *g, uint64_t order, bool by_source)
 {
-	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
 	if (!by_source) {
 		return 0;
 	}
-	if (!(order & pack)) {
-		return (uint32_t)((order >> 40) & top23);
-	}
-	const uint32_t seq = (uint32_t)((order >> 40) & top23);
-	return pack_source(g, seq);
+	return (order & ORDER_PACK) ? pack_source(g, order_field(order)) : order_field(order);
 }
 
 static int cmp_listed(const void *a, const void *b)
@@ -1008,8 +1014,8 @@ static int cmp_listed(const void *a, const void *b)
 	if (x->source != y->source) {
 		return x->source < y->source ? -1 : 1;
 	}
-	const uint64_t pack = (uint64_t)1 << 63, seq = ~(((uint64_t)1 << 40) - 1);
-	if ((x->order & pack) && (y->order & pack) && (x->order & seq) == (y->order & seq)) {
+	if ((x->order & ORDER_PACK) && (y->order & ORDER_PACK) &&
+	    order_field(x->order) == order_field(y->order)) {
 		int c = memcmp(x->id, y->id, SKG_MAX_RAWSZ);
 		if (c != 0) {
 			return c;
@@ -1028,16 +1034,16 @@ static int cmp_listed(const void *a, const void *b)
 static bool sort_listed(const struct skg_graph *g, struct placed *adds, uint32_t nadds, bool by_source,
                         const uint32_t *pack_rank)
 {
-	const uint64_t pack = (uint64_t)1 << 63, seqs = (((uint64_t)1 << 23) - 1) << 40;
 	struct listed *v = malloc((size_t)nadds * sizeof(*v) + 1);
 	if (v == NULL) {
 		return false;
 	}
 	for (uint32_t a = 0; a < nadds; a++) {
 		uint64_t order = adds[a].order;
-		if (pack_rank != NULL && (order & pack) && ((order & seqs) >> 40) < g->npack_odb) {
+		if (pack_rank != NULL && (order & ORDER_PACK) && order_field(order) < g->npack_odb) {
 			/* the packs in another order (struct mru) */
-			order = (order & ~seqs) | (uint64_t)pack_rank[(order & seqs) >> 40] << 40;
+			order = (order & ~ORDER_FIELD) | (uint64_t)pack_rank[order_field(order)]
+			                                     << ORDER_FIELD_SHIFT;
 		}
 		v[a] = (struct listed){order,
 		                       g->objs[adds[a].index].id,
@@ -1245,14 +1251,13 @@ static int parse_events(struct skg_objtab *t, const struct skg_graph *g, const u
 static int promisor_pass(struct skg_objtab *t, const struct skg_graph *g, const uint32_t *hash,
                          const struct placed *adds, uint32_t nadds, uint8_t *parsed, struct relinks *c)
 {
-	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
 	int rc = 0;
 	for (uint32_t a = 0; a < nadds && rc == 0; a++) {
 		const uint32_t i = adds[a].index;
-		const uint32_t seq = (uint32_t)((adds[a].order >> 40) & top23);
+		const uint32_t seq = order_field(adds[a].order);
 		/* the copies in promisor packs only (FOR_EACH_OBJECT_PROMISOR_ONLY), where the packs are
 		 * known (skg_graph_pack_source) */
-		const bool copy = g->npack_odb == 0 || ((adds[a].order & pack) && seq < g->npack_odb &&
+		const bool copy = g->npack_odb == 0 || ((adds[a].order & ORDER_PACK) && seq < g->npack_odb &&
 		                                        (g->pack_odb[seq] & PACK_PROMISOR) != 0);
 		if ((g->objs[i].type & T_PPACK) && copy) {
 			rc = event(t, g, hash, i); /* made here when git 2.55's snapshot asked first */
@@ -1321,7 +1326,6 @@ static bool mru_init(struct mru *m, const struct skg_graph *g)
 /* git reads object i (find_pack_entry through odb_read_object_info_extended). */
 static void mru_read(struct mru *m, const struct skg_graph *g, uint32_t i)
 {
-	const uint64_t pack = (uint64_t)1 << 63, top23 = ((uint64_t)1 << 23) - 1;
 	uint32_t src = UINT32_MAX, best = UINT32_MAX; /* the first directory with a copy, its first pack */
 	bool via_midx = false, first = true;          /* the first copy (add_order), then the dups */
 	if (!(g->objs[i].flags & F_HAS) || skg_is_empty_tree(g->objs[i].id, g->rawsz)) {
@@ -1334,14 +1338,14 @@ static void mru_read(struct mru *m, const struct skg_graph *g, uint32_t i)
 			d = m->next[d];
 		}
 		first = false;
-		const uint32_t seq = (uint32_t)((o >> 40) & top23);
-		const uint32_t s = (o & pack) ? pack_source(g, seq) : seq; /* loose: the directory */
+		const uint32_t seq = order_field(o);
+		const uint32_t s = (o & ORDER_PACK) ? pack_source(g, seq) : seq; /* loose: the directory */
 		if (s < src) {
 			src = s;
 			best = UINT32_MAX;
 			via_midx = false;
 		}
-		if (s == src && (o & pack) && seq > 0 && seq < m->np) {
+		if (s == src && (o & ORDER_PACK) && seq > 0 && seq < m->np) {
 			via_midx = via_midx || (g->pack_odb[seq] & PACK_IN_MIDX) != 0;
 			if (best == UINT32_MAX || m->pos[seq] < m->pos[best]) {
 				best = seq;
@@ -1421,17 +1425,11 @@ static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const
                           uint8_t *parsed, const struct placed *by_offset, struct placed *adds,
                           uint32_t nadds, bool by_source, struct relinks *c, struct mru *m)
 {
-	const uint64_t pack = (uint64_t)1 << 63;
 	uint8_t *typed = calloc((size_t)g->nr + 1, 1);
-	uint32_t *rank = m != NULL ? malloc(((size_t)m->np + 1) * sizeof(*rank)) : NULL;
-	int rc = typed == NULL || (m != NULL && rank == NULL) ? -1 : 0;
-	if (rc == 0 && m != NULL) {
-		for (uint32_t k = 0; k < m->np; k++) {
-			rank[k] = m->pos[k];
-		}
-	}
+	int rc = typed == NULL ? -1 : 0;
 	memcpy(adds, by_offset, (size_t)nadds * sizeof(*adds));
-	if (rc == 0 && !sort_listed(g, adds, nadds, by_source, rank)) {
+	/* the packs ranked by their places in the list (m->pos) */
+	if (rc == 0 && !sort_listed(g, adds, nadds, by_source, m != NULL ? m->pos : NULL)) {
 		rc = -1;
 	}
 	for (uint32_t a = 0; a < nadds && rc == 0;) {
@@ -1439,29 +1437,25 @@ static int referents_pass(struct skg_objtab *t, const struct skg_graph *g, const
 		uint32_t e = a;
 		const uint32_t s = listed_source(g, adds[a].order, by_source);
 		while (e < nadds && listed_source(g, adds[e].order, by_source) == s &&
-		       !(adds[e].order & pack)) {
+		       !(adds[e].order & ORDER_PACK)) {
 			e++;
 		}
 		for (; a < e && rc == 0; a++) {
 			rc = referent(t, g, hash, parsed, adds[a].index, c, m, typed);
 		}
 		while (e < nadds && listed_source(g, adds[e].order, by_source) == s &&
-		       (adds[e].order & pack)) {
+		       (adds[e].order & ORDER_PACK)) {
 			e++;
 		}
 		if (m != NULL && e > a && rc == 0) {
 			/* the packs as the loose objects' reads left them */
-			for (uint32_t k = 0; k < m->np; k++) {
-				rank[k] = m->pos[k];
-			}
-			rc = sort_listed(g, adds + a, e - a, by_source, rank) ? 0 : -1;
+			rc = sort_listed(g, adds + a, e - a, by_source, m->pos) ? 0 : -1;
 		}
 		for (; a < e && rc == 0; a++) {
 			rc = referent(t, g, hash, parsed, adds[a].index, c, NULL, typed);
 		}
 	}
 	free(typed);
-	free(rank);
 	return rc;
 }
 
