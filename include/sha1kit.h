@@ -318,8 +318,8 @@ SHA1KIT_API const char *sha1kit_kernel_name(void);
 /**
  * Name of the kernel that new SHA-1DC contexts use in this process: compression + UBC filter,
  * e.g. "shani+avx512" (SHA-NI compression, UBC filter of 16 blocks at once with AVX-512),
- * "shani+avx2", "avx2+avx512" (AVX2 compression, the same filter), "portable+avx2",
- * "portable+sse2", "armv8" or "portable". Static string.
+ * "shani+avx2", "avx2+avx512" (AVX2 compression, the same filter), "avx2" (AVX2 compression, the
+ * per-block AVX2 filter), "portable+avx2", "portable+sse2", "armv8" or "portable". Static string.
  */
 SHA1KIT_API const char *sha1kit_dc_kernel_name(void);
 

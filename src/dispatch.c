@@ -291,41 +291,55 @@ const sha1kit_dc_kernel sha1kit_dc_kernels[] = {
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
     {"shani+avx512", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
-     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL, NULL, sha1kit_dc_collides_shani},
+     sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, NULL, NULL, sha1kit_dc_collides_shani, NULL},
     {"shani+avx512-pipe", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 32,
      sha1kit_blocks_shani, sha1kit_lanes16_recompress_avx512, sha1kit_ubc_pipe16_avx512,
-     sha1kit_dc_run16_shani_avx512, sha1kit_dc_collides_shani},
+     sha1kit_dc_run16_shani_avx512, sha1kit_dc_collides_shani, NULL},
     {"shani-rol2+avx512", sha1kit_dc_compress_shani_rol2, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 16,
-     sha1kit_blocks_shani_rol2, sha1kit_lanes16_recompress_avx512, NULL, NULL, sha1kit_dc_collides_shani},
+     sha1kit_blocks_shani_rol2, sha1kit_lanes16_recompress_avx512, NULL, NULL, sha1kit_dc_collides_shani,
+     NULL},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_AVX2
     {"shani+avx2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2,
-     NO_AHEAD, sha1kit_dc_collides_shani},
+     NO_AHEAD, sha1kit_dc_collides_shani, NULL},
     {"shani-rol2+avx2", sha1kit_dc_compress_shani_rol2, sha1kit_ubc_mask_avx2,
-     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2, NO_AHEAD, sha1kit_dc_collides_shani},
+     SHA1KIT_CPU_SHA | SHA1KIT_CPU_AVX2, NO_AHEAD, sha1kit_dc_collides_shani, NULL},
 #endif
 #if SHA1KIT_HAVE_SHANI && SHA1KIT_HAVE_SSE2
     {"shani+sse2", sha1kit_dc_compress_shani, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SHA | SHA1KIT_CPU_SSE2,
-     NO_AHEAD, sha1kit_dc_collides_shani},
+     NO_AHEAD, sha1kit_dc_collides_shani, NULL},
+#endif
+#if SHA1KIT_HAVE_DC_AVX2
+#define DC_COMPRESS_AVX2  sha1kit_dc_compress_avx2
+#define DC_COMPRESS2_AVX2 sha1kit_dc_compress2_avx2
+#else
+#define DC_COMPRESS_AVX2  sha1kit_dc_compress_portable
+#define DC_COMPRESS2_AVX2 NULL
 #endif
 #if SHA1KIT_HAVE_AVX2 && SHA1KIT_HAVE_AVX512
-    {"avx2+avx512", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2,
+    {"avx2+avx512", DC_COMPRESS_AVX2, sha1kit_ubc_mask_avx2,
      SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2 | SHA1KIT_CPU_AVX512, sha1kit_ubc_ahead16_avx512, 16, 8,
-     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL, NULL, NULL},
+     sha1kit_blocks_avx2, sha1kit_lanes16_recompress_avx512, NULL, NULL, NULL, DC_COMPRESS2_AVX2},
+#endif
+#if SHA1KIT_HAVE_DC_AVX2
+    {"avx2", sha1kit_dc_compress_avx2, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2, NO_AHEAD,
+     NULL, sha1kit_dc_compress2_avx2},
 #endif
 #if SHA1KIT_HAVE_AVX2
-    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD, NULL},
+    {"portable+avx2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_avx2, SHA1KIT_CPU_AVX2, NO_AHEAD, NULL,
+     NULL},
 #endif
 #if SHA1KIT_HAVE_SSE2
-    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NO_AHEAD, NULL},
+    {"portable+sse2", sha1kit_dc_compress_portable, sha1kit_ubc_mask_sse2, SHA1KIT_CPU_SSE2, NO_AHEAD, NULL,
+     NULL},
 #endif
 #if SHA1KIT_HAVE_ARMV8
     {"armv8", sha1kit_dc_compress_armv8, sha1kit_ubc_mask, SHA1KIT_CPU_ARM_SHA1, NO_AHEAD,
-     sha1kit_dc_collides_armv8},
+     sha1kit_dc_collides_armv8, NULL},
 #endif
-    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NO_AHEAD, NULL},
+    {"portable", sha1kit_dc_compress_portable, sha1kit_ubc_mask, 0, NO_AHEAD, NULL, NULL},
 };
 
 const uint32_t sha1kit_dc_kernel_count = sizeof(sha1kit_dc_kernels) / sizeof(sha1kit_dc_kernels[0]);

@@ -226,6 +226,36 @@ typedef struct sha1kit_dc_state {
 	uint32_t s[5];
 } sha1kit_dc_state;
 
+/* Steps t0 .. t1-1 of FIPS 180-4 (6.1.2 step 3) forward on the state st, with the block's own words W
+ * (the kernels' states at 56 and 64 to the recompression's at 58 and 65, and a kernel's own group
+ * boundaries to 56 and 64). */
+static inline void sha1kit_dc_advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
+{
+	uint32_t a = st->s[0], b = st->s[1], c = st->s[2], d = st->s[3], e = st->s[4];
+	for (int t = t0; t < t1; t++) {
+		uint32_t f;
+		if (t < 20)
+			f = (d ^ (b & (c ^ d))) + 0x5a827999u;
+		else if (t < 40)
+			f = (b ^ c ^ d) + 0x6ed9eba1u;
+		else if (t < 60)
+			f = ((b & c) | (d & (b | c))) + 0x8f1bbcdcu;
+		else
+			f = (b ^ c ^ d) + 0xca62c1d6u;
+		uint32_t T = sha1kit_rotl32(a, 5) + f + e + W[t];
+		e = d;
+		d = c;
+		c = sha1kit_rotl32(b, 30);
+		b = a;
+		a = T;
+	}
+	st->s[0] = a;
+	st->s[1] = b;
+	st->s[2] = c;
+	st->s[3] = d;
+	st->s[4] = e;
+}
+
 /* Recompression for one DV from the state `st` before step dv->testt of the block with expanded
  * message W: the partner block W ^ dv->dm's input (ihv_in) and output (ihv_out) chaining values. */
 void sha1kit_dc_recompress(const sha1kit_dv *dv, const uint32_t W[80], const sha1kit_dc_state *st,
@@ -308,6 +338,11 @@ static inline int sha1kit_ctz32(uint32_t x)
  */
 typedef void (*sha1kit_dc_compress_fn)(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
                                        sha1kit_dc_state st[2]);
+/* Two blocks at once: as two calls of a sha1kit_dc_compress_fn on blocks[0..63] and blocks[64..127],
+ * W[0..79] and st[0..1] those of the first, W[80..159] and st[2..3] those of the second, mid[5] the
+ * chaining value between them. */
+typedef void (*sha1kit_dc_compress2_fn)(uint32_t ihv[5], const uint8_t blocks[128], uint32_t W[160],
+                                        sha1kit_dc_state st[4], uint32_t mid[5]);
 typedef uint32_t (*sha1kit_ubc_fn)(const uint32_t W[80]);
 
 void sha1kit_dc_compress_portable(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
@@ -318,6 +353,16 @@ void sha1kit_dc_compress_shani_rol2(uint32_t ihv[5], const uint8_t block[64], ui
                                     sha1kit_dc_state st[2]);
 void sha1kit_dc_compress_armv8(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
                                sha1kit_dc_state st[2]);
+/* x86-64 with AVX2, BMI1 and BMI2 (src/x86/sha1_avx2.c); elsewhere the portable kernel. */
+#if SHA1KIT_HAVE_AVX2 && defined(__x86_64__)
+#define SHA1KIT_HAVE_DC_AVX2 1
+void sha1kit_dc_compress_avx2(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                              sha1kit_dc_state st[2]);
+void sha1kit_dc_compress2_avx2(uint32_t ihv[5], const uint8_t blocks[128], uint32_t W[160],
+                               sha1kit_dc_state st[4], uint32_t mid[5]);
+#else
+#define SHA1KIT_HAVE_DC_AVX2 0
+#endif
 
 /* Recompress L candidates with the same testt (see src/sha1_lanes.h): Wl lane-major (80 words per
  * candidate), the other arrays word-major. */
@@ -372,6 +417,8 @@ typedef struct sha1kit_dc_kernel {
 	sha1kit_dc_run16_fn run16;
 	/* the full-collision test of a candidate with SHA-1 instructions; NULL: sha1kit_dc_recompress */
 	sha1kit_dc_collides_fn collides;
+	/* two blocks at once (the per-block path, safe hash off); NULL: none */
+	sha1kit_dc_compress2_fn compress2;
 } sha1kit_dc_kernel;
 
 extern const sha1kit_dc_kernel sha1kit_dc_kernels[];

@@ -129,36 +129,6 @@ static void compress_w(uint32_t ihv[5], const uint32_t W[80])
 	STEPS_0_79(WR, NO_SAVE, NO_SAVE);
 }
 
-static inline uint32_t step_f(int t, uint32_t b, uint32_t c, uint32_t d)
-{
-	if (t < 20)
-		return F1(b, c, d) + K1;
-	if (t < 40)
-		return F2(b, c, d) + K2;
-	if (t < 60)
-		return F3(b, c, d) + K3;
-	return F4(b, c, d) + K4;
-}
-
-/* Run steps t0 .. t1-1 forward on the state st with our own words W. */
-static void advance(sha1kit_dc_state *st, const uint32_t W[80], int t0, int t1)
-{
-	uint32_t a = st->s[0], b = st->s[1], c = st->s[2], d = st->s[3], e = st->s[4];
-	for (int t = t0; t < t1; t++) {
-		uint32_t T = sha1kit_rotl32(a, 5) + step_f(t, b, c, d) + e + W[t];
-		e = d;
-		d = c;
-		c = sha1kit_rotl32(b, 30);
-		b = a;
-		a = T;
-	}
-	st->s[0] = a;
-	st->s[1] = b;
-	st->s[2] = c;
-	st->s[3] = d;
-	st->s[4] = e;
-}
-
 /* Steps lo..hi-1 backwards (t descending) / forwards with round function f and constant k, on the
  * partner's words WP(t). Backwards, the state after step t is (T, A, rotl(B,30), C, D) of the state
  * (A,B,C,D,E) before it, so E = T - rotl(A,5) - f(B,C,D) - K - W'[t]. */
@@ -297,13 +267,49 @@ void sha1kit_dc_check(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80], 
 	}
 }
 
+/* A block's candidates (mask non-zero) from its states before steps 56 and 64. */
+static void dc_check_states(sha1kit_dc_ctx *ctx, uint32_t mask, const uint32_t W[80],
+                            const sha1kit_dc_state st[2], const uint32_t ihv_before[5], uint64_t offset)
+{
+	sha1kit_dc_state s58 = st[0], s65 = st[1];
+	sha1kit_dc_advance(&s58, W, 56, 58);
+	sha1kit_dc_advance(&s65, W, 64, 65);
+	sha1kit_dc_check(ctx, mask, W, &s58, &s65, ihv_before, offset);
+}
+
+/*
+ * Two blocks through kernel->compress2 (detection on, safe hash off: a detection there would change
+ * the chaining value the second block starts from), each then filtered and checked as
+ * dc_block_mask does, the first against its own output chaining value.
+ */
+static void dc_block_pair(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, const uint8_t *p,
+                          uint64_t offset)
+{
+	uint32_t W[160], before[5], mid[5], mask[2];
+	sha1kit_dc_state st[4];
+
+	memcpy(before, ctx->ihv, sizeof(before));
+	kernel->compress2(ctx->ihv, p, W, st, mid);
+	for (int h = 0; h < 2; h++)
+		mask[h] = ctx->options.use_ubc ? kernel->ubc(W + 80 * h) : 0xffffffffu;
+	if (mask[0]) {
+		uint32_t after[5];
+		memcpy(after, ctx->ihv, sizeof(after));
+		memcpy(ctx->ihv, mid, sizeof(mid));
+		dc_check_states(ctx, mask[0], W, st, before, offset);
+		memcpy(ctx->ihv, after, sizeof(after));
+	}
+	if (mask[1])
+		dc_check_states(ctx, mask[1], W + 80, st + 2, mid, offset + 64);
+}
+
 /* One block whose UBC mask is known (or computed here when `known` is 0). */
 static void dc_block_mask(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, const uint8_t block[64],
                           uint64_t offset, int known, uint32_t mask)
 {
 	uint32_t W[80];
 	uint32_t ihv_before[5];
-	sha1kit_dc_state st[2], s58, s65;
+	sha1kit_dc_state st[2];
 
 	memcpy(ihv_before, ctx->ihv, sizeof(ihv_before));
 	kernel->compress(ctx->ihv, block, W, st);
@@ -313,12 +319,8 @@ static void dc_block_mask(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel, 
 		mask = ctx->options.use_ubc ? kernel->ubc(W) : 0xffffffffu;
 	if (!mask)
 		return;
-	/* about 1 block in 20 on random data gets here: recover the states before steps 58 and 65 */
-	s58 = st[0];
-	advance(&s58, W, 56, 58);
-	s65 = st[1];
-	advance(&s65, W, 64, 65);
-	sha1kit_dc_check(ctx, mask, W, &s58, &s65, ihv_before, offset);
+	/* about 1 block in 20 on random data gets here */
+	dc_check_states(ctx, mask, W, st, ihv_before, offset);
 }
 
 /* Process one 64-byte block at message offset `offset`. */
@@ -337,9 +339,9 @@ static void dc_block_defer(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
 	memcpy(before, ctx->ihv, sizeof(before));
 	kernel->compress(ctx->ihv, block, W, st);
 	s58 = st[0];
-	advance(&s58, W, 56, 58);
+	sha1kit_dc_advance(&s58, W, 56, 58);
 	s65 = st[1];
-	advance(&s65, W, 64, 65);
+	sha1kit_dc_advance(&s65, W, 64, 65);
 	sha1kit_rc_add(run, mask, W, 1, s58.s, s65.s, 1, before, ctx->ihv, 1, 0, offset, SHA1KIT_MAX_LANES);
 }
 
@@ -511,7 +513,12 @@ void sha1kit_dc_blocks(sha1kit_dc_ctx *ctx, const uint8_t *p, size_t nblocks, ui
 	size_t ahead_min = kernel->ubc_ahead ? sha1kit_dc_ahead_min(ctx->kernel) : 0;
 
 	if (!kernel->ubc_ahead || !ctx->options.detect || !ctx->options.use_ubc || nblocks < ahead_min) {
-		for (size_t b = 0; b < nblocks; b++)
+		size_t b = 0;
+		if (kernel->compress2 != NULL && ctx->options.detect && !ctx->options.safe_hash) {
+			for (; b + 2 <= nblocks; b += 2)
+				dc_block_pair(ctx, kernel, p + 64 * b, offset + 64 * b);
+		}
+		for (; b < nblocks; b++)
 			dc_block_mask(ctx, kernel, p + 64 * b, offset + 64 * b, 0, 0);
 		return;
 	}

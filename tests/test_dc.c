@@ -750,6 +750,44 @@ static void test_dc_compress_kernels(void **state)
 	}
 }
 
+/* Each two-block DC kernel (compress2) against two calls of the portable one: chaining values
+ * (between the blocks and after), W and states of both blocks. */
+static void test_dc_compress2_kernels(void **state)
+{
+	tu_rng rng = {SEED ^ 0xc2};
+	int tested = 0;
+	(void)state;
+	for (int trial = 0; trial < 10000; trial++) {
+		uint8_t blocks[128 + 1];
+		uint32_t ihv0[5], ref_ihv[5], ref_mid[5], ref_W[160];
+		sha1kit_dc_state ref_st[4];
+		tu_fill(&rng, blocks, sizeof(blocks));
+		for (int i = 0; i < 5; i++)
+			ihv0[i] = (uint32_t)tu_next(&rng);
+		memcpy(ref_ihv, ihv0, sizeof(ihv0));
+		sha1kit_dc_compress_portable(ref_ihv, blocks + 1, ref_W, ref_st);
+		memcpy(ref_mid, ref_ihv, sizeof(ref_mid));
+		sha1kit_dc_compress_portable(ref_ihv, blocks + 65, ref_W + 80, ref_st + 2);
+		for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+			uint32_t ihv[5], mid[5], W[160];
+			sha1kit_dc_state st[4];
+			if (!sha1kit_dc_kernel_supported(k) || sha1kit_dc_kernels[k].compress2 == NULL)
+				continue;
+			memcpy(ihv, ihv0, sizeof(ihv0));
+			sha1kit_dc_kernels[k].compress2(ihv, blocks + 1, W, st, mid);
+			assert_memory_equal(mid, ref_mid, sizeof(mid));
+			assert_memory_equal(ihv, ref_ihv, sizeof(ihv));
+			assert_memory_equal(W, ref_W, sizeof(W));
+			assert_memory_equal(st, ref_st, sizeof(st));
+			tested++;
+		}
+	}
+	/* x86-64 with AVX2 and BMI2 has one (avx2; avx2+avx512 with AVX-512 too) */
+	if (SHA1KIT_HAVE_DC_AVX2 && (sha1kit_cpu_features() & (SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2)) ==
+	                                (SHA1KIT_CPU_AVX2 | SHA1KIT_CPU_BMI2))
+		assert_true(tested > 0);
+}
+
 typedef struct callback_log {
 	int calls;
 	sha1kit_dc_block_info first;
@@ -1578,15 +1616,25 @@ static void test_dc_batch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dv_table),         cmocka_unit_test(test_ubc_vectors),
-	    cmocka_unit_test(test_collides),         cmocka_unit_test(test_ubc_random),
-	    cmocka_unit_test(test_recompression),    cmocka_unit_test(test_dc_vectors),
-	    cmocka_unit_test(test_corpus),           cmocka_unit_test(test_options_growth),
-	    cmocka_unit_test(test_ubc_forms_random), cmocka_unit_test(test_dc_compress_kernels),
-	    cmocka_unit_test(test_callback),         cmocka_unit_test(test_lanes_dc_kernels),
-	    cmocka_unit_test(test_ubc_ahead),        cmocka_unit_test(test_dc_masked),
-	    cmocka_unit_test(test_dc_run16),         cmocka_unit_test(test_dc_all_lengths),
-	    cmocka_unit_test(test_dc_batch),         cmocka_unit_test(test_one_shot_short),
+	    cmocka_unit_test(test_dv_table),
+	    cmocka_unit_test(test_ubc_vectors),
+	    cmocka_unit_test(test_collides),
+	    cmocka_unit_test(test_ubc_random),
+	    cmocka_unit_test(test_recompression),
+	    cmocka_unit_test(test_dc_vectors),
+	    cmocka_unit_test(test_corpus),
+	    cmocka_unit_test(test_options_growth),
+	    cmocka_unit_test(test_ubc_forms_random),
+	    cmocka_unit_test(test_dc_compress_kernels),
+	    cmocka_unit_test(test_dc_compress2_kernels),
+	    cmocka_unit_test(test_callback),
+	    cmocka_unit_test(test_lanes_dc_kernels),
+	    cmocka_unit_test(test_ubc_ahead),
+	    cmocka_unit_test(test_dc_masked),
+	    cmocka_unit_test(test_dc_run16),
+	    cmocka_unit_test(test_dc_all_lengths),
+	    cmocka_unit_test(test_dc_batch),
+	    cmocka_unit_test(test_one_shot_short),
 	};
 	return cmocka_run_group_tests(tests, setup_oracle, teardown_oracle);
 }

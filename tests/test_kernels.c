@@ -160,7 +160,7 @@ static void test_expected_kernels_run(void **state)
 		else if (avx2 && expect_avx512)
 			dc = "avx2+avx512";
 		else if (avx2)
-			dc = "portable+avx2";
+			dc = SHA1KIT_HAVE_DC_AVX2 ? "avx2" : "portable+avx2";
 		else if (has_word(expected, "ssse3") && SHA1KIT_HAVE_SSE2)
 			dc = "portable+sse2";
 		else if (has_word(expected, "armv8"))
@@ -839,7 +839,7 @@ static void test_cpu_prefs(void **state)
 	     {SHA1KIT_VENDOR_INTEL, 6, 60},
 	     F_HASWELL,
 	     "avx2",
-	     "portable+avx2",
+	     SHA1KIT_HAVE_DC_AVX2 ? "avx2" : "portable+avx2",
 	     "avx2x8",
 	     "avx2x8",
 	     NULL,

@@ -45,7 +45,8 @@ TARGET static inline __m256i rotl2_8(__m256i x)
  * of the next pair are spread over the steps of the current one (`k` is a constant).
  */
 __attribute__((always_inline)) TARGET static inline void expand_stage(int k, __m256i v[20], uint32_t *wk,
-                                                                      const uint8_t *b0, const uint8_t *b1)
+                                                                      const uint8_t *b0, const uint8_t *b1,
+                                                                      uint32_t *w0, uint32_t *w1)
 {
 	const __m256i bswap = _mm256_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13,
 	                                      14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
@@ -62,6 +63,11 @@ __attribute__((always_inline)) TARGET static inline void expand_stage(int k, __m
 	}
 	_mm256_store_si256((__m256i *)(wk + 8 * k),
 	                   _mm256_add_epi32(v[k], _mm256_set1_epi32((int)round_k[k / 5])));
+	/* the DC kernels' W of blocks b0 and b1 (constant NULLs in the others) */
+	if (w0 != NULL)
+		_mm_storeu_si128((__m128i *)(w0 + 4 * k), _mm256_castsi256_si128(v[k]));
+	if (w1 != NULL)
+		_mm_storeu_si128((__m128i *)(w1 + 4 * k), _mm256_extracti128_si256(v[k], 1));
 }
 
 /* wk (32-byte aligned) of the pair b0, b1 at once. */
@@ -70,7 +76,7 @@ TARGET static inline void expand_pair(uint32_t wk[160], const uint8_t *b0, const
 	__m256i v[20];
 #pragma GCC unroll 20
 	for (int k = 0; k < 20; k++)
-		expand_stage(k, v, wk, b0, b1);
+		expand_stage(k, v, wk, b0, b1, NULL, NULL);
 }
 
 /*
@@ -205,12 +211,12 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 		uint32_t *next = wkb[cur ^ 1];
 		const uint8_t *n0 = blocks + 128, *n1 = nblocks >= 4 ? blocks + 192 : n0;
 #define WK(t)   wk[8 * ((t) / 4) + ((t) % 4)]
-#define HOOK(k) expand_stage(k, v, next, n0, n1)
+#define HOOK(k) expand_stage(k, v, next, n0, n1, NULL, NULL)
 		BMI_COMPRESS(h0, h1, h2, h3, h4);
 #undef WK
 #undef HOOK
 #define WK(t)   wk[8 * ((t) / 4) + 4 + ((t) % 4)]
-#define HOOK(k) expand_stage(10 + (k), v, next, n0, n1)
+#define HOOK(k) expand_stage(10 + (k), v, next, n0, n1, NULL, NULL)
 		BMI_COMPRESS(h0, h1, h2, h3, h4);
 #undef WK
 #undef HOOK
@@ -231,4 +237,99 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 	if (nblocks == 2)
 		compress_wk(ihv, wkb[cur] + 4);
 }
+
+#if SHA1KIT_HAVE_DC_AVX2
+/*
+ * The SHA-1DC compression (sha1kit_dc_compress_fn) with these steps: the expansion in the vector
+ * unit (the block beside itself), W[0..79] stored as it is formed, the steps of BMI_COMPRESS. Its
+ * groups of six end before steps 54 and 60, where HOOK reads the state back in FIPS 180-4 naming
+ * (A = a, B = rotl(b, 2), C = c, D = d, and E = e less the W[t] + K and F_t(B, C, D) added to it one
+ * step early); a few steps more give the states before 56 and 64 the interface asks for.
+ */
+#define DC_SAVE(at, t, F)                                                                                    \
+	do {                                                                                                 \
+		uint32_t B_ = sha1kit_rotl32(b, 2);                                                          \
+		(at)->s[0] = a;                                                                              \
+		(at)->s[1] = B_;                                                                             \
+		(at)->s[2] = c;                                                                              \
+		(at)->s[3] = d;                                                                              \
+		(at)->s[4] = e - WK(t) - F(B_, c, d);                                                        \
+	} while (0)
+#define DC_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+#define DC_PAR(x, y, z) ((x) ^ (y) ^ (z))
+/* HOOK of the first block's steps: expansion stages 4..19 two after each of the first eight groups
+ * of six (stage k is first read by step 4k - 1, which prepares step 4k), then the states; the
+ * second block's only saves its states. */
+#define DC_HOOK(k, at, b0, b1, w0, w1)                                                                       \
+	do {                                                                                                 \
+		if ((k) < 8 && (b0) != NULL) {                                                               \
+			expand_stage(4 + 2 * (k), v, wk, b0, b1, w0, w1);                                    \
+			expand_stage(5 + 2 * (k), v, wk, b0, b1, w0, w1);                                    \
+		} else if ((k) == 8) {                                                                       \
+			DC_SAVE(&(at)[0], 54, DC_MAJ);                                                       \
+		} else if ((k) == 9) {                                                                       \
+			DC_SAVE(&(at)[1], 60, DC_PAR);                                                       \
+		}                                                                                            \
+	} while (0)
+
+/* at[0..1], the states before steps 54 and 60 of a block, to those before 56 and 64. */
+static inline void dc_states(sha1kit_dc_state st[2], const sha1kit_dc_state at[2], const uint32_t W[80])
+{
+	st[0] = at[0];
+	sha1kit_dc_advance(&st[0], W, 54, 56);
+	st[1] = at[1];
+	sha1kit_dc_advance(&st[1], W, 60, 64);
+}
+
+TARGET void sha1kit_dc_compress_avx2(uint32_t ihv[5], const uint8_t block[64], uint32_t W[80],
+                                     sha1kit_dc_state st[2])
+{
+	uint32_t wk[160] __attribute__((aligned(32)));
+	__m256i v[20];
+	sha1kit_dc_state at[2]; /* before steps 54 and 60 */
+
+#pragma GCC unroll 4
+	for (int k = 0; k < 4; k++)
+		expand_stage(k, v, wk, block, block, W, NULL);
+#define WK(t)   wk[8 * ((t) / 4) + ((t) % 4)]
+#define HOOK(k) DC_HOOK(k, at, block, block, W, NULL)
+	BMI_COMPRESS(ihv[0], ihv[1], ihv[2], ihv[3], ihv[4]);
+#undef HOOK
+#undef WK
+	_mm256_zeroupper(); /* as in sha1kit_blocks_avx2: GCC leaves it out here */
+	dc_states(st, at, W);
+}
+
+/* Two blocks (sha1kit_dc_compress2_fn): the pair's expansion in the first block's steps. */
+TARGET void sha1kit_dc_compress2_avx2(uint32_t ihv[5], const uint8_t blocks[128], uint32_t W[160],
+                                      sha1kit_dc_state st[4], uint32_t mid[5])
+{
+	uint32_t wk[160] __attribute__((aligned(32)));
+	__m256i v[20];
+	sha1kit_dc_state at[4];
+	const uint8_t *b1 = blocks + 64, *none = NULL;
+
+#pragma GCC unroll 4
+	for (int k = 0; k < 4; k++)
+		expand_stage(k, v, wk, blocks, b1, W, W + 80);
+#define WK(t)   wk[8 * ((t) / 4) + ((t) % 4)]
+#define HOOK(k) DC_HOOK(k, at, blocks, b1, W, W + 80)
+	BMI_COMPRESS(ihv[0], ihv[1], ihv[2], ihv[3], ihv[4]);
+#undef HOOK
+#undef WK
+	memcpy(mid, ihv, 5 * sizeof(uint32_t));
+#define WK(t)   wk[8 * ((t) / 4) + 4 + ((t) % 4)]
+#define HOOK(k) DC_HOOK(k, at + 2, none, none, NULL, NULL)
+	BMI_COMPRESS(ihv[0], ihv[1], ihv[2], ihv[3], ihv[4]);
+#undef HOOK
+#undef WK
+	_mm256_zeroupper();
+	dc_states(st, at, W);
+	dc_states(st + 2, at + 2, W + 80);
+}
+#undef DC_HOOK
+#undef DC_SAVE
+#undef DC_MAJ
+#undef DC_PAR
+#endif
 #endif

@@ -92,6 +92,8 @@ sk_cpu_kernels() {
 		dc='shani+sse2'
 	elif [ -n "$avx2" ] && [ -n "$bmi2" ] && [ -n "$avx512" ]; then
 		dc='avx2+avx512'
+	elif [ -n "$avx2" ] && [ -n "$bmi2" ]; then
+		dc='avx2' # x86-64 (the CLI tests run on x86-64 builds only)
 	elif [ -n "$avx2" ]; then
 		dc='portable+avx2'
 	elif [ -n "${f[sse2]:-}" ]; then
