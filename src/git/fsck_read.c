@@ -198,6 +198,62 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned r
 	return -1;
 }
 
+int skg_fsck_read_loose_whole(struct skg_fsck_run *f, const uint8_t *id, unsigned *type, uint8_t **content,
+                              size_t *len)
+{
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	*content = NULL;
+	*len = 0;
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+		char *data = NULL;
+		size_t dlen = 0;
+		if (path.failed || access(skg_buf_str(&path), F_OK) != 0) {
+			bool failed = path.failed;
+			skg_buf_release(&path);
+			if (failed) {
+				skg_fsck_nomem(f);
+				return SKG_STORED_NOMEM;
+			}
+			continue;
+		}
+		int st;
+		if (skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &dlen) != 0) {
+			/* there but unreadable: git's read fails, and as the file exists it dies */
+			skg_fsck_err_line(f, NULL, "fatal: loose object %s (stored in %s) is corrupt", h,
+			                  skg_buf_str(&path));
+			st = SKG_STORED_DIES;
+		} else {
+			struct skg_loose_options lopt;
+			skg_loose_options_default(&lopt);
+			lopt.rawsz = f->rawsz;
+			struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
+			struct skg_lines *lines = malloc(sizeof(*lines));
+			if (r == NULL || lines == NULL) {
+				st = SKG_STORED_NOMEM;
+			} else {
+				memset(lines, 0, sizeof(*lines));
+				st = skg_loose_stored_read(r, (const uint8_t *)data, dlen, skg_buf_str(&path),
+				                           h, content, len, type, lines);
+				skg_fsck_lines(f, lines);
+			}
+			free(lines);
+			skg_loose_reader_free(r);
+			free(data);
+		}
+		skg_buf_release(&path);
+		if (st == SKG_STORED_DIES) {
+			f->died = true;
+		} else if (st == SKG_STORED_NOMEM) {
+			skg_fsck_nomem(f);
+		}
+		return st; /* git reads the first loose file it finds */
+	}
+	return -1;
+}
+
 /* git's has_object() for an object that is no object to the check: a loose file of that name. */
 bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
 {

@@ -651,6 +651,10 @@ static int run(struct skg_fsck_run *f)
 		skg_buf_release(&f->held_out);
 		return -1;
 	}
+	/* git's fsck_finish died reading a .gitmodules / .gitattributes blob: its lines, held after the
+	 * object check's, go out after what git 2.55's snapshot of the refs printed before them */
+	bool finish_died = f->died;
+	f->died = false;
 	if (v255) {
 		f->hold = false;
 		struct skg_buf held = f->held_out;
@@ -675,6 +679,10 @@ static int run(struct skg_fsck_run *f)
 		if (r != 0) {
 			return -1; /* git died reading what a ref names, before the objects */
 		}
+	}
+	if (finish_died) {
+		f->died = true;
+		return -1;
 	}
 	if (skg_fsck_roots(f) != 0 || (v255 && (check_revs(f) != 0 || check_bitmaps(f) != 0)) ||
 	    skg_fsck_walk(f) != 0) {

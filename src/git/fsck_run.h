@@ -364,6 +364,13 @@ int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned wan
  * that cannot be read: git 2.39 dies; 2.55 prints `reads` lines "unable to open loose object"
  * (one per read git makes there) and finds no object (SKG_REPARSE_MISMATCH). */
 int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned reads, unsigned *type);
+/* git's odb_read_object() of an object from its loose file (read_object_file: header and content
+ * inflated whole, not hashed), as fsck_finish reads a .gitmodules / .gitattributes blob the object
+ * check did not: SKG_STORED_OK with *type and a malloc'd *content (*len bytes), SKG_STORED_DIES
+ * (git's lines out, f->died set), SKG_STORED_NOMEM (the run's error set), or -1 when there is no
+ * such file. */
+int skg_fsck_read_loose_whole(struct skg_fsck_run *f, const uint8_t *id, unsigned *type, uint8_t **content,
+                              size_t *len);
 /* The type git has `id` in memory as when a ref names it (SKG_NONE: not in memory): from a link
  * the object check read (skg_graph_known), or in git 2.55's snapshot, which comes before the
  * object check, from a link of a ref read before (f->snap_known). */

@@ -51,16 +51,88 @@ static int cmp_special(const void *a, const void *b)
 	                                                                        : 0;
 }
 
-/* fsck_blobs on a blob it cannot read: nothing for a promisor object (is_promisor_object), else
- * gitmodulesMissing / gitattributesMissing. */
-static int unreadable(struct skg_fsck_run *f, const uint8_t *id, bool modules, struct skg_fsck_dest *s)
+/*
+ * fsck_blobs on a blob the object check could not read: git's odb_read_object() of it dies where a
+ * copy is there but corrupt (a loose file that does not inflate, a packed copy the pass over the
+ * pack found bad: git's lines, f->died), and checks what it reads from a loose file it hashes no
+ * more (read_object_file); else nothing for a promisor object (is_promisor_object), else
+ * gitmodulesMissing / gitattributesMissing.
+ */
+static int unreadable(struct skg_fsck_run *f, const uint8_t *id, unsigned kinds, struct skg_fsck_dest *s)
 {
+	bool modules = (kinds & SKG_FSCK_GITMODULES) != 0;
+	unsigned type = SKG_NONE;
+	uint8_t *content = NULL;
+	size_t len = 0;
+	int st = skg_fsck_read_loose_whole(f, id, &type, &content, &len);
+	if (st == SKG_STORED_DIES || st == SKG_STORED_NOMEM || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
+		free(content);
+		return -1;
+	}
+	if (st == SKG_STORED_OK) {
+		int r =
+		    type == SKG_BLOB
+		        ? skg_fsck_special_blob(kinds, id, content, len, &f->fopt, skg_fsck_on_finding, s)
+		        : skg_fsck_special_unreadable(modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES,
+		                                      type, id, &f->fopt, skg_fsck_on_finding, s);
+		free(content);
+		return r;
+	}
 	skg_graph_promisor_asked(f->graph); /* git's set of promisor objects is made here */
 	if (skg_graph_is_promisor(f->graph, id)) {
 		return 0;
 	}
 	return skg_fsck_special_unreadable(modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, SKG_NONE,
 	                                   id, &f->fopt, skg_fsck_on_finding, s);
+}
+
+/*
+ * One blob a tree names specially. first: only if git's pass over the objects checks it (a packed
+ * blob it meets after a tree that names it, by verify_pack's callback: a failure there is
+ * SKG_CHECK_ERROR_PACK), and *in_pass is set; else as fsck_finish does. -1 when memory ran out.
+ */
+static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_blob_ref *sp, bool first,
+                         bool *in_pass, struct skg_fsck_dest *s)
+{
+	bool modules = (sp->kinds & SKG_FSCK_GITMODULES) != 0;
+	unsigned type = SKG_NONE;
+	int r = 0;
+	if (!skg_graph_has(f->graph, sp->id, &type) || type == SKG_NONE) {
+		r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
+	} else if (type != SKG_BLOB) {
+		r = first
+		        ? 0
+		        : skg_fsck_special_unreadable(modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES,
+		                                      type, sp->id, &f->fopt, skg_fsck_on_finding, s);
+	} else {
+		uint8_t *data = NULL;
+		size_t len = 0;
+		uint32_t seq;
+		uint64_t off;
+		int got = skg_fsck_read_blob(f, sp->id, SKG_FSCK_BIG_FILE, &data, &len, &seq, &off);
+		if (got == -2) {
+			skg_fsck_nomem(f);
+			return -1;
+		}
+		bool pass = got >= 0 && seq > 0 && checked_before(sp->pack_seq, sp->offset, seq, off);
+		if (got < 0) {
+			r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
+		} else if (pass == first) {
+			/* a blob named both ways is checked both ways, once (fsck_blob) */
+			r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL, len, &f->fopt,
+			                          skg_fsck_on_finding, s);
+			*in_pass = pass;
+			if (r != 0 && pass) {
+				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+				r = 0;
+			}
+		}
+		free(data);
+	}
+	if (r != 0 && !f->died) {
+		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
+	}
+	return 0;
 }
 
 /*
@@ -87,54 +159,27 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 		}
 	}
 	f->n_specials = n;
+	bool *in_pass = calloc(n, sizeof(*in_pass));
+	if (in_pass == NULL) {
+		skg_fsck_nomem(f);
+		return;
+	}
 	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < n; i++) {
+	/* the blobs git's pass checks first (a fsck_finish that dies has them out already), then
+	 * fsck_finish's: .gitmodules, then .gitattributes */
+	for (int phase = 0; phase < 3 && !f->died; phase++) {
+		for (size_t i = 0; i < n && !f->died; i++) {
 			const struct skg_fsck_special_blob_ref *sp = &f->specials[i];
 			bool modules = (sp->kinds & SKG_FSCK_GITMODULES) != 0;
-			if (modules != (pass == 0) || skg_fsck_skipped(f, sp->id)) {
+			if (in_pass[i] || (phase > 0 && modules != (phase == 1)) ||
+			    skg_fsck_skipped(f, sp->id)) {
 				continue; /* fsck_blob leaves a blob in fsck.skipList alone */
 			}
-			unsigned type = SKG_NONE;
-			int r = 0;
-			if (!skg_graph_has(f->graph, sp->id, &type) || type == SKG_NONE) {
-				r = unreadable(f, sp->id, modules, &s);
-			} else if (type != SKG_BLOB) {
-				r = skg_fsck_special_unreadable(
-				    modules ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, type, sp->id,
-				    &f->fopt, skg_fsck_on_finding, &s);
-			} else {
-				uint8_t *data = NULL;
-				size_t len = 0;
-				uint32_t seq;
-				uint64_t off;
-				int got =
-				    skg_fsck_read_blob(f, sp->id, SKG_FSCK_BIG_FILE, &data, &len, &seq, &off);
-				if (got == -2) {
-					skg_fsck_nomem(f);
-					return;
-				}
-				if (got < 0) {
-					r = unreadable(f, sp->id, modules, &s);
-				} else {
-					/* a blob named both ways is checked both ways, once (fsck_blob) */
-					r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL,
-					                          len, &f->fopt, skg_fsck_on_finding, &s);
-					/* a packed blob git's pass meets after a tree that names it is
-					 * checked there, by verify_pack's callback: its failure is
-					 * SKG_CHECK_ERROR_PACK
-					 */
-					if (r != 0 && seq > 0 &&
-					    checked_before(sp->pack_seq, sp->offset, seq, off)) {
-						skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
-						r = 0;
-					}
-				}
-				free(data);
-			}
-			if (r != 0) {
-				skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
+			if (check_special(f, sp, phase == 0, &in_pass[i], &s) != 0) {
+				free(in_pass);
+				return; /* out of memory */
 			}
 		}
 	}
+	free(in_pass);
 }

@@ -1405,7 +1405,8 @@ int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_
 }
 
 int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const char *hex, uint8_t **content, size_t *content_len, struct skg_lines *lines)
+                          const char *hex, uint8_t **content, size_t *content_len, unsigned *type,
+                          struct skg_lines *lines)
 {
 	struct skg_loose_object obj;
 	skg_lines_clear(lines);
@@ -1423,6 +1424,9 @@ int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_
 		return SKG_STORED_DIES;
 	}
 	*content_len = (size_t)obj.size;
+	if (type != NULL) {
+		*type = obj.type;
+	}
 	return SKG_STORED_OK;
 }
 

@@ -315,10 +315,11 @@ int skg_loose_stored_info(struct skg_loose_reader *r, const uint8_t *data, size_
  * (*content_len bytes and a NUL; free it); SKG_STORED_DIES with git's lines, "corrupt loose
  * object 'ID'" or "garbage at end of loose object 'ID'" (and zlib's line), then "fatal: loose
  * object ID (stored in PATH) is corrupt" (or git's out-of-memory line for a size at or above the
- * reader's max_size); SKG_STORED_NOMEM.
+ * reader's max_size); SKG_STORED_NOMEM. *type (when not NULL) gets the type on SKG_STORED_OK.
  */
 int skg_loose_stored_read(struct skg_loose_reader *r, const uint8_t *data, size_t len, const char *path,
-                          const char *hex, uint8_t **content, size_t *content_len, struct skg_lines *lines);
+                          const char *hex, uint8_t **content, size_t *content_len, unsigned *type,
+                          struct skg_lines *lines);
 
 /*
  * The line that reports a collision attack in the object named `hex` at `path` (without the

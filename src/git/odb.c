@@ -620,7 +620,7 @@ int skg_odb_content(struct skg_odb *odb, const uint8_t *id, uint8_t **data, size
 	char hex[SKG_MAX_HEXSZ + 1];
 	skg_to_hex_len(id, odb->rawsz, hex);
 	int st = skg_loose_stored_read(odb->reader, odb->last_data, odb->last_len, odb->last_path, hex, data,
-	                               len, lines);
+	                               len, NULL, lines);
 	forget_last(odb);
 	return st;
 }

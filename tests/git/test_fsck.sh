@@ -1103,6 +1103,36 @@ compare "bad .gitmodules, loose" "$r"
 compare "bad .gitmodules, fsck.gitmodulesUrl=ignore" "$r"
 (cd "$r" && git config --unset fsck.gitmodulesUrl && git gc -q)
 compare "bad .gitmodules, packed" "$r"
+# a special blob that is there but corrupt: the object check reports it, and git's fsck_finish
+# dies reading it (odb_read_object): "loose / packed object ... is corrupt", exit 128
+for where in loose packed; do
+	r=$T/sp-corrupt-$where
+	cp -r "$T/sp-loose" "$r"
+	(
+		cd "$r" || exit 1
+		[ $where = packed ] && git repack -qad
+		list=$(ls .git/objects/pack/*.idx 2>/dev/null | xargs -r git verify-pack -v)
+		for f in .gitmodules .gitattributes; do
+			id=$(git rev-parse "HEAD:$f")
+			if [ $where = loose ]; then
+				o=$(obj_path . "$id")
+				# .gitmodules: the end of the zlib stream (its check value); .gitattributes:
+				# its first byte (the header does not inflate)
+				at=$(($(stat -c %s "$o") - 3))
+				[ $f = .gitattributes ] && at=2
+			else
+				# the last bytes of each entry (the zlib check value)
+				o=$(ls .git/objects/pack/*.pack)
+				at=$(echo "$list" | awk -v h="$id" '$1 == h {print $5 + $4 - 3}')
+			fi
+			[ -n "$at" ] || exit 1
+			chmod u+w "$o"
+			printf '\x00' | dd of="$o" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		done
+	)
+	compare "special blobs, both corrupt, $where" "$r"
+	compare "special blobs, both corrupt, $where, --no-dangling" "$r" --no-dangling
+done
 }
 
 # 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
