@@ -174,8 +174,14 @@ static void index_pack_usage(void)
 	      "                          (stored in PATH) is corrupt' or 'fatal: local object\n"
 	      "                          ID is corrupt' (128). Without --stdin: git's\n"
 	      "                          'fatal: the option '--fix-thin' requires '--stdin''\n"
-	      "  -q, --quiet           no progress lines (they are shown only when standard\n"
-	      "                          error is a terminal)\n"
+	      "  -v                    progress lines on standard error, as git's -v (without\n"
+	      "                          it they are shown only when standard error is a\n"
+	      "                          terminal; git shows none)\n"
+	      "  -q, --quiet           no progress lines (sha1kit's own option)\n"
+	      "      --max-input-size=N  refuse a pack of more than N bytes, as git: 'fatal:\n"
+	      "                          pack exceeds maximum allowed size (SIZE)' (128),\n"
+	      "                          nothing written; N's leading digits, none or 0 for no\n"
+	      "                          limit\n"
 	      "      --stats           after a success, where the time went on standard error:\n"
 	      "                          one line per phase (setup, Indexing objects,\n"
 	      "                          Resolving deltas, and 'after' each: the index and\n"
@@ -749,24 +755,51 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, un
 	return refused;
 }
 
+/* git's strbuf_humanise_bytes (strbuf.c humanise_bytes): "1.50 MiB", "999 bytes". */
+static void humanise_bytes(uint64_t bytes, char *buf, size_t n)
+{
+	if (bytes > 1u << 30) {
+		snprintf(buf, n, "%u.%2.2u GiB", (unsigned)(bytes >> 30),
+		         (unsigned)(bytes & ((1u << 30) - 1)) / 10737419u);
+	} else if (bytes > 1u << 20) {
+		unsigned x = (unsigned)bytes + 5243u; /* git's rounding */
+		snprintf(buf, n, "%u.%2.2u MiB", x >> 20, ((x & ((1u << 20) - 1)) * 100u) >> 20);
+	} else if (bytes > 1u << 10) {
+		unsigned x = (unsigned)bytes + 5u;
+		snprintf(buf, n, "%u.%2.2u KiB", x >> 10, ((x & ((1u << 10) - 1)) * 100u) >> 10);
+	} else {
+		snprintf(buf, n, "%u %s", (unsigned)bytes, bytes == 1 ? "byte" : "bytes");
+	}
+}
+
+/* git's die once the bytes of the pack read pass --max-input-size (builtin/index-pack.c use()). */
+static int too_large(uint64_t max_input)
+{
+	char size[64];
+	humanise_bytes(max_input, size, sizeof(size));
+	fflush(stdout);
+	fprintf(stderr, "fatal: pack exceeds maximum allowed size (%s)\n", size);
+	return 128;
+}
+
 /* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. idx_name: -o's, or
  * PACK's with .idx (NULL: neither; the idx goes to objects/pack beside the pack). */
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt,
-                       const struct skg_repo *repo, bool quiet, bool stats)
+                       const struct skg_repo *repo, bool show_progress, bool stats, uint64_t max_input)
 {
 	struct skg_error err;
 	char *dir = NULL;
 	int status = SK_EXIT_FAILURE;
+	if (repo == NULL) {
+		/* builtin/index-pack.c: outside a repository (git's gentle setup), PACK named or not */
+		fprintf(stderr, "fatal: --stdin requires a git repository\n");
+		return 128;
+	}
 	if (pack_name != NULL) {
 		const char *slash = strrchr(pack_name, '/');
 		dir = slash == NULL ? strdup(".")
 		                    : strndup(pack_name, (size_t)(slash - pack_name + (slash == pack_name)));
 	} else {
-		if (repo == NULL) {
-			/* builtin/index-pack.c: outside a repository (git's gentle setup) */
-			fprintf(stderr, "fatal: --stdin requires a git repository\n");
-			return 128;
-		}
 		size_t n = strlen(skg_repo_objects_dir(repo)) + sizeof("/pack");
 		dir = malloc(n);
 		if (dir != NULL) {
@@ -807,7 +840,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	opt->in_repository = repo != NULL; /* git has one, whatever its format */
 	struct sk_progress progress;
-	sk_progress_init_stats(&progress, !quiet && isatty(STDERR_FILENO), stats);
+	sk_progress_init_stats(&progress, show_progress, stats);
 	opt->progress.fn = sk_progress_cb;
 	opt->progress.ctx = &progress;
 	struct skg_indexer *ix = NULL;
@@ -825,6 +858,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	catch_signals();
 	tmp_active = 1;
 	static uint8_t buf[1 << 20];
+	uint64_t total = 0;
 	for (;;) {
 		ssize_t got = read(STDIN_FILENO, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR) {
@@ -836,6 +870,12 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		}
 		if (got == 0) {
 			break;
+		}
+		total += (uint64_t)got;
+		if (max_input != 0 && total > max_input) {
+			sk_progress_abort(&progress);
+			status = too_large(max_input);
+			goto out;
 		}
 		if (skg_indexer_append(ix, buf, (size_t)got, &err) != 0) {
 			sk_error(0, CMD ": %s", err.msg);
@@ -896,6 +936,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_NO_REV_INDEX,
 		OPT_GIT_VERSION,
 		OPT_OBJECT_FORMAT,
+		OPT_MAX_INPUT,
 		OPT_HELP,
 		OPT_VERSION
 	};
@@ -913,13 +954,16 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
 	    {"object-format", required_argument, NULL, OPT_OBJECT_FORMAT},
 	    {"quiet", no_argument, NULL, 'q'},
+	    {"max-input-size", required_argument, NULL, OPT_MAX_INPUT},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *out_name = NULL;
 	char *strict_buf = NULL;
-	bool verify = false, strict = false, quiet = false, version_given = false, from_stdin = false;
+	bool verify = false, strict = false, quiet = false, verbose = false, version_given = false,
+	     from_stdin = false;
+	uint64_t max_input = 0;
 	bool threads_given = false, stats = false, fix_thin = false, format_given = false,
 	     limit_given = false;
 	int rev_cl = -1; /* --rev-index 1, --no-rev-index 0 (the last one), else the config's */
@@ -930,7 +974,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	sk_git_version_env(CMD, SK_EXIT_FAILURE, &opt.git_version);
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:q", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:qv", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (*optarg == '\0') {
@@ -941,6 +985,16 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case OPT_MAX_INPUT:
+			/* git's strtoumax(arg, NULL, 10): the leading digits; none (or 0) is no limit */
+			max_input = strtoull(optarg, NULL, 10);
+			if (optarg[0] == '-' || optarg[0] == '+') {
+				max_input = 0;
+			}
 			break;
 		case OPT_STATS:
 			stats = true;
@@ -1009,6 +1063,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
+	/* -v: git's progress (on standard error, terminal or not); without it, sha1kit's on a
+	 * terminal; -q: none */
+	bool show_progress = !quiet && (verbose || isatty(STDERR_FILENO));
 	/* git reads its config first (pack.indexVersion, pack.threads; a bad value is fatal); the
 	 * command line's options win over it. */
 	unsigned cl_version = opt.idx_version;
@@ -1082,7 +1139,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
 		opt.strict = strict;
-		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, repo, quiet, stats);
+		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, repo, show_progress,
+		                     stats, max_input);
 		skg_repo_free(repo);
 		free(iname);
 		free(strict_buf);
@@ -1145,6 +1203,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if ((status = sk_pack_map_as_git(&file, CMD, pack_name)) != 0) {
 		goto out; /* git's xopen or read line (128), else sha1kit's (1) */
 	}
+	if (max_input != 0 && file.len > max_input) {
+		status = too_large(max_input); /* before anything is written */
+		goto out;
+	}
 	status = SK_EXIT_FAILURE;
 	/* Refuse a bad output name before the work (write_index checks it again). */
 	if (!verify && (check_output(idx_name, pack_name, &file) != 0 ||
@@ -1164,7 +1226,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
 	opt.strict = strict;
-	sk_progress_init_stats(&progress, !quiet && isatty(STDERR_FILENO), stats);
+	sk_progress_init_stats(&progress, show_progress, stats);
 	opt.progress.fn = sk_progress_cb;
 	opt.progress.ctx = &progress;
 	opt.release = skg_file_release;

@@ -40,7 +40,7 @@ static void verify_pack_usage(void)
 	      "                          histogram come whenever the pack itself could be\n"
 	      "                          indexed, before its .idx is compared)\n"
 	      "  -s, --stat-only       print only the histogram (and 'NAME.pack: bad' when\n"
-	      "                          the check fails)\n"
+	      "                          the check fails); with -v too, as in Git, -s wins\n"
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same);\n"
 	      "                          the entries are inflated and hashed on the N\n"
@@ -350,6 +350,9 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": missing PACK or IDX operand");
+	}
+	if (stat_only) {
+		verbose = false; /* as git's: -s wins over -v, in either order */
 	}
 	if (threads == 0) {
 		threads = sk_online_cpus();

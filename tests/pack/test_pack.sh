@@ -210,6 +210,13 @@ for pack in "$P"/*.pack; do
 	rc=$?
 	[ "$rc" = "$grc" ] && same_file "$O/vp-$name.git.s" "$O/vp-$name.sk.s" && ok ||
 		bad "$name: verify-pack -s output or status differs from git's"
+	# -s wins over -v in git, in either order
+	(cd "$O" && refgit verify-pack -v -s "vp-$name.idx" >"vp-$name.git.vs" 2>/dev/null)
+	grc=$?
+	(cd "$O" && "$SK" verify-pack -v -s "vp-$name.idx" >"vp-$name.sk.vs" 2>/dev/null)
+	rc=$?
+	[ "$rc" = "$grc" ] && same_file "$O/vp-$name.git.vs" "$O/vp-$name.sk.vs" && ok ||
+		bad "$name: verify-pack -v -s output or status differs from git's"
 	# --verify as git's (which also refuses an object that is twice in the pack: good-dup)
 	refgit index-pack --verify "$O/vp-$name.pack" >/dev/null 2>"$O/vp-$name.git.err"
 	grc=$?
@@ -2223,6 +2230,42 @@ cp "$T"/u1/.git/objects/pack/*.pack "$T/u1.pack"
 (cd "$T/nowhere" && GIT_CEILING_DIRECTORIES=$T "$SK" index-pack --stdin <"$T/u1.pack" >"$T/us.out" 2>"$T/us.err"; echo $? >"$T/us.rc")
 same_file "$T/ug.rc" "$T/us.rc" && same_file "$T/ug.err" "$T/us.err" && same_file "$T/ug.out" "$T/us.out" && ok ||
 	bad "unsupported: index-pack --stdin outside a repository: git $(<"$T/ug.rc") $(<"$T/ug.err"), sha1kit $(<"$T/us.rc") $(<"$T/us.err")"
+# git refuses --stdin outside a repository with a PACK name too; -v and --max-input-size (file
+# and standard input) as git's: stdout, stderr (-v: the last line), status, and the files left
+one_way() { # one_way WHO LABEL DIR ARGS...: out, err, rc and the files of DIR into $T/ow-WHO-LABEL.*
+	local who=$1 label=$2 dir=$3 tool
+	shift 3
+	tool=refgit
+	[ "$who" = sk ] && tool=$SK
+	(cd "$dir" && GIT_CEILING_DIRECTORIES=$T "$tool" "$@" <"$T/u1.pack" >"$T/ow-$who-$label.out" 2>"$T/ow-$who-$label.err"
+		echo $? >"$T/ow-$who-$label.rc"
+		ls -A | grep -v '[.]rev$' >"$T/ow-$who-$label.ls") # sha1kit writes a .rev whatever the version
+	tr '\r' '\n' <"$T/ow-$who-$label.err" | tail -n 1 >"$T/ow-$who-$label.last"
+}
+size=$(stat -c %s "$T/u1.pack")
+for c in "stdin-named:nowhere:index-pack --stdin p.pack" "max-small:file:index-pack --max-input-size=100 u.pack" \
+	"max-big:file:index-pack --max-input-size=$size u.pack" "max-kib:file:index-pack --max-input-size=1k u.pack" \
+	"max-stdin:repo:index-pack --stdin --max-input-size=$((size - 1))" "max-stdin-ok:repo:index-pack --stdin --max-input-size=$size" \
+	"verbose:file:index-pack -v u.pack"; do
+	label=${c%%:*} rest=${c#*:}
+	where=${rest%%:*} args=${rest#*:}
+	for who in git sk; do
+		d=$T/ow-$label-$who
+		rm -rf "$d"
+		case $where in
+		nowhere) mkdir -p "$d" ;;
+		file) mkdir -p "$d" && cp "$T/u1.pack" "$d/u.pack" ;;
+		repo) git init -q "$d" ;;
+		esac
+		# shellcheck disable=SC2086 # the arguments are words
+		one_way $who "$label" "$d" $args
+	done
+	same=1
+	for f in out rc ls last; do
+		same_file "$T/ow-git-$label.$f" "$T/ow-sk-$label.$f" || same=0
+	done
+	[ $same = 1 ] && ok || bad "unsupported: $label ($args): git $(<"$T/ow-git-$label.rc") $(<"$T/ow-git-$label.last"), sha1kit $(<"$T/ow-sk-$label.rc") $(<"$T/ow-sk-$label.last")"
+done
 }
 
 # SHA-256 packs (Git's hash-function-transition.txt; `git init --object-format=sha256`): a history
