@@ -211,7 +211,8 @@ static void usage(void)
 	       "                             resolving deltas, 0 to 1024 (0 or default: one\n"
 	       "                             per CPU; with more, at most one per CPU resolves\n"
 	       "                             deltas at a time)\n"
-	       "      --help               display this help and exit\n"
+	       "  -h, --help               display this help and exit (-h: with git's status\n"
+	       "                             for it, 129)\n"
 	       "\n"
 	       "Output as git fsck's: on standard output 'broken link from ...', 'missing TYPE\n"
 	       "ID', 'dangling TYPE ID', 'unreachable TYPE ID', 'root ID', 'tagged ...'; on\n"
@@ -330,7 +331,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	o.on_map = sk_guard_map;
 	o.map_ctx = (void *)"fsck";
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_GIT_DIR:
 			git_dir = optarg;
@@ -413,6 +414,9 @@ int sk_cmd_fsck(int argc, char **argv)
 		case OPT_HELP:
 			usage();
 			return sk_finish(SK_EXIT_OK, false);
+		case 'h':
+			usage(); /* git's -h: the usage on standard output, status 129 */
+			return sk_finish(129, false);
 		default:
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}

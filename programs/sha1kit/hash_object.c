@@ -98,7 +98,8 @@ static void ho_usage(void)
 	      "      --no-filters  accepted for compatibility: the content is always hashed\n"
 	      "                      as is, without Git's filters (end-of-line conversion,\n"
 	      "                      clean filters of .gitattributes)\n"
-	      "      --help        display this help and exit\n"
+	      "  -h, --help        display this help and exit (-h: with git's status for it,\n"
+	      "                      129)\n"
 	      "      --version     output version information and exit\n"
 	      "\n"
 	      "One ID per line: standard input first, then the FILEs in order. A FILE named\n"
@@ -457,7 +458,7 @@ int sk_cmd_hash_object(int argc, char **argv)
 	bool stdin_paths = false;
 
 	optind = 0; /* full re-initialisation of getopt (GNU) */
-	while ((c = getopt_long(argc, argv, "t:", ho_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:h", ho_options, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			st.type = optarg;
@@ -477,6 +478,9 @@ int sk_cmd_hash_object(int argc, char **argv)
 		case OPT_HELP:
 			ho_usage();
 			return sk_finish(SK_EXIT_OK, false);
+		case 'h':
+			ho_usage(); /* git's -h: the usage on standard output, status 129 */
+			return sk_finish(129, false);
 		case OPT_VERSION:
 			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);

@@ -188,7 +188,8 @@ static void index_pack_usage(void)
 	      "                          the checks after it) and the total, with wall time,\n"
 	      "                          the process's CPU time over all threads, and their\n"
 	      "                          ratio\n"
-	      "      --help            display this help and exit\n"
+	      "  -h, --help            display this help and exit (-h: with git's status for\n"
+	      "                          it, 129)\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
 	      "Inside a repository (as git, found from the current directory or GIT_DIR), every\n"
@@ -974,7 +975,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	sk_git_version_env(CMD, SK_EXIT_FAILURE, &opt.git_version);
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:qv", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:qvh", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (*optarg == '\0') {
@@ -1056,6 +1057,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 		case OPT_HELP:
 			index_pack_usage();
 			return sk_finish(SK_EXIT_OK, false);
+		case 'h':
+			index_pack_usage(); /* git's -h: the usage on standard output, status 129 */
+			return sk_finish(USAGE_STATUS, false);
 		case OPT_VERSION:
 			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);

@@ -70,7 +70,7 @@ static void usage(void)
 	}
 	printf("\n"
 	       "Options:\n"
-	       "      --help     display this help and exit\n"
+	       "  -h, --help     display this help and exit\n"
 	       "      --version  output version information (library, compiler, SHA-1 kernel)\n"
 	       "                   and exit\n"
 	       "\n"
@@ -156,16 +156,17 @@ int main(int argc, char **argv)
 	/* An invalid SHA1KIT_CPU stops every command, but not a request for help (which explains it). */
 	bool help = argc > 1 && strcmp(argv[1], "help") == 0;
 	for (int i = 1; i < argc && !help; i++) {
-		help = strcmp(argv[i], "--help") == 0;
+		help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
 	}
 	if (argc < 1 || (!help && sk_check_cpu_mask() != 0)) {
 		return SK_EXIT_FAILURE;
 	}
 	argv[0] = program_name; /* getopt_long names the program after argv[0] in its messages */
 	/* '+': stop at the command name; what follows belongs to the command. */
-	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
+		case 'h':
 			usage();
 			return sk_finish(SK_EXIT_OK, false);
 		case OPT_VERSION:

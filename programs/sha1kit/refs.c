@@ -66,7 +66,8 @@ static void usage(void)
 	      "      --[no-]verbose  git's lines 'Checking references consistency',\n"
 	      "                        'Checking REF', 'Checking packed-refs file PATH'\n"
 	      "      --git-dir=DIR   the repository (its git directory)\n"
-	      "      --help          display this help and exit\n"
+	      "  -h, --help          display this help and exit (-h: with git's status for\n"
+	      "                        it, 129)\n"
 	      "\n"
 	      "In a repository with reftable refs (git init --ref-format=reftable) the names\n"
 	      "of the tables (badReftableTableName, a warning) and the value of every ref\n"
@@ -96,10 +97,10 @@ int sk_cmd_refs(int argc, char **argv)
 	int c;
 	optind = 0;
 	/* "+": options end at the subcommand's name, then its own options follow it */
-	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
-		if (c == OPT_HELP) {
-			usage();
-			return sk_finish(SK_EXIT_OK, false);
+	while ((c = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		if (c == OPT_HELP || c == 'h') {
+			usage(); /* -h as git's: status 129 */
+			return sk_finish(c == 'h' ? USAGE_STATUS : SK_EXIT_OK, false);
 		}
 		sk_usage_exit(USAGE_STATUS, CMD, c == '?' ? NULL : CMD ": options come after 'verify'");
 	}
@@ -112,8 +113,9 @@ int sk_cmd_refs(int argc, char **argv)
 	}
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;
+	sub_argv[0] = argv[0]; /* getopt_long's messages name the program, not "verify" */
 	optind = 0;
-	while ((c = getopt_long(sub_argc, sub_argv, "", options, NULL)) != -1) {
+	while ((c = getopt_long(sub_argc, sub_argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_STRICT:
 		case OPT_NO_STRICT:
@@ -129,6 +131,9 @@ int sk_cmd_refs(int argc, char **argv)
 		case OPT_HELP:
 			usage();
 			return sk_finish(SK_EXIT_OK, false);
+		case 'h':
+			usage(); /* git's -h: the usage on standard output, status 129 */
+			return sk_finish(USAGE_STATUS, false);
 		default:
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}

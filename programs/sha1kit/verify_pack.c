@@ -67,7 +67,8 @@ static void verify_pack_usage(void)
 	      "                          digits in -v's lines) and SHA-256 checksums. An\n"
 	      "                          unknown FORMAT: git's 'fatal: unknown hash\n"
 	      "                          algorithm 'FORMAT'' for each pack (exit status 1)\n"
-	      "      --help            display this help and exit\n"
+	      "  -h, --help            display this help and exit (-h: with git's status for\n"
+	      "                          it, 129)\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
 	      "NAME.pack and NAME.idx must be regular files: a FIFO, a device or a file\n"
@@ -313,7 +314,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 
 	sk_git_version_env(CMD, SK_EXIT_FAILURE, &git_version);
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "vs", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vsh", options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			verbose = true;
@@ -341,6 +342,9 @@ int sk_cmd_verify_pack(int argc, char **argv)
 		case OPT_HELP:
 			verify_pack_usage();
 			return sk_finish(SK_EXIT_OK, false);
+		case 'h':
+			verify_pack_usage(); /* git's -h: the usage on standard output, status 129 */
+			return sk_finish(USAGE_STATUS, false);
 		case OPT_VERSION:
 			sk_print_version();
 			return sk_finish(SK_EXIT_OK, false);

@@ -100,8 +100,12 @@ static int scan(struct skg_fsck_run *f)
 	if (v255 && midx_loads(f)) {
 		return -1;
 	}
+	/* git's --connectivity-only lists the objects without its object check's meters */
+	bool meters = !f->connectivity_only;
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {
-		skg_fsck_meter_start(f, "Checking object directories", 256, 0);
+		if (meters) {
+			skg_fsck_meter_start(f, "Checking object directories", 256, 0);
+		}
 		if (skg_fsck_check_loose(f, f->odb_dirs[i], i < UINT16_MAX ? (int)i : -1) != 0) {
 			return -1;
 		}
@@ -116,7 +120,7 @@ static int scan(struct skg_fsck_run *f)
 	if (skg_fsck_list_packs(f, true, &packs, &n) != 0) {
 		return -1;
 	}
-	if (f->progress.fn != NULL) {
+	if (f->progress.fn != NULL && meters) {
 		uint64_t total = 0;
 		for (size_t i = 0; i < n; i++) {
 			total += skg_fsck_progress_count(f, packs[i].idx);

@@ -1037,14 +1037,20 @@ for p in many loose graphs; do
 			git multi-pack-index write 2>/dev/null
 		)
 	fi
-	(cd "$r" && refgit fsck --progress >/dev/null 2>"$T/pg.err")
-	(cd "$r" && "$SK" fsck --progress >/dev/null 2>"$T/p.err")
-	if same_file "$T/pg.err" "$T/p.err"; then
-		pass
-	else
-		fail "--progress ($p): not git's lines"
-		diff <(tr '\r' '\n' <"$T/pg.err") <(tr '\r' '\n' <"$T/p.err") | head -10
-	fi
+	local c
+	# --connectivity-only: git lists the objects without the object check's meters
+	for c in "" --connectivity-only; do
+		# shellcheck disable=SC2086 # no option is no word
+		(cd "$r" && refgit fsck --progress $c >/dev/null 2>"$T/pg.err")
+		# shellcheck disable=SC2086
+		(cd "$r" && "$SK" fsck --progress $c >/dev/null 2>"$T/p.err")
+		if same_file "$T/pg.err" "$T/p.err"; then
+			pass
+		else
+			fail "--progress $c ($p): not git's lines"
+			diff <(tr '\r' '\n' <"$T/pg.err") <(tr '\r' '\n' <"$T/p.err") | head -10
+		fi
+	done
 done
 }
 
@@ -1182,6 +1188,30 @@ for c in fsck index-pack verify-pack hash-object sum refs; do
 		fail "$c --help: exit $src, widest line $w columns (at most 80)"
 	fi
 done
+# -h as git's: the usage on standard output, status 129 (sum is sha1sum's: no -h); sha1kit -h is
+# its --help
+local gh
+for c in fsck index-pack verify-pack hash-object "refs verify" refs; do
+	# shellcheck disable=SC2086 # "refs verify" is two words
+	(cd "$T/clean" && "$SK" $c -h >"$T/h.out" 2>"$T/h.err")
+	src=$?
+	# shellcheck disable=SC2086
+	(cd "$T/clean" && refgit $c -h >/dev/null 2>&1)
+	gh=$?
+	# (git refs: 2.47 and later)
+	if [ "$src" = 129 ] && { [ "$gh" = 129 ] || [ "${c%% *}" = refs ]; } && [ -s "$T/h.out" ] && [ ! -s "$T/h.err" ]; then
+		pass
+	else
+		fail "$c -h: exit $src (git $gh), $(head -c 200 "$T/h.err")"
+	fi
+done
+"$SK" -h >"$T/h.out" 2>"$T/h.err"
+src=$?
+[ "$src" = 0 ] && [ -s "$T/h.out" ] && [ ! -s "$T/h.err" ] && pass || fail "sha1kit -h: exit $src, $(head -c 200 "$T/h.err")"
+# getopt's messages name the program, also after 'refs verify'
+"$SK" refs verify --bogus >/dev/null 2>"$T/h.err"
+src=$?
+[ "$src" = 129 ] && head -n 1 "$T/h.err" | grep -q "^sha1kit: " && pass || fail "refs verify --bogus: exit $src, $(head -c 200 "$T/h.err")"
 }
 
 # 14. A ref at a corrupt loose object: git reads it again for the ref (parse_object) and dies
