@@ -45,6 +45,23 @@ struct skg_index_options {
 	 * they come after the tree; the others by skg_pack_strict_finish once the idx is written.
 	 */
 	bool strict;
+	/*
+	 * `--fsck-objects[=ARGS]` (git's do_fsck_object without its strict), used when strict is
+	 * false: the object checks of strict (their lines, strict_args, "fsck error in packed object",
+	 * the .gitmodules / .gitattributes checks of skg_pack_strict_finish) without its links: no
+	 * walk ("Not all child objects of ID are reachable"), no look for a link outside the pack, and
+	 * an object twice in the pack is no error.
+	 */
+	bool fsck_objects;
+	/*
+	 * `--check-self-contained-and-connected` (git's strict without do_fsck_object), used when
+	 * strict is false: the links of strict (the walk, each link's object in the pack or, with
+	 * objects_dir, in the repository, else "did not receive expected object ID") and its error for
+	 * an object twice in the pack, without the object checks. skg_pack_foreign_links (and
+	 * skg_indexer_foreign_links) then count the links found outside the pack: git's exit status 1
+	 * when there is one, once everything is written.
+	 */
+	bool check_connected;
 	/* `--strict=ARGS`: git's list "<msg-id>=<severity>" (error, warn, ignore) and
 	 * "skiplist=<file>", separated by ' ', ',' or '|' (fsck_set_msg_types); NULL or "": none.
 	 * A bad list fails skg_pack_index with SKG_E_GIT and git's message ("Unhandled message id:
@@ -294,6 +311,10 @@ int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t 
  */
 int skg_pack_strict_finish(struct skg_pack *pack, bool installed, struct skg_error *err);
 
+/* After skg_pack_index with check_connected (or strict): the links of the pack's objects that were
+ * found outside it, in the repository (git's foreign_nr: check_objects' count). */
+uint64_t skg_pack_foreign_links(const struct skg_pack *pack);
+
 /* The `installed` of skg_pack_strict_finish for an idx written at idx_path: it ends in ".idx"
  * and a file of that name with ".pack" instead exists (git's add_packed_git: access(F_OK)). */
 bool skg_pack_beside_idx(const char *idx_path);
@@ -470,6 +491,9 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 /* Whether skg_indexer_commit named the pack and idx files (true after a success, and after a
  * failure of the strict checks that git makes once the files are written). */
 bool skg_indexer_written(const struct skg_indexer *ix);
+
+/* After a successful skg_indexer_commit with check_connected: the links found outside the pack. */
+uint64_t skg_indexer_foreign_links(const struct skg_indexer *ix);
 
 /* Whether skg_indexer_commit made the .keep file (opt->keep_msg; not when one was there): git's
  * index-pack then reports "keep\tCHECKSUM" instead of "pack\tCHECKSUM". */

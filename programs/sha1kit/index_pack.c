@@ -115,6 +115,14 @@ static void index_pack_usage(void)
 	      "                          (error, warn, ignore; also skiplist=FILE), separated\n"
 	      "                          by ',', ' ' or '|', set severities as git's\n"
 	      "                          fsck.<msg-id>\n"
+	      "      --fsck-objects[=MSG-ID=SEVERITY,...]\n"
+	      "                        the object checks of --strict alone, as git's: no\n"
+	      "                          check of the links, and an object twice is allowed\n"
+	      "      --check-self-contained-and-connected\n"
+	      "                        the links of --strict alone, as git's (no fsck\n"
+	      "                          checks; an object twice is refused); exit status 1\n"
+	      "                          once everything is written when a link was found in\n"
+	      "                          the repository rather than in the pack\n"
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same);\n"
 	      "                          with --verify, outside a repository and without\n"
@@ -837,7 +845,9 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		/* inside a repository: its copies of the pack's objects are compared (and with
 		 * --strict, links may be there) */
 		opt->repo = repo;
-		opt->objects_dir = opt->strict ? skg_repo_objects_dir(repo) : NULL;
+		opt->objects_dir = opt->strict || opt->fsck_objects || opt->check_connected
+		                       ? skg_repo_objects_dir(repo)
+		                       : NULL;
 	}
 	opt->in_repository = repo != NULL; /* git has one, whatever its format */
 	struct sk_progress progress;
@@ -913,6 +923,9 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	/* git's final(): "keep" when it made the .keep file */
 	printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
 	status = SK_EXIT_OK;
+	if (opt->check_connected && skg_indexer_foreign_links(ix) > 0) {
+		status = SK_EXIT_FAILURE; /* git: the pack is not self-contained */
+	}
 	sk_progress_stats(&progress, CMD);
 out:
 	skg_indexer_free(ix);
@@ -938,6 +951,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_GIT_VERSION,
 		OPT_OBJECT_FORMAT,
 		OPT_MAX_INPUT,
+		OPT_FSCK_OBJECTS,
+		OPT_CHECK_CONNECTED,
 		OPT_HELP,
 		OPT_VERSION
 	};
@@ -956,6 +971,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"object-format", required_argument, NULL, OPT_OBJECT_FORMAT},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"max-input-size", required_argument, NULL, OPT_MAX_INPUT},
+	    {"fsck-objects", optional_argument, NULL, OPT_FSCK_OBJECTS},
+	    {"check-self-contained-and-connected", no_argument, NULL, OPT_CHECK_CONNECTED},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
@@ -989,6 +1006,17 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case OPT_FSCK_OBJECTS:
+			opt.fsck_objects = true;
+			/* git: fsck_set_msg_types, as --strict=ARGS */
+			if (optarg != NULL && !sk_strict_arg_add(&strict_buf, optarg)) {
+				sk_error(ENOMEM, CMD);
+				return sk_finish(SK_EXIT_FAILURE, false);
+			}
+			break;
+		case OPT_CHECK_CONNECTED:
+			opt.check_connected = true;
 			break;
 		case OPT_MAX_INPUT:
 			/* git's strtoumax(arg, NULL, 10): the leading digits; none (or 0) is no limit */
@@ -1195,7 +1223,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if (repo != NULL && skg_repo_object_format(repo) == opt.object_format) {
 		/* (a pack in another format than the repository's: git finds none of its IDs there) */
 		opt.repo = repo;
-		opt.objects_dir = strict ? skg_repo_objects_dir(repo) : NULL;
+		opt.objects_dir =
+		    strict || opt.fsck_objects || opt.check_connected ? skg_repo_objects_dir(repo) : NULL;
 	}
 	opt.in_repository = repo != NULL; /* git has one, whatever its format */
 	sk_file_on_shrink(remove_tmp);
@@ -1300,6 +1329,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			status = SK_EXIT_OK;
 			/* git's fsck_finish comes after the idx is written, which it leaves */
 			status = strict_finish(pack, skg_pack_beside_idx(idx_name));
+			if (status == SK_EXIT_OK && opt.check_connected && skg_pack_foreign_links(pack) > 0) {
+				status = SK_EXIT_FAILURE; /* git: the pack is not self-contained */
+			}
 		}
 	}
 	goto out;

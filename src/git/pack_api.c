@@ -36,6 +36,12 @@ struct skg_pack {
 	struct skg_strict *strict;   /* the checks of a strict index, for skg_pack_strict_finish */
 };
 
+/* git's `strict` (WRITE_IDX_STRICT): --strict and --check-self-contained-and-connected. */
+static bool idx_strict(const struct skg_index_options *opt)
+{
+	return opt->strict || opt->check_connected;
+}
+
 /* The engine's object callback: git's sha1_object, the collision check first, then --strict's. */
 static int pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len)
 {
@@ -267,7 +273,8 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.format = opt->object_format;
 	po.threads = opt->threads;
 	po.cache_limit = opt->cache_limit;
-	po.strict = opt->strict;
+	/* git's strict (--strict, --check-self-contained-and-connected): an object twice is an error */
+	po.strict = idx_strict(opt);
 	po.allow_unresolved = thin;
 	po.ofs_unresolved = true; /* as git: an OFS_DELTA on no entry is one more unresolved delta */
 	if (opt->progress.fn != NULL) {
@@ -280,8 +287,8 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.release_ctx = opt->release_ctx;
 	po.idx = opt->idx;
 	po.idx_len = opt->idx_len;
-	if (opt->strict) {
-		/* git parses --strict=ARGS before it reads the pack */
+	if (opt->strict || opt->fsck_objects || opt->check_connected) {
+		/* git parses --strict=ARGS (--fsck-objects=ARGS) before it reads the pack */
 		if (skg_strict_new(&pack->strict, &pack->p, (unsigned)skg_format_rawsz(po.format),
 		                   opt->strict_args, opt->objects_dir,
 		                   opt->objects_dir != NULL || opt->in_repository, opt->git_version,
@@ -289,6 +296,8 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 			free(pack);
 			return -1;
 		}
+		skg_strict_parts(pack->strict, opt->strict || opt->fsck_objects,
+		                 opt->strict || opt->check_connected);
 		po.whole_blobs = true;
 	}
 	if (opt->repo != NULL &&
@@ -340,6 +349,11 @@ bool skg_pack_beside_idx(const char *idx_path)
 	bool there = stat(p, &st) == 0;
 	free(p);
 	return there;
+}
+
+uint64_t skg_pack_foreign_links(const struct skg_pack *pack)
+{
+	return pack->strict != NULL ? skg_strict_foreign(pack->strict) : 0;
 }
 
 int skg_pack_strict_finish(struct skg_pack *pack, bool installed, struct skg_error *err)
@@ -420,7 +434,7 @@ int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_optio
 	}
 	struct writer w = {write, ctx, 0, false};
 	struct skg_pk_error pe;
-	if (skg_pk_idx_write(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, writer_sink, &w,
+	if (skg_pk_idx_write(&pack->p, opt->idx_version, opt->off32_limit, idx_strict(opt), writer_sink, &w,
 	                     &pe) != 0) {
 		if (w.failed) {
 			return skg_fail_sys(err, SKG_E_IO, w.sys_errno, "cannot write the index: %s",
@@ -559,8 +573,8 @@ int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_opt
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
 	}
 	struct skg_pk_error pe;
-	int rc =
-	    skg_idx_compare(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, idx, first_diff, &pe);
+	int rc = skg_idx_compare(&pack->p, opt->idx_version, opt->off32_limit, idx_strict(opt), idx,
+	                         first_diff, &pe);
 	return rc < 0 ? from_pk(err, &pe) : rc;
 }
 
@@ -608,7 +622,7 @@ int skg_pack_verify_idx_as_git(const struct skg_pack *pack, const struct skg_ind
 	}
 	struct skg_pk_error pe;
 	uint64_t first_diff, want_len;
-	int rc = skg_idx_compare_len(&pack->p, opt->idx_version, opt->off32_limit, opt->strict, idx,
+	int rc = skg_idx_compare_len(&pack->p, opt->idx_version, opt->off32_limit, idx_strict(opt), idx,
 	                             &first_diff, &want_len, &pe);
 	if (rc < 0) {
 		return from_pk(err, &pe);
@@ -648,10 +662,16 @@ struct skg_indexer {
 	char *tmp_rev;  /* dir/tmp_rev_XXXXXX, while the .rev is written (opt.rev_index) */
 	int fd;         /* of tmp_pack, -1 once closed */
 	uint64_t len;
-	bool done;    /* committed or failed: only skg_indexer_free is left */
-	bool written; /* the pack and idx files were named */
-	bool kept;    /* the .keep file was made (opt.keep_msg) */
+	bool done;        /* committed or failed: only skg_indexer_free is left */
+	bool written;     /* the pack and idx files were named */
+	bool kept;        /* the .keep file was made (opt.keep_msg) */
+	uint64_t foreign; /* skg_pack_foreign_links of the pack committed */
 };
+
+uint64_t skg_indexer_foreign_links(const struct skg_indexer *ix)
+{
+	return ix->foreign;
+}
 
 bool skg_indexer_written(const struct skg_indexer *ix)
 {
@@ -1099,6 +1119,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	pack_renamed = rev_renamed = false; /* from here on the files stay, as git leaves them */
 	/* git's fsck_finish comes after its final(): a failure leaves both files */
 	rc = skg_pack_strict_finish(pack, skg_pack_beside_idx(idx_path), err);
+	ix->foreign = skg_pack_foreign_links(pack);
 out:
 	if (idx_fd >= 0) {
 		close(idx_fd);

@@ -69,6 +69,8 @@ struct skg_strict {
 	const uint8_t *cur_id;
 	bool cur_skipped;
 	bool nomem;
+	bool fsck, walk;  /* git's do_fsck_object, strict (skg_strict_parts) */
+	uint64_t foreign; /* links found in the repository (skg_strict_links) */
 	enum skg_errc code;
 	char msg[SKG_ERROR_MAX];
 };
@@ -225,6 +227,7 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
 	s->objects_dir = objects_dir;
 	s->in_repo = in_repo;
 	s->git_version = git_version;
+	s->fsck = s->walk = true;
 	if (sink != NULL) {
 		s->sink = *sink;
 	}
@@ -240,6 +243,17 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
 	}
 	*out = s;
 	return 0;
+}
+
+void skg_strict_parts(struct skg_strict *s, bool fsck, bool walk)
+{
+	s->fsck = fsck;
+	s->walk = walk;
+}
+
+uint64_t skg_strict_foreign(const struct skg_strict *s)
+{
+	return s->foreign;
 }
 
 void skg_strict_free(struct skg_strict *s)
@@ -318,6 +332,13 @@ static int64_t lookup_type(struct skg_strict *s, const uint8_t *id, unsigned typ
 }
 
 /* ---- The checks of one object ---------------------------------------------------------------- */
+
+/* Without do_fsck_object (--check-self-contained-and-connected): fsck_tree runs for its links only. */
+static void ignore_finding(void *ctx, const struct skg_fsck_finding *f)
+{
+	(void)ctx;
+	(void)f;
+}
 
 /* fsck_error_function: "object X: msgId: text" as a warning or an error; the tree decoder's cause
  * line first. Findings about an object on the skip list are dropped (report()). */
@@ -430,6 +451,9 @@ static int check_blob(struct skg_strict *s, const uint8_t *id, const uint8_t *da
 		return die(s, "invalid blob object %s", hex(s, id, h));
 	}
 	*obj_flags(s, k) |= F_CHECKED;
+	if (!s->fsck) {
+		return 0;
+	}
 	/* fsck_blob: only a blob a tree named before; not for one on the skip list */
 	struct special *sp = find_special(s, id);
 	unsigned kinds = sp != NULL ? sp->kinds & (uint8_t)~sp->done : 0;
@@ -459,7 +483,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 	s->cur_id = id;
 	s->cur_skipped = skipped(s, id);
 	struct skg_fsck_options fo = s->fopt;
-	fo.found = on_found;
+	fo.found = s->fsck ? on_found : NULL; /* the special blobs: fsck_tree's, with do_fsck_object */
 	int rc;
 	uint8_t target[SKG_MAX_RAWSZ];
 	unsigned target_type = SKG_NONE;
@@ -469,12 +493,17 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 		enum skg_tree_error walk_error;
 		struct skg_tree_iter it;
 		bool first_fails = skg_tree_iter_init(&it, data, (size_t)len, s->rawsz) != SKG_TREE_OK;
-		rc = skg_fsck_tree(id, data, (size_t)len, &fo, on_finding, s, on_tree_link, s, &walk_error);
+		/* without do_fsck_object, the decode for the walk's links only: no finding */
+		rc = skg_fsck_tree(id, data, (size_t)len, &fo, s->fsck ? on_finding : ignore_finding, s,
+		                   on_tree_link, s, &walk_error);
 		if (s->nomem) {
 			return nomem(s);
 		}
-		if (rc != 0 && !s->cur_skipped) {
+		if (rc != 0 && !s->cur_skipped && s->fsck) {
 			return die(s, "fsck error in packed object");
+		}
+		if (!s->walk) {
+			s->nlinks = 0; /* fsck_walk is strict's */
 		}
 		if (walk_error != SKG_TREE_OK) {
 			/* the walk decodes the tree again and says so (init_tree_desc_gently,
@@ -550,11 +579,11 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 			}
 			*obj_flags(s, k) |= F_PARSED;
 		}
-		rc = skg_fsck_object(type, id, data, (size_t)len, &fo, on_finding, s);
+		rc = s->fsck ? skg_fsck_object(type, id, data, (size_t)len, &fo, on_finding, s) : 0;
 		if (rc != 0 && !s->cur_skipped) {
 			return die(s, "fsck error in packed object");
 		}
-		if (target_type != SKG_NONE) {
+		if (target_type != SKG_NONE && s->walk) {
 			walk_fails = mark(s, target, target_type) < 0;
 			for (size_t i = 0; i < s->nlinks && !walk_fails; i++) {
 				walk_fails = mark(s, s->links[i].id, SKG_COMMIT) < 0;
@@ -594,6 +623,9 @@ int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data,
 int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 {
 	char h[SKG_MAX_HEXSZ + 1];
+	if (!s->walk) {
+		return 0; /* check_objects is strict's */
+	}
 	for (uint32_t i = 0; i < s->table.size; i++) {
 		if (s->table.slot[i] == 0) {
 			continue;
@@ -614,6 +646,7 @@ int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 			    skg_type_name(*obj_type(s, k)), skg_type_name(type));
 		} else {
 			*obj_flags(s, k) |= F_CHECKED;
+			s->foreign++;
 			continue;
 		}
 		skg_strict_error(s, err);
@@ -652,6 +685,9 @@ int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *er
 	uint8_t *idx = NULL;
 	size_t idx_len = 0;
 	int ret = 0;
+	if (!s->fsck) {
+		return 0; /* fsck_finish is do_fsck_object's */
+	}
 	/* git 2.53+ (8dc22e87f0 "builtin/index-pack: fix deferred fsck outside repos"): outside a
 	 * repository, a blob still to check (fsck_has_queued_checks) ends it before fsck_finish */
 	for (uint32_t j = 0; s->git_version >= SKG_GIT_2_55 && !s->in_repo && j < s->nspecial; j++) {

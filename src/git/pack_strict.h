@@ -39,6 +39,14 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
                    const char *objects_dir, bool in_repo, unsigned git_version, const struct skg_sink *sink,
                    struct skg_error *err);
 
+/* What the check does (after skg_strict_new, before the pack): fsck, git's do_fsck_object (the
+ * object checks and the .gitmodules / .gitattributes ones); walk, git's strict (the walk of links
+ * and skg_strict_links). Both by default (--strict). */
+void skg_strict_parts(struct skg_strict *s, bool fsck, bool walk);
+
+/* The links skg_strict_links found in the repository (git's foreign_nr). */
+uint64_t skg_strict_foreign(const struct skg_strict *s);
+
 /* The engine's object callback (ctx: the check): sha1_object's checks of object i. Non-zero: git
  * dies here (skg_strict_error says why). */
 int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);
