@@ -192,7 +192,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			 * Checks and links in one decode. git prints the walk's decode error (below)
 			 * before the findings: they wait in `held` until then (nearly always empty).
 			 */
-			struct skg_fsck_dest hs = {f, &held, s->odb, s->pack_seq, s->offset, 0, 0};
+			struct skg_fsck_dest hs = {f, &held, s->odb, s->pack_seq, s->offset, s->dir, s->nth};
 			tree_result = skg_fsck_tree(id, data, len, &f->fopt, skg_fsck_on_finding, &hs,
 			                            tree_link, &l, &te);
 			tree_checked = true;

@@ -79,6 +79,7 @@ struct skg_fsck_special_blob_ref {
 	unsigned kinds;    /* enum skg_fsck_special, ORed */
 	uint32_t pack_seq; /* the first tree naming it in git's order (struct skg_fsck_dest) */
 	uint64_t offset;
+	uint64_t order; /* that tree's skg_graph_order (a loose one's directory and place too) */
 };
 
 /* A tree that does not decode to its end, with git's words for why (printed again by the walk). */

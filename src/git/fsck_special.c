@@ -28,8 +28,11 @@ void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id)
 	memset(sp->id, 0, sizeof(sp->id)); /* compared whole (cmp_special) */
 	memcpy(sp->id, id, f->rawsz);
 	sp->kinds = kind;
-	sp->pack_seq = ((struct skg_fsck_dest *)ctx)->pack_seq;
-	sp->offset = ((struct skg_fsck_dest *)ctx)->offset;
+	const struct skg_fsck_dest *d = ctx;
+	sp->pack_seq = d->pack_seq;
+	sp->offset = d->offset;
+	sp->order =
+	    skg_graph_order(d->pack_seq, d->offset, d->odb >= 0 ? (uint32_t)d->odb : 0, d->dir, d->nth);
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -38,6 +41,9 @@ static bool checked_before(uint32_t seq, uint64_t off, uint32_t seq2, uint64_t o
 {
 	return seq < seq2 || (seq == seq2 && off < off2);
 }
+
+/* The skg_graph_order of a pack's flag (pack_seq > 0): packed objects come after the loose ones. */
+#define ORDER_PACKED ((uint64_t)1 << 63)
 
 static int cmp_special(const void *a, const void *b)
 {
@@ -87,9 +93,10 @@ static int unreadable(struct skg_fsck_run *f, const uint8_t *id, unsigned kinds,
 }
 
 /*
- * One blob a tree names specially. first: only if git's pass over the objects checks it (a packed
- * blob it meets after a tree that names it, by verify_pack's callback: a failure there is
- * SKG_CHECK_ERROR_PACK), and *in_pass is set; else as fsck_finish does. -1 when memory ran out.
+ * One blob a tree names specially. first: only if git's pass over the objects checks it (a blob it
+ * meets after a tree that names it: loose, by fsck_loose, or packed, by verify_pack's callback, a
+ * failure there being SKG_CHECK_ERROR_PACK), and *in_pass is set; else as fsck_finish does. -1
+ * when memory ran out.
  */
 static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_blob_ref *sp, bool first,
                          bool *in_pass, struct skg_fsck_dest *s)
@@ -114,7 +121,12 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			skg_fsck_nomem(f);
 			return -1;
 		}
-		bool pass = got >= 0 && seq > 0 && checked_before(sp->pack_seq, sp->offset, seq, off);
+		/* where git's pass meets the blob: the graph's order of its add (loose: its directory and
+		 * place there; packed: its pack and offset) */
+		uint64_t at = ORDER_PACKED;
+		bool placed = skg_graph_add_order(f->graph, sp->id, &at);
+		bool pass = got >= 0 && (seq > 0 ? checked_before(sp->pack_seq, sp->offset, seq, off)
+		                                 : placed && at < ORDER_PACKED && sp->order < at);
 		if (got < 0) {
 			r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
 		} else if (pass == first) {
@@ -122,7 +134,7 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL, len, &f->fopt,
 			                          skg_fsck_on_finding, s);
 			*in_pass = pass;
-			if (r != 0 && pass) {
+			if (r != 0 && pass && seq > 0) {
 				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 				r = 0;
 			}

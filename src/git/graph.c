@@ -782,6 +782,16 @@ out:
 	return ret;
 }
 
+bool skg_graph_add_order(const struct skg_graph *g, const uint8_t *id, uint64_t *order)
+{
+	uint32_t v = g->slots[find(g, id)];
+	if (v == 0 || !(g->objs[v - 1].flags & F_HAS)) {
+		return false;
+	}
+	*order = g->objs[v - 1].add_order;
+	return true;
+}
+
 bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type)
 {
 	uint32_t v = g->slots[find(g, id)];

@@ -175,6 +175,8 @@ int skg_graph_snapshot_parse(struct skg_graph *g, const uint8_t *id);
 
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
 bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type);
+/* The `order` of the (first) add of an object the graph has (skg_graph_has), in *order. */
+bool skg_graph_add_order(const struct skg_graph *g, const uint8_t *id, uint64_t *order);
 
 /*
  * Whether the graph has any record of `id`: added, or only linked to or named as a root (git has

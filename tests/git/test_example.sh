@@ -110,7 +110,8 @@ check "--stdin -o IDX: the pack alone in objects/pack" test "$(ls "$tmp/so/objec
 chk_fails() {
 	local d="$tmp/f-$RANDOM" rc=0
 	mkdir "$d"
-	(cd "$d" && { [ -z "${4:-}" ] || ulimit -f "$4"; } && exec "$sk" index-pack --stdin "$d/y.pack" <"$2" \
+	git init -q "$d.sk" # --stdin in a repository only, as git's (the pack named into $d)
+	(cd "$d.sk" && { [ -z "${4:-}" ] || ulimit -f "$4"; } && exec "$sk" index-pack --stdin "$d/y.pack" <"$2" \
 		>"$d.out" 2>"$d.err") || rc=$?
 	check "$1: exit $3 (got $rc)" test "$rc" = "$3"
 	if [ "$3" = 128 ]; then
