@@ -124,19 +124,38 @@ unsigned skg_fsck_in_memory_type(const struct skg_fsck_run *f, const uint8_t *id
 	return known;
 }
 
+/* The first loose file of the object (hex: its ID) in the object directories, as git looks for it:
+ * 1 with its path in *path (to release), 0 when there is none, -1 when out of memory. */
+static int first_loose_file(const struct skg_fsck_run *f, const char *hex, struct skg_buf *path)
+{
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		*path = (struct skg_buf){0};
+		skg_buf_addf(path, "%s/%.2s/%s", f->odb_dirs[i], hex, hex + 2);
+		if (path->failed) {
+			skg_buf_release(path);
+			return -1;
+		}
+		if (access(skg_buf_str(path), F_OK) == 0) {
+			return 1;
+		}
+		skg_buf_release(path);
+	}
+	return 0;
+}
+
 int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned reads, unsigned *type)
 {
 	char h[SKG_MAX_HEXSZ + 1];
 	skg_to_hex_len(id, f->rawsz, h);
-	for (size_t i = 0; i < f->n_odb_dirs; i++) {
-		struct skg_buf path = {0};
-		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+	struct skg_buf path;
+	int found = first_loose_file(f, h, &path);
+	if (found < 0) {
+		skg_fsck_nomem(f);
+		return SKG_REPARSE_DIES;
+	}
+	if (found > 0) {
 		char *data = NULL;
 		size_t len = 0;
-		if (access(skg_buf_str(&path), F_OK) != 0) {
-			skg_buf_release(&path);
-			continue;
-		}
 		if (skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &len) != 0) {
 			int e = errno;
 			if (f->git_version >= SKG_GIT_2_55) {
@@ -165,7 +184,7 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned r
 		lopt.empty_not_found = f->git_version >= SKG_GIT_2_55;
 		struct skg_loose_reader *r = skg_loose_reader_new(&lopt);
 		struct skg_lines *lines = malloc(sizeof(*lines));
-		if (r == NULL || lines == NULL || path.failed) {
+		if (r == NULL || lines == NULL) {
 			free(lines);
 			skg_loose_reader_free(r);
 			free(data);
@@ -205,20 +224,15 @@ int skg_fsck_read_loose_whole(struct skg_fsck_run *f, const uint8_t *id, unsigne
 	skg_to_hex_len(id, f->rawsz, h);
 	*content = NULL;
 	*len = 0;
-	for (size_t i = 0; i < f->n_odb_dirs; i++) {
-		struct skg_buf path = {0};
-		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
+	struct skg_buf path;
+	int found = first_loose_file(f, h, &path);
+	if (found < 0) {
+		skg_fsck_nomem(f);
+		return SKG_STORED_NOMEM;
+	}
+	if (found > 0) {
 		char *data = NULL;
 		size_t dlen = 0;
-		if (path.failed || access(skg_buf_str(&path), F_OK) != 0) {
-			bool failed = path.failed;
-			skg_buf_release(&path);
-			if (failed) {
-				skg_fsck_nomem(f);
-				return SKG_STORED_NOMEM;
-			}
-			continue;
-		}
 		int st;
 		if (skg_read_file(skg_buf_str(&path), SIZE_MAX / 2, &data, &dlen) != 0) {
 			/* there but unreadable: git's read fails, and as the file exists it dies */
@@ -259,11 +273,9 @@ bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
 {
 	char h[SKG_MAX_HEXSZ + 1];
 	skg_to_hex_len(id, f->rawsz, h);
-	bool found = false;
-	for (size_t i = 0; i < f->n_odb_dirs && !found; i++) {
-		struct skg_buf path = {0};
-		skg_buf_addf(&path, "%s/%.2s/%s", f->odb_dirs[i], h, h + 2);
-		found = access(skg_buf_str(&path), F_OK) == 0;
+	struct skg_buf path;
+	bool found = first_loose_file(f, h, &path) > 0;
+	if (found) {
 		skg_buf_release(&path);
 	}
 	return found;
