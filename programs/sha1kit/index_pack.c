@@ -288,11 +288,12 @@ static int git_fatal(const struct skg_error *err)
 }
 
 /* git's fsck_finish once the idx is written (skg_pack_strict_finish): an exit status. */
-static int strict_finish(struct skg_pack *pack, bool installed)
+static int strict_finish(struct skg_pack *pack, bool installed, bool check_connected)
 {
 	struct skg_error err;
 	if (skg_pack_strict_finish(pack, installed, &err) == 0) {
-		return SK_EXIT_OK;
+		/* --check-self-contained-and-connected: 1 when the pack is not self-contained */
+		return check_connected && skg_pack_foreign_links(pack) > 0 ? SK_EXIT_FAILURE : SK_EXIT_OK;
 	}
 	if (err.code == SKG_E_GIT) {
 		return git_fatal(&err);
@@ -764,8 +765,9 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, un
 	return refused;
 }
 
-/* git's strbuf_humanise_bytes (strbuf.c humanise_bytes): "1.50 MiB", "999 bytes". */
-static void humanise_bytes(uint64_t bytes, char *buf, size_t n)
+/* git's strbuf_humanise_bytes (strbuf.c humanise_bytes) of an off_t: "1.50 MiB", "999 bytes" (a
+ * negative one as git prints it: its low 32 bits, "bytes"). */
+static void humanise_bytes(int64_t bytes, char *buf, size_t n)
 {
 	if (bytes > 1u << 30) {
 		snprintf(buf, n, "%u.%2.2u GiB", (unsigned)(bytes >> 30),
@@ -777,12 +779,12 @@ static void humanise_bytes(uint64_t bytes, char *buf, size_t n)
 		unsigned x = (unsigned)bytes + 5u;
 		snprintf(buf, n, "%u.%2.2u KiB", x >> 10, ((x & ((1u << 10) - 1)) * 100u) >> 10);
 	} else {
-		snprintf(buf, n, "%u %s", (unsigned)bytes, bytes == 1 ? "byte" : "bytes");
+		snprintf(buf, n, "%u %s", (unsigned)(uint64_t)bytes, bytes == 1 ? "byte" : "bytes");
 	}
 }
 
 /* git's die once the bytes of the pack read pass --max-input-size (builtin/index-pack.c use()). */
-static int too_large(uint64_t max_input)
+static int too_large(int64_t max_input)
 {
 	char size[64];
 	humanise_bytes(max_input, size, sizeof(size));
@@ -791,10 +793,49 @@ static int too_large(uint64_t max_input)
 	return 128;
 }
 
+/* The records of an index from standard input: those for standard output wait while `hold` (the
+ * IDs git's fsck_finish prints come after the "pack" line of its final()). */
+struct held_sink {
+	bool hold;
+	char *text; /* the lines held, NUL-terminated */
+	size_t len;
+};
+
+static void held_record(void *ctx, const struct skg_report *r)
+{
+	struct held_sink *h = ctx;
+	if (!h->hold || r->level != SKG_LEVEL_OUTPUT) {
+		sk_pack_print_record(NULL, r);
+		return;
+	}
+	size_t n = strlen(r->text);
+	char *t = realloc(h->text, h->len + n + 2);
+	if (t == NULL) {
+		sk_pack_print_record(NULL, r); /* out of memory: out now rather than lost */
+		return;
+	}
+	memcpy(t + h->len, r->text, n);
+	t[h->len + n] = '\n';
+	t[h->len + n + 1] = '\0';
+	h->text = t;
+	h->len += n + 1;
+}
+
+/* What was held, after the "pack" line. */
+static void held_flush(struct held_sink *h)
+{
+	if (h->len > 0) {
+		fputs(h->text, stdout);
+	}
+	fflush(stdout);
+	free(h->text);
+	*h = (struct held_sink){0};
+}
+
 /* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. idx_name: -o's, or
  * PACK's with .idx (NULL: neither; the idx goes to objects/pack beside the pack). */
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt,
-                       const struct skg_repo *repo, bool show_progress, bool stats, uint64_t max_input)
+                       const struct skg_repo *repo, bool show_progress, bool stats, int64_t max_input)
 {
 	struct skg_error err;
 	char *dir = NULL;
@@ -856,6 +897,9 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	opt->progress.ctx = &progress;
 	struct skg_indexer *ix = NULL;
 	const char *what = pack_name != NULL ? pack_name : "<stdin>";
+	struct held_sink held = {0};
+	opt->sink.report = held_record;
+	opt->sink.ctx = &held;
 	if (skg_indexer_new(&ix, dir, opt, &err) != 0) {
 		if (err.code == SKG_E_GIT) {
 			status = git_fatal(&err);
@@ -883,7 +927,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 			break;
 		}
 		total += (uint64_t)got;
-		if (max_input != 0 && total > max_input) {
+		if (max_input != 0 && (int64_t)total > max_input) {
 			sk_progress_abort(&progress);
 			status = too_large(max_input);
 			goto out;
@@ -895,13 +939,17 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	uint8_t sum[SKG_MAX_RAWSZ];
 	const size_t rawsz = skg_format_rawsz(opt->object_format);
-	if (skg_indexer_commit(ix, pack_name, idx_name, sum, &err) != 0) {
+	held.hold = true;
+	int committed = skg_indexer_commit(ix, pack_name, idx_name, sum, &err);
+	held.hold = false;
+	if (committed != 0) {
 		sk_progress_abort(&progress);
 		if (err.code == SKG_E_GIT && skg_indexer_written(ix)) {
-			/* git's fsck_finish after its final(): the "pack" line, then the fatal one */
+			/* git's fsck_finish after its final(): the "pack" line, its lines, the fatal one */
 			char hex[SKG_MAX_HEXSZ + 1];
 			skg_to_hex_len(sum, rawsz, hex);
 			printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
+			held_flush(&held);
 			status = git_fatal(&err);
 		} else if (err.code == SKG_E_GIT) {
 			status = git_fatal(&err);
@@ -922,12 +970,14 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	skg_to_hex_len(sum, rawsz, hex);
 	/* git's final(): "keep" when it made the .keep file */
 	printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
+	held_flush(&held);
 	status = SK_EXIT_OK;
 	if (opt->check_connected && skg_indexer_foreign_links(ix) > 0) {
 		status = SK_EXIT_FAILURE; /* git: the pack is not self-contained */
 	}
 	sk_progress_stats(&progress, CMD);
 out:
+	held_flush(&held); /* (a failure before the files were written: nothing was held) */
 	skg_indexer_free(ix);
 	tmp_active = 0;
 	restore_signals();
@@ -981,7 +1031,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	char *strict_buf = NULL;
 	bool verify = false, strict = false, quiet = false, verbose = false, version_given = false,
 	     from_stdin = false;
-	uint64_t max_input = 0;
+	int64_t max_input = 0;
 	bool threads_given = false, stats = false, fix_thin = false, format_given = false,
 	     limit_given = false;
 	int rev_cl = -1; /* --rev-index 1, --no-rev-index 0 (the last one), else the config's */
@@ -1019,11 +1069,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 			opt.check_connected = true;
 			break;
 		case OPT_MAX_INPUT:
-			/* git's strtoumax(arg, NULL, 10): the leading digits; none (or 0) is no limit */
-			max_input = strtoull(optarg, NULL, 10);
-			if (optarg[0] == '-' || optarg[0] == '+') {
-				max_input = 0;
-			}
+			/* git's strtoumax(arg, NULL, 10) into an off_t: 0 (or no digits) is no limit; a
+			 * value that wraps negative ("-5", 2^63 and up) is below every size */
+			max_input = (int64_t)strtoumax(optarg, NULL, 10);
 			break;
 		case OPT_STATS:
 			stats = true;
@@ -1236,7 +1284,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if ((status = sk_pack_map_as_git(&file, CMD, pack_name)) != 0) {
 		goto out; /* git's xopen or read line (128), else sha1kit's (1) */
 	}
-	if (max_input != 0 && file.len > max_input) {
+	if (max_input != 0 && (int64_t)file.len > max_input) {
 		status = too_large(max_input); /* before anything is written */
 		goto out;
 	}
@@ -1291,7 +1339,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			goto out;
 		}
 		/* --verify: git installs no pack for fsck_finish to read */
-		status = strict_finish(pack, false);
+		status = strict_finish(pack, false, opt.check_connected);
 	} else {
 		struct idx_file f = {idx_name, -1, 0, false};
 		if (skg_pack_write_idx(pack, &opt, index_sink, &f, &err) != 0 && f.e == 0) {
@@ -1328,10 +1376,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		if (index_end(&f, line, pack_name, &file, rev_name) == 0) {
 			status = SK_EXIT_OK;
 			/* git's fsck_finish comes after the idx is written, which it leaves */
-			status = strict_finish(pack, skg_pack_beside_idx(idx_name));
-			if (status == SK_EXIT_OK && opt.check_connected && skg_pack_foreign_links(pack) > 0) {
-				status = SK_EXIT_FAILURE; /* git: the pack is not self-contained */
-			}
+			status = strict_finish(pack, skg_pack_beside_idx(idx_name), opt.check_connected);
 		}
 	}
 	goto out;

@@ -41,6 +41,8 @@ static void verify_pack_usage(void)
 	      "                          indexed, before its .idx is compared)\n"
 	      "  -s, --stat-only       print only the histogram (and 'NAME.pack: bad' when\n"
 	      "                          the check fails); with -v too, as in Git, -s wins\n"
+	      "      --no-verbose, --no-stat-only\n"
+	      "                        undo -v / -s given before, as git's\n"
 	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
 	      "                          (default: one per online CPU; 0 means the same);\n"
 	      "                          the entries are inflated and hashed on the N\n"
@@ -295,10 +297,21 @@ out:
 
 int sk_cmd_verify_pack(int argc, char **argv)
 {
-	enum { OPT_THREADS = 256, OPT_STATS, OPT_GIT_VERSION, OPT_OBJECT_FORMAT, OPT_HELP, OPT_VERSION };
+	enum {
+		OPT_THREADS = 256,
+		OPT_STATS,
+		OPT_GIT_VERSION,
+		OPT_OBJECT_FORMAT,
+		OPT_NO_VERBOSE,
+		OPT_NO_STAT_ONLY,
+		OPT_HELP,
+		OPT_VERSION
+	};
 	static const struct option options[] = {
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"stat-only", no_argument, NULL, 's'},
+	    {"no-verbose", no_argument, NULL, OPT_NO_VERBOSE},
+	    {"no-stat-only", no_argument, NULL, OPT_NO_STAT_ONLY},
 	    {"threads", required_argument, NULL, OPT_THREADS},
 	    {"stats", no_argument, NULL, OPT_STATS},
 	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
@@ -321,6 +334,12 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			break;
 		case 's':
 			stat_only = true;
+			break;
+		case OPT_NO_VERBOSE: /* git's options are negatable: the last one counts */
+			verbose = false;
+			break;
+		case OPT_NO_STAT_ONLY:
+			stat_only = false;
 			break;
 		case OPT_THREADS:
 			if (!sk_parse_threads(optarg, &threads)) {
