@@ -148,17 +148,194 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 }
 
 /*
+ * git's oidset (khash.h's kh_oid_set: open addressing, triangular probing, 4 buckets to begin
+ * with, doubled when 77% are used, re-hashed in place by the "kick-out" of khash's resize) of the
+ * blobs of one kind, inserted in git's order of checks; its iteration is bucket order, which
+ * fsck_finish's fsck_blobs follows. The hash is oidhash(): the first 4 bytes of the ID as an
+ * unsigned int (x86: little-endian, as here).
+ */
+struct khset {
+	uint32_t n_buckets, size, upper;
+	uint32_t *keys; /* indexes into the caller's IDs */
+	uint8_t *used;  /* 1: occupied, 2: moved out in a resize (khash's "deleted") */
+};
+
+static uint32_t kh_hash(const uint8_t *id)
+{
+	return (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 | (uint32_t)id[3] << 24;
+}
+
+static int kh_resize(struct khset *h, uint32_t want, const uint8_t *const *ids)
+{
+	uint32_t n = 4;
+	while (n < want) {
+		n <<= 1; /* kroundup32, at least 4 */
+	}
+	uint32_t upper = (uint32_t)(n * 0.77 + 0.5);
+	if (h->size >= upper) {
+		return 0;
+	}
+	uint8_t *fresh = calloc(n, 1);
+	uint32_t *keys = n > h->n_buckets ? realloc(h->keys, n * sizeof(*keys)) : h->keys;
+	if (fresh == NULL || keys == NULL) {
+		free(fresh);
+		return -1;
+	}
+	h->keys = keys;
+	for (uint32_t j = 0; j < h->n_buckets; j++) {
+		if (h->used[j] != 1) {
+			continue;
+		}
+		uint32_t key = h->keys[j];
+		h->used[j] = 2;
+		for (;;) {
+			uint32_t i = kh_hash(ids[key]) & (n - 1), step = 0;
+			while (fresh[i]) {
+				i = (i + ++step) & (n - 1);
+			}
+			fresh[i] = 1;
+			if (i < h->n_buckets && h->used[i] == 1) {
+				uint32_t t = h->keys[i]; /* kicked out, placed in turn */
+				h->keys[i] = key;
+				key = t;
+				h->used[i] = 2;
+			} else {
+				h->keys[i] = key;
+				break;
+			}
+		}
+	}
+	free(h->used);
+	h->used = fresh;
+	h->n_buckets = n;
+	h->upper = upper;
+	return 0;
+}
+
+/* kh_put of ids[key] (no deletions: no "deleted" slot is ever reused). */
+static int kh_put(struct khset *h, uint32_t key, const uint8_t *const *ids, size_t rawsz)
+{
+	if (h->size >= h->upper &&
+	    kh_resize(h, h->n_buckets > (h->size << 1) ? h->n_buckets - 1 : h->n_buckets + 1, ids) != 0) {
+		return -1;
+	}
+	uint32_t mask = h->n_buckets - 1, i = kh_hash(ids[key]) & mask, last = i, step = 0;
+	while (h->used[i] && (h->used[i] == 2 || memcmp(ids[h->keys[i]], ids[key], rawsz) != 0)) {
+		i = (i + ++step) & mask;
+		if (i == last) {
+			return -1; /* full: cannot happen below 77% */
+		}
+	}
+	if (!h->used[i]) {
+		h->keys[i] = key;
+		h->used[i] = 1;
+		h->size++;
+	}
+	return 0;
+}
+
+/* A record's place in git's order of checks, ties in the order of the records (a tree's entries). */
+struct seen {
+	uint64_t order;
+	uint32_t index;
+};
+
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+	if (x->order != y->order) {
+		return x->order < y->order ? -1 : 1;
+	}
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * The IDs of the records of `kind` in fsck_finish's order (git's oidset iteration), as pointers
+ * into the records' IDs: *out (malloc'd, *nout of them). 0, or -1 when out of memory.
+ */
+static int finish_order(const struct skg_fsck_run *f, unsigned kind, const uint8_t ***out, size_t *nout)
+{
+	size_t n = f->n_specials, k = 0;
+	struct seen *seen = malloc((n ? n : 1) * sizeof(*seen));
+	const uint8_t **ids = malloc((n ? n : 1) * sizeof(*ids));
+	struct khset h = {0};
+	*out = NULL;
+	*nout = 0;
+	if (seen == NULL || ids == NULL) {
+		goto fail;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (f->specials[i].kinds & kind) {
+			seen[k++] = (struct seen){f->specials[i].order, i};
+		}
+	}
+	qsort(seen, k, sizeof(*seen), cmp_seen);
+	for (size_t i = 0; i < k; i++) {
+		ids[i] = f->specials[seen[i].index].id;
+		if (kh_put(&h, (uint32_t)i, ids, f->rawsz) != 0) {
+			goto fail;
+		}
+	}
+	const uint8_t **v = malloc((h.size ? h.size : 1) * sizeof(*v));
+	if (v == NULL) {
+		goto fail;
+	}
+	for (uint32_t b = 0; b < h.n_buckets; b++) {
+		if (h.used[b] == 1) {
+			v[(*nout)++] = ids[h.keys[b]];
+		}
+	}
+	*out = v;
+	free(seen);
+	free(ids);
+	free(h.keys);
+	free(h.used);
+	return 0;
+fail:
+	free(seen);
+	free(ids);
+	free(h.keys);
+	free(h.used);
+	return -1;
+}
+
+static int cmp_id_key(const void *key, const void *elem)
+{
+	return memcmp(key, ((const struct skg_fsck_special_blob_ref *)elem)->id, SKG_MAX_RAWSZ);
+}
+
+/*
  * The checks of the blobs trees named .gitmodules / .gitattributes: each is checked once
  * (skg_fsck_special_blob, for every name it was given), or reported as unreadable or not a blob.
  * Git checks a blob when its pass over the objects meets it after a tree that names it, and the
- * rest at the end (fsck_finish); here all are checked at the end, .gitmodules ones first (as
- * fsck_finish), each group in object ID order (git's follows its hash table), with git's exit
+ * rest at the end (fsck_finish): here those git's pass checks first, then fsck_finish's,
+ * .gitmodules ones first, each group in the order of git's oidset (finish_order), with git's exit
  * bit for where git would have checked it.
  */
 void skg_fsck_check_specials(struct skg_fsck_run *f)
 {
 	if (f->n_specials == 0) {
 		return;
+	}
+	/* fsck_finish's orders, from the records in the order they came (before they are merged) */
+	const uint8_t **fin[2] = {NULL, NULL};
+	size_t nfin[2] = {0, 0};
+	uint8_t *fin_ids[2] = {NULL, NULL}; /* copies: the records are sorted next */
+	for (int k = 0; k < 2; k++) {
+		if (finish_order(f, k == 0 ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, &fin[k],
+		                 &nfin[k]) != 0 ||
+		    (fin_ids[k] = calloc(nfin[k] ? nfin[k] : 1, SKG_MAX_RAWSZ)) == NULL) {
+			for (int j = 0; j < 2; j++) {
+				free(fin[j]);
+				free(fin_ids[j]);
+			}
+			skg_fsck_nomem(f);
+			return;
+		}
+		for (size_t i = 0; i < nfin[k]; i++) {
+			memcpy(fin_ids[k] + i * SKG_MAX_RAWSZ, fin[k][i], SKG_MAX_RAWSZ);
+		}
+		free(fin[k]);
 	}
 	qsort(f->specials, f->n_specials, sizeof(*f->specials), cmp_special);
 	size_t n = 0;
@@ -172,15 +349,37 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 	}
 	f->n_specials = n;
 	bool *in_pass = calloc(n, sizeof(*in_pass));
-	if (in_pass == NULL) {
+	/* the pass's checks in the order the pass meets the blobs (the graph's order of their adds) */
+	struct seen *pass = malloc(n * sizeof(*pass));
+	if (in_pass == NULL || pass == NULL) {
+		free(in_pass);
+		free(pass);
+		free(fin_ids[0]);
+		free(fin_ids[1]);
 		skg_fsck_nomem(f);
 		return;
 	}
+	for (uint32_t i = 0; i < n; i++) {
+		pass[i] = (struct seen){UINT64_MAX, i};
+		(void)skg_graph_add_order(f->graph, f->specials[i].id, &pass[i].order);
+	}
+	qsort(pass, n, sizeof(*pass), cmp_seen);
 	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
 	/* the blobs git's pass checks first (a fsck_finish that dies has them out already), then
 	 * fsck_finish's: .gitmodules, then .gitattributes */
 	for (int phase = 0; phase < 3 && !f->died; phase++) {
-		for (size_t i = 0; i < n && !f->died; i++) {
+		size_t count = phase == 0 ? n : nfin[phase - 1];
+		for (size_t j = 0; j < count && !f->died; j++) {
+			size_t i = pass[j].index;
+			if (phase > 0) {
+				const struct skg_fsck_special_blob_ref *at =
+				    bsearch(fin_ids[phase - 1] + j * SKG_MAX_RAWSZ, f->specials, n,
+				            sizeof(*f->specials), cmp_id_key);
+				if (at == NULL) {
+					continue; /* cannot be: every ID of the sets has its record */
+				}
+				i = (size_t)(at - f->specials);
+			}
 			const struct skg_fsck_special_blob_ref *sp = &f->specials[i];
 			bool modules = (sp->kinds & SKG_FSCK_GITMODULES) != 0;
 			if (in_pass[i] || (phase > 0 && modules != (phase == 1)) ||
@@ -188,10 +387,13 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 				continue; /* fsck_blob leaves a blob in fsck.skipList alone */
 			}
 			if (check_special(f, sp, phase == 0, &in_pass[i], &s) != 0) {
-				free(in_pass);
-				return; /* out of memory */
+				goto done; /* out of memory */
 			}
 		}
 	}
+done:
 	free(in_pass);
+	free(pass);
+	free(fin_ids[0]);
+	free(fin_ids[1]);
 }

@@ -1139,6 +1139,44 @@ for where in loose packed; do
 	compare "special blobs, both corrupt, $where" "$r"
 	compare "special blobs, both corrupt, $where, --no-dangling" "$r" --no-dangling
 done
+# many special blobs with findings, loose, packed half way, packed: git's pass checks those it
+# meets after their tree in its order, fsck_finish the others in the order of its oidset's
+# buckets (khash); stderr in git's order
+local c pk long
+long=$(head -c 3000 /dev/zero | tr '\0' a)
+for pk in none mid all; do
+	r=$T/sp-many-$pk
+	mkrepo "$r"
+	(
+		cd "$r" || exit 1
+		for c in $(seq 1 12); do
+			printf '[submodule "m%d"]\n\tpath = m\n\turl = -oProxyCommand=x%d\n' "$c" "$c" >.gitmodules
+			printf '*.c diff=%d\n%s\n' "$c" "$long" >.gitattributes
+			git add .gitmodules .gitattributes && git commit -qm "special $c"
+			[ $pk = mid ] && [ "$c" = 6 ] && git repack -qad
+		done
+		[ $pk = all ] && git repack -qad
+		# one corrupt .gitmodules among them (packed: a delta base): fsck_finish dies at the first
+		# unreadable one in its order
+		id=$(git rev-parse "HEAD~4:.gitmodules")
+		if [ $pk = none ]; then
+			o=$(obj_path . "$id")
+			at=$(($(stat -c %s "$o") - 3))
+		else
+			o=$(ls .git/objects/pack/*.pack | head -n 1)
+			at=$(ls .git/objects/pack/*.idx | xargs -n 1 git verify-pack -v |
+				awk -v h="$id" '$1 == h {print $5 + int($4 / 2)}')
+		fi
+		cp -r . ../sp-many-$pk-ok
+		[ -n "$at" ] && [ -n "$o" ] || exit 1
+		o=${o#./}
+		chmod u+w "../sp-many-$pk-ok/$o" "$o"
+		printf '\377' | dd of="$o" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	)
+	compare_exact "special blobs, twelve with findings, $pk" "$r-ok"
+	# (git prints the pass's lines about the corrupt blob among its findings there: sorted)
+	compare "special blobs, twelve with findings, one corrupt, $pk" "$r"
+done
 }
 
 # 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
