@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fsck_run.h"
+#include "oidset_order.h"
 
 void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id)
 {
@@ -147,93 +148,6 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 	return 0;
 }
 
-/*
- * git's oidset (khash.h's kh_oid_set: open addressing, triangular probing, 4 buckets to begin
- * with, doubled when 77% are used, re-hashed in place by the "kick-out" of khash's resize) of the
- * blobs of one kind, inserted in git's order of checks; its iteration is bucket order, which
- * fsck_finish's fsck_blobs follows. The hash is oidhash(): the first 4 bytes of the ID as an
- * unsigned int (x86: little-endian, as here).
- */
-struct khset {
-	uint32_t n_buckets, size, upper;
-	uint32_t *keys; /* indexes into the caller's IDs */
-	uint8_t *used;  /* 1: occupied, 2: moved out in a resize (khash's "deleted") */
-};
-
-static uint32_t kh_hash(const uint8_t *id)
-{
-	return (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 | (uint32_t)id[3] << 24;
-}
-
-static int kh_resize(struct khset *h, uint32_t want, const uint8_t *const *ids)
-{
-	uint32_t n = 4;
-	while (n < want) {
-		n <<= 1; /* kroundup32, at least 4 */
-	}
-	uint32_t upper = (uint32_t)(n * 0.77 + 0.5);
-	if (h->size >= upper) {
-		return 0;
-	}
-	uint8_t *fresh = calloc(n, 1);
-	uint32_t *keys = n > h->n_buckets ? realloc(h->keys, n * sizeof(*keys)) : h->keys;
-	if (fresh == NULL || keys == NULL) {
-		free(fresh);
-		return -1;
-	}
-	h->keys = keys;
-	for (uint32_t j = 0; j < h->n_buckets; j++) {
-		if (h->used[j] != 1) {
-			continue;
-		}
-		uint32_t key = h->keys[j];
-		h->used[j] = 2;
-		for (;;) {
-			uint32_t i = kh_hash(ids[key]) & (n - 1), step = 0;
-			while (fresh[i]) {
-				i = (i + ++step) & (n - 1);
-			}
-			fresh[i] = 1;
-			if (i < h->n_buckets && h->used[i] == 1) {
-				uint32_t t = h->keys[i]; /* kicked out, placed in turn */
-				h->keys[i] = key;
-				key = t;
-				h->used[i] = 2;
-			} else {
-				h->keys[i] = key;
-				break;
-			}
-		}
-	}
-	free(h->used);
-	h->used = fresh;
-	h->n_buckets = n;
-	h->upper = upper;
-	return 0;
-}
-
-/* kh_put of ids[key] (no deletions: no "deleted" slot is ever reused). */
-static int kh_put(struct khset *h, uint32_t key, const uint8_t *const *ids, size_t rawsz)
-{
-	if (h->size >= h->upper &&
-	    kh_resize(h, h->n_buckets > (h->size << 1) ? h->n_buckets - 1 : h->n_buckets + 1, ids) != 0) {
-		return -1;
-	}
-	uint32_t mask = h->n_buckets - 1, i = kh_hash(ids[key]) & mask, last = i, step = 0;
-	while (h->used[i] && (h->used[i] == 2 || memcmp(ids[h->keys[i]], ids[key], rawsz) != 0)) {
-		i = (i + ++step) & mask;
-		if (i == last) {
-			return -1; /* full: cannot happen below 77% */
-		}
-	}
-	if (!h->used[i]) {
-		h->keys[i] = key;
-		h->used[i] = 1;
-		h->size++;
-	}
-	return 0;
-}
-
 /* A record's place in git's order of checks, ties in the order of the records (a tree's entries). */
 struct seen {
 	uint64_t order;
@@ -258,7 +172,7 @@ static int finish_order(const struct skg_fsck_run *f, unsigned kind, const uint8
 	size_t n = f->n_specials, k = 0;
 	struct seen *seen = malloc((n ? n : 1) * sizeof(*seen));
 	const uint8_t **ids = malloc((n ? n : 1) * sizeof(*ids));
-	struct khset h = {0};
+	uint32_t *order = NULL;
 	*out = NULL;
 	*nout = 0;
 	if (seen == NULL || ids == NULL) {
@@ -272,30 +186,28 @@ static int finish_order(const struct skg_fsck_run *f, unsigned kind, const uint8
 	qsort(seen, k, sizeof(*seen), cmp_seen);
 	for (size_t i = 0; i < k; i++) {
 		ids[i] = f->specials[seen[i].index].id;
-		if (kh_put(&h, (uint32_t)i, ids, f->rawsz) != 0) {
-			goto fail;
-		}
 	}
-	const uint8_t **v = malloc((h.size ? h.size : 1) * sizeof(*v));
+	size_t m = 0;
+	if (skg_oidset_order(ids, k, f->rawsz, &order, &m) != 0) {
+		goto fail;
+	}
+	const uint8_t **v = malloc((m ? m : 1) * sizeof(*v));
 	if (v == NULL) {
 		goto fail;
 	}
-	for (uint32_t b = 0; b < h.n_buckets; b++) {
-		if (h.used[b] == 1) {
-			v[(*nout)++] = ids[h.keys[b]];
-		}
+	for (size_t i = 0; i < m; i++) {
+		v[i] = ids[order[i]];
 	}
 	*out = v;
+	*nout = m;
 	free(seen);
 	free(ids);
-	free(h.keys);
-	free(h.used);
+	free(order);
 	return 0;
 fail:
 	free(seen);
 	free(ids);
-	free(h.keys);
-	free(h.used);
+	free(order);
 	return -1;
 }
 
@@ -309,7 +221,7 @@ static int cmp_id_key(const void *key, const void *elem)
  * (skg_fsck_special_blob, for every name it was given), or reported as unreadable or not a blob.
  * Git checks a blob when its pass over the objects meets it after a tree that names it, and the
  * rest at the end (fsck_finish): here those git's pass checks first, then fsck_finish's,
- * .gitmodules ones first, each group in the order of git's oidset (finish_order), with git's exit
+ * .gitmodules ones first, each group in the order of git's oidset (oidset_order.h), with git's exit
  * bit for where git would have checked it.
  */
 void skg_fsck_check_specials(struct skg_fsck_run *f)

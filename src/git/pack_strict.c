@@ -22,6 +22,7 @@
 #include "fsck_object.h"
 #include "objtab.h"
 #include "odb.h"
+#include "oidset_order.h"
 #include "pack_strict.h"
 #include "util.h"
 
@@ -697,11 +698,32 @@ int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *er
 			return -1;
 		}
 	}
-	/* fsck_blobs for .gitmodules, then for .gitattributes */
+	/* fsck_blobs for .gitmodules, then for .gitattributes, each in its oidset's order */
+	const uint8_t **ids = malloc((s->nspecial ? s->nspecial : 1) * sizeof(*ids));
+	uint32_t *at = malloc((s->nspecial ? s->nspecial : 1) * sizeof(*at));
+	if (ids == NULL || at == NULL) {
+		free(ids);
+		free(at);
+		nomem(s);
+		skg_strict_error(s, err);
+		return -1;
+	}
 	for (unsigned kind = SKG_FSCK_GITMODULES; kind <= SKG_FSCK_GITATTRIBUTES && s->code == 0; kind++) {
-		for (uint32_t j = 0; j < s->nspecial && s->code == 0; j++) {
-			struct special *o = &s->special[j];
-			if (!(o->kinds & kind) || (o->done & kind)) {
+		size_t k = 0, m = 0;
+		uint32_t *order = NULL;
+		for (uint32_t j = 0; j < s->nspecial; j++) {
+			if (s->special[j].kinds & kind) {
+				at[k] = j;
+				ids[k++] = s->special[j].id;
+			}
+		}
+		if (skg_oidset_order(ids, k, s->rawsz, &order, &m) != 0) {
+			nomem(s);
+			break;
+		}
+		for (size_t q = 0; q < m && s->code == 0; q++) {
+			struct special *o = &s->special[at[order[q]]];
+			if (o->done & kind) {
 				continue;
 			}
 			unsigned type = SKG_NONE;
@@ -729,7 +751,10 @@ int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *er
 			}
 			free(data);
 		}
+		free(order);
 	}
+	free(ids);
+	free(at);
 	free(idx);
 	if (s->code == 0 && ret != 0) {
 		die(s, "fsck error in pack objects");
