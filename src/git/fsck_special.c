@@ -164,10 +164,10 @@ static int cmp_seen(const void *a, const void *b)
 }
 
 /*
- * The IDs of the records of `kind` in fsck_finish's order (git's oidset iteration), as pointers
- * into the records' IDs: *out (malloc'd, *nout of them). 0, or -1 when out of memory.
+ * The IDs of the records of `kind` in fsck_finish's order (git's oidset iteration): *out (malloc'd,
+ * *nout IDs of SKG_MAX_RAWSZ bytes, zero-padded as the records'). 0, or -1 when out of memory.
  */
-static int finish_order(const struct skg_fsck_run *f, unsigned kind, const uint8_t ***out, size_t *nout)
+static int finish_order(const struct skg_fsck_run *f, unsigned kind, uint8_t **out, size_t *nout)
 {
 	size_t n = f->n_specials, k = 0;
 	struct seen *seen = malloc((n ? n : 1) * sizeof(*seen));
@@ -191,12 +191,12 @@ static int finish_order(const struct skg_fsck_run *f, unsigned kind, const uint8
 	if (skg_oidset_order(ids, k, f->rawsz, &order, &m) != 0) {
 		goto fail;
 	}
-	const uint8_t **v = malloc((m ? m : 1) * sizeof(*v));
+	uint8_t *v = malloc((m ? m : 1) * SKG_MAX_RAWSZ);
 	if (v == NULL) {
 		goto fail;
 	}
 	for (size_t i = 0; i < m; i++) {
-		v[i] = ids[order[i]];
+		memcpy(v + i * SKG_MAX_RAWSZ, ids[order[i]], SKG_MAX_RAWSZ);
 	}
 	*out = v;
 	*nout = m;
@@ -229,25 +229,15 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 	if (f->n_specials == 0) {
 		return;
 	}
-	/* fsck_finish's orders, from the records in the order they came (before they are merged) */
-	const uint8_t **fin[2] = {NULL, NULL};
+	/* fsck_finish's orders, from the records in the order they came (before they are merged):
+	 * copies of the IDs, as the records are sorted next */
+	uint8_t *fin_ids[2] = {NULL, NULL};
 	size_t nfin[2] = {0, 0};
-	uint8_t *fin_ids[2] = {NULL, NULL}; /* copies: the records are sorted next */
-	for (int k = 0; k < 2; k++) {
-		if (finish_order(f, k == 0 ? SKG_FSCK_GITMODULES : SKG_FSCK_GITATTRIBUTES, &fin[k],
-		                 &nfin[k]) != 0 ||
-		    (fin_ids[k] = calloc(nfin[k] ? nfin[k] : 1, SKG_MAX_RAWSZ)) == NULL) {
-			for (int j = 0; j < 2; j++) {
-				free(fin[j]);
-				free(fin_ids[j]);
-			}
-			skg_fsck_nomem(f);
-			return;
-		}
-		for (size_t i = 0; i < nfin[k]; i++) {
-			memcpy(fin_ids[k] + i * SKG_MAX_RAWSZ, fin[k][i], SKG_MAX_RAWSZ);
-		}
-		free(fin[k]);
+	if (finish_order(f, SKG_FSCK_GITMODULES, &fin_ids[0], &nfin[0]) != 0 ||
+	    finish_order(f, SKG_FSCK_GITATTRIBUTES, &fin_ids[1], &nfin[1]) != 0) {
+		free(fin_ids[0]);
+		skg_fsck_nomem(f);
+		return;
 	}
 	qsort(f->specials, f->n_specials, sizeof(*f->specials), cmp_special);
 	size_t n = 0;
