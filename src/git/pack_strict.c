@@ -506,7 +506,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 		if (!s->walk) {
 			s->nlinks = 0; /* fsck_walk is strict's */
 		}
-		if (walk_error != SKG_TREE_OK) {
+		if (walk_error != SKG_TREE_OK && s->walk) {
 			/* the walk decodes the tree again and says so (init_tree_desc_gently,
 			 * tree_entry_gently); a first entry that does not decode fails the walk */
 			emit(s, SKG_LEVEL_ERROR, NULL, SKG_NONE, NULL, "%s", skg_tree_error_text(walk_error));
