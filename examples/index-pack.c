@@ -6,7 +6,8 @@
  *   git pack-objects --stdout --all < /dev/null | ./index-pack DIR
  *
  * It receives a pack on standard input in pieces, as a Git server receives a push, through the
- * streaming indexer (skg_indexer_*: DIR/pack-CHECKSUM.pack and .idx, nothing left on error), then
+ * streaming indexer (skg_indexer_*: DIR/pack-CHECKSUM.pack, .idx and .rev, the reverse index that
+ * skg_index_options_default asks for, as git 2.41 and later write it; nothing left on error), then
  * maps nothing itself: it reads the pack back, indexes it in memory (skg_pack_index), verifies
  * the idx written against it (skg_pack_verify_idx), prints each object's ID and type, and hashes
  * one blob with skg_hash_object. Exit status 0, or 1 with one line on standard error.
