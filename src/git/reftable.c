@@ -743,9 +743,13 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 	for (char *p = list; r == 0 && p != NULL && p < list + len;) {
 		char *eol = memchr(p, '\n', (size_t)(list + len - p));
 		char *next = eol != NULL ? eol + 1 : list + len;
-		if (eol != NULL) {
-			*eol = '\0';
+		if (eol == NULL) {
+			/* git's parse_names: a last line without its newline is a format error, and git
+			 * finds no refs at all (2.55's refs verify then crashes) */
+			r = skg_fail(err, "%s/tables.list: corrupt (no newline at its end)", display);
+			break;
 		}
+		*eol = '\0';
 		if (*p != '\0') {
 			if (strlen(p) != (size_t)((eol != NULL ? eol : list + len) - p) ||
 			    strchr(p, '/') != NULL) {

@@ -150,6 +150,11 @@ fatal magic "fatal: .git/reftable/$first: corrupt reftable file (no REFT header)
 fatal truncated "fatal: .git/reftable/$first: corrupt reftable file (too short for its header and footer)"
 fatal nolist-table \
 	"fatal: .git/reftable/0x000000000099-0x000000000099-00000000.ref: file does not exist (No such file or directory)"
+# tables.list without its last newline: git's parse_names fails (2.55.0 then finds no refs, and its
+# refs verify crashes); sha1kit says the stack is corrupt
+cp -a "$R/sound" "$R/nonewline"
+truncate -s -1 "$R/nonewline/.git/reftable/tables.list"
+fatal nonewline "fatal: .git/reftable/tables.list: corrupt (no newline at its end)"
 # a ref store elsewhere (git 2.55's "reftable://PATH"): refused
 for v in reftable://x files://x; do
 	printf '[core]\n\trepositoryformatversion = 1\n[extensions]\n\trefStorage = %s\n' "$v" >"$R/ext-foo/.git/config"
