@@ -793,6 +793,13 @@ static int too_large(int64_t max_input)
 	return 128;
 }
 
+/* Where --strict and its halves look for a link's object outside the pack: the repository's objects
+ * (NULL: the checks are off). */
+static const char *checks_objects_dir(const struct skg_index_options *opt, const struct skg_repo *repo)
+{
+	return opt->strict || opt->fsck_objects || opt->check_connected ? skg_repo_objects_dir(repo) : NULL;
+}
+
 /* The records of an index from standard input: those for standard output wait while `hold` (the
  * IDs git's fsck_finish prints come after the "pack" line of its final()). */
 struct held_sink {
@@ -886,9 +893,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		/* inside a repository: its copies of the pack's objects are compared (and with
 		 * --strict, links may be there) */
 		opt->repo = repo;
-		opt->objects_dir = opt->strict || opt->fsck_objects || opt->check_connected
-		                       ? skg_repo_objects_dir(repo)
-		                       : NULL;
+		opt->objects_dir = checks_objects_dir(opt, repo);
 	}
 	opt->in_repository = repo != NULL; /* git has one, whatever its format */
 	struct sk_progress progress;
@@ -1185,6 +1190,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		opt.rev_index = rev_cl != 0; /* builtin/index-pack.c: the option wins over the config */
 	}
 	opt.strict_args = strict_buf;
+	opt.strict = strict;
 	opt.sink.report = sk_pack_print_record;
 	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
 #ifdef SIGXFSZ
@@ -1218,7 +1224,6 @@ int sk_cmd_index_pack(int argc, char **argv)
 		}
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
-		opt.strict = strict;
 		int st = index_stdin(pname, out_name != NULL ? out_name : iname, &opt, repo, show_progress,
 		                     stats, max_input);
 		skg_repo_free(repo);
@@ -1271,8 +1276,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if (repo != NULL && skg_repo_object_format(repo) == opt.object_format) {
 		/* (a pack in another format than the repository's: git finds none of its IDs there) */
 		opt.repo = repo;
-		opt.objects_dir =
-		    strict || opt.fsck_objects || opt.check_connected ? skg_repo_objects_dir(repo) : NULL;
+		opt.objects_dir = checks_objects_dir(&opt, repo);
 	}
 	opt.in_repository = repo != NULL; /* git has one, whatever its format */
 	sk_file_on_shrink(remove_tmp);
@@ -1306,7 +1310,6 @@ int sk_cmd_index_pack(int argc, char **argv)
 
 	opt.threads = threads;
 	opt.cache_limit = ((uint64_t)96 << 20) * threads;
-	opt.strict = strict;
 	sk_progress_init_stats(&progress, show_progress, stats);
 	opt.progress.fn = sk_progress_cb;
 	opt.progress.ctx = &progress;

@@ -96,11 +96,12 @@ static int unreadable(struct skg_fsck_run *f, const uint8_t *id, unsigned kinds,
 /*
  * One blob a tree names specially. first: only if git's pass over the objects checks it (a blob it
  * meets after a tree that names it: loose, by fsck_loose, or packed, by verify_pack's callback, a
- * failure there being SKG_CHECK_ERROR_PACK), and *in_pass is set; else as fsck_finish does. -1
- * when memory ran out.
+ * failure there being SKG_CHECK_ERROR_PACK), and *in_pass is set; else as fsck_finish does. at:
+ * where git's pass meets the blob, the graph's order of its add (loose: its directory and place
+ * there; packed: its pack and offset; UINT64_MAX: not in the graph). -1 when memory ran out.
  */
 static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_blob_ref *sp, bool first,
-                         bool *in_pass, struct skg_fsck_dest *s)
+                         bool *in_pass, uint64_t at, struct skg_fsck_dest *s)
 {
 	bool modules = (sp->kinds & SKG_FSCK_GITMODULES) != 0;
 	unsigned type = SKG_NONE;
@@ -122,12 +123,8 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			skg_fsck_nomem(f);
 			return -1;
 		}
-		/* where git's pass meets the blob: the graph's order of its add (loose: its directory and
-		 * place there; packed: its pack and offset) */
-		uint64_t at = ORDER_PACKED;
-		bool placed = skg_graph_add_order(f->graph, sp->id, &at);
 		bool pass = got >= 0 && (seq > 0 ? checked_before(sp->pack_seq, sp->offset, seq, off)
-		                                 : placed && at < ORDER_PACKED && sp->order < at);
+		                                 : at < ORDER_PACKED && sp->order < at);
 		if (got < 0) {
 			r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
 		} else if (pass == first) {
@@ -253,17 +250,20 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 	bool *in_pass = calloc(n, sizeof(*in_pass));
 	/* the pass's checks in the order the pass meets the blobs (the graph's order of their adds) */
 	struct seen *pass = malloc(n * sizeof(*pass));
-	if (in_pass == NULL || pass == NULL) {
+	uint64_t *met = malloc(n * sizeof(*met)); /* each blob's place: check_special's `at` */
+	if (in_pass == NULL || pass == NULL || met == NULL) {
 		free(in_pass);
 		free(pass);
+		free(met);
 		free(fin_ids[0]);
 		free(fin_ids[1]);
 		skg_fsck_nomem(f);
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		pass[i] = (struct seen){UINT64_MAX, i};
-		(void)skg_graph_add_order(f->graph, f->specials[i].id, &pass[i].order);
+		met[i] = UINT64_MAX;
+		(void)skg_graph_add_order(f->graph, f->specials[i].id, &met[i]);
+		pass[i] = (struct seen){met[i], i};
 	}
 	qsort(pass, n, sizeof(*pass), cmp_seen);
 	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
@@ -288,7 +288,7 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 			    skg_fsck_skipped(f, sp->id)) {
 				continue; /* fsck_blob leaves a blob in fsck.skipList alone */
 			}
-			if (check_special(f, sp, phase == 0, &in_pass[i], &s) != 0) {
+			if (check_special(f, sp, phase == 0, &in_pass[i], met[i], &s) != 0) {
 				goto done; /* out of memory */
 			}
 		}
@@ -296,6 +296,7 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 done:
 	free(in_pass);
 	free(pass);
+	free(met);
 	free(fin_ids[0]);
 	free(fin_ids[1]);
 }

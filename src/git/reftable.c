@@ -742,7 +742,6 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 	/* reftable.adoc "Layout": one table name a line, oldest first (git skips empty lines) */
 	for (char *p = list; r == 0 && p != NULL && p < list + len;) {
 		char *eol = memchr(p, '\n', (size_t)(list + len - p));
-		char *next = eol != NULL ? eol + 1 : list + len;
 		if (eol == NULL) {
 			/* git's parse_names: a last line without its newline is a format error, and git
 			 * finds no refs at all (2.55's refs verify then crashes) */
@@ -751,8 +750,7 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 		}
 		*eol = '\0';
 		if (*p != '\0') {
-			if (strlen(p) != (size_t)((eol != NULL ? eol : list + len) - p) ||
-			    strchr(p, '/') != NULL) {
+			if (strlen(p) != (size_t)(eol - p) || strchr(p, '/') != NULL) {
 				r = skg_fail(err, "%s/tables.list: corrupt (bad table name)", display);
 				break;
 			}
@@ -769,7 +767,7 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 			r = read_table(s, dir, display, p, &path, &shown);
 			s->table++;
 		}
-		p = next;
+		p = eol + 1;
 	}
 	free(list);
 	skg_buf_release(&path);

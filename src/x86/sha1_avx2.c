@@ -257,19 +257,24 @@ TARGET void sha1kit_blocks_avx2(uint32_t ihv[5], const uint8_t *blocks, size_t n
 	} while (0)
 #define DC_MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 #define DC_PAR(x, y, z) ((x) ^ (y) ^ (z))
-/* HOOK of the first block's steps: expansion stages 4..19 two after each of the first eight groups
- * of six (stage k is first read by step 4k - 1, which prepares step 4k), then the states; the
- * second block's only saves its states. */
-#define DC_HOOK(k, at, b0, b1, w0, w1)                                                                       \
+/* HOOK of a block's steps: its states before steps 54 and 60 (after groups 8 and 9). */
+#define DC_SAVES(k, at)                                                                                      \
 	do {                                                                                                 \
-		if ((k) < 8 && (b0) != NULL) {                                                               \
-			expand_stage(4 + 2 * (k), v, wk, b0, b1, w0, w1);                                    \
-			expand_stage(5 + 2 * (k), v, wk, b0, b1, w0, w1);                                    \
-		} else if ((k) == 8) {                                                                       \
+		if ((k) == 8) {                                                                              \
 			DC_SAVE(&(at)[0], 54, DC_MAJ);                                                       \
 		} else if ((k) == 9) {                                                                       \
 			DC_SAVE(&(at)[1], 60, DC_PAR);                                                       \
 		}                                                                                            \
+	} while (0)
+/* HOOK of the first block's steps: expansion stages 4..19 two after each of the first eight groups
+ * of six (stage k is first read by step 4k - 1, which prepares step 4k), then the states. */
+#define DC_HOOK(k, at, b0, b1, w0, w1)                                                                       \
+	do {                                                                                                 \
+		if ((k) < 8) {                                                                               \
+			expand_stage(4 + 2 * (k), v, wk, b0, b1, w0, w1);                                    \
+			expand_stage(5 + 2 * (k), v, wk, b0, b1, w0, w1);                                    \
+		}                                                                                            \
+		DC_SAVES(k, at);                                                                             \
 	} while (0)
 
 /* at[0..1], the states before steps 54 and 60 of a block, to those before 56 and 64. */
@@ -307,7 +312,7 @@ TARGET void sha1kit_dc_compress2_avx2(uint32_t ihv[5], const uint8_t blocks[128]
 	uint32_t wk[160] __attribute__((aligned(32)));
 	__m256i v[20];
 	sha1kit_dc_state at[4];
-	const uint8_t *b1 = blocks + 64, *none = NULL;
+	const uint8_t *b1 = blocks + 64;
 
 #pragma GCC unroll 4
 	for (int k = 0; k < 4; k++)
@@ -319,7 +324,7 @@ TARGET void sha1kit_dc_compress2_avx2(uint32_t ihv[5], const uint8_t blocks[128]
 #undef WK
 	memcpy(mid, ihv, 5 * sizeof(uint32_t));
 #define WK(t)   wk[8 * ((t) / 4) + 4 + ((t) % 4)]
-#define HOOK(k) DC_HOOK(k, at + 2, none, none, NULL, NULL)
+#define HOOK(k) DC_SAVES(k, at + 2)
 	BMI_COMPRESS(ihv[0], ihv[1], ihv[2], ihv[3], ihv[4]);
 #undef HOOK
 #undef WK
@@ -328,6 +333,7 @@ TARGET void sha1kit_dc_compress2_avx2(uint32_t ihv[5], const uint8_t blocks[128]
 	dc_states(st + 2, at + 2, W + 80);
 }
 #undef DC_HOOK
+#undef DC_SAVES
 #undef DC_SAVE
 #undef DC_MAJ
 #undef DC_PAR
