@@ -453,7 +453,53 @@ static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, 
 		return;
 	}
 	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy};
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy, false, NULL, 0};
+}
+
+/*
+ * A pack of the repository's multi-pack-index (`midx`: 1 + its place there) whose idx does not
+ * open: `line` is the idx's (taken; NULL: the idx is missing, which git's open_pack_index passes
+ * over silently). Git's lookups of the IDs the multi-pack-index places in it print its lines.
+ */
+static void remember_midx_unusable(struct skg_fsck_run *f, char *line, const char *pack, uint32_t odb,
+                                   size_t midx)
+{
+	uint8_t *ids = NULL;
+	size_t n = 0;
+	char *pack_copy = strdup(pack);
+	struct skg_fsck_unusable *v =
+	    pack_copy != NULL && skg_midx_pack_ids(f->odb_dirs[odb], (unsigned)f->rawsz, f->git_version,
+	                                           (uint32_t)(midx - 1), &ids, &n) == 0
+	        ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v))
+	        : NULL;
+	if (v == NULL) {
+		free(line);
+		free(ids);
+		free(pack_copy);
+		skg_fsck_nomem(f);
+		return;
+	}
+	f->unusable = v;
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, NULL, 0, 0, pack_copy, true, ids, n};
+}
+
+/* Whether u, a pack of the multi-pack-index, holds `id` to git's lookups through it. */
+static bool midx_places(const struct skg_fsck_unusable *u, const uint8_t *id, size_t rawsz)
+{
+	size_t lo = 0, hi = u->n_mids;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(id, u->mids + mid * rawsz, rawsz);
+		if (c == 0) {
+			return true;
+		}
+		if (c < 0) {
+			hi = mid;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return false;
 }
 
 void skg_fsck_pack_dir_lines(struct skg_fsck_run *f)
@@ -478,10 +524,20 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 		if (t % 2 == 1) {
 			skg_fsck_pack_dir_lines(f);
 		}
+		/* packfile.c find_pack_entry: the multi-pack-index first, then the other packs */
+		for (size_t i = 0; i < f->n_unusable; i++) {
+			const struct skg_fsck_unusable *u = &f->unusable[i];
+			if (u->midx && midx_places(u, id, f->rawsz)) {
+				if (u->line != NULL) {
+					skg_fsck_err_line(f, NULL, "%s", u->line);
+				}
+				skg_fsck_err_line(f, NULL, "error: packfile %s index unavailable", u->pack);
+			}
+		}
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			uint64_t off;
 			const struct skg_fsck_unusable *u = &f->unusable[i];
-			if (u->dir_errno == 0 &&
+			if (u->dir_errno == 0 && !u->midx &&
 			    (u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len, f->rawsz, id, &off))) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
@@ -558,7 +614,7 @@ static bool promisor_pack(const char *pack_path)
 
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
-                         bool in_midx, int64_t mtime)
+                         size_t midx, int64_t mtime)
 {
 	struct skg_file file = {0}, idx = {0};
 	struct skg_pk_pack pack = {0};
@@ -568,6 +624,17 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	bool drawn = false; /* whether git's verify_packfile got to its loop (and its last display) */
 	skg_fsck_meter_pack_start(f);
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
+		if (midx != 0 && ferr.code != SKG_E_NOMEM && ferr.sys_errno == ENOENT) {
+			/* a pack of the multi-pack-index without its idx (git's list has it through the
+			 * multi-pack-index, midx.c prepare_midx_pack): git's verify_pack_index */
+			remember_midx_unusable(f, NULL, pack_path, odb, midx);
+			if (!f->connectivity_only) {
+				skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
+				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+			}
+			skg_fsck_meter_pack_end(f, 0, false);
+			return;
+		}
 		pack_file_error(f, &idx, idx_path, &ferr);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 		skg_fsck_meter_pack_end(f, 0, false);
@@ -586,20 +653,26 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	if (go != SKG_PK_GIT_OK && go < SKG_PK_GIT_PACK_SHORT) {
 		/* git's verify_pack_index: the idx does not open; its objects are missing to git */
 		char *line = git_open_line(go, idx_path, ga, gb);
-		remember_unusable(f, line, NULL, 0, pack_path);
+		if (midx != 0 && line != NULL) {
+			remember_midx_unusable(f, line, pack_path, odb, midx);
+		} else {
+			remember_unusable(f, line, NULL, 0, pack_path);
+		}
 		if (line == NULL || skg_fsck_stopped(f)) {
 			goto out; /* out of memory: remember_unusable freed it */
 		}
 		skg_fsck_err_line(f, NULL, "%s", line);
-		skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		if (!f->connectivity_only) { /* git's --connectivity-only lists the objects, no check */
+			skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
+			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		}
 		goto out;
 	}
 	count = skg_pk_idx_count(idx.data, (size_t)idx.len);
 	uint8_t sum[SKG_MAX_RAWSZ];
 	skg_checksum((unsigned)f->rawsz, idx.data, (size_t)idx.len - f->rawsz, sum);
 	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - f->rawsz, f->rawsz) == 0;
-	if (!idx_sum_ok) {
+	if (!idx_sum_ok && !f->connectivity_only) {
 		skg_fsck_err_line(f, NULL, "error: Packfile index for %s hash mismatch", pack_path);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 	}
@@ -627,7 +700,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	remember_pack(f, idx_path, pack_path);
 	drawn = true;
 	f->pack_seq = (uint32_t)f->n_usable_packs;
-	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, in_midx, promisor_pack(pack_path), mtime) !=
+	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, midx != 0, promisor_pack(pack_path), mtime) !=
 	    0) {
 		skg_fsck_nomem(f);
 		goto out;
@@ -1060,11 +1133,59 @@ static int cmp_pack_ref(const void *a, const void *b)
  * Every pack-*.idx of the object directories' pack/ with its .pack (a .pack that is not a regular
  * file is no pack to git's add_packed_git, silently), in git's order.
  */
+/* The list skg_fsck_list_packs builds, and what it places each pack by. */
+struct pack_list {
+	struct skg_fsck_pack_ref *v;
+	size_t n, cap;
+	char **midx; /* the multi-pack-index's pack names */
+	size_t nmidx;
+	const uint32_t *tip_pack; /* the place there of the pack each ref tip is found in */
+	size_t ntips;
+	bool v255;
+};
+
+/* DIR/NAME (an idx) and its .pack in the list when the .pack is a regular file (packfile.c
+ * add_packed_git), `o`: the object directory's place, `seq`: the idx's in the listing. 0, or -1
+ * when out of memory. */
+static int add_pack_ref(struct pack_list *l, const char *dir, const char *name, size_t o, size_t seq)
+{
+	const size_t len = strlen(name);
+	struct skg_buf idx = {0}, pack = {0};
+	skg_buf_addf(&idx, "%s/%s", dir, name);
+	skg_buf_addf(&pack, "%s/%.*s.pack", dir, (int)(len - 4), name);
+	struct stat st;
+	int ret = idx.failed || pack.failed ? -1 : 0;
+	if (ret == 0 && stat(skg_buf_str(&pack), &st) == 0 && S_ISREG(st.st_mode)) {
+		if (l->n == l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 16;
+			struct skg_fsck_pack_ref *w = realloc(l->v, cap * sizeof(*w));
+			if (w == NULL) {
+				skg_buf_release(&idx);
+				skg_buf_release(&pack);
+				return -1;
+			}
+			l->v = w;
+			l->cap = cap;
+		}
+		size_t in_midx = 0, touch = 0;
+		for (size_t m = 0; o == 0 && m < l->nmidx && in_midx == 0; m++) {
+			in_midx = strcmp(l->midx[m], name) == 0 ? m + 1 : 0;
+		}
+		for (size_t k = 0; in_midx != 0 && k < l->ntips && touch == 0; k++) {
+			touch = l->tip_pack[k] == in_midx - 1 ? k + 1 : 0;
+		}
+		l->v[l->n++] = (struct skg_fsck_pack_ref){idx.p,   pack.p, o,       seq, (int64_t)st.st_mtime,
+		                                          in_midx, touch,  l->v255, 0};
+		return 0; /* the strings are the list's now */
+	}
+	skg_buf_release(&idx);
+	skg_buf_release(&pack);
+	return ret;
+}
+
 int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck_pack_ref **out, size_t *n)
 {
-	struct skg_fsck_pack_ref *v = NULL;
-	size_t cap = 0, nmidx = 0;
-	char **midx = NULL;
+	struct pack_list l = {0};
 	bool failed = false;
 	*n = 0;
 	/* git 2.55: the ref tips in the snapshot's order, and the pack each is found in through the
@@ -1092,9 +1213,12 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 	}
 	free(by_place);
 	if (f->n_odb_dirs > 0) {
-		(void)skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &midx, &nmidx,
-		                          tips, ntips, tip_pack, NULL);
+		(void)skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &l.midx,
+		                          &l.nmidx, tips, ntips, tip_pack, NULL);
 	}
+	l.tip_pack = tip_pack;
+	l.ntips = ntips;
+	l.v255 = v255;
 	for (size_t o = 0; o < f->n_odb_dirs && !failed; o++) {
 		struct skg_buf dir = {0};
 		skg_buf_addf(&dir, "%s/pack", f->odb_dirs[o]);
@@ -1106,52 +1230,39 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 		}
 		struct dirent *de;
 		size_t seq = 0;
-		while (d != NULL && (de = readdir(d)) != NULL) {
-			size_t len = strlen(de->d_name);
-			if (!skg_ends_with(de->d_name, ".idx")) { /* git: any *.idx, not only pack-*.idx */
-				continue;
+		while (d != NULL && !failed && (de = readdir(d)) != NULL) {
+			if (skg_ends_with(de->d_name, ".idx")) { /* git: any *.idx, not only pack-*.idx */
+				failed = add_pack_ref(&l, skg_buf_str(&dir), de->d_name, o, seq++) != 0;
 			}
-			struct skg_buf idx = {0}, pack = {0};
-			skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), de->d_name);
-			skg_buf_addf(&pack, "%s/%.*s.pack", skg_buf_str(&dir), (int)(len - 4), de->d_name);
+		}
+		/* a pack the multi-pack-index names whose idx is missing: in git's list all the same
+		 * (midx.c prepare_midx_pack, add_packed_git looks for the .pack only) */
+		for (size_t m = 0; o == 0 && d != NULL && !failed && m < l.nmidx; m++) {
+			bool listed = false;
+			for (size_t k = 0; k < l.n && !listed; k++) {
+				listed = l.v[k].odb == 0 && l.v[k].midx == m + 1;
+			}
+			struct skg_buf idx = {0};
 			struct stat st;
-			if (!idx.failed && !pack.failed && stat(skg_buf_str(&pack), &st) == 0 &&
-			    S_ISREG(st.st_mode)) {
-				if (*n == cap) {
-					cap = cap ? 2 * cap : 16;
-					struct skg_fsck_pack_ref *w = realloc(v, cap * sizeof(*w));
-					if (w == NULL) {
-						skg_buf_release(&idx);
-						skg_buf_release(&pack);
-						failed = true;
-						break;
-					}
-					v = w;
-				}
-				size_t in_midx = 0, touch = 0;
-				for (size_t m = 0; o == 0 && m < nmidx && in_midx == 0; m++) {
-					in_midx = strcmp(midx[m], de->d_name) == 0 ? m + 1 : 0;
-				}
-				for (size_t k = 0; in_midx != 0 && k < ntips && touch == 0; k++) {
-					touch = tip_pack[k] == in_midx - 1 ? k + 1 : 0;
-				}
-				v[(*n)++] = (struct skg_fsck_pack_ref){
-				    idx.p, pack.p, o, seq++, (int64_t)st.st_mtime, in_midx, touch, v255, 0};
-				continue; /* the strings are the list's now */
+			skg_buf_addf(&idx, "%s/%s", skg_buf_str(&dir), l.midx[m]);
+			failed = idx.failed;
+			if (!listed && !failed && skg_ends_with(l.midx[m], ".idx") &&
+			    lstat(skg_buf_str(&idx), &st) != 0 && errno == ENOENT) {
+				failed = add_pack_ref(&l, skg_buf_str(&dir), l.midx[m], o, seq++) != 0;
 			}
-			failed = failed || idx.failed || pack.failed;
 			skg_buf_release(&idx);
-			skg_buf_release(&pack);
 		}
 		if (d != NULL) {
 			closedir(d);
 		}
 		skg_buf_release(&dir);
 	}
-	for (size_t m = 0; m < nmidx; m++) {
-		free(midx[m]);
+	for (size_t m = 0; m < l.nmidx; m++) {
+		free(l.midx[m]);
 	}
-	free(midx);
+	free(l.midx);
+	struct skg_fsck_pack_ref *v = l.v;
+	*n = l.n;
 	failed = failed || (*n > 0 && v255 && mru_ranks(f, v, *n, tips, tip_pack, ntips) != 0);
 	free(tips);
 	free(tip_pack);

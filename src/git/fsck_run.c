@@ -128,8 +128,8 @@ static int scan(struct skg_fsck_run *f)
 		skg_fsck_meter_start(f, "Checking objects", total, 1024);
 	}
 	for (size_t i = 0; i < n && !f->died && !skg_fsck_stopped(f); i++) {
-		skg_fsck_check_pack(f, packs[i].pack, packs[i].idx, (uint32_t)packs[i].odb,
-		                    packs[i].midx != 0, packs[i].mtime);
+		skg_fsck_check_pack(f, packs[i].pack, packs[i].idx, (uint32_t)packs[i].odb, packs[i].midx,
+		                    packs[i].mtime);
 	}
 	skg_fsck_free_packs(packs, n);
 	if (skg_fsck_stopped(f)) {
@@ -178,6 +178,7 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 		free(f->unusable[i].line);
 		free(f->unusable[i].idx);
 		free(f->unusable[i].pack);
+		free(f->unusable[i].mids);
 	}
 	f->n_unusable = 0;
 	return f->graph != NULL ? 0 : -1;
@@ -494,7 +495,9 @@ static int check_revs(struct skg_fsck_run *f)
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		const struct skg_fsck_unusable *u = &f->unusable[i];
 		if (u->pack != NULL) {
-			skg_fsck_err_line(f, NULL, "%s", u->line);
+			if (u->line != NULL) {
+				skg_fsck_err_line(f, NULL, "%s", u->line);
+			}
 			skg_fsck_err_line(f, NULL, "error: unable to load rev-index for pack '%s'", u->pack);
 			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK_REV_INDEX);
 		}
@@ -715,6 +718,7 @@ static void run_free(struct skg_fsck_run *f)
 		free(f->unusable[i].line);
 		free(f->unusable[i].idx);
 		free(f->unusable[i].pack);
+		free(f->unusable[i].mids);
 	}
 	free(f->unusable);
 	skg_typeorder_free(f->types);

@@ -71,6 +71,13 @@ struct skg_fsck_unusable {
 	int dir_errno; /* not 0: a pack directory that does not open (opendir's errno): its line
 	                * comes at each re-reading of the pack directories, not at each look-up */
 	char *pack;    /* an idx that does not open: its pack's path (git 2.55's rev-index check) */
+	/* a pack of the multi-pack-index whose idx does not open (git finds its objects through the
+	 * multi-pack-index, midx.c fill_midx_entry, is_pack_valid): the IDs placed in it, sorted;
+	 * a lookup of one prints `line` (the idx's, NULL when the idx is missing) and "error:
+	 * packfile P index unavailable" (packfile.c open_packed_git_1), of any other ID nothing */
+	bool midx;
+	uint8_t *mids;
+	size_t n_mids;
 };
 
 /* A blob that trees name .gitmodules / .gitattributes: checked at the end. */
@@ -337,9 +344,9 @@ uint64_t skg_fsck_idx_count(const char *path);
  * line of an idx that does not open (git's open_pack_index, fsck.c). */
 uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path);
 /* git's verify_pack of one pack and its idx; `odb`: its object directory (0: the repository's),
- * `in_midx`: a multi-pack-index lists it, `mtime`: the .pack's time (seconds). */
+ * `midx`: 1 + its place in the multi-pack-index (0: not there), `mtime`: the .pack's time (seconds). */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
-                         bool in_midx, int64_t mtime);
+                         size_t midx, int64_t mtime);
 /* git looks for id in its packs `times` times: the lines of the packs it cannot open. */
 void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times);
 /* git's parse_object of a packed object the check could not read, or of a missing object after a

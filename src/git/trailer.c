@@ -1196,6 +1196,71 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 	return ret;
 }
 
+static int cmp_id20(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+static int cmp_id32(const void *a, const void *b)
+{
+	return memcmp(a, b, 32);
+}
+
+int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
+                      size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	if (path == NULL || lines == NULL) {
+		free(path);
+		free(lines);
+		return -1;
+	}
+	skg_lines_clear(lines);
+	struct file f = {NULL, 0, NULL, rawsz};
+	int ret = 0;
+	if (midx_load(path, &f, NULL, git_version, lines) == LOADED) {
+		struct chunks *cs = malloc(sizeof(*cs));
+		if (cs == NULL) {
+			ret = -1;
+		} else if (read_toc(&f, MIDX_HEADER, f.data[6], 1, cs, lines) == 0) {
+			const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
+			const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+			const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
+			uint32_t nobj = oidf != NULL && oidf->off + 4 * 256 <= f.len
+			                    ? be32_at(&f, oidf->off + 4 * 255)
+			                    : 0;
+			if (oidl == NULL || ooff == NULL || oidl->off + (uint64_t)rawsz * nobj > f.len ||
+			    ooff->off + (uint64_t)8 * nobj > f.len) {
+				nobj = 0;
+			}
+			size_t count = 0;
+			for (uint32_t i = 0; i < nobj; i++) {
+				count += be32_at(&f, ooff->off + (uint64_t)8 * i) == place;
+			}
+			*ids = malloc(count > 0 ? count * rawsz : 1);
+			ret = *ids == NULL ? -1 : 0;
+			for (uint32_t i = 0; *ids != NULL && i < nobj; i++) {
+				if (be32_at(&f, ooff->off + (uint64_t)8 * i) == place) {
+					memcpy(*ids + *n * rawsz, f.data + oidl->off + (uint64_t)rawsz * i,
+					       rawsz);
+					(*n)++;
+				}
+			}
+			if (*n > 1) { /* for a binary search, even in a multi-pack-index out of order */
+				qsort(*ids, *n, rawsz, rawsz == 20 ? cmp_id20 : cmp_id32);
+			}
+		}
+		free(cs);
+	}
+	free(f.owned);
+	free(lines);
+	free(path);
+	return ret;
+}
+
 /* ---- .rev ------------------------------------------------------------------------------------------ */
 
 #define RIDX_MIN_SIZE(rawsz) (SKG_RIDX_HEADER + 2 * (uint64_t)(rawsz))

@@ -176,6 +176,15 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
                         const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of);
 
 /*
+ * The IDs OBJDIR/pack/multi-pack-index places in its pack number `place` (chunks OIDL and OOFF),
+ * sorted: git's lookups of those go to that pack (midx.c fill_midx_entry). A malloc'd array of *n
+ * IDs of rawsz bytes in *ids (none when there is no multi-pack-index git_version's git loads). 0, or
+ * -1 when out of memory.
+ */
+int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
+                      size_t *n);
+
+/*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not
  * negative, signature, version, hash id), the checksum and the entries against the pack order of
  * the .idx beside it (when that idx loads as git loads it), in git 2.41's fsck wording (above)

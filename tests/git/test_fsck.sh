@@ -407,6 +407,17 @@ for what in pack idx; do
 	fi
 done
 
+# an idx whose trailing checksum is wrong: git's --connectivity-only lists the objects through it
+# and checks no pack (no "hash mismatch", exit 0)
+r=$T/idx-sum
+mkrepo "$r"
+(cd "$r" && git repack -qad)
+f=$(ls "$r"/.git/objects/pack/*.idx)
+chmod u+w "$f"
+printf '\x01' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
+$exact "an idx's checksum wrong" "$r"
+$exact "an idx's checksum wrong, --connectivity-only" "$r" --connectivity-only
+
 # 7a. A .pack that is a directory: git's add_packed_git takes no such pack, silently; its idx's
 #     objects are missing.
 r=$T/pack-dir
@@ -878,8 +889,19 @@ mkmidx_repo() {
 	)
 	cp -a "$T/mx.template" "$1"
 }
+# The pack of the template's second commit (pack-c6... with SHA-1), without its extension.
+mx_pack2() {
+	local c i
+	c=$(git -C "$1" rev-parse HEAD~1)
+	for i in "$1"/.git/objects/pack/*.idx; do
+		if git -C "$1" show-index <"$i" | grep -q " $c"; then
+			echo "${i%.idx}"
+			return
+		fi
+	done
+}
 section_midx_contents() {
-local r m what
+local r m what p
 # CHUNK OFFSET XOR [CHUNK OFFSET XOR]. OIDF: 256 x 4; OIDL: 20 an object; OOFF: 8 an object
 # (pack-int-id, offset). Fanout out of order, and too low for object 0; IDs out of order or not
 # in their pack; a pack-int-id beyond the packs (git dies) or of another pack; offsets changed
@@ -912,16 +934,20 @@ for what in "150 0" "406 0" "150 1"; do
 	cg_resum "$m" >/dev/null
 	$exact "multi-pack-index contents: LOFF [$1], object 0 at index $2" "$r"
 done
-# a pack the multi-pack-index names removed (its .pack and .idx; its .pack alone). Not here: its
-# .idx alone, where git fsck's own lookups through the multi-pack-index print lines sha1kit does not
-# (docs/git.md).
-for what in "pack idx" "pack"; do
+# a pack the multi-pack-index names removed (its .pack and .idx; its .pack alone; its .idx alone:
+# still in git's list of packs, an idx that does not open, and git's lookups through the
+# multi-pack-index of the objects it places there print "index unavailable"), also with
+# --connectivity-only (no pack check: no "index not opened", no bit 4)
+for what in "pack idx" "pack" "idx"; do
 	r=$T/mx-rm-${what// /-}
 	mkmidx_repo "$r"
+	p=$(mx_pack2 "$r")
 	for ext in $what; do
-		rm -f "$r"/.git/objects/pack/pack-c6*."$ext"
+		rm "$p.$ext"
 	done
 	$exact "multi-pack-index contents: a pack removed ($what)" "$r"
+	$exact "multi-pack-index contents: a pack removed ($what), --connectivity-only" "$r" \
+		--connectivity-only
 done
 # a pack that does not open (its header's object count changed): git's line each time it tries.
 # Not under Wine: verify's line names the pack by its absolute path, which the Windows build
@@ -929,8 +955,9 @@ done
 if [ -z "${SK_WINDOWS:-}" ]; then
 	r=$T/mx-count
 	mkmidx_repo "$r"
-	chmod u+w "$r"/.git/objects/pack/pack-c6*.pack
-	cg_put "$(echo "$r"/.git/objects/pack/pack-c6*.pack)" 11 04
+	p=$(mx_pack2 "$r")
+	chmod u+w "$p.pack"
+	cg_put "$p.pack" 11 04
 	$exact "multi-pack-index contents: a pack that does not open" "$r"
 fi
 }
