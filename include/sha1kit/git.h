@@ -257,6 +257,12 @@ enum skg_report_id {
 	                         * git's other hint lines (one report per line): unchanged */
 	SKG_R_FSCK,             /* a line of `git fsck` (object checks, links, packs, refs): see
 	                         * msg_id, type, oid and exit_bits */
+	SKG_R_INDEX_BAD_LINK,   /* error "corrupt link extension (too short)", "corrupt ewah bitmap:
+	                         * ...", "corrupt delete|replace bitmap in link extension", "garbage at
+	                         * the end of link extension" (a fatal error follows) */
+	SKG_R_INDEX_SPARSE_EXPANDED, /* plain "hint: The sparse index is expanding to a full index,
+	                              * ..." (one report per line; git 2.46+, advice
+	                              * sparseIndexExpanded): unchanged */
 };
 
 /* ---- Progress and cancellation ------------------------------------------------------------- */

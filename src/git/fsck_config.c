@@ -99,6 +99,17 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		f->no_graft_hint = b == 0;
 		return 0;
 	}
+	if (strcmp(key, "advice.sparseindexexpanded") == 0) {
+		int b = skg_config_bool(value);
+		if (b < 0) {
+			skg_fsck_err_line(f, NULL, "fatal: bad boolean config value '%s' for '%s'", value,
+			                  key);
+			f->config_died = true;
+			return -1;
+		}
+		f->no_sparse_hint = b == 0;
+		return 0;
+	}
 	if (strncmp(key, "fsck.", 5) == 0) {
 		if (value == NULL) {
 			/* git 2.55's config_error_nonbool, then its die over the config set (2.39 crashes

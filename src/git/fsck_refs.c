@@ -294,10 +294,37 @@ out:
 }
 
 /* The index (git's keep_cache_objects part). */
+static void sparse_flush(struct skg_fsck_run *f);
+
 static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 {
 	struct skg_fsck_run *f = ctx;
 	unsigned type = SKG_NONE;
+	if (f->index_sparse) {
+		/* held: git expands the whole index before it looks at an entry */
+		if (f->n_sparse == f->cap_sparse) {
+			size_t cap = f->cap_sparse ? 2 * f->cap_sparse : 64;
+			struct skg_fsck_sparse_entry *v = realloc(f->sparse, cap * sizeof(*v));
+			if (v == NULL) {
+				skg_fsck_nomem(f);
+				return -1;
+			}
+			f->sparse = v;
+			f->cap_sparse = cap;
+		}
+		struct skg_fsck_sparse_entry *t = &f->sparse[f->n_sparse];
+		t->path = strdup(e->path);
+		if (t->path == NULL) {
+			skg_fsck_nomem(f);
+			return -1;
+		}
+		t->mode = e->mode;
+		t->flags = e->flags;
+		memcpy(t->id, e->id, sizeof(t->id));
+		t->sparse_directory = e->sparse_directory;
+		f->n_sparse++;
+		return 0;
+	}
 	if (e->mode == 0160000) {
 		return 0;
 	}
@@ -391,25 +418,206 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 	return 0;
 }
 
+static int on_index_begin(void *ctx, const struct skg_index_info *info)
+{
+	struct skg_fsck_run *f = ctx;
+	f->index_sparse = info->sparse;
+	f->n_sparse = 0;
+	return 0;
+}
+
+static int on_cache_tree_sparse(void *ctx, const char *path, int entry_count, int subtrees, const uint8_t *id,
+                                bool *descend)
+{
+	sparse_flush(ctx);
+	return on_cache_tree(ctx, path, entry_count, subtrees, id, descend);
+}
+
+static int on_resolve_undo_sparse(void *ctx, const char *path, const uint32_t mode[3],
+                                  const uint8_t *const id[3])
+{
+	sparse_flush(ctx);
+	return on_resolve_undo(ctx, path, mode, id);
+}
+
+/* git's odb_has_object() for an index entry's object */
+static bool has_object(struct skg_fsck_run *f, const uint8_t *id)
+{
+	return skg_graph_has(f->graph, id, NULL) || skg_fsck_loose_file_exists(f, id);
+}
+
+/*
+ * cache-tree.c update_one's check of every entry (cache_tree_update, which git's expand_index runs
+ * before and after the expansion): the first entry, in index order, whose object is not there,
+ * other than a gitlink or an intent-to-add entry: "invalid object MODE ID for 'PATH'" (a sparse
+ * directory's path without its slash), and git stops there.
+ */
+static void sparse_check(struct skg_fsck_run *f, const struct skg_fsck_sparse_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].mode == 0160000 || (v[i].flags & SKG_CE_INTENT_TO_ADD) || has_object(f, v[i].id)) {
+			continue;
+		}
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(v[i].id, f->rawsz, h);
+		size_t len = strlen(v[i].path);
+		len -= len > 0 && v[i].path[len - 1] == '/';
+		skg_fsck_err_line(f, NULL, "error: invalid object %06o %s for '%.*s'", (unsigned)v[i].mode, h,
+		                  (int)len, v[i].path);
+		return;
+	}
+}
+
+/* The files of tree `id` under `prefix` (read_tree_at, add_path_to_index), appended to *out;
+ * git's "Could not read ID" for a tree it cannot read. false when out of memory. */
+static bool sparse_expand(struct skg_fsck_run *f, const uint8_t *id, const char *prefix,
+                          struct skg_fsck_sparse_entry **out, size_t *n, size_t *cap, unsigned depth)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	uint32_t seq;
+	uint64_t where;
+	int r =
+	    depth < 4096 ? skg_fsck_read_object(f, id, SKG_TREE, UINT64_MAX, &data, &len, &seq, &where) : -1;
+	if (r == -2) {
+		return false;
+	}
+	if (r != 0) {
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, f->rawsz, h);
+		skg_fsck_err_line(f, NULL, "error: Could not read %s", h);
+		free(data);
+		return true;
+	}
+	bool ok = true;
+	struct skg_tree_iter it;
+	skg_tree_iter_init(&it, data, len, f->rawsz);
+	for (; ok && it.size > 0; skg_tree_iter_advance(&it)) {
+		uint32_t mode = skg_tree_canon_mode(it.entry.mode);
+		struct skg_buf path = {0};
+		skg_buf_addf(&path, "%s%.*s", prefix, (int)it.entry.name_len, it.entry.name);
+		if (path.failed) {
+			ok = false;
+		} else if (mode == 040000) {
+			skg_buf_adds(&path, "/");
+			ok = !path.failed && sparse_expand(f, it.entry.id, path.p, out, n, cap, depth + 1);
+		} else if (*n == *cap) {
+			size_t c = *cap ? 2 * *cap : 64;
+			struct skg_fsck_sparse_entry *v = realloc(*out, c * sizeof(*v));
+			ok = v != NULL;
+			*out = ok ? v : *out;
+			*cap = ok ? c : *cap;
+		}
+		if (ok && mode != 040000) {
+			struct skg_fsck_sparse_entry *t = &(*out)[(*n)++];
+			t->path = path.p; /* the list's now */
+			path.p = NULL;
+			t->mode = mode;
+			t->flags = 0;
+			memcpy(t->id, it.entry.id, f->rawsz);
+			t->sparse_directory = false;
+		}
+		skg_buf_release(&path);
+	}
+	free(data);
+	return ok;
+}
+
+/*
+ * The held entries of a sparse index, as git's fsck_index takes them (sparse-index.c
+ * ensure_full_index): the check of the sparse index, git 2.46+'s advice (once a process, unless
+ * advice.sparseIndexExpanded is false), each sparse directory replaced by the files of its tree,
+ * the check of the full index, then each entry as from a full index. Not followed: git then writes
+ * the trees of the cache tree it computes again and checks that one (fsck writes nothing).
+ */
+static void sparse_flush(struct skg_fsck_run *f)
+{
+	if (!f->index_sparse) {
+		return;
+	}
+	f->index_sparse = false;
+	struct skg_fsck_sparse_entry *full = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = true;
+	sparse_check(f, f->sparse, f->n_sparse);
+	if (f->git_version >= SKG_GIT_2_55 && !f->sparse_hinted && !f->no_sparse_hint) {
+		static const char *const hint[] = {
+		    "The sparse index is expanding to a full index, a slow operation.",
+		    "Your working directory likely has contents that are outside of",
+		    "your sparse-checkout patterns. Use 'git sparse-checkout list' to",
+		    "see your sparse-checkout definition and compare it to your working",
+		    "directory contents. Cleaning up any merge conflicts or staged",
+		    "changes before running 'git sparse-checkout clean' or 'git",
+		    "sparse-checkout reapply' may assist in this cleanup.",
+		    "Disable this message with \"git config set advice.sparseIndexExpanded false\""};
+		for (size_t i = 0; i < sizeof(hint) / sizeof(hint[0]); i++) {
+			skg_fsck_err_line(f, NULL, "hint: %s", hint[i]);
+		}
+		f->sparse_hinted = true;
+	}
+	for (size_t i = 0; ok && i < f->n_sparse; i++) {
+		struct skg_fsck_sparse_entry *e = &f->sparse[i];
+		if (e->sparse_directory) {
+			ok = sparse_expand(f, e->id, e->path, &full, &n, &cap, 0);
+			continue;
+		}
+		if (n == cap) {
+			size_t c = cap ? 2 * cap : 64;
+			struct skg_fsck_sparse_entry *v = realloc(full, c * sizeof(*v));
+			if (v == NULL) {
+				ok = false;
+				break;
+			}
+			full = v;
+			cap = c;
+		}
+		full[n++] = *e;
+		e->path = NULL; /* full's now */
+	}
+	if (ok) {
+		sparse_check(f, full, n);
+	}
+	for (size_t i = 0; ok && i < n; i++) {
+		struct skg_index_entry e = {
+		    full[i].path, strlen(full[i].path), full[i].mode, {0}, 0, full[i].flags, 0, false};
+		memcpy(e.id, full[i].id, sizeof(e.id));
+		(void)on_index_entry(f, &e);
+	}
+	if (!ok) {
+		skg_fsck_nomem(f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(full[i].path);
+	}
+	free(full);
+	for (size_t i = 0; i < f->n_sparse; i++) {
+		free(f->sparse[i].path);
+	}
+	f->n_sparse = 0;
+}
+
 /* One index file: its entries, cache tree and resolve-undo records. 0, or -1 when git dies. */
 static int check_index_file(struct skg_fsck_run *f, const char *path, const char *display)
 {
-	char *data = NULL;
-	size_t len = 0;
 	struct skg_error err;
-	int e = skg_read_file(path, SIZE_MAX, &data, &len);
-	if (e != 0) {
-		if (errno == ENOMEM) {
-			skg_fsck_nomem(f);
-			return -1;
-		}
-		return 0; /* no index: nothing to add */
-	}
-	struct skg_index_callbacks cb = {on_index_entry, on_cache_tree, on_resolve_undo, f};
+	struct skg_index_callbacks cb = {on_index_entry, on_cache_tree_sparse, on_resolve_undo_sparse, f,
+	                                 on_index_begin};
 	struct skg_index_info info;
 	f->index_display = display;
-	int ret = skg_index_parse((const uint8_t *)data, len, display, f->rawsz, &cb, &info, &f->rep, &err);
-	free(data);
+	f->index_sparse = false;
+	int ret = skg_index_parse_file(path, display, f->rawsz, f->git_version, &cb, &info, &f->rep, &err);
+	if (ret == 0) {
+		sparse_flush(f);
+	}
+	f->index_sparse = false;
+	for (size_t i = 0; i < f->n_sparse; i++) { /* held when the parse stopped */
+		free(f->sparse[i].path);
+	}
+	f->n_sparse = 0;
+	if (ret < 0 && err.code == SKG_E_NOMEM) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
 	if (ret < 0) {
 		skg_fsck_reader_error(f, &err);
 		return -1;

@@ -709,6 +709,7 @@ static void run_free(struct skg_fsck_run *f)
 	free(f->snap_read);
 	free(f->bad_trees);
 	free(f->specials);
+	free(f->sparse);
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		free(f->bad_packed[i].pack);
 		free(f->bad_packed[i].idx);

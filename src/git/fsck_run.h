@@ -80,6 +80,14 @@ struct skg_fsck_unusable {
 	size_t n_mids;
 };
 
+/* An entry of a sparse index, held (fsck_refs.c). */
+struct skg_fsck_sparse_entry {
+	char *path;
+	uint32_t mode, flags;
+	uint8_t id[SKG_MAX_RAWSZ];
+	bool sparse_directory;
+};
+
 /* A blob that trees name .gitmodules / .gitattributes: checked at the end. */
 struct skg_fsck_special_blob_ref {
 	uint8_t id[SKG_MAX_RAWSZ];
@@ -161,12 +169,19 @@ struct skg_fsck_run {
 	unsigned git_version;      /* SKG_GIT_2_39 or SKG_GIT_2_55: whose lines where they differ */
 	const char *index_display; /* the index file being read, as git names it (fsck_refs.c) */
 	bool index_current;        /* ... and it is the index of the worktree the check runs in */
-	bool refs_died;            /* the ref check died (its fatal line is f->fatal) */
-	bool no_graft_hint;        /* advice.graftFileDeprecated = false */
-	bool promisor_remote;      /* the repository has a promisor remote (fsck_promisor.c) */
-	struct skg_buf alt_lines;  /* what reading the alternates said (records), again at each
-	                            * commit-graph verify */
-	struct skg_grafts grafts;  /* info/grafts and shallow: the parents git gives those commits */
+	/* a sparse index ("sdir" extension) being read: its entries, held until they are all in, then
+	 * expanded as git's ensure_full_index does (fsck_refs.c) */
+	bool index_sparse;
+	struct skg_fsck_sparse_entry *sparse;
+	size_t n_sparse, cap_sparse;
+	bool sparse_hinted;       /* git's advice on the expansion was given (once a process) */
+	bool no_sparse_hint;      /* advice.sparseIndexExpanded = false */
+	bool refs_died;           /* the ref check died (its fatal line is f->fatal) */
+	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
+	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
+	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
+	                           * commit-graph verify */
+	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
 	/* a failure of the machine (SKG_E_NOMEM, ...): the first one, under the lock; `failed` is
 	 * read without it */
 	atomic_int failed;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <sha1kit.h>
+#include <sha1kit/git_fsck.h>
 
 #include "repo.h"
 #include "util.h"
@@ -463,10 +464,431 @@ static int ix_entry(const struct ix *x, size_t *off, struct skg_buf names[2], si
 	return 0;
 }
 
+/* What a parse is for: git's version, the file (for a split index's shared index), and the
+ * entries kept instead of passed on (a shared index, read as the base of a split one). */
+struct parse_mode {
+	unsigned git_version;
+	const char *path;       /* the file's path; NULL: parsed from memory (no split index) */
+	struct sent_list *keep; /* not NULL: a shared index: entries kept here, order not checked */
+};
+
+static int index_parse(const uint8_t *buf, size_t len, size_t readable, const char *name, size_t rawsz,
+                       const struct skg_index_callbacks *cb, struct skg_index_info *info,
+                       const struct skg_sink *rep, const struct parse_mode *mode, struct skg_error *err);
+
+/* ---- Split index: the link extension and the shared index (split-index.c) ------------------ */
+
+/* An entry kept in memory (read-cache.c struct cache_entry, what fsck uses of it). */
+struct sent {
+	char *path;
+	size_t nlen; /* git's ce_namelen: the name's length as stored (0 in a replacement) */
+	uint32_t mode, flags, size;
+	unsigned stage;
+	uint8_t id[SKG_MAX_RAWSZ];
+	bool removed;
+};
+
+struct sent_list {
+	struct sent *v;
+	size_t n, cap;
+};
+
+static void sent_release(struct sent_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int sent_add(struct sent_list *l, const struct skg_index_entry *e, size_t nlen, struct skg_error *err)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct sent *w = realloc(l->v, cap * sizeof(*w));
+		if (w == NULL) {
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		l->v = w;
+		l->cap = cap;
+	}
+	struct sent *t = &l->v[l->n];
+	t->path = strdup(e->path);
+	if (t->path == NULL) {
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	t->nlen = nlen;
+	t->mode = e->mode;
+	t->flags = e->flags;
+	t->size = e->size;
+	t->stage = e->stage;
+	memcpy(t->id, e->id, sizeof(t->id));
+	t->removed = false;
+	l->n++;
+	return 0;
+}
+
+/* A bitmap of the link extension (ewah/ewah_io.c ewah_read_mmap): its words at *words (n of
+ * them, big-endian) and the bytes it takes, or -1 with git's error reported. */
+static int64_t ewah_at(const uint8_t *p, size_t len, const uint8_t **words, uint32_t *n,
+                       const struct skg_sink *rep)
+{
+	if (len < 4) {
+		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+		           "corrupt ewah bitmap: eof before bit size");
+		return -1;
+	}
+	if (len < 8) {
+		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+		           "corrupt ewah bitmap: eof before length");
+		return -1;
+	}
+	*n = be32(p + 4);
+	uint64_t data = (uint64_t)*n * 8;
+	if (len - 8 < data) {
+		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+		           "corrupt ewah bitmap: eof in data (%" PRIu64 " bytes short)", data - (len - 8));
+		return -1;
+	}
+	if (len - 8 - data < 4) {
+		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK, "corrupt ewah bitmap: eof before rlw");
+		return -1;
+	}
+	*words = p + 8;
+	return (int64_t)(8 + data + 4);
+}
+
+static uint64_t be64_at(const uint8_t *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+/* Each set bit of an EWAH bitmap in order (ewah/ewah_bitmap.c ewah_each_bit: a marker word holds
+ * the running bit (bit 0), the run's length in words (bits 1..32) and the literal words that
+ * follow (bits 33..63); bits count from the least significant of each word). fn returns 0 to go
+ * on; its first other value is returned. */
+static int ewah_each(const uint8_t *words, uint32_t n, int (*fn)(void *, uint64_t), void *ctx)
+{
+	uint64_t pos = 0;
+	uint32_t at = 0;
+	while (at < n) {
+		uint64_t w = be64_at(words + 8 * (size_t)at);
+		uint64_t run = ((w >> 1) & 0xffffffffu) * 64;
+		if (w & 1) {
+			for (uint64_t k = 0; k < run; k++, pos++) {
+				int r = fn(ctx, pos);
+				if (r != 0) {
+					return r;
+				}
+			}
+		} else {
+			pos += run;
+		}
+		at++;
+		for (uint64_t k = 0; k < (w >> 33) && at < n; k++, at++) {
+			uint64_t lit = be64_at(words + 8 * (size_t)at);
+			for (unsigned c = 0; c < 64; c++, pos++) {
+				if ((lit >> c) & 1) {
+					int r = fn(ctx, pos);
+					if (r != 0) {
+						return r;
+					}
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+struct merge {
+	struct sent_list *base, *split;
+	size_t replaced;
+	struct skg_error *err;
+};
+
+/* split-index.c replace_entry: the base entry at pos takes all but its name from the next
+ * replacement (which has an empty name). */
+static int replace_at(void *ctx, uint64_t pos)
+{
+	struct merge *m = ctx;
+	if (pos >= m->base->n) {
+		return skg_fail(m->err, "position for replacement %d exceeds base index size %d", (int)pos,
+		                (int)m->base->n);
+	}
+	if (m->replaced >= m->split->n) {
+		return skg_fail(m->err, "too many replacements (%d vs %d)", (int)m->replaced,
+		                (int)m->split->n);
+	}
+	struct sent *dst = &m->base->v[pos], *src = &m->split->v[m->replaced];
+	if (src->nlen != 0) {
+		return skg_fail(m->err, "corrupt link extension, entry %d should have zero length name",
+		                (int)pos);
+	}
+	dst->mode = src->mode;
+	dst->flags = src->flags;
+	dst->size = src->size;
+	dst->stage = src->stage;
+	memcpy(dst->id, src->id, sizeof(dst->id));
+	m->replaced++;
+	return 0;
+}
+
+/* split-index.c mark_entry_for_delete */
+static int delete_at(void *ctx, uint64_t pos)
+{
+	struct merge *m = ctx;
+	if (pos >= m->base->n) {
+		return skg_fail(m->err, "position for delete %d exceeds base index size %d", (int)pos,
+		                (int)m->base->n);
+	}
+	m->base->v[pos].removed = true;
+	return 0;
+}
+
+/* read-cache.c cache_name_stage_compare */
+static int name_stage_cmp(const struct sent *a, const char *name, unsigned stage)
+{
+	int c = strcmp(a->path, name);
+	return c != 0 ? c : (a->stage < stage ? -1 : a->stage > stage);
+}
+
+/* read-cache.c add_index_entry (ADD_CACHE_OK_TO_ADD): an entry of the same name and stage is
+ * replaced, else it is inserted in order; a stage-0 entry removes the other stages of its name.
+ * Takes e's path. 0, or -1 when out of memory. */
+static int add_entry(struct sent_list *l, struct sent *e, struct skg_error *err)
+{
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = name_stage_cmp(&l->v[mid], e->path, e->stage);
+		if (c == 0) {
+			free(l->v[mid].path);
+			l->v[mid] = *e;
+			return 0;
+		}
+		if (c < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	if (e->stage == 0) {
+		size_t k = lo;
+		while (k < l->n && strcmp(l->v[k].path, e->path) == 0) {
+			k++;
+		}
+		for (size_t j = lo; j < k; j++) {
+			free(l->v[j].path);
+		}
+		memmove(l->v + lo, l->v + k, (l->n - k) * sizeof(*l->v));
+		l->n -= k - lo;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct sent *w = realloc(l->v, cap * sizeof(*w));
+		if (w == NULL) {
+			free(e->path);
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		l->v = w;
+		l->cap = cap;
+	}
+	memmove(l->v + lo + 1, l->v + lo, (l->n - lo) * sizeof(*l->v));
+	l->v[lo] = *e;
+	l->n++;
+	return 0;
+}
+
+/*
+ * An index file as read-cache.c do_read_index maps it: 0 and *data (len bytes, then zeros up to
+ * *readable, the end of the last page: a corrupt entry reads on into them as git does), 1 when the
+ * file is missing and !must_exist, -1 where git dies (its message, naming `display`).
+ */
+static int index_load(const char *path, const char *display, size_t rawsz, bool must_exist, uint8_t **data,
+                      size_t *len, size_t *readable, struct skg_error *err)
+{
+	*data = NULL;
+	*len = *readable = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (!must_exist && errno == ENOENT) {
+			return 1;
+		}
+		return skg_fail_sys(err, SKG_E_GIT, errno, "%s: index file open failed: %s", display,
+		                    strerror(errno));
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return skg_fail_sys(err, SKG_E_GIT, e, "%s: cannot stat the open index: %s", display,
+		                    strerror(e));
+	}
+	if (st.st_size < 0 || (uint64_t)st.st_size < 12 + rawsz) {
+		close(fd);
+		return skg_fail(err, "%s: index file smaller than expected", display);
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > SIZE_MAX / 2) {
+		/* mmap of a directory (or another file that cannot be mapped) fails with ENODEV */
+		int e = S_ISREG(st.st_mode) ? ENOMEM : ENODEV;
+		close(fd);
+		return skg_fail_sys(err, SKG_E_GIT, e, "%s: unable to map index file: %s", display,
+		                    strerror(e));
+	}
+	long page = sysconf(_SC_PAGESIZE);
+	size_t pg = page > 0 ? (size_t)page : 4096;
+	size_t n = (size_t)st.st_size;
+	size_t cap = n + (pg - n % pg) % pg;
+	uint8_t *p = calloc(cap + 1, 1);
+	if (p == NULL) {
+		close(fd);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, p + got, n - got, (off_t)got);
+		if (r <= 0) {
+			int e = r < 0 ? errno : EIO;
+			if (r < 0 && e == EINTR) {
+				continue;
+			}
+			free(p);
+			close(fd);
+			return skg_fail_sys(err, SKG_E_GIT, e, "%s: unable to map index file: %s", display,
+			                    strerror(e));
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	*data = p;
+	*len = n;
+	*readable = cap;
+	return 0;
+}
+
+/* path with its last component replaced by "sharedindex.HEX" (dirname(path)/...); NULL when out
+ * of memory. */
+static char *shared_path(const char *path, const char *hex)
+{
+	const char *slash = strrchr(path, '/');
+	struct skg_buf b = {0};
+	if (slash == NULL) {
+		skg_buf_addf(&b, "./sharedindex.%s", hex);
+	} else {
+		skg_buf_addf(&b, "%.*s/sharedindex.%s", (int)(slash - path), path, hex);
+	}
+	return b.failed ? (skg_buf_release(&b), NULL) : b.p;
+}
+
+/*
+ * A split index (read-cache.c read_index_from, split-index.c merge_base_index): its entries (x),
+ * the shared index DIR/sharedindex.<base> beside it read and checked as git reads it (its checksum
+ * must be base: "broken index, expect ..."), the base's entries replaced and deleted as the
+ * bitmaps say, this file's other entries added, the order of the result checked (git's
+ * check_ce_order) and each entry passed to cb->entry. 0, or -1 where git dies.
+ */
+static int split_merge(const struct ix *x, const uint8_t *base, const uint8_t *del_words, uint32_t del_n,
+                       const uint8_t *rep_words, uint32_t rep_n, const struct skg_index_callbacks *cb,
+                       const struct skg_sink *rep, const struct parse_mode *mode, struct skg_error *err)
+{
+	struct sent_list split = {0}, shared = {0};
+	struct skg_buf names[2] = {{0}, {0}};
+	size_t nlen[2] = {0, 0};
+	int ret = 0, cur = 0;
+	size_t off = 12;
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(base, x->rawsz, hex);
+	char *path = shared_path(mode->path, hex), *display = shared_path(x->name, hex);
+	uint8_t *data = NULL;
+	if (path == NULL || display == NULL) {
+		ret = skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; ret == 0 && i < x->nr; i++) {
+		struct skg_index_entry e;
+		ret = ix_entry(x, &off, names, nlen, cur, i == 0, &e, err);
+		if (ret == 0) {
+			ret = sent_add(&split, &e, nlen[cur], err);
+		}
+		cur = !cur;
+	}
+	size_t len, readable;
+	if (ret == 0) {
+		ret = index_load(path, display, x->rawsz, true, &data, &len, &readable, err) != 0 ? -1 : 0;
+	}
+	struct skg_index_info info;
+	const struct parse_mode shared_mode = {mode->git_version, path, &shared};
+	if (ret == 0) {
+		ret =
+		    index_parse(data, len, readable, display, x->rawsz, NULL, &info, rep, &shared_mode, err);
+	}
+	if (ret == 0 && memcmp(info.checksum, base, x->rawsz) != 0) {
+		char got[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(info.checksum, x->rawsz, got);
+		ret = skg_fail(err, "broken index, expect %s in %s, got %s", hex, display, got);
+	}
+	struct merge m = {&shared, &split, 0, err};
+	if (ret == 0) {
+		ret = ewah_each(rep_words, rep_n, replace_at, &m);
+	}
+	if (ret == 0) {
+		ret = ewah_each(del_words, del_n, delete_at, &m);
+	}
+	if (ret == 0) {
+		size_t k = 0;
+		for (size_t i = 0; i < shared.n; i++) {
+			if (shared.v[i].removed) {
+				free(shared.v[i].path);
+			} else {
+				shared.v[k++] = shared.v[i];
+			}
+		}
+		shared.n = k;
+	}
+	for (size_t i = m.replaced; ret == 0 && i < split.n; i++) {
+		if (split.v[i].nlen == 0) {
+			ret = skg_fail(
+			    err, "corrupt link extension, entry %d should have non-zero length name", (int)i);
+			break;
+		}
+		ret = add_entry(&shared, &split.v[i], err);
+		split.v[i].path = NULL; /* shared's now (or freed) */
+	}
+	/* read-cache.c check_ce_order */
+	for (size_t i = 1; ret == 0 && i < shared.n; i++) {
+		const struct sent *a = &shared.v[i - 1], *b = &shared.v[i];
+		int c = strcmp(a->path, b->path);
+		if (c > 0) {
+			ret = skg_fail(err, "unordered stage entries in index");
+		} else if (c == 0 && a->stage == 0) {
+			ret = skg_fail(err, "multiple stage entries for merged file '%s'", a->path);
+		} else if (c == 0 && a->stage > b->stage) {
+			ret = skg_fail(err, "unordered stage entries for '%s'", a->path);
+		}
+	}
+	for (size_t i = 0; ret == 0 && cb != NULL && cb->entry != NULL && i < shared.n; i++) {
+		const struct sent *t = &shared.v[i];
+		struct skg_index_entry e = {t->path,  strlen(t->path), t->mode, {0},
+		                            t->stage, t->flags,        t->size, false};
+		memcpy(e.id, t->id, sizeof(e.id));
+		ret = cb->entry(cb->ctx, &e);
+	}
+out:
+	free(data);
+	free(path);
+	free(display);
+	sent_release(&split);
+	sent_release(&shared);
+	skg_buf_release(&names[0]);
+	skg_buf_release(&names[1]);
+	return ret;
+}
+
 /* skg_index_parse() where buf[len..readable) may be read too (zeros, as past the end of git's mmap). */
 static int index_parse(const uint8_t *buf, size_t len, size_t readable, const char *name, size_t rawsz,
                        const struct skg_index_callbacks *cb, struct skg_index_info *info,
-                       const struct skg_sink *rep, struct skg_error *err)
+                       const struct skg_sink *rep, const struct parse_mode *mode, struct skg_error *err)
 {
 	struct skg_index_info dummy;
 	if (info == NULL) {
@@ -489,8 +911,13 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 		return skg_fail(err, "index file corrupt");
 	}
 	uint8_t digest[SKG_MAX_RAWSZ];
-	skg_checksum((unsigned)rawsz, buf, len - rawsz, digest);
-	if (memcmp(digest, buf + len - rawsz, rawsz) != 0) {
+	static const uint8_t zeros[SKG_MAX_RAWSZ];
+	/* git 2.40+ (index.skipHash, feature.manyFiles): a null trailer is not checked (verify_hdr) */
+	bool skip_hash = mode->git_version >= SKG_GIT_2_55 && memcmp(buf + len - rawsz, zeros, rawsz) == 0;
+	if (!skip_hash) {
+		skg_checksum((unsigned)rawsz, buf, len - rawsz, digest);
+	}
+	if (!skip_hash && memcmp(digest, buf + len - rawsz, rawsz) != 0) {
 		skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_CHECKSUM, "bad index file sha1 signature");
 		return skg_fail(err, "index file corrupt");
 	}
@@ -509,6 +936,8 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 	struct reuc *ru = NULL;
 	size_t nru = 0;
 	bool have_tree = false, have_reuc = false;
+	const uint8_t *link_base = NULL, *del_words = NULL, *rep_words = NULL;
+	uint32_t del_n = 0, rep_n = 0;
 	int ret = 0;
 	int cur = 0;
 	size_t off = 12;
@@ -570,8 +999,39 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 				           "Index records invalid resolve-undo information");
 			}
 		} else if (memcmp(sig, "link", 4) == 0) {
-			ret = skg_fail(err, "%s: split index (\"link\" extension) is not supported", name);
-			goto out;
+			/* split-index.c read_link_extension: the shared index's checksum, then the delete
+			 * and replace bitmaps */
+			int64_t a = 0, b = 0;
+			if (use < rawsz) {
+				skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+				           "corrupt link extension (too short)");
+				ret = skg_fail(err, "index file corrupt");
+				goto out;
+			}
+			link_base = data;
+			del_n = rep_n = 0;
+			if (use > rawsz) {
+				a = ewah_at(data + rawsz, use - rawsz, &del_words, &del_n, rep);
+				if (a < 0) {
+					skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+					           "corrupt delete bitmap in link extension");
+				} else {
+					b = ewah_at(data + rawsz + a, use - rawsz - (size_t)a, &rep_words,
+					            &rep_n, rep);
+					if (b < 0) {
+						skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+						           "corrupt replace bitmap in link extension");
+					} else if ((size_t)(a + b) != use - rawsz) {
+						skg_report(rep, SKG_LEVEL_ERROR, SKG_R_INDEX_BAD_LINK,
+						           "garbage at the end of link extension");
+						b = -1;
+					}
+				}
+				if (a < 0 || b < 0) {
+					ret = skg_fail(err, "index file corrupt");
+					goto out;
+				}
+			}
 		} else if (memcmp(sig, "sdir", 4) == 0) {
 			x.sparse = true;
 		} else if (memcmp(sig, "FSMN", 4) == 0) {
@@ -599,7 +1059,27 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 		}
 		off += 8 + (size_t)size;
 	}
-	if (order != ORDER_OK) {
+	static const uint8_t null_id[SKG_MAX_RAWSZ];
+	bool split = link_base != NULL && memcmp(link_base, null_id, rawsz) != 0 && mode->keep == NULL;
+	if (split && mode->path == NULL) {
+		ret = skg_fail(err, "%s: split index (\"link\" extension) is not supported", name);
+		goto out;
+	}
+	if (mode->keep != NULL) {
+		order = ORDER_OK; /* a shared index: git checks the order of the merged index only */
+	}
+	if (split) {
+		/* read-cache.c read_index_from: the entries merged with the shared index's, checked in
+		 * their order and passed on; the cache tree and resolve-undo are this file's */
+		info->sparse = x.sparse;
+		ret = cb != NULL && cb->begin != NULL ? cb->begin(cb->ctx, info) : 0;
+		ret = ret != 0 ? ret
+		               : split_merge(&x, link_base, del_words, del_n, rep_words, rep_n, cb, rep, mode,
+		                             err);
+		if (ret != 0) {
+			goto out;
+		}
+	} else if (order != ORDER_OK) {
 		if (order == ORDER_UNSORTED) {
 			ret = skg_fail(err, "unordered stage entries in index");
 		} else if (order == ORDER_MERGED_TWICE) {
@@ -614,19 +1094,27 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 	info->has_resolve_undo = have_reuc;
 	info->sparse = x.sparse;
 
-	/* pass 2: the callbacks */
+	if (ret == 0 && mode->keep == NULL && !split && cb != NULL && cb->begin != NULL) {
+		ret = cb->begin(cb->ctx, info);
+	}
+	/* pass 2: the callbacks (the entries of a split index went in split_merge) */
 	off = 12;
 	cur = 0;
-	for (uint32_t i = 0; ret == 0 && i < x.nr; i++) {
+	for (uint32_t i = 0; ret == 0 && !split && i < x.nr; i++) {
 		struct skg_index_entry e;
 		if (ix_entry(&x, &off, names, nlen, cur, i == 0, &e, err) != 0) {
 			ret = -1;
 			goto out;
 		}
 		cur = !cur;
-		if (cb != NULL && cb->entry != NULL) {
+		if (mode->keep != NULL) {
+			ret = sent_add(mode->keep, &e, nlen[!cur], err);
+		} else if (cb != NULL && cb->entry != NULL) {
 			ret = cb->entry(cb->ctx, &e);
 		}
+	}
+	if (mode->keep != NULL) {
+		goto out; /* a shared index: its extensions are not the merged index's */
 	}
 	if (ret == 0 && have_tree && cb != NULL) {
 		struct skg_buf path = {0};
@@ -654,42 +1142,32 @@ int skg_index_parse(const uint8_t *buf, size_t len, const char *name, size_t raw
                     const struct skg_index_callbacks *cb, struct skg_index_info *info,
                     const struct skg_sink *rep, struct skg_error *err)
 {
-	return index_parse(buf, len, len, name, rawsz, cb, info, rep, err);
+	const struct parse_mode mode = {SKG_GIT_2_55, NULL, NULL};
+	return index_parse(buf, len, len, name, rawsz, cb, info, rep, &mode, err);
+}
+
+int skg_index_parse_file(const char *path, const char *display, size_t rawsz, unsigned git_version,
+                         const struct skg_index_callbacks *cb, struct skg_index_info *info,
+                         const struct skg_sink *rep, struct skg_error *err)
+{
+	if (info != NULL) {
+		memset(info, 0, sizeof(*info));
+	}
+	uint8_t *data;
+	size_t len, readable;
+	int r = index_load(path, display, rawsz, false, &data, &len, &readable, err);
+	if (r != 0) {
+		return r > 0 ? 0 : -1;
+	}
+	const struct parse_mode mode = {git_version, path, NULL};
+	int ret = index_parse(data, len, readable, display, rawsz, cb, info, rep, &mode, err);
+	free(data);
+	return ret;
 }
 
 int skg_read_index(const struct skg_repo *repo, const struct skg_index_callbacks *cb,
                    struct skg_index_info *info, const struct skg_sink *rep, struct skg_error *err)
 {
-	if (info != NULL) {
-		memset(info, 0, sizeof(*info));
-	}
-	char *data;
-	size_t len;
-	if (skg_read_file(repo->index_file, SIZE_MAX / 2, &data, &len) != 0) {
-		if (errno == ENOENT) {
-			return 0;
-		}
-		return skg_fail(err, "%s: index file open failed: %s", repo->index_file_display,
-		                strerror(errno));
-	}
-	/*
-	 * git maps the file: a corrupt entry may read on into the zeros that fill the last page (and
-	 * crash beyond). Give the parser the same zeros, so that it says what git says.
-	 */
-	long page = sysconf(_SC_PAGESIZE);
-	size_t pg = page > 0 ? (size_t)page : 4096;
-	size_t readable = len + (pg - len % pg) % pg;
-	if (readable > len) {
-		char *grown = realloc(data, readable + 1);
-		if (grown == NULL) {
-			free(data);
-			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
-		}
-		data = grown;
-		memset(data + len, 0, readable - len + 1);
-	}
-	int ret = index_parse((const uint8_t *)data, len, readable, repo->index_file_display,
-	                      skg_format_rawsz(repo->object_format), cb, info, rep, err);
-	free(data);
-	return ret;
+	return skg_index_parse_file(repo->index_file, repo->index_file_display,
+	                            skg_format_rawsz(repo->object_format), SKG_GIT_2_55, cb, info, rep, err);
 }

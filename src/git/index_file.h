@@ -56,6 +56,9 @@ struct skg_index_callbacks {
 	/* each resolve-undo path in strcmp order (the last record of a path wins); id[i] NULL if no mode */
 	int (*resolve_undo)(void *ctx, const char *path, const uint32_t mode[3], const uint8_t *const id[3]);
 	void *ctx;
+	/* before the first entry, with what the file holds (info->sparse: the "sdir" extension); may
+	 * be NULL */
+	int (*begin)(void *ctx, const struct skg_index_info *info);
 };
 
 /*
@@ -71,13 +74,29 @@ struct skg_index_callbacks {
  * Diagnostics: plain "ignoring XXXX extension", errors "Index records invalid resolve-undo
  * information", "corrupt fsmonitor extension (too short)", "bad fsmonitor version N". The file is
  * checked completely before the first callback. Entries that run past the end of buf, which git
- * reads from whatever memory follows its mapping, give "index file corrupt". Left out: split index
- * ("link" extension: refused with a fatal error), the EWAH bitmap of the FSMN extension, the
- * expansion of sparse directory entries (passed as they are).
+ * reads from whatever memory follows its mapping, give "index file corrupt". A split index ("link"
+ * extension) needs its shared index file: here refused with a fatal error (skg_index_parse_file
+ * reads it). Left out: the EWAH bitmap of the FSMN extension, the expansion of sparse directory
+ * entries (passed as they are).
  */
 int skg_index_parse(const uint8_t *buf, size_t len, const char *name, size_t rawsz,
                     const struct skg_index_callbacks *cb, struct skg_index_info *info,
                     const struct skg_sink *rep, struct skg_error *err);
+
+/*
+ * Read the index file at `path` as git's fsck does (read-cache.c read_index_from; `display`
+ * names it in messages) and parse it as above, as git_version's Git (SKG_GIT_2_39 or SKG_GIT_2_55
+ * of <sha1kit/git_fsck.h>: 2.40+ does not check a null trailing checksum, index.skipHash). A
+ * missing file is an empty index (0 without callbacks); one that does not open or map gives git's
+ * fatal message ("P: index file open failed: E", "P: unable to map index file: E" for a
+ * directory). A split index ("link" extension, gitformat-index(5)) is merged with its shared index
+ * DIR/sharedindex.<ID> beside it, as git merges them (split-index.c): the entries passed are the
+ * merged ones, in order; git's fatal messages for a shared index that is missing, corrupt or not
+ * the one named, or bitmaps that do not fit. Zeros past the end, as for skg_read_index().
+ */
+int skg_index_parse_file(const char *path, const char *display, size_t rawsz, unsigned git_version,
+                         const struct skg_index_callbacks *cb, struct skg_index_info *info,
+                         const struct skg_sink *rep, struct skg_error *err);
 
 /*
  * Read repo->index_file and parse it as above (name in messages: repo->index_file_display). A

@@ -1355,6 +1355,77 @@ fi
 # 16. Shallow clones and grafts: git gives those commits the parents of .git/shallow (none) and
 # info/grafts (the listed ones), with its deprecation hint for the graft file, its errors for bad
 # graft lines, and advice.graftFileDeprecated.
+# 6c. Index files git writes with its other features: a split index (core.splitIndex: the
+#     entries merged from .git/index and the shared index it names, replaced, deleted and added), a
+#     skipped checksum (index.skipHash, feature.manyFiles: a null trailer, not checked by git
+#     2.40+), and an index git cannot read (a directory: git dies).
+section_index_kinds() {
+local r b
+r=$T/split
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	for i in 1 2 3 4 5 6; do echo "$i" >"s$i"; done
+	git add . && git commit -qm s && git config core.splitIndex true &&
+		git config splitIndex.maxPercentChange 100 && git update-index --split-index &&
+		echo x >s2 && git add s2 && git rm -q --cached s4 && echo new >t && git add t
+) || fail "could not make a split index"
+[ -n "$(ls "$r"/.git/sharedindex.* 2>/dev/null)" ] || fail "git wrote no shared index"
+compare_exact "a split index" "$r"
+(
+	cd "$r" || exit 1
+	for b in "$(git rev-parse :s2)" "$(git rev-parse :t)" "$(git rev-parse :s5)"; do
+		rm -f "$(obj_path . "$b")"
+	done
+)
+compare_order "a split index: a replaced, an added and a shared entry's blobs missing" "$r" --name-objects
+b=$(ls "$r"/.git/sharedindex.*)
+chmod u+w "$b"
+printf 'X' | dd of="$b" bs=1 seek=40 conv=notrunc 2>/dev/null
+compare_exact "a split index: its shared index corrupt" "$r"
+cp "$r/.git/index" "$T/split.index"
+(cd "$r" && git update-index --split-index && echo y >s3 && git add s3) # a new shared index
+mv "$(ls -t "$r"/.git/sharedindex.* | head -1)" "$b"
+cp "$T/split.index" "$r/.git/index"
+compare_exact "a split index: its shared index another" "$r"
+rm -f "$r"/.git/sharedindex.*
+compare_exact "a split index: its shared index missing" "$r"
+
+# a sparse index (sparse-checkout --cone --sparse-index: the directory b/ one entry, its tree):
+# git expands it (the files of b/ named in --name-objects, git 2.46+'s advice unless turned off);
+# an entry's blob missing: cache_tree_update's "invalid object" line before the expansion (top) or
+# after it (a file under b/)
+r=$T/sparse
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	mkdir a b && echo a >a/f && echo b >b/f && echo c >b/g && echo top >top && git add . &&
+		git commit -qm s && git sparse-checkout init --cone --sparse-index && git sparse-checkout set a
+) || fail "could not make a sparse index"
+if git -C "$r" ls-files --sparse | grep -qx 'b/'; then
+	compare_exact "a sparse index" "$r"
+	cp -a "$r" "$T/sparse2"
+	rm -f "$(obj_path "$r" "$(git -C "$r" rev-parse HEAD:b/g)")" "$(obj_path "$r" "$(git -C "$r" rev-parse :top)")"
+	compare_order "a sparse index: a blob under its sparse directory and one outside missing" "$r" --name-objects
+	git -C "$T/sparse2" config advice.sparseIndexExpanded false
+	rm -f "$(obj_path "$T/sparse2" "$(git -C "$r" rev-parse HEAD:b/g)")"
+	compare_exact "a sparse index, advice.sparseIndexExpanded false: a blob under its sparse directory missing" "$T/sparse2"
+else
+	echo "this git writes no sparse directory entries: the sparse index cases are not compared"
+fi
+
+r=$T/skiphash
+mkrepo "$r"
+(cd "$r" && git config index.skipHash true && echo z >z && git add z && rm -f "$(obj_path . "$(git rev-parse :z)")")
+compare_exact "an index without its checksum (index.skipHash)" "$r"
+
+r=$T/index-dir
+mkrepo "$r"
+rm -f "$r/.git/index"
+mkdir "$r/.git/index"
+compare_exact "an index that is a directory" "$r"
+}
+
 section_shallow() {
 mkrepo "$T/up"
 git clone -q --depth 1 "file://$T/up" "$T/shallow"
@@ -2464,6 +2535,9 @@ sha256 && section_ref_corrupt
 }
 section_sha256_lost_found() {
 sha256 && section_lost_found
+}
+section_sha256_index_kinds() {
+sha256 && section_index_kinds
 }
 section_sha256_shallow() {
 sha256 && section_shallow
