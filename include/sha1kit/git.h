@@ -9,6 +9,7 @@
  *   sha1kit/git_pack.h     index a pack (from memory or from a stream of pieces), write its idx,
  *                          verify a pack against its idx
  *   sha1kit/git_fsck.h     check a whole repository as `git fsck --full` does
+ *   sha1kit/git_refs.h     check the refs of a repository as `git refs verify` does
  *
  * Conventions of every function of the layer:
  *  - Nothing prints and nothing exits. Findings about the input (a corrupt object, a broken link,
@@ -134,7 +135,10 @@ struct skg_error {
 	char msg[SKG_ERROR_MAX];
 };
 
-/* The name of an error code ("git", "out of memory", ...). */
+/* A short English name of an error code, a static string: "fatal" (SKG_E_GIT), "out of memory",
+ * "cannot start a thread", "input/output error" (SKG_E_IO), "invalid argument" (SKG_E_USAGE),
+ * "cancelled", "collision attack detected", "corrupt input", "unsupported repository"; "unknown
+ * error" for a value that is no enum skg_errc. */
 const char *skg_errc_name(enum skg_errc code);
 
 /* ---- The report sink ----------------------------------------------------------------------- */

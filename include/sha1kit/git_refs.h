@@ -56,7 +56,8 @@ struct skg_refs_verify_options {
  * "Unhandled message id: ID", "Unknown fsck message type: 'VALUE'"; a symbolic link under refs/
  * whose target path cannot be resolved: "Invalid path 'PATH': REASON"; a reftable table that does
  * not read: one line naming it, where git 2.55 crashes).
- * Thread-safe for distinct sinks; repo is only read.
+ * opt may be NULL: the defaults (as skg_refs_verify_options zeroed). Thread-safe for distinct
+ * sinks; repo is only read.
  */
 int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options *opt,
                     const struct skg_sink *sink, struct skg_error *err);

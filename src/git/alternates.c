@@ -52,7 +52,7 @@ static bool alt_seen(const struct alt_walk *w, const char *dir)
 	return false;
 }
 
-static int alt_read_file(struct alt_walk *w, const char *objdir, int depth);
+static int alt_read_file(struct alt_walk *w, const char *objdir, const char *display, int depth);
 
 /* C-style unquoting of a "..." entry (skg_unquote_c); false on broken quoting. *next is after the
  * closing quote. */
@@ -117,7 +117,7 @@ static int alt_entry(struct alt_walk *w, const char *entry, const char *relative
 		} else {
 			ret = w->fn(w->ctx, norm);
 			if (ret == 0) {
-				ret = alt_read_file(w, norm, depth + 1);
+				ret = alt_read_file(w, norm, norm, depth + 1);
 			}
 		}
 	}
@@ -174,10 +174,15 @@ static int alt_entries(struct alt_walk *w, const char *alt, size_t len, char sep
 	return ret;
 }
 
-static int alt_read_file(struct alt_walk *w, const char *objdir, int depth)
+/* OBJDIR/info/alternates (`display`: OBJDIR as git names it in its warning: the repository's
+ * object directory as git spells it, an alternate's as normalized) */
+static int alt_read_file(struct alt_walk *w, const char *objdir, const char *display, int depth)
 {
 	char *path = skg_path_join(objdir, "info/alternates");
-	if (path == NULL) {
+	char *shown = skg_path_join(display, "info/alternates");
+	if (path == NULL || shown == NULL) {
+		free(path);
+		free(shown);
 		return skg_fail_sys(w->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	char *data;
@@ -185,12 +190,14 @@ static int alt_read_file(struct alt_walk *w, const char *objdir, int depth)
 	if (skg_read_file(path, (size_t)1 << 30, &data, &len) != 0) {
 		if (errno != ENOENT && errno != ENOTDIR) {
 			skg_report(w->rep, SKG_LEVEL_WARNING, SKG_R_ALT_UNREADABLE,
-			           "unable to access '%s': %s", path, strerror(errno));
+			           "unable to access '%s': %s", shown, strerror(errno));
 		}
 		free(path);
+		free(shown);
 		return 0;
 	}
 	free(path);
+	free(shown);
 	/* git reads the file as a C string: a NUL byte ends it */
 	size_t clen = strlen(data);
 	int ret = alt_entries(w, data, clen < len ? clen : len, '\n', objdir, depth);
@@ -215,7 +222,7 @@ int skg_for_each_alternate(const struct skg_repo *repo, int (*fn)(void *ctx, con
 		ret = alt_entries(&w, env, strlen(env), ':', NULL, 0);
 	}
 	if (ret == 0) {
-		ret = alt_read_file(&w, repo->objects_dir, 0);
+		ret = alt_read_file(&w, repo->objects_dir, repo->objects_dir_display, 0);
 	}
 	free(w.own);
 	skg_buf_release(&w.seen);

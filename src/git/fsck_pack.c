@@ -453,7 +453,32 @@ static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, 
 		return;
 	}
 	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy, false, NULL, 0};
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy, false, NULL, 0, 0};
+}
+
+/* A pack whose idx git cannot open (open_pack_index fails without a word, at each lookup too):
+ * only the rev-index check's line names it. */
+static void remember_silent(struct skg_fsck_run *f, const char *pack, int e)
+{
+	char *pack_copy = strdup(pack);
+	struct skg_fsck_unusable *v =
+	    pack_copy != NULL ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v)) : NULL;
+	if (v == NULL) {
+		free(pack_copy);
+		skg_fsck_nomem(f);
+		return;
+	}
+	f->unusable = v;
+	v[f->n_unusable++] = (struct skg_fsck_unusable){NULL, NULL, 0, 0, pack_copy, false, NULL, 0, e};
+}
+
+/* Whether a file that did not map is one git's open() fails on (git_open: no permission, gone, a
+ * loop of links), which git passes over without a word; not a directory (git's mmap dies on it),
+ * a file too large or memory. */
+static bool git_open_fails(const struct skg_file *file, const struct skg_error *err)
+{
+	return file->failed == SKG_FILE_OPEN && err->code != SKG_E_NOMEM && err->sys_errno != EISDIR &&
+	       err->sys_errno != EFBIG && err->sys_errno != 0;
 }
 
 /*
@@ -480,7 +505,7 @@ static void remember_midx_unusable(struct skg_fsck_run *f, char *line, const cha
 		return;
 	}
 	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, NULL, 0, 0, pack_copy, true, ids, n};
+	v[f->n_unusable++] = (struct skg_fsck_unusable){line, NULL, 0, 0, pack_copy, true, ids, n, 0};
 }
 
 /* Whether u, a pack of the multi-pack-index, holds `id` to git's lookups through it. */
@@ -537,7 +562,7 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			uint64_t off;
 			const struct skg_fsck_unusable *u = &f->unusable[i];
-			if (u->dir_errno == 0 && !u->midx &&
+			if (u->dir_errno == 0 && !u->midx && u->line != NULL &&
 			    (u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len, f->rawsz, id, &off))) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
@@ -624,10 +649,15 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	bool drawn = false; /* whether git's verify_packfile got to its loop (and its last display) */
 	skg_fsck_meter_pack_start(f);
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
-		if (midx != 0 && ferr.code != SKG_E_NOMEM && ferr.sys_errno == ENOENT) {
-			/* a pack of the multi-pack-index without its idx (git's list has it through the
-			 * multi-pack-index, midx.c prepare_midx_pack): git's verify_pack_index */
-			remember_midx_unusable(f, NULL, pack_path, odb, midx);
+		if (git_open_fails(&idx, &ferr)) {
+			/* an idx git cannot open (no permission; a pack of the multi-pack-index without
+			 * its idx, which git's list has through the multi-pack-index, midx.c
+			 * prepare_midx_pack): git's open_pack_index fails silently, verify_pack_index */
+			if (midx != 0) {
+				remember_midx_unusable(f, NULL, pack_path, odb, midx);
+			} else {
+				remember_silent(f, pack_path, ferr.sys_errno);
+			}
 			if (!f->connectivity_only) {
 				skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
 				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
@@ -641,6 +671,17 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		return;
 	}
 	if (skg_file_map(&file, pack_path, f->on_map, f->map_ctx, &ferr) != 0) {
+		if (git_open_fails(&file, &ferr)) {
+			/* packfile.c open_packed_git_1 fails silently (each lookup too): verify_packfile */
+			if (!f->connectivity_only) {
+				skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed",
+				                  pack_path);
+				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+			}
+			skg_fsck_meter_pack_end(f, skg_pk_idx_count(idx.data, (size_t)idx.len), false);
+			skg_file_unmap(&idx);
+			return;
+		}
 		pack_file_error(f, &file, pack_path, &ferr);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 		skg_fsck_meter_pack_end(f, skg_pk_idx_count(idx.data, (size_t)idx.len), false);
@@ -1332,7 +1373,8 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 	}
 	int e = 0;
 	for (size_t i = 0; i < f->n_unusable; i++) {
-		e = f->unusable[i].dir_errno != 0 ? f->unusable[i].dir_errno : e;
+		const struct skg_fsck_unusable *u = &f->unusable[i];
+		e = u->dir_errno != 0 ? u->dir_errno : u->open_errno != 0 ? u->open_errno : e;
 	}
 	if (e != 0) {
 		char h[SKG_MAX_HEXSZ + 1];

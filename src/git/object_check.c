@@ -32,7 +32,26 @@ struct hcheck {
 	size_t n, cap;
 	size_t rawsz; /* bytes of an object ID */
 	bool nomem;
+	/* the object checked: its ID, worked out at the first finding, for the records */
+	unsigned type, format;
+	const uint8_t *data;
+	size_t len;
+	int id_state; /* 0: not yet, 1: id holds it, -1: none (SHA-1DC refused the content) */
+	uint8_t id[SKG_MAX_RAWSZ];
 };
+
+/* The checked object's ID (what skg_hash_object returns), or NULL when it has none. */
+static const uint8_t *checked_id(struct hcheck *c)
+{
+	if (c->id_state == 0) {
+		struct skg_object_hasher h;
+		struct skg_error err;
+		skg_object_hash_begin_as(&h, c->format, skg_type_name(c->type), c->len);
+		skg_object_hash_update(&h, c->data, c->len);
+		c->id_state = skg_object_hash_final_as(&h, c->id, &err) == 0 ? 1 : -1;
+	}
+	return c->id_state > 0 ? c->id : NULL;
+}
 
 /* hash_format_check_report: every finding is an error line (and the tree decoder's cause before). */
 static void on_finding(void *ctx, const struct skg_fsck_finding *f)
@@ -55,7 +74,12 @@ static void on_finding(void *ctx, const struct skg_fsck_finding *f)
 	snprintf(text, sizeof(text), "object fails fsck: %s: %s%.*s", name, f->detail,
 	         f->arg != NULL ? (int)f->arg_len : 0, f->arg != NULL ? f->arg : "");
 	skg_git_reportf_style(text, strlen("error: "));
-	struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, name, f->type, f->id, text, false, 0};
+	/* the checks of the object run before it has its ID (git's null ID): the record gets the ID;
+	 * a .gitmodules / .gitattributes blob's findings keep the blob's */
+	static const uint8_t null_id[SKG_MAX_RAWSZ];
+	const uint8_t *id = f->id != NULL && memcmp(f->id, null_id, c->rawsz) != 0 ? f->id : checked_id(c);
+	struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, name, id != NULL ? f->type : SKG_NONE, id, text,
+	                       false,           0};
 	c->sink->report(c->sink->ctx, &r);
 }
 
@@ -104,7 +128,7 @@ int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struc
 		return 0; /* fsck_blob of a blob no tree named: nothing */
 	}
 	const size_t rawsz = opt->object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
-	struct hcheck c = {&opt->sink, NULL, 0, 0, rawsz, false};
+	struct hcheck c = {&opt->sink, NULL, 0, 0, rawsz, false, type, opt->object_format, data, len, 0, {0}};
 	struct skg_fsck_options fo;
 	skg_fsck_options_init(&fo, true);
 	fo.rawsz = rawsz;

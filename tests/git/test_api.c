@@ -562,6 +562,8 @@ struct records {
 	char text[8][256];
 	char msg_id[8][64];
 	enum skg_level level[8];
+	char oid[8][SKG_MAX_HEXSZ + 1]; /* "" for none */
+	unsigned type[8];
 	unsigned n;
 };
 
@@ -572,6 +574,11 @@ static void record(void *ctx, const struct skg_report *r)
 		snprintf(rs->text[rs->n], sizeof(rs->text[0]), "%s", r->text);
 		snprintf(rs->msg_id[rs->n], sizeof(rs->msg_id[0]), "%s", r->msg_id != NULL ? r->msg_id : "");
 		rs->level[rs->n] = r->level;
+		rs->type[rs->n] = r->type;
+		rs->oid[rs->n][0] = '\0';
+		if (r->oid != NULL) {
+			skg_to_hex_len(r->oid, SKG_RAWSZ, rs->oid[rs->n]);
+		}
 	}
 	rs->n++;
 }
@@ -609,6 +616,15 @@ static void test_hash_object_fsck(void **state)
 	assert_int_equal(rs.level[0], SKG_LEVEL_ERROR);
 	assert_string_equal(rs.msg_id[0], "hasDotgit");
 	assert_string_equal(rs.text[0], "object fails fsck: hasDotgit: contains '.git'");
+	/* the record names the object refused: its ID as --literally gives it */
+	struct skg_hash_options lit;
+	skg_hash_options_default(&lit);
+	lit.literally = true;
+	char hex[SKG_MAX_HEXSZ + 1];
+	assert_int_equal(skg_hash_object("tree", tree, sizeof(tree), &lit, oid, &err), 0);
+	skg_to_hex(oid, hex);
+	assert_string_equal(rs.oid[0], hex);
+	assert_int_equal(rs.type[0], SKG_TREE);
 	/* mode 100664: badFilemode is only info-level in fsck, but it fails hash-object */
 	memcpy(tree, "100664 a\0\0\0", 12);
 	rs.n = 0;

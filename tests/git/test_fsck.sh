@@ -417,6 +417,14 @@ chmod u+w "$f"
 printf '\x01' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
 $exact "an idx's checksum wrong" "$r"
 $exact "an idx's checksum wrong, --connectivity-only" "$r" --connectivity-only
+# an idx git cannot open (a link to itself: open fails as it does without permission, also for
+# root): git's open_pack_index fails without a word, "index not opened", its objects missing
+r=$T/idx-loop
+mkrepo "$r"
+(cd "$r" && git repack -qd && echo more >more && git add more && git commit -qm more && git repack -qd)
+f=$(ls "$r"/.git/objects/pack/*.idx | head -1)
+rm -f "$f" && ln -s "$(basename "$f")" "$f"
+$exact "an idx that does not open" "$r"
 
 # 7a. A .pack that is a directory: git's add_packed_git takes no such pack, silently; its idx's
 #     objects are missing.
@@ -1509,6 +1517,14 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 		diff "$T/g.err" "$T/s.err" | head -5
 	fi
 fi
+# an objects/info/alternates that cannot be read: git's warning names it by the object directory
+# as git spells it (.git/objects; in a bare repository ./objects)
+mkrepo "$T/alt-dir"
+mkdir "$T/alt-dir/.git/objects/info/alternates"
+compare_exact "an alternates file that is a directory" "$T/alt-dir"
+git init -q --bare "$T/alt-bare.git"
+mkdir "$T/alt-bare.git/objects/info/alternates"
+compare_exact "an alternates file that is a directory, bare" "$T/alt-bare.git"
 }
 
 # 18. Found by a second new-user trial: config files (a bad global file is git's fatal line; one
