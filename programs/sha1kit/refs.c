@@ -114,6 +114,23 @@ int sk_cmd_refs(int argc, char **argv)
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;
 	sub_argv[0] = argv[0]; /* getopt_long's messages name the program, not "verify" */
+	/* git finds the repository before it parses the subcommand's options (RUN_SETUP): outside one,
+	 * -h and a bad option give its fatal line too (--help, git's manual page, does not need one) */
+	bool long_help = false;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(sub_argc, sub_argv, "h", options, NULL)) != -1) {
+		git_dir = c == OPT_GIT_DIR ? optarg : git_dir;
+		long_help = long_help || c == OPT_HELP;
+	}
+	opterr = 1;
+	struct skg_sink sink = {print_record, NULL};
+	struct skg_error err;
+	struct skg_repo *repo = NULL;
+	int r = long_help ? 0 : skg_repo_open_formats(&repo, git_dir, SKG_GIT_2_55, &sink, &err);
+	if (r != 0) {
+		goto fail;
+	}
 	optind = 0;
 	while ((c = getopt_long(sub_argc, sub_argv, "h", options, NULL)) != -1) {
 		switch (c) {
@@ -142,17 +159,12 @@ int sk_cmd_refs(int argc, char **argv)
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": 'refs verify' takes no arguments (got '%s')",
 		              sub_argv[optind]);
 	}
-	struct skg_sink sink = {print_record, NULL};
-	struct skg_error err;
-	struct skg_repo *repo = NULL;
-	int r = skg_repo_open_formats(&repo, git_dir, SKG_GIT_2_55, &sink, &err);
-	if (r == 0) {
-		r = skg_refs_verify(repo, &o, &sink, &err);
-		skg_repo_free(repo);
-		if (r >= 0) {
-			return sk_finish(r > 0 ? FAILED : SK_EXIT_OK, false);
-		}
+	r = skg_refs_verify(repo, &o, &sink, &err);
+	skg_repo_free(repo);
+	if (r >= 0) {
+		return sk_finish(r > 0 ? FAILED : SK_EXIT_OK, false);
 	}
+fail:
 	fflush(stdout);
 	switch (err.code) {
 	case SKG_E_NOMEM:

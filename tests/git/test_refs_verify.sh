@@ -336,6 +336,17 @@ if [ -z "$RECORD" ]; then
 	[ $? = 129 ] && pass || fail "refs (no subcommand): not 129"
 	(cd "$T/cfgobject" && "$SK" refs verify --bogus 2>/dev/null)
 	[ $? = 129 ] && pass || fail "refs verify --bogus: not 129"
+	# outside a repository git dies first (RUN_SETUP), also for -h and a bad option
+	mkdir -p "$T/norepo"
+	for a in -h --bogus ""; do
+		(cd "$T/norepo" && GIT_CEILING_DIRECTORIES=$T "$SK" refs verify $a >/dev/null 2>"$T/norepo.err")
+		rc=$?
+		if [ $rc = 128 ] && grep -q '^fatal: not a git repository' "$T/norepo.err"; then
+			pass
+		else
+			fail "refs verify $a outside a repository: exit $rc, $(head -1 "$T/norepo.err")"
+		fi
+	done
 fi
 }
 
