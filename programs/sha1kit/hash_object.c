@@ -23,7 +23,9 @@
  *    dropped; a line that starts with '"' is C-unquoted, skg_unquote_c), as builtin/hash-object.c
  *    hash_stdin_paths does;
  *  - a FILE that does not open is git's xopen line, 'fatal: could not open 'NAME' for reading:
- *    REASON', and a directory git's hash_fd line 'fatal: Unable to hash NAME', exit 128; a usage
+ *    REASON', and a directory git's hash_fd line 'fatal: Unable to hash NAME' (a regular file that
+ *    ends before its fstat size, e.g. standard input read from an offset: 'error: short read while
+ *    indexing NAME' first; no NAME for standard input: '<unknown>', '(null)'), exit 128; a usage
  *    error (parse-options, and git's "Can't use --stdin-paths with --stdin", ...) exits 129.
  * Not modelled: -w, --path.
  *
@@ -72,6 +74,7 @@ struct ho_state {
 	bool bad_type;    /* not blob, tree, commit or tag: each object is refused */
 	bool literally;   /* no format check */
 	bool no_filters;  /* --no-filters: git has no path for the object (its messages say "(null)") */
+	bool from_stdin;  /* reading --stdin: git has no path either */
 	bool check;       /* the content must be in memory for a format check */
 	unsigned format;  /* the repository's object format (SKG_FORMAT_SHA1 outside one) */
 	unsigned char *buf;
@@ -122,14 +125,18 @@ static void ho_usage(void)
 	      "after each tree entry's name.\n"
 	      "\n"
 	      "Errors as git gives them: a FILE that cannot be opened is 'fatal: could not\n"
-	      "open 'FILE' for reading: REASON', a directory 'fatal: Unable to hash FILE'.\n"
+	      "open 'FILE' for reading: REASON', a directory 'fatal: Unable to hash FILE', a\n"
+	      "file shorter than its size (standard input read from an offset) 'error: short\n"
+	      "read while indexing FILE' then the same fatal line (standard input has no\n"
+	      "name: '<unknown>', '(null)', as in git).\n"
 	      "\n"
 	      "Exit status:\n"
 	      "  0    success\n"
 	      "  1    a FILE that opened could not be read, a write error\n"
 	      "  2    a SHA-1 collision attack was detected in an object\n"
 	      "  128  as git: an object failed the fsck checks, a FILE could not be\n"
-	      "       opened or is a directory, a badly quoted --stdin-paths line\n"
+	      "       opened, is a directory or is shorter than its size, a badly\n"
+	      "       quoted --stdin-paths line\n"
 	      "  129  a usage error, as git's\n"
 	      "Processing stops at the first error, as in Git; the IDs printed before stand.\n"
 	      "\n"
@@ -177,6 +184,24 @@ static int object_end(struct skg_object_hasher *h, const char *name)
 	return SK_EXIT_OK;
 }
 
+/* The path git's hash_fd has for the object (its filters' path): none for standard input or with
+ * --no-filters, which glibc prints as "(null)". */
+static const char *git_path(const struct ho_state *st, const char *name)
+{
+	return st->no_filters || st->from_stdin ? NULL : name;
+}
+
+/* A regular file that ends before the size fstat gave: git's index_core fails ("short read while
+ * indexing"), and hash_fd dies. */
+static int short_read(const struct ho_state *st, const char *name)
+{
+	const char *path = git_path(st, name);
+	fflush(stdout);
+	fprintf(stderr, "error: short read while indexing %s\n", path != NULL ? path : "<unknown>");
+	fprintf(stderr, "fatal: Unable to hash %s\n", path != NULL ? path : "(null)");
+	return 128;
+}
+
 /* Hash `size` bytes from fd as the content of an object. Returns an exit status. */
 static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *name)
 {
@@ -191,8 +216,7 @@ static int hash_stream(struct ho_state *st, int fd, uint64_t size, const char *n
 			return SK_EXIT_FAILURE;
 		}
 		if (got == 0) {
-			sk_error(0, "%s: short read (the file shrank while it was read)", sk_quote(name));
-			return SK_EXIT_FAILURE;
+			return short_read(st, name);
 		}
 		skg_object_hash_update(&ctx, st->buf, (size_t)got);
 		left -= (uint64_t)got;
@@ -328,9 +352,7 @@ static int hash_unknown_size(struct ho_state *st, int fd, int64_t known, const c
 		if (got == 0) {
 			if (known >= 0) {
 				free(data);
-				sk_error(0, "%s: short read (the file shrank while it was read)",
-				         sk_quote(name));
-				return SK_EXIT_FAILURE;
+				return short_read(st, name);
 			}
 			break;
 		}
@@ -356,7 +378,8 @@ static int hash_fd(struct ho_state *st, int fd, const char *name)
 		/* git's index_fd fails on it (read: EISDIR) and hash_fd dies, naming the path it has for
 		 * the filters: none with --no-filters, which glibc prints as "(null)" */
 		fflush(stdout);
-		fprintf(stderr, "fatal: Unable to hash %s\n", st->no_filters ? "(null)" : name);
+		fprintf(stderr, "fatal: Unable to hash %s\n",
+		        git_path(st, name) != NULL ? git_path(st, name) : "(null)");
 		return 128;
 	}
 	if (S_ISREG(sb.st_mode)) {
@@ -524,7 +547,9 @@ int sk_cmd_hash_object(int argc, char **argv)
 	st.buf = read_buf;
 	int status = SK_EXIT_OK;
 	if (stdin_count) {
+		st.from_stdin = true;
 		status = hash_fd(&st, STDIN_FILENO, "standard input");
+		st.from_stdin = false;
 	}
 	for (int i = optind; i < argc && status == SK_EXIT_OK; i++) {
 		status = hash_file(&st, argv[i]);

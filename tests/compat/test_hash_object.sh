@@ -452,6 +452,21 @@ exact "a directory: git's fatal line, 128 (with --no-filters git names it '(null
 exact "--stdin twice: usage error, 129" /dev/null --stdin --stdin
 exact "unknown option: 129" /dev/null --bogus hello
 exact "-t without its value: 129" /dev/null -t
+# standard input a regular file read from byte 3 on: git takes fstat's size and reads short
+# ("short read while indexing <unknown>", "Unable to hash (null)": no path for standard input)
+for opts in "--stdin" "--stdin -t tree"; do
+	{ dd bs=1 count=3 of=/dev/null 2>/dev/null && "$SK_REF_GIT" hash-object $opts; } <hello >"$T/g.out" 2>"$T/g.err"
+	gs=$?
+	{ dd bs=1 count=3 of=/dev/null 2>/dev/null && "$SK" hash-object $opts; } <hello >"$T/s.out" 2>"$T/s.err"
+	ss=$?
+	if [ $gs = $ss ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "$opts from a file not at its start: git status $gs, sha1kit status $ss"
+		sed 's/^/    sha1kit: /' "$T/s.err" | head -3
+	fi
+done
+exact "--stdin from a directory: 128" adir --stdin
 
 # ---- 6c. --stdin-paths (builtin/hash-object.c hash_stdin_paths) ---------------------------------
 printf 'hello\nrandom.bin\nempty\n' >paths1
