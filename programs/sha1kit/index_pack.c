@@ -765,29 +765,11 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, un
 	return refused;
 }
 
-/* git's strbuf_humanise_bytes (strbuf.c humanise_bytes) of an off_t: "1.50 MiB", "999 bytes" (a
- * negative one as git prints it: its low 32 bits, "bytes"). */
-static void humanise_bytes(int64_t bytes, char *buf, size_t n)
-{
-	if (bytes > 1u << 30) {
-		snprintf(buf, n, "%u.%2.2u GiB", (unsigned)(bytes >> 30),
-		         (unsigned)(bytes & ((1u << 30) - 1)) / 10737419u);
-	} else if (bytes > 1u << 20) {
-		unsigned x = (unsigned)bytes + 5243u; /* git's rounding */
-		snprintf(buf, n, "%u.%2.2u MiB", x >> 20, ((x & ((1u << 20) - 1)) * 100u) >> 20);
-	} else if (bytes > 1u << 10) {
-		unsigned x = (unsigned)bytes + 5u;
-		snprintf(buf, n, "%u.%2.2u KiB", x >> 10, ((x & ((1u << 10) - 1)) * 100u) >> 10);
-	} else {
-		snprintf(buf, n, "%u %s", (unsigned)(uint64_t)bytes, bytes == 1 ? "byte" : "bytes");
-	}
-}
-
 /* git's die once the bytes of the pack read pass --max-input-size (builtin/index-pack.c use()). */
 static int too_large(int64_t max_input)
 {
 	char size[64];
-	humanise_bytes(max_input, size, sizeof(size));
+	sk_humanise(max_input, false, size, sizeof(size));
 	fflush(stdout);
 	fprintf(stderr, "fatal: pack exceeds maximum allowed size (%s)\n", size);
 	return 128;
@@ -898,6 +880,14 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	opt->in_repository = repo != NULL; /* git has one, whatever its format */
 	struct sk_progress progress;
 	sk_progress_init_stats(&progress, show_progress, stats);
+	progress.indexing = "Receiving objects"; /* git's title when it reads the pack from stdin */
+	uint64_t total = 0;                      /* bytes read from standard input */
+	progress.bytes_in = &total;
+	/* git shows the throughput only when it read the input again after the pack header's read,
+	 * which fills its buffer (DEFAULT_IO_BUFFER_SIZE: 4 KiB in 2.39, 128 KiB since 2.42): the
+	 * objects go on past it (builtin/index-pack.c fill, display_throughput; a regular file) */
+	progress.bytes_quiet =
+	    (opt->git_version >= SKG_GIT_2_55 ? 131072 : 4096) + skg_format_rawsz(opt->object_format);
 	opt->progress.fn = sk_progress_cb;
 	opt->progress.ctx = &progress;
 	struct skg_indexer *ix = NULL;
@@ -918,7 +908,6 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	catch_signals();
 	tmp_active = 1;
 	static uint8_t buf[1 << 20];
-	uint64_t total = 0;
 	for (;;) {
 		ssize_t got = read(STDIN_FILENO, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR) {

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -380,8 +381,12 @@ void sk_progress_init_stats(struct sk_progress *p, bool enabled, bool stats)
 {
 	p->enabled = enabled;
 	p->title = NULL;
-	p->percent = 0;
-	p->last = 0;
+	p->percent = UINT_MAX;
+	p->shown = 0;
+	p->indexing = "Indexing objects";
+	p->bytes_in = NULL;
+	p->bytes_quiet = 0;
+	p->t0 = now();
 	sk_stats_init(&p->stats, stats);
 }
 
@@ -453,6 +458,38 @@ void sk_stats_print(struct sk_stats *s, const char *cmd)
 	fflush(stderr);
 }
 
+void sk_humanise(int64_t bytes, bool rate, char *buf, size_t n)
+{
+	const char *per = rate ? "/s" : "";
+	if (bytes > 1u << 30) {
+		snprintf(buf, n, "%u.%2.2u GiB%s", (unsigned)(bytes >> 30),
+		         (unsigned)(bytes & ((1u << 30) - 1)) / 10737419u, per);
+	} else if (bytes > 1u << 20) {
+		unsigned x = (unsigned)bytes + 5243u; /* git's rounding */
+		snprintf(buf, n, "%u.%2.2u MiB%s", x >> 20, ((x & ((1u << 20) - 1)) * 100u) >> 20, per);
+	} else if (bytes > 1u << 10) {
+		unsigned x = (unsigned)bytes + 5u;
+		snprintf(buf, n, "%u.%2.2u KiB%s", x >> 10, ((x & ((1u << 10) - 1)) * 100u) >> 10, per);
+	} else {
+		snprintf(buf, n, "%u %s%s", (unsigned)(uint64_t)bytes, bytes == 1 ? "byte" : "bytes", per);
+	}
+}
+
+/* One of git's meter lines (progress.c display): TITLE: PCT% (N/TOTAL), ended by "\r". */
+static void progress_line(struct sk_progress *p, uint64_t n, uint64_t total)
+{
+	unsigned pct = total ? (unsigned)(n * 100 / total) : 100;
+	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")\r", p->title, pct, n, total);
+	p->percent = pct;
+}
+
+/*
+ * git's meters of index-pack (builtin/index-pack.c, progress.c): the engine reports counts now and
+ * then; each count git would display in between is drawn as git draws it, once per object: a line
+ * whenever the percentage changes (the first count included, and "Resolving deltas" from 0), then
+ * the last one again with ", done.". Git also redraws once a second (its timer), which cannot be
+ * matched; runs of more than a second may show fewer lines than git's.
+ */
 void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 {
 	struct sk_progress *p = ctx;
@@ -464,22 +501,48 @@ void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 	if (!p->enabled) {
 		return;
 	}
-	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
-	bool finished = done >= total;
-	double t = now();
-	bool same = p->title != NULL && strcmp(p->title, title) == 0;
-	if (same && !finished && pct == p->percent && t - p->last < 0.5) {
-		return;
+	bool resolving = strcmp(title, "Indexing objects") != 0;
+	const char *shown_title = resolving ? title : p->indexing;
+	if (p->title == NULL || strcmp(p->title, shown_title) != 0) {
+		if (p->title != NULL) {
+			fputc('\n', stderr); /* the previous phase did not print its final line */
+		}
+		p->title = shown_title;
+		p->percent = UINT_MAX;
+		p->shown = 0;
+		if (resolving) {
+			progress_line(p, 0, total); /* git's display_progress(progress, 0) */
+		}
 	}
-	if (p->title != NULL && !same) {
-		/* the previous phase did not print its final line */
-		fputc('\n', stderr);
+	for (uint64_t i = p->shown + 1; i <= done && total > 0;) {
+		unsigned pct = (unsigned)(i * 100 / total);
+		if (pct != p->percent) {
+			progress_line(p, i, total);
+		}
+		/* the first count of the next percentage */
+		uint64_t next = ((uint64_t)(pct + 1) * total + 99) / 100;
+		i = next > i ? next : i + 1;
 	}
-	p->title = finished ? NULL : title;
-	p->percent = pct;
-	p->last = t;
-	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s", title, pct, done, total,
-	        finished ? ", done.\n" : "\r");
+	p->shown = done > p->shown ? done : p->shown;
+	if (done >= total) {
+		if (p->percent != UINT_MAX) { /* git's stop_progress: only after a line was drawn */
+			char tp[96] = "";
+			if (p->bytes_in != NULL && !resolving && *p->bytes_in > p->bytes_quiet) {
+				/* git's throughput (progress.c stop_progress): the bytes read, and their rate
+				 * over the time in units of 1/1024 s ("misecs"), as bytes a second */
+				char size[40], rate[40];
+				uint64_t ns = (uint64_t)((now() - p->t0) * 1e9);
+				uint64_t misecs = (ns * 4398) >> 32; /* no overflow below 48 days */
+				uint64_t r = *p->bytes_in / (misecs ? misecs : 1);
+				sk_humanise((int64_t)*p->bytes_in, false, size, sizeof(size));
+				sk_humanise((int64_t)(r * 1024), true, rate, sizeof(rate));
+				snprintf(tp, sizeof(tp), ", %s | %s", size, rate);
+			}
+			fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 ")%s, done.\n", p->title, 100u,
+			        done, total, tp);
+		}
+		p->title = NULL;
+	}
 	fflush(stderr);
 }
 

@@ -97,9 +97,15 @@ struct sk_stats {
 /* Progress on standard error, Git style ("Indexing objects:  42% (420/1000)"), only when enabled. */
 struct sk_progress {
 	bool enabled;
-	const char *title; /* title of the line on screen, NULL for none */
-	unsigned percent;  /* last percentage printed */
-	double last;       /* time of the last line (seconds) */
+	const char *title;        /* title of the line on screen, NULL for none */
+	unsigned percent;         /* last percentage printed (UINT_MAX: none yet) */
+	uint64_t shown;           /* the count up to which git's lines were drawn */
+	const char *indexing;     /* the first phase's title: "Indexing objects" (a file), "Receiving
+	                           * objects" (git's for --stdin) */
+	const uint64_t *bytes_in; /* not NULL: the bytes read so far, shown as git's throughput when
+	                           * more than bytes_quiet */
+	uint64_t bytes_quiet;
+	double t0; /* when the meters started (seconds) */
 	struct sk_stats stats;
 };
 
@@ -118,6 +124,10 @@ void sk_progress_init(struct sk_progress *p, bool enabled);
 void sk_progress_stats(struct sk_progress *p, const char *cmd);
 /* struct skg_progress.fn (ctx = struct sk_progress *). */
 void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total);
+
+/* git's strbuf_humanise_bytes / strbuf_humanise_rate (strbuf.c): "1.50 MiB", "999 bytes",
+ * "11.56 MiB/s" (a negative size as git prints it: its low 32 bits). */
+void sk_humanise(int64_t bytes, bool rate, char *buf, size_t n);
 /* End an unfinished progress line (before an error message). */
 void sk_progress_abort(struct sk_progress *p);
 

@@ -2293,6 +2293,37 @@ for c in "stdin-named:nowhere:index-pack --stdin p.pack" "max-small:file:index-p
 	done
 	[ $same = 1 ] && ok || bad "unsupported: $label ($args): git $(<"$T/ow-git-$label.rc") $(<"$T/ow-git-$label.last"), sha1kit $(<"$T/ow-sk-$label.rc") $(<"$T/ow-sk-$label.last")"
 done
+# -v's meters line for line (git's progress.c: a line at each new percentage, the first count
+# included, "Resolving deltas" from 0, the last line again with ", done."; "Receiving objects" for
+# --stdin; none for a pack without objects): a pack of 120 objects, 77 of them deltas, with 1 and
+# 2 threads, from a file and from standard input, and an empty pack
+git init -q "$T/vd" && (cd "$T/vd" && for i in $(seq 1 40); do seq 1 $((i * 50)) >f && git add f &&
+	git commit -qm "c$i"; done && git repack -adqf --depth=50) || bad "unsupported: cannot make the delta pack"
+cp "$T"/vd/.git/objects/pack/*.pack "$T/vd.pack"
+printf 'PACK\0\0\0\2\0\0\0\0' >"$T/ve.pack"
+"$SK" sum "$T/ve.pack" | cut -c1-40 | xxd -r -p >>"$T/ve.pack"
+for c in "vd.pack:--threads=1" "vd.pack:--threads=2" "ve.pack:" "vd.pack:--stdin" "ve.pack:--stdin"; do
+	pk=${c%%:*} args=${c#*:}
+	for who in git sk; do
+		tool=refgit
+		[ "$who" = sk ] && tool=$SK
+		rm -rf "$T/vm-$who" && git init -q "$T/vm-$who" && cp "$T/$pk" "$T/vm-$who/x.pack"
+		# shellcheck disable=SC2086 # the arguments are words
+		if [ "$args" = --stdin ]; then
+			(cd "$T/vm-$who" && "$tool" index-pack -v --stdin <"$T/$pk" >/dev/null 2>"$T/vm-$who.err")
+		else
+			(cd "$T/vm-$who" && "$tool" index-pack -v $args x.pack >/dev/null 2>"$T/vm-$who.err")
+		fi
+	done
+	# the rate of --stdin's throughput is the machine's: masked
+	for who in git sk; do
+		tr '\r' '\n' <"$T/vm-$who.err" | sed 's/ | [0-9.]* [KMG]*i*B*y*t*e*s*\/s, done[.]$/ | RATE, done./' >"$T/vm-$who.lines"
+	done
+	same_file "$T/vm-git.lines" "$T/vm-sk.lines" && ok || {
+		diff "$T/vm-git.lines" "$T/vm-sk.lines" | head -5
+		bad "unsupported: index-pack -v $args ($pk): the meters differ"
+	}
+done
 # --verify --check-self-contained-and-connected in a repository that has the parent's objects: a
 # pack of the last commit only links outside itself, exit status 1 (as without --verify)
 local sc=$T/selfc who
