@@ -35,6 +35,15 @@
 /* Print "sha1kit: MESSAGE" to stderr, then ": strerror(errnum)" when errnum is not 0, and a newline.
  * Standard output is flushed first so that both streams stay in order when they share a file. */
 void sk_error(int errnum, const char *fmt, ...) SK_PRINTF(2, 3);
+/* Run as `name` (argv[0] of a link named sha1sum or sha256sum to the program: `sum` alone, with
+ * GNU's options only; `sha256`: sha256sum): messages start "NAME: " and point to 'NAME --help',
+ * as GNU's. Set once, before any message. */
+void sk_set_alias(const char *name, bool sha256);
+/* Whether the program runs as such a link, and as sha256sum. */
+bool sk_alias(bool *sha256);
+/* How the program was run for messages and usage lines: "sha1kit COMMAND" ("sha1kit" for NULL),
+ * or the alias. */
+const char *sk_invocation(const char *cmd, char *buf, size_t n);
 
 /* Usage error of command `cmd` (NULL for the top level): print the message as sk_error does
  * (unless fmt is NULL, e.g. when getopt_long already printed it), then the "Try ... --help" line,

@@ -80,8 +80,10 @@ static void usage(void)
 	       "of kernel (names: see --version; -all: portable C only).\n"
 	       "\n"
 	       "Exit status: 0 success; 1 failure or usage error; 2 SHA-1 collision attack\n"
-	       "detected; 3 both (see '%s sum --help'). index-pack and verify-pack exit\n"
-	       "with 3 for an attack, as the pack is refused too.\n",
+	       "detected; 3 both (see '%s sum --help'). The Git commands exit as git\n"
+	       "does: 128 where git dies, 129 for a usage error, fsck with git fsck's bits,\n"
+	       "refs verify with 255 for an error; index-pack and verify-pack with 3 for an\n"
+	       "attack, as the pack is refused too.\n",
 	       SK_PROGRAM, SK_PROGRAM);
 }
 
@@ -160,6 +162,22 @@ int main(int argc, char **argv)
 	}
 	if (argc < 1 || (!help && sk_check_cpu_mask() != 0)) {
 		return SK_EXIT_FAILURE;
+	}
+	/* Run through a link named sha1sum or sha256sum: `sum` (with --sha256) under that name, as a
+	 * drop-in for GNU's (messages and usage lines name the link). */
+	const char *base = strrchr(argv[0], '/');
+#ifdef _WIN32
+	const char *bs = strrchr(argv[0], '\\');
+	base = bs != NULL && (base == NULL || bs > base) ? bs : base;
+#endif
+	base = base != NULL ? base + 1 : argv[0];
+	size_t blen = strcspn(base, ".");
+	bool sha1 = blen == 7 && strncmp(base, "sha1sum", 7) == 0;
+	bool sha256 = blen == 9 && strncmp(base, "sha256sum", 9) == 0;
+	if ((sha1 || sha256) && (base[blen] == '\0' || strcmp(base + blen, ".exe") == 0)) {
+		/* GNU's messages name the program by argv[0] as it was given */
+		sk_set_alias(argv[0], sha256);
+		return find_command("sum")->run(argc, argv);
 	}
 	argv[0] = program_name; /* getopt_long names the program after argv[0] in its messages */
 	/* '+': stop at the command name; what follows belongs to the command. */

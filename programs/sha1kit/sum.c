@@ -59,6 +59,9 @@ static const struct option sum_options[] = {
     {"sha256", no_argument, NULL, OPT_SHA256},
     {NULL, 0, NULL, 0},
 };
+/* The options of GNU sha1sum alone (run as a link named sha1sum or sha256sum), so that
+ * abbreviations are taken and refused as there */
+#define GNU_OPTIONS 12
 
 struct sum_state {
 	struct sk_hash_opts hash;
@@ -78,9 +81,12 @@ struct sum_state {
 
 static void sum_usage(void)
 {
-	fputs("Usage: sha1kit sum [OPTION]... [FILE]...\n"
-	      "  or:  sha1kit sum -c [OPTION]... [FILE]...\n"
-	      "Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks;\n"
+	char inv[64];
+	sk_invocation(SUM_CMD, inv, sizeof(inv));
+	printf("Usage: %s [OPTION]... [FILE]...\n"
+	       "  or:  %s -c [OPTION]... [FILE]...\n",
+	       inv, inv);
+	fputs("Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks;\n"
 	      "with --sha256, print or check SHA-256 (256-bit) checksums.\n"
 	      "\n"
 	      "With no FILE, or when FILE is -, read standard input.\n"
@@ -116,22 +122,27 @@ static void sum_usage(void)
 	      "                          error: sha1kit's warning is not sha1sum's output)\n"
 	      "      --strict          exit non-zero for improperly formatted checksum lines\n"
 	      "  -w, --warn            warn about improperly formatted checksum lines\n"
-	      "\n"
-	      "Choice of hash (sha1kit only):\n"
-	      "      --fast            plain SHA-1 without collision detection; for checksums\n"
-	      "                          that guard against accidents only\n"
-	      "      --safe-hash       print the \"safe hash\": a block in which an attack is\n"
-	      "                          detected is compressed three times, so that colliding\n"
-	      "                          files get different digests (those sha1cdsum prints);\n"
-	      "                          a file without an attack keeps its true SHA-1\n"
-	      "      --reduced-round   also flag collisions of reduced-round SHA-1 (a test of\n"
-	      "                          the detector; may flag files that are no attack)\n"
-	      "      --sha256          SHA-256 instead of SHA-1: the output, checks, messages\n"
-	      "                          and exit statuses of GNU sha256sum; no collision\n"
-	      "                          detection (not with --fast, --safe-hash or\n"
-	      "                          --reduced-round)\n"
-	      "\n"
-	      "      --help            display this help and exit\n"
+	      "\n",
+	      stdout);
+	bool sha256_link;
+	if (!sk_alias(&sha256_link)) {
+		fputs("Choice of hash (sha1kit only):\n"
+		      "      --fast            plain SHA-1 without collision detection; for checksums\n"
+		      "                          that guard against accidents only\n"
+		      "      --safe-hash       print the \"safe hash\": a block in which an attack is\n"
+		      "                          detected is compressed three times, so that colliding\n"
+		      "                          files get different digests (those sha1cdsum prints);\n"
+		      "                          a file without an attack keeps its true SHA-1\n"
+		      "      --reduced-round   also flag collisions of reduced-round SHA-1 (a test of\n"
+		      "                          the detector; may flag files that are no attack)\n"
+		      "      --sha256          SHA-256 instead of SHA-1: the output, checks, messages\n"
+		      "                          and exit statuses of GNU sha256sum; no collision\n"
+		      "                          detection (not with --fast, --safe-hash or\n"
+		      "                          --reduced-round)\n"
+		      "\n",
+		      stdout);
+	}
+	fputs("      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
 	      "\n"
 	      "Output: one line per FILE: the 40 hexadecimal digits of the digest (64 with\n"
@@ -154,7 +165,16 @@ static void sum_usage(void)
 	      "reported as 'NAME: OK', 'NAME: FAILED' (the digest differs), 'NAME: FAILED\n"
 	      "open or read', or\n"
 	      "'NAME: FAILED (SHA-1 collision attack detected)': a file that contains a\n"
-	      "collision attack fails the check even when its digest matches.\n"
+	      "collision attack fails the check even when its digest matches (one whose\n"
+	      "digest differs is 'NAME: FAILED', as in sha1sum; its attack is still named).\n"
+	      "After sha1sum's summary warnings, sha1kit adds its own: 'WARNING: 1 listed\n"
+	      "file contains a SHA-1 collision attack' ('N listed files contain ...'). A\n"
+	      "file that fails is not verified: with --ignore-missing, a list whose files\n"
+	      "all fail (attacks too) ends with 'LIST: no file was verified', as sha1sum's.\n"
+	      "\n"
+	      "Run through a link named sha1sum (or sha256sum, which implies --sha256), it is\n"
+	      "this command under that name: 'ln -s $(command -v sha1kit) ~/bin/sha1sum'.\n"
+	      "Messages then start with the link's name, as GNU's.\n"
 	      "\n"
 	      "Exit status:\n"
 	      "  0  success\n"
@@ -495,11 +515,13 @@ static bool check_file(struct sum_state *st, const char *checkfile)
 		}
 		if (!st->status_only && (r.collision || !match || !st->quiet)) {
 			put_check_name(cl.name);
+			/* a digest that differs is sha1sum's FAILED, attack or not (the attack is named
+			 * on standard error and in the summary) */
 			const char *verdict = ": OK\n";
-			if (r.collision) {
-				verdict = ": FAILED (SHA-1 collision attack detected)\n";
-			} else if (!match) {
+			if (!match) {
 				verdict = ": FAILED\n";
+			} else if (r.collision) {
+				verdict = ": FAILED (SHA-1 collision attack detected)\n";
 			}
 			fputs(verdict, stdout);
 		}
@@ -558,8 +580,17 @@ static void parse_options(struct sum_state *st, int argc, char **argv)
 	bool safe_hash = false, reduced_round = false;
 	int c;
 
+	struct option gnu_options[GNU_OPTIONS + 1];
+	const struct option *options = sum_options;
+	bool sha256_link;
+	if (sk_alias(&sha256_link)) {
+		memcpy(gnu_options, sum_options, GNU_OPTIONS * sizeof(*gnu_options));
+		memset(&gnu_options[GNU_OPTIONS], 0, sizeof(gnu_options[0]));
+		options = gnu_options;
+		st->hash.sha256 = sha256_link;
+	}
 	optind = 0; /* full re-initialisation of getopt (GNU) */
-	while ((c = getopt_long(argc, argv, "bctwz", sum_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bctwz", options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			st->binary = 1;

@@ -9,10 +9,36 @@
 #include "cli.h"
 #include "sha1kit.h"
 
+/* The name a link to the program ran it as (sha1sum, sha256sum), or NULL: set once by main. */
+static const char *alias;
+static bool alias_sha256;
+
+void sk_set_alias(const char *name, bool sha256)
+{
+	alias = name;
+	alias_sha256 = sha256;
+}
+
+bool sk_alias(bool *sha256)
+{
+	*sha256 = alias_sha256;
+	return alias != NULL;
+}
+
+const char *sk_invocation(const char *cmd, char *buf, size_t n)
+{
+	if (alias != NULL) {
+		snprintf(buf, n, "%s", alias);
+	} else {
+		snprintf(buf, n, "%s%s%s", SK_PROGRAM, cmd != NULL ? " " : "", cmd != NULL ? cmd : "");
+	}
+	return buf;
+}
+
 static void verror(int errnum, const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	fputs(SK_PROGRAM ": ", stderr);
+	fprintf(stderr, "%s: ", alias != NULL ? alias : SK_PROGRAM);
 	vfprintf(stderr, fmt, ap);
 	if (errnum != 0) {
 		fprintf(stderr, ": %s", strerror(errnum));
@@ -33,8 +59,8 @@ static SK_NORETURN void vusage(int status, const char *cmd, const char *fmt, va_
 	if (fmt != NULL) {
 		verror(0, fmt, ap);
 	}
-	fprintf(stderr, "Try '%s%s%s --help' for more information.\n", SK_PROGRAM, cmd ? " " : "",
-	        cmd ? cmd : "");
+	char inv[64];
+	fprintf(stderr, "Try '%s --help' for more information.\n", sk_invocation(cmd, inv, sizeof(inv)));
 	exit(status);
 }
 
@@ -65,7 +91,8 @@ static int finish(int status, bool read_stdin, bool gnu)
 	errno = 0;
 	if (!failed && fflush(stdout) == 0) {
 		if (fclose(stdout) != 0 && errno != EBADF) {
-			fprintf(stderr, "%s: write error: %s\n", SK_PROGRAM, strerror(errno));
+			fprintf(stderr, "%s: write error: %s\n", alias != NULL ? alias : SK_PROGRAM,
+			        strerror(errno));
 			return status | SK_EXIT_FAILURE;
 		}
 		return status;
@@ -83,7 +110,8 @@ static int finish(int status, bool read_stdin, bool gnu)
 		 * closed (EBADF); for a full disk or a broken pipe the bare "write error". */
 		e = (!failed && e == EBADF) ? e : 0;
 	}
-	fprintf(stderr, "%s: write error%s%s\n", SK_PROGRAM, e ? ": " : "", e ? strerror(e) : "");
+	fprintf(stderr, "%s: write error%s%s\n", alias != NULL ? alias : SK_PROGRAM, e ? ": " : "",
+	        e ? strerror(e) : "");
 	return status | SK_EXIT_FAILURE;
 }
 
