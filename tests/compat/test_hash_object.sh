@@ -466,7 +466,8 @@ for opts in "--stdin" "--stdin -t tree"; do
 		sed 's/^/    sha1kit: /' "$T/s.err" | head -3
 	fi
 done
-exact "--stdin from a directory: 128" adir --stdin
+# (not under Wine: a directory on standard input reads as empty there)
+[ -z "${SK_WINDOWS:-}" ] && exact "--stdin from a directory: 128" adir --stdin
 
 # ---- 6c. --stdin-paths (builtin/hash-object.c hash_stdin_paths) ---------------------------------
 printf 'hello\nrandom.bin\nempty\n' >paths1

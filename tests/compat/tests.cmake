@@ -67,7 +67,7 @@ if(TARGET sha1kit)
   # until 2026-12-04: 68 s of the Windows stage), under the sanitizers every 8th; the native pass
   # hashes all of them (test_hash_object.sh, SK_FILES_EVERY).
   if(WIN32)
-    set_tests_properties(cli_hash_object PROPERTIES ENVIRONMENT "SK_ARG_MAX=30000;SK_FILES_EVERY=32")
+    set_tests_properties(cli_hash_object PROPERTIES ENVIRONMENT "SK_ARG_MAX=30000;SK_FILES_EVERY=32;SK_WINDOWS=1")
   elseif(CMAKE_C_FLAGS MATCHES "-fsanitize=")
     # without LeakSanitizer, as most comparison sections (tests/sections.cmake): test_api checks
     # skg_hash_object's paths for leaks, with a failing allocator
