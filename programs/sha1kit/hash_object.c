@@ -55,7 +55,19 @@
 #define READ_SIZE  (256 * 1024)
 #define SPILL_SIZE ((size_t)64 << 20) /* input of unknown size kept in memory up to this */
 
-enum { OPT_STDIN = 256, OPT_STDIN_PATHS, OPT_LITERALLY, OPT_NO_FILTERS, OPT_HELP, OPT_VERSION };
+enum {
+	OPT_STDIN = 256,
+	OPT_STDIN_PATHS,
+	OPT_LITERALLY,
+	OPT_NO_FILTERS,
+	OPT_HELP,
+	OPT_VERSION,
+	/* the negations git's parse-options gives each option (--no-X; --filters for --no-filters) */
+	OPT_NO_STDIN,
+	OPT_NO_STDIN_PATHS,
+	OPT_NO_LITERALLY,
+	OPT_FILTERS
+};
 
 #define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
 
@@ -64,6 +76,10 @@ static const struct option ho_options[] = {
     {"stdin-paths", no_argument, NULL, OPT_STDIN_PATHS},
     {"literally", no_argument, NULL, OPT_LITERALLY},
     {"no-filters", no_argument, NULL, OPT_NO_FILTERS},
+    {"no-stdin", no_argument, NULL, OPT_NO_STDIN},
+    {"no-stdin-paths", no_argument, NULL, OPT_NO_STDIN_PATHS},
+    {"no-literally", no_argument, NULL, OPT_NO_LITERALLY},
+    {"filters", no_argument, NULL, OPT_FILTERS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -101,6 +117,9 @@ static void ho_usage(void)
 	      "      --no-filters  accepted for compatibility: the content is always hashed\n"
 	      "                      as is, without Git's filters (end-of-line conversion,\n"
 	      "                      clean filters of .gitattributes)\n"
+	      "      --no-stdin, --no-stdin-paths, --no-literally, --filters\n"
+	      "                    undo the option before, as git's negations do (--filters:\n"
+	      "                      messages name the FILE again; no filter runs either way)\n"
 	      "  -h, --help        display this help and exit (-h: with git's status for it,\n"
 	      "                      129)\n"
 	      "      --version     output version information and exit\n"
@@ -497,6 +516,18 @@ int sk_cmd_hash_object(int argc, char **argv)
 			break;
 		case OPT_NO_FILTERS:
 			st.no_filters = true;
+			break;
+		case OPT_NO_STDIN:
+			stdin_count = 0;
+			break;
+		case OPT_NO_STDIN_PATHS:
+			stdin_paths = false;
+			break;
+		case OPT_NO_LITERALLY:
+			st.literally = false;
+			break;
+		case OPT_FILTERS: /* no filters run here either way (no attributes are read): the path */
+			st.no_filters = false;
 			break;
 		case OPT_HELP:
 			ho_usage();

@@ -452,6 +452,11 @@ exact "a directory: git's fatal line, 128 (with --no-filters git names it '(null
 exact "--stdin twice: usage error, 129" /dev/null --stdin --stdin
 exact "unknown option: 129" /dev/null --bogus hello
 exact "-t without its value: 129" /dev/null -t
+# git's parse-options negations undo an option
+exact "--no-literally after --literally: checked again" /dev/null --literally --no-literally -t tree hello
+exact "--no-stdin after --stdin" hello --stdin --no-stdin empty
+exact "--no-stdin-paths after --stdin-paths" /dev/null --stdin-paths --no-stdin-paths hello
+exact "--filters after --no-filters" /dev/null --filters hello
 # standard input a regular file read from byte 3 on: git takes fstat's size and reads short
 # ("short read while indexing <unknown>", "Unable to hash (null)": no path for standard input)
 for opts in "--stdin" "--stdin -t tree"; do
