@@ -453,7 +453,7 @@ exact "--stdin twice: usage error, 129" /dev/null --stdin --stdin
 exact "unknown option: 129" /dev/null --bogus hello
 exact "-t without its value: 129" /dev/null -t
 # git's parse-options negations undo an option
-exact "--no-literally after --literally: checked again" /dev/null --literally --no-literally -t tree hello
+compare "--no-literally after --literally: checked again (git 2.39 with its own words)" /dev/null --literally --no-literally -t tree hello
 exact "--no-stdin after --stdin" hello --stdin --no-stdin empty
 exact "--no-stdin-paths after --stdin-paths" /dev/null --stdin-paths --no-stdin-paths hello
 exact "--filters after --no-filters" /dev/null --filters hello
