@@ -51,7 +51,8 @@ extern "C" {
  *                     as git does)
  *   keep_cache        --cache: the index is a root (default true; as in git without objects
  *                     named, the index is always read)
- *   lost_found        --lost-found: each dangling object is written into GIT_DIR/lost-found/
+ *   lost_found        --lost-found: each dangling object is written into lost-found/ of the
+ *                     common directory (GIT_COMMON_DIR: the main repository's from a worktree)
  *                     (commit/ID holds "ID\n", other/ID a blob's content or a tree's or tag's ID),
  *                     with git's lines where that fails
  *   check_refs        --references: first check the ref database as Git 2.48 and later do by

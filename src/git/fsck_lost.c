@@ -1,6 +1,6 @@
 /*
  * fsck_lost.c - git's --lost-found in a repository check (fsck_run.h; git 2.39.5 builtin/fsck.c
- * check_unreachable_object): each dangling object written into <git_dir>/lost-found/, with git's
+ * check_unreachable_object): each dangling object written into <common dir>/lost-found/, with git's
  * lines where that fails (and its death where git dies).
  */
 #include <errno.h>
@@ -53,8 +53,10 @@ bool skg_fsck_write_lost_found(struct skg_fsck_run *f, unsigned type, const uint
 	uint8_t *data = NULL;
 	size_t len = 0;
 	bool ok = true;
-	/* git_path(): the git directory, a '/', the name, without a leading "./" (strbuf_cleanup_path) */
-	const char *gd = f->repo->git_dir_display;
+	/* git_path(): the git directory, a '/', the name, without a leading "./" (strbuf_cleanup_path);
+	 * lost-found is one of the paths of the common directory (path.c common_list): from a linked
+	 * worktree, the main repository's */
+	const char *gd = f->repo->common_dir_display;
 	size_t gl = strlen(gd);
 	skg_buf_addf(&dir, "%s%slost-found", gd, gl > 0 && gd[gl - 1] == '/' ? "" : "/");
 	if (strncmp(skg_buf_str(&dir), "./", 2) == 0) {

@@ -352,6 +352,32 @@ static void index_line(struct skg_fsck_run *f, const char *hex, const char *what
 	}
 }
 
+enum index_parsed { INDEX_PARSED, INDEX_INVALID, INDEX_DIES };
+
+/*
+ * git's parse_object() of an object an index names (fsck_cache_tree, fsck_resolve_undo): one the
+ * check has (*type), one whose type git settled otherwise in the object check (its lines again:
+ * no object), else its loose file read again (skg_fsck_reparse_loose) or the packed object git
+ * dies on.
+ */
+static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_t *id, unsigned *type)
+{
+	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
+	if (fate != NULL) {
+		skg_fsck_fate_lines(f, NULL, fate); /* git's parse_object fails as in the object check */
+		return INDEX_INVALID;
+	}
+	if (skg_graph_has(f->graph, id, type)) {
+		return INDEX_PARSED;
+	}
+	parse_lookup_lines(f, id);
+	int st = skg_fsck_reparse_loose(f, id, 1, type);
+	if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
+		return INDEX_DIES;
+	}
+	return st == SKG_REPARSE_OK ? INDEX_PARSED : INDEX_INVALID;
+}
+
 static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtrees, const uint8_t *id,
                          bool *descend)
 {
@@ -364,31 +390,16 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		return 0;
 	}
 	skg_to_hex_len(id, f->rawsz, h);
-	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
-	if (fate != NULL) {
-		skg_fsck_fate_lines(f, NULL,
-		                    fate); /* git's parse_object fails as it did in the object check */
+	enum index_parsed p = index_parse_object(f, id, &type); /* fsck_cache_tree's parse_object */
+	if (p == INDEX_DIES) {
+		return 1;
+	}
+	if (p == INDEX_INVALID) {
 		index_line(f, h, "cache-tree");
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 		*descend = false;
 		return 0;
 	}
-	if (!skg_graph_has(f->graph, id, &type)) {
-		parse_lookup_lines(f, id);
-		/* git's fsck_cache_tree parses the tree: from its loose file, if there is one */
-		int st = skg_fsck_reparse_loose(f, id, 1, &type);
-		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
-			return 1;
-		}
-		if (st == SKG_REPARSE_OK) {
-			goto valid;
-		}
-		index_line(f, h, "cache-tree");
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
-		*descend = false;
-		return 0;
-	}
-valid:
 	if (skg_graph_root_ref(f->graph, id, type, ":") != 0) { /* fsck_cache_tree's parse_object */
 		skg_fsck_nomem(f);
 	}
@@ -407,7 +418,12 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 		if (mode[i] == 0 || (mode[i] & 0170000) != 0100000 || id[i] == NULL) {
 			continue;
 		}
-		if (!skg_graph_has(f->graph, id[i], NULL)) {
+		unsigned type;
+		enum index_parsed p = index_parse_object(f, id[i], &type); /* fsck_resolve_undo's */
+		if (p == INDEX_DIES) {
+			return 1;
+		}
+		if (p == INDEX_INVALID) {
 			skg_to_hex_len(id[i], f->rawsz, h);
 			index_line(f, h, "resolve-undo");
 			skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
@@ -430,6 +446,9 @@ static int on_cache_tree_sparse(void *ctx, const char *path, int entry_count, in
                                 bool *descend)
 {
 	sparse_flush(ctx);
+	if (((struct skg_fsck_run *)ctx)->died) {
+		return 1; /* git died expanding the index */
+	}
 	return on_cache_tree(ctx, path, entry_count, subtrees, id, descend);
 }
 
@@ -437,6 +456,9 @@ static int on_resolve_undo_sparse(void *ctx, const char *path, const uint32_t mo
                                   const uint8_t *const id[3])
 {
 	sparse_flush(ctx);
+	if (((struct skg_fsck_run *)ctx)->died) {
+		return 1;
+	}
 	return on_resolve_undo(ctx, path, mode, id);
 }
 
@@ -469,7 +491,8 @@ static void sparse_check(struct skg_fsck_run *f, const struct skg_fsck_sparse_en
 }
 
 /* The files of tree `id` under `prefix` (read_tree_at, add_path_to_index), appended to *out;
- * git's "Could not read ID" for a tree it cannot read. false when out of memory. */
+ * git's "Could not read ID" for a tree it cannot read; where git dies reading it (a corrupt loose
+ * tree), its lines and f->died. false when out of memory or git died. */
 static bool sparse_expand(struct skg_fsck_run *f, const uint8_t *id, const char *prefix,
                           struct skg_fsck_sparse_entry **out, size_t *n, size_t *cap, unsigned depth)
 {
@@ -477,6 +500,15 @@ static bool sparse_expand(struct skg_fsck_run *f, const uint8_t *id, const char 
 	size_t len = 0;
 	uint32_t seq;
 	uint64_t where;
+	unsigned type;
+	if (!skg_graph_has(f->graph, id, &type)) {
+		/* not a tree the check read: git's parse_tree reads it from its loose file, and dies on
+		 * a corrupt one */
+		int st = skg_fsck_reparse_loose(f, id, 1, &type);
+		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
+			return false;
+		}
+	}
 	int r =
 	    depth < 4096 ? skg_fsck_read_object(f, id, SKG_TREE, UINT64_MAX, &data, &len, &seq, &where) : -1;
 	if (r == -2) {
@@ -574,16 +606,17 @@ static void sparse_flush(struct skg_fsck_run *f)
 		full[n++] = *e;
 		e->path = NULL; /* full's now */
 	}
-	if (ok) {
+	const bool died = f->died; /* git died expanding it: nothing more from this index */
+	if (ok && !died) {
 		sparse_check(f, full, n);
 	}
-	for (size_t i = 0; ok && i < n; i++) {
+	for (size_t i = 0; ok && !died && i < n; i++) {
 		struct skg_index_entry e = {
 		    full[i].path, strlen(full[i].path), full[i].mode, {0}, 0, full[i].flags, 0, false};
 		memcpy(e.id, full[i].id, sizeof(e.id));
 		(void)on_index_entry(f, &e);
 	}
-	if (!ok) {
+	if (!ok && !died) {
 		skg_fsck_nomem(f);
 	}
 	for (size_t i = 0; i < n; i++) {

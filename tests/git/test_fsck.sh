@@ -1358,11 +1358,21 @@ if ls -a "$T/lost-s/.git/lost-found/other" | grep -q '^\.tmp'; then
 else
 	pass
 fi
+# from a linked worktree: lost-found is a path of the common directory (path.c common_list)
+for d in lost-g lost-s; do
+	rm -rf "$T/$d/.git/lost-found"
+	git -C "$T/$d" worktree add -q "$T/$d-wt" 2>/dev/null
+done
+(cd "$T/lost-g-wt" && refgit fsck --full --lost-found --no-dangling >/dev/null 2>&1)
+(cd "$T/lost-s-wt" && "$SK" fsck --lost-found --no-dangling >/dev/null 2>&1)
+if [ -d "$T/lost-g/.git/lost-found/commit" ] && diff -r "$T/lost-g/.git/lost-found" "$T/lost-s/.git/lost-found" >/dev/null &&
+	[ ! -e "$T/lost-s/.git/worktrees/lost-s-wt/lost-found" ]; then
+	pass
+else
+	fail "--lost-found from a linked worktree: not in the main repository's lost-found, as git"
+fi
 }
 
-# 16. Shallow clones and grafts: git gives those commits the parents of .git/shallow (none) and
-# info/grafts (the listed ones), with its deprecation hint for the graft file, its errors for bad
-# graft lines, and advice.graftFileDeprecated.
 # 6c. Index files git writes with its other features: a split index (core.splitIndex: the
 #     entries merged from .git/index and the shared index it names, replaced, deleted and added), a
 #     skipped checksum (index.skipHash, feature.manyFiles: a null trailer, not checked by git
@@ -1418,9 +1428,36 @@ if git -C "$r" ls-files --sparse | grep -qx 'b/'; then
 	git -C "$T/sparse2" config advice.sparseIndexExpanded false
 	rm -f "$(obj_path "$T/sparse2" "$(git -C "$r" rev-parse HEAD:b/g)")"
 	compare_exact "a sparse index, advice.sparseIndexExpanded false: a blob under its sparse directory missing" "$T/sparse2"
+	# the tree of the sparse directory corrupt: git dies reading it as it expands the index
+	cp -a "$T/sparse2" "$T/sparse3"
+	t=$(obj_path "$T/sparse3" "$(git -C "$T/sparse3" rev-parse HEAD:b)")
+	chmod u+w "$t" && printf garbage >"$t"
+	compare_exact "a sparse index: the tree of its sparse directory corrupt" "$T/sparse3"
 else
 	echo "this git writes no sparse directory entries: the sparse index cases are not compared"
 fi
+
+# a resolved conflict's stages kept in the resolve-undo extension, one blob corrupt (loose, then
+# packed): git's parse_object of it dies
+r=$T/reuc
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	b1=$(echo base | git hash-object -w --stdin) b2=$(echo ours | git hash-object -w --stdin)
+	b3=$(echo theirs | git hash-object -w --stdin)
+	printf '100644 %s 1\tcf\n100644 %s 2\tcf\n100644 %s 3\tcf\n' "$b1" "$b2" "$b3" | git update-index --index-info
+	echo res >cf && git add cf && echo "$b2" >.git/b2
+) || fail "could not make the resolve-undo records"
+cp -a "$r" "$T/reuc-packed"
+b=$(cat "$r/.git/b2")
+chmod u+w "$(obj_path "$r" "$b")" && printf garbage >"$(obj_path "$r" "$b")"
+compare_exact "a resolve-undo blob corrupt" "$r"
+(
+	cd "$T/reuc-packed" && git repack -qad && p=$(ls .git/objects/pack/*.pack) &&
+		off=$(git show-index <"${p%.pack}.idx" | awk -v id="$b" '$2 == id { print $1 }') &&
+		chmod u+w "$p" && printf '\377' | dd of="$p" bs=1 seek=$((off + 3)) conv=notrunc 2>/dev/null
+) || fail "could not corrupt the packed resolve-undo blob"
+compare_exact "a resolve-undo blob corrupt, packed" "$T/reuc-packed"
 
 r=$T/skiphash
 mkrepo "$r"
@@ -1434,6 +1471,9 @@ mkdir "$r/.git/index"
 compare_exact "an index that is a directory" "$r"
 }
 
+# 16. Shallow clones and grafts: git gives those commits the parents of .git/shallow (none) and
+# info/grafts (the listed ones), with its deprecation hint for the graft file, its errors for bad
+# graft lines, and advice.graftFileDeprecated.
 section_shallow() {
 mkrepo "$T/up"
 git clone -q --depth 1 "file://$T/up" "$T/shallow"
