@@ -88,7 +88,11 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		}
 		return r;
 	}
-	if (strcmp(key, "advice.graftfiledeprecated") == 0) {
+	/* advice.* as git_default_advice_config reads them: a bad boolean is git's fatal error */
+	bool *no_hint = strcmp(key, "advice.graftfiledeprecated") == 0   ? &f->no_graft_hint
+	                : strcmp(key, "advice.sparseindexexpanded") == 0 ? &f->no_sparse_hint
+	                                                                 : NULL;
+	if (no_hint != NULL) {
 		int b = skg_config_bool(value);
 		if (b < 0) {
 			skg_fsck_err_line(f, NULL, "fatal: bad boolean config value '%s' for '%s'", value,
@@ -96,18 +100,7 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 			f->config_died = true;
 			return -1;
 		}
-		f->no_graft_hint = b == 0;
-		return 0;
-	}
-	if (strcmp(key, "advice.sparseindexexpanded") == 0) {
-		int b = skg_config_bool(value);
-		if (b < 0) {
-			skg_fsck_err_line(f, NULL, "fatal: bad boolean config value '%s' for '%s'", value,
-			                  key);
-			f->config_died = true;
-			return -1;
-		}
-		f->no_sparse_hint = b == 0;
+		*no_hint = b == 0;
 		return 0;
 	}
 	if (strncmp(key, "fsck.", 5) == 0) {

@@ -436,40 +436,40 @@ static char *git_open_line(enum skg_pk_git_open go, const char *path, uint32_t a
 	return line;
 }
 
+/* Appends u to the packs git cannot read objects from, its strings and arrays the list's now; when
+ * that fails (`ok` false: one of them could not be made), frees them: out of memory. */
+static void push_unusable(struct skg_fsck_run *f, struct skg_fsck_unusable u, bool ok)
+{
+	struct skg_fsck_unusable *v = ok ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v)) : NULL;
+	if (v == NULL) {
+		free(u.line);
+		free(u.idx);
+		free(u.pack);
+		free(u.mids);
+		skg_fsck_nomem(f);
+		return;
+	}
+	f->unusable = v;
+	v[f->n_unusable++] = u;
+}
+
 /* A pack git cannot read objects from (takes `line` and `idx`, which may be NULL; `pack`: the pack
  * of an idx that does not open, copied). */
 static void remember_unusable(struct skg_fsck_run *f, char *line, uint8_t *idx, size_t idx_len,
                               const char *pack)
 {
 	char *pack_copy = pack != NULL ? strdup(pack) : NULL;
-	struct skg_fsck_unusable *v = line != NULL && (pack == NULL || pack_copy != NULL)
-	                                  ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v))
-	                                  : NULL;
-	if (v == NULL) {
-		free(line);
-		free(idx);
-		free(pack_copy);
-		skg_fsck_nomem(f);
-		return;
-	}
-	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy, false, NULL, 0, 0};
+	push_unusable(f, (struct skg_fsck_unusable){line, idx, idx_len, 0, pack_copy, false, NULL, 0, 0},
+	              line != NULL && (pack == NULL || pack_copy != NULL));
 }
 
 /* A pack whose idx git cannot open (open_pack_index fails without a word, at each lookup too):
- * only the rev-index check's line names it. */
+ * only the rev-index check's line names it; `e`: open's errno. */
 static void remember_silent(struct skg_fsck_run *f, const char *pack, int e)
 {
 	char *pack_copy = strdup(pack);
-	struct skg_fsck_unusable *v =
-	    pack_copy != NULL ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v)) : NULL;
-	if (v == NULL) {
-		free(pack_copy);
-		skg_fsck_nomem(f);
-		return;
-	}
-	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){NULL, NULL, 0, 0, pack_copy, false, NULL, 0, e};
+	push_unusable(f, (struct skg_fsck_unusable){NULL, NULL, 0, 0, pack_copy, false, NULL, 0, e},
+	              pack_copy != NULL);
 }
 
 /* Whether a file that did not map is one git's open() fails on (git_open: no permission, gone, a
@@ -492,20 +492,9 @@ static void remember_midx_unusable(struct skg_fsck_run *f, char *line, const cha
 	uint8_t *ids = NULL;
 	size_t n = 0;
 	char *pack_copy = strdup(pack);
-	struct skg_fsck_unusable *v =
-	    pack_copy != NULL && skg_midx_pack_ids(f->odb_dirs[odb], (unsigned)f->rawsz, f->git_version,
-	                                           (uint32_t)(midx - 1), &ids, &n) == 0
-	        ? realloc(f->unusable, (f->n_unusable + 1) * sizeof(*v))
-	        : NULL;
-	if (v == NULL) {
-		free(line);
-		free(ids);
-		free(pack_copy);
-		skg_fsck_nomem(f);
-		return;
-	}
-	f->unusable = v;
-	v[f->n_unusable++] = (struct skg_fsck_unusable){line, NULL, 0, 0, pack_copy, true, ids, n, 0};
+	bool ok = pack_copy != NULL && skg_midx_pack_ids(f->odb_dirs[odb], (unsigned)f->rawsz, f->git_version,
+	                                                 (uint32_t)(midx - 1), &ids, &n) == 0;
+	push_unusable(f, (struct skg_fsck_unusable){line, NULL, 0, 0, pack_copy, true, ids, n, 0}, ok);
 }
 
 /* Whether u, a pack of the multi-pack-index, holds `id` to git's lookups through it. */

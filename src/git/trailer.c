@@ -1143,6 +1143,38 @@ static void midx_packs_of(const struct file *f, const struct chunks *cs, const u
 	}
 }
 
+/* OBJDIR/pack/multi-pack-index as git loads it, its chunks read: 1 (f and *cs to free: f->owned,
+ * *cs), 0 when there is none git would load, -1 when out of memory. */
+static int midx_open(const char *objdir, unsigned rawsz, unsigned git_version, struct file *f,
+                     struct chunks **cs)
+{
+	*cs = NULL;
+	*f = (struct file){NULL, 0, NULL, rawsz};
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	int ret = path == NULL || lines == NULL ? -1 : 0;
+	if (ret == 0) {
+		skg_lines_clear(lines);
+		if (midx_load(path, f, NULL, git_version, lines) == LOADED) {
+			*cs = malloc(sizeof(**cs));
+			if (*cs == NULL) {
+				ret = -1;
+			} else if (read_toc(f, MIDX_HEADER, f->data[6], 1, *cs, lines) == 0) {
+				ret = 1;
+			}
+		}
+	}
+	if (ret != 1) {
+		free(*cs);
+		*cs = NULL;
+		free(f->owned);
+		f->owned = NULL;
+	}
+	free(lines);
+	free(path);
+	return ret;
+}
+
 int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version, char ***names, size_t *n,
                         const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of)
 {
@@ -1154,46 +1186,32 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 			off_of[k] = UINT64_MAX;
 		}
 	}
-	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
-	struct skg_lines *lines = malloc(sizeof(*lines));
-	if (path == NULL || lines == NULL) {
-		free(path);
-		free(lines);
-		return -1;
-	}
-	skg_lines_clear(lines);
-	struct file f = {NULL, 0, NULL, rawsz};
-	int ret = 0;
-	if (midx_load(path, &f, NULL, git_version, lines) == LOADED) {
+	struct file f;
+	struct chunks *cs;
+	int ret = midx_open(objdir, rawsz, git_version, &f, &cs);
+	if (ret == 1) {
 		/* the names follow one another in the PNAM chunk, as midx_chunks read them */
-		struct chunks *cs = malloc(sizeof(*cs));
 		uint32_t npacks = be32_at(&f, 8);
-		if (cs == NULL || read_toc(&f, MIDX_HEADER, f.data[6], 1, cs, lines) != 0) {
-			ret = cs == NULL ? -1 : 0;
-		} else {
-			const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
-			*names = calloc(npacks > 0 ? npacks : 1, sizeof(**names));
-			uint64_t cur = pnam != NULL ? pnam->off : f.len, len;
-			for (uint32_t i = 0; *names != NULL && i < npacks && cur < f.len; i++) {
-				char *name = string_at(&f, cur, &len);
-				if (name == NULL) {
-					ret = -1;
-					break;
-				}
-				cur += len + 1;
-				(*names)[(*n)++] = name;
+		const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
+		*names = calloc(npacks > 0 ? npacks : 1, sizeof(**names));
+		uint64_t cur = pnam != NULL ? pnam->off : f.len, len;
+		ret = *names == NULL ? -1 : 0;
+		for (uint32_t i = 0; *names != NULL && i < npacks && cur < f.len; i++) {
+			char *name = string_at(&f, cur, &len);
+			if (name == NULL) {
+				ret = -1;
+				break;
 			}
-			ret = *names == NULL ? -1 : ret;
-			if (ret == 0) {
-				midx_packs_of(&f, cs, ids, nids, pack_of, off_of);
-			}
+			cur += len + 1;
+			(*names)[(*n)++] = name;
+		}
+		if (ret == 0) {
+			midx_packs_of(&f, cs, ids, nids, pack_of, off_of);
 		}
 		free(cs);
+		free(f.owned);
 	}
-	free(f.owned);
-	free(lines);
-	free(path);
-	return ret;
+	return ret < 0 ? -1 : 0;
 }
 
 static int cmp_id20(const void *a, const void *b)
@@ -1211,53 +1229,37 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 {
 	*ids = NULL;
 	*n = 0;
-	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
-	struct skg_lines *lines = malloc(sizeof(*lines));
-	if (path == NULL || lines == NULL) {
-		free(path);
-		free(lines);
-		return -1;
+	struct file f;
+	struct chunks *cs;
+	int ret = midx_open(objdir, rawsz, git_version, &f, &cs);
+	if (ret != 1) {
+		return ret;
 	}
-	skg_lines_clear(lines);
-	struct file f = {NULL, 0, NULL, rawsz};
-	int ret = 0;
-	if (midx_load(path, &f, NULL, git_version, lines) == LOADED) {
-		struct chunks *cs = malloc(sizeof(*cs));
-		if (cs == NULL) {
-			ret = -1;
-		} else if (read_toc(&f, MIDX_HEADER, f.data[6], 1, cs, lines) == 0) {
-			const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
-			const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
-			const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
-			uint32_t nobj = oidf != NULL && oidf->off + 4 * 256 <= f.len
-			                    ? be32_at(&f, oidf->off + 4 * 255)
-			                    : 0;
-			if (oidl == NULL || ooff == NULL || oidl->off + (uint64_t)rawsz * nobj > f.len ||
-			    ooff->off + (uint64_t)8 * nobj > f.len) {
-				nobj = 0;
-			}
-			size_t count = 0;
-			for (uint32_t i = 0; i < nobj; i++) {
-				count += be32_at(&f, ooff->off + (uint64_t)8 * i) == place;
-			}
-			*ids = malloc(count > 0 ? count * rawsz : 1);
-			ret = *ids == NULL ? -1 : 0;
-			for (uint32_t i = 0; *ids != NULL && i < nobj; i++) {
-				if (be32_at(&f, ooff->off + (uint64_t)8 * i) == place) {
-					memcpy(*ids + *n * rawsz, f.data + oidl->off + (uint64_t)rawsz * i,
-					       rawsz);
-					(*n)++;
-				}
-			}
-			if (*n > 1) { /* for a binary search, even in a multi-pack-index out of order */
-				qsort(*ids, *n, rawsz, rawsz == 20 ? cmp_id20 : cmp_id32);
-			}
+	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
+	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
+	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
+	uint32_t nobj = oidf != NULL && oidf->off + 4 * 256 <= f.len ? be32_at(&f, oidf->off + 4 * 255) : 0;
+	if (oidl == NULL || ooff == NULL || oidl->off + (uint64_t)rawsz * nobj > f.len ||
+	    ooff->off + (uint64_t)8 * nobj > f.len) {
+		nobj = 0;
+	}
+	size_t count = 0;
+	for (uint32_t i = 0; i < nobj; i++) {
+		count += be32_at(&f, ooff->off + (uint64_t)8 * i) == place;
+	}
+	*ids = malloc(count > 0 ? count * rawsz : 1);
+	ret = *ids == NULL ? -1 : 0;
+	for (uint32_t i = 0; *ids != NULL && i < nobj; i++) {
+		if (be32_at(&f, ooff->off + (uint64_t)8 * i) == place) {
+			memcpy(*ids + *n * rawsz, f.data + oidl->off + (uint64_t)rawsz * i, rawsz);
+			(*n)++;
 		}
-		free(cs);
 	}
+	if (*n > 1) { /* for a binary search, even in a multi-pack-index out of order */
+		qsort(*ids, *n, rawsz, rawsz == 20 ? cmp_id20 : cmp_id32);
+	}
+	free(cs);
 	free(f.owned);
-	free(lines);
-	free(path);
 	return ret;
 }
 
