@@ -43,16 +43,25 @@ static int log_file(struct log_walk *w, const char *basename)
 		return 0;
 	}
 	const char *rel = skg_buf_str(&w->rel);
-	uint8_t id[SKG_MAX_RAWSZ];
-	unsigned flags;
-	int r = skg_resolve_ref_in(w->db, &w->st, rel, 0, id, &flags, w->err);
-	if (r < 0) {
-		return -1;
-	}
-	if (r == 0) {
-		skg_report(w->rep, SKG_LEVEL_ERROR, SKG_R_REFLOG_BAD_REF, "bad ref for %s/%s", w->display,
-		           rel);
-		return 0;
+	if (w->db->sorted_reflogs) {
+		/* git 2.45+ (files_reflog_iterator_advance): every regular file whose name is a valid
+		 * one-level refname is a reflog; its ref is not resolved (a ref that cannot be read, or is
+		 * gone, keeps its reflog's objects reachable) */
+		if (!skg_refname_ok(basename, SKG_REFNAME_ALLOW_ONELEVEL)) {
+			return 0;
+		}
+	} else {
+		uint8_t id[SKG_MAX_RAWSZ];
+		unsigned flags;
+		int r = skg_resolve_ref_in(w->db, &w->st, rel, 0, id, &flags, w->err);
+		if (r < 0) {
+			return -1;
+		}
+		if (r == 0) {
+			skg_report(w->rep, SKG_LEVEL_ERROR, SKG_R_REFLOG_BAD_REF, "bad ref for %s/%s",
+			           w->display, rel);
+			return 0;
+		}
 	}
 	const char *wtname, *bare;
 	size_t wtlen;

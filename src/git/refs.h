@@ -73,9 +73,10 @@ struct skg_refdb {
 	size_t rawsz; /* bytes of the repository's object IDs (20, or 32 for SHA-256): every ID below */
 	struct skg_packed_refs *packed;  /* NULL until first needed (refs.c's) */
 	struct skg_reftables *reftables; /* NULL until first needed (refs.c's) */
-	/* reflog files in name order, as git 2.45+ lists them (e69e8ffef7, "refs/files: sort reflogs
-	 * returned by the reflog iterator": each directory's entries sorted); false (the default of
-	 * skg_refdb_init): readdir order, as git 2.39.5 */
+	/* reflog files as git 2.45+ lists them: in name order (e69e8ffef7, "refs/files: sort reflogs
+	 * returned by the reflog iterator": each directory's entries sorted), and each file whose name
+	 * is a valid refname without its ref being resolved (no "bad ref for"); false (the default of
+	 * skg_refdb_init): readdir order, every ref resolved, as git 2.39.5 */
 	bool sorted_reflogs;
 };
 

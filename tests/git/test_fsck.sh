@@ -323,6 +323,30 @@ mkrepo "$r"
 	1111111111111111111111111111111111111111 >>.git/logs/refs/heads/master)
 compare "reflog entry at a missing object" "$r"
 compare "reflog entry at a missing object, --no-reflogs" "$r" --no-reflogs
+# refs/heads that cannot be read (no permission; as root, without CAP_DAC_OVERRIDE): git 2.45+
+# takes every reflog file without resolving its ref (its objects stay reachable), 2.39.5 says "bad
+# ref for" each and leaves it out (not under Wine: no such permissions there)
+sp=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	sp=(setpriv --bounding-set=-dac_override,-dac_read_search --inh-caps=-dac_override,-dac_read_search)
+fi
+if [ -z "${SK_WINDOWS:-}" ] && { [ "$(id -u)" != 0 ] || [ ${#sp[@]} -gt 0 ]; }; then
+	r=$T/refs-unreadable
+	git init -q "$r" && (cd "$r" && echo a >a && git add a && git commit -qm a && echo b >b &&
+		git add b && git commit -qm b) || fail "could not make the repository"
+	chmod 000 "$r/.git/refs/heads"
+	(cd "$r" && "${sp[@]}" "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err")
+	grc=$?
+	(cd "$r" && "${sp[@]}" "$SK" fsck >"$T/s.out" 2>"$T/s.err")
+	src=$?
+	chmod 755 "$r/.git/refs/heads"
+	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "refs/heads unreadable: git exits $grc, sha1kit $src"
+		show_diffs
+	fi
+fi
 # Loose ref files over 64 MiB, which git reads whole: an object ID and a line break, then zero
 # bytes (sparse); a symbolic ref with a newline and 65 MiB of spaces (trimmed); one whose target
 # name goes on for 65 MiB.
