@@ -374,6 +374,11 @@ void skg_file_unmap(struct skg_file *f);
  * tell a file truncated meanwhile from a corrupt one. False when nothing is mapped. */
 bool skg_file_shrank(const struct skg_file *f);
 
+/* Whether the mapped file is now longer than when it was mapped (fstat): a pack read whole by git
+ * (index-pack PACK) would have had bytes after its trailer, git's "pack has junk at the end".
+ * False when nothing is mapped. */
+bool skg_file_grew(const struct skg_file *f);
+
 /* For skg_index_options.release (file: a struct skg_file *): drop the mapped pages before upto
  * (madvise, a hint; only those not dropped by an earlier call). Not thread-safe. */
 void skg_file_release(void *file, uint64_t upto);

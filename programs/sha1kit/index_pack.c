@@ -260,7 +260,8 @@ static void index_pack_usage(void)
 	      "NAME.pack beside the index, or an index name not ending in .idx). A pack (or,\n"
 	      "with --verify, an index) that another process truncates while it is read gives\n"
 	      "'sha1kit: index-pack: NAME: the file shrank while it was read' (no index is\n"
-	      "left behind).\n"
+	      "left behind); a pack another process appends to while it is read, git's\n"
+	      "'fatal: pack has junk at the end' (128; git reads it to its end).\n"
 	      "\n"
 	      "Exit status: 0 success; 1 failure; 128 where git dies with a 'fatal:' line\n"
 	      "and sha1kit gives git's line (named above: a pack git's first pass refuses, a\n"
@@ -1318,6 +1319,14 @@ int sk_cmd_index_pack(int argc, char **argv)
 			goto out;
 		}
 		goto pack_error;
+	}
+	if (skg_file_grew(&file)) {
+		/* bytes were added to the pack while it was read: git, which reads it to its end, finds
+		 * them after the trailer and dies; nothing is written */
+		fflush(stdout);
+		fprintf(stderr, "fatal: pack has junk at the end\n");
+		status = 128;
+		goto out;
 	}
 	if (verify) {
 		/* the rebuilt idx, compared piece by piece with the existing one; as git's --verify

@@ -137,6 +137,12 @@ bool skg_file_shrank(const struct skg_file *f)
 	return f->map != NULL && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < f->len;
 }
 
+bool skg_file_grew(const struct skg_file *f)
+{
+	struct stat st;
+	return f->map != NULL && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size > f->len;
+}
+
 void skg_file_release(void *file, uint64_t upto)
 {
 	struct skg_file *f = file;

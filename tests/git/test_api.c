@@ -420,11 +420,18 @@ static void test_files(void **state)
 	assert_int_equal(skg_pack_compare_idx(pack, &opt, &fidx, &first_diff, &err), 1);
 	assert_int_equal(first_diff, idx.n - 5);
 	assert_false(skg_file_shrank(&fidx));
+	assert_false(skg_file_grew(&fidx));
+	/* A file made longer while mapped says so (index-pack: git's "pack has junk at the end") */
+	assert_int_equal(truncate(idx_path, (off_t)idx.n), 0);
+	assert_true(skg_file_grew(&fidx));
+	assert_false(skg_file_shrank(&fidx));
 	/* A file shortened while mapped says so (nothing past its new end is read here). */
 	assert_int_equal(truncate(idx_path, 100), 0);
 	assert_true(skg_file_shrank(&fidx));
+	assert_false(skg_file_grew(&fidx));
 	skg_file_unmap(&fidx);
 	assert_false(skg_file_shrank(&fidx));
+	assert_false(skg_file_grew(&fidx));
 	skg_pack_free(pack);
 	skg_file_unmap(&file);
 	assert_int_equal(log.live, 0);
