@@ -86,46 +86,57 @@ static void sum_usage(void)
 	printf("Usage: %s [OPTION]... [FILE]...\n"
 	       "  or:  %s -c [OPTION]... [FILE]...\n",
 	       inv, inv);
-	fputs("Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks;\n"
-	      "with --sha256, print or check SHA-256 (256-bit) checksums.\n"
-	      "\n"
-	      "With no FILE, or when FILE is -, read standard input.\n"
-	      "Output and options are those of GNU sha1sum (with --sha256: GNU sha256sum).\n"
-	      "In addition every SHA-1 input is hashed with SHA-1DC, which detects the known\n"
-	      "cryptanalytic collision attacks on SHA-1 (SHAttered, \"SHA-1 is a Shambles\",\n"
-	      "and any attack that uses one of the 32 disturbance vectors of Stevens and\n"
-	      "Shumow).\n"
-	      "\n"
-#ifdef _WIN32
-	      "  -b, --binary          read in binary mode (default unless reading a terminal\n"
-	      "                          on standard input; the line gets '*' before the name)\n"
-#else
-	      "  -b, --binary          read in binary mode (the line gets '*' before the name)\n"
-#endif
-	      "  -c, --check           read checksums from the FILEs and check them\n"
-	      "      --tag             create a BSD-style checksum line: SHA1 (FILE) = HASH\n"
-	      "                          (SHA256 (FILE) = HASH with --sha256)\n"
-#ifdef _WIN32
-	      "  -t, --text            text mode: a space before the name (the bytes are hashed\n"
-	      "                          as they are, as in binary mode)\n"
-#else
-	      "  -t, --text            read in text mode (default)\n"
-#endif
-	      "  -z, --zero            end each output line with NUL, not newline,\n"
-	      "                          and disable file name escaping\n"
-	      "\n"
-	      "The following five options are useful only when verifying checksums:\n"
-	      "      --ignore-missing  don't fail or report status for missing files\n"
-	      "      --quiet           don't print OK for each successfully verified file\n"
-	      "      --status          don't output anything, status code shows success\n"
-	      "                          (a collision attack is still named on standard\n"
-	      "                          error: sha1kit's warning is not sha1sum's output)\n"
-	      "      --strict          exit non-zero for improperly formatted checksum lines\n"
-	      "  -w, --warn            warn about improperly formatted checksum lines\n"
-	      "\n",
-	      stdout);
 	bool sha256_link;
-	if (!sk_alias(&sha256_link)) {
+	bool link = sk_alias(&sha256_link);
+	if (link) {
+		/* run through a link named sha1sum or sha256sum: GNU's options only */
+		printf("Print or check %s checksums (sha1kit).\n"
+		       "\n"
+		       "With no FILE, or when FILE is -, read standard input.\n",
+		       sha256_link ? "SHA256 (256-bit)" : "SHA1 (160-bit)");
+	} else {
+		fputs("Print or check SHA-1 (160-bit) checksums, and detect SHA-1 collision attacks;\n"
+		      "with --sha256, print or check SHA-256 (256-bit) checksums.\n"
+		      "\n"
+		      "With no FILE, or when FILE is -, read standard input.\n"
+		      "Output and options are those of GNU sha1sum (with --sha256: GNU sha256sum).\n"
+		      "In addition every SHA-1 input is hashed with SHA-1DC, which detects the known\n"
+		      "cryptanalytic collision attacks on SHA-1 (SHAttered, \"SHA-1 is a Shambles\",\n"
+		      "and any attack that uses one of the 32 disturbance vectors of Stevens and\n"
+		      "Shumow).\n"
+		      "\n",
+		      stdout);
+	}
+	fputs(
+#ifdef _WIN32
+	    "  -b, --binary          read in binary mode (default unless reading a terminal\n"
+	    "                          on standard input; the line gets '*' before the name)\n"
+#else
+	    "  -b, --binary          read in binary mode (the line gets '*' before the name)\n"
+#endif
+	    "  -c, --check           read checksums from the FILEs and check them\n"
+	    "      --tag             create a BSD-style checksum line: SHA1 (FILE) = HASH\n"
+	    "                          (SHA256 (FILE) = HASH for SHA-256)\n"
+#ifdef _WIN32
+	    "  -t, --text            text mode: a space before the name (the bytes are hashed\n"
+	    "                          as they are, as in binary mode)\n"
+#else
+	    "  -t, --text            read in text mode (default)\n"
+#endif
+	    "  -z, --zero            end each output line with NUL, not newline,\n"
+	    "                          and disable file name escaping\n"
+	    "\n"
+	    "The following five options are useful only when verifying checksums:\n"
+	    "      --ignore-missing  don't fail or report status for missing files\n"
+	    "      --quiet           don't print OK for each successfully verified file\n"
+	    "      --status          don't output anything, status code shows success\n"
+	    "                          (a collision attack is still named on standard\n"
+	    "                          error: sha1kit's warning is not sha1sum's output)\n"
+	    "      --strict          exit non-zero for improperly formatted checksum lines\n"
+	    "  -w, --warn            warn about improperly formatted checksum lines\n"
+	    "\n",
+	    stdout);
+	if (!link) {
 		fputs("Choice of hash (sha1kit only):\n"
 		      "      --fast            plain SHA-1 without collision detection; for checksums\n"
 		      "                          that guard against accidents only\n"
@@ -144,8 +155,25 @@ static void sum_usage(void)
 	}
 	fputs("      --help            display this help and exit\n"
 	      "      --version         output version information and exit\n"
-	      "\n"
-	      "Output: one line per FILE: the 40 hexadecimal digits of the digest (64 with\n"
+	      "\n",
+	      stdout);
+	if (link) {
+		if (sha256_link) {
+			printf("This is 'sha1kit sum --sha256' run through a link named %s: GNU\n"
+			       "sha256sum's options, output, messages and exit statuses. 'sha1kit sum\n"
+			       "--help' has the details.\n",
+			       inv);
+		} else {
+			printf("This is 'sha1kit sum' run through a link named %s: GNU sha1sum's\n"
+			       "options, output, messages and exit statuses, and every input is checked\n"
+			       "for SHA-1 collision attacks: a file that contains one gets its line and a\n"
+			       "warning on standard error, and the exit status is 2 (3 with another\n"
+			       "failure). 'sha1kit sum --help' has the details.\n",
+			       inv);
+		}
+		return;
+	}
+	fputs("Output: one line per FILE: the 40 hexadecimal digits of the digest (64 with\n"
 	      "--sha256), a space, '*' with --binary or a space otherwise, and the name.\n"
 	      "When a name contains a backslash, newline or carriage return, these are\n"
 	      "written as \\\\, \\n and \\r and the line starts with a backslash (not with\n"

@@ -884,7 +884,8 @@ for algo in sha1sum sha256sum; do
 		(cd "$W" && PATH=$L:$PATH "$algo" $a >"$T/ls.out" 2>"$T/ls.err")
 		local src=$?
 		if [ "$a" = --help ]; then # sha1kit's own text under the link's name; GNU's options only
-			if [ $src = 0 ] && grep -q "^Usage: $algo \[OPTION\]" "$T/ls.out" && ! grep -q 'sha1kit only' "$T/ls.out"; then
+			if [ $src = 0 ] && grep -q "^Usage: $algo \[OPTION\]" "$T/ls.out" && ! grep -q 'sha1kit only' "$T/ls.out" &&
+				grep -q "^Print or check $([ $algo = sha1sum ] && echo 'SHA1 (160' || echo 'SHA256 (256')-bit) checksums" "$T/ls.out"; then
 				pass
 			else
 				fail "$algo link --help: status $src, $(head -1 "$T/ls.out")"
