@@ -198,8 +198,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	/* As git (its index-pack --verify): an idx that git cannot open fails before the pack is
 	 * read (no statistics), with git's lines. */
 	if (sk_idx_open_as_git(&old_idx, CMD, idx_name, object_format) != 0 ||
-	    sk_file_map(&file, CMD, pack_name) != 0) {
-		goto out;
+	    sk_pack_map_as_git(&file, CMD, pack_name) != 0) {
+		goto out; /* git's child index-pack dies (its line); verify-pack exits 1 */
 	}
 	struct sk_progress progress; /* no progress lines (as git's verify-pack): the phases for --stats */
 	sk_progress_init_stats(&progress, false, stats);

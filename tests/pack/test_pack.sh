@@ -2324,6 +2324,20 @@ for c in "vd.pack:--threads=1" "vd.pack:--threads=2" "ve.pack:" "vd.pack:--stdin
 		bad "unsupported: index-pack -v $args ($pk): the meters differ"
 	}
 done
+# verify-pack of a pack that cannot be read (no permission; as root, without CAP_DAC_OVERRIDE):
+# git's child index-pack dies with its line, verify-pack exits 1
+if [ -z "${SK_WINDOWS:-}" ] && [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	rm -rf "$T/vu" && mkdir "$T/vu" && cp "$T/vd.pack" "$T/vu/u.pack" && (cd "$T/vu" && "$SK" index-pack u.pack >/dev/null)
+	chmod 000 "$T/vu/u.pack"
+	sp=(setpriv --bounding-set=-dac_override,-dac_read_search --inh-caps=-dac_override,-dac_read_search)
+	(cd "$T/vu" && "${sp[@]}" "$SK_REF_GIT" verify-pack u.idx >"$T/vu-g.out" 2>"$T/vu-g.err")
+	grc=$?
+	(cd "$T/vu" && "${sp[@]}" "$SK" verify-pack u.idx >"$T/vu-s.out" 2>"$T/vu-s.err")
+	src=$?
+	chmod 644 "$T/vu/u.pack"
+	[ $grc = $src ] && same_file "$T/vu-g.err" "$T/vu-s.err" && same_file "$T/vu-g.out" "$T/vu-s.out" && ok ||
+		bad "unsupported: verify-pack of an unreadable pack: git $grc $(<"$T/vu-g.err"), sha1kit $src $(<"$T/vu-s.err")"
+fi
 # --verify --check-self-contained-and-connected in a repository that has the parent's objects: a
 # pack of the last commit only links outside itself, exit status 1 (as without --verify)
 local sc=$T/selfc who
