@@ -274,7 +274,10 @@ static int check_machine(struct machine *m)
 static int load_machine(struct machine *m, const char *file)
 {
 	json_error_t e;
+	struct stat st;
 	m->file = file;
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+		return refuse(file, "%s", strerror(EISDIR)); /* jansson reads a directory as empty */
 	m->root = json_load_file(file, JSON_REJECT_DUPLICATES, &e);
 	if (m->root == NULL) {
 		if (e.line < 0) /* could not be read at all */

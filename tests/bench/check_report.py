@@ -480,6 +480,10 @@ def mode_site(binary, schema, src, work):
                    f"sha1kit: report: {dup}: ", f"the same run as {files[0]}")
     one_line_error(*build_site(binary, [os.path.join(work, "missing.json")], out2), "report missing file",
                    "sha1kit: report: ", "missing.json")
+    adir = os.path.join(work, "a-directory")
+    os.makedirs(adir, exist_ok=True)
+    one_line_error(*build_site(binary, [adir], out2), "report of a directory",
+                   f"sha1kit: report: {adir}: ", "Is a directory")
     check(not os.path.exists(out2), f"a refused report created {out2}")
     # An existing site stays as it was when the inputs are refused.
     before = {n: open(os.path.join(out, n), "rb").read() for n in os.listdir(out)}
