@@ -527,7 +527,9 @@ int bench_print_json(FILE *out, const struct bench_report *r)
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(7));
 	json_decref(root);
 	if (rc != 0) {
-		sk_error(0, "bench: cannot write the JSON output");
+		if (!ferror(out)) { /* a failed write is told once, by the exit's check of stdout */
+			sk_error(0, "bench: cannot write the JSON output");
+		}
 		return -1;
 	}
 	fputc('\n', out);

@@ -356,6 +356,15 @@ def main():
 
     # 1. The CI run.
     doc = doc_quick = json.loads(run(binary, "--quick", "--json"))
+
+    # A full disk under the JSON: one line, "sha1kit: write error", and a failure.
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([binary, "bench", *TINY, "--json"], stdout=full, stderr=subprocess.PIPE,
+                               timeout=120)
+        err = p.stderr.decode(errors="replace")
+        check(p.returncode != 0 and err.splitlines() == ["sha1kit: write error"],
+              f"--json > /dev/full: exit {p.returncode}, stderr {err!r}")
     if validate(doc, schema, "--quick --json"):
         check(doc["settings"]["quick"] is True, "--quick --json: settings.quick is not true")
         check_consistency(doc, "--quick --json", QUICK_SIZES, [0], complete=True)
