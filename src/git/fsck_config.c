@@ -12,21 +12,10 @@
 #include "fsck_run.h"
 #include "refs_verify.h"
 
-static int cmp_id(const void *a, const void *b)
-{
-	return memcmp(a, b, SKG_RAWSZ);
-}
-
-static int cmp_id256(const void *a, const void *b)
-{
-	return memcmp(a, b, SKG_MAX_RAWSZ);
-}
-
 /* On the list sorted by read_skiplist: the C library's binary search with the sort's comparison. */
 bool skg_fsck_skipped(const struct skg_fsck_run *f, const uint8_t *id)
 {
-	return f->nskip > 0 &&
-	       bsearch(id, f->skip, f->nskip, f->rawsz, f->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256) != NULL;
+	return f->nskip > 0 && bsearch(id, f->skip, f->nskip, f->rawsz, skg_id_cmp(f->rawsz)) != NULL;
 }
 
 /* fsck.skipList: one object ID a line; '#' comments and blank lines are skipped (git's
@@ -62,7 +51,7 @@ static int read_skiplist(struct skg_fsck_run *f, const char *path)
 		f->nskip++;
 	}
 	free(data);
-	qsort(f->skip, f->nskip, f->rawsz, f->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256);
+	qsort(f->skip, f->nskip, f->rawsz, skg_id_cmp(f->rawsz));
 	return 0;
 }
 

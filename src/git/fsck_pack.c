@@ -500,20 +500,7 @@ static void remember_midx_unusable(struct skg_fsck_run *f, char *line, const cha
 /* Whether u, a pack of the multi-pack-index, holds `id` to git's lookups through it. */
 static bool midx_places(const struct skg_fsck_unusable *u, const uint8_t *id, size_t rawsz)
 {
-	size_t lo = 0, hi = u->n_mids;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(id, u->mids + mid * rawsz, rawsz);
-		if (c == 0) {
-			return true;
-		}
-		if (c < 0) {
-			hi = mid;
-		} else {
-			lo = mid + 1;
-		}
-	}
-	return false;
+	return u->n_mids > 0 && bsearch(id, u->mids, u->n_mids, rawsz, skg_id_cmp(rawsz)) != NULL;
 }
 
 void skg_fsck_pack_dir_lines(struct skg_fsck_run *f)

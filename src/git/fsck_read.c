@@ -192,15 +192,12 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned r
 			skg_fsck_nomem(f);
 			return SKG_REPARSE_DIES;
 		}
-		int st = SKG_REPARSE_MISMATCH;
 		unsigned known = skg_fsck_in_memory_type(f, id);
 		uint8_t *content = NULL;
 		size_t clen = 0;
-		if (r != NULL && lines != NULL) {
-			st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known,
-			                       type, &content, &clen, lines);
-			skg_fsck_lines(f, lines);
-		}
+		int st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known, type,
+		                           &content, &clen, lines);
+		skg_fsck_lines(f, lines);
 		if (st == SKG_REPARSE_OK && !skg_fsck_parses(f, *type, id, content, clen)) {
 			st = SKG_REPARSE_MISMATCH; /* parse_object_buffer fails: no object to git */
 		}

@@ -296,33 +296,41 @@ out:
 /* The index (git's keep_cache_objects part). */
 static void sparse_flush(struct skg_fsck_run *f);
 
+/* e appended to the list *v of *n entries (room for *cap), its path the list's; false when out of
+ * memory (e's path freed; a NULL path: its copy failed). */
+static bool sparse_push(struct skg_fsck_sparse_entry **v, size_t *n, size_t *cap,
+                        struct skg_fsck_sparse_entry e)
+{
+	if (e.path == NULL) {
+		return false; /* its copy failed */
+	}
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct skg_fsck_sparse_entry *w = realloc(*v, c * sizeof(*w));
+		if (w == NULL) {
+			free(e.path);
+			return false;
+		}
+		*v = w;
+		*cap = c;
+	}
+	(*v)[(*n)++] = e;
+	return true;
+}
+
 static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 {
 	struct skg_fsck_run *f = ctx;
 	unsigned type = SKG_NONE;
 	if (f->index_sparse) {
 		/* held: git expands the whole index before it looks at an entry */
-		if (f->n_sparse == f->cap_sparse) {
-			size_t cap = f->cap_sparse ? 2 * f->cap_sparse : 64;
-			struct skg_fsck_sparse_entry *v = realloc(f->sparse, cap * sizeof(*v));
-			if (v == NULL) {
-				skg_fsck_nomem(f);
-				return -1;
-			}
-			f->sparse = v;
-			f->cap_sparse = cap;
-		}
-		struct skg_fsck_sparse_entry *t = &f->sparse[f->n_sparse];
-		t->path = strdup(e->path);
-		if (t->path == NULL) {
+		struct skg_fsck_sparse_entry t = {
+		    strdup(e->path), e->mode, e->flags, {0}, e->sparse_directory};
+		memcpy(t.id, e->id, sizeof(t.id));
+		if (!sparse_push(&f->sparse, &f->n_sparse, &f->cap_sparse, t)) {
 			skg_fsck_nomem(f);
 			return -1;
 		}
-		t->mode = e->mode;
-		t->flags = e->flags;
-		memcpy(t->id, e->id, sizeof(t->id));
-		t->sparse_directory = e->sparse_directory;
-		f->n_sparse++;
 		return 0;
 	}
 	if (e->mode == 0160000) {
@@ -533,21 +541,11 @@ static bool sparse_expand(struct skg_fsck_run *f, const uint8_t *id, const char 
 		} else if (mode == 040000) {
 			skg_buf_adds(&path, "/");
 			ok = !path.failed && sparse_expand(f, it.entry.id, path.p, out, n, cap, depth + 1);
-		} else if (*n == *cap) {
-			size_t c = *cap ? 2 * *cap : 64;
-			struct skg_fsck_sparse_entry *v = realloc(*out, c * sizeof(*v));
-			ok = v != NULL;
-			*out = ok ? v : *out;
-			*cap = ok ? c : *cap;
-		}
-		if (ok && mode != 040000) {
-			struct skg_fsck_sparse_entry *t = &(*out)[(*n)++];
-			t->path = path.p; /* the list's now */
-			path.p = NULL;
-			t->mode = mode;
-			t->flags = 0;
-			memcpy(t->id, it.entry.id, f->rawsz);
-			t->sparse_directory = false;
+		} else {
+			struct skg_fsck_sparse_entry t = {path.p, mode, 0, {0}, false};
+			memcpy(t.id, it.entry.id, f->rawsz);
+			path.p = NULL; /* the list's now */
+			ok = sparse_push(out, n, cap, t);
 		}
 		skg_buf_release(&path);
 	}
@@ -593,18 +591,8 @@ static void sparse_flush(struct skg_fsck_run *f)
 			ok = sparse_expand(f, e->id, e->path, &full, &n, &cap, 0);
 			continue;
 		}
-		if (n == cap) {
-			size_t c = cap ? 2 * cap : 64;
-			struct skg_fsck_sparse_entry *v = realloc(full, c * sizeof(*v));
-			if (v == NULL) {
-				ok = false;
-				break;
-			}
-			full = v;
-			cap = c;
-		}
-		full[n++] = *e;
-		e->path = NULL; /* full's now */
+		ok = sparse_push(&full, &n, &cap, *e);
+		e->path = NULL; /* full's now (or freed) */
 	}
 	const bool died = f->died; /* git died expanding it: nothing more from this index */
 	if (ok && !died) {

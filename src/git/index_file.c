@@ -781,6 +781,30 @@ static char *shared_path(const char *path, const char *hex)
 	return b.failed ? (skg_buf_release(&b), NULL) : b.p;
 }
 
+/* read-cache.c check_ce_order, for an entry and the one before it */
+enum ce_order { ORDER_OK, ORDER_UNSORTED, ORDER_MERGED_TWICE, ORDER_STAGES };
+
+static enum ce_order ce_order(const char *prev, unsigned prev_stage, const char *path, unsigned stage)
+{
+	int c = strcmp(prev, path);
+	return c > 0                          ? ORDER_UNSORTED
+	       : c == 0 && prev_stage == 0    ? ORDER_MERGED_TWICE
+	       : c == 0 && prev_stage > stage ? ORDER_STAGES
+	                                      : ORDER_OK;
+}
+
+/* git's die for an order that is not ORDER_OK (prev: the entry before the one out of order). */
+static int ce_order_fail(enum ce_order o, const char *prev, struct skg_error *err)
+{
+	if (o == ORDER_UNSORTED) {
+		return skg_fail(err, "unordered stage entries in index");
+	}
+	if (o == ORDER_MERGED_TWICE) {
+		return skg_fail(err, "multiple stage entries for merged file '%s'", prev);
+	}
+	return skg_fail(err, "unordered stage entries for '%s'", prev);
+}
+
 /*
  * A split index (read-cache.c read_index_from, split-index.c merge_base_index): its entries (x),
  * the shared index DIR/sharedindex.<base> beside it read and checked as git reads it (its checksum
@@ -858,14 +882,8 @@ static int split_merge(const struct ix *x, const uint8_t *base, const uint8_t *d
 	/* read-cache.c check_ce_order */
 	for (size_t i = 1; ret == 0 && i < shared.n; i++) {
 		const struct sent *a = &shared.v[i - 1], *b = &shared.v[i];
-		int c = strcmp(a->path, b->path);
-		if (c > 0) {
-			ret = skg_fail(err, "unordered stage entries in index");
-		} else if (c == 0 && a->stage == 0) {
-			ret = skg_fail(err, "multiple stage entries for merged file '%s'", a->path);
-		} else if (c == 0 && a->stage > b->stage) {
-			ret = skg_fail(err, "unordered stage entries for '%s'", a->path);
-		}
+		enum ce_order o = ce_order(a->path, a->stage, b->path, b->stage);
+		ret = o == ORDER_OK ? 0 : ce_order_fail(o, a->path, err);
 	}
 	for (size_t i = 0; ret == 0 && cb != NULL && cb->entry != NULL && i < shared.n; i++) {
 		const struct sent *t = &shared.v[i];
@@ -941,7 +959,7 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 	int ret = 0;
 	int cur = 0;
 	size_t off = 12;
-	enum { ORDER_OK, ORDER_UNSORTED, ORDER_MERGED_TWICE, ORDER_STAGES } order = ORDER_OK;
+	enum ce_order order = ORDER_OK;
 	struct skg_buf order_path = {0};
 	unsigned prev_stage = 0;
 	for (uint32_t i = 0; i < x.nr; i++) {
@@ -952,14 +970,7 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 		}
 		if (i > 0 && order == ORDER_OK) {
 			const char *prev = skg_buf_str(&names[!cur]);
-			int c = strcmp(prev, e.path);
-			if (c > 0) {
-				order = ORDER_UNSORTED;
-			} else if (c == 0 && prev_stage == 0) {
-				order = ORDER_MERGED_TWICE;
-			} else if (c == 0 && prev_stage > e.stage) {
-				order = ORDER_STAGES;
-			}
+			order = ce_order(prev, prev_stage, e.path, e.stage);
 			if (order != ORDER_OK) {
 				skg_buf_adds(&order_path, prev);
 			}
@@ -1080,14 +1091,7 @@ static int index_parse(const uint8_t *buf, size_t len, size_t readable, const ch
 			goto out;
 		}
 	} else if (order != ORDER_OK) {
-		if (order == ORDER_UNSORTED) {
-			ret = skg_fail(err, "unordered stage entries in index");
-		} else if (order == ORDER_MERGED_TWICE) {
-			ret = skg_fail(err, "multiple stage entries for merged file '%s'",
-			               skg_buf_str(&order_path));
-		} else {
-			ret = skg_fail(err, "unordered stage entries for '%s'", skg_buf_str(&order_path));
-		}
+		ret = ce_order_fail(order, skg_buf_str(&order_path), err);
 		goto out;
 	}
 	info->has_cache_tree = have_tree;

@@ -206,16 +206,6 @@ struct skg_odb {
 	char *last_path;
 };
 
-static int cmp_id(const void *a, const void *b)
-{
-	return memcmp(a, b, SKG_RAWSZ);
-}
-
-static int cmp_id_sha256(const void *a, const void *b)
-{
-	return memcmp(a, b, SKG_MAX_RAWSZ);
-}
-
 static int cmp_pack(const void *a_, const void *b_)
 {
 	const struct odb_pack *a = a_, *b = b_;
@@ -431,7 +421,7 @@ static int load_loose(struct odb_dir *d, unsigned k, unsigned rawsz)
 	}
 	closedir(dir);
 	if (l->n > 1) {
-		qsort(l->ids, l->n, rawsz, rawsz == SKG_MAX_RAWSZ ? cmp_id_sha256 : cmp_id);
+		qsort(l->ids, l->n, rawsz, skg_id_cmp(rawsz));
 	}
 	return rc;
 }
@@ -450,8 +440,7 @@ int skg_odb_has(struct skg_odb *odb, const uint8_t *id)
 		if (!l->loaded && load_loose(&odb->dirs[i], id[0], odb->rawsz) != 0) {
 			return -1;
 		}
-		if (l->n > 0 && bsearch(id, l->ids, l->n, odb->rawsz,
-		                        odb->rawsz == SKG_MAX_RAWSZ ? cmp_id_sha256 : cmp_id) != NULL) {
+		if (l->n > 0 && bsearch(id, l->ids, l->n, odb->rawsz, skg_id_cmp(odb->rawsz)) != NULL) {
 			return 1;
 		}
 	}

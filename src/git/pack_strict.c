@@ -124,20 +124,9 @@ static const char *hex(const struct skg_strict *s, const uint8_t *id, char buf[S
 
 /* ---- Options: --strict=<args> --------------------------------------------------------------- */
 
-static int cmp_id(const void *a, const void *b)
-{
-	return memcmp(a, b, SKG_RAWSZ);
-}
-
-static int cmp_id256(const void *a, const void *b)
-{
-	return memcmp(a, b, SKG_MAX_RAWSZ);
-}
-
 static bool skipped(const struct skg_strict *s, const uint8_t *id)
 {
-	return s->nskip > 0 &&
-	       bsearch(id, s->skip, s->nskip, s->rawsz, s->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256) != NULL;
+	return s->nskip > 0 && bsearch(id, s->skip, s->nskip, s->rawsz, skg_id_cmp(s->rawsz)) != NULL;
 }
 
 /* git's oidset_parse_file: one ID a line, '#' comments, blanks trimmed; anything else is fatal. */
@@ -165,7 +154,7 @@ static int read_skiplist(struct skg_strict *s, const char *path)
 		s->nskip++;
 	}
 	free(data);
-	qsort(s->skip, s->nskip, s->rawsz, s->rawsz == SKG_RAWSZ ? cmp_id : cmp_id256);
+	qsort(s->skip, s->nskip, s->rawsz, skg_id_cmp(s->rawsz));
 	return 0;
 }
 

@@ -1214,16 +1214,6 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 	return ret < 0 ? -1 : 0;
 }
 
-static int cmp_id20(const void *a, const void *b)
-{
-	return memcmp(a, b, 20);
-}
-
-static int cmp_id32(const void *a, const void *b)
-{
-	return memcmp(a, b, 32);
-}
-
 int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
                       size_t *n)
 {
@@ -1256,7 +1246,7 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 		}
 	}
 	if (*n > 1) { /* for a binary search, even in a multi-pack-index out of order */
-		qsort(*ids, *n, rawsz, rawsz == 20 ? cmp_id20 : cmp_id32);
+		qsort(*ids, *n, rawsz, skg_id_cmp(rawsz));
 	}
 	free(cs);
 	free(f.owned);

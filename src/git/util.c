@@ -136,6 +136,21 @@ void skg_git_reportf_style(char *msg, size_t prefix_len)
 	msg[i] = '\0';
 }
 
+static int cmp_id20(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_RAWSZ);
+}
+
+static int cmp_id32(const void *a, const void *b)
+{
+	return memcmp(a, b, SKG_MAX_RAWSZ);
+}
+
+int (*skg_id_cmp(size_t rawsz))(const void *, const void *)
+{
+	return rawsz == SKG_MAX_RAWSZ ? cmp_id32 : cmp_id20;
+}
+
 int skg_fail(struct skg_error *err, const char *fmt, ...)
 {
 	if (err != NULL) {

@@ -58,6 +58,9 @@ const char *skg_zerr_name(int status);
 /* Write all n bytes of p to fd (short writes and EINTR retried, 1 GiB a call). 0, or -1 (errno). */
 int skg_write_full(int fd, const void *p, size_t n);
 
+/* The qsort / bsearch comparator of object IDs of rawsz bytes (20 or 32): memcmp order. */
+int (*skg_id_cmp(size_t rawsz))(const void *, const void *);
+
 /* snprintf into err->msg; returns -1 (for `return skg_fail(err, ...)`). */
 int skg_fail(struct skg_error *err, const char *fmt, ...) SKG_PRINTF(2, 3);
 
