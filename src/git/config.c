@@ -462,7 +462,12 @@ int skg_config_read_file(const char *path, const char *name, skg_config_fn fn, v
 		if (errno == ENOMEM) {
 			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 		}
-		return skg_fail(err, "unable to access '%s': %s", name, strerror(errno));
+		int e = errno;
+		skg_fail(err, "unable to access '%s': %s", name, strerror(e));
+		if (err != NULL) {
+			err->sys_errno = e;
+		}
+		return -1;
 	}
 	int ret = skg_config_parse(data, len, name, fn, ctx, err);
 	free(data);

@@ -529,6 +529,23 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 	free(f->refstorage_payload);
 	f->refstorage_payload = NULL;
 	int ret = skg_config_read_file(config_path, f->name, format_cb, f, err);
+	if (ret != 0 && err != NULL && err->code == SKG_E_GIT && err->sys_errno != 0) {
+		/* git's fopen_or_warn warns at each of its reads of the file before one dies: a directory
+		 * is opened, read by none, and read three times (the format, the early config, the config)
+		 * before git_config's "unknown error"; a file it may not read stops the first read */
+		int reads = err->sys_errno == EISDIR ? 3 : 1;
+		for (int i = 0; i < reads; i++) {
+			/* the reads after setup name it in the git dir git set: "." (a bare repository) is
+			 * left out ("./config" at discovery, "config" after) */
+			const char *name = i > 0 && strncmp(f->name, "./", 2) == 0 ? f->name + 2 : f->name;
+			skg_report(f->rep, SKG_LEVEL_WARNING, SKG_R_SETUP, "unable to access '%s': %s", name,
+			           strerror(err->sys_errno));
+		}
+		if (err->sys_errno == EISDIR) {
+			skg_fail(err, "unknown error occurred while reading the configuration files");
+		}
+		return -1;
+	}
 	if (ret != 0 || f->failed) {
 		return -1;
 	}

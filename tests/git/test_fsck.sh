@@ -2559,6 +2559,38 @@ else
 fi
 }
 
+# The repository's config file that git cannot read (git 2.39.5 and 2.55.0 alike): a directory
+# (git warns at each of its three reads, then dies with "unknown error"), in a repository and a bare
+# one; a file without read permission (as root, without CAP_DAC_OVERRIDE: one warning, then the
+# fatal line). Warnings and fatal line in git's order.
+section_config_file() { # nowine
+local r=$T/cfg-dir b=$T/cfg-bare.git sp=()
+mkrepo "$r"
+git clone -q --bare "$r" "$b" 2>/dev/null || fail "could not clone"
+mv "$r/.git/config" "$r/.git/config.saved" && mkdir "$r/.git/config"
+mv "$b/config" "$b/config.saved" && mkdir "$b/config"
+compare_exact "config is a directory" "$r"
+compare_exact "config is a directory, bare" "$b"
+rmdir "$r/.git/config" && mv "$r/.git/config.saved" "$r/.git/config"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	sp=(setpriv --bounding-set=-dac_override,-dac_read_search --inh-caps=-dac_override,-dac_read_search)
+fi
+if [ "$(id -u)" != 0 ] || [ ${#sp[@]} -gt 0 ]; then
+	chmod 000 "$r/.git/config"
+	(cd "$r" && "${sp[@]}" "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err")
+	grc=$?
+	(cd "$r" && "${sp[@]}" "$SK" fsck >"$T/s.out" 2>"$T/s.err")
+	src=$?
+	chmod 644 "$r/.git/config"
+	if [ $grc = 128 ] && [ $src = 128 ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "config without read permission: git $grc, sha1kit $src"
+		diff "$T/g.err" "$T/s.err" | head
+	fi
+fi
+}
+
 # SHA-256 repositories (issue #27): sections above again, every repository git makes here in
 # SHA-256 (GIT_DEFAULT_HASH: git init, and clone of such a repository), compared with the same Gits.
 # Left out: the byte-flip sweeps (long), and the sections whose set-up does not carry over (the
