@@ -482,6 +482,34 @@ static bool git_open_fails(const struct skg_file *file, const struct skg_error *
 }
 
 /*
+ * An idx that is a directory: git opens it (packfile.c check_packed_git_idx), takes its size from
+ * fstat, and refuses it as too small, or maps it and dies ("mmap failed", ENODEV). True when that is
+ * handled (the line out, the check stopped or the pack remembered as one git cannot read).
+ */
+static bool idx_dir(struct skg_fsck_run *f, const char *idx_path, const char *pack_path)
+{
+	struct stat st;
+	if (stat(idx_path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		return false;
+	}
+	if ((uint64_t)st.st_size >= 4 * 256 + 2 * (uint64_t)f->rawsz) {
+		skg_fsck_err_line(f, NULL, "fatal: mmap failed: %s", strerror(ENODEV));
+		f->died = true;
+		return true;
+	}
+	char *line = git_open_line(SKG_PK_GIT_IDX_SMALL, idx_path, 0, 0);
+	remember_unusable(f, line, NULL, 0, pack_path);
+	if (line != NULL && !skg_fsck_stopped(f)) {
+		skg_fsck_err_line(f, NULL, "%s", line);
+		if (!f->connectivity_only) {
+			skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
+			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		}
+	}
+	return true;
+}
+
+/*
  * A pack of the repository's multi-pack-index (`midx`: 1 + its place there) whose idx does not
  * open: `line` is the idx's (taken; NULL: the idx is missing, which git's open_pack_index passes
  * over silently). Git's lookups of the IDs the multi-pack-index places in it print its lines.
@@ -638,6 +666,10 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 				skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
 				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 			}
+			skg_fsck_meter_pack_end(f, 0, false);
+			return;
+		}
+		if (ferr.sys_errno == EISDIR && idx_dir(f, idx_path, pack_path)) {
 			skg_fsck_meter_pack_end(f, 0, false);
 			return;
 		}

@@ -449,6 +449,14 @@ mkrepo "$r"
 f=$(ls "$r"/.git/objects/pack/*.idx | head -1)
 rm -f "$f" && ln -s "$(basename "$f")" "$f"
 $exact "an idx that does not open" "$r"
+# an idx that is a directory: git opens it and maps it (mmap fails: "fatal: mmap failed: No such
+# device", 128, in the pack check and under --connectivity-only alike), or refuses it as too small
+# where the file system gives a directory fewer than 1064 bytes (not under Wine)
+if [ -z "${SK_WINDOWS:-}" ]; then
+	rm -f "$f" && mkdir "$f"
+	$exact "an idx that is a directory" "$r"
+	$exact "an idx that is a directory, --connectivity-only" "$r" --connectivity-only
+fi
 
 # 7a. A .pack that is a directory: git's add_packed_git takes no such pack, silently; its idx's
 #     objects are missing.
