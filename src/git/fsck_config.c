@@ -77,9 +77,12 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		}
 		return r;
 	}
-	/* advice.* as git_default_advice_config reads them: a bad boolean is git's fatal error */
+	/* advice.* as git_default_advice_config reads them, core.commitGraph and core.multiPackIndex
+	 * as repo-settings.c does (repo_cfg_bool): a bad boolean is git's fatal error */
 	bool *no_hint = strcmp(key, "advice.graftfiledeprecated") == 0   ? &f->no_graft_hint
 	                : strcmp(key, "advice.sparseindexexpanded") == 0 ? &f->no_sparse_hint
+	                : strcmp(key, "core.commitgraph") == 0           ? &f->no_commit_graph
+	                : strcmp(key, "core.multipackindex") == 0        ? &f->no_midx
 	                                                                 : NULL;
 	if (no_hint != NULL) {
 		int b = skg_config_bool(value);

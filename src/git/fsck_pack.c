@@ -940,8 +940,9 @@ bool skg_fsck_snapshot_dies(struct skg_fsck_run *f)
 		memcpy(tip_ids + k * f->rawsz, by_place[k].id, f->rawsz);
 		mx_pack[k] = UINT32_MAX;
 	}
-	if (f->n_odb_dirs > 0 && skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version,
-	                                             &mnames, &nm, tip_ids, ntips, mx_pack, mx_off) != 0) {
+	if (f->n_odb_dirs > 0 && !f->no_midx &&
+	    skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &mnames, &nm, tip_ids,
+	                        ntips, mx_pack, mx_off) != 0) {
 		skg_fsck_nomem(f);
 		goto out;
 	}
@@ -1261,7 +1262,7 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 		tip_pack[k] = UINT32_MAX; /* none found through a multi-pack-index */
 	}
 	free(by_place);
-	if (f->n_odb_dirs > 0) {
+	if (f->n_odb_dirs > 0 && !f->no_midx) {
 		(void)skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &l.midx,
 		                          &l.nmidx, tips, ntips, tip_pack, NULL);
 	}

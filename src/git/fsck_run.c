@@ -77,7 +77,7 @@ static bool midx_loads(struct skg_fsck_run *f)
 		return true;
 	}
 	bool dies = false;
-	for (size_t i = 0; i < f->n_odb_dirs && !dies; i++) {
+	for (size_t i = 0; i < f->n_odb_dirs && !dies && !f->no_midx; i++) {
 		int st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
 		                          f->git_version, lines);
 		if (st == SKG_TRAILER_FATAL) {
@@ -410,28 +410,39 @@ static int check_trailers(struct skg_fsck_run *f)
 		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
 		/* the multi-pack-index's load, as git's processes print it each time they load it: the
 		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself */
-		int mst = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
-		                           f->git_version, mlines);
+		/* core.multiPackIndex / core.commitGraph false: git loads neither, nor runs its verify */
+		int mst = f->no_midx ? SKG_TRAILER_ABSENT
+		                     : skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		                                        f->git_version, mlines);
 		vo.midx_shown = false;
-		vo.midx_lines = mst == SKG_TRAILER_FATAL ? NULL : mlines;
-		int st = skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
-		                                  f->git_version, lines);
-		skg_fsck_lines(f, lines);
+		vo.midx_lines = mst == SKG_TRAILER_FATAL || f->no_midx ? NULL : mlines;
+		int st = f->no_commit_graph
+		             ? SKG_TRAILER_ABSENT
+		             : skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		                                        f->git_version, lines);
+		if (!f->no_commit_graph) {
+			skg_fsck_lines(f, lines);
+		}
 		if (st == SKG_TRAILER_FATAL) {
 			ret = -1;
 			break;
 		}
-		if (f->alt_lines.len > 0) {
+		if (f->alt_lines.len > 0 && !f->no_commit_graph) {
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
 		/* `git commit-graph verify --object-dir DIR` and `git multi-pack-index verify
 		 * --object-dir DIR`: 2.39.5 gives the main directory as an absolute path, 2.55.0 as the
 		 * repository names it (source->path), and their lines name the files and packs so */
 		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
-		trailer_result(
-		    f,
-		    skg_trailer_commit_graph_verify(vdir, &cg_odb, (unsigned)f->rawsz, f->git_version, lines),
-		    lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
+		if (!f->no_commit_graph) {
+			trailer_result(f,
+			               skg_trailer_commit_graph_verify(vdir, &cg_odb, (unsigned)f->rawsz,
+			                                               f->git_version, lines),
+			               lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
+		}
+		if (f->no_midx) {
+			continue;
+		}
 		if (mst == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, mlines);
 			ret = -1; /* git died at the first load */

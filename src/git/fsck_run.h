@@ -180,6 +180,8 @@ struct skg_fsck_run {
 	bool no_sparse_hint;      /* advice.sparseIndexExpanded = false */
 	bool refs_died;           /* the ref check died (its fatal line is f->fatal) */
 	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
+	bool no_commit_graph;     /* core.commitGraph = false: git loads and verifies none */
+	bool no_midx;             /* core.multiPackIndex = false: git loads and verifies none */
 	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
 	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
 	                           * commit-graph verify */

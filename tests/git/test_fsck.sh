@@ -693,7 +693,24 @@ for what in graph-sum graph-head midx-sum midx-head midx-sig; do
 	esac
 	printf '\x5a' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
 	compare "$what flipped" "$r"
+	# core.commitGraph / core.multiPackIndex false (repo-settings.c): git neither loads the file
+	# nor runs its verify, so nothing is said of it (found by a new user's trial)
+	case $what in
+	graph-*) key=core.commitGraph ;;
+	midx-*) key=core.multiPackIndex ;;
+	esac
+	(cd "$r" && git config "$key" false)
+	compare_exact "$what flipped, $key false" "$r"
+	(cd "$r" && git config "$key" maybe)
+	compare_exact "$what flipped, $key not a boolean" "$r"
 done
+# a split chain with a layer gone, core.commitGraph false
+r=$T/graph-off-chain
+mkrepo "$r"
+(cd "$r" && git commit-graph write --reachable --split 2>/dev/null && echo x >x && git add x &&
+	git commit -qm x && git commit-graph write --reachable --split=no-merge 2>/dev/null &&
+	rm -f "$(ls .git/objects/info/commit-graphs/*.graph | head -1)" && git config core.commitGraph false)
+compare_exact "a chain's layer gone, core.commitGraph false" "$r"
 r=$T/xx-file
 mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
