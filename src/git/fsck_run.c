@@ -418,7 +418,8 @@ static int check_trailers(struct skg_fsck_run *f)
 		vo.midx_lines = mst == SKG_TRAILER_FATAL || f->no_midx ? NULL : mlines;
 		int st = f->no_commit_graph
 		             ? SKG_TRAILER_ABSENT
-		             : skg_trailer_commit_graph(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		             : skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs,
+		                                        f->n_odb_dirs, SKG_TRAILER_LOAD, (unsigned)f->rawsz,
 		                                        f->git_version, lines);
 		if (!f->no_commit_graph) {
 			skg_fsck_lines(f, lines);
@@ -435,10 +436,21 @@ static int check_trailers(struct skg_fsck_run *f)
 		 * repository names it (source->path), and their lines name the files and packs so */
 		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
 		if (!f->no_commit_graph) {
-			trailer_result(f,
-			               skg_trailer_commit_graph_verify(vdir, &cg_odb, (unsigned)f->rawsz,
-			                                               f->git_version, lines),
-			               lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
+			/* the verify process looks for a chain's layers in every object directory (its
+			 * own spelling of this one) */
+			const char **sources = malloc(f->n_odb_dirs * sizeof(*sources));
+			if (sources == NULL) {
+				skg_fsck_nomem(f);
+				ret = -1;
+				break;
+			}
+			for (size_t d = 0; d < f->n_odb_dirs; d++) {
+				sources[d] = d == i ? vdir : f->odb_dirs[d];
+			}
+			int vst = skg_trailer_commit_graph_verify(vdir, sources, f->n_odb_dirs, &cg_odb,
+			                                          (unsigned)f->rawsz, f->git_version, lines);
+			free((void *)sources);
+			trailer_result(f, vst, lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
 		}
 		if (f->no_midx) {
 			continue;

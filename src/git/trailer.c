@@ -425,10 +425,14 @@ static bool hex_to_oid(const char *s, unsigned rawsz, uint8_t *oid)
  * git's load_commit_graph_chain(): the layers named by info/commit-graphs/commit-graph-chain that
  * load and fit together, tip first (NULL when none). *died when a fatal line was added.
  */
-static struct graph *chain_load(const char *objdir, unsigned rawsz, unsigned git_version,
-                                struct skg_lines *lines, bool *died, bool *incomplete, bool *opened,
-                                bool *too_small)
+static struct graph *chain_load(const char *objdir, const char *const *sources, size_t nsources,
+                                unsigned rawsz, unsigned git_version, struct skg_lines *lines, bool *died,
+                                bool *incomplete, bool *opened, bool *too_small)
 {
+	if (sources == NULL || nsources == 0) {
+		sources = &objdir;
+		nsources = 1;
+	}
 	*died = false;
 	*incomplete = false;
 	*opened = false;
@@ -490,18 +494,23 @@ static struct graph *chain_load(const char *objdir, unsigned rawsz, unsigned git
 			break;
 		}
 		bool valid = false;
-		char *graph_name = skg_concat3(objdir, "/info/commit-graphs/graph-", line);
-		char *full = graph_name != NULL ? skg_concat3(graph_name, ".graph", "") : NULL;
-		free(graph_name);
-		if (full == NULL) {
-			*died = true;
-			skg_lines_nomem(lines);
-			break;
+		struct graph *g = NULL;
+		enum load_result lr = ABSENT;
+		/* the first of the object directories where the layer loads (those where it does not
+		 * load said why) */
+		for (size_t d = 0; d < nsources && lr != LOADED && lr != DIED; d++) {
+			char *graph_name = skg_concat3(sources[d], "/info/commit-graphs/graph-", line);
+			char *full = graph_name != NULL ? skg_concat3(graph_name, ".graph", "") : NULL;
+			free(graph_name);
+			if (full == NULL) {
+				skg_lines_nomem(lines);
+				lr = DIED;
+				break;
+			}
+			int err = 0;
+			lr = graph_load(full, rawsz, git_version, &g, &err, lines);
+			free(full);
 		}
-		struct graph *g;
-		int err = 0;
-		enum load_result lr = graph_load(full, rawsz, git_version, &g, &err, lines);
-		free(full);
 		if (lr == DIED) {
 			*died = true;
 			break;
@@ -594,6 +603,12 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 		skg_lines_nomem(lines);
 		return -1;
 	}
+	/* commit-graph.c validate_mixed_generation_chain: the generation data is read from no layer
+	 * when one of the chain has none (a layer written with commitGraph.generationVersion=1) */
+	bool all_gdat = true;
+	for (const struct graph *p = g; p != NULL; p = p->base) {
+		all_gdat = all_gdat && p->has_gdat;
+	}
 	size_t k = 0;
 	for (const struct graph *p = g; p != NULL; p = p->base, k++) {
 		struct skg_cgraph_layer *l = &layers[k];
@@ -608,7 +623,7 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 		l->gdat = p->gdat;
 		l->gdo2 = p->gdo2;
 		l->has_edges = p->has_edges;
-		l->has_gdat = p->has_gdat;
+		l->has_gdat = p->has_gdat && all_gdat;
 		l->has_gdo2 = p->has_gdo2;
 		l->num_commits = p->num_commits;
 		l->num_in_base = p->num_in_base;
@@ -653,7 +668,8 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
 }
 
 /* skg_trailer_commit_graph(), the contents compared with odb when it is not NULL (VERIFY). */
-static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
+static int commit_graph(const char *objdir, const char *const *sources, size_t nsources,
+                        enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
                         const struct skg_cgraph_odb *odb, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
@@ -685,8 +701,8 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned
 	}
 	bool died = false, incomplete = false, chain_opened = false, too_small = false;
 	if (lr != LOADED) {
-		g = chain_load(objdir, rawsz, git_version, lines, &died, &incomplete, &chain_opened,
-		               &too_small);
+		g = chain_load(objdir, sources, nsources, rawsz, git_version, lines, &died, &incomplete,
+		               &chain_opened, &too_small);
 	}
 	if (mode == SKG_TRAILER_VERIFY && !died && git_version >= SKG_GIT_2_55) {
 		/* git 2.55's graph_verify: a chain file too small to open dies; one that opened but
@@ -720,16 +736,18 @@ static int commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned
 	return status_of(lines, died, !ok, present);
 }
 
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz,
-                             unsigned git_version, struct skg_lines *lines)
+int skg_trailer_commit_graph(const char *objdir, const char *const *sources, size_t nsources,
+                             enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
+                             struct skg_lines *lines)
 {
-	return commit_graph(objdir, mode, rawsz, git_version, NULL, lines);
+	return commit_graph(objdir, sources, nsources, mode, rawsz, git_version, NULL, lines);
 }
 
-int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb, unsigned rawsz,
-                                    unsigned git_version, struct skg_lines *lines)
+int skg_trailer_commit_graph_verify(const char *objdir, const char *const *sources, size_t nsources,
+                                    const struct skg_cgraph_odb *odb, unsigned rawsz, unsigned git_version,
+                                    struct skg_lines *lines)
 {
-	return commit_graph(objdir, SKG_TRAILER_VERIFY, rawsz, git_version, odb, lines);
+	return commit_graph(objdir, sources, nsources, SKG_TRAILER_VERIFY, rawsz, git_version, odb, lines);
 }
 
 /* ---- multi-pack-index ---------------------------------------------------------------------------- */

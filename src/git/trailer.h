@@ -108,20 +108,24 @@ int skg_trailer_graph_buf(const uint8_t *data, size_t len, enum skg_trailer_mode
  * The commit-graph of objects directory `objdir` as `git commit-graph verify --object-dir
  * OBJDIR` checks it (VERIFY: info/commit-graph alone when it exists, else the chain, checksums
  * from the tip down) or as a git process loads it (LOAD: info/commit-graph, and the chain when
- * that does not load). Lines are replaced.
+ * that does not load). Lines are replaced. sources[0..nsources): the object directories git looks
+ * in for each layer a chain names, in its order (the repository's, then its alternates: git's
+ * load_commit_graph_chain_fd_st; the first where the layer loads is taken); NULL: objdir alone.
  */
-int skg_trailer_commit_graph(const char *objdir, enum skg_trailer_mode mode, unsigned rawsz,
-                             unsigned git_version, struct skg_lines *lines);
+int skg_trailer_commit_graph(const char *objdir, const char *const *sources, size_t nsources,
+                             enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
+                             struct skg_lines *lines);
 
 /*
- * skg_trailer_commit_graph(objdir, SKG_TRAILER_VERIFY, lines) with all of git's
+ * skg_trailer_commit_graph(objdir, sources, nsources, SKG_TRAILER_VERIFY, lines) with all of git's
  * verify_commit_graph(): the contents of the graph and of each layer compared with the object
  * database `odb` reads (cgraph.h), lines flushed through odb->flush as they grow. FATAL also when
  * memory ran out (lines->nomem).
  */
 struct skg_cgraph_odb;
-int skg_trailer_commit_graph_verify(const char *objdir, const struct skg_cgraph_odb *odb, unsigned rawsz,
-                                    unsigned git_version, struct skg_lines *lines);
+int skg_trailer_commit_graph_verify(const char *objdir, const char *const *sources, size_t nsources,
+                                    const struct skg_cgraph_odb *odb, unsigned rawsz, unsigned git_version,
+                                    struct skg_lines *lines);
 
 /*
  * One multi-pack-index file: git's load checks (size, signature, version, hash version, chunk

@@ -305,7 +305,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "commit-graph") == 0) {
 		return trailer_result(
-		    skg_trailer_commit_graph(arg, mode, (unsigned)rawsz, git_version, &lines), &lines);
+		    skg_trailer_commit_graph(arg, NULL, 0, mode, (unsigned)rawsz, git_version, &lines),
+		    &lines);
 	}
 	if (strcmp(cmd, "midx") == 0) {
 		return trailer_result(skg_trailer_midx(arg, mode, (unsigned)rawsz, git_version, &lines),

@@ -711,6 +711,20 @@ mkrepo "$r"
 	git commit -qm x && git commit-graph write --reachable --split=no-merge 2>/dev/null &&
 	rm -f "$(ls .git/objects/info/commit-graphs/*.graph | head -1)" && git config core.commitGraph false)
 compare_exact "a chain's layer gone, core.commitGraph false" "$r"
+# a chain whose top layer has no generation data (written with commitGraph.generationVersion=1) on a
+# layer that has it: git reads the generations of no layer from that chunk (commit-graph.c
+# validate_mixed_generation_chain), so a sound chain is sound (found by a new user's trial)
+r=$T/graph-mixed-gen
+git init -q "$r"
+for i in 1 2 3 4; do
+	(cd "$r" && echo $i >$i && git add $i &&
+		GIT_COMMITTER_DATE="$((1700000000 + i * 100)) +0000" git commit -qm $i &&
+		case $i in
+		2) git commit-graph write --reachable --split=no-merge 2>/dev/null ;;
+		4) git -c commitGraph.generationVersion=1 commit-graph write --reachable --split=no-merge 2>/dev/null ;;
+		esac)
+done
+compare_exact "a chain with generation data below, none on top" "$r"
 r=$T/xx-file
 mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
@@ -1614,6 +1628,25 @@ compare_exact "an alternates file that is a directory" "$T/alt-dir"
 git init -q --bare "$T/alt-bare.git"
 mkdir "$T/alt-bare.git/objects/info/alternates"
 compare_exact "an alternates file that is a directory, bare" "$T/alt-bare.git"
+# a split commit-graph whose base layer is in the alternate (clone --shared, then a layer on top):
+# git looks for each layer in every object directory, the repository's first (found by a new
+# user's trial); then the alternate's layer damaged (git's lines for both chains that name it), then
+# gone. Not under Wine (the alternate's absolute path).
+if [ -z "${SK_WINDOWS:-}" ]; then
+	local b=$T/cg-alt-base c=$T/cg-alt layer
+	mkrepo "$b"
+	(cd "$b" && git commit-graph write --reachable --split 2>/dev/null)
+	git clone -q -s "$b" "$c"
+	(cd "$c" && echo more >m && git add m && git commit -qm more &&
+		git commit-graph write --reachable --split=no-merge 2>/dev/null)
+	compare_exact "a commit-graph chain based in the alternate" "$c"
+	layer=$(ls "$b"/.git/objects/info/commit-graphs/*.graph)
+	chmod u+w "$layer"
+	printf '\x5a' | dd of="$layer" bs=1 seek=$(($(stat -c %s "$layer") - 3)) conv=notrunc 2>/dev/null
+	compare_exact "a commit-graph chain based in the alternate, the base damaged" "$c"
+	rm -f "$layer"
+	compare_exact "a commit-graph chain based in the alternate, the base gone" "$c"
+fi
 }
 
 # 18. Found by a second new-user trial: config files (a bad global file is git's fatal line; one
