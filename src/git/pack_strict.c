@@ -19,11 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fsck_object.h"
+#include "grafts.h"
 #include "objtab.h"
 #include "odb.h"
 #include "oidset_order.h"
 #include "pack_strict.h"
+#include "repo.h"
 #include "util.h"
 
 enum { F_LINK = 1, F_CHECKED = 2, F_PARSED = 4 };
@@ -70,8 +73,9 @@ struct skg_strict {
 	const uint8_t *cur_id;
 	bool cur_skipped;
 	bool nomem;
-	bool fsck, walk;  /* git's do_fsck_object, strict (skg_strict_parts) */
-	uint64_t foreign; /* links found in the repository (skg_strict_links) */
+	bool fsck, walk;          /* git's do_fsck_object, strict (skg_strict_parts) */
+	uint64_t foreign;         /* links found in the repository (skg_strict_links) */
+	struct skg_grafts grafts; /* the repository's (skg_strict_grafts); n 0: none */
 	enum skg_errc code;
 	char msg[SKG_ERROR_MAX];
 };
@@ -257,7 +261,28 @@ void skg_strict_free(struct skg_strict *s)
 	skg_objtab_free(&s->table);
 	free(s->special);
 	free(s->links);
+	skg_grafts_free(&s->grafts);
 	free(s);
+}
+
+/* advice.graftFileDeprecated (git_default_advice_config): *(bool *)ctx false when it is false */
+static int graft_advice_cb(void *ctx, const char *key, const char *value)
+{
+	if (strcmp(key, "advice.graftfiledeprecated") == 0) {
+		*(bool *)ctx = skg_config_bool(value) != 0;
+	}
+	return 0;
+}
+
+int skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo, struct skg_error *err)
+{
+	if (!s->walk || repo == NULL) {
+		return 0;
+	}
+	bool hint = true;
+	struct skg_error cerr;
+	(void)skg_repo_config(repo, graft_advice_cb, &hint, &cerr); /* read already by the caller */
+	return skg_repo_grafts(repo, hint ? s->git_version : 0, &s->grafts, &s->sink, err);
 }
 
 /* ---- git's object table -------------------------------------------------------------------- */
@@ -478,6 +503,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 	uint8_t target[SKG_MAX_RAWSZ];
 	unsigned target_type = SKG_NONE;
 	bool walk_fails = false;
+	bool grafted = false;
 	if (type == SKG_TREE) {
 		/* parse_tree_buffer cannot fail; fsck_tree, and the walk's links in the same decode */
 		enum skg_tree_error walk_error;
@@ -520,6 +546,17 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 				return die(s, "invalid %s", tname);
 			}
 			target_type = SKG_TREE;
+			/* parse_commit_buffer: a grafted commit's parents are its graft's (none for a
+			 * shallow one), its own are not looked up */
+			const struct skg_graft *gr =
+			    s->grafts.n > 0 && !s->nomem ? skg_graft_find(&s->grafts, id) : NULL;
+			if (gr != NULL) {
+				s->nlinks = 0;
+				for (size_t i = 0; i < gr->nparents; i++) {
+					add_link(s, 0, gr->parents + i * s->rawsz);
+				}
+				grafted = true;
+			}
 		} else if (type == SKG_TAG) {
 			struct skg_tag_links tl;
 			enum skg_parse_result pr = skg_tag_links(data, (size_t)len, s->rawsz, &tl);
@@ -554,8 +591,9 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 				}
 				return die(s, "invalid %s", tname);
 			}
-			/* a parent of another type: "bad parent X in commit C" */
-			for (size_t i = 0; i < s->nlinks; i++) {
+			/* a parent of another type: "bad parent X in commit C" (a graft's parents are
+			 * looked up without a word) */
+			for (size_t i = 0; i < s->nlinks && !grafted; i++) {
 				int64_t p = lookup_type(s, s->links[i].id, SKG_COMMIT);
 				if (p == -2) {
 					return nomem(s);
