@@ -221,6 +221,10 @@ struct graph {
 	uint64_t fanout, lookup, cdat, edges, gdat, gdo2;
 	bool has_edges, has_gdat, has_gdo2;
 	uint32_t num_commits, num_in_base;
+	/* both changed-path chunks (BIDX, BDAT) read, and BDAT's header: hash version, number of
+	 * hashes, bits per entry (git 2.43+'s reading) */
+	bool has_bloom;
+	uint32_t bloom[3];
 };
 
 enum load_result {
@@ -300,12 +304,19 @@ static bool graph_chunks_243(const struct file *f, const struct chunks *cs, stru
 	const struct chunk *bidx = find_chunk(cs, ID4('B', 'I', 'D', 'X'));
 	if (bidx != NULL && bidx->size / 4 != g->num_commits) {
 		skg_lines_add(lines, "warning: ", "commit-graph changed-path index chunk is too small");
+		bidx = NULL;
 	}
 	const struct chunk *bdat = find_chunk(cs, ID4('B', 'D', 'A', 'T'));
 	if (bdat != NULL && bdat->size < 12) {
 		skg_lines_add(lines, "warning: ",
 		              "ignoring too-small changed-path chunk (%" PRIu64 " < 12) in commit-graph file",
 		              bdat->size);
+		bdat = NULL;
+	}
+	/* parse_commit_graph keeps the Bloom filter settings only with both chunks */
+	g->has_bloom = bidx != NULL && bdat != NULL;
+	for (unsigned i = 0; g->has_bloom && i < 3; i++) {
+		g->bloom[i] = be32_at(f, bdat->off + 4 * i);
 	}
 	return true;
 }
@@ -558,6 +569,26 @@ static struct graph *chain_load(const char *objdir, const char *const *sources, 
 	free(line);
 	free(oids);
 	fclose(fp);
+	if (git_version >= SKG_GIT_2_55) {
+		/* commit-graph.c validate_mixed_bloom_settings (git 2.45+): a layer whose Bloom filter
+		 * settings are not those of the first layer from the tip that has some loses them */
+		const struct graph *first = NULL;
+		for (const struct graph *p = chain; p != NULL; p = p->base) {
+			if (!p->has_bloom) {
+				continue;
+			}
+			if (first == NULL) {
+				first = p;
+			} else if (memcmp(p->bloom, first->bloom, sizeof(p->bloom)) != 0) {
+				char hex[SKG_MAX_HEXSZ + 1];
+				skg_to_hex_len(p->oid, rawsz, hex);
+				skg_lines_add(lines, "warning: ",
+				              "disabling Bloom filters for commit-graph layer '%s' due to "
+				              "incompatible settings",
+				              hex);
+			}
+		}
+	}
 	return chain;
 }
 

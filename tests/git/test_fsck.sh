@@ -725,6 +725,43 @@ for i in 1 2 3 4; do
 		esac)
 done
 compare_exact "a chain with generation data below, none on top" "$r"
+# a chain whose layers' changed-path (Bloom filter) settings differ (commitGraph.changedPathsVersion
+# 1, then 2, written by the reference Git: 2.39.5 writes version 1 twice): git 2.45+ warns that it
+# disables the filters of the lower layer, at fsck's load and at its verify's (found by a new user's
+# trial); then a layer's BDAT header flipped
+r=$T/graph-mixed-bloom
+git init -q "$r"
+for i in 1 2 3 4; do
+	(cd "$r" && echo $i >$i && git add $i && git commit -qm $i &&
+		case $i in
+		2) refgit -c commitGraph.changedPathsVersion=1 commit-graph write --reachable --split=no-merge --changed-paths 2>/dev/null ;;
+		4) refgit -c commitGraph.changedPathsVersion=2 commit-graph write --reachable --split=no-merge --changed-paths 2>/dev/null ;;
+		esac)
+done
+compare_exact "a chain with other Bloom filter settings below" "$r"
+r=$T/graph-bloom-flip
+git init -q "$r"
+for i in 1 2 3 4; do
+	(cd "$r" && echo $i >$i && git add $i && git commit -qm $i &&
+		case $i in 2 | 4) git commit-graph write --reachable --split=no-merge --changed-paths 2>/dev/null ;; esac)
+done
+f=$(ls "$r"/.git/objects/info/commit-graphs/*.graph | head -1)
+off=$(python3 -c "
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+n = d[6]
+for i in range(n):
+    cid, o = struct.unpack('>IQ', d[8 + 12 * i:20 + 12 * i])
+    if cid == 0x42444154:
+        print(o + 7)
+" "$f")
+if [ -n "$off" ]; then
+	chmod u+w "$f"
+	printf '\x09' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	compare_exact "a layer's Bloom filter header changed" "$r"
+else
+	fail "graph-bloom-flip: no BDAT chunk in $f"
+fi
 r=$T/xx-file
 mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
