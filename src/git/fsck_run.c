@@ -385,6 +385,37 @@ static void midx_meter(void *ctx, struct skg_lines *lines, enum skg_meter_event 
 	trailer_meter(ctx, lines, what, title, value);
 }
 
+/* The commit-graph of object directory i: fsck's own load, then `git commit-graph verify
+ * --object-dir vdir`. 0, or -1 where git dies or the run stops. */
+static int check_graph(struct skg_fsck_run *f, size_t i, const char *vdir,
+                       const struct skg_cgraph_odb *cg_odb, struct skg_lines *lines)
+{
+	int st = skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
+	                                  SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
+	skg_fsck_lines(f, lines);
+	if (st == SKG_TRAILER_FATAL) {
+		return -1;
+	}
+	if (f->alt_lines.len > 0) {
+		skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
+	}
+	/* the verify process looks for a chain's layers in every object directory (its own
+	 * spelling of this one) */
+	const char **sources = malloc(f->n_odb_dirs * sizeof(*sources));
+	if (sources == NULL) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	for (size_t d = 0; d < f->n_odb_dirs; d++) {
+		sources[d] = d == i ? vdir : f->odb_dirs[d];
+	}
+	int vst = skg_trailer_commit_graph_verify(vdir, sources, f->n_odb_dirs, cg_odb, (unsigned)f->rawsz,
+	                                          f->git_version, lines);
+	free((void *)sources);
+	trailer_result(f, vst, lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
+	return 0;
+}
+
 /* Those of every object directory: 0, or -1 where git dies. */
 static int check_trailers(struct skg_fsck_run *f)
 {
@@ -403,63 +434,36 @@ static int check_trailers(struct skg_fsck_run *f)
 	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts,
 	                                      meters ? verify_meter : NULL};
 	const struct skg_midx_io midx_io = {midx_flush, f, f->on_map, f->map_ctx, meters ? midx_meter : NULL};
-	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as
-		 * it spells them; a fatal one ends it), then runs `git commit-graph verify` and `git
-		 * multi-pack-index verify --object-dir DIR` (absolute paths) */
+	/* git fsck loads the commit-graph and multi-pack-index itself (its load errors, paths as it
+	 * spells them; a fatal one ends it), then runs `git commit-graph verify --object-dir DIR` for
+	 * every object directory, then `git multi-pack-index verify --object-dir DIR` for every one
+	 * (builtin/fsck.c: two loops over the sources, 2.39.5 and 2.55.0 alike). They give DIR as the
+	 * repository names it (source->path) with 2.55.0, the main directory absolute with 2.39.5,
+	 * and their lines name the files and packs so. */
+	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f) && ret == 0; i++) {
 		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
+		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
 		/* the multi-pack-index's load, as git's processes print it each time they load it: the
-		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself */
-		/* core.multiPackIndex / core.commitGraph false: git loads neither, nor runs its verify */
+		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself;
+		 * core.multiPackIndex / core.commitGraph false: git loads neither, nor runs its verify */
 		int mst = f->no_midx ? SKG_TRAILER_ABSENT
 		                     : skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
 		                                        f->git_version, mlines);
 		vo.midx_shown = false;
 		vo.midx_lines = mst == SKG_TRAILER_FATAL || f->no_midx ? NULL : mlines;
-		int st = f->no_commit_graph
-		             ? SKG_TRAILER_ABSENT
-		             : skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs,
-		                                        f->n_odb_dirs, SKG_TRAILER_LOAD, (unsigned)f->rawsz,
-		                                        f->git_version, lines);
 		if (!f->no_commit_graph) {
-			skg_fsck_lines(f, lines);
+			ret = check_graph(f, i, vdir, &cg_odb, lines);
 		}
-		if (st == SKG_TRAILER_FATAL) {
-			ret = -1;
-			break;
-		}
-		if (f->alt_lines.len > 0 && !f->no_commit_graph) {
-			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
-		}
-		/* `git commit-graph verify --object-dir DIR` and `git multi-pack-index verify
-		 * --object-dir DIR`: 2.39.5 gives the main directory as an absolute path, 2.55.0 as the
-		 * repository names it (source->path), and their lines name the files and packs so */
-		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
-		if (!f->no_commit_graph) {
-			/* the verify process looks for a chain's layers in every object directory (its
-			 * own spelling of this one) */
-			const char **sources = malloc(f->n_odb_dirs * sizeof(*sources));
-			if (sources == NULL) {
-				skg_fsck_nomem(f);
-				ret = -1;
-				break;
-			}
-			for (size_t d = 0; d < f->n_odb_dirs; d++) {
-				sources[d] = d == i ? vdir : f->odb_dirs[d];
-			}
-			int vst = skg_trailer_commit_graph_verify(vdir, sources, f->n_odb_dirs, &cg_odb,
-			                                          (unsigned)f->rawsz, f->git_version, lines);
-			free((void *)sources);
-			trailer_result(f, vst, lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
-		}
-		if (f->no_midx) {
-			continue;
-		}
-		if (mst == SKG_TRAILER_FATAL) {
+		if (ret == 0 && mst == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, mlines);
 			ret = -1; /* git died at the first load */
-			break;
 		}
+	}
+	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f) && ret == 0 && !f->no_midx; i++) {
+		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
+		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
+		(void)skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version,
+		                       mlines); /* its load did not die: the first loop stopped */
 		if (f->git_version < SKG_GIT_2_55) {
 			/* git 2.39.5's fsck's own load (after the loose objects; its lines come here);
 			 * 2.55.0's two came before the objects (midx_loads) */

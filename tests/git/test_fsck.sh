@@ -1683,6 +1683,20 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	compare_exact "a commit-graph chain based in the alternate, the base damaged" "$c"
 	rm -f "$layer"
 	compare_exact "a commit-graph chain based in the alternate, the base gone" "$c"
+	# the commit-graph and multi-pack-index of both damaged: git verifies the commit-graphs of
+	# every object directory, then their multi-pack-indexes (two loops)
+	local d=$T/cg-alt-both x
+	git clone -q -s "$b" "$d"
+	rm -f "$b"/.git/objects/info/commit-graphs/* && rmdir "$b"/.git/objects/info/commit-graphs
+	for x in "$b" "$d"; do
+		(cd "$x" && echo "$x" >n && git add n && git commit -qm n && git repack -q &&
+			git multi-pack-index write 2>/dev/null && git commit-graph write --reachable 2>/dev/null)
+		for f in "$x"/.git/objects/info/commit-graph "$x"/.git/objects/pack/multi-pack-index; do
+			chmod u+w "$f"
+			printf '\x5a' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
+		done
+	done
+	compare_exact "commit-graphs and multi-pack-indexes of the repository and its alternate damaged" "$d"
 fi
 }
 
