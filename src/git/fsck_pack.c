@@ -20,6 +20,7 @@
 #include "fsck_file.h"
 #include "fsck_run.h"
 #include "pack.h"
+#include "pack_cache.h"
 #include "pack_file.h"
 #include "trailer.h"
 
@@ -402,6 +403,109 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	free(e);
 }
 
+/*
+ * The types of the entries e[0..n) (sorted by offset) from their headers, a delta taking its base's
+ * (types[k]: 1..4). False when one does not resolve (a header that does not parse, a REF_DELTA base
+ * the idx does not list, a base where no entry starts, a chain that loops).
+ */
+static bool entry_types(const struct skg_file *file, const struct skg_file *idx, size_t rawsz,
+                        const struct idx_ent *e, size_t n, uint8_t *types)
+{
+	size_t *chain = malloc((n > 0 ? n : 1) * sizeof(*chain));
+	bool ok = chain != NULL;
+	memset(types, 0, n);
+	for (size_t k = 0; k < n && ok; k++) {
+		size_t len = 0, at = k;
+		int t = 0;
+		/* down the chain to an entry whose type is known or whole */
+		while (ok && types[at] == 0) {
+			uint64_t size, base;
+			t = skg_pk_git_entry_header(file->data, file->len, (unsigned)rawsz, e[at].off, &size);
+			if (t >= SKG_COMMIT && t <= SKG_TAG) {
+				break;
+			}
+			int b = skg_pk_entry_base(file->data, file->len, idx->data, (size_t)idx->len,
+			                          (unsigned)rawsz, e[at].off, &base);
+			struct idx_ent key = {base, NULL, 0};
+			const struct idx_ent *be =
+			    b == 1 ? bsearch(&key, e, n, sizeof(*e), cmp_idx_ent) : NULL;
+			ok = be != NULL && len < n;
+			if (ok) {
+				chain[len++] = at;
+				at = (size_t)(be - e);
+			}
+		}
+		if (ok) {
+			uint8_t type = types[at] != 0 ? types[at] : (uint8_t)t;
+			types[at] = type;
+			while (len > 0) {
+				types[chain[--len]] = type;
+			}
+		}
+	}
+	free(chain);
+	return ok;
+}
+
+/*
+ * git's --connectivity-only over a pack whose objects' types resolve: git lists the idx's objects
+ * and reads only those its walk parses (builtin/fsck.c mark_packed_for_connectivity; commits,
+ * trees and tags), so no blob is read, no object hashed, no checksum or CRC compared. The
+ * commits, trees and tags are read here through a delta base cache, in pack order; one that does
+ * not read is in the pack but unreadable, as in the full check. False (nothing done) when a type
+ * does not resolve: the full check then reads the pack.
+ */
+static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, const struct skg_file *idx,
+                              const char *pack_path, const char *idx_path)
+{
+	size_t n = 0;
+	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
+	uint8_t *types = e != NULL ? malloc(n > 0 ? n : 1) : NULL;
+	struct skg_pk_cache cache = {0};
+	if (types == NULL || skg_pk_cache_init(&cache, (uint64_t)96 << 20) != 0) {
+		free(e);
+		free(types);
+		skg_fsck_nomem(f);
+		return true;
+	}
+	bool ok = entry_types(file, idx, f->rawsz, e, n, types);
+	const struct skg_pk_base_cache iface = skg_pk_cache_iface(&cache);
+	for (size_t k = 0; k < n && ok && !skg_fsck_stopped(f); k++) {
+		struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0};
+		if (e[k].off > file->released + ((uint64_t)64 << 20)) {
+			/* the mapped pages read long ago go (a base there is read again if need be) */
+			skg_file_release(file, e[k].off - ((uint64_t)16 << 20));
+		}
+		if (types[k] == SKG_BLOB) {
+			skg_fsck_check_object(&s, SKG_BLOB, e[k].id, NULL, 0, NULL);
+			continue;
+		}
+		unsigned type;
+		uint8_t *data = NULL;
+		uint64_t len = 0;
+		struct skg_pk_error err;
+		int rc = skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
+		                                   (unsigned)f->rawsz, e[k].off, SIZE_MAX - 1, &iface, &type,
+		                                   &data, &len, &err);
+		if (rc != 0 && err.code == SKG_E_NOMEM) {
+			skg_fsck_nomem(f);
+			break;
+		}
+		if (rc != 0) {
+			(void)skg_graph_add_unread(f->graph, e[k].id, false,
+			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
+			remember_bad_packed(f, e[k].id, false, false, e[k].off, pack_path, idx_path);
+			continue;
+		}
+		skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
+		free(data);
+	}
+	skg_pk_cache_release(&cache);
+	free(types);
+	free(e);
+	return ok;
+}
+
 /* A pack git reads objects from: where the end's checks (check_specials) look for blobs. */
 static void remember_pack(struct skg_fsck_run *f, const char *idx_path, const char *pack_path)
 {
@@ -755,6 +859,9 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	reserve_graph(f, &idx, file.len);
+	if (f->connectivity_only && connectivity_pack(f, &file, &idx, pack_path, idx_path)) {
+		goto out;
+	}
 	if (!idx_sum_ok) {
 		/* an idx that opens but is not what it was written as: git reads every object through it
 		 * (its IDs, offsets and CRC-32s), as the rest of the check will */

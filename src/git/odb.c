@@ -15,6 +15,7 @@
 #include "loose.h"
 #include "odb.h"
 #include "pack.h"
+#include "pack_cache.h"
 #include "repo.h"
 #include "util.h"
 
@@ -175,16 +176,7 @@ struct odb_dir {
 	struct loose_dir loose[256];
 };
 
-#define BASE_SLOTS 1024
 #define BASE_LIMIT ((uint64_t)96 << 20)
-
-struct base_slot {
-	uint32_t pack;
-	uint64_t offset;
-	unsigned type;
-	uint8_t *data; /* NULL: empty */
-	uint64_t len;
-};
 
 struct skg_odb {
 	unsigned rawsz; /* bytes of an object ID: 20, or 32 in a SHA-256 repository */
@@ -193,10 +185,8 @@ struct skg_odb {
 	struct odb_pack *packs;
 	size_t npacks;
 	struct skg_loose_reader *reader;
-	/* the delta base cache of the pack reads */
-	struct base_slot *slots;
-	uint64_t cached;
-	uint32_t cur_pack; /* the pack being read, for the cache callbacks */
+	/* the delta base cache of the pack reads (its pack: the one being read) */
+	struct skg_pk_cache cache;
 	/* the copy skg_odb_info found, for skg_odb_content */
 	uint8_t last_id[SKG_MAX_RAWSZ];
 	bool have_last;
@@ -331,12 +321,7 @@ void skg_odb_free(struct skg_odb *odb)
 		free(odb->packs[i].display);
 	}
 	free(odb->packs);
-	if (odb->slots != NULL) {
-		for (size_t i = 0; i < BASE_SLOTS; i++) {
-			free(odb->slots[i].data);
-		}
-		free(odb->slots);
-	}
+	skg_pk_cache_release(&odb->cache);
 	free(odb->last_data);
 	free(odb->last_path);
 	skg_loose_reader_free(odb->reader);
@@ -352,7 +337,7 @@ int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct
 		odb->rawsz = (unsigned)skg_format_rawsz(skg_repo_object_format(repo));
 	}
 	if (odb == NULL || (odb->reader = skg_loose_reader_new(NULL)) == NULL ||
-	    (odb->slots = calloc(BASE_SLOTS, sizeof(*odb->slots))) == NULL ||
+	    skg_pk_cache_init(&odb->cache, BASE_LIMIT) != 0 ||
 	    add_dir(odb, repo->objects_dir, repo->objects_dir_display) != 0) {
 		skg_odb_free(odb);
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
@@ -447,50 +432,6 @@ int skg_odb_has(struct skg_odb *odb, const uint8_t *id)
 	return 0;
 }
 
-static size_t slot_of(uint32_t pack, uint64_t offset)
-{
-	uint64_t h = (offset ^ ((uint64_t)pack << 40)) * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 54) % BASE_SLOTS;
-}
-
-static bool cache_get(void *ctx, uint64_t offset, unsigned *type, uint8_t **buf, uint64_t *len)
-{
-	struct skg_odb *odb = ctx;
-	struct base_slot *s = &odb->slots[slot_of(odb->cur_pack, offset)];
-	if (s->data == NULL || s->pack != odb->cur_pack || s->offset != offset) {
-		return false;
-	}
-	uint8_t *p = malloc(s->len > 0 ? (size_t)s->len : 1);
-	if (p == NULL) {
-		return false;
-	}
-	memcpy(p, s->data, (size_t)s->len);
-	*type = s->type;
-	*buf = p;
-	*len = s->len;
-	return true;
-}
-
-static void cache_put(void *ctx, uint64_t offset, unsigned type, const uint8_t *buf, uint64_t len)
-{
-	struct skg_odb *odb = ctx;
-	struct base_slot *s = &odb->slots[slot_of(odb->cur_pack, offset)];
-	if (s->data != NULL) {
-		odb->cached -= s->len;
-		free(s->data);
-		s->data = NULL;
-	}
-	if (len > BASE_LIMIT - odb->cached || (s->data = malloc(len > 0 ? (size_t)len : 1)) == NULL) {
-		return;
-	}
-	memcpy(s->data, buf, (size_t)len);
-	s->pack = odb->cur_pack;
-	s->offset = offset;
-	s->type = type;
-	s->len = len;
-	odb->cached += len;
-}
-
 static void forget_last(struct skg_odb *odb)
 {
 	free(odb->last_data);
@@ -520,7 +461,7 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t *id, unsigned *type, uint64_
 {
 	forget_last(odb);
 	skg_lines_clear(lines);
-	const struct skg_pk_base_cache cache = {cache_get, cache_put, odb};
+	const struct skg_pk_base_cache cache = skg_pk_cache_iface(&odb->cache);
 	uint64_t off;
 	for (size_t i = 0; i < odb->npacks; i++) {
 		const struct odb_pack *p = &odb->packs[i];
@@ -530,7 +471,7 @@ int skg_odb_info(struct skg_odb *odb, const uint8_t *id, unsigned *type, uint64_
 		uint8_t *out = NULL;
 		uint64_t out_len = 0;
 		struct skg_pk_error pe;
-		odb->cur_pack = (uint32_t)i;
+		odb->cache.pack = (uint32_t)i;
 		int rc = skg_pk_read_object_cached(p->pack.data, p->pack.len, p->idx.data, (size_t)p->idx.len,
 		                                   odb->rawsz, off, SIZE_MAX - 1, &cache, type, &out,
 		                                   &out_len, &pe);

@@ -441,6 +441,23 @@ chmod u+w "$f"
 printf '\x01' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
 $exact "an idx's checksum wrong" "$r"
 $exact "an idx's checksum wrong, --connectivity-only" "$r" --connectivity-only
+# a packed blob, then a packed tree, whose deflated data is damaged, under --connectivity-only: git
+# reads no blob and checks no checksum or CRC (exit 0, nothing said), and dies where its walk reads
+# the tree ("packed object ... is corrupt"); sha1kit read and hashed every object before
+for what in blob tree; do
+	r=$T/conn-$what
+	git init -q "$r"
+	(cd "$r" && mkdir d && seq 1 2000 >d/big && echo small >s && git add . && git commit -qm a && git repack -qad)
+	p=$(ls "$r"/.git/objects/pack/*.pack)
+	case $what in
+	blob) id=$(cd "$r" && git rev-parse HEAD:d/big) ;;
+	tree) id=$(cd "$r" && git rev-parse HEAD:d) ;;
+	esac
+	off=$(cd "$r" && git show-index <"${p%.pack}.idx" | awk -v id="$id" '$2 == id { print $1 }')
+	chmod u+w "$p"
+	printf 'XXXXXXXX' | dd of="$p" bs=1 seek=$((off + 6)) conv=notrunc 2>/dev/null
+	$exact "a packed $what damaged, --connectivity-only" "$r" --connectivity-only
+done
 # an idx git cannot open (a link to itself: open fails as it does without permission, also for
 # root): git's open_pack_index fails without a word, "index not opened", its objects missing
 r=$T/idx-loop
