@@ -1352,7 +1352,7 @@ static char *with_ext(const char *path, const char *ext)
 static uint64_t idx_offset(const struct file *idx, bool v2, uint32_t n, uint32_t i)
 {
 	if (!v2) {
-		return be32_at(idx, 4 * 256 + 24 * (uint64_t)i);
+		return be32_at(idx, 4 * 256 + (4 + (uint64_t)idx->rawsz) * i); /* v1: offset, ID */
 	}
 	uint64_t table = 8 + 4 * 256 + (uint64_t)n * (idx->rawsz + 4);
 	uint32_t off = be32_at(idx, table + 4 * (uint64_t)i);

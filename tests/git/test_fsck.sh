@@ -441,6 +441,14 @@ chmod u+w "$f"
 printf '\x01' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
 $exact "an idx's checksum wrong" "$r"
 $exact "an idx's checksum wrong, --connectivity-only" "$r" --connectivity-only
+# a sound pack with a version 1 idx and a .rev (pack.indexVersion=1): the .rev's positions against
+# the idx's offsets (a v1 entry is 4 + the ID's bytes: the SHA-256 run gave a false error before)
+r=$T/idx-v1-rev
+mkrepo "$r"
+(cd "$r" && git -c pack.indexVersion=1 -c pack.writeReverseIndex=true repack -adq 2>/dev/null)
+if ls "$r"/.git/objects/pack/*.rev >/dev/null 2>&1; then
+	$exact "a version 1 idx with a .rev" "$r"
+fi
 # a packed blob, then a packed tree, whose deflated data is damaged, under --connectivity-only: git
 # reads no blob and checks no checksum or CRC (exit 0, nothing said), and dies where its walk reads
 # the tree ("packed object ... is corrupt"); sha1kit read and hashed every object before
