@@ -208,6 +208,17 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 	for (char *p = text;;) {
 		char *nl = strchr(p, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		if (stream == 'e' && (strncmp(p, "error: ", 7) == 0 || strncmp(p, "warning: ", 9) == 0 ||
+		                      strncmp(p, "fatal: ", 7) == 0)) {
+			/* git's error(), warning() and die() (usage.c vreportf): a control character
+			 * other than TAB becomes '?' (a refname read from packed-refs, say) */
+			for (size_t i = 0; i < len; i++) {
+				unsigned char c = (unsigned char)p[i];
+				if ((c < 0x20 || c == 0x7f) && c != '\t') {
+					p[i] = '?';
+				}
+			}
+		}
 		struct rec_hdr h;
 		hdr_init(&h, stream, meta, len, f->rawsz);
 		if (!first) {

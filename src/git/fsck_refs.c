@@ -749,6 +749,7 @@ int skg_fsck_roots(struct skg_fsck_run *f)
 	struct skg_refdb refs;
 	skg_refdb_init(&refs, f->repo);
 	refs.sorted_reflogs = f->git_version >= SKG_GIT_2_55; /* git 2.45+ */
+	refs.packed_current = f->git_version >= SKG_GIT_2_55;
 	f->refs = &refs;
 	int r = roots(f);
 	f->refs = NULL;

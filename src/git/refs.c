@@ -64,6 +64,7 @@ struct skg_packed_refs {
 	char *name; /* as git spells the file in messages */
 	bool loaded;
 	size_t hexsz; /* hex digits of an ID: 40 (SHA-1) or 64 (SHA-256) */
+	bool current; /* skg_refdb.packed_current */
 };
 
 static void packed_refs_free(struct skg_packed_refs *packed)
@@ -177,6 +178,7 @@ void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo)
 	db->packed = NULL;
 	db->reftables = NULL;
 	db->sorted_reflogs = false;
+	db->packed_current = false;
 }
 
 void skg_refdb_release(struct skg_refdb *db)
@@ -331,13 +333,15 @@ static int snapshot_init(struct skg_packed_refs *s, char *buf, size_t len, struc
 		if (eol == NULL) {
 			return unterminated_line(err, s->name, buf, len);
 		}
-		static const char header[] = "# pack-refs with:";
+		/* git 2.55 (packed-backend.c create_snapshot) asks for the space after the colon */
+		const char *header = s->current ? "# pack-refs with: " : "# pack-refs with:";
+		size_t header_len = strlen(header);
 		size_t hlen = strnlen(buf, (size_t)(eol - buf)); /* git reads the line as a C string */
-		if (hlen < sizeof(header) - 1 || memcmp(buf, header, sizeof(header) - 1) != 0) {
+		if (hlen < header_len || memcmp(buf, header, header_len) != 0) {
 			return invalid_line(err, s->name, buf, len);
 		}
 		/* the traits, separated by single spaces */
-		const char *p = buf + sizeof(header) - 1, *end = buf + hlen;
+		const char *p = buf + header_len, *end = buf + hlen;
 		while (p <= end) {
 			const char *sp = memchr(p, ' ', (size_t)(end - p));
 			size_t n = sp ? (size_t)(sp - p) : (size_t)(end - p);
@@ -378,6 +382,7 @@ static int packed_load(struct skg_refdb *db, struct skg_error *err)
 	}
 	struct skg_packed_refs *s = db->packed;
 	s->hexsz = 2 * db->rawsz;
+	s->current = db->packed_current;
 	free(s->buf);
 	s->buf = NULL;
 	s->start = s->eof = NULL;
@@ -440,11 +445,16 @@ static int packed_next(struct packed_iter *it, struct skg_error *err)
 		return unterminated_line(err, s->name, it->pos, (size_t)(eof - it->pos));
 	}
 	it->refname.len = 0;
-	skg_buf_add(&it->refname, p, strnlen(p, (size_t)(eol - p)));
+	size_t name_len = strnlen(p, (size_t)(eol - p));
+	skg_buf_add(&it->refname, p, name_len);
 	if (it->refname.failed) {
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
 	const char *name = skg_buf_str(&it->refname);
+	if (s->current && name_len < (size_t)(eol - p)) {
+		/* git 2.55's packed-refs iterator (refname_contains_nul) */
+		return skg_fail(err, "packed refname contains embedded NULL: %s", name);
+	}
 	if (!skg_refname_ok(name, SKG_REFNAME_ALLOW_ONELEVEL)) {
 		if (!skg_refname_is_safe(name)) {
 			return skg_fail(err, "packed refname is dangerous: %s", name);

@@ -2693,6 +2693,32 @@ else
 fi
 }
 
+# packed-refs damaged where git 2.55 reads it otherwise than 2.39.5 (found by a new user's
+# differential fuzzer): a NUL byte in a refname (2.55 dies: "packed refname contains embedded
+# NULL"), the header's space after "with:" changed (2.55 dies: "unexpected line"), and a DEL byte
+# in a refname (both Gits print it as '?' in their error lines).
+section_packed_refs() {
+local r=$T/pr what
+for what in nul header del; do
+	r=$T/pr-$what
+	mkrepo "$r"
+	(cd "$r" && git tag v15-on && git pack-refs --all) || fail "packed-refs: could not make $r"
+	python3 - "$r/.git/packed-refs" "$what" <<'PY' || fail "packed-refs: could not change $r"
+import sys
+path, what = sys.argv[1], sys.argv[2]
+d = bytearray(open(path, 'rb').read())
+if what == 'nul':
+    d[d.index(b'v15-on') + 4] = 0
+elif what == 'header':
+    d[len(b'# pack-refs with:')] = 0xa0
+else:
+    d[d.index(b'v15-on') + 1] = 0x7f
+open(path, 'wb').write(d)
+PY
+	compare_exact "packed-refs: $what" "$r"
+done
+}
+
 # The repository's config file that git cannot read (git 2.39.5 and 2.55.0 alike): a directory
 # (git warns at each of its three reads, then dies with "unknown error"), in a repository and a bare
 # one; a file without read permission (as root, without CAP_DAC_OVERRIDE: one warning, then the
