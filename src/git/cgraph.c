@@ -51,6 +51,7 @@ struct state {
 	size_t cap_odb_par;
 	uint64_t seen; /* commits of the second passes so far: the meter's count */
 	bool nomem, died;
+	bool v255; /* git 2.55's verify (else 2.39.5's) */
 };
 
 /* ---- reading a layer --------------------------------------------------------------------------- */
@@ -486,6 +487,9 @@ static int pass_odb(struct state *s, size_t k, int *err)
 {
 	const struct skg_cgraph_layer *l = &s->layers[k];
 	int gen_zero = 0; /* 1: GENERATION_ZERO_EXISTS, 2: GENERATION_NUMBER_EXISTS */
+	/* git 2.43+: the last commits seen with a zero and a non-zero generation, one line at the end */
+	uint8_t seen_zero[SKG_MAX_RAWSZ], seen_non_zero[SKG_MAX_RAWSZ];
+	bool has_zero = false, has_non_zero = false;
 	for (uint32_t i = 0; i < l->num_commits; i++) {
 		if (s->odb->meter != NULL) {
 			s->odb->meter(s->odb->ctx, s->lines, SKG_METER_SHOW, METER_TITLE, ++s->seen);
@@ -550,7 +554,14 @@ static int pass_odb(struct state *s, size_t k, int *err)
 			*err = 1;
 		}
 		o = &s->objs[c];
-		if (generation(o) == 0) {
+		if (s->v255) {
+			/* verify_one_commit_graph since 2.43 (seen_gen_zero, seen_gen_non_zero) */
+			bool zero = generation(o) == 0;
+			memcpy(zero ? seen_zero : seen_non_zero, cur, s->rawsz);
+			has_zero = has_zero || zero;
+			has_non_zero = has_non_zero || !zero;
+			gen_zero = has_zero ? 1 : 0;
+		} else if (generation(o) == 0) {
 			if (gen_zero == 2) {
 				SAY(NULL,
 				    "commit-graph has generation number zero for commit %s, but non-zero "
@@ -585,6 +596,14 @@ static int pass_odb(struct state *s, size_t k, int *err)
 			              hex, o->date, date);
 			*err = 1;
 		}
+		flush(s);
+	}
+	if (has_zero && has_non_zero) {
+		HEX(z, seen_zero);
+		HEX(nz, seen_non_zero);
+		SAY(NULL, "commit-graph has both zero and non-zero generations (e.g., commits '%s' and '%s')", z,
+		    nz);
+		*err = 1;
 		flush(s);
 	}
 	return 0;
@@ -657,6 +676,7 @@ int skg_cgraph_verify(const struct skg_cgraph_layer *layers, size_t n, const str
 	s.tab.rawsz = layers[0].rawsz;
 	s.odb = odb;
 	s.lines = lines;
+	s.v255 = git_version >= SKG_GIT_2_55;
 	if (odb->meter != NULL) {
 		/* start_progress: the commits of the tip and of the layers below it */
 		odb->meter(odb->ctx, lines, SKG_METER_START, METER_TITLE,

@@ -754,6 +754,26 @@ compare_exact "a chain with generation data below, none on top" "$r"
 # 1, then 2, written by the reference Git: 2.39.5 writes version 1 twice): git 2.45+ warns that it
 # disables the filters of the lower layer, at fsck's load and at its verify's (found by a new user's
 # trial); then a layer's BDAT header flipped
+# a commit-graph (without generation data: generationVersion=1) in which one commit's generation is
+# zero: git 2.43+ prints one line for the layer ("has both zero and non-zero generations (e.g.,
+# commits Z and N)"), 2.39.5 a line per commit after the first zero (found by a new user's fuzzer)
+r=$T/graph-gen-zero
+mkrepo "$r"
+(cd "$r" && echo more >m && git add m && git commit -qm more &&
+	git -c commitGraph.generationVersion=1 commit-graph write --reachable 2>/dev/null)
+f=$r/.git/objects/info/commit-graph
+off=$(python3 -c "
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+rawsz = 32 if d[5] == 2 else 20
+for i in range(d[6]):
+    cid, o = struct.unpack('>IQ', d[8 + 12 * i:20 + 12 * i])
+    if cid == 0x43444154:
+        print(o + rawsz + 16 + rawsz + 8)
+" "$f")
+chmod u+w "$f"
+printf '\0\0\0\0' | dd of="$f" bs=1 seek="$off" conv=notrunc 2>/dev/null
+compare_exact "a commit's generation zero in the commit-graph" "$r"
 r=$T/graph-mixed-bloom
 git init -q "$r"
 for i in 1 2 3 4; do
