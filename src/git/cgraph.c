@@ -601,8 +601,8 @@ static int pass_odb(struct state *s, size_t k, int *err)
 	if (has_zero && has_non_zero) {
 		HEX(z, seen_zero);
 		HEX(nz, seen_non_zero);
-		SAY(NULL, "commit-graph has both zero and non-zero generations (e.g., commits '%s' and '%s')", z,
-		    nz);
+		SAY(NULL, "commit-graph has both zero and non-zero generations (e.g., commits '%s' and '%s')",
+		    z, nz);
 		*err = 1;
 		flush(s);
 	}

@@ -105,7 +105,15 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		enum skg_fsck_set_result r = skg_fsck_set_severity(&f->fopt, key + 5, value);
 		if (r == SKG_FSCK_SET_UNKNOWN_ID && (f->check_refs || f->git_version >= SKG_GIT_2_55) &&
 		    skg_refs_msg_newer_id(key + 5)) {
-			return 0; /* an ID of git 2.55's (the ref check reads it too) */
+			/* an ID of git 2.55's ref checks: fsck's own fsck_set_msg_type still reads the
+			 * severity (and dies on a bad one before the ref check runs) */
+			if (strcmp(value, "error") != 0 && strcmp(value, "warn") != 0 &&
+			    strcmp(value, "ignore") != 0) {
+				skg_fsck_err_line(f, NULL, "fatal: Unknown fsck message type: '%s'", value);
+				f->config_died = true;
+				return -1;
+			}
+			return 0;
 		}
 		if (r != SKG_FSCK_SET_OK) {
 			char msg[512];

@@ -744,12 +744,18 @@ int skg_fsck_ref_tips(struct skg_fsck_run *f)
 	return r;
 }
 
+/* The ref store as the Git followed reads it (skg_refdb's version switches). */
+static void fsck_refdb_init(struct skg_fsck_run *f, struct skg_refdb *refs)
+{
+	skg_refdb_init(refs, f->repo);
+	refs->sorted_reflogs = f->git_version >= SKG_GIT_2_55; /* git 2.45+ */
+	refs->files_current = f->git_version >= SKG_GIT_2_55;
+}
+
 int skg_fsck_roots(struct skg_fsck_run *f)
 {
 	struct skg_refdb refs;
-	skg_refdb_init(&refs, f->repo);
-	refs.sorted_reflogs = f->git_version >= SKG_GIT_2_55; /* git 2.45+ */
-	refs.packed_current = f->git_version >= SKG_GIT_2_55;
+	fsck_refdb_init(f, &refs);
 	f->refs = &refs;
 	int r = roots(f);
 	f->refs = NULL;
@@ -826,7 +832,7 @@ int skg_fsck_tip_order(struct skg_fsck_run *f)
 	struct skg_refdb refs;
 	struct skg_error err;
 	const struct skg_sink quiet = {NULL, NULL};
-	skg_refdb_init(&refs, f->repo);
+	fsck_refdb_init(f, &refs);
 	struct tip_ctx c = {f, &refs, false};
 	f->n_tips = 0;
 	/* what cannot be read here is reported when the refs are read for their lines */

@@ -64,7 +64,7 @@ struct skg_packed_refs {
 	char *name; /* as git spells the file in messages */
 	bool loaded;
 	size_t hexsz; /* hex digits of an ID: 40 (SHA-1) or 64 (SHA-256) */
-	bool current; /* skg_refdb.packed_current */
+	bool current; /* skg_refdb.files_current */
 };
 
 static void packed_refs_free(struct skg_packed_refs *packed)
@@ -178,7 +178,7 @@ void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo)
 	db->packed = NULL;
 	db->reftables = NULL;
 	db->sorted_reflogs = false;
-	db->packed_current = false;
+	db->files_current = false;
 }
 
 void skg_refdb_release(struct skg_refdb *db)
@@ -382,7 +382,7 @@ static int packed_load(struct skg_refdb *db, struct skg_error *err)
 	}
 	struct skg_packed_refs *s = db->packed;
 	s->hexsz = 2 * db->rawsz;
-	s->current = db->packed_current;
+	s->current = db->files_current;
 	free(s->buf);
 	s->buf = NULL;
 	s->start = s->eof = NULL;
@@ -989,6 +989,9 @@ static int walk_dir(struct ref_walk *w, int depth)
 		struct stat sb;
 		if (stat(skg_buf_str(&full), &sb) != 0) {
 			continue; /* git ignores what it cannot stat */
+		}
+		if (w->rc.db->files_current && !S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+			continue; /* git 2.55: only DT_DIR and DT_REG entries */
 		}
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 32;

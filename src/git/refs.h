@@ -78,10 +78,13 @@ struct skg_refdb {
 	 * is a valid refname without its ref being resolved (no "bad ref for"); false (the default of
 	 * skg_refdb_init): readdir order, every ref resolved, as git 2.39.5 */
 	bool sorted_reflogs;
-	/* packed-refs read as git 2.55 reads it (refs/packed-backend.c): its header's prefix is
+	/* the files backend as git 2.55 reads it where 2.39.5 differs: packed-refs' header prefix is
 	 * "# pack-refs with: " with the space, and a refname with a NUL byte in it is fatal ("packed
-	 * refname contains embedded NULL: NAME"); false (skg_refdb_init's): as git 2.39.5 */
-	bool packed_current;
+	 * refname contains embedded NULL: NAME", refs/packed-backend.c); a loose ref directory's entry
+	 * that is neither a directory nor a regular file (after symbolic links: a FIFO, a socket) is
+	 * no ref (refs/files-backend.c loose_fill_ref_dir; 2.39.5 reads it, and waits on a FIFO);
+	 * false (skg_refdb_init's): as git 2.39.5 */
+	bool files_current;
 };
 
 void skg_refdb_init(struct skg_refdb *db, const struct skg_repo *repo);

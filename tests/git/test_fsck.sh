@@ -2739,6 +2739,40 @@ PY
 done
 }
 
+# Found by a new user's trial of refs (2026-12-06): a FIFO below refs/ (git 2.55 lists only
+# directories and regular files there: the ref check's badRefFiletype, no ref; git 2.39.5 and
+# sha1kit with --git-version=2.39 wait on it, so only against a current reference, under a time
+# limit), and a bad severity for a ref check's message ID in the config (git's fsck dies reading its
+# config, before the ref check, also with --no-references).
+section_refs_odd() { # nowine
+local r=$T/refs-fifo
+mkrepo "$r"
+if [ "$SHA1KIT_GIT_VERSION" = 2.55 ]; then
+	mkfifo "$r/.git/refs/heads/fifo"
+	(cd "$r" && timeout 60 "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err")
+	grc=$?
+	(cd "$r" && timeout 60 "$SK" fsck >"$T/s.out" 2>"$T/s.err")
+	src=$?
+	if [ $grc = 8 ] && [ $src = 8 ] && same_file "$T/g.err" "$T/s.err" && same_lines "$T/g.out" "$T/s.out"; then
+		pass
+	else
+		fail "a FIFO below refs/: git $grc, sha1kit $src (124: killed after 60 s)"
+		diff "$T/g.err" "$T/s.err" | head -5
+	fi
+	(cd "$r" && timeout 60 "$SK" fsck --no-references >"$T/s.out" 2>"$T/s.err")
+	src=$?
+	[ $src = 0 ] && [ ! -s "$T/s.err" ] && pass || fail "a FIFO below refs/, --no-references: sha1kit $src"
+	rm -f "$r/.git/refs/heads/fifo"
+fi
+r=$T/refs-sev
+mkrepo "$r"
+(cd "$r" && git config fsck.badRefContent info)
+compare_exact "fsck.badRefContent=info" "$r"
+[ "$SHA1KIT_GIT_VERSION" = 2.55 ] && compare_exact "fsck.badRefContent=info, --no-references" "$r" --no-references
+(cd "$r" && git config fsck.badRefContent Warn && echo junk >.git/refs/heads/bad)
+compare_exact "fsck.badRefContent=Warn and a bad ref" "$r"
+}
+
 # The repository's config file that git cannot read (git 2.39.5 and 2.55.0 alike): a directory
 # (git warns at each of its three reads, then dies with "unknown error"), in a repository and a bare
 # one; a file without read permission (as root, without CAP_DAC_OVERRIDE: one warning, then the
