@@ -330,8 +330,19 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 	switch (st) {
 	case SKG_STORED_OK:
 		return 1;
-	case SKG_STORED_FAILED:
-		return 0;
+	case SKG_STORED_FAILED: {
+		/* read_object_file: no copy read, but a loose file is there (its header did not
+		 * read): git dies naming it (object-file.c), where a missing one is "Could not read" */
+		char *path = skg_odb_loose_path(v->odb, id);
+		if (path == NULL) {
+			return errno == ENOMEM ? -1 : 0;
+		}
+		char hex[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, v->f->rawsz, hex);
+		skg_lines_add(lines, "fatal: ", "loose object %s (stored in %s) is corrupt", hex, path);
+		free(path);
+		return 2;
+	}
 	case SKG_STORED_DIES:
 		return 2;
 	default:
