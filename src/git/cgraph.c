@@ -487,7 +487,7 @@ static int pass_odb(struct state *s, size_t k, int *err)
 {
 	const struct skg_cgraph_layer *l = &s->layers[k];
 	int gen_zero = 0; /* 1: GENERATION_ZERO_EXISTS, 2: GENERATION_NUMBER_EXISTS */
-	/* git 2.43+: the last commits seen with a zero and a non-zero generation, one line at the end */
+	/* git 2.55 (not 2.39.5): the last commits seen with a zero and a non-zero generation, one line */
 	uint8_t seen_zero[SKG_MAX_RAWSZ], seen_non_zero[SKG_MAX_RAWSZ];
 	bool has_zero = false, has_non_zero = false;
 	for (uint32_t i = 0; i < l->num_commits; i++) {
@@ -555,7 +555,7 @@ static int pass_odb(struct state *s, size_t k, int *err)
 		}
 		o = &s->objs[c];
 		if (s->v255) {
-			/* verify_one_commit_graph since 2.43 (seen_gen_zero, seen_gen_non_zero) */
+			/* 2.55's verify_one_commit_graph (seen_gen_zero, seen_gen_non_zero) */
 			bool zero = generation(o) == 0;
 			memcpy(zero ? seen_zero : seen_non_zero, cur, s->rawsz);
 			has_zero = has_zero || zero;

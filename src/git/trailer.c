@@ -222,7 +222,7 @@ struct graph {
 	bool has_edges, has_gdat, has_gdo2;
 	uint32_t num_commits, num_in_base;
 	/* both changed-path chunks (BIDX, BDAT) read, and BDAT's header: hash version, number of
-	 * hashes, bits per entry (git 2.43+'s reading) */
+	 * hashes, bits per entry (git 2.55's reading) */
 	bool has_bloom;
 	uint32_t bloom[3];
 };
@@ -570,8 +570,8 @@ static struct graph *chain_load(const char *objdir, const char *const *sources, 
 	free(oids);
 	fclose(fp);
 	if (git_version >= SKG_GIT_2_55) {
-		/* commit-graph.c validate_mixed_bloom_settings (git 2.45+): a layer whose Bloom filter
-		 * settings are not those of the first layer from the tip that has some loses them */
+		/* commit-graph.c validate_mixed_bloom_settings (git 2.55, not 2.39.5): a layer whose
+		 * Bloom filter settings are not those of the first layer from the tip with some loses them */
 		const struct graph *first = NULL;
 		for (const struct graph *p = chain; p != NULL; p = p->base) {
 			if (!p->has_bloom) {

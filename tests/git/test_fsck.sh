@@ -751,7 +751,7 @@ for i in 1 2 3 4; do
 done
 compare_exact "a chain with generation data below, none on top" "$r"
 # a chain whose layers' changed-path (Bloom filter) settings differ (commitGraph.changedPathsVersion
-# 1, then 2, written by the reference Git: 2.39.5 writes version 1 twice): git 2.45+ warns that it
+# 1, then 2, written by the reference Git: 2.39.5 writes version 1 twice): git 2.55 warns that it
 # disables the filters of the lower layer, at fsck's load and at its verify's (found by a new user's
 # trial); then a layer's BDAT header flipped
 # a loose commit of the commit-graph whose zlib stream is damaged in its header: the verify
@@ -765,7 +765,7 @@ chmod u+w "$f"
 printf '\x63' | dd of="$f" bs=1 seek=7 conv=notrunc 2>/dev/null
 compare_exact "a loose commit of the commit-graph damaged" "$r"
 # a commit-graph (without generation data: generationVersion=1) in which one commit's generation is
-# zero: git 2.43+ prints one line for the layer ("has both zero and non-zero generations (e.g.,
+# zero: git 2.55 prints one line for the layer ("has both zero and non-zero generations (e.g.,
 # commits Z and N)"), 2.39.5 a line per commit after the first zero (found by a new user's fuzzer)
 r=$T/graph-gen-zero
 mkrepo "$r"
