@@ -180,8 +180,8 @@ static int add_parent(struct state *s, size_t k, uint32_t pos)
 	return 0;
 }
 
-/* fill_commit_in_graph: object c from position pos, searched from layer k. 0, or -1 (died, no
- * memory). */
+/* fill_commit_in_graph: object c from position pos, searched from layer k. 0, 1 when the parse
+ * fails (git 2.55: an extra-edges pointer out of bounds), or -1 (died, no memory). */
 static int fill(struct state *s, size_t k, int64_t c, uint32_t pos)
 {
 	k = layer_of(s, k, pos);
@@ -229,6 +229,15 @@ static int fill(struct state *s, size_t k, int64_t c, uint32_t pos)
 		} else if (e != PARENT_NONE) {
 			uint64_t p = l->edges + 4 * (uint64_t)(e & EDGE_MASK);
 			do {
+				if (s->v255 &&
+				    (!l->has_edges || p - l->edges >= (l->edges_size & ~(uint64_t)3))) {
+					/* git 2.55's fill_commit_in_graph: the parse fails (its parents
+					 * dropped) */
+					SAY("error: ", "commit-graph extra-edges pointer out of bounds");
+					s->npar = before;
+					s->objs[c].parsed = false; /* objs may have moved (add_parent) */
+					return 1;
+				}
 				if (!l->has_edges || p >= l->len) {
 					/* git reads outside its mapping here and crashes; stop */
 					DIE("invalid parent position %" PRIu32, e & EDGE_MASK);
@@ -266,7 +275,8 @@ static int parse_in_graph(struct state *s, size_t k, int64_t c)
 		}
 		pos = lex + s->layers[j].num_in_base;
 	}
-	return fill(s, k, c, pos) == 0 ? 1 : -1;
+	int r = fill(s, k, c, pos);
+	return r == 0 ? 1 : r == 1 ? 0 : -1;
 }
 
 /* commit_graph_generation */

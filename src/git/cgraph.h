@@ -47,6 +47,7 @@ struct skg_cgraph_layer {
 	unsigned rawsz; /* bytes of an object ID and of the checksum: 20 (SHA-1) or 32 (SHA-256) */
 	bool checksum_ok;
 	uint64_t fanout, lookup, cdat, edges, gdat, gdo2;
+	uint64_t edges_size; /* bytes of the EDGE chunk (0: none) */
 	bool has_edges, has_gdat, has_gdo2;
 	uint32_t num_commits; /* OIDL's size / rawsz */
 	uint32_t num_in_base; /* commits of the layers below it */

@@ -219,6 +219,7 @@ struct graph {
 	struct graph *base; /* the next layer down in a chain */
 	/* the chunks verify reads (gitformat-commit-graph) */
 	uint64_t fanout, lookup, cdat, edges, gdat, gdo2;
+	uint64_t edges_size;
 	bool has_edges, has_gdat, has_gdo2;
 	uint32_t num_commits, num_in_base;
 	/* both changed-path chunks (BIDX, BDAT) read, and BDAT's header: hash version, number of
@@ -381,6 +382,7 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 		const struct chunk *gdo2 = find_chunk(cs, ID4('G', 'D', 'O', '2'));
 		g->has_edges = edges != NULL;
 		g->edges = edges != NULL ? edges->off : 0;
+		g->edges_size = edges != NULL ? edges->size : 0;
 		g->has_gdo2 = gdo2 != NULL;
 		g->gdo2 = gdo2 != NULL ? gdo2->off : 0;
 		g->f = f;
@@ -651,6 +653,7 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 		l->lookup = p->lookup;
 		l->cdat = p->cdat;
 		l->edges = p->edges;
+		l->edges_size = p->edges_size;
 		l->gdat = p->gdat;
 		l->gdo2 = p->gdo2;
 		l->has_edges = p->has_edges;

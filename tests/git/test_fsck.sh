@@ -764,6 +764,42 @@ f=$(obj_path "$r" "$(cd "$r" && git rev-parse HEAD~1)")
 chmod u+w "$f"
 printf '\x63' | dd of="$f" bs=1 seek=7 conv=notrunc 2>/dev/null
 compare_exact "a loose commit of the commit-graph damaged" "$r"
+# an octopus merge whose extra-edges pointer in the commit-graph is out of the EDGE chunk: git 2.55
+# says so and fails the commit's parse ("failed to parse commit ... from commit-graph"), where
+# sha1kit died (found by a new user's differential fuzzer)
+r=$T/graph-edges
+mkrepo "$r"
+(cd "$r" && for b in o1 o2 o3; do git checkout -q -b $b master~1 && echo $b >$b && git add $b &&
+	git commit -qm $b; done && git checkout -q master && git merge -q -m octopus o1 o2 o3 >/dev/null 2>&1 &&
+	git commit-graph write --reachable 2>/dev/null) || fail "graph-edges: could not make the octopus"
+f=$r/.git/objects/info/commit-graph
+off=$(python3 -c "
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+rawsz = 32 if d[5] == 2 else 20
+chunks = {}
+for i in range(d[6] + 1):
+    cid, o = struct.unpack('>IQ', d[8 + 12 * i:20 + 12 * i])
+    chunks[cid] = o
+cdat, n = chunks[0x43444154], struct.unpack('>I', d[chunks[0x4f494446] + 1020:chunks[0x4f494446] + 1024])[0]
+ends = sorted(chunks.values())
+edge = chunks[0x45444745]
+words = (ends[ends.index(edge) + 1] - edge) // 4
+for k in range(n):
+    at = cdat + k * (rawsz + 16) + rawsz + 4
+    if struct.unpack('>I', d[at:at + 4])[0] & 0x80000000:
+        print(at, '%08x' % (0x80000000 | words))
+        break
+" "$f")
+if [ -n "$off" ]; then
+	# the pointer just past the chunk: 2.39.5 reads the next word of the file (no bounds check)
+	set -- $off
+	chmod u+w "$f"
+	printf "\\x${2:0:2}\\x${2:2:2}\\x${2:4:2}\\x${2:6:2}" | dd of="$f" bs=1 seek="$1" conv=notrunc 2>/dev/null
+	compare_exact "an extra-edges pointer out of bounds" "$r"
+else
+	fail "graph-edges: no commit with extra edges in $f"
+fi
 # a commit-graph (without generation data: generationVersion=1) in which one commit's generation is
 # zero: git 2.55 prints one line for the layer ("has both zero and non-zero generations (e.g.,
 # commits Z and N)"), 2.39.5 a line per commit after the first zero (found by a new user's fuzzer)
