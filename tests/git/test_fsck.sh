@@ -89,6 +89,23 @@ compare_exact() {
 	fi
 }
 
+# nocap_both DIR: `git fsck --full` and `sha1kit fsck` in DIR without the power to read what the
+# permissions forbid (as root: setpriv without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), outputs in
+# $T/{g,s}.{out,err}, exit statuses in grc and src; false, nothing run, where that cannot be done
+# (root without setpriv, or Wine, which has no such permissions).
+nocap_both() {
+	local sp=()
+	[ -z "${SK_WINDOWS:-}" ] || return 1
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || return 1
+		sp=(setpriv --bounding-set=-dac_override,-dac_read_search --inh-caps=-dac_override,-dac_read_search)
+	fi
+	(cd "$1" && "${sp[@]}" "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err")
+	grc=$?
+	(cd "$1" && "${sp[@]}" "$SK" fsck >"$T/s.out" 2>"$T/s.err")
+	src=$?
+}
+
 # compare_order NAME DIR [FSCK OPTION]...: as compare_exact, with stdout in git's order too (the
 # dangling, unreachable and missing lines follow git's object table; packed objects only: under
 # Wine as natively).
@@ -326,20 +343,11 @@ compare "reflog entry at a missing object, --no-reflogs" "$r" --no-reflogs
 # refs/heads that cannot be read (no permission; as root, without CAP_DAC_OVERRIDE): git 2.45+
 # takes every reflog file without resolving its ref (its objects stay reachable), 2.39.5 says "bad
 # ref for" each and leaves it out (not under Wine: no such permissions there)
-sp=()
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-	sp=(setpriv --bounding-set=-dac_override,-dac_read_search --inh-caps=-dac_override,-dac_read_search)
-fi
-if [ -z "${SK_WINDOWS:-}" ] && { [ "$(id -u)" != 0 ] || [ ${#sp[@]} -gt 0 ]; }; then
-	r=$T/refs-unreadable
-	git init -q "$r" && (cd "$r" && echo a >a && git add a && git commit -qm a && echo b >b &&
-		git add b && git commit -qm b) || fail "could not make the repository"
-	chmod 000 "$r/.git/refs/heads"
-	(cd "$r" && "${sp[@]}" "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err")
-	grc=$?
-	(cd "$r" && "${sp[@]}" "$SK" fsck >"$T/s.out" 2>"$T/s.err")
-	src=$?
-	chmod 755 "$r/.git/refs/heads"
+r=$T/refs-unreadable
+git init -q "$r" && (cd "$r" && echo a >a && git add a && git commit -qm a && echo b >b &&
+	git add b && git commit -qm b) || fail "could not make the repository"
+chmod 000 "$r/.git/refs/heads"
+if nocap_both "$r"; then
 	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
@@ -347,6 +355,7 @@ if [ -z "${SK_WINDOWS:-}" ] && { [ "$(id -u)" != 0 ] || [ ${#sp[@]} -gt 0 ]; }; 
 		show_diffs
 	fi
 fi
+chmod 755 "$r/.git/refs/heads"
 # Loose ref files over 64 MiB, which git reads whole: an object ID and a line break, then zero
 # bytes (sparse); a symbolic ref with a newline and 65 MiB of spaces (trimmed); one whose target
 # name goes on for 65 MiB.
@@ -2824,7 +2833,7 @@ compare_exact "fsck.badRefContent=Warn and a bad ref" "$r"
 # one; a file without read permission (as root, without CAP_DAC_OVERRIDE: one warning, then the
 # fatal line). Warnings and fatal line in git's order.
 section_config_file() { # nowine
-local r=$T/cfg-dir b=$T/cfg-bare.git sp=()
+local r=$T/cfg-dir b=$T/cfg-bare.git
 mkrepo "$r"
 git clone -q --bare "$r" "$b" 2>/dev/null || fail "could not clone"
 mv "$r/.git/config" "$r/.git/config.saved" && mkdir "$r/.git/config"
@@ -2832,16 +2841,8 @@ mv "$b/config" "$b/config.saved" && mkdir "$b/config"
 compare_exact "config is a directory" "$r"
 compare_exact "config is a directory, bare" "$b"
 rmdir "$r/.git/config" && mv "$r/.git/config.saved" "$r/.git/config"
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-	sp=(setpriv --bounding-set=-dac_override,-dac_read_search --inh-caps=-dac_override,-dac_read_search)
-fi
-if [ "$(id -u)" != 0 ] || [ ${#sp[@]} -gt 0 ]; then
-	chmod 000 "$r/.git/config"
-	(cd "$r" && "${sp[@]}" "$SK_REF_GIT" fsck --full >"$T/g.out" 2>"$T/g.err")
-	grc=$?
-	(cd "$r" && "${sp[@]}" "$SK" fsck >"$T/s.out" 2>"$T/s.err")
-	src=$?
-	chmod 644 "$r/.git/config"
+chmod 000 "$r/.git/config"
+if nocap_both "$r"; then
 	if [ $grc = 128 ] && [ $src = 128 ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
 		pass
 	else
@@ -2849,6 +2850,7 @@ if [ "$(id -u)" != 0 ] || [ ${#sp[@]} -gt 0 ]; then
 		diff "$T/g.err" "$T/s.err" | head
 	fi
 fi
+chmod 644 "$r/.git/config"
 }
 
 # SHA-256 repositories (issue #27): sections above again, every repository git makes here in
