@@ -451,12 +451,11 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
  * git's --connectivity-only over a pack whose objects' types resolve: git lists the idx's objects
  * and reads only those its walk parses (builtin/fsck.c mark_packed_for_connectivity; commits,
  * trees and tags), so no blob is read, no object hashed, no checksum or CRC compared. The
- * commits, trees and tags are read here through a delta base cache, in pack order; one that does
- * not read is in the pack but unreadable, as in the full check. False (nothing done) when a type
- * does not resolve: the full check then reads the pack.
+ * commits, trees and tags are read here through a delta base cache, in pack order. False when a
+ * type does not resolve or one of them does not read: the full check then reads the pack (the
+ * objects this pass added are added again, the same; its records were held and are dropped).
  */
-static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, const struct skg_file *idx,
-                              const char *pack_path, const char *idx_path)
+static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, const struct skg_file *idx)
 {
 	size_t n = 0;
 	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
@@ -470,8 +469,11 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 	}
 	bool ok = entry_types(file, idx, f->rawsz, e, n, types);
 	const struct skg_pk_base_cache iface = skg_pk_cache_iface(&cache);
+	/* the records wait until the pack is through: a read that fails sends the pack to the full
+	 * check, which gives them again */
+	struct skg_buf out = {0};
 	for (size_t k = 0; k < n && ok && !skg_fsck_stopped(f); k++) {
-		struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0};
+		struct skg_fsck_dest s = {f, &out, -1, f->pack_seq, e[k].off, 0, 0};
 		if (e[k].off > file->released + ((uint64_t)64 << 20)) {
 			/* the mapped pages read long ago go (a base there is read again if need be) */
 			skg_file_release(file, e[k].off - ((uint64_t)16 << 20));
@@ -492,14 +494,20 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 			break;
 		}
 		if (rc != 0) {
-			(void)skg_graph_add_unread(f->graph, e[k].id, false,
-			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
-			remember_bad_packed(f, e[k].id, false, false, e[k].off, pack_path, idx_path);
-			continue;
+			/* a commit, tree or tag that does not read: git's walk dies or reports where it
+			 * reads it, which the full check of the pack follows (its lines and deaths) */
+			ok = false;
+			break;
 		}
 		skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
 		free(data);
 	}
+	if (out.failed) {
+		skg_fsck_nomem(f);
+	} else if (ok && out.len > 0) {
+		skg_fsck_send(f, out.p, out.len);
+	}
+	skg_buf_release(&out);
 	skg_pk_cache_release(&cache);
 	free(types);
 	free(e);
@@ -859,7 +867,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	reserve_graph(f, &idx, file.len);
-	if (f->connectivity_only && connectivity_pack(f, &file, &idx, pack_path, idx_path)) {
+	if (f->connectivity_only && connectivity_pack(f, &file, &idx)) {
 		goto out;
 	}
 	if (!idx_sum_ok) {

@@ -458,10 +458,11 @@ mkrepo "$r"
 if ls "$r"/.git/objects/pack/*.rev >/dev/null 2>&1; then
 	$exact "a version 1 idx with a .rev" "$r"
 fi
-# a packed blob, then a packed tree, whose deflated data is damaged, under --connectivity-only: git
-# reads no blob and checks no checksum or CRC (exit 0, nothing said), and dies where its walk reads
-# the tree ("packed object ... is corrupt"); sha1kit read and hashed every object before
-for what in blob tree; do
+# a packed blob whose deflated data is damaged, under --connectivity-only: git reads no blob and
+# checks no checksum or CRC (exit 0, nothing said); sha1kit read and hashed every object before.
+# (A damaged commit or tree is not followed: git dies where its walk reads it, sha1kit checks the
+# pack in full and reports it, docs/git.md.)
+for what in blob; do
 	r=$T/conn-$what
 	git init -q "$r"
 	(cd "$r" && mkdir d && seq 1 2000 >d/big && echo small >s && git add . && git commit -qm a && git repack -qad)
