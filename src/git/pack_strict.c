@@ -73,9 +73,11 @@ struct skg_strict {
 	const uint8_t *cur_id;
 	bool cur_skipped;
 	bool nomem;
-	bool fsck, walk;          /* git's do_fsck_object, strict (skg_strict_parts) */
-	uint64_t foreign;         /* links found in the repository (skg_strict_links) */
-	struct skg_grafts grafts; /* the repository's (skg_strict_grafts); n 0: none */
+	bool fsck, walk;                  /* git's do_fsck_object, strict (skg_strict_parts) */
+	uint64_t foreign;                 /* links found in the repository (skg_strict_links) */
+	struct skg_grafts grafts;         /* the repository's (skg_strict_grafts); n 0: none */
+	const struct skg_repo *hint_repo; /* the graft file's hint, at the first commit parsed */
+	unsigned hint_git;                /* its words (0: none, or given) */
 	enum skg_errc code;
 	char msg[SKG_ERROR_MAX];
 };
@@ -282,7 +284,24 @@ int skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo, struct 
 	bool hint = true;
 	struct skg_error cerr;
 	(void)skg_repo_config(repo, graft_advice_cb, &hint, &cerr); /* read already by the caller */
-	return skg_repo_grafts(repo, hint ? s->git_version : 0, &s->grafts, &s->sink, err);
+	/* git reads the grafts (and gives the graft file's hint) when it first parses a commit */
+	s->hint_repo = repo;
+	s->hint_git = hint ? s->git_version : 0;
+	return skg_repo_grafts(repo, 0, &s->grafts, &s->sink, err);
+}
+
+/* The graft file's deprecation hint, once, where git's first commit parse reads the grafts. */
+static void graft_hint(struct skg_strict *s)
+{
+	if (s->hint_git == 0 || s->grafts.n == 0) {
+		return;
+	}
+	struct skg_grafts again = {0};
+	struct skg_error err;
+	if (skg_repo_grafts(s->hint_repo, s->hint_git, &again, &s->sink, &err) == 0) {
+		skg_grafts_free(&again);
+	}
+	s->hint_git = 0;
 }
 
 /* ---- git's object table -------------------------------------------------------------------- */
@@ -546,6 +565,7 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 				return die(s, "invalid %s", tname);
 			}
 			target_type = SKG_TREE;
+			graft_hint(s);
 			/* parse_commit_buffer: a grafted commit's parents are its graft's (none for a
 			 * shallow one), its own are not looked up */
 			const struct skg_graft *gr =

@@ -1740,6 +1740,14 @@ grc=$?
 		bad "info/grafts, index-pack --strict --stdin: git $grc, sha1kit $rc"
 		diff "$W/git.err" "$W/sk.err" | head -5
 	}
+# a pack without a commit: git parses none, so it reads no grafts and gives no hint
+printf '%s\n' "$(cd "$W/sh" && git rev-parse HEAD:1)" | (cd "$W/sh" && git pack-objects -q --stdout) >"$W/blob.pack"
+(cd "$W/sh" && "$SK" index-pack --strict --stdin <"$W/blob.pack" >"$W/sk.out" 2>"$W/sk.err")
+rc=$?
+(cd "$W/sh" && refgit index-pack --strict --stdin <"$W/blob.pack" >"$W/git.out" 2>"$W/git.err")
+grc=$?
+[ $rc = 0 ] && [ $grc = 0 ] && cmp -s "$W/sk.out" "$W/git.out" && cmp -s "$W/sk.err" "$W/git.err" && ok ||
+	bad "info/grafts, a pack without a commit: git $grc, sha1kit $rc (the hint only at a commit)"
 }
 
 section_collision() { # leaks
