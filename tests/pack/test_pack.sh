@@ -1693,7 +1693,7 @@ shrink_case verifypack-idx p2.idx verify-pack p2.idx
 # info/grafts (git's deprecation hint first), and a commit whose parent is missing and that is not
 # shallow (still "did not receive expected object"). Stdout, stderr and exit status as git's.
 section_shallow() {
-local W=$T/shallow pack c args rc grc
+local W=$T/shallow pack c args
 mkdir -p "$W"
 git init -q "$W/src"
 for c in 1 2 3 4; do
@@ -1702,52 +1702,36 @@ done
 git clone -q --depth=2 "file://$W/src" "$W/sh" 2>/dev/null || bad "shallow: clone"
 pack=$(ls "$W"/sh/.git/objects/pack/*.pack)
 cp "$pack" "$W/sh.pack"
-# the same pack in a clone that is not shallow (the parents exist) and in an empty repository
-for args in "--strict" "--check-self-contained-and-connected"; do
-	(cd "$W/sh" && "$SK" index-pack $args --stdin <"$W/sh.pack" >"$W/sk.out" 2>"$W/sk.err")
+# shallow_same NAME STATUS PACK ARG...: `index-pack ARG...` of both in the clone, standard input
+# from PACK (none: "-"), the status both must give, stdout and stderr as git's
+shallow_same() {
+	local name=$1 want=$2 in=$3 rc grc
+	shift 3
+	[ "$in" = - ] && in=/dev/null
+	(cd "$W/sh" && "$SK" index-pack "$@" <"$in" >"$W/sk.out" 2>"$W/sk.err")
 	rc=$?
-	(cd "$W/sh" && refgit index-pack $args --stdin <"$W/sh.pack" >"$W/git.out" 2>"$W/git.err")
+	(cd "$W/sh" && refgit index-pack "$@" <"$in" >"$W/git.out" 2>"$W/git.err")
 	grc=$?
-	if [ $rc = 0 ] && [ $rc = $grc ] && cmp -s "$W/sk.out" "$W/git.out" && cmp -s "$W/sk.err" "$W/git.err"; then
+	if [ $rc = "$want" ] && [ $grc = "$want" ] && cmp -s "$W/sk.out" "$W/git.out" && cmp -s "$W/sk.err" "$W/git.err"; then
 		ok
 	else
-		bad "shallow clone, index-pack $args --stdin: git $grc, sha1kit $rc"
+		bad "$name, index-pack $*: git $grc, sha1kit $rc (both should give $want)"
 		diff "$W/git.err" "$W/sk.err" | head -5
 	fi
+}
+for args in "--strict" "--check-self-contained-and-connected"; do
+	shallow_same "shallow clone" 0 "$W/sh.pack" $args --stdin
 done
-(cd "$W/sh" && "$SK" index-pack --verify --strict "$pack" >"$W/sk.out" 2>"$W/sk.err")
-rc=$?
-(cd "$W/sh" && refgit index-pack --verify --strict "$pack" >"$W/git.out" 2>"$W/git.err")
-grc=$?
-[ $rc = 0 ] && [ $grc = 0 ] && cmp -s "$W/sk.err" "$W/git.err" && ok ||
-	bad "shallow clone, index-pack --verify --strict: git $grc, sha1kit $rc"
+shallow_same "shallow clone" 0 - --verify --strict "$pack"
 # the shallow file gone: the cut parents are expected again (git's fatal line, 128)
 mv "$W/sh/.git/shallow" "$W/shallow.saved"
-(cd "$W/sh" && "$SK" index-pack --strict --stdin <"$W/sh.pack" >"$W/sk.out" 2>"$W/sk.err")
-rc=$?
-(cd "$W/sh" && refgit index-pack --strict --stdin <"$W/sh.pack" >"$W/git.out" 2>"$W/git.err")
-grc=$?
-[ $rc = 128 ] && [ $grc = 128 ] && cmp -s "$W/sk.err" "$W/git.err" && ok ||
-	bad "clone without its shallow file, index-pack --strict --stdin: git $grc, sha1kit $rc"
-# the boundary cut by info/grafts instead (a graft with no parents)
+shallow_same "clone without its shallow file" 128 "$W/sh.pack" --strict --stdin
+# the boundary cut by info/grafts instead (a graft with no parents): git's deprecation hint first
 cut -c1-40 "$W/shallow.saved" >"$W/sh/.git/info/grafts"
-(cd "$W/sh" && "$SK" index-pack --strict --stdin <"$W/sh.pack" >"$W/sk.out" 2>"$W/sk.err")
-rc=$?
-(cd "$W/sh" && refgit index-pack --strict --stdin <"$W/sh.pack" >"$W/git.out" 2>"$W/git.err")
-grc=$?
-[ $rc = 0 ] && [ $grc = 0 ] && cmp -s "$W/sk.out" "$W/git.out" && cmp -s "$W/sk.err" "$W/git.err" && ok ||
-	{
-		bad "info/grafts, index-pack --strict --stdin: git $grc, sha1kit $rc"
-		diff "$W/git.err" "$W/sk.err" | head -5
-	}
+shallow_same "info/grafts" 0 "$W/sh.pack" --strict --stdin
 # a pack without a commit: git parses none, so it reads no grafts and gives no hint
 printf '%s\n' "$(cd "$W/sh" && git rev-parse HEAD:1)" | (cd "$W/sh" && git pack-objects -q --stdout) >"$W/blob.pack"
-(cd "$W/sh" && "$SK" index-pack --strict --stdin <"$W/blob.pack" >"$W/sk.out" 2>"$W/sk.err")
-rc=$?
-(cd "$W/sh" && refgit index-pack --strict --stdin <"$W/blob.pack" >"$W/git.out" 2>"$W/git.err")
-grc=$?
-[ $rc = 0 ] && [ $grc = 0 ] && cmp -s "$W/sk.out" "$W/git.out" && cmp -s "$W/sk.err" "$W/git.err" && ok ||
-	bad "info/grafts, a pack without a commit: git $grc, sha1kit $rc (the hint only at a commit)"
+shallow_same "info/grafts, a pack without a commit" 0 "$W/blob.pack" --strict --stdin
 }
 
 section_collision() { # leaks
