@@ -283,7 +283,7 @@ int skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo, struct 
 	}
 	bool hint = true;
 	struct skg_error cerr;
-	(void)skg_repo_config(repo, graft_advice_cb, &hint, &cerr); /* read already by the caller */
+	(void)skg_repo_config(repo, graft_advice_cb, &hint, &cerr); /* a bad file: the caller's error */
 	/* git reads the grafts (and gives the graft file's hint) when it first parses a commit */
 	s->hint_repo = repo;
 	s->hint_git = hint ? s->git_version : 0;
