@@ -298,11 +298,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 		}
 		skg_strict_parts(pack->strict, opt->strict || opt->fsck_objects,
 		                 opt->strict || opt->check_connected);
-		if (skg_strict_grafts(pack->strict, opt->repo, err) != 0) {
-			skg_strict_free(pack->strict);
-			free(pack);
-			return -1;
-		}
+		skg_strict_grafts(pack->strict, opt->repo);
 		po.whole_blobs = true;
 	}
 	if (opt->repo != NULL &&

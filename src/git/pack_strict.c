@@ -73,11 +73,13 @@ struct skg_strict {
 	const uint8_t *cur_id;
 	bool cur_skipped;
 	bool nomem;
-	bool fsck, walk;                  /* git's do_fsck_object, strict (skg_strict_parts) */
-	uint64_t foreign;                 /* links found in the repository (skg_strict_links) */
-	struct skg_grafts grafts;         /* the repository's (skg_strict_grafts); n 0: none */
-	const struct skg_repo *hint_repo; /* the graft file's hint, at the first commit parsed */
-	unsigned hint_git;                /* its words (0: none, or given) */
+	bool fsck, walk;  /* git's do_fsck_object, strict (skg_strict_parts) */
+	uint64_t foreign; /* links found in the repository (skg_strict_links) */
+	/* the repository's grafts (skg_strict_grafts), read at the first commit parsed, as git reads
+	 * them there (its lines: the graft file's hint and errors); graft_repo NULL once read */
+	const struct skg_repo *graft_repo;
+	unsigned hint_git; /* the hint's words (0: none) */
+	struct skg_grafts grafts;
 	enum skg_errc code;
 	char msg[SKG_ERROR_MAX];
 };
@@ -276,32 +278,29 @@ static int graft_advice_cb(void *ctx, const char *key, const char *value)
 	return 0;
 }
 
-int skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo, struct skg_error *err)
+void skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo)
 {
 	if (!s->walk || repo == NULL) {
-		return 0;
+		return;
 	}
 	bool hint = true;
 	struct skg_error cerr;
 	(void)skg_repo_config(repo, graft_advice_cb, &hint, &cerr); /* a bad file: the caller's error */
-	/* git reads the grafts (and gives the graft file's hint) when it first parses a commit */
-	s->hint_repo = repo;
+	s->graft_repo = repo;
 	s->hint_git = hint ? s->git_version : 0;
-	return skg_repo_grafts(repo, 0, &s->grafts, &s->sink, err);
 }
 
-/* The graft file's deprecation hint, once, where git's first commit parse reads the grafts. */
-static void graft_hint(struct skg_strict *s)
+/* The grafts, read where git's first commit parse reads them (commit.c prepare_commit_graft):
+ * 0, or 1 where git dies (a bad shallow line) or memory ran out. */
+static int read_grafts(struct skg_strict *s)
 {
-	if (s->hint_git == 0 || s->grafts.n == 0) {
-		return;
-	}
-	struct skg_grafts again = {0};
+	const struct skg_repo *repo = s->graft_repo;
+	s->graft_repo = NULL;
 	struct skg_error err;
-	if (skg_repo_grafts(s->hint_repo, s->hint_git, &again, &s->sink, &err) == 0) {
-		skg_grafts_free(&again);
+	if (skg_repo_grafts(repo, s->hint_git, &s->grafts, &s->sink, &err) == 0) {
+		return 0;
 	}
-	s->hint_git = 0;
+	return err.code == SKG_E_NOMEM ? nomem(s) : die(s, "%s", err.msg);
 }
 
 /* ---- git's object table -------------------------------------------------------------------- */
@@ -565,7 +564,9 @@ static int check_other(struct skg_strict *s, unsigned type, const uint8_t *id, c
 				return die(s, "invalid %s", tname);
 			}
 			target_type = SKG_TREE;
-			graft_hint(s);
+			if (s->graft_repo != NULL && read_grafts(s) != 0) {
+				return 1;
+			}
 			/* parse_commit_buffer: a grafted commit's parents are its graft's (none for a
 			 * shallow one), its own are not looked up */
 			const struct skg_graft *gr =

@@ -43,12 +43,13 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
  * Inside repository `repo` (after skg_strict_parts, before the pack): the grafts git's commit
  * parsing applies there (grafts.h: the graft file and the shallow commits), so that the walk takes
  * a grafted commit's links as parse_commit_buffer gives them: its graft's parents, none for a
- * shallow commit, and not its own (a shallow clone's pack is sound without them). The graft file's
- * deprecation hint goes to the sink (not with advice.graftFileDeprecated false). Returns 0, or -1
- * with err: git's "bad shallow line: LINE", out of memory.
+ * shallow commit, and not its own (a shallow clone's pack is sound without them). They are read
+ * where git reads them, at the first commit the check parses: the graft file's deprecation hint
+ * (not with advice.graftFileDeprecated false) and its error lines go to the sink then, and a bad
+ * shallow line stops the check there with git's "bad shallow line: LINE".
  */
 struct skg_repo;
-int skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo, struct skg_error *err);
+void skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo);
 
 /* What the check does (after skg_strict_new, before the pack): fsck, git's do_fsck_object (the
  * object checks and the .gitmodules / .gitattributes ones); walk, git's strict (the walk of links

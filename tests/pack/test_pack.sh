@@ -1732,6 +1732,12 @@ shallow_same "info/grafts" 0 "$W/sh.pack" --strict --stdin
 # a pack without a commit: git parses none, so it reads no grafts and gives no hint
 printf '%s\n' "$(cd "$W/sh" && git rev-parse HEAD:1)" | (cd "$W/sh" && git pack-objects -q --stdout) >"$W/blob.pack"
 shallow_same "info/grafts, a pack without a commit" 0 "$W/blob.pack" --strict --stdin
+# the graft file's error lines come with its hint, once, at the first commit parsed; a bad shallow
+# line is git's death there
+echo "not a graft" >>"$W/sh/.git/info/grafts"
+shallow_same "a bad line in info/grafts" 0 "$W/sh.pack" --strict --stdin
+echo "not an ID" >"$W/sh/.git/shallow"
+shallow_same "a bad line in shallow" 128 "$W/sh.pack" --strict --stdin
 }
 
 section_collision() { # leaks
