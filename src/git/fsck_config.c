@@ -107,8 +107,8 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 		    skg_refs_msg_newer_id(key + 5)) {
 			/* an ID of git 2.55's ref checks: fsck's own fsck_set_msg_type still reads the
 			 * severity (and dies on a bad one before the ref check runs) */
-			if (strcmp(value, "error") != 0 && strcmp(value, "warn") != 0 &&
-			    strcmp(value, "ignore") != 0) {
+			enum skg_fsck_severity sev;
+			if (!skg_fsck_severity_from_name(value, &sev)) {
 				skg_fsck_err_line(f, NULL, "fatal: Unknown fsck message type: '%s'", value);
 				f->config_died = true;
 				return -1;

@@ -113,6 +113,19 @@ static bool parse_ssize(const char *s, int64_t *out)
 	return true;
 }
 
+bool skg_fsck_severity_from_name(const char *name, enum skg_fsck_severity *sev)
+{
+	if (strcmp(name, "error") == 0)
+		*sev = SKG_FSCK_ERROR;
+	else if (strcmp(name, "warn") == 0)
+		*sev = SKG_FSCK_WARN;
+	else if (strcmp(name, "ignore") == 0)
+		*sev = SKG_FSCK_IGNORE;
+	else
+		return false;
+	return true;
+}
+
 enum skg_fsck_set_result skg_fsck_set_severity(struct skg_fsck_options *opt, const char *id,
                                                const char *value)
 {
@@ -139,13 +152,7 @@ enum skg_fsck_set_result skg_fsck_set_severity(struct skg_fsck_options *opt, con
 		value = type;
 		type_part = true;
 	}
-	if (value != NULL && strcmp(value, "error") == 0)
-		sev = SKG_FSCK_ERROR;
-	else if (value != NULL && strcmp(value, "warn") == 0)
-		sev = SKG_FSCK_WARN;
-	else if (value != NULL && strcmp(value, "ignore") == 0)
-		sev = SKG_FSCK_IGNORE;
-	else
+	if (value == NULL || !skg_fsck_severity_from_name(value, &sev))
 		return type_part ? SKG_FSCK_SET_BAD_TYPE_PART : SKG_FSCK_SET_BAD_VALUE;
 	if (m < 0)
 		return SKG_FSCK_SET_UNKNOWN_ID;

@@ -197,6 +197,10 @@ struct skg_fsck_options {
  */
 void skg_fsck_options_init(struct skg_fsck_options *opt, bool strict);
 
+/* A severity as git's fsck_set_msg_type spells it ("error", "warn", "ignore", exactly): true with
+ * *sev, false for any other text (git: "Unknown fsck message type"). */
+bool skg_fsck_severity_from_name(const char *name, enum skg_fsck_severity *sev);
+
 /* Results of skg_fsck_set_severity. */
 enum skg_fsck_set_result {
 	SKG_FSCK_SET_OK = 0,

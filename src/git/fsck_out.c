@@ -212,12 +212,7 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 		                      strncmp(p, "fatal: ", 7) == 0)) {
 			/* git's error(), warning() and die() (usage.c vreportf): a control character
 			 * other than TAB becomes '?' (a refname read from packed-refs, say) */
-			for (size_t i = 0; i < len; i++) {
-				unsigned char c = (unsigned char)p[i];
-				if ((c < 0x20 || c == 0x7f) && c != '\t') {
-					p[i] = '?';
-				}
-			}
+			skg_git_control_chars(p, len);
 		}
 		struct rec_hdr h;
 		hdr_init(&h, stream, meta, len, f->rawsz);

@@ -1106,13 +1106,7 @@ static int on_config(void *ctx, const char *key, const char *value)
 	}
 	snprintf(type, sizeof(type), "%.*s", (int)(tl < sizeof(type) ? tl : sizeof(type) - 1), value);
 	enum skg_fsck_severity sev;
-	if (tl < sizeof(type) && strcmp(type, "error") == 0) {
-		sev = SKG_FSCK_ERROR;
-	} else if (tl < sizeof(type) && strcmp(type, "warn") == 0) {
-		sev = SKG_FSCK_WARN;
-	} else if (tl < sizeof(type) && strcmp(type, "ignore") == 0) {
-		sev = SKG_FSCK_IGNORE;
-	} else {
+	if (tl >= sizeof(type) || !skg_fsck_severity_from_name(type, &sev)) {
 		skg_fail(v->err, "Unknown fsck message type: '%.*s'", (int)tl, value);
 		v->err->code = SKG_E_GIT;
 		return 1;

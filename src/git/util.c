@@ -123,17 +123,22 @@ void skg_buf_release(struct skg_buf *b)
  * What git's error(), warning() and die() do to a message (usage.c vreportf): the line, prefix
  * included, is at most 4095 bytes, and control characters other than TAB and LF become '?'.
  */
+void skg_git_control_chars(char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if ((c < 0x20 || c == 0x7f) && c != '\t' && c != '\n') {
+			p[i] = '?';
+		}
+	}
+}
+
 void skg_git_reportf_style(char *msg, size_t prefix_len)
 {
 	size_t max = 4095 - prefix_len;
-	size_t i = 0;
-	for (; msg[i] && i < max; i++) {
-		unsigned char c = (unsigned char)msg[i];
-		if ((c < 0x20 || c == 0x7f) && c != '\t' && c != '\n') {
-			msg[i] = '?';
-		}
-	}
-	msg[i] = '\0';
+	size_t len = strnlen(msg, max);
+	skg_git_control_chars(msg, len);
+	msg[len] = '\0';
 }
 
 static int cmp_id20(const void *a, const void *b)

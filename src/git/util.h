@@ -75,6 +75,9 @@ void skg_sink_emit(const struct skg_sink *sink, const struct skg_report *r);
  * characters other than TAB and LF become '?', and the message is cut at 4095 - prefix_len bytes. */
 void skg_git_reportf_style(char *msg, size_t prefix_len);
 
+/* The same replacement alone, on the len bytes at p (a line; no NUL needed, LF left as it is). */
+void skg_git_control_chars(char *p, size_t len);
+
 /* Send a formatted diagnostic to rep (which may be NULL): a record with text, level and id. */
 void skg_report(const struct skg_sink *rep, enum skg_level level, enum skg_report_id id, const char *fmt, ...)
     SKG_PRINTF(4, 5);
