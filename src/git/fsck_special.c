@@ -72,6 +72,12 @@ static int unreadable(struct skg_fsck_run *f, const uint8_t *id, unsigned kinds,
 	uint8_t *content = NULL;
 	size_t len = 0;
 	int st = skg_fsck_read_loose_whole(f, id, &type, &content, &len);
+	if (st < 0) {
+		/* no loose file: git's read looked in the packs before it and again after re-reading
+		 * the pack directories (odb.c do_oid_object_info_extended), with the lines of the packs
+		 * it cannot open at each look */
+		skg_fsck_lookup_lines(f, id, 2);
+	}
 	if (st == SKG_STORED_DIES || st == SKG_STORED_NOMEM || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
 		free(content);
 		return -1;

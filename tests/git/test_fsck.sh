@@ -1317,6 +1317,22 @@ compare "special blobs, packed" "$T/sp-packed"
 compare "special blobs, packed, --connectivity-only" "$T/sp-packed" --connectivity-only
 (cd "$T/sp-packed" && git config fsck.gitattributesLineLength warn)
 compare "special blobs, packed, fsck.gitattributesLineLength=warn" "$T/sp-packed"
+# the special blobs alone in a pack whose idx does not load (a fan-out entry out of order), the
+# rest in a sound pack git looks in first (newer): git's read of each special blob at the end looks
+# in the packs twice, each time with the idx's line
+cp -r "$T/sp-loose" "$T/sp-badidx"
+(
+	cd "$T/sp-badidx" || exit 1
+	sp=$(git rev-parse HEAD:.gitmodules HEAD:.gitattributes)
+	bad=$(echo "$sp" | git pack-objects -q .git/objects/pack/pack)
+	git rev-list --objects --all | cut -d' ' -f1 | grep -v -F "$sp" | git pack-objects -q .git/objects/pack/pack >/dev/null
+	git prune-packed
+	touch -d 2020-01-01 ".git/objects/pack/pack-$bad.pack"
+	i=.git/objects/pack/pack-$bad.idx
+	chmod u+w "$i"
+	printf '\377' | dd of="$i" bs=1 seek=488 conv=notrunc 2>/dev/null
+)
+compare "special blobs, packed, the idx does not load" "$T/sp-badidx"
 cp -r "$T/sp-loose" "$T/sp-missing"
 id=$(cd "$T/sp-missing" && git rev-parse HEAD:.gitmodules)
 rm -f "$(obj_path "$T/sp-missing" "$id")"
