@@ -11,6 +11,7 @@
 #include "cgraph.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,6 +278,80 @@ static int parse_in_graph(struct state *s, size_t k, int64_t c)
 	}
 	int r = fill(s, k, c, pos);
 	return r == 0 ? 1 : r == 1 ? 0 : -1;
+}
+
+/* insert_parent_or_die of skg_cgraph_parse: the parent at pos of a commit of layer k. */
+static bool parse_parent(const struct skg_cgraph_layer *layers, size_t n, size_t k, uint32_t pos,
+                         skg_cgraph_parent_fn parent, void *ctx, char *why, size_t why_size)
+{
+	const struct skg_cgraph_layer *l = &layers[k];
+	if ((uint64_t)pos >= (uint64_t)l->num_commits + l->num_in_base) {
+		snprintf(why, why_size, "invalid parent position %" PRIu32, pos);
+		return false;
+	}
+	while (k + 1 < n && pos < layers[k].num_in_base) {
+		k++;
+	}
+	const struct skg_cgraph_layer *d = &layers[k];
+	uint8_t id[SKG_MAX_RAWSZ];
+	oid_at(d, d->lookup + (uint64_t)(pos - d->num_in_base) * d->rawsz, id);
+	parent(ctx, id);
+	return true;
+}
+
+int skg_cgraph_parse(const struct skg_cgraph_layer *layers, size_t n, const uint8_t *id, bool v255,
+                     uint8_t *tree, skg_cgraph_parent_fn parent, void *ctx, char *why, size_t why_size)
+{
+	size_t k = 0;
+	uint32_t lex = 0;
+	while (k < n && !bsearch_layer(&layers[k], id, &lex)) {
+		k++;
+	}
+	if (k == n) {
+		return 0;
+	}
+	const struct skg_cgraph_layer *l = &layers[k];
+	uint64_t at = l->cdat + (uint64_t)(l->rawsz + 16) * lex; /* CDAT: tree ID, 16 bytes */
+	/* fill_commit_graph_info, before the parents */
+	if (l->has_gdat && (be32_at(l, l->gdat + 4 * (uint64_t)lex) & OFFSET_OVERFLOW) && !l->has_gdo2) {
+		snprintf(why, why_size, "commit-graph requires overflow generation data but has none");
+		return -1;
+	}
+	uint32_t e = be32_at(l, at + l->rawsz);
+	if (e != PARENT_NONE) {
+		if (!parse_parent(layers, n, k, e, parent, ctx, why, why_size)) {
+			return -1;
+		}
+		e = be32_at(l, at + l->rawsz + 4);
+		if (e != PARENT_NONE && !(e & EXTRA_EDGES)) {
+			if (!parse_parent(layers, n, k, e, parent, ctx, why, why_size)) {
+				return -1;
+			}
+		} else if (e != PARENT_NONE) {
+			uint64_t p = l->edges + 4 * (uint64_t)(e & EDGE_MASK);
+			do {
+				if (v255 &&
+				    (!l->has_edges || p - l->edges >= (l->edges_size & ~(uint64_t)3))) {
+					snprintf(why, why_size,
+					         "commit-graph extra-edges pointer out of bounds");
+					return 2;
+				}
+				if (!l->has_edges || p >= l->len) {
+					/* git reads outside its mapping here and crashes; stop (as fill) */
+					snprintf(why, why_size, "invalid parent position %" PRIu32,
+					         e & EDGE_MASK);
+					return -1;
+				}
+				e = be32_at(l, p);
+				if (!parse_parent(layers, n, k, e & EDGE_MASK, parent, ctx, why, why_size)) {
+					return -1;
+				}
+				p += 4;
+			} while (!(e & EXTRA_EDGES));
+		}
+	}
+	oid_at(l, at, tree); /* load_tree_for_commit */
+	return 1;
 }
 
 /* commit_graph_generation */

@@ -26,8 +26,9 @@
  * EDGE list running off the file or missing) it crashes; here the "fatal: invalid parent position"
  * line ends the check. Replace refs (git reads the replacement), commitGraph.generationVersion=1
  * (GDA2 then ignored) and progress lines ("Verifying commits in commit graph", only on a terminal)
- * are not followed. git fsck's own use of the graph while it parses commits (it dies on an overflow
- * offset without GDO2 before running verify) is not modelled either.
+ * are not followed. git fsck's own use of the graph while it parses commits from their objects (it
+ * dies on an overflow offset without GDO2 before running verify) is not modelled either; the parse
+ * of --connectivity-only's walk from the graph is (skg_cgraph_parse).
  */
 #ifndef SHA1KIT_GIT_CGRAPH_H
 #define SHA1KIT_GIT_CGRAPH_H
@@ -89,5 +90,22 @@ enum skg_cgraph_status {
  */
 int skg_cgraph_verify(const struct skg_cgraph_layer *layers, size_t n, const struct skg_cgraph_odb *odb,
                       unsigned git_version, struct skg_lines *lines);
+
+/*
+ * A commit parsed from the commit-graph as git's repo_parse_commit does when the graph has it
+ * (commit-graph.c parse_commit_in_graph: bsearch_graph from the tip layer down,
+ * fill_commit_in_graph, fill_commit_graph_info, insert_parent_or_die; the root tree of
+ * load_tree_for_commit), for a walk that takes a commit's links from the graph (git fsck
+ * --connectivity-only): `id` looked up in layers[0 .. n) (tip first). Returns 0 when the graph
+ * does not have it; 1 when parsed: *tree (rawsz bytes) and each parent in order through
+ * parent(ctx, id); -1 when git dies there (its message, without "fatal: ", in why: "invalid
+ * parent position N", "commit-graph requires overflow generation data but has none"); 2 when the
+ * parse fails with an error and git parses the object from the object database instead (v255,
+ * git 2.55: "commit-graph extra-edges pointer out of bounds", without "error: ", in why). Parents
+ * given before a -1 or 2 are to be dropped.
+ */
+typedef void (*skg_cgraph_parent_fn)(void *ctx, const uint8_t *id);
+int skg_cgraph_parse(const struct skg_cgraph_layer *layers, size_t n, const uint8_t *id, bool v255,
+                     uint8_t *tree, skg_cgraph_parent_fn parent, void *ctx, char *why, size_t why_size);
 
 #endif /* SHA1KIT_GIT_CGRAPH_H */

@@ -5,10 +5,12 @@
  * parents grafts and shallow give it), the --root and --tags lines, and what git does where links
  * disagree on the object's type (typeorder.h: the lookup of the object or of a link fails).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fsck_run.h"
+#include "cgraph.h"
 
 /* ---- one object: checks, links, graph ---------------------------------------------------------- */
 
@@ -55,6 +57,107 @@ static void tree_link(void *ctx, uint32_t mode, const char *name, size_t name_le
 static void parent_link(void *ctx, const uint8_t *id)
 {
 	links_add(ctx, id, SKG_COMMIT);
+}
+
+/* ---- commits from the commit-graph (--connectivity-only) --------------------------------------- */
+
+/* Records `why` as what git's walk says at object `id` (on_walk_error of fsck_walk.c). */
+static void walk_line(struct skg_fsck_run *f, const uint8_t *id, const char *why, bool fatal)
+{
+	pthread_mutex_lock(&f->lock);
+	struct skg_fsck_bad_tree *v = realloc(f->bad_trees, (f->n_bad_trees + 1) * sizeof(*v));
+	if (v != NULL) {
+		f->bad_trees = v;
+		memcpy(v[f->n_bad_trees].id, id, f->rawsz);
+		snprintf(v[f->n_bad_trees].why, sizeof(v->why), "%s", why);
+		v[f->n_bad_trees++].fatal = fatal;
+	}
+	pthread_mutex_unlock(&f->lock);
+	if (v == NULL) {
+		skg_fsck_nomem(f);
+	}
+}
+
+static bool is_tip(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->cg_tips == NULL) {
+		return skg_fsck_tip_place(f, id) != 0;
+	}
+	uint8_t key[SKG_MAX_RAWSZ] = {0};
+	memcpy(key, id, f->rawsz);
+	for (size_t lo = 0, hi = f->n_cg_tips; lo < hi;) {
+		size_t mi = lo + (hi - lo) / 2;
+		int c = memcmp(f->cg_tips[mi].id, key, SKG_MAX_RAWSZ);
+		if (c == 0) {
+			return true;
+		}
+		if (c < 0) {
+			lo = mi + 1;
+		} else {
+			hi = mi;
+		}
+	}
+	return false;
+}
+
+bool skg_fsck_graph_has(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->cg == NULL || is_tip(f, id)) {
+		return false;
+	}
+	uint8_t tree[SKG_MAX_RAWSZ];
+	char why[96];
+	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false, .rawsz = f->rawsz};
+	l.v = l.small;
+	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
+	                         &l, why, sizeof(why));
+	if (l.v != l.small) {
+		free(l.v);
+	}
+	return r == 1 || r == -1;
+}
+
+/*
+ * git fsck --connectivity-only parses a commit from the commit-graph where it has it (its walk's
+ * repo_parse_commit), except the tips its refs name, parsed from the object before: the links
+ * (tree first, then the parents) into l, and 1; a parse git dies at: no links, *walk_error, 1
+ * (the walk's line, skg_fsck_bad_tree.fatal); 0 when the object gives them (not in the graph, a
+ * tip, or a parse that fails with a line, recorded for the walk).
+ */
+static int graph_commit(struct skg_fsck_run *f, const uint8_t *id, struct links *l, bool *walk_error)
+{
+	if (f->cg == NULL || is_tip(f, id)) {
+		return 0;
+	}
+	uint8_t tree[SKG_MAX_RAWSZ];
+	char why[96];
+	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
+	                         l, why, sizeof(why));
+	if (r == 0) {
+		return 0;
+	}
+	if (r != 1) {
+		l->n = 0; /* the parents before the failure are dropped */
+	}
+	if (r == 2) {
+		walk_line(f, id, why, false);
+		*walk_error = true;
+		return 0;
+	}
+	if (r == -1) {
+		walk_line(f, id, why, true);
+		*walk_error = true;
+		return 1;
+	}
+	/* the tree comes first in git's walk */
+	size_t np = l->n;
+	links_add(l, tree, SKG_TREE);
+	if (np > 0 && !l->failed) {
+		struct skg_link t = l->v[np];
+		memmove(l->v + 1, l->v, np * sizeof(*l->v));
+		l->v[0] = t;
+	}
+	return 1;
 }
 
 /* ---- links of another type (typeorder.h) ------------------------------------------------------ */
@@ -143,9 +246,12 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	/* links of another type: git's lookup of this object or of one of its links fails */
 	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
 	bool graft = false, tree_broken = false;
+	int gc = 0;
 	if (fate != NULL && fate->kind == SKG_TO_PARSE) {
 		skg_fsck_fate_lines(f, s, fate);
 		parsed = false;
+	} else if (type == SKG_COMMIT && (gc = graph_commit(f, id, &l, &walk_error)) > 0) {
+		/* the links git's walk takes from the commit-graph */
 	} else if (type == SKG_COMMIT) {
 		uint8_t tree[SKG_MAX_RAWSZ];
 		enum skg_parse_result pr = skg_commit_links(data, len, f->rawsz, tree, parent_link, &l);
@@ -207,7 +313,9 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			if (v != NULL) {
 				f->bad_trees = v;
 				memcpy(v[f->n_bad_trees].id, id, f->rawsz);
-				v[f->n_bad_trees++].why = skg_tree_error_text(te);
+				snprintf(v[f->n_bad_trees].why, sizeof(v->why), "%s",
+				         skg_tree_error_text(te));
+				v[f->n_bad_trees++].fatal = false;
 			}
 			pthread_mutex_unlock(&f->lock);
 			if (v == NULL) {

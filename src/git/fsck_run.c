@@ -334,6 +334,9 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 		/* read_object_file: no copy read, but a loose file is there (its header did not
 		 * read): git dies naming it (object-file.c), where a missing one is "Could not read" */
 		char *path = skg_odb_loose_path(v->odb, id);
+		if (path == NULL && errno != ENOMEM && skg_fsck_child_dies_unread_packed(v->f, id)) {
+			return 2; /* a packed copy --connectivity-only did not read: git dies reading it */
+		}
 		if (path == NULL) {
 			return errno == ENOMEM ? -1 : 0;
 		}
@@ -674,6 +677,9 @@ static int run(struct skg_fsck_run *f)
 	if (v255 && skg_fsck_tip_order(f) != 0) {
 		return -1; /* reported */
 	}
+	if (skg_fsck_graph_open(f) != 0) {
+		return -1;
+	}
 	if (v255 && skg_fsck_snapshot_dies(f)) {
 		return -1; /* git 2.55 died reading what a ref names, before the objects */
 	}
@@ -736,8 +742,35 @@ static int run(struct skg_fsck_run *f)
 	return check_trailers(f);
 }
 
+int skg_fsck_graph_open(struct skg_fsck_run *f)
+{
+	/* commit-graph.c prepare_commit_graph, commit_graph_compatible: none with core.commitGraph
+	 * false, grafts or shallow commits (fsck turns replace refs off) */
+	if (!f->connectivity_only || f->no_commit_graph || f->grafts.n > 0) {
+		return 0;
+	}
+	if (f->git_version < SKG_GIT_2_55) {
+		/* git 2.39 parses the objects its refs name at process_refs, from the object database */
+		if (skg_fsck_tip_order(f) != 0) {
+			return -1;
+		}
+		f->cg_tips = f->tips;
+		f->n_cg_tips = f->n_tips;
+		f->tips = NULL;
+		f->n_tips = f->cap_tips = 0;
+	}
+	if (skg_trailer_graph_open((const char *const *)f->odb_dirs, f->n_odb_dirs, (unsigned)f->rawsz,
+	                           f->git_version, &f->cg, &f->cg_layers, &f->cg_n) != 0) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	return 0;
+}
+
 static void run_free(struct skg_fsck_run *f)
 {
+	skg_trailer_graph_close(f->cg);
+	free(f->cg_tips);
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {
 		free(f->odb_dirs[i]);
 	}

@@ -102,7 +102,8 @@ struct skg_fsck_special_blob_ref {
 /* A tree that does not decode to its end, with git's words for why (printed again by the walk). */
 struct skg_fsck_bad_tree {
 	uint8_t id[SKG_MAX_RAWSZ];
-	const char *why;
+	char why[96]; /* the walk's line, after "error: " (or "fatal: ") */
+	bool fatal;   /* git dies there (a commit-graph parse, skg_fsck_graph_commit) */
 };
 
 /* The lines of one object of the pack being checked (records in pack_text). */
@@ -176,11 +177,19 @@ struct skg_fsck_run {
 	bool index_sparse;
 	struct skg_fsck_sparse_entry *sparse;
 	size_t n_sparse, cap_sparse;
-	bool sparse_hinted;       /* git's advice on the expansion was given (once a process) */
-	bool no_sparse_hint;      /* advice.sparseIndexExpanded = false */
-	bool refs_died;           /* the ref check died (its fatal line is f->fatal) */
-	bool no_graft_hint;       /* advice.graftFileDeprecated = false */
-	bool no_commit_graph;     /* core.commitGraph = false: git loads and verifies none */
+	bool sparse_hinted;   /* git's advice on the expansion was given (once a process) */
+	bool no_sparse_hint;  /* advice.sparseIndexExpanded = false */
+	bool refs_died;       /* the ref check died (its fatal line is f->fatal) */
+	bool no_graft_hint;   /* advice.graftFileDeprecated = false */
+	bool no_commit_graph; /* core.commitGraph = false: git loads and verifies none */
+	/* --connectivity-only: the commit-graph git's walk parses commits from (skg_fsck_graph_open;
+	 * cg NULL: none), and with git 2.39 the objects its refs and HEADs name, which it parses from
+	 * the object database (sorted, as f->tips) */
+	struct skg_cgraph_open *cg;
+	const struct skg_cgraph_layer *cg_layers;
+	size_t cg_n;
+	struct skg_fsck_tip *cg_tips;
+	size_t n_cg_tips;
 	bool no_midx;             /* core.multiPackIndex = false: git loads and verifies none */
 	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
 	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
@@ -375,6 +384,10 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
 /* The same object read by a process git starts (`git commit-graph verify`), where nothing is marked
  * bad yet: unpack_entry's lines and read_object_file_extended's fatal line; true when it dies so. */
 bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* skg_fsck_child_dies_bad_packed of a packed object --connectivity-only did not read (a commit of
+ * the commit-graph) and the child process cannot read: its lines, true; false when no usable pack
+ * has it, or the object check read every packed object. */
+bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id);
 
 /* ---- fsck_read.c -------------------------------------------------------------------------------- */
 
@@ -432,6 +445,20 @@ struct skg_fsck_tip {
 int skg_fsck_tip_order(struct skg_fsck_run *f);
 /* The snapshot's place of `id` (skg_read_pos.tip), 0 when it parses no such object. */
 uint32_t skg_fsck_tip_place(const struct skg_fsck_run *f, const uint8_t *id);
+
+/*
+ * --connectivity-only: the commit-graph git's walk parses commits from (commit-graph.c
+ * prepare_commit_graph: core.commitGraph, no grafts or shallow commits; the first object
+ * directory with one) into f->cg, and with git 2.39 the ref tips into f->cg_tips. 0, or -1 when
+ * out of memory (reported).
+ */
+int skg_fsck_graph_open(struct skg_fsck_run *f);
+/*
+ * Whether git's walk takes commit `id`'s links from the commit-graph, not from the object (it
+ * parses the commit there, or dies there): the object need not be read. False for the objects
+ * git parses from the object database first (the refs' and HEADs' tips).
+ */
+bool skg_fsck_graph_has(const struct skg_fsck_run *f, const uint8_t *id);
 
 /* ---- fsck_walk.c -------------------------------------------------------------------------------- */
 

@@ -73,6 +73,9 @@ static const char *describe(struct skg_fsck_run *f, const uint8_t *id, struct sk
 static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, const uint8_t *to)
 {
 	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return; /* git died in the walk */
+	}
 	/* git's mark_object prints the link broken only when no object file of that name is there
 	 * (a corrupt one is "missing" at the end, as all objects it could not read) */
 	bool loose = skg_fsck_loose_file_exists(f, to);
@@ -92,6 +95,9 @@ static void on_broken(void *ctx, unsigned ft, const uint8_t *from, unsigned tt, 
 static void on_wrong_type(void *ctx, unsigned ft, const uint8_t *from)
 {
 	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return; /* git died in the walk */
+	}
 	struct skg_buf a = {0};
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_OBJECT};
 	skg_fsck_err_line(f, &meta, "error in %s %s: wrong object type in link", skg_fsck_tname(ft),
@@ -105,6 +111,9 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
                            const uint8_t *to)
 {
 	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return; /* git died in the walk */
+	}
 	char b[SKG_MAX_HEXSZ + 1];
 	struct skg_buf a = {0};
 	skg_to_hex_len(to, f->rawsz, b);
@@ -121,9 +130,15 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
 	(void)type;
+	if (f->died) {
+		return;
+	}
 	for (size_t i = 0; i < f->n_bad_trees; i++) {
 		if (memcmp(f->bad_trees[i].id, id, f->rawsz) == 0) {
-			skg_fsck_err_line(f, NULL, "error: %s", f->bad_trees[i].why);
+			skg_fsck_err_line(f, NULL, "%s%s",
+			                  f->bad_trees[i].fatal ? "fatal: " : "error: ", f->bad_trees[i].why);
+			/* a commit-graph parse git dies at: nothing of the walk after it */
+			f->died = f->died || f->bad_trees[i].fatal;
 			return;
 		}
 	}
@@ -142,6 +157,9 @@ static void obj_line(struct skg_fsck_run *f, const char *what, unsigned type, co
 static void on_missing(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return; /* git died in the walk */
+	}
 	struct skg_buf a = {0};
 	skg_fsck_lookup_lines(f, id, 1); /* git's has_object_pack */
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, SKG_CHECK_ERROR_REACHABLE};
@@ -167,6 +185,9 @@ static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
 
 static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
 {
+	if (((struct skg_fsck_run *)ctx)->died) {
+		return; /* git died in the walk */
+	}
 	obj_line(ctx, "unreachable", type, id, 0);
 }
 

@@ -622,6 +622,8 @@ static bool graph_verify(const struct graph *g, struct skg_lines *lines)
 	return ok;
 }
 
+static struct skg_cgraph_layer *layers_of(const struct graph *g, size_t n);
+
 /* All of git's verify_commit_graph() from g down its chain (cgraph.h): an enum skg_cgraph_status,
  * or -1 when memory ran out. */
 static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_odb *odb,
@@ -631,10 +633,22 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 	for (const struct graph *p = g; p != NULL; p = p->base) {
 		n++;
 	}
-	struct skg_cgraph_layer *layers = calloc(n > 0 ? n : 1, sizeof(*layers));
+	struct skg_cgraph_layer *layers = layers_of(g, n);
 	if (layers == NULL) {
 		skg_lines_nomem(lines);
 		return -1;
+	}
+	int st = skg_cgraph_verify(layers, n, odb, git_version, lines);
+	free(layers);
+	return st;
+}
+
+/* The n layers of g (tip first) as cgraph.h reads them: a malloc'd array, NULL when out of memory. */
+static struct skg_cgraph_layer *layers_of(const struct graph *g, size_t n)
+{
+	struct skg_cgraph_layer *layers = calloc(n > 0 ? n : 1, sizeof(*layers));
+	if (layers == NULL) {
+		return NULL;
 	}
 	/* commit-graph.c validate_mixed_generation_chain: the generation data is read from no layer
 	 * when one of the chain has none (a layer written with commitGraph.generationVersion=1) */
@@ -662,9 +676,7 @@ static int graph_verify_contents(const struct graph *g, const struct skg_cgraph_
 		l->num_commits = p->num_commits;
 		l->num_in_base = p->num_in_base;
 	}
-	int st = skg_cgraph_verify(layers, n, odb, git_version, lines);
-	free(layers);
-	return st;
+	return layers;
 }
 
 int skg_trailer_graph_file(const char *path, enum skg_trailer_mode mode, unsigned rawsz, unsigned git_version,
@@ -782,6 +794,77 @@ int skg_trailer_commit_graph_verify(const char *objdir, const char *const *sourc
                                     struct skg_lines *lines)
 {
 	return commit_graph(objdir, sources, nsources, SKG_TRAILER_VERIFY, rawsz, git_version, odb, lines);
+}
+
+struct skg_cgraph_open {
+	struct graph *g;
+	struct skg_cgraph_layer *layers;
+};
+
+int skg_trailer_graph_open(const char *const *dirs, size_t ndirs, unsigned rawsz, unsigned git_version,
+                           struct skg_cgraph_open **out, const struct skg_cgraph_layer **layers,
+                           size_t *nlayers)
+{
+	*out = NULL;
+	*layers = NULL;
+	*nlayers = 0;
+	struct skg_lines *quiet = calloc(1, sizeof(*quiet)); /* git prints the load's lines itself */
+	struct graph *g = NULL;
+	int ret = quiet != NULL ? 0 : -1;
+	/* commit-graph.c prepare_commit_graph: the first object directory whose read_commit_graph_one
+	 * gives a graph (info/commit-graph, else the chain) */
+	for (size_t i = 0; i < ndirs && g == NULL && ret == 0; i++) {
+		char *v1 = skg_concat3(dirs[i], "/info/commit-graph", "");
+		if (v1 == NULL) {
+			ret = -1;
+			break;
+		}
+		int err = 0;
+		enum load_result lr = graph_load(v1, rawsz, git_version, &g, &err, quiet);
+		free(v1);
+		if (lr != LOADED) {
+			bool died = false, incomplete = false, opened = false, too_small = false;
+			g = chain_load(dirs[i], dirs, ndirs, rawsz, git_version, quiet, &died, &incomplete,
+			               &opened, &too_small);
+			if (died) {
+				graph_free(g);
+				g = NULL;
+			}
+		}
+		ret = quiet->nomem ? -1 : 0;
+		skg_lines_clear(quiet);
+	}
+	free(quiet);
+	if (g == NULL || ret != 0) {
+		graph_free(g);
+		return ret;
+	}
+	size_t n = 0;
+	for (const struct graph *p = g; p != NULL; p = p->base) {
+		n++;
+	}
+	struct skg_cgraph_open *h = malloc(sizeof(*h));
+	struct skg_cgraph_layer *l = h != NULL ? layers_of(g, n) : NULL;
+	if (l == NULL) {
+		free(h);
+		graph_free(g);
+		return -1;
+	}
+	h->g = g;
+	h->layers = l;
+	*out = h;
+	*layers = l;
+	*nlayers = n;
+	return 0;
+}
+
+void skg_trailer_graph_close(struct skg_cgraph_open *h)
+{
+	if (h != NULL) {
+		free(h->layers);
+		graph_free(h->g);
+		free(h);
+	}
 }
 
 /* ---- multi-pack-index ---------------------------------------------------------------------------- */

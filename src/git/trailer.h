@@ -128,6 +128,22 @@ int skg_trailer_commit_graph_verify(const char *objdir, const char *const *sourc
                                     struct skg_lines *lines);
 
 /*
+ * The commit-graph a git process parses commits from (commit-graph.c prepare_commit_graph and
+ * read_commit_graph_one): that of the first of dirs[0 .. ndirs) (the repository's objects
+ * directory, then its alternates) where one loads, info/commit-graph or else the chain (its layers
+ * looked for in each of dirs), its checksum not checked; the load's lines are not given (the
+ * caller reports them where git does), and a load git dies on gives none. *layers (tip first,
+ * *nlayers of them, as cgraph.h reads them) stay valid until skg_trailer_graph_close(*out).
+ * None: *out NULL, *nlayers 0. 0, or -1 when out of memory.
+ */
+struct skg_cgraph_open;
+struct skg_cgraph_layer;
+int skg_trailer_graph_open(const char *const *dirs, size_t ndirs, unsigned rawsz, unsigned git_version,
+                           struct skg_cgraph_open **out, const struct skg_cgraph_layer **layers,
+                           size_t *nlayers);
+void skg_trailer_graph_close(struct skg_cgraph_open *h);
+
+/*
  * One multi-pack-index file: git's load checks (size, signature, version, hash version, chunk
  * table, chunks PNAM, OIDF (and its size), OIDL, OOFF, pack name order) and, in VERIFY mode,
  * "multi-pack-index file exists, but failed to parse" or the checksum. Lines are replaced.

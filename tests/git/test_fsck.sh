@@ -979,6 +979,31 @@ for what in "CDAT 5 1" "CDAT 149 1" "CDAT 23 1" "CDAT 131 1" \
 	(cd "$r" && git commit-graph write --reachable 2>/dev/null)
 	cg_poke "$r/.git/objects/info/commit-graph" "$1" "$2" "$3"
 	$exact "commit-graph contents: $*" "$r"
+	# git's --connectivity-only walk parses commits from the graph (but the ref tips)
+	$exact "commit-graph contents, --connectivity-only: $*" "$r" --connectivity-only
+done
+# the same, packed (the walk reads no commit the graph has), and a packed commit that does not
+# inflate, which git's --connectivity-only never reads when the graph has it
+for what in "CDAT 5 1" "CDAT 23 1" "CDAT 29 4" "OIDL 41 1" "none"; do
+	set -- $what
+	sk_share_skip && continue
+	r=$T/cg-packed-$1-${2:-}
+	mkgraph_repo "$r"
+	(cd "$r" && git repack -qad && git commit-graph write --reachable 2>/dev/null)
+	if [ "$1" = none ]; then
+		(
+			cd "$r" || exit 1
+			p=$(ls .git/objects/pack/*.pack)
+			at=$(git verify-pack -v .git/objects/pack/*.idx | awk -v h="$(git rev-parse HEAD~1)" '$1 == h {print $5 + $4 - 3}')
+			[ -n "$at" ] || exit 1
+			chmod u+w "$p"
+			printf '\377' | dd of="$p" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		)
+	else
+		cg_poke "$r/.git/objects/info/commit-graph" "$1" "$2" "$3"
+	fi
+	$exact "commit-graph contents, packed, --connectivity-only: $*" "$r" --connectivity-only
+	$exact "commit-graph contents, packed, --connectivity-only --no-dangling: $*" "$r" --connectivity-only --no-dangling
 done
 # a commit of the graph missing from the object store
 r=$T/cg-missing
@@ -1012,6 +1037,7 @@ for what in "2 CDAT 5 1" "2 CDAT 35 1" "2 OIDL 0 255" "1 CDAT 23 1" "1 CDAT 71 1
 		printf '%s\n%s\n' "$sum" "$tip" >"$r/$C/commit-graph-chain"
 	fi
 	$exact "commit-graph chain contents: layer $*" "$r"
+	$exact "commit-graph chain contents, --connectivity-only: layer $*" "$r" --connectivity-only
 	# with --progress: git 2.55's fsck runs the verify with --progress, whose meter counts the
 	# commits of both layers, its lines among the errors (2.39.5's shows none)
 	$exact "commit-graph chain contents, --progress: layer $*" "$r" --progress
