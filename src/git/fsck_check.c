@@ -78,6 +78,13 @@ static void walk_line(struct skg_fsck_run *f, const uint8_t *id, const char *why
 	}
 }
 
+/* IDs of tips are zero-padded to SKG_MAX_RAWSZ, and so is the key */
+static int cmp_tip_key(const void *key, const void *elem)
+{
+	return memcmp(key, ((const struct skg_fsck_tip *)elem)->id, SKG_MAX_RAWSZ);
+}
+
+/* Whether git parses `id` from the object store before its walk (a ref's or HEAD's tip). */
 static bool is_tip(const struct skg_fsck_run *f, const uint8_t *id)
 {
 	if (f->cg_tips == NULL) {
@@ -85,19 +92,7 @@ static bool is_tip(const struct skg_fsck_run *f, const uint8_t *id)
 	}
 	uint8_t key[SKG_MAX_RAWSZ] = {0};
 	memcpy(key, id, f->rawsz);
-	for (size_t lo = 0, hi = f->n_cg_tips; lo < hi;) {
-		size_t mi = lo + (hi - lo) / 2;
-		int c = memcmp(f->cg_tips[mi].id, key, SKG_MAX_RAWSZ);
-		if (c == 0) {
-			return true;
-		}
-		if (c < 0) {
-			lo = mi + 1;
-		} else {
-			hi = mi;
-		}
-	}
-	return false;
+	return bsearch(key, f->cg_tips, f->n_cg_tips, sizeof(*f->cg_tips), cmp_tip_key) != NULL;
 }
 
 bool skg_fsck_graph_has(const struct skg_fsck_run *f, const uint8_t *id)
