@@ -35,6 +35,10 @@
 /* Print "sha1kit: MESSAGE" to stderr, then ": strerror(errnum)" when errnum is not 0, and a newline.
  * Standard output is flushed first so that both streams stay in order when they share a file. */
 void sk_error(int errnum, const char *fmt, ...) SK_PRINTF(2, 3);
+/* A git-style line ("fatal: ...\n", "error: ...\n": fmt has the prefix and the newline) on
+ * stderr as git's vreportf prints it: control characters other than TAB and LF as '?' (so that a
+ * file name cannot move the terminal), cut at 4095 bytes. */
+void sk_git_line(const char *fmt, ...) SK_PRINTF(1, 2);
 /* Run as `name` (argv[0] of a link named sha1sum or sha256sum to the program: `sum` alone, with
  * GNU's options only; `sha256`: sha256sum): messages start "NAME: " and point to 'NAME --help',
  * as GNU's. Set once, before any message. */

@@ -105,15 +105,15 @@ static int git_finish(int status)
 		return status;
 	}
 	if (fflush(stdout) != 0) {
-		fprintf(stderr, "fatal: write failure on standard output: %s\n", strerror(errno));
+		sk_git_line("fatal: write failure on standard output: %s\n", strerror(errno));
 		return 128;
 	}
 	if (ferror(stdout)) {
-		fprintf(stderr, "fatal: unknown write failure on standard output\n");
+		sk_git_line("fatal: unknown write failure on standard output\n");
 		return 128;
 	}
 	if (fclose(stdout) != 0) {
-		fprintf(stderr, "fatal: close failed on standard output: %s\n", strerror(errno));
+		sk_git_line("fatal: close failed on standard output: %s\n", strerror(errno));
 		return 128;
 	}
 	return 0;
@@ -469,17 +469,17 @@ int sk_cmd_fsck(int argc, char **argv)
 		break; /* git's fatal line was the last record */
 	case SKG_E_NOMEM:
 		fflush(stdout);
-		fprintf(stderr, "fatal: Out of memory, malloc failed\n");
+		sk_git_line("fatal: Out of memory, malloc failed\n");
 		break;
 	case SKG_E_THREAD:
 		fflush(stdout);
-		fprintf(stderr, "fatal: unable to create thread: %s\n",
-		        strerror(err.sys_errno != 0 ? err.sys_errno : EAGAIN));
+		sk_git_line("fatal: unable to create thread: %s\n",
+		            strerror(err.sys_errno != 0 ? err.sys_errno : EAGAIN));
 		break;
 	default:
 		fflush(stdout);
-		fprintf(stderr, "fatal: %s%s%s\n", err.msg, err.sys_errno != 0 ? ": " : "",
-		        err.sys_errno != 0 ? strerror(err.sys_errno) : "");
+		sk_git_line("fatal: %s%s%s\n", err.msg, err.sys_errno != 0 ? ": " : "",
+		            err.sys_errno != 0 ? strerror(err.sys_errno) : "");
 		break;
 	}
 	return git_finish(128);

@@ -216,8 +216,8 @@ static int short_read(const struct ho_state *st, const char *name)
 {
 	const char *path = git_path(st, name);
 	fflush(stdout);
-	fprintf(stderr, "error: short read while indexing %s\n", path != NULL ? path : "<unknown>");
-	fprintf(stderr, "fatal: Unable to hash %s\n", path != NULL ? path : "(null)");
+	sk_git_line("error: short read while indexing %s\n", path != NULL ? path : "<unknown>");
+	sk_git_line("fatal: Unable to hash %s\n", path != NULL ? path : "(null)");
 	return 128;
 }
 
@@ -264,7 +264,7 @@ static int hash_memory(struct ho_state *st, const unsigned char *data, size_t si
 			if (err.code == SKG_E_GIT) {
 				/* git >= 2.40 dies so (object-file.c index_mem) */
 				fflush(stdout);
-				fprintf(stderr, "fatal: %s\n", err.msg);
+				sk_git_line("fatal: %s\n", err.msg);
 				return 128;
 			}
 			sk_error(err.sys_errno, "%s: %s", sk_quote(name), err.msg);
@@ -385,7 +385,7 @@ static int hash_unknown_size(struct ho_state *st, int fd, int64_t known, const c
 static int hash_fd(struct ho_state *st, int fd, const char *name)
 {
 	if (st->bad_type) { /* git 2.50+ hash_fd: type_from_string, once the object is open */
-		fprintf(stderr, "fatal: invalid object type \"%s\"\n", st->type);
+		sk_git_line("fatal: invalid object type \"%s\"\n", st->type);
 		return 128;
 	}
 	struct stat sb;
@@ -397,8 +397,8 @@ static int hash_fd(struct ho_state *st, int fd, const char *name)
 		/* git's index_fd fails on it (read: EISDIR) and hash_fd dies, naming the path it has for
 		 * the filters: none with --no-filters, which glibc prints as "(null)" */
 		fflush(stdout);
-		fprintf(stderr, "fatal: Unable to hash %s\n",
-		        git_path(st, name) != NULL ? git_path(st, name) : "(null)");
+		sk_git_line("fatal: Unable to hash %s\n",
+		            git_path(st, name) != NULL ? git_path(st, name) : "(null)");
 		return 128;
 	}
 	if (S_ISREG(sb.st_mode)) {
@@ -428,13 +428,13 @@ static int hash_file(struct ho_state *st, const char *name)
 	if (fd < 0 && stat(name, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		/* a directory that does not open (Windows): git's line for one that does */
 		fflush(stdout);
-		fprintf(stderr, "fatal: Unable to hash %s\n", st->no_filters ? "(null)" : name);
+		sk_git_line("fatal: Unable to hash %s\n", st->no_filters ? "(null)" : name);
 		return 128;
 	}
 	if (fd < 0) {
 		/* git's xopen (wrapper.c) dies */
 		fflush(stdout);
-		fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", name, strerror(open_errno));
+		sk_git_line("fatal: could not open '%s' for reading: %s\n", name, strerror(open_errno));
 		return 128;
 	}
 	int status = hash_fd(st, fd, name);
@@ -569,7 +569,7 @@ int sk_cmd_hash_object(int argc, char **argv)
 		}
 	} else if (err.code == SKG_E_UNSUPPORTED) {
 		/* git hashes with SHA-256 there: a SHA-1 ID would be wrong, so none is printed */
-		fprintf(stderr, "fatal: %s\n", err.msg);
+		sk_git_line("fatal: %s\n", err.msg);
 		return sk_finish(128, false);
 	} else {
 		repo = NULL;

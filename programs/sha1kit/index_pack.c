@@ -284,7 +284,7 @@ static void index_pack_usage(void)
 static int git_fatal(const struct skg_error *err)
 {
 	fflush(stdout);
-	fprintf(stderr, "fatal: %s\n", err->msg);
+	sk_git_line("fatal: %s\n", err->msg);
 	return 128;
 }
 
@@ -424,7 +424,7 @@ static int write_all(int fd, const uint8_t *p, size_t n)
  * 'PATH': REASON". */
 static void cannot_create(const char *path, int e)
 {
-	fprintf(stderr, "fatal: unable to create '%s': %s\n", path, strerror(e));
+	sk_git_line("fatal: unable to create '%s': %s\n", path, strerror(e));
 }
 
 /* git opens the idx and the .rev with O_EXCL after unlinking them, once the pack is indexed: a
@@ -633,18 +633,17 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 /* "V" or "V,OFFSET" */
 static bool parse_index_version(const char *arg, unsigned *version, uint64_t *limit)
 {
+	/* builtin/index-pack.c, as git reads it: strtoul, an empty number 0; the limit a 32-bit
+	 * value (strtoul's cut to uint32_t) without its top bit */
 	char *end;
-	errno = 0;
 	unsigned long v = strtoul(arg, &end, 10);
-	if (errno != 0 || end == arg || v > 2) {
+	if (v > 2) {
 		return false;
 	}
 	*version = v == 0 ? 1 : (unsigned)v; /* git writes a version 0 without a header: version 1 */
 	if (*end == ',') {
-		const char *o = end + 1;
-		errno = 0;
-		unsigned long long off = strtoull(o, &end, 0);
-		if (errno != 0 || end == o || *o == '-' || off > 0xffffffffull) {
+		uint32_t off = (uint32_t)strtoul(end + 1, &end, 0);
+		if (off & 0x80000000u) {
 			return false;
 		}
 		*limit = off;
@@ -697,7 +696,7 @@ static int rev_name_fails(const char *idx_name, bool nomem)
 		sk_error(ENOMEM, CMD);
 		return SK_EXIT_FAILURE;
 	}
-	fprintf(stderr, "fatal: packfile name '%s' does not end with '.idx'\n", idx_name);
+	sk_git_line("fatal: packfile name '%s' does not end with '.idx'\n", idx_name);
 	return 128;
 }
 
@@ -722,7 +721,7 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 		if (err.code == SKG_E_UNSUPPORTED) {
 			/* git would index there with an object ID translation (or its ref store
 			 * elsewhere): refused */
-			fprintf(stderr, "fatal: %s\n", err.msg);
+			sk_git_line("fatal: %s\n", err.msg);
 			return 128;
 		}
 		if (err.code == SKG_E_NOMEM) {
@@ -742,7 +741,7 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 			sk_error(ENOMEM, CMD);
 			return SK_EXIT_FAILURE;
 		}
-		fprintf(stderr, "fatal: %s\n", err.msg);
+		sk_git_line("fatal: %s\n", err.msg);
 		return 128;
 	}
 	return 0;
@@ -772,7 +771,7 @@ static int too_large(int64_t max_input)
 	char size[64];
 	sk_humanise(max_input, false, size, sizeof(size));
 	fflush(stdout);
-	fprintf(stderr, "fatal: pack exceeds maximum allowed size (%s)\n", size);
+	sk_git_line("fatal: pack exceeds maximum allowed size (%s)\n", size);
 	return 128;
 }
 
@@ -832,7 +831,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	int status = SK_EXIT_FAILURE;
 	if (repo == NULL) {
 		/* builtin/index-pack.c: outside a repository (git's gentle setup), PACK named or not */
-		fprintf(stderr, "fatal: --stdin requires a git repository\n");
+		sk_git_line("fatal: --stdin requires a git repository\n");
 		return 128;
 	}
 	if (pack_name != NULL) {
@@ -896,9 +895,25 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	struct held_sink held = {0};
 	opt->sink.report = held_record;
 	opt->sink.ctx = &held;
+	if (pack_name == NULL) {
+		/* git's odb_mkstemp: when the temporary pack cannot be made, objects/pack is created
+		 * (safe_create_leading_directories) and it tries again */
+#if defined(_WIN32)
+		(void)mkdir(dir);
+#else
+		(void)mkdir(dir, 0777);
+#endif
+	}
 	if (skg_indexer_new(&ix, dir, opt, &err) != 0) {
 		if (err.code == SKG_E_GIT) {
 			status = git_fatal(&err);
+		} else if (err.code == SKG_E_IO && err.sys_errno != 0) {
+			/* xmkstemp_mode's death, the template's absolute path */
+			char cwd[4096];
+			bool rel = dir[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL;
+			sk_git_line("fatal: Unable to create temporary file '%s%s%s/tmp_pack_XXXXXX': %s\n",
+			            rel ? cwd : "", rel ? "/" : "", dir, strerror(err.sys_errno));
+			status = 128;
 		} else {
 			sk_error(err.sys_errno, CMD ": %s", err.msg);
 		}
@@ -1105,7 +1120,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		case OPT_INDEX_VERSION:
 			if (!parse_index_version(optarg, &opt.idx_version, &opt.off32_limit)) {
 				/* builtin/index-pack.c: die(_("bad %s"), arg), before any work */
-				fprintf(stderr, "fatal: bad --index-version=%s\n", optarg);
+				sk_git_line("fatal: bad --index-version=%s\n", optarg);
 				free(strict_buf);
 				return sk_finish(128, false);
 			}
@@ -1150,10 +1165,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 		/* builtin/index-pack.c: the pack goes into the repository, in its format */
 		if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &(struct skg_error){0}) != 0 ||
 		    repo == NULL) {
-			fprintf(stderr, "fatal: --stdin requires a git repository\n");
+			sk_git_line("fatal: --stdin requires a git repository\n");
 		} else {
-			fprintf(stderr,
-			        "fatal: options '--object-format' and '--stdin' cannot be used together\n");
+			sk_git_line(
+			    "fatal: options '--object-format' and '--stdin' cannot be used together\n");
 		}
 		skg_repo_free(repo);
 		free(strict_buf);
@@ -1166,7 +1181,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	}
 	if (fix_thin && !from_stdin) {
 		/* builtin/index-pack.c cmd_index_pack, after the config */
-		fprintf(stderr, "fatal: the option '--fix-thin' requires '--stdin'\n");
+		sk_git_line("fatal: the option '--fix-thin' requires '--stdin'\n");
 		skg_repo_free(repo);
 		free(strict_buf);
 		return sk_finish(128, false);
@@ -1203,11 +1218,17 @@ int sk_cmd_index_pack(int argc, char **argv)
 		if (argc - optind > 1) {
 			sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);
 		}
+		if (repo == NULL) {
+			/* builtin/index-pack.c: before the idx name is derived from the pack's */
+			fputs("fatal: --stdin requires a git repository\n", stderr);
+			free(strict_buf);
+			return sk_finish(128, false);
+		}
 		const char *pname = optind < argc ? argv[optind] : NULL;
 		char *iname = NULL;
 		if (pname != NULL && out_name == NULL && (iname = default_idx_name(pname)) == NULL) {
 			/* git's derive_filename dies */
-			fprintf(stderr, "fatal: packfile name '%s' does not end with '.pack'\n", pname);
+			sk_git_line("fatal: packfile name '%s' does not end with '.pack'\n", pname);
 			skg_repo_free(repo);
 			free(strict_buf);
 			return sk_finish(128, false);
@@ -1234,7 +1255,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		idx_alloc = default_idx_name(pack_name);
 		if (idx_alloc == NULL) {
 			/* git's derive_filename dies */
-			fprintf(stderr, "fatal: packfile name '%s' does not end with '.pack'\n", pack_name);
+			sk_git_line("fatal: packfile name '%s' does not end with '.pack'\n", pack_name);
 			skg_repo_free(repo);
 			free(strict_buf);
 			return sk_finish(128, false);
@@ -1324,7 +1345,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		/* bytes were added to the pack while it was read: git, which reads it to its end, finds
 		 * them after the trailer and dies; nothing is written */
 		fflush(stdout);
-		fprintf(stderr, "fatal: pack has junk at the end\n");
+		sk_git_line("fatal: pack has junk at the end\n");
 		status = 128;
 		goto out;
 	}

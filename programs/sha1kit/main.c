@@ -160,11 +160,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc && !help; i++) {
 		help = strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
 	}
-	if (argc < 1 || (!help && sk_check_cpu_mask() != 0)) {
+	if (argc < 1) {
 		return SK_EXIT_FAILURE;
 	}
 	/* Run through a link named sha1sum or sha256sum: `sum` (with --sha256) under that name, as a
-	 * drop-in for GNU's (messages and usage lines name the link). */
+	 * drop-in for GNU's (messages and usage lines name the link, that of SHA1KIT_CPU too). */
 	const char *base = strrchr(argv[0], '/');
 #ifdef _WIN32
 	const char *bs = strrchr(argv[0], '\\');
@@ -177,7 +177,13 @@ int main(int argc, char **argv)
 	if ((sha1 || sha256) && (base[blen] == '\0' || strcmp(base + blen, ".exe") == 0)) {
 		/* GNU's messages name the program by argv[0] as it was given */
 		sk_set_alias(argv[0], sha256);
+		if (!help && sk_check_cpu_mask() != 0) {
+			return SK_EXIT_FAILURE;
+		}
 		return find_command("sum")->run(argc, argv);
+	}
+	if (!help && sk_check_cpu_mask() != 0) {
+		return SK_EXIT_FAILURE;
 	}
 	argv[0] = program_name; /* getopt_long names the program after argv[0] in its messages */
 	/* '+': stop at the command name; what follows belongs to the command. */

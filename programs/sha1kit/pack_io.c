@@ -219,8 +219,8 @@ int sk_pack_map_as_git(struct skg_file *f, const char *cmd, const char *path)
 		if (err.sys_errno == EISDIR) {
 			fputs("fatal: read error on input: Is a directory\n", stderr);
 		} else {
-			fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", path,
-			        strerror(err.sys_errno));
+			sk_git_line("fatal: could not open '%s' for reading: %s\n", path,
+			            strerror(err.sys_errno));
 		}
 		return 128;
 	}
@@ -248,16 +248,30 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 	}
 	if (!named || stat(pack_name, &st) != 0 || !S_ISREG(st.st_mode)) {
 		fflush(stdout);
-		fprintf(stderr, "fatal: Cannot open existing pack file '%s'\n", idx_name);
+		sk_git_line("fatal: Cannot open existing pack file '%s'\n", idx_name);
 		free(pack_name);
 		return 128;
 	}
 	struct skg_error err;
 	int status = 128;
 	if (skg_file_map(idx, idx_name, sk_guard_map, (void *)cmd, &err) != 0) {
-		if (idx->failed == SKG_FILE_OPEN) {
+		struct stat ist;
+		if (idx->failed == SKG_FILE_OPEN && stat(idx_name, &ist) == 0 && S_ISDIR(ist.st_mode)) {
+			/* git opens a directory, takes its size from fstat and refuses it as too small,
+			 * or maps it and dies (packfile.c check_packed_git_idx, xmmap) */
 			fflush(stdout);
-			fprintf(stderr, "fatal: Cannot open existing pack idx file for '%s'\n", idx_name);
+			if ((uint64_t)ist.st_size >=
+			    4 * 256 + 2 * (uint64_t)skg_format_rawsz(object_format)) {
+				sk_git_line("fatal: mmap failed: %s\n", strerror(ENODEV));
+			} else {
+				sk_git_line(
+				    "error: index file %s is too small\nfatal: Cannot open existing pack idx "
+				    "file for '%s'\n",
+				    idx_name, idx_name);
+			}
+		} else if (idx->failed == SKG_FILE_OPEN) {
+			fflush(stdout);
+			sk_git_line("fatal: Cannot open existing pack idx file for '%s'\n", idx_name);
 		} else {
 			map_failed(idx, cmd, idx_name, &err); /* sha1kit's words: a FIFO is never opened */
 			status = SK_EXIT_FAILURE;
@@ -271,10 +285,10 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 	} else {
 		fflush(stdout);
 		if (strncmp(err.msg, SKG_IDX_OFFSET_BEYOND, strlen(SKG_IDX_OFFSET_BEYOND)) == 0) {
-			fprintf(stderr, "fatal: %s\n", err.msg);
+			sk_git_line("fatal: %s\n", err.msg);
 		} else {
-			fprintf(stderr, "error: %s\nfatal: Cannot open existing pack idx file for '%s'\n",
-			        err.msg, idx_name);
+			sk_git_line("error: %s\nfatal: Cannot open existing pack idx file for '%s'\n",
+			            err.msg, idx_name);
 		}
 	}
 	free(pack_name);
@@ -302,7 +316,7 @@ int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_
 		}
 		int e = errno;
 		fflush(stdout);
-		fprintf(stderr, "fatal: could not stat: %s: %s\n", rev_name, strerror(e));
+		sk_git_line("fatal: could not stat: %s: %s\n", rev_name, strerror(e));
 		return 128;
 	}
 	struct skg_file rev = {0};
@@ -317,10 +331,9 @@ int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_
 		}
 		fflush(stdout);
 		if (e == EISDIR) {
-			fprintf(stderr, "fatal: %s: sha1 file read error: %s\n", rev_name, strerror(e));
+			sk_git_line("fatal: %s: sha1 file read error: %s\n", rev_name, strerror(e));
 		} else {
-			fprintf(stderr, "fatal: could not open '%s' for reading: %s\n", rev_name,
-			        strerror(e));
+			sk_git_line("fatal: could not open '%s' for reading: %s\n", rev_name, strerror(e));
 		}
 		return 128;
 	}
@@ -330,7 +343,7 @@ int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_
 			status = SK_EXIT_FAILURE;
 		} else if (err.code == SKG_E_GIT) {
 			fflush(stdout);
-			fprintf(stderr, "fatal: %s\n", err.msg);
+			sk_git_line("fatal: %s\n", err.msg);
 			status = 128;
 		} else {
 			sk_error(0, "%s: %s", cmd, err.msg);
@@ -574,7 +587,7 @@ void sk_object_format_arg(const char *arg, unsigned *format)
 {
 	if ((*format = skg_format_from_name(arg)) == 0) {
 		/* builtin/index-pack.c, as it parses its options */
-		fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", arg);
+		sk_git_line("fatal: unknown hash algorithm '%s'\n", arg);
 		exit(sk_finish(128, false));
 	}
 }
@@ -626,9 +639,9 @@ bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsign
 	}
 	fflush(stdout);
 	if (r.error[0] != '\0') {
-		fprintf(stderr, "error: %s\n", r.error);
+		sk_git_line("error: %s\n", r.error);
 	}
-	fprintf(stderr, "fatal: %s\n", r.fatal);
+	sk_git_line("fatal: %s\n", r.fatal);
 	return true;
 }
 

@@ -168,11 +168,11 @@ fail:
 	fflush(stdout);
 	switch (err.code) {
 	case SKG_E_NOMEM:
-		fprintf(stderr, "fatal: Out of memory, malloc failed\n");
+		sk_git_line("fatal: Out of memory, malloc failed\n");
 		break;
 	default:
-		fprintf(stderr, "fatal: %s%s%s\n", err.msg, err.sys_errno != 0 ? ": " : "",
-		        err.sys_errno != 0 ? strerror(err.sys_errno) : "");
+		sk_git_line("fatal: %s%s%s\n", err.msg, err.sys_errno != 0 ? ": " : "",
+		            err.sys_errno != 0 ? strerror(err.sys_errno) : "");
 		break;
 	}
 	return 128;

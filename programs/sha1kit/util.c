@@ -46,6 +46,29 @@ static void verror(int errnum, const char *fmt, va_list ap)
 	putc('\n', stderr);
 }
 
+void sk_git_line(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		return;
+	}
+	size_t len = strlen(buf);
+	if ((size_t)n >= sizeof(buf)) {
+		buf[len - 1] = '\n'; /* cut as git's vreportf cuts, the line still ended */
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if ((c < 0x20 || c == 0x7f) && c != '\t' && c != '\n') {
+			buf[i] = '?';
+		}
+	}
+	fputs(buf, stderr);
+}
+
 void sk_error(int errnum, const char *fmt, ...)
 {
 	va_list ap;

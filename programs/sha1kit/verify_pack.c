@@ -226,7 +226,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 			/* git's index-pack dies: the collision check, a delta that does not apply, deltas
 			 * left unresolved; git's fatal line, the pack bad (verify-pack: 1) */
 			fflush(stdout);
-			fprintf(stderr, "fatal: %s\n", err.msg);
+			sk_git_line("fatal: %s\n", err.msg);
 			goto out;
 		}
 		/* A failure because the pack was truncated meanwhile says so. */
@@ -264,7 +264,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 			/* git's die (its index-pack --verify): an object twice, "sha1 file 'NAME.idx'
 			 * validation error", "NAME.idx: sha1 file truncated", ... */
 			fflush(stdout);
-			fprintf(stderr, "fatal: %s\n", err.msg);
+			sk_git_line("fatal: %s\n", err.msg);
 		} else {
 			sk_pack_report(CMD, pack_name, &err);
 		}
@@ -409,9 +409,9 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			/* as git's: index-pack's fatal line for each pack, then its "bad" line (the
 			 * config is read before the options) */
 			if (cfg_bad) {
-				fprintf(stderr, "fatal: %s\n", err.msg);
+				sk_git_line("fatal: %s\n", err.msg);
 			} else {
-				fprintf(stderr, "fatal: unknown hash algorithm '%s'\n", bad_format);
+				sk_git_line("fatal: unknown hash algorithm '%s'\n", bad_format);
 			}
 			if (verbose || stat_only) {
 				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);

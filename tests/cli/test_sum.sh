@@ -868,10 +868,18 @@ check "--help mentions SHA1KIT_CPU" grep -q SHA1KIT_CPU "$M/help.out"
 #    options only, and every byte of stdout and stderr GNU's, its program name included.
 section_link() { # nowine
 need_files
-local L=$T/links algo a
+local L=$T/links algo a rc
 mkdir -p "$L"
 ln -sf "$SK" "$L/sha1sum"
 ln -sf "$SK" "$L/sha256sum"
+# an invalid SHA1KIT_CPU through a link: its line starts with the link's name too
+(cd "$W" && SHA1KIT_CPU=-bogus PATH=$L:$PATH sha1sum plain.txt >"$T/lb.out" 2>"$T/lb.err")
+rc=$?
+if [ $rc = 1 ] && [ ! -s "$T/lb.out" ] && grep -q "^sha1sum: SHA1KIT_CPU: unknown feature 'bogus'" "$T/lb.err"; then
+	pass
+else
+	fail "SHA1KIT_CPU=-bogus sha1sum: exit $rc, $(head -c 200 "$T/lb.err")"
+fi
 for algo in sha1sum sha256sum; do
 	"/usr/bin/$algo" -- * >"$T/$algo.sums" 2>/dev/null
 	for a in "plain.txt" "--tag plain.txt" "-c $T/$algo.sums" "--bogus" "--s plain.txt" "--sta -c $T/$algo.sums" \

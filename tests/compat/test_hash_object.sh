@@ -450,6 +450,11 @@ exact() {
 exact "missing file: git's fatal line, 128" /dev/null hello missing-file empty
 exact "a directory: git's fatal line, 128 (with --no-filters git names it '(null)')" /dev/null hello adir
 exact "--stdin twice: usage error, 129" /dev/null --stdin --stdin
+# git's vreportf: control characters of a name as '?' (an ESC cannot reach the terminal)
+exact "missing file with ESC and CR in its name" /dev/null hello "$(printf 'no\033ne\r')"
+printf 'a\r\r\n' >crpaths
+exact "--stdin-paths: a line ending in CR CR" crpaths --stdin-paths
+exact "invalid type with a control character" /dev/null -t "$(printf 'b\001')" hello
 exact "unknown option: 129" /dev/null --bogus hello
 exact "-t without its value: 129" /dev/null -t
 # git's parse-options negations undo an option
