@@ -37,7 +37,8 @@ struct skg_index_options {
 	 * "warn"), "error: object ID: msgId: text", the tree decoder's and the parsers' own error
 	 * lines, "error: object ID is a blob, not a tree" for an ID used with two types. Links
 	 * (tree entries, a commit's tree and parents, a tag's target) must be in the pack or, when
-	 * objects_dir is set, in that object directory (loose or packed; alternates are not read);
+	 * objects_dir is set, in that object directory (loose or packed) or, with repo set, in the
+	 * repository's object store with its alternates (git's check_objects reads every source);
 	 * with repo set, a commit the repository grafts (info/grafts, or a shallow commit) links to
 	 * its graft's parents, none for a shallow commit, as git's commit parsing gives them.
 	 * Where git dies skg_pack_index fails with SKG_E_GIT and git's message: "fsck error in

@@ -104,7 +104,7 @@ static void index_pack_usage(void)
 	      "                          object ID: badFilemode: ...', 'error: ...'), and check\n"
 	      "                          that every tree entry, commit tree and parent and tag\n"
 	      "                          target is in the pack or, inside a repository, in its\n"
-	      "                          objects (loose or packed; alternates are not read).\n"
+	      "                          objects (loose or packed, its alternates too).\n"
 	      "                          Where git dies: 'fatal: fsck error in packed object',\n"
 	      "                          'fatal: did not receive expected object ID', ... with\n"
 	      "                          exit status 128 and no index written. After the index\n"

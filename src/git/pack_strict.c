@@ -22,6 +22,7 @@
 #include "config.h"
 #include "fsck_object.h"
 #include "grafts.h"
+#include "loose.h"
 #include "objtab.h"
 #include "odb.h"
 #include "oidset_order.h"
@@ -78,6 +79,12 @@ struct skg_strict {
 	/* the repository's grafts (skg_strict_grafts), read at the first commit parsed, as git reads
 	 * them there (its lines: the graft file's hint and errors); graft_repo NULL once read */
 	const struct skg_repo *graft_repo;
+	/* the repository (skg_strict_grafts) and, opened at the first read, its object store with
+	 * the alternates (odb.h), where git's check_objects and fsck_finish read links and blobs */
+	const struct skg_repo *repo;
+	struct skg_odb *odb;
+	bool odb_failed;
+	struct skg_lines *odb_lines;
 	unsigned hint_git; /* the hint's words (0: none) */
 	struct skg_grafts grafts;
 	enum skg_errc code;
@@ -266,6 +273,8 @@ void skg_strict_free(struct skg_strict *s)
 	free(s->special);
 	free(s->links);
 	skg_grafts_free(&s->grafts);
+	skg_odb_free(s->odb);
+	free(s->odb_lines);
 	free(s);
 }
 
@@ -280,6 +289,7 @@ static int graft_advice_cb(void *ctx, const char *key, const char *value)
 
 void skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo)
 {
+	s->repo = repo;
 	if (!s->walk || repo == NULL) {
 		return;
 	}
@@ -669,6 +679,36 @@ int skg_strict_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data,
 
 /* ---- After the pack ---------------------------------------------------------------------------- */
 
+/* An object of the repository as git's odb_read_object_info / odb_read_object reads it: its own
+ * object directory and its alternates (git's sources), else objects_dir alone (and the empty
+ * tree, skg_odb_read). 1 with *type (and *data, *len when data is not NULL), 0 not there or not
+ * readable, -1 out of memory. */
+static int repo_read(struct skg_strict *s, const uint8_t *id, unsigned *type, uint8_t **data, size_t *len)
+{
+	if (s->repo != NULL && s->odb == NULL && !s->odb_failed) {
+		static const struct skg_sink quiet = {NULL, NULL}; /* the alternates' lines: git's earlier */
+		struct skg_error err;
+		s->odb_lines = malloc(sizeof(*s->odb_lines));
+		s->odb_failed = s->odb_lines == NULL || skg_odb_open(&s->odb, s->repo, &quiet, &err) != 0;
+	}
+	if (s->odb != NULL) {
+		int has = skg_odb_has(s->odb, id);
+		if (has < 0) {
+			return -1;
+		}
+		uint64_t size = 0;
+		skg_lines_clear(s->odb_lines);
+		if (has > 0 && skg_odb_info(s->odb, id, type, &size, s->odb_lines) == SKG_STORED_OK &&
+		    (data == NULL || skg_odb_content(s->odb, id, data, len, s->odb_lines) == SKG_STORED_OK)) {
+			return 1;
+		}
+		if (s->odb_lines->nomem) {
+			return -1;
+		}
+	}
+	return skg_odb_read(s->objects_dir, s->rawsz, id, type, data, len);
+}
+
 int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 {
 	char h[SKG_MAX_HEXSZ + 1];
@@ -685,7 +725,7 @@ int skg_strict_links(struct skg_strict *s, struct skg_error *err)
 			continue;
 		}
 		unsigned type = SKG_NONE;
-		int found = skg_odb_read(s->objects_dir, s->rawsz, oid, &type, NULL, NULL);
+		int found = repo_read(s, oid, &type, NULL, NULL);
 		if (found < 0) {
 			nomem(s);
 		} else if (found == 0) {
@@ -726,7 +766,7 @@ static int read_special(struct skg_strict *s, bool installed, const uint8_t *id,
 		*len = (size_t)n;
 		return rc == 0 ? 1 : pe.code == SKG_E_NOMEM ? -1 : 0;
 	}
-	return skg_odb_read(s->objects_dir, s->rawsz, id, type, data, len);
+	return repo_read(s, id, type, data, len);
 }
 
 int skg_strict_finish(struct skg_strict *s, bool installed, struct skg_error *err)

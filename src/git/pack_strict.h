@@ -49,6 +49,8 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
  * shallow line stops the check there with git's "bad shallow line: LINE".
  */
 struct skg_repo;
+/* (The repository is also where links outside the pack and the special blobs of
+ * skg_strict_finish are read: its object directory and its alternates, as git's sources.) */
 void skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo);
 
 /* What the check does (after skg_strict_new, before the pack): fsck, git's do_fsck_object (the

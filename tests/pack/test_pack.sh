@@ -2660,6 +2660,10 @@ for fixture in ft-base ft-packed; do
 	for pack in ref ofs; do
 		fixthin_case "$pack alternate $fixture" "$T/ft-alt-$fixture" "$T/ft-$pack.pack" --stdin --fix-thin
 		[ "$(<"$T/fts.rc")" = 0 ] && [ -s "$T/fts.ls" ] && ok || bad "fix_thin $pack alternate $fixture: rc $(<"$T/fts.rc"), $(<"$T/fts.err")"
+		# --strict's links outside the pack found there too (check_objects reads every source):
+		# a push with receive.fsckObjects into a repository with alternates
+		fixthin_case "$pack alternate $fixture strict" "$T/ft-alt-$fixture" "$T/ft-$pack.pack" --stdin --fix-thin --strict
+		[ "$(<"$T/fts.rc")" = 0 ] && ok || bad "fix_thin $pack alternate $fixture --strict: rc $(<"$T/fts.rc"), $(<"$T/fts.err")"
 	done
 done
 # a stored base that does not read: git dies (fix_unresolved_deltas, read_object_file_extended):
