@@ -854,7 +854,10 @@ static int read_outer_file(struct include_ctx *inc, const char *path)
 static int read_repo_file(struct include_ctx *inc, const char *dir, const char *display, const char *file)
 {
 	char *p = skg_path_join(dir, file), *n = skg_path_join(display, file);
-	int ret = p && n ? read_config_file_top(inc, p, n)
+	/* git names it by git_path, whose cleanup_path drops a leading "./" (a bare repository's
+	 * "config" when it runs in it) */
+	const char *shown = n != NULL && strncmp(n, "./", 2) == 0 ? n + 2 : n;
+	int ret = p && n ? read_config_file_top(inc, p, shown)
 	                 : skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	free(p);
 	free(n);

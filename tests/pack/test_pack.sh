@@ -1995,7 +1995,7 @@ done
 # written here as 2.55 prints them, with only the exit status and the absence of an idx compared.
 # ---------------------------------------------------------------------------------------------
 section_config() {
-local R=$T/cfg W=$T/cfgw pack
+local R=$T/cfg W=$T/cfgw pack grc rc
 mkdir -p "$W"
 git init -q "$R" && (cd "$R" && for i in 1 2 3; do echo "v$i" >f && git add f && git commit -qm "c$i"; done &&
 	git repack -adq) || { bad "config: cannot make the repository"; return; }
@@ -2079,6 +2079,15 @@ for kv in pack.indexVersion=1 pack.writeReverseIndex=false pack.writeReverseInde
 		esac && ok ||
 		bad "config: outside a repository, GIT_CONFIG_COUNT $kv: git rc $(<"$O2/git.rc"), sha1kit rc $(<"$O2/sk.rc") $(<"$O2/sk.err"); rev: $(ls "$O2"/*.rev 2>/dev/null)"
 done
+# run in a bare repository's own directory: git names its config "config" (git_path drops "./";
+# the line as git 2.55.0 prints it, see above)
+git init -q --bare "$T/cfg-bare.git" && git -C "$T/cfg-bare.git" config pack.threads abc
+(cd "$T/cfg-bare.git" && refgit index-pack -o "$W/bare-g.idx" "$pack" >/dev/null 2>"$W/bare-g.err")
+grc=$?
+(cd "$T/cfg-bare.git" && "$SK" index-pack -o "$W/bare-s.idx" "$pack" >/dev/null 2>"$W/bare-s.err")
+rc=$?
+[ "$rc" = "$grc" ] && [ "$(<"$W/bare-s.err")" = "fatal: bad numeric config value 'abc' for 'pack.threads' in file config: invalid unit" ] && ok ||
+	bad "config: in a bare repository's directory: git $grc $(<"$W/bare-g.err"), sha1kit $rc $(<"$W/bare-s.err")"
 }
 
 # --stats: after a success, one line per phase and a total on stderr, the idx unchanged; nothing
