@@ -486,8 +486,10 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
  * .rev's is idx_path with ".idx" replaced by
  * ".rev" (an idx_path that does not end in ".idx" fails with SKG_E_GIT and git's "packfile name
  * 'NAME' does not end with '.idx'" before anything is written). checksum gets the pack's trailer (20
- * bytes; 32 for SHA-256, skg_index_options.object_format; may be NULL). On any failure nothing is left in
- * dir: the temporary files are removed, and so are the final names if they were made by this call. Returns 0,
+ * bytes; 32 for SHA-256, skg_index_options.object_format; may be NULL). On any failure the temporary
+ * idx and .rev are removed, and so are the final names if they were made by this call; the temporary pack
+ * (the bytes received, skg_indexer_temp_path) stays for the caller to read until skg_indexer_free
+ * removes it, after which nothing is left in dir. Returns 0,
  * or -1 with err (those of skg_pack_index, SKG_E_IO). With strict, skg_pack_strict_finish runs after the
  * renames, as in git: when it fails (SKG_E_GIT "fsck error in pack objects") both files stay, checksum is set
  * and skg_indexer_written tells so. After a call the indexer only accepts skg_indexer_written and

@@ -76,6 +76,10 @@ int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], s
 int skg_hash_object(const char *type_name, const void *data, size_t len, const struct skg_hash_options *opt,
                     uint8_t *oid, struct skg_error *err)
 {
+	if (opt != NULL && opt->object_format != 0 && opt->object_format != SKG_FORMAT_SHA1 &&
+	    opt->object_format != SKG_FORMAT_SHA256) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);
+	}
 	if (opt == NULL || !opt->literally) {
 		enum skg_type t = skg_type_from_name(type_name, strlen(type_name));
 		if (t == SKG_NONE) {

@@ -936,6 +936,8 @@ static int finish_file(int fd)
 	return e;
 }
 
+static void remove_temps(struct skg_indexer *ix, bool pack_too);
+
 int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path, uint8_t *checksum,
                        struct skg_error *err)
 {
@@ -1142,6 +1144,11 @@ out:
 	if (map != NULL) {
 		munmap(map, (size_t)map_len);
 	}
+	if (rc != 0 && !ix->written) {
+		/* the temporary idx and .rev go at once; the received pack stays for the caller to
+		 * read (skg_indexer_temp_path) until skg_indexer_free (git_pack.h) */
+		remove_temps(ix, false);
+	}
 	skg_pack_free(pack);
 	free(own_pack);
 	free(own_idx);
@@ -1157,9 +1164,18 @@ void skg_indexer_free(struct skg_indexer *ix)
 	if (ix->fd >= 0) {
 		close(ix->fd);
 	}
-	if (ix->tmp_pack != NULL) {
+	remove_temps(ix, true);
+	free(ix->dir);
+	free(ix);
+}
+
+/* The temporary files that are there (the pack's with pack_too), removed. */
+static void remove_temps(struct skg_indexer *ix, bool pack_too)
+{
+	if (ix->tmp_pack != NULL && pack_too) {
 		unlink(ix->tmp_pack);
 		free(ix->tmp_pack);
+		ix->tmp_pack = NULL;
 	}
 	if (ix->tmp_idx != NULL) {
 		unlink(ix->tmp_idx);
@@ -1169,6 +1185,5 @@ void skg_indexer_free(struct skg_indexer *ix)
 		unlink(ix->tmp_rev);
 		free(ix->tmp_rev);
 	}
-	free(ix->dir);
-	free(ix);
+	ix->tmp_idx = ix->tmp_rev = NULL;
 }

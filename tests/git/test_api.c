@@ -274,11 +274,35 @@ static void test_indexer(void **state)
 			uint8_t sum[SKG_RAWSZ];
 			assert_int_equal(skg_indexer_commit(ix, NULL, NULL, sum, &err), -1);
 			assert_int_equal(err.code, SKG_E_CORRUPT);
+			/* the failed commit leaves the received pack alone, until the free */
+			const char *tp = strrchr(skg_indexer_temp_path(ix), '/');
+			char with_tmp[600];
+			snprintf(with_tmp, sizeof(with_tmp), "%s%s ", want, tp != NULL ? tp + 1 : "?");
+			list_dir(dir, names, sizeof(names));
+			assert_string_equal(names, with_tmp);
 		}
 		if (k == 1) {
 			pk.p[20] ^= 1;
 		}
 		skg_indexer_free(ix);
+		list_dir(dir, names, sizeof(names));
+		assert_string_equal(names, want);
+	}
+	/* A pack name in a directory that does not exist: the commit fails at the rename; the
+	 * temporary idx and .rev are gone at once, the received pack once freed. */
+	{
+		struct skg_indexer *ixm;
+		assert_int_equal(skg_indexer_new(&ixm, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ixm, pk.p, pk.n, &err), 0);
+		assert_int_equal(skg_indexer_commit(ixm, "/nonexistent/sha1kit/x.pack", NULL, NULL, &err),
+		                 -1);
+		assert_int_equal(err.code, SKG_E_IO);
+		const char *tp = strrchr(skg_indexer_temp_path(ixm), '/');
+		char with_tmp[600];
+		snprintf(with_tmp, sizeof(with_tmp), "%s%s ", want, tp != NULL ? tp + 1 : "?");
+		list_dir(dir, names, sizeof(names));
+		assert_string_equal(names, with_tmp);
+		skg_indexer_free(ixm);
 		list_dir(dir, names, sizeof(names));
 		assert_string_equal(names, want);
 	}
@@ -523,6 +547,11 @@ static void test_hash_object(void **state)
 	/* git's checks (fsck, as git >= 2.40): a bad type, a corrupt tree, commit and tag;
 	 * --literally takes them. */
 	assert_int_equal(skg_hash_object("blub", "x", 1, NULL, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	struct skg_hash_options badfmt;
+	skg_hash_options_default(&badfmt);
+	badfmt.object_format = 7; /* no such format: refused, as skg_pack_index refuses it */
+	assert_int_equal(skg_hash_object("blob", "x", 1, &badfmt, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
 	assert_int_equal(skg_hash_object("tree", "100644 f", 8, NULL, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_GIT);
