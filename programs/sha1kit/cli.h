@@ -60,6 +60,13 @@ SK_NORETURN void sk_usage_exit(int status, const char *cmd, const char *fmt, ...
  * read). On a failure print "sha1kit: write error: REASON" and add SK_EXIT_FAILURE to `status`.
  * Returns the status. sk_finish_sha1sum words the error exactly as GNU sha1sum does (`sum`). */
 int sk_finish(int status, bool closed_stdin);
+/* The end of a Git command (hash-object, index-pack, verify-pack): standard output flushed and
+ * closed as git's run_builtin checks it; where that fails, git's "fatal: write failure on
+ * standard output: REASON" and fail_status (git's: 128, or 1 for verify-pack, whose check
+ * process died), else status. */
+int sk_finish_git(int status, int fail_status);
+/* fflush(stdout), the errno of the first failure kept for sk_finish_git's line. */
+int sk_flush_stdout(void);
 int sk_finish_sha1sum(int status, bool closed_stdin);
 
 /* Print the version lines shared by every command to stdout. */

@@ -38,10 +38,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,11 +153,12 @@ static void ho_usage(void)
 	      "\n"
 	      "Exit status:\n"
 	      "  0    success\n"
-	      "  1    a FILE that opened could not be read, a write error\n"
+	      "  1    a FILE that opened could not be read\n"
 	      "  2    a SHA-1 collision attack was detected in an object\n"
 	      "  128  as git: an object failed the fsck checks, a FILE could not be\n"
 	      "       opened, is a directory or is shorter than its size, a badly\n"
-	      "       quoted --stdin-paths line\n"
+	      "       quoted --stdin-paths line, an ID that could not be written\n"
+	      "       ('fatal: write failure on ...')\n"
 	      "  129  a usage error, as git's\n"
 	      "Processing stops at the first error, as in Git; the IDs printed before stand.\n"
 	      "\n"
@@ -187,6 +190,40 @@ static void object_begin(struct skg_object_hasher *h, unsigned format, const cha
 	skg_object_hash_begin_as(h, format, type, size);
 }
 
+/* GIT_FLUSH as git_env_bool reads a boolean: true, yes, on or a non-zero number; false otherwise. */
+static int flush_env(const char *v)
+{
+	return strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0 ||
+	       strtol(v, NULL, 10) != 0;
+}
+
+/* git's maybe_flush_or_die(stdout, "hash to stdout") after each ID (write-or-die.c): flushed
+ * when GIT_FLUSH says so or, unset, when standard output is not a regular file, or after an error;
+ * a failure is git's death (128; a broken pipe its SIGPIPE). Returns an exit status. */
+static int flush_hash(void)
+{
+	static int force = -1;
+	if (force < 0) {
+		const char *env = getenv("GIT_FLUSH");
+		struct stat st;
+		force =
+		    env != NULL ? flush_env(env) : fstat(fileno(stdout), &st) != 0 || !S_ISREG(st.st_mode);
+	}
+	if (!force && !ferror(stdout)) {
+		return SK_EXIT_OK;
+	}
+	if (fflush(stdout) != 0) {
+		int e = errno;
+		if (e == EPIPE) {
+			signal(SIGPIPE, SIG_DFL);
+			raise(SIGPIPE);
+		}
+		sk_git_line("fatal: write failure on 'hash to stdout': %s\n", strerror(e));
+		exit(128); /* git's die: what is still buffered goes nowhere, and is not reported again */
+	}
+	return SK_EXIT_OK;
+}
+
 /* Finish an object: print its ID, or report the collision. Returns an exit status. */
 static int object_end(struct skg_object_hasher *h, const char *name)
 {
@@ -200,7 +237,7 @@ static int object_end(struct skg_object_hasher *h, const char *name)
 		return SK_EXIT_COLLISION;
 	}
 	puts(hex);
-	return SK_EXIT_OK;
+	return flush_hash();
 }
 
 /* The path git's hash_fd has for the object (its filters' path): none for standard input or with
@@ -531,13 +568,13 @@ int sk_cmd_hash_object(int argc, char **argv)
 			break;
 		case OPT_HELP:
 			ho_usage();
-			return sk_finish(SK_EXIT_OK, false);
+			return sk_finish_git(SK_EXIT_OK, 128);
 		case 'h':
 			ho_usage(); /* git's -h: the usage on standard output, status 129 */
-			return sk_finish(129, false);
+			return sk_finish_git(129, 128);
 		case OPT_VERSION:
 			sk_print_version();
-			return sk_finish(SK_EXIT_OK, false);
+			return sk_finish_git(SK_EXIT_OK, 128);
 		default:
 			sk_usage_exit(USAGE_STATUS, HO_CMD, NULL);
 		}
@@ -570,7 +607,7 @@ int sk_cmd_hash_object(int argc, char **argv)
 	} else if (err.code == SKG_E_UNSUPPORTED) {
 		/* git hashes with SHA-256 there: a SHA-1 ID would be wrong, so none is printed */
 		sk_git_line("fatal: %s\n", err.msg);
-		return sk_finish(128, false);
+		return sk_finish_git(128, 128);
 	} else {
 		repo = NULL;
 	}
@@ -589,5 +626,5 @@ int sk_cmd_hash_object(int argc, char **argv)
 		status = hash_stdin_paths(&st);
 	}
 	skg_repo_free(repo);
-	return sk_finish(status, stdin_count > 0 || stdin_paths);
+	return sk_finish_git(status, 128);
 }

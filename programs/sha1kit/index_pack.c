@@ -268,8 +268,9 @@ static void index_pack_usage(void)
 	      "delta that does not apply, unresolved deltas, --stdin outside a repository,\n"
 	      "a bad config value, an object that collides with a stored one, --strict's\n"
 	      "fatal findings, a PACK that does not open or is a directory, a PACK name\n"
-	      "without .pack and no -o, a bad --index-version, ...); 129 a usage error, as\n"
-	      "git's; 3 a collision attack was detected (which also fails the command).\n"
+	      "without .pack and no -o, a bad --index-version, a standard output that\n"
+	      "cannot be written, ...); 129 a usage error, as git's; 3 a collision attack\n"
+	      "was detected (which also fails the command).\n"
 	      "\n"
 	      "Examples:\n"
 	      "  sha1kit index-pack pack-1234.pack            writes pack-1234.idx and .rev\n"
@@ -283,7 +284,7 @@ static void index_pack_usage(void)
 /* Where git dies in the strict checks: its fatal line, its exit status. */
 static int git_fatal(const struct skg_error *err)
 {
-	fflush(stdout);
+	sk_flush_stdout();
 	sk_git_line("fatal: %s\n", err->msg);
 	return 128;
 }
@@ -566,7 +567,7 @@ static int rev_write(const char *rev_name, const struct skg_pack *pack)
  * Finish the index written through index_sink and rename it to its path, after the reverse index
  * of rev_write to rev_name (NULL: none), as git's final() renames the .rev before the idx; `line`
  * is written to standard output (and flushed) just before the renames, so that no index is left
- * when standard output fails (sk_finish then reports the write error). Returns 0 or -1 (nothing
+ * when standard output fails (sk_finish_git then gives git's line). Returns 0 or -1 (nothing
  * left: a .rev already renamed is removed when the idx's rename fails).
  */
 static int index_end(struct idx_file *f, const char *line, const char *pack_name, const struct skg_file *pack,
@@ -594,7 +595,7 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 		failed = true;
 	}
 	/* After close(fd): were standard output closed, fd might have been descriptor 1. */
-	if (!failed && (fputs(line, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout))) {
+	if (!failed && (fputs(line, stdout) == EOF || sk_flush_stdout() != 0 || ferror(stdout))) {
 		failed = true;
 	}
 	const char *target = f->path;
@@ -770,7 +771,7 @@ static int too_large(int64_t max_input)
 {
 	char size[64];
 	sk_humanise(max_input, false, size, sizeof(size));
-	fflush(stdout);
+	sk_flush_stdout();
 	sk_git_line("fatal: pack exceeds maximum allowed size (%s)\n", size);
 	return 128;
 }
@@ -816,7 +817,7 @@ static void held_flush(struct held_sink *h)
 	if (h->len > 0) {
 		fputs(h->text, stdout);
 	}
-	fflush(stdout);
+	sk_flush_stdout();
 	free(h->text);
 	*h = (struct held_sink){0};
 }
@@ -992,7 +993,7 @@ out:
 	tmp_active = 0;
 	restore_signals();
 	free(dir);
-	return sk_finish(status, false);
+	return sk_finish_git(status, 128);
 }
 
 int sk_cmd_index_pack(int argc, char **argv)
@@ -1072,7 +1073,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			/* git: fsck_set_msg_types, as --strict=ARGS */
 			if (optarg != NULL && !sk_strict_arg_add(&strict_buf, optarg)) {
 				sk_error(ENOMEM, CMD);
-				return sk_finish(SK_EXIT_FAILURE, false);
+				return sk_finish_git(SK_EXIT_FAILURE, 128);
 			}
 			break;
 		case OPT_CHECK_CONNECTED:
@@ -1108,7 +1109,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			/* git: each --strict=ARGS is parsed in turn (joined here with ',', the same) */
 			if (optarg != NULL && !sk_strict_arg_add(&strict_buf, optarg)) {
 				sk_error(ENOMEM, CMD);
-				return sk_finish(SK_EXIT_FAILURE, false);
+				return sk_finish_git(SK_EXIT_FAILURE, 128);
 			}
 			break;
 		case OPT_THREADS:
@@ -1122,7 +1123,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 				/* builtin/index-pack.c: die(_("bad %s"), arg), before any work */
 				sk_git_line("fatal: bad --index-version=%s\n", optarg);
 				free(strict_buf);
-				return sk_finish(128, false);
+				return sk_finish_git(128, 128);
 			}
 			version_given = true;
 			limit_given = strchr(optarg, ',') != NULL;
@@ -1142,13 +1143,13 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_HELP:
 			index_pack_usage();
-			return sk_finish(SK_EXIT_OK, false);
+			return sk_finish_git(SK_EXIT_OK, 128);
 		case 'h':
 			index_pack_usage(); /* git's -h: the usage on standard output, status 129 */
-			return sk_finish(USAGE_STATUS, false);
+			return sk_finish_git(USAGE_STATUS, 128);
 		case OPT_VERSION:
 			sk_print_version();
-			return sk_finish(SK_EXIT_OK, false);
+			return sk_finish_git(SK_EXIT_OK, 128);
 		default:
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
@@ -1172,19 +1173,19 @@ int sk_cmd_index_pack(int argc, char **argv)
 		}
 		skg_repo_free(repo);
 		free(strict_buf);
-		return sk_finish(128, false);
+		return sk_finish_git(128, 128);
 	}
 	int cst = open_repo(&repo, &opt, threads_given ? NULL : &threads, format_given);
 	if (cst != 0) {
 		free(strict_buf);
-		return sk_finish(cst, false);
+		return sk_finish_git(cst, 128);
 	}
 	if (fix_thin && !from_stdin) {
 		/* builtin/index-pack.c cmd_index_pack, after the config */
 		sk_git_line("fatal: the option '--fix-thin' requires '--stdin'\n");
 		skg_repo_free(repo);
 		free(strict_buf);
-		return sk_finish(128, false);
+		return sk_finish_git(128, 128);
 	}
 	opt.fix_thin = fix_thin;
 	if (version_given) {
@@ -1209,7 +1210,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			      stderr);
 			skg_repo_free(repo);
 			free(strict_buf);
-			return sk_finish(128, false);
+			return sk_finish_git(128, 128);
 		}
 		if (verify) {
 			sk_usage_exit(USAGE_STATUS, CMD,
@@ -1222,7 +1223,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			/* builtin/index-pack.c: before the idx name is derived from the pack's */
 			fputs("fatal: --stdin requires a git repository\n", stderr);
 			free(strict_buf);
-			return sk_finish(128, false);
+			return sk_finish_git(128, 128);
 		}
 		const char *pname = optind < argc ? argv[optind] : NULL;
 		char *iname = NULL;
@@ -1231,7 +1232,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			sk_git_line("fatal: packfile name '%s' does not end with '.pack'\n", pname);
 			skg_repo_free(repo);
 			free(strict_buf);
-			return sk_finish(128, false);
+			return sk_finish_git(128, 128);
 		}
 		opt.threads = threads == 0 ? sk_online_cpus() : threads;
 		opt.cache_limit = ((uint64_t)96 << 20) * opt.threads;
@@ -1258,7 +1259,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			sk_git_line("fatal: packfile name '%s' does not end with '.pack'\n", pack_name);
 			skg_repo_free(repo);
 			free(strict_buf);
-			return sk_finish(128, false);
+			return sk_finish_git(128, 128);
 		}
 		idx_name = idx_alloc;
 	}
@@ -1270,7 +1271,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			free(strict_buf);
 			int st = rev_name_fails(idx_name, nomem);
 			free(idx_alloc);
-			return sk_finish(st, false);
+			return sk_finish_git(st, 128);
 		}
 	}
 	if (threads == 0) {
@@ -1344,7 +1345,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if (skg_file_grew(&file)) {
 		/* bytes were added to the pack while it was read: git, which reads it to its end, finds
 		 * them after the trailer and dies; nothing is written */
-		fflush(stdout);
+		sk_flush_stdout();
 		sk_git_line("fatal: pack has junk at the end\n");
 		status = 128;
 		goto out;
@@ -1431,5 +1432,5 @@ out:
 	free(idx_alloc);
 	free(rev_name);
 	free(strict_buf);
-	return sk_finish(status, false);
+	return sk_finish_git(status, 128);
 }

@@ -215,7 +215,7 @@ int sk_pack_map_as_git(struct skg_file *f, const char *cmd, const char *path)
 		return 0;
 	}
 	if (f->failed == SKG_FILE_OPEN && err.sys_errno != 0 && err.sys_errno != EFBIG) {
-		fflush(stdout);
+		sk_flush_stdout();
 		if (err.sys_errno == EISDIR) {
 			fputs("fatal: read error on input: Is a directory\n", stderr);
 		} else {
@@ -247,7 +247,7 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 		memcpy(pack_name + n - 4, ".pack", 6);
 	}
 	if (!named || stat(pack_name, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fflush(stdout);
+		sk_flush_stdout();
 		sk_git_line("fatal: Cannot open existing pack file '%s'\n", idx_name);
 		free(pack_name);
 		return 128;
@@ -259,7 +259,7 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 		if (idx->failed == SKG_FILE_OPEN && stat(idx_name, &ist) == 0 && S_ISDIR(ist.st_mode)) {
 			/* git opens a directory, takes its size from fstat and refuses it as too small,
 			 * or maps it and dies (packfile.c check_packed_git_idx, xmmap) */
-			fflush(stdout);
+			sk_flush_stdout();
 			if ((uint64_t)ist.st_size >=
 			    4 * 256 + 2 * (uint64_t)skg_format_rawsz(object_format)) {
 				sk_git_line("fatal: mmap failed: %s\n", strerror(ENODEV));
@@ -270,7 +270,7 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 				    idx_name, idx_name);
 			}
 		} else if (idx->failed == SKG_FILE_OPEN) {
-			fflush(stdout);
+			sk_flush_stdout();
 			sk_git_line("fatal: Cannot open existing pack idx file for '%s'\n", idx_name);
 		} else {
 			map_failed(idx, cmd, idx_name, &err); /* sha1kit's words: a FIFO is never opened */
@@ -283,7 +283,7 @@ int sk_idx_open_as_git(struct skg_file *idx, const char *cmd, const char *idx_na
 		 * then that it shrank */
 		status = SK_EXIT_FAILURE;
 	} else {
-		fflush(stdout);
+		sk_flush_stdout();
 		if (strncmp(err.msg, SKG_IDX_OFFSET_BEYOND, strlen(SKG_IDX_OFFSET_BEYOND)) == 0) {
 			sk_git_line("fatal: %s\n", err.msg);
 		} else {
@@ -315,7 +315,7 @@ int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_
 			return SK_EXIT_OK;
 		}
 		int e = errno;
-		fflush(stdout);
+		sk_flush_stdout();
 		sk_git_line("fatal: could not stat: %s: %s\n", rev_name, strerror(e));
 		return 128;
 	}
@@ -329,7 +329,7 @@ int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_
 			sk_error(0, "%s: %s", cmd, err.msg);
 			return SK_EXIT_FAILURE;
 		}
-		fflush(stdout);
+		sk_flush_stdout();
 		if (e == EISDIR) {
 			sk_git_line("fatal: %s: sha1 file read error: %s\n", rev_name, strerror(e));
 		} else {
@@ -342,7 +342,7 @@ int sk_verify_rev(const char *cmd, const struct skg_pack *pack, const char *rev_
 		if (sk_file_report_shrank(&rev, cmd)) {
 			status = SK_EXIT_FAILURE;
 		} else if (err.code == SKG_E_GIT) {
-			fflush(stdout);
+			sk_flush_stdout();
 			sk_git_line("fatal: %s\n", err.msg);
 			status = 128;
 		} else {
@@ -359,7 +359,7 @@ bool sk_file_report_shrank(const struct skg_file *f, const char *cmd)
 	if (!skg_file_shrank(f)) {
 		return false;
 	}
-	fflush(stdout); /* as sk_error: both streams in order */
+	sk_flush_stdout(); /* as sk_error: both streams in order */
 	fprintf(stderr, SK_PROGRAM ": %s: %s: the file shrank while it was read\n", cmd, sk_quote(f->path));
 	return true;
 }
@@ -637,7 +637,7 @@ bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsign
 	    !skg_pack_git_refusal(data, len, regular, git_version, object_format, &r)) {
 		return false;
 	}
-	fflush(stdout);
+	sk_flush_stdout();
 	if (r.error[0] != '\0') {
 		sk_git_line("error: %s\n", r.error);
 	}
@@ -655,6 +655,6 @@ void sk_pack_print_record(void *ctx, const struct skg_report *r)
 	FILE *out = r->level == SKG_LEVEL_OUTPUT ? stdout : stderr;
 	fprintf(out, "%s%s\n", prefix, r->text);
 	if (out == stdout) {
-		fflush(stdout);
+		sk_flush_stdout();
 	}
 }

@@ -138,6 +138,46 @@ static int finish(int status, bool read_stdin, bool gnu)
 	return status | SK_EXIT_FAILURE;
 }
 
+/* The errno of the first flush of standard output that failed (sk_flush_stdout). */
+static int stdout_errno;
+
+int sk_flush_stdout(void)
+{
+	int r = fflush(stdout);
+	if (r != 0 && stdout_errno == 0) {
+		stdout_errno = errno;
+	}
+	return r;
+}
+
+int sk_finish_git(int status, int fail_status)
+{
+	/* git.c run_builtin's checks of standard output at the end (the line of die_errno) */
+	bool failed = ferror(stdout) != 0;
+	errno = 0;
+	if (!failed && fflush(stdout) == 0) {
+		if (fclose(stdout) != 0 && errno != EBADF) {
+			sk_git_line("fatal: close failed on standard output: %s\n", strerror(errno));
+			return fail_status;
+		}
+		return status;
+	}
+	int e = errno;
+	if (failed) {
+		/* the write that failed was earlier: what is still buffered is flushed once more to
+		 * learn the reason */
+		clearerr(stdout);
+		errno = 0;
+		e = fflush(stdout) != 0 ? errno : stdout_errno;
+	}
+	if (e != 0) {
+		sk_git_line("fatal: write failure on standard output: %s\n", strerror(e));
+	} else {
+		sk_git_line("fatal: unknown write failure on standard output\n");
+	}
+	return fail_status;
+}
+
 int sk_finish(int status, bool read_stdin)
 {
 	return finish(status, read_stdin, false);

@@ -225,7 +225,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 		if (err.code == SKG_E_GIT) {
 			/* git's index-pack dies: the collision check, a delta that does not apply, deltas
 			 * left unresolved; git's fatal line, the pack bad (verify-pack: 1) */
-			fflush(stdout);
+			sk_flush_stdout();
 			sk_git_line("fatal: %s\n", err.msg);
 			goto out;
 		}
@@ -253,7 +253,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	/* Compared piece by piece as it is made: the idx is never whole in memory. What was printed
 	 * goes out first: should the idx shrink meanwhile, the SIGBUS handler exits at once. As git's
 	 * verify-pack (index-pack --verify --strict), with the layout found in the idx. */
-	fflush(stdout);
+	sk_flush_stdout();
 	skg_idx_layout(old_idx.data, old_idx.len, &opt);
 	opt.strict = true;
 	if (skg_pack_verify_idx_as_git(pack, &opt, &old_idx, idx_name, &err) != 0) {
@@ -263,7 +263,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 		if (err.code == SKG_E_GIT) {
 			/* git's die (its index-pack --verify): an object twice, "sha1 file 'NAME.idx'
 			 * validation error", "NAME.idx: sha1 file truncated", ... */
-			fflush(stdout);
+			sk_flush_stdout();
 			sk_git_line("fatal: %s\n", err.msg);
 		} else {
 			sk_pack_report(CMD, pack_name, &err);
@@ -279,13 +279,13 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	if (verbose) {
 		printf("%s: ok\n", pack_name);
 	}
-	fflush(stdout);
+	sk_flush_stdout();
 	sk_progress_stats(&progress, CMD);
 out:
 	if (status != SK_EXIT_OK && (verbose || stat_only)) {
 		printf("%s: bad\n", pack_name);
 	}
-	fflush(stdout);
+	sk_flush_stdout();
 	skg_pack_free(pack);
 	skg_file_unmap(&file);
 	skg_file_unmap(&old_idx);
@@ -360,13 +360,13 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			break;
 		case OPT_HELP:
 			verify_pack_usage();
-			return sk_finish(SK_EXIT_OK, false);
+			return sk_finish_git(SK_EXIT_OK, 1);
 		case 'h':
 			verify_pack_usage(); /* git's -h: the usage on standard output, status 129 */
-			return sk_finish(USAGE_STATUS, false);
+			return sk_finish_git(USAGE_STATUS, 1);
 		case OPT_VERSION:
 			sk_print_version();
-			return sk_finish(SK_EXIT_OK, false);
+			return sk_finish_git(SK_EXIT_OK, 1);
 		default:
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
@@ -401,7 +401,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	if (cfg_bad && err.code != SKG_E_GIT) {
 		sk_error(err.code == SKG_E_NOMEM ? ENOMEM : 0, CMD ": %s", err.msg);
 		skg_repo_free(repo);
-		return sk_finish(SK_EXIT_FAILURE, false);
+		return sk_finish_git(SK_EXIT_FAILURE, 1);
 	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
@@ -423,5 +423,5 @@ int sk_cmd_verify_pack(int argc, char **argv)
 		                     repo, cfg.rev_index);
 	}
 	skg_repo_free(repo);
-	return sk_finish(status, false);
+	return sk_finish_git(status, 1);
 }

@@ -450,6 +450,21 @@ exact() {
 exact "missing file: git's fatal line, 128" /dev/null hello missing-file empty
 exact "a directory: git's fatal line, 128 (with --no-filters git names it '(null)')" /dev/null hello adir
 exact "--stdin twice: usage error, 129" /dev/null --stdin --stdin
+# standard output a full device: git's flush after each ID dies ('hash to stdout', 128); a closed
+# standard input is /dev/null to git (sanitize_stdfds): the empty blob
+if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
+	"$SK_REF_GIT" hash-object hello empty >/dev/full 2>"$T/g.err"
+	gs=$?
+	"$SK" hash-object hello empty >/dev/full 2>"$T/s.err"
+	ss=$?
+	[ $gs = $ss ] && same_file "$T/g.err" "$T/s.err" && pass || fail "hash-object >/dev/full: git $gs $(<"$T/g.err"), sha1kit $ss $(<"$T/s.err")"
+	"$SK_REF_GIT" hash-object --stdin <&- >"$T/g.out" 2>"$T/g.err"
+	gs=$?
+	"$SK" hash-object --stdin <&- >"$T/s.out" 2>"$T/s.err"
+	ss=$?
+	[ $gs = $ss ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && pass ||
+		fail "hash-object --stdin <&-: git $gs $(<"$T/g.out"), sha1kit $ss $(<"$T/s.out") $(<"$T/s.err")"
+fi
 # git's vreportf: control characters of a name as '?' (an ESC cannot reach the terminal)
 exact "missing file with ESC and CR in its name" /dev/null hello "$(printf 'no\033ne\r')"
 printf 'a\r\r\n' >crpaths
