@@ -561,10 +561,8 @@ void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 
 void sk_progress_abort(struct sk_progress *p)
 {
-	if (p->enabled && p->title != NULL) {
-		fputc('\n', stderr);
-		p->title = NULL;
-	}
+	/* git's die leaves its meter's line as it is ("...\r"): the fatal line is written over it */
+	p->title = NULL;
 }
 
 void sk_git_version_env(const char *cmd, int status, unsigned *version)

@@ -128,7 +128,7 @@ void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 /* git's strbuf_humanise_bytes / strbuf_humanise_rate (strbuf.c): "1.50 MiB", "999 bytes",
  * "11.56 MiB/s" (a negative size as git prints it: its low 32 bits). */
 void sk_humanise(int64_t bytes, bool rate, char *buf, size_t n);
-/* End an unfinished progress line (before an error message). */
+/* A progress line left as git's die leaves it (the error message is written over it). */
 void sk_progress_abort(struct sk_progress *p);
 
 /* The largest --threads=N (a plain number: SK_THREADS_RANGE spells it). */

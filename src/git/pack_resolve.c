@@ -1066,6 +1066,11 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 		skg_pk_set_failure(err, SKG_E_THREAD, false, 0, "cannot start the delta resolution threads");
 	} else if (opt->allow_unresolved || check_unresolved(pack, err)) {
 		rc = 0;
+	} else if (opt->progress != NULL && pack->n_deltas > 0) {
+		/* git's conclude_pack dies once the resolvable deltas are resolved: its meter stands at
+		 * their count */
+		opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING, atomic_load(&r.resolved),
+		              pack->n_deltas);
 	}
 	for (unsigned t = 0; t < started; t++) {
 		skg_pk_inflater_end(&ws[t].inf);

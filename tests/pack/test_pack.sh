@@ -2625,7 +2625,7 @@ thin_pair() {
 		printf 'HEAD\n^a\n' | git pack-objects -q --thin --revs --stdout --delta-base-offset >"$1-ofs.pack"
 }
 section_fix_thin() { # leaks
-local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed other kind repo blob idx off f
+local S=$T/ft-src B=$T/ft-base i name fixture pack want got n_thin n_fixed other kind repo blob idx off f grc rc
 git init -q "$S"
 (
 	cd "$S" || exit 1
@@ -2704,6 +2704,20 @@ done
 # a loose file that does not inflate ("loose object ID (stored in PATH) is corrupt"), one whose
 # content is another object's ("local object ID is corrupt"); in the repository and in an alternate
 fixthin_case "ref count" "$T/ft-base" "$T/ft-ref.pack" --stdin --fix-thin
+# the thin pack without --fix-thin, with -v: git resolves what it can, its meter stands there and
+# its fatal line is written over it (no newline between)
+for pack in ref ofs; do
+	rm -f "$T/ftv.idx"
+	refgit index-pack -v --threads=1 -o "$T/ftv.idx" "$T/ft-$pack.pack" >/dev/null 2>"$T/ftv-g.err"
+	grc=$?
+	"$SK" index-pack -v -o "$T/ftv.idx" "$T/ft-$pack.pack" >/dev/null 2>"$T/ftv-s.err"
+	rc=$?
+	# (the first meter's lines and its throughput depend on timing: from "Resolving deltas" on)
+	sed -n 's/.*\(Resolving deltas\)/\1/p' "$T/ftv-g.err" | tr '\r' '\n' >"$T/ftv-g.res"
+	sed -n 's/.*\(Resolving deltas\)/\1/p' "$T/ftv-s.err" | tr '\r' '\n' >"$T/ftv-s.res"
+	[ "$rc" = "$grc" ] && [ -s "$T/ftv-g.res" ] && same_file "$T/ftv-g.res" "$T/ftv-s.res" && ok ||
+		bad "thin $pack pack, -v without --fix-thin: git $grc, sha1kit $rc: $(diff "$T/ftv-g.res" "$T/ftv-s.res" | head -5)"
+done
 name=$(sed -n 's/^pack	//p' "$T/ftg.out")
 n_thin=$(($(wc -c <"$T/ft-ref.pack") - 20))
 # the bases git appended: the entries after the received ones; the first in pack order
