@@ -64,6 +64,12 @@ static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
 	}
 	unsigned known = skg_fsck_in_memory_type(f, id);
 	unsigned each = skg_fsck_loose_file_exists(f, id) ? 1 : 2;
+	if (f->git_version < SKG_GIT_2_55 && skg_graph_listed(f->graph, id)) {
+		/* 2.39.5's parse_object of an object its listing made (--connectivity-only): the
+		 * object read alone, its type is looked up only for a blob it knows */
+		skg_fsck_lookup_lines(f, id, each);
+		return;
+	}
 	skg_fsck_lookup_lines(f, id, (known == SKG_NONE || known == SKG_BLOB ? each : 0) + each);
 }
 
@@ -229,7 +235,8 @@ static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t
 	if (skg_is_null_id_len(id, f->rawsz)) {
 		return;
 	}
-	if (skg_graph_has(f->graph, id, NULL)) {
+	/* lookup_object and HAS_OBJ: also an object git lists and cannot read (--connectivity-only) */
+	if (skg_graph_has(f->graph, id, NULL) || skg_graph_listed(f->graph, id)) {
 		if (timestamp != 0) {
 			root_f(f, id, 0, "%s@{%" PRIu64 "}", refname, timestamp);
 		} else {

@@ -129,7 +129,6 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
 static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
-	(void)type;
 	if (f->died) {
 		return;
 	}
@@ -141,6 +140,21 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 			f->died = f->died || f->bad_trees[i].fatal;
 			return;
 		}
+	}
+	/* else an object of a pack that does not open (skg_graph_add_unread_walked): git's walk
+	 * parses a tree, commit or tag there (tree.c, commit.c, tag.c: two looks in the packs, then
+	 * "Could not read"); a blob it does not read; one of no type yet (a root: a reflog's entry)
+	 * goes through parse_object (its type, then the object: four looks) and fsck_walk's
+	 * "Unknown object type" */
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	if (type == SKG_TREE || type == SKG_COMMIT || type == SKG_TAG) {
+		skg_fsck_lookup_lines(f, id, 2);
+		skg_fsck_err_line(f, NULL, "error: Could not read %s", h);
+	} else if (type == SKG_NONE) {
+		/* (2.39.5's parse_object of an object in memory reads it without its type first) */
+		skg_fsck_lookup_lines(f, id, f->git_version >= SKG_GIT_2_55 ? 4 : 2);
+		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", h);
 	}
 }
 

@@ -600,6 +600,32 @@ out:
 	return ret;
 }
 
+int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t order)
+{
+	int ret = -1;
+	acquire(g);
+	uint32_t i = lookup_or_add(g, id);
+	if (i != UINT32_MAX) {
+		seen(&g->objs[i], order, 0);
+		if (!(g->objs[i].flags & F_HAS)) {
+			g->objs[i].flags |= F_HAS | F_UNREAD | F_BADREAD | F_WALKERR;
+			g->objs[i].add_order = order;
+			g->objs[i].first = NO_LINKS;
+			g->objs[i].n = 0;
+		}
+		ret = 0;
+	}
+	release(g);
+	return ret;
+}
+
+bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id)
+{
+	uint32_t v = g->slots[find(g, id)];
+	return v != 0 &&
+	       (g->objs[v - 1].flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD | F_WALKERR);
+}
+
 int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, uint64_t order)
 {
 	int ret = -1;
@@ -773,7 +799,8 @@ static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const
 	g->roots = r;
 	g->roots[g->nroots++] = (struct root){i, parse};
 	g->objs[i].flags |= F_ROOT | F_USED;
-	if (TY(&g->objs[i]) == 0 && !(g->objs[i].flags & F_HAS)) {
+	const uint8_t walked = F_HAS | F_UNREAD | F_WALKERR; /* skg_graph_add_unread_walked */
+	if (TY(&g->objs[i]) == 0 && (!(g->objs[i].flags & F_HAS) || (g->objs[i].flags & walked) == walked)) {
 		g->objs[i].type = (uint8_t)(type | (g->objs[i].type & T_PROMISOR));
 	}
 	ret = 0;
@@ -957,6 +984,13 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		return;
 	}
 	if (!(o->flags & F_UNREAD)) {
+		w->stack[w->sp++] = t;
+	} else if (o->flags & F_WALKERR) {
+		/* an object git's walk reads and cannot (skg_graph_add_unread_walked): its type is
+		 * the link's that reaches it first, as git's lookup makes it */
+		if (TY(o) == 0 && ltype <= 4) {
+			o->type = (uint8_t)((o->type & ~TYPE_MASK) | ltype);
+		}
 		w->stack[w->sp++] = t;
 	}
 }

@@ -96,6 +96,17 @@ int skg_graph_add_reload(struct skg_graph *g, const uint8_t *id, unsigned type, 
 int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, uint64_t order);
 
 /*
+ * skg_graph_add_unread(g, id, false, order) of an object git's walk reads where it reaches it and
+ * cannot (an idx lists it, its pack does not open: git fsck --connectivity-only lists it present
+ * all the same, skg_graph_listed, but cannot parse it, skg_graph_has): the walk reports it
+ * through skg_graph_report.walk_error, with the type of the link that reached it first (0 for a
+ * root), and follows nothing from it.
+ */
+int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t order);
+/* Whether `id` was added by skg_graph_add_unread_walked (git's HAS_OBJ without a readable copy). */
+bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id);
+
+/*
  * Make room for `objects` objects in all (existing ones included) before they are added, so that the
  * table does not grow while the checks run (fsck knows the count from the idx files). A hint only:
  * the graph still grows past it. 0, or -1 when out of memory (or more than 2^29 - 1 objects).

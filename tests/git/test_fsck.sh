@@ -982,6 +982,23 @@ for what in "CDAT 5 1" "CDAT 149 1" "CDAT 23 1" "CDAT 131 1" \
 	# git's --connectivity-only walk parses commits from the graph (but the ref tips)
 	$exact "commit-graph contents, --connectivity-only: $*" "$r" --connectivity-only
 done
+# a pack that does not match its idx (its trailer changed): git's --connectivity-only lists the
+# idx's objects all the same, parses the commits from the graph and fails to read the trees in its
+# walk ("does not match index" at each look, "Could not read", "Unknown object type" for a
+# reflog's commit git has no type for); the refs' tips do not parse
+for what in graph nograph; do
+	r=$T/cg-unopened-$what
+	mkgraph_repo "$r"
+	(
+		cd "$r" || exit 1
+		git repack -qad
+		[ $what = graph ] && git commit-graph write --reachable 2>/dev/null
+		p=$(ls .git/objects/pack/*.pack)
+		chmod u+w "$p"
+		printf '\377' | dd of="$p" bs=1 seek=$(($(stat -c %s "$p") - 1)) conv=notrunc 2>/dev/null
+	)
+	$exact "a pack that does not match its idx, $what, --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
+done
 # the same, packed (the walk reads no commit the graph has), and a packed commit that does not
 # inflate, which git's --connectivity-only never reads when the graph has it
 for what in "CDAT 5 1" "CDAT 23 1" "CDAT 29 4" "OIDL 41 1" "none"; do
