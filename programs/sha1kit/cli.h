@@ -67,6 +67,9 @@ int sk_finish(int status, bool closed_stdin);
 int sk_finish_git(int status, int fail_status);
 /* fflush(stdout), the errno of the first failure kept for sk_finish_git's line. */
 int sk_flush_stdout(void);
+/* A line the command's success depends on could not be written: sk_finish_git reports it even
+ * though the status is a failure already. */
+void sk_stdout_line_failed(void);
 int sk_finish_sha1sum(int status, bool closed_stdin);
 
 /* Print the version lines shared by every command to stdout. */

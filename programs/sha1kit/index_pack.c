@@ -39,7 +39,9 @@ static void index_pack_usage(void)
 	      "the target directory and renamed into place, with mode 0444; on any error no\n"
 	      "index is left behind. On success the pack checksum is printed on standard\n"
 	      "output, as Git does; it is written out before the rename, so that a failure\n"
-	      "of standard output is an error that leaves no index either.\n"
+	      "of standard output is an error that leaves no index either ('fatal: write\n"
+	      "failure on standard output', 128; a closed standard output too, which git\n"
+	      "would take as /dev/null).\n"
 	      "\n"
 	      "The reverse index is written too, as git 2.41 and later do by default\n"
 	      "(git 2.31 to 2.40: only with --rev-index or pack.writeReverseIndex): the file\n"
@@ -597,6 +599,7 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 	/* After close(fd): were standard output closed, fd might have been descriptor 1. */
 	if (!failed && (fputs(line, stdout) == EOF || sk_flush_stdout() != 0 || ferror(stdout))) {
 		failed = true;
+		sk_stdout_line_failed();
 	}
 	const char *target = f->path;
 	bool rev_renamed = false;
@@ -634,10 +637,10 @@ static int index_end(struct idx_file *f, const char *line, const char *pack_name
 /* "V" or "V,OFFSET" */
 static bool parse_index_version(const char *arg, unsigned *version, uint64_t *limit)
 {
-	/* builtin/index-pack.c, as git reads it: strtoul, an empty number 0; the limit a 32-bit
-	 * value (strtoul's cut to uint32_t) without its top bit */
+	/* builtin/index-pack.c, as git reads it: strtoul, an empty number 0, both numbers cut to 32
+	 * bits (uint32_t), the limit without its top bit */
 	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
+	uint32_t v = (uint32_t)strtoul(arg, &end, 10); /* git's opts.version: 32 bits */
 	if (v > 2) {
 		return false;
 	}

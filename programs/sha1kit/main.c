@@ -102,12 +102,20 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	argv[0] = program_name;
 #ifndef _WIN32
 	if (cmd->run != sk_cmd_sum && cmd->run != sk_cmd_bench && cmd->run != sk_cmd_report &&
-	    cmd->run != cmd_help && fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF) {
-		/* the Git commands: a closed standard input is /dev/null, as git's sanitize_stdfds
-		 * makes it (hash-object --stdin then hashes the empty blob); sum keeps GNU's error */
-		int fd = open("/dev/null", O_RDONLY);
-		if (fd > STDIN_FILENO) {
-			close(fd);
+	    cmd->run != cmd_help) {
+		/* the Git commands: a closed standard stream is /dev/null, as git's sanitize_stdfds
+		 * makes it (hash-object --stdin then hashes the empty blob; sum keeps GNU's errors);
+		 * but index-pack's standard output, whose pack line must reach its reader: with it
+		 * closed, no index is left (sha1kit index-pack --help) */
+		for (int k = 0; k <= 2; k++) {
+			if ((k != 1 || cmd->run != sk_cmd_index_pack) && fcntl(k, F_GETFD) < 0 &&
+			    errno == EBADF) {
+				int fd = open("/dev/null", O_RDWR);
+				if (fd >= 0 && fd != k) {
+					dup2(fd, k);
+					close(fd);
+				}
+			}
 		}
 	}
 #endif

@@ -138,8 +138,15 @@ static int finish(int status, bool read_stdin, bool gnu)
 	return status | SK_EXIT_FAILURE;
 }
 
-/* The errno of the first flush of standard output that failed (sk_flush_stdout). */
+/* The errno of the first flush of standard output that failed (sk_flush_stdout), and whether a
+ * line the command's success depends on failed (sk_stdout_line_failed). */
 static int stdout_errno;
+static bool stdout_line_failed;
+
+void sk_stdout_line_failed(void)
+{
+	stdout_line_failed = true;
+}
 
 int sk_flush_stdout(void)
 {
@@ -152,7 +159,12 @@ int sk_flush_stdout(void)
 
 int sk_finish_git(int status, int fail_status)
 {
-	/* git.c run_builtin's checks of standard output at the end (the line of die_errno) */
+	/* git.c run_builtin's checks of standard output at the end (the line of die_errno), which it
+	 * makes only after a success; sha1kit also after the failure of a line the command's success
+	 * depends on (index-pack's pack line, sk_stdout_line_failed) */
+	if (status != 0 && !stdout_line_failed) {
+		return status;
+	}
 	bool failed = ferror(stdout) != 0;
 	errno = 0;
 	if (!failed && fflush(stdout) == 0) {

@@ -13,6 +13,7 @@
  * sends git's records with those types forced into a new graph.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -747,6 +748,18 @@ int skg_fsck_graph_open(struct skg_fsck_run *f)
 	/* commit-graph.c prepare_commit_graph, commit_graph_compatible: none with core.commitGraph
 	 * false, grafts or shallow commits (fsck turns replace refs off) */
 	if (!f->connectivity_only || f->no_commit_graph || f->grafts.n > 0) {
+		return 0;
+	}
+	/* is_repository_shallow: a shallow file that opens, empty or not */
+	char *shallow = skg_concat3(f->repo->common_dir, "/shallow", "");
+	if (shallow == NULL) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	int fd = open(shallow, O_RDONLY);
+	free(shallow);
+	if (fd >= 0) {
+		close(fd);
 		return 0;
 	}
 	if (f->git_version < SKG_GIT_2_55) {

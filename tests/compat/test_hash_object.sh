@@ -458,6 +458,12 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 	"$SK" hash-object hello empty >/dev/full 2>"$T/s.err"
 	ss=$?
 	[ $gs = $ss ] && same_file "$T/g.err" "$T/s.err" && pass || fail "hash-object >/dev/full: git $gs $(<"$T/g.err"), sha1kit $ss $(<"$T/s.err")"
+	# a closed standard output: /dev/null to git (sanitize_stdfds), the IDs go nowhere, success
+	"$SK_REF_GIT" hash-object hello empty >&- 2>"$T/g.err"
+	gs=$?
+	"$SK" hash-object hello empty >&- 2>"$T/s.err"
+	ss=$?
+	[ $gs = $ss ] && same_file "$T/g.err" "$T/s.err" && pass || fail "hash-object >&-: git $gs $(<"$T/g.err"), sha1kit $ss $(<"$T/s.err")"
 	"$SK_REF_GIT" hash-object --stdin <&- >"$T/g.out" 2>"$T/g.err"
 	gs=$?
 	"$SK" hash-object --stdin <&- >"$T/s.out" 2>"$T/s.err"
