@@ -999,6 +999,20 @@ for what in graph nograph; do
 	)
 	$exact "a pack that does not match its idx, $what, --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
 done
+# a parent position beyond the graph: git's walk dies on it (fatal: invalid parent position 99),
+# but not with a shallow file, even an empty one (commit_graph_compatible): then only the
+# commit-graph verify dies (bit 16)
+for what in plain shallow; do
+	r=$T/cg-p99-$what
+	mkgraph_repo "$r"
+	(cd "$r" && git commit-graph write --reachable 2>/dev/null)
+	f=$r/.git/objects/info/commit-graph
+	chmod u+w "$f"
+	cg_put "$f" $(($(cg_chunk "$f" CDAT) + $(rawsz))) 00 00 00 63
+	cg_resum "$f" >/dev/null
+	[ $what = shallow ] && : >"$r/.git/shallow"
+	$exact "commit-graph: a parent position beyond it, $what, --connectivity-only" "$r" --connectivity-only
+done
 # the same, packed (the walk reads no commit the graph has), and a packed commit that does not
 # inflate, which git's --connectivity-only never reads when the graph has it
 for what in "CDAT 5 1" "CDAT 23 1" "CDAT 29 4" "OIDL 41 1" "none"; do
