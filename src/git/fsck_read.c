@@ -277,3 +277,39 @@ bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
 	}
 	return found;
 }
+
+int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, size_t *len, uint32_t *seq,
+                          uint64_t *where)
+{
+	const uint64_t low40 = ((uint64_t)1 << 40) - 1, top23 = ((uint64_t)1 << 23) - 1;
+	uint32_t ps = (uint32_t)((at >> 40) & top23);
+	uint64_t off = at & low40;
+	if (ps == 0 || ps > f->n_usable_packs) {
+		return -1;
+	}
+	struct skg_file idx = {0}, pack = {0};
+	int rc = -1;
+	if (skg_file_map(&idx, f->usable_packs[ps - 1].idx, f->on_map, f->map_ctx, NULL) == 0 &&
+	    skg_file_map(&pack, f->usable_packs[ps - 1].pack, f->on_map, f->map_ctx, NULL) == 0) {
+		unsigned type = 0;
+		uint64_t n = 0;
+		struct skg_pk_error err;
+		rc = skg_pk_read_object_cached(pack.data, pack.len, idx.data, (size_t)idx.len,
+		                               (unsigned)f->rawsz, off, SKG_FSCK_BIG_FILE, NULL, &type, data,
+		                               &n, &err);
+		if (rc != 0) {
+			rc = err.code == SKG_E_NOMEM ? -2 : -1;
+		} else if (type != SKG_BLOB) {
+			free(*data);
+			*data = NULL;
+			rc = -1;
+		} else {
+			*len = (size_t)n;
+			*seq = ps;
+			*where = off;
+		}
+	}
+	skg_file_unmap(&pack);
+	skg_file_unmap(&idx);
+	return rc;
+}

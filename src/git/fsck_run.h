@@ -396,6 +396,11 @@ bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id
  * (seq 0: loose). */
 int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, uint8_t **data, size_t *len,
                        uint32_t *seq, uint64_t *where);
+/* The blob at graph order `at` of a pack (skg_graph_order: its pack_seq and offset; what the pass
+ * over that pack met through the idx in index order), read there whatever its idx's lookup finds:
+ * 0 with a malloc'd *data (*len bytes), -1 when it does not read as a blob, -2 out of memory. */
+int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, size_t *len, uint32_t *seq,
+                          uint64_t *where);
 /* The same for an object of type `want` (1..4): -1 also when it is of another type. */
 int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
                          uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where);

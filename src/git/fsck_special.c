@@ -129,6 +129,15 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			skg_fsck_nomem(f);
 			return -1;
 		}
+		if (got == -1 && at >= ORDER_PACKED && at != UINT64_MAX) {
+			/* not found by its ID (an idx whose fan-out is damaged), but git's pass over that
+			 * pack met it (through the idx in index order): read where the pass met it */
+			got = skg_fsck_read_blob_at(f, at, &data, &len, &seq, &off);
+			if (got == -2) {
+				skg_fsck_nomem(f);
+				return -1;
+			}
+		}
 		bool pass = got >= 0 && (seq > 0 ? checked_before(sp->pack_seq, sp->offset, seq, off)
 		                                 : at < ORDER_PACKED && sp->order < at);
 		if (got < 0) {

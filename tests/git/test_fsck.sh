@@ -1390,6 +1390,27 @@ cp -r "$T/sp-loose" "$T/sp-badidx"
 	printf '\377' | dd of="$i" bs=1 seek=488 conv=notrunc 2>/dev/null
 )
 compare "special blobs, packed, the idx does not load" "$T/sp-badidx"
+# the .gitmodules blob alone in an older pack whose idx has the fan-out entry of its first byte
+# zeroed (still in order: the idx loads, its checksum fails and lookups miss the blob): git's pass
+# over that pack reads it through the idx in index order, after the tree: checked there, and
+# fsck_finish has nothing to read
+r=$T/sp-fanout
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	printf '[submodule "s"]\n\tpath = s\n\turl = https://e.com/s\n' >.gitmodules
+	git add .gitmodules && git commit -qm gm
+	gm=$(git rev-parse HEAD:.gitmodules)
+	git rev-list --objects --all | cut -d' ' -f1 | grep -v "$gm" | git pack-objects -q .git/objects/pack/pack >/dev/null
+	bp=$(echo "$gm" | git pack-objects -q .git/objects/pack/pack)
+	git prune-packed
+	i=.git/objects/pack/pack-$bp.idx
+	chmod u+w "$i"
+	printf '\0\0\0\0' | dd of="$i" bs=1 seek=$((8 + 4 * 16#${gm:0:2})) conv=notrunc 2>/dev/null
+	for p in .git/objects/pack/*.pack; do touch -d 2021-01-01 "$p"; done
+	touch -d 2020-01-01 ".git/objects/pack/pack-$bp.pack"
+)
+compare "special blobs, .gitmodules in an older pack whose idx misses it" "$r"
 cp -r "$T/sp-loose" "$T/sp-missing"
 id=$(cd "$T/sp-missing" && git rev-parse HEAD:.gitmodules)
 rm -f "$(obj_path "$T/sp-missing" "$id")"
