@@ -866,7 +866,9 @@ static void *par_main(void *arg)
 		hash_done_locked(r);
 		pthread_mutex_unlock(&r->lock);
 		if (w->caller && opt->progress != NULL) {
-			opt->progress(opt->progress_ctx, SKG_PK_PHASE_INDEXING, n, pack->nr);
+			/* the meter's end (done == total) is pass1_parallel's, once every check is through */
+			opt->progress(opt->progress_ctx, SKG_PK_PHASE_INDEXING,
+			              n < pack->nr ? n : pack->nr - 1, pack->nr);
 		}
 	}
 	/* every task is taken: the objects still queued are hashed */
