@@ -773,7 +773,7 @@ int skg_fsck_graph_open(struct skg_fsck_run *f)
 		f->n_tips = f->cap_tips = 0;
 	}
 	if (skg_trailer_graph_open((const char *const *)f->odb_dirs, f->n_odb_dirs, (unsigned)f->rawsz,
-	                           f->git_version, &f->cg, &f->cg_layers, &f->cg_n) != 0) {
+	                           f->git_version, &f->cg, &f->cg_layers, &f->cg_n, &f->cg_dir) != 0) {
 		skg_fsck_nomem(f);
 		return -1;
 	}

@@ -188,6 +188,7 @@ struct skg_fsck_run {
 	struct skg_cgraph_open *cg;
 	const struct skg_cgraph_layer *cg_layers;
 	size_t cg_n;
+	size_t cg_dir; /* the object directory (f->odb_dirs) it came from */
 	struct skg_fsck_tip *cg_tips;
 	size_t n_cg_tips;
 	bool no_midx;             /* core.multiPackIndex = false: git loads and verifies none */

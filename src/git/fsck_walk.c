@@ -11,6 +11,7 @@
 
 #include "fsck_run.h"
 #include "fsck_object.h"
+#include "trailer.h"
 
 /* skg_graph_entry_fn: entry k of a tree (gitlinks not counted), read again */
 struct entry_find {
@@ -126,6 +127,23 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
 	f->errors |= SKG_CHECK_ERROR_REACHABLE;
 }
 
+/* The lines of git's load of the commit-graph its walk parses commits from (a chain's warnings),
+ * where the walk dies at a commit of it: the end's check_graph, which gives them otherwise, does
+ * not come. */
+static void graph_load_lines(struct skg_fsck_run *f)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	if (lines == NULL || f->cg == NULL) {
+		free(lines);
+		return;
+	}
+	(void)skg_trailer_commit_graph(f->odb_dirs[f->cg_dir], (const char *const *)f->odb_dirs,
+	                               f->n_odb_dirs, SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version,
+	                               lines);
+	skg_fsck_lines(f, lines);
+	free(lines);
+}
+
 static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
@@ -134,6 +152,9 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 	}
 	for (size_t i = 0; i < f->n_bad_trees; i++) {
 		if (memcmp(f->bad_trees[i].id, id, f->rawsz) == 0) {
+			if (f->bad_trees[i].fatal) {
+				graph_load_lines(f); /* git loaded the graph there first */
+			}
 			skg_fsck_err_line(f, NULL, "%s%s",
 			                  f->bad_trees[i].fatal ? "fatal: " : "error: ", f->bad_trees[i].why);
 			/* a commit-graph parse git dies at: nothing of the walk after it */

@@ -803,9 +803,10 @@ struct skg_cgraph_open {
 
 int skg_trailer_graph_open(const char *const *dirs, size_t ndirs, unsigned rawsz, unsigned git_version,
                            struct skg_cgraph_open **out, const struct skg_cgraph_layer **layers,
-                           size_t *nlayers)
+                           size_t *nlayers, size_t *dir)
 {
 	*out = NULL;
+	*dir = 0;
 	*layers = NULL;
 	*nlayers = 0;
 	struct skg_lines *quiet = calloc(1, sizeof(*quiet)); /* git prints the load's lines itself */
@@ -833,6 +834,7 @@ int skg_trailer_graph_open(const char *const *dirs, size_t ndirs, unsigned rawsz
 		}
 		ret = quiet->nomem ? -1 : 0;
 		skg_lines_clear(quiet);
+		*dir = i;
 	}
 	free(quiet);
 	if (g == NULL || ret != 0) {

@@ -134,13 +134,14 @@ int skg_trailer_commit_graph_verify(const char *objdir, const char *const *sourc
  * looked for in each of dirs), its checksum not checked; the load's lines are not given (the
  * caller reports them where git does), and a load git dies on gives none. *layers (tip first,
  * *nlayers of them, as cgraph.h reads them) stay valid until skg_trailer_graph_close(*out).
- * None: *out NULL, *nlayers 0. 0, or -1 when out of memory.
+ * None: *out NULL, *nlayers 0. *dir: the index in dirs of the one it came from. 0, or -1 when out
+ * of memory.
  */
 struct skg_cgraph_open;
 struct skg_cgraph_layer;
 int skg_trailer_graph_open(const char *const *dirs, size_t ndirs, unsigned rawsz, unsigned git_version,
                            struct skg_cgraph_open **out, const struct skg_cgraph_layer **layers,
-                           size_t *nlayers);
+                           size_t *nlayers, size_t *dir);
 void skg_trailer_graph_close(struct skg_cgraph_open *h);
 
 /*

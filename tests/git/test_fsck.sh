@@ -1073,6 +1073,22 @@ for what in "2 CDAT 5 1" "2 CDAT 35 1" "2 OIDL 0 255" "1 CDAT 23 1" "1 CDAT 71 1
 	# commits of both layers, its lines among the errors (2.39.5's shows none)
 	$exact "commit-graph chain contents, --progress: layer $*" "$r" --progress
 done
+# the base layer rewritten (its checksum made right, so the chain no longer names it) with a
+# parent position beyond it: git loads it alone (the chain's two warnings) and its
+# --connectivity-only walk dies at that commit, the warnings first
+r=$T/cg-chain-p3
+mkgraph_chain "$r"
+base=$(sed -n 1p "$r/$C/commit-graph-chain")
+f=$r/$C/graph-$base.graph
+chmod u+w "$f"
+local cd k p1
+cd=$(cg_chunk "$f" CDAT)
+for k in 0 1 2; do
+	p1=$(od -An -tu4 --endian=big -j $((cd + (k * ($(rawsz) + 16)) + $(rawsz))) -N4 "$f" | tr -d ' ')
+	[ "$p1" = 1879048192 ] || cg_put "$f" $((cd + (k * ($(rawsz) + 16)) + $(rawsz))) 00 00 00 03
+done
+cg_resum "$f" >/dev/null
+$exact "commit-graph chain: the base rewritten, a parent beyond it, --connectivity-only" "$r" --connectivity-only
 # both layers changed (the tip's root tree, then the base's): git 2.55 verifies every layer with
 # one error state (the base's first pass, not its second), 2.39.5 stops at the tip
 r=$T/cg-chain-both
