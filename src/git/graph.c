@@ -600,7 +600,8 @@ out:
 	return ret;
 }
 
-int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t order)
+/* skg_graph_add_unread and skg_graph_add_unread_walked: an object not added yet gets `flags`. */
+static int add_unread(struct skg_graph *g, const uint8_t *id, uint8_t flags, uint64_t order)
 {
 	int ret = -1;
 	acquire(g);
@@ -608,7 +609,7 @@ int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t
 	if (i != UINT32_MAX) {
 		seen(&g->objs[i], order, 0);
 		if (!(g->objs[i].flags & F_HAS)) {
-			g->objs[i].flags |= F_HAS | F_UNREAD | F_BADREAD | F_WALKERR;
+			g->objs[i].flags |= flags;
 			g->objs[i].add_order = order;
 			g->objs[i].first = NO_LINKS;
 			g->objs[i].n = 0;
@@ -617,6 +618,11 @@ int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t
 	}
 	release(g);
 	return ret;
+}
+
+int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t order)
+{
+	return add_unread(g, id, F_HAS | F_UNREAD | F_BADREAD | F_WALKERR, order);
 }
 
 bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id)
@@ -628,21 +634,7 @@ bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id)
 
 int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, uint64_t order)
 {
-	int ret = -1;
-	acquire(g);
-	uint32_t i = lookup_or_add(g, id);
-	if (i != UINT32_MAX) {
-		seen(&g->objs[i], order, 0);
-		if (!(g->objs[i].flags & F_HAS)) {
-			g->objs[i].flags |= F_HAS | F_UNREAD | (readable ? 0 : F_BADREAD);
-			g->objs[i].add_order = order;
-			g->objs[i].first = NO_LINKS;
-			g->objs[i].n = 0;
-		}
-		ret = 0;
-	}
-	release(g);
-	return ret;
+	return add_unread(g, id, F_HAS | F_UNREAD | (readable ? 0 : F_BADREAD), order);
 }
 
 int skg_graph_reserve(struct skg_graph *g, uint64_t objects)

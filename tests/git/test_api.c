@@ -197,6 +197,16 @@ static void list_dir(const char *dir, char *out, size_t n)
 	free(names);
 }
 
+/* dir holds the files `want` lists and the indexer's temporary pack, nothing more */
+static void assert_dir_and_temp(const char *dir, const char *want, const struct skg_indexer *ix)
+{
+	char names[1024], with_tmp[1024];
+	const char *tp = strrchr(skg_indexer_temp_path(ix), '/');
+	snprintf(with_tmp, sizeof(with_tmp), "%s%s ", want, tp != NULL ? tp + 1 : "?");
+	list_dir(dir, names, sizeof(names));
+	assert_string_equal(names, with_tmp);
+}
+
 static void test_indexer(void **state)
 {
 	(void)state;
@@ -275,11 +285,7 @@ static void test_indexer(void **state)
 			assert_int_equal(skg_indexer_commit(ix, NULL, NULL, sum, &err), -1);
 			assert_int_equal(err.code, SKG_E_CORRUPT);
 			/* the failed commit leaves the received pack alone, until the free */
-			const char *tp = strrchr(skg_indexer_temp_path(ix), '/');
-			char with_tmp[600];
-			snprintf(with_tmp, sizeof(with_tmp), "%s%s ", want, tp != NULL ? tp + 1 : "?");
-			list_dir(dir, names, sizeof(names));
-			assert_string_equal(names, with_tmp);
+			assert_dir_and_temp(dir, want, ix);
 		}
 		if (k == 1) {
 			pk.p[20] ^= 1;
@@ -297,11 +303,7 @@ static void test_indexer(void **state)
 		assert_int_equal(skg_indexer_commit(ixm, "/nonexistent/sha1kit/x.pack", NULL, NULL, &err),
 		                 -1);
 		assert_int_equal(err.code, SKG_E_IO);
-		const char *tp = strrchr(skg_indexer_temp_path(ixm), '/');
-		char with_tmp[600];
-		snprintf(with_tmp, sizeof(with_tmp), "%s%s ", want, tp != NULL ? tp + 1 : "?");
-		list_dir(dir, names, sizeof(names));
-		assert_string_equal(names, with_tmp);
+		assert_dir_and_temp(dir, want, ixm);
 		skg_indexer_free(ixm);
 		list_dir(dir, names, sizeof(names));
 		assert_string_equal(names, want);
