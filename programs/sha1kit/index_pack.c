@@ -640,13 +640,15 @@ static bool parse_index_version(const char *arg, unsigned *version, uint64_t *li
 	/* builtin/index-pack.c, as git reads it: strtoul, an empty number 0, both numbers cut to 32
 	 * bits (uint32_t), the limit without its top bit */
 	char *end;
-	uint32_t v = (uint32_t)strtoul(arg, &end, 10); /* git's opts.version: 32 bits */
+	/* git's opts.version: 32 bits of an unsigned long, 64 bits on the systems git is compared on
+	 * (strtoull: the same where long has 32) */
+	uint32_t v = (uint32_t)strtoull(arg, &end, 10);
 	if (v > 2) {
 		return false;
 	}
 	*version = v == 0 ? 1 : (unsigned)v; /* git writes a version 0 without a header: version 1 */
 	if (*end == ',') {
-		uint32_t off = (uint32_t)strtoul(end + 1, &end, 0);
+		uint32_t off = (uint32_t)strtoull(end + 1, &end, 0);
 		if (off & 0x80000000u) {
 			return false;
 		}

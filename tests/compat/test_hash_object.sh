@@ -471,10 +471,13 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 	[ $gs = $ss ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && pass ||
 		fail "hash-object --stdin <&-: git $gs $(<"$T/g.out"), sha1kit $ss $(<"$T/s.out") $(<"$T/s.err")"
 fi
-# git's vreportf: control characters of a name as '?' (an ESC cannot reach the terminal)
-exact "missing file with ESC and CR in its name" /dev/null hello "$(printf 'no\033ne\r')"
-printf 'a\r\r\n' >crpaths
-exact "--stdin-paths: a line ending in CR CR" crpaths --stdin-paths
+# git's vreportf: control characters of a name as '?' (an ESC cannot reach the terminal); not
+# under Wine, where such a name is no file name at all (EINVAL)
+if [ -z "${SK_WINDOWS:-}" ]; then
+	exact "missing file with ESC and CR in its name" /dev/null hello "$(printf 'no\033ne\r')"
+	printf 'a\r\r\n' >crpaths
+	exact "--stdin-paths: a line ending in CR CR" crpaths --stdin-paths
+fi
 exact "invalid type with a control character" /dev/null -t "$(printf 'b\001')" hello
 exact "unknown option: 129" /dev/null --bogus hello
 exact "-t without its value: 129" /dev/null -t

@@ -1419,6 +1419,7 @@ mkrepo "$r"
 	gm=$(git rev-parse HEAD:.gitmodules)
 	git rev-list --objects --all | cut -d' ' -f1 | grep -v "$gm" | git pack-objects -q .git/objects/pack/pack >/dev/null
 	bp=$(echo "$gm" | git pack-objects -q .git/objects/pack/pack)
+	echo "$bp" >.git/sp-bp
 	git prune-packed
 	i=.git/objects/pack/pack-$bp.idx
 	chmod u+w "$i"
@@ -1427,6 +1428,15 @@ mkrepo "$r"
 	touch -d 2020-01-01 ".git/objects/pack/pack-$bp.pack"
 )
 compare "special blobs, .gitmodules in an older pack whose idx misses it" "$r"
+# the same pack newer than the tree's: git's pass meets the blob before its tree, and its read at
+# the end misses it as the lookup does (gitmodulesMissing)
+cp -a "$r" "$r-newer"
+(
+	cd "$r-newer" || exit 1
+	for p in .git/objects/pack/*.pack; do touch -d 2020-01-01 "$p"; done
+	touch -d 2021-01-01 ".git/objects/pack/pack-$(<.git/sp-bp).pack"
+)
+compare "special blobs, .gitmodules in a newer pack whose idx misses it" "$r-newer"
 cp -r "$T/sp-loose" "$T/sp-missing"
 id=$(cd "$T/sp-missing" && git rev-parse HEAD:.gitmodules)
 rm -f "$(obj_path "$T/sp-missing" "$id")"
