@@ -93,10 +93,10 @@ int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RA
 /*
  * One-shot: check (skg_object_check, unless opt->literally) and hash data[0..len) as an object of
  * type_name, as `git hash-object [-t TYPE] [--literally]` does. opt NULL: the defaults (checked,
- * no repository, findings dropped). Returns 0 with oid; -1 with err: SKG_E_USAGE (an
- * object_format other than 0, SKG_FORMAT_SHA1 or SKG_FORMAT_SHA256; without literally, a type
- * other than blob, tree, commit, tag), SKG_E_GIT "refusing to create malformed
- * object" (fails the check; the findings went to opt->sink), SKG_E_COLLISION, SKG_E_NOMEM.
+ * no repository, findings dropped). Returns 0 with oid; -1 with err: SKG_E_USAGE (type_name
+ * NULL, data NULL with len > 0, an object_format other than 0, SKG_FORMAT_SHA1 or
+ * SKG_FORMAT_SHA256; without literally, a type other than blob, tree, commit, tag), SKG_E_GIT "refusing to
+ * create malformed object" (fails the check; the findings went to opt->sink), SKG_E_COLLISION, SKG_E_NOMEM.
  * oid receives skg_format_rawsz(opt->object_format) bytes: 20 (SHA-1DC), or 32 (SHA-256) when
  * opt->object_format is SKG_FORMAT_SHA256.
  */

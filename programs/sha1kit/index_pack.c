@@ -984,8 +984,19 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	}
 	char hex[SKG_MAX_HEXSZ + 1];
 	skg_to_hex_len(sum, rawsz, hex);
-	/* git's final(): "keep" when it made the .keep file */
+	/* git's final(): "keep" when it made the .keep file, written at once (write_or_die: its
+	 * "write error" death, 128; the files stay) */
 	printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
+	if (sk_flush_stdout() != 0) {
+		int e = errno;
+		if (e == EPIPE) {
+			signal(SIGPIPE, SIG_DFL);
+			raise(SIGPIPE);
+		}
+		sk_git_line("fatal: write error: %s\n", strerror(e));
+		status = 128;
+		goto out;
+	}
 	held_flush(&held);
 	status = SK_EXIT_OK;
 	if (opt->check_connected && skg_indexer_foreign_links(ix) > 0) {

@@ -76,6 +76,9 @@ int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], s
 int skg_hash_object(const char *type_name, const void *data, size_t len, const struct skg_hash_options *opt,
                     uint8_t *oid, struct skg_error *err)
 {
+	if (type_name == NULL || (data == NULL && len > 0)) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "no type name, or no data for %zu bytes", len);
+	}
 	if (opt != NULL && opt->object_format != 0 && opt->object_format != SKG_FORMAT_SHA1 &&
 	    opt->object_format != SKG_FORMAT_SHA256) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);

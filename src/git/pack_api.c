@@ -1133,8 +1133,8 @@ out:
 	if (rc != 0 && rev_renamed) {
 		unlink(rev_path);
 	}
-	if (rc != 0 && pack_renamed) {
-		unlink(pack_path);
+	if (rc != 0 && pack_renamed && (ix->tmp_pack == NULL || rename(pack_path, ix->tmp_pack) != 0)) {
+		unlink(pack_path); /* back to its temporary name, for the caller until the free */
 	}
 	if (rc != 0 && !ix->written && (ix->kept || promised)) {
 		/* nothing is left in dir on a failure: the .keep / .promisor made here go too */

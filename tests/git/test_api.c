@@ -308,6 +308,25 @@ static void test_indexer(void **state)
 		list_dir(dir, names, sizeof(names));
 		assert_string_equal(names, want);
 	}
+	/* An idx path that is a directory: the pack was renamed before the idx's rename failed; it
+	 * goes back to its temporary name, there until the free. */
+	{
+		struct skg_indexer *ixd;
+		char pack_path[600], idx_dir[600], tmp[600];
+		snprintf(pack_path, sizeof(pack_path), "%s/d.pack", dir);
+		snprintf(idx_dir, sizeof(idx_dir), "%s/d.idx", dir);
+		assert_int_equal(mkdir(idx_dir, 0700), 0);
+		assert_int_equal(skg_indexer_new(&ixd, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ixd, pk.p, pk.n, &err), 0);
+		snprintf(tmp, sizeof(tmp), "%s", skg_indexer_temp_path(ixd));
+		assert_int_equal(skg_indexer_commit(ixd, pack_path, idx_dir, NULL, &err), -1);
+		struct stat st;
+		assert_int_equal(stat(tmp, &st), 0);
+		assert_int_not_equal(stat(pack_path, &st), 0);
+		skg_indexer_free(ixd);
+		assert_int_not_equal(stat(tmp, &st), 0);
+		assert_int_equal(rmdir(idx_dir), 0);
+	}
 	/* A directory that does not exist: an I/O error with its errno. */
 	struct skg_indexer *ix;
 	assert_int_equal(skg_indexer_new(&ix, "/nonexistent/sha1kit", &opt, &err), -1);
@@ -555,6 +574,11 @@ static void test_hash_object(void **state)
 	badfmt.object_format = 7; /* no such format: refused, as skg_pack_index refuses it */
 	assert_int_equal(skg_hash_object("blob", "x", 1, &badfmt, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
+	assert_int_equal(skg_hash_object(NULL, "x", 1, NULL, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	assert_int_equal(skg_hash_object("blob", NULL, 1, NULL, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	assert_int_equal(skg_hash_object("blob", NULL, 0, NULL, oid, &err), 0); /* the empty blob */
 	assert_int_equal(skg_hash_object("tree", "100644 f", 8, NULL, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_GIT);
 	assert_string_equal(err.msg, "refusing to create malformed object");

@@ -312,7 +312,7 @@ need_git_outputs
 # xopen, the first read of a directory, derive_filename, "bad --index-version=", --stdin --verify
 # without a pack name), or its usage (129: sha1kit's own usage text, the status compared). Outside
 # a repository, then (--stdin --verify) inside one.
-local args grc rc
+local args grc rc t
 mkdir -p "$O/early/d.pack" "$O/early/repo"
 git init -q "$O/early/repo"
 while IFS= read -r args; do
@@ -367,6 +367,16 @@ if [ -w /dev/full ] && [ -z "${SK_WINDOWS:-}" ]; then
 			bad "$args >/dev/full: git $grc $(<"$O/g.err"), sha1kit $rc $(<"$O/s.err")"
 		fi
 	done
+	# --stdin writes its line at once (write_or_die): "fatal: write error: REASON"
+	for t in g s; do
+		rm -rf "$O/full-$t.git" && git init -q --bare "$O/full-$t.git"
+	done
+	(cd "$O/full-g.git" && refgit index-pack --stdin <../full/p.pack >/dev/full 2>../g.err)
+	grc=$?
+	(cd "$O/full-s.git" && "$SK" index-pack --stdin <../full/p.pack >/dev/full 2>../s.err)
+	rc=$?
+	[ "$rc" = "$grc" ] && same_file "$O/g.err" "$O/s.err" && ok ||
+		bad "index-pack --stdin >/dev/full: git $grc $(<"$O/g.err"), sha1kit $rc $(<"$O/s.err")"
 fi
 # -v --verify on threads (the parallel first pass): the "Indexing objects" meter ends once, as
 # git's (the last task's report drew it complete before the pass's own end, in some runs)
