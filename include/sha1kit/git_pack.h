@@ -498,6 +498,17 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
 int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path, uint8_t *checksum,
                        struct skg_error *err);
 
+/*
+ * After skg_indexer_commit with fix_thin (success or not): true when the pack had deltas whose
+ * base it lacks, so that local bases were looked for (git's fix_unresolved_deltas, whose meter
+ * ends "Resolving deltas: P% (RESOLVED/TOTAL), completed with N local object(s)." instead of ",
+ * done."; the progress reports stop short of it); then *appended the bases appended (N),
+ * *resolved the deltas resolved and *total their number. False otherwise (the outputs set all
+ * the same).
+ */
+bool skg_indexer_thin_counts(const struct skg_indexer *ix, uint32_t *appended, uint64_t *resolved,
+                             uint64_t *total);
+
 /* Whether skg_indexer_commit named the pack and idx files (true after a success, and after a
  * failure of the strict checks that git makes once the files are written). */
 bool skg_indexer_written(const struct skg_indexer *ix);

@@ -958,6 +958,15 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	held.hold = true;
 	int committed = skg_indexer_commit(ix, pack_name, idx_name, sum, &err);
 	held.hold = false;
+	uint32_t appended;
+	uint64_t resolved, deltas;
+	if (skg_indexer_thin_counts(ix, &appended, &resolved, &deltas)) {
+		/* builtin/index-pack.c conclude_pack: the meter of fix_unresolved_deltas ends so */
+		char msg[64];
+		snprintf(msg, sizeof(msg), "completed with %" PRIu32 " local object%s", appended,
+		         appended == 1 ? "" : "s");
+		sk_progress_stop_msg(&progress, "Resolving deltas", resolved, deltas, msg);
+	}
 	if (committed != 0) {
 		sk_progress_abort(&progress);
 		if (err.code == SKG_E_GIT && skg_indexer_written(ix)) {

@@ -559,6 +559,30 @@ void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
+void sk_progress_stop_msg(struct sk_progress *p, const char *title, uint64_t done, uint64_t total,
+                          const char *msg)
+{
+	if (!p->enabled) {
+		return;
+	}
+	if (done >= total && total > 0) {
+		/* the lines up to the count before the last, then the last as git's display draws it */
+		sk_progress_cb(p, title, total - 1, total);
+		if (p->percent != 100) {
+			progress_line(p, total, total);
+		}
+	} else {
+		sk_progress_cb(p, title, done, total);
+	}
+	if (p->title == NULL) {
+		return;
+	}
+	unsigned pct = total ? (unsigned)(done * 100 / total) : 100;
+	fprintf(stderr, "%s: %3u%% (%" PRIu64 "/%" PRIu64 "), %s.\n", p->title, pct, done, total, msg);
+	p->title = NULL;
+	fflush(stderr);
+}
+
 void sk_progress_abort(struct sk_progress *p)
 {
 	/* git's die leaves its meter's line as it is ("...\r"): the fatal line is written over it */

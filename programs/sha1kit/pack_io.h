@@ -128,6 +128,10 @@ void sk_progress_cb(void *ctx, const char *title, uint64_t done, uint64_t total)
 /* git's strbuf_humanise_bytes / strbuf_humanise_rate (strbuf.c): "1.50 MiB", "999 bytes",
  * "11.56 MiB/s" (a negative size as git prints it: its low 32 bits). */
 void sk_humanise(int64_t bytes, bool rate, char *buf, size_t n);
+/* git's stop_progress_msg: the meter `title` drawn up to done (of total), then its last line with
+ * ", MSG." instead of ", done.". */
+void sk_progress_stop_msg(struct sk_progress *p, const char *title, uint64_t done, uint64_t total,
+                          const char *msg);
 /* A progress line left as git's die leaves it (the error message is written over it). */
 void sk_progress_abort(struct sk_progress *p);
 

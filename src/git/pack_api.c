@@ -663,15 +663,25 @@ struct skg_indexer {
 	char *tmp_rev;  /* dir/tmp_rev_XXXXXX, while the .rev is written (opt.rev_index) */
 	int fd;         /* of tmp_pack, -1 once closed */
 	uint64_t len;
-	bool done;        /* committed or failed: only skg_indexer_free is left */
-	bool written;     /* the pack and idx files were named */
-	bool kept;        /* the .keep file was made (opt.keep_msg) */
-	uint64_t foreign; /* skg_pack_foreign_links of the pack committed */
+	bool done;                   /* committed or failed: only skg_indexer_free is left */
+	bool written;                /* the pack and idx files were named */
+	bool kept;                   /* the .keep file was made (opt.keep_msg) */
+	uint64_t foreign;            /* skg_pack_foreign_links of the pack committed */
+	struct skg_thin_counts thin; /* skg_indexer_thin_counts */
 };
 
 uint64_t skg_indexer_foreign_links(const struct skg_indexer *ix)
 {
 	return ix->foreign;
+}
+
+bool skg_indexer_thin_counts(const struct skg_indexer *ix, uint32_t *appended, uint64_t *resolved,
+                             uint64_t *total)
+{
+	*appended = ix->thin.appended;
+	*resolved = ix->thin.resolved;
+	*total = ix->thin.total;
+	return ix->thin.ran;
 }
 
 bool skg_indexer_written(const struct skg_indexer *ix)
@@ -975,7 +985,7 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		}
 		int t = skg_thin_fix(&pack->p, ix->fd, pack->collide, ix->opt.fix_thin_level,
 		                     pack->strict != NULL || pack->collide != NULL ? pack_object : NULL, pack,
-		                     &ix->opt.sink, err);
+		                     &ix->opt.sink, &ix->opt.progress, &ix->thin, err);
 		if (t > 0) {
 			struct skg_pk_error pe = {SKG_E_GIT, false, 0, "stopped", NULL, ""};
 			stopped_error(pack, &ix->opt.sink, &pe, err);

@@ -1087,8 +1087,12 @@ static int pass2(struct skg_pk_pack *pack, const struct skg_pk_options *opt, str
 				pack->max_depth = pack->objs[i].depth;
 			}
 		}
+		uint64_t done = atomic_load(&r.resolved);
 		if (opt->progress != NULL && pack->n_deltas > 0) {
-			opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING, pack->n_deltas,
+			/* with deltas left for --fix-thin's local bases, the meter stands at those
+			 * resolved: git's ends after its fix_unresolved_deltas */
+			opt->progress(opt->progress_ctx, SKG_PK_PHASE_RESOLVING,
+			              opt->allow_unresolved && done < pack->n_deltas ? done : pack->n_deltas,
 			              pack->n_deltas);
 		}
 	}

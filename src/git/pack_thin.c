@@ -140,6 +140,7 @@ struct thin {
 	bool stopped;           /* the object callback stopped it */
 	struct skg_pk_error pe; /* a delta that does not apply, or out of memory */
 	bool failed;            /* pe is set */
+	uint64_t resolved;      /* deltas resolved by resolve_from */
 };
 
 static const uint8_t *ref_base(const struct thin *th, uint32_t i)
@@ -293,6 +294,7 @@ static bool resolve_from(struct thin *th, struct walk root)
 					break;
 				}
 				objs[c].real_type = (uint8_t)kid.type;
+				th->resolved++;
 				memcpy(objs[c].id, kid.id, th->pack->rawsz);
 				objs[c].base = cur.obj;
 				objs[c].depth = objs[cur.obj].depth + 1;
@@ -435,11 +437,15 @@ static int rewrite(int fd, uint64_t *len, const struct tail *t, uint32_t nr, uns
 
 int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, int level,
                  int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len),
-                 void *object_ctx, const struct skg_sink *sink, struct skg_error *err)
+                 void *object_ctx, const struct skg_sink *sink, const struct skg_progress *progress,
+                 struct skg_thin_counts *counts, struct skg_error *err)
 {
-	if (count_unresolved(pack) == 0) {
+	uint32_t left = count_unresolved(pack);
+	*counts = (struct skg_thin_counts){false, 0, pack->n_deltas - left, pack->n_deltas};
+	if (left == 0) {
 		return 0; /* conclude_pack: nothing to do */
 	}
+	counts->ran = true;
 	struct thin th;
 	struct tail t = {NULL, 0, 0};
 	uint32_t appended = 0;
@@ -450,6 +456,7 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 	}
 	th.object = object;
 	th.object_ctx = object_ctx;
+	th.resolved = 0;
 	/* room for a base for each REF_DELTA entry left, the most that can be appended */
 	struct skg_pk_object *objs = realloc(pack->objs, ((size_t)pack->nr + th.n_refs + 1) * sizeof(*objs));
 	if (objs == NULL) {
@@ -499,9 +506,17 @@ int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, in
 		memcpy(a->id, base.id, pack->rawsz);
 		pack->nr++;
 		appended++;
+		counts->appended = appended;
 		if (!resolve_from(&th, base)) {
 			rc = th.stopped ? 1 : pk_error(sink, err, &th.pe);
 			goto out;
+		}
+		/* fix_unresolved_deltas' display_progress after each base */
+		counts->resolved = pack->n_deltas - left + th.resolved;
+		if (progress != NULL && progress->fn != NULL) {
+			progress->fn(progress->ctx, "Resolving deltas",
+			             counts->resolved < counts->total ? counts->resolved : counts->total - 1,
+			             counts->total);
 		}
 	}
 	uint32_t unresolved = count_unresolved(pack);

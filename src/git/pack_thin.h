@@ -32,6 +32,10 @@ struct skg_collide;
  * the appended entries after the received ones, pack->nr, len, checksum and max_depth updated;
  * pack->data still maps the received bytes only (the caller maps the completed file again). A
  * pack with nothing unresolved is left as it is: its first indexing is final.
+ * progress (its fn may be NULL): "Resolving deltas" after each base appended, at the deltas
+ * resolved so far, never complete (git's meter ends with "completed with N local objects", the
+ * caller's line: counts). counts: whether there were deltas to complete (ran), the bases appended
+ * and the deltas resolved at the end, of total.
  * Returns 0; 1 where git dies in the store's read of a base or the object callback stopped (their
  * owners keep why); -1 with err: SKG_E_GIT "pack has N unresolved delta(s)" (git's message, when
  * bases are still missing) or, for a delta that does not apply on its base, git's "pack has bad
@@ -39,8 +43,15 @@ struct skg_collide;
  * has gone wild", ...), SKG_E_CORRUPT (where git's patch_delta would build it: the engine's words
  * and offset), SKG_E_COLLISION, SKG_E_IO, SKG_E_NOMEM.
  */
+struct skg_thin_counts {
+	bool ran;
+	uint32_t appended;
+	uint64_t resolved, total;
+};
+struct skg_progress;
 int skg_thin_fix(struct skg_pk_pack *pack, int fd, struct skg_collide *store, int level,
                  int (*object)(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len),
-                 void *object_ctx, const struct skg_sink *sink, struct skg_error *err);
+                 void *object_ctx, const struct skg_sink *sink, const struct skg_progress *progress,
+                 struct skg_thin_counts *counts, struct skg_error *err);
 
 #endif /* SHA1KIT_GIT_PACK_THIN_H */
