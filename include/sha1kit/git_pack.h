@@ -492,7 +492,8 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
  * removes it, after which nothing is left in dir. Returns 0,
  * or -1 with err (those of skg_pack_index, SKG_E_IO). With strict, skg_pack_strict_finish runs after the
  * renames, as in git: when it fails (SKG_E_GIT "fsck error in pack objects") both files stay, checksum is set
- * and skg_indexer_written tells so. After a call the indexer only accepts skg_indexer_written and
+ * and skg_indexer_written tells so. After a call the indexer only accepts skg_indexer_written, the
+ * other queries (skg_indexer_kept, skg_indexer_thin_counts, skg_indexer_temp_path, ...) and
  * skg_indexer_free.
  */
 int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path, uint8_t *checksum,
