@@ -61,7 +61,8 @@ static void parent_link(void *ctx, const uint8_t *id)
 
 /* ---- commits from the commit-graph (--connectivity-only) --------------------------------------- */
 
-/* Records `why` as what git's walk says at object `id` (on_walk_error of fsck_walk.c). */
+/* Records `why` as what git's walk says at object `id` (on_walk_error of fsck_walk.c): a tree that
+ * does not decode, a commit-graph parse that fails or dies (fatal). */
 static void walk_line(struct skg_fsck_run *f, const uint8_t *id, const char *why, bool fatal)
 {
 	pthread_mutex_lock(&f->lock);
@@ -241,11 +242,10 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 	/* links of another type: git's lookup of this object or of one of its links fails */
 	const struct skg_typeorder_fate *fate = skg_fsck_type_fate(f, id);
 	bool graft = false, tree_broken = false;
-	int gc = 0;
 	if (fate != NULL && fate->kind == SKG_TO_PARSE) {
 		skg_fsck_fate_lines(f, s, fate);
 		parsed = false;
-	} else if (type == SKG_COMMIT && (gc = graph_commit(f, id, &l, &walk_error)) > 0) {
+	} else if (type == SKG_COMMIT && graph_commit(f, id, &l, &walk_error) > 0) {
 		/* the links git's walk takes from the commit-graph */
 	} else if (type == SKG_COMMIT) {
 		uint8_t tree[SKG_MAX_RAWSZ];
@@ -302,20 +302,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		if (te != SKG_TREE_OK) {
 			struct skg_tree_iter it;
 			walk_error = true;
-			pthread_mutex_lock(&f->lock);
-			struct skg_fsck_bad_tree *v =
-			    realloc(f->bad_trees, (f->n_bad_trees + 1) * sizeof(*v));
-			if (v != NULL) {
-				f->bad_trees = v;
-				memcpy(v[f->n_bad_trees].id, id, f->rawsz);
-				snprintf(v[f->n_bad_trees].why, sizeof(v->why), "%s",
-				         skg_tree_error_text(te));
-				v[f->n_bad_trees++].fatal = false;
-			}
-			pthread_mutex_unlock(&f->lock);
-			if (v == NULL) {
-				skg_fsck_nomem(f);
-			}
+			walk_line(f, id, skg_tree_error_text(te), false);
 			if (!f->connectivity_only) {
 				/* git's fsck_walk prints the decode error; it fails ("broken links") when
 				 * the tree does not even start */
