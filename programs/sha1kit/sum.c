@@ -730,6 +730,10 @@ int sk_cmd_sum(int argc, char **argv)
 	st.binary = -1;
 	st.layout = -1;
 
+	/* GNU sha1sum writes each line as it ends (one write per "\n"; with -z one at the end), its
+	 * --help and --version too: a failed write is then seen before the end, and its "write
+	 * error" has no errno, as GNU's */
+	setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
 	parse_options(&st, argc, argv);
 
 	static char dash[] = "-";

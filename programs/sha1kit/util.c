@@ -3,6 +3,9 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +113,25 @@ static int finish(int status, bool read_stdin, bool gnu)
 		sk_error(errno, "standard input");
 		status |= SK_EXIT_FAILURE;
 	}
+	if (gnu) {
+		/* gnulib's close_stdout and close_stream: the errno only when fclose itself failed, and
+		 * a failed fclose of a closed stream (EBADF) no error when nothing was pending */
+#ifdef __GLIBC__
+		bool pending = __fpending(stdout) != 0;
+#else
+		bool pending = true;
+#endif
+		bool prev_fail = ferror(stdout) != 0;
+		errno = 0;
+		bool fclose_fail = fclose(stdout) != 0;
+		int fe = fclose_fail ? errno : 0;
+		if (prev_fail || (fclose_fail && (pending || fe != EBADF))) {
+			fprintf(stderr, "%s: write error%s%s\n", alias != NULL ? alias : SK_PROGRAM,
+			        fe ? ": " : "", fe ? strerror(fe) : "");
+			return status | SK_EXIT_FAILURE;
+		}
+		return status;
+	}
 	bool failed = ferror(stdout) != 0;
 	errno = 0;
 	if (!failed && fflush(stdout) == 0) {
@@ -121,17 +143,12 @@ static int finish(int status, bool read_stdin, bool gnu)
 		return status;
 	}
 	int e = errno;
-	if (failed && !gnu) {
+	if (failed) {
 		/* The write that failed was earlier and its errno is gone: what is still buffered is
 		 * flushed once more to learn the reason (the output has failed either way). */
 		clearerr(stdout);
 		errno = 0;
 		e = fflush(stdout) != 0 ? errno : 0;
-	}
-	if (gnu) {
-		/* Like sha1sum: reported once, at the end; the errno only when standard output was
-		 * closed (EBADF); for a full disk or a broken pipe the bare "write error". */
-		e = (!failed && e == EBADF) ? e : 0;
 	}
 	fprintf(stderr, "%s: write error%s%s\n", alias != NULL ? alias : SK_PROGRAM, e ? ": " : "",
 	        e ? strerror(e) : "");

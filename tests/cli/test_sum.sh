@@ -868,10 +868,33 @@ check "--help mentions SHA1KIT_CPU" grep -q SHA1KIT_CPU "$M/help.out"
 #    options only, and every byte of stdout and stderr GNU's, its program name included.
 section_link() { # nowine
 need_files
-local L=$T/links algo a rc
+local L=$T/links algo a rc grc src
 mkdir -p "$L"
 ln -sf "$SK" "$L/sha1sum"
 ln -sf "$SK" "$L/sha256sum"
+# write errors as GNU's close_stdout words them: the errno only when the final fclose failed
+# (its output is line-buffered: -z to a full device, or a closed stdout with output pending)
+if [ -w /dev/full ]; then
+	mkdir -p "$T/many" && for a in $(seq 1 300); do echo "$a" >"$T/many/f$a"; done
+	for a in "-z plain.txt" "plain.txt missing-file" "--tag plain.txt"; do
+		# shellcheck disable=SC2086 # the arguments are words
+		(cd "$W" && sha1sum $a >/dev/full 2>"$T/lg.err")
+		grc=$?
+		# shellcheck disable=SC2086
+		(cd "$W" && PATH=$L:$PATH sha1sum $a >/dev/full 2>"$T/ls.err")
+		src=$?
+		[ $grc = $src ] && same_file "$T/lg.err" "$T/ls.err" && pass || fail "sha1sum $a >/dev/full: GNU $grc $(<"$T/lg.err"), link $src $(<"$T/ls.err")"
+	done
+	for a in "plain.txt missing-file" "$T/many/*"; do
+		# shellcheck disable=SC2086
+		(cd "$W" && sha1sum $a >&- 2>"$T/lg.err")
+		grc=$?
+		# shellcheck disable=SC2086
+		(cd "$W" && PATH=$L:$PATH sha1sum $a >&- 2>"$T/ls.err")
+		src=$?
+		[ $grc = $src ] && same_file "$T/lg.err" "$T/ls.err" && pass || fail "sha1sum $a >&-: GNU $grc $(<"$T/lg.err"), link $src $(<"$T/ls.err")"
+	done
+fi
 # an invalid SHA1KIT_CPU through a link: its line starts with the link's name too
 (cd "$W" && SHA1KIT_CPU=-bogus PATH=$L:$PATH sha1sum plain.txt >"$T/lb.out" 2>"$T/lb.err")
 rc=$?
