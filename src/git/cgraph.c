@@ -151,17 +151,77 @@ static bool bsearch_layer(const struct skg_cgraph_layer *l, const uint8_t *id, u
 	return false;
 }
 
-/* insert_parent_or_die: parent at pos of a commit of layer k. */
-static int add_parent(struct state *s, size_t k, uint32_t pos)
+/* insert_parent_or_die of commit_parents: the parent at pos of a commit of layer k. */
+static int one_parent(const struct skg_cgraph_layer *layers, size_t n, size_t k, uint32_t pos,
+                      int (*parent)(void *ctx, uint32_t pos, const uint8_t *id), void *ctx, char *why,
+                      size_t why_size)
 {
-	const struct skg_cgraph_layer *l = &s->layers[k];
+	const struct skg_cgraph_layer *l = &layers[k];
 	if ((uint64_t)pos >= (uint64_t)l->num_commits + l->num_in_base) {
-		DIE("invalid parent position %" PRIu32, pos);
-		return -1;
+		snprintf(why, why_size, "invalid parent position %" PRIu32, pos);
+		return 2;
 	}
-	const struct skg_cgraph_layer *d = &s->layers[layer_of(s, k, pos)];
+	while (k + 1 < n && pos < layers[k].num_in_base) {
+		k++;
+	}
+	const struct skg_cgraph_layer *d = &layers[k];
 	uint8_t id[SKG_MAX_RAWSZ];
 	oid_at(d, d->lookup + (uint64_t)(pos - d->num_in_base) * d->rawsz, id);
+	return parent(ctx, pos, id) != 0 ? -1 : 0;
+}
+
+/*
+ * The parents of the commit at CDAT offset `at` of layer k, in order (fill_commit_in_graph,
+ * insert_parent_or_die): each position checked against the layers from k down and its ID read,
+ * then parent(ctx, pos, id), which returns 0 or -1 (stop: out of memory). Returns 0; 1 where git
+ * 2.55's parse fails (an extra-edges pointer out of bounds, with v255); 2 where git dies; -1 when
+ * parent failed. For 1 and 2, why gets git's message (without "error: " or "fatal: ").
+ */
+static int commit_parents(const struct skg_cgraph_layer *layers, size_t n, size_t k, uint64_t at, bool v255,
+                          int (*parent)(void *ctx, uint32_t pos, const uint8_t *id), void *ctx, char *why,
+                          size_t why_size)
+{
+	const struct skg_cgraph_layer *l = &layers[k];
+	uint32_t e = be32_at(l, at + l->rawsz);
+	if (e == PARENT_NONE) {
+		return 0;
+	}
+	int r = one_parent(layers, n, k, e, parent, ctx, why, why_size);
+	if (r != 0) {
+		return r;
+	}
+	e = be32_at(l, at + l->rawsz + 4);
+	if (e == PARENT_NONE) {
+		return 0;
+	}
+	if (!(e & EXTRA_EDGES)) {
+		return one_parent(layers, n, k, e, parent, ctx, why, why_size);
+	}
+	uint64_t p = l->edges + 4 * (uint64_t)(e & EDGE_MASK);
+	do {
+		if (v255 && (!l->has_edges || p - l->edges >= (l->edges_size & ~(uint64_t)3))) {
+			snprintf(why, why_size, "commit-graph extra-edges pointer out of bounds");
+			return 1;
+		}
+		if (!l->has_edges || p >= l->len) {
+			/* git reads outside its mapping here and crashes; stop */
+			snprintf(why, why_size, "invalid parent position %" PRIu32, e & EDGE_MASK);
+			return 2;
+		}
+		e = be32_at(l, p);
+		r = one_parent(layers, n, k, e & EDGE_MASK, parent, ctx, why, why_size);
+		if (r != 0) {
+			return r;
+		}
+		p += 4;
+	} while (!(e & EXTRA_EDGES));
+	return 0;
+}
+
+/* commit_parents' parent for fill: git's lookup_commit of it, its graph position, a parent of c */
+static int fill_parent(void *ctx, uint32_t pos, const uint8_t *id)
+{
+	struct state *s = ctx;
 	int64_t c = lookup(s, id);
 	if (c < 0) {
 		return -1;
@@ -217,40 +277,21 @@ static int fill(struct state *s, size_t k, int64_t c, uint32_t pos)
 	o->par_at = s->npar;
 	o->npar = 0;
 	size_t before = s->npar;
-	uint32_t e = be32_at(l, at + l->rawsz);
-	if (e != PARENT_NONE) {
-		if (add_parent(s, k, e) != 0) {
-			return -1;
-		}
-		e = be32_at(l, at + l->rawsz + 4);
-		if (e != PARENT_NONE && !(e & EXTRA_EDGES)) {
-			if (add_parent(s, k, e) != 0) {
-				return -1;
-			}
-		} else if (e != PARENT_NONE) {
-			uint64_t p = l->edges + 4 * (uint64_t)(e & EDGE_MASK);
-			do {
-				if (s->v255 &&
-				    (!l->has_edges || p - l->edges >= (l->edges_size & ~(uint64_t)3))) {
-					/* git 2.55's fill_commit_in_graph: the parse fails (its parents
-					 * dropped) */
-					SAY("error: ", "commit-graph extra-edges pointer out of bounds");
-					s->npar = before;
-					s->objs[c].parsed = false; /* objs may have moved (add_parent) */
-					return 1;
-				}
-				if (!l->has_edges || p >= l->len) {
-					/* git reads outside its mapping here and crashes; stop */
-					DIE("invalid parent position %" PRIu32, e & EDGE_MASK);
-					return -1;
-				}
-				e = be32_at(l, p);
-				if (add_parent(s, k, e & EDGE_MASK) != 0) {
-					return -1;
-				}
-				p += 4;
-			} while (!(e & EXTRA_EDGES));
-		}
+	char why[96];
+	int r = commit_parents(s->layers, s->n, k, at, s->v255, fill_parent, s, why, sizeof(why));
+	if (r == 1) {
+		/* git 2.55's fill_commit_in_graph: the parse fails (its parents dropped) */
+		SAY("error: ", "%s", why);
+		s->npar = before;
+		s->objs[c].parsed = false; /* objs may have moved (fill_parent) */
+		return 1;
+	}
+	if (r == 2) {
+		DIE("%s", why);
+		return -1;
+	}
+	if (r < 0) {
+		return -1;
 	}
 	s->objs[c].npar = s->npar - before;
 	return 0;
@@ -280,23 +321,18 @@ static int parse_in_graph(struct state *s, size_t k, int64_t c)
 	return r == 0 ? 1 : r == 1 ? 0 : -1;
 }
 
-/* insert_parent_or_die of skg_cgraph_parse: the parent at pos of a commit of layer k. */
-static bool parse_parent(const struct skg_cgraph_layer *layers, size_t n, size_t k, uint32_t pos,
-                         skg_cgraph_parent_fn parent, void *ctx, char *why, size_t why_size)
+/* commit_parents' parent for skg_cgraph_parse: the caller's */
+struct parse_parents {
+	skg_cgraph_parent_fn fn;
+	void *ctx;
+};
+
+static int parse_parent(void *ctx, uint32_t pos, const uint8_t *id)
 {
-	const struct skg_cgraph_layer *l = &layers[k];
-	if ((uint64_t)pos >= (uint64_t)l->num_commits + l->num_in_base) {
-		snprintf(why, why_size, "invalid parent position %" PRIu32, pos);
-		return false;
-	}
-	while (k + 1 < n && pos < layers[k].num_in_base) {
-		k++;
-	}
-	const struct skg_cgraph_layer *d = &layers[k];
-	uint8_t id[SKG_MAX_RAWSZ];
-	oid_at(d, d->lookup + (uint64_t)(pos - d->num_in_base) * d->rawsz, id);
-	parent(ctx, id);
-	return true;
+	const struct parse_parents *pp = ctx;
+	(void)pos;
+	pp->fn(pp->ctx, id);
+	return 0;
 }
 
 int skg_cgraph_parse(const struct skg_cgraph_layer *layers, size_t n, const uint8_t *id, bool v255,
@@ -317,38 +353,10 @@ int skg_cgraph_parse(const struct skg_cgraph_layer *layers, size_t n, const uint
 		snprintf(why, why_size, "commit-graph requires overflow generation data but has none");
 		return -1;
 	}
-	uint32_t e = be32_at(l, at + l->rawsz);
-	if (e != PARENT_NONE) {
-		if (!parse_parent(layers, n, k, e, parent, ctx, why, why_size)) {
-			return -1;
-		}
-		e = be32_at(l, at + l->rawsz + 4);
-		if (e != PARENT_NONE && !(e & EXTRA_EDGES)) {
-			if (!parse_parent(layers, n, k, e, parent, ctx, why, why_size)) {
-				return -1;
-			}
-		} else if (e != PARENT_NONE) {
-			uint64_t p = l->edges + 4 * (uint64_t)(e & EDGE_MASK);
-			do {
-				if (v255 &&
-				    (!l->has_edges || p - l->edges >= (l->edges_size & ~(uint64_t)3))) {
-					snprintf(why, why_size,
-					         "commit-graph extra-edges pointer out of bounds");
-					return 2;
-				}
-				if (!l->has_edges || p >= l->len) {
-					/* git reads outside its mapping here and crashes; stop (as fill) */
-					snprintf(why, why_size, "invalid parent position %" PRIu32,
-					         e & EDGE_MASK);
-					return -1;
-				}
-				e = be32_at(l, p);
-				if (!parse_parent(layers, n, k, e & EDGE_MASK, parent, ctx, why, why_size)) {
-					return -1;
-				}
-				p += 4;
-			} while (!(e & EXTRA_EDGES));
-		}
+	struct parse_parents pp = {parent, ctx};
+	int r = commit_parents(layers, n, k, at, v255, parse_parent, &pp, why, why_size);
+	if (r != 0) {
+		return r == 1 ? 2 : -1;
 	}
 	oid_at(l, at, tree); /* load_tree_for_commit */
 	return 1;
