@@ -27,33 +27,50 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 	return skg_fsck_read_object(f, id, SKG_BLOB, max, data, len, seq, where);
 }
 
+/* The object at `off` of usable pack i (its idx mapped), read through the delta base chain: 0 with
+ * a malloc'd *data (*len bytes) when it is of type `want`; 1 when it is larger than
+ * SKG_FSCK_BIG_FILE (nothing read); -1 when it does not read or is of another type; -2 when
+ * memory ran out. */
+static int read_in_pack(struct skg_fsck_run *f, size_t i, const struct skg_file *idx, uint64_t off,
+                        unsigned want, uint8_t **data, size_t *len)
+{
+	struct skg_file pack = {0};
+	if (skg_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx, NULL) != 0) {
+		return -1;
+	}
+	unsigned type = 0;
+	uint64_t n = 0;
+	struct skg_pk_error err;
+	int rc =
+	    skg_pk_read_object_cached(pack.data, pack.len, idx->data, (size_t)idx->len, (unsigned)f->rawsz,
+	                              off, SKG_FSCK_BIG_FILE, NULL, &type, data, &n, &err);
+	if (rc < 0) {
+		rc = err.code == SKG_E_NOMEM ? -2 : -1;
+	} else if (rc == 0 && type != want) {
+		free(*data);
+		*data = NULL;
+		rc = -1;
+	} else if (rc == 0) {
+		*len = (size_t)n;
+	}
+	skg_file_unmap(&pack);
+	return rc;
+}
+
 int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
                          uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where)
 {
 	*seq = 0;
 	*where = 0;
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
-		struct skg_file idx = {0}, pack = {0};
-		uint64_t off, n = 0;
-		unsigned type = 0;
-		struct skg_pk_error err;
+		struct skg_file idx = {0};
+		uint64_t off = 0;
 		int rc = -1;
 		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) != 0) {
 			continue;
 		}
-		if (skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off) &&
-		    skg_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx, NULL) == 0) {
-			rc = skg_pk_read_object_cached(pack.data, pack.len, idx.data, (size_t)idx.len,
-			                               (unsigned)f->rawsz, off, SKG_FSCK_BIG_FILE, NULL,
-			                               &type, data, &n, &err);
-			if (rc == 0 && type != want) {
-				free(*data);
-				*data = NULL;
-				rc = -1;
-			} else if (rc == 0) {
-				*len = (size_t)n;
-			}
-			skg_file_unmap(&pack);
+		if (skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off)) {
+			rc = read_in_pack(f, i, &idx, off, want, data, len);
 		}
 		skg_file_unmap(&idx);
 		if (rc >= 0) {
@@ -281,35 +298,23 @@ bool skg_fsck_loose_file_exists(const struct skg_fsck_run *f, const uint8_t *id)
 int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, size_t *len, uint32_t *seq,
                           uint64_t *where)
 {
-	const uint64_t low40 = ((uint64_t)1 << 40) - 1, top23 = ((uint64_t)1 << 23) - 1;
-	uint32_t ps = (uint32_t)((at >> 40) & top23);
-	uint64_t off = at & low40;
-	if (ps == 0 || ps > f->n_usable_packs) {
+	uint32_t ps;
+	uint64_t off;
+	if (!skg_graph_order_packed(at, &ps, &off) || ps == 0 || ps > f->n_usable_packs) {
 		return -1;
 	}
-	struct skg_file idx = {0}, pack = {0};
+	struct skg_file idx = {0};
 	int rc = -1;
-	if (skg_file_map(&idx, f->usable_packs[ps - 1].idx, f->on_map, f->map_ctx, NULL) == 0 &&
-	    skg_file_map(&pack, f->usable_packs[ps - 1].pack, f->on_map, f->map_ctx, NULL) == 0) {
-		unsigned type = 0;
-		uint64_t n = 0;
-		struct skg_pk_error err;
-		rc = skg_pk_read_object_cached(pack.data, pack.len, idx.data, (size_t)idx.len,
-		                               (unsigned)f->rawsz, off, SKG_FSCK_BIG_FILE, NULL, &type, data,
-		                               &n, &err);
-		if (rc != 0) {
-			rc = err.code == SKG_E_NOMEM ? -2 : -1;
-		} else if (type != SKG_BLOB) {
-			free(*data);
-			*data = NULL;
-			rc = -1;
-		} else {
-			*len = (size_t)n;
-			*seq = ps;
-			*where = off;
-		}
+	if (skg_file_map(&idx, f->usable_packs[ps - 1].idx, f->on_map, f->map_ctx, NULL) == 0) {
+		rc = read_in_pack(f, ps - 1, &idx, off, SKG_BLOB, data, len);
 	}
-	skg_file_unmap(&pack);
 	skg_file_unmap(&idx);
+	if (rc == 1) {
+		rc = -1; /* (too large: as one that does not read) */
+	}
+	if (rc == 0) {
+		*seq = ps;
+		*where = off;
+	}
 	return rc;
 }

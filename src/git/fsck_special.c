@@ -129,9 +129,10 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			skg_fsck_nomem(f);
 			return -1;
 		}
-		const uint64_t low40 = ((uint64_t)1 << 40) - 1, top23 = ((uint64_t)1 << 23) - 1;
-		if (got == -1 && at >= ORDER_PACKED && at != UINT64_MAX &&
-		    checked_before(sp->pack_seq, sp->offset, (uint32_t)((at >> 40) & top23), at & low40)) {
+		uint32_t at_seq;
+		uint64_t at_off;
+		if (got == -1 && skg_graph_order_packed(at, &at_seq, &at_off) &&
+		    checked_before(sp->pack_seq, sp->offset, at_seq, at_off)) {
 			/* not found by its ID (an idx whose fan-out is damaged), but git's pass over that
 			 * pack met it after its tree (through the idx in index order) and checked it
 			 * there: read where the pass met it (met before its tree, git's read at the end

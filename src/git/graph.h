@@ -75,6 +75,19 @@ static inline uint64_t skg_graph_order(uint32_t pack_seq, uint64_t offset, uint3
 	return (odb < top23 ? odb : top23) << 40 | (uint64_t)(dir & 0xff) << 32 | nth;
 }
 
+/* The pack (pack_seq) and offset of an `order` skg_graph_order made for a packed object: true,
+ * or false for a loose one's (or UINT64_MAX, none). */
+static inline bool skg_graph_order_packed(uint64_t order, uint32_t *pack_seq, uint64_t *offset)
+{
+	const uint64_t low40 = ((uint64_t)1 << 40) - 1, top23 = ((uint64_t)1 << 23) - 1;
+	if (!(order >> 63) || order == UINT64_MAX) {
+		return false;
+	}
+	*pack_seq = (uint32_t)((order >> 40) & top23);
+	*offset = order & low40;
+	return true;
+}
+
 /*
  * As skg_graph_add, but the links are not kept: they count (the targets are entered and are "used",
  * never dangling) and the walk asks for them again through skg_graph_report.reload, with `source`,
