@@ -65,6 +65,9 @@ int sk_finish(int status, bool closed_stdin);
  * standard output: REASON" and fail_status (git's: 128, or 1 for verify-pack, whose check
  * process died), else status. */
 int sk_finish_git(int status, int fail_status);
+/* git's check_pipe: a write that failed with EPIPE ends the process by SIGPIPE, as a write
+ * without a handler would. */
+void sk_check_pipe(int e);
 /* fflush(stdout), the errno of the first failure kept for sk_finish_git's line. */
 int sk_flush_stdout(void);
 /* A line the command's success depends on could not be written: sk_finish_git reports it even

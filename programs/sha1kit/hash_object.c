@@ -38,7 +38,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,10 +213,7 @@ static int flush_hash(void)
 	}
 	if (fflush(stdout) != 0) {
 		int e = errno;
-		if (e == EPIPE) {
-			signal(SIGPIPE, SIG_DFL);
-			raise(SIGPIPE);
-		}
+		sk_check_pipe(e);
 		sk_git_line("fatal: write failure on 'hash to stdout': %s\n", strerror(e));
 		exit(128); /* git's die: what is still buffered goes nowhere, and is not reported again */
 	}

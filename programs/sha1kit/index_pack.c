@@ -998,10 +998,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 	printf("%s\t%s\n", skg_indexer_kept(ix) ? "keep" : "pack", hex);
 	if (sk_flush_stdout() != 0) {
 		int e = errno;
-		if (e == EPIPE) {
-			signal(SIGPIPE, SIG_DFL);
-			raise(SIGPIPE);
-		}
+		sk_check_pipe(e);
 		sk_git_line("fatal: write error: %s\n", strerror(e));
 		status = 128;
 		goto out;

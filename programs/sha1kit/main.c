@@ -26,19 +26,21 @@ struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
+	bool git; /* a Git command: git's closed standard streams (run_command) */
 };
 
 static const struct command commands[] = {
-    {"sum", sk_cmd_sum, "print or check SHA-1 checksums (sha1sum), detecting collision attacks"},
-    {"bench", sk_cmd_bench, "measure SHA-1 speed: every kernel, fast and DC, against OpenSSL"},
-    {"report", sk_cmd_report, "make a static results site from bench --json files of many machines"},
-    {"hash-object", sk_cmd_hash_object,
-     "print Git object IDs (git hash-object), detecting collision attacks"},
-    {"index-pack", sk_cmd_index_pack, "build or check the index (.idx) of a Git pack, as git index-pack"},
-    {"verify-pack", sk_cmd_verify_pack, "check Git packs against their indexes, as git verify-pack"},
-    {"fsck", sk_cmd_fsck, "verify a whole Git repository, as git fsck --full"},
-    {"refs", sk_cmd_refs, "check a repository's refs: sha1kit refs verify, as git refs verify"},
-    {"help", cmd_help, "show this help, or the help of a command: sha1kit help COMMAND"},
+    {"sum", sk_cmd_sum, "print or check SHA-1 checksums (sha1sum), detecting collision attacks", false},
+    {"bench", sk_cmd_bench, "measure SHA-1 speed: every kernel, fast and DC, against OpenSSL", false},
+    {"report", sk_cmd_report, "make a static results site from bench --json files of many machines", false},
+    {"hash-object", sk_cmd_hash_object, "print Git object IDs (git hash-object), detecting collision attacks",
+     true},
+    {"index-pack", sk_cmd_index_pack, "build or check the index (.idx) of a Git pack, as git index-pack",
+     true},
+    {"verify-pack", sk_cmd_verify_pack, "check Git packs against their indexes, as git verify-pack", true},
+    {"fsck", sk_cmd_fsck, "verify a whole Git repository, as git fsck --full", true},
+    {"refs", sk_cmd_refs, "check a repository's refs: sha1kit refs verify, as git refs verify", true},
+    {"help", cmd_help, "show this help, or the help of a command: sha1kit help COMMAND", false},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -101,8 +103,7 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 {
 	argv[0] = program_name;
 #ifndef _WIN32
-	if (cmd->run != sk_cmd_sum && cmd->run != sk_cmd_bench && cmd->run != sk_cmd_report &&
-	    cmd->run != cmd_help) {
+	if (cmd->git) {
 		/* the Git commands: a closed standard stream is /dev/null, as git's sanitize_stdfds
 		 * makes it (hash-object --stdin then hashes the empty blob; sum keeps GNU's errors);
 		 * but index-pack's standard output, whose pack line must reach its reader: with it

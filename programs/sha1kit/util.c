@@ -1,5 +1,6 @@
 /* util.c - diagnostics, usage errors, closing of the standard streams, version text, CPU mask. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,6 +154,14 @@ static int finish(int status, bool read_stdin, bool gnu)
 	fprintf(stderr, "%s: write error%s%s\n", alias != NULL ? alias : SK_PROGRAM, e ? ": " : "",
 	        e ? strerror(e) : "");
 	return status | SK_EXIT_FAILURE;
+}
+
+void sk_check_pipe(int e)
+{
+	if (e == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 }
 
 /* The errno of the first flush of standard output that failed (sk_flush_stdout), and whether a
