@@ -19,6 +19,8 @@ enum {
 	F_UNREAD = 64,   /* present, never read: type and links unknown (skg_graph_add_unread) */
 	F_BADREAD = 128, /* F_UNREAD, and cannot be read: absent to skg_graph_has */
 };
+/* The flags skg_graph_add_unread_walked gives (F_BADREAD too): listed, read by git's walk, failing */
+#define F_WALKED (F_HAS | F_UNREAD | F_WALKERR)
 
 /* The type byte of an object: its type (1..4, 0: none) in the low bits, and two marks. */
 #define TYPE_MASK  7u
@@ -622,14 +624,13 @@ static int add_unread(struct skg_graph *g, const uint8_t *id, uint8_t flags, uin
 
 int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t order)
 {
-	return add_unread(g, id, F_HAS | F_UNREAD | F_BADREAD | F_WALKERR, order);
+	return add_unread(g, id, F_WALKED | F_BADREAD, order);
 }
 
 bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
-	return v != 0 &&
-	       (g->objs[v - 1].flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD | F_WALKERR);
+	return v != 0 && (g->objs[v - 1].flags & F_WALKED) == F_WALKED;
 }
 
 int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, uint64_t order)
@@ -791,8 +792,8 @@ static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const
 	g->roots = r;
 	g->roots[g->nroots++] = (struct root){i, parse};
 	g->objs[i].flags |= F_ROOT | F_USED;
-	const uint8_t walked = F_HAS | F_UNREAD | F_WALKERR; /* skg_graph_add_unread_walked */
-	if (TY(&g->objs[i]) == 0 && (!(g->objs[i].flags & F_HAS) || (g->objs[i].flags & walked) == walked)) {
+	if (TY(&g->objs[i]) == 0 &&
+	    (!(g->objs[i].flags & F_HAS) || (g->objs[i].flags & F_WALKED) == F_WALKED)) {
 		g->objs[i].type = (uint8_t)(type | (g->objs[i].type & T_PROMISOR));
 	}
 	ret = 0;
