@@ -158,10 +158,14 @@ static int finish(int status, bool read_stdin, bool gnu)
 
 void sk_check_pipe(int e)
 {
+#ifdef SIGPIPE /* (Windows has none: the caller's fatal line follows) */
 	if (e == EPIPE) {
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);
 	}
+#else
+	(void)e;
+#endif
 }
 
 /* The errno of the first flush of standard output that failed (sk_flush_stdout), and whether a
