@@ -353,6 +353,8 @@ def generate_simd(ubc):
         if all_tested:
             w("\treturn mask;")
         else:
+            if lanes == 8:
+                w("\t_mm256_zeroupper(); /* gcc 12 jumps to the tail without one: SSE code after it would pay */")
             w("\treturn mask == 0 ? 0 : tail_%s(W, mask);" % isa)
         w("}")
     # The lane-wise filter of the 16-lane AVX-512 kernel: lane l of W[t] is word t of message l.

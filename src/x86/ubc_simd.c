@@ -360,6 +360,7 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 30)), 31);
 	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2[15])));
 	mask = ~ruled_out_avx2(ruled_out);
+	_mm256_zeroupper(); /* gcc 12 jumps to the tail without one: SSE code after it would pay */
 	return mask == 0 ? 0 : tail_avx2(W, mask);
 }
 
