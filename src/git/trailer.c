@@ -1687,9 +1687,10 @@ int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines
 			worst = SKG_TRAILER_FATAL;
 			break;
 		}
-		if (strncmp(de->d_name, "pack-", 5) != 0 && !has_idx(path)) {
-			free(path); /* git loads any X.idx with its X.pack, so X.rev is a pack's if X.idx is
-			               there */
+		if (!has_idx(path)) {
+			free(path); /* git loads a pack from its X.idx (any X) and checks its X.rev; an X.rev
+			               without X.idx belongs to no pack git loads, even with X.pack there or
+			               named in a multi-pack-index (the load's own line says that pack's) */
 			continue;
 		}
 		int st = skg_trailer_rev_file(path, rawsz, -1, one);

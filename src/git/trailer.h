@@ -219,10 +219,9 @@ int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, 
 int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, unsigned rawsz,
                         int64_t num_objects, struct skg_lines *lines);
 
-/* skg_trailer_rev_file() of every OBJDIR/pack/pack-*.rev, and of every other X.rev but
- * multi-pack-index-*.rev that has its X.idx (git loads a pack from any *.idx), lines appended in
- * readdir order. Returns
- * the worst status (ABSENT when there is none). */
+/* skg_trailer_rev_file() of every OBJDIR/pack/X.rev but multi-pack-index-*.rev that has its X.idx
+ * (git loads a pack from any *.idx and checks the .rev of the packs it loaded), lines appended in
+ * readdir order. Returns the worst status (ABSENT when there is none). */
 int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines);
 
 #endif /* SHA1KIT_GIT_TRAILER_H */

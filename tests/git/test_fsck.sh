@@ -696,6 +696,21 @@ h=$(<"$T/names.h")
 	printf '\377' | dd of=".git/objects/pack/new-$h.rev" bs=1 seek=12 conv=notrunc 2>/dev/null) ||
 	fail "could not write new-$h.rev"
 compare "a pack named new-*.pack, its .rev damaged" "$r"
+# a .rev whose X.idx is not there belongs to no pack git loads: left with no pack at all (a trial's
+# orphan), beside its X.pack, and beside its X.pack named in a multi-pack-index (whose own load says
+# "index unavailable"); git checks none of them
+r=$T/packdir-revs
+mkrepo "$r"
+(
+	cd "$r" && git repack -qad && git prune-packed && git multi-pack-index write || exit 1
+	printf 'RIDX' >.git/objects/pack/pack-1111111111111111111111111111111111111111.rev
+) || fail "could not make the repository $r"
+$exact "an orphan .rev, no pack nor idx beside it" "$r"
+(cd "$r" && p=$(ls .git/objects/pack/pack-*.idx) && printf 'RIDX' >"${p%.idx}.rev" && mv "$p" "$T/revs.idx") ||
+	fail "could not move the idx of $r"
+compare "a damaged .rev beside its pack, its idx gone, the pack in a multi-pack-index" "$r"
+rm -f "$r/.git/objects/pack/multi-pack-index"
+compare "a damaged .rev beside its pack, its idx gone" "$r"
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
