@@ -1470,10 +1470,15 @@ static int rev_pair_cmp(const void *a, const void *b)
  * git 2.41+'s verify_pack_revindex (pack-revindex.c) after its checksum test builds that order in
  * memory (the idx positions sorted by offset) and reports "invalid rev-index position at I: WANT !=
  * GOT" for each entry that differs. An idx git would not load (check_packed_git_idx: size, version,
- * fan-out order) stops the comparison there, as git's does. Returns false when an entry differed,
- * -1 when out of memory (lines say so), true otherwise.
+ * fan-out order) stops the comparison there, as git's does. git sorts with a radix sort of 16-bit
+ * digits that stops at the pack's size at its load (sort_revindex, max = p->pack_size): the offsets
+ * are compared on their low 16 bits per digit that size has, none when the .pack is empty, so a
+ * pack shorter than its idx says gives git another order (identity for an empty one). pack: the
+ * .pack's path, whose size is taken here (the full sort when it cannot be read). Returns false when
+ * an entry differed, -1 when out of memory (lines say so), true otherwise.
  */
-static int rev_positions(const struct file *rev, const char *idx_path, struct skg_lines *lines)
+static int rev_positions(const struct file *rev, const char *idx_path, const char *pack,
+                         struct skg_lines *lines)
 {
 	struct file idx;
 	uint64_t size = 0;
@@ -1501,14 +1506,26 @@ static int rev_positions(const struct file *rev, const char *idx_path, struct sk
 	uint64_t most = v2 && n > 0 ? want + 8 * ((uint64_t)n - 1) : want;
 	loads = loads && idx.len >= want && idx.len <= most &&
 	        rev->len == SKG_RIDX_HEADER + 4 * (uint64_t)n + 2 * rawsz;
-	/* the order is right when the offsets rise along it (they are distinct in a pack): one pass */
+	/* the digits of git's radix sort: as many 16-bit ones as the pack's size has */
+	uint64_t key_mask = UINT64_MAX;
+	struct stat pst;
+	if (stat(pack, &pst) == 0 && pst.st_size >= 0) {
+		key_mask = 0;
+		for (unsigned bits = 0; bits < 64 && ((uint64_t)pst.st_size >> bits) != 0; bits += 16) {
+			key_mask = bits + 16 >= 64 ? UINT64_MAX : (UINT64_C(1) << (bits + 16)) - 1;
+		}
+	}
+	/* the order is right when (key, position) rises along it: a permutation, the stable sort's */
 	bool rising = loads;
 	uint64_t last = 0;
+	uint32_t last_pos = 0;
 	for (uint32_t i = 0; rising && i < n; i++) {
 		uint32_t pos = be32_at(rev, SKG_RIDX_HEADER + 4 * (uint64_t)i);
 		uint64_t off = pos < n ? idx_offset(&idx, v2, n, pos) : UINT64_MAX;
-		rising = off != UINT64_MAX && (i == 0 || off > last);
-		last = off;
+		uint64_t key = off & key_mask;
+		rising = off != UINT64_MAX && (i == 0 || key > last || (key == last && pos > last_pos));
+		last = key;
+		last_pos = pos;
 	}
 	if (loads && !rising) {
 		struct rev_pair *v = malloc((n > 0 ? n : 1) * sizeof(*v));
@@ -1518,7 +1535,7 @@ static int rev_positions(const struct file *rev, const char *idx_path, struct sk
 			return -1;
 		}
 		for (uint32_t i = 0; i < n; i++) {
-			v[i].offset = idx_offset(&idx, v2, n, i);
+			v[i].offset = idx_offset(&idx, v2, n, i) & key_mask;
 			v[i].pos = i;
 		}
 		qsort(v, n, sizeof(*v), rev_pair_cmp);
@@ -1570,7 +1587,7 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		if (!sum_ok) {
 			skg_lines_add(lines, "error: ", "invalid checksum");
 		}
-		int pos_ok = idx_path != NULL ? rev_positions(f, idx_path, lines) : true;
+		int pos_ok = idx_path != NULL ? rev_positions(f, idx_path, pack, lines) : true;
 		if (pos_ok < 0) {
 			return SKG_TRAILER_FATAL;
 		}
@@ -1644,12 +1661,12 @@ int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, 
 }
 
 /* Whether the .rev at `path` has its X.idx beside it (a regular file). */
-static bool has_idx(const char *path)
+static bool has_file(const char *path, const char *ext)
 {
-	char *idx = with_ext(path, ".idx");
+	char *other = with_ext(path, ext);
 	struct stat st;
-	bool yes = idx != NULL && stat(idx, &st) == 0 && S_ISREG(st.st_mode);
-	free(idx);
+	bool yes = other != NULL && stat(other, &st) == 0 && S_ISREG(st.st_mode);
+	free(other);
 	return yes;
 }
 
@@ -1687,10 +1704,11 @@ int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines
 			worst = SKG_TRAILER_FATAL;
 			break;
 		}
-		if (!has_idx(path)) {
-			free(path); /* git loads a pack from its X.idx (any X) and checks its X.rev; an X.rev
-			               without X.idx belongs to no pack git loads, even with X.pack there or
-			               named in a multi-pack-index (the load's own line says that pack's) */
+		if (!has_file(path, ".idx") || !has_file(path, ".pack")) {
+			free(path); /* git loads a pack from its X.idx (any X) when X.pack is a file
+			               (add_packed_git) and checks the X.rev of the packs it loaded; an X.rev
+			               without both belongs to none, even with its pack named in a
+			               multi-pack-index (the load's own line says that pack's) */
 			continue;
 		}
 		int st = skg_trailer_rev_file(path, rawsz, -1, one);

@@ -711,6 +711,20 @@ $exact "an orphan .rev, no pack nor idx beside it" "$r"
 compare "a damaged .rev beside its pack, its idx gone, the pack in a multi-pack-index" "$r"
 rm -f "$r/.git/objects/pack/multi-pack-index"
 compare "a damaged .rev beside its pack, its idx gone" "$r"
+# a sound .rev whose pack was emptied or cut short (a power loss): git 2.41+ builds the pack order
+# with a radix sort that stops at the pack's size, so an empty pack gives the idx order (a line for
+# each entry out of place) and a pack cut below 64 KiB sorts offsets above it on their low 16 bits
+r=$T/packdir-revcut
+mkrepo "$r"
+(
+	cd "$r" && for k in 1 2 3 4 5 6; do head -c 20000 /dev/urandom >"big$k"; done &&
+		git add . && git commit -qm big && git repack -qad && git prune-packed &&
+		p=$(ls .git/objects/pack/pack-*.pack) && git index-pack --rev-index "$p" >/dev/null &&
+		cp "$p" "$T/revcut.pack" && head -c 1000 "$T/revcut.pack" >"$p" || exit 1
+) || fail "could not make the repository $r"
+compare "a pack cut to 1000 bytes, its idx and sound .rev left" "$r"
+(cd "$r" && p=$(ls .git/objects/pack/pack-*.pack) && : >"$p") || fail "could not empty the pack of $r"
+compare "a pack emptied, its idx and sound .rev left" "$r"
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
