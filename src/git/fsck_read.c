@@ -62,7 +62,8 @@ int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned wan
 {
 	*seq = 0;
 	*where = 0;
-	for (size_t i = 0; i < f->n_usable_packs; i++) {
+	/* git's lookup goes where the multi-pack-index sends it, not to the copy the check read */
+	for (size_t i = 0; i < f->n_usable_packs && !skg_fsck_routed(f, id); i++) {
 		struct skg_file idx = {0};
 		uint64_t off = 0;
 		int rc = -1;

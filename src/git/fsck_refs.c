@@ -173,7 +173,11 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
 		return true;
 	}
-	if (!skg_graph_has(f->graph, id, &type)) {
+	/* git's parse_object reads it (2.55's snapshot: before the object check; --connectivity-only:
+	 * nothing was parsed; a tree: again) and cannot where the multi-pack-index sends it to a pack
+	 * that does not open */
+	if (!skg_graph_has(f->graph, id, &type) ||
+	    ((f->snapshot || f->connectivity_only || type == SKG_TREE) && skg_fsck_routed(f, id))) {
 		f->snap_known = f->snapshot ? snapshot_known(f, id) : SKG_NONE;
 		parse_lookup_lines(f, id);
 		/* 2.55 reads the type, then the object; only the object when a link of a ref before put
@@ -382,8 +386,8 @@ static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_
 		skg_fsck_fate_lines(f, NULL, fate); /* git's parse_object fails as in the object check */
 		return INDEX_INVALID;
 	}
-	if (skg_graph_has(f->graph, id, type)) {
-		return INDEX_PARSED;
+	if (skg_graph_has(f->graph, id, type) && !(*type == SKG_TREE && skg_fsck_routed(f, id))) {
+		return INDEX_PARSED; /* a tree is read again (its buffer was freed after the check) */
 	}
 	parse_lookup_lines(f, id);
 	int st = skg_fsck_reparse_loose(f, id, 1, type);

@@ -305,7 +305,8 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 			return -1;
 		}
 	}
-	int has = skg_odb_has(v->odb, id);
+	/* the child's lookups go through the multi-pack-index as the check's do (fsck_routed.c) */
+	int has = skg_fsck_routed(v->f, id) ? 0 : skg_odb_has(v->odb, id);
 	if (has == 0) {
 		/* the child's lookup finds it nowhere: the lines of the packs it cannot open, in its two
 		 * looks (before and after reprepare_packed_git), as the check's own lookups */
@@ -685,7 +686,7 @@ static int run(struct skg_fsck_run *f)
 		return -1; /* git 2.55 died reading what a ref names, before the objects */
 	}
 	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
-	if (wt_passes(f, errors, scan(f), v255) != 0) {
+	if (wt_passes(f, errors, scan(f), v255) != 0 || skg_fsck_midx_routed(f) != 0) {
 		return -1;
 	}
 	/* the promisor objects first: fsck_finish leaves a .gitmodules / .gitattributes blob it cannot
@@ -782,6 +783,7 @@ int skg_fsck_graph_open(struct skg_fsck_run *f)
 
 static void run_free(struct skg_fsck_run *f)
 {
+	free(f->routed);
 	skg_trailer_graph_close(f->cg);
 	free(f->cg_tips);
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {

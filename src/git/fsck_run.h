@@ -213,6 +213,10 @@ struct skg_fsck_run {
 	size_t n_bad_packed;
 	struct skg_fsck_pack_paths *usable_packs;
 	size_t n_usable_packs;
+	/* the IDs git's lookups cannot read though the check may have read them (fsck_routed.c),
+	 * sorted */
+	uint8_t *routed;
+	size_t n_routed;
 	struct skg_fsck_unusable *unusable;
 	size_t n_unusable;
 	/* the records of the objects of the pack being checked, by offset: sent in git's order
@@ -376,6 +380,16 @@ uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path);
  * `midx`: 1 + its place in the multi-pack-index (0: not there), `mtime`: the .pack's time (seconds). */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
                          size_t midx, int64_t mtime);
+/*
+ * After the object check: the objects the repository's multi-pack-index places in a pack git cannot
+ * read objects from (a pack that is gone or did not open) and that git finds nowhere else (no loose
+ * file, no other pack outside the multi-pack-index), into f->routed; the trees among them the
+ * check read are marked for the walk (skg_graph_set_noread: git reads them again there). 0, or -1
+ * when out of memory (fsck_routed.c).
+ */
+int skg_fsck_midx_routed(struct skg_fsck_run *f);
+/* Whether git's object store cannot read `id` though the check may have (skg_fsck_midx_routed). */
+bool skg_fsck_routed(const struct skg_fsck_run *f, const uint8_t *id);
 /* git looks for id in its packs `times` times: the lines of the packs it cannot open. */
 void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times);
 /* git's parse_object of a packed object the check could not read, or of a missing object after a

@@ -24,6 +24,7 @@ enum {
 
 /* The type byte of an object: its type (1..4, 0: none) in the low bits, and two marks. */
 #define TYPE_MASK  7u
+#define T_NOREAD   0x08u /* git's walk reads it again and cannot (skg_graph_set_noread) */
 #define T_PPACK    0x10u /* an object of a promisor pack (skg_graph_set_promisor with links) */
 #define T_PROMISOR 0x20u /* a promisor object (skg_graph_set_promisor) */
 #define T_CONFLICT 0x40u /* two events disagree on its type (skg_graph_conflicts) */
@@ -592,7 +593,7 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 	if (TY(&g->objs[i]) != 0 && TY(&g->objs[i]) != type && !(before & T_FORCED)) {
 		before |= T_CONFLICT; /* linked to as another type than it has */
 	}
-	g->objs[i].type = (uint8_t)(type | (before & (T_CONFLICT | T_FORCED | T_PROMISOR)));
+	g->objs[i].type = (uint8_t)(type | (before & (T_CONFLICT | T_FORCED | T_PROMISOR | T_NOREAD)));
 	g->objs[i].source = source;
 	g->objs[i].first = store != NULL ? first : NO_LINKS;
 	g->nlinks += store != NULL ? n : 0;
@@ -841,10 +842,18 @@ int skg_graph_force_type(struct skg_graph *g, const uint8_t *id, unsigned type)
 	acquire(g);
 	uint32_t i = lookup_or_add(g, id);
 	if (i != UINT32_MAX) {
-		g->objs[i].type = (uint8_t)((type & TYPE_MASK) | T_FORCED);
+		g->objs[i].type = (uint8_t)((type & TYPE_MASK) | T_FORCED | (g->objs[i].type & T_NOREAD));
 	}
 	release(g);
 	return i == UINT32_MAX ? -1 : 0;
+}
+
+void skg_graph_set_noread(struct skg_graph *g, const uint8_t *id)
+{
+	uint32_t v = g->slots[find(g, id)];
+	if (v != 0 && (g->objs[v - 1].flags & (F_HAS | F_UNREAD)) == F_HAS) {
+		g->objs[v - 1].type |= T_NOREAD;
+	}
 }
 
 int skg_graph_note_type(struct skg_graph *g, const uint8_t *id, unsigned type)
@@ -977,6 +986,11 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		return;
 	}
 	if (!(o->flags & F_UNREAD)) {
+		if ((o->type & T_NOREAD) && rep->connectivity_only && ltype <= 4) {
+			/* git never read it: its type is the link's that reaches it first (0: a root
+			 * of no type, a reflog's entry), as its lookup makes it */
+			o->type = (uint8_t)((o->type & ~TYPE_MASK) | ltype);
+		}
 		w->stack[w->sp++] = t;
 	} else if (o->flags & F_WALKERR) {
 		/* an object git's walk reads and cannot (skg_graph_add_unread_walked): its type is
@@ -1751,6 +1765,15 @@ static void drain(struct walk *w)
 	while (w->sp > 0) {
 		uint32_t i = w->stack[--w->sp];
 		uint32_t first = g->objs[i].first, n = g->objs[i].n;
+		if (g->objs[i].type & T_NOREAD) {
+			/* git's walk cannot read it again: its error, none of its links followed */
+			if (w->quiet) {
+				w->events = true;
+			} else if (rep->walk_error != NULL) {
+				rep->walk_error(rep->ctx, TY(&g->objs[i]), g->objs[i].id);
+			}
+			continue;
+		}
 		if (g->objs[i].flags & F_WALKERR) {
 			if (w->quiet) {
 				w->events = true;

@@ -244,6 +244,16 @@ int skg_graph_set_promisor(struct skg_graph *g, const uint8_t *id, bool links, u
 bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
 
 /*
+ * Mark `id`, an object that was added and read, as one git's walk reads again where it reaches it
+ * and cannot (a tree, or with --connectivity-only a commit or tag, that git's object store finds
+ * through a multi-pack-index in a pack it cannot read, though the check read a copy elsewhere): the
+ * walk reports it through skg_graph_report.walk_error, with its type, and follows none of its links
+ * (they still count as used). Nothing for an object not added or not read. After the objects are
+ * added, on one thread.
+ */
+void skg_graph_set_noread(struct skg_graph *g, const uint8_t *id);
+
+/*
  * Note that git asked is_promisor_object before its walk (fsck_finish's check of a .gitmodules or
  * .gitattributes blob it cannot read): git then made its set of promisor objects there, looking up
  * every object of the promisor packs, instead of at the walk's first root. For the order of the

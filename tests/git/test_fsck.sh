@@ -898,6 +898,51 @@ mkrepo "$r"
 compare "objects/13 is a file" "$r"
 }
 
+# 8b. Two packs under one multi-pack-index with the same objects (`git repack -a` without -d, or
+#     `git maintenance run --task=incremental-repack`), and the pack it names for them lost: git's
+#     lookups go where the multi-pack-index sends them and no further (midx.c fill_midx_entry), so
+#     the tips, the cache-tree and the trees its walk reads again do not read for git though the
+#     other pack has them (a fresh user's trial: sha1kit read the other copy and said nothing).
+#     The pack deleted or cut short, with and without a commit-graph (whose verify reads every
+#     commit afresh).
+section_midx_routed() {
+local how graph r
+for how in rm trunc; do
+	for graph in nograph graph; do
+		r=$T/routed-$how-$graph
+		mkrepo "$r"
+		(
+			cd "$r" && git repack -qd && git checkout -q -b side && echo 4 >f4 && git add f4 &&
+				git commit -qm c4 && git checkout -q master && git repack -qa && git prune-packed &&
+				git multi-pack-index write || exit 1
+			[ $graph = graph ] && { git commit-graph write --reachable || exit 1; }
+			head=$(git rev-parse HEAD)
+			for p in .git/objects/pack/*.pack; do
+				git show-index <"${p%.pack}.idx" | grep -q "$head" || continue
+				mv "$p" "$T/routed.pack"
+				if git cat-file -e HEAD 2>/dev/null; then
+					mv "$T/routed.pack" "$p" # not the pack the multi-pack-index names
+					continue
+				fi
+				if [ $how = trunc ]; then
+					head -c $(($(stat -c %s "$T/routed.pack") - 40)) "$T/routed.pack" >"$p"
+				fi
+				exit 0
+			done
+			exit 1
+		) || fail "could not make the repository $r"
+		compare_exact "multi-pack-index to a lost pack ($how, $graph)" "$r"
+		compare "multi-pack-index to a lost pack ($how, $graph), --unreachable --name-objects" "$r" --unreachable --name-objects
+		[ $graph = graph ] ||
+			compare "multi-pack-index to a lost pack ($how), --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
+	done
+done
+# the test must see what it is meant to: git cannot read HEAD, which the other pack holds
+(cd "$T/routed-rm-nograph" && ! git cat-file -e HEAD 2>/dev/null &&
+	[ "$(for i in .git/objects/pack/*.idx; do git show-index <"$i"; done | grep -c "$(git rev-parse HEAD)")" = 2 ]) &&
+	pass || fail "midx_routed: HEAD readable by git, or not in two packs"
+}
+
 # 8a. A pack that git cannot read, under a commit-graph (which `git gc` writes): git fsck's `git
 #     commit-graph verify` reads every commit of the graph afresh, in a process of its own that
 #     has marked nothing bad: for a corrupt packed commit, unpack_entry's lines and `fatal: packed

@@ -1,0 +1,184 @@
+/*
+ * fsck_routed.c - the objects git's object store cannot read again though the check read them
+ * (fsck_run.h). git's lookups ask the repository's multi-pack-index first and take the pack it
+ * names for an object (packfile.c find_pack_entry, midx.c fill_midx_entry); the packs it lists are
+ * never searched otherwise. When that pack does not open (deleted, cut short, not matching its idx),
+ * the object does not read for git, though the check read a copy of it in another pack: two packs
+ * under one multi-pack-index that hold the same objects, as `git repack -a` without -d or `git
+ * maintenance run --task=incremental-repack` leave them. Found by a fresh user's trial: git said
+ * `invalid sha1 pointer` and `Could not read` where sha1kit read the other copy.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fsck_run.h"
+#include "pack.h"
+#include "pack_file.h"
+#include "trailer.h"
+
+struct file_key {
+	dev_t dev;
+	ino_t ino;
+};
+
+static bool same_file(const struct file_key *a, const struct stat *st)
+{
+	return a->dev == st->st_dev && a->ino == st->st_ino;
+}
+
+/* The .pack of a name the multi-pack-index lists ("pack-X.idx") in OBJDIR/pack; NULL when out of
+ * memory. */
+static char *midx_pack_path(const char *objdir, const char *name)
+{
+	size_t n = strlen(name);
+	size_t stem = n > 4 && strcmp(name + n - 4, ".idx") == 0 ? n - 4 : n;
+	struct skg_buf b = {0};
+	skg_buf_addf(&b, "%s/pack/%.*s.pack", objdir, (int)stem, name);
+	if (b.failed) {
+		skg_buf_release(&b);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* Whether git finds `id` outside the multi-pack-index: a loose file, or a usable pack it does not
+ * list that has it (an alternate's, or one made after it). */
+static bool found_elsewhere(struct skg_fsck_run *f, const uint8_t *id, const struct skg_file *others,
+                            size_t n_others)
+{
+	for (size_t i = 0; i < n_others; i++) {
+		uint64_t off;
+		if (others[i].data != NULL &&
+		    skg_pk_idx_find_as(others[i].data, (size_t)others[i].len, (unsigned)f->rawsz, id, &off)) {
+			return true;
+		}
+	}
+	return skg_fsck_loose_file_exists(f, id);
+}
+
+int skg_fsck_midx_routed(struct skg_fsck_run *f)
+{
+	if (f->n_odb_dirs == 0 || f->no_midx) {
+		return 0;
+	}
+	char **names = NULL;
+	size_t nn = 0;
+	if (skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &names, &nn, NULL, 0,
+	                        NULL, NULL) != 0) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	int ret = 0;
+	struct file_key *listed = calloc(nn > 0 ? nn : 1, sizeof(*listed));
+	bool *bad = calloc(nn > 0 ? nn : 1, sizeof(*bad));
+	struct skg_file *others = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*others));
+	struct stat *usable = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*usable));
+	bool *usable_ok = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*usable_ok));
+	size_t n_others = 0;
+	bool any_bad = false;
+	if (listed == NULL || bad == NULL || others == NULL || usable == NULL || usable_ok == NULL) {
+		ret = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		usable_ok[i] = stat(f->usable_packs[i].pack, &usable[i]) == 0;
+	}
+	/* the packs it lists that git cannot read objects from: not among the packs the check read */
+	for (size_t p = 0; p < nn; p++) {
+		char *path = midx_pack_path(f->odb_dirs[0], names[p]);
+		struct stat st;
+		if (path == NULL) {
+			ret = -1;
+			goto out;
+		}
+		bool there = stat(path, &st) == 0;
+		free(path);
+		bad[p] = true;
+		if (there) {
+			listed[p] = (struct file_key){st.st_dev, st.st_ino};
+			for (size_t i = 0; i < f->n_usable_packs && bad[p]; i++) {
+				bad[p] = !(usable_ok[i] && same_file(&listed[p], &usable[i]));
+			}
+		}
+		any_bad = any_bad || bad[p];
+	}
+	if (!any_bad) {
+		goto out;
+	}
+	/* the usable packs it does not list: git searches those after it */
+	for (size_t i = 0; i < f->n_usable_packs; i++) {
+		bool in_midx = false;
+		for (size_t p = 0; p < nn && !in_midx && usable_ok[i]; p++) {
+			in_midx = !bad[p] && same_file(&listed[p], &usable[i]);
+		}
+		if (!in_midx && skg_file_map(&others[n_others], f->usable_packs[i].idx, f->on_map, f->map_ctx,
+		                             NULL) == 0) {
+			n_others++;
+		}
+	}
+	for (size_t p = 0; p < nn && ret == 0; p++) {
+		uint8_t *ids = NULL;
+		size_t n = 0;
+		if (!bad[p]) {
+			continue;
+		}
+		if (skg_midx_pack_ids(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, (uint32_t)p, &ids,
+		                      &n) != 0) {
+			ret = -1;
+			break;
+		}
+		uint8_t *v = realloc(f->routed, (f->n_routed + n) * f->rawsz + 1);
+		if (v == NULL) {
+			free(ids);
+			ret = -1;
+			break;
+		}
+		f->routed = v;
+		for (size_t k = 0; k < n; k++) {
+			const uint8_t *id = ids + k * f->rawsz;
+			if (!found_elsewhere(f, id, others, n_others)) {
+				memcpy(f->routed + f->n_routed++ * f->rawsz, id, f->rawsz);
+			}
+		}
+		free(ids);
+	}
+	if (ret == 0 && f->n_routed > 0) {
+		qsort(f->routed, f->n_routed, f->rawsz, skg_id_cmp(f->rawsz));
+		for (size_t k = 0; k < f->n_routed; k++) {
+			/* git's walk reads a tree again (its buffer was freed after the object check); with
+			 * --connectivity-only it reads every commit and tag it reaches too, but for the
+			 * commits it takes from the commit-graph */
+			unsigned type;
+			const uint8_t *id = f->routed + k * f->rawsz;
+			if (skg_graph_has(f->graph, id, &type) &&
+			    (type == SKG_TREE ||
+			     (f->connectivity_only &&
+			      (type == SKG_TAG || (type == SKG_COMMIT && !skg_fsck_graph_has(f, id)))))) {
+				skg_graph_set_noread(f->graph, id);
+			}
+		}
+	}
+out:
+	for (size_t i = 0; i < n_others; i++) {
+		skg_file_unmap(&others[i]);
+	}
+	free(others);
+	free(usable_ok);
+	free(usable);
+	free(bad);
+	free(listed);
+	for (size_t p = 0; p < nn; p++) {
+		free(names[p]);
+	}
+	free(names);
+	if (ret != 0) {
+		skg_fsck_nomem(f);
+	}
+	return ret;
+}
+
+bool skg_fsck_routed(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	return f->n_routed > 0 && bsearch(id, f->routed, f->n_routed, f->rawsz, skg_id_cmp(f->rawsz)) != NULL;
+}
