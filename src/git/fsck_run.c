@@ -533,6 +533,13 @@ static int check_refs(struct skg_fsck_run *f)
  * load rev-index for pack 'P'", then the .rev files (skg_trailer_revs); exit bit 64. 0, or -1 when
  * the run stops.
  */
+/* skg_lines_flush.fn of the checks whose lines can outgrow struct skg_lines: out, then cleared */
+static void lines_out(void *ctx, struct skg_lines *lines)
+{
+	skg_fsck_lines(ctx, lines);
+	skg_lines_clear(lines);
+}
+
 static int check_revs(struct skg_fsck_run *f)
 {
 	for (size_t i = 0; i < f->n_unusable; i++) {
@@ -550,8 +557,9 @@ static int check_revs(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return -1;
 	}
+	const struct skg_lines_flush flush = {lines_out, f};
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], (unsigned)f->rawsz, lines), lines,
+		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], (unsigned)f->rawsz, lines, &flush), lines,
 		               SKG_CHECK_ERROR_PACK_REV_INDEX);
 	}
 	free(lines);

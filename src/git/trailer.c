@@ -1478,7 +1478,7 @@ static int rev_pair_cmp(const void *a, const void *b)
  * an entry differed, -1 when out of memory (lines say so), true otherwise.
  */
 static int rev_positions(const struct file *rev, const char *idx_path, const char *pack,
-                         struct skg_lines *lines)
+                         struct skg_lines *lines, const struct skg_lines_flush *flush)
 {
 	struct file idx;
 	uint64_t size = 0;
@@ -1542,6 +1542,9 @@ static int rev_positions(const struct file *rev, const char *idx_path, const cha
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t got = be32_at(rev, SKG_RIDX_HEADER + 4 * (uint64_t)i);
 			if (got != v[i].pos) {
+				if (flush != NULL && lines->len + 128 > SKG_LINES_SIZE) {
+					flush->fn(flush->ctx, lines); /* one line per entry: any number */
+				}
 				skg_lines_add(lines, "error: ",
 				              "invalid rev-index position at %" PRIu32 ": %" PRIu32
 				              " != %" PRIu32,
@@ -1560,7 +1563,8 @@ static int rev_positions(const struct file *rev, const char *idx_path, const cha
  * the checksum and (idx_path not NULL) the entries against the idx, in git 2.41's words.
  */
 static int rev_check(const struct file *f, uint64_t size, bool regular, int read_err, const char *path,
-                     const char *pack, const char *idx_path, int64_t num_objects, struct skg_lines *lines)
+                     const char *pack, const char *idx_path, int64_t num_objects, struct skg_lines *lines,
+                     const struct skg_lines_flush *flush)
 {
 	int status = SKG_TRAILER_BAD;
 	bool load_error = true;
@@ -1587,7 +1591,7 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		if (!sum_ok) {
 			skg_lines_add(lines, "error: ", "invalid checksum");
 		}
-		int pos_ok = idx_path != NULL ? rev_positions(f, idx_path, pack, lines) : true;
+		int pos_ok = idx_path != NULL ? rev_positions(f, idx_path, pack, lines, flush) : true;
 		if (pos_ok < 0) {
 			return SKG_TRAILER_FATAL;
 		}
@@ -1616,15 +1620,16 @@ int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, unsig
 	struct file f = {len > 0 ? data : empty, len, NULL, rawsz};
 	char *idx = with_ext(path, ".idx");
 	int status = idx == NULL ? (skg_lines_nomem(lines), SKG_TRAILER_FATAL)
-	                         : rev_check(&f, len, true, 0, path, pack, idx, num_objects, lines);
+	                         : rev_check(&f, len, true, 0, path, pack, idx, num_objects, lines, NULL);
 	free(idx);
 	free(pack);
 	return status;
 }
 
-int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, struct skg_lines *lines)
+/* skg_trailer_rev_file's lines appended to `lines` (flush: as in skg_trailer_revs) */
+static int rev_file(const char *path, unsigned rawsz, int64_t num_objects, struct skg_lines *lines,
+                    const struct skg_lines_flush *flush)
 {
-	skg_lines_clear(lines);
 	char *pack = with_ext(path, ".pack");
 	if (pack == NULL) {
 		skg_lines_nomem(lines);
@@ -1652,12 +1657,18 @@ int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, 
 		skg_lines_add(lines, "error: ", "unable to load rev-index for pack '%s'", pack);
 		status = SKG_TRAILER_BAD;
 	} else {
-		status = rev_check(&f, size, regular, err, path, pack, idx, num_objects, lines);
+		status = rev_check(&f, size, regular, err, path, pack, idx, num_objects, lines, flush);
 	}
 	free(f.owned);
 	free(idx);
 	free(pack);
 	return status;
+}
+
+int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	return rev_file(path, rawsz, num_objects, lines, NULL);
 }
 
 /* Whether the .rev at `path` has its X.idx beside it (a regular file). */
@@ -1670,7 +1681,8 @@ static bool has_file(const char *path, const char *ext)
 	return yes;
 }
 
-int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines)
+int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines,
+                     const struct skg_lines_flush *flush)
 {
 	skg_lines_clear(lines);
 	char *dirpath = skg_concat3(objdir, "/pack", "");
@@ -1683,13 +1695,6 @@ int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines
 	if (dir == NULL) {
 		free(dirpath);
 		return worst;
-	}
-	struct skg_lines *one = malloc(sizeof(*one));
-	if (one == NULL) {
-		closedir(dir);
-		free(dirpath);
-		skg_lines_nomem(lines);
-		return SKG_TRAILER_FATAL;
 	}
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
@@ -1711,7 +1716,10 @@ int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines
 			               multi-pack-index (the load's own line says that pack's) */
 			continue;
 		}
-		int st = skg_trailer_rev_file(path, rawsz, -1, one);
+		if (flush != NULL && lines->len > SKG_LINES_SIZE / 2) {
+			flush->fn(flush->ctx, lines); /* room for the next file's first lines */
+		}
+		int st = rev_file(path, rawsz, -1, lines, flush);
 		free(path);
 		if (st == SKG_TRAILER_ABSENT) {
 			continue;
@@ -1719,17 +1727,8 @@ int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines
 		if (worst == SKG_TRAILER_ABSENT || st > worst) {
 			worst = st;
 		}
-		for (const char *p = one->text; *p != '\0';) {
-			const char *nl = strchr(p, '\n');
-			skg_lines_add(lines, NULL, "%.*s", (int)(nl - p), p);
-			p = nl + 1;
-		}
-		if (one->truncated) {
-			lines->truncated = true;
-		}
 	}
 	closedir(dir);
-	free(one);
 	free(dirpath);
 	return worst;
 }

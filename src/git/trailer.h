@@ -219,9 +219,19 @@ int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, 
 int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, unsigned rawsz,
                         int64_t num_objects, struct skg_lines *lines);
 
+/* Where lines go when there are more than struct skg_lines holds: fn(ctx, lines) sends them and
+ * clears `lines`. */
+struct skg_lines_flush {
+	void (*fn)(void *ctx, struct skg_lines *lines);
+	void *ctx;
+};
+
 /* skg_trailer_rev_file() of every OBJDIR/pack/X.rev but multi-pack-index-*.rev that has its X.idx
- * (git loads a pack from any *.idx and checks the .rev of the packs it loaded), lines appended in
- * readdir order. Returns the worst status (ABSENT when there is none). */
-int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines);
+ * and X.pack (git loads a pack from any *.idx and checks the .rev of the packs it loaded), lines in
+ * readdir order, replacing those in `lines`; with `flush` (may be NULL: lines past the buffer are
+ * cut) any number of them (a line per entry out of place: one per object of a pack). Returns the
+ * worst status (ABSENT when there is none). */
+int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines,
+                     const struct skg_lines_flush *flush);
 
 #endif /* SHA1KIT_GIT_TRAILER_H */

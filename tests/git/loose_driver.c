@@ -313,7 +313,7 @@ int main(int argc, char **argv)
 		                      &lines);
 	}
 	if (strcmp(cmd, "revs") == 0) {
-		return trailer_result(skg_trailer_revs(arg, (unsigned)rawsz, &lines), &lines);
+		return trailer_result(skg_trailer_revs(arg, (unsigned)rawsz, &lines, NULL), &lines);
 	}
 
 	struct skg_loose_reader *r = skg_loose_reader_new(&opt);

@@ -713,11 +713,13 @@ rm -f "$r/.git/objects/pack/multi-pack-index"
 compare "a damaged .rev beside its pack, its idx gone" "$r"
 # a sound .rev whose pack was emptied or cut short (a power loss): git 2.41+ builds the pack order
 # with a radix sort that stops at the pack's size, so an empty pack gives the idx order (a line for
-# each entry out of place) and a pack cut below 64 KiB sorts offsets above it on their low 16 bits
+# each entry out of place: 600 files, more lines than one buffer of sha1kit's holds) and a pack cut
+# below 64 KiB sorts offsets above it on their low 16 bits
 r=$T/packdir-revcut
 mkrepo "$r"
 (
-	cd "$r" && for k in 1 2 3 4 5 6; do head -c 20000 /dev/urandom >"big$k"; done &&
+	cd "$r" && mkdir many && for k in $(seq 600); do echo "$k" >"many/$k"; done &&
+		for k in 1 2 3 4 5 6; do head -c 20000 /dev/urandom >"big$k"; done &&
 		git add . && git commit -qm big && git repack -qad && git prune-packed &&
 		p=$(ls .git/objects/pack/pack-*.pack) && git index-pack --rev-index "$p" >/dev/null &&
 		cp "$p" "$T/revcut.pack" && head -c 1000 "$T/revcut.pack" >"$p" || exit 1
