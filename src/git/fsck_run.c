@@ -526,13 +526,6 @@ static int check_refs(struct skg_fsck_run *f)
 	return skg_fsck_stopped(f) ? -1 : 0;
 }
 
-/*
- * The reverse indexes, as git 2.41+'s fsck checks them (builtin/fsck.c check_pack_rev_indexes,
- * 0d30feef3c, 5a6072f631; git 2.39 does not look at them), after the index and before the
- * connectivity: each pack whose idx does not open, its line again (open_pack_index) and "unable to
- * load rev-index for pack 'P'", then the .rev files (skg_trailer_revs); exit bit 64. 0, or -1 when
- * the run stops.
- */
 /* skg_lines_flush.fn of the checks whose lines can outgrow struct skg_lines: out, then cleared */
 static void lines_out(void *ctx, struct skg_lines *lines)
 {
@@ -540,6 +533,14 @@ static void lines_out(void *ctx, struct skg_lines *lines)
 	skg_lines_clear(lines);
 }
 
+/*
+ * The reverse indexes, as git 2.41+'s fsck checks them (builtin/fsck.c check_pack_rev_indexes,
+ * 0d30feef3c, 5a6072f631; git 2.39 does not look at them), after the index and before the
+ * connectivity: each pack whose idx does not open, its line again (open_pack_index) and "unable to
+ * load rev-index for pack 'P'", then each pack's .rev in git's list of packs (get_all_packs: the
+ * order of the object check, newer packs first; skg_trailer_pack_rev); exit bit 64. 0, or -1 when
+ * the run stops.
+ */
 static int check_revs(struct skg_fsck_run *f)
 {
 	for (size_t i = 0; i < f->n_unusable; i++) {
@@ -558,10 +559,20 @@ static int check_revs(struct skg_fsck_run *f)
 		return -1;
 	}
 	const struct skg_lines_flush flush = {lines_out, f};
-	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		trailer_result(f, skg_trailer_revs(f->odb_dirs[i], (unsigned)f->rawsz, lines, &flush), lines,
-		               SKG_CHECK_ERROR_PACK_REV_INDEX);
+	size_t n = 0;
+	struct skg_fsck_pack_ref *packs = NULL;
+	if (skg_fsck_list_packs(f, false, &packs, &n) != 0) {
+		free(lines);
+		return -1;
 	}
+	skg_lines_clear(lines);
+	int worst = SKG_TRAILER_ABSENT;
+	for (size_t i = 0; i < n && !skg_fsck_stopped(f); i++) {
+		int st = skg_trailer_pack_rev(packs[i].idx, (unsigned)f->rawsz, lines, &flush);
+		worst = st != SKG_TRAILER_ABSENT && (worst == SKG_TRAILER_ABSENT || st > worst) ? st : worst;
+	}
+	skg_fsck_free_packs(packs, n);
+	trailer_result(f, worst, lines, SKG_CHECK_ERROR_PACK_REV_INDEX);
 	free(lines);
 	return skg_fsck_stopped(f) ? -1 : 0;
 }

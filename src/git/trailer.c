@@ -1626,6 +1626,16 @@ int skg_trailer_rev_buf(const uint8_t *data, size_t len, const char *path, unsig
 	return status;
 }
 
+/* Whether the file `path` with its extension replaced by `ext` is there (a regular file). */
+static bool has_file(const char *path, const char *ext)
+{
+	char *other = with_ext(path, ext);
+	struct stat st;
+	bool yes = other != NULL && stat(other, &st) == 0 && S_ISREG(st.st_mode);
+	free(other);
+	return yes;
+}
+
 /* skg_trailer_rev_file's lines appended to `lines` (flush: as in skg_trailer_revs) */
 static int rev_file(const char *path, unsigned rawsz, int64_t num_objects, struct skg_lines *lines,
                     const struct skg_lines_flush *flush)
@@ -1671,14 +1681,23 @@ int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, 
 	return rev_file(path, rawsz, num_objects, lines, NULL);
 }
 
-/* Whether the .rev at `path` has its X.idx beside it (a regular file). */
-static bool has_file(const char *path, const char *ext)
+int skg_trailer_pack_rev(const char *idx_path, unsigned rawsz, struct skg_lines *lines,
+                         const struct skg_lines_flush *flush)
 {
-	char *other = with_ext(path, ext);
-	struct stat st;
-	bool yes = other != NULL && stat(other, &st) == 0 && S_ISREG(st.st_mode);
-	free(other);
-	return yes;
+	char *path = with_ext(idx_path, ".rev");
+	if (path == NULL) {
+		skg_lines_nomem(lines);
+		return SKG_TRAILER_FATAL;
+	}
+	int st = SKG_TRAILER_ABSENT;
+	if (has_file(path, ".idx") && has_file(path, ".pack")) {
+		if (flush != NULL && lines->len > SKG_LINES_SIZE / 2) {
+			flush->fn(flush->ctx, lines); /* room for this file's first lines */
+		}
+		st = rev_file(path, rawsz, -1, lines, flush);
+	}
+	free(path);
+	return st;
 }
 
 int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines,

@@ -234,4 +234,10 @@ struct skg_lines_flush {
 int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines,
                      const struct skg_lines_flush *flush);
 
+/* The reverse index X.rev of the pack whose idx is `idx_path` (X.idx), as skg_trailer_revs checks
+ * it (nothing, ABSENT, when X.idx or X.pack is not a regular file or X.rev is not there), its lines
+ * appended to `lines`; flush as there. For git's own order of packs (fsck's check_revs). */
+int skg_trailer_pack_rev(const char *idx_path, unsigned rawsz, struct skg_lines *lines,
+                         const struct skg_lines_flush *flush);
+
 #endif /* SHA1KIT_GIT_TRAILER_H */

@@ -727,6 +727,22 @@ mkrepo "$r"
 compare "a pack cut to 1000 bytes, its idx and sound .rev left" "$r"
 (cd "$r" && p=$(ls .git/objects/pack/pack-*.pack) && : >"$p") || fail "could not empty the pack of $r"
 compare "a pack emptied, its idx and sound .rev left" "$r"
+# two packs' .rev files damaged: git reports them in its list of packs (newer first, then as its
+# reads of the ref tips moved them), not in the directory's order (a fuzzer's case). No index and
+# no tip in the older pack: the reads of its cache-tree and of a tag there would move packs again,
+# which sha1kit does not follow for this order
+r=$T/packdir-revorder
+mkrepo "$r"
+(
+	cd "$r" && git tag -d v1 >/dev/null && git -c pack.writeReverseIndex=true repack -qad || exit 1
+	touch -d 2020-01-01 .git/objects/pack/*.pack && echo more >more && git add more &&
+		git commit -qm more && git -c pack.writeReverseIndex=true repack -qd && rm .git/index || exit 1
+	for f in .git/objects/pack/*.rev; do
+		printf '\377' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 1)) conv=notrunc 2>/dev/null || exit 1
+	done
+	[ "$(ls .git/objects/pack/*.rev | wc -l)" = 2 ]
+) || fail "could not make the repository $r"
+$exact "two packs' .rev checksums broken" "$r"
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
