@@ -816,7 +816,17 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	}
 	if (skg_file_map(&file, pack_path, f->on_map, f->map_ctx, &ferr) != 0) {
 		if (git_open_fails(&file, &ferr)) {
-			/* packfile.c open_packed_git_1 fails silently (each lookup too): verify_packfile */
+			/* packfile.c open_packed_git_1 fails silently (each lookup too): verify_packfile;
+			 * the errno of each lookup that opens it, which git 2.39's read of an object it
+			 * does not find dies on (a pack that is a link to itself: ELOOP) */
+			uint8_t *copy = malloc((size_t)idx.len);
+			if (copy != NULL) {
+				memcpy(copy, idx.data, (size_t)idx.len);
+			}
+			push_unusable(f,
+			              (struct skg_fsck_unusable){NULL, copy, (size_t)idx.len, 0, NULL, false,
+			                                         NULL, 0, ferr.sys_errno},
+			              copy != NULL);
 			if (!f->connectivity_only) {
 				skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed",
 				                  pack_path);
@@ -876,6 +886,11 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		remember_unusable(f, line, copy, (size_t)idx.len, NULL);
 		if (line == NULL || skg_fsck_stopped(f)) {
 			goto out; /* out of memory: remember_unusable freed it */
+		}
+		if (go == SKG_PK_GIT_PACK_SIGNATURE) {
+			/* git's pread of the trailer failed (EINVAL): errno at each lookup it opens this
+			 * pack for, which git 2.39's read of an object it does not find dies on */
+			f->unusable[f->n_unusable - 1].open_errno = EINVAL;
 		}
 		if (f->connectivity_only) {
 			/* git lists the idx's objects without opening the pack: all present to its walk */
@@ -1336,6 +1351,7 @@ struct pack_list {
 	const uint32_t *tip_pack; /* the place there of the pack each ref tip is found in */
 	size_t ntips;
 	bool v255;
+	int stat_errno; /* the last .pack whose stat failed but for its absence (ELOOP, EACCES) */
 };
 
 /* DIR/NAME (an idx) and its .pack in the list when the .pack is a regular file (packfile.c
@@ -1371,6 +1387,9 @@ static int add_pack_ref(struct pack_list *l, const char *dir, const char *name, 
 		l->v[l->n++] = (struct skg_fsck_pack_ref){idx.p,   pack.p, o,       seq, (int64_t)st.st_mtime,
 		                                          in_midx, touch,  l->v255, 0};
 		return 0; /* the strings are the list's now */
+	}
+	if (ret == 0 && stat(skg_buf_str(&pack), &st) != 0 && errno != ENOENT) {
+		l->stat_errno = errno;
 	}
 	skg_buf_release(&idx);
 	skg_buf_release(&pack);
@@ -1450,6 +1469,15 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 			closedir(d);
 		}
 		skg_buf_release(&dir);
+	}
+	if (l.stat_errno != 0 && dir_errors && !failed) {
+		/* git's add_packed_git leaves the pack out without a word, at each re-reading of the
+		 * pack directories too: git 2.39's read of an object it does not find dies on that
+		 * errno (a .pack that is a link to itself: ELOOP) */
+		push_unusable(
+		    f, (struct skg_fsck_unusable){NULL, NULL, 0, 0, NULL, false, NULL, 0, l.stat_errno},
+		    true);
+		failed = skg_fsck_stopped(f);
 	}
 	for (size_t m = 0; m < l.nmidx; m++) {
 		free(l.midx[m]);
@@ -1549,7 +1577,10 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 	int e = 0;
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		const struct skg_fsck_unusable *u = &f->unusable[i];
-		e = u->dir_errno != 0 ? u->dir_errno : u->open_errno != 0 ? u->open_errno : e;
+		uint64_t off;
+		/* a pack that does not open (its idx kept): only a lookup of an ID it lists opens it */
+		bool opened = u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len, f->rawsz, id, &off);
+		e = u->dir_errno != 0 ? u->dir_errno : u->open_errno != 0 && opened ? u->open_errno : e;
 	}
 	if (e != 0) {
 		char h[SKG_MAX_HEXSZ + 1];

@@ -79,7 +79,8 @@ struct skg_fsck_unusable {
 	uint8_t *mids;
 	size_t n_mids;
 	int open_errno; /* an idx git's open() fails on: its errno (git 2.39's read of an object it
-	                 * does not find dies on it, as on dir_errno) */
+	                 * does not find dies on it, as on dir_errno); with `idx`, a pack whose
+	                 * trailer's read fails (EINVAL): for the IDs that idx lists */
 };
 
 /* An entry of a sparse index, held (fsck_refs.c). */

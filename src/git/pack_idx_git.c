@@ -8,6 +8,7 @@
  */
 #include "pack_internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,7 +88,8 @@ enum skg_pk_git_open skg_pk_git_open_check_as(const uint8_t *idx, size_t idx_len
 		return SKG_PK_GIT_PACK_COUNT; /* "... claims to have %u objects while index indicates %u" */
 	}
 	if (pack_len < rawsz) {
-		return SKG_PK_GIT_PACK_SIGNATURE; /* "packfile %s signature is unavailable" */
+		/* git's pread of the trailer at pack_size - hashsz, a negative offset: EINVAL */
+		return SKG_PK_GIT_PACK_SIGNATURE; /* "error reading from %s: Invalid argument" */
 	}
 	/* "packfile %s does not match index": the trailer against the idx's copy of it */
 	return memcmp(pack + pack_len - rawsz, idx + idx_len - 2 * (size_t)rawsz, rawsz) == 0
@@ -146,7 +148,9 @@ int skg_pk_git_open_text(enum skg_pk_git_open go, const char *path, uint32_t a, 
 		                " objects while index indicates %" PRIu32 " objects",
 		                path, a, b);
 	case SKG_PK_GIT_PACK_SIGNATURE:
-		return snprintf(buf, n, "packfile %s signature is unavailable", path);
+		/* error_errno("error reading from %s"): the pread at a negative offset (git never gets
+		 * to its "signature is unavailable", a short read of a regular file) */
+		return snprintf(buf, n, "error reading from %s: %s", path, strerror(EINVAL));
 	case SKG_PK_GIT_PACK_MISMATCH:
 		return snprintf(buf, n, "packfile %s does not match index", path);
 	case SKG_PK_GIT_OK:

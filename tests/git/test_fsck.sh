@@ -743,6 +743,21 @@ mkrepo "$r"
 	[ "$(ls .git/objects/pack/*.rev | wc -l)" = 2 ]
 ) || fail "could not make the repository $r"
 $exact "two packs' .rev checksums broken" "$r"
+# a pack cut to 16 bytes (its header whole, shorter than its trailer): git's pread of the trailer at
+# a negative offset says EINVAL, on which git 2.39 dies at its first read; a .pack that is a link to
+# itself: git leaves it out (ELOOP), and 2.39 dies on that errno too (a fuzzer's cases)
+for how in cut16 selflink; do
+	r=$T/packdir-$how
+	mkrepo "$r"
+	(
+		cd "$r" && git repack -qad && git prune-packed && p=$(ls .git/objects/pack/*.pack) || exit 1
+		case $how in
+		cut16) head -c 16 "$p" >"$T/cut16" && cat "$T/cut16" >"$p" ;;
+		selflink) rm "$p" && ln -s "${p##*/}" "$p" ;;
+		esac
+	) || fail "could not make the repository $r"
+	$exact "objects/pack: $how" "$r"
+done
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
