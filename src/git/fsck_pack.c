@@ -524,18 +524,19 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
  */
 static void unopened_pack_listed(struct skg_fsck_run *f, const struct skg_file *idx)
 {
-	size_t n = 0;
-	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
-	if (e == NULL) {
-		skg_fsck_nomem(f);
-		return;
-	}
-	for (size_t k = 0; k < n && !skg_fsck_stopped(f); k++) {
-		if (skg_graph_add_unread_walked(f->graph, e[k].id, skg_graph_order(0, 0, 0, 0, 0)) != 0) {
+	/* in the idx's order, as git lists a pack's objects (for_each_object_in_pack without
+	 * ODB_FOR_EACH_OBJECT_PACK_ORDER) */
+	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
+	const uint8_t *id;
+	uint64_t off;
+	for (uint64_t k = 0;
+	     k < nr && !skg_fsck_stopped(f) &&
+	     skg_pk_idx_entry_as(idx->data, (size_t)idx->len, (unsigned)f->rawsz, k, &id, &off);
+	     k++) {
+		if (skg_graph_add_unread_walked(f->graph, id, skg_graph_order(0, 0, 0, 0, 0)) != 0) {
 			skg_fsck_nomem(f);
 		}
 	}
-	free(e);
 }
 
 /* A pack git reads objects from: where the end's checks (check_specials) look for blobs. */

@@ -57,12 +57,11 @@ static void root_f(struct skg_fsck_run *f, const uint8_t *id, unsigned type, con
  * type (oid_object_info) unless git has it in memory as a commit, tree or tag, then to read it. A
  * lookup that finds a loose file looks once, else twice.
  */
-static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
+static void parse_lookup_lines_known(struct skg_fsck_run *f, const uint8_t *id, unsigned known)
 {
 	if (f->n_unusable == 0) {
 		return;
 	}
-	unsigned known = skg_fsck_in_memory_type(f, id);
 	unsigned each = skg_fsck_loose_file_exists(f, id) ? 1 : 2;
 	if (f->git_version < SKG_GIT_2_55 && skg_graph_listed(f->graph, id)) {
 		/* 2.39.5's parse_object of an object its listing made (--connectivity-only): the
@@ -71,6 +70,11 @@ static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
 		return;
 	}
 	skg_fsck_lookup_lines(f, id, (known == SKG_NONE || known == SKG_BLOB ? each : 0) + each);
+}
+
+static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
+{
+	parse_lookup_lines_known(f, id, skg_fsck_in_memory_type(f, id));
 }
 
 struct link_find {
@@ -389,7 +393,14 @@ static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_
 	if (skg_graph_has(f->graph, id, type) && !(*type == SKG_TREE && skg_fsck_routed(f, id))) {
 		return INDEX_PARSED; /* a tree is read again (its buffer was freed after the check) */
 	}
-	parse_lookup_lines(f, id);
+	if (f->connectivity_only) {
+		/* git parsed nothing but the refs' objects (2.55's snapshot: their links are what it
+		 * has in memory with a type; not followed for 2.39.5) */
+		parse_lookup_lines_known(f, id,
+		                         f->git_version >= SKG_GIT_2_55 ? snapshot_known(f, id) : SKG_NONE);
+	} else {
+		parse_lookup_lines(f, id);
+	}
 	int st = skg_fsck_reparse_loose(f, id, 1, type);
 	if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
 		return INDEX_DIES;

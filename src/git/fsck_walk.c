@@ -179,6 +179,21 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 	}
 }
 
+/* --connectivity-only's second listing at an object git lists and cannot read (an idx lists it, its
+ * pack does not open): its type read (two looks in the packs), then fsck_walk's parse_object of it
+ * (git 2.55: the type, then the object; 2.39.5: the object) and "Unknown object type" */
+static void on_referent_error(void *ctx, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return;
+	}
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	skg_fsck_lookup_lines(f, id, 2 + (f->git_version >= SKG_GIT_2_55 ? 4 : 2));
+	skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", h);
+}
+
 /* "WHAT TYPE ID" on standard output */
 static void obj_line(struct skg_fsck_run *f, const char *what, unsigned type, const uint8_t *id,
                      unsigned bits)
@@ -211,6 +226,9 @@ static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
 		return; /* git died at an earlier one, or the run stopped */
 	}
 	if (f->show_dangling) {
+		if (type == SKG_NONE) {
+			skg_fsck_lookup_lines(f, id, 2); /* printable_type reads the type it lacks */
+		}
 		obj_line(f, "dangling", type, id, 0);
 	}
 	if (f->lost_found && !skg_fsck_write_lost_found(f, type, id)) {
@@ -222,6 +240,9 @@ static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
 {
 	if (((struct skg_fsck_run *)ctx)->died) {
 		return; /* git died in the walk */
+	}
+	if (type == SKG_NONE) {
+		skg_fsck_lookup_lines(ctx, id, 2); /* printable_type reads the type it lacks */
 	}
 	obj_line(ctx, "unreachable", type, id, 0);
 }
@@ -292,7 +313,8 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               f->connectivity_only && f->promisor_remote,
 	                               f->connectivity_only,
 	                               f->connectivity_only && (f->show_dangling || f->lost_found),
-	                               f->git_version >= SKG_GIT_2_55};
+	                               f->git_version >= SKG_GIT_2_55,
+	                               on_referent_error};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
 	wopt.rawsz = f->rawsz;

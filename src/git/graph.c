@@ -797,6 +797,20 @@ static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const
 	    (!(g->objs[i].flags & F_HAS) || (g->objs[i].flags & F_WALKED) == F_WALKED)) {
 		g->objs[i].type = (uint8_t)(type | (g->objs[i].type & T_PROMISOR));
 	}
+	const struct gobj *o = &g->objs[i];
+	if (parse && (o->flags & (F_HAS | F_UNREAD)) == F_HAS && (TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) &&
+	    o->first != NO_LINKS) {
+		/* git's parse of a ref's commit or tag looks up its tree and parents, or its target, as
+		 * their links' types: an object git lists and cannot read gets its type there, before
+		 * the walk (skg_graph_add_unread_walked) */
+		const uint32_t *ls = links_at(g, o->first);
+		for (uint32_t k = 0; k < o->n; k++) {
+			struct gobj *t = &g->objs[ls[k] & LINK_INDEX_MASK];
+			if ((t->flags & F_WALKED) == F_WALKED && TY(t) == 0) {
+				t->type = (uint8_t)((t->type & ~TYPE_MASK) | (ls[k] >> LINK_TYPE_SHIFT));
+			}
+		}
+	}
 	ret = 0;
 out:
 	release(g);
@@ -2027,8 +2041,11 @@ static enum report_kind reported(const struct gobj *o, const struct skg_graph_re
 		return !(o->flags & F_HAS) && !(o->type & T_PROMISOR) && rep->missing != NULL ? REPORT_MISSING
 		                                                                              : REPORT_NONE;
 	}
-	if (!(o->flags & F_HAS) || (o->flags & F_UNREAD)) {
-		return REPORT_NONE;
+	if (!(o->flags & F_HAS) ||
+	    ((o->flags & F_UNREAD) &&
+	     !(rep->referent_error != NULL && (o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD)))) {
+		return REPORT_NONE; /* (an object git lists and cannot read: as any other with
+		                     * --connectivity-only's second listing, referent_errors) */
 	}
 	if (rep->show_unreachable) {
 		return rep->unreachable != NULL ? REPORT_UNREACHABLE : REPORT_NONE;
@@ -2151,6 +2168,56 @@ int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry
 	return ret;
 }
 
+static int cmp_add_order(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	if (x->order != y->order) {
+		return x->order < y->order ? -1 : 1;
+	}
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * --connectivity-only's second listing over the objects git lists and cannot read that the walk
+ * did not reach (skg_graph_report.referent_error), in the listing's order (their adds'). One that an
+ * unreachable object links to has its type from that link (git's lookup made it), and git does not
+ * read it. False when out of memory.
+ */
+static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *rep)
+{
+	uint8_t *linked = calloc((size_t)g->nr + 1, 1);
+	struct placed *v = malloc(((size_t)g->nr + 1) * sizeof(*v));
+	uint32_t n = 0;
+	if (linked == NULL || v == NULL) {
+		free(linked);
+		free(v);
+		return false;
+	}
+	for (uint32_t i = 0; i < g->nr; i++) {
+		const struct gobj *o = &g->objs[i];
+		if ((o->flags & (F_REACHABLE | F_HAS | F_UNREAD)) == F_HAS && o->first != NO_LINKS) {
+			const uint32_t *ls = links_at(g, o->first);
+			for (uint32_t k = 0; k < o->n; k++) {
+				linked[ls[k] & LINK_INDEX_MASK] = 1;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < g->nr; i++) {
+		const struct gobj *o = &g->objs[i];
+		if ((o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD) &&
+		    !(o->flags & F_REACHABLE) && !linked[i]) {
+			v[n++] = (struct placed){o->add_order, 0, i};
+		}
+	}
+	qsort(v, n, sizeof(*v), cmp_add_order);
+	for (uint32_t k = 0; k < n; k++) {
+		rep->referent_error(rep->ctx, g->objs[v[k].index].id);
+	}
+	free(linked);
+	free(v);
+	return true;
+}
+
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 {
 	if (g->failed) {
@@ -2195,6 +2262,9 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 	free(stack);
 	if (rep->used_by_unreachable) {
 		recount_used(g, rep);
+	}
+	if (rep->referents && rep->referent_error != NULL && !referent_errors(g, rep)) {
+		return -1;
 	}
 
 	/* the order is made only when there is a line to put in it (the replay of git's lookups costs

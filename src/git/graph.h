@@ -321,6 +321,14 @@ struct skg_graph_report {
 	 * objects, then its packs; skg_graph_pack_source), 2.39's lists every directory's loose
 	 * objects, then every pack (for_each_loose_object, for_each_packed_object) */
 	bool listing_by_source;
+	/*
+	 * With `referents`: an object git lists and cannot read (skg_graph_add_unread_walked) that the
+	 * walk did not reach and no unreachable object links to, which the second listing reads for its
+	 * type and parses (mark_unreachable_referents: odb_read_object_info, fsck_walk's parse_object,
+	 * "Unknown object type"), in the listing's order, after the walk (may be NULL). Such objects
+	 * are then dangling ("unknown") or unreachable, as git's check_object makes them.
+	 */
+	void (*referent_error)(void *ctx, const uint8_t *id);
 };
 
 /*

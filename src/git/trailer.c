@@ -1542,7 +1542,7 @@ static int rev_positions(const struct file *rev, const char *idx_path, const cha
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t got = be32_at(rev, SKG_RIDX_HEADER + 4 * (uint64_t)i);
 			if (got != v[i].pos) {
-				if (flush != NULL && lines->len + 128 > SKG_LINES_SIZE) {
+				if (flush != NULL && lines->len + 1024 > SKG_LINES_SIZE) {
 					flush->fn(flush->ctx, lines); /* one line per entry: any number */
 				}
 				skg_lines_add(lines, "error: ",
@@ -1594,6 +1594,9 @@ static int rev_check(const struct file *f, uint64_t size, bool regular, int read
 		int pos_ok = idx_path != NULL ? rev_positions(f, idx_path, pack, lines, flush) : true;
 		if (pos_ok < 0) {
 			return SKG_TRAILER_FATAL;
+		}
+		if (flush != NULL && lines->len + 1024 > SKG_LINES_SIZE) {
+			flush->fn(flush->ctx, lines); /* room for the last line after the entries' */
 		}
 		if (sum_ok && pos_ok) {
 			status = SKG_TRAILER_OK;

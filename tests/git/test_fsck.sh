@@ -758,6 +758,26 @@ for how in cut16 selflink; do
 	) || fail "could not make the repository $r"
 	$exact "objects/pack: $how" "$r"
 done
+# --connectivity-only over a pack that does not match its idx (a byte appended): git lists the
+# idx's objects, and its second listing (dangling lines on) reads each it did not reach for its
+# type and parses it ("Unknown object type"), then names it "dangling unknown" / "unreachable
+# unknown" after reading its type once more (a fuzzer's most frequent case)
+r=$T/packdir-appended
+mkrepo "$r"
+(cd "$r" && git repack -qad && git prune-packed && p=$(ls .git/objects/pack/*.pack) && printf x >>"$p") ||
+	fail "could not make the repository $r"
+$exact "a byte appended to the pack, --connectivity-only" "$r" --connectivity-only
+compare "a byte appended to the pack, --connectivity-only --unreachable" "$r" --connectivity-only --unreachable
+compare "a byte appended to the pack, --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
+# the same pack under a newer one holding the branch's commit: git's parse of that commit at the
+# ref looks its parent up as a commit, so the walk says "Could not read" there, not "Unknown
+# object type" (the fuzzer's next most frequent case)
+r=$T/packdir-appended2
+mkrepo "$r"
+(cd "$r" && git repack -qad && echo 4 >f4 && git add f4 && git commit -qm c4 && git repack -qd &&
+	p=$(ls -S .git/objects/pack/*.pack | head -1) && printf x >>"$p") ||
+	fail "could not make the repository $r"
+$exact "a byte appended to the older pack, --connectivity-only" "$r" --connectivity-only
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')

@@ -78,7 +78,7 @@ static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
 	    s,    on_broken, on_wrong,  on_missing, on_dangling, on_unreachable, on_walk_error, unreachable,
-	    NULL, 0,         on_failed, false,      false,       false,          false};
+	    NULL, 0,         on_failed, false,      false,       false,          false,         NULL};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -439,7 +439,7 @@ static void test_graph_reload(void **state)
 			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
 			                               on_dangling, on_unreachable, on_walk_error, false,
 			                               give_links,  threads,        NULL,          false,
-			                               false,       false,          false};
+			                               false,       false,          false,         NULL};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
@@ -511,7 +511,7 @@ static void test_graph_promisor(void **state)
 	promisor_graph(g);
 	struct skg_graph_report rep = {&s,    on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
 	                               NULL,  false,     NULL,     0,          on_failed,   true,
-	                               false, false,     false};
+	                               false, false,     false,    NULL};
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 	assert_true(has_line(&s, "dangling", SKG_TREE, 21));
