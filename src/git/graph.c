@@ -2185,6 +2185,15 @@ static int cmp_add_order(const void *a, const void *b)
  */
 static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *rep)
 {
+	bool any = false; /* (on a sound repository, none: nothing is allocated) */
+	for (uint32_t i = 0; i < g->nr && !any; i++) {
+		const struct gobj *o = &g->objs[i];
+		any =
+		    (o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD) && !(o->flags & F_REACHABLE);
+	}
+	if (!any) {
+		return true;
+	}
 	uint8_t *linked = calloc((size_t)g->nr + 1, 1);
 	struct placed *v = malloc(((size_t)g->nr + 1) * sizeof(*v));
 	uint32_t n = 0;
