@@ -959,8 +959,10 @@ compare "objects/13 is a file" "$r"
 #     The pack deleted or cut short, with and without a commit-graph (whose verify reads every
 #     commit afresh).
 section_midx_routed() {
-local how graph r
-for how in rm trunc; do
+local how graph r hows=(rm trunc)
+# (Wine: the lines of a pack cut short name it Z:/..., and the reflogs come in another order)
+[ -n "${SK_WINDOWS:-}" ] && hows=(rm)
+for how in "${hows[@]}"; do
 	for graph in nograph graph; do
 		r=$T/routed-$how-$graph
 		mkrepo "$r"
@@ -984,7 +986,7 @@ for how in rm trunc; do
 			done
 			exit 1
 		) || fail "could not make the repository $r"
-		compare_exact "multi-pack-index to a lost pack ($how, $graph)" "$r"
+		$exact "multi-pack-index to a lost pack ($how, $graph)" "$r"
 		compare "multi-pack-index to a lost pack ($how, $graph), --unreachable --name-objects" "$r" --unreachable --name-objects
 		[ $graph = graph ] ||
 			compare "multi-pack-index to a lost pack ($how), --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
