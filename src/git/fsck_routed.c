@@ -57,74 +57,156 @@ static bool found_elsewhere(struct skg_fsck_run *f, const uint8_t *id, const str
 	return skg_fsck_loose_file_exists(f, id);
 }
 
+/* A pack a multi-pack-index lists: its object directory, its place there, the file (when there) and
+ * whether git can read objects from it (the check read it). */
+struct midx_pack {
+	size_t dir;
+	uint32_t place;
+	struct file_key key;
+	bool there, bad;
+};
+
+/* The packs every object directory's multi-pack-index lists (git loads each source's; alternates
+ * too), into *out (*n); 0, or -1 when out of memory. */
+static int list_midx_packs(struct skg_fsck_run *f, const struct stat *usable, const bool *usable_ok,
+                           struct midx_pack **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
+	for (size_t d = 0; d < f->n_odb_dirs; d++) {
+		char **names = NULL;
+		size_t nn = 0;
+		if (skg_midx_pack_names(f->odb_dirs[d], (unsigned)f->rawsz, f->git_version, &names, &nn, NULL,
+		                        0, NULL, NULL) != 0) {
+			return -1;
+		}
+		int ret = 0;
+		for (size_t p = 0; p < nn; p++) {
+			char *path = ret == 0 ? midx_pack_path(f->odb_dirs[d], names[p]) : NULL;
+			if (*n == cap) {
+				struct midx_pack *v = realloc(*out, (cap ? 2 * cap : 16) * sizeof(*v));
+				if (v != NULL) {
+					*out = v;
+					cap = cap ? 2 * cap : 16;
+				}
+			}
+			if (path == NULL || *n == cap) {
+				ret = -1;
+			}
+			if (ret == 0) {
+				struct stat st;
+				struct midx_pack m = {d, (uint32_t)p, {0, 0}, stat(path, &st) == 0, true};
+				if (m.there) {
+					m.key = (struct file_key){st.st_dev, st.st_ino};
+				}
+				for (size_t i = 0; i < f->n_usable_packs && m.there && m.bad; i++) {
+					m.bad = !(usable_ok[i] && same_file(&m.key, &usable[i]));
+				}
+				(*out)[(*n)++] = m;
+			}
+			free(path);
+			free(names[p]);
+		}
+		free(names);
+		if (ret != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The IDs every multi-pack-index places in a pack git can read, sorted, into *ids (*n); 0, or -1
+ * when out of memory. */
+static int readable_ids(struct skg_fsck_run *f, const struct midx_pack *mp, size_t nmp, uint8_t **ids,
+                        size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	for (size_t k = 0; k < nmp; k++) {
+		uint8_t *v = NULL;
+		size_t m = 0;
+		if (mp[k].bad) {
+			continue;
+		}
+		if (skg_midx_pack_ids(f->odb_dirs[mp[k].dir], (unsigned)f->rawsz, f->git_version, mp[k].place,
+		                      &v, &m) != 0) {
+			return -1;
+		}
+		uint8_t *w = m > 0 ? realloc(*ids, (*n + m) * f->rawsz) : *ids;
+		if (m > 0 && w == NULL) {
+			free(v);
+			return -1;
+		}
+		*ids = w;
+		if (m > 0) {
+			memcpy(*ids + *n * f->rawsz, v, m * f->rawsz);
+		}
+		*n += m;
+		free(v);
+	}
+	if (*n > 1) {
+		qsort(*ids, *n, f->rawsz, skg_id_cmp(f->rawsz));
+	}
+	return 0;
+}
+
 int skg_fsck_midx_routed(struct skg_fsck_run *f)
 {
 	if (f->n_odb_dirs == 0 || f->no_midx) {
 		return 0;
 	}
-	char **names = NULL;
-	size_t nn = 0;
-	if (skg_midx_pack_names(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, &names, &nn, NULL, 0,
-	                        NULL, NULL) != 0) {
-		skg_fsck_nomem(f);
-		return -1;
-	}
 	int ret = 0;
-	struct file_key *listed = calloc(nn > 0 ? nn : 1, sizeof(*listed));
-	bool *bad = calloc(nn > 0 ? nn : 1, sizeof(*bad));
 	struct skg_file *others = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*others));
 	struct stat *usable = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*usable));
 	bool *usable_ok = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*usable_ok));
-	size_t n_others = 0;
+	struct midx_pack *mp = NULL;
+	size_t nmp = 0, n_others = 0, n_good = 0;
+	uint8_t *good = NULL;
 	bool any_bad = false;
-	if (listed == NULL || bad == NULL || others == NULL || usable == NULL || usable_ok == NULL) {
+	if (others == NULL || usable == NULL || usable_ok == NULL) {
 		ret = -1;
 		goto out;
 	}
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
 		usable_ok[i] = stat(f->usable_packs[i].pack, &usable[i]) == 0;
 	}
-	/* the packs it lists that git cannot read objects from: not among the packs the check read */
-	for (size_t p = 0; p < nn; p++) {
-		char *path = midx_pack_path(f->odb_dirs[0], names[p]);
-		struct stat st;
-		if (path == NULL) {
-			ret = -1;
-			goto out;
-		}
-		bool there = stat(path, &st) == 0;
-		free(path);
-		bad[p] = true;
-		if (there) {
-			listed[p] = (struct file_key){st.st_dev, st.st_ino};
-			for (size_t i = 0; i < f->n_usable_packs && bad[p]; i++) {
-				bad[p] = !(usable_ok[i] && same_file(&listed[p], &usable[i]));
-			}
-		}
-		any_bad = any_bad || bad[p];
+	/* the packs the multi-pack-indexes list that git cannot read objects from: not among the packs
+	 * the check read */
+	if (list_midx_packs(f, usable, usable_ok, &mp, &nmp) != 0) {
+		ret = -1;
+		goto out;
+	}
+	for (size_t k = 0; k < nmp; k++) {
+		any_bad = any_bad || mp[k].bad;
 	}
 	if (!any_bad) {
 		goto out;
 	}
-	/* the usable packs it does not list: git searches those after it */
+	/* the usable packs no multi-pack-index lists: git searches those after them */
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
 		bool in_midx = false;
-		for (size_t p = 0; p < nn && !in_midx && usable_ok[i]; p++) {
-			in_midx = !bad[p] && same_file(&listed[p], &usable[i]);
+		for (size_t k = 0; k < nmp && !in_midx && usable_ok[i]; k++) {
+			in_midx = !mp[k].bad && same_file(&mp[k].key, &usable[i]);
 		}
 		if (!in_midx && skg_file_map(&others[n_others], f->usable_packs[i].idx, f->on_map, f->map_ctx,
 		                             NULL) == 0) {
 			n_others++;
 		}
 	}
-	for (size_t p = 0; p < nn && ret == 0; p++) {
+	/* what another multi-pack-index (an alternate's) finds in a pack git can read */
+	if (readable_ids(f, mp, nmp, &good, &n_good) != 0) {
+		ret = -1;
+		goto out;
+	}
+	for (size_t k = 0; k < nmp && ret == 0; k++) {
 		uint8_t *ids = NULL;
 		size_t n = 0;
-		if (!bad[p]) {
+		if (!mp[k].bad) {
 			continue;
 		}
-		if (skg_midx_pack_ids(f->odb_dirs[0], (unsigned)f->rawsz, f->git_version, (uint32_t)p, &ids,
-		                      &n) != 0) {
+		if (skg_midx_pack_ids(f->odb_dirs[mp[k].dir], (unsigned)f->rawsz, f->git_version, mp[k].place,
+		                      &ids, &n) != 0) {
 			ret = -1;
 			break;
 		}
@@ -135,9 +217,11 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 			break;
 		}
 		f->routed = v;
-		for (size_t k = 0; k < n; k++) {
-			const uint8_t *id = ids + k * f->rawsz;
-			if (!found_elsewhere(f, id, others, n_others)) {
+		for (size_t j = 0; j < n; j++) {
+			const uint8_t *id = ids + j * f->rawsz;
+			if ((n_good == 0 ||
+			     bsearch(id, good, n_good, f->rawsz, skg_id_cmp(f->rawsz)) == NULL) &&
+			    !found_elsewhere(f, id, others, n_others)) {
 				memcpy(f->routed + f->n_routed++ * f->rawsz, id, f->rawsz);
 			}
 		}
@@ -163,15 +247,11 @@ out:
 	for (size_t i = 0; i < n_others; i++) {
 		skg_file_unmap(&others[i]);
 	}
+	free(good);
+	free(mp);
 	free(others);
 	free(usable_ok);
 	free(usable);
-	free(bad);
-	free(listed);
-	for (size_t p = 0; p < nn; p++) {
-		free(names[p]);
-	}
-	free(names);
 	if (ret != 0) {
 		skg_fsck_nomem(f);
 	}

@@ -992,6 +992,23 @@ for how in "${hows[@]}"; do
 			compare "multi-pack-index to a lost pack ($how), --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
 	done
 done
+# the same in an alternate (git clone --shared): git goes through each source's multi-pack-index
+r=$T/routed-alt
+mkrepo "$r-a"
+(
+	cd "$r-a" && git repack -qd && git checkout -q -b side && echo 4 >f4 && git add f4 &&
+		git commit -qm c4 && git checkout -q master && git repack -qa && git prune-packed &&
+		git multi-pack-index write && git clone -q --shared "$r-a" "$r" 2>/dev/null || exit 1
+	head=$(git rev-parse HEAD)
+	for p in .git/objects/pack/*.pack; do
+		git show-index <"${p%.pack}.idx" | grep -q "$head" || continue
+		mv "$p" "$T/routed-alt.pack"
+		git cat-file -e HEAD 2>/dev/null || exit 0
+		mv "$T/routed-alt.pack" "$p"
+	done
+	exit 1
+) || fail "could not make the repository $r"
+compare "an alternate's multi-pack-index to a lost pack" "$r"
 # the test must see what it is meant to: git cannot read HEAD, which the other pack holds
 (cd "$T/routed-rm-nograph" && ! git cat-file -e HEAD 2>/dev/null &&
 	[ "$(for i in .git/objects/pack/*.idx; do git show-index <"$i"; done | grep -c "$(git rev-parse HEAD)")" = 2 ]) &&
