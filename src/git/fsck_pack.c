@@ -693,17 +693,20 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 		/* packfile.c find_pack_entry: the multi-pack-index first, then the other packs */
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			const struct skg_fsck_unusable *u = &f->unusable[i];
-			if (u->midx && midx_places(u, id, f->rawsz)) {
+			if ((u->midx || u->mids != NULL) && midx_places(u, id, f->rawsz)) {
 				if (u->line != NULL) {
 					skg_fsck_err_line(f, NULL, "%s", u->line);
 				}
-				skg_fsck_err_line(f, NULL, "error: packfile %s index unavailable", u->pack);
+				if (u->midx) {
+					skg_fsck_err_line(f, NULL, "error: packfile %s index unavailable",
+					                  u->pack);
+				}
 			}
 		}
 		for (size_t i = 0; i < f->n_unusable; i++) {
 			uint64_t off;
 			const struct skg_fsck_unusable *u = &f->unusable[i];
-			if (u->dir_errno == 0 && !u->midx && u->line != NULL &&
+			if (u->dir_errno == 0 && !u->midx && u->mids == NULL && u->line != NULL &&
 			    (u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len, f->rawsz, id, &off))) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
@@ -887,6 +890,16 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		remember_unusable(f, line, copy, (size_t)idx.len, NULL);
 		if (line == NULL || skg_fsck_stopped(f)) {
 			goto out; /* out of memory: remember_unusable freed it */
+		}
+		if (midx != 0) {
+			/* a pack of the multi-pack-index: git's lookups open it only for the IDs the
+			 * multi-pack-index places in it (midx.c fill_midx_entry), never by its idx */
+			struct skg_fsck_unusable *u = &f->unusable[f->n_unusable - 1];
+			if (skg_midx_pack_ids(f->odb_dirs[odb], (unsigned)f->rawsz, f->git_version,
+			                      (uint32_t)(midx - 1), &u->mids, &u->n_mids) != 0) {
+				skg_fsck_nomem(f);
+				goto out;
+			}
 		}
 		if (go == SKG_PK_GIT_PACK_SIGNATURE) {
 			/* git's pread of the trailer failed (EINVAL): errno at each lookup it opens this
@@ -1580,7 +1593,9 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 		const struct skg_fsck_unusable *u = &f->unusable[i];
 		uint64_t off;
 		/* a pack that does not open (its idx kept): only a lookup of an ID it lists opens it */
-		bool opened = u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len, f->rawsz, id, &off);
+		bool opened = u->mids != NULL ? midx_places(u, id, f->rawsz)
+		                              : u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len,
+		                                                                     f->rawsz, id, &off);
 		e = u->dir_errno != 0 ? u->dir_errno : u->open_errno != 0 && opened ? u->open_errno : e;
 	}
 	if (e != 0) {

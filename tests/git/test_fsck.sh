@@ -992,6 +992,17 @@ for how in "${hows[@]}"; do
 			compare "multi-pack-index to a lost pack ($how), --connectivity-only --no-dangling" "$r" --connectivity-only --no-dangling
 	done
 done
+# both packs emptied: a lookup prints the line of the pack the multi-pack-index names, not of the
+# other pack that also lists the object (a new user's trial)
+r=$T/routed-both
+mkrepo "$r"
+(
+	cd "$r" && git repack -qd && git checkout -q -b side && echo 4 >f4 && git add f4 &&
+		git commit -qm c4 && git checkout -q master && git repack -qa && git prune-packed &&
+		git multi-pack-index write || exit 1
+	for p in .git/objects/pack/*.pack; do : >"$p" || exit 1; done
+) || fail "could not make the repository $r"
+[ -n "${SK_WINDOWS:-}" ] || compare "multi-pack-index over two emptied packs with the same objects" "$r"
 # the same in an alternate (git clone --shared): git goes through each source's multi-pack-index
 r=$T/routed-alt
 mkrepo "$r-a"
