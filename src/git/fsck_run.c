@@ -537,10 +537,22 @@ static void lines_out(void *ctx, struct skg_lines *lines)
  * The reverse indexes, as git 2.41+'s fsck checks them (builtin/fsck.c check_pack_rev_indexes,
  * 0d30feef3c, 5a6072f631; git 2.39 does not look at them), after the index and before the
  * connectivity: each pack whose idx does not open, its line again (open_pack_index) and "unable to
- * load rev-index for pack 'P'", then each pack's .rev in git's list of packs (get_all_packs: the
- * order of the object check, newer packs first; skg_trailer_pack_rev); exit bit 64. 0, or -1 when
- * the run stops.
+ * load rev-index for pack 'P'", then each pack's .rev in git's list of packs (repo_for_each_pack,
+ * sorted at git's last re-reading: cmp_pack_sort; skg_trailer_pack_rev); exit bit 64. 0, or -1
+ * when the run stops.
  */
+static int cmp_pack_sort(const void *a, const void *b)
+{
+	const struct skg_fsck_pack_ref *x = a, *y = b;
+	if ((x->odb == 0) != (y->odb == 0)) {
+		return x->odb == 0 ? -1 : 1;
+	}
+	if (x->mtime != y->mtime) {
+		return x->mtime > y->mtime ? -1 : 1;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int check_revs(struct skg_fsck_run *f)
 {
 	for (size_t i = 0; i < f->n_unusable; i++) {
@@ -566,6 +578,13 @@ static int check_revs(struct skg_fsck_run *f)
 		return -1;
 	}
 	skg_lines_clear(lines);
+	/* git's list at this point: sorted at its last re-reading (odb_reprepare, before the object
+	 * check) as packfile.c sort_pack sorts it, local packs first, then the newer .pack first
+	 * (a stable sort: ties keep the listing's order) */
+	for (size_t i = 0; i < n; i++) {
+		packs[i].seq = i;
+	}
+	qsort(packs, n, sizeof(*packs), cmp_pack_sort);
 	int worst = SKG_TRAILER_ABSENT;
 	for (size_t i = 0; i < n && !skg_fsck_stopped(f); i++) {
 		int st = skg_trailer_pack_rev(packs[i].idx, (unsigned)f->rawsz, lines, &flush);

@@ -727,10 +727,8 @@ mkrepo "$r"
 compare "a pack cut to 1000 bytes, its idx and sound .rev left" "$r"
 (cd "$r" && p=$(ls .git/objects/pack/pack-*.pack) && : >"$p") || fail "could not empty the pack of $r"
 compare "a pack emptied, its idx and sound .rev left" "$r"
-# two packs' .rev files damaged: git reports them in its list of packs (newer first, then as its
-# reads of the ref tips moved them), not in the directory's order (a fuzzer's case). No index and
-# no tip in the older pack: the reads of its cache-tree and of a tag there would move packs again,
-# which sha1kit does not follow for this order
+# two packs' .rev files damaged: git reports them in its list of packs, sorted newer .pack first,
+# not in the directory's order (a fuzzer's case)
 r=$T/packdir-revorder
 mkrepo "$r"
 (
