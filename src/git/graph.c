@@ -25,6 +25,7 @@ enum {
 /* The type byte of an object: its type (1..4, 0: none) in the low bits, and two marks. */
 #define TYPE_MASK  7u
 #define T_NOREAD   0x08u /* git's walk reads it again and cannot (skg_graph_set_noread) */
+#define T_COPY     0x08u /* the same bit on an F_UNREAD object: a copy of it was added and read */
 #define T_PPACK    0x10u /* an object of a promisor pack (skg_graph_set_promisor with links) */
 #define T_PROMISOR 0x20u /* a promisor object (skg_graph_set_promisor) */
 #define T_CONFLICT 0x40u /* two events disagree on its type (skg_graph_conflicts) */
@@ -520,6 +521,9 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 		goto out;
 	}
 	seen(&g->objs[i], order, 0);
+	if (g->objs[i].flags & F_UNREAD) {
+		g->objs[i].type |= T_COPY; /* (git reads this copy: not one it lists and cannot read) */
+	}
 	if (g->objs[i].flags & F_HAS) {
 		/* a second copy: the first record stays (with the earlier order in git's), the other
 		 * add is kept for the order of the walk's last lines */
@@ -1779,7 +1783,7 @@ static void drain(struct walk *w)
 	while (w->sp > 0) {
 		uint32_t i = w->stack[--w->sp];
 		uint32_t first = g->objs[i].first, n = g->objs[i].n;
-		if (g->objs[i].type & T_NOREAD) {
+		if ((g->objs[i].type & T_NOREAD) && !(g->objs[i].flags & F_UNREAD)) {
 			/* git's walk cannot read it again: its error, none of its links followed */
 			if (w->quiet) {
 				w->events = true;
@@ -2042,8 +2046,8 @@ static enum report_kind reported(const struct gobj *o, const struct skg_graph_re
 		                                                                              : REPORT_NONE;
 	}
 	if (!(o->flags & F_HAS) ||
-	    ((o->flags & F_UNREAD) &&
-	     !(rep->referent_error != NULL && (o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD)))) {
+	    ((o->flags & F_UNREAD) && !(rep->referent_error != NULL && (o->flags & F_WALKED) == F_WALKED &&
+	                                (o->flags & F_BADREAD) && !(o->type & T_COPY)))) {
 		return REPORT_NONE; /* (an object git lists and cannot read: as any other with
 		                     * --connectivity-only's second listing, referent_errors) */
 	}
@@ -2214,7 +2218,7 @@ static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *
 	for (uint32_t i = 0; i < g->nr; i++) {
 		const struct gobj *o = &g->objs[i];
 		if ((o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD) &&
-		    !(o->flags & F_REACHABLE) && !linked[i]) {
+		    !(o->flags & F_REACHABLE) && !(o->type & T_COPY) && !linked[i]) {
 			v[n++] = (struct placed){o->add_order, 0, i};
 		}
 	}
