@@ -584,7 +584,9 @@ static int check_revs(struct skg_fsck_run *f)
 	for (size_t i = 0; i < n; i++) {
 		packs[i].seq = i;
 	}
-	qsort(packs, n, sizeof(*packs), cmp_pack_sort);
+	if (n > 1) {
+		qsort(packs, n, sizeof(*packs), cmp_pack_sort);
+	}
 	int worst = SKG_TRAILER_ABSENT;
 	for (size_t i = 0; i < n && !skg_fsck_stopped(f); i++) {
 		int st = skg_trailer_pack_rev(packs[i].idx, (unsigned)f->rawsz, lines, &flush);
