@@ -573,6 +573,17 @@ static char *git_open_line(enum skg_pk_git_open go, const char *path, uint32_t a
 	return line;
 }
 
+/* A copy of a mapped idx (NULL when out of memory), for a pack git cannot read objects from: which
+ * IDs its lookups open that pack for. */
+static uint8_t *idx_copy(const struct skg_file *idx)
+{
+	uint8_t *copy = malloc(idx->len > 0 ? (size_t)idx->len : 1);
+	if (copy != NULL && idx->len > 0) {
+		memcpy(copy, idx->data, (size_t)idx->len);
+	}
+	return copy;
+}
+
 /* Appends u to the packs git cannot read objects from, its strings and arrays the list's now; when
  * that fails (`ok` false: one of them could not be made), frees them: out of memory. */
 static void push_unusable(struct skg_fsck_run *f, struct skg_fsck_unusable u, bool ok)
@@ -823,10 +834,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 			/* packfile.c open_packed_git_1 fails silently (each lookup too): verify_packfile;
 			 * the errno of each lookup that opens it, which git 2.39's read of an object it
 			 * does not find dies on (a pack that is a link to itself: ELOOP) */
-			uint8_t *copy = malloc((size_t)idx.len);
-			if (copy != NULL) {
-				memcpy(copy, idx.data, (size_t)idx.len);
-			}
+			uint8_t *copy = idx_copy(&idx);
 			push_unusable(f,
 			              (struct skg_fsck_unusable){NULL, copy, (size_t)idx.len, 0, NULL, false,
 			                                         NULL, 0, ferr.sys_errno},
@@ -878,10 +886,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	if (go != SKG_PK_GIT_OK) {
 		/* verify_packfile: the pack does not open (open_packed_git_1) */
 		char *line = git_open_line(go, pack_path, ga, gb);
-		uint8_t *copy = malloc((size_t)idx.len);
-		if (copy != NULL) {
-			memcpy(copy, idx.data, (size_t)idx.len);
-		}
+		uint8_t *copy = idx_copy(&idx);
 		if (copy == NULL) {
 			free(line);
 			skg_fsck_nomem(f);
@@ -1379,7 +1384,9 @@ static int add_pack_ref(struct pack_list *l, const char *dir, const char *name, 
 	skg_buf_addf(&pack, "%s/%.*s.pack", dir, (int)(len - 4), name);
 	struct stat st;
 	int ret = idx.failed || pack.failed ? -1 : 0;
-	if (ret == 0 && stat(skg_buf_str(&pack), &st) == 0 && S_ISREG(st.st_mode)) {
+	const int stat_rc = ret == 0 ? stat(skg_buf_str(&pack), &st) : 0;
+	const int stat_errno = errno;
+	if (ret == 0 && stat_rc == 0 && S_ISREG(st.st_mode)) {
 		if (l->n == l->cap) {
 			size_t cap = l->cap ? 2 * l->cap : 16;
 			struct skg_fsck_pack_ref *w = realloc(l->v, cap * sizeof(*w));
@@ -1402,8 +1409,8 @@ static int add_pack_ref(struct pack_list *l, const char *dir, const char *name, 
 		                                          in_midx, touch,  l->v255, 0};
 		return 0; /* the strings are the list's now */
 	}
-	if (ret == 0 && stat(skg_buf_str(&pack), &st) != 0 && errno != ENOENT) {
-		l->stat_errno = errno;
+	if (ret == 0 && stat_rc != 0 && stat_errno != ENOENT) {
+		l->stat_errno = stat_errno;
 	}
 	skg_buf_release(&idx);
 	skg_buf_release(&pack);

@@ -1684,6 +1684,22 @@ int skg_trailer_rev_file(const char *path, unsigned rawsz, int64_t num_objects, 
 	return rev_file(path, rawsz, num_objects, lines, NULL);
 }
 
+/* rev_file() of the .rev at `path` when git loads its pack: X.idx and X.pack both regular files (git
+ * loads a pack from its X.idx, any X, when X.pack is a file: add_packed_git, and checks the X.rev of
+ * the packs it loaded; an X.rev without both belongs to none, even with its pack named in a
+ * multi-pack-index, whose load's own line says that pack's). ABSENT otherwise. */
+static int loaded_pack_rev(const char *path, unsigned rawsz, struct skg_lines *lines,
+                           const struct skg_lines_flush *flush)
+{
+	if (!has_file(path, ".idx") || !has_file(path, ".pack")) {
+		return SKG_TRAILER_ABSENT;
+	}
+	if (flush != NULL && lines->len > SKG_LINES_SIZE / 2) {
+		flush->fn(flush->ctx, lines); /* room for this file's first lines */
+	}
+	return rev_file(path, rawsz, -1, lines, flush);
+}
+
 int skg_trailer_pack_rev(const char *idx_path, unsigned rawsz, struct skg_lines *lines,
                          const struct skg_lines_flush *flush)
 {
@@ -1692,13 +1708,7 @@ int skg_trailer_pack_rev(const char *idx_path, unsigned rawsz, struct skg_lines 
 		skg_lines_nomem(lines);
 		return SKG_TRAILER_FATAL;
 	}
-	int st = SKG_TRAILER_ABSENT;
-	if (has_file(path, ".idx") && has_file(path, ".pack")) {
-		if (flush != NULL && lines->len > SKG_LINES_SIZE / 2) {
-			flush->fn(flush->ctx, lines); /* room for this file's first lines */
-		}
-		st = rev_file(path, rawsz, -1, lines, flush);
-	}
+	int st = loaded_pack_rev(path, rawsz, lines, flush);
 	free(path);
 	return st;
 }
@@ -1731,17 +1741,7 @@ int skg_trailer_revs(const char *objdir, unsigned rawsz, struct skg_lines *lines
 			worst = SKG_TRAILER_FATAL;
 			break;
 		}
-		if (!has_file(path, ".idx") || !has_file(path, ".pack")) {
-			free(path); /* git loads a pack from its X.idx (any X) when X.pack is a file
-			               (add_packed_git) and checks the X.rev of the packs it loaded; an X.rev
-			               without both belongs to none, even with its pack named in a
-			               multi-pack-index (the load's own line says that pack's) */
-			continue;
-		}
-		if (flush != NULL && lines->len > SKG_LINES_SIZE / 2) {
-			flush->fn(flush->ctx, lines); /* room for the next file's first lines */
-		}
-		int st = rev_file(path, rawsz, -1, lines, flush);
+		int st = loaded_pack_rev(path, rawsz, lines, flush);
 		free(path);
 		if (st == SKG_TRAILER_ABSENT) {
 			continue;
