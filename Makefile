@@ -155,7 +155,7 @@ test: corpus
 # The Git comparisons against a current Git (issue #25): the same native build, the reference git
 # built (once) by scripts/git-current.sh, and the comparison sections with SHA1KIT_REF_GIT set to it
 # (tests/testlib.sh). GIT_CURRENT_TESTS: the ctest regular expression of the sections.
-GIT_CURRENT_TESTS ?= cli_fsck_|cli_reftable_|cli_refs_|git_|cli_pack_|cli_hash_object
+GIT_CURRENT_TESTS ?= cli_fsck_|cli_reftable_|cli_midxchain_|cli_refs_|git_|cli_pack_|cli_hash_object
 check-git-current: corpus
 	$(CONFIGURE) -B $(B)/check -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHA1KIT_WERROR=ON -DSHA1KIT_BUILD_PROGRAMS=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(B)/check -j $(JOBS)

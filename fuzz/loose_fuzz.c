@@ -4,7 +4,9 @@
  *
  * Input: byte 0 = flags, the rest = the file. Flags bits 0-1 choose the parser: 0 and 1 a loose
  * object (skg_loose_parse), 2 a commit-graph, 3 a multi-pack-index (bit 2 clear; its contents
- * too, skg_trailer_midx_buf_verify, with its packs absent) or a .rev file (bit 2 set). For loose
+ * too, skg_trailer_midx_buf_verify, with its packs absent; with bits 4 and 6 set also as git 2.55.0's
+ * incremental chain of two layers, the file's halves, skg_trailer_midx_chain_buf_verify) or a .rev
+ * file (bit 2 set). For loose
  * objects, bit 4 deflates the rest first (so that mutations reach the
  * header and content code instead of stopping in zlib), bits 2-3 choose core.bigFileThreshold
  * (0: every blob streamed, 64, or git's default), bit 5 git 2.50+'s reading of an unknown type
@@ -242,6 +244,29 @@ static void fuzz_midx_contents(const uint8_t *file, size_t len, unsigned rawsz, 
 	free(lines);
 }
 
+/* The file's halves as the two layers of an incremental multi-pack-index (git 2.55.0), each in a
+ * buffer of its exact size: the same invariants as a single file's, in range and well-formed. */
+static void fuzz_midx_chain(const uint8_t *file, size_t len, unsigned rawsz)
+{
+	size_t half = len / 2;
+	size_t lens[2] = {half, len - half};
+	uint8_t *base = malloc(lens[0] ? lens[0] : 1), *top = malloc(lens[1] ? lens[1] : 1);
+	struct skg_lines *lines = malloc(sizeof(*lines));
+	if (base != NULL && top != NULL && lines != NULL) {
+		memcpy(base, file, lens[0]);
+		memcpy(top, file + half, lens[1]);
+		const uint8_t *layers[2] = {base, top};
+		int st = skg_trailer_midx_chain_buf_verify(layers, lens, 2, FUZZ_OBJDIR, NULL, rawsz, lines);
+		check(st >= SKG_TRAILER_OK && st <= SKG_TRAILER_FATAL && st != SKG_TRAILER_ABSENT,
+		      "chain status");
+		check_lines(lines);
+		check((st == SKG_TRAILER_OK) == (lines->count == 0), "chain lines iff not ok");
+	}
+	free(lines);
+	free(top);
+	free(base);
+}
+
 static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 {
 	struct skg_lines *lines = malloc(sizeof(*lines));
@@ -273,6 +298,9 @@ static void fuzz_trailer(unsigned flags, const uint8_t *file, size_t len)
 		}
 		if (mode == SKG_TRAILER_VERIFY && (flags & 3) == 3 && !(flags & 4)) {
 			fuzz_midx_contents(file, len, rawsz, git_version, st, lines);
+			if ((flags & 64) && git_version == SKG_GIT_2_55) {
+				fuzz_midx_chain(file, len, rawsz);
+			}
 		}
 	}
 	free(lines);

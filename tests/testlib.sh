@@ -276,3 +276,44 @@ grep_v_prefix() {
 		[[ $line == "$prefix"* ]] || printf '%s\n' "$line"
 	done <"$in" >"$out"
 }
+
+# sk_check_recorded FIX DIR NAME ARGS: sha1kit ($SK) fsck in DIR (ARGS "default": no option, else
+# one option) against the output a Git recorded in FIX/NAME.ARGS.out, .err and .rc (FIX/git-version
+# names that Git): stderr and the exit status byte for byte, stdout as the same lines (sha1kit's
+# order of dangling lines is not yet git's every time: issue 25, as tests/git/test_fsck.sh's
+# compare); then, when SK_LIVE is not empty, against the reference git live (sk_check_live). The
+# caller defines pass and fail, and T (a scratch directory).
+sk_check_recorded() {
+	local fix=$1 dir=$2 c=$3 args=$4 a=$4
+	[ "$a" = default ] && a=
+	# shellcheck disable=SC2086 # a: no option, or one
+	(cd "$dir" && "$SK" fsck $a >"$T/s.out" 2>"$T/s.err")
+	echo $? >"$T/s.rc"
+	if same_lines "$fix/$c.$args.out" "$T/s.out" && same_file "$fix/$c.$args.err" "$T/s.err" &&
+		same_file "$fix/$c.$args.rc" "$T/s.rc"; then
+		pass
+	else
+		fail "$c fsck $a: $(<"$fix/git-version") exited $(<"$fix/$c.$args.rc"), sha1kit $(<"$T/s.rc")"
+		diff -u "$fix/$c.$args.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+		diff -u "$fix/$c.$args.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
+	fi
+	[ -n "${SK_LIVE:-}" ] || return 0
+	sk_check_live "$dir" "$c" "$a"
+}
+
+# sk_check_live DIR NAME A: the reference git's fsck A (no option, or one) in DIR against sha1kit's,
+# run just before into $T/s.out, .err and .rc: stderr and the exit status byte for byte, stdout as
+# the same lines.
+sk_check_live() {
+	local dir=$1 c=$2 a=$3
+	# shellcheck disable=SC2086 # a: no option, or one
+	(cd "$dir" && refgit fsck $a >"$T/g.out" 2>"$T/g.err")
+	echo $? >"$T/g.rc"
+	if same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
+		pass
+	else
+		fail "$c fsck $a (live): git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
+		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
+		diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
+	fi
+}

@@ -162,7 +162,8 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 	bool *usable_ok = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*usable_ok));
 	struct midx_pack *mp = NULL;
 	size_t nmp = 0, n_others = 0, n_good = 0;
-	uint8_t *good = NULL;
+	uint8_t *good = NULL, *lost = NULL;
+	size_t n_lost = 0;
 	bool any_bad = false;
 	if (others == NULL || usable == NULL || usable_ok == NULL) {
 		ret = -1;
@@ -180,7 +181,24 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 	for (size_t k = 0; k < nmp; k++) {
 		any_bad = any_bad || mp[k].bad;
 	}
-	if (!any_bad) {
+	/* and the IDs a multi-pack-index lists but its own lookup does not find */
+	for (size_t d = 0; d < f->n_odb_dirs && ret == 0; d++) {
+		uint8_t *v = NULL;
+		size_t m = 0;
+		if (skg_midx_lost_ids(f->odb_dirs[d], (unsigned)f->rawsz, f->git_version, &v, &m) != 0) {
+			ret = -1;
+		}
+		uint8_t *w = m > 0 ? realloc(lost, (n_lost + m) * f->rawsz) : lost;
+		if (m > 0 && w == NULL) {
+			ret = -1;
+		} else if (m > 0) {
+			lost = w;
+			memcpy(lost + n_lost * f->rawsz, v, m * f->rawsz);
+			n_lost += m;
+		}
+		free(v);
+	}
+	if (ret != 0 || (!any_bad && n_lost == 0)) {
 		goto out;
 	}
 	/* the usable packs no multi-pack-index lists: git searches those after them */
@@ -199,14 +217,18 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 		ret = -1;
 		goto out;
 	}
-	for (size_t k = 0; k < nmp && ret == 0; k++) {
+	for (size_t k = 0; k <= nmp && ret == 0; k++) {
 		uint8_t *ids = NULL;
 		size_t n = 0;
-		if (!mp[k].bad) {
+		if (k == nmp) {
+			/* the lost IDs last */
+			ids = lost;
+			n = n_lost;
+			lost = NULL;
+		} else if (!mp[k].bad) {
 			continue;
-		}
-		if (skg_midx_pack_ids(f->odb_dirs[mp[k].dir], (unsigned)f->rawsz, f->git_version, mp[k].place,
-		                      &ids, &n) != 0) {
+		} else if (skg_midx_pack_ids(f->odb_dirs[mp[k].dir], (unsigned)f->rawsz, f->git_version,
+		                             mp[k].place, &ids, &n) != 0) {
 			ret = -1;
 			break;
 		}
@@ -228,7 +250,17 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 		free(ids);
 	}
 	if (ret == 0 && f->n_routed > 0) {
+		/* sorted, each ID once (a lost ID may sit in a pack git cannot read as well) */
 		qsort(f->routed, f->n_routed, f->rawsz, skg_id_cmp(f->rawsz));
+		size_t u = 0;
+		for (size_t k = 0; k < f->n_routed; k++) {
+			if (u == 0 ||
+			    memcmp(f->routed + (u - 1) * f->rawsz, f->routed + k * f->rawsz, f->rawsz) != 0) {
+				memmove(f->routed + u * f->rawsz, f->routed + k * f->rawsz, f->rawsz);
+				u++;
+			}
+		}
+		f->n_routed = u;
 		for (size_t k = 0; k < f->n_routed; k++) {
 			/* git's walk reads a tree again (its buffer was freed after the object check); with
 			 * --connectivity-only it reads every commit and tag it reaches too, but for the
@@ -248,6 +280,7 @@ out:
 		skg_file_unmap(&others[i]);
 	}
 	free(good);
+	free(lost);
 	free(mp);
 	free(others);
 	free(usable_ok);

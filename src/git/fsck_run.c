@@ -79,15 +79,19 @@ static bool midx_loads(struct skg_fsck_run *f)
 	}
 	bool dies = false;
 	for (size_t i = 0; i < f->n_odb_dirs && !dies && !f->no_midx; i++) {
-		int st = skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
-		                          f->git_version, lines);
+		bool loaded;
+		int st =
+		    skg_trailer_midx_load(f->odb_dirs[i], (unsigned)f->rawsz, f->git_version, lines, &loaded);
 		if (st == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, lines);
 			f->died = true;
 			dies = true;
 		} else if (f->git_version >= SKG_GIT_2_55) {
+			/* one that loaded (a chain with a layer missing: its warning) stays loaded */
 			skg_fsck_lines(f, lines);
-			skg_fsck_lines(f, lines);
+			if (!loaded) {
+				skg_fsck_lines(f, lines);
+			}
 		}
 	}
 	free(lines);
@@ -462,9 +466,10 @@ static int check_trailers(struct skg_fsck_run *f)
 		/* the multi-pack-index's load, as git's processes print it each time they load it: the
 		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself;
 		 * core.multiPackIndex / core.commitGraph false: git loads neither, nor runs its verify */
+		bool loaded;
 		int mst = f->no_midx ? SKG_TRAILER_ABSENT
-		                     : skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz,
-		                                        f->git_version, mlines);
+		                     : skg_trailer_midx_load(f->odb_dirs[i], (unsigned)f->rawsz,
+		                                             f->git_version, mlines, &loaded);
 		vo.midx_shown = false;
 		vo.midx_lines = mst == SKG_TRAILER_FATAL || f->no_midx ? NULL : mlines;
 		if (!f->no_commit_graph) {
@@ -478,8 +483,10 @@ static int check_trailers(struct skg_fsck_run *f)
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f) && ret == 0 && !f->no_midx; i++) {
 		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
 		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
-		(void)skg_trailer_midx(f->odb_dirs[i], SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version,
-		                       mlines); /* its load did not die: the first loop stopped */
+		bool loaded;
+		/* its load did not die: the first loop stopped */
+		(void)skg_trailer_midx_load(f->odb_dirs[i], (unsigned)f->rawsz, f->git_version, mlines,
+		                            &loaded);
 		if (f->git_version < SKG_GIT_2_55) {
 			/* git 2.39.5's fsck's own load (after the loose objects; its lines come here);
 			 * 2.55.0's two came before the objects (midx_loads) */
@@ -628,7 +635,7 @@ static void bitmap_check(struct skg_fsck_run *f, const char *path)
 /*
  * The reachability bitmaps, as git 2.41+'s fsck checks them (756f1bcd29; verify_bitmap_files,
  * after the reverse indexes): the multi-pack-index's of each object directory whose
- * multi-pack-index loads (OBJDIR/pack/multi-pack-index-<its checksum>.bitmap), then each pack's
+ * multi-pack-index loads (skg_midx_bitmap_path), then each pack's
  * (PACK.bitmap) in git's pack order; a file that is there and whose trailing SHA-1 is not that of
  * the rest is "error: bitmap file 'P' has invalid checksum" (exit bit 0200). 0, or -1 when the run
  * stops.
@@ -641,28 +648,15 @@ static int check_bitmaps(struct skg_fsck_run *f)
 		return -1;
 	}
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		/* read once: loaded as git loads it (none, or one that does not load: no bitmap; its
-		 * lines came with the loads), its checksum names the bitmap */
-		struct skg_buf path = {0};
-		skg_buf_addf(&path, "%s/pack/multi-pack-index", f->odb_dirs[i]);
-		char *data = NULL;
-		size_t len = 0;
-		if (path.failed) {
+		/* as git loads it (none, or one that does not load: no bitmap; its lines came with the
+		 * loads): its checksum names the bitmap (a chain: its top layer's) */
+		char *path = NULL;
+		if (skg_midx_bitmap_path(f->odb_dirs[i], (unsigned)f->rawsz, f->git_version, &path) != 0) {
 			skg_fsck_nomem(f);
-		} else if (skg_read_file(path.p, SIZE_MAX / 2, &data, &len) != 0) {
-			if (errno == ENOMEM) {
-				skg_fsck_nomem(f);
-			}
-		} else if (skg_trailer_midx_buf((const uint8_t *)data, len, path.p, SKG_TRAILER_LOAD,
-		                                (unsigned)f->rawsz, f->git_version,
-		                                lines) == SKG_TRAILER_OK) {
-			char hex[SKG_MAX_HEXSZ + 1];
-			skg_to_hex_len((const uint8_t *)data + len - f->rawsz, f->rawsz, hex);
-			skg_buf_addf(&path, "-%s.bitmap", hex);
-			bitmap_check(f, path.failed ? NULL : path.p);
+		} else if (path != NULL) {
+			bitmap_check(f, path);
 		}
-		free(data);
-		skg_buf_release(&path);
+		free(path);
 	}
 	free(lines);
 	size_t n;

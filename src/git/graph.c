@@ -812,6 +812,12 @@ static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const
 			struct gobj *t = &g->objs[ls[k] & LINK_INDEX_MASK];
 			if ((t->flags & F_WALKED) == F_WALKED && TY(t) == 0) {
 				t->type = (uint8_t)((t->type & ~TYPE_MASK) | (ls[k] >> LINK_TYPE_SHIFT));
+			} else if ((t->flags & (F_HAS | F_UNREAD)) == F_HAS && (t->type & T_NOREAD) &&
+			           (TY(t) == SKG_COMMIT || TY(t) == SKG_TAG) &&
+			           TY(t) == (ls[k] >> LINK_TYPE_SHIFT)) {
+				/* a commit or tag git's walk cannot read (--connectivity-only): typed here,
+				 * before a reflog's entry reaches it as a root of no type (mark) */
+				t->type |= T_FORCED;
 			}
 		}
 	}
@@ -1004,7 +1010,7 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		return;
 	}
 	if (!(o->flags & F_UNREAD)) {
-		if ((o->type & T_NOREAD) && rep->connectivity_only && ltype <= 4) {
+		if ((o->type & (T_NOREAD | T_FORCED)) == T_NOREAD && rep->connectivity_only && ltype <= 4) {
 			/* git never read it: its type is the link's that reaches it first (0: a root
 			 * of no type, a reflog's entry), as its lookup makes it */
 			o->type = (uint8_t)((o->type & ~TYPE_MASK) | ltype);

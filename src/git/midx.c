@@ -49,13 +49,15 @@ struct pair {
 };
 
 struct state {
-	const struct skg_midx *m;
+	const struct skg_midx *m; /* the top layer of a chain */
 	const char *objdir;
 	const struct skg_midx_io *io;
 	struct skg_lines *lines;
-	uint64_t map_len; /* git's mapping: the file rounded up to whole pages */
-	struct pack *packs;
-	uint64_t *name_at; /* where each pack name starts */
+	struct pack *packs;                  /* by pack-int-id, the whole chain's */
+	uint64_t *name_at;                   /* where each pack name starts */
+	const struct skg_midx **name_in;     /* in which layer */
+	uint32_t total_packs, total_objects; /* of the whole chain */
+	size_t nlayers;
 	bool bad, died, nomem, wild;
 	/* the meter running (io->meter): its title, total and the last count given (-1: none) */
 	const char *meter_title;
@@ -65,38 +67,72 @@ struct state {
 
 /* ---- reading the file as git's mapping ------------------------------------------------------------ */
 
-/* Whether git's read of n bytes at off stays inside its mapping; else the check stops (wild). */
-static bool inside(struct state *s, uint64_t off, uint64_t n)
+/* Whether git's read of n bytes at off of layer L stays inside its mapping of the file (rounded up
+ * to whole pages); else the check stops (wild). */
+static bool inside(struct state *s, const struct skg_midx *L, uint64_t off, uint64_t n)
 {
-	if (off > s->map_len || s->map_len - off < n) {
+	uint64_t map_len = ((uint64_t)L->len + MAP_PAGE - 1) / MAP_PAGE * MAP_PAGE;
+	if (off > map_len || map_len - off < n) {
 		s->wild = true;
 		return false;
 	}
 	return true;
 }
 
+static uint32_t be32_in(struct state *s, const struct skg_midx *L, uint64_t off)
+{
+	return inside(s, L, off, 4) ? skg_be32_padded(L->data, L->len, off) : 0;
+}
+
 static uint32_t be32_at(struct state *s, uint64_t off)
 {
-	return inside(s, off, 4) ? skg_be32_padded(s->m->data, s->m->len, off) : 0;
+	return be32_in(s, s->m, off);
 }
 
-static uint64_t be64_at(struct state *s, uint64_t off)
+static uint64_t be64_in(struct state *s, const struct skg_midx *L, uint64_t off)
 {
-	return (uint64_t)be32_at(s, off) << 32 | be32_at(s, off + 4);
+	return (uint64_t)be32_in(s, L, off) << 32 | be32_in(s, L, off + 4);
 }
 
-/* OIDL entry k (nth_midxed_object_oid, without its range check: git reads what the fanout says) */
-static void oid_at(struct state *s, uint64_t k, uint8_t *oid)
+/* The layer of a chain that holds object position *pos (git's midx_for_object; one file: the top),
+ * *pos made its place in that layer. */
+static const struct skg_midx *layer_of_object(struct state *s, uint32_t *pos)
 {
-	unsigned rawsz = s->m->rawsz;
-	uint64_t off = s->m->lookup + k * rawsz;
-	if (!inside(s, off, rawsz)) {
+	const struct skg_midx *L = s->m;
+	while (L->base != NULL && *pos < L->objects_in_base) {
+		L = L->base;
+	}
+	*pos -= L->objects_in_base;
+	return L;
+}
+
+/* OIDL entry k of layer L (without a range check: git reads what the fanout says) */
+static void oid_in(struct state *s, const struct skg_midx *L, uint64_t k, uint8_t *oid)
+{
+	unsigned rawsz = L->rawsz;
+	uint64_t off = L->lookup + k * rawsz;
+	if (!inside(s, L, off, rawsz)) {
 		memset(oid, 0, rawsz);
 		return;
 	}
 	for (unsigned i = 0; i < rawsz; i++) {
-		oid[i] = skg_byte_padded(s->m->data, s->m->len, off + (uint64_t)i);
+		oid[i] = skg_byte_padded(L->data, L->len, off + (uint64_t)i);
 	}
+}
+
+/* The ID at object position k of the chain (nth_midxed_object_oid) */
+static void oid_at(struct state *s, uint32_t k, uint8_t *oid)
+{
+	const struct skg_midx *L = layer_of_object(s, &k);
+	oid_in(s, L, k, oid);
+}
+
+/* The pack-int-id of object position k (nth_midxed_pack_int_id: its layer's, after the packs of
+ * the layers below) */
+static uint32_t pack_of_object(struct state *s, uint32_t k)
+{
+	const struct skg_midx *L = layer_of_object(s, &k);
+	return L->packs_in_base + be32_in(s, L, L->offsets + (uint64_t)k * OFFSET_WIDTH);
 }
 
 /* ---- lines ------------------------------------------------------------------------------------------ */
@@ -185,7 +221,7 @@ static void hex(const struct state *s, const uint8_t *oid, char *out)
  * the zero fill); NULL when out of memory. */
 static char *name_of(struct state *s, uint32_t k)
 {
-	const struct skg_midx *m = s->m;
+	const struct skg_midx *m = s->name_in[k];
 	uint64_t at = s->name_at[k], n = 0;
 	while (at + n < m->len && m->data[at + n] != 0) {
 		n++;
@@ -381,25 +417,27 @@ static uint64_t idx_offset(struct state *s, const struct pack *p, const uint8_t 
 /* ---- the check ------------------------------------------------------------------------------------------
  */
 
-/* bsearch_midx(): bsearch_hash() within the fanout; true and *pos when found. */
+/* bsearch_midx(): bsearch_hash() within each layer's fanout, the top layer first (one file: that
+ * alone); true and *pos (the chain's object position) when found. */
 static bool find(struct state *s, const uint8_t *id, uint32_t *pos)
 {
-	const struct skg_midx *m = s->m;
-	uint32_t hi = be32_at(s, m->fanout + 4 * (uint64_t)id[0]);
-	uint32_t lo = id[0] == 0 ? 0 : be32_at(s, m->fanout + 4 * (uint64_t)(id[0] - 1));
-	while (lo < hi && !s->wild) {
-		uint32_t mi = lo + (hi - lo) / 2;
-		uint8_t at[SKG_MAX_RAWSZ];
-		oid_at(s, mi, at);
-		int cmp = memcmp(at, id, m->rawsz);
-		if (cmp == 0) {
-			*pos = mi;
-			return true;
-		}
-		if (cmp > 0) {
-			hi = mi;
-		} else {
-			lo = mi + 1;
+	for (const struct skg_midx *L = s->m; L != NULL && !s->wild; L = L->base) {
+		uint32_t hi = be32_in(s, L, L->fanout + 4 * (uint64_t)id[0]);
+		uint32_t lo = id[0] == 0 ? 0 : be32_in(s, L, L->fanout + 4 * (uint64_t)(id[0] - 1));
+		while (lo < hi && !s->wild) {
+			uint32_t mi = lo + (hi - lo) / 2;
+			uint8_t at[SKG_MAX_RAWSZ];
+			oid_in(s, L, mi, at);
+			int cmp = memcmp(at, id, L->rawsz);
+			if (cmp == 0) {
+				*pos = mi + L->objects_in_base;
+				return true;
+			}
+			if (cmp > 0) {
+				hi = mi;
+			} else {
+				lo = mi + 1;
+			}
 		}
 	}
 	return false;
@@ -409,16 +447,38 @@ static bool find(struct state *s, const uint8_t *id, uint32_t *pos)
  * on an index beyond the chunk (2abd56e9b2, 2.43) */
 static uint64_t midx_offset(struct state *s, uint32_t pos)
 {
-	uint32_t off32 = be32_at(s, s->m->offsets + (uint64_t)pos * OFFSET_WIDTH + 4);
-	if (s->m->has_large && (off32 & LARGE_OFFSET)) {
+	const struct skg_midx *L = layer_of_object(s, &pos);
+	uint32_t off32 = be32_in(s, L, L->offsets + (uint64_t)pos * OFFSET_WIDTH + 4);
+	if (L->has_large && (off32 & LARGE_OFFSET)) {
 		uint32_t k = off32 ^ LARGE_OFFSET;
-		if (s->m->git_version >= SKG_GIT_2_55 && k >= s->m->large_size / 8) {
+		if (L->git_version >= SKG_GIT_2_55 && k >= L->large_size / 8) {
 			DIE("multi-pack-index large offset out of bounds");
 			return 0;
 		}
-		return be64_at(s, s->m->large + 8 * (uint64_t)k);
+		return be64_in(s, L, L->large + 8 * (uint64_t)k);
 	}
 	return off32;
+}
+
+/* A pack-int-id git can use (midx_for_pack: the layer whose packs it numbers, from the top down,
+ * must have it); else git dies (prepare_midx_pack; also nth_midxed_pack in 2.55, where 2.39.5 reads
+ * outside its array of packs: wild). */
+static bool pack_id_ok(struct state *s, uint32_t id, bool prepare)
+{
+	const struct skg_midx *L = s->m;
+	while (L->base != NULL && id < L->packs_in_base) {
+		L = L->base;
+	}
+	if (id - L->packs_in_base < L->num_packs) {
+		return true;
+	}
+	if (prepare || s->m->git_version >= SKG_GIT_2_55) {
+		DIE("bad pack-int-id: %" PRIu32 " (%" PRIu32 " total packs)", id,
+		    L->num_packs + L->packs_in_base);
+	} else {
+		s->wild = true;
+	}
+	return false;
 }
 
 /* git's comparator, b->pack - a->pack as an int: its sign */
@@ -455,24 +515,28 @@ static void msort(struct pair *b, size_t n, struct pair *tmp)
 	memcpy(b, tmp, (n - n2) * sizeof(*b));
 }
 
-/* The loop of verify_midx_file() over the objects grouped by pack. */
+/* The loop of verify_midx_file() over the objects grouped by pack: the pairs of all the chain's
+ * objects, of which git sorts the first num_objects (the top layer's count) only. */
 static void check_offsets(struct state *s, uint32_t num_objects)
 {
-	const struct skg_midx *m = s->m;
-	if (!inside(s, m->offsets, (uint64_t)num_objects * OFFSET_WIDTH)) {
-		return; /* git reads the pack-int-ids beyond its mapping */
+	uint32_t total = s->total_objects;
+	for (const struct skg_midx *L = s->m; L != NULL; L = L->base) {
+		uint32_t n = L == s->m ? num_objects : L->num_objects;
+		if (!inside(s, L, L->offsets, (uint64_t)n * OFFSET_WIDTH)) {
+			return; /* git reads the pack-int-ids beyond its mapping */
+		}
 	}
-	struct pair *pairs = malloc((size_t)num_objects * sizeof(*pairs));
-	struct pair *tmp = malloc((size_t)num_objects * sizeof(*tmp));
+	struct pair *pairs = malloc((size_t)(total > 0 ? total : 1) * sizeof(*pairs));
+	struct pair *tmp = malloc((size_t)(total > 0 ? total : 1) * sizeof(*tmp));
 	if (pairs == NULL || tmp == NULL) {
 		free(pairs);
 		free(tmp);
 		nomem(s);
 		return;
 	}
-	for (uint32_t i = 0; i < num_objects; i++) {
+	for (uint32_t i = 0; i < total; i++) {
 		pairs[i].pos = i;
-		pairs[i].pack = be32_at(s, m->offsets + (uint64_t)i * OFFSET_WIDTH);
+		pairs[i].pack = pack_of_object(s, i);
 	}
 	meter_start(s, "Sorting objects by packfile", num_objects);
 	meter_show(s, 0);
@@ -480,11 +544,10 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 	free(tmp);
 	meter_stop(s);
 	meter_start(s, "Verifying object offsets", num_objects);
-	for (uint32_t i = 0; i < num_objects && !s->died && !s->nomem && !s->wild; i++) {
+	for (uint32_t i = 0; i < total && !s->died && !s->nomem && !s->wild; i++) {
 		if (i > 0 && pairs[i - 1].pack != pairs[i].pack) {
 			/* git closes the previous pack: m->packs[] read at its pack-int-id */
-			if (pairs[i - 1].pack >= m->num_packs) {
-				s->wild = true;
+			if (!pack_id_ok(s, pairs[i - 1].pack, false)) {
 				break;
 			}
 			close_pack(&s->packs[pairs[i - 1].pack]);
@@ -495,16 +558,14 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 		hex(s, oid, hexid);
 		/* fill_midx_entry() */
 		uint32_t pos;
-		bool found = find(s, oid, &pos) && pos < num_objects;
+		bool found = find(s, oid, &pos) && pos < total;
 		if (s->wild) {
 			break;
 		}
 		struct pack *p = NULL;
 		if (found) {
-			uint32_t id = be32_at(s, m->offsets + (uint64_t)pos * OFFSET_WIDTH);
-			if (id >= m->num_packs) {
-				DIE("bad pack-int-id: %" PRIu32 " (%" PRIu32 " total packs)", id,
-				    m->num_packs);
+			uint32_t id = pack_of_object(s, pos);
+			if (!pack_id_ok(s, id, true)) {
 				break;
 			}
 			p = &s->packs[id];
@@ -540,7 +601,7 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 static void run(struct state *s)
 {
 	const struct skg_midx *m = s->m;
-	for (uint32_t i = 0; i < m->num_packs && !s->nomem; i++) {
+	for (uint32_t i = 0; i < s->total_packs && !s->nomem; i++) {
 		if (!add_pack(s, i) && !s->nomem) {
 			REPORT("failed to load pack in position %d", (int)i);
 		}
@@ -561,23 +622,27 @@ static void run(struct state *s)
 		REPORT("the midx contains no oid");
 		return;
 	}
-	uint8_t a[SKG_MAX_RAWSZ], b[SKG_MAX_RAWSZ];
-	oid_at(s, 0, a);
+	s->total_objects = m->objects_in_base + num_objects;
 	meter_start(s, "Verifying OID order in multi-pack-index", (uint64_t)num_objects - 1);
-	for (uint32_t i = 0; i + 1 < num_objects && !s->wild && !s->nomem; i++) {
-		oid_at(s, i + 1, b);
-		if (s->wild) {
-			break;
+	/* git 2.55 runs the loop once per layer of a chain, each time over the top layer's IDs */
+	for (size_t pass = 0; pass < s->nlayers && !s->wild && !s->nomem; pass++) {
+		uint8_t a[SKG_MAX_RAWSZ], b[SKG_MAX_RAWSZ];
+		oid_in(s, m, 0, a);
+		for (uint32_t i = 0; i + 1 < num_objects && !s->wild && !s->nomem; i++) {
+			oid_in(s, m, i + 1, b);
+			if (s->wild) {
+				break;
+			}
+			if (memcmp(a, b, s->m->rawsz) >= 0) {
+				char ha[SKG_MAX_HEXSZ + 1], hb[SKG_MAX_HEXSZ + 1];
+				hex(s, a, ha);
+				hex(s, b, hb);
+				REPORT("oid lookup out of order: oid[%d] = %s >= %s = oid[%d]", (int)i, ha,
+				       hb, (int)(i + 1));
+			}
+			memcpy(a, b, s->m->rawsz);
+			meter_sparse(s, (uint64_t)i + 1);
 		}
-		if (memcmp(a, b, s->m->rawsz) >= 0) {
-			char ha[SKG_MAX_HEXSZ + 1], hb[SKG_MAX_HEXSZ + 1];
-			hex(s, a, ha);
-			hex(s, b, hb);
-			REPORT("oid lookup out of order: oid[%d] = %s >= %s = oid[%d]", (int)i, ha, hb,
-			       (int)(i + 1));
-		}
-		memcpy(a, b, s->m->rawsz);
-		meter_sparse(s, (uint64_t)i + 1);
 	}
 	if (!s->wild && !s->nomem) {
 		meter_stop(s);
@@ -588,25 +653,34 @@ static void run(struct state *s)
 int skg_midx_verify(const struct skg_midx *m, const char *objdir, const struct skg_midx_io *io,
                     struct skg_lines *lines)
 {
-	struct state s = {m, objdir, io, lines, 0, NULL, NULL, false, false, false, false, NULL, 0, -1};
-	s.map_len = ((uint64_t)m->len + MAP_PAGE - 1) / MAP_PAGE * MAP_PAGE;
-	s.packs = calloc(m->num_packs > 0 ? m->num_packs : 1, sizeof(*s.packs));
-	s.name_at = malloc((m->num_packs > 0 ? m->num_packs : 1) * sizeof(*s.name_at));
-	if (s.packs == NULL || s.name_at == NULL) {
+	struct state s = {m, objdir, io,    lines, NULL,  NULL, NULL, 0, 0,
+	                  0, false,  false, false, false, NULL, 0,    -1};
+	s.total_packs = m->packs_in_base + m->num_packs;
+	for (const struct skg_midx *L = m; L != NULL; L = L->base) {
+		s.nlayers++;
+	}
+	size_t np = s.total_packs > 0 ? s.total_packs : 1;
+	s.packs = calloc(np, sizeof(*s.packs));
+	s.name_at = malloc(np * sizeof(*s.name_at));
+	s.name_in = malloc(np * sizeof(*s.name_in));
+	if (s.packs == NULL || s.name_at == NULL || s.name_in == NULL) {
 		nomem(&s);
 	} else {
-		/* the names follow one another (the load checked their order) */
-		uint64_t at = m->names;
-		for (uint32_t k = 0; k < m->num_packs; k++) {
-			s.name_at[k] = at;
-			while (at < m->len && m->data[at] != 0) {
+		/* each layer's names follow one another (its load checked their order) */
+		for (const struct skg_midx *L = m; L != NULL; L = L->base) {
+			uint64_t at = L->names;
+			for (uint32_t k = 0; k < L->num_packs; k++) {
+				s.name_at[L->packs_in_base + k] = at;
+				s.name_in[L->packs_in_base + k] = L;
+				while (at < L->len && L->data[at] != 0) {
+					at++;
+				}
 				at++;
 			}
-			at++;
 		}
 		run(&s);
 	}
-	for (uint32_t k = 0; s.packs != NULL && k < m->num_packs; k++) {
+	for (uint32_t k = 0; s.packs != NULL && k < s.total_packs; k++) {
 		close_pack(&s.packs[k]);
 		free(s.packs[k].pack_path);
 		free(s.packs[k].idx_path);
@@ -614,6 +688,7 @@ int skg_midx_verify(const struct skg_midx *m, const char *objdir, const struct s
 	}
 	free(s.packs);
 	free(s.name_at);
+	free(s.name_in);
 	if (s.nomem) {
 		return -1;
 	}

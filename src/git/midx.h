@@ -7,6 +7,13 @@
  * Git 2.55.0's verify (m->git_version) is the same after its load, which refuses a fanout that
  * decreases before verify runs (trailer.h), except that it dies on a LOFF index beyond the chunk
  * ("multi-pack-index large offset out of bounds", 2abd56e9b2, 2.43).
+ * Git 2.55.0 also verifies an incremental chain (midx.c, 2.47+: the layers of
+ * OBJDIR/pack/multi-pack-index.d, m the top one, m->base down to the base): "failed to load pack
+ * in position N" for every pack of the chain (pack-int-ids count from the base layer's first
+ * pack); the top layer's fanout and count alone; its OID order checked once per layer (each line
+ * that many times, git's loop over the layers reading the top one each time); pairs for every
+ * object of the chain (positions from the base layer's first object), of which only the first
+ * (the top layer's count) are sorted; each ID looked up in the layers from the top down.
  *
  * Sources: Git's Documentation/gitformat-pack.txt, "multi-pack-index (MIDX) files": chunks PNAM
  * (the pack names "pack-X.idx", NUL-terminated, one after the other), OIDF (256 4-byte cumulative
@@ -59,6 +66,13 @@ struct skg_midx {
 	uint64_t large_size;  /* its size in bytes */
 	unsigned git_version; /* the Git whose verify this is (SKG_GIT_2_39 or SKG_GIT_2_55) */
 	unsigned rawsz;       /* bytes of an object ID and checksum: 20 (SHA-1) or 32 (SHA-256) */
+	/* An incremental chain (git 2.47+, OBJDIR/pack/multi-pack-index.d, 2.55 only): the layer
+	 * below this one (NULL: none), and the packs and objects of all the layers below, which come
+	 * first in the chain's numbering of packs (pack-int-ids) and objects (midx.c
+	 * num_packs_in_base, num_objects_in_base). */
+	const struct skg_midx *base;
+	uint32_t packs_in_base, objects_in_base;
+	uint32_t num_objects; /* OIDF's last count (bytes past the file read as zeros) */
 };
 
 /*

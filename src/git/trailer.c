@@ -910,7 +910,11 @@ static struct skg_midx midx_info(const struct file *f, const struct chunks *cs, 
 	                         large != NULL,
 	                         large != NULL ? large->size : 0,
 	                         git_version,
-	                         f->rawsz};
+	                         f->rawsz,
+	                         NULL,
+	                         0,
+	                         0,
+	                         be32_at(f, find_chunk(cs, ID4('O', 'I', 'D', 'F'))->off + 4 * 255)};
 }
 
 /* git 2.55.0's load_multi_pack_index_one from the chunks on: each required chunk read by its
@@ -1112,6 +1116,218 @@ static enum load_result midx_load(const char *path, struct file *f, struct skg_m
 	return res;
 }
 
+/* A multi-pack-index as git loads it: one file, or the layers of an incremental chain. */
+struct midx_layer {
+	struct file f;
+	struct chunks *cs;    /* its table of contents */
+	struct skg_midx info; /* info.base: the layer before it in the array */
+};
+
+struct midx_set {
+	struct midx_layer *l; /* the base first, the top (the one git asks first) last */
+	size_t n;
+	bool chain; /* from OBJDIR/pack/multi-pack-index.d */
+};
+
+static void midx_set_free(struct midx_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->l[i].f.owned);
+		free(set->l[i].cs);
+	}
+	free(set->l);
+	set->l = NULL;
+	set->n = 0;
+	set->chain = false;
+}
+
+/* Add a loaded file to set as its new top (git's add_midx_to_chain); false when out of memory. */
+static bool midx_set_push(struct midx_set *set, const struct file *f, const struct skg_midx *info)
+{
+	struct midx_layer *l = realloc(set->l, (set->n + 1) * sizeof(*l));
+	struct chunks *cs = malloc(sizeof(*cs));
+	if (l == NULL || cs == NULL) {
+		free(cs);
+		if (l != NULL) {
+			set->l = l;
+		}
+		return false;
+	}
+	set->l = l;
+	struct skg_lines *scratch = malloc(sizeof(*scratch));
+	if (scratch == NULL) {
+		free(cs);
+		return false;
+	}
+	skg_lines_clear(scratch);
+	/* the load read the same table; only its places are kept here */
+	(void)read_toc(f, MIDX_HEADER, f->data[6], 1, cs, scratch);
+	free(scratch);
+	struct midx_layer *top = &l[set->n];
+	top->f = *f;
+	top->cs = cs;
+	top->info = *info;
+	if (set->n > 0) {
+		const struct skg_midx *b = &l[set->n - 1].info;
+		top->info.packs_in_base = b->packs_in_base + b->num_packs;
+		top->info.objects_in_base = b->objects_in_base + b->num_objects;
+	}
+	set->n++;
+	/* the array moved: each layer's base again */
+	for (size_t i = 0; i < set->n; i++) {
+		l[i].info.base = i > 0 ? &l[i - 1].info : NULL;
+		l[i].info.data = l[i].f.data;
+	}
+	return true;
+}
+
+/* A layer's load (lr) into the chain (load_midx_chain_fd_st): one that loaded is its new top; else
+ * the warning, and the chain ends there. LOADED to go on, FAILED when the chain ends, DIED when the
+ * load died (or memory ran out). */
+static enum load_result chain_add(struct midx_set *set, enum load_result lr, struct file *f,
+                                  const struct skg_midx *info, struct skg_lines *lines)
+{
+	if (lr == LOADED && !midx_set_push(set, f, info)) {
+		free(f->owned);
+		skg_lines_nomem(lines);
+		return DIED;
+	}
+	if (lr != LOADED && lr != DIED) {
+		skg_lines_add(lines, "warning: ", "unable to find all multi-pack index files");
+		return FAILED;
+	}
+	return lr;
+}
+
+/*
+ * git 2.55's load_multi_pack_index_chain() (midx.c, 2.47+): the layers OBJDIR/pack/multi-pack-index.d/
+ * multi-pack-index-chain names, one hexadecimal ID a line, the base first, each the file
+ * multi-pack-index-<ID>.midx beside it (gitformat-pack(5), "incremental multi-pack-index"), loaded
+ * as the single file is. No chain file, or an empty one: nothing. One shorter than an ID: "warning:
+ * multi-pack-index chain file too small". At most size / (hexsz + 1) lines are read; a line that
+ * does not start with an ID ("warning: invalid multi-pack-index chain: line 'L' not a hash") or a
+ * layer that does not load ("warning: unable to find all multi-pack index files") ends the chain,
+ * the layers before it kept. DIED when a layer's load dies; else LOADED when set has a layer.
+ */
+static enum load_result midx_chain_load(const char *objdir, unsigned rawsz, struct midx_set *set,
+                                        struct skg_lines *lines)
+{
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index.d/multi-pack-index-chain", "");
+	if (path == NULL) {
+		skg_lines_nomem(lines);
+		return DIED;
+	}
+	struct file cf;
+	uint64_t size;
+	bool regular;
+	int err = 0;
+	/* git_open, fstat; then read line by line (the whole file read here) */
+	enum open_result o = open_file(path, rawsz, 0, &cf, &size, &regular, &err);
+	free(path);
+	if (o == NOT_OPENED || o == STAT_FAILED || size == 0) {
+		free(cf.owned);
+		return ABSENT;
+	}
+	if (size < 2 * (uint64_t)rawsz) {
+		free(cf.owned);
+		skg_lines_add(lines, "warning: ", "multi-pack-index chain file too small");
+		return FAILED;
+	}
+	if (o == READ_FAILED || !regular) {
+		free(cf.owned);
+		return ABSENT; /* git's reads of a directory fail at once: no line */
+	}
+	uint64_t count = size / (2 * (uint64_t)rawsz + 1);
+	enum load_result res = LOADED;
+	uint64_t at = 0;
+	for (uint64_t i = 0; i < count && at < cf.len; i++) {
+		const uint8_t *nl = memchr(cf.data + at, '\n', cf.len - at);
+		size_t n = nl != NULL ? (size_t)(nl - (cf.data + at)) : cf.len - at;
+		char *line = malloc(n + 1);
+		if (line == NULL) {
+			skg_lines_nomem(lines);
+			res = DIED;
+			break;
+		}
+		memcpy(line, cf.data + at, n);
+		line[n] = '\0';
+		at += n + (nl != NULL);
+		uint8_t id[SKG_MAX_RAWSZ];
+		/* git keeps the line in a strbuf but reads it as a C string from here on */
+		if (strlen(line) < 2 * rawsz || !hex_to_oid(line, rawsz, id)) {
+			skg_lines_add(
+			    lines, "warning: ", "invalid multi-pack-index chain: line '%s' not a hash", line);
+			free(line);
+			break;
+		}
+		free(line);
+		char hex[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, rawsz, hex);
+		char *stem = skg_concat3(objdir, "/pack/multi-pack-index.d/multi-pack-index-", hex);
+		char *name = stem != NULL ? skg_concat3(stem, ".midx", "") : NULL;
+		free(stem);
+		if (name == NULL) {
+			skg_lines_nomem(lines);
+			res = DIED;
+			break;
+		}
+		struct file lf = {NULL, 0, NULL, rawsz};
+		struct skg_midx info;
+		enum load_result lr = midx_load(name, &lf, &info, SKG_GIT_2_55, lines);
+		free(name);
+		lr = chain_add(set, lr, &lf, &info, lines);
+		if (lr != LOADED) {
+			res = lr == DIED ? DIED : res;
+			break;
+		}
+	}
+	free(cf.owned);
+	if (res == DIED) {
+		midx_set_free(set);
+		return DIED;
+	}
+	return set->n > 0 ? LOADED : FAILED;
+}
+
+/*
+ * The multi-pack-index of OBJDIR as git_version's git loads it (midx.c load_multi_pack_index):
+ * OBJDIR/pack/multi-pack-index, and with 2.55, when that does not load, the chain. Lines appended.
+ * LOADED (set filled), ABSENT (nothing, no line), FAILED (lines, nothing loaded) or DIED.
+ * *file_lr: the single file's own result.
+ */
+static enum load_result midx_set_load(const char *objdir, unsigned rawsz, unsigned git_version,
+                                      struct midx_set *set, struct skg_lines *lines,
+                                      enum load_result *file_lr)
+{
+	set->l = NULL;
+	set->n = 0;
+	set->chain = false;
+	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
+	if (path == NULL) {
+		skg_lines_nomem(lines);
+		return *file_lr = DIED;
+	}
+	struct file f = {NULL, 0, NULL, rawsz};
+	struct skg_midx info;
+	enum load_result lr = midx_load(path, &f, &info, git_version, lines);
+	free(path);
+	*file_lr = lr;
+	if (lr == LOADED) {
+		if (!midx_set_push(set, &f, &info)) {
+			free(f.owned);
+			skg_lines_nomem(lines);
+			return *file_lr = DIED;
+		}
+		return LOADED;
+	}
+	if (lr == DIED || git_version < SKG_GIT_2_55) {
+		return lr;
+	}
+	enum load_result cr = midx_chain_load(objdir, rawsz, set, lines);
+	set->chain = cr == LOADED;
+	return cr == ABSENT ? lr : cr;
+}
+
 /* After the load of a multi-pack-index that exists: what verify adds. */
 static int midx_verify(enum load_result lr, const struct file *f, enum skg_trailer_mode mode,
                        struct skg_lines *lines)
@@ -1193,27 +1409,82 @@ int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, un
                             unsigned git_version, struct skg_lines *lines)
 {
 	skg_lines_clear(lines);
-	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
-	if (path == NULL) {
-		skg_lines_nomem(lines);
-		return SKG_TRAILER_FATAL;
-	}
-	struct file f = {NULL, 0, NULL, rawsz};
-	struct skg_midx info;
-	enum load_result lr = midx_load(path, &f, &info, git_version, lines);
-	struct stat st;
+	struct midx_set set;
+	enum load_result file_lr;
+	enum load_result lr = midx_set_load(objdir, rawsz, git_version, &set, lines, &file_lr);
 	int status;
-	if (lr == ABSENT && stat(path, &st) != 0) {
-		status = SKG_TRAILER_ABSENT;
-	} else {
-		status = midx_verify(lr, &f, SKG_TRAILER_VERIFY, lines);
-	}
-	free(path);
 	if (lr == LOADED) {
-		status = midx_contents(status, &info, objdir, io, lines);
+		/* verify_midx_file(): the checksum of what it loaded (of a chain, its top layer's
+		 * alone), then the contents */
+		const struct midx_layer *top = &set.l[set.n - 1];
+		status = midx_verify(LOADED, &top->f, SKG_TRAILER_VERIFY, lines);
+		status = midx_contents(status, &top->info, objdir, io, lines);
+	} else if (lr == DIED) {
+		status = SKG_TRAILER_FATAL;
+	} else {
+		/* nothing loaded: "exists, but failed to parse" when the single file is there */
+		char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
+		struct stat st;
+		if (path == NULL) {
+			skg_lines_nomem(lines);
+			status = SKG_TRAILER_FATAL;
+		} else if (stat(path, &st) == 0) {
+			struct file none = {NULL, 0, NULL, rawsz};
+			status = midx_verify(FAILED, &none, SKG_TRAILER_VERIFY, lines);
+		} else {
+			status = status_of(lines, false, false, false);
+		}
+		free(path);
 	}
-	free(f.owned);
+	midx_set_free(&set);
 	return status;
+}
+
+int skg_trailer_midx_chain_buf_verify(const uint8_t *const *data, const size_t *len, size_t n,
+                                      const char *objdir, const struct skg_midx_io *io, unsigned rawsz,
+                                      struct skg_lines *lines)
+{
+	skg_lines_clear(lines);
+	struct midx_set set = {NULL, 0, true};
+	enum load_result lr = LOADED;
+	for (size_t i = 0; i < n && lr == LOADED; i++) {
+		struct file f = {data[i], len[i], NULL, rawsz};
+		struct skg_midx info;
+		if (len[i] < MIDX_MIN_SIZE(rawsz)) {
+			skg_lines_add(
+			    lines, "error: ",
+			    "multi-pack-index file %s/pack/multi-pack-index.d/layer-%zu is too small", objdir,
+			    i);
+			lr = FAILED;
+		} else {
+			lr = midx_parse(&f, &info, SKG_GIT_2_55, lines);
+		}
+		lr = chain_add(&set, lr, &f, &info, lines);
+	}
+	int status;
+	if (lr == DIED) {
+		status = SKG_TRAILER_FATAL;
+	} else if (set.n == 0) {
+		status = status_of(lines, false, false, false);
+	} else {
+		const struct midx_layer *top = &set.l[set.n - 1];
+		status = midx_verify(LOADED, &top->f, SKG_TRAILER_VERIFY, lines);
+		status = midx_contents(status, &top->info, objdir, io, lines);
+	}
+	midx_set_free(&set);
+	return status;
+}
+
+int skg_trailer_midx_load(const char *objdir, unsigned rawsz, unsigned git_version, struct skg_lines *lines,
+                          bool *loaded)
+{
+	skg_lines_clear(lines);
+	struct midx_set set;
+	enum load_result file_lr;
+	enum load_result lr = midx_set_load(objdir, rawsz, git_version, &set, lines, &file_lr);
+	midx_set_free(&set);
+	*loaded = lr == LOADED;
+	return lr == DIED ? SKG_TRAILER_FATAL : status_of(lines, false, false, lr == LOADED);
 }
 
 int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *objdir,
@@ -1234,81 +1505,103 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
 	return lr == LOADED ? midx_contents(status, &info, objdir, io, lines) : status;
 }
 
-/* The pack-int-id of each of ids[0 .. nids) in a loaded multi-pack-index (OIDF, OIDL, OOFF;
- * binary search within the fanout's range), and its offset when off_of is not NULL; an ID it does
- * not list keeps what the caller set (skg_midx_pack_names: UINT32_MAX, UINT64_MAX). */
-static void midx_packs_of(const struct file *f, const struct chunks *cs, const uint8_t *ids, size_t nids,
-                          uint32_t *pack_of, uint64_t *off_of)
+/* The objects of a loaded layer: where its OIDL and OOFF chunks are and its count, or false when
+ * they do not fit in the file. */
+static bool layer_objects(const struct midx_layer *l, const struct chunk **oidl, const struct chunk **ooff,
+                          uint32_t *nobj)
 {
-	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
-	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
-	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
-	const struct chunk *loff = find_chunk(cs, ID4('L', 'O', 'F', 'F'));
-	if (oidf == NULL || oidl == NULL || ooff == NULL || oidf->off + 4 * 256 > f->len) {
-		return;
+	const struct file *f = &l->f;
+	const struct chunk *oidf = find_chunk(l->cs, ID4('O', 'I', 'D', 'F'));
+	*oidl = find_chunk(l->cs, ID4('O', 'I', 'D', 'L'));
+	*ooff = find_chunk(l->cs, ID4('O', 'O', 'F', 'F'));
+	if (oidf == NULL || *oidl == NULL || *ooff == NULL || oidf->off + 4 * 256 > f->len) {
+		return false;
 	}
-	uint32_t nobj = be32_at(f, oidf->off + 4 * 255);
-	if (oidl->off + (uint64_t)f->rawsz * nobj > f->len || ooff->off + (uint64_t)8 * nobj > f->len) {
-		return;
+	*nobj = be32_at(f, oidf->off + 4 * 255);
+	return (*oidl)->off + (uint64_t)f->rawsz * *nobj <= f->len &&
+	       (*ooff)->off + (uint64_t)8 * *nobj <= f->len;
+}
+
+/* Where layer l lists id (binary search within its fanout's range): its place, or false. */
+static bool layer_find(const struct midx_layer *l, const uint8_t *id, uint32_t *at)
+{
+	const struct chunk *oidl, *ooff;
+	uint32_t nobj;
+	if (!layer_objects(l, &oidl, &ooff, &nobj)) {
+		return false;
 	}
+	const struct file *f = &l->f;
+	const struct chunk *oidf = find_chunk(l->cs, ID4('O', 'I', 'D', 'F'));
+	uint32_t lo = id[0] > 0 ? be32_at(f, oidf->off + 4 * (uint64_t)(id[0] - 1)) : 0;
+	uint32_t hi = be32_at(f, oidf->off + 4 * (uint64_t)id[0]);
+	hi = hi < nobj ? hi : nobj;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(id, f->data + oidl->off + (uint64_t)f->rawsz * mid, f->rawsz);
+		if (c == 0) {
+			*at = mid;
+			return true;
+		}
+		if (c < 0) {
+			hi = mid;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return false;
+}
+
+/* The pack-int-id of each of ids[0 .. nids) in a loaded multi-pack-index (git's bsearch_midx: the
+ * top layer first, then down the chain; a layer's pack-int-ids come after those of the layers
+ * below it), and its offset when off_of is not NULL; an ID it does not list keeps what the caller
+ * set (skg_midx_pack_names: UINT32_MAX, UINT64_MAX). */
+static void midx_packs_of(const struct midx_set *set, const uint8_t *ids, size_t nids, uint32_t *pack_of,
+                          uint64_t *off_of)
+{
 	for (size_t k = 0; k < nids; k++) {
-		const uint8_t *id = ids + k * f->rawsz;
-		uint32_t lo = id[0] > 0 ? be32_at(f, oidf->off + 4 * (uint64_t)(id[0] - 1)) : 0;
-		uint32_t hi = be32_at(f, oidf->off + 4 * (uint64_t)id[0]);
-		hi = hi < nobj ? hi : nobj;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			int c = memcmp(id, f->data + oidl->off + (uint64_t)f->rawsz * mid, f->rawsz);
-			if (c == 0) {
-				pack_of[k] = be32_at(f, ooff->off + (uint64_t)8 * mid);
-				uint32_t v = be32_at(f, ooff->off + (uint64_t)8 * mid + 4);
-				if (off_of != NULL && (v & 0x80000000u) == 0) {
-					off_of[k] = v;
-				} else if (off_of != NULL && loff != NULL &&
-				           loff->off + (uint64_t)8 * ((v & 0x7fffffffu) + 1ull) <= f->len) {
-					uint64_t at = loff->off + (uint64_t)8 * (v & 0x7fffffffu);
-					off_of[k] = (uint64_t)be32_at(f, at) << 32 | be32_at(f, at + 4);
-				}
-				break;
+		const uint8_t *id = ids + k * (set->n > 0 ? set->l[0].f.rawsz : 0);
+		for (size_t L = set->n; L-- > 0;) {
+			const struct midx_layer *l = &set->l[L];
+			const struct file *f = &l->f;
+			const struct chunk *oidl, *ooff;
+			const struct chunk *loff = find_chunk(l->cs, ID4('L', 'O', 'F', 'F'));
+			uint32_t nobj, mid;
+			if (!layer_objects(l, &oidl, &ooff, &nobj) || !layer_find(l, id, &mid)) {
+				continue;
 			}
-			if (c < 0) {
-				hi = mid;
-			} else {
-				lo = mid + 1;
+			pack_of[k] = l->info.packs_in_base + be32_at(f, ooff->off + (uint64_t)8 * mid);
+			uint32_t v = be32_at(f, ooff->off + (uint64_t)8 * mid + 4);
+			if (off_of != NULL && (v & 0x80000000u) == 0) {
+				off_of[k] = v;
+			} else if (off_of != NULL && loff != NULL &&
+			           loff->off + (uint64_t)8 * ((v & 0x7fffffffu) + 1ull) <= f->len) {
+				uint64_t at = loff->off + (uint64_t)8 * (v & 0x7fffffffu);
+				off_of[k] = (uint64_t)be32_at(f, at) << 32 | be32_at(f, at + 4);
 			}
+			break;
 		}
 	}
 }
 
-/* OBJDIR/pack/multi-pack-index as git loads it, its chunks read: 1 (f and *cs to free: f->owned,
- * *cs), 0 when there is none git would load, -1 when out of memory. */
-static int midx_open(const char *objdir, unsigned rawsz, unsigned git_version, struct file *f,
-                     struct chunks **cs)
+/* OBJDIR's multi-pack-index as git loads it (midx_set_load, its lines dropped): 1 (set to free),
+ * 0 when there is none git would load, -1 when out of memory. */
+static int midx_open(const char *objdir, unsigned rawsz, unsigned git_version, struct midx_set *set)
 {
-	*cs = NULL;
-	*f = (struct file){NULL, 0, NULL, rawsz};
-	char *path = skg_concat3(objdir, "/pack/multi-pack-index", "");
+	set->l = NULL;
+	set->n = 0;
+	set->chain = false;
 	struct skg_lines *lines = malloc(sizeof(*lines));
-	int ret = path == NULL || lines == NULL ? -1 : 0;
-	if (ret == 0) {
-		skg_lines_clear(lines);
-		if (midx_load(path, f, NULL, git_version, lines) == LOADED) {
-			*cs = malloc(sizeof(**cs));
-			if (*cs == NULL) {
-				ret = -1;
-			} else if (read_toc(f, MIDX_HEADER, f->data[6], 1, *cs, lines) == 0) {
-				ret = 1;
-			}
-		}
+	if (lines == NULL) {
+		return -1;
 	}
-	if (ret != 1) {
-		free(*cs);
-		*cs = NULL;
-		free(f->owned);
-		f->owned = NULL;
-	}
+	skg_lines_clear(lines);
+	enum load_result file_lr;
+	enum load_result lr = midx_set_load(objdir, rawsz, git_version, set, lines, &file_lr);
+	int ret = lines->nomem ? -1 : lr == LOADED ? 1 : 0;
 	free(lines);
-	free(path);
+	if (ret != 1) {
+		midx_set_free(set);
+	}
 	return ret;
 }
 
@@ -1323,18 +1616,27 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 			off_of[k] = UINT64_MAX;
 		}
 	}
-	struct file f;
-	struct chunks *cs;
-	int ret = midx_open(objdir, rawsz, git_version, &f, &cs);
-	if (ret == 1) {
-		/* the names follow one another in the PNAM chunk, as midx_chunks read them */
-		uint32_t npacks = be32_at(&f, 8);
-		const struct chunk *pnam = find_chunk(cs, ID4('P', 'N', 'A', 'M'));
-		*names = calloc(npacks > 0 ? npacks : 1, sizeof(**names));
-		uint64_t cur = pnam != NULL ? pnam->off : f.len, len;
-		ret = *names == NULL ? -1 : 0;
-		for (uint32_t i = 0; *names != NULL && i < npacks && cur < f.len; i++) {
-			char *name = string_at(&f, cur, &len);
+	struct midx_set set;
+	int ret = midx_open(objdir, rawsz, git_version, &set);
+	if (ret != 1) {
+		return ret < 0 ? -1 : 0;
+	}
+	uint64_t total = 0;
+	for (size_t L = 0; L < set.n; L++) {
+		total += be32_at(&set.l[L].f, 8);
+	}
+	*names = total < SIZE_MAX / sizeof(**names) ? calloc(total > 0 ? (size_t)total : 1, sizeof(**names))
+	                                            : NULL;
+	ret = *names == NULL ? -1 : 0;
+	/* each layer's names follow one another in its PNAM chunk, as midx_chunks read them; the
+	 * base layer's first (pack-int-ids count up the chain) */
+	for (size_t L = 0; ret == 0 && L < set.n; L++) {
+		const struct file *f = &set.l[L].f;
+		uint32_t npacks = be32_at(f, 8);
+		const struct chunk *pnam = find_chunk(set.l[L].cs, ID4('P', 'N', 'A', 'M'));
+		uint64_t cur = pnam != NULL ? pnam->off : f->len, len;
+		for (uint32_t i = 0; i < npacks && cur < f->len; i++) {
+			char *name = string_at(f, cur, &len);
 			if (name == NULL) {
 				ret = -1;
 				break;
@@ -1342,52 +1644,112 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 			cur += len + 1;
 			(*names)[(*n)++] = name;
 		}
-		if (ret == 0) {
-			midx_packs_of(&f, cs, ids, nids, pack_of, off_of);
-		}
-		free(cs);
-		free(f.owned);
 	}
-	return ret < 0 ? -1 : 0;
+	if (ret == 0) {
+		midx_packs_of(&set, ids, nids, pack_of, off_of);
+	}
+	midx_set_free(&set);
+	return ret;
 }
 
-int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
-                      size_t *n)
+int skg_midx_bitmap_path(const char *objdir, unsigned rawsz, unsigned git_version, char **path)
 {
-	*ids = NULL;
-	*n = 0;
-	struct file f;
-	struct chunks *cs;
-	int ret = midx_open(objdir, rawsz, git_version, &f, &cs);
+	*path = NULL;
+	struct midx_set set;
+	int ret = midx_open(objdir, rawsz, git_version, &set);
 	if (ret != 1) {
 		return ret;
 	}
-	const struct chunk *oidf = find_chunk(cs, ID4('O', 'I', 'D', 'F'));
-	const struct chunk *oidl = find_chunk(cs, ID4('O', 'I', 'D', 'L'));
-	const struct chunk *ooff = find_chunk(cs, ID4('O', 'O', 'F', 'F'));
-	uint32_t nobj = oidf != NULL && oidf->off + 4 * 256 <= f.len ? be32_at(&f, oidf->off + 4 * 255) : 0;
-	if (oidl == NULL || ooff == NULL || oidl->off + (uint64_t)rawsz * nobj > f.len ||
-	    ooff->off + (uint64_t)8 * nobj > f.len) {
-		nobj = 0;
+	const struct file *top = &set.l[set.n - 1].f;
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(top->data + top->len - rawsz, rawsz, hex);
+	/* pack-bitmap.c midx_bitmap_filename: a chain's beside its layers */
+	struct skg_buf b = {0};
+	skg_buf_addf(&b, "%s/pack/%s-%s.bitmap", objdir,
+	             set.chain ? "multi-pack-index.d/multi-pack-index" : "multi-pack-index", hex);
+	midx_set_free(&set);
+	if (b.failed) {
+		skg_buf_release(&b);
+		return -1;
 	}
-	size_t count = 0;
-	for (uint32_t i = 0; i < nobj; i++) {
-		count += be32_at(&f, ooff->off + (uint64_t)8 * i) == place;
-	}
-	*ids = malloc(count > 0 ? count * rawsz : 1);
-	ret = *ids == NULL ? -1 : 0;
-	for (uint32_t i = 0; *ids != NULL && i < nobj; i++) {
-		if (be32_at(&f, ooff->off + (uint64_t)8 * i) == place) {
-			memcpy(*ids + *n * rawsz, f.data + oidl->off + (uint64_t)rawsz * i, rawsz);
+	*path = b.p;
+	return 0;
+}
+
+/*
+ * The entries of a loaded multi-pack-index picked by where git's lookup of their ID lands (the top
+ * layer first, the binary search of each): with lost, those whose ID no layer's lookup finds; else
+ * those of pack-int-id `place` that the lookup lands on (not those a layer above lists too, nor
+ * those it does not find). Their IDs, sorted, into *ids (*n); 0, or -1 when out of memory.
+ */
+static int pick_ids(const struct midx_set *set, bool lost, uint32_t place, unsigned rawsz, uint8_t **ids,
+                    size_t *n)
+{
+	size_t cap = 0;
+	for (size_t L = 0; L < set->n; L++) {
+		const struct midx_layer *l = &set->l[L];
+		const struct chunk *oidl, *ooff;
+		uint32_t nobj, at = 0;
+		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
+			continue;
+		}
+		for (uint32_t i = 0; i < nobj; i++) {
+			if (!lost &&
+			    l->info.packs_in_base + be32_at(&l->f, ooff->off + (uint64_t)8 * i) != place) {
+				continue;
+			}
+			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
+			size_t U = set->n;
+			while (U-- > 0 && !layer_find(&set->l[U], id, &at)) {
+			}
+			if (lost ? U != SIZE_MAX : U != L || at != i) {
+				continue;
+			}
+			if (*n == cap) {
+				uint8_t *v = realloc(*ids, (cap ? 2 * cap : 16) * rawsz);
+				if (v == NULL) {
+					return -1;
+				}
+				*ids = v;
+				cap = cap ? 2 * cap : 16;
+			}
+			memcpy(*ids + *n * rawsz, id, rawsz);
 			(*n)++;
 		}
 	}
 	if (*n > 1) { /* for a binary search, even in a multi-pack-index out of order */
 		qsort(*ids, *n, rawsz, skg_id_cmp(rawsz));
 	}
-	free(cs);
-	free(f.owned);
+	if (*ids == NULL) { /* none, from a multi-pack-index that loads: not NULL (trailer.h) */
+		*ids = malloc(1);
+	}
+	return *ids == NULL ? -1 : 0;
+}
+
+static int midx_ids(const char *objdir, unsigned rawsz, unsigned git_version, bool lost, uint32_t place,
+                    uint8_t **ids, size_t *n)
+{
+	*ids = NULL;
+	*n = 0;
+	struct midx_set set;
+	int ret = midx_open(objdir, rawsz, git_version, &set);
+	if (ret != 1) {
+		return ret;
+	}
+	ret = pick_ids(&set, lost, place, rawsz, ids, n);
+	midx_set_free(&set);
 	return ret;
+}
+
+int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
+                      size_t *n)
+{
+	return midx_ids(objdir, rawsz, git_version, false, place, ids, n);
+}
+
+int skg_midx_lost_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint8_t **ids, size_t *n)
+{
+	return midx_ids(objdir, rawsz, git_version, true, 0, ids, n);
 }
 
 /* ---- .rev ------------------------------------------------------------------------------------------ */

@@ -172,11 +172,36 @@ int skg_trailer_midx(const char *objdir, enum skg_trailer_mode mode, unsigned ra
 /*
  * skg_trailer_midx(objdir, SKG_TRAILER_VERIFY, lines) with all of git 2.39.5's verify_midx_file():
  * after the load and the checksum line, the contents against the packs (midx.h), lines flushed
- * through io->flush as they grow. FATAL also when memory ran out (lines->nomem).
+ * through io->flush as they grow. FATAL also when memory ran out (lines->nomem). With git 2.55,
+ * what skg_trailer_midx_load() loads: a chain's lines, its top layer's checksum, then the whole
+ * chain's contents (midx.h).
  */
 struct skg_midx_io;
 int skg_trailer_midx_verify(const char *objdir, const struct skg_midx_io *io, unsigned rawsz,
                             unsigned git_version, struct skg_lines *lines);
+
+/*
+ * skg_trailer_midx_verify() as git 2.55.0, of an incremental chain whose n layers are in memory
+ * (data[i], len[i] bytes, only read; the base first), its packs in OBJDIR/pack: each layer loaded
+ * in turn (a layer that does not load ends the chain with git's warning), then the verify of the
+ * layers that loaded. For the fuzzer.
+ */
+int skg_trailer_midx_chain_buf_verify(const uint8_t *const *data, const size_t *len, size_t n,
+                                      const char *objdir, const struct skg_midx_io *io, unsigned rawsz,
+                                      struct skg_lines *lines);
+
+/*
+ * The lines git_version's git prints when it loads OBJDIR's multi-pack-index: OBJDIR/pack/
+ * multi-pack-index, and with git 2.55, when that does not load, the incremental chain of
+ * OBJDIR/pack/multi-pack-index.d (git 2.47+; its warnings: "multi-pack-index chain file too small",
+ * "invalid multi-pack-index chain: line 'L' not a hash", "unable to find all multi-pack index
+ * files"); lines are replaced. A status as skg_trailer_midx's in LOAD mode (FATAL when git dies
+ * there), and *loaded: whether a multi-pack-index (the file or one layer or more) loaded. git keeps
+ * one that loaded for the life of the process; one that did not is loaded again, with its lines,
+ * each time git reads its pack directories again.
+ */
+int skg_trailer_midx_load(const char *objdir, unsigned rawsz, unsigned git_version, struct skg_lines *lines,
+                          bool *loaded);
 
 /* skg_trailer_midx_verify() of a file already in memory (`len` bytes at data, only read), its
  * packs in OBJDIR/pack. */
@@ -185,7 +210,8 @@ int skg_trailer_midx_buf_verify(const uint8_t *data, size_t len, const char *obj
                                 struct skg_lines *lines);
 
 /*
- * The pack names ("pack-X.idx") OBJDIR/pack/multi-pack-index lists, in its order, when git loads it
+ * The pack names ("pack-X.idx") OBJDIR's multi-pack-index lists (skg_trailer_midx_load: with git
+ * 2.55 a chain's, the base layer's first: in the order of pack-int-ids), in its order, when git loads it
  * (gitformat-pack(5), "multi-pack-index files", chunk PNAM): a malloc'd array of *n malloc'd
  * strings in *names (none when there is no multi-pack-index or git_version's git would not load it);
  * and the pack each of ids[0 .. nids) is found in through it (a place in *names, in pack_of[0 ..
@@ -197,13 +223,32 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
                         const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of);
 
 /*
- * The IDs OBJDIR/pack/multi-pack-index places in its pack number `place` (chunks OIDL and OOFF),
+ * The IDs OBJDIR's multi-pack-index places in its pack-int-id `place` (chunks OIDL and OOFF; of a
+ * chain, each ID by the highest layer that lists it),
  * sorted: git's lookups of those go to that pack (midx.c fill_midx_entry). A malloc'd array of *n
- * IDs of rawsz bytes in *ids (none when there is no multi-pack-index git_version's git loads). 0, or
+ * IDs of rawsz bytes in *ids (NULL when there is no multi-pack-index git_version's git loads, an
+ * array that is not NULL when it loads, even of no ID). 0, or
  * -1 when out of memory.
  */
 int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
                       size_t *n);
+
+/*
+ * The path of the reachability bitmap of OBJDIR's multi-pack-index as git_version's git loads it
+ * (pack-bitmap.c midx_bitmap_filename): OBJDIR/pack/multi-pack-index-<checksum>.bitmap, or for a
+ * chain OBJDIR/pack/multi-pack-index.d/multi-pack-index-<its top layer's checksum>.bitmap, the
+ * checksum in hexadecimal; a malloc'd string in *path, NULL when no multi-pack-index loads. 0, or
+ * -1 when out of memory.
+ */
+int skg_midx_bitmap_path(const char *objdir, unsigned rawsz, unsigned git_version, char **path);
+
+/*
+ * The IDs OBJDIR's multi-pack-index lists (OIDL) that its own lookup does not find (bsearch_midx:
+ * the fanout and the binary search of each layer, e.g. IDs out of order): git does not find them
+ * in the packs it names either, as it looks for those through it alone (packfile.c
+ * find_pack_entry). Sorted, a malloc'd array of *n IDs in *ids; 0, or -1 when out of memory.
+ */
+int skg_midx_lost_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint8_t **ids, size_t *n);
 
 /*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not

@@ -40,6 +40,11 @@ if(TARGET sha1kit)
   # reftables; corrupt and byte-flipped tables (cli_reftable_NAME; not under Wine).
   sk_section_tests(cli_reftable ${CMAKE_CURRENT_LIST_DIR}/test_reftable.sh TIMEOUT 300 LABELS git cli
     ARGS ${_sk_cli})
+  # incremental multi-pack-indexes: `sha1kit fsck` against git 2.55.0's output recorded with the
+  # fixture (tests/git/midxchain/, made by tests/git/mkmidxchain.sh), live when SHA1KIT_REF_GIT
+  # reads the chain, and as git 2.39.5 against the installed git (cli_midxchain_NAME).
+  sk_section_tests(cli_midxchain ${CMAKE_CURRENT_LIST_DIR}/test_midxchain.sh TIMEOUT 300 LABELS git cli
+    ARGS ${_sk_cli})
   # `sha1kit refs verify` against git 2.55.0's output recorded in tests/git/refs_verify.expected,
   # live when SHA1KIT_REF_GIT has `git refs verify` (cli_refs_NAME).
   sk_section_tests(cli_refs ${CMAKE_CURRENT_LIST_DIR}/test_refs_verify.sh TIMEOUT 300 LABELS git cli

@@ -45,42 +45,15 @@ if [ -n "$v" ] && { [ "${v% *}" -gt 2 ] || [ "${v#* }" -ge 45 ]; }; then
 fi
 
 # check CASE ARGS: sha1kit fsck in the case's top directory against git 2.55.0's recorded output,
-# and against the reference git when it reads reftables: stderr and the exit status byte for byte,
-# stdout as the same lines (sha1kit's order of dangling lines is not yet git's every time: issue 25,
-# as tests/git/test_fsck.sh's compare).
+# and against the reference git when it reads reftables (testlib.sh sk_check_recorded).
 check() {
-	local c=$1 args=$2 a=$2
-	[ "$a" = default ] && a=
-	# shellcheck disable=SC2086 # a: no option, or one
-	(cd "$R/$c" && "$SK" fsck $a >"$T/s.out" 2>"$T/s.err")
-	echo $? >"$T/s.rc"
-	if same_lines "$FIX/$c.$args.out" "$T/s.out" && same_file "$FIX/$c.$args.err" "$T/s.err" &&
-		same_file "$FIX/$c.$args.rc" "$T/s.rc"; then
-		pass
-	else
-		fail "$c fsck $a: git 2.55.0 exited $(<"$FIX/$c.$args.rc"), sha1kit $(<"$T/s.rc")"
-		diff -u "$FIX/$c.$args.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
-		diff -u "$FIX/$c.$args.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
-	fi
-	[ -n "$live" ] || return 0
-	check_live "$c" "$a"
+	SK_LIVE=$live sk_check_recorded "$FIX" "$R/$1" "$1" "$2"
 }
 
-# check_live DIR A: the reference git's fsck A (no option, or one) in $R/DIR against sha1kit's, run
-# just before into $T/s.out, .err and .rc: stderr and the exit status byte for byte, stdout as the
-# same lines.
+# check_live DIR A: the reference git's fsck A in $R/DIR against sha1kit's, run just before
+# (testlib.sh sk_check_live).
 check_live() {
-	local c=$1 a=$2
-	# shellcheck disable=SC2086 # a: no option, or one
-	(cd "$R/$c" && refgit fsck $a >"$T/g.out" 2>"$T/g.err")
-	echo $? >"$T/g.rc"
-	if same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err" && same_file "$T/g.rc" "$T/s.rc"; then
-		pass
-	else
-		fail "$c fsck $a (live): git exited $(<"$T/g.rc"), sha1kit $(<"$T/s.rc")"
-		diff -u "$T/g.err" "$T/s.err" | sed 's/^/    stderr: /' | head -20
-		diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
-	fi
+	sk_check_live "$R/$1" "$1" "$2"
 }
 
 # fatal CASE LINE: sha1kit fsck prints nothing on stdout, LINE on stderr, and exits 128 (with
