@@ -1534,6 +1534,9 @@ void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n)
 
 bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
+	if (skg_fsck_midx_dies(f, id, true)) {
+		return true; /* its lookup in the multi-pack-index */
+	}
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		const struct skg_fsck_bad_packed *b = &f->bad_packed[i];
 		if (memcmp(b->id, id, f->rawsz) == 0 && !b->mismatch) {
@@ -1572,6 +1575,9 @@ bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id
 
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
+	if (skg_fsck_midx_dies(f, id, false)) {
+		return true; /* its lookup in the multi-pack-index */
+	}
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
 			char h[SKG_MAX_HEXSZ + 1];

@@ -8,6 +8,7 @@
  * maintenance run --task=incremental-repack` leave them. Found by a fresh user's trial: git said
  * `invalid sha1 pointer` and `Could not read` where sha1kit read the other copy.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,6 +56,12 @@ static bool found_elsewhere(struct skg_fsck_run *f, const uint8_t *id, const str
 		}
 	}
 	return skg_fsck_loose_file_exists(f, id);
+}
+
+static int cmp_bad_id(const void *a, const void *b)
+{
+	return memcmp(((const struct skg_midx_bad_id *)a)->id, ((const struct skg_midx_bad_id *)b)->id,
+	              SKG_MAX_RAWSZ);
 }
 
 /* A pack a multi-pack-index lists: its object directory, its place there, the file (when there) and
@@ -151,6 +158,58 @@ static int readable_ids(struct skg_fsck_run *f, const struct midx_pack *mp, size
 	return 0;
 }
 
+/*
+ * The IDs of the pack whose idx is at idx_path, listed by the multi-pack-index of object directory
+ * dir, that the lookup through that multi-pack-index does not find (not listed, or out of order
+ * there): git looks for a pack's objects through the multi-pack-index that lists the pack and no
+ * further in it (packfile.c prepare_packed_git_one leaves such a pack out of its own list), so it
+ * cannot read them from there. Appended to *lost (*n); 0, or -1 when out of memory.
+ */
+static int add_unlisted(struct skg_fsck_run *f, size_t dir, const char *idx_path, uint8_t **lost, size_t *n)
+{
+	struct skg_file idx = {0};
+	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, NULL) != 0) {
+		return 0; /* (the check read it: it went away since) */
+	}
+	uint64_t count = skg_pk_idx_count(idx.data, (size_t)idx.len);
+	uint8_t *ids = malloc(count > 0 ? (size_t)count * f->rawsz : 1);
+	uint32_t *pack_of = malloc(count > 0 ? (size_t)count * sizeof(*pack_of) : 1);
+	char **names = NULL;
+	size_t nn = 0, nids = 0;
+	int ret = ids == NULL || pack_of == NULL ? -1 : 0;
+	for (uint64_t k = 0; k < count && ret == 0; k++) {
+		const uint8_t *id;
+		uint64_t off;
+		if (skg_pk_idx_entry_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, k, &id, &off)) {
+			memcpy(ids + nids++ * f->rawsz, id, f->rawsz);
+		}
+	}
+	if (ret == 0 && skg_midx_pack_names(f->odb_dirs[dir], (unsigned)f->rawsz, f->git_version, &names, &nn,
+	                                    ids, nids, pack_of, NULL) != 0) {
+		ret = -1;
+	}
+	for (size_t k = 0; k < nn; k++) {
+		free(names[k]);
+	}
+	free(names);
+	for (size_t k = 0; k < nids && ret == 0; k++) {
+		if (pack_of[k] != UINT32_MAX) {
+			continue;
+		}
+		uint8_t *v = realloc(*lost, (*n + 1) * f->rawsz);
+		if (v == NULL) {
+			ret = -1;
+			break;
+		}
+		*lost = v;
+		memcpy(*lost + (*n)++ * f->rawsz, ids + k * f->rawsz, f->rawsz);
+	}
+	free(pack_of);
+	free(ids);
+	skg_file_unmap(&idx);
+	return ret;
+}
+
 int skg_fsck_midx_routed(struct skg_fsck_run *f)
 {
 	if (f->n_odb_dirs == 0 || f->no_midx) {
@@ -181,24 +240,37 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 	for (size_t k = 0; k < nmp; k++) {
 		any_bad = any_bad || mp[k].bad;
 	}
-	/* and the IDs a multi-pack-index lists but its own lookup does not find */
+	/* and the objects of the packs a multi-pack-index lists that its own lookup does not find */
+	for (size_t i = 0; i < f->n_usable_packs && ret == 0; i++) {
+		for (size_t k = 0; k < nmp && usable_ok[i]; k++) {
+			if (!mp[k].bad && same_file(&mp[k].key, &usable[i])) {
+				ret = add_unlisted(f, mp[k].dir, f->usable_packs[i].idx, &lost, &n_lost);
+				break;
+			}
+		}
+	}
+	/* and the IDs whose lookup dies: git dies there whatever other copy there is */
 	for (size_t d = 0; d < f->n_odb_dirs && ret == 0; d++) {
-		uint8_t *v = NULL;
+		struct skg_midx_bad_id *v = NULL;
 		size_t m = 0;
-		if (skg_midx_lost_ids(f->odb_dirs[d], (unsigned)f->rawsz, f->git_version, &v, &m) != 0) {
+		if (skg_midx_bad_pack_ids(f->odb_dirs[d], (unsigned)f->rawsz, f->git_version, &v, &m) != 0) {
 			ret = -1;
 		}
-		uint8_t *w = m > 0 ? realloc(lost, (n_lost + m) * f->rawsz) : lost;
+		struct skg_midx_bad_id *w =
+		    m > 0 ? realloc(f->midx_bad, (f->n_midx_bad + m) * sizeof(*w)) : NULL;
+		f->midx_bad = w != NULL ? w : f->midx_bad;
 		if (m > 0 && w == NULL) {
 			ret = -1;
-		} else if (m > 0) {
-			lost = w;
-			memcpy(lost + n_lost * f->rawsz, v, m * f->rawsz);
-			n_lost += m;
+		}
+		for (size_t k = 0; k < m && ret == 0; k++) {
+			f->midx_bad[f->n_midx_bad++] = v[k];
 		}
 		free(v);
 	}
-	if (ret != 0 || (!any_bad && n_lost == 0)) {
+	if (f->n_midx_bad > 1) {
+		qsort(f->midx_bad, f->n_midx_bad, sizeof(*f->midx_bad), cmp_bad_id);
+	}
+	if (ret != 0 || (!any_bad && n_lost == 0 && f->n_midx_bad == 0)) {
 		goto out;
 	}
 	/* the usable packs no multi-pack-index lists: git searches those after them */
@@ -249,6 +321,17 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 		}
 		free(ids);
 	}
+	uint8_t *v = ret == 0 && f->n_midx_bad > 0
+	                 ? realloc(f->routed, (f->n_routed + f->n_midx_bad) * f->rawsz)
+	                 : NULL;
+	if (ret == 0 && f->n_midx_bad > 0 && v == NULL) {
+		ret = -1;
+	} else if (v != NULL) {
+		f->routed = v;
+		for (size_t k = 0; k < f->n_midx_bad; k++) {
+			memcpy(f->routed + f->n_routed++ * f->rawsz, f->midx_bad[k].id, f->rawsz);
+		}
+	}
 	if (ret == 0 && f->n_routed > 0) {
 		/* sorted, each ID once (a lost ID may sit in a pack git cannot read as well) */
 		qsort(f->routed, f->n_routed, f->rawsz, skg_id_cmp(f->rawsz));
@@ -289,6 +372,23 @@ out:
 		skg_fsck_nomem(f);
 	}
 	return ret;
+}
+
+bool skg_fsck_midx_dies(struct skg_fsck_run *f, const uint8_t *id, bool child)
+{
+	struct skg_midx_bad_id key = {{0}, 0, 0};
+	memcpy(key.id, id, f->rawsz);
+	const struct skg_midx_bad_id *b =
+	    f->n_midx_bad > 0 ? bsearch(&key, f->midx_bad, f->n_midx_bad, sizeof(key), cmp_bad_id) : NULL;
+	if (b == NULL) {
+		return false;
+	}
+	skg_fsck_err_line(f, NULL, "fatal: bad pack-int-id: %" PRIu32 " (%" PRIu32 " total packs)",
+	                  b->pack_int_id, b->total);
+	if (!child) {
+		f->died = true;
+	}
+	return true;
 }
 
 bool skg_fsck_routed(const struct skg_fsck_run *f, const uint8_t *id)

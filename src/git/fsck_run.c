@@ -309,7 +309,15 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 			return -1;
 		}
 	}
-	/* the child's lookups go through the multi-pack-index as the check's do (fsck_routed.c) */
+	/* the child's lookups go through the multi-pack-index as the check's do (fsck_routed.c),
+	 * and die where they do */
+	if (skg_fsck_routed(v->f, id)) {
+		skg_fsck_lines(v->f, lines);
+		skg_lines_clear(lines);
+		if (skg_fsck_midx_dies(v->f, id, true)) {
+			return 2;
+		}
+	}
 	int has = skg_fsck_routed(v->f, id) ? 0 : skg_odb_has(v->odb, id);
 	if (has == 0) {
 		/* the child's lookup finds it nowhere: the lines of the packs it cannot open, in its two
@@ -818,6 +826,7 @@ int skg_fsck_graph_open(struct skg_fsck_run *f)
 static void run_free(struct skg_fsck_run *f)
 {
 	free(f->routed);
+	free(f->midx_bad);
 	skg_trailer_graph_close(f->cg);
 	free(f->cg_tips);
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {

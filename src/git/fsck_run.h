@@ -128,6 +128,8 @@ struct skg_fsck_meter {
 };
 
 /* The state of one check. */
+struct skg_midx_bad_id;
+
 struct skg_fsck_run {
 	struct skg_repo *repo;
 	size_t rawsz;           /* bytes of the repository's object IDs: 20 (SHA-1) or 32 (SHA-256) */
@@ -218,6 +220,9 @@ struct skg_fsck_run {
 	 * sorted */
 	uint8_t *routed;
 	size_t n_routed;
+	/* of those, the IDs whose lookup dies (a pack-int-id beyond its layer's packs), sorted */
+	struct skg_midx_bad_id *midx_bad;
+	size_t n_midx_bad;
 	struct skg_fsck_unusable *unusable;
 	size_t n_unusable;
 	/* the records of the objects of the pack being checked, by offset: sent in git's order
@@ -382,15 +387,22 @@ uint64_t skg_fsck_progress_count(struct skg_fsck_run *f, const char *idx_path);
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
                          size_t midx, int64_t mtime);
 /*
- * After the object check: the objects the repository's multi-pack-index places in a pack git cannot
- * read objects from (a pack that is gone or did not open) and that git finds nowhere else (no loose
- * file, no other pack outside the multi-pack-index), into f->routed; the trees among them the
- * check read are marked for the walk (skg_graph_set_noread: git reads them again there). 0, or -1
- * when out of memory (fsck_routed.c).
+ * After the object check: the objects git's lookups through a multi-pack-index (every object
+ * directory's) cannot read, into f->routed: those it places in a pack git cannot read objects from
+ * (a pack that is gone or did not open) and that git finds nowhere else (no loose file, no other
+ * pack outside the multi-pack-indexes), those of its packs its lookup does not find (not listed,
+ * or out of order), and those whose entry names a pack-int-id beyond its layer's packs
+ * (f->midx_bad: git dies at their lookup); the trees among them the check read are marked for the
+ * walk (skg_graph_set_noread: git reads them again there). 0, or -1 when out of memory
+ * (fsck_routed.c).
  */
 int skg_fsck_midx_routed(struct skg_fsck_run *f);
 /* Whether git's object store cannot read `id` though the check may have (skg_fsck_midx_routed). */
 bool skg_fsck_routed(const struct skg_fsck_run *f, const uint8_t *id);
+/* Whether git's lookup of `id` dies in the multi-pack-index (f->midx_bad): its "fatal: bad
+ * pack-int-id" line out; with `child` false git fsck itself dies (f->died), else the process it
+ * started (`git commit-graph verify`). */
+bool skg_fsck_midx_dies(struct skg_fsck_run *f, const uint8_t *id, bool child);
 /* git looks for id in its packs `times` times: the lines of the packs it cannot open. */
 void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned times);
 /* git's parse_object of a packed object the check could not read, or of a missing object after a

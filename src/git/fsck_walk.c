@@ -162,6 +162,9 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 			return;
 		}
 	}
+	if (skg_fsck_midx_dies(f, id, false)) {
+		return; /* its lookup in the multi-pack-index dies */
+	}
 	/* else an object of a pack that does not open (skg_graph_add_unread_walked): git's walk
 	 * parses a tree, commit or tag there (tree.c, commit.c, tag.c: two looks in the packs, then
 	 * "Could not read"); a blob it does not read; one of no type yet (a root: a reflog's entry)
@@ -186,6 +189,9 @@ static void on_referent_error(void *ctx, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
 	if (f->died) {
+		return;
+	}
+	if (skg_fsck_midx_dies(f, id, false)) {
 		return;
 	}
 	char h[SKG_MAX_HEXSZ + 1];

@@ -1460,6 +1460,15 @@ static void mru_reprepare(struct mru *m, const struct skg_graph *g)
 	}
 }
 
+/* An object git lists and cannot read: one whose pack does not open (F_WALKED, F_BADREAD), or one
+ * the check read that git's lookups do not find (T_NOREAD: a multi-pack-index sends them elsewhere,
+ * skg_graph_set_noread), unless a ref's commit or tag typed it (T_FORCED). */
+static bool listed_unreadable(const struct gobj *o)
+{
+	return ((o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD)) ||
+	       ((o->flags & (F_HAS | F_UNREAD)) == F_HAS && (o->type & (T_NOREAD | T_FORCED)) == T_NOREAD);
+}
+
 /*
  * --connectivity-only, with dangling lines or --lost-found: git's check_connectivity then lists
  * the objects again (mark_unreachable_referents): a lookup of each, and for each unreachable one
@@ -1474,7 +1483,7 @@ static int referent(struct skg_objtab *t, const struct skg_graph *g, const uint3
 	if (t->at[i] != UINT32_MAX) {
 		skg_objtab_touch(t, i, hash[i]);
 	}
-	if ((o->flags & F_REACHABLE) || (o->flags & F_UNREAD)) {
+	if ((o->flags & F_REACHABLE) || (o->flags & F_UNREAD) || listed_unreadable(o)) {
 		return 0;
 	}
 	const unsigned type = TY(o);
@@ -2178,28 +2187,19 @@ int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry
 	return ret;
 }
 
-static int cmp_add_order(const void *a, const void *b)
-{
-	const struct placed *x = a, *y = b;
-	if (x->order != y->order) {
-		return x->order < y->order ? -1 : 1;
-	}
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /*
- * --connectivity-only's second listing over the objects git lists and cannot read that the walk
- * did not reach (skg_graph_report.referent_error), in the listing's order (their adds'). One that an
- * unreachable object links to has its type from that link (git's lookup made it), and git does not
- * read it. False when out of memory.
+ * --connectivity-only's second listing over the objects git lists and cannot read
+ * (listed_unreadable) that the walk did not reach (skg_graph_report.referent_error), in the
+ * listing's order (their adds'). One that an unreachable object git reads links to has its type
+ * from that link (git's lookup made it), and git does not read it; any other has no type for git
+ * (its dangling line says "unknown"). False when out of memory.
  */
 static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *rep)
 {
 	bool any = false; /* (on a sound repository, none: nothing is allocated) */
 	for (uint32_t i = 0; i < g->nr && !any; i++) {
 		const struct gobj *o = &g->objs[i];
-		any =
-		    (o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD) && !(o->flags & F_REACHABLE);
+		any = listed_unreadable(o);
 	}
 	if (!any) {
 		return true;
@@ -2214,21 +2214,46 @@ static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *
 	}
 	for (uint32_t i = 0; i < g->nr; i++) {
 		const struct gobj *o = &g->objs[i];
-		if ((o->flags & (F_REACHABLE | F_HAS | F_UNREAD)) == F_HAS && o->first != NO_LINKS) {
+		if ((o->flags & (F_REACHABLE | F_HAS | F_UNREAD)) == F_HAS && !listed_unreadable(o) &&
+		    o->first != NO_LINKS) {
 			const uint32_t *ls = links_at(g, o->first);
 			for (uint32_t k = 0; k < o->n; k++) {
 				linked[ls[k] & LINK_INDEX_MASK] = 1;
 			}
 		}
 	}
+	/* git's "used" marks here are the roots' and those of the links of unreachable objects it
+	 * reads (mark_used), not those of an object it cannot read: the unreachable targets of such
+	 * an object are used only so */
 	for (uint32_t i = 0; i < g->nr; i++) {
 		const struct gobj *o = &g->objs[i];
-		if ((o->flags & F_WALKED) == F_WALKED && (o->flags & F_BADREAD) &&
-		    !(o->flags & F_REACHABLE) && !(o->type & T_COPY) && !linked[i]) {
-			v[n++] = (struct placed){o->add_order, 0, i};
+		if (!(o->flags & F_UNREAD) && listed_unreadable(o) && o->first != NO_LINKS) {
+			const uint32_t *ls = links_at(g, o->first);
+			for (uint32_t k = 0; k < o->n; k++) {
+				struct gobj *t = &g->objs[ls[k] & LINK_INDEX_MASK];
+				if (!(t->flags & (F_REACHABLE | F_ROOT)) &&
+				    !linked[ls[k] & LINK_INDEX_MASK]) {
+					t->flags &= (uint8_t)~F_USED;
+				}
+			}
 		}
 	}
-	qsort(v, n, sizeof(*v), cmp_add_order);
+	for (uint32_t i = 0; i < g->nr; i++) {
+		struct gobj *o = &g->objs[i];
+		if (listed_unreadable(o) && !(o->flags & F_REACHABLE) &&
+		    !((o->flags & F_UNREAD) && (o->type & T_COPY)) && !linked[i]) {
+			v[n++] = (struct placed){o->add_order, 0, i};
+			if (!(o->flags & F_UNREAD)) {
+				o->type &= (uint8_t)~TYPE_MASK; /* git knows no type for it */
+			}
+		}
+	}
+	/* in git's listing order: by pack, each pack's objects by ID (its idx's order) */
+	if (!sort_listed(g, v, n, rep->listing_by_source, NULL)) {
+		free(linked);
+		free(v);
+		return false;
+	}
 	for (uint32_t k = 0; k < n; k++) {
 		rep->referent_error(rep->ctx, g->objs[v[k].index].id);
 	}

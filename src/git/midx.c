@@ -460,12 +460,13 @@ static uint64_t midx_offset(struct state *s, uint32_t pos)
 	return off32;
 }
 
-/* A pack-int-id git can use (midx_for_pack: the layer whose packs it numbers, from the top down,
- * must have it); else git dies (prepare_midx_pack; also nth_midxed_pack in 2.55, where 2.39.5 reads
- * outside its array of packs: wild). */
-static bool pack_id_ok(struct state *s, uint32_t id, bool prepare)
+/* A pack-int-id git can use (midx_for_pack: the layer whose packs it numbers, from layer `from`
+ * down, must have it: from the object's layer in fill_midx_entry, from the top in verify's
+ * nth_midxed_pack); else git dies (prepare_midx_pack; also nth_midxed_pack in 2.55, where 2.39.5
+ * reads outside its array of packs: wild). */
+static bool pack_id_ok(struct state *s, uint32_t id, const struct skg_midx *from, bool prepare)
 {
-	const struct skg_midx *L = s->m;
+	const struct skg_midx *L = from;
 	while (L->base != NULL && id < L->packs_in_base) {
 		L = L->base;
 	}
@@ -547,7 +548,7 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 	for (uint32_t i = 0; i < total && !s->died && !s->nomem && !s->wild; i++) {
 		if (i > 0 && pairs[i - 1].pack != pairs[i].pack) {
 			/* git closes the previous pack: m->packs[] read at its pack-int-id */
-			if (!pack_id_ok(s, pairs[i - 1].pack, false)) {
+			if (!pack_id_ok(s, pairs[i - 1].pack, s->m, false)) {
 				break;
 			}
 			close_pack(&s->packs[pairs[i - 1].pack]);
@@ -564,8 +565,8 @@ static void check_offsets(struct state *s, uint32_t num_objects)
 		}
 		struct pack *p = NULL;
 		if (found) {
-			uint32_t id = pack_of_object(s, pos);
-			if (!pack_id_ok(s, id, true)) {
+			uint32_t id = pack_of_object(s, pos), local = pos;
+			if (!pack_id_ok(s, id, layer_of_object(s, &local), true)) {
 				break;
 			}
 			p = &s->packs[id];

@@ -1676,58 +1676,8 @@ int skg_midx_bitmap_path(const char *objdir, unsigned rawsz, unsigned git_versio
 	return 0;
 }
 
-/*
- * The entries of a loaded multi-pack-index picked by where git's lookup of their ID lands (the top
- * layer first, the binary search of each): with lost, those whose ID no layer's lookup finds; else
- * those of pack-int-id `place` that the lookup lands on (not those a layer above lists too, nor
- * those it does not find). Their IDs, sorted, into *ids (*n); 0, or -1 when out of memory.
- */
-static int pick_ids(const struct midx_set *set, bool lost, uint32_t place, unsigned rawsz, uint8_t **ids,
-                    size_t *n)
-{
-	size_t cap = 0;
-	for (size_t L = 0; L < set->n; L++) {
-		const struct midx_layer *l = &set->l[L];
-		const struct chunk *oidl, *ooff;
-		uint32_t nobj, at = 0;
-		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
-			continue;
-		}
-		for (uint32_t i = 0; i < nobj; i++) {
-			if (!lost &&
-			    l->info.packs_in_base + be32_at(&l->f, ooff->off + (uint64_t)8 * i) != place) {
-				continue;
-			}
-			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
-			size_t U = set->n;
-			while (U-- > 0 && !layer_find(&set->l[U], id, &at)) {
-			}
-			if (lost ? U != SIZE_MAX : U != L || at != i) {
-				continue;
-			}
-			if (*n == cap) {
-				uint8_t *v = realloc(*ids, (cap ? 2 * cap : 16) * rawsz);
-				if (v == NULL) {
-					return -1;
-				}
-				*ids = v;
-				cap = cap ? 2 * cap : 16;
-			}
-			memcpy(*ids + *n * rawsz, id, rawsz);
-			(*n)++;
-		}
-	}
-	if (*n > 1) { /* for a binary search, even in a multi-pack-index out of order */
-		qsort(*ids, *n, rawsz, skg_id_cmp(rawsz));
-	}
-	if (*ids == NULL) { /* none, from a multi-pack-index that loads: not NULL (trailer.h) */
-		*ids = malloc(1);
-	}
-	return *ids == NULL ? -1 : 0;
-}
-
-static int midx_ids(const char *objdir, unsigned rawsz, unsigned git_version, bool lost, uint32_t place,
-                    uint8_t **ids, size_t *n)
+int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
+                      size_t *n)
 {
 	*ids = NULL;
 	*n = 0;
@@ -1736,20 +1686,112 @@ static int midx_ids(const char *objdir, unsigned rawsz, unsigned git_version, bo
 	if (ret != 1) {
 		return ret;
 	}
-	ret = pick_ids(&set, lost, place, rawsz, ids, n);
+	/* the entries of the pack where git's lookup of their ID lands (the top layer first, the
+	 * binary search of each): not those a layer above lists too, nor those it does not find */
+	size_t cap = 0;
+	ret = 0;
+	for (size_t L = 0; L < set.n && ret == 0; L++) {
+		const struct midx_layer *l = &set.l[L];
+		const struct chunk *oidl, *ooff;
+		uint32_t nobj, at = 0;
+		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
+			continue;
+		}
+		for (uint32_t i = 0; i < nobj; i++) {
+			/* (a pack-int-id beyond the layer's packs: git dies there, skg_midx_bad_pack_ids) */
+			uint32_t local = be32_at(&l->f, ooff->off + (uint64_t)8 * i);
+			if (local >= l->info.num_packs || l->info.packs_in_base + local != place) {
+				continue;
+			}
+			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
+			size_t U = set.n;
+			while (U-- > 0 && !layer_find(&set.l[U], id, &at)) {
+			}
+			if (U != L || at != i) {
+				continue;
+			}
+			if (*n == cap) {
+				uint8_t *v = realloc(*ids, (cap ? 2 * cap : 16) * rawsz);
+				if (v == NULL) {
+					ret = -1;
+					break;
+				}
+				*ids = v;
+				cap = cap ? 2 * cap : 16;
+			}
+			memcpy(*ids + *n * rawsz, id, rawsz);
+			(*n)++;
+		}
+	}
 	midx_set_free(&set);
+	if (ret == 0 && *n > 1) { /* for a binary search, even in a multi-pack-index out of order */
+		qsort(*ids, *n, rawsz, skg_id_cmp(rawsz));
+	}
+	if (ret == 0 && *ids == NULL) { /* none, from a multi-pack-index that loads: not NULL */
+		*ids = malloc(1);
+		ret = *ids == NULL ? -1 : 0;
+	}
 	return ret;
 }
 
-int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
-                      size_t *n)
+static int cmp_bad_id(const void *a, const void *b)
 {
-	return midx_ids(objdir, rawsz, git_version, false, place, ids, n);
+	return memcmp(((const struct skg_midx_bad_id *)a)->id, ((const struct skg_midx_bad_id *)b)->id,
+	              SKG_MAX_RAWSZ);
 }
 
-int skg_midx_lost_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint8_t **ids, size_t *n)
+int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version,
+                          struct skg_midx_bad_id **out, size_t *n)
 {
-	return midx_ids(objdir, rawsz, git_version, true, 0, ids, n);
+	*out = NULL;
+	*n = 0;
+	struct midx_set set;
+	int ret = midx_open(objdir, rawsz, git_version, &set);
+	if (ret != 1) {
+		return ret;
+	}
+	ret = 0;
+	size_t cap = 0;
+	for (size_t L = 0; L < set.n && ret == 0; L++) {
+		const struct midx_layer *l = &set.l[L];
+		const struct chunk *oidl, *ooff;
+		uint32_t nobj, at = 0;
+		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
+			continue;
+		}
+		for (uint32_t i = 0; i < nobj; i++) {
+			uint32_t local = be32_at(&l->f, ooff->off + (uint64_t)8 * i);
+			if (local < l->info.num_packs) {
+				continue;
+			}
+			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
+			size_t U = set.n;
+			while (U-- > 0 && !layer_find(&set.l[U], id, &at)) {
+			}
+			if (U != L || at != i) {
+				continue; /* git's lookup lands elsewhere */
+			}
+			if (*n == cap) {
+				struct skg_midx_bad_id *v = realloc(*out, (cap ? 2 * cap : 16) * sizeof(*v));
+				if (v == NULL) {
+					ret = -1;
+					break;
+				}
+				*out = v;
+				cap = cap ? 2 * cap : 16;
+			}
+			struct skg_midx_bad_id *b = &(*out)[(*n)++];
+			memset(b->id, 0, sizeof(b->id));
+			memcpy(b->id, id, rawsz);
+			b->pack_int_id = l->info.packs_in_base + local;
+			b->total = l->info.packs_in_base + l->info.num_packs;
+		}
+	}
+	midx_set_free(&set);
+	if (ret == 0 && *n > 1) {
+		qsort(*out, *n, sizeof(**out), cmp_bad_id);
+	}
+	return ret;
 }
 
 /* ---- .rev ------------------------------------------------------------------------------------------ */

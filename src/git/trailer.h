@@ -233,6 +233,22 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint32_t place, uint8_t **ids,
                       size_t *n);
 
+/* An ID whose entry git's lookup lands on names a pack-int-id its layer does not have. */
+struct skg_midx_bad_id {
+	uint8_t id[SKG_MAX_RAWSZ];
+	uint32_t pack_int_id, total; /* git's "bad pack-int-id: N (M total packs)" */
+};
+
+/*
+ * The IDs of OBJDIR's multi-pack-index whose entry (where git's lookup lands: the top layer first)
+ * names a pack beyond those of its layer and the layers below (midx.c midx_for_pack from the
+ * entry's layer: git dies at every lookup of them, "bad pack-int-id: N (M total packs)", M the
+ * packs up to that layer), sorted by ID, a malloc'd array of *n in *out (NULL when none). 0, or -1
+ * when out of memory.
+ */
+int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version,
+                          struct skg_midx_bad_id **out, size_t *n);
+
 /*
  * The path of the reachability bitmap of OBJDIR's multi-pack-index as git_version's git loads it
  * (pack-bitmap.c midx_bitmap_filename): OBJDIR/pack/multi-pack-index-<checksum>.bitmap, or for a
@@ -241,14 +257,6 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
  * -1 when out of memory.
  */
 int skg_midx_bitmap_path(const char *objdir, unsigned rawsz, unsigned git_version, char **path);
-
-/*
- * The IDs OBJDIR's multi-pack-index lists (OIDL) that its own lookup does not find (bsearch_midx:
- * the fanout and the binary search of each layer, e.g. IDs out of order): git does not find them
- * in the packs it names either, as it looks for those through it alone (packfile.c
- * find_pack_entry). Sorted, a malloc'd array of *n IDs in *ids; 0, or -1 when out of memory.
- */
-int skg_midx_lost_ids(const char *objdir, unsigned rawsz, unsigned git_version, uint8_t **ids, size_t *n);
 
 /*
  * One pack reverse index: git's load checks (size, size against `num_objects` when it is not

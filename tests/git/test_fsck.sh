@@ -1037,6 +1037,19 @@ mkrepo "$r"
 ) || fail "could not make the repository $r"
 $exact "a multi-pack-index with HEAD's ID out of order" "$r"
 compare "a multi-pack-index with HEAD's ID out of order, --connectivity-only" "$r" --connectivity-only
+# HEAD's entry names a pack-int-id beyond the packs (checksum made right): git dies at its first
+# lookup of HEAD (bad pack-int-id), a tree's (HEAD~1^{tree}) when its walk reads the tree again
+for what in HEAD HEAD~1^{tree}; do
+	r=$T/routed-packid-${what//[~^\{\}]/-}
+	mkrepo "$r"
+	(
+		. "$(dirname "${BASH_SOURCE[0]}")/midxchain/cases.sh" &&
+			cd "$r" && git repack -qad && git prune-packed && git multi-pack-index write || exit 1
+		f=.git/objects/pack/multi-pack-index && a=$(midx_pos "$f" "$(git rev-parse "$what")") &&
+			midx_put "$f" $(($(midx_chunk "$f" OOFF) + 8 * a + 3)) '\011' && midx_resum "$f"
+	) || fail "could not make the repository $r"
+	$exact "a multi-pack-index whose entry for $what names pack-int-id 9 of 1" "$r"
+done
 # the test must see what it is meant to: git cannot read HEAD, which the other pack holds
 (cd "$T/routed-rm-nograph" && ! git cat-file -e HEAD 2>/dev/null &&
 	[ "$(for i in .git/objects/pack/*.idx; do git show-index <"$i"; done | grep -c "$(git rev-parse HEAD)")" = 2 ]) &&

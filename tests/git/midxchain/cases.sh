@@ -8,10 +8,10 @@
 # helpers midx_chunk and midx_resum too.
 MIDX_CASES="sound packgone-top packgone-base packempty-top layergone-base layergone-mid layergone-top
 fanout-top checksum-top checksum-base chain-badline chain-small chain-empty oidorder-top offset-base
-single-file single-file-bad bitmap-top bitmap-base"
+single-file single-file-bad bitmap-top bitmap-base packid-ref packid-tree oid-tree"
 # the cases also checked with these options (each case's default run is always checked)
-MIDX_OPTION_CASES="packgone-top packempty-top layergone-base"
-MIDX_OPTIONS="--connectivity-only --unreachable"
+MIDX_OPTION_CASES="packgone-top packempty-top layergone-base oidorder-top oid-tree"
+MIDX_OPTIONS="--connectivity-only --unreachable --lost-found"
 
 MIDX_D=.git/objects/pack/multi-pack-index.d
 
@@ -42,6 +42,15 @@ midx_pack() {
 	f=$(midx_layer "$1")
 	name=$(dd if="$f" bs=1 skip="$(midx_chunk "$f" PNAM)" count=49 2>/dev/null)
 	echo ".git/objects/pack/${name%.idx}.pack"
+}
+
+# midx_pos FILE ID: the place of ID (hexadecimal) in the OIDL chunk of a multi-pack-index file (from
+# 0; nothing when it does not list it)
+midx_pos() {
+	local n k
+	n=$(od -An -tu4 --endian=big -j$(($(midx_chunk "$1" OIDF) + 1020)) -N4 "$1")
+	k=$(od -An -tx1 -v -w20 -j"$(midx_chunk "$1" OIDL)" -N$((20 * n)) "$1" | tr -d ' ' | grep -n "^$2\$") &&
+		echo $((${k%%:*} - 1))
 }
 
 # midx_put FILE OFFSET BYTES: write BYTES (printf escapes) at OFFSET
@@ -99,6 +108,24 @@ midx_case() {
 	bitmap-top | bitmap-base)
 		f=$(midx_layer "$([ "$1" = bitmap-top ] && echo 3 || echo 1)") && f=${f%.midx}.bitmap &&
 			midx_put "$f" $(($(stat -c %s "$f") - 5)) '\125'
+		;;
+	# an entry's pack-int-id beyond its layer's packs (checksum made right): git dies at each lookup
+	# of the object, HEAD's in the top layer (at git's first read of the refs) or a tree of the base
+	# layer (the walk reads it again), where 2 is the top layer's pack
+	packid-ref)
+		f=$(midx_layer 3) && a=$(midx_pos "$f" "$(git rev-parse HEAD)") &&
+			midx_put "$f" $(($(midx_chunk "$f" OOFF) + 8 * a + 3)) '\013' && midx_resum "$f"
+		;;
+	packid-tree)
+		f=$(midx_layer 1) && a=$(midx_pos "$f" "$(git rev-parse HEAD~4^{tree})") &&
+			midx_put "$f" $(($(midx_chunk "$f" OOFF) + 8 * a + 3)) '\002' && midx_resum "$f"
+		;;
+	# a tree's ID changed in the base layer's OIDL, its last byte (checksum made right): the pack's
+	# object is not listed, and git's lookups, which go through the multi-pack-index alone for its
+	# packs, do not find it
+	oid-tree)
+		f=$(midx_layer 1) && a=$(midx_pos "$f" "$(git rev-parse HEAD~4^{tree})") &&
+			midx_put "$f" $(($(midx_chunk "$f" OIDL) + 20 * a + 19)) '\377' && midx_resum "$f"
 		;;
 	*) return 1 ;;
 	esac
