@@ -156,6 +156,35 @@ static int graph_commit(struct skg_fsck_run *f, const uint8_t *id, struct links 
 	return 1;
 }
 
+void skg_fsck_unread_graph_links(struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->cg == NULL || is_tip(f, id)) {
+		return;
+	}
+	uint8_t tree[SKG_MAX_RAWSZ];
+	char why[96];
+	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false, .rawsz = f->rawsz};
+	l.v = l.small;
+	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
+	                         &l, why, sizeof(why));
+	if (r == 1) {
+		/* the tree comes first in git's walk */
+		size_t np = l.n;
+		links_add(&l, tree, SKG_TREE);
+		if (np > 0 && !l.failed) {
+			struct skg_link t = l.v[np];
+			memmove(l.v + 1, l.v, np * sizeof(*l.v));
+			l.v[0] = t;
+		}
+		if (l.failed || skg_graph_set_graph_links(f->graph, id, l.v, l.n) != 0) {
+			skg_fsck_nomem(f);
+		}
+	}
+	if (l.v != l.small) {
+		free(l.v);
+	}
+}
+
 /* ---- links of another type (typeorder.h) ------------------------------------------------------ */
 
 const struct skg_typeorder_fate *skg_fsck_type_fate(const struct skg_fsck_run *f, const uint8_t *id)

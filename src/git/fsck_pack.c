@@ -519,8 +519,9 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
  * --connectivity-only over a pack whose idx opens and whose pack does not: git's listing
  * (mark_packed_for_connectivity) takes every object the idx names as present, and its walk reads
  * those it reaches and cannot (the pack's line at each look, then "Could not read" or "Unknown
- * object type": fsck_walk.c on_walk_error). Not modelled: a commit of such a pack that git's walk
- * reaches through a parent link of a readable commit, which git parses from the commit-graph.
+ * object type": fsck_walk.c on_walk_error); a commit the commit-graph holds that its walk reaches
+ * as a commit (a parent link, a tag's target) it parses from the graph instead
+ * (skg_fsck_unread_graph_links).
  */
 static void unopened_pack_listed(struct skg_fsck_run *f, const struct skg_file *idx)
 {
@@ -536,6 +537,7 @@ static void unopened_pack_listed(struct skg_fsck_run *f, const struct skg_file *
 		if (skg_graph_add_unread_walked(f->graph, id, skg_graph_order(0, 0, 0, 0, 0)) != 0) {
 			skg_fsck_nomem(f);
 		}
+		skg_fsck_unread_graph_links(f, id);
 	}
 }
 

@@ -492,6 +492,10 @@ int skg_fsck_graph_open(struct skg_fsck_run *f);
  * git parses from the object database first (the refs' and HEADs' tips).
  */
 bool skg_fsck_graph_has(const struct skg_fsck_run *f, const uint8_t *id);
+/* --connectivity-only, an object git lists and cannot read (a pack that does not open): the links
+ * git's walk takes from the commit-graph if it reaches it as a commit the graph holds (not a tip),
+ * into the graph (skg_graph_set_graph_links). */
+void skg_fsck_unread_graph_links(struct skg_fsck_run *f, const uint8_t *id);
 
 /* ---- fsck_walk.c -------------------------------------------------------------------------------- */
 

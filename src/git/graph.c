@@ -632,6 +632,35 @@ int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t
 	return add_unread(g, id, F_WALKED | F_BADREAD, order);
 }
 
+int skg_graph_set_graph_links(struct skg_graph *g, const uint8_t *id, const struct skg_link *links, size_t n)
+{
+	int ret = 0;
+	acquire(g);
+	uint32_t v = g->slots[find(g, id)], first = 0;
+	if (v != 0 && (g->objs[v - 1].flags & F_WALKED) == F_WALKED && g->objs[v - 1].first == NO_LINKS &&
+	    n > 0 && n < UINT32_MAX) {
+		if (!links_room(g, n, &first)) {
+			ret = -1;
+		}
+		for (size_t k = 0; k < n && ret == 0; k++) {
+			uint32_t t = lookup_or_add(g, links[k].id);
+			if (t == UINT32_MAX) {
+				ret = -1;
+				break;
+			}
+			links_at(g, first)[k] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
+		}
+		if (ret == 0) {
+			/* lookup_or_add may have moved g->objs */
+			g->objs[v - 1].first = first;
+			g->objs[v - 1].n = (uint32_t)n;
+			g->nlinks += n;
+		}
+	}
+	release(g);
+	return ret;
+}
+
 bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
@@ -990,6 +1019,10 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		} else if (rep->wrong_type != NULL) {
 			rep->wrong_type(rep->ctx, TY(&g->objs[from]), g->objs[from].id);
 		}
+	}
+	if (from != UINT32_MAX && (o->flags & F_WALKED) == F_WALKED && TY(o) == 0 && ltype <= 4) {
+		/* git's lookup of it through a link gives it the link's type, reached before or not */
+		o->type = (uint8_t)((o->type & ~TYPE_MASK) | ltype);
 	}
 	if (o->flags & F_REACHABLE) {
 		return;
@@ -1807,11 +1840,16 @@ static void drain(struct walk *w)
 			}
 			continue;
 		}
-		if (g->objs[i].flags & F_WALKERR) {
+		if ((g->objs[i].flags & F_WALKERR) &&
+		    !((g->objs[i].flags & F_UNREAD) && n > 0 && TY(&g->objs[i]) == SKG_COMMIT)) {
 			if (w->quiet) {
 				w->events = true;
 			} else if (rep->walk_error != NULL) {
 				rep->walk_error(rep->ctx, TY(&g->objs[i]), g->objs[i].id);
+			}
+			if (g->objs[i].flags & F_UNREAD) {
+				continue; /* (the commit-graph's links are git's only when it parses a commit)
+				           */
 			}
 		}
 		if ((g->objs[i].flags & F_RELOAD) && rep->reload != NULL) {

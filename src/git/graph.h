@@ -112,10 +112,16 @@ int skg_graph_add_unread(struct skg_graph *g, const uint8_t *id, bool readable, 
  * skg_graph_add_unread(g, id, false, order) of an object git's walk reads where it reaches it and
  * cannot (an idx lists it, its pack does not open: git fsck --connectivity-only lists it present
  * all the same, skg_graph_listed, but cannot parse it, skg_graph_has): the walk reports it
- * through skg_graph_report.walk_error, with the type of the link that reached it first (0 for a
- * root), and follows nothing from it.
+ * through skg_graph_report.walk_error, with the type of the first link git looks it up by (0 for a
+ * root reached before any), and follows nothing from it.
  */
 int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t order);
+/* For an object added by skg_graph_add_unread_walked: the links git's walk takes from the
+ * commit-graph (the tree, then the parents) when it reaches the object as a commit, which it then
+ * parses from the graph without reading it (reached as another type, or with none: its error, and
+ * no link followed). They mark nothing used and type nothing until then. 0, or -1 when out of
+ * memory. */
+int skg_graph_set_graph_links(struct skg_graph *g, const uint8_t *id, const struct skg_link *links, size_t n);
 /* Whether `id` was added by skg_graph_add_unread_walked (git's HAS_OBJ without a readable copy). */
 bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id);
 
