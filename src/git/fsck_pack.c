@@ -1575,6 +1575,36 @@ bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id
 	return false;
 }
 
+/* git 2.39's read of an object it does not find: errno is still that of the last pack directory
+ * that did not open in the re-reading, or of the last pack whose open failed on a lookup of it, and
+ * read_object_file_extended dies on it (in fsck itself: f->died; or in the `git commit-graph
+ * verify` it started, `child`); 2.55 finds no object and goes on (c2b). True when git dies (its
+ * line is out). */
+static bool dies_errno_239(struct skg_fsck_run *f, const uint8_t *id, bool child)
+{
+	if (f->git_version >= SKG_GIT_2_55) {
+		return false;
+	}
+	int e = 0;
+	for (size_t i = 0; i < f->n_unusable; i++) {
+		const struct skg_fsck_unusable *u = &f->unusable[i];
+		uint64_t off;
+		/* a pack that does not open (its idx kept): only a lookup of an ID it lists opens it */
+		bool opened = u->mids != NULL ? midx_places(u, id, f->rawsz)
+		                              : u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len,
+		                                                                     f->rawsz, id, &off);
+		e = u->dir_errno != 0 ? u->dir_errno : u->open_errno != 0 && opened ? u->open_errno : e;
+	}
+	if (e == 0) {
+		return false;
+	}
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	skg_fsck_err_line(f, NULL, "fatal: failed to read object %s: %s", h, strerror(e));
+	f->died = f->died || !child;
+	return true;
+}
+
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
 	if (skg_fsck_midx_dies(f, id, false)) {
@@ -1597,28 +1627,10 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 			return true;
 		}
 	}
-	/* git 2.39's read of an object it does not find: errno is still that of the last pack
-	 * directory that did not open in the re-reading, and read_object_file_extended dies on it;
-	 * 2.55 finds no object and goes on (c2b) */
-	if (f->git_version >= SKG_GIT_2_55) {
-		return false;
-	}
-	int e = 0;
-	for (size_t i = 0; i < f->n_unusable; i++) {
-		const struct skg_fsck_unusable *u = &f->unusable[i];
-		uint64_t off;
-		/* a pack that does not open (its idx kept): only a lookup of an ID it lists opens it */
-		bool opened = u->mids != NULL ? midx_places(u, id, f->rawsz)
-		                              : u->idx == NULL || skg_pk_idx_find_as(u->idx, u->idx_len,
-		                                                                     f->rawsz, id, &off);
-		e = u->dir_errno != 0 ? u->dir_errno : u->open_errno != 0 && opened ? u->open_errno : e;
-	}
-	if (e != 0) {
-		char h[SKG_MAX_HEXSZ + 1];
-		skg_to_hex_len(id, f->rawsz, h);
-		skg_fsck_err_line(f, NULL, "fatal: failed to read object %s: %s", h, strerror(e));
-		f->died = true;
-		return true;
-	}
-	return false;
+	return dies_errno_239(f, id, false);
+}
+
+bool skg_fsck_child_dies_errno(struct skg_fsck_run *f, const uint8_t *id)
+{
+	return dies_errno_239(f, id, true);
 }

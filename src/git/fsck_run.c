@@ -321,10 +321,14 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 	int has = skg_fsck_routed(v->f, id) ? 0 : skg_odb_has(v->odb, id);
 	if (has == 0) {
 		/* the child's lookup finds it nowhere: the lines of the packs it cannot open, in its two
-		 * looks (before and after reprepare_packed_git), as the check's own lookups */
+		 * looks (before and after reprepare_packed_git), as the check's own lookups; 2.39.5 then
+		 * dies on the errno a pack that did not open left */
 		skg_fsck_lines(v->f, lines);
 		skg_lines_clear(lines);
 		skg_fsck_lookup_lines(v->f, id, 2);
+		if (skg_fsck_child_dies_errno(v->f, id)) {
+			return 2;
+		}
 	}
 	if (has <= 0) {
 		return has;
@@ -466,11 +470,12 @@ static int check_trailers(struct skg_fsck_run *f)
 	 * spells them; a fatal one ends it), then runs `git commit-graph verify --object-dir DIR` for
 	 * every object directory, then `git multi-pack-index verify --object-dir DIR` for every one
 	 * (builtin/fsck.c: two loops over the sources, 2.39.5 and 2.55.0 alike). They give DIR as the
-	 * repository names it (source->path) with 2.55.0, the main directory absolute with 2.39.5,
-	 * and their lines name the files and packs so. */
+	 * repository names it (source->path) with 2.55.0, the main directory absolute with 2.39.5.
+	 * The multi-pack-index verify names the files and packs by DIR as given; the commit-graph
+	 * verify finds the object directory by it and names its files as the repository does
+	 * (builtin/commit-graph.c graph_verify: find_odb, then odb->path; a new user's trial, 2.39.5:
+	 * `Could not open commit-graph '.git/objects/info/commit-graph'`). */
 	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f) && ret == 0; i++) {
-		const char *abs = i == 0 ? f->repo->objects_dir : f->odb_dirs[i];
-		const char *vdir = f->git_version >= SKG_GIT_2_55 ? f->odb_dirs[i] : abs;
 		/* the multi-pack-index's load, as git's processes print it each time they load it: the
 		 * commit-graph verify (at its first read of an object) and, with 2.39.5, fsck itself;
 		 * core.multiPackIndex / core.commitGraph false: git loads neither, nor runs its verify */
@@ -481,7 +486,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		vo.midx_shown = false;
 		vo.midx_lines = mst == SKG_TRAILER_FATAL || f->no_midx ? NULL : mlines;
 		if (!f->no_commit_graph) {
-			ret = check_graph(f, i, vdir, &cg_odb, lines);
+			ret = check_graph(f, i, f->odb_dirs[i], &cg_odb, lines);
 		}
 		if (ret == 0 && mst == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, mlines);

@@ -412,6 +412,10 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
 /* The same object read by a process git starts (`git commit-graph verify`), where nothing is marked
  * bad yet: unpack_entry's lines and read_object_file_extended's fatal line; true when it dies so. */
 bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* git 2.39.5's `git commit-graph verify` reading an object it does not find, after a pack directory
+ * or pack did not open: it dies on that errno (as skg_fsck_dies_bad_packed's fsck itself); true
+ * when it dies (its line is out). */
+bool skg_fsck_child_dies_errno(struct skg_fsck_run *f, const uint8_t *id);
 /* skg_fsck_child_dies_bad_packed of a packed object --connectivity-only did not read (a commit of
  * the commit-graph) and the child process cannot read: its lines, true; false when no usable pack
  * has it, or the object check read every packed object. */

@@ -155,6 +155,21 @@ mkrepo_git() {
 		echo dangling | git hash-object -w --stdin >/dev/null
 	)
 }
+# mk3packs DIR: 60 commits in three packs of 20 each (the newest .pack first by time), under a
+# commit-graph
+mk3packs() {
+	git init -q "$1" && (
+		cd "$1" && for i in $(seq 60); do
+			echo "line $i" >>"f$((i % 5))" && git add -A && git commit -qm "c$i" || exit 1
+			if [ $((i % 20)) = 0 ]; then
+				h=$(git pack-objects -q --incremental --all .git/objects/pack/pack </dev/null) &&
+					git prune-packed && touch -d "@$((1700000000 + i))" ".git/objects/pack/pack-$h.pack" ||
+					exit 1
+			fi
+		done
+		git commit-graph write --reachable
+	)
+}
 obj_path() { # obj_path REPO ID
 	echo "$1/.git/objects/${2:0:2}/${2:2}"
 }
@@ -781,18 +796,8 @@ $exact "a byte appended to the older pack, --connectivity-only" "$r" --connectiv
 # (parent links), so it says "Could not read" for their trees only, even for the commits a
 # reflog's entry reached first
 r=$T/packdir-cutgraph
-git init -q "$r"
-(
-	cd "$r" && for i in $(seq 60); do
-		echo "line $i" >>"f$((i % 5))" && git add -A && git commit -qm "c$i" || exit 1
-		if [ $((i % 20)) = 0 ]; then
-			git pack-objects -q --incremental --all .git/objects/pack/pack </dev/null >/dev/null &&
-				git prune-packed || exit 1
-		fi
-	done
-	git commit-graph write --reachable && p=$(ls -t .git/objects/pack/*.pack | sed -n 2p) &&
-		truncate -s $(($(stat -c %s "$p") / 2)) "$p"
-) || fail "could not make the repository $r"
+mk3packs "$r" && (cd "$r" && p=$(ls -t .git/objects/pack/*.pack | sed -n 2p) &&
+	truncate -s $(($(stat -c %s "$p") / 2)) "$p") || fail "could not make the repository $r"
 # (Wine: the lines of a pack cut short name it Z:/...)
 if [ -z "${SK_WINDOWS:-}" ]; then
 	$exact "a pack cut in half under a commit-graph, --connectivity-only" "$r" --connectivity-only
@@ -970,6 +975,35 @@ r=$T/xx-file
 mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
 compare "objects/13 is a file" "$r"
+# a commit-graph git cannot read (no permission): fsck's commit-graph verify dies naming it as the
+# repository spells its object directory, with 2.39.5 too (its graph_verify finds the object
+# directory by the absolute path fsck gives it: a new user's trial); not under Wine
+r=$T/graph-unreadable
+mkrepo "$r"
+(cd "$r" && git commit-graph write --reachable && chmod 000 .git/objects/info/commit-graph) ||
+	fail "could not make the repository $r"
+if nocap_both "$r"; then
+	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "commit-graph unreadable: git exits $grc, sha1kit $src"
+		show_diffs
+	fi
+fi
+# the pack git cannot read (no permission) under a commit-graph: 2.39.5's commit-graph verify dies
+# at its first commit on that errno (`failed to read object ID: Permission denied`), 2.55 reads on
+# (a new user's trial); not under Wine
+r=$T/graph-pack-unreadable
+mk3packs "$r" && chmod 000 "$(ls -t "$r"/.git/objects/pack/*.pack | sed -n 2p)" ||
+	fail "could not make the repository $r"
+if nocap_both "$r"; then
+	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "pack unreadable under a commit-graph: git exits $grc, sha1kit $src"
+		show_diffs
+	fi
+fi
 }
 
 # 8b. Two packs under one multi-pack-index with the same objects (`git repack -a` without -d, or
