@@ -294,12 +294,17 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 {
 	struct verify_odb *v = ctx;
 	if (!v->midx_shown) {
+		/* the child's first read prepares its packs: the multi-pack-index's load, then the pack
+		 * directories' (the line of each that does not open) */
 		v->midx_shown = true;
 		if (v->midx_lines != NULL && v->midx_lines->count > 0) {
 			skg_fsck_lines(v->f, lines);
 			skg_lines_clear(lines);
 			skg_fsck_lines(v->f, v->midx_lines);
 		}
+		skg_fsck_lines(v->f, lines);
+		skg_lines_clear(lines);
+		skg_fsck_pack_dir_lines(v->f);
 	}
 	if (v->odb == NULL) {
 		static const struct skg_sink quiet = {ignore_report, NULL};

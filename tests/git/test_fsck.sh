@@ -1004,6 +1004,19 @@ if nocap_both "$r"; then
 		show_diffs
 	fi
 fi
+chmod 644 "$r"/.git/objects/pack/*.pack
+# objects/pack that git cannot open, under a commit-graph: the commit-graph verify's first read
+# prepares its packs and prints the directory's line once more (a new user's trial)
+chmod 000 "$r/.git/objects/pack"
+if nocap_both "$r"; then
+	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "objects/pack unreadable under a commit-graph: git exits $grc, sha1kit $src"
+		show_diffs
+	fi
+fi
+chmod 755 "$r/.git/objects/pack"
 }
 
 # 8b. Two packs under one multi-pack-index with the same objects (`git repack -a` without -d, or
