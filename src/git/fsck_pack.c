@@ -1605,17 +1605,19 @@ static bool dies_errno_239(struct skg_fsck_run *f, const uint8_t *id, bool child
 	return true;
 }
 
-bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+/* git's read of a packed copy the check found corrupt: its lines again unless git marked it bad,
+ * then it dies (f->died); a copy that reads back with another ID: "hash mismatch" (with `mismatch`
+ * true), and git goes on. True when git dies. */
+static bool dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id, bool mismatch)
 {
-	if (skg_fsck_midx_dies(f, id, false)) {
-		return true; /* its lookup in the multi-pack-index */
-	}
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
 			char h[SKG_MAX_HEXSZ + 1];
 			skg_to_hex_len(id, f->rawsz, h);
 			if (f->bad_packed[i].mismatch) {
-				skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
+				if (mismatch) {
+					skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
+				}
 				return false;
 			}
 			if (!f->bad_packed[i].marked) {
@@ -1625,6 +1627,24 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 			                  f->bad_packed[i].pack);
 			f->died = true;
 			return true;
+		}
+	}
+	return false;
+}
+
+bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id)
+{
+	return dies_bad_copy(f, id, false);
+}
+
+bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (skg_fsck_midx_dies(f, id, false)) {
+		return true; /* its lookup in the multi-pack-index */
+	}
+	for (size_t i = 0; i < f->n_bad_packed; i++) {
+		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
+			return dies_bad_copy(f, id, true);
 		}
 	}
 	return dies_errno_239(f, id, false);

@@ -210,6 +210,48 @@ static int add_unlisted(struct skg_fsck_run *f, size_t dir, const char *idx_path
 	return ret;
 }
 
+/*
+ * A packed copy the check found corrupt (not one that reads back with another ID), in a pack a
+ * multi-pack-index lists: when that multi-pack-index's lookup of its ID lands in that pack, git
+ * reads that copy and no other, so the ID goes to *ids (*n). 0, or -1 when out of memory.
+ */
+static int add_bad_copy(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b,
+                        const struct midx_pack *mp, size_t nmp, uint8_t **ids, size_t *n)
+{
+	struct stat st;
+	if (b->mismatch || stat(b->pack, &st) != 0) {
+		return 0;
+	}
+	for (size_t k = 0; k < nmp; k++) {
+		if (mp[k].bad || !mp[k].there || !same_file(&mp[k].key, &st)) {
+			continue;
+		}
+		char **names = NULL;
+		size_t nn = 0;
+		uint32_t place = UINT32_MAX;
+		int ret = skg_midx_pack_names(f->odb_dirs[mp[k].dir], (unsigned)f->rawsz, f->git_version,
+		                              &names, &nn, b->id, 1, &place, NULL);
+		for (size_t j = 0; j < nn; j++) {
+			free(names[j]);
+		}
+		free(names);
+		if (ret != 0) {
+			return -1;
+		}
+		if (place != mp[k].place) {
+			continue;
+		}
+		uint8_t *v = realloc(*ids, (*n + 1) * f->rawsz);
+		if (v == NULL) {
+			return -1;
+		}
+		*ids = v;
+		memcpy(*ids + (*n)++ * f->rawsz, b->id, f->rawsz);
+		return 0;
+	}
+	return 0;
+}
+
 int skg_fsck_midx_routed(struct skg_fsck_run *f)
 {
 	if (f->n_odb_dirs == 0 || f->no_midx) {
@@ -221,8 +263,8 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 	bool *usable_ok = calloc(f->n_usable_packs > 0 ? f->n_usable_packs : 1, sizeof(*usable_ok));
 	struct midx_pack *mp = NULL;
 	size_t nmp = 0, n_others = 0, n_good = 0;
-	uint8_t *good = NULL, *lost = NULL;
-	size_t n_lost = 0;
+	uint8_t *good = NULL, *lost = NULL, *lost_copies = NULL;
+	size_t n_lost = 0, n_lost_copies = 0;
 	bool any_bad = false;
 	if (others == NULL || usable == NULL || usable_ok == NULL) {
 		ret = -1;
@@ -249,6 +291,10 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 			}
 		}
 	}
+	/* and the corrupt copies the multi-pack-index sends git's lookups to: git reads no other copy */
+	for (size_t b = 0; b < f->n_bad_packed && ret == 0; b++) {
+		ret = add_bad_copy(f, &f->bad_packed[b], mp, nmp, &lost_copies, &n_lost_copies);
+	}
 	/* and the IDs whose lookup dies: git dies there whatever other copy there is */
 	for (size_t d = 0; d < f->n_odb_dirs && ret == 0; d++) {
 		struct skg_midx_bad_id *v = NULL;
@@ -270,7 +316,7 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 	if (f->n_midx_bad > 1) {
 		qsort(f->midx_bad, f->n_midx_bad, sizeof(*f->midx_bad), cmp_bad_id);
 	}
-	if (ret != 0 || (!any_bad && n_lost == 0 && f->n_midx_bad == 0)) {
+	if (ret != 0 || (!any_bad && n_lost == 0 && f->n_midx_bad == 0 && n_lost_copies == 0)) {
 		goto out;
 	}
 	/* the usable packs no multi-pack-index lists: git searches those after them */
@@ -321,15 +367,18 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 		}
 		free(ids);
 	}
-	uint8_t *v = ret == 0 && f->n_midx_bad > 0
-	                 ? realloc(f->routed, (f->n_routed + f->n_midx_bad) * f->rawsz)
-	                 : NULL;
-	if (ret == 0 && f->n_midx_bad > 0 && v == NULL) {
+	size_t extra = f->n_midx_bad + n_lost_copies;
+	uint8_t *v = ret == 0 && extra > 0 ? realloc(f->routed, (f->n_routed + extra) * f->rawsz) : NULL;
+	if (ret == 0 && extra > 0 && v == NULL) {
 		ret = -1;
 	} else if (v != NULL) {
 		f->routed = v;
 		for (size_t k = 0; k < f->n_midx_bad; k++) {
 			memcpy(f->routed + f->n_routed++ * f->rawsz, f->midx_bad[k].id, f->rawsz);
+		}
+		if (n_lost_copies > 0) {
+			memcpy(f->routed + f->n_routed * f->rawsz, lost_copies, n_lost_copies * f->rawsz);
+			f->n_routed += n_lost_copies;
 		}
 	}
 	if (ret == 0 && f->n_routed > 0) {
@@ -350,11 +399,12 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 			 * commits it takes from the commit-graph */
 			unsigned type;
 			const uint8_t *id = f->routed + k * f->rawsz;
-			if (skg_graph_has(f->graph, id, &type) &&
+			if (!skg_graph_has(f->graph, id, &type) ||
 			    (type == SKG_TREE ||
 			     (f->connectivity_only &&
 			      (type == SKG_TAG || (type == SKG_COMMIT && !skg_fsck_graph_has(f, id)))))) {
-				skg_graph_set_noread(f->graph, id);
+				skg_graph_set_noread(f->graph, id); /* (one not read: a tree's record of a
+				                                     * corrupt copy only) */
 			}
 		}
 	}
@@ -364,6 +414,7 @@ out:
 	}
 	free(good);
 	free(lost);
+	free(lost_copies);
 	free(mp);
 	free(others);
 	free(usable_ok);

@@ -319,7 +319,7 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 	if (skg_fsck_routed(v->f, id)) {
 		skg_fsck_lines(v->f, lines);
 		skg_lines_clear(lines);
-		if (skg_fsck_midx_dies(v->f, id, true)) {
+		if (skg_fsck_midx_dies(v->f, id, true) || skg_fsck_child_dies_bad_packed(v->f, id)) {
 			return 2;
 		}
 	}

@@ -409,6 +409,10 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
  * pack directory did not open (git dies on the errno that opendir left): true when git dies (its
  * lines are out, f->died set). */
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* The walk's read of an object a multi-pack-index sends to a copy the check found corrupt (another
+ * pack's good copy is not tried: f->routed): git dies there (its lines are out, f->died); false
+ * when no such copy is known. */
+bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id);
 /* The same object read by a process git starts (`git commit-graph verify`), where nothing is marked
  * bad yet: unpack_entry's lines and read_object_file_extended's fatal line; true when it dies so. */
 bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);

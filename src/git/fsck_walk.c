@@ -162,8 +162,8 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 			return;
 		}
 	}
-	if (skg_fsck_midx_dies(f, id, false)) {
-		return; /* its lookup in the multi-pack-index dies */
+	if (skg_fsck_midx_dies(f, id, false) || (skg_fsck_routed(f, id) && skg_fsck_dies_bad_copy(f, id))) {
+		return; /* its lookup in the multi-pack-index dies, or its read of the copy it finds there */
 	}
 	/* else an object of a pack that does not open (skg_graph_add_unread_walked): git's walk
 	 * parses a tree, commit or tag there (tree.c, commit.c, tag.c: two looks in the packs, then

@@ -904,8 +904,14 @@ int skg_graph_force_type(struct skg_graph *g, const uint8_t *id, unsigned type)
 void skg_graph_set_noread(struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
-	if (v != 0 && (g->objs[v - 1].flags & (F_HAS | F_UNREAD)) == F_HAS) {
-		g->objs[v - 1].type |= T_NOREAD;
+	struct gobj *o = v != 0 ? &g->objs[v - 1] : NULL;
+	if (o != NULL && (o->flags & (F_HAS | F_UNREAD)) == F_HAS) {
+		o->type |= T_NOREAD;
+	} else if (o != NULL && (o->flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD) &&
+	           (o->type & T_COPY) && TY(o) == SKG_TREE) {
+		/* the unreadable copy's record, a readable one added after it (T_COPY): a tree git's
+		 * walk reads again, through the copy it cannot read */
+		o->flags |= F_WALKERR;
 	}
 }
 

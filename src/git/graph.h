@@ -254,8 +254,9 @@ bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
  * and cannot (a tree, or with --connectivity-only a commit or tag, that git's object store finds
  * through a multi-pack-index in a pack it cannot read, though the check read a copy elsewhere): the
  * walk reports it through skg_graph_report.walk_error, with its type, and follows none of its links
- * (they still count as used). Nothing for an object not added or not read. After the objects are
- * added, on one thread.
+ * (they still count as used). Nothing for an object not added or not read, but a tree whose
+ * record is of a copy that could not be read with a readable copy added after it: the walk reports
+ * it the same way. After the objects are added, on one thread.
  */
 void skg_graph_set_noread(struct skg_graph *g, const uint8_t *id);
 
