@@ -1120,6 +1120,22 @@ for what in HEAD HEAD~1^{tree}; do
 	) || fail "could not make the repository $r"
 	$exact "a multi-pack-index whose entry for $what names pack-int-id 9 of 1" "$r"
 done
+# two packs of the same objects under it (`git repack -a` without -d), a tree's zlib data damaged
+# in the pack it names: git's walk reads the tree again through it, only from that copy, and dies
+# (the third helper's r4 of an earlier session)
+r=$T/routed-badcopy
+mkrepo "$r"
+(
+	. "$(dirname "${BASH_SOURCE[0]}")/midxchain/cases.sh" &&
+		cd "$r" && git repack -qd && echo 4 >f4 && git add f4 && git commit -qm c4 && git repack -qa &&
+		git prune-packed && git multi-pack-index write || exit 1
+	t=$(git rev-parse HEAD~1:d) && n=$(midx_pack_name .git/objects/pack/multi-pack-index "$t") &&
+		p=.git/objects/pack/${n%.idx}.pack && [ "$(ls .git/objects/pack/*.pack | wc -l)" = 2 ] &&
+		at=$(git verify-pack -v ".git/objects/pack/$n" | awk -v t="$t" '$1 == t {print $5 + 4}') &&
+		b=$(od -An -tu1 -j"$at" -N1 "$p") && chmod u+w "$p" &&
+		midx_put "$p" "$at" "$(printf '\\%03o' $((b ^ 90)))"
+) || fail "could not make the repository $r"
+compare "two packs of the same objects, a tree damaged in the one the multi-pack-index names" "$r"
 # the test must see what it is meant to: git cannot read HEAD, which the other pack holds
 (cd "$T/routed-rm-nograph" && ! git cat-file -e HEAD 2>/dev/null &&
 	[ "$(for i in .git/objects/pack/*.idx; do git show-index <"$i"; done | grep -c "$(git rev-parse HEAD)")" = 2 ]) &&

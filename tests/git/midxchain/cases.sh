@@ -5,7 +5,7 @@
 # `midx_case NAME` run in its top directory. Every change is the same bytes on each run.
 # The layer files' format: gitformat-pack(5), "multi-pack-index (MIDX) files" and "incremental
 # multi-pack-index"; gitformat-chunk(5) for the table of contents. tests/git/test_fsck.sh uses its
-# helpers midx_chunk and midx_resum too.
+# helpers too (midx_chunk, midx_pos, midx_pack_name, midx_put, midx_resum).
 MIDX_CASES="sound packgone-top packgone-base packempty-top layergone-base layergone-mid layergone-top
 fanout-top checksum-top checksum-base chain-badline chain-small chain-empty oidorder-top offset-base
 single-file single-file-bad bitmap-top bitmap-base packid-ref packid-tree oid-tree"
@@ -51,6 +51,15 @@ midx_pos() {
 	n=$(od -An -tu4 --endian=big -j$(($(midx_chunk "$1" OIDF) + 1020)) -N4 "$1")
 	k=$(od -An -tx1 -v -w20 -j"$(midx_chunk "$1" OIDL)" -N$((20 * n)) "$1" | tr -d ' ' | grep -n "^$2\$") &&
 		echo $((${k%%:*} - 1))
+}
+
+# midx_pack_name FILE ID: the pack (pack-X.idx) a single multi-pack-index file places ID in
+midx_pack_name() {
+	local a k
+	a=$(midx_pos "$1" "$2") || return 1
+	k=$(od -An -tu4 --endian=big -j$(($(midx_chunk "$1" OOFF) + 8 * a)) -N4 "$1")
+	dd if="$1" bs=1 skip="$(midx_chunk "$1" PNAM)" count=$(($(midx_chunk "$1" OIDF) - $(midx_chunk "$1" PNAM))) \
+		2>/dev/null | tr '\0' '\n' | sed -n "$((k + 1))p"
 }
 
 # midx_put FILE OFFSET BYTES: write BYTES (printf escapes) at OFFSET
