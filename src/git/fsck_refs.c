@@ -208,6 +208,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	}
 valid:
 	if (f->snapshot) {
+		if (type == SKG_COMMIT) {
+			skg_fsck_graph_lines(f); /* its parse loads the commit-graph */
+		}
 		snapshot_read(f, id); /* parsed: its links are in memory for the refs after it */
 	}
 	/* git's is_branch(): HEAD or a branch */

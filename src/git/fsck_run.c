@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sha1kit/git_refs.h>
@@ -98,12 +99,61 @@ static bool midx_loads(struct skg_fsck_run *f)
 	return dies;
 }
 
+/*
+ * git fsck's own load of the commit-graph (trailer.h): at its first parse of a commit, git 2.55's
+ * snapshot of the refs (fsck_refs.c, a ref's commit) or its object check, 2.39.5's object check;
+ * before the lines of the refs (a new user's trial: the chain's "unable to find all commit-graph
+ * files" of a `clone --shared` whose origin pruned a layer's commits). graph_loads decides whether
+ * they come early: not when a load dies (its lines come at the end, check_graph).
+ */
+static void graph_loads(struct skg_fsck_run *f)
+{
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		skg_fsck_nomem(f);
+		return;
+	}
+	bool early = !f->no_commit_graph;
+	for (size_t i = 0; i < f->n_odb_dirs && early; i++) {
+		int st =
+		    skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
+		                             SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
+		early = st != SKG_TRAILER_FATAL && !lines->nomem;
+	}
+	f->graph_lines_early = early;
+	f->graph_lines_pending = early;
+	free(lines);
+}
+
+void skg_fsck_graph_lines(struct skg_fsck_run *f)
+{
+	if (!f->graph_lines_pending) {
+		return;
+	}
+	f->graph_lines_pending = false;
+	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (lines == NULL) {
+		skg_fsck_nomem(f);
+		return;
+	}
+	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+		(void)skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs,
+		                               f->n_odb_dirs, SKG_TRAILER_LOAD, (unsigned)f->rawsz,
+		                               f->git_version, lines);
+		skg_fsck_lines(f, lines);
+	}
+	free(lines);
+}
+
 /* 0, or -1 where git dies (its lines are out) or the run stops. */
 static int scan(struct skg_fsck_run *f)
 {
 	bool v255 = f->git_version >= SKG_GIT_2_55;
 	if (v255 && midx_loads(f)) {
 		return -1;
+	}
+	if (!v255) {
+		skg_fsck_graph_lines(f); /* the object check's first commit */
 	}
 	/* git's --connectivity-only lists the objects without its object check's meters */
 	bool meters = !f->connectivity_only;
@@ -363,6 +413,13 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 		if (path == NULL) {
 			return errno == ENOMEM ? -1 : 0;
 		}
+		struct stat lst;
+		if (v->f->git_version >= SKG_GIT_2_55 && stat(path, &lst) == 0 && S_ISREG(lst.st_mode) &&
+		    lst.st_size == 0) {
+			free(
+			    path); /* git 2.40+: an empty file is no object ("object file P is empty", a20) */
+			return 0;
+		}
 		char hex[SKG_MAX_HEXSZ + 1];
 		skg_to_hex_len(id, v->f->rawsz, hex);
 		skg_lines_add(lines, "fatal: ", "loose object %s (stored in %s) is corrupt", hex, path);
@@ -429,7 +486,10 @@ static int check_graph(struct skg_fsck_run *f, size_t i, const char *vdir,
 {
 	int st = skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
 	                                  SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
-	skg_fsck_lines(f, lines);
+	if (!f->graph_lines_early) {
+		skg_fsck_lines(f, lines); /* (a load that dies: here, as git's death ends the run) */
+	}
+	skg_lines_clear(lines);
 	if (st == SKG_TRAILER_FATAL) {
 		return -1;
 	}
@@ -734,6 +794,7 @@ static int run(struct skg_fsck_run *f)
 	if (skg_fsck_graph_open(f) != 0) {
 		return -1;
 	}
+	graph_loads(f);
 	if (v255 && skg_fsck_snapshot_dies(f)) {
 		return -1; /* git 2.55 died reading what a ref names, before the objects */
 	}
@@ -768,6 +829,9 @@ static int run(struct skg_fsck_run *f)
 			skg_fsck_pack_dir_lines(f); /* the snapshot's first read of an object */
 		}
 		int r = skg_fsck_ref_tips(f);
+		if (r == 0) {
+			skg_fsck_graph_lines(f); /* no ref's commit parsed: the object check's first */
+		}
 		if (r == 0 && f->n_tips > 0) {
 			/* git 2.55 read the alternates and the pack directories at the snapshot's first
 			 * read of an object, and reads them again after it (builtin/fsck.c

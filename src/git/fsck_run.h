@@ -185,6 +185,9 @@ struct skg_fsck_run {
 	bool refs_died;       /* the ref check died (its fatal line is f->fatal) */
 	bool no_graft_hint;   /* advice.graftFileDeprecated = false */
 	bool no_commit_graph; /* core.commitGraph = false: git loads and verifies none */
+	/* the lines of fsck's own load of the commit-graph: given at its first parse of a commit
+	 * (skg_fsck_graph_lines), not at the end (a load that dies: at the end) */
+	bool graph_lines_early, graph_lines_pending;
 	/* --connectivity-only: the commit-graph git's walk parses commits from (skg_fsck_graph_open;
 	 * cg NULL: none), and with git 2.39 the objects its refs and HEADs name, which it parses from
 	 * the object database (sorted, as f->tips) */
@@ -500,6 +503,9 @@ int skg_fsck_graph_open(struct skg_fsck_run *f);
  * git parses from the object database first (the refs' and HEADs' tips).
  */
 bool skg_fsck_graph_has(const struct skg_fsck_run *f, const uint8_t *id);
+/* git fsck's own load of the commit-graph, at its first parse of a commit: its lines, once (every
+ * object directory's, as check_graph gave them), unless a load dies (then at the end). */
+void skg_fsck_graph_lines(struct skg_fsck_run *f);
 /* --connectivity-only, an object git lists and cannot read (a pack that does not open): the links
  * git's walk takes from the commit-graph if it reaches it as a commit the graph holds (not a tip),
  * into the graph (skg_graph_set_graph_links). */

@@ -132,6 +132,9 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
  * not come. */
 static void graph_load_lines(struct skg_fsck_run *f)
 {
+	if (f->graph_lines_early) {
+		return; /* out already, at git's first parse of a commit (skg_fsck_graph_lines) */
+	}
 	struct skg_lines *lines = malloc(sizeof(*lines));
 	if (lines == NULL || f->cg == NULL) {
 		free(lines);

@@ -244,6 +244,14 @@ for how in truncate garbage zlib empty rename; do
 	esac
 	compare "loose object: $how" "$r"
 done
+# a loose commit emptied that the commit-graph names (a power loss): git 2.40+'s commit-graph
+# verify reads the empty file as no object ("Could not read", "failed to parse commit"), 2.39.5
+# dies naming it (a new user's trial)
+r=$T/loose-empty-graph
+mkrepo "$r"
+(cd "$r" && git commit-graph write --reachable && p=$(obj_path "$r" "$(git rev-parse HEAD~1)") && chmod u+w "$p" &&
+	: >"$p") || fail "could not make the repository $r"
+compare "loose commit emptied under a commit-graph" "$r"
 # objects/xx a file (the first xx/ not there): git's walk stops there ("unable to open ...: Not a
 # directory"), the loose objects after it go unread; a directory named in upper case, with an
 # object in it, git does not read (sha1kit lists the object directory and opens the xx/ it finds,
@@ -975,6 +983,19 @@ r=$T/xx-file
 mkrepo "$r"
 (cd "$r" && git repack -qad && : >.git/objects/13)
 compare "objects/13 is a file" "$r"
+# a split commit-graph whose base layer is gone, and a branch at an object that is not there: git's
+# own load of the graph warns at its first parse of a commit, before the lines of the refs (a new
+# user's trial: a `clone --shared` whose origin pruned)
+r=$T/graph-chain-early
+mkrepo "$r"
+(
+	cd "$r" && git commit-graph write --reachable --split=no-merge && echo 5 >f5 && git add f5 &&
+		git commit -qm c5 && git commit-graph write --reachable --split=no-merge &&
+		d=.git/objects/info/commit-graphs && [ "$(wc -l <$d/commit-graph-chain)" = 2 ] &&
+		rm "$d/graph-$(head -1 $d/commit-graph-chain).graph" &&
+		echo 1111111111111111111111111111111111111111 >.git/refs/heads/gone
+) || fail "could not make the repository $r"
+$exact "a split commit-graph without its base layer, a branch at a missing object" "$r"
 # a commit-graph git cannot read (no permission): fsck's commit-graph verify dies naming it as the
 # repository spells its object directory, with 2.39.5 too (its graph_verify finds the object
 # directory by the absolute path fsck gives it: a new user's trial); not under Wine
