@@ -17,13 +17,14 @@
  *
  * What git 2.39.5 `git fsck --full` does with these files:
  *  - commit-graph: fsck runs `git commit-graph verify --object-dir OBJDIR` (exit status 1 sets
- *    bit 16 of fsck's); before that, fsck itself loads the graph when it parses commits and
- *    prints the same load errors once more. Verify uses objects/info/commit-graph when it exists
- *    (nothing else), otherwise the chain. A single file that fails to load: exit 1. A chain whose
- *    layer fails to load: the chain ends before it ("warning: unable to find all commit-graph
- *    files") and, if no layer is left, exit 0. A loaded file with a wrong checksum: "the
- *    commit-graph file has incorrect checksum and is likely corrupt" (no prefix), exit 1, after
- *    which verify compares the graph with the object database (cgraph.h, through
+ *    bit 16 of fsck's); before that, fsck itself loads the graph at its first parse of a commit
+ *    and prints the same load errors once more. The verify names the files by the object
+ *    directory's own path (graph_verify's find_odb), with 2.39.5 too. Verify uses
+ *    objects/info/commit-graph when it exists (nothing else), otherwise the chain. A single file
+ *    that fails to load: exit 1. A chain whose layer fails to load: the chain ends before it
+ *    ("warning: unable to find all commit-graph files") and, if no layer is left, exit 0. A
+ *    loaded file with a wrong checksum: "the commit-graph file has incorrect checksum and is likely corrupt"
+ * (no prefix), exit 1, after which verify compares the graph with the object database (cgraph.h, through
  *    skg_trailer_commit_graph_verify).
  *  - multi-pack-index: fsck runs `git multi-pack-index verify --object-dir OBJDIR` (bit 32); fsck
  *    itself loads the file first, and dies (exit 128) on a bad signature or version, a missing
