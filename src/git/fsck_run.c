@@ -83,7 +83,10 @@ static bool midx_loads(struct skg_fsck_run *f)
 		bool loaded;
 		int st =
 		    skg_trailer_midx_load(f->odb_dirs[i], (unsigned)f->rawsz, f->git_version, lines, &loaded);
-		if (st == SKG_TRAILER_FATAL) {
+		if (st == SKG_TRAILER_FATAL && lines->nomem) {
+			skg_fsck_nomem(f); /* the run stops: not git's death */
+			dies = true;
+		} else if (st == SKG_TRAILER_FATAL) {
 			skg_fsck_lines(f, lines);
 			f->died = true;
 			dies = true;
@@ -119,6 +122,9 @@ static void graph_loads(struct skg_fsck_run *f)
 		    skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
 		                             SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
 		early = st != SKG_TRAILER_FATAL && !lines->nomem;
+		if (lines->nomem) {
+			skg_fsck_nomem(f);
+		}
 	}
 	f->graph_lines_early = early;
 	f->graph_lines_pending = early;
@@ -136,10 +142,14 @@ void skg_fsck_graph_lines(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return;
 	}
-	for (size_t i = 0; i < f->n_odb_dirs; i++) {
+	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
 		(void)skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs,
 		                               f->n_odb_dirs, SKG_TRAILER_LOAD, (unsigned)f->rawsz,
 		                               f->git_version, lines);
+		if (lines->nomem) {
+			skg_fsck_nomem(f); /* the run stops */
+			break;
+		}
 		skg_fsck_lines(f, lines);
 	}
 	free(lines);
@@ -486,7 +496,7 @@ static int check_graph(struct skg_fsck_run *f, size_t i, const char *vdir,
 {
 	int st = skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
 	                                  SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
-	if (!f->graph_lines_early) {
+	if (!f->graph_lines_early || lines->nomem || st == SKG_TRAILER_FATAL) {
 		skg_fsck_lines(f, lines); /* (a load that dies: here, as git's death ends the run) */
 	}
 	skg_lines_clear(lines);
