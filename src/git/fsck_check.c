@@ -96,17 +96,38 @@ static bool is_tip(const struct skg_fsck_run *f, const uint8_t *id)
 	return bsearch(key, f->cg_tips, f->n_cg_tips, sizeof(*f->cg_tips), cmp_tip_key) != NULL;
 }
 
+/* The commit-graph's parse of commit `id` (skg_cgraph_parse, *why its line when it fails): 1 with
+ * its links in l, the tree first as git's walk takes them; 0 not in the graph; 2 a parse that fails;
+ * -1 one git dies at (no links kept for either). */
+static int graph_parse(const struct skg_fsck_run *f, const uint8_t *id, struct links *l, char *why,
+                       size_t whylen)
+{
+	uint8_t tree[SKG_MAX_RAWSZ];
+	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
+	                         l, why, whylen);
+	if (r != 1) {
+		l->n = 0; /* the parents before a failure are dropped */
+		return r;
+	}
+	size_t np = l->n;
+	links_add(l, tree, SKG_TREE);
+	if (np > 0 && !l->failed) {
+		struct skg_link t = l->v[np];
+		memmove(l->v + 1, l->v, np * sizeof(*l->v));
+		l->v[0] = t;
+	}
+	return 1;
+}
+
 bool skg_fsck_graph_has(const struct skg_fsck_run *f, const uint8_t *id)
 {
 	if (f->cg == NULL || is_tip(f, id)) {
 		return false;
 	}
-	uint8_t tree[SKG_MAX_RAWSZ];
 	char why[96];
 	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false, .rawsz = f->rawsz};
 	l.v = l.small;
-	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
-	                         &l, why, sizeof(why));
+	int r = graph_parse(f, id, &l, why, sizeof(why));
 	if (l.v != l.small) {
 		free(l.v);
 	}
@@ -125,35 +146,13 @@ static int graph_commit(struct skg_fsck_run *f, const uint8_t *id, struct links 
 	if (f->cg == NULL || is_tip(f, id)) {
 		return 0;
 	}
-	uint8_t tree[SKG_MAX_RAWSZ];
 	char why[96];
-	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
-	                         l, why, sizeof(why));
-	if (r == 0) {
-		return 0;
-	}
-	if (r != 1) {
-		l->n = 0; /* the parents before the failure are dropped */
-	}
-	if (r == 2) {
-		walk_line(f, id, why, false);
+	int r = graph_parse(f, id, l, why, sizeof(why));
+	if (r == 2 || r == -1) {
+		walk_line(f, id, why, r == -1);
 		*walk_error = true;
-		return 0;
 	}
-	if (r == -1) {
-		walk_line(f, id, why, true);
-		*walk_error = true;
-		return 1;
-	}
-	/* the tree comes first in git's walk */
-	size_t np = l->n;
-	links_add(l, tree, SKG_TREE);
-	if (np > 0 && !l->failed) {
-		struct skg_link t = l->v[np];
-		memmove(l->v + 1, l->v, np * sizeof(*l->v));
-		l->v[0] = t;
-	}
-	return 1;
+	return r == 1 || r == -1;
 }
 
 void skg_fsck_unread_graph_links(struct skg_fsck_run *f, const uint8_t *id)
@@ -161,24 +160,12 @@ void skg_fsck_unread_graph_links(struct skg_fsck_run *f, const uint8_t *id)
 	if (f->cg == NULL || is_tip(f, id)) {
 		return;
 	}
-	uint8_t tree[SKG_MAX_RAWSZ];
 	char why[96];
 	struct links l = {.v = NULL, .n = 0, .cap = 64, .failed = false, .rawsz = f->rawsz};
 	l.v = l.small;
-	int r = skg_cgraph_parse(f->cg_layers, f->cg_n, id, f->git_version >= SKG_GIT_2_55, tree, parent_link,
-	                         &l, why, sizeof(why));
-	if (r == 1) {
-		/* the tree comes first in git's walk */
-		size_t np = l.n;
-		links_add(&l, tree, SKG_TREE);
-		if (np > 0 && !l.failed) {
-			struct skg_link t = l.v[np];
-			memmove(l.v + 1, l.v, np * sizeof(*l.v));
-			l.v[0] = t;
-		}
-		if (l.failed || skg_graph_set_graph_links(f->graph, id, l.v, l.n) != 0) {
-			skg_fsck_nomem(f);
-		}
+	if (graph_parse(f, id, &l, why, sizeof(why)) == 1 &&
+	    (l.failed || skg_graph_set_graph_links(f->graph, id, l.v, l.n) != 0)) {
+		skg_fsck_nomem(f);
 	}
 	if (l.v != l.small) {
 		free(l.v);

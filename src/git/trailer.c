@@ -1583,6 +1583,17 @@ static void midx_packs_of(const struct midx_set *set, const uint8_t *ids, size_t
 	}
 }
 
+/* Whether git's lookup of id (bsearch_midx: the top layer first, the binary search of each) lands
+ * on entry i of layer L. */
+static bool lands_at(const struct midx_set *set, const uint8_t *id, size_t L, uint32_t i)
+{
+	uint32_t at = 0;
+	size_t U = set->n;
+	while (U-- > 0 && !layer_find(&set->l[U], id, &at)) {
+	}
+	return U == L && at == i;
+}
+
 /* OBJDIR's multi-pack-index as git loads it (midx_set_load, its lines dropped): 1 (set to free),
  * 0 when there is none git would load, -1 when out of memory. */
 static int midx_open(const char *objdir, unsigned rawsz, unsigned git_version, struct midx_set *set)
@@ -1693,7 +1704,7 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 	for (size_t L = 0; L < set.n && ret == 0; L++) {
 		const struct midx_layer *l = &set.l[L];
 		const struct chunk *oidl, *ooff;
-		uint32_t nobj, at = 0;
+		uint32_t nobj;
 		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
 			continue;
 		}
@@ -1704,10 +1715,7 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 				continue;
 			}
 			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
-			size_t U = set.n;
-			while (U-- > 0 && !layer_find(&set.l[U], id, &at)) {
-			}
-			if (U != L || at != i) {
+			if (!lands_at(&set, id, L, i)) {
 				continue;
 			}
 			if (*n == cap) {
@@ -1755,7 +1763,7 @@ int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_versi
 	for (size_t L = 0; L < set.n && ret == 0; L++) {
 		const struct midx_layer *l = &set.l[L];
 		const struct chunk *oidl, *ooff;
-		uint32_t nobj, at = 0;
+		uint32_t nobj;
 		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
 			continue;
 		}
@@ -1765,10 +1773,7 @@ int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_versi
 				continue;
 			}
 			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
-			size_t U = set.n;
-			while (U-- > 0 && !layer_find(&set.l[U], id, &at)) {
-			}
-			if (U != L || at != i) {
+			if (!lands_at(&set, id, L, i)) {
 				continue; /* git's lookup lands elsewhere */
 			}
 			if (*n == cap) {

@@ -106,6 +106,18 @@ nocap_both() {
 	src=$?
 }
 
+# nocap_compare NAME DIR: nocap_both DIR, then the same outputs byte for byte and the same status
+# (nothing where nocap_both cannot run).
+nocap_compare() {
+	nocap_both "$2" || return 0
+	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
+		pass
+	else
+		fail "$1: git exits $grc, sha1kit $src"
+		show_diffs
+	fi
+}
+
 # compare_order NAME DIR [FSCK OPTION]...: as compare_exact, with stdout in git's order too (the
 # dangling, unreachable and missing lines follow git's object table; packed objects only: under
 # Wine as natively).
@@ -370,14 +382,7 @@ r=$T/refs-unreadable
 git init -q "$r" && (cd "$r" && echo a >a && git add a && git commit -qm a && echo b >b &&
 	git add b && git commit -qm b) || fail "could not make the repository"
 chmod 000 "$r/.git/refs/heads"
-if nocap_both "$r"; then
-	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
-		pass
-	else
-		fail "refs/heads unreadable: git exits $grc, sha1kit $src"
-		show_diffs
-	fi
-fi
+nocap_compare "refs/heads unreadable" "$r"
 chmod 755 "$r/.git/refs/heads"
 # Loose ref files over 64 MiB, which git reads whole: an object ID and a line break, then zero
 # bytes (sparse); a symbolic ref with a newline and 65 MiB of spaces (trimmed); one whose target
@@ -1003,40 +1008,19 @@ r=$T/graph-unreadable
 mkrepo "$r"
 (cd "$r" && git commit-graph write --reachable && chmod 000 .git/objects/info/commit-graph) ||
 	fail "could not make the repository $r"
-if nocap_both "$r"; then
-	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
-		pass
-	else
-		fail "commit-graph unreadable: git exits $grc, sha1kit $src"
-		show_diffs
-	fi
-fi
+nocap_compare "commit-graph unreadable" "$r"
 # the pack git cannot read (no permission) under a commit-graph: 2.39.5's commit-graph verify dies
 # at its first commit on that errno (`failed to read object ID: Permission denied`), 2.55 reads on
 # (a new user's trial); not under Wine
 r=$T/graph-pack-unreadable
 mk3packs "$r" && chmod 000 "$(ls -t "$r"/.git/objects/pack/*.pack | sed -n 2p)" ||
 	fail "could not make the repository $r"
-if nocap_both "$r"; then
-	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
-		pass
-	else
-		fail "pack unreadable under a commit-graph: git exits $grc, sha1kit $src"
-		show_diffs
-	fi
-fi
+nocap_compare "pack unreadable under a commit-graph" "$r"
 chmod 644 "$r"/.git/objects/pack/*.pack
 # objects/pack that git cannot open, under a commit-graph: the commit-graph verify's first read
 # prepares its packs and prints the directory's line once more (a new user's trial)
 chmod 000 "$r/.git/objects/pack"
-if nocap_both "$r"; then
-	if [ $grc = $src ] && same_file "$T/g.out" "$T/s.out" && same_file "$T/g.err" "$T/s.err"; then
-		pass
-	else
-		fail "objects/pack unreadable under a commit-graph: git exits $grc, sha1kit $src"
-		show_diffs
-	fi
-fi
+nocap_compare "objects/pack unreadable under a commit-graph" "$r"
 chmod 755 "$r/.git/objects/pack"
 }
 
