@@ -159,33 +159,48 @@ static int readable_ids(struct skg_fsck_run *f, const struct midx_pack *mp, size
 }
 
 /*
- * The IDs of the pack whose idx is at idx_path, listed by the multi-pack-index of object directory
- * dir, that the lookup through that multi-pack-index does not find (not listed, or out of order
- * there): git looks for a pack's objects through the multi-pack-index that lists the pack and no
- * further in it (packfile.c prepare_packed_git_one leaves such a pack out of its own list), so it
- * cannot read them from there. Appended to *lost (*n); 0, or -1 when out of memory.
+ * The IDs of the readable packs the multi-pack-index of object directory `dir` lists (usable
+ * packs whose in_dir[] is true) that its lookup does not find (not listed, or out of order there):
+ * git looks for such a pack's objects through the multi-pack-index alone (packfile.c
+ * prepare_packed_git_one leaves the pack out of its own list), so it cannot read them. One lookup
+ * of all of them; appended to *lost (*n). 0, or -1 when out of memory.
  */
-static int add_unlisted(struct skg_fsck_run *f, size_t dir, const char *idx_path, uint8_t **lost, size_t *n)
+static int add_unlisted(struct skg_fsck_run *f, size_t dir, const bool *in_dir, uint8_t **lost, size_t *n)
 {
-	struct skg_file idx = {0};
-	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, NULL) != 0) {
-		return 0; /* (the check read it: it went away since) */
-	}
-	uint64_t count = skg_pk_idx_count(idx.data, (size_t)idx.len);
-	uint8_t *ids = malloc(count > 0 ? (size_t)count * f->rawsz : 1);
-	uint32_t *pack_of = malloc(count > 0 ? (size_t)count * sizeof(*pack_of) : 1);
-	char **names = NULL;
-	size_t nn = 0, nids = 0;
-	int ret = ids == NULL || pack_of == NULL ? -1 : 0;
-	for (uint64_t k = 0; k < count && ret == 0; k++) {
-		const uint8_t *id;
-		uint64_t off;
-		if (skg_pk_idx_entry_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, k, &id, &off)) {
-			memcpy(ids + nids++ * f->rawsz, id, f->rawsz);
+	uint8_t *ids = NULL;
+	size_t nids = 0, cap = 0;
+	int ret = 0;
+	for (size_t i = 0; i < f->n_usable_packs && ret == 0; i++) {
+		struct skg_file idx = {0};
+		if (!in_dir[i] ||
+		    skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) != 0) {
+			continue; /* (one the check read that went away since: none) */
 		}
+		uint64_t count = skg_pk_idx_count(idx.data, (size_t)idx.len);
+		if (nids + count > cap) {
+			size_t want = nids + (size_t)count;
+			uint8_t *v =
+			    count < SIZE_MAX / f->rawsz / 2 ? realloc(ids, want * f->rawsz + 1) : NULL;
+			ret = v == NULL ? -1 : 0;
+			ids = v != NULL ? v : ids;
+			cap = v != NULL ? want : cap;
+		}
+		for (uint64_t k = 0; k < count && ret == 0; k++) {
+			const uint8_t *id;
+			uint64_t off;
+			if (skg_pk_idx_entry_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, k, &id,
+			                        &off)) {
+				memcpy(ids + nids++ * f->rawsz, id, f->rawsz);
+			}
+		}
+		skg_file_unmap(&idx);
 	}
-	if (ret == 0 && skg_midx_pack_names(f->odb_dirs[dir], (unsigned)f->rawsz, f->git_version, &names, &nn,
-	                                    ids, nids, pack_of, NULL) != 0) {
+	uint32_t *pack_of = ret == 0 && nids > 0 ? malloc(nids * sizeof(*pack_of)) : NULL;
+	char **names = NULL;
+	size_t nn = 0, nlost = 0;
+	if (nids > 0 &&
+	    (pack_of == NULL || skg_midx_pack_names(f->odb_dirs[dir], (unsigned)f->rawsz, f->git_version,
+	                                            &names, &nn, ids, nids, pack_of, NULL) != 0)) {
 		ret = -1;
 	}
 	for (size_t k = 0; k < nn; k++) {
@@ -193,20 +208,20 @@ static int add_unlisted(struct skg_fsck_run *f, size_t dir, const char *idx_path
 	}
 	free(names);
 	for (size_t k = 0; k < nids && ret == 0; k++) {
-		if (pack_of[k] != UINT32_MAX) {
-			continue;
+		nlost += pack_of[k] == UINT32_MAX;
+	}
+	uint8_t *v = ret == 0 && nlost > 0 ? realloc(*lost, (*n + nlost) * f->rawsz) : NULL;
+	if (ret == 0 && nlost > 0 && v == NULL) {
+		ret = -1;
+	}
+	for (size_t k = 0; k < nids && ret == 0 && nlost > 0; k++) {
+		if (pack_of[k] == UINT32_MAX) {
+			*lost = v;
+			memcpy(*lost + (*n)++ * f->rawsz, ids + k * f->rawsz, f->rawsz);
 		}
-		uint8_t *v = realloc(*lost, (*n + 1) * f->rawsz);
-		if (v == NULL) {
-			ret = -1;
-			break;
-		}
-		*lost = v;
-		memcpy(*lost + (*n)++ * f->rawsz, ids + k * f->rawsz, f->rawsz);
 	}
 	free(pack_of);
 	free(ids);
-	skg_file_unmap(&idx);
 	return ret;
 }
 
@@ -283,14 +298,22 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 		any_bad = any_bad || mp[k].bad;
 	}
 	/* and the objects of the packs a multi-pack-index lists that its own lookup does not find */
-	for (size_t i = 0; i < f->n_usable_packs && ret == 0; i++) {
-		for (size_t k = 0; k < nmp && usable_ok[i]; k++) {
-			if (!mp[k].bad && same_file(&mp[k].key, &usable[i])) {
-				ret = add_unlisted(f, mp[k].dir, f->usable_packs[i].idx, &lost, &n_lost);
-				break;
+	bool *in_dir = calloc(f->n_usable_packs + 1, sizeof(*in_dir));
+	ret = in_dir == NULL ? -1 : 0;
+	for (size_t d = 0; d < f->n_odb_dirs && ret == 0 && nmp > 0; d++) {
+		bool any = false;
+		for (size_t i = 0; i < f->n_usable_packs; i++) {
+			in_dir[i] = false;
+			for (size_t k = 0; k < nmp && usable_ok[i] && !in_dir[i]; k++) {
+				in_dir[i] = mp[k].dir == d && !mp[k].bad && same_file(&mp[k].key, &usable[i]);
 			}
+			any = any || in_dir[i];
+		}
+		if (any) {
+			ret = add_unlisted(f, d, in_dir, &lost, &n_lost);
 		}
 	}
+	free(in_dir);
 	/* and the corrupt copies the multi-pack-index sends git's lookups to: git reads no other copy */
 	for (size_t b = 0; b < f->n_bad_packed && ret == 0; b++) {
 		ret = add_bad_copy(f, &f->bad_packed[b], mp, nmp, &lost_copies, &n_lost_copies);
