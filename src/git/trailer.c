@@ -1233,6 +1233,10 @@ static enum load_result midx_chain_load(const char *objdir, unsigned rawsz, stru
 		skg_lines_add(lines, "warning: ", "multi-pack-index chain file too small");
 		return FAILED;
 	}
+	if (o == READ_FAILED && err == ENOMEM) {
+		skg_lines_nomem(lines);
+		return DIED;
+	}
 	if (o == READ_FAILED || !regular) {
 		free(cf.owned);
 		return ABSENT; /* git's reads of a directory fail at once: no line */
