@@ -841,10 +841,15 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 			              (struct skg_fsck_unusable){NULL, copy, (size_t)idx.len, 0, NULL, false,
 			                                         NULL, 0, ferr.sys_errno},
 			              copy != NULL);
+			struct stat pst;
 			if (!f->connectivity_only) {
 				skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed",
 				                  pack_path);
 				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+			} else if (stat(pack_path, &pst) == 0 && S_ISREG(pst.st_mode)) {
+				/* in git's list of packs (a regular .pack it cannot open, e.g. no
+				 * permission): its listing takes the idx's objects as present */
+				unopened_pack_listed(f, &idx);
 			}
 			skg_fsck_meter_pack_end(f, skg_pk_idx_count(idx.data, (size_t)idx.len), false);
 			skg_file_unmap(&idx);

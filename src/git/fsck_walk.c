@@ -168,6 +168,10 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 	if (skg_fsck_midx_dies(f, id, false) || (skg_fsck_routed(f, id) && skg_fsck_dies_bad_copy(f, id))) {
 		return; /* its lookup in the multi-pack-index dies, or its read of the copy it finds there */
 	}
+	if (f->git_version < SKG_GIT_2_55 && type != SKG_BLOB && skg_graph_listed(f->graph, id) &&
+	    skg_fsck_dies_bad_packed(f, id)) {
+		return; /* 2.39.5: the errno a pack that did not open left (no permission): it dies */
+	}
 	/* else an object of a pack that does not open (skg_graph_add_unread_walked): git's walk
 	 * parses a tree, commit or tag there (tree.c, commit.c, tag.c: two looks in the packs, then
 	 * "Could not read"); a blob it does not read; one of no type yet (a root: a reflog's entry)
