@@ -1610,36 +1610,43 @@ static bool dies_errno_239(struct skg_fsck_run *f, const uint8_t *id, bool child
 	return true;
 }
 
-/* git's read of a packed copy the check found corrupt: its lines again unless git marked it bad,
- * then it dies (f->died); a copy that reads back with another ID: "hash mismatch" (with `mismatch`
- * true), and git goes on. True when git dies. */
-static bool dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id, bool mismatch)
+/* The first copy of `id` the check found corrupt or reading back as another object (NULL: none). */
+static const struct skg_fsck_bad_packed *bad_copy(const struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
-			char h[SKG_MAX_HEXSZ + 1];
-			skg_to_hex_len(id, f->rawsz, h);
-			if (f->bad_packed[i].mismatch) {
-				if (mismatch) {
-					skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
-				}
-				return false;
-			}
-			if (!f->bad_packed[i].marked) {
-				reread_lines(f, &f->bad_packed[i]);
-			}
-			skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h,
-			                  f->bad_packed[i].pack);
-			f->died = true;
-			return true;
+			return &f->bad_packed[i];
 		}
 	}
-	return false;
+	return NULL;
+}
+
+/* git's read of copy b of `id`: a corrupt one, its lines again unless git marked it bad, then it
+ * dies (f->died, true); one that reads back with another ID: "hash mismatch" (with mismatch_line),
+ * and git goes on (false). */
+static bool bad_copy_dies(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b, const uint8_t *id,
+                          bool mismatch_line)
+{
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	if (b->mismatch) {
+		if (mismatch_line) {
+			skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
+		}
+		return false;
+	}
+	if (!b->marked) {
+		reread_lines(f, b);
+	}
+	skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h, b->pack);
+	f->died = true;
+	return true;
 }
 
 bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id)
 {
-	return dies_bad_copy(f, id, false);
+	const struct skg_fsck_bad_packed *b = bad_copy(f, id);
+	return b != NULL && bad_copy_dies(f, b, id, false);
 }
 
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
@@ -1647,12 +1654,8 @@ bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 	if (skg_fsck_midx_dies(f, id, false)) {
 		return true; /* its lookup in the multi-pack-index */
 	}
-	for (size_t i = 0; i < f->n_bad_packed; i++) {
-		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
-			return dies_bad_copy(f, id, true);
-		}
-	}
-	return dies_errno_239(f, id, false);
+	const struct skg_fsck_bad_packed *b = bad_copy(f, id);
+	return b != NULL ? bad_copy_dies(f, b, id, true) : dies_errno_239(f, id, false);
 }
 
 bool skg_fsck_child_dies_errno(struct skg_fsck_run *f, const uint8_t *id)

@@ -58,12 +58,6 @@ static bool found_elsewhere(struct skg_fsck_run *f, const uint8_t *id, const str
 	return skg_fsck_loose_file_exists(f, id);
 }
 
-static int cmp_bad_id(const void *a, const void *b)
-{
-	return memcmp(((const struct skg_midx_bad_id *)a)->id, ((const struct skg_midx_bad_id *)b)->id,
-	              SKG_MAX_RAWSZ);
-}
-
 /* A pack a multi-pack-index lists: its object directory, its place there, the file (when there) and
  * whether git can read objects from it (the check read it). */
 struct midx_pack {
@@ -337,7 +331,7 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f)
 		free(v);
 	}
 	if (f->n_midx_bad > 1) {
-		qsort(f->midx_bad, f->n_midx_bad, sizeof(*f->midx_bad), cmp_bad_id);
+		qsort(f->midx_bad, f->n_midx_bad, sizeof(*f->midx_bad), skg_midx_bad_id_cmp);
 	}
 	if (ret != 0 || (!any_bad && n_lost == 0 && f->n_midx_bad == 0 && n_lost_copies == 0)) {
 		goto out;
@@ -453,7 +447,8 @@ bool skg_fsck_midx_dies(struct skg_fsck_run *f, const uint8_t *id, bool child)
 	struct skg_midx_bad_id key = {{0}, 0, 0};
 	memcpy(key.id, id, f->rawsz);
 	const struct skg_midx_bad_id *b =
-	    f->n_midx_bad > 0 ? bsearch(&key, f->midx_bad, f->n_midx_bad, sizeof(key), cmp_bad_id) : NULL;
+	    f->n_midx_bad > 0 ? bsearch(&key, f->midx_bad, f->n_midx_bad, sizeof(key), skg_midx_bad_id_cmp)
+	                      : NULL;
 	if (b == NULL) {
 		return false;
 	}

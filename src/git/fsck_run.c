@@ -111,48 +111,40 @@ static bool midx_loads(struct skg_fsck_run *f)
  */
 static void graph_loads(struct skg_fsck_run *f)
 {
-	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
+	if (f->no_commit_graph) {
+		return;
+	}
+	/* each object directory's lines, kept until skg_fsck_graph_lines gives them */
+	struct skg_lines *lines = malloc(f->n_odb_dirs * sizeof(*lines) + 1); /* 16 KiB each */
 	if (lines == NULL) {
 		skg_fsck_nomem(f);
 		return;
 	}
-	bool early = !f->no_commit_graph;
+	bool early = true;
 	for (size_t i = 0; i < f->n_odb_dirs && early; i++) {
 		int st =
 		    skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
-		                             SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
-		early = st != SKG_TRAILER_FATAL && !lines->nomem;
-		if (lines->nomem) {
+		                             SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, &lines[i]);
+		early = st != SKG_TRAILER_FATAL && !lines[i].nomem;
+		if (lines[i].nomem) {
 			skg_fsck_nomem(f);
 		}
 	}
 	f->graph_lines_early = early;
-	f->graph_lines_pending = early;
-	free(lines);
+	if (early) {
+		f->graph_load = lines;
+	} else {
+		free(lines);
+	}
 }
 
 void skg_fsck_graph_lines(struct skg_fsck_run *f)
 {
-	if (!f->graph_lines_pending) {
-		return;
+	for (size_t i = 0; f->graph_load != NULL && i < f->n_odb_dirs; i++) {
+		skg_fsck_lines(f, &f->graph_load[i]);
 	}
-	f->graph_lines_pending = false;
-	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
-	if (lines == NULL) {
-		skg_fsck_nomem(f);
-		return;
-	}
-	for (size_t i = 0; i < f->n_odb_dirs && !skg_fsck_stopped(f); i++) {
-		(void)skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs,
-		                               f->n_odb_dirs, SKG_TRAILER_LOAD, (unsigned)f->rawsz,
-		                               f->git_version, lines);
-		if (lines->nomem) {
-			skg_fsck_nomem(f); /* the run stops */
-			break;
-		}
-		skg_fsck_lines(f, lines);
-	}
-	free(lines);
+	free(f->graph_load);
+	f->graph_load = NULL;
 }
 
 /* 0, or -1 where git dies (its lines are out) or the run stops. */
@@ -494,14 +486,16 @@ static void midx_meter(void *ctx, struct skg_lines *lines, enum skg_meter_event 
 static int check_graph(struct skg_fsck_run *f, size_t i, const char *vdir,
                        const struct skg_cgraph_odb *cg_odb, struct skg_lines *lines)
 {
-	int st = skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
-	                                  SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
-	if (!f->graph_lines_early || lines->nomem || st == SKG_TRAILER_FATAL) {
-		skg_fsck_lines(f, lines); /* (a load that dies: here, as git's death ends the run) */
-	}
-	skg_lines_clear(lines);
-	if (st == SKG_TRAILER_FATAL) {
-		return -1;
+	if (!f->graph_lines_early) {
+		/* its lines (those of a load that dies: here, as git's death ends the run) */
+		int st =
+		    skg_trailer_commit_graph(f->odb_dirs[i], (const char *const *)f->odb_dirs, f->n_odb_dirs,
+		                             SKG_TRAILER_LOAD, (unsigned)f->rawsz, f->git_version, lines);
+		skg_fsck_lines(f, lines);
+		skg_lines_clear(lines);
+		if (st == SKG_TRAILER_FATAL) {
+			return -1;
+		}
 	}
 	if (f->alt_lines.len > 0) {
 		skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
@@ -911,6 +905,7 @@ static void run_free(struct skg_fsck_run *f)
 {
 	free(f->routed);
 	free(f->midx_bad);
+	free(f->graph_load);
 	skg_trailer_graph_close(f->cg);
 	free(f->cg_tips);
 	for (size_t i = 0; i < f->n_odb_dirs; i++) {

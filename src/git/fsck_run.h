@@ -186,8 +186,10 @@ struct skg_fsck_run {
 	bool no_graft_hint;   /* advice.graftFileDeprecated = false */
 	bool no_commit_graph; /* core.commitGraph = false: git loads and verifies none */
 	/* the lines of fsck's own load of the commit-graph: given at its first parse of a commit
-	 * (skg_fsck_graph_lines), not at the end (a load that dies: at the end) */
-	bool graph_lines_early, graph_lines_pending;
+	 * (skg_fsck_graph_lines, from graph_load: one struct skg_lines per object directory, NULL
+	 * once given), not at the end (a load that dies: at the end) */
+	bool graph_lines_early;
+	struct skg_lines *graph_load;
 	/* --connectivity-only: the commit-graph git's walk parses commits from (skg_fsck_graph_open;
 	 * cg NULL: none), and with git 2.39 the objects its refs and HEADs name, which it parses from
 	 * the object database (sorted, as f->tips) */

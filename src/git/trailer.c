@@ -1746,7 +1746,7 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 	return ret;
 }
 
-static int cmp_bad_id(const void *a, const void *b)
+int skg_midx_bad_id_cmp(const void *a, const void *b)
 {
 	return memcmp(((const struct skg_midx_bad_id *)a)->id, ((const struct skg_midx_bad_id *)b)->id,
 	              SKG_MAX_RAWSZ);
@@ -1798,7 +1798,7 @@ int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_versi
 	}
 	midx_set_free(&set);
 	if (ret == 0 && *n > 1) {
-		qsort(*out, *n, sizeof(**out), cmp_bad_id);
+		qsort(*out, *n, sizeof(**out), skg_midx_bad_id_cmp);
 	}
 	return ret;
 }

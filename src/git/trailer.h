@@ -249,6 +249,8 @@ struct skg_midx_bad_id {
  */
 int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version,
                           struct skg_midx_bad_id **out, size_t *n);
+/* The order of struct skg_midx_bad_id by ID (qsort, bsearch). */
+int skg_midx_bad_id_cmp(const void *a, const void *b);
 
 /*
  * The path of the reachability bitmap of OBJDIR's multi-pack-index as git_version's git loads it
