@@ -1141,6 +1141,13 @@ static int cmp_listed(const void *a, const void *b)
 	if (x->pos != y->pos) {
 		return x->pos < y->pos ? -1 : 1;
 	}
+	/* the same place: the objects of a pack that does not open (skg_graph_add_unread_walked, all
+	 * at order 0), which git lists in its idx's order, by ID; not by the graph's index, which
+	 * depends on which thread made the object first */
+	int c = memcmp(x->id, y->id, SKG_MAX_RAWSZ);
+	if (c != 0) {
+		return c;
+	}
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
