@@ -372,6 +372,11 @@ typedef void (*sha1kit_lanes_recompress_fn)(int testt, const uint32_t *Wl, const
 /* UBC masks of up to `lanes` consecutive blocks at once (see SK_LANES_AHEAD in src/sha1_lanes.h). */
 typedef void (*sha1kit_ubc_ahead_fn)(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
 void sha1kit_ubc_ahead16_avx512(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+void sha1kit_ubc_ahead8_avx2(const uint8_t *blocks, size_t nblocks, uint32_t *mask);
+/* sha1kit_dc_masks with a given filter: `ahead_fn`, `ahead` blocks a call, or when it is NULL the
+ * per-block `ubc` after the message expansion (src/sha1dc.c). */
+void sha1kit_dc_masks_with(sha1kit_ubc_ahead_fn ahead_fn, size_t ahead, sha1kit_ubc_fn ubc,
+                           const void *blocks, size_t nblocks, uint32_t *masks);
 /* The same in SHA1KIT_UBC_PIPE_STEPS steps, one after each block the caller compresses
  * (SK_LANES_PIPE in src/sha1_lanes.h); `state`: SHA1KIT_UBC_PIPE_WORDS words, 64-byte aligned. */
 #define SHA1KIT_UBC_PIPE_STEPS 16

@@ -1428,6 +1428,41 @@ static sha1kit_dc_result dc_masked(uint32_t k, const uint8_t *m, size_t len, con
 	return sha1kit_dc_final(&ctx, d, w);
 }
 
+/* Every way sha1kit_dc_masks can compute the masks of nb blocks at m (each supported kernel's
+ * look-ahead and per-block filter, the AVX2 lanes it takes where a kernel has no look-ahead) gives
+ * `want`, what the chosen one gave (checked against the scalar filter by the caller). */
+static void check_masks_paths(const uint8_t *m, size_t nb, const uint32_t *want)
+{
+	static uint32_t got[1000];
+	for (uint32_t k = 0; k < sha1kit_dc_kernel_count; k++) {
+		const sha1kit_dc_kernel *dk = &sha1kit_dc_kernels[k];
+		if (!sha1kit_dc_kernel_supported(k))
+			continue;
+		for (int by_ahead = 0; by_ahead < 2; by_ahead++) {
+			if (by_ahead && dk->ubc_ahead == NULL)
+				continue;
+			memset(got, 0x5a, sizeof(got));
+			sha1kit_dc_masks_with(by_ahead ? dk->ubc_ahead : NULL, dk->ahead, dk->ubc, m, nb,
+			                      got);
+			for (size_t b = 0; b < nb; b++)
+				if (got[b] != want[b])
+					fail_msg("kernel %s, %s: block %zu of %zu: mask %08x, want %08x",
+					         dk->name, by_ahead ? "look-ahead" : "per-block filter", b,
+					         nb, got[b], want[b]);
+		}
+	}
+#if SHA1KIT_HAVE_AVX2 && defined(__x86_64__)
+	if (sha1kit_cpu_features() & SHA1KIT_CPU_AVX2) {
+		memset(got, 0x5a, sizeof(got));
+		sha1kit_dc_masks_with(sha1kit_ubc_ahead8_avx2, 8, NULL, m, nb, got);
+		for (size_t b = 0; b < nb; b++)
+			if (got[b] != want[b])
+				fail_msg("AVX2 lanes: block %zu of %zu: mask %08x, want %08x", b, nb, got[b],
+				         want[b]);
+	}
+#endif
+}
+
 /* sha1kit_dc_masks against the scalar filter, and sha1kit_dc_update_masked on every DC kernel this
  * CPU runs against the portable DC: the corpus (its first 20 KB), alone and behind a random prefix, and
  * random messages up to 64 KiB, in all 16 option combinations, with random spans. */
@@ -1472,6 +1507,7 @@ static void test_dc_masked(void **state)
 				fail_msg("sha1kit_dc_masks: message %zu block %zu: %08x, scalar %08x", i, b,
 				         masks[b], sha1kit_ubc_mask(W));
 		}
+		check_masks_paths(msg[i], nb, masks);
 	}
 	for (int combo = 0; combo < 16; combo++) {
 		sha1kit_dc_options o;
