@@ -19,6 +19,7 @@
 #include "odb.h"
 #include "reflog.h"
 #include "refs.h"
+#include "reftable.h"
 #include "repo.h"
 #include "worktree.h"
 
@@ -283,12 +284,87 @@ static int on_reflog(void *ctx, const char *refname, const char *path)
 	return skg_fsck_stopped(f) ? 1 : 0;
 }
 
+/*
+ * git 2.55's reftable store (refs/reftable-backend.c backend_for_worktree) opens a linked
+ * worktree's stack at the first read of one of its refs through the store, and when the stack does
+ * not open it keeps that error in the store (store->err), which every later read returns: fsck's
+ * snapshot of the refs resolves each worktree's HEAD in turn through the main store, so that
+ * worktree's HEAD and those of the worktrees after it are not read, and no reflog entry is (fsck
+ * reads every worktree's entries through the main store after the snapshot). Its refs verify says
+ * "reftable stack for worktree 'ID' is broken" (refs_verify.c). f->wt_broken: 1 + the place of
+ * the first such worktree in git's order (the main worktree is place 0), found once; STORE_BROKEN
+ * when it is the current worktree, run in: git's store then fails from its set-up (reftable_be_init)
+ * and reads no ref, HEAD or reflog at all. A main stack that does not open stops the run, as before.
+ */
+#define STORE_BROKEN 1
+struct broken_ctx {
+	struct skg_fsck_run *f;
+	size_t place;
+	bool nomem;
+};
+
+static int on_broken_worktree(void *ctx, const struct skg_worktree *wt)
+{
+	struct broken_ctx *c = ctx;
+	size_t place = c->place++;
+	if (wt->id == NULL) {
+		return 0;
+	}
+	struct skg_buf dir = {0}, shown = {0};
+	skg_buf_addf(&dir, "%s/reftable", wt->git_dir);
+	skg_buf_addf(&shown, "%s/reftable", wt->git_dir_display);
+	struct skg_reftable_stack *st = NULL;
+	struct skg_error err;
+	int ret = 0;
+	if (dir.failed || shown.failed) {
+		c->nomem = true;
+	} else if (skg_reftable_open(&st, dir.p, shown.p, c->f->rawsz, &err) != 0) {
+		c->nomem = err.code == SKG_E_NOMEM;
+		c->f->wt_broken = wt->is_current ? STORE_BROKEN : (long)place + 1;
+		ret = 1;
+	}
+	skg_reftable_free(st);
+	skg_buf_release(&dir);
+	skg_buf_release(&shown);
+	return c->nomem || ret != 0 ? 1 : 0;
+}
+
+/* f->wt_broken found (0 or more), or -1 when out of memory. */
+static int broken_worktree(struct skg_fsck_run *f)
+{
+	if (f->wt_broken >= 0) {
+		return 0;
+	}
+	f->wt_broken = 0;
+	if (!f->repo->reftable || f->git_version < SKG_GIT_2_55) {
+		return 0;
+	}
+	struct broken_ctx c = {f, 0, false};
+	struct skg_error err;
+	const struct skg_sink quiet = {NULL, NULL};
+	(void)skg_for_each_worktree(f->repo, on_broken_worktree, &c, &quiet, &err);
+	if (c.nomem) {
+		skg_fsck_nomem(f);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether git reads the HEAD of the worktree at `place` (broken_worktree). */
+static bool head_read(const struct skg_fsck_run *f, size_t place)
+{
+	return f->wt_broken <= 0 || place + 1 < (size_t)f->wt_broken;
+}
+
 static int on_worktree(void *ctx, const struct skg_worktree *wt)
 {
 	struct skg_fsck_run *f = ctx;
 	struct skg_head head = {0};
 	struct skg_error err;
 	int ret = 0;
+	if (!head_read(f, f->wt_place++)) {
+		return 0; /* nor its reflogs (none is read) */
+	}
 	if (skg_check_head(f->refs, wt->head_ref, &head, &f->rep, &err) < 0) {
 		skg_fsck_reader_error(f, &err);
 		ret = 1; /* reported: stops the walk */
@@ -301,7 +377,9 @@ static int on_worktree(void *ctx, const struct skg_worktree *wt)
 	if (f->snapshot) {
 		goto out; /* the HEADs of the snapshot only */
 	}
-	int r = f->include_reflogs ? skg_for_each_reflog(f->refs, wt, on_reflog, f, &f->rep, &err) : 0;
+	int r = f->include_reflogs && f->wt_broken <= 0
+	            ? skg_for_each_reflog(f->refs, wt, on_reflog, f, &f->rep, &err)
+	            : 0;
 	if (r < 0) {
 		skg_fsck_reader_error(f, &err);
 	}
@@ -733,12 +811,16 @@ static int check_index(struct skg_fsck_run *f)
 static int roots(struct skg_fsck_run *f)
 {
 	struct skg_error err;
+	if (broken_worktree(f) != 0) {
+		return -1;
+	}
 	/* refs, then each worktree's HEAD and reflogs */
-	int r = f->tips_done ? 0 : skg_for_each_ref(f->refs, on_ref, f, &err);
+	int r = f->tips_done || f->wt_broken == STORE_BROKEN ? 0 : skg_for_each_ref(f->refs, on_ref, f, &err);
 	if (r < 0) {
 		skg_fsck_reader_error(f, &err);
 		return -1;
 	}
+	f->wt_place = 0;
 	if (r == 0 && !f->died && !skg_fsck_stopped(f) &&
 	    skg_for_each_worktree(f->repo, on_worktree, f, &f->rep, &err) < 0) {
 		skg_fsck_reader_error(f, &err);
@@ -828,6 +910,7 @@ struct tip_ctx {
 	struct skg_fsck_run *f;
 	struct skg_refdb *refs;
 	bool nomem;
+	size_t place; /* of the worktree (broken_worktree) */
 };
 
 static int on_tip_ref(void *ctx, const char *refname, const uint8_t *id, unsigned flags)
@@ -845,6 +928,9 @@ static int on_tip_worktree(void *ctx, const struct skg_worktree *wt)
 	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned flags = 0;
 	struct skg_error err;
+	if (!head_read(c->f, c->place++)) {
+		return 0;
+	}
 	/* refs_resolve_ref_unsafe(HEAD, 0): an unborn branch gives the null ID, parsed by no one */
 	if (skg_resolve_ref(c->refs, wt->head_ref, 0, id, NULL, &flags, &err) == 1) {
 		c->nomem = add_tip(c->f, id) != 0;
@@ -857,11 +943,15 @@ int skg_fsck_tip_order(struct skg_fsck_run *f)
 	struct skg_refdb refs;
 	struct skg_error err;
 	const struct skg_sink quiet = {NULL, NULL};
+	if (broken_worktree(f) != 0) {
+		return -1;
+	}
 	fsck_refdb_init(f, &refs);
-	struct tip_ctx c = {f, &refs, false};
+	struct tip_ctx c = {f, &refs, false, 0};
 	f->n_tips = 0;
 	/* what cannot be read here is reported when the refs are read for their lines */
-	if (skg_for_each_ref(&refs, on_tip_ref, &c, &err) >= 0 && !c.nomem) {
+	if ((f->wt_broken == STORE_BROKEN || skg_for_each_ref(&refs, on_tip_ref, &c, &err) >= 0) &&
+	    !c.nomem) {
 		(void)skg_for_each_worktree(f->repo, on_tip_worktree, &c, &quiet, &err);
 	}
 	skg_refdb_release(&refs);

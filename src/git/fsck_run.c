@@ -982,6 +982,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->keep_cache = opt->keep_cache;
 	f->lost_found = opt->lost_found;
 	f->check_refs = opt->check_refs;
+	f->wt_broken = -1;
 	f->git_version = opt->git_version == SKG_GIT_2_39 ? SKG_GIT_2_39 : SKG_GIT_2_55;
 	/* as git: with --lost-found, objects only the reflogs keep are lost too */
 	f->include_reflogs = opt->include_reflogs && !opt->lost_found;

@@ -115,6 +115,9 @@ struct rv {
 	const struct skg_worktree *wt; /* the worktree being checked */
 	struct skg_buf line;           /* scratch for "packed-refs line N" */
 	int errors;                    /* an error was reported */
+	/* run in a linked worktree whose reftable stack does not open: git's store fails from its
+	 * set-up, and the main worktree's refs are not read (check_reftable) */
+	bool store_broken;
 };
 
 #define EXIT_REFS 010 /* git fsck's ERROR_REFS, the bit of a failed `git refs verify` */
@@ -966,8 +969,18 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 		ret = nomem(v);
 		goto out;
 	}
-	/* the stack first: git reads it when it sets up the ref store, before any check */
+	/* the stack first: git reads it when it sets up the ref store, before any check. A linked
+	 * worktree's stack is opened by reftable_be_fsck itself (backend_for_worktree): one that does
+	 * not open is an error line and the next worktree is checked (the main one's, opened with the
+	 * store, stops the command: git 2.55 crashes there, docs/git.md section 7) */
 	if (skg_reftable_open(&st, dir.p, shown.p, v->rawsz, v->err) != 0) {
+		if (wt->id != NULL && v->err->code != SKG_E_NOMEM) {
+			struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL, SKG_NONE, NULL, NULL,
+			                       false,           EXIT_REFS};
+			emit(v, &r, "reftable stack for worktree '%s' is broken", wt->id);
+			v->errors = 1;
+			goto out;
+		}
 		ret = -1;
 		goto out;
 	}
@@ -978,7 +991,9 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 			report(v, name, M_BAD_REFTABLE_TABLE_NAME, "invalid reftable table name");
 		}
 	}
-	for (size_t i = 0; i < skg_reftable_ref_count(st); i++) {
+	/* ref_iterator_for_stack: a store that failed at its set-up yields no record, quietly (a
+	 * linked worktree's check opens its stack again first, which clears that failure) */
+	for (size_t i = 0; !(v->store_broken && wt->id == NULL) && i < skg_reftable_ref_count(st); i++) {
 		const struct skg_reftable_ref *r = skg_reftable_ref_at(st, i);
 		skg_buf_setlen(&path, 0);
 		if (wt->id != NULL) {
@@ -1004,6 +1019,32 @@ out:
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
+
+/* v->store_broken: the current worktree is a linked one whose reftable stack does not open. */
+static int on_current_worktree(void *ctx, const struct skg_worktree *wt)
+{
+	struct rv *v = ctx;
+	if (!wt->is_current || wt->id == NULL) {
+		return 0;
+	}
+	struct skg_buf dir = {0};
+	skg_buf_addf(&dir, "%s/reftable", wt->git_dir);
+	struct skg_reftable_stack *st = NULL;
+	struct skg_error err;
+	int ret = 0;
+	if (dir.failed) {
+		ret = nomem(v);
+	} else if (skg_reftable_open(&st, dir.p, dir.p, v->rawsz, &err) != 0) {
+		if (err.code == SKG_E_NOMEM) {
+			ret = nomem(v);
+		} else {
+			v->store_broken = true;
+		}
+	}
+	skg_reftable_free(st);
+	skg_buf_release(&dir);
+	return ret;
+}
 
 static int on_worktree(void *ctx, const struct skg_worktree *wt)
 {
@@ -1140,6 +1181,12 @@ int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options 
 	int r = skg_repo_config(repo, on_config, &v, err);
 	if (r != 0) {
 		return -1; /* err: on_config's, or the reader's */
+	}
+	if (repo->reftable) {
+		r = skg_for_each_worktree(repo, on_current_worktree, &v, sink, err);
+		if (r != 0) {
+			return -1;
+		}
 	}
 	r = skg_for_each_worktree(repo, on_worktree, &v, sink, err);
 	skg_buf_release(&v.line);

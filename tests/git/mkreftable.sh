@@ -11,6 +11,9 @@
 #   CASE.ARGS.out/.err/.rc  git fsck's stdout, stderr and exit status in the case's top directory,
 #                    for each option set (ARGS "default" is no option; sound and missing also
 #                    --no-reflogs and --unreachable)
+#   worktrees.tar.gz a repository with a linked worktree whose own stack is broken (brokenwt: a
+#                    line naming no table in its tables.list), and its worktree beside it; its
+#                    records as above, and brokenwt.verify.* those of `git refs verify`
 # tests/git/test_reftable.sh compares `sha1kit fsck` on a copy of each case with these files.
 set -eu
 G=$(command -v "$1")
@@ -142,4 +145,37 @@ for r in "$T"/repos/*; do
 done
 tar -C "$T/repos" --owner=0 --group=0 --numeric-owner --mtime=@1700000000 --sort=name -czf \
 	"$OUT/repos.tar.gz" .
+
+# brokenwt: a linked worktree on a detached HEAD of its own commit, a commit of main that only its
+# reflog keeps; then the worktree's tables.list names a table that is not there. Git 2.55 reads
+# neither that worktree's HEAD nor, from then on, any reflog entry (refs/reftable-backend.c keeps
+# the stack's error in the store): both commits dangle, exit 8 (its refs verify: "reftable stack
+# for worktree 'wt' is broken"). One linked worktree only, so that the readdir order of
+# .git/worktrees (which git and sha1kit follow) cannot change the outcome.
+W=$T/wtrepos/brokenwt
+g init -q --ref-format=reftable "$W"
+cd "$W"
+rm -rf .git/hooks .git/description .git/info
+for i in 1 2 3; do
+	echo "$i" >f
+	g add f
+	g commit -qm "c$i"
+done
+g reset -q --hard HEAD~1
+g worktree add -q --detach ../brokenwt-wt HEAD~1
+(cd ../brokenwt-wt && echo w >g && g add g && g commit -qm in-wt)
+echo junk >>.git/worktrees/brokenwt-wt/reftable/tables.list
+for args in default --unreachable; do
+	a=$args
+	[ "$a" = default ] && a=
+	rc=0
+	# shellcheck disable=SC2086 # a: no option, or one
+	"$G" fsck $a >"$OUT/brokenwt.$args.out" 2>"$OUT/brokenwt.$args.err" || rc=$?
+	echo "$rc" >"$OUT/brokenwt.$args.rc"
+done
+rc=0
+"$G" refs verify >"$OUT/brokenwt.verify.out" 2>"$OUT/brokenwt.verify.err" || rc=$?
+echo "$rc" >"$OUT/brokenwt.verify.rc"
+tar -C "$T/wtrepos" --owner=0 --group=0 --numeric-owner --mtime=@1700000000 --sort=name -czf \
+	"$OUT/worktrees.tar.gz" .
 "$G" version >"$OUT/git-version"

@@ -135,6 +135,35 @@ for v in reftable://x files://x; do
 done
 }
 
+# 2a. A linked worktree whose own stack does not open (brokenwt in worktrees.tar.gz: its
+# tables.list names a table that is not there; then, in the same copy, the list restored and its
+# table emptied): git 2.55's refs verify says "reftable stack for worktree 'ID' is broken" and fsck
+# reads neither that worktree's HEAD nor any reflog entry (refs/reftable-backend.c keeps the stack's
+# error in the store), exit 8; both damages give the output recorded for the first.
+section_worktree() { # leaks nowine
+local a list damage
+tar -C "$T" -xzf "$FIX/worktrees.tar.gz"
+list=$T/brokenwt/.git/worktrees/brokenwt-wt/reftable/tables.list
+for damage in junk empty; do
+	if [ $damage = empty ]; then
+		sed -i '/^junk$/d' "$list"
+		: >"$(dirname "$list")/$(head -n 1 "$list")"
+	fi
+	for a in default --unreachable; do
+		SK_LIVE=$live sk_check_recorded "$FIX" "$T/brokenwt" brokenwt $a
+	done
+	(cd "$T/brokenwt" && "$SK" refs verify >"$T/s.out" 2>"$T/s.err")
+	echo $? >"$T/s.rc"
+	if same_file "$FIX/brokenwt.verify.out" "$T/s.out" && same_file "$FIX/brokenwt.verify.err" "$T/s.err" &&
+		same_file "$FIX/brokenwt.verify.rc" "$T/s.rc"; then
+		pass
+	else
+		fail "brokenwt ($damage) refs verify: git 2.55.0 exited $(<"$FIX/brokenwt.verify.rc"), sha1kit $(<"$T/s.rc")"
+		diff -u "$FIX/brokenwt.verify.err" "$T/s.err" | sed 's/^/    stderr: /' | head -5
+	fi
+done
+}
+
 # 2b. A log block whose zlib data does not inflate (4 bytes of the last table's first log block
 # overwritten): git 2.55.0 reads log blocks only when it walks reflogs, and fsck's walk stops on the
 # error without a word, so fsck goes on as with --no-reflogs (its recorded output), exit 0 for the
