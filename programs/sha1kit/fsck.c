@@ -324,7 +324,7 @@ int sk_cmd_fsck(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct skg_check_options o;
-	const char *git_dir = NULL;
+	const char *git_dir = NULL, *operand = NULL;
 	int progress = -1; /* --progress 1, --no-progress 0, else (-1) when stderr is a terminal */
 	bool stats = false;
 	bool full = true; /* --no-full is refused */
@@ -444,6 +444,7 @@ int sk_cmd_fsck(int argc, char **argv)
 			              argv[optind]);
 		}
 		git_dir = argv[optind];
+		operand = argv[optind];
 	}
 	/* git 2.48+ checks the refs by default; 2.39 has no such check */
 	o.check_refs = refs >= 0 ? refs == 1 : o.git_version >= SKG_GIT_2_55;
@@ -483,6 +484,12 @@ int sk_cmd_fsck(int argc, char **argv)
 		sk_git_line("fatal: %s%s%s\n", err.msg, err.sys_errno != 0 ? ": " : "",
 		            err.sys_errno != 0 ? strerror(err.sys_errno) : "");
 		break;
+	}
+	if (operand != NULL && access(operand, F_OK) != 0 && errno == ENOENT) {
+		/* `git fsck HEAD` checks an object: here the operand is the repository */
+		sk_git_line("hint: the operand of sha1kit fsck is a repository, and '%s' is no path: objects "
+		            "cannot be named for it to check (see sha1kit fsck --help)\n",
+		            operand);
 	}
 	return git_finish(128);
 }

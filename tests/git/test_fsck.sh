@@ -3173,6 +3173,19 @@ else
 	fail "not a repository: git $grc, sha1kit $src"
 	diff "$T/g.err" "$T/s.err" | head
 fi
+# an object named as git fsck takes it: sha1kit's operand is the repository, and a name that is no
+# path gets git's line for the repository (as `git --git-dir=HEAD fsck`) and a hint; a directory
+# that is no repository, git's line alone
+(cd "$T/none" && "$SK" fsck HEAD >/dev/null 2>"$T/s.err")
+src=$?
+printf '%s\n' "fatal: not a git repository: 'HEAD'" \
+	"hint: the operand of sha1kit fsck is a repository, and 'HEAD' is no path: objects cannot be named for it to check (see sha1kit fsck --help)" >"$T/want.err"
+if [ $src = 128 ] && same_file "$T/want.err" "$T/s.err"; then pass; else fail "fsck HEAD: exit $src: $(head -c 300 "$T/s.err")"; fi
+(cd "$T" && "$SK" fsck none >/dev/null 2>"$T/s.err")
+src=$?
+(cd "$T" && refgit --git-dir=none fsck >/dev/null 2>"$T/g.err")
+grc=$?
+if [ $src = $grc ] && same_file "$T/g.err" "$T/s.err"; then pass; else fail "fsck none: exit $src, git $grc: $(head -c 300 "$T/s.err")"; fi
 }
 
 # packed-refs damaged where git 2.55 reads it otherwise than 2.39.5 (found by a new user's
