@@ -26,6 +26,9 @@ struct rec_hdr {
 	int id;
 	unsigned exit_bits;
 	const char *msg_id;
+	/* 1 + the skg_graph_order of the object whose check made the record (its dest's place), or 0
+	 * (skg_fsck_insert_held places records among the held ones by it) */
+	uint64_t order;
 	uint8_t oid[SKG_MAX_RAWSZ];
 };
 
@@ -162,6 +165,53 @@ void skg_fsck_send(struct skg_fsck_run *f, const char *rec, size_t len)
 	}
 }
 
+void skg_fsck_insert_held(struct skg_fsck_run *f, const struct skg_buf *recs, uint64_t order)
+{
+	pthread_mutex_lock(&f->lock);
+	if (recs->len == 0 || f->quiet) {
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
+	if (!f->hold) {
+		send_locked(f, recs->p, recs->len);
+		pthread_mutex_unlock(&f->lock);
+		return;
+	}
+	/* after the last held record of an object checked at or before `order`; else before the
+	 * first of one checked after it; else at the end */
+	uint64_t key = order == UINT64_MAX ? UINT64_MAX : order + 1;
+	size_t after_last = SIZE_MAX, first_later = SIZE_MAX;
+	for (size_t i = 0; i + sizeof(struct rec_hdr) <= f->held_out.len;) {
+		struct rec_hdr h;
+		memcpy(&h, f->held_out.p + i, sizeof(h));
+		size_t next = i + sizeof(h) + h.len + 1;
+		if (h.order != 0 && h.order <= key) {
+			after_last = next;
+		} else if (h.order > key && first_later == SIZE_MAX) {
+			first_later = i;
+		}
+		i = next;
+	}
+	size_t at = after_last != SIZE_MAX    ? after_last
+	            : first_later != SIZE_MAX ? first_later
+	                                      : f->held_out.len;
+	struct skg_buf b = {0};
+	skg_buf_add(&b, f->held_out.p, at);
+	skg_buf_add(&b, recs->p, recs->len);
+	skg_buf_add(&b, f->held_out.p + at, f->held_out.len - at);
+	bool failed = b.failed;
+	if (!failed) {
+		skg_buf_release(&f->held_out);
+		f->held_out = b;
+	} else {
+		skg_buf_release(&b);
+	}
+	pthread_mutex_unlock(&f->lock);
+	if (failed) {
+		skg_fsck_nomem(f);
+	}
+}
+
 void skg_fsck_add(struct skg_fsck_dest *s, const char *rec, size_t len)
 {
 	if (s->buf != NULL) {
@@ -216,6 +266,10 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 		}
 		struct rec_hdr h;
 		hdr_init(&h, stream, meta, len, f->rawsz);
+		if (s->odb >= 0 || s->pack_seq > 0) {
+			h.order = 1 + skg_graph_order(s->pack_seq, s->offset,
+			                              s->odb >= 0 ? (uint32_t)s->odb : 0, s->dir, s->nth);
+		}
 		if (!first) {
 			h.exit_bits = 0;
 		}

@@ -802,8 +802,11 @@ static int run(struct skg_fsck_run *f)
 	if (v255 && skg_fsck_snapshot_dies(f)) {
 		return -1; /* git 2.55 died reading what a ref names, before the objects */
 	}
-	f->hold = true; /* until it is known whether the first pass's records stand (wt_passes) */
-	if (wt_passes(f, errors, scan(f), v255) != 0 || skg_fsck_midx_routed(f) != 0) {
+	/* held until it is known whether the first pass's records stand (wt_passes), then until the
+	 * checks of the .gitmodules / .gitattributes blobs git's pass makes are put among them
+	 * (skg_fsck_check_specials) */
+	f->hold = true;
+	if (wt_passes(f, errors, scan(f), true) != 0 || skg_fsck_midx_routed(f) != 0) {
 		return -1;
 	}
 	/* the promisor objects first: fsck_finish leaves a .gitmodules / .gitattributes blob it cannot
@@ -825,10 +828,15 @@ static int run(struct skg_fsck_run *f)
 	 * object check's, go out after what git 2.55's snapshot of the refs printed before them */
 	bool finish_died = f->died;
 	f->died = false;
-	if (v255) {
-		f->hold = false;
-		struct skg_buf held = f->held_out;
-		f->held_out = (struct skg_buf){0};
+	f->hold = false;
+	struct skg_buf held = f->held_out;
+	f->held_out = (struct skg_buf){0};
+	if (!v255) {
+		if (held.len > 0) {
+			skg_fsck_send(f, held.p, held.len);
+		}
+		skg_buf_release(&held);
+	} else {
 		if (f->n_tips > 0) {
 			skg_fsck_pack_dir_lines(f); /* the snapshot's first read of an object */
 		}

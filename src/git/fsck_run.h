@@ -302,6 +302,10 @@ void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines)
 void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines);
 /* Records kept in another buffer (rec[0..len)), on to s: appended, or sent. */
 void skg_fsck_add(struct skg_fsck_dest *s, const char *rec, size_t len);
+/* Records made later for the object at `order` (skg_graph_order) in git's order of checks, put
+ * among the held ones (f->hold) where git prints them: after the records of the objects checked
+ * at or before it; sent at once when nothing is held. */
+void skg_fsck_insert_held(struct skg_fsck_run *f, const struct skg_buf *recs, uint64_t order);
 /* Records rec[0..len) to the sink in their order (held or dropped in the first or quiet pass). */
 void skg_fsck_send(struct skg_fsck_run *f, const char *rec, size_t len);
 /* Exit bits, from any thread. */

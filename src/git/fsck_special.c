@@ -287,6 +287,9 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 	}
 	qsort(pass, n, sizeof(*pass), cmp_seen);
 	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	/* the pass's lines for a blob go where the pass met it, among the object check's held records */
+	struct skg_buf at_blob = {0};
+	struct skg_fsck_dest s0 = {f, &at_blob, -1, 0, 0, 0, 0};
 	/* the blobs git's pass checks first (a fsck_finish that dies has them out already), then
 	 * fsck_finish's: .gitmodules, then .gitattributes */
 	for (int phase = 0; phase < 3 && !f->died; phase++) {
@@ -308,12 +311,22 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 			    skg_fsck_skipped(f, sp->id)) {
 				continue; /* fsck_blob leaves a blob in fsck.skipList alone */
 			}
-			if (check_special(f, sp, phase == 0, &in_pass[i], met[i], &s) != 0) {
+			skg_buf_setlen(&at_blob, 0);
+			if (check_special(f, sp, phase == 0, &in_pass[i], met[i], phase == 0 ? &s0 : &s) !=
+			    0) {
 				goto done; /* out of memory */
+			}
+			if (phase == 0 && at_blob.failed) {
+				skg_fsck_nomem(f);
+				goto done;
+			}
+			if (phase == 0 && at_blob.len > 0) {
+				skg_fsck_insert_held(f, &at_blob, met[i]);
 			}
 		}
 	}
 done:
+	skg_buf_release(&at_blob);
 	free(in_pass);
 	free(pass);
 	free(met);

@@ -1819,6 +1819,44 @@ for pk in none mid all; do
 	# (git prints the pass's lines about the corrupt blob among its findings there: sorted)
 	compare "special blobs, twelve with findings, one corrupt, $pk" "$r"
 done
+# a .gitmodules blob git's pass checks where it meets it (after its tree) prints its lines there,
+# among the other objects' (found by a new user's trial: sha1kit printed them after all of them).
+# Packed: after gc the newer commit's tree and its bad .gitmodules come before an older tree with
+# a .GIT entry (hasDotgit). Loose: a tree whose ID sorts before its blob's, and a commit without
+# an author whose ID sorts after it.
+r=$T/sp-order-packed
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	b=$(echo hello | git hash-object -w --stdin)
+	t1=$(printf '%b' "100644 .GIT\0$(echo "$b" | sed 's/../\\x&/g')" | git hash-object --literally -t tree -w --stdin)
+	c1=$(echo one | git commit-tree "$t1")
+	gm=$(printf '[submodule "x"]\n\tpath = x\n\turl = -oProxyCommand=evil\n' | git hash-object -w --stdin)
+	t2=$(printf '%b' "100644 .gitmodules\0$(echo "$gm" | sed 's/../\\x&/g')" | git hash-object --literally -t tree -w --stdin)
+	git update-ref refs/heads/main "$(echo two | git commit-tree "$t2" -p "$c1")"
+	git -c transfer.fsckObjects=false -c fsck.hasDotgit=ignore gc -q 2>/dev/null
+)
+compare_exact "special blobs, the pass's lines in place, packed" "$r"
+r=$T/sp-order-loose
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	for i in $(seq 1 300); do
+		gm=$(printf '[submodule "x"]\n\tpath = x\n\turl = -oProxy%d\n' "$i" | git hash-object -w --stdin)
+		t=$(printf '%b' "100644 .gitmodules\0$(echo "$gm" | sed 's/../\\x&/g')" |
+			git hash-object --literally -t tree -w --stdin)
+		if [[ ${t:0:1} < ${gm:0:1} && ${gm:0:1} != f ]]; then break; fi
+		rm -f "$(obj_path . "$gm")" "$(obj_path . "$t")"
+	done
+	for i in $(seq 1 300); do
+		c=$(printf 'tree %s\ncommitter C <c@x> 1700000000 +0000\n\n%d\n' "$t" "$i" |
+			git hash-object --literally -t commit -w --stdin)
+		[[ ${c:0:1} > ${gm:0:1} ]] && break
+		rm -f "$(obj_path . "$c")"
+	done
+	git update-ref refs/heads/main "$c"
+)
+compare_exact "special blobs, the pass's lines in place, loose" "$r"
 }
 
 # 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
