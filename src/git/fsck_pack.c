@@ -368,7 +368,9 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		uint8_t got[SKG_MAX_RAWSZ];
 		skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
 		skg_object_hash_update(&oh, data, (size_t)len);
-		if (skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, e[k].id, f->rawsz) != 0) {
+		/* --connectivity-only: git's walk reads an object without hashing it */
+		if (!f->connectivity_only &&
+		    (skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, e[k].id, f->rawsz) != 0)) {
 			if (verify) {
 				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
 				                  pack_path);
@@ -390,7 +392,15 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			 * search looks in, or offset 0, which means none): no object to git at all */
 			continue;
 		}
-		if (state[k] == UNREADABLE || state[k] == MISMATCH) {
+		if (f->connectivity_only && state[k] != READ_OK) {
+			/* git's listing took it as present; its walk's read of it dies
+			 * (skg_fsck_dies_conn_read) */
+			if (skg_graph_add_unread_walked(
+			        f->graph, e[k].id, skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0)) != 0) {
+				skg_fsck_nomem(f);
+				break;
+			}
+		} else if (state[k] == UNREADABLE || state[k] == MISMATCH) {
 			(void)skg_graph_add_unread(f->graph, e[k].id, false,
 			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
 		}
@@ -938,6 +948,14 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	}
 	reserve_graph(f, &idx, file.len);
 	if (f->connectivity_only && connectivity_pack(f, &file, &idx)) {
+		goto out;
+	}
+	if (f->connectivity_only && idx_sum_ok) {
+		/* a commit, tree or tag of it does not read: git's --connectivity-only checks no pack
+		 * (no checksum, CRC or unpack lines); its listing takes every object of the idx as
+		 * present, and its walk dies at the first read of one that does not read
+		 * (skg_fsck_dies_conn_read): each object read here without lines, the failures kept */
+		check_rest(f, &file, &idx, pack_path, idx_path, false);
 		goto out;
 	}
 	if (!idx_sum_ok) {
@@ -1647,6 +1665,12 @@ bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id)
 {
 	const struct skg_fsck_bad_packed *b = bad_copy(f, id);
 	return b != NULL && bad_copy_dies(f, b, id, false);
+}
+
+bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id)
+{
+	const struct skg_fsck_bad_packed *b = f->connectivity_only ? bad_copy(f, id) : NULL;
+	return b != NULL && !b->mismatch && bad_copy_dies(f, b, id, false);
 }
 
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)

@@ -423,6 +423,10 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
  * pack directory did not open (git dies on the errno that opendir left): true when git dies (its
  * lines are out, f->died set). */
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* --connectivity-only: git's walk reading `id`, a corrupt copy in a pack (check_rest found it
+ * unreadable): git's lines for the read, then "fatal: packed object ID (stored in PACK) is corrupt"
+ * (f->died, true); false for any other object. */
+bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id);
 /* The walk's read of an object a multi-pack-index sends to a copy the check found corrupt (another
  * pack's good copy is not tried: f->routed): git dies there (its lines are out, f->died); false
  * when no such copy is known. */

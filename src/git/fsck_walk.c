@@ -168,6 +168,9 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 	if (skg_fsck_midx_dies(f, id, false) || (skg_fsck_routed(f, id) && skg_fsck_dies_bad_copy(f, id))) {
 		return; /* its lookup in the multi-pack-index dies, or its read of the copy it finds there */
 	}
+	if (type != SKG_BLOB && skg_fsck_dies_conn_read(f, id)) {
+		return; /* --connectivity-only: the walk's read of a corrupt packed copy dies */
+	}
 	if (f->git_version < SKG_GIT_2_55 && type != SKG_BLOB && skg_graph_listed(f->graph, id) &&
 	    skg_fsck_dies_bad_packed(f, id)) {
 		return; /* 2.39.5: the errno a pack that did not open left (no permission): it dies */

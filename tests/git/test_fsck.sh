@@ -472,6 +472,25 @@ for what in pack idx; do
 	fi
 done
 
+# a byte of a reachable packed commit's zlib data flipped: git's --connectivity-only checks no pack
+# (no checksum, CRC or unpack lines), lists the commit, and its walk dies at the commit's read
+# ("error: inflate: ...", "fatal: packed object ... is corrupt", 128); without the option, the
+# pack's lines and exit 6 (found by a new user's trial: sha1kit printed the pack's lines and the
+# reflog's, exit 6)
+r=$T/conn-commit
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git repack -qad
+	p=$(ls .git/objects/pack/*.pack)
+	c=$(git rev-parse HEAD~1)
+	set -- $(git verify-pack -v "${p%.pack}.idx" | awk -v c="$c" '$1 == c {print $5, $4}')
+	chmod u+w "$p"
+	printf '\377' | dd of="$p" bs=1 seek=$(($1 + $2 / 2)) conv=notrunc 2>/dev/null
+)
+$exact "a packed commit's data corrupt, --connectivity-only" "$r" --connectivity-only
+$exact "a packed commit's data corrupt" "$r"
+
 # an idx whose trailing checksum is wrong: git's --connectivity-only lists the objects through it
 # and checks no pack (no "hash mismatch", exit 0)
 r=$T/idx-sum
