@@ -340,6 +340,9 @@ void skg_repo_free(struct skg_repo *repo);
 /* Its $GIT_DIR and object directory: absolute, without symbolic links; valid until freed. */
 const char *skg_repo_git_dir(const struct skg_repo *repo);
 const char *skg_repo_objects_dir(const struct skg_repo *repo);
+/* Its work tree's top directory (absolute, as the directories above), or NULL for a repository
+ * without one (bare). Git's set-up moves there when started inside it (setup.c). */
+const char *skg_repo_work_tree(const struct skg_repo *repo);
 
 #ifdef __cplusplus
 }

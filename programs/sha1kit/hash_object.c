@@ -112,7 +112,8 @@ static void ho_usage(void)
 	      "                      git does: a CR before the newline is dropped, a line that\n"
 	      "                      starts with '\"' is C-unquoted (git's quoting of paths;\n"
 	      "                      'fatal: line is badly quoted' where it is not well\n"
-	      "                      quoted); no FILE operand and no --stdin with it\n"
+	      "                      quoted); in a work tree each name is read from its top,\n"
+	      "                      as in git; no FILE operand and no --stdin with it\n"
 	      "      --literally   skip the format check (for making corrupt objects, as in\n"
 	      "                      Git; TYPE must still be one of the four, as Git 2.50+)\n"
 	      "      --no-filters  accepted for compatibility: the content is always hashed\n"
@@ -619,7 +620,21 @@ int sk_cmd_hash_object(int argc, char **argv)
 		status = hash_file(&st, argv[i]);
 	}
 	if (stdin_paths && status == SK_EXIT_OK) {
-		status = hash_stdin_paths(&st);
+		/* git's set-up moved to the top of the work tree when started inside it; the operands
+		 * get the prefix back (prefix_filename), the --stdin-paths names do not: they are read
+		 * from the top */
+		const char *top = repo != NULL ? skg_repo_work_tree(repo) : NULL;
+		char *cwd = top != NULL ? getcwd(NULL, 0) : NULL;
+		size_t tl = top != NULL ? strlen(top) : 0;
+		if (cwd != NULL && strncmp(cwd, top, tl) == 0 && (cwd[tl] == '/' || cwd[tl] == '\0') &&
+		    chdir(top) != 0) {
+			sk_error(errno, "%s", sk_quote(top));
+			status = SK_EXIT_FAILURE;
+		}
+		free(cwd);
+		if (status == SK_EXIT_OK) {
+			status = hash_stdin_paths(&st);
+		}
 	}
 	skg_repo_free(repo);
 	return sk_finish_git(status, 128);

@@ -32,6 +32,11 @@ const char *skg_repo_objects_dir(const struct skg_repo *repo)
 	return repo->objects_dir;
 }
 
+const char *skg_repo_work_tree(const struct skg_repo *repo)
+{
+	return repo->work_tree;
+}
+
 /* The target of the loose symbolic ref in file `path` ("ref: X", or a symbolic link into refs/ as
  * HEAD may be), a new string; NULL when it is not one. */
 static char *loose_symref(const char *path)
