@@ -315,18 +315,23 @@ static int on_broken_worktree(void *ctx, const struct skg_worktree *wt)
 	skg_buf_addf(&shown, "%s/reftable", wt->git_dir_display);
 	struct skg_reftable_stack *st = NULL;
 	struct skg_error err;
-	int ret = 0;
 	if (dir.failed || shown.failed) {
 		c->nomem = true;
 	} else if (skg_reftable_open(&st, dir.p, shown.p, c->f->rawsz, &err) != 0) {
 		c->nomem = err.code == SKG_E_NOMEM;
-		c->f->wt_broken = wt->is_current ? STORE_BROKEN : (long)place + 1;
-		ret = 1;
+		/* the current worktree's stack broken is the store's from the start, wherever it
+		 * comes; else the first one in git's order counts */
+		if (wt->is_current) {
+			c->f->wt_broken = STORE_BROKEN;
+		} else if (c->f->wt_broken == 0) {
+			c->f->wt_broken = (long)place + 1;
+		}
 	}
 	skg_reftable_free(st);
 	skg_buf_release(&dir);
 	skg_buf_release(&shown);
-	return c->nomem || ret != 0 ? 1 : 0;
+	/* on to the end: the current worktree may come after a broken one */
+	return c->nomem || c->f->wt_broken == STORE_BROKEN ? 1 : 0;
 }
 
 /* f->wt_broken found (0 or more), or -1 when out of memory. */

@@ -162,6 +162,18 @@ for damage in junk empty; do
 		diff -u "$FIX/brokenwt.verify.err" "$T/s.err" | sed 's/^/    stderr: /' | head -5
 	fi
 done
+# run in the broken worktree (its paths made this copy's): git's store fails from its set-up, no
+# ref at all is read ("notice: No default references"); live only (a reference git that reads
+# reftables), as the recorded runs were made in the main worktree
+[ -n "$live" ] || return 0
+printf 'gitdir: %s\n' "$T/brokenwt/.git/worktrees/brokenwt-wt" >"$T/brokenwt-wt/.git"
+printf '%s\n' "$T/brokenwt-wt/.git" >"$T/brokenwt/.git/worktrees/brokenwt-wt/gitdir"
+for a in "" --unreachable; do
+	# shellcheck disable=SC2086 # a: no option, or one
+	(cd "$T/brokenwt-wt" && "$SK" fsck $a >"$T/s.out" 2>"$T/s.err")
+	echo $? >"$T/s.rc"
+	sk_check_live "$T/brokenwt-wt" "brokenwt-wt (run there)" "$a"
+done
 }
 
 # 2b. A log block whose zlib data does not inflate (4 bytes of the last table's first log block
