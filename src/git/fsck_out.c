@@ -197,8 +197,19 @@ void skg_fsck_insert_held(struct skg_fsck_run *f, const struct skg_buf *recs, ui
 	                                      : f->held_out.len;
 	struct skg_buf b = {0};
 	skg_buf_add(&b, f->held_out.p, at);
+	size_t from = b.len;
 	skg_buf_add(&b, recs->p, recs->len);
-	skg_buf_add(&b, f->held_out.p + at, f->held_out.len - at);
+	/* the records put in are the object's at `order` now, for those put in after them */
+	for (size_t i = from; !b.failed && i + sizeof(struct rec_hdr) <= b.len;) {
+		struct rec_hdr h;
+		memcpy(&h, b.p + i, sizeof(h));
+		h.order = key;
+		memcpy(b.p + i, &h, sizeof(h));
+		i += sizeof(h) + h.len + 1;
+	}
+	if (at < f->held_out.len) {
+		skg_buf_add(&b, f->held_out.p + at, f->held_out.len - at);
+	}
 	bool failed = b.failed;
 	if (!failed) {
 		skg_buf_release(&f->held_out);

@@ -9,6 +9,8 @@
 
 #include "fsck_run.h"
 #include "oidset_order.h"
+#include "pack.h"
+#include "pack_file.h"
 
 void skg_fsck_on_found(void *ctx, enum skg_fsck_special kind, const uint8_t *id)
 {
@@ -143,8 +145,12 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 				return -1;
 			}
 		}
-		bool pass = got >= 0 && (seq > 0 ? checked_before(sp->pack_seq, sp->offset, seq, off)
-		                                 : at < ORDER_PACKED && sp->order < at);
+		/* the first copy git's pass meets: a loose one (met first, whatever copy the read
+		 * found), else where the read found it */
+		bool loose_first = at < ORDER_PACKED;
+		bool pass =
+		    got >= 0 && (loose_first ? sp->order < at
+		                             : seq > 0 && checked_before(sp->pack_seq, sp->offset, seq, off));
 		if (got < 0) {
 			r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
 		} else if (pass == first) {
@@ -152,7 +158,7 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL, len, &f->fopt,
 			                          skg_fsck_on_finding, s);
 			*in_pass = pass;
-			if (r != 0 && pass && seq > 0) {
+			if (r != 0 && pass && !loose_first && seq > 0) {
 				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 				r = 0;
 			}
@@ -163,6 +169,70 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
 	}
 	return 0;
+}
+
+/*
+ * The packed copies of a blob git's pass meets after its first copy (`met`, where the graph added
+ * it) and after the first tree that names it: git's fsck_blob checks a blob whenever the pass meets
+ * it with its ID among the found ones, once for each copy (a loose and a packed copy, or two packs
+ * holding it): each check's lines at that copy's place, a finding exit bit 4 (the pack's). *in_pass
+ * is set when one is checked (fsck_finish has nothing left of it). -1 when memory ran out.
+ */
+static int later_copies(struct skg_fsck_run *f, const struct skg_fsck_special_blob_ref *sp, uint64_t met,
+                        bool *in_pass, struct skg_buf *at_blob, struct skg_fsck_dest *s0)
+{
+	unsigned type;
+	if (!skg_graph_has(f->graph, sp->id, &type) || type != SKG_BLOB) {
+		return 0;
+	}
+	uint8_t *data = NULL;
+	size_t len = 0;
+	bool read = false;
+	int ret = 0;
+	for (size_t k = 0; k < f->n_usable_packs && ret == 0 && !f->died; k++) {
+		struct skg_file idx = {0};
+		uint64_t off = 0;
+		bool has = skg_file_map(&idx, f->usable_packs[k].idx, f->on_map, f->map_ctx, NULL) == 0 &&
+		           skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, sp->id, &off) &&
+		           off != 0;
+		skg_file_unmap(&idx);
+		uint32_t seq = (uint32_t)k + 1;
+		uint64_t order = skg_graph_order(seq, off, 0, 0, 0);
+		if (!has || order <= met || !checked_before(sp->pack_seq, sp->offset, seq, off)) {
+			continue; /* no copy here, the first copy itself (or one before it), or before the
+			             tree */
+		}
+		if (!read) {
+			uint32_t rs;
+			uint64_t ro;
+			int got = skg_fsck_read_blob(f, sp->id, SKG_FSCK_BIG_FILE, &data, &len, &rs, &ro);
+			if (got == -2) {
+				ret = -1;
+				break;
+			}
+			if (got == -1) {
+				break; /* no copy reads: fsck_finish's case, as before */
+			}
+			read = true;
+		}
+		skg_buf_setlen(at_blob, 0);
+		int r =
+		    skg_fsck_special_blob(sp->kinds, sp->id, data, len, &f->fopt, skg_fsck_on_finding, s0);
+		*in_pass = true;
+		if (at_blob->failed) {
+			ret = -1;
+			break;
+		}
+		skg_fsck_insert_held(f, at_blob, order);
+		if (r != 0) {
+			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		}
+	}
+	free(data);
+	if (ret != 0) {
+		skg_fsck_nomem(f);
+	}
+	return ret;
 }
 
 /* A record's place in git's order of checks, ties in the order of the records (a tree's entries). */
@@ -322,6 +392,9 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 			}
 			if (phase == 0 && at_blob.len > 0) {
 				skg_fsck_insert_held(f, &at_blob, met[i]);
+			}
+			if (phase == 0 && later_copies(f, sp, met[i], &in_pass[i], &at_blob, &s0) != 0) {
+				goto done;
 			}
 		}
 	}

@@ -1876,6 +1876,24 @@ git init -q "$r"
 	git update-ref refs/heads/main "$c"
 )
 compare_exact "special blobs, the pass's lines in place, loose" "$r"
+# both copies of each special blob, loose and packed (`git repack -a` without -d): git's pass
+# checks each copy it meets after the tree, its lines at each (exit bits 1 and 4; found by a new
+# user's trial: sha1kit checked one copy)
+r=$T/sp-two-copies
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	printf '[submodule "x"]\n\tpath = x\n\turl = -oProxyCommand=x\n' >.gitmodules
+	{
+		head -c 3000 /dev/zero | tr '\0' a
+		echo " text"
+	} >.gitattributes
+	echo 1 >f
+	git add -A 2>/dev/null
+	git commit -qm c1 2>/dev/null
+	git repack -qa 2>/dev/null
+)
+compare_exact "special blobs, a loose and a packed copy of each" "$r"
 }
 
 # 13. Usage errors: git's status 129 (in a repository: git parses its options after finding it),
