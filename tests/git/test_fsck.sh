@@ -490,6 +490,23 @@ mkrepo "$r"
 )
 $exact "a packed commit's data corrupt, --connectivity-only" "$r" --connectivity-only
 $exact "a packed commit's data corrupt" "$r"
+# an annotated tag's entry header retyped to a blob (its type bits xor 7): git's --connectivity-only
+# parses the ref's object and hashes it ("hash mismatch", "invalid sha1 pointer", the object
+# dangling as a blob, exit 2; found by a new user's trial: sha1kit said nothing, exit 0)
+r=$T/conn-tag
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git tag -a -m t1 t1 HEAD~1
+	git repack -qad
+	p=$(ls .git/objects/pack/*.pack)
+	t=$(git rev-parse t1)
+	at=$(git verify-pack -v "${p%.pack}.idx" | awk -v t="$t" '$1 == t {print $5}')
+	chmod u+w "$p"
+	b=$(od -An -tu1 -j "$at" -N1 "$p" | tr -d ' ')
+	printf "\\$(printf '%03o' $((b ^ 0x70)))" | dd of="$p" bs=1 seek="$at" conv=notrunc 2>/dev/null
+)
+$exact "a packed tag retyped to a blob, --connectivity-only" "$r" --connectivity-only
 
 # an idx whose trailing checksum is wrong: git's --connectivity-only lists the objects through it
 # and checks no pack (no "hash mismatch", exit 0)
