@@ -405,8 +405,11 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
 		}
 		if (state[k] != READ_OK) {
-			remember_bad_packed(f, e[k].id, state[k] == MISMATCH, state[k] == BAD, e[k].off,
-			                    pack_path, idx_path);
+			/* marked: git's own pass read it as a delta base and marked it bad, so its later
+			 * read has no lines; --connectivity-only read nothing before its walk */
+			remember_bad_packed(f, e[k].id, state[k] == MISMATCH,
+			                    state[k] == BAD && !f->connectivity_only, e[k].off, pack_path,
+			                    idx_path);
 		}
 	}
 	free(state);

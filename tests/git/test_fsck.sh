@@ -490,6 +490,22 @@ mkrepo "$r"
 )
 $exact "a packed commit's data corrupt, --connectivity-only" "$r" --connectivity-only
 $exact "a packed commit's data corrupt" "$r"
+# the same in a tree another tree is a delta of: git's walk reads the base first, with its inflate
+# line before the fatal one (sha1kit had left it out: the base counted as marked bad by a read
+# git's --connectivity-only never made)
+r=$T/conn-base
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git repack -qad --window=50 --depth=50
+	p=$(ls .git/objects/pack/*.pack)
+	base=$(git verify-pack -v "${p%.pack}.idx" | awk '$2 == "tree" && NF == 7 {print $7; exit}')
+	[ -n "$base" ] || exit 1
+	set -- $(git verify-pack -v "${p%.pack}.idx" | awk -v b="$base" '$1 == b {print $5, $4}')
+	chmod u+w "$p"
+	printf '\377' | dd of="$p" bs=1 seek=$(($1 + $2 / 2)) conv=notrunc 2>/dev/null
+) || fail "conn-base: no tree that is another tree's delta base"
+$exact "a packed delta base tree's data corrupt, --connectivity-only" "$r" --connectivity-only
 # an annotated tag's entry header retyped to a blob (its type bits xor 7): git's --connectivity-only
 # parses the ref's object and hashes it ("hash mismatch", "invalid sha1 pointer", the object
 # dangling as a blob, exit 2; found by a new user's trial: sha1kit said nothing, exit 0)
