@@ -567,7 +567,10 @@ mkrepo "$r"
 (cd "$r" && git repack -qd && echo more >more && git add more && git commit -qm more && git repack -qd)
 f=$(ls "$r"/.git/objects/pack/*.idx | head -1)
 rm -f "$f" && ln -s "$(basename "$f")" "$f"
-$exact "an idx that does not open" "$r"
+# (not under Wine: its open() of a link loop gives no ELOOP, on which git 2.39 dies when the loop
+# is the idx of the pack that holds the tag; which pack's idx sorts first varies with the deltas
+# git repack's threads choose, so the case failed there in one CI run of two)
+[ -z "${SK_WINDOWS:-}" ] && $exact "an idx that does not open" "$r"
 # an idx that is a directory: git opens it and maps it (mmap fails: "fatal: mmap failed: No such
 # device", 128, in the pack check and under --connectivity-only alike), or refuses it as too small
 # where the file system gives a directory fewer than 1064 bytes (not under Wine)
