@@ -953,7 +953,6 @@ struct tip_ctx {
 	struct skg_fsck_run *f;
 	struct skg_refdb *refs;
 	bool nomem;
-	size_t place; /* of the worktree (broken_worktree) */
 };
 
 static int on_tip_ref(void *ctx, const char *refname, const uint8_t *id, unsigned flags)
@@ -971,7 +970,7 @@ static int on_tip_worktree(void *ctx, const struct skg_worktree *wt)
 	uint8_t id[SKG_MAX_RAWSZ];
 	unsigned flags = 0;
 	struct skg_error err;
-	if (!head_read(c->f, c->place++)) {
+	if (!head_read(c->f, c->f->wt_place++)) {
 		return 0;
 	}
 	/* refs_resolve_ref_unsafe(HEAD, 0): an unborn branch gives the null ID, parsed by no one */
@@ -990,8 +989,9 @@ int skg_fsck_tip_order(struct skg_fsck_run *f)
 		return -1;
 	}
 	fsck_refdb_init(f, &refs);
-	struct tip_ctx c = {f, &refs, false, 0};
+	struct tip_ctx c = {f, &refs, false};
 	f->n_tips = 0;
+	f->wt_place = 0;
 	/* what cannot be read here is reported when the refs are read for their lines */
 	if ((f->wt_broken == STORE_BROKEN || skg_for_each_ref(&refs, on_tip_ref, &c, &err) >= 0) &&
 	    !c.nomem) {

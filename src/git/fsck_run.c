@@ -243,13 +243,13 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 
 /*
  * After the first pass of the object check (`first`: what scan() returned): when no two links
- * disagree on an object's type, its held records go out. Else git's handling of those links is
- * worked out (typeorder.h): a quiet pass collects the events on the disputed objects, they are
- * ordered as git reads them, and the check runs again with git's types set, sending git's
- * records. Returns what the last scan() returned, or -1 when the run failed. keep: the records of
- * a check that did not stop stay held (f->hold, f->held_out) for the caller to send.
+ * disagree on an object's type, its records stand. Else git's handling of those links is worked
+ * out (typeorder.h): a quiet pass collects the events on the disputed objects, they are ordered as
+ * git reads them, and the check runs again with git's types set, making git's records. Returns
+ * what the last scan() returned, or -1 when the run failed. The records of a check that did not
+ * stop stay held (f->hold, f->held_out) for the caller to send; those of one that stopped go out.
  */
-static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
+static int wt_passes(struct skg_fsck_run *f, int errors, int first)
 {
 	uint8_t *ids = NULL;
 	size_t n = 0;
@@ -260,7 +260,7 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
 	}
 	if (first != 0 || f->connectivity_only || skg_graph_conflicts(f->graph, &ids, &n) != 0 || n == 0) {
 		free(ids);
-		if (keep && first == 0) {
+		if (first == 0) {
 			f->hold = true;
 			return 0;
 		}
@@ -296,9 +296,9 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first, bool keep)
 			goto nomem;
 		}
 	}
-	f->hold = keep;
+	f->hold = true;
 	int last = scan(f);
-	if (last != 0 && keep) {
+	if (last != 0) {
 		/* it stopped: what it held goes out now */
 		f->hold = false;
 		if (f->held_out.len > 0) {
@@ -806,7 +806,7 @@ static int run(struct skg_fsck_run *f)
 	 * checks of the .gitmodules / .gitattributes blobs git's pass makes are put among them
 	 * (skg_fsck_check_specials) */
 	f->hold = true;
-	if (wt_passes(f, errors, scan(f), true) != 0 || skg_fsck_midx_routed(f) != 0) {
+	if (wt_passes(f, errors, scan(f)) != 0 || skg_fsck_midx_routed(f) != 0) {
 		return -1;
 	}
 	/* the promisor objects first: fsck_finish leaves a .gitmodules / .gitattributes blob it cannot

@@ -157,8 +157,8 @@ struct skg_fsck_run {
 	bool tips_done; /* the refs and HEADs were read before the objects' records (git 2.55) */
 	bool snapshot;  /* skg_fsck_ref_tips is running */
 	/* git 2.55 in a reftable repository: 1 + the place (main worktree 0) of the first linked
-	 * worktree whose stack does not open, 0 for none (skg_fsck_broken_worktree), -1 not known yet;
-	 * wt_place counts the worktrees of the walk that is running */
+	 * worktree whose stack does not open, 0 for none (fsck_refs.c broken_worktree), -1 not known
+	 * yet; wt_place counts the worktrees of the walk over them that is running */
 	long wt_broken;
 	size_t wt_place;
 	/* git 2.55's snapshot order (skg_fsck_tip_order): the objects its refs and HEADs name, sorted
