@@ -348,15 +348,9 @@ static int on_broken_worktree(void *ctx, const struct skg_worktree *wt)
 	if (wt->id == NULL) {
 		return 0;
 	}
-	struct skg_buf dir = {0}, shown = {0};
-	skg_buf_addf(&dir, "%s/reftable", wt->git_dir);
-	skg_buf_addf(&shown, "%s/reftable", wt->git_dir_display);
-	struct skg_reftable_stack *st = NULL;
-	struct skg_error err;
-	if (dir.failed || shown.failed) {
-		c->nomem = true;
-	} else if (skg_reftable_open(&st, dir.p, shown.p, c->f->rawsz, &err) != 0) {
-		c->nomem = err.code == SKG_E_NOMEM;
+	int opens = skg_reftable_opens(wt->git_dir, c->f->rawsz);
+	c->nomem = opens < 0;
+	if (opens == 0) {
 		/* the current worktree's stack broken is the store's from the start, wherever it
 		 * comes; else the first one in git's order counts */
 		if (wt->is_current) {
@@ -365,9 +359,6 @@ static int on_broken_worktree(void *ctx, const struct skg_worktree *wt)
 			c->f->wt_broken = (long)place + 1;
 		}
 	}
-	skg_reftable_free(st);
-	skg_buf_release(&dir);
-	skg_buf_release(&shown);
 	/* on to the end: the current worktree may come after a broken one */
 	return c->nomem || c->f->wt_broken == STORE_BROKEN ? 1 : 0;
 }

@@ -1027,23 +1027,9 @@ static int on_current_worktree(void *ctx, const struct skg_worktree *wt)
 	if (!wt->is_current || wt->id == NULL) {
 		return 0;
 	}
-	struct skg_buf dir = {0};
-	skg_buf_addf(&dir, "%s/reftable", wt->git_dir);
-	struct skg_reftable_stack *st = NULL;
-	struct skg_error err;
-	int ret = 0;
-	if (dir.failed) {
-		ret = nomem(v);
-	} else if (skg_reftable_open(&st, dir.p, dir.p, v->rawsz, &err) != 0) {
-		if (err.code == SKG_E_NOMEM) {
-			ret = nomem(v);
-		} else {
-			v->store_broken = true;
-		}
-	}
-	skg_reftable_free(st);
-	skg_buf_release(&dir);
-	return ret;
+	int opens = skg_reftable_opens(wt->git_dir, v->rawsz);
+	v->store_broken = opens == 0;
+	return opens < 0 ? nomem(v) : 0;
 }
 
 static int on_worktree(void *ctx, const struct skg_worktree *wt)

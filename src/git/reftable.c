@@ -790,6 +790,20 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 	return 0;
 }
 
+int skg_reftable_opens(const char *git_dir, size_t rawsz)
+{
+	char *dir = skg_path_join(git_dir, "reftable");
+	if (dir == NULL) {
+		return -1;
+	}
+	struct skg_reftable_stack *st = NULL;
+	struct skg_error err;
+	int r = skg_reftable_open(&st, dir, dir, rawsz, &err) == 0 ? 1 : err.code == SKG_E_NOMEM ? -1 : 0;
+	skg_reftable_free(st);
+	free(dir);
+	return r;
+}
+
 size_t skg_reftable_ref_count(const struct skg_reftable_stack *s)
 {
 	return s->nrefs;

@@ -75,6 +75,10 @@ struct skg_reftable_stack;
 int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display, size_t rawsz,
                       struct skg_error *err);
 
+/* Whether the stack of <git_dir>/reftable opens (skg_reftable_open, read and freed): 1, 0 when it
+ * does not (git's store keeps that error: a linked worktree's stack), -1 when memory ran out. */
+int skg_reftable_opens(const char *git_dir, size_t rawsz);
+
 void skg_reftable_free(struct skg_reftable_stack *s);
 
 /*
