@@ -28,7 +28,17 @@ static int pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data
 {
 	struct skg_fsck_run *f = ctx;
 	struct skg_buf lines = {0};
-	uint64_t offset = f->pack->objs[i].offset;
+	uint64_t offset = f->pack->objs[i].offset, at;
+	if (!skg_pk_idx_find_as(f->pack_idx->data, (size_t)f->pack_idx->len, f->rawsz, f->pack->objs[i].id,
+	                        &at) ||
+	    at != offset) {
+		/* not the object the idx has there (its entry header retyped, say): the pass fails at
+		 * the idx's comparison, and the object, read through the idx (check_rest), reads back as
+		 * another ID; no object of that ID is in the repository (a new user's trial: a dangling
+		 * blob that was not there) */
+		skg_fsck_meter_add(f, 1);
+		return 0;
+	}
 	struct skg_fsck_dest s = {f, &lines, -1, f->pack_seq, offset, 0, 0};
 	skg_fsck_check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
 	bool failed = lines.failed;
@@ -188,15 +198,23 @@ static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t rawsz, s
 
 /* git's read of a packed object it could not read before, for a ref (read_object_file): the
  * lines of its unpack_entry again. */
-static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
+static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b, bool info_first)
 {
 	struct skg_file file = {0}, idx = {0};
 	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
 		struct idx_ent *e = idx_by_offset(&idx, f->rawsz, &n);
+		struct unpack_ctx uc = {f, e, n, NULL};
+		/* parse_object's look at the type first: where it fails, git marks the copy bad and its
+		 * read finds nothing to unpack */
+		if (e != NULL && info_first &&
+		    skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz, b->offset,
+		                         b->pack, unpack_line, &uc) < 1) {
+			free(e);
+			e = NULL;
+		}
 		if (e != NULL) {
-			struct unpack_ctx uc = {f, e, n, NULL};
 			unsigned type;
 			uint8_t *data = NULL;
 			uint64_t len;
@@ -394,12 +412,14 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		}
 		if (f->connectivity_only && state[k] != READ_OK) {
 			/* git's listing took it as present; its walk's read of it dies
-			 * (skg_fsck_dies_conn_read) */
+			 * (skg_fsck_dies_conn_read), but for a commit it parses from the commit-graph,
+			 * which it never reads (a new user's trial: a retyped entry header) */
 			if (skg_graph_add_unread_walked(
 			        f->graph, e[k].id, skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0)) != 0) {
 				skg_fsck_nomem(f);
 				break;
 			}
+			skg_fsck_unread_graph_links(f, e[k].id);
 		} else if (state[k] == UNREADABLE || state[k] == MISMATCH) {
 			(void)skg_graph_add_unread(f->graph, e[k].id, false,
 			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
@@ -460,6 +480,38 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
 	return ok;
 }
 
+static void no_parent(void *ctx, const uint8_t *id)
+{
+	(void)ctx;
+	(void)id;
+}
+
+/* Whether git's parser takes `data` (len bytes) as a commit or tag of `type` (a tree, blob: true;
+ * their checks run anyway). */
+static bool parses(const struct skg_fsck_run *f, unsigned type, const uint8_t *data, uint64_t len)
+{
+	if (type == SKG_COMMIT) {
+		uint8_t tree[SKG_MAX_RAWSZ];
+		return skg_commit_links(data, (size_t)len, f->rawsz, tree, no_parent, NULL) == SKG_PARSE_OK;
+	}
+	if (type == SKG_TAG) {
+		struct skg_tag_links tl;
+		return skg_tag_links(data, (size_t)len, f->rawsz, &tl) == SKG_PARSE_OK;
+	}
+	return true;
+}
+
+/* Whether `data` (len bytes) of `type` hashes to another ID than `id`. */
+static bool hash_differs(const struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
+                         uint64_t len)
+{
+	struct skg_object_hasher oh;
+	uint8_t got[SKG_MAX_RAWSZ];
+	skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
+	skg_object_hash_update(&oh, data, (size_t)len);
+	return skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
+}
+
 /*
  * git's --connectivity-only over a pack whose objects' types resolve: git lists the idx's objects
  * and reads only those its walk parses (builtin/fsck.c mark_packed_for_connectivity; commits,
@@ -513,7 +565,18 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 			ok = false;
 			break;
 		}
-		skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
+		if (!parses(f, type, data, len) && hash_differs(f, type, e[k].id, data, len)) {
+			/* a commit or tag whose parse fails and that is not what its ID says (its entry
+			 * header retyped, say): git never parses it as the check would (its walk reads it
+			 * where a link or a ref names it, and finds another type or hashes it), so none of
+			 * the check's lines; it stays, of its entry's type, with no links */
+			if (skg_graph_add(f->graph, e[k].id, type, NULL, 0, false,
+			                  skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0)) != 0) {
+				skg_fsck_nomem(f);
+			}
+		} else {
+			skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
+		}
 		free(data);
 	}
 	if (out.failed) {
@@ -981,6 +1044,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	opt.idx = idx.data; /* the first pass on all the threads (checked against the pack) */
 	opt.idx_len = idx.len;
 	f->pack = &pack;
+	f->pack_idx = &idx;
 	int indexed = skg_pk_index_pack(&pack, file.data, file.len, &opt, &err);
 	if (indexed != 0 && err.code != SKG_E_COLLISION && machine_failure(f, &err)) {
 		pack_lines_out(f, false);
@@ -1022,6 +1086,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 out:
 	skg_fsck_meter_pack_end(f, count, drawn);
 	f->pack = NULL;
+	f->pack_idx = NULL;
 	skg_pk_pack_free(&pack);
 	skg_file_unmap(&file);
 	skg_file_unmap(&idx);
@@ -1570,7 +1635,8 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 		if (memcmp(b->id, id, f->rawsz) == 0 && !b->mismatch) {
 			char h[SKG_MAX_HEXSZ + 1];
 			skg_to_hex_len(id, f->rawsz, h);
-			reread_lines(f, b); /* nothing is marked bad in a new process: unpack_entry's lines */
+			/* nothing is marked bad in a new process: unpack_entry's lines */
+			reread_lines(f, b, false);
 			skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h,
 			                  b->pack);
 			return true;
@@ -1579,7 +1645,8 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 	return false;
 }
 
-bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id)
+/* skg_fsck_child_dies_unread_packed, or in fsck's own walk (not `child`: f->died) */
+static bool dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id, bool child)
 {
 	if (!f->connectivity_only) {
 		return false; /* the object check read every packed object */
@@ -1595,10 +1662,37 @@ bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id
 			 */
 			remember_bad_packed(f, id, false, false, off, f->usable_packs[i].pack,
 			                    f->usable_packs[i].idx);
-			return skg_fsck_child_dies_bad_packed(f, id);
+			return child ? skg_fsck_child_dies_bad_packed(f, id) : skg_fsck_dies_conn_read(f, id);
 		}
 	}
 	return false;
+}
+
+bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	return dies_unread_packed(f, id, true);
+}
+
+bool skg_fsck_walk_read_dies(struct skg_fsck_run *f, const uint8_t *id, unsigned type)
+{
+	if (!f->connectivity_only || type < SKG_COMMIT || type > SKG_TAG) {
+		return false;
+	}
+	uint8_t *data = NULL;
+	size_t len = 0;
+	uint32_t seq = 0;
+	uint64_t where;
+	int rc;
+	if (type == SKG_BLOB) {
+		rc = skg_fsck_read_blob(f, id, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+	} else {
+		rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+	}
+	free(data);
+	if (rc == -2) {
+		skg_fsck_nomem(f);
+	}
+	return rc == -1 && dies_unread_packed(f, id, false);
 }
 
 /* git 2.39's read of an object it does not find: errno is still that of the last pack directory
@@ -1646,7 +1740,7 @@ static const struct skg_fsck_bad_packed *bad_copy(const struct skg_fsck_run *f, 
  * dies (f->died, true); one that reads back with another ID: "hash mismatch" (with mismatch_line),
  * and git goes on (false). */
 static bool bad_copy_dies(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b, const uint8_t *id,
-                          bool mismatch_line)
+                          bool mismatch_line, bool before_check, bool info_first)
 {
 	char h[SKG_MAX_HEXSZ + 1];
 	skg_to_hex_len(id, f->rawsz, h);
@@ -1656,8 +1750,8 @@ static bool bad_copy_dies(struct skg_fsck_run *f, const struct skg_fsck_bad_pack
 		}
 		return false;
 	}
-	if (!b->marked) {
-		reread_lines(f, b);
+	if (!b->marked || before_check) {
+		reread_lines(f, b, info_first);
 	}
 	skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h, b->pack);
 	f->died = true;
@@ -1667,22 +1761,38 @@ static bool bad_copy_dies(struct skg_fsck_run *f, const struct skg_fsck_bad_pack
 bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id)
 {
 	const struct skg_fsck_bad_packed *b = bad_copy(f, id);
-	return b != NULL && bad_copy_dies(f, b, id, false);
+	return b != NULL && bad_copy_dies(f, b, id, false, false, false);
 }
 
 bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id)
 {
 	const struct skg_fsck_bad_packed *b = f->connectivity_only ? bad_copy(f, id) : NULL;
-	return b != NULL && !b->mismatch && bad_copy_dies(f, b, id, false);
+	return b != NULL && !b->mismatch && bad_copy_dies(f, b, id, false, false, false);
 }
 
-bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+/* skg_fsck_dies_bad_packed; before_check: a read git makes before its own pass over the packs
+ * (2.55's snapshot of the refs), which has marked no delta base bad yet; info_first: parse_object's
+ * read, which looks at the type first */
+static bool dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool before_check, bool info_first)
 {
 	if (skg_fsck_midx_dies(f, id, false)) {
 		return true; /* its lookup in the multi-pack-index */
 	}
 	const struct skg_fsck_bad_packed *b = bad_copy(f, id);
-	return b != NULL ? bad_copy_dies(f, b, id, true) : dies_errno_239(f, id, false);
+	return b != NULL ? bad_copy_dies(f, b, id, true, before_check, info_first)
+	                 : dies_errno_239(f, id, false);
+}
+
+bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	return dies_bad_packed(f, id, false, false);
+}
+
+bool skg_fsck_ref_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	/* (--connectivity-only listed every object before its refs but in 2.55's snapshot: an object
+	 * in memory is read without the look at its type) */
+	return dies_bad_packed(f, id, f->snapshot, f->snapshot || !f->connectivity_only);
 }
 
 bool skg_fsck_child_dies_errno(struct skg_fsck_run *f, const uint8_t *id)

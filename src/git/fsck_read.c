@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sha1kit/git_object.h>
+
 #include "fsck_file.h"
 #include "fsck_run.h"
 #include "pack.h"
@@ -318,4 +320,34 @@ int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, s
 		*where = off;
 	}
 	return rc;
+}
+
+int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsigned type, bool quiet)
+{
+	if (!f->connectivity_only || type == SKG_NONE || (type == SKG_COMMIT && skg_fsck_graph_has(f, id))) {
+		return 0;
+	}
+	uint8_t *data = NULL;
+	size_t len = 0;
+	uint32_t seq;
+	uint64_t where;
+	int rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+	if (rc == -2) {
+		skg_fsck_nomem(f);
+	}
+	int bad = 0;
+	if (rc == 0 && seq > 0) {
+		struct skg_object_hasher oh;
+		uint8_t got[SKG_MAX_RAWSZ];
+		skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
+		skg_object_hash_update(&oh, data, len);
+		bad = skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
+	}
+	free(data);
+	if (bad && !quiet) {
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, f->rawsz, h);
+		skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
+	}
+	return bad;
 }

@@ -158,41 +158,6 @@ static void snapshot_read(struct skg_fsck_run *f, const uint8_t *id)
 	}
 }
 
-/* --connectivity-only: git's parse_object of a ref's object hashes what it reads (object.c
- * parse_object: check_object_signature), which the check did not (connectivity_pack takes the type
- * from the pack's entry header): a packed copy that reads back as another object is "hash
- * mismatch" (its line here) and no object to the ref. A commit the commit-graph has is parsed from
- * it, unread. 1 for a mismatch, 0 else. */
-static int conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsigned type)
-{
-	if (!f->connectivity_only || type == SKG_NONE || (type == SKG_COMMIT && skg_fsck_graph_has(f, id))) {
-		return 0;
-	}
-	uint8_t *data = NULL;
-	size_t len = 0;
-	uint32_t seq;
-	uint64_t where;
-	int rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
-	if (rc == -2) {
-		skg_fsck_nomem(f);
-	}
-	int bad = 0;
-	if (rc == 0 && seq > 0) {
-		struct skg_object_hasher oh;
-		uint8_t got[SKG_MAX_RAWSZ];
-		skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
-		skg_object_hash_update(&oh, data, len);
-		bad = skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
-	}
-	free(data);
-	if (bad) {
-		char h[SKG_MAX_HEXSZ + 1];
-		skg_to_hex_len(id, f->rawsz, h);
-		skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
-	}
-	return bad;
-}
-
 /* git's fsck_handle_ref; false when git dies there */
 static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_t *id)
 {
@@ -220,13 +185,13 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	 * that does not open */
 	if (!skg_graph_has(f->graph, id, &type) ||
 	    ((f->snapshot || f->connectivity_only || type == SKG_TREE) && skg_fsck_routed(f, id)) ||
-	    conn_hash_mismatch(f, id, type)) {
+	    skg_fsck_conn_hash_mismatch(f, id, type, false)) {
 		f->snap_known = f->snapshot ? snapshot_known(f, id) : SKG_NONE;
 		parse_lookup_lines(f, id);
 		/* 2.55 reads the type, then the object; only the object when a link of a ref before put
 		 * it in memory with a type */
 		int st = skg_fsck_reparse_loose(f, id, f->snap_known != SKG_NONE ? 1 : 2, &type);
-		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_dies_bad_packed(f, id))) {
+		if (st == SKG_REPARSE_DIES || (st < 0 && skg_fsck_ref_dies_bad_packed(f, id))) {
 			return false;
 		}
 		if (st == SKG_REPARSE_OK) {
@@ -466,8 +431,11 @@ static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 	if (e->mode == 0160000) {
 		return 0;
 	}
-	if (skg_graph_known(f->graph, e->id, &type) && type != SKG_NONE && type != SKG_BLOB) {
-		/* git's lookup_blob of an object it has as another type fails, and git goes on */
+	if (!f->connectivity_only && skg_graph_known(f->graph, e->id, &type) && type != SKG_NONE &&
+	    type != SKG_BLOB) {
+		/* git's lookup_blob of an object it has as another type fails, and git goes on (with
+		 * --connectivity-only git has parsed only what its refs name: the walk's
+		 * skg_graph_report.failed_root) */
 		char h[SKG_MAX_HEXSZ + 1];
 		skg_to_hex_len(e->id, f->rawsz, h);
 		skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a blob", h, skg_fsck_tname(type));
@@ -506,7 +474,9 @@ static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_
 		return INDEX_INVALID;
 	}
 	if (skg_graph_has(f->graph, id, type) && !(*type == SKG_TREE && skg_fsck_routed(f, id))) {
-		return INDEX_PARSED; /* a tree is read again (its buffer was freed after the check) */
+		/* a tree is read again (its buffer was freed after the check); --connectivity-only
+		 * hashes what it reads, as for a ref */
+		return skg_fsck_conn_hash_mismatch(f, id, *type, false) ? INDEX_INVALID : INDEX_PARSED;
 	}
 	if (f->connectivity_only) {
 		/* git parsed nothing but the refs' objects (2.55's snapshot: their links are what it

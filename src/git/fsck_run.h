@@ -214,8 +214,10 @@ struct skg_fsck_run {
 	atomic_int failed;
 	struct skg_error fail;
 	struct skg_buf fatal; /* the text of the last "fatal: " record sent (SKG_E_GIT's message) */
-	/* the pack being checked (for the object callback), and its place in git's order */
+	/* the pack being checked (for the object callback) and its idx, and its place in git's
+	 * order */
 	const struct skg_pk_pack *pack;
+	const struct skg_file *pack_idx;
 	uint32_t pack_seq;
 	struct skg_fsck_meter meter;
 	struct skg_fsck_bad_tree *bad_trees;
@@ -423,6 +425,11 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
  * pack directory did not open (git dies on the errno that opendir left): true when git dies (its
  * lines are out, f->died set). */
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* The same read where git parses a ref's object (parse_object: the object's type first, packfile.c
+ * packed_to_object_type, and where that fails no read of its data; skg_pk_git_info_type), and, in
+ * 2.55's snapshot of the refs, before git's pass over the packs: no delta base is marked bad yet,
+ * so a base's read has its lines again. */
+bool skg_fsck_ref_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
 /* --connectivity-only: git's walk reading `id`, a corrupt copy in a pack (check_rest found it
  * unreadable): git's lines for the read, then "fatal: packed object ID (stored in PACK) is corrupt"
  * (f->died, true); false for any other object. */
@@ -442,6 +449,10 @@ bool skg_fsck_child_dies_errno(struct skg_fsck_run *f, const uint8_t *id);
  * the commit-graph) and the child process cannot read: its lines, true; false when no usable pack
  * has it, or the object check read every packed object. */
 bool skg_fsck_child_dies_unread_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* --connectivity-only: the walk's read of `id`, whose entry says `type` and which the check did not
+ * read (a blob, say, that git's walk reads as a tree): where it does not read, git's lines for the
+ * read and "fatal: packed object ... is corrupt" (f->died), true; false when it reads. */
+bool skg_fsck_walk_read_dies(struct skg_fsck_run *f, const uint8_t *id, unsigned type);
 
 /* ---- fsck_read.c -------------------------------------------------------------------------------- */
 
@@ -455,6 +466,13 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
  * 0 with a malloc'd *data (*len bytes), -1 when it does not read as a blob, -2 out of memory. */
 int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, size_t *len, uint32_t *seq,
                           uint64_t *where);
+/* --connectivity-only: git's parse_object of an object hashes what it reads (object.c
+ * parse_object: check_object_signature), which the check did not (connectivity_pack takes the type
+ * from the pack's entry header), for a ref's object or one the walk meets with no type yet (a
+ * reflog's entry): a packed copy of `type` that reads back as another object is "hash mismatch"
+ * (its line here unless `quiet`) and no object to git. A commit the commit-graph has is parsed
+ * from it, unread. 1 for a mismatch, 0 else. */
+int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsigned type, bool quiet);
 /* The same for an object of type `want` (1..4): -1 also when it is of another type. */
 int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
                          uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where);

@@ -127,6 +127,74 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
 	f->errors |= SKG_CHECK_ERROR_REACHABLE;
 }
 
+/* --connectivity-only: git's walk reads an object it has as `as` and finds another type (git
+ * 2.55 tree.c parse_tree_gently, commit.c repo_parse_commit_internal, tag.c parse_tag): its line;
+ * fsck's exit status does not say it (builtin/fsck.c traverse_reachable's result is dropped). A
+ * commit git has in its commit-graph is parsed from there without a read (not modelled: nothing
+ * of it is followed). */
+static void on_not_a(void *ctx, unsigned type, unsigned as, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->died || (as == SKG_COMMIT && skg_fsck_graph_has(f, id)) ||
+	    skg_fsck_walk_read_dies(f, id, type)) {
+		return; /* (git dies where its read fails) */
+	}
+	char h[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, h);
+	skg_fsck_err_line(f, NULL, "error: Object %s not a %s", h, skg_fsck_tname(as));
+}
+
+/* --connectivity-only: the walk's parse of a commit or tag fails at a link's lookup (git's lines
+ * for such a parse, typeorder.h); nothing in the exit status, as for on_not_a */
+static void on_failed_parse(void *ctx, unsigned ft, const uint8_t *from, uint32_t k, unsigned tau,
+                            unsigned lt, const uint8_t *to)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return;
+	}
+	struct skg_typeorder_fate fate = {.rawsz = (uint8_t)f->rawsz,
+	                                  .kind = ft == SKG_TAG ? SKG_TO_TAG_PTR
+	                                          : k == 0      ? SKG_TO_TREE_PTR
+	                                                        : SKG_TO_PARENT,
+	                                  .type = (uint8_t)ft,
+	                                  .tau = (uint8_t)tau,
+	                                  .link_type = (uint8_t)lt};
+	memcpy(fate.id, from, f->rawsz);
+	memcpy(fate.target, to, f->rawsz);
+	skg_fsck_fate_lines(f, NULL, &fate);
+}
+
+/* --connectivity-only: an index entry's lookup_blob fails (object.c object_as_type's line) */
+static void on_failed_root(void *ctx, unsigned tau, unsigned type, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->died) {
+		return;
+	}
+	struct skg_typeorder_fate fate = {
+	    .rawsz = (uint8_t)f->rawsz, .kind = SKG_TO_PARSE, .type = (uint8_t)type, .tau = (uint8_t)tau};
+	memcpy(fate.id, id, f->rawsz);
+	skg_fsck_fate_lines(f, NULL, &fate);
+}
+
+/* --connectivity-only: fsck_walk's parse_object of an object of no type yet; where the hash does
+ * not match, its line and fsck_walk's (git 2.55 fsck.c); nothing in the exit status */
+static bool on_parse_typeless(void *ctx, bool quiet, unsigned type, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	if (f->died || type < SKG_COMMIT || type > SKG_TAG ||
+	    !skg_fsck_conn_hash_mismatch(f, id, type, quiet)) {
+		return true;
+	}
+	if (!quiet) {
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, f->rawsz, h);
+		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", h);
+	}
+	return false;
+}
+
 /* The lines of git's load of the commit-graph its walk parses commits from (a chain's warnings),
  * where the walk dies at a commit of it: the end's check_graph, which gives them otherwise, does
  * not come. */
@@ -330,7 +398,11 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               f->connectivity_only,
 	                               f->connectivity_only && (f->show_dangling || f->lost_found),
 	                               f->git_version >= SKG_GIT_2_55,
-	                               on_referent_error};
+	                               on_referent_error,
+	                               on_not_a,
+	                               on_failed_parse,
+	                               on_failed_root,
+	                               on_parse_typeless};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
 	wopt.rawsz = f->rawsz;

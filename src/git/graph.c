@@ -90,6 +90,8 @@ struct queue {
 struct root {
 	uint32_t obj;
 	bool parse;
+	uint8_t type; /* what the root says it is (skg_graph_root's `type`) */
+	bool dropped; /* --connectivity-only: git's lookup of it failed (gty_start) */
 };
 
 /* skg_graph_root_lookup: git looked `obj` up when `at` roots had been given. */
@@ -824,7 +826,7 @@ static int root_add(struct skg_graph *g, const uint8_t *id, unsigned type, const
 		goto out;
 	}
 	g->roots = r;
-	g->roots[g->nroots++] = (struct root){i, parse};
+	g->roots[g->nroots++] = (struct root){i, parse, (uint8_t)type, false};
 	g->objs[i].flags |= F_ROOT | F_USED;
 	if (TY(&g->objs[i]) == 0 &&
 	    (!(g->objs[i].flags & F_HAS) || (g->objs[i].flags & F_WALKED) == F_WALKED)) {
@@ -1001,7 +1003,23 @@ struct walk {
 	bool failed;         /* out of memory */
 	uint32_t *later;     /* quiet: reachable F_RELOAD objects whose links are still to be read */
 	size_t nlater, later_cap;
+	/* --connectivity-only: git's type of each object in memory (0: none yet; rep->not_a), with
+	 * GTY_PARSED on the objects a ref had parsed before the walk; NULL otherwise */
+	uint8_t *gty;
 };
+
+#define GTY_PARSED  0x08u
+#define GTY_STOPPED 0x10u /* reached, its links not followed (gty_parse): they are not "used" */
+#define GTY(w, i)   ((unsigned)(w)->gty[i] & TYPE_MASK)
+
+/* Whether git types object o in memory as the walk goes (struct walk.gty): one it lists and has
+ * read nothing of but its type, or a missing one its lookups make; not one that does not read
+ * (F_UNREAD: skg_graph_add_unread_walked's own model), nor one whose type was worked out
+ * otherwise (T_FORCED, T_NOREAD). */
+static bool gty_kept(const struct walk *w, const struct gobj *o)
+{
+	return w->gty != NULL && !(o->flags & F_UNREAD) && !(o->type & (T_FORCED | T_NOREAD));
+}
 
 /* git's mark_object: mark `t` reachable through a link of `ltype` from `from` (UINT32_MAX for a
  * root), report what git reports, and push it when its links are to be followed. */
@@ -1019,7 +1037,22 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 		}
 		return;
 	}
-	if (from != UINT32_MAX && (o->flags & F_HAS) && !(o->flags & F_UNREAD) && TY(o) != ltype) {
+	if (from != UINT32_MAX && gty_kept(w, o) && ltype >= SKG_COMMIT && ltype <= SKG_TAG) {
+		if (GTY(w, t) == 0) {
+			w->gty[t] = (uint8_t)(w->gty[t] | ltype); /* its first lookup types it */
+		} else if (GTY(w, t) != ltype && TY(&g->objs[from]) == SKG_TREE) {
+			/* fsck_walk_tree's lookup of the entry fails: mark_object of no object */
+			if (w->quiet) {
+				w->events = true;
+			} else if (rep->failed_link != NULL) {
+				rep->failed_link(rep->ctx, SKG_TREE, g->objs[from].id, GTY(w, t), ltype,
+				                 o->id);
+			}
+			return;
+		}
+	}
+	if (from != UINT32_MAX && (o->flags & F_HAS) && !(o->flags & F_UNREAD) && TY(o) != ltype &&
+	    w->gty == NULL) {
 		if (w->quiet) {
 			w->events = true;
 		} else if (rep->wrong_type != NULL) {
@@ -1837,6 +1870,71 @@ static void reload_link(void *ctx, const uint8_t *id, unsigned type)
 }
 
 /* Follow the links of everything on the stack. */
+/* The lookups of the parse of commit or tag i (its links in order: a commit's tree, then its
+ * parents; a tag's object) with git's types in memory (struct walk.gty): false when one fails,
+ * which fails the parse (reported). */
+static bool gty_links(struct walk *w, uint32_t i)
+{
+	struct skg_graph *g = w->g;
+	const struct gobj *o = &g->objs[i];
+	const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+	for (uint32_t k = 0; k < o->n && ls != NULL; k++) {
+		const uint32_t t = ls[k] & LINK_INDEX_MASK;
+		const unsigned lt = ls[k] >> LINK_TYPE_SHIFT;
+		if (!gty_kept(w, &g->objs[t]) || lt < SKG_COMMIT || lt > SKG_TAG) {
+			continue;
+		}
+		if (GTY(w, t) == 0) {
+			w->gty[t] = (uint8_t)(w->gty[t] | lt);
+		} else if (GTY(w, t) != lt) {
+			if (w->quiet) {
+				w->events = true;
+			} else if (w->rep->failed_parse != NULL) {
+				w->rep->failed_parse(w->rep->ctx, TY(o), o->id, k, GTY(w, t), lt,
+				                     g->objs[t].id);
+			}
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --connectivity-only: git's walk of object i (fsck_walk): one of no type yet (a reflog's entry)
+ * is parsed for its own; one git has as another type than its object's is not followed (a blob
+ * is not read; a tree, commit or tag read fails: rep->not_a); a commit or tag not parsed at a ref
+ * looks up its links (gty_links). True when its links are followed. */
+static bool gty_parse(struct walk *w, uint32_t i)
+{
+	const struct gobj *o = &w->g->objs[i];
+	if (!(o->flags & F_HAS)) {
+		return true;
+	}
+	if (GTY(w, i) == 0) {
+		if (w->rep->parse_typeless != NULL &&
+		    !w->rep->parse_typeless(w->rep->ctx, w->quiet, TY(o), o->id)) {
+			w->events = w->events || w->quiet;
+			return false; /* no type: fsck_walk's "Unknown object type" (given) */
+		}
+		w->gty[i] = (uint8_t)(w->gty[i] | TY(o)); /* parse_object: the type of its object */
+	}
+	const unsigned as = GTY(w, i);
+	if (as != TY(o)) {
+		if (as != SKG_BLOB) {
+			if (w->quiet) {
+				w->events = true;
+			} else if (w->rep->not_a != NULL) {
+				w->rep->not_a(w->rep->ctx, TY(o), as, o->id);
+			}
+		}
+		return false;
+	}
+	if ((as == SKG_COMMIT || as == SKG_TAG) && !(w->gty[i] & GTY_PARSED)) {
+		w->gty[i] |= GTY_PARSED;
+		return gty_links(w, i);
+	}
+	return true;
+}
+
 static void drain(struct walk *w)
 {
 	struct skg_graph *g = w->g;
@@ -1844,6 +1942,10 @@ static void drain(struct walk *w)
 	while (w->sp > 0) {
 		uint32_t i = w->stack[--w->sp];
 		uint32_t first = g->objs[i].first, n = g->objs[i].n;
+		if (gty_kept(w, &g->objs[i]) && !gty_parse(w, i)) {
+			w->gty[i] |= GTY_STOPPED;
+			continue;
+		}
 		if ((g->objs[i].type & T_NOREAD) && !(g->objs[i].flags & F_UNREAD)) {
 			/* git's walk cannot read it again: its error, none of its links followed */
 			if (w->quiet) {
@@ -1977,7 +2079,9 @@ static bool quiet_pass(struct walk *w)
 	pthread_mutex_init(&lock, NULL);
 	memset(cs, 0, sizeof(cs));
 	for (uint32_t r = 0; r < w->g->nroots; r++) {
-		mark(w, UINT32_MAX, w->g->roots[r].obj, 0);
+		if (!w->g->roots[r].dropped) {
+			mark(w, UINT32_MAX, w->g->roots[r].obj, 0);
+		}
 	}
 	drain(w);
 	uint32_t *cur = NULL;
@@ -2076,16 +2180,17 @@ static void use_links(struct skg_graph *g, const struct skg_graph_report *rep, u
 /*
  * --connectivity-only (git's check_connectivity, mark_unreachable_referents): git marks "used" only
  * the roots and what existing unreachable objects link to, not what a reachable promisor object
- * links to (the walk stopped there). The links of reachable promisor objects are unmarked, then
+ * links to (the walk stopped there), nor one whose links git's walk did not follow (`gty`:
+ * GTY_STOPPED, or NULL). The links of such reachable objects are unmarked, then
  * the roots' and the unreachable objects' marked again. Other reachable objects' targets are
  * reachable themselves: their marks do not matter.
  */
-static void recount_used(struct skg_graph *g, const struct skg_graph_report *rep)
+static void recount_used(struct skg_graph *g, const struct skg_graph_report *rep, const uint8_t *gty)
 {
 	bool any = false;
 	for (uint32_t i = 0; i < g->nr; i++) {
 		const struct gobj *o = &g->objs[i];
-		if ((o->type & T_PROMISOR) &&
+		if (((o->type & T_PROMISOR) || (gty != NULL && (gty[i] & GTY_STOPPED))) &&
 		    (o->flags & (F_REACHABLE | F_HAS | F_UNREAD)) == (F_REACHABLE | F_HAS)) {
 			use_links(g, rep, i, false);
 			any = true;
@@ -2313,13 +2418,66 @@ static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *
 	return true;
 }
 
+/*
+ * --connectivity-only: git's types in memory before its walk (struct walk.gty), from its roots in
+ * their order: an object a ref parsed has its own type, and the lookups of its links (a commit's
+ * or tag's) type them; an index entry is looked up as a blob (builtin/fsck.c fsck_index,
+ * fsck_resolve_undo: lookup_blob), and where git has it as another type that lookup fails
+ * (rep->failed_root) and the entry is no root (struct root.dropped). A reflog's entry types
+ * nothing. false when out of memory.
+ */
+static bool gty_start(struct walk *w)
+{
+	struct skg_graph *g = w->g;
+	if (!w->rep->connectivity_only) {
+		return true;
+	}
+	free(w->gty);
+	w->gty = calloc((size_t)g->nr + 1, 1);
+	if (w->gty == NULL) {
+		return false;
+	}
+	for (uint32_t r = 0; r < g->nroots; r++) {
+		const uint32_t i = g->roots[r].obj;
+		const struct gobj *o = &g->objs[i];
+		g->roots[r].dropped = false;
+		if (g->roots[r].parse && (o->flags & F_HAS) && gty_kept(w, o)) {
+			w->gty[i] = (uint8_t)(TY(o) | GTY_PARSED);
+			const uint32_t *ls = (TY(o) == SKG_COMMIT || TY(o) == SKG_TAG) && o->first != NO_LINKS
+			                         ? links_at(g, o->first)
+			                         : NULL;
+			for (uint32_t k = 0; k < o->n && ls != NULL; k++) {
+				const uint32_t t = ls[k] & LINK_INDEX_MASK;
+				const unsigned lt = ls[k] >> LINK_TYPE_SHIFT;
+				if (gty_kept(w, &g->objs[t]) && GTY(w, t) == 0 && lt >= SKG_COMMIT &&
+				    lt <= SKG_TAG) {
+					w->gty[t] = (uint8_t)(w->gty[t] | lt);
+				}
+			}
+		} else if (!g->roots[r].parse && g->roots[r].type != 0 && gty_kept(w, o)) {
+			const unsigned lt = g->roots[r].type;
+			if (GTY(w, i) == 0) {
+				w->gty[i] = (uint8_t)(w->gty[i] | lt);
+			} else if (GTY(w, i) != lt) {
+				g->roots[r].dropped = true;
+				if (w->quiet) {
+					w->events = true;
+				} else if (w->rep->failed_root != NULL) {
+					w->rep->failed_root(w->rep->ctx, GTY(w, i), lt, o->id);
+				}
+			}
+		}
+	}
+	return true;
+}
+
 int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 {
 	if (g->failed) {
 		return -1; /* a queued add did not fit in memory: the graph is not whole */
 	}
-	struct walk w = {g, rep, malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, false, false, false, NULL,
-	                 0, 0};
+	struct walk w = {
+	    g, rep, malloc(((size_t)g->nr + 1) * sizeof(uint32_t)), 0, false, false, false, NULL, 0, 0, NULL};
 	if (w.stack == NULL) {
 		return -1;
 	}
@@ -2332,7 +2490,8 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		/* a quiet pass on several threads; the walk again, reporting, only if it has anything to say
 		 */
 		w.quiet = true;
-		if (!quiet_pass(&w)) {
+		if (!gty_start(&w) || !quiet_pass(&w)) {
+			free(w.gty);
 			free(w.stack);
 			free(w.later);
 			return -1;
@@ -2347,17 +2506,25 @@ int skg_graph_walk(struct skg_graph *g, const struct skg_graph_report *rep)
 		w.sp = 0;
 	}
 	if (!done) {
+		if (!gty_start(&w)) {
+			free(w.stack);
+			free(w.later);
+			return -1;
+		}
 		for (uint32_t r = 0; r < g->nroots; r++) {
-			mark(&w, UINT32_MAX, g->roots[r].obj, 0);
+			if (!g->roots[r].dropped) {
+				mark(&w, UINT32_MAX, g->roots[r].obj, 0);
+			}
 		}
 		drain(&w);
 	}
+	if (rep->used_by_unreachable || w.gty != NULL) {
+		recount_used(g, rep, w.gty);
+	}
+	free(w.gty);
 	free(w.later);
 	uint32_t *stack = w.stack;
 	free(stack);
-	if (rep->used_by_unreachable) {
-		recount_used(g, rep);
-	}
 	if (rep->referents && rep->referent_error != NULL && !referent_errors(g, rep)) {
 		return -1;
 	}

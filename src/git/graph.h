@@ -336,6 +336,32 @@ struct skg_graph_report {
 	 * are then dangling ("unknown") or unreachable, as git's check_object makes them.
 	 */
 	void (*referent_error)(void *ctx, const uint8_t *id);
+	/*
+	 * --connectivity-only: git types an object only when it looks it up through a link (its
+	 * first lookup gives the type; lookup_tree, lookup_blob, lookup_commit, lookup_tag) or parses
+	 * it at a ref; an object's own type comes only from a read. The walk's parse of an object git
+	 * has as `as` whose object is of `type`: its read fails (tree.c, commit.c, tag.c: "Object X
+	 * not a tree"); none of its links is followed (may be NULL). A blob git has that is not one
+	 * is not read, and not followed either.
+	 */
+	void (*not_a)(void *ctx, unsigned type, unsigned as, const uint8_t *id);
+	/*
+	 * --connectivity-only: the walk's parse of commit or tag `from` (not a ref's, parsed before)
+	 * looks up its k-th link `to` as `link_type`, which git has as `tau` from an earlier lookup:
+	 * the lookup fails, so does the parse (commit.c parse_commit_buffer "bad parent", tag.c
+	 * parse_tag_buffer "bad tag pointer"), and none of its links is followed (may be NULL). A
+	 * tree's entry that fails so goes to failed_link.
+	 */
+	void (*failed_parse)(void *ctx, unsigned from_type, const uint8_t *from, uint32_t k, unsigned tau,
+	                     unsigned link_type, const uint8_t *to);
+	/* --connectivity-only: a root given with a type (an index entry's blob) whose lookup fails, git
+	 * having the object as `tau`: it is no root (may be NULL). */
+	void (*failed_root)(void *ctx, unsigned tau, unsigned type, const uint8_t *id);
+	/* --connectivity-only: the walk meets object `id` of `type` with no type in git's memory yet
+	 * (a reflog's entry), which git parses for its own (fsck_walk's parse_object, which hashes
+	 * it): false when that fails, its lines given unless `quiet` (the quiet pass asks too); then
+	 * git has it with no type ("Unknown object type") and follows nothing (may be NULL). */
+	bool (*parse_typeless)(void *ctx, bool quiet, unsigned type, const uint8_t *id);
 };
 
 /*

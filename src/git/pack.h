@@ -344,6 +344,18 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
                       void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                       uint64_t *out_len);
 
+/*
+ * git's look at the type of the entry at `offset` (packfile.c packed_object_info's
+ * packed_to_object_type, git 2.55): the headers down its delta chain, no data inflated. Returns
+ * the type (1..4); -1 for git's OBJ_BAD, with its line through line(ctx, text) where git prints one
+ * ("bad object header", "unknown object type T at offset O in PACK"; a base reference that does
+ * not resolve unwinds silently: no other copy is looked for here); -2 when git dies (its "fatal:"
+ * line given). Arguments as skg_pk_git_unpack's.
+ */
+int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                         unsigned rawsz, uint64_t offset, const char *pack_name,
+                         void (*line)(void *ctx, const char *text), void *ctx);
+
 /* git's unpack_object_header at `offset` of a pack whose trailer is rawsz bytes (20 or 32): the
  * entry's type (-1 for git's OBJ_BAD) and *size. */
 int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,

@@ -14,7 +14,8 @@
  *   pack_idx_git.c    git's checks when it opens an idx beside its pack (skg_pk_git_*)
  *   pack_idx_read.c   one entry of an idx (skg_pk_idx_count, _entry, _find, _crc_differs)
  *   pack_read.c       one object of a pack through its idx (skg_pk_read_object*, skg_pk_entry_base)
- *   pack_unpack.c     git's unpack_entry with its error lines (skg_pk_git_unpack, _entry_header)
+ *   pack_unpack.c     git's unpack_entry with its error lines (skg_pk_git_unpack, _entry_header,
+ *                     _info_type)
  *   pack_thin.c       --fix-thin: a thin pack completed with its bases (pack_thin.h, skg_thin_fix)
  *
  * Part of the Git layer (src/git/): no I/O, no printing, no global state.

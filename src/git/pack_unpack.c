@@ -1,6 +1,6 @@
 /*
  * pack_unpack.c - git's unpack_entry (packfile.c), with the lines git prints on a damaged entry
- * (skg_pk_git_unpack, skg_pk_git_entry_header).
+ * (skg_pk_git_unpack, skg_pk_git_entry_header), and its packed_to_object_type (skg_pk_git_info_type).
  *
  * Written from Git's format documentation (Documentation/gitformat-pack.txt) and by comparing
  * results with `git index-pack` and `git verify-pack` (Git 2.39); no code was taken from Git.
@@ -242,6 +242,38 @@ int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned raw
 	}
 	uint64_t at = offset;
 	return gu_header(&u, &at, size);
+}
+
+int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
+                         unsigned rawsz, uint64_t offset, const char *pack_name,
+                         void (*line)(void *ctx, const char *text), void *ctx)
+{
+	struct git_unpack u = {pack, pack_len, rawsz, 0, pack_name, line, ctx, false, false};
+	if (pack_len < 12 + rawsz) {
+		return -1;
+	}
+	uint64_t at = offset, obj_offset = offset, size, steps = 0;
+	const uint64_t limit = skg_pk_idx_count(idx, idx_len) + 1;
+	int t = gu_header(&u, &at, &size);
+	while (!u.died && (t == SKG_PK_OFS_DELTA || t == SKG_PK_REF_DELTA)) {
+		uint64_t base = gu_base(&u, idx, idx_len, &at, t, obj_offset);
+		if (base == 0 || ++steps > limit) {
+			return -1; /* unwind: retry_bad_packed_offset finds no other copy here */
+		}
+		at = obj_offset = base;
+		t = gu_header(&u, &at, &size);
+		if (t <= 0) {
+			return u.died ? -2 : -1; /* the base's header: retried, unwound */
+		}
+	}
+	if (u.died) {
+		return -2;
+	}
+	if (t < 0 || (t >= 1 && t <= 4)) {
+		return t;
+	}
+	gu_line(&u, "error: unknown object type %d at offset %" PRIu64 " in %s", t, obj_offset, pack_name);
+	return -1;
 }
 
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,

@@ -78,7 +78,8 @@ static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
 	    s,    on_broken, on_wrong,  on_missing, on_dangling, on_unreachable, on_walk_error, unreachable,
-	    NULL, 0,         on_failed, false,      false,       false,          false,         NULL};
+	    NULL, 0,         on_failed, false,      false,       false,          false,         NULL,
+	    NULL, NULL,      NULL,      NULL};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -244,6 +245,91 @@ static void test_graph_findings(void **state)
 	assert_true(has_line(&s, "unreachable", SKG_COMMIT, 6));
 	assert_true(has_line(&s, "unreachable", SKG_TREE, 7));
 	assert_int_equal(count_lines(&s), 2);
+	skg_graph_free(g);
+}
+
+static void on_not_a(void *ctx, unsigned type, unsigned as, const uint8_t *id)
+{
+	logf_(ctx, "nota", type * 10 + as, id);
+}
+static void on_failed_parse(void *ctx, unsigned ft, const uint8_t *from, uint32_t k, unsigned tau,
+                            unsigned lt, const uint8_t *to)
+{
+	logf_(ctx, "parsefrom", ft * 10 + k, from);
+	logf_(ctx, "parseto", tau * 10 + lt, to);
+}
+static void on_failed_root(void *ctx, unsigned tau, unsigned type, const uint8_t *id)
+{
+	logf_(ctx, "failedroot", tau * 10 + type, id);
+}
+static bool on_typeless(void *ctx, bool quiet, unsigned type, const uint8_t *id)
+{
+	logf_(ctx, quiet ? "quiettypeless" : "typeless", type, id);
+	return type != SKG_TAG; /* a tag "does not hash" */
+}
+
+/*
+ * --connectivity-only: git's types are those of the links that look objects up, in the walk's
+ * order. Commit 1 (a ref: parsed, its tree 2 typed then) -> tree 2 -> 3 as a blob (a tree: not
+ * followed, so blob 6 it links to is dangling), 4 as a tree (a blob: "not a tree"), 5 as a tree
+ * (-> 4 as a blob: the lookup fails), 10 as a tree. Commit 7 (a reflog's: no type, parsed for its
+ * own) -> tree 8, parent 10 (its first lookup: a commit; then tree 2's lookup as a tree fails).
+ * Tree 2 as an index entry's blob: the lookup fails, no root. Tag 11, a reflog's, does not hash:
+ * nothing of it is followed (its tree 12 is dangling).
+ */
+static void test_graph_conn_types(void **state)
+{
+	(void)state;
+	struct skg_graph *g = skg_graph_new(SKG_RAWSZ);
+	struct seen s;
+	assert_non_null(g);
+	add(g, 1, SKG_COMMIT, (uint32_t[]){2}, (unsigned[]){SKG_TREE}, 1);
+	add(g, 2, SKG_TREE, (uint32_t[]){3, 4, 5, 10}, (unsigned[]){SKG_BLOB, SKG_TREE, SKG_TREE, SKG_TREE},
+	    4);
+	add(g, 3, SKG_TREE, (uint32_t[]){6}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 4, SKG_BLOB, NULL, NULL, 0);
+	add(g, 5, SKG_TREE, (uint32_t[]){4}, (unsigned[]){SKG_BLOB}, 1);
+	add(g, 6, SKG_BLOB, NULL, NULL, 0);
+	add(g, 8, SKG_TREE, NULL, NULL, 0);
+	add(g, 10, SKG_COMMIT, NULL, NULL, 0);
+	add(g, 9, SKG_COMMIT, (uint32_t[]){8, 10}, (unsigned[]){SKG_TREE, SKG_COMMIT}, 2);
+	add(g, 11, SKG_TAG, (uint32_t[]){12}, (unsigned[]){SKG_TREE}, 1);
+	add(g, 12, SKG_TREE, NULL, NULL, 0);
+	uint8_t id[SKG_RAWSZ];
+	mkid(id, 1);
+	assert_int_equal(skg_graph_root_ref(g, id, SKG_COMMIT, NULL), 0);
+	mkid(id, 11);
+	assert_int_equal(skg_graph_root(g, id, 0), 0);
+	mkid(id, 9);
+	assert_int_equal(skg_graph_root(g, id, 0), 0);
+	mkid(id, 2);
+	assert_int_equal(skg_graph_root(g, id, SKG_BLOB), 0);
+	struct skg_graph_report rep = {
+	    &s,    on_broken, on_wrong, on_missing,      on_dangling,    on_unreachable, NULL,
+	    false, NULL,      0,        on_failed,       false,          true,           false,
+	    false, NULL,      on_not_a, on_failed_parse, on_failed_root, on_typeless};
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(skg_graph_walk(g, &rep), 0);
+	static const char *const want[] = {
+	    "failedroot 23 ", /* 2: a tree to git (commit 1's parse), looked up as a blob */
+	    "typeless 1 ",    /* the roots, last first: commit 9 parsed for its own type */
+	    "typeless 4 ",    /* tag 11: its hash does not match */
+	    "failedfrom 2 ",  /* tree 2's entries pushed 3, 4, 5, 10: 10 is a commit to git (9) */
+	    "failedto 12 ",   "failedfrom 2 ", /* tree 5: 4 as a blob, a tree to git (tree 2's lookup) */
+	    "failedto 23 ",   "nota 32 ",      /* 4: a blob git has as a tree */
+	};
+	const char *at = s.log;
+	for (size_t k = 0; k < sizeof(want) / sizeof(*want); k++) {
+		const char *line = strstr(at, want[k]);
+		if (line == NULL) {
+			fail_msg("no \"%s\" after offset %td in:\n%s", want[k], at - s.log, s.log);
+		}
+		at = line + 1;
+	}
+	assert_true(has_line(&s, "dangling", SKG_BLOB, 6));
+	assert_true(has_line(&s, "dangling", SKG_TREE, 12));
+	assert_false(has_line(&s, "wrongtype", SKG_TREE, 2)); /* never with --connectivity-only */
+	assert_int_equal(count_lines(&s), 10);
 	skg_graph_free(g);
 }
 
@@ -439,7 +525,8 @@ static void test_graph_reload(void **state)
 			struct skg_graph_report rep = {&r,          on_broken,      on_wrong,      on_missing,
 			                               on_dangling, on_unreachable, on_walk_error, false,
 			                               give_links,  threads,        NULL,          false,
-			                               false,       false,          false,         NULL};
+			                               false,       false,          false,         NULL,
+			                               NULL,        NULL,           NULL,          NULL};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
@@ -509,9 +596,9 @@ static void test_graph_promisor(void **state)
 
 	g = skg_graph_new(SKG_RAWSZ);
 	promisor_graph(g);
-	struct skg_graph_report rep = {&s,    on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
-	                               NULL,  false,     NULL,     0,          on_failed,   true,
-	                               false, false,     false,    NULL};
+	struct skg_graph_report rep = {
+	    &s,        on_broken, on_wrong, on_missing, on_dangling, on_unreachable, NULL, false, NULL, 0,
+	    on_failed, true,      false,    false,      false,       NULL,           NULL, NULL,  NULL, NULL};
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 	assert_true(has_line(&s, "dangling", SKG_TREE, 21));
@@ -853,17 +940,12 @@ static void test_graph_long_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_graph_findings),
-	    cmocka_unit_test(test_graph_conflicts),
-	    cmocka_unit_test(test_graph_unreachable_missing),
-	    cmocka_unit_test(test_graph_walk_error),
-	    cmocka_unit_test(test_graph_large),
-	    cmocka_unit_test(test_graph_reserve),
-	    cmocka_unit_test(test_graph_reload),
-	    cmocka_unit_test(test_graph_promisor),
-	    cmocka_unit_test(test_graph_threads),
-	    cmocka_unit_test(test_graph_order),
-	    cmocka_unit_test(test_graph_long_list),
+	    cmocka_unit_test(test_graph_findings),   cmocka_unit_test(test_graph_conn_types),
+	    cmocka_unit_test(test_graph_conflicts),  cmocka_unit_test(test_graph_unreachable_missing),
+	    cmocka_unit_test(test_graph_walk_error), cmocka_unit_test(test_graph_large),
+	    cmocka_unit_test(test_graph_reserve),    cmocka_unit_test(test_graph_reload),
+	    cmocka_unit_test(test_graph_promisor),   cmocka_unit_test(test_graph_threads),
+	    cmocka_unit_test(test_graph_order),      cmocka_unit_test(test_graph_long_list),
 	    cmocka_unit_test(test_graph_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
