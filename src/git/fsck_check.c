@@ -185,6 +185,16 @@ static uint64_t check_order(const struct skg_fsck_dest *s)
 	return skg_graph_order(s->pack_seq, s->offset, s->odb >= 0 ? (uint32_t)s->odb : 0, s->dir, s->nth);
 }
 
+/* Exit bits of the object checked at the place of sink s: its own (s->errors) or the run's. */
+static void dest_errors(struct skg_fsck_dest *s, int bits)
+{
+	if (s->errors != NULL) {
+		*s->errors |= bits;
+	} else {
+		skg_fsck_add_errors(s->f, bits);
+	}
+}
+
 /* The quiet pass: an object read at the place of sink s, with its links in git's lookup order. */
 static void collect_event(struct skg_fsck_dest *s, unsigned type, const uint8_t *id,
                           const struct skg_link *links, size_t n, bool graft)
@@ -309,7 +319,8 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			 * Checks and links in one decode. git prints the walk's decode error (below)
 			 * before the findings: they wait in `held` until then (nearly always empty).
 			 */
-			struct skg_fsck_dest hs = {f, &held, s->odb, s->pack_seq, s->offset, s->dir, s->nth};
+			struct skg_fsck_dest hs = {f,         &held,  s->odb, s->pack_seq,
+			                           s->offset, s->dir, s->nth, s->errors};
 			tree_result = skg_fsck_tree(id, data, len, &f->fopt, skg_fsck_on_finding, &hs,
 			                            tree_link, &l, &te);
 			tree_checked = true;
@@ -331,7 +342,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		if (tree_broken) {
 			struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_TREE, id, SKG_CHECK_ERROR_OBJECT};
 			skg_fsck_errm(s, &meta, "error in tree %s: broken links", h);
-			skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
+			dest_errors(s, SKG_CHECK_ERROR_OBJECT);
 		}
 	}
 	if (parsed && fate != NULL) {
@@ -349,7 +360,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			skg_fsck_err(s, "error: %s: object corrupt or missing", h);
 		}
 		/* in a pack, git's verify_pack fails too: its callback returned an error */
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT | (s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : 0));
+		dest_errors(s, SKG_CHECK_ERROR_OBJECT | (s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : 0));
 		/* git's lookup made the commit or tag before its parse failed: it has one of that type */
 		if ((type == SKG_COMMIT || type == SKG_TAG) && (fate == NULL || fate->kind != SKG_TO_PARSE) &&
 		    skg_graph_note_type(f->graph, id, type) != 0) {
@@ -372,8 +383,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		if (r != 0 && !skg_fsck_skipped(f, id)) {
 			/* git's fsck_loose counts a failed check as SKG_CHECK_ERROR_OBJECT; in a pack, the
 			 * check is verify_pack's callback, whose failure is SKG_CHECK_ERROR_PACK */
-			skg_fsck_add_errors(f,
-			                    s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : SKG_CHECK_ERROR_OBJECT);
+			dest_errors(s, s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : SKG_CHECK_ERROR_OBJECT);
 			goto graph;
 		}
 	}

@@ -344,7 +344,7 @@ void skg_fsck_outm(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, co
 
 void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
 {
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
 	va_list ap;
 	va_start(ap, fmt);
 	skg_fsck_vline(&s, meta, 'e', fmt, ap);
@@ -353,7 +353,7 @@ void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta,
 
 void skg_fsck_out_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
 {
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
 	va_list ap;
 	va_start(ap, fmt);
 	skg_fsck_vline(&s, meta, 'o', fmt, ap);
@@ -373,7 +373,7 @@ void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines)
 
 void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines)
 {
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
 	skg_fsck_dest_lines(&s, lines);
 }
 
@@ -533,7 +533,7 @@ void skg_fsck_on_report(void *ctx, const struct skg_report *r)
 	case SKG_R_ALT_TOO_DEEP:
 	case SKG_R_ALT_UNREADABLE: {
 		/* every `git commit-graph verify` git runs reads the alternates again, and says so */
-		struct skg_fsck_dest s = {f, &f->alt_lines, -1, 0, 0, 0, 0};
+		struct skg_fsck_dest s = {f, &f->alt_lines, -1, 0, 0, 0, 0, NULL};
 		skg_fsck_errm(&s, &meta, "%s%s", prefix, r->text);
 		break;
 	}

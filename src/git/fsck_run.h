@@ -271,6 +271,9 @@ struct skg_fsck_dest {
 	uint64_t offset;
 	/* a loose object: its xx/ directory and its place in the directory's reading order */
 	uint32_t dir, nth;
+	/* where the check's exit bits go (the caller adds them to the run's when it keeps the
+	 * records), or NULL: to the run's (skg_fsck_add_errors) */
+	int *errors;
 };
 
 /* What a record is about, beyond its text (struct skg_report's fields; all may be 0 / NULL). */

@@ -356,10 +356,10 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 		pass[i] = (struct seen){met[i], i};
 	}
 	qsort(pass, n, sizeof(*pass), cmp_seen);
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
 	/* the pass's lines for a blob go where the pass met it, among the object check's held records */
 	struct skg_buf at_blob = {0};
-	struct skg_fsck_dest s0 = {f, &at_blob, -1, 0, 0, 0, 0};
+	struct skg_fsck_dest s0 = {f, &at_blob, -1, 0, 0, 0, 0, NULL};
 	/* the blobs git's pass checks first (a fsck_finish that dies has them out already), then
 	 * fsck_finish's: .gitmodules, then .gitattributes */
 	for (int phase = 0; phase < 3 && !f->died; phase++) {

@@ -858,6 +858,23 @@ out:
 	return ret;
 }
 
+void skg_graph_forget_strays(struct skg_graph *g, uint32_t pack_seq,
+                             bool (*has)(const void *ctx, const uint8_t *id, unsigned rawsz, uint64_t offset),
+                             const void *ctx)
+{
+	for (uint32_t i = 0; i < g->nr; i++) {
+		struct gobj *o = &g->objs[i];
+		uint32_t seq;
+		uint64_t offset;
+		if ((o->flags & (F_HAS | F_UNREAD)) == F_HAS &&
+		    skg_graph_order_packed(o->add_order, &seq, &offset) && seq == pack_seq &&
+		    !has(ctx, o->id, (unsigned)g->rawsz, offset)) {
+			o->flags &= (uint8_t)~F_HAS;
+			o->type = (uint8_t)(o->type & ~TYPE_MASK);
+		}
+	}
+}
+
 bool skg_graph_add_order(const struct skg_graph *g, const uint8_t *id, uint64_t *order)
 {
 	uint32_t v = g->slots[find(g, id)];

@@ -122,6 +122,15 @@ int skg_graph_add_unread_walked(struct skg_graph *g, const uint8_t *id, uint64_t
  * no link followed). They mark nothing used and type nothing until then. 0, or -1 when out of
  * memory. */
 int skg_graph_set_graph_links(struct skg_graph *g, const uint8_t *id, const struct skg_link *links, size_t n);
+/*
+ * After a pass over the pack git checks pack_seq-th (skg_graph_order) that failed: forget each
+ * object that pass added whose ID `has` (ctx, id, rawsz, offset) says is not at its offset in the
+ * pack's idx (one that read back as another object), as if never added. Not while adds run.
+ */
+void skg_graph_forget_strays(struct skg_graph *g, uint32_t pack_seq,
+                             bool (*has)(const void *ctx, const uint8_t *id, unsigned rawsz, uint64_t offset),
+                             const void *ctx);
+
 /* Whether `id` was added by skg_graph_add_unread_walked (git's HAS_OBJ without a readable copy). */
 bool skg_graph_listed(const struct skg_graph *g, const uint8_t *id);
 
