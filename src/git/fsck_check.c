@@ -185,6 +185,26 @@ static uint64_t check_order(const struct skg_fsck_dest *s)
 	return skg_graph_order(s->pack_seq, s->offset, s->odb >= 0 ? (uint32_t)s->odb : 0, s->dir, s->nth);
 }
 
+void skg_fsck_reparse_packed_lines(struct skg_fsck_run *f, const uint8_t *id)
+{
+	unsigned type = SKG_NONE;
+	if (!skg_graph_known(f->graph, id, &type) || (type != SKG_COMMIT && type != SKG_TAG)) {
+		return;
+	}
+	uint8_t *data = NULL;
+	size_t len = 0;
+	uint32_t seq = 0;
+	uint64_t where;
+	int rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+	if (rc == -2) {
+		skg_fsck_nomem(f);
+	}
+	if (rc == 0 && seq > 0) {
+		(void)skg_fsck_parses(f, type, id, data, len, false);
+	}
+	free(data);
+}
+
 /* Exit bits of the object checked at the place of sink s: its own (s->errors) or the run's. */
 static void dest_errors(struct skg_fsck_dest *s, int bits)
 {
@@ -367,8 +387,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			skg_fsck_nomem(f);
 		}
 		/* no object to git, but in a pack (has_object_pack) */
-		if (fate != NULL && s->pack_seq > 0 &&
-		    skg_graph_add_unread(f->graph, id, false, check_order(s)) != 0) {
+		if (s->pack_seq > 0 && skg_graph_add_unread(f->graph, id, false, check_order(s)) != 0) {
 			skg_fsck_nomem(f);
 		}
 		goto out;
@@ -422,7 +441,7 @@ out:
 }
 
 bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
-                     size_t len)
+                     size_t len, bool quiet)
 {
 	char msg[512];
 	enum skg_parse_result pr = SKG_PARSE_OK;
@@ -442,7 +461,8 @@ bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, c
 	if (pr == SKG_PARSE_OK) {
 		return true;
 	}
-	if (skg_parse_error_format(msg, sizeof(msg), pr, id, f->rawsz, type == SKG_TAG ? &tl : NULL) > 0) {
+	if (!quiet &&
+	    skg_parse_error_format(msg, sizeof(msg), pr, id, f->rawsz, type == SKG_TAG ? &tl : NULL) > 0) {
 		skg_fsck_err_line(f, NULL, "error: %s", msg);
 	}
 	return false;

@@ -494,27 +494,6 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
 	return ok;
 }
 
-static void no_parent(void *ctx, const uint8_t *id)
-{
-	(void)ctx;
-	(void)id;
-}
-
-/* Whether git's parser takes `data` (len bytes) as a commit or tag of `type` (a tree, blob: true;
- * their checks run anyway). */
-static bool parses(const struct skg_fsck_run *f, unsigned type, const uint8_t *data, uint64_t len)
-{
-	if (type == SKG_COMMIT) {
-		uint8_t tree[SKG_MAX_RAWSZ];
-		return skg_commit_links(data, (size_t)len, f->rawsz, tree, no_parent, NULL) == SKG_PARSE_OK;
-	}
-	if (type == SKG_TAG) {
-		struct skg_tag_links tl;
-		return skg_tag_links(data, (size_t)len, f->rawsz, &tl) == SKG_PARSE_OK;
-	}
-	return true;
-}
-
 /* Whether `data` (len bytes) of `type` hashes to another ID than `id`. */
 static bool hash_differs(const struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
                          uint64_t len)
@@ -579,7 +558,8 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 			ok = false;
 			break;
 		}
-		if (!parses(f, type, data, len) && hash_differs(f, type, e[k].id, data, len)) {
+		if (!skg_fsck_parses(f, type, e[k].id, data, (size_t)len, true) &&
+		    hash_differs(f, type, e[k].id, data, len)) {
 			/* a commit or tag whose parse fails and that is not what its ID says (its entry
 			 * header retyped, say): git never parses it as the check would (its walk reads it
 			 * where a link or a ref names it, and finds another type or hashes it), so none of

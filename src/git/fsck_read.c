@@ -218,7 +218,7 @@ int skg_fsck_reparse_loose(struct skg_fsck_run *f, const uint8_t *id, unsigned r
 		int st = skg_loose_reparse(r, (const uint8_t *)data, len, skg_buf_str(&path), id, known, type,
 		                           &content, &clen, lines);
 		skg_fsck_lines(f, lines);
-		if (st == SKG_REPARSE_OK && !skg_fsck_parses(f, *type, id, content, clen)) {
+		if (st == SKG_REPARSE_OK && !skg_fsck_parses(f, *type, id, content, clen, false)) {
 			st = SKG_REPARSE_MISMATCH; /* parse_object_buffer fails: no object to git */
 		}
 		free(content);

@@ -198,6 +198,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 			goto valid; /* readable as git reads it (a blob's stream), though not by fsck's check
 			             */
 		}
+		if (st < 0) {
+			skg_fsck_reparse_packed_lines(f, id); /* a packed commit or tag that does not parse */
+		}
 		if (f->snapshot) {
 			skg_graph_snapshot_promisor(f->graph); /* snapshot_ref's is_promisor_object */
 		}

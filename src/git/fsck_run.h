@@ -359,9 +359,10 @@ const struct skg_typeorder_fate *skg_fsck_type_fate(const struct skg_fsck_run *f
 /* git's lines for such a fate: to s, or sent at once when s is NULL. */
 void skg_fsck_fate_lines(struct skg_fsck_run *f, struct skg_fsck_dest *s,
                          const struct skg_typeorder_fate *fate);
-/* git's parse_object_buffer of a commit or tag read for a ref: false after the parser's error. */
+/* git's parse_object_buffer of a commit or tag read for a ref: false after the parser's error
+ * (none when `quiet`); any other type: true. */
 bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
-                     size_t len);
+                     size_t len, bool quiet);
 
 /* ---- fsck_loose.c ------------------------------------------------------------------------------- */
 
@@ -476,6 +477,9 @@ int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, s
  * (its line here unless `quiet`) and no object to git. A commit the commit-graph has is parsed
  * from it, unread. 1 for a mismatch, 0 else. */
 int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsigned type, bool quiet);
+/* git's parse_object of a packed commit or tag the check read and could not parse (a ref names
+ * it): its parse's line again ("bogus commit object ID"); nothing for any other object. */
+void skg_fsck_reparse_packed_lines(struct skg_fsck_run *f, const uint8_t *id);
 /* The same for an object of type `want` (1..4): -1 also when it is of another type. */
 int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
                          uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where);

@@ -2643,6 +2643,49 @@ HEAD~1 3 nodelta nograph
 CASES
 }
 
+# Objects that hash right and do not parse (a tree "100644 f" with a short ID, a commit "tree zz",
+# a tag "object 123"), all packed, each reached as git reaches them: dangling, a tree's entry, a
+# commit's parent, a ref, a tag ref. git's check_object and mark_object take a packed object it
+# could not parse as there (has_object_pack): no broken link and no "missing" line for it (sha1kit
+# printed both where a commit's parent did not parse; found while the retyped sweep ran).
+# mkmalformed DIR CASE
+mkmalformed() {
+	local r=$1 c=$2 i bt bc bg nt objs
+	git init -q "$r" && (
+		cd "$r" || exit 1
+		for i in 1 2 3; do echo "$i" >"f$i" && git add -A && git commit -qm "c$i" || exit 1; done
+		bt=$(printf '100644 f\0abc' | git hash-object -t tree -w --literally --stdin)
+		bc=$(printf 'tree zz\n' | git hash-object -t commit -w --literally --stdin)
+		bg=$(printf 'object 123\n' | git hash-object -t tag -w --literally --stdin)
+		case $c in
+		entry)
+			nt=$( (git ls-tree HEAD && printf '040000 tree %s\tsub\n' "$bt") | git mktree --missing)
+			nt=$(git commit-tree "$nt" -p HEAD -m x) && echo "$nt" >.git/refs/heads/master
+			;;
+		parent)
+			nt=$(printf 'tree %s\nparent %s\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 1 +0000\n\nm\n' \
+				"$(git rev-parse HEAD^{tree})" "$bc" | git hash-object -t commit -w --stdin --literally)
+			echo "$nt" >.git/refs/heads/master
+			;;
+		ref) echo "$bc" >.git/refs/heads/bad ;;
+		tagref) echo "$bg" >.git/refs/tags/bad ;;
+		esac
+		git reflog expire --expire=now --all
+		objs=$(cd .git/objects && find ?? -type f | tr -d /)
+		echo "$objs" | git pack-objects -q .git/objects/pack/pack >/dev/null && git prune-packed
+	)
+}
+section_malformed_packed() {
+	local c
+	for c in dangling entry parent ref tagref; do
+		mkmalformed "$T/malformed-$c" "$c" || {
+			fail "malformed $c: no repository"
+			continue
+		}
+		$exact "packed objects that do not parse: $c" "$T/malformed-$c"
+	done
+}
+
 # 14. Found by a new-user trial: the order git reads packs in (its own first, the newest first, the
 # multi-pack-index's before the others), an index entry naming a commit whose parse failed, an idx
 # entry git dies on (a 64-bit offset past the end) or cannot find (offset 0), a standard output
