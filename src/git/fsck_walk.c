@@ -188,9 +188,9 @@ static bool on_parse_typeless(void *ctx, bool quiet, unsigned type, const uint8_
 		return true;
 	}
 	if (!quiet) {
-		char h[SKG_MAX_HEXSZ + 1];
-		skg_to_hex_len(id, f->rawsz, h);
-		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", h);
+		struct skg_buf a = {0}; /* fsck_describe_object: the name too, with --name-objects */
+		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", describe(f, id, &a));
+		skg_buf_release(&a);
 	}
 	return false;
 }

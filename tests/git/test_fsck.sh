@@ -2628,8 +2628,11 @@ section_retyped() {
 		}
 		$exact "an entry header retyped ($c)" "$r"
 		$exact "an entry header retyped ($c), --connectivity-only" "$r" --connectivity-only
+		$exact "an entry header retyped ($c), --connectivity-only --name-objects" "$r" \
+			--connectivity-only --name-objects
 	done <<'CASES'
 HEAD 2
+HEAD 3
 HEAD 6
 HEAD 1
 HEAD 5
