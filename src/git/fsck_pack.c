@@ -396,13 +396,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			}
 			continue;
 		}
-		struct skg_object_hasher oh;
-		uint8_t got[SKG_MAX_RAWSZ];
-		skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
-		skg_object_hash_update(&oh, data, (size_t)len);
 		/* --connectivity-only: git's walk reads an object without hashing it */
-		if (!f->connectivity_only &&
-		    (skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, e[k].id, f->rawsz) != 0)) {
+		if (!f->connectivity_only && skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
 			if (verify) {
 				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
 				                  pack_path);
@@ -494,17 +489,6 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
 	return ok;
 }
 
-/* Whether `data` (len bytes) of `type` hashes to another ID than `id`. */
-static bool hash_differs(const struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
-                         uint64_t len)
-{
-	struct skg_object_hasher oh;
-	uint8_t got[SKG_MAX_RAWSZ];
-	skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
-	skg_object_hash_update(&oh, data, (size_t)len);
-	return skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
-}
-
 /*
  * git's --connectivity-only over a pack whose objects' types resolve: git lists the idx's objects
  * and reads only those its walk parses (builtin/fsck.c mark_packed_for_connectivity; commits,
@@ -559,7 +543,7 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 			break;
 		}
 		if (!skg_fsck_parses(f, type, e[k].id, data, (size_t)len, true) &&
-		    hash_differs(f, type, e[k].id, data, len)) {
+		    skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
 			/* a commit or tag whose parse fails and that is not what its ID says (its entry
 			 * header retyped, say): git never parses it as the check would (its walk reads it
 			 * where a link or a ref names it, and finds another type or hashes it), so none of

@@ -322,6 +322,16 @@ int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, s
 	return rc;
 }
 
+bool skg_fsck_hash_differs(const struct skg_fsck_run *f, unsigned type, const uint8_t *id,
+                           const uint8_t *data, size_t len)
+{
+	struct skg_object_hasher oh;
+	uint8_t got[SKG_MAX_RAWSZ];
+	skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
+	skg_object_hash_update(&oh, data, len);
+	return skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
+}
+
 int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsigned type, bool quiet)
 {
 	if (!f->connectivity_only || type == SKG_NONE || (type == SKG_COMMIT && skg_fsck_graph_has(f, id))) {
@@ -335,14 +345,7 @@ int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsig
 	if (rc == -2) {
 		skg_fsck_nomem(f);
 	}
-	int bad = 0;
-	if (rc == 0 && seq > 0) {
-		struct skg_object_hasher oh;
-		uint8_t got[SKG_MAX_RAWSZ];
-		skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
-		skg_object_hash_update(&oh, data, len);
-		bad = skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
-	}
+	int bad = rc == 0 && seq > 0 && skg_fsck_hash_differs(f, type, id, data, len);
 	free(data);
 	if (bad && !quiet) {
 		char h[SKG_MAX_HEXSZ + 1];

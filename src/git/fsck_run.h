@@ -470,6 +470,10 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
  * 0 with a malloc'd *data (*len bytes), -1 when it does not read as a blob, -2 out of memory. */
 int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, size_t *len, uint32_t *seq,
                           uint64_t *where);
+/* Whether `data` (len bytes), as an object of `type` (1..4) in the run's object format, hashes to
+ * another ID than `id` (or does not hash). */
+bool skg_fsck_hash_differs(const struct skg_fsck_run *f, unsigned type, const uint8_t *id,
+                           const uint8_t *data, size_t len);
 /* --connectivity-only: git's parse_object of an object hashes what it reads (object.c
  * parse_object: check_object_signature), which the check did not (connectivity_pack takes the type
  * from the pack's entry header), for a ref's object or one the walk meets with no type yet (a

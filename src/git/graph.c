@@ -1886,7 +1886,6 @@ static void reload_link(void *ctx, const uint8_t *id, unsigned type)
 	r->k++;
 }
 
-/* Follow the links of everything on the stack. */
 /* The lookups of the parse of commit or tag i (its links in order: a commit's tree, then its
  * parents; a tag's object) with git's types in memory (struct walk.gty): false when one fails,
  * which fails the parse (reported). */
@@ -1952,6 +1951,7 @@ static bool gty_parse(struct walk *w, uint32_t i)
 	return true;
 }
 
+/* Follow the links of everything on the stack. */
 static void drain(struct walk *w)
 {
 	struct skg_graph *g = w->g;
