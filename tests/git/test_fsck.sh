@@ -2628,8 +2628,11 @@ section_retyped() {
 		}
 		$exact "an entry header retyped ($c)" "$r"
 		$exact "an entry header retyped ($c), --connectivity-only" "$r" --connectivity-only
-		$exact "an entry header retyped ($c), --connectivity-only --name-objects" "$r" \
-			--connectivity-only --name-objects
+		# (the name of a reflog's entry is that of the reflog git reads first: not under Wine,
+		# whose directories list in another order)
+		[ -n "${SK_WINDOWS:-}" ] ||
+			$exact "an entry header retyped ($c), --connectivity-only --name-objects" "$r" \
+				--connectivity-only --name-objects
 	done <<'CASES'
 HEAD 2
 HEAD 3
