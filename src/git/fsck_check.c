@@ -245,6 +245,14 @@ void skg_fsck_fate_lines(struct skg_fsck_run *f, struct skg_fsck_dest *s,
 	}
 }
 
+void skg_fsck_lookup_fails(struct skg_fsck_run *f, const uint8_t *id, unsigned tau, unsigned type)
+{
+	struct skg_typeorder_fate fate = {
+	    .rawsz = (uint8_t)f->rawsz, .kind = SKG_TO_PARSE, .type = (uint8_t)type, .tau = (uint8_t)tau};
+	memcpy(fate.id, id, f->rawsz);
+	skg_fsck_fate_lines(f, NULL, &fate);
+}
+
 /* A tree's entries whose lookup fails (git's fsck_walk_tree, before the tree's checks): their
  * lines; true when there are any. */
 static bool tree_fate_lines(struct skg_fsck_dest *s, const struct skg_link *links, size_t n)

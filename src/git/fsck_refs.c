@@ -439,9 +439,7 @@ static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 		/* git's lookup_blob of an object it has as another type fails, and git goes on (with
 		 * --connectivity-only git has parsed only what its refs name: the walk's
 		 * skg_graph_report.failed_root) */
-		char h[SKG_MAX_HEXSZ + 1];
-		skg_to_hex_len(e->id, f->rawsz, h);
-		skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a blob", h, skg_fsck_tname(type));
+		skg_fsck_lookup_fails(f, e->id, type, SKG_BLOB);
 		return 0;
 	}
 	/* git 2.39: ":PATH"; 2.40+ "INDEX:PATH" for the index of another worktree */

@@ -359,6 +359,9 @@ const struct skg_typeorder_fate *skg_fsck_type_fate(const struct skg_fsck_run *f
 /* git's lines for such a fate: to s, or sent at once when s is NULL. */
 void skg_fsck_fate_lines(struct skg_fsck_run *f, struct skg_fsck_dest *s,
                          const struct skg_typeorder_fate *fate);
+/* git's lookup of `id` as `type` where it has the object as `tau` (object.c object_as_type):
+ * "error: object ID is a TAU, not a TYPE", sent at once. */
+void skg_fsck_lookup_fails(struct skg_fsck_run *f, const uint8_t *id, unsigned tau, unsigned type);
 /* git's parse_object_buffer of a commit or tag read for a ref: false after the parser's error
  * (none when `quiet`); any other type: true. */
 bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,

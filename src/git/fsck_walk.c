@@ -115,11 +115,8 @@ static void on_failed_link(void *ctx, unsigned ft, const uint8_t *from, unsigned
 	if (f->died) {
 		return; /* git died in the walk */
 	}
-	char b[SKG_MAX_HEXSZ + 1];
 	struct skg_buf a = {0};
-	skg_to_hex_len(to, f->rawsz, b);
-	skg_fsck_err_line(f, NULL, "error: object %s is a %s, not a %s", b, skg_fsck_tname(tau),
-	                  skg_fsck_tname(lt));
+	skg_fsck_lookup_fails(f, to, tau, lt);
 	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, ft, from, SKG_CHECK_ERROR_REACHABLE};
 	skg_fsck_out_line(f, &meta, "broken link from %7s %s\nbroken link from %7s unknown",
 	                  skg_fsck_tname(ft), describe(f, from, &a), skg_fsck_tname(lt));
@@ -169,13 +166,9 @@ static void on_failed_parse(void *ctx, unsigned ft, const uint8_t *from, uint32_
 static void on_failed_root(void *ctx, unsigned tau, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
-	if (f->died) {
-		return;
+	if (!f->died) {
+		skg_fsck_lookup_fails(f, id, tau, type);
 	}
-	struct skg_typeorder_fate fate = {
-	    .rawsz = (uint8_t)f->rawsz, .kind = SKG_TO_PARSE, .type = (uint8_t)type, .tau = (uint8_t)tau};
-	memcpy(fate.id, id, f->rawsz);
-	skg_fsck_fate_lines(f, NULL, &fate);
 }
 
 /* --connectivity-only: fsck_walk's parse_object of an object of no type yet; where the hash does
