@@ -441,6 +441,10 @@ uint32_t sha1kit_ubc_mask(const uint32_t W[80]);
 /* The same filter with SSE2 / AVX2 (src/x86/ubc_simd.c, generated); identical results. */
 uint32_t sha1kit_ubc_mask_sse2(const uint32_t W[80]);
 uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[80]);
+/* The AVX2 form with fewer vector windows (80% of random blocks ruled out there, not 90%) and more
+ * left to its scalar tail: the faster of the two right after the SHA-NI kernel on AMD family 25
+ * model 1 (src/dispatch.c, kernel shani+avx2-short); identical results. */
+uint32_t sha1kit_ubc_mask_avx2_short(const uint32_t W[80]);
 /* The filter lane-wise on 16 messages (W[t * 16 + l] = word t of message l) with AVX-512 opmasks,
  * for the 16-lane kernel; mask[l] = sha1kit_ubc_mask of message l (src/x86/ubc_simd.c, generated). */
 void sha1kit_ubc_lanes16_avx512(const uint32_t *W, uint32_t mask[16]);

@@ -169,6 +169,10 @@ static void test_expected_kernels_run(void **state)
 		if (strcmp(expect_vendor, "AuthenticAMD") == 0 &&
 		    (expect_family == 25 || expect_family == 26) && strcmp(dc, "shani+avx512") == 0)
 			dc = "shani+avx512-pipe";
+		/* Zen 3 (Milan): the shorter vector part of the AVX2 filter */
+		if (strcmp(expect_vendor, "AuthenticAMD") == 0 && expect_family == 25 && expect_model <= 15 &&
+		    strcmp(dc, "shani+avx2") == 0)
+			dc = "shani+avx2-short";
 		if (expect_rol2() && strcmp(dc, "shani+avx512") == 0)
 			dc = "shani-rol2+avx512";
 		else if (expect_rol2() && strcmp(dc, "shani+avx2") == 0)
@@ -808,6 +812,15 @@ static void test_cpu_prefs(void **state)
 	     NULL, 0},
 	    {"Zen 4, SHA1KIT_CPU=-shani", zen4, F_ALL_X86 & ~SHA1KIT_CPU_SHA, "avx2", "avx2+avx512",
 	     "avx512x16", "avx512x16", NULL, 0},
+	    {"Zen 3 (AMD 25/1)",
+	     {SHA1KIT_VENDOR_AMD, 25, 1},
+	     F_SHA_AVX2,
+	     "shani",
+	     "shani+avx2-short",
+	     "shani-x2",
+	     "avx2x8",
+	     NULL,
+	     0},
 	    {"Zen 3 (AMD 25/33)",
 	     {SHA1KIT_VENDOR_AMD, 25, 33},
 	     F_SHA_AVX2,

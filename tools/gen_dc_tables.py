@@ -181,13 +181,18 @@ def xorshift64(state):
 #   as vector code (no scalar tail), 1 KiB 0.783-0.798x / 0.758-0.767x; 80% alone (with the group
 #   loads) measured 4-8% slower than 90% at 64 B (docs/PERFORMANCE.md, "Single-stream SHA-1DC on
 #   random messages").
-PREFIX_SHARE = {4: 0.80, 8: 0.90}
+# - AVX2 "short" (8 lanes): 80%, 11 of 37 windows, for the CPUs where it was measured faster. On AMD
+#   family 25 model 1 (Zen 3), right after the SHA-NI kernel, a loop over 4096 random blocks with
+#   stops at 50-90% in one process (31 interleaved repetitions, medians): 45.3-45.9 ns a block from
+#   50% to 80% against 49.3 ns at 90% and 40.7 ns for plain SHA-NI (docs/PERFORMANCE.md, "The
+#   per-block filter's stop on Zen 3").
+PREFIX_SHARE = {"sse2": 0.80, "avx2": 0.90, "avx2_short": 0.80}
 
 
-def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
+def order_windows(wins, lanes, share, samples=2000, seed=0x0123456789ABCDEF):
     """Order the windows greedily so that random blocks are ruled out (no DV left) as early as
     possible, and choose where the vector part stops: the first window after which at least
-    PREFIX_SHARE[lanes] of the sample blocks (xorshift64 with a fixed seed: the output is
+    `share` of the sample blocks (xorshift64 with a fixed seed: the output is
     deterministic) are ruled out. The order never changes the result, only how soon the filter can
     return. Returns the ordered windows and the stop."""
     state = seed
@@ -220,7 +225,7 @@ def order_windows(wins, lanes, samples=2000, seed=0x0123456789ABCDEF):
         for k in range(samples):
             cur[k] |= ruled[k][best]
         done = sum(1 for c in cur if c == 0xFFFFFFFF) / samples
-        if stop == len(wins) and done >= PREFIX_SHARE[lanes]:
+        if stop == len(wins) and done >= share:
             stop = len(order)
     return [wins[n] for n in order], stop
 
@@ -270,7 +275,8 @@ def generate_simd(ubc):
     w(" * random blocks are ruled out are vector code. The filter returns 0 there for those blocks; for the")
     w(" * others it tests each DV left on its own conditions not yet tested, in scalar code, up to the first")
     w(" * that fails (about 95% of random blocks end with no DV left). The AVX2 form reads W in 16-byte")
-    w(" * groups, the stores of the SHA-NI kernel (pair_avx2).")
+    w(" * groups, the stores of the SHA-NI kernel (pair_avx2). sha1kit_ubc_mask_avx2_short is the AVX2 form")
+    w(" * with its vector part stopped at 80%, for the CPUs where that was measured faster (src/dispatch.c).")
     w(" */")
     w('#include "../internal.h"')
     w("")
@@ -282,8 +288,9 @@ def generate_simd(ubc):
     w("/* 1 when \"bit a of W[i] xor bit b of W[j] = v\" does not hold */")
     w("#define FAILS(i, a, j, b, v) ((((W[i] >> (a)) ^ (W[j] >> (b)) ^ (v)) & 1u) != 0)")
     for isa, lanes, vec, pre, target in (("sse2", 4, "__m128i", "_mm", "sse2"),
-                                          ("avx2", 8, "__m256i", "_mm256", "avx2")):
-        wins, stop = order_windows(windows(ubc["conditions"], lanes), lanes)
+                                          ("avx2", 8, "__m256i", "_mm256", "avx2"),
+                                          ("avx2_short", 8, "__m256i", "_mm256", "avx2")):
+        wins, stop = order_windows(windows(ubc["conditions"], lanes), lanes, PREFIX_SHARE[isa])
         wins = wins[:stop]  # the vector part; the scalar tail tests the other conditions
         si = "si256" if lanes == 8 else "si128"
         w("")
@@ -293,25 +300,28 @@ def generate_simd(ubc):
               % (i0, i0 + lanes - 1, delta, a, b, value))
         w("};")
         w("")
-        w("/* The OR of the lanes: the DVs ruled out so far. */")
-        w("__attribute__((target(\"%s\"))) static inline uint32_t ruled_out_%s(%s v)" % (target, isa, vec))
-        w("{")
-        if lanes == 8:
-            w("\t__m128i r = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));")
-        else:
-            w("\t__m128i r = v;")
-        w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));")
-        w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));")
-        w("\treturn (uint32_t)_mm_cvtsi128_si32(r);")
-        w("}")
-        w("")
+        # the short AVX2 form shares the helpers of the AVX2 one (target names the first of its ISA)
+        first = isa == target
+        if first:
+            w("/* The OR of the lanes: the DVs ruled out so far. */")
+            w("__attribute__((target(\"%s\"))) static inline uint32_t ruled_out_%s(%s v)" % (target, target, vec))
+            w("{")
+            if lanes == 8:
+                w("\t__m128i r = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));")
+            else:
+                w("\t__m128i r = v;")
+            w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0x4e));")
+            w("\tr = _mm_or_si128(r, _mm_shuffle_epi32(r, 0xb1));")
+            w("\treturn (uint32_t)_mm_cvtsi128_si32(r);")
+            w("}")
+            w("")
         tested = set()
         for (i0, delta, a, b, value, clears) in wins:
             for lane in range(lanes):
                 if clears[lane]:
                     tested.add((i0 + lane, a, i0 + lane + delta, b, value))
         all_tested = all(tuple(c) in tested for e in ubc["per_dv"] for c in e["conditions"])
-        if lanes == 8:
+        if lanes == 8 and first:
             w("/* W[4q..4q+7] as two 16-byte loads, each the size and place of one store of the SHA-NI kernel")
             w(" * (src/x86/sha1dc_shani.c): a load across several recent stores waits until they reach the cache")
             w(" * (no store forwarding), which made the filter cost twice its own time right after a block. */")
@@ -349,7 +359,7 @@ def generate_simd(ubc):
             op = "and" if value == 0 else "andnot"
             w("\truled_out = %s_or_%s(ruled_out, %s_%s_%s(d, %s_load_%s((const %s *)clears_%s[%d])));"
               % (pre, si, pre, op, si, pre, si, vec, isa, n))
-        w("\tmask = ~ruled_out_%s(ruled_out);" % isa)
+        w("\tmask = ~ruled_out_%s(ruled_out);" % target)
         if all_tested:
             w("\treturn mask;")
         else:

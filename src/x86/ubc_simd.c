@@ -15,7 +15,8 @@
  * random blocks are ruled out are vector code. The filter returns 0 there for those blocks; for the
  * others it tests each DV left on its own conditions not yet tested, in scalar code, up to the first
  * that fails (about 95% of random blocks end with no DV left). The AVX2 form reads W in 16-byte
- * groups, the stores of the SHA-NI kernel (pair_avx2).
+ * groups, the stores of the SHA-NI kernel (pair_avx2). sha1kit_ubc_mask_avx2_short is the AVX2 form
+ * with its vector part stopped at 80%, for the CPUs where that was measured faster (src/dispatch.c).
  */
 #include "../internal.h"
 
@@ -362,6 +363,126 @@ __attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2(const uint32_t W[
 	mask = ~ruled_out_avx2(ruled_out);
 	_mm256_zeroupper(); /* gcc 12 jumps to the tail without one: SSE code after it would pay */
 	return mask == 0 ? 0 : tail_avx2(W, mask);
+}
+
+static const uint32_t clears_avx2_short[11][8] __attribute__((aligned(32))) = {
+	{0x800a00a2u, 0x00180284u, 0x00300a08u, 0x00a12820u, 0x0283a080u, 0x0a0a8200u, 0x18180801u, 0x30302002u}, /* W[40..47] ^ W[+1], bits 29/29, v=0 */
+	{0x00000410u, 0x00041040u, 0x00004100u, 0x00000000u, 0x00401010u, 0x01004040u, 0x04040100u, 0x00000000u}, /* W[35..42] ^ W[+1], bits 1/6, v=1 */
+	{0x50020021u, 0xa0080082u, 0x40100205u, 0x8020080au, 0x00812025u, 0x0202808au, 0x08080225u, 0x1010088au}, /* W[37..44] ^ W[+3], bits 4/29, v=0 */
+	{0x00000400u, 0x00401000u, 0x01004000u, 0x04040000u, 0x00000000u, 0x00000000u, 0x00400000u, 0x01000010u}, /* W[39..46] ^ W[+1], bits 6/1, v=0 */
+	{0x60a08004u, 0xc2810008u, 0x8a020020u, 0x18080080u, 0x30110200u, 0x60220800u, 0xc0882000u, 0x82108000u}, /* W[48..55] ^ W[+1], bits 29/29, v=0 */
+	{0x00000010u, 0x00000040u, 0x00000110u, 0x00000440u, 0x00001110u, 0x00004440u, 0x00001100u, 0x00004400u}, /* W[40..47] ^ W[+2], bits 6/6, v=0 */
+	{0x04000040u, 0x00000100u, 0x00000400u, 0x00041000u, 0x00004000u, 0x00000000u, 0x00400000u, 0x01000000u}, /* W[47..54] ^ W[+1], bits 6/1, v=0 */
+	{0x20202224u, 0x40808888u, 0x82012220u, 0x08028880u, 0x10092200u, 0x20128800u, 0x40282000u, 0x80908000u}, /* W[45..52] ^ W[+3], bits 4/29, v=0 */
+	{0x00041000u, 0x00004000u, 0x00000000u, 0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u}, /* W[48..55] ^ W[+2], bits 6/6, v=0 */
+	{0x00040000u, 0x00000000u, 0x00000000u, 0x00400000u, 0x01000000u, 0x04000000u, 0x00000000u, 0x00000000u}, /* W[47..54] ^ W[+4], bits 1/1, v=1 */
+	{0x28000000u, 0x50000001u, 0xa0000002u, 0x40000005u, 0x8000000au, 0x00000000u, 0x00000000u, 0x00000000u}, /* W[36..43] ^ W[+2], bits 4/4, v=1 */
+};
+
+/* The DVs left after the 11 windows: each one's conditions that the windows did not test,
+ * until one fails. */
+static uint32_t tail_avx2_short(const uint32_t W[80], uint32_t mask)
+{
+	for (uint32_t left = mask; left != 0; left &= left - 1) {
+		int fails;
+		switch (sha1kit_ctz32(left)) {
+		case 0: fails = FAILS(44, 29, 46, 29, 1) || FAILS(58, 0, 63, 30, 1) || FAILS(59, 5, 63, 30, 0) || FAILS(61, 1, 62, 6, 1); break; /* I(43,0) */
+		case 1: fails = FAILS(45, 29, 47, 29, 1) || FAILS(59, 0, 64, 30, 1) || FAILS(60, 5, 64, 30, 0) || FAILS(62, 1, 63, 6, 1); break; /* I(44,0) */
+		case 2: fails = FAILS(35, 4, 39, 29, 0) || FAILS(44, 29, 46, 29, 1) || FAILS(46, 29, 48, 29, 1) || FAILS(60, 0, 61, 5, 1) || FAILS(63, 1, 64, 6, 1); break; /* I(45,0) */
+		case 3: fails = FAILS(36, 4, 40, 29, 0) || FAILS(45, 29, 47, 29, 1) || FAILS(47, 29, 49, 29, 1) || FAILS(61, 0, 62, 5, 1); break; /* I(46,0) */
+		case 4: fails = FAILS(61, 2, 62, 7, 1); break; /* I(46,2) */
+		case 5: fails = FAILS(44, 29, 46, 29, 1) || FAILS(46, 29, 48, 29, 1) || FAILS(48, 29, 50, 29, 1) || FAILS(62, 0, 63, 5, 1); break; /* I(47,0) */
+		case 6: fails = FAILS(62, 2, 63, 7, 1); break; /* I(47,2) */
+		case 7: fails = FAILS(35, 4, 39, 29, 0) || FAILS(45, 29, 47, 29, 1) || FAILS(47, 29, 49, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(63, 0, 64, 5, 1); break; /* I(48,0) */
+		case 8: fails = FAILS(63, 2, 64, 7, 1); break; /* I(48,2) */
+		case 9: fails = FAILS(36, 4, 40, 29, 0) || FAILS(46, 29, 48, 29, 1) || FAILS(48, 29, 50, 29, 1) || FAILS(50, 29, 52, 29, 1); break; /* I(49,0) */
+		case 10: fails = FAILS(38, 1, 40, 1, 1) || FAILS(42, 1, 50, 1, 1); break; /* I(49,2) */
+		case 11: fails = FAILS(36, 4, 37, 4, 1) || FAILS(37, 4, 41, 29, 0) || FAILS(47, 29, 49, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(51, 29, 54, 29, 1); break; /* I(50,0) */
+		case 12: fails = FAILS(43, 1, 51, 1, 1); break; /* I(50,2) */
+		case 13: fails = FAILS(35, 3, 39, 28, 0) || FAILS(37, 4, 38, 4, 1) || FAILS(38, 4, 42, 29, 0) || FAILS(48, 29, 50, 29, 1) || FAILS(48, 29, 55, 29, 1) || FAILS(50, 29, 52, 29, 1); break; /* I(51,0) */
+		case 14: fails = FAILS(35, 5, 39, 30, 0) || FAILS(37, 1, 37, 6, 0) || FAILS(44, 1, 45, 6, 1); break; /* I(51,2) */
+		case 15: fails = FAILS(38, 4, 39, 4, 1) || FAILS(39, 4, 43, 29, 0) || FAILS(48, 29, 55, 29, 1) || FAILS(49, 29, 51, 29, 1) || FAILS(53, 29, 56, 29, 1); break; /* I(52,0) */
+		case 16: fails = FAILS(36, 4, 40, 29, 0) || FAILS(50, 29, 52, 29, 1) || FAILS(60, 0, 61, 5, 1) || FAILS(63, 1, 64, 6, 1); break; /* II(45,0) */
+		case 17: fails = FAILS(51, 29, 54, 29, 1) || FAILS(61, 0, 62, 5, 1); break; /* II(46,0) */
+		case 18: fails = FAILS(61, 2, 62, 7, 1); break; /* II(46,2) */
+		case 19: fails = FAILS(35, 3, 39, 28, 0) || FAILS(35, 4, 39, 29, 0) || FAILS(51, 29, 54, 29, 1) || FAILS(62, 0, 63, 5, 1); break; /* II(47,0) */
+		case 20: fails = FAILS(35, 30, 40, 28, 1) || FAILS(36, 3, 40, 28, 0) || FAILS(36, 4, 40, 29, 0) || FAILS(53, 29, 56, 29, 1) || FAILS(63, 0, 64, 5, 1); break; /* II(48,0) */
+		case 21: fails = FAILS(36, 30, 41, 28, 1) || FAILS(37, 3, 41, 28, 0) || FAILS(37, 4, 41, 29, 0) || FAILS(53, 4, 56, 29, 0) || FAILS(53, 29, 56, 29, 1) || FAILS(56, 29, 57, 29, 0); break; /* II(49,0) */
+		case 22: fails = FAILS(36, 0, 41, 30, 1) || FAILS(37, 5, 41, 30, 0) || FAILS(44, 1, 45, 6, 1); break; /* II(49,2) */
+		case 23: fails = FAILS(37, 30, 42, 28, 1) || FAILS(38, 3, 42, 28, 0) || FAILS(38, 4, 42, 29, 0) || FAILS(54, 4, 57, 29, 0) || FAILS(55, 29, 58, 29, 1) || FAILS(57, 29, 58, 29, 0); break; /* II(50,0) */
+		case 24: fails = FAILS(37, 0, 42, 30, 1) || FAILS(38, 5, 42, 30, 0) || FAILS(45, 1, 47, 1, 1); break; /* II(50,2) */
+		case 25: fails = FAILS(38, 30, 43, 28, 1) || FAILS(39, 3, 43, 28, 0) || FAILS(39, 4, 43, 29, 0) || FAILS(53, 4, 56, 29, 0) || FAILS(55, 4, 58, 29, 0) || FAILS(56, 29, 59, 29, 1) || FAILS(58, 29, 59, 29, 0); break; /* II(51,0) */
+		case 26: fails = FAILS(38, 0, 43, 30, 1) || FAILS(39, 5, 43, 30, 0) || FAILS(46, 1, 48, 1, 1) || FAILS(55, 6, 56, 1, 0); break; /* II(51,2) */
+		case 27: fails = FAILS(39, 30, 44, 28, 1) || FAILS(40, 3, 44, 28, 0) || FAILS(40, 4, 44, 29, 0) || FAILS(54, 4, 57, 29, 0) || FAILS(56, 4, 59, 29, 0) || FAILS(56, 29, 57, 29, 0) || FAILS(56, 29, 59, 29, 1) || FAILS(59, 29, 60, 29, 0); break; /* II(52,0) */
+		case 28: fails = FAILS(41, 3, 45, 28, 0) || FAILS(41, 4, 45, 29, 0) || FAILS(55, 4, 58, 29, 0) || FAILS(57, 4, 61, 29, 0) || FAILS(57, 29, 58, 29, 0) || FAILS(58, 29, 61, 29, 1); break; /* II(53,0) */
+		case 29: fails = FAILS(42, 3, 46, 28, 0) || FAILS(42, 4, 46, 29, 0) || FAILS(56, 4, 59, 29, 0) || FAILS(58, 4, 62, 29, 0) || FAILS(58, 29, 59, 29, 0); break; /* II(54,0) */
+		case 30: fails = FAILS(43, 3, 47, 28, 0) || FAILS(43, 4, 47, 29, 0) || FAILS(57, 4, 59, 29, 0) || FAILS(59, 4, 63, 29, 0); break; /* II(55,0) */
+		case 31: fails = FAILS(44, 3, 48, 28, 0) || FAILS(44, 4, 48, 29, 0) || FAILS(60, 4, 64, 29, 0); break; /* II(56,0) */
+		default: fails = 0; break;
+		}
+		if (fails)
+			mask &= ~(left & (0u - left));
+	}
+	return mask;
+}
+
+__attribute__((target("avx2"))) uint32_t sha1kit_ubc_mask_avx2_short(const uint32_t W[80])
+{
+	__m256i ruled_out = _mm256_setzero_si256(), x, y, d;
+	uint32_t mask;
+	const __m256i p10 = pair_avx2(W, 10);
+	const __m256i p11 = pair_avx2(W, 11);
+	x = p10;
+	y = _mm256_alignr_epi8(p11, p10, 4);
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[0])));
+	const __m256i p8 = pair_avx2(W, 8);
+	const __m256i p9 = pair_avx2(W, 9);
+	x = _mm256_alignr_epi8(p9, p8, 12);
+	y = p9;
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 25)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[1])));
+	x = _mm256_alignr_epi8(p10, p9, 4);
+	y = p10;
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[2])));
+	x = _mm256_alignr_epi8(p10, p9, 12);
+	y = p10;
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 25), _mm256_slli_epi32(y, 30)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[3])));
+	const __m256i p12 = pair_avx2(W, 12);
+	const __m256i p13 = pair_avx2(W, 13);
+	x = p12;
+	y = _mm256_alignr_epi8(p13, p12, 4);
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 2), _mm256_slli_epi32(y, 2)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[4])));
+	x = p10;
+	y = _mm256_alignr_epi8(p11, p10, 8);
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 25), _mm256_slli_epi32(y, 25)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[5])));
+	x = _mm256_alignr_epi8(p12, p11, 12);
+	y = p12;
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 25), _mm256_slli_epi32(y, 30)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[6])));
+	x = _mm256_alignr_epi8(p12, p11, 4);
+	y = p12;
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 2)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[7])));
+	x = p12;
+	y = _mm256_alignr_epi8(p13, p12, 8);
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 25), _mm256_slli_epi32(y, 25)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_and_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[8])));
+	x = _mm256_alignr_epi8(p12, p11, 12);
+	y = _mm256_alignr_epi8(p13, p12, 12);
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 30), _mm256_slli_epi32(y, 30)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[9])));
+	x = p9;
+	y = _mm256_alignr_epi8(p10, p9, 8);
+	d = _mm256_srai_epi32(_mm256_xor_si256(_mm256_slli_epi32(x, 27), _mm256_slli_epi32(y, 27)), 31);
+	ruled_out = _mm256_or_si256(ruled_out, _mm256_andnot_si256(d, _mm256_load_si256((const __m256i *)clears_avx2_short[10])));
+	mask = ~ruled_out_avx2(ruled_out);
+	_mm256_zeroupper(); /* gcc 12 jumps to the tail without one: SSE code after it would pay */
+	return mask == 0 ? 0 : tail_avx2_short(W, mask);
 }
 
 #if SHA1KIT_HAVE_AVX512

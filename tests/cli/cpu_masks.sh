@@ -113,10 +113,16 @@ sk_cpu_kernels() {
 	else
 		b=single db=single
 	fi
-	# the preference table: Zen 4 and Zen 5 the pipelined look-ahead, Intel avx2x8, Intel 6/207 rol2
+	# the preference table: Zen 4 and Zen 5 the pipelined look-ahead, Zen 3 (Milan) the short AVX2
+	# filter, Intel avx2x8, Intel 6/207 rol2
 	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && { [ "$SK_CPU_FAMILY" = 25 ] || [ "$SK_CPU_FAMILY" = 26 ]; } &&
 		[ "$dc" = 'shani+avx512' ]; then
 		dc='shani+avx512-pipe'
+	fi
+	# Zen 3 (Milan, models 0-15): the AVX2 filter with the shorter vector part
+	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && [ "$SK_CPU_FAMILY" = 25 ] && [ "${SK_CPU_MODEL:-99}" -le 15 ] &&
+		[ "$dc" = 'shani+avx2' ]; then
+		dc='shani+avx2-short'
 	fi
 	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$b" = shani-x2 ] && [ -n "$avx2" ]; then
 		b=avx2x8
