@@ -436,6 +436,16 @@ static inline const sha1kit_dc_kernel *sha1kit_dc_kernel_get(uint32_t i)
 	return &sha1kit_dc_kernels[i < sha1kit_dc_kernel_count ? i : sha1kit_dc_kernel_count - 1];
 }
 
+/*
+ * The last block(s) of a message of `length` bytes (FIPS 180-4, 5.1.1: its last length % 64 bytes,
+ * 0x80, zeros, the length in bits big-endian) into out[0..127], in 16-byte stores where the CPU has
+ * SSSE3 (the kernels' 16-byte loads of them are then forwarded; src/md_last.c). tail[0..length % 64)
+ * are those bytes; `before` bytes before tail are readable too (the message's earlier bytes; with 16
+ * or more a part block is read in one load ending at the message's end); in_block nonzero: tail is a
+ * 64-byte buffer, all readable. Returns the number of blocks, 1 or 2.
+ */
+size_t sha1kit_md_last(uint8_t out[128], const uint8_t *tail, uint64_t length, size_t before, int in_block);
+
 /* UBC filter: the mask of DVs whose unavoidable bit conditions all hold on W[0..79]. */
 uint32_t sha1kit_ubc_mask(const uint32_t W[80]);
 /* The same filter with SSE2 / AVX2 (src/x86/ubc_simd.c, generated); identical results. */

@@ -2,8 +2,8 @@
  * md_buffer.h - the Merkle-Damgard framing that SHA-1 and SHA-256 share (FIPS 180-4): 64-byte
  * message blocks, the tail of a message kept in a 64-byte buffer until the next call, and the
  * padding of section 5.1.1 (a 1 bit, zeros, the message length in bits as a 64-bit big-endian
- * number). Used by the streaming contexts of sha1_fast.c and sha256.c; inline, as it is on the
- * path of every call.
+ * number, built by sha1kit_md_last in src/md_last.c). Used by the streaming contexts and one-shot
+ * calls of sha1_fast.c and sha256.c; inline, as it is on the path of every call.
  */
 #ifndef SHA1KIT_MD_BUFFER_H
 #define SHA1KIT_MD_BUFFER_H
@@ -46,22 +46,25 @@ static inline void sha1kit_md_update(uint32_t *state, uint8_t buffer[64], uint64
 
 /* The padding of a message of `length` bytes whose last length % 64 bytes wait in buffer,
  * compressed into state (one or two blocks); the caller stores the digest from state. */
-static inline void sha1kit_md_pad(uint32_t *state, uint8_t buffer[64], uint64_t length,
+static inline void sha1kit_md_pad(uint32_t *state, const uint8_t buffer[64], uint64_t length,
                                   sha1kit_md_blocks_fn blocks)
 {
-	size_t used = (size_t)(length & 63);
-	uint64_t bits = length << 3;
+	uint8_t last[128] __attribute__((aligned(16)));
+	blocks(state, last, sha1kit_md_last(last, buffer, length, 0, 1));
+}
 
-	buffer[used++] = 0x80;
-	if (used > 56) {
-		memset(buffer + used, 0, 64 - used);
-		blocks(state, buffer, 1);
-		used = 0;
-	}
-	memset(buffer + used, 0, 56 - used);
-	sha1kit_store_be32(buffer + 56, (uint32_t)(bits >> 32));
-	sha1kit_store_be32(buffer + 60, (uint32_t)bits);
-	blocks(state, buffer, 1);
+/* A whole message data[0..len) into state (the one-shot calls): its whole blocks straight from
+ * data, the last one or two built by sha1kit_md_last from its tail. */
+static inline void sha1kit_md_oneshot(uint32_t *state, sha1kit_md_blocks_fn blocks, const void *data,
+                                      size_t len)
+{
+	const uint8_t *p = data;
+	uint8_t last[128] __attribute__((aligned(16)));
+	size_t full = len / 64;
+
+	if (full)
+		blocks(state, p, full);
+	blocks(state, last, sha1kit_md_last(last, full ? p + 64 * full : p, len, 64 * full, 0));
 }
 
 #endif /* SHA1KIT_MD_BUFFER_H */

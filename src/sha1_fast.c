@@ -42,8 +42,9 @@ void sha1kit_fast_final(sha1kit_fast_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZ
 
 void sha1kit_fast(const void *data, size_t len, uint8_t digest[SHA1KIT_DIGEST_SIZE])
 {
-	sha1kit_fast_ctx ctx;
-	sha1kit_fast_init(&ctx);
-	sha1kit_fast_update(&ctx, data, len);
-	sha1kit_fast_final(&ctx, digest);
+	uint32_t ihv[5];
+	memcpy(ihv, sha1kit_iv, sizeof(ihv));
+	sha1kit_md_oneshot(ihv, sha1kit_fast_kernel_fn(sha1kit_select_fast_kernel()), data, len);
+	for (int i = 0; i < 5; i++)
+		sha1kit_store_be32(digest + 4 * i, ihv[i]);
 }

@@ -692,28 +692,19 @@ void sha1kit_dc_set_callback(sha1kit_dc_ctx *ctx, sha1kit_dc_callback callback, 
 	ctx->callback_user = user;
 }
 
-/* The padding block(s) of the message in ctx (its last length % 64 bytes in ctx->buffer) through
- * `kernel`, and the digest; the context is left as it is. */
+/* The last block(s) of the message in ctx through `kernel` (sha1kit_md_last: its last length % 64
+ * bytes at tail, `before` and in_block as there), and the digest; the context is left as it is. */
 static sha1kit_dc_result dc_finish(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel *kernel,
-                                   uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where)
+                                   uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where,
+                                   const uint8_t *tail, size_t before, int in_block)
 {
-	size_t used = (size_t)(ctx->length & 63);
-	uint64_t block_offset = ctx->length - used;
-	uint64_t bits = ctx->length << 3;
-	uint8_t *buf = ctx->buffer;
+	uint64_t block_offset = ctx->length & ~(uint64_t)63;
+	uint8_t last[128] __attribute__((aligned(16)));
+	size_t blocks = sha1kit_md_last(last, tail, ctx->length, before, in_block);
 
 	/* The padding blocks go through detection like any other block, as in the reference. */
-	buf[used++] = 0x80;
-	if (used > 56) {
-		memset(buf + used, 0, 64 - used);
-		dc_block_mask(ctx, kernel, buf, block_offset, 0, 0);
-		block_offset += 64;
-		used = 0;
-	}
-	memset(buf + used, 0, 56 - used);
-	sha1kit_store_be32(buf + 56, (uint32_t)(bits >> 32));
-	sha1kit_store_be32(buf + 60, (uint32_t)bits);
-	dc_block_mask(ctx, kernel, buf, block_offset, 0, 0);
+	for (size_t b = 0; b < blocks; b++)
+		dc_block_mask(ctx, kernel, last + 64 * b, block_offset + 64 * b, 0, 0);
 	for (int i = 0; i < 5; i++)
 		sha1kit_store_be32(digest + 4 * i, ctx->ihv[i]);
 	if (where)
@@ -724,7 +715,8 @@ static sha1kit_dc_result dc_finish(sha1kit_dc_ctx *ctx, const sha1kit_dc_kernel 
 sha1kit_dc_result sha1kit_dc_final(sha1kit_dc_ctx *ctx, uint8_t digest[SHA1KIT_DIGEST_SIZE],
                                    sha1kit_dc_detection *where)
 {
-	sha1kit_dc_result result = dc_finish(ctx, sha1kit_dc_kernel_get(ctx->kernel), digest, where);
+	sha1kit_dc_result result =
+	    dc_finish(ctx, sha1kit_dc_kernel_get(ctx->kernel), digest, where, ctx->buffer, 0, 1);
 	sha1kit_dc_reset(ctx);
 	return result;
 }
@@ -743,12 +735,11 @@ sha1kit_dc_result sha1kit_dc(const void *data, size_t len, const sha1kit_dc_opti
 		size_t full = len / 64;
 		for (size_t b = 0; b < full; b++)
 			dc_block_mask(&ctx, kernel, p + 64 * b, 64 * (uint64_t)b, 0, 0);
-		memcpy(ctx.buffer, p + 64 * full, len - 64 * full);
 		ctx.length = len;
-		return dc_finish(&ctx, kernel, digest, where);
+		return dc_finish(&ctx, kernel, digest, where, full ? p + 64 * full : p, 64 * full, 0);
 	}
 	sha1kit_dc_update(&ctx, data, len);
-	return dc_finish(&ctx, kernel, digest, where);
+	return dc_finish(&ctx, kernel, digest, where, ctx.buffer, 0, 1);
 }
 
 const char *sha1kit_dv_name(int dv)

@@ -43,8 +43,9 @@ void sha1kit_sha256_final(sha1kit_sha256_ctx *ctx, uint8_t digest[SHA1KIT_SHA256
 
 void sha1kit_sha256(const void *data, size_t len, uint8_t digest[SHA1KIT_SHA256_DIGEST_SIZE])
 {
-	sha1kit_sha256_ctx ctx;
-	sha1kit_sha256_init(&ctx);
-	sha1kit_sha256_update(&ctx, data, len);
-	sha1kit_sha256_final(&ctx, digest);
+	uint32_t h[8];
+	memcpy(h, sha1kit_sha256_iv, sizeof(h));
+	sha1kit_md_oneshot(h, sha1kit_sha256_kernel_fn(sha1kit_select_sha256_kernel()), data, len);
+	for (int i = 0; i < 8; i++)
+		sha1kit_store_be32(digest + 4 * i, h[i]);
 }

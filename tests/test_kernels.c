@@ -353,6 +353,62 @@ static void test_guard_page(void **state)
 #endif
 }
 
+/*
+ * The one-shot calls (sha1kit_fast, sha1kit_dc, sha1kit_sha256) read a message's last part block as
+ * one 16-byte load ending at its end (src/md_last.c): on data that ends at an inaccessible page and
+ * on data that starts right after one, every length 0..300 gives OpenSSL's digest (a read past
+ * either end faults). SHA1KIT_CPU=-all in the masks pass runs the same lengths without SSSE3.
+ */
+static void test_oneshot_guards(void **state)
+{
+#ifdef _WIN32
+	SYSTEM_INFO si;
+	GetSystemInfo(&si);
+	long page = (long)si.dwPageSize;
+#else
+	long page = sysconf(_SC_PAGESIZE);
+#endif
+	size_t span = 2 * (size_t)page;
+	/* [guard page][span bytes][guard page]: the second guard from map_guarded, the first here */
+	uint8_t *map = map_guarded(span + (size_t)page, (size_t)page), *lo;
+	uint8_t expect[32], d[32];
+	tu_rng rng = {SEED ^ 9};
+	(void)state;
+	assert_non_null(map);
+#ifdef _WIN32
+	DWORD old;
+	assert_true(VirtualProtect(map, (size_t)page, PAGE_NOACCESS, &old));
+#else
+	assert_int_equal(mprotect(map, (size_t)page, PROT_NONE), 0);
+#endif
+	lo = map + page;
+	tu_fill(&rng, lo, span);
+	for (size_t len = 0; len <= 300; len++) {
+		const uint8_t *at[2] = {lo + span - len, lo};
+		for (int w = 0; w < 2; w++) {
+			SHA1(at[w], len, expect);
+			sha1kit_fast(at[w], len, d);
+			if (memcmp(d, expect, 20) != 0)
+				fail_msg("sha1kit_fast: length %zu, %s a guard page", len,
+				         w ? "after" : "before");
+			assert_int_equal(sha1kit_dc(at[w], len, NULL, d, NULL), SHA1KIT_DC_NO_COLLISION);
+			if (memcmp(d, expect, 20) != 0)
+				fail_msg("sha1kit_dc: length %zu, %s a guard page", len,
+				         w ? "after" : "before");
+			SHA256(at[w], len, expect);
+			sha1kit_sha256(at[w], len, d);
+			if (memcmp(d, expect, 32) != 0)
+				fail_msg("sha1kit_sha256: length %zu, %s a guard page", len,
+				         w ? "after" : "before");
+		}
+	}
+#ifdef _WIN32
+	VirtualFree(map, 0, MEM_RELEASE);
+#else
+	munmap(map, span + 2 * (size_t)page);
+#endif
+}
+
 /* Random splits of one stream give the same digest with every kernel. */
 static void test_random_splits(void **state)
 {
@@ -906,11 +962,17 @@ static void test_cpu_prefs(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_expected_kernels_run), cmocka_unit_test(test_all_lengths),
-	    cmocka_unit_test(test_multiblock),           cmocka_unit_test(test_guard_page),
-	    cmocka_unit_test(test_random_splits),        cmocka_unit_test(test_batch),
-	    cmocka_unit_test(test_cpu_mask_parse),       cmocka_unit_test(test_cpu_features),
-	    cmocka_unit_test(test_cpu_mask_applied),     cmocka_unit_test(test_cpu_prefs),
+	    cmocka_unit_test(test_expected_kernels_run),
+	    cmocka_unit_test(test_all_lengths),
+	    cmocka_unit_test(test_multiblock),
+	    cmocka_unit_test(test_guard_page),
+	    cmocka_unit_test(test_oneshot_guards),
+	    cmocka_unit_test(test_random_splits),
+	    cmocka_unit_test(test_batch),
+	    cmocka_unit_test(test_cpu_mask_parse),
+	    cmocka_unit_test(test_cpu_features),
+	    cmocka_unit_test(test_cpu_mask_applied),
+	    cmocka_unit_test(test_cpu_prefs),
 	};
 	if (argc == 2 && strcmp(argv[1], "--cpu-mask-child") == 0)
 		return cpu_mask_child();
