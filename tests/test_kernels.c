@@ -297,6 +297,17 @@ static void test_multiblock(void **state)
 	free(buf);
 }
 
+static size_t page_size(void)
+{
+#ifdef _WIN32
+	SYSTEM_INFO si;
+	GetSystemInfo(&si);
+	return si.dwPageSize;
+#else
+	return (size_t)sysconf(_SC_PAGESIZE);
+#endif
+}
+
 /* `span` writable bytes followed by one inaccessible page; NULL on failure. */
 static uint8_t *map_guarded(size_t span, size_t page)
 {
@@ -316,15 +327,8 @@ static uint8_t *map_guarded(size_t span, size_t page)
 /* Data that ends exactly at an inaccessible page: a kernel that reads past the end faults. */
 static void test_guard_page(void **state)
 {
-#ifdef _WIN32
-	SYSTEM_INFO si;
-	GetSystemInfo(&si);
-	long page = (long)si.dwPageSize;
-#else
-	long page = sysconf(_SC_PAGESIZE);
-#endif
-	size_t span = 2 * (size_t)page;
-	uint8_t *map = map_guarded(span, (size_t)page);
+	size_t page = page_size(), span = 2 * page;
+	uint8_t *map = map_guarded(span, page);
 	uint8_t expect[20], d[20];
 	tu_rng rng = {SEED ^ 2};
 	(void)state;
@@ -349,7 +353,7 @@ static void test_guard_page(void **state)
 #ifdef _WIN32
 	VirtualFree(map, 0, MEM_RELEASE);
 #else
-	munmap(map, span + (size_t)page);
+	munmap(map, span + page);
 #endif
 }
 
@@ -357,29 +361,22 @@ static void test_guard_page(void **state)
  * The one-shot calls (sha1kit_fast, sha1kit_dc, sha1kit_sha256) read a message's last part block as
  * one 16-byte load ending at its end (src/md_last.c): on data that ends at an inaccessible page and
  * on data that starts right after one, every length 0..300 gives OpenSSL's digest (a read past
- * either end faults). SHA1KIT_CPU=-all in the masks pass runs the same lengths without SSSE3.
+ * either end faults). The byte-wise form runs in the aarch64 pass (under qemu).
  */
 static void test_oneshot_guards(void **state)
 {
-#ifdef _WIN32
-	SYSTEM_INFO si;
-	GetSystemInfo(&si);
-	long page = (long)si.dwPageSize;
-#else
-	long page = sysconf(_SC_PAGESIZE);
-#endif
-	size_t span = 2 * (size_t)page;
+	size_t page = page_size(), span = 2 * page;
 	/* [guard page][span bytes][guard page]: the second guard from map_guarded, the first here */
-	uint8_t *map = map_guarded(span + (size_t)page, (size_t)page), *lo;
+	uint8_t *map = map_guarded(span + page, page), *lo;
 	uint8_t expect[32], d[32];
 	tu_rng rng = {SEED ^ 9};
 	(void)state;
 	assert_non_null(map);
 #ifdef _WIN32
 	DWORD old;
-	assert_true(VirtualProtect(map, (size_t)page, PAGE_NOACCESS, &old));
+	assert_true(VirtualProtect(map, page, PAGE_NOACCESS, &old));
 #else
-	assert_int_equal(mprotect(map, (size_t)page, PROT_NONE), 0);
+	assert_int_equal(mprotect(map, page, PROT_NONE), 0);
 #endif
 	lo = map + page;
 	tu_fill(&rng, lo, span);
@@ -405,7 +402,7 @@ static void test_oneshot_guards(void **state)
 #ifdef _WIN32
 	VirtualFree(map, 0, MEM_RELEASE);
 #else
-	munmap(map, span + 2 * (size_t)page);
+	munmap(map, span + 2 * page);
 #endif
 }
 
