@@ -61,9 +61,7 @@ static void parent_link(void *ctx, const uint8_t *id)
 
 /* ---- commits from the commit-graph (--connectivity-only) --------------------------------------- */
 
-/* Records `why` as what git's walk says at object `id` (on_walk_error of fsck_walk.c): a tree that
- * does not decode, a commit-graph parse that fails or dies (fatal). */
-static void walk_line(struct skg_fsck_run *f, const uint8_t *id, const char *why, bool fatal)
+void skg_fsck_walk_line(struct skg_fsck_run *f, const uint8_t *id, const char *why, bool fatal)
 {
 	pthread_mutex_lock(&f->lock);
 	struct skg_fsck_bad_tree *v = realloc(f->bad_trees, (f->n_bad_trees + 1) * sizeof(*v));
@@ -149,7 +147,7 @@ static int graph_commit(struct skg_fsck_run *f, const uint8_t *id, struct links 
 	char why[96];
 	int r = graph_parse(f, id, l, why, sizeof(why));
 	if (r == 2 || r == -1) {
-		walk_line(f, id, why, r == -1);
+		skg_fsck_walk_line(f, id, why, r == -1);
 		*walk_error = true;
 	}
 	return r == 1 || r == -1;
@@ -357,7 +355,7 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		if (te != SKG_TREE_OK) {
 			struct skg_tree_iter it;
 			walk_error = true;
-			walk_line(f, id, skg_tree_error_text(te), false);
+			skg_fsck_walk_line(f, id, skg_tree_error_text(te), false);
 			if (!f->connectivity_only) {
 				/* git's fsck_walk prints the decode error; it fails ("broken links") when
 				 * the tree does not even start */

@@ -858,6 +858,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	struct skg_error ferr;
 	uint64_t count = 0; /* git's p->num_objects: what the idx says, once it opens */
 	bool drawn = false; /* whether git's verify_packfile got to its loop (and its last display) */
+	f->midx_packs = f->midx_packs || midx != 0;
 	skg_fsck_meter_pack_start(f);
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, &ferr) != 0) {
 		if (git_open_fails(&idx, &ferr)) {
@@ -1738,6 +1739,86 @@ static bool bad_copy_dies(struct skg_fsck_run *f, const struct skg_fsck_bad_pack
 	skg_fsck_err_line(f, NULL, "fatal: packed object %s (stored in %s) is corrupt", h, b->pack);
 	f->died = true;
 	return true;
+}
+
+static void quiet_line(void *ctx, const char *text)
+{
+	(void)ctx;
+	(void)text;
+}
+
+/* Whether a pack before usable_packs[upto] in git's order of reading has `id`. */
+static bool earlier_pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t upto)
+{
+	bool found = false;
+	for (size_t i = 0; i < upto && !found; i++) {
+		struct skg_file idx = {0};
+		uint64_t off;
+		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) == 0) {
+			found = skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off);
+		}
+		skg_file_unmap(&idx);
+	}
+	return found;
+}
+
+void skg_fsck_retyped_first(struct skg_fsck_run *f)
+{
+	for (size_t b = 0; b < f->n_bad_packed && !f->midx_packs; b++) {
+		const struct skg_fsck_bad_packed *bp = &f->bad_packed[b];
+		unsigned as = 0;
+		size_t at = 0;
+		if (!bp->mismatch || skg_fsck_routed(f, bp->id) || !skg_graph_known(f->graph, bp->id, &as)) {
+			continue;
+		}
+		/* the walk reads a tree again; with --connectivity-only a commit (but one of the
+		 * commit-graph) or tag too */
+		if (!(as == SKG_TREE ||
+		      (f->connectivity_only &&
+		       (as == SKG_TAG || (as == SKG_COMMIT && !skg_fsck_graph_has(f, bp->id)))))) {
+			continue;
+		}
+		while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, bp->pack) != 0) {
+			at++;
+		}
+		if (at == f->n_usable_packs || earlier_pack_has(f, bp->id, at)) {
+			continue; /* git reads another copy first */
+		}
+		struct skg_file file = {0}, idx = {0};
+		int t = -1;
+		if (skg_file_map(&idx, bp->idx, f->on_map, f->map_ctx, NULL) == 0 &&
+		    skg_file_map(&file, bp->pack, f->on_map, f->map_ctx, NULL) == 0) {
+			t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz,
+			                         bp->offset, bp->pack, quiet_line, NULL);
+		}
+		skg_file_unmap(&file);
+		skg_file_unmap(&idx);
+		if (t < SKG_COMMIT || t > SKG_TAG || (unsigned)t == as ||
+		    !skg_graph_set_noread(f->graph, bp->id)) {
+			continue; /* (the same type with other contents: not modelled) */
+		}
+		uint8_t *v = realloc(f->retyped, (f->n_retyped + 1) * f->rawsz);
+		if (v == NULL) {
+			skg_fsck_nomem(f);
+			return;
+		}
+		f->retyped = v;
+		memcpy(v + f->n_retyped++ * f->rawsz, bp->id, f->rawsz);
+		char h[SKG_MAX_HEXSZ + 1], why[SKG_MAX_HEXSZ + 32];
+		skg_to_hex_len(bp->id, f->rawsz, h);
+		snprintf(why, sizeof(why), "Object %s not a %s", h, skg_fsck_tname(as));
+		skg_fsck_walk_line(f, bp->id, why, false);
+	}
+}
+
+bool skg_fsck_retyped(const struct skg_fsck_run *f, const uint8_t *id)
+{
+	for (size_t i = 0; i < f->n_retyped; i++) {
+		if (memcmp(f->retyped + i * f->rawsz, id, f->rawsz) == 0) {
+			return true;
+		}
+	}
+	return false;
 }
 
 bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id)

@@ -474,6 +474,13 @@ static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_
 		skg_fsck_fate_lines(f, NULL, fate); /* git's parse_object fails as in the object check */
 		return INDEX_INVALID;
 	}
+	if (skg_fsck_retyped(f, id)) {
+		/* its read finds the copy of another type, and hashes that (parse_object) */
+		char h[SKG_MAX_HEXSZ + 1];
+		skg_to_hex_len(id, f->rawsz, h);
+		skg_fsck_err_line(f, NULL, "error: hash mismatch %s", h);
+		return INDEX_INVALID;
+	}
 	if (skg_graph_has(f->graph, id, type) && !(*type == SKG_TREE && skg_fsck_routed(f, id))) {
 		/* a tree is read again (its buffer was freed after the check); --connectivity-only
 		 * hashes what it reads, as for a ref */

@@ -218,6 +218,9 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 	f->bad_trees = NULL;
 	f->n_bad_trees = 0;
 	f->n_specials = 0;
+	free(f->retyped);
+	f->retyped = NULL;
+	f->n_retyped = 0;
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		free(f->bad_packed[i].pack);
 		free(f->bad_packed[i].idx);
@@ -809,6 +812,7 @@ static int run(struct skg_fsck_run *f)
 	if (wt_passes(f, errors, scan(f)) != 0 || skg_fsck_midx_routed(f) != 0) {
 		return -1;
 	}
+	skg_fsck_retyped_first(f);
 	/* the promisor objects first: fsck_finish leaves a .gitmodules / .gitattributes blob it cannot
 	 * read alone when it is one (fsck.c fsck_blobs, is_promisor_object) */
 	if (skg_fsck_stopped(f) || skg_fsck_promisor(f) != 0) {
@@ -924,6 +928,7 @@ static void run_free(struct skg_fsck_run *f)
 	free(f->tips);
 	free(f->snap_read);
 	free(f->bad_trees);
+	free(f->retyped);
 	free(f->specials);
 	free(f->sparse);
 	for (size_t i = 0; i < f->n_bad_packed; i++) {

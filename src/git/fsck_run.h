@@ -205,6 +205,7 @@ struct skg_fsck_run {
 	struct skg_fsck_tip *cg_tips;
 	size_t n_cg_tips;
 	bool no_midx;             /* core.multiPackIndex = false: git loads and verifies none */
+	bool midx_packs;          /* a pack the check read is in a multi-pack-index */
 	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
 	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
 	                           * commit-graph verify */
@@ -226,6 +227,9 @@ struct skg_fsck_run {
 	size_t n_specials, cap_specials;
 	struct skg_fsck_bad_packed *bad_packed;
 	size_t n_bad_packed;
+	/* the objects whose copy git reads first reads back as another type (skg_fsck_retyped_first) */
+	uint8_t *retyped;
+	size_t n_retyped;
 	struct skg_fsck_pack_paths *usable_packs;
 	size_t n_usable_packs;
 	/* the IDs git's lookups cannot read though the check may have read them (fsck_routed.c),
@@ -367,6 +371,11 @@ void skg_fsck_lookup_fails(struct skg_fsck_run *f, const uint8_t *id, unsigned t
 bool skg_fsck_parses(struct skg_fsck_run *f, unsigned type, const uint8_t *id, const uint8_t *data,
                      size_t len, bool quiet);
 
+/* Records `why` as what git's walk says at object `id` (on_walk_error of fsck_walk.c): a tree that
+ * does not decode, a commit-graph parse that fails or dies (fatal), a read that finds another type
+ * (skg_fsck_retyped_first). fsck_check.c. */
+void skg_fsck_walk_line(struct skg_fsck_run *f, const uint8_t *id, const char *why, bool fatal);
+
 /* ---- fsck_loose.c ------------------------------------------------------------------------------- */
 
 /* The loose objects of object directory number odb: 0, or -1 when the check stops there (git dies:
@@ -420,6 +429,19 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
  * (fsck_routed.c).
  */
 int skg_fsck_midx_routed(struct skg_fsck_run *f);
+/*
+ * After the object check: the objects whose first copy in git's order of reading (its packs in
+ * order, then the loose files) is a pack entry that reads back as another type than the object the
+ * check read (a retyped entry header: "packed X is corrupt" in the check): git's walk, which reads
+ * a tree again (and with --connectivity-only a commit or tag), says "error: Object X not a T" there
+ * and follows none of its links (tree.c parse_tree_gently, commit.c, tag.c). Recorded as the walk's
+ * line (skg_fsck_walk_line) and marked for the walk (skg_graph_set_noread). Not done where a
+ * multi-pack-index sends git's lookups (skg_fsck_midx_routed). fsck_pack.c.
+ */
+void skg_fsck_retyped_first(struct skg_fsck_run *f);
+/* Whether `id` is one of skg_fsck_retyped_first's objects: git's parse_object of it reads the
+ * other type and hashes that ("hash mismatch"). */
+bool skg_fsck_retyped(const struct skg_fsck_run *f, const uint8_t *id);
 /* Whether git's object store cannot read `id` though the check may have (skg_fsck_midx_routed). */
 bool skg_fsck_routed(const struct skg_fsck_run *f, const uint8_t *id);
 /* Whether git's lookup of `id` dies in the multi-pack-index (f->midx_bad): its "fatal: bad

@@ -526,6 +526,28 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 	if (g->objs[i].flags & F_UNREAD) {
 		g->objs[i].type |= T_COPY; /* (git reads this copy: not one it lists and cannot read) */
 	}
+	if ((g->objs[i].flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD) && keep) {
+		/* a copy read after one that could not be (not one git's walk cannot read: F_WALKED):
+		 * git's check of it gives the object its type and marks what it links to used
+		 * (fsck_obj), though its walk may read the other */
+		if (TY(&g->objs[i]) == 0) {
+			g->objs[i].type = (uint8_t)(g->objs[i].type | (type & TYPE_MASK));
+		}
+		for (size_t k = 0; k < n; k++) {
+			uint32_t t = lookup_or_add(g, links[k].id);
+			if (t == UINT32_MAX) {
+				goto out;
+			}
+			struct gobj *to = &g->objs[t];
+			unsigned lt = links[k].type & TYPE_MASK;
+			if (TY(to) == 0 && !(to->flags & F_HAS)) {
+				to->type = (uint8_t)(lt | (to->type & (T_CONFLICT | T_PROMISOR)));
+			}
+			if (lt != 0 && (!(to->type & T_FORCED) || TY(to) == lt)) {
+				to->flags |= F_USED;
+			}
+		}
+	}
 	if (g->objs[i].flags & F_HAS) {
 		/* a second copy: the first record stays (with the earlier order in git's), the other
 		 * add is kept for the order of the walk's last lines */
@@ -920,18 +942,22 @@ int skg_graph_force_type(struct skg_graph *g, const uint8_t *id, unsigned type)
 	return i == UINT32_MAX ? -1 : 0;
 }
 
-void skg_graph_set_noread(struct skg_graph *g, const uint8_t *id)
+bool skg_graph_set_noread(struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
 	struct gobj *o = v != 0 ? &g->objs[v - 1] : NULL;
 	if (o != NULL && (o->flags & (F_HAS | F_UNREAD)) == F_HAS) {
 		o->type |= T_NOREAD;
-	} else if (o != NULL && (o->flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD) &&
-	           (o->type & T_COPY) && TY(o) == SKG_TREE) {
+		return true;
+	}
+	if (o != NULL && (o->flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD) &&
+	    (o->type & T_COPY) && TY(o) == SKG_TREE) {
 		/* the unreadable copy's record, a readable one added after it (T_COPY): a tree git's
 		 * walk reads again, through the copy it cannot read */
 		o->flags |= F_WALKERR;
+		return true;
 	}
+	return false;
 }
 
 int skg_graph_note_type(struct skg_graph *g, const uint8_t *id, unsigned type)

@@ -265,9 +265,9 @@ bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
  * walk reports it through skg_graph_report.walk_error, with its type, and follows none of its links
  * (they still count as used). Nothing for an object not added or not read, but a tree whose
  * record is of a copy that could not be read with a readable copy added after it: the walk reports
- * it the same way. After the objects are added, on one thread.
+ * it the same way. After the objects are added, on one thread. True when it marked the object.
  */
-void skg_graph_set_noread(struct skg_graph *g, const uint8_t *id);
+bool skg_graph_set_noread(struct skg_graph *g, const uint8_t *id);
 
 /*
  * Note that git asked is_promisor_object before its walk (fsck_finish's check of a .gitmodules or

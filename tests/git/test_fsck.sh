@@ -2649,6 +2649,62 @@ HEAD~1 3 nodelta nograph
 CASES
 }
 
+# Two copies of every object, one tree's entry header retyped in one of them (a tree -> a commit:
+# type bits xor 3): git's check reads both copies (the retyped one "is corrupt", the other is
+# checked and marks its entries used), and its walk reads the tree again from the first copy in its
+# order (packs before loose files, a newer pack first): "error: Object X not a tree" where that copy
+# is the retyped one, and nothing of the tree followed (its entries unreachable, not dangling).
+# sha1kit printed neither line and, where the retyped copy came first, the tree's entries as
+# dangling (a new user's trial). mkretyped_copy DIR WHERE: two-packs-new (the retyped copy in the
+# newer pack), two-packs-old (in the older one: git reads the good copy), loose (packed and loose,
+# the packed copy retyped).
+mkretyped_copy() {
+	local r=$1 where=$2 i
+	git init -q "$r" && (
+		cd "$r" || exit 1
+		for i in 1 2 3; do
+			mkdir -p "d$i/e" && echo "file $i" >"d$i/e/f" && echo "x$i" >top && git add -A &&
+				GIT_COMMITTER_DATE="@$((1700000000 + i)) +0000" git commit -qm "c$i" || exit 1
+		done
+		local o p old new at b
+		case $where in
+		loose)
+			git repack -qa || exit 1 # (without -d: the loose files stay)
+			o=$(git rev-parse HEAD~1:d1/e)
+			p=$(ls .git/objects/pack/*.pack)
+			;;
+		*)
+			git repack -qad || exit 1
+			old=$(ls .git/objects/pack/*.pack)
+			new=.git/objects/pack/pack-$(git rev-list --objects --all |
+				git pack-objects -q --depth=0 --window=0 .git/objects/pack/pack).pack
+			touch -d '2024-01-01 00:00:00' "$old" && touch -d '2024-01-01 00:00:01' "$new" || exit 1
+			o=$(git rev-parse HEAD~2^{tree})
+			if [ "$where" = two-packs-new ]; then p=$new; else p=$old; fi
+			;;
+		esac
+		at=$(git verify-pack -v "${p%.pack}.idx" | awk -v o="$o" '$1 == o {print $5}')
+		[ -n "$at" ] || exit 1
+		chmod u+w "$p"
+		b=$(od -An -tu1 -j "$at" -N1 "$p" | tr -d ' ')
+		printf "\\$(printf '%03o' $((b ^ (3 << 4))))" | dd of="$p" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	)
+}
+section_retyped_copy() {
+	local w r
+	for w in two-packs-new two-packs-old loose; do
+		r=$T/retyped-copy-$w
+		mkretyped_copy "$r" $w || {
+			fail "retyped copy $w: no repository"
+			continue
+		}
+		$exact "a tree's copy retyped ($w)" "$r"
+		$exact "a tree's copy retyped ($w), --unreachable" "$r" --unreachable
+		# (--connectivity-only with a packed and a loose copy: not followed yet)
+		[ $w = loose ] || $exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only
+	done
+}
+
 # Objects that hash right and do not parse (a tree "100644 f" with a short ID, a commit "tree zz",
 # a tag "object 123"), all packed, each reached as git reaches them: dangling, a tree's entry, a
 # commit's parent, a ref, a tag ref. git's check_object and mark_object take a packed object it
