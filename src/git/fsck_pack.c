@@ -118,16 +118,17 @@ static void reserve_graph(struct skg_fsck_run *f, const struct skg_file *idx, ui
 
 /* An object of a pack that cannot be read (git's mark_bad_packed_object when its object store
  * tries), or that reads back with another ID (mismatch). */
-static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool mismatch, bool marked,
-                                uint64_t offset, const char *pack_path, const char *idx_path)
+static void push_bad_packed(struct skg_fsck_run *f, struct skg_fsck_bad_packed **list, size_t *n,
+                            const uint8_t *id, bool mismatch, bool marked, uint64_t offset,
+                            const char *pack_path, const char *idx_path)
 {
-	struct skg_fsck_bad_packed *v = realloc(f->bad_packed, (f->n_bad_packed + 1) * sizeof(*v));
+	struct skg_fsck_bad_packed *v = realloc(*list, (*n + 1) * sizeof(*v));
 	if (v == NULL) {
 		skg_fsck_nomem(f);
 		return;
 	}
-	f->bad_packed = v;
-	struct skg_fsck_bad_packed *b = &v[f->n_bad_packed];
+	*list = v;
+	struct skg_fsck_bad_packed *b = &v[*n];
 	memcpy(b->id, id, f->rawsz);
 	b->mismatch = mismatch;
 	b->marked = marked;
@@ -135,12 +136,19 @@ static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool 
 	b->pack = strdup(pack_path);
 	b->idx = strdup(idx_path);
 	if (b->pack != NULL && b->idx != NULL) {
-		f->n_bad_packed++;
+		(*n)++;
 	} else {
 		free(b->pack);
 		free(b->idx);
 		skg_fsck_nomem(f);
 	}
+}
+
+static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool mismatch, bool marked,
+                                uint64_t offset, const char *pack_path, const char *idx_path)
+{
+	push_bad_packed(f, &f->bad_packed, &f->n_bad_packed, id, mismatch, marked, offset, pack_path,
+	                idx_path);
 }
 
 /* An idx entry: its pack offset and ID (in the idx). */
@@ -497,7 +505,8 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
  * type does not resolve or one of them does not read: the full check then reads the pack (the
  * objects this pass added are added again, the same; its records were held and are dropped).
  */
-static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, const struct skg_file *idx)
+static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, const struct skg_file *idx,
+                              const char *pack_path, const char *idx_path)
 {
 	size_t n = 0;
 	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
@@ -552,6 +561,8 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 			                  skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0)) != 0) {
 				skg_fsck_nomem(f);
 			}
+			push_bad_packed(f, &f->conn_mismatch, &f->n_conn_mismatch, e[k].id, true, false,
+			                e[k].off, pack_path, idx_path);
 		} else {
 			skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
 		}
@@ -992,7 +1003,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	reserve_graph(f, &idx, file.len);
-	if (f->connectivity_only && connectivity_pack(f, &file, &idx)) {
+	if (f->connectivity_only && connectivity_pack(f, &file, &idx, pack_path, idx_path)) {
 		goto out;
 	}
 	if (f->connectivity_only && idx_sum_ok) {
@@ -1764,8 +1775,9 @@ static bool earlier_pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t u
 
 void skg_fsck_retyped_first(struct skg_fsck_run *f)
 {
-	for (size_t b = 0; b < f->n_bad_packed && !f->midx_packs; b++) {
-		const struct skg_fsck_bad_packed *bp = &f->bad_packed[b];
+	for (size_t b = 0; b < f->n_bad_packed + f->n_conn_mismatch && !f->midx_packs; b++) {
+		const struct skg_fsck_bad_packed *bp =
+		    b < f->n_bad_packed ? &f->bad_packed[b] : &f->conn_mismatch[b - f->n_bad_packed];
 		unsigned as = 0;
 		size_t at = 0;
 		if (!bp->mismatch || skg_fsck_routed(f, bp->id) || !skg_graph_known(f->graph, bp->id, &as)) {

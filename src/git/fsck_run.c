@@ -226,6 +226,11 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 		free(f->bad_packed[i].idx);
 	}
 	f->n_bad_packed = 0;
+	for (size_t i = 0; i < f->n_conn_mismatch; i++) {
+		free(f->conn_mismatch[i].pack);
+		free(f->conn_mismatch[i].idx);
+	}
+	f->n_conn_mismatch = 0;
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
 		free(f->usable_packs[i].idx);
 		free(f->usable_packs[i].pack);
@@ -936,6 +941,11 @@ static void run_free(struct skg_fsck_run *f)
 		free(f->bad_packed[i].idx);
 	}
 	free(f->bad_packed);
+	for (size_t i = 0; i < f->n_conn_mismatch; i++) {
+		free(f->conn_mismatch[i].pack);
+		free(f->conn_mismatch[i].idx);
+	}
+	free(f->conn_mismatch);
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		free(f->unusable[i].line);
 		free(f->unusable[i].idx);

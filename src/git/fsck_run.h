@@ -227,6 +227,11 @@ struct skg_fsck_run {
 	size_t n_specials, cap_specials;
 	struct skg_fsck_bad_packed *bad_packed;
 	size_t n_bad_packed;
+	/* --connectivity-only: the commits and tags of a pack that do not parse and are not what their
+	 * ID says (an entry header retyped, say; connectivity_pack of fsck_pack.c), for
+	 * skg_fsck_retyped_first */
+	struct skg_fsck_bad_packed *conn_mismatch;
+	size_t n_conn_mismatch;
 	/* the objects whose copy git reads first reads back as another type (skg_fsck_retyped_first) */
 	uint8_t *retyped;
 	size_t n_retyped;

@@ -2700,8 +2700,7 @@ section_retyped_copy() {
 		}
 		$exact "a tree's copy retyped ($w)" "$r"
 		$exact "a tree's copy retyped ($w), --unreachable" "$r" --unreachable
-		# (--connectivity-only with a packed and a loose copy: not followed yet)
-		[ $w = loose ] || $exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only
+		$exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only
 	done
 }
 
