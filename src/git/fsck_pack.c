@@ -132,6 +132,7 @@ static void push_bad_packed(struct skg_fsck_run *f, struct skg_fsck_bad_packed *
 	memcpy(b->id, id, f->rawsz);
 	b->mismatch = mismatch;
 	b->marked = marked;
+	b->reread = false;
 	b->offset = offset;
 	b->pack = strdup(pack_path);
 	b->idx = strdup(idx_path);
@@ -1624,6 +1625,10 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 	if (skg_fsck_midx_dies(f, id, true)) {
 		return true; /* its lookup in the multi-pack-index */
 	}
+	unsigned type;
+	if (skg_fsck_falls_back(f, id, true, &type)) {
+		return false; /* it reads the next copy */
+	}
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		const struct skg_fsck_bad_packed *b = &f->bad_packed[i];
 		if (memcmp(b->id, id, f->rawsz) == 0 && !b->mismatch) {
@@ -1758,17 +1763,23 @@ static void quiet_line(void *ctx, const char *text)
 	(void)text;
 }
 
+/* Whether usable_packs[i]'s idx lists `id`. */
+static bool pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t i)
+{
+	struct skg_file idx = {0};
+	uint64_t off;
+	bool found = skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) == 0 &&
+	             skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off);
+	skg_file_unmap(&idx);
+	return found;
+}
+
 /* Whether a pack before usable_packs[upto] in git's order of reading has `id`. */
 static bool earlier_pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t upto)
 {
 	bool found = false;
 	for (size_t i = 0; i < upto && !found; i++) {
-		struct skg_file idx = {0};
-		uint64_t off;
-		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) == 0) {
-			found = skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off);
-		}
-		skg_file_unmap(&idx);
+		found = pack_has(f, id, i);
 	}
 	return found;
 }
@@ -1821,6 +1832,46 @@ void skg_fsck_retyped_first(struct skg_fsck_run *f)
 		snprintf(why, sizeof(why), "Object %s not a %s", h, skg_fsck_tname(as));
 		skg_fsck_walk_line(f, bp->id, why, false);
 	}
+}
+
+bool skg_fsck_falls_back(struct skg_fsck_run *f, const uint8_t *id, bool child, unsigned *type)
+{
+	struct skg_fsck_bad_packed *b = NULL;
+	size_t at = 0;
+	for (size_t i = 0; i < f->n_bad_packed && b == NULL; i++) {
+		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
+			b = &f->bad_packed[i];
+		}
+	}
+	if (b == NULL || b->mismatch || f->midx_packs || skg_fsck_routed(f, id) ||
+	    !skg_graph_known(f->graph, id, type) || *type == SKG_NONE) {
+		return false;
+	}
+	while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, b->pack) != 0) {
+		at++;
+	}
+	if (at == f->n_usable_packs || earlier_pack_has(f, id, at)) {
+		return false; /* (an earlier copy: not this case) */
+	}
+	/* a readable copy after it: a later pack that has it and where the check read it, or a loose
+	 * file */
+	bool other = skg_fsck_loose_file_exists(f, id);
+	for (size_t i = at + 1; i < f->n_usable_packs && !other; i++) {
+		bool bad_there = false;
+		for (size_t k = 0; k < f->n_bad_packed && !bad_there; k++) {
+			bad_there = memcmp(f->bad_packed[k].id, id, f->rawsz) == 0 &&
+			            strcmp(f->bad_packed[k].pack, f->usable_packs[i].pack) == 0;
+		}
+		other = !bad_there && pack_has(f, id, i);
+	}
+	if (!other) {
+		return false;
+	}
+	if (child || (!b->marked && !b->reread)) {
+		reread_lines(f, b, false);
+	}
+	b->reread = b->reread || !child;
+	return true;
 }
 
 bool skg_fsck_retyped(const struct skg_fsck_run *f, const uint8_t *id)

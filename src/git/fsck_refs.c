@@ -186,6 +186,9 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	if (!skg_graph_has(f->graph, id, &type) ||
 	    ((f->snapshot || f->connectivity_only || type == SKG_TREE) && skg_fsck_routed(f, id)) ||
 	    skg_fsck_conn_hash_mismatch(f, id, type, false)) {
+		if (skg_fsck_falls_back(f, id, false, &type)) {
+			goto valid; /* its first copy does not read: git reads the next */
+		}
 		f->snap_known = f->snapshot ? snapshot_known(f, id) : SKG_NONE;
 		parse_lookup_lines(f, id);
 		/* 2.55 reads the type, then the object; only the object when a link of a ref before put
@@ -485,6 +488,9 @@ static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_
 		/* a tree is read again (its buffer was freed after the check); --connectivity-only
 		 * hashes what it reads, as for a ref */
 		return skg_fsck_conn_hash_mismatch(f, id, *type, false) ? INDEX_INVALID : INDEX_PARSED;
+	}
+	if (skg_fsck_falls_back(f, id, false, type)) {
+		return INDEX_PARSED; /* its first copy does not read: git reads the next */
 	}
 	if (f->connectivity_only) {
 		/* git parsed nothing but the refs' objects (2.55's snapshot: their links are what it

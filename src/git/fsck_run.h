@@ -57,6 +57,7 @@ struct skg_fsck_bad_packed {
 	uint8_t id[SKG_MAX_RAWSZ];
 	bool mismatch;
 	bool marked;     /* a delta base git marked bad: it never reads it again */
+	bool reread;     /* git read it again after its check, with its lines (skg_fsck_falls_back) */
 	uint64_t offset; /* where it is in the pack */
 	char *pack, *idx;
 };
@@ -444,6 +445,15 @@ int skg_fsck_midx_routed(struct skg_fsck_run *f);
  * multi-pack-index sends git's lookups (skg_fsck_midx_routed). fsck_pack.c.
  */
 void skg_fsck_retyped_first(struct skg_fsck_run *f);
+/*
+ * git's read of `id` after its check, where the copy it finds first is one the check could not
+ * read (not one that reads back as another object) and another copy follows in its order (a later
+ * pack that has it readable, or a loose file): the read fails there, git marks that copy bad and
+ * reads the next (packfile.c mark_bad_packed_object, then the lookup again). True in that case,
+ * with *type the object's (the graph's, from the readable copy); the failed read's lines are out
+ * once (every time for a process git starts: `child`). False otherwise, nothing printed.
+ */
+bool skg_fsck_falls_back(struct skg_fsck_run *f, const uint8_t *id, bool child, unsigned *type);
 /* Whether `id` is one of skg_fsck_retyped_first's objects: git's parse_object of it reads the
  * other type and hashes that ("hash mismatch"). */
 bool skg_fsck_retyped(const struct skg_fsck_run *f, const uint8_t *id);

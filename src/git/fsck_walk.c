@@ -229,6 +229,10 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 	if (skg_fsck_midx_dies(f, id, false) || (skg_fsck_routed(f, id) && skg_fsck_dies_bad_copy(f, id))) {
 		return; /* its lookup in the multi-pack-index dies, or its read of the copy it finds there */
 	}
+	unsigned known;
+	if (type != SKG_BLOB && f->connectivity_only && skg_fsck_falls_back(f, id, false, &known)) {
+		return; /* its first copy does not read: git reads the next (its lines once) */
+	}
 	if (type != SKG_BLOB && skg_fsck_dies_conn_read(f, id)) {
 		return; /* --connectivity-only: the walk's read of a corrupt packed copy dies */
 	}

@@ -2655,11 +2655,16 @@ CASES
 # order (packs before loose files, a newer pack first): "error: Object X not a tree" where that copy
 # is the retyped one, and nothing of the tree followed (its entries unreachable, not dangling).
 # sha1kit printed neither line and, where the retyped copy came first, the tree's entries as
-# dangling (a new user's trial). mkretyped_copy DIR WHERE: two-packs-new (the retyped copy in the
-# newer pack), two-packs-old (in the older one: git reads the good copy), loose (packed and loose,
-# the packed copy retyped).
+# dangling (a new user's trial). A copy that does not read at all (its header xor 5 << 4: a delta
+# whose base does not resolve): git's first read after its check (here the cache tree's) prints its
+# unpack lines again, marks it bad and reads the next copy; sha1kit died there ("fatal: packed
+# object ... is corrupt", exit 128 where git exits 4; the second trial of 2026-12-07).
+# mkretyped_copy DIR WHERE [MASK [head]]: two-packs-new (the retyped copy in the newer pack),
+# two-packs-old (in the older one: git reads the good copy), loose (packed and loose, the packed
+# copy retyped); MASK the xor of the type bits (3: a tree to a commit); head: HEAD's root tree
+# (in the index's cache tree) instead of HEAD~2's.
 mkretyped_copy() {
-	local r=$1 where=$2 i
+	local r=$1 where=$2 mask=${3:-3} which=${4:-} i
 	git init -q "$r" && (
 		cd "$r" || exit 1
 		for i in 1 2 3; do
@@ -2680,6 +2685,7 @@ mkretyped_copy() {
 				git pack-objects -q --depth=0 --window=0 .git/objects/pack/pack).pack
 			touch -d '2024-01-01 00:00:00' "$old" && touch -d '2024-01-01 00:00:01' "$new" || exit 1
 			o=$(git rev-parse HEAD~2^{tree})
+			[ "$which" != head ] || o=$(git rev-parse HEAD^{tree})
 			if [ "$where" = two-packs-new ]; then p=$new; else p=$old; fi
 			;;
 		esac
@@ -2687,13 +2693,13 @@ mkretyped_copy() {
 		[ -n "$at" ] || exit 1
 		chmod u+w "$p"
 		b=$(od -An -tu1 -j "$at" -N1 "$p" | tr -d ' ')
-		printf "\\$(printf '%03o' $((b ^ (3 << 4))))" | dd of="$p" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		printf "\\$(printf '%03o' $((b ^ (mask << 4))))" | dd of="$p" bs=1 seek="$at" conv=notrunc 2>/dev/null
 	)
 }
 section_retyped_copy() {
 	local w r
-	for w in two-packs-new two-packs-old loose; do
-		r=$T/retyped-copy-$w
+	for w in two-packs-new two-packs-old loose "two-packs-new 5 head"; do
+		r=$T/retyped-copy-${w// /-}
 		mkretyped_copy "$r" $w || {
 			fail "retyped copy $w: no repository"
 			continue
