@@ -230,7 +230,7 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 		return; /* its lookup in the multi-pack-index dies, or its read of the copy it finds there */
 	}
 	unsigned known;
-	if (type != SKG_BLOB && f->connectivity_only && skg_fsck_falls_back(f, id, false, &known)) {
+	if (type != SKG_BLOB && skg_fsck_falls_back(f, id, false, &known)) {
 		return; /* its first copy does not read: git reads the next (its lines once) */
 	}
 	if (type != SKG_BLOB && skg_fsck_dies_conn_read(f, id)) {
@@ -254,6 +254,18 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 		/* (2.39.5's parse_object of an object in memory reads it without its type first) */
 		skg_fsck_lookup_lines(f, id, f->git_version >= SKG_GIT_2_55 ? 4 : 2);
 		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", h);
+	}
+}
+
+/* The walk follows an object through its copy read after one that could not be: git's walk reads a
+ * tree again (its buffer was freed after the check), fails at the first copy (its unpack lines,
+ * once) and reads the next. */
+static void on_reread(void *ctx, unsigned type, const uint8_t *id)
+{
+	struct skg_fsck_run *f = ctx;
+	unsigned known;
+	if (!f->died && type == SKG_TREE) {
+		(void)skg_fsck_falls_back(f, id, false, &known);
 	}
 }
 
@@ -399,7 +411,8 @@ int skg_fsck_walk(struct skg_fsck_run *f)
 	                               on_not_a,
 	                               on_failed_parse,
 	                               on_failed_root,
-	                               on_parse_typeless};
+	                               on_parse_typeless,
+	                               on_reread};
 	struct skg_loose_options wopt;
 	skg_loose_options_default(&wopt);
 	wopt.rawsz = f->rawsz;

@@ -529,9 +529,19 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 	if ((g->objs[i].flags & (F_HAS | F_UNREAD | F_WALKERR)) == (F_HAS | F_UNREAD) && keep) {
 		/* a copy read after one that could not be (not one git's walk cannot read: F_WALKED):
 		 * git's check of it gives the object its type and marks what it links to used
-		 * (fsck_obj), though its walk may read the other */
+		 * (fsck_obj); its links are kept for the walk, which follows them where git's read
+		 * of the first copy fails and finds this one (skg_graph_report.reread), not where that
+		 * read gives another type (skg_graph_set_noread) */
 		if (TY(&g->objs[i]) == 0) {
 			g->objs[i].type = (uint8_t)(g->objs[i].type | (type & TYPE_MASK));
+		}
+		uint32_t first = 0;
+		uint32_t *store = NULL;
+		if (n > 0 && g->objs[i].first == NO_LINKS && n < UINT32_MAX) {
+			if (!links_room(g, n, &first)) {
+				goto out;
+			}
+			store = links_at(g, first);
 		}
 		for (size_t k = 0; k < n; k++) {
 			uint32_t t = lookup_or_add(g, links[k].id);
@@ -546,6 +556,14 @@ static int insert(struct skg_graph *g, const uint8_t *id, unsigned type, const s
 			if (lt != 0 && (!(to->type & T_FORCED) || TY(to) == lt)) {
 				to->flags |= F_USED;
 			}
+			if (store != NULL) {
+				store[k] = t | (uint32_t)(links[k].type & 7) << LINK_TYPE_SHIFT;
+			}
+		}
+		if (store != NULL) {
+			g->objs[i].first = first;
+			g->objs[i].n = (uint32_t)n;
+			g->nlinks += n;
 		}
 	}
 	if (g->objs[i].flags & F_HAS) {
@@ -1138,6 +1156,8 @@ static void mark(struct walk *w, uint32_t from, uint32_t t, unsigned ltype)
 			o->type = (uint8_t)((o->type & ~TYPE_MASK) | ltype);
 		}
 		w->stack[w->sp++] = t;
+	} else if (o->first != NO_LINKS) {
+		w->stack[w->sp++] = t; /* a copy that cannot be read, then one that was (insert) */
 	}
 }
 
@@ -2008,6 +2028,14 @@ static void drain(struct walk *w)
 			if (g->objs[i].flags & F_UNREAD) {
 				continue; /* (the commit-graph's links are git's only when it parses a commit)
 				           */
+			}
+		}
+		if ((g->objs[i].flags & (F_UNREAD | F_WALKERR)) == F_UNREAD) {
+			/* a copy that cannot be read, then one that was (insert): git's walk reads it */
+			if (w->quiet) {
+				w->events = true;
+			} else if (rep->reread != NULL) {
+				rep->reread(rep->ctx, TY(&g->objs[i]), g->objs[i].id);
 			}
 		}
 		if ((g->objs[i].flags & F_RELOAD) && rep->reload != NULL) {

@@ -371,6 +371,9 @@ struct skg_graph_report {
 	 * it): false when that fails, its lines given unless `quiet` (the quiet pass asks too); then
 	 * git has it with no type ("Unknown object type") and follows nothing (may be NULL). */
 	bool (*parse_typeless)(void *ctx, bool quiet, unsigned type, const uint8_t *id);
+	/* The walk follows an object whose first copy could not be read through the copy read after
+	 * it (insert's record of both): git's walk reads it there again (may be NULL). */
+	void (*reread)(void *ctx, unsigned type, const uint8_t *id);
 };
 
 /*

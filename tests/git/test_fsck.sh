@@ -2698,7 +2698,7 @@ mkretyped_copy() {
 }
 section_retyped_copy() {
 	local w r
-	for w in two-packs-new two-packs-old loose "two-packs-new 5 head"; do
+	for w in two-packs-new two-packs-old loose "two-packs-new 5 head" "two-packs-new 5"; do
 		r=$T/retyped-copy-${w// /-}
 		mkretyped_copy "$r" $w || {
 			fail "retyped copy $w: no repository"
@@ -2706,7 +2706,10 @@ section_retyped_copy() {
 		}
 		$exact "a tree's copy retyped ($w)" "$r"
 		$exact "a tree's copy retyped ($w), --unreachable" "$r" --unreachable
-		$exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only
+		# (--connectivity-only where the first copy does not read and the tree is not in the
+		# cache tree: sha1kit's walk does not follow the copy git reads next, not yet)
+		[ "$w" = "two-packs-new 5" ] ||
+			$exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only
 	done
 }
 

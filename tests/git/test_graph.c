@@ -77,9 +77,9 @@ static void on_walk_error(void *ctx, unsigned t, const uint8_t *id)
 static void walk(struct skg_graph *g, struct seen *s, bool unreachable)
 {
 	struct skg_graph_report rep = {
-	    s,    on_broken, on_wrong,  on_missing, on_dangling, on_unreachable, on_walk_error, unreachable,
-	    NULL, 0,         on_failed, false,      false,       false,          false,         NULL,
-	    NULL, NULL,      NULL,      NULL};
+	    s,           on_broken, on_wrong, on_missing, on_dangling, on_unreachable, on_walk_error,
+	    unreachable, NULL,      0,        on_failed,  false,       false,          false,
+	    false,       NULL,      NULL,     NULL,       NULL,        NULL,           NULL};
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 }
@@ -307,7 +307,7 @@ static void test_graph_conn_types(void **state)
 	struct skg_graph_report rep = {
 	    &s,    on_broken, on_wrong, on_missing,      on_dangling,    on_unreachable, NULL,
 	    false, NULL,      0,        on_failed,       false,          true,           false,
-	    false, NULL,      on_not_a, on_failed_parse, on_failed_root, on_typeless};
+	    false, NULL,      on_not_a, on_failed_parse, on_failed_root, on_typeless,    NULL};
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 	static const char *const want[] = {
@@ -526,7 +526,8 @@ static void test_graph_reload(void **state)
 			                               on_dangling, on_unreachable, on_walk_error, false,
 			                               give_links,  threads,        NULL,          false,
 			                               false,       false,          false,         NULL,
-			                               NULL,        NULL,           NULL,          NULL};
+			                               NULL,        NULL,           NULL,          NULL,
+			                               NULL};
 			assert_int_equal(skg_graph_walk(g, &rep), 0);
 			assert_int_equal(r.s.len, kept.len);
 			assert_memory_equal(r.s.log, kept.log, kept.len);
@@ -596,9 +597,10 @@ static void test_graph_promisor(void **state)
 
 	g = skg_graph_new(SKG_RAWSZ);
 	promisor_graph(g);
-	struct skg_graph_report rep = {
-	    &s,        on_broken, on_wrong, on_missing, on_dangling, on_unreachable, NULL, false, NULL, 0,
-	    on_failed, true,      false,    false,      false,       NULL,           NULL, NULL,  NULL, NULL};
+	struct skg_graph_report rep = {&s,    on_broken, on_wrong, on_missing, on_dangling, on_unreachable,
+	                               NULL,  false,     NULL,     0,          on_failed,   true,
+	                               false, false,     false,    NULL,       NULL,        NULL,
+	                               NULL,  NULL,      NULL};
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(skg_graph_walk(g, &rep), 0);
 	assert_true(has_line(&s, "dangling", SKG_TREE, 21));
