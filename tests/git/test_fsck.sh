@@ -2676,6 +2676,7 @@ mkretyped_copy() {
 		loose)
 			git repack -qa || exit 1 # (without -d: the loose files stay)
 			o=$(git rev-parse HEAD~1:d1/e)
+			[ "$which" != head ] || o=$(git rev-parse HEAD^{tree})
 			p=$(ls .git/objects/pack/*.pack)
 			;;
 		*)
@@ -2698,7 +2699,7 @@ mkretyped_copy() {
 }
 section_retyped_copy() {
 	local w r
-	for w in two-packs-new two-packs-old loose "two-packs-new 5 head" "two-packs-new 5"; do
+	for w in two-packs-new two-packs-old loose "two-packs-new 5 head" "two-packs-new 5" "loose 2 head"; do
 		r=$T/retyped-copy-${w// /-}
 		mkretyped_copy "$r" $w || {
 			fail "retyped copy $w: no repository"
@@ -2706,10 +2707,12 @@ section_retyped_copy() {
 		}
 		$exact "a tree's copy retyped ($w)" "$r"
 		$exact "a tree's copy retyped ($w), --unreachable" "$r" --unreachable
-		# (--connectivity-only where the first copy does not read and the tree is not in the
-		# cache tree: sha1kit's walk does not follow the copy git reads next, not yet)
-		[ "$w" = "two-packs-new 5" ] ||
-			$exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only
+		# (--connectivity-only where the first copy does not read: sha1kit's walk does not
+		# follow the copy git reads next, and a packed copy after a loose one is not read, so its
+		# unpack lines at git's read are missing; not yet)
+		case $w in "two-packs-new 5" | "loose 2 head") ;; *)
+			$exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only ;;
+		esac
 	done
 }
 
