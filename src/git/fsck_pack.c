@@ -1620,6 +1620,8 @@ void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n)
 	free(v);
 }
 
+static bool earlier_copy(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b);
+
 bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
 	if (skg_fsck_midx_dies(f, id, true)) {
@@ -1631,7 +1633,8 @@ bool skg_fsck_child_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 	}
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		const struct skg_fsck_bad_packed *b = &f->bad_packed[i];
-		if (memcmp(b->id, id, f->rawsz) == 0 && !b->mismatch) {
+		/* (a copy in a pack before it is the one the child reads) */
+		if (memcmp(b->id, id, f->rawsz) == 0 && !b->mismatch && !earlier_copy(f, b)) {
 			char h[SKG_MAX_HEXSZ + 1];
 			skg_to_hex_len(id, f->rawsz, h);
 			/* nothing is marked bad in a new process: unpack_entry's lines */
@@ -1834,6 +1837,20 @@ void skg_fsck_retyped_first(struct skg_fsck_run *f)
 	}
 }
 
+/* Whether git's lookup of b's object finds a copy in a pack before b's (so never reads b): not where
+ * a multi-pack-index chooses the copy. */
+static bool earlier_copy(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
+{
+	size_t at = 0;
+	if (f->midx_packs || skg_fsck_routed(f, b->id)) {
+		return false;
+	}
+	while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, b->pack) != 0) {
+		at++;
+	}
+	return at < f->n_usable_packs && earlier_pack_has(f, b->id, at);
+}
+
 bool skg_fsck_falls_back(struct skg_fsck_run *f, const uint8_t *id, bool child, unsigned *type)
 {
 	struct skg_fsck_bad_packed *b = NULL;
@@ -1893,7 +1910,8 @@ bool skg_fsck_dies_bad_copy(struct skg_fsck_run *f, const uint8_t *id)
 bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id)
 {
 	const struct skg_fsck_bad_packed *b = f->connectivity_only ? bad_copy(f, id) : NULL;
-	return b != NULL && !b->mismatch && bad_copy_dies(f, b, id, false, false, false);
+	return b != NULL && !b->mismatch && !earlier_copy(f, b) &&
+	       bad_copy_dies(f, b, id, false, false, false);
 }
 
 /* skg_fsck_dies_bad_packed; before_check: a read git makes before its own pass over the packs
