@@ -1728,7 +1728,7 @@ static bool dies_errno_239(struct skg_fsck_run *f, const uint8_t *id, bool child
 }
 
 /* The first copy of `id` the check found corrupt or reading back as another object (NULL: none). */
-static const struct skg_fsck_bad_packed *bad_copy(const struct skg_fsck_run *f, const uint8_t *id)
+static struct skg_fsck_bad_packed *bad_copy(struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t i = 0; i < f->n_bad_packed; i++) {
 		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
@@ -1777,6 +1777,16 @@ static bool pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t i)
 	return found;
 }
 
+/* The place of pack `pack` among usable_packs (git's order of reading); n_usable_packs when none. */
+static size_t pack_place(const struct skg_fsck_run *f, const char *pack)
+{
+	size_t at = 0;
+	while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, pack) != 0) {
+		at++;
+	}
+	return at;
+}
+
 /* Whether a pack before usable_packs[upto] in git's order of reading has `id`. */
 static bool earlier_pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t upto)
 {
@@ -1793,7 +1803,6 @@ void skg_fsck_retyped_first(struct skg_fsck_run *f)
 		const struct skg_fsck_bad_packed *bp =
 		    b < f->n_bad_packed ? &f->bad_packed[b] : &f->conn_mismatch[b - f->n_bad_packed];
 		unsigned as = 0;
-		size_t at = 0;
 		if (!bp->mismatch || skg_fsck_routed(f, bp->id) || !skg_graph_known(f->graph, bp->id, &as)) {
 			continue;
 		}
@@ -1804,9 +1813,7 @@ void skg_fsck_retyped_first(struct skg_fsck_run *f)
 		       (as == SKG_TAG || (as == SKG_COMMIT && !skg_fsck_graph_has(f, bp->id)))))) {
 			continue;
 		}
-		while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, bp->pack) != 0) {
-			at++;
-		}
+		const size_t at = pack_place(f, bp->pack);
 		if (at == f->n_usable_packs || earlier_pack_has(f, bp->id, at)) {
 			continue; /* git reads another copy first */
 		}
@@ -1841,32 +1848,21 @@ void skg_fsck_retyped_first(struct skg_fsck_run *f)
  * a multi-pack-index chooses the copy. */
 static bool earlier_copy(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
 {
-	size_t at = 0;
 	if (f->midx_packs || skg_fsck_routed(f, b->id)) {
 		return false;
 	}
-	while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, b->pack) != 0) {
-		at++;
-	}
+	const size_t at = pack_place(f, b->pack);
 	return at < f->n_usable_packs && earlier_pack_has(f, b->id, at);
 }
 
 bool skg_fsck_falls_back(struct skg_fsck_run *f, const uint8_t *id, bool child, unsigned *type)
 {
-	struct skg_fsck_bad_packed *b = NULL;
-	size_t at = 0;
-	for (size_t i = 0; i < f->n_bad_packed && b == NULL; i++) {
-		if (memcmp(f->bad_packed[i].id, id, f->rawsz) == 0) {
-			b = &f->bad_packed[i];
-		}
-	}
+	struct skg_fsck_bad_packed *b = bad_copy(f, id);
 	if (b == NULL || b->mismatch || f->midx_packs || skg_fsck_routed(f, id) ||
 	    !skg_graph_known(f->graph, id, type) || *type == SKG_NONE) {
 		return false;
 	}
-	while (at < f->n_usable_packs && strcmp(f->usable_packs[at].pack, b->pack) != 0) {
-		at++;
-	}
+	const size_t at = pack_place(f, b->pack);
 	if (at == f->n_usable_packs || earlier_pack_has(f, id, at)) {
 		return false; /* (an earlier copy: not this case) */
 	}

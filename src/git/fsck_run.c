@@ -207,6 +207,16 @@ static struct skg_graph *new_graph(const struct skg_fsck_run *f)
 	return g;
 }
 
+/* The paths of the n entries of a list of packed copies freed; *n set to 0 (the array is kept). */
+static void release_bad_packed(struct skg_fsck_bad_packed *v, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		free(v[i].pack);
+		free(v[i].idx);
+	}
+	*n = 0;
+}
+
 /* Before another pass of the object check: what the last one found is forgotten (errors: the
  * status bits from before the first). 0, or -1 when out of memory. */
 static int scan_reset(struct skg_fsck_run *f, int errors)
@@ -221,16 +231,8 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 	free(f->retyped);
 	f->retyped = NULL;
 	f->n_retyped = 0;
-	for (size_t i = 0; i < f->n_bad_packed; i++) {
-		free(f->bad_packed[i].pack);
-		free(f->bad_packed[i].idx);
-	}
-	f->n_bad_packed = 0;
-	for (size_t i = 0; i < f->n_conn_mismatch; i++) {
-		free(f->conn_mismatch[i].pack);
-		free(f->conn_mismatch[i].idx);
-	}
-	f->n_conn_mismatch = 0;
+	release_bad_packed(f->bad_packed, &f->n_bad_packed);
+	release_bad_packed(f->conn_mismatch, &f->n_conn_mismatch);
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
 		free(f->usable_packs[i].idx);
 		free(f->usable_packs[i].pack);
@@ -936,15 +938,9 @@ static void run_free(struct skg_fsck_run *f)
 	free(f->retyped);
 	free(f->specials);
 	free(f->sparse);
-	for (size_t i = 0; i < f->n_bad_packed; i++) {
-		free(f->bad_packed[i].pack);
-		free(f->bad_packed[i].idx);
-	}
+	release_bad_packed(f->bad_packed, &f->n_bad_packed);
 	free(f->bad_packed);
-	for (size_t i = 0; i < f->n_conn_mismatch; i++) {
-		free(f->conn_mismatch[i].pack);
-		free(f->conn_mismatch[i].idx);
-	}
+	release_bad_packed(f->conn_mismatch, &f->n_conn_mismatch);
 	free(f->conn_mismatch);
 	for (size_t i = 0; i < f->n_unusable; i++) {
 		free(f->unusable[i].line);
