@@ -808,9 +808,9 @@ static void on_detect(void *user, const sha1kit_dc_block_info *info)
 
 /* The one-shot call on messages shorter than the look-ahead takes each block alone (sha1kit_dc in
  * src/sha1dc.c): every prefix of shattered-1.pdf from 0 to 1200 bytes, in each of the 8 option
- * modes, gives what init/update/final give, the attack block (at byte 256, the 5th block; at 192
- * with the reduced-round test) found once the prefix holds it, and the true SHA-1 (sha1kit_fast,
- * checked against OpenSSL in test_sha1) when the safe hash is off. */
+ * modes (and with no options: the defaults), gives what init/update/final give, the attack block (at byte
+ * 256, the 5th block; at 192 with the reduced-round test) found once the prefix holds it, and the true SHA-1
+ * (sha1kit_fast, checked against OpenSSL in test_sha1) when the safe hash is off. */
 static void test_one_shot_short(void **state)
 {
 	size_t len;
@@ -836,6 +836,17 @@ static void test_one_shot_short(void **state)
 			    w1.reduced_round != w2.reduced_round)
 				fail_msg("one-shot of %zu bytes, mode %d: not what init/update/final give", n,
 				         mode);
+			if (mode == 0) {
+				/* the default options as NULL: a context only for the flagged blocks */
+				sha1kit_dc_detection w0;
+				uint8_t d0[20];
+				sha1kit_dc_result r0 = sha1kit_dc(data, n, NULL, d0, &w0);
+				if (r0 != r1 || memcmp(d0, d1, 20) != 0 || w0.dv != w1.dv ||
+				    w0.offset != w1.offset || w0.reduced_round != w1.reduced_round)
+					fail_msg("one-shot of %zu bytes without options: not what the "
+					         "defaults give",
+					         n);
+			}
 			uint64_t at = o.reduced_round ? 192 : 256;
 			assert_int_equal(r1, n >= at + 64 ? SHA1KIT_DC_COLLISION : SHA1KIT_DC_NO_COLLISION);
 			if (r1 == SHA1KIT_DC_COLLISION) {
