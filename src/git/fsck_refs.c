@@ -256,8 +256,9 @@ static void reflog_id(struct skg_fsck_run *f, const char *refname, const uint8_t
 	if (skg_is_null_id_len(id, f->rawsz)) {
 		return;
 	}
-	/* lookup_object and HAS_OBJ: also an object git lists and cannot read (--connectivity-only) */
-	if (skg_graph_has(f->graph, id, NULL) || skg_graph_listed(f->graph, id)) {
+	/* lookup_object and HAS_OBJ (the check of any copy gives it): also an object git lists and
+	 * cannot read (--connectivity-only) */
+	if (skg_graph_checked(f->graph, id) || skg_graph_listed(f->graph, id)) {
 		if (timestamp != 0) {
 			root_f(f, id, 0, "%s@{%" PRIu64 "}", refname, timestamp);
 		} else {

@@ -937,6 +937,16 @@ bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type)
 	return true;
 }
 
+bool skg_graph_checked(const struct skg_graph *g, const uint8_t *id)
+{
+	uint32_t v = g->slots[find(g, id)];
+	if (v == 0 || !(g->objs[v - 1].flags & F_HAS)) {
+		return false;
+	}
+	/* F_BADREAD comes with F_UNREAD, where the type bit T_COPY says another copy was read */
+	return !(g->objs[v - 1].flags & F_BADREAD) || (g->objs[v - 1].type & T_COPY);
+}
+
 bool skg_graph_known(const struct skg_graph *g, const uint8_t *id, unsigned *type)
 {
 	uint32_t v = g->slots[find(g, id)];

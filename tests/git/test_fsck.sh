@@ -2658,11 +2658,14 @@ CASES
 # dangling (a new user's trial). A copy that does not read at all (its header xor 5 << 4: a delta
 # whose base does not resolve): git's first read after its check (here the cache tree's) prints its
 # unpack lines again, marks it bad and reads the next copy; sha1kit died there ("fatal: packed
-# object ... is corrupt", exit 128 where git exits 4; the second trial of 2026-12-07).
-# mkretyped_copy DIR WHERE [MASK [head]]: two-packs-new (the retyped copy in the newer pack),
-# two-packs-old (in the older one: git reads the good copy), loose (packed and loose, the packed
-# copy retyped); MASK the xor of the type bits (3: a tree to a commit); head: HEAD's root tree
-# (in the index's cache tree) instead of HEAD~2's.
+# object ... is corrupt", exit 128 where git exits 4; the second trial of 2026-12-07). A commit
+# whose copy in the newer pack is retyped (to a blob: "packed X is corrupt"), the older copy sound:
+# git's check of the older copy gives it HAS_OBJ, and the reflog entries naming it are valid
+# (sha1kit printed "invalid reflog entry" for HEAD's and the branch's, twice each; same trial).
+# mkretyped_copy DIR WHERE [MASK [head|commit]]: two-packs-new (the retyped copy in the newer
+# pack), two-packs-old (in the older one: git reads the good copy), loose (packed and loose, the
+# packed copy retyped); MASK the xor of the type bits (3: a tree to a commit); head: HEAD's root
+# tree (in the index's cache tree) instead of HEAD~2's; commit: the commit HEAD~1.
 mkretyped_copy() {
 	local r=$1 where=$2 mask=${3:-3} which=${4:-} i
 	git init -q "$r" && (
@@ -2687,6 +2690,7 @@ mkretyped_copy() {
 			touch -d '2024-01-01 00:00:00' "$old" && touch -d '2024-01-01 00:00:01' "$new" || exit 1
 			o=$(git rev-parse HEAD~2^{tree})
 			[ "$which" != head ] || o=$(git rev-parse HEAD^{tree})
+			[ "$which" != commit ] || o=$(git rev-parse HEAD~1)
 			if [ "$where" = two-packs-new ]; then p=$new; else p=$old; fi
 			;;
 		esac
@@ -2699,19 +2703,20 @@ mkretyped_copy() {
 }
 section_retyped_copy() {
 	local w r
-	for w in two-packs-new two-packs-old loose "two-packs-new 5 head" "two-packs-new 5" "loose 2 head"; do
+	for w in two-packs-new two-packs-old loose "two-packs-new 5 head" "two-packs-new 5" "loose 2 head" \
+		"two-packs-new 2 commit"; do
 		r=$T/retyped-copy-${w// /-}
 		mkretyped_copy "$r" $w || {
 			fail "retyped copy $w: no repository"
 			continue
 		}
-		$exact "a tree's copy retyped ($w)" "$r"
-		$exact "a tree's copy retyped ($w), --unreachable" "$r" --unreachable
+		$exact "a copy retyped ($w)" "$r"
+		$exact "a copy retyped ($w), --unreachable" "$r" --unreachable
 		# (--connectivity-only where the first copy does not read: sha1kit's walk does not
 		# follow the copy git reads next, and a packed copy after a loose one is not read, so its
 		# unpack lines at git's read are missing; not yet)
 		case $w in "two-packs-new 5" | "loose 2 head") ;; *)
-			$exact "a tree's copy retyped ($w), --connectivity-only" "$r" --connectivity-only ;;
+			$exact "a copy retyped ($w), --connectivity-only" "$r" --connectivity-only ;;
 		esac
 	done
 }
