@@ -254,6 +254,19 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	skg_file_unmap(&idx);
 }
 
+/* A .promisor file beside the pack (packfile.c add_packed_git: pack_promisor); false also when out of
+ * memory. */
+static bool promisor_pack(const char *pack_path)
+{
+	const size_t len = strlen(pack_path);
+	struct skg_buf pr = {0};
+	struct stat st;
+	skg_buf_addf(&pr, "%.*s.promisor", (int)(len > 5 ? len - 5 : len), pack_path);
+	const bool yes = !pr.failed && stat(skg_buf_str(&pr), &st) == 0;
+	skg_buf_release(&pr);
+	return yes;
+}
+
 /*
  * A pack whose check stopped at a corrupt object: as git's verify_packfile, every object its idx
  * lists is read on its own through the idx, in pack order, and checked like the others (those the
@@ -278,7 +291,9 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		return;
 	}
 	uint64_t sig_at = file->len - f->rawsz; /* a usable pack has its trailer */
-	skg_fsck_meter_pack_start(f);           /* the objects are counted again, in git's one pass */
+	const bool hash_promisor = f->connectivity_only && f->promisor_remote &&
+	                           f->git_version < SKG_GIT_2_55 && promisor_pack(pack_path);
+	skg_fsck_meter_pack_start(f); /* the objects are counted again, in git's one pass */
 	if (verify && n < nr) {
 		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
 		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of pack index for %s (truncated index?)",
@@ -405,11 +420,17 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			}
 			continue;
 		}
-		/* --connectivity-only: git's walk reads an object without hashing it */
-		if (!f->connectivity_only && skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
+		/* --connectivity-only: git's walk reads an object without hashing it, but for one of a
+		 * promisor pack, which its collection of the promisor objects parses */
+		if ((!f->connectivity_only || hash_promisor) &&
+		    skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
 			if (verify) {
 				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
 				                  pack_path);
+			} else if (hash_promisor) {
+				/* git's listing has it, of the type its entry headers give */
+				struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL};
+				skg_fsck_check_object(&s, type, e[k].id, NULL, 0, NULL);
 			}
 			state[k] = MISMATCH;
 		} else {
@@ -428,7 +449,10 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			 * search looks in, or offset 0, which means none): no object to git at all */
 			continue;
 		}
-		if (f->connectivity_only && state[k] != READ_OK) {
+		if (f->connectivity_only && state[k] == MISMATCH && hash_promisor) {
+			/* (added, of its type, above: only the collection of the promisor objects hashes
+			 * it) */
+		} else if (f->connectivity_only && state[k] != READ_OK) {
 			/* git's listing took it as present; its walk's read of it dies
 			 * (skg_fsck_dies_conn_read), but for a commit it parses from the commit-graph,
 			 * which it never reads (a new user's trial: a retyped entry header) */
@@ -505,9 +529,11 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
  * commits, trees and tags are read here through a delta base cache, in pack order. False when a
  * type does not resolve or one of them does not read: the full check then reads the pack (the
  * objects this pass added are added again, the same; its records were held and are dropped).
+ * hash_all (a promisor pack, which git's collection of the promisor objects parses whole): every
+ * object read and hashed too, and false also when one hashes to another ID.
  */
 static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, const struct skg_file *idx,
-                              const char *pack_path, const char *idx_path)
+                              const char *pack_path, const char *idx_path, bool hash_all)
 {
 	size_t n = 0;
 	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
@@ -530,8 +556,11 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 			/* the mapped pages read long ago go (a base there is read again if need be) */
 			skg_file_release(file, e[k].off - ((uint64_t)16 << 20));
 		}
-		if (types[k] == SKG_BLOB || (types[k] == SKG_COMMIT && skg_fsck_graph_has(f, e[k].id))) {
-			/* not read: a blob, or a commit git's walk parses from the commit-graph */
+		/* not read: a blob, or a commit git's walk parses from the commit-graph (with hash_all
+		 * read and hashed only) */
+		const bool unread =
+		    types[k] == SKG_BLOB || (types[k] == SKG_COMMIT && skg_fsck_graph_has(f, e[k].id));
+		if (unread && !hash_all) {
 			skg_fsck_check_object(&s, types[k], e[k].id, NULL, 0, NULL);
 			continue;
 		}
@@ -540,11 +569,26 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 		uint64_t len = 0;
 		struct skg_pk_error err;
 		int rc = skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
-		                                   (unsigned)f->rawsz, e[k].off, SIZE_MAX - 1, &iface, &type,
-		                                   &data, &len, &err);
+		                                   (unsigned)f->rawsz, e[k].off,
+		                                   types[k] == SKG_BLOB ? SKG_FSCK_BIG_FILE : SIZE_MAX - 1,
+		                                   &iface, &type, &data, &len, &err);
+		if (rc == 1) {
+			/* a blob git streams (hash_all): present, not read here */
+			skg_fsck_check_object(&s, types[k], e[k].id, NULL, 0, NULL);
+			continue;
+		}
 		if (rc != 0 && err.code == SKG_E_NOMEM) {
 			skg_fsck_nomem(f);
 			break;
+		}
+		if (rc == 0 && hash_all && skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
+			rc = -1; /* what git's parse calls a hash mismatch: check_rest records it */
+			free(data);
+		}
+		if (rc == 0 && unread) {
+			skg_fsck_check_object(&s, types[k], e[k].id, NULL, 0, NULL);
+			free(data);
+			continue;
 		}
 		if (rc != 0) {
 			/* a commit, tree or tag that does not read: git's walk dies or reports where it
@@ -847,19 +891,6 @@ static bool machine_failure(struct skg_fsck_run *f, const struct skg_pk_error *e
 	return false;
 }
 
-/* A .promisor file beside the pack (packfile.c add_packed_git: pack_promisor); false also when out of
- * memory (it serves the order of the walk's last lines only). */
-static bool promisor_pack(const char *pack_path)
-{
-	const size_t len = strlen(pack_path);
-	struct skg_buf pr = {0};
-	struct stat st;
-	skg_buf_addf(&pr, "%.*s.promisor", (int)(len > 5 ? len - 5 : len), pack_path);
-	const bool yes = !pr.failed && stat(skg_buf_str(&pr), &st) == 0;
-	skg_buf_release(&pr);
-	return yes;
-}
-
 /* git's verify_pack of one pack and its idx: every object, both trailers, the idx byte for byte. */
 void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const char *idx_path, uint32_t odb,
                          size_t midx, int64_t mtime)
@@ -1004,10 +1035,14 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	reserve_graph(f, &idx, file.len);
-	if (f->connectivity_only && connectivity_pack(f, &file, &idx, pack_path, idx_path)) {
+	/* with a promisor remote, git 2.39's collection of the promisor objects parses every object of
+	 * a promisor pack, hashing it (fsck_promisor.c): read and hashed here, a failure kept (git
+	 * 2.53+ reads no blob there and hashes nothing: what the pass reads anyway serves) */
+	const bool hash_all = f->promisor_remote && f->git_version < SKG_GIT_2_55 && promisor_pack(pack_path);
+	if (f->connectivity_only && connectivity_pack(f, &file, &idx, pack_path, idx_path, hash_all)) {
 		goto out;
 	}
-	if (f->connectivity_only && idx_sum_ok) {
+	if (f->connectivity_only) {
 		/* a commit, tree or tag of it does not read: git's --connectivity-only checks no pack
 		 * (no checksum, CRC or unpack lines); its listing takes every object of the idx as
 		 * present, and its walk dies at the first read of one that does not read
@@ -1611,6 +1646,35 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
 	return 0;
 }
 
+static int cmp_pack_sort(const void *a, const void *b)
+{
+	const struct skg_fsck_pack_ref *x = a, *y = b;
+	if ((x->odb == 0) != (y->odb == 0)) {
+		return x->odb == 0 ? -1 : 1;
+	}
+	if (x->mtime != y->mtime) {
+		return x->mtime > y->mtime ? -1 : 1;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int skg_fsck_packs_sorted(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n)
+{
+	if (skg_fsck_list_packs(f, false, out, n) != 0) {
+		return -1;
+	}
+	/* git's list after its last re-reading (odb_reprepare, before the object check), sorted as
+	 * packfile.c sort_pack sorts it: local packs first, then the newer .pack first (a stable
+	 * sort: ties keep the listing's order) */
+	for (size_t i = 0; i < *n; i++) {
+		(*out)[i].seq = i;
+	}
+	if (*n > 1) {
+		qsort(*out, *n, sizeof(**out), cmp_pack_sort);
+	}
+	return 0;
+}
+
 void skg_fsck_free_packs(struct skg_fsck_pack_ref *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -1926,6 +1990,30 @@ static bool dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool befo
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)
 {
 	return dies_bad_packed(f, id, false, false);
+}
+
+bool skg_fsck_has_bad_copy(struct skg_fsck_run *f, const uint8_t *id)
+{
+	return bad_copy(f, id) != NULL;
+}
+
+bool skg_fsck_bad_copy_parses_unhashed(struct skg_fsck_run *f, const uint8_t *id)
+{
+	const struct skg_fsck_bad_packed *b = bad_copy(f, id);
+	if (b == NULL || b->mismatch || b->marked) {
+		return b != NULL && b->mismatch;
+	}
+	/* a blob is not read: its type from the entry headers (object.c parse_object_with_flags) */
+	struct skg_file file = {0}, idx = {0};
+	int t = -1;
+	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
+	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
+		t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz, b->offset,
+		                         b->pack, quiet_line, NULL);
+	}
+	skg_file_unmap(&file);
+	skg_file_unmap(&idx);
+	return t == SKG_BLOB;
 }
 
 bool skg_fsck_ref_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)

@@ -6,7 +6,11 @@
  * is_promisor_object, add_promisor_object): every object of a pack with a .promisor file beside it,
  * and every object such an object links to (a commit's tree and parents, a tree's entries, a tag's
  * object). The walk does not go on from them and never reports them missing (graph.h); a ref or
- * reflog entry naming one that is not there is no error (fsck_refs.c).
+ * reflog entry naming one that is not there is no error (fsck_refs.c). git collects them by parsing
+ * each object of those packs, and its collection ends at the first it cannot parse: a pack that does
+ * not open, a copy that does not read (git dies there: "packed object ... is corrupt"), one that
+ * hashes to another ID; the objects from there on are no promisor objects (a partial clone whose
+ * pack is damaged gets its missing objects reported; a new user's trial, 2026-12-07).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,33 +68,90 @@ static void mark_link(void *ctx, const uint8_t *id, unsigned type)
 	(void)skg_graph_set_promisor(f->graph, id, false, NULL);
 }
 
-/* The objects of one promisor pack's idx, and what they link to. */
-static void mark_pack(struct skg_fsck_run *f, const struct skg_fsck_pack_paths *p,
-                      struct skg_loose_reader *reader)
+/* Whether git's parse in add_promisor_object gives `id`: one the check read a sound copy of (git
+ * parsed it, or reads it again without fault); one whose copy the check found bad as git 2.53+
+ * parses it (no hash, no read of a blob); not one whose pack does not open (git finds no copy). */
+static bool collect_parses(struct skg_fsck_run *f, const uint8_t *id)
+{
+	if (f->connectivity_only && f->git_version < SKG_GIT_2_55 && skg_fsck_has_bad_copy(f, id)) {
+		return false; /* git parsed nothing before: it reads and hashes this copy */
+	}
+	if (skg_graph_checked(f->graph, id)) {
+		return true;
+	}
+	return f->git_version >= SKG_GIT_2_55 && skg_fsck_bad_copy_parses_unhashed(f, id);
+}
+
+struct at_offset {
+	uint64_t off;
+	uint64_t k;
+};
+
+static int cmp_at_offset(const void *a, const void *b)
+{
+	const struct at_offset *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * The objects of one promisor pack's idx in pack order (is_promisor_object asks
+ * for_each_packed_object for FOR_EACH_OBJECT_PACK_ORDER), and what they link to, as
+ * add_promisor_object adds them: each one
+ * git parses (object.c parse_object: an object its check parsed is not read again; one it did not
+ * is read and hashed) until the first it cannot, which ends the whole collection (the callback's
+ * non-zero return). The check read every object of a promisor pack (with --connectivity-only
+ * too, hashed: fsck_pack.c connectivity_pack's hash_all), so an object git parses is one it read
+ * a sound copy of (skg_graph_checked). False where the collection stops (f->promisor_stop); a
+ * pack whose idx does not open is passed over (open_pack_index: pack_errors).
+ */
+static bool mark_pack(struct skg_fsck_run *f, const char *idx_path, struct skg_loose_reader *reader)
 {
 	struct skg_file idx = {0};
-	if (skg_file_map(&idx, p->idx, f->on_map, f->map_ctx, NULL) != 0) {
-		return;
+	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, NULL) != 0) {
+		return true;
 	}
-	uint64_t n = skg_pk_idx_count(idx.data, (size_t)idx.len);
+	bool go_on = true;
+	uint64_t n = skg_pk_idx_count(idx.data, (size_t)idx.len), m = 0;
+	struct at_offset *order = malloc((n > 0 ? n : 1) * sizeof(*order));
+	if (order == NULL) {
+		skg_file_unmap(&idx);
+		skg_fsck_nomem(f);
+		return false;
+	}
 	for (uint64_t k = 0; k < n; k++) {
 		const uint8_t *id;
 		uint64_t off;
 		if (!skg_pk_idx_entry_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, k, &id, &off)) {
 			break;
 		}
+		order[m++] = (struct at_offset){off, k};
+	}
+	qsort(order, m, sizeof(*order), cmp_at_offset);
+	for (uint64_t i = 0; i < m && go_on; i++) {
+		const uint8_t *id;
+		uint64_t off;
+		(void)skg_pk_idx_entry_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, order[i].k, &id,
+		                          &off);
 		uint8_t oid[SKG_MAX_RAWSZ];
 		memcpy(oid, id, f->rawsz);
+		if (!collect_parses(f, oid)) {
+			memcpy(f->promisor_stop, oid, f->rawsz);
+			f->promisor_stopped = true;
+			go_on = false;
+			break;
+		}
 		unsigned source;
 		if (skg_graph_set_promisor(f->graph, oid, true, &source) == 1) {
 			/* a loose copy of it was checked first: its links are read again */
 			skg_fsck_tree_links(f, reader, source, oid, mark_link, f);
 		}
 	}
+	free(order);
 	skg_file_unmap(&idx);
+	return go_on;
 }
 
-int skg_fsck_promisor(struct skg_fsck_run *f)
+int skg_fsck_promisor_remote(struct skg_fsck_run *f)
 {
 	struct skg_error err;
 	struct skg_buf path = {0};
@@ -106,6 +167,11 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return -1;
 	}
+	return 0;
+}
+
+int skg_fsck_promisor(struct skg_fsck_run *f)
+{
 	if (!f->promisor_remote) {
 		return 0;
 	}
@@ -114,14 +180,19 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 	lopt.rawsz = f->rawsz;
 	lopt.no_hash = true; /* every loose object was hashed already */
 	struct skg_loose_reader *reader = skg_loose_reader_new(&lopt);
-	if (reader == NULL) {
+	struct skg_fsck_pack_ref *packs = NULL;
+	size_t n = 0;
+	if (reader == NULL || skg_fsck_packs_sorted(f, &packs, &n) != 0) {
+		skg_loose_reader_free(reader);
 		skg_fsck_nomem(f);
 		return -1;
 	}
-	/* for_each_packed_object(..., FOR_EACH_OBJECT_PROMISOR_ONLY): the packs git opened the idx of,
-	 * with a .promisor file (add_packed_git: access(F_OK)) */
-	for (size_t i = 0; i < f->n_usable_packs && !skg_fsck_stopped(f); i++) {
-		const char *pack = f->usable_packs[i].pack;
+	/* for_each_packed_object(..., FOR_EACH_OBJECT_PROMISOR_ONLY): git's list of packs (those whose
+	 * .pack does not open too: only their idx is read first), each with a .promisor file
+	 * (add_packed_git: access(F_OK)) */
+	bool go_on = true;
+	for (size_t i = 0; i < n && go_on && !skg_fsck_stopped(f); i++) {
+		const char *pack = packs[i].pack;
 		size_t len = strlen(pack);
 		struct skg_buf pr = {0};
 		skg_buf_addf(&pr, "%.*s.promisor", (int)(len > 5 ? len - 5 : len), pack);
@@ -130,10 +201,25 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 			break;
 		}
 		if (access(skg_buf_str(&pr), F_OK) == 0) {
-			mark_pack(f, &f->usable_packs[i], reader);
+			go_on = mark_pack(f, packs[i].idx, reader);
 		}
 		skg_buf_release(&pr);
 	}
+	skg_fsck_free_packs(packs, n);
 	skg_loose_reader_free(reader);
 	return skg_fsck_stopped(f) ? -1 : 0;
+}
+
+void skg_fsck_promisor_lines(struct skg_fsck_run *f)
+{
+	if (!f->promisor_stopped || f->died || skg_fsck_stopped(f)) {
+		return;
+	}
+	const uint8_t *id = f->promisor_stop;
+	if (!skg_fsck_has_bad_copy(f, id)) {
+		/* a pack that does not open lists it: the lines of each look there */
+		skg_fsck_parse_lookup_lines(f, id, skg_fsck_in_memory_type(f, id));
+	}
+	/* a copy that does not read (git dies) or hashes to another ID ("hash mismatch") */
+	(void)skg_fsck_ref_dies_bad_packed(f, id);
 }

@@ -55,12 +55,7 @@ static void root_f(struct skg_fsck_run *f, const uint8_t *id, unsigned type, con
 	skg_buf_release(&name);
 }
 
-/*
- * Where git's parse_object of an object it has not read looks in the packs (lookup_lines): for its
- * type (oid_object_info) unless git has it in memory as a commit, tree or tag, then to read it. A
- * lookup that finds a loose file looks once, else twice.
- */
-static void parse_lookup_lines_known(struct skg_fsck_run *f, const uint8_t *id, unsigned known)
+void skg_fsck_parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned known)
 {
 	if (f->n_unusable == 0) {
 		return;
@@ -77,7 +72,7 @@ static void parse_lookup_lines_known(struct skg_fsck_run *f, const uint8_t *id, 
 
 static void parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id)
 {
-	parse_lookup_lines_known(f, id, skg_fsck_in_memory_type(f, id));
+	skg_fsck_parse_lookup_lines(f, id, skg_fsck_in_memory_type(f, id));
 }
 
 struct link_find {
@@ -501,8 +496,8 @@ static enum index_parsed index_parse_object(struct skg_fsck_run *f, const uint8_
 	if (f->connectivity_only) {
 		/* git parsed nothing but the refs' objects (2.55's snapshot: their links are what it
 		 * has in memory with a type; not followed for 2.39.5) */
-		parse_lookup_lines_known(f, id,
-		                         f->git_version >= SKG_GIT_2_55 ? snapshot_known(f, id) : SKG_NONE);
+		skg_fsck_parse_lookup_lines(
+		    f, id, f->git_version >= SKG_GIT_2_55 ? snapshot_known(f, id) : SKG_NONE);
 	} else {
 		parse_lookup_lines(f, id);
 	}

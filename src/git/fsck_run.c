@@ -637,21 +637,9 @@ static void lines_out(void *ctx, struct skg_lines *lines)
  * 0d30feef3c, 5a6072f631; git 2.39 does not look at them), after the index and before the
  * connectivity: each pack whose idx does not open, its line again (open_pack_index) and "unable to
  * load rev-index for pack 'P'", then each pack's .rev in git's list of packs (repo_for_each_pack,
- * sorted at git's last re-reading: cmp_pack_sort; skg_trailer_pack_rev); exit bit 64. 0, or -1
- * when the run stops.
+ * sorted at git's last re-reading: skg_fsck_packs_sorted; skg_trailer_pack_rev); exit bit 64. 0,
+ * or -1 when the run stops.
  */
-static int cmp_pack_sort(const void *a, const void *b)
-{
-	const struct skg_fsck_pack_ref *x = a, *y = b;
-	if ((x->odb == 0) != (y->odb == 0)) {
-		return x->odb == 0 ? -1 : 1;
-	}
-	if (x->mtime != y->mtime) {
-		return x->mtime > y->mtime ? -1 : 1;
-	}
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static int check_revs(struct skg_fsck_run *f)
 {
 	for (size_t i = 0; i < f->n_unusable; i++) {
@@ -672,20 +660,11 @@ static int check_revs(struct skg_fsck_run *f)
 	const struct skg_lines_flush flush = {lines_out, f};
 	size_t n = 0;
 	struct skg_fsck_pack_ref *packs = NULL;
-	if (skg_fsck_list_packs(f, false, &packs, &n) != 0) {
+	if (skg_fsck_packs_sorted(f, &packs, &n) != 0) {
 		free(lines);
 		return -1;
 	}
 	skg_lines_clear(lines);
-	/* git's list at this point: sorted at its last re-reading (odb_reprepare, before the object
-	 * check) as packfile.c sort_pack sorts it, local packs first, then the newer .pack first
-	 * (a stable sort: ties keep the listing's order) */
-	for (size_t i = 0; i < n; i++) {
-		packs[i].seq = i;
-	}
-	if (n > 1) {
-		qsort(packs, n, sizeof(*packs), cmp_pack_sort);
-	}
 	int worst = SKG_TRAILER_ABSENT;
 	for (size_t i = 0; i < n && !skg_fsck_stopped(f); i++) {
 		int st = skg_trailer_pack_rev(packs[i].idx, (unsigned)f->rawsz, lines, &flush);
@@ -784,7 +763,7 @@ static int run(struct skg_fsck_run *f)
 		}
 		return -1;
 	}
-	if (f->check_refs && check_refs(f) != 0) {
+	if (skg_fsck_promisor_remote(f) != 0 || (f->check_refs && check_refs(f) != 0)) {
 		return -1;
 	}
 	if (skg_repo_grafts(f->repo, f->no_graft_hint ? 0 : f->git_version, &f->grafts, &f->rep, &err) != 0) {
@@ -830,6 +809,9 @@ static int run(struct skg_fsck_run *f)
 	if (!f->connectivity_only) {
 		skg_fsck_check_specials(f);
 	}
+	/* git's first ref (mark_object) asks is_promisor_object, which collects the promisor objects:
+	 * where that stops at an object it cannot parse, its lines (or its death) come here */
+	skg_fsck_promisor_lines(f);
 	if (skg_fsck_stopped(f)) {
 		f->hold = false;
 		skg_buf_release(&f->held_out);

@@ -205,9 +205,11 @@ struct skg_fsck_run {
 	size_t cg_dir; /* the object directory (f->odb_dirs) it came from */
 	struct skg_fsck_tip *cg_tips;
 	size_t n_cg_tips;
-	bool no_midx;             /* core.multiPackIndex = false: git loads and verifies none */
-	bool midx_packs;          /* a pack the check read is in a multi-pack-index */
-	bool promisor_remote;     /* the repository has a promisor remote (fsck_promisor.c) */
+	bool no_midx;          /* core.multiPackIndex = false: git loads and verifies none */
+	bool midx_packs;       /* a pack the check read is in a multi-pack-index */
+	bool promisor_remote;  /* the repository has a promisor remote (fsck_promisor.c) */
+	bool promisor_stopped; /* git's collection of the promisor objects stopped at promisor_stop */
+	uint8_t promisor_stop[SKG_MAX_RAWSZ];
 	struct skg_buf alt_lines; /* what reading the alternates said (records), again at each
 	                           * commit-graph verify */
 	struct skg_grafts grafts; /* info/grafts and shallow: the parents git gives those commits */
@@ -409,6 +411,10 @@ struct skg_fsck_pack_ref {
  * when there is none); -1 when out of memory. dir_errors: a pack directory that does not open is
  * reported and remembered (the object check's listing; not a second listing). */
 int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck_pack_ref **out, size_t *n);
+/* The same list (no dir_errors) as git has it after its last re-reading of the pack directories
+ * (before the object check), sorted as packfile.c sort_pack sorts it: local packs first, then the
+ * newer .pack first, ties in the listing's order. 0, or -1 when out of memory. */
+int skg_fsck_packs_sorted(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n);
 /* The line of each pack directory that does not open (git's re-reading of the pack directories). */
 void skg_fsck_pack_dir_lines(struct skg_fsck_run *f);
 /* Git 2.55's snapshot dies reading a ref's packed object at an offset past its pack's end, before
@@ -469,6 +475,15 @@ void skg_fsck_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned t
  * pack directory did not open (git dies on the errno that opendir left): true when git dies (its
  * lines are out, f->died set). */
 bool skg_fsck_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
+/* Whether the check found a copy of `id` in a pack that does not read or reads back as another
+ * object (skg_fsck_ref_dies_bad_packed then gives git's parse of it). */
+bool skg_fsck_has_bad_copy(struct skg_fsck_run *f, const uint8_t *id);
+/* That copy as git 2.53+'s collection of the promisor objects parses it (parse_object_with_flags
+ * with PARSE_OBJECT_SKIP_HASH_CHECK, packfile.c add_promisor_object since 3f5d1749e7): true where
+ * the parse gives an object (a copy that reads back as another object, which is not hashed; a blob
+ * git has not marked bad, which is not read: its type from the entry headers), false where it
+ * reads the copy and fails. */
+bool skg_fsck_bad_copy_parses_unhashed(struct skg_fsck_run *f, const uint8_t *id);
 /* The same read where git parses a ref's object (parse_object: the object's type first, packfile.c
  * packed_to_object_type, and where that fails no read of its data; skg_pk_git_info_type), and, in
  * 2.55's snapshot of the refs, before git's pass over the packs: no delta base is marked bad yet,
@@ -555,6 +570,12 @@ void skg_fsck_check_specials(struct skg_fsck_run *f);
 
 /* ---- fsck_refs.c -------------------------------------------------------------------------------- */
 
+/* Where git's parse_object of an object it has not read looks in the packs (skg_fsck_lookup_lines):
+ * for its type (oid_object_info) unless git has it in memory (`known`, as skg_fsck_in_memory_type
+ * gives it) as a commit, tree or tag, then to read it. A lookup that finds a loose file looks once,
+ * else twice. */
+void skg_fsck_parse_lookup_lines(struct skg_fsck_run *f, const uint8_t *id, unsigned known);
+
 /* The roots: refs, each worktree's HEAD and reflogs, the index (the refs and HEADs left out when
  * skg_fsck_ref_tips read them). 0, or -1 when git dies there (its line is out) or the run failed. */
 int skg_fsck_roots(struct skg_fsck_run *f);
@@ -609,9 +630,21 @@ void skg_fsck_tree_links(struct skg_fsck_run *f, struct skg_loose_reader *reader
 
 /* A config entry: remote.<name>.promisor, remote.<name>.partialclonefilter (from skg_fsck_on_config). */
 void skg_fsck_promisor_config(struct skg_fsck_run *f, const char *key, const char *value);
-/* After the object check: extensions.partialClone, then, with a promisor remote, the promisor
- * objects marked in the graph. 0, or -1 when the run failed. */
+/* extensions.partialClone (read with the repository's format, before the object check: a
+ * --connectivity-only check reads the promisor packs whole, as git's collection of the promisor
+ * objects does). 0, or -1 when the run failed. */
+int skg_fsck_promisor_remote(struct skg_fsck_run *f);
+/* After the object check, with a promisor remote: the promisor objects marked in the graph, as
+ * git's is_promisor_object collects them (packfile.c add_promisor_object: every object of the
+ * packs with a .promisor file, in git's order of the packs and each idx's order, and what each
+ * links to) up to the first object git cannot parse there, where its collection stops (a pack
+ * that does not open, a copy that does not read or hashes to another ID). 0, or -1 when the run
+ * failed. */
 int skg_fsck_promisor(struct skg_fsck_run *f);
+/* The lines of git's parse of the object the collection stopped at, where git collects (its first
+ * ref): "hash mismatch", the lines of the packs it cannot open, or the lines of a read that fails
+ * and "fatal: packed object ... is corrupt" (f->died). */
+void skg_fsck_promisor_lines(struct skg_fsck_run *f);
 
 /* ---- fsck_lost.c -------------------------------------------------------------------------------- */
 

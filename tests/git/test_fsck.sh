@@ -3120,6 +3120,67 @@ loose_copy() {
 	mkdir -p "$1/.git/objects/${2:0:2}"
 	cp "$T/lc/.git/objects/${2:0:2}/${2:2}" "$1/.git/objects/${2:0:2}/${2:2}"
 }
+# A partial clone whose promisor pack is damaged. git collects the promisor objects by parsing every
+# object of the promisor packs, newest pack first, each in pack order (packfile.c
+# is_promisor_object, add_promisor_object), and its collection ends at the first object it cannot
+# parse: where that read fails, git dies ("packed object ... is corrupt", 128); where the pack does
+# not open, the objects from there on are no promisor objects and what they promised is reported
+# missing (broken links, "missing blob"). git 2.39 hashes each object there (a blob too); git 2.53
+# and later read no blob and hash nothing (3f5d1749e7), so a blob git has not marked bad is
+# fine. sha1kit took every object of a promisor pack as promised: exit 4 where git died, and with
+# --connectivity-only exit 0 and no line at all (a new user's trial, 2026-12-07, its repros 01-08).
+# mkpartial_damaged DIR CASE: a blob:none clone (its checkout fetched HEAD's three blobs, one
+# base and two deltas, into a second, newer promisor pack), then CASE: commit (a byte of the
+# third commit's data in the clone's pack), blob (a byte of the blob pack's first entry's data),
+# trunc (the blob pack 30 bytes short), empty (the blob pack of 0 bytes), idxname (a byte of the
+# second object name of the blob pack's idx).
+mkpartial_damaged() {
+	local r=$1 o=$T/partial-damaged-src p c at b
+	[ -d "$o" ] || (
+		fixed_ids
+		git init -q "$o" && cd "$o" && git config uploadpack.allowFilter true || exit 1
+		for i in 1 2 3; do
+			seq 1 $((i * 500)) >"f$i.txt" && git add -A && fixed_commit "$i" || exit 1
+		done
+	) >/dev/null 2>&1 || return 1
+	git clone -q --no-local --filter=blob:none "file://$o" "$r" 2>/dev/null || return 1
+	(
+		cd "$r/.git/objects/pack" || exit 1
+		c=$(basename "$(commits_pack "$r")" .idx)
+		p=
+		for f in *.idx; do [ "${f%.idx}" = "$c" ] || p=${f%.idx}; done
+		[ -n "$p" ] || exit 1
+		touch -d '2020-01-01 00:00:00' "$c.pack" && touch -d '2024-01-01 00:00:00' "$p.pack" || exit 1
+		chmod u+w ./*
+		case $2 in
+		commit)
+			at=$(git verify-pack -v "$c.idx" | awk '$2 == "commit" { if (++n == 3) { print $5; exit } }')
+			at=$((at + 4)) f=$c.pack
+			;;
+		blob) at=16 f=$p.pack ;;
+		idxname) at=$((8 + 1024 + 20 + 16)) f=$p.idx ;;
+		trunc) truncate -s $(($(stat -c %s "$p.pack") - 30)) "$p.pack" ;;
+		empty) : >"$p.pack" ;;
+		esac
+		if [ -n "${at:-}" ]; then
+			b=$(od -An -tu1 -j "$at" -N1 "$f" | tr -d ' ')
+			printf "\\$(printf '%03o' $((b ^ 0x55)))" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		fi
+		touch -d '2024-01-01 00:00:00' "$p.pack"
+	)
+}
+section_partial_damaged() {
+	local c r
+	for c in commit blob trunc empty idxname; do
+		r=$T/partial-damaged-$c
+		mkpartial_damaged "$r" $c || {
+			fail "partial clone with a damaged promisor pack ($c): no repository"
+			continue
+		}
+		$exact "partial clone, its promisor pack damaged ($c)" "$r"
+		$exact "partial clone, its promisor pack damaged ($c), --connectivity-only" "$r" --connectivity-only
+	done
+}
 section_partial() { # leaks
 partial_src
 src=file://$T/partial-src
