@@ -16,11 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgraph.h"
 #include "config.h"
 #include "fsck_run.h"
 #include "pack.h"
 #include "pack_file.h"
 #include "repo.h"
+#include "trailer.h"
 
 /* A remote name git takes as a promisor remote: promisor_remote_new refuses one starting with '/'
  * (with a warning, left out here). */
@@ -68,10 +70,44 @@ static void mark_link(void *ctx, const uint8_t *id, unsigned type)
 	(void)skg_graph_set_promisor(f->graph, id, false, NULL);
 }
 
+/* The commit-graph git 2.53+'s parse there takes a commit from (lookup_commit_in_graph), opened
+ * at the first object the check found no sound copy of. */
+struct collect_graph {
+	bool tried;
+	struct skg_cgraph_open *cg;
+	const struct skg_cgraph_layer *layers;
+	size_t n;
+};
+
+static void no_parent(void *ctx, const uint8_t *id)
+{
+	(void)ctx;
+	(void)id;
+}
+
+static bool in_graph(struct skg_fsck_run *f, struct collect_graph *g, const uint8_t *id)
+{
+	if (!g->tried) {
+		g->tried = true;
+		size_t dir;
+		if (skg_fsck_graph_compatible(f) == 1 &&
+		    skg_trailer_graph_open((const char *const *)f->odb_dirs, f->n_odb_dirs,
+		                           (unsigned)f->rawsz, f->git_version, &g->cg, &g->layers, &g->n,
+		                           &dir) != 0) {
+			skg_fsck_nomem(f);
+		}
+	}
+	uint8_t tree[SKG_MAX_RAWSZ];
+	char why[96];
+	return g->n > 0 &&
+	       skg_cgraph_parse(g->layers, g->n, id, true, tree, no_parent, NULL, why, sizeof(why)) == 1;
+}
+
 /* Whether git's parse in add_promisor_object gives `id`: one the check read a sound copy of (git
  * parsed it, or reads it again without fault); one whose copy the check found bad as git 2.53+
- * parses it (no hash, no read of a blob); not one whose pack does not open (git finds no copy). */
-static bool collect_parses(struct skg_fsck_run *f, const uint8_t *id)
+ * parses it (no hash, no read of a blob, a commit from the commit-graph); not one whose pack does
+ * not open (git finds no copy). */
+static bool collect_parses(struct skg_fsck_run *f, struct collect_graph *g, const uint8_t *id)
 {
 	if (f->connectivity_only && f->git_version < SKG_GIT_2_55 && skg_fsck_has_bad_copy(f, id)) {
 		return false; /* git parsed nothing before: it reads and hashes this copy */
@@ -79,7 +115,8 @@ static bool collect_parses(struct skg_fsck_run *f, const uint8_t *id)
 	if (skg_graph_checked(f->graph, id)) {
 		return true;
 	}
-	return f->git_version >= SKG_GIT_2_55 && skg_fsck_bad_copy_parses_unhashed(f, id);
+	return f->git_version >= SKG_GIT_2_55 &&
+	       (skg_fsck_bad_copy_parses_unhashed(f, id) || in_graph(f, g, id));
 }
 
 struct at_offset {
@@ -104,7 +141,8 @@ static int cmp_at_offset(const void *a, const void *b)
  * a sound copy of (skg_graph_checked). False where the collection stops (f->promisor_stop); a
  * pack whose idx does not open is passed over (open_pack_index: pack_errors).
  */
-static bool mark_pack(struct skg_fsck_run *f, const char *idx_path, struct skg_loose_reader *reader)
+static bool mark_pack(struct skg_fsck_run *f, const char *idx_path, struct skg_loose_reader *reader,
+                      struct collect_graph *g)
 {
 	struct skg_file idx = {0};
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, NULL) != 0) {
@@ -134,7 +172,7 @@ static bool mark_pack(struct skg_fsck_run *f, const char *idx_path, struct skg_l
 		                          &off);
 		uint8_t oid[SKG_MAX_RAWSZ];
 		memcpy(oid, id, f->rawsz);
-		if (!collect_parses(f, oid)) {
+		if (!collect_parses(f, g, oid)) {
 			memcpy(f->promisor_stop, oid, f->rawsz);
 			f->promisor_stopped = true;
 			go_on = false;
@@ -191,6 +229,7 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 	 * .pack does not open too: only their idx is read first), each with a .promisor file
 	 * (add_packed_git: access(F_OK)) */
 	bool go_on = true;
+	struct collect_graph g = {false, NULL, NULL, 0};
 	for (size_t i = 0; i < n && go_on && !skg_fsck_stopped(f); i++) {
 		const char *pack = packs[i].pack;
 		size_t len = strlen(pack);
@@ -201,10 +240,11 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 			break;
 		}
 		if (access(skg_buf_str(&pr), F_OK) == 0) {
-			go_on = mark_pack(f, packs[i].idx, reader);
+			go_on = mark_pack(f, packs[i].idx, reader, &g);
 		}
 		skg_buf_release(&pr);
 	}
+	skg_trailer_graph_close(g.cg);
 	skg_fsck_free_packs(packs, n);
 	skg_loose_reader_free(reader);
 	return skg_fsck_stopped(f) ? -1 : 0;

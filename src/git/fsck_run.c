@@ -865,11 +865,11 @@ static int run(struct skg_fsck_run *f)
 	return check_trailers(f);
 }
 
-int skg_fsck_graph_open(struct skg_fsck_run *f)
+int skg_fsck_graph_compatible(struct skg_fsck_run *f)
 {
 	/* commit-graph.c prepare_commit_graph, commit_graph_compatible: none with core.commitGraph
 	 * false, grafts or shallow commits (fsck turns replace refs off) */
-	if (!f->connectivity_only || f->no_commit_graph || f->grafts.n > 0) {
+	if (f->no_commit_graph || f->grafts.n > 0) {
 		return 0;
 	}
 	/* is_repository_shallow: a shallow file that opens, empty or not */
@@ -883,6 +883,15 @@ int skg_fsck_graph_open(struct skg_fsck_run *f)
 	if (fd >= 0) {
 		close(fd);
 		return 0;
+	}
+	return 1;
+}
+
+int skg_fsck_graph_open(struct skg_fsck_run *f)
+{
+	int compatible = f->connectivity_only ? skg_fsck_graph_compatible(f) : 0;
+	if (compatible <= 0) {
+		return compatible;
 	}
 	if (f->git_version < SKG_GIT_2_55) {
 		/* git 2.39 parses the objects its refs name at process_refs, from the object database */

@@ -602,6 +602,9 @@ uint32_t skg_fsck_tip_place(const struct skg_fsck_run *f, const uint8_t *id);
  * out of memory (reported).
  */
 int skg_fsck_graph_open(struct skg_fsck_run *f);
+/* Whether git takes commits from a commit-graph here (commit_graph_compatible: core.commitGraph not
+ * false, no grafts, no shallow file): 1 or 0; -1 when out of memory. */
+int skg_fsck_graph_compatible(struct skg_fsck_run *f);
 /*
  * Whether git's walk takes commit `id`'s links from the commit-graph, not from the object (it
  * parses the commit there, or dies there): the object need not be read. False for the objects

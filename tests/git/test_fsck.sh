@@ -3131,9 +3131,10 @@ loose_copy() {
 # --connectivity-only exit 0 and no line at all (a new user's trial, 2026-12-07, its repros 01-08).
 # mkpartial_damaged DIR CASE: a blob:none clone (its checkout fetched HEAD's three blobs, one
 # base and two deltas, into a second, newer promisor pack), then CASE: commit (a byte of the
-# third commit's data in the clone's pack), blob (a byte of the blob pack's first entry's data),
-# trunc (the blob pack 30 bytes short), empty (the blob pack of 0 bytes), idxname (a byte of the
-# second object name of the blob pack's idx).
+# third commit's data in the clone's pack), commit-graph (the same with a commit-graph: git 2.53+
+# takes the commit from it there, and dies only in `git commit-graph verify`), blob (a byte of the
+# blob pack's first entry's data), trunc (the blob pack 30 bytes short), empty (the blob pack of 0
+# bytes), idxname (a byte of the second object name of the blob pack's idx).
 mkpartial_damaged() {
 	local r=$1 o=$T/partial-damaged-src p c at b
 	[ -d "$o" ] || (
@@ -3144,6 +3145,7 @@ mkpartial_damaged() {
 		done
 	) >/dev/null 2>&1 || return 1
 	git clone -q --no-local --filter=blob:none "file://$o" "$r" 2>/dev/null || return 1
+	[ "$2" != commit-graph ] || git -C "$r" commit-graph write --reachable 2>/dev/null || return 1
 	(
 		cd "$r/.git/objects/pack" || exit 1
 		c=$(basename "$(commits_pack "$r")" .idx)
@@ -3153,7 +3155,7 @@ mkpartial_damaged() {
 		touch -d '2020-01-01 00:00:00' "$c.pack" && touch -d '2024-01-01 00:00:00' "$p.pack" || exit 1
 		chmod u+w ./*
 		case $2 in
-		commit)
+		commit | commit-graph)
 			at=$(git verify-pack -v "$c.idx" | awk '$2 == "commit" { if (++n == 3) { print $5; exit } }')
 			at=$((at + 4)) f=$c.pack
 			;;
@@ -3171,7 +3173,7 @@ mkpartial_damaged() {
 }
 section_partial_damaged() {
 	local c r
-	for c in commit blob trunc empty idxname; do
+	for c in commit commit-graph blob trunc empty idxname; do
 		r=$T/partial-damaged-$c
 		mkpartial_damaged "$r" $c || {
 			fail "partial clone with a damaged promisor pack ($c): no repository"
