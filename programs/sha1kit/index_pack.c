@@ -230,6 +230,12 @@ static void index_pack_usage(void)
 	      "PACK must be a regular file: a FIFO, a device or a file whose size is unknown\n"
 	      "(such as /proc/self/mem) is refused, never read.\n"
 	      "\n"
+	      "Not supported: --promisor[=MSG], which git fetch gives index-pack in a partial\n"
+	      "clone (git 2.55 also repacks the local objects the pack links to into a\n"
+	      "promisor pack, with pack-objects): an error, exit status 129, nothing written;\n"
+	      "and git's internal --pack_header, --progress-title, --report-end-of-input and\n"
+	      "--show-resolving-progress.\n"
+	      "\n"
 	      "Memory: the pack is mapped; delta bases are kept in a cache of 96 MiB per\n"
 	      "thread and rebuilt from the pack when evicted.\n"
 	      "\n"
@@ -1028,6 +1034,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 		OPT_STDIN,
 		OPT_FIX_THIN,
 		OPT_KEEP,
+		OPT_PROMISOR,
 		OPT_STATS,
 		OPT_REV_INDEX,
 		OPT_NO_REV_INDEX,
@@ -1048,6 +1055,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	    {"stdin", no_argument, NULL, OPT_STDIN},
 	    {"fix-thin", no_argument, NULL, OPT_FIX_THIN},
 	    {"keep", optional_argument, NULL, OPT_KEEP},
+	    {"promisor", optional_argument, NULL, OPT_PROMISOR},
 	    {"rev-index", no_argument, NULL, OPT_REV_INDEX},
 	    {"no-rev-index", no_argument, NULL, OPT_NO_REV_INDEX},
 	    {"git-version", required_argument, NULL, OPT_GIT_VERSION},
@@ -1118,6 +1126,14 @@ int sk_cmd_index_pack(int argc, char **argv)
 		case OPT_KEEP:
 			/* git's skip_to_optional_arg: "--keep" is an empty message */
 			opt.keep_msg = optarg != NULL ? optarg : "";
+			break;
+		case OPT_PROMISOR:
+			/* git 2.55's index-pack also repacks the local objects the pack links to into a
+			 * promisor pack (builtin/index-pack.c repack_local_links, pack-objects) */
+			sk_usage_exit(USAGE_STATUS, CMD,
+			              CMD
+			              ": --promisor is not supported (git also repacks the local objects the "
+			              "pack links to, with pack-objects)");
 			break;
 		case OPT_FIX_THIN:
 			fix_thin = true;
