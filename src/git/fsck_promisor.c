@@ -133,13 +133,11 @@ static int cmp_at_offset(const void *a, const void *b)
 /*
  * The objects of one promisor pack's idx in pack order (is_promisor_object asks
  * for_each_packed_object for FOR_EACH_OBJECT_PACK_ORDER), and what they link to, as
- * add_promisor_object adds them: each one
- * git parses (object.c parse_object: an object its check parsed is not read again; one it did not
- * is read and hashed) until the first it cannot, which ends the whole collection (the callback's
- * non-zero return). The check read every object of a promisor pack (with --connectivity-only
- * too, hashed: fsck_pack.c connectivity_pack's hash_all), so an object git parses is one it read
- * a sound copy of (skg_graph_checked). False where the collection stops (f->promisor_stop); a
- * pack whose idx does not open is passed over (open_pack_index: pack_errors).
+ * add_promisor_object adds them: each one git parses (object.c parse_object: an object its check
+ * parsed is not read again; one it did not is read, and hashed by git 2.39: collect_parses) until
+ * the first it cannot, which ends the whole collection (the callback's non-zero return). False
+ * where the collection stops (f->promisor_stop); a pack whose idx does not open is passed over
+ * (open_pack_index: pack_errors).
  */
 static bool mark_pack(struct skg_fsck_run *f, const char *idx_path, struct skg_loose_reader *reader,
                       struct collect_graph *g)
@@ -210,6 +208,7 @@ int skg_fsck_promisor_remote(struct skg_fsck_run *f)
 
 int skg_fsck_promisor(struct skg_fsck_run *f)
 {
+	f->promisor_stopped = false;
 	if (!f->promisor_remote) {
 		return 0;
 	}
