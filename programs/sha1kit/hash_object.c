@@ -67,7 +67,9 @@ enum {
 	OPT_NO_STDIN,
 	OPT_NO_STDIN_PATHS,
 	OPT_NO_LITERALLY,
-	OPT_FILTERS
+	OPT_FILTERS,
+	OPT_PATH,
+	OPT_NO_PATH
 };
 
 #define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
@@ -81,26 +83,30 @@ static const struct option ho_options[] = {
     {"no-stdin-paths", no_argument, NULL, OPT_NO_STDIN_PATHS},
     {"no-literally", no_argument, NULL, OPT_NO_LITERALLY},
     {"filters", no_argument, NULL, OPT_FILTERS},
+    {"path", required_argument, NULL, OPT_PATH},
+    {"no-path", no_argument, NULL, OPT_NO_PATH},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
 
 struct ho_state {
-	const char *type; /* object type string */
-	bool bad_type;    /* not blob, tree, commit or tag: each object is refused */
-	bool literally;   /* no format check */
-	bool no_filters;  /* --no-filters: git has no path for the object (its messages say "(null)") */
-	bool from_stdin;  /* reading --stdin: git has no path either */
-	bool check;       /* the content must be in memory for a format check */
-	unsigned format;  /* the repository's object format (SKG_FORMAT_SHA1 outside one) */
+	const char *type;  /* object type string */
+	bool bad_type;     /* not blob, tree, commit or tag: each object is refused */
+	bool literally;    /* no format check */
+	bool no_filters;   /* --no-filters: git has no path for the object (its messages say "(null)") */
+	bool from_stdin;   /* reading --stdin: git has no path either */
+	const char *vpath; /* --path=FILE: the path git has for every object (from the work tree's top) */
+	bool check;        /* the content must be in memory for a format check */
+	unsigned format;   /* the repository's object format (SKG_FORMAT_SHA1 outside one) */
 	unsigned char *buf;
 	struct skg_hash_options opt; /* the check's: repository, report sink */
 };
 
 static void ho_usage(void)
 {
-	fputs("Usage: sha1kit hash-object [-t TYPE] [--literally] [--stdin] [--] [FILE]...\n"
+	fputs("Usage: sha1kit hash-object [-t TYPE] [--literally] [--path=FILE] [--stdin]\n"
+	      "                           [--] [FILE]...\n"
 	      "  or:  sha1kit hash-object [-t TYPE] [--literally] --stdin-paths\n"
 	      "Print the Git object ID of each FILE, as 'git hash-object' does: the SHA-1 of\n"
 	      "\"TYPE SIZE\\0\" followed by the content. Every object is hashed with SHA-1DC;\n"
@@ -119,7 +125,11 @@ static void ho_usage(void)
 	      "      --no-filters  accepted for compatibility: the content is always hashed\n"
 	      "                      as is, without Git's filters (end-of-line conversion,\n"
 	      "                      clean filters of .gitattributes)\n"
-	      "      --no-stdin, --no-stdin-paths, --no-literally, --filters\n"
+	      "      --path=FILE   the path git would choose the filters by (.gitattributes),\n"
+	      "                      and names in its messages: accepted for compatibility;\n"
+	      "                      no filter runs (not with --no-filters or --stdin-paths,\n"
+	      "                      as in git)\n"
+	      "      --no-stdin, --no-stdin-paths, --no-literally, --filters, --no-path\n"
 	      "                    undo the option before, as git's negations do (--filters:\n"
 	      "                      messages name the FILE again; no filter runs either way)\n"
 	      "  -h, --help        display this help and exit (-h: with git's status for it,\n"
@@ -237,11 +247,14 @@ static int object_end(struct skg_object_hasher *h, const char *name)
 	return flush_hash();
 }
 
-/* The path git's hash_fd has for the object (its filters' path): none for standard input or with
- * --no-filters, which glibc prints as "(null)". */
+/* The path git's hash_fd has for the object (its filters' path): --path's, else none for
+ * standard input or with --no-filters, which glibc prints as "(null)". */
 static const char *git_path(const struct ho_state *st, const char *name)
 {
-	return st->no_filters || st->from_stdin ? NULL : name;
+	if (st->no_filters) {
+		return NULL;
+	}
+	return st->vpath != NULL ? st->vpath : st->from_stdin ? NULL : name;
 }
 
 /* A regular file that ends before the size fstat gave: git's index_core fails ("short read while
@@ -462,7 +475,8 @@ static int hash_file(struct ho_state *st, const char *name)
 	if (fd < 0 && stat(name, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		/* a directory that does not open (Windows): git's line for one that does */
 		fflush(stdout);
-		sk_git_line("fatal: Unable to hash %s\n", st->no_filters ? "(null)" : name);
+		sk_git_line("fatal: Unable to hash %s\n",
+		            git_path(st, name) != NULL ? git_path(st, name) : "(null)");
 		return 128;
 	}
 	if (fd < 0) {
@@ -527,6 +541,22 @@ static int hash_stdin_paths(struct ho_state *st)
 	return status;
 }
 
+/* git's prefix_filename: `name` from the current directory as a path from the top of the work
+ * tree, `prefix` the directory's path from the top with its slash; an absolute name as it is.
+ * NULL (with the error printed) when out of memory. */
+static char *with_prefix(const char *prefix, const char *name)
+{
+	size_t pl = name[0] == '/' ? 0 : strlen(prefix), nl = strlen(name);
+	char *s = malloc(pl + nl + 2);
+	if (s == NULL) {
+		sk_error(ENOMEM, HO_CMD);
+		return NULL;
+	}
+	memcpy(s, prefix, pl);
+	memcpy(s + pl, name, nl + 1);
+	return s;
+}
+
 int sk_cmd_hash_object(int argc, char **argv)
 {
 	struct ho_state st = {.type = "blob"};
@@ -563,6 +593,12 @@ int sk_cmd_hash_object(int argc, char **argv)
 		case OPT_FILTERS: /* no filters run here either way (no attributes are read): the path */
 			st.no_filters = false;
 			break;
+		case OPT_PATH: /* the filters' path: none runs here; git's messages name it */
+			st.vpath = optarg;
+			break;
+		case OPT_NO_PATH:
+			st.vpath = NULL;
+			break;
 		case OPT_HELP:
 			ho_usage();
 			return sk_finish_git(SK_EXIT_OK, 128);
@@ -576,13 +612,21 @@ int sk_cmd_hash_object(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, HO_CMD, NULL);
 		}
 	}
-	/* builtin/hash-object.c's checks, in its order and words */
-	if (stdin_paths && stdin_count > 0) {
-		sk_usage_exit(USAGE_STATUS, HO_CMD, "Can't use --stdin-paths with --stdin");
-	} else if (stdin_paths && optind < argc) {
-		sk_usage_exit(USAGE_STATUS, HO_CMD, "Can't specify files with --stdin-paths");
-	} else if (stdin_count > 1) {
-		sk_usage_exit(USAGE_STATUS, HO_CMD, "Multiple --stdin arguments are not supported");
+	/* builtin/hash-object.c's checks, in its order and words (the last one found wins) */
+	const char *errstr = NULL;
+	if (stdin_paths) {
+		errstr = stdin_count > 0    ? "Can't use --stdin-paths with --stdin"
+		         : optind < argc    ? "Can't specify files with --stdin-paths"
+		         : st.vpath != NULL ? "Can't use --stdin-paths with --path"
+		                            : NULL;
+	} else {
+		errstr = stdin_count > 1 ? "Multiple --stdin arguments are not supported" : NULL;
+		if (st.vpath != NULL && st.no_filters) {
+			errstr = "Can't use --path with --no-filters";
+		}
+	}
+	if (errstr != NULL) {
+		sk_usage_exit(USAGE_STATUS, HO_CMD, "%s", errstr);
 	}
 	st.bad_type = strcmp(st.type, "blob") != 0 && strcmp(st.type, "tree") != 0 &&
 	              strcmp(st.type, "commit") != 0 && strcmp(st.type, "tag") != 0;
@@ -611,31 +655,55 @@ int sk_cmd_hash_object(int argc, char **argv)
 	static _Alignas(64) unsigned char read_buf[READ_SIZE];
 	st.buf = read_buf;
 	int status = SK_EXIT_OK;
+	/* git's set-up moves to the top of the work tree when started inside it: the operands and
+	 * --path get the current directory's path from the top put before them (prefix_filename:
+	 * git's messages name them so), the --stdin-paths names are read from the top as they are */
+	char *prefix = NULL, *vpath_free = NULL;
+	const char *wt = repo != NULL ? skg_repo_work_tree(repo) : NULL;
+	if (wt != NULL) {
+		char *cwd = getcwd(NULL, 0);
+		size_t tl = strlen(wt);
+		if (cwd != NULL && strncmp(cwd, wt, tl) == 0 && (cwd[tl] == '/' || cwd[tl] == '\0')) {
+			if (cwd[tl] == '/' && (prefix = malloc(strlen(cwd + tl + 1) + 2)) == NULL) {
+				sk_error(ENOMEM, HO_CMD);
+				status = SK_EXIT_FAILURE;
+			} else if (cwd[tl] == '/') {
+				sprintf(prefix, "%s/", cwd + tl + 1);
+			}
+			if (status == SK_EXIT_OK && chdir(wt) != 0) {
+				sk_error(errno, "%s", sk_quote(wt));
+				status = SK_EXIT_FAILURE;
+			}
+		}
+		free(cwd);
+	}
+	if (status == SK_EXIT_OK && st.vpath != NULL && prefix != NULL) {
+		if ((vpath_free = with_prefix(prefix, st.vpath)) == NULL) {
+			status = SK_EXIT_FAILURE;
+		}
+		st.vpath = vpath_free;
+	}
+	if (status != SK_EXIT_OK) {
+		free(prefix);
+		skg_repo_free(repo);
+		return sk_finish_git(status, 128);
+	}
 	if (stdin_count) {
 		st.from_stdin = true;
 		status = hash_fd(&st, STDIN_FILENO, "standard input");
 		st.from_stdin = false;
 	}
 	for (int i = optind; i < argc && status == SK_EXIT_OK; i++) {
-		status = hash_file(&st, argv[i]);
+		char *name = prefix != NULL ? with_prefix(prefix, argv[i]) : NULL;
+		status = prefix != NULL && name == NULL ? SK_EXIT_FAILURE
+		                                        : hash_file(&st, name != NULL ? name : argv[i]);
+		free(name);
 	}
 	if (stdin_paths && status == SK_EXIT_OK) {
-		/* git's set-up moved to the top of the work tree when started inside it; the operands
-		 * get the prefix back (prefix_filename), the --stdin-paths names do not: they are read
-		 * from the top */
-		const char *top = repo != NULL ? skg_repo_work_tree(repo) : NULL;
-		char *cwd = top != NULL ? getcwd(NULL, 0) : NULL;
-		size_t tl = top != NULL ? strlen(top) : 0;
-		if (cwd != NULL && strncmp(cwd, top, tl) == 0 && (cwd[tl] == '/' || cwd[tl] == '\0') &&
-		    chdir(top) != 0) {
-			sk_error(errno, "%s", sk_quote(top));
-			status = SK_EXIT_FAILURE;
-		}
-		free(cwd);
-		if (status == SK_EXIT_OK) {
-			status = hash_stdin_paths(&st);
-		}
+		status = hash_stdin_paths(&st);
 	}
+	free(vpath_free);
+	free(prefix);
 	skg_repo_free(repo);
 	return sk_finish_git(status, 128);
 }

@@ -447,6 +447,23 @@ exact() {
 		sed 's/^/    sha1kit: /' "$T/s.err" | head -5
 	fi
 }
+# exact_filters NAME STDIN_FILE ARGS...: the same without --no-filters (no attributes, no config:
+# no filter runs in git either)
+exact_filters() {
+	local name=$1 in=$2
+	shift 2
+	"$SK_REF_GIT" hash-object "$@" <"$in" >"$T/g.out" 2>"$T/g.err"
+	local gs=$?
+	"$SK" hash-object "$@" <"$in" >"$T/s.out" 2>"$T/s.err"
+	local ss=$?
+	if [ $gs = $ss ] && same_file "$T/g.out" "$T/s.out" && { [ $gs = 129 ] || same_file "$T/g.err" "$T/s.err"; }; then
+		pass
+	else
+		fail "$name: git status $gs, sha1kit status $ss"
+		sed 's/^/    git: /' "$T/g.err" | head -5
+		sed 's/^/    sha1kit: /' "$T/s.err" | head -5
+	fi
+}
 exact "missing file: git's fatal line, 128" /dev/null hello missing-file empty
 exact "a directory: git's fatal line, 128 (with --no-filters git names it '(null)')" /dev/null hello adir
 exact "--stdin twice: usage error, 129" /dev/null --stdin --stdin
@@ -539,6 +556,17 @@ exact "--stdin-paths with a FILE: 129" paths1 --stdin-paths hello
 	exact "--stdin-paths in a subdirectory: the names from the top" "$T/stp-in" --stdin-paths
 	exact "--stdin-paths in a subdirectory: a name only there does not open" "$T/stp-y" --stdin-paths
 	exact "an operand in a subdirectory: from there" /dev/null x
+	# its name in git's lines is the path from the top (prefix_filename): 'sub/missing' (a new
+	# user's trial)
+	exact "a missing operand in a subdirectory: named from the top" /dev/null missing
+	# --path (git chooses the filters by it, none here): names the object in git's lines; not with
+	# --no-filters or --stdin-paths (129)
+	exact_filters "--path with a missing operand in a subdirectory" /dev/null --path=p missing
+	exact_filters "--path with --stdin" "$T/stp-y" --path=p --stdin
+	exact_filters "--path with an operand" /dev/null --path=../q x
+	exact "--path with --no-filters: 129" /dev/null --path=p x
+	exact_filters "--path with --stdin-paths: 129" "$T/stp-y" --path=p --stdin-paths
+	exact_filters "--no-path after --path" /dev/null --path=p --no-path x
 	echo "$PASS $FAIL" >"$T/stp-counts"
 )
 [ -z "${SK_WINDOWS:-}" ] && read -r PASS FAIL <"$T/stp-counts"
