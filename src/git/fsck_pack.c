@@ -2003,7 +2003,13 @@ bool skg_fsck_bad_copy_parses_unhashed(struct skg_fsck_run *f, const uint8_t *id
 	if (b == NULL || b->mismatch || b->marked) {
 		return b != NULL && b->mismatch;
 	}
-	/* a blob is not read: its type from the entry headers (object.c parse_object_with_flags) */
+	/* a blob is not read: its type from the entry headers (object.c parse_object_with_flags), when
+	 * git has it in memory as a blob or with no type; one it has as a commit, tree or tag (from a
+	 * link it parsed) is read (a tree whose entry header became a blob's; a new user's trial) */
+	unsigned known = skg_fsck_in_memory_type(f, id);
+	if (known != SKG_NONE && known != SKG_BLOB) {
+		return false;
+	}
 	struct skg_file file = {0}, idx = {0};
 	int t = -1;
 	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&

@@ -175,6 +175,13 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REACHABLE);
 		return true;
 	}
+	/* --connectivity-only read no blob, and took its type from the entry headers: git's parse of
+	 * a ref's blob reads it (a blob's stream, whole), and dies where that read fails (a tag whose
+	 * entry header became a blob's; a new user's trial) */
+	if (f->connectivity_only && skg_graph_has(f->graph, id, &type) && type == SKG_BLOB &&
+	    skg_fsck_walk_read_dies(f, id, type)) {
+		return false;
+	}
 	/* git's parse_object reads it (2.55's snapshot: before the object check; --connectivity-only:
 	 * nothing was parsed; a tree: again) and cannot where the multi-pack-index sends it to a pack
 	 * that does not open */

@@ -481,8 +481,8 @@ bool skg_fsck_has_bad_copy(struct skg_fsck_run *f, const uint8_t *id);
 /* That copy as git 2.53+'s collection of the promisor objects parses it (parse_object_with_flags
  * with PARSE_OBJECT_SKIP_HASH_CHECK, packfile.c add_promisor_object since 3f5d1749e7): true where
  * the parse gives an object (a copy that reads back as another object, which is not hashed; a blob
- * git has not marked bad, which is not read: its type from the entry headers), false where it
- * reads the copy and fails. */
+ * git has not marked bad, which is not read: its type from the entry headers, unless git has it in
+ * memory as a commit, tree or tag), false where it reads the copy and fails. */
 bool skg_fsck_bad_copy_parses_unhashed(struct skg_fsck_run *f, const uint8_t *id);
 /* The same read where git parses a ref's object (parse_object: the object's type first, packfile.c
  * packed_to_object_type, and where that fails no read of its data; skg_pk_git_info_type), and, in

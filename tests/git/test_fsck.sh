@@ -3134,7 +3134,12 @@ loose_copy() {
 # third commit's data in the clone's pack), commit-graph (the same with a commit-graph: git 2.53+
 # takes the commit from it there, and dies only in `git commit-graph verify`), blob (a byte of the
 # blob pack's first entry's data), trunc (the blob pack 30 bytes short), empty (the blob pack of 0
-# bytes), idxname (a byte of the second object name of the blob pack's idx).
+# bytes), idxname (a byte of the second object name of the blob pack's idx), tagheader (the first
+# byte of the annotated tag's entry header xor 0xff: it reads as a blob's; git 2.55's snapshot of
+# the refs reads it and dies, with --connectivity-only too, where sha1kit took it for an unread
+# blob), treeheader (the same for HEAD's tree). Both found by a new user's trial; in its layout a
+# tree's flipped header read as a blob's, which git has in memory as a tree: its collection reads
+# it and dies, where sha1kit took it for a blob that 2.53+ does not read (not this layout's case).
 mkpartial_damaged() {
 	local r=$1 o=$T/partial-damaged-src p c at b
 	[ -d "$o" ] || (
@@ -3143,6 +3148,7 @@ mkpartial_damaged() {
 		for i in 1 2 3; do
 			seq 1 $((i * 500)) >"f$i.txt" && git add -A && fixed_commit "$i" || exit 1
 		done
+		GIT_COMMITTER_DATE="@1700000100 +0000" git tag -a -m v1 v1 HEAD~1
 	) >/dev/null 2>&1 || return 1
 	git clone -q --no-local --filter=blob:none "file://$o" "$r" 2>/dev/null || return 1
 	[ "$2" != commit-graph ] || git -C "$r" commit-graph write --reachable 2>/dev/null || return 1
@@ -3160,20 +3166,24 @@ mkpartial_damaged() {
 			at=$((at + 4)) f=$c.pack
 			;;
 		blob) at=16 f=$p.pack ;;
+		tagheader | treeheader)
+			o=$(git rev-parse "$([ "$2" = tagheader ] && echo v1 || echo 'HEAD^{tree}')")
+			at=$(git verify-pack -v "$c.idx" | awk -v o="$o" '$1 == o { print $5 }') f=$c.pack x=255
+			;;
 		idxname) at=$((8 + 1024 + 20 + 16)) f=$p.idx ;;
 		trunc) truncate -s $(($(stat -c %s "$p.pack") - 30)) "$p.pack" ;;
 		empty) : >"$p.pack" ;;
 		esac
 		if [ -n "${at:-}" ]; then
 			b=$(od -An -tu1 -j "$at" -N1 "$f" | tr -d ' ')
-			printf "\\$(printf '%03o' $((b ^ 0x55)))" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+			printf "\\$(printf '%03o' $((b ^ ${x:-0x55})))" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
 		fi
 		touch -d '2024-01-01 00:00:00' "$p.pack"
 	)
 }
 section_partial_damaged() {
 	local c r
-	for c in commit commit-graph blob trunc empty idxname; do
+	for c in commit commit-graph blob trunc empty idxname tagheader treeheader; do
 		r=$T/partial-damaged-$c
 		mkpartial_damaged "$r" $c || {
 			fail "partial clone with a damaged promisor pack ($c): no repository"
