@@ -254,15 +254,13 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	skg_file_unmap(&idx);
 }
 
-/* A .promisor file beside the pack (packfile.c add_packed_git: pack_promisor); false also when out of
- * memory. */
-static bool promisor_pack(const char *pack_path)
+int skg_fsck_promisor_pack(const char *pack_path)
 {
 	const size_t len = strlen(pack_path);
 	struct skg_buf pr = {0};
 	struct stat st;
 	skg_buf_addf(&pr, "%.*s.promisor", (int)(len > 5 ? len - 5 : len), pack_path);
-	const bool yes = !pr.failed && stat(skg_buf_str(&pr), &st) == 0;
+	const int yes = pr.failed ? -1 : stat(skg_buf_str(&pr), &st) == 0;
 	skg_buf_release(&pr);
 	return yes;
 }
@@ -275,10 +273,12 @@ static bool promisor_pack(const char *pack_path)
  * another object: git marks such a base bad (unpack_entry), and then it is no object at all (links
  * to it are broken). A ref naming either makes git die (dies_bad_packed). One that reads back with
  * another ID is present but unreadable ("hash mismatch" for a ref). Findings are git's; the pack's own error
- * was printed by the caller, in sha1kit's words.
+ * was printed by the caller, in sha1kit's words. promisor_hash: a promisor pack whose objects git
+ * 2.39's collection of the promisor objects hashes (skg_fsck_check_pack's hash_all), hashed here
+ * with --connectivity-only too.
  */
 static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, const struct skg_file *idx,
-                       const char *pack_path, const char *idx_path, bool verify)
+                       const char *pack_path, const char *idx_path, bool verify, bool promisor_hash)
 {
 	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	size_t n = 0;
@@ -291,8 +291,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		return;
 	}
 	uint64_t sig_at = file->len - f->rawsz; /* a usable pack has its trailer */
-	const bool hash_promisor = f->connectivity_only && f->promisor_remote &&
-	                           f->git_version < SKG_GIT_2_55 && promisor_pack(pack_path);
+	const bool hash_promisor = f->connectivity_only && promisor_hash;
 	skg_fsck_meter_pack_start(f); /* the objects are counted again, in git's one pass */
 	if (verify && n < nr) {
 		/* git's verify_packfile takes every offset first: nth_packed_object_offset dies */
@@ -1029,8 +1028,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	remember_pack(f, idx_path, pack_path);
 	drawn = true;
 	f->pack_seq = (uint32_t)f->n_usable_packs;
-	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, midx != 0, promisor_pack(pack_path), mtime) !=
-	    0) {
+	const bool promisor = skg_fsck_promisor_pack(pack_path) == 1;
+	if (skg_graph_pack_source(f->graph, f->pack_seq, odb, midx != 0, promisor, mtime) != 0) {
 		skg_fsck_nomem(f);
 		goto out;
 	}
@@ -1038,7 +1037,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	/* with a promisor remote, git 2.39's collection of the promisor objects parses every object of
 	 * a promisor pack, hashing it (fsck_promisor.c): read and hashed here, a failure kept (git
 	 * 2.53+ reads no blob there and hashes nothing: what the pass reads anyway serves) */
-	const bool hash_all = f->promisor_remote && f->git_version < SKG_GIT_2_55 && promisor_pack(pack_path);
+	const bool hash_all = f->promisor_remote && f->git_version < SKG_GIT_2_55 && promisor;
 	if (f->connectivity_only && connectivity_pack(f, &file, &idx, pack_path, idx_path, hash_all)) {
 		goto out;
 	}
@@ -1047,13 +1046,13 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		 * (no checksum, CRC or unpack lines); its listing takes every object of the idx as
 		 * present, and its walk dies at the first read of one that does not read
 		 * (skg_fsck_dies_conn_read): each object read here without lines, the failures kept */
-		check_rest(f, &file, &idx, pack_path, idx_path, false);
+		check_rest(f, &file, &idx, pack_path, idx_path, false, hash_all);
 		goto out;
 	}
 	if (!idx_sum_ok) {
 		/* an idx that opens but is not what it was written as: git reads every object through it
 		 * (its IDs, offsets and CRC-32s), as the rest of the check will */
-		check_rest(f, &file, &idx, pack_path, idx_path, true);
+		check_rest(f, &file, &idx, pack_path, idx_path, true, hash_all);
 		goto out;
 	}
 	struct skg_pk_options opt;
@@ -1085,7 +1084,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		 * retyped, say) is no object of the repository: check_rest reads it through the idx, as
 		 * git, under the idx's ID (a new user's trial: a "dangling blob" of the pass's ID) */
 		skg_graph_forget_strays(f->graph, f->pack_seq, idx_has_at, &idx);
-		check_rest(f, &file, &idx, pack_path, idx_path, true);
+		check_rest(f, &file, &idx, pack_path, idx_path, true, hash_all);
 		goto out;
 	}
 	pack_lines_out(f, true);
@@ -1097,7 +1096,7 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		                             SKG_CHECK_ERROR_PACK | SKG_CHECK_ERROR_COLLISION};
 		skg_fsck_err_line(f, &meta, "sha1kit: fsck: %s: %s", name, err.msg);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK | SKG_CHECK_ERROR_COLLISION);
-		check_rest(f, &file, &idx, pack_path, idx_path, false);
+		check_rest(f, &file, &idx, pack_path, idx_path, false, hash_all);
 		goto out;
 	}
 	unsigned version;
@@ -1830,6 +1829,22 @@ static void quiet_line(void *ctx, const char *text)
 	(void)text;
 }
 
+/* git's look at the type of copy b (skg_pk_git_info_type, its lines not given): 1..4, or below 1
+ * where that fails or the pack or idx does not map. */
+static int copy_info_type(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
+{
+	struct skg_file file = {0}, idx = {0};
+	int t = -1;
+	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
+	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
+		t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz, b->offset,
+		                         b->pack, quiet_line, NULL);
+	}
+	skg_file_unmap(&file);
+	skg_file_unmap(&idx);
+	return t;
+}
+
 /* Whether usable_packs[i]'s idx lists `id`. */
 static bool pack_has(struct skg_fsck_run *f, const uint8_t *id, size_t i)
 {
@@ -1881,15 +1896,7 @@ void skg_fsck_retyped_first(struct skg_fsck_run *f)
 		if (at == f->n_usable_packs || earlier_pack_has(f, bp->id, at)) {
 			continue; /* git reads another copy first */
 		}
-		struct skg_file file = {0}, idx = {0};
-		int t = -1;
-		if (skg_file_map(&idx, bp->idx, f->on_map, f->map_ctx, NULL) == 0 &&
-		    skg_file_map(&file, bp->pack, f->on_map, f->map_ctx, NULL) == 0) {
-			t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz,
-			                         bp->offset, bp->pack, quiet_line, NULL);
-		}
-		skg_file_unmap(&file);
-		skg_file_unmap(&idx);
+		const int t = copy_info_type(f, bp);
 		if (t < SKG_COMMIT || t > SKG_TAG || (unsigned)t == as ||
 		    !skg_graph_set_noread(f->graph, bp->id)) {
 			continue; /* (the same type with other contents: not modelled) */
@@ -2007,19 +2014,7 @@ bool skg_fsck_bad_copy_parses_unhashed(struct skg_fsck_run *f, const uint8_t *id
 	 * git has it in memory as a blob or with no type; one it has as a commit, tree or tag (from a
 	 * link it parsed) is read (a tree whose entry header became a blob's; a new user's trial) */
 	unsigned known = skg_fsck_in_memory_type(f, id);
-	if (known != SKG_NONE && known != SKG_BLOB) {
-		return false;
-	}
-	struct skg_file file = {0}, idx = {0};
-	int t = -1;
-	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
-	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
-		t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz, b->offset,
-		                         b->pack, quiet_line, NULL);
-	}
-	skg_file_unmap(&file);
-	skg_file_unmap(&idx);
-	return t == SKG_BLOB;
+	return (known == SKG_NONE || known == SKG_BLOB) && copy_info_type(f, b) == SKG_BLOB;
 }
 
 bool skg_fsck_ref_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id)

@@ -14,7 +14,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cgraph.h"
 #include "config.h"
@@ -225,23 +224,18 @@ int skg_fsck_promisor(struct skg_fsck_run *f)
 		return -1;
 	}
 	/* for_each_packed_object(..., FOR_EACH_OBJECT_PROMISOR_ONLY): git's list of packs (those whose
-	 * .pack does not open too: only their idx is read first), each with a .promisor file
-	 * (add_packed_git: access(F_OK)) */
+	 * .pack does not open too: only their idx is read first), each with a .promisor file */
 	bool go_on = true;
 	struct collect_graph g = {false, NULL, NULL, 0};
 	for (size_t i = 0; i < n && go_on && !skg_fsck_stopped(f); i++) {
-		const char *pack = packs[i].pack;
-		size_t len = strlen(pack);
-		struct skg_buf pr = {0};
-		skg_buf_addf(&pr, "%.*s.promisor", (int)(len > 5 ? len - 5 : len), pack);
-		if (pr.failed) {
+		const int promisor = skg_fsck_promisor_pack(packs[i].pack);
+		if (promisor < 0) {
 			skg_fsck_nomem(f);
 			break;
 		}
-		if (access(skg_buf_str(&pr), F_OK) == 0) {
+		if (promisor == 1) {
 			go_on = mark_pack(f, packs[i].idx, reader, &g);
 		}
-		skg_buf_release(&pr);
 	}
 	skg_trailer_graph_close(g.cg);
 	skg_fsck_free_packs(packs, n);

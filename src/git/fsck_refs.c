@@ -178,15 +178,14 @@ static bool handle_ref(struct skg_fsck_run *f, const char *refname, const uint8_
 	/* --connectivity-only read no blob, and took its type from the entry headers: git's parse of
 	 * a ref's blob reads it (a blob's stream, whole), and dies where that read fails (a tag whose
 	 * entry header became a blob's; a new user's trial) */
-	if (f->connectivity_only && skg_graph_has(f->graph, id, &type) && type == SKG_BLOB &&
-	    skg_fsck_walk_read_dies(f, id, type)) {
+	const bool has = skg_graph_has(f->graph, id, &type);
+	if (f->connectivity_only && has && type == SKG_BLOB && skg_fsck_walk_read_dies(f, id, type)) {
 		return false;
 	}
 	/* git's parse_object reads it (2.55's snapshot: before the object check; --connectivity-only:
 	 * nothing was parsed; a tree: again) and cannot where the multi-pack-index sends it to a pack
 	 * that does not open */
-	if (!skg_graph_has(f->graph, id, &type) ||
-	    ((f->snapshot || f->connectivity_only || type == SKG_TREE) && skg_fsck_routed(f, id)) ||
+	if (!has || ((f->snapshot || f->connectivity_only || type == SKG_TREE) && skg_fsck_routed(f, id)) ||
 	    skg_fsck_conn_hash_mismatch(f, id, type, false)) {
 		if (skg_fsck_falls_back(f, id, false, &type)) {
 			goto valid; /* its first copy does not read: git reads the next */

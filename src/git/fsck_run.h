@@ -415,6 +415,9 @@ int skg_fsck_list_packs(struct skg_fsck_run *f, bool dir_errors, struct skg_fsck
  * (before the object check), sorted as packfile.c sort_pack sorts it: local packs first, then the
  * newer .pack first, ties in the listing's order. 0, or -1 when out of memory. */
 int skg_fsck_packs_sorted(struct skg_fsck_run *f, struct skg_fsck_pack_ref **out, size_t *n);
+/* Whether a .promisor file is beside the pack (packfile.c add_packed_git: pack_promisor): 1 or 0;
+ * -1 when out of memory. */
+int skg_fsck_promisor_pack(const char *pack_path);
 /* The line of each pack directory that does not open (git's re-reading of the pack directories). */
 void skg_fsck_pack_dir_lines(struct skg_fsck_run *f);
 /* Git 2.55's snapshot dies reading a ref's packed object at an offset past its pack's end, before
