@@ -742,14 +742,29 @@ static __attribute__((noinline)) void few_flagged(sha1kit_dc_ctx *ctx, int *have
 	memcpy(ihv, ctx->ihv, sizeof(ctx->ihv)); /* a safe hash changes it */
 }
 
+/* One block of dc_oneshot_few at message offset `offset`: compressed, filtered, and, where flagged,
+ * its candidates tested. */
+static inline void few_block(sha1kit_dc_ctx *ctx, int *have_ctx, uint32_t k, const sha1kit_dc_kernel *kernel,
+                             int detect, int use_ubc, uint32_t ihv[5], const uint8_t block[64],
+                             uint64_t offset)
+{
+	uint32_t W[80], before[5], mask;
+	sha1kit_dc_state st[2];
+
+	memcpy(before, ihv, sizeof(before));
+	kernel->compress(ihv, block, W, st);
+	mask = !detect ? 0 : use_ubc ? kernel->ubc(W) : 0xffffffffu;
+	if (mask != 0)
+		few_flagged(ctx, have_ctx, k, ihv, mask, W, st, before, offset);
+}
+
 static sha1kit_dc_result dc_oneshot_few(uint32_t k, const sha1kit_dc_kernel *kernel,
                                         const sha1kit_dc_options *opt, const uint8_t *p, size_t len,
                                         uint8_t digest[SHA1KIT_DIGEST_SIZE], sha1kit_dc_detection *where)
 {
 	static const sha1kit_dc_detection none = {0, -1, 0};
 	uint8_t last[128] __attribute__((aligned(16)));
-	uint32_t ihv[5], W[80], before[5], mask;
-	sha1kit_dc_state st[2];
+	uint32_t ihv[5];
 	sha1kit_dc_ctx ctx;
 	int have_ctx = 0, detect = 1, use_ubc = 1;
 	size_t full = len / 64, nlast;
@@ -763,21 +778,12 @@ static sha1kit_dc_result dc_oneshot_few(uint32_t k, const sha1kit_dc_kernel *ker
 	memcpy(ihv, sha1kit_iv, sizeof(ihv));
 	/* the whole blocks from the message, then the last one or two built by sha1kit_md_last (which
 	 * reads the tail from the message: the 64 * full bytes before it are readable) */
-	for (size_t b = 0; b < full; b++) {
-		memcpy(before, ihv, sizeof(before));
-		kernel->compress(ihv, p + 64 * b, W, st);
-		mask = !detect ? 0 : use_ubc ? kernel->ubc(W) : 0xffffffffu;
-		if (mask != 0)
-			few_flagged(&ctx, &have_ctx, k, ihv, mask, W, st, before, 64 * (uint64_t)b);
-	}
+	for (size_t b = 0; b < full; b++)
+		few_block(&ctx, &have_ctx, k, kernel, detect, use_ubc, ihv, p + 64 * b, 64 * (uint64_t)b);
 	nlast = sha1kit_md_last(last, full ? p + 64 * full : p, len, 64 * full, 0); /* p may be NULL */
-	for (size_t b = 0; b < nlast; b++) {
-		memcpy(before, ihv, sizeof(before));
-		kernel->compress(ihv, last + 64 * b, W, st);
-		mask = !detect ? 0 : use_ubc ? kernel->ubc(W) : 0xffffffffu;
-		if (mask != 0)
-			few_flagged(&ctx, &have_ctx, k, ihv, mask, W, st, before, 64 * (uint64_t)(full + b));
-	}
+	for (size_t b = 0; b < nlast; b++)
+		few_block(&ctx, &have_ctx, k, kernel, detect, use_ubc, ihv, last + 64 * b,
+		          64 * (uint64_t)(full + b));
 	for (int i = 0; i < 5; i++)
 		sha1kit_store_be32(digest + 4 * i, ihv[i]);
 	if (where)
