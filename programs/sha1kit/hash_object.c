@@ -257,6 +257,13 @@ static const char *git_path(const struct ho_state *st, const char *name)
 	return st->vpath != NULL ? st->vpath : st->from_stdin ? NULL : name;
 }
 
+/* hash_fd's death, naming the path git has for the object (none: "(null)", as glibc prints it). */
+static void unable_to_hash(const struct ho_state *st, const char *name)
+{
+	const char *path = git_path(st, name);
+	sk_git_line("fatal: Unable to hash %s\n", path != NULL ? path : "(null)");
+}
+
 /* A regular file that ends before the size fstat gave: git's index_core fails ("short read while
  * indexing"), and hash_fd dies. */
 static int short_read(const struct ho_state *st, const char *name)
@@ -264,7 +271,7 @@ static int short_read(const struct ho_state *st, const char *name)
 	const char *path = git_path(st, name);
 	fflush(stdout);
 	sk_git_line("error: short read while indexing %s\n", path != NULL ? path : "<unknown>");
-	sk_git_line("fatal: Unable to hash %s\n", path != NULL ? path : "(null)");
+	unable_to_hash(st, name);
 	return 128;
 }
 
@@ -444,8 +451,7 @@ static int hash_fd(struct ho_state *st, int fd, const char *name)
 		/* git's index_fd fails on it (read: EISDIR) and hash_fd dies, naming the path it has for
 		 * the filters: none with --no-filters, which glibc prints as "(null)" */
 		fflush(stdout);
-		sk_git_line("fatal: Unable to hash %s\n",
-		            git_path(st, name) != NULL ? git_path(st, name) : "(null)");
+		unable_to_hash(st, name);
 		return 128;
 	}
 	if (S_ISREG(sb.st_mode)) {
@@ -475,8 +481,7 @@ static int hash_file(struct ho_state *st, const char *name)
 	if (fd < 0 && stat(name, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		/* a directory that does not open (Windows): git's line for one that does */
 		fflush(stdout);
-		sk_git_line("fatal: Unable to hash %s\n",
-		            git_path(st, name) != NULL ? git_path(st, name) : "(null)");
+		unable_to_hash(st, name);
 		return 128;
 	}
 	if (fd < 0) {
