@@ -135,14 +135,21 @@ static int cmp_at_offset(const void *a, const void *b)
  * add_promisor_object adds them: each one git parses (object.c parse_object: an object its check
  * parsed is not read again; one it did not is read, and hashed by git 2.39: collect_parses) until
  * the first it cannot, which ends the whole collection (the callback's non-zero return). False
- * where the collection stops (f->promisor_stop); a pack whose idx does not open is passed over
- * (open_pack_index: pack_errors).
+ * where the collection stops (f->promisor_stop); a pack whose idx does not open, or that git's
+ * check_packed_git_idx refuses (size, version, fan-out), is passed over (open_pack_index:
+ * pack_errors).
  */
 static bool mark_pack(struct skg_fsck_run *f, const char *idx_path, struct skg_loose_reader *reader,
                       struct collect_graph *g)
 {
 	struct skg_file idx = {0};
+	uint32_t version;
 	if (skg_file_map(&idx, idx_path, f->on_map, f->map_ctx, NULL) != 0) {
+		return true;
+	}
+	if (skg_pk_git_idx_check_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, &version) !=
+	    SKG_PK_GIT_OK) {
+		skg_file_unmap(&idx); /* check_packed_git_idx refuses it */
 		return true;
 	}
 	bool go_on = true;
