@@ -427,9 +427,10 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
 				                  pack_path);
 			} else if (hash_promisor) {
-				/* git's listing has it, of the type its entry headers give */
+				/* git's listing has it, of the type its entry headers give; unreached, its
+				 * parse without a hash marks what it links to used */
 				struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL};
-				skg_fsck_check_object(&s, type, e[k].id, NULL, 0, NULL);
+				skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
 			}
 			state[k] = MISMATCH;
 		} else {

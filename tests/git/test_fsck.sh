@@ -3160,7 +3160,11 @@ loose_copy() {
 # idxfanout (a byte of the blob pack's idx fan-out: "non-monotonic index"): git's collection passes
 # over a pack whose idx it cannot open, and the trees of the clone's pack still promise its blobs;
 # sha1kit read that idx and stopped there, reporting each blob as a broken link (a second trial's
-# repro 02).
+# repro 02). idxcommit (a byte of the first object name in the clone pack's idx, a commit's): git
+# 2.39's collection hashes that entry and stops at its "hash mismatch"; the entry stays a commit
+# git's check of the unreachable objects parses (without a hash) and whose parent is then used, not
+# dangling, where sha1kit's --connectivity-only parsed it as empty ("bogus commit object", exit 7
+# where git exits 2; the same trial's repro 23).
 mkpartial_damaged() {
 	local r=$1 o=$T/partial-damaged-src p c at b
 	[ -d "$o" ] || (
@@ -3193,6 +3197,7 @@ mkpartial_damaged() {
 			;;
 		idxname) at=$((8 + 1024 + 20 + 16)) f=$p.idx ;;
 		idxfanout) at=$((8 + 4 * 128 + 3)) f=$p.idx x=255 ;;
+		idxcommit) at=$((8 + 1024 + 7)) f=$c.idx x=255 ;;
 		trunc) truncate -s $(($(stat -c %s "$p.pack") - 30)) "$p.pack" ;;
 		empty) : >"$p.pack" ;;
 		esac
@@ -3205,7 +3210,7 @@ mkpartial_damaged() {
 }
 section_partial_damaged() {
 	local c r
-	for c in commit commit-graph blob trunc empty idxname tagheader treeheader; do
+	for c in commit commit-graph blob trunc empty idxname idxcommit tagheader treeheader; do
 		r=$T/partial-damaged-$c
 		mkpartial_damaged "$r" $c || {
 			fail "partial clone with a damaged promisor pack ($c): no repository"
