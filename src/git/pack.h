@@ -356,6 +356,19 @@ int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *
                          unsigned rawsz, uint64_t offset, const char *pack_name,
                          void (*line)(void *ctx, const char *text), void *ctx);
 
+/*
+ * git's stream_object_signature for the blob entry at `offset` (its check of a blob at or over
+ * core.bigFileThreshold, which it never holds whole): the entry inflated 16 KiB at a time and
+ * hashed after "blob SIZE\0" (SIZE from the entry header; the stream read to its end, whatever its
+ * length). Returns 0 when that gives `id` (rawsz bytes); 1 when it gives another ID, or the entry
+ * is no blob; 2 when the stream breaks (git's "inflate: ..." line through line(ctx, text) for a
+ * zlib error); -2 when git dies (the stream runs past the last byte before the trailer: its "fatal:" line
+ * given); -3 when zlib cannot allocate.
+ */
+int skg_pk_git_stream_blob(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,
+                           const uint8_t *id, const char *pack_name,
+                           void (*line)(void *ctx, const char *text), void *ctx);
+
 /* git's unpack_object_header at `offset` of a pack whose trailer is rawsz bytes (20 or 32): the
  * entry's type (-1 for git's OBJ_BAD) and *size. */
 int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,

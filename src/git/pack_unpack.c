@@ -15,6 +15,8 @@
 
 #include <zlib.h>
 
+#include <sha1kit/git_object.h>
+
 #include "util.h"
 
 struct git_unpack {
@@ -242,6 +244,66 @@ int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned raw
 	}
 	uint64_t at = offset;
 	return gu_header(&u, &at, size);
+}
+
+int skg_pk_git_stream_blob(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,
+                           const uint8_t *id, const char *pack_name,
+                           void (*line)(void *ctx, const char *text), void *ctx)
+{
+	struct git_unpack u = {pack, pack_len, rawsz, 0, pack_name, line, ctx, false, false};
+	uint64_t at = offset, size;
+	if (pack_len < 12 + rawsz) {
+		return -1;
+	}
+	if (gu_header(&u, &at, &size) != SKG_PK_BLOB) {
+		return u.died ? -2 : 1;
+	}
+	/* stream_object_signature: "blob SIZE\0" and what the stream inflates to, 16 KiB a read */
+	struct skg_object_hasher h;
+	skg_object_hash_begin_as(&h, rawsz == 32 ? SKG_FORMAT_SHA256 : SKG_FORMAT_SHA1, "blob", size);
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK) {
+		return -3;
+	}
+	uint8_t buf[16384];
+	int rc = 2;
+	for (;;) {
+		/* use_pack: git dies where the stream wants input past the last byte before the
+		 * trailer; a window gives it what is left of the file */
+		if (!gu_use(&u, at)) {
+			rc = -2;
+			break;
+		}
+		uint64_t left = pack_len - at;
+		z.next_in = (Bytef *)(uintptr_t)(pack + at);
+		z.avail_in = left > UINT32_MAX ? UINT32_MAX : (uInt)left;
+		z.next_out = buf;
+		z.avail_out = (uInt)sizeof(buf);
+		int st = inflate(&z, Z_FINISH);
+		at += (uint64_t)(z.next_in - (pack + at));
+		skg_object_hash_update(&h, buf, sizeof(buf) - z.avail_out);
+		if (st == Z_STREAM_END) {
+			uint8_t got[SKG_MAX_RAWSZ];
+			rc = skg_object_hash_final_as(&h, got, NULL) == 0 && memcmp(got, id, rawsz) == 0 ? 0
+			                                                                                 : 1;
+			break;
+		}
+		if (st == Z_MEM_ERROR) {
+			rc = -3;
+			break;
+		}
+		if (st != Z_OK && st != Z_BUF_ERROR) {
+			gu_line(&u, "error: inflate: %s (%s)", skg_zerr_name(st),
+			        z.msg != NULL ? z.msg : "no message");
+			break;
+		}
+		if (st == Z_BUF_ERROR && z.avail_out > 0 && z.avail_in > 0) {
+			break; /* no progress possible (zlib wants nothing more of this input) */
+		}
+	}
+	inflateEnd(&z);
+	return rc;
 }
 
 int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,

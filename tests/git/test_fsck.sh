@@ -2771,7 +2771,7 @@ mkmalformed() {
 	)
 }
 section_malformed_packed() {
-	local c
+	local c o
 	for c in dangling entry parent ref tagref; do
 		mkmalformed "$T/malformed-$c" "$c" || {
 			fail "malformed $c: no repository"
@@ -2779,6 +2779,53 @@ section_malformed_packed() {
 		}
 		$exact "packed objects that do not parse: $c" "$T/malformed-$c"
 	done
+	if mkbigheader "$T/malformed-bigheader"; then
+		for o in "" --connectivity-only; do
+			# shellcheck disable=SC2086 # the option is a word or none
+			run_both "" "$T/malformed-bigheader" $o || continue
+			if [ "$GRC" = 139 ]; then
+				continue # git 2.55.0 crashes (SIGSEGV) without --connectivity-only here
+			fi
+			# shellcheck disable=SC2086
+			$exact "an idx offset at a blob header over core.bigFileThreshold ($o)" "$T/malformed-bigheader" $o
+		done
+	else
+		fail "malformed bigheader: no repository"
+	fi
+}
+
+# mkbigheader DIR: a pack whose idx sends a commit (HEAD~1) to seven bytes written inside a blob's
+# data: the header of a blob of 2^32 bytes, over core.bigFileThreshold, then no zlib stream. git's
+# check streams such a blob (stream_object_signature): "inflate: data stream error" and "packed ID
+# from PACK is corrupt"; its --connectivity-only walk reads it as a commit and dies. sha1kit passed
+# over a blob to stream in a pack read through its idx (exit 4 where git exits 6; with
+# --connectivity-only "Object ID not a commit", exit 0, where git dies). A new user's trial found it
+# in a partial clone, an offset of its idx flipped (its repro 11).
+mkbigheader() {
+	local r=$1 p i y x
+	rm -rf "$r" && git init -q "$r" || return 1
+	(
+		cd "$r" && fixed_ids || exit 1
+		python3 -c 'import random,sys; r=random.Random(7); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(4096)))' >rnd.bin
+		echo a >a.txt && git add -A && fixed_commit 1 && echo b >>a.txt && git add -A && fixed_commit 2 &&
+			git repack -adq
+	) >/dev/null 2>&1 || return 1
+	p=$(ls "$r"/.git/objects/pack/*.pack) && i=${p%.pack}.idx
+	y=$(git -C "$r" rev-parse HEAD:rnd.bin) && x=$(git -C "$r" rev-parse HEAD~1) || return 1
+	chmod u+w "$p" "$i"
+	python3 - "$p" "$i" "$y" "$x" "$(git verify-pack -v "$i" | awk -v y="$y" '$1 == y { print $5 }')" <<'PY'
+import struct, sys
+pack, idx, y, x, at = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]) + 103
+p = bytearray(open(pack, "rb").read())
+p[at:at + 7] = bytes([0xB0, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF])
+open(pack, "wb").write(p)
+d = bytearray(open(idx, "rb").read())
+n = struct.unpack(">I", d[8 + 255 * 4:8 + 256 * 4])[0]
+names = [bytes(d[1032 + 20 * k:1052 + 20 * k]).hex() for k in range(n)]
+o = 1032 + 24 * n + 4 * names.index(x)
+d[o:o + 4] = struct.pack(">I", at)
+open(idx, "wb").write(d)
+PY
 }
 
 # 14. Found by a new-user trial: the order git reads packs in (its own first, the newest first, the
