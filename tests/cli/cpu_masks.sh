@@ -124,6 +124,10 @@ sk_cpu_kernels() {
 		[ "$dc" = 'shani+avx2' ]; then
 		dc='shani+avx2-short'
 	fi
+	# Zen 3 (Milan): SHA-1DC batches a message at a time (SHA-NI) before eight AVX2 lanes
+	if [ "$SK_CPU_VENDOR" = AuthenticAMD ] && [ "$SK_CPU_FAMILY" = 25 ] && [ "${SK_CPU_MODEL:-99}" -le 15 ]; then
+		db=single
+	fi
 	if [ "$SK_CPU_VENDOR" = GenuineIntel ] && [ "$b" = shani-x2 ] && [ -n "$avx2" ]; then
 		b=avx2x8
 	fi
