@@ -252,8 +252,10 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 		skg_fsck_err_line(f, NULL, "error: Could not read %s", h);
 	} else if (type == SKG_NONE) {
 		/* (2.39.5's parse_object of an object in memory reads it without its type first) */
+		struct skg_buf a = {0}; /* fsck_describe_object: a reflog entry's name with --name-objects */
 		skg_fsck_lookup_lines(f, id, f->git_version >= SKG_GIT_2_55 ? 4 : 2);
-		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", h);
+		skg_fsck_err_line(f, NULL, "error: Unknown object type for %s", describe(f, id, &a));
+		skg_buf_release(&a);
 	}
 }
 

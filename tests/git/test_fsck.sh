@@ -462,6 +462,20 @@ compare "names: packed objects, --no-reflogs" "$T/names-packed" --name-objects -
 rm -f "$(obj_path "$r" "$(cd "$r" && git rev-parse HEAD~5)")"
 compare "names: loose objects, a commit missing" "$r" --name-objects
 compare "names: loose objects, a commit missing, --no-reflogs" "$r" --name-objects --no-reflogs
+# A reflog's commit in a pack that does not open, --connectivity-only: fsck_walk's "Unknown object
+# type for ID (HEAD@{TIME})" names it (sha1kit gave the bare ID; a new user's trial, its repro 07)
+r=$T/names-unopened
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	for i in 1 2 3; do
+		echo "$i" >"f$i" && git add -A && git commit -qm "c$i"
+	done
+	git reset -q --hard HEAD~1 && git repack -adq && echo 4 >f4 && git add f4 && git commit -qm c4 &&
+		chmod u+w .git/objects/pack/*.pack && for p in .git/objects/pack/*.pack; do : >"$p"; done
+) || fail "could not make the repository of section names (unopened)"
+compare "names: a reflog's commit in a pack that does not open, --connectivity-only" "$r" \
+	--name-objects --connectivity-only
 }
 
 # 7. Packs: a flipped byte in the pack and in the idx: git's exit status (the pack bit, or 128
