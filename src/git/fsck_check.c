@@ -193,7 +193,7 @@ void skg_fsck_reparse_packed_lines(struct skg_fsck_run *f, const uint8_t *id)
 	size_t len = 0;
 	uint32_t seq = 0;
 	uint64_t where;
-	int rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+	int rc = skg_fsck_read_object(f, id, type, f->big_file, &data, &len, &seq, &where);
 	if (rc == -2) {
 		skg_fsck_nomem(f);
 	}

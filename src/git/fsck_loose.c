@@ -107,6 +107,7 @@ static void *loose_thread(void *arg)
 	skg_loose_options_default(&lopt);
 	lopt.rawsz = w->f->rawsz;
 	lopt.unknown_type_corrupt = w->f->git_version >= SKG_GIT_2_55; /* git 2.50+ */
+	lopt.big_file_threshold = w->f->big_file;
 	struct skg_loose_reader *reader = skg_loose_reader_new(&lopt);
 	if (reader == NULL) {
 		skg_fsck_nomem(w->f);

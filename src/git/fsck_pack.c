@@ -358,13 +358,13 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			/* git streams a blob at or over core.bigFileThreshold instead of reading it */
 			rc = skg_pk_git_entry_header(file->data, file->len, f->rawsz, e[k].off, &hsize) ==
 			                 SKG_BLOB &&
-			             hsize >= SKG_FSCK_BIG_FILE
+			             hsize >= f->big_file
 			         ? 1
 			         : 0;
 		} else {
 			rc = skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
-			                               (unsigned)f->rawsz, e[k].off, SKG_FSCK_BIG_FILE, NULL,
-			                               &type, &data, &len, &err);
+			                               (unsigned)f->rawsz, e[k].off, f->big_file, NULL, &type,
+			                               &data, &len, &err);
 		}
 		if (rc == 1 && (verify || hash_promisor)) {
 			/* a blob git streams: hashed as it inflates (stream_object_signature; with
@@ -599,10 +599,9 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 		uint8_t *data = NULL;
 		uint64_t len = 0;
 		struct skg_pk_error err;
-		int rc = skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
-		                                   (unsigned)f->rawsz, e[k].off,
-		                                   types[k] == SKG_BLOB ? SKG_FSCK_BIG_FILE : SIZE_MAX - 1,
-		                                   &iface, &type, &data, &len, &err);
+		int rc = skg_pk_read_object_cached(
+		    file->data, file->len, idx->data, (size_t)idx->len, (unsigned)f->rawsz, e[k].off,
+		    types[k] == SKG_BLOB ? f->big_file : SIZE_MAX - 1, &iface, &type, &data, &len, &err);
 		if (rc == 1 && hash_all &&
 		    skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id, pack_path,
 		                           no_line, NULL) != 0) {
@@ -1787,9 +1786,9 @@ bool skg_fsck_walk_read_dies(struct skg_fsck_run *f, const uint8_t *id, unsigned
 	uint64_t where;
 	int rc;
 	if (type == SKG_BLOB) {
-		rc = skg_fsck_read_blob(f, id, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+		rc = skg_fsck_read_blob(f, id, f->big_file, &data, &len, &seq, &where);
 	} else {
-		rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+		rc = skg_fsck_read_object(f, id, type, f->big_file, &data, &len, &seq, &where);
 	}
 	free(data);
 	if (rc == -2) {

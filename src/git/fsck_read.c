@@ -30,11 +30,10 @@ int skg_fsck_read_blob(struct skg_fsck_run *f, const uint8_t *id, uint64_t max, 
 }
 
 /* The object at `off` of usable pack i (its idx mapped), read through the delta base chain: 0 with
- * a malloc'd *data (*len bytes) when it is of type `want`; 1 when it is larger than
- * SKG_FSCK_BIG_FILE (nothing read); -1 when it does not read or is of another type; -2 when
- * memory ran out. */
+ * a malloc'd *data (*len bytes) when it is of type `want`; 1 when it is larger than max bytes
+ * (nothing read); -1 when it does not read or is of another type; -2 when memory ran out. */
 static int read_in_pack(struct skg_fsck_run *f, size_t i, const struct skg_file *idx, uint64_t off,
-                        unsigned want, uint8_t **data, size_t *len)
+                        unsigned want, uint64_t max, uint8_t **data, size_t *len)
 {
 	struct skg_file pack = {0};
 	if (skg_file_map(&pack, f->usable_packs[i].pack, f->on_map, f->map_ctx, NULL) != 0) {
@@ -43,9 +42,8 @@ static int read_in_pack(struct skg_fsck_run *f, size_t i, const struct skg_file 
 	unsigned type = 0;
 	uint64_t n = 0;
 	struct skg_pk_error err;
-	int rc =
-	    skg_pk_read_object_cached(pack.data, pack.len, idx->data, (size_t)idx->len, (unsigned)f->rawsz,
-	                              off, SKG_FSCK_BIG_FILE, NULL, &type, data, &n, &err);
+	int rc = skg_pk_read_object_cached(pack.data, pack.len, idx->data, (size_t)idx->len,
+	                                   (unsigned)f->rawsz, off, max, NULL, &type, data, &n, &err);
 	if (rc < 0) {
 		rc = err.code == SKG_E_NOMEM ? -2 : -1;
 	} else if (rc == 0 && type != want) {
@@ -73,7 +71,7 @@ int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned wan
 			continue;
 		}
 		if (skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)f->rawsz, id, &off)) {
-			rc = read_in_pack(f, i, &idx, off, want, data, len);
+			rc = read_in_pack(f, i, &idx, off, want, max, data, len);
 		}
 		skg_file_unmap(&idx);
 		if (rc >= 0) {
@@ -309,7 +307,7 @@ int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, s
 	struct skg_file idx = {0};
 	int rc = -1;
 	if (skg_file_map(&idx, f->usable_packs[ps - 1].idx, f->on_map, f->map_ctx, NULL) == 0) {
-		rc = read_in_pack(f, ps - 1, &idx, off, SKG_BLOB, data, len);
+		rc = read_in_pack(f, ps - 1, &idx, off, SKG_BLOB, SIZE_MAX - 1, data, len);
 	}
 	skg_file_unmap(&idx);
 	if (rc == 1) {
@@ -341,7 +339,7 @@ int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsig
 	size_t len = 0;
 	uint32_t seq;
 	uint64_t where;
-	int rc = skg_fsck_read_object(f, id, type, SKG_FSCK_BIG_FILE, &data, &len, &seq, &where);
+	int rc = skg_fsck_read_object(f, id, type, f->big_file, &data, &len, &seq, &where);
 	if (rc == -2) {
 		skg_fsck_nomem(f);
 	}

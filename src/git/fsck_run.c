@@ -757,6 +757,7 @@ static int run(struct skg_fsck_run *f)
 		skg_fsck_nomem(f);
 		return -1;
 	}
+	f->big_file = SKG_FSCK_BIG_FILE;
 	if (skg_repo_config(f->repo, skg_fsck_on_config, f, &err) != 0) {
 		if (!f->config_died && !skg_fsck_stopped(f)) { /* else on_config sent git's line */
 			skg_fsck_reader_error(f, &err);

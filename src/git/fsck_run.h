@@ -191,6 +191,8 @@ struct skg_fsck_run {
 	bool refs_died;       /* the ref check died (its fatal line is f->fatal) */
 	bool no_graft_hint;   /* advice.graftFileDeprecated = false */
 	bool no_commit_graph; /* core.commitGraph = false: git loads and verifies none */
+	uint64_t big_file;    /* core.bigFileThreshold (SKG_FSCK_BIG_FILE by default): a blob over it
+	                       * is streamed by git's pass over the objects, not held */
 	/* the lines of fsck's own load of the commit-graph: given at its first parse of a commit
 	 * (skg_fsck_graph_lines, from graph_load: one struct skg_lines per object directory, NULL
 	 * once given), not at the end (a load that dies: at the end) */

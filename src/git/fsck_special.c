@@ -126,7 +126,9 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 		size_t len = 0;
 		uint32_t seq;
 		uint64_t off;
-		int got = skg_fsck_read_blob(f, sp->id, SKG_FSCK_BIG_FILE, &data, &len, &seq, &off);
+		/* whole: fsck_finish reads it so (repo_read_object_file); git's pass holds none over
+		 * core.bigFileThreshold (below) */
+		int got = skg_fsck_read_blob(f, sp->id, SIZE_MAX - 1, &data, &len, &seq, &off);
 		if (got == -2) {
 			skg_fsck_nomem(f);
 			return -1;
@@ -154,9 +156,12 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 		if (got < 0) {
 			r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
 		} else if (pass == first) {
-			/* a blob named both ways is checked both ways, once (fsck_blob) */
-			r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 ? data : NULL, len, &f->fopt,
-			                          skg_fsck_on_finding, s);
+			/* a blob named both ways is checked both ways, once (fsck_blob); git's pass streams
+			 * one over core.bigFileThreshold and checks it without its content (a loose one
+			 * above it, read_loose_object; a packed one from it up, verify_packfile) */
+			bool streamed = pass && (loose_first ? len > f->big_file : len >= f->big_file);
+			r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 && !streamed ? data : NULL, len,
+			                          &f->fopt, skg_fsck_on_finding, s);
 			*in_pass = pass;
 			if (r != 0 && pass && !loose_first && seq > 0) {
 				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
@@ -205,7 +210,7 @@ static int later_copies(struct skg_fsck_run *f, const struct skg_fsck_special_bl
 		if (!read) {
 			uint32_t rs;
 			uint64_t ro;
-			int got = skg_fsck_read_blob(f, sp->id, SKG_FSCK_BIG_FILE, &data, &len, &rs, &ro);
+			int got = skg_fsck_read_blob(f, sp->id, SIZE_MAX - 1, &data, &len, &rs, &ro);
 			if (got == -2) {
 				ret = -1;
 				break;
@@ -216,8 +221,9 @@ static int later_copies(struct skg_fsck_run *f, const struct skg_fsck_special_bl
 			read = true;
 		}
 		skg_buf_setlen(at_blob, 0);
-		int r =
-		    skg_fsck_special_blob(sp->kinds, sp->id, data, len, &f->fopt, skg_fsck_on_finding, s0);
+		/* verify_packfile streams a blob from core.bigFileThreshold up: checked without it */
+		int r = skg_fsck_special_blob(sp->kinds, sp->id, len >= f->big_file ? NULL : data, len,
+		                              &f->fopt, skg_fsck_on_finding, s0);
 		*in_pass = true;
 		if (at_blob->failed) {
 			ret = -1;

@@ -1762,6 +1762,41 @@ compare "special blobs, packed" "$T/sp-packed"
 compare "special blobs, packed, --connectivity-only" "$T/sp-packed" --connectivity-only
 (cd "$T/sp-packed" && git config fsck.gitattributesLineLength warn)
 compare "special blobs, packed, fsck.gitattributesLineLength=warn" "$T/sp-packed"
+# core.bigFileThreshold: git's pass over the objects streams a blob over it (loose: above it,
+# packed: from it up) and checks a .gitmodules or .gitattributes blob it meets after the tree that
+# names it without its content, "too large to parse"; fsck_finish reads one it met before whole.
+# A value that is no number is fatal. sha1kit read no core.bigFileThreshold (512 MiB always).
+r=$T/sp-bigfile
+git init -q "$r"
+(
+	cd "$r" || exit 1
+	echo 3 >pad # the tree 413773d6..., before the blobs 6604c111... and 78ded1e2...
+	{
+		printf '[submodule "a"]\n\tpath = a\n\turl = https://example.com/a\n'
+		for i in $(seq 1 60); do printf '# comment line %03d padding padding padding\n' "$i"; done
+	} >.gitmodules
+	for i in $(seq 1 80); do printf '*.x%03d text eol=lf\n' "$i"; done >.gitattributes
+	git add pad .gitmodules .gitattributes && git commit -qm big && git config core.bigFileThreshold 1k
+) || fail "could not make the repository of core.bigFileThreshold"
+# loose: the tree comes before both blobs in git's order of the directories
+compare_exact "core.bigFileThreshold=1k, loose" "$r"
+cp -a "$r" "$r-packs"
+(
+	cd "$r-packs" || exit 1
+	blobs=$(git rev-parse HEAD:.gitmodules HEAD:.gitattributes)
+	older=$(echo "$blobs" | git pack-objects -q .git/objects/pack/pack)
+	git rev-list --objects --all | cut -d' ' -f1 | grep -v -F "$blobs" | git pack-objects -q .git/objects/pack/pack >/dev/null
+	git prune-packed
+	for p in .git/objects/pack/*.pack; do touch -d 2021-01-01 "$p"; done
+	touch -d 2020-01-01 ".git/objects/pack/pack-$older.pack"
+) || fail "could not pack the repository of core.bigFileThreshold"
+compare_exact "core.bigFileThreshold=1k, the blobs in an older pack than their tree" "$r-packs"
+git -C "$r-packs" repack -qad
+compare_exact "core.bigFileThreshold=1k, one pack" "$r-packs"
+for v in abc 1x -1 99999999999999999999; do
+	git -C "$r-packs" config core.bigFileThreshold "$v"
+	compare_exact "core.bigFileThreshold=$v" "$r-packs"
+done
 # the special blobs alone in a pack whose idx does not load (a fan-out entry out of order), the
 # rest in a sound pack git looks in first (newer): git's read of each special blob at the end looks
 # in the packs twice, each time with the idx's line
