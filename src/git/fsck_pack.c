@@ -178,6 +178,21 @@ struct unpack_ctx {
 	uint8_t *state;
 };
 
+/* After a read as git makes it (skg_pk_git_unpack, skg_pk_git_stream_blob): true where the pass
+ * stops, at git's death there (-2; when `dies`: f->died) or the machine's lack of memory (-3). */
+static bool git_read_stops(struct skg_fsck_run *f, int rc, bool dies)
+{
+	if (rc == -2 && dies) {
+		f->died = true;
+		return true;
+	}
+	if (rc == -3) {
+		skg_fsck_nomem(f);
+		return true;
+	}
+	return false;
+}
+
 static void no_line(void *ctx, const char *text)
 {
 	(void)ctx;
@@ -373,12 +388,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			struct unpack_ctx uc = {f, e, (size_t)n, state};
 			rc = skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id,
 			                            pack_path, verify ? unpack_line : no_line, &uc);
-			if (rc == -2 && verify) {
-				f->died = true;
-				break;
-			}
-			if (rc == -3) {
-				skg_fsck_nomem(f);
+			if (git_read_stops(f, rc, verify)) {
 				break;
 			}
 			if (rc != 0) {
@@ -403,12 +413,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, f->rawsz,
 			                       e[k].off, true, UINT64_MAX, pack_path, unpack_base_id,
 			                       unpack_line, &uc, &type, &data, &len);
-			if (rc == -2) {
-				f->died = true;
-				break;
-			}
-			if (rc == -3) {
-				skg_fsck_nomem(f);
+			if (git_read_stops(f, rc, true)) {
 				break;
 			}
 			if (rc != 0) {

@@ -145,12 +145,13 @@ compare_distinct() {
 	run_both "" "$dir" "$@" || return 0
 	sort -u "$T/g.err" >"$T/g.err.u"
 	sort -u "$T/s.err" >"$T/s.err.u"
-	if [ "$GRC" = "$SRC" ] && same_lines "$T/g.out" "$T/s.out" && same_file "$T/g.err.u" "$T/s.err.u"; then
+	sort "$T/g.out" >"$T/g.out.u"
+	sort "$T/s.out" >"$T/s.out.u"
+	if [ "$GRC" = "$SRC" ] && same_file "$T/g.out.u" "$T/s.out.u" && same_file "$T/g.err.u" "$T/s.err.u"; then
 		pass
 	else
 		fail "$name (distinct lines): git fsck --full $* exits $GRC, sha1kit fsck $SRC"
-		diff -u "$T/g.err.u" "$T/s.err.u" | sed 's/^/    stderr: /' | head -20
-		diff -u "$T/g.out" "$T/s.out" | sed 's/^/    stdout: /' | head -20
+		show_diffs .u
 	fi
 }
 
@@ -1754,6 +1755,15 @@ mkspecial() { # mkspecial NAME: a repository whose branch 'sp' has a tree naming
 		git branch sp
 	)
 }
+# special_apart (in a repository): HEAD's .gitmodules and .gitattributes blobs alone in a pack, every
+# other object in another, the loose copies pruned; prints the name of the first pack
+special_apart() {
+	local sp name
+	sp=$(git rev-parse HEAD:.gitmodules HEAD:.gitattributes) || return 1
+	name=$(echo "$sp" | git pack-objects -q .git/objects/pack/pack) || return 1
+	git rev-list --objects --all | cut -d' ' -f1 | grep -v -F "$sp" | git pack-objects -q .git/objects/pack/pack >/dev/null &&
+		git prune-packed && echo "$name"
+}
 mkspecial loose
 compare "special blobs, loose" "$T/sp-loose"
 cp -r "$T/sp-loose" "$T/sp-packed"
@@ -1783,10 +1793,7 @@ compare_exact "core.bigFileThreshold=1k, loose" "$r"
 cp -a "$r" "$r-packs"
 (
 	cd "$r-packs" || exit 1
-	blobs=$(git rev-parse HEAD:.gitmodules HEAD:.gitattributes)
-	older=$(echo "$blobs" | git pack-objects -q .git/objects/pack/pack)
-	git rev-list --objects --all | cut -d' ' -f1 | grep -v -F "$blobs" | git pack-objects -q .git/objects/pack/pack >/dev/null
-	git prune-packed
+	older=$(special_apart)
 	for p in .git/objects/pack/*.pack; do touch -d 2021-01-01 "$p"; done
 	touch -d 2020-01-01 ".git/objects/pack/pack-$older.pack"
 ) || fail "could not pack the repository of core.bigFileThreshold"
@@ -1803,10 +1810,7 @@ done
 cp -r "$T/sp-loose" "$T/sp-badidx"
 (
 	cd "$T/sp-badidx" || exit 1
-	sp=$(git rev-parse HEAD:.gitmodules HEAD:.gitattributes)
-	bad=$(echo "$sp" | git pack-objects -q .git/objects/pack/pack)
-	git rev-list --objects --all | cut -d' ' -f1 | grep -v -F "$sp" | git pack-objects -q .git/objects/pack/pack >/dev/null
-	git prune-packed
+	bad=$(special_apart)
 	touch -d 2020-01-01 ".git/objects/pack/pack-$bad.pack"
 	i=.git/objects/pack/pack-$bad.idx
 	chmod u+w "$i"
