@@ -481,7 +481,10 @@ int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, str
  * the idx as git's index-pack final() does, mode 0444. Where the idx or .rev cannot be made (its
  * directory missing or closed, a directory of its name): SKG_E_GIT with git's "unable to create
  * 'NAME': REASON" ("File exists" for a directory). pack_path and idx_path: the names
- * (NULL: git's <dir>/pack-<checksum>.pack and .idx; a pack_path given that exists already fails
+ * (NULL: git's <dir>/pack-<checksum>.pack and .idx; idx_path NULL with a pack_path: pack_path with
+ * ".pack" replaced by ".idx", as git's `index-pack --stdin PACK` derives it, a pack_path that does
+ * not end in ".pack" failing with SKG_E_GIT and git's "packfile name 'NAME' does not end with
+ * '.pack'" before anything is written; a pack_path given that exists already fails
  * with SKG_E_GIT and git's "unable to create 'NAME': File exists", and is left as it is); the
  * .rev's is idx_path with ".idx" replaced by
  * ".rev" (an idx_path that does not end in ".idx" fails with SKG_E_GIT and git's "packfile name

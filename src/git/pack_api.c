@@ -957,6 +957,25 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 	ix->done = true;
 	int rc = -1, idx_fd = -1, rev_fd = -1;
 	char *own_pack = NULL, *own_idx = NULL, *rev_path = NULL;
+	if (pack_path != NULL && idx_path == NULL) {
+		/* git's index-pack --stdin PACK: the idx's name from the pack's (derive_filename), which
+		 * dies before the pack is read where it does not end in ".pack" */
+		size_t n = strlen(pack_path);
+		if (n < 5 || strcmp(pack_path + n - 5, ".pack") != 0) {
+			close(ix->fd);
+			ix->fd = -1;
+			return skg_fail_sys(err, SKG_E_GIT, 0, "packfile name '%s' does not end with '.pack'",
+			                    pack_path);
+		}
+		if ((own_idx = malloc(n)) == NULL) {
+			close(ix->fd);
+			ix->fd = -1;
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		memcpy(own_idx, pack_path, n - 5);
+		memcpy(own_idx + n - 5, ".idx", 5);
+		idx_path = own_idx;
+	}
 	bool pack_renamed = false, rev_renamed = false, promised = false;
 	struct skg_pack *pack = NULL;
 	uint8_t *map = NULL;
@@ -967,10 +986,13 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		close(ix->fd);
 		ix->fd = -1;
 		if (errno == ENOMEM) {
-			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+			skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		} else {
+			skg_fail_sys(err, SKG_E_GIT, 0, "packfile name '%s' does not end with '.idx'",
+			             idx_path);
 		}
-		return skg_fail_sys(err, SKG_E_GIT, 0, "packfile name '%s' does not end with '.idx'",
-		                    idx_path);
+		free(own_idx);
+		return -1;
 	}
 	/* --fix-thin (git's conclude_pack): one indexing of the received pack, in place, that leaves
 	 * the deltas on bases it lacks for skg_thin_fix; a pack that is not thin is done then */
@@ -1050,6 +1072,10 @@ int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char
 		}
 	}
 	if ((idx_fd = make_temp_for(idx_path, "idx", &ix->tmp_idx, err)) < 0) {
+		if (pack_path != own_pack && idx_path == own_idx && err->code == SKG_E_GIT) {
+			/* the pack's own directory: git creates the pack there first, and names it */
+			cannot_create(pack_path, err->sys_errno, err);
+		}
 		goto out;
 	}
 	if (skg_pack_write_idx(pack, &ix->opt, fd_writer, &idx_fd, err) != 0) {

@@ -265,6 +265,34 @@ static void test_indexer(void **state)
 		skg_indexer_free(ix);
 		list_dir(dir, names, sizeof(names));
 		assert_string_equal(names, want);
+		/* A pack name without an idx name: the idx and .rev named after the pack, as git's
+		 * index-pack --stdin PACK; a pack name that does not end in .pack: git's fatal text,
+		 * nothing written (an embedder's trial: the idx got git's default name, the pack none
+		 * a reader could use) */
+		snprintf(path, sizeof(path), "%s/x.pk", dir);
+		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, &err), 0);
+		assert_int_equal(skg_indexer_commit(ix, path, NULL, NULL, &err), -1);
+		assert_int_equal(err.code, SKG_E_GIT);
+		snprintf(msg, sizeof(msg), "packfile name '%s' does not end with '.pack'", path);
+		assert_string_equal(err.msg, msg);
+		skg_indexer_free(ix);
+		list_dir(dir, names, sizeof(names));
+		assert_string_equal(names, want);
+		snprintf(path, sizeof(path), "%s/incoming.pack", dir);
+		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
+		assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, &err), 0);
+		assert_int_equal(skg_indexer_commit(ix, path, NULL, NULL, &err), 0);
+		skg_indexer_free(ix);
+		list_dir(dir, names, sizeof(names));
+		snprintf(want, sizeof(want),
+		         "incoming.idx incoming.pack incoming.rev pack-%s.idx pack-%s.pack ", hex, hex);
+		assert_string_equal(names, want);
+		static const char *const made[] = {"idx", "pack", "rev"};
+		for (size_t m = 0; m < sizeof(made) / sizeof(made[0]); m++) {
+			snprintf(path, sizeof(path), "%s/incoming.%s", dir, made[m]);
+			assert_int_equal(unlink(path), 0);
+		}
 		snprintf(want, sizeof(want), "pack-%s.idx pack-%s.pack pack-%s.rev ", hex, hex, hex);
 		assert_int_equal(skg_indexer_new(&ix, dir, &opt, &err), 0);
 		assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, &err), 0);
@@ -294,15 +322,18 @@ static void test_indexer(void **state)
 		list_dir(dir, names, sizeof(names));
 		assert_string_equal(names, want);
 	}
-	/* A pack name in a directory that does not exist: the commit fails at the rename; the
-	 * temporary idx and .rev are gone at once, the received pack once freed. */
+	/* A pack name in a directory that does not exist: the commit fails where it makes the idx
+	 * there (its name from the pack's), with git's line for the pack; nothing is left but the
+	 * received pack, until the free. */
 	{
 		struct skg_indexer *ixm;
 		assert_int_equal(skg_indexer_new(&ixm, dir, &opt, &err), 0);
 		assert_int_equal(skg_indexer_append(ixm, pk.p, pk.n, &err), 0);
 		assert_int_equal(skg_indexer_commit(ixm, "/nonexistent/sha1kit/x.pack", NULL, NULL, &err),
 		                 -1);
-		assert_int_equal(err.code, SKG_E_IO);
+		assert_int_equal(err.code, SKG_E_GIT);
+		assert_string_equal(
+		    err.msg, "unable to create '/nonexistent/sha1kit/x.pack': No such file or directory");
 		assert_dir_and_temp(dir, want, ixm);
 		skg_indexer_free(ixm);
 		list_dir(dir, names, sizeof(names));
