@@ -22,7 +22,8 @@ extern "C" {
 
 /* Options of indexing (skg_index_options_default gives git index-pack's defaults). */
 struct skg_index_options {
-	/* Delta resolution threads, >= 1 (default 1). With more threads than CPUs online, at most one
+	/* Delta resolution threads (default 1; 0: one per CPU online, as git's pack.threads=0, which
+	 * skg_index_read_config gives so). With more threads than CPUs online, at most one
 	 * per CPU resolves at a time (the others wait their turn, taken between two delta families),
 	 * and the first pass through the idx (see idx) runs on one thread per CPU at most, so that the
 	 * memory held grows with the CPUs, not with the threads. */
@@ -70,7 +71,9 @@ struct skg_index_options {
 	 * A bad list fails skg_pack_index with SKG_E_GIT and git's message ("Unhandled message id:
 	 * X", "Missing '=': 'X'", ...) before the pack is read. Must stay valid while in use. */
 	const char *strict_args;
-	const char *objects_dir; /* strict: the repository's object directory, or NULL (outside one) */
+	/* strict: the repository's object directory; NULL: repo's (skg_repo_objects_dir), or none
+	 * without repo (outside a repository) */
+	const char *objects_dir;
 	/*
 	 * The repository the pack is indexed in (git's have_repository; skg_repo_open), or NULL
 	 * outside one. As git's index-pack (builtin/index-pack.c sha1_object, 2.39.5 and 2.55.0),
@@ -214,7 +217,9 @@ struct skg_pack_object {
  * `repo` for the collision check: where git dies, git's message, see skg_index_options.strict and
  * .repo; the lines before went to opt->sink),
  * SKG_E_COLLISION (an object carries a collision attack), SKG_E_NOMEM, SKG_E_THREAD, SKG_E_USAGE
- * (threads 0). Thread-safe; starts opt->threads - 1 threads. With `strict`, a duplicate object
+ * (an idx_version other than 1 and 2, an unknown object_format, a repo of another format). opt
+ * NULL: skg_index_options_default's. Thread-safe; starts opt->threads - 1 threads (with threads 0
+ * one per CPU online, less one). With `strict`, a duplicate object
  * is found by skg_pack_write_idx, as git finds it writing the idx (SKG_E_GIT, git's "The same
  * object X appears twice in the pack").
  */
@@ -458,8 +463,12 @@ struct skg_indexer;
 /*
  * Start receiving a pack: its bytes are written to a temporary file "tmp_pack_XXXXXX" in the
  * directory dir (as git's index-pack --stdin does in objects/pack), its SHA-1 computed as they
- * come. opt is copied. Returns 0 with *out, -1 with SKG_E_IO (the file cannot be created),
- * SKG_E_NOMEM.
+ * come. opt (NULL: skg_index_options_default's) is copied, its strings too (keep_msg,
+ * promisor_msg, strict_args, objects_dir: the caller may free them at once); repo, the sink's and
+ * progress's callbacks and contexts are used as they are and must stay valid until
+ * skg_indexer_free. read, release and idx are not used: the indexer reads its own file. Returns 0
+ * with *out, -1 with SKG_E_USAGE (the options skg_pack_index refuses, refused here before a byte
+ * is received), SKG_E_IO (the file cannot be created), SKG_E_NOMEM.
  */
 int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_index_options *opt,
                     struct skg_error *err);

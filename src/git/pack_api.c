@@ -247,6 +247,22 @@ static int stopped_error(const struct skg_pack *pack, const struct skg_sink *sin
 	return engine_error(sink, pe, err);
 }
 
+/* The options skg_pack_index and skg_indexer_new refuse (SKG_E_USAGE): 0, or -1 with err. */
+static int check_index_options(const struct skg_index_options *opt, struct skg_error *err)
+{
+	if (opt->idx_version != 1 && opt->idx_version != 2) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version is %u, not 1 or 2",
+		                    opt->idx_version);
+	}
+	if (opt->object_format != SKG_FORMAT_SHA1 && opt->object_format != SKG_FORMAT_SHA256) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);
+	}
+	if (opt->repo != NULL && skg_repo_object_format(opt->repo) != opt->object_format) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the repository's object format is not the pack's");
+	}
+	return 0;
+}
+
 /* skg_pack_index; thin (--fix-thin): deltas whose base is not in the pack stay unresolved and the
  * repository's store stays open, for skg_thin_fix, and the strict links wait for the caller
  * (index_finish). */
@@ -254,15 +270,8 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
                       const struct skg_index_options *opt, bool thin, struct skg_error *err)
 {
 	*out = NULL;
-	if (opt->threads == 0 || (opt->idx_version != 1 && opt->idx_version != 2)) {
-		return skg_fail_sys(err, SKG_E_USAGE, 0,
-		                    "threads must be at least 1 and the idx version 1 or 2");
-	}
-	if (opt->object_format != SKG_FORMAT_SHA1 && opt->object_format != SKG_FORMAT_SHA256) {
-		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format %u", opt->object_format);
-	}
-	if (opt->repo != NULL && skg_repo_object_format(opt->repo) != opt->object_format) {
-		return skg_fail_sys(err, SKG_E_USAGE, 0, "the repository's object format is not the pack's");
+	if (check_index_options(opt, err) != 0) {
+		return -1;
 	}
 	struct skg_pack *pack = calloc(1, sizeof(*pack));
 	if (pack == NULL) {
@@ -271,7 +280,9 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	struct skg_pk_options po;
 	skg_pk_options_default(&po);
 	po.format = opt->object_format;
-	po.threads = opt->threads;
+	/* 0: as many as the machine has (git's pack.threads=0) */
+	long cpus = opt->threads != 0 ? 0 : sysconf(_SC_NPROCESSORS_ONLN);
+	po.threads = opt->threads != 0 ? opt->threads : cpus > 0 ? (unsigned)cpus : 1;
 	po.cache_limit = opt->cache_limit;
 	/* git's strict (--strict, --check-self-contained-and-connected): an object twice is an error */
 	po.strict = idx_strict(opt);
@@ -289,10 +300,14 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	po.idx_len = opt->idx_len;
 	if (opt->strict || opt->fsck_objects || opt->check_connected) {
 		/* git parses --strict=ARGS (--fsck-objects=ARGS) before it reads the pack */
+		/* with repo alone, its object directory (an embedder's trial: strict with repo and no
+		 * objects_dir took itself for outside a repository) */
+		const char *objects_dir = opt->objects_dir != NULL ? opt->objects_dir
+		                          : opt->repo != NULL      ? skg_repo_objects_dir(opt->repo)
+		                                                   : NULL;
 		if (skg_strict_new(&pack->strict, &pack->p, (unsigned)skg_format_rawsz(po.format),
-		                   opt->strict_args, opt->objects_dir,
-		                   opt->objects_dir != NULL || opt->in_repository, opt->git_version,
-		                   &opt->sink, err) != 0) {
+		                   opt->strict_args, objects_dir, objects_dir != NULL || opt->in_repository,
+		                   opt->git_version, &opt->sink, err) != 0) {
 			free(pack);
 			return -1;
 		}
@@ -331,6 +346,11 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
                    const struct skg_index_options *opt, struct skg_error *err)
 {
+	struct skg_index_options defaults;
+	if (opt == NULL) {
+		skg_index_options_default(&defaults);
+		opt = &defaults;
+	}
 	return pack_index(out, data, len, opt, false, err);
 }
 
@@ -656,7 +676,8 @@ void skg_pack_free(struct skg_pack *pack)
 /* ---- The streaming indexer ------------------------------------------------------------------ */
 
 struct skg_indexer {
-	struct skg_index_options opt;
+	struct skg_index_options opt; /* its strings the copies below */
+	char *own_strings[4];         /* keep_msg, promisor_msg, strict_args, objects_dir copied */
 	char *dir;
 	char *tmp_pack; /* dir/tmp_pack_XXXXXX */
 	char *tmp_idx;  /* dir/tmp_idx_XXXXXX, while the idx is written */
@@ -777,12 +798,43 @@ int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_
 {
 	*out = NULL;
 	struct skg_indexer *ix = calloc(1, sizeof(*ix));
-	if (ix == NULL || (ix->dir = strdup(dir)) == NULL ||
-	    (ix->tmp_pack = path_join(dir, "tmp_pack_XXXXXX")) == NULL) {
+	if (ix != NULL) {
+		ix->fd = -1; /* nothing to close (nor a temporary file to remove) until mkstemp */
+	}
+	if (ix == NULL || (ix->dir = strdup(dir)) == NULL) {
 		skg_indexer_free(ix);
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
+	struct skg_index_options defaults;
+	if (opt == NULL) {
+		skg_index_options_default(&defaults);
+		opt = &defaults;
+	}
+	if (check_index_options(opt, err) != 0) {
+		skg_indexer_free(ix);
+		return -1;
+	}
 	ix->opt = *opt;
+	/* the indexer reads its own temporary file: a buffer's read, release and idx are not its */
+	ix->opt.read = NULL;
+	ix->opt.read_ctx = NULL;
+	ix->opt.release = NULL;
+	ix->opt.release_ctx = NULL;
+	ix->opt.idx = NULL;
+	ix->opt.idx_len = 0;
+	/* opt is copied, its strings too: the caller may free them at once */
+	const char **strings[4] = {&ix->opt.keep_msg, &ix->opt.promisor_msg, &ix->opt.strict_args,
+	                           &ix->opt.objects_dir};
+	for (int k = 0; k < 4; k++) {
+		if (*strings[k] != NULL && (*strings[k] = ix->own_strings[k] = strdup(*strings[k])) == NULL) {
+			skg_indexer_free(ix);
+			return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+	}
+	if ((ix->tmp_pack = path_join(dir, "tmp_pack_XXXXXX")) == NULL) {
+		skg_indexer_free(ix);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
 	ix->fd = mkstemp(ix->tmp_pack);
 	if (ix->fd < 0) {
 		int e = errno;
@@ -1201,6 +1253,9 @@ void skg_indexer_free(struct skg_indexer *ix)
 		close(ix->fd);
 	}
 	remove_temps(ix, true);
+	for (int k = 0; k < 4; k++) {
+		free(ix->own_strings[k]);
+	}
 	free(ix->dir);
 	free(ix);
 }
