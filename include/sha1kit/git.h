@@ -60,7 +60,7 @@ enum skg_object_format {
 size_t skg_format_rawsz(unsigned format);
 
 /* The format named `name` as git's --object-format= and extensions.objectFormat spell it, "sha1"
- * or "sha256" (hash.c hash_algo_by_name: exact, lowercase); 0 for any other name. */
+ * or "sha256" (hash.c hash_algo_by_name: exact, lowercase); 0 for any other name, and NULL. */
 unsigned skg_format_from_name(const char *name);
 
 /* Object types, with the numbers the pack format gives them (gitformat-pack.txt). */

@@ -136,7 +136,8 @@ struct skg_index_options {
 	/*
 	 * Optional: copy pack bytes [offset, offset + n) into buf (e.g. with pread); returns 0 or -1.
 	 * When set, delta resolution reads entries through it instead of the buffer (a mapped pack's
-	 * pages then need not stay resident). May be called from several threads at once.
+	 * pages then need not stay resident). May be called from several threads at once. Where it
+	 * fails, skg_pack_index fails with SKG_E_IO "cannot read the pack" (err->offset: the entry).
 	 */
 	int (*read)(void *ctx, uint64_t offset, uint8_t *buf, size_t n);
 	void *read_ctx;

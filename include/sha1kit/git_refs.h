@@ -55,7 +55,7 @@ struct skg_refs_verify_options {
  * config cannot be read), SKG_E_GIT with git's fatal message (a bad fsck.<msg-id> setting:
  * "Unhandled message id: ID", "Unknown fsck message type: 'VALUE'"; a symbolic link under refs/
  * whose target path cannot be resolved: "Invalid path 'PATH': REASON"; a reftable table that does
- * not read: one line naming it, where git 2.55 crashes).
+ * not read: one line naming it, where git 2.55 crashes), SKG_E_USAGE (repo NULL).
  * opt may be NULL: the defaults (as skg_refs_verify_options zeroed). Thread-safe for distinct
  * sinks; repo is only read.
  */

@@ -929,6 +929,10 @@ static bool machine_failure(struct skg_fsck_run *f, const struct skg_pk_error *e
 		skg_fsck_fail(f, SKG_E_THREAD, EAGAIN, "unable to create thread");
 		return true;
 	}
+	if (err->code == SKG_E_IO) {
+		skg_fsck_fail(f, SKG_E_IO, EIO, err->msg); /* the pack's file did not read */
+		return true;
+	}
 	return false;
 }
 

@@ -40,7 +40,8 @@ size_t skg_format_rawsz(unsigned format)
 
 unsigned skg_format_from_name(const char *name)
 {
-	return strcmp(name, "sha1") == 0     ? SKG_FORMAT_SHA1
+	return name == NULL                  ? 0
+	       : strcmp(name, "sha1") == 0   ? SKG_FORMAT_SHA1
 	       : strcmp(name, "sha256") == 0 ? SKG_FORMAT_SHA256
 	                                     : 0;
 }

@@ -774,7 +774,9 @@ static bool reinflate(struct par_worker *w, uint32_t i)
 			}
 			if (opt->read(opt->read_ctx, start, w->in, (size_t)n) != 0) {
 				w->in_len = 0;
-				skg_pk_set_error(&w->err, true, o->offset, "cannot read the pack");
+				/* the caller's read failed: the machine's fault, not the pack's */
+				skg_pk_set_failure(&w->err, SKG_E_IO, true, o->offset,
+				                   "cannot read the pack");
 				return false;
 			}
 			w->in_off = start;

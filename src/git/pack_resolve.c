@@ -259,7 +259,8 @@ static const uint8_t *entry_data(struct worker *w, uint32_t i, uint64_t *avail)
 		w->in_cap = (size_t)n;
 	}
 	if (w->r->opt->read(w->r->opt->read_ctx, start, w->in, (size_t)n) != 0) {
-		skg_pk_set_error(&w->err, true, o->offset, "cannot read the pack");
+		/* the caller's read failed: the machine's fault, not the pack's */
+		skg_pk_set_failure(&w->err, SKG_E_IO, true, o->offset, "cannot read the pack");
 		return NULL;
 	}
 	w->in_off = start;

@@ -1153,6 +1153,9 @@ static int on_config(void *ctx, const char *key, const char *value)
 int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options *opt,
                     const struct skg_sink *sink, struct skg_error *err)
 {
+	if (repo == NULL) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "no repository");
+	}
 	struct rv v = {0};
 	v.repo = repo;
 	v.rawsz = skg_format_rawsz(skg_repo_object_format(repo));

@@ -33,6 +33,7 @@
 #include <sha1kit.h>
 #include <sha1kit/git_object.h>
 #include <sha1kit/git_pack.h>
+#include <sha1kit/git_refs.h>
 
 #include "faults.h"
 
@@ -1856,12 +1857,35 @@ static void test_rev(void **state)
 	check_rev(b, 0);
 }
 
+/* An embedder's trial (its repros 06 and 17): a read callback that fails is the machine's fault
+ * (SKG_E_IO), not the pack's; NULL where a repository or a name is wanted is an answer, not a
+ * crash. */
+static void test_null_and_read_failure(void **state)
+{
+	(void)state;
+	struct buf pk = make_delta_pack();
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	opt.read = fail_read;
+	struct skg_pack *pack = NULL;
+	struct skg_error err;
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, &err), -1);
+	assert_int_equal(err.code, SKG_E_IO);
+	assert_string_equal(err.msg, "cannot read the pack");
+	assert_null(pack);
+	free(pk.p);
+	assert_int_equal(skg_format_from_name(NULL), 0);
+	assert_int_equal(skg_refs_verify(NULL, NULL, NULL, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_index_memory),
 	    cmocka_unit_test(test_index_truncated_and_flipped),
 	    cmocka_unit_test(test_indexer),
+	    cmocka_unit_test(test_null_and_read_failure),
 	    cmocka_unit_test(test_files),
 	    cmocka_unit_test(test_hash_object),
 	    cmocka_unit_test(test_hash_object_shattered),
