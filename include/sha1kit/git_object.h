@@ -58,21 +58,26 @@ void skg_hash_options_default(struct skg_hash_options *opt);
 int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struct skg_hash_options *opt,
                      struct skg_error *err);
 
-/* An object ID being computed over content that arrives in pieces (copyable). */
+/* An object ID being computed over content that arrives in pieces (copyable; its fields are the
+ * functions' below). */
 struct skg_object_hasher {
 	sha1kit_dc_ctx dc;         /* SKG_FORMAT_SHA1 */
 	sha1kit_sha256_ctx sha256; /* SKG_FORMAT_SHA256 */
 	unsigned format;
+	uint64_t size;   /* the content's size the header gave */
+	uint64_t hashed; /* content bytes hashed so far */
+	unsigned state;  /* 1 begun, 2 finished, 3 begun with an unknown format; 0 before */
 };
 
 /*
  * Start the ID of an object of type name type_name (NUL-terminated: "blob", "tree", "commit",
- * "tag", or with --literally any string) and content of `size` bytes: the header is hashed.
+ * "tag", or with --literally any string) and content of `size` bytes: the header is hashed. The
+ * final call checks that exactly `size` bytes came.
  */
 void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, uint64_t size);
 
 /* skg_object_hash_begin in object format `format` (enum skg_object_format): SHA-1 (SHA-1DC) or
- * SHA-256 (FIPS 180-4, no collision detection to make). */
+ * SHA-256 (FIPS 180-4, no collision detection to make); another value makes the final call fail. */
 void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, const char *type_name,
                               uint64_t size);
 
@@ -80,14 +85,18 @@ void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, cons
 void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_t len);
 
 /*
- * The ID into oid (always: the true SHA-1). Returns 0, or -1 with SKG_E_COLLISION when SHA-1DC
- * detected a collision attack: err->msg names the disturbance vector and the byte offset of the
- * block within the object (header included), err->offset is that offset.
+ * The ID into oid (the true SHA-1, also with a collision attack). Returns 0, or -1 with
+ * SKG_E_COLLISION when SHA-1DC detected a collision attack: err->msg names the disturbance vector
+ * and the byte offset of the block within the object (header included), err->offset is that
+ * offset; or -1 with SKG_E_USAGE and nothing in oid: not as many content bytes as the header said
+ * ("N bytes of content where the header says M": the ID of no object), a hasher not begun or
+ * already finished, an unknown format (skg_object_hash_begin_as), a SHA-256 hasher (its ID is 32
+ * bytes: skg_object_hash_final_as).
  */
 int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], struct skg_error *err);
 
 /* skg_object_hash_final for either format: skg_format_rawsz(h->format) bytes into oid (SHA-1: 20,
- * and the same collision report; SHA-256: 32, never fails). */
+ * and the same collision report; SHA-256: 32), with the same errors of use. */
 int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RAWSZ], struct skg_error *err);
 
 /*

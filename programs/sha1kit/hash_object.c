@@ -238,6 +238,10 @@ static int object_end(struct skg_object_hasher *h, const char *name)
 	char hex[SKG_MAX_HEXSZ + 1];
 	struct skg_error err;
 	int rc = skg_object_hash_final_as(h, digest, &err);
+	if (rc != 0 && err.code != SKG_E_COLLISION) {
+		sk_error(0, "%s: %s", sk_quote(name), err.msg); /* (not as many bytes as fstat said) */
+		return SK_EXIT_FAILURE;
+	}
 	skg_to_hex_len(digest, skg_format_rawsz(h->format), hex);
 	if (rc != 0) {
 		sk_error(0, "%s: %s; its SHA-1 would be %s", sk_quote(name), err.msg, hex);

@@ -16,6 +16,7 @@ void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, cons
                               uint64_t size)
 {
 	char header[32];
+	h->state = format == SKG_FORMAT_SHA1 || format == SKG_FORMAT_SHA256 || format == 0 ? 1 : 3;
 	h->format = format == SKG_FORMAT_SHA256 ? SKG_FORMAT_SHA256 : SKG_FORMAT_SHA1;
 	if (h->format == SKG_FORMAT_SHA256) {
 		sha1kit_sha256_init(&h->sha256);
@@ -25,6 +26,8 @@ void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, cons
 	skg_object_hash_update(h, type_name, strlen(type_name));
 	int n = snprintf(header, sizeof(header), " %" PRIu64, size);
 	skg_object_hash_update(h, header, (size_t)n + 1); /* with the terminating NUL */
+	h->size = size;
+	h->hashed = 0;
 }
 
 void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, uint64_t size)
@@ -34,6 +37,7 @@ void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, u
 
 void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_t len)
 {
+	h->hashed += len;
 	if (h->format == SKG_FORMAT_SHA256) {
 		sha1kit_sha256_update(&h->sha256, data, len);
 	} else {
@@ -41,9 +45,31 @@ void skg_object_hash_update(struct skg_object_hasher *h, const void *data, size_
 	}
 }
 
+/* The errors of use of the final calls: 0, or -1 with err. */
+static int final_checks(struct skg_object_hasher *h, struct skg_error *err)
+{
+	unsigned state = h->state;
+	h->state = 2;
+	if (state == 3) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "unknown object format");
+	}
+	if (state != 1) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0, "the object's hash was not begun, or is finished");
+	}
+	if (h->hashed != h->size) {
+		return skg_fail_sys(err, SKG_E_USAGE, 0,
+		                    "%" PRIu64 " bytes of content where the header says %" PRIu64, h->hashed,
+		                    h->size);
+	}
+	return 0;
+}
+
 int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RAWSZ], struct skg_error *err)
 {
 	if (h->format == SKG_FORMAT_SHA256) {
+		if (final_checks(h, err) != 0) {
+			return -1;
+		}
 		sha1kit_sha256_final(&h->sha256, oid);
 		return 0;
 	}
@@ -53,8 +79,12 @@ int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RA
 int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], struct skg_error *err)
 {
 	if (h->format == SKG_FORMAT_SHA256) {
+		h->state = 2;
 		return skg_fail_sys(err, SKG_E_USAGE, 0,
 		                    "a SHA-256 object ID is 32 bytes: skg_object_hash_final_as gives it");
+	}
+	if (final_checks(h, err) != 0) {
+		return -1;
 	}
 	sha1kit_dc_detection where;
 	if (sha1kit_dc_final(&h->dc, oid, &where) == SHA1KIT_DC_COLLISION) {

@@ -648,6 +648,24 @@ static void test_hash_object(void **state)
 	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA256, "blob", 0);
 	assert_int_equal(skg_object_hash_final(&h, oid, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
+	/* errors of use (an embedder's trial, its repro 07): content shorter or longer than the
+	 * header says (the ID of no object), a second final, an unknown format */
+	skg_object_hash_begin(&h, "blob", 5);
+	skg_object_hash_update(&h, "h", 1);
+	assert_int_equal(skg_object_hash_final(&h, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	assert_string_equal(err.msg, "1 bytes of content where the header says 5");
+	skg_object_hash_begin(&h, "blob", 1);
+	skg_object_hash_update(&h, "hi", 2);
+	assert_int_equal(skg_object_hash_final_as(&h, oid256, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	skg_object_hash_begin(&h, "blob", 0);
+	assert_int_equal(skg_object_hash_final(&h, oid, &err), 0);
+	assert_int_equal(skg_object_hash_final(&h, oid, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
+	skg_object_hash_begin_as(&h, 7, "blob", 0);
+	assert_int_equal(skg_object_hash_final_as(&h, oid256, &err), -1);
+	assert_int_equal(err.code, SKG_E_USAGE);
 	/* SKG_FORMAT_SHA1 through the _as calls: the SHA-1 ID */
 	skg_object_hash_begin_as(&h, SKG_FORMAT_SHA1, "blob", 0);
 	assert_int_equal(skg_object_hash_final_as(&h, oid256, &err), 0);
