@@ -62,12 +62,18 @@ extern "C" {
  *                     2.55; git 2.39.5 has no such check)
  *   git_version       where Git 2.39.5 and Git 2.55.0 differ, the one whose lines the check gives:
  *                     SKG_GIT_2_55 (the default) or SKG_GIT_2_39 (see enum skg_git_version)
- *   threads           threads reading loose objects and resolving deltas; 0: one per online CPU
+ *   threads           threads reading loose objects and resolving deltas; 0: one per online CPU;
+ *                     more than SKG_CHECK_MAX_THREADS (1024, sha1kit fsck's limit) are that many
  *   progress          git's progress meters ("Checking object directories", "Checking objects"):
  *                     fn NULL for none (see skg_check_repo)
  *   cancel            when not NULL and *cancel becomes nonzero, the check stops between objects
- *                     (read from every thread of the check, without locking)
+ *                     (read from every thread of the check with a relaxed atomic load: set it
+ *                     from another thread with an atomic store, e.g. __atomic_store_n(&flag, 1,
+ *                     __ATOMIC_RELAXED) or C11 atomic_store on an atomic_int, else the store is
+ *                     a data race in C11's terms; a plain store from a signal handler works too)
  */
+#define SKG_CHECK_MAX_THREADS 1024
+
 struct skg_check_options {
 	bool show_dangling;
 	bool show_unreachable;

@@ -66,7 +66,8 @@ bool skg_fsck_stopped(struct skg_fsck_run *f)
 	if (atomic_load(&f->failed) != 0) {
 		return true;
 	}
-	if (f->cancel != NULL && *f->cancel != 0) {
+	/* the flag the caller sets from another thread: an atomic load (git_fsck.h) */
+	if (f->cancel != NULL && __atomic_load_n(f->cancel, __ATOMIC_RELAXED) != 0) {
 		skg_fsck_fail(f, SKG_E_CANCELLED, 0, "cancelled");
 		return true;
 	}

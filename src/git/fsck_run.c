@@ -1002,6 +1002,10 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		f->threads = n > 0 ? (unsigned)n : 1;
 	}
+	if (f->threads > SKG_CHECK_MAX_THREADS) {
+		/* each thread holds a reader and its buffers: 50,000 took 3 GB (an embedder's trial) */
+		f->threads = SKG_CHECK_MAX_THREADS;
+	}
 	f->rep.report = skg_fsck_on_report;
 	f->rep.ctx = f;
 	skg_fsck_options_init(&f->fopt, opt->strict);
