@@ -267,8 +267,9 @@ bool skg_pack_object(const struct skg_pack *pack, uint32_t i, struct skg_pack_ob
  * Write the idx of an indexed pack with opt's idx_version and off32_limit (those of
  * skg_pack_index's options): the bytes go to write(ctx, p, n) in order, in pieces of at most
  * 64 KiB, never whole in memory; write returns 0, or non-zero to stop (then -1 and SKG_E_IO with
- * the errno it left, or 0). The checks that can fail (duplicates with strict, offsets past 4 GiB
- * in v1: SKG_E_CORRUPT) are made before the first piece. Returns 0 or -1 with err.
+ * the errno it set, or 0 and "the writer failed" where it set none). The checks that can fail
+ * (duplicates with strict, offsets past 4 GiB in v1: SKG_E_CORRUPT) are made before the first
+ * piece. opt NULL: skg_index_options_default's. Returns 0 or -1 with err.
  */
 int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                        int (*write)(void *ctx, const uint8_t *p, size_t n), void *ctx, struct skg_error *err);

@@ -436,6 +436,7 @@ struct writer {
 static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_error *pe)
 {
 	struct writer *w = ctx;
+	errno = 0; /* a writer that fails without saying why: "the writer failed" */
 	if (w->write(w->ctx, p, n) != 0) {
 		w->failed = true;
 		w->sys_errno = errno;
@@ -450,6 +451,11 @@ static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_erro
 int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                        int (*write)(void *ctx, const uint8_t *p, size_t n), void *ctx, struct skg_error *err)
 {
+	struct skg_index_options defaults;
+	if (opt == NULL) {
+		skg_index_options_default(&defaults);
+		opt = &defaults;
+	}
 	if (opt->idx_version != 1 && opt->idx_version != 2) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
 	}
@@ -459,7 +465,7 @@ int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_optio
 	                     &pe) != 0) {
 		if (w.failed) {
 			return skg_fail_sys(err, SKG_E_IO, w.sys_errno, "cannot write the index: %s",
-			                    strerror(w.sys_errno));
+			                    w.sys_errno != 0 ? strerror(w.sys_errno) : "the writer failed");
 		}
 		return from_pk(err, &pe);
 	}
@@ -476,9 +482,11 @@ int skg_pack_write_rev(const struct skg_pack *pack, int (*write)(void *ctx, cons
 		return from_pk(err, &pe);
 	}
 	int rc = 0;
+	errno = 0;
 	if (write(ctx, rev, len) != 0) {
 		int e = errno;
-		rc = skg_fail_sys(err, SKG_E_IO, e, "cannot write the reverse index: %s", strerror(e));
+		rc = skg_fail_sys(err, SKG_E_IO, e, "cannot write the reverse index: %s",
+		                  e != 0 ? strerror(e) : "the writer failed");
 	}
 	free(rev);
 	return rc;

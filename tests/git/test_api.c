@@ -1878,6 +1878,15 @@ static void test_rev(void **state)
 /* An embedder's trial (its repros 06 and 17): a read callback that fails is the machine's fault
  * (SKG_E_IO), not the pack's; NULL where a repository or a name is wanted is an answer, not a
  * crash. */
+/* A writer that stops and leaves errno as it was. */
+static int fail_write(void *ctx, const uint8_t *p, size_t n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	return 1;
+}
+
 static void test_null_and_read_failure(void **state)
 {
 	(void)state;
@@ -1891,6 +1900,16 @@ static void test_null_and_read_failure(void **state)
 	assert_int_equal(err.code, SKG_E_IO);
 	assert_string_equal(err.msg, "cannot read the pack");
 	assert_null(pack);
+	free(pk.p);
+	/* a writer that stops without an errno: "the writer failed", not strerror(0) (its repro 01) */
+	pk = make_delta_pack();
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, NULL, &err), 0);
+	assert_int_equal(skg_pack_write_idx(pack, NULL, fail_write, NULL, &err), -1);
+	assert_int_equal(err.code, SKG_E_IO);
+	assert_string_equal(err.msg, "cannot write the index: the writer failed");
+	assert_int_equal(skg_pack_write_rev(pack, fail_write, NULL, &err), -1);
+	assert_string_equal(err.msg, "cannot write the reverse index: the writer failed");
+	skg_pack_free(pack);
 	free(pk.p);
 	assert_int_equal(skg_format_from_name(NULL), 0);
 	assert_int_equal(skg_refs_verify(NULL, NULL, NULL, &err), -1);
