@@ -16,7 +16,9 @@
  *    a line git would print) go to the caller's report sink (struct skg_sink) as records; a
  *    failure of the run comes back as a negative return value with a struct skg_error.
  *  - A failure of the machine (memory, a thread that cannot start, a file or directory that
- *    cannot be read or written, a signal such as SIGXFSZ turned into EFBIG) is an error of the run,
+ *    cannot be read or written, a file size limit: EFBIG where the caller ignores SIGXFSZ, as
+ *    sha1kit's programs do; the layer changes no signal's disposition, and by default SIGXFSZ
+ *    kills the process) is an error of the run,
  *    never a finding about the repository: the function stops, frees what it made, removes any
  *    output or temporary file, and returns SKG_E_NOMEM, SKG_E_THREAD or SKG_E_IO.
  *  - "git stops here" (where git prints "fatal: ..." and exits 128 because of the repository's
@@ -281,6 +283,8 @@ enum skg_report_id {
  * fsck updates its meter), and stop at the end of every phase, with done UINT64_MAX when git draws
  * no ", done." line (a meter that never moved, such as "Checking objects" without a pack). start
  * (optional, may be NULL; skg_check_repo): the beginning of each phase, where git draws nothing.
+ * skg_pack_index and the indexer use fn alone (its done == total ends each phase), never stop
+ * or start.
  */
 struct skg_progress {
 	void (*fn)(void *ctx, const char *title, uint64_t done, uint64_t total);
@@ -324,9 +328,8 @@ int skg_repo_open_as(struct skg_repo **out, const char *path, unsigned git_versi
  * skg_repo_open_as, but a repository whose objects are SHA-256 (extensions.objectFormat =
  * sha256, `git init --object-format=sha256`) opens too, for a caller that handles both formats:
  * skg_repo_object_format says which it has: skg_pack_index (index_options.object_format and
- * repo), skg_hash_object (hash_options.object_format) and skg_refs_verify read either format.
- * skg_check_repo handles SHA-1 only so far: it opens repositories with skg_repo_open_as, which
- * refuses SHA-256 ones (SKG_E_UNSUPPORTED).
+ * repo), skg_hash_object (hash_options.object_format), skg_refs_verify and skg_check_repo read
+ * either format.
  */
 int skg_repo_open_formats(struct skg_repo **out, const char *path, unsigned git_version,
                           const struct skg_sink *sink, struct skg_error *err);

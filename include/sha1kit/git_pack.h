@@ -91,7 +91,7 @@ struct skg_index_options {
 	struct skg_sink sink; /* strict and repo: git's lines, from one thread at a time */
 	/*
 	 * `--fix-thin` (the indexer only, with repo set): a thin pack's REF_DELTA bases that are
-	 * not in it are read from the repository's object directory (loose or packed, not the alternates) and
+	 * not in it are read from the repository's objects (loose or packed, its alternates' too) and
 	 * appended as whole objects, the header's count and the trailer fixed, before the pack is indexed and
 	 * named (git v2.39.5 builtin/index-pack.c fix_unresolved_deltas, pack-write.c
 	 * fixup_pack_header_footer); bases still missing fail the commit with SKG_E_GIT "pack has N
@@ -161,9 +161,9 @@ struct skg_index_options {
 	 * (skg_repo_object_format), else SHA-1 (a pack does not say; builtin/index-pack.c). With
 	 * SKG_FORMAT_SHA256 (Git's Documentation/technical/hash-function-transition.txt) object IDs,
 	 * REF_DELTA base names and the pack's trailer are 32-byte SHA-256 digests, and so are the
-	 * idx's names and checksums and the .rev's checksums (its hash id 2). So far such a pack is
-	 * indexed without strict and fix_thin (skg_pack_index fails with SKG_E_USAGE). With repo,
-	 * the repository's format must be the pack's (else SKG_E_USAGE).
+	 * idx's names and checksums and the .rev's checksums (its hash id 2); strict, fix_thin and the
+	 * collision check work in either format. With repo, the repository's format must be the
+	 * pack's (else SKG_E_USAGE).
 	 */
 	unsigned object_format;
 };
@@ -480,7 +480,11 @@ int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_
 const char *skg_indexer_temp_path(const struct skg_indexer *ix);
 
 /* The next len bytes of the pack. Returns 0, or -1 with SKG_E_IO (the write failed: EFBIG for a
- * file size limit, ENOSPC for a full file system). */
+ * file size limit where the caller ignores SIGXFSZ, git.h; ENOSPC for a full file system). Every
+ * byte appended is the pack's: bytes after its trailer fail the commit (SKG_E_CORRUPT "pack has N
+ * bytes of unexpected data after its M objects"), where git's `index-pack --stdin` reading a pipe
+ * takes the pack and copies them to its standard output (a caller that reads a stream holding
+ * more than the pack stops at the trailer itself). */
 int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, struct skg_error *err);
 
 /*
