@@ -56,10 +56,10 @@ static int verify_pack(const char *pack_dir, const char *name)
 {
 	char path[4096];
 	size_t pack_len = 0, idx_len = 0, stem = strlen(name) - strlen(".idx");
-	snprintf(path, sizeof(path), "%s/%.*s.pack", pack_dir, (int)stem, name);
-	unsigned char *pack_data = slurp(path, &pack_len);
-	snprintf(path, sizeof(path), "%s/%s", pack_dir, name);
-	unsigned char *idx_data = slurp(path, &idx_len);
+	int n = snprintf(path, sizeof(path), "%s/%.*s.pack", pack_dir, (int)stem, name);
+	unsigned char *pack_data = n >= 0 && (size_t)n < sizeof(path) ? slurp(path, &pack_len) : NULL;
+	n = snprintf(path, sizeof(path), "%s/%s", pack_dir, name);
+	unsigned char *idx_data = n >= 0 && (size_t)n < sizeof(path) ? slurp(path, &idx_len) : NULL;
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	opt.threads = 2;
