@@ -1875,9 +1875,6 @@ static void test_rev(void **state)
 	check_rev(b, 0);
 }
 
-/* An embedder's trial (its repros 06 and 17): a read callback that fails is the machine's fault
- * (SKG_E_IO), not the pack's; NULL where a repository or a name is wanted is an answer, not a
- * crash. */
 /* A writer that stops and leaves errno as it was. */
 static int fail_write(void *ctx, const uint8_t *p, size_t n)
 {
@@ -1887,6 +1884,9 @@ static int fail_write(void *ctx, const uint8_t *p, size_t n)
 	return 1;
 }
 
+/* An embedder's trial (its repros 01, 06 and 17): a read callback that fails is the machine's
+ * fault (SKG_E_IO), not the pack's; a writer that stops without an errno is said to have failed;
+ * NULL where a repository or a name is wanted is an answer, not a crash. */
 static void test_null_and_read_failure(void **state)
 {
 	(void)state;
