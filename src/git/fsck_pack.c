@@ -193,6 +193,7 @@ static bool git_read_stops(struct skg_fsck_run *f, int rc, bool dies)
 	return false;
 }
 
+/* A line callback for a read as git makes it whose lines are not given. */
 static void no_line(void *ctx, const char *text)
 {
 	(void)ctx;
@@ -1870,12 +1871,6 @@ static bool bad_copy_dies(struct skg_fsck_run *f, const struct skg_fsck_bad_pack
 	return true;
 }
 
-static void quiet_line(void *ctx, const char *text)
-{
-	(void)ctx;
-	(void)text;
-}
-
 /* git's look at the type of copy b (skg_pk_git_info_type, its lines not given): 1..4, or below 1
  * where that fails or the pack or idx does not map. */
 static int copy_info_type(struct skg_fsck_run *f, const struct skg_fsck_bad_packed *b)
@@ -1885,7 +1880,7 @@ static int copy_info_type(struct skg_fsck_run *f, const struct skg_fsck_bad_pack
 	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz, b->offset,
-		                         b->pack, quiet_line, NULL);
+		                         b->pack, no_line, NULL);
 	}
 	skg_file_unmap(&file);
 	skg_file_unmap(&idx);
