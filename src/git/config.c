@@ -75,15 +75,15 @@ int skg_config_ulong_why(const char *value)
 	return v > (unsigned long long)ULONG_MAX / (unsigned long long)factor ? SKG_CONFIG_BAD_RANGE : 0;
 }
 
-bool skg_config_ulong(const char *value, uint64_t *out)
+int skg_config_ulong(const char *value, uint64_t *out)
 {
-	if (skg_config_ulong_why(value) != 0) {
-		return false;
+	int why = skg_config_ulong_why(value);
+	if (why == 0) {
+		char *end;
+		unsigned long long v = strtoull(value, &end, 0);
+		*out = (uint64_t)v * (uint64_t)unit_factor(end);
 	}
-	char *end;
-	unsigned long long v = strtoull(value, &end, 0);
-	*out = (uint64_t)v * (uint64_t)unit_factor(end);
-	return true;
+	return why;
 }
 
 int skg_config_int_why(const char *value, int *out)

@@ -83,8 +83,8 @@ bool skg_config_int(const char *value, int *out);
 int skg_config_int_why(const char *value, int *out);
 /* The same check for git's unsigned long values (git_config_ulong: no '-', unit, ULONG_MAX). */
 int skg_config_ulong_why(const char *value);
-/* git_config_ulong's value (units k, m, g): true with *out, false where skg_config_ulong_why fails. */
-bool skg_config_ulong(const char *value, uint64_t *out);
+/* git_config_ulong's value (units k, m, g) into *out: skg_config_ulong_why's result (0: *out set). */
+int skg_config_ulong(const char *value, uint64_t *out);
 
 /*
  * Canonical form of a config key as given on a command line ("Fsck.zeroPaddedFilemode" ->

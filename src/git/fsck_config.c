@@ -98,7 +98,7 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 	if (strcmp(key, "core.bigfilethreshold") == 0) {
 		/* git_default_core_config: git_config_ulong, fatal when it is no number (2.42+ name
 		 * the file: the config reader's line; 2.39 does not) */
-		int why = skg_config_ulong_why(value);
+		int why = skg_config_ulong(value, &f->big_file);
 		if (why != 0 && f->git_version < SKG_GIT_2_55) {
 			skg_fsck_err_line(f, NULL, "fatal: bad numeric config value '%s' for '%s': %s",
 			                  value != NULL ? value : "", key,
@@ -106,7 +106,7 @@ int skg_fsck_on_config(void *ctx, const char *key, const char *value)
 			f->config_died = true;
 			return -1;
 		}
-		return why != 0 ? why : skg_config_ulong(value, &f->big_file) ? 0 : SKG_CONFIG_BAD_UNIT;
+		return why;
 	}
 	if (strncmp(key, "fsck.", 5) == 0) {
 		if (value == NULL) {
