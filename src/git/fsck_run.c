@@ -999,8 +999,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->include_reflogs = opt->include_reflogs && !opt->lost_found;
 	f->threads = opt->threads;
 	if (f->threads == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		f->threads = n > 0 ? (unsigned)n : 1;
+		f->threads = skg_online_cpus();
 	}
 	if (f->threads > SKG_CHECK_MAX_THREADS) {
 		/* each thread holds a reader and its buffers: 50,000 took 3 GB (an embedder's trial) */

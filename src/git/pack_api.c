@@ -281,8 +281,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 	skg_pk_options_default(&po);
 	po.format = opt->object_format;
 	/* 0: as many as the machine has (git's pack.threads=0) */
-	long cpus = opt->threads != 0 ? 0 : sysconf(_SC_NPROCESSORS_ONLN);
-	po.threads = opt->threads != 0 ? opt->threads : cpus > 0 ? (unsigned)cpus : 1;
+	po.threads = opt->threads != 0 ? opt->threads : skg_online_cpus();
 	po.cache_limit = opt->cache_limit;
 	/* git's strict (--strict, --check-self-contained-and-connected): an object twice is an error */
 	po.strict = idx_strict(opt);

@@ -510,6 +510,12 @@ int skg_git_version_parse(const char *text, unsigned *out)
 	return 0;
 }
 
+unsigned skg_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
 const char *skg_zerr_name(int status)
 {
 	switch (status) {

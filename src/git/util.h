@@ -55,6 +55,9 @@ void skg_mem_hint_huge(void *p, size_t len);
  * error", else "unknown error". */
 const char *skg_zerr_name(int status);
 
+/* The CPUs online (sysconf), at least 1: what a thread count of 0 means in the layer's options. */
+unsigned skg_online_cpus(void);
+
 /* Write all n bytes of p to fd (short writes and EINTR retried, 1 GiB a call). 0, or -1 (errno). */
 int skg_write_full(int fd, const void *p, size_t n);
 
