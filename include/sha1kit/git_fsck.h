@@ -148,9 +148,12 @@ struct skg_check_result {
  * (done may then differ from total, as in git), else to fn with done == total.
  *
  * Working directory: as git after its setup, the check runs in the top of the work tree (the paths
- * in the records are relative to it, as git prints them): the process's working directory is
- * changed there for the duration of the call and changed back before it returns. Do not call it
- * while another thread of the process depends on the working directory.
+ * in the records are relative to it, as git prints them). Only when the current directory is below
+ * that top (in a subdirectory of the work tree) is the process's working directory changed, to
+ * the top, for the duration of the call, and changed back before it returns: do not make such a
+ * call while another thread of the process depends on the working directory. Called from the top
+ * of the work tree, from outside it, or on a bare repository, the check leaves the working
+ * directory alone.
  *
  * Returns 0 and res->exit_status when the check ran to its end (whatever it found). Returns -1 and
  * err when it did not:

@@ -1022,9 +1022,11 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	} else if ((f->rawsz = skg_format_rawsz(f->format = f->repo->object_format)) == 0) {
 		skg_fsck_fail(f, SKG_E_UNSUPPORTED, 0, "unknown object format");
 		ret = -1;
-	} else if (f->repo->git_cwd != NULL) {
+	} else if (f->repo->git_cwd != NULL &&
+	           (f->repo->cwd == NULL || strcmp(f->repo->git_cwd, f->repo->cwd) != 0)) {
 		/* as git after its setup: in the top of the work tree (paths in messages are relative to
-		 * it), for the duration of the check */
+		 * it), for the duration of the check; the working directory is left alone where git's is
+		 * already that (a git_dir given, a bare repository, the top of a work tree) */
 		old_cwd = getcwd(NULL, 0);
 		if (old_cwd == NULL && errno == ENOMEM) {
 			skg_fsck_nomem(f);

@@ -1,10 +1,10 @@
 # The Git layer's public API (include/sha1kit/git*.h): cmocka unit tests (tests/git/test_api.c),
 # and the example programs built against the installed tree (tests/git/test_example.sh).
-# faults.c: the allocator and thread start the unit tests make fail (faults.h), through the
-# linker's --wrap (GNU ld and lld; this file is only read on POSIX systems).
+# faults.c: the allocator and thread start the unit tests make fail (faults.h), and the chdir calls
+# they count, through the linker's --wrap (GNU ld and lld; this file is only read on POSIX systems).
 add_library(sk_test_faults STATIC ${CMAKE_CURRENT_LIST_DIR}/faults.c)
 target_link_options(sk_test_faults INTERFACE
-  "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=pthread_create")
+  "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=pthread_create,--wrap=chdir")
 # zlib linked statically into the tests that inject faults, where its static library is there
 # (zlib1g-dev has it): --wrap reaches only the calls linked into the program, so with the shared
 # libz the allocations of inflateInit and inflate never failed, and a zlib that cannot allocate was

@@ -1,4 +1,4 @@
-/* faults.c - the wrapped allocator and thread start of faults.h. */
+/* faults.c - the wrapped allocator, thread start and chdir of faults.h. */
 #define _GNU_SOURCE
 #include "faults.h"
 
@@ -13,6 +13,7 @@ void *__real_realloc(void *p, size_t n);
 char *__real_strdup(const char *s);
 char *__real_strndup(const char *s, size_t n);
 int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+int __real_chdir(const char *path);
 
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t k, size_t n);
@@ -20,6 +21,7 @@ void *__wrap_realloc(void *p, size_t n);
 char *__wrap_strdup(const char *s);
 char *__wrap_strndup(const char *s, size_t n);
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+int __wrap_chdir(const char *path);
 
 /* The armed fault: set by the test's thread between runs, read by the layer's threads (atomics:
  * the calls come from every thread of a check). The state of a test program, not of the library. */
@@ -109,6 +111,19 @@ int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(voi
 		return EAGAIN;
 	}
 	return __real_pthread_create(t, a, fn, arg);
+}
+
+static long chdirs;
+
+int __wrap_chdir(const char *path)
+{
+	__atomic_fetch_add(&chdirs, 1, __ATOMIC_SEQ_CST);
+	return __real_chdir(path);
+}
+
+long fault_chdirs(void)
+{
+	return __atomic_load_n(&chdirs, __ATOMIC_SEQ_CST);
 }
 
 long fault_each(enum fault_kind kind, int (*op)(void *ctx), void (*check)(void *ctx, int rc, bool injected),

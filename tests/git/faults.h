@@ -1,10 +1,10 @@
 /*
  * faults.h - failures of the machine injected into the Git layer for its unit tests: the test
  * binary is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,
- * --wrap=strndup,--wrap=pthread_create (tests/git/api.cmake), so every call the layer's objects
- * (libsha1kit-git.a, linked statically) make to these functions comes through faults.c, which
- * passes it on until the armed one fails. Calls from shared libraries (libc's own, zlib,
- * libdeflate, cmocka) are not seen.
+ * --wrap=strndup,--wrap=pthread_create,--wrap=chdir (tests/git/api.cmake), so every call the
+ * layer's objects (libsha1kit-git.a, linked statically) make to these functions comes through
+ * faults.c, which passes it on until the armed one fails (chdir is only counted). Calls from shared libraries
+ * (libc's own, zlib, libdeflate, cmocka) are not seen.
  */
 #ifndef SHA1KIT_TESTS_GIT_FAULTS_H
 #define SHA1KIT_TESTS_GIT_FAULTS_H
@@ -25,6 +25,9 @@ bool fault_disarm(void);
 
 /* Calls of the armed kind since fault_arm. */
 long fault_calls(void);
+
+/* The chdir calls made so far (the program's own and the layer's: --wrap=chdir counts them). */
+long fault_chdirs(void);
 
 /*
  * Run op(ctx) with the call number 0, 1, 2, ... of kind failing in turn, until a run in which the

@@ -5,7 +5,9 @@
  * "broken link" as two records; a commit with a
  * bad time zone: git's finding with its message ID), a directory that is no repository (SKG_E_GIT,
  * the fatal record), the cancel flag (SKG_E_CANCELLED), the progress callback; the records go to
- * the sink, nothing to stdout or stderr, and the working directory is the caller's again afterwards.
+ * the sink, nothing to stdout or stderr, and the working directory is the caller's again afterwards
+ * (changed only while a check found from a subdirectory of the work tree runs, as git's, and not
+ * at all when git_dir is given or the check starts in the top: the chdir calls are counted).
  * Failures of the machine (faults.h): every allocation of skg_repo_open and of a whole check (on
  * 1 and 2 threads), and every thread start, fails in turn; the check then fails with SKG_E_NOMEM or
  * SKG_E_THREAD and every record it sent before is one of a run without faults: a failure never
@@ -157,7 +159,9 @@ static int check(const char *name, const struct skg_check_options *opt, struct r
 	dup2(fd, 2);
 	struct skg_sink sink = {collect, rs};
 	rs->n = 0;
+	long chdirs = fault_chdirs();
 	int rc = skg_check_repo(dir, opt, &sink, res, err);
+	chdirs = fault_chdirs() - chdirs;
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, 1);
@@ -170,6 +174,8 @@ static int check(const char *name, const struct skg_check_options *opt, struct r
 	assert_int_equal(st.st_size, 0); /* the records went to the sink, nothing was printed */
 	assert_non_null(getcwd(cwd_after, sizeof(cwd_after)));
 	assert_string_equal(cwd_before, cwd_after);
+	/* a git_dir given from outside its work tree: git changes no directory, nor does the check */
+	assert_int_equal(chdirs, 0);
 	return rc;
 }
 
@@ -219,6 +225,70 @@ static void test_sound(void **state)
 	assert_non_null(find(rs, "root "));
 	assert_int_equal(rs->v[0].type, SKG_COMMIT);
 	free(rs);
+}
+
+/* The records of a check and the working directory at the first one. */
+struct cwd_recs {
+	struct recs rs;
+	char cwd[1024];
+};
+
+static void collect_cwd(void *ctx, const struct skg_report *r)
+{
+	struct cwd_recs *c = ctx;
+	if (c->rs.n == 0 && getcwd(c->cwd, sizeof(c->cwd)) == NULL) {
+		c->cwd[0] = '\0';
+	}
+	collect(&c->rs, r);
+}
+
+/* skg_check_repo(NULL) from a directory of tmp: 0, and the chdir calls it made in *chdirs. */
+static int check_from(const char *sub, struct cwd_recs *c, struct skg_check_result *res, long *chdirs)
+{
+	char dir[512], back[1024], after[1024];
+	snprintf(dir, sizeof(dir), "%s/%s", tmp, sub);
+	assert_non_null(getcwd(back, sizeof(back)));
+	assert_int_equal(chdir(dir), 0);
+	struct skg_sink sink = {collect_cwd, c};
+	struct skg_error err;
+	memset(c, 0, sizeof(*c));
+	long before = fault_chdirs();
+	int rc = skg_check_repo(NULL, NULL, &sink, res, &err);
+	*chdirs = fault_chdirs() - before;
+	assert_non_null(getcwd(after, sizeof(after)));
+	assert_string_equal(after, dir); /* the caller's directory again */
+	assert_int_equal(chdir(back), 0);
+	return rc;
+}
+
+/* As git after its setup, a check found from a subdirectory of the work tree runs in its top (and
+ * changes back); from the top the working directory is not touched. */
+static void test_working_directory(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], line[128], top[1024];
+	make_repo("wd", dangling);
+	snprintf(line, sizeof(line), "dangling blob %s", dangling);
+	snprintf(top, sizeof(top), "%s/wd", tmp);
+	struct cwd_recs *c = calloc(1, sizeof(*c));
+	assert_non_null(c);
+	struct skg_check_result res = {-1};
+	long chdirs;
+	assert_int_equal(check_from("wd/d", c, &res, &chdirs), 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_int_equal(c->rs.n, 1);
+	assert_string_equal(c->rs.v[0].text, line);
+	assert_string_equal(c->cwd, top); /* in the top of the work tree while it ran */
+	assert_int_equal(chdirs, 2);      /* there and back */
+
+	res.exit_status = -1;
+	assert_int_equal(check_from("wd", c, &res, &chdirs), 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_int_equal(c->rs.n, 1);
+	assert_string_equal(c->rs.v[0].text, line);
+	assert_string_equal(c->cwd, top);
+	assert_int_equal(chdirs, 0);
+	free(c);
 }
 
 static void test_missing_blob(void **state)
@@ -718,7 +788,7 @@ int main(void)
 	    cmocka_unit_test(test_cancel),       cmocka_unit_test(test_progress),
 	    cmocka_unit_test(test_check_faults), cmocka_unit_test(test_repo_open_faults),
 	    cmocka_unit_test(test_refs_verify),  cmocka_unit_test(test_git_version),
-	    cmocka_unit_test(test_repo_open_as),
+	    cmocka_unit_test(test_repo_open_as), cmocka_unit_test(test_working_directory),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
