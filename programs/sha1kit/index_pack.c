@@ -44,7 +44,8 @@ static void index_pack_usage(void)
 	      "would take as /dev/null).\n"
 	      "\n"
 	      "The reverse index is written too, as git 2.41 and later do by default\n"
-	      "(git 2.31 to 2.40: only with --rev-index or pack.writeReverseIndex): the file\n"
+	      "(git 2.31 to 2.40, and --git-version=2.39: only with --rev-index or\n"
+	      "pack.writeReverseIndex): the file\n"
 	      "named as the index with .idx replaced by .rev, byte for byte git's: 'RIDX',\n"
 	      "version 1, hash id 1, the index position of each object in pack order, the\n"
 	      "pack checksum and its own checksum. It goes to a temporary file beside it,\n"
@@ -79,8 +80,8 @@ static void index_pack_usage(void)
 	      "                          'fatal: NAME: sha1 file has trailing garbage'\n"
 	      "      --rev-index       write (or with --verify check) the reverse index;\n"
 	      "                          the default, unless pack.writeReverseIndex is false\n"
-	      "                          (with --git-version=2.39 too, where git 2.39 writes\n"
-	      "                          one only when pack.writeReverseIndex is true)\n"
+	      "                          (with --git-version=2.39, as git 2.39, only when\n"
+	      "                          pack.writeReverseIndex is true)\n"
 	      "      --no-rev-index    no reverse index: none is written, and --verify does\n"
 	      "                          not look at an existing one (which stays as it is).\n"
 	      "                          The last of the two options wins; either wins over\n"
@@ -88,16 +89,16 @@ static void index_pack_usage(void)
 	      "      --git-version=VERSION\n"
 	      "                        where git 2.39.5 and git 2.55.0 differ, do as VERSION,\n"
 	      "                          2.39 or 2.55 (default: 2.55, or $SHA1KIT_GIT_VERSION).\n"
-	      "                          Two places so far: an entry size longer than 57\n"
+	      "                          Three places so far: an entry size longer than 57\n"
 	      "                          bits is 'fatal: object size too large for this\n"
 	      "                          platform' with 2.55 (2.39.5 reads on); with 2.55\n"
 	      "                          (git 2.53+), --strict\n"
 	      "                          outside a repository with .gitmodules/.gitattributes\n"
 	      "                          blobs still to check once the index is written:\n"
 	      "                          'fatal: cannot perform queued object checks outside\n"
-	      "                          of a repository' (128; the index stays, as in git).\n"
-	      "                          The reverse index is written by default whatever\n"
-	      "                          VERSION (git 2.41+); --no-rev-index as git 2.39\n"
+	      "                          of a repository' (128; the index stays, as in git);\n"
+	      "                          the reverse index is written by default with 2.55\n"
+	      "                          (git 2.41+), with 2.39 only when asked for\n"
 	      "      --strict[=MSG-ID=SEVERITY,...]\n"
 	      "                        as git index-pack --strict (the checks and lines of\n"
 	      "                          the --git-version, 2.55 by default): reject duplicate\n"
@@ -1213,6 +1214,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 		skg_repo_free(repo);
 		free(strict_buf);
 		return sk_finish_git(128, 128);
+	}
+	if (opt.git_version < SKG_GIT_2_55) {
+		opt.rev_index = false; /* git 2.39: a .rev only with --rev-index or pack.writeReverseIndex */
 	}
 	int cst = open_repo(&repo, &opt, threads_given ? NULL : &threads, format_given);
 	if (cst != 0) {

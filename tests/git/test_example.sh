@@ -87,7 +87,7 @@ check "verify-repo changed idx: exit $((grc | 4)) (got $rc)" test "$rc" = $((grc
 
 # sha1kit index-pack --stdin, in a repository (objects/pack) and to a named pack.
 git init -q --bare "$tmp/s"
-skout=$(cd "$tmp/s" && "$sk" index-pack --stdin <"$tmp/p.pack")
+skout=$(cd "$tmp/s" && "$sk" index-pack --rev-index --stdin <"$tmp/p.pack")
 check "--stdin: output" test "$skout" = "$gitout"
 check "--stdin: idx" same_file "$tmp/s/objects/pack/pack-$name.idx" "$tmp/g/objects/pack/pack-$name.idx"
 # the reverse index too, on by default as in git 2.41+ (git's own with --rev-index, 2.39 included)
@@ -100,7 +100,7 @@ check "--stdin NAME" test "$("$sk" index-pack --stdin "$tmp/named/x.pack" <"$tmp
 check "--stdin NAME: idx" same_file "$tmp/named/x.idx" "$tmp/g/objects/pack/pack-$name.idx"
 # -o IDX without a pack name: the pack into objects/pack, the idx and .rev to IDX, as git's
 git init -q --bare "$tmp/so"
-skout=$(cd "$tmp/so" && "$sk" index-pack --stdin -o "$tmp/so.idx" <"$tmp/p.pack")
+skout=$(cd "$tmp/so" && "$sk" index-pack --rev-index --stdin -o "$tmp/so.idx" <"$tmp/p.pack")
 check "--stdin -o IDX: output" test "$skout" = "$gitout"
 check "--stdin -o IDX: idx" same_file "$tmp/so.idx" "$tmp/g/objects/pack/pack-$name.idx"
 check "--stdin -o IDX: .rev" same_file "$tmp/so.rev" "$tmp/gr/objects/pack/pack-$name.rev"

@@ -1023,6 +1023,9 @@ rev_files() {
 # 2.41+?), git's .rev of small.pack and ofs.pack ($V/small-want.rev, $V/ofs-want.rev)
 rev_setup() {
 need_data
+# sha1kit as the current git (a .rev by default) whatever the reference; --git-version=2.39's own
+# rule is checked in section rev
+export SHA1KIT_GIT_VERSION=2.55
 V=$T/rev
 mkdir -p "$V"
 : >"$V/cfg"
@@ -1109,6 +1112,30 @@ section_rev() {
 rev_setup
 rev_packs "$P/small.pack" "$P/good-dup.pack"
 [ "$npacks" = 2 ] && ok || bad "rev: $npacks packs indexed, not 2"
+
+# --git-version=2.39: as git 2.39, a .rev only when asked for (--rev-index, pack.writeReverseIndex);
+# the same files as the reference run the same way where the reference is 2.39 (or the default
+# is not what decides)
+local m want args
+for m in default:off rev-index:on cfg-true:on cfg-true+no-rev-index:off; do
+	want=${m#*:} m=${m%:*}
+	: >"$V/cfg"
+	case $m in cfg-true*) printf '[pack]\n\twriteReverseIndex = true\n' >"$V/cfg" ;; esac
+	case $m in *no-rev-index) args=(--no-rev-index) ;; rev-index) args=(--rev-index) ;; *) args=() ;; esac
+	rev_run "$V/sk" sk --git-version=2.39 "${args[@]}" -o "$V/sk/x.idx" "$P/small.pack"
+	rev_run "$V/git" git "${args[@]}" -o "$V/git/x.idx" "$P/small.pack"
+	: >"$V/cfg"
+	if [ "$want" = on ]; then
+		[ "$(rev_files "$V/sk")" = "x.idx:444 x.rev:444 " ] && same_file "$V/sk/x.rev" "$V/small-want.rev" && ok ||
+			bad "--git-version=2.39 $m: files $(rev_files "$V/sk"), want git's .rev"
+	else
+		[ "$(rev_files "$V/sk")" = "x.idx:444 " ] && ok || bad "--git-version=2.39 $m: files $(rev_files "$V/sk"), want no .rev"
+	fi
+	if ! $ref_default || [ "$m" != default ]; then
+		[ "$(rev_files "$V/sk")" = "$(rev_files "$V/git")" ] && ok ||
+			bad "--git-version=2.39 $m: files $(rev_files "$V/sk"), the reference's $(rev_files "$V/git")"
+	fi
+done
 
 # --verify with a damaged .rev (a changed byte: a position, the pack checksum, the file checksum;
 # one byte less, 21 less: into the positions; one more; a byte changed and the last one cut):
@@ -1207,7 +1234,7 @@ refgit index-pack -o "$V/lg/x.idx" "$P/small.pack" >/dev/null 2>"$V/gerr"
 grc=$?
 # git 2.41+ writes the .rev after the idx: "unable to create" it, 128, the idx left (sha1kit leaves
 # nothing). 2.39 writes no .rev and succeeds: against it, the line 2.41+ prints is what is expected
-if [ "$SHA1KIT_GIT_VERSION" = 2.39 ]; then
+if ! $ref_default; then
 	grc=128
 	printf "fatal: unable to create '%s': File exists\n" "$V/lg/x.rev" >"$V/gerr"
 fi
@@ -1548,7 +1575,7 @@ for pack in "$D"/made/bad-*.pack; do
 	name=${name%.pack}
 	nbad=$((nbad + 1))
 	# By its relative name, which the message must give.
-	(cd "$D/made" && exec "$SK" index-pack -o "$B/out.idx" "$name.pack" >/dev/null 2>"$B/err")
+	(cd "$D/made" && exec "$SK" index-pack --rev-index -o "$B/out.idx" "$name.pack" >/dev/null 2>"$B/err")
 	rc=$?
 	mapfile -t errl <"$B/err"
 	left=$(leftovers)
@@ -1588,7 +1615,7 @@ for pack in "$D"/made/fix-*.pack; do
 	sk_share_case || continue
 	name=${pack##*/}
 	nfix=$((nfix + 1))
-	"$SK" index-pack --threads=2 -o "$B/out.idx" "$pack" >/dev/null 2>"$B/err"
+	"$SK" index-pack --rev-index --threads=2 -o "$B/out.idx" "$pack" >/dev/null 2>"$B/err"
 	rc=$?
 	if [ "$rc" -gt 128 ]; then
 		bad "$name: exit status $rc: $(<"$B/err")"
@@ -1622,7 +1649,7 @@ for pack in "$D"/made/fix-*.pack; do
 			bad "$name: sha1kit exits $rc ($(<"$B/err")), git $grc ($(<"$T/git-broken.err"))${left:+, left $left}"
 	else
 		nacc=$((nacc + 1))
-		# sha1kit writes out.rev by default (as git 2.41+); git's with --rev-index (2.39 too)
+		# sha1kit writes out.rev (--rev-index: as git 2.41+ by default); git's with --rev-index (2.39 too)
 		if refgit index-pack --rev-index -o "$B/git.idx" "$pack" >/dev/null 2>&1; then
 			same_file "$B/git.idx" "$B/out.idx" && same_file "$B/git.rev" "$B/out.rev" && ok ||
 				bad "$name: accepted by both, idx or .rev differs"
@@ -2340,12 +2367,12 @@ sk_nospc() {
 	LD_PRELOAD=$SK_ENOSPC_LIB SK_ENOSPC_AFTER=$after ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@"
 }
 # the idx's size + 10: the disk fills up while the reverse index (.rev) is written
-"$SK" index-pack -o "$T/nospc.idx" "$T/nospc.pack" >/dev/null && [ -e "$T/nospc.rev" ] || bad "enospc: no idx and .rev"
+"$SK" index-pack --rev-index -o "$T/nospc.idx" "$T/nospc.pack" >/dev/null && [ -e "$T/nospc.rev" ] || bad "enospc: no idx and .rev"
 idxsize=$(stat -c %s "$T/nospc.idx")
 rm -f "$T/nospc.idx" "$T/nospc.rev"
 for after in 0 100 1000 $((idxsize + 10)); do
 	rm -f "$T/nospc.idx"
-	sk_nospc "$after" "$SK" index-pack -o "$T/nospc.idx" "$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err"
+	sk_nospc "$after" "$SK" index-pack --rev-index -o "$T/nospc.idx" "$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err"
 	rc=$?
 	left=$(find "$T" -maxdepth 1 \( -name '*.idx' -o -name '*.rev' -o -name '*tmp*' \) | wc -l)
 	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && [ "$(wc -l <"$T/ns.err")" = 1 ] && grep -q "No space left on device" "$T/ns.err" &&
@@ -2355,7 +2382,7 @@ done
 # --stdin into the repository: the pack is written first
 before=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
 for n in 100 $(($(stat -c %s "$T/nospc.pack") + idxsize + 10)); do
-	(cd "$R" && sk_nospc "$n" "$SK" index-pack --stdin <"$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err")
+	(cd "$R" && sk_nospc "$n" "$SK" index-pack --rev-index --stdin <"$T/nospc.pack" >"$T/ns.out" 2>"$T/ns.err")
 	rc=$?
 	after=$(ls "$R/.git/objects/pack" | sort | tr '\n' ' ')
 	[ "$rc" -ge 1 ] && [ "$rc" -lt 128 ] && grep -q "No space left on device" "$T/ns.err" && [ "$before" = "$after" ] && ok ||
@@ -2525,7 +2552,7 @@ for name in ofs ref; do
 			{ bad "sha256: git index-pack $name $iv failed: $(<"$V/$name.git.out")"; continue; }
 		for th in 1 3; do
 			rm -f "$V/$name.s.idx" "$V/$name.s.rev"
-			(cd "$V" && "$SK" index-pack --object-format=sha256 --threads=$th --index-version=$iv -o "$name.s.idx" "$name.pack" >"$name.s.out" 2>&1)
+			(cd "$V" && "$SK" index-pack --rev-index --object-format=sha256 --threads=$th --index-version=$iv -o "$name.s.idx" "$name.pack" >"$name.s.out" 2>&1)
 			rc=$?
 			[ "$rc" = 0 ] && same_file "$V/$name-$ivn.git.idx" "$V/$name.s.idx" && same_file "$V/$name-$ivn.git.rev" "$V/$name.s.rev" &&
 				same_file "$V/$name.git.out" "$V/$name.s.out" && ok ||
