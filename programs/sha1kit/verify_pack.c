@@ -104,7 +104,8 @@ static void verify_pack_usage(void)
 	      "git opens but that differs from the one the pack gives is git's 'fatal: sha1\n"
 	      "file 'NAME.idx' validation error' (or 'fatal: NAME.idx: sha1 file\n"
 	      "truncated', '... has trailing garbage'), then 'NAME.pack: bad'. Then, as\n"
-	      "git's (its index-pack reads pack.writeReverseIndex, on by default), the\n"
+	      "git's (its index-pack reads pack.writeReverseIndex, on by default; with\n"
+	      "--git-version=2.39 off by default, as in git 2.39), the\n"
 	      "reverse index NAME.rev when there is one: it must be the one the pack gives,\n"
 	      "byte for byte, else the same lines for NAME.rev ('fatal: could not stat:\n"
 	      "...', 'fatal: NAME.rev: sha1 file read error: ...' where git's are). The\n"
@@ -397,6 +398,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	struct skg_index_options cfg;
 	skg_index_options_default(&cfg);
 	cfg.git_version = git_version;
+	cfg.rev_index = git_version >= SKG_GIT_2_55;
 	bool cfg_bad = skg_index_read_config(repo, &cfg, NULL, &err) != 0;
 	if (cfg_bad && err.code != SKG_E_GIT) {
 		sk_error(err.code == SKG_E_NOMEM ? ENOMEM : 0, CMD ": %s", err.msg);
