@@ -219,12 +219,18 @@ static void collect_event(struct skg_fsck_dest *s, unsigned type, const uint8_t 
 {
 	struct skg_fsck_run *f = s->f;
 	struct skg_read_pos pos = {s->pack_seq, s->odb >= 0 ? (uint32_t)s->odb : 0,
-	                           s->pack_seq > 0 ? s->offset : (uint64_t)s->dir << 32 | s->nth, 0};
+	                           s->pack_seq > 0 ? s->offset : (uint64_t)s->dir << 32 | s->nth, 0, 0};
 	if (skg_typeorder_event(f->types, &pos, id, type, links, n, graft) != 0) {
 		skg_fsck_nomem(f);
 	}
+	if (type == SKG_COMMIT) {
+		skg_typeorder_commit(f->types, &pos);
+	}
 	/* git 2.55 parsed it before, when a ref or HEAD named it (a tree without its entries) */
 	struct skg_read_pos tip = {.tip = skg_fsck_tip_place(f, id)};
+	if (tip.tip != 0 && type == SKG_COMMIT) {
+		skg_typeorder_commit(f->types, &tip);
+	}
 	if (tip.tip != 0 &&
 	    skg_typeorder_event(f->types, &tip, id, type, links, type == SKG_TREE ? 0 : n, graft) != 0) {
 		skg_fsck_nomem(f);

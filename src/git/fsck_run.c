@@ -196,11 +196,26 @@ static int scan(struct skg_fsck_run *f)
 	return f->died ? -1 : 0; /* git died reading a pack through its idx */
 }
 
-/* A new graph of the check's objects (NULL when out of memory), with names on for --name-objects. */
+/* git's set-up looks the shallow file's IDs up as commits (shallow.c register_shallow): g has
+ * them as commits before any object is added, so that another object of such an ID is disputed
+ * (typeorder.h). 0, or -1 when out of memory. */
+static int shallow_commits(struct skg_graph *g, const struct skg_grafts *grafts)
+{
+	for (size_t i = 0; i < grafts->n; i++) {
+		if (grafts->v[i].shallow && skg_graph_note_type(g, grafts->v[i].id, SKG_COMMIT) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A new graph of the check's objects (NULL when out of memory), with names on for --name-objects
+ * and the shallow commits (when the grafts are read). */
 static struct skg_graph *new_graph(const struct skg_fsck_run *f)
 {
 	struct skg_graph *g = skg_graph_new(f->rawsz);
-	if (g != NULL && f->name_objects && skg_graph_enable_names(g) != 0) {
+	if (g != NULL &&
+	    ((f->name_objects && skg_graph_enable_names(g) != 0) || shallow_commits(g, &f->grafts) != 0)) {
 		skg_graph_free(g);
 		g = NULL;
 	}
@@ -251,6 +266,27 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 	return f->graph != NULL ? 0 : -1;
 }
 
+/* git's set-up's lookups of the shallow commits (shallow_commits), as events before every read:
+ * each one's link from no object. 0, or -1 when out of memory. */
+static int setup_events(struct skg_fsck_run *f)
+{
+	static const uint8_t none[SKG_MAX_RAWSZ];
+	uint32_t k = 0;
+	for (size_t i = 0; i < f->grafts.n; i++) {
+		const struct skg_graft *g = &f->grafts.v[i];
+		if (!g->shallow || !skg_typeorder_disputed(f->types, g->id)) {
+			continue;
+		}
+		struct skg_link link = {.type = SKG_COMMIT};
+		memcpy(link.id, g->id, sizeof(link.id));
+		struct skg_read_pos pos = {.setup = ++k};
+		if (skg_typeorder_event(f->types, &pos, none, SKG_COMMIT, &link, 1, false) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * After the first pass of the object check (`first`: what scan() returned): when no two links
  * disagree on an object's type, its records stand. Else git's handling of those links is worked
@@ -284,7 +320,7 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first)
 	f->types = skg_typeorder_new(ids, n, f->rawsz);
 	free(ids);
 	struct skg_progress progress = f->progress;
-	if (f->types == NULL || scan_reset(f, errors) != 0) {
+	if (f->types == NULL || scan_reset(f, errors) != 0 || setup_events(f) != 0) {
 		goto nomem;
 	}
 	f->quiet = f->collect = true;
@@ -769,6 +805,10 @@ static int run(struct skg_fsck_run *f)
 	}
 	if (skg_repo_grafts(f->repo, f->no_graft_hint ? 0 : f->git_version, &f->grafts, &f->rep, &err) != 0) {
 		skg_fsck_reader_error(f, &err);
+		return -1;
+	}
+	if (shallow_commits(f->graph, &f->grafts) != 0) {
+		skg_fsck_nomem(f);
 		return -1;
 	}
 	/* the object directories: the repository's, then its alternates */

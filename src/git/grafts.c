@@ -66,6 +66,7 @@ static int graft_add(struct skg_grafts *g, size_t *cap, const uint8_t *id, uint8
 			free(g->v[mid].parents);
 			g->v[mid].parents = parents;
 			g->v[mid].nparents = nparents;
+			g->v[mid].shallow = true; /* only the shallow file replaces */
 			return 0;
 		}
 		if (c < 0) {
@@ -89,6 +90,7 @@ static int graft_add(struct skg_grafts *g, size_t *cap, const uint8_t *id, uint8
 	memcpy(g->v[lo].id, id, g->rawsz);
 	g->v[lo].parents = parents;
 	g->v[lo].nparents = nparents;
+	g->v[lo].shallow = replace;
 	g->n++;
 	return 0;
 }

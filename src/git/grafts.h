@@ -21,6 +21,8 @@ struct skg_graft {
 	uint8_t id[SKG_MAX_RAWSZ]; /* rawsz bytes, then zeros */
 	size_t nparents;           /* parents[0 .. nparents) */
 	uint8_t *parents;          /* nparents * rawsz bytes (NULL when none) */
+	bool shallow;              /* from the shallow file (git has the ID in memory as a commit from
+	                            * its set-up on: register_shallow's lookup_commit) */
 };
 
 struct skg_grafts {

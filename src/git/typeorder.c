@@ -33,6 +33,8 @@ struct skg_typeorder {
 	size_t nlinks, cap_links;
 	struct skg_typeorder_fate *fates; /* sorted by ID */
 	size_t nfates;
+	struct skg_read_pos first_commit; /* the first commit git parses (skg_typeorder_commit) */
+	bool has_commit;
 	bool failed;
 };
 
@@ -149,9 +151,9 @@ out:
 	return ret;
 }
 
-static int cmp_pos(const void *a, const void *b)
+/* Place x against y in git's order (-1, 0, 1), the set-up's lookups aside. */
+static int cmp_place(const struct skg_read_pos *x, const struct skg_read_pos *y)
 {
-	const struct skg_read_pos *x = &((const struct event *)a)->pos, *y = &((const struct event *)b)->pos;
 	if (x->tip != y->tip) { /* the snapshot's parses first, in their order */
 		return x->tip == 0 ? 1 : y->tip == 0 ? -1 : x->tip < y->tip ? -1 : 1;
 	}
@@ -162,6 +164,27 @@ static int cmp_pos(const void *a, const void *b)
 		return x->odb < y->odb ? -1 : 1;
 	}
 	return x->where < y->where ? -1 : x->where > y->where;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct skg_read_pos *x = &((const struct event *)a)->pos, *y = &((const struct event *)b)->pos;
+	int c = cmp_place(x, y);
+	if (c != 0 || x->setup == y->setup) {
+		return c;
+	}
+	/* the set-up's lookups, placed at the first commit's parse, come just before it */
+	return x->setup == 0 ? 1 : y->setup == 0 ? -1 : x->setup < y->setup ? -1 : 1;
+}
+
+void skg_typeorder_commit(struct skg_typeorder *t, const struct skg_read_pos *pos)
+{
+	pthread_mutex_lock(&t->lock);
+	if (!t->has_commit || cmp_place(pos, &t->first_commit) < 0) {
+		t->first_commit = *pos;
+		t->has_commit = true;
+	}
+	pthread_mutex_unlock(&t->lock);
 }
 
 static int cmp_event_id(const void *a, const void *b)
@@ -176,6 +199,15 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 	size_t n = t->nevents;
 	if (t->failed) {
 		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* the set-up's lookups happen at the first commit's parse (none: they never do) */
+		struct event *e = &t->events[i];
+		if (e->pos.setup != 0) {
+			uint32_t k = e->pos.setup;
+			e->pos = t->first_commit;
+			e->pos.setup = k;
+		}
 	}
 	if (n > 0) {
 		qsort(t->events, n, sizeof(*t->events), cmp_pos);
@@ -200,6 +232,12 @@ int skg_typeorder_resolve(struct skg_typeorder *t)
 		byid[i]->repeat = memcmp(byid[i]->id, byid[i - 1]->id, SKG_MAX_RAWSZ) == 0 && !entries;
 	}
 	free(byid);
+	for (size_t i = 0; i < n; i++) {
+		/* each set-up lookup is one of its own (from no object), if it happens at all */
+		if (t->events[i].pos.setup != 0) {
+			t->events[i].repeat = !t->has_commit;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct event *e = &t->events[i];
 		if (e->repeat) {

@@ -37,12 +37,17 @@ struct skg_typeorder;
  * git 2.53+ parses the object of each ref, then of each worktree's HEAD, before the object check
  * (builtin/fsck.c snapshot_refs; f6b262581a "fsck: snapshot default refs before object walk"),
  * so those parses come first, in that order. Such a parse of a tree looks up none of its entries
- * (parse_tree_buffer): give it no links; they are looked up when the object check reads it. */
+ * (parse_tree_buffer): give it no links; they are looked up when the object check reads it.
+ * git's set-up looks the shallow file's commits up (`setup` k > 0: the k-th; where is ignored) at
+ * its first parse of a commit (commit.c parse_commit_buffer's lookup_commit_graft, then
+ * prepare_commit_graft, shallow.c register_shallow's lookup_commit): those events come just
+ * before the first commit skg_typeorder_commit was told of, or never when there is none. */
 struct skg_read_pos {
 	uint32_t seq;   /* 0: loose; else the pack's place among the packs git reads */
 	uint32_t odb;   /* loose: the object directory's place (the repository's first) */
 	uint64_t where; /* loose: xx << 32 | its place in the directory; packed: its offset */
 	uint32_t tip;   /* 0: read by the object check; k > 0: the k-th parse of the ref snapshot */
+	uint32_t setup; /* 0, or k > 0: the k-th lookup of git's set-up, before everything else */
 };
 
 /* What goes wrong when git parses an object (skg_typeorder_fate). */
@@ -80,6 +85,10 @@ bool skg_typeorder_disputed(const struct skg_typeorder *t, const uint8_t *id);
  */
 int skg_typeorder_event(struct skg_typeorder *t, const struct skg_read_pos *pos, const uint8_t *id,
                         unsigned type, const struct skg_link *links, size_t n, bool graft);
+
+/* A commit git parses at `pos` (every one, disputed or not; any thread): the first decides where
+ * the set-up's lookups happen. */
+void skg_typeorder_commit(struct skg_typeorder *t, const struct skg_read_pos *pos);
 
 /* The events in git's order: git's type for each disputed object, and the fates. An object read
  * twice (two copies) counts at its first place; a tree the snapshot parsed also where the object

@@ -2284,6 +2284,20 @@ compare "grafts: a commit cut from its parent" "$r"
 compare "grafts: bad and duplicate lines, a second graft" "$r"
 (cd "$r" && git config advice.graftFileDeprecated false)
 compare "grafts: advice.graftFileDeprecated=false" "$r"
+# the shallow file naming an object that is no commit (found by a new user's trial): git has each
+# ID there in memory as a commit (shallow.c register_shallow's lookup_commit) from its first
+# parse of a commit (commit.c prepare_commit_graft), so that object does not parse ("object X is
+# a commit, not a tag"), nor do the links to it. Where git read it before that, git 2.39.5 crashes
+# (exit 139: register_shallow's lookup_commit gave NULL), which is not compared.
+r=$T/shallow-tag
+mkrepo "$r"
+(cd "$r" && git tag -a -m t shallow-tag HEAD~1 && git rev-parse shallow-tag >.git/shallow)
+for what in tag blob; do
+	[ $what = blob ] && (cd "$r" && git rev-parse HEAD:f1 >.git/shallow)
+	run_both "" "$r" || continue
+	[ "$GRC" = 139 ] && continue
+	compare "a $what in .git/shallow" "$r"
+done
 }
 
 # 14b. What git parses again after its object pass (found by the new-user trial): a ref at a loose

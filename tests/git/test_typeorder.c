@@ -21,11 +21,11 @@ static void mkid(uint8_t id[SKG_RAWSZ], uint8_t n)
 /* An event at (loose directory `dir`, place `nth`) or in pack `seq` at `off`. */
 static struct skg_read_pos loose_at(uint32_t dir, uint32_t nth)
 {
-	return (struct skg_read_pos){0, 0, (uint64_t)dir << 32 | nth, 0};
+	return (struct skg_read_pos){0, 0, (uint64_t)dir << 32 | nth, 0, 0};
 }
 static struct skg_read_pos pack_at(uint32_t seq, uint64_t off)
 {
-	return (struct skg_read_pos){seq, 0, off, 0};
+	return (struct skg_read_pos){seq, 0, off, 0, 0};
 }
 
 static void link_to(struct skg_link *l, uint8_t n, unsigned type)
@@ -168,7 +168,7 @@ static void test_snapshot_parses_first(void **state)
 		assert_non_null(t);
 		struct skg_read_pos pblob = loose_at(0x99, 0), ptag = loose_at(0xdd, 0),
 		                    ptree = loose_at(0xee, 0);
-		struct skg_read_pos tip_tree = {0, 0, 0, 1}, tip_tag = {0, 0, 0, 2};
+		struct skg_read_pos tip_tree = {0, 0, 0, 1, 0}, tip_tag = {0, 0, 0, 2, 0};
 		assert_int_equal(skg_typeorder_event(t, &pblob, p, SKG_BLOB, NULL, 0, false), 0);
 		assert_int_equal(skg_typeorder_event(t, &ptag, tag, SKG_TAG, &tl, 1, false), 0);
 		assert_int_equal(skg_typeorder_event(t, &ptree, tree, SKG_TREE, &el, 1, false), 0);
@@ -203,7 +203,7 @@ static void test_snapshot_parses_first(void **state)
 	/* the tree parsed by the snapshot and read (0x11) before the blob: its entry decides there */
 	struct skg_typeorder *t = skg_typeorder_new(p, 1, SKG_RAWSZ);
 	assert_non_null(t);
-	struct skg_read_pos pblob = loose_at(0x99, 0), ptree = loose_at(0x11, 0), tip_tree = {0, 0, 0, 1};
+	struct skg_read_pos pblob = loose_at(0x99, 0), ptree = loose_at(0x11, 0), tip_tree = {0, 0, 0, 1, 0};
 	assert_int_equal(skg_typeorder_event(t, &tip_tree, tree, SKG_TREE, NULL, 0, false), 0);
 	assert_int_equal(skg_typeorder_event(t, &pblob, p, SKG_BLOB, NULL, 0, false), 0);
 	assert_int_equal(skg_typeorder_event(t, &ptree, tree, SKG_TREE, &el, 1, false), 0);
@@ -215,12 +215,52 @@ static void test_snapshot_parses_first(void **state)
 	skg_typeorder_free(t);
 }
 
+/* The set-up's lookup of a shallow commit (a link from no object, setup 1) happens at git's first
+ * parse of a commit: a tag of that ID read after it is no object to git; read before it, the tag
+ * keeps its type; with no commit parsed the lookup never happens. */
+static void test_setup_at_first_commit(void **state)
+{
+	(void)state;
+	uint8_t p[SKG_RAWSZ], none[SKG_RAWSZ] = {0};
+	mkid(p, 0x55);
+	struct skg_link sl;
+	link_to(&sl, 0x55, SKG_COMMIT);
+	for (int where = 0; where < 3; where++) { /* first commit before the tag, after it, none */
+		struct skg_typeorder *t = skg_typeorder_new(p, 1, SKG_RAWSZ);
+		assert_non_null(t);
+		struct skg_read_pos ptag = loose_at(0x55, 0), setup = {0, 0, 0, 0, 1};
+		struct skg_read_pos pcommit = where == 0 ? loose_at(0x01, 0) : loose_at(0xff, 0);
+		assert_int_equal(skg_typeorder_event(t, &ptag, p, SKG_TAG, NULL, 0, false), 0);
+		assert_int_equal(skg_typeorder_event(t, &setup, none, SKG_COMMIT, &sl, 1, false), 0);
+		if (where < 2) {
+			skg_typeorder_commit(t, &pcommit);
+		}
+		assert_int_equal(skg_typeorder_resolve(t), 0);
+		const struct skg_typeorder_fate *f = skg_typeorder_fate(t, p);
+		if (where == 0) {
+			assert_int_equal(skg_typeorder_type(t, p), SKG_COMMIT);
+			assert_non_null(f);
+			assert_int_equal(f->kind, SKG_TO_PARSE);
+			char lines[256];
+			skg_typeorder_fate_lines(f, lines, sizeof(lines));
+			assert_string_equal(
+			    lines,
+			    "error: object 5555555555555555555555555555555555555555 is a commit, not a tag");
+		} else {
+			assert_int_equal(skg_typeorder_type(t, p), SKG_TAG);
+			assert_null(f);
+		}
+		skg_typeorder_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_first_event_decides),
 	    cmocka_unit_test(test_commit_stops_at_link),
 	    cmocka_unit_test(test_snapshot_parses_first),
+	    cmocka_unit_test(test_setup_at_first_commit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
