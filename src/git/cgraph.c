@@ -50,7 +50,8 @@ struct state {
 	size_t npar, cap_par;
 	uint8_t (*odb_par)[SKG_MAX_RAWSZ]; /* the parents of the commit read from the object database */
 	size_t cap_odb_par;
-	uint64_t seen; /* commits of the second passes so far: the meter's count */
+	uint64_t seen;    /* commits of the second passes so far: the meter's count */
+	bool grafts_read; /* the process's first parse of a commit read the grafts (unparse_grafts) */
 	bool nomem, died;
 	bool v255; /* git 2.55's verify (else 2.39.5's) */
 };
@@ -423,6 +424,31 @@ static uint64_t commit_date(const uint8_t *buf, const uint8_t *tail)
 	return parse_timestamp(date, tail);
 }
 
+/*
+ * The process's first parse of a commit from the object database reads the graft and shallow
+ * files (commit.c prepare_commit_graft): registering each graft unparses its commit
+ * (register_commit_graft, unparse_commit: the parents the graph gave it are dropped) where the
+ * process has it parsed from the graph, every commit of a layer's first pass, except the one
+ * being parsed (`id`: its object is the one create_object just made). A later parse from the
+ * graph (as a parent) fills it again.
+ */
+static void unparse_grafts(struct state *s, const uint8_t *id)
+{
+	const struct skg_grafts *g = s->odb->grafts;
+	if (s->grafts_read || g == NULL || s->nobjs == 0) {
+		s->grafts_read = true;
+		return;
+	}
+	s->grafts_read = true;
+	for (size_t i = 0; i < g->n; i++) {
+		int64_t c = skg_objtab_lookup(&s->tab, s->objs[0].id, sizeof(struct obj), g->v[i].id);
+		if (c >= 0 && s->objs[c].parsed && memcmp(g->v[i].id, id, s->rawsz) != 0) {
+			s->objs[c].parsed = false;
+			s->objs[c].npar = 0;
+		}
+	}
+}
+
 /* parse_commit_internal without the graph: 1 with *tree, the parents in s->odb_par[0 .. *npar)
  * and *date; 0 when git's error line was added; -1 out of memory. */
 static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t *tree, size_t *npar,
@@ -453,6 +479,7 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 	} else if (!skg_from_hex_len((const char *)data + 5, s->rawsz, tree)) {
 		SAY("error: ", "bad tree pointer in commit %s", hex);
 	} else {
+		unparse_grafts(s, id);
 		const struct skg_graft *graft =
 		    s->odb->grafts != NULL ? skg_graft_find(s->odb->grafts, id) : NULL;
 		size_t at = tree_len + 1;

@@ -379,6 +379,7 @@ struct verify_odb {
 	 * lines of that load (NULL: none), sent once per child (shown) */
 	const struct skg_lines *midx_lines;
 	bool midx_shown;
+	bool grafts_read; /* the child's first parse of a commit read the graft file (its lines) */
 };
 
 static void ignore_report(void *ctx, const struct skg_report *r)
@@ -450,6 +451,19 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 	}
 	switch (st) {
 	case SKG_STORED_OK:
+		if (*type == SKG_COMMIT && !v->grafts_read) {
+			/* the child's first parse of a commit reads the graft file (commit.c
+			 * prepare_commit_graft): its deprecation hint and its bad lines once more */
+			struct skg_grafts again;
+			struct skg_error err;
+			v->grafts_read = true;
+			skg_fsck_lines(v->f, lines);
+			skg_lines_clear(lines);
+			if (skg_repo_grafts(v->f->repo, v->f->no_graft_hint ? 0 : v->f->git_version, &again,
+			                    &v->f->rep, &err) == 0) {
+				skg_grafts_free(&again);
+			}
+		}
 		return 1;
 	case SKG_STORED_FAILED: {
 		/* read_object_file: no copy read, but a loose file is there (its header did not
@@ -575,7 +589,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		return -1;
 	}
 	int ret = 0;
-	struct verify_odb vo = {f, NULL, false, mlines, false};
+	struct verify_odb vo = {f, NULL, false, mlines, false, false};
 	/* 2.39.5 runs the two verify processes without --progress (they show none on a file) */
 	bool meters = f->progress.fn != NULL && f->git_version >= SKG_GIT_2_55;
 	const struct skg_cgraph_odb cg_odb = {verify_read, verify_flush, &vo, &f->grafts,
@@ -599,6 +613,7 @@ static int check_trailers(struct skg_fsck_run *f)
 		                     : skg_trailer_midx_load(f->odb_dirs[i], (unsigned)f->rawsz,
 		                                             f->git_version, mlines, &loaded);
 		vo.midx_shown = false;
+		vo.grafts_read = false;
 		vo.midx_lines = mst == SKG_TRAILER_FATAL || f->no_midx ? NULL : mlines;
 		if (!f->no_commit_graph) {
 			ret = check_graph(f, i, f->odb_dirs[i], &cg_odb, lines);

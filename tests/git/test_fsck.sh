@@ -2284,6 +2284,18 @@ compare "grafts: a commit cut from its parent" "$r"
 compare "grafts: bad and duplicate lines, a second graft" "$r"
 (cd "$r" && git config advice.graftFileDeprecated false)
 compare "grafts: advice.graftFileDeprecated=false" "$r"
+# with a commit-graph: the `git commit-graph verify` git runs reads the graft file again at its
+# first commit (the hint and the bad lines twice), and finds the grafted parents not the graph's
+r=$T/grafts-graph
+mkrepo "$r"
+(cd "$r" && git commit-graph write --reachable && g="$(git rev-parse HEAD) $(git rev-parse HEAD~2)" &&
+	printf 'bad line\n%s\n' "$g" >.git/info/grafts)
+compare "grafts after the commit-graph was written" "$r"
+r=$T/shallow-graph
+mkrepo "$r"
+(cd "$r" && git commit-graph write --reachable && a=$(git rev-parse HEAD) && b=$(git rev-parse HEAD~1) &&
+	printf '%s\n%s\n' "$a" "$b" >.git/shallow)
+compare "a shallow file after the commit-graph was written" "$r"
 # the shallow file naming an object that is no commit (found by a new user's trial): git has each
 # ID there in memory as a commit (shallow.c register_shallow's lookup_commit) from its first
 # parse of a commit (commit.c prepare_commit_graft), so that object does not parse ("object X is
