@@ -269,6 +269,7 @@ enum skg_report_id {
 	SKG_R_INDEX_SPARSE_EXPANDED, /* plain "hint: The sparse index is expanding to a full index,
 	                              * ..." (one report per line; git 2.46+, advice
 	                              * sparseIndexExpanded): unchanged */
+	SKG_R_SETUP_IGNORED,         /* warning "ignoring git dir 'D': MSG" (skg_repo_open_gently) */
 };
 
 /* ---- Progress and cancellation ------------------------------------------------------------- */
@@ -333,6 +334,22 @@ int skg_repo_open_as(struct skg_repo **out, const char *path, unsigned git_versi
  */
 int skg_repo_open_formats(struct skg_repo **out, const char *path, unsigned git_version,
                           const struct skg_sink *sink, struct skg_error *err);
+
+/*
+ * The repository of a command that also works outside one (git's gentle set-up,
+ * setup_git_directory_gently: index-pack, hash-object), as skg_repo_open_formats(out, NULL, ...)
+ * finds it, except that a repository whose format git refuses (core.repositoryformatversion
+ * above 1, an extension unknown to that Git, a v1-only one with version 0) is not an error: git
+ * warns and goes on as outside a repository. Then *out is NULL, 0 is returned, and the sink gets
+ * git's "warning: MSG" (SKG_R_SETUP; MSG as skg_repo_open_formats's err->msg would be) and, for a
+ * repository that was discovered (not named by $GIT_DIR), "warning: ignoring git dir 'D': MSG"
+ * (SKG_R_SETUP_IGNORED: what the discovery of git's read_early_config prints for the commands
+ * that read it, index-pack among them, hash-object not; D as git spells it from the top of the
+ * work tree: ".git", "." for a bare repository). Outside any repository: 0 and *out NULL, nothing
+ * reported. Other failures as skg_repo_open_formats (err set, -1).
+ */
+int skg_repo_open_gently(struct skg_repo **out, unsigned git_version, const struct skg_sink *sink,
+                         struct skg_error *err);
 
 /* The repository's object format: SKG_FORMAT_SHA1 or SKG_FORMAT_SHA256. */
 unsigned skg_repo_object_format(const struct skg_repo *repo);

@@ -51,6 +51,7 @@
 #include "cli.h"
 #include "object.h"
 #include "digest.h"
+#include "pack_io.h"
 
 #define HO_CMD     "hash-object"
 #define READ_SIZE  (256 * 1024)
@@ -154,6 +155,11 @@ static void ho_usage(void)
 	      "them there, and the checks read the objects' IDs as SHA-256 ones: 64 hex\n"
 	      "digits in a commit's tree and parent lines and a tag's object line, 32 bytes\n"
 	      "after each tree entry's name.\n"
+	      "\n"
+	      "A repository whose format git refuses (core.repositoryformatversion above 1,\n"
+	      "an unknown extension) is none, as in git: its 'warning: ...' line, then the\n"
+	      "object is hashed as outside a repository. $SHA1KIT_GIT_VERSION=2.39 takes\n"
+	      "the extensions as git 2.39.5 knows them (extensions.refStorage unknown).\n"
 	      "\n"
 	      "Errors as git gives them: a FILE that cannot be opened is 'fatal: could not\n"
 	      "open 'FILE' for reading: REASON', a directory 'fatal: Unable to hash FILE', a\n"
@@ -309,6 +315,15 @@ static void print_report(void *ctx, const struct skg_report *r)
 	if (prefix != NULL) {
 		fflush(stdout);
 		fprintf(r->level == SKG_LEVEL_OUTPUT ? stdout : stderr, "%s%s\n", prefix, r->text);
+	}
+}
+
+/* The gentle set-up's warnings that git hash-object prints (no early config: not the "ignoring
+ * git dir" line). */
+static void setup_report(void *ctx, const struct skg_report *r)
+{
+	if (r->id != SKG_R_SETUP_IGNORED) {
+		print_report(ctx, r);
 	}
 }
 
@@ -648,13 +663,17 @@ int sk_cmd_hash_object(int argc, char **argv)
 	skg_hash_options_default(&st.opt);
 	st.opt.sink.report = print_report;
 	st.format = SKG_FORMAT_SHA1;
-	if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &err) == 0) {
+	const struct skg_sink setup = {setup_report, NULL};
+	unsigned git_version = SKG_GIT_2_55;
+	sk_git_version_env(HO_CMD, USAGE_STATUS, &git_version);
+	int opened = skg_repo_open_gently(&repo, git_version, &setup, &err);
+	if (opened == 0 && repo != NULL) {
 		st.format = skg_repo_object_format(repo);
 		st.opt.object_format = st.format; /* the checks read IDs of the repository's format */
 		if (st.check) {
 			st.opt.objects_dir = skg_repo_objects_dir(repo);
 		}
-	} else if (err.code == SKG_E_UNSUPPORTED) {
+	} else if (opened != 0 && err.code == SKG_E_UNSUPPORTED) {
 		/* git hashes with SHA-256 there: a SHA-1 ID would be wrong, so none is printed */
 		sk_git_line("fatal: %s\n", err.msg);
 		return sk_finish_git(128, 128);

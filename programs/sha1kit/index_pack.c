@@ -730,7 +730,8 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
 {
 	struct skg_error err;
 	*repo = NULL;
-	if (skg_repo_open_formats(repo, NULL, SKG_GIT_2_55, NULL, &err) != 0) {
+	const struct skg_sink setup = {sk_pack_print_record, NULL};
+	if (skg_repo_open_gently(repo, opt->git_version, &setup, &err) != 0) {
 		*repo = NULL;
 		if (err.code == SKG_E_UNSUPPORTED) {
 			/* git would index there with an object ID translation (or its ref store
@@ -1204,7 +1205,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 	struct skg_repo *repo = NULL;
 	if (from_stdin && format_given) {
 		/* builtin/index-pack.c: the pack goes into the repository, in its format */
-		if (skg_repo_open_formats(&repo, NULL, SKG_GIT_2_55, NULL, &(struct skg_error){0}) != 0 ||
+		const struct skg_sink setup = {sk_pack_print_record, NULL};
+		if (skg_repo_open_gently(&repo, opt.git_version, &setup, &(struct skg_error){0}) != 0 ||
 		    repo == NULL) {
 			sk_git_line("fatal: --stdin requires a git repository\n");
 		} else {

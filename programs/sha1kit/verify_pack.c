@@ -296,6 +296,24 @@ out:
 	return status;
 }
 
+/* The lines of the set-up's warnings (skg_repo_open_gently), as git prints them. */
+struct setup_lines {
+	char text[4096];
+	size_t len;
+};
+
+static void keep_setup_line(void *ctx, const struct skg_report *r)
+{
+	struct setup_lines *s = ctx;
+	const char *prefix = skg_level_prefix(r->level);
+	if (prefix != NULL && s->len < sizeof(s->text)) {
+		int n = snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s%s\n", prefix, r->text);
+		s->len = n < 0                                  ? s->len
+		         : s->len + (size_t)n < sizeof(s->text) ? s->len + (size_t)n
+		                                                : sizeof(s->text) - 1;
+	}
+}
+
 int sk_cmd_verify_pack(int argc, char **argv)
 {
 	enum {
@@ -386,7 +404,11 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	 * open) and compares its objects with the repository's */
 	struct skg_repo *repo = NULL;
 	struct skg_error err;
-	if (skg_repo_open_formats(&repo, NULL, git_version, NULL, &err) != 0) {
+	/* the warnings of each index-pack's gentle set-up (a repository whose format git refuses),
+	 * printed before each pack */
+	struct setup_lines setup = {{0}, 0};
+	const struct skg_sink setup_sink = {keep_setup_line, &setup};
+	if (skg_repo_open_gently(&repo, git_version, &setup_sink, &err) != 0) {
 		repo = NULL;
 	}
 	if (object_format == 0) {
@@ -407,6 +429,10 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	}
 	int status = SK_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
+		if (setup.len > 0) {
+			sk_flush_stdout();
+			sk_git_line("%.*s", (int)setup.len, setup.text);
+		}
 		if (cfg_bad || bad_format != NULL) {
 			/* as git's: index-pack's fatal line for each pack, then its "bad" line (the
 			 * config is read before the options) */

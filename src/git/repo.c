@@ -366,6 +366,7 @@ struct format_ctx {
 	struct skg_buf unknown, v1only; /* "\n\t<ext>" per extension */
 	struct skg_error *err;
 	bool failed;
+	bool refused; /* the format check failed (setup.c verify_repository_format) */
 	const struct skg_sink *rep;
 	unsigned git_version; /* SKG_GIT_2_39: the extensions 2.39.5 knows only */
 };
@@ -567,6 +568,7 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		f->refstorage_payload = NULL;
 		return 0;
 	}
+	f->refused = true; /* until the checks below pass */
 	if (f->version > 1) {
 		return skg_fail(err, "Expected git repo version <= %d, found %d", 1, f->version);
 	}
@@ -583,6 +585,7 @@ static int check_format(struct format_ctx *f, const char *config_path, struct sk
 		                    : "repo version is 0, but v1-only extensions found:",
 		                skg_buf_str(&f->v1only));
 	}
+	f->refused = false;
 	if (f->objectformat_sha256 && !f->allow_sha256) {
 		return skg_fail_sys(err, SKG_E_UNSUPPORTED, 0,
 		                    "unsupported repository: extensions.objectFormat is sha256 in %s "
@@ -665,6 +668,10 @@ struct open_state {
 	struct skg_error *err;
 	struct format_ctx fmt;
 	bool has_common;
+	/* the repository being looked at, as git's later discovery spells it from the top of its work
+	 * tree (".git", "." for a bare one, a .git file's target as read): "ignoring git dir" */
+	char *discovered; /* owned (NULL when out of memory: no such line) */
+	bool not_found;   /* the discovery found no repository */
 };
 
 /* Fill common/objects/index fields from repo->git_dir and the display spelling. */
@@ -1080,6 +1087,8 @@ static int open_discovered(struct open_state *s)
 				free(gd);
 				break;
 			}
+			free(s->discovered);
+			s->discovered = strdup(g > 0 ? gd : ".git");
 			if (read_format(s, gd, g > 0 ? gd : ".git") != 0) {
 				free(gd);
 				break;
@@ -1122,6 +1131,8 @@ static int open_discovered(struct open_state *s)
 		}
 		if (bare > 0) {
 			/* setup_bare_git_dir */
+			free(s->discovered);
+			s->discovered = strdup(".");
 			if (check_ownership(s, NULL, NULL, top, top) != 0 || read_format(s, top, ".") != 0) {
 				break;
 			}
@@ -1144,6 +1155,7 @@ static int open_discovered(struct open_state *s)
 		if (off <= min_offset) {
 			ret = skg_fail(s->err, "not a git repository (or any of the parent directories): %s",
 			               ".git");
+			s->not_found = true;
 			break;
 		}
 		while (--off > ceil && dir.p[off] != '/') {
@@ -1151,6 +1163,7 @@ static int open_discovered(struct open_state *s)
 		if (off <= ceil) {
 			ret = skg_fail(s->err, "not a git repository (or any of the parent directories): %s",
 			               ".git");
+			s->not_found = true;
 			break;
 		}
 		skg_buf_setlen(&dir, (size_t)(off > min_offset ? off : min_offset));
@@ -1166,6 +1179,7 @@ static int open_discovered(struct open_state *s)
 				               "Stopping at filesystem boundary "
 				               "(GIT_DISCOVERY_ACROSS_FILESYSTEM not set).",
 				               skg_buf_str(&dir));
+				s->not_found = true;
 				break;
 			}
 		}
@@ -1180,8 +1194,9 @@ int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct s
 	return skg_repo_open_as(out, git_dir_arg, SKG_GIT_2_55, rep, err);
 }
 
+/* gently: git's gentle set-up (skg_repo_open_gently) */
 static int repo_open(struct skg_repo **out, const char *git_dir_arg, unsigned git_version, bool allow_sha256,
-                     const struct skg_sink *rep, struct skg_error *err)
+                     bool gently, const struct skg_sink *rep, struct skg_error *err)
 {
 	*out = NULL;
 	struct skg_repo *r = calloc(1, sizeof(*r));
@@ -1206,6 +1221,23 @@ static int repo_open(struct skg_repo **out, const char *git_dir_arg, unsigned gi
 		r->bare = r->work_tree == NULL && cfg_bare(&s) != 0;
 		r->object_format = s.fmt.objectformat_sha256 ? SKG_FORMAT_SHA256 : SKG_FORMAT_SHA1;
 	}
+	if (ret != 0 && gently && s.fmt.refused && err != NULL && err->code == SKG_E_GIT) {
+		/* setup.c check_repository_format_gently: a warning, then as outside a repository;
+		 * a discovered one is looked at once more by read_early_config's discovery */
+		skg_report(rep, SKG_LEVEL_WARNING, SKG_R_SETUP, "%s", err->msg);
+		if (gitdir == NULL && s.discovered != NULL) {
+			skg_report(rep, SKG_LEVEL_WARNING, SKG_R_SETUP_IGNORED, "ignoring git dir '%s': %s",
+			           s.discovered, err->msg);
+		}
+		ret = 0;
+		skg_repo_free(r);
+		r = NULL;
+	} else if (ret != 0 && gently && s.not_found) {
+		ret = 0; /* outside a repository */
+		skg_repo_free(r);
+		r = NULL;
+	}
+	free(s.discovered);
 	format_release(&s.fmt);
 	if (ret != 0) {
 		skg_repo_free(r);
@@ -1218,13 +1250,19 @@ static int repo_open(struct skg_repo **out, const char *git_dir_arg, unsigned gi
 int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
                      const struct skg_sink *rep, struct skg_error *err)
 {
-	return repo_open(out, git_dir_arg, git_version, false, rep, err);
+	return repo_open(out, git_dir_arg, git_version, false, false, rep, err);
 }
 
 int skg_repo_open_formats(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
                           const struct skg_sink *rep, struct skg_error *err)
 {
-	return repo_open(out, git_dir_arg, git_version, true, rep, err);
+	return repo_open(out, git_dir_arg, git_version, true, false, rep, err);
+}
+
+int skg_repo_open_gently(struct skg_repo **out, unsigned git_version, const struct skg_sink *sink,
+                         struct skg_error *err)
+{
+	return repo_open(out, NULL, git_version, true, true, sink, err);
 }
 
 unsigned skg_repo_object_format(const struct skg_repo *repo)

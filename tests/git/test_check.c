@@ -780,15 +780,85 @@ static void test_refs_verify(void **state)
 	free(rs);
 }
 
+/* git's gentle set-up: a repository whose format git refuses is none, with git's two warnings
+ * (the second only where it was discovered); outside one nothing; a sound one opens. */
+static void test_repo_open_gently(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], path[600], back[1024], top[512];
+	make_repo("gently", dangling);
+	snprintf(top, sizeof(top), "%s/gently", tmp);
+	snprintf(path, sizeof(path), "%s/.git", top);
+	assert_non_null(getcwd(back, sizeof(back)));
+	struct recs *rs = calloc(1, sizeof(*rs));
+	assert_non_null(rs);
+	struct skg_sink sink = {collect, rs};
+	struct skg_repo *repo = NULL;
+	struct skg_error err;
+	assert_int_equal(chdir(top), 0);
+	assert_int_equal(skg_repo_open_gently(&repo, SKG_GIT_2_55, &sink, &err), 0);
+	assert_non_null(repo);
+	assert_int_equal(rs->n, 0);
+	skg_repo_free(repo);
+	repo = NULL;
+	write_config(path, "[core]\n\trepositoryformatversion = 2\n");
+	assert_int_equal(skg_repo_open_gently(&repo, SKG_GIT_2_55, &sink, &err), 0);
+	assert_null(repo);
+	assert_int_equal(rs->n, 2);
+	assert_int_equal(rs->v[0].level, SKG_LEVEL_WARNING);
+	assert_int_equal(rs->v[0].id, SKG_R_SETUP);
+	assert_string_equal(rs->v[0].text, "Expected git repo version <= 1, found 2");
+	assert_int_equal(rs->v[1].id, SKG_R_SETUP_IGNORED);
+	assert_string_equal(rs->v[1].text,
+	                    "ignoring git dir '.git': Expected git repo version <= 1, found 2");
+	/* named by $GIT_DIR: the first warning alone */
+	rs->n = 0;
+	setenv("GIT_DIR", path, 1);
+	assert_int_equal(skg_repo_open_gently(&repo, SKG_GIT_2_55, &sink, &err), 0);
+	unsetenv("GIT_DIR");
+	assert_null(repo);
+	assert_int_equal(rs->n, 1);
+	assert_int_equal(rs->v[0].id, SKG_R_SETUP);
+	/* a reftable repository is refused by 2.39 only */
+	write_config(path, "[core]\n\trepositoryformatversion = 1\n[extensions]\n\trefStorage = files\n");
+	rs->n = 0;
+	assert_int_equal(skg_repo_open_gently(&repo, SKG_GIT_2_39, &sink, &err), 0);
+	assert_null(repo);
+	assert_int_equal(rs->n, 2);
+	assert_string_equal(rs->v[0].text, "unknown repository extension found:\n\trefstorage");
+	rs->n = 0;
+	assert_int_equal(skg_repo_open_gently(&repo, SKG_GIT_2_55, &sink, &err), 0);
+	assert_non_null(repo);
+	assert_int_equal(rs->n, 0);
+	skg_repo_free(repo);
+	/* outside any repository: none, nothing said */
+	repo = NULL;
+	setenv("GIT_CEILING_DIRECTORIES", tmp, 1);
+	assert_int_equal(chdir(tmp), 0);
+	assert_int_equal(skg_repo_open_gently(&repo, SKG_GIT_2_55, &sink, &err), 0);
+	unsetenv("GIT_CEILING_DIRECTORIES");
+	assert_null(repo);
+	assert_int_equal(rs->n, 0);
+	assert_int_equal(chdir(back), 0);
+	free(rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_sound),        cmocka_unit_test(test_missing_blob),
-	    cmocka_unit_test(test_bad_timezone), cmocka_unit_test(test_not_a_repository),
-	    cmocka_unit_test(test_cancel),       cmocka_unit_test(test_progress),
-	    cmocka_unit_test(test_check_faults), cmocka_unit_test(test_repo_open_faults),
-	    cmocka_unit_test(test_refs_verify),  cmocka_unit_test(test_git_version),
-	    cmocka_unit_test(test_repo_open_as), cmocka_unit_test(test_working_directory),
+	    cmocka_unit_test(test_sound),
+	    cmocka_unit_test(test_missing_blob),
+	    cmocka_unit_test(test_bad_timezone),
+	    cmocka_unit_test(test_not_a_repository),
+	    cmocka_unit_test(test_cancel),
+	    cmocka_unit_test(test_progress),
+	    cmocka_unit_test(test_check_faults),
+	    cmocka_unit_test(test_repo_open_faults),
+	    cmocka_unit_test(test_refs_verify),
+	    cmocka_unit_test(test_git_version),
+	    cmocka_unit_test(test_repo_open_as),
+	    cmocka_unit_test(test_working_directory),
+	    cmocka_unit_test(test_repo_open_gently),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

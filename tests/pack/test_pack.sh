@@ -2451,6 +2451,32 @@ for c in "stdin-named:nowhere:index-pack --stdin p.pack" "max-small:file:index-p
 	done
 	[ $same = 1 ] && ok || bad "unsupported: $label ($args): git $(<"$T/ow-git-$label.rc") $(<"$T/ow-git-$label.last"), sha1kit $(<"$T/ow-sk-$label.rc") $(<"$T/ow-sk-$label.last")"
 done
+# A repository whose format git refuses (version 1 with an unknown extension, version 2, and, as
+# git 2.39.5, extensions.refStorage) is none to a command that works outside one: git's gentle
+# set-up warns ("warning: MSG"), and index-pack's early config ("warning: ignoring git dir '.git':
+# MSG", "." for a bare one; each pack of verify-pack, whose index-pack prints them), from the top
+# and from a subdirectory (found by a new user's trial)
+local how where cmd
+for how in ext v2 refstorage bare; do
+	d=$T/refused-$how
+	rm -rf "$d"
+	if [ $how = bare ]; then git init -q --bare "$d"; else git init -q "$d"; fi
+	mkdir -p "$d/sub"
+	case $how in
+	ext | bare) git -C "$d" config core.repositoryformatversion 1 && git -C "$d" config extensions.fooBar true ;;
+	v2) git -C "$d" config core.repositoryformatversion 2 ;;
+	refstorage) git -C "$d" config core.repositoryformatversion 1 && git -C "$d" config extensions.refStorage files ;;
+	esac
+	for where in . sub; do
+		for cmd in "index-pack --stdin" "verify-pack $T/u1.pack $T/u1.pack" "hash-object $T/u1.pack"; do
+			(cd "$d/$where" && GIT_CEILING_DIRECTORIES=$T refgit $cmd <"$T/u1.pack" >"$T/rg.out" 2>"$T/rg.err"; echo $? >"$T/rg.rc")
+			(cd "$d/$where" && GIT_CEILING_DIRECTORIES=$T "$SK" $cmd <"$T/u1.pack" >"$T/rs.out" 2>"$T/rs.err"; echo $? >"$T/rs.rc")
+			same_file "$T/rg.rc" "$T/rs.rc" && same_file "$T/rg.err" "$T/rs.err" && same_file "$T/rg.out" "$T/rs.out" && ok ||
+				bad "unsupported: $how, $cmd in $where: git $(<"$T/rg.rc") $(<"$T/rg.err"), sha1kit $(<"$T/rs.rc") $(<"$T/rs.err")"
+		done
+	done
+	ls "$d/objects/pack" "$d/.git/objects/pack" 2>/dev/null | grep -q '[.]pack$' && bad "unsupported: $how: a pack was written" || ok
+done
 # -v's meters line for line (git's progress.c: a line at each new percentage, the first count
 # included, "Resolving deltas" from 0, the last line again with ", done."; "Receiving objects" for
 # --stdin; none for a pack without objects): a pack of 120 objects, 77 of them deltas, with 1 and
