@@ -215,7 +215,7 @@ struct graph {
 	struct file f;
 	uint8_t oid[SKG_MAX_RAWSZ]; /* its last f.rawsz bytes */
 	bool has_base;              /* a BASE chunk */
-	uint64_t base_off;
+	uint64_t base_off, base_size;
 	struct graph *base; /* the next layer down in a chain */
 	/* the chunks verify reads (gitformat-commit-graph) */
 	uint64_t fanout, lookup, cdat, edges, gdat, gdo2;
@@ -389,6 +389,7 @@ static enum load_result graph_parse(struct file f, unsigned git_version, struct 
 		memcpy(g->oid, f.data + f.len - f.rawsz, f.rawsz);
 		g->has_base = base != NULL;
 		g->base_off = base != NULL ? base->off : 0;
+		g->base_size = base != NULL ? base->size : 0;
 		*out = g;
 		free(cs);
 		return LOADED;
@@ -533,6 +534,10 @@ static struct graph *chain_load(const char *objdir, const char *const *sources, 
 			bool fits = true;
 			if (i > 0 && !g->has_base) {
 				skg_lines_add(lines, "warning: ", "commit-graph has no base graphs chunk");
+				fits = false;
+			} else if (git_version >= SKG_GIT_2_55 && g->base_size / rawsz < i) {
+				/* 2.55 (not 2.39.5): the chunk must hold an ID for each layer below */
+				skg_lines_add(lines, "warning: ", "commit-graph base graphs chunk is too small");
 				fits = false;
 			}
 			const struct graph *cur = chain;

@@ -1478,6 +1478,13 @@ cg_resum "$r/$C/graph-$tip.graph" >/dev/null
 printf '%s\n%s\n' "$sum" "$tip" >"$r/$C/commit-graph-chain"
 $exact "commit-graph chain contents: both layers" "$r"
 $exact "commit-graph chain contents, --progress: both layers" "$r" --progress
+# the chain file names its top layer twice: git 2.55 finds the layer's BASE chunk too small for
+# the layers below it (2.39.5 finds the chain does not match); found by a new user's trial
+r=$T/cg-chain-twice
+mkgraph_chain "$r"
+chmod u+w "$r/$C/commit-graph-chain"
+tail -n 1 "$r/$C/commit-graph-chain" >>"$r/$C/commit-graph-chain"
+$exact "commit-graph chain: the top layer named twice" "$r"
 }
 
 # 8c. multi-pack-index contents (git's verify_midx_file): a repository of three packs (one per
