@@ -428,11 +428,12 @@ static uint64_t commit_date(const uint8_t *buf, const uint8_t *tail)
  * The process's first parse of a commit from the object database reads the graft and shallow
  * files (commit.c prepare_commit_graft): registering each graft unparses its commit
  * (register_commit_graft, unparse_commit: the parents the graph gave it are dropped) where the
- * process has it parsed from the graph, every commit of a layer's first pass, except the one
- * being parsed (`id`: its object is the one create_object just made). A later parse from the
- * graph (as a parent) fills it again.
+ * process has it parsed from the graph, every commit of a layer's first pass, the one being parsed
+ * too (lookup_commit finds the object the graph filled: create_object's object for the parse from
+ * the object database comes after it in the hash table). A later parse from the graph (as a
+ * parent) fills it again.
  */
-static void unparse_grafts(struct state *s, const uint8_t *id)
+static void unparse_grafts(struct state *s)
 {
 	const struct skg_grafts *g = s->odb->grafts;
 	if (s->grafts_read || g == NULL || s->nobjs == 0) {
@@ -442,7 +443,7 @@ static void unparse_grafts(struct state *s, const uint8_t *id)
 	s->grafts_read = true;
 	for (size_t i = 0; i < g->n; i++) {
 		int64_t c = skg_objtab_lookup(&s->tab, s->objs[0].id, sizeof(struct obj), g->v[i].id);
-		if (c >= 0 && s->objs[c].parsed && memcmp(g->v[i].id, id, s->rawsz) != 0) {
+		if (c >= 0 && s->objs[c].parsed) {
 			s->objs[c].parsed = false;
 			s->objs[c].npar = 0;
 		}
@@ -479,7 +480,7 @@ static int read_odb(struct state *s, const uint8_t *id, const char *hex, uint8_t
 	} else if (!skg_from_hex_len((const char *)data + 5, s->rawsz, tree)) {
 		SAY("error: ", "bad tree pointer in commit %s", hex);
 	} else {
-		unparse_grafts(s, id);
+		unparse_grafts(s);
 		const struct skg_graft *graft =
 		    s->odb->grafts != NULL ? skg_graft_find(s->odb->grafts, id) : NULL;
 		size_t at = tree_len + 1;

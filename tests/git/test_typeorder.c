@@ -18,6 +18,17 @@ static void mkid(uint8_t id[SKG_RAWSZ], uint8_t n)
 	memset(id, n, SKG_RAWSZ);
 }
 
+/* A fate of its own lookup (SKG_TO_PARSE) with git's type tau, and its line. */
+static void assert_parse_fate(const struct skg_typeorder_fate *fate, unsigned tau, const char *line)
+{
+	assert_non_null(fate);
+	assert_int_equal(fate->kind, SKG_TO_PARSE);
+	assert_int_equal(fate->tau, tau);
+	char lines[256];
+	skg_typeorder_fate_lines(fate, lines, sizeof(lines));
+	assert_string_equal(lines, line);
+}
+
 /* An event at (loose directory `dir`, place `nth`) or in pack `seq` at `off`. */
 static struct skg_read_pos loose_at(uint32_t dir, uint32_t nth)
 {
@@ -66,13 +77,8 @@ static void test_first_event_decides(void **state)
 		const struct skg_typeorder_fate *fate = skg_typeorder_fate(t, b);
 		if (tree_first) {
 			/* the blob's own lookup fails: no object to git */
-			assert_non_null(fate);
-			assert_int_equal(fate->kind, SKG_TO_PARSE);
-			assert_int_equal(fate->tau, SKG_TREE);
-			char lines[256];
-			skg_typeorder_fate_lines(fate, lines, sizeof(lines));
-			assert_string_equal(
-			    lines,
+			assert_parse_fate(
+			    fate, SKG_TREE,
 			    "error: object bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb is a tree, not a blob");
 		} else {
 			assert_null(fate); /* the tree's entry fails instead: a tree has no fate */
@@ -239,12 +245,8 @@ static void test_setup_at_first_commit(void **state)
 		const struct skg_typeorder_fate *f = skg_typeorder_fate(t, p);
 		if (where == 0) {
 			assert_int_equal(skg_typeorder_type(t, p), SKG_COMMIT);
-			assert_non_null(f);
-			assert_int_equal(f->kind, SKG_TO_PARSE);
-			char lines[256];
-			skg_typeorder_fate_lines(f, lines, sizeof(lines));
-			assert_string_equal(
-			    lines,
+			assert_parse_fate(
+			    f, SKG_COMMIT,
 			    "error: object 5555555555555555555555555555555555555555 is a commit, not a tag");
 		} else {
 			assert_int_equal(skg_typeorder_type(t, p), SKG_TAG);
