@@ -444,7 +444,7 @@ out:
 
 bool skg_fsck_midx_dies(struct skg_fsck_run *f, const uint8_t *id, bool child)
 {
-	struct skg_midx_bad_id key = {{0}, 0, 0};
+	struct skg_midx_bad_id key = {{0}, 0, 0, false};
 	memcpy(key.id, id, f->rawsz);
 	const struct skg_midx_bad_id *b =
 	    f->n_midx_bad > 0 ? bsearch(&key, f->midx_bad, f->n_midx_bad, sizeof(key), skg_midx_bad_id_cmp)
@@ -452,8 +452,12 @@ bool skg_fsck_midx_dies(struct skg_fsck_run *f, const uint8_t *id, bool child)
 	if (b == NULL) {
 		return false;
 	}
-	skg_fsck_err_line(f, NULL, "fatal: bad pack-int-id: %" PRIu32 " (%" PRIu32 " total packs)",
-	                  b->pack_int_id, b->total);
+	if (b->past_end) {
+		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of packfile (truncated pack?)");
+	} else {
+		skg_fsck_err_line(f, NULL, "fatal: bad pack-int-id: %" PRIu32 " (%" PRIu32 " total packs)",
+		                  b->pack_int_id, b->total);
+	}
 	if (!child) {
 		f->died = true;
 	}

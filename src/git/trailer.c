@@ -537,7 +537,8 @@ static struct graph *chain_load(const char *objdir, const char *const *sources, 
 				fits = false;
 			} else if (git_version >= SKG_GIT_2_55 && g->base_size / rawsz < i) {
 				/* 2.55 (not 2.39.5): the chunk must hold an ID for each layer below */
-				skg_lines_add(lines, "warning: ", "commit-graph base graphs chunk is too small");
+				skg_lines_add(lines,
+				              "warning: ", "commit-graph base graphs chunk is too small");
 				fits = false;
 			}
 			const struct graph *cur = chain;
@@ -1751,6 +1752,53 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 	return ret;
 }
 
+/* The file size of each pack the layers of set name (by pack-int-id; UINT64_MAX for one that is
+ * not a file), from OBJDIR/pack/NAME with NAME's ".idx" as ".pack". 0, or -1 when out of memory. */
+static int pack_sizes(const char *objdir, const struct midx_set *set, uint64_t **sizes, size_t *n)
+{
+	size_t total = 0;
+	for (size_t L = 0; L < set->n; L++) {
+		total += be32_at(&set->l[L].f, 8);
+	}
+	*sizes = malloc((total > 0 ? total : 1) * sizeof(**sizes));
+	if (*sizes == NULL) {
+		return -1;
+	}
+	*n = 0;
+	for (size_t L = 0; L < set->n; L++) {
+		const struct file *f = &set->l[L].f;
+		uint32_t npacks = be32_at(f, 8);
+		const struct chunk *pnam = find_chunk(set->l[L].cs, ID4('P', 'N', 'A', 'M'));
+		uint64_t cur = pnam != NULL ? pnam->off : f->len, len;
+		for (uint32_t i = 0; i < npacks && *n < total; i++) {
+			(*sizes)[*n] = UINT64_MAX;
+			char *name = cur < f->len ? string_at(f, cur, &len) : NULL;
+			if (name != NULL) {
+				cur += len + 1;
+				size_t nl = strlen(name);
+				struct skg_buf path = {0};
+				skg_buf_addf(
+				    &path, "%s/pack/%.*s.pack", objdir,
+				    (int)(nl > 4 && strcmp(name + nl - 4, ".idx") == 0 ? nl - 4 : nl), name);
+				struct stat st;
+				if (path.failed) {
+					free(name);
+					return -1;
+				}
+				if (stat(path.p, &st) == 0 && S_ISREG(st.st_mode)) {
+					(*sizes)[*n] = (uint64_t)st.st_size;
+				}
+				skg_buf_release(&path);
+				free(name);
+			} else if (cur < f->len) {
+				return -1; /* string_at: out of memory */
+			}
+			(*n)++;
+		}
+	}
+	return 0;
+}
+
 int skg_midx_bad_id_cmp(const void *a, const void *b)
 {
 	return memcmp(((const struct skg_midx_bad_id *)a)->id, ((const struct skg_midx_bad_id *)b)->id,
@@ -1769,17 +1817,37 @@ int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_versi
 	}
 	ret = 0;
 	size_t cap = 0;
+	uint64_t *sizes = NULL; /* each pack's file size (UINT64_MAX: not there) */
+	size_t nsizes = 0;
+	if (pack_sizes(objdir, &set, &sizes, &nsizes) != 0) {
+		ret = -1;
+	}
 	for (size_t L = 0; L < set.n && ret == 0; L++) {
 		const struct midx_layer *l = &set.l[L];
 		const struct chunk *oidl, *ooff;
+		const struct chunk *loff = find_chunk(l->cs, ID4('L', 'O', 'F', 'F'));
 		uint32_t nobj;
 		if (!layer_objects(l, &oidl, &ooff, &nobj)) {
 			continue;
 		}
 		for (uint32_t i = 0; i < nobj; i++) {
 			uint32_t local = be32_at(&l->f, ooff->off + (uint64_t)8 * i);
+			bool past_end = false;
 			if (local < l->info.num_packs) {
-				continue;
+				uint64_t p = l->info.packs_in_base + local, off = UINT64_MAX;
+				uint32_t v = be32_at(&l->f, ooff->off + (uint64_t)8 * i + 4);
+				if ((v & 0x80000000u) == 0) {
+					off = v;
+				} else if (loff != NULL &&
+				           loff->off + (uint64_t)8 * ((v & 0x7fffffffu) + 1ull) <= l->f.len) {
+					uint64_t at = loff->off + (uint64_t)8 * (v & 0x7fffffffu);
+					off = (uint64_t)be32_at(&l->f, at) << 32 | be32_at(&l->f, at + 4);
+				}
+				past_end = p < nsizes && sizes[p] != UINT64_MAX && off != UINT64_MAX &&
+				           (sizes[p] < rawsz || off >= sizes[p] - rawsz);
+				if (!past_end) {
+					continue;
+				}
 			}
 			const uint8_t *id = l->f.data + oidl->off + (uint64_t)rawsz * i;
 			if (!lands_at(&set, id, L, i)) {
@@ -1799,8 +1867,10 @@ int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_versi
 			memcpy(b->id, id, rawsz);
 			b->pack_int_id = l->info.packs_in_base + local;
 			b->total = l->info.packs_in_base + l->info.num_packs;
+			b->past_end = past_end;
 		}
 	}
+	free(sizes);
 	midx_set_free(&set);
 	if (ret == 0 && *n > 1) {
 		qsort(*out, *n, sizeof(**out), skg_midx_bad_id_cmp);

@@ -238,14 +238,17 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 struct skg_midx_bad_id {
 	uint8_t id[SKG_MAX_RAWSZ];
 	uint32_t pack_int_id, total; /* git's "bad pack-int-id: N (M total packs)" */
+	bool past_end; /* instead: the entry's offset is past the end of its pack, which is there (git's
+	                * read of it dies: "offset beyond end of packfile (truncated pack?)") */
 };
 
 /*
  * The IDs of OBJDIR's multi-pack-index whose entry (where git's lookup lands: the top layer first)
  * names a pack beyond those of its layer and the layers below (midx.c midx_for_pack from the
  * entry's layer: git dies at every lookup of them, "bad pack-int-id: N (M total packs)", M the
- * packs up to that layer), sorted by ID, a malloc'd array of *n in *out (NULL when none). 0, or -1
- * when out of memory.
+ * packs up to that layer), or gives an offset at or past the last rawsz bytes of its pack
+ * (past_end: packfile.c use_pack dies where git reads the entry), sorted by ID, a malloc'd array
+ * of *n in *out (NULL when none). 0, or -1 when out of memory.
  */
 int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version,
                           struct skg_midx_bad_id **out, size_t *n);

@@ -1491,9 +1491,10 @@ $exact "commit-graph chain: the top layer named twice" "$r"
 #    commit: its commit, tree and blob) under a multi-pack-index, a chunk changed and the trailing
 #    checksum recomputed (cg_resum), so that only verify's checks of the contents see it. In OID
 #    order the objects are: 0 blob (pack 1), 1 blob (pack 0), 2 commit, 3 tree, 4 tree, 5 commit,
-#    6 commit, 7 blob (pack 2), 8 tree. Only the entries of blobs and commits are changed: git fsck
-#    itself reads trees again through the multi-pack-index while it walks (not modelled,
-#    docs/git.md). stderr in git's order exactly.
+#    6 commit, 7 blob (pack 2), 8 tree. Only the entries of blobs and commits are changed, and a
+#    tree's offset past the end of its pack: git fsck itself reads trees again through the
+#    multi-pack-index while it walks, which sha1kit follows only where that read dies at the
+#    lookup (a bad pack-int-id, an offset past the end; docs/git.md). stderr in git's order.
 mx_chunk() { # mx_chunk FILE ID: the offset of chunk ID (the table of contents starts at 12)
 	local k n
 	n=$(cg_u8 "$1" 6)
@@ -1568,9 +1569,10 @@ local r m what p
 # (pack-int-id, offset). Fanout out of order, and too low for object 0; IDs out of order or not
 # in their pack; a pack-int-id beyond the packs (git dies) or of another pack; offsets changed
 # (two, in packs 1 and 2: git's lines come pack by pack, the last pack first); an offset with the
-# large-offset bit and no LOFF chunk.
+# large-offset bit and no LOFF chunk; a tree's offset past the end of its pack (git's walk reads
+# the tree through the multi-pack-index and dies).
 for what in "OIDF 400 1" "OIDF 3 2" "OIDF 3 1" "OIDL 0 128" "OIDL 21 1" \
-	"OOFF 3 2" "OOFF 3 1" "OOFF 7 1" "OOFF 4 128" "OOFF 7 1 OOFF 63 1"; do
+	"OOFF 3 2" "OOFF 3 1" "OOFF 7 1" "OOFF 4 128" "OOFF 7 1 OOFF 63 1" "OOFF 28 1"; do
 	set -- $what
 	sk_share_skip 2 && continue # the sanitizers: only the cases they compare (testlib.sh)
 	r=$T/mx-$1-$2-$3${4:+-$4-$5-$6}
