@@ -1752,8 +1752,51 @@ int skg_midx_pack_ids(const char *objdir, unsigned rawsz, unsigned git_version, 
 	return ret;
 }
 
-/* The file size of each pack the layers of set name (by pack-int-id; UINT64_MAX for one that is
- * not a file), from OBJDIR/pack/NAME with NAME's ".idx" as ".pack". 0, or -1 when out of memory. */
+/* Bytes [off, off + n) of the file fd into buf: whether they were read whole. */
+static bool read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	return off <= (uint64_t)INT64_MAX && pread(fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+/*
+ * The size of the pack PACK, when git opens it with its idx IDX (packfile.c open_packed_git_1:
+ * "PACK", version 2 or 3, as many objects as the idx, the trailing checksum the idx names), else
+ * UINT64_MAX: git's reads of it never reach an offset.
+ */
+static uint64_t opening_size(const char *pack, const char *idx, unsigned rawsz)
+{
+	uint64_t size = UINT64_MAX;
+	int pfd = open(pack, O_RDONLY | O_CLOEXEC), ifd = open(idx, O_RDONLY | O_CLOEXEC);
+	struct stat ps, is;
+	uint8_t head[12], ihead[8], tail[SKG_MAX_RAWSZ], want[SKG_MAX_RAWSZ], count[4];
+	if (pfd >= 0 && ifd >= 0 && fstat(pfd, &ps) == 0 && fstat(ifd, &is) == 0 && S_ISREG(ps.st_mode) &&
+	    (uint64_t)ps.st_size >= 12 + (uint64_t)rawsz &&
+	    (uint64_t)is.st_size >= 1024 + 2 * (uint64_t)rawsz && read_at(pfd, head, sizeof(head), 0) &&
+	    read_at(pfd, tail, rawsz, (uint64_t)ps.st_size - rawsz) &&
+	    read_at(ifd, ihead, sizeof(ihead), 0) &&
+	    read_at(ifd, want, rawsz, (uint64_t)is.st_size - 2 * (uint64_t)rawsz)) {
+		/* the idx's object count: fanout[255] (after the v2 header) */
+		bool v2 = memcmp(ihead, "\377tOc", 4) == 0;
+		uint32_t version =
+		    (uint32_t)head[4] << 24 | (uint32_t)head[5] << 16 | (uint32_t)head[6] << 8 | head[7];
+		if (memcmp(head, "PACK", 4) == 0 && (version == 2 || version == 3) &&
+		    read_at(ifd, count, 4, (v2 ? 8 : 0) + 255 * 4) && memcmp(count, head + 8, 4) == 0 &&
+		    memcmp(tail, want, rawsz) == 0) {
+			size = (uint64_t)ps.st_size;
+		}
+	}
+	if (pfd >= 0) {
+		close(pfd);
+	}
+	if (ifd >= 0) {
+		close(ifd);
+	}
+	return size;
+}
+
+/* The size of each pack the layers of set name (by pack-int-id; UINT64_MAX for one git does not
+ * open: opening_size), from OBJDIR/pack/NAME with NAME's ".idx" as ".pack". 0, or -1 when out of
+ * memory. */
 static int pack_sizes(const char *objdir, const struct midx_set *set, uint64_t **sizes, size_t *n)
 {
 	size_t total = 0;
@@ -1776,20 +1819,19 @@ static int pack_sizes(const char *objdir, const struct midx_set *set, uint64_t *
 			if (name != NULL) {
 				cur += len + 1;
 				size_t nl = strlen(name);
-				struct skg_buf path = {0};
-				skg_buf_addf(
-				    &path, "%s/pack/%.*s.pack", objdir,
-				    (int)(nl > 4 && strcmp(name + nl - 4, ".idx") == 0 ? nl - 4 : nl), name);
-				struct stat st;
-				if (path.failed) {
-					free(name);
+				int stem = (int)(nl > 4 && strcmp(name + nl - 4, ".idx") == 0 ? nl - 4 : nl);
+				struct skg_buf path = {0}, idx = {0};
+				skg_buf_addf(&path, "%s/pack/%.*s.pack", objdir, stem, name);
+				skg_buf_addf(&idx, "%s/pack/%.*s.idx", objdir, stem, name);
+				free(name);
+				if (path.failed || idx.failed) {
+					skg_buf_release(&path);
+					skg_buf_release(&idx);
 					return -1;
 				}
-				if (stat(path.p, &st) == 0 && S_ISREG(st.st_mode)) {
-					(*sizes)[*n] = (uint64_t)st.st_size;
-				}
+				(*sizes)[*n] = opening_size(path.p, idx.p, f->rawsz);
 				skg_buf_release(&path);
-				free(name);
+				skg_buf_release(&idx);
 			} else if (cur < f->len) {
 				return -1; /* string_at: out of memory */
 			}
