@@ -23,6 +23,8 @@
  *    output or temporary file, and returns SKG_E_NOMEM, SKG_E_THREAD or SKG_E_IO.
  *  - "git stops here" (where git prints "fatal: ..." and exits 128 because of the repository's
  *    content) is SKG_E_GIT with git's message, or a record whose `fatal` field is set.
+ *  - The `err` argument of every function may be NULL: the failure is then returned without its
+ *    description.
  *  - Sizes are in bytes; object IDs are SKG_RAWSZ (20) bytes of SHA-1 (SHA-1DC: Stevens 2013,
  *    Stevens-Shumow 2017), or 32 bytes of SHA-256 (FIPS 180-4) in a SHA-256 repository where a
  *    function says so (its rawsz or format); no global mutable state: any number of threads may

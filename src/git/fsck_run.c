@@ -1017,6 +1017,10 @@ static void run_free(struct skg_fsck_run *f)
 int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, const struct skg_sink *sink,
                    struct skg_check_result *res, struct skg_error *err)
 {
+	struct skg_error own_err; /* err may be NULL: the error is then dropped */
+	if (err == NULL) {
+		err = &own_err;
+	}
 	struct skg_check_options defaults;
 	if (opt == NULL) {
 		skg_check_options_default(&defaults);

@@ -1914,6 +1914,30 @@ static void test_null_and_read_failure(void **state)
 	assert_int_equal(skg_format_from_name(NULL), 0);
 	assert_int_equal(skg_refs_verify(NULL, NULL, NULL, &err), -1);
 	assert_int_equal(err.code, SKG_E_USAGE);
+
+	/* err NULL: the same failures, the error dropped (an embedder's trial: the indexer's commit
+	 * into a directory it cannot write dereferenced it) */
+	pk = make_delta_pack();
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, &opt, NULL), -1);
+	assert_null(pack);
+	assert_int_equal(skg_pack_index(&pack, pk.p, pk.n, NULL, NULL), 0);
+	assert_int_equal(skg_pack_write_idx(pack, NULL, fail_write, NULL, NULL), -1);
+	assert_int_equal(skg_pack_write_rev(pack, fail_write, NULL, NULL), -1);
+	skg_pack_free(pack);
+	assert_int_equal(skg_refs_verify(NULL, NULL, NULL, NULL), -1);
+	struct skg_repo *repo = (struct skg_repo *)&err; /* must become NULL */
+	assert_int_equal(skg_repo_open(&repo, "/nonexistent/sha1kit-test", NULL, NULL), -1);
+	assert_null(repo);
+	char dir[] = "/tmp/sha1kit-errnull.XXXXXX", gone[64];
+	assert_non_null(mkdtemp(dir));
+	struct skg_indexer *ix = NULL;
+	assert_int_equal(skg_indexer_new(&ix, dir, NULL, NULL), 0);
+	assert_int_equal(skg_indexer_append(ix, pk.p, pk.n, NULL), 0);
+	snprintf(gone, sizeof(gone), "%s/gone/x.pack", dir); /* a directory that is not there */
+	assert_int_equal(skg_indexer_commit(ix, gone, NULL, NULL, NULL), -1);
+	skg_indexer_free(ix);
+	assert_int_equal(rmdir(dir), 0); /* nothing left behind */
+	free(pk.p);
 }
 
 int main(void)
