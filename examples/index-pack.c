@@ -10,7 +10,8 @@
  * skg_index_options_default asks for, as git 2.41 and later write it; nothing left on error), then
  * maps nothing itself: it reads the pack back, indexes it in memory (skg_pack_index), verifies
  * the idx written against it (skg_pack_verify_idx), prints each object's ID and type, and hashes
- * one blob with skg_hash_object. Exit status 0, or 1 with one line on standard error.
+ * one blob with skg_hash_object. Exit status 0, or 1 with one line on standard error (2 and a usage
+ * line without the DIR operand).
  */
 #include <stdio.h>
 #include <stdlib.h>

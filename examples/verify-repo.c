@@ -11,7 +11,8 @@
  * `git fsck --full` does, printing each finding as git prints it: result lines ("dangling blob
  * ID", "missing tree ID") on standard output, the others on standard error with git's prefix.
  * Exit status: git fsck's (0 for a sound repository), with 4 (a corrupt pack) added when a pack or
- * idx does not verify; 128 with one "fatal:" line when the run cannot be done.
+ * idx does not verify; 128 with one "fatal:" line when the run cannot be done; 2 and a usage line
+ * with more than one operand.
  */
 #include <dirent.h>
 #include <stdio.h>

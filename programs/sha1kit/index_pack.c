@@ -1083,7 +1083,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
 	int c;
-	sk_git_version_env(CMD, SK_EXIT_FAILURE, &opt.git_version);
+	sk_git_version_env(CMD, USAGE_STATUS, &opt.git_version); /* as --git-version's */
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "o:qvh", options, NULL)) != -1) {

@@ -344,7 +344,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 	unsigned threads = 0, git_version = SKG_GIT_2_55, object_format = 0;
 	int c;
 
-	sk_git_version_env(CMD, SK_EXIT_FAILURE, &git_version);
+	sk_git_version_env(CMD, USAGE_STATUS, &git_version); /* as --git-version's */
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "vsh", options, NULL)) != -1) {
 		switch (c) {

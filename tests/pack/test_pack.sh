@@ -2477,6 +2477,22 @@ for how in ext v2 refstorage bare; do
 	done
 	ls "$d/objects/pack" "$d/.git/objects/pack" 2>/dev/null | grep -q '[.]pack$' && bad "unsupported: $how: a pack was written" || ok
 done
+# a Git version sha1kit does not follow is a usage error (129), from the option or the environment
+# (index-pack and verify-pack gave 1 for the environment's: a new user's trial)
+for cmd in "index-pack -o $T/gv.idx $T/u1.pack" "index-pack --verify $T/u1.pack" "verify-pack $T/u1.pack"; do
+	for how in opt env; do
+		if [ $how = opt ]; then
+			# shellcheck disable=SC2086 # the command is words
+			"$SK" ${cmd%% *} --git-version=2.47 ${cmd#* } >/dev/null 2>"$T/gv.err"
+		else
+			# shellcheck disable=SC2086
+			SHA1KIT_GIT_VERSION=2.47 "$SK" $cmd >/dev/null 2>"$T/gv.err"
+		fi
+		rc=$?
+		[ $rc = 129 ] && grep -q 'the Git to follow is 2.39 or 2.55' "$T/gv.err" && [ ! -e "$T/gv.idx" ] && ok ||
+			bad "unsupported: $cmd, version 2.47 by $how: exit $rc, $(head -c 200 "$T/gv.err")"
+	done
+done
 # -v's meters line for line (git's progress.c: a line at each new percentage, the first count
 # included, "Resolving deltas" from 0, the last line again with ", done."; "Receiving objects" for
 # --stdin; none for a pack without objects): a pack of 120 objects, 77 of them deltas, with 1 and
