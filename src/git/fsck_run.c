@@ -288,6 +288,61 @@ static int setup_events(struct skg_fsck_run *f)
 }
 
 /*
+ * --connectivity-only: git parses each ref's object before any other (2.55's snapshot, 2.39's
+ * fsck_handle_ref: every ref by name, then each worktree's HEAD), looking up the links of a commit
+ * or tag with the types they name; where a parse before gave such a target another type, the
+ * lookup fails and so does the parse: the ref is invalid and the object unreachable. Those parses'
+ * fates (typeorder.h, the tips' events alone), where links disagree on a type. 0, or -1 when out of
+ * memory.
+ */
+static int conn_tip_fates(struct skg_fsck_run *f)
+{
+	uint8_t *ids = NULL;
+	size_t n = 0;
+	if (skg_graph_conflicts(f->graph, &ids, &n) != 0) {
+		free(ids);
+		return -1;
+	}
+	if (n == 0) {
+		free(ids);
+		return 0;
+	}
+	f->types = skg_typeorder_new(ids, n, f->rawsz);
+	free(ids);
+	if (f->types == NULL) {
+		return -1;
+	}
+	/* the order of the tips (2.55 has it from its snapshot; 2.39 parses in the same order) */
+	const bool own = f->n_tips == 0;
+	if (own && skg_fsck_tip_order(f) != 0) {
+		return -1;
+	}
+	int ret = 0;
+	struct skg_link links[64];
+	for (size_t i = 0; i < f->n_tips && ret == 0; i++) {
+		unsigned type;
+		size_t nl = 0;
+		if (!skg_graph_has(f->graph, f->tips[i].id, &type)) {
+			continue;
+		}
+		if (type == SKG_COMMIT || type == SKG_TAG) {
+			(void)skg_graph_links(f->graph, f->tips[i].id, links,
+			                      sizeof(links) / sizeof(links[0]), &nl);
+		}
+		struct skg_read_pos pos = {.tip = f->tips[i].place};
+		ret = skg_typeorder_event(f->types, &pos, f->tips[i].id, type, links, nl, false);
+	}
+	if (own) {
+		f->n_tips = 0; /* 2.39 has no snapshot */
+	}
+	if (ret != 0 || skg_typeorder_resolve(f->types) != 0) {
+		return -1;
+	}
+	f->types_resolved = true;
+	return 0;
+}
+
+/*
  * After the first pass of the object check (`first`: what scan() returned): when no two links
  * disagree on an object's type, its records stand. Else git's handling of those links is worked
  * out (typeorder.h): a quiet pass collects the events on the disputed objects, they are ordered as
@@ -302,6 +357,10 @@ static int wt_passes(struct skg_fsck_run *f, int errors, int first)
 	f->hold = false;
 	if (skg_fsck_stopped(f)) {
 		skg_buf_release(&f->held_out); /* nothing more after a failure of the run */
+		return -1;
+	}
+	if (first == 0 && f->connectivity_only && conn_tip_fates(f) != 0) {
+		skg_fsck_nomem(f);
 		return -1;
 	}
 	if (first != 0 || f->connectivity_only || skg_graph_conflicts(f->graph, &ids, &n) != 0 || n == 0) {

@@ -313,6 +313,17 @@ static void on_missing(void *ctx, unsigned type, const uint8_t *id)
 	f->errors |= SKG_CHECK_ERROR_REACHABLE;
 }
 
+/* --connectivity-only: a ref's commit or tag whose parse failed there (conn_tip_fates) is parsed
+ * again by git's listing of what unreachable objects use (mark_unreachable_referents, run with the
+ * dangling lines or --lost-found): the same lines again. */
+static void referent_fate(struct skg_fsck_run *f, const uint8_t *id)
+{
+	const struct skg_typeorder_fate *fate = f->connectivity_only ? skg_fsck_type_fate(f, id) : NULL;
+	if (fate != NULL && (f->show_dangling || f->lost_found)) {
+		skg_fsck_fate_lines(f, NULL, fate);
+	}
+}
+
 /* mkdir that accepts an existing directory */
 static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
 {
@@ -320,6 +331,7 @@ static void on_dangling(void *ctx, unsigned type, const uint8_t *id)
 	if (f->died || skg_fsck_stopped(f)) {
 		return; /* git died at an earlier one, or the run stopped */
 	}
+	referent_fate(f, id);
 	if (f->show_dangling) {
 		if (type == SKG_NONE) {
 			skg_fsck_lookup_lines(f, id, 2); /* printable_type reads the type it lacks */
@@ -336,6 +348,7 @@ static void on_unreachable(void *ctx, unsigned type, const uint8_t *id)
 	if (((struct skg_fsck_run *)ctx)->died) {
 		return; /* git died in the walk */
 	}
+	referent_fate(ctx, id);
 	if (type == SKG_NONE) {
 		skg_fsck_lookup_lines(ctx, id, 2); /* printable_type reads the type it lacks */
 	}

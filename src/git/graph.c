@@ -937,6 +937,25 @@ bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type)
 	return true;
 }
 
+bool skg_graph_links(const struct skg_graph *g, const uint8_t *id, struct skg_link *out, size_t max,
+                     size_t *n)
+{
+	*n = 0;
+	uint32_t v = g->slots[find(g, id)];
+	if (v == 0 || !(g->objs[v - 1].flags & F_HAS)) {
+		return false;
+	}
+	const struct gobj *o = &g->objs[v - 1];
+	const uint32_t *ls = o->first != NO_LINKS ? links_at(g, o->first) : NULL;
+	for (uint32_t k = 0; k < o->n && ls != NULL && *n < max; k++) {
+		memset(out[*n].id, 0, sizeof(out[*n].id));
+		memcpy(out[*n].id, g->objs[ls[k] & LINK_INDEX_MASK].id, g->rawsz);
+		out[*n].type = (uint8_t)(ls[k] >> LINK_TYPE_SHIFT);
+		(*n)++;
+	}
+	return true;
+}
+
 bool skg_graph_checked(const struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];

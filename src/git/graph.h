@@ -214,6 +214,11 @@ int skg_graph_snapshot_parse(struct skg_graph *g, const uint8_t *id);
 
 /* Whether `id` was added (exists) and, if so, its type in *type (may be NULL). */
 bool skg_graph_has(const struct skg_graph *g, const uint8_t *id, unsigned *type);
+
+/* The links kept for an object the graph has (skg_graph_has; none for one added by
+ * skg_graph_add_reload): the first `max` of them in out[], their count in *n. */
+bool skg_graph_links(const struct skg_graph *g, const uint8_t *id, struct skg_link *out, size_t max,
+                     size_t *n);
 /* Whether the object check read a copy of `id`: git's HAS_OBJ, which fsck_obj gives. As
  * skg_graph_has, and also where the first copy could not be read and a later copy was. */
 bool skg_graph_checked(const struct skg_graph *g, const uint8_t *id);

@@ -2674,18 +2674,24 @@ section_wrong_types_1() { # nowine
 wrong_types 1
 # --connectivity-only: git types an object only where a link or a ref looks it up, reads a tree,
 # commit or tag there and finds another type ("Object X not a tree"), and a later lookup as
-# another type fails; sha1kit had said "wrong object type in link" with bit 1 (a ref's own commit
-# or tag whose links disagree is left out: git's ref parse fails there, not modelled)
+# another type fails; sha1kit had said "wrong object type in link" with bit 1. A ref's own commit
+# or tag whose link names an object a ref parsed before as another type: git's parse of it at the
+# ref fails ("bad tag pointer", "bad parent", then "invalid sha1 pointer"), the object is dangling
+# and parsed again before its dangling line (sha1kit said nothing, exit 0, until a new user's
+# trial of 2026-12-07)
 local c layout r
-for c in tag-blob-as-commit tree-entry-blob-as-tree tree-entry-tree-as-blob missing-as-two-types \
-	commit-tree-is-blob commit-parent-is-blob chain-through-bad-commit two-trees-disagree \
-	index-names-a-tree; do
+for c in tag-blob-as-commit tag-tree-as-commit tag-commit-as-blob tree-entry-blob-as-tree \
+	tree-entry-tree-as-blob missing-as-two-types commit-tree-is-blob commit-parent-is-tree \
+	commit-parent-is-blob chain-through-bad-commit two-trees-disagree index-names-a-tree; do
 	for layout in loose pack; do
 		r=$T/wrong-$c-$layout-1
 		[ -d "$r" ] || mkwrong "$r" "$c" "$layout" 1 >/dev/null 2>&1
 		$exact "link of another type: $c, $layout, --connectivity-only" "$r" --connectivity-only
 	done
 done
+# the ref's tag unreachable, not dangling: its parse's lines come again all the same
+$exact "link of another type: tag-tree-as-commit, --connectivity-only --unreachable" \
+	"$T/wrong-tag-tree-as-commit-pack-1" --connectivity-only --unreachable
 }
 section_wrong_types_2() { # long nowine
 [ -n "${SK_WINDOWS:-}" ] || wrong_types 2
