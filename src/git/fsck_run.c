@@ -266,8 +266,9 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 	return f->graph != NULL ? 0 : -1;
 }
 
-/* git's set-up's lookups of the shallow commits (shallow_commits), as events before every read:
- * each one's link from no object. 0, or -1 when out of memory. */
+/* git's set-up's lookups of the shallow commits (shallow_commits), as events that typeorder.h
+ * places at git's first parse of a commit: each one's link from no object. 0, or -1 when out of
+ * memory. */
 static int setup_events(struct skg_fsck_run *f)
 {
 	static const uint8_t none[SKG_MAX_RAWSZ];
@@ -318,7 +319,8 @@ static int conn_tip_fates(struct skg_fsck_run *f)
 		return -1;
 	}
 	int ret = 0;
-	struct skg_link links[64];
+	struct skg_link links[64]; /* (an octopus of more parents: the links after these are not
+	                            * looked at) */
 	for (size_t i = 0; i < f->n_tips && ret == 0; i++) {
 		unsigned type;
 		size_t nl = 0;
