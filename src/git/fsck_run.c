@@ -29,6 +29,7 @@
 #include "odb.h"
 #include "repo.h"
 #include "trailer.h"
+#include "util.h"
 
 void skg_check_options_default(struct skg_check_options *opt)
 {
@@ -1078,10 +1079,7 @@ static void run_free(struct skg_fsck_run *f)
 int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, const struct skg_sink *sink,
                    struct skg_check_result *res, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	struct skg_check_options defaults;
 	if (opt == NULL) {
 		skg_check_options_default(&defaults);

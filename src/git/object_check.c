@@ -115,10 +115,7 @@ void skg_hash_options_default(struct skg_hash_options *opt)
 int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struct skg_hash_options *opt,
                      struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	static const uint8_t null_id[SKG_MAX_RAWSZ];
 	struct skg_hash_options def;
 	if (opt == NULL) {

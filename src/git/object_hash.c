@@ -66,10 +66,7 @@ static int final_checks(struct skg_object_hasher *h, struct skg_error *err)
 
 int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RAWSZ], struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (h->format == SKG_FORMAT_SHA256) {
 		if (final_checks(h, err) != 0) {
 			return -1;
@@ -82,10 +79,7 @@ int skg_object_hash_final_as(struct skg_object_hasher *h, uint8_t oid[SKG_MAX_RA
 
 int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (h->format == SKG_FORMAT_SHA256) {
 		h->state = 2;
 		return skg_fail_sys(err, SKG_E_USAGE, 0,
@@ -114,10 +108,7 @@ int skg_object_hash_final(struct skg_object_hasher *h, uint8_t oid[SKG_RAWSZ], s
 int skg_hash_object(const char *type_name, const void *data, size_t len, const struct skg_hash_options *opt,
                     uint8_t *oid, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (type_name == NULL || (data == NULL && len > 0)) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "no type name, or no data for %zu bytes", len);
 	}

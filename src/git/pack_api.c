@@ -145,10 +145,7 @@ static int index_config_cb(void *ctx, const char *key, const char *value)
 int skg_index_read_config(const struct skg_repo *repo, struct skg_index_options *opt, unsigned *threads,
                           struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	struct index_config c = {0};
 	c.rev = -1;
 	/* outside a repository git reads the system and global files and GIT_CONFIG_COUNT's */
@@ -349,10 +346,7 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
                    const struct skg_index_options *opt, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	struct skg_index_options defaults;
 	if (opt == NULL) {
 		skg_index_options_default(&defaults);
@@ -386,10 +380,7 @@ uint64_t skg_pack_foreign_links(const struct skg_pack *pack)
 
 int skg_pack_strict_finish(struct skg_pack *pack, bool installed, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	return pack->strict != NULL ? skg_strict_finish(pack->strict, installed, err) : 0;
 }
 
@@ -462,10 +453,7 @@ static int writer_sink(void *ctx, const uint8_t *p, size_t n, struct skg_pk_erro
 int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                        int (*write)(void *ctx, const uint8_t *p, size_t n), void *ctx, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	struct skg_index_options defaults;
 	if (opt == NULL) {
 		skg_index_options_default(&defaults);
@@ -490,10 +478,7 @@ int skg_pack_write_idx(const struct skg_pack *pack, const struct skg_index_optio
 int skg_pack_write_rev(const struct skg_pack *pack, int (*write)(void *ctx, const uint8_t *p, size_t n),
                        void *ctx, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	uint8_t *rev;
 	size_t len;
 	struct skg_pk_error pe;
@@ -514,10 +499,7 @@ int skg_pack_write_rev(const struct skg_pack *pack, int (*write)(void *ctx, cons
 int skg_pack_compare_rev(const struct skg_pack *pack, const uint8_t *rev, uint64_t len, uint64_t *first_diff,
                          struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	uint8_t *want;
 	size_t want_len;
 	struct skg_pk_error pe;
@@ -557,10 +539,7 @@ static int compare_piece(void *ctx, const uint8_t *p, size_t n)
 int skg_pack_verify_idx(const struct skg_pack *pack, const uint8_t *idx, size_t idx_len, bool strict,
                         struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	uint64_t limit;
@@ -586,10 +565,7 @@ void skg_idx_layout(const uint8_t *idx, uint64_t len, struct skg_index_options *
 int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, const char *idx_name,
                      const char *pack_name, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	size_t n = len > SIZE_MAX ? SIZE_MAX : (size_t)len;
 	const unsigned rawsz = (unsigned)skg_format_rawsz(object_format);
 	uint32_t a;
@@ -622,20 +598,14 @@ int skg_idx_check_as(const uint8_t *idx, uint64_t len, unsigned object_format, c
 int skg_idx_check(const uint8_t *idx, uint64_t len, const char *idx_name, const char *pack_name,
                   struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	return skg_idx_check_as(idx, len, SKG_FORMAT_SHA1, idx_name, pack_name, err);
 }
 
 int skg_pack_compare_idx(const struct skg_pack *pack, const struct skg_index_options *opt,
                          struct skg_file *idx, uint64_t *first_diff, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	*first_diff = 0;
 	if (opt->idx_version != 1 && opt->idx_version != 2) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
@@ -685,10 +655,7 @@ static int git_verify_fails(struct skg_error *err, const char *name, uint64_t wa
 int skg_pack_verify_idx_as_git(const struct skg_pack *pack, const struct skg_index_options *opt,
                                struct skg_file *idx, const char *name, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (opt->idx_version != 1 && opt->idx_version != 2) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the idx version must be 1 or 2");
 	}
@@ -705,10 +672,7 @@ int skg_pack_verify_idx_as_git(const struct skg_pack *pack, const struct skg_ind
 int skg_pack_verify_rev_as_git(const struct skg_pack *pack, const uint8_t *rev, uint64_t len,
                                const char *name, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	uint64_t first_diff;
 	int rc = skg_pack_compare_rev(pack, rev, len, &first_diff, err);
 	if (rc <= 0) {
@@ -793,10 +757,7 @@ static void special_unlink(const char *pack_path, const char *a, const char *b)
 int skg_pack_write_special(const char *pack_path, const char *suffix, const char *msg, bool *made,
                            struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (made != NULL) {
 		*made = false;
 	}
@@ -855,10 +816,7 @@ static char *path_join(const char *dir, const char *name)
 int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_index_options *opt,
                     struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	*out = NULL;
 	struct skg_indexer *ix = calloc(1, sizeof(*ix));
 	if (ix != NULL) {
@@ -918,10 +876,7 @@ const char *skg_indexer_temp_path(const struct skg_indexer *ix)
 
 int skg_indexer_append(struct skg_indexer *ix, const void *data, size_t len, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (ix->done || ix->fd < 0) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
 	}
@@ -1070,10 +1025,7 @@ static void remove_temps(struct skg_indexer *ix, bool pack_too);
 int skg_indexer_commit(struct skg_indexer *ix, const char *pack_path, const char *idx_path, uint8_t *checksum,
                        struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (ix->done || ix->fd < 0) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "the indexer was already committed");
 	}

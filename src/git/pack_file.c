@@ -50,10 +50,7 @@ int skg_file_map(struct skg_file *f, const char *path,
                  void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped),
                  void *map_ctx, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	static const uint8_t empty[1];
 	/* look before opening: opening a FIFO waits for a writer, and a device may act on an open */
 	struct stat st;

@@ -1153,10 +1153,7 @@ static int on_config(void *ctx, const char *key, const char *value)
 int skg_refs_verify(struct skg_repo *repo, const struct skg_refs_verify_options *opt,
                     const struct skg_sink *sink, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	if (repo == NULL) {
 		return skg_fail_sys(err, SKG_E_USAGE, 0, "no repository");
 	}

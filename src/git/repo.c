@@ -1191,10 +1191,7 @@ static int open_discovered(struct open_state *s)
 int skg_repo_open(struct skg_repo **out, const char *git_dir_arg, const struct skg_sink *rep,
                   struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	return skg_repo_open_as(out, git_dir_arg, SKG_GIT_2_55, rep, err);
 }
 
@@ -1254,28 +1251,22 @@ static int repo_open(struct skg_repo **out, const char *git_dir_arg, unsigned gi
 int skg_repo_open_as(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
                      const struct skg_sink *rep, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	return repo_open(out, git_dir_arg, git_version, false, false, rep, err);
 }
 
 int skg_repo_open_formats(struct skg_repo **out, const char *git_dir_arg, unsigned git_version,
                           const struct skg_sink *rep, struct skg_error *err)
 {
-	struct skg_error own_err; /* err may be NULL: the error is then dropped */
-	if (err == NULL) {
-		err = &own_err;
-	}
+	SKG_ERR_OR_LOCAL(err);
 	return repo_open(out, git_dir_arg, git_version, true, false, rep, err);
 }
 
 int skg_repo_open_gently(struct skg_repo **out, unsigned git_version, const struct skg_sink *sink,
                          struct skg_error *err)
 {
-	struct skg_error own; /* the refused format's message is needed for the warnings */
-	return repo_open(out, NULL, git_version, true, true, sink, err != NULL ? err : &own);
+	SKG_ERR_OR_LOCAL(err); /* (the refused format's message is needed for the warnings) */
+	return repo_open(out, NULL, git_version, true, true, sink, err);
 }
 
 unsigned skg_repo_object_format(const struct skg_repo *repo)

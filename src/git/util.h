@@ -64,6 +64,15 @@ int skg_write_full(int fd, const void *p, size_t n);
 /* The qsort / bsearch comparator of object IDs of rawsz bytes (20 or 32): memcmp order. */
 int (*skg_id_cmp(size_t rawsz))(const void *, const void *);
 
+/* The first statement of a public function of the layer, whose `err` may be NULL (git.h): err
+ * then points to a local error that is dropped, so that the function's code can fill it. */
+#define SKG_ERR_OR_LOCAL(err)                                                                                \
+	struct skg_error skg_err_local_;                                                                     \
+	if ((err) == NULL) {                                                                                 \
+		(err) = &skg_err_local_;                                                                     \
+	}                                                                                                    \
+	(void)0
+
 /* snprintf into err->msg; returns -1 (for `return skg_fail(err, ...)`). */
 int skg_fail(struct skg_error *err, const char *fmt, ...) SKG_PRINTF(2, 3);
 
