@@ -193,13 +193,6 @@ static bool git_read_stops(struct skg_fsck_run *f, int rc, bool dies)
 	return false;
 }
 
-/* A line callback for a read as git makes it whose lines are not given. */
-static void no_line(void *ctx, const char *text)
-{
-	(void)ctx;
-	(void)text;
-}
-
 static void unpack_line(void *ctx, const char *text)
 {
 	skg_fsck_err_line(((struct unpack_ctx *)ctx)->f, NULL, "%s", text);
@@ -388,7 +381,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			 * its lines come where that stops) */
 			struct unpack_ctx uc = {f, e, (size_t)n, state};
 			rc = skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id,
-			                            pack_path, verify ? unpack_line : no_line, &uc);
+			                            pack_path, verify ? unpack_line : skg_pk_no_line, &uc);
 			if (git_read_stops(f, rc, verify)) {
 				break;
 			}
@@ -610,7 +603,7 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 		    types[k] == SKG_BLOB ? f->big_file : SIZE_MAX - 1, &iface, &type, &data, &len, &err);
 		if (rc == 1 && hash_all &&
 		    skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id, pack_path,
-		                           no_line, NULL) != 0) {
+		                           skg_pk_no_line, NULL) != 0) {
 			ok = false; /* a blob git streams (hash_all) that does not hash: check_rest has it */
 			break;
 		}
@@ -1880,7 +1873,7 @@ static int copy_info_type(struct skg_fsck_run *f, const struct skg_fsck_bad_pack
 	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		t = skg_pk_git_info_type(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz, b->offset,
-		                         b->pack, no_line, NULL);
+		                         b->pack, skg_pk_no_line, NULL);
 	}
 	skg_file_unmap(&file);
 	skg_file_unmap(&idx);

@@ -344,6 +344,9 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
                       void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
                       uint64_t *out_len);
 
+/* The line callback of skg_pk_git_unpack and its kin for a read whose lines are not wanted. */
+void skg_pk_no_line(void *ctx, const char *text);
+
 /*
  * git's look at the type of the entry at `offset` (packfile.c packed_object_info's
  * packed_to_object_type, git 2.55): the headers down its delta chain, no data inflated. Returns

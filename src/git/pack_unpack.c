@@ -229,7 +229,7 @@ static uint8_t *gu_patch(struct git_unpack *u, const uint8_t *base, uint64_t bas
 	return out;
 }
 
-static void no_line(void *ctx, const char *text)
+void skg_pk_no_line(void *ctx, const char *text)
 {
 	(void)ctx;
 	(void)text;
@@ -238,7 +238,7 @@ static void no_line(void *ctx, const char *text)
 int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,
                             uint64_t *size)
 {
-	struct git_unpack u = {pack, pack_len, rawsz, 0, "", no_line, NULL, false, false};
+	struct git_unpack u = {pack, pack_len, rawsz, 0, "", skg_pk_no_line, NULL, false, false};
 	if (pack_len < 12 + rawsz) {
 		return -1;
 	}
