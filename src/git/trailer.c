@@ -1626,6 +1626,46 @@ static int midx_open(const char *objdir, unsigned rawsz, unsigned git_version, s
 	return ret;
 }
 
+/* The packs of set's layers, by pack-int-id: each layer's names follow one another in its PNAM
+ * chunk, as midx_chunks read them, the base layer's first (pack-int-ids count up the chain).
+ * fn(ctx, pack_int_id, name) for each, name NULL past the end of its layer's file (name is the
+ * callee's to free). The packs of set, or -1 when out of memory or fn fails. */
+static int64_t for_each_pack_name(const struct midx_set *set, int (*fn)(void *ctx, size_t p, char *name),
+                                  void *ctx)
+{
+	size_t p = 0;
+	for (size_t L = 0; L < set->n; L++) {
+		const struct file *f = &set->l[L].f;
+		uint32_t npacks = be32_at(f, 8);
+		const struct chunk *pnam = find_chunk(set->l[L].cs, ID4('P', 'N', 'A', 'M'));
+		uint64_t cur = pnam != NULL ? pnam->off : f->len, len = 0;
+		for (uint32_t i = 0; i < npacks; i++, p++) {
+			char *name = cur < f->len ? string_at(f, cur, &len) : NULL;
+			if ((name == NULL && cur < f->len) || fn(ctx, p, name) != 0) {
+				return -1; /* (string_at: out of memory) */
+			}
+			cur += name != NULL ? len + 1 : 0;
+		}
+	}
+	return (int64_t)p;
+}
+
+struct names {
+	char **v;
+	size_t n;
+};
+
+/* skg_midx_pack_names' for_each_pack_name: the names there are, one after another */
+static int add_name(void *ctx, size_t p, char *name)
+{
+	struct names *nm = ctx;
+	(void)p;
+	if (name != NULL) {
+		nm->v[nm->n++] = name;
+	}
+	return 0;
+}
+
 int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version, char ***names, size_t *n,
                         const uint8_t *ids, size_t nids, uint32_t *pack_of, uint64_t *off_of)
 {
@@ -1646,26 +1686,12 @@ int skg_midx_pack_names(const char *objdir, unsigned rawsz, unsigned git_version
 	for (size_t L = 0; L < set.n; L++) {
 		total += be32_at(&set.l[L].f, 8);
 	}
-	*names = total < SIZE_MAX / sizeof(**names) ? calloc(total > 0 ? (size_t)total : 1, sizeof(**names))
-	                                            : NULL;
-	ret = *names == NULL ? -1 : 0;
-	/* each layer's names follow one another in its PNAM chunk, as midx_chunks read them; the
-	 * base layer's first (pack-int-ids count up the chain) */
-	for (size_t L = 0; ret == 0 && L < set.n; L++) {
-		const struct file *f = &set.l[L].f;
-		uint32_t npacks = be32_at(f, 8);
-		const struct chunk *pnam = find_chunk(set.l[L].cs, ID4('P', 'N', 'A', 'M'));
-		uint64_t cur = pnam != NULL ? pnam->off : f->len, len;
-		for (uint32_t i = 0; i < npacks && cur < f->len; i++) {
-			char *name = string_at(f, cur, &len);
-			if (name == NULL) {
-				ret = -1;
-				break;
-			}
-			cur += len + 1;
-			(*names)[(*n)++] = name;
-		}
-	}
+	struct names nm = {
+	    total < SIZE_MAX / sizeof(**names) ? calloc(total > 0 ? (size_t)total : 1, sizeof(char *)) : NULL,
+	    0};
+	ret = nm.v == NULL || for_each_pack_name(&set, add_name, &nm) < 0 ? -1 : 0;
+	*names = nm.v;
+	*n = nm.n;
 	if (ret == 0) {
 		midx_packs_of(&set, ids, nids, pack_of, off_of);
 	}
@@ -1794,51 +1820,50 @@ static uint64_t opening_size(const char *pack, const char *idx, unsigned rawsz)
 	return size;
 }
 
-/* The size of each pack the layers of set name (by pack-int-id; UINT64_MAX for one git does not
- * open: opening_size), from OBJDIR/pack/NAME with NAME's ".idx" as ".pack". 0, or -1 when out of
- * memory. */
-static int pack_sizes(const char *objdir, const struct midx_set *set, uint64_t **sizes, size_t *n)
+struct sizes {
+	const char *objdir;
+	unsigned rawsz;
+	uint64_t *v;
+};
+
+/* pack_sizes' for_each_pack_name: the size of pack p, from OBJDIR/pack/NAME with NAME's ".idx" as
+ * ".pack" (UINT64_MAX for one git does not open, opening_size, or without a name) */
+static int add_size(void *ctx, size_t p, char *name)
+{
+	struct sizes *s = ctx;
+	s->v[p] = UINT64_MAX;
+	if (name == NULL) {
+		return 0;
+	}
+	size_t nl = strlen(name);
+	int stem = (int)(nl > 4 && strcmp(name + nl - 4, ".idx") == 0 ? nl - 4 : nl);
+	struct skg_buf path = {0}, idx = {0};
+	skg_buf_addf(&path, "%s/pack/%.*s.pack", s->objdir, stem, name);
+	skg_buf_addf(&idx, "%s/pack/%.*s.idx", s->objdir, stem, name);
+	free(name);
+	int ret = path.failed || idx.failed ? -1 : 0;
+	if (ret == 0) {
+		s->v[p] = opening_size(path.p, idx.p, s->rawsz);
+	}
+	skg_buf_release(&path);
+	skg_buf_release(&idx);
+	return ret;
+}
+
+/* The size of each pack the layers of set name, by pack-int-id (add_size), *n of them. 0, or -1
+ * when out of memory. */
+static int pack_sizes(const char *objdir, unsigned rawsz, const struct midx_set *set, uint64_t **sizes,
+                      size_t *n)
 {
 	size_t total = 0;
 	for (size_t L = 0; L < set->n; L++) {
 		total += be32_at(&set->l[L].f, 8);
 	}
-	*sizes = malloc((total > 0 ? total : 1) * sizeof(**sizes));
-	if (*sizes == NULL) {
-		return -1;
-	}
-	*n = 0;
-	for (size_t L = 0; L < set->n; L++) {
-		const struct file *f = &set->l[L].f;
-		uint32_t npacks = be32_at(f, 8);
-		const struct chunk *pnam = find_chunk(set->l[L].cs, ID4('P', 'N', 'A', 'M'));
-		uint64_t cur = pnam != NULL ? pnam->off : f->len, len;
-		for (uint32_t i = 0; i < npacks && *n < total; i++) {
-			(*sizes)[*n] = UINT64_MAX;
-			char *name = cur < f->len ? string_at(f, cur, &len) : NULL;
-			if (name != NULL) {
-				cur += len + 1;
-				size_t nl = strlen(name);
-				int stem = (int)(nl > 4 && strcmp(name + nl - 4, ".idx") == 0 ? nl - 4 : nl);
-				struct skg_buf path = {0}, idx = {0};
-				skg_buf_addf(&path, "%s/pack/%.*s.pack", objdir, stem, name);
-				skg_buf_addf(&idx, "%s/pack/%.*s.idx", objdir, stem, name);
-				free(name);
-				if (path.failed || idx.failed) {
-					skg_buf_release(&path);
-					skg_buf_release(&idx);
-					return -1;
-				}
-				(*sizes)[*n] = opening_size(path.p, idx.p, f->rawsz);
-				skg_buf_release(&path);
-				skg_buf_release(&idx);
-			} else if (cur < f->len) {
-				return -1; /* string_at: out of memory */
-			}
-			(*n)++;
-		}
-	}
-	return 0;
+	struct sizes s = {objdir, rawsz, malloc((total > 0 ? total : 1) * sizeof(uint64_t))};
+	int64_t got = s.v != NULL ? for_each_pack_name(set, add_size, &s) : -1;
+	*sizes = s.v;
+	*n = got > 0 ? (size_t)got : 0;
+	return got < 0 ? -1 : 0;
 }
 
 int skg_midx_bad_id_cmp(const void *a, const void *b)
@@ -1861,7 +1886,7 @@ int skg_midx_bad_pack_ids(const char *objdir, unsigned rawsz, unsigned git_versi
 	size_t cap = 0;
 	uint64_t *sizes = NULL; /* each pack's file size (UINT64_MAX: not there) */
 	size_t nsizes = 0;
-	if (pack_sizes(objdir, &set, &sizes, &nsizes) != 0) {
+	if (pack_sizes(objdir, rawsz, &set, &sizes, &nsizes) != 0) {
 		ret = -1;
 	}
 	for (size_t L = 0; L < set.n && ret == 0; L++) {
