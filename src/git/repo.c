@@ -712,6 +712,11 @@ static int fill_dirs(struct open_state *s, const char *display)
 	if (idxenv != NULL) {
 		r->index_file_display = strdup(idxenv);
 		r->index_file = real_relative_to(r->git_cwd, idxenv);
+		if (r->index_file == NULL && (errno == ENOENT || errno == ENOTDIR)) {
+			/* in a directory that does not exist: git reads no index there (fsck checks as
+			 * without one); the path as given, from where git was started */
+			r->index_file = idxenv[0] == '/' ? strdup(idxenv) : skg_path_join(r->git_cwd, idxenv);
+		}
 	} else {
 		r->index_file_display = skg_path_join(r->git_dir_display, "index");
 		r->index_file = skg_path_join(r->git_dir, "index");

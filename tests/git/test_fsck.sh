@@ -426,6 +426,9 @@ r=$T/index
 mkrepo "$r"
 (cd "$r" && echo staged >staged && git add staged && rm -f "$(obj_path . "$(git rev-parse :staged)")")
 compare "index entry at a missing blob" "$r"
+# GIT_INDEX_FILE in a directory that does not exist: no index is read (sha1kit died "Out of memory")
+GIT_INDEX_FILE=no/such/index compare "GIT_INDEX_FILE in a directory that does not exist" "$r"
+GIT_INDEX_FILE=$T/no-such-dir/index compare "GIT_INDEX_FILE in a directory that does not exist, absolute" "$r"
 }
 
 # 6b. --name-objects: the names git gives objects in the lines of its walk (fsck.c
