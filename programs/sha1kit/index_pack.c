@@ -780,6 +780,29 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, un
 	return refused;
 }
 
+/* The 12 bytes of a pack's header (gitformat-pack: "PACK", version, object count). */
+#define PACK_HEADER_SIZE 12
+
+/* A pack's header as git's parse_pack_header takes it ("PACK", version 2 or 3; len bytes at d): git
+ * dies on a bad one before it counts the bytes --max-input-size limits. */
+static bool header_ok(const uint8_t *d, uint64_t len)
+{
+	return len >= PACK_HEADER_SIZE && memcmp(d, "PACK", 4) == 0 && d[4] == 0 && d[5] == 0 && d[6] == 0 &&
+	       (d[7] == 2 || d[7] == 3);
+}
+
+/* git's line for a header that header_ok refuses (12 bytes at d). */
+static int header_refused(const uint8_t *d)
+{
+	if (memcmp(d, "PACK", 4) != 0) {
+		sk_git_line("fatal: pack signature mismatch\n");
+	} else {
+		sk_git_line("fatal: pack version %" PRIu32 " unsupported\n",
+		            (uint32_t)d[4] << 24 | (uint32_t)d[5] << 16 | (uint32_t)d[6] << 8 | d[7]);
+	}
+	return 128;
+}
+
 /* git's die once the bytes of the pack read pass --max-input-size (builtin/index-pack.c use()). */
 static int too_large(int64_t max_input)
 {
@@ -953,6 +976,14 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		}
 		total += (uint64_t)got;
 		if (max_input != 0 && (int64_t)total > max_input) {
+			/* git checks the pack's header before it counts a byte (parse_pack_header dies
+			 * before its use()): a bad one is that line, not the size's */
+			if (total == (uint64_t)got && !header_ok(buf, (uint64_t)got) && got >= PACK_HEADER_SIZE) {
+				sk_progress_abort(&progress);
+				sk_flush_stdout();
+				status = header_refused(buf);
+				goto out;
+			}
 			sk_progress_abort(&progress);
 			status = too_large(max_input);
 			goto out;
@@ -1345,7 +1376,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	if ((status = sk_pack_map_as_git(&file, CMD, pack_name)) != 0) {
 		goto out; /* git's xopen or read line (128), else sha1kit's (1) */
 	}
-	if (max_input != 0 && (int64_t)file.len > max_input) {
+	if (max_input != 0 && (int64_t)file.len > max_input && header_ok(file.data, file.len)) {
 		status = too_large(max_input); /* before anything is written */
 		goto out;
 	}
