@@ -126,8 +126,9 @@ static void index_pack_usage(void)
 	      "                          checks; an object twice is refused); exit status 1\n"
 	      "                          once everything is written when a link was found in\n"
 	      "                          the repository rather than in the pack\n"
-	      "      --threads=N       resolve deltas with N threads, N in " SK_THREADS_RANGE "\n"
-	      "                          (default: one per online CPU; 0 means the same);\n"
+	      "      --threads=N       resolve deltas with N threads (default: one per\n"
+	      "                          online CPU; 0 means the same; N read as git reads\n"
+	      "                          it, 0x10 is 16; more than " SK_STR(SK_THREADS_MAX) " run as " SK_STR(SK_THREADS_MAX) ");\n"
 	      "                          with --verify, outside a repository and without\n"
 	      "                          --strict, the entries are inflated and hashed on\n"
 	      "                          the N threads too, from the offsets the idx gives;\n"
@@ -1185,8 +1186,8 @@ int sk_cmd_index_pack(int argc, char **argv)
 			}
 			break;
 		case OPT_THREADS:
-			if (!sk_parse_threads(optarg, &threads)) {
-				sk_usage_exit(USAGE_STATUS, CMD, CMD ": " SK_THREADS_INVALID, optarg);
+			if (!sk_parse_git_threads(optarg, &threads)) {
+				sk_usage_exit(USAGE_STATUS, CMD, CMD ": invalid thread count '%s'", optarg);
 			}
 			threads_given = true;
 			break;

@@ -86,8 +86,9 @@ static void usage(void)
 	       "\n"
 	       "Exit status: 0 success; 1 failure or usage error; 2 SHA-1 collision attack\n"
 	       "detected; 3 both (see '%s sum --help'). The Git commands exit as git\n"
-	       "does: 128 where git dies, 129 for a usage error, fsck with git fsck's bits,\n"
-	       "refs verify with 255 for an error; index-pack and verify-pack with 3 for an\n"
+	       "does: 128 where git dies, 129 for a usage error (the message is sha1kit's,\n"
+	       "naming its --help, not git's usage text), fsck with git fsck's bits, refs\n"
+	       "verify with 255 for an error; index-pack and verify-pack with 3 for an\n"
 	       "attack, as the pack is refused too.\n",
 	       SK_PROGRAM, SK_PROGRAM);
 }

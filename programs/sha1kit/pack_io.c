@@ -629,6 +629,19 @@ bool sk_parse_threads(const char *arg, unsigned *out)
 	return true;
 }
 
+bool sk_parse_git_threads(const char *arg, unsigned *out)
+{
+	/* builtin/index-pack.c: nr_threads = strtoul(arg, &end, 0), an int; "", a trailing character
+	 * or a negative int is usage(index_pack_usage) */
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+	if (arg[0] == '\0' || *end != '\0' || (int)v < 0) {
+		return false;
+	}
+	*out = v > SK_THREADS_MAX ? SK_THREADS_MAX : (unsigned)v;
+	return true;
+}
+
 unsigned sk_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

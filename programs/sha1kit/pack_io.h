@@ -158,6 +158,10 @@ void sk_git_version_arg(const char *cmd, int status, const char *arg, unsigned *
 
 /* Parse a thread count (0 = one per online CPU). False when not a number in 0..SK_THREADS_MAX. */
 bool sk_parse_threads(const char *arg, unsigned *out);
+/* index-pack's --threads=N as git parses it (strtoul with base 0: "0x10" is 16, " 3" and "+3" are 3;
+ * a value that is negative as an int is refused: false); a count above SK_THREADS_MAX runs as
+ * SK_THREADS_MAX (the result is the same for every count). */
+bool sk_parse_git_threads(const char *arg, unsigned *out);
 /* Number of online CPUs (at least 1). */
 unsigned sk_online_cpus(void);
 

@@ -2431,7 +2431,9 @@ for c in "stdin-named:nowhere:index-pack --stdin p.pack" "max-small:file:index-p
 	"max-stdin:repo:index-pack --stdin --max-input-size=$((size - 1))" "max-stdin-ok:repo:index-pack --stdin --max-input-size=$size" \
 	"verbose:file:index-pack -v u.pack" "max-neg:file:index-pack --max-input-size=-5 u.pack" \
 	"max-plus:file:index-pack --max-input-size=+5 u.pack" "max-wrap:file:index-pack --max-input-size=18446744073709551615 u.pack" \
-	"max-2p63:file:index-pack --max-input-size=9223372036854775808 u.pack"; do
+	"max-2p63:file:index-pack --max-input-size=9223372036854775808 u.pack" \
+	"thr-hex:file:index-pack --threads=0x2 u.pack" "thr-big:file:index-pack --threads=2000 u.pack" \
+	"thr-sign:file:index-pack --threads=+3 u.pack"; do
 	label=${c%%:*} rest=${c#*:}
 	where=${rest%%:*} args=${rest#*:}
 	for who in git sk; do
