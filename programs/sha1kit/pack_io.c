@@ -629,6 +629,18 @@ bool sk_parse_threads(const char *arg, unsigned *out)
 	return true;
 }
 
+const char *sk_index_pack_usage(unsigned git_version)
+{
+	/* builtin/index-pack.c index_pack_usage of git v2.39.5 and of v2.55.0 */
+	if (git_version == SKG_GIT_2_39) {
+		return "git index-pack [-v] [-o <index-file>] [--keep | --keep=<msg>] [--[no-]rev-index] "
+		       "[--verify] [--strict] (<pack-file> | --stdin [--fix-thin] [<pack-file>])";
+	}
+	return "git index-pack [-v] [-o <index-file>] [--keep | --keep=<msg>] [--[no-]rev-index] [--verify] "
+	       "[--strict[=<msg-id>=<severity>...]] [--fsck-objects[=<msg-id>=<severity>...]] (<pack-file> | "
+	       "--stdin [--fix-thin] [<pack-file>])";
+}
+
 bool sk_parse_git_threads(const char *arg, unsigned *out)
 {
 	/* builtin/index-pack.c: nr_threads = strtoul(arg, &end, 0), an int; "", a trailing character

@@ -162,6 +162,9 @@ bool sk_parse_threads(const char *arg, unsigned *out);
  * a value that is negative as an int is refused: false); a count above SK_THREADS_MAX runs as
  * SK_THREADS_MAX (the result is the same for every count). */
 bool sk_parse_git_threads(const char *arg, unsigned *out);
+/* git index-pack's one-line usage text as the Git of git_version (SKG_GIT_2_39 or SKG_GIT_2_55)
+ * prints it after "usage: ". */
+const char *sk_index_pack_usage(unsigned git_version);
 /* Number of online CPUs (at least 1). */
 unsigned sk_online_cpus(void);
 

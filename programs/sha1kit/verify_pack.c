@@ -447,6 +447,17 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			status |= SK_EXIT_FAILURE;
 			continue;
 		}
+		if (argv[i][0] == '-') {
+			/* git's verify-pack passes the name on to `git index-pack --verify`, which takes
+			 * it for an option: its usage line (exit 129), then the pack is bad */
+			sk_flush_stdout();
+			sk_git_line("usage: %s\n", sk_index_pack_usage(git_version));
+			if (verbose || stat_only) {
+				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);
+			}
+			status |= SK_EXIT_FAILURE;
+			continue;
+		}
 		status |= verify_one(argv[i], verbose, stat_only, threads, stats, git_version, object_format,
 		                     repo, cfg.rev_index);
 	}

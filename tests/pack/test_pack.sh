@@ -2477,6 +2477,17 @@ for label in sig v4; do
 		[ $same = 1 ] && ok || bad "unsupported: --max-input-size=20, $label ($where): git $(<"$T/ow-git-max-$label-$where.rc") $(<"$T/ow-git-max-$label-$where.last"), sha1kit $(<"$T/ow-sk-max-$label-$where.rc") $(<"$T/ow-sk-max-$label-$where.last")"
 	done
 done
+# verify-pack of a name that starts with '-': git's index-pack child takes it for an option (its
+# usage line), then the pack is bad, exit 1 (found by a new user's trial)
+mkdir -p "$T/dash" && cp "$T/u1.pack" "$T/dash/-p.pack" && (cd "$T/dash" && git index-pack ./-p.pack >/dev/null)
+for args in "-- -p.idx" "-v -- -p.idx" "-s -- -p.pack"; do
+	# shellcheck disable=SC2086 # the arguments are words
+	(cd "$T/dash" && refgit verify-pack $args >"$T/dg.out" 2>"$T/dg.err"; echo $? >"$T/dg.rc")
+	# shellcheck disable=SC2086
+	(cd "$T/dash" && "$SK" verify-pack $args >"$T/ds.out" 2>"$T/ds.err"; echo $? >"$T/ds.rc")
+	same_file "$T/dg.rc" "$T/ds.rc" && same_file "$T/dg.err" "$T/ds.err" && same_file "$T/dg.out" "$T/ds.out" && ok ||
+		bad "unsupported: verify-pack $args: git $(<"$T/dg.rc") $(head -c 100 "$T/dg.err"), sha1kit $(<"$T/ds.rc") $(head -c 100 "$T/ds.err")"
+done
 # A repository whose format git refuses (version 1 with an unknown extension, version 2, and, as
 # git 2.39.5, extensions.refStorage) is none to a command that works outside one: git's gentle
 # set-up warns ("warning: MSG"), and index-pack's early config ("warning: ignoring git dir '.git':
