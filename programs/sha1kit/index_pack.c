@@ -121,6 +121,7 @@ static void index_pack_usage(void)
 	      "      --fsck-objects[=MSG-ID=SEVERITY,...]\n"
 	      "                        the object checks of --strict alone, as git's: no\n"
 	      "                          check of the links, and an object twice is allowed\n"
+	      "                          (=VALUES is a usage error with --git-version=2.39)\n"
 	      "      --check-self-contained-and-connected\n"
 	      "                        the links of --strict alone, as git's (no fsck\n"
 	      "                          checks; an object twice is refused); exit status 1\n"
@@ -1111,6 +1112,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 	bool threads_given = false, stats = false, fix_thin = false, format_given = false,
 	     limit_given = false;
 	int rev_cl = -1; /* --rev-index 1, --no-rev-index 0 (the last one), else the config's */
+	bool fsck_objects_value = false; /* --fsck-objects=ARGS given */
 	struct skg_index_options opt;
 	skg_index_options_default(&opt);
 	unsigned threads = 0;
@@ -1135,6 +1137,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			break;
 		case OPT_FSCK_OBJECTS:
 			opt.fsck_objects = true;
+			fsck_objects_value |= optarg != NULL;
 			/* git: fsck_set_msg_types, as --strict=ARGS */
 			if (optarg != NULL && !sk_strict_arg_add(&strict_buf, optarg)) {
 				sk_error(ENOMEM, CMD);
@@ -1226,6 +1229,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 		default:
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
+	}
+	if (fsck_objects_value && opt.git_version == SKG_GIT_2_39) {
+		/* git 2.39.5 reads only a bare --fsck-objects (usage(index_pack_usage), 129) */
+		sk_usage_exit(USAGE_STATUS, CMD, CMD ": --fsck-objects takes no value as git 2.39.5");
 	}
 	/* -v: git's progress (on standard error, terminal or not); without it, sha1kit's on a
 	 * terminal; -q: none */

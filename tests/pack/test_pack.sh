@@ -2477,6 +2477,19 @@ for label in sig v4; do
 		[ $same = 1 ] && ok || bad "unsupported: --max-input-size=20, $label ($where): git $(<"$T/ow-git-max-$label-$where.rc") $(<"$T/ow-git-max-$label-$where.last"), sha1kit $(<"$T/ow-sk-max-$label-$where.rc") $(<"$T/ow-sk-max-$label-$where.last")"
 	done
 done
+# --fsck-objects=MSG-ID=SEVERITY: a usage error for git 2.39.5 (only the bare option), accepted by
+# 2.55: the same status and files as the reference git (found by a new user's trial)
+for who in git sk; do
+	rm -rf "$T/fo-$who" && mkdir -p "$T/fo-$who" && cp "$T/u1.pack" "$T/fo-$who/u.pack"
+	tool=refgit
+	[ $who = sk ] && tool=$SK
+	(cd "$T/fo-$who" && GIT_CEILING_DIRECTORIES=$T "$tool" index-pack --fsck-objects=badTagName=ignore u.pack \
+		>"$T/fo-$who.out" 2>/dev/null
+		echo $? >"$T/fo-$who.rc"
+		ls -A | grep -v '[.]rev$' >"$T/fo-$who.ls")
+done
+same_file "$T/fo-git.rc" "$T/fo-sk.rc" && same_file "$T/fo-git.ls" "$T/fo-sk.ls" && same_file "$T/fo-git.out" "$T/fo-sk.out" && ok ||
+	bad "unsupported: index-pack --fsck-objects=badTagName=ignore: git $(<"$T/fo-git.rc"), sha1kit $(<"$T/fo-sk.rc")"
 # verify-pack of a name that starts with '-': git's index-pack child takes it for an option (its
 # usage line), then the pack is bad, exit 1 (found by a new user's trial)
 mkdir -p "$T/dash" && cp "$T/u1.pack" "$T/dash/-p.pack" && (cd "$T/dash" && git index-pack ./-p.pack >/dev/null)
