@@ -77,7 +77,11 @@ static void index_pack_usage(void)
 	      "                          and exit status 128, as git's pieces of 128 KiB\n"
 	      "                          decide: 'fatal: sha1 file 'NAME' validation\n"
 	      "                          error', 'fatal: NAME: sha1 file truncated' or\n"
-	      "                          'fatal: NAME: sha1 file has trailing garbage'\n"
+	      "                          'fatal: NAME: sha1 file has trailing garbage'.\n"
+	      "                          With --stdin (in a repository, -o FILE or PACK\n"
+	      "                          naming the idx) the pack read is checked; it is\n"
+	      "                          written to PACK (which stays, as git's) or to a\n"
+	      "                          temporary pack that is removed (git leaves it)\n"
 	      "      --rev-index       write (or with --verify check) the reverse index;\n"
 	      "                          the default, unless pack.writeReverseIndex is false\n"
 	      "                          (with --git-version=2.39, as git 2.39, only when\n"
@@ -863,6 +867,62 @@ static void held_flush(struct held_sink *h)
 
 /* --stdin; `repo` (the caller's, NULL outside a repository) stays open after it. idx_name: -o's, or
  * PACK's with .idx (NULL: neither; the idx goes to objects/pack beside the pack). */
+/* --stdin --verify: git writes the pack it reads from standard input into PACK (created with
+ * O_EXCL; it stays) or, without one, into a temporary pack in objects/pack, and checks it against
+ * the idx (builtin/index-pack.c open_pack_file; with --verify it installs nothing). *path: the pack
+ * to check (owned); *temporary: it is to be removed (git leaves its tmp_pack_* behind). 0, or the
+ * exit status after the error. */
+static int spool_stdin(const char *pack_name, const struct skg_repo *repo, char **path, bool *temporary)
+{
+	int fd;
+	*temporary = pack_name == NULL;
+	if (pack_name != NULL) {
+		if ((fd = open(pack_name, O_CREAT | O_EXCL | O_WRONLY, 0600)) < 0) {
+			cannot_create(pack_name, errno);
+			return 128;
+		}
+		*path = strdup(pack_name);
+	} else {
+		int n = snprintf(tmp_path, sizeof(tmp_path), "%s/pack/tmp_pack_XXXXXX", skg_repo_objects_dir(repo));
+		if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
+			sk_error(ENAMETOOLONG, CMD);
+			return SK_EXIT_FAILURE;
+		}
+		if ((fd = mkstemp(tmp_path)) < 0) {
+			sk_git_line("fatal: Unable to create temporary file '%s': %s\n", tmp_path, strerror(errno));
+			return 128;
+		}
+		catch_signals();
+		tmp_active = 1;
+		*path = strdup(tmp_path);
+	}
+	static uint8_t buf[1 << 16];
+	int e = *path == NULL ? ENOMEM : 0;
+	while (e == 0) {
+		ssize_t got = read(STDIN_FILENO, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR) {
+			continue;
+		}
+		if (got <= 0) {
+			e = got < 0 ? errno : 0;
+			break;
+		}
+		e = write_all(fd, buf, (size_t)got);
+	}
+	if (close(fd) != 0 && e == 0) {
+		e = errno;
+	}
+	if (e != 0) {
+		sk_error(e, CMD ": cannot copy standard input into %s", pack_name != NULL ? pack_name : tmp_path);
+		unlink(pack_name != NULL ? pack_name : tmp_path);
+		tmp_active = 0;
+		free(*path);
+		*path = NULL;
+		return SK_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 static int index_stdin(const char *pack_name, const char *idx_name, struct skg_index_options *opt,
                        const struct skg_repo *repo, bool show_progress, bool stats, int64_t max_input)
 {
@@ -1286,8 +1346,10 @@ int sk_cmd_index_pack(int argc, char **argv)
 #ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);
 #endif
+	char *spooled = NULL;        /* --stdin --verify: the pack read from standard input */
+	bool spooled_temporary = false; /* it is a temporary pack, removed at the end */
 	if (from_stdin) {
-		if (verify && optind >= argc) {
+		if (verify && out_name == NULL && optind >= argc) {
 			/* git: no pack name, so no idx name for --verify */
 			fputs(repo == NULL ? "fatal: --stdin requires a git repository\n"
 			                   : "fatal: --verify with no packfile name given\n",
@@ -1295,10 +1357,6 @@ int sk_cmd_index_pack(int argc, char **argv)
 			skg_repo_free(repo);
 			free(strict_buf);
 			return sk_finish_git(128, 128);
-		}
-		if (verify) {
-			sk_usage_exit(USAGE_STATUS, CMD,
-			              CMD ": --verify and --stdin cannot be used together");
 		}
 		if (argc - optind > 1) {
 			sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);
@@ -1309,6 +1367,29 @@ int sk_cmd_index_pack(int argc, char **argv)
 			free(strict_buf);
 			return sk_finish_git(128, 128);
 		}
+		if (verify) {
+			/* the idx opens before standard input is read (git's read_idx_option) */
+			const char *pname = optind < argc ? argv[optind] : NULL;
+			char *iname = out_name == NULL ? default_idx_name(pname) : NULL;
+			struct skg_file probe = {0};
+			int st = 0;
+			if (out_name == NULL && iname == NULL) {
+				sk_git_line("fatal: packfile name '%s' does not end with '.pack'\n", pname);
+				st = 128;
+			} else if ((st = sk_idx_open_as_git(&probe, CMD, out_name != NULL ? out_name : iname,
+			                                    opt.object_format)) == 0) {
+				skg_file_unmap(&probe);
+				st = spool_stdin(pname, repo, &spooled, &spooled_temporary);
+			}
+			free(iname);
+			if (st != 0) {
+				skg_repo_free(repo);
+				free(strict_buf);
+				return sk_finish_git(st, 128);
+			}
+		}
+	}
+	if (from_stdin && spooled == NULL) {
 		const char *pname = optind < argc ? argv[optind] : NULL;
 		char *iname = NULL;
 		if (pname != NULL && out_name == NULL && (iname = default_idx_name(pname)) == NULL) {
@@ -1327,13 +1408,13 @@ int sk_cmd_index_pack(int argc, char **argv)
 		free(strict_buf);
 		return st;
 	}
-	if (optind >= argc) {
+	if (spooled == NULL && optind >= argc) {
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": missing PACK operand");
 	}
-	if (argc - optind > 1) {
+	if (spooled == NULL && argc - optind > 1) {
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": extra operand '%s'", argv[optind + 1]);
 	}
-	const char *pack_name = argv[optind];
+	const char *pack_name = spooled != NULL ? spooled : argv[optind];
 	char *idx_alloc = NULL;
 	const char *idx_name = out_name;
 	if (idx_name == NULL) {
@@ -1516,5 +1597,10 @@ out:
 	free(idx_alloc);
 	free(rev_name);
 	free(strict_buf);
+	if (spooled_temporary) {
+		unlink(spooled);
+		tmp_active = 0;
+	}
+	free(spooled);
 	return sk_finish_git(status, 128);
 }

@@ -2422,10 +2422,16 @@ one_way() { # one_way WHO LABEL DIR ARGS...: out, err, rc and the files of DIR i
 	[ "$who" = sk ] && tool=$SK
 	(cd "$dir" && GIT_CEILING_DIRECTORIES=$T "$tool" "$@" <"${PACK_IN:-$T/u1.pack}" >"$T/ow-$who-$label.out" 2>"$T/ow-$who-$label.err"
 		echo $? >"$T/ow-$who-$label.rc"
-		ls -A | grep -v '[.]rev$' >"$T/ow-$who-$label.ls") # sha1kit writes a .rev whatever the version
+		ls -A | grep -v '[.]rev$' >"$T/ow-$who-$label.ls" # sha1kit writes a .rev whatever the version
+		[ ! -d .git/objects/pack ] || ls -A .git/objects/pack | grep -v '^tmp_pack_' >>"$T/ow-$who-$label.ls")
 	tr '\r' '\n' <"$T/ow-$who-$label.err" | tail -n 1 >"$T/ow-$who-$label.last"
 }
 size=$(stat -c %s "$T/u1.pack")
+# --stdin --verify -o IDX: the pack from standard input checked against IDX (u2.idx: another pack's)
+git index-pack -o "$T/u1.idx" "$T/u1.pack" >/dev/null || bad "unsupported: u1.idx"
+git init -q "$T/u2" && (cd "$T/u2" && echo y >y && git add y && git commit -qm y && git repack -adq) &&
+	cp "$T"/u2/.git/objects/pack/*.idx "$T/u2.idx" && cp "$T"/u2/.git/objects/pack/*.pack "$T/u2.pack" ||
+	bad "unsupported: u2.idx"
 for c in "stdin-named:nowhere:index-pack --stdin p.pack" "max-small:file:index-pack --max-input-size=100 u.pack" \
 	"max-big:file:index-pack --max-input-size=$size u.pack" "max-kib:file:index-pack --max-input-size=1k u.pack" \
 	"max-stdin:repo:index-pack --stdin --max-input-size=$((size - 1))" "max-stdin-ok:repo:index-pack --stdin --max-input-size=$size" \
@@ -2433,7 +2439,10 @@ for c in "stdin-named:nowhere:index-pack --stdin p.pack" "max-small:file:index-p
 	"max-plus:file:index-pack --max-input-size=+5 u.pack" "max-wrap:file:index-pack --max-input-size=18446744073709551615 u.pack" \
 	"max-2p63:file:index-pack --max-input-size=9223372036854775808 u.pack" \
 	"thr-hex:file:index-pack --threads=0x2 u.pack" "thr-big:file:index-pack --threads=2000 u.pack" \
-	"thr-sign:file:index-pack --threads=+3 u.pack"; do
+	"thr-sign:file:index-pack --threads=+3 u.pack" "vstdin:repo:index-pack --stdin --verify -o $T/u1.idx" \
+	"vstdin-none:repo:index-pack --stdin --verify -o $T/none.idx" \
+	"vstdin-other:repo:index-pack --stdin --verify -o $T/u2.idx" \
+	"vstdin-named:repo:index-pack --stdin --verify -o $T/u1.idx v.pack"; do
 	label=${c%%:*} rest=${c#*:}
 	where=${rest%%:*} args=${rest#*:}
 	for who in git sk; do
