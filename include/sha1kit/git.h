@@ -202,6 +202,18 @@ enum skg_git_version {
 int skg_git_version_parse(const char *text, unsigned *out);
 
 /*
+ * Check the config given on git's command line, which every git command parses at its first read
+ * of its config (config.c git_config_from_parameters): GIT_CONFIG_COUNT with GIT_CONFIG_KEY_<N>
+ * and GIT_CONFIG_VALUE_<N>, then GIT_CONFIG_PARAMETERS (what `git -c KEY=VALUE` passes on: words
+ * in single quotes, 'KEY=VALUE' or 'KEY'='VALUE', quote.c sq_dequote_step). Their form and keys are
+ * checked, not their values. Returns 0, or -1 with err->msg git's error line without its
+ * "error: " ("bogus format in GIT_CONFIG_PARAMETERS", "invalid key: KEY", "missing config value
+ * GIT_CONFIG_VALUE_0", ...); git then dies with "fatal: unable to parse command-line config"
+ * (exit 128). err may be NULL.
+ */
+int skg_config_check_command_line(struct skg_error *err);
+
+/*
  * One finding, as git reports it. Valid during the sink call only (copy what you keep).
  *   level     how and where git prints it (enum skg_level)
  *   id        what it is about, for callers that act on kinds: a SKG_R_* value of

@@ -173,8 +173,8 @@ void skg_index_options_default(struct skg_index_options *opt);
 /*
  * The config git's index-pack reads (git 2.39.5 and 2.55.0 builtin/index-pack.c
  * git_index_pack_config; config.c): the system and global config files, with `repo` the
- * repository's config (and config.worktree), then GIT_CONFIG_COUNT's (inside a repository or
- * not), in git's order. pack.indexVersion
+ * repository's config (and config.worktree), then GIT_CONFIG_COUNT's and GIT_CONFIG_PARAMETERS'
+ * (inside a repository or not), in git's order. pack.indexVersion
  * sets opt->idx_version (0 is 1, as git writes it); pack.threads sets *threads (0: as many as the machine
  * has; threads may be NULL); pack.writeReverseIndex sets opt->rev_index (a git boolean; the last one
  * wins); core.bigFileThreshold is checked as git checks it. A command line's options then

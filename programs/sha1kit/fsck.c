@@ -439,6 +439,7 @@ int sk_cmd_fsck(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
+	sk_git_command_config(); /* git -c KEY=VALUE that does not parse: git dies at its config read */
 	if (!full) {
 		/* git --no-full checks loose objects only and takes packed ones for missing in places
 		 * (its reflog check: "invalid reflog entry"); sha1kit always reads packs and alternates */

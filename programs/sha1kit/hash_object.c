@@ -636,6 +636,7 @@ int sk_cmd_hash_object(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, HO_CMD, NULL);
 		}
 	}
+	sk_git_command_config(); /* git -c KEY=VALUE that does not parse: git dies at its config read */
 	/* builtin/hash-object.c's checks, in its order and words (the last one found wins) */
 	const char *errstr = NULL;
 	if (stdin_paths) {

@@ -229,7 +229,8 @@ static void index_pack_usage(void)
 	      "for each lookup in a pack of the repository; sha1kit prints nothing.\n"
 	      "\n"
 	      "The config is read as git's index-pack reads it (system, global, the\n"
-	      "repository's, GIT_CONFIG_COUNT's): pack.indexVersion sets the index\n"
+	      "repository's, GIT_CONFIG_COUNT's and GIT_CONFIG_PARAMETERS', which is how\n"
+	      "git -c KEY=VALUE passes it on): pack.indexVersion sets the index\n"
 	      "version, pack.threads the threads (0: one per CPU), pack.writeReverseIndex\n"
 	      "(a boolean) whether the reverse index is written; --index-version, --threads\n"
 	      "and --[no-]rev-index win over them. A bad value stops with git's fatal line\n"
@@ -1290,6 +1291,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
+	sk_git_command_config(); /* git -c KEY=VALUE that does not parse: git dies at its config read */
 	if (fsck_objects_value && opt.git_version == SKG_GIT_2_39) {
 		/* git 2.39.5 reads only a bare --fsck-objects (usage(index_pack_usage), 129) */
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": --fsck-objects takes no value as git 2.39.5");

@@ -629,6 +629,16 @@ bool sk_parse_threads(const char *arg, unsigned *out)
 	return true;
 }
 
+void sk_git_command_config(void)
+{
+	struct skg_error err;
+	if (skg_config_check_command_line(&err) != 0) {
+		sk_flush_stdout();
+		sk_git_line("error: %s\nfatal: unable to parse command-line config\n", err.msg);
+		exit(sk_finish(128, false));
+	}
+}
+
 const char *sk_index_pack_usage(unsigned git_version)
 {
 	/* builtin/index-pack.c index_pack_usage of git v2.39.5 and of v2.55.0 */

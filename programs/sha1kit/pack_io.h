@@ -165,6 +165,10 @@ bool sk_parse_git_threads(const char *arg, unsigned *out);
 /* git index-pack's one-line usage text as the Git of git_version (SKG_GIT_2_39 or SKG_GIT_2_55)
  * prints it after "usage: ". */
 const char *sk_index_pack_usage(unsigned git_version);
+/* The config of git's command line (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS), checked as every git
+ * command checks it at its first read of its config: when it does not parse, git's two lines
+ * ("error: ...", "fatal: unable to parse command-line config") and exit 128. */
+void sk_git_command_config(void);
 /* Number of online CPUs (at least 1). */
 unsigned sk_online_cpus(void);
 

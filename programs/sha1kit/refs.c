@@ -14,6 +14,7 @@
 #include <sha1kit/git_refs.h>
 
 #include "cli.h"
+#include "pack_io.h"
 
 #define CMD          "refs"
 #define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
@@ -155,6 +156,7 @@ int sk_cmd_refs(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
+	sk_git_command_config(); /* git -c KEY=VALUE that does not parse: git dies at its config read */
 	if (optind < sub_argc) {
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": 'refs verify' takes no arguments (got '%s')",
 		              sub_argv[optind]);

@@ -390,6 +390,7 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			sk_usage_exit(USAGE_STATUS, CMD, NULL);
 		}
 	}
+	sk_git_command_config(); /* git -c KEY=VALUE that does not parse: git dies at its config read */
 	if (optind >= argc) {
 		sk_usage_exit(USAGE_STATUS, CMD, CMD ": missing PACK or IDX operand");
 	}

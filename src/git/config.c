@@ -136,20 +136,36 @@ static int to_lower(int c)
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-bool skg_config_canonical_key(const char *key, char *out, size_t out_size)
+const char *skg_config_canonical_key(const char *key, char *out, size_t out_size)
 {
-	const char *first = strchr(key, '.');
 	const char *last = strrchr(key, '.');
 	size_t n = strlen(key);
-	if (first == NULL || first == key || last[1] == '\0' || n + 1 > out_size) {
-		return false;
+	if (last == NULL || last == key) {
+		return "key does not contain a section: %s";
 	}
+	if (last[1] == '\0') {
+		return "key does not contain variable name: %s";
+	}
+	if (n + 1 > out_size) {
+		return "invalid key: %s";
+	}
+	size_t base = (size_t)(last - key); /* the section and subsection */
+	const char *first = strchr(key, '.');
 	for (size_t i = 0; i < n; i++) {
-		const char *p = key + i;
-		out[i] = (char)(p < first || p > last ? to_lower((unsigned char)*p) : *p);
+		unsigned char c = (unsigned char)key[i];
+		if (key + i < first || i > base) {
+			/* the section and the name: key characters, the name starting with a letter */
+			if (!is_keychar(c) || (i == base + 1 && !is_alpha(c))) {
+				return "invalid key: %s";
+			}
+			c = (unsigned char)to_lower(c);
+		} else if (c == '\n') {
+			return "invalid key (newline): %s";
+		}
+		out[i] = (char)c;
 	}
 	out[n] = '\0';
-	return true;
+	return NULL;
 }
 
 /* ---- Config parser (Documentation/config.txt, "Syntax") ------------------------------------- */
@@ -923,6 +939,118 @@ int skg_config_read_outer(skg_config_fn fn, void *ctx, struct skg_error *err)
 	return read_outer_config(&inc);
 }
 
+/* One key and value from the command line's config (GIT_CONFIG_COUNT's, GIT_CONFIG_PARAMETERS'):
+ * value NULL is an implicit true ('key' alone). Git's config_parse_pair. */
+static int command_pair(struct include_ctx *inc, const char *k, const char *v)
+{
+	char key[1024];
+	if (*k == '\0') {
+		return skg_fail(inc->err, "empty config key");
+	}
+	const char *bad = skg_config_canonical_key(k, key, sizeof(key));
+	if (bad != NULL) {
+		return skg_fail(inc->err, bad, k);
+	}
+	int ret = inc->fn(inc->ctx, key, v);
+	if (ret == SKG_CONFIG_BAD_UNIT || ret == SKG_CONFIG_BAD_RANGE) {
+		/* git's die_bad_number with no file to name */
+		return skg_fail(inc->err, "bad numeric config value '%s' for '%s': %s", v != NULL ? v : "", key,
+		                ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
+	}
+	return ret;
+}
+
+/*
+ * One single-quoted word at *p, dequoted in place as git's sq_dequote_step (quote.c) does: '...'
+ * with '\'' and '\!' between quoted parts standing for ' and !. Returns the word (NUL-terminated
+ * in place) and sets *p just after it (NULL at the end of the string), or NULL when *p does not
+ * hold one.
+ */
+static char *sq_word(char **p)
+{
+	char *src = *p, *dst = *p, *word = *p;
+	if (*src != '\'') {
+		return NULL;
+	}
+	for (;;) {
+		char c = *++src;
+		if (c == '\0') {
+			return NULL;
+		}
+		if (c != '\'') {
+			*dst++ = c;
+			continue;
+		}
+		/* out of the quotes */
+		char after = *++src;
+		if (after == '\0') {
+			*dst = '\0';
+			*p = NULL;
+			return word;
+		}
+		if (after == '\\' && (src[1] == '\'' || src[1] == '!') && src[2] == '\'') {
+			*dst++ = src[1];
+			src += 2;
+			continue;
+		}
+		*dst = '\0';
+		*p = src;
+		return word;
+	}
+}
+
+/* GIT_CONFIG_PARAMETERS (what `git -c KEY=VALUE` passes on), as git's parse_config_env_list: words
+ * separated by white space, each 'KEY=VALUE' (the old form: split at the first '=', none: an
+ * implicit true) or 'KEY'='VALUE' ('KEY'= alone: an implicit true). env is changed in place. */
+static int read_parameters(struct include_ctx *inc, char *env)
+{
+	static const char bogus[] = "bogus format in GIT_CONFIG_PARAMETERS";
+	char *cur = env;
+	while (cur != NULL && *cur != '\0') {
+		char *key = sq_word(&cur);
+		if (key == NULL) {
+			return skg_fail(inc->err, "%s", bogus);
+		}
+		int ret;
+		if (cur == NULL || isspace((unsigned char)*cur)) {
+			char *eq = strchr(key, '=');
+			if (eq != NULL) {
+				*eq = '\0';
+			}
+			if (*key == '\0') {
+				if (eq != NULL) {
+					*eq = '=';
+				}
+				return skg_fail(inc->err, "bogus config parameter: %s", key);
+			}
+			ret = command_pair(inc, key, eq != NULL ? eq + 1 : NULL);
+		} else if (*cur == '=') {
+			const char *value = NULL;
+			cur++;
+			if (*cur == '\'') {
+				value = sq_word(&cur);
+				if (value == NULL || (cur != NULL && !isspace((unsigned char)*cur))) {
+					return skg_fail(inc->err, "%s", bogus);
+				}
+			} else if (*cur != '\0' && !isspace((unsigned char)*cur)) {
+				return skg_fail(inc->err, "%s", bogus);
+			}
+			ret = command_pair(inc, key, value);
+		} else {
+			return skg_fail(inc->err, "%s", bogus);
+		}
+		if (ret != 0) {
+			return ret;
+		}
+		while (cur != NULL && isspace((unsigned char)*cur)) {
+			cur++;
+		}
+	}
+	return 0;
+}
+
+static int read_command_line(struct include_ctx *inc);
+
 /* The whole sequence of skg_config_read_all through inc (whose files are set). */
 static int read_sequence(struct include_ctx *inc)
 {
@@ -943,41 +1071,67 @@ static int read_sequence(struct include_ctx *inc)
 			return ret;
 		}
 	}
+	return read_command_line(inc);
+}
+
+/* The command line's config (git's git_config_from_parameters): GIT_CONFIG_COUNT's pairs, then
+ * GIT_CONFIG_PARAMETERS. */
+static int read_command_line(struct include_ctx *inc)
+{
+	int ret = 0;
 	const char *count_env = getenv("GIT_CONFIG_COUNT");
 	if (count_env != NULL && *count_env) {
 		char *end;
 		errno = 0;
 		unsigned long count = strtoul(count_env, &end, 10);
-		if (errno != 0 || *end != '\0' || count > INT_MAX) {
+		if (*end != '\0') {
 			return skg_fail(inc->err, "bogus count in %s", "GIT_CONFIG_COUNT");
 		}
+		if (errno != 0 || count > INT_MAX) {
+			return skg_fail(inc->err, "too many entries in %s", "GIT_CONFIG_COUNT");
+		}
 		for (unsigned long i = 0; i < count; i++) {
-			char kname[64], vname[64], key[1024];
+			char kname[64], vname[64];
 			snprintf(kname, sizeof(kname), "GIT_CONFIG_KEY_%lu", i);
 			snprintf(vname, sizeof(vname), "GIT_CONFIG_VALUE_%lu", i);
 			const char *k = getenv(kname), *v = getenv(vname);
-			if (k == NULL || *k == '\0') {
+			if (k == NULL) {
 				return skg_fail(inc->err, "missing config key %s", kname);
 			}
 			if (v == NULL) {
 				return skg_fail(inc->err, "missing config value %s", vname);
 			}
-			if (!skg_config_canonical_key(k, key, sizeof(key))) {
-				return skg_fail(inc->err, "invalid key: %s", k);
-			}
-			ret = inc->fn(inc->ctx, key, v);
-			if (ret == SKG_CONFIG_BAD_UNIT || ret == SKG_CONFIG_BAD_RANGE) {
-				/* git's die_bad_number with no file to name */
-				return skg_fail(
-				    inc->err, "bad numeric config value '%s' for '%s': %s", v, key,
-				    ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
-			}
-			if (ret != 0) {
+			if ((ret = command_pair(inc, k, v)) != 0) {
 				return ret;
 			}
 		}
 	}
+	/* then GIT_CONFIG_PARAMETERS (git's git_config_from_parameters) */
+	const char *params = getenv("GIT_CONFIG_PARAMETERS");
+	if (params != NULL) {
+		char *copy = strdup(params);
+		if (copy == NULL) {
+			return skg_fail_sys(inc->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+		}
+		ret = read_parameters(inc, copy);
+		free(copy);
+	}
+	return ret;
+}
+
+static int ignore_pair(void *ctx, const char *key, const char *value)
+{
+	(void)ctx;
+	(void)key;
+	(void)value;
 	return 0;
+}
+
+int skg_config_check_command_line(struct skg_error *err)
+{
+	SKG_ERR_OR_LOCAL(err);
+	struct include_ctx inc = {.fn = ignore_pair, .err = err};
+	return read_command_line(&inc) != 0 ? -1 : 0;
 }
 
 int skg_config_read_all(const struct skg_config_files *files, skg_config_fn fn, void *ctx,

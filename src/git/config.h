@@ -88,10 +88,13 @@ int skg_config_ulong(const char *value, uint64_t *out);
 
 /*
  * Canonical form of a config key as given on a command line ("Fsck.zeroPaddedFilemode" ->
- * "fsck.zeropaddedfilemode"; "a.B.c" -> "a.B.c" with the subsection kept): lower-cases the section
- * and the last part. Returns false (out unchanged) for a key without a section or name.
+ * "fsck.zeropaddedfilemode"; "a.B.c" -> "a.B.c" with the subsection kept) into out (out_size
+ * bytes): lower-cases the section and the last part, as git's git_config_parse_key, which also
+ * checks them (letters, digits and '-', the name starting with a letter; no newline in a
+ * subsection). Returns NULL, or git's error for the key as a format with one %s (the key), out
+ * then unspecified.
  */
-bool skg_config_canonical_key(const char *key, char *out, size_t out_size);
+const char *skg_config_canonical_key(const char *key, char *out, size_t out_size);
 
 /*
  * The files git reads config from, in its order (config.c do_git_config_sequence): the system file

@@ -1649,6 +1649,70 @@ static void test_index_config(void **state)
 	rmdir(dir);
 }
 
+/* The command line's config: GIT_CONFIG_PARAMETERS as `git -c` writes it is read by the config
+ * readers (pack.indexVersion=1 through skg_index_read_config), and skg_config_check_command_line
+ * gives git's error for each form git refuses (git 2.55.0 config.c, quote.c). */
+static void test_command_line_config(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *params, *count, *msg; /* msg NULL: it parses */
+	} cases[] = {
+	    {"'pack.indexversion'='1'", NULL, NULL},
+	    {"'pack.indexversion=1'", NULL, NULL},
+	    {"'x.y'='a b' \t'pack.IndexVersion'='1' ", NULL, NULL},
+	    {" 'pack.indexversion'='1'", NULL, "bogus format in GIT_CONFIG_PARAMETERS"}, /* no blank first */
+	    {"'core.x'= 'pack.indexversion'='1'", NULL, NULL}, /* 'KEY'= alone: an implicit true */
+	    {"'pack.ind'\\''exversion'='1'", NULL, "invalid key: pack.ind'exversion"},
+	    {"bogus", NULL, "bogus format in GIT_CONFIG_PARAMETERS"},
+	    {"'a.b'='1'x", NULL, "bogus format in GIT_CONFIG_PARAMETERS"},
+	    {"'a.b'x", NULL, "bogus format in GIT_CONFIG_PARAMETERS"},
+	    {"'unterminated", NULL, "bogus format in GIT_CONFIG_PARAMETERS"},
+	    {"'=1'", NULL, "bogus config parameter: =1"},
+	    {"''=''", NULL, "empty config key"},
+	    {"'x'", NULL, "key does not contain a section: x"},
+	    {"'x.'", NULL, "key does not contain variable name: x."},
+	    {"'a.1b'", NULL, "invalid key: a.1b"},
+	    {"'a.b_c'", NULL, "invalid key: a.b_c"},
+	    {"'a.sub\nsection.b'", NULL, "invalid key (newline): a.sub\nsection.b"},
+	    {NULL, "x", "bogus count in GIT_CONFIG_COUNT"},
+	    {NULL, "9999999999", "too many entries in GIT_CONFIG_COUNT"},
+	    {NULL, "1", "missing config key GIT_CONFIG_KEY_0"},
+	};
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i].params != NULL) {
+			setenv("GIT_CONFIG_PARAMETERS", cases[i].params, 1);
+		} else {
+			unsetenv("GIT_CONFIG_PARAMETERS");
+		}
+		if (cases[i].count != NULL) {
+			setenv("GIT_CONFIG_COUNT", cases[i].count, 1);
+		} else {
+			unsetenv("GIT_CONFIG_COUNT");
+		}
+		struct skg_error err;
+		int rc = skg_config_check_command_line(&err);
+		if (cases[i].msg == NULL) {
+			assert_int_equal(rc, 0);
+			struct skg_index_options opt;
+			skg_index_options_default(&opt);
+			assert_int_equal(skg_index_read_config(NULL, &opt, NULL, &err), 0);
+			assert_int_equal(opt.idx_version, 1);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_string_equal(err.msg, cases[i].msg);
+			assert_int_equal(skg_config_check_command_line(NULL), -1);
+		}
+	}
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	unsetenv("GIT_CONFIG_COUNT");
+	assert_int_equal(skg_config_check_command_line(NULL), 0);
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("GIT_CONFIG_NOSYSTEM");
+}
+
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -1961,6 +2025,7 @@ int main(void)
 	    cmocka_unit_test(test_idx_check),
 	    cmocka_unit_test(test_index_collision),
 	    cmocka_unit_test(test_index_config),
+	    cmocka_unit_test(test_command_line_config),
 	    cmocka_unit_test(test_rev),
 	    cmocka_unit_test(test_index_sha256),
 	};
