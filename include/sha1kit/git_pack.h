@@ -249,6 +249,11 @@ int skg_pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 struct skg_pack_refusal {
 	char error[256];
 	char fatal[512];
+	/* where git's meter ("Indexing objects", index-pack -v) stood when it died: counted is true
+	 * once the header was read (count its object count), read the objects read whole before the
+	 * death (count: all of them, so git's meter ended with ", done." before the trailer's check) */
+	bool counted;
+	uint32_t count, read;
 };
 bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsigned git_version,
                           unsigned object_format, struct skg_pack_refusal *r);

@@ -773,7 +773,7 @@ static int open_repo(struct skg_repo **repo, struct skg_index_options *opt, unsi
  * the pack received (still in the indexer's temporary file), read as git reads its standard
  * input (junk after the trailer is looked for only when that is a regular file). */
 static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, unsigned object_format,
-                          const struct skg_error *err)
+                          const struct skg_error *err, struct sk_progress *meter)
 {
 	struct stat st;
 	bool regular = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
@@ -782,7 +782,7 @@ static bool stdin_refused(const struct skg_indexer *ix, unsigned git_version, un
 	if (skg_file_map(&f, skg_indexer_temp_path(ix), NULL, NULL, &e) != 0) {
 		return false;
 	}
-	bool refused = sk_pack_git_refused(f.data, f.len, regular, git_version, object_format, err);
+	bool refused = sk_pack_git_refused(f.data, f.len, regular, git_version, object_format, err, meter);
 	skg_file_unmap(&f);
 	return refused;
 }
@@ -1084,7 +1084,7 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		} else if (err.code == SKG_E_IO || err.code == SKG_E_NOMEM || err.code == SKG_E_THREAD) {
 			sk_error(0, CMD ": %s", err.msg);
 		} else if (err.code == SKG_E_CORRUPT &&
-		           stdin_refused(ix, opt->git_version, opt->object_format, &err)) {
+		           stdin_refused(ix, opt->git_version, opt->object_format, &err, &progress)) {
 			status = 128; /* git's die */
 		} else {
 			sk_pack_report(CMD, what, &err);
@@ -1580,7 +1580,7 @@ pack_error:
 		status = git_fatal(&err);
 		goto out;
 	}
-	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, opt.object_format, &err)) {
+	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, opt.object_format, &err, &progress)) {
 		status = 128; /* git's die */
 		goto out;
 	}

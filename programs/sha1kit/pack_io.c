@@ -394,6 +394,7 @@ void sk_progress_init_stats(struct sk_progress *p, bool enabled, bool stats)
 {
 	p->enabled = enabled;
 	p->title = NULL;
+	p->left = NULL;
 	p->percent = UINT_MAX;
 	p->shown = 0;
 	p->indexing = "Indexing objects";
@@ -586,6 +587,7 @@ void sk_progress_stop_msg(struct sk_progress *p, const char *title, uint64_t don
 void sk_progress_abort(struct sk_progress *p)
 {
 	/* git's die leaves its meter's line as it is ("...\r"): the fatal line is written over it */
+	p->left = p->title;
 	p->title = NULL;
 }
 
@@ -687,7 +689,7 @@ void sk_pack_report(const char *cmd, const char *name, const struct skg_error *e
 }
 
 bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsigned git_version,
-                         unsigned object_format, const struct skg_error *err)
+                         unsigned object_format, const struct skg_error *err, struct sk_progress *meter)
 {
 	struct skg_pack_refusal r;
 	if (err->code != SKG_E_CORRUPT ||
@@ -695,6 +697,15 @@ bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsign
 		return false;
 	}
 	sk_flush_stdout();
+	if (meter != NULL && r.counted && r.count > 0) {
+		/* git's meter up to the objects it read before it died (and its ", done." when that was
+		 * all of them), on from where the work's meter stopped; the lines below go over its
+		 * last "\r" */
+		if (meter->title == NULL && meter->left != NULL && strcmp(meter->left, meter->indexing) == 0) {
+			meter->title = meter->left;
+		}
+		sk_progress_cb(meter, "Indexing objects", r.read, r.count);
+	}
 	if (r.error[0] != '\0') {
 		sk_git_line("error: %s\n", r.error);
 	}

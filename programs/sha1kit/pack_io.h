@@ -98,6 +98,7 @@ struct sk_stats {
 struct sk_progress {
 	bool enabled;
 	const char *title;        /* title of the line on screen, NULL for none */
+	const char *left;         /* after sk_progress_abort: the title of the line it left */
 	unsigned percent;         /* last percentage printed (UINT_MAX: none yet) */
 	uint64_t shown;           /* the count up to which git's lines were drawn */
 	const char *indexing;     /* the first phase's title: "Indexing objects" (a file), "Receiving
@@ -180,17 +181,17 @@ void sk_pack_report(const char *cmd, const char *name, const struct skg_error *e
  * standard output for SKG_LEVEL_OUTPUT (flushed), standard error for the others. ctx unused. */
 void sk_pack_print_record(void *ctx, const struct skg_report *r);
 
-/* For a pack the pack API refused as malformed (err SKG_E_CORRUPT), data[0..len) its bytes and
- * regular whether it came from a regular file, git_version the Git to follow, object_format the
- * pack's (enum skg_object_format): git's lines where git's
- * index-pack dies on it in its first pass (skg_pack_git_refusal: "error: LINE" when git prints one, then
- * "fatal: LINE"), and true; false, with nothing printed, for another error or when git's first pass takes it.
- */
 /* --object-format=ARG: SKG_FORMAT_SHA1 or SKG_FORMAT_SHA256 into *format, else git's "fatal: unknown
  * hash algorithm 'ARG'" and exit status 128. */
 void sk_object_format_arg(const char *arg, unsigned *format);
 
+/* For a pack the pack API refused as malformed (err SKG_E_CORRUPT), data[0..len) its bytes and
+ * regular whether it came from a regular file, git_version the Git to follow, object_format the
+ * pack's (enum skg_object_format): git's lines where git's index-pack dies on it in its first pass
+ * (skg_pack_git_refusal: "error: LINE" when git prints one, then "fatal: LINE"), and true; false,
+ * with nothing printed, for another error or when git's first pass takes it. With meter (index-pack
+ * -v on a file), git's "Indexing objects" lines up to where it died come first. */
 bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsigned git_version,
-                         unsigned object_format, const struct skg_error *err);
+                         unsigned object_format, const struct skg_error *err, struct sk_progress *meter);
 
 #endif /* SHA1KIT_CLI_PACK_IO_H */

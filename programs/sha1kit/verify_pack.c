@@ -235,7 +235,7 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 			goto out;
 		}
 		/* git's verify-pack runs index-pack --verify: its lines where its first pass dies */
-		if (sk_pack_git_refused(file.data, file.len, true, git_version, object_format, &err)) {
+		if (sk_pack_git_refused(file.data, file.len, true, git_version, object_format, &err, NULL)) {
 			goto out;
 		}
 		sk_pack_report(CMD, pack_name, &err);

@@ -96,6 +96,8 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 	const uint64_t rawsz = object_format == SKG_FORMAT_SHA256 ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	r->error[0] = '\0';
 	r->fatal[0] = '\0';
+	r->counted = false;
+	r->count = r->read = 0;
 	if (len < 12) {
 		return refuse(r, "early EOF", 0, 0);
 	}
@@ -116,8 +118,11 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 	}
 	uint64_t pos = 12;
 	uint8_t scratch[OUT_CHUNK];
+	r->counted = true;
+	r->count = count;
 	for (uint32_t i = 0; i < count; i++) {
 		uint64_t at = pos;
+		r->read = i;
 		if (pos >= len) {
 			return refuse(r, "early EOF", 0, 0);
 		}
@@ -195,6 +200,7 @@ bool skg_pack_git_refusal(const uint8_t *pack, uint64_t len, bool regular, unsig
 			return bad_object(r, at, "inflate returned %d", status);
 		}
 	}
+	r->read = count;
 	/* the trailer: the SHA-1 (SHA-256) of everything read so far; git's message says SHA1 for both */
 	if (len - pos < rawsz) {
 		return refuse(r, "early EOF", 0, 0);

@@ -2521,6 +2521,45 @@ for label in sig v4; do
 		[ $same = 1 ] && ok || bad "unsupported: --max-input-size=20, $label ($where): git $(<"$T/ow-git-max-$label-$where.rc") $(<"$T/ow-git-max-$label-$where.last"), sha1kit $(<"$T/ow-sk-max-$label-$where.rc") $(<"$T/ow-sk-max-$label-$where.last")"
 	done
 done
+# index-pack -v on a pack git refuses: git's meter ("Indexing objects", or "Receiving objects" for
+# --stdin) up to the objects it read whole, over which its error lines are written; all of them
+# and ", done." when the trailer is what is wrong (found by a new user's trial: no meter)
+"$PY" - "$T/vbad" <<'PYEOF' || bad "unsupported: cannot make the refused packs"
+import hashlib, struct, sys, zlib
+def pack(n, bad):
+    out = bytearray(b'PACK' + struct.pack('>II', 2, n))
+    for i in range(n):
+        d = b'blob %d\n' % i
+        c = zlib.compress(d)
+        if i == bad:
+            c = c[:3] + b'\xff\xff' + c[5:]
+        out += bytes([3 << 4 | len(d)]) + c
+    return out + hashlib.sha1(out).digest()
+open(sys.argv[1] + '-mid.pack', 'wb').write(pack(200, 120))
+open(sys.argv[1] + '-cut.pack', 'wb').write(pack(150, -1)[:-1])
+open(sys.argv[1] + '-first.pack', 'wb').write(pack(150, 0))
+open(sys.argv[1] + '-late.pack', 'wb').write(pack(30000, 29000))  # sha1kit's own meter runs first
+PYEOF
+for label in mid cut first late; do
+	for where in file stdin; do
+		for who in git sk; do
+			d=$T/vbad-$label-$where-$who
+			rm -rf "$d"
+			if [ $where = file ]; then
+				mkdir -p "$d" && cp "$T/vbad-$label.pack" "$d/u.pack"
+				one_way $who "vbad-$label-$where" "$d" index-pack -v u.pack
+			else
+				git init -q "$d"
+				PACK_IN=$T/vbad-$label.pack one_way $who "vbad-$label-$where" "$d" index-pack --stdin -v
+			fi
+		done
+		same=1
+		for f in out err rc ls; do
+			same_file "$T/ow-git-vbad-$label-$where.$f" "$T/ow-sk-vbad-$label-$where.$f" || same=0
+		done
+		[ $same = 1 ] && ok || bad "unsupported: index-pack -v, $label ($where): git $(<"$T/ow-git-vbad-$label-$where.rc") $(tail -c 150 "$T/ow-git-vbad-$label-$where.err"), sha1kit $(<"$T/ow-sk-vbad-$label-$where.rc") $(tail -c 150 "$T/ow-sk-vbad-$label-$where.err")"
+	done
+done
 # --fsck-objects=MSG-ID=SEVERITY: a usage error for git 2.39.5 (only the bare option), accepted by
 # 2.55: the same status and files as the reference git (found by a new user's trial)
 for who in git sk; do
