@@ -560,8 +560,11 @@ int main(int argc, char **argv)
 		}
 	} else if (strcmp(cmd, "config") == 0 && argc > argi) {
 		char key[1024];
-		if (!skg_config_canonical_key(argv[argi], key, sizeof(key))) {
-			fprintf(stderr, "error: key does not contain a section: %s\n", argv[argi]);
+		const char *bad = skg_config_canonical_key(argv[argi], key, sizeof(key));
+		if (bad != NULL) {
+			fputs("error: ", stderr);
+			fprintf(stderr, bad, argv[argi]);
+			fputc('\n', stderr);
 			ret = 2;
 		} else {
 			struct get_ctx c = {.key = key};

@@ -939,20 +939,38 @@ mapfile -t l <"$S/err"
 [ $rc = 129 ] && [ ! -s "$S/out" ] && [ "${l[0]}" = "sha1kit: index-pack: -o: the idx file name is empty" ] && ok ||
 	bad "index-pack -o '': exit $rc, stdout $(wc -c <"$S/out") bytes, stderr: ${l[*]}"
 
-# --threads: the range in the error and in --help.
-for cmd in index-pack verify-pack; do
-	for n in 1025 -1 x 99999999999999999999 ' 3' +3 ''; do
-		"$SK" $cmd "--threads=$n" "$S/self.pack" >"$S/out" 2>"$S/err"
-		rc=$?
-		mapfile -t l <"$S/err"
-		[ $rc = 129 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] &&
-			[ "${l[0]}" = "sha1kit: $cmd: invalid thread count '$n' (0..1024; 0: one per CPU)" ] &&
-			[ "${l[1]}" = "Try 'sha1kit $cmd --help' for more information." ] && ok ||
-			bad "$cmd --threads=$n: exit $rc, stderr: ${l[*]}"
-	done
-	"$SK" $cmd --help >"$S/out" && grep -q -- '--threads=N  *resolve deltas with N threads, N in 0\.\.1024$' "$S/out" &&
-		grep -q '(default: one per online CPU; 0 means the same)' "$S/out" && ok || bad "$cmd --help: no thread range"
+# --threads: verify-pack's range in the error and in --help; index-pack's read as git reads it
+# (strtoul with base 0, no upper bound: more than 1024 run as 1024; negative as an int, no digits or
+# a character after them: a usage error)
+for n in 1025 -1 x 99999999999999999999 ' 3' +3 ''; do
+	"$SK" verify-pack "--threads=$n" "$S/self.pack" >"$S/out" 2>"$S/err"
+	rc=$?
+	mapfile -t l <"$S/err"
+	[ $rc = 129 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] &&
+		[ "${l[0]}" = "sha1kit: verify-pack: invalid thread count '$n' (0..1024; 0: one per CPU)" ] &&
+		[ "${l[1]}" = "Try 'sha1kit verify-pack --help' for more information." ] && ok ||
+		bad "verify-pack --threads=$n: exit $rc, stderr: ${l[*]}"
 done
+"$SK" verify-pack --help >"$S/out" && grep -q -- '--threads=N  *resolve deltas with N threads, N in 0\.\.1024$' "$S/out" &&
+	grep -q '(default: one per online CPU; 0 means the same)' "$S/out" && ok || bad "verify-pack --help: no thread range"
+for n in 1025 -1 x 99999999999999999999 ' 3' +3 '' 0x2 4294967295 3x; do
+	rm -f "$S/tn.idx"
+	"$SK" index-pack "--threads=$n" -o "$S/tn.idx" "$S/self.pack" >"$S/out" 2>"$S/err"
+	rc=$?
+	mapfile -t l <"$S/err"
+	case $n in
+	1025 | ' 3' | +3 | 0x2)
+		[ $rc = 0 ] && same_file "$S/tn.idx" "$P/small.idx" && ok || bad "index-pack --threads=$n: exit $rc, stderr: ${l[*]}"
+		;;
+	*)
+		[ $rc = 129 ] && [ "${#l[@]}" = 2 ] && [ ! -s "$S/out" ] && [ ! -e "$S/tn.idx" ] &&
+			[ "${l[0]}" = "sha1kit: index-pack: invalid thread count '$n'" ] && ok ||
+			bad "index-pack --threads=$n: exit $rc, stderr: ${l[*]}"
+		;;
+	esac
+done
+"$SK" index-pack --help >"$S/out" && grep -q -- 'it, 0x10 is 16; more than 1024 run as 1024' "$S/out" && ok ||
+	bad "index-pack --help: no word on --threads above 1024"
 fresh
 cp "$P/small.idx" "$S/self.idx"
 "$SK" index-pack --threads=1024 -o "$S/t1024.idx" "$S/self.pack" >/dev/null 2>"$S/err" && same_file "$S/t1024.idx" "$P/small.idx" &&
