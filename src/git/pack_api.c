@@ -856,7 +856,7 @@ int skg_indexer_new(struct skg_indexer **out, const char *dir, const struct skg_
 		skg_indexer_free(ix);
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
-	ix->fd = mkstemp(ix->tmp_pack);
+	ix->fd = skg_mkstemp(ix->tmp_pack);
 	if (ix->fd < 0) {
 		int e = errno;
 		free(ix->tmp_pack);
@@ -923,7 +923,7 @@ static int make_temp(const char *dir, const char *what, char **path, struct skg_
 	if (*path == NULL) {
 		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 	}
-	int fd = mkstemp(*path);
+	int fd = skg_mkstemp(*path);
 	if (fd < 0) {
 		int e = errno;
 		free(*path);

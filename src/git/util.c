@@ -279,6 +279,15 @@ int skg_write_full(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int skg_mkstemp(char *tmpl)
+{
+#if defined(_WIN32)
+	return mkstemp(tmpl); /* (no exec to inherit it there) */
+#else
+	return mkostemp(tmpl, O_CLOEXEC);
+#endif
+}
+
 int skg_read_file(const char *path, size_t max, char **data, size_t *len)
 {
 	*data = NULL;

@@ -36,6 +36,10 @@ void skg_buf_setlen(struct skg_buf *b, size_t len);
 const char *skg_buf_str(const struct skg_buf *b); /* "" when empty */
 void skg_buf_release(struct skg_buf *b);
 
+/* mkstemp with the descriptor closed on exec (as every file the layer opens: a program's hooks
+ * started meanwhile do not inherit a temporary pack). */
+int skg_mkstemp(char *tmpl);
+
 /*
  * Read the whole file at path into a new heap buffer (*data, NUL-terminated; *len bytes without the
  * NUL). Returns 0, or -1 with errno set (ENOENT for a missing file, EFBIG beyond max bytes).

@@ -17,6 +17,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1426,6 +1427,38 @@ static void check_indexer(void *ctx, int rc, bool injected)
 	assert_int_equal(unlink(path), 0);
 }
 
+/* The indexer's temporary pack is not inherited across exec (O_CLOEXEC, as every file the layer
+ * opens; found by an embedder's trial). */
+static void test_indexer_cloexec(void **state)
+{
+	(void)state;
+#if defined(__linux__)
+	char dir[] = "/tmp/sha1kit-cloexec-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct skg_indexer *ix = NULL;
+	struct skg_error err;
+	assert_int_equal(skg_indexer_new(&ix, dir, NULL, &err), 0);
+	const char *tmp = skg_indexer_temp_path(ix);
+	int found = 0;
+	for (int fd = 3; fd < 1024; fd++) {
+		char link[64], target[4096];
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0) {
+			continue;
+		}
+		target[n] = '\0';
+		if (strcmp(target, tmp) == 0) {
+			found++;
+			assert_true((fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
+		}
+	}
+	assert_int_equal(found, 1);
+	skg_indexer_free(ix);
+	assert_int_equal(rmdir(dir), 0); /* the temporary pack is gone with it */
+#endif
+}
+
 static void test_indexer_faults(void **state)
 {
 	(void)state;
@@ -2022,6 +2055,7 @@ int main(void)
 	    cmocka_unit_test(test_basics),
 	    cmocka_unit_test(test_index_faults),
 	    cmocka_unit_test(test_indexer_faults),
+	    cmocka_unit_test(test_indexer_cloexec),
 	    cmocka_unit_test(test_idx_check),
 	    cmocka_unit_test(test_index_collision),
 	    cmocka_unit_test(test_index_config),
