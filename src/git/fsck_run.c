@@ -859,6 +859,31 @@ static int check_bitmaps(struct skg_fsck_run *f)
 	return skg_fsck_stopped(f) ? -1 : 0;
 }
 
+
+/* The working directory as a descriptor to come back to (fchdir: a path may be too long for chdir,
+ * or renamed meanwhile); -1 where there is none (Windows, or it cannot be opened: then its path). */
+static int open_cwd(void)
+{
+#if defined(_WIN32)
+	return -1;
+#elif defined(O_PATH)
+	return open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+	return open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
+}
+
+static int back_to(int fd, const char *path)
+{
+#if !defined(_WIN32)
+	if (fd >= 0) {
+		return fchdir(fd);
+	}
+#endif
+	(void)fd;
+	return path != NULL ? chdir(path) : 0;
+}
+
 /* The check after the repository is open, in the top of its work tree: 0, or -1 where git dies or
  * the run stops. */
 static int run(struct skg_fsck_run *f)
@@ -1131,6 +1156,7 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	f->fopt.found = skg_fsck_on_found;
 
 	char *old_cwd = NULL;
+	int old_fd = -1;
 	bool moved = false;
 	int ret = 0;
 	struct skg_error oerr;
@@ -1145,8 +1171,9 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 		/* as git after its setup: in the top of the work tree (paths in messages are relative to
 		 * it), for the duration of the check; the working directory is left alone where git's is
 		 * already that (a git_dir given, a bare repository, the top of a work tree) */
-		old_cwd = getcwd(NULL, 0);
-		if (old_cwd == NULL && errno == ENOMEM) {
+		old_fd = open_cwd();
+		old_cwd = old_fd >= 0 ? NULL : getcwd(NULL, 0);
+		if (old_fd < 0 && old_cwd == NULL && errno == ENOMEM) {
 			skg_fsck_nomem(f);
 			ret = -1;
 		} else if (chdir(f->repo->git_cwd) != 0) {
@@ -1160,9 +1187,12 @@ int skg_check_repo(const char *git_dir, const struct skg_check_options *opt, con
 	if (ret == 0) {
 		ret = run(f);
 	}
-	if (moved && old_cwd != NULL && chdir(old_cwd) != 0 && ret == 0) {
+	if (moved && back_to(old_fd, old_cwd) != 0 && ret == 0) {
 		skg_fsck_fail(f, SKG_E_IO, errno, "cannot change back to the working directory");
 		ret = -1;
+	}
+	if (old_fd >= 0) {
+		close(old_fd);
 	}
 	free(old_cwd);
 	if (atomic_load(&f->failed) != 0) {

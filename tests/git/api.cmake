@@ -4,7 +4,7 @@
 # they count, through the linker's --wrap (GNU ld and lld; this file is only read on POSIX systems).
 add_library(sk_test_faults STATIC ${CMAKE_CURRENT_LIST_DIR}/faults.c)
 target_link_options(sk_test_faults INTERFACE
-  "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=pthread_create,--wrap=chdir")
+  "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=pthread_create,--wrap=chdir,--wrap=fchdir")
 # zlib linked statically into the tests that inject faults, where its static library is there
 # (zlib1g-dev has it): --wrap reaches only the calls linked into the program, so with the shared
 # libz the allocations of inflateInit and inflate never failed, and a zlib that cannot allocate was

@@ -22,6 +22,8 @@ char *__wrap_strdup(const char *s);
 char *__wrap_strndup(const char *s, size_t n);
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
 int __wrap_chdir(const char *path);
+int __real_fchdir(int fd);
+int __wrap_fchdir(int fd);
 
 /* The armed fault: set by the test's thread between runs, read by the layer's threads (atomics:
  * the calls come from every thread of a check). The state of a test program, not of the library. */
@@ -119,6 +121,12 @@ int __wrap_chdir(const char *path)
 {
 	__atomic_fetch_add(&chdirs, 1, __ATOMIC_SEQ_CST);
 	return __real_chdir(path);
+}
+
+int __wrap_fchdir(int fd)
+{
+	__atomic_fetch_add(&chdirs, 1, __ATOMIC_SEQ_CST);
+	return __real_fchdir(fd);
 }
 
 long fault_chdirs(void)

@@ -1,7 +1,7 @@
 /*
  * faults.h - failures of the machine injected into the Git layer for its unit tests: the test
  * binary is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,
- * --wrap=strndup,--wrap=pthread_create,--wrap=chdir (tests/git/api.cmake), so every call the
+ * --wrap=strndup,--wrap=pthread_create,--wrap=chdir,--wrap=fchdir (tests/git/api.cmake), so every call the
  * layer's objects (libsha1kit-git.a, linked statically) make to these functions comes through
  * faults.c, which passes it on until the armed one fails (chdir is only counted). Calls from shared libraries
  * (libc's own, zlib, libdeflate, cmocka) are not seen.
@@ -26,7 +26,8 @@ bool fault_disarm(void);
 /* Calls of the armed kind since fault_arm. */
 long fault_calls(void);
 
-/* The chdir calls made so far (the program's own and the layer's: --wrap=chdir counts them). */
+/* The chdir and fchdir calls made so far (the program's own and the layer's: --wrap=chdir and
+ * --wrap=fchdir count them). */
 long fault_chdirs(void);
 
 /*

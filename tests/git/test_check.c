@@ -291,6 +291,43 @@ static void test_working_directory(void **state)
 	free(c);
 }
 
+/* A subdirectory whose path is longer than PATH_MAX: the check changes back to it all the same
+ * (by a descriptor: by its path, chdir failed with ENAMETOOLONG; found by an embedder's trial). */
+static void test_working_directory_long(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], back[1024], top[512], git_dir[600];
+	make_repo("wdlong", dangling);
+	snprintf(top, sizeof(top), "%s/wdlong", tmp);
+	snprintf(git_dir, sizeof(git_dir), "%s/.git", top);
+	/* git_dir given with core.worktree: git's discovery from that deep directory is not needed
+	 * (git's own fails to stat its path there), its top is the worktree's */
+	sh("cd wdlong && git config core.worktree \"$PWD\"");
+	assert_non_null(getcwd(back, sizeof(back)));
+	assert_int_equal(chdir(top), 0);
+	char name[201];
+	memset(name, 'd', 200);
+	name[200] = '\0';
+	for (int i = 0; i < 24; i++) { /* 24 x 201 bytes */
+		assert_int_equal(mkdir(name, 0777), 0);
+		assert_int_equal(chdir(name), 0);
+	}
+	struct stat here, after;
+	assert_int_equal(stat(".", &here), 0);
+	struct recs *rs = calloc(1, sizeof(*rs));
+	assert_non_null(rs);
+	struct skg_sink sink = {collect, rs};
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	int rc = skg_check_repo(git_dir, NULL, &sink, &res, &err);
+	assert_int_equal(stat(".", &after), 0);
+	assert_int_equal(chdir(back), 0);
+	assert_int_equal(rc, 0);
+	assert_int_equal(res.exit_status, 0);
+	assert_true(here.st_dev == after.st_dev && here.st_ino == after.st_ino);
+	free(rs);
+}
+
 static void test_missing_blob(void **state)
 {
 	(void)state;
@@ -858,6 +895,7 @@ int main(void)
 	    cmocka_unit_test(test_git_version),
 	    cmocka_unit_test(test_repo_open_as),
 	    cmocka_unit_test(test_working_directory),
+	    cmocka_unit_test(test_working_directory_long),
 	    cmocka_unit_test(test_repo_open_gently),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
