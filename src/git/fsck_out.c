@@ -267,11 +267,22 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 		}
 	}
 	bool first = true;
-	for (char *p = text;;) {
+	/* a fatal text is one record, whatever its lines (the last record: its text is err->msg, git's
+	 * die() message, control characters other than TAB and LF made '?' in each line) */
+	bool whole = stream == 'e' && strncmp(text, "fatal: ", 7) == 0;
+	for (char *p = text; whole;) {
 		char *nl = strchr(p, '\n');
+		skg_git_control_chars(p, nl != NULL ? (size_t)(nl - p) : strlen(p));
+		if (nl == NULL) {
+			break;
+		}
+		p = nl + 1;
+	}
+	for (char *p = text;;) {
+		char *nl = whole ? NULL : strchr(p, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
-		if (stream == 'e' && (strncmp(p, "error: ", 7) == 0 || strncmp(p, "warning: ", 9) == 0 ||
-		                      strncmp(p, "fatal: ", 7) == 0)) {
+		if (!whole && stream == 'e' &&
+		    (strncmp(p, "error: ", 7) == 0 || strncmp(p, "warning: ", 9) == 0 || strncmp(p, "fatal: ", 7) == 0)) {
 			/* git's error(), warning() and die() (usage.c vreportf): a control character
 			 * other than TAB becomes '?' (a refname read from packed-refs, say) */
 			skg_git_control_chars(p, len);

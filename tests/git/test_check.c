@@ -406,6 +406,28 @@ static void test_not_a_repository(void **state)
 	free(rs);
 }
 
+/* git's die() with a message of several lines (an unknown repository extension: its name on a line
+ * of its own) is one fatal record, the last one, and err->msg is the whole message (found by an
+ * embedder's trial: the name came as a later record). */
+static void test_fatal_lines(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("ext", dangling);
+	sh("cd ext && git config core.repositoryformatversion 1 && git config extensions.fooBar true");
+	struct recs *rs = calloc(1, sizeof(*rs));
+	struct skg_check_result res = {-1};
+	struct skg_error err;
+	assert_non_null(rs);
+	assert_int_equal(check("ext", NULL, rs, &res, &err), -1);
+	assert_int_equal(err.code, SKG_E_GIT);
+	assert_string_equal(err.msg, "unknown repository extension found:\n\tfoobar");
+	assert_int_equal(rs->n, 1);
+	assert_true(rs->v[0].fatal);
+	assert_string_equal(rs->v[0].text, "fatal: unknown repository extension found:\n\tfoobar");
+	free(rs);
+}
+
 static void test_cancel(void **state)
 {
 	(void)state;
@@ -896,6 +918,7 @@ int main(void)
 	    cmocka_unit_test(test_repo_open_as),
 	    cmocka_unit_test(test_working_directory),
 	    cmocka_unit_test(test_working_directory_long),
+	    cmocka_unit_test(test_fatal_lines),
 	    cmocka_unit_test(test_repo_open_gently),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
