@@ -133,7 +133,7 @@ static void index_pack_usage(void)
 	      "                          the repository rather than in the pack\n"
 	      "      --threads=N       resolve deltas with N threads (default: one per\n"
 	      "                          online CPU; 0 means the same; N read as git reads\n"
-	      "                          it, 0x10 is 16; more than " SK_STR(SK_THREADS_MAX) " run as " SK_STR(SK_THREADS_MAX) ");\n"
+	      "                          it, 0x10 is 16; more than 1024 run as 1024);\n"
 	      "                          with --verify, outside a repository and without\n"
 	      "                          --strict, the entries are inflated and hashed on\n"
 	      "                          the N threads too, from the offsets the idx gives;\n"
@@ -884,13 +884,15 @@ static int spool_stdin(const char *pack_name, const struct skg_repo *repo, char 
 		}
 		*path = strdup(pack_name);
 	} else {
-		int n = snprintf(tmp_path, sizeof(tmp_path), "%s/pack/tmp_pack_XXXXXX", skg_repo_objects_dir(repo));
+		int n = snprintf(tmp_path, sizeof(tmp_path), "%s/pack/tmp_pack_XXXXXX",
+		                 skg_repo_objects_dir(repo));
 		if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
 			sk_error(ENAMETOOLONG, CMD);
 			return SK_EXIT_FAILURE;
 		}
 		if ((fd = mkstemp(tmp_path)) < 0) {
-			sk_git_line("fatal: Unable to create temporary file '%s': %s\n", tmp_path, strerror(errno));
+			sk_git_line("fatal: Unable to create temporary file '%s': %s\n", tmp_path,
+			            strerror(errno));
 			return 128;
 		}
 		catch_signals();
@@ -914,7 +916,8 @@ static int spool_stdin(const char *pack_name, const struct skg_repo *repo, char 
 		e = errno;
 	}
 	if (e != 0) {
-		sk_error(e, CMD ": cannot copy standard input into %s", pack_name != NULL ? pack_name : tmp_path);
+		sk_error(e, CMD ": cannot copy standard input into %s",
+		         pack_name != NULL ? pack_name : tmp_path);
 		unlink(pack_name != NULL ? pack_name : tmp_path);
 		tmp_active = 0;
 		free(*path);
@@ -1041,7 +1044,8 @@ static int index_stdin(const char *pack_name, const char *idx_name, struct skg_i
 		if (max_input != 0 && (int64_t)total > max_input) {
 			/* git checks the pack's header before it counts a byte (parse_pack_header dies
 			 * before its use()): a bad one is that line, not the size's */
-			if (total == (uint64_t)got && !header_ok(buf, (uint64_t)got) && got >= PACK_HEADER_SIZE) {
+			if (total == (uint64_t)got && !header_ok(buf, (uint64_t)got) &&
+			    got >= PACK_HEADER_SIZE) {
 				sk_progress_abort(&progress);
 				sk_flush_stdout();
 				status = header_refused(buf);
@@ -1348,7 +1352,7 @@ int sk_cmd_index_pack(int argc, char **argv)
 #ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);
 #endif
-	char *spooled = NULL;        /* --stdin --verify: the pack read from standard input */
+	char *spooled = NULL;           /* --stdin --verify: the pack read from standard input */
 	bool spooled_temporary = false; /* it is a temporary pack, removed at the end */
 	if (from_stdin) {
 		if (verify && out_name == NULL && optind >= argc) {
@@ -1580,7 +1584,8 @@ pack_error:
 		status = git_fatal(&err);
 		goto out;
 	}
-	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, opt.object_format, &err, &progress)) {
+	if (sk_pack_git_refused(file.data, file.len, true, opt.git_version, opt.object_format, &err,
+	                        &progress)) {
 		status = 128; /* git's die */
 		goto out;
 	}

@@ -701,7 +701,8 @@ bool sk_pack_git_refused(const uint8_t *data, uint64_t len, bool regular, unsign
 		/* git's meter up to the objects it read before it died (and its ", done." when that was
 		 * all of them), on from where the work's meter stopped; the lines below go over its
 		 * last "\r" */
-		if (meter->title == NULL && meter->left != NULL && strcmp(meter->left, meter->indexing) == 0) {
+		if (meter->title == NULL && meter->left != NULL &&
+		    strcmp(meter->left, meter->indexing) == 0) {
 			meter->title = meter->left;
 		}
 		sk_progress_cb(meter, "Indexing objects", r.read, r.count);

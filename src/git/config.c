@@ -954,8 +954,8 @@ static int command_pair(struct include_ctx *inc, const char *k, const char *v)
 	int ret = inc->fn(inc->ctx, key, v);
 	if (ret == SKG_CONFIG_BAD_UNIT || ret == SKG_CONFIG_BAD_RANGE) {
 		/* git's die_bad_number with no file to name */
-		return skg_fail(inc->err, "bad numeric config value '%s' for '%s': %s", v != NULL ? v : "", key,
-		                ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
+		return skg_fail(inc->err, "bad numeric config value '%s' for '%s': %s", v != NULL ? v : "",
+		                key, ret == SKG_CONFIG_BAD_RANGE ? "out of range" : "invalid unit");
 	}
 	return ret;
 }

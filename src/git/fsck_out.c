@@ -282,7 +282,8 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 		char *nl = whole ? NULL : strchr(p, '\n');
 		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
 		if (!whole && stream == 'e' &&
-		    (strncmp(p, "error: ", 7) == 0 || strncmp(p, "warning: ", 9) == 0 || strncmp(p, "fatal: ", 7) == 0)) {
+		    (strncmp(p, "error: ", 7) == 0 || strncmp(p, "warning: ", 9) == 0 ||
+		     strncmp(p, "fatal: ", 7) == 0)) {
 			/* git's error(), warning() and die() (usage.c vreportf): a control character
 			 * other than TAB becomes '?' (a refname read from packed-refs, say) */
 			skg_git_control_chars(p, len);

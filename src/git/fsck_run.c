@@ -859,7 +859,6 @@ static int check_bitmaps(struct skg_fsck_run *f)
 	return skg_fsck_stopped(f) ? -1 : 0;
 }
 
-
 /* The working directory as a descriptor to come back to (fchdir: a path may be too long for chdir,
  * or renamed meanwhile); -1 where there is none (Windows, or it cannot be opened: then its path). */
 static int open_cwd(void)
