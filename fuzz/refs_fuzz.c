@@ -159,6 +159,26 @@ static void reftable(const uint8_t *data, size_t size, bool fix_crc)
 	}
 	struct skg_error err;
 	skg_reftable_parse(copy, size, "t.ref", reftable_ref_cb, reftable_log_cb, NULL, &err);
+	/* as a stack: git's reader where the table's ref block needs it (its iteration, then a read of
+	 * each name it gave and of a few others) */
+	struct skg_reftable_stack *st = NULL;
+	if (skg_reftable_open_mem(&st, copy, size, 0, &err) == 0) {
+		bool failed;
+		static const char *const names[] = {"", "HEAD", "refs/heads/main", "refs/tags/v1", "zzz"};
+		for (size_t i = 0; i < skg_reftable_ref_count(st); i++) {
+			const char *name = skg_reftable_ref_at(st, i)->name;
+			const struct skg_reftable_ref *r = skg_reftable_read(st, name, &failed);
+			if (r != NULL) {
+				reftable_ref_cb(NULL, r);
+			}
+		}
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			const struct skg_reftable_ref *r = skg_reftable_read(st, names[i], &failed);
+			sink += failed + (r != NULL ? (unsigned)r->type : 0u);
+		}
+		sink += skg_reftable_iter_failed(st);
+		skg_reftable_free(st);
+	}
 	free(copy);
 }
 
@@ -221,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			sink += skg_refname_is_safe(line);
 			char key[256];
-			sink += skg_config_canonical_key(line, key, sizeof(key));
+			sink += skg_config_canonical_key(line, key, sizeof(key)) == NULL;
 			int v;
 			sink += skg_config_int(line, &v);
 			line = nl ? nl + 1 : NULL;

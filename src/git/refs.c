@@ -670,9 +670,11 @@ static int reftable_read_raw_ref(struct rctx *rc, const struct skg_ref_store *st
 	if (skg_refdb_reftable(rc->db, st, refname, &stack, &name, err) != 0) {
 		return -2;
 	}
-	const struct skg_reftable_ref *r = skg_reftable_find(stack, name);
+	bool failed;
+	const struct skg_reftable_ref *r = skg_reftable_read(stack, name, &failed);
 	if (r == NULL) {
-		*failure = ENOENT;
+		/* git's read fails on a table: an error without errno (not "missing") */
+		*failure = failed ? 0 : ENOENT;
 		return -1;
 	}
 	if (r->type == SKG_REFTABLE_SYMREF) {
@@ -1120,6 +1122,12 @@ static int reftable_for_each_ref(struct skg_refdb *db, skg_ref_fn fn, void *ctx,
 	size_t i = 0, j = 0, ni = skg_reftable_ref_count(common), nj = own ? skg_reftable_ref_count(own) : 0;
 	int ret = 0;
 	while (ret == 0 && (i < ni || j < nj)) {
+		/* git's iteration ends where a stack's iterator fails: when it is advanced past the
+		 * last record it gave (skg_reftable_iter_failed) */
+		if ((i == ni && skg_reftable_iter_failed(common)) ||
+		    (own != NULL && j == nj && skg_reftable_iter_failed(own))) {
+			break;
+		}
 		const struct skg_reftable_ref *a = i < ni ? skg_reftable_ref_at(common, i) : NULL;
 		const struct skg_reftable_ref *b = j < nj ? skg_reftable_ref_at(own, j) : NULL;
 		const struct skg_reftable_ref *r;

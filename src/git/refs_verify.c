@@ -1010,6 +1010,14 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 			check_oid(v, path.p, r->id);
 		}
 	}
+	if (!(v->store_broken && wt->id == NULL) && skg_reftable_iter_failed(st)) {
+		/* git's iteration met a record it cannot read: reftable_be_fsck's error names the
+		 * worktree by its ID, the main one's NULL as glibc's printf spells it */
+		struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL, SKG_NONE, NULL, NULL,
+		                       false,           EXIT_REFS};
+		emit(v, &r, "could not read record for worktree '%s'", wt->id != NULL ? wt->id : "(null)");
+		v->errors = 1;
+	}
 out:
 	skg_reftable_free(st);
 	skg_buf_release(&dir);

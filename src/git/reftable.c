@@ -108,6 +108,29 @@ struct table {
 	/* for a stack: set, and the log section ended, when a log block does not inflate (NULL: the
 	 * table is corrupt) */
 	bool *logs_unreadable;
+	uint64_t ref_index_position; /* the footer's: 0 when the refs have no index */
+	/* for a stack (NULL: none is taken): a ref section of one block without an index whose
+	 * record does not decode or whose keys are out of order, read as git reads it (struct gblock) */
+	struct gblock **anomaly;
+};
+
+/*
+ * A table's one ref block as git 2.55.0's reader takes it (reftable/block.c, table.c), kept where
+ * the strict reading above stops or git's reads differ from it: a record that does not decode (git
+ * reads the records before it, then fails: "could not read record"), keys out of order (git's
+ * seeks stop at the first key not below the one sought). Offsets are in buf, the block's bytes
+ * from its start (the file's start for the first block, whose header they count).
+ */
+struct gblock {
+	uint8_t *buf; /* the file from the block on (git's buffer holds what follows the block) */
+	size_t buf_len;
+	size_t len;         /* the block's length (block_len) */
+	size_t first;       /* the first record: the header's end, + 4 */
+	size_t restart_off; /* where the restart offsets begin */
+	uint32_t restarts;  /* their count */
+	uint64_t min_update_index;
+	size_t rawsz;
+	bool next_fails; /* git's look at the block after it fails (an unknown block type) */
 };
 
 static int corrupt(struct table *t, const char *what)
@@ -153,6 +176,7 @@ static int parse_header_footer(struct table *t, size_t len)
 	const uint8_t *p = f + t->header_len;
 	/* ref_index_position, obj_position << 5 | obj_id_len, obj_index_position, log_position,
 	 * log_index_position */
+	t->ref_index_position = be64(p);
 	uint64_t obj = be64(p + 8);
 	t->log_position = be64(p + 24);
 	if ((obj >> 5) != 0 && (obj & 31) == 0) {
@@ -172,7 +196,9 @@ struct block {
 	const uint8_t *buf;
 	size_t rec, rec_end;
 	uint8_t type;
-	size_t full; /* bytes to the next block */
+	size_t full;     /* bytes to the next block */
+	size_t len;      /* block_len */
+	size_t restarts; /* restart_count */
 };
 
 /*
@@ -200,7 +226,8 @@ static int read_block(struct table *t, size_t off, struct block *b)
 		/* reftable.adoc "Log block format": block_len is the inflated size with the header;
 		 * the rest is one zlib stream, and the next block begins where it ends */
 		size_t skip = hdr + 4;
-		if (block_len < skip + 2) {
+		if (block_len < skip) {
+			/* (git's inflate would write before its buffer's start) */
 			return corrupt(t, "log block too short");
 		}
 		if (t->inflated_cap < block_len) {
@@ -258,11 +285,14 @@ static int read_block(struct table *t, size_t off, struct block *b)
 		return corrupt(t, "block too short");
 	}
 	size_t restarts = be16(b->buf + block_len - 2);
-	if (restarts == 0 || 3 * restarts + 2 > block_len - hdr - 4) {
+	/* none at all is read on by git (scan_section keeps a ref block so for git's reader) */
+	if ((restarts == 0 && b->type != BLOCK_REF) || 3 * restarts + 2 > block_len - hdr - 4) {
 		return corrupt(t, "bad restart table");
 	}
 	b->rec = hdr + 4;
 	b->rec_end = block_len - 2 - 3 * restarts;
+	b->len = block_len;
+	b->restarts = restarts;
 	return 1;
 }
 
@@ -406,41 +436,142 @@ static int log_record(struct table *t, struct cur *c, unsigned type)
 
 /* Every record of the section of type want that begins at off, block after block until a block of
  * another type or the end of the blocks (git's table_iter_next_block). */
+/* Whether the ref section is one block without an index: its block at 0, the next one (at next)
+ * not a ref block. *next_fails: git's look at that next block fails (an unknown type). */
+static bool one_ref_block(const struct table *t, size_t next, bool *next_fails)
+{
+	*next_fails = false;
+	if (t->ref_index_position != 0) {
+		return false;
+	}
+	if (next >= t->size) {
+		return true;
+	}
+	uint8_t type = t->data[next];
+	*next_fails = type != BLOCK_REF && type != BLOCK_LOG && type != BLOCK_OBJ && type != BLOCK_IDX;
+	return type != BLOCK_REF;
+}
+
+/* Keep the ref block b (at offset 0) for git's reader (struct gblock). 0, or -1 out of memory. */
+static int keep_block(struct table *t, const struct block *b, bool next_fails)
+{
+	if (t->anomaly == NULL || *t->anomaly != NULL) {
+		return 0;
+	}
+	/* the block and what follows it in the file, as git's buffer holds it (reftable_block_init
+	 * reads the table's block size or more, up to the file's end): git's restart points may send
+	 * it past the block (the footer follows the last block) */
+	size_t file_len = t->size + (t->header_len == HEADER_V1 ? FOOTER_V1 : FOOTER_V2);
+	size_t guess = t->block_size != 0 ? t->block_size : 4096; /* git's DEFAULT_BLOCK_SIZE */
+	size_t n = guess > b->len ? guess : b->len;
+	if (n > file_len) {
+		n = file_len;
+	}
+	struct gblock *g = calloc(1, sizeof(*g));
+	uint8_t *buf = g != NULL ? malloc(n) : NULL;
+	if (buf == NULL) {
+		free(g);
+		return nomem(t);
+	}
+	memcpy(buf, b->buf, n);
+	*g = (struct gblock){
+	    buf,      n,         b->len, b->rec, b->rec_end, (uint32_t)b->restarts, t->min_update_index,
+	    t->rawsz, next_fails};
+	*t->anomaly = g;
+	return 0;
+}
+
+/* Every record of the section of type want that begins at off, block after block until a block of
+ * another type or the end of the blocks (git's table_iter_next_block). In a stack, a ref section of
+ * one block (without an index) whose record does not decode, or whose keys are out of order, is
+ * kept for git's reader (keep_block): the records before such a record are passed on, and the
+ * section ends there; a reserved value type (0x4..0x7, on which git aborts) stays corrupt. */
 static int scan_section(struct table *t, size_t off, uint8_t want)
 {
-	for (;;) {
+	struct skg_buf prev = {0};
+	int ret = 0;
+	for (size_t nblock = 0;; nblock++) {
 		struct block b = {0};
 		int r = read_block(t, off, &b);
 		if (r <= 0) {
-			return r;
+			ret = r;
+			break;
 		}
 		if (b.type != want) {
-			return 0;
+			break;
+		}
+		bool next_fails = false;
+		bool single = want == BLOCK_REF && nblock == 0 && t->anomaly != NULL && off == 0 &&
+		              one_ref_block(t, b.full, &next_fails);
+		if (b.restarts == 0) {
+			/* git's seeks read a restart point that is not there (the count's bytes) */
+			if (!single) {
+				ret = corrupt(t, "bad restart table");
+				break;
+			}
+			if ((ret = keep_block(t, &b, next_fails)) != 0) {
+				break;
+			}
 		}
 		struct cur c = {b.buf + b.rec, b.buf + b.rec_end};
 		skg_buf_setlen(&t->key, 0);
-		while (c.p < c.end) {
+		skg_buf_setlen(&prev, 0);
+		bool stop = false;
+		while (!stop && c.p < c.end) {
 			unsigned type;
-			if (!decode_key(t, &c, &type) || t->key.len == 0) {
-				return t->key.failed ? nomem(t) : corrupt(t, "malformed record key");
+			bool key_ok = decode_key(t, &c, &type) && t->key.len > 0;
+			if (t->key.failed) {
+				ret = nomem(t);
+				break;
 			}
-			r = want == BLOCK_REF ? ref_record(t, &c, type) : log_record(t, &c, type);
-			if (r < 0) {
-				return -1;
+			if (key_ok && single && prev.len > 0 && strcmp(prev.p, t->key.p) >= 0) {
+				/* out of order (as C strings, git's names) */
+				if ((ret = keep_block(t, &b, next_fails)) != 0) {
+					break;
+				}
 			}
-			if (r == 0) {
-				return corrupt(t, want == BLOCK_REF ? "malformed ref record"
-				                                    : "malformed log record");
+			if (key_ok) {
+				struct cur probe = c;
+				r = want == BLOCK_REF ? ref_record(t, &c, type) : log_record(t, &c, type);
+				if (r < 0) {
+					ret = -1;
+					break;
+				}
+				if (r > 0) {
+					skg_buf_setlen(&prev, 0);
+					skg_buf_adds(&prev, t->key.p);
+					if (prev.failed) {
+						ret = nomem(t);
+						break;
+					}
+					continue;
+				}
+				c = probe;
 			}
+			if (single && (!key_ok || type < 4)) {
+				/* git reads the records before it, then fails */
+				ret = keep_block(t, &b, next_fails);
+				stop = true;
+				break;
+			}
+			ret = corrupt(t, !key_ok             ? "malformed record key"
+			                 : want == BLOCK_REF ? "malformed ref record"
+			                                     : "malformed log record");
+			break;
+		}
+		if (ret != 0 || stop) {
+			break;
 		}
 		off += b.full;
 	}
+	skg_buf_release(&prev);
+	return ret;
 }
 
 static int parse_table(const uint8_t *data, size_t len, const char *name,
                        int (*on_ref)(void *ctx, const struct skg_reftable_ref *r),
                        int (*on_log)(void *ctx, const struct skg_reftable_log *l), void *ctx,
-                       bool *logs_unreadable, struct skg_error *err)
+                       bool *logs_unreadable, struct gblock **anomaly, struct skg_error *err)
 {
 	struct table t = {.data = data,
 	                  .name = name,
@@ -448,7 +579,8 @@ static int parse_table(const uint8_t *data, size_t len, const char *name,
 	                  .on_ref = on_ref,
 	                  .on_log = on_log,
 	                  .ctx = ctx,
-	                  .logs_unreadable = logs_unreadable};
+	                  .logs_unreadable = logs_unreadable,
+	                  .anomaly = anomaly};
 	int r = parse_header_footer(&t, len);
 	if (r == 0 && t.has_refs) {
 		r = scan_section(&t, 0, BLOCK_REF);
@@ -468,7 +600,7 @@ int skg_reftable_parse(const uint8_t *data, size_t len, const char *name,
                        int (*on_log)(void *ctx, const struct skg_reftable_log *l), void *ctx,
                        struct skg_error *err)
 {
-	return parse_table(data, len, name, on_ref, on_log, ctx, NULL, err);
+	return parse_table(data, len, name, on_ref, on_log, ctx, NULL, NULL, err);
 }
 
 /* ---- The stack ------------------------------------------------------------------------------ */
@@ -498,6 +630,23 @@ struct skg_reftable_stack {
 	size_t nnames;
 	bool logs_unreadable; /* a log block of a table does not inflate */
 	struct skg_error *err;
+	/* git's view (git_view: a table has a gblock): per table its gblock or NULL and its first
+	 * record in all (every ref record as read, table after table); refs is then what git's
+	 * iteration yields, iter_failed whether it ended in an error; lookups keeps what
+	 * skg_reftable_read found */
+	struct gblock **blocks; /* nblocks of them: the tables read */
+	size_t nblocks;
+	size_t *tstart;
+	struct ref_rec *all;
+	size_t nall;
+	bool git_view, iter_failed;
+	struct lookup *lookups;
+};
+
+/* A ref git's read found (git view), kept until the stack is freed. */
+struct lookup {
+	struct ref_rec rec;
+	struct lookup *next;
 };
 
 static char *dup_strings(const char *const *s, size_t n, const char **out)
@@ -610,7 +759,7 @@ static int log_cmp(const void *va, const void *vb)
 /* The merged view (reftable.adoc "Update transactions": a newer table's record of a key replaces
  * the older ones; deletions hide, as in git's merged iterator with deletions suppressed). The
  * records are sorted with the newest of each key first: keep that one unless it is a deletion. */
-static void merge(struct skg_reftable_stack *s)
+static void merge_refs(struct skg_reftable_stack *s)
 {
 	if (s->nrefs > 1) {
 		qsort(s->refs, s->nrefs, sizeof(*s->refs), ref_cmp);
@@ -628,6 +777,10 @@ static void merge(struct skg_reftable_stack *s)
 		}
 	}
 	s->nrefs = n;
+}
+
+static void merge_logs(struct skg_reftable_stack *s)
+{
 	if (s->nlogs > 1) {
 		qsort(s->logs, s->nlogs, sizeof(*s->logs), log_cmp);
 	}
@@ -637,7 +790,7 @@ static void merge(struct skg_reftable_stack *s)
 		              a->l.update_index != b->l.update_index;
 		s->logs[i].keep = newest && !a->deletion;
 	}
-	n = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < s->nlogs; i++) {
 		if (s->logs[i].keep) {
 			s->logs[n++] = s->logs[i];
@@ -646,6 +799,376 @@ static void merge(struct skg_reftable_stack *s)
 		}
 	}
 	s->nlogs = n;
+}
+
+/* ---- git's reader, where a table's ref block is kept (struct gblock) -------------------------- */
+
+/*
+ * git 2.55.0's merged ref iterator over the stack (reftable/merged.c), one sub-iterator a table,
+ * oldest first: a table read strictly gives its records in file order (sorted, so a seek is the
+ * first record not below the key sought); a kept block is read as git's block and table iterators
+ * read it (reftable/block.c block_iter_next, block_iter_seek_key; table.c table_iter_next,
+ * table_iter_seek_linear), its errors where git meets them.
+ */
+struct sub {
+	const struct ref_rec *recs; /* a table read strictly: its records, n of them */
+	size_t n, pos;
+	const struct gblock *g; /* else its block */
+	size_t next_off;
+	struct skg_buf last_key;
+	struct skg_reftable_ref cur; /* the current record (queued: in git's priority queue) */
+	struct skg_buf name, target;
+	bool queued;
+};
+
+/* git's block_iter_next on g: 0 a record (sb->cur), 1 the block's end, -1 an error (a key or record
+ * that does not decode; a reserved value type, on which git aborts). */
+static int block_next(struct sub *sb)
+{
+	const struct gblock *g = sb->g;
+	if (sb->next_off >= g->restart_off) {
+		return 1;
+	}
+	struct cur c = {g->buf + sb->next_off, g->buf + g->restart_off};
+	uint64_t prefix, suffix, delta, n;
+	const uint8_t *v;
+	if (!get_varint(&c, &prefix) || !get_varint(&c, &suffix)) {
+		return -1;
+	}
+	unsigned type = (unsigned)(suffix & 7);
+	suffix >>= 3;
+	if ((uint64_t)(c.end - c.p) < suffix || prefix > sb->last_key.len) {
+		return -1;
+	}
+	skg_buf_setlen(&sb->last_key, (size_t)prefix);
+	skg_buf_add(&sb->last_key, c.p, (size_t)suffix);
+	c.p += suffix;
+	if (sb->last_key.len == 0 || !get_varint(&c, &delta)) {
+		return -1;
+	}
+	struct skg_reftable_ref *r = &sb->cur;
+	*r = (struct skg_reftable_ref){.type = (enum skg_reftable_ref_type)type,
+	                               .rawsz = g->rawsz,
+	                               .update_index = g->min_update_index + delta};
+	switch (type) {
+	case SKG_REFTABLE_DELETION:
+		break;
+	case SKG_REFTABLE_VAL1:
+	case SKG_REFTABLE_VAL2:
+		if (!get_bytes(&c, type * g->rawsz, &v)) {
+			return -1;
+		}
+		memcpy(r->id, v, g->rawsz);
+		if (type == SKG_REFTABLE_VAL2) {
+			memcpy(r->peeled, v + g->rawsz, g->rawsz);
+		}
+		break;
+	case SKG_REFTABLE_SYMREF:
+		if (!get_varint(&c, &n) || !get_bytes(&c, (size_t)n, &v)) {
+			return -1;
+		}
+		skg_buf_setlen(&sb->target, 0);
+		skg_buf_add(&sb->target, v, (size_t)n);
+		r->target = sb->target.p;
+		break;
+	default:
+		return -1;
+	}
+	/* the name is the key as a C string (git's refname) */
+	skg_buf_setlen(&sb->name, 0);
+	skg_buf_adds(&sb->name, sb->last_key.p);
+	r->name = sb->name.p;
+	sb->next_off = (size_t)(c.p - g->buf);
+	return sb->name.failed || sb->target.failed || sb->last_key.failed ? -2 : 0;
+}
+
+/* git's restart_needle_less (block.c): whether want sorts before the key of restart point idx;
+ * -1 when that point's key does not decode or has a prefix (git's args.error). */
+static int restart_less(const struct gblock *g, size_t idx, const char *want)
+{
+	size_t off = be24(g->buf + g->restart_off + 3 * idx);
+	if (off >= g->buf_len) {
+		return -1; /* (git reads outside its buffer there) */
+	}
+	/* git's length is restart_off - off, which wraps past the block: its buffer's end then */
+	struct cur c = {g->buf + off, g->buf + (off < g->restart_off ? g->restart_off : g->buf_len)};
+	uint64_t prefix, suffix;
+	if (!get_varint(&c, &prefix) || !get_varint(&c, &suffix)) {
+		return -1;
+	}
+	suffix >>= 3;
+	if (prefix != 0 || suffix > (uint64_t)(c.end - c.p)) {
+		return -1;
+	}
+	size_t wl = strlen(want), m = wl < suffix ? wl : (size_t)suffix;
+	int d = memcmp(want, c.p, m);
+	if (d != 0) {
+		return d < 0;
+	}
+	return wl < suffix;
+}
+
+/* git's binsearch (basics.c) over the restart points: the first for which restart_less holds. */
+static int restart_search(const struct gblock *g, const char *want, size_t *out)
+{
+	size_t lo = 0, hi = g->restarts;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = restart_less(g, mid, want);
+		if (r < 0) {
+			return -1;
+		}
+		if (r > 0) {
+			hi = mid;
+		} else {
+			lo = mid;
+		}
+	}
+	if (lo != 0) {
+		*out = hi;
+		return 0;
+	}
+	int r = restart_less(g, 0, want);
+	if (r < 0) {
+		return -1;
+	}
+	*out = r ? 0 : 1;
+	return 0;
+}
+
+/* git's table_iter_seek for the sub (0, -1 an error, -2 out of memory): positioned before the
+ * first record whose name is not below want. */
+static int sub_seek(struct sub *sb, const char *want)
+{
+	sb->queued = false;
+	if (sb->g == NULL) {
+		size_t lo = 0, hi = sb->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (strcmp(sb->recs[mid].r.name, want) < 0) {
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		sb->pos = lo;
+		return 0;
+	}
+	const struct gblock *g = sb->g;
+	/* table_iter_seek_linear looks at the block after the one that must hold the key */
+	if (g->next_fails) {
+		return -1;
+	}
+	size_t i;
+	if (restart_search(g, want, &i) != 0) {
+		return -1;
+	}
+	skg_buf_setlen(&sb->last_key, 0);
+	sb->next_off = i > 0 ? be24(g->buf + g->restart_off + 3 * (i - 1)) : g->first;
+	for (;;) {
+		size_t prev = sb->next_off;
+		int r = block_next(sb);
+		if (r < -1) {
+			return -2;
+		}
+		if (r < 0) {
+			return -1;
+		}
+		if (r > 0 || strcmp(sb->cur.name, want) >= 0) {
+			/* back to it; its key stays the last one (reftable_record_key: the name) */
+			sb->next_off = prev;
+			if (r == 0) {
+				skg_buf_setlen(&sb->last_key, 0);
+				skg_buf_adds(&sb->last_key, sb->cur.name);
+			}
+			return sb->last_key.failed ? -2 : 0;
+		}
+		skg_buf_setlen(&sb->last_key, 0);
+		skg_buf_adds(&sb->last_key, sb->cur.name);
+	}
+}
+
+/* git's table_iter_next: 0 a record in sb->cur, 1 the end, -1 an error, -2 out of memory. At the
+ * end of a kept block, git looks at the next block: an unknown type is an error. */
+static int sub_next(struct sub *sb)
+{
+	if (sb->g == NULL) {
+		if (sb->pos >= sb->n) {
+			return 1;
+		}
+		sb->cur = sb->recs[sb->pos++].r;
+		return 0;
+	}
+	int r = block_next(sb);
+	if (r == 1 && sb->g->next_fails) {
+		return -1;
+	}
+	return r;
+}
+
+/* git's pq_less: by name, then the newer table first. */
+static bool sub_before(const struct sub *subs, size_t a, size_t b)
+{
+	int c = strcmp(subs[a].cur.name, subs[b].cur.name);
+	return c != 0 ? c < 0 : a > b;
+}
+
+static bool queue_min(const struct sub *subs, size_t n, size_t *out)
+{
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		if (subs[i].queued && (!any || sub_before(subs, i, *out))) {
+			*out = i;
+			any = true;
+		}
+	}
+	return any;
+}
+
+struct merged {
+	struct sub *subs;
+	size_t n;
+	ptrdiff_t advance; /* git's advance_index */
+};
+
+/* merged_iter_advance_subiter: 0 (queued or at its end), -1 an error, -2 out of memory. */
+static int advance_sub(struct merged *m, size_t i)
+{
+	int r = sub_next(&m->subs[i]);
+	m->subs[i].queued = r == 0;
+	return r < 0 ? r : 0;
+}
+
+/* merged_iter_seek */
+static int merged_seek(struct merged *m, const char *want)
+{
+	m->advance = -1;
+	for (size_t i = 0; i < m->n; i++) {
+		int r = sub_seek(&m->subs[i], want);
+		if (r == 0) {
+			r = advance_sub(m, i);
+		}
+		if (r != 0) {
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* merged_iter_next_entry, deletions suppressed (a stack's): 0 with *out (valid until the next
+ * call), 1 the end, -1 an error, -2 out of memory. */
+static int merged_next(struct merged *m, const struct skg_reftable_ref **out)
+{
+	for (;;) {
+		size_t e = 0, t = 0;
+		bool empty = !queue_min(m->subs, m->n, &e);
+		if (m->advance >= 0) {
+			size_t a = (size_t)m->advance;
+			if (empty) {
+				/* one sub-iterator left: its records as they come */
+				int r = sub_next(&m->subs[a]);
+				if (r != 0) {
+					return r;
+				}
+				*out = &m->subs[a].cur;
+				if ((*out)->type == SKG_REFTABLE_DELETION) {
+					continue;
+				}
+				return 0;
+			}
+			int r = advance_sub(m, a);
+			if (r != 0) {
+				return r;
+			}
+			m->advance = -1;
+			empty = !queue_min(m->subs, m->n, &e);
+		}
+		if (empty) {
+			return 1;
+		}
+		m->subs[e].queued = false;
+		while (queue_min(m->subs, m->n, &t) &&
+		       strcmp(m->subs[t].cur.name, m->subs[e].cur.name) <= 0) {
+			m->subs[t].queued = false;
+			int r = advance_sub(m, t);
+			if (r != 0) {
+				return r;
+			}
+		}
+		m->advance = (ptrdiff_t)e;
+		*out = &m->subs[e].cur;
+		if ((*out)->type != SKG_REFTABLE_DELETION) {
+			return 0;
+		}
+	}
+}
+
+static int merged_open(const struct skg_reftable_stack *s, struct merged *m)
+{
+	m->n = s->nnames;
+	m->subs = calloc(m->n ? m->n : 1, sizeof(*m->subs));
+	if (m->subs == NULL) {
+		return -1;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		m->subs[i].g = s->blocks[i];
+		m->subs[i].recs = s->all != NULL ? s->all + s->tstart[i] : NULL;
+		m->subs[i].n = s->tstart[i + 1] - s->tstart[i];
+	}
+	return 0;
+}
+
+static void merged_close(struct merged *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		skg_buf_release(&m->subs[i].last_key);
+		skg_buf_release(&m->subs[i].name);
+		skg_buf_release(&m->subs[i].target);
+	}
+	free(m->subs);
+}
+
+/* A copy of r into e (its strings in e->mem). false: out of memory. */
+static bool copy_ref(struct ref_rec *e, const struct skg_reftable_ref *r, size_t table)
+{
+	e->r = *r;
+	e->table = table;
+	e->keep = true;
+	const char *in[2] = {r->name, r->target}, *out[2];
+	e->mem = dup_strings(in, 2, out);
+	e->r.name = out[0];
+	e->r.target = out[1];
+	return e->mem != NULL;
+}
+
+/* The refs as git's iteration of the whole stack yields them (seek "", then next until the end or
+ * an error: iter_failed), into s->refs; the records as read go to s->all. */
+static int git_iterate(struct skg_reftable_stack *s)
+{
+	s->all = s->refs;
+	s->nall = s->nrefs;
+	s->refs = NULL;
+	s->nrefs = s->refs_cap = 0;
+	struct merged m;
+	if (merged_open(s, &m) != 0) {
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	int r = merged_seek(&m, "");
+	const struct skg_reftable_ref *ref;
+	while (r == 0 && (r = merged_next(&m, &ref)) == 0) {
+		if (!grow((void **)&s->refs, &s->refs_cap, s->nrefs, sizeof(*s->refs)) ||
+		    !copy_ref(&s->refs[s->nrefs], ref, (size_t)m.advance)) {
+			r = -2;
+			break;
+		}
+		s->nrefs++;
+	}
+	merged_close(&m);
+	if (r == -2) {
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	s->iter_failed = r < 0;
+	return 0;
 }
 
 void skg_reftable_free(struct skg_reftable_stack *s)
@@ -662,6 +1185,24 @@ void skg_reftable_free(struct skg_reftable_stack *s)
 	for (size_t i = 0; i < s->nnames; i++) {
 		free(s->names[i]);
 	}
+	for (size_t i = 0; i < s->nblocks; i++) {
+		if (s->blocks[i] != NULL) {
+			free(s->blocks[i]->buf);
+			free(s->blocks[i]);
+		}
+	}
+	for (size_t i = 0; i < s->nall; i++) {
+		free(s->all[i].mem);
+	}
+	while (s->lookups != NULL) {
+		struct lookup *n = s->lookups->next;
+		free(s->lookups->rec.mem);
+		free(s->lookups);
+		s->lookups = n;
+	}
+	free(s->blocks);
+	free(s->tstart);
+	free(s->all);
 	free(s->names);
 	free(s->refs);
 	free(s->logs);
@@ -677,6 +1218,8 @@ const char *skg_reftable_table_name(const struct skg_reftable_stack *s, size_t i
 {
 	return s->names[i];
 }
+
+static int table_data(struct skg_reftable_stack *s, const uint8_t *d, size_t len, const char *shown);
 
 /* One table of the stack, read whole. */
 static int read_table(struct skg_reftable_stack *s, const char *dir, const char *display, const char *name,
@@ -698,19 +1241,39 @@ static int read_table(struct skg_reftable_stack *s, const char *dir, const char 
 		/* git's reftable_error_str(REFTABLE_NOT_EXIST_ERROR) for a table it cannot open */
 		return skg_fail(s->err, "%s: file does not exist (%s)", shown->p, strerror(errno));
 	}
+	int r = table_data(s, (const uint8_t *)data, len, shown->p);
+	free(data);
+	return r;
+}
+
+/* A table in memory (data[0..len), shown its name in messages) read into the stack. */
+static int table_data(struct skg_reftable_stack *s, const uint8_t *d, size_t len, const char *shown)
+{
 	/* a table of the other hash ID than the repository's (git's reader: a format error) */
-	const uint8_t *d = (const uint8_t *)data;
 	size_t table_rawsz =
 	    len >= 28 && d[4] == 2 && be32(d + 24) == S256_FORMAT_ID ? SKG_MAX_RAWSZ : SKG_RAWSZ;
 	if (s->rawsz != 0 && len >= 28 && memcmp(d, "REFT", 4) == 0 && table_rawsz != s->rawsz) {
-		free(data);
-		return skg_fail(s->err, "%s: corrupt reftable file (hash ID '%s' in a %s repository)",
-		                shown->p, table_rawsz == SKG_MAX_RAWSZ ? "s256" : "sha1",
+		return skg_fail(s->err, "%s: corrupt reftable file (hash ID '%s' in a %s repository)", shown,
+		                table_rawsz == SKG_MAX_RAWSZ ? "s256" : "sha1",
 		                s->rawsz == SKG_MAX_RAWSZ ? "SHA-256" : "SHA-1");
 	}
-	int r = parse_table((const uint8_t *)data, len, shown->p, collect_ref, collect_log, s,
-	                    &s->logs_unreadable, s->err);
-	free(data);
+	size_t t = s->table;
+	struct gblock **b = realloc(s->blocks, (t + 1) * sizeof(*b));
+	size_t *ts = b != NULL ? realloc(s->tstart, (t + 2) * sizeof(*ts)) : NULL;
+	if (b != NULL) {
+		s->blocks = b;
+	}
+	if (ts == NULL) {
+		return skg_fail_sys(s->err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	s->tstart = ts;
+	s->blocks[t] = NULL;
+	s->nblocks = t + 1;
+	s->tstart[t] = s->nrefs;
+	int r = parse_table(d, len, shown, collect_ref, collect_log, s, &s->logs_unreadable, &s->blocks[t],
+	                    s->err);
+	s->tstart[t + 1] = s->nrefs;
+	s->git_view |= s->blocks[t] != NULL;
 	return r;
 }
 
@@ -785,7 +1348,40 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 		}
 		s->nlogs = 0;
 	}
-	merge(s);
+	if (s->git_view ? git_iterate(s) != 0 : (merge_refs(s), false)) {
+		skg_reftable_free(s);
+		return -1;
+	}
+	merge_logs(s);
+	*out = s;
+	return 0;
+}
+
+int skg_reftable_open_mem(struct skg_reftable_stack **out, const uint8_t *data, size_t len, size_t rawsz,
+                          struct skg_error *err)
+{
+	*out = NULL;
+	struct skg_reftable_stack *s = calloc(1, sizeof(*s));
+	if (s == NULL || (s->names = malloc(sizeof(*s->names))) == NULL ||
+	    (s->names[0] = strdup("t.ref")) == NULL) {
+		skg_reftable_free(s);
+		return skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
+	}
+	s->nnames = 1;
+	s->err = err;
+	s->rawsz = rawsz;
+	if (table_data(s, data, len, "t.ref") != 0 ||
+	    (s->git_view ? git_iterate(s) != 0 : (merge_refs(s), false))) {
+		skg_reftable_free(s);
+		return -1;
+	}
+	if (s->logs_unreadable) {
+		for (size_t i = 0; i < s->nlogs; i++) {
+			free(s->logs[i].mem);
+		}
+		s->nlogs = 0;
+	}
+	merge_logs(s);
 	*out = s;
 	return 0;
 }
@@ -814,8 +1410,56 @@ const struct skg_reftable_ref *skg_reftable_ref_at(const struct skg_reftable_sta
 	return &s->refs[i].r;
 }
 
+const struct skg_reftable_ref *skg_reftable_read(const struct skg_reftable_stack *s, const char *name,
+                                                 bool *failed)
+{
+	bool ignored;
+	if (failed == NULL) {
+		failed = &ignored;
+	}
+	*failed = false;
+	if (!s->git_view) {
+		return skg_reftable_find(s, name);
+	}
+	/* reftable_stack_read_ref: seek, one next, then the name must be the one sought */
+	struct merged m;
+	if (merged_open(s, &m) != 0) {
+		*failed = true;
+		return NULL;
+	}
+	const struct skg_reftable_ref *ref = NULL;
+	int r = merged_seek(&m, name);
+	if (r == 0) {
+		r = merged_next(&m, &ref);
+	}
+	const struct skg_reftable_ref *found = NULL;
+	if (r < 0) {
+		*failed = true;
+	} else if (r == 0 && strcmp(ref->name, name) == 0) {
+		struct lookup *l = malloc(sizeof(*l));
+		if (l == NULL || !copy_ref(&l->rec, ref, (size_t)m.advance)) {
+			free(l);
+			*failed = true;
+		} else {
+			l->next = s->lookups;
+			((struct skg_reftable_stack *)s)->lookups = l;
+			found = &l->rec.r;
+		}
+	}
+	merged_close(&m);
+	return found;
+}
+
+bool skg_reftable_iter_failed(const struct skg_reftable_stack *s)
+{
+	return s->iter_failed;
+}
+
 const struct skg_reftable_ref *skg_reftable_find(const struct skg_reftable_stack *s, const char *name)
 {
+	if (s->git_view) {
+		return skg_reftable_read(s, name, NULL);
+	}
 	size_t lo = 0, hi = s->nrefs;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

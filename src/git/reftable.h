@@ -75,6 +75,11 @@ struct skg_reftable_stack;
 int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display, size_t rawsz,
                       struct skg_error *err);
 
+/* A stack of one table in memory (data[0..len), named "t.ref"), as skg_reftable_open reads each
+ * table: for the fuzzer and the tests. */
+int skg_reftable_open_mem(struct skg_reftable_stack **out, const uint8_t *data, size_t len, size_t rawsz,
+                          struct skg_error *err);
+
 /* Whether the stack of <git_dir>/reftable opens (skg_reftable_open, read and freed): 1, 0 when it
  * does not (git's store keeps that error: a linked worktree's stack), -1 when memory ran out. */
 int skg_reftable_opens(const char *git_dir, size_t rawsz);
@@ -83,7 +88,9 @@ void skg_reftable_free(struct skg_reftable_stack *s);
 
 /*
  * The refs of the stack, merged: for each name the record of the newest table that has it, names
- * whose newest record is a deletion left out; sorted by name (bytewise), i = 0 .. count - 1.
+ * whose newest record is a deletion left out; sorted by name (bytewise), i = 0 .. count - 1. In a
+ * stack git reads otherwise (skg_reftable_read), what git's iteration yields, in its order, up to
+ * its error (skg_reftable_iter_failed).
  */
 size_t skg_reftable_ref_count(const struct skg_reftable_stack *s);
 const struct skg_reftable_ref *skg_reftable_ref_at(const struct skg_reftable_stack *s, size_t i);
@@ -94,6 +101,20 @@ const char *skg_reftable_table_name(const struct skg_reftable_stack *s, size_t i
 
 /* The ref named name, or NULL when the stack has none (or its newest record is a deletion). */
 const struct skg_reftable_ref *skg_reftable_find(const struct skg_reftable_stack *s, const char *name);
+
+/*
+ * The ref named name as git 2.55.0 reads it (reftable_stack_read_ref), or NULL: none, or, with
+ * *failed set (failed may be NULL), git's read fails. It differs from skg_reftable_find only in a
+ * stack with a table whose one ref block git reads otherwise than this reader (a record that does
+ * not decode, or keys out of order: git's reader is then followed, its seeks, its merged
+ * iterator, the error where it meets it). Keeps what it finds in the stack (not thread-safe).
+ */
+const struct skg_reftable_ref *skg_reftable_read(const struct skg_reftable_stack *s, const char *name,
+                                                 bool *failed);
+
+/* Whether git's iteration of the stack's refs (skg_reftable_ref_at) ends in an error after the
+ * skg_reftable_ref_count refs (git's "could not read record"). */
+bool skg_reftable_iter_failed(const struct skg_reftable_stack *s);
 
 /*
  * The reflog entries of the stack, merged: for each (refname, update index) the record of the newest
