@@ -1277,6 +1277,29 @@ static int table_data(struct skg_reftable_stack *s, const uint8_t *d, size_t len
 	return r;
 }
 
+/* The stack's tables read: its merged views. 0, or -1 (err set). */
+static int finish(struct skg_reftable_stack *s)
+{
+	/* git's merged log iterator fails, and its reflog walks see no reflogs, when the log block a
+	 * table starts its section with does not inflate (a later block: the walk stops there;
+	 * sha1kit drops them all) */
+	if (s->logs_unreadable) {
+		for (size_t i = 0; i < s->nlogs; i++) {
+			free(s->logs[i].mem);
+		}
+		s->nlogs = 0;
+	}
+	if (s->git_view) {
+		if (git_iterate(s) != 0) {
+			return -1;
+		}
+	} else {
+		merge_refs(s);
+	}
+	merge_logs(s);
+	return 0;
+}
+
 int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const char *display, size_t rawsz,
                       struct skg_error *err)
 {
@@ -1339,20 +1362,10 @@ int skg_reftable_open(struct skg_reftable_stack **out, const char *dir, const ch
 		skg_reftable_free(s);
 		return -1;
 	}
-	/* git's merged log iterator fails, and its reflog walks see no reflogs, when the log block a
-	 * table starts its section with does not inflate (a later block: the walk stops there;
-	 * sha1kit drops them all) */
-	if (s->logs_unreadable) {
-		for (size_t i = 0; i < s->nlogs; i++) {
-			free(s->logs[i].mem);
-		}
-		s->nlogs = 0;
-	}
-	if (s->git_view ? git_iterate(s) != 0 : (merge_refs(s), false)) {
+	if (finish(s) != 0) {
 		skg_reftable_free(s);
 		return -1;
 	}
-	merge_logs(s);
 	*out = s;
 	return 0;
 }
@@ -1370,18 +1383,10 @@ int skg_reftable_open_mem(struct skg_reftable_stack **out, const uint8_t *data, 
 	s->nnames = 1;
 	s->err = err;
 	s->rawsz = rawsz;
-	if (table_data(s, data, len, "t.ref") != 0 ||
-	    (s->git_view ? git_iterate(s) != 0 : (merge_refs(s), false))) {
+	if (table_data(s, data, len, "t.ref") != 0 || finish(s) != 0) {
 		skg_reftable_free(s);
 		return -1;
 	}
-	if (s->logs_unreadable) {
-		for (size_t i = 0; i < s->nlogs; i++) {
-			free(s->logs[i].mem);
-		}
-		s->nlogs = 0;
-	}
-	merge_logs(s);
 	*out = s;
 	return 0;
 }

@@ -2519,25 +2519,32 @@ done
 # header's line comes, not the size's (found by a new user's trial)
 cp "$T/u1.pack" "$T/u1-sig.pack" && printf 'QACK' | dd of="$T/u1-sig.pack" conv=notrunc 2>/dev/null
 cp "$T/u1.pack" "$T/u1-v4.pack" && printf '\0\0\0\4' | dd of="$T/u1-v4.pack" bs=1 seek=4 conv=notrunc 2>/dev/null
-for label in sig v4; do
+# both_ways NAME PACK ARGS...: index-pack ARGS on PACK as a file (then named u.pack) and from
+# standard input in a repository (--stdin), git's and sha1kit's: stdout, stderr, status, files
+both_ways() {
+	local name=$1 pack=$2 where who d
+	shift 2
 	for where in file stdin; do
 		for who in git sk; do
-			d=$T/ow-max-$label-$where-$who
+			d=$T/$name-$where-$who
 			rm -rf "$d"
 			if [ $where = file ]; then
-				mkdir -p "$d" && cp "$T/u1-$label.pack" "$d/u.pack"
-				one_way $who "max-$label-$where" "$d" index-pack --max-input-size=20 u.pack
+				mkdir -p "$d" && cp "$pack" "$d/u.pack"
+				one_way $who "$name-$where" "$d" index-pack "$@" u.pack
 			else
 				git init -q "$d"
-				PACK_IN=$T/u1-$label.pack one_way $who "max-$label-$where" "$d" index-pack --stdin --max-input-size=20
+				PACK_IN=$pack one_way $who "$name-$where" "$d" index-pack --stdin "$@"
 			fi
 		done
 		same=1
 		for f in out err rc ls; do
-			same_file "$T/ow-git-max-$label-$where.$f" "$T/ow-sk-max-$label-$where.$f" || same=0
+			same_file "$T/ow-git-$name-$where.$f" "$T/ow-sk-$name-$where.$f" || same=0
 		done
-		[ $same = 1 ] && ok || bad "unsupported: --max-input-size=20, $label ($where): git $(<"$T/ow-git-max-$label-$where.rc") $(<"$T/ow-git-max-$label-$where.last"), sha1kit $(<"$T/ow-sk-max-$label-$where.rc") $(<"$T/ow-sk-max-$label-$where.last")"
+		[ $same = 1 ] && ok || bad "unsupported: index-pack $* ($name, $where): git $(<"$T/ow-git-$name-$where.rc") $(tail -c 150 "$T/ow-git-$name-$where.err"), sha1kit $(<"$T/ow-sk-$name-$where.rc") $(tail -c 150 "$T/ow-sk-$name-$where.err")"
 	done
+}
+for label in sig v4; do
+	both_ways "max-$label" "$T/u1-$label.pack" --max-input-size=20
 done
 # index-pack -v on a pack git refuses: git's meter ("Indexing objects", or "Receiving objects" for
 # --stdin) up to the objects it read whole, over which its error lines are written; all of them
@@ -2559,24 +2566,7 @@ open(sys.argv[1] + '-first.pack', 'wb').write(pack(150, 0))
 open(sys.argv[1] + '-late.pack', 'wb').write(pack(30000, 29000))  # sha1kit's own meter runs first
 PYEOF
 for label in mid cut first late; do
-	for where in file stdin; do
-		for who in git sk; do
-			d=$T/vbad-$label-$where-$who
-			rm -rf "$d"
-			if [ $where = file ]; then
-				mkdir -p "$d" && cp "$T/vbad-$label.pack" "$d/u.pack"
-				one_way $who "vbad-$label-$where" "$d" index-pack -v u.pack
-			else
-				git init -q "$d"
-				PACK_IN=$T/vbad-$label.pack one_way $who "vbad-$label-$where" "$d" index-pack --stdin -v
-			fi
-		done
-		same=1
-		for f in out err rc ls; do
-			same_file "$T/ow-git-vbad-$label-$where.$f" "$T/ow-sk-vbad-$label-$where.$f" || same=0
-		done
-		[ $same = 1 ] && ok || bad "unsupported: index-pack -v, $label ($where): git $(<"$T/ow-git-vbad-$label-$where.rc") $(tail -c 150 "$T/ow-git-vbad-$label-$where.err"), sha1kit $(<"$T/ow-sk-vbad-$label-$where.rc") $(tail -c 150 "$T/ow-sk-vbad-$label-$where.err")"
-	done
+	both_ways "vbad-$label" "$T/vbad-$label.pack" -v
 done
 # --fsck-objects=MSG-ID=SEVERITY: a usage error for git 2.39.5 (only the bare option), accepted by
 # 2.55: the same status and files as the reference git (found by a new user's trial)
