@@ -470,7 +470,8 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 	if (v->odb == NULL) {
 		static const struct skg_sink quiet = {ignore_report, NULL};
 		struct skg_error err;
-		if (v->open_failed || skg_odb_open(&v->odb, v->f->repo, &quiet, &err) != 0) {
+		if (v->open_failed || skg_odb_open_mapped(&v->odb, v->f->repo, &quiet, v->f->on_map,
+		                                          v->f->map_ctx, &err) != 0) {
 			v->open_failed = true;
 			return -1;
 		}

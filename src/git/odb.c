@@ -194,6 +194,9 @@ struct skg_odb {
 	size_t last_len;
 	bool last_loose;
 	char *last_path;
+	/* told of each pack and idx mapped (skg_file_map's on_map; NULL: none) */
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
 };
 
 static int cmp_pack(const void *a_, const void *b_)
@@ -269,8 +272,8 @@ static int add_packs(struct skg_odb *odb, size_t k, const char *objects_dir)
 		}
 		struct skg_error e = {0};
 		struct stat st;
-		bool ok = skg_file_map(&p.idx, p.idx_path, NULL, NULL, &e) == 0 &&
-		          skg_file_map(&p.pack, p.pack_path, NULL, NULL, &e) == 0 &&
+		bool ok = skg_file_map(&p.idx, p.idx_path, odb->on_map, odb->map_ctx, &e) == 0 &&
+		          skg_file_map(&p.pack, p.pack_path, odb->on_map, odb->map_ctx, &e) == 0 &&
 		          skg_pk_git_usable_as(p.idx.data, (size_t)p.idx.len, p.pack.data, p.pack.len,
 		                               odb->rawsz) &&
 		          stat(p.pack_path, &st) == 0;
@@ -331,10 +334,20 @@ void skg_odb_free(struct skg_odb *odb)
 int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct skg_sink *sink,
                  struct skg_error *err)
 {
+	return skg_odb_open_mapped(out, repo, sink, NULL, NULL, err);
+}
+
+int skg_odb_open_mapped(struct skg_odb **out, const struct skg_repo *repo, const struct skg_sink *sink,
+                        void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path,
+                                       bool mapped),
+                        void *map_ctx, struct skg_error *err)
+{
 	*out = NULL;
 	struct skg_odb *odb = calloc(1, sizeof(*odb));
 	if (odb != NULL) {
 		odb->rawsz = (unsigned)skg_format_rawsz(skg_repo_object_format(repo));
+		odb->on_map = on_map;
+		odb->map_ctx = map_ctx;
 	}
 	if (odb == NULL || (odb->reader = skg_loose_reader_new(NULL)) == NULL ||
 	    skg_pk_cache_init(&odb->cache, BASE_LIMIT) != 0 ||

@@ -43,6 +43,12 @@ struct skg_lines;
 /* Open repo's store into *out. Returns 0, or -1 with err (SKG_E_NOMEM). */
 int skg_odb_open(struct skg_odb **out, const struct skg_repo *repo, const struct skg_sink *sink,
                  struct skg_error *err);
+/* The same, on_map (may be NULL) told of each pack and idx it maps and unmaps, as skg_file_map
+ * tells it (struct skg_check_options.on_map: a program's SIGBUS guard). */
+int skg_odb_open_mapped(struct skg_odb **out, const struct skg_repo *repo, const struct skg_sink *sink,
+                        void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path,
+                                       bool mapped),
+                        void *map_ctx, struct skg_error *err);
 void skg_odb_free(struct skg_odb *odb);
 
 /* git's has_object_file(.., OBJECT_INFO_QUICK): an idx of a pack lists it, else a file of its
