@@ -492,8 +492,10 @@ void skg_fsck_meter_stop(struct skg_fsck_run *f)
 		if (f->progress.stop != NULL) {
 			f->progress.stop(f->progress.ctx, m->title,
 			                 m->shown >= 0 ? (uint64_t)m->shown : UINT64_MAX, m->total);
-		} else if (m->shown >= 0) {
-			f->progress.fn(f->progress.ctx, m->title, (uint64_t)m->shown, m->total);
+		} else {
+			/* without stop, the end of every phase is fn with done == total (git.h), whatever
+			 * git's meter last showed (a phase that stopped part way, or never moved) */
+			f->progress.fn(f->progress.ctx, m->title, m->total, m->total);
 		}
 	}
 	pthread_mutex_unlock(&f->lock);
