@@ -35,3 +35,8 @@ add_executable(test_check ${CMAKE_CURRENT_LIST_DIR}/test_check.c)
 target_link_libraries(test_check PRIVATE ${SK_FAULT_LIBS} PkgConfig::CMOCKA)
 add_test(NAME test_check COMMAND test_check)
 set_tests_properties(test_check PROPERTIES LABELS git)
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  # qemu-user's getcwd fails (ENOENT) in a directory whose path is longer than PATH_MAX, where the
+  # kernel's works: test_working_directory_long is left out under the emulator
+  set_tests_properties(test_check PROPERTIES ENVIRONMENT "SHA1KIT_TEST_EMULATED=1")
+endif()

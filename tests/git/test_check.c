@@ -296,6 +296,10 @@ static void test_working_directory(void **state)
 static void test_working_directory_long(void **state)
 {
 	(void)state;
+	if (getenv("SHA1KIT_TEST_EMULATED") != NULL) {
+		/* qemu-user's getcwd fails there (tests/git/api.cmake): checked on the native builds */
+		skip();
+	}
 	char dangling[SKG_HEXSZ + 1], back[1024], top[512], git_dir[600];
 	make_repo("wdlong", dangling);
 	snprintf(top, sizeof(top), "%s/wdlong", tmp);
