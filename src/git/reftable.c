@@ -434,8 +434,6 @@ static int log_record(struct table *t, struct cur *c, unsigned type)
 	return 1;
 }
 
-/* Every record of the section of type want that begins at off, block after block until a block of
- * another type or the end of the blocks (git's table_iter_next_block). */
 /* Whether the ref section is one block without an index: its block at 0, the next one (at next)
  * not a ref block. *next_fails: git's look at that next block fails (an unknown type). */
 static bool one_ref_block(const struct table *t, size_t next, bool *next_fails)
@@ -517,7 +515,7 @@ static int scan_section(struct table *t, size_t off, uint8_t want)
 		skg_buf_setlen(&t->key, 0);
 		skg_buf_setlen(&prev, 0);
 		bool stop = false;
-		while (!stop && c.p < c.end) {
+		while (c.p < c.end) {
 			unsigned type;
 			bool key_ok = decode_key(t, &c, &type) && t->key.len > 0;
 			if (t->key.failed) {
@@ -531,7 +529,6 @@ static int scan_section(struct table *t, size_t off, uint8_t want)
 				}
 			}
 			if (key_ok) {
-				struct cur probe = c;
 				r = want == BLOCK_REF ? ref_record(t, &c, type) : log_record(t, &c, type);
 				if (r < 0) {
 					ret = -1;
@@ -546,7 +543,6 @@ static int scan_section(struct table *t, size_t off, uint8_t want)
 					}
 					continue;
 				}
-				c = probe;
 			}
 			if (single && (!key_ok || type < 4)) {
 				/* git reads the records before it, then fails */
