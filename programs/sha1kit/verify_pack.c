@@ -434,25 +434,18 @@ int sk_cmd_verify_pack(int argc, char **argv)
 			sk_flush_stdout();
 			sk_git_line("%.*s", (int)setup.len, setup.text);
 		}
-		if (cfg_bad || bad_format != NULL) {
-			/* as git's: index-pack's fatal line for each pack, then its "bad" line (the
-			 * config is read before the options) */
+		if (cfg_bad || bad_format != NULL || argv[i][0] == '-') {
+			/* as git's: its index-pack child dies before it reads the pack, then the pack is
+			 * "bad": the config is read before the options, and a name that starts with '-' is
+			 * taken for an option (the usage line, exit 129) */
 			if (cfg_bad) {
 				sk_git_line("fatal: %s\n", err.msg);
-			} else {
+			} else if (bad_format != NULL) {
 				sk_git_line("fatal: unknown hash algorithm '%s'\n", bad_format);
+			} else {
+				sk_flush_stdout();
+				sk_git_line("usage: %s\n", sk_index_pack_usage(git_version));
 			}
-			if (verbose || stat_only) {
-				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);
-			}
-			status |= SK_EXIT_FAILURE;
-			continue;
-		}
-		if (argv[i][0] == '-') {
-			/* git's verify-pack passes the name on to `git index-pack --verify`, which takes
-			 * it for an option: its usage line (exit 129), then the pack is bad */
-			sk_flush_stdout();
-			sk_git_line("usage: %s\n", sk_index_pack_usage(git_version));
 			if (verbose || stat_only) {
 				printf("%.*s.pack: bad\n", (int)stem_len(argv[i]), argv[i]);
 			}

@@ -297,8 +297,9 @@ static int read_block(struct table *t, size_t off, struct block *b)
 }
 
 /* A record's key (reftable.adoc "ref record": prefix_length, suffix_length << 3 | type, suffix):
- * t->key becomes the previous key's prefix plus the suffix. */
-static bool decode_key(struct table *t, struct cur *c, unsigned *type)
+ * key (the previous record's) becomes its prefix plus the suffix; the strict reader's t->key, git's
+ * reader's last_key (block_next). */
+static bool decode_key_into(struct cur *c, struct skg_buf *key, unsigned *type)
 {
 	uint64_t prefix, suffix;
 	const uint8_t *s;
@@ -307,12 +308,57 @@ static bool decode_key(struct table *t, struct cur *c, unsigned *type)
 	}
 	*type = (unsigned)(suffix & 7);
 	suffix >>= 3;
-	if (prefix > t->key.len || !get_bytes(c, (size_t)suffix, &s)) {
+	if (prefix > key->len || !get_bytes(c, (size_t)suffix, &s)) {
 		return false;
 	}
-	skg_buf_setlen(&t->key, (size_t)prefix);
-	skg_buf_add(&t->key, s, (size_t)suffix);
+	skg_buf_setlen(key, (size_t)prefix);
+	skg_buf_add(key, s, (size_t)suffix);
 	return true;
+}
+
+static bool decode_key(struct table *t, struct cur *c, unsigned *type)
+{
+	return decode_key_into(c, &t->key, type);
+}
+
+/* A ref record's value (reftable.adoc "ref record") into *r (its name left to the caller): the
+ * update index delta, then by type nothing, one ID, an ID and its peeled target, or a symbolic
+ * ref's target (into strs, r->target its text). false when it does not decode or the type is
+ * reserved (0x4..0x7). */
+static bool ref_value(struct cur *c, unsigned type, size_t rawsz, uint64_t min_update_index,
+                      struct skg_reftable_ref *r, struct skg_buf *strs)
+{
+	uint64_t delta, n;
+	const uint8_t *v;
+	*r = (struct skg_reftable_ref){.type = (enum skg_reftable_ref_type)type, .rawsz = rawsz};
+	if (!get_varint(c, &delta)) {
+		return false;
+	}
+	r->update_index = min_update_index + delta;
+	switch (type) {
+	case SKG_REFTABLE_DELETION:
+		return true;
+	case SKG_REFTABLE_VAL1:
+	case SKG_REFTABLE_VAL2:
+		if (!get_bytes(c, type * rawsz, &v)) {
+			return false;
+		}
+		memcpy(r->id, v, rawsz);
+		if (type == SKG_REFTABLE_VAL2) {
+			memcpy(r->peeled, v + rawsz, rawsz);
+		}
+		return true;
+	case SKG_REFTABLE_SYMREF:
+		if (!get_varint(c, &n) || !get_bytes(c, (size_t)n, &v)) {
+			return false;
+		}
+		skg_buf_setlen(strs, 0);
+		skg_buf_add(strs, v, (size_t)n);
+		r->target = strs->p;
+		return true;
+	default:
+		return false; /* 0x4..0x7: reserved */
+	}
 }
 
 static int nomem(struct table *t)
@@ -320,49 +366,15 @@ static int nomem(struct table *t)
 	return skg_fail_sys(t->err, SKG_E_NOMEM, ENOMEM, "out of memory");
 }
 
-/* A ref record's value (reftable.adoc "ref record"). 1 ok, 0 malformed, -1 failed (err set). */
+/* A ref record (its key in t->key, its value ref_value's) to on_ref. 1 ok, 0 malformed, -1 failed
+ * (err set). */
 static int ref_record(struct table *t, struct cur *c, unsigned type)
 {
-	struct skg_reftable_ref r = {.type = (enum skg_reftable_ref_type)type, .rawsz = t->rawsz};
-	uint64_t delta;
-	const uint8_t *v;
-	if (!get_varint(c, &delta)) {
+	struct skg_reftable_ref r;
+	if (!ref_value(c, type, t->rawsz, t->min_update_index, &r, &t->strs)) {
 		return 0;
 	}
-	r.update_index = t->min_update_index + delta;
-	switch (type) {
-	case SKG_REFTABLE_DELETION:
-		break;
-	case SKG_REFTABLE_VAL1:
-		if (!get_bytes(c, t->rawsz, &v)) {
-			return 0;
-		}
-		memcpy(r.id, v, t->rawsz);
-		break;
-	case SKG_REFTABLE_VAL2:
-		if (!get_bytes(c, 2 * t->rawsz, &v)) {
-			return 0;
-		}
-		memcpy(r.id, v, t->rawsz);
-		memcpy(r.peeled, v + t->rawsz, t->rawsz);
-		break;
-	case SKG_REFTABLE_SYMREF: {
-		uint64_t n;
-		if (!get_varint(c, &n) || !get_bytes(c, (size_t)n, &v)) {
-			return 0;
-		}
-		t->strs.len = 0;
-		skg_buf_add(&t->strs, v, (size_t)n);
-		if (t->strs.failed) {
-			return nomem(t);
-		}
-		r.target = t->strs.p;
-		break;
-	}
-	default:
-		return 0; /* 0x4..0x7: reserved */
-	}
-	if (t->key.failed) {
+	if (t->strs.failed || t->key.failed) {
 		return nomem(t);
 	}
 	r.name = t->key.p;
@@ -826,50 +838,12 @@ static int block_next(struct sub *sb)
 		return 1;
 	}
 	struct cur c = {g->buf + sb->next_off, g->buf + g->restart_off};
-	uint64_t prefix, suffix, delta, n;
-	const uint8_t *v;
-	if (!get_varint(&c, &prefix) || !get_varint(&c, &suffix)) {
-		return -1;
-	}
-	unsigned type = (unsigned)(suffix & 7);
-	suffix >>= 3;
-	if ((uint64_t)(c.end - c.p) < suffix || prefix > sb->last_key.len) {
-		return -1;
-	}
-	skg_buf_setlen(&sb->last_key, (size_t)prefix);
-	skg_buf_add(&sb->last_key, c.p, (size_t)suffix);
-	c.p += suffix;
-	if (sb->last_key.len == 0 || !get_varint(&c, &delta)) {
-		return -1;
+	unsigned type;
+	if (!decode_key_into(&c, &sb->last_key, &type) || sb->last_key.len == 0 ||
+	    !ref_value(&c, type, g->rawsz, g->min_update_index, &sb->cur, &sb->target)) {
+		return sb->last_key.failed || sb->target.failed ? -2 : -1;
 	}
 	struct skg_reftable_ref *r = &sb->cur;
-	*r = (struct skg_reftable_ref){.type = (enum skg_reftable_ref_type)type,
-	                               .rawsz = g->rawsz,
-	                               .update_index = g->min_update_index + delta};
-	switch (type) {
-	case SKG_REFTABLE_DELETION:
-		break;
-	case SKG_REFTABLE_VAL1:
-	case SKG_REFTABLE_VAL2:
-		if (!get_bytes(&c, type * g->rawsz, &v)) {
-			return -1;
-		}
-		memcpy(r->id, v, g->rawsz);
-		if (type == SKG_REFTABLE_VAL2) {
-			memcpy(r->peeled, v + g->rawsz, g->rawsz);
-		}
-		break;
-	case SKG_REFTABLE_SYMREF:
-		if (!get_varint(&c, &n) || !get_bytes(&c, (size_t)n, &v)) {
-			return -1;
-		}
-		skg_buf_setlen(&sb->target, 0);
-		skg_buf_add(&sb->target, v, (size_t)n);
-		r->target = sb->target.p;
-		break;
-	default:
-		return -1;
-	}
 	/* the name is the key as a C string (git's refname) */
 	skg_buf_setlen(&sb->name, 0);
 	skg_buf_adds(&sb->name, sb->last_key.p);
