@@ -957,6 +957,15 @@ static bool table_name_ok(const char *name)
  * record of the merged stack, in name order: an object ID must not be null, a symbolic ref's target
  * is checked as a loose symbolic ref's. 0, or -1 when the run stops (err). The names are those of
  * the stack as it was read (git's stack->tables). */
+/* One of reftable_be_fsck's error() lines about a worktree's stack, what with the worktree's ID for
+ * its %s (fsck's bit 8; refs verify exits 255). */
+static void stack_error(struct rv *v, const char *what, const char *id)
+{
+	struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL, SKG_NONE, NULL, NULL, false, EXIT_REFS};
+	emit(v, &r, what, id);
+	v->errors = 1;
+}
+
 static int check_reftable(struct rv *v, const char *store_dir, const char *store_display)
 {
 	const struct skg_worktree *wt = v->wt;
@@ -975,10 +984,7 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 	 * store, stops the command: git 2.55 crashes there, docs/git.md section 7) */
 	if (skg_reftable_open(&st, dir.p, shown.p, v->rawsz, v->err) != 0) {
 		if (wt->id != NULL && v->err->code != SKG_E_NOMEM) {
-			struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL, SKG_NONE, NULL, NULL,
-			                       false,           EXIT_REFS};
-			emit(v, &r, "reftable stack for worktree '%s' is broken", wt->id);
-			v->errors = 1;
+			stack_error(v, "reftable stack for worktree '%s' is broken", wt->id);
 			goto out;
 		}
 		ret = -1;
@@ -993,7 +999,8 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 	}
 	/* ref_iterator_for_stack: a store that failed at its set-up yields no record, quietly (a
 	 * linked worktree's check opens its stack again first, which clears that failure) */
-	for (size_t i = 0; !(v->store_broken && wt->id == NULL) && i < skg_reftable_ref_count(st); i++) {
+	bool reads = !(v->store_broken && wt->id == NULL);
+	for (size_t i = 0; reads && i < skg_reftable_ref_count(st); i++) {
 		const struct skg_reftable_ref *r = skg_reftable_ref_at(st, i);
 		skg_buf_setlen(&path, 0);
 		if (wt->id != NULL) {
@@ -1010,13 +1017,10 @@ static int check_reftable(struct rv *v, const char *store_dir, const char *store
 			check_oid(v, path.p, r->id);
 		}
 	}
-	if (!(v->store_broken && wt->id == NULL) && skg_reftable_iter_failed(st)) {
+	if (reads && skg_reftable_iter_failed(st)) {
 		/* git's iteration met a record it cannot read: reftable_be_fsck's error names the
 		 * worktree by its ID, the main one's NULL as glibc's printf spells it */
-		struct skg_report r = {SKG_LEVEL_ERROR, SKG_R_FSCK, NULL, SKG_NONE, NULL, NULL,
-		                       false,           EXIT_REFS};
-		emit(v, &r, "could not read record for worktree '%s'", wt->id != NULL ? wt->id : "(null)");
-		v->errors = 1;
+		stack_error(v, "could not read record for worktree '%s'", wt->id != NULL ? wt->id : "(null)");
 	}
 out:
 	skg_reftable_free(st);
