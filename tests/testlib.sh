@@ -277,6 +277,32 @@ grep_v_prefix() {
 	done <"$in" >"$out"
 }
 
+# sk_trace_bits TRACE STATUS WHAT...: the records of a sha1kit fsck run with SHA1KIT_FSCK_TRACE=TRACE
+# that exited STATUS carry the status's bits between them (the OR of their exit_bits is the status,
+# git_fsck.h), unless the check died (128); else fail "WHAT...: ..." and the trace's first lines
+# (SK_TRACE_LINES, default 20). The caller defines fail.
+sk_trace_bits() {
+	local trace=$1 status=$2 or=0 bits id msg line st=
+	shift 2
+	if [ ! -f "$trace" ]; then
+		fail "$*: no trace of sha1kit fsck (SHA1KIT_FSCK_TRACE)"
+		return
+	fi
+	# shellcheck disable=SC2034 # id, msg, line: the fields after the bits
+	while IFS=$'\t' read -r bits id msg line; do
+		case $bits in
+		exit\ *) st=${bits#exit } ;;
+		*) or=$((or | bits)) ;;
+		esac
+	done <"$trace"
+	if [ "$st" != "$status" ]; then
+		fail "$*: the trace says exit '$st', sha1kit fsck exited $status"
+	elif [ "$st" != 128 ] && [ "$or" != "$st" ]; then
+		fail "$*: the records' exit bits OR to $or, the status is $st"
+		sed 's/^/    trace: /' "$trace" | head -"${SK_TRACE_LINES:-20}"
+	fi
+}
+
 # sk_check_recorded FIX DIR NAME ARGS: sha1kit ($SK) fsck in DIR (ARGS "default": no option, else
 # one option) against the output a Git recorded in FIX/NAME.ARGS.out, .err and .rc (FIX/git-version
 # names that Git): stderr and the exit status byte for byte, stdout as the same lines (sha1kit's
@@ -287,8 +313,10 @@ sk_check_recorded() {
 	local fix=$1 dir=$2 c=$3 args=$4 a=$4
 	[ "$a" = default ] && a=
 	# shellcheck disable=SC2086 # a: no option, or one
-	(cd "$dir" && "$SK" fsck $a >"$T/s.out" 2>"$T/s.err")
+	rm -f "$T/s.trace"
+	(cd "$dir" && SHA1KIT_FSCK_TRACE="$T/s.trace" "$SK" fsck $a >"$T/s.out" 2>"$T/s.err")
 	echo $? >"$T/s.rc"
+	sk_trace_bits "$T/s.trace" "$(<"$T/s.rc")" "$c fsck $a"
 	if same_lines "$fix/$c.$args.out" "$T/s.out" && same_file "$fix/$c.$args.err" "$T/s.err" &&
 		same_file "$fix/$c.$args.rc" "$T/s.rc"; then
 		pass

@@ -224,9 +224,13 @@ int skg_config_check_command_line(struct skg_error *err);
  *             format of the repository or pack the call reads: 20 bytes (SHA-1), or 32 (SHA-256)
  *   text      git's words without the level's prefix, no final newline: print
  *             skg_level_prefix(level), text and "\n" to get git's line byte for byte
- *   fatal     git stops after this line (exit 128); the run stops too and fails with SKG_E_GIT
+ *   fatal     git stops after this line (exit 128); the run stops too and fails with SKG_E_GIT.
+ *             A "fatal: " line of a process `git fsck` runs (`git commit-graph verify`, `git
+ *             multi-pack-index verify`) ends that process only: level SKG_LEVEL_PLAIN, fatal false
  *   exit_bits what `git fsck` ORs into its exit status for it (1 error, 2 missing/broken link,
- *             4 corrupt pack/object, 8 refs, 16 commit-graph/midx, ...), 0 for other commands
+ *             4 corrupt pack/object, 8 refs, 16 commit-graph, 32 multi-pack-index, ...; the
+ *             failing lines of such a process carry its bit), 0 for other commands. The OR of
+ *             all records' exit_bits is the check's exit status unless it died (128)
  */
 struct skg_report {
 	enum skg_level level;

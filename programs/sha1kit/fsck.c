@@ -25,12 +25,33 @@
 #define CMD          "fsck"
 #define USAGE_STATUS 129 /* git's exit status for a usage error (parse-options) */
 
+/* SHA1KIT_FSCK_TRACE=FILE: every record of the check appended to FILE as one line,
+ * "EXIT_BITS<TAB>ID<TAB>MSG_ID<TAB>LINE" (MSG_ID "-" where there is none; LINE git's line with its
+ * prefix, empty for a record git does not print, its newlines and backslashes written \n and \\),
+ * then "exit STATUS" (the man page, ENVIRONMENT). */
+#define TRACE_ENV "SHA1KIT_FSCK_TRACE"
+
 /* A record of the check: git's line, on stdout for a result, else on stderr (stdout flushed
- * first, so that both streams keep git's order when they are one file). */
+ * first, so that both streams keep git's order when they are one file). ctx: the trace file or
+ * NULL. */
 static void print_record(void *ctx, const struct skg_report *r)
 {
 	const char *prefix = skg_level_prefix(r->level);
-	(void)ctx;
+	FILE *trace = ctx;
+	if (trace != NULL) {
+		fprintf(trace, "%u\t%d\t%s\t%s", r->exit_bits, r->id, r->msg_id != NULL ? r->msg_id : "-",
+		        prefix != NULL ? prefix : "");
+		for (const char *p = prefix != NULL ? r->text : ""; *p != '\0'; p++) {
+			/* one line per record: a fatal record of several lines has them as \n */
+			if (*p == '\n' || *p == '\\') {
+				fputc('\\', trace);
+				fputc(*p == '\n' ? 'n' : '\\', trace);
+			} else {
+				fputc(*p, trace);
+			}
+		}
+		fputc('\n', trace);
+	}
 	if (prefix == NULL) {
 		return; /* git says nothing */
 	}
@@ -260,6 +281,13 @@ static void usage(void)
 	       "there: with --git-version=2.39 --connectivity-only the promisor packs are read\n"
 	       "and hashed whole).\n"
 	       "\n"
+	       "Environment: SHA1KIT_FSCK_TRACE=FILE appends every line of the check to FILE\n"
+	       "with the exit bits it adds, one line each: \"BITS<TAB>ID<TAB>MSG-ID<TAB>LINE\"\n"
+	       "(ID the library's report kind, MSG-ID git's message ID or -, LINE git's line\n"
+	       "with its prefix, empty for a record git does not print, newlines and\n"
+	       "backslashes in it as \\n and \\\\), then \"exit STATUS\". The bits of the lines OR\n"
+	       "to STATUS unless fsck died (128): which line made which bit.\n"
+	       "\n"
 	       "Exit status: the sum of git fsck's bits: 1 an object is corrupt, 2 an object is\n"
 	       "missing (a broken link), 4 a pack is corrupt, 8 a ref is broken, 16 the\n"
 	       "commit-graph, 32 the multi-pack-index, 64 a .rev file; 128 a SHA-1 collision\n"
@@ -472,10 +500,29 @@ int sk_cmd_fsck(int argc, char **argv)
 	if (progress == 1 || stats) {
 		o.progress = (struct skg_progress){on_progress, &ui, on_progress_stop, on_progress_start};
 	}
-	struct skg_sink sink = {print_record, NULL};
+	const char *trace_path = getenv(TRACE_ENV);
+	FILE *trace = NULL;
+	if (trace_path != NULL && *trace_path != '\0') {
+		trace = fopen(trace_path, "a");
+		if (trace == NULL) {
+			sk_git_line("fatal: " TRACE_ENV ": cannot open '%s': %s\n", trace_path,
+			            strerror(errno));
+			return 128;
+		}
+	}
+	struct skg_sink sink = {print_record, trace};
 	struct skg_check_result res;
 	struct skg_error err;
-	if (skg_check_repo(git_dir, &o, &sink, &res, &err) == 0) {
+	int rc = skg_check_repo(git_dir, &o, &sink, &res, &err);
+	if (trace != NULL) {
+		fprintf(trace, "exit %d\n", rc == 0 ? res.exit_status : 128);
+		if (fclose(trace) != 0) {
+			sk_git_line("fatal: " TRACE_ENV ": cannot write '%s': %s\n", trace_path,
+			            strerror(errno));
+			return 128;
+		}
+	}
+	if (rc == 0) {
 		/* git fsck's start_command flushed standard output before it ran `git commit-graph
 		 * verify` (its last lines are on standard error): a failure there shows at the end as
 		 * git's "unknown write failure" */

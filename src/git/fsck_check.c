@@ -351,8 +351,8 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 			 * Checks and links in one decode. git prints the walk's decode error (below)
 			 * before the findings: they wait in `held` until then (nearly always empty).
 			 */
-			struct skg_fsck_dest hs = {f,         &held,  s->odb, s->pack_seq,
-			                           s->offset, s->dir, s->nth, s->errors};
+			struct skg_fsck_dest hs = {f,      &held,  s->odb,    s->pack_seq,    s->offset,
+			                           s->dir, s->nth, s->errors, s->finding_bits};
 			tree_result = skg_fsck_tree(id, data, len, &f->fopt, skg_fsck_on_finding, &hs,
 			                            tree_link, &l, &te);
 			tree_checked = true;
@@ -386,13 +386,15 @@ void skg_fsck_check_object(struct skg_fsck_dest *s, unsigned type, const uint8_t
 		collect_event(s, type, id, l.v, l.n, graft);
 	}
 	if (!parsed) {
-		if (where != NULL) {
-			skg_fsck_err(s, "error: %s: object could not be parsed: %s", h, where);
-		} else {
-			skg_fsck_err(s, "error: %s: object corrupt or missing", h);
-		}
 		/* in a pack, git's verify_pack fails too: its callback returned an error */
-		dest_errors(s, SKG_CHECK_ERROR_OBJECT | (s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : 0));
+		int bits = SKG_CHECK_ERROR_OBJECT | (s->pack_seq > 0 ? SKG_CHECK_ERROR_PACK : 0);
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, (unsigned)bits};
+		if (where != NULL) {
+			skg_fsck_errm(s, &meta, "error: %s: object could not be parsed: %s", h, where);
+		} else {
+			skg_fsck_errm(s, &meta, "error: %s: object corrupt or missing", h);
+		}
+		dest_errors(s, bits);
 		/* git's lookup made the commit or tag before its parse failed: it has one of that type */
 		if ((type == SKG_COMMIT || type == SKG_TAG) && (fate == NULL || fate->kind != SKG_TO_PARSE) &&
 		    skg_graph_note_type(f->graph, id, type) != 0) {

@@ -120,7 +120,7 @@ static void *loose_thread(void *arg)
 			break;
 		}
 		struct skg_buf buf = {0};
-		struct skg_fsck_dest s = {w->f, &buf, w->odb, 0, 0, k, 0, NULL};
+		struct skg_fsck_dest s = {w->f, &buf, w->odb, 0, 0, k, 0, NULL, 0};
 		/* SKG_LOOSE_WALK_STOPPED: an xx/ directory could not be opened; git says so and goes on */
 		int rc = reader == NULL ? SKG_LOOSE_WALK_NOMEM
 		         : !w->present[k]

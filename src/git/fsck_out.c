@@ -23,6 +23,8 @@ struct rec_hdr {
 	char stream; /* 'e' stderr, 'o' stdout */
 	uint8_t type;
 	bool has_oid;
+	/* a line of a process git runs (skg_fsck_child_lines): its "fatal: " ends that process only */
+	bool child;
 	int id;
 	unsigned exit_bits;
 	const char *msg_id;
@@ -97,7 +99,11 @@ static void emit(struct skg_fsck_run *f, const struct rec_hdr *h, const char *te
 	if (h->stream == 'o') {
 		r.level = SKG_LEVEL_OUTPUT;
 	} else if (strncmp(text, "fatal: ", 7) == 0) {
-		r.fatal = true;
+		r.fatal = !h->child;
+		if (h->child) {
+			skg_sink_emit(f->sink, &r);
+			return;
+		}
 		skg_buf_setlen(&f->fatal, 0);
 		skg_buf_adds(&f->fatal, text + 7);
 	} else {
@@ -236,6 +242,14 @@ void skg_fsck_add(struct skg_fsck_dest *s, const char *rec, size_t len)
 	}
 }
 
+/* Whether a line of a process git runs is one of its failures: its reports (graph_report and
+ * midx_report print them without a prefix), errors and death, not its warnings and hints. */
+static bool child_line_fails(const char *p)
+{
+	return strncmp(p, "warning: ", 9) != 0 && strncmp(p, "hint: ", 6) != 0 &&
+	       strncmp(p, "notice: ", 8) != 0;
+}
+
 void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, char stream, const char *fmt,
                     va_list ap)
 {
@@ -298,6 +312,11 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 			h.exit_bits = 0;
 		}
 		first = false;
+		if (f->child_bits != 0 && stream == 'e' && child_line_fails(p)) {
+			/* a line of the process git runs (the main thread's, while no other runs) */
+			h.child = true;
+			h.exit_bits |= f->child_bits;
+		}
 		if (out != NULL) {
 			rec_append(out, &h, p);
 		} else {
@@ -357,7 +376,7 @@ void skg_fsck_outm(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, co
 
 void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
 {
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL, 0};
 	va_list ap;
 	va_start(ap, fmt);
 	skg_fsck_vline(&s, meta, 'e', fmt, ap);
@@ -366,7 +385,7 @@ void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta,
 
 void skg_fsck_out_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
 {
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL, 0};
 	va_list ap;
 	va_start(ap, fmt);
 	skg_fsck_vline(&s, meta, 'o', fmt, ap);
@@ -386,8 +405,59 @@ void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines)
 
 void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines)
 {
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL, 0};
 	skg_fsck_dest_lines(&s, lines);
+}
+
+void skg_fsck_bit_lines(struct skg_fsck_run *f, const struct skg_lines *lines, unsigned bits, bool child)
+{
+	const char *p = lines->text, *end = lines->text + lines->len;
+	pthread_mutex_lock(&f->lock);
+	while (p < end && !f->quiet) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl != NULL ? (size_t)(nl - p) : (size_t)(end - p);
+		bool failing = child ? child_line_fails(p)
+		                     : strncmp(p, "error: ", 7) == 0 || strncmp(p, "fatal: ", 7) == 0;
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, failing ? bits : 0};
+		struct rec_hdr h;
+		hdr_init(&h, 'e', &meta, len, f->rawsz);
+		h.child = child;
+		if (f->hold) {
+			rec_append(&f->held_out, &h, p);
+		} else {
+			char line[4096];
+			char *text = len < sizeof(line) ? line : malloc(len + 1);
+			if (text == NULL) {
+				f->held_out.failed = true; /* reported below */
+				break;
+			}
+			memcpy(text, p, len);
+			text[len] = '\0';
+			emit(f, &h, text);
+			if (text != line) {
+				free(text);
+			}
+		}
+		p = nl != NULL ? nl + 1 : end;
+	}
+	bool failed = f->held_out.failed;
+	pthread_mutex_unlock(&f->lock);
+	if (failed || lines->nomem) {
+		skg_fsck_nomem(f);
+	}
+}
+
+void skg_fsck_err_bits(struct skg_fsck_run *f, unsigned bits, const char *fmt, ...)
+{
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL, 0};
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, bits};
+	va_list ap;
+	va_start(ap, fmt);
+	skg_fsck_vline(&s, &meta, 'e', fmt, ap);
+	va_end(ap);
+	if (bits != 0) {
+		skg_fsck_add_errors(f, (int)bits);
+	}
 }
 
 void skg_fsck_add_errors(struct skg_fsck_run *f, int bits)
@@ -548,7 +618,7 @@ void skg_fsck_on_report(void *ctx, const struct skg_report *r)
 	case SKG_R_ALT_TOO_DEEP:
 	case SKG_R_ALT_UNREADABLE: {
 		/* every `git commit-graph verify` git runs reads the alternates again, and says so */
-		struct skg_fsck_dest s = {f, &f->alt_lines, -1, 0, 0, 0, 0, NULL};
+		struct skg_fsck_dest s = {f, &f->alt_lines, -1, 0, 0, 0, 0, NULL, 0};
 		skg_fsck_errm(&s, &meta, "%s%s", prefix, r->text);
 		break;
 	}
@@ -569,6 +639,12 @@ void skg_fsck_on_finding(void *ctx, const struct skg_fsck_finding *fd)
 	}
 	if (fd->severity == SKG_FSCK_IGNORE || skg_fsck_skipped(s->f, fd->id)) {
 		return;
+	}
+	if (fd->severity == SKG_FSCK_ERROR) {
+		/* the check fails: the bit its caller adds (git's fsck_error_func returns 1) */
+		meta.exit_bits = s->finding_bits != 0 ? s->finding_bits
+		                 : s->pack_seq > 0    ? SKG_CHECK_ERROR_PACK
+		                                      : SKG_CHECK_ERROR_OBJECT;
 	}
 	skg_fsck_format(line, sizeof(line), fd);
 	skg_fsck_errm(s, &meta, "%s", line);

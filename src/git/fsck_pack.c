@@ -39,7 +39,7 @@ static int pack_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data
 	struct skg_buf lines = {0};
 	uint64_t offset = f->pack->objs[i].offset;
 	int errors = 0;
-	struct skg_fsck_dest s = {f, &lines, -1, f->pack_seq, offset, 0, 0, &errors};
+	struct skg_fsck_dest s = {f, &lines, -1, f->pack_seq, offset, 0, 0, &errors, 0};
 	skg_fsck_check_object(&s, type, f->pack->objs[i].id, data, (size_t)len, NULL);
 	bool failed = lines.failed;
 	if ((lines.len > 0 || errors != 0) &&
@@ -176,6 +176,9 @@ struct unpack_ctx {
 	const struct idx_ent *e; /* sorted by offset */
 	size_t n;
 	uint8_t *state;
+	/* the exit bits of its error lines: SKG_CHECK_ERROR_PACK in git's verify_pack, else 0 (the
+	 * lines of a read at the walk, which a fatal or a line with its bits follows) */
+	unsigned bits;
 };
 
 /* After a read as git makes it (skg_pk_git_unpack, skg_pk_git_stream_blob): true where the pass
@@ -195,7 +198,8 @@ static bool git_read_stops(struct skg_fsck_run *f, int rc, bool dies)
 
 static void unpack_line(void *ctx, const char *text)
 {
-	skg_fsck_err_line(((struct unpack_ctx *)ctx)->f, NULL, "%s", text);
+	const struct unpack_ctx *uc = ctx;
+	skg_fsck_err_bits(uc->f, strncmp(text, "error: ", 7) == 0 ? uc->bits : 0, "%s", text);
 }
 
 static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
@@ -243,7 +247,7 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
 		struct idx_ent *e = idx_by_offset(&idx, f->rawsz, &n);
-		struct unpack_ctx uc = {f, e, n, NULL};
+		struct unpack_ctx uc = {f, e, n, NULL, 0};
 		/* parse_object's look at the type first: where it fails, git marks the copy bad and its
 		 * read finds nothing to unpack */
 		if (e != NULL && info_first &&
@@ -322,7 +326,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		uint8_t sum[SKG_MAX_RAWSZ];
 		skg_checksum((unsigned)f->rawsz, file->data, (size_t)sig_at, sum);
 		if (memcmp(sum, file->data + sig_at, f->rawsz) != 0) {
-			skg_fsck_err_line(f, NULL, "error: %s pack checksum mismatch", pack_path);
+			skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK, "error: %s pack checksum mismatch",
+			                  pack_path);
 		}
 	}
 	for (uint64_t k = 0; k < n; k++) {
@@ -349,8 +354,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			}
 			if (skg_pk_idx_crc_differs(idx->data, (size_t)idx->len, f->rawsz, e[k].k, file->data,
 			                           e[k].off, next - e[k].off)) {
-				skg_fsck_err_line(
-				    f, NULL,
+				skg_fsck_err_bits(
+				    f, SKG_CHECK_ERROR_PACK,
 				    "error: index CRC mismatch for object %s from %s at offset %" PRIu64, h,
 				    pack_path, e[k].off);
 			}
@@ -379,7 +384,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			/* a blob git streams: hashed as it inflates (stream_object_signature; with
 			 * --connectivity-only only git 2.39's collection of the promisor objects does, and
 			 * its lines come where that stops) */
-			struct unpack_ctx uc = {f, e, (size_t)n, state};
+			struct unpack_ctx uc = {f, e, (size_t)n, state, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id,
 			                            pack_path, verify ? unpack_line : skg_pk_no_line, &uc);
 			if (git_read_stops(f, rc, verify)) {
@@ -387,7 +392,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			}
 			if (rc != 0) {
 				if (verify) {
-					skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
+					skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK,
+					                  "error: packed %s from %s is corrupt", h,
 					                  pack_path);
 				}
 				state[k] = rc == 1 ? MISMATCH : UNREADABLE;
@@ -403,7 +409,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		}
 		if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
-			struct unpack_ctx uc = {f, e, (size_t)n, state};
+			struct unpack_ctx uc = {f, e, (size_t)n, state, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, f->rawsz,
 			                       e[k].off, true, UINT64_MAX, pack_path, unpack_base_id,
 			                       unpack_line, &uc, &type, &data, &len);
@@ -411,7 +417,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				break;
 			}
 			if (rc != 0) {
-				skg_fsck_err_line(f, NULL,
+				skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK,
 				                  "error: cannot unpack %s from %s at offset %" PRIu64, h,
 				                  pack_path, e[k].off);
 				if (state[k] == READ_OK) {
@@ -454,17 +460,17 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		if ((!f->connectivity_only || hash_promisor) &&
 		    skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
 			if (verify) {
-				skg_fsck_err_line(f, NULL, "error: packed %s from %s is corrupt", h,
-				                  pack_path);
+				skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK,
+				                  "error: packed %s from %s is corrupt", h, pack_path);
 			} else if (hash_promisor) {
 				/* git's listing has it, of the type its entry headers give; unreached, its
 				 * parse without a hash marks what it links to used */
-				struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL};
+				struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL, 0};
 				skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
 			}
 			state[k] = MISMATCH;
 		} else {
-			struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL};
+			struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL, 0};
 			skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
 		}
 		free(data);
@@ -581,7 +587,7 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
 	 * check, which gives them again */
 	struct skg_buf out = {0};
 	for (size_t k = 0; k < n && ok && !skg_fsck_stopped(f); k++) {
-		struct skg_fsck_dest s = {f, &out, -1, f->pack_seq, e[k].off, 0, 0, NULL};
+		struct skg_fsck_dest s = {f, &out, -1, f->pack_seq, e[k].off, 0, 0, NULL, 0};
 		if (e[k].off > file->released + ((uint64_t)64 << 20)) {
 			/* the mapped pages read long ago go (a base there is read again if need be) */
 			skg_file_release(file, e[k].off - ((uint64_t)16 << 20));
@@ -797,8 +803,8 @@ static bool idx_dir(struct skg_fsck_run *f, const char *idx_path, const char *pa
 	if (line != NULL && !skg_fsck_stopped(f)) {
 		skg_fsck_err_line(f, NULL, "%s", line);
 		if (!f->connectivity_only) {
-			skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
-			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+			skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK, "error: packfile %s index not opened",
+			                  pack_path);
 		}
 	}
 	return true;
@@ -953,8 +959,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 				remember_silent(f, pack_path, ferr.sys_errno);
 			}
 			if (!f->connectivity_only) {
-				skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
-				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+				skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK,
+				                  "error: packfile %s index not opened", pack_path);
 			}
 			skg_fsck_meter_pack_end(f, 0, false);
 			return;
@@ -980,9 +986,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 			              copy != NULL);
 			struct stat pst;
 			if (!f->connectivity_only) {
-				skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed",
-				                  pack_path);
-				skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+				skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK,
+				                  "error: packfile %s cannot be accessed", pack_path);
 			} else if (stat(pack_path, &pst) == 0 && S_ISREG(pst.st_mode)) {
 				/* in git's list of packs (a regular .pack it cannot open, e.g. no
 				 * permission): its listing takes the idx's objects as present */
@@ -1014,8 +1019,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		}
 		skg_fsck_err_line(f, NULL, "%s", line);
 		if (!f->connectivity_only) { /* git's --connectivity-only lists the objects, no check */
-			skg_fsck_err_line(f, NULL, "error: packfile %s index not opened", pack_path);
-			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+			skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK, "error: packfile %s index not opened",
+			                  pack_path);
 		}
 		goto out;
 	}
@@ -1024,8 +1029,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	skg_checksum((unsigned)f->rawsz, idx.data, (size_t)idx.len - f->rawsz, sum);
 	bool idx_sum_ok = memcmp(sum, idx.data + idx.len - f->rawsz, f->rawsz) == 0;
 	if (!idx_sum_ok && !f->connectivity_only) {
-		skg_fsck_err_line(f, NULL, "error: Packfile index for %s hash mismatch", pack_path);
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK, "error: Packfile index for %s hash mismatch",
+		                  pack_path);
 	}
 	if (go != SKG_PK_GIT_OK) {
 		/* verify_packfile: the pack does not open (open_packed_git_1) */
@@ -1061,8 +1066,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 			goto out;
 		}
 		skg_fsck_err_line(f, NULL, "%s", line);
-		skg_fsck_err_line(f, NULL, "error: packfile %s cannot be accessed", pack_path);
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
+		skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK, "error: packfile %s cannot be accessed",
+		                  pack_path);
 		goto out;
 	}
 	remember_pack(f, idx_path, pack_path);
@@ -1146,11 +1151,10 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	if (crc < 0 && err.code == SKG_E_NOMEM) {
 		skg_fsck_nomem(f); /* not the idx's fault: the run stops */
 	} else if (crc != 0) {
-		skg_fsck_err_line(
-		    f, NULL,
+		skg_fsck_err_bits(
+		    f, SKG_CHECK_ERROR_PACK,
 		    "error: packfile %s does not match index %s (first difference at byte %" PRIu64 ")",
 		    pack_path, idx_path, first_diff);
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
 	}
 out:
 	skg_fsck_meter_pack_end(f, count, drawn);

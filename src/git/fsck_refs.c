@@ -454,14 +454,19 @@ static int on_index_entry(void *ctx, const struct skg_index_entry *e)
 
 /* git 2.41+ names the index file in its lines (592ec63b38, "fsck: mention file path for index
  * errors"): " of .git/index", the path as git spells it; 2.39 nothing. */
-static void index_line(struct skg_fsck_run *f, const char *hex, const char *what)
+/* fsck_cache_tree's and fsck_resolve_undo's line about object `id`, ERROR_REFS */
+static void index_line(struct skg_fsck_run *f, const uint8_t *id, const char *what)
 {
+	struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, id, SKG_CHECK_ERROR_REFS};
+	char hex[SKG_MAX_HEXSZ + 1];
+	skg_to_hex_len(id, f->rawsz, hex);
 	if (f->git_version >= SKG_GIT_2_55) {
-		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in %s of %s", hex, what,
+		skg_fsck_err_line(f, &meta, "error: %s: invalid sha1 pointer in %s of %s", hex, what,
 		                  f->index_display);
 	} else {
-		skg_fsck_err_line(f, NULL, "error: %s: invalid sha1 pointer in %s", hex, what);
+		skg_fsck_err_line(f, &meta, "error: %s: invalid sha1 pointer in %s", hex, what);
 	}
+	skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
 }
 
 enum index_parsed { INDEX_PARSED, INDEX_INVALID, INDEX_DIES };
@@ -531,8 +536,7 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		return 1;
 	}
 	if (p == INDEX_INVALID) {
-		index_line(f, h, "cache-tree");
-		skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+		index_line(f, id, "cache-tree");
 		*descend = false;
 		return 0;
 	}
@@ -540,7 +544,9 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 		skg_fsck_nomem(f);
 	}
 	if (type != SKG_TREE && type != SKG_NONE) { /* unknown: in a pack whose check stopped */
-		skg_fsck_err_line(f, NULL, "error in %s %s: non-tree in cache-tree", skg_fsck_tname(type), h);
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, type, id, SKG_CHECK_ERROR_OBJECT};
+		skg_fsck_err_line(f, &meta, "error in %s %s: non-tree in cache-tree", skg_fsck_tname(type),
+		                  h);
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
 	}
 	return 0;
@@ -549,7 +555,6 @@ static int on_cache_tree(void *ctx, const char *path, int entry_count, int subtr
 static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], const uint8_t *const id[3])
 {
 	struct skg_fsck_run *f = ctx;
-	char h[SKG_MAX_HEXSZ + 1];
 	for (int i = 0; i < 3; i++) {
 		if (mode[i] == 0 || (mode[i] & 0170000) != 0100000 || id[i] == NULL) {
 			continue;
@@ -560,9 +565,7 @@ static int on_resolve_undo(void *ctx, const char *path, const uint32_t mode[3], 
 			return 1;
 		}
 		if (p == INDEX_INVALID) {
-			skg_to_hex_len(id[i], f->rawsz, h);
-			index_line(f, h, "resolve-undo");
-			skg_fsck_add_errors(f, SKG_CHECK_ERROR_REFS);
+			index_line(f, id[i], "resolve-undo");
 			continue;
 		}
 		root_f(f, id[i], SKG_BLOB, ":(%d):%s", i, path);

@@ -423,12 +423,14 @@ nomem:
 
 /* ---- commit-graph, multi-pack-index, .rev ------------------------------------------------------ */
 
-/* A commit-graph, multi-pack-index or .rev check: its lines, and `bit` when git's check fails. */
-static void trailer_result(struct skg_fsck_run *f, int st, const struct skg_lines *lines, int bit)
+/* A commit-graph, multi-pack-index (child: git runs them as processes) or .rev check: its lines,
+ * and `bit` when git's check fails. */
+static void trailer_result(struct skg_fsck_run *f, int st, const struct skg_lines *lines, int bit, bool child)
 {
-	skg_fsck_lines(f, lines);
-	if (st == SKG_TRAILER_BAD || st == SKG_TRAILER_FATAL) {
-		f->errors |= bit;
+	const bool failed = st == SKG_TRAILER_BAD || st == SKG_TRAILER_FATAL;
+	skg_fsck_bit_lines(f, lines, failed ? (unsigned)bit : 0, child);
+	if (failed) {
+		skg_fsck_add_errors(f, bit);
 	}
 }
 
@@ -459,11 +461,11 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 		 * directories' (the line of each that does not open) */
 		v->midx_shown = true;
 		if (v->midx_lines != NULL && v->midx_lines->count > 0) {
-			skg_fsck_lines(v->f, lines);
+			skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 			skg_lines_clear(lines);
-			skg_fsck_lines(v->f, v->midx_lines);
+			skg_fsck_bit_lines(v->f, v->midx_lines, 0, true);
 		}
-		skg_fsck_lines(v->f, lines);
+		skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 		skg_lines_clear(lines);
 		skg_fsck_pack_dir_lines(v->f);
 	}
@@ -479,7 +481,7 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 	/* the child's lookups go through the multi-pack-index as the check's do (fsck_routed.c),
 	 * and die where they do */
 	if (skg_fsck_routed(v->f, id)) {
-		skg_fsck_lines(v->f, lines);
+		skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 		skg_lines_clear(lines);
 		if (skg_fsck_midx_dies(v->f, id, true) || skg_fsck_child_dies_bad_packed(v->f, id)) {
 			return 2;
@@ -490,7 +492,7 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 		/* the child's lookup finds it nowhere: the lines of the packs it cannot open, in its two
 		 * looks (before and after reprepare_packed_git), as the check's own lookups; 2.39.5 then
 		 * dies on the errno a pack that did not open left */
-		skg_fsck_lines(v->f, lines);
+		skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 		skg_lines_clear(lines);
 		skg_fsck_lookup_lines(v->f, id, 2);
 		if (skg_fsck_child_dies_errno(v->f, id)) {
@@ -501,7 +503,7 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 		return has;
 	}
 	/* the readers replace the lines: send those so far first */
-	skg_fsck_lines(v->f, lines);
+	skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 	skg_lines_clear(lines);
 	/* a packed copy the pack check found corrupt: the child process reads it afresh and dies */
 	if (skg_fsck_child_dies_bad_packed(v->f, id)) {
@@ -520,7 +522,7 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 			struct skg_grafts again;
 			struct skg_error err;
 			v->grafts_read = true;
-			skg_fsck_lines(v->f, lines);
+			skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 			skg_lines_clear(lines);
 			if (skg_repo_grafts(v->f->repo, v->f->no_graft_hint ? 0 : v->f->git_version, &again,
 			                    &v->f->rep, &err) == 0) {
@@ -561,23 +563,23 @@ static int verify_read(void *ctx, const uint8_t *id, unsigned *type, uint8_t **d
 static void verify_flush(void *ctx, struct skg_lines *lines)
 {
 	struct verify_odb *v = ctx;
-	skg_fsck_lines(v->f, lines);
+	skg_fsck_bit_lines(v->f, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 	skg_lines_clear(lines);
 }
 
 /* The lines of `git multi-pack-index verify` so far (struct skg_midx_io). */
 static void midx_flush(void *ctx, struct skg_lines *lines)
 {
-	skg_fsck_lines(ctx, lines);
+	skg_fsck_bit_lines(ctx, lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX, true);
 	skg_lines_clear(lines);
 }
 
 /* A meter of git 2.55's verify processes (run with --progress when fsck shows progress): the
  * lines so far, then the meter's line where git draws it. */
-static void trailer_meter(struct skg_fsck_run *f, struct skg_lines *lines, enum skg_meter_event what,
-                          const char *title, uint64_t value)
+static void trailer_meter(struct skg_fsck_run *f, unsigned bit, struct skg_lines *lines,
+                          enum skg_meter_event what, const char *title, uint64_t value)
 {
-	skg_fsck_lines(f, lines);
+	skg_fsck_bit_lines(f, lines, bit, true);
 	skg_lines_clear(lines);
 	switch (what) {
 	case SKG_METER_START:
@@ -595,13 +597,13 @@ static void trailer_meter(struct skg_fsck_run *f, struct skg_lines *lines, enum 
 static void verify_meter(void *ctx, struct skg_lines *lines, enum skg_meter_event what, const char *title,
                          uint64_t value)
 {
-	trailer_meter(((struct verify_odb *)ctx)->f, lines, what, title, value);
+	trailer_meter(((struct verify_odb *)ctx)->f, SKG_CHECK_ERROR_COMMIT_GRAPH, lines, what, title, value);
 }
 
 static void midx_meter(void *ctx, struct skg_lines *lines, enum skg_meter_event what, const char *title,
                        uint64_t value)
 {
-	trailer_meter(ctx, lines, what, title, value);
+	trailer_meter(ctx, SKG_CHECK_ERROR_MULTI_PACK_INDEX, lines, what, title, value);
 }
 
 /* The commit-graph of object directory i: fsck's own load, then `git commit-graph verify
@@ -633,10 +635,12 @@ static int check_graph(struct skg_fsck_run *f, size_t i, const char *vdir,
 	for (size_t d = 0; d < f->n_odb_dirs; d++) {
 		sources[d] = d == i ? vdir : f->odb_dirs[d];
 	}
+	f->child_bits = SKG_CHECK_ERROR_COMMIT_GRAPH;
 	int vst = skg_trailer_commit_graph_verify(vdir, sources, f->n_odb_dirs, cg_odb, (unsigned)f->rawsz,
 	                                          f->git_version, lines);
+	f->child_bits = 0;
 	free((void *)sources);
-	trailer_result(f, vst, lines, SKG_CHECK_ERROR_COMMIT_GRAPH);
+	trailer_result(f, vst, lines, SKG_CHECK_ERROR_COMMIT_GRAPH, true);
 	return 0;
 }
 
@@ -701,9 +705,10 @@ static int check_trailers(struct skg_fsck_run *f)
 			/* 2.55's `git multi-pack-index verify` reads the alternates too */
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
-		trailer_result(
-		    f, skg_trailer_midx_verify(vdir, &midx_io, (unsigned)f->rawsz, f->git_version, lines),
-		    lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX);
+		f->child_bits = SKG_CHECK_ERROR_MULTI_PACK_INDEX;
+		int vst = skg_trailer_midx_verify(vdir, &midx_io, (unsigned)f->rawsz, f->git_version, lines);
+		f->child_bits = 0;
+		trailer_result(f, vst, lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX, true);
 	}
 	skg_odb_free(vo.odb);
 	free(lines);
@@ -739,10 +744,11 @@ static int check_refs(struct skg_fsck_run *f)
 	return skg_fsck_stopped(f) ? -1 : 0;
 }
 
-/* skg_lines_flush.fn of the checks whose lines can outgrow struct skg_lines: out, then cleared */
+/* skg_lines_flush.fn of the .rev checks, whose lines can outgrow struct skg_lines: out (their errors
+ * with exit bit 64: each makes git's check fail), then cleared */
 static void lines_out(void *ctx, struct skg_lines *lines)
 {
-	skg_fsck_lines(ctx, lines);
+	skg_fsck_bit_lines(ctx, lines, SKG_CHECK_ERROR_PACK_REV_INDEX, false);
 	skg_lines_clear(lines);
 }
 
@@ -762,8 +768,8 @@ static int check_revs(struct skg_fsck_run *f)
 			if (u->line != NULL) {
 				skg_fsck_err_line(f, NULL, "%s", u->line);
 			}
-			skg_fsck_err_line(f, NULL, "error: unable to load rev-index for pack '%s'", u->pack);
-			skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK_REV_INDEX);
+			skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK_REV_INDEX,
+			                  "error: unable to load rev-index for pack '%s'", u->pack);
 		}
 	}
 	struct skg_lines *lines = malloc(sizeof(*lines)); /* 16 KiB */
@@ -785,7 +791,7 @@ static int check_revs(struct skg_fsck_run *f)
 		worst = st != SKG_TRAILER_ABSENT && (worst == SKG_TRAILER_ABSENT || st > worst) ? st : worst;
 	}
 	skg_fsck_free_packs(packs, n);
-	trailer_result(f, worst, lines, SKG_CHECK_ERROR_PACK_REV_INDEX);
+	trailer_result(f, worst, lines, SKG_CHECK_ERROR_PACK_REV_INDEX, false);
 	free(lines);
 	return skg_fsck_stopped(f) ? -1 : 0;
 }

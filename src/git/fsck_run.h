@@ -154,6 +154,10 @@ struct skg_fsck_run {
 	unsigned threads;
 	pthread_mutex_t lock; /* records, errors and shared lists, from every thread */
 	int errors;           /* git's exit bits */
+	/* while a process git runs is modelled (`git commit-graph verify`, `git multi-pack-index
+	 * verify`): its exit bit, else 0. Its lines but warnings, hints and notices carry it, and a
+	 * "fatal: " line ends that process, not the check (skg_fsck_vline, skg_fsck_bit_lines) */
+	unsigned child_bits;
 	unsigned default_refs;
 	bool tips_done; /* the refs and HEADs were read before the objects' records (git 2.55) */
 	bool snapshot;  /* skg_fsck_ref_tips is running */
@@ -288,6 +292,10 @@ struct skg_fsck_dest {
 	/* where the check's exit bits go (the caller adds them to the run's when it keeps the
 	 * records), or NULL: to the run's (skg_fsck_add_errors) */
 	int *errors;
+	/* the exit bits a finding of error severity adds (skg_fsck_on_finding): 0 for the object
+	 * check's own, SKG_CHECK_ERROR_PACK in a pack (verify_pack's callback), else
+	 * SKG_CHECK_ERROR_OBJECT */
+	unsigned finding_bits;
 };
 
 /* What a record is about, beyond its text (struct skg_report's fields; all may be 0 / NULL). */
@@ -316,6 +324,15 @@ void skg_fsck_err_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta,
     SKG_PRINTF(3, 4);
 void skg_fsck_out_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta, const char *fmt, ...)
     SKG_PRINTF(3, 4);
+/* Lines for stderr, sent at once (or held), each "error: " and "fatal: " one carrying `bits`. child:
+ * the lines of a process git runs (`git commit-graph verify`, `git multi-pack-index verify`; `bits`
+ * its exit bit, which the caller adds when it fails): every line but a warning, hint or notice
+ * carries `bits` (its reports have no prefix), and a "fatal: " line ends that process, not the
+ * check (struct skg_report.fatal false). */
+void skg_fsck_bit_lines(struct skg_fsck_run *f, const struct skg_lines *lines, unsigned bits, bool child);
+/* A line for stderr that adds `bits` to the exit status (its record carries them), sent at once
+ * (or held), and the bits added to the run's. */
+void skg_fsck_err_bits(struct skg_fsck_run *f, unsigned bits, const char *fmt, ...) SKG_PRINTF(3, 4);
 /* A Git-layer reader's lines (each ends with a newline), for stderr: to s, or sent at once. */
 void skg_fsck_dest_lines(struct skg_fsck_dest *s, const struct skg_lines *lines);
 void skg_fsck_lines(struct skg_fsck_run *f, const struct skg_lines *lines);

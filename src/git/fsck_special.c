@@ -114,6 +114,8 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 	bool modules = (sp->kinds & SKG_FSCK_GITMODULES) != 0;
 	unsigned type = SKG_NONE;
 	int r = 0;
+	unsigned bits = s->finding_bits;
+	s->finding_bits = SKG_CHECK_ERROR_OBJECT; /* fsck_finish's, or fsck_loose's */
 	if (!skg_graph_has(f->graph, sp->id, &type) || type == SKG_NONE) {
 		r = first ? 0 : unreadable(f, sp->id, sp->kinds, s);
 	} else if (type != SKG_BLOB) {
@@ -160,6 +162,9 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 			 * one over core.bigFileThreshold and checks it without its content (a loose one
 			 * above it, read_loose_object; a packed one from it up, verify_packfile) */
 			bool streamed = pass && (loose_first ? len > f->big_file : len >= f->big_file);
+			if (pass && !loose_first && seq > 0) {
+				s->finding_bits = SKG_CHECK_ERROR_PACK;
+			}
 			r = skg_fsck_special_blob(sp->kinds, sp->id, got == 0 && !streamed ? data : NULL, len,
 			                          &f->fopt, skg_fsck_on_finding, s);
 			*in_pass = pass;
@@ -173,6 +178,7 @@ static int check_special(struct skg_fsck_run *f, const struct skg_fsck_special_b
 	if (r != 0 && !f->died) {
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_OBJECT);
 	}
+	s->finding_bits = bits;
 	return 0;
 }
 
@@ -222,8 +228,11 @@ static int later_copies(struct skg_fsck_run *f, const struct skg_fsck_special_bl
 		}
 		skg_buf_setlen(at_blob, 0);
 		/* verify_packfile streams a blob from core.bigFileThreshold up: checked without it */
+		unsigned bits = s0->finding_bits;
+		s0->finding_bits = SKG_CHECK_ERROR_PACK;
 		int r = skg_fsck_special_blob(sp->kinds, sp->id, len >= f->big_file ? NULL : data, len,
 		                              &f->fopt, skg_fsck_on_finding, s0);
+		s0->finding_bits = bits;
 		*in_pass = true;
 		if (at_blob->failed) {
 			ret = -1;
@@ -362,10 +371,10 @@ void skg_fsck_check_specials(struct skg_fsck_run *f)
 		pass[i] = (struct seen){met[i], i};
 	}
 	qsort(pass, n, sizeof(*pass), cmp_seen);
-	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL};
+	struct skg_fsck_dest s = {f, NULL, -1, 0, 0, 0, 0, NULL, 0};
 	/* the pass's lines for a blob go where the pass met it, among the object check's held records */
 	struct skg_buf at_blob = {0};
-	struct skg_fsck_dest s0 = {f, &at_blob, -1, 0, 0, 0, 0, NULL};
+	struct skg_fsck_dest s0 = {f, &at_blob, -1, 0, 0, 0, 0, NULL, 0};
 	/* the blobs git's pass checks first (a fsck_finish that dies has them out already), then
 	 * fsck_finish's: .gitmodules, then .gitattributes */
 	for (int phase = 0; phase < 3 && !f->died; phase++) {

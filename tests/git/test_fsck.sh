@@ -70,9 +70,12 @@ run_both() {
 	COMPARED=1
 	(cd "$dir" && refgit fsck --full "$@" >"$T/g.out" 2>"$T/g.err")
 	GRC=$?
-	(cd "$dir" && "$SK" fsck ${extra:+"$extra"} "$@" >"$T/s.out" 2>"$T/s.err")
+	rm -f "$T/s.trace"
+	(cd "$dir" && SHA1KIT_FSCK_TRACE="$T/s.trace" "$SK" fsck ${extra:+"$extra"} "$@" >"$T/s.out" 2>"$T/s.err")
 	SRC=$?
+	sk_trace_bits "$T/s.trace" "$SRC" "$dir" "$@"
 }
+
 
 # compare_exact NAME DIR [FSCK OPTION]...: as compare, with stderr in git's order exactly, and
 # --threads=4 on any machine, so that the loose directories finish out of order. One call in
@@ -2041,6 +2044,19 @@ for v in --git-version=2.55.1 --git-version=2.39.10 "--no-full --full"; do
 	src=$?
 	[ "$src" = 0 ] && [ ! -s "$T/u.err" ] && pass || fail "sha1kit fsck $v: exit $src: $(head -c 200 "$T/u.err")"
 done
+# SHA1KIT_FSCK_TRACE: a file that does not open stops fsck before the check, as a fatal error;
+# one that does holds the records and the status (sk_trace_bits runs on every compare)
+(cd "$T/clean" && SHA1KIT_FSCK_TRACE="$T/no-dir/trace" "$SK" fsck >"$T/u.out" 2>"$T/u.err")
+src=$?
+[ "$src" = 128 ] && [ ! -s "$T/u.out" ] &&
+	[ "$(cat "$T/u.err")" = "fatal: SHA1KIT_FSCK_TRACE: cannot open '$T/no-dir/trace': No such file or directory" ] &&
+	pass || fail "SHA1KIT_FSCK_TRACE in a missing directory: exit $src: $(head -c 200 "$T/u.err")"
+rm -f "$T/u.trace"
+(cd "$T/clean" && SHA1KIT_FSCK_TRACE="$T/u.trace" "$SK" fsck --root >"$T/u.out" 2>"$T/u.err")
+src=$?
+[ "$src" = 0 ] && [ "$(tail -n 1 "$T/u.trace")" = "exit 0" ] &&
+	grep -q "^0	[0-9]*	-	root $(git -C "$T/clean" rev-list --max-parents=0 HEAD)\$" "$T/u.trace" && pass ||
+	fail "SHA1KIT_FSCK_TRACE: exit $src, trace: $(head -c 300 "$T/u.trace")"
 (cd "$T/clean" && SHA1KIT_GIT_VERSION=2.47 "$SK" fsck >"$T/u.out" 2>"$T/u.err")
 src=$?
 [ "$src" = 129 ] && grep -q '^sha1kit: fsck: SHA1KIT_GIT_VERSION=2.47: the Git to follow is 2.39 or 2.55' "$T/u.err" && pass ||
