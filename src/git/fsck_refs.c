@@ -788,11 +788,17 @@ static int on_worktree_index(void *ctx, const struct skg_worktree *wt)
 	struct skg_fsck_run *f = ctx;
 	struct skg_buf path = {0}, display = {0};
 	skg_buf_addf(&path, "%s/index", wt->git_dir);
+	/* git's strbuf_worktree_gitdir: the common directory as given, or "%s/worktrees/%s" of it;
+	 * then a '/' unless it ends in one ("r/.git/" gives "r/.git/index") */
 	if (wt->id == NULL) {
-		skg_buf_addf(&display, "%s/index", f->repo->common_dir_display);
+		skg_buf_adds(&display, f->repo->common_dir_display);
 	} else {
-		skg_buf_addf(&display, "%s/worktrees/%s/index", f->repo->common_dir_display, wt->id);
+		skg_buf_addf(&display, "%s/worktrees/%s", f->repo->common_dir_display, wt->id);
 	}
+	if (display.len > 0 && display.p[display.len - 1] != '/') {
+		skg_buf_addc(&display, '/');
+	}
+	skg_buf_adds(&display, "index");
 	int ret;
 	if (path.failed || display.failed) {
 		skg_fsck_nomem(f);

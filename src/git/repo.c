@@ -704,8 +704,14 @@ static int fill_dirs(struct open_state *s, const char *display)
 		r->objects_dir_display = strdup(objenv);
 		r->objects_dir = real_relative_to(r->git_cwd, objenv);
 	} else {
-		r->objects_dir_display =
-		    skg_path_join(r->common_dir_display ? r->common_dir_display : "", "objects");
+		/* git's repo_set_gitdir: "%s/objects" of the common directory as given ("r/.git/" gives
+		 * "r/.git//objects", the spelling of its lines) */
+		struct skg_buf objs = {0};
+		skg_buf_addf(&objs, "%s/objects", r->common_dir_display ? r->common_dir_display : "");
+		if (objs.failed) {
+			skg_buf_release(&objs);
+		}
+		r->objects_dir_display = objs.p;
 		r->objects_dir = skg_path_join(r->common_dir ? r->common_dir : "", "objects");
 	}
 	const char *idxenv = getenv("GIT_INDEX_FILE");

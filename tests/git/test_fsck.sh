@@ -258,6 +258,9 @@ for what in blob tree parent; do
 	rm -f "$(obj_path "$r" "$id")"
 	compare "missing $what" "$r"
 	compare "missing $what, --connectivity-only" "$r" --connectivity-only
+	# a git directory given with a final '/': git appends "/objects" to it as given (".git//objects"),
+	# and the index is "<dir>/index" without a second '/' (an embedder's trial)
+	GIT_DIR=$r/.git/ compare "missing $what, GIT_DIR ending in '/'" "$r"
 done
 }
 
@@ -281,6 +284,8 @@ for how in truncate garbage zlib empty rename; do
 	esac
 	compare "loose object: $how" "$r"
 done
+# the object's path in git's lines from a git directory given with a final '/': ".git//objects/..."
+GIT_DIR=$T/loose-garbage/.git/ compare "loose object: garbage, GIT_DIR ending in '/'" "$T/loose-garbage"
 # a loose commit emptied that the commit-graph names (a power loss): git 2.40+'s commit-graph
 # verify reads the empty file as no object ("Could not read", "failed to parse commit"), 2.39.5
 # dies naming it (a new user's trial)
