@@ -166,6 +166,16 @@ struct skg_index_options {
 	 * pack's (else SKG_E_USAGE).
 	 */
 	unsigned object_format;
+	/*
+	 * Optional: told of every pack and idx of the repository (repo, objects_dir and their
+	 * alternates) mapped while indexing, to read what the checks need (the collision check's
+	 * stored copies, strict's links and special blobs, fix_thin's bases): right after the mmap
+	 * (mapped = true) and before the munmap (false), from the thread that maps, as
+	 * skg_file_map's on_map (a program's SIGBUS guard). The pack being indexed is the caller's
+	 * own mapping. NULL: none (skg_index_options_default).
+	 */
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
 };
 
 void skg_index_options_default(struct skg_index_options *opt);

@@ -1348,6 +1348,9 @@ int sk_cmd_index_pack(int argc, char **argv)
 	opt.strict_args = strict_buf;
 	opt.strict = strict;
 	opt.sink.report = sk_pack_print_record;
+	/* the repository's packs the checks read, guarded as the pack itself (SIGBUS) */
+	opt.on_map = sk_guard_map;
+	opt.map_ctx = (void *)CMD;
 	/* A file size limit (ulimit -f) fails the write with EFBIG, cleaned up, instead of a kill. */
 #ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);

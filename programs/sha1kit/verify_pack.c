@@ -218,6 +218,8 @@ static int verify_one(const char *arg, bool verbose, bool stat_only, unsigned th
 	opt.idx = old_idx.data; /* the first pass on all the threads (checked against the pack) */
 	opt.idx_len = old_idx.len;
 	opt.sink.report = sk_pack_print_record; /* git's lines before its die */
+	opt.on_map = sk_guard_map;              /* the repository's packs the collision check reads */
+	opt.map_ctx = (void *)CMD;
 	if (repo != NULL && skg_repo_object_format(repo) == object_format) {
 		/* git's index-pack --verify in the repository compares each object with its copy */
 		opt.repo = repo;

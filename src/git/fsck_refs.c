@@ -104,7 +104,8 @@ static unsigned snapshot_known(struct skg_fsck_run *f, const uint8_t *id)
 		size_t len = 0;
 		int got = 0;
 		for (size_t o = 0; o < f->n_odb_dirs && got == 0; o++) {
-			got = skg_odb_read(f->odb_dirs[o], f->rawsz, t, &type, &data, &len);
+			got = skg_odb_read(f->odb_dirs[o], f->rawsz, t, &type, &data, &len, f->on_map,
+			                   f->map_ctx);
 		}
 		unsigned known = SKG_NONE;
 		if (got > 0 && type == SKG_COMMIT) {

@@ -152,7 +152,8 @@ int skg_object_check(unsigned type, const uint8_t *data, size_t len, const struc
 			unsigned t = SKG_NONE;
 			uint8_t *blob = NULL;
 			size_t blen = 0;
-			int found = skg_odb_read(opt->objects_dir, rawsz, c.found[i].id, &t, &blob, &blen);
+			int found = skg_odb_read(opt->objects_dir, rawsz, c.found[i].id, &t, &blob, &blen,
+			                         NULL, NULL);
 			if (found < 0) {
 				c.nomem = true;
 			} else if (found > 0 && t == SKG_BLOB) {

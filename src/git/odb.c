@@ -63,7 +63,8 @@ static int read_loose(const char *objects_dir, size_t rawsz, const uint8_t *id, 
 
 /* Object id in the pack of the idx at idx_path (…/pack-X.idx, its pack …/pack-X.pack). */
 static int read_packed(const char *idx_path, size_t rawsz, const uint8_t *id, unsigned *type, uint8_t **data,
-                       size_t *len)
+                       size_t *len, void (*on_map)(void *, const void *, uint64_t, const char *, bool),
+                       void *map_ctx)
 {
 	struct skg_file idx = {0}, pack = {0};
 	struct skg_error e;
@@ -76,9 +77,9 @@ static int read_packed(const char *idx_path, size_t rawsz, const uint8_t *id, un
 	memcpy(pack_path, idx_path, n - 4);
 	memcpy(pack_path + n - 4, ".pack", 6);
 	uint64_t off;
-	if (skg_file_map(&idx, idx_path, NULL, NULL, &e) == 0 &&
+	if (skg_file_map(&idx, idx_path, on_map, map_ctx, &e) == 0 &&
 	    skg_pk_idx_find_as(idx.data, (size_t)idx.len, (unsigned)rawsz, id, &off) &&
-	    skg_file_map(&pack, pack_path, NULL, NULL, &e) == 0 &&
+	    skg_file_map(&pack, pack_path, on_map, map_ctx, &e) == 0 &&
 	    skg_pk_git_usable_as(idx.data, (size_t)idx.len, pack.data, pack.len, (unsigned)rawsz)) {
 		uint8_t *out = NULL;
 		uint64_t out_len = 0;
@@ -105,7 +106,9 @@ static int read_packed(const char *idx_path, size_t rawsz, const uint8_t *id, un
 }
 
 int skg_odb_read(const char *objects_dir, size_t rawsz, const uint8_t *id, unsigned *type, uint8_t **data,
-                 size_t *len)
+                 size_t *len,
+                 void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped),
+                 void *map_ctx)
 {
 	if (rawsz != SKG_MAX_RAWSZ) {
 		rawsz = SKG_RAWSZ;
@@ -137,7 +140,7 @@ int skg_odb_read(const char *objects_dir, size_t rawsz, const uint8_t *id, unsig
 			continue;
 		}
 		char *p = skg_path_join(dir, de->d_name);
-		found = p == NULL ? -1 : read_packed(p, rawsz, id, type, data, len);
+		found = p == NULL ? -1 : read_packed(p, rawsz, id, type, data, len, on_map, map_ctx);
 		free(p);
 	}
 	if (d != NULL) {

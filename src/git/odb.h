@@ -20,10 +20,13 @@
  * (object-file.c find_cached_object). Returns 1 with its type (1..4) in *type and, when data is not
  * NULL, a malloc'd copy of its content in *data (*len bytes; free it); 0 when it is not there or
  * cannot be read (a corrupt or unreadable copy counts as absent, as git goes on to the next
- * source and then finds none); -1 when memory ran out.
+ * source and then finds none); -1 when memory ran out. on_map (may be NULL) is told of each pack and
+ * idx mapped for the read, as skg_file_map tells it.
  */
 int skg_odb_read(const char *objects_dir, size_t rawsz, const uint8_t *id, unsigned *type, uint8_t **data,
-                 size_t *len);
+                 size_t *len,
+                 void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped),
+                 void *map_ctx);
 
 /*
  * An open object store: the repository's object directories as git 2.39.5 reads them for

@@ -314,10 +314,11 @@ static int pack_index(struct skg_pack **out, const uint8_t *data, uint64_t len,
 		skg_strict_parts(pack->strict, opt->strict || opt->fsck_objects,
 		                 opt->strict || opt->check_connected);
 		skg_strict_grafts(pack->strict, opt->repo);
+		skg_strict_on_map(pack->strict, opt->on_map, opt->map_ctx);
 		po.whole_blobs = true;
 	}
-	if (opt->repo != NULL &&
-	    skg_collide_new(&pack->collide, &pack->p, opt->repo, opt->git_version, &opt->sink, err) != 0) {
+	if (opt->repo != NULL && skg_collide_new(&pack->collide, &pack->p, opt->repo, opt->git_version,
+	                                         &opt->sink, opt->on_map, opt->map_ctx, err) != 0) {
 		skg_strict_free(pack->strict);
 		free(pack);
 		return -1;

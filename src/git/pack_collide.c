@@ -33,7 +33,9 @@ struct skg_collide {
 };
 
 int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, const struct skg_repo *repo,
-                    unsigned git_version, const struct skg_sink *sink, struct skg_error *err)
+                    unsigned git_version, const struct skg_sink *sink,
+                    void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped),
+                    void *map_ctx, struct skg_error *err)
 {
 	*out = NULL;
 	struct skg_collide *c = calloc(1, sizeof(*c));
@@ -49,7 +51,7 @@ int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, co
 	if (sink != NULL) {
 		c->sink = *sink;
 	}
-	if (skg_odb_open(&c->odb, repo, sink, err) != 0) {
+	if (skg_odb_open_mapped(&c->odb, repo, sink, on_map, map_ctx, err) != 0) {
 		pthread_mutex_destroy(&c->lock);
 		free(c);
 		return -1;

@@ -25,9 +25,12 @@ struct skg_collide;
 
 /* A check for `pack` (filled by the engine meanwhile; entries are re-read from pack->data when
  * the engine passes no content) against repo's objects. Returns 0 with *out, or -1 with err
- * (SKG_E_NOMEM). The alternates' error lines go to sink now. */
+ * (SKG_E_NOMEM). The alternates' error lines go to sink now. on_map (may be NULL) is told of each
+ * pack and idx of the repository mapped (struct skg_index_options.on_map). */
 int skg_collide_new(struct skg_collide **out, const struct skg_pk_pack *pack, const struct skg_repo *repo,
-                    unsigned git_version, const struct skg_sink *sink, struct skg_error *err);
+                    unsigned git_version, const struct skg_sink *sink,
+                    void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped),
+                    void *map_ctx, struct skg_error *err);
 
 /* The engine's object callback (ctx: the check) for object i. Non-zero: git dies here. */
 int skg_collide_object(void *ctx, uint32_t i, unsigned type, const uint8_t *data, uint64_t len);

@@ -52,6 +52,9 @@ struct skg_strict {
 	pthread_mutex_t lock;
 	const struct skg_pk_pack *pack;
 	const char *objects_dir;
+	/* told of the repository's packs and idx files mapped (skg_strict_on_map), or NULL */
+	void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path, bool mapped);
+	void *map_ctx;
 	bool in_repo; /* git has a repository (objects_dir, or one of another object format) */
 	unsigned git_version;
 	struct skg_sink sink;
@@ -248,6 +251,15 @@ int skg_strict_new(struct skg_strict **out, const struct skg_pk_pack *pack, unsi
 	}
 	*out = s;
 	return 0;
+}
+
+void skg_strict_on_map(struct skg_strict *s,
+                       void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path,
+                                      bool mapped),
+                       void *map_ctx)
+{
+	s->on_map = on_map;
+	s->map_ctx = map_ctx;
 }
 
 void skg_strict_parts(struct skg_strict *s, bool fsck, bool walk)
@@ -689,7 +701,8 @@ static int repo_read(struct skg_strict *s, const uint8_t *id, unsigned *type, ui
 		static const struct skg_sink quiet = {NULL, NULL}; /* the alternates' lines: git's earlier */
 		struct skg_error err;
 		s->odb_lines = malloc(sizeof(*s->odb_lines));
-		s->odb_failed = s->odb_lines == NULL || skg_odb_open(&s->odb, s->repo, &quiet, &err) != 0;
+		s->odb_failed = s->odb_lines == NULL || skg_odb_open_mapped(&s->odb, s->repo, &quiet,
+		                                                            s->on_map, s->map_ctx, &err) != 0;
 	}
 	if (s->odb != NULL) {
 		int has = skg_odb_has(s->odb, id);
@@ -706,7 +719,7 @@ static int repo_read(struct skg_strict *s, const uint8_t *id, unsigned *type, ui
 			return -1;
 		}
 	}
-	return skg_odb_read(s->objects_dir, s->rawsz, id, type, data, len);
+	return skg_odb_read(s->objects_dir, s->rawsz, id, type, data, len, s->on_map, s->map_ctx);
 }
 
 int skg_strict_links(struct skg_strict *s, struct skg_error *err)

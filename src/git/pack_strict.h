@@ -53,6 +53,13 @@ struct skg_repo;
  * skg_strict_finish are read: its object directory and its alternates, as git's sources.) */
 void skg_strict_grafts(struct skg_strict *s, const struct skg_repo *repo);
 
+/* The hook told of every pack and idx of the repository the check maps to read an object (struct
+ * skg_index_options.on_map; NULL: none), after skg_strict_new, before the pack. */
+void skg_strict_on_map(struct skg_strict *s,
+                       void (*on_map)(void *ctx, const void *addr, uint64_t len, const char *path,
+                                      bool mapped),
+                       void *map_ctx);
+
 /* What the check does (after skg_strict_new, before the pack): fsck, git's do_fsck_object (the
  * object checks and the .gitmodules / .gitattributes ones); walk, git's strict (the walk of links
  * and skg_strict_links). Both by default (--strict). */

@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include <sha1kit/git_fsck.h>
+#include <sha1kit/git_pack.h>
 #include <sha1kit/git_refs.h>
 
 #include "faults.h"
@@ -513,6 +514,50 @@ static void test_on_map(void **state)
 	assert_int_equal(skg_check_repo(dir, &o, NULL, &res, &err), 0);
 	assert_true(m->scans > 0);
 	assert_true(m->n > 0);
+	assert_int_equal(m->unreported, 0);
+	free(m);
+#endif
+}
+
+/* The same for indexing inside a repository (struct skg_index_options.on_map): the repository's
+ * packs and idx files that the collision check and strict's links read are told to on_map (they
+ * were mapped unreported: found by an embedder's trial), the pack being indexed being the
+ * caller's own map (told to the same list here). */
+static void test_index_on_map(void **state)
+{
+	(void)state;
+#if defined(__linux__)
+	char dangling[SKG_HEXSZ + 1];
+	make_repo("ixmap", dangling);
+	/* the repository's objects packed, and a pack of them all to index there */
+	sh("cd ixmap && git gc -q && git rev-list --objects --all | git pack-objects -q --stdout "
+	   ">../ixmap.pack");
+	struct maps *m = calloc(1, sizeof(*m));
+	assert_non_null(m);
+	struct skg_error err;
+	char path[600];
+	snprintf(path, sizeof(path), "%s/ixmap.pack", tmp);
+	struct skg_file file = {0};
+	assert_int_equal(skg_file_map(&file, path, note_map, m, &err), 0);
+	snprintf(path, sizeof(path), "%s/ixmap/.git", tmp);
+	struct skg_repo *repo;
+	assert_int_equal(skg_repo_open(&repo, path, NULL, &err), 0);
+	struct skg_index_options opt;
+	skg_index_options_default(&opt);
+	opt.repo = repo;
+	opt.strict = true;
+	opt.threads = 1;
+	opt.on_map = note_map;
+	opt.map_ctx = m;
+	opt.progress.fn = scan_maps;
+	opt.progress.ctx = m;
+	struct skg_pack *pack;
+	assert_int_equal(skg_pack_index(&pack, file.data, file.len, &opt, &err), 0);
+	skg_pack_free(pack);
+	skg_repo_free(repo);
+	skg_file_unmap(&file);
+	assert_true(m->scans > 0);
+	assert_true(m->n >= 3); /* the pack, and the repository's idx and pack */
 	assert_int_equal(m->unreported, 0);
 	free(m);
 #endif
@@ -1029,6 +1074,7 @@ int main(void)
 	    cmocka_unit_test(test_working_directory_long),
 	    cmocka_unit_test(test_fatal_lines),
 	    cmocka_unit_test(test_on_map),
+	    cmocka_unit_test(test_index_on_map),
 	    cmocka_unit_test(test_repo_open_gently),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
