@@ -229,7 +229,8 @@ int skg_config_check_command_line(struct skg_error *err);
  *             multi-pack-index verify`) ends that process only: level SKG_LEVEL_PLAIN, fatal false
  *   exit_bits what `git fsck` ORs into its exit status for it (1 error, 2 missing/broken link,
  *             4 corrupt pack/object, 8 refs, 16 commit-graph, 32 multi-pack-index, ...; the
- *             failing lines of such a process carry its bit), 0 for other commands. The OR of
+ *             failing lines of such a process carry its bit; one that fails without a line
+ *             but warnings comes as a SKG_LEVEL_SILENT record), 0 for other commands. The OR of
  *             all records' exit_bits is the check's exit status unless it died (128)
  */
 struct skg_report {

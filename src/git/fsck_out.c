@@ -23,8 +23,9 @@ struct rec_hdr {
 	char stream; /* 'e' stderr, 'o' stdout */
 	uint8_t type;
 	bool has_oid;
-	/* a line of a process git runs (skg_fsck_child_lines): its "fatal: " ends that process only */
+	/* a line of a process git runs (skg_fsck_bit_lines): its "fatal: " ends that process only */
 	bool child;
+	bool silent; /* a record git does not print (skg_fsck_child_failed) */
 	int id;
 	unsigned exit_bits;
 	const char *msg_id;
@@ -96,7 +97,9 @@ static void emit(struct skg_fsck_run *f, const struct rec_hdr *h, const char *te
 	                       text,
 	                       false,
 	                       h->exit_bits};
-	if (h->stream == 'o') {
+	if (h->silent) {
+		r.level = SKG_LEVEL_SILENT;
+	} else if (h->stream == 'o') {
 		r.level = SKG_LEVEL_OUTPUT;
 	} else if (strncmp(text, "fatal: ", 7) == 0) {
 		r.fatal = !h->child;
@@ -316,6 +319,7 @@ void skg_fsck_vline(struct skg_fsck_dest *s, const struct skg_fsck_meta *meta, c
 			/* a line of the process git runs (the main thread's, while no other runs) */
 			h.child = true;
 			h.exit_bits |= f->child_bits;
+			f->child_marked = true;
 		}
 		if (out != NULL) {
 			rec_append(out, &h, p);
@@ -422,6 +426,7 @@ void skg_fsck_bit_lines(struct skg_fsck_run *f, const struct skg_lines *lines, u
 		struct rec_hdr h;
 		hdr_init(&h, 'e', &meta, len, f->rawsz);
 		h.child = child;
+		f->child_marked = f->child_marked || (child && h.exit_bits != 0);
 		if (f->hold) {
 			rec_append(&f->held_out, &h, p);
 		} else {
@@ -443,6 +448,29 @@ void skg_fsck_bit_lines(struct skg_fsck_run *f, const struct skg_lines *lines, u
 	bool failed = f->held_out.failed;
 	pthread_mutex_unlock(&f->lock);
 	if (failed || lines->nomem) {
+		skg_fsck_nomem(f);
+	}
+}
+
+void skg_fsck_child_failed(struct skg_fsck_run *f, unsigned bits, const char *what)
+{
+	pthread_mutex_lock(&f->lock);
+	/* (not after a failure of the run: a verify that ran out of memory did not fail as git's) */
+	if (!f->child_marked && !f->quiet && atomic_load(&f->failed) == 0) {
+		struct skg_fsck_meta meta = {SKG_R_FSCK, NULL, SKG_NONE, NULL, bits};
+		struct rec_hdr h;
+		hdr_init(&h, 'e', &meta, strlen(what), f->rawsz);
+		h.silent = true;
+		if (f->hold) {
+			rec_append(&f->held_out, &h, what);
+		} else {
+			emit(f, &h, what);
+		}
+	}
+	f->errors |= (int)bits;
+	bool failed = f->held_out.failed;
+	pthread_mutex_unlock(&f->lock);
+	if (failed) {
 		skg_fsck_nomem(f);
 	}
 }

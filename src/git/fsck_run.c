@@ -429,7 +429,12 @@ static void trailer_result(struct skg_fsck_run *f, int st, const struct skg_line
 {
 	const bool failed = st == SKG_TRAILER_BAD || st == SKG_TRAILER_FATAL;
 	skg_fsck_bit_lines(f, lines, failed ? (unsigned)bit : 0, child);
-	if (failed) {
+	if (failed && child) {
+		skg_fsck_child_failed(f, (unsigned)bit,
+		                      bit == SKG_CHECK_ERROR_COMMIT_GRAPH
+		                          ? "git commit-graph verify failed"
+		                          : "git multi-pack-index verify failed");
+	} else if (failed) {
 		skg_fsck_add_errors(f, bit);
 	}
 }
@@ -636,6 +641,7 @@ static int check_graph(struct skg_fsck_run *f, size_t i, const char *vdir,
 		sources[d] = d == i ? vdir : f->odb_dirs[d];
 	}
 	f->child_bits = SKG_CHECK_ERROR_COMMIT_GRAPH;
+	f->child_marked = false;
 	int vst = skg_trailer_commit_graph_verify(vdir, sources, f->n_odb_dirs, cg_odb, (unsigned)f->rawsz,
 	                                          f->git_version, lines);
 	f->child_bits = 0;
@@ -706,6 +712,7 @@ static int check_trailers(struct skg_fsck_run *f)
 			skg_fsck_send(f, f->alt_lines.p, f->alt_lines.len);
 		}
 		f->child_bits = SKG_CHECK_ERROR_MULTI_PACK_INDEX;
+		f->child_marked = false;
 		int vst = skg_trailer_midx_verify(vdir, &midx_io, (unsigned)f->rawsz, f->git_version, lines);
 		f->child_bits = 0;
 		trailer_result(f, vst, lines, SKG_CHECK_ERROR_MULTI_PACK_INDEX, true);

@@ -158,6 +158,7 @@ struct skg_fsck_run {
 	 * verify`): its exit bit, else 0. Its lines but warnings, hints and notices carry it, and a
 	 * "fatal: " line ends that process, not the check (skg_fsck_vline, skg_fsck_bit_lines) */
 	unsigned child_bits;
+	bool child_marked; /* a line of that process carried its bit (skg_fsck_child_failed) */
 	unsigned default_refs;
 	bool tips_done; /* the refs and HEADs were read before the objects' records (git 2.55) */
 	bool snapshot;  /* skg_fsck_ref_tips is running */
@@ -330,6 +331,10 @@ void skg_fsck_out_line(struct skg_fsck_run *f, const struct skg_fsck_meta *meta,
  * carries `bits` (its reports have no prefix), and a "fatal: " line ends that process, not the
  * check (struct skg_report.fatal false). */
 void skg_fsck_bit_lines(struct skg_fsck_run *f, const struct skg_lines *lines, unsigned bits, bool child);
+/* The end of a process git runs that failed (`bits` its exit bit, added to the run's): where none
+ * of its lines carried the bit (its only line a warning, or none), a record git does not print
+ * (SKG_LEVEL_SILENT, text `what`) carries it. */
+void skg_fsck_child_failed(struct skg_fsck_run *f, unsigned bits, const char *what);
 /* A line for stderr that adds `bits` to the exit status (its record carries them), sent at once
  * (or held), and the bits added to the run's. */
 void skg_fsck_err_bits(struct skg_fsck_run *f, unsigned bits, const char *fmt, ...) SKG_PRINTF(3, 4);

@@ -563,6 +563,74 @@ static void test_index_on_map(void **state)
 #endif
 }
 
+/* The OR of the records' exit_bits of a run, and whether one record is at `level` with `bits`
+ * and the text `text` (NULL: any). */
+static unsigned bits_of(const struct recs *rs, enum skg_level level, unsigned bits, const char *text,
+                        bool *found)
+{
+	unsigned or = 0;
+	*found = false;
+	for (size_t i = 0; i < rs->n; i++) {
+		or |= rs->v[i].exit_bits;
+		*found = *found || (rs->v[i].level == level && rs->v[i].exit_bits == bits &&
+		                    (text == NULL || strcmp(rs->v[i].text, text) == 0));
+	}
+	return or ;
+}
+
+/* Each line that adds to git fsck's exit status carries its bits (struct skg_report.exit_bits), so
+ * that the records' bits OR to the status (an embedder's trial: a loose commit's badTimezone and the
+ * index's cache-tree line carried none); a `git commit-graph verify` that fails with a warning only
+ * (a chain whose older layer is gone: git 2.55) is a silent record with bit 16. */
+static void test_exit_bits(void **state)
+{
+	(void)state;
+	char dangling[SKG_HEXSZ + 1], h[SKG_HEXSZ + 1];
+	make_repo("bits-tz", dangling);
+	sh("cd bits-tz && c=$(printf 'tree %%s\nauthor A <a@x> 1700000000 +00000\ncommitter A <a@x> "
+	   "1700000000 "
+	   "+0000\n\nx\n' \"$(git rev-parse HEAD^{tree})\" | git hash-object -t commit -w --stdin "
+	   "--literally) && git update-ref refs/heads/badtz $c");
+	make_repo("bits-ct", dangling);
+	sh_out(h, sizeof(h), "cd bits-ct && mkdir e && echo n >e/n && git add e && git write-tree");
+	sh("cd bits-ct && rm -f .git/objects/%.2s/%s", h, h + 2);
+	make_repo("bits-cg", dangling);
+	sh("cd bits-cg && git commit-graph write --reachable --split && echo 4 >f && git add f && "
+	   "git commit -qm three && git commit-graph write --reachable --split=no-merge && "
+	   "rm -f $(sed -n 1p .git/objects/info/commit-graphs/commit-graph-chain | "
+	   "sed 's|^|.git/objects/info/commit-graphs/graph-|; s|$|.graph|')");
+	static const struct {
+		const char *name;
+		int status;
+		enum skg_level level;
+		unsigned bits;
+		const char *text;
+	} cases[] = {
+	    {"bits-tz", 1, SKG_LEVEL_PLAIN, 1, NULL}, /* "error in commit ID: badTimezone: ..." */
+	    {"bits-ct", 8, SKG_LEVEL_ERROR, 8, NULL},
+	    {"bits-cg", 16, SKG_LEVEL_SILENT, 16, "git commit-graph verify failed"},
+	};
+	struct recs *rs = calloc(1, sizeof(*rs));
+	assert_non_null(rs);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct skg_check_result res = {-1};
+		struct skg_error err;
+		bool found;
+		assert_int_equal(check(cases[i].name, NULL, rs, &res, &err), 0);
+		assert_int_equal(res.exit_status, cases[i].status);
+		assert_int_equal(bits_of(rs, cases[i].level, cases[i].bits, cases[i].text, &found),
+		                 (unsigned)res.exit_status);
+		if (!found) {
+			for (size_t k = 0; k < rs->n; k++) {
+				print_error("%s: level %d bits %u: %s\n", cases[i].name, (int)rs->v[k].level,
+				            rs->v[k].exit_bits, rs->v[k].text);
+			}
+		}
+		assert_true(found);
+	}
+	free(rs);
+}
+
 static void test_cancel(void **state)
 {
 	(void)state;
@@ -1075,6 +1143,7 @@ int main(void)
 	    cmocka_unit_test(test_fatal_lines),
 	    cmocka_unit_test(test_on_map),
 	    cmocka_unit_test(test_index_on_map),
+	    cmocka_unit_test(test_exit_bits),
 	    cmocka_unit_test(test_repo_open_gently),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
