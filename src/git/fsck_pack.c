@@ -2020,6 +2020,17 @@ bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id)
 	       bad_copy_dies(f, b, id, false, false, false);
 }
 
+bool skg_fsck_referent_dies(struct skg_fsck_run *f, const uint8_t *id)
+{
+	const struct skg_fsck_bad_packed *b = f->connectivity_only ? bad_copy(f, id) : NULL;
+	if (b == NULL || b->mismatch || earlier_copy(f, b)) {
+		return false;
+	}
+	/* git's type of it (oid_object_info: the entry headers); a blob's walk parses nothing */
+	int type = copy_info_type(f, b);
+	return type != SKG_BLOB && bad_copy_dies(f, b, id, false, false, false);
+}
+
 /* skg_fsck_dies_bad_packed; before_check: a read git makes before its own pass over the packs
  * (2.55's snapshot of the refs), which has marked no delta base bad yet; info_first: parse_object's
  * read, which looks at the type first */

@@ -520,6 +520,10 @@ bool skg_fsck_ref_dies_bad_packed(struct skg_fsck_run *f, const uint8_t *id);
  * unreadable): git's lines for the read, then "fatal: packed object ID (stored in PACK) is corrupt"
  * (f->died, true); false for any other object. */
 bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id);
+/* --connectivity-only's second listing (mark_unreachable_referents) at an unreachable object with a
+ * corrupt copy in a pack that opens: git's fsck_walk parses it unless it is a blob (its type from
+ * the entry headers), and dies as skg_fsck_dies_conn_read (true); false for any other object. */
+bool skg_fsck_referent_dies(struct skg_fsck_run *f, const uint8_t *id);
 /* The walk's read of an object a multi-pack-index sends to a copy the check found corrupt (another
  * pack's good copy is not tried: f->routed): git dies there (its lines are out, f->died); false
  * when no such copy is known. */

@@ -273,11 +273,14 @@ static void on_reread(void *ctx, unsigned type, const uint8_t *id)
 
 /* --connectivity-only's second listing at an object git lists and cannot read (an idx lists it, its
  * pack does not open): its type read (two looks in the packs), then fsck_walk's parse_object of it
- * (git 2.55: the type, then the object; 2.39.5: the object) and "Unknown object type" */
-static void on_referent_error(void *ctx, const uint8_t *id)
+ * (git 2.55: the type, then the object; 2.39.5: the object) and "Unknown object type". One in a
+ * pack that opens whose entry does not read (a corrupt unreachable tree of a cruft pack, a new
+ * user's trial): git's fsck_walk parses a commit, tree or tag and dies there, as its walk would
+ * (skg_fsck_referent_dies); `linked` (an unreachable object links to it): nothing else. */
+static void on_referent_error(void *ctx, const uint8_t *id, bool linked)
 {
 	struct skg_fsck_run *f = ctx;
-	if (f->died) {
+	if (f->died || skg_fsck_referent_dies(f, id) || linked) {
 		return;
 	}
 	if (skg_fsck_midx_dies(f, id, false)) {

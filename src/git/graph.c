@@ -2447,8 +2447,9 @@ int skg_graph_name(const struct skg_graph *g, const uint8_t *id, skg_graph_entry
  * --connectivity-only's second listing over the objects git lists and cannot read
  * (listed_unreadable) that the walk did not reach (skg_graph_report.referent_error), in the
  * listing's order (their adds'). One that an unreachable object git reads links to has its type
- * from that link (git's lookup made it), and git does not read it; any other has no type for git
- * (its dangling line says "unknown"). False when out of memory.
+ * from that link (git's lookup made it), and git's parse of it fails without a line unless it is a
+ * corrupt packed commit, tree or tag, which git dies on (the callback's `linked`); any other has no
+ * type for git (its dangling line says "unknown"). False when out of memory.
  */
 static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *rep)
 {
@@ -2497,9 +2498,10 @@ static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *
 	for (uint32_t i = 0; i < g->nr; i++) {
 		struct gobj *o = &g->objs[i];
 		if (listed_unreadable(o) && !(o->flags & F_REACHABLE) &&
-		    !((o->flags & F_UNREAD) && (o->type & T_COPY)) && !linked[i]) {
+		    !((o->flags & F_UNREAD) && (o->type & T_COPY))) {
+			/* (the `linked` ones too: git parses them, and dies at a corrupt packed one) */
 			v[n++] = (struct placed){o->add_order, 0, i};
-			if (!(o->flags & F_UNREAD)) {
+			if (!(o->flags & F_UNREAD) && !linked[i]) {
 				o->type &= (uint8_t)~TYPE_MASK; /* git knows no type for it */
 			}
 		}
@@ -2511,7 +2513,7 @@ static bool referent_errors(struct skg_graph *g, const struct skg_graph_report *
 		return false;
 	}
 	for (uint32_t k = 0; k < n; k++) {
-		rep->referent_error(rep->ctx, g->objs[v[k].index].id);
+		rep->referent_error(rep->ctx, g->objs[v[k].index].id, linked[v[k].index] != 0);
 	}
 	free(linked);
 	free(v);

@@ -350,9 +350,11 @@ struct skg_graph_report {
 	 * walk did not reach and no unreachable object links to, which the second listing reads for its
 	 * type and parses (mark_unreachable_referents: odb_read_object_info, fsck_walk's parse_object,
 	 * "Unknown object type"), in the listing's order, after the walk (may be NULL). Such objects
-	 * are then dangling ("unknown") or unreachable, as git's check_object makes them.
+	 * are then dangling ("unknown") or unreachable, as git's check_object makes them. `linked`:
+	 * one that an unreachable object git reads links to (the call is for git's parse of it only:
+	 * a corrupt packed commit, tree or tag it dies on; the type its link gave it stays).
 	 */
-	void (*referent_error)(void *ctx, const uint8_t *id);
+	void (*referent_error)(void *ctx, const uint8_t *id, bool linked);
 	/*
 	 * --connectivity-only: git types an object only when it looks it up through a link (its
 	 * first lookup gives the type; lookup_tree, lookup_blob, lookup_commit, lookup_tag) or parses

@@ -919,6 +919,27 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	compare "a pack cut in half under a commit-graph, --connectivity-only --unreachable" "$r" \
 		--connectivity-only --unreachable
 fi
+# a cruft pack (git gc --cruft) with one byte of an unreachable tree, commit or blob changed: with
+# --connectivity-only, git's listing of what unreachable objects use (mark_unreachable_referents,
+# with the dangling lines or --lost-found) parses every unreachable commit and tree and dies at the
+# corrupt one; not with --no-dangling, nor at a blob (a new user's trial: sha1kit said sound, 0)
+r=$T/packdir-cruft
+git init -q "$r" && (cd "$r" && echo a >a && git add a && git commit -qm one && git checkout -qb side &&
+	mkdir d && echo b >d/b && git add d && git commit -qm two && git checkout -q - && git branch -qD side &&
+	git reflog expire --expire=now --all && git gc -q --cruft --prune=never) ||
+	fail "could not make the repository $r"
+for what in tree commit blob; do
+	cp -a "$r" "$r-$what"
+	(cd "$r-$what" && p=$(ls .git/objects/pack/*.mtimes) && p=${p%.mtimes} &&
+		off=$(git verify-pack -v "$p.idx" | awk -v w=$what '$2 == w { print $5; exit }') && chmod u+w "$p.pack" &&
+		b=$(od -An -tu1 -j$((off + 8)) -N1 "$p.pack") &&
+		printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$p.pack" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null) ||
+		fail "could not damage the $what of $r"
+	for o in "" --unreachable --no-dangling; do
+		compare "a cruft pack's unreachable $what changed, --connectivity-only $o" "$r-$what" \
+			--connectivity-only $o
+	done
+done
 # the test must see what it is meant to: git's line more than once, and, at a ref to an object it
 # no longer finds, git 2.39 dying (128) where 2.55 says "invalid sha1 pointer" and goes on (10)
 n=$(cd "$T/packdir-file-loose" && refgit fsck --full 2>&1 | grep -c 'unable to open object pack directory')
