@@ -95,7 +95,7 @@ static void check_reads(const struct skg_pk_pack *pack, const uint8_t *idx, size
 		uint8_t *gcontent;
 		uint64_t gn;
 		check(skg_pk_git_unpack(pack->data, pack->len, idx, len, rawsz, off, true, (uint64_t)1 << 24,
-		                        "p.pack", no_base_id, count_line, &lines, &gtype, &gcontent,
+		                        "p.pack", no_base_id, count_line, NULL, &lines, &gtype, &gcontent,
 		                        &gn) == 0 &&
 		          lines == 0,
 		      "git's reader fails on an object of an accepted pack");
@@ -282,7 +282,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned lines = 0;
 		int rc =
 		    skg_pk_git_unpack(buf, len, (const uint8_t *)"", 0, rawsz, 12, true, (uint64_t)1 << 24,
-		                      "p.pack", no_base_id, count_line, &lines, &type, &content, &n);
+		                      "p.pack", no_base_id, count_line, NULL, &lines, &type, &content, &n);
 		check(rc == 0 || rc == -1 || rc == -2, "git's reader status");
 		if (rc == 0) {
 			check(type >= 1 && type <= 4, "type read by git's reader");

@@ -176,6 +176,7 @@ struct unpack_ctx {
 	const struct idx_ent *e; /* sorted by offset */
 	size_t n;
 	uint8_t *state;
+	bool other; /* a delta base was read from another copy (unpack_other_base) */
 	/* the exit bits of its error lines: SKG_CHECK_ERROR_PACK in git's verify_pack, else 0 (the
 	 * lines of a read at the walk, which a fatal or a line with its bits follows) */
 	unsigned bits;
@@ -217,6 +218,30 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 	return true;
 }
 
+/* skg_pk_git_unpack's other_base: git's read of a delta base whose copy in this pack failed
+ * (unpack_entry marks it bad there and reads it again): the first other copy, in a pack the check
+ * uses or a loose file (skg_fsck_read_object; this pack's copy fails again and is passed over). */
+static int unpack_other_base(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data, uint64_t *len)
+{
+	struct unpack_ctx *uc = ctx;
+	for (unsigned t = *type != 0 ? *type : SKG_COMMIT; t <= (*type != 0 ? *type : SKG_TAG); t++) {
+		size_t n = 0;
+		uint32_t seq;
+		uint64_t where;
+		int rc = skg_fsck_read_object(uc->f, id, t, SIZE_MAX - 1, data, &n, &seq, &where);
+		if (rc == -2) {
+			return -3;
+		}
+		if (rc == 0) {
+			*type = t;
+			*len = n;
+			uc->other = true;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The idx's entries sorted by offset (a malloc'd array of *n; fewer than the idx's count when an
  * entry's offset cannot be read), or NULL. */
 static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t rawsz, size_t *n)
@@ -247,7 +272,7 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
 		struct idx_ent *e = idx_by_offset(&idx, f->rawsz, &n);
-		struct unpack_ctx uc = {f, e, n, NULL, 0};
+		struct unpack_ctx uc = {f, e, n, NULL, false, 0};
 		/* parse_object's look at the type first: where it fails, git marks the copy bad and its
 		 * read finds nothing to unpack */
 		if (e != NULL && info_first &&
@@ -262,7 +287,8 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 			uint64_t len;
 			if (skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz,
 			                      b->offset, false, UINT64_MAX, b->pack, unpack_base_id,
-			                      unpack_line, &uc, &type, &data, &len) == -3) {
+			                      unpack_line, unpack_other_base, &uc, &type, &data,
+			                      &len) == -3) {
 				skg_fsck_nomem(f);
 			}
 			free(data);
@@ -332,6 +358,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	}
 	for (uint64_t k = 0; k < n; k++) {
 		char h[SKG_MAX_HEXSZ + 1];
+		unsigned known = SKG_NONE;
 		if (skg_fsck_stopped(f)) {
 			break; /* between objects */
 		}
@@ -359,8 +386,24 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				    "error: index CRC mismatch for object %s from %s at offset %" PRIu64, h,
 				    pack_path, e[k].off);
 			}
-		} else if (skg_graph_has(f->graph, e[k].id, NULL)) {
-			continue; /* checked before the check stopped */
+		} else if (skg_graph_has(f->graph, e[k].id, &known)) {
+			/* checked before the check stopped; but with --connectivity-only a commit, tree or
+			 * tag that has a loose copy too (a loose file `git maintenance` packed and left) is
+			 * read here: where this copy fails, git's walk reads it first, with its lines, then
+			 * the loose one */
+			uint8_t *tmp = NULL;
+			uint64_t tlen = 0;
+			struct skg_pk_error terr;
+			if (!f->connectivity_only || known < SKG_COMMIT || known > SKG_TAG ||
+			    !skg_fsck_loose_file_exists(f, e[k].id) ||
+			    skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
+			                              (unsigned)f->rawsz, e[k].off, SIZE_MAX - 1, NULL,
+			                              &known, &tmp, &tlen, &terr) == 0) {
+				free(tmp);
+				continue;
+			}
+			state[k] = UNREADABLE; /* (its graph record is the loose copy's) */
+			continue;
 		}
 		unsigned type;
 		uint8_t *data = NULL;
@@ -384,7 +427,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			/* a blob git streams: hashed as it inflates (stream_object_signature; with
 			 * --connectivity-only only git 2.39's collection of the promisor objects does, and
 			 * its lines come where that stops) */
-			struct unpack_ctx uc = {f, e, (size_t)n, state, verify ? SKG_CHECK_ERROR_PACK : 0};
+			struct unpack_ctx uc = {f,     e,     (size_t)n,
+			                        state, false, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id,
 			                            pack_path, verify ? unpack_line : skg_pk_no_line, &uc);
 			if (git_read_stops(f, rc, verify)) {
@@ -407,12 +451,15 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
 			continue;
 		}
+		bool other_base = false; /* its delta base was read from another copy */
 		if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
-			struct unpack_ctx uc = {f, e, (size_t)n, state, verify ? SKG_CHECK_ERROR_PACK : 0};
+			struct unpack_ctx uc = {f,     e,     (size_t)n,
+			                        state, false, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, f->rawsz,
 			                       e[k].off, true, UINT64_MAX, pack_path, unpack_base_id,
-			                       unpack_line, &uc, &type, &data, &len);
+			                       unpack_line, unpack_other_base, &uc, &type, &data, &len);
+			other_base = uc.other;
 			if (git_read_stops(f, rc, true)) {
 				break;
 			}
@@ -472,12 +519,22 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		} else {
 			struct skg_fsck_dest s = {f, NULL, -1, f->pack_seq, e[k].off, 0, 0, NULL, 0};
 			skg_fsck_check_object(&s, type, e[k].id, data, (size_t)len, NULL);
+			if (other_base && type == SKG_TREE) {
+				/* git's walk reads the tree again (its buffer freed after the check), and its
+				 * delta base fails again there, with its lines */
+				push_bad_packed(f, &f->ext_base, &f->n_ext_base, e[k].id, false, false,
+				                e[k].off, pack_path, idx_path);
+				if (skg_graph_set_reread(f->graph, e[k].id) < 0) {
+					skg_fsck_nomem(f);
+				}
+			}
 		}
 		free(data);
 		skg_fsck_meter_add(f, 1);
 	}
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t found;
+		unsigned type = SKG_NONE;
 		if (state[k] != READ_OK &&
 		    (!skg_pk_idx_find_as(idx->data, (size_t)idx->len, f->rawsz, e[k].id, &found) ||
 		     found == 0)) {
@@ -488,6 +545,17 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		if (f->connectivity_only && state[k] == MISMATCH && hash_promisor) {
 			/* (added, of its type, above: only the collection of the promisor objects hashes
 			 * it) */
+		} else if (f->connectivity_only && state[k] != READ_OK &&
+		           skg_graph_has(f->graph, e[k].id, &type) && type >= SKG_COMMIT && type <= SKG_TAG) {
+			/* a commit, tree or tag with a readable copy the check read before (a loose file
+			 * `git maintenance` packed and left): git's walk reads this copy first, with its
+			 * lines (a delta's base fails, and is read elsewhere), then the other */
+			push_bad_packed(f, &f->ext_base, &f->n_ext_base, e[k].id, false, false, e[k].off,
+			                pack_path, idx_path);
+			if (skg_graph_set_reread(f->graph, e[k].id) < 0) {
+				skg_fsck_nomem(f);
+				break;
+			}
 		} else if (f->connectivity_only && state[k] != READ_OK) {
 			/* git's listing took it as present; its walk's read of it dies
 			 * (skg_fsck_dies_conn_read), but for a commit it parses from the commit-graph,
@@ -1965,21 +2033,34 @@ static bool earlier_copy(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	return at < f->n_usable_packs && earlier_pack_has(f, b->id, at);
 }
 
+bool skg_fsck_walk_reread(struct skg_fsck_run *f, const uint8_t *id)
+{
+	for (size_t i = 0; i < f->n_ext_base; i++) {
+		if (memcmp(f->ext_base[i].id, id, f->rawsz) == 0) {
+			reread_lines(f, &f->ext_base[i], false);
+			return true;
+		}
+	}
+	return false;
+}
+
 bool skg_fsck_falls_back(struct skg_fsck_run *f, const uint8_t *id, bool child, unsigned *type)
 {
 	struct skg_fsck_bad_packed *b = bad_copy(f, id);
-	if (b == NULL || b->mismatch || f->midx_packs || skg_fsck_routed(f, id) ||
-	    !skg_graph_known(f->graph, id, type) || *type == SKG_NONE) {
+	if (b == NULL || b->mismatch || !skg_graph_known(f->graph, id, type) || *type == SKG_NONE) {
 		return false;
 	}
+	const bool midx = f->midx_packs || skg_fsck_routed(f, id);
 	const size_t at = pack_place(f, b->pack);
-	if (at == f->n_usable_packs || earlier_pack_has(f, id, at)) {
+	if (!midx && (at == f->n_usable_packs || earlier_pack_has(f, id, at))) {
 		return false; /* (an earlier copy: not this case) */
 	}
 	/* a readable copy after it: a later pack that has it and where the check read it, or a loose
-	 * file */
+	 * file (through a multi-pack-index: its lookup passes a copy marked bad over, midx.c
+	 * fill_midx_entry, and git's read goes on to the loose file; a copy in another pack is not
+	 * modelled there) */
 	bool other = skg_fsck_loose_file_exists(f, id);
-	for (size_t i = at + 1; i < f->n_usable_packs && !other; i++) {
+	for (size_t i = at + 1; i < f->n_usable_packs && !other && !midx; i++) {
 		bool bad_there = false;
 		for (size_t k = 0; k < f->n_bad_packed && !bad_there; k++) {
 			bad_there = memcmp(f->bad_packed[k].id, id, f->rawsz) == 0 &&

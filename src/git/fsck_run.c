@@ -248,6 +248,7 @@ static int scan_reset(struct skg_fsck_run *f, int errors)
 	f->retyped = NULL;
 	f->n_retyped = 0;
 	release_bad_packed(f->bad_packed, &f->n_bad_packed);
+	release_bad_packed(f->ext_base, &f->n_ext_base);
 	release_bad_packed(f->conn_mismatch, &f->n_conn_mismatch);
 	for (size_t i = 0; i < f->n_usable_packs; i++) {
 		free(f->usable_packs[i].idx);
@@ -1087,6 +1088,8 @@ static void run_free(struct skg_fsck_run *f)
 	free(f->sparse);
 	release_bad_packed(f->bad_packed, &f->n_bad_packed);
 	free(f->bad_packed);
+	release_bad_packed(f->ext_base, &f->n_ext_base);
+	free(f->ext_base);
 	release_bad_packed(f->conn_mismatch, &f->n_conn_mismatch);
 	free(f->conn_mismatch);
 	for (size_t i = 0; i < f->n_unusable; i++) {

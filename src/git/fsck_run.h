@@ -237,6 +237,11 @@ struct skg_fsck_run {
 	size_t n_specials, cap_specials;
 	struct skg_fsck_bad_packed *bad_packed;
 	size_t n_bad_packed;
+	/* trees of a pack whose delta base failed there, read by the check (as git's verify_pack) from
+	 * the base's other copy: git's walk reads each again, with the same lines (skg_graph_set_reread,
+	 * skg_fsck_walk_reread) */
+	struct skg_fsck_bad_packed *ext_base;
+	size_t n_ext_base;
 	/* --connectivity-only: the commits and tags of a pack that do not parse and are not what their
 	 * ID says (an entry header retyped, say; connectivity_pack of fsck_pack.c), for
 	 * skg_fsck_retyped_first */
@@ -524,6 +529,10 @@ bool skg_fsck_dies_conn_read(struct skg_fsck_run *f, const uint8_t *id);
  * corrupt copy in a pack that opens: git's fsck_walk parses it unless it is a blob (its type from
  * the entry headers), and dies as skg_fsck_dies_conn_read (true); false for any other object. */
 bool skg_fsck_referent_dies(struct skg_fsck_run *f, const uint8_t *id);
+/* The walk's read of a tree the check read with its delta base from another copy (struct
+ * skg_fsck_run.ext_base): git's unpack lines again (the base fails, and is read elsewhere). False
+ * for any other object. */
+bool skg_fsck_walk_reread(struct skg_fsck_run *f, const uint8_t *id);
 /* The walk's read of an object a multi-pack-index sends to a copy the check found corrupt (another
  * pack's good copy is not tried: f->routed): git dies there (its lines are out, f->died); false
  * when no such copy is known. */

@@ -226,12 +226,15 @@ static void on_walk_error(void *ctx, unsigned type, const uint8_t *id)
 			return;
 		}
 	}
-	if (skg_fsck_midx_dies(f, id, false) || (skg_fsck_routed(f, id) && skg_fsck_dies_bad_copy(f, id))) {
-		return; /* its lookup in the multi-pack-index dies, or its read of the copy it finds there */
+	if (skg_fsck_midx_dies(f, id, false)) {
+		return; /* its lookup in the multi-pack-index dies */
 	}
 	unsigned known;
 	if (type != SKG_BLOB && skg_fsck_falls_back(f, id, false, &known)) {
 		return; /* its first copy does not read: git reads the next (its lines once) */
+	}
+	if (skg_fsck_routed(f, id) && skg_fsck_dies_bad_copy(f, id)) {
+		return; /* its read of the copy the multi-pack-index finds dies */
 	}
 	if (type != SKG_BLOB && skg_fsck_dies_conn_read(f, id)) {
 		return; /* --connectivity-only: the walk's read of a corrupt packed copy dies */
@@ -266,7 +269,7 @@ static void on_reread(void *ctx, unsigned type, const uint8_t *id)
 {
 	struct skg_fsck_run *f = ctx;
 	unsigned known;
-	if (!f->died && type == SKG_TREE) {
+	if (!f->died && type == SKG_TREE && !skg_fsck_walk_reread(f, id)) {
 		(void)skg_fsck_falls_back(f, id, false, &known);
 	}
 }

@@ -143,7 +143,9 @@ struct skg_graph {
 	size_t rawsz; /* bytes of an object ID: 20 (SHA-1) or 32 (SHA-256) */
 	struct gobj *objs;
 	uint32_t nr, alloc;
-	uint32_t *slots;  /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
+	uint32_t *slots;   /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
+	uint32_t *rereads; /* the objects skg_graph_set_reread marked (indexes; few, mostly none) */
+	uint32_t nrereads;
 	uint32_t nslots;  /* a power of two, at least twice nr */
 	uint32_t **block; /* block[i >> BLOCK_SHIFT] + (i & (BLOCK_LINKS - 1)): link i, a target index |
 	                   * link type << LINK_TYPE_SHIFT; MAX_BLOCKS slots when one is allocated */
@@ -202,6 +204,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->spare.p);
 		free(g->objs);
 		free(g->slots);
+		free(g->rereads);
 		for (uint64_t k = 0; k < BLOCKS_USED(g); k++) {
 			if (g->block_owns[k]) {
 				free(g->block[k]);
@@ -1003,6 +1006,32 @@ bool skg_graph_set_noread(struct skg_graph *g, const uint8_t *id)
 		 * walk reads again, through the copy it cannot read */
 		o->flags |= F_WALKERR;
 		return true;
+	}
+	return false;
+}
+
+int skg_graph_set_reread(struct skg_graph *g, const uint8_t *id)
+{
+	uint32_t v = g->slots[find(g, id)];
+	if (v == 0 || (g->objs[v - 1].flags & (F_HAS | F_UNREAD)) != F_HAS) {
+		return 0;
+	}
+	uint32_t *r = realloc(g->rereads, ((size_t)g->nrereads + 1) * sizeof(*r));
+	if (r == NULL) {
+		return -1;
+	}
+	g->rereads = r;
+	g->rereads[g->nrereads++] = v - 1;
+	return 1;
+}
+
+/* Whether skg_graph_set_reread marked object i. */
+static bool marked_reread(const struct skg_graph *g, uint32_t i)
+{
+	for (uint32_t k = 0; k < g->nrereads; k++) {
+		if (g->rereads[k] == i) {
+			return true;
+		}
 	}
 	return false;
 }
@@ -2059,8 +2088,10 @@ static void drain(struct walk *w)
 				           */
 			}
 		}
-		if ((g->objs[i].flags & (F_UNREAD | F_WALKERR)) == F_UNREAD) {
-			/* a copy that cannot be read, then one that was (insert): git's walk reads it */
+		if ((g->objs[i].flags & (F_UNREAD | F_WALKERR)) == F_UNREAD ||
+		    (g->nrereads > 0 && marked_reread(g, i))) {
+			/* a copy that cannot be read, then one that was (insert), or one read with lines
+			 * (skg_graph_set_reread): git's walk reads it */
 			if (w->quiet) {
 				w->events = true;
 			} else if (rep->reread != NULL) {

@@ -278,6 +278,15 @@ bool skg_graph_is_promisor(const struct skg_graph *g, const uint8_t *id);
 bool skg_graph_set_noread(struct skg_graph *g, const uint8_t *id);
 
 /*
+ * Mark `id`, an object that was added and read, as one whose read by git's walk gives lines (a
+ * tree in a pack whose delta base fails there: git reads the base from another copy, after its
+ * lines): the walk reports it through skg_graph_report.reread where it reaches it. Meant for a few
+ * objects (a linear search per object walked while any is marked). After the objects are added,
+ * on one thread. 1 when it marked the object, 0 when there is no such object, -1 out of memory.
+ */
+int skg_graph_set_reread(struct skg_graph *g, const uint8_t *id);
+
+/*
  * Note that git asked is_promisor_object before its walk (fsck_finish's check of a .gitmodules or
  * .gitattributes blob it cannot read): git then made its set of promisor objects there, looking up
  * every object of the promisor packs, instead of at the walk's first root. For the order of the
@@ -382,7 +391,8 @@ struct skg_graph_report {
 	 * git has it with no type ("Unknown object type") and follows nothing (may be NULL). */
 	bool (*parse_typeless)(void *ctx, bool quiet, unsigned type, const uint8_t *id);
 	/* The walk follows an object whose first copy could not be read through the copy read after
-	 * it (insert's record of both): git's walk reads it there again (may be NULL). */
+	 * it (insert's record of both), or one skg_graph_set_reread marked: git's walk reads it there
+	 * again (may be NULL). */
 	void (*reread)(void *ctx, unsigned type, const uint8_t *id);
 };
 

@@ -333,16 +333,22 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
  * (REF_DELTA bases, idx names) and trailer, 20 (SHA-1) or 32 (SHA-256). pack_name: the pack's path as git
  * spells it. Returns 0 with *type, a malloc'd *out and *out_len; -1 when git gets no object; -2
  * when git dies there (its "fatal:" line given); -3 when this machine ran out of memory (malloc or
- * zlib's allocations: an error of the run, SKG_E_NOMEM, no line). A base git would fetch from
- * elsewhere (another pack, a loose copy) is taken as missing. An entry git allocates size + 1 bytes
+ * zlib's allocations: an error of the run, SKG_E_NOMEM, no line). Where a delta's base failed, git
+ * fetches it from elsewhere (another pack, a loose copy; unpack_entry's "let's try to fetch the
+ * required base anyway"): other_base(ctx, id, &type, &data, &len) (NULL: none; *type comes in as
+ * the type the pack's entries give, 0 when unknown) returns 1 with that copy (*type 1..4, a
+ * malloc'd data), 0 where there is none, -2 where git dies reading it (its lines
+ * given), -3 out of memory; the delta is then applied to it. An entry git allocates size + 1 bytes
  * for, beyond alloc_limit bytes or beyond what the rest of the pack could inflate to, gets git's
  * "Out of memory, malloc failed" line.
  */
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
                       unsigned rawsz, uint64_t offset, bool header_first, uint64_t alloc_limit,
                       const char *pack_name, bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
-                      void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
-                      uint64_t *out_len);
+                      void (*line)(void *ctx, const char *text),
+                      int (*other_base)(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data,
+                                        uint64_t *len),
+                      void *ctx, unsigned *type, uint8_t **out, uint64_t *out_len);
 
 /* The line callback of skg_pk_git_unpack and its kin for a read whose lines are not wanted. */
 void skg_pk_no_line(void *ctx, const char *text);

@@ -341,8 +341,10 @@ int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
                       unsigned rawsz, uint64_t offset, bool header_first, uint64_t alloc_limit,
                       const char *pack_name, bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
-                      void (*line)(void *ctx, const char *text), void *ctx, unsigned *type, uint8_t **out,
-                      uint64_t *out_len)
+                      void (*line)(void *ctx, const char *text),
+                      int (*other_base)(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data,
+                                        uint64_t *len),
+                      void *ctx, unsigned *type, uint8_t **out, uint64_t *out_len)
 {
 	struct git_unpack u = {pack, pack_len, rawsz, alloc_limit, pack_name, line, ctx, false, false};
 	struct step {
@@ -415,6 +417,24 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 				        "error: failed to read delta base object %s at offset %" PRIu64
 				        " from %s",
 				        h, obj_offset, pack_name);
+				/* git marks the base bad here and reads it from another copy */
+				unsigned other_type = t >= 1 && t <= 4 ? (unsigned)t : 0;
+				int got = other_base != NULL
+				              ? other_base(ctx, id, &other_type, &base, &base_size)
+				              : 0;
+				if (got == -2) {
+					u.died = true;
+					goto out;
+				}
+				if (got == -3) {
+					u.nomem = true;
+					goto out;
+				}
+				if (got == 1) {
+					t = (int)other_type; /* the object's type: its base's */
+				} else {
+					base = NULL;
+				}
 			} else {
 				gu_line(&u, "error: bad offset for revindex");
 			}

@@ -919,6 +919,27 @@ if [ -z "${SK_WINDOWS:-}" ]; then
 	compare "a pack cut in half under a commit-graph, --connectivity-only --unreachable" "$r" \
 		--connectivity-only --unreachable
 fi
+# the state `git maintenance run --task=loose-objects` leaves (a loose-*.pack beside the loose files
+# it packed, until its next run), without and with a multi-pack-index over it, one byte of a delta
+# base tree changed in the pack: git's verify_pack reads the base from its loose copy when a delta
+# needs it (unpack_entry), its walk reads the trees again with the same lines, and nothing dies (a
+# new user's trial: sha1kit said "cannot unpack" for the delta, and died through the
+# multi-pack-index); with --connectivity-only the walk's reads give those lines alone
+r=$T/packdir-maint
+git init -q "$r" && (cd "$r" && for i in 1 2 3 4; do
+	mkdir -p d$((i % 3)) && echo "line $i" >>d$((i % 3))/f$((i % 4)).txt && echo $i >top.txt && git add -A &&
+		GIT_COMMITTER_DATE="$((1700000000 + i * 60)) +0000" git commit -qm "c$i" || exit 1
+done && git maintenance run --task=loose-objects >/dev/null && p=$(ls .git/objects/pack/loose-*.pack) &&
+	t=$(git rev-parse HEAD~1^{tree}) && off=$(git verify-pack -v "${p%.pack}.idx" | awk -v t="$t" '$1 == t { print $5 }') &&
+	chmod u+w "$p" && b=$(od -An -tu1 -j$((off + 8)) -N1 "$p") &&
+	printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$p" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null) ||
+	fail "could not make the repository $r"
+cp -a "$r" "$r-midx" && (cd "$r-midx" && git multi-pack-index write >/dev/null) || fail "could not make $r-midx"
+for d in "$r" "$r-midx"; do
+	compare_exact "a loose-*.pack with a delta base changed, its loose files kept (${d##*/})" "$d"
+	compare_exact "a loose-*.pack with a delta base changed, its loose files kept (${d##*/}), --connectivity-only" \
+		"$d" --connectivity-only
+done
 # a cruft pack (git gc --cruft) with one byte of an unreachable tree, commit or blob changed: with
 # --connectivity-only, git's listing of what unreachable objects use (mark_unreachable_referents,
 # with the dangling lines or --lost-found) parses every unreachable commit and tree and dies at the
