@@ -566,6 +566,17 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				break;
 			}
 			skg_fsck_unread_graph_links(f, e[k].id);
+		} else if (state[k] == UNREADABLE && skg_graph_has(f->graph, e[k].id, &type) &&
+		           type == SKG_TREE) {
+			/* a tree read from another copy before (a loose file git maintenance packed and
+			 * left): git's walk reads the tree again, this copy first (not marked bad), with
+			 * its lines, then the other */
+			push_bad_packed(f, &f->ext_base, &f->n_ext_base, e[k].id, false, false, e[k].off,
+			                pack_path, idx_path);
+			if (skg_graph_set_reread(f->graph, e[k].id) < 0) {
+				skg_fsck_nomem(f);
+				break;
+			}
 		} else if (state[k] == UNREADABLE || state[k] == MISMATCH) {
 			(void)skg_graph_add_unread(f->graph, e[k].id, false,
 			                           skg_graph_order(f->pack_seq, e[k].off, 0, 0, 0));
@@ -2036,10 +2047,24 @@ static bool earlier_copy(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 bool skg_fsck_walk_reread(struct skg_fsck_run *f, const uint8_t *id)
 {
 	for (size_t i = 0; i < f->n_ext_base; i++) {
-		if (memcmp(f->ext_base[i].id, id, f->rawsz) == 0) {
-			reread_lines(f, &f->ext_base[i], false);
-			return true;
+		const struct skg_fsck_bad_packed *x = &f->ext_base[i];
+		if (memcmp(x->id, id, f->rawsz) != 0) {
+			continue;
 		}
+		/* a copy that itself does not read: no lines where git marked it bad, or read it
+		 * again already (skg_fsck_falls_back); else its lines once */
+		for (size_t k = 0; k < f->n_bad_packed; k++) {
+			struct skg_fsck_bad_packed *b = &f->bad_packed[k];
+			if (memcmp(b->id, id, f->rawsz) == 0 && b->offset == x->offset &&
+			    strcmp(b->pack, x->pack) == 0) {
+				if (b->marked || b->reread) {
+					return true;
+				}
+				b->reread = true;
+			}
+		}
+		reread_lines(f, x, false);
+		return true;
 	}
 	return false;
 }
