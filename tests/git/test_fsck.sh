@@ -260,7 +260,7 @@ for what in blob tree parent; do
 	compare "missing $what, --connectivity-only" "$r" --connectivity-only
 	# a git directory given with a final '/': git appends "/objects" to it as given (".git//objects"),
 	# and the index is "<dir>/index" without a second '/' (an embedder's trial)
-	GIT_DIR=$r/.git/ compare "missing $what, GIT_DIR ending in '/'" "$r"
+	[ -n "${SK_WINDOWS:-}" ] || GIT_DIR=$r/.git/ compare "missing $what, GIT_DIR ending in '/'" "$r"
 done
 }
 
@@ -285,7 +285,9 @@ for how in truncate garbage zlib empty rename; do
 	compare "loose object: $how" "$r"
 done
 # the object's path in git's lines from a git directory given with a final '/': ".git//objects/..."
-GIT_DIR=$T/loose-garbage/.git/ compare "loose object: garbage, GIT_DIR ending in '/'" "$T/loose-garbage"
+# (not under Wine, which gives sha1kit the path as Z:/...)
+[ -n "${SK_WINDOWS:-}" ] ||
+	GIT_DIR=$T/loose-garbage/.git/ compare "loose object: garbage, GIT_DIR ending in '/'" "$T/loose-garbage"
 # a loose commit emptied that the commit-graph names (a power loss): git 2.40+'s commit-graph
 # verify reads the empty file as no object ("Could not read", "failed to parse commit"), 2.39.5
 # dies naming it (a new user's trial)
@@ -311,7 +313,8 @@ mkrepo "$r"
 id=$(cd "$r" && git rev-list --objects --all | cut -c1-2 | grep -m1 '[a-f]')
 up=$(echo "$id" | tr a-f A-F)
 mv "$r/.git/objects/$id" "$r/.git/objects/$up"
-compare "loose objects: an object under an upper-case directory" "$r"
+# (Wine's file system is case-insensitive: there sha1kit finds the object)
+[ -n "${SK_WINDOWS:-}" ] || compare "loose objects: an object under an upper-case directory" "$r"
 }
 
 # 4. Bad objects made with git hash-object --literally, reachable from a branch.
