@@ -207,7 +207,8 @@ static int shallow_commits(struct skg_graph *g, const struct skg_grafts *grafts)
 			return -1;
 		}
 	}
-	return 0;
+	/* and the graft file's commits, which git looks up where it reads the file */
+	return skg_graph_set_graft_lookups(g, grafts->file_ids, grafts->n_file);
 }
 
 /* A new graph of the check's objects (NULL when out of memory), with names on for --name-objects

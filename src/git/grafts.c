@@ -47,6 +47,9 @@ void skg_grafts_free(struct skg_grafts *g)
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
+	free(g->file_ids);
+	g->file_ids = NULL;
+	g->n_file = 0;
 }
 
 /* git's register_commit_graft: insert in order; an existing one is kept (replace false: "duplicate
@@ -151,6 +154,8 @@ int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_g
 	int rc = -1;
 	out->v = NULL;
 	out->n = 0;
+	out->file_ids = NULL;
+	out->n_file = 0;
 	out->rawsz = skg_format_rawsz(repo->object_format);
 	const char *env = getenv("GIT_GRAFT_FILE");
 	if (env != NULL && *env != '\0') {
@@ -187,9 +192,15 @@ int skg_repo_grafts(const struct skg_repo *repo, unsigned hint_git, struct skg_g
 				skg_report(rep, SKG_LEVEL_ERROR, SKG_R_GRAFT_BAD, "bad graft data: %s", line);
 			} else if (st == 0) {
 				int a = graft_add(out, &cap, id, parents, n, false);
-				if (a < 0) {
+				uint8_t *ids =
+				    a == 0 ? realloc(out->file_ids, (out->n_file + 1) * out->rawsz) : NULL;
+				if (a < 0 || (a == 0 && ids == NULL)) {
 					skg_fail_sys(err, SKG_E_NOMEM, ENOMEM, "out of memory");
 					goto out;
+				}
+				if (a == 0) {
+					out->file_ids = ids;
+					memcpy(ids + out->n_file++ * out->rawsz, id, out->rawsz);
 				}
 				if (a > 0) {
 					skg_report(rep, SKG_LEVEL_ERROR, SKG_R_GRAFT_BAD,

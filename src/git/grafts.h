@@ -29,6 +29,11 @@ struct skg_grafts {
 	struct skg_graft *v; /* sorted by id, no duplicates */
 	size_t n;
 	size_t rawsz; /* bytes of an ID: the repository's (20, or 32 for SHA-256) */
+	/* the graft file's commits in the order git registered them (not a bad or duplicate line):
+	 * n_file IDs of rawsz bytes. register_commit_graft's unparse_commit looks each up (makes it
+	 * in git's object table) where git reads the file, at its first parse of a commit */
+	uint8_t *file_ids;
+	size_t n_file;
 };
 
 /*

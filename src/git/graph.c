@@ -146,6 +146,8 @@ struct skg_graph {
 	uint32_t *slots;   /* index + 1 of each object, open addressing (git's hash, objtab.h); 0 = empty */
 	uint32_t *rereads; /* the objects skg_graph_set_reread marked (indexes; few, mostly none) */
 	uint32_t nrereads;
+	uint8_t *graft_ids; /* skg_graph_set_graft_lookups: ngraft_ids IDs of rawsz bytes */
+	uint32_t ngraft_ids;
 	uint32_t nslots;  /* a power of two, at least twice nr */
 	uint32_t **block; /* block[i >> BLOCK_SHIFT] + (i & (BLOCK_LINKS - 1)): link i, a target index |
 	                   * link type << LINK_TYPE_SHIFT; MAX_BLOCKS slots when one is allocated */
@@ -205,6 +207,7 @@ void skg_graph_free(struct skg_graph *g)
 		free(g->objs);
 		free(g->slots);
 		free(g->rereads);
+		free(g->graft_ids);
 		for (uint64_t k = 0; k < BLOCKS_USED(g); k++) {
 			if (g->block_owns[k]) {
 				free(g->block[k]);
@@ -1010,6 +1013,22 @@ bool skg_graph_set_noread(struct skg_graph *g, const uint8_t *id)
 	return false;
 }
 
+int skg_graph_set_graft_lookups(struct skg_graph *g, const uint8_t *ids, size_t n)
+{
+	uint8_t *v = n > 0 ? malloc(n * g->rawsz) : NULL;
+	if (n > 0 && (v == NULL || n > UINT32_MAX)) {
+		free(v);
+		return -1;
+	}
+	if (n > 0) {
+		memcpy(v, ids, n * g->rawsz);
+	}
+	free(g->graft_ids);
+	g->graft_ids = v;
+	g->ngraft_ids = (uint32_t)n;
+	return 0;
+}
+
 int skg_graph_set_reread(struct skg_graph *g, const uint8_t *id)
 {
 	uint32_t v = g->slots[find(g, id)];
@@ -1361,6 +1380,7 @@ struct relinks {
 	uint32_t *v; /* a target's index | the link's type << LINK_TYPE_SHIFT */
 	size_t len, cap;
 	bool failed;
+	bool grafts_read; /* git's first parse of a commit read the graft file (parse_events) */
 };
 
 static void relink_collect(void *ctx, const uint8_t *id, unsigned type)
@@ -1516,7 +1536,31 @@ static int parse_events(struct skg_objtab *t, const struct skg_graph *g, const u
 		return 0;
 	}
 	parsed[i] = 1;
-	return link_events(t, g, hash, i, c);
+	if (type != SKG_COMMIT || c->grafts_read || g->ngraft_ids == 0) {
+		return link_events(t, g, hash, i, c);
+	}
+	/* the first commit parse (parse_commit_buffer): its tree, then lookup_commit_graft reads the
+	 * graft file, whose register_commit_graft looks up each commit it registers (unparse_commit),
+	 * then the parents */
+	c->grafts_read = true;
+	uint32_t n = 0;
+	const uint32_t *ls = object_links(c, i, &n);
+	int rc = c->failed ? -1 : 0;
+	uint32_t k = 0;
+	if (rc == 0 && ls != NULL && n > 0 && (ls[0] >> LINK_TYPE_SHIFT) == SKG_TREE) {
+		rc = event(t, g, hash, ls[0] & LINK_INDEX_MASK);
+		k = 1;
+	}
+	for (uint32_t j = 0; j < g->ngraft_ids && rc == 0; j++) {
+		const uint32_t v = g->slots[find(g, g->graft_ids + (size_t)j * g->rawsz)];
+		if (v != 0) { /* (one the graph does not have cannot be placed) */
+			rc = event(t, g, hash, v - 1);
+		}
+	}
+	for (; k < n && ls != NULL && rc == 0; k++) {
+		rc = event(t, g, hash, ls[k] & LINK_INDEX_MASK);
+	}
+	return rc;
 }
 
 /* packfile.c is_promisor_object's first call (add_promisor_object): a lookup of every object of
@@ -1783,8 +1827,8 @@ static int git_hash_order(const struct skg_graph *g, struct skg_objtab *t, const
 	struct placed *adds = malloc(((size_t)nr + g->ndups) * sizeof(*adds));
 	uint32_t *hash = malloc((size_t)nr * sizeof(*hash));
 	uint8_t *parsed = calloc(nr, 1); /* commits and tags git parsed (their links looked up) */
-	struct relinks c = {g, rep,  calloc(nr, sizeof(uint32_t)), calloc(nr, sizeof(uint32_t)), NULL, 0,
-	                    0, false};
+	struct relinks c = {
+	    g, rep, calloc(nr, sizeof(uint32_t)), calloc(nr, sizeof(uint32_t)), NULL, 0, 0, false, false};
 	t->at = malloc((size_t)nr * sizeof(*t->at));
 	struct placed *by_offset = NULL; /* the adds in git's order of checks (adds, or a copy) */
 	int rc = -1;

@@ -287,6 +287,15 @@ bool skg_graph_set_noread(struct skg_graph *g, const uint8_t *id);
 int skg_graph_set_reread(struct skg_graph *g, const uint8_t *id);
 
 /*
+ * The commits of the graft file in the order git registers them (struct skg_grafts.file_ids; n IDs
+ * of the graph's rawsz bytes): git reads the file at its first parse of a commit, between that
+ * commit's tree and its parents, and looks each up (register_commit_graft's unparse_commit), which
+ * makes it in git's object table there (the order of the last lines; an ID the graph does not have
+ * is left out). Copied. 0, or -1 out of memory.
+ */
+int skg_graph_set_graft_lookups(struct skg_graph *g, const uint8_t *ids, size_t n);
+
+/*
  * Note that git asked is_promisor_object before its walk (fsck_finish's check of a .gitmodules or
  * .gitattributes blob it cannot read): git then made its set of promisor objects there, looking up
  * every object of the promisor packs, instead of at the walk's first root. For the order of the
