@@ -427,21 +427,25 @@ void skg_fsck_bit_lines(struct skg_fsck_run *f, const struct skg_lines *lines, u
 		hdr_init(&h, 'e', &meta, len, f->rawsz);
 		h.child = child;
 		f->child_marked = f->child_marked || (child && h.exit_bits != 0);
+		char line[4096];
+		char *text = len < sizeof(line) ? line : malloc(len + 1);
+		if (text == NULL) {
+			f->held_out.failed = true; /* reported below */
+			break;
+		}
+		memcpy(text, p, len);
+		text[len] = '\0';
+		if (strncmp(text, "error: ", 7) == 0 || strncmp(text, "warning: ", 9) == 0 ||
+		    strncmp(text, "fatal: ", 7) == 0) {
+			skg_git_control_chars(text, len); /* as skg_fsck_vline: git's vreportf */
+		}
 		if (f->hold) {
-			rec_append(&f->held_out, &h, p);
+			rec_append(&f->held_out, &h, text);
 		} else {
-			char line[4096];
-			char *text = len < sizeof(line) ? line : malloc(len + 1);
-			if (text == NULL) {
-				f->held_out.failed = true; /* reported below */
-				break;
-			}
-			memcpy(text, p, len);
-			text[len] = '\0';
 			emit(f, &h, text);
-			if (text != line) {
-				free(text);
-			}
+		}
+		if (text != line) {
+			free(text);
 		}
 		p = nl != NULL ? nl + 1 : end;
 	}
