@@ -145,6 +145,19 @@ static void push_bad_packed(struct skg_fsck_run *f, struct skg_fsck_bad_packed *
 	}
 }
 
+/* An object of this pack that git's walk reads again with lines (struct skg_fsck_run.ext_base,
+ * skg_graph_set_reread). False when memory ran out (the run's failure set). */
+static bool reread_at_walk(struct skg_fsck_run *f, const uint8_t *id, uint64_t offset, const char *pack_path,
+                           const char *idx_path)
+{
+	push_bad_packed(f, &f->ext_base, &f->n_ext_base, id, false, false, offset, pack_path, idx_path);
+	if (skg_graph_set_reread(f->graph, id) < 0) {
+		skg_fsck_nomem(f);
+		return false;
+	}
+	return true;
+}
+
 static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool mismatch, bool marked,
                                 uint64_t offset, const char *pack_path, const char *idx_path)
 {
@@ -522,11 +535,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			if (other_base && type == SKG_TREE) {
 				/* git's walk reads the tree again (its buffer freed after the check), and its
 				 * delta base fails again there, with its lines */
-				push_bad_packed(f, &f->ext_base, &f->n_ext_base, e[k].id, false, false,
-				                e[k].off, pack_path, idx_path);
-				if (skg_graph_set_reread(f->graph, e[k].id) < 0) {
-					skg_fsck_nomem(f);
-				}
+				(void)reread_at_walk(f, e[k].id, e[k].off, pack_path, idx_path);
 			}
 		}
 		free(data);
@@ -550,10 +559,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			/* a commit, tree or tag with a readable copy the check read before (a loose file
 			 * `git maintenance` packed and left): git's walk reads this copy first, with its
 			 * lines (a delta's base fails, and is read elsewhere), then the other */
-			push_bad_packed(f, &f->ext_base, &f->n_ext_base, e[k].id, false, false, e[k].off,
-			                pack_path, idx_path);
-			if (skg_graph_set_reread(f->graph, e[k].id) < 0) {
-				skg_fsck_nomem(f);
+			if (!reread_at_walk(f, e[k].id, e[k].off, pack_path, idx_path)) {
 				break;
 			}
 		} else if (f->connectivity_only && state[k] != READ_OK) {
@@ -571,10 +577,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			/* a tree read from another copy before (a loose file git maintenance packed and
 			 * left): git's walk reads the tree again, this copy first (not marked bad), with
 			 * its lines, then the other */
-			push_bad_packed(f, &f->ext_base, &f->n_ext_base, e[k].id, false, false, e[k].off,
-			                pack_path, idx_path);
-			if (skg_graph_set_reread(f->graph, e[k].id) < 0) {
-				skg_fsck_nomem(f);
+			if (!reread_at_walk(f, e[k].id, e[k].off, pack_path, idx_path)) {
 				break;
 			}
 		} else if (state[k] == UNREADABLE || state[k] == MISMATCH) {
