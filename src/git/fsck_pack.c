@@ -299,7 +299,7 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 			uint8_t *data = NULL;
 			uint64_t len;
 			if (skg_pk_git_unpack(file.data, file.len, idx.data, (size_t)idx.len, f->rawsz,
-			                      b->offset, false, UINT64_MAX, b->pack, unpack_base_id,
+			                      b->offset, false, UINT64_MAX, NULL, b->pack, unpack_base_id,
 			                      unpack_line, unpack_other_base, &uc, &type, &data,
 			                      &len) == -3) {
 				skg_fsck_nomem(f);
@@ -342,12 +342,17 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	size_t n = 0;
 	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
 	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
-	if (e == NULL || state == NULL) {
+	/* git's delta base cache (core.deltaBaseCacheLimit's default): with bases read whole kept, a
+	 * delta's read inflates and applies its chain once, not down to its base each time */
+	struct skg_pk_cache cache = {0};
+	if (e == NULL || state == NULL || skg_pk_cache_init(&cache, (uint64_t)96 << 20) != 0) {
 		free(e);
 		free(state);
+		skg_pk_cache_release(&cache);
 		skg_fsck_nomem(f);
 		return;
 	}
+	const struct skg_pk_base_cache bases = skg_pk_cache_iface(&cache);
 	uint64_t sig_at = file->len - f->rawsz; /* a usable pack has its trailer */
 	const bool hash_promisor = f->connectivity_only && promisor_hash;
 	skg_fsck_meter_pack_start(f); /* the objects are counted again, in git's one pass */
@@ -356,6 +361,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		skg_fsck_err_line(f, NULL, "fatal: offset beyond end of pack index for %s (truncated index?)",
 		                  pack_path);
 		f->died = true;
+		skg_pk_cache_release(&cache);
 		free(state);
 		free(e);
 		return;
@@ -410,7 +416,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			if (!f->connectivity_only || known < SKG_COMMIT || known > SKG_TAG ||
 			    !skg_fsck_loose_file_exists(f, e[k].id) ||
 			    skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
-			                              (unsigned)f->rawsz, e[k].off, SIZE_MAX - 1, NULL,
+			                              (unsigned)f->rawsz, e[k].off, SIZE_MAX - 1, &bases,
 			                              &known, &tmp, &tlen, &terr) == 0) {
 				free(tmp);
 				continue;
@@ -433,8 +439,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			         : 0;
 		} else {
 			rc = skg_pk_read_object_cached(file->data, file->len, idx->data, (size_t)idx->len,
-			                               (unsigned)f->rawsz, e[k].off, f->big_file, NULL, &type,
-			                               &data, &len, &err);
+			                               (unsigned)f->rawsz, e[k].off, f->big_file, &bases,
+			                               &type, &data, &len, &err);
 		}
 		if (rc == 1 && (verify || hash_promisor)) {
 			/* a blob git streams: hashed as it inflates (stream_object_signature; with
@@ -470,7 +476,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			struct unpack_ctx uc = {f,     e,     (size_t)n,
 			                        state, false, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, f->rawsz,
-			                       e[k].off, true, UINT64_MAX, pack_path, unpack_base_id,
+			                       e[k].off, true, UINT64_MAX, &bases, pack_path, unpack_base_id,
 			                       unpack_line, unpack_other_base, &uc, &type, &data, &len);
 			other_base = uc.other;
 			if (git_read_stops(f, rc, true)) {
@@ -592,6 +598,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			                    idx_path);
 		}
 	}
+	skg_pk_cache_release(&cache);
 	free(state);
 	free(e);
 }

@@ -340,11 +340,14 @@ int skg_pk_read_object_cached(const uint8_t *pack, uint64_t pack_len, const uint
  * malloc'd data), 0 where there is none, -2 where git dies reading it (its lines
  * given), -3 out of memory; the delta is then applied to it. An entry git allocates size + 1 bytes
  * for, beyond alloc_limit bytes or beyond what the rest of the pack could inflate to, gets git's
- * "Out of memory, malloc failed" line.
+ * "Out of memory, malloc failed" line. cache (NULL: none): git's delta base cache, which changes
+ * no line (it holds only bases read whole): each step of the chain looks there first, and each
+ * base read from this pack is offered to it after its delta (git's add_delta_base_cache).
  */
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
                       unsigned rawsz, uint64_t offset, bool header_first, uint64_t alloc_limit,
-                      const char *pack_name, bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                      const struct skg_pk_base_cache *cache, const char *pack_name,
+                      bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
                       void (*line)(void *ctx, const char *text),
                       int (*other_base)(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data,
                                         uint64_t *len),

@@ -29,6 +29,7 @@ struct git_unpack {
 	void *ctx;
 	bool died;
 	bool nomem; /* the machine failed (malloc, zlib's allocations): an error of the run, not git's */
+	void *ld;   /* gu_inflate's libdeflate decompressor (allocated there; NULL: none yet) */
 };
 
 static void gu_line(struct git_unpack *u, const char *fmt, ...) SKG_PRINTF(2, 3);
@@ -143,6 +144,21 @@ static uint8_t *gu_inflate(struct git_unpack *u, uint64_t at, uint64_t size)
 		free(buf); /* it cannot be filled: inflated into `small`, for zlib's words only */
 		buf = NULL;
 	}
+#if defined(SK_HAVE_LIBDEFLATE)
+	/* libdeflate first (about twice as fast as zlib): a stream it inflates to exactly `size` bytes
+	 * is one zlib inflates the same way to its end; any other goes to zlib, for git's words */
+	if (!scratch && u->ld == NULL) {
+		u->ld = libdeflate_alloc_decompressor();
+	}
+	if (!scratch && u->ld != NULL) {
+		size_t in_used = 0, out_used = 0;
+		if (libdeflate_zlib_decompress_ex(u->ld, u->pack + at, (size_t)in_left, buf, (size_t)size,
+		                                  &in_used, &out_used) == LIBDEFLATE_SUCCESS &&
+		    out_used == size) {
+			return buf;
+		}
+	}
+#endif
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK) { /* it fails only for memory (or a zlib of another version) */
@@ -238,7 +254,7 @@ void skg_pk_no_line(void *ctx, const char *text)
 int skg_pk_git_entry_header(const uint8_t *pack, uint64_t pack_len, unsigned rawsz, uint64_t offset,
                             uint64_t *size)
 {
-	struct git_unpack u = {pack, pack_len, rawsz, 0, "", skg_pk_no_line, NULL, false, false};
+	struct git_unpack u = {pack, pack_len, rawsz, 0, "", skg_pk_no_line, NULL, false, false, NULL};
 	if (pack_len < 12 + rawsz) {
 		return -1;
 	}
@@ -250,7 +266,7 @@ int skg_pk_git_stream_blob(const uint8_t *pack, uint64_t pack_len, unsigned raws
                            const uint8_t *id, const char *pack_name,
                            void (*line)(void *ctx, const char *text), void *ctx)
 {
-	struct git_unpack u = {pack, pack_len, rawsz, 0, pack_name, line, ctx, false, false};
+	struct git_unpack u = {pack, pack_len, rawsz, 0, pack_name, line, ctx, false, false, NULL};
 	uint64_t at = offset, size;
 	if (pack_len < 12 + rawsz) {
 		return -1;
@@ -310,7 +326,7 @@ int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *
                          unsigned rawsz, uint64_t offset, const char *pack_name,
                          void (*line)(void *ctx, const char *text), void *ctx)
 {
-	struct git_unpack u = {pack, pack_len, rawsz, 0, pack_name, line, ctx, false, false};
+	struct git_unpack u = {pack, pack_len, rawsz, 0, pack_name, line, ctx, false, false, NULL};
 	if (pack_len < 12 + rawsz) {
 		return -1;
 	}
@@ -340,13 +356,14 @@ int skg_pk_git_info_type(const uint8_t *pack, uint64_t pack_len, const uint8_t *
 
 int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx, size_t idx_len,
                       unsigned rawsz, uint64_t offset, bool header_first, uint64_t alloc_limit,
-                      const char *pack_name, bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
+                      const struct skg_pk_base_cache *cache, const char *pack_name,
+                      bool (*base_id)(void *ctx, uint64_t offset, uint8_t *id),
                       void (*line)(void *ctx, const char *text),
                       int (*other_base)(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data,
                                         uint64_t *len),
                       void *ctx, unsigned *type, uint8_t **out, uint64_t *out_len)
 {
-	struct git_unpack u = {pack, pack_len, rawsz, alloc_limit, pack_name, line, ctx, false, false};
+	struct git_unpack u = {pack, pack_len, rawsz, alloc_limit, pack_name, line, ctx, false, false, NULL};
 	struct step {
 		uint64_t obj_offset, curpos, size;
 	} *stack = NULL;
@@ -364,8 +381,16 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 			return -2;
 		}
 	}
-	/* phase 1: down to the innermost base */
+	/* phase 1: down to the innermost base, or to a base the cache holds (git looks there first at
+	 * each step, the object's own entry too) */
+	bool from_cache = false;
 	for (;;) {
+		unsigned ct;
+		if (cache != NULL && cache->get(cache->ctx, curpos, &ct, &data, &size)) {
+			t = (int)ct;
+			from_cache = true;
+			break;
+		}
 		t = gu_header(&u, &curpos, &size);
 		if (u.died) {
 			goto out;
@@ -394,7 +419,9 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 		curpos = obj_offset = base;
 	}
 	/* phase 2: the base */
-	if (t >= 1 && t <= 4) {
+	if (from_cache) {
+		/* (read whole before) */
+	} else if (t >= 1 && t <= 4) {
 		data = gu_inflate(&u, curpos, size);
 		if (u.died || u.nomem) {
 			goto out;
@@ -406,7 +433,8 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 	/* phase 3: the deltas, innermost first */
 	while (n > 0) {
 		uint8_t *base = data;
-		uint64_t base_size = size;
+		uint64_t base_size = size, base_offset = obj_offset;
+		bool external = false;
 		data = NULL;
 		if (base == NULL) {
 			uint8_t id[SKG_MAX_RAWSZ];
@@ -432,6 +460,7 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 				}
 				if (got == 1) {
 					t = (int)other_type; /* the object's type: its base's */
+					external = true;
 				} else {
 					base = NULL;
 				}
@@ -458,6 +487,10 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 				gu_line(&u, "error: failed to apply delta");
 			}
 		}
+		if (cache != NULL && !external) {
+			/* offered to the cache as git adds it (a copy from elsewhere is not) */
+			cache->put(cache->ctx, base_offset, (unsigned)t, base, base_size);
+		}
 		free(delta);
 		free(base);
 		if (u.nomem) {
@@ -466,6 +499,9 @@ int skg_pk_git_unpack(const uint8_t *pack, uint64_t pack_len, const uint8_t *idx
 	}
 out:
 	free(stack);
+#if defined(SK_HAVE_LIBDEFLATE)
+	libdeflate_free_decompressor(u.ld);
+#endif
 	if (u.nomem) {
 		free(data);
 		return -3;
