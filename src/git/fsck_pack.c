@@ -17,6 +17,7 @@
 
 #include <sha1kit/git_object.h>
 
+#include "fsck_ahead.h"
 #include "fsck_file.h"
 #include "fsck_run.h"
 #include "pack.h"
@@ -165,16 +166,9 @@ static void remember_bad_packed(struct skg_fsck_run *f, const uint8_t *id, bool 
 	                idx_path);
 }
 
-/* An idx entry: its pack offset and ID (in the idx). */
-struct idx_ent {
-	uint64_t off;
-	const uint8_t *id;
-	uint64_t k; /* its place in the idx */
-};
-
 static int cmp_idx_ent(const void *a, const void *b)
 {
-	const struct idx_ent *x = a, *y = b;
+	const struct skg_fsck_ent *x = a, *y = b;
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
@@ -186,7 +180,7 @@ enum rest_state { READ_OK, UNREADABLE, MISMATCH, BAD };
  * offset is marked bad (mark_bad_packed_object), and its ID is the idx's. */
 struct unpack_ctx {
 	struct skg_fsck_run *f;
-	const struct idx_ent *e; /* sorted by offset */
+	const struct skg_fsck_ent *e; /* sorted by offset */
 	size_t n;
 	uint8_t *state;
 	bool other; /* a delta base was read from another copy (unpack_other_base) */
@@ -219,8 +213,8 @@ static void unpack_line(void *ctx, const char *text)
 static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 {
 	struct unpack_ctx *uc = ctx;
-	struct idx_ent key = {offset, NULL, 0};
-	const struct idx_ent *b = bsearch(&key, uc->e, uc->n, sizeof(*uc->e), cmp_idx_ent);
+	struct skg_fsck_ent key = {offset, NULL, 0};
+	const struct skg_fsck_ent *b = bsearch(&key, uc->e, uc->n, sizeof(*uc->e), cmp_idx_ent);
 	if (b == NULL) {
 		return false;
 	}
@@ -257,10 +251,10 @@ static int unpack_other_base(void *ctx, const uint8_t *id, unsigned *type, uint8
 
 /* The idx's entries sorted by offset (a malloc'd array of *n; fewer than the idx's count when an
  * entry's offset cannot be read), or NULL. */
-static struct idx_ent *idx_by_offset(const struct skg_file *idx, size_t rawsz, size_t *n)
+static struct skg_fsck_ent *idx_by_offset(const struct skg_file *idx, size_t rawsz, size_t *n)
 {
 	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
-	struct idx_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
+	struct skg_fsck_ent *e = malloc((nr > 0 ? nr : 1) * sizeof(*e));
 	*n = 0;
 	if (e == NULL) {
 		return NULL;
@@ -284,7 +278,7 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	if (skg_file_map(&idx, b->idx, f->on_map, f->map_ctx, NULL) == 0 &&
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
-		struct idx_ent *e = idx_by_offset(&idx, f->rawsz, &n);
+		struct skg_fsck_ent *e = idx_by_offset(&idx, f->rawsz, &n);
 		struct unpack_ctx uc = {f, e, n, NULL, false, 0};
 		/* parse_object's look at the type first: where it fails, git marks the copy bad and its
 		 * read finds nothing to unpack */
@@ -340,7 +334,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 {
 	uint64_t nr = skg_pk_idx_count(idx->data, (size_t)idx->len);
 	size_t n = 0;
-	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
+	struct skg_fsck_ent *e = idx_by_offset(idx, f->rawsz, &n);
 	uint8_t *state = calloc(nr > 0 ? nr : 1, 1);
 	/* git's delta base cache (core.deltaBaseCacheLimit's default): with bases read whole kept, a
 	 * delta's read inflates and applies its chain once, not down to its base each time */
@@ -354,6 +348,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 	}
 	const struct skg_pk_base_cache bases = skg_pk_cache_iface(&cache);
 	uint64_t sig_at = file->len - f->rawsz; /* a usable pack has its trailer */
+	struct skg_fsck_ahead *ahead = NULL;    /* the other threads' reads ahead of this pass */
 	const bool hash_promisor = f->connectivity_only && promisor_hash;
 	skg_fsck_meter_pack_start(f); /* the objects are counted again, in git's one pass */
 	if (verify && n < nr) {
@@ -375,6 +370,13 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			                  pack_path);
 		}
 	}
+	if (verify) {
+		/* no more threads than CPUs: more would split the bases among more caches, and each
+		 * thread would read more of its deltas' chains again */
+		const unsigned cpus = skg_online_cpus();
+		ahead = skg_fsck_ahead_start(file, idx, e, n, sig_at, f->format, f->rawsz, f->big_file,
+		                             f->threads < cpus ? f->threads : cpus);
+	}
 	for (uint64_t k = 0; k < n; k++) {
 		char h[SKG_MAX_HEXSZ + 1];
 		unsigned known = SKG_NONE;
@@ -388,6 +390,10 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			f->died = true;
 			break;
 		}
+		/* pre.whole: read whole and hashed to its ID ahead of this pass, as git reads it, with no
+		 * line */
+		struct skg_fsck_ahead_obj pre = {false, 0, NULL, 0, -1};
+		(void)skg_fsck_ahead_take(ahead, (size_t)k, &bases, &pre);
 		if (verify) {
 			/* the CRC-32 of the bytes up to the next entry: git's read of them dies past the
 			 * end of the pack */
@@ -396,10 +402,13 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				skg_fsck_err_line(f, NULL,
 				                  "fatal: offset beyond end of packfile (truncated pack?)");
 				f->died = true;
+				free(pre.data);
 				break;
 			}
-			if (skg_pk_idx_crc_differs(idx->data, (size_t)idx->len, f->rawsz, e[k].k, file->data,
-			                           e[k].off, next - e[k].off)) {
+			if (pre.crc >= 0
+			        ? pre.crc == 1
+			        : skg_pk_idx_crc_differs(idx->data, (size_t)idx->len, f->rawsz, e[k].k,
+			                                 file->data, e[k].off, next - e[k].off)) {
 				skg_fsck_err_bits(
 				    f, SKG_CHECK_ERROR_PACK,
 				    "error: index CRC mismatch for object %s from %s at offset %" PRIu64, h,
@@ -430,7 +439,9 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		struct skg_pk_error err;
 		int rc = 0;
 		uint64_t hsize = 0;
-		if (verify) {
+		if (pre.whole) {
+			rc = 0; /* (no blob git streams) */
+		} else if (verify) {
 			/* git streams a blob at or over core.bigFileThreshold instead of reading it */
 			rc = skg_pk_git_entry_header(file->data, file->len, f->rawsz, e[k].off, &hsize) ==
 			                 SKG_BLOB &&
@@ -471,7 +482,11 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			continue;
 		}
 		bool other_base = false; /* its delta base was read from another copy */
-		if (verify) {
+		if (pre.whole) {
+			type = pre.type;
+			data = pre.data;
+			len = pre.len;
+		} else if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
 			struct unpack_ctx uc = {f,     e,     (size_t)n,
 			                        state, false, verify ? SKG_CHECK_ERROR_PACK : 0};
@@ -509,8 +524,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 				     skg_pk_entry_base(file->data, file->len, idx->data, (size_t)idx->len,
 				                       f->rawsz, at, &base) == 1;
 				     steps++) {
-					struct idx_ent key = {base, NULL, 0};
-					struct idx_ent *b =
+					struct skg_fsck_ent key = {base, NULL, 0};
+					struct skg_fsck_ent *b =
 					    bsearch(&key, e, (size_t)n, sizeof(*e), cmp_idx_ent);
 					if (b == NULL) {
 						break;
@@ -523,7 +538,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		}
 		/* --connectivity-only: git's walk reads an object without hashing it, but for one of a
 		 * promisor pack, which its collection of the promisor objects parses */
-		if ((!f->connectivity_only || hash_promisor) &&
+		if (!pre.whole && (!f->connectivity_only || hash_promisor) &&
 		    skg_fsck_hash_differs(f, type, e[k].id, data, (size_t)len)) {
 			if (verify) {
 				skg_fsck_err_bits(f, SKG_CHECK_ERROR_PACK,
@@ -547,6 +562,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 		free(data);
 		skg_fsck_meter_add(f, 1);
 	}
+	skg_fsck_ahead_stop(ahead);
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t found;
 		unsigned type = SKG_NONE;
@@ -609,7 +625,7 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
  * the idx does not list, a base where no entry starts, a chain that loops).
  */
 static bool entry_types(const struct skg_file *file, const struct skg_file *idx, size_t rawsz,
-                        const struct idx_ent *e, size_t n, uint8_t *types)
+                        const struct skg_fsck_ent *e, size_t n, uint8_t *types)
 {
 	size_t *chain = malloc((n > 0 ? n : 1) * sizeof(*chain));
 	bool ok = chain != NULL;
@@ -626,8 +642,8 @@ static bool entry_types(const struct skg_file *file, const struct skg_file *idx,
 			}
 			int b = skg_pk_entry_base(file->data, file->len, idx->data, (size_t)idx->len,
 			                          (unsigned)rawsz, e[at].off, &base);
-			struct idx_ent key = {base, NULL, 0};
-			const struct idx_ent *be =
+			struct skg_fsck_ent key = {base, NULL, 0};
+			const struct skg_fsck_ent *be =
 			    b == 1 ? bsearch(&key, e, n, sizeof(*e), cmp_idx_ent) : NULL;
 			ok = be != NULL && len < n;
 			if (ok) {
@@ -661,7 +677,7 @@ static bool connectivity_pack(struct skg_fsck_run *f, struct skg_file *file, con
                               const char *pack_path, const char *idx_path, bool hash_all)
 {
 	size_t n = 0;
-	struct idx_ent *e = idx_by_offset(idx, f->rawsz, &n);
+	struct skg_fsck_ent *e = idx_by_offset(idx, f->rawsz, &n);
 	uint8_t *types = e != NULL ? malloc(n > 0 ? n : 1) : NULL;
 	struct skg_pk_cache cache = {0};
 	if (types == NULL || skg_pk_cache_init(&cache, (uint64_t)96 << 20) != 0) {

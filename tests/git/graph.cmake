@@ -3,6 +3,14 @@ add_executable(test_graph ${CMAKE_CURRENT_LIST_DIR}/test_graph.c)
 target_link_libraries(test_graph PRIVATE sha1kit_git PkgConfig::CMOCKA)
 add_test(NAME test_graph COMMAND test_graph)
 set_tests_properties(test_graph PROPERTIES LABELS git)
+# The read ahead of fsck's pass over a damaged pack (src/git/fsck_ahead.c): cmocka unit test on a
+# pack git makes (it runs git, so not on Windows).
+if(NOT WIN32)
+  add_executable(test_ahead ${CMAKE_CURRENT_LIST_DIR}/test_ahead.c)
+  target_link_libraries(test_ahead PRIVATE sha1kit_git PkgConfig::CMOCKA)
+  add_test(NAME test_ahead COMMAND test_ahead)
+  set_tests_properties(test_ahead PROPERTIES LABELS git)
+endif()
 # git's one type per object where links disagree (src/git/typeorder.c): cmocka unit test.
 add_executable(test_typeorder ${CMAKE_CURRENT_LIST_DIR}/test_typeorder.c)
 target_link_libraries(test_typeorder PRIVATE sha1kit_git PkgConfig::CMOCKA)
