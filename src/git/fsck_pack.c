@@ -183,7 +183,9 @@ struct unpack_ctx {
 	const struct skg_fsck_ent *e; /* sorted by offset */
 	size_t n;
 	uint8_t *state;
-	bool other; /* a delta base was read from another copy (unpack_other_base) */
+	bool other;   /* a delta base was read from another copy (unpack_other_base) */
+	uint32_t seq; /* the pack_seq of the pack read (0: not known): a base that failed there is
+	               * looked for elsewhere only */
 	/* the exit bits of its error lines: SKG_CHECK_ERROR_PACK in git's verify_pack, else 0 (the
 	 * lines of a read at the walk, which a fatal or a line with its bits follows) */
 	unsigned bits;
@@ -226,8 +228,9 @@ static bool unpack_base_id(void *ctx, uint64_t offset, uint8_t *id)
 }
 
 /* skg_pk_git_unpack's other_base: git's read of a delta base whose copy in this pack failed
- * (unpack_entry marks it bad there and reads it again): the first other copy, in a pack the check
- * uses or a loose file (skg_fsck_read_object; this pack's copy fails again and is passed over). */
+ * (unpack_entry marks it bad there and reads it again): the first other copy, in another pack the
+ * check uses or a loose file (skg_fsck_read_object_except; where this pack is not known, its copy
+ * fails again and is passed over). */
 static int unpack_other_base(void *ctx, const uint8_t *id, unsigned *type, uint8_t **data, uint64_t *len)
 {
 	struct unpack_ctx *uc = ctx;
@@ -235,7 +238,8 @@ static int unpack_other_base(void *ctx, const uint8_t *id, unsigned *type, uint8
 		size_t n = 0;
 		uint32_t seq;
 		uint64_t where;
-		int rc = skg_fsck_read_object(uc->f, id, t, SIZE_MAX - 1, data, &n, &seq, &where);
+		int rc =
+		    skg_fsck_read_object_except(uc->f, uc->seq, id, t, SIZE_MAX - 1, data, &n, &seq, &where);
 		if (rc == -2) {
 			return -3;
 		}
@@ -279,7 +283,7 @@ static void reread_lines(struct skg_fsck_run *f, const struct skg_fsck_bad_packe
 	    skg_file_map(&file, b->pack, f->on_map, f->map_ctx, NULL) == 0) {
 		size_t n;
 		struct skg_fsck_ent *e = idx_by_offset(&idx, f->rawsz, &n);
-		struct unpack_ctx uc = {f, e, n, NULL, false, 0};
+		struct unpack_ctx uc = {f, e, n, NULL, false, 0, 0};
 		/* parse_object's look at the type first: where it fails, git marks the copy bad and its
 		 * read finds nothing to unpack */
 		if (e != NULL && info_first &&
@@ -457,8 +461,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			/* a blob git streams: hashed as it inflates (stream_object_signature; with
 			 * --connectivity-only only git 2.39's collection of the promisor objects does, and
 			 * its lines come where that stops) */
-			struct unpack_ctx uc = {f,     e,     (size_t)n,
-			                        state, false, verify ? SKG_CHECK_ERROR_PACK : 0};
+			struct unpack_ctx uc = {
+			    f, e, (size_t)n, state, false, f->pack_seq, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_stream_blob(file->data, file->len, f->rawsz, e[k].off, e[k].id,
 			                            pack_path, verify ? unpack_line : skg_pk_no_line, &uc);
 			if (git_read_stops(f, rc, verify)) {
@@ -488,8 +492,8 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 			len = pre.len;
 		} else if (verify) {
 			/* as git's unpack_entry reads it, with its lines; the bases it marks bad are BAD */
-			struct unpack_ctx uc = {f,     e,     (size_t)n,
-			                        state, false, verify ? SKG_CHECK_ERROR_PACK : 0};
+			struct unpack_ctx uc = {
+			    f, e, (size_t)n, state, false, f->pack_seq, verify ? SKG_CHECK_ERROR_PACK : 0};
 			rc = skg_pk_git_unpack(file->data, file->len, idx->data, (size_t)idx->len, f->rawsz,
 			                       e[k].off, true, UINT64_MAX, &bases, pack_path, unpack_base_id,
 			                       unpack_line, unpack_other_base, &uc, &type, &data, &len);

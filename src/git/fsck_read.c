@@ -60,6 +60,12 @@ static int read_in_pack(struct skg_fsck_run *f, size_t i, const struct skg_file 
 int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
                          uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where)
 {
+	return skg_fsck_read_object_except(f, 0, id, want, max, data, len, seq, where);
+}
+
+int skg_fsck_read_object_except(struct skg_fsck_run *f, uint32_t skip_seq, const uint8_t *id, unsigned want,
+                                uint64_t max, uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where)
+{
 	*seq = 0;
 	*where = 0;
 	/* git's lookup goes where the multi-pack-index sends it, not to the copy the check read */
@@ -67,6 +73,9 @@ int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned wan
 		struct skg_file idx = {0};
 		uint64_t off = 0;
 		int rc = -1;
+		if ((uint32_t)i + 1 == skip_seq) {
+			continue; /* git's lookups pass over a pack where the object is marked bad */
+		}
 		if (skg_file_map(&idx, f->usable_packs[i].idx, f->on_map, f->map_ctx, NULL) != 0) {
 			continue;
 		}

@@ -582,6 +582,10 @@ void skg_fsck_reparse_packed_lines(struct skg_fsck_run *f, const uint8_t *id);
 /* The same for an object of type `want` (1..4): -1 also when it is of another type. */
 int skg_fsck_read_object(struct skg_fsck_run *f, const uint8_t *id, unsigned want, uint64_t max,
                          uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where);
+/* skg_fsck_read_object, not looking in the skip_seq-th usable pack (0: none), where git marked
+ * the object bad (mark_bad_packed_object: its lookups pass over that pack for that ID). */
+int skg_fsck_read_object_except(struct skg_fsck_run *f, uint32_t skip_seq, const uint8_t *id, unsigned want,
+                                uint64_t max, uint8_t **data, size_t *len, uint32_t *seq, uint64_t *where);
 /* git's parse_object() of an object that is no object to the check, from its loose file: an enum
  * skg_reparse_result (SKG_REPARSE_DIES sets f->died), or -1 when there is no such file. A file
  * that cannot be read: git 2.39 dies; 2.55 prints `reads` lines "unable to open loose object"
