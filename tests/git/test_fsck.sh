@@ -580,6 +580,40 @@ chmod u+w "$f"
 printf '\x01' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
 $exact "an idx's checksum wrong" "$r"
 $exact "an idx's checksum wrong, --connectivity-only" "$r" --connectivity-only
+# an idx whose checksum is right but which is not the pack's: git trusts it and reads every object
+# through it ("index CRC mismatch" at each changed CRC-32; an entry retyped under a pack trailer and
+# idx made again: its CRC-32 and "packed ... is corrupt", its deltas' too). sha1kit said "does not
+# match index (first difference at byte N)" (a new user's trial, trial75 01-07)
+r=$T/idx-crc
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git repack -qad
+	f=$(ls .git/objects/pack/*.idx)
+	chmod u+w "$f"
+	n=$(git show-index <"$f" | wc -l)
+	at=$((8 + 256 * 4 + n * $(rawsz) + 4 * (n / 2) + 1))
+	cg_put "$f" "$at" "$(printf '%02x' $(($(cg_u8 "$f" "$at") ^ 0x10)))"
+	cg_resum "$f" >/dev/null
+)
+$exact "an idx's CRC-32 changed, its checksum made again" "$r"
+r=$T/idx-retyped
+mkrepo "$r"
+(
+	cd "$r" || exit 1
+	git repack -qad --window=50 --depth=50
+	p=$(ls .git/objects/pack/*.pack)
+	f=${p%.pack}.idx
+	b=$(git rev-parse HEAD~1:f1)
+	at=$(git verify-pack -v "$f" | awk -v b="$b" '$1 == b {print $5}')
+	chmod u+w "$p" "$f"
+	cg_put "$p" "$at" "$(printf '%02x' $(($(cg_u8 "$p" "$at") ^ 0x70)))"
+	sum=$(cg_resum "$p")
+	cg_put "$f" $(($(stat -c %s "$f") - 2 * $(rawsz))) $(echo "$sum" | sed 's/../& /g')
+	cg_resum "$f" >/dev/null
+)
+$exact "a blob retyped under a pack trailer and idx made again" "$r"
+$exact "a blob retyped under a pack trailer and idx made again, --connectivity-only" "$r" --connectivity-only
 # a sound pack with a version 1 idx and a .rev (pack.indexVersion=1): the .rev's positions against
 # the idx's offsets (a v1 entry is 4 + the ID's bytes: the SHA-256 run gave a false error before)
 r=$T/idx-v1-rev
