@@ -8,10 +8,8 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include <sha1kit/git_object.h>
-
+#include "object.h"
 #include "pack.h"
 #include "pack_cache.h"
 
@@ -73,11 +71,7 @@ static void read_one(const struct skg_fsck_ahead *a, const struct skg_pk_base_ca
 		o->data = NULL;
 		return;
 	}
-	struct skg_object_hasher h;
-	uint8_t got[SKG_MAX_RAWSZ];
-	skg_object_hash_begin_as(&h, a->format, skg_type_name(o->type), o->len);
-	skg_object_hash_update(&h, o->data, (size_t)o->len);
-	if (skg_object_hash_final_as(&h, got, NULL) != 0 || memcmp(got, x->id, a->rawsz) != 0) {
+	if (skg_object_id_differs(a->format, a->rawsz, o->type, x->id, o->data, (size_t)o->len)) {
 		free(o->data);
 		o->data = NULL;
 		return;

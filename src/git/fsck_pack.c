@@ -624,6 +624,23 @@ static void check_rest(struct skg_fsck_run *f, const struct skg_file *file, cons
 }
 
 /*
+ * git's verify_packfile over a pack the pass read but git reads otherwise (the pass stopped at a
+ * corrupt entry, or the idx is not the pass's): check_rest reads every object through the idx, with
+ * git's lines, in place of the pass, whose lines go (the objects it read are read again, and their
+ * lines printed then). An object the pass read that is not what the idx has at its offset (its
+ * entry header retyped, say) is no object of the repository: check_rest reads it through the idx,
+ * as git, under the idx's ID (a new user's trial: a "dangling blob" of the pass's ID).
+ */
+static void verify_through_idx(struct skg_fsck_run *f, const struct skg_file *file,
+                               const struct skg_file *idx, const char *pack_path, const char *idx_path,
+                               bool hash_all)
+{
+	pack_lines_out(f, false);
+	skg_graph_forget_strays(f->graph, f->pack_seq, idx_has_at, idx);
+	check_rest(f, file, idx, pack_path, idx_path, true, hash_all);
+}
+
+/*
  * The types of the entries e[0..n) (sorted by offset) from their headers, a delta taking its base's
  * (types[k]: 1..4). False when one does not resolve (a header that does not parse, a REF_DELTA base
  * the idx does not list, a base where no entry starts, a chain that loops).
@@ -1230,15 +1247,9 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 		goto out;
 	}
 	if (indexed != 0 && err.code != SKG_E_COLLISION) {
-		/* a corrupt pack: git reads it object by object through the idx, with its lines (the
-		 * objects read so far are read again, and their lines printed then) */
-		pack_lines_out(f, false);
+		/* a corrupt pack: git reads it object by object through the idx, with its lines */
 		skg_fsck_add_errors(f, SKG_CHECK_ERROR_PACK);
-		/* an object the pass read that is not what the idx has at its offset (its entry header
-		 * retyped, say) is no object of the repository: check_rest reads it through the idx, as
-		 * git, under the idx's ID (a new user's trial: a "dangling blob" of the pass's ID) */
-		skg_graph_forget_strays(f->graph, f->pack_seq, idx_has_at, &idx);
-		check_rest(f, &file, &idx, pack_path, idx_path, true, hash_all);
+		verify_through_idx(f, &file, &idx, pack_path, idx_path, hash_all);
 		goto out;
 	}
 	if (indexed != 0) {
@@ -1263,11 +1274,8 @@ void skg_fsck_check_pack(struct skg_fsck_run *f, const char *pack_path, const ch
 	} else if (crc != 0) {
 		/* an idx whose checksum is right but which is not the pack's (a CRC-32, an offset, a
 		 * name; or a pack whose trailer was made again over a changed entry): git trusts it and
-		 * reads every object through it (verify_packfile), with its lines, as the rest of the
-		 * check does; the pass's lines go, as where the pack's check stops */
-		pack_lines_out(f, false);
-		skg_graph_forget_strays(f->graph, f->pack_seq, idx_has_at, &idx);
-		check_rest(f, &file, &idx, pack_path, idx_path, true, hash_all);
+		 * reads every object through it (verify_packfile), with its lines */
+		verify_through_idx(f, &file, &idx, pack_path, idx_path, hash_all);
 	} else {
 		pack_lines_out(f, true);
 	}

@@ -332,11 +332,7 @@ int skg_fsck_read_blob_at(struct skg_fsck_run *f, uint64_t at, uint8_t **data, s
 bool skg_fsck_hash_differs(const struct skg_fsck_run *f, unsigned type, const uint8_t *id,
                            const uint8_t *data, size_t len)
 {
-	struct skg_object_hasher oh;
-	uint8_t got[SKG_MAX_RAWSZ];
-	skg_object_hash_begin_as(&oh, f->format, skg_type_name(type), len);
-	skg_object_hash_update(&oh, data, len);
-	return skg_object_hash_final_as(&oh, got, NULL) != 0 || memcmp(got, id, f->rawsz) != 0;
+	return skg_object_id_differs(f->format, f->rawsz, type, id, data, len);
 }
 
 int skg_fsck_conn_hash_mismatch(struct skg_fsck_run *f, const uint8_t *id, unsigned type, bool quiet)

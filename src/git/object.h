@@ -42,6 +42,12 @@ int skg_hexval(char c);
  * (object-file.c find_cached_object; hash.h EMPTY_TREE_SHA1_BIN_LITERAL / _SHA256_). */
 bool skg_is_empty_tree(const uint8_t *id, size_t rawsz);
 
+/* Whether data[0..len), as an object of `type` (1..4) in object format `format` (SKG_FORMAT_SHA1 or
+ * SKG_FORMAT_SHA256, IDs of rawsz bytes), hashes to another ID than `id` or does not hash (SHA-1DC
+ * finds a collision attack in it). */
+bool skg_object_id_differs(unsigned format, size_t rawsz, unsigned type, const uint8_t *id,
+                           const uint8_t *data, size_t len);
+
 /* The checksum of a file's p[0..n) in an object format whose IDs are rawsz bytes: plain SHA-1
  * (20; a trailer, not an object ID: no collision detection) or SHA-256 (32), rawsz bytes into out.
  * The trailers of packs, idx, .rev, commit-graph, multi-pack-index and index files. */

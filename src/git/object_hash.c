@@ -30,6 +30,16 @@ void skg_object_hash_begin_as(struct skg_object_hasher *h, unsigned format, cons
 	h->hashed = 0;
 }
 
+bool skg_object_id_differs(unsigned format, size_t rawsz, unsigned type, const uint8_t *id,
+                           const uint8_t *data, size_t len)
+{
+	struct skg_object_hasher h;
+	uint8_t got[SKG_MAX_RAWSZ];
+	skg_object_hash_begin_as(&h, format, skg_type_name(type), len);
+	skg_object_hash_update(&h, data, len);
+	return skg_object_hash_final_as(&h, got, NULL) != 0 || memcmp(got, id, rawsz) != 0;
+}
+
 void skg_object_hash_begin(struct skg_object_hasher *h, const char *type_name, uint64_t size)
 {
 	skg_object_hash_begin_as(h, SKG_FORMAT_SHA1, type_name, size);
